@@ -1,0 +1,1 @@
+"""Plain-Python core of rag-assets: no Dagster import anywhere below this package."""
