@@ -1,0 +1,96 @@
+"""Page furniture and structure: running headers and footers, printed page labels, headings.
+
+Reports repeat a header and a footer on every page; left in, they split sentences and pollute
+chunks. They are found by repetition (digits ignored, so ``Page 3/8`` and ``L 119/12`` match their
+siblings) in the first and last lines of pages, never by a list of known strings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+SEPARATOR_RE = re.compile(r"^\s*_{5,}\s*$")
+PAGE_OF_RE = re.compile(r"^\s*Page\s+(\d+)\s*(?:/|of)\s*\d+\s*$", re.IGNORECASE)
+BARE_NUMBER_RE = re.compile(r"^\s*(\d{1,4}|[ivxlcdm]{1,7}|[A-Z]-\d{1,3})\s*$")
+TRAILING_LABEL_RE = re.compile(r"\b([A-Z]\s?\d{1,4}/\d{1,4})\s*$")
+FOOTER_NUMBER_RE = re.compile(r"^\s*\S.{0,50}\s(\d{1,4}|[ivxlc]{1,6})\s*$")  # "Acme 10-K 51"
+
+HEADING_PATTERNS = (
+    re.compile(r"^##\s+(?P<h>.+)$"),
+    re.compile(r"^(?P<h>(?:ITEM|Item)\s+\d{1,2}[A-C]?\.\s*[A-Z].{0,100})$"),
+    re.compile(r"^(?P<h>CHAPTER\s+[IVXLC]+\b.{0,80})$"),
+    re.compile(r"^(?P<h>Article\s+\d{1,3})$"),
+    re.compile(r"^(?P<h>Section\s+\d{1,2}\b.{0,80})$"),
+    re.compile(r"^(?P<h>(?:NOTE|Note)\s+\d{1,2}\.\s+[A-Z][A-Za-z ,&'-]{2,80})$"),
+)
+
+EDGE_LINES = 3  # furniture lives in the first and last few lines of a page
+
+
+def detect_heading(line: str) -> str | None:
+    """The section title a line opens, or None (markdown ``##`` heads and report conventions)."""
+    stripped = line.strip()
+    if not stripped or len(stripped) > 120:
+        return None
+    for pattern in HEADING_PATTERNS:
+        match = pattern.match(stripped)
+        if match:
+            return " ".join(match.group("h").split())
+    return None
+
+
+def label_from_lines(lines: Sequence[str]) -> str | None:
+    """The printed page label: ``Page N/M``, a bare number at the page end, or ``L 119/5``."""
+    content = [line for line in lines if line.strip()]
+    for line in reversed(content[-EDGE_LINES:]):
+        match = PAGE_OF_RE.match(line)
+        if match:
+            return match.group(1)
+    if content and BARE_NUMBER_RE.match(content[-1]):
+        return content[-1].strip()
+    if content and len(content[-1].split()) <= 8:
+        match = FOOTER_NUMBER_RE.match(content[-1])
+        if match:
+            return match.group(1)
+    for line in content[:EDGE_LINES]:
+        match = TRAILING_LABEL_RE.search(line)
+        if match:
+            return match.group(1)
+    if content and BARE_NUMBER_RE.match(content[0]):
+        return content[0].strip()
+    return None
+
+
+def furniture_key(line: str) -> str:
+    return re.sub(r"\d+", "#", " ".join(line.lower().split()))
+
+
+def _edge_indices(lines: Sequence[str]) -> list[int]:
+    content = [i for i, line in enumerate(lines) if line.strip()]
+    return sorted(set(content[:EDGE_LINES] + content[-EDGE_LINES:]))
+
+
+def find_running_furniture(pages: Sequence[Sequence[str]], min_share: float = 0.5) -> set[str]:
+    """Keys of edge lines repeated on at least half the pages (and at least three of them)."""
+    if len(pages) < 3:
+        return set()
+    counts: Counter[str] = Counter()
+    for lines in pages:
+        counts.update({furniture_key(lines[i]) for i in _edge_indices(lines)})
+    threshold = max(3, int(len(pages) * min_share + 0.5))
+    return {key for key, n in counts.items() if n >= threshold and key.strip("# ")}
+
+
+def furniture_lines(lines: Sequence[str], running: set[str]) -> set[int]:
+    """Line numbers of a page that are header, footer or page number, not content."""
+    found: set[int] = set()
+    content = [i for i, line in enumerate(lines) if line.strip()]
+    for i in _edge_indices(lines):
+        line = lines[i]
+        if furniture_key(line) in running or PAGE_OF_RE.match(line):
+            found.add(i)
+    if content and BARE_NUMBER_RE.match(lines[content[-1]]):
+        found.add(content[-1])
+    return found

@@ -1,0 +1,1 @@
+"""The sample corpus, made by the project's own code (``rag-assets sample``)."""

@@ -1,0 +1,25 @@
+"""What every sample builder returns, and where its files go."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel
+
+
+class SampleFile(BaseModel):
+    """One report written into ``data/reports/<document>/<year>/`` and its golden questions."""
+
+    document: str
+    year: int
+    path: Path
+    questions_path: Path | None = None
+    n_questions: int = 0
+    origin: str  # "generated" or "real: <source>"
+
+
+def report_dir(reports_dir: Path, document: str, year: int) -> Path:
+    """``<reports_dir>/<document>/<year>/``, created; one file per (document, year)."""
+    path = reports_dir / document / str(year)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
