@@ -65,7 +65,7 @@ def open_pdf(path: Path) -> pdfium.PdfDocument:
     except pdfium.PdfiumError as exc:
         message = str(exc)
         if "password" in message.lower():
-            raise DocumentError(path, "password-protected PDF: it needs a password to open") from exc
+            raise DocumentError(path, "password-protected PDF (a password is needed)") from exc
         cause = message.strip().rstrip(".")
         raise DocumentError(path, f"corrupt or not a PDF ({cause})") from exc
 

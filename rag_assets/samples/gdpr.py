@@ -344,7 +344,7 @@ def question_problems(question: GoldenQuestion, pages: Sequence[str]) -> list[st
 
 
 def packaged_questions() -> list[GoldenQuestion]:
-    """The hand-written questions shipped with the package (read from the rendered text)."""
+    """The golden questions shipped as package data, hand-written against the rendered text."""
     source = resources.files("rag_assets.samples").joinpath("questions", DOCUMENT, f"{YEAR}.jsonl")
     rows = source.read_text(encoding="utf-8").splitlines()
     return [GoldenQuestion.model_validate(json.loads(row)) for row in rows if row.strip()]
@@ -361,21 +361,21 @@ def load_gdpr(corpora_dir: Path) -> dict[str, Any] | None:
 def build_gdpr(reports_dir: Path, questions_dir: Path, corpora_dir: Path) -> list[SampleFile]:
     """Write the rendered GDPR and its validated golden questions; [] when the JSON is absent.
 
-    Questions are checked against the text just written, so a layout change that moves their
-    evidence fails here instead of silently scoring retrieval against the wrong pages.
+    Questions are checked against the rendered pages before anything is written, so a layout
+    change that moves their evidence fails here instead of silently scoring retrieval against
+    the wrong pages.
     """
     data = load_gdpr(corpora_dir)
     if data is None:
         return []
     text = render_gdpr(data)
-    path = report_dir(reports_dir, DOCUMENT, YEAR) / REPORT_NAME
-    path.write_text(text, encoding="utf-8")
-
     questions = packaged_questions()
     pages = split_pages(text)
     problems = [p for q in questions for p in question_problems(q, pages)]
     if problems:
         raise ValueError("stale GDPR golden questions:\n" + "\n".join(problems))
+    path = report_dir(reports_dir, DOCUMENT, YEAR) / REPORT_NAME
+    path.write_text(text, encoding="utf-8")
     qpath = questions_path(questions_dir, DOCUMENT, YEAR)
     n_questions = write_questions(qpath, questions)
     return [

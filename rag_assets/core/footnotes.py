@@ -1,0 +1,601 @@
+"""Footnotes: find markers and definitions, build the dictionary, stitch definitions into the text.
+
+A claim and the footnote that qualifies it are usually far apart on the page (or pages apart);
+chunking then separates them. This module puts every definition right after the sentence that
+cites it, deterministically: no language model, nothing invented. Every inlined definition is text
+of the document, markers that have no definition are reported ``unresolved``, definitions that
+nobody cites are kept where they were and reported ``orphan``.
+
+Marker styles: ``[N]``; ``(N)``, ``(a)``, ``*``/``†``/``‡`` (10-K style: meaningful only in a
+document that defines them, since ``(a)`` is also a list item); Unicode superscript digits (the PDF
+loader writes them where type sizes reveal them).
+
+Definitions: a line that starts with a marker and stands in a footnote zone (smaller type, or below
+a separator rule). In PDFs, where real filings print notes under a table in body type, a
+marker-led line also counts when the same marker is cited above it on the same page (or the page
+before); its continuation lines are the more-indented lines that follow.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from rag_assets.core.documents import TABLE_PLACEHOLDER_RE, Page, TableBlock
+from rag_assets.core.layout import (
+    SEPARATOR_RE,
+    find_running_furniture,
+    furniture_lines,
+)
+
+MarkerStyle = Literal["bracket", "paren-number", "paren-letter", "symbol", "superscript"]
+SCOPED_STYLES = {"paren-number", "paren-letter", "symbol"}  # reused per table / page
+SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+TO_SUPERSCRIPT = str.maketrans("0123456789", SUPERSCRIPTS)
+
+DEFINITION_RE = re.compile(
+    r"^(?P<indent>\s*)(?:"
+    r"\[(?P<bracket>\d{1,3})\]"
+    r"|\((?P<pnum>\d{1,2})\)"
+    r"|\((?P<plet>[a-hj-uwyz])\)"
+    r"|(?P<sym>\*{1,3}|†|‡)"
+    rf"|(?P<sup>[{SUPERSCRIPTS}]{{1,2}})"
+    r"|(?P<bare>\d{1,2})(?=\s+[A-Z])"
+    r")\s*(?P<text>\S.*)$"
+)
+CITATION_RE = re.compile(
+    r"\[(?P<bracket>\d{1,3})\]"
+    r"|\((?P<pnum>\d{1,2})\)(?![\w(])"
+    r"|\((?P<plet>[a-hj-uwyz])\)(?![\w(])"
+    r"|(?<=[\w%)\].,])(?P<sym>\*{1,3}|†|‡)"
+    rf"|(?P<sup>[{SUPERSCRIPTS}]{{1,2}})"
+)
+# words after which "(1)" or "(a)" is a reference to a paragraph or point, not a footnote
+REFERENCE_WORDS = {
+    "article", "articles", "art", "paragraph", "paragraphs", "subparagraph", "subparagraphs",
+    "point", "points", "section", "sections", "item", "items", "note", "notes", "chapter",
+    "regulation", "directive", "and", "or", "to", "of", "in", "under", "see", "with", "letter",
+    "clause", "clauses", "rule", "schedule", "exhibit", "annex",
+}
+ABBREVIATIONS = {
+    "inc", "corp", "co", "ltd", "no", "nos", "vs", "e.g", "i.e", "u.s", "u.k", "art", "para",
+    "approx", "fig", "mr", "ms", "dr", "st", "jan", "feb", "mar", "apr", "jun", "jul", "aug",
+    "sep", "sept", "oct", "nov", "dec", "p", "pp", "op", "cit", "l",
+}
+SENTENCE_END_RE = re.compile(r"[.!?](?=[\"”’)\]]*(?:\s|$))")
+
+
+class Footnote(BaseModel):
+    """One footnote definition and where it is used."""
+
+    footnote_id: str  # marker@page, e.g. "[3]@1", "(1)@44"
+    marker: str
+    style: MarkerStyle
+    text: str
+    page_index: int
+    line: int
+    also_defined_on: list[int] = Field(default_factory=list)
+    spans: dict[int, list[int]] = Field(default_factory=dict)  # page -> lines of its definitions
+    cited_pages: list[int] = Field(default_factory=list)
+    citing_sentences: list[str] = Field(default_factory=list)
+    cites: list[str] = Field(default_factory=list)  # footnote ids its own text cites
+
+    @property
+    def status(self) -> str:
+        return "cited" if self.cited_pages else "orphan"
+
+
+class Citation(BaseModel):
+    """One occurrence of a marker in the text (or in a table, or in another footnote)."""
+
+    marker: str
+    style: MarkerStyle
+    page_index: int
+    line: int
+    end: int  # offset just after the marker in its line
+    context: Literal["text", "table", "footnote"]
+    table_index: int | None = None
+    in_footnote: str | None = None
+    sentence: str = ""
+    footnote_id: str | None = None
+    how: str = ""  # how the marker was resolved: same-page, unique, nearest-page ...
+
+    @property
+    def resolution(self) -> str:
+        return "stitched" if self.footnote_id else "unresolved"
+
+
+class FootnoteIndex(BaseModel):
+    footnotes: list[Footnote]
+    citations: list[Citation]
+
+    @property
+    def unresolved(self) -> list[Citation]:
+        return [c for c in self.citations if c.footnote_id is None]
+
+    @property
+    def orphans(self) -> list[Footnote]:
+        return [f for f in self.footnotes if not f.cited_pages]
+
+    def by_id(self) -> dict[str, Footnote]:
+        return {f.footnote_id: f for f in self.footnotes}
+
+
+class StitchedPage(BaseModel):
+    page_index: int
+    page_label: str | None
+    section: str | None
+    text: str
+
+
+@dataclass
+class _Definition:
+    marker: str
+    style: MarkerStyle
+    page: int
+    line: int
+    lines: list[int]
+    text: str
+
+
+@dataclass
+class _PageView:
+    page: Page
+    lines: list[str]
+    furniture: set[int]
+    definition_lines: set[int] = field(default_factory=set)
+
+
+def marker_of(match: re.Match[str]) -> tuple[str, MarkerStyle] | None:
+    """The canonical printed marker and style of a definition or citation match."""
+    groups = match.groupdict()
+    if groups.get("bracket"):
+        return f"[{groups['bracket']}]", "bracket"
+    if groups.get("pnum"):
+        return f"({groups['pnum']})", "paren-number"
+    if groups.get("plet"):
+        return f"({groups['plet']})", "paren-letter"
+    if groups.get("sym"):
+        return groups["sym"], "symbol"
+    if groups.get("sup"):
+        return groups["sup"], "superscript"
+    if groups.get("bare"):
+        return groups["bare"].translate(TO_SUPERSCRIPT), "superscript"
+    return None
+
+
+# --- finding --------------------------------------------------------------------------------
+
+
+def build_footnote_index(pages: Sequence[Page]) -> FootnoteIndex:
+    """Find all definitions and citations of a document and resolve each citation."""
+    views = _page_views(pages)
+    strict_zones = any(any(SEPARATOR_RE.match(line) for line in v.lines) for v in views)
+    raw_citations = [c for v in views for c in _citations_in_page(v)]
+    definitions = _find_definitions(views, raw_citations, strict_zones)
+    # citations standing on definition lines belong to the definition (footnote-to-footnote)
+    for view in views:
+        for d in definitions:
+            if d.page == view.page.page_index:
+                view.definition_lines.update(d.lines)
+    defined_styles = {d.style for d in definitions}
+    citations: list[Citation] = []
+    view_of = {v.page.page_index: v for v in views}
+    for c in raw_citations:
+        if c.line in view_of[c.page_index].definition_lines:
+            continue
+        if c.style in SCOPED_STYLES and c.style not in defined_styles:
+            continue  # "(a)" in a document that defines no "(a)" notes is a list item
+        citations.append(c)
+    footnotes = _merge_definitions(definitions)
+    window = None if strict_zones else 1
+    citations = [c for c in citations if _resolve(c, footnotes, window)]
+    for f in footnotes:
+        for c in _citations_in_text(f.text, f.page_index, f.line, "footnote"):
+            if not _resolve(c, footnotes, window):
+                continue
+            c.in_footnote = f.footnote_id
+            citations.append(c)
+            if c.footnote_id and c.footnote_id != f.footnote_id and c.footnote_id not in f.cites:
+                f.cites.append(c.footnote_id)
+    by_id = {f.footnote_id: f for f in footnotes}
+    for c in citations:
+        if c.footnote_id and c.context != "footnote":
+            f = by_id[c.footnote_id]
+            if c.page_index not in f.cited_pages:
+                f.cited_pages.append(c.page_index)
+            if c.sentence and c.sentence not in f.citing_sentences:
+                f.citing_sentences.append(c.sentence)
+    for f in footnotes:
+        f.cited_pages.sort()
+    return FootnoteIndex(footnotes=footnotes, citations=citations)
+
+
+def _page_views(pages: Sequence[Page]) -> list[_PageView]:
+    all_lines = [p.lines for p in pages]
+    running = find_running_furniture(all_lines)
+    return [
+        _PageView(page=p, lines=lines, furniture=furniture_lines(lines, running))
+        for p, lines in zip(pages, all_lines, strict=True)
+    ]
+
+
+def _citations_in_page(view: _PageView) -> list[Citation]:
+    out: list[Citation] = []
+    page = view.page
+    tables = {t.index: t for t in page.tables}
+    for number, line in enumerate(view.lines):
+        if number in view.furniture:
+            continue
+        placeholder = TABLE_PLACEHOLDER_RE.match(line.strip())
+        if placeholder:
+            table = tables.get(int(placeholder.group(1)))
+            if table:
+                out.extend(_citations_in_table(table, page.page_index, number))
+            continue
+        found = _citations_in_text(line, page.page_index, number, "text")
+        for c in found:
+            c.sentence = sentence_around(view.lines, number, c.end)
+        out.extend(found)
+    return out
+
+
+def _citations_in_table(table: TableBlock, page_index: int, line: int) -> list[Citation]:
+    out = []
+    for row in table.rows:
+        for cell in row:
+            for c in _citations_in_text(cell, page_index, line, "table"):
+                c.table_index = table.index
+                c.sentence = " | ".join(x for x in row if x)[:300]
+                out.append(c)
+    return out
+
+
+def _citations_in_text(
+    text: str, page_index: int, line: int, context: Literal["text", "table", "footnote"]
+) -> list[Citation]:
+    out = []
+    start = len(text) - len(text.lstrip())
+    for match in CITATION_RE.finditer(text):
+        found = marker_of(match)
+        if found is None:
+            continue
+        marker, style = found
+        if style in {"paren-number", "paren-letter"}:
+            if not _is_paren_citation(text, match.start()):
+                continue
+        elif match.start() <= start and context != "table":
+            continue  # a marker that opens a line is a definition or a list item
+        out.append(
+            Citation(
+                marker=marker, style=style, page_index=page_index, line=line,
+                end=match.end(), context=context,
+            )
+        )
+    return out
+
+
+def _is_paren_citation(text: str, paren: int) -> bool:
+    """``word (1)`` cites a note; ``6(1)``, ``(370) (967)`` and ``point (a)`` do not."""
+    before = text[:paren].rstrip()
+    if not before:
+        return False  # opens the line: a definition, a recital number or a list item
+    if text[paren - 1 : paren].isdigit() or text[paren - 1 : paren] == ")":
+        return False  # Article 6(1), 9(2)(a)
+    previous = before.split()[-1]
+    if not any(ch.isalpha() for ch in previous):
+        return False  # a negative figure after a figure: (370) (967)
+    word = previous.strip(".,;:()").lower()
+    return word not in REFERENCE_WORDS
+
+
+def sentence_around(lines: Sequence[str], line: int, offset: int) -> str:
+    """The sentence that holds position (line, offset), for the dictionary and reports."""
+    start_line, start = line, 0
+    before = lines[line][:offset]
+    ends = [m.end() for m in SENTENCE_END_RE.finditer(before)]
+    if ends:
+        start = ends[-1]
+    elif line > 0 and lines[line - 1].strip():
+        start_line = line - 1
+        prev = lines[start_line]
+        prev_ends = [m.end() for m in SENTENCE_END_RE.finditer(prev)]
+        start = prev_ends[-1] if prev_ends else 0
+    end_line, end = find_sentence_end(lines, line, offset)
+    parts = []
+    for n in range(start_line, end_line + 1):
+        text = lines[n]
+        lo = start if n == start_line else 0
+        hi = end if n == end_line else len(text)
+        parts.append(text[lo:hi].strip())
+    return " ".join(p for p in parts if p)[:400]
+
+
+def find_sentence_end(lines: Sequence[str], line: int, offset: int) -> tuple[int, int]:
+    """(line, offset) just after the end of the sentence running at (line, offset).
+
+    A sentence ends at ``.``/``!``/``?`` before white space (not after a known abbreviation),
+    or where its paragraph ends: a blank line, a table, a heading, or the page end.
+    """
+    n = line
+    pos = offset
+    while n < len(lines):
+        text = lines[n]
+        for match in SENTENCE_END_RE.finditer(text, pos):
+            word = re.findall(r"[\w.]+$", text[: match.start()])
+            if word and word[0].lower().rstrip(".") in ABBREVIATIONS:
+                continue
+            return n, match.end()
+        nxt = n + 1
+        if (
+            nxt >= len(lines)
+            or not lines[nxt].strip()
+            or TABLE_PLACEHOLDER_RE.match(lines[nxt].strip())
+            or lines[nxt].lstrip().startswith("## ")
+            or DEFINITION_RE.match(lines[nxt]) and n != line
+        ):
+            return n, len(text)
+        n, pos = nxt, 0
+    return len(lines) - 1, len(lines[-1])
+
+
+def _find_definitions(
+    views: list[_PageView], citations: list[Citation], strict_zones: bool
+) -> list[_Definition]:
+    superscripts_cited = any(c.style == "superscript" for c in citations)
+    cited_at: dict[tuple[int, str], list[int]] = defaultdict(list)
+    for c in citations:
+        cited_at[(c.page_index, c.marker)].append(c.line)
+    out: list[_Definition] = []
+    for view in views:
+        page = view.page.page_index
+        zone = set(view.page.note_lines)
+        lines = view.lines
+        n = 0
+        while n < len(lines):
+            match = DEFINITION_RE.match(lines[n]) if n not in view.furniture else None
+            found = marker_of(match) if match else None
+            if match is None or found is None:
+                n += 1
+                continue
+            marker, style = found
+            in_zone = n in zone
+            if match.group("bare") and not (in_zone and superscripts_cited):
+                n += 1
+                continue
+            cited_above = any(line < n for line in cited_at.get((page, marker), [])) or bool(
+                cited_at.get((page - 1, marker))
+            )
+            # out of a zone, "(a)" lines are far more often list items than notes
+            accepted = in_zone or (
+                not strict_zones
+                and (style == "bracket" or (cited_above and style != "paren-letter"))
+            )
+            if not accepted:
+                n += 1
+                continue
+            indent = len(match.group("indent"))
+            taken = [n]
+            parts = [match.group("text").strip()]
+            m = n + 1
+            while m < len(lines) and m not in view.furniture:
+                nxt = lines[m]
+                if not nxt.strip() or DEFINITION_RE.match(nxt) or TABLE_PLACEHOLDER_RE.match(
+                    nxt.strip()
+                ):
+                    break
+                continues = (m in zone) if in_zone else (
+                    len(nxt) - len(nxt.lstrip()) > indent
+                )
+                if not continues:
+                    break
+                taken.append(m)
+                parts.append(nxt.strip())
+                m += 1
+            out.append(
+                _Definition(marker, style, page, n, taken, _join_wrapped(parts))
+            )
+            n = m
+    return out
+
+
+def _join_wrapped(parts: list[str]) -> str:
+    text = ""
+    for part in parts:
+        if text.endswith("-") and part[:1].islower():
+            text = text[:-1] + part
+        else:
+            text = f"{text} {part}" if text else part
+    return " ".join(text.split())
+
+
+def _merge_definitions(definitions: list[_Definition]) -> list[Footnote]:
+    """One footnote per definition; a marker defined twice keeps its fuller definition.
+
+    ``[N]`` and superscript numbering is document-wide, so two definitions of ``[3]`` are one
+    footnote. ``(1)``/``(a)``/``*`` restart under every table, so only definitions whose texts
+    agree (one contains the start of the other) are the same footnote.
+    """
+    merged: list[Footnote] = []
+    for d in definitions:
+        same = next(
+            (
+                f for f in merged
+                if f.marker == d.marker
+                and (d.style not in SCOPED_STYLES or _same_text(f.text, d.text))
+            ),
+            None,
+        )
+        if same is None:
+            merged.append(
+                Footnote(
+                    footnote_id=f"{d.marker}@{d.page}", marker=d.marker, style=d.style,
+                    text=d.text, page_index=d.page, line=d.line, spans={d.page: d.lines},
+                )
+            )
+            continue
+        same.spans.setdefault(d.page, []).extend(d.lines)
+        if len(d.text) > len(same.text):
+            same.also_defined_on.append(same.page_index)
+            same.text, same.page_index, same.line = d.text, d.page, d.line
+            same.footnote_id = f"{d.marker}@{d.page}"
+        elif d.page not in same.also_defined_on and d.page != same.page_index:
+            same.also_defined_on.append(d.page)
+    return merged
+
+
+def _same_text(a: str, b: str) -> bool:
+    head = min(len(a), len(b), 40)
+    return a[:head].lower() == b[:head].lower()
+
+
+def _resolve(c: Citation, footnotes: list[Footnote], window: int | None) -> bool:
+    """Pick the definition a citation refers to; False when it is no citation at all.
+
+    ``[N]`` numbering is document-wide: a marker with no definition is kept and reported
+    unresolved. Scoped markers (``(1)``, ``(a)``, ``*``) restart under every table, so they resolve
+    only to a definition within ``window`` pages (any page where notes are collected at the end of
+    the document, ``window=None``); without one, ``Other (56)`` was a negative figure, not a note.
+    """
+    candidates = [
+        f for f in footnotes
+        if f.marker == c.marker
+        and (
+            c.style not in SCOPED_STYLES
+            or window is None
+            or any(abs(p - c.page_index) <= window for p in f.spans)
+        )
+    ]
+    if not candidates:
+        c.how = "no definition in the document"
+        return c.style not in SCOPED_STYLES
+    if len(candidates) == 1:
+        c.footnote_id = candidates[0].footnote_id
+        same = c.page_index in candidates[0].spans
+        c.how = "same page" if same else "unique definition"
+        return True
+
+    same_page = [f for f in candidates if c.page_index in f.spans]
+    if same_page:
+        below = [f for f in same_page if f.page_index == c.page_index and f.line > c.line]
+        chosen = min(below, key=lambda f: f.line) if below else same_page[-1]
+        c.footnote_id, c.how = chosen.footnote_id, "same page"
+        return True
+    following = [f for f in candidates if f.page_index > c.page_index]
+    if following:
+        chosen = min(following, key=lambda f: (f.page_index, f.line))
+        c.footnote_id, c.how = chosen.footnote_id, "nearest following page"
+        return True
+    chosen = max(candidates, key=lambda f: (f.page_index, f.line))
+    c.footnote_id, c.how = chosen.footnote_id, "nearest preceding page"
+    return True
+
+
+# --- stitching ------------------------------------------------------------------------------
+
+
+def footnote_block(footnote: Footnote, marker: str | None = None) -> str:
+    return f"{{FOOTNOTE {marker or footnote.marker}: {footnote.text}}}"
+
+
+def stitch_document(pages: Sequence[Page], index: FootnoteIndex) -> list[StitchedPage]:
+    """The document with each definition inlined after the sentence that cites it.
+
+    Furniture (headers, footers, page numbers) and the definition lines are removed; tables are
+    rendered as markdown with the definitions their cells cite right below them; orphan
+    definitions stay where they were, as footnote blocks.
+    """
+    views = _page_views(pages)
+    by_id = index.by_id()
+    definition_lines: dict[int, set[int]] = defaultdict(set)
+    orphan_at: dict[tuple[int, int], Footnote] = {}
+    for f in index.footnotes:
+        for page_index, span in f.spans.items():
+            definition_lines[page_index].update(span)
+        if not f.cited_pages:
+            orphan_at[(f.page_index, f.line)] = f
+
+    inserts: dict[int, dict[tuple[int, int], list[str]]] = defaultdict(lambda: defaultdict(list))
+    for c in index.citations:
+        if c.footnote_id is None or c.context == "footnote":
+            continue
+        view = views[c.page_index]
+        if c.context == "table":
+            at = (c.line, len(view.lines[c.line]))
+        else:
+            at = find_sentence_end(view.lines, c.line, c.end)
+        ids = inserts[c.page_index][at]
+        for fid in _closure(c.footnote_id, by_id):
+            if fid not in ids:
+                ids.append(fid)
+
+    out = []
+    for view in views:
+        page = view.page
+        tables = {t.index: t for t in page.tables}
+        drop = view.furniture | definition_lines[page.page_index]
+        page_inserts = inserts.get(page.page_index, {})
+        rendered: list[str] = []
+        for n, line in enumerate(view.lines):
+            orphan = orphan_at.get((page.page_index, n))
+            if orphan is not None:
+                rendered.append(footnote_block(orphan))
+            if n in drop:
+                continue
+            if SEPARATOR_RE.match(line) and _zone_emptied(view, n, drop):
+                continue
+            placeholder = TABLE_PLACEHOLDER_RE.match(line.strip())
+            if placeholder and int(placeholder.group(1)) in tables:
+                table = tables[int(placeholder.group(1))]
+                rendered.append(table.markdown())
+                for fid in page_inserts.get((n, len(line)), []):
+                    rendered.append(footnote_block(by_id[fid]))
+                continue
+            positions = sorted(pos for (ln, pos) in page_inserts if ln == n)
+            text, last = [], 0
+            for pos in positions:
+                blocks = " ".join(footnote_block(by_id[f]) for f in page_inserts[(n, pos)])
+                text.append(line[last:pos])
+                text.append(f" {blocks}")
+                last = pos
+            text.append(line[last:])
+            rendered.append("".join(text).rstrip())
+        out.append(
+            StitchedPage(
+                page_index=page.page_index, page_label=page.page_label, section=page.section,
+                text=_tidy_blank_lines(rendered),
+            )
+        )
+    return out
+
+
+def _zone_emptied(view: _PageView, separator: int, drop: set[int]) -> bool:
+    rest = [n for n in range(separator + 1, len(view.lines)) if view.lines[n].strip()]
+    return all(n in drop for n in rest)
+
+
+def _closure(footnote_id: str, by_id: dict[str, Footnote]) -> list[str]:
+    """The footnote and, depth first, the footnotes its text cites (each once)."""
+    order: list[str] = []
+    stack = [footnote_id]
+    while stack:
+        fid = stack.pop(0)
+        if fid in order or fid not in by_id:
+            continue
+        order.append(fid)
+        stack.extend(by_id[fid].cites)
+    return order
+
+
+def _tidy_blank_lines(lines: list[str]) -> str:
+    out: list[str] = []
+    for line in lines:
+        if not line.strip() and (not out or not out[-1].strip()):
+            continue
+        out.append(line)
+    return "\n".join(out).strip("\n")
