@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
@@ -88,7 +89,16 @@ def load_pdf_pages(path: Path, workers: int = 2) -> list[Page]:
     else:
         parts = [_load_range(str(path), r) for r in ranges]
         _cached_pdf.cache_clear()
-    pages = [page for part in parts for page in part]
+    pages = [page for part in parts for page, _ in part]
+    # body type is measured on the upper part of pages: footnote-heavy releases can carry more
+    # characters in notes than in prose, but the notes sit at the bottom
+    body = _body_size(
+        (n, size) for part in parts for _, sizes in part for n, size, depth in sizes if depth < 0.6
+    )
+    for page, sizes in (item for part in parts for item in part):
+        page.note_lines = [
+            n for n, (_, size, _) in enumerate(sizes) if size and size < body * NOTE_SIZE_RATIO
+        ]
     n_chars = sum(len(p.text.strip()) for p in pages)
     if n_chars < MIN_CHARS_PER_PAGE * n_pages and not any(p.tables for p in pages):
         raise DocumentError(
@@ -99,12 +109,16 @@ def load_pdf_pages(path: Path, workers: int = 2) -> list[Page]:
     return pages
 
 
-def _load_range(path: str, indices: range) -> list[Page]:
+LineStats = tuple[int, float, float]  # characters, type size, depth from the top (0..1)
+
+
+def _load_range(path: str, indices: range) -> list[tuple[Page, list[LineStats]]]:
+    """Pages with statistics per line; note zones need the document's body size."""
     pdf = _cached_pdf(path)
     return [_load_page(pdf, i) for i in indices]
 
 
-def _load_page(pdf: pdfium.PdfDocument, index: int) -> Page:
+def _load_page(pdf: pdfium.PdfDocument, index: int) -> tuple[Page, list[LineStats]]:
     page = pdf[index]
     width, height = page.get_size()
     textpage = page.get_textpage()
@@ -136,21 +150,16 @@ def _load_page(pdf: pdfium.PdfDocument, index: int) -> Page:
     tables = [t for t in tables if t.index in seen_tables and _has_words(t)]
     kept = {t.index for t in tables}
     lines = [ln for ln in lines if _placeholder_kept(ln.text, kept)]
-    body = _body_size(lines)
+    body = _body_size([(len(ln.text), ln.size) for ln in lines])
     margin = min((ln.left for ln in lines if ln.size), default=0.0)
     texts = [_indented(ln, margin, body) for ln in lines]
-    note_lines = [n for n, ln in enumerate(lines) if ln.size and ln.size < body * NOTE_SIZE_RATIO]
     for table in tables:
         table.title = _title_before(texts, TABLE_PLACEHOLDER.format(index=table.index))
     label = pdf.get_page_label(index) or label_from_lines(texts)
     page.close()
-    return Page(
-        page_index=index,
-        page_label=label,
-        text="\n".join(texts),
-        note_lines=note_lines,
-        tables=tables,
-    )
+    page_record = Page(page_index=index, page_label=label, text="\n".join(texts), tables=tables)
+    stats = [(len(ln.text), ln.size, 1 - ln.top / height if height else 0.0) for ln in lines]
+    return page_record, stats
 
 
 @dataclass
@@ -247,12 +256,12 @@ def _sample_chars(textpage: pdfium.PdfTextPage, start: int, line: str) -> list[_
     return out
 
 
-def _body_size(lines: list[_Line]) -> float:
-    """The type size that carries most characters on the page."""
+def _body_size(lines: Iterable[tuple[int, float]]) -> float:
+    """The type size that carries most characters (of a page, or of the whole document)."""
     weights: Counter[float] = Counter()
-    for line in lines:
-        if line.size:
-            weights[line.size] += len(line.text)
+    for n_chars, size in lines:
+        if size:
+            weights[size] += n_chars
     return weights.most_common(1)[0][0] if weights else 0.0
 
 
