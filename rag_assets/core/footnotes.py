@@ -599,3 +599,35 @@ def _tidy_blank_lines(lines: list[str]) -> str:
             continue
         out.append(line)
     return "\n".join(out).strip("\n")
+
+
+class Coverage(BaseModel):
+    """Did stitching inline every definition where it is cited?"""
+
+    cited_with_definition: int  # distinct (page, footnote) citations that have a definition
+    stitched: int  # of those, the ones whose definition stands on the citing page
+    missing: list[str]  # "footnote_id on page N" that were not stitched
+    unresolved: list[str]  # "marker on page N" cited but defined nowhere
+
+    @property
+    def ratio(self) -> float:
+        return self.stitched / self.cited_with_definition if self.cited_with_definition else 1.0
+
+
+def stitching_coverage(index: FootnoteIndex, pages: Sequence[StitchedPage]) -> Coverage:
+    text_of = {p.page_index: p.text for p in pages}
+    by_id = index.by_id()
+    wanted = sorted(
+        {(c.page_index, c.footnote_id) for c in index.citations
+         if c.footnote_id and c.context != "footnote"}
+    )
+    missing = [
+        f"{fid} on page {page}"
+        for page, fid in wanted
+        if footnote_block(by_id[fid]) not in text_of.get(page, "")
+    ]
+    unresolved = sorted({f"{c.marker} on page {c.page_index}" for c in index.unresolved})
+    return Coverage(
+        cited_with_definition=len(wanted), stitched=len(wanted) - len(missing),
+        missing=missing, unresolved=unresolved,
+    )

@@ -130,8 +130,6 @@ def _pct_change(new: int, old: int) -> str:
 # Northwind Industrial Holdings
 # --------------------------------------------------------------------------------------------
 
-_NW_SEGMENTS = ("Flow Control", "Power Systems", "Filtration")
-
 _NORTHWIND_FIGURES = {
     2021: Figures(3050, 2196, 520, -28, 68, 120,
                   {"Flow Control": 1420, "Power Systems": 1210, "Filtration": 420},

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from importlib import resources
 from pathlib import Path
 
 from pydantic import BaseModel
+
+from rag_assets.core.questions import GoldenQuestion
 
 
 class SampleFile(BaseModel):
@@ -23,3 +27,10 @@ def report_dir(reports_dir: Path, document: str, year: int) -> Path:
     path = reports_dir / document / str(year)
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def packaged_questions(document: str, year: int) -> list[GoldenQuestion]:
+    """Hand-written golden questions shipped as package data (``samples/questions/``)."""
+    source = resources.files("rag_assets.samples").joinpath("questions", document, f"{year}.jsonl")
+    rows = source.read_text(encoding="utf-8").splitlines()
+    return [GoldenQuestion.model_validate(json.loads(row)) for row in rows if row.strip()]

@@ -13,9 +13,10 @@ Marker cases the pipeline's tests can pin (page indices are zero-based):
 * ``[37]`` is first cited on page 5 and defined at the bottom of page 6 (cited there again);
 * ``[13]``, ``[32]``, ``[33]`` and ``[34]`` are definitions that cite other footnotes
   (``[33]`` reads "Excludes the items described in [17], [30] and [31]; see also [13].");
-* markers in ruled table cells: Table 1 (page 2) ``[15]``-``[20]``, Table 2 (page 3)
-  ``[22]``-``[25]``, Table 3 (page 4) ``[29]``-``[33]``, Table 4 (page 5) ``[34]``-``[36]``,
-  Table 5 (page 6) ``[39]``-``[42]``; each is defined in the footnotes of the same page.
+* markers in ruled table cells, after labels and once after a number (``652 [23]``): Table 1
+  (page 2) ``[15]``-``[20]``, Table 2 (page 3) ``[22]``-``[25]``, Table 3 (page 4)
+  ``[29]``-``[33]``, Table 4 (page 5) ``[34]``-``[36]``, Table 5 (page 6) ``[39]``-``[42]``;
+  each is defined in the footnotes of the same page.
 """
 
 from __future__ import annotations
@@ -224,7 +225,7 @@ def _page_segments() -> Page:
                 rows=[
                     ["Segment", "Rev. FY24", "Rev. FY23", "Op. inc. FY24", "Op. inc. FY23"],
                     ["Software and Cloud [22]", "1,502", "905", "440", "198"],
-                    ["Devices [23]", "660", "652", "96", "80"],
+                    ["Devices", "660", "652 [23]", "96", "80"],
                     ["Services [24]", "250", "243", "54", "28"],
                     ["Segment total", "2,412", "1,800", "590", "306"],
                     ["Unallocated items [25]", "-", "-", "-300", "-108"],

@@ -22,12 +22,11 @@ import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from rag_assets.core.questions import GoldenQuestion, questions_path, write_questions
-from rag_assets.samples.base import SampleFile, report_dir
+from rag_assets.samples.base import SampleFile, packaged_questions, report_dir
 
 DOCUMENT = "gdpr"
 YEAR = 2016
@@ -343,13 +342,6 @@ def question_problems(question: GoldenQuestion, pages: Sequence[str]) -> list[st
     return problems
 
 
-def packaged_questions() -> list[GoldenQuestion]:
-    """The golden questions shipped as package data, hand-written against the rendered text."""
-    source = resources.files("rag_assets.samples").joinpath("questions", DOCUMENT, f"{YEAR}.jsonl")
-    rows = source.read_text(encoding="utf-8").splitlines()
-    return [GoldenQuestion.model_validate(json.loads(row)) for row in rows if row.strip()]
-
-
 def load_gdpr(corpora_dir: Path) -> dict[str, Any] | None:
     """The parsed corpus JSON, or None when the shared corpora are not checked out."""
     path = corpora_dir / SOURCE_JSON
@@ -369,7 +361,7 @@ def build_gdpr(reports_dir: Path, questions_dir: Path, corpora_dir: Path) -> lis
     if data is None:
         return []
     text = render_gdpr(data)
-    questions = packaged_questions()
+    questions = packaged_questions(DOCUMENT, YEAR)
     pages = split_pages(text)
     problems = [p for q in questions for p in question_problems(q, pages)]
     if problems:

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from rag_assets.core.questions import GoldenQuestion, read_questions
+from rag_assets.samples.base import packaged_questions
 from rag_assets.samples.gdpr import (
     SEPARATOR,
     build_gdpr,
-    packaged_questions,
     question_problems,
     render_gdpr,
     split_pages,
@@ -77,7 +77,7 @@ def test_build_writes_report_and_questions(tmp_path: Path) -> None:
     assert sample.questions_path == tmp_path / "questions" / "gdpr" / "2016.jsonl"
     written = read_questions(sample.questions_path)
     assert len(written) == sample.n_questions >= 25
-    assert written == packaged_questions()
+    assert written == packaged_questions("gdpr", 2016)
 
     again = build_gdpr(tmp_path / "again", tmp_path / "q2", CORPORA)[0]
     assert again.path.read_bytes() == sample.path.read_bytes()
@@ -260,7 +260,7 @@ def test_rendering_is_deterministic(data: dict[str, Any]) -> None:
 
 
 def test_packaged_questions_shape() -> None:
-    questions = packaged_questions()
+    questions = packaged_questions("gdpr", 2016)
     assert len(questions) >= 25
     assert len({q.id for q in questions}) == len(questions)
     assert {(q.document, q.year) for q in questions} == {("gdpr", 2016)}
@@ -277,7 +277,7 @@ def test_packaged_questions_shape() -> None:
 def test_expected_facts_are_on_relevant_pages(pages: list[str]) -> None:
     """Fails when the layout moved a fact off the pages its question labels (regenerate them)."""
     missing: list[str] = []
-    for q in packaged_questions():
+    for q in packaged_questions("gdpr", 2016):
         assert all(0 <= p < len(pages) for p in q.relevant_pages), q.id
         normalised = [_norm(pages[p]) for p in q.relevant_pages]
         for fact in q.expected_facts:
@@ -292,7 +292,7 @@ def test_expected_facts_are_on_relevant_pages(pages: list[str]) -> None:
 @needs_corpus
 def test_footnote_questions_label_citing_and_defining_pages(pages: list[str]) -> None:
     _, notes, _ = _zones(pages)
-    for q in packaged_questions():
+    for q in packaged_questions("gdpr", 2016):
         if q.category != "footnote-dependent":
             continue
         for marker in q.relevant_markers:

@@ -1,0 +1,80 @@
+"""Data quality of chunk tables, with Great Expectations (GX Core 1.x).
+
+GX is imported lazily (its import takes seconds) and runs in an ephemeral context: no project
+folder, no analytics. Value-length expectations ignore nulls, so each is paired with not-null.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pandas as pd
+from pydantic import BaseModel
+
+
+class ExpectationOutcome(BaseModel):
+    expectation: str
+    column: str
+    success: bool
+    unexpected_count: int | None = None
+    sample: list[Any] = []
+
+
+class QualityReport(BaseModel):
+    success: bool
+    evaluated: int
+    failed: list[ExpectationOutcome]
+
+    def summary(self) -> str:
+        if self.success:
+            return f"all {self.evaluated} expectations met"
+        return "; ".join(
+            f"{f.expectation}({f.column}): {f.unexpected_count} unexpected, e.g. {f.sample[:3]}"
+            for f in self.failed
+        )
+
+
+def validate_chunk_table(frame: pd.DataFrame, max_chars: int) -> QualityReport:
+    """Ids unique and present, text present, lengths within bounds, page start <= page end."""
+    os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
+    import great_expectations as gx
+    import great_expectations.expectations as gxe
+    from great_expectations.data_context.types.base import ProgressBarsConfig
+
+    context = gx.get_context(mode="ephemeral")
+    context.variables.progress_bars = ProgressBarsConfig(globally=False)
+    source = context.data_sources.add_pandas("warehouse")
+    asset = source.add_dataframe_asset("chunks")
+    batch = asset.add_batch_definition_whole_dataframe("partition").get_batch(
+        batch_parameters={"dataframe": frame}
+    )
+    suite = gx.ExpectationSuite(name="chunk_table")
+    for expectation in (
+        gxe.ExpectColumnValuesToNotBeNull(column="chunk_id"),
+        gxe.ExpectColumnValuesToBeUnique(column="chunk_id"),
+        gxe.ExpectColumnValuesToNotBeNull(column="text"),
+        gxe.ExpectColumnValueLengthsToBeBetween(column="text", min_value=1, max_value=max_chars),
+        gxe.ExpectColumnValuesToBeBetween(column="n_tokens", min_value=1),
+        gxe.ExpectColumnPairValuesAToBeGreaterThanB(
+            column_A="page_end", column_B="page_start", or_equal=True
+        ),
+    ):
+        suite.add_expectation(expectation)
+    result = batch.validate(suite)
+    failed = []
+    for outcome in result.results:
+        if outcome.success:
+            continue
+        config = outcome.expectation_config
+        details = outcome.result or {}
+        failed.append(
+            ExpectationOutcome(
+                expectation=config.type,
+                column=str(config.kwargs.get("column") or config.kwargs.get("column_A")),
+                success=False,
+                unexpected_count=details.get("unexpected_count"),
+                sample=list(details.get("partial_unexpected_list") or [])[:5],
+            )
+        )
+    return QualityReport(success=result.success, evaluated=len(result.results), failed=failed)

@@ -1,0 +1,200 @@
+"""Warehouse tables: the records of each stage as DataFrames, and back.
+
+Every table carries ``document`` and ``year`` (the partition) so that one partition's rows can be
+replaced alone. List-valued fields are stored as JSON text: readable in the UI preview, queryable
+with DuckDB's ``json`` functions, and stable when a partition has no value at all.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import pandas as pd
+
+from rag_assets.core.chunking import Chunk
+from rag_assets.core.documents import Page, TableBlock
+from rag_assets.core.footnotes import Citation, Footnote, FootnoteIndex, StitchedPage
+
+RAW_PAGE_COLUMNS = [
+    "document", "year", "page_index", "page_label", "section", "text", "note_lines",
+    "tables_json", "tables_markdown", "n_tables", "n_chars", "n_table_chars", "source_file",
+    "sha256",
+]
+FOOTNOTE_COLUMNS = [
+    "document", "year", "footnote_id", "marker", "style", "status", "text", "page_index",
+    "also_defined_on", "spans", "cited_pages", "citing_sentences", "cites",
+]
+REGISTRY_COLUMNS = [
+    "document", "year", "marker", "style", "page_index", "line", "end_offset", "context",
+    "table_index", "in_footnote", "sentence", "footnote_id", "resolution", "how",
+]
+STITCHED_COLUMNS = ["document", "year", "page_index", "page_label", "section", "text", "n_chars"]
+CHUNK_COLUMNS = [
+    "chunk_id", "document", "year", "kind", "seq", "page_start", "page_end", "section", "text",
+    "n_chars", "n_tokens", "markers_cited", "markers_defined",
+]
+
+
+def _frame(rows: list[dict], columns: list[str]) -> pd.DataFrame:
+    frame = pd.DataFrame(rows, columns=columns)
+    return frame.astype({c: "int64" for c in ("year",) if c in frame.columns})
+
+
+def pages_to_frame(
+    pages: Sequence[Page], document: str, year: int, source_file: str, sha256: str
+) -> pd.DataFrame:
+    rows = []
+    for p in pages:
+        markdown = "\n\n".join(
+            (f"{t.title}\n" if t.title else "") + t.markdown() for t in p.tables
+        )
+        rows.append(
+            {
+                "document": document, "year": year, "page_index": p.page_index,
+                "page_label": p.page_label, "section": p.section, "text": p.text,
+                "note_lines": json.dumps(p.note_lines),
+                "tables_json": json.dumps([t.model_dump() for t in p.tables]),
+                "tables_markdown": markdown, "n_tables": len(p.tables),
+                "n_chars": len(p.text), "n_table_chars": sum(len(c) for t in p.tables
+                                                             for r in t.rows for c in r),
+                "source_file": source_file, "sha256": sha256,
+            }
+        )
+    return _frame(rows, RAW_PAGE_COLUMNS)
+
+
+def frame_to_pages(frame: pd.DataFrame) -> list[Page]:
+    out = []
+    for row in frame.sort_values("page_index").itertuples(index=False):
+        out.append(
+            Page(
+                page_index=int(row.page_index),
+                page_label=_none(row.page_label),
+                section=_none(row.section),
+                text=row.text,
+                note_lines=json.loads(row.note_lines),
+                tables=[TableBlock.model_validate(t) for t in json.loads(row.tables_json)],
+            )
+        )
+    return out
+
+
+def index_to_frames(
+    index: FootnoteIndex, document: str, year: int
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The footnote dictionary (one row per footnote, plus one per dangling marker) and the
+    citation registry (one row per marker occurrence, with its resolution)."""
+    rows = [
+        {
+            "document": document, "year": year, "footnote_id": f.footnote_id,
+            "marker": f.marker, "style": f.style, "status": f.status, "text": f.text,
+            "page_index": f.page_index, "also_defined_on": json.dumps(f.also_defined_on),
+            "spans": json.dumps({str(k): v for k, v in f.spans.items()}),
+            "cited_pages": json.dumps(f.cited_pages),
+            "citing_sentences": json.dumps(f.citing_sentences),
+            "cites": json.dumps(f.cites),
+        }
+        for f in index.footnotes
+    ]
+    dangling: dict[str, list[Citation]] = {}
+    for c in index.unresolved:
+        dangling.setdefault(c.marker, []).append(c)
+    for marker, cits in dangling.items():
+        rows.append(
+            {
+                "document": document, "year": year, "footnote_id": None, "marker": marker,
+                "style": cits[0].style, "status": "dangling", "text": None, "page_index": None,
+                "also_defined_on": "[]", "spans": "{}",
+                "cited_pages": json.dumps(sorted({c.page_index for c in cits})),
+                "citing_sentences": json.dumps([c.sentence for c in cits if c.sentence]),
+                "cites": "[]",
+            }
+        )
+    registry = [
+        {
+            "document": document, "year": year, "marker": c.marker, "style": c.style,
+            "page_index": c.page_index, "line": c.line, "end_offset": c.end,
+            "context": c.context, "table_index": c.table_index, "in_footnote": c.in_footnote,
+            "sentence": c.sentence, "footnote_id": c.footnote_id,
+            "resolution": c.resolution, "how": c.how,
+        }
+        for c in index.citations
+    ]
+    dictionary = _frame(rows, FOOTNOTE_COLUMNS).astype({"page_index": "Int64"})
+    registry_frame = _frame(registry, REGISTRY_COLUMNS).astype({"table_index": "Int64"})
+    return dictionary, registry_frame
+
+
+def frames_to_index(dictionary: pd.DataFrame, registry: pd.DataFrame) -> FootnoteIndex:
+    footnotes = [
+        Footnote(
+            footnote_id=r.footnote_id, marker=r.marker, style=r.style, text=r.text,
+            page_index=int(r.page_index), line=min(json.loads(r.spans)[str(int(r.page_index))]),
+            also_defined_on=json.loads(r.also_defined_on),
+            spans={int(k): v for k, v in json.loads(r.spans).items()},
+            cited_pages=json.loads(r.cited_pages),
+            citing_sentences=json.loads(r.citing_sentences), cites=json.loads(r.cites),
+        )
+        for r in dictionary.itertuples(index=False)
+        if r.status != "dangling"
+    ]
+    citations = [
+        Citation(
+            marker=r.marker, style=r.style, page_index=int(r.page_index), line=int(r.line),
+            end=int(r.end_offset), context=r.context,
+            table_index=None if pd.isna(r.table_index) else int(r.table_index),
+            in_footnote=_none(r.in_footnote), sentence=r.sentence or "",
+            footnote_id=_none(r.footnote_id), how=r.how or "",
+        )
+        for r in registry.itertuples(index=False)
+    ]
+    return FootnoteIndex(footnotes=footnotes, citations=citations)
+
+
+def stitched_to_frame(pages: Sequence[StitchedPage], document: str, year: int) -> pd.DataFrame:
+    rows = [
+        {
+            "document": document, "year": year, "page_index": p.page_index,
+            "page_label": p.page_label, "section": p.section, "text": p.text,
+            "n_chars": len(p.text),
+        }
+        for p in pages
+    ]
+    return _frame(rows, STITCHED_COLUMNS)
+
+
+def frame_to_stitched(frame: pd.DataFrame) -> list[StitchedPage]:
+    return [
+        StitchedPage(
+            page_index=int(r.page_index), page_label=_none(r.page_label),
+            section=_none(r.section), text=r.text,
+        )
+        for r in frame.sort_values("page_index").itertuples(index=False)
+    ]
+
+
+def chunks_to_frame(chunks: Sequence[Chunk]) -> pd.DataFrame:
+    rows = []
+    for c in chunks:
+        row = c.model_dump()
+        row["markers_cited"] = json.dumps(c.markers_cited)
+        row["markers_defined"] = json.dumps(c.markers_defined)
+        rows.append(row)
+    return _frame(rows, CHUNK_COLUMNS)
+
+
+def frame_to_chunks(frame: pd.DataFrame) -> list[Chunk]:
+    out = []
+    for r in frame.sort_values("seq").to_dict("records"):
+        r["markers_cited"] = json.loads(r["markers_cited"])
+        r["markers_defined"] = json.loads(r["markers_defined"])
+        r["section"] = _none(r["section"])
+        out.append(Chunk.model_validate(r))
+    return out
+
+
+def _none(value: object) -> str | None:
+    if value is None or (isinstance(value, float) and pd.isna(value)) or value is pd.NA:
+        return None
+    return str(value)

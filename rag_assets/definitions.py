@@ -1,0 +1,18 @@
+"""Everything Dagster loads: assets, checks, jobs, sensors and resources of rag-assets."""
+
+from __future__ import annotations
+
+import dagster as dg
+
+from rag_assets.defs.ingest import ingest_assets, ingest_job
+from rag_assets.defs.resources import default_resources
+from rag_assets.defs.sensors import report_sensor
+
+defs = dg.Definitions(
+    assets=ingest_assets,
+    jobs=[ingest_job],
+    sensors=[report_sensor],
+    resources=default_resources(),
+    # one process per run: on a small machine a subprocess per step costs more than the step
+    executor=dg.in_process_executor,
+)

@@ -1,0 +1,319 @@
+"""Ingest assets (group ``ingest``): report file -> pages -> footnotes -> stitched text -> chunks.
+
+Each asset reads its partition's rows, calls the core, writes its partition's rows (replacing the
+previous ones) and attaches what a user wants to see in the UI: counts, a preview, the problems.
+"""
+
+
+import time
+from collections.abc import Iterator
+
+import dagster as dg
+import pandas as pd
+
+from rag_assets.core import chunking
+from rag_assets.core.catalog import report_for
+from rag_assets.core.chunking import colocation
+from rag_assets.core.documents import DocumentError, load_document
+from rag_assets.core.footnotes import build_footnote_index, stitch_document, stitching_coverage
+from rag_assets.core.quality import validate_chunk_table
+from rag_assets.core.tables import (
+    chunks_to_frame,
+    frame_to_chunks,
+    frame_to_pages,
+    frame_to_stitched,
+    frames_to_index,
+    index_to_frames,
+    pages_to_frame,
+    stitched_to_frame,
+)
+from rag_assets.defs.partitions import partition_of, report_partitions
+from rag_assets.defs.resources import RagSettings
+
+GROUP = "ingest"
+BY_PARTITION = {"partition_expr": {"document": "document", "year": "year"}}
+PREVIEW_ROWS = 5
+
+
+def _preview(frame: pd.DataFrame, columns: list[str], width: int = 160) -> dg.MetadataValue:
+    shown = frame[columns].head(PREVIEW_ROWS).copy()
+    for column in shown.columns:
+        if shown[column].dtype == object:
+            shown[column] = shown[column].astype(str).str.slice(0, width).str.replace("\n", " ")
+    return dg.MetadataValue.md(shown.to_markdown(index=False))
+
+
+def _fail(context: dg.AssetExecutionContext, reason: str, **details: str) -> None:
+    """One line in the log and on the asset's page, then fail this partition only."""
+    context.log.error(reason)
+    context.log_event(
+        dg.AssetObservation(
+            asset_key=context.asset_key,
+            partition=context.partition_key,
+            metadata={"error": reason, **details},
+        )
+    )
+    raise dg.Failure(description=reason, metadata={"error": reason, **details},
+                     allow_retries=False)
+
+
+@dg.asset(
+    group_name=GROUP,
+    partitions_def=report_partitions,
+    output_required=False,
+    metadata=BY_PARTITION,
+    kinds={"duckdb", "pdf"},
+)
+def raw_pages(
+    context: dg.AssetExecutionContext, settings: RagSettings
+) -> Iterator[dg.Output[pd.DataFrame]]:
+    """One row per page: printed label, prose, footnote-zone lines, tables as markdown."""
+    document, year = partition_of(context)
+    try:
+        path = report_for(settings.reports_dir, document, year)
+    except ValueError as err:
+        _fail(context, str(err))
+        return
+    if path is None:
+        context.log.info(
+            f"no report filed for {document} {year} under {settings.reports_dir}: "
+            "nothing to ingest (a gap in the document x year grid)"
+        )
+        return
+    started = time.perf_counter()
+    try:
+        loaded = load_document(path, pdf_workers=settings.pdf_workers)
+    except DocumentError as err:
+        _fail(context, f"cannot ingest {err}", file=str(path), cause=err.cause)
+        return
+    for warning in loaded.warnings:
+        context.log.warning(warning)
+    frame = pages_to_frame(loaded.pages, document, year, str(path), loaded.sha256)
+    seconds = time.perf_counter() - started
+    context.log.info(
+        f"{path.name}: {len(frame)} pages, {int(frame.n_tables.sum())} tables "
+        f"in {seconds:.1f}s ({len(frame) / max(seconds, 1e-9):.1f} pages/s)"
+    )
+    yield dg.Output(
+        frame,
+        metadata={
+            "file": str(path),
+            "sha256": loaded.sha256,
+            "kind": loaded.kind,
+            "pages": len(frame),
+            "tables": int(frame.n_tables.sum()),
+            "characters": int(frame.n_chars.sum()),
+            "pages_with_label": int(frame.page_label.notna().sum()),
+            "warnings": "\n".join(loaded.warnings) or "none",
+            "seconds": round(seconds, 2),
+            "dagster/row_count": len(frame),
+            "preview": _preview(frame, ["page_index", "page_label", "section", "text"]),
+        },
+    )
+
+
+@dg.multi_asset(
+    group_name=GROUP,
+    partitions_def=report_partitions,
+    ins={"raw_pages": dg.AssetIn()},
+    outs={
+        "footnote_dictionary": dg.AssetOut(metadata=BY_PARTITION, kinds={"duckdb"}),
+        "footnote_registry": dg.AssetOut(metadata=BY_PARTITION, kinds={"duckdb"}),
+    },
+)
+def footnotes(
+    context: dg.AssetExecutionContext, raw_pages: pd.DataFrame
+) -> Iterator[dg.Output[pd.DataFrame]]:
+    """Every footnote definition (marker, text, where defined and cited, what it cites), and a
+    registry row per marker occurrence with its resolution (``stitched`` or ``unresolved``)."""
+    document, year = partition_of(context)
+    index = build_footnote_index(frame_to_pages(raw_pages))
+    dictionary, registry = index_to_frames(index, document, year)
+    unresolved = sorted({f"{c.marker} (page {c.page_index})" for c in index.unresolved})
+    if unresolved:
+        context.log.warning(
+            f"{document} {year}: {len(unresolved)} marker(s) cited but never defined: "
+            + ", ".join(unresolved[:20])
+        )
+    orphans = [f"{f.footnote_id}" for f in index.orphans]
+    yield dg.Output(
+        dictionary,
+        output_name="footnote_dictionary",
+        metadata={
+            "footnotes": len(index.footnotes),
+            "cross_page": sum(1 for f in index.footnotes if set(f.cited_pages) - {f.page_index}),
+            "citing_other_footnotes": sum(1 for f in index.footnotes if f.cites),
+            "dangling_markers": dg.MetadataValue.json(unresolved),
+            "orphan_definitions": dg.MetadataValue.json(orphans),
+            "dagster/row_count": len(dictionary),
+            "preview": _preview(dictionary, ["footnote_id", "status", "cited_pages", "text"]),
+        },
+    )
+    yield dg.Output(
+        registry,
+        output_name="footnote_registry",
+        metadata={
+            "citations": len(registry),
+            "stitched": int((registry.resolution == "stitched").sum()),
+            "unresolved": int((registry.resolution == "unresolved").sum()),
+            "dagster/row_count": len(registry),
+        },
+    )
+
+
+@dg.asset(
+    group_name=GROUP,
+    partitions_def=report_partitions,
+    metadata=BY_PARTITION,
+    kinds={"duckdb"},
+    check_specs=[dg.AssetCheckSpec("footnote_coverage", asset="stitched_text", blocking=True)],
+)
+def stitched_text(
+    context: dg.AssetExecutionContext,
+    raw_pages: pd.DataFrame,
+    footnote_dictionary: pd.DataFrame,
+    footnote_registry: pd.DataFrame,
+) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
+    """The document with each footnote definition inlined after the sentence that cites it as
+    ``{FOOTNOTE [N]: text}``, definitions blocks and page furniture removed."""
+    document, year = partition_of(context)
+    index = frames_to_index(footnote_dictionary, footnote_registry)
+    pages = stitch_document(frame_to_pages(raw_pages), index)
+    frame = stitched_to_frame(pages, document, year)
+    coverage = stitching_coverage(index, pages)
+    yield dg.Output(
+        frame,
+        metadata={
+            "pages": len(frame),
+            "characters": int(frame.n_chars.sum()),
+            "footnote_blocks": int(frame.text.str.count(r"\{FOOTNOTE ").sum()),
+            "dagster/row_count": len(frame),
+            "preview": _preview(frame, ["page_index", "text"], width=400),
+        },
+    )
+    yield dg.AssetCheckResult(
+        check_name="footnote_coverage",
+        passed=not coverage.missing,
+        metadata={
+            "cited_with_definition": coverage.cited_with_definition,
+            "stitched": coverage.stitched,
+            "coverage": round(coverage.ratio, 4),
+            "not_stitched": dg.MetadataValue.json(coverage.missing[:50]),
+            "unresolved": dg.MetadataValue.json(coverage.unresolved[:50]),
+        },
+        description=(
+            f"{coverage.stitched}/{coverage.cited_with_definition} cited footnotes stitched; "
+            f"{len(coverage.unresolved)} marker(s) have no definition"
+        ),
+    )
+
+
+def _chunk_outputs(
+    context: dg.AssetExecutionContext, frame: pd.DataFrame, max_chars: int, name: str
+) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
+    report = validate_chunk_table(frame, max_chars=max_chars)
+    pairs, colocated = colocation(frame_to_chunks(frame))
+    yield dg.Output(
+        frame,
+        metadata={
+            "chunks": len(frame),
+            "mean_chars": round(float(frame.n_chars.mean()), 1) if len(frame) else 0.0,
+            "mean_tokens": round(float(frame.n_tokens.mean()), 1) if len(frame) else 0.0,
+            "cited_pairs": pairs,
+            "colocation": round(colocated / pairs, 4) if pairs else 1.0,
+            "dagster/row_count": len(frame),
+            "preview": _preview(frame, ["chunk_id", "page_start", "page_end", "text"]),
+        },
+    )
+    yield dg.AssetCheckResult(
+        check_name=f"{name}_quality",
+        passed=report.success,
+        metadata={"expectations": report.evaluated, "failures": report.summary()},
+        description=report.summary(),
+    )
+
+
+@dg.asset(
+    group_name=GROUP,
+    partitions_def=report_partitions,
+    metadata=BY_PARTITION,
+    kinds={"duckdb"},
+    check_specs=[dg.AssetCheckSpec("naive_chunks_quality", asset="naive_chunks", blocking=True)],
+)
+def naive_chunks(
+    context: dg.AssetExecutionContext,
+    settings: RagSettings,
+    raw_pages: pd.DataFrame,
+    footnote_dictionary: pd.DataFrame,
+    footnote_registry: pd.DataFrame,
+) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
+    """The baseline: a sliding window over the raw text (1,200 characters, 300 overlap)."""
+    document, year = partition_of(context)
+    chunk_settings = settings.chunk_settings
+    index = frames_to_index(footnote_dictionary, footnote_registry)
+    chunks = chunking.naive_chunks(
+        frame_to_pages(raw_pages), document, year, index, chunk_settings
+    )
+    max_chars = chunk_settings.size + 200
+    yield from _chunk_outputs(context, chunks_to_frame(chunks), max_chars, "naive_chunks")
+
+
+@dg.asset(
+    group_name=GROUP,
+    partitions_def=report_partitions,
+    metadata=BY_PARTITION,
+    kinds={"duckdb"},
+    check_specs=[
+        dg.AssetCheckSpec("enriched_chunks_quality", asset="enriched_chunks", blocking=True),
+        dg.AssetCheckSpec("footnote_colocation", asset="enriched_chunks"),
+    ],
+)
+def enriched_chunks(
+    context: dg.AssetExecutionContext,
+    settings: RagSettings,
+    stitched_text: pd.DataFrame,
+    footnote_dictionary: pd.DataFrame,
+    footnote_registry: pd.DataFrame,
+    naive_chunks: pd.DataFrame,
+) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
+    """Chunks of whole units: a sentence with its stitched footnotes, a table with its title,
+    header and notes; never across a section heading. Reads ``naive_chunks`` only to report the
+    baseline's co-location beside its own."""
+    document, year = partition_of(context)
+    index = frames_to_index(footnote_dictionary, footnote_registry)
+    chunk_settings = settings.chunk_settings
+    chunks = chunking.enriched_chunks(
+        frame_to_stitched(stitched_text), document, year, index, chunk_settings
+    )
+    frame = chunks_to_frame(chunks)
+    # a unit is only split beyond max_size; a table part may carry its header and notes on top
+    yield from _chunk_outputs(context, frame, chunk_settings.max_size * 2, "enriched_chunks")
+    pairs, colocated = colocation(chunks)
+    naive_pairs, naive_colocated = colocation(frame_to_chunks(naive_chunks))
+    enriched_ratio = colocated / pairs if pairs else 1.0
+    naive_ratio = naive_colocated / naive_pairs if naive_pairs else 1.0
+    yield dg.AssetCheckResult(
+        check_name="footnote_colocation",
+        passed=colocated == pairs,
+        severity=dg.AssetCheckSeverity.WARN,
+        metadata={
+            "enriched_colocation": round(enriched_ratio, 4),
+            "naive_colocation": round(naive_ratio, 4),
+            "enriched_pairs": pairs,
+            "naive_pairs": naive_pairs,
+        },
+        description=(
+            f"chunks citing a footnote that also hold its definition: enriched "
+            f"{enriched_ratio:.1%} ({colocated}/{pairs}), naive {naive_ratio:.1%} "
+            f"({naive_colocated}/{naive_pairs})"
+        ),
+    )
+
+
+ingest_assets = [raw_pages, footnotes, stitched_text, naive_chunks, enriched_chunks]
+ingest_job = dg.define_asset_job(
+    "ingest_job",
+    selection=dg.AssetSelection.groups(GROUP),
+    partitions_def=report_partitions,
+    description="Every ingest asset for one document x year partition.",
+)
