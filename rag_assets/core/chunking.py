@@ -23,6 +23,7 @@ from rag_assets.core.footnotes import (
     SENTENCE_END_RE,
     FootnoteIndex,
     StitchedPage,
+    citations_in_block,
     marker_of,
 )
 from rag_assets.core.layout import detect_heading
@@ -87,20 +88,30 @@ def chunk_id(document: str, year: int, kind: ChunkKind, seq: int) -> str:
 # --- marker bookkeeping ----------------------------------------------------------------------
 
 
-def markers_in(text: str, known: set[str]) -> tuple[list[str], list[str]]:
-    """(cited, defined) markers of a chunk, restricted to markers the document defines.
+def markers_in(
+    text: str, pages: range, cited_on: dict[str, set[int]]
+) -> tuple[list[str], list[str]]:
+    """(cited, defined) markers of a chunk.
 
-    Defined: markers of stitched ``{FOOTNOTE m: ...}`` blocks. Cited: known markers found in the
-    text outside those blocks.
+    Defined: markers of stitched ``{FOOTNOTE m: ...}`` blocks. Cited: markers found outside those
+    blocks by the index's own rules, and only where the index saw that marker cited on one of the
+    chunk's pages (so "(5)" opening a recital is not a citation of note (5)).
     """
     defined = sorted({m.group("marker") for m in FOOTNOTE_BLOCK_RE.finditer(text)})
     outside = FOOTNOTE_BLOCK_RE.sub(" ", text)
-    cited = set()
-    for match in CITATION_RE.finditer(outside):
-        found = marker_of(match)
-        if found and found[0] in known:
-            cited.add(found[0])
+    cited = {
+        marker for marker in citations_in_block(outside)
+        if any(page in cited_on.get(marker, ()) for page in pages)
+    }
     return sorted(cited), defined
+
+
+def cited_pages_by_marker(index: FootnoteIndex) -> dict[str, set[int]]:
+    out: dict[str, set[int]] = {}
+    for c in index.citations:
+        if c.footnote_id and c.context != "footnote":
+            out.setdefault(c.marker, set()).add(c.page_index)
+    return out
 
 
 def naive_defined(text: str, definitions: dict[str, list[str]]) -> list[str]:
@@ -151,7 +162,7 @@ def naive_chunks(
         starts.append(pos)
         text += page_text + "\n\n"
         pos = len(text)
-    known = {f.marker for f in index.footnotes}
+    cited_on = cited_pages_by_marker(index)
     heads = definition_heads(index)
     step = max(1, settings.size - settings.overlap)
     spans: list[tuple[int, int]] = []
@@ -166,12 +177,12 @@ def naive_chunks(
     tokens = count_tokens([p for _, _, p in pieces])
     chunks = []
     for seq, ((b, e, piece), n_tokens) in enumerate(zip(pieces, tokens, strict=True)):
-        cited, _ = markers_in(piece, known)
+        first, last = _page_at(starts, b), _page_at(starts, max(b, e - 1))
+        cited, _ = markers_in(piece, range(first, last + 1), cited_on)
         chunks.append(
             Chunk(
                 chunk_id=chunk_id(document, year, "naive", seq), document=document, year=year,
-                kind="naive", seq=seq, page_start=_page_at(starts, b),
-                page_end=_page_at(starts, max(b, e - 1)), section=None, text=piece,
+                kind="naive", seq=seq, page_start=first, page_end=last, section=None, text=piece,
                 n_chars=len(piece), n_tokens=n_tokens, markers_cited=cited,
                 markers_defined=naive_defined(piece, heads),
             )
@@ -240,18 +251,18 @@ def enriched_chunks(
     if current.units:
         drafts.append(current)
 
-    known = {f.marker for f in index.footnotes}
+    cited_on = cited_pages_by_marker(index)
     texts = ["\n".join(u.text for u in d.units).strip() for d in drafts]
     tokens = count_tokens(texts)
     chunks = []
     for seq, (draft, text, n_tokens) in enumerate(zip(drafts, texts, tokens, strict=True)):
-        cited, defined = markers_in(text, known)
+        first, last = min(u.page for u in draft.units), max(u.page for u in draft.units)
+        cited, defined = markers_in(text, range(first, last + 1), cited_on)
         chunks.append(
             Chunk(
                 chunk_id=chunk_id(document, year, "enriched", seq), document=document,
-                year=year, kind="enriched", seq=seq,
-                page_start=min(u.page for u in draft.units),
-                page_end=max(u.page for u in draft.units), section=draft.section, text=text,
+                year=year, kind="enriched", seq=seq, page_start=first, page_end=last,
+                section=draft.section, text=text,
                 n_chars=len(text), n_tokens=n_tokens, markers_cited=cited,
                 markers_defined=defined,
             )

@@ -67,6 +67,7 @@ ABBREVIATIONS = {
     "approx", "fig", "mr", "ms", "dr", "st", "jan", "feb", "mar", "apr", "jun", "jul", "aug",
     "sep", "sept", "oct", "nov", "dec", "p", "pp", "op", "cit", "l",
 }
+MAX_SENTENCE_LINES = 3
 SENTENCE_END_RE = re.compile(r"[.!?](?=[\"”’)\]]*(?:\s|$))")
 
 
@@ -278,6 +279,15 @@ def _citations_in_text(
             )
         )
     return out
+
+
+def citations_in_block(text: str) -> list[str]:
+    """Markers cited in a block of lines, by the same rules the index applies to pages."""
+    return [
+        c.marker
+        for number, line in enumerate(text.split("\n"))
+        for c in _citations_in_text(line, 0, number, "text")
+    ]
 
 
 def _is_paren_citation(text: str, paren: int) -> bool:
@@ -525,10 +535,15 @@ def stitch_document(pages: Sequence[Page], index: FootnoteIndex) -> list[Stitche
         if c.footnote_id is None or c.context == "footnote":
             continue
         view = views[c.page_index]
-        if c.context == "table":
-            at = (c.line, len(view.lines[c.line]))
-        else:
-            at = find_sentence_end(view.lines, c.line, c.end)
+        at = (c.line, len(view.lines[c.line]))
+        if c.context == "text":
+            end = find_sentence_end(view.lines, c.line, c.end)
+            dropped = view.furniture | definition_lines[c.page_index]
+            # a "sentence" running over several lines without a full stop is a row of a table
+            # laid out as text: its note goes right after the row instead
+            near = end[0] - c.line <= MAX_SENTENCE_LINES
+            if near and not any(n in dropped for n in range(c.line, end[0] + 1)):
+                at = end
         ids = inserts[c.page_index][at]
         for fid in _closure(c.footnote_id, by_id):
             if fid not in ids:

@@ -36,9 +36,17 @@ CHUNK_COLUMNS = [
 ]
 
 
+INTEGER_COLUMNS = {
+    "year", "page_index", "n_tables", "n_chars", "n_table_chars", "line", "end_offset",
+    "table_index", "seq", "page_start", "page_end", "n_tokens",
+}
+
+
 def _frame(rows: list[dict], columns: list[str]) -> pd.DataFrame:
+    """Explicit column types: the first partition written creates the DuckDB table, and a column
+    that happens to be all-null there must not become a NULL-typed column."""
     frame = pd.DataFrame(rows, columns=columns)
-    return frame.astype({c: "int64" for c in ("year",) if c in frame.columns})
+    return frame.astype({c: "Int64" if c in INTEGER_COLUMNS else "string" for c in columns})
 
 
 def pages_to_frame(
@@ -121,9 +129,7 @@ def index_to_frames(
         }
         for c in index.citations
     ]
-    dictionary = _frame(rows, FOOTNOTE_COLUMNS).astype({"page_index": "Int64"})
-    registry_frame = _frame(registry, REGISTRY_COLUMNS).astype({"table_index": "Int64"})
-    return dictionary, registry_frame
+    return _frame(rows, FOOTNOTE_COLUMNS), _frame(registry, REGISTRY_COLUMNS)
 
 
 def frames_to_index(dictionary: pd.DataFrame, registry: pd.DataFrame) -> FootnoteIndex:
@@ -144,8 +150,8 @@ def frames_to_index(dictionary: pd.DataFrame, registry: pd.DataFrame) -> Footnot
             marker=r.marker, style=r.style, page_index=int(r.page_index), line=int(r.line),
             end=int(r.end_offset), context=r.context,
             table_index=None if pd.isna(r.table_index) else int(r.table_index),
-            in_footnote=_none(r.in_footnote), sentence=r.sentence or "",
-            footnote_id=_none(r.footnote_id), how=r.how or "",
+            in_footnote=_none(r.in_footnote), sentence=_none(r.sentence) or "",
+            footnote_id=_none(r.footnote_id), how=_none(r.how) or "",
         )
         for r in registry.itertuples(index=False)
     ]
@@ -195,6 +201,4 @@ def frame_to_chunks(frame: pd.DataFrame) -> list[Chunk]:
 
 
 def _none(value: object) -> str | None:
-    if value is None or (isinstance(value, float) and pd.isna(value)) or value is pd.NA:
-        return None
-    return str(value)
+    return None if value is None or pd.isna(value) else str(value)

@@ -38,7 +38,7 @@ PREVIEW_ROWS = 5
 def _preview(frame: pd.DataFrame, columns: list[str], width: int = 160) -> dg.MetadataValue:
     shown = frame[columns].head(PREVIEW_ROWS).copy()
     for column in shown.columns:
-        if shown[column].dtype == object:
+        if not pd.api.types.is_numeric_dtype(shown[column]):
             shown[column] = shown[column].astype(str).str.slice(0, width).str.replace("\n", " ")
     return dg.MetadataValue.md(shown.to_markdown(index=False))
 

@@ -1,0 +1,49 @@
+# rag-assets: `make demo` and `make test` work on a fresh machine (they create .venv first).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export DAGSTER_HOME := $(CURDIR)/.dagster_home
+export HF_HUB_OFFLINE := 1
+export GX_ANALYTICS_ENABLED := false
+export DAGSTER_DISABLE_TELEMETRY := 1
+
+.PHONY: install demo test test-fast ui bench lint sample clean
+
+install: $(STAMP)
+
+# CPU torch first (a plain `torch` requirement would pull a multi-GB CUDA build), then the project.
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet torch==2.13.0
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+$(DAGSTER_HOME)/dagster.yaml: dagster.yaml
+	mkdir -p $(DAGSTER_HOME)
+	cp dagster.yaml $@
+
+sample: install
+	$(BIN)/rag-assets sample
+
+demo: install $(DAGSTER_HOME)/dagster.yaml
+	$(BIN)/rag-assets demo
+
+test: install
+	$(BIN)/python -m pytest -q
+
+test-fast: install
+	$(BIN)/python -m pytest -q -m "not slow"
+
+ui: install $(DAGSTER_HOME)/dagster.yaml
+	$(BIN)/python -m rag_assets.ui_launcher
+
+bench: install
+	$(BIN)/python bench/ingest_bench.py
+
+lint: install
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf data .dagster_home bench/out

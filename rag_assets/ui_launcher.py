@@ -1,0 +1,29 @@
+"""Start the Dagster UI (``make ui``) so that Ctrl-C and SIGTERM stop it cleanly.
+
+A process started in the background by a shell inherits SIGINT (and sometimes SIGTERM) as
+*ignored*, and ``dagster dev`` then never stops; restoring the default handlers before ``exec``
+fixes that. The instance lives in ``$DAGSTER_HOME`` (``.dagster_home/`` in the repo).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from pathlib import Path
+
+
+def main() -> None:
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
+    home = Path(os.environ.setdefault("DAGSTER_HOME", str(Path(".dagster_home").resolve())))
+    home.mkdir(parents=True, exist_ok=True)
+    host = os.environ.get("RAG_ASSETS_UI_HOST", "127.0.0.1")
+    port = os.environ.get("RAG_ASSETS_UI_PORT", "3000")
+    dagster = Path(sys.executable).with_name("dagster")
+    print(f"Dagster UI on http://{host}:{port} (instance: {home}); Ctrl-C stops it", flush=True)
+    os.execv(dagster, [str(dagster), "dev", "-w", "workspace.yaml", "-h", host, "-p", port])
+
+
+if __name__ == "__main__":
+    main()
