@@ -314,6 +314,5 @@ ingest_assets = [raw_pages, footnotes, stitched_text, naive_chunks, enriched_chu
 ingest_job = dg.define_asset_job(
     "ingest_job",
     selection=dg.AssetSelection.groups(GROUP),
-    partitions_def=report_partitions,
     description="Every ingest asset for one document x year partition.",
 )

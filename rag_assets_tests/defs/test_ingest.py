@@ -1,0 +1,99 @@
+"""The ingest assets end to end on a real DuckDB file and an ephemeral Dagster instance."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import dagster as dg
+import duckdb
+
+from rag_assets_tests.defs.conftest import materialize, row_counts
+
+
+def test_partition_materializes_every_table_with_checks_passing(data_dir, instance):
+    result = materialize(data_dir, instance, "exemplar-corp-earnings", 2024)
+    assert result.success
+    counts = row_counts(data_dir, "exemplar-corp-earnings", 2024)
+    assert counts["raw_pages"] == 8
+    assert counts["footnote_dictionary"] == 46
+    assert counts["stitched_text"] == 8
+    assert counts["naive_chunks"] > 0 and counts["enriched_chunks"] > 0
+    checks = {e.check_name: e for e in result.get_asset_check_evaluations()}
+    assert set(checks) == {
+        "footnote_coverage", "naive_chunks_quality", "enriched_chunks_quality",
+        "footnote_colocation",
+    }
+    assert all(e.passed for e in checks.values())
+    colocation = checks["footnote_colocation"].metadata
+    assert colocation["enriched_colocation"].value == 1.0
+    assert colocation["naive_colocation"].value < 1.0
+
+
+def test_rematerializing_replaces_rows_instead_of_duplicating(data_dir, instance):
+    assert materialize(data_dir, instance, "exemplar-corp-earnings", 2024).success
+    assert materialize(data_dir, instance, "northwind-note", 2023).success
+    first = row_counts(data_dir, "exemplar-corp-earnings", 2024)
+    other = row_counts(data_dir, "northwind-note", 2023)
+    assert materialize(data_dir, instance, "exemplar-corp-earnings", 2024).success
+    assert row_counts(data_dir, "exemplar-corp-earnings", 2024) == first
+    assert row_counts(data_dir, "northwind-note", 2023) == other
+    assert other["footnote_dictionary"] == 2
+
+
+def test_missing_combination_is_skipped_cleanly(data_dir, instance):
+    result = materialize(data_dir, instance, "northwind-note", 2024)  # no file filed for 2024
+    assert result.success
+    assert result.get_asset_materialization_events() == []
+    assert row_counts(data_dir, "northwind-note", 2024)["raw_pages"] == 0
+
+
+def test_bad_file_fails_its_partition_with_one_line_and_keeps_other_data(data_dir, instance):
+    assert materialize(data_dir, instance, "northwind-note", 2023).success
+    before = row_counts(data_dir, "northwind-note", 2023)
+    bad = data_dir / "reports" / "broken" / "2024" / "report.pdf"
+    bad.parent.mkdir(parents=True)
+    bad.write_bytes(b"%PDF-1.7\n this is not really a PDF \x00\x01\x02")
+    result = materialize(data_dir, instance, "broken", 2024)
+    assert not result.success
+    failure = result.get_step_failure_events()[0].step_failure_data.user_failure_data
+    assert failure.description == (
+        "cannot ingest report.pdf: corrupt or not a PDF (Failed to load document "
+        "(PDFium: Data format error))"
+    ) or (failure.description.startswith("cannot ingest report.pdf: corrupt or not a PDF"))
+    assert "\n" not in failure.description
+    observations = instance.fetch_observations(dg.AssetKey("raw_pages"), limit=10).records
+    errors = [o.asset_observation.metadata["error"].value for o in observations]
+    assert any("report.pdf" in e and "corrupt" in e for e in errors)
+    assert row_counts(data_dir, "northwind-note", 2023) == before
+    assert row_counts(data_dir, "broken", 2024)["raw_pages"] == 0
+
+
+def test_a_repaired_file_replaces_a_failed_partition(data_dir, instance):
+    bad = data_dir / "reports" / "broken" / "2024" / "report.txt"
+    bad.parent.mkdir(parents=True)
+    bad.write_bytes(b"")
+    assert not materialize(data_dir, instance, "broken", 2024).success
+    bad.write_text("A short report.\nRevenue rose [1].\n__________\n[1] Organic.\n")
+    assert materialize(data_dir, instance, "broken", 2024).success
+    assert row_counts(data_dir, "broken", 2024)["footnote_dictionary"] == 1
+
+
+def test_warehouse_rows_carry_stitched_footnotes(data_dir, instance):
+    assert materialize(data_dir, instance, "northwind-note", 2023).success
+    con = duckdb.connect(str(Path(data_dir) / "warehouse.duckdb"))
+    try:
+        stitched = con.execute(
+            "select text from rag.stitched_text where document='northwind-note'"
+        ).fetchone()[0]
+        chunks = con.execute(
+            "select markers_cited, markers_defined from rag.enriched_chunks "
+            "where document='northwind-note'"
+        ).fetchall()
+    finally:
+        con.close()
+    assert "[1]. {FOOTNOTE [1]: Includes $6 million from the Harbor acquisition.}" in stitched
+    assert "Page 1/1" not in stitched and "____" not in stitched
+    cited = {m for row in chunks for m in json.loads(row[0])}
+    defined = {m for row in chunks for m in json.loads(row[1])}
+    assert cited == defined == {"[1]", "[2]"}
