@@ -172,13 +172,13 @@ def _q(
         question=question,
         category=category,
         relevant_pages=pages,
-        relevant_markers=markers or [],
+        relevant_markers=[f"[{m}]" for m in markers or []],  # as the TEI loader prints them
         expected_facts=facts,
     )
 
 
 def tei_questions() -> list[GoldenQuestion]:
-    """Golden questions; pages are zero-based in ``pb`` order, markers are note numbers."""
+    """Golden questions; pages are zero-based in ``pb`` order, markers as loaded (``[n]``)."""
     return [
         _q(1, "What recall at 5 does marker-aware chunking reach compared with fixed-size "
               "chunking?", "comparative", [3], ["0.78", "0.61"]),

@@ -331,7 +331,8 @@ def test_questions_validate_and_are_answerable(
                 assert q.relevant_markers, q.id
             for marker in q.relevant_markers:
                 if kind == "tei":
-                    assert any(marker in notes[p] for p in q.relevant_pages), (q.id, marker)
+                    number = marker.strip("[]")
+                    assert any(number in notes[p] for p in q.relevant_pages), (q.id, marker)
                 else:
                     assert any(
                         line.startswith(f"{marker} ")
