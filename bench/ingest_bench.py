@@ -150,6 +150,7 @@ def completeness(ours: dict[str, Any], plain: dict[str, Any]) -> dict[str, Any]:
     cells_found = cells_total = 0
     word_recalls: list[tuple[float, int]] = []
     word_set_recalls: list[float] = []
+    words_found = words_total = 0
     for page, text, found_tables in zip(our_pages, plain["texts"], plain["tables"], strict=True):
         our_cells = {norm_cell(c) for t in page.tables for row in t.rows for c in row}
         for raw in found_tables:
@@ -170,7 +171,10 @@ def completeness(ours: dict[str, Any], plain: dict[str, Any]) -> dict[str, Any]:
         cell_text = "\n".join(c for t in page.tables for row in t.rows for c in row)
         our_words = words(page.text + "\n" + cell_text)
         total = sum(plain_words.values())
-        recall = sum(min(k, our_words[w]) for w, k in plain_words.items()) / total
+        found = sum(min(k, our_words[w]) for w, k in plain_words.items())
+        words_found += found
+        words_total += total
+        recall = found / total
         word_recalls.append((recall, page.page_index))
         word_set_recalls.append(sum(k for w, k in plain_words.items() if w in our_words) / total)
     return {
@@ -184,7 +188,9 @@ def completeness(ours: dict[str, Any], plain: dict[str, Any]) -> dict[str, Any]:
         "tables_fully_recalled": sum(r == 1.0 for r in table_recalls),
         "word_recall_mean_per_page": mean([r for r, _ in word_recalls]),
         "word_recall_presence_mean_per_page": mean(word_set_recalls),
+        "word_recall_all_words": words_found / words_total if words_total else 0.0,
         "pages_with_words": len(word_recalls),
+        "pages_word_recall_below_0_9": sum(r < 0.9 for r, _ in word_recalls),
         "worst_pages_word_recall": [(round(r, 3), i) for r, i in sorted(word_recalls)[:5]],
     }
 
@@ -235,6 +241,11 @@ def run_dagster(pdf: Path) -> dict[str, Any]:
             for e in result.all_events
             if e.event_type_value == "ASSET_CHECK_EVALUATION"
         ]
+        steps = {
+            e.step_key: round(e.event_specific_data.duration_ms / 1000, 2)
+            for e in result.all_events
+            if e.event_type_value == "STEP_SUCCESS"
+        }
         materialized = sorted(
             {e.asset_key.to_user_string() for e in result.get_asset_materialization_events()}
         )
@@ -244,6 +255,7 @@ def run_dagster(pdf: Path) -> dict[str, Any]:
             "wall_s": wall,
             "materialized": materialized,
             "checks": dict(checks),
+            "steps_s": steps,
             "error": "; ".join(failures) or None,
         }
 
@@ -300,7 +312,10 @@ def report(
                  f"{comp['word_recall_mean_per_page']:.4f}"],
                 ["word recall (presence), mean per page",
                  f"{comp['word_recall_presence_mean_per_page']:.4f}"],
-                ["worst pages (recall, page index)", comp["worst_pages_word_recall"]],
+                ["word recall (counts), all words", f"{comp['word_recall_all_words']:.4f}"],
+                ["pages with word recall < 0.9",
+                 f"{comp['pages_word_recall_below_0_9']}/{comp['pages_with_words']}"],
+                ["worst pages (recall, 0-based index)", comp["worst_pages_word_recall"]],
                 ["footnotes: ours", ours["footnotes"]],
                 ["citations resolved: ours", f"{ours['resolved_citations']}/{ours['citations']}"],
                 ["footnotes / citations: plain", "none (no footnote handling)"],
@@ -318,6 +333,9 @@ def report(
         ]
         if dagster.get("materialized"):
             rows.append(["materialized", ", ".join(dagster["materialized"])])
+        if dagster.get("steps_s"):
+            steps = ", ".join(f"{k} {v}" for k, v in dagster["steps_s"].items())
+            rows.append(["step seconds", steps])
         if dagster.get("checks"):
             checks = ", ".join(f"{k}={v}" for k, v in dagster["checks"].items())
             rows.append(["checks (passed?)", checks])
@@ -356,6 +374,7 @@ def report(
             "ok": dagster["ok"],
             "wall_s": round(dagster["wall_s"], 2) if dagster["wall_s"] else None,
             "checks": dagster.get("checks"),
+            "steps_s": dagster.get("steps_s"),
             "error": dagster.get("error"),
         },
     }

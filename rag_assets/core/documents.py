@@ -156,9 +156,17 @@ PAGE_FOOTER_RE = re.compile(r"^\s*Page\s+\d+\s*(?:/|of)\s*\d+\s*$", re.IGNORECAS
 
 
 def decode_text(data: bytes, path: Path, warnings: list[str]) -> str:
-    """UTF-8 when it is, else the encoding charset-normalizer finds; never a crash."""
+    """UTF-8 when it is, else cp1252 when every byte is defined there, else the encoding
+    charset-normalizer finds; never a crash. (charset-normalizer alone reads short cp1252 text
+    as cp775 or cp1250: ``Zürich`` came out as ``Z³rich``.)"""
     try:
         return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    try:
+        text = data.decode("cp1252")  # the usual non-UTF-8 encoding of Western reports
+        warnings.append(f"{path.name}: not UTF-8, decoded as cp1252")
+        return text
     except UnicodeDecodeError:
         pass
     best = charset_normalizer.from_bytes(data).best()

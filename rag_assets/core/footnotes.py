@@ -68,6 +68,7 @@ ABBREVIATIONS = {
     "sep", "sept", "oct", "nov", "dec", "p", "pp", "op", "cit", "l",
 }
 MAX_SENTENCE_LINES = 3
+FIGURE_RE = re.compile(r"^[($€£]*-?[\d][\d,.]*%?\)?[,;]?$|^—$")
 SENTENCE_END_RE = re.compile(r"[.!?](?=[\"”’)\]]*(?:\s|$))")
 
 
@@ -291,15 +292,24 @@ def citations_in_block(text: str) -> list[str]:
 
 
 def _is_paren_citation(text: str, paren: int) -> bool:
-    """``word (1)`` cites a note; ``6(1)``, ``(370) (967)`` and ``point (a)`` do not."""
+    """``word (1)``, ``2012 (17).``, ``9.3%(b)`` cite a note; ``6(1)``, ``9(2)(a)``,
+    ``(370) (967)`` and ``point (a)`` do not."""
     before = text[:paren].rstrip()
     if not before:
         return False  # opens the line: a definition, a recital number or a list item
-    if text[paren - 1 : paren].isdigit() or text[paren - 1 : paren] == ")":
-        return False  # Article 6(1), 9(2)(a)
+    glued = re.search(r"(\d+)$", text[:paren])
+    if (glued and len(glued.group(1)) <= 3) or text[paren - 1 : paren] == ")":
+        return False  # Article 6(1), 9(2)(a); a year glued to a marker (2022(1)) is a citation
     previous = before.split()[-1]
+    close = text.find(")", paren)
+    following = text[close + 1 :].split()
+    next_is_figure = bool(following) and bool(FIGURE_RE.match(following[0]))
     if not any(ch.isalpha() for ch in previous):
-        return False  # a negative figure after a figure: (370) (967)
+        # after a figure ("2012 (17).", "9.3%(b)") it is a note; after a reference ("60(7), (8)")
+        # or inside a row of figures ("(370) (967)", "7 (4) 12") it is not
+        plain_figure = bool(FIGURE_RE.match(previous)) and not previous.startswith("(")
+        if not plain_figure or next_is_figure:
+            return False
     word = previous.strip(".,;:()").lower()
     return word not in REFERENCE_WORDS
 
