@@ -307,6 +307,8 @@ def _find_tables(
     edges: list[dict] = []
     for obj in page.get_objects(filter=[pdfium_raw.FPDF_PAGEOBJ_PATH]):
         left, bottom, right, top = obj.get_bounds()
+        if top - bottom > height * 1.05 or right - left > width * 1.05:
+            continue  # bounds of a path drawn inside a form or clipped: not a rule on this page
         rect = {
             "x0": left, "x1": right, "y0": bottom, "y1": top,
             "top": height - top, "bottom": height - bottom, "doctop": height - top,
