@@ -23,10 +23,8 @@ from pathlib import Path
 from rag_assets.core.questions import (
     GoldenQuestion,
     QuestionCategory,
-    questions_path,
-    write_questions,
 )
-from rag_assets.samples.base import SampleFile, report_dir
+from rag_assets.samples.base import SampleFile, publish, report_dir
 from rag_assets.samples.pdf_layout import Heading, Page, Paragraph, Table, Title, render_pdf
 
 YEARS = (2022, 2023, 2024)
@@ -746,8 +744,5 @@ def build_annual_reports(reports_dir: Path, questions_dir: Path) -> list[SampleF
         for year in YEARS:
             path = report_dir(reports_dir, co.document, year) / report_file_name(co.document, year)
             render_pdf(path, f"{co.name} | Annual Report {year}", report_pages(co, year))
-            qpath = questions_path(questions_dir, co.document, year)
-            n = write_questions(qpath, report_questions(co, year))
-            out.append(SampleFile(document=co.document, year=year, path=path,
-                                  questions_path=qpath, n_questions=n, origin="generated"))
+            out.append(publish(path, co.document, year, report_questions(co, year), questions_dir))
     return out

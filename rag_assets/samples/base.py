@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 
 from pydantic import BaseModel
 
-from rag_assets.core.questions import GoldenQuestion
+from rag_assets.core.questions import GoldenQuestion, questions_path, write_questions
 
 
 class SampleFile(BaseModel):
@@ -34,3 +35,20 @@ def packaged_questions(document: str, year: int) -> list[GoldenQuestion]:
     source = resources.files("rag_assets.samples").joinpath("questions", document, f"{year}.jsonl")
     rows = source.read_text(encoding="utf-8").splitlines()
     return [GoldenQuestion.model_validate(json.loads(row)) for row in rows if row.strip()]
+
+
+def publish(
+    report: Path,
+    document: str,
+    year: int,
+    questions: Iterable[GoldenQuestion],
+    questions_dir: Path,
+    origin: str = "generated",
+) -> SampleFile:
+    """Write a report's golden questions beside it and describe the pair."""
+    qpath = questions_path(questions_dir, document, year)
+    n = write_questions(qpath, questions)
+    return SampleFile(
+        document=document, year=year, path=report, questions_path=qpath, n_questions=n,
+        origin=origin,
+    )

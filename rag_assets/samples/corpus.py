@@ -6,9 +6,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from rag_assets.core.questions import questions_path, write_questions
 from rag_assets.samples.annual_reports import build_annual_reports
-from rag_assets.samples.base import SampleFile, packaged_questions, report_dir
+from rag_assets.samples.base import SampleFile, packaged_questions, publish, report_dir
 from rag_assets.samples.earnings import build_earnings_release
 from rag_assets.samples.gdpr import build_gdpr
 from rag_assets.samples.tei_paper import build_tei_paper
@@ -32,14 +31,8 @@ def build_real_filings(
         target = report_dir(reports_dir, document, year) / source.name
         if not target.exists() or target.stat().st_size != source.stat().st_size:
             shutil.copyfile(source, target)
-        qpath = questions_path(questions_dir, document, year)
-        n = write_questions(qpath, packaged_questions(document, year))
-        out.append(
-            SampleFile(
-                document=document, year=year, path=target, questions_path=qpath,
-                n_questions=n, origin=f"real: {relative}",
-            )
-        )
+        questions = packaged_questions(document, year)
+        out.append(publish(target, document, year, questions, questions_dir, f"real: {relative}"))
     return out
 
 

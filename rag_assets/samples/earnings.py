@@ -26,10 +26,8 @@ from pathlib import Path
 from rag_assets.core.questions import (
     GoldenQuestion,
     QuestionCategory,
-    questions_path,
-    write_questions,
 )
-from rag_assets.samples.base import SampleFile, report_dir
+from rag_assets.samples.base import SampleFile, publish, report_dir
 from rag_assets.samples.pdf_layout import Heading, Page, Paragraph, Table, Title, render_pdf
 
 DOCUMENT = "exemplar-corp-earnings"
@@ -523,15 +521,4 @@ def build_earnings_release(reports_dir: Path, questions_dir: Path) -> list[Sampl
     """Write the earnings release PDF and its golden questions; same bytes on every run."""
     path = report_dir(reports_dir, DOCUMENT, YEAR) / FILE_NAME
     render_pdf(path, HEADER, earnings_pages())
-    qpath = questions_path(questions_dir, DOCUMENT, YEAR)
-    n = write_questions(qpath, earnings_questions())
-    return [
-        SampleFile(
-            document=DOCUMENT,
-            year=YEAR,
-            path=path,
-            questions_path=qpath,
-            n_questions=n,
-            origin="generated",
-        )
-    ]
+    return [publish(path, DOCUMENT, YEAR, earnings_questions(), questions_dir)]

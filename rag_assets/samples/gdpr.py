@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rag_assets.core.questions import GoldenQuestion, questions_path, write_questions
-from rag_assets.samples.base import SampleFile, packaged_questions, report_dir
+from rag_assets.core.questions import GoldenQuestion
+from rag_assets.samples.base import SampleFile, packaged_questions, publish, report_dir
 
 DOCUMENT = "gdpr"
 YEAR = 2016
@@ -368,15 +368,4 @@ def build_gdpr(reports_dir: Path, questions_dir: Path, corpora_dir: Path) -> lis
         raise ValueError("stale GDPR golden questions:\n" + "\n".join(problems))
     path = report_dir(reports_dir, DOCUMENT, YEAR) / REPORT_NAME
     path.write_text(text, encoding="utf-8")
-    qpath = questions_path(questions_dir, DOCUMENT, YEAR)
-    n_questions = write_questions(qpath, questions)
-    return [
-        SampleFile(
-            document=DOCUMENT,
-            year=YEAR,
-            path=path,
-            questions_path=qpath,
-            n_questions=n_questions,
-            origin=ORIGIN,
-        )
-    ]
+    return [publish(path, DOCUMENT, YEAR, questions, questions_dir, ORIGIN)]

@@ -16,10 +16,8 @@ from pathlib import Path
 from rag_assets.core.questions import (
     GoldenQuestion,
     QuestionCategory,
-    questions_path,
-    write_questions,
 )
-from rag_assets.samples.base import SampleFile, report_dir
+from rag_assets.samples.base import SampleFile, publish, report_dir
 
 DOCUMENT = "footnote-rag-paper"
 YEAR = 2023
@@ -205,15 +203,4 @@ def build_tei_paper(reports_dir: Path, questions_dir: Path) -> list[SampleFile]:
     """Write the TEI paper and its golden questions."""
     path = report_dir(reports_dir, DOCUMENT, YEAR) / FILE_NAME
     path.write_text(tei_document(), encoding="utf-8")
-    qpath = questions_path(questions_dir, DOCUMENT, YEAR)
-    n = write_questions(qpath, tei_questions())
-    return [
-        SampleFile(
-            document=DOCUMENT,
-            year=YEAR,
-            path=path,
-            questions_path=qpath,
-            n_questions=n,
-            origin="generated",
-        )
-    ]
+    return [publish(path, DOCUMENT, YEAR, tei_questions(), questions_dir)]
