@@ -13,7 +13,7 @@ import pandas as pd
 
 from rag_assets.core import chunking
 from rag_assets.core.catalog import report_for
-from rag_assets.core.chunking import colocation
+from rag_assets.core.chunking import Chunk, colocation
 from rag_assets.core.documents import DocumentError, load_document
 from rag_assets.core.footnotes import build_footnote_index, stitch_document, stitching_coverage
 from rag_assets.core.quality import validate_chunk_table
@@ -209,10 +209,12 @@ def stitched_text(
 
 
 def _chunk_outputs(
-    context: dg.AssetExecutionContext, frame: pd.DataFrame, max_chars: int, name: str
+    chunks: list[Chunk], max_chars: int, name: str
 ) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
+    """The chunk table with its metadata, and its GX quality check."""
+    frame = chunks_to_frame(chunks)
     report = validate_chunk_table(frame, max_chars=max_chars)
-    pairs, colocated = colocation(frame_to_chunks(frame))
+    pairs, colocated = colocation(chunks)
     yield dg.Output(
         frame,
         metadata={
@@ -255,7 +257,7 @@ def naive_chunks(
         frame_to_pages(raw_pages), document, year, index, chunk_settings
     )
     max_chars = chunk_settings.size + 200
-    yield from _chunk_outputs(context, chunks_to_frame(chunks), max_chars, "naive_chunks")
+    yield from _chunk_outputs(chunks, max_chars, "naive_chunks")
 
 
 @dg.asset(
@@ -285,9 +287,8 @@ def enriched_chunks(
     chunks = chunking.enriched_chunks(
         frame_to_stitched(stitched_text), document, year, index, chunk_settings
     )
-    frame = chunks_to_frame(chunks)
     # a unit is only split beyond max_size; a table part may carry its header and notes on top
-    yield from _chunk_outputs(context, frame, chunk_settings.max_size * 2, "enriched_chunks")
+    yield from _chunk_outputs(chunks, chunk_settings.max_size * 2, "enriched_chunks")
     pairs, colocated = colocation(chunks)
     naive_pairs, naive_colocated = colocation(frame_to_chunks(naive_chunks))
     enriched_ratio = colocated / pairs if pairs else 1.0
