@@ -28,33 +28,10 @@ from rag_assets.core.tables import (
     stitched_to_frame,
 )
 from rag_assets.defs.partitions import partition_of, report_partitions
+from rag_assets.defs.reporting import BY_PARTITION, fail, preview
 from rag_assets.defs.resources import RagSettings
 
 GROUP = "ingest"
-BY_PARTITION = {"partition_expr": {"document": "document", "year": "year"}}
-PREVIEW_ROWS = 5
-
-
-def _preview(frame: pd.DataFrame, columns: list[str], width: int = 160) -> dg.MetadataValue:
-    shown = frame[columns].head(PREVIEW_ROWS).copy()
-    for column in shown.columns:
-        if not pd.api.types.is_numeric_dtype(shown[column]):
-            shown[column] = shown[column].astype(str).str.slice(0, width).str.replace("\n", " ")
-    return dg.MetadataValue.md(shown.to_markdown(index=False))
-
-
-def _fail(context: dg.AssetExecutionContext, reason: str, **details: str) -> None:
-    """One line in the log and on the asset's page, then fail this partition only."""
-    context.log.error(reason)
-    context.log_event(
-        dg.AssetObservation(
-            asset_key=context.asset_key,
-            partition=context.partition_key,
-            metadata={"error": reason, **details},
-        )
-    )
-    raise dg.Failure(description=reason, metadata={"error": reason, **details},
-                     allow_retries=False)
 
 
 @dg.asset(
@@ -72,7 +49,7 @@ def raw_pages(
     try:
         path = report_for(settings.reports_dir, document, year)
     except ValueError as err:
-        _fail(context, str(err))
+        fail(context, str(err))
         return
     if path is None:
         context.log.info(
@@ -84,7 +61,7 @@ def raw_pages(
     try:
         loaded = load_document(path, pdf_workers=settings.pdf_workers)
     except DocumentError as err:
-        _fail(context, f"cannot ingest {err}", file=str(path), cause=err.cause)
+        fail(context, f"cannot ingest {err}", file=str(path), cause=err.cause)
         return
     for warning in loaded.warnings:
         context.log.warning(warning)
@@ -107,7 +84,7 @@ def raw_pages(
             "warnings": "\n".join(loaded.warnings) or "none",
             "seconds": round(seconds, 2),
             "dagster/row_count": len(frame),
-            "preview": _preview(frame, ["page_index", "page_label", "section", "text"]),
+            "preview": preview(frame, ["page_index", "page_label", "section", "text"]),
         },
     )
 
@@ -146,7 +123,7 @@ def footnotes(
             "dangling_markers": dg.MetadataValue.json(unresolved),
             "orphan_definitions": dg.MetadataValue.json(orphans),
             "dagster/row_count": len(dictionary),
-            "preview": _preview(dictionary, ["footnote_id", "status", "cited_pages", "text"]),
+            "preview": preview(dictionary, ["footnote_id", "status", "cited_pages", "text"]),
         },
     )
     yield dg.Output(
@@ -188,7 +165,7 @@ def stitched_text(
             "characters": int(frame.n_chars.sum()),
             "footnote_blocks": int(frame.text.str.count(r"\{FOOTNOTE ").sum()),
             "dagster/row_count": len(frame),
-            "preview": _preview(frame, ["page_index", "text"], width=400),
+            "preview": preview(frame, ["page_index", "text"], width=400),
         },
     )
     yield dg.AssetCheckResult(
@@ -224,7 +201,7 @@ def _chunk_outputs(
             "cited_pairs": pairs,
             "colocation": round(colocated / pairs, 4) if pairs else 1.0,
             "dagster/row_count": len(frame),
-            "preview": _preview(frame, ["chunk_id", "page_start", "page_end", "text"]),
+            "preview": preview(frame, ["chunk_id", "page_start", "page_end", "text"]),
         },
     )
     yield dg.AssetCheckResult(
@@ -314,6 +291,6 @@ def enriched_chunks(
 ingest_assets = [raw_pages, footnotes, stitched_text, naive_chunks, enriched_chunks]
 ingest_job = dg.define_asset_job(
     "ingest_job",
-    selection=dg.AssetSelection.groups(GROUP),
-    description="Every ingest asset for one document x year partition.",
+    selection=dg.AssetSelection.groups(GROUP, "index"),
+    description="One document x year partition from its file to searchable vectors.",
 )

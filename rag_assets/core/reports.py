@@ -1,0 +1,66 @@
+"""Reports: metric tables as markdown and one PNG chart per retrieval strategy."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only: no display on a server
+
+import matplotlib.pyplot as plt  # noqa: E402 - after choosing the backend
+import pandas as pd  # noqa: E402
+
+CHART_METRICS = {
+    "page_mrr": "MRR",
+    "page_ndcg_at_10": "nDCG@10",
+    "page_recall_at_5": "recall@5",
+    "footnote_recall_at_5": "footnote\nrecall@5",
+}
+SERIES_COLORS = {
+    ("naive", "partition"): "#9ecae1",
+    ("naive", "corpus"): "#3182bd",
+    ("enriched", "partition"): "#fdae6b",
+    ("enriched", "corpus"): "#e6550d",
+}
+
+
+def strategy_chart(summary: pd.DataFrame, strategy: str, path: Path) -> Path:
+    """Grouped bars for one strategy: each metric for naive/enriched chunks × the two settings.
+
+    ``summary`` has one row per (kind, setting, strategy) with the metric columns.
+    """
+    rows = summary[summary.strategy == strategy]
+    fig, ax = plt.subplots(figsize=(7.5, 3.6), dpi=100)
+    width = 0.8 / max(len(SERIES_COLORS), 1)
+    for i, ((kind, setting), color) in enumerate(SERIES_COLORS.items()):
+        row = rows[(rows.kind == kind) & (rows.setting == setting)]
+        if row.empty:
+            continue
+        values = [float(row.iloc[0][m]) if pd.notna(row.iloc[0][m]) else 0.0
+                  for m in CHART_METRICS]
+        positions = [x + (i - 1.5) * width for x in range(len(CHART_METRICS))]
+        ax.bar(positions, values, width, label=f"{kind} / {setting}", color=color)
+    ax.set_xticks(range(len(CHART_METRICS)), list(CHART_METRICS.values()))
+    ax.set_ylim(0, 1)
+    ax.set_title(f"{strategy}: naive vs enriched chunks, own partition vs whole corpus")
+    ax.legend(fontsize=8, ncols=2, loc="upper right")
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def png_markdown(path: Path, title: str) -> str:
+    """An inline image for a Dagster markdown metadata value (the UI renders data URIs)."""
+    encoded = base64.b64encode(path.read_bytes()).decode("ascii")
+    return f"![{title}](data:image/png;base64,{encoded})"
+
+
+def metrics_table(summary: pd.DataFrame, columns: dict[str, str]) -> str:
+    """Selected columns, renamed, as a markdown table; a stage that could not run says why."""
+    shown = summary[list(columns)].rename(columns=columns).copy()
+    return shown.to_markdown(index=False, floatfmt=".3f")

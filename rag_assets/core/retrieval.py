@@ -1,0 +1,379 @@
+"""Retrieval strategies behind one interface: ranked hits with scores and the stage behind them.
+
+- ``dense``: cosine similarity of the question's vector;
+- ``bm25``: LanceDB's native full-text index;
+- ``hybrid_rrf``: LanceDB's hybrid query fused by reciprocal rank (k=60);
+- ``hybrid_blended``: ``w_vec * (-rank_vec) + w_bm25 * (-rank_bm25)`` over the union of both
+  candidate lists (a chunk missing from one list takes that list's length + 1 as its rank);
+- ``citation_rerank``: a wide blended first stage (k=50) re-scored by the references it shares with
+  the question (:mod:`rag_assets.core.references`), blended by ``citation_weight``;
+- ``cross_encoder``: the same first stage cut to ``top_n`` by a cross-encoder. Where its model is
+  not on this machine the stage says why in ``RetrievalResult.unavailable`` and the first stage's
+  ranking is returned unchanged;
+- ``routed``: ``citation_rerank`` within the documents and years the question names
+  (:mod:`rag_assets.core.routing`), the whole corpus when it names none.
+
+Scopes: an explicit :class:`Scope` always wins; otherwise ``routed`` derives one from the question
+(a year, falling back to ±1 year when no partition has it) and the other strategies search all.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from rag_assets.core.chunking import ChunkKind
+from rag_assets.core.embeddings import Embedder
+from rag_assets.core.references import blend_scores, citation_scores
+from rag_assets.core.routing import DocumentProfile, route, years_in
+from rag_assets.core.store import VectorStore, sql_text
+
+Strategy = Literal[
+    "dense", "bm25", "hybrid_rrf", "hybrid_blended", "citation_rerank", "cross_encoder", "routed"
+]
+STRATEGIES: tuple[Strategy, ...] = (
+    "dense", "bm25", "hybrid_rrf", "hybrid_blended", "citation_rerank", "cross_encoder", "routed"
+)
+DEFAULT_CROSS_ENCODER = "cross-encoder/ms-marco-MiniLM-L-6-v2"
+
+# the five topical sub-queries a report summary needs evidence for
+SUMMARY_TOPICS: dict[str, str] = {
+    "financial performance": "revenue, net income, earnings per share, margins and growth",
+    "cash flow and liquidity": "operating cash flow, free cash flow, cash, debt and liquidity",
+    "risks": "principal risks, uncertainties, litigation and contingencies",
+    "outlook": "outlook, guidance and expectations for the coming year",
+    "operational highlights": "segments, products, acquisitions, divestitures and operations",
+}
+
+
+class RetrievalConfig(BaseModel):
+    k: int = Field(default=10, ge=1, description="hits returned")
+    first_stage_k: int = Field(default=50, ge=1, description="candidates a reranker sees")
+    top_n: int = Field(default=3, ge=1, description="hits a cross-encoder keeps")
+    w_vec: float = 1.0
+    w_bm25: float = 0.5
+    rrf_k: int = 60
+    citation_weight: float = Field(default=0.3, ge=0.0, le=1.0)
+    cross_encoder_model: str = DEFAULT_CROSS_ENCODER
+    cross_encoder_batch_size: int = Field(default=16, ge=1)
+    context_budget: int = Field(default=5000, ge=1, description="characters packed for a prompt")
+
+
+class Hit(BaseModel):
+    chunk_id: str
+    document: str
+    year: int
+    page_start: int
+    page_end: int
+    section: str | None = None
+    text: str
+    markers_cited: list[str] = Field(default_factory=list)
+    markers_defined: list[str] = Field(default_factory=list)
+    rank: int
+    score: float
+    stage: str
+
+    @property
+    def pages(self) -> list[int]:
+        return list(range(self.page_start, self.page_end + 1))
+
+
+class Scope(BaseModel):
+    """Which partitions to search; ``None`` means no restriction on that dimension."""
+
+    documents: list[str] | None = None
+    years: list[int] | None = None
+    how: str = "whole corpus"
+
+    def where(self) -> str | None:
+        clauses = []
+        if self.documents:
+            clauses.append(f"document IN ({', '.join(sql_text(d) for d in self.documents)})")
+        if self.years:
+            clauses.append(f"year IN ({', '.join(str(int(y)) for y in self.years)})")
+        return " AND ".join(clauses) or None
+
+    @classmethod
+    def partition(cls, document: str, year: int) -> Scope:
+        return cls(documents=[document], years=[year], how=f"partition {document}|{year}")
+
+
+class RetrievalResult(BaseModel):
+    question: str
+    strategy: Strategy
+    kind: ChunkKind
+    hits: list[Hit]
+    scope: Scope
+    unavailable: str | None = None
+    latency_ms: float
+
+
+class CrossEncoderReranker:
+    """Second stage: score (question, chunk) pairs with a cross-encoder and keep the best.
+
+    The model loads lazily, once; if it cannot be loaded (no weights on this machine, no hub),
+    ``unavailable`` says why and ``rerank`` must not be called.
+    """
+
+    def __init__(self, model: str = DEFAULT_CROSS_ENCODER, batch_size: int = 16,
+                 device: str = "cpu") -> None:
+        self.model_name = model
+        self.batch_size = batch_size
+        self.device = device
+        self._model = None
+        self._reason: str | None = None
+        self._loaded = False
+
+    @property
+    def unavailable(self) -> str | None:
+        self._load()
+        return self._reason
+
+    def _load(self) -> None:
+        if self._loaded:
+            return
+        self._loaded = True
+        try:
+            from sentence_transformers import CrossEncoder
+
+            self._model = CrossEncoder(self.model_name, device=self.device)
+        except Exception as err:  # noqa: BLE001 - reported, the pipeline runs on without it
+            first = next((line for line in str(err).splitlines() if line.strip()), repr(err))
+            self._reason = (
+                f"cross-encoder {self.model_name!r} is not available on this machine "
+                f"({type(err).__name__}: {first.strip()}); put its weights in a local folder "
+                "or the Hugging Face cache and set cross_encoder_model"
+            )
+
+    def scores(self, question: str, texts: Sequence[str]) -> np.ndarray:
+        self._load()
+        if self._model is None:
+            raise RuntimeError(self._reason)
+        pairs = [(question, text) for text in texts]
+        return np.asarray(
+            self._model.predict(pairs, batch_size=self.batch_size, show_progress_bar=False),
+            dtype=np.float32,
+        ).reshape(len(pairs), -1)[:, -1]
+
+    def rerank(self, question: str, hits: Sequence[Hit], top_n: int) -> list[Hit]:
+        """The ``top_n`` hits by model score, highest first (stable for equal scores)."""
+        if not hits:
+            return []
+        scores = self.scores(question, [h.text for h in hits])
+        order = sorted(range(len(hits)), key=lambda i: (-float(scores[i]), i))[:top_n]
+        return [
+            hits[i].model_copy(update={"rank": rank, "score": float(scores[i]),
+                                       "stage": "cross_encoder"})
+            for rank, i in enumerate(order, start=1)
+        ]
+
+
+def _hits(rows: Sequence[dict], stage: str) -> list[Hit]:
+    return [
+        Hit(
+            chunk_id=r["chunk_id"], document=r["document"], year=int(r["year"]),
+            page_start=int(r["page_start"]), page_end=int(r["page_end"]),
+            section=r.get("section"), text=r["text"],
+            markers_cited=list(r.get("markers_cited") or []),
+            markers_defined=list(r.get("markers_defined") or []),
+            rank=rank, score=float(r["score"]), stage=stage,
+        )
+        for rank, r in enumerate(rows, start=1)
+    ]
+
+
+def _reranked(hits: Sequence[Hit], scores: Sequence[float], stage: str) -> list[Hit]:
+    order = sorted(range(len(hits)), key=lambda i: (-scores[i], i))
+    return [
+        hits[i].model_copy(update={"rank": rank, "score": float(scores[i]), "stage": stage})
+        for rank, i in enumerate(order, start=1)
+    ]
+
+
+def blended_rank(
+    dense: Sequence[Hit], bm25: Sequence[Hit], w_vec: float = 1.0, w_bm25: float = 0.5
+) -> list[Hit]:
+    """Fuse two ranked lists by ``w_vec*(-rank_vec) + w_bm25*(-rank_bm25)`` over their union."""
+    rank_vec = {h.chunk_id: h.rank for h in dense}
+    rank_bm = {h.chunk_id: h.rank for h in bm25}
+    union = {h.chunk_id: h for h in [*bm25, *dense]}
+    missing_vec, missing_bm = len(dense) + 1, len(bm25) + 1
+    scored = {
+        cid: w_vec * -rank_vec.get(cid, missing_vec) + w_bm25 * -rank_bm.get(cid, missing_bm)
+        for cid in union
+    }
+    order = sorted(union, key=lambda c: (-scored[c], rank_vec.get(c, missing_vec)))
+    return [
+        union[c].model_copy(update={"rank": rank, "score": scored[c], "stage": "hybrid_blended"})
+        for rank, c in enumerate(order, start=1)
+    ]
+
+
+class Retriever:
+    """Every strategy over one store and one embedding model."""
+
+    def __init__(
+        self,
+        store: VectorStore,
+        embedder: Embedder,
+        config: RetrievalConfig | None = None,
+        reranker: CrossEncoderReranker | None = None,
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.config = config or RetrievalConfig()
+        self.reranker = reranker or CrossEncoderReranker(
+            self.config.cross_encoder_model, self.config.cross_encoder_batch_size
+        )
+        self._profiles: list[DocumentProfile] | None = None
+        self._partitions: dict[str, list[tuple[str, int]]] = {}
+
+    # -- scope ----------------------------------------------------------------------------
+    @property
+    def profiles(self) -> list[DocumentProfile]:
+        if self._profiles is None:
+            self._profiles = [DocumentProfile.model_validate(p) for p in self.store.profiles()]
+        return self._profiles
+
+    def resolve_scope(self, question: str, kind: ChunkKind) -> Scope:
+        """Documents the question names, and the years it asks about (±1 when none is held)."""
+        if kind not in self._partitions:
+            self._partitions[kind] = self.store.partitions(kind)
+        documents = route(question, self.profiles) or None
+        held = [(d, y) for d, y in self._partitions[kind] if documents is None or d in documents]
+        held_years = {y for _, y in held}
+        asked = years_in(question)
+        how = [f"documents {', '.join(documents)}" if documents else "all documents"]
+        years: list[int] | None = None
+        if asked and held_years & set(asked):
+            years = sorted(held_years & set(asked))
+            how.append(f"years {years}")
+        elif asked:
+            near = {y + d for y in asked for d in (-1, 0, 1)} & held_years
+            if near:
+                years = sorted(near)
+                how.append(f"no partition for {asked}: years ±1 {years}")
+            else:
+                how.append(f"no partition within a year of {asked}: all years")
+        return Scope(documents=documents, years=years, how="; ".join(how))
+
+    # -- strategies -----------------------------------------------------------------------
+    def search(
+        self,
+        question: str,
+        strategy: Strategy,
+        kind: ChunkKind = "enriched",
+        *,
+        k: int | None = None,
+        scope: Scope | None = None,
+    ) -> RetrievalResult:
+        started = time.perf_counter()
+        k = k or self.config.k
+        if scope is None:
+            scope = self.resolve_scope(question, kind) if strategy == "routed" else Scope()
+        where = scope.where()
+        unavailable = None
+        if strategy == "dense":
+            hits = self._dense(question, kind, k, where)
+        elif strategy == "bm25":
+            hits = _hits(self.store.bm25(kind, question, k, where), "bm25")
+        elif strategy == "hybrid_rrf":
+            vector = self.embedder.embed_query(question)
+            rows = self.store.hybrid_rrf(kind, vector, question, k, where, self.config.rrf_k)
+            hits = _hits(rows, "hybrid_rrf")
+        elif strategy == "hybrid_blended":
+            hits = self._blended(question, kind, k, where)
+        elif strategy in ("citation_rerank", "routed"):
+            first = self._blended(question, kind, max(k, self.config.first_stage_k), where)
+            hits = self.citation_rerank(question, first)[:k]
+        elif strategy == "cross_encoder":
+            first = self._blended(question, kind, max(k, self.config.first_stage_k), where)
+            unavailable = self.reranker.unavailable
+            if unavailable:
+                hits = first[:k]
+            else:
+                hits = self.reranker.rerank(question, first, self.config.top_n)
+        else:  # pragma: no cover - Literal guards the callers
+            raise ValueError(f"unknown strategy {strategy!r}")
+        return RetrievalResult(
+            question=question, strategy=strategy, kind=kind, hits=hits, scope=scope,
+            unavailable=unavailable,
+            latency_ms=round((time.perf_counter() - started) * 1000, 2),
+        )
+
+    def _dense(self, question: str, kind: ChunkKind, k: int, where: str | None) -> list[Hit]:
+        vector = self.embedder.embed_query(question)
+        return _hits(self.store.dense(kind, vector, k, where), "dense")
+
+    def _blended(self, question: str, kind: ChunkKind, k: int, where: str | None) -> list[Hit]:
+        dense = self._dense(question, kind, k, where)
+        bm25 = _hits(self.store.bm25(kind, question, k, where), "bm25")
+        return blended_rank(dense, bm25, self.config.w_vec, self.config.w_bm25)[:k]
+
+    def citation_rerank(self, question: str, hits: Sequence[Hit]) -> list[Hit]:
+        """Blend first-stage scores with citation scores (both on 0..1) by citation_weight."""
+        if not hits:
+            return []
+        citation = [s.score for s in citation_scores(question, [h.text for h in hits])]
+        blended = blend_scores([h.score for h in hits], citation, self.config.citation_weight)
+        return _reranked(hits, blended, "citation_rerank")
+
+    def multi_query(
+        self,
+        subject: str,
+        strategy: Strategy = "hybrid_blended",
+        kind: ChunkKind = "enriched",
+        *,
+        k_per_query: int = 5,
+        scope: Scope | None = None,
+    ) -> list[Hit]:
+        """Evidence for a summary: one search per topic, merged round-robin by rank, each chunk
+        once (its stage names the first topic that found it)."""
+        results = [
+            self.search(f"{subject} {topic}: {terms}", strategy, kind, k=k_per_query,
+                        scope=scope).hits
+            for topic, terms in SUMMARY_TOPICS.items()
+        ]
+        merged: dict[str, Hit] = {}
+        for position in range(k_per_query):
+            for topic, hits in zip(SUMMARY_TOPICS, results, strict=True):
+                if position < len(hits) and hits[position].chunk_id not in merged:
+                    merged[hits[position].chunk_id] = hits[position].model_copy(
+                        update={"stage": f"multi_query:{topic}"}
+                    )
+        return [h.model_copy(update={"rank": r}) for r, h in enumerate(merged.values(), 1)]
+
+
+class PackedContext(BaseModel):
+    texts: list[str]
+    chunk_ids: list[str]
+    chars: int
+    truncated: bool
+    dropped: list[str]
+
+
+def pack_context(hits: Sequence[Hit], budget: int = 5000) -> PackedContext:
+    """Hits in rank order into a character budget: the first is cut if it alone is too long,
+    a later one is added only whole (a cut mid-figure would mislead), the rest are dropped."""
+    texts: list[str] = []
+    ids: list[str] = []
+    dropped: list[str] = []
+    used = 0
+    truncated = False
+    for position, hit in enumerate(hits):
+        if position == 0 and len(hit.text) > budget:
+            texts.append(hit.text[:budget])
+            ids.append(hit.chunk_id)
+            used, truncated = budget, True
+        elif used + len(hit.text) <= budget:
+            texts.append(hit.text)
+            ids.append(hit.chunk_id)
+            used += len(hit.text)
+        else:
+            dropped.append(hit.chunk_id)
+    return PackedContext(texts=texts, chunk_ids=ids, chars=used, truncated=truncated,
+                         dropped=dropped)

@@ -1,0 +1,337 @@
+"""The LanceDB store: chunk vectors per chunk kind, the embedding cache, document profiles.
+
+One folder (``data/lancedb``) holds one table per chunk kind and embedding model
+(``naive_chunks__all_minilm_l6_v2_256``): vectors of two models never share a table, and swapping
+the model builds new tables beside the old ones. Every partition is written by one atomic
+``merge_insert`` that also deletes the partition's rows that are no longer produced, so a write is
+safe to repeat, and two partitions written at the same time (two processes) both end complete.
+Full-text search is LanceDB's native BM25 index, created with the table and folded forward after
+every write (rows not yet indexed are still searched, by a flat scan).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import lancedb
+import numpy as np
+import pyarrow as pa
+from lancedb.index import FTS
+from lancedb.query import MatchQuery
+from lancedb.rerankers import RRFReranker
+from pydantic import BaseModel
+
+from rag_assets.core.chunking import Chunk, ChunkKind
+
+FTS_CONFIG = FTS(stem=True, remove_stop_words=True, ascii_folding=True, lower_case=True)
+PROFILE_TABLE = "document_profiles"
+# columns a search returns (never the vector: it is 1.5 KB a row and nobody reads it)
+HIT_COLUMNS = [
+    "chunk_id", "document", "year", "kind", "seq", "page_start", "page_end", "section", "text",
+    "markers_cited", "markers_defined",
+]
+
+
+def sql_text(value: str) -> str:
+    """A string literal for a LanceDB filter."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def partition_filter(document: str, year: int) -> str:
+    return f"document = {sql_text(document)} AND year = {int(year)}"
+
+
+def chunk_schema(dimension: int) -> pa.Schema:
+    return pa.schema(
+        [
+            pa.field("chunk_id", pa.string(), nullable=False),
+            pa.field("document", pa.string(), nullable=False),
+            pa.field("year", pa.int32(), nullable=False),
+            pa.field("kind", pa.string()),
+            pa.field("seq", pa.int32()),
+            pa.field("page_start", pa.int32()),
+            pa.field("page_end", pa.int32()),
+            pa.field("pages", pa.list_(pa.int32())),
+            pa.field("section", pa.string()),
+            pa.field("text", pa.string()),
+            pa.field("n_tokens", pa.int32()),
+            pa.field("markers_cited", pa.list_(pa.string())),
+            pa.field("markers_defined", pa.list_(pa.string())),
+            pa.field("text_sha256", pa.string()),
+            pa.field("vector", pa.list_(pa.float32(), dimension)),
+        ]
+    )
+
+
+CACHE_SCHEMA_FIELDS = ("key", "vector")
+PROFILE_SCHEMA = pa.schema(
+    [
+        pa.field("document", pa.string(), nullable=False),
+        pa.field("year", pa.int32(), nullable=False),
+        pa.field("title", pa.string()),
+        pa.field("aliases", pa.string()),  # JSON list
+    ]
+)
+
+
+class WriteResult(BaseModel):
+    """What replacing one partition did."""
+
+    table: str
+    rows: int
+    inserted: int
+    updated: int
+    deleted: int
+    table_rows: int
+    version: int
+    seconds: float
+    fts_unindexed_rows: int | None = None
+
+
+class LanceEmbeddingCache:
+    """Vectors by content hash in a LanceDB table of their own, one table per model.
+
+    Lookups go through a BTREE index on ``key`` once the table is large enough to want one.
+    Concurrent writers only ever append; a key written twice by a race is harmless.
+    """
+
+    def __init__(self, db: lancedb.DBConnection, table_name: str, dimension: int) -> None:
+        schema = pa.schema(
+            [
+                pa.field("key", pa.string(), nullable=False),
+                pa.field("vector", pa.list_(pa.float32(), dimension)),
+            ]
+        )
+        self.table = db.create_table(table_name, schema=schema, exist_ok=True)
+        self.dimension = dimension
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, np.ndarray]:
+        if not keys or self.table.count_rows() == 0:
+            return {}
+        found: dict[str, np.ndarray] = {}
+        for start in range(0, len(keys), 2000):  # keep the IN list of one scan bounded
+            batch = keys[start : start + 2000]
+            in_list = ", ".join(sql_text(k) for k in batch)
+            arrow = (
+                self.table.search()
+                .where(f"key IN ({in_list})")
+                .select(["key", "vector"])
+                .limit(len(batch) * 2)
+                .to_arrow()
+            )
+            vectors = arrow.column("vector").combine_chunks().flatten().to_numpy()
+            matrix = vectors.reshape(-1, self.dimension).astype(np.float32)
+            for key, vector in zip(arrow.column("key").to_pylist(), matrix, strict=True):
+                found[key] = vector
+        return found
+
+    def put_many(self, vectors: dict[str, np.ndarray]) -> None:
+        if not vectors:
+            return
+        self.table.add(
+            pa.table(
+                {
+                    "key": list(vectors),
+                    "vector": pa.FixedSizeListArray.from_arrays(
+                        pa.array(np.concatenate(list(vectors.values())).astype(np.float32)),
+                        self.dimension,
+                    ),
+                },
+                schema=self.table.schema,
+            )
+        )
+        if not self.table.list_indices() and self.table.count_rows() >= 10_000:
+            self.table.create_scalar_index("key", replace=False)
+
+
+class VectorStore:
+    """The LanceDB folder of one embedding model."""
+
+    def __init__(self, uri: str | Path, model_slug: str, dimension: int) -> None:
+        self.uri = str(uri)
+        Path(self.uri).mkdir(parents=True, exist_ok=True)
+        self.db = lancedb.connect(self.uri)
+        self.model_slug = model_slug
+        self.dimension = dimension
+
+    # -- tables ---------------------------------------------------------------------------
+    def table_name(self, kind: ChunkKind) -> str:
+        return f"{kind}_chunks__{self.model_slug}"
+
+    def table(self, kind: ChunkKind) -> lancedb.table.Table:
+        """The chunk table of a kind, created empty with its full-text index if missing."""
+        table = self.db.create_table(
+            self.table_name(kind), schema=chunk_schema(self.dimension), exist_ok=True
+        )
+        if not any(i.index_type == "FTS" for i in table.list_indices()):
+            try:
+                table.create_index("text", config=FTS_CONFIG, replace=False)
+            except Exception as err:  # noqa: BLE001 - a concurrent writer created it first
+                if "already exists" not in str(err).lower():
+                    raise
+        return table
+
+    def embedding_cache(self) -> LanceEmbeddingCache:
+        return LanceEmbeddingCache(self.db, f"embedding_cache__{self.model_slug}", self.dimension)
+
+    # -- writes ---------------------------------------------------------------------------
+    def replace_partition(
+        self, kind: ChunkKind, document: str, year: int, chunks: Sequence[Chunk],
+        vectors: np.ndarray, text_keys: Sequence[str],
+    ) -> WriteResult:
+        """Make the partition's rows exactly ``chunks``, in one commit."""
+        started = time.perf_counter()
+        table = self.table(kind)
+        data = pa.table(
+            {
+                "chunk_id": [c.chunk_id for c in chunks],
+                "document": [document] * len(chunks),
+                "year": [year] * len(chunks),
+                "kind": [c.kind for c in chunks],
+                "seq": [c.seq for c in chunks],
+                "page_start": [c.page_start for c in chunks],
+                "page_end": [c.page_end for c in chunks],
+                "pages": [list(range(c.page_start, c.page_end + 1)) for c in chunks],
+                "section": [c.section for c in chunks],
+                "text": [c.text for c in chunks],
+                "n_tokens": [c.n_tokens for c in chunks],
+                "markers_cited": [c.markers_cited for c in chunks],
+                "markers_defined": [c.markers_defined for c in chunks],
+                "text_sha256": list(text_keys),
+                "vector": pa.FixedSizeListArray.from_arrays(
+                    pa.array(np.asarray(vectors, dtype=np.float32).reshape(-1)), self.dimension
+                ),
+            },
+            schema=table.schema,
+        )
+        result = (
+            table.merge_insert("chunk_id")
+            .when_matched_update_all()
+            .when_not_matched_insert_all()
+            .when_not_matched_by_source_delete(partition_filter(document, year))
+            .execute(data)
+        )
+        unindexed = self._fold_fts_forward(table)
+        return WriteResult(
+            table=self.table_name(kind),
+            rows=len(chunks),
+            inserted=result.num_inserted_rows,
+            updated=result.num_updated_rows,
+            deleted=result.num_deleted_rows,
+            table_rows=table.count_rows(),
+            version=result.version,
+            seconds=round(time.perf_counter() - started, 3),
+            fts_unindexed_rows=unindexed,
+        )
+
+    @staticmethod
+    def _fold_fts_forward(table: lancedb.table.Table) -> int | None:
+        """Add new rows to the BM25 index; a conflict with a concurrent writer only delays it
+        (unindexed rows are still found, by a flat scan)."""
+        with contextlib.suppress(Exception):  # a conflict: the next write folds them in
+            table.optimize()
+        for index in table.list_indices():
+            if index.index_type == "FTS":
+                return int(table.index_stats(index.name).num_unindexed_rows)
+        return None
+
+    def partition_rows(self, kind: ChunkKind, document: str, year: int) -> int:
+        if self.table_name(kind) not in self.table_names():
+            return 0
+        return self.db.open_table(self.table_name(kind)).count_rows(
+            partition_filter(document, year)
+        )
+
+    def table_names(self) -> list[str]:
+        return list(self.db.table_names(limit=1000))
+
+    # -- document profiles (routing aliases) ----------------------------------------------
+    def put_profile(self, document: str, year: int, title: str | None, aliases: list[str]) -> None:
+        table = self.db.create_table(PROFILE_TABLE, schema=PROFILE_SCHEMA, exist_ok=True)
+        row = pa.table(
+            {"document": [document], "year": [year], "title": [title],
+             "aliases": [json.dumps(aliases)]},
+            schema=PROFILE_SCHEMA,
+        )
+        (
+            table.merge_insert(["document", "year"])
+            .when_matched_update_all()
+            .when_not_matched_insert_all()
+            .execute(row)
+        )
+
+    def profiles(self) -> list[dict]:
+        if PROFILE_TABLE not in self.table_names():
+            return []
+        rows = self.db.open_table(PROFILE_TABLE).to_arrow().to_pylist()
+        return [{**r, "aliases": json.loads(r["aliases"])} for r in rows]
+
+    def partitions(self, kind: ChunkKind) -> list[tuple[str, int]]:
+        """(document, year) pairs that have rows."""
+        if self.table_name(kind) not in self.table_names():
+            return []
+        arrow = self.db.open_table(self.table_name(kind)).search().select(
+            ["document", "year"]).limit(None).to_arrow()
+        return sorted(set(zip(arrow.column("document").to_pylist(),
+                              arrow.column("year").to_pylist(), strict=True)))
+
+    # -- searches -------------------------------------------------------------------------
+    def dense(
+        self, kind: ChunkKind, vector: np.ndarray, k: int, where: str | None = None
+    ) -> list[dict]:
+        """Nearest chunks by cosine similarity (``score`` = cosine)."""
+        query = (
+            self.table(kind).search(vector).distance_type("cosine")
+            .select([*HIT_COLUMNS, "_distance"])
+        )
+        if where:
+            query = query.where(where, prefilter=True)
+        rows = query.limit(k).to_list()
+        for row in rows:
+            row["score"] = 1.0 - float(row.pop("_distance"))
+        return rows
+
+    def bm25(self, kind: ChunkKind, text: str, k: int, where: str | None = None) -> list[dict]:
+        """Best chunks by BM25 over the native full-text index (``score`` = BM25)."""
+        if not text.strip():
+            return []
+        query = (
+            self.table(kind)
+            .search(MatchQuery(text, "text"), query_type="fts")
+            .select([*HIT_COLUMNS, "_score"])
+        )
+        if where:
+            query = query.where(where, prefilter=True)
+        rows = query.limit(k).to_list()
+        for row in rows:
+            row["score"] = float(row.pop("_score"))
+        return rows
+
+    def hybrid_rrf(
+        self, kind: ChunkKind, vector: np.ndarray, text: str, k: int, where: str | None = None,
+        rrf_k: int = 60,
+    ) -> list[dict]:
+        """LanceDB's own hybrid query fused by reciprocal rank (``score`` = RRF score)."""
+        if not text.strip():
+            return self.dense(kind, vector, k, where)
+        query = (
+            self.table(kind)
+            .search(query_type="hybrid")
+            .vector(vector)
+            .text(text)
+            .distance_type("cosine")
+            .select(HIT_COLUMNS)
+            .rerank(RRFReranker(K=rrf_k))
+        )
+        if where:
+            query = query.where(where, prefilter=True)
+        rows = query.limit(k).to_list()
+        for row in rows:
+            row["score"] = float(row.pop("_relevance_score"))
+            row.pop("_distance", None)
+            row.pop("_score", None)
+        return rows

@@ -1,0 +1,154 @@
+"""Evaluation assets (group ``evaluation``): how well each strategy finds the golden evidence.
+
+``retrieval_runs`` runs every golden question of a partition through every strategy, on naive and
+enriched chunks, within the partition and against the whole shared store; ``retrieval_metrics``
+aggregates them per strategy and question category; ``evaluation_rollup`` aggregates all
+partitions and draws one chart per strategy. After changing a weight in ``RetrievalSettings``,
+backfill ``retrieval_runs`` and ``retrieval_metrics`` over all partitions (README).
+"""
+
+import dagster as dg
+import pandas as pd
+
+from rag_assets.core.evaluation import records_to_frame, run_questions, summarize
+from rag_assets.core.questions import questions_path, read_questions
+from rag_assets.core.reports import metrics_table, png_markdown, strategy_chart
+from rag_assets.core.retrieval import STRATEGIES, Retriever
+from rag_assets.defs.index import document_profile, enriched_vectors, naive_vectors
+from rag_assets.defs.partitions import partition_of, report_partitions
+from rag_assets.defs.reporting import BY_PARTITION, fail, preview
+from rag_assets.defs.resources import EmbeddingsResource, RagSettings, RetrievalSettings
+
+GROUP = "evaluation"
+BY = ["kind", "setting", "strategy"]
+HEADLINE = {
+    "kind": "chunks", "setting": "setting", "strategy": "strategy", "questions": "n",
+    "page_mrr": "MRR", "page_ndcg_at_10": "nDCG@10", "page_recall_at_5": "R@5",
+    "footnote_recall_at_5": "footnote R@5",
+}
+
+
+def _headline(summary: pd.DataFrame) -> dg.MetadataValue:
+    return dg.MetadataValue.md(metrics_table(summary, HEADLINE))
+
+
+@dg.asset(
+    group_name=GROUP,
+    partitions_def=report_partitions,
+    deps=[naive_vectors, enriched_vectors, document_profile],
+    metadata=BY_PARTITION,
+    kinds={"duckdb", "lancedb"},
+)
+def retrieval_runs(
+    context: dg.AssetExecutionContext,
+    settings: RagSettings,
+    embeddings: EmbeddingsResource,
+    retrieval: RetrievalSettings,
+) -> dg.Output[pd.DataFrame]:
+    """For every golden question of the partition × chunk kind × setting × strategy: the ranked
+    chunk ids with pages, scores and stage, the latency, and the question's metrics."""
+    document, year = partition_of(context)
+    path = questions_path(settings.questions_dir, document, year)
+    try:
+        questions = read_questions(path)
+    except ValueError as err:
+        fail(context, str(err).splitlines()[0], file=str(path))
+        raise
+    if not questions:
+        context.log.warning(f"no golden questions at {path}: nothing to evaluate")
+    try:
+        embedder, store = embeddings.embedder(settings)
+    except RuntimeError as err:
+        fail(context, str(err))
+        raise
+    retriever = Retriever(store, embedder, retrieval.config())
+    records = run_questions(retriever, questions, progress=context.log.info) if questions else []
+    reason = retriever.reranker.unavailable if questions else None
+    if reason:
+        context.log.warning(f"cross_encoder stage skipped: {reason}")
+    frame = records_to_frame(records)
+    summary = summarize(frame, BY)
+    return dg.Output(
+        frame,
+        metadata={
+            "questions": len(questions),
+            "runs": len(frame),
+            "strategies": dg.MetadataValue.json(list(STRATEGIES)),
+            "cross_encoder": reason or f"ran {retrieval.cross_encoder_model}",
+            "metrics": _headline(summary),
+            "dagster/row_count": len(frame),
+            "preview": preview(frame, ["question_id", "kind", "setting", "strategy",
+                                       "page_mrr", "chunk_ids"]) if len(frame) else "no runs",
+        },
+    )
+
+
+@dg.asset(group_name=GROUP, partitions_def=report_partitions, metadata=BY_PARTITION,
+          kinds={"duckdb"})
+def retrieval_metrics(
+    context: dg.AssetExecutionContext, retrieval_runs: pd.DataFrame
+) -> dg.Output[pd.DataFrame]:
+    """MRR, nDCG@10 and recall@1/5/10 at page and footnote level, per chunk kind × setting ×
+    strategy, for all questions (``category = 'all'``) and per question category."""
+    document, year = partition_of(context)
+    overall = summarize(retrieval_runs, BY).assign(category="all")
+    by_category = summarize(retrieval_runs, [*BY, "category"])
+    frame = pd.concat([overall, by_category], ignore_index=True)
+    frame.insert(0, "document", document)
+    frame.insert(1, "year", year)
+    frame = frame.astype({"year": "Int64", "unavailable": "string", "category": "string"})
+    return dg.Output(
+        frame,
+        metadata={
+            "questions": int(retrieval_runs.question_id.nunique()) if len(retrieval_runs) else 0,
+            "metrics": _headline(overall),
+            "dagster/row_count": len(frame),
+        },
+    )
+
+
+@dg.asset(group_name=GROUP, kinds={"duckdb", "matplotlib"})
+def evaluation_rollup(
+    context: dg.AssetExecutionContext, settings: RagSettings, retrieval_runs: pd.DataFrame
+) -> dg.Output[pd.DataFrame]:
+    """Every partition's runs together, per chunk kind × setting × strategy (each question
+    weighs the same), per category too, with one chart per strategy."""
+    overall = summarize(retrieval_runs, BY).assign(category="all")
+    by_category = summarize(retrieval_runs, [*BY, "category"])
+    frame = pd.concat([overall, by_category], ignore_index=True).astype(
+        {"unavailable": "string", "category": "string"}
+    )
+    charts: dict[str, dg.MetadataValue] = {}
+    for strategy in STRATEGIES:
+        if overall.empty:
+            break
+        path = strategy_chart(overall, strategy, settings.evaluation_dir / f"{strategy}.png")
+        charts[f"chart_{strategy}"] = dg.MetadataValue.md(png_markdown(path, strategy))
+    questions = int(retrieval_runs.question_id.nunique()) if len(retrieval_runs) else 0
+    context.log.info(f"rollup over {questions} questions, charts in {settings.evaluation_dir}")
+    return dg.Output(
+        frame,
+        metadata={
+            "questions": questions,
+            "partitions": int(retrieval_runs[["document", "year"]].drop_duplicates().shape[0])
+            if len(retrieval_runs) else 0,
+            "metrics": _headline(overall),
+            "charts_dir": str(settings.evaluation_dir),
+            "dagster/row_count": len(frame),
+            **charts,
+        },
+    )
+
+
+evaluation_assets = [retrieval_runs, retrieval_metrics, evaluation_rollup]
+evaluation_job = dg.define_asset_job(
+    "evaluation_job",
+    selection=dg.AssetSelection.assets(retrieval_runs, retrieval_metrics),
+    partitions_def=report_partitions,
+    description="Retrieval runs and metrics for one document x year partition.",
+)
+rollup_job = dg.define_asset_job(
+    "rollup_job",
+    selection=dg.AssetSelection.assets(evaluation_rollup),
+    description="The corpus-wide evaluation roll-up and its charts.",
+)

@@ -1,0 +1,146 @@
+"""Index assets (group ``index``): chunk tables -> LanceDB vectors with BM25, document profiles.
+
+The vectors live in LanceDB, not in the warehouse: the assets write the store themselves and
+report what they did. A partition's rows are replaced in one commit, so re-materializing never
+duplicates and concurrent partitions never lose each other's rows.
+"""
+
+from collections.abc import Iterator
+
+import dagster as dg
+import pandas as pd
+
+from rag_assets.core.chunking import ChunkKind
+from rag_assets.core.embeddings import Embedder, content_key
+from rag_assets.core.routing import profile_from_text
+from rag_assets.core.store import VectorStore
+from rag_assets.core.tables import frame_to_chunks
+from rag_assets.defs.partitions import partition_of, report_partitions
+from rag_assets.defs.reporting import fail, preview
+from rag_assets.defs.resources import EmbeddingsResource, RagSettings
+
+GROUP = "index"
+COVER_PAGES = 2  # a 10-K names its registrant and ticker on the cover
+
+
+def _embedder(
+    context: dg.AssetExecutionContext, settings: RagSettings, embeddings: EmbeddingsResource
+) -> tuple[Embedder, VectorStore]:
+    """The model and its store; a model that cannot load fails the partition in one line."""
+    try:
+        return embeddings.embedder(settings)
+    except RuntimeError as err:
+        fail(context, str(err))
+        raise
+
+
+@dg.asset(group_name=GROUP, partitions_def=report_partitions, kinds={"lancedb"})
+def document_profile(
+    context: dg.AssetExecutionContext,
+    settings: RagSettings,
+    embeddings: EmbeddingsResource,
+    raw_pages: pd.DataFrame,
+) -> dg.MaterializeResult:
+    """The names a question may use for this document (registrant, ticker, a regulation's short
+    name and number, the document id): ``routed`` retrieval narrows the corpus with them."""
+    document, year = partition_of(context)
+    cover = raw_pages.sort_values("page_index").head(COVER_PAGES).text.tolist()
+    profile = profile_from_text(document, year, cover)
+    _, store = _embedder(context, settings, embeddings)
+    store.put_profile(document, year, profile.title, profile.aliases)
+    context.log.info(f"{document} {year}: aliases {profile.aliases}")
+    return dg.MaterializeResult(
+        metadata={"title": profile.title or "-", "aliases": dg.MetadataValue.json(profile.aliases)}
+    )
+
+
+def _vectors(
+    context: dg.AssetExecutionContext,
+    settings: RagSettings,
+    embeddings: EmbeddingsResource,
+    kind: ChunkKind,
+    chunks_frame: pd.DataFrame,
+) -> Iterator[dg.MaterializeResult | dg.AssetCheckResult]:
+    document, year = partition_of(context)
+    embedder, store = _embedder(context, settings, embeddings)
+    chunks = frame_to_chunks(chunks_frame)
+    texts = [c.text for c in chunks]
+    context.log.info(
+        f"{document} {year}: {len(chunks)} {kind} chunks, model {embedder.model_name} "
+        f"({embedder.dimension}-d, max {embedder.max_seq_length} tokens)"
+    )
+    vectors, stats = embedder.embed(
+        texts,
+        progress=lambda done, total: context.log.info(f"embedded {done}/{total} new texts"),
+    )
+    context.log.info(
+        f"embeddings: {stats.computed} computed, {stats.cached} from the cache "
+        f"in {stats.seconds:.1f}s"
+    )
+    written = store.replace_partition(
+        kind, document, year, chunks, vectors, [content_key(t) for t in texts]
+    )
+    stored = store.partition_rows(kind, document, year)
+    yield dg.MaterializeResult(
+        metadata={
+            "table": written.table,
+            "lancedb": str(settings.lancedb_dir),
+            "model": embedder.model_name,
+            "dimension": embedder.dimension,
+            "rows": written.rows,
+            "inserted": written.inserted,
+            "updated": written.updated,
+            "deleted": written.deleted,
+            "table_rows": written.table_rows,
+            "fts_unindexed_rows": written.fts_unindexed_rows,
+            "embeddings_computed": stats.computed,
+            "embeddings_cached": stats.cached,
+            "embed_seconds": stats.seconds,
+            "write_seconds": written.seconds,
+            "dagster/row_count": stored,
+            "preview": preview(chunks_frame, ["chunk_id", "page_start", "page_end", "text"])
+            if len(chunks_frame) else "no chunks",
+        }
+    )
+    yield dg.AssetCheckResult(
+        check_name=f"{kind}_vectors_complete",
+        passed=stored == len(chunks),
+        metadata={"chunks": len(chunks), "vectors": stored},
+        description=f"{stored} vectors for {len(chunks)} chunks of {document} {year}",
+    )
+
+
+@dg.asset(
+    group_name=GROUP,
+    partitions_def=report_partitions,
+    kinds={"lancedb"},
+    check_specs=[dg.AssetCheckSpec("naive_vectors_complete", asset="naive_vectors")],
+)
+def naive_vectors(
+    context: dg.AssetExecutionContext,
+    settings: RagSettings,
+    embeddings: EmbeddingsResource,
+    naive_chunks: pd.DataFrame,
+) -> Iterator[dg.MaterializeResult | dg.AssetCheckResult]:
+    """The naive chunks with their vectors, searchable by cosine and BM25."""
+    yield from _vectors(context, settings, embeddings, "naive", naive_chunks)
+
+
+@dg.asset(
+    group_name=GROUP,
+    partitions_def=report_partitions,
+    kinds={"lancedb"},
+    check_specs=[dg.AssetCheckSpec("enriched_vectors_complete", asset="enriched_vectors")],
+)
+def enriched_vectors(
+    context: dg.AssetExecutionContext,
+    settings: RagSettings,
+    embeddings: EmbeddingsResource,
+    enriched_chunks: pd.DataFrame,
+) -> Iterator[dg.MaterializeResult | dg.AssetCheckResult]:
+    """The footnote-enriched chunks with their vectors; a chunk whose text equals a naive one
+    reuses its vector from the cache."""
+    yield from _vectors(context, settings, embeddings, "enriched", enriched_chunks)
+
+
+index_assets = [document_profile, naive_vectors, enriched_vectors]

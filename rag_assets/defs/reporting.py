@@ -1,0 +1,32 @@
+"""What every asset shows a user: previews, one-line failures, the partition columns."""
+
+import dagster as dg
+import pandas as pd
+
+# the DuckDB IO manager replaces exactly these rows when a partition is re-materialized
+BY_PARTITION = {"partition_expr": {"document": "document", "year": "year"}}
+PREVIEW_ROWS = 5
+
+
+def preview(frame: pd.DataFrame, columns: list[str], width: int = 160,
+            rows: int = PREVIEW_ROWS) -> dg.MetadataValue:
+    """The first rows as a markdown table, long text cut to ``width`` characters."""
+    shown = frame[columns].head(rows).copy()
+    for column in shown.columns:
+        if not pd.api.types.is_numeric_dtype(shown[column]):
+            shown[column] = shown[column].astype(str).str.slice(0, width).str.replace("\n", " ")
+    return dg.MetadataValue.md(shown.to_markdown(index=False))
+
+
+def fail(context: dg.AssetExecutionContext, reason: str, **details: str) -> None:
+    """One line in the log and on the asset's page, then fail this partition only."""
+    context.log.error(reason)
+    context.log_event(
+        dg.AssetObservation(
+            asset_key=context.asset_key,
+            partition=context.partition_key,
+            metadata={"error": reason, **details},
+        )
+    )
+    raise dg.Failure(description=reason, metadata={"error": reason, **details},
+                     allow_retries=False)
