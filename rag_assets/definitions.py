@@ -10,8 +10,9 @@ from rag_assets.defs.ingest import ingest_assets, ingest_job
 from rag_assets.defs.resources import default_resources
 from rag_assets.defs.sensors import report_sensor
 
+all_assets = [*ingest_assets, *index_assets, *evaluation_assets]
 defs = dg.Definitions(
-    assets=[*ingest_assets, *index_assets, *evaluation_assets],
+    assets=all_assets,
     jobs=[ingest_job, evaluation_job, rollup_job],
     sensors=[report_sensor],
     resources=default_resources(),

@@ -64,3 +64,39 @@ def metrics_table(summary: pd.DataFrame, columns: dict[str, str]) -> str:
     """Selected columns, renamed, as a markdown table; a stage that could not run says why."""
     shown = summary[list(columns)].rename(columns=columns).copy()
     return shown.to_markdown(index=False, floatfmt=".3f")
+
+
+def comparison_table(rollup: pd.DataFrame, setting: str, category: str = "all") -> str:
+    """Strategy x (MRR, nDCG@10, recall@5, footnote recall@5) for naive and enriched chunks, as
+    plain text; a stage that could not run shows why instead of its fallback's numbers."""
+    from tabulate import tabulate
+
+    rows = rollup[(rollup.setting == setting) & (rollup.category == category)]
+    if rows.empty:
+        return f"(no runs for setting {setting!r}, category {category!r})"
+    metrics = {"page_mrr": "MRR", "page_ndcg_at_10": "nDCG@10", "page_recall_at_5": "R@5",
+               "footnote_recall_at_5": "fn R@5"}
+    table, notes = [], []
+    for strategy in dict.fromkeys(rows.strategy):
+        line: list[object] = [strategy]
+        reason = None
+        for kind in ("naive", "enriched"):
+            row = rows[(rows.strategy == strategy) & (rows.kind == kind)]
+            if row.empty:
+                line += ["-"] * len(metrics)
+                continue
+            reason = reason or (row.iloc[0].unavailable if pd.notna(row.iloc[0].unavailable)
+                                else None)
+            line += [
+                "n/a" if reason else
+                (f"{row.iloc[0][m]:.3f}" if pd.notna(row.iloc[0][m]) else "-")
+                for m in metrics
+            ]
+        if reason:
+            notes.append(f"{strategy}: unavailable, {reason}")
+        n = int(rows[rows.strategy == strategy].questions.max())
+        table.append([*line, n])
+    headers = ["strategy", *[f"{kind[:5]} {name}" for kind in ("naive", "enriched")
+                             for name in metrics.values()], "n"]
+    text = tabulate(table, headers=headers, disable_numparse=True)
+    return "\n".join([text, *notes])

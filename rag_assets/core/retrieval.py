@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -112,11 +113,28 @@ class RetrievalResult(BaseModel):
     latency_ms: float
 
 
+@lru_cache(maxsize=4)
+def load_cross_encoder(model: str, device: str = "cpu") -> tuple[object | None, str | None]:
+    """The model, or why it cannot be loaded; tried once per process (a failed offline lookup
+    costs seconds)."""
+    try:
+        from sentence_transformers import CrossEncoder
+
+        return CrossEncoder(model, device=device), None
+    except Exception as err:  # noqa: BLE001 - reported, the pipeline runs on without it
+        first = next((line for line in str(err).splitlines() if line.strip()), repr(err))
+        return None, (
+            f"cross-encoder {model!r} is not available on this machine "
+            f"({type(err).__name__}: {first.strip()}); put its weights in a local folder "
+            "or the Hugging Face cache and set cross_encoder_model"
+        )
+
+
 class CrossEncoderReranker:
     """Second stage: score (question, chunk) pairs with a cross-encoder and keep the best.
 
-    The model loads lazily, once; if it cannot be loaded (no weights on this machine, no hub),
-    ``unavailable`` says why and ``rerank`` must not be called.
+    The model loads lazily, once per process; if it cannot be loaded (no weights on this
+    machine, no hub), ``unavailable`` says why and ``rerank`` must not be called.
     """
 
     def __init__(self, model: str = DEFAULT_CROSS_ENCODER, batch_size: int = 16,
@@ -124,38 +142,18 @@ class CrossEncoderReranker:
         self.model_name = model
         self.batch_size = batch_size
         self.device = device
-        self._model = None
-        self._reason: str | None = None
-        self._loaded = False
 
     @property
     def unavailable(self) -> str | None:
-        self._load()
-        return self._reason
-
-    def _load(self) -> None:
-        if self._loaded:
-            return
-        self._loaded = True
-        try:
-            from sentence_transformers import CrossEncoder
-
-            self._model = CrossEncoder(self.model_name, device=self.device)
-        except Exception as err:  # noqa: BLE001 - reported, the pipeline runs on without it
-            first = next((line for line in str(err).splitlines() if line.strip()), repr(err))
-            self._reason = (
-                f"cross-encoder {self.model_name!r} is not available on this machine "
-                f"({type(err).__name__}: {first.strip()}); put its weights in a local folder "
-                "or the Hugging Face cache and set cross_encoder_model"
-            )
+        return load_cross_encoder(self.model_name, self.device)[1]
 
     def scores(self, question: str, texts: Sequence[str]) -> np.ndarray:
-        self._load()
-        if self._model is None:
-            raise RuntimeError(self._reason)
+        model, reason = load_cross_encoder(self.model_name, self.device)
+        if model is None:
+            raise RuntimeError(reason)
         pairs = [(question, text) for text in texts]
         return np.asarray(
-            self._model.predict(pairs, batch_size=self.batch_size, show_progress_bar=False),
+            model.predict(pairs, batch_size=self.batch_size, show_progress_bar=False),
             dtype=np.float32,
         ).reshape(len(pairs), -1)[:, -1]
 

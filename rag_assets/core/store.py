@@ -247,7 +247,7 @@ class VectorStore:
         )
 
     def table_names(self) -> list[str]:
-        return list(self.db.table_names(limit=1000))
+        return list(self.db.list_tables(limit=10_000).tables)
 
     # -- document profiles (routing aliases) ----------------------------------------------
     def put_profile(self, document: str, year: int, title: str | None, aliases: list[str]) -> None:

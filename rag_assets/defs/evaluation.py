@@ -144,7 +144,6 @@ evaluation_assets = [retrieval_runs, retrieval_metrics, evaluation_rollup]
 evaluation_job = dg.define_asset_job(
     "evaluation_job",
     selection=dg.AssetSelection.assets(retrieval_runs, retrieval_metrics),
-    partitions_def=report_partitions,
     description="Retrieval runs and metrics for one document x year partition.",
 )
 rollup_job = dg.define_asset_job(

@@ -119,8 +119,11 @@ class WarehouseIOManager(DuckDBPandasIOManager):
         return _PartitionAwareIOManager(super().create_io_manager(context))
 
 
-def default_resources(data_dir: str | None = None) -> dict[str, object]:
-    """Resources for the definitions, the CLI and tests: all paths under one data folder."""
+def default_resources(
+    data_dir: str | None = None, retrieval: dict[str, object] | None = None
+) -> dict[str, object]:
+    """Resources for the definitions, the CLI and tests: all paths under one data folder;
+    ``retrieval`` overrides retrieval settings (``{"w_bm25": 0.8}``) for a backfill."""
     settings = (
         RagSettings(data_dir=data_dir)
         if data_dir
@@ -130,6 +133,6 @@ def default_resources(data_dir: str | None = None) -> dict[str, object]:
     return {
         "settings": settings,
         "embeddings": EmbeddingsResource(),
-        "retrieval": RetrievalSettings(),
+        "retrieval": RetrievalSettings(**(retrieval or {})),
         "io_manager": WarehouseIOManager(database=database, schema=WAREHOUSE_SCHEMA),
     }

@@ -1,0 +1,181 @@
+"""Index and evaluation assets on a real DuckDB file, a real LanceDB folder and Dagster."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+from pathlib import Path
+
+import dagster as dg
+import duckdb
+import pytest
+
+from rag_assets.cli import main
+from rag_assets.core.embeddings import Embedder
+from rag_assets.core.retrieval import STRATEGIES
+from rag_assets.core.store import VectorStore
+from rag_assets.definitions import all_assets
+from rag_assets.defs.partitions import partition_key, register_partitions
+from rag_assets.defs.resources import default_resources
+from rag_assets_tests.defs.conftest import materialize
+
+EARNINGS = ("exemplar-corp-earnings", 2024)
+NOTE = ("northwind-note", 2023)
+VECTORS = dg.AssetSelection.assets("naive_vectors", "enriched_vectors")
+
+
+def run(data_dir: Path, instance: dg.DagsterInstance, selection: object,
+        partition: tuple[str, int] | None, **overrides: object) -> dg.ExecuteInJobResult:
+    return dg.materialize(
+        all_assets,
+        selection=selection,
+        partition_key=partition_key(*partition) if partition else None,
+        instance=instance,
+        resources=default_resources(str(data_dir), overrides or None),
+        raise_on_error=False,
+    )
+
+
+def store(data_dir: Path) -> VectorStore:
+    embedder = Embedder()
+    return VectorStore(data_dir / "lancedb", embedder.slug, embedder.dimension)
+
+
+def chunk_rows(data_dir: Path, table: str, document: str, year: int) -> int:
+    with duckdb.connect(str(data_dir / "warehouse.duckdb"), read_only=True) as con:
+        return con.execute(f"select count(*) from rag.{table} where document = ? and year = ?",
+                           [document, year]).fetchone()[0]
+
+
+def metadata(result: dg.ExecuteInJobResult, asset: str) -> dict[str, object]:
+    for event in result.get_asset_materialization_events():
+        mat = event.event_specific_data.materialization
+        if mat.asset_key.to_user_string() == asset:
+            return {k: getattr(v, "value", v) for k, v in mat.metadata.items()}
+    raise AssertionError(f"{asset} was not materialized")
+
+
+QUESTIONS = 5  # of the 17 packaged earnings questions: enough to judge, quick to run
+
+
+@pytest.fixture
+def ingested(data_dir: Path, instance: dg.DagsterInstance) -> Path:
+    for document, year in (EARNINGS, NOTE):
+        assert materialize(data_dir, instance, document, year).success
+    questions = data_dir / "questions" / EARNINGS[0] / f"{EARNINGS[1]}.jsonl"
+    lines = questions.read_text(encoding="utf-8").splitlines()
+    # keep the footnote-dependent ones among them so footnote metrics are exercised
+    lines.sort(key=lambda line: '"footnote-dependent"' not in line)
+    questions.write_text("\n".join(lines[:QUESTIONS]) + "\n", encoding="utf-8")
+    return data_dir
+
+
+def test_vectors_hold_every_chunk_and_rematerializing_embeds_nothing(ingested, instance):
+    first = run(ingested, instance, VECTORS, EARNINGS)
+    assert first.success
+    naive = metadata(first, "naive_vectors")
+    assert naive["rows"] == chunk_rows(ingested, "naive_chunks", *EARNINGS)
+    assert naive["embeddings_computed"] > 0
+    checks = {e.check_name: e.passed for e in first.get_asset_check_evaluations()}
+    assert checks == {"naive_vectors_complete": True, "enriched_vectors_complete": True}
+    counts = {kind: store(ingested).partition_rows(kind, *EARNINGS)
+              for kind in ("naive", "enriched")}
+
+    again = run(ingested, instance, VECTORS, EARNINGS)
+    assert again.success
+    assert {kind: store(ingested).partition_rows(kind, *EARNINGS)
+            for kind in ("naive", "enriched")} == counts
+    for asset in ("naive_vectors", "enriched_vectors"):
+        assert metadata(again, asset)["embeddings_computed"] == 0
+        assert metadata(again, asset)["fts_unindexed_rows"] == 0
+
+
+def _materialize_vectors(data_dir: str, instance_dir: str, document: str, year: int) -> bool:
+    """One partition's vectors in a process of its own (a run of the multiprocess executor)."""
+    with dg.DagsterInstance.from_config(instance_dir) as instance:
+        return run(Path(data_dir), instance, VECTORS, (document, year)).success
+
+
+@pytest.mark.slow
+def test_two_partitions_written_concurrently_both_end_complete(data_dir, tmp_path):
+    instance_dir = tmp_path / "dagster_home"
+    instance_dir.mkdir()
+    with dg.DagsterInstance.from_config(str(instance_dir)) as instance:
+        register_partitions(instance, {EARNINGS[0], NOTE[0]}, {"2023", "2024"})
+        for document, year in (EARNINGS, NOTE):
+            assert materialize(data_dir, instance, document, year).success
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(2) as pool:
+        outcomes = pool.starmap(
+            _materialize_vectors,
+            [(str(data_dir), str(instance_dir), *partition) for partition in (EARNINGS, NOTE)],
+        )
+    assert outcomes == [True, True]
+    vectors = store(data_dir)
+    for document, year in (EARNINGS, NOTE):
+        for kind in ("naive", "enriched"):
+            assert vectors.partition_rows(kind, document, year) == chunk_rows(
+                data_dir, f"{kind}_chunks", document, year
+            )
+
+
+def test_evaluation_runs_every_question_strategy_and_setting(ingested, instance):
+    assert run(ingested, instance, dg.AssetSelection.groups("index"), EARNINGS).success
+    result = run(ingested, instance,
+                 dg.AssetSelection.assets("retrieval_runs", "retrieval_metrics"), EARNINGS)
+    assert result.success
+    with duckdb.connect(str(ingested / "warehouse.duckdb"), read_only=True) as con:
+        runs = con.execute("select * from rag.retrieval_runs").df()
+        metrics = con.execute("select * from rag.retrieval_metrics").df()
+    questions = runs.question_id.nunique()
+    assert questions == QUESTIONS
+    assert len(runs) == questions * 2 * 2 * len(STRATEGIES)  # kinds x settings x strategies
+    partition_runs = runs[runs.setting == "partition"]
+    assert (partition_runs.scope == "partition exemplar-corp-earnings|2024").all()
+    unavailable = runs[runs.strategy == "cross_encoder"].unavailable
+    assert unavailable.str.contains("not available on this machine").all()
+    assert runs[runs.strategy != "cross_encoder"].unavailable.isna().all()
+    overall = metrics[metrics.category == "all"]
+    assert len(overall) == 2 * 2 * len(STRATEGIES)
+    assert overall.questions.eq(questions).all()
+    best = overall[(overall.setting == "partition") & (overall.strategy == "hybrid_rrf")]
+    assert (best.page_mrr > 0.5).all()  # a small partition: the evidence is found
+    assert overall.footnote_questions.gt(0).all()
+    assert metadata(result, "retrieval_runs")["cross_encoder"].startswith("cross-encoder")
+
+    rollup = run(ingested, instance, dg.AssetSelection.assets("evaluation_rollup"), None)
+    assert rollup.success
+    meta = metadata(rollup, "evaluation_rollup")
+    assert meta["questions"] == questions
+    for strategy in STRATEGIES:
+        assert (ingested / "evaluation" / f"{strategy}.png").read_bytes()[:4] == b"\x89PNG"
+        assert str(meta[f"chart_{strategy}"]).startswith(f"![{strategy}](data:image/png;base64,")
+
+
+def test_backfill_command_recomputes_metrics_with_a_changed_weight(ingested, instance,
+                                                                   monkeypatch, capsys):
+    assert run(ingested, instance, dg.AssetSelection.groups("index"), EARNINGS).success
+    monkeypatch.delenv("DAGSTER_HOME", raising=False)
+    code = main(["backfill", "--data-dir", str(ingested), "--only", EARNINGS[0],
+                 "--set", "w_bm25=0", "--set", "k=5"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "retrieval settings for this backfill: {'w_bm25': 0.0, 'k': 5}" in out
+    assert "All golden questions, whole corpus" in out
+    with duckdb.connect(str(ingested / "warehouse.duckdb"), read_only=True) as con:
+        runs = con.execute(
+            "select strategy, kind, setting, chunk_ids from rag.retrieval_runs"
+        ).df()
+    assert runs.chunk_ids.map(lambda ids: len(json.loads(ids))).max() <= 5
+    # with the BM25 weight at 0, blended hybrid ranks exactly like dense
+    pivot = runs[runs.setting == "partition"].pivot_table(
+        index="kind", columns="strategy", values="chunk_ids", aggfunc=list
+    )
+    for kind in ("naive", "enriched"):
+        assert pivot.loc[kind, "hybrid_blended"] == pivot.loc[kind, "dense"]
+
+
+def test_backfill_rejects_an_unknown_setting(ingested, monkeypatch):
+    monkeypatch.delenv("DAGSTER_HOME", raising=False)
+    with pytest.raises(SystemExit, match="w_nothing"):
+        main(["backfill", "--data-dir", str(ingested), "--set", "w_nothing=1"])
