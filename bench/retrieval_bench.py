@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import sys
 import tempfile
@@ -140,34 +141,45 @@ def fresh_store(root: Path, name: str, slug: str, dimension: int) -> Any:
 
 
 def run_throughput(texts: list[str], tmp: Path, rounds: int = 2) -> dict[str, Any]:
-    """Bare ``encode`` against ``embed`` through an empty LanceDB cache, alternating."""
+    """Bare ``encode`` against ``embed`` through an empty LanceDB cache, alternating.
+
+    Wall time is what the target is about; process CPU time (all threads) is recorded beside it
+    because on a shared 2-core machine the wall time of one run moves by tens of percent."""
     from rag_assets.core.embeddings import Embedder
 
     bare = Embedder(batch_size=BATCH_SIZE)
     bare.encode(texts[: 2 * BATCH_SIZE])  # warm-up: first batches pay for lazy inits
-    runs: dict[str, list[float]] = {"encode": [], "embed": []}
+    wall: dict[str, list[float]] = {"encode": [], "embed": []}
+    cpu: dict[str, list[float]] = {"encode": [], "embed": []}
     max_diff = 0.0
     for i in range(rounds):
+        cpu_started = time.process_time()
         vectors_a, seconds = timed(lambda: bare.encode(texts))
-        runs["encode"].append(seconds)
+        cpu["encode"].append(time.process_time() - cpu_started)
+        wall["encode"].append(seconds)
         store = fresh_store(tmp, f"throughput_{i}", bare.slug, bare.dimension)
         cache = store.embedding_cache()
         assert cache.table.count_rows() == 0, "the throughput cache must start empty"
         resource = Embedder(batch_size=BATCH_SIZE, cache=cache)
+        cpu_started = time.process_time()
         (vectors_b, stats), seconds = timed(lambda resource=resource: resource.embed(texts))
-        runs["embed"].append(seconds)
+        cpu["embed"].append(time.process_time() - cpu_started)
+        wall["embed"].append(seconds)
         assert stats.computed == len(texts) and stats.cached == 0, stats
         max_diff = max(max_diff, float(np.abs(vectors_a - vectors_b).max()))
-    best_a, best_b = min(runs["encode"]), min(runs["embed"])
+        log(f"  round {i + 1}: encode {wall['encode'][-1]:.1f} s, embed {wall['embed'][-1]:.1f} s")
     n = len(texts)
     return {
         "texts": n,
         "batch_size": BATCH_SIZE,
-        "encode_s": [round(s, 2) for s in runs["encode"]],
-        "embed_s": [round(s, 2) for s in runs["embed"]],
-        "encode_texts_per_s": n / best_a,
-        "embed_texts_per_s": n / best_b,
-        "ratio": best_a / best_b,
+        "encode_s": [round(s, 2) for s in wall["encode"]],
+        "embed_s": [round(s, 2) for s in wall["embed"]],
+        "encode_cpu_s": [round(s, 2) for s in cpu["encode"]],
+        "embed_cpu_s": [round(s, 2) for s in cpu["embed"]],
+        "encode_texts_per_s": n / min(wall["encode"]),
+        "embed_texts_per_s": n / min(wall["embed"]),
+        "ratio": min(wall["encode"]) / min(wall["embed"]),
+        "ratio_cpu": min(cpu["encode"]) / min(cpu["embed"]),
         "max_abs_vector_diff": max_diff,
     }
 
@@ -425,8 +437,9 @@ def run_comparison(docs: Sequence[Doc], embedder: Any, tmp: Path) -> dict[str, A
     query_vectors = {}
     for q in questions:  # each question's vector once, timed: both systems pay this alike
         started = time.perf_counter()
-        query_vectors[q.id] = embedder.embed_query(q.question)
+        query_vectors[q.id] = embedder.encode([q.question])[0]
         encode_ms.append((time.perf_counter() - started) * 1000)
+        embedder.embed_query(q.question)  # memoized: our searches below time the search alone
 
     # warm-up (first searches open files and indices)
     index.search(query_vectors[questions[0].id][None, :], 10)
@@ -517,15 +530,16 @@ def report(figures: dict[str, Any]) -> None:
         print(tabulate(
             [
                 ["(a) bare model: Embedder.encode", ", ".join(map(str, tp["encode_s"])),
-                 f"{tp['encode_texts_per_s']:.1f}"],
+                 ", ".join(map(str, tp["encode_cpu_s"])), f"{tp['encode_texts_per_s']:.1f}"],
                 ["(b) resource path: Embedder.embed, empty LanceDB cache",
-                 ", ".join(map(str, tp["embed_s"])), f"{tp['embed_texts_per_s']:.1f}"],
+                 ", ".join(map(str, tp["embed_s"])), ", ".join(map(str, tp["embed_cpu_s"])),
+                 f"{tp['embed_texts_per_s']:.1f}"],
             ],
-            headers=["path", "seconds per run", "texts/s (best)"],
+            headers=["path", "wall s per run", "CPU s per run", "texts/s (best wall)"],
         ))
         verdict = "ok" if tp["ratio"] >= 0.9 else "BELOW the 0.9 target"
-        print(f"ratio b/a: {tp['ratio']:.3f} ({verdict}); max |a - b| over vectors "
-              f"{tp['max_abs_vector_diff']:.2e}")
+        print(f"ratio b/a: {tp['ratio']:.3f} by wall time ({verdict}), {tp['ratio_cpu']:.3f} by "
+              f"CPU time; max |a - b| over vectors {tp['max_abs_vector_diff']:.2e}")
 
     ri = figures.get("reingest")
     if ri:
@@ -590,12 +604,10 @@ def report(figures: dict[str, Any]) -> None:
              for d in cmp_["by_document"]],
             headers=["document", "questions", *(f"MRR {s}" for s in systems)],
         ))
-        print("routed scopes: " + "; ".join(f"{k} x{v}" for k, v in cmp_["routed_scopes"].items()))
+        print("routed scopes: " + " | ".join(f"{k}: {v}" for k, v in cmp_["routed_scopes"].items()))
 
 
 def _cpus() -> int | None:
-    import os
-
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
 
 
@@ -632,6 +644,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         scales = [10_000] if args.quick else [10_000, 100_000]
     n_chunks = args.chunks or (100 if args.quick else 300)
     documents = DOCUMENTS[:1] if args.quick else DOCUMENTS
+    # LanceDB warns on every hybrid query of the store (a deprecation of its column projection)
+    os.environ.setdefault("LANCEDB_LOG", "error")
     if not (CORPORA / "sec-10k/3M_2018_10K.pdf").is_file():
         print(f"retrieval_bench: corpora not found under {CORPORA}", file=sys.stderr)
         return 2

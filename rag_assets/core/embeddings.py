@@ -70,10 +70,16 @@ def resolve_model(model: str) -> str:
 
 
 def model_slug(model: str, max_seq_length: int | None = None) -> str:
-    """A short stable name for table names and cache keys: vectors of two models never mix."""
-    base = Path(model.rstrip("/")).name if Path(model).expanduser().is_dir() else model
+    """A short stable name for table names and cache keys: vectors of two models never mix (a
+    local folder also carries a hash of its absolute path: two folders may share a name)."""
     if model in _BUNDLED_ALIASES:
         base = "all-MiniLM-L6-v2"
+    elif Path(model).expanduser().is_dir():
+        folder = Path(model).expanduser().resolve()
+        digest = hashlib.sha256(str(folder).encode("utf-8")).hexdigest()[:8]
+        base = f"{folder.name}_{digest}"
+    else:
+        base = model
     slug = re.sub(r"[^a-z0-9]+", "_", base.lower()).strip("_")
     return f"{slug}_{max_seq_length}" if max_seq_length else slug
 

@@ -3,7 +3,7 @@
 Two settings: ``partition`` searches only the question's own (document, year) partition;
 ``corpus`` searches one store shared by every partition, as users do. A hit is relevant at page
 level when it is from the question's document and year and its page range covers a labelled page,
-at footnote level when it carries the definition of a labelled marker (see
+at footnote level when it also carries the definition of a labelled marker (see
 :mod:`rag_assets.core.metrics`).
 """
 
@@ -64,8 +64,12 @@ def judge(question: GoldenQuestion, hits: Sequence[Hit]) -> tuple[RankedMetrics,
     page = ranked_metrics(page_covered, len(pages))
     if not markers:
         return page, None
-    marker_covered = [marker_items(h.document, h.year, h.markers_defined) & markers
-                      for h in hits]
+    # "(a)" and "*" restart under every table: a definition counts only in a hit on a labelled
+    # page (the defining page for a plain chunk, the citing page for a stitched one)
+    marker_covered = [
+        marker_items(h.document, h.year, h.markers_defined) & markers if covered else set()
+        for h, covered in zip(hits, page_covered, strict=True)
+    ]
     return page, ranked_metrics(marker_covered, len(markers))
 
 

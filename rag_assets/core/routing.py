@@ -108,18 +108,27 @@ def profile_from_text(document: str, year: int, first_pages: Sequence[str]) -> D
 
 
 def _unique(values: Iterable[str]) -> list[str]:
-    seen: dict[str, str] = {}
-    for value in values:
-        value = value.strip()
-        if len(value) >= 2 and value.lower() not in seen:
-            seen[value.lower()] = value
-    return list(seen.values())
+    """Each alias once, case-insensitively, except beside a capitals-only alias: "GDPR" matches
+    only in capitals, so the id "gdpr" is kept to match in any case."""
+    out: list[str] = []
+    for value in (v.strip() for v in values):
+        if len(value) < 2 or any(
+            o.lower() == value.lower() and not _case_sensitive(o) for o in out
+        ) or value in out:
+            continue
+        out.append(value)
+    return out
+
+
+def _case_sensitive(alias: str) -> bool:
+    """Tickers and acronyms: "PFE" must not match the letters "pfe" inside other text."""
+    return alias.isupper() and len(alias) <= 5
 
 
 def _alias_pattern(alias: str) -> re.Pattern[str]:
     """Whole words; short all-caps aliases (tickers, acronyms) only in capitals."""
     body = r"\s+".join(re.escape(part) for part in alias.split())
-    flags = 0 if (alias.isupper() and len(alias) <= 5) else re.IGNORECASE
+    flags = 0 if _case_sensitive(alias) else re.IGNORECASE
     return re.compile(rf"(?<![\w]){body}(?![\w])", flags)
 
 

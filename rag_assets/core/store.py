@@ -12,9 +12,11 @@ every write (rows not yet indexed are still searched, by a flat scan).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from datetime import timedelta
 from pathlib import Path
 
 import lancedb
@@ -154,7 +156,8 @@ class VectorStore:
     def __init__(self, uri: str | Path, model_slug: str, dimension: int) -> None:
         self.uri = str(uri)
         Path(self.uri).mkdir(parents=True, exist_ok=True)
-        self.db = lancedb.connect(self.uri)
+        # see other processes' commits at once (the default never re-reads a table's version)
+        self.db = lancedb.connect(self.uri, read_consistency_interval=timedelta(0))
         self.model_slug = model_slug
         self.dimension = dimension
 
@@ -164,19 +167,33 @@ class VectorStore:
 
     def table(self, kind: ChunkKind) -> lancedb.table.Table:
         """The chunk table of a kind, created empty with its full-text index if missing."""
-        table = self.db.create_table(
-            self.table_name(kind), schema=chunk_schema(self.dimension), exist_ok=True
-        )
-        if not any(i.index_type == "FTS" for i in table.list_indices()):
+        name = self.table_name(kind)
+        if name not in self.table_names():
+            with self._creation_lock():  # two processes must not both create it
+                table = self.db.create_table(
+                    name, schema=chunk_schema(self.dimension), exist_ok=True
+                )
+                if not any(i.index_type == "FTS" for i in table.list_indices()):
+                    table.create_index("text", config=FTS_CONFIG, replace=False)
+            return table
+        return self.db.open_table(name)
+
+    @contextlib.contextmanager
+    def _creation_lock(self) -> Iterator[None]:
+        """An exclusive lock on the store folder while tables and indexes are created (LanceDB
+        commits such first versions optimistically, and a loser raises instead of retrying)."""
+        with open(Path(self.uri) / ".create.lock", "a+") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
             try:
-                table.create_index("text", config=FTS_CONFIG, replace=False)
-            except Exception as err:  # noqa: BLE001 - a concurrent writer created it first
-                if "already exists" not in str(err).lower():
-                    raise
-        return table
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
     def embedding_cache(self) -> LanceEmbeddingCache:
-        return LanceEmbeddingCache(self.db, f"embedding_cache__{self.model_slug}", self.dimension)
+        with self._creation_lock():
+            return LanceEmbeddingCache(
+                self.db, f"embedding_cache__{self.model_slug}", self.dimension
+            )
 
     # -- writes ---------------------------------------------------------------------------
     def replace_partition(
@@ -251,7 +268,8 @@ class VectorStore:
 
     # -- document profiles (routing aliases) ----------------------------------------------
     def put_profile(self, document: str, year: int, title: str | None, aliases: list[str]) -> None:
-        table = self.db.create_table(PROFILE_TABLE, schema=PROFILE_SCHEMA, exist_ok=True)
+        with self._creation_lock():
+            table = self.db.create_table(PROFILE_TABLE, schema=PROFILE_SCHEMA, exist_ok=True)
         row = pa.table(
             {"document": [document], "year": [year], "title": [title],
              "aliases": [json.dumps(aliases)]},

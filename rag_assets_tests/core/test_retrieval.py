@@ -288,16 +288,16 @@ def h(chunk: str, rank: int, score: float = 0.0, text: str = "", stage: str = "d
 
 
 def test_blended_rank_arithmetic() -> None:
-    dense = [h("a", 1), h("b", 2), h("c", 3)]
-    bm25 = [h("c", 1, stage="bm25"), h("d", 2, stage="bm25")]
+    dense = [h("a", 1), h("c", 2), h("b", 3)]
+    bm25 = [h("b", 1, stage="bm25"), h("d", 2, stage="bm25")]
     # missing from dense: rank 3 + 1 = 4; missing from bm25: rank 2 + 1 = 3
     # a: -1 + 0.5 * -3 = -2.5
-    # b: -2 + 0.5 * -3 = -3.5
-    # c: -3 + 0.5 * -1 = -3.5 (tie with b: the better dense rank, b, goes first)
+    # c: -2 + 0.5 * -3 = -3.5
+    # b: -3 + 0.5 * -1 = -3.5 (tie with c: the better dense rank, c, goes first)
     # d: -4 + 0.5 * -2 = -5.0
     fused = blended_rank(dense, bm25, w_vec=1.0, w_bm25=0.5)
     assert [(x.chunk_id, x.rank, x.score) for x in fused] == [
-        ("a", 1, -2.5), ("b", 2, -3.5), ("c", 3, -3.5), ("d", 4, -5.0)]
+        ("a", 1, -2.5), ("c", 2, -3.5), ("b", 3, -3.5), ("d", 4, -5.0)]
     assert {x.stage for x in fused} == {"hybrid_blended"}
 
 
