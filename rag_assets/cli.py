@@ -179,7 +179,7 @@ def print_metrics(data_dir: Path) -> None:
     and the footnote-dependent questions alone."""
     import duckdb
 
-    from rag_assets.core.reports import comparison_table
+    from rag_assets.core.reports import by_document_table, comparison_table
     from rag_assets.defs.resources import WAREHOUSE_SCHEMA
 
     con = duckdb.connect(str(data_dir / "warehouse.duckdb"), read_only=True)
@@ -193,6 +193,8 @@ def print_metrics(data_dir: Path) -> None:
         print(comparison_table(rollup, setting, "all"))
         print(f"\nFootnote-dependent questions, {title}:")
         print(comparison_table(rollup, setting, "footnote-dependent"))
+    print("\nMRR per document, enriched chunks, whole corpus:")
+    print(by_document_table(rollup, "corpus", "enriched"))
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

@@ -21,6 +21,7 @@ from rag_assets.core.documents import TABLE_PLACEHOLDER_RE, Page
 from rag_assets.core.footnotes import (
     CITATION_RE,
     SENTENCE_END_RE,
+    Footnote,
     FootnoteIndex,
     StitchedPage,
     citations_in_block,
@@ -408,3 +409,16 @@ def colocation(chunks: Sequence[Chunk]) -> tuple[int, int]:
             pairs += 1
             colocated += marker in chunk.markers_defined
     return pairs, colocated
+
+
+def evidence_pages(chunk: Chunk, footnotes: Sequence[Footnote]) -> list[int]:
+    """The pages a chunk's text comes from: its own page range, plus the pages where the
+    footnotes stitched into it are printed (a stitched definition is that page's evidence, and
+    an answer citing it should cite that page)."""
+    pages = set(range(chunk.page_start, chunk.page_end + 1))
+    by_block = {(f.marker, f.text): f for f in footnotes}
+    for match in FOOTNOTE_BLOCK_RE.finditer(chunk.text):
+        footnote = by_block.get((match.group("marker"), match.group("text")))
+        if footnote is not None:
+            pages |= set(footnote.spans) or {footnote.page_index}
+    return sorted(pages)

@@ -2,8 +2,9 @@
 
 Two settings: ``partition`` searches only the question's own (document, year) partition;
 ``corpus`` searches one store shared by every partition, as users do. A hit is relevant at page
-level when it is from the question's document and year and its page range covers a labelled page,
-at footnote level when it also carries the definition of a labelled marker (see
+level when it is from the question's document and year and holds text from a labelled page (its
+page range, and for an enriched chunk the pages of the footnotes stitched into it), at footnote
+level when it also carries the definition of a labelled marker (see
 :mod:`rag_assets.core.metrics`).
 """
 
@@ -33,6 +34,7 @@ class RankedHit(BaseModel):
     year: int
     page_start: int
     page_end: int
+    pages: list[int]
     score: float
     stage: str
 

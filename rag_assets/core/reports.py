@@ -72,6 +72,8 @@ def comparison_table(rollup: pd.DataFrame, setting: str, category: str = "all") 
     from tabulate import tabulate
 
     rows = rollup[(rollup.setting == setting) & (rollup.category == category)]
+    if "document" in rows:
+        rows = rows[rows.document == "all"]
     if rows.empty:
         return f"(no runs for setting {setting!r}, category {category!r})"
     metrics = {"page_mrr": "MRR", "page_ndcg_at_10": "nDCG@10", "page_recall_at_5": "R@5",
@@ -100,3 +102,19 @@ def comparison_table(rollup: pd.DataFrame, setting: str, category: str = "all") 
                              for name in metrics.values()], "n"]
     text = tabulate(table, headers=headers, disable_numparse=True)
     return "\n".join([text, *notes])
+
+
+def by_document_table(rollup: pd.DataFrame, setting: str, kind: str,
+                      metric: str = "page_mrr") -> str:
+    """Document x strategy for one metric: does a strategy win on every collection?"""
+    from tabulate import tabulate
+
+    rows = rollup[(rollup.setting == setting) & (rollup.kind == kind)
+                  & (rollup.category == "all") & (rollup.document != "all")]
+    if rows.empty:
+        return "(no per-document rows)"
+    pivot = rows.pivot_table(index="document", columns="strategy", values=metric)
+    pivot = pivot[[s for s in pivot.columns if s != "cross_encoder"]]
+    n = rows.groupby("document").questions.max()
+    table = [[doc, *[f"{v:.3f}" for v in pivot.loc[doc]], int(n[doc])] for doc in pivot.index]
+    return tabulate(table, headers=["document", *pivot.columns, "n"], disable_numparse=True)

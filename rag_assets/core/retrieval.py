@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Literal
 
 import numpy as np
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from rag_assets.core.chunking import ChunkKind
 from rag_assets.core.embeddings import Embedder
@@ -74,13 +74,18 @@ class Hit(BaseModel):
     text: str
     markers_cited: list[str] = Field(default_factory=list)
     markers_defined: list[str] = Field(default_factory=list)
+    pages: list[int] = Field(
+        default_factory=list, description="pages its text comes from, stitched footnotes' too"
+    )
     rank: int
     score: float
     stage: str
 
-    @property
-    def pages(self) -> list[int]:
-        return list(range(self.page_start, self.page_end + 1))
+    @model_validator(mode="after")
+    def _pages_default_to_range(self) -> Hit:
+        if not self.pages:
+            self.pages = list(range(self.page_start, self.page_end + 1))
+        return self
 
 
 class Scope(BaseModel):
@@ -175,6 +180,7 @@ def _hits(rows: Sequence[dict], stage: str) -> list[Hit]:
         Hit(
             chunk_id=r["chunk_id"], document=r["document"], year=int(r["year"]),
             page_start=int(r["page_start"]), page_end=int(r["page_end"]),
+            pages=list(r.get("pages") or []),
             section=r.get("section"), text=r["text"],
             markers_cited=list(r.get("markers_cited") or []),
             markers_defined=list(r.get("markers_defined") or []),

@@ -33,8 +33,8 @@ FTS_CONFIG = FTS(stem=True, remove_stop_words=True, ascii_folding=True, lower_ca
 PROFILE_TABLE = "document_profiles"
 # columns a search returns (never the vector: it is 1.5 KB a row and nobody reads it)
 HIT_COLUMNS = [
-    "chunk_id", "document", "year", "kind", "seq", "page_start", "page_end", "section", "text",
-    "markers_cited", "markers_defined",
+    "chunk_id", "document", "year", "kind", "seq", "page_start", "page_end", "pages", "section",
+    "text", "markers_cited", "markers_defined",
 ]
 
 
@@ -199,8 +199,10 @@ class VectorStore:
     def replace_partition(
         self, kind: ChunkKind, document: str, year: int, chunks: Sequence[Chunk],
         vectors: np.ndarray, text_keys: Sequence[str],
+        pages: Sequence[list[int]] | None = None,
     ) -> WriteResult:
-        """Make the partition's rows exactly ``chunks``, in one commit."""
+        """Make the partition's rows exactly ``chunks``, in one commit. ``pages`` are the pages
+        each chunk's text comes from (its page range when not given)."""
         started = time.perf_counter()
         table = self.table(kind)
         data = pa.table(
@@ -212,7 +214,8 @@ class VectorStore:
                 "seq": [c.seq for c in chunks],
                 "page_start": [c.page_start for c in chunks],
                 "page_end": [c.page_end for c in chunks],
-                "pages": [list(range(c.page_start, c.page_end + 1)) for c in chunks],
+                "pages": list(pages) if pages is not None
+                else [list(range(c.page_start, c.page_end + 1)) for c in chunks],
                 "section": [c.section for c in chunks],
                 "text": [c.text for c in chunks],
                 "n_tokens": [c.n_tokens for c in chunks],

@@ -133,7 +133,22 @@ def index_to_frames(
 
 
 def frames_to_index(dictionary: pd.DataFrame, registry: pd.DataFrame) -> FootnoteIndex:
-    footnotes = [
+    citations = [
+        Citation(
+            marker=r.marker, style=r.style, page_index=int(r.page_index), line=int(r.line),
+            end=int(r.end_offset), context=r.context,
+            table_index=None if pd.isna(r.table_index) else int(r.table_index),
+            in_footnote=_none(r.in_footnote), sentence=_none(r.sentence) or "",
+            footnote_id=_none(r.footnote_id), how=_none(r.how) or "",
+        )
+        for r in registry.itertuples(index=False)
+    ]
+    return FootnoteIndex(footnotes=frame_to_footnotes(dictionary), citations=citations)
+
+
+def frame_to_footnotes(dictionary: pd.DataFrame) -> list[Footnote]:
+    """The footnote definitions of a dictionary table (dangling markers have none)."""
+    return [
         Footnote(
             footnote_id=r.footnote_id, marker=r.marker, style=r.style, text=r.text,
             page_index=int(r.page_index), line=min(json.loads(r.spans)[str(int(r.page_index))]),
@@ -145,17 +160,6 @@ def frames_to_index(dictionary: pd.DataFrame, registry: pd.DataFrame) -> Footnot
         for r in dictionary.itertuples(index=False)
         if r.status != "dangling"
     ]
-    citations = [
-        Citation(
-            marker=r.marker, style=r.style, page_index=int(r.page_index), line=int(r.line),
-            end=int(r.end_offset), context=r.context,
-            table_index=None if pd.isna(r.table_index) else int(r.table_index),
-            in_footnote=_none(r.in_footnote), sentence=_none(r.sentence) or "",
-            footnote_id=_none(r.footnote_id), how=_none(r.how) or "",
-        )
-        for r in registry.itertuples(index=False)
-    ]
-    return FootnoteIndex(footnotes=footnotes, citations=citations)
 
 
 def stitched_to_frame(pages: Sequence[StitchedPage], document: str, year: int) -> pd.DataFrame:

@@ -112,11 +112,13 @@ def evaluation_rollup(
     context: dg.AssetExecutionContext, settings: RagSettings, retrieval_runs: pd.DataFrame
 ) -> dg.Output[pd.DataFrame]:
     """Every partition's runs together, per chunk kind × setting × strategy (each question
-    weighs the same), per category too, with one chart per strategy."""
-    overall = summarize(retrieval_runs, BY).assign(category="all")
-    by_category = summarize(retrieval_runs, [*BY, "category"])
-    frame = pd.concat([overall, by_category], ignore_index=True).astype(
-        {"unavailable": "string", "category": "string"}
+    weighs the same), also per question category and per document, with one chart per
+    strategy."""
+    overall = summarize(retrieval_runs, BY).assign(category="all", document="all")
+    by_category = summarize(retrieval_runs, [*BY, "category"]).assign(document="all")
+    by_document = summarize(retrieval_runs, [*BY, "document"]).assign(category="all")
+    frame = pd.concat([overall, by_category, by_document], ignore_index=True).astype(
+        {"unavailable": "string", "category": "string", "document": "string"}
     )
     charts: dict[str, dg.MetadataValue] = {}
     for strategy in STRATEGIES:

@@ -10,11 +10,11 @@ from collections.abc import Iterator
 import dagster as dg
 import pandas as pd
 
-from rag_assets.core.chunking import ChunkKind
+from rag_assets.core.chunking import ChunkKind, evidence_pages
 from rag_assets.core.embeddings import Embedder, content_key
 from rag_assets.core.routing import profile_from_text
 from rag_assets.core.store import VectorStore
-from rag_assets.core.tables import frame_to_chunks
+from rag_assets.core.tables import frame_to_chunks, frame_to_footnotes
 from rag_assets.defs.partitions import partition_of, report_partitions
 from rag_assets.defs.reporting import fail, preview
 from rag_assets.defs.resources import EmbeddingsResource, RagSettings
@@ -60,8 +60,10 @@ def _vectors(
     embeddings: EmbeddingsResource,
     kind: ChunkKind,
     chunks_frame: pd.DataFrame,
+    footnote_dictionary: pd.DataFrame,
 ) -> Iterator[dg.MaterializeResult | dg.AssetCheckResult]:
     document, year = partition_of(context)
+    footnotes = frame_to_footnotes(footnote_dictionary)
     embedder, store = _embedder(context, settings, embeddings)
     chunks = frame_to_chunks(chunks_frame)
     texts = [c.text for c in chunks]
@@ -78,7 +80,8 @@ def _vectors(
         f"in {stats.seconds:.1f}s"
     )
     written = store.replace_partition(
-        kind, document, year, chunks, vectors, [content_key(t) for t in texts]
+        kind, document, year, chunks, vectors, [content_key(t) for t in texts],
+        pages=[evidence_pages(c, footnotes) for c in chunks],
     )
     stored = store.partition_rows(kind, document, year)
     yield dg.MaterializeResult(
@@ -121,9 +124,10 @@ def naive_vectors(
     settings: RagSettings,
     embeddings: EmbeddingsResource,
     naive_chunks: pd.DataFrame,
+    footnote_dictionary: pd.DataFrame,
 ) -> Iterator[dg.MaterializeResult | dg.AssetCheckResult]:
     """The naive chunks with their vectors, searchable by cosine and BM25."""
-    yield from _vectors(context, settings, embeddings, "naive", naive_chunks)
+    yield from _vectors(context, settings, embeddings, "naive", naive_chunks, footnote_dictionary)
 
 
 @dg.asset(
@@ -137,10 +141,14 @@ def enriched_vectors(
     settings: RagSettings,
     embeddings: EmbeddingsResource,
     enriched_chunks: pd.DataFrame,
+    footnote_dictionary: pd.DataFrame,
 ) -> Iterator[dg.MaterializeResult | dg.AssetCheckResult]:
-    """The footnote-enriched chunks with their vectors; a chunk whose text equals a naive one
-    reuses its vector from the cache."""
-    yield from _vectors(context, settings, embeddings, "enriched", enriched_chunks)
+    """The footnote-enriched chunks with their vectors (each row's ``pages`` include the pages
+    of the footnotes stitched into it); a chunk whose text equals a naive one reuses its vector
+    from the cache."""
+    yield from _vectors(
+        context, settings, embeddings, "enriched", enriched_chunks, footnote_dictionary
+    )
 
 
 index_assets = [document_profile, naive_vectors, enriched_vectors]

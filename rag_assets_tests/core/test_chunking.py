@@ -14,6 +14,7 @@ from rag_assets.core.chunking import (
     ChunkSettings,
     colocation,
     enriched_chunks,
+    evidence_pages,
     naive_chunks,
     split_sentences,
 )
@@ -225,3 +226,21 @@ def test_split_sentences_keeps_trailing_footnote_blocks() -> None:
     ]
     assert split_sentences("") == []
     assert split_sentences("No full stop here [3]") == ["No full stop here [3]"]
+
+
+def test_evidence_pages_add_the_pages_of_stitched_footnotes(earnings: Processed) -> None:
+    """[8] is cited on pages 1, 4 and 6 of the release and printed once: every enriched chunk
+    that carries its block also holds evidence from the page the definition is printed on."""
+    footnote = next(f for f in earnings.index.footnotes if f.marker == "[8]")
+    carrying = [c for c in _enriched(earnings)
+                if any(m.group("marker") == "[8]" for m in FOOTNOTE_BLOCK_RE.finditer(c.text))]
+    assert carrying
+    for chunk in carrying:
+        pages = evidence_pages(chunk, earnings.index.footnotes)
+        assert set(range(chunk.page_start, chunk.page_end + 1)) <= set(pages)
+        assert footnote.page_index in pages
+    # the chunks on the citing pages far from the definition gain its page
+    assert any(footnote.page_index > c.page_end for c in carrying)
+    plain = next(c for c in _naive(earnings) if "{FOOTNOTE" not in c.text)
+    assert evidence_pages(plain, earnings.index.footnotes) == list(
+        range(plain.page_start, plain.page_end + 1))
