@@ -7,6 +7,8 @@ partitions and draws one chart per strategy. After changing a weight in ``Retrie
 backfill ``retrieval_runs`` and ``retrieval_metrics`` over all partitions (README).
 """
 
+from collections.abc import Iterator
+
 import dagster as dg
 import pandas as pd
 
@@ -38,15 +40,17 @@ def _headline(summary: pd.DataFrame) -> dg.MetadataValue:
     deps=[naive_vectors, enriched_vectors, document_profile],
     metadata=BY_PARTITION,
     kinds={"duckdb", "lancedb"},
+    output_required=False,
 )
 def retrieval_runs(
     context: dg.AssetExecutionContext,
     settings: RagSettings,
     embeddings: EmbeddingsResource,
     retrieval: RetrievalSettings,
-) -> dg.Output[pd.DataFrame]:
+) -> Iterator[dg.Output[pd.DataFrame]]:
     """For every golden question of the partition × chunk kind × setting × strategy: the ranked
-    chunk ids with pages, scores and stage, the latency, and the question's metrics."""
+    chunk ids with pages, scores and stage, the latency, and the question's metrics. A partition
+    without golden questions yields nothing (its metrics are then skipped, not failed)."""
     document, year = partition_of(context)
     path = questions_path(settings.questions_dir, document, year)
     try:
@@ -56,19 +60,20 @@ def retrieval_runs(
         raise
     if not questions:
         context.log.warning(f"no golden questions at {path}: nothing to evaluate")
+        return
     try:
         embedder, store = embeddings.embedder(settings)
     except RuntimeError as err:
         fail(context, str(err))
         raise
     retriever = Retriever(store, embedder, retrieval.config())
-    records = run_questions(retriever, questions, progress=context.log.info) if questions else []
-    reason = retriever.reranker.unavailable if questions else None
+    records = run_questions(retriever, questions, progress=context.log.info)
+    reason = retriever.reranker.unavailable
     if reason:
         context.log.warning(f"cross_encoder stage skipped: {reason}")
     frame = records_to_frame(records)
     summary = summarize(frame, BY)
-    return dg.Output(
+    yield dg.Output(
         frame,
         metadata={
             "questions": len(questions),
@@ -78,7 +83,7 @@ def retrieval_runs(
             "metrics": _headline(summary),
             "dagster/row_count": len(frame),
             "preview": preview(frame, ["question_id", "kind", "setting", "strategy",
-                                       "page_mrr", "chunk_ids"]) if len(frame) else "no runs",
+                                       "page_mrr", "chunk_ids"]),
         },
     )
 

@@ -179,3 +179,11 @@ def test_backfill_rejects_an_unknown_setting(ingested, monkeypatch):
     monkeypatch.delenv("DAGSTER_HOME", raising=False)
     with pytest.raises(SystemExit, match="w_nothing"):
         main(["backfill", "--data-dir", str(ingested), "--set", "w_nothing=1"])
+
+
+def test_a_partition_without_golden_questions_is_skipped_not_failed(ingested, instance):
+    assert run(ingested, instance, dg.AssetSelection.groups("index"), NOTE).success
+    result = run(ingested, instance,
+                 dg.AssetSelection.assets("retrieval_runs", "retrieval_metrics"), NOTE)
+    assert result.success
+    assert result.get_asset_materialization_events() == []
