@@ -113,42 +113,39 @@ def _vectors(
     )
 
 
-@dg.asset(
-    group_name=GROUP,
-    partitions_def=report_partitions,
-    kinds={"lancedb"},
-    check_specs=[dg.AssetCheckSpec("naive_vectors_complete", asset="naive_vectors")],
-)
-def naive_vectors(
-    context: dg.AssetExecutionContext,
-    settings: RagSettings,
-    embeddings: EmbeddingsResource,
-    naive_chunks: pd.DataFrame,
-    footnote_dictionary: pd.DataFrame,
-) -> Iterator[dg.MaterializeResult | dg.AssetCheckResult]:
-    """The naive chunks with their vectors, searchable by cosine and BM25."""
-    yield from _vectors(context, settings, embeddings, "naive", naive_chunks, footnote_dictionary)
+def _vectors_asset(kind: ChunkKind, description: str) -> dg.AssetsDefinition:
+    """``<kind>_vectors``: the same asset for both chunk kinds, reading ``<kind>_chunks``."""
 
-
-@dg.asset(
-    group_name=GROUP,
-    partitions_def=report_partitions,
-    kinds={"lancedb"},
-    check_specs=[dg.AssetCheckSpec("enriched_vectors_complete", asset="enriched_vectors")],
-)
-def enriched_vectors(
-    context: dg.AssetExecutionContext,
-    settings: RagSettings,
-    embeddings: EmbeddingsResource,
-    enriched_chunks: pd.DataFrame,
-    footnote_dictionary: pd.DataFrame,
-) -> Iterator[dg.MaterializeResult | dg.AssetCheckResult]:
-    """The footnote-enriched chunks with their vectors (each row's ``pages`` include the pages
-    of the footnotes stitched into it); a chunk whose text equals a naive one reuses its vector
-    from the cache."""
-    yield from _vectors(
-        context, settings, embeddings, "enriched", enriched_chunks, footnote_dictionary
+    @dg.asset(
+        name=f"{kind}_vectors",
+        group_name=GROUP,
+        partitions_def=report_partitions,
+        kinds={"lancedb"},
+        ins={"chunks": dg.AssetIn(f"{kind}_chunks"), "footnote_dictionary": dg.AssetIn()},
+        check_specs=[dg.AssetCheckSpec(f"{kind}_vectors_complete", asset=f"{kind}_vectors")],
+        description=description,
     )
+    def vectors(
+        context: dg.AssetExecutionContext,
+        settings: RagSettings,
+        embeddings: EmbeddingsResource,
+        chunks: pd.DataFrame,
+        footnote_dictionary: pd.DataFrame,
+    ) -> Iterator[dg.MaterializeResult | dg.AssetCheckResult]:
+        yield from _vectors(context, settings, embeddings, kind, chunks, footnote_dictionary)
+
+    return vectors
+
+
+naive_vectors = _vectors_asset(
+    "naive", "The naive chunks with their vectors, searchable by cosine and BM25."
+)
+enriched_vectors = _vectors_asset(
+    "enriched",
+    "The footnote-enriched chunks with their vectors (each row's `pages` include the pages of "
+    "the footnotes stitched into it); a chunk whose text equals a naive one reuses its vector "
+    "from the cache.",
+)
 
 
 index_assets = [document_profile, naive_vectors, enriched_vectors]
