@@ -95,6 +95,7 @@ class Doc:
     naive: list[Any]
     enriched: list[Any]
     questions: list[Any]
+    footnotes: list[Any]
     load_s: float = 0.0
 
 
@@ -125,6 +126,7 @@ def load_corpus(data_dir: Path, documents: Sequence[str], workers: int) -> list[
                 naive=naive_chunks(loaded.pages, document, sample.year, index),
                 enriched=enriched_chunks(stitched, document, sample.year, index),
                 questions=read_questions(sample.questions_path) if sample.questions_path else [],
+                footnotes=index.footnotes,
                 load_s=time.perf_counter() - started,
             )
         )
@@ -189,7 +191,8 @@ def run_throughput(texts: list[str], tmp: Path, rounds: int = 2) -> dict[str, An
 
 def run_reingest(doc: Doc, tmp: Path, limit: int | None) -> dict[str, Any]:
     """Two identical ingests of one report into a fresh store with its own empty cache."""
-    from rag_assets.core.embeddings import Embedder, content_key
+    from rag_assets.core.embeddings import Embedder
+    from rag_assets.core.store import index_partition
 
     probe = Embedder(batch_size=BATCH_SIZE)
     store = fresh_store(tmp, "reingest", probe.slug, probe.dimension)
@@ -201,11 +204,9 @@ def run_reingest(doc: Doc, tmp: Path, limit: int | None) -> dict[str, Any]:
                                "write_s": 0.0, "rows": {}, "written": {}}
         started = time.perf_counter()
         for kind, chunks in kinds.items():
-            texts = [c.text for c in chunks]
-            vectors, stats = embedder.embed(texts)
-            written = store.replace_partition(
-                kind, doc.document, doc.year, chunks, vectors, [content_key(t) for t in texts]
-            )
+            indexed = index_partition(store, embedder, kind, doc.document, doc.year, chunks,
+                                      doc.footnotes)
+            stats, written = indexed.embedding, indexed.write
             row["computed"] += stats.computed
             row["cached"] += stats.cached
             row["embed_s"] += stats.seconds
@@ -390,18 +391,16 @@ def baseline_splits(docs: Sequence[Doc]) -> list[dict[str, Any]]:
 
 def index_ours(docs: Sequence[Doc], embedder: Any, tmp: Path) -> tuple[Any, dict[str, Any]]:
     """Our shared store: both chunk kinds of every document and the routing profiles."""
-    from rag_assets.core.embeddings import content_key
     from rag_assets.core.routing import profile_from_text
+    from rag_assets.core.store import index_partition
 
     store = fresh_store(tmp, "corpus", embedder.slug, embedder.dimension)
     stats = {"computed": 0, "cached": 0, "embed_s": 0.0, "write_s": 0.0, "chunks": {}}
     for doc in docs:
         for kind, chunks in (("naive", doc.naive), ("enriched", doc.enriched)):
-            texts = [c.text for c in chunks]
-            vectors, embedded = embedder.embed(texts)
-            written = store.replace_partition(
-                kind, doc.document, doc.year, chunks, vectors, [content_key(t) for t in texts]
-            )
+            indexed = index_partition(store, embedder, kind, doc.document, doc.year, chunks,
+                                      doc.footnotes)
+            embedded, written = indexed.embedding, indexed.write
             stats["computed"] += embedded.computed
             stats["cached"] += embedded.cached
             stats["embed_s"] += embedded.seconds

@@ -15,9 +15,10 @@ from collections.abc import Iterable, Sequence
 from pydantic import BaseModel
 
 # "fiscal 2022", "fiscal year 2022", "FY2022", "FY 2022", "FY22", "FY'22", or a bare 2022;
-# not part of a longer number ("$2,018", "2018.5") or an amount
+# not part of a longer number ("$2,018", "2018.5"), an amount, or an EU act's number
+# ("Regulation (EU) 2016/679", "Directive 95/46/EC": 2016 is not a year asked about)
 YEAR_RE = re.compile(
-    r"(?<![\d$.,])(?:(?:fiscal(?:\s+year)?\s+)?(?P<year>(?:19[5-9]|20\d)\d)(?!\d|[,.]\d)"
+    r"(?<![\d$.,/])(?:(?:fiscal(?:\s+year)?\s+)?(?P<year>(?:19[5-9]|20\d)\d)(?!\d|[,.]\d|/\d)"
     r"|\bFY\s?'?(?P<fy>\d{4}|\d{2})\b)",
     re.IGNORECASE,
 )

@@ -15,7 +15,7 @@ import contextlib
 import fcntl
 import json
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import timedelta
 from pathlib import Path
 
@@ -27,7 +27,9 @@ from lancedb.query import MatchQuery
 from lancedb.rerankers import RRFReranker
 from pydantic import BaseModel
 
-from rag_assets.core.chunking import Chunk, ChunkKind
+from rag_assets.core.chunking import Chunk, ChunkKind, evidence_pages
+from rag_assets.core.embeddings import Embedder, EmbeddingStats, content_key
+from rag_assets.core.footnotes import Footnote
 
 FTS_CONFIG = FTS(stem=True, remove_stop_words=True, ascii_folding=True, lower_case=True)
 PROFILE_TABLE = "document_profiles"
@@ -356,3 +358,29 @@ class VectorStore:
             row.pop("_distance", None)
             row.pop("_score", None)
         return rows
+
+
+class IndexResult(BaseModel):
+    embedding: EmbeddingStats
+    write: WriteResult
+
+
+def index_partition(
+    store: VectorStore,
+    embedder: Embedder,
+    kind: ChunkKind,
+    document: str,
+    year: int,
+    chunks: Sequence[Chunk],
+    footnotes: Sequence[Footnote] = (),
+    progress: Callable[[int, int], None] | None = None,
+) -> IndexResult:
+    """Embed a partition's chunks (new texts only) and make them its rows in the store, each with
+    the pages its text comes from (stitched footnotes' pages included)."""
+    texts = [c.text for c in chunks]
+    vectors, stats = embedder.embed(texts, progress=progress)
+    written = store.replace_partition(
+        kind, document, year, chunks, vectors, [content_key(t) for t in texts],
+        pages=[evidence_pages(c, footnotes) for c in chunks],
+    )
+    return IndexResult(embedding=stats, write=written)

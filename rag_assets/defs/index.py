@@ -10,10 +10,10 @@ from collections.abc import Iterator
 import dagster as dg
 import pandas as pd
 
-from rag_assets.core.chunking import ChunkKind, evidence_pages
-from rag_assets.core.embeddings import Embedder, content_key
+from rag_assets.core.chunking import ChunkKind
+from rag_assets.core.embeddings import Embedder
 from rag_assets.core.routing import profile_from_text
-from rag_assets.core.store import VectorStore
+from rag_assets.core.store import VectorStore, index_partition
 from rag_assets.core.tables import frame_to_chunks, frame_to_footnotes
 from rag_assets.defs.partitions import partition_of, report_partitions
 from rag_assets.defs.reporting import fail, preview
@@ -66,22 +66,18 @@ def _vectors(
     footnotes = frame_to_footnotes(footnote_dictionary)
     embedder, store = _embedder(context, settings, embeddings)
     chunks = frame_to_chunks(chunks_frame)
-    texts = [c.text for c in chunks]
     context.log.info(
         f"{document} {year}: {len(chunks)} {kind} chunks, model {embedder.model_name} "
         f"({embedder.dimension}-d, max {embedder.max_seq_length} tokens)"
     )
-    vectors, stats = embedder.embed(
-        texts,
+    indexed = index_partition(
+        store, embedder, kind, document, year, chunks, footnotes,
         progress=lambda done, total: context.log.info(f"embedded {done}/{total} new texts"),
     )
+    stats, written = indexed.embedding, indexed.write
     context.log.info(
         f"embeddings: {stats.computed} computed, {stats.cached} from the cache "
         f"in {stats.seconds:.1f}s"
-    )
-    written = store.replace_partition(
-        kind, document, year, chunks, vectors, [content_key(t) for t in texts],
-        pages=[evidence_pages(c, footnotes) for c in chunks],
     )
     stored = store.partition_rows(kind, document, year)
     yield dg.MaterializeResult(

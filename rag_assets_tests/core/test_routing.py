@@ -63,6 +63,7 @@ def test_years_in_finds_written_years(question: str, years: list[int]) -> None:
         "Revenue was $2,018 million",  # an amount
         "a ratio of 2018.5",  # a decimal
         "items 10,2019",  # part of a longer number
+        "Directive 2002/58/EC and Regulation (EU) 2016/679",  # EU act numbers
         "order 120221 shipped",  # digits inside a number
         "founded in 1849",  # outside the year range
         "What is the revenue?",
