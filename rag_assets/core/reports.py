@@ -32,7 +32,7 @@ def strategy_chart(summary: pd.DataFrame, strategy: str, path: Path) -> Path:
     ``summary`` has one row per (kind, setting, strategy) with the metric columns.
     """
     rows = summary[summary.strategy == strategy]
-    fig, ax = plt.subplots(figsize=(7.5, 3.6), dpi=100)
+    fig, ax = plt.subplots(figsize=(7.5, 4.0), dpi=100)
     width = 0.8 / max(len(SERIES_COLORS), 1)
     for i, ((kind, setting), color) in enumerate(SERIES_COLORS.items()):
         row = rows[(rows.kind == kind) & (rows.setting == setting)]
@@ -45,7 +45,8 @@ def strategy_chart(summary: pd.DataFrame, strategy: str, path: Path) -> Path:
     ax.set_xticks(range(len(CHART_METRICS)), list(CHART_METRICS.values()))
     ax.set_ylim(0, 1)
     ax.set_title(f"{strategy}: naive vs enriched chunks, own partition vs whole corpus")
-    ax.legend(fontsize=8, ncols=2, loc="upper right")
+    ax.legend(fontsize=8, ncols=4, loc="upper center", bbox_to_anchor=(0.5, -0.16),
+              frameon=False)
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
