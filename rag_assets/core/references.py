@@ -47,7 +47,7 @@ _PREFIX = rf"(?:(?:point\s+{_SUB}|paragraph\s+(?:\(\d{{1,3}}\)|\d{{1,3}}))\s+of\
 REFERENCE_RE = re.compile(
     r"\[(?P<fn>[1-9]\d{0,2})\]"  # [3], [12]; never [2018] nor [a]
     rf"|(?<![\w§])(?P<prefix>{_PREFIX})"
-    r"(?P<kw>articles?|arts?\.|recitals?|chapters?|sections?|secs?\.|§§?|notes?|items?|rules?)"
+    r"(?P<kw>articles?|arts?\.?|recitals?|chapters?|sections?|secs?\.|§§?|notes?|items?|rules?)"
     rf"\s*(?P<first>{_HEAD}{_SUBS})(?P<rest>(?:\s*{_SEP}\s*{_HEAD}{_SUBS})*)",
     re.IGNORECASE,
 )

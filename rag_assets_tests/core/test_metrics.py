@@ -61,40 +61,42 @@ def test_reciprocal_rank_cut_off_at_k() -> None:
 
 def test_ndcg_two_relevant_pages_found_at_ranks_1_and_3() -> None:
     # DCG = 1/log2(1+1) + 1/log2(3+1) = 1 + 1/2 = 1.5
-    # IDCG (2 items at ranks 1 and 2) = 1 + 1/log2(3) = 1.6309...
+    # IDCG (both items in the first hit) = 2/log2(2) = 2
     covered = [{p(3)}, NONE, {p(7)}]
-    expected = (1 + 1 / math.log2(4)) / (1 + 1 / math.log2(3))
+    expected = (1 + 1 / math.log2(4)) / 2
     assert ndcg_at_k(covered, n_items=2) == pytest.approx(expected)
-    assert ndcg_at_k(covered, n_items=2) == pytest.approx(0.9197207, abs=1e-6)
+    assert ndcg_at_k(covered, n_items=2) == pytest.approx(0.75)
 
 
 def test_ndcg_counts_a_page_covered_twice_once() -> None:
     # rank 2 covers page 3 again: no fresh item, no gain. DCG = 1 + 1/log2(4) as above
     covered = [{p(3)}, {p(3)}, {p(7)}]
-    expected = (1 + 1 / math.log2(4)) / (1 + 1 / math.log2(3))
-    assert ndcg_at_k(covered, n_items=2) == pytest.approx(expected)
-    # had the duplicate counted, DCG would be 1 + 1/log2(3) + 1/2 > IDCG (capped at 1)
+    assert ndcg_at_k(covered, n_items=2) == pytest.approx(0.75)
+    # had the duplicate counted, DCG would be 1 + 1/log2(3) + 1/2 = 2.13 > IDCG = 2
     assert ndcg_at_k(covered, n_items=2) < 1.0
 
 
 def test_ndcg_one_hit_covering_two_items_gains_two_at_its_rank() -> None:
-    # one hit spanning pages 3..7 covers both items at rank 1: DCG = 2/log2(2) = 2,
-    # IDCG = 1 + 1/log2(3) = 1.6309 -> ratio 1.226 capped at 1
+    # one hit spanning pages 3..7 covers both items at rank 1: DCG = 2/log2(2) = 2 = IDCG
     assert ndcg_at_k([{p(3), p(7)}], n_items=2) == 1.0
-    # the same hit at rank 2: DCG = 2/log2(3) = 1.2619; / 1.6309 = 0.7737
-    expected = (2 / math.log2(3)) / (1 + 1 / math.log2(3))
+    # the same hit at rank 2: DCG = 2/log2(3) = 1.2619; / 2 = 0.6309
+    expected = (2 / math.log2(3)) / 2
     assert ndcg_at_k([NONE, {p(3), p(7)}], n_items=2) == pytest.approx(expected)
-    assert expected == pytest.approx(0.7737, abs=1e-4)
+    assert expected == pytest.approx(0.6309, abs=1e-4)
+    # the reviewer's case: {a,b} at rank 1 and c at rank 4 is not perfect any more
+    assert ndcg_at_k([{p(1), p(2)}, NONE, NONE, {p(3)}], n_items=3) == pytest.approx(
+        (2 + 1 / math.log2(5)) / 3)
 
 
-def test_ndcg_ideal_dcg_stops_at_k_when_there_are_more_items() -> None:
-    # 12 items, ranks 1..10 each cover a fresh one: DCG = IDCG@10 = sum_{r=1..10} 1/log2(r+1)
+def test_ndcg_ideal_is_every_item_in_the_first_hit() -> None:
+    # 12 items, ranks 1..10 each cover a fresh one: DCG@10 = sum_{r=1..10} 1/log2(r+1);
+    # IDCG = 12 (all twelve first covered at rank 1)
     covered = [{p(r)} for r in range(1, 13)]
-    assert ndcg_at_k(covered, n_items=12) == pytest.approx(1.0)
-    # only rank 1 relevant: 1 / IDCG@10 (ideal over min(12, 10) = 10 ranks, not 12)
-    idcg_10 = sum(1 / math.log2(r + 1) for r in range(1, 11))
-    assert idcg_10 == pytest.approx(4.543559, abs=1e-6)
-    assert ndcg_at_k([{p(1)}], n_items=12) == pytest.approx(1 / idcg_10)
+    dcg_10 = sum(1 / math.log2(r + 1) for r in range(1, 11))
+    assert dcg_10 == pytest.approx(4.543559, abs=1e-6)
+    assert ndcg_at_k(covered, n_items=12) == pytest.approx(dcg_10 / 12)
+    # only rank 1 relevant: 1 / 12
+    assert ndcg_at_k([{p(1)}], n_items=12) == pytest.approx(1 / 12)
     # a hit at rank 11 is beyond k and earns nothing
     assert ndcg_at_k([NONE] * 10 + [{p(1)}], n_items=1) == 0.0
 
@@ -125,11 +127,13 @@ def test_recall_at_1_5_10() -> None:
 
 
 def test_ranked_metrics_of_a_perfect_and_an_empty_list() -> None:
-    perfect = ranked_metrics([{p(1)}, {p(2)}], 2)
-    # recall@1: 1 of 2 items; everything else is perfect
-    assert perfect.model_dump() == pytest.approx(
-        {"mrr": 1.0, "ndcg_at_10": 1.0, "recall_at_1": 0.5, "recall_at_5": 1.0,
-         "recall_at_10": 1.0})
+    perfect = ranked_metrics([{p(1), p(2)}], 2)  # all evidence in the first hit
+    assert set(perfect.model_dump().values()) == {1.0}
+    two_hits = ranked_metrics([{p(1)}, {p(2)}], 2)
+    # recall@1: 1 of 2 items; nDCG (1 + 1/log2 3) / 2
+    assert two_hits.model_dump() == pytest.approx(
+        {"mrr": 1.0, "ndcg_at_10": (1 + 1 / math.log2(3)) / 2, "recall_at_1": 0.5,
+         "recall_at_5": 1.0, "recall_at_10": 1.0})
     empty = ranked_metrics([], 2)
     assert set(empty.model_dump().values()) == {0.0}
 
@@ -170,10 +174,9 @@ def test_judge_page_level_ignores_same_page_of_another_document_or_year() -> Non
     ]
     page, footnote = judge(q, hits)
     assert footnote is None  # no labelled markers
-    # MRR 1/3; DCG = 1/log2(4) + 1/log2(6); IDCG = 1 + 1/log2(3)
+    # MRR 1/3; DCG = 1/log2(4) + 1/log2(6); IDCG = 2 items at rank 1 = 2
     assert page.mrr == pytest.approx(1 / 3)
-    assert page.ndcg_at_10 == pytest.approx(
-        (1 / math.log2(4) + 1 / math.log2(6)) / (1 + 1 / math.log2(3)))
+    assert page.ndcg_at_10 == pytest.approx((1 / math.log2(4) + 1 / math.log2(6)) / 2)
     assert (page.recall_at_1, page.recall_at_5, page.recall_at_10) == (0.0, 1.0, 1.0)
 
 
@@ -195,10 +198,9 @@ def test_judge_footnote_level_by_markers_defined() -> None:
     page, footnote = judge(q, hits)
     assert page.mrr == 1.0 and page.recall_at_1 == 0.5 and page.recall_at_5 == 1.0
     assert footnote is not None
-    # first marker at rank 4: MRR 1/4; DCG = 1/log2(5) + 1/log2(6); IDCG = 1 + 1/log2(3)
+    # first marker at rank 4: MRR 1/4; DCG = 1/log2(5) + 1/log2(6); IDCG = 2
     assert footnote.mrr == pytest.approx(1 / 4)
-    assert footnote.ndcg_at_10 == pytest.approx(
-        (1 / math.log2(5) + 1 / math.log2(6)) / (1 + 1 / math.log2(3)))
+    assert footnote.ndcg_at_10 == pytest.approx((1 / math.log2(5) + 1 / math.log2(6)) / 2)
     assert footnote.recall_at_1 == 0.0
     assert footnote.recall_at_5 == 1.0
     assert footnote.recall_at_10 == 1.0
