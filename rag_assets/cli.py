@@ -182,11 +182,15 @@ def print_metrics(data_dir: Path) -> None:
     from rag_assets.core.reports import by_document_table, comparison_table
     from rag_assets.defs.resources import WAREHOUSE_SCHEMA
 
-    con = duckdb.connect(str(data_dir / "warehouse.duckdb"), read_only=True)
     try:
-        rollup = con.execute(f"select * from {WAREHOUSE_SCHEMA}.evaluation_rollup").df()
-    finally:
-        con.close()
+        con = duckdb.connect(str(data_dir / "warehouse.duckdb"), read_only=True)
+        try:
+            rollup = con.execute(f"select * from {WAREHOUSE_SCHEMA}.evaluation_rollup").df()
+        finally:
+            con.close()
+    except duckdb.Error as err:
+        print(f"\nno evaluation roll-up to show ({str(err).splitlines()[0]})")
+        return
     for setting, title in (("corpus", "whole corpus, one shared store (the setting that counts)"),
                            ("partition", "each question within its own partition")):
         print(f"\nAll golden questions, {title}:")
@@ -195,6 +199,12 @@ def print_metrics(data_dir: Path) -> None:
         print(comparison_table(rollup, setting, "footnote-dependent"))
     print("\nMRR per document, enriched chunks, whole corpus:")
     print(by_document_table(rollup, "corpus", "enriched"))
+
+
+def _report_failures(failed: list[str]) -> None:
+    """After the tables, so they are the last thing on screen."""
+    for line in failed:
+        print(f"FAILED {line}")
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -223,8 +233,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         ingested = [r for r in reports if r.partition not in broken]
         failed += evaluate(ingested, args.data_dir, instance, list(EVALUATION_ASSETS))
         print_metrics(args.data_dir)
-    for line in failed:
-        print(f"FAILED {line}")
+    _report_failures(failed)
     print(
         "\nOpen the UI with `make ui` (http://127.0.0.1:3000): the ingest, index and evaluation "
         "groups, their partitions and these runs are there."
@@ -243,10 +252,13 @@ def _overrides(pairs: list[str]) -> dict[str, object]:
         if name not in fields or not value:
             raise SystemExit(f"--set {pair}: expected NAME=VALUE with NAME one of "
                              f"{', '.join(sorted(fields))}")
-        kind = fields[name].annotation
-        out[name] = kind(value) if kind in (int, float) else value
-    RetrievalSettings(**out)  # fail here, not in the middle of a backfill
-    return out
+        out[name] = value
+    try:  # fail here, not in the middle of a backfill; pydantic converts "0.8" and "20"
+        checked = RetrievalSettings(**out)
+    except ValueError as err:
+        lines = [line.strip() for line in str(err).splitlines()[1:3]]
+        raise SystemExit(f"--set: {' '.join(lines)}") from err
+    return {name: getattr(checked, name) for name in out}
 
 
 def cmd_backfill(args: argparse.Namespace) -> int:
@@ -265,8 +277,7 @@ def cmd_backfill(args: argparse.Namespace) -> int:
     failed = evaluate(reports, args.data_dir, instance, list(dict.fromkeys(args.assets)),
                       overrides)
     print_metrics(args.data_dir)
-    for line in failed:
-        print(f"FAILED {line}")
+    _report_failures(failed)
     return 1 if failed else 0
 
 

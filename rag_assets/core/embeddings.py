@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
 BUNDLED_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+_NATIVE_MAX_SEQ_LENGTH: dict[tuple[str, str], int] = {}
 PROGRESS_SLICE = 256  # texts encoded between progress reports and cache writes
 _BUNDLED_ALIASES = {BUNDLED_MODEL, "all-MiniLM-L6-v2", "all-minilm-l6-v2"}
 
@@ -90,12 +91,21 @@ def load_model(model: str, device: str = "cpu") -> SentenceTransformer:
     from sentence_transformers import SentenceTransformer
 
     try:
-        return SentenceTransformer(resolve_model(model), device=device)
+        loaded = SentenceTransformer(resolve_model(model), device=device)
+        _NATIVE_MAX_SEQ_LENGTH[(model, device)] = int(loaded.max_seq_length)
+        return loaded
     except Exception as err:  # noqa: BLE001 - one clear line instead of a hub stack trace
+        first = next((line for line in str(err).splitlines() if line.strip()), repr(err))
         raise RuntimeError(
-            f"cannot load embedding model {model!r}: {str(err).splitlines()[0]} "
+            f"cannot load embedding model {model!r}: {first.strip()} "
             "(give a local folder, or a name already in the Hugging Face cache)"
         ) from err
+
+
+def native_max_seq_length(model: str, device: str = "cpu") -> int:
+    """The model's own token limit, as loaded (before any Embedder encoded with its own)."""
+    load_model(model, device)
+    return _NATIVE_MAX_SEQ_LENGTH[(model, device)]
 
 
 def content_key(text: str) -> str:
@@ -119,9 +129,9 @@ class Embedder:
         self.device = device
         self.cache = cache
         self._model = load_model(model, device)
-        if max_seq_length is not None:
-            self._model.max_seq_length = max_seq_length
-        self.max_seq_length = int(self._model.max_seq_length)
+        # the loaded model is shared by every Embedder of the process: never change its own
+        # limit, pass ours at each encode
+        self.max_seq_length = int(max_seq_length or native_max_seq_length(model, device))
         self.dimension = int(self._model.get_embedding_dimension())
         self.slug = model_slug(model, self.max_seq_length)
         self._queries: dict[str, np.ndarray] = {}

@@ -62,9 +62,18 @@ def png_markdown(path: Path, title: str) -> str:
 
 
 def metrics_table(summary: pd.DataFrame, columns: dict[str, str]) -> str:
-    """Selected columns, renamed, as a markdown table; a stage that could not run says why."""
-    shown = summary[list(columns)].rename(columns=columns).copy()
-    return shown.to_markdown(index=False, floatfmt=".3f")
+    """Selected columns, renamed, as a markdown table; a stage that could not run shows "n/a"
+    instead of its fallback's numbers, and why, below the table."""
+    shown = summary[list(columns)].astype(object).copy()
+    unavailable = summary["unavailable"].notna() if "unavailable" in summary else None
+    notes: list[str] = []
+    if unavailable is not None and unavailable.any():
+        metric_columns = [c for c in columns if pd.api.types.is_float_dtype(summary[c])]
+        shown.loc[unavailable, metric_columns] = "n/a"
+        notes = [f"\n\n{s}: {r}" for s, r in summary.loc[unavailable, ["strategy", "unavailable"]]
+                 .drop_duplicates("strategy").itertuples(index=False)]
+    table = shown.rename(columns=columns).to_markdown(index=False, floatfmt=".3f")
+    return table + "".join(notes)
 
 
 def comparison_table(rollup: pd.DataFrame, setting: str, category: str = "all") -> str:

@@ -61,7 +61,6 @@ class RetrievalConfig(BaseModel):
     citation_weight: float = Field(default=0.3, ge=0.0, le=1.0)
     cross_encoder_model: str = DEFAULT_CROSS_ENCODER
     cross_encoder_batch_size: int = Field(default=16, ge=1)
-    context_budget: int = Field(default=5000, ge=1, description="characters packed for a prompt")
 
 
 class Hit(BaseModel):
@@ -176,6 +175,9 @@ class CrossEncoderReranker:
 
 
 def _hits(rows: Sequence[dict], stage: str) -> list[Hit]:
+    """Rows to ranked hits; equal scores (the same sentence in two years' reports) are ordered
+    by chunk id, so a ranking reproduces."""
+    rows = sorted(rows, key=lambda r: (-float(r["score"]), r["chunk_id"]))
     return [
         Hit(
             chunk_id=r["chunk_id"], document=r["document"], year=int(r["year"]),

@@ -65,7 +65,8 @@ def years_in(question: str) -> list[int]:
             year = int(match.group("year"))
         else:
             fy = match.group("fy")
-            year = int(fy) if len(fy) == 4 else 2000 + int(fy)
+            # two digits: FY99 is 1999, FY22 is 2022
+            year = int(fy) if len(fy) == 4 else (2000 if int(fy) < 50 else 1900) + int(fy)
         if year not in years:
             years.append(year)
     return years

@@ -33,6 +33,7 @@ from rag_assets.core.footnotes import Footnote
 
 FTS_CONFIG = FTS(stem=True, remove_stop_words=True, ascii_folding=True, lower_case=True)
 PROFILE_TABLE = "document_profiles"
+CACHE_INDEX_ROWS = 10_000
 # columns a search returns (never the vector: it is 1.5 KB a row and nobody reads it)
 HIT_COLUMNS = [
     "chunk_id", "document", "year", "kind", "seq", "page_start", "page_end", "pages", "section",
@@ -124,7 +125,7 @@ class LanceEmbeddingCache:
                 self.table.search()
                 .where(f"key IN ({in_list})")
                 .select(["key", "vector"])
-                .limit(len(batch) * 2)
+                .limit(None)  # a key written twice by a race is found twice: keep every row
                 .to_arrow()
             )
             vectors = arrow.column("vector").combine_chunks().flatten().to_numpy()
@@ -148,8 +149,6 @@ class LanceEmbeddingCache:
                 schema=self.table.schema,
             )
         )
-        if not self.table.list_indices() and self.table.count_rows() >= 10_000:
-            self.table.create_scalar_index("key", replace=False)
 
 
 class VectorStore:
@@ -162,6 +161,7 @@ class VectorStore:
         self.db = lancedb.connect(self.uri, read_consistency_interval=timedelta(0))
         self.model_slug = model_slug
         self.dimension = dimension
+        self._searchable: dict[str, lancedb.table.Table] = {}
 
     # -- tables ---------------------------------------------------------------------------
     def table_name(self, kind: ChunkKind) -> str:
@@ -192,10 +192,18 @@ class VectorStore:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
     def embedding_cache(self) -> LanceEmbeddingCache:
+        """The model's cache; past 10k vectors its keys get a BTREE index, folded forward here
+        (keys not yet indexed are still found, by a scan)."""
         with self._creation_lock():
-            return LanceEmbeddingCache(
+            cache = LanceEmbeddingCache(
                 self.db, f"embedding_cache__{self.model_slug}", self.dimension
             )
+            table = cache.table
+            if table.list_indices():
+                table.optimize()
+            elif table.count_rows() >= CACHE_INDEX_ROWS:
+                table.create_scalar_index("key", replace=False)
+        return cache
 
     # -- writes ---------------------------------------------------------------------------
     def replace_partition(
@@ -303,12 +311,25 @@ class VectorStore:
                               arrow.column("year").to_pylist(), strict=True)))
 
     # -- searches -------------------------------------------------------------------------
+    def searchable(self, kind: ChunkKind) -> lancedb.table.Table:
+        """The chunk table to search; a missing one is an error, not an empty result."""
+        if kind in self._searchable:
+            return self._searchable[kind]
+        name = self.table_name(kind)
+        if name not in self.table_names():
+            raise LookupError(
+                f"no {kind} vectors for model {self.model_slug} in {self.uri}: materialize "
+                f"{kind}_vectors first"
+            )
+        self._searchable[kind] = self.db.open_table(name)  # re-reads the latest version
+        return self._searchable[kind]
+
     def dense(
         self, kind: ChunkKind, vector: np.ndarray, k: int, where: str | None = None
     ) -> list[dict]:
         """Nearest chunks by cosine similarity (``score`` = cosine)."""
         query = (
-            self.table(kind).search(vector).distance_type("cosine")
+            self.searchable(kind).search(vector).distance_type("cosine")
             .select([*HIT_COLUMNS, "_distance"])
         )
         if where:
@@ -323,7 +344,7 @@ class VectorStore:
         if not text.strip():
             return []
         query = (
-            self.table(kind)
+            self.searchable(kind)
             .search(MatchQuery(text, "text"), query_type="fts")
             .select([*HIT_COLUMNS, "_score"])
         )
@@ -342,7 +363,7 @@ class VectorStore:
         if not text.strip():
             return self.dense(kind, vector, k, where)
         query = (
-            self.table(kind)
+            self.searchable(kind)
             .search(query_type="hybrid")
             .vector(vector)
             .text(text)

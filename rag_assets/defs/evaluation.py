@@ -67,7 +67,11 @@ def retrieval_runs(
         fail(context, str(err))
         raise
     retriever = Retriever(store, embedder, retrieval.config())
-    records = run_questions(retriever, questions, progress=context.log.info)
+    try:
+        records = run_questions(retriever, questions, progress=context.log.info)
+    except LookupError as err:
+        fail(context, str(err))
+        raise
     reason = retriever.reranker.unavailable
     if reason:
         context.log.warning(f"cross_encoder stage skipped: {reason}")
@@ -80,6 +84,8 @@ def retrieval_runs(
             "runs": len(frame),
             "strategies": dg.MetadataValue.json(list(STRATEGIES)),
             "cross_encoder": reason or f"ran {retrieval.cross_encoder_model}",
+            "retrieval_settings": dg.MetadataValue.json(retrieval.config().model_dump()),
+            "embedding_model": embedder.model_name,
             "metrics": _headline(summary),
             "dagster/row_count": len(frame),
             "preview": preview(frame, ["question_id", "kind", "setting", "strategy",
@@ -127,8 +133,13 @@ def evaluation_rollup(
     )
     charts: dict[str, dg.MetadataValue] = {}
     for strategy in STRATEGIES:
-        if overall.empty:
-            break
+        rows = overall[overall.strategy == strategy]
+        if rows.empty:
+            continue
+        reason = rows.unavailable.dropna()
+        if len(reason):  # no chart of a fallback's numbers under this strategy's name
+            charts[f"chart_{strategy}"] = dg.MetadataValue.text(f"unavailable: {reason.iloc[0]}")
+            continue
         path = strategy_chart(overall, strategy, settings.evaluation_dir / f"{strategy}.png")
         charts[f"chart_{strategy}"] = dg.MetadataValue.md(png_markdown(path, strategy))
     questions = int(retrieval_runs.question_id.nunique()) if len(retrieval_runs) else 0

@@ -86,7 +86,6 @@ class RetrievalSettings(dg.ConfigurableResource):
     rrf_k: int = Field(default=60, ge=1)
     citation_weight: float = Field(default=0.3, ge=0.0, le=1.0)
     cross_encoder_model: str = Field(default=DEFAULT_CROSS_ENCODER)
-    context_budget: int = Field(default=5000, ge=1, description="characters packed for a prompt")
 
     def config(self) -> RetrievalConfig:
         return RetrievalConfig(**{name: getattr(self, name) for name in RetrievalConfig.model_fields

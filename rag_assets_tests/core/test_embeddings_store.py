@@ -361,3 +361,18 @@ def test_profiles_round_trip_and_replace(store: VectorStore) -> None:
          "aliases": ["Acme Corporation", "ACME"]},
         {"document": "acme", "year": 2022, "title": None, "aliases": ["Acme"]},
     ]
+
+
+def test_an_embedders_sequence_limit_does_not_leak_into_the_next(embedder: Embedder) -> None:
+    """The model object is shared by the process: one Embedder's limit is its own."""
+    short = Embedder(max_seq_length=128)
+    assert short.max_seq_length == 128 and short.slug == "all_minilm_l6_v2_128"
+    short.encode(["a text long enough to be cut " * 40])
+    again = Embedder()
+    assert again.max_seq_length == 256 and again.slug == embedder.slug
+
+
+def test_searching_a_table_never_built_says_what_to_materialize(store: VectorStore) -> None:
+    with pytest.raises(LookupError, match="no naive vectors for model test_model.*naive_vectors"):
+        store.bm25("naive", "revenue", 5)
+    assert store.table_name("naive") not in store.table_names()  # and creates nothing

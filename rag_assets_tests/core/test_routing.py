@@ -47,6 +47,7 @@ free movement of such data, and repealing Directive 95/46/EC
         ("In fiscal year 2020, what changed?", [2020]),
         ("FY22 revenue", [2022]),
         ("FY'22 revenue", [2022]),
+        ("FY99 and FY49", [1999, 2049]),  # two digits pivot at 50
         ("FY 2019 margins", [2019]),
         ("FY2021 and again 2021", [2021]),  # each year once
         ("Compare 2019 with 2018", [2019, 2018]),  # order of mention
