@@ -123,8 +123,13 @@ class Embedder:
         max_seq_length: int | None = None,
         device: str = "cpu",
         cache: EmbeddingCache | None = None,
+        query_prefix: str = "",
+        document_prefix: str = "",
     ) -> None:
         self.model_name = model
+        # e5 wants "query: " / "passage: ", bge an instruction before queries; MiniLM nothing
+        self.query_prefix = query_prefix
+        self.document_prefix = document_prefix
         self.batch_size = batch_size
         self.device = device
         self.cache = cache
@@ -156,7 +161,8 @@ class Embedder:
         """Vectors in input order; each distinct text is encoded at most once, ever.
         ``progress(done, total)`` is called after every slice of new texts encoded."""
         started = time.perf_counter()
-        keys = [content_key(t) for t in texts]
+        texts = [self.document_prefix + t for t in texts] if self.document_prefix else texts
+        keys = [content_key(t) for t in texts]  # of what the model reads, prefix included
         unique = dict(zip(keys, texts, strict=True))
         found = self.cache.get_many(list(unique)) if self.cache is not None else {}
         missing = [k for k in unique if k not in found]
@@ -187,5 +193,5 @@ class Embedder:
     def embed_query(self, question: str) -> np.ndarray:
         """A question's vector; questions repeat across strategies, so they are memoized."""
         if question not in self._queries:
-            self._queries[question] = self.encode([question])[0]
+            self._queries[question] = self.encode([self.query_prefix + question])[0]
         return self._queries[question]

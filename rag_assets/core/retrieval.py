@@ -276,11 +276,17 @@ class Retriever:
         *,
         k: int | None = None,
         scope: Scope | None = None,
+        route: bool | None = None,
     ) -> RetrievalResult:
+        """Ranked hits of one strategy. ``scope`` is an explicit filter and always wins;
+        otherwise ``route`` (default: only for ``routed``) narrows to the documents and years
+        the question names."""
         started = time.perf_counter()
         k = k or self.config.k
+        if route is None:
+            route = strategy == "routed"
         if scope is None:
-            scope = self.resolve_scope(question, kind) if strategy == "routed" else Scope()
+            scope = self.resolve_scope(question, kind) if route else Scope()
         where = scope.where()
         unavailable = None
         if strategy == "dense":

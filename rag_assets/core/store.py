@@ -161,6 +161,7 @@ class VectorStore:
         self.db = lancedb.connect(self.uri, read_consistency_interval=timedelta(0))
         self.model_slug = model_slug
         self.dimension = dimension
+        self._tables: dict[str, lancedb.table.Table] = {}  # handles re-read the latest version
         self._searchable: dict[str, lancedb.table.Table] = {}
 
     # -- tables ---------------------------------------------------------------------------
@@ -168,17 +169,18 @@ class VectorStore:
         return f"{kind}_chunks__{self.model_slug}"
 
     def table(self, kind: ChunkKind) -> lancedb.table.Table:
-        """The chunk table of a kind, created empty with its full-text index if missing."""
-        name = self.table_name(kind)
-        if name not in self.table_names():
-            with self._creation_lock():  # two processes must not both create it
+        """The chunk table of a kind, created empty with its full-text index if missing. The
+        first call takes the store's lock: another process may be creating the table right now
+        (its folder can exist before its first version does)."""
+        if kind not in self._tables:
+            with self._creation_lock():
                 table = self.db.create_table(
-                    name, schema=chunk_schema(self.dimension), exist_ok=True
+                    self.table_name(kind), schema=chunk_schema(self.dimension), exist_ok=True
                 )
                 if not any(i.index_type == "FTS" for i in table.list_indices()):
                     table.create_index("text", config=FTS_CONFIG, replace=False)
-            return table
-        return self.db.open_table(name)
+            self._tables[kind] = table
+        return self._tables[kind]
 
     @contextlib.contextmanager
     def _creation_lock(self) -> Iterator[None]:

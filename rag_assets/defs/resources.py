@@ -63,12 +63,15 @@ class EmbeddingsResource(dg.ConfigurableResource):
         default=None, ge=16, description="tokens per text; the model's own limit when unset"
     )
     device: str = Field(default="cpu")
+    query_prefix: str = Field(default="", description='e.g. "query: " for e5 models')
+    document_prefix: str = Field(default="", description='e.g. "passage: " for e5 models')
 
     def embedder(self, settings: RagSettings) -> tuple[Embedder, VectorStore]:
         """The process's model, with its store and content-hash cache under the data folder."""
         embedder = Embedder(
             self.model, batch_size=self.batch_size, max_seq_length=self.max_seq_length,
-            device=self.device,
+            device=self.device, query_prefix=self.query_prefix,
+            document_prefix=self.document_prefix,
         )
         store = VectorStore(settings.lancedb_dir, embedder.slug, embedder.dimension)
         embedder.cache = store.embedding_cache()

@@ -376,3 +376,15 @@ def test_searching_a_table_never_built_says_what_to_materialize(store: VectorSto
     with pytest.raises(LookupError, match="no naive vectors for model test_model.*naive_vectors"):
         store.bm25("naive", "revenue", 5)
     assert store.table_name("naive") not in store.table_names()  # and creates nothing
+
+
+def test_prefixes_reach_the_model_and_the_cache_key(embedder: Embedder) -> None:
+    """An e5-style model reads "query: ..." and "passage: ...": the vectors are of the prefixed
+    texts, and a prefixed passage is a different cache entry from the bare one."""
+    e5_style = Embedder(query_prefix="query: ", document_prefix="passage: ")
+    text = "Revenue grew 12 percent."
+    assert np.allclose(e5_style.embed_query(text), embedder.encode(["query: " + text])[0],
+                       atol=1e-6)
+    vectors, _ = e5_style.embed([text])
+    assert np.allclose(vectors[0], embedder.encode(["passage: " + text])[0], atol=1e-6)
+    assert not np.allclose(vectors[0], embedder.encode([text])[0], atol=1e-3)

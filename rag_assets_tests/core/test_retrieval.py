@@ -181,6 +181,16 @@ def test_other_strategies_ignore_the_question_year(retriever: Retriever) -> None
     assert len(result.hits) == N_CHUNKS
 
 
+def test_any_strategy_can_route(retriever: Retriever) -> None:
+    result = retriever.search("What was total revenue in 2022?", "hybrid_rrf", k=N_CHUNKS,
+                              route=True)
+    assert result.scope.years == [2022]
+    assert {h.year for h in result.hits} == {2022}
+    unrouted = retriever.search("What was total revenue in 2022?", "routed", k=N_CHUNKS,
+                                route=False)
+    assert unrouted.scope == Scope()
+
+
 @pytest.mark.parametrize(
     ("question", "documents", "years"),
     [
