@@ -5,11 +5,11 @@ written by two processes at once), BM25 over rows added after the index, and mod
 from __future__ import annotations
 
 import multiprocessing
-import multiprocessing.pool
 import os
 import re
 import time
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -239,6 +239,9 @@ def test_shrinking_a_partition_deletes_the_extra_rows(store: VectorStore) -> Non
     assert store.partitions(KIND) == [("acme", 2022)]
 
 
+WORKER_TIMEOUT = 240  # seconds; a stuck writer fails the test instead of hanging the suite
+
+
 def _write_partition(
     uri: str, document: str, year: int, sizes: Sequence[int], start_at: float = 0.0
 ) -> int | str:
@@ -261,21 +264,23 @@ def _warm(seconds: float) -> int:
 
 
 @pytest.fixture(scope="module")
-def pool() -> Iterator[multiprocessing.pool.Pool]:
-    """Two spawned worker processes (fresh interpreters, nothing shared), started once."""
-    with multiprocessing.get_context("spawn").Pool(2) as workers:
-        workers.map(_warm, [0.5, 0.5], chunksize=1)
+def pool() -> Iterator[ProcessPoolExecutor]:
+    """Two spawned worker processes (fresh interpreters, nothing shared), started once. An
+    executor, not a Pool: a worker that dies breaks it with an error instead of hanging."""
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as workers:
+        list(workers.map(_warm, [0.5, 0.5], timeout=WORKER_TIMEOUT))
         yield workers
 
 
-def write_together(pool: multiprocessing.pool.Pool,
+def write_together(pool: ProcessPoolExecutor,
                    jobs: Sequence[tuple[str, str, int, list[int]]]) -> list[int | str]:
     start_at = time.time() + 0.3
-    return pool.starmap(_write_partition, [(*job, start_at) for job in jobs], chunksize=1)
+    futures = [pool.submit(_write_partition, *job, start_at) for job in jobs]
+    return [f.result(timeout=WORKER_TIMEOUT) for f in futures]
 
 
 def test_two_processes_write_two_partitions_at_once(
-    tmp_path: Path, pool: multiprocessing.pool.Pool
+    tmp_path: Path, pool: ProcessPoolExecutor
 ) -> None:
     uri = str(tmp_path / "db")
     VectorStore(uri, "test_model", DIM).table(KIND)  # the table exists, both processes write it
@@ -291,7 +296,7 @@ def test_two_processes_write_two_partitions_at_once(
 
 
 def test_two_processes_create_the_table_and_write_at_once(
-    tmp_path: Path, pool: multiprocessing.pool.Pool
+    tmp_path: Path, pool: ProcessPoolExecutor
 ) -> None:
     for attempt in range(3):  # three fresh stores, each must end complete
         uri = str(tmp_path / f"db{attempt}")

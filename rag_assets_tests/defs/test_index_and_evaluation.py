@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import dagster as dg
@@ -90,10 +91,15 @@ def test_vectors_hold_every_chunk_and_rematerializing_embeds_nothing(ingested, i
         assert metadata(again, asset)["fts_unindexed_rows"] == 0
 
 
-def _materialize_vectors(data_dir: str, instance_dir: str, document: str, year: int) -> bool:
-    """One partition's vectors in a process of its own (a run of the multiprocess executor)."""
-    with dg.DagsterInstance.from_config(instance_dir) as instance:
-        return run(Path(data_dir), instance, VECTORS, (document, year)).success
+def _materialize_vectors(data_dir: str, instance_dir: str, document: str,
+                         year: int) -> bool | str:
+    """One partition's vectors in a process of its own (a run of the multiprocess executor);
+    an error comes back as text."""
+    try:
+        with dg.DagsterInstance.from_config(instance_dir) as instance:
+            return run(Path(data_dir), instance, VECTORS, (document, year)).success
+    except Exception as err:  # noqa: BLE001 - reported to the test as a value
+        return f"{type(err).__name__}: {err}"
 
 
 @pytest.mark.slow
@@ -104,12 +110,11 @@ def test_two_partitions_written_concurrently_both_end_complete(data_dir, tmp_pat
         register_partitions(instance, {EARNINGS[0], NOTE[0]}, {"2023", "2024"})
         for document, year in (EARNINGS, NOTE):
             assert materialize(data_dir, instance, document, year).success
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(2) as pool:
-        outcomes = pool.starmap(
-            _materialize_vectors,
-            [(str(data_dir), str(instance_dir), *partition) for partition in (EARNINGS, NOTE)],
-        )
+    # an executor, not a Pool: a worker that dies breaks it with an error instead of hanging
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(_materialize_vectors, str(data_dir), str(instance_dir), *part)
+                   for part in (EARNINGS, NOTE)]
+        outcomes = [f.result(timeout=300) for f in futures]
     assert outcomes == [True, True]
     vectors = store(data_dir)
     for document, year in (EARNINGS, NOTE):
