@@ -133,6 +133,14 @@ def load_corpus(data_dir: Path, documents: Sequence[str], workers: int) -> list[
     return docs
 
 
+def add_index_totals(totals: dict[str, Any], indexed: Any) -> None:
+    """Add one ``index_partition`` result to running totals (computed, cached, seconds)."""
+    totals["computed"] += indexed.embedding.computed
+    totals["cached"] += indexed.embedding.cached
+    totals["embed_s"] += indexed.embedding.seconds
+    totals["write_s"] += indexed.write.seconds
+
+
 def fresh_store(root: Path, name: str, slug: str, dimension: int) -> Any:
     from rag_assets.core.store import VectorStore
 
@@ -207,10 +215,7 @@ def run_reingest(doc: Doc, tmp: Path, limit: int | None) -> dict[str, Any]:
             indexed = index_partition(store, embedder, kind, doc.document, doc.year, chunks,
                                       doc.footnotes)
             stats, written = indexed.embedding, indexed.write
-            row["computed"] += stats.computed
-            row["cached"] += stats.cached
-            row["embed_s"] += stats.seconds
-            row["write_s"] += written.seconds
+            add_index_totals(row, indexed)
             row["rows"][kind] = store.partition_rows(kind, doc.document, doc.year)
             row["written"][kind] = {
                 "inserted": written.inserted, "updated": written.updated,
@@ -398,13 +403,8 @@ def index_ours(docs: Sequence[Doc], embedder: Any, tmp: Path) -> tuple[Any, dict
     stats = {"computed": 0, "cached": 0, "embed_s": 0.0, "write_s": 0.0, "chunks": {}}
     for doc in docs:
         for kind, chunks in (("naive", doc.naive), ("enriched", doc.enriched)):
-            indexed = index_partition(store, embedder, kind, doc.document, doc.year, chunks,
-                                      doc.footnotes)
-            embedded, written = indexed.embedding, indexed.write
-            stats["computed"] += embedded.computed
-            stats["cached"] += embedded.cached
-            stats["embed_s"] += embedded.seconds
-            stats["write_s"] += written.seconds
+            add_index_totals(stats, index_partition(store, embedder, kind, doc.document,
+                                                    doc.year, chunks, doc.footnotes))
             stats["chunks"][f"{doc.document}/{kind}"] = len(chunks)
         profile = profile_from_text(doc.document, doc.year, [p.text for p in doc.pages[:2]])
         store.put_profile(doc.document, doc.year, profile.title, profile.aliases)
