@@ -14,6 +14,7 @@ retrieval weight) and refreshes the roll-up.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -77,7 +78,9 @@ def materialize(selection: object, data_dir: Path, instance: object,
         instance=instance,
         resources=default_resources(str(data_dir), retrieval),
         raise_on_error=False,
-        tags={"rag-assets/source": source},
+        tags={"rag-assets/source": source,
+              **({"rag-assets/retrieval": json.dumps(retrieval, sort_keys=True)}
+                 if retrieval else {})},
         run_config={"loggers": {"console": {"config": {"log_level": "INFO"}}}},
     )
 

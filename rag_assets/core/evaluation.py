@@ -24,7 +24,7 @@ from rag_assets.core.retrieval import STRATEGIES, Hit, Retriever, Scope, Strateg
 
 Setting = Literal["partition", "corpus"]
 SETTINGS: tuple[Setting, ...] = ("partition", "corpus")
-KINDS: tuple[ChunkKind, ...] = ("naive", "enriched")
+CHUNK_KINDS: tuple[ChunkKind, ...] = ("naive", "enriched")
 METRICS = ("mrr", "ndcg_at_10", "recall_at_1", "recall_at_5", "recall_at_10")
 
 
@@ -95,7 +95,7 @@ def run_questions(
     retriever: Retriever,
     questions: Sequence[GoldenQuestion],
     *,
-    kinds: Iterable[ChunkKind] = KINDS,
+    kinds: Iterable[ChunkKind] = CHUNK_KINDS,
     settings: Iterable[Setting] = SETTINGS,
     strategies: Iterable[Strategy] = STRATEGIES,
     progress: Callable[[str], None] | None = None,

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from rag_assets.core.chunking import ChunkSettings
 from rag_assets.core.embeddings import BUNDLED_MODEL, Embedder
-from rag_assets.core.retrieval import DEFAULT_CROSS_ENCODER, RetrievalConfig
+from rag_assets.core.retrieval import RetrievalConfig
 from rag_assets.core.store import VectorStore
 
 WAREHOUSE_SCHEMA = "rag"
@@ -78,17 +78,26 @@ class EmbeddingsResource(dg.ConfigurableResource):
         return embedder, store
 
 
+_RETRIEVAL = RetrievalConfig()  # the defaults live in the core; the resource exposes them
+
+
 class RetrievalSettings(dg.ConfigurableResource):
     """How the strategies search and fuse; change a weight, then backfill the evaluation."""
 
-    k: int = Field(default=10, ge=1, description="hits per question")
-    first_stage_k: int = Field(default=50, ge=1, description="candidates a reranker sees")
-    top_n: int = Field(default=3, ge=1, description="hits the cross-encoder keeps")
-    w_vec: float = Field(default=1.0, description="weight of the dense rank in hybrid_blended")
-    w_bm25: float = Field(default=0.5, description="weight of the BM25 rank in hybrid_blended")
-    rrf_k: int = Field(default=60, ge=1)
-    citation_weight: float = Field(default=0.3, ge=0.0, le=1.0)
-    cross_encoder_model: str = Field(default=DEFAULT_CROSS_ENCODER)
+    k: int = Field(default=_RETRIEVAL.k, ge=1, description="hits per question")
+    first_stage_k: int = Field(
+        default=_RETRIEVAL.first_stage_k, ge=1, description="candidates a reranker sees"
+    )
+    top_n: int = Field(default=_RETRIEVAL.top_n, ge=1, description="hits the cross-encoder keeps")
+    w_vec: float = Field(
+        default=_RETRIEVAL.w_vec, description="weight of the dense rank in hybrid_blended"
+    )
+    w_bm25: float = Field(
+        default=_RETRIEVAL.w_bm25, description="weight of the BM25 rank in hybrid_blended"
+    )
+    rrf_k: int = Field(default=_RETRIEVAL.rrf_k, ge=1)
+    citation_weight: float = Field(default=_RETRIEVAL.citation_weight, ge=0.0, le=1.0)
+    cross_encoder_model: str = Field(default=_RETRIEVAL.cross_encoder_model)
 
     def config(self) -> RetrievalConfig:
         return RetrievalConfig(**{name: getattr(self, name) for name in RetrievalConfig.model_fields
