@@ -24,7 +24,7 @@ from rag_assets.core.questions import (
     GoldenQuestion,
     QuestionCategory,
 )
-from rag_assets.samples.base import SampleFile, publish, report_dir
+from rag_assets.samples.base import SampleFile, numbered_question, publish, report_dir
 from rag_assets.samples.pdf_layout import Heading, Page, Paragraph, Table, Title, render_pdf
 
 YEARS = (2022, 2023, 2024)
@@ -718,16 +718,8 @@ def report_questions(co: Company, year: int) -> list[GoldenQuestion]:
                       [f"${_m(cur.revenue)} million", f"${_m(cur.net_income)} million"]),
     ]
     return [
-        GoldenQuestion(
-            id=f"{co.document}-{year}-q{i:02d}",
-            document=co.document,
-            year=year,
-            question=q.question,
-            category=q.category,
-            relevant_pages=list(q.pages),
-            relevant_markers=list(q.markers),
-            expected_facts=list(q.facts),
-        )
+        numbered_question(co.document, year, i, q.question, q.category, q.pages, q.facts,
+                          q.markers)
         for i, q in enumerate([*generic, *story.questions], start=1)
     ]
 

@@ -9,7 +9,12 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from rag_assets.core.questions import GoldenQuestion, questions_path, write_questions
+from rag_assets.core.questions import (
+    GoldenQuestion,
+    QuestionCategory,
+    questions_path,
+    write_questions,
+)
 
 
 class SampleFile(BaseModel):
@@ -35,6 +40,24 @@ def packaged_questions(document: str, year: int) -> list[GoldenQuestion]:
     source = resources.files("rag_assets.samples").joinpath("questions", document, f"{year}.jsonl")
     rows = source.read_text(encoding="utf-8").splitlines()
     return [GoldenQuestion.model_validate(json.loads(row)) for row in rows if row.strip()]
+
+
+def numbered_question(
+    document: str,
+    year: int,
+    n: int,
+    question: str,
+    category: QuestionCategory,
+    pages: Iterable[int],
+    facts: Iterable[str],
+    markers: Iterable[str] = (),
+) -> GoldenQuestion:
+    """The ``n``-th golden question of a sample, with its id ``<document>-<year>-qNN``."""
+    return GoldenQuestion(
+        id=f"{document}-{year}-q{n:02d}", document=document, year=year, question=question,
+        category=category, relevant_pages=list(pages), relevant_markers=list(markers),
+        expected_facts=list(facts),
+    )
 
 
 def publish(

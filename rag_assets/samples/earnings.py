@@ -27,7 +27,7 @@ from rag_assets.core.questions import (
     GoldenQuestion,
     QuestionCategory,
 )
-from rag_assets.samples.base import SampleFile, publish, report_dir
+from rag_assets.samples.base import SampleFile, numbered_question, publish, report_dir
 from rag_assets.samples.pdf_layout import Heading, Page, Paragraph, Table, Title, render_pdf
 
 DOCUMENT = "exemplar-corp-earnings"
@@ -451,16 +451,7 @@ def _q(
     facts: list[str],
     markers: list[str] | None = None,
 ) -> GoldenQuestion:
-    return GoldenQuestion(
-        id=f"{DOCUMENT}-{YEAR}-q{n:02d}",
-        document=DOCUMENT,
-        year=YEAR,
-        question=question,
-        category=category,
-        relevant_pages=pages,
-        relevant_markers=markers or [],
-        expected_facts=facts,
-    )
+    return numbered_question(DOCUMENT, YEAR, n, question, category, pages, facts, markers or [])
 
 
 def earnings_questions() -> list[GoldenQuestion]:

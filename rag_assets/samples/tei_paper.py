@@ -17,7 +17,7 @@ from rag_assets.core.questions import (
     GoldenQuestion,
     QuestionCategory,
 )
-from rag_assets.samples.base import SampleFile, publish, report_dir
+from rag_assets.samples.base import SampleFile, numbered_question, publish, report_dir
 
 DOCUMENT = "footnote-rag-paper"
 YEAR = 2023
@@ -163,16 +163,9 @@ def _q(
     facts: list[str],
     markers: list[str] | None = None,
 ) -> GoldenQuestion:
-    return GoldenQuestion(
-        id=f"{DOCUMENT}-{YEAR}-q{n:02d}",
-        document=DOCUMENT,
-        year=YEAR,
-        question=question,
-        category=category,
-        relevant_pages=pages,
-        relevant_markers=[f"[{m}]" for m in markers or []],  # as the TEI loader prints them
-        expected_facts=facts,
-    )
+    # markers as the TEI loader prints them: note n becomes "[n]"
+    return numbered_question(DOCUMENT, YEAR, n, question, category, pages, facts,
+                             [f"[{m}]" for m in markers or []])
 
 
 def tei_questions() -> list[GoldenQuestion]:
