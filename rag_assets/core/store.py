@@ -151,14 +151,58 @@ class LanceEmbeddingCache:
         )
 
 
-class VectorStore:
-    """The LanceDB folder of one embedding model."""
+class LanceFolder:
+    """The LanceDB folder: the connection, the lock for creating tables, document profiles
+    (which need no embedding model)."""
 
-    def __init__(self, uri: str | Path, model_slug: str, dimension: int) -> None:
+    def __init__(self, uri: str | Path) -> None:
         self.uri = str(uri)
         Path(self.uri).mkdir(parents=True, exist_ok=True)
         # see other processes' commits at once (the default never re-reads a table's version)
         self.db = lancedb.connect(self.uri, read_consistency_interval=timedelta(0))
+
+    @contextlib.contextmanager
+    def _creation_lock(self) -> Iterator[None]:
+        """An exclusive lock on the store folder while tables and indexes are created (LanceDB
+        commits such first versions optimistically, and a loser raises instead of retrying)."""
+        with open(Path(self.uri) / ".create.lock", "a+") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def table_names(self) -> list[str]:
+        return list(self.db.list_tables(limit=10_000).tables)
+
+    # -- document profiles (routing aliases) ----------------------------------------------
+    def put_profile(self, document: str, year: int, title: str | None, aliases: list[str]) -> None:
+        with self._creation_lock():
+            table = self.db.create_table(PROFILE_TABLE, schema=PROFILE_SCHEMA, exist_ok=True)
+        row = pa.table(
+            {"document": [document], "year": [year], "title": [title],
+             "aliases": [json.dumps(aliases)]},
+            schema=PROFILE_SCHEMA,
+        )
+        (
+            table.merge_insert(["document", "year"])
+            .when_matched_update_all()
+            .when_not_matched_insert_all()
+            .execute(row)
+        )
+
+    def profiles(self) -> list[dict]:
+        if PROFILE_TABLE not in self.table_names():
+            return []
+        rows = self.db.open_table(PROFILE_TABLE).to_arrow().to_pylist()
+        return [{**r, "aliases": json.loads(r["aliases"])} for r in rows]
+
+
+class VectorStore(LanceFolder):
+    """The LanceDB folder of one embedding model: its chunk tables and embedding cache."""
+
+    def __init__(self, uri: str | Path, model_slug: str, dimension: int) -> None:
+        super().__init__(uri)
         self.model_slug = model_slug
         self.dimension = dimension
         self._tables: dict[str, lancedb.table.Table] = {}  # handles re-read the latest version
@@ -181,17 +225,6 @@ class VectorStore:
                     table.create_index("text", config=FTS_CONFIG, replace=False)
             self._tables[kind] = table
         return self._tables[kind]
-
-    @contextlib.contextmanager
-    def _creation_lock(self) -> Iterator[None]:
-        """An exclusive lock on the store folder while tables and indexes are created (LanceDB
-        commits such first versions optimistically, and a loser raises instead of retrying)."""
-        with open(Path(self.uri) / ".create.lock", "a+") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
 
     def embedding_cache(self) -> LanceEmbeddingCache:
         """The model's cache; past 10k vectors its keys get a BTREE index, folded forward here
@@ -277,31 +310,6 @@ class VectorStore:
         return self.db.open_table(self.table_name(kind)).count_rows(
             partition_filter(document, year)
         )
-
-    def table_names(self) -> list[str]:
-        return list(self.db.list_tables(limit=10_000).tables)
-
-    # -- document profiles (routing aliases) ----------------------------------------------
-    def put_profile(self, document: str, year: int, title: str | None, aliases: list[str]) -> None:
-        with self._creation_lock():
-            table = self.db.create_table(PROFILE_TABLE, schema=PROFILE_SCHEMA, exist_ok=True)
-        row = pa.table(
-            {"document": [document], "year": [year], "title": [title],
-             "aliases": [json.dumps(aliases)]},
-            schema=PROFILE_SCHEMA,
-        )
-        (
-            table.merge_insert(["document", "year"])
-            .when_matched_update_all()
-            .when_not_matched_insert_all()
-            .execute(row)
-        )
-
-    def profiles(self) -> list[dict]:
-        if PROFILE_TABLE not in self.table_names():
-            return []
-        rows = self.db.open_table(PROFILE_TABLE).to_arrow().to_pylist()
-        return [{**r, "aliases": json.loads(r["aliases"])} for r in rows]
 
     def partitions(self, kind: ChunkKind) -> list[tuple[str, int]]:
         """(document, year) pairs that have rows."""

@@ -13,7 +13,7 @@ import pandas as pd
 from rag_assets.core.chunking import ChunkKind
 from rag_assets.core.embeddings import Embedder
 from rag_assets.core.routing import profile_from_text
-from rag_assets.core.store import VectorStore, index_partition
+from rag_assets.core.store import LanceFolder, VectorStore, index_partition
 from rag_assets.core.tables import frame_to_chunks, frame_to_footnotes
 from rag_assets.defs.partitions import partition_of, report_partitions
 from rag_assets.defs.reporting import fail, preview
@@ -38,7 +38,6 @@ def _embedder(
 def document_profile(
     context: dg.AssetExecutionContext,
     settings: RagSettings,
-    embeddings: EmbeddingsResource,
     raw_pages: pd.DataFrame,
 ) -> dg.MaterializeResult:
     """The names a question may use for this document (registrant, ticker, a regulation's short
@@ -46,8 +45,9 @@ def document_profile(
     document, year = partition_of(context)
     cover = raw_pages.sort_values("page_index").head(COVER_PAGES).text.tolist()
     profile = profile_from_text(document, year, cover)
-    _, store = _embedder(context, settings, embeddings)
-    store.put_profile(document, year, profile.title, profile.aliases)
+    LanceFolder(settings.lancedb_dir).put_profile(
+        document, year, profile.title, profile.aliases
+    )
     context.log.info(f"{document} {year}: aliases {profile.aliases}")
     return dg.MaterializeResult(
         metadata={"title": profile.title or "-", "aliases": dg.MetadataValue.json(profile.aliases)}
