@@ -166,12 +166,7 @@ class CrossEncoderReranker:
         if not hits:
             return []
         scores = self.scores(question, [h.text for h in hits])
-        order = sorted(range(len(hits)), key=lambda i: (-float(scores[i]), i))[:top_n]
-        return [
-            hits[i].model_copy(update={"rank": rank, "score": float(scores[i]),
-                                       "stage": "cross_encoder"})
-            for rank, i in enumerate(order, start=1)
-        ]
+        return _reranked(hits, [float(x) for x in scores], "cross_encoder")[:top_n]
 
 
 def _hits(rows: Sequence[dict], stage: str) -> list[Hit]:

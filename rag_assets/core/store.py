@@ -95,6 +95,7 @@ class WriteResult(BaseModel):
     version: int
     seconds: float
     fts_unindexed_rows: int | None = None
+    fts_problem: str | None = None  # why the index could not be folded forward this time
 
 
 class LanceEmbeddingCache:
@@ -280,7 +281,7 @@ class VectorStore(LanceFolder):
             .when_not_matched_by_source_delete(partition_filter(document, year))
             .execute(data)
         )
-        unindexed = self._fold_fts_forward(table)
+        unindexed, fts_problem = self._fold_fts_forward(table)
         return WriteResult(
             table=self.table_name(kind),
             rows=len(chunks),
@@ -291,18 +292,24 @@ class VectorStore(LanceFolder):
             version=result.version,
             seconds=round(time.perf_counter() - started, 3),
             fts_unindexed_rows=unindexed,
+            fts_problem=fts_problem,
         )
 
     @staticmethod
-    def _fold_fts_forward(table: lancedb.table.Table) -> int | None:
-        """Add new rows to the BM25 index; a conflict with a concurrent writer only delays it
-        (unindexed rows are still found, by a flat scan)."""
-        with contextlib.suppress(Exception):  # a conflict: the next write folds them in
+    def _fold_fts_forward(table: lancedb.table.Table) -> tuple[int | None, str | None]:
+        """Add new rows to the BM25 index: (rows still unindexed, why folding failed). A
+        conflict with a concurrent writer only delays it (unindexed rows are still found, by a
+        flat scan, and the next write folds them in)."""
+        problem = None
+        try:
             table.optimize()
+        except Exception as err:  # noqa: BLE001 - reported in the write result, not fatal
+            first = next((line for line in str(err).splitlines() if line.strip()), "")
+            problem = f"{type(err).__name__}: {first.strip()}"
         for index in table.list_indices():
             if index.index_type == "FTS":
-                return int(table.index_stats(index.name).num_unindexed_rows)
-        return None
+                return int(table.index_stats(index.name).num_unindexed_rows), problem
+        return None, problem
 
     def partition_rows(self, kind: ChunkKind, document: str, year: int) -> int:
         if self.table_name(kind) not in self.table_names():

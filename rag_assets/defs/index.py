@@ -75,6 +75,8 @@ def _vectors(
         progress=lambda done, total: context.log.info(f"embedded {done}/{total} new texts"),
     )
     stats, written = indexed.embedding, indexed.write
+    if written.fts_problem:
+        context.log.warning(f"BM25 index not folded forward this time: {written.fts_problem}")
     context.log.info(
         f"embeddings: {stats.computed} computed, {stats.cached} from the cache "
         f"in {stats.seconds:.1f}s"

@@ -330,7 +330,7 @@ def test_bm25_finds_unindexed_rows_by_a_flat_scan(
     store: VectorStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     put(store, "acme", 2021, make_chunks("acme", 2021, 3))
-    monkeypatch.setattr(VectorStore, "_fold_fts_forward", staticmethod(lambda table: None))
+    monkeypatch.setattr(VectorStore, "_fold_fts_forward", staticmethod(lambda table: (None, None)))
     put(store, "beta", 2022, make_chunks("beta", 2022, 2, word="wombat"))
     table = store.table(KIND)
     (fts,) = [i for i in table.list_indices() if i.index_type == "FTS"]
