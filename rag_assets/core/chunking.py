@@ -17,7 +17,6 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from rag_assets.core.documents import TABLE_PLACEHOLDER_RE, Page
 from rag_assets.core.footnotes import (
     CITATION_RE,
     SENTENCE_END_RE,
@@ -28,6 +27,7 @@ from rag_assets.core.footnotes import (
     marker_of,
 )
 from rag_assets.core.layout import detect_heading
+from rag_assets.core.pages import TABLE_PLACEHOLDER_RE, Page
 
 ChunkKind = Literal["naive", "enriched"]
 FOOTNOTE_BLOCK_RE = re.compile(r"\{FOOTNOTE (?P<marker>[^:{}]{1,8}): (?P<text>[^{}]*)\}")

@@ -1,10 +1,9 @@
-"""Documents as pages: the models every loader returns, and the loader for each file kind.
+"""The loader for each file kind: a report file in, ``Page`` records (``core/pages.py``) out.
 
-A loader turns one report file into ``Page`` records that keep what later stages need and a plain
-text extraction loses: the printed page label, which lines sit in a footnote zone (smaller type or
-below a separator rule), and tables apart from the prose (rendered as markdown, their place in the
-prose kept by a ``[[TABLE k]]`` line). Bad input raises ``DocumentError`` with one line that names
-the file and the cause.
+A loader keeps what later stages need and a plain text extraction loses: the printed page label,
+which lines sit below a separator rule, type sizes, and tables apart from the prose (rendered as
+markdown, their place in the prose kept by a ``[[TABLE k]]`` line). Bad input raises
+``DocumentError`` with one line that names the file and the cause.
 """
 
 from __future__ import annotations
@@ -13,82 +12,19 @@ import hashlib
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
-from typing import Literal
 
 import charset_normalizer
 from defusedxml import ElementTree as SafeET
-from pydantic import BaseModel, Field
 
 from rag_assets.core.layout import (
     SEPARATOR_RE,
     detect_heading,
     label_from_lines,
 )
+from rag_assets.core.pages import DocumentError, DocumentKind, LoadedDocument, Page
+from rag_assets.core.pdf import load_pdf_pages
 
-DocumentKind = Literal["pdf", "txt", "tei"]
 SUPPORTED_SUFFIXES = (".pdf", ".txt", ".tei.xml", ".xml")
-TABLE_PLACEHOLDER = "[[TABLE {index}]]"
-TABLE_PLACEHOLDER_RE = re.compile(r"^\[\[TABLE (\d+)\]\]$")
-
-
-class DocumentError(Exception):
-    """A report that cannot be ingested; ``str(err)`` is the one line a user sees."""
-
-    def __init__(self, path: Path | str, cause: str) -> None:
-        self.path = str(path)
-        self.cause = cause
-        super().__init__(f"{Path(path).name}: {cause}")
-
-
-class TableBlock(BaseModel):
-    """A table found on a page, kept apart from the prose so that figures stay readable."""
-
-    index: int
-    title: str | None = None
-    rows: list[list[str]]
-
-    @property
-    def n_rows(self) -> int:
-        return len(self.rows)
-
-    def markdown(self, rows: list[list[str]] | None = None) -> str:
-        """Render as a markdown table; the first row is the header (``rows`` renders a slice)."""
-        body = self.rows if rows is None else [self.rows[0], *rows]
-        width = max(len(r) for r in body)
-
-        def fmt(row: list[str]) -> str:
-            cells = [c.replace("|", "\\|") for c in row] + [""] * (width - len(row))
-            return "| " + " | ".join(cells) + " |"
-
-        lines = [fmt(body[0]), "|" + "---|" * width, *(fmt(r) for r in body[1:])]
-        return "\n".join(lines)
-
-
-class Page(BaseModel):
-    """One page of a report.
-
-    ``text`` is the prose in reading order, one line per printed line; ``note_lines`` are the line
-    numbers (0-based, in ``text``) that the loader saw in a footnote zone.
-    """
-
-    page_index: int
-    page_label: str | None = None
-    section: str | None = None
-    text: str
-    note_lines: list[int] = Field(default_factory=list)
-    tables: list[TableBlock] = Field(default_factory=list)
-
-    @property
-    def lines(self) -> list[str]:
-        return self.text.split("\n")
-
-
-class LoadedDocument(BaseModel):
-    source: Path
-    kind: DocumentKind
-    sha256: str
-    pages: list[Page]
-    warnings: list[str] = Field(default_factory=list)
 
 
 def file_sha256(path: Path) -> str:
@@ -122,9 +58,7 @@ def load_document(path: Path, *, pdf_workers: int = 2) -> LoadedDocument:
         raise DocumentError(path, "empty file (0 bytes)")
     warnings: list[str] = []
     if kind == "pdf":
-        from rag_assets.core.pdf import load_pdf_pages
-
-        pages = load_pdf_pages(path, workers=pdf_workers)
+        pages = load_pdf_pages(path, warnings, workers=pdf_workers)
     elif kind == "txt":
         pages = load_text_pages(path.read_bytes(), path, warnings)
     else:

@@ -26,12 +26,12 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from rag_assets.core.documents import TABLE_PLACEHOLDER_RE, Page, TableBlock
 from rag_assets.core.layout import (
     SEPARATOR_RE,
     find_running_furniture,
     furniture_lines,
 )
+from rag_assets.core.pages import TABLE_PLACEHOLDER_RE, Page, TableBlock
 
 MarkerStyle = Literal["bracket", "paren-number", "paren-letter", "symbol", "superscript"]
 SCOPED_STYLES = {"paren-number", "paren-letter", "symbol"}  # reused per table / page
@@ -40,7 +40,7 @@ TO_SUPERSCRIPT = str.maketrans("0123456789", SUPERSCRIPTS)
 
 DEFINITION_RE = re.compile(
     r"^(?P<indent>\s*)(?:"
-    r"\[(?P<bracket>\d{1,3})\]"
+    r"\[(?P<bracket>\d{1,4})\]"
     r"|\((?P<pnum>\d{1,2})\)"
     r"|\((?P<plet>[a-hj-uwyz])\)"
     r"|(?P<sym>\*{1,3}|†|‡)"
@@ -49,7 +49,7 @@ DEFINITION_RE = re.compile(
     r")\s*(?P<text>\S.*)$"
 )
 CITATION_RE = re.compile(
-    r"\[(?P<bracket>\d{1,3})\]"
+    r"\[(?P<bracket>\d{1,4})\]"
     r"|\((?P<pnum>\d{1,2})\)(?![\w(])"
     r"|\((?P<plet>[a-hj-uwyz])\)(?![\w(])"
     r"|(?<=[\w%)\].,])(?P<sym>\*{1,3}|†|‡)"
@@ -68,6 +68,7 @@ ABBREVIATIONS = {
     "sep", "sept", "oct", "nov", "dec", "p", "pp", "op", "cit", "l",
 }
 MAX_SENTENCE_LINES = 3
+NOTE_SIZE_RATIO = 0.88  # type below 88% of the document's body size is note type
 FIGURE_RE = re.compile(r"^[($€£]*-?[\d][\d,.]*%?\)?[,;]?$|^—$")
 SENTENCE_END_RE = re.compile(r"[.!?](?=[\"”’)\]]*(?:\s|$))")
 
@@ -141,15 +142,31 @@ class _Definition:
     style: MarkerStyle
     page: int
     line: int
-    lines: list[int]
-    text: str
+    spans: dict[int, list[int]]  # page -> its lines (a note can run over onto the next page)
+    parts: list[str]
+
+    @property
+    def text(self) -> str:
+        return _join_wrapped(self.parts)
 
 
 @dataclass
 class _PageView:
+    """A page as the footnote finder reads it.
+
+    ``zone``: lines in a footnote zone (below a separator rule, or a run of note-type lines that
+    opens with a marker); ``note_type``: lines set clearly smaller than the body type;
+    ``wrapped``: body lines that open with a citation marker wrapped from the line above
+    (``[12]. The board``), never definitions.
+    """
+
     page: Page
     lines: list[str]
     furniture: set[int]
+    typed: bool = False
+    note_type: set[int] = field(default_factory=set)
+    zone: set[int] = field(default_factory=set)
+    wrapped: set[int] = field(default_factory=set)
     definition_lines: set[int] = field(default_factory=set)
 
 
@@ -176,18 +193,17 @@ def marker_of(match: re.Match[str]) -> tuple[str, MarkerStyle] | None:
 
 def build_footnote_index(pages: Sequence[Page]) -> FootnoteIndex:
     """Find all definitions and citations of a document and resolve each citation."""
-    views = _page_views(pages)
+    views = page_views(pages)
     strict_zones = any(any(SEPARATOR_RE.match(line) for line in v.lines) for v in views)
     raw_citations = [c for v in views for c in _citations_in_page(v)]
     definitions = _find_definitions(views, raw_citations, strict_zones)
     # citations standing on definition lines belong to the definition (footnote-to-footnote)
-    for view in views:
-        for d in definitions:
-            if d.page == view.page.page_index:
-                view.definition_lines.update(d.lines)
+    view_of = {v.page.page_index: v for v in views}
+    for d in definitions:
+        for page_index, lines in d.spans.items():
+            view_of[page_index].definition_lines.update(lines)
     defined_styles = {d.style for d in definitions}
     citations: list[Citation] = []
-    view_of = {v.page.page_index: v for v in views}
     for c in raw_citations:
         if c.line in view_of[c.page_index].definition_lines:
             continue
@@ -218,13 +234,84 @@ def build_footnote_index(pages: Sequence[Page]) -> FootnoteIndex:
     return FootnoteIndex(footnotes=footnotes, citations=citations)
 
 
-def _page_views(pages: Sequence[Page]) -> list[_PageView]:
+def page_views(pages: Sequence[Page]) -> list[_PageView]:
+    """Every page with its furniture, note type, footnote zone and wrapped citation lines."""
     all_lines = [p.lines for p in pages]
     running = find_running_furniture(all_lines)
-    return [
-        _PageView(page=p, lines=lines, furniture=furniture_lines(lines, running))
-        for p, lines in zip(pages, all_lines, strict=True)
-    ]
+    # a document with no type-size difference at all (plain text, or one size throughout) keeps
+    # the rules of plain text: zones come from separators alone
+    typed = any(_note_type_lines(p) for p in pages)
+    views = []
+    for page, lines in zip(pages, all_lines, strict=True):
+        view = _PageView(page=page, lines=lines, furniture=furniture_lines(lines, running))
+        view.typed = typed
+        view.note_type = _note_type_lines(page) if typed else set()
+        view.zone = _zone_lines(view)
+        view.wrapped = {n for n in range(len(lines)) if _opens_with_wrapped_citation(view, n)}
+        views.append(view)
+    return views
+
+
+def _note_type_lines(page: Page) -> set[int]:
+    if not page.body_size:
+        return set()
+    limit = page.body_size * NOTE_SIZE_RATIO
+    return {n for n, size in enumerate(page.line_sizes) if 0 < size < limit}
+
+
+def _zone_lines(view: _PageView) -> set[int]:
+    """Lines below a separator rule, and runs of note-type lines that open with a marker (blank
+    lines and furniture inside a run do not end it; a body-type line does). A run of note-type
+    lines at the page foot without a marker may continue a note from the page before: it is a
+    zone too, and ``_find_definitions`` decides."""
+    zone = set(view.page.note_lines)
+    if not view.note_type:
+        return zone
+    run: list[int] = []
+    runs: list[list[int]] = []
+    for n, line in enumerate(view.lines):
+        if n in view.furniture or not line.strip():
+            continue
+        if n in view.note_type:
+            run.append(n)
+        elif run:
+            runs.append(run)
+            run = []
+    if run:
+        runs.append(run)
+    for i, run in enumerate(runs):
+        opens = DEFINITION_RE.match(view.lines[run[0]]) is not None
+        last_on_page = i == len(runs) - 1 and not any(
+            view.lines[n].strip() and n not in view.furniture and n not in view.note_type
+            for n in range(run[-1] + 1, len(view.lines))
+        )
+        if opens or last_on_page:
+            zone.update(run)
+    return zone
+
+
+WRAPPED_MARKER_RE = re.compile(
+    r"^\s*(?:\[\d{1,4}\]|\(\d{1,2}\)|\([a-z]\)|[" + SUPERSCRIPTS + r"]{1,2})"
+    r"(?P<punct>[.,;:)])?(?P<rest>\s*\S?)"
+)
+
+
+def _opens_with_wrapped_citation(view: _PageView, n: int) -> bool:
+    """``[12]. The board …`` or ``(4), and …`` on a body line: the marker closed the sentence of
+    the line above and wrapped; a definition never has punctuation right after its marker, nor
+    continues a sentence in lower case."""
+    if n in view.zone or n in view.furniture or n in view.note_type:
+        return False
+    match = WRAPPED_MARKER_RE.match(view.lines[n])
+    if match is None:
+        return False
+    if match.group("punct"):
+        return True
+    rest = match.group("rest").strip()
+    if not rest or not rest.islower():
+        return False
+    above = next((view.lines[m] for m in range(n - 1, -1, -1) if view.lines[m].strip()), "")
+    return bool(above) and not above.rstrip().endswith((".", "!", "?", ":", ";"))
 
 
 def _citations_in_page(view: _PageView) -> list[Citation]:
@@ -240,7 +327,9 @@ def _citations_in_page(view: _PageView) -> list[Citation]:
             if table:
                 out.extend(_citations_in_table(table, page.page_index, number))
             continue
-        found = _citations_in_text(line, page.page_index, number, "text")
+        found = _citations_in_text(
+            line, page.page_index, number, "text", wrapped=number in view.wrapped
+        )
         for c in found:
             c.sentence = sentence_around(view.lines, number, c.end)
         out.extend(found)
@@ -259,8 +348,14 @@ def _citations_in_table(table: TableBlock, page_index: int, line: int) -> list[C
 
 
 def _citations_in_text(
-    text: str, page_index: int, line: int, context: Literal["text", "table", "footnote"]
+    text: str,
+    page_index: int,
+    line: int,
+    context: Literal["text", "table", "footnote"],
+    wrapped: bool = False,
 ) -> list[Citation]:
+    """Markers cited in one line; ``wrapped``: the marker opening the line is a citation that
+    wrapped from the line above, not a definition."""
     out = []
     start = len(text) - len(text.lstrip())
     for match in CITATION_RE.finditer(text):
@@ -268,10 +363,13 @@ def _citations_in_text(
         if found is None:
             continue
         marker, style = found
-        if style in {"paren-number", "paren-letter"}:
+        opens_line = match.start() <= start
+        if wrapped and opens_line:
+            pass
+        elif style in {"paren-number", "paren-letter"}:
             if not _is_paren_citation(text, match.start()):
                 continue
-        elif match.start() <= start and context != "table":
+        elif opens_line and context != "table":
             continue  # a marker that opens a line is a definition or a list item
         out.append(
             Citation(
@@ -292,15 +390,18 @@ def citations_in_block(text: str) -> list[str]:
 
 
 def _is_paren_citation(text: str, paren: int) -> bool:
-    """``word (1)``, ``2012 (17).``, ``9.3%(b)`` cite a note; ``6(1)``, ``9(2)(a)``,
-    ``(370) (967)`` and ``point (a)`` do not."""
+    """``word (1)``, ``2012 (17).``, ``9.3%(b)``, ``8,5 % (2)`` cite a note; ``6(1)``,
+    ``9(2)(a)``, ``(370) (967)`` and ``point (a)`` do not."""
     before = text[:paren].rstrip()
     if not before:
         return False  # opens the line: a definition, a recital number or a list item
     glued = re.search(r"(\d+)$", text[:paren])
     if (glued and len(glued.group(1)) <= 3) or text[paren - 1 : paren] == ")":
         return False  # Article 6(1), 9(2)(a); a year glued to a marker (2022(1)) is a citation
-    previous = before.split()[-1]
+    words = before.split()
+    previous = words[-1]
+    if previous in {"%", "‰"} and len(words) > 1:
+        previous = words[-2] + previous  # "8,5 %": a European figure with its spaced sign
     close = text.find(")", paren)
     following = text[close + 1 :].split()
     next_is_figure = bool(following) and bool(FIGURE_RE.match(following[0]))
@@ -367,24 +468,42 @@ def find_sentence_end(lines: Sequence[str], line: int, offset: int) -> tuple[int
 def _find_definitions(
     views: list[_PageView], citations: list[Citation], strict_zones: bool
 ) -> list[_Definition]:
+    """Definitions: a marker-led line in a footnote zone, with its continuation lines (flush or
+    indented) up to the next definition or the zone's end, and on into the next page's zone when
+    that zone opens without a marker. Outside zones (real 10-Ks print table notes in body type) a
+    marker-led line is a definition when its marker is cited above it on the page or the page
+    before, and it reads like a note: no punctuation after the marker, not a wrapped citation;
+    its continuation lines are indented further, or carry on a sentence in lower case."""
     superscripts_cited = any(c.style == "superscript" for c in citations)
     cited_at: dict[tuple[int, str], list[int]] = defaultdict(list)
     for c in citations:
         cited_at[(c.page_index, c.marker)].append(c.line)
     out: list[_Definition] = []
+    open_note: _Definition | None = None  # the note that ended the previous page's zone
     for view in views:
         page = view.page.page_index
-        zone = set(view.page.note_lines)
         lines = view.lines
+        carried, open_note = open_note, None
         n = 0
         while n < len(lines):
-            match = DEFINITION_RE.match(lines[n]) if n not in view.furniture else None
-            found = marker_of(match) if match else None
-            if match is None or found is None:
+            if n in view.furniture or n in view.wrapped or not lines[n].strip():
                 n += 1
                 continue
+            match = DEFINITION_RE.match(lines[n])
+            found = marker_of(match) if match else None
+            in_zone = n in view.zone
+            if found is None or match is None:
+                if carried is not None and in_zone and _opens_zone(view, n):
+                    taken = _continuation(view, n, in_zone=True, indent=-1, parts=carried.parts)
+                    carried.spans[page] = taken
+                    open_note = carried if _ends_zone(view, taken[-1]) else None
+                    n = taken[-1] + 1
+                else:
+                    n += 1
+                carried = None
+                continue
+            carried = None
             marker, style = found
-            in_zone = n in zone
             if match.group("bare") and not (in_zone and superscripts_cited):
                 n += 1
                 continue
@@ -394,34 +513,72 @@ def _find_definitions(
             # out of a zone, "(a)" lines are far more often list items than notes
             accepted = in_zone or (
                 not strict_zones
-                and (style == "bracket" or (cited_above and style != "paren-letter"))
+                and n not in view.note_type
+                and _reads_like_note(match, view.typed)
+                and (
+                    (style == "bracket" and not view.typed)
+                    or (cited_above and style != "paren-letter")
+                )
             )
             if not accepted:
                 n += 1
                 continue
-            indent = len(match.group("indent"))
-            taken = [n]
             parts = [match.group("text").strip()]
-            m = n + 1
-            while m < len(lines) and m not in view.furniture:
-                nxt = lines[m]
-                if not nxt.strip() or DEFINITION_RE.match(nxt) or TABLE_PLACEHOLDER_RE.match(
-                    nxt.strip()
-                ):
-                    break
-                continues = (m in zone) if in_zone else (
-                    len(nxt) - len(nxt.lstrip()) > indent
-                )
-                if not continues:
-                    break
-                taken.append(m)
-                parts.append(nxt.strip())
-                m += 1
-            out.append(
-                _Definition(marker, style, page, n, taken, _join_wrapped(parts))
+            taken = [n] + _continuation(
+                view, n + 1, in_zone=in_zone, indent=len(match.group("indent")), parts=parts
             )
-            n = m
+            definition = _Definition(marker, style, page, n, {page: taken}, parts)
+            out.append(definition)
+            open_note = definition if in_zone and _ends_zone(view, taken[-1]) else None
+            n = taken[-1] + 1
     return out
+
+
+def _reads_like_note(match: re.Match[str], typed: bool) -> bool:
+    """A note's text follows its marker directly and does not open in lower case (in a typed
+    document a body line like ``(4) and …`` is a citation that wrapped)."""
+    text = match.group("text")
+    if text[:1] in ".,;:":
+        return False
+    return not (typed and text[:1].islower())
+
+
+def _continuation(
+    view: _PageView, start: int, *, in_zone: bool, indent: int, parts: list[str]
+) -> list[int]:
+    """The lines from ``start`` that continue a definition (appended to ``parts``)."""
+    lines = view.lines
+    taken: list[int] = []
+    m = start
+    while m < len(lines) and m not in view.furniture:
+        nxt = lines[m]
+        if not nxt.strip() or TABLE_PLACEHOLDER_RE.match(nxt.strip()):
+            break
+        if DEFINITION_RE.match(nxt) and m not in view.wrapped:
+            break
+        if in_zone:
+            continues = m in view.zone
+        else:
+            deeper = len(nxt) - len(nxt.lstrip()) > indent
+            carries_on = nxt.lstrip()[:1].islower() and not parts[-1].endswith((".", ";", ":"))
+            continues = (deeper or carries_on) and m not in view.note_type
+        if not continues:
+            break
+        taken.append(m)
+        parts.append(nxt.strip())
+        m += 1
+    return taken
+
+
+def _opens_zone(view: _PageView, n: int) -> bool:
+    return not any(m in view.zone for m in range(n) if view.lines[m].strip())
+
+
+def _ends_zone(view: _PageView, n: int) -> bool:
+    """Nothing but furniture and blank lines after line ``n``: a note may go on overleaf."""
+    return all(
+        m in view.furniture or not view.lines[m].strip() for m in range(n + 1, len(view.lines))
+    )
 
 
 def _join_wrapped(parts: list[str]) -> str:
@@ -443,11 +600,12 @@ def _merge_definitions(definitions: list[_Definition]) -> list[Footnote]:
     """
     merged: list[Footnote] = []
     for d in definitions:
+        text = d.text
         same = next(
             (
                 f for f in merged
                 if f.marker == d.marker
-                and (d.style not in SCOPED_STYLES or _same_text(f.text, d.text))
+                and (d.style not in SCOPED_STYLES or _same_text(f.text, text))
             ),
             None,
         )
@@ -455,14 +613,16 @@ def _merge_definitions(definitions: list[_Definition]) -> list[Footnote]:
             merged.append(
                 Footnote(
                     footnote_id=f"{d.marker}@{d.page}", marker=d.marker, style=d.style,
-                    text=d.text, page_index=d.page, line=d.line, spans={d.page: d.lines},
+                    text=text, page_index=d.page, line=d.line,
+                    spans={p: list(lines) for p, lines in d.spans.items()},
                 )
             )
             continue
-        same.spans.setdefault(d.page, []).extend(d.lines)
-        if len(d.text) > len(same.text):
+        for p, lines in d.spans.items():
+            same.spans.setdefault(p, []).extend(lines)
+        if len(text) > len(same.text):
             same.also_defined_on.append(same.page_index)
-            same.text, same.page_index, same.line = d.text, d.page, d.line
+            same.text, same.page_index, same.line = text, d.page, d.line
             same.footnote_id = f"{d.marker}@{d.page}"
         elif d.page not in same.also_defined_on and d.page != same.page_index:
             same.also_defined_on.append(d.page)
@@ -530,7 +690,7 @@ def stitch_document(pages: Sequence[Page], index: FootnoteIndex) -> list[Stitche
     rendered as markdown with the definitions their cells cite right below them; orphan
     definitions stay where they were, as footnote blocks.
     """
-    views = _page_views(pages)
+    views = page_views(pages)
     by_id = index.by_id()
     definition_lines: dict[int, set[int]] = defaultdict(set)
     orphan_at: dict[tuple[int, int], Footnote] = {}

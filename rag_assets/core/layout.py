@@ -2,7 +2,10 @@
 
 Reports repeat a header and a footer on every page; left in, they split sentences and pollute
 chunks. They are found by repetition (digits ignored, so ``Page 3/8`` and ``L 119/12`` match their
-siblings) in the first and last lines of pages, never by a list of known strings.
+siblings) in the first and last lines of pages, never by a list of known strings. Furniture is
+narrow: a short line that holds no footnote marker. A paragraph or a table note repeated on every
+page is content (``(1) Amounts in millions`` under the same statement, a disclaimer), and so is a
+note that differs from its siblings only in its digits (``[7] Note 7: restated for page 7``).
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ HEADING_PATTERNS = (
 )
 
 EDGE_LINES = 3  # furniture lives in the first and last few lines of a page
+FURNITURE_MAX_WORDS = 12  # a running header or footer is short
+# a footnote marker anywhere, or a line opening with one: never furniture
+MARKER_RE = re.compile(r"\[\d{1,4}\]|\(\d{1,2}\)|[¹²³⁴⁵⁶⁷⁸⁹⁰]|^\s*(?:\([a-z]\)|[*†‡])")
 
 
 def detect_heading(line: str) -> str | None:
@@ -72,13 +78,21 @@ def _edge_indices(lines: Sequence[str]) -> list[int]:
     return sorted(set(content[:EDGE_LINES] + content[-EDGE_LINES:]))
 
 
+def could_be_furniture(line: str) -> bool:
+    """Short, and no footnote marker or definition in it."""
+    return len(line.split()) <= FURNITURE_MAX_WORDS and not MARKER_RE.search(line)
+
+
 def find_running_furniture(pages: Sequence[Sequence[str]], min_share: float = 0.5) -> set[str]:
-    """Keys of edge lines repeated on at least half the pages (and at least three of them)."""
+    """Keys of short, marker-free edge lines repeated on at least half the pages (and at least
+    three of them)."""
     if len(pages) < 3:
         return set()
     counts: Counter[str] = Counter()
     for lines in pages:
-        counts.update({furniture_key(lines[i]) for i in _edge_indices(lines)})
+        counts.update(
+            {furniture_key(lines[i]) for i in _edge_indices(lines) if could_be_furniture(lines[i])}
+        )
     threshold = max(3, int(len(pages) * min_share + 0.5))
     return {key for key, n in counts.items() if n >= threshold and key.strip("# ")}
 
@@ -89,7 +103,9 @@ def furniture_lines(lines: Sequence[str], running: set[str]) -> set[int]:
     content = [i for i, line in enumerate(lines) if line.strip()]
     for i in _edge_indices(lines):
         line = lines[i]
-        if furniture_key(line) in running or PAGE_OF_RE.match(line):
+        if PAGE_OF_RE.match(line) or (
+            could_be_furniture(line) and furniture_key(line) in running
+        ):
             found.add(i)
     if content and BARE_NUMBER_RE.match(lines[content[-1]]):
         found.add(content[-1])

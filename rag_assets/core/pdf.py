@@ -7,9 +7,14 @@ of drawn rules, type sizes of sampled characters; and pdfplumber's own table alg
 (``TableFinder``, default "lines" strategy) runs on the edges PDFium reports. Cell text comes from
 PDFium's bounded-text call. Pages are spread over worker processes for long documents.
 
-Footnote zones: a line whose characters are clearly smaller than the page's body type is a
-footnote-zone line (``Page.note_lines``). Superscript digits glued to a word (smaller and raised)
-are rewritten as Unicode superscripts (``sales³``) so the footnote parser can see them.
+What the PDF says about footnotes, recorded per page for ``core/footnotes.py`` to read: the type
+size of every line (``Page.line_sizes``) against the document's body size (``Page.body_size``:
+the largest type that carries a real share of the text, since footnote-heavy pages can carry more
+characters in notes than in prose), and the lines below a short separator rule drawn at the
+margin in the lower half of the page (``Page.note_lines``). Superscript digits (smaller and
+raised) glued to a word or opening a note line are rewritten as Unicode superscripts (``sales³``,
+``³ Includes``). A page with ``/Rotate`` is read in the orientation its content was written in
+(PDFium would otherwise list its lines bottom to top), with a warning.
 """
 
 from __future__ import annotations
@@ -29,22 +34,26 @@ import pypdfium2.raw as pdfium_raw
 from pdfplumber.table import TableFinder, TableSettings
 from pdfplumber.utils import rect_to_edges
 
-from rag_assets.core.documents import (
+from rag_assets.core.layout import label_from_lines
+from rag_assets.core.pages import (
     TABLE_PLACEHOLDER,
     TABLE_PLACEHOLDER_RE,
     DocumentError,
     Page,
     TableBlock,
 )
-from rag_assets.core.layout import label_from_lines
 
-NOTE_SIZE_RATIO = 0.88  # lines below 88% of the body type size are footnote-zone lines
+BODY_SHARE = 0.15  # the body type is the largest size carrying at least 15% of the characters
+RULE_MAX_WIDTH = 0.6  # a footnote separator is a short rule: at most 60% of the page width
+RULE_MIN_WIDTH = 0.04
+RULE_MAX_THICKNESS = 2.0  # points
 SUPERSCRIPT_RATIO = 0.85
 PAGES_PER_TASK = 8
 MIN_PAGES_FOR_WORKERS = 24
 MIN_CHARS_PER_PAGE = 20
 SUPERSCRIPT_DIGITS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 GLUED_DIGITS_RE = re.compile(r"(?<=[A-Za-z%\)])(\d{1,2})(?=[\s,.;:)]|$)")
+LEADING_DIGITS_RE = re.compile(r"^(\d{1,2})(?=\s*[A-Z(\"“$])")
 MARKER_TOKEN_RE = re.compile(r"\(\d{1,2}\)|\([a-z]\)|\*{1,3}|[†‡]")
 DISPLACED_LINE_RE = re.compile(r"^\s*(?:(?:\(\d{1,2}\)|\([a-z]\)|\*{1,3}|[†‡])[\s,]*)+$")
 _TABLE_SETTINGS = TableSettings.resolve(None)
@@ -76,7 +85,8 @@ def _cached_pdf(path: str) -> pdfium.PdfDocument:
     return open_pdf(Path(path))
 
 
-def load_pdf_pages(path: Path, workers: int = 2) -> list[Page]:
+def load_pdf_pages(path: Path, warnings: list[str], workers: int = 2) -> list[Page]:
+    """Every page of a PDF; notes about the file (rotated pages) are appended to ``warnings``."""
     pdf = open_pdf(path)
     n_pages = len(pdf)
     pdf.close()
@@ -89,16 +99,21 @@ def load_pdf_pages(path: Path, workers: int = 2) -> list[Page]:
     else:
         parts = [_load_range(str(path), r) for r in ranges]
         _cached_pdf.cache_clear()
-    pages = [page for part in parts for page, _ in part]
-    # body type is measured on the upper part of pages: footnote-heavy releases can carry more
-    # characters in notes than in prose, but the notes sit at the bottom
+    pages = [page for part in parts for page in part]
     body = _body_size(
-        (n, size) for part in parts for _, sizes in part for n, size, depth in sizes if depth < 0.6
+        (len(line), size) for p in pages for line, size in zip(p.lines, p.line_sizes, strict=True)
     )
-    for page, sizes in (item for part in parts for item in part):
-        page.note_lines = [
-            n for n, (_, size, _) in enumerate(sizes) if size and size < body * NOTE_SIZE_RATIO
-        ]
+    rotated = []
+    for page in pages:
+        page.body_size = body
+        if page.page_label and page.page_label.startswith(ROTATED_TAG):
+            rotated.append(str(page.page_index + 1))
+            page.page_label = page.page_label[len(ROTATED_TAG):] or None
+    if rotated:
+        warnings.append(
+            f"{path.name}: page(s) {', '.join(rotated)} carry /Rotate: read in the orientation "
+            "their text was written in"
+        )
     n_chars = sum(len(p.text.strip()) for p in pages)
     if n_chars < MIN_CHARS_PER_PAGE * n_pages and not any(p.tables for p in pages):
         raise DocumentError(
@@ -109,21 +124,23 @@ def load_pdf_pages(path: Path, workers: int = 2) -> list[Page]:
     return pages
 
 
-LineStats = tuple[int, float, float]  # characters, type size, depth from the top (0..1)
+ROTATED_TAG = "\x00rotated:"  # carried on the label from a worker process, removed after
 
 
-def _load_range(path: str, indices: range) -> list[tuple[Page, list[LineStats]]]:
-    """Pages with statistics per line; note zones need the document's body size."""
+def _load_range(path: str, indices: range) -> list[Page]:
     pdf = _cached_pdf(path)
     return [_load_page(pdf, i) for i in indices]
 
 
-def _load_page(pdf: pdfium.PdfDocument, index: int) -> tuple[Page, list[LineStats]]:
+def _load_page(pdf: pdfium.PdfDocument, index: int) -> Page:
     page = pdf[index]
+    rotated = page.get_rotation() != 0
+    if rotated:
+        page.set_rotation(0)  # in this process's copy only: text in the order it was written
     width, height = page.get_size()
     textpage = page.get_textpage()
     text = clean_pdf_text(textpage.get_text_range())
-    tables, boxes = _find_tables(page, textpage, width, height)
+    tables, boxes, rules = _find_tables(page, textpage, width, height)
 
     lines: list[_Line] = []
     seen_tables: set[int] = set()
@@ -157,9 +174,33 @@ def _load_page(pdf: pdfium.PdfDocument, index: int) -> tuple[Page, list[LineStat
         table.title = _title_before(texts, TABLE_PLACEHOLDER.format(index=table.index))
     label = pdf.get_page_label(index) or label_from_lines(texts)
     page.close()
-    page_record = Page(page_index=index, page_label=label, text="\n".join(texts), tables=tables)
-    stats = [(len(ln.text), ln.size, 1 - ln.top / height if height else 0.0) for ln in lines]
-    return page_record, stats
+    return Page(
+        page_index=index,
+        page_label=f"{ROTATED_TAG}{label or ''}" if rotated else label,
+        text="\n".join(texts),
+        note_lines=_lines_below_rule(lines, rules, margin, width, height),
+        line_sizes=[ln.size if ln.text.strip() else 0.0 for ln in lines],
+        tables=tables,
+    )
+
+
+def _lines_below_rule(
+    lines: list[_Line], rules: list[tuple[float, float, float]], margin: float, width: float,
+    height: float,
+) -> list[int]:
+    """The lines under the lowest short rule drawn at the text margin in the lower half of the
+    page: a footnote separator (a table's or a signature's rule is long, or not at the margin)."""
+    separators = [
+        y for left, right, y in rules
+        if y < height * 0.5
+        and RULE_MIN_WIDTH * width <= right - left <= RULE_MAX_WIDTH * width
+        and abs(left - margin) <= 0.03 * width
+    ]
+    below = [
+        n for n, ln in enumerate(lines)
+        if ln.size and separators and ln.top < max(separators)
+    ]
+    return list(range(below[0], len(lines))) if below else []
 
 
 @dataclass
@@ -257,12 +298,16 @@ def _sample_chars(textpage: pdfium.PdfTextPage, start: int, line: str) -> list[_
 
 
 def _body_size(lines: Iterable[tuple[int, float]]) -> float:
-    """The type size that carries most characters (of a page, or of the whole document)."""
+    """The body type of a page or a document: the largest size that carries at least
+    ``BODY_SHARE`` of the characters. Not simply the most frequent size: on a page of dense notes
+    the notes carry most characters; headings and titles are larger but carry few."""
     weights: Counter[float] = Counter()
     for n_chars, size in lines:
         if size:
             weights[size] += n_chars
-    return weights.most_common(1)[0][0] if weights else 0.0
+    total = sum(weights.values())
+    common = [size for size, n in weights.items() if n >= BODY_SHARE * total]
+    return max(common) if common else 0.0
 
 
 def _mark_superscripts(
@@ -281,7 +326,19 @@ def _mark_superscripts(
             out.append(match.group(1).translate(SUPERSCRIPT_DIGITS))
             last = match.end()
     out.append(line[last:])
-    return "".join(out)
+    marked = "".join(out)
+    lead = LEADING_DIGITS_RE.match(line)
+    if lead:  # a note that opens with its superscript marker: "¹Includes ..."
+        digit = textpage.get_charbox(start, loose=True)
+        text_at = lead.end() + len(line[lead.end():]) - len(line[lead.end():].lstrip())
+        after = textpage.get_charbox(start + text_at, loose=True)
+        after_height = after[3] - after[1]
+        if digit[3] - digit[1] < after_height * SUPERSCRIPT_RATIO and (
+            digit[1] > after[1] + 0.15 * after_height
+        ):
+            rest = marked[len(lead.group(1)):]
+            marked = lead.group(1).translate(SUPERSCRIPT_DIGITS) + " " + rest.lstrip()
+    return marked
 
 
 def _title_before(lines: list[str], placeholder: str) -> str | None:
@@ -300,15 +357,22 @@ def _table_of(x: float, y: float, boxes: list[tuple[int, tuple]]) -> int | None:
     return None
 
 
+Rule = tuple[float, float, float]  # left, right, y of a thin horizontal path (PDF points)
+
+
 def _find_tables(
     page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, width: float, height: float
-) -> tuple[list[TableBlock], list[tuple[int, tuple]]]:
-    """pdfplumber's lines-strategy table finder over the rules PDFium reports."""
+) -> tuple[list[TableBlock], list[tuple[int, tuple]], list[Rule]]:
+    """pdfplumber's lines-strategy table finder over the rules PDFium reports; also the thin
+    horizontal rules that are not part of a table (footnote separators among them)."""
     edges: list[dict] = []
+    rules: list[Rule] = []
     for obj in page.get_objects(filter=[pdfium_raw.FPDF_PAGEOBJ_PATH]):
         left, bottom, right, top = obj.get_bounds()
         if top - bottom > height * 1.05 or right - left > width * 1.05:
             continue  # bounds of a path drawn inside a form or clipped: not a rule on this page
+        if top - bottom <= RULE_MAX_THICKNESS and right - left > 2 * (top - bottom):
+            rules.append((left, right, (top + bottom) / 2))
         rect = {
             "x0": left, "x1": right, "y0": bottom, "y1": top,
             "top": height - top, "bottom": height - bottom, "doctop": height - top,
@@ -316,7 +380,7 @@ def _find_tables(
         }
         edges.extend(rect_to_edges(rect))
     if not edges:
-        return [], []
+        return [], [], rules
     finder = TableFinder(_PageGeometry((0, 0, width, height), edges), _TABLE_SETTINGS)
     tables: list[TableBlock] = []
     boxes: list[tuple[int, tuple]] = []
@@ -338,7 +402,8 @@ def _find_tables(
         tables.append(TableBlock(index=index, rows=cleaned))
         x0, top, x1, bottom = found.bbox
         boxes.append((index, (x0, height - bottom, x1, height - top)))
-    return tables, boxes
+    free = [r for r in rules if _table_of((r[0] + r[1]) / 2, r[2], boxes) is None]
+    return tables, boxes, free
 
 
 def clean_table_rows(rows: list[list[str | None]]) -> list[list[str]] | None:

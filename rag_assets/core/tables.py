@@ -13,8 +13,8 @@ from collections.abc import Sequence
 import pandas as pd
 
 from rag_assets.core.chunking import Chunk
-from rag_assets.core.documents import Page, TableBlock
 from rag_assets.core.footnotes import Citation, Footnote, FootnoteIndex, StitchedPage
+from rag_assets.core.pages import Page, TableBlock
 
 RAW_PAGE_COLUMNS = [
     "document", "year", "page_index", "page_label", "section", "text", "note_lines",
