@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import dagster as dg
-from dagster_duckdb_pandas import DuckDBPandasIOManager
+import pandas as pd
+from dagster._core.definitions.metadata import TableMetadataSet
+from dagster._core.storage.db_io_manager import DbTypeHandler, TableSlice
+from dagster_duckdb_pandas import DuckDBPandasIOManager, DuckDBPandasTypeHandler
 from pydantic import Field
 
 from rag_assets.core.chunking import ChunkSettings
@@ -123,8 +127,63 @@ class _PartitionAwareIOManager(dg.IOManager):
             return self._inner.load_input(context)
 
 
+class _AlwaysWriteTypeHandler(DuckDBPandasTypeHandler):
+    """Writes every frame, an empty one too.
+
+    The stock handler skips an empty frame ("Skipping DuckDB write for empty DataFrame"), so a
+    first partition without footnotes left no ``footnote_dictionary`` table and every step
+    downstream failed on "Table ... does not exist". Here the table is created with the frame's
+    columns and types even with zero rows. ``DbIOManager.handle_output`` deletes the partition's
+    previous rows before calling this, so a partition that now has no rows keeps none.
+    """
+
+    def handle_output(
+        self, context: dg.OutputContext, table_slice: TableSlice, obj: pd.DataFrame, connection
+    ) -> None:
+        table = f"{table_slice.schema}.{table_slice.table}"
+        exists = connection.execute(
+            "select count(*) from duckdb_tables() where schema_name = ? and table_name = ?",
+            [table_slice.schema, table_slice.table],
+        ).fetchall()[0][0]  # fetchall: DuckDB 2.0 refuses more work while a result is open
+        frame = obj
+        if not exists:
+            # an object column without a value would become a NULL-typed column: text it is
+            untyped = [c for c in frame.columns
+                       if frame[c].dtype == object and not frame[c].notna().any()]
+            frame = frame.astype(dict.fromkeys(untyped, "string")) if untyped else frame
+            statement = f"create table {table} as select * from _rag_assets_frame"
+        else:
+            statement = f"insert into {table} by name select * from _rag_assets_frame"
+        if not exists or len(frame):
+            connection.register("_rag_assets_frame", frame)
+            try:
+                connection.execute(statement).fetchall()
+            finally:
+                connection.unregister("_rag_assets_frame")
+        context.add_output_metadata(
+            {
+                **(
+                    TableMetadataSet(partition_row_count=len(frame), storage_kind="duckdb")
+                    if context.has_partition_key
+                    else TableMetadataSet(row_count=len(frame), storage_kind="duckdb")
+                ),
+                "dataframe_columns": dg.MetadataValue.table_schema(
+                    dg.TableSchema(
+                        columns=[dg.TableColumn(name=str(name), type=str(dtype))
+                                 for name, dtype in frame.dtypes.items()]
+                    )
+                ),
+            }
+        )
+
+
 class WarehouseIOManager(DuckDBPandasIOManager):
-    """DuckDB tables, one per asset; a partition's rows are replaced, never duplicated."""
+    """DuckDB tables, one per asset; a partition's rows are replaced, never duplicated, and an
+    empty output still creates its table (and clears its partition)."""
+
+    @staticmethod
+    def type_handlers() -> Sequence[DbTypeHandler]:
+        return [_AlwaysWriteTypeHandler()]
 
     def create_io_manager(self, context: dg.InitResourceContext) -> dg.IOManager:
         return _PartitionAwareIOManager(super().create_io_manager(context))
