@@ -19,7 +19,7 @@ before); its continuation lines are the more-indented lines that follow.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -147,7 +147,7 @@ class _Definition:
 
     @property
     def text(self) -> str:
-        return _join_wrapped(self.parts)
+        return join_wrapped(self.parts)
 
 
 @dataclass
@@ -156,8 +156,10 @@ class _PageView:
 
     ``zone``: lines in a footnote zone (below a separator rule, or a run of note-type lines that
     opens with a marker); ``note_type``: lines set clearly smaller than the body type;
-    ``wrapped``: body lines that open with a citation marker wrapped from the line above
-    (``[12]. The board``), never definitions.
+    ``overleaf``: a run of note-type lines at the page foot without a marker, which continues a
+    note from the page before when that note ended its page's zone; ``wrapped``: body lines that
+    open with a citation marker wrapped from the line above (``[12]. The board``), never
+    definitions.
     """
 
     page: Page
@@ -166,6 +168,7 @@ class _PageView:
     typed: bool = False
     note_type: set[int] = field(default_factory=set)
     zone: set[int] = field(default_factory=set)
+    overleaf: set[int] = field(default_factory=set)
     wrapped: set[int] = field(default_factory=set)
     definition_lines: set[int] = field(default_factory=set)
 
@@ -246,7 +249,7 @@ def page_views(pages: Sequence[Page]) -> list[_PageView]:
         view = _PageView(page=page, lines=lines, furniture=furniture_lines(lines, running))
         view.typed = typed
         view.note_type = _note_type_lines(page) if typed else set()
-        view.zone = _zone_lines(view)
+        view.zone, view.overleaf = _zone_lines(view)
         view.wrapped = {n for n in range(len(lines)) if _opens_with_wrapped_citation(view, n)}
         views.append(view)
     return views
@@ -259,14 +262,17 @@ def _note_type_lines(page: Page) -> set[int]:
     return {n for n, size in enumerate(page.line_sizes) if 0 < size < limit}
 
 
-def _zone_lines(view: _PageView) -> set[int]:
-    """Lines below a separator rule, and runs of note-type lines that open with a marker (blank
-    lines and furniture inside a run do not end it; a body-type line does). A run of note-type
-    lines at the page foot without a marker may continue a note from the page before: it is a
-    zone too, and ``_find_definitions`` decides."""
-    zone = set(view.page.note_lines)
-    if not view.note_type:
-        return zone
+def _zone_lines(view: _PageView) -> tuple[set[int], set[int]]:
+    """In a document set in one type size: the lines below a separator rule. Where type sizes
+    differ, they tell more than rules (a 10-K draws many short rules in its tables): runs of
+    note-type lines that open with a marker (blank lines and furniture inside a run do not end
+    it; a body-type line does; a run may start with a table set in note type, the zone then
+    opens at its first marker). Also the lines that may continue a note from the page before:
+    the page-foot run up to its first marker (``_find_definitions`` decides)."""
+    if not view.typed:
+        return set(view.page.note_lines), set(view.page.note_lines)
+    zone: set[int] = set()
+    overleaf: set[int] = set()
     run: list[int] = []
     runs: list[list[int]] = []
     for n, line in enumerate(view.lines):
@@ -280,14 +286,16 @@ def _zone_lines(view: _PageView) -> set[int]:
     if run:
         runs.append(run)
     for i, run in enumerate(runs):
-        opens = DEFINITION_RE.match(view.lines[run[0]]) is not None
+        heads = [k for k, n in enumerate(run) if DEFINITION_RE.match(view.lines[n])]
         last_on_page = i == len(runs) - 1 and not any(
             view.lines[n].strip() and n not in view.furniture and n not in view.note_type
             for n in range(run[-1] + 1, len(view.lines))
         )
-        if opens or last_on_page:
-            zone.update(run)
-    return zone
+        if heads:  # a table set in note type, then its notes: the zone opens at the first note
+            zone.update(run[heads[0]:])
+        if last_on_page:
+            overleaf.update(run[: heads[0]] if heads else run)
+    return zone, overleaf
 
 
 WRAPPED_MARKER_RE = re.compile(
@@ -493,7 +501,7 @@ def _find_definitions(
             found = marker_of(match) if match else None
             in_zone = n in view.zone
             if found is None or match is None:
-                if carried is not None and in_zone and _opens_zone(view, n):
+                if carried is not None and n in view.overleaf and _opens_zone(view, n):
                     taken = _continuation(view, n, in_zone=True, indent=-1, parts=carried.parts)
                     carried.spans[page] = taken
                     open_note = carried if _ends_zone(view, taken[-1]) else None
@@ -557,7 +565,7 @@ def _continuation(
         if DEFINITION_RE.match(nxt) and m not in view.wrapped:
             break
         if in_zone:
-            continues = m in view.zone
+            continues = m in view.zone or m in view.overleaf
         else:
             deeper = len(nxt) - len(nxt.lstrip()) > indent
             carries_on = nxt.lstrip()[:1].islower() and not parts[-1].endswith((".", ";", ":"))
@@ -571,7 +579,8 @@ def _continuation(
 
 
 def _opens_zone(view: _PageView, n: int) -> bool:
-    return not any(m in view.zone for m in range(n) if view.lines[m].strip())
+    notes = view.zone | view.overleaf
+    return not any(m in notes for m in range(n) if view.lines[m].strip())
 
 
 def _ends_zone(view: _PageView, n: int) -> bool:
@@ -581,7 +590,7 @@ def _ends_zone(view: _PageView, n: int) -> bool:
     )
 
 
-def _join_wrapped(parts: list[str]) -> str:
+def join_wrapped(parts: list[str]) -> str:
     text = ""
     for part in parts:
         if text.endswith("-") and part[:1].islower():
@@ -623,15 +632,25 @@ def _merge_definitions(definitions: list[_Definition]) -> list[Footnote]:
         if len(text) > len(same.text):
             same.also_defined_on.append(same.page_index)
             same.text, same.page_index, same.line = text, d.page, d.line
-            same.footnote_id = f"{d.marker}@{d.page}"
         elif d.page not in same.also_defined_on and d.page != same.page_index:
             same.also_defined_on.append(d.page)
+    _assign_ids(merged)
     return merged
 
 
+def _assign_ids(footnotes: list[Footnote]) -> None:
+    """``marker@page``; a scoped marker defined twice on one page (two tables) gets ``.2``."""
+    seen: Counter[str] = Counter()
+    for f in sorted(footnotes, key=lambda f: (f.page_index, f.line)):
+        base = f"{f.marker}@{f.page_index}"
+        seen[base] += 1
+        f.footnote_id = base if seen[base] == 1 else f"{base}.{seen[base]}"
+
+
 def _same_text(a: str, b: str) -> bool:
-    head = min(len(a), len(b), 40)
-    return a[:head].lower() == b[:head].lower()
+    """One definition is the other, or a truncated copy of it (a note repeated under a table)."""
+    shorter, longer = sorted((a.lower(), b.lower()), key=len)
+    return longer.startswith(shorter)
 
 
 def _resolve(c: Citation, footnotes: list[Footnote], window: int | None) -> bool:
