@@ -39,12 +39,28 @@ def sanitize_document_name(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
+def several_reports(document: str, year: int | str, files: list[Path]) -> str:
+    """The one-line problem of a partition folder holding more than one report."""
+    names = ", ".join(sorted(p.name for p in files))
+    return f"{len(files)} report files for {document}|{year}: {names}; keep one"
+
+
+def _is_report(path: Path) -> bool:
+    return path.is_file() and not path.name.startswith(".") and document_kind(path) is not None
+
+
 def scan_reports(reports_dir: Path) -> tuple[list[ReportFile], list[CatalogProblem]]:
-    """Every supported report file, and the files that cannot be a partition (with why)."""
+    """Every partition's report, and what cannot be a partition (with why).
+
+    A file of an unsupported type or in a badly named folder is one problem each; a partition
+    folder holding several reports is one problem for the folder (and none of its files is a
+    report), with the same words as ``report_for`` fails that partition with.
+    """
     found: list[ReportFile] = []
     problems: list[CatalogProblem] = []
     if not reports_dir.exists():
         return found, problems
+    by_folder: dict[Path, list[Path]] = {}
     for path in sorted(p for p in reports_dir.glob("*/*/*") if p.is_file()):
         if path.name.startswith("."):
             continue
@@ -60,26 +76,31 @@ def scan_reports(reports_dir: Path) -> tuple[list[ReportFile], list[CatalogProbl
         elif not YEAR_RE.match(year_dir):
             problems.append(CatalogProblem(path=path, problem="year folder must be a year"))
         else:
-            stat = path.stat()
-            found.append(
-                ReportFile(
-                    document=doc_dir, year=int(year_dir), path=path, size=stat.st_size,
-                    mtime_ns=stat.st_mtime_ns,
-                )
+            by_folder.setdefault(path.parent, []).append(path)
+    for folder, files in sorted(by_folder.items()):
+        document, year = folder.parent.name, folder.name
+        if len(files) > 1:
+            problems.append(
+                CatalogProblem(path=folder, problem=several_reports(document, year, files))
             )
+            continue
+        stat = files[0].stat()
+        found.append(
+            ReportFile(document=document, year=int(year), path=files[0], size=stat.st_size,
+                       mtime_ns=stat.st_mtime_ns)
+        )
+    found.sort(key=lambda r: r.path)
+    problems.sort(key=lambda p: p.path)
     return found, problems
 
 
 def report_for(reports_dir: Path, document: str, year: int | str) -> Path | None:
-    """The one report of a partition; None for a gap; an error when there are several."""
+    """The one report of a partition; None for a gap; a ``ValueError`` when there are several
+    (the message ``scan_reports`` reports that folder with)."""
     folder = reports_dir / document / str(year)
-    candidates = folder.glob("*") if folder.exists() else []
-    files = sorted(
-        p for p in candidates if p.is_file() and document_kind(p) and not p.name.startswith(".")
-    )
+    files = sorted(p for p in folder.glob("*") if _is_report(p)) if folder.exists() else []
     if len(files) > 1:
-        names = ", ".join(p.name for p in files)
-        raise ValueError(f"{folder}: one report per (document, year) expected, found {names}")
+        raise ValueError(f"{folder}: {several_reports(document, year, files)}")
     return files[0] if files else None
 
 

@@ -2,7 +2,9 @@
 
 It registers new document and year partition values and requests one run per changed file. A
 file counts as changed when its content hash changed (a ``touch`` is not an edit). The cursor
-remembers size, mtime and hash per file so that unchanged files are not hashed again.
+remembers size, mtime and hash per file so that unchanged files are not hashed again. What cannot
+be a partition (a badly named folder, an unsupported file, a folder holding two reports) is logged
+as a warning on every tick and requests nothing; once fixed, the file counts as new.
 """
 
 
@@ -24,8 +26,8 @@ from rag_assets.defs.resources import RagSettings
 )
 def report_sensor(context: dg.SensorEvaluationContext, settings: RagSettings) -> dg.SensorResult:
     reports, problems = scan_reports(settings.reports_dir)
-    for problem in problems:
-        context.log.warning(f"{problem.path}: {problem.problem}")
+    for problem in problems:  # e.g. a folder with two reports: one line, no run, until fixed
+        context.log.warning(f"not ingested: {problem.path}: {problem.problem}")
     seen = json.loads(context.cursor) if context.cursor else {}
     changed, new_seen = changed_reports(reports, seen)
     known_documents = set(context.instance.get_dynamic_partitions(document_partitions.name))

@@ -64,3 +64,24 @@ def test_badly_named_folders_are_reported_not_ingested(tmp_path: Path):
         assert [r.partition_key.keys_by_dimension["document"] for r in result.run_requests] == [
             "good-name"
         ]
+
+
+def test_a_folder_with_two_reports_requests_nothing_and_logs_one_line(tmp_path: Path, capfd):
+    with dg.DagsterInstance.ephemeral() as instance:
+        folder = write_report(tmp_path, "acme-annual", 2023, "Revenue rose.\n").parent
+        (folder / "report.pdf").write_bytes(b"%PDF-1.7\n")
+        write_report(tmp_path, "acme-annual", 2024, "Revenue fell.\n")
+        result = tick(instance, tmp_path, None)
+        assert [r.partition_key.keys_by_dimension["year"] for r in result.run_requests] == [
+            "2024"
+        ]
+        lines = [line for line in capfd.readouterr().err.splitlines() if "keep one" in line]
+        assert len(lines) == 1
+        assert lines[0].endswith(
+            f"not ingested: {folder}: 2 report files for acme-annual|2023: report.pdf, "
+            "report.txt; keep one"
+        )
+
+        (folder / "report.pdf").unlink()
+        fixed = tick(instance, tmp_path, result.cursor)
+        assert [r.partition_key.keys_by_dimension["year"] for r in fixed.run_requests] == ["2023"]
