@@ -46,5 +46,6 @@ bench: install
 lint: install
 	$(BIN)/ruff check .
 
-clean:
-	rm -rf data .dagster_home bench/out
+clean:  # empties data/ but keeps data/README.md (the layout, versioned)
+	test ! -d data || find data -mindepth 1 -maxdepth 1 ! -name README.md -exec rm -rf {} +
+	rm -rf .dagster_home bench/out
