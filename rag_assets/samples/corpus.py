@@ -10,6 +10,7 @@ from rag_assets.samples.annual_reports import build_annual_reports
 from rag_assets.samples.base import SampleFile, packaged_questions, publish, report_dir
 from rag_assets.samples.earnings import build_earnings_release
 from rag_assets.samples.gdpr import build_gdpr
+from rag_assets.samples.layout_matrix import build_layout_matrix_reports
 from rag_assets.samples.tei_paper import build_tei_paper
 
 # (document, year, file under the corpora folder)
@@ -47,6 +48,7 @@ def build_sample_corpus(data_dir: Path, corpora_dir: Path | None) -> list[Sample
         *build_earnings_release(reports_dir, questions_dir),
         *build_annual_reports(reports_dir, questions_dir),
         *build_tei_paper(reports_dir, questions_dir),
+        *build_layout_matrix_reports(reports_dir, questions_dir, data_dir / "truth"),
     ]
     if corpora_dir is not None and corpora_dir.exists():
         files += build_real_filings(reports_dir, questions_dir, corpora_dir)
