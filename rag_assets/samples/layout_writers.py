@@ -458,7 +458,7 @@ class _ReportlabWriter:
         from reportlab.pdfgen.canvas import Canvas
 
         self.canvas = Canvas(str(path), pagesize=PAGE_SIZES["A4"], invariant=1,
-                             pageCompression=0)
+                             pageCompression=1)
         self.canvas.setTitle(header)
         self.canvas.setAuthor("rag-assets layout matrix (fictitious content)")
         self.canvas.setCreator("rag-assets layout matrix")
