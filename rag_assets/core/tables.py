@@ -18,8 +18,8 @@ from rag_assets.core.pages import Page, TableBlock
 
 RAW_PAGE_COLUMNS = [
     "document", "year", "page_index", "page_label", "section", "text", "note_lines",
-    "tables_json", "tables_markdown", "n_tables", "n_chars", "n_table_chars", "source_file",
-    "sha256",
+    "line_sizes", "body_size", "tables_json", "tables_markdown", "n_tables", "n_chars",
+    "n_table_chars", "source_file", "sha256",
 ]
 FOOTNOTE_COLUMNS = [
     "document", "year", "footnote_id", "marker", "style", "status", "text", "page_index",
@@ -36,6 +36,7 @@ CHUNK_COLUMNS = [
 ]
 
 
+FLOAT_COLUMNS = {"body_size"}
 INTEGER_COLUMNS = {
     "year", "page_index", "n_tables", "n_chars", "n_table_chars", "line", "end_offset",
     "table_index", "seq", "page_start", "page_end", "n_tokens",
@@ -46,7 +47,12 @@ def _frame(rows: list[dict], columns: list[str]) -> pd.DataFrame:
     """Explicit column types: the first partition written creates the DuckDB table, and a column
     that happens to be all-null there must not become a NULL-typed column."""
     frame = pd.DataFrame(rows, columns=columns)
-    return frame.astype({c: "Int64" if c in INTEGER_COLUMNS else "string" for c in columns})
+    return frame.astype(
+        {
+            c: "Int64" if c in INTEGER_COLUMNS else "Float64" if c in FLOAT_COLUMNS else "string"
+            for c in columns
+        }
+    )
 
 
 def pages_to_frame(
@@ -62,6 +68,7 @@ def pages_to_frame(
                 "document": document, "year": year, "page_index": p.page_index,
                 "page_label": p.page_label, "section": p.section, "text": p.text,
                 "note_lines": json.dumps(p.note_lines),
+                "line_sizes": json.dumps(p.line_sizes), "body_size": p.body_size,
                 "tables_json": json.dumps([t.model_dump() for t in p.tables]),
                 "tables_markdown": markdown, "n_tables": len(p.tables),
                 "n_chars": len(p.text), "n_table_chars": sum(len(c) for t in p.tables
@@ -82,6 +89,8 @@ def frame_to_pages(frame: pd.DataFrame) -> list[Page]:
                 section=_none(row.section),
                 text=row.text,
                 note_lines=json.loads(row.note_lines),
+                line_sizes=json.loads(row.line_sizes),
+                body_size=float(row.body_size),
                 tables=[TableBlock.model_validate(t) for t in json.loads(row.tables_json)],
             )
         )

@@ -15,7 +15,14 @@ from rag_assets.core import chunking
 from rag_assets.core.catalog import report_for
 from rag_assets.core.chunking import Chunk, colocation
 from rag_assets.core.documents import DocumentError, load_document
+from rag_assets.core.footnote_checks import (
+    citation_counts,
+    definition_completeness,
+    stray_note_lines,
+    text_conservation,
+)
 from rag_assets.core.footnotes import build_footnote_index, stitch_document, stitching_coverage
+from rag_assets.core.groundtruth import load_truth
 from rag_assets.core.quality import validate_chunk_table
 from rag_assets.core.tables import (
     chunks_to_frame,
@@ -97,15 +104,38 @@ def raw_pages(
         "footnote_dictionary": dg.AssetOut(metadata=BY_PARTITION, kinds={"duckdb"}),
         "footnote_registry": dg.AssetOut(metadata=BY_PARTITION, kinds={"duckdb"}),
     },
+    check_specs=[dg.AssetCheckSpec("citation_counts", asset="footnote_registry")],
 )
 def footnotes(
-    context: dg.AssetExecutionContext, raw_pages: pd.DataFrame
-) -> Iterator[dg.Output[pd.DataFrame]]:
+    context: dg.AssetExecutionContext, settings: RagSettings, raw_pages: pd.DataFrame
+) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
     """Every footnote definition (marker, text, where defined and cited, what it cites), and a
-    registry row per marker occurrence with its resolution (``stitched`` or ``unresolved``)."""
+    registry row per marker occurrence with its resolution (``stitched`` or ``unresolved``).
+    Where the report was generated here, its definitions are compared with the ground truth."""
     document, year = partition_of(context)
-    index = build_footnote_index(frame_to_pages(raw_pages))
+    pages = frame_to_pages(raw_pages)
+    index = build_footnote_index(pages)
     dictionary, registry = index_to_frames(index, document, year)
+    stray = stray_note_lines(pages, index)
+    truth = load_truth(settings.truth_dir, document, year)
+    completeness = definition_completeness(index, truth) if truth else None
+    truth_metadata = (
+        {
+            "definitions_complete": round(completeness.ratio, 4),
+            "incomplete_definitions": dg.MetadataValue.json(completeness.incomplete[:50]),
+            "footnote_references_recorded": f"{completeness.cites_recorded}/"
+            f"{completeness.cites_expected}",
+            "citing_pages_found": f"{completeness.citing_pages_found}/"
+            f"{completeness.citing_pages_expected}",
+        }
+        if completeness
+        else {"ground_truth": "none (a report not generated here)"}
+    )
+    if completeness and completeness.incomplete:
+        context.log.warning(
+            f"{document} {year}: {len(completeness.incomplete)} definition(s) differ from the "
+            f"ground truth, e.g. {completeness.incomplete[0]}"
+        )
     unresolved = sorted({f"{c.marker} (page {c.page_index})" for c in index.unresolved})
     if unresolved:
         context.log.warning(
@@ -120,8 +150,15 @@ def footnotes(
             "footnotes": len(index.footnotes),
             "cross_page": sum(1 for f in index.footnotes if set(f.cited_pages) - {f.page_index}),
             "citing_other_footnotes": sum(1 for f in index.footnotes if f.cites),
+            "multi_line_definitions": sum(
+                1 for f in index.footnotes if sum(len(v) for v in f.spans.values()) > 1
+            ),
             "dangling_markers": dg.MetadataValue.json(unresolved),
             "orphan_definitions": dg.MetadataValue.json(orphans),
+            "stray_note_lines": dg.MetadataValue.json(
+                [f"page {s.page_index} line {s.line}: {s.text}" for s in stray[:100]]
+            ),
+            **truth_metadata,
             "dagster/row_count": len(dictionary),
             "preview": preview(dictionary, ["footnote_id", "status", "cited_pages", "text"]),
         },
@@ -136,6 +173,27 @@ def footnotes(
             "dagster/row_count": len(registry),
         },
     )
+    counts = citation_counts(index)
+    too_many = counts.unresolved_share > settings.max_unresolved_share
+    yield dg.AssetCheckResult(
+        check_name="citation_counts",
+        asset_key="footnote_registry",
+        passed=not counts.orphans and not too_many,
+        severity=dg.AssetCheckSeverity.WARN,
+        metadata={
+            "citations": counts.citations,
+            "orphans": dg.MetadataValue.json(counts.orphans[:50]),
+            "unresolved": dg.MetadataValue.json(counts.unresolved[:50]),
+            "unresolved_share": round(counts.unresolved_share, 4),
+            "max_unresolved_share": settings.max_unresolved_share,
+            "most_cited": dg.MetadataValue.json(dict(counts.most_cited())),
+        },
+        description=(
+            f"{len(counts.counts)} footnotes, {counts.citations} citations; "
+            f"{len(counts.orphans)} never cited; {len(counts.unresolved)} unresolved "
+            f"({counts.unresolved_share:.1%}, limit {settings.max_unresolved_share:.0%})"
+        ),
+    )
 
 
 @dg.asset(
@@ -143,7 +201,10 @@ def footnotes(
     partitions_def=report_partitions,
     metadata=BY_PARTITION,
     kinds={"duckdb"},
-    check_specs=[dg.AssetCheckSpec("footnote_coverage", asset="stitched_text", blocking=True)],
+    check_specs=[
+        dg.AssetCheckSpec("footnote_coverage", asset="stitched_text", blocking=True),
+        dg.AssetCheckSpec("text_conservation", asset="stitched_text", blocking=True),
+    ],
 )
 def stitched_text(
     context: dg.AssetExecutionContext,
@@ -155,9 +216,11 @@ def stitched_text(
     ``{FOOTNOTE [N]: text}``, definitions blocks and page furniture removed."""
     document, year = partition_of(context)
     index = frames_to_index(footnote_dictionary, footnote_registry)
-    pages = stitch_document(frame_to_pages(raw_pages), index)
+    raw = frame_to_pages(raw_pages)
+    pages = stitch_document(raw, index)
     frame = stitched_to_frame(pages, document, year)
     coverage = stitching_coverage(index, pages)
+    conservation = text_conservation(raw, index, pages)
     yield dg.Output(
         frame,
         metadata={
@@ -181,6 +244,24 @@ def stitched_text(
         description=(
             f"{coverage.stitched}/{coverage.cited_with_definition} cited footnotes stitched; "
             f"{len(coverage.unresolved)} marker(s) have no definition"
+        ),
+    )
+    yield dg.AssetCheckResult(
+        check_name="text_conservation",
+        passed=not conservation.lost,
+        metadata={
+            "words_checked": conservation.words_checked,
+            "words_lost": conservation.words_lost,
+            "lost": dg.MetadataValue.json(
+                [lost.model_dump() for lost in conservation.lost[:30]]
+            ),
+        },
+        description=(
+            f"{conservation.words_lost} of {conservation.words_checked} words lost"
+            + "".join(
+                f"; page {lost.page_index} ({lost.where}): {' '.join(lost.words[:6])}"
+                for lost in conservation.lost[:3]
+            )
         ),
     )
 

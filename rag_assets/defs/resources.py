@@ -28,6 +28,10 @@ class RagSettings(dg.ConfigurableResource):
     chunk_size: int = Field(default=1200, ge=200)
     chunk_overlap: int = Field(default=300, ge=0)
     chunk_max_size: int = Field(default=3000, ge=400)
+    max_unresolved_share: float = Field(
+        default=0.05, ge=0.0, le=1.0,
+        description="citation_counts fails above this share of citations without a definition",
+    )
 
     @property
     def reports_dir(self) -> Path:
@@ -36,6 +40,11 @@ class RagSettings(dg.ConfigurableResource):
     @property
     def questions_dir(self) -> Path:
         return Path(self.data_dir) / "questions"
+
+    @property
+    def truth_dir(self) -> Path:
+        """Footnote ground truth of the reports generated here (``<document>/<year>.json``)."""
+        return Path(self.data_dir) / "truth"
 
     @property
     def lancedb_dir(self) -> Path:

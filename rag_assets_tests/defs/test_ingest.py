@@ -22,9 +22,16 @@ def test_partition_materializes_every_table_with_checks_passing(data_dir, instan
     checks = {e.check_name: e for e in result.get_asset_check_evaluations()}
     assert set(checks) == {
         "footnote_coverage", "naive_chunks_quality", "enriched_chunks_quality",
-        "footnote_colocation",
+        "footnote_colocation", "text_conservation", "citation_counts",
     }
     assert all(e.passed for e in checks.values())
+    conservation = checks["text_conservation"].metadata
+    assert conservation["words_lost"].value == 0
+    assert conservation["words_checked"].value > 1500
+    counts = checks["citation_counts"].metadata
+    assert counts["citations"].value == 60
+    most_cited = counts["most_cited"].value
+    assert most_cited and max(most_cited.values()) >= 2
     colocation = checks["footnote_colocation"].metadata
     assert colocation["enriched_colocation"].value == 1.0
     assert colocation["naive_colocation"].value < 1.0
