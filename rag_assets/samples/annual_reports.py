@@ -20,12 +20,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rag_assets.core.groundtruth import FootnoteTruth, write_truth
 from rag_assets.core.questions import (
     GoldenQuestion,
     QuestionCategory,
 )
 from rag_assets.samples.base import SampleFile, numbered_question, publish, report_dir
-from rag_assets.samples.pdf_layout import Heading, Page, Paragraph, Table, Title, render_pdf
+from rag_assets.samples.pdf_layout import (
+    Heading,
+    Page,
+    Paragraph,
+    Table,
+    Title,
+    pages_truth,
+    render_pdf,
+)
 
 YEARS = (2022, 2023, 2024)
 N_PAGES = 5
@@ -729,12 +738,23 @@ def report_file_name(document: str, year: int) -> str:
     return f"{document.replace('-', '_')}_{year}.pdf"
 
 
-def build_annual_reports(reports_dir: Path, questions_dir: Path) -> list[SampleFile]:
-    """Write six annual-report PDFs (two companies x 2022-2024) and their golden questions."""
+def report_truth(co: Company, year: int) -> FootnoteTruth:
+    """Every definition of one annual report, where it is printed and cited."""
+    return pages_truth(co.document, year, report_pages(co, year))
+
+
+def build_annual_reports(
+    reports_dir: Path, questions_dir: Path, truth_dir: Path | None = None
+) -> list[SampleFile]:
+    """Write six annual-report PDFs (two companies x 2022-2024) and their golden questions (and
+    their footnote truth under ``truth_dir``)."""
     out: list[SampleFile] = []
     for co in COMPANIES:
         for year in YEARS:
             path = report_dir(reports_dir, co.document, year) / report_file_name(co.document, year)
-            render_pdf(path, f"{co.name} | Annual Report {year}", report_pages(co, year))
+            pages = report_pages(co, year)
+            render_pdf(path, f"{co.name} | Annual Report {year}", pages)
+            if truth_dir is not None:
+                write_truth(truth_dir, pages_truth(co.document, year, pages))
             out.append(publish(path, co.document, year, report_questions(co, year), questions_dir))
     return out

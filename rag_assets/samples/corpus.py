@@ -37,20 +37,25 @@ def build_real_filings(
     return out
 
 
-def build_sample_corpus(data_dir: Path, corpora_dir: Path | None) -> list[SampleFile]:
-    """Write every sample report under ``data_dir/reports`` and questions under ``questions``.
+def build_sample_corpus(
+    data_dir: Path, corpora_dir: Path | None, truth_dir: Path | None = None
+) -> list[SampleFile]:
+    """Write every sample report under ``data_dir/reports``, questions under ``questions`` and
+    the footnote ground truth of the reports generated here under ``truth_dir`` (default
+    ``data_dir/truth``; the real 10-Ks have none).
 
     Idempotent: the generated files are deterministic, and the report sensor compares content
     hashes, so building again is not an edit.
     """
     reports_dir, questions_dir = data_dir / "reports", data_dir / "questions"
+    truth_dir = truth_dir if truth_dir is not None else data_dir / "truth"
     files = [
-        *build_earnings_release(reports_dir, questions_dir),
-        *build_annual_reports(reports_dir, questions_dir),
-        *build_tei_paper(reports_dir, questions_dir),
-        *build_layout_matrix_reports(reports_dir, questions_dir, data_dir / "truth"),
+        *build_earnings_release(reports_dir, questions_dir, truth_dir),
+        *build_annual_reports(reports_dir, questions_dir, truth_dir),
+        *build_tei_paper(reports_dir, questions_dir, truth_dir),
+        *build_layout_matrix_reports(reports_dir, questions_dir, truth_dir),
     ]
     if corpora_dir is not None and corpora_dir.exists():
         files += build_real_filings(reports_dir, questions_dir, corpora_dir)
-        files += build_gdpr(reports_dir, questions_dir, corpora_dir)
+        files += build_gdpr(reports_dir, questions_dir, corpora_dir, truth_dir)
     return files

@@ -23,12 +23,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rag_assets.core.groundtruth import FootnoteTruth, write_truth
 from rag_assets.core.questions import (
     GoldenQuestion,
     QuestionCategory,
 )
 from rag_assets.samples.base import SampleFile, numbered_question, publish, report_dir
-from rag_assets.samples.pdf_layout import Heading, Page, Paragraph, Table, Title, render_pdf
+from rag_assets.samples.pdf_layout import (
+    Heading,
+    Page,
+    Paragraph,
+    Table,
+    Title,
+    pages_truth,
+    render_pdf,
+)
 
 DOCUMENT = "exemplar-corp-earnings"
 YEAR = 2024
@@ -508,8 +517,19 @@ def earnings_questions() -> list[GoldenQuestion]:
     ]
 
 
-def build_earnings_release(reports_dir: Path, questions_dir: Path) -> list[SampleFile]:
-    """Write the earnings release PDF and its golden questions; same bytes on every run."""
+def earnings_truth() -> FootnoteTruth:
+    """Every footnote definition of the release, where it is printed and cited."""
+    return pages_truth(DOCUMENT, YEAR, earnings_pages())
+
+
+def build_earnings_release(
+    reports_dir: Path, questions_dir: Path, truth_dir: Path | None = None
+) -> list[SampleFile]:
+    """Write the earnings release PDF and its golden questions (and its footnote truth under
+    ``truth_dir``); same bytes on every run."""
     path = report_dir(reports_dir, DOCUMENT, YEAR) / FILE_NAME
-    render_pdf(path, HEADER, earnings_pages())
+    pages = earnings_pages()
+    render_pdf(path, HEADER, pages)
+    if truth_dir is not None:
+        write_truth(truth_dir, pages_truth(DOCUMENT, YEAR, pages))
     return [publish(path, DOCUMENT, YEAR, earnings_questions(), questions_dir)]

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rag_assets.core.groundtruth import FootnoteTruth, TruthFootnote, write_truth
 from rag_assets.core.questions import GoldenQuestion
 from rag_assets.samples.base import SampleFile, packaged_questions, publish, report_dir
 
@@ -342,6 +343,55 @@ def question_problems(question: GoldenQuestion, pages: Sequence[str]) -> list[st
     return problems
 
 
+# A footnote call "(N)": not at a line start (recitals, points), not glued ("Article 6(1)"), not
+# continuing an enumeration of paragraphs ("Article 22(1) and (4)", "Article 60(7), (8) and (9)").
+_CALL = re.compile(r"\((\d{1,3})\)")
+_LINE_START = re.compile(r"(?:^|\n) *$")
+_ENUMERATION = re.compile(r"\d\)(?:\s*,\s*\(\d+\))*\s*(?:,|and|or|to)\s*$")
+_DEFINITION_LINE = re.compile(r"\((\d{1,3})\) (.*)")
+
+
+def gdpr_truth(data: Mapping[str, Any]) -> FootnoteTruth:
+    """The footnotes of the rendering: each definition's page read from the footnote block,
+    its text from the JSON (checked against the rendering), its citing pages from the body.
+
+    Raises ``ValueError`` if the rendered block and the JSON disagree or a note is never cited.
+    """
+    texts = dict(_citations(data))
+    found: dict[int, list[Any]] = {}
+    cited: dict[int, list[int]] = {}
+    for index, page in enumerate(split_pages(render_gdpr(data))):
+        lines = page.split("\n")
+        zone_at = lines.index(SEPARATOR) if SEPARATOR in lines else len(lines)
+        current = None
+        for line in lines[zone_at + 1:]:
+            match = _DEFINITION_LINE.fullmatch(line)
+            if match:
+                current = int(match.group(1))
+                found[current] = [index, match.group(2)]
+            elif current is not None and line.startswith(FOOTNOTE_CONT_INDENT):
+                found[current][1] += " " + line.strip()
+            else:
+                current = None
+        body = "\n".join(lines[:zone_at])
+        for match in _CALL.finditer(body):
+            before = body[:match.start()]
+            number = int(match.group(1))
+            if (number in texts and before and before[-1] in " \n"
+                    and not _LINE_START.search(before) and not _ENUMERATION.search(before)):
+                cited.setdefault(number, [])
+                if index not in cited[number]:
+                    cited[number].append(index)
+    problems = [n for n, text in texts.items()
+                if n not in found or " ".join(found[n][1].split()) != text or n not in cited]
+    if problems:
+        raise ValueError(f"GDPR footnotes not rendered or never cited: {problems}")
+    return FootnoteTruth(document=DOCUMENT, year=YEAR, footnotes=[
+        TruthFootnote(marker=f"({n})", page=found[n][0], text=text, cited_pages=cited[n])
+        for n, text in texts.items()
+    ])
+
+
 def load_gdpr(corpora_dir: Path) -> dict[str, Any] | None:
     """The parsed corpus JSON, or None when the shared corpora are not checked out."""
     path = corpora_dir / SOURCE_JSON
@@ -350,8 +400,11 @@ def load_gdpr(corpora_dir: Path) -> dict[str, Any] | None:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def build_gdpr(reports_dir: Path, questions_dir: Path, corpora_dir: Path) -> list[SampleFile]:
-    """Write the rendered GDPR and its validated golden questions; [] when the JSON is absent.
+def build_gdpr(
+    reports_dir: Path, questions_dir: Path, corpora_dir: Path, truth_dir: Path | None = None
+) -> list[SampleFile]:
+    """Write the rendered GDPR and its validated golden questions (and its footnote truth under
+    ``truth_dir``); [] when the JSON is absent.
 
     Questions are checked against the rendered pages before anything is written, so a layout
     change that moves their evidence fails here instead of silently scoring retrieval against
@@ -368,4 +421,6 @@ def build_gdpr(reports_dir: Path, questions_dir: Path, corpora_dir: Path) -> lis
         raise ValueError("stale GDPR golden questions:\n" + "\n".join(problems))
     path = report_dir(reports_dir, DOCUMENT, YEAR) / REPORT_NAME
     path.write_text(text, encoding="utf-8")
+    if truth_dir is not None:
+        write_truth(truth_dir, gdpr_truth(data))
     return [publish(path, DOCUMENT, YEAR, questions, questions_dir, ORIGIN)]

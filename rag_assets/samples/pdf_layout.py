@@ -26,6 +26,8 @@ from pathlib import Path
 from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
+from rag_assets.core.groundtruth import FootnoteTruth, TruthFootnote
+
 FONT = "helvetica"
 HEADER_PT = 8.0
 BODY_PT = 10.0
@@ -48,6 +50,11 @@ PARA_GAP_MM = 2.0
 
 # A footnote marker as a whitespace-separated token, possibly followed by punctuation.
 MARKER_TOKEN = re.compile(r"(?:\[\d{1,3}\]|\(\d{1,2}\)|\([a-z]\)|\*)[.,;:)]*")
+
+# A definition as written: its marker, then a space, then its text.
+DEFINITION = re.compile(r"^(\[\d{1,4}\]|\(\d{1,2}\)|\([a-z]\)|\*) ")
+# A citation anywhere in body text, glued or not ("4%(d)", "EBITDA*", "Revenue [15]").
+CITATION = re.compile(r"\[\d{1,4}\]|\(\d{1,2}\)|\([a-z]\)|\*")
 
 # A fixed creation date keeps the files byte-identical between runs.
 CREATION_DATE = datetime(2024, 1, 1, tzinfo=UTC)
@@ -243,3 +250,58 @@ def render_pdf(path: Path, header_text: str, pages: Sequence[Page]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     pdf.output(str(path))
     return path
+
+
+def _body_texts(page: Page) -> list[str]:
+    out: list[str] = []
+    for block in page.blocks:
+        if isinstance(block, Table):
+            out += [block.title] + [cell for row in block.rows for cell in row]
+        else:
+            out.append(block.text)
+    return out
+
+
+def pages_truth(document: str, year: int, pages: Sequence[Page]) -> FootnoteTruth:
+    """The ground truth of composed pages: every footnote and table note as written.
+
+    ``[N]`` is document-wide. ``(1)``, ``(a)`` and ``*`` are scoped: a citation on page p
+    credits the definition with that marker on p, else on p+1, else on p-1. Raises
+    ``ValueError`` for a definition without a marker, a citation that resolves to nothing, or
+    a definition nobody cites (a generator mistake, not a layout case).
+    """
+    footnotes: list[TruthFootnote] = []
+    for index, page in enumerate(pages):
+        notes = [n for b in page.blocks if isinstance(b, Table) for n in b.notes]
+        for note in [*notes, *page.footnotes]:
+            match = DEFINITION.match(note)
+            if match is None:
+                raise ValueError(f"{document} page {index}: definition without marker: {note!r}")
+            text = note[match.end():]
+            footnotes.append(TruthFootnote(
+                marker=match.group(1), page=index, text=" ".join(text.split()),
+                cites=CITATION.findall(text)))
+    for index, page in enumerate(pages):
+        for marker in (m for text in _body_texts(page) for m in CITATION.findall(text)):
+            candidates = [fn for fn in footnotes if fn.marker == marker]
+            if not marker.startswith("["):
+                for near in (index, index + 1, index - 1):
+                    on_page = [fn for fn in candidates if fn.page == near]
+                    if len(on_page) > 1:
+                        raise ValueError(f"{document} page {near}: {marker} defined twice")
+                    if on_page:
+                        candidates = on_page
+                        break
+                else:
+                    candidates = []
+            if not candidates:
+                raise ValueError(f"{document} page {index}: {marker} resolves to nothing")
+            for fn in candidates:
+                if index not in fn.cited_pages:
+                    fn.cited_pages.append(index)
+    uncited = [f"{fn.marker} (page {fn.page})" for fn in footnotes if not fn.cited_pages]
+    if uncited:
+        raise ValueError(f"{document}: never cited: {', '.join(uncited)}")
+    for fn in footnotes:
+        fn.cited_pages.sort()
+    return FootnoteTruth(document=document, year=year, footnotes=footnotes)

@@ -11,8 +11,10 @@ page 1 (cross-page); the Method section spans pages 1 and 2 (a ``pb`` inside a `
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from rag_assets.core.groundtruth import FootnoteTruth, TruthFootnote, write_truth
 from rag_assets.core.questions import (
     GoldenQuestion,
     QuestionCategory,
@@ -192,8 +194,37 @@ def tei_questions() -> list[GoldenQuestion]:
     ]
 
 
-def build_tei_paper(reports_dir: Path, questions_dir: Path) -> list[SampleFile]:
-    """Write the TEI paper and its golden questions."""
+def tei_truth() -> FootnoteTruth:
+    """The foot notes as the TEI loader numbers them (``[n]``), page by ``pb`` (the text after
+    ``<pb n="1"/>`` is page 0); citations are the ``<ref type="foot">`` elements."""
+    tei = f"{{{TEI_NS}}}"
+    body = ET.fromstring(tei_document().encode("utf-8")).find(f"{tei}text/{tei}body")
+    assert body is not None
+    page = -1
+    notes: dict[str, TruthFootnote] = {}
+    cited: list[tuple[str, int]] = []
+    for elem in body.iter():
+        if elem.tag == f"{tei}pb":
+            page += 1
+        elif elem.tag == f"{tei}note" and elem.get("place") == "foot":
+            marker = f"[{elem.get('n')}]"
+            notes[marker] = TruthFootnote(marker=marker, page=page,
+                                          text=" ".join("".join(elem.itertext()).split()))
+        elif elem.tag == f"{tei}ref" and elem.get("type") == "foot":
+            cited.append((f"[{(elem.text or '').strip()}]", page))
+    for marker, where in cited:
+        if where not in notes[marker].cited_pages:
+            notes[marker].cited_pages.append(where)
+    return FootnoteTruth(document=DOCUMENT, year=YEAR, footnotes=list(notes.values()))
+
+
+def build_tei_paper(
+    reports_dir: Path, questions_dir: Path, truth_dir: Path | None = None
+) -> list[SampleFile]:
+    """Write the TEI paper and its golden questions (and its footnote truth under
+    ``truth_dir``)."""
     path = report_dir(reports_dir, DOCUMENT, YEAR) / FILE_NAME
     path.write_text(tei_document(), encoding="utf-8")
+    if truth_dir is not None:
+        write_truth(truth_dir, tei_truth())
     return [publish(path, DOCUMENT, YEAR, tei_questions(), questions_dir)]
