@@ -3,27 +3,44 @@
     rag-assets sample   [--data-dir data] [--corpora ../shared/corpora]
     rag-assets demo     [--data-dir data] [--corpora ../shared/corpora] [--only ...] [--no-eval]
     rag-assets backfill [retrieval_runs] [retrieval_metrics] [--only ...] [--set w_bm25=0.8]
+    rag-assets ingest   PATH --document NAME --year YYYY [--data-dir data]
 
 ``demo`` materializes the ingest and index assets of every (document, year) partition in this
 process against the Dagster instance in ``$DAGSTER_HOME`` (the UI then shows the same runs), then
 the evaluation assets and their roll-up, and prints one line per partition and the metrics.
 ``backfill`` re-materializes evaluation assets over every partition (e.g. after changing a
-retrieval weight) and refreshes the roll-up.
+retrieval weight) and refreshes the roll-up. ``ingest`` files one report and ingests and indexes
+its partition.
+
+The terminal gets one line per partition (and, on a terminal, a ticker of the running step);
+Dagster's own log goes only to the run records (the instance's event log, shown by the UI).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
+import math
 import os
+import shutil
 import sys
+import threading
 import time
+import uuid
+from collections.abc import Callable
 from pathlib import Path
+from typing import TextIO
 
 from tabulate import tabulate
 
 DEFAULT_CORPORA = Path("../shared/corpora")
 EVALUATION_ASSETS = ("retrieval_runs", "retrieval_metrics")
+# Dagster's console logger prints only what a user must act on at once; everything (DEBUG up)
+# still goes to the instance's event log, so the UI shows the full log of every run.
+CONSOLE_LOG_LEVEL = "CRITICAL"
+RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": CONSOLE_LOG_LEVEL}}}}
+JOB_NAME = "__ephemeral_asset_job__"  # the name dg.materialize gives its runs
 
 
 def _add_paths(parser: argparse.ArgumentParser) -> None:
@@ -61,27 +78,108 @@ def _instance():  # noqa: ANN202 - a DagsterInstance; dagster is imported lazily
     return dg.DagsterInstance.ephemeral()
 
 
+class Progress:
+    """What a run is doing, for a person watching the terminal.
+
+    ``on_event`` receives every event the run writes to the instance (step starts, log messages);
+    while the run goes on, a thread shows the running step, its elapsed time and its last log
+    message: on one line rewritten with ``\\r`` every second when the stream is a terminal, else
+    as a line every minute (so a long first embedding in a piped ``make demo`` is not silent).
+    """
+
+    def __init__(self, label: str, stream: TextIO | None = None,
+                 interval: float | None = None) -> None:
+        self.label = label
+        self.stream = stream if stream is not None else sys.stdout
+        isatty = getattr(self.stream, "isatty", None)
+        self.tty = bool(isatty and isatty())
+        self.interval = interval if interval is not None else (1.0 if self.tty else 60.0)
+        self.started = self.step_started = time.perf_counter()
+        self.step = ""
+        self.detail = ""
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._width = 0  # of the ticker line last written (terminal only)
+
+    def on_event(self, entry: object) -> None:
+        """An instance event listener (``EventLogEntry``): remember the step and its news."""
+        event = getattr(entry, "dagster_event", None)
+        if event is not None:
+            if event.event_type_value == "STEP_START":
+                self.step, self.detail = event.step_key or "", ""
+                self.step_started = time.perf_counter()
+        elif getattr(entry, "level", 0) >= logging.INFO and getattr(entry, "user_message", ""):
+            self.detail = entry.user_message.strip().splitlines()[0]
+
+    def status(self) -> str:
+        now = time.perf_counter()
+        text = f"{self.label}  {now - self.started:.0f} s"
+        if self.step:
+            text += f"  {self.step} {now - self.step_started:.0f} s"
+        return f"{text}: {self.detail}" if self.detail else text
+
+    def show(self) -> None:
+        columns = shutil.get_terminal_size((120, 24)).columns - 1
+        if self.tty:
+            line = self.status()[:columns]
+            self.stream.write("\r" + line.ljust(self._width))
+            self._width = len(line)
+        else:
+            self.stream.write(f"  ... {self.status()}"[:columns] + "\n")
+        self.stream.flush()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(self.interval):
+            self.show()
+
+    def __enter__(self) -> Progress:
+        self._thread = threading.Thread(target=self._tick, name="rag-assets-progress",
+                                        daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        if self._width:  # leave the line empty for what is printed next
+            self.stream.write("\r" + " " * self._width + "\r")
+            self.stream.flush()
+            self._width = 0
+
+
 def materialize(selection: object, data_dir: Path, instance: object,
                 partition: tuple[str, int] | None = None, source: str = "cli",
-                retrieval: dict[str, object] | None = None) -> object:
-    """Materialize a selection of the project's assets (one partition, or unpartitioned)."""
+                retrieval: dict[str, object] | None = None,
+                on_event: Callable[[object], None] | None = None) -> object:
+    """Materialize a selection of the project's assets (one partition, or unpartitioned).
+
+    What ``dg.materialize`` does, with a run id known beforehand so that ``on_event`` can follow
+    the run's events as they are stored, and Dagster's console logger kept quiet: the full log is
+    in the instance's event log (the UI's run page), not on the terminal."""
     import dagster as dg
 
     from rag_assets.definitions import all_assets
     from rag_assets.defs.partitions import partition_key
     from rag_assets.defs.resources import default_resources
 
-    return dg.materialize(
-        all_assets,
-        selection=selection,
-        partition_key=partition_key(*partition) if partition else None,
-        instance=instance,
+    defs = dg.Definitions(
+        jobs=[dg.define_asset_job(name=JOB_NAME, selection=selection)],
+        assets=all_assets,
         resources=default_resources(str(data_dir), retrieval),
+    )
+    run_id = str(uuid.uuid4())
+    if on_event is not None:
+        instance.add_event_listener(run_id, on_event)
+    return defs.resolve_job_def(JOB_NAME).execute_in_process(
+        run_config=RUN_CONFIG,
+        instance=instance,
+        partition_key=partition_key(*partition) if partition else None,
         raise_on_error=False,
+        run_id=run_id,
         tags={"rag-assets/source": source,
               **({"rag-assets/retrieval": json.dumps(retrieval, sort_keys=True)}
                  if retrieval else {})},
-        run_config={"loggers": {"console": {"config": {"log_level": "INFO"}}}},
     )
 
 
@@ -95,52 +193,131 @@ def _materialized_metadata(result: object) -> dict[str, dict]:
     return meta
 
 
+def _check_metadata(result: object) -> dict[str, dict]:
+    """Asset check name -> its result's metadata, for the checks that ran."""
+    return {
+        e.check_name: {k: _metadata_value(v) for k, v in e.metadata.items()}
+        for e in result.get_asset_check_evaluations()
+    }
+
+
 def first_error(result: object) -> str:
-    """The first failed step and its one-line reason."""
+    """The first failed step and its one-line reason (else the run's failure message)."""
     for event in result.get_step_failure_events():
         data = event.step_failure_data
         user = data.user_failure_data
         error = user.description if user and user.description else data.error.message
         return f"{event.step_key}: {error.strip().splitlines()[0]}"
+    for event in result.all_events:
+        if event.event_type_value in ("RUN_FAILURE", "PIPELINE_FAILURE") and event.message:
+            return event.message.strip().splitlines()[0]
     return ""
 
 
 def _pct(value: object) -> str:
-    return f"{float(value):.0%}" if isinstance(value, int | float) else "-"
+    """A share as a whole percentage, rounded down: 100% only when it is complete."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
+        return "-"
+    return f"{math.floor(float(value) * 100 + 1e-9):d}%"
 
 
-def run_partition(document: str, year: int, data_dir: Path, instance: object) -> dict:
-    """Materialize the ingest and index assets of one partition; a row for the demo table."""
-    import dagster as dg
+def _count(value: object) -> object:
+    return value if isinstance(value, int) and not isinstance(value, bool) else "-"
 
-    started = time.perf_counter()
-    result = materialize(dg.AssetSelection.groups("ingest", "index"), data_dir, instance,
-                         (document, year), source="demo")
-    meta = _materialized_metadata(result)
-    checks = {e.check_name: e for e in result.get_asset_check_evaluations()}
-    colocation = checks.get("footnote_colocation")
-    coloc_meta = (
-        {k: _metadata_value(v) for k, v in colocation.metadata.items()} if colocation else {}
-    )
+
+# the demo table: row key -> column header (two lines, so that the table stays narrow)
+DEMO_COLUMNS = {
+    "partition": "partition", "pages": "pages", "tables": "tables",
+    "footnotes": "foot-\nnotes", "stitched": "stitched", "unresolved": "un-\nresolved",
+    "complete": "complete", "lost_words": "lost\nwords",
+    "naive": "naive\nchunks", "enriched": "enriched\nchunks",
+    "naive_coloc": "naive\nco-loc", "enriched_coloc": "enriched\nco-loc",
+    "embedded": "embedded", "seconds": "s",
+}
+
+
+def partition_row(document: str, year: int, meta: dict[str, dict], checks: dict[str, dict],
+                  seconds: float, error: str = "") -> dict:
+    """A demo table row from a partition run's materialization metadata (asset -> metadata) and
+    asset check metadata (check -> metadata). Anything absent prints as ``-``."""
+    coloc = checks.get("footnote_colocation", {})
     dictionary = meta.get("footnote_dictionary", {})
     registry = meta.get("footnote_registry", {})
+    pages = meta.get("raw_pages", {})
     vectors = [meta[f"{kind}_vectors"] for kind in ("naive", "enriched")
                if f"{kind}_vectors" in meta]
     return {
         "partition": f"{document}|{year}",
-        "pages": meta.get("raw_pages", {}).get("pages", "-"),
-        "tables": meta.get("raw_pages", {}).get("tables", "-"),
+        "pages": pages.get("pages", "-"),
+        "tables": pages.get("tables", "-"),
         "footnotes": dictionary.get("footnotes", "-"),
         "stitched": registry.get("stitched", "-"),
         "unresolved": registry.get("unresolved", "-"),
+        # share of ground-truth definitions found complete (generated reports only)
+        "complete": _pct(dictionary.get("definitions_complete")),
+        # words of the report missing from the stitched text (the text_conservation check)
+        "lost_words": _count(checks.get("text_conservation", {}).get("words_lost")),
         "naive": meta.get("naive_chunks", {}).get("chunks", "-"),
         "enriched": meta.get("enriched_chunks", {}).get("chunks", "-"),
-        "naive_coloc": _pct(coloc_meta.get("naive_colocation")),
-        "enriched_coloc": _pct(coloc_meta.get("enriched_colocation")),
+        "naive_coloc": _pct(coloc.get("naive_colocation")),
+        "enriched_coloc": _pct(coloc.get("enriched_colocation")),
         "embedded": sum(v.get("embeddings_computed", 0) for v in vectors) if vectors else "-",
-        "seconds": round(time.perf_counter() - started, 1),
-        "error": "" if result.success else first_error(result),
+        "seconds": round(seconds, 1),
+        "error": error,
     }
+
+
+def demo_table(rows: list[dict]) -> str:
+    """The rows under two-line headers, without tabulate's extra header padding (about 135
+    columns wide with the longest sample partition name)."""
+    import tabulate as tabulate_module
+
+    padding, tabulate_module.MIN_PADDING = tabulate_module.MIN_PADDING, 0
+    try:
+        return tabulate([[r[k] for k in DEMO_COLUMNS] for r in rows],
+                        headers=list(DEMO_COLUMNS.values()), floatfmt=".1f",
+                        colalign=("left",) + ("right",) * (len(DEMO_COLUMNS) - 1))
+    finally:
+        tabulate_module.MIN_PADDING = padding
+
+
+def progress_head(partition: str, position: int, total: int, width: int = 0) -> str:
+    """``[ 3/14] 3m-10k|2018``, aligned: positions to the width of the total, names to ``width``."""
+    return f"[{position:>{len(str(total))}}/{total}] {partition.ljust(width)}"
+
+
+def partition_line(row: dict, position: int, total: int, width: int = 0) -> str:
+    """``[3/14] 3m-10k|2018  160 pages  7 footnotes ...  12.3 s``: what a run did, in a line."""
+    head = progress_head(row["partition"], position, total, width)
+    if row["error"]:
+        return f"{head}  FAILED {row['error']}  {row['seconds']} s"
+    if row["pages"] == "-":
+        return f"{head}  no report: nothing ingested  {row['seconds']} s"
+    parts = [f"{row['pages']} pages", f"{row['tables']} tables", f"{row['footnotes']} footnotes",
+             f"{row['stitched']} stitched", f"{row['unresolved']} unresolved"]
+    if row["complete"] != "-":
+        parts.append(f"{row['complete']} complete")
+    if row["lost_words"] != "-":
+        parts.append(f"{row['lost_words']} words lost")
+    parts.append(f"{row['naive']}/{row['enriched']} naive/enriched chunks")
+    if row["embedded"] != "-":
+        parts.append(f"{row['embedded']} embedded")
+    return f"{head}  {'  '.join(parts)}  {row['seconds']} s"
+
+
+def run_partition(document: str, year: int, data_dir: Path, instance: object,
+                  label: str | None = None, source: str = "demo") -> dict:
+    """Materialize the ingest and index assets of one partition; a row for the demo table.
+    ``label`` heads the progress ticker shown while the run goes on."""
+    import dagster as dg
+
+    started = time.perf_counter()
+    with Progress(label or f"{document}|{year}") as progress:
+        result = materialize(dg.AssetSelection.groups("ingest", "index"), data_dir, instance,
+                             (document, year), source=source, on_event=progress.on_event)
+    error = "" if result.success else f"{first_error(result)} (run {result.run_id[:8]})"
+    return partition_row(document, year, _materialized_metadata(result), _check_metadata(result),
+                         time.perf_counter() - started, error)
 
 
 def _reports(args: argparse.Namespace) -> list:
@@ -163,17 +340,34 @@ def evaluate(reports: list, data_dir: Path, instance: object, assets: list[str],
     import dagster as dg
 
     failures = []
-    for report in reports:
-        print(f"evaluating {report.partition} ...", flush=True)
-        result = materialize(dg.AssetSelection.assets(*assets), data_dir, instance,
-                             (report.document, report.year), source="evaluation",
-                             retrieval=retrieval)
-        if not result.success:
-            failures.append(f"{report.partition}: {first_error(result)}")
-    result = materialize(dg.AssetSelection.assets("evaluation_rollup"), data_dir, instance,
-                         source="evaluation")
+    width = max((len(r.partition) for r in reports), default=0)
+    print(f"\nEvaluating {len(reports)} partition(s): {', '.join(assets)}", flush=True)
+    for position, report in enumerate(reports, 1):
+        head = progress_head(report.partition, position, len(reports), width)
+        started = time.perf_counter()
+        with Progress(head) as progress:
+            result = materialize(dg.AssetSelection.assets(*assets), data_dir, instance,
+                                 (report.document, report.year), source="evaluation",
+                                 retrieval=retrieval, on_event=progress.on_event)
+        seconds = time.perf_counter() - started
+        if result.success:
+            meta = _materialized_metadata(result)
+            questions = next((m["questions"] for m in meta.values() if "questions" in m), None)
+            what = (f"{questions} questions" if questions is not None
+                    else "no golden questions: skipped")
+            print(f"{head}  {what}  {seconds:.1f} s", flush=True)
+        else:
+            error = f"{first_error(result)} (run {result.run_id[:8]})"
+            print(f"{head}  FAILED {error}  {seconds:.1f} s", flush=True)
+            failures.append(f"{report.partition}: {error}")
+    started = time.perf_counter()
+    with Progress("evaluation_rollup") as progress:
+        result = materialize(dg.AssetSelection.assets("evaluation_rollup"), data_dir, instance,
+                             source="evaluation", on_event=progress.on_event)
     if not result.success:
-        failures.append(f"evaluation_rollup: {first_error(result)}")
+        failures.append(f"evaluation_rollup: {first_error(result)} (run {result.run_id[:8]})")
+    print(f"evaluation_rollup  {'done' if result.success else 'FAILED'}  "
+          f"{time.perf_counter() - started:.1f} s", flush=True)
     return failures
 
 
@@ -217,19 +411,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
     reports = _reports(args)
     instance = _instance()
     register_partitions(instance, {r.document for r in reports}, {str(r.year) for r in reports})
+    width = max((len(r.partition) for r in reports), default=0)
+    print(f"\nIngesting and indexing {len(reports)} partition(s)", flush=True)
     rows = []
-    for report in reports:
-        print(f"materializing {report.partition} ({report.path.name}) ...", flush=True)
-        rows.append(run_partition(report.document, report.year, args.data_dir, instance))
-    headers = {
-        "partition": "partition", "pages": "pages", "tables": "tables",
-        "footnotes": "footnotes", "stitched": "stitched", "unresolved": "unresolved",
-        "naive": "naive chunks", "enriched": "enriched chunks",
-        "naive_coloc": "naive co-loc", "enriched_coloc": "enriched co-loc",
-        "embedded": "embedded", "seconds": "s",
-    }
+    for position, report in enumerate(reports, 1):
+        head = progress_head(report.partition, position, len(reports), width)
+        row = run_partition(report.document, report.year, args.data_dir, instance, label=head)
+        print(partition_line(row, position, len(reports), width), flush=True)
+        rows.append(row)
     print()
-    print(tabulate([[r[k] for k in headers] for r in rows], headers=list(headers.values())))
+    print(demo_table(rows))
     failed = [f"{r['partition']}: {r['error']}" for r in rows if r["error"]]
     if not args.no_eval:
         broken = {row["partition"] for row in rows if row["error"]}
@@ -284,6 +475,74 @@ def cmd_backfill(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+class IngestError(ValueError):
+    """A report that cannot be filed as given (one line, for stderr)."""
+
+
+def check_ingest(path: Path, document: str, year: str, reports_dir: Path) -> Path:
+    """Where ``path`` is filed for (document, year): ``<reports_dir>/<document>/<year>/<name>``.
+    Raises ``IngestError`` for a bad name or year, a missing or unsupported file, or a folder that
+    already holds another report (a file of the same name is replaced)."""
+    from rag_assets.core.catalog import DOCUMENT_NAME_RE, YEAR_RE, sanitize_document_name
+    from rag_assets.core.documents import SUPPORTED_SUFFIXES, document_kind
+
+    if not DOCUMENT_NAME_RE.match(document):
+        suggestion = sanitize_document_name(document)
+        hint = f": try --document {suggestion}" if DOCUMENT_NAME_RE.match(suggestion) else ""
+        raise IngestError(f"document name {document!r} must be lowercase letters, digits and "
+                          f"dashes, starting with a letter or digit{hint}")
+    if not YEAR_RE.match(year):
+        raise IngestError(f"year {year!r} must be a four-digit year (1900-2099)")
+    if not path.exists():
+        raise IngestError(f"{path}: no such file")
+    if not path.is_file():
+        raise IngestError(f"{path}: not a file")
+    if document_kind(path) is None:
+        raise IngestError(f"{path.name}: unsupported file type (expected one of "
+                          f"{', '.join(SUPPORTED_SUFFIXES)})")
+    if path.name.startswith("."):
+        raise IngestError(f"{path.name}: a name starting with '.' is ignored in the report "
+                          "tree; rename the file")
+    folder = reports_dir / document / year
+    others = sorted(
+        p.name for p in (folder.iterdir() if folder.is_dir() else [])
+        if p.is_file() and document_kind(p) and not p.name.startswith(".") and p.name != path.name
+    )
+    if others:
+        raise IngestError(f"{folder} already holds {', '.join(others)} (one report per document "
+                          f"and year): remove it to file {path.name} instead")
+    return folder / path.name
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    """File one report under data/reports/<document>/<year>/, then ingest and index it."""
+    from rag_assets.defs.partitions import register_partitions
+
+    try:
+        target = check_ingest(args.path, args.document, args.year, args.data_dir / "reports")
+    except IngestError as err:
+        print(f"rag-assets ingest: error: {err}", file=sys.stderr)
+        return 2
+    if target.exists() and target.resolve() == args.path.resolve():
+        print(f"{target} is already in place")
+    else:
+        replacing = target.exists()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(f".{target.name}.partial")  # hidden: no catalog sees it
+        shutil.copyfile(args.path, partial)
+        os.replace(partial, target)  # appears whole, never half-copied, to a watching sensor
+        print(f"{'replaced' if replacing else 'filed'} {target} ({target.stat().st_size:,} bytes)")
+    instance = _instance()
+    register_partitions(instance, {args.document}, {args.year})
+    row = run_partition(args.document, int(args.year), args.data_dir, instance,
+                        label=f"{args.document}|{args.year}", source="cli-ingest")
+    print(demo_table([row]))
+    if row["error"]:
+        _report_failures([f"{row['partition']}: {row['error']}"])
+        return 1
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="rag-assets", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -304,6 +563,16 @@ def main(argv: list[str] | None = None) -> int:
     backfill.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                           help="a retrieval setting for these runs, e.g. --set w_bm25=0.8")
     backfill.set_defaults(func=cmd_backfill)
+    ingest = sub.add_parser(
+        "ingest", help="file one report under data/reports/<document>/<year>/, ingest and index it"
+    )
+    ingest.add_argument("path", type=Path, help="the report (.pdf, .txt, .tei.xml or .xml)")
+    ingest.add_argument("--document", required=True,
+                        help="document name, [a-z0-9-]+ (e.g. acme-10k)")
+    ingest.add_argument("--year", required=True, help="the report's year, e.g. 2023")
+    ingest.add_argument("--data-dir", type=Path, default=Path(os.environ.get(
+        "RAG_ASSETS_DATA_DIR", "data")), help="data folder (reports/, questions/, stores)")
+    ingest.set_defaults(func=cmd_ingest)
     args = parser.parse_args(argv)
     unknown = set(getattr(args, "assets", [])) - set(EVALUATION_ASSETS)
     if unknown:
@@ -314,7 +583,9 @@ def main(argv: list[str] | None = None) -> int:
 def run() -> None:
     """The console entry point. DuckDB 2.0's bindings report "leaked" type objects at interpreter
     teardown after a Dagster run (pages of harmless noise under the tables), so once all output
-    is flushed the process exits without the teardown."""
+    is flushed the process exits without the teardown. Model loading's progress bars are off:
+    the terminal shows the CLI's own progress lines."""
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     code = main()
     sys.stdout.flush()
     sys.stderr.flush()
