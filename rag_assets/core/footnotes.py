@@ -69,6 +69,8 @@ ABBREVIATIONS = {
 }
 MAX_SENTENCE_LINES = 3
 NOTE_SIZE_RATIO = 0.88  # type below 88% of the document's body size is note type
+BRACKET_MARKER_RE = re.compile(r"^\[\d{1,4}\]$")
+ACT_NUMBER_RE = re.compile(r"^\d{1,4}/\d{1,4}(?:/\w+)?[,;]?$")  # "Regulation 2019/1937 (1)"
 FIGURE_RE = re.compile(r"^[($€£]*-?[\d][\d,.]*%?\)?[,;]?$|^—$")
 SENTENCE_END_RE = re.compile(r"[.!?](?=[\"”’)\]]*(?:\s|$))")
 
@@ -398,7 +400,8 @@ def citations_in_block(text: str) -> list[str]:
 
 
 def _is_paren_citation(text: str, paren: int) -> bool:
-    """``word (1)``, ``2012 (17).``, ``9.3%(b)``, ``8,5 % (2)`` cite a note; ``6(1)``,
+    """``word (1)``, ``2012 (17).``, ``9.3%(b)``, ``8,5 % (2)``, ``2019/1937 (1)`` cite a note;
+    ``6(1)``,
     ``9(2)(a)``, ``(370) (967)`` and ``point (a)`` do not."""
     before = text[:paren].rstrip()
     if not before:
@@ -408,6 +411,8 @@ def _is_paren_citation(text: str, paren: int) -> bool:
         return False  # Article 6(1), 9(2)(a); a year glued to a marker (2022(1)) is a citation
     words = before.split()
     previous = words[-1]
+    if BRACKET_MARKER_RE.match(previous):
+        return True  # "Inferred [7] (b)": a note after a note
     if previous in {"%", "‰"} and len(words) > 1:
         previous = words[-2] + previous  # "8,5 %": a European figure with its spaced sign
     close = text.find(")", paren)
@@ -416,7 +421,10 @@ def _is_paren_citation(text: str, paren: int) -> bool:
     if not any(ch.isalpha() for ch in previous):
         # after a figure ("2012 (17).", "9.3%(b)") it is a note; after a reference ("60(7), (8)")
         # or inside a row of figures ("(370) (967)", "7 (4) 12") it is not
-        plain_figure = bool(FIGURE_RE.match(previous)) and not previous.startswith("(")
+        plain_figure = (
+            bool(FIGURE_RE.match(previous) or ACT_NUMBER_RE.match(previous))
+            and not previous.startswith("(")
+        )
         if not plain_figure or next_is_figure:
             return False
     word = previous.strip(".,;:()").lower()
@@ -486,6 +494,13 @@ def _find_definitions(
     cited_at: dict[tuple[int, str], list[int]] = defaultdict(list)
     for c in citations:
         cited_at[(c.page_index, c.marker)].append(c.line)
+    # a marker defined in a page's note zone is that page's note: a body line opening with the
+    # same marker there (a recital "(5) This Regulation ...") is not a second definition
+    zone_defined = {
+        (v.page.page_index, found[0])
+        for v in views for n in v.zone
+        if (match := DEFINITION_RE.match(v.lines[n])) and (found := marker_of(match))
+    }
     out: list[_Definition] = []
     open_note: _Definition | None = None  # the note that ended the previous page's zone
     for view in views:
@@ -505,23 +520,24 @@ def _find_definitions(
                     taken = _continuation(view, n, in_zone=True, indent=-1, parts=carried.parts)
                     carried.spans[page] = taken
                     open_note = carried if _ends_zone(view, taken[-1]) else None
-                    n = taken[-1] + 1
-                else:
-                    n += 1
-                carried = None
+                    n = taken[-1]
+                if n in view.zone or n in view.overleaf:
+                    carried = None  # the zone opened with something else: nothing carries over
+                n += 1
                 continue
             carried = None
             marker, style = found
             if match.group("bare") and not (in_zone and superscripts_cited):
                 n += 1
                 continue
-            cited_above = any(line < n for line in cited_at.get((page, marker), [])) or bool(
-                cited_at.get((page - 1, marker))
+            cited_above = any(line < n for line in cited_at.get((page, marker), [])) or (
+                bool(cited_at.get((page - 1, marker))) and (page - 1, marker) not in zone_defined
             )
             # out of a zone, "(a)" lines are far more often list items than notes
             accepted = in_zone or (
                 not strict_zones
                 and n not in view.note_type
+                and (page, marker) not in zone_defined
                 and _reads_like_note(match, view.typed)
                 and (
                     (style == "bracket" and not view.typed)
@@ -562,13 +578,21 @@ def _continuation(
         nxt = lines[m]
         if not nxt.strip() or TABLE_PLACEHOLDER_RE.match(nxt.strip()):
             break
-        if DEFINITION_RE.match(nxt) and m not in view.wrapped:
+        open_sentence = not parts[-1].endswith((".", "!", "?"))
+        head = DEFINITION_RE.match(nxt)
+        # "30 June 2024." after "which amounted to" carries on; it is no bare note number
+        if head and m not in view.wrapped and not (head.group("bare") and open_sentence):
             break
         if in_zone:
             continues = m in view.zone or m in view.overleaf
         else:
             deeper = len(nxt) - len(nxt.lstrip()) > indent
-            carries_on = nxt.lstrip()[:1].islower() and not parts[-1].endswith((".", ";", ":"))
+            # a flush line in the note's own type that carries on the open sentence of a line
+            # that ran to the full measure (a short line, such as a table's row label, ended)
+            carries_on = open_sentence and (
+                nxt.lstrip()[:1].islower()
+                or (_same_type(view, start - 1, m) and _full_measure(view, m - 1))
+            )
             continues = (deeper or carries_on) and m not in view.note_type
         if not continues:
             break
@@ -576,6 +600,20 @@ def _continuation(
         parts.append(nxt.strip())
         m += 1
     return taken
+
+
+def _full_measure(view: _PageView, n: int) -> bool:
+    """A line about as long as the page's longest: it wrapped, the text goes on below."""
+    longest = max((len(line.strip()) for line in view.lines), default=0)
+    return len(view.lines[n].strip()) >= 0.75 * longest
+
+
+def _same_type(view: _PageView, a: int, b: int) -> bool:
+    """Two lines set in the same type size (0.3 pt of rounding); unknown sizes never match."""
+    sizes = view.page.line_sizes
+    if not sizes or max(a, b) >= len(sizes) or min(a, b) < 0:
+        return False
+    return bool(sizes[a]) and abs(sizes[a] - sizes[b]) <= 0.3
 
 
 def _opens_zone(view: _PageView, n: int) -> bool:

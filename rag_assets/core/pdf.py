@@ -51,8 +51,11 @@ SUPERSCRIPT_RATIO = 0.85
 PAGES_PER_TASK = 8
 MIN_PAGES_FOR_WORKERS = 24
 MIN_CHARS_PER_PAGE = 20
-SUPERSCRIPT_DIGITS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
-GLUED_DIGITS_RE = re.compile(r"(?<=[A-Za-z%\)])(\d{1,2})(?=[\s,.;:)]|$)")
+SUPERSCRIPT_CHARS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+SUPERSCRIPT_DIGITS = str.maketrans("0123456789", SUPERSCRIPT_CHARS)
+# digits that may be a superscript note number glued to what precedes it ("sales3", "202811");
+# only their type size and raise decide
+GLUED_DIGITS_RE = re.compile(r"(?<=[\w%).,;:”’\"])(\d{1,2})(?=[\s,.;:)]|$)")
 LEADING_DIGITS_RE = re.compile(r"^(\d{1,2})(?=\s*[A-Z(\"“$])")
 MARKER_TOKEN_RE = re.compile(r"\(\d{1,2}\)|\([a-z]\)|\*{1,3}|[†‡]")
 DISPLACED_LINE_RE = re.compile(r"^\s*(?:(?:\(\d{1,2}\)|\([a-z]\)|\*{1,3}|[†‡])[\s,]*)+$")
@@ -161,8 +164,11 @@ def _load_page(pdf: pdfium.PdfDocument, index: int) -> Page:
             continue
         size = statistics.median(c.height for c in samples)
         text_line = _mark_superscripts(textpage, start, line, size)
-        lines.append(_Line(text_line, start, size, first.left, first.bottom, first.top))
+        lines.append(
+            _Line(text_line, start, size, first.left, first.bottom, first.top, samples[-1].right)
+        )
     _reattach_displaced_markers(lines, textpage)
+    lines = _join_split_rows(lines)
     # a "table" that owns no line start is a fragment of a text-layout table: its text is prose
     tables = [t for t in tables if t.index in seen_tables and _has_words(t)]
     kept = {t.index for t in tables}
@@ -213,6 +219,7 @@ class _Line:
     left: float = 0.0
     bottom: float = 0.0
     top: float = 0.0
+    right: float = 0.0
 
 
 @dataclass
@@ -221,6 +228,7 @@ class _CharSample:
     left: float
     bottom: float
     top: float
+    right: float
 
     @property
     def x_center(self) -> float:
@@ -242,6 +250,39 @@ def _indented(line: _Line, margin: float, body: float) -> str:
         return line.text
     spaces = min(12, max(0, round((line.left - margin) / (body * 0.5))))
     return " " * spaces + line.text
+
+
+def _join_split_rows(lines: list[_Line]) -> list[_Line]:
+    """One printed line that PDFium split where the baseline moved (a superscript marker, a
+    raised note number) is joined again: a piece that starts just right of the previous piece,
+    on the same row. A lone smaller number at either end of the join is a superscript marker."""
+    out: list[_Line] = []
+    for line in lines:
+        prev = out[-1] if out else None
+        if prev is None or not (prev.size and line.size and _continues_row(prev, line)):
+            out.append(line)
+            continue
+        left, right = prev.text.rstrip(), line.text.strip()
+        if left.strip().isdigit() and prev.size < line.size * SUPERSCRIPT_RATIO:
+            left = left.strip().translate(SUPERSCRIPT_DIGITS)
+        if right.isdigit() and line.size < prev.size * SUPERSCRIPT_RATIO:
+            right = right.translate(SUPERSCRIPT_DIGITS)
+        glued = right[:1] in ",.;:)" or right[:1] in SUPERSCRIPT_CHARS
+        main = line if len(right) > len(left.strip()) else prev
+        out[-1] = _Line(
+            left + ("" if glued else " ") + right, prev.start, main.size, prev.left,
+            main.bottom, main.top, line.right,
+        )
+    return out
+
+
+def _continues_row(prev: _Line, line: _Line) -> bool:
+    overlap = min(prev.top, line.top) - max(prev.bottom, line.bottom)
+    shorter = min(prev.top - prev.bottom, line.top - line.bottom)
+    gap = line.left - prev.right
+    return shorter > 0 and overlap >= 0.5 * shorter and -1.0 <= gap <= 1.5 * max(
+        prev.size, line.size
+    )
 
 
 def _placeholder_kept(text: str, kept: set[int]) -> bool:
@@ -293,7 +334,7 @@ def _sample_chars(textpage: pdfium.PdfTextPage, start: int, line: str) -> list[_
     out = []
     for pos in sorted(picks):
         left, bottom, right, top = textpage.get_charbox(start + pos, loose=True)
-        out.append(_CharSample(round(top - bottom, 1), left, bottom, top))
+        out.append(_CharSample(round(top - bottom, 1), left, bottom, top, right))
     return out
 
 
