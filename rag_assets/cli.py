@@ -586,8 +586,11 @@ def run() -> None:
     is flushed the process exits without the teardown. Model loading's progress bars are off:
     the terminal shows the CLI's own progress lines."""
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    code = main()
-    sys.stdout.flush()
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:  # `rag-assets demo | head`: the reader left, nothing to report
+        os._exit(141)
     sys.stderr.flush()
     os._exit(code)
 

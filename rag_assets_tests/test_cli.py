@@ -153,6 +153,7 @@ def test_ingest_files_the_report_runs_its_partition_and_prints_its_row(
     assert "complete" in header and "lost" in header
     # pages tables footnotes stitched unresolved complete lost-words naive enriched ...
     assert row[1:6] == ["1", "0", "1", "1", "0"]
+    assert row[6:8] == ["-", "0"]  # no ground truth for this report; no word lost in stitching
     assert row[8:12] == ["1", "1", "100%", "100%"]
     assert " - dagster - " not in out + err
     assert files_under(data_dir / "reports") == ["acme-note/2023/note.txt"]
@@ -176,6 +177,8 @@ def test_demo_prints_a_progress_line_per_partition_then_the_table(tmp_path, dags
     assert len(progress) == 1
     assert progress[0].startswith("[1/1] footnote-rag-paper|2023  ")
     assert " pages " in progress[0] and " footnotes " in progress[0]
+    # a generated report: its definitions are measured against the ground truth written with it
+    assert "% complete  0 words lost  " in progress[0]
     assert progress[0].endswith(" s")
     assert " - dagster - " not in out + err
 
