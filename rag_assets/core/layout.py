@@ -101,11 +101,10 @@ def furniture_lines(lines: Sequence[str], running: set[str]) -> set[int]:
     """Line numbers of a page that are header, footer or page number, not content."""
     found: set[int] = set()
     content = [i for i, line in enumerate(lines) if line.strip()]
+    found.update(i for i, line in enumerate(lines) if PAGE_OF_RE.match(line))
     for i in _edge_indices(lines):
         line = lines[i]
-        if PAGE_OF_RE.match(line) or (
-            could_be_furniture(line) and furniture_key(line) in running
-        ):
+        if could_be_furniture(line) and furniture_key(line) in running:
             found.add(i)
     if content and BARE_NUMBER_RE.match(lines[content[-1]]):
         found.add(content[-1])

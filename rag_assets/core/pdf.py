@@ -43,6 +43,7 @@ from rag_assets.core.pages import (
     TableBlock,
 )
 
+FOOT_SIZE_RATIO = 0.88  # smaller than this share of the body size: note or footer type
 BODY_SHARE = 0.15  # the body type is the largest size carrying at least 15% of the characters
 RULE_MAX_WIDTH = 0.6  # a footnote separator is a short rule: at most 60% of the page width
 RULE_MIN_WIDTH = 0.04
@@ -174,6 +175,7 @@ def _load_page(pdf: pdfium.PdfDocument, index: int) -> Page:
     kept = {t.index for t in tables}
     lines = [ln for ln in lines if _placeholder_kept(ln.text, kept)]
     body = _body_size([(len(ln.text), ln.size) for ln in lines])
+    lines = _foot_notes_last(lines, body)
     margin = min((ln.left for ln in lines if ln.size), default=0.0)
     texts = [_indented(ln, margin, body) for ln in lines]
     for table in tables:
@@ -194,19 +196,19 @@ def _lines_below_rule(
     lines: list[_Line], rules: list[tuple[float, float, float]], margin: float, width: float,
     height: float,
 ) -> list[int]:
-    """The lines under the lowest short rule drawn at the text margin in the lower half of the
-    page: a footnote separator (a table's or a signature's rule is long, or not at the margin)."""
+    """The lines printed under the short rule drawn at the text margin in the lower half of the
+    page: a footnote separator (a table's or a signature's rule is long, or not at the margin).
+    By position, not by text order: some writers emit the notes before the body."""
     separators = [
         y for left, right, y in rules
         if y < height * 0.5
         and RULE_MIN_WIDTH * width <= right - left <= RULE_MAX_WIDTH * width
         and abs(left - margin) <= 0.03 * width
     ]
-    below = [
-        n for n, ln in enumerate(lines)
-        if ln.size and separators and ln.top < max(separators)
-    ]
-    return list(range(below[0], len(lines))) if below else []
+    if not separators:
+        return []
+    rule = max(separators)  # PDF y grows upwards: the highest short rule in the lower half
+    return [n for n, ln in enumerate(lines) if ln.size and ln.top < rule]
 
 
 @dataclass
@@ -250,6 +252,29 @@ def _indented(line: _Line, margin: float, body: float) -> str:
         return line.text
     spaces = min(12, max(0, round((line.left - margin) / (body * 0.5))))
     return " " * spaces + line.text
+
+
+def _foot_notes_last(lines: list[_Line], body: float) -> list[_Line]:
+    """Lines in smaller type printed below all the body text come last in reading order.
+
+    Some writers draw the foot of a page (notes, footer) before its body; PDFium lists text in
+    drawing order, so a note that runs over to the next page would not end its page.
+    """
+    body_lines = [ln for ln in lines if ln.size >= body * FOOT_SIZE_RATIO and ln.text.strip()]
+    if not body_lines:
+        return lines
+    floor = min(ln.bottom for ln in body_lines)
+    at_foot = [
+        bool(ln.size) and ln.size < body * FOOT_SIZE_RATIO and ln.top <= floor + 1.0
+        for ln in lines
+    ]
+    if not any(at_foot):
+        return lines
+    foot = sorted(
+        (ln for ln, below in zip(lines, at_foot, strict=True) if below),
+        key=lambda ln: (-ln.top, ln.left),
+    )
+    return [ln for ln, below in zip(lines, at_foot, strict=True) if not below] + foot
 
 
 def _join_split_rows(lines: list[_Line]) -> list[_Line]:
