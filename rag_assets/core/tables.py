@@ -89,8 +89,9 @@ def frame_to_pages(frame: pd.DataFrame) -> list[Page]:
                 section=_none(row.section),
                 text=row.text,
                 note_lines=json.loads(row.note_lines),
-                line_sizes=json.loads(row.line_sizes),
-                body_size=float(row.body_size),
+                # a partition written before type sizes were kept has none: plain-text rules
+                line_sizes=json.loads(row.line_sizes) if isinstance(row.line_sizes, str) else [],
+                body_size=0.0 if pd.isna(row.body_size) else float(row.body_size),
                 tables=[TableBlock.model_validate(t) for t in json.loads(row.tables_json)],
             )
         )

@@ -162,6 +162,7 @@ class _AlwaysWriteTypeHandler(DuckDBPandasTypeHandler):
             frame = frame.astype(dict.fromkeys(untyped, "string")) if untyped else frame
             statement = f"create table {table} as select * from _rag_assets_frame"
         else:
+            _add_new_columns(connection, table_slice, frame)
             statement = f"insert into {table} by name select * from _rag_assets_frame"
         if not exists or len(frame):
             connection.register("_rag_assets_frame", frame)
@@ -184,6 +185,33 @@ class _AlwaysWriteTypeHandler(DuckDBPandasTypeHandler):
                 ),
             }
         )
+
+
+def _add_new_columns(
+    connection: object, table_slice: TableSlice, frame: pd.DataFrame
+) -> None:
+    """A warehouse written by an earlier version lacks the columns added since: add them (its
+    other partitions read them as null) instead of failing every write."""
+    known = {
+        name for (name,) in connection.execute(
+            "select column_name from duckdb_columns() where schema_name = ? and table_name = ?",
+            [table_slice.schema, table_slice.table],
+        ).fetchall()
+    }
+    missing = [str(c) for c in frame.columns if str(c) not in known]
+    if not missing:
+        return
+    connection.register("_rag_assets_new", frame[missing].head(0))
+    try:
+        described = connection.execute("describe select * from _rag_assets_new").fetchall()
+    finally:
+        connection.unregister("_rag_assets_new")
+    types = {row[0]: row[1] for row in described}
+    for name in missing:
+        connection.execute(
+            f'alter table {table_slice.schema}.{table_slice.table} add column "{name}" '
+            f"{types[name]}"
+        ).fetchall()
 
 
 class WarehouseIOManager(DuckDBPandasIOManager):
