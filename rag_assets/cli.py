@@ -201,13 +201,29 @@ def _check_metadata(result: object) -> dict[str, dict]:
     }
 
 
+def error_line(error: object) -> str:
+    """The root cause of a Dagster ``SerializableErrorInfo`` in one line: ``BinderException:
+    Table "raw_pages" does not have ...``, not the wrapper's "Error occurred while handling
+    output"."""
+    while getattr(error, "cause", None) is not None:
+        error = error.cause
+    name = getattr(error, "cls_name", None) or "error"
+    lines = [line.strip() for line in (getattr(error, "message", "") or "").splitlines()]
+    line = next((line for line in lines if line), name)
+    head, sep, rest = line.partition(": ")
+    if sep and head.rsplit(".", 1)[-1] == name:  # "_duckdb.BinderException: ..." -> short name
+        line = f"{name}: {rest}"
+    return line
+
+
 def first_error(result: object) -> str:
     """The first failed step and its one-line reason (else the run's failure message)."""
     for event in result.get_step_failure_events():
         data = event.step_failure_data
         user = data.user_failure_data
-        error = user.description if user and user.description else data.error.message
-        return f"{event.step_key}: {error.strip().splitlines()[0]}"
+        if user and user.description:
+            return f"{event.step_key}: {user.description.strip().splitlines()[0]}"
+        return f"{event.step_key}: {error_line(data.error)}"
     for event in result.all_events:
         if event.event_type_value in ("RUN_FAILURE", "PIPELINE_FAILURE") and event.message:
             return event.message.strip().splitlines()[0]

@@ -17,6 +17,7 @@ from rag_assets.cli import (
     Progress,
     check_ingest,
     demo_table,
+    error_line,
     main,
     materialize,
     partition_line,
@@ -226,6 +227,20 @@ def test_partition_line_says_what_the_run_did_or_why_it_failed():
     assert partition_line(failed, 1, 2) == (
         "[1/2] broken|2024  FAILED raw_pages: cannot ingest x.pdf  0.4 s"
     )
+
+
+def test_a_wrapped_error_is_reported_by_its_root_cause():
+    cause = SimpleNamespace(cls_name="BinderException", cause=None, message=(
+        '_duckdb.BinderException: Binder Error: Table "raw_pages" does not have a column with '
+        'name "line_sizes"\n\nDid you mean: "note_lines"\n'))
+    wrapper = SimpleNamespace(cls_name="DagsterExecutionHandleOutputError", cause=cause, message=(
+        'dagster._core.errors.DagsterExecutionHandleOutputError: Error occurred while handling '
+        'output "result" of step "raw_pages":\n'))
+    assert error_line(wrapper) == (
+        'BinderException: Binder Error: Table "raw_pages" does not have a column with name '
+        '"line_sizes"'
+    )
+    assert error_line(SimpleNamespace(cls_name="OSError", cause=None, message="")) == "OSError"
 
 
 class Terminal(io.StringIO):
