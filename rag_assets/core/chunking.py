@@ -4,14 +4,15 @@ Naive chunks cut the raw text every ~1,200 characters with 300 of overlap, where
 a claim and its footnote end up in different chunks. Enriched chunks are built from the stitched
 text out of whole units: a sentence with the ``{FOOTNOTE ...}`` blocks stitched after it, a table
 with its title, header row and notes (split by rows with the header repeated when too long), and
-they never cross a section heading.
+they never cross a section heading. A definition is stored once per chunk: the stitched text
+repeats it after every citing sentence, a chunk keeps it after its first citing sentence only.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Literal
 
@@ -218,16 +219,48 @@ class _Unit:
     page: int
     section: str | None
     heading: bool = False
+    table: bool = False  # a table with its notes: kept whole, its notes never dropped
 
 
 @dataclass
 class _Draft:
+    """A chunk being packed: its units as they will be stored, and the footnote blocks it holds
+    (a definition is stored once per chunk)."""
+
     section: str | None
     units: list[_Unit] = field(default_factory=list)
+    blocks: set[str] = field(default_factory=set)
+    size: int = 0
 
-    @property
-    def size(self) -> int:
-        return sum(len(u.text) + 1 for u in self.units)
+    def stored(self, unit: _Unit) -> str:
+        """The unit's text as this draft would store it: without the footnote blocks the draft
+        (or the unit itself, further up) already holds. A table keeps all its notes."""
+        if unit.table:
+            return unit.text
+        return drop_repeated_blocks(unit.text, self.blocks)
+
+    def add(self, unit: _Unit, text: str) -> None:
+        self.units.append(replace(unit, text=text))
+        self.blocks.update(m.group(0) for m in FOOTNOTE_BLOCK_RE.finditer(text))
+        self.size += len(text) + 1
+
+
+_SPACED_BLOCK_RE = re.compile(r"\s*" + FOOTNOTE_BLOCK_RE.pattern)
+
+
+def drop_repeated_blocks(text: str, held: set[str]) -> str:
+    """``text`` without the ``{FOOTNOTE m: ...}`` blocks already in ``held`` and without a second
+    copy of a block it holds itself (the citing text and its marker stay)."""
+    seen = set(held)
+
+    def keep_first(match: re.Match[str]) -> str:
+        block = match.group(0).lstrip()
+        if block in seen:
+            return ""
+        seen.add(block)
+        return match.group(0)
+
+    return _SPACED_BLOCK_RE.sub(keep_first, text).strip()
 
 
 def enriched_chunks(
@@ -241,14 +274,19 @@ def enriched_chunks(
     drafts: list[_Draft] = []
     current = _Draft(section=None)
     for unit in _units(pages, settings):
+        # sized as stored: blocks the chunk already holds are not stored again
+        text = current.stored(unit)
         section_changes = unit.heading and current.units
-        too_big = current.units and current.size + len(unit.text) > settings.size
+        too_big = current.units and current.size + len(text) > settings.size
         if section_changes or too_big:
             drafts.append(current)
             current = _Draft(section=unit.section)
+            text = current.stored(unit)  # a fresh chunk gets the blocks again
+        if not text:
+            continue  # nothing but blocks the chunk already holds
         if not current.units:
             current.section = unit.section
-        current.units.append(unit)
+        current.add(unit, text)
     if current.units:
         drafts.append(current)
 
@@ -376,7 +414,7 @@ def _table_units(
             parts.append([])
         parts[-1].append(row)
     if len(parts) == 1:
-        yield _Unit("\n".join([*header, *rows, *notes]), page, section)
+        yield _Unit("\n".join([*header, *rows, *notes]), page, section, table=True)
         return
     placed: set[int] = set()
     for number, part in enumerate(parts):
@@ -389,7 +427,7 @@ def _table_units(
                 chosen.append(note)
                 placed.add(i)
                 cited |= _cited_markers(match.group("text")) if match else set()
-        yield _Unit("\n".join([*header, *part, *chosen]), page, section)
+        yield _Unit("\n".join([*header, *part, *chosen]), page, section, table=True)
 
 
 def _cited_markers(text: str) -> set[str]:
