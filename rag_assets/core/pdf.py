@@ -152,7 +152,7 @@ def _load_page(pdf: pdfium.PdfDocument, index: int) -> Page:
     offset = 0
     for raw_line in text.split("\r\n"):
         start, offset = offset, offset + len(raw_line) + 2
-        line = raw_line.rstrip()
+        line = raw_line.replace("\n", " ").replace("\r", " ").rstrip()  # same offsets
         samples = _sample_chars(textpage, start, line) if line.strip() else []
         if not samples:
             lines.append(_Line(""))

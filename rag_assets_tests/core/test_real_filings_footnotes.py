@@ -9,7 +9,7 @@ import pytest
 from rag_assets.core.footnote_checks import definition_completeness, text_conservation
 from rag_assets.core.footnotes import stitching_coverage
 from rag_assets.samples.earnings import earnings_truth
-from rag_assets_tests.core.conftest import Processed
+from rag_assets_tests.core.conftest import CORPORA, Processed, process
 
 MULTI_LINE = {  # real definitions printed over two or more lines, as the filings print them
     "3m": {
@@ -96,3 +96,21 @@ def test_conservation_reports_a_dropped_body_line(earnings: Processed) -> None:
     conservation = text_conservation(earnings.doc.pages, earnings.index, stitched)
     assert conservation.words_lost >= 6
     assert conservation.lost[0].page_index == 2 and conservation.lost[0].where == "body"
+
+
+FINANCEBENCH = CORPORA / "financebench-dev" / "pdfs"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["MGMRESORTS_2018_10K", "AMERICANWATERWORKS_2022_10K"])
+def test_financebench_filings_keep_every_word(name: str) -> None:
+    """MGM 2018 holds lines with a bare line feed inside (they once broke the loader);
+    American Water 2022 is the longest filing of the set."""
+    path = FINANCEBENCH / f"{name}.pdf"
+    if not path.is_file():
+        pytest.skip(f"{path} not found (../shared/corpora)")
+    processed = process(path)
+    for page in processed.doc.pages:
+        assert len(page.line_sizes) == len(page.lines)
+    conservation = text_conservation(processed.doc.pages, processed.index, processed.stitched)
+    assert conservation.words_checked > 90_000 and conservation.lost == []
