@@ -1,0 +1,53 @@
+"""Session-wide test setup: end a test process without DuckDB's teardown noise.
+
+DuckDB 2.0's bindings (nanobind) print pages of "nanobind: leaked instance ... of type
+_duckdb..." at interpreter finalization after a Dagster run that used both DuckDB and LanceDB
+(the objects are only "leaked" because they are still alive when the module is torn down). The
+reports come after pytest's summary and bury it. As ``rag_assets.cli.run`` does for the CLI, the
+process ends with ``os._exit`` once pytest is completely done, with pytest's own exit status:
+
+- the hook wraps ``pytest_cmdline_main``, so the session, ``pytest_unconfigure`` (pytest's
+  last unraisable-exception and warning checks included) and the config cleanups have all run
+  and the summary is printed; a failing run still exits 1, no tests collected still exits 5;
+- Python's ``atexit`` handlers still run (logging flushed, multiprocessing children joined,
+  ``weakref.finalize`` clean-ups such as temporary directories): only the interpreter's own
+  finalization, where the reports are printed, is skipped;
+- only when pytest is the program (``python -m pytest``, the ``pytest`` script), never when
+  ``pytest.main()`` is called from other code; ``RAG_ASSETS_TEARDOWN=1`` keeps the normal exit
+  (to look at the reports).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def _pytest_is_the_program() -> bool:
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    if spec is not None and spec.name in ("pytest", "pytest.__main__"):
+        return True  # python -m pytest
+    return Path(sys.argv[0]).name in ("pytest", "py.test")  # the console script
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config):
+    status = yield
+    if (
+        status is None
+        or hasattr(config, "workerinput")  # a pytest-xdist worker: its controller exits
+        or os.environ.get("RAG_ASSETS_TEARDOWN") == "1"
+        or not _pytest_is_the_program()
+    ):
+        return status
+    sys.stdout.flush()
+    sys.stderr.flush()
+    atexit._run_exitfuncs()  # what a normal exit runs before the interpreter's finalization
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(int(status))
