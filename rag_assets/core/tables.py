@@ -23,13 +23,16 @@ RAW_PAGE_COLUMNS = [
 ]
 FOOTNOTE_COLUMNS = [
     "document", "year", "footnote_id", "marker", "style", "status", "text", "page_index",
-    "also_defined_on", "spans", "cited_pages", "citing_sentences", "cites",
+    "also_defined_on", "spans", "cited_pages", "citing_sentences", "cites", "source_sha256",
 ]
 REGISTRY_COLUMNS = [
     "document", "year", "marker", "style", "page_index", "line", "end_offset", "context",
     "table_index", "in_footnote", "sentence", "footnote_id", "resolution", "how",
+    "source_sha256",
 ]
-STITCHED_COLUMNS = ["document", "year", "page_index", "page_label", "section", "text", "n_chars"]
+STITCHED_COLUMNS = [
+    "document", "year", "page_index", "page_label", "section", "text", "n_chars", "source_sha256",
+]
 CHUNK_COLUMNS = [
     "chunk_id", "document", "year", "kind", "seq", "page_start", "page_end", "section", "text",
     "n_chars", "n_tokens", "markers_cited", "markers_defined",
@@ -99,10 +102,11 @@ def frame_to_pages(frame: pd.DataFrame) -> list[Page]:
 
 
 def index_to_frames(
-    index: FootnoteIndex, document: str, year: int
+    index: FootnoteIndex, document: str, year: int, source_sha256: str | None = None
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The footnote dictionary (one row per footnote, plus one per dangling marker) and the
-    citation registry (one row per marker occurrence, with its resolution)."""
+    citation registry (one row per marker occurrence, with its resolution); each row names the
+    report version (``source_sha256``) it was built from."""
     rows = [
         {
             "document": document, "year": year, "footnote_id": f.footnote_id,
@@ -111,7 +115,7 @@ def index_to_frames(
             "spans": json.dumps({str(k): v for k, v in f.spans.items()}),
             "cited_pages": json.dumps(f.cited_pages),
             "citing_sentences": json.dumps(f.citing_sentences),
-            "cites": json.dumps(f.cites),
+            "cites": json.dumps(f.cites), "source_sha256": source_sha256,
         }
         for f in index.footnotes
     ]
@@ -126,7 +130,7 @@ def index_to_frames(
                 "also_defined_on": "[]", "spans": "{}",
                 "cited_pages": json.dumps(sorted({c.page_index for c in cits})),
                 "citing_sentences": json.dumps([c.sentence for c in cits if c.sentence]),
-                "cites": "[]",
+                "cites": "[]", "source_sha256": source_sha256,
             }
         )
     registry = [
@@ -135,7 +139,7 @@ def index_to_frames(
             "page_index": c.page_index, "line": c.line, "end_offset": c.end,
             "context": c.context, "table_index": c.table_index, "in_footnote": c.in_footnote,
             "sentence": c.sentence, "footnote_id": c.footnote_id,
-            "resolution": c.resolution, "how": c.how,
+            "resolution": c.resolution, "how": c.how, "source_sha256": source_sha256,
         }
         for c in index.citations
     ]
@@ -172,12 +176,14 @@ def frame_to_footnotes(dictionary: pd.DataFrame) -> list[Footnote]:
     ]
 
 
-def stitched_to_frame(pages: Sequence[StitchedPage], document: str, year: int) -> pd.DataFrame:
+def stitched_to_frame(
+    pages: Sequence[StitchedPage], document: str, year: int, source_sha256: str | None = None
+) -> pd.DataFrame:
     rows = [
         {
             "document": document, "year": year, "page_index": p.page_index,
             "page_label": p.page_label, "section": p.section, "text": p.text,
-            "n_chars": len(p.text),
+            "n_chars": len(p.text), "source_sha256": source_sha256,
         }
         for p in pages
     ]
@@ -212,6 +218,35 @@ def frame_to_chunks(frame: pd.DataFrame) -> list[Chunk]:
         r["section"] = _none(r["section"])
         out.append(Chunk.model_validate(r))
     return out
+
+
+def source_versions(frames: dict[str, pd.DataFrame]) -> dict[str, list[str]]:
+    """The report versions (SHA-256 of the file) each table's rows were built from: more than
+    one version among a partition's tables means a run stopped half-way (new pages, old
+    footnotes). ``raw_pages`` keeps it in ``sha256``, the tables built from it in
+    ``source_sha256``; rows written before that column existed say nothing."""
+    out = {}
+    for name, frame in frames.items():
+        column = "sha256" if name == "raw_pages" else "source_sha256"
+        values = frame[column].dropna().unique() if column in frame.columns else []
+        out[name] = sorted(str(v) for v in values)
+    return out
+
+
+def source_of(name: str, frame: pd.DataFrame) -> str | None:
+    """The one report version a table's rows come from (None when unknown or mixed)."""
+    versions = source_versions({name: frame})[name]
+    return versions[0] if len(versions) == 1 else None
+
+
+def mixed_versions(frames: dict[str, pd.DataFrame]) -> str | None:
+    """One line naming the tables that disagree on the report version, or None."""
+    versions = source_versions(frames)
+    if len({v for vs in versions.values() for v in vs}) <= 1:
+        return None
+    shown = ", ".join(f"{name} {'/'.join(v[:12] for v in vs)}" for name, vs in versions.items()
+                      if vs)
+    return f"mixed report versions ({shown}): re-materialize the partition's ingest assets"
 
 
 def _none(value: object) -> str | None:

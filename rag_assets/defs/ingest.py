@@ -31,7 +31,9 @@ from rag_assets.core.tables import (
     frame_to_stitched,
     frames_to_index,
     index_to_frames,
+    mixed_versions,
     pages_to_frame,
+    source_of,
     stitched_to_frame,
 )
 from rag_assets.defs.partitions import partition_of, report_partitions
@@ -83,6 +85,7 @@ def raw_pages(
         metadata={
             "file": str(path),
             "sha256": loaded.sha256,
+            "source_sha256": loaded.sha256,
             "kind": loaded.kind,
             "pages": len(frame),
             "tables": int(frame.n_tables.sum()),
@@ -115,7 +118,8 @@ def footnotes(
     document, year = partition_of(context)
     pages = frame_to_pages(raw_pages)
     index = build_footnote_index(pages)
-    dictionary, registry = index_to_frames(index, document, year)
+    source = source_of("raw_pages", raw_pages)
+    dictionary, registry = index_to_frames(index, document, year, source)
     stray = stray_note_lines(pages, index)
     truth = load_truth(settings.truth_dir, document, year)
     completeness = definition_completeness(index, truth) if truth else None
@@ -153,6 +157,7 @@ def footnotes(
             "multi_line_definitions": sum(
                 1 for f in index.footnotes if sum(len(v) for v in f.spans.values()) > 1
             ),
+            "source_sha256": source or "unknown",
             "dangling_markers": dg.MetadataValue.json(unresolved),
             "orphan_definitions": dg.MetadataValue.json(orphans),
             "stray_note_lines": dg.MetadataValue.json(
@@ -170,6 +175,7 @@ def footnotes(
             "citations": len(registry),
             "stitched": int((registry.resolution == "stitched").sum()),
             "unresolved": int((registry.resolution == "unresolved").sum()),
+            "source_sha256": source or "unknown",
             "dagster/row_count": len(registry),
         },
     )
@@ -213,17 +219,26 @@ def stitched_text(
     footnote_registry: pd.DataFrame,
 ) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
     """The document with each footnote definition inlined after the sentence that cites it as
-    ``{FOOTNOTE [N]: text}``, definitions blocks and page furniture removed."""
+    ``{FOOTNOTE [N]: text}``, definitions blocks and page furniture removed. Both checks refuse
+    inputs built from two versions of the report (a run stopped half-way)."""
     document, year = partition_of(context)
     index = frames_to_index(footnote_dictionary, footnote_registry)
     raw = frame_to_pages(raw_pages)
     pages = stitch_document(raw, index)
-    frame = stitched_to_frame(pages, document, year)
+    source = source_of("raw_pages", raw_pages)
+    frame = stitched_to_frame(pages, document, year, source)
     coverage = stitching_coverage(index, pages)
     conservation = text_conservation(raw, index, pages)
+    mixed = mixed_versions({"raw_pages": raw_pages, "footnote_dictionary": footnote_dictionary,
+                            "footnote_registry": footnote_registry})
+    if mixed:
+        context.log.error(f"{document} {year}: {mixed}")
+    stale = f"{mixed}; " if mixed else ""
     yield dg.Output(
         frame,
         metadata={
+            "source_sha256": source or "unknown",
+            "stale": bool(mixed),
             "pages": len(frame),
             "characters": int(frame.n_chars.sum()),
             "footnote_blocks": int(frame.text.str.count(r"\{FOOTNOTE ").sum()),
@@ -233,7 +248,7 @@ def stitched_text(
     )
     yield dg.AssetCheckResult(
         check_name="footnote_coverage",
-        passed=not coverage.missing,
+        passed=not coverage.missing and not mixed,
         metadata={
             "cited_with_definition": coverage.cited_with_definition,
             "stitched": coverage.stitched,
@@ -242,13 +257,14 @@ def stitched_text(
             "unresolved": dg.MetadataValue.json(coverage.unresolved[:50]),
         },
         description=(
-            f"{coverage.stitched}/{coverage.cited_with_definition} cited footnotes stitched; "
+            f"{stale}{coverage.stitched}/{coverage.cited_with_definition} cited footnotes "
+            "stitched; "
             f"{len(coverage.unresolved)} marker(s) have no definition"
         ),
     )
     yield dg.AssetCheckResult(
         check_name="text_conservation",
-        passed=not conservation.lost,
+        passed=not conservation.lost and not mixed,
         metadata={
             "words_checked": conservation.words_checked,
             "words_lost": conservation.words_lost,
@@ -257,7 +273,7 @@ def stitched_text(
             ),
         },
         description=(
-            f"{conservation.words_lost} of {conservation.words_checked} words lost"
+            f"{stale}{conservation.words_lost} of {conservation.words_checked} words lost"
             + "".join(
                 f"; page {lost.page_index} ({lost.where}): {' '.join(lost.words[:6])}"
                 for lost in conservation.lost[:3]
@@ -267,9 +283,10 @@ def stitched_text(
 
 
 def _chunk_outputs(
-    chunks: list[Chunk], max_chars: int, name: str
+    chunks: list[Chunk], max_chars: int, name: str, source: str | None
 ) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
-    """The chunk table with its metadata, and its GX quality check."""
+    """The chunk table with its metadata (the report version it was built from), and its GX
+    quality check."""
     frame = chunks_to_frame(chunks)
     report = validate_chunk_table(frame, max_chars=max_chars)
     pairs, colocated = colocation(chunks)
@@ -277,6 +294,7 @@ def _chunk_outputs(
         frame,
         metadata={
             "chunks": len(frame),
+            "source_sha256": source or "unknown",
             "mean_chars": round(float(frame.n_chars.mean()), 1) if len(frame) else 0.0,
             "mean_tokens": round(float(frame.n_tokens.mean()), 1) if len(frame) else 0.0,
             "cited_pairs": pairs,
@@ -315,7 +333,7 @@ def naive_chunks(
         frame_to_pages(raw_pages), document, year, index, chunk_settings
     )
     max_chars = chunk_settings.size + 200
-    yield from _chunk_outputs(chunks, max_chars, "naive_chunks")
+    yield from _chunk_outputs(chunks, max_chars, "naive_chunks", source_of("raw_pages", raw_pages))
 
 
 @dg.asset(
@@ -346,7 +364,8 @@ def enriched_chunks(
         frame_to_stitched(stitched_text), document, year, index, chunk_settings
     )
     # a unit is only split beyond max_size; a table part may carry its header and notes on top
-    yield from _chunk_outputs(chunks, chunk_settings.max_size * 2, "enriched_chunks")
+    yield from _chunk_outputs(chunks, chunk_settings.max_size * 2, "enriched_chunks",
+                              source_of("stitched_text", stitched_text))
     pairs, colocated = colocation(chunks)
     naive_pairs, naive_colocated = colocation(frame_to_chunks(naive_chunks))
     enriched_ratio = colocated / pairs if pairs else 1.0
