@@ -91,15 +91,20 @@ def chunk_id(document: str, year: int, kind: ChunkKind, seq: int) -> str:
 
 
 def markers_in(
-    text: str, pages: range, cited_on: dict[str, set[int]]
+    text: str, pages: range, cited_on: dict[str, set[int]],
+    complete: dict[str, set[str]] | None = None,
 ) -> tuple[list[str], list[str]]:
     """(cited, defined) markers of a chunk.
 
-    Defined: markers of stitched ``{FOOTNOTE m: ...}`` blocks. Cited: markers found outside those
-    blocks by the index's own rules, and only where the index saw that marker cited on one of the
-    chunk's pages (so "(5)" opening a recital is not a citation of note (5)).
+    Defined: markers of stitched ``{FOOTNOTE m: ...}`` blocks that hold the complete definition
+    (its text in ``complete``, the dictionary; a cut block defines nothing). Cited: markers found
+    outside those blocks by the index's own rules, and only where the index saw that marker cited
+    on one of the chunk's pages (so "(5)" opening a recital is not a citation of note (5)).
     """
-    defined = sorted({m.group("marker") for m in FOOTNOTE_BLOCK_RE.finditer(text)})
+    defined = sorted({
+        m.group("marker") for m in FOOTNOTE_BLOCK_RE.finditer(text)
+        if complete is None or _letters(m.group("text")) in complete.get(m.group("marker"), ())
+    })
     outside = FOOTNOTE_BLOCK_RE.sub(" ", text)
     cited = {
         marker for marker in citations_in_block(outside)
@@ -116,22 +121,28 @@ def cited_pages_by_marker(index: FootnoteIndex) -> dict[str, set[int]]:
     return out
 
 
-def naive_defined(text: str, definitions: dict[str, list[str]]) -> list[str]:
-    """Markers whose definition line (marker + first words) the raw chunk holds."""
-    flat = " ".join(text.split())
+def naive_defined(text: str, definitions: dict[str, set[str]]) -> list[str]:
+    """Markers whose complete definition the raw chunk holds (a window that cuts a definition
+    after its first line holds part of it, not the definition)."""
+    flat = _letters(text)
     return sorted(
         marker
-        for marker, heads in definitions.items()
-        if any(head in flat for head in heads)
+        for marker, texts in definitions.items()
+        if any(definition in flat for definition in texts)
     )
 
 
-def definition_heads(index: FootnoteIndex) -> dict[str, list[str]]:
-    heads: dict[str, list[str]] = {}
+def complete_definitions(index: FootnoteIndex) -> dict[str, set[str]]:
+    """Each marker's definition texts, as letters and digits only (line breaks, hyphenation and
+    spacing differ between a raw window and the dictionary)."""
+    out: dict[str, set[str]] = {}
     for f in index.footnotes:
-        head = " ".join(f.text.split())[:50]
-        heads.setdefault(f.marker, []).append(head)
-    return heads
+        out.setdefault(f.marker, set()).add(_letters(f.text))
+    return out
+
+
+def _letters(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
 # --- naive ------------------------------------------------------------------------------------
@@ -165,7 +176,7 @@ def naive_chunks(
         text += page_text + "\n\n"
         pos = len(text)
     cited_on = cited_pages_by_marker(index)
-    heads = definition_heads(index)
+    definitions = complete_definitions(index)
     step = max(1, settings.size - settings.overlap)
     spans: list[tuple[int, int]] = []
     begin = 0
@@ -186,7 +197,7 @@ def naive_chunks(
                 chunk_id=chunk_id(document, year, "naive", seq), document=document, year=year,
                 kind="naive", seq=seq, page_start=first, page_end=last, section=None, text=piece,
                 n_chars=len(piece), n_tokens=n_tokens, markers_cited=cited,
-                markers_defined=naive_defined(piece, heads),
+                markers_defined=naive_defined(piece, definitions),
             )
         )
     return chunks
@@ -291,12 +302,13 @@ def enriched_chunks(
         drafts.append(current)
 
     cited_on = cited_pages_by_marker(index)
+    definitions = complete_definitions(index)
     texts = ["\n".join(u.text for u in d.units).strip() for d in drafts]
     tokens = count_tokens(texts)
     chunks = []
     for seq, (draft, text, n_tokens) in enumerate(zip(drafts, texts, tokens, strict=True)):
         first, last = min(u.page for u in draft.units), max(u.page for u in draft.units)
-        cited, defined = markers_in(text, range(first, last + 1), cited_on)
+        cited, defined = markers_in(text, range(first, last + 1), cited_on, definitions)
         chunks.append(
             Chunk(
                 chunk_id=chunk_id(document, year, "enriched", seq), document=document,
