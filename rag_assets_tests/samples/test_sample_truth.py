@@ -3,7 +3,6 @@ printed on its page (pdfplumber for the PDFs, the page text for TEI and the GDPR
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pdfplumber
@@ -11,6 +10,7 @@ import pytest
 
 from rag_assets.core.groundtruth import FootnoteTruth, load_truth
 from rag_assets.samples import annual_reports, earnings, gdpr, tei_paper
+from rag_assets_tests.samples.test_fictitious_samples import tei_page_texts
 
 CORPORA = Path(__file__).resolve().parents[2].parent / "shared" / "corpora"
 
@@ -81,32 +81,11 @@ def test_annual_report_truth(built) -> None:
             _check_printed(truth, _pdf_pages(paths[(co.document, year)]))
 
 
-def _tei_pages(path: Path) -> list[str]:
-    """Body text per ``pb`` page, notes included (they are printed where they stand)."""
-    tei = f"{{{tei_paper.TEI_NS}}}"
-    body = ET.parse(path).getroot().find(f"{tei}text/{tei}body")
-    assert body is not None
-    pages: list[list[str]] = []
-
-    def walk(elem: ET.Element) -> None:
-        if elem.tag == f"{tei}pb":
-            pages.append([])
-        elif pages and elem.text:
-            pages[-1].append(elem.text)
-        for child in elem:
-            walk(child)
-            if pages and child.tail:
-                pages[-1].append(child.tail)
-
-    walk(body)
-    return [" ".join(parts) for parts in pages]
-
-
 def test_tei_truth(built) -> None:
     truth_dir, paths = built
     truth = _truth(truth_dir, tei_paper.DOCUMENT, tei_paper.YEAR)
     assert len(truth.footnotes) == tei_paper.N_FOOTNOTES == 7
-    pages = _tei_pages(paths[(tei_paper.DOCUMENT, tei_paper.YEAR)])
+    pages = tei_page_texts(paths[(tei_paper.DOCUMENT, tei_paper.YEAR)])
     for fn in truth.footnotes:
         assert fn.text in norm(pages[fn.page]), fn.marker
     cross = next(fn for fn in truth.footnotes if fn.marker == f"[{tei_paper.CROSS_PAGE_NOTE}]")
