@@ -310,13 +310,15 @@ def _opens_with_wrapped_citation(view: _PageView, n: int) -> bool:
     """``[12]. The board …`` or ``(4), and …`` on a body line: the marker closed the sentence of
     the line above and wrapped; a definition never has punctuation right after its marker, nor
     continues a sentence in lower case."""
-    if n in view.zone or n in view.furniture or n in view.note_type:
+    if n in view.furniture:
         return False
     match = WRAPPED_MARKER_RE.match(view.lines[n])
     if match is None:
         return False
     if match.group("punct"):
-        return True
+        return True  # in a note too: "... on the same capital base as the ratio in / [51], ..."
+    if n in view.zone or n in view.note_type:
+        return False
     rest = match.group("rest").strip()
     if not rest or not rest.islower():
         return False

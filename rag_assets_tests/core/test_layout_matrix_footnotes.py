@@ -15,7 +15,14 @@ from rag_assets.core.footnote_checks import (
     text_conservation,
 )
 from rag_assets.core.footnotes import build_footnote_index, stitch_document, stitching_coverage
-from rag_assets.samples.layout_matrix import CASES, WRITERS, LayoutFixture, build_layout_fixture
+from rag_assets.core.groundtruth import load_truth
+from rag_assets.samples.layout_matrix import (
+    CASES,
+    WRITERS,
+    LayoutFixture,
+    build_layout_fixture,
+    build_layout_matrix_reports,
+)
 
 
 @pytest.fixture(scope="module")
@@ -91,3 +98,20 @@ def test_a_note_continued_overleaf_spans_both_pages(matrix_dir: Path) -> None:
         _, index, _ = _ingest(fixture)
         spanning = [f for f in index.footnotes if len(f.spans) == 2]
         assert [f.marker for f in spanning] == ["[3]"], writer
+
+
+def test_the_combined_demo_documents_are_complete_too(tmp_path: Path) -> None:
+    """Every case on the pages of one 30-page document per writer (the demo's partitions):
+    notes wrap around markers of other cases' numbering, pages meet other layouts."""
+    files = build_layout_matrix_reports(tmp_path / "reports", tmp_path / "q", tmp_path / "truth")
+    assert len(files) == len(WRITERS)
+    for sample in files:
+        truth = load_truth(tmp_path / "truth", sample.document, sample.year)
+        assert truth is not None and len(truth.footnotes) > 150
+        loaded = load_document(sample.path, pdf_workers=1)
+        index = build_footnote_index(loaded.pages)
+        stitched = stitch_document(loaded.pages, index)
+        completeness = definition_completeness(index, truth)
+        assert completeness.incomplete == [], sample.document
+        assert completeness.cites_recorded == completeness.cites_expected
+        assert text_conservation(loaded.pages, index, stitched).lost == []
