@@ -212,7 +212,7 @@ def error_line(error: object) -> str:
     line = next((line for line in lines if line), name)
     head, sep, rest = line.partition(": ")
     if sep and head.rsplit(".", 1)[-1] == name:  # "_duckdb.BinderException: ..." -> short name
-        line = f"{name}: {rest}"
+        line = rest if name == "Failure" else f"{name}: {rest}"  # a dg.Failure: its description
     return line
 
 
@@ -225,8 +225,12 @@ def first_error(result: object) -> str:
             return f"{event.step_key}: {user.description.strip().splitlines()[0]}"
         return f"{event.step_key}: {error_line(data.error)}"
     for event in result.all_events:
-        if event.event_type_value in ("RUN_FAILURE", "PIPELINE_FAILURE") and event.message:
-            return event.message.strip().splitlines()[0]
+        if event.event_type_value in ("RUN_FAILURE", "PIPELINE_FAILURE"):
+            error = getattr(event.event_specific_data, "error", None)
+            if error is not None:  # no step ran: e.g. a store that cannot be written
+                return error_line(error)
+            if event.message:
+                return event.message.strip().splitlines()[0]
     return ""
 
 

@@ -30,6 +30,7 @@ from pydantic import BaseModel
 from rag_assets.core.chunking import Chunk, ChunkKind, evidence_pages
 from rag_assets.core.embeddings import Embedder, EmbeddingStats, content_key
 from rag_assets.core.footnotes import Footnote
+from rag_assets.core.writable import check_folder
 
 FTS_CONFIG = FTS(stem=True, remove_stop_words=True, ascii_folding=True, lower_case=True)
 PROFILE_TABLE = "document_profiles"
@@ -158,7 +159,8 @@ class LanceFolder:
 
     def __init__(self, uri: str | Path) -> None:
         self.uri = str(uri)
-        Path(self.uri).mkdir(parents=True, exist_ok=True)
+        # creates the folder; one line (StoreNotWritable) if nothing can be written in it
+        check_folder(self.uri, "LanceDB folder")
         # see other processes' commits at once (the default never re-reads a table's version)
         self.db = lancedb.connect(self.uri, read_consistency_interval=timedelta(0))
 

@@ -16,6 +16,12 @@ from rag_assets.core.chunking import ChunkSettings
 from rag_assets.core.embeddings import BUNDLED_MODEL, Embedder
 from rag_assets.core.retrieval import RetrievalConfig
 from rag_assets.core.store import VectorStore
+from rag_assets.core.writable import (
+    StoreNotWritable,
+    check_database_file,
+    check_folder,
+    is_local_database,
+)
 
 WAREHOUSE_SCHEMA = "rag"
 
@@ -80,7 +86,11 @@ class EmbeddingsResource(dg.ConfigurableResource):
     document_prefix: str = Field(default="", description='e.g. "passage: " for e5 models')
 
     def embedder(self, settings: RagSettings) -> tuple[Embedder, VectorStore]:
-        """The process's model, with its store and content-hash cache under the data folder."""
+        """The process's model, with its store and content-hash cache under the data folder.
+
+        An unwritable store folder raises ``StoreNotWritable`` (one line) before the model loads.
+        """
+        check_folder(settings.lancedb_dir, "LanceDB folder")
         embedder = Embedder(
             self.model, batch_size=self.batch_size, max_seq_length=self.max_seq_length,
             device=self.device, query_prefix=self.query_prefix,
@@ -216,13 +226,26 @@ def _add_new_columns(
 
 class WarehouseIOManager(DuckDBPandasIOManager):
     """DuckDB tables, one per asset; a partition's rows are replaced, never duplicated, and an
-    empty output still creates its table (and clears its partition)."""
+    empty output still creates its table (and clears its partition).
+
+    Created once per run, before any step: a warehouse file or folder that cannot be written
+    (permission, read-only file system, immutable file) fails the run there, in one line, instead
+    of every step's write retrying the connection for 105 s. A lock held by another process is
+    no such failure: dagster-duckdb's retries wait for it as before.
+    """
 
     @staticmethod
     def type_handlers() -> Sequence[DbTypeHandler]:
         return [_AlwaysWriteTypeHandler()]
 
     def create_io_manager(self, context: dg.InitResourceContext) -> dg.IOManager:
+        if is_local_database(self.database):
+            try:
+                check_database_file(self.database, "warehouse")
+            except StoreNotWritable as err:
+                raise dg.Failure(
+                    description=str(err), metadata={"path": str(err.path)}, allow_retries=False
+                ) from None
         return _PartitionAwareIOManager(super().create_io_manager(context))
 
 
