@@ -69,6 +69,7 @@ ABBREVIATIONS = {
 }
 MAX_SENTENCE_LINES = 3
 NOTE_SIZE_RATIO = 0.88  # type below 88% of the document's body size is note type
+MAX_OVERLEAF_LINES = 12  # the rest of a note carried to the next page is a few lines
 BRACKET_MARKER_RE = re.compile(r"^\[\d{1,4}\]$")
 ACT_NUMBER_RE = re.compile(r"^\d{1,4}/\d{1,4}(?:/\w+)?[,;]?$")  # "Regulation 2019/1937 (1)"
 FIGURE_RE = re.compile(r"^[($€£]*-?[\d][\d,.]*%?\)?[,;]?$|^—$")
@@ -158,8 +159,9 @@ class _PageView:
 
     ``zone``: lines in a footnote zone (below a separator rule, or a run of note-type lines that
     opens with a marker); ``note_type``: lines set clearly smaller than the body type;
-    ``overleaf``: a run of note-type lines at the page foot without a marker, which continues a
-    note from the page before when that note ended its page's zone; ``wrapped``: body lines that
+    ``overleaf``: a short run of note-type lines at the page foot without a marker, which
+    continues a note from the page before when that note ended its page's zone in the middle of
+    a sentence; ``wrapped``: body lines that
     open with a citation marker wrapped from the line above (``[12]. The board``), never
     definitions.
     """
@@ -295,8 +297,9 @@ def _zone_lines(view: _PageView) -> tuple[set[int], set[int]]:
         )
         if heads:  # a table set in note type, then its notes: the zone opens at the first note
             zone.update(run[heads[0]:])
-        if last_on_page:
-            overleaf.update(run[: heads[0]] if heads else run)
+        carry = run[: heads[0]] if heads else run
+        if last_on_page and len(carry) <= MAX_OVERLEAF_LINES:
+            overleaf.update(carry)
     return zone, overleaf
 
 
@@ -518,7 +521,9 @@ def _find_definitions(
             found = marker_of(match) if match else None
             in_zone = n in view.zone
             if found is None or match is None:
-                if carried is not None and n in view.overleaf and _opens_zone(view, n):
+                if carried is not None and n in view.overleaf and _opens_zone(view, n) and (
+                    not carried.parts[-1].rstrip().endswith((".", "!", "?"))
+                ):
                     taken = _continuation(view, n, in_zone=True, indent=-1, parts=carried.parts)
                     carried.spans[page] = taken
                     open_note = carried if _ends_zone(view, taken[-1]) else None

@@ -45,7 +45,7 @@ from rag_assets.core.pages import (
 )
 
 FOOT_SIZE_RATIO = 0.88  # smaller than this share of the body size: note or footer type
-BODY_SHARE = 0.15  # the body type is the largest size carrying at least 15% of the characters
+UPPER_SHARE = 0.6  # the body type is measured on the upper 60% of pages
 RULE_MAX_WIDTH = 0.6  # a footnote separator is a short rule: at most 60% of the page width
 RULE_MIN_WIDTH = 0.04
 RULE_MAX_THICKNESS = 2.0  # points
@@ -104,10 +104,14 @@ def load_pdf_pages(path: Path, warnings: list[str], workers: int = 2) -> list[Pa
     else:
         parts = [_load_range(str(path), r) for r in ranges]
         _cached_pdf.cache_clear()
-    pages = [page for part in parts for page in part]
-    body = _body_size(
-        (len(line), size) for p in pages for line, size in zip(p.lines, p.line_sizes, strict=True)
-    )
+    pages = [page for part in parts for page, _ in part]
+    # the body type is measured on the upper part of pages: a footnote-heavy release can carry
+    # more characters in notes than in prose, but the notes sit at the foot
+    upper: Counter[float] = Counter()
+    for part in parts:
+        for _, weights in part:
+            upper.update(weights)
+    body = _body_size((n, size) for size, n in upper.items())
     rotated = []
     for page in pages:
         page.body_size = body
@@ -132,12 +136,13 @@ def load_pdf_pages(path: Path, warnings: list[str], workers: int = 2) -> list[Pa
 ROTATED_TAG = "\x00rotated:"  # carried on the label from a worker process, removed after
 
 
-def _load_range(path: str, indices: range) -> list[Page]:
+def _load_range(path: str, indices: range) -> list[tuple[Page, Counter[float]]]:
     pdf = _cached_pdf(path)
     return [_load_page(pdf, i) for i in indices]
 
 
-def _load_page(pdf: pdfium.PdfDocument, index: int) -> Page:
+def _load_page(pdf: pdfium.PdfDocument, index: int) -> tuple[Page, Counter[float]]:
+    """A page, and the characters per type size in its upper 60% (for the body size)."""
     page = pdf[index]
     rotated = page.get_rotation() != 0
     if rotated:
@@ -175,7 +180,13 @@ def _load_page(pdf: pdfium.PdfDocument, index: int) -> Page:
     tables = [t for t in tables if t.index in seen_tables and _has_words(t)]
     kept = {t.index for t in tables}
     lines = [ln for ln in lines if _placeholder_kept(ln.text, kept)]
-    body = _body_size([(len(ln.text), ln.size) for ln in lines])
+    upper: Counter[float] = Counter()
+    for ln in lines:
+        if ln.size and height and ln.top > height * (1 - UPPER_SHARE):
+            upper[ln.size] += len(ln.text)
+    body = _body_size(
+        [(n, size) for size, n in upper.items()] or [(len(ln.text), ln.size) for ln in lines]
+    )
     lines = _foot_notes_last(lines, body)
     margin = min((ln.left for ln in lines if ln.size), default=0.0)
     texts = [_indented(ln, margin, body) for ln in lines]
@@ -183,7 +194,7 @@ def _load_page(pdf: pdfium.PdfDocument, index: int) -> Page:
         table.title = _title_before(texts, TABLE_PLACEHOLDER.format(index=table.index))
     label = pdf.get_page_label(index) or label_from_lines(texts)
     page.close()
-    return Page(
+    record = Page(
         page_index=index,
         page_label=f"{ROTATED_TAG}{label or ''}" if rotated else label,
         text="\n".join(texts),
@@ -191,6 +202,7 @@ def _load_page(pdf: pdfium.PdfDocument, index: int) -> Page:
         line_sizes=[ln.size if ln.text.strip() else 0.0 for ln in lines],
         tables=tables,
     )
+    return record, upper
 
 
 def _lines_below_rule(
@@ -365,16 +377,13 @@ def _sample_chars(textpage: pdfium.PdfTextPage, start: int, line: str) -> list[_
 
 
 def _body_size(lines: Iterable[tuple[int, float]]) -> float:
-    """The body type of a page or a document: the largest size that carries at least
-    ``BODY_SHARE`` of the characters. Not simply the most frequent size: on a page of dense notes
-    the notes carry most characters; headings and titles are larger but carry few."""
+    """The type size that carries most characters (callers pass the upper part of pages, where
+    notes do not sit)."""
     weights: Counter[float] = Counter()
     for n_chars, size in lines:
         if size:
             weights[size] += n_chars
-    total = sum(weights.values())
-    common = [size for size, n in weights.items() if n >= BODY_SHARE * total]
-    return max(common) if common else 0.0
+    return weights.most_common(1)[0][0] if weights else 0.0
 
 
 def _mark_superscripts(
