@@ -34,7 +34,7 @@ from rag_assets.core.layout import (
 from rag_assets.core.pages import TABLE_PLACEHOLDER_RE, Page, TableBlock
 
 MarkerStyle = Literal["bracket", "paren-number", "paren-letter", "symbol", "superscript"]
-SCOPED_STYLES = {"paren-number", "paren-letter", "symbol"}  # reused per table / page
+SCOPED_STYLES = {"paren-number", "paren-letter", "symbol", "superscript"}  # reused per table / page
 SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 TO_SUPERSCRIPT = str.maketrans("0123456789", SUPERSCRIPTS)
 
@@ -201,7 +201,11 @@ def marker_of(match: re.Match[str]) -> tuple[str, MarkerStyle] | None:
 def build_footnote_index(pages: Sequence[Page]) -> FootnoteIndex:
     """Find all definitions and citations of a document and resolve each citation."""
     views = page_views(pages)
-    strict_zones = any(any(SEPARATOR_RE.match(line) for line in v.lines) for v in views)
+    # a text or TEI file that marks its notes with a "_____" rule marks all of them so; in a PDF
+    # such a line is as often a signature or fill-in line (Coca-Cola's 10-K)
+    strict_zones = not any(p.line_sizes for p in pages) and any(
+        any(SEPARATOR_RE.match(line) for line in v.lines) for v in views
+    )
     raw_citations = [c for v in views for c in _citations_in_page(v)]
     definitions = _find_definitions(views, raw_citations, strict_zones)
     # citations standing on definition lines belong to the definition (footnote-to-footnote)

@@ -102,10 +102,13 @@ FINANCEBENCH = CORPORA / "financebench-dev" / "pdfs"
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["MGMRESORTS_2018_10K", "AMERICANWATERWORKS_2022_10K"])
+@pytest.mark.parametrize(
+    "name", ["MGMRESORTS_2018_10K", "AMERICANWATERWORKS_2022_10K", "COCACOLA_2017_10K"]
+)
 def test_financebench_filings_keep_every_word(name: str) -> None:
     """MGM 2018 holds lines with a bare line feed inside (they once broke the loader);
-    American Water 2022 is the longest filing of the set."""
+    American Water 2022 is the longest filing of the set; Coca-Cola 2017 numbers superscript notes
+    afresh on each page and draws "_____" signature lines (no separator zones in a PDF)."""
     path = FINANCEBENCH / f"{name}.pdf"
     if not path.is_file():
         pytest.skip(f"{path} not found (../shared/corpora)")
