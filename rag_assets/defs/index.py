@@ -3,6 +3,11 @@
 The vectors live in LanceDB, not in the warehouse: the assets write the store themselves and
 report what they did. A partition's rows are replaced in one commit, so re-materializing never
 duplicates and concurrent partitions never lose each other's rows.
+
+The vector steps are where a run spends its time (about 90% of a long report's run), so they get
+the cores: torch's threads are the cores this process may use divided by the embedding steps the
+run's executor may run at once (1 under the in-process executor of ``definitions.py``, where no
+other step runs beside them), and each step reports the model's texts per second.
 """
 
 from collections.abc import Iterator
@@ -11,7 +16,7 @@ import dagster as dg
 import pandas as pd
 
 from rag_assets.core.chunking import ChunkKind
-from rag_assets.core.embeddings import Embedder
+from rag_assets.core.embeddings import Embedder, available_cores, torch_threads_for
 from rag_assets.core.routing import profile_from_text
 from rag_assets.core.store import LanceFolder, VectorStore, index_partition
 from rag_assets.core.tables import frame_to_chunks, frame_to_footnotes
@@ -21,6 +26,23 @@ from rag_assets.defs.resources import EmbeddingsResource, RagSettings
 
 GROUP = "index"
 COVER_PAGES = 2  # a 10-K names its registrant and ticker on the cover
+VECTOR_ASSETS = ("naive_vectors", "enriched_vectors")
+
+
+def embedding_concurrency(context: dg.AssetExecutionContext) -> int:
+    """How many embedding steps of this run may execute at once: 1 under the in-process
+    executor; under a multiprocess one, both vector steps, capped by its ``max_concurrent``
+    (Dagster's default: the CPU count)."""
+    executor = context.job_def.executor_def.name
+    if executor == "in_process":
+        return 1
+    config = (context.run_config.get("execution") or {}).get("config") or {}
+    if executor == "multi_or_in_process":
+        if "in_process" in config:
+            return 1
+        config = config.get("multiprocess") or {}
+    max_concurrent = int(config.get("max_concurrent") or available_cores())
+    return max(1, min(max_concurrent, len(VECTOR_ASSETS)))  # both vector steps may run together
 
 
 def _embedder(
@@ -66,9 +88,13 @@ def _vectors(
     footnotes = frame_to_footnotes(footnote_dictionary)
     embedder, store = _embedder(context, settings, embeddings)
     chunks = frame_to_chunks(chunks_frame)
+    concurrent = embedding_concurrency(context)
+    embedder.threads = torch_threads_for(concurrent)
     context.log.info(
         f"{document} {year}: {len(chunks)} {kind} chunks, model {embedder.model_name} "
-        f"({embedder.dimension}-d, max {embedder.max_seq_length} tokens)"
+        f"({embedder.dimension}-d, max {embedder.max_seq_length} tokens), "
+        f"{embedder.threads} torch threads ({available_cores()} cores, {concurrent} embedding "
+        "step(s) at once)"
     )
     indexed = index_partition(
         store, embedder, kind, document, year, chunks, footnotes,
@@ -79,7 +105,8 @@ def _vectors(
         context.log.warning(f"BM25 index not folded forward this time: {written.fts_problem}")
     context.log.info(
         f"embeddings: {stats.computed} computed, {stats.cached} from the cache "
-        f"in {stats.seconds:.1f}s"
+        f"in {stats.seconds:.1f}s ({stats.texts_per_second} texts/s in the model"
+        + (f", model loaded in {stats.load_seconds:.1f}s" if stats.load_seconds else "") + ")"
     )
     stored = store.partition_rows(kind, document, year)
     yield dg.MaterializeResult(
@@ -97,6 +124,10 @@ def _vectors(
             "embeddings_computed": stats.computed,
             "embeddings_cached": stats.cached,
             "embed_seconds": stats.seconds,
+            "encode_seconds": stats.encode_seconds,
+            "texts_per_second": stats.texts_per_second,
+            "model_load_seconds": stats.load_seconds,
+            "torch_threads": embedder.threads,
             "write_seconds": written.seconds,
             "dagster/row_count": stored,
             "preview": preview(chunks_frame, ["chunk_id", "page_start", "page_end", "text"])

@@ -20,9 +20,14 @@ from rag_assets.core.embeddings import (
     BUNDLED_MODEL,
     Embedder,
     EmbeddingStats,
+    available_cores,
     content_key,
+    load_model,
     model_slug,
+    read_model_facts,
     resolve_model,
+    set_torch_threads,
+    torch_threads_for,
 )
 from rag_assets.core.store import LanceEmbeddingCache, VectorStore, partition_filter
 
@@ -107,8 +112,9 @@ def test_embed_vectors_are_unit_length_and_equal_to_encode(embedder: Embedder) -
 def test_embed_of_nothing(embedder: Embedder) -> None:
     matrix, stats = embedder.embed([])
     assert matrix.shape == (0, embedder.dimension)
-    assert stats.model_dump(exclude={"seconds"}) == {"texts": 0, "unique": 0, "cached": 0,
-                                                      "computed": 0}
+    assert stats.model_dump(include={"texts", "unique", "cached", "computed"}) == {
+        "texts": 0, "unique": 0, "cached": 0, "computed": 0}
+    assert stats.texts_per_second == 0.0
     assert embedder.encode([]).shape == (0, embedder.dimension)
 
 
@@ -189,6 +195,53 @@ def test_embedder_slug_and_dimension(embedder: Embedder) -> None:
     assert embedder.dimension == 384
     assert embedder.max_seq_length == 256
     assert embedder.slug == "all_minilm_l6_v2_256"
+
+
+def test_model_facts_from_the_folder_match_the_loaded_model(tmp_path: Path) -> None:
+    facts = read_model_facts(BUNDLED_MODEL)
+    assert facts is not None
+    model = load_model(BUNDLED_MODEL)
+    assert (facts.dimension, facts.max_seq_length) == (
+        model.get_embedding_dimension(), model.max_seq_length)
+    assert read_model_facts(str(tmp_path)) is None  # not a model folder: the model is asked
+    assert read_model_facts("BAAI/bge-small-en-v1.5") is None
+
+
+def test_the_model_loads_only_when_a_text_must_be_encoded(tmp_path: Path) -> None:
+    store = VectorStore(tmp_path / "db", Embedder().slug, 384)
+    first = Embedder(cache=store.embedding_cache())
+    assert not first.model_loaded  # dimension and limit came from the folder
+    first.embed(TEXTS)
+    query = first.embed_query("What drove revenue?")
+    assert first.model_loaded
+    again = Embedder(cache=store.embedding_cache())  # every text and the question are cached
+    _, stats = again.embed(TEXTS)
+    assert stats.computed == 0 and stats.load_seconds == 0
+    assert np.array_equal(again.embed_query("What drove revenue?"), query)
+    assert not again.model_loaded
+
+
+def test_torch_threads_follow_the_cores_and_the_concurrent_steps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import torch
+
+    assert torch_threads_for(1, cores=8) == 8
+    assert torch_threads_for(2, cores=8) == 4
+    assert torch_threads_for(3, cores=2) == 1  # never 0
+    monkeypatch.setenv("RAG_ASSETS_CORES", "3")
+    assert available_cores() == 3 == torch_threads_for(1)
+    monkeypatch.delenv("RAG_ASSETS_CORES")
+    assert 1 <= available_cores() <= (os.cpu_count() or 1)
+    before = torch.get_num_threads()
+    try:
+        assert set_torch_threads(1) == torch.get_num_threads() == 1
+        embedder = Embedder()
+        embedder.threads = 2
+        embedder.encode(["Revenue rose."])
+        assert torch.get_num_threads() == 2  # an Embedder's threads apply to its encodes
+    finally:
+        set_torch_threads(before)
 
 
 # --- partitions ------------------------------------------------------------------------------
