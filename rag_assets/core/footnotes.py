@@ -249,17 +249,23 @@ def page_views(pages: Sequence[Page]) -> list[_PageView]:
     """Every page with its furniture, note type, footnote zone and wrapped citation lines."""
     all_lines = [p.lines for p in pages]
     running = find_running_furniture(all_lines)
-    # a document with no type-size difference at all (plain text, or one size throughout) keeps
-    # the rules of plain text: zones come from separators alone
-    typed = any(_note_type_lines(p) for p in pages)
-    views = []
-    for page, lines in zip(pages, all_lines, strict=True):
-        view = _PageView(page=page, lines=lines, furniture=furniture_lines(lines, running))
+    views = [
+        _PageView(page=page, lines=lines, furniture=furniture_lines(lines, running))
+        for page, lines in zip(pages, all_lines, strict=True)
+    ]
+    # notes set in smaller type: some marker-led line (not a footer) is in note type. Otherwise
+    # (plain text, or one size throughout, an 8 pt footer aside) the rules of plain text stand:
+    # zones come from separators alone
+    typed = any(
+        DEFINITION_RE.match(v.lines[n])
+        for v in views for n in _note_type_lines(v.page) if n not in v.furniture
+    )
+    for view in views:
+        page, lines = view.page, view.lines
         view.typed = typed
         view.note_type = _note_type_lines(page) if typed else set()
         view.zone, view.overleaf = _zone_lines(view)
         view.wrapped = {n for n in range(len(lines)) if _opens_with_wrapped_citation(view, n)}
-        views.append(view)
     return views
 
 
@@ -277,7 +283,7 @@ def _zone_lines(view: _PageView) -> tuple[set[int], set[int]]:
     it; a body-type line does; a run may start with a table set in note type, the zone then
     opens at its first marker). Also the lines that may continue a note from the page before:
     the page-foot run up to its first marker (``_find_definitions`` decides)."""
-    if not view.typed:
+    if not view.typed or not view.note_type - view.furniture:
         return set(view.page.note_lines), set(view.page.note_lines)
     zone: set[int] = set()
     overleaf: set[int] = set()
@@ -529,14 +535,14 @@ def _find_definitions(
                     not carried.parts[-1].rstrip().endswith((".", "!", "?"))
                 ):
                     taken = _continuation(view, n, in_zone=True, indent=-1, parts=carried.parts)
-                    carried.spans[page] = taken
-                    open_note = carried if _ends_zone(view, taken[-1]) else None
-                    n = taken[-1]
+                    if taken:
+                        carried.spans[page] = taken
+                        open_note = carried if _ends_zone(view, taken[-1]) else None
+                        n = taken[-1]
                 if n in view.zone or n in view.overleaf:
                     carried = None  # the zone opened with something else: nothing carries over
                 n += 1
                 continue
-            carried = None
             marker, style = found
             if match.group("bare") and not (in_zone and superscripts_cited):
                 n += 1
@@ -555,9 +561,10 @@ def _find_definitions(
                     or (cited_above and style != "paren-letter")
                 )
             )
-            if not accepted:
+            if not accepted:  # a list item or a body line: a note carried over may still follow
                 n += 1
                 continue
+            carried = None
             parts = [match.group("text").strip()]
             taken = [n] + _continuation(
                 view, n + 1, in_zone=in_zone, indent=len(match.group("indent")), parts=parts
