@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export GX_ANALYTICS_ENABLED := false
 export DAGSTER_DISABLE_TELEMETRY := 1
 
-.PHONY: install demo test test-fast ui bench lint sample clean
+.PHONY: install demo test test-fast ui bench bench-real lint sample clean
 
 install: $(STAMP)
 
@@ -42,6 +42,12 @@ ui: install $(DAGSTER_HOME)/dagster.yaml
 bench: install
 	$(BIN)/python bench/ingest_bench.py
 	$(BIN)/python bench/retrieval_bench.py
+	$(BIN)/python bench/pipeline_bench.py
+
+# retrieval on the FinanceBench dev set (14 real 10-Ks) beside a LangChain + FAISS baseline and
+# the golden set; a subset: make bench-real REAL_ARGS="--docs 2 --questions 3 --no-golden"
+bench-real: install
+	$(BIN)/python bench/real_bench.py $(REAL_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

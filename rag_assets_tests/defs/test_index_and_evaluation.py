@@ -12,7 +12,7 @@ import duckdb
 import pytest
 
 from rag_assets.cli import main
-from rag_assets.core.embeddings import Embedder
+from rag_assets.core.embeddings import Embedder, available_cores, torch_threads_for
 from rag_assets.core.retrieval import STRATEGIES
 from rag_assets.core.store import VectorStore
 from rag_assets.definitions import all_assets
@@ -77,6 +77,18 @@ def test_vectors_hold_every_chunk_and_rematerializing_embeds_nothing(ingested, i
     naive = metadata(first, "naive_vectors")
     assert naive["rows"] == chunk_rows(ingested, "naive_chunks", *EARNINGS)
     assert naive["embeddings_computed"] > 0
+    # what the model did, per vector step: texts/s, time in the model, threads as intended
+    # (in-process execution: one embedding step at a time, so every core this process may use)
+    import torch
+
+    for asset in ("naive_vectors", "enriched_vectors"):
+        meta = metadata(first, asset)
+        assert meta["embeddings_computed"] > 0
+        assert meta["texts_per_second"] > 0
+        assert meta["encode_seconds"] > 0 and meta["embed_seconds"] >= meta["encode_seconds"]
+        assert meta["model_load_seconds"] >= 0
+        assert meta["torch_threads"] == torch_threads_for(1) == available_cores()
+    assert torch.get_num_threads() == available_cores()
     checks = {e.check_name: e.passed for e in first.get_asset_check_evaluations()}
     assert checks == {"naive_vectors_complete": True, "enriched_vectors_complete": True}
     counts = {kind: store(ingested).partition_rows(kind, *EARNINGS)
@@ -88,6 +100,7 @@ def test_vectors_hold_every_chunk_and_rematerializing_embeds_nothing(ingested, i
             for kind in ("naive", "enriched")} == counts
     for asset in ("naive_vectors", "enriched_vectors"):
         assert metadata(again, asset)["embeddings_computed"] == 0
+        assert metadata(again, asset)["texts_per_second"] == 0  # the model encoded nothing
         assert metadata(again, asset)["fts_unindexed_rows"] == 0
 
 
