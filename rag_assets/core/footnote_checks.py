@@ -199,11 +199,7 @@ def citation_counts(index: FootnoteIndex) -> CitationCounts:
     for c in body:
         if c.footnote_id:
             counts[c.footnote_id] = counts.get(c.footnote_id, 0) + 1
-    orphans = [
-        f"{f.footnote_id} (page {f.page_index}): {f.text[:60]}" for f in index.footnotes
-        if counts.get(f.footnote_id, 0) == 0
-        and not any(c.footnote_id == f.footnote_id for c in index.citations)
-    ]
+    orphans = [f"{f.footnote_id} (page {f.page_index}): {f.text[:60]}" for f in index.orphans]
     unresolved = [
         f"{c.marker} (page {c.page_index}): {c.sentence[:80]}" for c in index.citations
         if c.footnote_id is None

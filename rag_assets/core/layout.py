@@ -97,6 +97,15 @@ def find_running_furniture(pages: Sequence[Sequence[str]], min_share: float = 0.
     return {key for key, n in counts.items() if n >= threshold and key.strip("# ")}
 
 
+def _carries_on(lines: Sequence[str], i: int) -> bool:
+    """A line in lower case after a line that ends mid-sentence: the end of a note or a
+    paragraph repeated on every page (``circular.``), not a running footer."""
+    above = next((lines[j].rstrip() for j in range(i - 1, -1, -1) if lines[j].strip()), "")
+    return lines[i].lstrip()[:1].islower() and bool(above) and not above.endswith(
+        (".", "!", "?", ":")
+    )
+
+
 def furniture_lines(lines: Sequence[str], running: set[str]) -> set[int]:
     """Line numbers of a page that are header, footer or page number, not content."""
     found: set[int] = set()
@@ -104,7 +113,11 @@ def furniture_lines(lines: Sequence[str], running: set[str]) -> set[int]:
     found.update(i for i, line in enumerate(lines) if PAGE_OF_RE.match(line))
     for i in _edge_indices(lines):
         line = lines[i]
-        if could_be_furniture(line) and furniture_key(line) in running:
+        if (
+            could_be_furniture(line)
+            and furniture_key(line) in running
+            and not _carries_on(lines, i)
+        ):
             found.add(i)
     if content and BARE_NUMBER_RE.match(lines[content[-1]]):
         found.add(content[-1])

@@ -386,6 +386,15 @@ def _body_size(lines: Iterable[tuple[int, float]]) -> float:
     return weights.most_common(1)[0][0] if weights else 0.0
 
 
+def _raised_small(textpage: pdfium.PdfTextPage, index: int, line_size: float) -> bool:
+    """The character at ``index`` is set smaller than the line and raised above the one before."""
+    _, bottom, _, top = textpage.get_charbox(index, loose=True)
+    prev = textpage.get_charbox(index - 1, loose=True)
+    return (top - bottom) < line_size * SUPERSCRIPT_RATIO and bottom > prev[1] + 0.15 * (
+        prev[3] - prev[1]
+    )
+
+
 def _mark_superscripts(
     textpage: pdfium.PdfTextPage, start: int, line: str, line_size: float
 ) -> str:
@@ -393,14 +402,13 @@ def _mark_superscripts(
         return line
     out, last = [], 0
     for match in GLUED_DIGITS_RE.finditer(line):
-        left, bottom, right, top = textpage.get_charbox(start + match.start(), loose=True)
-        prev = textpage.get_charbox(start + match.start() - 1, loose=True)
-        small = (top - bottom) < line_size * SUPERSCRIPT_RATIO
-        raised = bottom > prev[1] + 0.15 * (prev[3] - prev[1])
-        if small and raised:
-            out.append(line[last : match.start()])
-            out.append(match.group(1).translate(SUPERSCRIPT_DIGITS))
-            last = match.end()
+        # "20281": the two digits "81" are no superscript, but the "1" alone may be
+        for begin in range(match.start(), match.end()):
+            if _raised_small(textpage, start + begin, line_size):
+                out.append(line[last:begin])
+                out.append(line[begin : match.end()].translate(SUPERSCRIPT_DIGITS))
+                last = match.end()
+                break
     out.append(line[last:])
     marked = "".join(out)
     lead = LEADING_DIGITS_RE.match(line)

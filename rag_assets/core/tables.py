@@ -22,7 +22,7 @@ RAW_PAGE_COLUMNS = [
     "n_table_chars", "source_file", "sha256",
 ]
 FOOTNOTE_COLUMNS = [
-    "document", "year", "footnote_id", "marker", "style", "status", "text", "page_index",
+    "document", "year", "footnote_id", "marker", "style", "status", "text", "page_index", "line",
     "also_defined_on", "spans", "cited_pages", "citing_sentences", "cites", "source_sha256",
 ]
 REGISTRY_COLUMNS = [
@@ -111,7 +111,8 @@ def index_to_frames(
         {
             "document": document, "year": year, "footnote_id": f.footnote_id,
             "marker": f.marker, "style": f.style, "status": f.status, "text": f.text,
-            "page_index": f.page_index, "also_defined_on": json.dumps(f.also_defined_on),
+            "page_index": f.page_index, "line": f.line,
+            "also_defined_on": json.dumps(f.also_defined_on),
             "spans": json.dumps({str(k): v for k, v in f.spans.items()}),
             "cited_pages": json.dumps(f.cited_pages),
             "citing_sentences": json.dumps(f.citing_sentences),
@@ -127,6 +128,7 @@ def index_to_frames(
             {
                 "document": document, "year": year, "footnote_id": None, "marker": marker,
                 "style": cits[0].style, "status": "dangling", "text": None, "page_index": None,
+                "line": None,
                 "also_defined_on": "[]", "spans": "{}",
                 "cited_pages": json.dumps(sorted({c.page_index for c in cits})),
                 "citing_sentences": json.dumps([c.sentence for c in cits if c.sentence]),
@@ -165,7 +167,10 @@ def frame_to_footnotes(dictionary: pd.DataFrame) -> list[Footnote]:
     return [
         Footnote(
             footnote_id=r.footnote_id, marker=r.marker, style=r.style, text=r.text,
-            page_index=int(r.page_index), line=min(json.loads(r.spans)[str(int(r.page_index))]),
+            page_index=int(r.page_index),
+            # a table written before the line was kept: the first line of its page's span
+            line=int(r.line) if not pd.isna(getattr(r, "line", None))
+            else min(json.loads(r.spans)[str(int(r.page_index))]),
             also_defined_on=json.loads(r.also_defined_on),
             spans={int(k): v for k, v in json.loads(r.spans).items()},
             cited_pages=json.loads(r.cited_pages),
