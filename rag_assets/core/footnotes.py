@@ -31,11 +31,17 @@ from rag_assets.core.layout import (
     find_running_furniture,
     furniture_lines,
 )
-from rag_assets.core.pages import TABLE_PLACEHOLDER_RE, Page, TableBlock
+from rag_assets.core.pages import (
+    NOTE_SIZE_RATIO,
+    SUPERSCRIPT_DIGITS,
+    TABLE_PLACEHOLDER_RE,
+    Page,
+    TableBlock,
+)
 
 MarkerStyle = Literal["bracket", "paren-number", "paren-letter", "symbol", "superscript"]
 SCOPED_STYLES = {"paren-number", "paren-letter", "symbol", "superscript"}  # reused per table / page
-SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+SUPERSCRIPTS = SUPERSCRIPT_DIGITS
 TO_SUPERSCRIPT = str.maketrans("0123456789", SUPERSCRIPTS)
 
 DEFINITION_RE = re.compile(
@@ -68,7 +74,6 @@ ABBREVIATIONS = {
     "sep", "sept", "oct", "nov", "dec", "p", "pp", "op", "cit", "l",
 }
 MAX_SENTENCE_LINES = 3
-NOTE_SIZE_RATIO = 0.88  # type below 88% of the document's body size is note type
 MAX_OVERLEAF_LINES = 12  # the rest of a note carried to the next page is a few lines
 BRACKET_MARKER_RE = re.compile(r"^\[\d{1,4}\]$")
 ACT_NUMBER_RE = re.compile(r"^\d{1,4}/\d{1,4}(?:/\w+)?[,;]?$")  # "Regulation 2019/1937 (1)"

@@ -14,6 +14,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from rag_assets.core.pages import SUPERSCRIPT_DIGITS
+
 SEPARATOR_RE = re.compile(r"^\s*_{5,}\s*$")
 PAGE_OF_RE = re.compile(r"^\s*Page\s+(\d+)\s*(?:/|of)\s*\d+\s*$", re.IGNORECASE)
 BARE_NUMBER_RE = re.compile(r"^\s*(\d{1,4}|[ivxlcdm]{1,7}|[A-Z]-\d{1,3})\s*$")
@@ -32,7 +34,9 @@ HEADING_PATTERNS = (
 EDGE_LINES = 3  # furniture lives in the first and last few lines of a page
 FURNITURE_MAX_WORDS = 12  # a running header or footer is short
 # a footnote marker anywhere, or a line opening with one: never furniture
-MARKER_RE = re.compile(r"\[\d{1,4}\]|\(\d{1,2}\)|[¹²³⁴⁵⁶⁷⁸⁹⁰]|^\s*(?:\([a-z]\)|[*†‡])")
+MARKER_RE = re.compile(
+    rf"\[\d{{1,4}}\]|\(\d{{1,2}}\)|[{SUPERSCRIPT_DIGITS}]|^\s*(?:\([a-z]\)|[*†‡])"
+)
 
 
 def detect_heading(line: str) -> str | None:

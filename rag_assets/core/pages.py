@@ -14,6 +14,8 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 DocumentKind = Literal["pdf", "txt", "tei"]
+NOTE_SIZE_RATIO = 0.88  # type below 88% of the document's body size is note (or footer) type
+SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"  # how loaders write a raised note number, by value
 TABLE_PLACEHOLDER = "[[TABLE {index}]]"
 TABLE_PLACEHOLDER_RE = re.compile(r"^\[\[TABLE (\d+)\]\]$")
 

@@ -9,12 +9,13 @@ PDFium's bounded-text call. Pages are spread over worker processes for long docu
 
 What the PDF says about footnotes, recorded per page for ``core/footnotes.py`` to read: the type
 size of every line (``Page.line_sizes``) against the document's body size (``Page.body_size``:
-the largest type that carries a real share of the text, since footnote-heavy pages can carry more
-characters in notes than in prose), and the lines below a short separator rule drawn at the
-margin in the lower half of the page (``Page.note_lines``). Superscript digits (smaller and
-raised) glued to a word or opening a note line are rewritten as Unicode superscripts (``sales³``,
-``³ Includes``). A page with ``/Rotate`` is read in the orientation its content was written in
-(PDFium would otherwise list its lines bottom to top), with a warning.
+the most common size in the upper 60% of pages, where notes do not sit: a footnote-heavy page
+carries more characters in notes than in prose), and the lines below a short separator rule
+drawn at the margin in the lower half of the page (``Page.note_lines``). Superscript digits
+(smaller and raised) glued to a word or a figure, or opening a note line, are rewritten as
+Unicode superscripts (``sales³``, ``2028¹``, ``³ Includes``). A page with ``/Rotate`` is read
+in the orientation its content was written in (PDFium would otherwise list its lines bottom to
+top), with a warning.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ from pdfplumber.utils import rect_to_edges
 
 from rag_assets.core.layout import label_from_lines
 from rag_assets.core.pages import (
+    NOTE_SIZE_RATIO,
+    SUPERSCRIPT_DIGITS,
     TABLE_PLACEHOLDER,
     TABLE_PLACEHOLDER_RE,
     DocumentError,
@@ -44,7 +47,6 @@ from rag_assets.core.pages import (
     TableBlock,
 )
 
-FOOT_SIZE_RATIO = 0.88  # smaller than this share of the body size: note or footer type
 UPPER_SHARE = 0.6  # the body type is measured on the upper 60% of pages
 RULE_MAX_WIDTH = 0.6  # a footnote separator is a short rule: at most 60% of the page width
 RULE_MIN_WIDTH = 0.04
@@ -53,8 +55,7 @@ SUPERSCRIPT_RATIO = 0.85
 PAGES_PER_TASK = 8
 MIN_PAGES_FOR_WORKERS = 24
 MIN_CHARS_PER_PAGE = 20
-SUPERSCRIPT_CHARS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-SUPERSCRIPT_DIGITS = str.maketrans("0123456789", SUPERSCRIPT_CHARS)
+TO_SUPERSCRIPT = str.maketrans("0123456789", SUPERSCRIPT_DIGITS)
 # digits that may be a superscript note number glued to what precedes it ("sales3", "202811");
 # only their type size and raise decide
 GLUED_DIGITS_RE = re.compile(r"(?<=[\w%).,;:”’\"])(\d{1,2})(?=[\s,.;:)]|$)")
@@ -104,20 +105,17 @@ def load_pdf_pages(path: Path, warnings: list[str], workers: int = 2) -> list[Pa
     else:
         parts = [_load_range(str(path), r) for r in ranges]
         _cached_pdf.cache_clear()
-    pages = [page for part in parts for page, _ in part]
+    pages = [page for part in parts for page, _, _ in part]
     # the body type is measured on the upper part of pages: a footnote-heavy release can carry
     # more characters in notes than in prose, but the notes sit at the foot
     upper: Counter[float] = Counter()
     for part in parts:
-        for _, weights in part:
+        for _, weights, _ in part:
             upper.update(weights)
     body = _body_size((n, size) for size, n in upper.items())
-    rotated = []
+    rotated = [str(page.page_index + 1) for part in parts for page, _, turned in part if turned]
     for page in pages:
         page.body_size = body
-        if page.page_label and page.page_label.startswith(ROTATED_TAG):
-            rotated.append(str(page.page_index + 1))
-            page.page_label = page.page_label[len(ROTATED_TAG):] or None
     if rotated:
         warnings.append(
             f"{path.name}: page(s) {', '.join(rotated)} carry /Rotate: read in the orientation "
@@ -133,16 +131,14 @@ def load_pdf_pages(path: Path, warnings: list[str], workers: int = 2) -> list[Pa
     return pages
 
 
-ROTATED_TAG = "\x00rotated:"  # carried on the label from a worker process, removed after
-
-
-def _load_range(path: str, indices: range) -> list[tuple[Page, Counter[float]]]:
+def _load_range(path: str, indices: range) -> list[tuple[Page, Counter[float], bool]]:
     pdf = _cached_pdf(path)
     return [_load_page(pdf, i) for i in indices]
 
 
-def _load_page(pdf: pdfium.PdfDocument, index: int) -> tuple[Page, Counter[float]]:
-    """A page, and the characters per type size in its upper 60% (for the body size)."""
+def _load_page(pdf: pdfium.PdfDocument, index: int) -> tuple[Page, Counter[float], bool]:
+    """A page, the characters per type size in its upper 60% (for the body size), and whether
+    it carries ``/Rotate`` (for the warning)."""
     page = pdf[index]
     rotated = page.get_rotation() != 0
     if rotated:
@@ -196,13 +192,13 @@ def _load_page(pdf: pdfium.PdfDocument, index: int) -> tuple[Page, Counter[float
     page.close()
     record = Page(
         page_index=index,
-        page_label=f"{ROTATED_TAG}{label or ''}" if rotated else label,
+        page_label=label,
         text="\n".join(texts),
         note_lines=_lines_below_rule(lines, rules, margin, width, height),
         line_sizes=[ln.size if ln.text.strip() else 0.0 for ln in lines],
         tables=tables,
     )
-    return record, upper
+    return record, upper, rotated
 
 
 def _lines_below_rule(
@@ -273,12 +269,12 @@ def _foot_notes_last(lines: list[_Line], body: float) -> list[_Line]:
     Some writers draw the foot of a page (notes, footer) before its body; PDFium lists text in
     drawing order, so a note that runs over to the next page would not end its page.
     """
-    body_lines = [ln for ln in lines if ln.size >= body * FOOT_SIZE_RATIO and ln.text.strip()]
+    body_lines = [ln for ln in lines if ln.size >= body * NOTE_SIZE_RATIO and ln.text.strip()]
     if not body_lines:
         return lines
     floor = min(ln.bottom for ln in body_lines)
     at_foot = [
-        bool(ln.size) and ln.size < body * FOOT_SIZE_RATIO and ln.top <= floor + 1.0
+        bool(ln.size) and ln.size < body * NOTE_SIZE_RATIO and ln.top <= floor + 1.0
         for ln in lines
     ]
     if not any(at_foot):
@@ -302,10 +298,10 @@ def _join_split_rows(lines: list[_Line]) -> list[_Line]:
             continue
         left, right = prev.text.rstrip(), line.text.strip()
         if left.strip().isdigit() and prev.size < line.size * SUPERSCRIPT_RATIO:
-            left = left.strip().translate(SUPERSCRIPT_DIGITS)
+            left = left.strip().translate(TO_SUPERSCRIPT)
         if right.isdigit() and line.size < prev.size * SUPERSCRIPT_RATIO:
-            right = right.translate(SUPERSCRIPT_DIGITS)
-        glued = right[:1] in ",.;:)" or right[:1] in SUPERSCRIPT_CHARS
+            right = right.translate(TO_SUPERSCRIPT)
+        glued = right[:1] in ",.;:)" or right[:1] in SUPERSCRIPT_DIGITS
         main = line if len(right) > len(left.strip()) else prev
         out[-1] = _Line(
             left + ("" if glued else " ") + right, prev.start, main.size, prev.left,
@@ -406,7 +402,7 @@ def _mark_superscripts(
         for begin in range(match.start(), match.end()):
             if _raised_small(textpage, start + begin, line_size):
                 out.append(line[last:begin])
-                out.append(line[begin : match.end()].translate(SUPERSCRIPT_DIGITS))
+                out.append(line[begin : match.end()].translate(TO_SUPERSCRIPT))
                 last = match.end()
                 break
     out.append(line[last:])
@@ -421,7 +417,7 @@ def _mark_superscripts(
             digit[1] > after[1] + 0.15 * after_height
         ):
             rest = marked[len(lead.group(1)):]
-            marked = lead.group(1).translate(SUPERSCRIPT_DIGITS) + " " + rest.lstrip()
+            marked = lead.group(1).translate(TO_SUPERSCRIPT) + " " + rest.lstrip()
     return marked
 
 
