@@ -10,10 +10,15 @@ Marker styles: ``[N]``; ``(N)``, ``(a)``, ``*``/``†``/``‡`` (10-K style: mea
 document that defines them, since ``(a)`` is also a list item); Unicode superscript digits (the PDF
 loader writes them where type sizes reveal them).
 
-Definitions: a line that starts with a marker and stands in a footnote zone (smaller type, or below
-a separator rule). In PDFs, where real filings print notes under a table in body type, a
-marker-led line also counts when the same marker is cited above it on the same page (or the page
-before); its continuation lines are the more-indented lines that follow.
+Definitions: a line that starts with a marker and stands in a footnote zone (a run of lines in
+note type, or the lines under a separator rule where the document has one type size), with its
+continuation lines up to the next definition or the zone's end, onto the next page when the note
+breaks mid-sentence. Real filings print notes under a table in body type: there a marker-led line
+also counts when the same marker is cited above it on the same page (or the page before) and it
+reads like a note; its continuation lines are indented deeper or carry on its open sentence. A
+body line that opens with a marker followed by punctuation (``[12]. The board``) is a citation
+that wrapped, never a definition. ``page_views`` holds these per-page decisions;
+``docs/ARCHITECTURE.md`` has the reasons.
 """
 
 from __future__ import annotations
@@ -341,6 +346,8 @@ def _opens_with_wrapped_citation(view: _PageView, n: int) -> bool:
     if not rest or not rest.islower():
         return False
     above = next((view.lines[m] for m in range(n - 1, -1, -1) if view.lines[m].strip()), "")
+    if re.search(r"[;,]\s*(?:and|or)$", above.rstrip()):
+        return False  # "...; and / (f) the following": the next item of a list
     return bool(above) and not above.rstrip().endswith((".", "!", "?", ":", ";"))
 
 
@@ -357,8 +364,10 @@ def _citations_in_page(view: _PageView) -> list[Citation]:
             if table:
                 out.extend(_citations_in_table(table, page.page_index, number))
             continue
+        above = view.lines[number - 1].rstrip() if number else ""
         found = _citations_in_text(
-            line, page.page_index, number, "text", wrapped=number in view.wrapped
+            line, page.page_index, number, "text",
+            wrapped=above if number in view.wrapped and above else "",
         )
         for c in found:
             c.sentence = sentence_around(view.lines, number, c.end)
@@ -382,10 +391,10 @@ def _citations_in_text(
     page_index: int,
     line: int,
     context: Literal["text", "table", "footnote"],
-    wrapped: bool = False,
+    wrapped: str = "",
 ) -> list[Citation]:
-    """Markers cited in one line; ``wrapped``: the marker opening the line is a citation that
-    wrapped from the line above, not a definition."""
+    """Markers cited in one line; ``wrapped``: the line above, when the marker opening this line
+    is a citation that wrapped from it (not a definition)."""
     out = []
     start = len(text) - len(text.lstrip())
     for match in CITATION_RE.finditer(text):
@@ -395,7 +404,10 @@ def _citations_in_text(
         marker, style = found
         opens_line = match.start() <= start
         if wrapped and opens_line:
-            pass
+            if style in {"paren-number", "paren-letter"} and not _is_paren_citation(
+                f"{wrapped} {text}", len(wrapped) + 1 + match.start()
+            ):
+                continue  # "Section 871(h) / (3) of the Code" is a reference that wrapped
         elif style in {"paren-number", "paren-letter"}:
             if not _is_paren_citation(text, match.start()):
                 continue
@@ -664,9 +676,9 @@ def join_wrapped(parts: list[str]) -> str:
 def _merge_definitions(definitions: list[_Definition]) -> list[Footnote]:
     """One footnote per definition; a marker defined twice keeps its fuller definition.
 
-    ``[N]`` and superscript numbering is document-wide, so two definitions of ``[3]`` are one
-    footnote. ``(1)``/``(a)``/``*`` restart under every table, so only definitions whose texts
-    agree (one contains the start of the other) are the same footnote.
+    ``[N]`` numbering is document-wide, so two definitions of ``[3]`` are one footnote.
+    ``(1)``/``(a)``/``*`` and superscripts restart under every table or page, so only a definition
+    that is a truncated copy of another (a note repeated under a statement) is the same footnote.
     """
     merged: list[Footnote] = []
     for d in definitions:
@@ -718,9 +730,10 @@ def _resolve(c: Citation, footnotes: list[Footnote], window: int | None) -> bool
     """Pick the definition a citation refers to; False when it is no citation at all.
 
     ``[N]`` numbering is document-wide: a marker with no definition is kept and reported
-    unresolved. Scoped markers (``(1)``, ``(a)``, ``*``) restart under every table, so they resolve
-    only to a definition within ``window`` pages (any page where notes are collected at the end of
-    the document, ``window=None``); without one, ``Other (56)`` was a negative figure, not a note.
+    unresolved. Scoped markers (``(1)``, ``(a)``, ``*``, ``¹``) restart under every table, so they
+    resolve only to a definition within ``window`` pages (any page where notes are collected at
+    the end of the document, ``window=None``); without one, ``Other (56)`` was a negative figure,
+    not a note.
     """
     candidates = [
         f for f in footnotes

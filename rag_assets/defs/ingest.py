@@ -53,7 +53,8 @@ GROUP = "ingest"
 def raw_pages(
     context: dg.AssetExecutionContext, settings: RagSettings
 ) -> Iterator[dg.Output[pd.DataFrame]]:
-    """One row per page: printed label, prose, footnote-zone lines, tables as markdown."""
+    """One row per page: printed label, prose, type size per line, lines under a separator rule,
+    tables as markdown."""
     document, year = partition_of(context)
     try:
         path = report_for(settings.reports_dir, document, year)
