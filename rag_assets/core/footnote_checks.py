@@ -21,7 +21,13 @@ from difflib import SequenceMatcher
 from pydantic import BaseModel, Field
 
 from rag_assets.core.chunking import FOOTNOTE_BLOCK_RE, raw_page_text
-from rag_assets.core.footnotes import FootnoteIndex, StitchedPage, join_wrapped, page_views
+from rag_assets.core.footnotes import (
+    Footnote,
+    FootnoteIndex,
+    StitchedPage,
+    join_wrapped,
+    page_views,
+)
 from rag_assets.core.groundtruth import FootnoteTruth
 from rag_assets.core.pages import Page
 
@@ -191,6 +197,12 @@ class CitationCounts(BaseModel):
 
     def most_cited(self, n: int = 10) -> list[tuple[str, int]]:
         return Counter(self.counts).most_common(n)
+
+
+def multi_line(footnote: Footnote) -> bool:
+    """Printed over several lines where its kept text stands (a note repeated on two pages in
+    one line each is not a multi-line definition)."""
+    return len(footnote.spans.get(footnote.page_index, [])) > 1
 
 
 def citation_counts(index: FootnoteIndex) -> CitationCounts:

@@ -18,6 +18,7 @@ from rag_assets.core.documents import DocumentError, load_document
 from rag_assets.core.footnote_checks import (
     citation_counts,
     definition_completeness,
+    multi_line,
     stray_note_lines,
     text_conservation,
 )
@@ -155,9 +156,7 @@ def footnotes(
             "footnotes": len(index.footnotes),
             "cross_page": sum(1 for f in index.footnotes if set(f.cited_pages) - {f.page_index}),
             "citing_other_footnotes": sum(1 for f in index.footnotes if f.cites),
-            "multi_line_definitions": sum(
-                1 for f in index.footnotes if sum(len(v) for v in f.spans.values()) > 1
-            ),
+            "multi_line_definitions": sum(1 for f in index.footnotes if multi_line(f)),
             "source_sha256": source or "unknown",
             "dangling_markers": dg.MetadataValue.json(unresolved),
             "orphan_definitions": dg.MetadataValue.json(orphans),

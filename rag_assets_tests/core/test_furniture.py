@@ -55,7 +55,7 @@ def _ingest(path: Path):  # noqa: ANN202
 
 
 def test_a_paragraph_and_note_repeated_on_every_page_are_content(tmp_path: Path) -> None:
-    note = "[1] The dividend is subject to approval at the annual general meeting in May."
+    note = "[1] Subject to approval at the annual meeting."  # short, like a running footer
     path = _pdf(tmp_path / "repeated.pdf", [(PARAGRAPH, note)] * 40)
     loaded, index, stitched = _ingest(path)
     assert [f.marker for f in index.footnotes] == ["[1]"]

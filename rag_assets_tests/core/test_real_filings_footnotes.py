@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from rag_assets.core.footnote_checks import definition_completeness, text_conservation
+from rag_assets.core.footnote_checks import (
+    definition_completeness,
+    multi_line,
+    text_conservation,
+)
 from rag_assets.core.footnotes import stitching_coverage
 from rag_assets.samples.earnings import earnings_truth
 from rag_assets_tests.core.conftest import CORPORA, Processed, process
@@ -47,12 +51,12 @@ def _check_real(name: str, processed: Processed) -> None:
     assert conservation.words_checked > 50_000
     assert conservation.lost == [], conservation.lost[:3]
     assert stitching_coverage(processed.index, processed.stitched).missing == []
-    multi = [f for f in processed.index.footnotes if sum(map(len, f.spans.values())) > 1]
+    multi = [f for f in processed.index.footnotes if multi_line(f)]
     assert len(multi) >= MIN_MULTI_LINE[name]
     by_id = processed.index.by_id()
     for footnote_id, text in MULTI_LINE[name].items():
         assert by_id[footnote_id].text == text
-        assert sum(map(len, by_id[footnote_id].spans.values())) > 1
+        assert multi_line(by_id[footnote_id])
 
 
 @pytest.mark.slow
