@@ -225,15 +225,20 @@ def frame_to_chunks(frame: pd.DataFrame) -> list[Chunk]:
     return out
 
 
-def source_versions(frames: dict[str, pd.DataFrame]) -> dict[str, list[str]]:
+def source_versions(
+    frames: dict[str, pd.DataFrame], recorded: dict[str, str | None] | None = None
+) -> dict[str, list[str]]:
     """The report versions (SHA-256 of the file) each table's rows were built from: more than
     one version among a partition's tables means a run stopped half-way (new pages, old
     footnotes). ``raw_pages`` keeps it in ``sha256``, the tables built from it in
-    ``source_sha256``; rows written before that column existed say nothing."""
+    ``source_sha256``; a table with no rows says what its last write recorded (``recorded``);
+    rows written before that column existed say nothing."""
     out = {}
     for name, frame in frames.items():
         column = "sha256" if name == "raw_pages" else "source_sha256"
         values = frame[column].dropna().unique() if column in frame.columns else []
+        if not len(frame) and (recorded or {}).get(name):
+            values = [recorded[name]]
         out[name] = sorted(str(v) for v in values)
     return out
 
@@ -244,9 +249,11 @@ def source_of(name: str, frame: pd.DataFrame) -> str | None:
     return versions[0] if len(versions) == 1 else None
 
 
-def mixed_versions(frames: dict[str, pd.DataFrame]) -> str | None:
+def mixed_versions(
+    frames: dict[str, pd.DataFrame], recorded: dict[str, str | None] | None = None
+) -> str | None:
     """One line naming the tables that disagree on the report version, or None."""
-    versions = source_versions(frames)
+    versions = source_versions(frames, recorded)
     if len({v for vs in versions.values() for v in vs}) <= 1:
         return None
     shown = ", ".join(f"{name} {'/'.join(v[:12] for v in vs)}" for name, vs in versions.items()

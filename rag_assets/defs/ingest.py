@@ -38,7 +38,7 @@ from rag_assets.core.tables import (
     stitched_to_frame,
 )
 from rag_assets.defs.partitions import partition_of, report_partitions
-from rag_assets.defs.reporting import BY_PARTITION, fail, preview
+from rag_assets.defs.reporting import BY_PARTITION, fail, preview, recorded_source
 from rag_assets.defs.resources import RagSettings
 
 GROUP = "ingest"
@@ -229,8 +229,11 @@ def stitched_text(
     frame = stitched_to_frame(pages, document, year, source)
     coverage = stitching_coverage(index, pages)
     conservation = text_conservation(raw, index, pages)
-    mixed = mixed_versions({"raw_pages": raw_pages, "footnote_dictionary": footnote_dictionary,
-                            "footnote_registry": footnote_registry})
+    inputs = {"raw_pages": raw_pages, "footnote_dictionary": footnote_dictionary,
+              "footnote_registry": footnote_registry}
+    mixed = mixed_versions(inputs, {
+        name: recorded_source(context, name) for name, frame in inputs.items() if not len(frame)
+    })
     if mixed:
         context.log.error(f"{document} {year}: {mixed}")
     stale = f"{mixed}; " if mixed else ""

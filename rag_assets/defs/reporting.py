@@ -18,6 +18,21 @@ def preview(frame: pd.DataFrame, columns: list[str], width: int = 160,
     return dg.MetadataValue.md(shown.to_markdown(index=False))
 
 
+def recorded_source(context: dg.AssetExecutionContext, asset: str) -> str | None:
+    """The report version (``source_sha256``) the partition's last materialization of ``asset``
+    recorded: what an empty table cannot say in its rows."""
+    records = context.instance.fetch_materializations(
+        dg.AssetRecordsFilter(asset_key=dg.AssetKey(asset),
+                              asset_partitions=[str(context.partition_key)]),
+        limit=1,
+    ).records
+    if not records or records[0].asset_materialization is None:
+        return None
+    value = records[0].asset_materialization.metadata.get("source_sha256")
+    text = getattr(value, "value", value)
+    return text if isinstance(text, str) and text != "unknown" else None
+
+
 def fail(context: dg.AssetExecutionContext, reason: str, **details: str) -> None:
     """One line in the log and on the asset's page, then fail this partition only."""
     context.log.error(reason)

@@ -46,3 +46,17 @@ def test_stitching_refuses_pages_and_footnotes_of_two_report_versions(
     # re-materializing the whole partition makes it consistent again
     result = materialize(data_dir, instance, "northwind-note", 2023)
     assert result.success and all(e.passed for e in _checks(result).values())
+
+
+def test_an_empty_footnote_table_still_names_its_version(
+    data_dir: Path, instance: dg.DagsterInstance
+) -> None:
+    """The old version had no footnotes: its empty tables say their version in their metadata."""
+    report = data_dir / "reports" / "northwind-note" / "2023" / "note.txt"
+    report.write_text("Northwind quarterly note\nRevenue grew 12% to $40 million.\n", "utf-8")
+    assert materialize(data_dir, instance, "northwind-note", 2023).success
+    report.write_text(NOTE_TEXT, encoding="utf-8")  # the new version has footnotes
+    assert _only(data_dir, instance, "raw_pages").success
+    checks = _checks(_only(data_dir, instance, "stitched_text"))
+    assert not checks["text_conservation"].passed
+    assert checks["text_conservation"].description.startswith("mixed report versions")
