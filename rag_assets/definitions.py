@@ -16,6 +16,11 @@ defs = dg.Definitions(
     jobs=[ingest_job, evaluation_job, rollup_job],
     sensors=[report_sensor],
     resources=default_resources(),
-    # one process per run: on a small machine a subprocess per step costs more than the step
+    # One process per run, its steps one after another. Measured (bench/README.md): a process
+    # per step would import torch and load the model in each vector step (5-8 s each on 2
+    # cores), and a multiprocess executor would run chunking beside an embedding step, which
+    # then loses its cores (issue 12: 6.6 texts/s instead of 13-20). In-process, the model loads
+    # once per run, torch gets every core (rag_assets/defs/index.py), and nothing runs beside it.
+    # What a run costs to start is cut by the run launcher instead (rag_assets/launcher.py).
     executor=dg.in_process_executor,
 )

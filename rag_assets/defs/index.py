@@ -27,6 +27,8 @@ from rag_assets.defs.resources import EmbeddingsResource, RagSettings
 GROUP = "index"
 COVER_PAGES = 2  # a 10-K names its registrant and ticker on the cover
 VECTOR_ASSETS = ("naive_vectors", "enriched_vectors")
+# the in-process executor, and the one execute_in_process/materialize put in any job's place
+IN_PROCESS_EXECUTORS = {"in_process", "execute_in_process_executor"}
 
 
 def embedding_concurrency(context: dg.AssetExecutionContext) -> int:
@@ -34,7 +36,7 @@ def embedding_concurrency(context: dg.AssetExecutionContext) -> int:
     executor; under a multiprocess one, both vector steps, capped by its ``max_concurrent``
     (Dagster's default: the CPU count)."""
     executor = context.job_def.executor_def.name
-    if executor == "in_process":
+    if executor in IN_PROCESS_EXECUTORS:
         return 1
     config = (context.run_config.get("execution") or {}).get("config") or {}
     if executor == "multi_or_in_process":
