@@ -10,6 +10,7 @@ run's executor may run at once (1 under the in-process executor of ``definitions
 other step runs beside them), and each step reports the model's texts per second.
 """
 
+from collections import Counter
 from collections.abc import Iterator
 
 import dagster as dg
@@ -91,7 +92,9 @@ def _vectors(
     embedder, store = _embedder(context, settings, embeddings)
     chunks = frame_to_chunks(chunks_frame)
     concurrent = embedding_concurrency(context)
-    embedder.threads = torch_threads_for(concurrent)
+    embedder.threads = torch_threads_for(concurrent)  # at most; fewer while cores are busy
+    embedder.adaptive_threads = True
+    embedder.threads_used = []
     context.log.info(
         f"{document} {year}: {len(chunks)} {kind} chunks, model {embedder.model_name} "
         f"({embedder.dimension}-d, max {embedder.max_seq_length} tokens), "
@@ -130,6 +133,8 @@ def _vectors(
             "texts_per_second": stats.texts_per_second,
             "model_load_seconds": stats.load_seconds,
             "torch_threads": embedder.threads,
+            "torch_threads_used": dg.MetadataValue.json(
+                {str(k): n for k, n in sorted(Counter(embedder.threads_used).items())}),
             "write_seconds": written.seconds,
             "dagster/row_count": stored,
             "preview": preview(chunks_frame, ["chunk_id", "page_start", "page_end", "text"])

@@ -27,6 +27,7 @@ from rag_assets.core.embeddings import (
     read_model_facts,
     resolve_model,
     set_torch_threads,
+    threads_for_idle_cores,
     torch_threads_for,
 )
 from rag_assets.core.store import LanceEmbeddingCache, VectorStore, partition_filter
@@ -233,6 +234,7 @@ def test_torch_threads_follow_the_cores_and_the_concurrent_steps(
     assert available_cores() == 3 == torch_threads_for(1)
     monkeypatch.delenv("RAG_ASSETS_CORES")
     assert 1 <= available_cores() <= (os.cpu_count() or 1)
+    assert 1 <= threads_for_idle_cores(2) <= 2
     before = torch.get_num_threads()
     try:
         assert set_torch_threads(1) == torch.get_num_threads() == 1
@@ -240,6 +242,9 @@ def test_torch_threads_follow_the_cores_and_the_concurrent_steps(
         embedder.threads = 2
         embedder.encode(["Revenue rose."])
         assert torch.get_num_threads() == 2  # an Embedder's threads apply to its encodes
+        embedder.adaptive_threads = True
+        embedder.encode(["Revenue rose."] * 3)
+        assert len(embedder.threads_used) == 1 and 1 <= embedder.threads_used[0] <= 2
     finally:
         set_torch_threads(before)
 
