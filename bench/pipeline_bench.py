@@ -199,7 +199,8 @@ def run_long(pages: int, floor_texts: int) -> dict[str, Any]:
         "vector_steps": {
             kind: {k: meta.get(k) for k in ("rows", "embeddings_computed", "embeddings_cached",
                                             "embed_seconds", "texts_per_second", "torch_threads",
-                                            "model_load_seconds", "write_seconds")}
+                                            "torch_threads_used", "model_load_seconds",
+                                            "write_seconds")}
             for kind, meta in vectors.items()
         },
         "steps_s": {k: round(v["seconds"], 2) for k, v in timeline["steps"].items()
