@@ -29,7 +29,8 @@ class GoldenQuestion(BaseModel):
 
     ``relevant_pages`` are zero-based page indices of the file (PDF page index, form-feed page of a
     text file, ``pb`` order of a TEI file), never printed page labels. ``relevant_markers`` are
-    footnote markers as printed (``"[3]"``, ``"(1)"``, ``"(a)"``, ``"*"``).
+    footnote markers as printed (``"[3]"``, ``"(1)"``, ``"(a)"``, ``"*"``). ``answer`` and
+    ``evidence_text`` are optional: the hand-written sets have expected facts instead.
     """
 
     id: str
@@ -40,6 +41,11 @@ class GoldenQuestion(BaseModel):
     relevant_pages: list[int] = Field(min_length=1)
     relevant_markers: list[str] = Field(default_factory=list)
     expected_facts: list[str] = Field(default_factory=list)
+    # a reference answer and the evidence passages as the question's source quotes them
+    # (FinanceBench: :mod:`rag_assets.core.financebench`), kept for the generation work; files
+    # written before these fields existed load with the defaults
+    answer: str | None = None
+    evidence_text: list[str] = Field(default_factory=list)
 
 
 def questions_path(questions_dir: Path, document: str, year: int | str) -> Path:
