@@ -12,7 +12,7 @@ before and between its steps?
 2. **Per-run overhead** (``--part overhead``): 8 small partitions ingested, then an 8-partition
    backfill of ``evaluation_job`` (``retrieval_runs`` + ``retrieval_metrics``) measured three
    ways: in one process (``execute_in_process`` per partition, persistent instance), one fresh
-   process per run, and, with ``--daemon`` (default on), the way a daemon backfill runs them
+   process per run (``--ways ...,fresh_process``), and the way a daemon backfill runs them
    (``dagster job backfill`` queued, ``dagster-daemon`` launching each run in a process of its
    own through the code server). Overhead per run = run wall time - the steps' own durations:
    process start, imports, instance and resources, model load, event writes.
@@ -618,8 +618,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--floor-texts", type=int, default=512,
                         help="texts of the bare-model measure (0: all the run embedded)")
     parser.add_argument("--partitions", type=int, default=8)
-    parser.add_argument("--ways", default="in_process,fresh_process,daemon",
-                        help="how the backfill's runs are executed (comma-separated)")
+    parser.add_argument("--ways", default="in_process,daemon",
+                        help="how the backfill's runs are executed, comma-separated, of "
+                        "in_process, fresh_process (a new interpreter per run, ~2 min), daemon")
     parser.add_argument("--daemon-timeout", type=float, default=300.0)
     parser.add_argument("--json-out", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
