@@ -14,7 +14,8 @@ before and between its steps?
    ways: in one process (``execute_in_process`` per partition, persistent instance), one fresh
    process per run (``--ways ...,fresh_process``), and the way a daemon backfill runs them
    (``dagster job backfill`` queued, ``dagster-daemon`` launching each run in a process of its
-   own through the code server). Overhead per run = run wall time - the steps' own durations:
+   own with the instance's run launcher, ``dagster.yaml``'s). Overhead per run = run wall time -
+   the steps' own durations:
    process start, imports, instance and resources, model load, event writes.
 
 Run: ``.venv/bin/python bench/pipeline_bench.py [--part long|overhead|all] [--pages 300]``.
