@@ -40,6 +40,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -157,6 +158,9 @@ def filing_from_doc_name(doc_name: str, company: str, pdfs_dir: Path) -> Filing:
     )
 
 
+_Record = TypeVar("_Record", bound=BaseModel)
+
+
 def _jsonl(path: Path) -> Iterable[tuple[int, dict]]:
     for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if line.strip():
@@ -166,24 +170,22 @@ def _jsonl(path: Path) -> Iterable[tuple[int, dict]]:
                 raise ValueError(f"{path}:{lineno}: not JSON: {exc}") from exc
 
 
-def read_documents(path: Path) -> list[FinanceBenchDocument]:
+def _records(path: Path, model: type[_Record], what: str) -> list[_Record]:
     out = []
     for lineno, row in _jsonl(path):
         try:
-            out.append(FinanceBenchDocument.model_validate(row))
+            out.append(model.model_validate(row))
         except ValueError as exc:
-            raise ValueError(f"{path}:{lineno}: invalid FinanceBench document: {exc}") from exc
+            raise ValueError(f"{path}:{lineno}: invalid FinanceBench {what}: {exc}") from exc
     return out
+
+
+def read_documents(path: Path) -> list[FinanceBenchDocument]:
+    return _records(path, FinanceBenchDocument, "document")
 
 
 def read_financebench_questions(path: Path) -> list[FinanceBenchQuestion]:
-    out = []
-    for lineno, row in _jsonl(path):
-        try:
-            out.append(FinanceBenchQuestion.model_validate(row))
-        except ValueError as exc:
-            raise ValueError(f"{path}:{lineno}: invalid FinanceBench question: {exc}") from exc
-    return out
+    return _records(path, FinanceBenchQuestion, "question")
 
 
 def category_of(question: str) -> QuestionCategory:
