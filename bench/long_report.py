@@ -93,5 +93,6 @@ def build_long_report(path: Path, pages: int = 300, paragraphs: int = 4, seed: i
 if __name__ == "__main__":  # pragma: no cover - a quick look at the file
     import sys
 
-    out = build_long_report(Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp/long_report.pdf"))
+    default = Path(__file__).parent / "out" / "long_report.pdf"
+    out = build_long_report(Path(sys.argv[1]) if len(sys.argv) > 1 else default)
     print(out)
