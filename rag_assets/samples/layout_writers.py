@@ -38,6 +38,8 @@ import fpdf
 import pypdfium2 as pdfium
 from fpdf import FPDF
 
+from rag_assets.samples.pdf_layout import LayoutError, check_latin1
+
 PageSize = Literal["A4", "Letter"]
 PAGE_SIZES: dict[str, tuple[float, float]] = {"A4": (595.28, 841.89), "Letter": (612.0, 792.0)}
 CREATION_DATE = datetime(2024, 1, 1, tzinfo=UTC)
@@ -58,7 +60,7 @@ PLAIN_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 FILE_ID = re.compile(rb"/ID\s*\[\s*<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>")
 
 
-class SpecLayoutError(ValueError):
+class SpecLayoutError(LayoutError):
     """A composed page does not fit, or a cell is too narrow for its text."""
 
 
@@ -185,14 +187,6 @@ def marker_markup(marker: str) -> str:
     return marker
 
 
-def _check_latin1(text: str) -> str:
-    try:
-        text.encode("latin-1")
-    except UnicodeEncodeError as exc:
-        raise SpecLayoutError(f"not latin-1 (core fonts only): {text!r}") from exc
-    return text
-
-
 def _leading(size: float, style: Style) -> float:
     return round(size * style.leading, 2)
 
@@ -210,7 +204,7 @@ class _FpdfWriter:
         self.pdf = FPDF(unit="pt", format="A4")
         self.pdf.set_auto_page_break(auto=False)
         self.pdf.set_creation_date(CREATION_DATE)
-        self.pdf.set_title(_check_latin1(header))
+        self.pdf.set_title(check_latin1(header))
         self.pdf.set_author("rag-assets layout matrix (fictitious content)")
         self.pdf.set_creator("rag-assets layout matrix")
         self.pdf.set_producer(f"py-pdf/fpdf2 {fpdf.FPDF_VERSION}")  # fpdf2 writes none itself
@@ -231,7 +225,7 @@ class _FpdfWriter:
     def _words(self, text: str) -> list[Word]:
         words: list[Word] = []
         current: Word = []
-        for part, sup in segments(_check_latin1(text)):
+        for part, sup in segments(check_latin1(text)):
             if sup:
                 current.append((part, True))
                 continue
@@ -403,7 +397,7 @@ class _FpdfWriter:
         pdf, width = self.pdf, w - 2 * MARGIN_X
         fs = self.style.furniture
         self._font(fs, False, False)
-        pdf.text(MARGIN_X, HEADER_BASELINE, _check_latin1(self.header))
+        pdf.text(MARGIN_X, HEADER_BASELINE, check_latin1(self.header))
         footer = f"Page {number}/{self.n_pages}"
         pdf.text((w - pdf.get_string_width(footer)) / 2, h - FOOTER_BASELINE, footer)
         y = BODY_TOP
@@ -443,7 +437,7 @@ def render_fpdf2(path: Path, header: str, pages: Sequence[PageSpec], style: Styl
 def _rl_markup(text: str) -> str:
     """Spec markup as reportlab paragraph markup."""
     out = []
-    for part, sup in segments(_check_latin1(text)):
+    for part, sup in segments(check_latin1(text)):
         if sup:
             out.append(f"<super>{escape(part)}</super>")
         else:
@@ -462,7 +456,7 @@ class _ReportlabWriter:
         self.canvas.setTitle(header)
         self.canvas.setAuthor("rag-assets layout matrix (fictitious content)")
         self.canvas.setCreator("rag-assets layout matrix")
-        self.header, self.style, self.n_pages = _check_latin1(header), style, n_pages
+        self.header, self.style, self.n_pages = check_latin1(header), style, n_pages
 
     def _pstyle(self, size: float, *, bold: bool = False, leading: float | None = None,
                 indent: float = 0.0, justify: bool = False, center: bool = False,

@@ -134,7 +134,7 @@ class _ReportPDF(FPDF):
         self.cell(0, 4, f"Page {self.page_no()}/{self._total_pages}", align="C")
 
 
-def _check_latin1(text: str) -> str:
+def check_latin1(text: str) -> str:
     try:
         text.encode("latin-1")
     except UnicodeEncodeError as exc:
@@ -150,7 +150,7 @@ def _wrap(pdf: FPDF, text: str) -> list[str]:
     definition: the parser's "line starts with a marker" rule stays unambiguous.
     """
     units: list[str] = []
-    for token in _check_latin1(text).split(" "):
+    for token in check_latin1(text).split(" "):
         if units and MARKER_TOKEN.fullmatch(token):
             units[-1] = f"{units[-1]} {token}"
         else:
@@ -198,7 +198,7 @@ def _write_table(pdf: FPDF, table: Table) -> None:
         pdf.set_font(FONT, "B" if i == 0 else "", BODY_PT)
         pdf.set_x(LEFT_MM)
         for j, (text, width) in enumerate(zip(row, table.widths, strict=True)):
-            if pdf.get_string_width(_check_latin1(text)) > width - 2 * pdf.c_margin:
+            if pdf.get_string_width(check_latin1(text)) > width - 2 * pdf.c_margin:
                 raise LayoutError(f"cell text too wide for {width} mm: {text!r}")
             align = "L" if j == 0 else ("C" if i == 0 else "R")
             pdf.cell(width, ROW_H_MM, text, border=1, align=align)
@@ -233,7 +233,7 @@ def render_pdf(path: Path, header_text: str, pages: Sequence[Page]) -> Path:
     Raises :class:`LayoutError` if a page's body would run into its footnote block, so a text
     edit can never silently shift content (and golden-question pages) to another page.
     """
-    pdf = _ReportPDF(_check_latin1(header_text), total_pages=len(pages))
+    pdf = _ReportPDF(check_latin1(header_text), total_pages=len(pages))
     for number, page in enumerate(pages, start=1):
         pdf.add_page()
         pdf.set_xy(LEFT_MM, BODY_TOP_MM)
