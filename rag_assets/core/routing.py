@@ -22,8 +22,21 @@ YEAR_RE = re.compile(
     r"|\bFY\s?'?(?P<fy>\d{4}|\d{2})\b)",
     re.IGNORECASE,
 )
+# the cover's name line(s) just above "(Exact name of registrant ...)"; up to five lines, since
+# some filings set one word (or one letter) per line
 REGISTRANT_RE = re.compile(
-    r"^\s*(?P<name>[^\n]{2,80}?)\s*\n\s*\(Exact name of registrant", re.IGNORECASE | re.MULTILINE
+    r"(?P<name>(?:[^\n]{1,80}\n\s*){1,5}?)\(Exact name of registrant", re.IGNORECASE
+)
+# what a cover prints before the name on its line: the file number, a rule of underscores
+COVER_PREFIX_RE = re.compile(
+    r"^.*(?:_{3,}|(?:Commission\s+File\s+(?:No\.?|Number)\s*:?\s*)?\b\d{1,4}-\d{4,5}\b)\s*",
+    re.IGNORECASE,
+)
+SPLIT_CAPITAL_RE = re.compile(r"\b([A-Z]) ([A-Z]{2,})\b")  # "R ESORTS" set as two pieces
+# a company named in the running text: "The Coca-Cola Company", "Acme Widgets, Inc."
+NAMED_COMPANY_RE = re.compile(
+    r"\b(?P<name>(?:The\s+)?[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,4},?\s+"
+    r"(?:Company|Inc\.|Incorporated|Corporation|Corp\.|plc|N\.V\.))"
 )
 TICKER_RE = re.compile(
     r"(?:Trading\s+Symbol\(s\)|Trading\s+Symbol)[\s\S]{0,400}?\b(?P<ticker>[A-Z]{1,5})\b\s+"
@@ -45,6 +58,7 @@ LEGAL_SUFFIX_RE = re.compile(
     r"Holdings)\.?$",
     re.IGNORECASE,
 )
+COMMON_SHORT_WORDS = {"THE", "AND", "OF", "FOR", "INC", "CO", "LTD", "PLC", "LLC", "LP"}
 GENERIC_ID_WORDS = {"10k", "10q", "annual", "report", "paper", "earnings", "release", "filing"}
 
 
@@ -72,11 +86,56 @@ def years_in(question: str) -> list[int]:
     return years
 
 
+def registrant_name(cover: str) -> str | None:
+    """The registrant's name on a filing's cover, without the file number or the rule printed
+    before it; when the cover sets the name as an image (no text), the company the first pages
+    name most often."""
+    for match in (REGISTRANT_RE.search(cover), COVER_NAME_RE.search(cover)):
+        if match is None:
+            continue
+        lines = [line.strip() for line in match.group("name").split("\n") if line.strip()]
+        joined = " ".join(lines)
+        after_prefix = COVER_PREFIX_RE.sub("", joined, count=1).strip(" _")
+        if after_prefix != joined:
+            name = after_prefix  # what follows the file number or the rule
+        else:  # the name is the last line, or the last lines when set a word per line
+            name = lines[-1]
+            for line in reversed(lines[:-1]):
+                if len(name) > 3 or not line.isupper():
+                    break
+                name = f"{line} {name}"
+        name = SPLIT_CAPITAL_RE.sub(r"\1\2", name)
+        if _name_like(name):
+            return name
+    counts: dict[str, int] = {}
+    for match in NAMED_COMPANY_RE.finditer(cover):
+        name = " ".join(match.group("name").split())
+        counts[name] = counts.get(name, 0) + 1
+    return max(counts, key=lambda n: (counts[n], len(n))) if counts else None
+
+
+def _name_like(text: str) -> bool:
+    """A company name: a few words with letters, not a sentence and not a file number."""
+    letters = sum(ch.isalpha() for ch in text)
+    return letters >= 2 and len(text) <= 80 and not re.search(r"\d{3}-\d", text)
+
+
 def _company_aliases(name: str) -> list[str]:
     name = re.sub(r"\s+", " ", name).strip(" .,")
     short = LEGAL_SUFFIX_RE.sub("", name).strip(" .,")
-    out = [name, short]
-    return [a.title() if a.isupper() and len(a) > 4 else a for a in out]
+    return [display_name(name), display_name(short)]
+
+
+def display_name(name: str) -> str:
+    """A cover's capitals as a name is written: "MGM RESORTS INTERNATIONAL" -> "MGM Resorts
+    International" (words of up to three letters stay capitals: MGM, 3M, AG)."""
+    name = " ".join(name.split()).strip(" .,")
+    if not (name.isupper() and len(name) > 4):
+        return name
+    return " ".join(
+        w if len(w.strip(",.")) <= 3 and w.strip(",.") not in COMMON_SHORT_WORDS else w.title()
+        for w in name.split()
+    )
 
 
 def _acronym(name: str) -> str:
@@ -88,8 +147,7 @@ def profile_from_text(document: str, year: int, first_pages: Sequence[str]) -> D
     text = "\n".join(first_pages)
     aliases: list[str] = []
     title: str | None = None
-    if match := REGISTRANT_RE.search(text) or COVER_NAME_RE.search(text):
-        title = match.group("name").strip()
+    if title := registrant_name(text):
         aliases += _company_aliases(title)
     if match := TICKER_RE.search(text):
         aliases.append(match.group("ticker"))
@@ -129,7 +187,8 @@ def _case_sensitive(alias: str) -> bool:
 
 def _alias_pattern(alias: str) -> re.Pattern[str]:
     """Whole words; short all-caps aliases (tickers, acronyms) only in capitals."""
-    body = r"\s+".join(re.escape(part) for part in alias.split())
+    # "Coca-Cola" and "Coca Cola" name the same company
+    body = r"[\s-]+".join(re.escape(part) for part in re.split(r"[\s-]+", alias) if part)
     flags = 0 if _case_sensitive(alias) else re.IGNORECASE
     return re.compile(rf"(?<![\w]){body}(?![\w])", flags)
 

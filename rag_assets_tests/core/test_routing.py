@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from rag_assets.core.routing import DocumentProfile, profile_from_text, route, years_in
+from rag_assets.core.routing import (
+    DocumentProfile,
+    display_name,
+    profile_from_text,
+    registrant_name,
+    route,
+    years_in,
+)
 
 TEN_K_COVER = """UNITED STATES
 SECURITIES AND EXCHANGE COMMISSION
@@ -139,3 +146,36 @@ def test_route_by_aliases(
 
 def test_route_without_profiles_is_the_whole_corpus() -> None:
     assert route("What did Pfizer earn?", []) == []
+
+
+@pytest.mark.parametrize(
+    ("cover", "name"),
+    [
+        # BLOCK 2020: the file number and a rule share the name's line
+        ("For the transition period from ________ to ________\nCommission File Number "
+         "001-37622 ______________________ SQUARE, INC.\n(Exact name of registrant as specified "
+         "in its charter)", "SQUARE, INC."),
+        # LOCKHEED MARTIN 2020: the rule ends the line above, the file number opens the name's
+        ("For the transition period from to ______\nCommission file number 1-11437\n"
+         "LOCKHEED MARTIN CORPORATION\n(Exact name of registrant as specified in its charter)",
+         "LOCKHEED MARTIN CORPORATION"),
+        # MGM RESORTS 2018: PDFium reads the cover a word (or a letter) per line
+        ("Commission\nFile\nNo.\n001-10362\nMGM\nR\nESORTS I\nNTERNATIONAL\n(Exact name of "
+         "Registrant as specified in its charter)", "MGM RESORTS INTERNATIONAL"),
+        # COCA-COLA 2017: the name is a picture; the running text names the company
+        ("Commission File Number 001-02217\n(Exact name of Registrant as specified in its "
+         "charter)\nshares of The Coca-Cola Company common stock ... The Coca-Cola Company",
+         "The Coca-Cola Company"),
+    ],
+)
+def test_registrant_name_drops_file_numbers_and_rules(cover: str, name: str) -> None:
+    assert registrant_name(cover) == name
+    aliases = profile_from_text("x-10k", 2020, [cover]).aliases
+    assert not any("_" in a or "Commission" in a for a in aliases)
+
+
+def test_hyphen_and_space_name_the_same_company() -> None:
+    profile = DocumentProfile(document="coca-cola-10k", year=2017, aliases=["Coca-Cola"])
+    assert route("What is the FY2017 ROA for Coca Cola?", [profile]) == ["coca-cola-10k"]
+    assert display_name("MGM RESORTS INTERNATIONAL") == "MGM Resorts International"
+    assert display_name("PFIZER INC.") == "Pfizer Inc"
