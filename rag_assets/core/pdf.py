@@ -4,8 +4,21 @@ Where the time goes (measured on the 3M 10-K, 160 pages): pdfplumber spends ~0.5
 building its character objects in Python, and only ~0.02 s per page finding and reading tables
 once those exist. So PDFium (pypdfium2, C++) does the reading: text in reading order, the geometry
 of drawn rules, type sizes of sampled characters; and pdfplumber's own table algorithm
-(``TableFinder``, default "lines" strategy) runs on the edges PDFium reports. Cell text comes from
-PDFium's bounded-text call. Pages are spread over worker processes for long documents.
+(``TableFinder``, default "lines" strategy) runs on the edges PDFium reports. Pages are spread
+over worker processes for long documents.
+
+Ruled tables are read word by word, not by PDFium's bounded-text call per cell: that call takes
+every character whose box touches the cell, so a ``)`` or a ``$`` overhanging a rule, or a
+descender crossing one, came out in two cells (``(36)`` then ``)``, ``$ $ 124``), and a cell
+drawn over several rows put all their figures in its first row. Each word (characters with no
+space or wide gap between them) goes to the one cell its centre falls in, in the grid row of its
+height. A printed row belongs to the table its first word stands in: PDFium sometimes runs a
+table's first row on from its title or header years, and such a line is cut where the printed
+row changes, so every character ends in the text or in one cell (checked on all the real
+filings). ``clean_table_rows`` then puts each figure's pieces in one cell (``$`` before a spacer
+and the figure, ``(`` and ``)``, ``%``: ``$ 1,419``, ``(36)``, ``(1.2)%``), by moving text, never
+dropping it, drops empty columns and joins neighbouring columns that no row fills both of (the
+year printed over the ``$`` spacer, the figures in the cell after it).
 
 What the PDF says about footnotes, recorded per page for ``core/footnotes.py`` to read: the type
 size of every line (``Page.line_sizes``) against the document's body size (``Page.body_size``:
@@ -23,6 +36,7 @@ from __future__ import annotations
 import ctypes
 import re
 import statistics
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -146,25 +160,29 @@ def _load_page(pdf: pdfium.PdfDocument, index: int) -> tuple[Page, Counter[float
     width, height = page.get_size()
     textpage = page.get_textpage()
     text = clean_pdf_text(textpage.get_text_range())
-    tables, boxes, rules = _find_tables(page, textpage, width, height)
-
-    lines: list[_Line] = []
-    seen_tables: set[int] = set()
+    grids, rules = _find_grids(page, width, height)
+    raw: list[tuple[int, str, list[_CharSample]]] = []
     offset = 0
     for raw_line in text.split("\r\n"):
         start, offset = offset, offset + len(raw_line) + 2
         line = raw_line.replace("\n", " ").replace("\r", " ").rstrip()  # same offsets
-        samples = _sample_chars(textpage, start, line) if line.strip() else []
-        if not samples:
-            lines.append(_Line(""))
-            continue
-        first = samples[0]
-        in_table = _table_of(first.x_center, first.y_center, boxes)
+        raw.append((start, line, _sample_chars(textpage, start, line) if line.strip() else []))
+    pieces, found = _cut_tables(textpage, grids, raw, height)
+    boxes = [(n, grids[n].box) for n in found]
+    rules = [r for r in rules if _table_of((r[0] + r[1]) / 2, r[2], boxes) is None]
+
+    lines: list[_Line] = []
+    seen_tables: set[int] = set()
+    for start, line, samples, in_table in pieces:
         if in_table is not None:
             if in_table not in seen_tables:
                 seen_tables.add(in_table)
                 lines.append(_Line(TABLE_PLACEHOLDER.format(index=in_table)))
             continue
+        if not samples:
+            lines.append(_Line(""))
+            continue
+        first = samples[0]
         size = statistics.median(c.height for c in samples)
         text_line = _mark_superscripts(textpage, start, line, size)
         lines.append(
@@ -172,10 +190,7 @@ def _load_page(pdf: pdfium.PdfDocument, index: int) -> tuple[Page, Counter[float
         )
     _reattach_displaced_markers(lines, textpage)
     lines = _join_split_rows(lines)
-    # a "table" that owns no line start is a fragment of a text-layout table: its text is prose
-    tables = [t for t in tables if t.index in seen_tables and _has_words(t)]
-    kept = {t.index for t in tables}
-    lines = [ln for ln in lines if _placeholder_kept(ln.text, kept)]
+    lines, tables = _number_tables(lines, found)
     upper: Counter[float] = Counter()
     for ln in lines:
         if ln.size and height and ln.top > height * (1 - UPPER_SHARE):
@@ -319,13 +334,8 @@ def _continues_row(prev: _Line, line: _Line) -> bool:
     )
 
 
-def _placeholder_kept(text: str, kept: set[int]) -> bool:
-    match = TABLE_PLACEHOLDER_RE.match(text)
-    return match is None or int(match.group(1)) in kept
-
-
-def _has_words(table: TableBlock) -> bool:
-    return any(sum(ch.isalpha() for ch in cell) >= 3 for row in table.rows for cell in row)
+def _has_words(rows: list[list[str]]) -> bool:
+    return any(sum(ch.isalpha() for ch in cell) >= 3 for row in rows for cell in row)
 
 
 def _reattach_displaced_markers(lines: list[_Line], textpage: pdfium.PdfTextPage) -> None:
@@ -426,6 +436,8 @@ def _title_before(lines: list[str], placeholder: str) -> str | None:
     for line in reversed(lines[:at] if at > 0 else []):
         if line.strip():
             text = line.strip()
+            if TABLE_PLACEHOLDER_RE.match(text):
+                return None  # two tables in a row: the line above is the other table
             return text if len(text) <= 120 and not text.endswith(".") else None
     return None
 
@@ -464,11 +476,20 @@ def _path_bounds(page: pdfium.PdfPage, max_depth: int = 15) -> Iterator[tuple[fl
 Rule = tuple[float, float, float]  # left, right, y of a thin horizontal path (PDF points)
 
 
-def _find_tables(
-    page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, width: float, height: float
-) -> tuple[list[TableBlock], list[tuple[int, tuple]], list[Rule]]:
+@dataclass
+class _Grid:
+    """A ruled table as pdfplumber's finder sees it: its cells (pdfplumber coordinates, top
+    down) and its bounding box in PDF points (origin bottom-left)."""
+
+    cells: list[tuple[float, float, float, float]]
+    box: tuple[float, float, float, float]
+
+
+def _find_grids(
+    page: pdfium.PdfPage, width: float, height: float
+) -> tuple[list[_Grid], list[Rule]]:
     """pdfplumber's lines-strategy table finder over the rules PDFium reports; also the thin
-    horizontal rules that are not part of a table (footnote separators among them)."""
+    horizontal rules of the page (footnote separators among them)."""
     edges: list[dict] = []
     rules: list[Rule] = []
     for left, bottom, right, top in _path_bounds(page):
@@ -483,52 +504,241 @@ def _find_tables(
         }
         edges.extend(rect_to_edges(rect))
     if not edges:
-        return [], [], rules
+        return [], rules
     finder = TableFinder(_PageGeometry((0, 0, width, height), edges), _TABLE_SETTINGS)
-    tables: list[TableBlock] = []
-    boxes: list[tuple[int, tuple]] = []
-    for found in finder.tables:
-        rows = []
-        for row in found.rows:
-            cells = []
-            for cell in row.cells:
-                if cell is None:
-                    cells.append("")
+    grids = []
+    for table in finder.tables:
+        x0, top, x1, bottom = table.bbox
+        grids.append(_Grid(list(table.cells), (x0, height - bottom, x1, height - top)))
+    return grids, rules
+
+
+_Piece = tuple[int, str, list["_CharSample"], int | None]  # start, text, samples, ruled table
+# a word of a line: start, end (in the line), text, centre x, centre y, height (PDF points)
+_Word = tuple[int, int, str, float, float, float]
+
+
+def _cut_tables(
+    textpage: pdfium.PdfTextPage,
+    grids: list[_Grid],
+    raw: list[tuple[int, str, list[_CharSample]]],
+    height: float,
+) -> tuple[list[_Piece], dict[int, list[list[str]]]]:
+    """The page's lines cut into prose and ruled-table pieces, and each table's cleaned rows
+    (keyed by the grid's position).
+
+    A printed row belongs to the table its first word stands in, with all its words (a figure
+    printed past the last rule goes to the last column). PDFium sometimes runs a table's first
+    row on from the lines above it (a title, the header years): such a line is cut where the
+    printed row changes, so a word lands in the text or in a cell, never in both and never in
+    neither. A row that starts left of a grid (rules drawn under some columns only) stays prose.
+    A grid whose rows are no table (a box around text, a "table" without words) gives its
+    words back to the prose.
+    """
+    words_of: dict[int, list[_Word]] = {}
+    for number, (start, line, samples) in enumerate(raw):
+        if samples and any(_touches(samples, g.box) for g in grids):
+            words_of[number] = _line_words(textpage, start, line)
+    rejected: set[int] = set()
+    while True:
+        boxes = [(n, g.box) for n, g in enumerate(grids) if n not in rejected]
+        pieces: list[_Piece] = []
+        table_words: dict[int, list[_Word]] = {}
+        for number, (start, line, samples) in enumerate(raw):
+            words = words_of.get(number)
+            if not words or not boxes:
+                pieces.append((start, line, samples, None))
+                continue
+            runs: list[tuple[int | None, list[_Word]]] = []
+            for row in _printed_rows(words):
+                at = _table_of(row[0][3], row[0][4], boxes)
+                if runs and runs[-1][0] == at:
+                    runs[-1][1].extend(row)
+                else:
+                    runs.append((at, row))
+            if len(runs) == 1 and runs[0][0] is None:
+                pieces.append((start, line, samples, None))
+                continue
+            for at, run in runs:
+                if at is not None:
+                    table_words.setdefault(at, []).extend(run)
+                    pieces.append((start, "", [], at))
                     continue
-                x0, top, x1, bottom = cell
-                cells.append(textpage.get_text_bounded(x0, height - bottom, x1, height - top))
-            rows.append(cells)
-        cleaned = clean_table_rows(rows)
-        if cleaned is None:
-            continue
-        index = len(tables) + 1
-        tables.append(TableBlock(index=index, rows=cleaned))
-        x0, top, x1, bottom = found.bbox
-        boxes.append((index, (x0, height - bottom, x1, height - top)))
-    free = [r for r in rules if _table_of((r[0] + r[1]) / 2, r[2], boxes) is None]
-    return tables, boxes, free
+                begin, end = run[0][0], run[-1][1]
+                part, at_start = line[begin:end], start + begin
+                pieces.append((at_start, part, _sample_chars(textpage, at_start, part), None))
+        found: dict[int, list[list[str]]] = {}
+        for n, words in table_words.items():
+            rows = clean_table_rows(_grid_rows(grids[n], words, height))
+            if rows is None or not _has_words(rows):
+                rejected.add(n)
+            else:
+                found[n] = rows
+        if len(found) == len(table_words):
+            return pieces, found
+
+
+def _printed_rows(words: list[_Word]) -> list[list[_Word]]:
+    """A PDFium line cut where the text moves to another printed row (a raised marker does not
+    count: the row changes when the centre moves by more than the height of the type)."""
+    rows: list[list[_Word]] = []
+    for word in words:
+        if rows and abs(word[4] - rows[-1][-1][4]) <= word[5]:
+            rows[-1].append(word)
+        else:
+            rows.append([word])
+    return rows
+
+
+def _touches(samples: list[_CharSample], box: tuple[float, float, float, float]) -> bool:
+    """The line (by its sampled characters) overlaps the box."""
+    left, bottom, right, top = box
+    return (
+        min(c.left for c in samples) <= right and max(c.right for c in samples) >= left
+        and min(c.bottom for c in samples) <= top and max(c.top for c in samples) >= bottom
+    )
+
+
+def _grid_rows(grid: _Grid, words: list[_Word], height: float) -> list[list[str]]:
+    """The text of a ruled table, word by word: each printed word goes to the one cell its
+    centre falls in (a row of the grid by height, the column where its cell starts).
+
+    PDFium's bounded-text call takes every character whose box touches the rectangle, so a
+    closing ``)`` or a ``$`` that overhangs a cell edge came out twice (``(36)`` then ``)``), and
+    a cell drawn over several rows took all their figures into its first row.
+    """
+    xs = sorted({c[0] for c in grid.cells})
+    tops = sorted({c[1] for c in grid.cells})
+    column_of: dict[tuple[int, int], int] = {}  # (row, column) -> column where its cell starts
+    for x0, top, x1, bottom in grid.cells:
+        c0 = bisect_right(xs, x0) - 1
+        rows = [r for r, y in enumerate(tops) if top <= y < bottom] or [bisect_right(tops, top) - 1]
+        for r in rows:
+            for c in range(c0, bisect_left(xs, x1)):
+                column_of.setdefault((r, c), c0)
+    slots: dict[tuple[int, int], list[str]] = {}
+    for _, _, word, x, y, _ in words:
+        r = min(max(bisect_right(tops, height - y) - 1, 0), len(tops) - 1)
+        c = min(max(bisect_right(xs, x) - 1, 0), len(xs) - 1)
+        slots.setdefault((r, column_of.get((r, c), c)), []).append(word)
+    return [[" ".join(slots.get((r, c), [])) for c in range(len(xs))] for r in range(len(tops))]
+
+
+def _line_words(textpage: pdfium.PdfTextPage, start: int, line: str) -> list[_Word]:
+    """The words of a printed line with their centres (PDF points): runs of characters without
+    a space between them or a gap wider than 0.6 of their height."""
+    words: list[_Word] = []
+    begin = -1
+    left = right = bottom = top = 0.0
+    for pos, ch in enumerate([*line, " "]):
+        if not ch.isspace():
+            x0, y0, x1, y1 = textpage.get_charbox(start + pos)
+            if begin >= 0:
+                tall = max(y1 - y0, top - bottom, 1.0)
+                if x0 - right <= 0.6 * tall and x0 >= left - 0.5 and abs(y0 - bottom) <= tall:
+                    right, bottom, top = max(right, x1), min(bottom, y0), max(top, y1)
+                    continue
+                words.append(_word(line, begin, pos, left, bottom, right, top))
+            begin, left, bottom, right, top = pos, x0, y0, x1, y1
+        elif begin >= 0:
+            words.append(_word(line, begin, pos, left, bottom, right, top))
+            begin = -1
+    return words
+
+
+def _word(
+    line: str, begin: int, end: int, left: float, bottom: float, right: float, top: float
+) -> _Word:
+    return begin, end, line[begin:end], (left + right) / 2, (bottom + top) / 2, top - bottom
+
+
+def _number_tables(
+    lines: list[_Line], found: dict[int, list[list[str]]]
+) -> tuple[list[_Line], list[TableBlock]]:
+    """Tables numbered 1, 2, ... in the order their placeholders stand in the text."""
+    tables: list[TableBlock] = []
+    for line in lines:
+        match = TABLE_PLACEHOLDER_RE.match(line.text)
+        if match and int(match.group(1)) in found:
+            index = len(tables) + 1
+            tables.append(TableBlock(index=index, rows=found[int(match.group(1))]))
+            line.text = TABLE_PLACEHOLDER.format(index=index)
+    return lines, tables
 
 
 def clean_table_rows(rows: list[list[str | None]]) -> list[list[str]] | None:
-    """Tidy cell text, glue lone currency signs to their figure, drop empty rows and columns.
+    """Tidy cell text, put each figure's pieces in one cell, drop empty rows and columns, and
+    join two neighbouring columns that no row fills both of.
 
+    Filings print a figure over several cells: ``$`` (or ``(``) in one, the number in the next
+    (often after an empty spacer cell), the closing ``)`` or ``%`` in a third. A cell of opening
+    signs is glued to the next figure, a cell that opens with closing signs gives them to the
+    figure before it (``$ 1,419``, ``(36)``, ``(1.2)%``); text only moves, none is dropped.
     Returns None for a "table" that is really a box around text (fewer than 2 rows or columns).
     """
     tidy: list[list[str]] = []
     for row in rows:
         cells = [" ".join((c or "").replace("\x02", "-").split()) for c in row]
-        for i in range(len(cells) - 1):
-            if cells[i] in {"$", "€", "£", "("} and cells[i + 1]:
-                cells[i + 1] = f"{cells[i]}{'' if cells[i] == '(' else ' '}{cells[i + 1]}"
-                cells[i] = ""
+        _merge_split_figures(cells)
         if any(cells):
             tidy.append(cells)
     if not tidy:
         return None
     width = max(len(r) for r in tidy)
     tidy = [r + [""] * (width - len(r)) for r in tidy]
-    keep = [j for j in range(width) if any(r[j] for r in tidy)]
-    tidy = [[r[j] for j in keep] for r in tidy]
-    if len(tidy) < 2 or len(keep) < 2:
+    # two neighbouring columns that no row fills both of are one column that the rules split
+    # (the year over the "$" spacer, the figures in the cell after it); the first column holds
+    # the labels, and a header above them is no label
+    columns: list[list[str]] = []
+    for j in range(width):
+        column = [r[j] for r in tidy]
+        if not any(column):
+            continue
+        if len(columns) > 1 and not any(a and b for a, b in zip(columns[-1], column, strict=True)):
+            columns[-1] = [a or b for a, b in zip(columns[-1], column, strict=True)]
+        else:
+            columns.append(column)
+    if len(tidy) < 2 or len(columns) < 2:
         return None
-    return tidy
+    return [list(row) for row in zip(*columns, strict=True)]
+
+
+OPENING_CELL_RE = re.compile(r"^[$€£(]+(?: [$€£(]+)*$")  # "$", "(", "$ (", "($"
+FIGURE_START_RE = re.compile(r"^(?:[$€£]\s?)?\(?[-–—]?\.?\d|^[-–—]$")
+CLOSING_RE = re.compile(r"^[)%]+")
+TRAILING_OPENING_RE = re.compile(r"\s([$€£(]+(?: [$€£(]+)*)$")
+
+
+def _merge_split_figures(cells: list[str]) -> None:
+    """Glue the pieces of a figure printed in separate cells, in place (see clean_table_rows)."""
+    for i, cell in enumerate(cells):
+        if OPENING_CELL_RE.match(cell):
+            head, signs = "", cell
+        else:  # "Projected benefit obligation $": the sign stood in the label's cell
+            trailing = TRAILING_OPENING_RE.search(cell)
+            if not trailing:
+                continue
+            head, signs = cell[: trailing.start()], trailing.group(1)
+        nxt = next((j for j in range(i + 1, len(cells)) if cells[j]), None)
+        if nxt is not None and (
+            FIGURE_START_RE.match(cells[nxt]) or OPENING_CELL_RE.match(cells[nxt])
+        ):
+            cells[nxt] = signs + ("" if signs.endswith("(") else " ") + cells[nxt]
+            cells[i] = head
+    for i, cell in enumerate(cells):
+        closing = CLOSING_RE.match(cell)
+        if not closing:
+            continue
+        prev = next((j for j in range(i - 1, -1, -1) if cells[j]), None)
+        run = closing.group(0)
+        rest = cell[len(run):].strip()
+        if prev is None or rest[:1].isalpha():
+            continue  # "% change" is a header, no closing sign
+        before = cells[prev]
+        if ")" in run:  # "(394" ")" and "(11" ")%": the figure before opened a parenthesis
+            takes = before.count("(") > before.count(")")
+        else:  # "24.5" "%", "(11)" "%", "—" "%"
+            takes = before[-1].isdigit() or before[-1] in ")—–-"
+        if takes:
+            cells[prev] = before + run
+            cells[i] = rest
