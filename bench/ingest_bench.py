@@ -77,6 +77,7 @@ def rate(pages: int, seconds: float) -> float:
 def run_ours(pdf: Path, workers: int) -> dict[str, Any]:
     """Load, index footnotes, stitch and chunk with the project's core; time every stage."""
     from rag_assets.core.chunking import enriched_chunks, naive_chunks
+    from rag_assets.core.context import document_context
     from rag_assets.core.documents import load_document
     from rag_assets.core.footnotes import build_footnote_index, stitch_document
 
@@ -86,9 +87,12 @@ def run_ours(pdf: Path, workers: int) -> dict[str, Any]:
     pages = loaded.pages
     index, stages["footnote index"] = timed(lambda: build_footnote_index(pages))
     stitched, stages["stitch"] = timed(lambda: stitch_document(pages, index))
-    naive, stages["naive chunks"] = timed(lambda: naive_chunks(pages, DOCUMENT, YEAR, index))
+    context, stages["context (items, statements)"] = timed(
+        lambda: document_context(DOCUMENT, YEAR, pages))
+    naive, stages["naive chunks"] = timed(
+        lambda: naive_chunks(pages, DOCUMENT, YEAR, index, context=context))
     enriched, stages["enriched chunks"] = timed(
-        lambda: enriched_chunks(stitched, DOCUMENT, YEAR, index)
+        lambda: enriched_chunks(stitched, DOCUMENT, YEAR, index, context=context)
     )
     total = time.perf_counter() - started
     unresolved = len(index.unresolved)

@@ -227,8 +227,11 @@ def bare_texts(data: Path) -> list[str]:
     db = lancedb.connect(str(data / "lancedb"))
     texts: list[str] = []
     for name in db.list_tables(limit=1000).tables:
-        if name.startswith(("naive_chunks__", "enriched_chunks__")):
-            texts += db.open_table(name).to_arrow().column("text").to_pylist()
+        if name.startswith(("naive_chunks_", "enriched_chunks_")):
+            rows = db.open_table(name).to_arrow()
+            # what the pipeline embedded: header and body (tables of the v1 layout: the body)
+            column = "search_text" if "search_text" in rows.column_names else "text"
+            texts += rows.column(column).to_pylist()
     return list(dict.fromkeys(texts))
 
 

@@ -77,6 +77,7 @@ def load_partition(path: Path, document: str, year: int, questions: Sequence[Any
                    workers: int) -> rb.Doc:
     """One report loaded, stitched and chunked as the ingest assets do it."""
     from rag_assets.core.chunking import enriched_chunks, naive_chunks
+    from rag_assets.core.context import document_context
     from rag_assets.core.documents import load_document
     from rag_assets.core.footnotes import build_footnote_index, stitch_document
 
@@ -84,10 +85,11 @@ def load_partition(path: Path, document: str, year: int, questions: Sequence[Any
     loaded = load_document(path, pdf_workers=workers)
     index = build_footnote_index(loaded.pages)
     stitched = stitch_document(loaded.pages, index)
+    context = document_context(document, year, loaded.pages)
     return rb.Doc(
         document=document, year=year, pages=loaded.pages,
-        naive=naive_chunks(loaded.pages, document, year, index),
-        enriched=enriched_chunks(stitched, document, year, index),
+        naive=naive_chunks(loaded.pages, document, year, index, context=context),
+        enriched=enriched_chunks(stitched, document, year, index, context=context),
         questions=list(questions), footnotes=index.footnotes,
         load_s=time.perf_counter() - started,
     )
@@ -237,9 +239,11 @@ def run_ours(docs: Sequence[rb.Doc], embedder: Any, store_dir: Path,
     for kind in KINDS:
         for strategy in strategies:
             rows = records.setdefault(f"{strategy}/{kind}", [])
+            page_rows = records.setdefault(f"{strategy}/{kind}/pages", [])
             for q in questions:
                 run = run_question(retriever, q, kind, "corpus", strategy)
                 rows.append(record(q, run.page, run.latency_ms, run.scope, run.hits))
+                page_rows.append(record(q, run.pages, run.latency_ms, run.scope, run.page_hits))
                 if run.unavailable:
                     unavailable[strategy] = run.unavailable
     return records, stats, unavailable
@@ -252,11 +256,11 @@ def summary(records: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, flo
 def ratios(table: dict[str, dict[str, float]], default: str) -> dict[str, dict[str, float | None]]:
     base = table["baseline"]
     out: dict[str, dict[str, float | None]] = {}
-    for kind in KINDS:
-        mine = table.get(f"{default}/{kind}")
+    for key in (f"{default}/{kind}{level}" for kind in KINDS for level in ("", "/pages")):
+        mine = table.get(key)
         if mine is None:
             continue
-        out[f"{default}/{kind}"] = {
+        out[key] = {
             m: (mine[m] / base[m] if base[m] else None) for m in ("mrr", "hit_at_1", "hit_at_5")
         }
     return out
@@ -282,12 +286,13 @@ def report(figures: dict[str, Any]) -> None:
              _f(base["mrr"]), _f(base["hit_at_1"]), _f(base["hit_at_5"]),
              _f(base["recall_at_5"]), "1.00", "1.00", *(["-"] * 3 if golden else [])]]
     for strategy in figures["strategies"]:
-        for kind in KINDS:
-            key = f"{strategy}/{kind}"
+        for kind, level in ((kind, level) for level in ("", "/pages") for kind in KINDS):
+            key = f"{strategy}/{kind}{level}"
             r = real["summary"][key]
             label = strategy + (" (n/a: first stage)" if strategy in
                                 figures["unavailable"] else "")
-            row = [label + (" *" if strategy == default else ""), kind, _f(r["mrr"]),
+            row = [label + (" *" if strategy == default else ""),
+                   kind + (", pages" if level else ""), _f(r["mrr"]),
                    _f(r["hit_at_1"]), _f(r["hit_at_5"]), _f(r["recall_at_5"]),
                    _f(r["mrr"] / base["mrr"] if base["mrr"] else None, 2),
                    _f(r["hit_at_5"] / base["hit_at_5"] if base["hit_at_5"] else None, 2)]
@@ -310,8 +315,8 @@ def report(figures: dict[str, Any]) -> None:
     print(f"\nRank of the first relevant hit per question (- = not in the top {K}):")
     per_q = []
     records = real["records"]
-    shown = ["baseline", *(f"{default}/{kind}" for kind in KINDS), "bm25/naive",
-             "bm25/enriched", "dense/enriched"]
+    shown = ["baseline", *(f"{default}/{kind}" for kind in KINDS),
+             *(f"{default}/{kind}/pages" for kind in KINDS), "bm25/enriched", "dense/enriched"]
     shown = [s for s in shown if s in records]
     for i, base_row in enumerate(records["baseline"]):
         per_q.append([base_row["id"].replace("financebench_id_", "fb"),

@@ -103,6 +103,7 @@ def load_corpus(data_dir: Path, documents: Sequence[str], workers: int) -> list[
     """Write the sample corpus to ``data_dir`` (real 10-Ks copied, GDPR rendered), then load and
     chunk each of ``documents`` exactly as the ingest assets do."""
     from rag_assets.core.chunking import enriched_chunks, naive_chunks
+    from rag_assets.core.context import document_context
     from rag_assets.core.documents import load_document
     from rag_assets.core.footnotes import build_footnote_index, stitch_document
     from rag_assets.core.questions import read_questions
@@ -118,13 +119,15 @@ def load_corpus(data_dir: Path, documents: Sequence[str], workers: int) -> list[
         loaded = load_document(sample.path, pdf_workers=workers)
         index = build_footnote_index(loaded.pages)
         stitched = stitch_document(loaded.pages, index)
+        context = document_context(document, sample.year, loaded.pages)
         docs.append(
             Doc(
                 document=document,
                 year=sample.year,
                 pages=loaded.pages,
-                naive=naive_chunks(loaded.pages, document, sample.year, index),
-                enriched=enriched_chunks(stitched, document, sample.year, index),
+                naive=naive_chunks(loaded.pages, document, sample.year, index, context=context),
+                enriched=enriched_chunks(stitched, document, sample.year, index,
+                                         context=context),
                 questions=read_questions(sample.questions_path) if sample.questions_path else [],
                 footnotes=index.footnotes,
                 load_s=time.perf_counter() - started,

@@ -1,23 +1,32 @@
 """Chunks: the naive sliding window (the baseline) and footnote-aware enriched chunks.
 
-Naive chunks cut the raw text every ~1,200 characters with 300 of overlap, wherever that falls:
-a claim and its footnote end up in different chunks. Enriched chunks are built from the stitched
+Both are sized in the embedding model's own tokens (MiniLM's WordPiece), header included, and
+never pass its window (``max_tokens``, 256): text past the window is never embedded. Each chunk
+carries a contextual header (:mod:`rag_assets.core.context`: company, form and fiscal year, the
+10-K Item, the statement, the section, a table's title) stored apart from its body: BM25 and the
+embedding read both (:attr:`Chunk.search_text`), an answer quotes the body.
+
+Naive chunks cut the raw text into windows of tokens with an overlap, wherever that falls: a
+claim and its footnote end up in different chunks. Enriched chunks are built from the stitched
 text out of whole units: a sentence with the ``{FOOTNOTE ...}`` blocks stitched after it, a table
-with its title, header row and notes (split by rows with the header repeated when too long), and
-they never cross a section heading. A definition is stored once per chunk: the stitched text
-repeats it after every citing sentence, a chunk keeps it after its first citing sentence only.
+with its title, header rows and notes (split by rows with title and header rows repeated in every
+part when too long), and they never cross a section heading. A definition is stored once per
+chunk: the stitched text repeats it after every citing sentence, a chunk keeps it after its first
+citing sentence only.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from rag_assets.core.context import DocumentContext, document_context
 from rag_assets.core.footnotes import (
     CITATION_RE,
     SENTENCE_END_RE,
@@ -35,11 +44,11 @@ FOOTNOTE_BLOCK_RE = re.compile(r"\{FOOTNOTE (?P<marker>[^:{}]{1,8}): (?P<text>[^
 
 
 class ChunkSettings(BaseModel):
-    size: int = Field(default=1200, ge=200, description="target characters per chunk")
-    overlap: int = Field(default=300, ge=0, description="naive window overlap in characters")
-    max_size: int = Field(
-        default=3000, ge=400, description="an enriched unit longer than this is split"
+    max_tokens: int = Field(
+        default=256, ge=48,
+        description="the embedding model's window: header, body and special tokens fit in it",
     )
+    overlap_tokens: int = Field(default=40, ge=0, description="naive window overlap in tokens")
 
 
 class Chunk(BaseModel):
@@ -51,11 +60,22 @@ class Chunk(BaseModel):
     page_start: int
     page_end: int
     section: str | None
+    context: str = Field(default="", description="the contextual header, apart from the body")
+    statement: str | None = Field(default=None, description="the statement of its first page")
     text: str
     n_chars: int
-    n_tokens: int
+    n_tokens: int = Field(description="model tokens of header and body, special tokens included")
     markers_cited: list[str]
     markers_defined: list[str]
+
+    @property
+    def search_text(self) -> str:
+        """What BM25 and the embedding read: the header, then the body."""
+        return join_context(self.context, self.text)
+
+
+def join_context(context: str, text: str) -> str:
+    return f"{context}\n{text}" if context else text
 
 
 @lru_cache(maxsize=1)
@@ -77,10 +97,49 @@ def _tokenizer():  # type: ignore[no-untyped-def]
 
 
 def count_tokens(texts: Sequence[str]) -> list[int]:
+    """Model tokens of each text as the model sees it (its special tokens included)."""
     tokenizer = _tokenizer()
     if tokenizer is None:
         return [len(re.findall(r"\w+|[^\w\s]", t)) for t in texts]
     return [len(e.ids) for e in tokenizer.encode_batch(list(texts))]
+
+
+def special_tokens() -> int:
+    """Tokens the model adds to every text ([CLS] and [SEP])."""
+    return count_tokens([""])[0]
+
+
+def token_spans(text: str) -> list[tuple[int, int]]:
+    """Character span of each model token of ``text`` (no special tokens)."""
+    tokenizer = _tokenizer()
+    if tokenizer is None:
+        return [m.span() for m in re.finditer(r"\w+|[^\w\s]", text)]
+    return [span for span in tokenizer.encode(text, add_special_tokens=False).offsets
+            if span[1] > span[0]]
+
+
+def _word_start(spans: Sequence[tuple[int, int]], at: int, floor: int) -> int:
+    """The token index at or before ``at`` (above ``floor``) that opens a word: a cut falls on
+    white space, never inside a word or between a figure and its parenthesis."""
+    i = at
+    while i > floor and spans[i][0] == spans[i - 1][1]:  # glued to the token before it
+        i -= 1
+    return i if i > floor else at
+
+
+class _Budget:
+    """Body tokens left beside a header (header tokens counted once per distinct header)."""
+
+    def __init__(self, settings: ChunkSettings) -> None:
+        self.settings = settings
+        self.special = special_tokens()
+        self._headers: dict[str, int] = {}
+
+    def body(self, header: str) -> int:
+        if header not in self._headers:
+            # the header's own tokens; the line break between header and body is no token
+            self._headers[header] = count_tokens([header])[0] - self.special if header else 0
+        return max(16, self.settings.max_tokens - self.special - self._headers[header])
 
 
 def chunk_id(document: str, year: int, kind: ChunkKind, seq: int) -> str:
@@ -167,58 +226,58 @@ def naive_chunks(
     year: int,
     index: FootnoteIndex,
     settings: ChunkSettings | None = None,
+    context: DocumentContext | None = None,
 ) -> list[Chunk]:
+    """Windows of model tokens over the raw text, ``overlap_tokens`` shared between
+    neighbours, each with the header of the page it starts on."""
     settings = settings or ChunkSettings()
-    texts = [raw_page_text(p) for p in pages]
+    context = context or document_context(document, year, pages)
+    budget = _Budget(settings)
     starts, text, pos = [], "", 0
-    for page_text in texts:
+    for page_text in (raw_page_text(p) for p in pages):
         starts.append(pos)
         text += page_text + "\n\n"
         pos = len(text)
+    spans = token_spans(text)
+    windows: list[tuple[int, int, int]] = []  # first token, end token, page
+    first = 0
+    while first < len(spans):
+        page = _page_at(starts, spans[first][0])
+        end = min(len(spans), first + budget.body(context.header(page)))
+        if end < len(spans):
+            end = _word_start(spans, end, first)
+        windows.append((first, end, page))
+        if end >= len(spans):
+            break
+        first = _word_start(spans, max(first + 1, end - settings.overlap_tokens), first)
     cited_on = cited_pages_by_marker(index)
     definitions = complete_definitions(index)
-    step = max(1, settings.size - settings.overlap)
-    spans: list[tuple[int, int]] = []
-    begin = 0
-    while begin < len(text.rstrip()):
-        end = _word_boundary(text, min(len(text), begin + settings.size))
-        spans.append((begin, end))
-        if end >= len(text.rstrip()):
-            break
-        begin = _word_boundary(text, begin + step)
-    pieces = [(b, e, text[b:e].strip()) for b, e in spans if text[b:e].strip()]
-    tokens = count_tokens([p for _, _, p in pieces])
     chunks = []
-    for seq, ((b, e, piece), n_tokens) in enumerate(zip(pieces, tokens, strict=True)):
-        first, last = _page_at(starts, b), _page_at(starts, max(b, e - 1))
-        cited, _ = markers_in(piece, range(first, last + 1), cited_on)
+    for seq, (a, b, page) in enumerate(windows):
+        begin, end = spans[a][0], spans[b - 1][1]
+        piece = text[begin:end].strip()
+        last = _page_at(starts, max(begin, end - 1))
+        cited, _ = markers_in(piece, range(page, last + 1), cited_on)
         chunks.append(
             Chunk(
                 chunk_id=chunk_id(document, year, "naive", seq), document=document, year=year,
-                kind="naive", seq=seq, page_start=first, page_end=last, section=None, text=piece,
-                n_chars=len(piece), n_tokens=n_tokens, markers_cited=cited,
+                kind="naive", seq=seq, page_start=page, page_end=last, section=None,
+                context=context.header(page), statement=context.page(page).statement,
+                text=piece, n_chars=len(piece), n_tokens=0, markers_cited=cited,
                 markers_defined=naive_defined(piece, definitions),
             )
         )
-    return chunks
+    return _counted(chunks)
 
 
-def _word_boundary(text: str, pos: int) -> int:
-    """Move a cut forward to the next white space (at most 40 characters) so words stay whole."""
-    if pos >= len(text):
-        return len(text)
-    limit = min(len(text), pos + 40)
-    while pos < limit and not text[pos].isspace():
-        pos += 1
-    return pos
+def _counted(chunks: list[Chunk]) -> list[Chunk]:
+    """Chunks with ``n_tokens`` as the model counts header and body together."""
+    tokens = count_tokens([c.search_text for c in chunks])
+    return [c.model_copy(update={"n_tokens": n}) for c, n in zip(chunks, tokens, strict=True)]
 
 
 def _page_at(starts: list[int], offset: int) -> int:
-    page = 0
-    for i, start in enumerate(starts):
-        if start <= offset:
-            page = i
-    return page
+    return max(0, bisect_right(starts, offset) - 1)
 
 
 # --- enriched ---------------------------------------------------------------------------------
@@ -230,30 +289,38 @@ class _Unit:
     page: int
     section: str | None
     heading: bool = False
-    table: bool = False  # a table with its notes: kept whole, its notes never dropped
+    table: bool = False  # a table (part) with its notes: kept whole, its notes never dropped
+    title: str | None = None  # a table's title
+    tokens: int = 0
 
 
 @dataclass
 class _Draft:
-    """A chunk being packed: its units as they will be stored, and the footnote blocks it holds
-    (a definition is stored once per chunk)."""
+    """A chunk being packed: its header, its units as they will be stored, and the footnote
+    blocks it holds (a definition is stored once per chunk)."""
 
     section: str | None
+    header: str = ""
+    budget: int = 0
     units: list[_Unit] = field(default_factory=list)
     blocks: set[str] = field(default_factory=set)
-    size: int = 0
+    tokens: int = 0
 
-    def stored(self, unit: _Unit) -> str:
-        """The unit's text as this draft would store it: without the footnote blocks the draft
-        (or the unit itself, further up) already holds. A table keeps all its notes."""
+    def stored(self, unit: _Unit) -> _Unit:
+        """The unit as this draft would store it: without the footnote blocks the draft (or the
+        unit itself, further up) already holds. A table keeps all its notes."""
         if unit.table:
-            return unit.text
-        return drop_repeated_blocks(unit.text, self.blocks)
+            return unit
+        text = drop_repeated_blocks(unit.text, self.blocks)
+        if text == unit.text:
+            return unit
+        tokens = count_tokens([text])[0] - special_tokens() if text else 0
+        return replace(unit, text=text, tokens=tokens)
 
-    def add(self, unit: _Unit, text: str) -> None:
-        self.units.append(replace(unit, text=text))
-        self.blocks.update(m.group(0) for m in FOOTNOTE_BLOCK_RE.finditer(text))
-        self.size += len(text) + 1
+    def add(self, unit: _Unit) -> None:
+        self.units.append(unit)
+        self.blocks.update(m.group(0) for m in FOOTNOTE_BLOCK_RE.finditer(unit.text))
+        self.tokens += unit.tokens
 
 
 _SPACED_BLOCK_RE = re.compile(r"\s*" + FOOTNOTE_BLOCK_RE.pattern)
@@ -280,48 +347,69 @@ def enriched_chunks(
     year: int,
     index: FootnoteIndex,
     settings: ChunkSettings | None = None,
+    context: DocumentContext | None = None,
 ) -> list[Chunk]:
+    """Whole units packed up to the token budget beside each chunk's header. ``context`` comes
+    from the raw pages (:func:`rag_assets.core.context.document_context`); without it the
+    header names the document and year only."""
     settings = settings or ChunkSettings()
+    context = context or DocumentContext(document=document, year=year)
+    budget = _Budget(settings)
+
+    def header_of(unit: _Unit) -> str:
+        return context.header(unit.page, unit.section, unit.title if unit.table else None)
+
     drafts: list[_Draft] = []
     current = _Draft(section=None)
-    for unit in _units(pages, settings):
-        # sized as stored: blocks the chunk already holds are not stored again
-        text = current.stored(unit)
+    for unit in _fitted(_units(pages), header_of, budget):
+        stored = current.stored(unit)  # sized as stored: blocks already held are not again
         section_changes = unit.heading and current.units
-        too_big = current.units and current.size + len(text) > settings.size
+        too_big = current.units and current.tokens + stored.tokens > current.budget
         if section_changes or too_big:
             drafts.append(current)
             current = _Draft(section=unit.section)
-            text = current.stored(unit)  # a fresh chunk gets the blocks again
-        if not text:
+            stored = current.stored(unit)  # a fresh chunk gets the blocks again
+        if not stored.text:
             continue  # nothing but blocks the chunk already holds
         if not current.units:
             current.section = unit.section
-        current.add(unit, text)
+            current.header = header_of(unit)
+            current.budget = budget.body(current.header)
+        current.add(stored)
     if current.units:
         drafts.append(current)
 
     cited_on = cited_pages_by_marker(index)
     definitions = complete_definitions(index)
-    texts = ["\n".join(u.text for u in d.units).strip() for d in drafts]
-    tokens = count_tokens(texts)
     chunks = []
-    for seq, (draft, text, n_tokens) in enumerate(zip(drafts, texts, tokens, strict=True)):
+    for seq, draft in enumerate(drafts):
+        text = "\n".join(u.text for u in draft.units).strip()
         first, last = min(u.page for u in draft.units), max(u.page for u in draft.units)
         cited, defined = markers_in(text, range(first, last + 1), cited_on, definitions)
         chunks.append(
             Chunk(
                 chunk_id=chunk_id(document, year, "enriched", seq), document=document,
                 year=year, kind="enriched", seq=seq, page_start=first, page_end=last,
-                section=draft.section, text=text,
-                n_chars=len(text), n_tokens=n_tokens, markers_cited=cited,
-                markers_defined=defined,
+                section=draft.section, context=draft.header,
+                statement=context.page(first).statement, text=text,
+                n_chars=len(text), n_tokens=0, markers_cited=cited, markers_defined=defined,
             )
         )
-    return chunks
+    return _counted(chunks)
 
 
-def _units(pages: Sequence[StitchedPage], settings: ChunkSettings) -> Iterable[_Unit]:
+@dataclass
+class _Table:
+    """A table as the stitched text holds it: title, markdown lines, the notes below it."""
+
+    title: str | None
+    lines: list[str]
+    notes: list[str]
+    page: int
+    section: str | None
+
+
+def _units(pages: Sequence[StitchedPage]) -> Iterable[_Unit | _Table]:
     """Headings, sentences (with their stitched footnotes) and tables, in reading order."""
     section: str | None = None
     for page in pages:
@@ -335,7 +423,7 @@ def _units(pages: Sequence[StitchedPage], settings: ChunkSettings) -> Iterable[_
             heading = detect_heading(line)
             if line.startswith("|"):
                 title = paragraph.pop() if paragraph and _is_title(paragraph[-1]) else None
-                yield from _flush(paragraph, page.page_index, section, settings)
+                yield from _flush(paragraph, page.page_index, section)
                 table_lines = []
                 while n < len(lines) and lines[n].strip().startswith("|"):
                     table_lines.append(lines[n].strip())
@@ -344,29 +432,26 @@ def _units(pages: Sequence[StitchedPage], settings: ChunkSettings) -> Iterable[_
                 while n < len(lines) and FOOTNOTE_BLOCK_RE.fullmatch(lines[n].strip()):
                     notes.append(lines[n].strip())
                     n += 1
-                yield from _table_units(title, table_lines, notes, page.page_index, section,
-                                        settings)
+                yield _Table(title, table_lines, notes, page.page_index, section)
                 continue
             if heading:
-                yield from _flush(paragraph, page.page_index, section, settings)
+                yield from _flush(paragraph, page.page_index, section)
                 section = heading
                 yield _Unit(line, page.page_index, section, heading=True)
             elif not line:
-                yield from _flush(paragraph, page.page_index, section, settings)
+                yield from _flush(paragraph, page.page_index, section)
             else:
                 paragraph.append(line)
             n += 1
-        yield from _flush(paragraph, page.page_index, section, settings)
+        yield from _flush(paragraph, page.page_index, section)
 
 
-def _flush(
-    paragraph: list[str], page: int, section: str | None, settings: ChunkSettings
-) -> Iterable[_Unit]:
+def _flush(paragraph: list[str], page: int, section: str | None) -> Iterable[_Unit]:
     """Emit the sentences of the paragraph gathered so far, and empty it."""
     text = " ".join(" ".join(paragraph).split())
     paragraph.clear()
     for sentence in split_sentences(text):
-        yield from _split_long(_Unit(sentence, page, section), settings)
+        yield _Unit(sentence, page, section)
 
 
 def split_sentences(text: str) -> list[str]:
@@ -387,59 +472,171 @@ def split_sentences(text: str) -> list[str]:
     return [s.replace("\x00", ".") for s in out if s]
 
 
-def _split_long(unit: _Unit, settings: ChunkSettings) -> Iterable[_Unit]:
-    """A unit longer than ``max_size`` is cut at white space, never inside a footnote block."""
-    if len(unit.text) <= settings.max_size:
-        yield unit
+def _fitted(
+    items: Iterable[_Unit | _Table], header_of: Callable[[_Unit], str], budget: _Budget
+) -> Iterable[_Unit]:
+    """Units with their token counts, each within the body budget beside the header it would
+    open a chunk with: a long sentence is cut at white space (outside its footnote blocks where
+    it can be), a long table by rows with its title and header rows in every part."""
+    items = list(items)
+    texts = [i.text if isinstance(i, _Unit) else "" for i in items]
+    tokens = count_tokens(texts)
+    special = budget.special
+    for item, n in zip(items, tokens, strict=True):
+        if isinstance(item, _Table):
+            yield from _table_units(item, header_of, budget)
+            continue
+        item.tokens = n - special
+        limit = budget.body(header_of(item))
+        if item.tokens <= limit:
+            yield item
+        else:
+            yield from _split_cited(item, limit)
+
+
+def _split_cited(unit: _Unit, limit: int) -> Iterable[_Unit]:
+    """A sentence with stitched definitions over ``limit``: its text cut into pieces, each
+    followed by the definitions of the markers it cites (so a claim keeps its footnote), when
+    the definitions leave room for text; else cut as it stands."""
+    blocks = [m.group(0) for m in FOOTNOTE_BLOCK_RE.finditer(unit.text)]
+    body = " ".join(FOOTNOTE_BLOCK_RE.sub(" ", unit.text).split())
+    block_tokens = sum(count_tokens(blocks)) - len(blocks) * special_tokens() if blocks else 0
+    if not blocks or not body or limit - block_tokens < limit // 3:
+        yield from _split_long(unit, limit)
         return
-    protected = [(m.start(), m.end()) for m in FOOTNOTE_BLOCK_RE.finditer(unit.text)]
-    text, start = unit.text, 0
-    while len(text) - start > settings.max_size:
-        cut = text.rfind(" ", start, start + settings.size)
-        for lo, hi in protected:
-            if lo < cut < hi:
-                cut = lo if lo > start else hi
-        if cut <= start:
-            cut = start + settings.size
-        yield _Unit(text[start:cut].strip(), unit.page, unit.section)
-        start = cut
-    yield _Unit(text[start:].strip(), unit.page, unit.section)
+    by_marker = {FOOTNOTE_BLOCK_RE.fullmatch(b).group("marker"): b for b in blocks}  # type: ignore[union-attr]
+    placed: set[str] = set()
+    pieces = list(_split_long(replace(unit, text=body), limit - block_tokens))
+    for number, piece in enumerate(pieces):
+        cited = [m for m in _cited_markers(piece.text) if m in by_marker]
+        if number == len(pieces) - 1:  # a definition no piece cites stays with the sentence
+            cited += [m for m in by_marker if m not in placed and m not in cited]
+        placed.update(cited)
+        notes = [by_marker[m] for m in by_marker if m in cited]  # in stitched order
+        text = " ".join([piece.text, *notes])
+        yield replace(unit, text=text, tokens=count_tokens([text])[0] - special_tokens())
+
+
+def _split_long(unit: _Unit, limit: int) -> Iterable[_Unit]:
+    """A unit over ``limit`` tokens cut into pieces of at most ``limit`` tokens at white space,
+    preferably outside its footnote blocks (a block longer than a window is cut too: the window
+    is the hard limit)."""
+    text = unit.text
+    spans = token_spans(text)
+    blocks = [(m.start(), m.end()) for m in FOOTNOTE_BLOCK_RE.finditer(text)]
+    first = 0
+    while first < len(spans):
+        end = min(len(spans), first + limit)
+        if end < len(spans):
+            cut = _word_start(spans, end, first)
+            # step back to the start of a block the cut falls in, when that leaves something
+            for lo, hi in blocks:
+                if spans[first][0] < lo < spans[cut][0] < hi:
+                    inside = next((i for i in range(first + 1, cut) if spans[i][0] >= lo), None)
+                    if inside is not None:
+                        cut = inside
+            end = cut
+        piece = text[spans[first][0]:spans[end - 1][1]].strip()
+        yield replace(unit, text=piece, tokens=end - first)
+        first = end
 
 
 def _table_units(
-    title: str | None,
-    table_lines: list[str],
-    notes: list[str],
-    page: int,
-    section: str | None,
-    settings: ChunkSettings,
+    table: _Table, header_of: Callable[[_Unit], str], budget: _Budget
 ) -> Iterable[_Unit]:
-    """A table whole with its notes; a long one by rows, header repeated, each part with the
-    notes its rows (or header) cite."""
-    header = [*([title] if title else []), *table_lines[:2]]
-    rows = table_lines[2:]
-    note_text = "\n".join(notes)
-    budget = max(200, settings.size - len("\n".join(header)) - len(note_text))
-    parts: list[list[str]] = [[]]
-    for row in rows:
-        if parts[-1] and sum(len(r) + 1 for r in parts[-1]) + len(row) > budget:
-            parts.append([])
-        parts[-1].append(row)
-    if len(parts) == 1:
-        yield _Unit("\n".join([*header, *rows, *notes]), page, section, table=True)
+    """A table whole with its notes; a long one by rows, its title and header rows repeated in
+    every part, each part with the notes its rows (or header) cite. Notes that do not fit beside
+    the rows follow as units of their own."""
+    head_count = 2 + _header_rows(table.lines[2:])  # markdown header, separator, header rows
+    head = [*([table.title] if table.title else []), *table.lines[:head_count]]
+    rows = table.lines[head_count:]
+    probe = _Unit("", table.page, table.section, table=True, title=table.title)
+    limit = budget.body(header_of(probe))
+    special = budget.special
+    row_tokens = [n - special for n in count_tokens(rows)] if rows else []
+    head_tokens = count_tokens(["\n".join(head)])[0] - special
+    note_tokens = [n - special for n in count_tokens(table.notes)] if table.notes else []
+
+    def unit(lines: list[str], tokens: int) -> _Unit:
+        return replace(probe, text="\n".join(lines), tokens=tokens)
+
+    if head_tokens + sum(row_tokens) + sum(note_tokens) <= limit:
+        yield unit([*head, *rows, *table.notes], head_tokens + sum(row_tokens) + sum(note_tokens))
         return
+    markers = [FOOTNOTE_BLOCK_RE.fullmatch(note) for note in table.notes]
+    head_cites = _cited_markers("\n".join(head))
+    row_cites = [_cited_markers(row) for row in rows]
+
+    note_cites = {m.group("marker"): _cited_markers(m.group("text")) for m in markers if m}
+
+    def notes_for(cites: set[str]) -> int:
+        """Tokens of the notes ``cites`` needs, and of the notes those notes cite."""
+        needed, todo = set(), list(cites)
+        while todo:
+            marker = todo.pop()
+            if marker in note_cites and marker not in needed:
+                needed.add(marker)
+                todo += note_cites[marker]
+        return sum(n for m, n in zip(markers, note_tokens, strict=True)
+                   if m and m.group("marker") in needed)
+
+    parts: list[list[int]] = [[]]
+    used, cites = head_tokens, set(head_cites)
+    for i, n in enumerate(row_tokens):  # a part's rows and the notes they cite fit together
+        grown = cites | row_cites[i]
+        if parts[-1] and used + n + notes_for(grown) > limit:
+            parts.append([])
+            used, grown = head_tokens, head_cites | row_cites[i]
+        parts[-1].append(i)
+        used, cites = used + n, grown
     placed: set[int] = set()
     for number, part in enumerate(parts):
-        cited = _cited_markers("\n".join([*header, *part]))
-        chosen = []
-        for i, note in enumerate(notes):  # notes come in citation order; a note may cite another
+        lines = [*head, *(rows[i] for i in part)]
+        used = head_tokens + sum(row_tokens[i] for i in part)
+        cited = _cited_markers("\n".join(lines))
+        chosen: list[str] = []
+        for i, note in enumerate(table.notes):  # notes in citation order; a note may cite one
             match = FOOTNOTE_BLOCK_RE.fullmatch(note)
             last = number == len(parts) - 1 and i not in placed
-            if (match and match.group("marker") in cited) or last:
+            wanted = (match and match.group("marker") in cited) or last
+            if wanted and i not in placed and used + note_tokens[i] <= limit:
                 chosen.append(note)
                 placed.add(i)
+                used += note_tokens[i]
                 cited |= _cited_markers(match.group("text")) if match else set()
-        yield _Unit("\n".join([*header, *part, *chosen]), page, section, table=True)
+        if not part and not chosen:
+            continue
+        piece = unit([*lines, *chosen], used)
+        if used > limit:  # one row longer than the window: cut it as text
+            yield from _split_long(replace(piece, table=False), limit)
+        else:
+            yield piece
+    for i, note in enumerate(table.notes):  # notes no part had room for: never dropped
+        if i not in placed:
+            note_unit = replace(probe, text=note, tokens=note_tokens[i], table=False)
+            yield from (_split_long(note_unit, limit) if note_tokens[i] > limit
+                        else [note_unit])
+
+
+YEARISH_RE = re.compile(
+    r"^(?:fiscal\s+)?(?:(?:19|20)\d{2}|[A-Z][a-z]+\.? \d{1,2}, (?:19|20)\d{2})$", re.IGNORECASE
+)
+
+
+def _header_rows(rows: Sequence[str]) -> int:
+    """Rows under the markdown header that are header rows too: years and dates, or words
+    without figures over them ("| | 2022 | 2021 |" under "| $ in millions | Fiscal Years Ended
+    |"); a row with any other figure, or a label alone, is a body row."""
+    count = 0
+    for row in rows[:2]:
+        cells = [c.strip() for c in row.strip().strip("|").split("|")]
+        filled = [c for c in cells if c]
+        years = [c for c in filled if YEARISH_RE.match(c)]
+        others = [c for c in filled if not YEARISH_RE.match(c)]
+        if not years or any(re.search(r"\d", c) for c in others):
+            break
+        count += 1
+    return count
 
 
 def _cited_markers(text: str) -> set[str]:

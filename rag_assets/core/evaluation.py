@@ -5,7 +5,9 @@ Two settings: ``partition`` searches only the question's own (document, year) pa
 level when it is from the question's document and year and holds text from a labelled page (its
 page range, and for an enriched chunk the pages of the footnotes stitched into it), at footnote
 level when it also carries the definition of a labelled marker (see
-:mod:`rag_assets.core.metrics`).
+:mod:`rag_assets.core.metrics`). Each run is judged twice at page level: the chunk ranking
+(``page_*`` columns) and the page ranking built from it (``pages_*``: one hit per page, see
+:func:`rag_assets.core.retrieval.rank_pages`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ Setting = Literal["partition", "corpus"]
 SETTINGS: tuple[Setting, ...] = ("partition", "corpus")
 CHUNK_KINDS: tuple[ChunkKind, ...] = ("naive", "enriched")
 METRICS = ("mrr", "ndcg_at_10", "recall_at_1", "recall_at_5", "recall_at_10")
+# page: the chunk ranking judged by page; pages: the page ranking; footnote: definitions
+LEVELS = ("page", "pages", "footnote")
 
 
 class RankedHit(BaseModel):
@@ -50,10 +54,12 @@ class RunRecord(BaseModel):
     setting: Setting
     strategy: Strategy
     hits: list[RankedHit]
+    page_hits: list[RankedHit]
     scope: str
     unavailable: str | None
     latency_ms: float
     page: RankedMetrics
+    pages: RankedMetrics
     footnote: RankedMetrics | None
 
 
@@ -82,13 +88,18 @@ def run_question(
     scope = Scope.partition(question.document, question.year) if setting == "partition" else None
     result = retriever.search(question.question, strategy, kind, scope=scope)
     page, footnote = judge(question, result.hits)
+    pages, _ = judge(question, result.pages)
     return RunRecord(
         question_id=question.id, document=question.document, year=question.year,
         category=question.category, kind=kind, setting=setting, strategy=strategy,
-        hits=[RankedHit(**h.model_dump(include=set(RankedHit.model_fields))) for h in result.hits],
+        hits=_ranked(result.hits), page_hits=_ranked(result.pages),
         scope=result.scope.how, unavailable=result.unavailable, latency_ms=result.latency_ms,
-        page=page, footnote=footnote,
+        page=page, pages=pages, footnote=footnote,
     )
+
+
+def _ranked(hits: Sequence[Hit]) -> list[RankedHit]:
+    return [RankedHit(**h.model_dump(include=set(RankedHit.model_fields))) for h in hits]
 
 
 def run_questions(
@@ -103,7 +114,7 @@ def run_questions(
     records: list[RunRecord] = []
     kinds, settings, strategies = list(kinds), list(settings), list(strategies)
     for question in questions:  # encode up front: no run's latency pays for the model
-        retriever.embedder.embed_query(question.question)
+        retriever.embedder.embed_query(retriever.plan(question.question).ranking_text)
     for kind in kinds:
         for setting in settings:
             for strategy in strategies:
@@ -117,8 +128,8 @@ def run_questions(
 
 RUN_COLUMNS = [
     "question_id", "document", "year", "category", "kind", "setting", "strategy", "scope",
-    "unavailable", "latency_ms", "chunk_ids", "hits_json",
-    *[f"{level}_{m}" for level in ("page", "footnote") for m in METRICS],
+    "unavailable", "latency_ms", "chunk_ids", "hits_json", "page_hits_json",
+    *[f"{level}_{m}" for level in LEVELS for m in METRICS],
 ]
 
 
@@ -128,15 +139,18 @@ def records_to_frame(records: Sequence[RunRecord]) -> pd.DataFrame:
     writes the same table shape."""
     rows = []
     for r in records:
-        row = r.model_dump(exclude={"hits", "page", "footnote"})
+        row = r.model_dump(exclude={"hits", "page_hits", "page", "pages", "footnote"})
         row["chunk_ids"] = json.dumps([h.chunk_id for h in r.hits])
         row["hits_json"] = json.dumps([h.model_dump() for h in r.hits])
+        row["page_hits_json"] = json.dumps([h.model_dump() for h in r.page_hits])
         for metric in METRICS:
             row[f"page_{metric}"] = getattr(r.page, metric)
+            row[f"pages_{metric}"] = getattr(r.pages, metric)
             row[f"footnote_{metric}"] = getattr(r.footnote, metric) if r.footnote else None
         rows.append(row)
     frame = pd.DataFrame(rows, columns=RUN_COLUMNS)
-    floats = {c: "float64" for c in RUN_COLUMNS if c.startswith(("page_", "footnote_"))}
+    floats = {c: "float64" for c in RUN_COLUMNS
+              if c.startswith(tuple(f"{level}_" for level in LEVELS)) and c != "page_hits_json"}
     strings = {c: "string" for c in RUN_COLUMNS if c not in floats and c not in
                ("year", "latency_ms")}
     return frame.astype({**floats, **strings, "year": "Int64", "latency_ms": "float64"})
@@ -145,7 +159,7 @@ def records_to_frame(records: Sequence[RunRecord]) -> pd.DataFrame:
 def summarize(runs: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
     """Mean of every metric per group, with question counts and the reason a stage could not
     run (its metrics are then those of the first stage it fell back to)."""
-    columns = [f"{level}_{m}" for level in ("page", "footnote") for m in METRICS]
+    columns = [f"{level}_{m}" for level in LEVELS for m in METRICS]
     if runs.empty:
         return pd.DataFrame(columns=[*by, "questions", "footnote_questions", *columns,
                                      "latency_ms_p50", "unavailable"])

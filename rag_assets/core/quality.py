@@ -35,8 +35,9 @@ class QualityReport(BaseModel):
         )
 
 
-def validate_chunk_table(frame: pd.DataFrame, max_chars: int) -> QualityReport:
-    """Ids unique and present, text present, lengths within bounds, page start <= page end."""
+def validate_chunk_table(frame: pd.DataFrame, max_tokens: int) -> QualityReport:
+    """Ids unique and present, text present, every chunk (header and body) within the
+    embedding model's window of ``max_tokens``, page start <= page end."""
     os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
     import great_expectations as gx
     import great_expectations.expectations as gxe
@@ -54,8 +55,9 @@ def validate_chunk_table(frame: pd.DataFrame, max_chars: int) -> QualityReport:
         gxe.ExpectColumnValuesToNotBeNull(column="chunk_id"),
         gxe.ExpectColumnValuesToBeUnique(column="chunk_id"),
         gxe.ExpectColumnValuesToNotBeNull(column="text"),
-        gxe.ExpectColumnValueLengthsToBeBetween(column="text", min_value=1, max_value=max_chars),
-        gxe.ExpectColumnValuesToBeBetween(column="n_tokens", min_value=1),
+        gxe.ExpectColumnValueLengthsToBeBetween(column="text", min_value=1),
+        gxe.ExpectColumnValuesToNotBeNull(column="n_tokens"),
+        gxe.ExpectColumnValuesToBeBetween(column="n_tokens", min_value=1, max_value=max_tokens),
         gxe.ExpectColumnPairValuesAToBeGreaterThanB(
             column_A="page_end", column_B="page_start", or_equal=True
         ),

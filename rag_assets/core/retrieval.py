@@ -11,7 +11,18 @@
   not on this machine the stage says why in ``RetrievalResult.unavailable`` and the first stage's
   ranking is returned unchanged;
 - ``routed``: ``citation_rerank`` within the documents and years the question names
-  (:mod:`rag_assets.core.routing`), the whole corpus when it names none.
+  (:mod:`rag_assets.core.routing`), the whole corpus when it names none, with a bonus
+  (``statement_weight``) for chunks of the financial statements the question asks for (named,
+  or holding the inputs of the metric it names: :mod:`rag_assets.core.query`).
+
+Every strategy ranks with the question's ranking text (:func:`rag_assets.core.query.understand`:
+instruction boilerplate such as "Answer in USD millions." removed); BM25 also reads the line items
+of the metrics the question names ("capex" -> "purchases of property, plant and equipment").
+
+Two levels: ``hits`` ranks chunks; ``pages`` ranks pages, each scored by its best chunk plus
+``page_bonus`` for each further chunk of the first stage found on it (at most
+``page_extra_hits``), and carries its best chunk's text (an analyst reads pages, and a question's
+evidence is labelled by page).
 
 Scopes: an explicit :class:`Scope` always wins; otherwise ``routed`` derives one from the question
 (a year, falling back to ±1 year when no partition has it) and the other strategies search all.
@@ -29,6 +40,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from rag_assets.core.chunking import ChunkKind
 from rag_assets.core.embeddings import Embedder
+from rag_assets.core.query import QueryPlan, understand
 from rag_assets.core.references import blend_scores, citation_scores
 from rag_assets.core.routing import DocumentProfile, route, years_in
 from rag_assets.core.store import VectorStore, sql_text
@@ -39,6 +51,7 @@ Strategy = Literal[
 STRATEGIES: tuple[Strategy, ...] = (
     "dense", "bm25", "hybrid_rrf", "hybrid_blended", "citation_rerank", "cross_encoder", "routed"
 )
+DEFAULT_STRATEGY: Strategy = "routed"  # chosen on the golden set and the FinanceBench dev set
 DEFAULT_CROSS_ENCODER = "cross-encoder/ms-marco-MiniLM-L-6-v2"
 
 # the five topical sub-queries a report summary needs evidence for
@@ -61,6 +74,15 @@ class RetrievalConfig(BaseModel):
     citation_weight: float = Field(default=0.3, ge=0.0, le=1.0)
     cross_encoder_model: str = DEFAULT_CROSS_ENCODER
     cross_encoder_batch_size: int = Field(default=16, ge=1)
+    understand_query: bool = Field(
+        default=True, description="rank with the question stripped of instructions, BM25 with "
+        "the line items of the metrics it names")
+    statement_weight: float = Field(
+        default=0.3, ge=0.0, le=1.0,
+        description="routed: bonus (0..1 scale) for chunks of a statement the question asks for")
+    page_bonus: float = Field(
+        default=0.1, ge=0.0, description="page ranking: bonus per further chunk on the page")
+    page_extra_hits: int = Field(default=3, ge=0, description="further chunks a page counts")
 
 
 class Hit(BaseModel):
@@ -70,6 +92,8 @@ class Hit(BaseModel):
     page_start: int
     page_end: int
     section: str | None = None
+    context: str = ""
+    statement: str | None = None
     text: str
     markers_cited: list[str] = Field(default_factory=list)
     markers_defined: list[str] = Field(default_factory=list)
@@ -79,6 +103,9 @@ class Hit(BaseModel):
     rank: int
     score: float
     stage: str
+    page: int | None = Field(default=None, description="set on a page-level hit: its page")
+    chunk_ids: list[str] = Field(
+        default_factory=list, description="a page-level hit: the chunks found on its page")
 
     @model_validator(mode="after")
     def _pages_default_to_range(self) -> Hit:
@@ -112,7 +139,9 @@ class RetrievalResult(BaseModel):
     strategy: Strategy
     kind: ChunkKind
     hits: list[Hit]
+    pages: list[Hit] = Field(default_factory=list, description="the page-level ranking")
     scope: Scope
+    plan: QueryPlan | None = None
     unavailable: str | None = None
     latency_ms: float
 
@@ -178,7 +207,8 @@ def _hits(rows: Sequence[dict], stage: str) -> list[Hit]:
             chunk_id=r["chunk_id"], document=r["document"], year=int(r["year"]),
             page_start=int(r["page_start"]), page_end=int(r["page_end"]),
             pages=list(r.get("pages") or []),
-            section=r.get("section"), text=r["text"],
+            section=r.get("section"), context=r.get("context") or "",
+            statement=r.get("statement"), text=r["text"],
             markers_cited=list(r.get("markers_cited") or []),
             markers_defined=list(r.get("markers_defined") or []),
             rank=rank, score=float(r["score"]), stage=stage,
@@ -273,11 +303,13 @@ class Retriever:
         scope: Scope | None = None,
         route: bool | None = None,
     ) -> RetrievalResult:
-        """Ranked hits of one strategy. ``scope`` is an explicit filter and always wins;
-        otherwise ``route`` (default: only for ``routed``) narrows to the documents and years
-        the question names."""
+        """Ranked chunks and pages of one strategy. ``scope`` is an explicit filter and always
+        wins; otherwise ``route`` (default: only for ``routed``) narrows to the documents and
+        years the question names."""
         started = time.perf_counter()
         k = k or self.config.k
+        depth = max(k, self.config.first_stage_k)  # pages are ranked from this many chunks
+        plan = self.plan(question)
         if route is None:
             route = strategy == "routed"
         if scope is None:
@@ -285,41 +317,59 @@ class Retriever:
         where = scope.where()
         unavailable = None
         if strategy == "dense":
-            hits = self._dense(question, kind, k, where)
+            ranked = self._dense(plan, kind, depth, where)
         elif strategy == "bm25":
-            hits = _hits(self.store.bm25(kind, question, k, where), "bm25")
+            ranked = _hits(self.store.bm25(kind, plan.bm25_text, depth, where), "bm25")
         elif strategy == "hybrid_rrf":
-            vector = self.embedder.embed_query(question)
-            rows = self.store.hybrid_rrf(kind, vector, question, k, where, self.config.rrf_k)
-            hits = _hits(rows, "hybrid_rrf")
+            vector = self.embedder.embed_query(plan.ranking_text)
+            rows = self.store.hybrid_rrf(kind, vector, plan.bm25_text, depth, where,
+                                         self.config.rrf_k)
+            ranked = _hits(rows, "hybrid_rrf")
         elif strategy == "hybrid_blended":
-            hits = self._blended(question, kind, k, where)
+            ranked = self._blended(plan, kind, depth, where)
         elif strategy in ("citation_rerank", "routed"):
-            first = self._blended(question, kind, max(k, self.config.first_stage_k), where)
-            hits = self.citation_rerank(question, first)[:k]
+            ranked = self.citation_rerank(question, self._blended(plan, kind, depth, where))
+            if strategy == "routed":
+                ranked = self.statement_boost(plan, ranked)
         elif strategy == "cross_encoder":
-            first = self._blended(question, kind, max(k, self.config.first_stage_k), where)
+            ranked = self._blended(plan, kind, depth, where)
             unavailable = self.reranker.unavailable
-            if unavailable:
-                hits = first[:k]
-            else:
-                hits = self.reranker.rerank(question, first, self.config.top_n)
+            if not unavailable:
+                ranked = self.reranker.rerank(plan.ranking_text, ranked, self.config.top_n)
         else:  # pragma: no cover - Literal guards the callers
             raise ValueError(f"unknown strategy {strategy!r}")
         return RetrievalResult(
-            question=question, strategy=strategy, kind=kind, hits=hits, scope=scope,
-            unavailable=unavailable,
+            question=question, strategy=strategy, kind=kind, hits=ranked[:k],
+            pages=rank_pages(ranked, self.config.page_bonus, self.config.page_extra_hits)[:k],
+            scope=scope, plan=plan, unavailable=unavailable,
             latency_ms=round((time.perf_counter() - started) * 1000, 2),
         )
 
-    def _dense(self, question: str, kind: ChunkKind, k: int, where: str | None) -> list[Hit]:
-        vector = self.embedder.embed_query(question)
+    def plan(self, question: str) -> QueryPlan:
+        """What the question asks, and the text each ranking reads."""
+        if self.config.understand_query:
+            return understand(question)
+        return understand("").model_copy(update={"question": question,
+                                                 "ranking_text": question})
+
+    def _dense(self, plan: QueryPlan, kind: ChunkKind, k: int, where: str | None) -> list[Hit]:
+        vector = self.embedder.embed_query(plan.ranking_text)
         return _hits(self.store.dense(kind, vector, k, where), "dense")
 
-    def _blended(self, question: str, kind: ChunkKind, k: int, where: str | None) -> list[Hit]:
-        dense = self._dense(question, kind, k, where)
-        bm25 = _hits(self.store.bm25(kind, question, k, where), "bm25")
+    def _blended(self, plan: QueryPlan, kind: ChunkKind, k: int, where: str | None) -> list[Hit]:
+        dense = self._dense(plan, kind, k, where)
+        bm25 = _hits(self.store.bm25(kind, plan.bm25_text, k, where), "bm25")
         return blended_rank(dense, bm25, self.config.w_vec, self.config.w_bm25)[:k]
+
+    def statement_boost(self, plan: QueryPlan, hits: Sequence[Hit]) -> list[Hit]:
+        """Scores (0..1) plus ``statement_weight`` for chunks of a statement the question asks
+        for; unchanged when it asks for none."""
+        wanted = set(plan.statements)
+        if not wanted or not self.config.statement_weight or not hits:
+            return list(hits)
+        scores = [h.score + (self.config.statement_weight if h.statement in wanted else 0.0)
+                  for h in hits]
+        return _reranked(hits, scores, hits[0].stage)
 
     def citation_rerank(self, question: str, hits: Sequence[Hit]) -> list[Hit]:
         """Blend first-stage scores with citation scores (both on 0..1) by citation_weight."""
@@ -353,6 +403,34 @@ class Retriever:
                         update={"stage": f"multi_query:{topic}"}
                     )
         return [h.model_copy(update={"rank": r}) for r, h in enumerate(merged.values(), 1)]
+
+
+def rank_pages(hits: Sequence[Hit], bonus: float = 0.1, extra_hits: int = 3) -> list[Hit]:
+    """Pages ranked by their best chunk's score (put on 0..1 over the list) plus ``bonus`` for
+    each further chunk found on the page (at most ``extra_hits``); each page is returned as its
+    best chunk, with ``page`` set and the ids of every chunk found on it."""
+    if not hits:
+        return []
+    raw = [h.score for h in hits]
+    lo, hi = min(raw), max(raw)
+    scaled = [1.0 if hi == lo else (x - lo) / (hi - lo) for x in raw]
+    found: dict[tuple[str, int, int], list[tuple[float, Hit]]] = {}
+    for hit, score in zip(hits, scaled, strict=True):
+        for page in range(hit.page_start, hit.page_end + 1):
+            found.setdefault((hit.document, hit.year, page), []).append((score, hit))
+    scored = []
+    for (_, _, page), chunks in found.items():
+        chunks.sort(key=lambda pair: -pair[0])  # stable: equal scores keep the chunk ranking
+        best = chunks[0][0] + bonus * sum(s for s, _ in chunks[1:1 + extra_hits])
+        scored.append((best, chunks[0][1].rank, page, chunks))
+    scored.sort(key=lambda item: (-item[0], item[1], item[2]))
+    return [
+        chunks[0][1].model_copy(update={
+            "rank": rank, "score": round(score, 6), "page": page, "pages": [page],
+            "stage": f"page:{chunks[0][1].stage}", "chunk_ids": [h.chunk_id for _, h in chunks],
+        })
+        for rank, (score, _, page, chunks) in enumerate(scored, start=1)
+    ]
 
 
 class PackedContext(BaseModel):

@@ -1,12 +1,16 @@
 """The LanceDB store: chunk vectors per chunk kind, the embedding cache, document profiles.
 
-One folder (``data/lancedb``) holds one table per chunk kind and embedding model
-(``naive_chunks__all_minilm_l6_v2_256``): vectors of two models never share a table, and swapping
-the model builds new tables beside the old ones. Every partition is written by one atomic
-``merge_insert`` that also deletes the partition's rows that are no longer produced, so a write is
-safe to repeat, and two partitions written at the same time (two processes) both end complete.
-Full-text search is LanceDB's native BM25 index, created with the table and folded forward after
-every write (rows not yet indexed are still searched, by a flat scan).
+One folder (``data/lancedb``) holds one table per chunk kind, embedding model and row layout
+(``naive_chunks_v2__all_minilm_l6_v2_256``): vectors of two models never share a table, and
+swapping the model builds new tables beside the old ones. ``v2`` rows embed a chunk's contextual
+header with its body (``search_text``) and keep the header, the statement and the body apart;
+tables of the older layout are left as they are (their vectors embed the body alone). Every
+partition is written by one atomic ``merge_insert`` that also deletes the partition's rows that
+are no longer produced, so a write is safe to repeat, and two partitions written at the same
+time (two processes) both end complete.
+Full-text search is LanceDB's native BM25 index on ``search_text`` (header and body), created with
+the table and folded forward after every write (rows not yet indexed are still searched, by a
+flat scan).
 """
 
 from __future__ import annotations
@@ -34,11 +38,13 @@ from rag_assets.core.writable import check_folder
 
 FTS_CONFIG = FTS(stem=True, remove_stop_words=True, ascii_folding=True, lower_case=True)
 PROFILE_TABLE = "document_profiles"
+ROW_LAYOUT = "v2"  # the chunk tables' row layout (see the module docstring)
+FTS_COLUMN = "search_text"
 CACHE_INDEX_ROWS = 10_000
 # columns a search returns (never the vector: it is 1.5 KB a row and nobody reads it)
 HIT_COLUMNS = [
     "chunk_id", "document", "year", "kind", "seq", "page_start", "page_end", "pages", "section",
-    "text", "markers_cited", "markers_defined",
+    "context", "statement", "text", "markers_cited", "markers_defined",
 ]
 
 
@@ -63,7 +69,10 @@ def chunk_schema(dimension: int) -> pa.Schema:
             pa.field("page_end", pa.int32()),
             pa.field("pages", pa.list_(pa.int32())),
             pa.field("section", pa.string()),
+            pa.field("context", pa.string()),
+            pa.field("statement", pa.string()),
             pa.field("text", pa.string()),
+            pa.field("search_text", pa.string()),
             pa.field("n_tokens", pa.int32()),
             pa.field("markers_cited", pa.list_(pa.string())),
             pa.field("markers_defined", pa.list_(pa.string())),
@@ -213,7 +222,7 @@ class VectorStore(LanceFolder):
 
     # -- tables ---------------------------------------------------------------------------
     def table_name(self, kind: ChunkKind) -> str:
-        return f"{kind}_chunks__{self.model_slug}"
+        return f"{kind}_chunks_{ROW_LAYOUT}__{self.model_slug}"
 
     def table(self, kind: ChunkKind) -> lancedb.table.Table:
         """The chunk table of a kind, created empty with its full-text index if missing. The
@@ -225,7 +234,7 @@ class VectorStore(LanceFolder):
                     self.table_name(kind), schema=chunk_schema(self.dimension), exist_ok=True
                 )
                 if not any(i.index_type == "FTS" for i in table.list_indices()):
-                    table.create_index("text", config=FTS_CONFIG, replace=False)
+                    table.create_index(FTS_COLUMN, config=FTS_CONFIG, replace=False)
             self._tables[kind] = table
         return self._tables[kind]
 
@@ -265,7 +274,10 @@ class VectorStore(LanceFolder):
                 "pages": list(pages) if pages is not None
                 else [list(range(c.page_start, c.page_end + 1)) for c in chunks],
                 "section": [c.section for c in chunks],
+                "context": [c.context for c in chunks],
+                "statement": [c.statement for c in chunks],
                 "text": [c.text for c in chunks],
+                "search_text": [c.search_text for c in chunks],
                 "n_tokens": [c.n_tokens for c in chunks],
                 "markers_cited": [c.markers_cited for c in chunks],
                 "markers_defined": [c.markers_defined for c in chunks],
@@ -364,7 +376,7 @@ class VectorStore(LanceFolder):
             return []
         query = (
             self.searchable(kind)
-            .search(MatchQuery(text, "text"), query_type="fts")
+            .search(MatchQuery(text, FTS_COLUMN), query_type="fts")
             .select([*HIT_COLUMNS, "_score"])
         )
         if where:
@@ -383,7 +395,7 @@ class VectorStore(LanceFolder):
             return self.dense(kind, vector, k, where)
         query = (
             self.searchable(kind)
-            .search(query_type="hybrid")
+            .search(query_type="hybrid", fts_columns=FTS_COLUMN)
             .vector(vector)
             .text(text)
             .distance_type("cosine")
@@ -415,9 +427,9 @@ def index_partition(
     footnotes: Sequence[Footnote] = (),
     progress: Callable[[int, int], None] | None = None,
 ) -> IndexResult:
-    """Embed a partition's chunks (new texts only) and make them its rows in the store, each with
-    the pages its text comes from (stitched footnotes' pages included)."""
-    texts = [c.text for c in chunks]
+    """Embed a partition's chunks, header and body (new texts only), and make them its rows in
+    the store, each with the pages its text comes from (stitched footnotes' pages included)."""
+    texts = [c.search_text for c in chunks]
     vectors, stats = embedder.embed(texts, progress=progress)
     written = store.replace_partition(
         kind, document, year, chunks, vectors, [content_key(t) for t in texts],

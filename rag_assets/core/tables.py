@@ -13,13 +13,14 @@ from collections.abc import Sequence
 import pandas as pd
 
 from rag_assets.core.chunking import Chunk
+from rag_assets.core.context import DocumentContext
 from rag_assets.core.footnotes import Citation, Footnote, FootnoteIndex, StitchedPage
 from rag_assets.core.pages import Page, TableBlock
 
 RAW_PAGE_COLUMNS = [
-    "document", "year", "page_index", "page_label", "section", "text", "note_lines",
-    "line_sizes", "body_size", "tables_json", "tables_markdown", "n_tables", "n_chars",
-    "n_table_chars", "source_file", "sha256",
+    "document", "year", "page_index", "page_label", "section", "item", "statement", "text",
+    "note_lines", "line_sizes", "body_size", "tables_json", "tables_markdown", "n_tables",
+    "n_chars", "n_table_chars", "source_file", "sha256",
 ]
 FOOTNOTE_COLUMNS = [
     "document", "year", "footnote_id", "marker", "style", "status", "text", "page_index", "line",
@@ -34,8 +35,8 @@ STITCHED_COLUMNS = [
     "document", "year", "page_index", "page_label", "section", "text", "n_chars", "source_sha256",
 ]
 CHUNK_COLUMNS = [
-    "chunk_id", "document", "year", "kind", "seq", "page_start", "page_end", "section", "text",
-    "n_chars", "n_tokens", "markers_cited", "markers_defined",
+    "chunk_id", "document", "year", "kind", "seq", "page_start", "page_end", "section",
+    "context", "statement", "text", "n_chars", "n_tokens", "markers_cited", "markers_defined",
 ]
 
 
@@ -59,18 +60,23 @@ def _frame(rows: list[dict], columns: list[str]) -> pd.DataFrame:
 
 
 def pages_to_frame(
-    pages: Sequence[Page], document: str, year: int, source_file: str, sha256: str
+    pages: Sequence[Page], document: str, year: int, source_file: str, sha256: str,
+    context: DocumentContext | None = None,
 ) -> pd.DataFrame:
+    """One row per page, with the 10-K Item and the statement it belongs to (``context``)."""
     rows = []
     for p in pages:
+        page_context = context.page(p.page_index) if context else None
         markdown = "\n\n".join(
             (f"{t.title}\n" if t.title else "") + t.markdown() for t in p.tables
         )
         rows.append(
             {
                 "document": document, "year": year, "page_index": p.page_index,
-                "page_label": p.page_label, "section": p.section, "text": p.text,
-                "note_lines": json.dumps(p.note_lines),
+                "page_label": p.page_label, "section": p.section,
+                "item": page_context.item if page_context else None,
+                "statement": page_context.statement if page_context else None,
+                "text": p.text, "note_lines": json.dumps(p.note_lines),
                 "line_sizes": json.dumps(p.line_sizes), "body_size": p.body_size,
                 "tables_json": json.dumps([t.model_dump() for t in p.tables]),
                 "tables_markdown": markdown, "n_tables": len(p.tables),
@@ -221,6 +227,8 @@ def frame_to_chunks(frame: pd.DataFrame) -> list[Chunk]:
         r["markers_cited"] = json.loads(r["markers_cited"])
         r["markers_defined"] = json.loads(r["markers_defined"])
         r["section"] = _none(r["section"])
+        r["statement"] = _none(r.get("statement"))
+        r["context"] = _none(r.get("context")) or ""
         out.append(Chunk.model_validate(r))
     return out
 

@@ -14,6 +14,7 @@ import pandas as pd
 from rag_assets.core import chunking
 from rag_assets.core.catalog import report_for
 from rag_assets.core.chunking import Chunk, colocation
+from rag_assets.core.context import document_context
 from rag_assets.core.documents import DocumentError, load_document
 from rag_assets.core.footnote_checks import (
     citation_counts,
@@ -55,7 +56,7 @@ def raw_pages(
     context: dg.AssetExecutionContext, settings: RagSettings
 ) -> Iterator[dg.Output[pd.DataFrame]]:
     """One row per page: printed label, prose, type size per line, lines under a separator rule,
-    tables as markdown."""
+    tables as markdown, and the 10-K Item and financial statement the page belongs to."""
     document, year = partition_of(context)
     try:
         path = report_for(settings.reports_dir, document, year)
@@ -76,8 +77,10 @@ def raw_pages(
         return
     for warning in loaded.warnings:
         context.log.warning(warning)
-    frame = pages_to_frame(loaded.pages, document, year, str(path), loaded.sha256)
+    where = document_context(document, year, loaded.pages)
+    frame = pages_to_frame(loaded.pages, document, year, str(path), loaded.sha256, where)
     seconds = time.perf_counter() - started
+    statements = frame.dropna(subset=["statement"]).groupby("statement")["page_index"]
     context.log.info(
         f"{path.name}: {len(frame)} pages, {int(frame.n_tables.sum())} tables "
         f"in {seconds:.1f}s ({len(frame) / max(seconds, 1e-9):.1f} pages/s)"
@@ -93,6 +96,11 @@ def raw_pages(
             "tables": int(frame.n_tables.sum()),
             "characters": int(frame.n_chars.sum()),
             "pages_with_label": int(frame.page_label.notna().sum()),
+            "company": where.company or "-",
+            "doc_type": where.doc_type,
+            "statement_pages": dg.MetadataValue.json(
+                {kind: [int(i) for i in pages] for kind, pages in statements}
+            ),
             "warnings": "\n".join(loaded.warnings) or "none",
             "seconds": round(seconds, 2),
             "dagster/row_count": len(frame),
@@ -286,12 +294,12 @@ def stitched_text(
 
 
 def _chunk_outputs(
-    chunks: list[Chunk], max_chars: int, name: str, source: str | None
+    chunks: list[Chunk], max_tokens: int, name: str, source: str | None
 ) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
     """The chunk table with its metadata (the report version it was built from), and its GX
-    quality check."""
+    quality check (every chunk within the model's window)."""
     frame = chunks_to_frame(chunks)
-    report = validate_chunk_table(frame, max_chars=max_chars)
+    report = validate_chunk_table(frame, max_tokens=max_tokens)
     pairs, colocated = colocation(chunks)
     yield dg.Output(
         frame,
@@ -303,7 +311,9 @@ def _chunk_outputs(
             "cited_pairs": pairs,
             "colocation": round(colocated / pairs, 4) if pairs else 1.0,
             "dagster/row_count": len(frame),
-            "preview": preview(frame, ["chunk_id", "page_start", "page_end", "text"]),
+            "max_tokens": int(frame.n_tokens.max()) if len(frame) else 0,
+            "statement_chunks": int(frame.statement.notna().sum()),
+            "preview": preview(frame, ["chunk_id", "page_start", "page_end", "context", "text"]),
         },
     )
     yield dg.AssetCheckResult(
@@ -328,15 +338,17 @@ def naive_chunks(
     footnote_dictionary: pd.DataFrame,
     footnote_registry: pd.DataFrame,
 ) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
-    """The baseline: a sliding window over the raw text (1,200 characters, 300 overlap)."""
+    """The baseline: a sliding window over the raw text (the model's window in tokens, header
+    included, 40 tokens of overlap), each chunk with its contextual header."""
     document, year = partition_of(context)
     chunk_settings = settings.chunk_settings
     index = frames_to_index(footnote_dictionary, footnote_registry)
+    pages = frame_to_pages(raw_pages)
     chunks = chunking.naive_chunks(
-        frame_to_pages(raw_pages), document, year, index, chunk_settings
+        pages, document, year, index, chunk_settings, document_context(document, year, pages)
     )
-    max_chars = chunk_settings.size + 200
-    yield from _chunk_outputs(chunks, max_chars, "naive_chunks", source_of("raw_pages", raw_pages))
+    yield from _chunk_outputs(chunks, chunk_settings.max_tokens, "naive_chunks",
+                              source_of("raw_pages", raw_pages))
 
 
 @dg.asset(
@@ -352,22 +364,24 @@ def naive_chunks(
 def enriched_chunks(
     context: dg.AssetExecutionContext,
     settings: RagSettings,
+    raw_pages: pd.DataFrame,
     stitched_text: pd.DataFrame,
     footnote_dictionary: pd.DataFrame,
     footnote_registry: pd.DataFrame,
     naive_chunks: pd.DataFrame,
 ) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
     """Chunks of whole units: a sentence with its stitched footnotes, a table with its title,
-    header and notes; never across a section heading. Reads ``naive_chunks`` only to report the
-    baseline's co-location beside its own."""
+    header rows and notes; never across a section heading; each with its contextual header
+    (read from ``raw_pages``). Reads ``naive_chunks`` only to report the baseline's co-location
+    beside its own."""
     document, year = partition_of(context)
     index = frames_to_index(footnote_dictionary, footnote_registry)
     chunk_settings = settings.chunk_settings
+    where = document_context(document, year, frame_to_pages(raw_pages))
     chunks = chunking.enriched_chunks(
-        frame_to_stitched(stitched_text), document, year, index, chunk_settings
+        frame_to_stitched(stitched_text), document, year, index, chunk_settings, where
     )
-    # a unit is only split beyond max_size; a table part may carry its header and notes on top
-    yield from _chunk_outputs(chunks, chunk_settings.max_size * 2, "enriched_chunks",
+    yield from _chunk_outputs(chunks, chunk_settings.max_tokens, "enriched_chunks",
                               source_of("stitched_text", stitched_text))
     pairs, colocated = colocation(chunks)
     naive_pairs, naive_colocated = colocation(frame_to_chunks(naive_chunks))

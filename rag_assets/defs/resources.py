@@ -31,9 +31,12 @@ class RagSettings(dg.ConfigurableResource):
 
     data_dir: str = Field(default="data", description="root of reports/, questions/, stores")
     pdf_workers: int = Field(default=2, ge=1, description="processes that read a long PDF")
-    chunk_size: int = Field(default=1200, ge=200)
-    chunk_overlap: int = Field(default=300, ge=0)
-    chunk_max_size: int = Field(default=3000, ge=400)
+    chunk_max_tokens: int = Field(
+        default=256, ge=48,
+        description="tokens per chunk, header included: the embedding model's window (MiniLM: "
+        "256); a model with a smaller window needs a smaller value",
+    )
+    chunk_overlap_tokens: int = Field(default=40, ge=0, description="naive window overlap")
     max_unresolved_share: float = Field(
         default=0.05, ge=0.0, le=1.0,
         description="citation_counts fails above this share of citations without a definition",
@@ -64,7 +67,7 @@ class RagSettings(dg.ConfigurableResource):
     @property
     def chunk_settings(self) -> ChunkSettings:
         return ChunkSettings(
-            size=self.chunk_size, overlap=self.chunk_overlap, max_size=self.chunk_max_size
+            max_tokens=self.chunk_max_tokens, overlap_tokens=self.chunk_overlap_tokens
         )
 
 

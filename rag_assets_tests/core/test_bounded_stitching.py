@@ -20,6 +20,7 @@ from rag_assets.core.chunking import (
     Chunk,
     ChunkSettings,
     colocation,
+    count_tokens,
     drop_repeated_blocks,
     enriched_chunks,
     evidence_pages,
@@ -154,13 +155,13 @@ def test_no_body_sentence_is_lost(cited_500: Ingested) -> None:
 
 def test_chunks_are_sized_as_stored(cited_500: Ingested) -> None:
     """Repeated blocks do not count: a chunk closes only when the next sentence, as it would be
-    stored (without the block), no longer fits."""
-    size = ChunkSettings().size
-    longest = max(len(sentence(n)) for n in range(1, N_SENTENCES + 1))
+    stored (without the block), no longer fits the model's window."""
+    window = ChunkSettings().max_tokens
+    longest = max(count_tokens([sentence(n) for n in range(1, N_SENTENCES + 1)]))
     for chunk in cited_500.enriched:
-        assert chunk.n_chars <= size
+        assert chunk.n_tokens <= window
     for chunk in cited_500.enriched[:-1]:
-        assert chunk.n_chars > size - longest - 1, chunk.chunk_id
+        assert chunk.n_tokens > window - longest - 1, chunk.chunk_id
 
 
 # --- closures, fresh chunks and tables ------------------------------------------------------
@@ -179,7 +180,7 @@ def test_closure_is_stored_once_per_chunk_and_again_in_a_fresh_chunk(tmp_path: P
     lines = [" ".join(sentences[i : i + 2]) for i in range(0, len(sentences), 2)]
     path = tmp_path / "closure.txt"
     path.write_text("\n".join([*lines, "__________", f"[3] {NOTE_3}", f"[4] {NOTE_4}"]) + "\n")
-    settings = ChunkSettings(size=600, overlap=100, max_size=1200)
+    settings = ChunkSettings(max_tokens=128, overlap_tokens=20)
     run = ingest(path, settings)
     block_3, block_4 = f"{{FOOTNOTE [3]: {NOTE_3}}}", f"{{FOOTNOTE [4]: {NOTE_4}}}"
     stitched = "\n".join(p.text for p in run.stitched)

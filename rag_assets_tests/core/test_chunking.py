@@ -13,9 +13,11 @@ from rag_assets.core.chunking import (
     Chunk,
     ChunkSettings,
     colocation,
+    count_tokens,
     enriched_chunks,
     evidence_pages,
     naive_chunks,
+    special_tokens,
     split_sentences,
 )
 from rag_assets.core.footnotes import FootnoteIndex, StitchedPage
@@ -24,7 +26,7 @@ from rag_assets.samples import earnings as ern
 
 from .conftest import Processed
 
-SMALL = ChunkSettings(size=200, overlap=50, max_size=400)
+SMALL = ChunkSettings(max_tokens=112, overlap_tokens=16)  # the longest block (75) still fits
 
 
 def _naive(p: Processed, settings: ChunkSettings | None = None) -> list[Chunk]:
@@ -75,8 +77,11 @@ def test_enriched_chunks_never_split_a_footnote_block(
         assert opens == whole, chunk.chunk_id
         assert chunk.text.count("}") == len(whole), chunk.chunk_id  # no tail of a block either
         n_blocks += len(whole)
-    stitched_blocks = sum(len(FOOTNOTE_BLOCK_RE.findall(p.text)) for p in earnings.stitched)
-    assert n_blocks >= stitched_blocks  # every block made it into a chunk
+    stitched_blocks = {m.group(0) for p in earnings.stitched
+                       for m in FOOTNOTE_BLOCK_RE.finditer(p.text)}
+    in_chunks = {m.group(0) for c in chunks for m in FOOTNOTE_BLOCK_RE.finditer(c.text)}
+    assert in_chunks == stitched_blocks  # every block made it into a chunk (once per chunk)
+    assert n_blocks >= len(stitched_blocks)
 
 
 @pytest.mark.parametrize("kind", ["naive", "enriched"])
@@ -95,16 +100,19 @@ def test_chunk_ids_and_pages(earnings: Processed, kind: str) -> None:
 
 
 def test_naive_window_size_and_overlap(earnings: Processed) -> None:
+    """Windows fill the model's window (header included) and share about ``overlap_tokens``."""
     settings = ChunkSettings()
     chunks = _naive(earnings, settings)
     assert len(chunks) > 10
-    assert max(c.n_chars for c in chunks) <= settings.size + 40
-    assert min(c.n_chars for c in chunks[:-1]) >= settings.size - 20
+    assert max(c.n_tokens for c in chunks) <= settings.max_tokens
+    assert min(c.n_tokens for c in chunks[:-1]) >= settings.max_tokens - 12
+    assert count_tokens([c.search_text for c in chunks]) == [c.n_tokens for c in chunks]
     for a, b in zip(chunks, chunks[1:], strict=False):
         overlap = next(
-            (len(a.text) - i for i in range(len(a.text)) if b.text.startswith(a.text[i:])), 0
+            (a.text[i:] for i in range(len(a.text)) if b.text.startswith(a.text[i:])), ""
         )
-        assert settings.overlap - 50 <= overlap <= settings.overlap + 45, (a.seq, overlap)
+        shared = count_tokens([overlap])[0] - special_tokens()
+        assert settings.overlap_tokens <= shared <= settings.overlap_tokens + 16, (a.seq, shared)
 
 
 @pytest.mark.parametrize("fixture", ["tei", "gdpr"])
@@ -149,7 +157,7 @@ def _long_table_page() -> tuple[StitchedPage, list[str], dict[str, int]]:
 
 def test_long_table_is_split_by_rows_with_header_and_notes() -> None:
     page, rows, cited_at = _long_table_page()
-    settings = ChunkSettings(size=400, overlap=0, max_size=800)
+    settings = ChunkSettings(max_tokens=128)
     index = FootnoteIndex(footnotes=[], citations=[])
     chunks = enriched_chunks([page], "doc", 2024, index, settings)
     parts = [c for c in chunks if re.search(r"^\| Line item \d\d", c.text, re.MULTILINE)]
@@ -171,7 +179,7 @@ def test_long_table_is_split_by_rows_with_header_and_notes() -> None:
             assert (block in chunk.text) == (rows[row - 1] in body), (marker, chunk.seq)
         assert chunk.section == "Figures"
     assert seen == rows  # every row once, in order
-    assert all(len(c.text) <= 2 * settings.size for c in parts)
+    assert all(c.n_tokens <= settings.max_tokens for c in parts)
 
 
 # --- sections -------------------------------------------------------------------------------

@@ -265,7 +265,7 @@ def test_replace_partition_twice_leaves_the_rows_unchanged(store: VectorStore) -
     before_b = rows_of(store, "beta", 2021)
     again = put(store, "acme", 2021, a)
     assert (again.rows, again.inserted, again.deleted, again.table_rows) == (4, 0, 0, 7)
-    assert again.table == "naive_chunks__test_model"
+    assert again.table == "naive_chunks_v2__test_model"
     assert again.version > first.version
     assert store.partition_rows(KIND, "acme", 2021) == 4
     assert store.partition_rows(KIND, "beta", 2021) == 3
