@@ -41,6 +41,7 @@ ui: install $(DAGSTER_HOME)/dagster.yaml
 
 bench: install
 	$(BIN)/python bench/ingest_bench.py
+	$(BIN)/python bench/index_bench.py
 	$(BIN)/python bench/retrieval_bench.py
 	$(BIN)/python bench/pipeline_bench.py
 

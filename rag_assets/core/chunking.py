@@ -495,26 +495,50 @@ def _fitted(
 
 
 def _split_cited(unit: _Unit, limit: int) -> Iterable[_Unit]:
-    """A sentence with stitched definitions over ``limit``: its text cut into pieces, each
-    followed by the definitions of the markers it cites (so a claim keeps its footnote), when
-    the definitions leave room for text; else cut as it stands."""
-    blocks = [m.group(0) for m in FOOTNOTE_BLOCK_RE.finditer(unit.text)]
+    """A sentence with stitched definitions over ``limit`` tokens: its text cut into pieces, each
+    as long as it can be while it and the definitions of the markers it cites fit the window
+    together (a claim keeps its footnote). A definition no piece has room for, or no piece
+    cites, follows as a unit of its own (cut too if it alone is longer than the window)."""
+    found = list(FOOTNOTE_BLOCK_RE.finditer(unit.text))
     body = " ".join(FOOTNOTE_BLOCK_RE.sub(" ", unit.text).split())
-    block_tokens = sum(count_tokens(blocks)) - len(blocks) * special_tokens() if blocks else 0
-    if not blocks or not body or limit - block_tokens < limit // 3:
+    if not found or not body:
         yield from _split_long(unit, limit)
         return
-    by_marker = {FOOTNOTE_BLOCK_RE.fullmatch(b).group("marker"): b for b in blocks}  # type: ignore[union-attr]
+    blocks = {m.group("marker"): m.group(0) for m in found}  # stitched order, each marker once
+    special = special_tokens()
+    sizes = dict(zip(blocks, (n - special for n in count_tokens(list(blocks.values()))),
+                     strict=True))
+    spans = token_spans(body)
+
+    def needs(first: int, end: int) -> list[str]:
+        cited = _cited_markers(body[spans[first][0]:spans[end - 1][1]])
+        return [m for m in blocks if m in cited]
+
+    def cost(first: int, end: int) -> int:
+        return end - first + sum(sizes[m] for m in needs(first, end))
+
     placed: set[str] = set()
-    pieces = list(_split_long(replace(unit, text=body), limit - block_tokens))
-    for number, piece in enumerate(pieces):
-        cited = [m for m in _cited_markers(piece.text) if m in by_marker]
-        if number == len(pieces) - 1:  # a definition no piece cites stays with the sentence
-            cited += [m for m in by_marker if m not in placed and m not in cited]
-        placed.update(cited)
-        notes = [by_marker[m] for m in by_marker if m in cited]  # in stitched order
-        text = " ".join([piece.text, *notes])
-        yield replace(unit, text=text, tokens=count_tokens([text])[0] - special_tokens())
+    first = 0
+    while first < len(spans):
+        if cost(first, first + 1) > limit:  # its definitions alone fill the window
+            end = min(len(spans), first + limit)
+            notes: list[str] = []
+        else:
+            lo, hi = first + 1, min(len(spans), first + limit)
+            while lo < hi:  # the longest piece that fits with its definitions
+                mid = (lo + hi + 1) // 2
+                lo, hi = (mid, hi) if cost(first, mid) <= limit else (lo, mid - 1)
+            end = _word_start(spans, lo, first) if lo < len(spans) else lo
+            notes = needs(first, end)
+        text = " ".join([body[spans[first][0]:spans[end - 1][1]],
+                         *(blocks[m] for m in notes)])
+        placed.update(notes)
+        yield replace(unit, text=text, tokens=count_tokens([text])[0] - special)
+        first = end
+    for marker, block in blocks.items():  # never dropped: on its own after the sentence
+        if marker not in placed:
+            note = replace(unit, text=block, tokens=sizes[marker])
+            yield from (_split_long(note, limit) if sizes[marker] > limit else [note])
 
 
 def _split_long(unit: _Unit, limit: int) -> Iterable[_Unit]:

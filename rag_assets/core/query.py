@@ -33,7 +33,7 @@ from typing import TypeVar
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rag_assets.core.routing import YEAR_RE, years_in
-from rag_assets.core.statements import StatementKind
+from rag_assets.core.statements import STATEMENT_TITLES, StatementKind
 
 T = TypeVar("T")
 LEXICON_PATH = Path(__file__).with_name("finance_lexicon.json")
@@ -304,7 +304,7 @@ class QueryPlan(BaseModel):
     metrics: list[str]  # lexicon keys, in order of mention
     statements: list[StatementKind]  # named in the question first, then the metrics'
     named_statements: list[StatementKind]  # those the question names itself
-    expansion: list[str]  # line items of the metrics (and their inputs), for BM25
+    expansion: list[str]  # titles of the named statements, line items of the metrics, for BM25
 
     @property
     def bm25_text(self) -> str:
@@ -321,7 +321,10 @@ def understand(question: str, lexicon_path: Path = LEXICON_PATH) -> QueryPlan:
     metrics = metrics_in(ranking, lexicon_path)
     named = statements_named(question)
     statements = _unique([*named, *(s for m in metrics for s in lexicon.statements_of(m))])
-    expansion = _unique(item for m in metrics for item in lexicon.line_items_of(m))
+    # a statement named in an instruction ("... only has access to the statement of income")
+    # leaves the ranking text with the instruction: its printed title searches for it
+    expansion = _unique([*(STATEMENT_TITLES[s] for s in named),
+                         *(item for m in metrics for item in lexicon.line_items_of(m))])
     return QueryPlan(
         question=question,
         ranking_text=ranking,
