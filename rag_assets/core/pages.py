@@ -30,11 +30,16 @@ class DocumentError(Exception):
 
 
 class TableBlock(BaseModel):
-    """A table found on a page, kept apart from the prose so that figures stay readable."""
+    """A table found on a page, kept apart from the prose so that figures stay readable.
+
+    ``found_by``: "rules" for a table drawn with rules (the PDF's grid), "alignment" for a
+    statement printed without rules, found by its lines of figures under a header of years.
+    """
 
     index: int
     title: str | None = None
     rows: list[list[str]]
+    found_by: Literal["rules", "alignment"] = "rules"
 
     @property
     def n_rows(self) -> int:
