@@ -124,6 +124,19 @@ class RetrievalSettings(dg.ConfigurableResource):
     rrf_k: int = Field(default=_RETRIEVAL.rrf_k, ge=1)
     citation_weight: float = Field(default=_RETRIEVAL.citation_weight, ge=0.0, le=1.0)
     cross_encoder_model: str = Field(default=_RETRIEVAL.cross_encoder_model)
+    understand_query: bool = Field(
+        default=_RETRIEVAL.understand_query,
+        description="rank with the question stripped of instructions; BM25 also reads the "
+        "line items of the metrics it names")
+    expansion_weight: float = Field(
+        default=_RETRIEVAL.expansion_weight, ge=0.0,
+        description="weight of the BM25 ranking with the line items beside the plain one")
+    statement_weight: float = Field(
+        default=_RETRIEVAL.statement_weight, ge=0.0, le=1.0,
+        description="routed: bonus for chunks of the statements the question asks for")
+    page_bonus: float = Field(default=_RETRIEVAL.page_bonus, ge=0.0,
+                              description="page ranking: bonus per further chunk on a page")
+    page_extra_hits: int = Field(default=_RETRIEVAL.page_extra_hits, ge=0)
 
     def config(self) -> RetrievalConfig:
         return RetrievalConfig(**{name: getattr(self, name) for name in RetrievalConfig.model_fields

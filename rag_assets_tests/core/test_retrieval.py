@@ -278,14 +278,16 @@ def test_bm25_finds_only_chunks_with_the_words(retriever: Retriever) -> None:
 
 
 def test_hybrid_blended_scores_follow_the_formula(retriever: Retriever) -> None:
-    question, k = "cash flow and liquidity", 5
-    dense = {h.chunk_id: h.rank for h in retriever.search(question, "dense", k=k).hits}
-    bm25 = {h.chunk_id: h.rank for h in retriever.search(question, "bm25", k=k).hits}
+    """Both lists are as deep as the first stage (``first_stage_k``); the fused one is cut to k."""
+    question, k, depth = "cash flow and liquidity", 5, retriever.config.first_stage_k
+    dense = {h.chunk_id: h.rank for h in retriever.search(question, "dense", k=depth).hits}
+    bm25 = {h.chunk_id: h.rank for h in retriever.search(question, "bm25", k=depth).hits}
     blended = retriever.search(question, "hybrid_blended", k=k).hits
     assert len(blended) == k
-    for h in blended:  # w_vec 1.0, w_bm25 0.5; missing from a list: its length + 1
-        expected = -dense.get(h.chunk_id, len(dense) + 1) - 0.5 * bm25.get(h.chunk_id,
-                                                                           len(bm25) + 1)
+    w_vec, w_bm25 = retriever.config.w_vec, retriever.config.w_bm25
+    for h in blended:  # missing from a list: its length + 1
+        expected = (-w_vec * dense.get(h.chunk_id, len(dense) + 1)
+                    - w_bm25 * bm25.get(h.chunk_id, len(bm25) + 1))
         assert h.score == pytest.approx(expected), h.chunk_id
 
 
