@@ -13,7 +13,7 @@ import pytest
 
 from rag_assets.cli import main
 from rag_assets.core.embeddings import Embedder, available_cores, torch_threads_for
-from rag_assets.core.retrieval import STRATEGIES
+from rag_assets.core.retrieval import STRATEGIES, RetrievalConfig
 from rag_assets.core.store import VectorStore
 from rag_assets.definitions import all_assets
 from rag_assets.defs.partitions import partition_key, register_partitions
@@ -178,7 +178,8 @@ def test_evaluation_runs_every_question_strategy_and_setting(ingested, instance)
     headline = str(metadata(result, "retrieval_runs")["metrics"])
     assert "n/a" in headline and "cross_encoder: cross-encoder" in headline
     settings_used = metadata(result, "retrieval_runs")["retrieval_settings"]
-    assert settings_used["w_bm25"] == 0.5 and settings_used["k"] == 10
+    assert settings_used["w_bm25"] == RetrievalConfig().w_bm25 and settings_used["k"] == 10
+    assert settings_used["statement_weight"] == RetrievalConfig().statement_weight
 
 
 def test_backfill_command_recomputes_metrics_with_a_changed_weight(ingested, instance,
