@@ -51,6 +51,9 @@ Strategy = Literal[
 STRATEGIES: tuple[Strategy, ...] = (
     "dense", "bm25", "hybrid_rrf", "hybrid_blended", "citation_rerank", "cross_encoder", "routed"
 )
+# an annual report prints the two fiscal years before its own beside it (a 10-K's income and
+# cash-flow statements): a question spanning up to this many years is read in the latest report
+COMPARATIVE_YEARS = 2
 DEFAULT_STRATEGY: Strategy = "routed"  # chosen on the golden set and the FinanceBench dev set
 DEFAULT_CROSS_ENCODER = "cross-encoder/ms-marco-MiniLM-L-6-v2"
 
@@ -282,7 +285,8 @@ class Retriever:
         return self._profiles
 
     def resolve_scope(self, question: str, kind: ChunkKind) -> Scope:
-        """Documents the question names, and the years it asks about (±1 when none is held)."""
+        """Documents the question names, and the years it asks about (±1 when none is held; the
+        latest when they span at most ``COMPARATIVE_YEARS`` and it is held)."""
         if kind not in self._partitions:
             self._partitions[kind] = self.store.partitions(kind)
         documents = route(question, self.profiles) or None
@@ -291,8 +295,14 @@ class Retriever:
         asked = years_in(question)
         how = [f"documents {', '.join(documents)}" if documents else "all documents"]
         years: list[int] | None = None
-        if asked and held_years & set(asked):
-            years = sorted(held_years & set(asked))
+        matched = sorted(held_years & set(asked))
+        if len(matched) > 1 and matched[-1] == max(asked) and (
+                max(asked) - min(asked) <= COMPARATIVE_YEARS):
+            # "FY2018 - FY2020" is read in the 2020 report, which prints 2019 and 2018 beside it
+            years = matched[-1:]
+            how.append(f"years {asked}: all in the {matched[-1]} report")
+        elif matched:
+            years = matched
             how.append(f"years {years}")
         elif asked:
             near = {y + d for y in asked for d in (-1, 0, 1)} & held_years

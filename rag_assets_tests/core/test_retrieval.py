@@ -144,6 +144,20 @@ def test_a_question_naming_a_held_year_searches_only_that_year(retriever: Retrie
     assert result.hits[0].chunk_id == cid("acme-10k", 2022, 0)
 
 
+def test_years_a_report_prints_side_by_side_are_read_in_the_latest(retriever: Retriever) -> None:
+    """2021 and 2022 are both held; the 2022 report prints 2021 beside 2022, so a question over
+    both is read there. Years further apart than COMPARATIVE_YEARS keep both reports."""
+    result = retriever.search("How did revenue change from FY2021 to FY2022?", "routed",
+                              k=N_CHUNKS)
+    assert result.scope.years == [2022]
+    assert result.scope.how == "all documents; years [2021, 2022]: all in the 2022 report"
+    assert {h.year for h in result.hits} == {2022}
+    apart = retriever.search("Compare revenue in 2016 with 2022.", "routed", k=N_CHUNKS)
+    assert apart.scope.years == [2016, 2022]  # six years apart: each year's own report
+    older = retriever.search("Compare revenue in 2021 with 2023.", "routed", k=N_CHUNKS)
+    assert older.scope.years == [2021]  # the latest year asked is not held: only what is
+
+
 def test_a_year_without_a_partition_falls_back_to_the_next_year(retriever: Retriever) -> None:
     # 2020 is not held; of 2019..2021 only 2021 is
     result = retriever.search("What was total revenue in 2020?", "routed", k=N_CHUNKS)
