@@ -12,8 +12,8 @@
   ranking is returned unchanged;
 - ``routed``: ``citation_rerank`` within the documents and years the question names
   (:mod:`rag_assets.core.routing`), the whole corpus when it names none, with a bonus
-  (``statement_weight``) for chunks of the financial statements the question asks for (named,
-  or holding the inputs of the metric it names: :mod:`rag_assets.core.query`).
+  (``statement_weight``) for chunks of the financial statements the question names, and half of
+  it for those holding the inputs of the metric it names (:mod:`rag_assets.core.query`).
 
 Every strategy ranks with the question's ranking text (:func:`rag_assets.core.query.understand`:
 instruction boilerplate such as "Answer in USD millions." removed); BM25 also reads the line items
@@ -83,8 +83,11 @@ class RetrievalConfig(BaseModel):
         default=True, description="rank with the question stripped of instructions, BM25 with "
         "the line items of the metrics it names")
     statement_weight: float = Field(
+        default=0.8, ge=0.0, le=1.0,
+        description="routed: bonus (0..1 scale) for chunks of a statement the question names")
+    inferred_statement_share: float = Field(
         default=0.5, ge=0.0, le=1.0,
-        description="routed: bonus (0..1 scale) for chunks of a statement the question asks for")
+        description="routed: share of statement_weight for a statement only the metric names")
     page_bonus: float = Field(
         default=0.02, ge=0.0, description="page ranking: bonus per further chunk on the page")
     page_extra_hits: int = Field(default=3, ge=0, description="further chunks a page counts")
@@ -393,12 +396,17 @@ class Retriever:
         return blended_rank(dense, bm25, self.config.w_vec, self.config.w_bm25)[:k]
 
     def statement_boost(self, plan: QueryPlan, hits: Sequence[Hit]) -> list[Hit]:
-        """Scores (0..1) plus ``statement_weight`` for chunks of a statement the question asks
-        for; unchanged when it asks for none."""
-        wanted = set(plan.statements)
-        if not wanted or not self.config.statement_weight or not hits:
+        """Scores (0..1) plus ``statement_weight`` for chunks of a statement the question names
+        ("using the cash flow statement"), ``inferred_statement_share`` of it for a statement
+        only its metric points to (capex: cash flows); unchanged when it asks for none."""
+        named = set(plan.named_statements)
+        inferred = set(plan.statements) - named
+        weight = self.config.statement_weight
+        if not (named or inferred) or not weight or not hits:
             return list(hits)
-        scores = [h.score + (self.config.statement_weight if h.statement in wanted else 0.0)
+        share = self.config.inferred_statement_share
+        scores = [h.score + (weight if h.statement in named
+                             else weight * share if h.statement in inferred else 0.0)
                   for h in hits]
         return _reranked(hits, scores, hits[0].stage)
 

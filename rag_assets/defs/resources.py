@@ -133,7 +133,11 @@ class RetrievalSettings(dg.ConfigurableResource):
         description="weight of the BM25 ranking with the line items beside the plain one")
     statement_weight: float = Field(
         default=_RETRIEVAL.statement_weight, ge=0.0, le=1.0,
-        description="routed: bonus for chunks of the statements the question asks for")
+        description="routed: bonus for chunks of the statements the question names")
+    inferred_statement_share: float = Field(
+        default=_RETRIEVAL.inferred_statement_share, ge=0.0, le=1.0,
+        description="routed: share of that bonus for a statement only the question's metric "
+        "points to")
     page_bonus: float = Field(default=_RETRIEVAL.page_bonus, ge=0.0,
                               description="page ranking: bonus per further chunk on a page")
     page_extra_hits: int = Field(default=_RETRIEVAL.page_extra_hits, ge=0)
