@@ -48,7 +48,7 @@ class ChunkSettings(BaseModel):
         default=256, ge=48,
         description="the embedding model's window: header, body and special tokens fit in it",
     )
-    overlap_tokens: int = Field(default=40, ge=0, description="naive window overlap in tokens")
+    overlap_tokens: int = Field(default=24, ge=0, description="naive window overlap in tokens")
 
 
 class Chunk(BaseModel):

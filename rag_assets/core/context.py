@@ -62,17 +62,21 @@ class DocumentContext(BaseModel):
         """
         page = self.page(page_index)
         parts = [self.company or self.document, f"{self.doc_type} fiscal {self.year}"]
-        if page.item:
-            parts.append(page.item)
-        said = " ".join(parts).lower()
         for extra in (
+            page.item,
             STATEMENT_TITLES.get(page.statement) if page.statement else None,  # type: ignore[call-overload]
             _short(section, MAX_SECTION_CHARS),
             _short(table_title, MAX_TITLE_CHARS),
         ):
-            if extra and _letters(extra) not in _letters(said):
+            if not extra or _letters(extra) in _letters(" ".join(parts)):
+                continue
+            # a longer form of a part already said (the Item's heading as the section) replaces it
+            longer = next((i for i, part in enumerate(parts[2:], 2)
+                           if _letters(part) in _letters(extra)), None)
+            if longer is None:
                 parts.append(extra)
-                said += " " + extra.lower()
+            else:
+                parts[longer] = extra
         return " | ".join(parts)
 
 

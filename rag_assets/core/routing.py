@@ -22,11 +22,11 @@ YEAR_RE = re.compile(
     r"|\bFY\s?'?(?P<fy>\d{4}|\d{2})\b)",
     re.IGNORECASE,
 )
-# the cover's name line(s) just above "(Exact name of registrant ...)"; up to five lines, since
-# some filings set one word (or one letter) per line
-REGISTRANT_RE = re.compile(
-    r"(?P<name>(?:[^\n]{1,80}\n\s*){1,5}?)\(Exact name of registrant", re.IGNORECASE
-)
+# the cover's name line(s) just above "(Exact name of registrant ...)": up to five lines, since
+# some filings set one word (or one letter) per line (found by str.find, not a regex: a pattern
+# of "up to five lines before" backtracks for seconds on a cover that lacks the phrase)
+EXACT_NAME = "(exact name of registrant"
+REGISTRANT_LINES = 5
 # what a cover prints before the name on its line: the file number, a rule of underscores
 COVER_PREFIX_RE = re.compile(
     r"^.*(?:_{3,}|(?:Commission\s+File\s+(?:No\.?|Number)\s*:?\s*)?\b\d{1,4}-\d{4,5}\b)\s*",
@@ -90,10 +90,13 @@ def registrant_name(cover: str) -> str | None:
     """The registrant's name on a filing's cover, without the file number or the rule printed
     before it; when the cover sets the name as an image (no text), the company the first pages
     name most often."""
-    for match in (REGISTRANT_RE.search(cover), COVER_NAME_RE.search(cover)):
-        if match is None:
+    at = cover.lower().find(EXACT_NAME)
+    above = cover[:at].split("\n")[-REGISTRANT_LINES - 1:] if at > 0 else []
+    match = COVER_NAME_RE.search(cover)
+    for found in (above, match.group("name").split("\n") if match else []):
+        lines = [line.strip() for line in found if line.strip() and len(line.strip()) <= 80]
+        if not lines:
             continue
-        lines = [line.strip() for line in match.group("name").split("\n") if line.strip()]
         joined = " ".join(lines)
         after_prefix = COVER_PREFIX_RE.sub("", joined, count=1).strip(" _")
         if after_prefix != joined:

