@@ -36,11 +36,11 @@ DEFAULT_BASELINE = "7200461"
 def measure(pdf: Path) -> dict[str, Any]:
     """One run of the code on ``sys.path``: seconds per stage, pages, chunks, tokens embedded."""
     os.environ.setdefault("LANCEDB_LOG", "error")
-    from rag_assets.core import chunking
-    from rag_assets.core.documents import load_document
-    from rag_assets.core.embeddings import Embedder
-    from rag_assets.core.footnotes import build_footnote_index, stitch_document
-    from rag_assets.core.store import VectorStore, index_partition
+    from rag_assets.core.chunks import chunking
+    from rag_assets.core.footnotes.stitching import build_footnote_index, stitch_document
+    from rag_assets.core.ingest.documents import load_document
+    from rag_assets.core.retrieval.embeddings import Embedder
+    from rag_assets.core.retrieval.store import VectorStore, index_partition
 
     loaded = load_document(pdf, pdf_workers=1)
     index = build_footnote_index(loaded.pages)
@@ -49,7 +49,7 @@ def measure(pdf: Path) -> dict[str, Any]:
     embedder.embed(["warm up the model"])  # loading the model is not indexing
     started = time.perf_counter()
     try:
-        from rag_assets.core.context import document_context
+        from rag_assets.core.ingest.context import document_context
     except ImportError:  # code before issue 9: no header
         kinds = {"naive": chunking.naive_chunks(loaded.pages, "bench-10k", 2018, index),
                  "enriched": chunking.enriched_chunks(stitched, "bench-10k", 2018, index)}

@@ -76,10 +76,10 @@ def rate(pages: int, seconds: float) -> float:
 
 def run_ours(pdf: Path, workers: int) -> dict[str, Any]:
     """Load, index footnotes, stitch and chunk with the project's core; time every stage."""
-    from rag_assets.core.chunking import enriched_chunks, naive_chunks
-    from rag_assets.core.context import document_context
-    from rag_assets.core.documents import load_document
-    from rag_assets.core.footnotes import build_footnote_index, stitch_document
+    from rag_assets.core.chunks.chunking import enriched_chunks, naive_chunks
+    from rag_assets.core.footnotes.stitching import build_footnote_index, stitch_document
+    from rag_assets.core.ingest.context import document_context
+    from rag_assets.core.ingest.documents import load_document
 
     stages: dict[str, float] = {}
     started = time.perf_counter()
@@ -144,7 +144,7 @@ def run_plain(pdf: Path, limit: int | None) -> dict[str, Any]:
 
 def completeness(ours: dict[str, Any], plain: dict[str, Any]) -> dict[str, Any]:
     """Tables, cell-text recall and word recall of our pages against the plain path's."""
-    from rag_assets.core.pdf import clean_table_rows
+    from rag_assets.core.ingest.pdf import clean_table_rows
 
     n = plain["n_pages"]
     our_pages = ours["pages"][:n]

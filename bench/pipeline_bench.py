@@ -239,7 +239,7 @@ def bare_floor(texts: list[str], limit: int) -> dict[str, Any]:
     """The bare model's texts/s on the run's texts (every ``k``-th text when ``limit`` is
     smaller than their number), same process, model already loaded, torch on every core this
     process may use (what the model does at its best here, whatever the run set)."""
-    from rag_assets.core.embeddings import Embedder, available_cores, set_torch_threads
+    from rag_assets.core.retrieval.embeddings import Embedder, available_cores, set_torch_threads
 
     sample = texts
     if 0 < limit < len(texts):
@@ -279,7 +279,7 @@ __________
 
 def small_corpus(data: Path, n: int) -> list[str]:
     """``n`` one-page text reports with two golden questions each; returns the documents."""
-    from rag_assets.core.questions import GoldenQuestion, questions_path, write_questions
+    from rag_assets.core.evaluation.questions import GoldenQuestion, questions_path, write_questions
 
     segments = ("industrial", "consumer", "health", "energy", "software", "logistics")
     documents = []

@@ -3,9 +3,9 @@ shared store, every strategy and chunk kind, beside a plain LangChain + FAISS ba
 golden set of the sample corpus.
 
 1. The dev set (``../shared/corpora/financebench-dev``) is read by
-   :func:`rag_assets.core.financebench.load_financebench`: each filing is a document × year
-   partition (``lockheed-martin-10k`` 2020, 2021, 2022 ...), each question a golden question
-   with its zero-based evidence pages.
+   :func:`rag_assets.core.evaluation.financebench.load_financebench`: each filing is a
+   document × year partition (``lockheed-martin-10k`` 2020, 2021, 2022 ...), each question a
+   golden question with its zero-based evidence pages.
 2. Every filing goes through the project's own path, the functions the assets call:
    ``load_document`` -> ``build_footnote_index`` -> ``stitch_document`` -> ``naive_chunks`` /
    ``enriched_chunks`` -> ``index_partition`` (both kinds) and its routing profile
@@ -64,10 +64,10 @@ log = rb.log
 
 
 def default_strategy() -> str:
-    """``retrieval.DEFAULT_STRATEGY`` once the project names one, else ``routed``."""
-    from rag_assets.core import retrieval
+    """``retriever.DEFAULT_STRATEGY`` once the project names one, else ``routed``."""
+    from rag_assets.core.retrieval import retriever
 
-    return getattr(retrieval, "DEFAULT_STRATEGY", FALLBACK_DEFAULT_STRATEGY)
+    return getattr(retriever, "DEFAULT_STRATEGY", FALLBACK_DEFAULT_STRATEGY)
 
 
 # --- the corpus, through the project's own path ---------------------------------------------
@@ -76,10 +76,10 @@ def default_strategy() -> str:
 def load_partition(path: Path, document: str, year: int, questions: Sequence[Any],
                    workers: int) -> rb.Doc:
     """One report loaded, stitched and chunked as the ingest assets do it."""
-    from rag_assets.core.chunking import enriched_chunks, naive_chunks
-    from rag_assets.core.context import document_context
-    from rag_assets.core.documents import load_document
-    from rag_assets.core.footnotes import build_footnote_index, stitch_document
+    from rag_assets.core.chunks.chunking import enriched_chunks, naive_chunks
+    from rag_assets.core.footnotes.stitching import build_footnote_index, stitch_document
+    from rag_assets.core.ingest.context import document_context
+    from rag_assets.core.ingest.documents import load_document
 
     started = time.perf_counter()
     loaded = load_document(path, pdf_workers=workers)
@@ -109,7 +109,7 @@ def load_dev(filings: Sequence[Any], questions: Sequence[Any], workers: int) -> 
 
 def load_golden(data_dir: Path, workers: int) -> list[rb.Doc]:
     """Every partition of the sample corpus (what ``make demo`` indexes) with its questions."""
-    from rag_assets.core.questions import read_questions
+    from rag_assets.core.evaluation.questions import read_questions
     from rag_assets.samples.corpus import build_sample_corpus
 
     docs = []
@@ -173,7 +173,7 @@ class FaissBaseline:
         self.index.add(vectors)
 
     def search(self, question: str, k: int = K) -> tuple[list[Any], float]:
-        from rag_assets.core.retrieval import Hit
+        from rag_assets.core.retrieval.retriever import Hit
 
         vector = np.ascontiguousarray(self.embedder.embed_query(question)[None, :],
                                       dtype=np.float32)
@@ -196,7 +196,7 @@ class FaissBaseline:
 
 def record(question: Any, page: Any, latency_ms: float, scope: str | None,
            hits: Sequence[Any]) -> dict[str, Any]:
-    from rag_assets.core.financebench import hit_at
+    from rag_assets.core.evaluation.financebench import hit_at
 
     first = round(1 / page.mrr) if page.mrr else None
     return {
@@ -222,8 +222,8 @@ def run_ours(docs: Sequence[rb.Doc], embedder: Any, store_dir: Path,
              strategies: Sequence[str]) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Any],
                                                  dict[str, str]]:
     """Index ``docs`` in one store, then every question × kind × strategy, corpus setting."""
-    from rag_assets.core.evaluation import run_question
-    from rag_assets.core.retrieval import Retriever
+    from rag_assets.core.evaluation.runs import run_question
+    from rag_assets.core.retrieval.retriever import Retriever
 
     store, stats = rb.index_ours(docs, embedder, store_dir)
     # index_ours keys its chunk counts by document alone: count per partition here
@@ -336,7 +336,7 @@ def report(figures: dict[str, Any]) -> None:
 
 
 def _baseline_records(baseline: FaissBaseline, questions: Sequence[Any]) -> list[dict[str, Any]]:
-    from rag_assets.core.evaluation import judge
+    from rag_assets.core.evaluation.runs import judge
 
     out = []
     for q in questions:
@@ -347,7 +347,7 @@ def _baseline_records(baseline: FaissBaseline, questions: Sequence[Any]) -> list
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the bench; 0 on success, 2 when the dev set is missing."""
-    from rag_assets.core.retrieval import STRATEGIES
+    from rag_assets.core.retrieval.retriever import STRATEGIES
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--docs", type=int, default=None,
@@ -374,9 +374,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     os.environ.setdefault("LANCEDB_LOG", "error")
 
-    from rag_assets.core.embeddings import Embedder
-    from rag_assets.core.financebench import load_financebench, select
-    from rag_assets.core.store import VectorStore
+    from rag_assets.core.evaluation.financebench import load_financebench, select
+    from rag_assets.core.retrieval.embeddings import Embedder
+    from rag_assets.core.retrieval.store import VectorStore
 
     started = time.perf_counter()
     sections: dict[str, float] = {}

@@ -18,7 +18,7 @@ Measures, in one process run:
    the three documents, whole-corpus search: LangChain ``RecursiveCharacterTextSplitter(1000, 200)``
    page by page + the same model + FAISS ``IndexFlatIP``, beside our store (naive + enriched chunks
    built by the core) with dense, hybrid_blended and routed on enriched chunks; page-level MRR,
-   nDCG@10, recall@5 (:mod:`rag_assets.core.metrics`) and search p50 latency.
+   nDCG@10, recall@5 (:mod:`rag_assets.core.evaluation.metrics`) and search p50 latency.
 
 Chunk vectors of item 4 go through a persistent embedding cache (``bench/out/lancedb_cache/``), so
 only the first run pays for embedding the corpus; items 1 and 2 always start from empty caches.
@@ -102,11 +102,11 @@ class Doc:
 def load_corpus(data_dir: Path, documents: Sequence[str], workers: int) -> list[Doc]:
     """Write the sample corpus to ``data_dir`` (real 10-Ks copied, GDPR rendered), then load and
     chunk each of ``documents`` exactly as the ingest assets do."""
-    from rag_assets.core.chunking import enriched_chunks, naive_chunks
-    from rag_assets.core.context import document_context
-    from rag_assets.core.documents import load_document
-    from rag_assets.core.footnotes import build_footnote_index, stitch_document
-    from rag_assets.core.questions import read_questions
+    from rag_assets.core.chunks.chunking import enriched_chunks, naive_chunks
+    from rag_assets.core.evaluation.questions import read_questions
+    from rag_assets.core.footnotes.stitching import build_footnote_index, stitch_document
+    from rag_assets.core.ingest.context import document_context
+    from rag_assets.core.ingest.documents import load_document
     from rag_assets.samples.corpus import build_sample_corpus
 
     files = {f.document: f for f in build_sample_corpus(data_dir, CORPORA)}
@@ -145,7 +145,7 @@ def add_index_totals(totals: dict[str, Any], indexed: Any) -> None:
 
 
 def fresh_store(root: Path, name: str, slug: str, dimension: int) -> Any:
-    from rag_assets.core.store import VectorStore
+    from rag_assets.core.retrieval.store import VectorStore
 
     return VectorStore(root / name, slug, dimension)
 
@@ -158,7 +158,7 @@ def run_throughput(texts: list[str], tmp: Path, rounds: int = 2) -> dict[str, An
 
     Wall time is what the target is about; process CPU time (all threads) is recorded beside it
     because on a shared 2-core machine the wall time of one run moves by tens of percent."""
-    from rag_assets.core.embeddings import Embedder
+    from rag_assets.core.retrieval.embeddings import Embedder
 
     bare = Embedder(batch_size=BATCH_SIZE)
     bare.encode(texts[: 2 * BATCH_SIZE])  # warm-up: first batches pay for lazy inits
@@ -202,8 +202,8 @@ def run_throughput(texts: list[str], tmp: Path, rounds: int = 2) -> dict[str, An
 
 def run_reingest(doc: Doc, tmp: Path, limit: int | None) -> dict[str, Any]:
     """Two identical ingests of one report into a fresh store with its own empty cache."""
-    from rag_assets.core.embeddings import Embedder
-    from rag_assets.core.store import index_partition
+    from rag_assets.core.retrieval.embeddings import Embedder
+    from rag_assets.core.retrieval.store import index_partition
 
     probe = Embedder(batch_size=BATCH_SIZE)
     store = fresh_store(tmp, "reingest", probe.slug, probe.dimension)
@@ -257,7 +257,7 @@ def share_cache(source: Any, target: Any, keys: Sequence[str]) -> int:
 
 def sentence_pool(docs: Sequence[Doc]) -> list[str]:
     """Sentences of the real chunks (40-400 characters): the material of the synthetic rows."""
-    from rag_assets.core.chunking import split_sentences
+    from rag_assets.core.chunks.chunking import split_sentences
 
     pool: set[str] = set()
     for doc in docs:
@@ -276,7 +276,7 @@ def synthetic_rows(
     """Rows ``start``..``stop`` of the synthetic table, ``PARTITION_ROWS`` per partition."""
     import pyarrow as pa
 
-    from rag_assets.core.embeddings import content_key
+    from rag_assets.core.retrieval.embeddings import content_key
 
     n = stop - start
     picks = rng.integers(0, len(pool), size=(n, 24))
@@ -323,7 +323,7 @@ def run_latency(
     tmp: Path, seed: int, rounds: int,
 ) -> list[dict[str, Any]]:
     """Grow one synthetic table scale by scale; time every strategy on every question there."""
-    from rag_assets.core.retrieval import Retriever, Scope
+    from rag_assets.core.retrieval.retriever import Retriever, Scope
 
     rng = np.random.default_rng(seed)
     store = fresh_store(tmp, "latency", embedder.slug, embedder.dimension)
@@ -382,7 +382,7 @@ def baseline_splits(docs: Sequence[Doc]) -> list[dict[str, Any]]:
     so each split keeps the page it came from; same page text as our naive chunks see."""
     from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-    from rag_assets.core.chunking import raw_page_text
+    from rag_assets.core.ingest.pages import raw_page_text
 
     splitter = RecursiveCharacterTextSplitter(
         chunk_size=BASELINE_CHUNK_SIZE, chunk_overlap=BASELINE_OVERLAP
@@ -399,8 +399,8 @@ def baseline_splits(docs: Sequence[Doc]) -> list[dict[str, Any]]:
 
 def index_ours(docs: Sequence[Doc], embedder: Any, tmp: Path) -> tuple[Any, dict[str, Any]]:
     """Our shared store: both chunk kinds of every document and the routing profiles."""
-    from rag_assets.core.routing import profile_from_text
-    from rag_assets.core.store import index_partition
+    from rag_assets.core.ingest.routing import profile_from_text
+    from rag_assets.core.retrieval.store import index_partition
 
     store = fresh_store(tmp, "corpus", embedder.slug, embedder.dimension)
     stats = {"computed": 0, "cached": 0, "embed_s": 0.0, "write_s": 0.0, "chunks": {}}
@@ -419,8 +419,8 @@ def run_comparison(docs: Sequence[Doc], embedder: Any, tmp: Path) -> dict[str, A
     """Every golden question of ``docs`` against the baseline and our strategies."""
     import faiss
 
-    from rag_assets.core.evaluation import judge
-    from rag_assets.core.retrieval import Hit, Retriever
+    from rag_assets.core.evaluation.runs import judge
+    from rag_assets.core.retrieval.retriever import Hit, Retriever
 
     splits = baseline_splits(docs)
     log(f"  baseline: {len(splits)} splits; embedding (persistent cache) ...")
@@ -652,9 +652,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"retrieval_bench: corpora not found under {CORPORA}", file=sys.stderr)
         return 2
 
-    from rag_assets.core.embeddings import Embedder, content_key
-    from rag_assets.core.questions import read_questions
-    from rag_assets.core.store import VectorStore
+    from rag_assets.core.evaluation.questions import read_questions
+    from rag_assets.core.retrieval.embeddings import Embedder, content_key
+    from rag_assets.core.retrieval.store import VectorStore
 
     started = time.perf_counter()
     sections: dict[str, float] = {}

@@ -341,7 +341,7 @@ def run_partition(document: str, year: int, data_dir: Path, instance: object,
 
 
 def _reports(args: argparse.Namespace) -> list:
-    from rag_assets.core.catalog import scan_reports
+    from rag_assets.core.ingest.catalog import scan_reports
 
     reports, problems = scan_reports(args.data_dir / "reports")
     for problem in problems:
@@ -396,7 +396,7 @@ def print_metrics(data_dir: Path) -> None:
     and the footnote-dependent questions alone."""
     import duckdb
 
-    from rag_assets.core.reports import by_document_table, comparison_table
+    from rag_assets.core.evaluation.reports import by_document_table, comparison_table
     from rag_assets.defs.resources import WAREHOUSE_SCHEMA
 
     try:
@@ -503,8 +503,8 @@ def check_ingest(path: Path, document: str, year: str, reports_dir: Path) -> Pat
     """Where ``path`` is filed for (document, year): ``<reports_dir>/<document>/<year>/<name>``.
     Raises ``IngestError`` for a bad name or year, a missing or unsupported file, or a folder that
     already holds another report (a file of the same name is replaced)."""
-    from rag_assets.core.catalog import DOCUMENT_NAME_RE, YEAR_RE, sanitize_document_name
-    from rag_assets.core.documents import SUPPORTED_SUFFIXES, document_kind
+    from rag_assets.core.ingest.catalog import DOCUMENT_NAME_RE, YEAR_RE, sanitize_document_name
+    from rag_assets.core.ingest.documents import SUPPORTED_SUFFIXES, document_kind
 
     if not DOCUMENT_NAME_RE.match(document):
         suggestion = sanitize_document_name(document)

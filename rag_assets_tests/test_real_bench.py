@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rag_assets.core.evaluation import judge
-from rag_assets.core.financebench import Filing, hit_at
-from rag_assets.core.questions import GoldenQuestion
+from rag_assets.core.evaluation.financebench import Filing, hit_at
+from rag_assets.core.evaluation.questions import GoldenQuestion
+from rag_assets.core.evaluation.runs import judge
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 DEV_PDF = BENCH.parents[1] / "shared/corpora/financebench-dev/pdfs/LOCKHEEDMARTIN_2022_10K.pdf"

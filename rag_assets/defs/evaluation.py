@@ -12,10 +12,10 @@ from collections.abc import Iterator
 import dagster as dg
 import pandas as pd
 
-from rag_assets.core.evaluation import records_to_frame, run_questions, summarize
-from rag_assets.core.questions import questions_path, read_questions
-from rag_assets.core.reports import metrics_table, png_markdown, strategy_chart
-from rag_assets.core.retrieval import STRATEGIES, Retriever
+from rag_assets.core.evaluation.questions import questions_path, read_questions
+from rag_assets.core.evaluation.reports import metrics_table, png_markdown, strategy_chart
+from rag_assets.core.evaluation.runs import records_to_frame, run_questions, summarize
+from rag_assets.core.retrieval.retriever import STRATEGIES, Retriever
 from rag_assets.defs.index import document_profile, enriched_vectors, naive_vectors
 from rag_assets.defs.partitions import partition_of, report_partitions
 from rag_assets.defs.reporting import BY_PARTITION, fail, preview

@@ -16,11 +16,11 @@ from collections.abc import Iterator
 import dagster as dg
 import pandas as pd
 
-from rag_assets.core.chunking import ChunkKind
-from rag_assets.core.embeddings import Embedder, available_cores, torch_threads_for
-from rag_assets.core.routing import profile_from_text
-from rag_assets.core.store import LanceFolder, VectorStore, index_partition
-from rag_assets.core.tables import frame_to_chunks, frame_to_footnotes
+from rag_assets.core.chunks.chunking import ChunkKind
+from rag_assets.core.ingest.routing import profile_from_text
+from rag_assets.core.retrieval.embeddings import Embedder, available_cores, torch_threads_for
+from rag_assets.core.retrieval.store import LanceFolder, VectorStore, index_partition
+from rag_assets.core.warehouse.tables import frame_to_chunks, frame_to_footnotes
 from rag_assets.defs.partitions import partition_of, report_partitions
 from rag_assets.defs.reporting import fail, preview
 from rag_assets.defs.resources import EmbeddingsResource, RagSettings

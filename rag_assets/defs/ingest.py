@@ -11,22 +11,26 @@ from collections.abc import Iterator
 import dagster as dg
 import pandas as pd
 
-from rag_assets.core import chunking
-from rag_assets.core.catalog import report_for
-from rag_assets.core.chunking import Chunk, colocation
-from rag_assets.core.context import document_context
-from rag_assets.core.documents import DocumentError, load_document
-from rag_assets.core.footnote_checks import (
+from rag_assets.core.chunks import chunking
+from rag_assets.core.chunks.chunking import Chunk, colocation
+from rag_assets.core.chunks.quality import validate_chunk_table
+from rag_assets.core.footnotes.checks import (
     citation_counts,
     definition_completeness,
     multi_line,
     stray_note_lines,
     text_conservation,
 )
-from rag_assets.core.footnotes import build_footnote_index, stitch_document, stitching_coverage
-from rag_assets.core.groundtruth import load_truth
-from rag_assets.core.quality import validate_chunk_table
-from rag_assets.core.tables import (
+from rag_assets.core.footnotes.groundtruth import load_truth
+from rag_assets.core.footnotes.stitching import (
+    build_footnote_index,
+    stitch_document,
+    stitching_coverage,
+)
+from rag_assets.core.ingest.catalog import report_for
+from rag_assets.core.ingest.context import document_context
+from rag_assets.core.ingest.documents import DocumentError, load_document
+from rag_assets.core.warehouse.tables import (
     chunks_to_frame,
     frame_to_chunks,
     frame_to_pages,

@@ -12,11 +12,11 @@ from dagster._core.storage.db_io_manager import DbTypeHandler, TableSlice
 from dagster_duckdb_pandas import DuckDBPandasIOManager, DuckDBPandasTypeHandler
 from pydantic import Field
 
-from rag_assets.core.chunking import ChunkSettings
-from rag_assets.core.embeddings import BUNDLED_MODEL, Embedder
-from rag_assets.core.retrieval import RetrievalConfig
-from rag_assets.core.store import VectorStore
-from rag_assets.core.writable import (
+from rag_assets.core.chunks.chunking import ChunkSettings
+from rag_assets.core.retrieval.embeddings import BUNDLED_MODEL, Embedder
+from rag_assets.core.retrieval.retriever import RetrievalConfig
+from rag_assets.core.retrieval.store import VectorStore
+from rag_assets.core.warehouse.writable import (
     StoreNotWritable,
     check_database_file,
     check_folder,

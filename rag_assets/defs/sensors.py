@@ -12,7 +12,7 @@ import json
 
 import dagster as dg
 
-from rag_assets.core.catalog import changed_reports, scan_reports
+from rag_assets.core.ingest.catalog import changed_reports, scan_reports
 from rag_assets.defs.ingest import ingest_job
 from rag_assets.defs.partitions import document_partitions, partition_key, year_partitions
 from rag_assets.defs.resources import RagSettings

@@ -20,11 +20,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rag_assets.core.groundtruth import FootnoteTruth, write_truth
-from rag_assets.core.questions import (
+from rag_assets.core.evaluation.questions import (
     GoldenQuestion,
     QuestionCategory,
 )
+from rag_assets.core.footnotes.groundtruth import FootnoteTruth, write_truth
 from rag_assets.samples.base import SampleFile, numbered_question, publish, report_dir
 from rag_assets.samples.pdf_layout import (
     Heading,

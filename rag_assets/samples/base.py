@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from rag_assets.core.questions import (
+from rag_assets.core.evaluation.questions import (
     GoldenQuestion,
     QuestionCategory,
     questions_path,

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rag_assets.core.groundtruth import FootnoteTruth, TruthFootnote, write_truth
-from rag_assets.core.questions import GoldenQuestion
+from rag_assets.core.evaluation.questions import GoldenQuestion
+from rag_assets.core.footnotes.groundtruth import FootnoteTruth, TruthFootnote, write_truth
 from rag_assets.samples.base import SampleFile, packaged_questions, publish, report_dir
 
 DOCUMENT = "gdpr"

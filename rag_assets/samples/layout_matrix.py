@@ -59,7 +59,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from rag_assets.core.groundtruth import FootnoteTruth, TruthFootnote, write_truth
+from rag_assets.core.footnotes.groundtruth import FootnoteTruth, TruthFootnote, write_truth
 from rag_assets.samples.base import SampleFile, publish, report_dir
 from rag_assets.samples.layout_writers import (
     Block,

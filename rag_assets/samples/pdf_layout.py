@@ -26,7 +26,7 @@ from pathlib import Path
 from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
-from rag_assets.core.groundtruth import FootnoteTruth, TruthFootnote
+from rag_assets.core.footnotes.groundtruth import FootnoteTruth, TruthFootnote
 
 FONT = "helvetica"
 HEADER_PT = 8.0

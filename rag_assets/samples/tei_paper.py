@@ -14,11 +14,11 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from rag_assets.core.groundtruth import FootnoteTruth, TruthFootnote, write_truth
-from rag_assets.core.questions import (
+from rag_assets.core.evaluation.questions import (
     GoldenQuestion,
     QuestionCategory,
 )
+from rag_assets.core.footnotes.groundtruth import FootnoteTruth, TruthFootnote, write_truth
 from rag_assets.samples.base import SampleFile, numbered_question, publish, report_dir
 
 DOCUMENT = "footnote-rag-paper"

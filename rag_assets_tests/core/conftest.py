@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from rag_assets.core.documents import LoadedDocument, load_document
-from rag_assets.core.footnotes import (
+from rag_assets.core.footnotes.stitching import (
     FootnoteIndex,
     StitchedPage,
     build_footnote_index,
     stitch_document,
 )
+from rag_assets.core.ingest.documents import LoadedDocument, load_document
 from rag_assets.samples.annual_reports import build_annual_reports
 from rag_assets.samples.earnings import build_earnings_release
 from rag_assets.samples.gdpr import build_gdpr

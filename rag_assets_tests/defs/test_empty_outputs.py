@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from dagster._core.storage.db_io_manager import TableSlice
 
-from rag_assets.core.tables import (
+from rag_assets.core.warehouse.tables import (
     CHUNK_COLUMNS,
     FOOTNOTE_COLUMNS,
     RAW_PAGE_COLUMNS,

@@ -12,9 +12,9 @@ import duckdb
 import pytest
 
 from rag_assets.cli import main
-from rag_assets.core.embeddings import Embedder, available_cores, torch_threads_for
-from rag_assets.core.retrieval import STRATEGIES, RetrievalConfig
-from rag_assets.core.store import VectorStore
+from rag_assets.core.retrieval.embeddings import Embedder, available_cores, torch_threads_for
+from rag_assets.core.retrieval.retriever import STRATEGIES, RetrievalConfig
+from rag_assets.core.retrieval.store import VectorStore
 from rag_assets.definitions import all_assets
 from rag_assets.defs.partitions import partition_key, register_partitions
 from rag_assets.defs.resources import default_resources

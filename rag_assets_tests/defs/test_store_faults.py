@@ -32,8 +32,8 @@ import duckdb
 import pytest
 
 from rag_assets.cli import first_error
-from rag_assets.core.store import LanceFolder
-from rag_assets.core.writable import (
+from rag_assets.core.retrieval.store import LanceFolder
+from rag_assets.core.warehouse.writable import (
     StoreNotWritable,
     check_database_file,
     check_folder,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rag_assets.core.catalog import scan_reports
+from rag_assets.core.ingest.catalog import scan_reports
 from rag_assets_tests.defs.conftest import materialize, row_counts
 
 

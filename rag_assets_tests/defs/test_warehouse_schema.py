@@ -7,7 +7,7 @@ from pathlib import Path
 import dagster as dg
 import duckdb
 
-from rag_assets.core.tables import frame_to_pages
+from rag_assets.core.warehouse.tables import frame_to_pages
 from rag_assets_tests.defs.conftest import materialize
 
 OLD_RAW_PAGES = """

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from rag_assets.core.questions import GoldenQuestion, questions_path, read_questions
+from rag_assets.core.evaluation.questions import GoldenQuestion, questions_path, read_questions
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 QUESTIONS_DIR = REPO_ROOT / "rag_assets" / "samples" / "questions"

@@ -14,7 +14,7 @@ import pdfplumber
 import pypdfium2 as pdfium
 import pytest
 
-from rag_assets.core.questions import read_questions
+from rag_assets.core.evaluation.questions import read_questions
 from rag_assets.samples import annual_reports, earnings, tei_paper
 from rag_assets.samples.base import SampleFile
 

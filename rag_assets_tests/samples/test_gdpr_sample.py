@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from rag_assets.core.questions import GoldenQuestion, read_questions
+from rag_assets.core.evaluation.questions import GoldenQuestion, read_questions
 from rag_assets.samples.base import packaged_questions
 from rag_assets.samples.gdpr import (
     SEPARATOR,

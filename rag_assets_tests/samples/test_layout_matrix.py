@@ -13,7 +13,7 @@ import pdfplumber
 import pypdfium2 as pdfium
 import pytest
 
-from rag_assets.core.groundtruth import FootnoteTruth, load_truth
+from rag_assets.core.footnotes.groundtruth import FootnoteTruth, load_truth
 from rag_assets.samples import layout_matrix as lm
 from rag_assets.samples.layout_writers import PLAIN_DIGITS, Para, plain
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pdfplumber
 import pytest
 
-from rag_assets.core.groundtruth import FootnoteTruth, load_truth
+from rag_assets.core.footnotes.groundtruth import FootnoteTruth, load_truth
 from rag_assets.samples import annual_reports, earnings, gdpr, tei_paper
 from rag_assets_tests.samples.test_fictitious_samples import tei_page_texts
 

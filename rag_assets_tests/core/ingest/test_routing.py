@@ -1,0 +1,181 @@
+"""Routing: years named in a question, document aliases from a cover page, and routing a question
+to the documents it names (tickers and acronyms only in capitals)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag_assets.core.ingest.routing import (
+    DocumentProfile,
+    display_name,
+    profile_from_text,
+    registrant_name,
+    route,
+    years_in,
+)
+
+TEN_K_COVER = """UNITED STATES
+SECURITIES AND EXCHANGE COMMISSION
+Washington, D.C. 20549
+FORM 10-K
+ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934
+For the fiscal year ended December 31, 2021
+Commission File Number 1-3619
+PFIZER INC.
+(Exact name of registrant as specified in its charter)
+Delaware 13-5315170
+Securities registered pursuant to Section 12(b) of the Act:
+Title of each class Trading Symbol(s) Name of each exchange on which registered
+Common Stock, $.05 par value PFE New York Stock Exchange
+0.250% Notes due 2027 PFE27 New York Stock Exchange
+"""
+
+REGULATION_COVER = """I
+(Legislative acts)
+REGULATIONS
+REGULATION (EU) 2016/679 OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL
+of 27 April 2016
+on the protection of natural persons with regard to the processing of personal data and on the
+free movement of such data, and repealing Directive 95/46/EC
+(General Data Protection Regulation)
+(Text with EEA relevance)
+"""
+
+
+# --- years -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "years"),
+    [
+        ("2022", [2022]),
+        ("What was revenue in 2022?", [2022]),
+        ("Revenue in fiscal 2022?", [2022]),
+        ("In fiscal year 2020, what changed?", [2020]),
+        ("FY22 revenue", [2022]),
+        ("FY'22 revenue", [2022]),
+        ("FY99 and FY49", [1999, 2049]),  # two digits pivot at 50
+        ("FY 2019 margins", [2019]),
+        ("FY2021 and again 2021", [2021]),  # each year once
+        ("Compare 2019 with 2018", [2019, 2018]),  # order of mention
+        ("fy22", [2022]),
+    ],
+)
+def test_years_in_finds_written_years(question: str, years: list[int]) -> None:
+    assert years_in(question) == years
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Revenue was $2,018 million",  # an amount
+        "a ratio of 2018.5",  # a decimal
+        "items 10,2019",  # part of a longer number
+        "Directive 2002/58/EC and Regulation (EU) 2016/679",  # EU act numbers
+        "order 120221 shipped",  # digits inside a number
+        "founded in 1849",  # outside the year range
+        "What is the revenue?",
+    ],
+)
+def test_years_in_ignores_numbers_that_are_not_years(question: str) -> None:
+    assert years_in(question) == []
+
+
+# --- profiles --------------------------------------------------------------------------------
+
+
+def test_profile_from_a_10k_cover_has_registrant_names_and_ticker() -> None:
+    profile = profile_from_text("pfizer-10k", 2021, [TEN_K_COVER])
+    assert profile.document == "pfizer-10k"
+    assert profile.year == 2021
+    assert profile.title == "PFIZER INC."
+    # the registrant name title-cased and without its legal suffix, the first ticker; the id's
+    # "pfizer" is the same alias as "Pfizer" (deduplicated case-insensitively), "10k" is generic
+    assert profile.aliases == ["Pfizer Inc", "Pfizer", "PFE"]
+
+
+def test_profile_from_a_regulation_cover_has_number_short_name_and_acronym() -> None:
+    profile = profile_from_text("eu-gdpr", 2016, ["", REGULATION_COVER])
+    assert profile.title == "Regulation (EU) 2016/679"
+    assert profile.aliases == [
+        "Regulation (EU) 2016/679", "2016/679", "General Data Protection Regulation", "GDPR",
+        "eu gdpr",
+    ]
+
+
+def test_profile_without_a_cover_falls_back_to_the_document_id() -> None:
+    profile = profile_from_text("tesla_annual-report", 2023, ["nothing to see here"])
+    assert profile.title is None
+    assert profile.aliases == ["tesla"]  # "annual" and "report" are generic id words
+
+
+# --- route -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def profiles() -> list[DocumentProfile]:
+    return [
+        profile_from_text("pfizer-10k", 2021, [TEN_K_COVER]),
+        profile_from_text("eu-gdpr", 2016, [REGULATION_COVER]),
+        DocumentProfile(document="acme-10k", year=2022, aliases=["Acme Corporation", "Acme"]),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "documents"),
+    [
+        ("What did Pfizer earn in 2021?", ["pfizer-10k"]),
+        ("what did PFIZER INC earn?", ["pfizer-10k"]),  # names in any case
+        ("What did PFE earn?", ["pfizer-10k"]),  # the ticker in capitals
+        ("What did pfe earn?", []),  # not a ticker in lower case
+        ("Is PFE27 a stock?", []),  # whole words only
+        ("What does the GDPR say about consent?", ["eu-gdpr"]),
+        ("what does the gdpr say about consent?", []),  # acronym only in capitals
+        ("general data protection regulation, Article 6", ["eu-gdpr"]),
+        ("Which article of Regulation (EU) 2016/679 covers erasure?", ["eu-gdpr"]),
+        ("Did acme corporation or Pfizer grow faster?", ["acme-10k", "pfizer-10k"]),
+        ("Does Acmeville have a mayor?", []),
+        ("What is the capital of France?", []),
+    ],
+)
+def test_route_by_aliases(
+    profiles: list[DocumentProfile], question: str, documents: list[str]
+) -> None:
+    assert route(question, profiles) == documents
+
+
+def test_route_without_profiles_is_the_whole_corpus() -> None:
+    assert route("What did Pfizer earn?", []) == []
+
+
+@pytest.mark.parametrize(
+    ("cover", "name"),
+    [
+        # BLOCK 2020: the file number and a rule share the name's line
+        ("For the transition period from ________ to ________\nCommission File Number "
+         "001-37622 ______________________ SQUARE, INC.\n(Exact name of registrant as specified "
+         "in its charter)", "SQUARE, INC."),
+        # LOCKHEED MARTIN 2020: the rule ends the line above, the file number opens the name's
+        ("For the transition period from to ______\nCommission file number 1-11437\n"
+         "LOCKHEED MARTIN CORPORATION\n(Exact name of registrant as specified in its charter)",
+         "LOCKHEED MARTIN CORPORATION"),
+        # MGM RESORTS 2018: PDFium reads the cover a word (or a letter) per line
+        ("Commission\nFile\nNo.\n001-10362\nMGM\nR\nESORTS I\nNTERNATIONAL\n(Exact name of "
+         "Registrant as specified in its charter)", "MGM RESORTS INTERNATIONAL"),
+        # COCA-COLA 2017: the name is a picture; the running text names the company
+        ("Commission File Number 001-02217\n(Exact name of Registrant as specified in its "
+         "charter)\nshares of The Coca-Cola Company common stock ... The Coca-Cola Company",
+         "The Coca-Cola Company"),
+    ],
+)
+def test_registrant_name_drops_file_numbers_and_rules(cover: str, name: str) -> None:
+    assert registrant_name(cover) == name
+    aliases = profile_from_text("x-10k", 2020, [cover]).aliases
+    assert not any("_" in a or "Commission" in a for a in aliases)
+
+
+def test_hyphen_and_space_name_the_same_company() -> None:
+    profile = DocumentProfile(document="coca-cola-10k", year=2017, aliases=["Coca-Cola"])
+    assert route("What is the FY2017 ROA for Coca Cola?", [profile]) == ["coca-cola-10k"]
+    assert display_name("MGM RESORTS INTERNATIONAL") == "MGM Resorts International"
+    assert display_name("PFIZER INC.") == "Pfizer Inc"

@@ -1,0 +1,339 @@
+"""Query understanding: the finance lexicon, metric and statement detection, instruction
+boilerplate, and the FinanceBench dev questions beside hand-written bare forms of them."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from rag_assets.core.ingest.documents import load_document
+from rag_assets.core.ingest.statements import STATEMENT_KINDS, classify_pages, page_lines
+from rag_assets.core.retrieval.query import (
+    LEXICON_PATH,
+    Lexicon,
+    load_lexicon,
+    metrics_in,
+    normalize,
+    statements_named,
+    strip_instructions,
+    understand,
+)
+
+DEV = Path(__file__).resolve().parents[3].parent / "shared" / "corpora" / "financebench-dev"
+STOP_WORDS = {
+    "a", "an", "and", "as", "at", "by", "for", "from", "in", "is", "of", "on", "over", "the",
+    "to", "what", "with",
+}
+
+
+def content_words(text: str) -> set[str]:
+    """The words that carry content, lower case, punctuation and function words left out."""
+    words = re.findall(r"[a-z0-9&']+", text.lower().replace("’", "'"))
+    return {w.removesuffix("'s") for w in words} - STOP_WORDS
+
+
+# --- the lexicon ---------------------------------------------------------------------------------
+
+
+def test_the_lexicon_loads_and_documents_itself() -> None:
+    raw = json.loads(LEXICON_PATH.read_text(encoding="utf-8"))
+    assert "_doc" in raw and " ".join(raw["_doc"]).count("line_items") >= 1
+    lexicon = load_lexicon()
+    assert isinstance(lexicon, Lexicon) and len(lexicon.metrics) >= 35
+
+
+def test_every_metric_names_statements_and_line_items() -> None:
+    lexicon = load_lexicon()
+    for key, entry in lexicon.metrics.items():
+        assert entry.statements, key
+        assert set(entry.statements) <= set(STATEMENT_KINDS), key
+        assert lexicon.line_items_of(key), key  # its own, or its inputs'
+        assert all(i in lexicon.metrics for i in entry.inputs), key
+        for text in [*entry.aliases, *entry.line_items]:
+            assert text == text.lower().strip() and text, (key, text)
+
+
+def test_every_alias_names_its_own_metric_and_no_other() -> None:
+    lexicon = load_lexicon()
+    counts = Counter(normalize(a) for e in lexicon.metrics.values() for a in e.aliases)
+    assert [a for a, n in counts.items() if n > 1] == []
+    for key, entry in lexicon.metrics.items():
+        for alias in entry.aliases:
+            assert metrics_in(alias) == [key], alias
+
+
+def test_required_metrics_are_in_the_lexicon() -> None:
+    metrics = load_lexicon().metrics
+    for key in (
+        "revenue", "revenue_growth", "revenue_cagr", "net_income", "operating_income",
+        "operating_margin", "ebitda", "gross_margin", "capex", "capex_to_revenue",
+        "free_cash_flow", "operating_cash_flow", "investing_cash_flow", "financing_cash_flow",
+        "dividends", "dividends_per_share", "working_capital", "current_ratio", "quick_ratio",
+        "days_payable_outstanding", "days_sales_outstanding", "inventory_turnover",
+        "fixed_asset_turnover", "asset_turnover", "return_on_assets", "return_on_equity",
+        "debt_to_equity", "effective_tax_rate", "interest_coverage", "eps", "share_repurchases",
+        "accounts_payable",
+    ):
+        assert key in metrics, key
+
+
+def test_inputs_that_form_a_cycle_are_refused() -> None:
+    entry = {"aliases": ["x"], "statements": ["balance_sheet"], "line_items": ["x"]}
+    with pytest.raises(ValueError, match="cycle"):
+        Lexicon.model_validate({"_doc": ["test"], "metrics": {
+            "a": {**entry, "inputs": ["b"]}, "b": {**entry, "aliases": ["y"], "inputs": ["a"]},
+        }})
+    with pytest.raises(ValueError, match="StatementKind|literal"):
+        Lexicon.model_validate({"_doc": ["test"], "metrics": {
+            "a": {**entry, "statements": ["cash_flows"]},
+        }})
+
+
+# --- metrics and statements ----------------------------------------------------------------------
+
+
+def test_capex_as_a_share_of_revenue_expands_to_its_line_items() -> None:
+    plan = understand("What is the FY2019 capex as a % of revenue?")
+    assert plan.metrics == ["capex_to_revenue"]  # one metric, not capex and revenue
+    assert plan.years == [2019]
+    assert {"cash_flow", "income_statement"} <= set(plan.statements)
+    for term in ("purchases of property, plant and equipment", "capital expenditures",
+                 "purchases of land, buildings, and equipment", "net sales"):
+        assert term in plan.expansion
+    assert "purchases of property, plant and equipment" in plan.bm25_text
+
+
+def test_dpo_expands_to_accounts_payable_and_cost_of_sales() -> None:
+    plan = understand("What is the FY2022 days payable outstanding (DPO) for Corning?")
+    assert plan.metrics == ["days_payable_outstanding"]
+    assert {"accounts payable", "cost of sales", "cost of goods sold"} <= set(plan.expansion)
+    assert plan.statements == ["balance_sheet", "income_statement"]
+    assert understand("Corning DPO in 2022?").metrics == ["days_payable_outstanding"]
+
+
+@pytest.mark.parametrize(("question", "metrics"), [
+    ("What is the fixed asset turnover ratio?", ["fixed_asset_turnover"]),
+    ("What is the asset turnover ratio?", ["asset_turnover"]),
+    ("operating income + depreciation and amortization (unadjusted EBITDA)",
+     ["operating_income", "depreciation_amortization", "ebitda"]),
+    ("What was the working capital ratio?", ["current_ratio"]),
+    ("Did net working capital turn positive?", ["working_capital"]),
+    ("How large were share buybacks and dividends paid in 2021?",
+     ["share_repurchases", "dividends"]),
+    ("What is the ROE and the debt-to-equity ratio?", ["return_on_equity", "debt_to_equity"]),
+    ("Interest coverage and the effective tax rate of Pfizer", ["interest_coverage",
+                                                                "effective_tax_rate"]),
+    ("Capital expenditures as a percentage of revenue", ["capex_to_revenue"]),
+    ("What is the 3 year EPS CAGR?", ["eps"]),  # a bare CAGR is no revenue CAGR
+    ("Who is the CFO of 3M?", []),
+])
+def test_metrics_in_questions(question: str, metrics: list[str]) -> None:
+    assert metrics_in(question) == metrics
+
+
+@pytest.mark.parametrize(("question", "statements"), [
+    ("Using the cash flow statement, what is capex?", ["cash_flow"]),
+    ("from the statement of income and the statement of financial position",
+     ["income_statement", "balance_sheet"]),
+    ("relying on the balance sheet and the P&L statement", ["balance_sheet", "income_statement"]),
+    ("in the statement of comprehensive income", ["comprehensive_income"]),
+    ("the Consolidated Statements of Cash Flows", ["cash_flow"]),
+    ("the statement of shareholders' equity", ["equity"]),
+    ("Which segment grew fastest? See the MD&A.", ["segment_note", "mdna"]),
+    ("What did Pfizer earn in 2021?", []),
+])
+def test_statements_named(question: str, statements: list[str]) -> None:
+    assert statements_named(question) == statements
+
+
+def test_named_statements_come_first_and_survive_the_instruction_that_names_them() -> None:
+    plan = understand(
+        "What is the FY2019 - FY2020 total revenue growth rate for Block? Approach the question "
+        "asked by assuming the standpoint of an investment banking analyst who only has access "
+        "to the statement of income."
+    )
+    assert "statement of income" not in plan.ranking_text
+    assert plan.named_statements == ["income_statement"] == plan.statements
+    plan = understand("Using the balance sheet, what is the FY2020 capex of 3M?")
+    assert plan.statements == ["balance_sheet", "cash_flow"]
+    assert plan.ranking_text == "What is the FY2020 capex of 3M?"
+
+
+# --- instruction boilerplate ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("question", "ranking"), [
+    ("What was Apple's FY2021 revenue? Please round the result to the nearest whole number.",
+     "What was Apple's FY2021 revenue?"),
+    ("What were 3M's 2018 dividends? Answer in USD thousands. Show your work.",
+     "What were 3M's 2018 dividends?"),
+    ("Assume the role of a credit analyst with only the balance sheet. What is Pfizer's 2021 "
+     "current ratio?", "What is Pfizer's 2021 current ratio?"),
+    ("Relying on the cash flow statement only, how much did Corning spend on capex in 2022?",
+     "How much did Corning spend on capex in 2022?"),
+    ("What is Nike's FY2023 inventory turnover (in units of times, rounded to two decimals)?",
+     "What is Nike's FY2023 inventory turnover?"),
+    ("If EBITDA is not a meaningful measure for a bank, explain why. What is JPMorgan's 2022 "
+     "EBITDA?", "What is JPMorgan's 2022 EBITDA?"),
+    ("Based on FY2022 data, does Corning have positive working capital?",
+     "Based on FY2022 data, does Corning have positive working capital?"),  # no instruction
+    ("Using the FY2020 cash flow statement, what is the capex of 3M?",
+     "What is the capex of 3M? FY2020"),  # a year is never dropped
+    ("Explain the role of derivatives in 3M's hedging. Summarize the data reported by segment.",
+     "Explain the role of derivatives in 3M's hedging. Summarize the data reported by segment."),
+])
+def test_instructions_are_stripped_in_any_wording(question: str, ranking: str) -> None:
+    assert strip_instructions(question) == ranking
+
+
+def test_a_definition_keeps_its_words_and_loses_its_arithmetic() -> None:
+    ranking = strip_instructions(
+        "What is 3M's FY2018 ROE? ROE is defined as: FY2018 net income / (average total "
+        "shareholders' equity between FY2017 and FY2018)."
+    )
+    assert ranking == ("What is 3M's FY2018 ROE? ROE FY2018 net income average total "
+                       "shareholders' equity FY2017 and FY2018.")
+    assert strip_instructions("Define quick ratio as (cash + receivables) divided by current "
+                              "liabilities.") == "quick ratio cash receivables current liabilities."
+
+
+# The dev set's questions (FinanceBench, verbatim) beside bare forms written by hand: the same
+# question as a user would type it, with a definition's content in plain words.
+PAIRS = [
+    ("What is the FY2019 fixed asset turnover ratio for Activision Blizzard? Fixed asset turnover "
+     "ratio is defined as: FY2019 revenue / (average PP&E between FY2018 and FY2019). Round your "
+     "answer to two decimal places. Base your judgments on the information provided primarily in "
+     "the statement of income and the statement of financial position.",
+     "What is the FY2019 fixed asset turnover ratio for Activision Blizzard, from FY2019 revenue "
+     "and average PP&E in FY2018 and FY2019?"),
+    ("What is the FY2017 - FY2019 3 year average of capex as a % of revenue for Activision "
+     "Blizzard? Answer in units of percents and round to one decimal place. Calculate (or "
+     "extract) the answer from the statement of income and the cash flow statement.",
+     "What is the FY2017 - FY2019 3 year average of capex as a % of revenue for Activision "
+     "Blizzard?"),
+    ("How much (in USD billions) did American Water Works pay out in cash dividends for FY2020? "
+     "Compute or extract the answer by primarily using the details outlined in the statement of "
+     "cash flows.",
+     "How much did American Water Works pay out in cash dividends for FY2020?"),
+    ("Basing your judgments off of the cash flow statement and the income statement, what is "
+     "American Water Works's FY2021 unadjusted operating income + depreciation and amortization "
+     "from the cash flow statement (unadjusted EBITDA) in USD millions?",
+     "What is American Water Works's FY2021 unadjusted operating income and depreciation and "
+     "amortization from the cash flow statement (unadjusted EBITDA)?"),
+    ("Does American Water Works have positive working capital based on FY2022 data? If working "
+     "capital is not a useful or relevant metric for this company, then please state that and "
+     "explain why.",
+     "Does American Water Works have positive working capital based on FY2022 data?"),
+    ("What is the FY2019 - FY2020 total revenue growth rate for Block (formerly known as "
+     "Square)? Answer in units of percents and round to one decimal place. Approach the question "
+     "asked by assuming the standpoint of an investment banking analyst who only has access to "
+     "the statement of income.",
+     "What is the FY2019 - FY2020 total revenue growth rate for Block (formerly known as "
+     "Square)?"),
+    ("Using the cash flow statement, answer the following question to the best of your "
+     "abilities: how much did Block (formerly known as Square) generate in cash flow from "
+     "operating activities in FY2020? Answer in USD millions.",
+     "How much did Block (formerly known as Square) generate in cash flow from operating "
+     "activities in FY2020?"),
+    ("What is the FY2017 return on assets (ROA) for Coca Cola? ROA is defined as: FY2017 net "
+     "income / (average total assets between FY2016 and FY2017). Round your answer to two "
+     "decimal places. Give a response to the question by relying on the details shown in the "
+     "balance sheet and the P&L statement.",
+     "What is the FY2017 return on assets (ROA) for Coca Cola, from FY2017 net income and "
+     "average total assets in FY2016 and FY2017?"),
+    ("By drawing conclusions from the information stated only in the statement of financial "
+     "position, what is General Mills's FY2020 working capital ratio? Define working capital "
+     "ratio as total current assets divided by total current liabilities. Round your answer to "
+     "two decimal places.",
+     "What is General Mills's FY2020 working capital ratio, total current assets over total "
+     "current liabilities?"),
+    ("According to the information provided in the statement of cash flows, what is the FY2020 "
+     "free cash flow (FCF) for General Mills? FCF here is defined as: (cash from operations - "
+     "capex). Answer in USD millions.",
+     "What is the FY2020 free cash flow (FCF) for General Mills, from cash from operations and "
+     "capex?"),
+    ("We need to calculate a reasonable approximation (or exact number if possible) of a "
+     "financial metric. Basing your judgment by information plainly provided in the balance "
+     "sheet and the P&L statement, what is Lockheed Martin's FY2020 asset turnover ratio? Asset "
+     "turnover ratio is defined as: FY2020 revenue / (average total assets between FY2019 and "
+     "FY2020). Round your answer to two decimal places.",
+     "What is Lockheed Martin's FY2020 asset turnover ratio, from FY2020 revenue and average "
+     "total assets in FY2019 and FY2020?"),
+    ("What is Lockheed Martin's FY2021 net working capital? Define net working capital as total "
+     "current assets less total current liabilities. Answer in USD millions. Respond to the "
+     "question by assuming the perspective of an investment analyst who can only use the "
+     "details shown within the balance sheet.",
+     "What is Lockheed Martin's FY2021 net working capital, from total current assets and total "
+     "current liabilities?"),
+    ("What is Lockheed Martin's 2 year total revenue CAGR from FY2020 to FY2022 (in units of "
+     "percents and round to one decimal place)? Provide a response to the question by primarily "
+     "using the statement of income.",
+     "What is Lockheed Martin's 2 year total revenue CAGR from FY2020 to FY2022?"),
+    ("Basing your judgments off of the balance sheet, what is the year end FY2018 amount of "
+     "accounts payable for MGM Resorts? Answer in USD millions.",
+     "What is the year end FY2018 amount of accounts payable for MGM Resorts?"),
+    ("What is the FY2018 - FY2020 3 year average of capex as a % of revenue for MGM Resorts? "
+     "Answer in units of percents and round to one decimal place. Please utilize information "
+     "provided primarily within the statement of cash flows and the statement of income.",
+     "What is the FY2018 - FY2020 3 year average of capex as a % of revenue for MGM Resorts?"),
+]
+
+
+@pytest.mark.parametrize(("laden", "bare"), PAIRS, ids=[f"q{i}" for i in range(len(PAIRS))])
+def test_an_instruction_laden_question_ranks_like_its_bare_form(laden: str, bare: str) -> None:
+    full, plain = understand(laden), understand(bare)
+    assert content_words(full.ranking_text) == content_words(plain.ranking_text)
+    assert full.metrics == plain.metrics
+    assert set(full.statements) == set(plain.statements)
+    assert full.years == plain.years or set(full.years) == set(plain.years)
+    assert full.question == laden
+    assert full.statements[: len(full.named_statements)] == full.named_statements
+
+
+def test_the_dev_questions_lose_every_instruction_and_keep_their_substance() -> None:
+    if not (DEV / "questions.jsonl").is_file():
+        pytest.skip(f"FinanceBench dev set not at {DEV}")
+    rows = [json.loads(line) for line in (DEV / "questions.jsonl").open(encoding="utf-8")]
+    assert len(rows) == 18
+    instruction_words = re.compile(
+        r"round|answer|judg|standpoint|perspective|usd|units of|primarily|best of your|"
+        r"approximation|explain why|statement of income|statement of financial", re.IGNORECASE)
+    for row in rows:
+        plan = understand(row["question"])
+        assert not instruction_words.search(plan.ranking_text), plan.ranking_text
+        assert plan.metrics, row["question"]
+        company = row["company"].split()[0].replace("-", " ")
+        assert company.lower() in plan.ranking_text.lower(), (company, plan.ranking_text)
+        assert plan.years and set(plan.years) <= set(
+            int(y) for y in re.findall(r"(?:19|20)\d\d", plan.ranking_text)
+        )
+
+
+# --- the line items, as real filings print them --------------------------------------------------
+
+FILINGS = ["ACTIVISIONBLIZZARD_2019_10K", "AMERICANWATERWORKS_2022_10K", "GENERALMILLS_2020_10K",
+           "MGMRESORTS_2018_10K", "CORNING_2022_10K"]
+
+
+@pytest.mark.slow
+def test_every_metric_finds_a_line_item_on_its_statements_in_real_filings() -> None:
+    """Each metric's line items (its inputs' included) are printed, in at least one of five real
+    10-Ks, on a page of one of the statements the lexicon names for it."""
+    paths = [DEV / "pdfs" / f"{name}.pdf" for name in FILINGS]
+    if not all(p.is_file() for p in paths):
+        pytest.skip(f"FinanceBench PDFs not under {DEV}")
+    texts: dict[str, list[str]] = {}
+    for path in paths:
+        pages = [page_lines(p) for p in load_document(path, pdf_workers=1).pages]
+        for lines, kind in zip(pages, classify_pages(pages), strict=True):
+            if kind:
+                texts.setdefault(kind, []).append(normalize("\n".join(lines).replace("|", " ")))
+    lexicon = load_lexicon()
+    for key in lexicon.metrics:
+        items = [normalize(i) for i in lexicon.line_items_of(key)]
+        pages = [t for s in lexicon.statements_of(key) for t in texts.get(s, [])]
+        assert any(i in t for i in items for t in pages), key
