@@ -29,7 +29,8 @@ from rag_assets.core.ingest.statements import (
     statement_title,
 )
 
-CORPORA = Path(__file__).resolve().parents[3].parent / "shared" / "corpora"
+from ..conftest import CORPORA
+
 DEV_PDFS = CORPORA / "financebench-dev" / "pdfs"
 SEC_10K = CORPORA / "sec-10k"
 
