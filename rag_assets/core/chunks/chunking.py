@@ -104,6 +104,7 @@ def count_tokens(texts: Sequence[str]) -> list[int]:
     return [len(e.ids) for e in tokenizer.encode_batch(list(texts))]
 
 
+@lru_cache(maxsize=1)
 def special_tokens() -> int:
     """Tokens the model adds to every text ([CLS] and [SEP])."""
     return count_tokens([""])[0]
