@@ -36,7 +36,11 @@ from rag_assets.core.footnotes.stitching import (
     citations_in_block,
     marker_of,
 )
-from rag_assets.core.ingest.context import DocumentContext, document_context
+from rag_assets.core.ingest.context import (
+    DocumentContext,
+    document_context,
+    letters_and_digits,
+)
 from rag_assets.core.ingest.layout import detect_heading
 from rag_assets.core.ingest.pages import Page, raw_page_text
 
@@ -163,7 +167,8 @@ def markers_in(
     """
     defined = sorted({
         m.group("marker") for m in FOOTNOTE_BLOCK_RE.finditer(text)
-        if complete is None or _letters(m.group("text")) in complete.get(m.group("marker"), ())
+        if complete is None
+        or letters_and_digits(m.group("text")) in complete.get(m.group("marker"), ())
     })
     outside = FOOTNOTE_BLOCK_RE.sub(" ", text)
     cited = {
@@ -184,7 +189,7 @@ def cited_pages_by_marker(index: FootnoteIndex) -> dict[str, set[int]]:
 def naive_defined(text: str, definitions: dict[str, set[str]]) -> list[str]:
     """Markers whose complete definition the raw chunk holds (a window that cuts a definition
     after its first line holds part of it, not the definition)."""
-    flat = _letters(text)
+    flat = letters_and_digits(text)
     return sorted(
         marker
         for marker, texts in definitions.items()
@@ -197,12 +202,8 @@ def complete_definitions(index: FootnoteIndex) -> dict[str, set[str]]:
     spacing differ between a raw window and the dictionary)."""
     out: dict[str, set[str]] = {}
     for f in index.footnotes:
-        out.setdefault(f.marker, set()).add(_letters(f.text))
+        out.setdefault(f.marker, set()).add(letters_and_digits(f.text))
     return out
-
-
-def _letters(text: str) -> str:
-    return "".join(ch for ch in text.lower() if ch.isalnum())
 
 
 # --- naive ------------------------------------------------------------------------------------

@@ -68,11 +68,11 @@ class DocumentContext(BaseModel):
             _short(section, MAX_SECTION_CHARS),
             _short(table_title, MAX_TITLE_CHARS),
         ):
-            if not extra or _letters(extra) in _letters(" ".join(parts)):
+            if not extra or letters_and_digits(extra) in letters_and_digits(" ".join(parts)):
                 continue
             # a longer form of a part already said (the Item's heading as the section) replaces it
             longer = next((i for i, part in enumerate(parts[2:], 2)
-                           if _letters(part) in _letters(extra)), None)
+                           if letters_and_digits(part) in letters_and_digits(extra)), None)
             if longer is None:
                 parts.append(extra)
             else:
@@ -126,5 +126,7 @@ def _short(text: str | None, limit: int) -> str | None:
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
 
 
-def _letters(text: str) -> str:
+def letters_and_digits(text: str) -> str:
+    """Text compared without case, spacing, punctuation or line breaks (a header part against
+    another, a definition in a raw window against the dictionary's)."""
     return "".join(ch for ch in text.lower() if ch.isalnum())

@@ -374,8 +374,8 @@ class Retriever:
         """What the question asks, and the text each ranking reads."""
         if self.config.understand_query:
             return understand(question)
-        return understand("").model_copy(update={"question": question,
-                                                 "ranking_text": question})
+        return QueryPlan(question=question, ranking_text=question, years=years_in(question),
+                         metrics=[], statements=[], named_statements=[], expansion=[])
 
     def _dense(self, plan: QueryPlan, kind: ChunkKind, k: int, where: str | None) -> list[Hit]:
         vector = self.embedder.embed_query(plan.ranking_text)
