@@ -129,3 +129,12 @@ def test_rank_pages_best_chunk_plus_a_bonus_per_further_chunk() -> None:
     assert [h.pages for h in pages] == [[3], [1], [4], [5]]
     assert rank_pages(hits, bonus=0.0)[0].page == 1  # no bonus: the best chunk decides
     assert rank_pages([]) == []
+
+
+def test_without_query_understanding_the_question_ranks_as_asked(retriever: Retriever) -> None:
+    raw = Retriever(retriever.store, retriever.embedder, RetrievalConfig(understand_query=False))
+    question = PAIRS[0][0]
+    plan = raw.plan(question)
+    assert plan.ranking_text == plan.bm25_text == question and plan.statements == []
+    assert retriever.plan(question).ranking_text != question  # the instructions are stripped
+    assert raw.search(question, "routed").plan == plan
