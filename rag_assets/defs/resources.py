@@ -13,6 +13,7 @@ from dagster_duckdb_pandas import DuckDBPandasIOManager, DuckDBPandasTypeHandler
 from pydantic import Field
 
 from rag_assets.core.chunks.chunking import ChunkSettings
+from rag_assets.core.generation.llm import ChatModel, LLMConfig, Provider, connect
 from rag_assets.core.retrieval.embeddings import BUNDLED_MODEL, Embedder
 from rag_assets.core.retrieval.retriever import RetrievalConfig
 from rag_assets.core.retrieval.store import VectorStore
@@ -145,6 +146,44 @@ class RetrievalSettings(dg.ConfigurableResource):
     def config(self) -> RetrievalConfig:
         return RetrievalConfig(**{name: getattr(self, name) for name in RetrievalConfig.model_fields
                                   if name in type(self).model_fields})
+
+
+_LLM = LLMConfig()
+
+
+class LLMResource(dg.ConfigurableResource):
+    """Which engine writes answers, summaries and (``stitch_mode=llm``) stitched text.
+
+    ``extractive`` (default) is offline and deterministic. ``openai`` reads the key from the
+    variable named by ``api_key_env`` (OPENAI_API_KEY) and OPENAI_BASE_URL for any compatible
+    server; ``azure`` reads AZURE_OPENAI_ENDPOINT, AZURE_OPENAI_API_KEY (or Entra ID through
+    azure-identity) and AZURE_OPENAI_API_VERSION. Keys never enter this config.
+    """
+
+    provider: Provider = Field(default=_LLM.provider, description="extractive | openai | azure")
+    librarian_model: str = Field(default=_LLM.librarian_model,
+                                 description="small model: stitching, evidence notes")
+    executive_model: str = Field(default=_LLM.executive_model,
+                                 description="answers and summaries")
+    base_url: str | None = Field(default=None, description="an OpenAI-compatible server")
+    api_key_env: str = Field(default=_LLM.api_key_env,
+                             description="the variable that holds the key (not the key)")
+    timeout_seconds: float = Field(default=_LLM.timeout_seconds, gt=0)
+    max_retries: int = Field(default=_LLM.max_retries, ge=0)
+    temperature: float = Field(default=_LLM.temperature, ge=0.0, le=2.0)
+    max_tokens: int = Field(default=_LLM.max_tokens, ge=16)
+    citation_threshold: float = Field(
+        default=0.5, ge=0.0, le=1.0,
+        description="how closely a cited reference's context must match its claim (0-1)")
+
+    def config(self) -> LLMConfig:
+        return LLMConfig(**{name: getattr(self, name) for name in LLMConfig.model_fields
+                            if name in type(self).model_fields})
+
+    def chat(self) -> ChatModel | None:
+        """The chat model, or None for ``extractive``; ``LLMConfigError`` names a missing
+        setting."""
+        return connect(self.config())
 
 
 class _PartitionAwareIOManager(dg.IOManager):
@@ -284,5 +323,6 @@ def default_resources(
         "settings": settings,
         "embeddings": EmbeddingsResource(),
         "retrieval": RetrievalSettings(**(retrieval or {})),
+        "llm": LLMResource(),
         "io_manager": WarehouseIOManager(database=database, schema=WAREHOUSE_SCHEMA),
     }

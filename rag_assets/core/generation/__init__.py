@@ -1,0 +1,1 @@
+"""Generation: answers and summaries from retrieved evidence, their citations and the models."""

@@ -1,0 +1,54 @@
+"""Prompts by name: every prompt is a jinja2 text file under ``prompts/`` (a reviewed diff).
+
+Retrieved text goes through the ``data`` filter, which neutralizes the ``<document>`` fence tags
+inside it, so a report cannot close its own fence and speak as the instructions.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+
+PROMPTS_ENV = "RAG_ASSETS_PROMPTS_DIR"
+REPO_PROMPTS = Path(__file__).resolve().parents[3] / "prompts"
+_FENCE_RE = re.compile(r"<\s*(/?)\s*document\b", re.IGNORECASE)
+
+
+class PromptMissing(LookupError):
+    """A prompt the code asks for has no file; ``str()`` names the file that is missing."""
+
+
+def prompts_dir() -> Path:
+    return Path(os.environ.get(PROMPTS_ENV) or REPO_PROMPTS)
+
+
+def fence_data(text: object) -> str:
+    """Document text as data: ``<document>``/``</document>`` inside it become inert."""
+    return _FENCE_RE.sub(lambda m: f"‹{m.group(1)}document", str(text))
+
+
+@lru_cache(maxsize=4)
+def _environment(folder: str) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(folder), undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=False, autoescape=False,  # plain text to a model, not HTML
+    )
+    env.filters["data"] = fence_data
+    return env
+
+
+def load_prompt(name: str, folder: Path | None = None) -> jinja2.Template:
+    """The template ``<folder>/<name>.txt``; a missing file raises ``PromptMissing``."""
+    folder = folder or prompts_dir()
+    path = folder / f"{name}.txt"
+    if not path.is_file():
+        raise PromptMissing(f"prompt {name!r} has no file {path}")
+    return _environment(str(folder)).get_template(f"{name}.txt")
+
+
+def render(name: str, folder: Path | None = None, **values: object) -> str:
+    return load_prompt(name, folder).render(**values).strip()
