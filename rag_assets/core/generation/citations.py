@@ -1,0 +1,600 @@
+"""Citation verification: is each quote printed on the page it cites, and does it support the claim?
+
+A model (or the extractive engine) cites ``(document, year, page, quote)``. Nothing it writes is
+trusted: every citation is checked against the stored pages (``raw_pages``) and marked
+
+- ``invalid``: the page is not stored, the quote is not printed on it, or an ``Article N`` /
+  ``Article N(M)`` / ``Note N`` that the claim or quote names is not on that page;
+- ``context_mismatch``: the quote is on the page but does not support the claim: a figure of the
+  claim is not in the quote or next to it, the claim's words are not around the quote, or the
+  quote sits outside the Article / Note the claim names;
+- ``valid`` otherwise.
+
+Quotes are compared after ``normalize``, so line breaks, hyphenation, table pipes and typographic
+quotes never decide. A quote taken from the stitched text may carry ``{FOOTNOTE [N]: definition}``
+blocks: the sentence part must be on the cited page and each definition on that page or on
+another page of the same report (stitching puts a definition printed elsewhere after the sentence
+that cites it), and the sentence (or an earlier definition in the quote) must cite the marker.
+Deterministic and model-free; plain Python, no Dagster.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rag_assets.core.footnotes.stitching import FOOTNOTE_BLOCK_RE
+from rag_assets.core.generation.records import CitationMark, Claim, SourceCitation
+from rag_assets.core.ingest.pages import Page, raw_page_text
+from rag_assets.core.retrieval.references import STOP_WORDS, find_references
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+PageKey = tuple[str, int, int]
+
+WINDOW_CHARS = 400  # normalized characters either side of a quote that still count as its context
+REFERENCE_WINDOW_LINES = 4  # lines either side of a quote where a mention of an Article counts
+TOC_HEADINGS = 4  # a page with this many "Note N." headings is a table of contents
+CHECKED_KINDS = ("article", "note")
+
+_QUOTES_DASHES = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "`": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+    "\u00ab": '"', "\u00bb": '"',
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-",
+    "\u2212": "-", "\ufe58": "-", "\u00ad": "",
+})
+_SEPARATOR_ROW_RE = re.compile(r"\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?")
+_DASH_RUN_RE = re.compile(r"-{2,}")
+_INNER_HYPHEN_RE = re.compile(r"(?<=[^\W_])-(?=[^\W\d_])")
+_CURRENCY_RE = re.compile(r"([$€£¥])\s+(?=[\d(])")
+_BLOCK_ANYCASE_RE = re.compile(FOOTNOTE_BLOCK_RE.pattern, re.IGNORECASE)
+_ELLIPSIS_RE = re.compile(r"\[?\s*(?:\.{3,}|…)\s*\]?")
+_EDGE_PUNCT = " .,;:'\"!?"
+
+_ARTICLE_HEAD_RE = re.compile(r"Article (\d{1,3})")
+_PARAGRAPH_RE = re.compile(r"(\d{1,2})\.\s+\S")
+_NOTE_HEAD_RE = re.compile(r"(?:NOTE|Note)\s+(\d{1,2})\.(?:\s+[A-Z(].*)?")
+_ITEM_HEAD_RE = re.compile(r"(?:ITEM|Item)\s+\d{1,2}[A-Z]?\.\s+[A-Z]")
+_KEY_RE = re.compile(r"(?P<kind>article|note) (?P<num>[0-9a-z.]+)(?P<parts>(?:\([0-9a-z]+\))*)")
+
+_FIGURE_RE = re.compile(
+    r"(?<![\w.,])(?<![^\W\d_]-)"  # not part of a word: "Q4", "3M", "COVID-19", "10-K"
+    r"(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?P<dec>\.\d+)?(?!\w|[.,]\d|-[^\W\d_])"
+    r"\s*(?P<pct>%|percent\b)?\s*(?P<scale>thousand|million|billion|trillion)?\b"
+)
+_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_WORD_RE = re.compile(r"[^\W\d_]{3,}")
+_MORE_STOP_WORDS = frozenset({"per", "cent", "percent", "year", "years", "company"})
+
+
+# --- normalization -------------------------------------------------------------------------
+
+
+def _block_as_printed(match: re.Match[str]) -> str:
+    """``{FOOTNOTE [3]: text}`` reads as the definition line a page prints: ``[3] text``."""
+    return f" {match['marker']} {match['text']} "
+
+
+def _normalize_line(line: str) -> str:
+    s = unicodedata.normalize("NFKC", line).casefold().translate(_QUOTES_DASHES)
+    if _SEPARATOR_ROW_RE.fullmatch(s.strip()):
+        return ""  # a markdown table's |---|---| row prints nothing
+    s = s.replace("\\|", " ").replace("|", " ")
+    s = _DASH_RUN_RE.sub("-", s)  # "Revenues––$81.3 billion" prints two en dashes
+    s = _INNER_HYPHEN_RE.sub("", s)  # "long-term", "long-\nterm" read "longterm"; "15-valent" too
+    s = _CURRENCY_RE.sub(r"\1", s)  # table cells print "$ 5,363", prose "$5,363"
+    return " ".join(s.split())
+
+
+def _normalize_lines(lines: Sequence[str]) -> tuple[str, list[int]]:
+    """The normalized text of ``lines`` and where each line starts in it (for positions)."""
+    parts: list[str] = []
+    starts: list[int] = []
+    length = 0
+    for line in lines:
+        s = _normalize_line(line)
+        if not s:
+            starts.append(length)
+            continue
+        hyphen = bool(parts) and parts[-1].endswith("-") and parts[-1][-2:-1].isalnum()
+        if hyphen and s[0].isalpha():
+            parts[-1] = parts[-1][:-1]  # hyphenation at a line end: "infor-" + "mation"
+            length -= 1
+        elif hyphen and s[0].isdigit() and parts[-1][-2:-1].isalpha():
+            pass  # "COVID-" + "19" reads "covid-19", as printed on one line
+        elif parts:
+            parts.append(" ")
+            length += 1
+        starts.append(length)
+        parts.append(s)
+        length += len(s)
+    return "".join(parts), starts
+
+
+def normalize(text: str) -> str:
+    """What quote matching compares: case-folded NFKC text, curly quotes and dashes unified,
+    markdown table pipes and ``---`` rows removed, ``{FOOTNOTE [N]: d}`` read as ``[N] d``,
+    hyphenated line ends joined (and word-internal hyphens dropped, so both spellings agree),
+    whitespace collapsed. A quote that spans line breaks or a table row's cells still matches."""
+    return _normalize_lines(_BLOCK_ANYCASE_RE.sub(_block_as_printed, text).split("\n"))[0]
+
+
+# --- the stored pages ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Normalized:
+    text: str
+    line_starts: list[int]
+
+    def line_at(self, offset: int) -> int:
+        return max(0, bisect.bisect_right(self.line_starts, offset) - 1)
+
+
+# (article, paragraph, note) in force on one line of a page
+_Label = tuple[int | None, int | None, str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Mention:
+    key: str
+    line: int
+    heading: bool  # the "Article 33" / "NOTE 5." heading itself, not a cross-reference
+
+
+class PageTexts:
+    """The text of every stored page by (document, year, page_index), as a plain extractor sees
+    it (tables rendered in place, so table cells can be quoted). Normalized text, the Article /
+    Note structure of each report and the references printed on each page are computed on first
+    use and cached: one verifier serves many answers."""
+
+    def __init__(self, texts: Mapping[PageKey, str] | None = None) -> None:
+        self._texts: dict[PageKey, str] = dict(texts or {})
+        self._normalized: dict[PageKey, _Normalized] = {}
+        self._labels: dict[tuple[str, int], dict[int, list[_Label]]] = {}
+        self._mentions: dict[PageKey, list[_Mention]] = {}
+        self._partitions: dict[tuple[str, int], list[int]] = {}
+        self._index()
+
+    def _index(self) -> None:
+        partitions: dict[tuple[str, int], list[int]] = {}
+        for document, year, page in self._texts:
+            partitions.setdefault((document, year), []).append(page)
+        self._partitions = {k: sorted(v) for k, v in partitions.items()}
+        self._normalized.clear()
+        self._labels.clear()
+        self._mentions.clear()
+
+    @classmethod
+    def from_pages(cls, document: str, year: int, pages: Sequence[Page]) -> PageTexts:
+        return cls().add(document, year, pages)
+
+    @classmethod
+    def from_frame(cls, raw_pages: pd.DataFrame) -> PageTexts:
+        """All partitions of a ``raw_pages`` frame."""
+        from rag_assets.core.warehouse.tables import frame_to_pages  # pandas only when used
+
+        out = cls()
+        for (document, year), rows in raw_pages.groupby(["document", "year"], sort=False):
+            out.add(str(document), int(year), frame_to_pages(rows))
+        return out
+
+    def add(self, document: str, year: int, pages: Sequence[Page]) -> PageTexts:
+        """Add (or replace) one partition's pages; returns self so calls chain."""
+        for page in pages:
+            self._texts[(document, int(year), page.page_index)] = raw_page_text(page)
+        self._index()
+        return self
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._texts
+
+    def partitions(self) -> list[tuple[str, int]]:
+        return sorted(self._partitions)
+
+    def pages_of(self, document: str, year: int) -> list[int]:
+        return list(self._partitions.get((document, int(year)), []))
+
+    def get(self, document: str, year: int, page: int) -> str | None:
+        return self._texts.get((document, int(year), int(page)))
+
+    def normalized(self, document: str, year: int, page: int) -> str | None:
+        found = self._norm((document, int(year), int(page)))
+        return found.text if found else None
+
+    def _norm(self, key: PageKey) -> _Normalized | None:
+        if key not in self._normalized:
+            text = self._texts.get(key)
+            if text is None:
+                return None
+            self._normalized[key] = _Normalized(*_normalize_lines(text.split("\n")))
+        return self._normalized[key]
+
+    def _page_labels(self, key: PageKey) -> list[_Label]:
+        part = key[:2]
+        if part not in self._labels:
+            self._labels[part] = _outline(
+                {p: self._texts[(*part, p)].split("\n") for p in self._partitions[part]})
+        return self._labels[part].get(key[2], [])
+
+    def _page_mentions(self, key: PageKey) -> list[_Mention]:
+        if key not in self._mentions:
+            text = self._texts[key]
+            lines = text.split("\n")
+            starts = [0]
+            for line in lines[:-1]:
+                starts.append(starts[-1] + len(line) + 1)
+            mentions = []
+            for r in find_references(text):
+                if r.kind in CHECKED_KINDS:
+                    line = bisect.bisect_right(starts, r.start) - 1
+                    mentions.append(_Mention(r.key, line, _is_heading(lines[line])))
+            self._mentions[key] = mentions
+        return self._mentions[key]
+
+
+def _is_heading(line: str) -> bool:
+    s = line.strip()
+    return bool(_ARTICLE_HEAD_RE.fullmatch(s) or _NOTE_HEAD_RE.fullmatch(s))
+
+
+def _outline(pages: Mapping[int, list[str]]) -> dict[int, list[_Label]]:
+    """The Article, paragraph and Note in force on every line of a report, read in page order.
+
+    An Article starts at a line that is exactly ``Article N`` (the GDPR's headings), a paragraph
+    at ``M. Text`` when M follows the previous paragraph, a Note at ``NOTE N. Title`` /
+    ``Note N. Title`` (10-K notes); each stays in force across pages until the next heading (an
+    ``Item N.`` heading ends the notes). Numbers only go up, and a page with many Note headings
+    is a table of contents, so neither a contents page nor a cross-reference opens a section.
+    """
+    out: dict[int, list[_Label]] = {}
+    article: int | None = None
+    paragraph: int | None = None
+    note: str | None = None
+    for index in sorted(pages):
+        lines = [line.strip() for line in pages[index]]
+        toc = sum(bool(_NOTE_HEAD_RE.fullmatch(s)) for s in lines) >= TOC_HEADINGS
+        labels: list[_Label] = []
+        for s in lines:
+            if (m := _ARTICLE_HEAD_RE.fullmatch(s)) and int(m[1]) > (article or 0):
+                article, paragraph = int(m[1]), None
+            elif article and (m := _PARAGRAPH_RE.match(s)) and int(m[1]) == (paragraph or 0) + 1:
+                paragraph = int(m[1])
+            if not toc and (m := _NOTE_HEAD_RE.fullmatch(s)) and not s[-1].isdigit() \
+                    and int(m[1]) > int(note or 0):
+                note = m[1]
+            elif _ITEM_HEAD_RE.match(s):
+                note = None
+            labels.append((article, paragraph, note))
+        out[index] = labels
+    return out
+
+
+# --- references ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Ref:
+    key: str  # "article 12(3)", "note 5"
+    kind: str
+    number: str
+    parts: tuple[str, ...]
+
+    @property
+    def shown(self) -> str:
+        return self.kind.title() + " " + self.number.upper() + "".join(f"({p})" for p in self.parts)
+
+    def labels_match(self, label: _Label) -> bool:
+        article, paragraph, note = label
+        if self.kind == "article":
+            return (self.number.isdigit() and article == int(self.number)
+                    and (not self.parts or (self.parts[0].isdigit()
+                                            and paragraph == int(self.parts[0]))))
+        # "Note 1M" is a lettered section of Note 1: its region is Note 1's
+        return note is not None and self.number.startswith(note) and (
+            self.number[len(note):].isalpha() or self.number == note)
+
+    def printed_as(self, key: str) -> bool:
+        """A page printing ``key`` prints this reference: the same or a more specific one
+        ("Article 6(1)(a)" prints Article 6(1); "Article 12" does not print Article 12(9))."""
+        return key == self.key or key.startswith(self.key + "(")
+
+    def related(self, key: str) -> bool:
+        """The same reference, or its parent / child: Article 12 and Article 12(3)."""
+        return self.printed_as(key) or self.key.startswith(key + "(")
+
+
+def _refs(text: str) -> list[_Ref]:
+    out: dict[str, _Ref] = {}
+    for r in find_references(text):
+        if r.kind in CHECKED_KINDS and (m := _KEY_RE.fullmatch(r.key)):
+            parts = tuple(re.findall(r"\((\w+)\)", m["parts"]))
+            out.setdefault(r.key, _Ref(r.key, m["kind"], m["num"], parts))
+    return list(out.values())
+
+
+# --- figures and words ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Figure:
+    value: float
+    decimals: int
+    scale: float  # 1 unless a scale word follows: "$2.4 billion"
+    year_like: bool
+
+
+def _figures(normalized: str) -> list[_Figure]:
+    out = []
+    for m in _FIGURE_RE.finditer(normalized):
+        digits = m["int"].replace(",", "")
+        decimals = len(m["dec"]) - 1 if m["dec"] else 0
+        value = float(digits + (m["dec"] or ""))
+        scale = _SCALES.get(m["scale"] or "", 1.0)
+        year_like = ("," not in m["int"] and not decimals and not m["pct"] and scale == 1
+                     and 1900 <= value <= 2100)
+        out.append(_Figure(value, decimals, scale, year_like))
+    return out
+
+
+def _figure_in(wanted: _Figure, pool: Iterable[_Figure]) -> bool:
+    """Equal, or equal at the claim's precision once scales agree: "$2.4 billion" is in a table
+    that prints 2,400 (millions) or 2,431 and in prose that prints "$2.4 billion"."""
+    for found in pool:
+        if wanted.scale == 1:
+            if math.isclose(found.value, wanted.value):
+                return True
+            continue
+        scales = [found.scale] if found.scale > 1 else [1.0, 1e3, 1e6, 1e9]
+        for scale in scales:
+            if math.isclose(round(found.value * scale / wanted.scale, wanted.decimals),
+                            wanted.value):
+                return True
+    return False
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ies", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def _words(normalized: str, ignore: frozenset[str] = frozenset()) -> set[str]:
+    return {
+        _stem(w) for w in _WORD_RE.findall(normalized)
+        if w not in STOP_WORDS and w not in _MORE_STOP_WORDS and w not in ignore
+    }
+
+
+def _blank_references(text: str) -> str:
+    """The claim without its reference phrases: "Article 33" or "[3]" is not a figure."""
+    chars = list(text)
+    for r in find_references(text):
+        chars[r.start:r.end] = " " * (r.end - r.start)
+    return "".join(chars)
+
+
+# --- quote matching ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Block:
+    marker: str
+    text: str  # normalized definition
+    cited_before: str  # normalized body and definitions before this block in the quote
+
+
+@dataclass(frozen=True, slots=True)
+class _Quote:
+    parts: list[str]  # normalized sentence parts (outside footnote blocks and ellipses)
+    blocks: list[_Block]
+    full: str  # the whole quote normalized
+
+
+def _parse_quote(quote: str) -> _Quote:
+    parts: list[str] = []
+    blocks: list[_Block] = []
+    seen: list[str] = []
+    position = 0
+    for m in [*FOOTNOTE_BLOCK_RE.finditer(quote), None]:
+        body = quote[position:m.start() if m else len(quote)]
+        for piece in _ELLIPSIS_RE.split(body):
+            norm = normalize(piece).strip(_EDGE_PUNCT)
+            if norm:
+                parts.append(norm)
+                seen.append(norm)
+        if m is None:
+            break
+        definition = normalize(m["text"]).strip(_EDGE_PUNCT)
+        blocks.append(_Block(normalize(m["marker"]), definition, " ".join(seen)))
+        seen.append(definition)
+        position = m.end()
+    return _Quote(parts, blocks, normalize(quote))
+
+
+def _cites(block: _Block, body_ends: Sequence[int] | None, page: str) -> bool:
+    """Whether the quote cites the block's marker: in its text before the block, or on the page
+    before the end of the quoted text (a quote may start after the marker, mid-sentence or below
+    a table whose cells carry it); a quote of definitions only: anywhere on the page."""
+    if block.marker in block.cited_before:
+        return True
+    if body_ends is None:
+        return block.marker in page
+    return any(block.marker in page[:end] for end in body_ends)
+
+
+def _find_in_order(text: str, parts: Sequence[str]) -> list[tuple[int, int]] | None:
+    """Every occurrence chain of ``parts`` in order (each after the previous one); the spans of
+    the first and last part for each chain start, or None when the parts are not all there."""
+    if not parts:
+        return None
+    spans = []
+    start = text.find(parts[0])
+    while start != -1:
+        end = start + len(parts[0])
+        for part in parts[1:]:
+            at = text.find(part, end)
+            if at == -1:
+                break
+            end = at + len(part)
+        else:
+            spans.append((start, end))
+        start = text.find(parts[0], start + 1)
+    return spans or None
+
+
+# --- verification --------------------------------------------------------------------------
+
+
+def _mark(citation: SourceCitation, mark: CitationMark, reason: str) -> SourceCitation:
+    return citation.model_copy(update={"mark": mark, "reason": reason})
+
+
+def _found_elsewhere(pages: PageTexts, citation: SourceCitation, quote: _Quote) -> str:
+    others = [
+        p for p in pages.pages_of(citation.document, citation.year)
+        if p != citation.page
+        and _find_in_order(pages.normalized(citation.document, citation.year, p) or "",
+                           quote.parts)
+    ]
+    if not others:
+        return ""
+    shown = ", ".join(f"p.{p + 1}" for p in others[:3])
+    return f" (it is on {shown})"
+
+
+def verify(citation: SourceCitation, claim_text: str, pages: PageTexts,
+           threshold: float = 0.5) -> SourceCitation:
+    """A copy of ``citation`` marked valid, context_mismatch or invalid, with a one-line reason.
+
+    ``threshold`` (0-1) is the share of the claim's content words that must be printed in the
+    quote or around it on the page.
+    """
+    if not 0.0 <= threshold <= 1.0:
+        raise ValueError(f"threshold must be between 0 and 1, not {threshold}")
+    doc, year, page = citation.document, citation.year, citation.page
+    where = f"{doc} {year} p.{page + 1}"
+    if not pages.pages_of(doc, year):
+        return _mark(citation, "invalid", f"no pages stored for {doc} {year}")
+    key = (doc, year, page)
+    norm = pages._norm(key)
+    if norm is None:
+        return _mark(citation, "invalid", f"{where} is not a stored page")
+    quote = _parse_quote(citation.quote)
+    if not quote.parts and not quote.blocks:
+        return _mark(citation, "invalid", "empty quote")
+
+    # 1. the quote is printed on the page (definitions: on this page or another of the report)
+    spans = _find_in_order(norm.text, quote.parts) if quote.parts else None
+    if quote.parts and not spans:
+        return _mark(citation, "invalid",
+                     f"quote not found on {where}{_found_elsewhere(pages, citation, quote)}")
+    body_ends = [end for _, end in spans] if spans else None
+    for block in quote.blocks:
+        here = norm.text.find(block.text)
+        if here < 0:  # stitched from another page: printed there, and cited by what is quoted
+            if not any(block.text in (pages.normalized(doc, year, p) or "")
+                       for p in pages.pages_of(doc, year)):
+                return _mark(citation, "invalid",
+                             f"footnote {block.marker} definition not found in {doc} {year}")
+            if not _cites(block, body_ends, norm.text):
+                return _mark(citation, "invalid",
+                             f"footnote {block.marker} is not cited by the quoted text on {where}")
+        if not spans:  # definitions only: anchored where the page prints (or cites) the first
+            at = here if here >= 0 else norm.text.find(block.marker)
+            spans = [(at, at + len(block.text if here >= 0 else block.marker))]
+    assert spans is not None
+
+    # 2. every Article / Note the claim or the quote names is on the page
+    body = " ".join(quote.parts)
+    claim_refs = _refs(claim_text)
+    labels = pages._page_labels(key)
+    mentions = pages._page_mentions(key)
+    for ref in [*claim_refs, *_refs(body)]:
+        if not any(ref.labels_match(lb) for lb in labels) and not any(
+                ref.printed_as(m.key) for m in mentions):
+            return _mark(citation, "invalid", f"{ref.shown} is not on {where}")
+
+    # 3. the claim matches the quote's context
+    claim_norm = normalize(_blank_references(claim_text))
+    if not claim_norm:
+        return _mark(citation, "valid", f"quote found on {where}")
+    failures: list[str] = []
+    for start, end in spans:
+        reason = _context_failure(
+            quote, claim_norm, claim_refs, norm, labels, mentions, (start, end),
+            frozenset(_WORD_RE.findall(normalize(doc.replace("-", " ")))), year, threshold)
+        if reason is None:
+            return _mark(citation, "valid", f"quote found on {where} and matches the claim")
+        failures.append(reason)
+    return _mark(citation, "context_mismatch", failures[0])
+
+
+def _context_failure(
+    quote: _Quote, claim: str, claim_refs: Sequence[_Ref], norm: _Normalized,
+    labels: Sequence[_Label], mentions: Sequence[_Mention], span: tuple[int, int],
+    ignore: frozenset[str], year: int, threshold: float,
+) -> str | None:
+    """Why the claim does not fit this occurrence of the quote, or None when it does."""
+    start, end = span
+    window = norm.text[max(0, start - WINDOW_CHARS):end + WINDOW_CHARS]
+    context = f"{quote.full} {window}"
+
+    pool = _figures(context)
+    page_years = {f.value for f in _figures(norm.text) if f.year_like} | {float(year)}
+    missing = [
+        f for f in _figures(claim)
+        if not _figure_in(f, pool) and not (f.year_like and f.value in page_years)
+    ]
+    if missing:
+        shown = ", ".join(f"{f.value:g}" for f in missing[:3])
+        return f"figure {shown} of the claim is not in the quote or next to it"
+
+    first, last = norm.line_at(start), norm.line_at(max(start, end - 1))
+    for ref in claim_refs:
+        inside = any(ref.labels_match(labels[i]) for i in range(first, last + 1)
+                     if i < len(labels))
+        near = any(not m.heading and ref.related(m.key)
+                   and first - REFERENCE_WINDOW_LINES <= m.line <= last + REFERENCE_WINDOW_LINES
+                   for m in mentions)
+        if not inside and not near:
+            return f"the quote is not in or near {ref.shown}"
+
+    wanted = _words(claim, ignore)
+    if wanted:
+        overlap = len(wanted & _words(context)) / len(wanted)
+        if overlap < threshold:
+            return f"claim words around the quote {overlap:.2f} < {threshold:.2f}"
+    return None
+
+
+def verify_claims(claims: Sequence[Claim], pages: PageTexts,
+                  threshold: float = 0.5) -> list[Claim]:
+    """Copies of the claims with every citation verified against its claim's text."""
+    return [
+        claim.model_copy(update={
+            "citations": [verify(c, claim.text, pages, threshold) for c in claim.citations]})
+        for claim in claims
+    ]
+
+
+_MARK_TEXT: dict[CitationMark, str] = {
+    "valid": "", "context_mismatch": ", context mismatch", "invalid": ", invalid",
+    "unchecked": ", unchecked",
+}
+
+
+def marked(number: int, mark: CitationMark) -> str:
+    """How citation ``number`` shows in answer text: ``[1]`` when valid, else ``[1, invalid]``."""
+    return f"[{number}{_MARK_TEXT[mark]}]"
