@@ -4,13 +4,15 @@
     rag-assets demo     [--data-dir data] [--corpora ../shared/corpora] [--only ...] [--no-eval]
     rag-assets backfill [retrieval_runs] [retrieval_metrics] [--only ...] [--set w_bm25=0.8]
     rag-assets ingest   PATH --document NAME --year YYYY [--data-dir data]
+    rag-assets ask      "QUESTION" [--document NAME] [--year YYYY] [--json] [--provider P]
 
 ``demo`` materializes the ingest and index assets of every (document, year) partition in this
 process against the Dagster instance in ``$DAGSTER_HOME`` (the UI then shows the same runs), then
 the evaluation assets and their roll-up, and prints one line per partition and the metrics.
 ``backfill`` re-materializes evaluation assets over every partition (e.g. after changing a
 retrieval weight) and refreshes the roll-up. ``ingest`` files one report and ingests and indexes
-its partition.
+its partition. ``ask`` answers a question from everything indexed, with numbered citations that
+were checked against the stored pages, and appends it to ``answer_audit``.
 
 The terminal gets one line per partition (and, on a terminal, a ticker of the running step);
 Dagster's own log goes only to the run records (the instance's event log, shown by the UI).
@@ -563,6 +565,57 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return 0
 
 
+def load_raw_pages(data_dir: Path):  # noqa: ANN201 - a DataFrame; pandas is imported lazily
+    """Every stored page (read-only: a running UI's runs may hold the writer lock)."""
+    import duckdb
+
+    from rag_assets.defs.resources import WAREHOUSE_SCHEMA
+
+    with duckdb.connect(str(data_dir / "warehouse.duckdb"), read_only=True) as con:
+        return con.execute(f"select * from {WAREHOUSE_SCHEMA}.raw_pages").df()
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    """Answer one question; the answer, its sources and their verification marks."""
+    import duckdb
+
+    from rag_assets.core.generation.answers import audit_record
+    from rag_assets.core.generation.llm import LLMConfigError
+    from rag_assets.core.warehouse.audit import append_audit
+    from rag_assets.defs.generation import build_answerer
+    from rag_assets.defs.resources import WAREHOUSE_SCHEMA, LLMResource, default_resources
+
+    if not (args.data_dir / "warehouse.duckdb").is_file():
+        print(f"nothing indexed under {args.data_dir}: run `make demo` or `rag-assets ingest` "
+              "first", file=sys.stderr)
+        return 2
+    resources = default_resources(str(args.data_dir))
+    llm = resources["llm"]
+    if args.provider:
+        llm = LLMResource(**{**llm.model_dump(), "provider": args.provider})
+    try:
+        pages = load_raw_pages(args.data_dir)
+        answerer = build_answerer(resources["settings"], resources["embeddings"],
+                                  resources["retrieval"], llm, pages)
+        result = answerer.ask(args.question, args.document, args.year)
+    except (LLMConfigError, RuntimeError, duckdb.Error) as err:
+        print(f"cannot answer: {str(err).splitlines()[0]}", file=sys.stderr)
+        return 2
+    append_audit(resources["settings"].warehouse_path, WAREHOUSE_SCHEMA,
+                 [audit_record(result, document=args.document, year=args.year)])
+    if args.json:
+        print(result.model_dump_json(indent=2))
+        return 0
+    print(result.answer)
+    if result.sources_used:
+        print("\nSources:")
+        for source in result.sources_used:
+            print(f"  {source.label}  {source.mark}")
+    for event in result.guardrail_events:
+        print(f"  guardrail {event.name}: {event.detail}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="rag-assets", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -593,6 +646,16 @@ def main(argv: list[str] | None = None) -> int:
     ingest.add_argument("--data-dir", type=Path, default=Path(os.environ.get(
         "RAG_ASSETS_DATA_DIR", "data")), help="data folder (reports/, questions/, stores)")
     ingest.set_defaults(func=cmd_ingest)
+    ask = sub.add_parser("ask", help="answer a question with verified page citations")
+    ask.add_argument("question")
+    ask.add_argument("--document", help="only this document (e.g. 3m-10k)")
+    ask.add_argument("--year", type=int, help="only this year")
+    ask.add_argument("--json", action="store_true", help="the QAResult as JSON")
+    ask.add_argument("--provider", choices=["extractive", "openai", "azure"],
+                     help="override the llm resource's provider")
+    ask.add_argument("--data-dir", type=Path, default=Path(os.environ.get(
+        "RAG_ASSETS_DATA_DIR", "data")), help="data folder (reports/, questions/, stores)")
+    ask.set_defaults(func=cmd_ask)
     args = parser.parse_args(argv)
     unknown = set(getattr(args, "assets", [])) - set(EVALUATION_ASSETS)
     if unknown:

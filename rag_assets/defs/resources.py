@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Literal
 
 import dagster as dg
 import pandas as pd
@@ -42,6 +43,11 @@ class RagSettings(dg.ConfigurableResource):
         default=0.05, ge=0.0, le=1.0,
         description="citation_counts fails above this share of citations without a definition",
     )
+    stitch_mode: Literal["deterministic", "llm"] = Field(
+        default="deterministic",
+        description="stitched_text: 'llm' has the librarian model (the llm resource) inline the "
+        "footnotes, validated against the deterministic stitcher and backfilled from it",
+    )
 
     @property
     def reports_dir(self) -> Path:
@@ -55,6 +61,11 @@ class RagSettings(dg.ConfigurableResource):
     def truth_dir(self) -> Path:
         """Footnote ground truth of the reports generated here (``<document>/<year>.json``)."""
         return Path(self.data_dir) / "truth"
+
+    @property
+    def warehouse_path(self) -> Path:
+        """The DuckDB warehouse (the IO manager's database in ``default_resources``)."""
+        return Path(self.data_dir) / "warehouse.duckdb"
 
     @property
     def lancedb_dir(self) -> Path:
@@ -318,7 +329,7 @@ def default_resources(
         if data_dir
         else RagSettings(data_dir=dg.EnvVar("RAG_ASSETS_DATA_DIR").get_value("data") or "data")
     )
-    database = str(Path(settings.data_dir) / "warehouse.duckdb")
+    database = str(settings.warehouse_path)
     return {
         "settings": settings,
         "embeddings": EmbeddingsResource(),

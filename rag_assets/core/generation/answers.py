@@ -1,0 +1,395 @@
+"""Cited answers: retrieve, read the evidence, answer with numbered citations, verify each one.
+
+One path for every provider. Retrieval is the platform's own (``routed`` over enriched chunks by
+default); the evidence is the retrieved chunks after MMR, split into sentences and table rows on
+the pages that print them (:mod:`evidence`). The ``extractive`` engine quotes the best units;
+a model (``openai``/``azure``) writes a JSON reply whose claims must quote the excerpts. Either
+way every citation is checked against the stored page (:mod:`citations`), and a model claim whose
+citation does not hold is dropped, not shown.
+
+Guardrails, each recorded as a :class:`GuardrailEvent` and in ``answer_audit``:
+
+- a question that compares companies or years is decomposed into one part per partition,
+  answered part by part and put together; a part that finds nothing is retried with alternative
+  phrasings (the metric's line items; a model's rewording when one is configured);
+- a question that needs two sources (a comparison, or two years asked) but cites fewer retries
+  once with ``k + retry_extra_k`` chunks;
+- a model reply that is not JSON gets a tolerant parse and one retry; then the part abstains,
+  saying why (never a crash, never an unverified claim);
+- below the evidence threshold the answer is "I cannot answer this from the documents." and
+  says what it looked for.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from rag_assets.core.chunks.chunking import ChunkKind
+from rag_assets.core.generation.citations import PageTexts, marked, normalize, verify_claims
+from rag_assets.core.generation.evidence import EvidenceUnit, units_of
+from rag_assets.core.generation.extractive import (
+    ExtractiveConfig,
+    ScoredUnit,
+    evidence_strength,
+    score_units,
+    select,
+)
+from rag_assets.core.generation.llm import ChatModel, LLMReplyError
+from rag_assets.core.generation.prompts import render
+from rag_assets.core.generation.records import (
+    ABSTENTION,
+    AuditRecord,
+    Claim,
+    GuardrailEvent,
+    QAResult,
+    Source,
+    SourceCitation,
+)
+from rag_assets.core.retrieval.query import load_lexicon
+from rag_assets.core.retrieval.retriever import Hit, Retriever, Scope, Strategy
+
+
+class AnswerConfig(BaseModel):
+    strategy: Strategy = "routed"
+    kind: ChunkKind = "enriched"
+    k: int = Field(default=10, ge=1, description="chunks read, after MMR")
+    candidates: int = Field(default=20, ge=1, description="chunks retrieved before MMR")
+    mmr_lambda: float = Field(default=0.7, ge=0.0, le=1.0,
+                              description="relevance against diversity in MMR")
+    retry_extra_k: int = Field(default=4, ge=0)
+    citation_threshold: float = Field(default=0.5, ge=0.0, le=1.0)
+    model_context_chars: int = Field(
+        default=6000, ge=500, description="excerpt characters a model prompt holds")
+    phrasings: int = Field(default=2, ge=0, description="alternative phrasings of a part")
+    extractive: ExtractiveConfig = Field(default_factory=ExtractiveConfig)
+
+
+class Part(BaseModel):
+    """One self-contained piece of a question and the partitions it is answered from."""
+
+    question: str
+    scope: Scope | None = None
+    label: str = ""
+
+
+class PartAnswer(BaseModel):
+    part: Part
+    claims: list[Claim] = Field(default_factory=list)
+    abstained: bool = True
+    strength: float = 0.0
+    chunk_ids: list[str] = Field(default_factory=list)
+    looked_for: list[str] = Field(default_factory=list)
+    events: list[GuardrailEvent] = Field(default_factory=list)
+    first_pages: int = 0
+
+
+def mmr(hits: Sequence[Hit], vectors: np.ndarray, k: int, lam: float) -> list[Hit]:
+    """Maximal marginal relevance: the best hit, then each next one for its rank-based relevance
+    minus its similarity to those already chosen (two chunks of one table do not crowd out the
+    note that qualifies it)."""
+    if len(hits) <= k:
+        return list(hits)
+    relevance = [1.0 / (1 + i) ** 0.5 for i in range(len(hits))]
+    chosen = [0]
+    while len(chosen) < k:
+        best, best_value = None, -1e9
+        for i in range(len(hits)):
+            if i in chosen:
+                continue
+            similar = max(float(vectors[i] @ vectors[j]) for j in chosen)
+            value = lam * relevance[i] - (1 - lam) * similar
+            if value > best_value:
+                best, best_value = i, value
+        chosen.append(best)
+    return [hits[i] for i in sorted(chosen)]
+
+
+class Answerer:
+    """Answers questions over one store, with the stored pages to cite and verify against."""
+
+    def __init__(self, retriever: Retriever, pages: PageTexts, chat: ChatModel | None = None,
+                 config: AnswerConfig | None = None) -> None:
+        self.retriever = retriever
+        self.pages = pages
+        self.chat = chat
+        self.config = config or AnswerConfig()
+
+    # -- evidence ---------------------------------------------------------------------------
+    def locate(self, document: str, year: int, pages: Sequence[int], quote: str) -> int | None:
+        """The first of ``pages`` that prints ``quote``."""
+        wanted = normalize(quote)
+        if not wanted:
+            return None
+        for page in pages:
+            text = self.pages.normalized(document, year, page)
+            if text and wanted in text:
+                return page
+        return None
+
+    def evidence(self, question: str, scope: Scope | None, k: int) -> tuple[list[Hit],
+                                                                            list[EvidenceUnit]]:
+        cfg = self.config
+        result = self.retriever.search(question, cfg.strategy, cfg.kind,
+                                       k=max(cfg.candidates, k), scope=scope)
+        hits = result.hits
+        if hits:
+            vectors = self.retriever.embedder.encode([h.text for h in hits])
+            hits = mmr(hits, vectors, k, cfg.mmr_lambda)
+        units = [u for h in hits for u in units_of(h, self.locate)]
+        return hits, units
+
+    def score(self, question: str, units: Sequence[EvidenceUnit]) -> list[ScoredUnit]:
+        plan = self.retriever.plan(question)
+        embedder = self.retriever.embedder
+        vectors = embedder.encode([u.text for u in units])
+        return score_units(plan, units, embedder.embed_query(plan.ranking_text), vectors,
+                           self.config.extractive)
+
+    # -- one part ---------------------------------------------------------------------------
+    def answer_part(self, part: Part, k: int, max_claims: int | None = None) -> PartAnswer:
+        hits, units = self.evidence(part.question, part.scope, k)
+        plan = self.retriever.plan(part.question)
+        scored = self.score(part.question, units)
+        strength = evidence_strength(plan, scored[0] if scored else None)
+        looked_for = [plan.ranking_text, *plan.expansion[:6]]
+        out = PartAnswer(part=part, strength=strength, chunk_ids=[h.chunk_id for h in hits],
+                         looked_for=looked_for,
+                         first_pages=len({(h.document, h.year, p) for h in hits for p in h.pages}))
+        if strength < self.config.extractive.abstain_below:
+            out.events.append(GuardrailEvent(
+                name="below_evidence_threshold",
+                detail=f"{part.label or 'question'}: evidence {strength:.2f} < "
+                       f"{self.config.extractive.abstain_below:.2f}"))
+            return out
+        if self.chat is None:
+            chosen = select(scored, self.config.extractive, max_claims)
+            out.claims = [_claim_of(s.unit) for s in chosen]
+        else:
+            out.claims, events = self.model_claims(part.question, scored)
+            out.events += events
+        out.abstained = not out.claims
+        return out
+
+    def model_claims(self, question: str, scored: Sequence[ScoredUnit]
+                     ) -> tuple[list[Claim], list[GuardrailEvent]]:
+        """Claims a model writes from the best units' pages; a claim must quote its excerpt."""
+        sources = _page_sources(scored, self.config.model_context_chars)
+        prompt = render("answer", question=question, sources=sources, abstention=ABSTENTION)
+        try:
+            reply = self.chat.complete_json(prompt, "executive")
+        except LLMReplyError as err:
+            return [], [GuardrailEvent(name="invalid_json", detail=str(err)[:300])]
+        claims: list[Claim] = []
+        for item in reply.get("claims") or []:
+            if not isinstance(item, dict) or not str(item.get("text", "")).strip():
+                continue
+            numbers = item.get("sources") or []
+            numbers = numbers if isinstance(numbers, list) else [numbers]
+            quote = str(item.get("quote") or item.get("text"))
+            cited = []
+            for number in numbers:
+                try:
+                    source = sources[int(str(number).lstrip("S")) - 1]
+                except (ValueError, IndexError):
+                    continue
+                cited.append(SourceCitation(document=source["document"], year=source["year"],
+                                            page=source["page"], quote=quote))
+            claims.append(Claim(text=str(item["text"]).strip(), citations=cited))
+        checked = verify_claims(claims, self.pages, self.config.citation_threshold)
+        kept = [c for c in checked
+                if c.citations and all(x.mark == "valid" for x in c.citations)]
+        events = []
+        if len(kept) < len(checked):
+            events.append(GuardrailEvent(
+                name="unsupported_claims_dropped",
+                detail=f"{len(checked) - len(kept)} of {len(checked)} model claims had no valid "
+                       "citation"))
+        return kept, events
+
+    # -- the question -----------------------------------------------------------------------
+    def parts(self, question: str, scope: Scope | None) -> list[Part]:
+        """One part per document (or per year) a comparison names; else the question whole."""
+        if scope is not None:
+            return [Part(question=question, scope=scope)]
+        routed = self.retriever.resolve_scope(question, self.config.kind)
+        if routed.documents and len(routed.documents) > 1:
+            return [Part(question=question, label=d,
+                         scope=Scope(documents=[d], years=routed.years, how=f"part: {d}"))
+                    for d in routed.documents]
+        if routed.years and len(routed.years) > 1:
+            return [Part(question=question, label=str(y),
+                         scope=Scope(documents=routed.documents, years=[y],
+                                     how=f"part: year {y}"))
+                    for y in routed.years]
+        return [Part(question=question, scope=None)]
+
+    def phrasings(self, question: str) -> list[str]:
+        """Other words for a part that found nothing: a model's, else the lexicon's."""
+        n = self.config.phrasings
+        if not n:
+            return []
+        if self.chat is not None:
+            try:
+                reply = self.chat.complete_json(
+                    render("alternative_phrasing", question=question, n=n), "executive")
+                found = [str(p) for p in reply.get("phrasings") or [] if str(p).strip()]
+                if found:
+                    return found[:n]
+            except LLMReplyError:
+                pass
+        plan = self.retriever.plan(question)
+        lexicon = load_lexicon()
+        out = [" ".join([plan.ranking_text, *plan.expansion])] if plan.expansion else []
+        for metric in plan.metrics:
+            items = lexicon.line_items_of(metric)
+            if items:
+                out.append(f"{items[0]} {' '.join(str(y) for y in plan.years)}".strip())
+        return [p for p in dict.fromkeys(out) if p != question][:n]
+
+    def ask(self, question: str, document: str | None = None, year: int | None = None,
+            log: Callable[[str], None] | None = None) -> QAResult:
+        started = time.perf_counter()
+        cfg = self.config
+        scope = None
+        if document or year:
+            scope = Scope(documents=[document] if document else None,
+                          years=[int(year)] if year else None, how="asked")
+        parts = self.parts(question, scope)
+        events: list[GuardrailEvent] = []
+        if len(parts) > 1:
+            events.append(GuardrailEvent(
+                name="decomposed", detail=f"{len(parts)} parts: "
+                                          f"{', '.join(p.label for p in parts)}"))
+        per_part = 2 if len(parts) > 1 else None
+        answers = []
+        for part in parts:
+            answer = self.answer_part(part, cfg.k, per_part)
+            if answer.abstained:
+                for phrasing in self.phrasings(part.question):
+                    retry = self.answer_part(part.model_copy(update={"question": phrasing}),
+                                             cfg.k, per_part)
+                    events.append(GuardrailEvent(
+                        name="alternative_phrasing",
+                        detail=f"{part.label or 'question'}: {phrasing!r} "
+                               f"{'answered' if not retry.abstained else 'found nothing'}"))
+                    if not retry.abstained:
+                        answer = retry
+                        break
+            answers.append(answer)
+        needs_two = len(parts) > 1 or len(self.retriever.plan(question).years) > 1
+        retry_k = None
+        if needs_two and _distinct_pages(answers) < 2 and cfg.retry_extra_k:
+            retry_k = cfg.k + cfg.retry_extra_k
+            events.append(GuardrailEvent(
+                name="too_few_sources",
+                detail=f"{_distinct_pages(answers)} source(s) for a question that needs 2: "
+                       f"retried with k={retry_k}"))
+            answers = [self.answer_part(a.part, retry_k, per_part) if a.abstained or
+                       len(parts) == 1 else a for a in answers]
+        for answer in answers:
+            events += answer.events
+        result = compose(question, answers, self.pages, cfg.citation_threshold)
+        result.guardrail_events = events
+        result.provider = "extractive" if self.chat is None else self.chat.provider
+        result.model = None if self.chat is None else self.chat.config.executive_model
+        result.k = cfg.k
+        result.retry_k = retry_k
+        result.seconds = round(time.perf_counter() - started, 3)
+        if log:
+            log(f"answered in {result.seconds:.1f} s: {len(result.claims)} claims, "
+                f"{len(result.sources_used)} sources{' (abstained)' if result.abstained else ''}")
+        return result
+
+
+def _distinct_pages(answers: Sequence[PartAnswer]) -> int:
+    return len({(c.document, c.year, c.page) for a in answers for claim in a.claims
+                for c in claim.citations})
+
+
+def _claim_of(unit: EvidenceUnit) -> Claim:
+    """A unit as a claim: its quote cited on its page, each stitched definition on its own."""
+    citations = [SourceCitation(document=unit.document, year=unit.year, page=unit.page,
+                                quote=unit.quote)]
+    for note in unit.footnotes:
+        citations.append(SourceCitation(
+            document=unit.document, year=unit.year,
+            page=note.page if note.page is not None else unit.page,
+            quote=f"{note.marker} {note.text}" if note.page is None else note.text))
+    return Claim(text=unit.with_footnotes, citations=citations)
+
+
+def _page_sources(scored: Sequence[ScoredUnit], budget: int) -> list[dict]:
+    """The best units grouped by page, in order of their best unit, within ``budget`` chars."""
+    pages: dict[tuple[str, int, int], list[str]] = {}
+    used = 0
+    for item in scored:
+        unit = item.unit
+        text = unit.with_footnotes
+        if used + len(text) > budget:
+            break
+        pages.setdefault((unit.document, unit.year, unit.page), []).append(text)
+        used += len(text)
+    return [{"number": n, "document": d, "year": y, "page": p, "text": "\n".join(texts)}
+            for n, ((d, y, p), texts) in enumerate(pages.items(), start=1)]
+
+
+def compose(question: str, answers: Sequence[PartAnswer], pages: PageTexts,
+            threshold: float) -> QAResult:
+    """The answer text with numbered citations, each marked by the verifier, and only the cited
+    sources listed."""
+    claims: list[Claim] = []
+    lines: list[str] = []
+    numbers: dict[tuple[str, int, int], int] = {}
+    marks: dict[int, str] = {}
+    for answer in answers:
+        if answer.abstained:
+            if len(answers) > 1:
+                lines.append(f"{answer.part.label}: {ABSTENTION}")
+            continue
+        for claim in verify_claims(answer.claims, pages, threshold):
+            refs = []
+            for citation in claim.citations:
+                key = (citation.document, citation.year, citation.page)
+                number = numbers.setdefault(key, len(numbers) + 1)
+                # a source's mark is its worst citation's
+                marks[number] = _worse(marks.get(number), citation.mark)
+                refs.append(marked(number, citation.mark))
+            claims.append(claim)
+            prefix = f"{answer.part.label}: " if len(answers) > 1 and answer.part.label else ""
+            lines.append(f"{prefix}{claim.text} {' '.join(dict.fromkeys(refs))}")
+    sources = [Source(number=n, document=d, year=y, page=p, mark=marks[n])
+               for (d, y, p), n in numbers.items()]
+    chunk_ids = list(dict.fromkeys(c for a in answers for c in a.chunk_ids))
+    if not claims:
+        looked = list(dict.fromkeys(x for a in answers for x in a.looked_for))
+        text = f"{ABSTENTION} I looked for: {'; '.join(looked[:4])}."
+        return QAResult(question=question, answer=text, abstained=True, looked_for=looked,
+                        chunk_ids=chunk_ids)
+    return QAResult(question=question, answer="\n".join(lines), claims=claims,
+                    sources_used=sources, chunk_ids=chunk_ids)
+
+
+_ORDER = {"valid": 0, "unchecked": 1, "context_mismatch": 2, "invalid": 3}
+
+
+def _worse(current: str | None, new: str) -> str:
+    if current is None:
+        return new
+    return current if _ORDER[current] >= _ORDER[new] else new
+
+
+def audit_record(result: QAResult, answers_first_pages: int | None = None,
+                 document: str | None = None, year: int | None = None) -> AuditRecord:
+    """The ``answer_audit`` row of an answer."""
+    triggered = [e.name for e in result.guardrail_events]
+    return AuditRecord(
+        question=result.question, document=document, year=year, provider=result.provider,
+        k=result.k, sources=answers_first_pages if answers_first_pages is not None
+        else len(result.sources_used),
+        guardrail_triggered=",".join(dict.fromkeys(triggered)) or None,
+        retry_k=result.retry_k, final_sources=len(result.sources_used),
+        answer_chars=len(result.answer), abstained=result.abstained, seconds=result.seconds)

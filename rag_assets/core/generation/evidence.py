@@ -1,0 +1,179 @@
+"""Evidence units: the sentences and table rows of retrieved chunks, each on the page it is
+printed on, with the footnote definitions stitched to it.
+
+An answer quotes units, never paraphrases them, so every figure it writes is a figure its cited
+page prints. A stitched ``{FOOTNOTE [N]: ...}`` block stays attached to the sentence that cites
+it: the qualification travels with the claim it qualifies.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from pydantic import BaseModel, Field
+
+from rag_assets.core.footnotes.stitching import FOOTNOTE_BLOCK_RE
+from rag_assets.core.retrieval.retriever import Hit
+
+# where a sentence ends: . ! ? (and a closing quote or bracket), then space and a capital, digit,
+# bullet, quote or bracket; not after the abbreviations below
+_BOUNDARY_RE = re.compile(r"(?<=[.!?])[\"”’)\]]?\s+(?=[A-Z0-9\"“(\[•$€£])")
+_ABBREVIATIONS = (
+    "U.S.", "U.K.", "Inc.", "Co.", "Corp.", "Ltd.", "No.", "Nos.", "vs.", "e.g.", "i.e.",
+    "approx.", "Mr.", "Ms.", "Dr.", "St.", "Art.", "etc.", "Jan.", "Feb.", "Mar.", "Apr.",
+    "Aug.", "Sept.", "Oct.", "Nov.", "Dec.", "para.", "p.", "pp.", "fig.", "cf.", "L.P.", "N.A.",
+)
+_SEPARATOR_ROW_RE = re.compile(r"^\|?\s*:?-{2,}")
+_PLACEHOLDER = "\x00{}\x00"
+_PLACEHOLDER_RE = re.compile(r"\x00(\d+)\x00")
+MIN_UNIT_WORDS = 3
+
+
+class FootnoteNote(BaseModel):
+    """A footnote definition stitched after a sentence, and the page that prints it."""
+
+    marker: str
+    text: str
+    page: int | None = None
+
+
+class EvidenceUnit(BaseModel):
+    """A sentence or a table row of a retrieved chunk."""
+
+    chunk_id: str
+    document: str
+    year: int
+    chunk_rank: int
+    page: int = Field(description="zero-based page that prints the quote")
+    located: bool = Field(description="the quote was found on that page")
+    is_row: bool = False
+    quote: str = Field(description="the words as the page prints them (no footnote block)")
+    text: str = Field(description="what an answer writes: the sentence, or the row with its "
+                      "column headings")
+    scope: str = Field(default="", description="chunk header, table title and headings: what "
+                       "the unit is about beyond its own words")
+    footnotes: list[FootnoteNote] = Field(default_factory=list)
+
+    @property
+    def with_footnotes(self) -> str:
+        """The text with each stitched definition written after it."""
+        notes = " ".join(f"(Footnote {n.marker}: {n.text})" for n in self.footnotes)
+        return f"{self.text} {notes}".strip()
+
+
+PageLocator = Callable[[str, int, Sequence[int], str], int | None]
+
+
+def _is_abbreviation(text: str, end: int) -> bool:
+    head = text[max(0, end - 8):end + 1]
+    return any(head.endswith(a) for a in _ABBREVIATIONS) or bool(
+        re.search(r"(?:^|\s)[A-Z]\.$", head))  # an initial: "J. Smith"
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of a prose block, each with its trailing footnote blocks, in order."""
+    blocks: list[str] = []
+
+    def park(match: re.Match[str]) -> str:
+        blocks.append(match.group(0))
+        return _PLACEHOLDER.format(len(blocks) - 1)
+
+    parked = FOOTNOTE_BLOCK_RE.sub(park, text)
+    sentences, start = [], 0
+    for match in _BOUNDARY_RE.finditer(parked):
+        period = match.start() - 1 if parked[match.start() - 1] in ".!?" else match.start()
+        if _is_abbreviation(parked, period):
+            continue
+        sentences.append(parked[start:match.end()].strip())
+        start = match.end()
+    sentences.append(parked[start:].strip())
+    # a footnote block that opens a piece belongs to the sentence before it
+    merged: list[str] = []
+    for piece in sentences:
+        if merged and piece.startswith("\x00"):
+            lead = re.match(r"(?:\x00\d+\x00\s*)+", piece)
+            merged[-1] = f"{merged[-1]} {lead.group(0).strip()}"
+            piece = piece[lead.end():].strip()
+        if piece:
+            merged.append(piece)
+    return [_PLACEHOLDER_RE.sub(lambda m: blocks[int(m.group(1))], s) for s in merged]
+
+
+def _split_footnotes(sentence: str) -> tuple[str, list[FootnoteNote]]:
+    notes = [FootnoteNote(marker=m.group("marker").strip(), text=m.group("text").strip())
+             for m in FOOTNOTE_BLOCK_RE.finditer(sentence)]
+    body = FOOTNOTE_BLOCK_RE.sub(" ", sentence)
+    return " ".join(body.split()), notes
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _row_text(label: str, values: list[tuple[str, str]]) -> str:
+    shown = "; ".join(f"{h}: {v}" if h else v for h, v in values if v)
+    return f"{label}: {shown}" if label else shown
+
+
+def units_of(hit: Hit, locate: PageLocator) -> list[EvidenceUnit]:
+    """Every sentence and table row of a chunk, each with the page that prints it."""
+    units: list[EvidenceUnit] = []
+    pages = hit.pages or list(range(hit.page_start, hit.page_end + 1))
+
+    def add(quote: str, text: str, scope: str, notes: list[FootnoteNote], is_row: bool) -> None:
+        if len(text.split()) < MIN_UNIT_WORDS and not is_row:
+            return
+        page = locate(hit.document, hit.year, pages, quote)
+        for note in notes:
+            note.page = locate(hit.document, hit.year, pages, note.text)
+        units.append(EvidenceUnit(
+            chunk_id=hit.chunk_id, document=hit.document, year=hit.year, chunk_rank=hit.rank,
+            page=page if page is not None else hit.page_start, located=page is not None,
+            is_row=is_row, quote=quote, text=text, scope=scope, footnotes=notes))
+
+    prose: list[str] = []
+    header: list[str] | None = None
+    title = ""
+    lines = hit.text.split("\n")
+
+    def flush_prose() -> None:
+        if prose:
+            for sentence in split_sentences("\n".join(prose)):
+                body, notes = _split_footnotes(sentence)
+                add(FOOTNOTE_BLOCK_RE.sub(" ", sentence).strip(), body, hit.context, notes,
+                    False)
+            prose.clear()
+
+    for position, line in enumerate(lines):
+        stripped = line.strip()
+        if not stripped.startswith("|"):
+            header = None
+            nxt = lines[position + 1].strip() if position + 1 < len(lines) else ""
+            if nxt.startswith("|") and len(stripped) < 120 and not stripped.endswith("."):
+                flush_prose()
+                title = stripped  # a table's title line
+                continue
+            prose.append(line)
+            continue
+        flush_prose()
+        if _SEPARATOR_ROW_RE.match(stripped.strip("|").strip()):
+            continue
+        cells = _cells(stripped)
+        if header is None:
+            header = cells
+            continue
+        label, values = cells[0], cells[1:]
+        if not any(v for v in values):
+            continue  # a caption row: its words are the next rows' scope
+        headings = header[1:] + [""] * max(0, len(values) - len(header) + 1)
+        notes = [FootnoteNote(marker=m.group("marker").strip(), text=m.group("text").strip())
+                 for m in FOOTNOTE_BLOCK_RE.finditer(stripped)]
+        quote = FOOTNOTE_BLOCK_RE.sub(" ", " ".join(c for c in cells if c))
+        text = _row_text(FOOTNOTE_BLOCK_RE.sub(" ", label).strip(),
+                         [(h, FOOTNOTE_BLOCK_RE.sub(" ", v).strip())
+                          for h, v in zip(headings, values, strict=False)])
+        scope = " | ".join(p for p in (hit.context, title, " ".join(header)) if p)
+        add(quote, text, scope, notes, True)
+    flush_prose()
+    return units

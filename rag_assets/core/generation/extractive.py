@@ -1,0 +1,208 @@
+"""The offline answer engine: it picks the evidence sentences that answer a question and quotes
+them, each with its page citation. Deterministic, no model call, and it cannot write a figure its
+cited page does not print, because every word of a claim is a quoted unit.
+
+A unit's relevance to the question (:func:`score_units`) blends four signals, each on 0..1:
+
+- ``dense``: cosine of the question and the unit (MiniLM, the retrieval model);
+- ``bm25``: BM25 of the question's words over the candidate units, relative to the best;
+- ``coverage``: the idf-weighted share of the question's content words printed in the unit or
+  in what it is about (its chunk header, table title and column headings);
+- ``matches``: the question's figures, years, metric line items and Article/Note references
+  found in the unit.
+
+Whether the evidence answers at all (:func:`evidence_strength`) uses only absolute signals
+(``dense`` and ``coverage`` of the best unit, and the years asked being printed there): the
+relative ones are 1.0 for the best unit of any candidate set, relevant or not. Below
+``abstain_below`` the engine says it cannot answer and what it looked for.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.retrieval.query import QueryPlan
+from rag_assets.core.retrieval.references import STOP_WORDS, find_references
+
+_WORD_RE = re.compile(r"[a-z][a-z0-9'-]*|\d[\d,.]*")
+_FIGURE_RE = re.compile(r"\d[\d,]*(?:\.\d+)?%?")
+_YEAR_RE = re.compile(r"\b(?:19|20)\d{2}\b")
+LONG_UNIT_WORDS = 60
+QUESTION_WORDS = frozenset({
+    "much", "many", "did", "does", "company", "companies", "total", "amount", "year", "fiscal",
+    "compare", "compared", "change", "changed", "reported", "report", "reports", "value",
+    "figure", "figures", "using", "based", "provide", "provided", "give", "show", "state",
+})
+
+
+class ExtractiveConfig(BaseModel):
+    """The engine's weights and thresholds (calibrated on the golden sets: bench/README.md)."""
+
+    w_dense: float = 0.40
+    w_bm25: float = 0.20
+    w_coverage: float = 0.25
+    w_matches: float = 0.15
+    max_claims: int = Field(default=3, ge=1)
+    keep_within: float = Field(
+        default=0.80, ge=0.0, le=1.0,
+        description="a further claim must score at least this share of the best one")
+    abstain_below: float = Field(
+        default=0.42, ge=0.0, le=1.0,
+        description="evidence strength under which the engine abstains")
+
+
+class ScoredUnit(BaseModel):
+    unit: EvidenceUnit
+    score: float
+    dense: float
+    bm25: float
+    coverage: float
+    matches: float
+
+
+def words(text: str) -> list[str]:
+    """Content words, lower-cased, crude-stemmed (plural s), no stop words."""
+    out = []
+    for word in _WORD_RE.findall(text.lower()):
+        word = word.strip(".,'-")
+        if not word or word in STOP_WORDS or word in QUESTION_WORDS or len(word) < 2:
+            continue
+        if word.isalpha() and len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+            word = word[:-1]
+        out.append(word)
+    return out
+
+
+def figures(text: str) -> set[str]:
+    """Figures as printed, without thousands separators: "32,765" and "32765" are one."""
+    return {f.replace(",", "").rstrip(".") for f in _FIGURE_RE.findall(text)
+            if not _YEAR_RE.fullmatch(f)}
+
+
+def _bm25(query: list[str], docs: list[list[str]], k1: float = 1.2, b: float = 0.75) -> list[float]:
+    n = len(docs)
+    if not n or not query:
+        return [0.0] * n
+    avg = sum(len(d) for d in docs) / n or 1.0
+    df = Counter(t for d in docs for t in set(d))
+    out = []
+    for doc in docs:
+        counts = Counter(doc)
+        score = 0.0
+        for term in set(query):
+            if term in counts:
+                idf = math.log(1 + (n - df[term] + 0.5) / (df[term] + 0.5))
+                tf = counts[term]
+                score += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len(doc) / avg))
+        out.append(score)
+    return out
+
+
+def _coverage(query: list[str], doc: set[str], idf: dict[str, float]) -> float:
+    terms = set(query)
+    if not terms:
+        return 0.0
+    total = sum(idf.get(t, 1.0) for t in terms)
+    return sum(idf.get(t, 1.0) for t in terms if t in doc) / total
+
+
+def _matches(plan: QueryPlan, unit: EvidenceUnit, asked_refs: set[str]) -> float:
+    """Share of the question's specific asks that the unit prints: its figures, its years (in
+    the unit's own words or column headings, not the chunk header every unit of the report
+    shares), its metric's line items, a figure at all when it names a metric, its Article and
+    Note references."""
+    text = unit.text
+    lower = f"{unit.scope} {text}".lower()
+    asks, found = 0, 0
+    asked_figures = figures(plan.question)
+    if asked_figures:
+        asks += 1
+        found += bool(asked_figures & figures(text))
+    if plan.years:
+        asks += 1
+        found += any(str(y) in text for y in plan.years)
+    if plan.metrics:
+        asks += 2
+        found += any(term.lower() in lower for term in plan.expansion)
+        found += bool(figures(text))
+    if asked_refs:
+        asks += 1
+        found += bool(asked_refs & {r.key for r in find_references(f"{unit.scope} {text}")})
+    return found / asks if asks else 0.0
+
+
+def length_factor(unit: EvidenceUnit, comfortable_words: int = LONG_UNIT_WORDS) -> float:
+    """1.0 up to ``comfortable_words``, then shrinking: a flattened table or a run-on list read as
+    one sentence covers every word of a question without answering it."""
+    n = len(unit.text.split())
+    return 1.0 if n <= comfortable_words else (comfortable_words / n) ** 0.5
+
+
+def score_units(plan: QueryPlan, units: Sequence[EvidenceUnit], question_vector: np.ndarray,
+                unit_vectors: np.ndarray, config: ExtractiveConfig) -> list[ScoredUnit]:
+    """Units by relevance to the question, best first."""
+    if not units:
+        return []
+    query = words(plan.ranking_text)
+    docs = [words(f"{u.text} {u.scope}") for u in units]
+    bm25 = _bm25(query, docs)
+    top = max(bm25) or 1.0
+    n = len(docs)
+    df = Counter(t for d in docs for t in set(d))
+    idf = {t: math.log(1 + n / (1 + df[t])) + 0.5 for t in set(query)}
+    dense = unit_vectors @ question_vector if len(unit_vectors) else np.zeros(n)
+    refs = {r.key for r in find_references(plan.question)}
+    scored = []
+    for unit, doc, b, d in zip(units, docs, bm25, dense, strict=True):
+        coverage = _coverage(query, set(doc), idf)
+        matches = _matches(plan, unit, refs)
+        score = length_factor(unit) * (
+            config.w_dense * max(0.0, float(d)) + config.w_bm25 * b / top
+            + config.w_coverage * coverage + config.w_matches * matches)
+        # a unit from a better-ranked chunk wins a tie
+        score -= 0.001 * unit.chunk_rank
+        scored.append(ScoredUnit(unit=unit, score=round(score, 6), dense=round(float(d), 6),
+                                 bm25=round(b / top, 6), coverage=round(coverage, 6),
+                                 matches=round(matches, 6)))
+    scored.sort(key=lambda s: -s.score)
+    return scored
+
+
+def evidence_strength(plan: QueryPlan, best: ScoredUnit | None) -> float:
+    """How well the best unit answers, on absolute signals only: 0 when the question asks for
+    years that it does not print (a 2025 figure is not answered by 2018's)."""
+    if best is None:
+        return 0.0
+    text = f"{best.unit.scope} {best.unit.text}"
+    if plan.years and not any(str(y) in text for y in plan.years):
+        held = _YEAR_RE.findall(text)
+        if held:  # it prints other years: not the period asked about
+            return 0.0
+    return round(0.5 * max(0.0, best.dense) + 0.5 * best.coverage, 6)
+
+
+def select(scored: Sequence[ScoredUnit], config: ExtractiveConfig,
+           max_claims: int | None = None) -> list[ScoredUnit]:
+    """The best unit and those close to it, each quote once."""
+    if not scored:
+        return []
+    limit = max_claims or config.max_claims
+    floor = scored[0].score * config.keep_within
+    chosen: list[ScoredUnit] = []
+    seen: set[str] = set()
+    for item in scored:
+        key = " ".join(item.unit.quote.lower().split())
+        if item.score < floor or len(chosen) >= limit:
+            break
+        if key in seen or any(key in s or s in key for s in seen):
+            continue
+        seen.add(key)
+        chosen.append(item)
+    return chosen
