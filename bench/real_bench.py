@@ -108,13 +108,15 @@ def load_dev(filings: Sequence[Any], questions: Sequence[Any], workers: int) -> 
 
 
 def load_golden(data_dir: Path, workers: int) -> list[rb.Doc]:
-    """Every partition of the sample corpus (what ``make demo`` indexes) with its questions."""
-    from rag_assets.core.evaluation.questions import read_questions
+    """Every partition of the sample corpus (what ``make demo`` indexes) with its answerable
+    questions (an unanswerable one has no evidence page to rank)."""
+    from rag_assets.core.evaluation.questions import answerable_questions, read_questions
     from rag_assets.samples.corpus import build_sample_corpus
 
     docs = []
     for sample in build_sample_corpus(data_dir, rb.CORPORA):
-        questions = read_questions(sample.questions_path) if sample.questions_path else []
+        questions = answerable_questions(
+            read_questions(sample.questions_path) if sample.questions_path else [])
         docs.append(load_partition(sample.path, sample.document, sample.year, questions,
                                    workers))
     return docs
@@ -231,7 +233,7 @@ def run_ours(docs: Sequence[rb.Doc], embedder: Any, store_dir: Path,
                                                   "enriched": len(d.enriched)} for d in docs}
     stats["total"] = {kind: sum(len(getattr(d, kind)) for d in docs) for kind in KINDS}
     retriever = Retriever(store, embedder)
-    questions = [q for d in docs for q in d.questions]
+    questions = [q for d in docs for q in d.questions if q.answerable]
     for q in questions:  # encoded once: the latencies are the searches alone
         embedder.embed_query(q.question)
     records: dict[str, list[dict[str, Any]]] = {}
@@ -399,7 +401,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         docs, sections["real: load + chunk"] = rb.timed(
             lambda: load_dev(filings, questions, args.workers))
         for doc in docs:
-            if doc.questions and max(p for q in doc.questions for p in q.relevant_pages) >= len(
+            if max((p for q in doc.questions for p in q.relevant_pages), default=-1) >= len(
                     doc.pages):
                 raise SystemExit(f"{doc.document}|{doc.year}: the loader read "
                                  f"{len(doc.pages)} pages, fewer than the evidence needs")

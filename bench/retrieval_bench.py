@@ -103,7 +103,7 @@ def load_corpus(data_dir: Path, documents: Sequence[str], workers: int) -> list[
     """Write the sample corpus to ``data_dir`` (real 10-Ks copied, GDPR rendered), then load and
     chunk each of ``documents`` exactly as the ingest assets do."""
     from rag_assets.core.chunks.chunking import enriched_chunks, naive_chunks
-    from rag_assets.core.evaluation.questions import read_questions
+    from rag_assets.core.evaluation.questions import answerable_questions, read_questions
     from rag_assets.core.footnotes.stitching import build_footnote_index, stitch_document
     from rag_assets.core.ingest.context import document_context
     from rag_assets.core.ingest.documents import load_document
@@ -128,7 +128,8 @@ def load_corpus(data_dir: Path, documents: Sequence[str], workers: int) -> list[
                 naive=naive_chunks(loaded.pages, document, sample.year, index, context=context),
                 enriched=enriched_chunks(stitched, document, sample.year, index,
                                          context=context),
-                questions=read_questions(sample.questions_path) if sample.questions_path else [],
+                questions=answerable_questions(  # unanswerable: no evidence page to rank
+                    read_questions(sample.questions_path) if sample.questions_path else []),
                 footnotes=index.footnotes,
                 load_s=time.perf_counter() - started,
             )
@@ -652,7 +653,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"retrieval_bench: corpora not found under {CORPORA}", file=sys.stderr)
         return 2
 
-    from rag_assets.core.evaluation.questions import read_questions
+    from rag_assets.core.evaluation.questions import answerable_questions, read_questions
     from rag_assets.core.retrieval.embeddings import Embedder, content_key
     from rag_assets.core.retrieval.store import VectorStore
 
@@ -690,9 +691,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
 
         questions_dir = tmp / "data" / "questions"
-        all_questions = [
+        all_questions = [  # the answerable ones: the same draw as before they were added
             q for document, year in (("3m-10k", 2018), ("pfizer-10k", 2021), ("gdpr", 2016))
-            for q in read_questions(questions_dir / document / f"{year}.jsonl")
+            for q in answerable_questions(read_questions(questions_dir / document /
+                                                         f"{year}.jsonl"))
         ]
         rng = np.random.default_rng(args.seed)
         picks = sorted(rng.choice(len(all_questions),

@@ -12,7 +12,11 @@ from collections.abc import Iterator
 import dagster as dg
 import pandas as pd
 
-from rag_assets.core.evaluation.questions import questions_path, read_questions
+from rag_assets.core.evaluation.questions import (
+    answerable_questions,
+    questions_path,
+    read_questions,
+)
 from rag_assets.core.evaluation.reports import metrics_table, png_markdown, strategy_chart
 from rag_assets.core.evaluation.runs import records_to_frame, run_questions, summarize
 from rag_assets.core.retrieval.retriever import STRATEGIES, Retriever
@@ -50,16 +54,18 @@ def retrieval_runs(
 ) -> Iterator[dg.Output[pd.DataFrame]]:
     """For every golden question of the partition × chunk kind × setting × strategy: the ranked
     chunk ids with pages, scores and stage, the latency, and the question's metrics. A partition
-    without golden questions yields nothing (its metrics are then skipped, not failed)."""
+    without golden questions yields nothing (its metrics are then skipped, not failed).
+    Unanswerable questions have no evidence page to rank: they are skipped and counted."""
     document, year = partition_of(context)
     path = questions_path(settings.questions_dir, document, year)
     try:
-        questions = read_questions(path)
+        every_question = read_questions(path)
     except ValueError as err:
         fail(context, str(err).splitlines()[0], file=str(path))
         raise
+    questions = answerable_questions(every_question)
     if not questions:
-        context.log.warning(f"no golden questions at {path}: nothing to evaluate")
+        context.log.warning(f"no answerable golden questions at {path}: nothing to evaluate")
         return
     try:
         embedder, store = embeddings.embedder(settings)
@@ -81,6 +87,7 @@ def retrieval_runs(
         frame,
         metadata={
             "questions": len(questions),
+            "unanswerable_skipped": len(every_question) - len(questions),
             "runs": len(frame),
             "strategies": dg.MetadataValue.json(list(STRATEGIES)),
             "cross_encoder": reason or f"ran {retrieval.cross_encoder_model}",

@@ -120,6 +120,9 @@ class Company:
     figures: Mapping[int, Figures]
     stories: Mapping[int, Story]
     risks: str
+    # a question every report of the company leaves open (``{year}`` is filled in): the golden
+    # set's ``unanswerable`` question, asked last
+    unanswerable: str = ""
 
 
 def _m(value: int) -> str:
@@ -333,6 +336,8 @@ NORTHWIND = Company(
     risks="Our results depend on industrial capital spending, steel and copper prices and "
     "the timing of large utility orders. Northwind Industrial Holdings is a fictitious company "
     "and its figures exist only to test document retrieval.",
+    # the reports thank "our employees" but never say how many there are
+    unanswerable="How many people did Northwind employ at the end of fiscal {year}?",
 )
 
 
@@ -513,6 +518,9 @@ BLUEFIN = Company(
     risks="Our results depend on a small number of medicines, on pricing and reimbursement "
     "decisions and on the outcome of clinical trials. Bluefin Therapeutics is a fictitious "
     "company and its figures exist only to test document retrieval.",
+    # the outlook page says surplus cash goes to "dividends and share repurchases" but no
+    # report prints a dividend amount (the per-share figures are EPS and Core EPS)
+    unanswerable="What dividend per share did Bluefin pay its shareholders in fiscal {year}?",
 )
 
 COMPANIES = (NORTHWIND, BLUEFIN)
@@ -702,7 +710,8 @@ def report_pages(co: Company, year: int) -> list[Page]:
 
 
 def report_questions(co: Company, year: int) -> list[GoldenQuestion]:
-    """Generic questions from the figures plus the year's hand-written story questions."""
+    """Generic questions from the figures plus the year's hand-written story questions, then
+    the company's unanswerable question for the year."""
     cur, prev, story = co.figures[year], co.figures[year - 1], co.stories[year]
     largest = max(cur.segment_revenue, key=lambda name: cur.segment_revenue[name])
     generic: list[StoryQuestion] = [
@@ -726,10 +735,12 @@ def report_questions(co: Company, year: int) -> list[GoldenQuestion]:
                       "holistic", [LETTER_PAGE, MDNA_PAGE],
                       [f"${_m(cur.revenue)} million", f"${_m(cur.net_income)} million"]),
     ]
+    unanswerable = ([StoryQuestion(co.unanswerable.format(year=year), "unanswerable", [], [])]
+                    if co.unanswerable else [])
     return [
         numbered_question(co.document, year, i, q.question, q.category, q.pages, q.facts,
                           q.markers)
-        for i, q in enumerate([*generic, *story.questions], start=1)
+        for i, q in enumerate([*generic, *story.questions, *unanswerable], start=1)
     ]
 
 

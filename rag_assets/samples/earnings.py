@@ -464,7 +464,8 @@ def _q(
 
 
 def earnings_questions() -> list[GoldenQuestion]:
-    """Golden questions; every expected fact is printed on the labelled pages."""
+    """Golden questions; every expected fact is printed on the labelled pages, and the
+    ``unanswerable`` ones ask for what the release does not print."""
     return [
         _q(1, "What was Exemplar Corp's total revenue for fiscal 2024?", "factual",
            [0, 2], ["$2.4 billion", "2,412"]),
@@ -514,6 +515,14 @@ def earnings_questions() -> list[GoldenQuestion]:
         _q(17, "Summarise what drove Exemplar's fiscal 2024 growth and how much of it was "
                "organic.", "holistic",
            [0, 1, 3], ["Lumen Analytics", "3.2%", "$1,502 million", "Meridian"], ["[1]", "[8]"]),
+        # unanswerable: the release names the CEO but prints no pay, reports three segments
+        # (none of them Automotive) and gives Meridian revenue trends, never unit volumes
+        _q(18, "What total compensation did Exemplar pay its Chief Executive Officer, Dana "
+               "Okafor, for fiscal 2024?", "unanswerable", [], []),
+        _q(19, "What revenue and operating income did Exemplar's Automotive segment report in "
+               "fiscal 2024?", "unanswerable", [], []),
+        _q(20, "How many Meridian handheld units did Exemplar ship in fiscal 2024?",
+           "unanswerable", [], []),
     ]
 
 

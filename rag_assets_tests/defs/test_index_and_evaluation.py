@@ -56,7 +56,8 @@ def metadata(result: dg.ExecuteInJobResult, asset: str) -> dict[str, object]:
     raise AssertionError(f"{asset} was not materialized")
 
 
-QUESTIONS = 5  # of the 17 packaged earnings questions: enough to judge, quick to run
+QUESTIONS = 5  # of the 17 answerable earnings questions: enough to judge, quick to run
+UNANSWERABLE = 3  # the earnings release's unanswerable questions
 
 
 @pytest.fixture
@@ -67,7 +68,10 @@ def ingested(data_dir: Path, instance: dg.DagsterInstance) -> Path:
     lines = questions.read_text(encoding="utf-8").splitlines()
     # keep the footnote-dependent ones among them so footnote metrics are exercised
     lines.sort(key=lambda line: '"footnote-dependent"' not in line)
-    questions.write_text("\n".join(lines[:QUESTIONS]) + "\n", encoding="utf-8")
+    # and the unanswerable ones, which retrieval evaluation skips (no evidence page to rank)
+    unanswerable = [line for line in lines if '"unanswerable"' in line]
+    assert len(unanswerable) == UNANSWERABLE
+    questions.write_text("\n".join(lines[:QUESTIONS] + unanswerable) + "\n", encoding="utf-8")
     return data_dir
 
 
@@ -150,6 +154,7 @@ def test_evaluation_runs_every_question_strategy_and_setting(ingested, instance)
         metrics = con.execute("select * from rag.retrieval_metrics").df()
     questions = runs.question_id.nunique()
     assert questions == QUESTIONS
+    assert metadata(result, "retrieval_runs")["unanswerable_skipped"] == UNANSWERABLE
     assert len(runs) == questions * 2 * 2 * len(STRATEGIES)  # kinds x settings x strategies
     partition_runs = runs[runs.setting == "partition"]
     assert (partition_runs.scope == "partition exemplar-corp-earnings|2024").all()

@@ -81,6 +81,9 @@ def test_question_file_is_valid(document: str) -> None:
         assert q.document == document, q.id
         assert q.year == year, q.id
         assert q.question.strip().endswith("?"), q.id
+        if q.category == "unanswerable":
+            assert not (q.relevant_pages or q.relevant_markers or q.expected_facts), q.id
+            continue
         assert q.expected_facts, f"{q.id}: no expected facts"
         assert all(f.strip() for f in q.expected_facts), q.id
         assert all(p >= 0 for p in q.relevant_pages), q.id
@@ -94,6 +97,7 @@ def test_question_file_is_valid(document: str) -> None:
     for needed in ("factual", "footnote-dependent", "temporal", "comparative", "citation"):
         assert categories[needed] >= 1, f"{document}: no {needed} question"
     assert categories["footnote-dependent"] >= 3
+    assert categories["unanswerable"] >= 2, f"{document}: fewer than 2 unanswerable questions"
 
 
 def test_question_ids_are_unique() -> None:
@@ -124,3 +128,46 @@ def test_markers_are_printed_on_relevant_pages(question: GoldenQuestion) -> None
         assert any(marker in texts[p] for p in question.relevant_pages if p < len(texts)), (
             f"{question.id}: marker {marker!r} not on pages {question.relevant_pages}"
         )
+
+
+# Why each unanswerable question is unanswerable, checked on the PDF text: patterns that must not
+# occur anywhere in the filing (what an answer would be read from), and passages that must (the
+# filing's own statement that the information is elsewhere).
+ABSENT: dict[str, list[str]] = {
+    # a 2018 10-K reports 2016-2018; "2025" occurs only as a tax-holiday end and a note maturity
+    "3m-10k-2018-q22": [r"(?:year|fiscal|December 31,?)\s+2025",
+                        r"[^\n]*2025[^\n]*(?:sales|revenue)", r"(?:sales|revenue)[^\n]*2025"],
+    # Item 11 incorporates executive compensation from the proxy statement
+    "3m-10k-2018-q23": [r"summary compensation table", r"roman[^\n]{0,80}\$\s?\d"],
+    "pfizer-10k-2021-q22": [r"antarctic"],
+    "pfizer-10k-2021-q23": [r"summary compensation table", r"bourla[^\n]{0,80}\$\s?\d"],
+}
+PRESENT: dict[str, list[str]] = {
+    "3m-10k-2018-q23": [r"item 11\. executive compensation\.\s+the information required by item 402"
+                        r"[^.]*3m proxy statement\. such information is incorporated by reference"],
+    "pfizer-10k-2021-q23": [r"item 11\. executive compensation\s+information about director and "
+                            r"executive compensation is incorporated by reference"],
+}
+
+
+def _unanswerable() -> list[GoldenQuestion]:
+    return [q for q in _all_questions() if q.category == "unanswerable"]
+
+
+def test_every_unanswerable_question_is_verified() -> None:
+    ids = {q.id for q in _unanswerable()}
+    assert len(ids) >= 3
+    assert ids == set(ABSENT), "each unanswerable question needs its absence patterns"
+    assert set(PRESENT) <= ids
+
+
+@needs_corpora
+@pytest.mark.parametrize("question", _unanswerable(), ids=lambda q: q.id)
+def test_unanswerable_question_is_not_answered_by_the_filing(question: GoldenQuestion) -> None:
+    text = "\n".join(_page_texts(question.document))
+    for pattern in ABSENT[question.id]:
+        found = re.search(pattern, text, re.IGNORECASE)
+        assert found is None, f"{question.id}: {found.group(0)!r} may answer it"
+    flat = " ".join(text.split())
+    for pattern in PRESENT.get(question.id, []):
+        assert re.search(pattern, flat, re.IGNORECASE), f"{question.id}: {pattern!r} not found"

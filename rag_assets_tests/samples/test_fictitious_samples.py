@@ -24,7 +24,7 @@ BRACKET = re.compile(r"\[(\d+)\]")
 BRACKET_DEF = re.compile(r"^\[(\d+)\] ", re.MULTILINE)
 TENK_MARKER = re.compile(r"\((?:\d|[a-z])\)|\*")
 TENK_DEF = re.compile(r"^(\((?:\d|[a-z])\)|\*) ")
-QUESTION_COUNTS = {"earnings": (12, 20), "annual": (6, 10), "tei": (5, 8)}
+QUESTION_COUNTS = {"earnings": (12, 20), "annual": (7, 11), "tei": (5, 8)}
 
 
 # ------------------------------------------------------------------------------------ helpers
@@ -323,6 +323,10 @@ def test_questions_validate_and_are_answerable(
             pages = pdf_page_texts(sample.path)
         for q in questions:
             assert (q.document, q.year) == (sample.document, sample.year)
+            if q.category == "unanswerable":  # checked against the text below
+                assert not (q.relevant_pages or q.relevant_markers or q.expected_facts), q.id
+                continue
+            assert q.relevant_pages, q.id
             assert all(0 <= p < len(pages) for p in q.relevant_pages), q.id
             text = norm(" ".join(pages[p] for p in q.relevant_pages))
             for fact in q.expected_facts:
@@ -346,9 +350,56 @@ def test_categories_cover_the_mix(built: dict[str, list[SampleFile]]) -> None:
     assert {"factual", "footnote-dependent", "comparative", "holistic", "citation"} <= (
         earnings_cats
     )
+    assert "unanswerable" in earnings_cats
     for sample in built["annual"]:
         cats = {q.category for q in read_questions(sample.questions_path)}
-        assert {"temporal", "footnote-dependent"} <= cats
+        assert {"temporal", "footnote-dependent", "unanswerable"} <= cats
+
+
+# Why each unanswerable question is unanswerable: patterns that must not occur in any report of
+# its document (every year: in the corpus setting another year's report could answer it), read
+# the way the pipeline reads the PDFs, whitespace collapsed.
+_NO_HEADCOUNT = [r"\d[\d,]*\s+(?:employees|people|staff|workers)", r"headcount|workforce"]
+_NO_DIVIDEND = [r"dividends?\s+(?:of|per|was|were|paid)\b", r"dividend[^.]*\$\s?\d",
+                r"\$\s?\d[^.]*dividend"]
+ABSENT: dict[str, list[str]] = {
+    # the CEO is quoted, never paid: "compensation" is only stock-based or incentive pay
+    "exemplar-corp-earnings-2024-q18": [r"salary|bonus", r"Okafor[^.]*\$\s?\d",
+                                        r"(?<!stock-based )(?<!incentive )compensation"],
+    # three segments: Software and Cloud, Devices, Services
+    "exemplar-corp-earnings-2024-q19": [r"automotive", r"(?:four|five|six) segments"],
+    # Meridian is described by revenue and production capacity, never by units shipped
+    "exemplar-corp-earnings-2024-q20": [r"\bunits?\b", r"\bshipp?(?:ed|ing|ments?)\b"],
+    "northwind-annual-2022-q11": _NO_HEADCOUNT,
+    "northwind-annual-2023-q11": _NO_HEADCOUNT,
+    "northwind-annual-2024-q10": _NO_HEADCOUNT,
+    "bluefin-annual-2022-q10": _NO_DIVIDEND,
+    "bluefin-annual-2023-q10": _NO_DIVIDEND,
+    "bluefin-annual-2024-q10": _NO_DIVIDEND,
+}
+
+
+def test_unanswerable_questions_are_not_answered_by_any_report(
+    built: dict[str, list[SampleFile]]
+) -> None:
+    texts: dict[str, str] = {}
+    unanswerable = []
+    for sample in [*built["earnings"], *built["annual"]]:
+        page_text = " ".join(" ".join(pdf_page_texts(sample.path)).split())
+        texts[sample.document] = f"{texts.get(sample.document, '')} {page_text}"
+        assert sample.questions_path is not None
+        unanswerable += [q for q in read_questions(sample.questions_path)
+                         if q.category == "unanswerable"]
+    assert {q.id for q in unanswerable} == set(ABSENT)
+    for q in unanswerable:
+        for pattern in ABSENT[q.id]:
+            found = re.search(pattern, texts[q.document], re.IGNORECASE)
+            assert found is None, f"{q.id}: {found.group(0)!r} may answer it"
+    # the patterns do find what they look for where it is printed
+    assert re.search(r"(?<!stock-based )(?<!incentive )compensation",
+                     "the CEO's compensation was $2 million", re.IGNORECASE)
+    assert "Exemplar reports three segments" in texts[earnings.DOCUMENT]
+    assert re.search(_NO_HEADCOUNT[0], texts[earnings.DOCUMENT])  # "about 9,400 people"
 
 
 # -------------------------------------------------------------------------------- determinism

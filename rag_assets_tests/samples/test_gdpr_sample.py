@@ -263,7 +263,11 @@ def test_packaged_questions_shape() -> None:
     categories = Counter(q.category for q in questions)
     for needed in ("factual", "citation", "footnote-dependent", "relationship", "holistic"):
         assert categories[needed] >= 3, categories
+    assert categories["unanswerable"] >= 2, categories
     for q in questions:
+        if q.category == "unanswerable":
+            assert not (q.relevant_pages or q.relevant_markers or q.expected_facts), q.id
+            continue
         assert q.expected_facts, q.id
         if q.category == "footnote-dependent":
             assert q.relevant_markers and len(q.relevant_pages) >= 2, q.id
@@ -305,3 +309,35 @@ def test_stale_question_is_reported(pages: list[str]) -> None:
     assert question_problems(stale, pages)
     moved = stale.model_copy(update={"relevant_pages": [len(pages) - 1]})
     assert question_problems(moved, pages) == []
+
+
+# Why each unanswerable question is unanswerable, checked on the rendered text (whitespace
+# collapsed): patterns that must not occur anywhere in it.
+ABSENT: dict[str, list[str]] = {
+    # the Regulation has 99 articles; the higher numbers cited are TFEU articles
+    "gdpr-2016-q37": [r"\bArticle 120\b",
+                      r"\bArticles? (?:1\d\d|[2-9]\d\d)\b(?:\(\d+\))?+(?!(?: and \d+)? TFEU)"],
+    # the only euro amounts are Article 83's fine ceilings; budgets are the supervisory
+    # authorities' own, with no amount
+    "gdpr-2016-q38": [r"(?<!fines up to )(?<!\d )\b\d{1,3}(?: \d{3})+ EUR", r"\beuros?\b",
+                      r"\bbudgets?\b[^.]*\d", r"Board[^.]*\bbudget"],
+    # adopted in 2016: no Member State authority, and no later enforcement, is named
+    "gdpr-2016-q39": [r"\bIrish\b", r"\bIreland\b", r"\b2019\b"],
+}
+
+
+def test_every_unanswerable_question_is_verified() -> None:
+    ids = {q.id for q in packaged_questions("gdpr", 2016) if q.category == "unanswerable"}
+    assert ids == set(ABSENT), "each unanswerable question needs its absence patterns"
+
+
+@needs_corpus
+def test_unanswerable_questions_are_not_answered_by_the_text(pages: list[str]) -> None:
+    text = " ".join(" ".join(pages).split())
+    headings = [int(n) for n in re.findall(r"^Article (\d+)$", "\n".join(pages), re.MULTILINE)]
+    assert max(headings) == 99 and len(set(headings)) == 99
+    assert len(re.findall(r"fines up to \d{1,3}(?: \d{3})+ EUR", text)) == 3
+    for qid, patterns in ABSENT.items():
+        for pattern in patterns:
+            found = re.search(pattern, text)
+            assert found is None, f"{qid}: {found.group(0)!r} may answer it"

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 QuestionCategory = Literal[
     "factual",
@@ -21,6 +21,7 @@ QuestionCategory = Literal[
     "relationship",
     "holistic",
     "citation",
+    "unanswerable",
 ]
 
 
@@ -38,7 +39,7 @@ class GoldenQuestion(BaseModel):
     year: int
     question: str
     category: QuestionCategory
-    relevant_pages: list[int] = Field(min_length=1)
+    relevant_pages: list[int] = Field(default_factory=list)
     relevant_markers: list[str] = Field(default_factory=list)
     expected_facts: list[str] = Field(default_factory=list)
     # a reference answer and the evidence passages as the question's source quotes them
@@ -46,6 +47,30 @@ class GoldenQuestion(BaseModel):
     # work; files written before these fields existed load with the defaults
     answer: str | None = None
     evidence_text: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _evidence_matches_category(self) -> GoldenQuestion:
+        if self.category == "unanswerable":
+            labelled = [name for name in ("relevant_pages", "relevant_markers", "expected_facts",
+                                          "evidence_text") if getattr(self, name)]
+            if labelled:
+                raise ValueError(f"{self.id}: an unanswerable question has no evidence, but "
+                                 f"{', '.join(labelled)} {'is' if len(labelled) == 1 else 'are'}"
+                                 " set")
+        elif not self.relevant_pages:
+            raise ValueError(f"{self.id}: a {self.category} question needs at least one "
+                             "relevant page (only unanswerable questions have none)")
+        return self
+
+    @property
+    def answerable(self) -> bool:
+        """False for an ``unanswerable`` question: its document does not hold the answer."""
+        return self.category != "unanswerable"
+
+
+def answerable_questions(questions: Iterable[GoldenQuestion]) -> list[GoldenQuestion]:
+    """The questions that have evidence to rank: retrieval evaluation runs these alone."""
+    return [q for q in questions if q.answerable]
 
 
 def questions_path(questions_dir: Path, document: str, year: int | str) -> Path:

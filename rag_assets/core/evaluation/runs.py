@@ -8,6 +8,10 @@ level when it also carries the definition of a labelled marker (see
 :mod:`rag_assets.core.evaluation.metrics`). Each run is judged twice at page level: the chunk
 ranking (``page_*`` columns) and the page ranking built from it (``pages_*``: one hit per page,
 see :func:`rag_assets.core.retrieval.retriever.rank_pages`).
+
+Unanswerable golden questions (category ``unanswerable``: the document does not hold the
+answer) have no evidence page to rank: :func:`run_questions` skips them, so the retrieval
+metrics are those of the answerable questions; answer evaluation judges them by abstention.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from rag_assets.core.evaluation.metrics import (
     page_items,
     ranked_metrics,
 )
-from rag_assets.core.evaluation.questions import GoldenQuestion
+from rag_assets.core.evaluation.questions import GoldenQuestion, answerable_questions
 from rag_assets.core.retrieval.retriever import STRATEGIES, Hit, Retriever, Scope, Strategy
 
 Setting = Literal["partition", "corpus"]
@@ -70,7 +74,12 @@ class RunRecord(BaseModel):
 
 def judge(question: GoldenQuestion, hits: Sequence[Hit]) -> tuple[RankedMetrics,
                                                                     RankedMetrics | None]:
-    """Page-level metrics, and footnote-level ones when the question labels markers."""
+    """Page-level metrics, and footnote-level ones when the question labels markers.
+
+    Raises ``ValueError`` for an unanswerable question: with no relevant page every ranking
+    would score 0, which is not a judgement of the ranking."""
+    if not question.answerable:
+        raise ValueError(f"{question.id}: unanswerable, there is no evidence to rank")
     pages = page_items(question.document, question.year, question.relevant_pages)
     markers = marker_items(question.document, question.year, question.relevant_markers)
     page_covered = [page_items(h.document, h.year, h.pages) & pages for h in hits]
@@ -116,7 +125,10 @@ def run_questions(
     strategies: Iterable[Strategy] = STRATEGIES,
     progress: Callable[[str], None] | None = None,
 ) -> list[RunRecord]:
+    """Every answerable question × kind × setting × strategy; unanswerable questions are
+    skipped (no evidence page to rank)."""
     records: list[RunRecord] = []
+    questions = answerable_questions(questions)
     kinds, settings, strategies = list(kinds), list(settings), list(strategies)
     for question in questions:  # encode up front: no run's latency pays for the model
         retriever.embedder.embed_query(retriever.plan(question.question).ranking_text)

@@ -4,6 +4,7 @@ recall@k, and the page and footnote judgement of ranked hits against a golden qu
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -16,9 +17,14 @@ from rag_assets.core.evaluation.metrics import (
     recall_at_k,
     reciprocal_rank,
 )
-from rag_assets.core.evaluation.questions import GoldenQuestion
-from rag_assets.core.evaluation.runs import judge
-from rag_assets.core.retrieval.retriever import Hit
+from rag_assets.core.evaluation.questions import (
+    GoldenQuestion,
+    answerable_questions,
+    read_questions,
+    write_questions,
+)
+from rag_assets.core.evaluation.runs import judge, run_questions
+from rag_assets.core.retrieval.retriever import Hit, RetrievalResult, Scope
 
 DOC, YEAR = "acme-10k", 2022
 
@@ -222,3 +228,74 @@ def test_judge_footnote_level_needs_a_labelled_page() -> None:
     assert footnote is not None
     assert footnote.mrr == 0.5
     assert footnote.recall_at_1 == 0.0 and footnote.recall_at_5 == 1.0
+
+
+# ------------------------------------------------------------------ unanswerable golden questions
+
+
+def unanswerable(**labels: object) -> GoldenQuestion:
+    return GoldenQuestion(id="u1", document=DOC, year=YEAR, category="unanswerable",
+                          question="What were revenues in 2035?", **labels)
+
+
+def test_only_an_unanswerable_question_may_have_no_relevant_page(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="needs at least one relevant page"):
+        question([])
+    u = unanswerable()
+    assert not u.answerable and question([3]).answerable
+    path = tmp_path / "q.jsonl"
+    write_questions(path, [question([3]), u])
+    assert read_questions(path) == [question([3]), u]
+    assert answerable_questions(read_questions(path)) == [question([3])]
+
+
+@pytest.mark.parametrize("labels", [{"relevant_pages": [3]}, {"expected_facts": ["12"]},
+                                    {"relevant_markers": ["(1)"]}])
+def test_an_unanswerable_question_has_no_evidence(labels: dict[str, object]) -> None:
+    with pytest.raises(ValueError, match="unanswerable question has no evidence"):
+        unanswerable(**labels)
+
+
+def test_judge_refuses_an_unanswerable_question() -> None:
+    with pytest.raises(ValueError, match="no evidence to rank"):
+        judge(unanswerable(), [hit(1, 3)])
+
+
+class _Embedder:
+    def __init__(self) -> None:
+        self.encoded: list[str] = []
+
+    def embed_query(self, text: str) -> None:
+        self.encoded.append(text)
+
+
+class _Plan:
+    def __init__(self, text: str) -> None:
+        self.ranking_text = text
+
+
+class _Retriever:
+    """Answers every search with page 3 first: enough to see which questions were run."""
+
+    def __init__(self) -> None:
+        self.embedder = _Embedder()
+        self.searched: list[str] = []
+
+    def plan(self, text: str) -> _Plan:
+        return _Plan(text)
+
+    def search(self, text: str, strategy: str, kind: str, scope: Scope | None = None
+               ) -> RetrievalResult:
+        self.searched.append(text)
+        hits = [hit(1, 3), hit(2, 7)]
+        return RetrievalResult(question=text, strategy=strategy, kind=kind, hits=hits,
+                               pages=hits, scope=scope or Scope(), latency_ms=1.0)
+
+
+def test_run_questions_skips_unanswerable_questions() -> None:
+    retriever = _Retriever()
+    records = run_questions(retriever, [question([3]), unanswerable()],  # type: ignore[arg-type]
+                            kinds=["naive"], settings=["partition"], strategies=["dense"])
+    assert [r.question_id for r in records] == ["q1"]
+    assert records[0].page.mrr == 1.0
+    assert "What were revenues in 2035?" not in retriever.searched + retriever.embedder.encoded
