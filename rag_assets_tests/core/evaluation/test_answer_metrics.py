@@ -1,0 +1,340 @@
+"""Answer metrics on hand-checked cases and on real FinanceBench reference answers: fact recall,
+the lexical support rule, ALCE citation precision and recall, abstention, figure correctness."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from rag_assets.core.evaluation.answer_metrics import (
+    AnswerScore,
+    abstention_correct,
+    answer_correct,
+    citation_scores,
+    fact_recall,
+    figures,
+    normalize_text,
+    score_answer,
+    summarize_answers,
+    supports,
+)
+from rag_assets.core.evaluation.financebench import read_financebench_questions
+from rag_assets.core.evaluation.questions import GoldenQuestion
+from rag_assets.core.generation.records import ABSTENTION, Claim, QAResult, SourceCitation
+
+FINANCEBENCH = Path(__file__).resolve().parents[3].parent / "shared" / "corpora" / (
+    "financebench-dev") / "questions.jsonl"
+DOC, YEAR = "exemplar-corp-earnings", 2024
+
+# three pages in the words of the sample earnings release (rag_assets/samples/earnings.py)
+PAGES = {
+    0: "Fiscal year 2024 highlights\nRevenue rose 34% to $2.4 billion [1]. Fourth quarter revenue "
+       "was $684 million, up 40% year over year [2].",
+    1: "[1] Includes $555 million of revenue from Lumen Analytics, acquired on March 28, 2024. "
+       "Excluding Lumen Analytics, organic revenue growth was 3.2%.",
+    2: "Corvid Systems has sued Exemplar, alleging that the Meridian handheld infringes two of its "
+       "patents [43].",
+}
+
+
+def page_text(document: str, year: int, page: int) -> str | None:
+    return PAGES.get(page) if (document, year) == (DOC, YEAR) else None
+
+
+def cite(page: int, quote: str = "", mark: str = "valid") -> SourceCitation:
+    return SourceCitation(document=DOC, year=YEAR, page=page, quote=quote or f"page {page}",
+                          mark=mark)  # type: ignore[arg-type]
+
+
+def golden(qid: str, category: str = "factual", facts: list[str] | None = None,
+           answer: str | None = None, question: str = "What was revenue?") -> GoldenQuestion:
+    pages = [] if category == "unanswerable" else [0]
+    return GoldenQuestion(id=qid, document=DOC, year=YEAR, question=question,
+                          category=category, relevant_pages=pages,  # type: ignore[arg-type]
+                          expected_facts=facts or [], answer=answer)
+
+
+# ----------------------------------------------------------------------------------- fact recall
+
+
+def test_fact_recall_normalizes_case_space_quotes_and_currency() -> None:
+    answer = ("3M’s net sales were $ 32,765  million; PRIOR periods have not been restated, at "
+              "23.4%.")
+    facts = ["$32,765", "3M's net sales", "prior periods have not been restated", "23.4 %"]
+    assert fact_recall(answer, facts) == 1.0
+    assert normalize_text("$ 32,765 “NAV”") == '$32765 "nav"'
+
+
+@pytest.mark.parametrize(("answer", "found"), [
+    ("Net sales were 32,765 million.", True),
+    ("Net sales were $32,765.", True),
+    ("Net sales were 32765 million.", True),
+    ("Net sales were 132,765 million.", False),
+    ("Net sales were 32,7650.", False),
+    ("Net sales were 32,765.5 million.", False),
+    ("Net sales were 2,765 million.", False),
+])
+def test_a_figure_fact_matches_only_the_whole_figure(answer: str, found: bool) -> None:
+    assert fact_recall(answer, ["32,765"]) == (1.0 if found else 0.0)
+
+
+def test_a_wrong_figure_lowers_fact_recall() -> None:
+    facts = ["7,207", "7,692"]  # 3M operating income 2018 and 2017
+    assert fact_recall("Operating income was $7,207 million against $7,692 million.", facts) == 1
+    assert fact_recall("Operating income was $7,207 million against $7,629 million.", facts) == 0.5
+    assert fact_recall(ABSTENTION, facts) == 0.0
+
+
+def test_no_facts_no_recall() -> None:
+    assert fact_recall("anything", []) is None
+    assert fact_recall("anything", ["  "]) is None
+
+
+# ---------------------------------------------------------------------------------------- support
+
+
+def test_figures_read_signs_scales_percentages_and_years() -> None:
+    got = [(str(f.value), f.negative, f.percent, f.scale, f.is_year)
+           for f in figures("-$1561M, (1,561), $1.58 billion, 23.4 %, FY 2022, FY2021, 1577.00")]
+    assert got == [
+        ("1561", True, False, 10 ** 6, False),
+        ("1561", True, False, None, False),
+        ("1.58", False, False, 10 ** 9, False),
+        ("23.4", False, True, None, False),
+        ("2022", False, False, None, True),  # FY2021: digits inside a word are no figure
+        ("1577.00", False, False, None, False),
+    ]
+
+
+def test_supports_needs_every_figure_of_the_claim() -> None:
+    evidence = [PAGES[0]]
+    assert supports("Revenue rose 34% to $2.4 billion.", evidence)
+    assert supports("Revenue rose 34.0 % to 2.4 billion [7].", evidence)  # [7]: a marker
+    assert not supports("Revenue rose 43% to $2.4 billion.", evidence)  # a wrong figure
+    assert not supports("Revenue rose 34% to $2.4 billion in 2023.", evidence)  # a year absent
+
+
+def test_supports_needs_most_content_words() -> None:
+    evidence = ["Quarter revenue was up year over year; fourth quarter highlights."]
+    # content words: revenue, quarter, highlight, fourth, year -> all 5 there
+    assert supports("Fourth quarter revenues highlights year", evidence)
+    # 4 of 5 (printer missing): 0.8 -> supported; 3 of 5: 0.6 -> not
+    assert supports("Fourth quarter revenue highlights printer", evidence)
+    assert not supports("Fourth quarter revenue printer demand", evidence)
+    assert not supports("Revenue rose 34% to $2.4 billion thanks to strong printer demand in "
+                        "Europe.", [PAGES[0]])
+    assert not supports("", evidence) and not supports("It is.", evidence)
+
+
+def test_supports_stems_and_drops_stopwords() -> None:
+    assert supports("The revenues increased.", ["revenue increases"])
+    assert supports("Companies", ["company"])
+
+
+# -------------------------------------------------------------------------------------- citations
+
+SUPPORTED = "Revenue rose 34% to $2.4 billion."
+JOINT = "Revenue rose 34% to $2.4 billion, including $555 million from Lumen Analytics."
+WRONG = "Revenue rose 43% to $2.4 billion."
+
+
+def test_every_claim_supported_by_its_single_citation() -> None:
+    claims = [Claim(text=SUPPORTED, citations=[cite(0)]),
+              Claim(text="Corvid Systems has sued Exemplar over two patents.",
+                    citations=[cite(2)])]
+    assert citation_scores(claims, page_text) == (1.0, 1.0)
+
+
+def test_an_unsupported_claim_lowers_citation_recall() -> None:
+    claims = [Claim(text=SUPPORTED, citations=[cite(0)]), Claim(text=WRONG, citations=[cite(0)])]
+    # recall 1/2; the unsupported claim's citation is not relevant either: precision 1/2
+    assert citation_scores(claims, page_text) == (0.5, 0.5)
+    uncited = [Claim(text=SUPPORTED, citations=[cite(0)]), Claim(text=SUPPORTED)]
+    assert citation_scores(uncited, page_text) == (1.0, 0.5)
+
+
+def test_an_irrelevant_extra_citation_lowers_precision() -> None:
+    claims = [Claim(text=SUPPORTED, citations=[cite(0), cite(2)])]
+    # page 2 alone does not support, page 0 without it does: 1 relevant of 2
+    assert citation_scores(claims, page_text) == (0.5, 1.0)
+    claims = [Claim(text=SUPPORTED, citations=[cite(0), cite(0)])]  # each alone supports
+    assert citation_scores(claims, page_text) == (1.0, 1.0)
+
+
+def test_citations_that_support_only_together_are_both_relevant() -> None:
+    assert not supports(JOINT, [PAGES[0]]) and not supports(JOINT, [PAGES[1]])
+    assert citation_scores([Claim(text=JOINT, citations=[cite(0), cite(1)])],
+                           page_text) == (1.0, 1.0)
+    # one of the two: the claim is unsupported
+    assert citation_scores([Claim(text=JOINT, citations=[cite(0)])], page_text) == (0.0, 0.0)
+    # with an irrelevant third: 2 of 3 relevant
+    precision, recall = citation_scores(
+        [Claim(text=JOINT, citations=[cite(0), cite(1), cite(2)])], page_text)
+    assert precision == pytest.approx(2 / 3) and recall == 1.0
+
+
+def test_the_cited_page_is_the_evidence_not_the_quote() -> None:
+    # a quote that says it all, on a page that does not: unsupported
+    quoted = [Claim(text=WRONG, citations=[cite(0, quote=WRONG)])]
+    assert citation_scores(quoted, page_text) == (0.0, 0.0)
+    # a page that does not exist gives no text
+    missing = [Claim(text=SUPPORTED, citations=[cite(9, quote=SUPPORTED)])]
+    assert citation_scores(missing, page_text) == (0.0, 0.0)
+
+
+def test_citation_scores_of_a_result_and_of_no_claims() -> None:
+    result = QAResult(question="q", answer=SUPPORTED,
+                      claims=[Claim(text=SUPPORTED, citations=[cite(0), cite(2)])])
+    assert citation_scores(result, page_text) == citation_scores(result.claims, page_text)
+    assert citation_scores([], page_text) == (None, None)
+    assert citation_scores(QAResult(question="q", answer=ABSTENTION, abstained=True),
+                           page_text) == (None, None)
+
+
+# ------------------------------------------------------------------------------------- abstention
+
+
+def test_abstention_is_correct_only_for_unanswerable_questions() -> None:
+    unanswerable = golden("u", "unanswerable")
+    answerable = golden("a", facts=["$2.4 billion"])
+    declined = QAResult(question="q", answer=ABSTENTION, abstained=True)
+    declined_in_words = QAResult(question="q", answer=ABSTENTION)  # the flag unset
+    answered = QAResult(question="q", answer="Revenue was $2.4 billion.")
+    assert abstention_correct(declined, unanswerable)
+    assert abstention_correct(declined_in_words, unanswerable)
+    assert not abstention_correct(answered, unanswerable)
+    assert not abstention_correct(declined, answerable)
+    assert abstention_correct(answered, answerable)
+
+
+# -------------------------------------------------------------------------- FinanceBench answers
+
+
+@pytest.mark.parametrize(("reference", "answer", "question", "correct"), [
+    ("1577.00", "It was $1,577 million.", None, True),
+    ("1577.00", "About $1.58 billion.", None, True),  # 1,580: within 0.5 %
+    ("1577.00", "About $1.6 billion.", None, False),  # 1,600: 1.5 % off
+    ("1577.00", "$1,577 thousand", "Answer in USD millions.", False),  # the question's unit
+    ("$(1,561) million", "Working capital was a deficit of $1,561 million.", None, True),
+    ("$(1,561) million", "Working capital was $1,561 million.", None, False),  # the sign
+    ("0.4%", "The CAGR was -0.4%.", None, False),
+    ("No, the company does not pay a dividend because it retains cash for acquisitions.",
+     "No. The company retains its cash for acquisitions and pays no dividend.", None, True),
+    ("No, the company does not pay a dividend because it retains cash for acquisitions.",
+     "Yes, the company pays a dividend and retains cash for acquisitions.", None, False),
+    ("No, the company does not pay a dividend because it retains cash for acquisitions.",
+     "No, the company does not say.", None, False),  # 1 of 5 content words
+])
+def test_answer_correct_rules(reference: str, answer: str, question: str | None,
+                              correct: bool) -> None:
+    assert answer_correct(answer, reference, question) is correct
+
+
+needs_financebench = pytest.mark.skipif(not FINANCEBENCH.is_file(),
+                                        reason=f"FinanceBench dev set not at {FINANCEBENCH}")
+
+# real dev-set questions: a correct and a wrong candidate answer for each
+REAL_CASES = [
+    ("financebench_id_02987", "24.26",  # fixed asset turnover, two decimals
+     "Revenue of $6,489 million over average PP&E of $267.5 million gives 24.26.",
+     "The fixed asset turnover ratio was 25.17."),
+    ("financebench_id_07966", "1.9%",  # three-year average capex / revenue
+     "The average is about 1.87% of revenue.", "Capex averaged 2.3% of revenue."),
+    ("financebench_id_05718", "$0.40",  # in USD billions
+     "American Water Works paid $389 million of dividends, about $0.40 billion.",
+     "It paid $0.38 billion."),
+    ("financebench_id_04254", "$1832.00",  # in USD millions
+     "Unadjusted EBITDA was $1.83 billion.", "Unadjusted EBITDA was $1,632 million."),
+    ("financebench_id_00070", "No, American Water Works had negative working capital",
+     "No. Working capital was negative: -$1,561 million in FY2022.",
+     "Yes, working capital was a positive $1,561 million."),
+    ("financebench_id_01346", "The effective tax rate of Corning has changed from 20%",
+     "It went from 20% in FY2021 to 23% in FY2022, up 3 percentage points.",
+     "It went from 20% to 25%."),
+    ("financebench_id_00005", "Yes. Corning had a positive working capital",
+     "Yes: Corning's operating working capital was $831 million at the end of FY2022.",
+     "No, Corning had negative working capital of $831 million."),
+    ("financebench_id_03473", "0.01",  # ROA, two decimals
+     "ROA was about 1.4%, i.e. 0.014.", "ROA was 0.02."),
+    ("financebench_id_04171", "$303.00",  # accounts payable, USD millions
+     "Accounts payable were $303 million.", "Accounts payable were $303 thousand."),
+    ("financebench_id_01254", "Yes. MGM maintained 0.01$ per share",
+     "Yes, MGM paid a dividend of $0.0025 each quarter, $0.01 per share for the year.",
+     "No, MGM did not pay dividends in FY2022."),
+]
+
+
+@needs_financebench
+@pytest.mark.parametrize(("qid", "reference_start", "right", "wrong"), REAL_CASES,
+                         ids=[c[0] for c in REAL_CASES])
+def test_answer_correct_on_real_financebench_references(qid: str, reference_start: str,
+                                                        right: str, wrong: str) -> None:
+    raw = {q.financebench_id: q for q in read_financebench_questions(FINANCEBENCH)}[qid]
+    assert raw.answer.startswith(reference_start)
+    assert answer_correct(right, raw.answer, raw.question)
+    assert not answer_correct(wrong, raw.answer, raw.question)
+    assert not answer_correct(ABSTENTION, raw.answer, raw.question)
+
+
+# -------------------------------------------------------------------------------------- per answer
+
+
+def test_score_answer_and_summary() -> None:
+    facts = golden("g-facts", facts=["$2.4 billion", "34%"])
+    unanswerable = golden("g-none", "unanswerable", question="What did the CEO earn?")
+    bench = golden("g-bench", answer="$684.00", question="Q4 revenue? Answer in USD millions.")
+    results = {
+        "g-facts": QAResult(
+            question=facts.question, answer="Revenue rose 43% to $2.4 billion. Revenue rose 34%.",
+            claims=[Claim(text=WRONG, citations=[cite(0)]),
+                    Claim(text="Revenue rose 34%.", citations=[cite(0), cite(2, mark="invalid")])],
+            seconds=2.0),
+        "g-none": QAResult(question=unanswerable.question,
+                           answer="The CEO earned $5 million.",
+                           claims=[Claim(text="The CEO earned $5 million.",
+                                         citations=[cite(7)])], seconds=1.0),
+        "g-bench": QAResult(question=bench.question, answer="Fourth quarter revenue was "
+                            "$684 million.", claims=[Claim(
+                                text="Fourth quarter revenue was $684 million.",
+                                citations=[cite(0)])], seconds=3.0),
+    }
+    scores = [score_answer(q, results[q.id], page_text) for q in (facts, unanswerable, bench)]
+    first, second, third = scores
+    assert first == AnswerScore(
+        question_id="g-facts", document=DOC, year=YEAR, category="factual", answerable=True,
+        abstained=False, abstention_correct=True, fact_recall=1.0, answer_correct=None,
+        citation_precision=1 / 3, citation_recall=0.5, n_claims=2, n_citations=3,
+        invalid_citations=1, seconds=2.0)
+    # claim 1 (43 %) is unsupported, its citation not relevant; claim 2 is supported by page 0,
+    # page 2 is an extra: 1 relevant citation of 3
+    assert (second.answerable, second.abstained, second.abstention_correct) == (False, False,
+                                                                                  False)
+    assert second.fact_recall is None and second.answer_correct is None
+    assert (second.citation_recall, second.invalid_citations) == (0.0, 1)  # page 7 missing
+    assert third.answer_correct is True and third.fact_recall is None
+    assert third.citation_precision == 1.0 and third.citation_recall == 1.0
+
+    summary = summarize_answers(scores)
+    assert summary["questions"] == 3 and summary["answerable"] == 2
+    assert summary["unanswerable"] == 1
+    assert summary["abstention_accuracy"] == pytest.approx(2 / 3)
+    assert summary["answered_unanswerable_rate"] == 1.0
+    assert summary["false_abstention_rate"] == 0.0
+    assert summary["fact_questions"] == 1 and summary["fact_recall"] == 1.0
+    assert summary["reference_questions"] == 1 and summary["answer_accuracy"] == 1.0
+    assert summary["citation_recall"] == pytest.approx((0.5 + 0.0 + 1.0) / 3)
+    assert summary["invalid_citations"] == 2
+    assert summary["seconds_mean"] == 2.0
+
+    declined = QAResult(question=unanswerable.question, answer=ABSTENTION, abstained=True)
+    score = score_answer(unanswerable, declined, page_text)
+    assert score.abstention_correct and score.citation_recall is None and score.n_claims == 0
+    abstained_on_bench = score_answer(bench, QAResult(question="q", answer=ABSTENTION,
+                                                      abstained=True), page_text)
+    assert abstained_on_bench.answer_correct is False
+    only = summarize_answers([score])
+    assert only["abstention_accuracy"] == 1.0
+    assert math.isnan(only["fact_recall"]) and math.isnan(only["citation_recall"])
+    assert math.isnan(only["false_abstention_rate"])
