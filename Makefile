@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,test]'
 	touch $(STAMP)
 
 $(DAGSTER_HOME)/dagster.yaml: dagster.yaml
@@ -44,6 +44,7 @@ bench: install
 	$(BIN)/python bench/index_bench.py
 	$(BIN)/python bench/retrieval_bench.py
 	$(BIN)/python bench/pipeline_bench.py
+	$(BIN)/python bench/stitch_bench.py
 
 # retrieval on the FinanceBench dev set (14 real 10-Ks) beside a LangChain + FAISS baseline and
 # the golden set; a subset: make bench-real REAL_ARGS="--docs 2 --questions 3 --no-golden"

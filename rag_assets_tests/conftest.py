@@ -22,9 +22,12 @@ from __future__ import annotations
 import atexit
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from rag_assets_tests.llm_server import LlamaServer, LlamaServerError, start_llama_server
 
 
 def _pytest_is_the_program() -> bool:
@@ -51,3 +54,26 @@ def pytest_cmdline_main(config: pytest.Config):
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(int(status))
+
+
+@pytest.fixture(scope="session")
+def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServer]:
+    """A real OpenAI-compatible server for the session: llama.cpp serving SmolLM2-135M-Instruct
+    on 127.0.0.1 (``.base_url`` = ``http://127.0.0.1:<port>/v1``, ``.model``, ``.log_path``).
+
+    Its packages are the ``test`` extra, a declared dependency: when they are missing, or the
+    server does not answer within 60 s, every test using it fails with the reason (and the
+    server log's tail); it never skips.
+    """
+    try:
+        server = start_llama_server(tmp_path_factory.mktemp("llama_server"))
+    except LlamaServerError as err:
+        failure = f"llama_server: {err}"
+    else:
+        failure = None
+    if failure:  # outside the except block: the reason alone, without a chained traceback
+        pytest.fail(failure, pytrace=False)
+    try:
+        yield server
+    finally:
+        server.stop()

