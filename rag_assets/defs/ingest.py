@@ -22,14 +22,19 @@ from rag_assets.core.footnotes.checks import (
     text_conservation,
 )
 from rag_assets.core.footnotes.groundtruth import load_truth
+from rag_assets.core.footnotes.model_stitcher import ModelStitchResult, model_stitch
 from rag_assets.core.footnotes.stitching import (
+    FootnoteIndex,
+    StitchedPage,
     build_footnote_index,
     stitch_document,
     stitching_coverage,
 )
+from rag_assets.core.generation.llm import LLMConfigError
 from rag_assets.core.ingest.catalog import report_for
 from rag_assets.core.ingest.context import document_context
 from rag_assets.core.ingest.documents import DocumentError, load_document
+from rag_assets.core.ingest.pages import Page
 from rag_assets.core.warehouse.tables import (
     chunks_to_frame,
     frame_to_chunks,
@@ -44,7 +49,7 @@ from rag_assets.core.warehouse.tables import (
 )
 from rag_assets.defs.partitions import partition_of, report_partitions
 from rag_assets.defs.reporting import BY_PARTITION, fail, preview, recorded_source
-from rag_assets.defs.resources import RagSettings
+from rag_assets.defs.resources import LLMResource, RagSettings
 
 GROUP = "ingest"
 
@@ -226,17 +231,29 @@ def footnotes(
 )
 def stitched_text(
     context: dg.AssetExecutionContext,
+    settings: RagSettings,
+    llm: LLMResource,
     raw_pages: pd.DataFrame,
     footnote_dictionary: pd.DataFrame,
     footnote_registry: pd.DataFrame,
 ) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
     """The document with each footnote definition inlined after the sentence that cites it as
     ``{FOOTNOTE [N]: text}``, definitions blocks and page furniture removed. Both checks refuse
-    inputs built from two versions of the report (a run stopped half-way)."""
+    inputs built from two versions of the report (a run stopped half-way).
+
+    ``stitch_mode=llm``: the librarian model of the ``llm`` resource inlines them, each page
+    validated against the deterministic stitcher (a wrong definition backfilled, an invented one
+    removed, a page whose body the model changed taken from the deterministic stitcher); the
+    checks below judge its output as they judge the deterministic one."""
     document, year = partition_of(context)
     index = frames_to_index(footnote_dictionary, footnote_registry)
     raw = frame_to_pages(raw_pages)
     pages = stitch_document(raw, index)
+    mode_metadata: dict[str, object] = {"stitch_mode": settings.stitch_mode}
+    if settings.stitch_mode == "llm":
+        result = _model_stitched(context, llm, raw, index, pages)
+        pages = result.pages
+        mode_metadata.update(_model_metadata(result))
     source = source_of("raw_pages", raw_pages)
     frame = stitched_to_frame(pages, document, year, source)
     coverage = stitching_coverage(index, pages)
@@ -257,6 +274,7 @@ def stitched_text(
             "pages": len(frame),
             "characters": int(frame.n_chars.sum()),
             "footnote_blocks": int(frame.text.str.count(r"\{FOOTNOTE ").sum()),
+            **mode_metadata,
             "dagster/row_count": len(frame),
             "preview": preview(frame, ["page_index", "text"], width=400),
         },
@@ -295,6 +313,42 @@ def stitched_text(
             )
         ),
     )
+
+
+def _model_stitched(
+    context: dg.AssetExecutionContext, llm: LLMResource, raw: list[Page], index: FootnoteIndex,
+    deterministic: list[StitchedPage],
+) -> ModelStitchResult:
+    """The model stitcher's pages; a partition without a usable provider fails in one line."""
+    try:
+        chat = llm.chat()
+    except LLMConfigError as err:
+        fail(context, f"stitch_mode=llm: {err}")
+    if chat is None:
+        fail(context, "stitch_mode=llm needs an llm provider (openai or azure)")
+    result = model_stitch(raw, index, chat, deterministic=deterministic,
+                          log=context.log.warning)
+    context.log.info(f"model stitcher: {result.summary()}")
+    return result
+
+
+def _model_metadata(result: ModelStitchResult) -> dict[str, object]:
+    return {
+        "model_calls": result.model_calls,
+        "model_seconds": round(result.model_seconds, 2),
+        "stitch_seconds": round(result.seconds, 2),
+        "footnotes_by_model": result.recovered,
+        "footnotes_backfilled": result.backfilled,
+        "fallback_pages": result.fallback_pages,
+        "fallbacks": dg.MetadataValue.json(
+            [f"page {f.page_index}: {f.reason}" for f in result.fallbacks[:50]]),
+        "backfilled": dg.MetadataValue.json(
+            [f"{o.footnote_id} on page {o.page_index}: {o.reason}" for o in result.outcomes
+             if o.status == "backfilled"][:50]),
+        "removed_blocks": dg.MetadataValue.json(
+            [f"{r.marker} on page {r.page_index}: {r.reason}" for r in result.removed[:50]]),
+        "model_errors": dg.MetadataValue.json(result.errors[:20]),
+    }
 
 
 def _chunk_outputs(
