@@ -28,13 +28,14 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from pydantic import BaseModel, Field
 
-from rag_assets.core.chunks.chunking import ChunkKind
+from rag_assets.core.chunks.chunking import ChunkKind, join_context
 from rag_assets.core.generation.citations import PageTexts, marked, normalize, verify_claims
 from rag_assets.core.generation.evidence import EvidenceUnit, units_of
 from rag_assets.core.generation.extractive import (
     ExtractiveConfig,
     ScoredUnit,
     evidence_strength,
+    missing_anchors,
     score_units,
     select,
 )
@@ -65,6 +66,8 @@ class AnswerConfig(BaseModel):
     model_context_chars: int = Field(
         default=6000, ge=500, description="excerpt characters a model prompt holds")
     phrasings: int = Field(default=2, ge=0, description="alternative phrasings of a part")
+    dense_units: int = Field(default=24, ge=1,
+                             description="units the model embeds, the lexically best")
     extractive: ExtractiveConfig = Field(default_factory=ExtractiveConfig)
 
 
@@ -117,6 +120,15 @@ class Answerer:
         self.pages = pages
         self.chat = chat
         self.config = config or AnswerConfig()
+        self._known_words: set[str] | None = None
+
+    @property
+    def known_words(self) -> set[str]:
+        """Words of the documents' own names (their aliases): not an anchor a question adds."""
+        if self._known_words is None:
+            self._known_words = {w.lower().removesuffix("'s") for p in self.retriever.profiles
+                                 for alias in p.aliases for w in alias.split()}
+        return self._known_words
 
     # -- evidence ---------------------------------------------------------------------------
     def locate(self, document: str, year: int, pages: Sequence[int], quote: str) -> int | None:
@@ -136,18 +148,26 @@ class Answerer:
         result = self.retriever.search(question, cfg.strategy, cfg.kind,
                                        k=max(cfg.candidates, k), scope=scope)
         hits = result.hits
-        if hits:
-            vectors = self.retriever.embedder.encode([h.text for h in hits])
+        if hits:  # the indexed text: its vectors come from the content-hash cache, not the model
+            vectors, _ = self.retriever.embedder.embed(
+                [join_context(h.context, h.text) for h in hits])
             hits = mmr(hits, vectors, k, cfg.mmr_lambda)
-        units = [u for h in hits for u in units_of(h, self.locate)]
+        # a unit no page prints as read (an extraction seam) cannot be cited, so never quoted
+        units = [u for h in hits for u in units_of(h, self.locate) if u.located]
         return hits, units
 
     def score(self, question: str, units: Sequence[EvidenceUnit]) -> list[ScoredUnit]:
+        """Units by relevance: the lexical signals rank all of them, the model embeds only the
+        ``dense_units`` best (a unit's embedding is the costly signal: ~200 per question)."""
         plan = self.retriever.plan(question)
         embedder = self.retriever.embedder
-        vectors = embedder.encode([u.text for u in units])
-        return score_units(plan, units, embedder.embed_query(plan.ranking_text), vectors,
-                           self.config.extractive)
+        query = embedder.embed_query(plan.ranking_text)
+        config = self.config.extractive
+        lexical = score_units(plan, units, query, np.zeros((len(units), len(query)),
+                                                           dtype=np.float32), config)
+        shortlist = [s.unit for s in lexical[:self.config.dense_units]]
+        return score_units(plan, shortlist, query,
+                           embedder.encode([u.text for u in shortlist]), config)
 
     # -- one part ---------------------------------------------------------------------------
     def answer_part(self, part: Part, k: int, max_claims: int | None = None) -> PartAnswer:
@@ -159,6 +179,15 @@ class Answerer:
         out = PartAnswer(part=part, strength=strength, chunk_ids=[h.chunk_id for h in hits],
                          looked_for=looked_for,
                          first_pages=len({(h.document, h.year, p) for h in hits for p in h.pages}))
+        missing = missing_anchors(part.question, " ".join(
+            f"{h.context} {h.text}" for h in hits), self.known_words)
+        if missing:
+            out.events.append(GuardrailEvent(
+                name="below_evidence_threshold",
+                detail=f"{part.label or 'question'}: the documents found never name "
+                       f"{', '.join(missing)}"))
+            out.looked_for = [*missing, *looked_for]
+            return out
         if strength < self.config.extractive.abstain_below:
             out.events.append(GuardrailEvent(
                 name="below_evidence_threshold",
@@ -294,6 +323,7 @@ class Answerer:
             events += answer.events
         result = compose(question, answers, self.pages, cfg.citation_threshold)
         result.guardrail_events = events
+        result.evidence_strength = min((a.strength for a in answers), default=0.0)
         result.provider = "extractive" if self.chat is None else self.chat.provider
         result.model = None if self.chat is None else self.chat.config.executive_model
         result.k = cfg.k
@@ -311,14 +341,17 @@ def _distinct_pages(answers: Sequence[PartAnswer]) -> int:
 
 
 def _claim_of(unit: EvidenceUnit) -> Claim:
-    """A unit as a claim: its quote cited on its page, each stitched definition on its own."""
+    """A unit as a claim: its sentence cited on its page, each stitched definition on the page
+    that prints it, each citation standing for its own part of the claim."""
     citations = [SourceCitation(document=unit.document, year=unit.year, page=unit.page,
-                                quote=unit.quote)]
+                                quote=unit.quote, supports=unit.text if unit.footnotes else "")]
     for note in unit.footnotes:
         citations.append(SourceCitation(
             document=unit.document, year=unit.year,
             page=note.page if note.page is not None else unit.page,
-            quote=f"{note.marker} {note.text}" if note.page is None else note.text))
+            quote=note.text if note.page is not None else f"{{FOOTNOTE {note.marker}: "
+                                                          f"{note.text}}}",
+            supports=note.text))
     return Claim(text=unit.with_footnotes, citations=citations)
 
 

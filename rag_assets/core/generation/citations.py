@@ -581,10 +581,12 @@ def _context_failure(
 
 def verify_claims(claims: Sequence[Claim], pages: PageTexts,
                   threshold: float = 0.5) -> list[Claim]:
-    """Copies of the claims with every citation verified against its claim's text."""
+    """Copies of the claims with every citation verified against the part of its claim it
+    stands for (``supports``; the whole claim when empty)."""
     return [
         claim.model_copy(update={
-            "citations": [verify(c, claim.text, pages, threshold) for c in claim.citations]})
+            "citations": [verify(c, c.supports or claim.text, pages, threshold)
+                          for c in claim.citations]})
         for claim in claims
     ]
 
@@ -595,6 +597,7 @@ _MARK_TEXT: dict[CitationMark, str] = {
 }
 
 
-def marked(number: int, mark: CitationMark) -> str:
-    """How citation ``number`` shows in answer text: ``[1]`` when valid, else ``[1, invalid]``."""
-    return f"[{number}{_MARK_TEXT[mark]}]"
+def marked(ref: int | str, mark: CitationMark) -> str:
+    """How a citation shows in text: ``[1]`` (or ``[3m-10k 2018 p.56]``) when valid, else
+    ``[1, invalid]``."""
+    return f"[{ref}{_MARK_TEXT[mark]}]"

@@ -18,7 +18,7 @@ from rag_assets.core.retrieval.retriever import Hit
 
 # where a sentence ends: . ! ? (and a closing quote or bracket), then space and a capital, digit,
 # bullet, quote or bracket; not after the abbreviations below
-_BOUNDARY_RE = re.compile(r"(?<=[.!?])[\"”’)\]]?\s+(?=[A-Z0-9\"“(\[•$€£])")
+_BOUNDARY_RE = re.compile(r"(?:(?<=[.!?])[\"”’)\]]?|(?<=\x00))\s+(?=[A-Z0-9\"“(\[•$€£])")
 _ABBREVIATIONS = (
     "U.S.", "U.K.", "Inc.", "Co.", "Corp.", "Ltd.", "No.", "Nos.", "vs.", "e.g.", "i.e.",
     "approx.", "Mr.", "Ms.", "Dr.", "St.", "Art.", "etc.", "Jan.", "Feb.", "Mar.", "Apr.",
@@ -28,6 +28,15 @@ _SEPARATOR_ROW_RE = re.compile(r"^\|?\s*:?-{2,}")
 _PLACEHOLDER = "\x00{}\x00"
 _PLACEHOLDER_RE = re.compile(r"\x00(\d+)\x00")
 MIN_UNIT_WORDS = 3
+# text addressed to a language model rather than to a report's reader: quoted, it would carry a
+# document's instructions into an answer; it is never evidence
+_INSTRUCTION_RE = re.compile(
+    r"\b(?:ignore|disregard|forget|override)\b[^.]{0,40}\b(?:previous|prior|above|earlier|all|"
+    r"the)\b[^.]{0,20}\b(?:instructions?|prompts?|rules|excerpts|context)\b"
+    r"|\b(?:system|developer)\s*(?:prompt|mode|message)\b|^\s*(?:system|assistant)\s*[:,]"
+    r"|\byou are (?:now |an? )?(?:ai|assistant|language model|chatbot|in developer mode)\b"
+    r"|\b(?:reply|respond|answer) (?:only )?with the word\b",
+    re.IGNORECASE)
 
 
 class FootnoteNote(BaseModel):
@@ -62,6 +71,12 @@ class EvidenceUnit(BaseModel):
         return f"{self.text} {notes}".strip()
 
 
+def looks_like_instruction(text: str) -> bool:
+    """Words that speak to a model ("ignore previous instructions", "SYSTEM:", "you are now in
+    developer mode"), not to a report's reader."""
+    return bool(_INSTRUCTION_RE.search(text))
+
+
 PageLocator = Callable[[str, int, Sequence[int], str], int | None]
 
 
@@ -82,8 +97,8 @@ def split_sentences(text: str) -> list[str]:
     parked = FOOTNOTE_BLOCK_RE.sub(park, text)
     sentences, start = [], 0
     for match in _BOUNDARY_RE.finditer(parked):
-        period = match.start() - 1 if parked[match.start() - 1] in ".!?" else match.start()
-        if _is_abbreviation(parked, period):
+        period = match.start() - 1
+        if parked[period] == "." and _is_abbreviation(parked, period):
             continue
         sentences.append(parked[start:match.end()].strip())
         start = match.end()
@@ -119,10 +134,13 @@ def _row_text(label: str, values: list[tuple[str, str]]) -> str:
 def units_of(hit: Hit, locate: PageLocator) -> list[EvidenceUnit]:
     """Every sentence and table row of a chunk, each with the page that prints it."""
     units: list[EvidenceUnit] = []
-    pages = hit.pages or list(range(hit.page_start, hit.page_end + 1))
+    own = hit.pages or list(range(hit.page_start, hit.page_end + 1))
+    # a sentence that runs over a page break, or a chunk whose range is off by one, is printed
+    # next door: looked for there too, after its own pages
+    pages = [*own, *(p for p in (min(own) - 1, max(own) + 1) if p >= 0 and p not in own)]
 
     def add(quote: str, text: str, scope: str, notes: list[FootnoteNote], is_row: bool) -> None:
-        if len(text.split()) < MIN_UNIT_WORDS and not is_row:
+        if (len(text.split()) < MIN_UNIT_WORDS and not is_row) or looks_like_instruction(text):
             return
         page = locate(hit.document, hit.year, pages, quote)
         for note in notes:

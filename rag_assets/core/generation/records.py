@@ -22,6 +22,9 @@ class SourceCitation(BaseModel):
     year: int
     page: int = Field(ge=0, description="zero-based page index")
     quote: str
+    supports: str = Field(
+        default="", description="the part of the claim it stands for (empty: the whole claim), "
+        "e.g. a stitched footnote's definition, cited on the page that prints it")
     mark: CitationMark = "unchecked"
     reason: str = Field(default="", description="why a citation is not valid")
 
@@ -68,6 +71,9 @@ class QAResult(BaseModel):
     sources_used: list[Source] = Field(default_factory=list)
     guardrail_events: list[GuardrailEvent] = Field(default_factory=list)
     abstained: bool = False
+    evidence_strength: float = Field(
+        default=0.0, description="how well the best evidence answers (0-1); below the engine's "
+        "threshold it abstains")
     looked_for: list[str] = Field(
         default_factory=list, description="what an abstention searched for")
     provider: str = "extractive"

@@ -104,9 +104,6 @@ def summary_text(claims: list[Claim]) -> str:
     """Each sentence followed by its citations as ``[document p.N]``, marked when not valid."""
     lines = []
     for claim in claims:
-        refs = []
-        for citation in claim.citations:
-            ref = marked(0, citation.mark).replace("0", citation.label, 1)
-            refs.append(ref)
+        refs = [marked(citation.label, citation.mark) for citation in claim.citations]
         lines.append(f"{claim.text} {' '.join(dict.fromkeys(refs))}".strip())
     return "\n".join(lines)

@@ -1,0 +1,71 @@
+"""A real store for the generation tests: the earnings release, the six annual reports, GDPR's
+Articles 4-35 and 3M's financial statements, indexed naive and enriched by the platform's own
+chunkers and model, with every stored page to cite against."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from rag_assets.core.chunks.chunking import enriched_chunks, naive_chunks
+from rag_assets.core.generation.answers import Answerer
+from rag_assets.core.generation.citations import PageTexts
+from rag_assets.core.ingest.context import document_context
+from rag_assets.core.ingest.routing import profile_from_text
+from rag_assets.core.retrieval.embeddings import Embedder
+from rag_assets.core.retrieval.retriever import Retriever
+from rag_assets.core.retrieval.store import VectorStore, index_partition
+
+from ..conftest import Processed
+
+GDPR_PAGES = range(36, 66)  # Articles 4-35
+THREE_M_PAGES = range(50, 63)  # Item 8: the statements and the first notes
+
+
+@dataclass
+class Corpus:
+    store: VectorStore
+    embedder: Embedder
+    pages: PageTexts
+
+    def answerer(self, **config: object) -> Answerer:
+        from rag_assets.core.generation.answers import AnswerConfig
+
+        return Answerer(Retriever(self.store, self.embedder), self.pages,
+                        config=AnswerConfig(**config))
+
+
+def add(store: VectorStore, embedder: Embedder, pages: PageTexts, document: str, year: int,
+        processed: Processed, keep: Sequence[int] | None = None) -> None:
+    raw = [p for p in processed.doc.pages if keep is None or p.page_index in keep]
+    stitched = [p for p in processed.stitched if keep is None or p.page_index in keep]
+    context = document_context(document, year, processed.doc.pages)
+    footnotes = processed.index.footnotes
+    for kind, chunks in (
+        ("naive", naive_chunks(raw, document, year, processed.index, context=context)),
+        ("enriched", enriched_chunks(stitched, document, year, processed.index,
+                                     context=context)),
+    ):
+        index_partition(store, embedder, kind, document, year, chunks, footnotes)
+    profile = profile_from_text(document, year, [p.text for p in processed.doc.pages[:2]])
+    store.put_profile(document, year, profile.title, profile.aliases)
+    pages.add(document, year, processed.doc.pages)
+
+
+@pytest.fixture(scope="session")
+def corpus(tmp_path_factory: pytest.TempPathFactory, earnings: Processed,
+           annual: dict[tuple[str, int], Processed], gdpr: Processed,
+           three_m: Processed) -> Corpus:
+    embedder = Embedder()
+    store = VectorStore(Path(tmp_path_factory.mktemp("lancedb")), embedder.slug,
+                        embedder.dimension)
+    pages = PageTexts()
+    add(store, embedder, pages, "exemplar-corp-earnings", 2024, earnings)
+    for (document, year), processed in annual.items():
+        add(store, embedder, pages, document, year, processed)
+    add(store, embedder, pages, "gdpr", 2016, gdpr, GDPR_PAGES)
+    add(store, embedder, pages, "3m-10k", 2018, three_m, THREE_M_PAGES)
+    return Corpus(store, embedder, pages)
