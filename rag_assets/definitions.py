@@ -5,15 +5,16 @@ from __future__ import annotations
 import dagster as dg
 
 from rag_assets.defs.evaluation import evaluation_assets, evaluation_job, rollup_job
+from rag_assets.defs.generation import generation_assets, generation_job
 from rag_assets.defs.index import index_assets
 from rag_assets.defs.ingest import ingest_assets, ingest_job
 from rag_assets.defs.resources import default_resources
 from rag_assets.defs.sensors import report_sensor
 
-all_assets = [*ingest_assets, *index_assets, *evaluation_assets]
+all_assets = [*ingest_assets, *index_assets, *evaluation_assets, *generation_assets]
 defs = dg.Definitions(
     assets=all_assets,
-    jobs=[ingest_job, evaluation_job, rollup_job],
+    jobs=[ingest_job, evaluation_job, rollup_job, generation_job],
     sensors=[report_sensor],
     resources=default_resources(),
     # One process per run, its steps one after another. Measured (bench/README.md): a process

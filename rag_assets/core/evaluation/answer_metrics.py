@@ -29,6 +29,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
+import numpy as np
+import pandas as pd
 from pydantic import BaseModel
 
 from rag_assets.core.evaluation.questions import GoldenQuestion
@@ -490,3 +492,34 @@ def summarize_answers(scores: Sequence[AnswerScore]) -> dict[str, float | int]:
         "invalid_citations": sum(s.invalid_citations for s in scores),
         "seconds_mean": _mean(s.seconds for s in scores),
     }
+
+
+SCORE_TYPES = {
+    "question_id": "string", "document": "string", "year": "Int64", "category": "string",
+    "answerable": "boolean", "abstained": "boolean", "abstention_correct": "boolean",
+    "fact_recall": "Float64", "answer_correct": "boolean", "citation_precision": "Float64",
+    "citation_recall": "Float64", "n_claims": "Int64", "n_citations": "Int64",
+    "invalid_citations": "Int64", "seconds": "Float64",
+}
+
+
+def scores_to_frame(scores: Sequence[AnswerScore]) -> pd.DataFrame:
+    """The ``answer_metrics`` table: explicit types, so a first partition whose values are all
+    missing still creates the right columns."""
+    rows = [s.model_dump() for s in scores]
+    return pd.DataFrame(rows, columns=list(SCORE_TYPES)).astype(SCORE_TYPES)
+
+
+def frame_to_scores(frame: pd.DataFrame) -> list[AnswerScore]:
+    return [AnswerScore.model_validate({k: (None if pd.isna(v) else v) for k, v in row.items()
+                                        if k in SCORE_TYPES})
+            for row in frame.to_dict("records")]
+
+
+def seconds_percentiles(scores: Sequence[AnswerScore]) -> dict[str, float]:
+    """Seconds per answer at the median and the 95th percentile."""
+    seconds = sorted(s.seconds for s in scores)
+    if not seconds:
+        return {"seconds_p50": math.nan, "seconds_p95": math.nan}
+    return {"seconds_p50": float(np.percentile(seconds, 50)),
+            "seconds_p95": float(np.percentile(seconds, 95))}

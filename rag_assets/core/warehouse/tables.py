@@ -295,7 +295,9 @@ def summaries_to_frame(results: Sequence[SummaryResult]) -> pd.DataFrame:
          "seconds": r.seconds}
         for r in results for position, claim in enumerate(r.claims, start=1)
     ]
-    return _frame(rows, SUMMARY_COLUMNS).astype({"seconds": "Float64"})
+    types = {c: "string" for c in SUMMARY_COLUMNS} | {
+        "year": "Int64", "position": "Int64", "seconds": "Float64"}
+    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS).astype(types)
 
 
 def answers_to_frame(questions: Sequence[GoldenQuestion], results: Sequence[QAResult],
@@ -311,5 +313,6 @@ def answers_to_frame(questions: Sequence[GoldenQuestion], results: Sequence[QARe
          "result_json": r.model_dump_json(), "provider": r.provider, "seconds": r.seconds}
         for q, r in zip(questions, results, strict=True)
     ]
-    return _frame(rows, ANSWER_COLUMNS).astype(
-        {"abstained": "boolean", "n_claims": "Int64", "seconds": "Float64"})
+    types = {c: "string" for c in ANSWER_COLUMNS} | {
+        "year": "Int64", "abstained": "boolean", "n_claims": "Int64", "seconds": "Float64"}
+    return pd.DataFrame(rows, columns=ANSWER_COLUMNS).astype(types)

@@ -1,0 +1,224 @@
+"""Generation assets (group ``generation``): summaries and cited answers, and how good they are.
+
+``summaries`` writes a baseline (naive chunks, plain) and an enriched (stitched chunks, keeps
+footnote qualifications) summary of each partition, every sentence cited; ``answers`` answers the
+partition's golden questions with numbered, verified citations (the ``answer_citations`` check
+fails a claim without a citation or with an ``invalid`` one); ``answer_metrics`` scores them (fact
+recall, ALCE citation precision and recall, abstention); ``answer_rollup`` adds every partition up.
+Every answer is also appended to ``answer_audit``. The engine is the ``llm`` resource's provider:
+``extractive`` (offline, default), ``openai`` or ``azure``.
+"""
+
+
+from collections.abc import Iterator
+
+import dagster as dg
+import pandas as pd
+
+from rag_assets.core.evaluation.answer_metrics import (
+    frame_to_scores,
+    score_answer,
+    scores_to_frame,
+    seconds_percentiles,
+    summarize_answers,
+)
+from rag_assets.core.evaluation.questions import questions_path, read_questions
+from rag_assets.core.generation.answers import AnswerConfig, Answerer, audit_record
+from rag_assets.core.generation.citations import PageTexts
+from rag_assets.core.generation.llm import LLMConfigError
+from rag_assets.core.generation.summaries import summarize_report
+from rag_assets.core.retrieval.retriever import Retriever
+from rag_assets.core.warehouse.audit import append_audit
+from rag_assets.core.warehouse.tables import answers_to_frame, summaries_to_frame
+from rag_assets.defs.index import document_profile, enriched_vectors, naive_vectors
+from rag_assets.defs.partitions import partition_of, report_partitions
+from rag_assets.defs.reporting import BY_PARTITION, fail, preview
+from rag_assets.defs.resources import (
+    WAREHOUSE_SCHEMA,
+    EmbeddingsResource,
+    LLMResource,
+    RagSettings,
+    RetrievalSettings,
+)
+
+GROUP = "generation"
+INDEXED = [naive_vectors, enriched_vectors, document_profile]
+
+
+def build_answerer(settings: RagSettings, embeddings: EmbeddingsResource,
+                   retrieval: RetrievalSettings, llm: LLMResource,
+                   raw_pages: pd.DataFrame) -> Answerer:
+    """The answer engine of the configured provider over the store and these stored pages
+    (the assets' and ``rag-assets ask``'s); ``LLMConfigError`` or ``RuntimeError`` in one line
+    when a setting or the model is missing."""
+    chat = llm.chat()
+    embedder, store = embeddings.embedder(settings)
+    retriever = Retriever(store, embedder, retrieval.config())
+    config = AnswerConfig(citation_threshold=llm.citation_threshold)
+    return Answerer(retriever, PageTexts.from_frame(raw_pages), chat, config)
+
+
+def _answerer(context: dg.AssetExecutionContext, settings: RagSettings,
+              embeddings: EmbeddingsResource, retrieval: RetrievalSettings, llm: LLMResource,
+              raw_pages: pd.DataFrame) -> Answerer:
+    try:
+        return build_answerer(settings, embeddings, retrieval, llm, raw_pages)
+    except (LLMConfigError, RuntimeError) as err:
+        fail(context, str(err))
+        raise
+
+
+@dg.asset(group_name=GROUP, partitions_def=report_partitions, deps=INDEXED,
+          metadata=BY_PARTITION, kinds={"duckdb", "lancedb"},
+          ins={"raw_pages": dg.AssetIn()})
+def summaries(
+    context: dg.AssetExecutionContext, settings: RagSettings, embeddings: EmbeddingsResource,
+    retrieval: RetrievalSettings, llm: LLMResource, raw_pages: pd.DataFrame,
+) -> dg.Output[pd.DataFrame]:
+    """Baseline (naive chunks, plain) and enriched (stitched chunks, footnote qualifications
+    kept) summaries of the report, one row per cited sentence, with the chunks each read."""
+    document, year = partition_of(context)
+    answerer = _answerer(context, settings, embeddings, retrieval, llm, raw_pages)
+    results = [summarize_report(answerer, document, year, variant)
+               for variant in ("baseline", "enriched")]
+    frame = summaries_to_frame(results)
+    side_by_side = "\n".join(
+        f"### {r.variant} ({len(r.claims)} sentences, {len(r.chunk_ids)} chunks)\n\n"
+        + "\n".join(f"- {line}" for line in r.text.splitlines())
+        for r in results)
+    for r in results:
+        context.log.info(f"{r.variant} summary: {len(r.claims)} sentences in {r.seconds:.1f} s")
+    return dg.Output(frame, metadata={
+        "summaries": dg.MetadataValue.md(side_by_side or "(no evidence found)"),
+        "provider": results[0].provider,
+        "sentences": dg.MetadataValue.json({r.variant: len(r.claims) for r in results}),
+        "dagster/row_count": len(frame),
+    })
+
+
+@dg.asset(group_name=GROUP, partitions_def=report_partitions, deps=INDEXED,
+          metadata=BY_PARTITION, kinds={"duckdb", "lancedb"},
+          ins={"raw_pages": dg.AssetIn()},
+          check_specs=[dg.AssetCheckSpec("answer_citations", asset="answers")])
+def answers(
+    context: dg.AssetExecutionContext, settings: RagSettings, embeddings: EmbeddingsResource,
+    retrieval: RetrievalSettings, llm: LLMResource, raw_pages: pd.DataFrame,
+) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
+    """Each golden question of the partition answered within it: the answer with numbered
+    citations, its claims and verified citations, the sources used and the guardrails that
+    acted. Every answer is also appended to ``answer_audit``."""
+    document, year = partition_of(context)
+    path = questions_path(settings.questions_dir, document, year)
+    try:
+        questions = read_questions(path)
+    except ValueError as err:
+        fail(context, str(err).splitlines()[0], file=str(path))
+        raise
+    answerer = _answerer(context, settings, embeddings, retrieval, llm, raw_pages)
+    results = []
+    for position, question in enumerate(questions, 1):
+        result = answerer.ask(question.question, document, year)
+        results.append(result)
+        context.log.info(f"[{position}/{len(questions)}] {question.id}: "
+                         f"{'abstained' if result.abstained else f'{len(result.claims)} claims'}"
+                         f" in {result.seconds:.1f} s")
+    frame = answers_to_frame(questions, results, document, year)
+    append_audit(settings.warehouse_path, WAREHOUSE_SCHEMA,
+                 [audit_record(r, document=document, year=year) for r in results])
+    yield dg.Output(frame, metadata={
+        "questions": len(questions),
+        "abstained": int(sum(r.abstained for r in results)),
+        "provider": answerer.chat.provider if answerer.chat else "extractive",
+        "dagster/row_count": len(frame),
+        "preview": preview(frame, ["question_id", "abstained", "answer"], width=240),
+    })
+    failing = {q.id: reason for q, r in zip(questions, results, strict=True)
+               if (reason := _citation_problem(r))}
+    yield dg.AssetCheckResult(
+        check_name="answer_citations", asset_key="answers", passed=not failing,
+        description="every claim cited, no invalid citation",
+        metadata={"questions": len(questions), "failing": len(failing),
+                  "failing_questions": dg.MetadataValue.json(failing)})
+
+
+def _citation_problem(result) -> str | None:  # noqa: ANN001 - a QAResult
+    for claim in result.claims:
+        if not claim.citations:
+            return f"uncited claim: {claim.text[:80]}"
+        bad = [c for c in claim.citations if c.mark == "invalid"]
+        if bad:
+            return f"invalid citation {bad[0].label}: {bad[0].reason}"
+    return None
+
+
+@dg.asset(group_name=GROUP, partitions_def=report_partitions, metadata=BY_PARTITION,
+          kinds={"duckdb"}, ins={"raw_pages": dg.AssetIn()})
+def answer_metrics(
+    context: dg.AssetExecutionContext, settings: RagSettings, answers: pd.DataFrame,
+    raw_pages: pd.DataFrame,
+) -> dg.Output[pd.DataFrame]:
+    """Per golden question: fact recall, citation precision and recall (ALCE: claims supported by
+    their cited pages; citations that support their claim), whether it abstained rightly, and
+    seconds per answer."""
+    document, year = partition_of(context)
+    questions = {q.id: q for q in read_questions(
+        questions_path(settings.questions_dir, document, year))}
+    pages = PageTexts.from_frame(raw_pages)
+    scores = [score_answer(questions[row.question_id], _result_of(row), pages.get)
+              for row in answers.itertuples() if row.question_id in questions]
+    frame = scores_to_frame(scores)
+    summary = summarize_answers(scores)
+    context.log.info(f"{len(scores)} answers: fact recall {summary['fact_recall']:.3f}, "
+                     f"citation precision {summary['citation_precision']:.3f}")
+    return dg.Output(frame, metadata={
+        **_figures(summary),
+        "dagster/row_count": len(frame),
+    })
+
+
+def _figures(summary: dict[str, float | int]) -> dict[str, dg.MetadataValue]:
+    """The summary's figures as metadata (a figure without a value is left out)."""
+    return {name: dg.MetadataValue.float(float(value)) if isinstance(value, float)
+            else dg.MetadataValue.int(int(value))
+            for name, value in summary.items() if value == value}
+
+
+def _result_of(row):  # noqa: ANN001, ANN202 - an answers row, a QAResult
+    from rag_assets.core.generation.records import QAResult
+
+    return QAResult.model_validate_json(row.result_json)
+
+
+@dg.asset(group_name=GROUP, kinds={"duckdb"})
+def answer_rollup(context: dg.AssetExecutionContext,
+                  answer_metrics: pd.DataFrame) -> dg.Output[pd.DataFrame]:
+    """Answer quality over every partition's questions: overall, per document and per
+    question category (fact recall, citation precision and recall, abstention accuracy,
+    seconds per answer p50 and p95)."""
+    scores = frame_to_scores(answer_metrics)
+    groups: list[tuple[str, str, list]] = [("all", "all", scores)]
+    for document in sorted({s.document for s in scores}):
+        groups.append((document, "all", [s for s in scores if s.document == document]))
+    for category in sorted({s.category for s in scores}):
+        groups.append(("all", category, [s for s in scores if s.category == category]))
+    rows = [{"document": document, "category": category, **summarize_answers(part),
+             **seconds_percentiles(part)}
+            for document, category, part in groups if part]
+    frame = pd.DataFrame(rows).astype({"document": "string", "category": "string"}) \
+        if rows else pd.DataFrame({"document": pd.Series(dtype="string"),
+                                   "category": pd.Series(dtype="string")})
+    context.log.info(f"answer roll-up over {len(scores)} questions")
+    overall = rows[0] if rows else {}
+    return dg.Output(frame, metadata={
+        **_figures({k: v for k, v in overall.items() if k not in ("document", "category")}),
+        "by_document": dg.MetadataValue.md(
+            frame[frame.category == "all"].round(3).to_markdown(index=False)
+            if len(frame) else "no answers yet"),
+        "dagster/row_count": len(frame),
+    })
+
+
+generation_assets = [summaries, answers, answer_metrics, answer_rollup]
+generation_job = dg.define_asset_job(
+    "generation_job", selection=dg.AssetSelection.assets(summaries, answers, answer_metrics),
+    description="Summaries, cited answers and their metrics for one document x year partition.")
