@@ -38,6 +38,12 @@ from tabulate import tabulate
 
 DEFAULT_CORPORA = Path("../shared/corpora")
 EVALUATION_ASSETS = ("retrieval_runs", "retrieval_metrics")
+GENERATION_ASSETS = ("summaries", "answers", "answer_metrics")
+PARTITIONED_ASSETS = (*EVALUATION_ASSETS, *GENERATION_ASSETS)
+# the roll-up of each partitioned asset, refreshed after a backfill of it
+ROLLUP_OF = {"retrieval_runs": "evaluation_rollup", "retrieval_metrics": "evaluation_rollup",
+             "summaries": None, "answers": "answer_rollup", "answer_metrics": "answer_rollup"}
+SUMMARY_DOCUMENT = ("exemplar-corp-earnings", 2024)  # the demo prints its two summaries
 # Dagster's console logger prints only what a user must act on at once; everything (DEBUG up)
 # still goes to the instance's event log, so the UI shows the full log of every run.
 CONSOLE_LOG_LEVEL = "CRITICAL"
@@ -382,15 +388,74 @@ def evaluate(reports: list, data_dir: Path, instance: object, assets: list[str],
             error = f"{first_error(result)} (run {result.run_id[:8]})"
             print(f"{head}  FAILED {error}  {seconds:.1f} s", flush=True)
             failures.append(f"{report.partition}: {error}")
-    started = time.perf_counter()
-    with Progress("evaluation_rollup") as progress:
-        result = materialize(dg.AssetSelection.assets("evaluation_rollup"), data_dir, instance,
-                             source="evaluation", on_event=progress.on_event)
-    if not result.success:
-        failures.append(f"evaluation_rollup: {first_error(result)} (run {result.run_id[:8]})")
-    print(f"evaluation_rollup  {'done' if result.success else 'FAILED'}  "
-          f"{time.perf_counter() - started:.1f} s", flush=True)
+    for rollup in dict.fromkeys(r for a in assets if (r := ROLLUP_OF.get(a))):
+        started = time.perf_counter()
+        with Progress(rollup) as progress:
+            result = materialize(dg.AssetSelection.assets(rollup), data_dir, instance,
+                                 source="evaluation", on_event=progress.on_event)
+        if not result.success:
+            failures.append(f"{rollup}: {first_error(result)} (run {result.run_id[:8]})")
+        print(f"{rollup}  {'done' if result.success else 'FAILED'}  "
+              f"{time.perf_counter() - started:.1f} s", flush=True)
     return failures
+
+
+def _warehouse_frame(data_dir: Path, table: str):  # noqa: ANN202 - a DataFrame or None
+    import duckdb
+
+    from rag_assets.defs.resources import WAREHOUSE_SCHEMA
+
+    try:
+        with duckdb.connect(str(data_dir / "warehouse.duckdb"), read_only=True) as con:
+            return con.execute(f"select * from {WAREHOUSE_SCHEMA}.{table}").df()
+    except duckdb.Error as err:
+        print(f"\nno {table} to show ({str(err).splitlines()[0]})")
+        return None
+
+
+def print_summaries(data_dir: Path, document: str, year: int, width: int = 64) -> None:
+    """The baseline and enriched summaries of one report side by side, each sentence cited."""
+    import textwrap
+
+    frame = _warehouse_frame(data_dir, "summaries")
+    if frame is None:
+        return
+    frame = frame[(frame.document == document) & (frame.year == year)]
+    if frame.empty:
+        print(f"\nno summaries of {document}|{year}")
+        return
+    columns = {}
+    for variant in ("baseline", "enriched"):
+        rows = frame[frame.variant == variant].sort_values("position")
+        lines: list[str] = []
+        for row in rows.itertuples():
+            pages = sorted({c["page"] + 1 for c in json.loads(row.citations)})
+            cited = f"{row.text} [p.{', p.'.join(map(str, pages))}]"
+            lines += textwrap.wrap(f"{row.position}. {cited}", width) + [""]
+        columns[variant] = lines
+    height = max(len(v) for v in columns.values())
+    print(f"\nSummaries of {document}|{year}: baseline (naive chunks) | enriched (stitched "
+          "footnotes)")
+    print(f"{'-' * width}-+-{'-' * width}")
+    base, rich = (columns[v] + [""] * (height - len(columns[v])) for v in columns)
+    for left, right in zip(base, rich, strict=True):
+        print(f"{left:<{width}} | {right}")
+
+
+def print_answer_metrics(data_dir: Path) -> None:
+    """Fact recall, citation precision and recall, abstention and seconds per answer, over all
+    golden questions and per document."""
+    frame = _warehouse_frame(data_dir, "answer_rollup")
+    if frame is None or frame.empty:
+        return
+    rows = frame[frame.category == "all"]
+    shown = {"document": "document", "questions": "n", "fact_recall": "fact recall",
+             "citation_precision": "cit. precision", "citation_recall": "cit. recall",
+             "abstention_accuracy": "abstention acc.", "invalid_citations": "invalid",
+             "seconds_p50": "s p50", "seconds_p95": "s p95"}
+    print("\nAnswers to the golden questions (extractive engine, each citation verified):")
+    print(tabulate(rows[list(shown)].rename(columns=shown), headers="keys", showindex=False,
+                   floatfmt=".3f"))
 
 
 def print_metrics(data_dir: Path) -> None:
@@ -447,8 +512,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not args.no_eval:
         broken = {row["partition"] for row in rows if row["error"]}
         ingested = [r for r in reports if r.partition not in broken]
-        failed += evaluate(ingested, args.data_dir, instance, list(EVALUATION_ASSETS))
+        failed += evaluate(ingested, args.data_dir, instance, list(PARTITIONED_ASSETS))
         print_metrics(args.data_dir)
+        print_summaries(args.data_dir, *SUMMARY_DOCUMENT)
+        print_answer_metrics(args.data_dir)
     _report_failures(failed)
     print(
         "\nOpen the UI with `make ui` (http://127.0.0.1:3000): the ingest, index and evaluation "
@@ -631,8 +698,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     _add_paths(backfill)
     backfill.add_argument("assets", nargs="*", default=list(EVALUATION_ASSETS),
-                          help="partitioned evaluation assets (default: retrieval_runs "
-                          "retrieval_metrics)")
+                          help="partitioned assets: retrieval_runs retrieval_metrics (the "
+                          "default), summaries answers answer_metrics")
     backfill.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                           help="a retrieval setting for these runs, e.g. --set w_bm25=0.8")
     backfill.set_defaults(func=cmd_backfill)
@@ -657,7 +724,7 @@ def main(argv: list[str] | None = None) -> int:
         "RAG_ASSETS_DATA_DIR", "data")), help="data folder (reports/, questions/, stores)")
     ask.set_defaults(func=cmd_ask)
     args = parser.parse_args(argv)
-    unknown = set(getattr(args, "assets", [])) - set(EVALUATION_ASSETS)
+    unknown = set(getattr(args, "assets", [])) - set(PARTITIONED_ASSETS)
     if unknown:
         parser.error(f"not an evaluation asset: {', '.join(sorted(unknown))}")
     return int(args.func(args))

@@ -28,6 +28,7 @@ _SEPARATOR_ROW_RE = re.compile(r"^\|?\s*:?-{2,}")
 _PLACEHOLDER = "\x00{}\x00"
 _PLACEHOLDER_RE = re.compile(r"\x00(\d+)\x00")
 MIN_UNIT_WORDS = 3
+HEADING_WORDS = 8
 # text addressed to a language model rather than to a report's reader: quoted, it would carry a
 # document's instructions into an answer; it is never evidence
 _INSTRUCTION_RE = re.compile(
@@ -115,6 +116,14 @@ def split_sentences(text: str) -> list[str]:
     return [_PLACEHOLDER_RE.sub(lambda m: blocks[int(m.group(1))], s) for s in merged]
 
 
+def is_heading(line: str) -> bool:
+    """A short line without a sentence's end or a footnote block: a section or table heading."""
+    text = line.strip()
+    return (0 < len(text.split()) <= HEADING_WORDS and text[-1] not in ".:;,!?)]}"
+            and "{FOOTNOTE" not in text and not text[0].islower()
+            and not re.search(r"(?<![\d,.])(?!(?:19|20)\d\d$)\d[\d,.]*%?$", text))
+
+
 def _split_footnotes(sentence: str) -> tuple[str, list[FootnoteNote]]:
     notes = [FootnoteNote(marker=m.group("marker").strip(), text=m.group("text").strip())
              for m in FOOTNOTE_BLOCK_RE.finditer(sentence)]
@@ -156,12 +165,20 @@ def units_of(hit: Hit, locate: PageLocator) -> list[EvidenceUnit]:
     lines = hit.text.split("\n")
 
     def flush_prose() -> None:
-        if prose:
-            for sentence in split_sentences("\n".join(prose)):
+        heading = ""
+        block: list[str] = []
+        for line in [*prose, None]:
+            if line is not None and not is_heading(line):
+                block.append(line)
+                continue
+            # a heading line ends the block before it and is the scope of the one after it
+            for sentence in split_sentences("\n".join(block)):
                 body, notes = _split_footnotes(sentence)
-                add(FOOTNOTE_BLOCK_RE.sub(" ", sentence).strip(), body, hit.context, notes,
-                    False)
-            prose.clear()
+                scope = " | ".join(p for p in (hit.context, heading) if p)
+                add(FOOTNOTE_BLOCK_RE.sub(" ", sentence).strip(), body, scope, notes, False)
+            block = []
+            heading = (line or "").strip()
+        prose.clear()
 
     for position, line in enumerate(lines):
         stripped = line.strip()
