@@ -647,8 +647,8 @@ def cmd_ask(args: argparse.Namespace) -> int:
     import duckdb
 
     from rag_assets.core.generation.answers import audit_record
-    from rag_assets.core.generation.llm import LLMConfigError
-    from rag_assets.core.warehouse.audit import append_audit
+    from rag_assets.core.generation.storage import append_audit
+    from rag_assets.core.llm.client import LLMConfigError
     from rag_assets.defs.generation import build_answerer
     from rag_assets.defs.resources import WAREHOUSE_SCHEMA, LLMResource, default_resources
 

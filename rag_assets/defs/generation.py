@@ -25,11 +25,10 @@ from rag_assets.core.evaluation.answer_metrics import (
 from rag_assets.core.evaluation.questions import questions_path, read_questions
 from rag_assets.core.generation.answers import AnswerConfig, Answerer, audit_record
 from rag_assets.core.generation.citations import PageTexts
-from rag_assets.core.generation.llm import LLMConfigError
+from rag_assets.core.generation.storage import answers_to_frame, append_audit, summaries_to_frame
 from rag_assets.core.generation.summaries import summarize_report
+from rag_assets.core.llm.client import LLMConfigError
 from rag_assets.core.retrieval.retriever import Retriever
-from rag_assets.core.warehouse.audit import append_audit
-from rag_assets.core.warehouse.tables import answers_to_frame, summaries_to_frame
 from rag_assets.defs.index import document_profile, enriched_vectors, naive_vectors
 from rag_assets.defs.partitions import partition_of, report_partitions
 from rag_assets.defs.reporting import BY_PARTITION, fail, preview

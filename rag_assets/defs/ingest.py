@@ -30,11 +30,11 @@ from rag_assets.core.footnotes.stitching import (
     stitch_document,
     stitching_coverage,
 )
-from rag_assets.core.generation.llm import LLMConfigError
 from rag_assets.core.ingest.catalog import report_for
 from rag_assets.core.ingest.context import document_context
 from rag_assets.core.ingest.documents import DocumentError, load_document
 from rag_assets.core.ingest.pages import Page
+from rag_assets.core.llm.client import LLMConfigError
 from rag_assets.core.warehouse.tables import (
     chunks_to_frame,
     frame_to_chunks,

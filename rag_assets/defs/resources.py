@@ -14,7 +14,7 @@ from dagster_duckdb_pandas import DuckDBPandasIOManager, DuckDBPandasTypeHandler
 from pydantic import Field
 
 from rag_assets.core.chunks.chunking import ChunkSettings
-from rag_assets.core.generation.llm import ChatModel, LLMConfig, Provider, connect
+from rag_assets.core.llm.client import ChatModel, LLMConfig, Provider, connect
 from rag_assets.core.retrieval.embeddings import BUNDLED_MODEL, Embedder
 from rag_assets.core.retrieval.retriever import RetrievalConfig
 from rag_assets.core.retrieval.store import VectorStore

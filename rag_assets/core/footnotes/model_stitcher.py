@@ -53,9 +53,9 @@ from rag_assets.core.footnotes.stitching import (
     StitchedPage,
     stitch_document,
 )
-from rag_assets.core.generation.llm import ChatModel, LLMReplyError
-from rag_assets.core.generation.prompts import render
 from rag_assets.core.ingest.pages import Page
+from rag_assets.core.llm.client import ChatModel, LLMReplyError
+from rag_assets.core.llm.prompts import render
 
 StitchStatus = Literal["model", "backfilled", "deterministic_fallback"]
 DEFAULT_BATCH_CHARS = 4500

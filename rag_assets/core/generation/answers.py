@@ -39,8 +39,6 @@ from rag_assets.core.generation.extractive import (
     score_units,
     select,
 )
-from rag_assets.core.generation.llm import ChatModel, LLMReplyError
-from rag_assets.core.generation.prompts import render
 from rag_assets.core.generation.records import (
     ABSTENTION,
     AuditRecord,
@@ -50,6 +48,8 @@ from rag_assets.core.generation.records import (
     Source,
     SourceCitation,
 )
+from rag_assets.core.llm.client import ChatModel, LLMReplyError
+from rag_assets.core.llm.prompts import render
 from rag_assets.core.retrieval.query import load_lexicon
 from rag_assets.core.retrieval.retriever import Hit, Retriever, Scope, Strategy
 

@@ -22,9 +22,9 @@ from typing import Literal
 from rag_assets.core.generation.answers import Answerer, _claim_of, _page_sources
 from rag_assets.core.generation.citations import marked, verify_claims
 from rag_assets.core.generation.evidence import units_of
-from rag_assets.core.generation.llm import LLMReplyError
-from rag_assets.core.generation.prompts import render
 from rag_assets.core.generation.records import Claim, SourceCitation, SummaryResult
+from rag_assets.core.llm.client import LLMReplyError
+from rag_assets.core.llm.prompts import render
 from rag_assets.core.retrieval.retriever import SUMMARY_TOPICS, Scope, pack_context
 
 Variant = Literal["baseline", "enriched"]

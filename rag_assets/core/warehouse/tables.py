@@ -13,9 +13,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from rag_assets.core.chunks.chunking import Chunk
-from rag_assets.core.evaluation.questions import GoldenQuestion
 from rag_assets.core.footnotes.stitching import Citation, Footnote, FootnoteIndex, StitchedPage
-from rag_assets.core.generation.records import QAResult, SummaryResult
 from rag_assets.core.ingest.context import DocumentContext
 from rag_assets.core.ingest.pages import Page, TableBlock
 
@@ -274,45 +272,3 @@ def mixed_versions(
 def _none(value: object) -> str | None:
     return None if value is None or pd.isna(value) else str(value)
 
-
-SUMMARY_COLUMNS = [
-    "document", "year", "variant", "position", "text", "citations", "chunk_ids", "provider",
-    "model", "seconds",
-]
-ANSWER_COLUMNS = [
-    "document", "year", "question_id", "question", "category", "answer", "abstained",
-    "n_claims", "sources", "guardrails", "result_json", "provider", "seconds",
-]
-
-
-def summaries_to_frame(results: Sequence[SummaryResult]) -> pd.DataFrame:
-    """One row per cited sentence of each summary."""
-    rows = [
-        {"document": r.document, "year": r.year, "variant": r.variant, "position": position,
-         "text": claim.text,
-         "citations": json.dumps([c.model_dump() for c in claim.citations]),
-         "chunk_ids": json.dumps(r.chunk_ids), "provider": r.provider, "model": r.model,
-         "seconds": r.seconds}
-        for r in results for position, claim in enumerate(r.claims, start=1)
-    ]
-    types = {c: "string" for c in SUMMARY_COLUMNS} | {
-        "year": "Int64", "position": "Int64", "seconds": "Float64"}
-    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS).astype(types)
-
-
-def answers_to_frame(questions: Sequence[GoldenQuestion], results: Sequence[QAResult],
-                     document: str, year: int) -> pd.DataFrame:
-    """One row per question: the answer text, its sources and guardrails, and the whole
-    ``QAResult`` as JSON (what the metrics and the reports read back)."""
-    rows = [
-        {"document": document, "year": year, "question_id": q.id, "question": q.question,
-         "category": q.category, "answer": r.answer, "abstained": r.abstained,
-         "n_claims": len(r.claims),
-         "sources": json.dumps([s.label for s in r.sources_used]),
-         "guardrails": json.dumps([e.model_dump() for e in r.guardrail_events]),
-         "result_json": r.model_dump_json(), "provider": r.provider, "seconds": r.seconds}
-        for q, r in zip(questions, results, strict=True)
-    ]
-    types = {c: "string" for c in ANSWER_COLUMNS} | {
-        "year": "Int64", "abstained": "boolean", "n_claims": "Int64", "seconds": "Float64"}
-    return pd.DataFrame(rows, columns=ANSWER_COLUMNS).astype(types)

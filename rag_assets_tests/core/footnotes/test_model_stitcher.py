@@ -37,7 +37,7 @@ from rag_assets.core.footnotes.stitching import (
     stitch_document,
     stitching_coverage,
 )
-from rag_assets.core.generation.llm import ChatModel, LLMConfig
+from rag_assets.core.llm.client import ChatModel, LLMConfig
 
 HEADER_RE = re.compile(r"^=== PAGE (\d+)(?: PART (\d+))? ===$", re.MULTILINE)
 

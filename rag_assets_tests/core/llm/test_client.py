@@ -1,4 +1,4 @@
-"""The LLM client (``rag_assets.core.generation.llm``) and the prompt files it renders.
+"""The LLM client (``rag_assets.core.llm.client``) and the prompt files it renders.
 
 Three kinds of peer: the real llama.cpp server of the ``llama_server`` fixture (SmolLM2-135M:
 a reply arrives, its quality is not the point), a small local HTTP server that answers 429 or
@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from rag_assets.core.generation.llm import (
+from rag_assets.core.llm.client import (
     LLMConfig,
     LLMConfigError,
     LLMReplyError,
     connect,
     parse_json_reply,
 )
-from rag_assets.core.generation.prompts import (
+from rag_assets.core.llm.prompts import (
     PromptMissing,
     fence_data,
     load_prompt,

@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from rag_assets.core.generation.prompts import render
+from rag_assets.core.llm.prompts import render
 
 Provider = Literal["extractive", "openai", "azure"]
 Role = Literal["librarian", "executive"]

@@ -1,0 +1,116 @@
+"""Generation assets on a real DuckDB file, LanceDB folder and Dagster instance: summaries,
+answers with the answer_citations check, the append-only audit log, answer metrics and the
+roll-up; a partition re-materialized replaces its rows; a model provider without its settings
+fails the partition in one line; `rag-assets ask` answers, refuses and prints JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import dagster as dg
+import duckdb
+import pytest
+
+from rag_assets.cli import main
+from rag_assets.core.generation.records import ABSTENTION, QAResult
+from rag_assets.core.generation.storage import read_audit
+from rag_assets.definitions import all_assets
+from rag_assets.defs.partitions import partition_key
+from rag_assets.defs.resources import LLMResource, default_resources
+from rag_assets_tests.defs.conftest import materialize
+
+EARNINGS = ("exemplar-corp-earnings", 2024)
+GENERATION = dg.AssetSelection.assets("summaries", "answers", "answer_metrics")
+QUESTIONS = 6  # 3 answerable + the release's 3 unanswerable ones
+
+
+def run(data_dir: Path, instance: dg.DagsterInstance, selection: object,
+        partition: tuple[str, int] | None, **resources: object) -> dg.ExecuteInJobResult:
+    return dg.materialize(
+        all_assets, selection=selection,
+        partition_key=partition_key(*partition) if partition else None, instance=instance,
+        resources={**default_resources(str(data_dir)), **resources}, raise_on_error=False)
+
+
+def rows(data_dir: Path, table: str) -> int:
+    with duckdb.connect(str(data_dir / "warehouse.duckdb"), read_only=True) as con:
+        return con.execute(f"select count(*) from rag.{table}").fetchone()[0]
+
+
+@pytest.fixture
+def indexed(data_dir: Path, instance: dg.DagsterInstance) -> Path:
+    assert materialize(data_dir, instance, *EARNINGS).success
+    assert run(data_dir, instance, dg.AssetSelection.groups("index"), EARNINGS).success
+    questions = data_dir / "questions" / EARNINGS[0] / f"{EARNINGS[1]}.jsonl"
+    lines = questions.read_text(encoding="utf-8").splitlines()
+    unanswerable = [line for line in lines if '"unanswerable"' in line]
+    answerable = [line for line in lines if '"footnote-dependent"' in line][:3]
+    questions.write_text("\n".join(answerable + unanswerable) + "\n", encoding="utf-8")
+    return data_dir
+
+
+@pytest.mark.slow
+def test_generation_assets_answer_cite_score_and_audit(indexed, instance) -> None:
+    first = run(indexed, instance, GENERATION, EARNINGS)
+    assert first.success
+    checks = {e.check_name: e for e in first.get_asset_check_evaluations()}
+    assert checks["answer_citations"].passed
+    assert rows(indexed, "answers") == QUESTIONS
+    assert rows(indexed, "answer_audit") == QUESTIONS
+    with duckdb.connect(str(indexed / "warehouse.duckdb"), read_only=True) as con:
+        answers = con.execute("select * from rag.answers").df()
+        summaries = con.execute("select variant, count(*) n from rag.summaries "
+                                "group by variant").fetchall()
+        metrics = con.execute("select * from rag.answer_metrics").df()
+    assert dict(summaries).keys() == {"baseline", "enriched"}
+    results = [QAResult.model_validate_json(r) for r in answers.result_json]
+    unanswerable = answers.question_id.isin(
+        [q for q, c in zip(answers.question_id, answers.category, strict=True)
+         if c == "unanswerable"])
+    assert unanswerable.sum() == 3
+    answered = [r for r, u in zip(results, unanswerable, strict=True) if not u]
+    assert all(not r.abstained and r.claims for r in answered)
+    assert all(c.mark == "valid" for r in answered for cl in r.claims for c in cl.citations)
+    assert len(metrics) == QUESTIONS and metrics.fact_recall.dropna().mean() >= 0.5
+
+    # a partition re-materialized replaces its rows; the audit log is appended to
+    again = run(indexed, instance, GENERATION, EARNINGS)
+    assert again.success
+    assert rows(indexed, "answers") == QUESTIONS
+    assert rows(indexed, "answer_metrics") == QUESTIONS
+    assert len(read_audit(indexed / "warehouse.duckdb", "rag")) == 2 * QUESTIONS
+
+    rollup = run(indexed, instance, dg.AssetSelection.assets("answer_rollup"), None)
+    assert rollup.success
+    with duckdb.connect(str(indexed / "warehouse.duckdb"), read_only=True) as con:
+        overall = con.execute("select * from rag.answer_rollup where document = 'all' and "
+                              "category = 'all'").df().iloc[0]
+    assert overall.questions == QUESTIONS and overall.seconds_p95 >= overall.seconds_p50 > 0
+
+    # rag-assets ask: an answer with verified citations, an honest refusal, JSON
+    assert main(["ask", "What was Exemplar's organic revenue growth in fiscal 2024?",
+                 "--data-dir", str(indexed)]) == 0
+    assert main(["ask", "How many employees does Exemplar have in Antarctica?", "--json",
+                 "--data-dir", str(indexed)]) == 0
+    assert len(read_audit(indexed / "warehouse.duckdb", "rag")) == 2 * QUESTIONS + 2
+
+
+def test_a_model_provider_without_its_settings_fails_the_partition_in_one_line(
+        indexed, instance, monkeypatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    result = run(indexed, instance, dg.AssetSelection.assets("answers"), EARNINGS,
+                 llm=LLMResource(provider="openai"))
+    assert not result.success
+    failure = next(e for e in result.all_events if e.event_type_value == "STEP_FAILURE")
+    message = failure.event_specific_data.error.message
+    assert "OPENAI_API_KEY" in message
+
+
+def test_ask_refuses_what_the_corpus_cannot_answer(indexed, capsys) -> None:
+    assert main(["ask", "What was Exemplar's revenue in fiscal 2031?", "--json",
+                 "--data-dir", str(indexed)]) == 0
+    result = QAResult.model_validate(json.loads(capsys.readouterr().out))
+    assert result.abstained and result.answer.startswith(ABSTENTION)
+    assert not result.sources_used
