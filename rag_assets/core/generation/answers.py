@@ -48,7 +48,7 @@ from rag_assets.core.generation.records import (
     Source,
     SourceCitation,
 )
-from rag_assets.core.llm.client import ChatModel, LLMReplyError
+from rag_assets.core.llm.client import ChatModel, LLMCallError, LLMReplyError
 from rag_assets.core.llm.prompts import render
 from rag_assets.core.retrieval.query import load_lexicon
 from rag_assets.core.retrieval.retriever import Hit, Retriever, Scope, Strategy
@@ -208,30 +208,11 @@ class Answerer:
         """Claims a model writes from the best units' pages; a claim must quote its excerpt."""
         sources = _page_sources(scored, self.config.model_context_chars)
         prompt = render("answer", question=question, sources=sources, abstention=ABSTENTION)
-        try:
-            reply = self.chat.complete_json(prompt, "executive")
-        except LLMReplyError as err:
-            return [], [GuardrailEvent(name="invalid_json", detail=str(err)[:300])]
-        claims: list[Claim] = []
-        for item in reply.get("claims") or []:
-            if not isinstance(item, dict) or not str(item.get("text", "")).strip():
-                continue
-            numbers = item.get("sources") or []
-            numbers = numbers if isinstance(numbers, list) else [numbers]
-            quote = str(item.get("quote") or item.get("text"))
-            cited = []
-            for number in numbers:
-                try:
-                    source = sources[int(str(number).lstrip("S")) - 1]
-                except (ValueError, IndexError):
-                    continue
-                cited.append(SourceCitation(document=source["document"], year=source["year"],
-                                            page=source["page"], quote=quote))
-            claims.append(Claim(text=str(item["text"]).strip(), citations=cited))
+        reply, events = model_reply(self.chat, prompt)
+        claims = model_claims(reply, sources)
         checked = verify_claims(claims, self.pages, self.config.citation_threshold)
         kept = [c for c in checked
                 if c.citations and all(x.mark == "valid" for x in c.citations)]
-        events = []
         if len(kept) < len(checked):
             events.append(GuardrailEvent(
                 name="unsupported_claims_dropped",
@@ -333,6 +314,46 @@ class Answerer:
             log(f"answered in {result.seconds:.1f} s: {len(result.claims)} claims, "
                 f"{len(result.sources_used)} sources{' (abstained)' if result.abstained else ''}")
         return result
+
+
+def model_reply(chat: ChatModel, prompt: str) -> tuple[dict, list[GuardrailEvent]]:
+    """The model's JSON reply, or {} with the guardrail event that says why: a failed call
+    (``model_error``), no JSON after the retry, or JSON without a ``claims`` list
+    (``invalid_json``)."""
+    try:
+        reply = chat.complete_json(prompt, "executive")
+    except LLMCallError as err:
+        return {}, [GuardrailEvent(name="model_error", detail=str(err)[:300])]
+    except LLMReplyError as err:
+        return {}, [GuardrailEvent(name="invalid_json", detail=str(err)[:300])]
+    if not isinstance(reply.get("claims"), list):
+        return {}, [GuardrailEvent(
+            name="invalid_json", detail=f"no claims list in the reply: {str(reply)[:200]}")]
+    return reply, []
+
+
+def model_claims(reply: dict, sources: Sequence[dict]) -> list[Claim]:
+    """The claims of a model's reply, each cited on the excerpts it names (S1..Sn; a number
+    outside them cites nothing)."""
+    claims: list[Claim] = []
+    for item in reply.get("claims") or []:
+        if not isinstance(item, dict) or not str(item.get("text", "")).strip():
+            continue
+        numbers = item.get("sources") or []
+        numbers = numbers if isinstance(numbers, list) else [numbers]
+        quote = str(item.get("quote") or item.get("text"))
+        cited = []
+        for number in numbers:
+            try:
+                position = int(str(number).strip().lstrip("Ss"))
+            except ValueError:
+                continue
+            if 1 <= position <= len(sources):
+                source = sources[position - 1]
+                cited.append(SourceCitation(document=source["document"], year=source["year"],
+                                            page=source["page"], quote=quote))
+        claims.append(Claim(text=str(item["text"]).strip(), citations=cited))
+    return claims
 
 
 def _distinct_pages(answers: Sequence[PartAnswer]) -> int:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rag_assets.core.footnotes.stitching import FOOTNOTE_BLOCK_RE
+from rag_assets.core.generation.evidence import looks_like_instruction
 from rag_assets.core.generation.records import CitationMark, Claim, SourceCitation
 from rag_assets.core.ingest.pages import Page, raw_page_text
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
@@ -494,6 +495,8 @@ def verify(citation: SourceCitation, claim_text: str, pages: PageTexts,
     quote = _parse_quote(citation.quote)
     if not quote.parts and not quote.blocks:
         return _mark(citation, "invalid", "empty quote")
+    if looks_like_instruction(citation.quote):  # printed, but addressed to a model: not evidence
+        return _mark(citation, "invalid", "the quote is text addressed to a model, not evidence")
 
     # 1. the quote is printed on the page (definitions: on this page or another of the report)
     spans = _find_in_order(norm.text, quote.parts) if quote.parts else None

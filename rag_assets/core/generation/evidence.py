@@ -18,7 +18,10 @@ from rag_assets.core.retrieval.retriever import Hit
 
 # where a sentence ends: . ! ? (and a closing quote or bracket), then space and a capital, digit,
 # bullet, quote or bracket; not after the abbreviations below
-_BOUNDARY_RE = re.compile(r"(?:(?<=[.!?])[\"”’)\]]?|(?<=\x00))\s+(?=[A-Z0-9\"“(\[•$€£])")
+_BOUNDARY_RE = re.compile(
+    r"(?:(?<=[.!?])[\"”’)\]]?|(?<=\x00))\s+(?=[A-Z0-9\"“(\[•$€£<])"  # a sentence's end
+    r"|(?<=>)\s+(?=\S)"  # after a tag
+    r"|\n(?=\s*<)")  # a line that opens with a tag is no sentence's continuation
 _ABBREVIATIONS = (
     "U.S.", "U.K.", "Inc.", "Co.", "Corp.", "Ltd.", "No.", "Nos.", "vs.", "e.g.", "i.e.",
     "approx.", "Mr.", "Ms.", "Dr.", "St.", "Art.", "etc.", "Jan.", "Feb.", "Mar.", "Apr.",
@@ -36,8 +39,12 @@ _INSTRUCTION_RE = re.compile(
     r"the)\b[^.]{0,20}\b(?:instructions?|prompts?|rules|excerpts|context)\b"
     r"|\b(?:system|developer)\s*(?:prompt|mode|message)\b|^\s*(?:system|assistant)\s*[:,]"
     r"|\byou are (?:now |an? )?(?:ai|assistant|language model|chatbot|in developer mode)\b"
-    r"|\b(?:reply|respond|answer) (?:only )?with the word\b",
+    r"|\b(?:reply|respond|answer) (?:only )?with the word\b"
+    r"|\bnew instructions?\s*:|</?\s*(?:document|system|instructions?)\b",
     re.IGNORECASE)
+# markup a report's prose never needs, which a reader's browser would run
+_MARKUP_RE = re.compile(r"<\s*/?\s*(?:script|iframe|img|svg|object|embed|style)\b|\bon[a-z]+\s*="
+                        r"|javascript\s*:", re.IGNORECASE)
 
 
 class FootnoteNote(BaseModel):
@@ -74,8 +81,9 @@ class EvidenceUnit(BaseModel):
 
 def looks_like_instruction(text: str) -> bool:
     """Words that speak to a model ("ignore previous instructions", "SYSTEM:", "you are now in
-    developer mode"), not to a report's reader."""
-    return bool(_INSTRUCTION_RE.search(text))
+    developer mode", a forged ``</document>`` fence) or markup a browser would run (``<script>``,
+    ``onerror=``, ``javascript:``), not words for a report's reader."""
+    return bool(_INSTRUCTION_RE.search(text) or _MARKUP_RE.search(text))
 
 
 PageLocator = Callable[[str, int, Sequence[int], str], int | None]

@@ -95,6 +95,8 @@ class SummaryResult(BaseModel):
     chunk_ids: list[str]
     provider: str = "extractive"
     model: str | None = None
+    events: list[GuardrailEvent] = Field(
+        default_factory=list, description="why a model's sentences were dropped, if they were")
     seconds: float = 0.0
 
 

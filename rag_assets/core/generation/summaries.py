@@ -19,11 +19,16 @@ from __future__ import annotations
 import time
 from typing import Literal
 
-from rag_assets.core.generation.answers import Answerer, _claim_of, _page_sources
+from rag_assets.core.generation.answers import (
+    Answerer,
+    _claim_of,
+    _page_sources,
+    model_claims,
+    model_reply,
+)
 from rag_assets.core.generation.citations import marked, verify_claims
 from rag_assets.core.generation.evidence import units_of
-from rag_assets.core.generation.records import Claim, SourceCitation, SummaryResult
-from rag_assets.core.llm.client import LLMReplyError
+from rag_assets.core.generation.records import Claim, GuardrailEvent, SummaryResult
 from rag_assets.core.llm.prompts import render
 from rag_assets.core.retrieval.retriever import SUMMARY_TOPICS, Scope, pack_context
 
@@ -47,6 +52,7 @@ def summarize_report(answerer: Answerer, document: str, year: int, variant: Vari
     packed = pack_context(hits, budget)
     kept = [h for h in hits if h.chunk_id in set(packed.chunk_ids)]
     claims: list[Claim] = []
+    events: list[GuardrailEvent] = []
     if answerer.chat is None:
         seen: set[str] = set()
         for topic, terms in SUMMARY_TOPICS.items():
@@ -71,33 +77,24 @@ def summarize_report(answerer: Answerer, document: str, year: int, variant: Vari
         sources = _page_sources(scored, answerer.config.model_context_chars)
         prompt = render(f"{variant}_summary", document=document, year=year, sources=sources,
                         max_sentences=len(SUMMARY_TOPICS) * per_topic)
-        try:
-            reply = answerer.chat.complete_json(prompt, "executive")
-        except LLMReplyError:
-            reply = {}
-        for item in reply.get("claims") or []:
-            if not isinstance(item, dict) or not str(item.get("text", "")).strip():
-                continue
-            cited = []
-            for number in item.get("sources") or [] if isinstance(item.get("sources"),
-                                                                   list) else []:
-                try:
-                    source = sources[int(str(number).lstrip("S")) - 1]
-                except (ValueError, IndexError):
-                    continue
-                cited.append(SourceCitation(document=document, year=year, page=source["page"],
-                                            quote=str(item.get("quote") or item["text"])))
-            claims.append(Claim(text=str(item["text"]).strip(), citations=cited))
+        reply, events = model_reply(answerer.chat, prompt)
+        claims = model_claims(reply, sources)
     checked = verify_claims(claims, answerer.pages, answerer.config.citation_threshold)
     if answerer.chat is not None:  # a model's sentence stays only with a citation that holds
-        checked = [c for c in checked
-                   if c.citations and all(x.mark == "valid" for x in c.citations)]
+        kept = [c for c in checked
+                if c.citations and all(x.mark == "valid" for x in c.citations)]
+        if len(kept) < len(checked):
+            events.append(GuardrailEvent(
+                name="unsupported_claims_dropped",
+                detail=f"{len(checked) - len(kept)} of {len(checked)} model sentences had no "
+                       "valid citation"))
+        checked = kept
     return SummaryResult(
         document=document, year=year, variant=variant, text=summary_text(checked),
         claims=checked, chunk_ids=packed.chunk_ids,
         provider="extractive" if answerer.chat is None else answerer.chat.provider,
         model=None if answerer.chat is None else answerer.chat.config.executive_model,
-        seconds=round(time.perf_counter() - started, 3))
+        events=events, seconds=round(time.perf_counter() - started, 3))
 
 
 def summary_text(claims: list[Claim]) -> str:

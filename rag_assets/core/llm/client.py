@@ -32,6 +32,10 @@ class LLMReplyError(RuntimeError):
     """A model's reply could not be used (after the retry)."""
 
 
+class LLMCallError(LLMReplyError):
+    """The call itself failed (timeout, connection, a status the retries did not cure)."""
+
+
 class LLMConfig(BaseModel):
     provider: Provider = "extractive"
     librarian_model: str = Field(default="gpt-4o-mini", description="stitching, evidence notes")
@@ -84,7 +88,7 @@ class ChatModel:
                 temperature=self.config.temperature, max_tokens=self.config.max_tokens,
             )
         except OpenAIError as err:
-            raise LLMReplyError(f"{self.provider} call failed: {type(err).__name__}: "
+            raise LLMCallError(f"{self.provider} call failed: {type(err).__name__}: "
                                 f"{str(err).splitlines()[0][:200]}") from None
         finally:
             self.seconds += time.perf_counter() - started

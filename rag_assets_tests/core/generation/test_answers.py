@@ -46,11 +46,10 @@ def test_a_footnote_qualification_travels_with_the_claim_it_qualifies(corpus: Co
 
 
 def _golden(corpus: Corpus) -> list:
-    questions = [*earnings_questions()]
-    for company in (NORTHWIND, BLUEFIN):
-        for year in (2022, 2023, 2024):
-            questions += report_questions(company, year)
-    return questions
+    """The earnings release's questions and one year of each annual report's (the demo's
+    answer_rollup and bench/README.md have every golden set, the real 10-Ks and GDPR too)."""
+    return [*earnings_questions(), *report_questions(NORTHWIND, 2023),
+            *report_questions(BLUEFIN, 2024)]
 
 
 @pytest.mark.slow
