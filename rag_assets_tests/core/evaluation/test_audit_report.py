@@ -1,0 +1,236 @@
+"""The audit report from stored tables: Markdown, heatmap and HTML from the earnings release run
+through the core pipeline; missing tables said so; the summary diff's lexical matching; and a
+hostile report whose text (page and footnote definition) ends escaped and runs nothing."""
+
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from rag_assets.core.chunks.chunking import colocation, enriched_chunks, naive_chunks
+from rag_assets.core.evaluation.audit_report import (
+    SIMILARITY_THRESHOLD,
+    anchor,
+    build_audit_report,
+    chunk_coverage,
+    sentence_diff,
+    token_set_cosine,
+)
+from rag_assets.core.generation.records import Claim, QAResult, SourceCitation, SummaryResult
+from rag_assets.core.generation.storage import answers_to_frame, summaries_to_frame
+from rag_assets.core.ingest.context import document_context
+from rag_assets.core.warehouse.tables import chunks_to_frame, index_to_frames, pages_to_frame
+
+from ..conftest import Processed, process
+
+HOSTILE = (
+    "Hostile Corp quarterly note\n"
+    "Revenue rose 9% to $12 million <script>alert(1)</script> [1]. "
+    "See <img src=x onerror=alert(1)> and <a href=\"javascript:alert(1)\">this</a>.\n"
+    "__________\n"
+    "[1] Includes <script>alert(1)</script> javascript:alert(1) <img src=x onerror=alert(1)>.\n"
+    "Page 1/1\n"
+)
+
+
+def tables_of(processed: Processed, document: str, year: int) -> dict[str, pd.DataFrame]:
+    pages = processed.doc.pages
+    context = document_context(document, year, pages)
+    dictionary, registry = index_to_frames(processed.index, document, year)
+    return {
+        "raw_pages": pages_to_frame(pages, document, year, "report", "sha", context),
+        "footnote_dictionary": dictionary,
+        "footnote_registry": registry,
+        "naive_chunks": chunks_to_frame(naive_chunks(pages, document, year, processed.index,
+                                                     context=context)),
+        "enriched_chunks": chunks_to_frame(enriched_chunks(processed.stitched, document, year,
+                                                           processed.index, context=context)),
+    }
+
+
+def summary_frame(document: str, year: int, baseline: list[str], enriched: list[str],
+                  page: int = 0) -> pd.DataFrame:
+    def result(variant: str, sentences: list[str]) -> SummaryResult:
+        claims = [Claim(text=s, citations=[SourceCitation(document=document, year=year,
+                                                          page=page, quote=s, mark="valid")])
+                  for s in sentences]
+        return SummaryResult(document=document, year=year, variant=variant,  # type: ignore[arg-type]
+                             text=" ".join(sentences), claims=claims, chunk_ids=[])
+
+    return summaries_to_frame([result("baseline", baseline), result("enriched", enriched)])
+
+
+@pytest.fixture(scope="module")
+def earnings_report(earnings: Processed, tmp_path_factory: pytest.TempPathFactory):
+    document, year = "exemplar-corp-earnings", 2024
+    tables = tables_of(earnings, document, year)
+    first = earnings.index.footnotes[0]
+    tables["summaries"] = summary_frame(
+        document, year,
+        ["Revenue grew strongly in the quarter.", "Margins were stable."],
+        ["Revenue grew strongly in the quarter.", f"Footnote {first.marker}: {first.text}"],
+        page=first.page_index,
+    )
+    out = tmp_path_factory.mktemp("audit") / document / str(year)
+    report = build_audit_report(document, year, tables, out,
+                                figures={"words_lost": 0, "words_checked": 1234})
+    return tables, report
+
+
+def test_earnings_report_files_and_sections(earnings_report) -> None:
+    tables, report = earnings_report
+    assert report.markdown_path.read_text(encoding="utf-8").count("![footnote coverage") == 1
+    assert "(heatmap.png)" in report.markdown_path.read_text(encoding="utf-8")
+    assert "data:image/png;base64," in report.markdown  # what the asset metadata shows
+    assert report.heatmap_path is not None
+    assert report.heatmap_path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    page = report.html_path.read_text(encoding="utf-8")
+    assert 'src="data:image/png;base64,' in page
+    assert "http://" not in page and "https://" not in page  # nothing fetched
+    # sections of tables not given say so, in both renderings
+    assert set(report.missing) == {"retrieval_metrics", "answers", "answer_metrics"}
+    assert "_No `retrieval_metrics` stored for this partition._" in report.markdown
+    assert "No answers stored for this partition." in page
+    # the registry in figures: every stored definition in the HTML table
+    definitions = int((tables["footnote_dictionary"].status != "dangling").sum())
+    assert f"| {definitions} |" in report.markdown
+    assert page.count('class="registry-row"') == len(tables["footnote_dictionary"])
+    # recorded figures appear
+    assert "| words_lost | 0 |" in report.markdown
+
+
+def test_inspector_badges_match_stored_markers(earnings_report) -> None:
+    tables, report = earnings_report
+    page = report.html_path.read_text(encoding="utf-8")
+    for kind in ("naive", "enriched"):
+        frame = tables[f"{kind}_chunks"]
+        cited = sum(len(json.loads(c)) for c in frame.markers_cited)
+        assert cited > 0
+        assert len(report.data.chunks[kind]) == len(frame)
+    held = sum(m["held"] for c in report.data.chunks["enriched"] for m in c["cited"])
+    pairs = sum(len(c["cited"]) for c in report.data.chunks["enriched"])
+    assert page.count('class="badge cites"') == sum(
+        len(c["cited"]) for kind in ("naive", "enriched") for c in report.data.chunks[kind])
+    assert page.count('class="badge missing"') == sum(
+        not m["held"] for kind in ("naive", "enriched")
+        for c in report.data.chunks[kind] for m in c["cited"])
+    assert held <= pairs
+
+
+def test_coverage_per_chunk_matches_colocation(earnings: Processed, earnings_report) -> None:
+    tables, report = earnings_report
+    for kind in ("naive", "enriched"):
+        values = chunk_coverage(tables[f"{kind}_chunks"])
+        assert len(values) == len(tables[f"{kind}_chunks"])
+        assert all(v is None or 0.0 <= v <= 1.0 for v in values)
+    enriched = chunk_coverage(tables["enriched_chunks"])
+    naive = chunk_coverage(tables["naive_chunks"])
+    mean = lambda vs: sum(v for v in vs if v is not None) / sum(v is not None for v in vs)  # noqa: E731
+    assert mean(enriched) > mean(naive)  # the point of enriched chunks, seen in the heatmap
+    context = document_context("d", 2024, earnings.doc.pages)
+    pairs, colocated = colocation(enriched_chunks(earnings.stitched, "d", 2024, earnings.index,
+                                                  context=context))
+    assert report.data.scorecard[5][1].startswith(f"{colocated}/{pairs}")
+
+
+def test_summary_diff_and_citation_anchors(earnings_report) -> None:
+    _, report = earnings_report
+    statuses = [row.status for row in report.data.diff]
+    assert statuses == ["same", "enriched_only", "baseline_only"]
+    page = report.html_path.read_text(encoding="utf-8")
+    targets = {c.target for s in report.data.summaries["enriched"] for c in s.citations}
+    assert targets
+    for target in targets:
+        assert f'href="#{target}"' in page and f'id="{target}"' in page
+
+
+def test_token_set_cosine_threshold_is_a_parameter() -> None:
+    a = "Revenue grew 34% to $2.4 billion in fiscal 2024"
+    b = "Revenue grew 34% to $2.4 billion in fiscal 2024, including an acquisition"
+    score = token_set_cosine(a, b)
+    assert 0.82 <= score < 1.0
+    assert token_set_cosine(a, a) == 1.0 and token_set_cosine(a, "") == 0.0
+    assert [r.status for r in sentence_diff([a], [b])] == ["similar"]
+    assert [r.status for r in sentence_diff([a], [b], threshold=0.95)] == [
+        "enriched_only", "baseline_only"]
+    assert SIMILARITY_THRESHOLD == 0.82
+
+
+def test_every_table_missing_still_builds(tmp_path: Path) -> None:
+    report = build_audit_report("empty-doc", 2020, {}, tmp_path)
+    assert report.heatmap_path is None and not (tmp_path / "heatmap.png").exists()
+    for table in ("summaries", "retrieval_metrics", "footnote_dictionary", "naive_chunks"):
+        assert f"_No `{table}` stored for this partition._" in report.markdown
+    assert "No text_conservation or completeness figures" in report.markdown
+    assert report.html_path.is_file()
+
+
+class _Elements(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.elements: list[tuple[str, dict[str, str | None]]] = []
+        self.scripts: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.elements.append((tag, dict(attrs)))
+        if tag == "script":
+            self._in_script = True
+            self.scripts.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script":
+            self._in_script = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_script:
+            self.scripts[-1] += data
+
+
+def test_hostile_document_runs_nothing(tmp_path: Path) -> None:
+    source = tmp_path / "hostile.txt"
+    source.write_text(HOSTILE, encoding="utf-8")
+    processed = process(source)
+    assert processed.index.footnotes and "<script>" in processed.index.footnotes[0].text
+    document, year = "hostile-corp", 2024
+    tables = tables_of(processed, document, year)
+    evil = "Revenue rose 9% <script>alert(1)</script> javascript:alert(1)"
+    tables["summaries"] = summary_frame(document, year, [evil],
+                                        [evil + " <img src=x onerror=alert(1)>"])
+    result = QAResult(question="<script>alert(1)</script>?", answer=evil, claims=[Claim(
+        text=evil, citations=[SourceCitation(document=document, year=year, page=0,
+                                             quote="<img src=x onerror=alert(1)>",
+                                             mark="valid")])])
+
+    class Question:
+        id, question, category = "q<script>", "<script>alert(1)</script>?", "factual"
+
+    tables["answers"] = answers_to_frame([Question()], [result], document, year)  # type: ignore[list-item]
+    # a hostile partition name too: it reaches the title, the ids and the JSON block
+    report = build_audit_report("evil</script><script>alert(1)</script>", year, tables, tmp_path)
+    page = report.html_path.read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page  # the text is there, escaped
+    assert "onerror=alert(1)&gt;" in page
+    assert "<script>alert" not in page
+    parser = _Elements()
+    parser.feed(page)
+    for tag, attrs in parser.elements:
+        assert not [a for a in attrs if a.lower().startswith("on")], (tag, attrs)
+        for name in ("href", "src", "action", "formaction"):
+            value = (attrs.get(name) or "").strip().lower()
+            assert not value or value.startswith("#") or value.startswith(
+                "data:image/png;base64,"), (tag, name, value)
+        assert tag not in ("img", "iframe", "object", "embed", "a") or "javascript:" not in str(
+            attrs.get("href") or attrs.get("src") or "")
+    scripts = [attrs for tag, attrs in parser.elements if tag == "script"]
+    assert scripts == [{"type": "application/json", "id": "audit-data"}, {}]  # ours only
+    assert "alert" not in parser.scripts[1]  # the page's own script
+    data = json.loads(parser.scripts[0])  # the JSON block parses back to the hostile name
+    assert data["document"] == "evil</script><script>alert(1)</script>"
+    assert anchor("evil</script>", 2024, 0) == "page-evil-script--2024-0"
+    # the Markdown (rendered by the Dagster UI) carries no raw markup either
+    assert "<script" not in report.markdown and "<img" not in report.markdown
