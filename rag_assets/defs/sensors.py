@@ -9,13 +9,50 @@ as a warning on every tick and requests nothing; once fixed, the file counts as 
 
 
 import json
+import logging
 
 import dagster as dg
 
-from rag_assets.core.ingest.catalog import changed_reports, scan_reports
+from rag_assets.core.ingest.catalog import ReportFile, changed_reports, scan_reports
 from rag_assets.defs.ingest import ingest_job
 from rag_assets.defs.partitions import document_partitions, partition_key, year_partitions
 from rag_assets.defs.resources import RagSettings
+
+FILE_TAG = "rag-assets/file"
+SHA256_TAG = "rag-assets/sha256"
+
+
+def scan_changes(
+    log: logging.Logger | dg.DagsterLogManager, settings: RagSettings, seen: dict[str, list]
+) -> tuple[list[tuple[ReportFile, str]], dict[str, list]]:
+    """The report tree's new or edited files (by content hash) against ``seen``, and the new
+    ``seen`` (``changed_reports``); what cannot be a partition is logged, one line each."""
+    reports, problems = scan_reports(settings.reports_dir)
+    for problem in problems:  # e.g. a folder with two reports: one line, no run, until fixed
+        log.warning(f"not ingested: {problem.path}: {problem.problem}")
+    changed, new_seen = changed_reports(reports, seen)
+    for report, _ in changed:
+        log.info(f"{report.partition}: new or changed report {report.path.name}")
+    return changed, new_seen
+
+
+def new_partition_values(
+    instance: dg.DagsterInstance, changed: list[tuple[ReportFile, str]]
+) -> tuple[list[str], list[str]]:
+    """Document and year values of ``changed`` the instance does not know yet."""
+    known_documents = set(instance.get_dynamic_partitions(document_partitions.name))
+    known_years = set(instance.get_dynamic_partitions(year_partitions.name))
+    return (sorted({r.document for r, _ in changed} - known_documents),
+            sorted({str(r.year) for r, _ in changed} - known_years))
+
+
+def ingest_request(report: ReportFile, digest: str) -> dg.RunRequest:
+    """One ``ingest_job`` run for this version of the report (its run key names the version)."""
+    return dg.RunRequest(
+        run_key=f"{report.partition}:{digest[:16]}",
+        partition_key=partition_key(report.document, report.year),
+        tags={FILE_TAG: str(report.path), SHA256_TAG: digest},
+    )
 
 
 @dg.sensor(
@@ -25,27 +62,11 @@ from rag_assets.defs.resources import RagSettings
     description="Ingests new or changed reports under data/reports/<document>/<year>/.",
 )
 def report_sensor(context: dg.SensorEvaluationContext, settings: RagSettings) -> dg.SensorResult:
-    reports, problems = scan_reports(settings.reports_dir)
-    for problem in problems:  # e.g. a folder with two reports: one line, no run, until fixed
-        context.log.warning(f"not ingested: {problem.path}: {problem.problem}")
     seen = json.loads(context.cursor) if context.cursor else {}
-    changed, new_seen = changed_reports(reports, seen)
-    known_documents = set(context.instance.get_dynamic_partitions(document_partitions.name))
-    known_years = set(context.instance.get_dynamic_partitions(year_partitions.name))
-    new_documents = sorted({r.document for r, _ in changed} - known_documents)
-    new_years = sorted({str(r.year) for r, _ in changed} - known_years)
-    runs = [
-        dg.RunRequest(
-            run_key=f"{report.partition}:{digest[:16]}",
-            partition_key=partition_key(report.document, report.year),
-            tags={"rag-assets/file": str(report.path), "rag-assets/sha256": digest},
-        )
-        for report, digest in changed
-    ]
-    for report, _ in changed:
-        context.log.info(f"{report.partition}: new or changed report {report.path.name}")
+    changed, new_seen = scan_changes(context.log, settings, seen)
+    new_documents, new_years = new_partition_values(context.instance, changed)
     return dg.SensorResult(
-        run_requests=runs,
+        run_requests=[ingest_request(report, digest) for report, digest in changed],
         dynamic_partitions_requests=[
             request
             for definition, values in ((document_partitions, new_documents),

@@ -1,0 +1,163 @@
+"""Nightly schedules: re-ingest what changed, re-evaluate what its inputs outdated.
+
+The report sensor sees a new or edited file within a minute while the daemon runs; the nightly
+tick catches what it did not (the daemon was down, the sensor turned off, a run failed) and the
+golden questions, which no sensor watches. A Dagster schedule launches runs of one job only, so
+there are two, ticking at the same time (``RAG_ASSETS_REINGEST_CRON``, default ``0 2 * * *``,
+read when the code location loads; ``RAG_ASSETS_SCHEDULE_TIMEZONE``, default UTC):
+
+- ``reingest_schedule`` (``ingest_job``) re-scans the report tree with the sensor's change
+  detection (``sensors.scan_changes``), against what the instance says was ingested: the content
+  hash each partition's last ``raw_pages`` materialization recorded. A file whose hash differs
+  (or that was never ingested) gets a run; the automation sensor then carries the partition
+  through evaluation and generation.
+- ``reevaluate_schedule`` (``evaluation_job``) re-runs the evaluation of partitions whose report
+  is unchanged but whose evaluation inputs are newer than their last ``retrieval_runs``: the
+  golden questions file was edited, or the vectors were rebuilt while automation was off.
+
+Neither requests a partition that already has a run queued or in progress.
+"""
+
+from __future__ import annotations
+
+import os
+
+import dagster as dg
+
+from rag_assets.core.evaluation.questions import questions_path
+from rag_assets.core.ingest.catalog import ReportFile, scan_reports
+from rag_assets.defs.evaluation import evaluation_job
+from rag_assets.defs.ingest import ingest_job
+from rag_assets.defs.partitions import partition_key, register_partitions
+from rag_assets.defs.resources import RagSettings
+from rag_assets.defs.sensors import ingest_request, new_partition_values, scan_changes
+
+CRON_ENV = "RAG_ASSETS_REINGEST_CRON"
+TIMEZONE_ENV = "RAG_ASSETS_SCHEDULE_TIMEZONE"
+DEFAULT_CRON = "0 2 * * *"
+EVALUATION_INPUTS = ("naive_vectors", "enriched_vectors", "document_profile")
+BUSY = [
+    dg.DagsterRunStatus.QUEUED, dg.DagsterRunStatus.NOT_STARTED, dg.DagsterRunStatus.STARTING,
+    dg.DagsterRunStatus.STARTED,
+]
+
+
+def reingest_cron() -> str:
+    return os.environ.get(CRON_ENV, "").strip() or DEFAULT_CRON
+
+
+def schedule_timezone() -> str:
+    return os.environ.get(TIMEZONE_ENV, "").strip() or "UTC"
+
+
+def tick_label(context: dg.ScheduleEvaluationContext) -> str:
+    return context.scheduled_execution_time.strftime("%Y-%m-%dT%H:%M")
+
+
+def _latest(instance: dg.DagsterInstance, asset: str, key: str) -> dg.EventLogRecord | None:
+    records = instance.fetch_materializations(
+        dg.AssetRecordsFilter(asset_key=dg.AssetKey(asset), asset_partitions=[key]), limit=1
+    ).records
+    return records[0] if records else None
+
+
+def ingested_sha256(instance: dg.DagsterInstance, report: ReportFile) -> str | None:
+    """The report version the partition's last ``raw_pages`` materialization recorded."""
+    record = _latest(instance, "raw_pages", report.partition)
+    materialization = record.asset_materialization if record else None
+    if materialization is None:
+        return None
+    value = materialization.metadata.get("source_sha256")
+    text = getattr(value, "value", value)
+    return text if isinstance(text, str) else None
+
+
+def busy(instance: dg.DagsterInstance, key: str) -> bool:
+    """Whether a run of this partition is queued or in progress."""
+    return bool(instance.get_run_records(
+        dg.RunsFilter(tags={"dagster/partition": key}, statuses=BUSY), limit=1
+    ))
+
+
+def ingested_state(instance: dg.DagsterInstance, settings: RagSettings,
+                   log: dg.DagsterLogManager) -> tuple[list, list]:
+    """Every report's ``(report, sha256)`` that differs from what was ingested, and every
+    report that is ingested at its current version."""
+    reports, _ = scan_reports(settings.reports_dir)
+    # ``seen`` as the sensor keeps it, from the instance: no size or mtime, so every file is
+    # hashed once and counts as changed when its hash is not the one ingested
+    seen = {str(r.path): [None, None, ingested_sha256(instance, r)] for r in reports}
+    changed, _ = scan_changes(log, settings, seen)
+    changed_paths = {str(r.path) for r, _ in changed}
+    return changed, [r for r in reports if str(r.path) not in changed_paths]
+
+
+@dg.schedule(
+    cron_schedule=reingest_cron(),
+    job=ingest_job,
+    execution_timezone=schedule_timezone(),
+    default_status=dg.DefaultScheduleStatus.RUNNING,
+    description="Nightly: re-scans data/reports/ and re-ingests every report whose content hash "
+    "differs from the one its partition last ingested (cron: RAG_ASSETS_REINGEST_CRON).",
+)
+def reingest_schedule(context: dg.ScheduleEvaluationContext, settings: RagSettings):
+    changed, _ = ingested_state(context.instance, settings, context.log)
+    # a schedule cannot return partition requests: register new values as the sensor would
+    documents, years = new_partition_values(context.instance, changed)
+    register_partitions(context.instance, set(documents), set(years))
+    # the tick in the run key: a file reverted to a version ingested before is ingested again
+    tick = tick_label(context)
+    requests = [
+        request.with_replaced_attrs(run_key=f"{request.run_key}:{tick}")
+        for report, digest in changed if not busy(context.instance, report.partition)
+        for request in [ingest_request(report, digest)]
+    ]
+    if not requests:
+        return dg.SkipReason("every report is ingested at its current content")
+    return requests
+
+
+def evaluation_outdated(instance: dg.DagsterInstance, settings: RagSettings,
+                        report: ReportFile) -> str | None:
+    """Why the partition's evaluation is older than its inputs, or None."""
+    questions = questions_path(settings.questions_dir, report.document, report.year)
+    if not questions.exists():
+        return None
+    last = _latest(instance, "retrieval_runs", report.partition)
+    if last is None:
+        return "never evaluated"
+    if questions.stat().st_mtime > last.timestamp:
+        return f"{questions.name} edited after the last evaluation"
+    for asset in EVALUATION_INPUTS:
+        record = _latest(instance, asset, report.partition)
+        if record is not None and record.timestamp > last.timestamp:
+            return f"{asset} rebuilt after the last evaluation"
+    return None
+
+
+@dg.schedule(
+    cron_schedule=reingest_cron(),
+    job=evaluation_job,
+    execution_timezone=schedule_timezone(),
+    default_status=dg.DefaultScheduleStatus.RUNNING,
+    description="Nightly: re-runs the evaluation of ingested partitions whose golden questions "
+    "or vectors are newer than their last retrieval_runs (cron: RAG_ASSETS_REINGEST_CRON).",
+)
+def reevaluate_schedule(context: dg.ScheduleEvaluationContext, settings: RagSettings):
+    _, current = ingested_state(context.instance, settings, context.log)
+    requests = []
+    for report in current:
+        reason = evaluation_outdated(context.instance, settings, report)
+        if reason is None or busy(context.instance, report.partition):
+            continue
+        context.log.info(f"{report.partition}: re-evaluating ({reason})")
+        requests.append(dg.RunRequest(
+            partition_key=partition_key(report.document, report.year),
+            tags={"rag-assets/reason": reason},
+        ))
+    if not requests:
+        return dg.SkipReason("every evaluation is newer than its inputs")
+    return requests
+
+
+schedules = [reingest_schedule, reevaluate_schedule]
