@@ -5,6 +5,7 @@
     rag-assets backfill [retrieval_runs] [retrieval_metrics] [--only ...] [--set w_bm25=0.8]
     rag-assets ingest   PATH --document NAME --year YYYY [--data-dir data]
     rag-assets ask      "QUESTION" [--document NAME] [--year YYYY] [--json] [--provider P]
+    rag-assets report   --partition DOC|YEAR [--data-dir data]
 
 ``demo`` materializes the ingest and index assets of every (document, year) partition in this
 process against the Dagster instance in ``$DAGSTER_HOME`` (the UI then shows the same runs), then
@@ -683,6 +684,41 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    """Rebuild one partition's audit report from stored tables (no model call, no embedding)."""
+    from rag_assets.defs.partitions import register_partitions
+    from rag_assets.defs.reports import REPORTS_DIR
+
+    document, sep, year = args.partition.partition("|")
+    if not sep or not document or not year.isdigit():
+        print(f"rag-assets report: error: --partition {args.partition!r} is not DOCUMENT|YEAR "
+              "(e.g. exemplar-corp-earnings|2024)", file=sys.stderr)
+        return 2
+    if not (args.data_dir / "warehouse.duckdb").is_file():
+        print(f"nothing stored under {args.data_dir}: run `make demo` or `rag-assets ingest` "
+              "first", file=sys.stderr)
+        return 2
+    import dagster as dg
+
+    instance = _instance()
+    register_partitions(instance, {document}, {year})
+    result = materialize(dg.AssetSelection.assets("audit_report"), args.data_dir, instance,
+                         partition=(document, int(year)), source="cli-report")
+    if not result.success:
+        _report_failures([f"{args.partition}: {first_error(result)}"])
+        return 1
+    meta = _materialized_metadata(result).get("audit_report", {})
+    folder = args.data_dir / REPORTS_DIR / document / year
+    print(f"audit report of {document}|{year} (stored tables only: no model call, no embedding)")
+    for name in ("report.md", "heatmap.png", "audit.html"):
+        path = folder / name
+        print(f"  {path}" if path.is_file() else f"  {path} (not written: no chunks stored)")
+    missing = meta.get("missing_tables") or []
+    if missing:
+        print(f"  not stored yet: {', '.join(missing)}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="rag-assets", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -723,6 +759,14 @@ def main(argv: list[str] | None = None) -> int:
     ask.add_argument("--data-dir", type=Path, default=Path(os.environ.get(
         "RAG_ASSETS_DATA_DIR", "data")), help="data folder (reports/, questions/, stores)")
     ask.set_defaults(func=cmd_ask)
+    report = sub.add_parser(
+        "report", help="rebuild a partition's audit report (Markdown, heatmap, HTML) from stored "
+        "tables: no model call, no embedding")
+    report.add_argument("--partition", required=True, metavar="DOC|YEAR",
+                        help="e.g. exemplar-corp-earnings|2024")
+    report.add_argument("--data-dir", type=Path, default=Path(os.environ.get(
+        "RAG_ASSETS_DATA_DIR", "data")), help="data folder (reports/, questions/, stores)")
+    report.set_defaults(func=cmd_report)
     args = parser.parse_args(argv)
     unknown = set(getattr(args, "assets", [])) - set(PARTITIONED_ASSETS)
     if unknown:
