@@ -8,14 +8,16 @@ from rag_assets.defs.evaluation import evaluation_assets, evaluation_job, rollup
 from rag_assets.defs.generation import generation_assets, generation_job
 from rag_assets.defs.index import index_assets
 from rag_assets.defs.ingest import ingest_assets, ingest_job
+from rag_assets.defs.reports import report_job, reports_assets
 from rag_assets.defs.resources import default_resources
 from rag_assets.defs.schedules import schedules
 from rag_assets.defs.sensors import report_sensor
 
-all_assets = [*ingest_assets, *index_assets, *evaluation_assets, *generation_assets]
+all_assets = [*ingest_assets, *index_assets, *evaluation_assets, *generation_assets,
+              *reports_assets]
 defs = dg.Definitions(
     assets=all_assets,
-    jobs=[ingest_job, evaluation_job, rollup_job, generation_job],
+    jobs=[ingest_job, evaluation_job, rollup_job, generation_job, report_job],
     schedules=schedules,
     sensors=[report_sensor],
     resources=default_resources(),
