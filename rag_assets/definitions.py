@@ -11,7 +11,7 @@ from rag_assets.defs.ingest import ingest_assets, ingest_job
 from rag_assets.defs.reports import report_job, reports_assets
 from rag_assets.defs.resources import default_resources
 from rag_assets.defs.schedules import schedules
-from rag_assets.defs.sensors import report_sensor
+from rag_assets.defs.sensors import automation_sensor, report_sensor
 
 all_assets = [*ingest_assets, *index_assets, *evaluation_assets, *generation_assets,
               *reports_assets]
@@ -19,7 +19,7 @@ defs = dg.Definitions(
     assets=all_assets,
     jobs=[ingest_job, evaluation_job, rollup_job, generation_job, report_job],
     schedules=schedules,
-    sensors=[report_sensor],
+    sensors=[report_sensor, automation_sensor],
     resources=default_resources(),
     # One process per run, its steps one after another. Measured (bench/README.md): a process
     # per step would import torch and load the model in each vector step (5-8 s each on 2

@@ -69,7 +69,7 @@ def _answerer(context: dg.AssetExecutionContext, settings: RagSettings,
 
 @dg.asset(group_name=GROUP, partitions_def=report_partitions, deps=INDEXED,
           metadata=BY_PARTITION, kinds={"duckdb", "lancedb"},
-          ins={"raw_pages": dg.AssetIn()})
+          ins={"raw_pages": dg.AssetIn()}, automation_condition=dg.AutomationCondition.eager())
 def summaries(
     context: dg.AssetExecutionContext, settings: RagSettings, embeddings: EmbeddingsResource,
     retrieval: RetrievalSettings, llm: LLMResource, raw_pages: pd.DataFrame,
@@ -98,7 +98,8 @@ def summaries(
 @dg.asset(group_name=GROUP, partitions_def=report_partitions, deps=INDEXED,
           metadata=BY_PARTITION, kinds={"duckdb", "lancedb"},
           ins={"raw_pages": dg.AssetIn()},
-          check_specs=[dg.AssetCheckSpec("answer_citations", asset="answers")])
+          check_specs=[dg.AssetCheckSpec("answer_citations", asset="answers")],
+          automation_condition=dg.AutomationCondition.eager())
 def answers(
     context: dg.AssetExecutionContext, settings: RagSettings, embeddings: EmbeddingsResource,
     retrieval: RetrievalSettings, llm: LLMResource, raw_pages: pd.DataFrame,
@@ -151,7 +152,8 @@ def _citation_problem(result) -> str | None:  # noqa: ANN001 - a QAResult
 
 
 @dg.asset(group_name=GROUP, partitions_def=report_partitions, metadata=BY_PARTITION,
-          kinds={"duckdb"}, ins={"raw_pages": dg.AssetIn()})
+          kinds={"duckdb"}, ins={"raw_pages": dg.AssetIn()},
+          automation_condition=dg.AutomationCondition.eager())
 def answer_metrics(
     context: dg.AssetExecutionContext, settings: RagSettings, answers: pd.DataFrame,
     raw_pages: pd.DataFrame,
@@ -188,7 +190,10 @@ def _result_of(row):  # noqa: ANN001, ANN202 - an answers row, a QAResult
     return QAResult.model_validate_json(row.result_json)
 
 
-@dg.asset(group_name=GROUP, kinds={"duckdb"})
+@dg.asset(group_name=GROUP, kinds={"duckdb"},
+          automation_condition=dg.AutomationCondition.eager().without(
+              # the grid has gaps (no report, no questions): wait for none of them
+              ~dg.AutomationCondition.any_deps_missing()).with_label("eager, gaps allowed"))
 def answer_rollup(context: dg.AssetExecutionContext,
                   answer_metrics: pd.DataFrame) -> dg.Output[pd.DataFrame]:
     """Answer quality over every partition's questions: overall, per document and per

@@ -59,7 +59,8 @@ def _embedder(
         raise
 
 
-@dg.asset(group_name=GROUP, partitions_def=report_partitions, kinds={"lancedb"})
+@dg.asset(group_name=GROUP, partitions_def=report_partitions, kinds={"lancedb"},
+          automation_condition=dg.AutomationCondition.eager())
 def document_profile(
     context: dg.AssetExecutionContext,
     settings: RagSettings,
@@ -160,6 +161,7 @@ def _vectors_asset(kind: ChunkKind, description: str) -> dg.AssetsDefinition:
         ins={"chunks": dg.AssetIn(f"{kind}_chunks"), "footnote_dictionary": dg.AssetIn()},
         check_specs=[dg.AssetCheckSpec(f"{kind}_vectors_complete", asset=f"{kind}_vectors")],
         description=description,
+        automation_condition=dg.AutomationCondition.eager(),
     )
     def vectors(
         context: dg.AssetExecutionContext,

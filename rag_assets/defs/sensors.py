@@ -76,3 +76,17 @@ def report_sensor(context: dg.SensorEvaluationContext, settings: RagSettings) ->
         ],
         cursor=json.dumps(new_seen, sort_keys=True),
     )
+
+
+# Every asset's automation condition is evaluated by this sensor, on by default (Dagster's own
+# default sensor starts stopped): once the report sensor's ingest run has written a partition,
+# index, evaluation and generation assets (AutomationCondition.eager) and the roll-ups follow
+# without a click. The ingest assets have no condition: a file is their trigger (report_sensor).
+automation_sensor = dg.AutomationConditionSensorDefinition(
+    "automation_sensor",
+    target=dg.AssetSelection.all(),
+    default_status=dg.DefaultSensorStatus.RUNNING,
+    minimum_interval_seconds=30,
+    description="Materializes what an upstream update outdated: a new or edited report flows "
+    "from ingest through index, evaluation and generation by itself.",
+)
