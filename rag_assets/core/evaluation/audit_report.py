@@ -34,6 +34,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from jinja2 import Environment, FileSystemLoader, StrictUndefined  # noqa: E402
 
+from rag_assets.core.evaluation.reports import metrics_table  # noqa: E402
+
 SIMILARITY_THRESHOLD = 0.82
 TEMPLATES = Path(__file__).with_name("templates")
 TEMPLATE = "audit_report.html.j2"
@@ -414,6 +416,8 @@ def collect(document: str, year: int, tables: Mapping[str, pd.DataFrame | None],
         retrieval = retrieval[retrieval["category"] == "all"]
     for kind in KINDS:
         rows = retrieval[retrieval["kind"] == kind] if "kind" in retrieval else retrieval.iloc[0:0]
+        if "unavailable" in rows:  # a stage that could not run carries its fallback's numbers
+            rows = rows[rows["unavailable"].isna()]
         if not rows.empty and "page_mrr" in rows:
             best = rows.sort_values("page_mrr", ascending=False).iloc[0]
             scorecard.append((f"best MRR ({kind})", f"{float(best.page_mrr):.3f} "
@@ -483,8 +487,7 @@ def markdown_report(data: AuditData, image: str | None = None) -> str:
         out.append(_absent("retrieval_metrics"))
     else:
         columns = {k: v for k, v in RETRIEVAL_COLUMNS.items() if k in data.retrieval}
-        out.append(data.retrieval[list(columns)].rename(columns=columns)
-                   .to_markdown(index=False, floatfmt=".3f") + "\n")
+        out.append(metrics_table(data.retrieval, columns) + "\n")
 
     out.append("## Answers\n")
     if data.answer_metrics.empty and not data.answers:
