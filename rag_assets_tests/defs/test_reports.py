@@ -16,6 +16,7 @@ from rag_assets.core.retrieval import embeddings
 from rag_assets.definitions import all_assets, defs
 from rag_assets.defs.partitions import partition_key
 from rag_assets.defs.resources import default_resources
+from rag_assets.samples.earnings import build_earnings_release
 from rag_assets_tests.defs.conftest import materialize
 
 EARNINGS = ("exemplar-corp-earnings", 2024)
@@ -50,6 +51,8 @@ def report(data_dir: Path, instance: dg.DagsterInstance) -> dg.ExecuteInJobResul
 
 def test_audit_report_from_stored_tables_costs_no_model(
         data_dir: Path, instance: dg.DagsterInstance, calls: list[str]) -> None:
+    # the same release again with its footnote ground truth, so ingest records completeness
+    build_earnings_release(data_dir / "reports", data_dir / "questions", data_dir / "truth")
     assert materialize(data_dir, instance, *EARNINGS).success
     assert materialize(data_dir, instance, "northwind-note", 2023).success  # another partition
     calls.clear()  # ingest embeds nothing either, but only the report is measured here
@@ -73,6 +76,7 @@ def test_audit_report_from_stored_tables_costs_no_model(
     assert "_No `summaries` stored for this partition._" in markdown.value
     # the figures the ingest run recorded (text_conservation check) are shown
     assert "| words_lost | 0 |" in markdown.value
+    assert "| definitions_complete | 1.0 |" in markdown.value
     # the partition's rows only: one inspector entry per stored earnings chunk
     with duckdb.connect(str(data_dir / "warehouse.duckdb"), read_only=True) as con:
         chunks = sum(con.execute(f"select count(*) from rag.{t} where document = ? and "
