@@ -4,6 +4,7 @@ release with no model call and no embedding, its files written, its metadata hol
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import dagster as dg
@@ -110,3 +111,36 @@ def test_report_job_and_cli(data_dir: Path, instance: dg.DagsterInstance, calls:
     for name in ("report.md", "heatmap.png", "audit.html"):
         assert str(out / name) in printed and (out / name).is_file()
     assert calls == []
+
+
+@pytest.mark.slow
+def test_report_after_the_whole_chain_costs_no_model(
+        data_dir: Path, instance: dg.DagsterInstance, calls: list[str]) -> None:
+    """Ingest, index, evaluation and generation of the release (6 questions), then the report:
+    every section filled from stored rows, and still no model call and no embedding."""
+    questions = data_dir / "questions" / EARNINGS[0] / f"{EARNINGS[1]}.jsonl"
+    lines = questions.read_text(encoding="utf-8").splitlines()
+    keep = [line for line in lines if '"footnote-dependent"' in line][:3] + [
+        line for line in lines if '"unanswerable"' in line]
+    questions.write_text("\n".join(keep) + "\n", encoding="utf-8")
+    upstream = (dg.AssetSelection.groups("ingest", "index")
+                | dg.AssetSelection.assets("retrieval_runs", "retrieval_metrics", "summaries",
+                                           "answers", "answer_metrics"))
+    assert dg.materialize(all_assets, selection=upstream, partition_key=partition_key(*EARNINGS),
+                          instance=instance, resources=default_resources(str(data_dir)),
+                          raise_on_error=False).success
+    assert any(name.startswith("Embedder") for name in calls)  # the counters do count
+    calls.clear()
+    result = report(data_dir, instance)
+    assert result.success
+    assert calls == []
+    (mat,) = [e.event_specific_data.materialization
+              for e in result.get_asset_materialization_events()]
+    assert mat.metadata["missing_tables"].value == []
+    markdown = mat.metadata["report"].value
+    assert "**baseline**" in markdown and "**enriched**" in markdown
+    assert "| enriched | corpus" in markdown and "fact_recall" in markdown
+    page = Path(mat.metadata["html"].value).read_text(encoding="utf-8")
+    assert page.count('<div class="answer">') == len(keep)
+    targets = set(re.findall(r'href="#(page-[a-z0-9-]+)"', page))
+    assert targets and all(f'id="{t}"' in page for t in targets)  # each citation's page text
