@@ -44,6 +44,8 @@ def _headline(summary: pd.DataFrame) -> dg.MetadataValue:
     deps=[naive_vectors, enriched_vectors, document_profile],
     metadata=BY_PARTITION,
     kinds={"duckdb", "lancedb"},
+    pool="duckdb_writer",
+    owners=["team:rag-assets"],
     output_required=False,
     automation_condition=dg.AutomationCondition.eager(),
 )
@@ -103,7 +105,8 @@ def retrieval_runs(
 
 
 @dg.asset(group_name=GROUP, partitions_def=report_partitions, metadata=BY_PARTITION,
-          kinds={"duckdb"}, automation_condition=dg.AutomationCondition.eager())
+          kinds={"duckdb"}, automation_condition=dg.AutomationCondition.eager(),
+          pool="duckdb_writer", owners=["team:rag-assets"])
 def retrieval_metrics(
     context: dg.AssetExecutionContext, retrieval_runs: pd.DataFrame
 ) -> dg.Output[pd.DataFrame]:
@@ -127,6 +130,7 @@ def retrieval_metrics(
 
 
 @dg.asset(group_name=GROUP, kinds={"duckdb", "matplotlib"},
+          pool="duckdb_writer", owners=["team:rag-assets"],
           automation_condition=dg.AutomationCondition.eager().without(
               # the grid has gaps (no report, no questions): wait for none of them
               ~dg.AutomationCondition.any_deps_missing()).with_label("eager, gaps allowed"))

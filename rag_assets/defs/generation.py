@@ -69,6 +69,7 @@ def _answerer(context: dg.AssetExecutionContext, settings: RagSettings,
 
 @dg.asset(group_name=GROUP, partitions_def=report_partitions, deps=INDEXED,
           metadata=BY_PARTITION, kinds={"duckdb", "lancedb"},
+          pool="duckdb_writer", owners=["team:rag-assets"],
           ins={"raw_pages": dg.AssetIn()}, automation_condition=dg.AutomationCondition.eager())
 def summaries(
     context: dg.AssetExecutionContext, settings: RagSettings, embeddings: EmbeddingsResource,
@@ -97,6 +98,7 @@ def summaries(
 
 @dg.asset(group_name=GROUP, partitions_def=report_partitions, deps=INDEXED,
           metadata=BY_PARTITION, kinds={"duckdb", "lancedb"},
+          pool="duckdb_writer", owners=["team:rag-assets"],
           ins={"raw_pages": dg.AssetIn()},
           check_specs=[dg.AssetCheckSpec("answer_citations", asset="answers")],
           automation_condition=dg.AutomationCondition.eager())
@@ -153,6 +155,7 @@ def _citation_problem(result) -> str | None:  # noqa: ANN001 - a QAResult
 
 @dg.asset(group_name=GROUP, partitions_def=report_partitions, metadata=BY_PARTITION,
           kinds={"duckdb"}, ins={"raw_pages": dg.AssetIn()},
+          pool="duckdb_writer", owners=["team:rag-assets"],
           automation_condition=dg.AutomationCondition.eager())
 def answer_metrics(
     context: dg.AssetExecutionContext, settings: RagSettings, answers: pd.DataFrame,
@@ -190,7 +193,7 @@ def _result_of(row):  # noqa: ANN001, ANN202 - an answers row, a QAResult
     return QAResult.model_validate_json(row.result_json)
 
 
-@dg.asset(group_name=GROUP, kinds={"duckdb"},
+@dg.asset(group_name=GROUP, kinds={"duckdb"}, pool="duckdb_writer", owners=["team:rag-assets"],
           automation_condition=dg.AutomationCondition.eager().without(
               # the grid has gaps (no report, no questions): wait for none of them
               ~dg.AutomationCondition.any_deps_missing()).with_label("eager, gaps allowed"))

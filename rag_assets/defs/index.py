@@ -60,6 +60,7 @@ def _embedder(
 
 
 @dg.asset(group_name=GROUP, partitions_def=report_partitions, kinds={"lancedb"},
+          owners=["team:rag-assets"],
           automation_condition=dg.AutomationCondition.eager())
 def document_profile(
     context: dg.AssetExecutionContext,
@@ -157,7 +158,8 @@ def _vectors_asset(kind: ChunkKind, description: str) -> dg.AssetsDefinition:
         name=f"{kind}_vectors",
         group_name=GROUP,
         partitions_def=report_partitions,
-        kinds={"lancedb"},
+        kinds={"lancedb", "sentence-transformers"},
+        owners=["team:rag-assets"],
         ins={"chunks": dg.AssetIn(f"{kind}_chunks"), "footnote_dictionary": dg.AssetIn()},
         check_specs=[dg.AssetCheckSpec(f"{kind}_vectors_complete", asset=f"{kind}_vectors")],
         description=description,

@@ -60,6 +60,8 @@ GROUP = "ingest"
     output_required=False,
     metadata=BY_PARTITION,
     kinds={"duckdb", "pdf"},
+    pool="duckdb_writer",
+    owners=["team:rag-assets"],
 )
 def raw_pages(
     context: dg.AssetExecutionContext, settings: RagSettings
@@ -123,9 +125,21 @@ def raw_pages(
     partitions_def=report_partitions,
     ins={"raw_pages": dg.AssetIn()},
     outs={
-        "footnote_dictionary": dg.AssetOut(metadata=BY_PARTITION, kinds={"duckdb"}),
-        "footnote_registry": dg.AssetOut(metadata=BY_PARTITION, kinds={"duckdb"}),
+        "footnote_dictionary": dg.AssetOut(
+            metadata=BY_PARTITION, kinds={"duckdb"}, owners=["team:rag-assets"],
+            description="One row per footnote of the report: marker, style, definition text, "
+            "the page and line it is defined on, the pages and sentences that cite it and the "
+            "footnotes it cites in turn; a marker cited but never defined is a `dangling` row.",
+        ),
+        "footnote_registry": dg.AssetOut(
+            metadata=BY_PARTITION, kinds={"duckdb"}, owners=["team:rag-assets"],
+            description="One row per marker occurrence in the text (page, line, sentence, "
+            "table cell or footnote it sits in), the footnote it points to, and its resolution "
+            "(`stitched` or `unresolved`); the `citation_counts` check fails when too many "
+            "citations have no definition.",
+        ),
     },
+    pool="duckdb_writer",
     check_specs=[dg.AssetCheckSpec("citation_counts", asset="footnote_registry")],
 )
 def footnotes(
@@ -224,6 +238,8 @@ def footnotes(
     partitions_def=report_partitions,
     metadata=BY_PARTITION,
     kinds={"duckdb"},
+    pool="duckdb_writer",
+    owners=["team:rag-assets"],
     check_specs=[
         dg.AssetCheckSpec("footnote_coverage", asset="stitched_text", blocking=True),
         dg.AssetCheckSpec("text_conservation", asset="stitched_text", blocking=True),
@@ -387,6 +403,8 @@ def _chunk_outputs(
     partitions_def=report_partitions,
     metadata=BY_PARTITION,
     kinds={"duckdb"},
+    pool="duckdb_writer",
+    owners=["team:rag-assets"],
     check_specs=[dg.AssetCheckSpec("naive_chunks_quality", asset="naive_chunks", blocking=True)],
 )
 def naive_chunks(
@@ -414,6 +432,8 @@ def naive_chunks(
     partitions_def=report_partitions,
     metadata=BY_PARTITION,
     kinds={"duckdb"},
+    pool="duckdb_writer",
+    owners=["team:rag-assets"],
     check_specs=[
         dg.AssetCheckSpec("enriched_chunks_quality", asset="enriched_chunks", blocking=True),
         dg.AssetCheckSpec("footnote_colocation", asset="enriched_chunks"),

@@ -6,10 +6,15 @@ definitions."""
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import dagster as dg
 
 from rag_assets.definitions import defs
-from rag_assets.defs.partitions import register_partitions
+from rag_assets.defs.ingest import raw_pages
+from rag_assets.defs.partitions import partition_key, register_partitions
+from rag_assets.defs.resources import default_resources
 from rag_assets.defs.sensors import automation_sensor
 
 PARTITION = "acme-annual|2024"
@@ -91,3 +96,30 @@ def test_a_whole_ingest_run_does_not_request_its_own_index_again():
                                                    cursor=first.cursor)
         assert requested(result) == {
             asset: {PARTITION, OTHER} for asset in EVALUATION_AND_GENERATION}
+
+
+def test_the_repo_instance_pools_warehouse_writers_and_shows_no_community_popup(
+        tmp_path: Path):
+    """The repo's dagster.yaml (make copies it to .dagster_home): one run at a time, one
+    DuckDB-writing step at a time across runs, no NUX pop-up, no telemetry."""
+    home = tmp_path / "home"
+    home.mkdir()
+    shutil.copy(Path(__file__).parents[2] / "dagster.yaml", home / "dagster.yaml")
+    report = tmp_path / "data" / "reports" / "acme-annual" / "2024" / "report.txt"
+    report.parent.mkdir(parents=True)
+    report.write_text("Acme annual report\nSales rose.\n", encoding="utf-8")
+    with dg.DagsterInstance.from_config(str(home)) as instance:
+        assert instance.nux_enabled is False
+        assert instance.telemetry_enabled is False
+        config = instance.get_concurrency_config()
+        assert config.run_queue_config.max_concurrent_runs == 1
+        assert config.pool_config.default_pool_limit == 1
+        register_partitions(instance, {"acme-annual"}, {"2024"})
+        result = dg.materialize([raw_pages], partition_key=partition_key("acme-annual", 2024),
+                                instance=instance,
+                                resources=default_resources(str(tmp_path / "data")))
+        assert result.success
+        # the writing step took its slot of the pool, which got the default limit of one
+        assert instance.event_log_storage.get_concurrency_keys() == {"duckdb_writer"}
+        info = instance.event_log_storage.get_concurrency_info("duckdb_writer")
+        assert (info.slot_count, info.claimed_slots) == (1, [])
