@@ -35,13 +35,19 @@ import pandas as pd  # noqa: E402
 from jinja2 import Environment, FileSystemLoader, StrictUndefined  # noqa: E402
 
 from rag_assets.core.evaluation.reports import metrics_table  # noqa: E402
+from rag_assets.core.footnotes.checks import text_conservation  # noqa: E402
+from rag_assets.core.warehouse.tables import (  # noqa: E402
+    frame_to_pages,
+    frame_to_stitched,
+    frames_to_index,
+)
 
 SIMILARITY_THRESHOLD = 0.82
 TEMPLATES = Path(__file__).with_name("templates")
 TEMPLATE = "audit_report.html.j2"
 TABLES = (
-    "raw_pages", "footnote_dictionary", "footnote_registry", "naive_chunks", "enriched_chunks",
-    "retrieval_metrics", "summaries", "answers", "answer_metrics",
+    "raw_pages", "footnote_dictionary", "footnote_registry", "stitched_text", "naive_chunks",
+    "enriched_chunks", "retrieval_metrics", "summaries", "answers", "answer_metrics",
 )
 KINDS = ("naive", "enriched")
 _TOKEN_RE = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*")
@@ -334,6 +340,22 @@ def _chunk_rows(frame: pd.DataFrame) -> list[dict]:
     return rows
 
 
+def recomputed_conservation(frames: Mapping[str, pd.DataFrame]) -> dict[str, object]:
+    """Text conservation computed again from the stored pages, footnote tables and stitched
+    text (deterministic, no model) when no run's check figures were given; nothing when a table
+    is missing."""
+    needed = ("raw_pages", "footnote_dictionary", "footnote_registry", "stitched_text")
+    if any(frames[name].empty for name in needed):
+        return {}
+    result = text_conservation(
+        frame_to_pages(frames["raw_pages"]),
+        frames_to_index(frames["footnote_dictionary"], frames["footnote_registry"]),
+        frame_to_stitched(frames["stitched_text"]),
+    )
+    return {"text_conservation": "recomputed from the stored tables",
+            "words_checked": result.words_checked, "words_lost": result.words_lost}
+
+
 def _pct(numerator: int, denominator: int) -> str:
     return f"{numerator}/{denominator} ({100 * numerator / denominator:.0f}%)" if denominator \
         else "-"
@@ -429,6 +451,8 @@ def collect(document: str, year: int, tables: Mapping[str, pd.DataFrame | None],
                 scorecard.append((column.replace("_", " "),
                                   f"{values.mean():.3f}" if len(values) else "-"))
     figures = dict(figures or {})
+    if "words_lost" not in figures:
+        figures.update(recomputed_conservation(frames))
     for key in ("words_lost", "definitions_complete"):
         if key in figures:
             scorecard.append((key.replace("_", " "), str(figures[key])))

@@ -23,7 +23,12 @@ from rag_assets.core.evaluation.audit_report import (
 from rag_assets.core.generation.records import Claim, QAResult, SourceCitation, SummaryResult
 from rag_assets.core.generation.storage import answers_to_frame, summaries_to_frame
 from rag_assets.core.ingest.context import document_context
-from rag_assets.core.warehouse.tables import chunks_to_frame, index_to_frames, pages_to_frame
+from rag_assets.core.warehouse.tables import (
+    chunks_to_frame,
+    index_to_frames,
+    pages_to_frame,
+    stitched_to_frame,
+)
 
 from ..conftest import Processed, process
 
@@ -45,6 +50,7 @@ def tables_of(processed: Processed, document: str, year: int) -> dict[str, pd.Da
         "raw_pages": pages_to_frame(pages, document, year, "report", "sha", context),
         "footnote_dictionary": dictionary,
         "footnote_registry": registry,
+        "stitched_text": stitched_to_frame(processed.stitched, document, year),
         "naive_chunks": chunks_to_frame(naive_chunks(pages, document, year, processed.index,
                                                      context=context)),
         "enriched_chunks": chunks_to_frame(enriched_chunks(processed.stitched, document, year,
@@ -158,6 +164,22 @@ def test_token_set_cosine_threshold_is_a_parameter() -> None:
     assert [r.status for r in sentence_diff([a], [b], threshold=0.95)] == [
         "enriched_only", "baseline_only"]
     assert SIMILARITY_THRESHOLD == 0.82
+
+
+def test_conservation_recomputed_from_stored_tables(earnings: Processed, tmp_path: Path) -> None:
+    """Without a run's check figures, text conservation is computed again from the stored
+    pages, footnotes and stitched text: 0 words lost, and a word cut from the stored stitched
+    text is found lost."""
+    tables = tables_of(earnings, "exemplar-corp-earnings", 2024)
+    report = build_audit_report("exemplar-corp-earnings", 2024, tables, tmp_path / "a")
+    assert report.data.figures["words_lost"] == 0
+    assert report.data.figures["words_checked"] > 1000
+    assert "| text_conservation | recomputed from the stored tables |" in report.markdown
+    stitched = tables["stitched_text"].copy()
+    stitched.loc[0, "text"] = stitched.loc[0, "text"].replace("Exemplar", "", 1)
+    cut = build_audit_report("exemplar-corp-earnings", 2024, {**tables, "stitched_text": stitched},
+                             tmp_path / "b")
+    assert cut.data.figures["words_lost"] >= 1
 
 
 def test_every_table_missing_still_builds(tmp_path: Path) -> None:
