@@ -44,6 +44,7 @@ bench: install
 	$(BIN)/python bench/index_bench.py
 	$(BIN)/python bench/retrieval_bench.py
 	$(BIN)/python bench/pipeline_bench.py
+	$(BIN)/python bench/answer_bench.py
 	$(BIN)/python bench/stitch_bench.py
 
 # retrieval on the FinanceBench dev set (14 real 10-Ks) beside a LangChain + FAISS baseline and

@@ -22,6 +22,15 @@ golden set of the sample corpus.
 5. The golden set: the sample corpus (``build_sample_corpus``, every partition ``make demo``
    indexes) in a second store, the same strategies and metrics over its golden questions
    (``--no-golden`` skips it).
+6. Answers (``--no-answers`` skips them): every question asked as it is, with no scope, of
+   ``Answerer`` (the extractive engine, default ``AnswerConfig``: ``routed`` over enriched
+   chunks) over the real store, with the filings' loaded pages as ``PageTexts`` to cite and
+   verify against. Scored by ``answer_metrics.score_answer``: correct against FinanceBench's
+   ``answer`` by ``answer_correct`` (the rule its docstring states: figures within rounding,
+   scales and signs, else content-word recall), abstentions, invalid citations (marked
+   ``invalid`` / ``context_mismatch`` by the verifier); plus the evidence-page citation rate
+   (the share of questions whose answer cites at least one labelled, zero-based evidence page
+   of the question's filing) and seconds per answer (p50, p95).
 
 Every vector goes through the persistent embedding cache that ``retrieval_bench.py`` uses
 (``bench/out/lancedb_cache/``): the first full run embeds some 40,000 texts (the dev set's chunks
@@ -29,8 +38,8 @@ of both kinds, the baseline splits, the sample corpus; about 20 texts/s on 2 cor
 a second run takes every vector from the cache.
 
 Run: ``make bench-real`` or ``.venv/bin/python bench/real_bench.py [--docs N] [--questions N]
-[--no-golden]``. Prints tables, then one ``BENCH_JSON {...}`` line; the figures and every
-question's ranks go to ``bench/out/real.json``.
+[--no-golden] [--no-answers]``. Prints tables, then one ``BENCH_JSON {...}`` line; the figures,
+every question's ranks and every answer go to ``bench/out/real.json``.
 """
 
 from __future__ import annotations
@@ -61,6 +70,21 @@ K = 10
 KINDS = ("naive", "enriched")
 FALLBACK_DEFAULT_STRATEGY = "routed"  # the full pipeline; the issue's "best strategy today"
 log = rb.log
+
+
+def code_state() -> dict[str, Any]:
+    """The commit the bench ran on and the project files that differed from it (other work in
+    the same checkout changes what a run measures)."""
+    import subprocess
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True,
+                              check=False)
+        return done.stdout.rstrip("\n")
+
+    changed = [line[3:] for line in git("status", "--porcelain", "--", "rag_assets",
+                                        "bench").splitlines()]
+    return {"commit": git("rev-parse", "--short", "HEAD"), "changed": changed}
 
 
 def default_strategy() -> str:
@@ -222,8 +246,10 @@ def means(rows: Sequence[dict[str, Any]]) -> dict[str, float]:
 
 def run_ours(docs: Sequence[rb.Doc], embedder: Any, store_dir: Path,
              strategies: Sequence[str]) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Any],
-                                                 dict[str, str]]:
-    """Index ``docs`` in one store, then every question × kind × strategy, corpus setting."""
+                                                 dict[str, str], Any]:
+    """Index ``docs`` in one store, then every question × kind × strategy, corpus setting;
+    returns the records, the index statistics, the strategies that ran a stand-in, and the
+    retriever over the store (the answers read the same store)."""
     from rag_assets.core.evaluation.runs import run_question
     from rag_assets.core.retrieval.retriever import Retriever
 
@@ -248,7 +274,89 @@ def run_ours(docs: Sequence[rb.Doc], embedder: Any, store_dir: Path,
                 page_rows.append(record(q, run.pages, run.latency_ms, run.scope, run.page_hits))
                 if run.unavailable:
                     unavailable[strategy] = run.unavailable
-    return records, stats, unavailable
+    return records, stats, unavailable, retriever
+
+
+# --- answers ------------------------------------------------------------------------------------
+
+
+def cited_pages(result: Any) -> list[tuple[str, int, int, str]]:
+    """Every (document, year, zero-based page, mark) an answer cites, in order, once each."""
+    seen: dict[tuple[str, int, int], str] = {}
+    for claim in result.claims:
+        for c in claim.citations:
+            key = (c.document, c.year, c.page)
+            if key not in seen or c.mark == "valid":
+                seen[key] = c.mark
+    return [(*key, mark) for key, mark in seen.items()]
+
+
+def answer_record(question: Any, result: Any, page_text: Any) -> dict[str, Any]:
+    """One answer scored: ``score_answer`` (correctness by ``answer_correct`` against the
+    reference, abstention, invalid citations) and whether it cites a labelled evidence page of
+    the question's own filing (pages zero-based on both sides)."""
+    from rag_assets.core.evaluation.answer_metrics import score_answer
+
+    score = score_answer(question, result, page_text)
+    cited = cited_pages(result)
+    evidence = [(d, y, p, m) for d, y, p, m in cited if (d, y) == (question.document,
+                                                                  question.year)
+                and p in question.relevant_pages]
+    return {
+        "id": question.id, "document": question.document, "year": question.year,
+        "relevant_pages": question.relevant_pages, "reference": question.answer,
+        "answer": result.answer, "correct": bool(score.answer_correct),
+        "abstained": score.abstained, "cites_evidence": bool(evidence),
+        "cites_evidence_valid": any(m == "valid" for *_, m in evidence),
+        "cites_filing": any((d, y) == (question.document, question.year) for d, y, _, _ in cited),
+        "cited": [f"{d}|{y} p{p}{'' if m == 'valid' else ' ' + m}" for d, y, p, m in cited],
+        "claims": score.n_claims, "citations": score.n_citations,
+        "invalid_citations": score.invalid_citations, "seconds": result.seconds,
+        "guardrails": list(dict.fromkeys(e.name for e in result.guardrail_events)),
+    }
+
+
+def answer_summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Counts and rates over the answer records; seconds per answer p50 / p95."""
+    n = len(rows)
+    correct = sum(r["correct"] for r in rows)
+    evidence = sum(r["cites_evidence"] for r in rows)
+    return {
+        "questions": n,
+        "correct": correct, "accuracy": correct / n if n else 0.0,
+        "cites_evidence": evidence, "evidence_citation_rate": evidence / n if n else 0.0,
+        "cites_evidence_valid": sum(r["cites_evidence_valid"] for r in rows),
+        "cites_filing": sum(r["cites_filing"] for r in rows),
+        "abstained": sum(r["abstained"] for r in rows),
+        "invalid_citations": sum(r["invalid_citations"] for r in rows),
+        "citations": sum(r["citations"] for r in rows),
+        "seconds_p50": rb.percentile([r["seconds"] for r in rows], 50),
+        "seconds_p95": rb.percentile([r["seconds"] for r in rows], 95),
+        "seconds_mean": rb.mean([r["seconds"] for r in rows]),
+    }
+
+
+def run_answers(docs: Sequence[rb.Doc], retriever: Any) -> list[dict[str, Any]]:
+    """Every answerable question of ``docs`` asked as it is (no scope: routing finds the
+    filing) of the extractive ``Answerer`` over ``retriever``'s store, with the loaded pages."""
+    from rag_assets.core.generation.answers import Answerer
+    from rag_assets.core.generation.citations import PageTexts
+
+    pages = PageTexts()
+    for doc in docs:
+        pages.add(doc.document, doc.year, doc.pages)
+    answerer = Answerer(retriever, pages)
+    questions = [q for d in docs for q in d.questions if q.answerable]
+    rows = []
+    for number, q in enumerate(questions, start=1):
+        result = answerer.ask(q.question)
+        rows.append(answer_record(q, result, pages.get))
+        r = rows[-1]
+        log(f"  [{number:2d}/{len(questions)}] {q.id}: "
+            f"{'correct' if r['correct'] else 'wrong'}, "
+            f"{'abstained' if r['abstained'] else 'evidence page cited' if r['cites_evidence'] else 'evidence page not cited'}, "  # noqa: E501
+            f"{r['seconds']:.1f} s")
+    return rows
 
 
 def summary(records: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, float]]:
@@ -335,6 +443,39 @@ def report(figures: dict[str, Any]) -> None:
           f"from the cache {figures['embeddings']['cached']}")
     for strategy, reason in figures["unavailable"].items():
         print(f"{strategy}: {reason}")
+    answers = figures.get("answers")
+    if answers:
+        report_answers(answers)
+
+
+def _short(text: str | None, width: int) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def report_answers(answers: dict[str, Any]) -> None:
+    s = answers["summary"]
+    print(f"\nAnswers: the extractive engine ({answers['strategy']} over {answers['kind']} "
+          "chunks), each question asked as it is over the whole store; correct = "
+          "answer_correct against FinanceBench's answer; evidence = cites a labelled page")
+    print(tabulate(
+        [[r["id"].replace("financebench_id_", "fb"), f"{r['document']}|{r['year']}",
+          ",".join(map(str, r["relevant_pages"])),
+          "yes" if r["correct"] else "no",
+          "abstained" if r["abstained"] else "yes" if r["cites_evidence"] else "no",
+          " ".join(c.split("|")[1] if c.startswith(r["document"] + "|") else c
+                   for c in r["cited"][:4]) + (" ..." if len(r["cited"]) > 4 else ""),
+          r["invalid_citations"], f"{r['seconds']:.1f}", _short(r["reference"], 40)]
+         for r in answers["records"]],
+        headers=["question", "partition", "pages", "correct", "cites evidence",
+                 "cited (year p<zero-based>)", "invalid", "s", "reference"],
+        disable_numparse=True))
+    print(f"answers: {s['correct']}/{s['questions']} correct ({s['accuracy']:.3f}); evidence page "
+          f"cited {s['cites_evidence']}/{s['questions']} ({s['evidence_citation_rate']:.3f}; "
+          f"with a valid citation {s['cites_evidence_valid']}); own filing cited "
+          f"{s['cites_filing']}; abstained {s['abstained']}; invalid citations "
+          f"{s['invalid_citations']} of {s['citations']}; seconds per answer p50 "
+          f"{s['seconds_p50']:.2f}, p95 {s['seconds_p95']:.2f}")
 
 
 def _baseline_records(baseline: FaissBaseline, questions: Sequence[Any]) -> list[dict[str, Any]]:
@@ -358,6 +499,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="ask only the first N questions of those filings")
     parser.add_argument("--no-golden", action="store_true",
                         help="skip the golden set of the sample corpus")
+    parser.add_argument("--no-answers", action="store_true",
+                        help="skip the answers (extractive engine) on the real questions")
     parser.add_argument("--strategies", default=",".join(STRATEGIES),
                         help=f"comma separated (default all: {','.join(STRATEGIES)})")
     parser.add_argument("--workers", type=int, default=2, help="pdf_workers of the loader")
@@ -390,9 +533,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                                  embedder.dimension).embedding_cache()
     figures: dict[str, Any] = {
         "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+        "code": code_state(),
         "machine": {"python": platform.python_version(), "cpus": rb._cpus()},
         "model": embedder.model_name, "default_strategy": default, "strategies": strategies,
-        "args": {"docs": args.docs, "questions": args.questions, "golden": not args.no_golden},
+        "args": {"docs": args.docs, "questions": args.questions, "golden": not args.no_golden,
+                 "answers": not args.no_answers},
     }
     embedded = {"computed": 0, "cached": 0}
     with tempfile.TemporaryDirectory(prefix="real_bench_") as tmp_name:
@@ -415,7 +560,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         log(f"  {len(splits)} splits: {baseline.stats.computed} embedded, "
             f"{baseline.stats.cached} from the cache")
         log("ours: indexing naive + enriched chunks into one store, then every strategy ...")
-        (records, stats, unavailable), sections["real: index + search"] = rb.timed(
+        (records, stats, unavailable, retriever), sections["real: index + search"] = rb.timed(
             lambda: run_ours(docs, embedder, tmp / "real", strategies))
         embedded["computed"] += stats["computed"]
         embedded["cached"] += stats["cached"]
@@ -431,6 +576,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             "records": records,
         }
         figures["unavailable"] = unavailable
+        if not args.no_answers:
+            from rag_assets.core.generation.answers import AnswerConfig
+
+            log(f"answers: {len(questions)} questions, extractive engine over the same store ...")
+            rows, sections["real: answers"] = rb.timed(lambda: run_answers(docs, retriever))
+            config = AnswerConfig()
+            figures["answers"] = {"engine": "extractive", "strategy": config.strategy,
+                                  "kind": config.kind, "k": config.k,
+                                  "summary": answer_summary(rows), "records": rows}
         if not args.no_golden:
             log("golden set: writing the sample corpus, loading and chunking every partition ...")
             golden_docs, sections["golden: load + chunk"] = rb.timed(
@@ -438,7 +592,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             log(f"  {len(golden_docs)} partitions, "
                 f"{sum(len(d.questions) for d in golden_docs)} questions; indexing and "
                 "searching ...")
-            (g_records, g_stats, g_unavailable), sections["golden: index + search"] = rb.timed(
+            (g_records, g_stats, g_unavailable, _), sections["golden: index + search"] = rb.timed(
                 lambda: run_ours(golden_docs, embedder, tmp / "golden", strategies))
             embedded["computed"] += g_stats["computed"]
             embedded["cached"] += g_stats["cached"]
@@ -459,8 +613,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(figures, indent=2) + "\n")
     print(f"\nwritten {args.out}")
-    compact = {k: v for k, v in figures.items() if k != "real"}
+    compact = {k: v for k, v in figures.items() if k not in ("real", "answers")}
     compact["real"] = {k: v for k, v in figures["real"].items() if k != "records"}
+    if "answers" in figures:
+        compact["answers"] = {k: v for k, v in figures["answers"].items() if k != "records"}
     print("BENCH_JSON " + json.dumps(compact, separators=(",", ":")))
     return 0
 

@@ -519,8 +519,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print_answer_metrics(args.data_dir)
     _report_failures(failed)
     print(
-        "\nOpen the UI with `make ui` (http://127.0.0.1:3000): the ingest, index and evaluation "
-        "groups, their partitions and these runs are there."
+        "\nOpen the UI with `make ui` (http://127.0.0.1:3000): the ingest, index, evaluation and "
+        "generation groups, their partitions and these runs are there."
     )
     return 1 if failed else 0
 

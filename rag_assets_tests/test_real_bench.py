@@ -87,3 +87,42 @@ def test_plain_splits_keep_one_page_each(real_bench, tmp_path: Path) -> None:  #
     assert all(len(s["text"]) <= real_bench.BASELINE_CHUNK_SIZE for s in splits)
     assert all(s["text"] in pages[s["page"]] for s in splits)
     assert {s["page"] for s in splits} >= {62}  # the income statement page of the dev question
+
+
+def test_answer_records_and_their_summary(real_bench) -> None:  # type: ignore[no-untyped-def]
+    from rag_assets.core.generation.records import ABSTENTION, Claim, QAResult, SourceCitation
+
+    question = GoldenQuestion(
+        id="q", document="d", year=2020, category="factual", relevant_pages=[85],
+        question="How much (in USD billions) did it pay out in cash dividends for FY2020?",
+        answer="$0.40")
+    pages = {("d", 2020, 85): "Dividends paid (400)", ("d", 2020, 105): "paid $400 million"}
+
+    def page_text(document: str, year: int, page: int) -> str | None:
+        return pages.get((document, year, page))
+
+    def cite(year: int, page: int, mark: str) -> SourceCitation:
+        return SourceCitation(document="d", year=year, page=page, quote="paid", mark=mark)
+
+    text = "The Company paid $400 million in cash dividends in 2020."
+    right = QAResult(question=question.question, answer=f"{text} [1] [2, invalid]", seconds=2.0,
+                     claims=[Claim(text=text, citations=[cite(2020, 85, "valid"),
+                                                         cite(2020, 105, "invalid")])])
+    other_year = QAResult(question=question.question, answer="It paid $0.52 billion. [1]",
+                          seconds=4.0, claims=[Claim(text="It paid $0.52 billion.",
+                                                     citations=[cite(2021, 85, "valid")])])
+    refused = QAResult(question=question.question, answer=ABSTENTION, abstained=True,
+                       seconds=1.0)
+    rows = [real_bench.answer_record(question, r, page_text) for r in (right, other_year,
+                                                                       refused)]
+    assert [r["correct"] for r in rows] == [True, False, False]  # 400 million is 0.40 billion
+    # evidence: a labelled page of the question's own filing (zero-based), any mark
+    assert [r["cites_evidence"] for r in rows] == [True, False, False]
+    assert [r["cites_filing"] for r in rows] == [True, False, False]
+    assert rows[0]["cited"] == ["d|2020 p85", "d|2020 p105 invalid"]
+    assert [r["invalid_citations"] for r in rows] == [1, 1, 0]  # d|2021 p85 is not stored
+    summary = real_bench.answer_summary(rows)
+    assert (summary["questions"], summary["correct"], summary["cites_evidence"],
+            summary["abstained"], summary["invalid_citations"]) == (3, 1, 1, 1, 2)
+    assert summary["evidence_citation_rate"] == pytest.approx(1 / 3)
+    assert (summary["seconds_p50"], summary["seconds_p95"]) == (2.0, pytest.approx(3.8))
