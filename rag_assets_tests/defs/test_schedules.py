@@ -29,11 +29,13 @@ def write(data_dir: Path, document: str, year: int, text: str) -> Path:
 
 
 def tick(schedule: dg.ScheduleDefinition, instance: dg.DagsterInstance, data_dir: Path):
-    context = dg.build_schedule_context(
+    # as a context manager: the instance it opens from the ref is closed (and stops being the
+    # process's current definitions-state storage) when the tick ends
+    with dg.build_schedule_context(
         instance=instance, resources={"settings": RagSettings(data_dir=str(data_dir))},
         scheduled_execution_time=datetime(2026, 11, 24, 2, 0, tzinfo=UTC),
-    )
-    result = schedule(context)
+    ) as context:
+        result = schedule(context)
     return [] if isinstance(result, dg.SkipReason) else list(result)
 
 
