@@ -279,9 +279,14 @@ class Answerer:
         for part in parts:
             answer = self.answer_part(part, cfg.k, per_part)
             if answer.abstained:
+                # other words, the same documents and years: a phrasing made of line items
+                # names no company, and routed on its own it would search every filing
+                scope_of_part = part.scope or self.retriever.resolve_scope(part.question,
+                                                                           cfg.kind)
                 for phrasing in self.phrasings(part.question):
-                    retry = self.answer_part(part.model_copy(update={"question": phrasing}),
-                                             cfg.k, per_part)
+                    retry = self.answer_part(
+                        part.model_copy(update={"question": phrasing, "scope": scope_of_part}),
+                        cfg.k, per_part)
                     events.append(GuardrailEvent(
                         name="alternative_phrasing",
                         detail=f"{part.label or 'question'}: {phrasing!r} "
