@@ -447,15 +447,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "quality": summarize_answers(scores),
         "records": records,
     }
-    figures["sections_s"] = sections
-    figures["total_s"] = time.perf_counter() - started
-    report(figures)
-    print("\nsections: " + ", ".join(f"{k} {v:.1f} s" for k, v in sections.items())
-          + f"; total {figures['total_s']:.1f} s")
-    figures = rb._rounded(figures)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(figures, indent=2, default=str) + "\n")
-    print(f"\nwritten {args.out}")
+    real_bench.finish(figures, sections, started, args.out, report)
     compact = {k: v for k, v in figures.items() if k not in ("records", "index")}
     print("BENCH_JSON " + json.dumps(compact, separators=(",", ":"), default=str))
     return 0

@@ -488,6 +488,20 @@ def _baseline_records(baseline: FaissBaseline, questions: Sequence[Any]) -> list
     return out
 
 
+def finish(figures: dict[str, Any], sections: dict[str, float], started: float, out: Path,
+           show: Any) -> None:
+    """Time the sections, print the figures (``show``) and write them, rounded, as JSON."""
+    figures["sections_s"] = sections
+    figures["total_s"] = time.perf_counter() - started
+    show(figures)
+    print("\nsections: " + ", ".join(f"{k} {v:.1f} s" for k, v in sections.items())
+          + f"; total {figures['total_s']:.1f} s")
+    figures = rb._rounded(figures)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(figures, indent=2, default=str) + "\n")
+    print(f"\nwritten {out}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the bench; 0 on success, 2 when the dev set is missing."""
     from rag_assets.core.retrieval.retriever import STRATEGIES
@@ -604,15 +618,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             }
     figures["embeddings"] = embedded
     figures["ratios"] = ratios(figures["real"]["summary"], default)
-    figures["sections_s"] = sections
-    figures["total_s"] = time.perf_counter() - started
-    report(figures)
-    print("\nsections: " + ", ".join(f"{k} {v:.1f} s" for k, v in sections.items())
-          + f"; total {figures['total_s']:.1f} s")
-    figures = rb._rounded(figures)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(figures, indent=2) + "\n")
-    print(f"\nwritten {args.out}")
+    finish(figures, sections, started, args.out, report)
     compact = {k: v for k, v in figures.items() if k not in ("real", "answers")}
     compact["real"] = {k: v for k, v in figures["real"].items() if k != "records"}
     if "answers" in figures:

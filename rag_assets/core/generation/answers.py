@@ -211,14 +211,8 @@ class Answerer:
         reply, events = model_reply(self.chat, prompt)
         claims = model_claims(reply, sources)
         checked = verify_claims(claims, self.pages, self.config.citation_threshold)
-        kept = [c for c in checked
-                if c.citations and all(x.mark == "valid" for x in c.citations)]
-        if len(kept) < len(checked):
-            events.append(GuardrailEvent(
-                name="unsupported_claims_dropped",
-                detail=f"{len(checked) - len(kept)} of {len(checked)} model claims had no valid "
-                       "citation"))
-        return kept, events
+        kept, dropped = keep_verified(checked, "model claims")
+        return kept, events + dropped
 
     # -- the question -----------------------------------------------------------------------
     def parts(self, question: str, scope: Scope | None) -> list[Part]:
@@ -335,6 +329,18 @@ def model_reply(chat: ChatModel, prompt: str) -> tuple[dict, list[GuardrailEvent
         return {}, [GuardrailEvent(
             name="invalid_json", detail=f"no claims list in the reply: {str(reply)[:200]}")]
     return reply, []
+
+
+def keep_verified(checked: Sequence[Claim], what: str
+                  ) -> tuple[list[Claim], list[GuardrailEvent]]:
+    """A model's claims whose every citation is valid, and the event saying how many were
+    dropped (a model's sentence is shown only with a citation that holds)."""
+    kept = [c for c in checked if c.citations and all(x.mark == "valid" for x in c.citations)]
+    if len(kept) == len(checked):
+        return kept, []
+    return kept, [GuardrailEvent(
+        name="unsupported_claims_dropped",
+        detail=f"{len(checked) - len(kept)} of {len(checked)} {what} had no valid citation")]
 
 
 def model_claims(reply: dict, sources: Sequence[dict]) -> list[Claim]:

@@ -23,6 +23,7 @@ from rag_assets.core.generation.answers import (
     Answerer,
     _claim_of,
     _page_sources,
+    keep_verified,
     model_claims,
     model_reply,
 )
@@ -80,15 +81,9 @@ def summarize_report(answerer: Answerer, document: str, year: int, variant: Vari
         reply, events = model_reply(answerer.chat, prompt)
         claims = model_claims(reply, sources)
     checked = verify_claims(claims, answerer.pages, answerer.config.citation_threshold)
-    if answerer.chat is not None:  # a model's sentence stays only with a citation that holds
-        kept = [c for c in checked
-                if c.citations and all(x.mark == "valid" for x in c.citations)]
-        if len(kept) < len(checked):
-            events.append(GuardrailEvent(
-                name="unsupported_claims_dropped",
-                detail=f"{len(checked) - len(kept)} of {len(checked)} model sentences had no "
-                       "valid citation"))
-        checked = kept
+    if answerer.chat is not None:
+        checked, dropped = keep_verified(checked, "model sentences")
+        events += dropped
     return SummaryResult(
         document=document, year=year, variant=variant, text=summary_text(checked),
         claims=checked, chunk_ids=packed.chunk_ids,
