@@ -15,14 +15,13 @@ import pandas as pd
 from rag_assets.core.evaluation.questions import (
     answerable_questions,
     questions_path,
-    read_questions,
 )
 from rag_assets.core.evaluation.reports import metrics_table, png_markdown, strategy_chart
 from rag_assets.core.evaluation.runs import records_to_frame, run_questions, summarize
 from rag_assets.core.retrieval.retriever import STRATEGIES, Retriever
 from rag_assets.defs.index import document_profile, enriched_vectors, naive_vectors
 from rag_assets.defs.partitions import partition_of, report_partitions
-from rag_assets.defs.reporting import BY_PARTITION, fail, preview
+from rag_assets.defs.reporting import BY_PARTITION, fail, partition_questions, preview
 from rag_assets.defs.resources import EmbeddingsResource, RagSettings, RetrievalSettings
 
 GROUP = "evaluation"
@@ -61,11 +60,7 @@ def retrieval_runs(
     Unanswerable questions have no evidence page to rank: they are skipped and counted."""
     document, year = partition_of(context)
     path = questions_path(settings.questions_dir, document, year)
-    try:
-        every_question = read_questions(path)
-    except ValueError as err:
-        fail(context, str(err).splitlines()[0], file=str(path))
-        raise
+    every_question = partition_questions(context, settings.questions_dir, document, year)
     questions = answerable_questions(every_question)
     if not questions:
         context.log.warning(f"no answerable golden questions at {path}: nothing to evaluate")

@@ -22,7 +22,6 @@ from rag_assets.core.evaluation.answer_metrics import (
     seconds_percentiles,
     summarize_answers,
 )
-from rag_assets.core.evaluation.questions import questions_path, read_questions
 from rag_assets.core.generation.answers import AnswerConfig, Answerer, audit_record
 from rag_assets.core.generation.citations import PageTexts
 from rag_assets.core.generation.storage import answers_to_frame, append_audit, summaries_to_frame
@@ -31,7 +30,7 @@ from rag_assets.core.llm.client import LLMConfigError
 from rag_assets.core.retrieval.retriever import Retriever
 from rag_assets.defs.index import document_profile, enriched_vectors, naive_vectors
 from rag_assets.defs.partitions import partition_of, report_partitions
-from rag_assets.defs.reporting import BY_PARTITION, fail, preview
+from rag_assets.defs.reporting import BY_PARTITION, fail, partition_questions, preview
 from rag_assets.defs.resources import (
     WAREHOUSE_SCHEMA,
     EmbeddingsResource,
@@ -110,12 +109,7 @@ def answers(
     citations, its claims and verified citations, the sources used and the guardrails that
     acted. Every answer is also appended to ``answer_audit``."""
     document, year = partition_of(context)
-    path = questions_path(settings.questions_dir, document, year)
-    try:
-        questions = read_questions(path)
-    except ValueError as err:
-        fail(context, str(err).splitlines()[0], file=str(path))
-        raise
+    questions = partition_questions(context, settings.questions_dir, document, year)
     answerer = _answerer(context, settings, embeddings, retrieval, llm, raw_pages)
     results = []
     for position, question in enumerate(questions, 1):
@@ -165,8 +159,8 @@ def answer_metrics(
     their cited pages; citations that support their claim), whether it abstained rightly, and
     seconds per answer."""
     document, year = partition_of(context)
-    questions = {q.id: q for q in read_questions(
-        questions_path(settings.questions_dir, document, year))}
+    questions = {q.id: q for q in partition_questions(context, settings.questions_dir,
+                                                      document, year)}
     pages = PageTexts.from_frame(raw_pages)
     scores = [score_answer(questions[row.question_id], _result_of(row), pages.get)
               for row in answers.itertuples() if row.question_id in questions]

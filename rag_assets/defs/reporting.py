@@ -1,7 +1,11 @@
 """What every asset shows a user: previews, one-line failures, the partition columns."""
 
+from pathlib import Path
+
 import dagster as dg
 import pandas as pd
+
+from rag_assets.core.evaluation.questions import GoldenQuestion, questions_path, read_questions
 
 # the DuckDB IO manager replaces exactly these rows when a partition is re-materialized
 BY_PARTITION = {"partition_expr": {"document": "document", "year": "year"}}
@@ -45,3 +49,15 @@ def fail(context: dg.AssetExecutionContext, reason: str, **details: str) -> None
     )
     raise dg.Failure(description=reason, metadata={"error": reason, **details},
                      allow_retries=False)
+
+
+def partition_questions(context: dg.AssetExecutionContext, questions_dir: Path, document: str,
+                        year: int) -> list[GoldenQuestion]:
+    """The partition's golden questions (none when it has no file); a bad line fails the
+    partition in one line naming the file."""
+    path = questions_path(questions_dir, document, year)
+    try:
+        return read_questions(path)
+    except ValueError as err:
+        fail(context, str(err).splitlines()[0], file=str(path))
+        raise
