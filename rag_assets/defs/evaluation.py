@@ -22,7 +22,12 @@ from rag_assets.core.retrieval.retriever import STRATEGIES, Retriever
 from rag_assets.defs.index import document_profile, enriched_vectors, naive_vectors
 from rag_assets.defs.partitions import partition_of, report_partitions
 from rag_assets.defs.reporting import BY_PARTITION, fail, partition_questions, preview
-from rag_assets.defs.resources import EmbeddingsResource, RagSettings, RetrievalSettings
+from rag_assets.defs.resources import (
+    EmbeddingsResource,
+    RagSettings,
+    RetrievalSettings,
+    read_whole_table,
+)
 
 GROUP = "evaluation"
 BY = ["kind", "setting", "strategy"]
@@ -124,17 +129,20 @@ def retrieval_metrics(
     )
 
 
-@dg.asset(group_name=GROUP, kinds={"duckdb", "matplotlib"},
+@dg.asset(group_name=GROUP, kinds={"duckdb", "matplotlib"}, deps=[retrieval_runs],
           pool="duckdb_writer", owners=["team:rag-assets"],
           automation_condition=dg.AutomationCondition.eager().without(
               # the grid has gaps (no report, no questions): wait for none of them
               ~dg.AutomationCondition.any_deps_missing()).with_label("eager, gaps allowed"))
 def evaluation_rollup(
-    context: dg.AssetExecutionContext, settings: RagSettings, retrieval_runs: pd.DataFrame
+    context: dg.AssetExecutionContext, settings: RagSettings
 ) -> dg.Output[pd.DataFrame]:
     """Every partition's runs together, per chunk kind × setting × strategy (each question
     weighs the same), also per question category and per document, with one chart per
-    strategy."""
+    strategy. Reads the whole ``retrieval_runs`` table from the warehouse: every partition that
+    has runs counts, whichever instance or selection launches the roll-up."""
+    retrieval_runs = read_whole_table(settings.warehouse_path, "retrieval_runs",
+                                      records_to_frame([]))
     overall = summarize(retrieval_runs, BY).assign(category="all", document="all")
     by_category = summarize(retrieval_runs, [*BY, "category"]).assign(document="all")
     by_document = summarize(retrieval_runs, [*BY, "document"]).assign(category="all")

@@ -37,6 +37,7 @@ from rag_assets.defs.resources import (
     LLMResource,
     RagSettings,
     RetrievalSettings,
+    read_whole_table,
 )
 
 GROUP = "generation"
@@ -188,15 +189,19 @@ def _result_of(row):  # noqa: ANN001, ANN202 - an answers row, a QAResult
 
 
 @dg.asset(group_name=GROUP, kinds={"duckdb"}, pool="duckdb_writer", owners=["team:rag-assets"],
+          deps=[answer_metrics],
           automation_condition=dg.AutomationCondition.eager().without(
               # the grid has gaps (no report, no questions): wait for none of them
               ~dg.AutomationCondition.any_deps_missing()).with_label("eager, gaps allowed"))
 def answer_rollup(context: dg.AssetExecutionContext,
-                  answer_metrics: pd.DataFrame) -> dg.Output[pd.DataFrame]:
+                  settings: RagSettings) -> dg.Output[pd.DataFrame]:
     """Answer quality over every partition's questions: overall, per document and per
     question category (fact recall, citation precision and recall, abstention accuracy,
-    seconds per answer p50 and p95)."""
-    scores = frame_to_scores(answer_metrics)
+    seconds per answer p50 and p95). Reads the whole ``answer_metrics`` table from the
+    warehouse: every partition that has answers counts, whichever instance or selection
+    launches the roll-up."""
+    scores = frame_to_scores(read_whole_table(settings.warehouse_path, "answer_metrics",
+                                              scores_to_frame([])))
     groups: list[tuple[str, str, list]] = [("all", "all", scores)]
     for document in sorted({s.document for s in scores}):
         groups.append((document, "all", [s for s in scores if s.document == document]))

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
 import dagster as dg
+import duckdb
 import pandas as pd
 from dagster._core.definitions.metadata import TableMetadataSet
 from dagster._core.storage.db_io_manager import DbTypeHandler, TableSlice
@@ -81,6 +83,39 @@ class RagSettings(dg.ConfigurableResource):
         return ChunkSettings(
             max_tokens=self.chunk_max_tokens, overlap_tokens=self.chunk_overlap_tokens
         )
+
+
+WAIT_FOR_WRITER_SECONDS = 60.0
+
+
+def read_whole_table(database: str | Path, table: str, empty: pd.DataFrame) -> pd.DataFrame:
+    """Every row of ``rag.<table>``, every partition, read-only (waiting while another process
+    holds DuckDB's writer lock); ``empty`` (a frame with the table's columns) when the database
+    or the table does not exist yet.
+
+    The roll-ups read their input this way instead of through the IO manager, which would hand
+    them only the upstream partitions the launching instance knows or the run selected.
+    """
+    if is_local_database(str(database)) and not Path(database).is_file():
+        return empty
+    deadline = time.monotonic() + WAIT_FOR_WRITER_SECONDS
+    while True:
+        try:
+            con = duckdb.connect(str(database), read_only=True)
+            break
+        except duckdb.IOException:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+    try:
+        found = con.execute(
+            "select count(*) from information_schema.tables where table_schema = ? "
+            "and table_name = ?", [WAREHOUSE_SCHEMA, table]).fetchall()[0][0]
+        if not found:
+            return empty
+        return con.execute(f"select * from {WAREHOUSE_SCHEMA}.{table}").df()
+    finally:
+        con.close()
 
 
 class EmbeddingsResource(dg.ConfigurableResource):
