@@ -20,9 +20,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,test]'
 	touch $(STAMP)
 
-$(DAGSTER_HOME)/dagster.yaml: dagster.yaml
+$(DAGSTER_HOME)/dagster.yaml: deploy/dagster.yaml
 	mkdir -p $(DAGSTER_HOME)
-	cp dagster.yaml $@
+	cp deploy/dagster.yaml $@
 
 sample: install
 	$(BIN)/rag-assets sample

@@ -65,10 +65,10 @@ def cpus() -> int:
 
 
 def dagster_home(root: Path) -> Path:
-    """A persistent instance (SQLite storage) with the repository's ``dagster.yaml``."""
+    """A persistent instance (SQLite storage) with the repository's ``deploy/dagster.yaml``."""
     home = root / "dagster_home"
     home.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(REPO / "dagster.yaml", home / "dagster.yaml")
+    shutil.copy2(REPO / "deploy" / "dagster.yaml", home / "dagster.yaml")
     return home
 
 

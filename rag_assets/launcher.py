@@ -14,7 +14,7 @@ The forkserver belongs to the process that launches runs (the daemon). When a pr
 the working tree changes on disk, the next launch starts a new forkserver, so edited code is never
 run stale. Termination sends the run worker SIGINT, which Dagster turns into a clean cancel.
 
-Configured in ``dagster.yaml``::
+Configured in ``deploy/dagster.yaml`` (copied to ``$DAGSTER_HOME`` by make)::
 
     run_launcher:
       module: rag_assets.launcher
@@ -229,4 +229,4 @@ class PreloadedRunLauncher(RunLauncher, ConfigurableClass):
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit("rag_assets.launcher is configured in dagster.yaml, not run")
+    sys.exit("rag_assets.launcher is configured in deploy/dagster.yaml, not run")

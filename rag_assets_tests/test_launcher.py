@@ -1,4 +1,4 @@
-"""The instance settings of dagster.yaml and the preloaded run launcher (no timings: the run
+"""The instance settings of deploy/dagster.yaml and the preloaded run launcher (no timings: the run
 overhead it cuts is measured by bench/pipeline_bench.py)."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 @pytest.fixture
 def instance(tmp_path: Path):  # type: ignore[no-untyped-def]
-    shutil.copy2(REPO / "dagster.yaml", tmp_path / "dagster.yaml")
+    shutil.copy2(REPO / "deploy" / "dagster.yaml", tmp_path / "dagster.yaml")
     with dg.DagsterInstance.from_config(str(tmp_path)) as inst:
         yield inst
 
@@ -31,6 +31,13 @@ def test_dagster_yaml_runs_one_run_at_a_time_through_the_preloaded_launcher(inst
     assert instance.get_concurrency_config().run_queue_config.max_concurrent_runs == 1
     assert instance.run_coordinator.dequeue_interval_seconds == 1
     assert launcher.supports_check_run_worker_health
+
+
+def test_no_dagster_yaml_at_the_repo_root() -> None:
+    """`dagster dev` starts in the repo root: a dagster.yaml there beside a different
+    DAGSTER_HOME is warned about on every start, so the instance file lives under deploy/."""
+    assert not (REPO / "dagster.yaml").exists()
+    assert "cp deploy/dagster.yaml" in (REPO / "Makefile").read_text(encoding="utf-8")
 
 
 def test_the_project_code_is_watched_for_edits() -> None:

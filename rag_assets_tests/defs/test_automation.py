@@ -100,11 +100,11 @@ def test_a_whole_ingest_run_does_not_request_its_own_index_again():
 
 def test_the_repo_instance_pools_warehouse_writers_and_shows_no_community_popup(
         tmp_path: Path):
-    """The repo's dagster.yaml (make copies it to .dagster_home): one run at a time, one
+    """The repo's deploy/dagster.yaml (make copies it to .dagster_home): one run at a time, one
     DuckDB-writing step at a time across runs, no NUX pop-up, no telemetry."""
     home = tmp_path / "home"
     home.mkdir()
-    shutil.copy(Path(__file__).parents[2] / "dagster.yaml", home / "dagster.yaml")
+    shutil.copy(Path(__file__).parents[2] / "deploy" / "dagster.yaml", home / "dagster.yaml")
     report = tmp_path / "data" / "reports" / "acme-annual" / "2024" / "report.txt"
     report.parent.mkdir(parents=True)
     report.write_text("Acme annual report\nSales rose.\n", encoding="utf-8")
