@@ -34,6 +34,17 @@ class RagSettings(dg.ConfigurableResource):
     """Paths and tuning; every value can come from the environment (``dg.EnvVar``)."""
 
     data_dir: str = Field(default="data", description="root of reports/, questions/, stores")
+    lancedb_uri: str | None = Field(
+        default=None,
+        description="the LanceDB store: a local folder or an object-store URI (s3://bucket/"
+        "prefix, gs://, az://; credentials from the environment); default <data_dir>/lancedb",
+    )
+    warehouse_database: str | None = Field(
+        default=None,
+        description="the DuckDB warehouse: a file or a MotherDuck database (md:name, token in "
+        "MOTHERDUCK_TOKEN); default <data_dir>/warehouse.duckdb. The IO manager writes it, the "
+        "roll-ups, reports and answer audit read it",
+    )
     pdf_workers: int = Field(default=2, ge=1, description="processes that read a long PDF")
     chunk_max_tokens: int = Field(
         default=256, ge=48,
@@ -66,12 +77,16 @@ class RagSettings(dg.ConfigurableResource):
 
     @property
     def warehouse_path(self) -> Path:
-        """The DuckDB warehouse (the IO manager's database in ``default_resources``)."""
-        return Path(self.data_dir) / "warehouse.duckdb"
+        """The DuckDB warehouse (the IO manager's database in ``default_resources``);
+        ``str()`` of it is the database string (``md:name`` stays as written)."""
+        return Path(self.warehouse_database or Path(self.data_dir) / "warehouse.duckdb")
 
     @property
-    def lancedb_dir(self) -> Path:
-        return Path(self.data_dir) / "lancedb"
+    def lancedb_dir(self) -> Path | str:
+        """The LanceDB store: a local folder (``Path``) or an object-store URI (``str``)."""
+        if not self.lancedb_uri:
+            return Path(self.data_dir) / "lancedb"
+        return Path(self.lancedb_uri) if is_local_database(self.lancedb_uri) else self.lancedb_uri
 
     @property
     def evaluation_dir(self) -> Path:
@@ -140,7 +155,8 @@ class EmbeddingsResource(dg.ConfigurableResource):
 
         An unwritable store folder raises ``StoreNotWritable`` (one line) before the model loads.
         """
-        check_folder(settings.lancedb_dir, "LanceDB folder")
+        if isinstance(settings.lancedb_dir, Path):  # an object store has no folder to probe
+            check_folder(settings.lancedb_dir, "LanceDB folder")
         embedder = Embedder(
             self.model, batch_size=self.batch_size, max_seq_length=self.max_seq_length,
             device=self.device, query_prefix=self.query_prefix,
@@ -355,15 +371,22 @@ class WarehouseIOManager(DuckDBPandasIOManager):
 
 
 def default_resources(
-    data_dir: str | None = None, retrieval: dict[str, object] | None = None
+    data_dir: str | None = None, retrieval: dict[str, object] | None = None,
+    *, lancedb_uri: str | None = None, warehouse: str | None = None,
 ) -> dict[str, object]:
     """Resources for the definitions, the CLI and tests: all paths under one data folder;
-    ``retrieval`` overrides retrieval settings (``{"w_bm25": 0.8}``) for a backfill."""
-    settings = (
-        RagSettings(data_dir=data_dir)
-        if data_dir
-        else RagSettings(data_dir=dg.EnvVar("RAG_ASSETS_DATA_DIR").get_value("data") or "data")
-    )
+    ``retrieval`` overrides retrieval settings (``{"w_bm25": 0.8}``) for a backfill.
+
+    The stores are chosen here and nowhere else (docs/DEPLOY.md): ``lancedb_uri`` (an
+    ``s3://`` URI) and ``warehouse`` (``md:name``) move them out of the data folder; without a
+    ``data_dir`` (the deployed definitions) they come from ``RAG_ASSETS_DATA_DIR``,
+    ``RAG_ASSETS_LANCEDB_URI`` and ``RAG_ASSETS_WAREHOUSE``."""
+    if not data_dir:
+        data_dir = dg.EnvVar("RAG_ASSETS_DATA_DIR").get_value("data") or "data"
+        lancedb_uri = lancedb_uri or dg.EnvVar("RAG_ASSETS_LANCEDB_URI").get_value() or None
+        warehouse = warehouse or dg.EnvVar("RAG_ASSETS_WAREHOUSE").get_value() or None
+    settings = RagSettings(data_dir=data_dir, lancedb_uri=lancedb_uri,
+                           warehouse_database=warehouse)
     database = str(settings.warehouse_path)
     return {
         "settings": settings,

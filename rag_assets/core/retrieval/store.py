@@ -34,7 +34,7 @@ from pydantic import BaseModel
 from rag_assets.core.chunks.chunking import Chunk, ChunkKind, evidence_pages
 from rag_assets.core.footnotes.stitching import Footnote
 from rag_assets.core.retrieval.embeddings import Embedder, EmbeddingStats, content_key
-from rag_assets.core.warehouse.writable import check_folder
+from rag_assets.core.warehouse.writable import check_folder, is_local_database
 
 FTS_CONFIG = FTS(stem=True, remove_stop_words=True, ascii_folding=True, lower_case=True)
 PROFILE_TABLE = "document_profiles"
@@ -168,15 +168,21 @@ class LanceFolder:
 
     def __init__(self, uri: str | Path) -> None:
         self.uri = str(uri)
-        # creates the folder; one line (StoreNotWritable) if nothing can be written in it
-        check_folder(self.uri, "LanceDB folder")
+        self.local = is_local_database(self.uri)  # not s3://, gs://, az://, db://
+        if self.local:
+            # creates the folder; one line (StoreNotWritable) if nothing can be written in it
+            check_folder(self.uri, "LanceDB folder")
         # see other processes' commits at once (the default never re-reads a table's version)
         self.db = lancedb.connect(self.uri, read_consistency_interval=timedelta(0))
 
     @contextlib.contextmanager
     def _creation_lock(self) -> Iterator[None]:
         """An exclusive lock on the store folder while tables and indexes are created (LanceDB
-        commits such first versions optimistically, and a loser raises instead of retrying)."""
+        commits such first versions optimistically, and a loser raises instead of retrying).
+        An object store has no folder to lock: one writer per table there (the run queue)."""
+        if not self.local:
+            yield
+            return
         with open(Path(self.uri) / ".create.lock", "a+") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:
