@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import dagster as dg
 
 from rag_assets.defs.evaluation import evaluation_assets, evaluation_job, rollup_job
@@ -27,5 +29,9 @@ defs = dg.Definitions(
     # then loses its cores (issue 12: 6.6 texts/s instead of 13-20). In-process, the model loads
     # once per run, torch gets every core (rag_assets/defs/index.py), and nothing runs beside it.
     # What a run costs to start is cut by the run launcher instead (rag_assets/launcher.py).
-    executor=dg.in_process_executor,
+    # On a bigger machine or a pod per run, RAG_ASSETS_EXECUTOR=multiprocess runs a run's
+    # independent steps in processes of their own (docs/DEPLOY.md).
+    executor=dg.multiprocess_executor
+    if os.environ.get("RAG_ASSETS_EXECUTOR", "in_process") == "multiprocess"
+    else dg.in_process_executor,
 )
