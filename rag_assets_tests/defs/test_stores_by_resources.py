@@ -97,3 +97,19 @@ def test_lancedb_uri_defaults_to_the_data_folder_and_keeps_an_object_store_uri()
     assert RagSettings(data_dir="/srv/rag", lancedb_uri="s3://bucket/rag/lancedb").lancedb_dir \
         == "s3://bucket/rag/lancedb"
     assert str(RagSettings(warehouse_database="md:rag").warehouse_path) == "md:rag"
+
+
+def test_the_executor_is_chosen_by_a_setting() -> None:
+    """``RAG_ASSETS_EXECUTOR=multiprocess`` (docs/DEPLOY.md); in-process without it."""
+    import subprocess
+    import sys
+
+    code = ("import warnings; warnings.simplefilter('ignore'); from rag_assets.definitions "
+            "import defs; print(defs.resolve_job_def('ingest_job').executor_def.name)")
+    names = []
+    for value in ("multiprocess", ""):
+        env = {**os.environ, "RAG_ASSETS_EXECUTOR": value} if value else \
+            {k: v for k, v in os.environ.items() if k != "RAG_ASSETS_EXECUTOR"}
+        names.append(subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                                    capture_output=True, text=True).stdout.strip())
+    assert names == ["multiprocess", "in_process"]
