@@ -401,14 +401,36 @@ def evaluate(reports: list, data_dir: Path, instance: object, assets: list[str],
     return failures
 
 
+def warehouse_of(data_dir: Path) -> Path:
+    """The warehouse the resources choose for this data folder (``RAG_ASSETS_WAREHOUSE`` or
+    ``<data_dir>/warehouse.duckdb``)."""
+    from rag_assets.defs.resources import default_resources
+
+    return default_resources(str(data_dir))["settings"].warehouse_path
+
+
+def has_warehouse(data_dir: Path) -> bool:
+    from rag_assets.core.warehouse.writable import is_local_database
+
+    warehouse = warehouse_of(data_dir)
+    return not is_local_database(str(warehouse)) or warehouse.is_file()
+
+
+def warehouse_table(data_dir: Path, table: str):  # noqa: ANN201 - a DataFrame
+    """Every row of ``rag.<table>``, read-only (waiting while a run holds the writer lock);
+    ``duckdb.Error`` when the table does not exist."""
+    from rag_assets.core.warehouse.connection import connect_warehouse
+    from rag_assets.defs.resources import WAREHOUSE_SCHEMA
+
+    with connect_warehouse(warehouse_of(data_dir), read_only=True) as con:
+        return con.execute(f"select * from {WAREHOUSE_SCHEMA}.{table}").df()
+
+
 def _warehouse_frame(data_dir: Path, table: str):  # noqa: ANN202 - a DataFrame or None
     import duckdb
 
-    from rag_assets.defs.resources import WAREHOUSE_SCHEMA
-
     try:
-        with duckdb.connect(str(data_dir / "warehouse.duckdb"), read_only=True) as con:
-            return con.execute(f"select * from {WAREHOUSE_SCHEMA}.{table}").df()
+        return warehouse_table(data_dir, table)
     except duckdb.Error as err:
         print(f"\nno {table} to show ({str(err).splitlines()[0]})")
         return None
@@ -465,14 +487,9 @@ def print_metrics(data_dir: Path) -> None:
     import duckdb
 
     from rag_assets.core.evaluation.reports import by_document_table, comparison_table
-    from rag_assets.defs.resources import WAREHOUSE_SCHEMA
 
     try:
-        con = duckdb.connect(str(data_dir / "warehouse.duckdb"), read_only=True)
-        try:
-            rollup = con.execute(f"select * from {WAREHOUSE_SCHEMA}.evaluation_rollup").df()
-        finally:
-            con.close()
+        rollup = warehouse_table(data_dir, "evaluation_rollup")
     except duckdb.Error as err:
         print(f"\nno evaluation roll-up to show ({str(err).splitlines()[0]})")
         return
@@ -633,16 +650,6 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return 0
 
 
-def load_raw_pages(data_dir: Path):  # noqa: ANN201 - a DataFrame; pandas is imported lazily
-    """Every stored page (read-only: a running UI's runs may hold the writer lock)."""
-    import duckdb
-
-    from rag_assets.defs.resources import WAREHOUSE_SCHEMA
-
-    with duckdb.connect(str(data_dir / "warehouse.duckdb"), read_only=True) as con:
-        return con.execute(f"select * from {WAREHOUSE_SCHEMA}.raw_pages").df()
-
-
 def cmd_ask(args: argparse.Namespace) -> int:
     """Answer one question; the answer, its sources and their verification marks."""
     import duckdb
@@ -653,7 +660,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     from rag_assets.defs.generation import build_answerer
     from rag_assets.defs.resources import WAREHOUSE_SCHEMA, LLMResource, default_resources
 
-    if not (args.data_dir / "warehouse.duckdb").is_file():
+    if not has_warehouse(args.data_dir):
         print(f"nothing indexed under {args.data_dir}: run `make demo` or `rag-assets ingest` "
               "first", file=sys.stderr)
         return 2
@@ -662,7 +669,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     if args.provider:
         llm = LLMResource(**{**llm.model_dump(), "provider": args.provider})
     try:
-        pages = load_raw_pages(args.data_dir)
+        pages = warehouse_table(args.data_dir, "raw_pages")
         answerer = build_answerer(resources["settings"], resources["embeddings"],
                                   resources["retrieval"], llm, pages)
         result = answerer.ask(args.question, args.document, args.year)
@@ -694,7 +701,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(f"rag-assets report: error: --partition {args.partition!r} is not DOCUMENT|YEAR "
               "(e.g. exemplar-corp-earnings|2024)", file=sys.stderr)
         return 2
-    if not (args.data_dir / "warehouse.duckdb").is_file():
+    if not has_warehouse(args.data_dir):
         print(f"nothing stored under {args.data_dir}: run `make demo` or `rag-assets ingest` "
               "first", file=sys.stderr)
         return 2

@@ -8,11 +8,9 @@ the UI) is cheap; a table not stored yet (no golden questions, no summaries) lea
 saying so instead of failing the report. Files go to ``<data_dir>/reports_out/<document>/<year>/``.
 """
 
-import time
 from pathlib import Path
 
 import dagster as dg
-import duckdb
 import pandas as pd
 from pydantic import Field
 
@@ -21,13 +19,13 @@ from rag_assets.core.evaluation.audit_report import (
     TABLES,
     build_audit_report,
 )
+from rag_assets.core.warehouse.connection import connect_warehouse
 from rag_assets.core.warehouse.writable import is_local_database
 from rag_assets.defs.partitions import partition_of, report_partitions
 from rag_assets.defs.resources import WAREHOUSE_SCHEMA, RagSettings
 
 GROUP = "reports"
 REPORTS_DIR = "reports_out"
-LOCK_WAIT_SECONDS = 60.0
 # figures recorded by the ingest run: (asset, check or None for the materialization, keys)
 RECORDED = (
     ("stitched_text", "text_conservation", ("words_checked", "words_lost")),
@@ -49,25 +47,13 @@ def reports_dir(settings: RagSettings, document: str, year: int) -> Path:
     return Path(settings.data_dir) / REPORTS_DIR / document / str(year)
 
 
-def _connect_read_only(path: Path) -> duckdb.DuckDBPyConnection:
-    """A read-only connection, waiting while another process holds the writer's lock."""
-    deadline = time.monotonic() + LOCK_WAIT_SECONDS
-    while True:
-        try:
-            return duckdb.connect(str(path), read_only=True)
-        except duckdb.IOException:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.5)
-
-
 def read_partition_tables(warehouse: Path, document: str,
                           year: int) -> dict[str, pd.DataFrame | None]:
     """Each of ``TABLES``'s rows for the partition; ``None`` for a table not in the warehouse."""
     tables: dict[str, pd.DataFrame | None] = dict.fromkeys(TABLES)
     if is_local_database(str(warehouse)) and not warehouse.is_file():  # md:name: no file here
         return tables
-    con = _connect_read_only(warehouse)
+    con = connect_warehouse(warehouse, read_only=True)
     try:
         existing = {r[0] for r in con.execute(
             "select table_name from information_schema.tables where table_schema = ?",

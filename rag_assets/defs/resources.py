@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
 import dagster as dg
-import duckdb
 import pandas as pd
 from dagster._core.definitions.metadata import TableMetadataSet
 from dagster._core.storage.db_io_manager import DbTypeHandler, TableSlice
@@ -20,6 +18,7 @@ from rag_assets.core.llm.client import ChatModel, LLMConfig, Provider, connect
 from rag_assets.core.retrieval.embeddings import BUNDLED_MODEL, Embedder
 from rag_assets.core.retrieval.retriever import RetrievalConfig
 from rag_assets.core.retrieval.store import VectorStore
+from rag_assets.core.warehouse.connection import connect_warehouse
 from rag_assets.core.warehouse.writable import (
     StoreNotWritable,
     check_database_file,
@@ -100,7 +99,6 @@ class RagSettings(dg.ConfigurableResource):
         )
 
 
-WAIT_FOR_WRITER_SECONDS = 60.0
 
 
 def read_whole_table(database: str | Path, table: str, empty: pd.DataFrame) -> pd.DataFrame:
@@ -113,15 +111,7 @@ def read_whole_table(database: str | Path, table: str, empty: pd.DataFrame) -> p
     """
     if is_local_database(str(database)) and not Path(database).is_file():
         return empty
-    deadline = time.monotonic() + WAIT_FOR_WRITER_SECONDS
-    while True:
-        try:
-            con = duckdb.connect(str(database), read_only=True)
-            break
-        except duckdb.IOException:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.5)
+    con = connect_warehouse(database, read_only=True)
     try:
         found = con.execute(
             "select count(*) from information_schema.tables where table_schema = ? "

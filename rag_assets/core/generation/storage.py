@@ -9,7 +9,6 @@ first use, and retried while another process holds the warehouse's lock.
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,6 +17,7 @@ import duckdb
 import pandas as pd
 
 from rag_assets.core.generation.records import AuditRecord, QAResult, SummaryResult
+from rag_assets.core.warehouse.connection import connect_warehouse
 
 if TYPE_CHECKING:  # golden questions belong to evaluation, a later stage: only their fields
     from rag_assets.core.evaluation.questions import GoldenQuestion
@@ -80,15 +80,7 @@ def append_audit(database: str | Path, schema: str, records: Sequence[AuditRecor
     """Append ``records``; returns how many rows were written."""
     table = f"{schema}.{AUDIT_TABLE}"
     frame = pd.DataFrame([r.model_dump() for r in records], columns=list(AuditRecord.model_fields))
-    deadline = time.monotonic() + wait_seconds
-    while True:
-        try:
-            con = duckdb.connect(str(database))
-            break
-        except duckdb.IOException:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.5)
+    con = connect_warehouse(database, wait_seconds=wait_seconds)
     try:
         con.execute(f"create schema if not exists {schema}")
         con.execute(AUDIT_DDL.format(table=table))
