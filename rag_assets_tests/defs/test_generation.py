@@ -79,7 +79,11 @@ def test_generation_assets_answer_cite_score_and_audit(indexed, instance) -> Non
     assert again.success
     assert rows(indexed, "answers") == QUESTIONS
     assert rows(indexed, "answer_metrics") == QUESTIONS
-    assert len(read_audit(indexed / "warehouse.duckdb", "rag")) == 2 * QUESTIONS
+    audit = read_audit(indexed / "warehouse.duckdb", "rag")
+    assert len(audit) == 2 * QUESTIONS
+    # the first retrieval's pages, then the pages the answer cites (none when it abstained)
+    assert (audit.sources > 0).all() and (audit.final_sources <= audit.sources + 4).all()
+    assert (audit.final_sources[audit.abstained] == 0).all()
 
     rollup = run(indexed, instance, dg.AssetSelection.assets("answer_rollup"), None)
     assert rollup.success

@@ -270,8 +270,10 @@ class Answerer:
                                           f"{', '.join(p.label for p in parts)}"))
         per_part = 2 if len(parts) > 1 else None
         answers = []
+        first_sources = 0
         for part in parts:
             answer = self.answer_part(part, cfg.k, per_part)
+            first_sources += answer.first_pages
             if answer.abstained:
                 # other words, the same documents and years: a phrasing made of line items
                 # names no company, and routed on its own it would search every filing
@@ -308,6 +310,7 @@ class Answerer:
         result.model = None if self.chat is None else self.chat.config.executive_model
         result.k = cfg.k
         result.retry_k = retry_k
+        result.first_sources = first_sources
         result.seconds = round(time.perf_counter() - started, 3)
         if log:
             log(f"answered in {result.seconds:.1f} s: {len(result.claims)} claims, "
@@ -447,14 +450,13 @@ def _worse(current: str | None, new: str) -> str:
     return current if _ORDER[current] >= _ORDER[new] else new
 
 
-def audit_record(result: QAResult, answers_first_pages: int | None = None,
-                 document: str | None = None, year: int | None = None) -> AuditRecord:
+def audit_record(result: QAResult, document: str | None = None,
+                 year: int | None = None) -> AuditRecord:
     """The ``answer_audit`` row of an answer."""
     triggered = [e.name for e in result.guardrail_events]
     return AuditRecord(
         question=result.question, document=document, year=year, provider=result.provider,
-        k=result.k, sources=answers_first_pages if answers_first_pages is not None
-        else len(result.sources_used),
+        k=result.k, sources=result.first_sources,
         guardrail_triggered=",".join(dict.fromkeys(triggered)) or None,
         retry_k=result.retry_k, final_sources=len(result.sources_used),
         answer_chars=len(result.answer), abstained=result.abstained, seconds=result.seconds)

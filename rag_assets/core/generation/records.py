@@ -79,6 +79,7 @@ class QAResult(BaseModel):
     provider: str = "extractive"
     model: str | None = None
     k: int = 10
+    first_sources: int = Field(default=0, description="distinct pages the first retrieval found")
     retry_k: int | None = None
     chunk_ids: list[str] = Field(default_factory=list, description="the evidence it read")
     seconds: float = 0.0
