@@ -52,6 +52,21 @@ from rag_assets.defs.reporting import BY_PARTITION, fail, preview, recorded_sour
 from rag_assets.defs.resources import LLMResource, RagSettings
 
 GROUP = "ingest"
+# run tags of a sensor's or schedule's ingest request: the file and the version it saw
+FILE_TAG = "rag-assets/file"
+SHA256_TAG = "rag-assets/sha256"
+# set by the run itself: the version it actually read (a queued run reads whatever is there)
+READ_SHA256_TAG = "rag-assets/read-sha256"
+
+
+def provenance(requested: str | None, read: str) -> str:
+    """One line on how the version read relates to the one the run was requested for."""
+    if requested is None:
+        return "no version requested (a manual run): ingested the file as found"
+    if requested == read:
+        return "as requested"
+    return (f"file changed after the request: requested {requested[:12]}, read {read[:12]}; "
+            "this run ingested the newer version (a run requested for it is superseded)")
 
 
 @dg.asset(
@@ -88,6 +103,11 @@ def raw_pages(
         return
     for warning in loaded.warnings:
         context.log.warning(warning)
+    requested = context.run.tags.get(SHA256_TAG)
+    origin = provenance(requested, loaded.sha256)
+    if requested not in (None, loaded.sha256):
+        context.log.warning(f"{path.name}: {origin}")
+    context.instance.add_run_tags(context.run.run_id, {READ_SHA256_TAG: loaded.sha256})
     where = document_context(document, year, loaded.pages)
     frame = pages_to_frame(loaded.pages, document, year, str(path), loaded.sha256, where)
     seconds = time.perf_counter() - started
@@ -102,6 +122,8 @@ def raw_pages(
             "file": str(path),
             "sha256": loaded.sha256,
             "source_sha256": loaded.sha256,
+            "requested_sha256": requested or "none",
+            "provenance": origin,
             "kind": loaded.kind,
             "pages": len(frame),
             "tables": int(frame.n_tables.sum()),

@@ -14,12 +14,9 @@ import logging
 import dagster as dg
 
 from rag_assets.core.ingest.catalog import ReportFile, changed_reports, scan_reports
-from rag_assets.defs.ingest import ingest_job
+from rag_assets.defs.ingest import FILE_TAG, SHA256_TAG, ingest_job
 from rag_assets.defs.partitions import document_partitions, partition_key, year_partitions
 from rag_assets.defs.resources import RagSettings
-
-FILE_TAG = "rag-assets/file"
-SHA256_TAG = "rag-assets/sha256"
 
 
 def scan_changes(

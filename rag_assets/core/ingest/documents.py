@@ -57,6 +57,9 @@ def load_document(path: Path, *, pdf_workers: int = 2) -> LoadedDocument:
     if path.stat().st_size == 0:
         raise DocumentError(path, "empty file (0 bytes)")
     warnings: list[str] = []
+    # hashed before and after parsing: the hash recorded is the content the pages came from,
+    # and a file still being copied in (or edited) during the read fails instead of mixing
+    before = file_sha256(path)
     if kind == "pdf":
         pages = load_pdf_pages(path, warnings, workers=pdf_workers)
     elif kind == "txt":
@@ -66,9 +69,12 @@ def load_document(path: Path, *, pdf_workers: int = 2) -> LoadedDocument:
     assign_sections(pages)
     if not any(p.text.strip() or p.tables for p in pages):
         raise DocumentError(path, "no text found in the document")
-    return LoadedDocument(
-        source=path, kind=kind, sha256=file_sha256(path), pages=pages, warnings=warnings
-    )
+    after = file_sha256(path)
+    if after != before:
+        raise DocumentError(
+            path, f"changed while it was being read (sha256 {before[:12]} before, {after[:12]} "
+            "after): ingest it again once it is complete")
+    return LoadedDocument(source=path, kind=kind, sha256=before, pages=pages, warnings=warnings)
 
 
 def assign_sections(pages: list[Page]) -> None:

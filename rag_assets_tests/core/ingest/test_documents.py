@@ -89,6 +89,27 @@ def test_missing_and_unsupported_files(tmp_path: Path) -> None:
     _assert_one_line(_error(docx), docx, "unsupported file type")
 
 
+def test_a_file_changed_while_it_is_read_fails_instead_of_mixing_versions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A report still being copied in (or edited) during the read: the recorded hash would not
+    be the content the pages came from."""
+    from rag_assets.core.ingest import documents
+
+    path = tmp_path / "note.txt"
+    path.write_text("Revenue rose 5% [1].\n[1] Organic.\n", encoding="utf-8")
+    original = documents.assign_sections
+
+    def edit_during_read(pages):  # noqa: ANN001, ANN202
+        path.write_text("Revenue rose 7% [1].\n[1] Organic.\n", encoding="utf-8")
+        return original(pages)
+
+    monkeypatch.setattr(documents, "assign_sections", edit_during_read)
+    _assert_one_line(_error(path), path, "changed while it was being read")
+    monkeypatch.undo()
+    assert load_document(path).sha256 == documents.file_sha256(path)
+
+
 def test_binary_content_in_txt(tmp_path: Path) -> None:
     path = tmp_path / "binary.txt"
     path.write_bytes(b"Revenue rose\x00\x00\x00 by 5%.")
