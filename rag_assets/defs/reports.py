@@ -35,6 +35,16 @@ RECORDED = (
 )
 
 
+# Rebuilt whenever a table it shows is updated, without waiting for the tables a partition never
+# gets (no golden questions: no retrieval_metrics) but only once the report is ingested (a gap of
+# the document x year grid gets no report).
+REPORT_AUTOMATION = (
+    dg.AutomationCondition.eager().without(~dg.AutomationCondition.any_deps_missing())
+    & dg.AutomationCondition.any_deps_match(
+        ~dg.AutomationCondition.missing() | dg.AutomationCondition.will_be_requested())
+).with_label("eager, once ingested, gaps allowed")
+
+
 class AuditReportConfig(dg.Config):
     similarity_threshold: float = Field(
         default=SIMILARITY_THRESHOLD, ge=0.0, le=1.0,
@@ -110,6 +120,7 @@ def recorded_figures(instance: dg.DagsterInstance, partition: str) -> dict[str, 
     deps=[dg.AssetKey(table) for table in TABLES],
     kinds={"duckdb", "matplotlib", "html"},
     owners=["team:rag-assets"],  # reads DuckDB read-only: no slot of the duckdb_writer pool
+    automation_condition=REPORT_AUTOMATION,
     description=__doc__.split("\n\n")[0] + " Markdown (with the coverage heatmap), a heatmap "
     "PNG and a self-contained HTML audit page, from stored tables only: no model call, no "
     "embedding.",

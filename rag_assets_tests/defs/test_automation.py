@@ -23,7 +23,7 @@ INGEST = ("raw_pages", "footnote_dictionary", "footnote_registry", "stitched_tex
           "naive_chunks", "enriched_chunks")
 INDEX = ("document_profile", "naive_vectors", "enriched_vectors")
 EVALUATION_AND_GENERATION = ("retrieval_runs", "retrieval_metrics", "summaries", "answers",
-                             "answer_metrics")
+                             "answer_metrics", "audit_report")
 DOWNSTREAM = INDEX + EVALUATION_AND_GENERATION
 
 
@@ -50,7 +50,8 @@ def test_the_automation_sensor_starts_running_and_covers_every_asset():
     automated = {key.to_user_string() for key in graph.get_all_asset_keys()
                  if graph.get(key).automation_condition is not None}
     assert automated >= {*INDEX, "retrieval_runs", "retrieval_metrics", "evaluation_rollup",
-                         "summaries", "answers", "answer_metrics", "answer_rollup"}
+                         "summaries", "answers", "answer_metrics", "answer_rollup",
+                         "audit_report"}
     assert not automated & set(INGEST)  # the report sensor's job: a file is their trigger
 
 
