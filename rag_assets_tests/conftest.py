@@ -29,6 +29,8 @@ import pytest
 
 from rag_assets_tests.llm_server import LlamaServer, LlamaServerError, start_llama_server
 
+pytest_plugins = ("rag_assets_tests.browser",)  # the headless Chromium fixtures
+
 
 def _pytest_is_the_program() -> bool:
     main = sys.modules.get("__main__")

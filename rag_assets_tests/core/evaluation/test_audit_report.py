@@ -14,6 +14,7 @@ import pytest
 from rag_assets.core.chunks.chunking import colocation, enriched_chunks, naive_chunks
 from rag_assets.core.evaluation.audit_report import (
     SIMILARITY_THRESHOLD,
+    AuditReport,
     anchor,
     build_audit_report,
     chunk_coverage,
@@ -32,14 +33,19 @@ from rag_assets.core.warehouse.tables import (
 
 from ..conftest import Processed, process
 
-HOSTILE = (
-    "Hostile Corp quarterly note\n"
-    "Revenue rose 9% to $12 million <script>alert(1)</script> [1]. "
-    "See <img src=x onerror=alert(1)> and <a href=\"javascript:alert(1)\">this</a>.\n"
-    "__________\n"
-    "[1] Includes <script>alert(1)</script> javascript:alert(1) <img src=x onerror=alert(1)>.\n"
-    "Page 1/1\n"
-)
+
+def hostile_text(payload: str = "alert(1)") -> str:
+    """A one-page report whose body and footnote definition carry ``payload`` (no white space)
+    in a ``<script>``, an ``onerror=`` and a ``javascript:`` URL."""
+    return (
+        "Hostile Corp quarterly note\n"
+        f"Revenue rose 9% to $12 million <script>{payload}</script> [1]. "
+        f"See <img src=x onerror={payload}> and <a href=\"javascript:{payload}\">this</a>.\n"
+        "__________\n"
+        f"[1] Includes <script>{payload}</script> javascript:{payload} "
+        f"<img src=x onerror={payload}>.\n"
+        "Page 1/1\n"
+    )
 
 
 def tables_of(processed: Processed, document: str, year: int) -> dict[str, pd.DataFrame]:
@@ -70,8 +76,10 @@ def summary_frame(document: str, year: int, baseline: list[str], enriched: list[
     return summaries_to_frame([result("baseline", baseline), result("enriched", enriched)])
 
 
-@pytest.fixture(scope="module")
-def earnings_report(earnings: Processed, tmp_path_factory: pytest.TempPathFactory):
+def build_earnings_report(earnings: Processed,
+                          out_dir: Path) -> tuple[dict[str, pd.DataFrame], AuditReport]:
+    """The earnings release's report: its ingest tables and two small summaries (the enriched
+    one quoting the first footnote's definition, cited on its page); no retrieval or answers."""
     document, year = "exemplar-corp-earnings", 2024
     tables = tables_of(earnings, document, year)
     first = earnings.index.footnotes[0]
@@ -81,10 +89,14 @@ def earnings_report(earnings: Processed, tmp_path_factory: pytest.TempPathFactor
         ["Revenue grew strongly in the quarter.", f"Footnote {first.marker}: {first.text}"],
         page=first.page_index,
     )
-    out = tmp_path_factory.mktemp("audit") / document / str(year)
-    report = build_audit_report(document, year, tables, out,
+    report = build_audit_report(document, year, tables, out_dir / document / str(year),
                                 figures={"words_lost": 0, "words_checked": 1234})
     return tables, report
+
+
+@pytest.fixture(scope="module")
+def earnings_report(earnings: Processed, tmp_path_factory: pytest.TempPathFactory):
+    return build_earnings_report(earnings, tmp_path_factory.mktemp("audit"))
 
 
 def test_earnings_report_files_and_sections(earnings_report) -> None:
@@ -213,27 +225,33 @@ class _Elements(HTMLParser):
             self.scripts[-1] += data
 
 
-def test_hostile_document_runs_nothing(tmp_path: Path) -> None:
-    source = tmp_path / "hostile.txt"
-    source.write_text(HOSTILE, encoding="utf-8")
+def hostile_report(out_dir: Path, payload: str = "alert(1)") -> AuditReport:
+    """The report of :func:`hostile_text` with ``payload`` also in a summary, an answer (its
+    question, claim and quote) and the partition's name (title, ids, the JSON block)."""
+    source = out_dir / "hostile.txt"
+    source.write_text(hostile_text(payload), encoding="utf-8")
     processed = process(source)
     assert processed.index.footnotes and "<script>" in processed.index.footnotes[0].text
     document, year = "hostile-corp", 2024
     tables = tables_of(processed, document, year)
-    evil = "Revenue rose 9% <script>alert(1)</script> javascript:alert(1)"
+    evil = f"Revenue rose 9% <script>{payload}</script> javascript:{payload}"
     tables["summaries"] = summary_frame(document, year, [evil],
-                                        [evil + " <img src=x onerror=alert(1)>"])
-    result = QAResult(question="<script>alert(1)</script>?", answer=evil, claims=[Claim(
+                                        [evil + f" <img src=x onerror={payload}>"])
+    result = QAResult(question=f"<script>{payload}</script>?", answer=evil, claims=[Claim(
         text=evil, citations=[SourceCitation(document=document, year=year, page=0,
-                                             quote="<img src=x onerror=alert(1)>",
+                                             quote=f"<img src=x onerror={payload}>",
                                              mark="valid")])])
 
     class Question:
-        id, question, category = "q<script>", "<script>alert(1)</script>?", "factual"
+        id, question, category = "q<script>", f"<script>{payload}</script>?", "factual"
 
     tables["answers"] = answers_to_frame([Question()], [result], document, year)  # type: ignore[list-item]
     # a hostile partition name too: it reaches the title, the ids and the JSON block
-    report = build_audit_report("evil</script><script>alert(1)</script>", year, tables, tmp_path)
+    return build_audit_report(f"evil</script><script>{payload}</script>", year, tables, out_dir)
+
+
+def test_hostile_document_runs_nothing(tmp_path: Path) -> None:
+    report = hostile_report(tmp_path)
     page = report.html_path.read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page  # the text is there, escaped
     assert "onerror=alert(1)&gt;" in page
