@@ -33,6 +33,8 @@ import matplotlib.pyplot as plt  # noqa: E402 - after choosing the backend
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from jinja2 import Environment, FileSystemLoader, StrictUndefined  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from rag_assets.core.evaluation.reports import metrics_table  # noqa: E402
 from rag_assets.core.footnotes.checks import text_conservation  # noqa: E402
@@ -188,10 +190,11 @@ def chunk_coverage(chunks: pd.DataFrame | None) -> list[float | None]:
     return out
 
 
-def heatmap_png(coverage: Mapping[str, Sequence[float | None]], path: Path,
-                title: str = "") -> Path:
+def heatmap_figure(coverage: Mapping[str, Sequence[float | None]], title: str = "") -> Figure:
     """Rows = chunk kinds, columns = chunks in order, colour = share of cited markers whose
-    definition the chunk holds (grey: the chunk cites none, white: no such chunk)."""
+    definition the chunk holds (grey: the chunk cites none, white: no such chunk). Both axes
+    tick at whole numbers only: a chunk's index and a kind's row (never -0.4 ... 0.4 for a
+    single chunk). The caller closes the figure (``heatmap_png`` does)."""
     kinds = [k for k in KINDS if k in coverage] or list(KINDS)
     width = max([len(coverage.get(k, ())) for k in kinds] + [1])
     grid = np.full((len(kinds), width), np.nan)
@@ -210,11 +213,19 @@ def heatmap_png(coverage: Mapping[str, Sequence[float | None]], path: Path,
     ax.set_yticks(range(len(kinds)), [
         f"{k} ({sum(v is not None for v in coverage.get(k, ()))}/{len(coverage.get(k, ()))}"
         " cite)" for k in kinds])
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1, steps=[1, 2, 5, 10]))
     ax.set_xlabel("chunk (in order); grey: cites no marker")
     ax.set_title(title or "footnote coverage per chunk: share of cited markers defined in it",
                  fontsize=10)
     fig.colorbar(image, ax=ax, fraction=0.03, pad=0.01)
     fig.tight_layout()
+    return fig
+
+
+def heatmap_png(coverage: Mapping[str, Sequence[float | None]], path: Path,
+                title: str = "") -> Path:
+    """``heatmap_figure`` written to ``path`` as a PNG."""
+    fig = heatmap_figure(coverage, title)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path)
     plt.close(fig)

@@ -8,6 +8,7 @@ import json
 from html.parser import HTMLParser
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import pandas as pd
 import pytest
 
@@ -18,6 +19,7 @@ from rag_assets.core.evaluation.audit_report import (
     anchor,
     build_audit_report,
     chunk_coverage,
+    heatmap_figure,
     sentence_diff,
     token_set_cosine,
 )
@@ -153,6 +155,21 @@ def test_coverage_per_chunk_matches_colocation(earnings: Processed, earnings_rep
     pairs, colocated = colocation(enriched_chunks(earnings.stitched, "d", 2024, earnings.index,
                                                   context=context))
     assert report.data.scorecard[5][1].startswith(f"{colocated}/{pairs}")
+    # the heatmap ticks whole chunk indices and one row per kind, also for a single chunk
+    # (never -0.4 ... 0.4)
+    for coverage in (report.data.coverage, {"naive": [0.5], "enriched": [None]}):
+        fig = heatmap_figure(coverage)
+        try:
+            ax = fig.axes[0]
+            fig.canvas.draw()
+            low, high = sorted(ax.get_xlim())
+            xticks = [t for t in ax.get_xticks() if low <= t <= high]
+            assert xticks and xticks[0] == 0
+            assert all(float(t).is_integer() for t in xticks), xticks
+            assert list(ax.get_yticks()) == list(range(len(coverage)))
+            assert [t.get_text().split(" ")[0] for t in ax.get_yticklabels()] == list(coverage)
+        finally:
+            plt.close(fig)
 
 
 def test_summary_diff_and_citation_anchors(earnings_report) -> None:

@@ -89,6 +89,9 @@ def test_earnings_report_in_the_browser(earnings: Processed, browser: Any,
     assert 0 < citing < n_enriched
     browser.find_element(By.ID, "only-citing").click()
     assert count.text == f"{citing} of {n_enriched} enriched chunks shown"
+    # the count is a line of its own, under the checkbox's label (not run on from it)
+    label = browser.find_element(By.XPATH, "//label[input[@id='only-citing']]")
+    assert count.location["y"] >= label.location["y"] + label.size["height"]
     visible = [c for c in enriched.find_elements(By.CSS_SELECTOR, ".chunk") if c.is_displayed()]
     assert len(visible) == citing
     browser.execute_script("arguments[0].scrollIntoView({block: 'start'})",
