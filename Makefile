@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export GX_ANALYTICS_ENABLED := false
 export DAGSTER_DISABLE_TELEMETRY := 1
 
-.PHONY: install demo test test-fast ui bench bench-real lint sample clean
+.PHONY: install demo test test-fast ui bench bench-real backfill-check lint sample clean
 
 install: $(STAMP)
 
@@ -63,6 +63,13 @@ bench: install
 # the golden set; a subset: make bench-real REAL_ARGS="--docs 2 --questions 3 --no-golden"
 bench-real: install
 	$(BIN)/python bench/real_bench.py $(REAL_ARGS)
+
+# dagster dev (webserver + daemon) on a fresh instance: the sensors carry 12 reports through
+# every asset, a backfill of the evaluation and report assets runs over them, a run is SIGKILLed
+# and its partitions re-launched; every run and every table row checked (~10 min on 2 cores;
+# BACKFILL_ARGS="--fleet notes" for the quick fleet of the slow test)
+backfill-check: install
+	$(BIN)/python -m rag_assets.backfill_check $(BACKFILL_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -18,6 +18,7 @@ from rag_assets.core.evaluation.questions import (
 )
 from rag_assets.core.evaluation.reports import metrics_table, png_markdown, strategy_chart
 from rag_assets.core.evaluation.runs import records_to_frame, run_questions, summarize
+from rag_assets.core.ingest.catalog import report_for
 from rag_assets.core.retrieval.retriever import STRATEGIES, Retriever
 from rag_assets.defs.index import document_profile, enriched_vectors, naive_vectors
 from rag_assets.defs.partitions import partition_of, report_partitions
@@ -36,6 +37,14 @@ HEADLINE = {
     "page_mrr": "MRR", "page_ndcg_at_10": "nDCG@10", "page_recall_at_5": "R@5",
     "footnote_recall_at_5": "footnote R@5",
 }
+
+
+def has_report(settings: RagSettings, document: str, year: int) -> bool:
+    """Whether the partition has a report (a folder with several counts: raw_pages says why)."""
+    try:
+        return report_for(settings.reports_dir, document, year) is not None
+    except ValueError:
+        return True
 
 
 def _headline(summary: pd.DataFrame) -> dg.MetadataValue:
@@ -60,15 +69,22 @@ def retrieval_runs(
     retrieval: RetrievalSettings,
 ) -> Iterator[dg.Output[pd.DataFrame]]:
     """For every golden question of the partition × chunk kind × setting × strategy: the ranked
-    chunk ids with pages, scores and stage, the latency, and the question's metrics. A partition
-    without golden questions yields nothing (its metrics are then skipped, not failed).
-    Unanswerable questions have no evidence page to rank: they are skipped and counted."""
+    chunk ids with pages, scores and stage, the latency, and the question's metrics. A report
+    without golden questions gets an empty table (its metrics too: evaluated, nothing to rank);
+    a gap of the grid (no report) yields nothing. Unanswerable questions have no evidence page
+    to rank: they are skipped and counted."""
     document, year = partition_of(context)
+    if not has_report(settings, document, year):
+        context.log.info(f"no report for {document} {year}: nothing to evaluate (a gap)")
+        return
     path = questions_path(settings.questions_dir, document, year)
     every_question = partition_questions(context, settings.questions_dir, document, year)
     questions = answerable_questions(every_question)
     if not questions:
-        context.log.warning(f"no answerable golden questions at {path}: nothing to evaluate")
+        context.log.warning(f"no answerable golden questions at {path}: an empty table")
+        yield dg.Output(records_to_frame([]), metadata={
+            "questions": 0, "unanswerable_skipped": len(every_question), "runs": 0,
+            "note": f"no answerable golden questions at {path}", "dagster/row_count": 0})
         return
     try:
         embedder, store = embeddings.embedder(settings)

@@ -1,0 +1,52 @@
+"""``make backfill-check`` as a test: a real daemon over twelve partitions, a SIGKILLed run, and
+tables that end exact. The slow test uses the quick fleet (twelve one-page text notes with golden
+questions); ``make backfill-check`` runs the same code over the sample corpus' PDFs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rag_assets.backfill_check import PartitionRows, build_reports, check, exactness_problems
+
+
+def rows(key: str, questions: int, runs: int, distinct: int, metrics: int = 6,
+         others: dict[str, int] | None = None) -> PartitionRows:
+    return PartitionRows(partition=key, questions=questions, retrieval_runs=runs,
+                         distinct_runs=distinct, metrics=metrics, distinct_metrics=metrics,
+                         others=others or {"raw_pages": 1})
+
+
+def test_exactness_finds_lost_duplicated_and_changed_rows():
+    before = {"a|2023": rows("a|2023", 2, 8, 8), "b|2023": rows("b|2023", 0, 0, 0, metrics=0)}
+    assert exactness_problems(before, before, combos=4) == []
+    after = {
+        "a|2023": rows("a|2023", 2, 12, 8),  # a run written twice over
+        "b|2023": rows("b|2023", 0, 0, 0, metrics=0, others={"raw_pages": 2}),
+    }
+    problems = exactness_problems(after, before, combos=4)
+    assert any("retrieval_runs 12 rows, expected 8" in p for p in problems)
+    assert any("4 duplicated runs" in p for p in problems)
+    assert any("b|2023: other tables changed" in p for p in problems)
+    lost = {"a|2023": rows("a|2023", 2, 4, 4)}
+    assert exactness_problems(lost, before, combos=4) == ["a|2023: retrieval_runs 4 rows, "
+                                                          "expected 8"]
+
+
+def test_the_fleets_have_twelve_partitions(tmp_path: Path):
+    notes = build_reports(tmp_path / "notes", "notes", 12)
+    assert len(notes) == len(set(notes)) == 12
+    samples = build_reports(tmp_path / "samples", "samples", 12)
+    assert len(samples) == len(set(samples)) == 12
+    assert {k.split("|")[0] for k in samples} >= {"northwind-annual", "footnote-rag-paper",
+                                                  "layout-matrix-reportlab"}
+
+
+@pytest.mark.slow
+def test_daemon_backfill_over_twelve_partitions_survives_a_killed_run(tmp_path: Path):
+    flow, backfill, fault = check(tmp_path, fleet="notes", partitions=12)
+    assert flow.partitions == 12 and flow.failed == 0
+    assert backfill.partitions == 12 and backfill.runs >= 12
+    assert backfill.succeeded == backfill.runs
+    assert fault.failed >= 1 and "killed run" in fault.note  # the SIGKILLed run, re-launched
