@@ -45,7 +45,7 @@ def test_the_fleets_have_twelve_partitions(tmp_path: Path):
 
 @pytest.mark.slow
 def test_daemon_backfill_over_twelve_partitions_survives_a_killed_run(tmp_path: Path):
-    flow, backfill, fault = check(tmp_path, fleet="notes", partitions=12)
+    flow, backfill, fault = check(tmp_path, fleet="notes", partitions=12, kill_partitions=3)
     assert flow.partitions == 12 and flow.failed == 0
     assert backfill.partitions == 12 and backfill.runs >= 12
     assert backfill.succeeded == backfill.runs

@@ -101,13 +101,16 @@ def test_report_metadata_on_the_partitions_page(
         browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", image)
         screenshot("ui-03-report-heatmap")
 
-        # the Automation page lists the nightly schedules and both sensors, running by default
+        # the Automation page lists the nightly schedules (with their cron) and both sensors
         browser.get(f"{url}/automation")
-        for name in ("reingest_schedule", "reevaluate_schedule", "report_sensor",
-                     "automation_sensor"):
+        for name, kind in (("reingest_schedule", "Scheduled At"),
+                           ("reevaluate_schedule", "Scheduled At"),
+                           ("report_sensor", "Standard sensor"),
+                           ("automation_sensor", "Automation condition sensor")):
             link = wait.until(lambda d, n=name: d.find_element(
-                By.XPATH, f"//a[normalize-space()='{n}']"))
+                By.XPATH, f"//a[.//*[normalize-space()='{n}']]"))
             assert link.is_displayed(), name
+            assert kind in link.text, link.text
         screenshot("ui-04-automation")
     print(f"materialized in {materialized - started:.1f} s, webserver answered after "
           f"{answering - materialized:.1f} s, partition page in {page_shown - answering:.1f} s")
