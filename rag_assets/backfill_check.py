@@ -13,8 +13,11 @@ once and run monitoring every 5 s) and a fresh data folder of N reports:
    exactly the expected rows: one per answerable golden question × chunk kind × setting ×
    strategy, none lost, none duplicated, and every other table as it was.
 3. **fault**: the same backfill again; a run worker is SIGKILLed mid-run; run monitoring marks
-   the run failed, the backfill ends with those partitions failed; a backfill of the failed
-   partitions is launched and the tables end exact again.
+   the run failed (and frees the pool slot it held); the UI's "Re-execute from failure" on it,
+   and the tables end exact again.
+
+The slow test runs the same code with ``flow="in-process"``: twelve small text notes ingested,
+indexed and evaluated in its own process first, the sensors turned off, then phases 2 and 3.
 
 Run ``python -m rag_assets.backfill_check [--keep DIR]``; the slow test runs the same code.
 """
@@ -30,6 +33,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Literal
 
 import dagster as dg
 import duckdb
@@ -54,6 +58,8 @@ PARTITIONED = (
     "enriched_chunks", "document_profile", "naive_vectors", "enriched_vectors", "retrieval_runs",
     "retrieval_metrics", "summaries", "answers", "answer_metrics", "audit_report",
 )
+# what the in-process flow materializes: the ingest and index groups
+PREPARED = PARTITIONED[:9]
 RUN_KEY = ("question_id", "kind", "setting", "strategy")
 METRICS_KEY = ("kind", "setting", "strategy", "category")
 FINISHED = {"COMPLETED", "COMPLETED_SUCCESS", "COMPLETED_FAILED", "FAILED", "CANCELED"}
@@ -111,6 +117,14 @@ def build_reports(data: Path, fleet: str, count: int) -> list[str]:
     return [f"{document}|{year}" for document, year in files]
 
 
+REEXECUTE = """
+mutation($parent: String!) {
+  launchRunReexecution(reexecutionParams: {parentRunId: $parent, strategy: FROM_FAILURE}) {
+    __typename
+    ... on LaunchRunSuccess { run { runId } }
+    ... on PythonError { message }
+  }
+}"""
 LAUNCH_BACKFILL = """
 mutation($params: LaunchBackfillParams!) {
   launchPartitionBackfill(backfillParams: $params) {
@@ -194,13 +208,17 @@ def table_rows(warehouse: Path, keys: Iterable[str], data: Path) -> dict[str, Pa
             def count(sql: str) -> int:
                 return int(con.execute(sql).fetchone()[0])  # noqa: B023 - used at once
 
-            runs = count(f"select count(*) from rag.retrieval_runs {where}")
-            distinct_runs = count(f"select count(*) from (select distinct {', '.join(RUN_KEY)} "
-                                  f"from rag.retrieval_runs {where})")
-            metrics = count(f"select count(*) from rag.retrieval_metrics {where}")
-            distinct_metrics = count(
-                f"select count(*) from (select distinct {', '.join(METRICS_KEY)} "
-                f"from rag.retrieval_metrics {where})")
+            runs = distinct_runs = metrics = distinct_metrics = 0
+            if "retrieval_runs" in partitioned:  # not before the first evaluation
+                runs = count(f"select count(*) from rag.retrieval_runs {where}")
+                distinct_runs = count(
+                    f"select count(*) from (select distinct {', '.join(RUN_KEY)} "
+                    f"from rag.retrieval_runs {where})")
+            if "retrieval_metrics" in partitioned:
+                metrics = count(f"select count(*) from rag.retrieval_metrics {where}")
+                distinct_metrics = count(
+                    f"select count(*) from (select distinct {', '.join(METRICS_KEY)} "
+                    f"from rag.retrieval_metrics {where})")
             others = {t: count(f"select count(*) from rag.{t} {where}")
                       for t in partitioned if t not in ("retrieval_runs", "retrieval_metrics")}
             questions = len(answerable_questions(read_questions(
@@ -238,7 +256,7 @@ def exactness_problems(rows: dict[str, PartitionRows], before: dict[str, Partiti
             problems.append(f"{key}: {r.metrics - r.distinct_metrics} duplicated metrics rows")
         if r.questions and not r.metrics:
             problems.append(f"{key}: no retrieval_metrics rows")
-        if key in before and r.metrics != before[key].metrics:
+        if key in before and before[key].metrics and r.metrics != before[key].metrics:
             problems.append(f"{key}: retrieval_metrics {before[key].metrics} -> {r.metrics}")
         if key in before and r.others != before[key].others:
             changed = {t: (before[key].others.get(t), n) for t, n in r.others.items()
@@ -274,20 +292,32 @@ def backfill_runs(instance: dg.DagsterInstance, backfill_id: str) -> list[dg.Dag
         dg.RunsFilter(tags={"dagster/backfill": backfill_id}))]
 
 
-def backfill_done(instance: dg.DagsterInstance, backfill_id: str) -> bool:
+def backfill_done(instance: dg.DagsterInstance, backfill_id: str, keys: list[str]) -> bool:
+    """Every run of the backfill ended, and the daemon marked it finished or every requested
+    asset partition was in a run of it that ended (then without waiting up to 30 s for the
+    backfill daemon's next iteration to say so)."""
+    runs = backfill_runs(instance, backfill_id)
+    if any(not r.is_finished for r in runs):
+        return False
     backfill = instance.get_backfill(backfill_id)
-    return backfill is not None and backfill.status.value in FINISHED and not any(
-        not r.is_finished for r in backfill_runs(instance, backfill_id))
+    if backfill is not None and backfill.status.value in FINISHED:
+        return True
+    ended = {(asset.to_user_string(), r.tags.get("dagster/partition")) for r in runs
+             for asset in r.asset_selection or ()}
+    return all((asset, key) in ended for asset in BACKFILLED for key in keys)
 
 
 def run_backfill(ui: LocalDagster, instance: dg.DagsterInstance, keys: list[str], title: str,
-                 timeout: float, during: Callable[[str], str] | None = None) -> tuple[str, str]:
-    """Launch, optionally act on it while it runs (``during`` returns a note), wait."""
-    backfill_id = launch_backfill(ui, keys, title)
+                 timeout: float, during: Callable[[str], str] | None = None,
+                 launched: str | None = None) -> tuple[str, str]:
+    """Launch (unless ``launched`` already), optionally act on it while it runs (``during``
+    returns a note), wait."""
+    backfill_id = launched or launch_backfill(ui, keys, title)
     say(f"{title}: backfill {backfill_id} of {', '.join(BACKFILLED)} over {len(keys)} "
         "partitions launched")
     note = during(backfill_id) if during else ""
-    wait_for(f"backfill {backfill_id}", lambda: backfill_done(instance, backfill_id), timeout)
+    wait_for(f"backfill {backfill_id}", lambda: backfill_done(instance, backfill_id, keys),
+             timeout)
     return backfill_id, note
 
 
@@ -327,14 +357,114 @@ def summarize_runs(instance: dg.DagsterInstance, backfill_id: str) -> tuple[int,
     return len(runs), ok, failed
 
 
-def failed_partitions(instance: dg.DagsterInstance, backfill_id: str) -> list[str]:
-    return sorted({r.tags["dagster/partition"] for r in backfill_runs(instance, backfill_id)
-                   if r.status != dg.DagsterRunStatus.SUCCESS and "dagster/partition" in r.tags})
+def flow_by_sensors(instance: dg.DagsterInstance, keys: list[str],
+                    timeout: float) -> PhaseResult:
+    """Phase 1 as a user sees it: the daemon's sensors alone carry every report to its audit
+    report (every partitioned asset materialized, no run left)."""
+    started = time.monotonic()
+    wait_for("every partition materialized by the sensors",
+             lambda: not missing_assets(instance, keys) and not busy_runs(instance),
+             timeout, every=3.0)
+    runs = [r.dagster_run for r in instance.get_run_records()]
+    result = PhaseResult(
+        phase="flow (sensors, no click)", partitions=len(keys), runs=len(runs),
+        succeeded=sum(r.status == dg.DagsterRunStatus.SUCCESS for r in runs),
+        failed=sum(r.status == dg.DagsterRunStatus.FAILURE for r in runs),
+        seconds=time.monotonic() - started)
+    say(f"flow: every partition materialized by {len(runs)} runs in {result.seconds:.0f} s")
+    return result
+
+
+def flow_in_process(instance: dg.DagsterInstance, data: Path, keys: list[str]) -> PhaseResult:
+    """Phase 1 for the slow test: every partition's ingest and index materialized in this
+    process (the model loaded once, an ephemeral instance: a SQLite one spends more time on
+    fsync than on the notes) before any daemon runs; ``instance`` learns the partitions. The
+    backfill then writes the evaluation and reports for the first time, the fault phase again."""
+    from rag_assets.definitions import all_assets
+    from rag_assets.defs.partitions import register_partitions
+    from rag_assets.defs.resources import default_resources
+
+    started = time.monotonic()
+    documents, years = {k.split("|")[0] for k in keys}, {k.split("|")[1] for k in keys}
+    register_partitions(instance, documents, years)
+    succeeded = 0
+    with dg.DagsterInstance.ephemeral() as scratch:
+        register_partitions(scratch, documents, years)
+        for key in keys:
+            result = dg.materialize(all_assets, selection=dg.AssetSelection.assets(*PREPARED),
+                                    partition_key=key, instance=scratch,
+                                    resources=default_resources(str(data)),
+                                    raise_on_error=False)
+            succeeded += result.success
+    seconds = time.monotonic() - started
+    say(f"flow: {succeeded}/{len(keys)} partitions ingested and indexed in process in "
+        f"{seconds:.0f} s")
+    return PhaseResult(phase="flow (in process)", partitions=len(keys), runs=len(keys),
+                       succeeded=succeeded, failed=len(keys) - succeeded, seconds=seconds)
+
+
+def backfill_phase(ui: LocalDagster, instance: dg.DagsterInstance, keys: list[str],
+                   timeout: float, launched: str | None = None) -> tuple[PhaseResult, list[str]]:
+    """Phase 2: one backfill over every partition; every run must succeed."""
+    started = time.monotonic()
+    backfill_id, _ = run_backfill(ui, instance, keys, "backfill-check", timeout,
+                                  launched=launched)
+    total, ok, failed = summarize_runs(instance, backfill_id)
+    covered = {r.tags.get("dagster/partition") for r in backfill_runs(instance, backfill_id)}
+    problems = [f"backfill: {failed} failed run(s)"] if failed or ok != total else []
+    if set(keys) - covered:
+        problems.append(f"backfill: partitions without a run: {sorted(set(keys) - covered)}")
+    result = PhaseResult(phase="backfill", partitions=len(covered), runs=total, succeeded=ok,
+                         failed=failed, seconds=time.monotonic() - started)
+    say(f"backfill: {total} runs, {ok} succeeded over {len(covered)} partitions in "
+        f"{result.seconds:.0f} s")
+    return result, problems
+
+
+def reexecute_from_failure(ui: LocalDagster, instance: dg.DagsterInstance,
+                           runs: list[dg.DagsterRun], timeout: float) -> list[dg.DagsterRun]:
+    """The UI's "Re-execute from failure" on each run, waited for."""
+    ids = []
+    for run in runs:
+        reply = ui.graphql(REEXECUTE, {"parent": run.run_id})["launchRunReexecution"]
+        if reply["__typename"] != "LaunchRunSuccess":
+            raise RuntimeError(f"re-execution of {run.run_id[:8]} not launched: {reply}")
+        ids.append(reply["run"]["runId"])
+    say(f"re-executing from failure: {', '.join(i[:8] for i in ids)}")
+    wait_for("the re-executions", lambda: all(
+        instance.get_run_by_id(i).is_finished for i in ids), timeout)
+    return [instance.get_run_by_id(i) for i in ids]
+
+
+def fault_phase(ui: LocalDagster, instance: dg.DagsterInstance, keys: list[str],
+                timeout: float) -> tuple[PhaseResult, list[str]]:
+    """Phase 3: a backfill with a run SIGKILLed mid-way, whose failed runs are then re-executed
+    from failure."""
+    started = time.monotonic()
+    killed_id, note = run_backfill(ui, instance, keys, "backfill-check: kill", timeout,
+                                   during=lambda b: kill_a_run(instance, b, timeout))
+    runs = backfill_runs(instance, killed_id)
+    failed = [r for r in runs if r.status != dg.DagsterRunStatus.SUCCESS]
+    failures = sorted({r.tags.get("dagster/partition", "?") for r in failed})
+    say(f"after the kill: {len(runs)} runs, {len(runs) - len(failed)} succeeded, "
+        f"{len(failed)} failed {failures}")
+    problems = [] if failed else ["kill: no run failed (the kill came too late?)"]
+    again = reexecute_from_failure(ui, instance, failed, timeout) if failed else []
+    again_ok = sum(r.status == dg.DagsterRunStatus.SUCCESS for r in again)
+    if again_ok != len(again):
+        problems.append(f"re-execution: {len(again) - again_ok} failed run(s)")
+    result = PhaseResult(
+        phase="kill + re-execute", partitions=len(keys), runs=len(runs) + len(again),
+        succeeded=len(runs) - len(failed) + again_ok,
+        failed=len(failed) + len(again) - again_ok, seconds=time.monotonic() - started,
+        note=f"{note}; {len(failures)} partition(s) re-executed from failure, "
+        f"{again_ok}/{len(again)} runs succeeded")
+    return result, problems
 
 
 def check(work: Path, *, fleet: str = "samples", partitions: int = 12,
-          kill_partitions: int | None = None, concurrent_runs: int = 2,
-          timeout: float = 1200.0) -> list[PhaseResult]:
+          flow: Literal["sensors", "in-process"] = "sensors", kill_partitions: int | None = None,
+          concurrent_runs: int = 2, timeout: float = 1200.0) -> list[PhaseResult]:
     """The three phases in ``work`` (the fault phase over the first ``kill_partitions``
     partitions, default all); raises ``AssertionError`` with every problem found."""
     data, home = work / "data", work / "home"
@@ -342,70 +472,32 @@ def check(work: Path, *, fleet: str = "samples", partitions: int = 12,
     write_instance_config(home, concurrent_runs)
     warehouse = data / "warehouse.duckdb"
     say(f"{len(keys)} partitions under {data / 'reports'}; DAGSTER_HOME={home}")
-    results: list[PhaseResult] = []
-    with LocalDagster(home, data, mode="dev") as ui, \
-            dg.DagsterInstance.from_config(str(home)) as instance:
-        say(f"dagster dev (webserver + daemon) on {ui.url}; log {ui.log_path}")
-
-        # 1. the sensors alone carry every report to its audit report
-        started = time.monotonic()
-        wait_for("every partition materialized by the sensors",
-                 lambda: not missing_assets(instance, keys) and not busy_runs(instance),
-                 timeout, every=3.0)
-        runs = [r.dagster_run for r in instance.get_run_records()]
-        results.append(PhaseResult(
-            phase="flow (sensors, no click)", partitions=len(keys), runs=len(runs),
-            succeeded=sum(r.status == dg.DagsterRunStatus.SUCCESS for r in runs),
-            failed=sum(r.status == dg.DagsterRunStatus.FAILURE for r in runs),
-            seconds=time.monotonic() - started))
-        say(f"flow: every partition materialized by {len(runs)} runs in "
-            f"{results[-1].seconds:.0f} s")
-        before = table_rows(warehouse, keys, data)
-        combos = combinations(warehouse)
-        problems = exactness_problems(before, {}, combos)
-
-        # 2. a backfill of the evaluation and reports over every partition
-        started = time.monotonic()
-        backfill_id, _ = run_backfill(ui, instance, keys, "backfill-check", timeout)
-        total, ok, failed = summarize_runs(instance, backfill_id)
-        covered = {r.tags.get("dagster/partition") for r in backfill_runs(instance, backfill_id)}
-        rows = table_rows(warehouse, keys, data)
-        problems += exactness_problems(rows, before, combos)
-        problems += [f"backfill: {failed} failed run(s)"] if failed or ok != total else []
-        problems += [f"backfill: partitions without a run: {sorted(set(keys) - covered)}"] \
-            if set(keys) - covered else []
-        results.append(PhaseResult(phase="backfill", partitions=len(covered), runs=total,
-                                   succeeded=ok, failed=failed,
-                                   seconds=time.monotonic() - started))
-        say(f"backfill: {total} runs, {ok} succeeded over {len(covered)} partitions in "
-            f"{results[-1].seconds:.0f} s")
-
-        # 3. a run killed mid-way, its partitions re-launched
-        started = time.monotonic()
-        killed_id, note = run_backfill(ui, instance, keys[:kill_partitions],
-                                       "backfill-check: kill", timeout,
-                                       during=lambda b: kill_a_run(instance, b, timeout))
-        total, ok, failed = summarize_runs(instance, killed_id)
-        failures = failed_partitions(instance, killed_id)
-        say(f"after the kill: {total} runs, {ok} succeeded, {failed} failed {failures}")
-        if not failures:
-            problems.append("kill: no run failed (the kill came too late?)")
-        relaunch_id, _ = run_backfill(ui, instance, failures, "backfill-check: relaunch",
-                                      timeout) if failures else ("", "")
-        r_total, r_ok, r_failed = summarize_runs(instance, relaunch_id) if failures else (0, 0, 0)
-        rows = table_rows(warehouse, keys, data)
-        problems += exactness_problems(rows, before, combos)
-        problems += [f"relaunch: {r_failed} failed run(s)"] if r_failed or r_ok != r_total else []
-        results.append(PhaseResult(
-            phase="kill + relaunch", partitions=len(keys[:kill_partitions]),
-            runs=total + r_total,
-            succeeded=ok + r_ok, failed=failed + r_failed, seconds=time.monotonic() - started,
-            note=f"{note}; {len(failures)} partition(s) re-launched, {r_ok}/{r_total} "
-            "runs succeeded"))
-    rows_total = sum(r.retrieval_runs for r in rows.values())
-    say(f"tables: {rows_total} retrieval_runs rows over {len(rows)} partitions "
-        f"({sum(r.questions for r in rows.values())} questions × {combos} combinations), "
-        f"{sum(r.metrics for r in rows.values())} retrieval_metrics rows, no duplicate")
+    with dg.DagsterInstance.from_config(str(home)) as instance, \
+            LocalDagster(home, data, mode="webserver") as ui:
+        prepared, launched = None, None
+        if flow == "in-process":
+            # no sensor may request what this process ingests; the backfill is queued before
+            # the daemon starts, so that its first iteration takes it (they come every 30 s)
+            ui.stop_sensors(["report_sensor", "automation_sensor"])
+            prepared = flow_in_process(instance, data, keys)
+            launched = launch_backfill(ui, keys, "backfill-check")
+        with LocalDagster(home, data, mode="daemon") as daemon:
+            say(f"webserver on {ui.url}, daemon running; logs {ui.log_path}, {daemon.log_path}")
+            results = [prepared or flow_by_sensors(instance, keys, timeout)]
+            before = table_rows(warehouse, keys, data)
+            problems = [] if prepared else exactness_problems(before, {},
+                                                              combinations(warehouse))
+            for phase in (lambda: backfill_phase(ui, instance, keys, timeout, launched),
+                          lambda: fault_phase(ui, instance, keys[:kill_partitions], timeout)):
+                result, found = phase()
+                results.append(result)
+                rows, combos = table_rows(warehouse, keys, data), combinations(warehouse)
+                problems += found + exactness_problems(rows, before, combos)
+                before = rows  # what the next phase must leave as it is (or rewrite exactly)
+    say(f"tables: {sum(r.retrieval_runs for r in rows.values())} retrieval_runs rows over "
+        f"{len(rows)} partitions ({sum(r.questions for r in rows.values())} questions × "
+        f"{combos} combinations), {sum(r.metrics for r in rows.values())} retrieval_metrics "
+        "rows")
     if problems:
         raise AssertionError("backfill check failed:\n" + "\n".join(problems))
     return results
@@ -420,13 +512,19 @@ def main(argv: list[str] | None = None) -> int:
                         "notes: small text notes only (the slow test's quick fleet)")
     parser.add_argument("--partitions", type=int, default=12,
                         help="at least this many partitions (default 12)")
+    parser.add_argument("--flow", choices=("sensors", "in-process"), default="sensors",
+                        help="how the partitions are first materialized: by the daemon's "
+                        "sensors (default) or in this process, sensors then turned off")
+    parser.add_argument("--kill-partitions", type=int,
+                        help="the fault phase's backfill over only the first N partitions")
     parser.add_argument("--concurrent-runs", type=int, default=2)
     args = parser.parse_args(argv)
     work = args.keep or Path(tempfile.mkdtemp(prefix="backfill-check-"))
     if args.keep and any(work.iterdir() if work.exists() else []):
         parser.error(f"{work} is not empty")
     try:
-        results = check(work, fleet=args.fleet, partitions=args.partitions,
+        results = check(work, fleet=args.fleet, partitions=args.partitions, flow=args.flow,
+                        kill_partitions=args.kill_partitions,
                         concurrent_runs=args.concurrent_runs)
     except (AssertionError, TimeoutError, RuntimeError) as err:
         say(f"FAILED: {err}")

@@ -19,11 +19,19 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, Self
 
 REPO = Path(__file__).resolve().parents[1]
+SENSORS = """
+query { sensorsOrError(repositorySelector: {repositoryName: "__repository__",
+                                            repositoryLocationName: "rag_assets"}) {
+  ... on Sensors { results { name sensorState { id status } } } } }"""
+STOP_SENSOR = """
+mutation($id: String!) { stopSensor(id: $id) {
+  __typename ... on StopSensorMutationResult { instigationState { status } } } }"""
 
 
 def free_port() -> int:
@@ -38,10 +46,11 @@ def _default_signals() -> None:  # in the child, before exec: stoppable by SIGIN
 
 
 class LocalDagster:
-    """``dagster dev`` (``mode="dev"``: webserver and daemon) or the webserver alone, on a
-    DAGSTER_HOME and data folder, logging to ``<home>/<mode>.log``."""
+    """``dagster dev`` (``mode="dev"``: webserver and daemon), the webserver alone or the daemon
+    alone, on a DAGSTER_HOME and data folder, logging to ``<home>/<mode>.log``."""
 
-    def __init__(self, home: Path, data_dir: Path, *, mode: Literal["dev", "webserver"] = "dev",
+    def __init__(self, home: Path, data_dir: Path, *,
+                 mode: Literal["dev", "webserver", "daemon"] = "dev",
                  port: int | None = None, env: dict[str, str] | None = None) -> None:
         self.home, self.data_dir, self.mode = Path(home), Path(data_dir), mode
         self.port = port or free_port()
@@ -55,6 +64,8 @@ class LocalDagster:
         where = ["-w", str(REPO / "workspace.yaml"), "-h", "127.0.0.1", "-p", str(self.port)]
         if self.mode == "dev":
             return [str(bin_dir / "dagster"), "dev", *where]
+        if self.mode == "daemon":
+            return [str(bin_dir / "dagster-daemon"), "run", *where[:2]]
         return [str(bin_dir / "dagster-webserver"), *where]
 
     def environment(self) -> dict[str, str]:
@@ -80,6 +91,12 @@ class LocalDagster:
             stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=_default_signals,
         )
         log.close()
+        if self.mode == "daemon":  # no port: it is up once it has not died at start
+            time.sleep(1.0)
+            if self.process.poll() is not None:
+                raise RuntimeError(f"dagster-daemon exited with {self.process.returncode}:\n"
+                                   f"{self.log_tail()}")
+            return self
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -123,6 +140,16 @@ class LocalDagster:
         if reply.get("errors"):
             raise RuntimeError(f"GraphQL error: {reply['errors'][0].get('message')}")
         return reply["data"]
+
+    def stop_sensors(self, names: Iterable[str]) -> None:
+        """Turn sensors off as the UI's toggle does (before a daemon starts: it never ticks)."""
+        reply = self.graphql(SENSORS)["sensorsOrError"]
+        ids = {s["name"]: s["sensorState"]["id"] for s in reply.get("results", [])}
+        for name in names:
+            result = self.graphql(STOP_SENSOR, {"id": ids[name]})["stopSensor"]
+            status = (result.get("instigationState") or {}).get("status")
+            if status != "STOPPED":
+                raise RuntimeError(f"{name} not stopped: {result}")
 
     def __enter__(self) -> Self:
         return self.start()

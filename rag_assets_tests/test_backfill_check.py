@@ -1,6 +1,7 @@
 """``make backfill-check`` as a test: a real daemon over twelve partitions, a SIGKILLed run, and
 tables that end exact. The slow test uses the quick fleet (twelve one-page text notes with golden
-questions); ``make backfill-check`` runs the same code over the sample corpus' PDFs."""
+questions) materialized in process first (the sensors' flow through every asset takes minutes:
+``make backfill-check`` runs it, over the sample corpus' PDFs, with the same code)."""
 
 from __future__ import annotations
 
@@ -45,7 +46,8 @@ def test_the_fleets_have_twelve_partitions(tmp_path: Path):
 
 @pytest.mark.slow
 def test_daemon_backfill_over_twelve_partitions_survives_a_killed_run(tmp_path: Path):
-    flow, backfill, fault = check(tmp_path, fleet="notes", partitions=12, kill_partitions=3)
+    flow, backfill, fault = check(tmp_path, fleet="notes", partitions=12, flow="in-process",
+                                  kill_partitions=3)
     assert flow.partitions == 12 and flow.failed == 0
     assert backfill.partitions == 12 and backfill.runs >= 12
     assert backfill.succeeded == backfill.runs

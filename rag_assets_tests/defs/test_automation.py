@@ -115,6 +115,8 @@ def test_the_repo_instance_pools_warehouse_writers_and_shows_no_community_popup(
         config = instance.get_concurrency_config()
         assert config.run_queue_config.max_concurrent_runs == 1
         assert config.pool_config.default_pool_limit == 1
+        # a killed run's slot is freed: the pool's only slot is not held forever
+        assert instance.run_monitoring_settings["free_slots_after_run_end_seconds"] > 0
         register_partitions(instance, {"acme-annual"}, {"2024"})
         result = dg.materialize([raw_pages], partition_key=partition_key("acme-annual", 2024),
                                 instance=instance,
