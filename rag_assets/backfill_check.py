@@ -533,7 +533,7 @@ def main(argv: list[str] | None = None) -> int:
     for r in results:
         say(f"{r.phase}: {r.partitions} partitions, {r.runs} runs, {r.succeeded} succeeded, "
             f"{r.failed} failed, {r.seconds:.0f} s{'; ' + r.note if r.note else ''}")
-    say("OK: every run succeeded or was re-launched, tables exact")
+    say("OK: every run succeeded or was re-executed from failure, tables exact")
     if not args.keep:
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -1,10 +1,12 @@
-"""A real Dagster UI (and daemon) on this machine, started and stopped by a script or a test.
+"""A real Dagster UI and daemon on this machine, started and stopped by a script or a test.
 
-``make backfill-check`` and the UI tests need what a user has after ``make ui``: ``dagster dev``
-(webserver + daemon) on a DAGSTER_HOME, serving the repo's workspace over the data folder of
-their choice. ``LocalDagster`` starts it in a process group of its own on a free loopback port
-(SIGINT/SIGTERM reset to default, as ``ui_launcher`` does, so it can be stopped), waits until the
-webserver answers, posts GraphQL the way the UI does, and stops the whole group on exit.
+``make backfill-check`` and the UI tests need what a user has after ``make ui``: the webserver
+and the daemon on a DAGSTER_HOME, serving the repo's workspace over the data folder of their
+choice. ``LocalDagster`` starts ``dagster dev`` (both), the webserver alone or the daemon alone
+in a process group of its own, the webserver on a free loopback port (SIGINT/SIGTERM reset to
+default, as ``ui_launcher`` does, so it can be stopped); it waits until the webserver answers,
+posts GraphQL the way the UI does (a backfill, a sensor's toggle) and stops the whole group on
+exit.
 """
 
 from __future__ import annotations
