@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 
+from rag_assets.core.evaluation.audit_report import build_audit_report
+
 from ..conftest import Processed
-from .test_audit_report import build_earnings_report, hostile_report
+from .test_audit_report import build_earnings_report, hostile_report, tables_of
 
 # no white space (it sits in an unquoted onerror= too); each step would leave a trace
 PAYLOAD = "window.__pwned=1;document.title='pwned';alert(1)"
@@ -208,3 +210,39 @@ def test_hostile_report_runs_nothing_in_the_browser(browser: Any,
     alert.accept()
     assert browser.execute_script("return window.__pwned") == 1
     assert browser.title == "pwned"
+
+
+@pytest.mark.slow
+def test_a_real_10k_report_in_the_browser(three_m: Processed, browser: Any,
+                                          screenshot: Callable[[str], Path],
+                                          tmp_path: Path) -> None:
+    """A document nobody here wrote (3M's 2018 10-K, 160 pages): every chunk and every footnote
+    of the filing is in the page, the tabs switch, the registry rows open, nothing errs."""
+    from selenium.webdriver.common.by import By
+
+    document, year = "3m-10k", 2018
+    tables = tables_of(three_m, document, year)
+    report = build_audit_report(document, year, tables, tmp_path / "audit" / document / str(year))
+    load(browser, report.html_path)
+    assert browser.title == f"Audit report: {document} {year}"
+
+    n_naive, n_enriched = len(tables["naive_chunks"]), len(tables["enriched_chunks"])
+    naive, enriched = (browser.find_element(By.ID, f"panel-{k}") for k in ("naive", "enriched"))
+    assert len(naive.find_elements(By.CSS_SELECTOR, ".chunk")) == n_naive > 100
+    assert len(enriched.find_elements(By.CSS_SELECTOR, ".chunk")) == n_enriched > 100
+    browser.find_element(By.ID, "tab-enriched").click()
+    assert enriched.is_displayed() and not naive.is_displayed()
+    assert browser.find_element(By.ID, "inspector-count").text == \
+        f"{n_enriched} of {n_enriched} enriched chunks shown"
+
+    rows = browser.find_elements(By.CSS_SELECTOR, "tr.registry-row")
+    assert len(rows) == len(report.data.registry) == len(tables["footnote_dictionary"]) > 0
+    number, row = next((i, r) for i, r in enumerate(report.data.registry, 1) if r["sentences"])
+    line = browser.find_element(By.CSS_SELECTOR, f'tr.registry-row[data-row="{number}"]')
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", line)
+    line.click()
+    detail = browser.find_element(By.ID, f"registry-detail-{number}")
+    assert detail.is_displayed() and flat(row["sentences"][0]) in flat(detail.text)
+    screenshot("07-3m-10k-registry")
+    assert severe_console_entries(browser) == []
+    assert all(name.startswith("file://") for name in resources(browser)), resources(browser)
