@@ -64,10 +64,10 @@ bench: install
 bench-real: install
 	$(BIN)/python bench/real_bench.py $(REAL_ARGS)
 
-# dagster dev (webserver + daemon) on a fresh instance: the sensors carry 12 reports through
-# every asset, a backfill of the evaluation and report assets runs over them, a run is SIGKILLed
-# and its partitions re-launched; every run and every table row checked (~10 min on 2 cores;
-# BACKFILL_ARGS="--fleet notes" for the quick fleet of the slow test)
+# a webserver and a daemon on a fresh instance: the sensors carry 12 reports through every asset,
+# a backfill of the evaluation and report assets runs over them, a run is SIGKILLed and
+# re-executed from failure; every run and every table row checked (~8 min on 2 cores;
+# BACKFILL_ARGS="--fleet notes --flow in-process" for the slow test's quick version)
 backfill-check: install
 	$(BIN)/python -m rag_assets.backfill_check $(BACKFILL_ARGS)
 

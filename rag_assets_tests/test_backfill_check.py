@@ -33,6 +33,13 @@ def test_exactness_finds_lost_duplicated_and_changed_rows():
     lost = {"a|2023": rows("a|2023", 2, 4, 4)}
     assert exactness_problems(lost, before, combos=4) == ["a|2023: retrieval_runs 4 rows, "
                                                           "expected 8"]
+    doubled = rows("a|2023", 2, 8, 8, metrics=12)
+    doubled.distinct_metrics = 6
+    assert exactness_problems({"a|2023": doubled}, before, combos=4) == [
+        "a|2023: 6 duplicated metrics rows", "a|2023: retrieval_metrics 6 -> 12"]
+    unmeasured = rows("a|2023", 2, 8, 8, metrics=0)
+    assert exactness_problems({"a|2023": unmeasured}, {}, combos=4) == [
+        "a|2023: no retrieval_metrics rows"]
 
 
 def test_the_fleets_have_twelve_partitions(tmp_path: Path):

@@ -18,7 +18,7 @@ from rag_assets.core.evaluation.questions import (
 )
 from rag_assets.core.evaluation.reports import metrics_table, png_markdown, strategy_chart
 from rag_assets.core.evaluation.runs import records_to_frame, run_questions, summarize
-from rag_assets.core.ingest.catalog import report_for
+from rag_assets.core.ingest.catalog import has_report
 from rag_assets.core.retrieval.retriever import STRATEGIES, Retriever
 from rag_assets.defs.index import document_profile, enriched_vectors, naive_vectors
 from rag_assets.defs.partitions import partition_of, report_partitions
@@ -37,14 +37,6 @@ HEADLINE = {
     "page_mrr": "MRR", "page_ndcg_at_10": "nDCG@10", "page_recall_at_5": "R@5",
     "footnote_recall_at_5": "footnote R@5",
 }
-
-
-def has_report(settings: RagSettings, document: str, year: int) -> bool:
-    """Whether the partition has a report (a folder with several counts: raw_pages says why)."""
-    try:
-        return report_for(settings.reports_dir, document, year) is not None
-    except ValueError:
-        return True
 
 
 def _headline(summary: pd.DataFrame) -> dg.MetadataValue:
@@ -74,7 +66,7 @@ def retrieval_runs(
     a gap of the grid (no report) yields nothing. Unanswerable questions have no evidence page
     to rank: they are skipped and counted."""
     document, year = partition_of(context)
-    if not has_report(settings, document, year):
+    if not has_report(settings.reports_dir, document, year):
         context.log.info(f"no report for {document} {year}: nothing to evaluate (a gap)")
         return
     path = questions_path(settings.questions_dir, document, year)

@@ -66,7 +66,8 @@ def provenance(requested: str | None, read: str) -> str:
     if requested == read:
         return "as requested"
     return (f"file changed after the request: requested {requested[:12]}, read {read[:12]}; "
-            "this run ingested the newer version (a run requested for it is superseded)")
+            "this run ingested the version it read (a run requested for that version ingests "
+            "the same content again)")
 
 
 @dg.asset(

@@ -104,6 +104,15 @@ def report_for(reports_dir: Path, document: str, year: int | str) -> Path | None
     return files[0] if files else None
 
 
+def has_report(reports_dir: Path, document: str, year: int | str) -> bool:
+    """Whether the partition has a report, or is a gap of the grid; a folder holding several
+    has one (``raw_pages`` fails it with the reason)."""
+    try:
+        return report_for(reports_dir, document, year) is not None
+    except ValueError:
+        return True
+
+
 def changed_reports(
     reports: list[ReportFile], seen: dict[str, list]
 ) -> tuple[list[tuple[ReportFile, str]], dict[str, list]]:
