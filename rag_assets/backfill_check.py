@@ -50,6 +50,7 @@ from rag_assets.core.evaluation.questions import (
 from rag_assets.core.evaluation.runs import CHUNK_KINDS, SETTINGS
 from rag_assets.core.retrieval.retriever import STRATEGIES
 from rag_assets.core.warehouse.connection import connect_warehouse
+from rag_assets.defs.schedules import BUSY
 from rag_assets.launcher import PID_TAG
 from rag_assets.local_dagster import REPO, LocalDagster
 from rag_assets.samples.base import publish, report_dir
@@ -190,10 +191,7 @@ def missing_assets(instance: dg.DagsterInstance, keys: list[str]) -> dict[str, s
 
 
 def busy_runs(instance: dg.DagsterInstance) -> list[dg.DagsterRun]:
-    return [r.dagster_run for r in instance.get_run_records(dg.RunsFilter(statuses=[
-        dg.DagsterRunStatus.QUEUED, dg.DagsterRunStatus.NOT_STARTED,
-        dg.DagsterRunStatus.STARTING, dg.DagsterRunStatus.STARTED,
-        dg.DagsterRunStatus.CANCELING]))]
+    return [r.dagster_run for r in instance.get_run_records(dg.RunsFilter(statuses=BUSY))]
 
 
 def table_rows(warehouse: Path, keys: Iterable[str], data: Path) -> dict[str, PartitionRows]:

@@ -36,9 +36,9 @@ CRON_ENV = "RAG_ASSETS_REINGEST_CRON"
 TIMEZONE_ENV = "RAG_ASSETS_SCHEDULE_TIMEZONE"
 DEFAULT_CRON = "0 2 * * *"
 EVALUATION_INPUTS = ("naive_vectors", "enriched_vectors", "document_profile")
-BUSY = [
+BUSY = [  # a run queued, starting, running or being cancelled: the partition is taken
     dg.DagsterRunStatus.QUEUED, dg.DagsterRunStatus.NOT_STARTED, dg.DagsterRunStatus.STARTING,
-    dg.DagsterRunStatus.STARTED,
+    dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.CANCELING,
 ]
 
 
