@@ -48,8 +48,14 @@ from rag_assets.core.evaluation.questions import GoldenQuestion, QuestionCategor
 from rag_assets.core.ingest.routing import years_in
 
 DOC_NAME_RE = re.compile(
-    r"^(?P<company>.+?)_(?P<period>(?:19|20)\d\d)(?:Q\d)?_(?P<type>[A-Z0-9]+)$", re.IGNORECASE
+    r"^(?P<company>.+?)_(?P<period>(?:19|20)\d\d)(?:Q\d)?_(?P<type>[A-Z0-9]+)"
+    r"(?:_dated[-_]\d{4}-\d{2}-\d{2})?$",
+    re.IGNORECASE,
 )
+# what tells two filings of one company, kind and year apart: the quarter of a 10-Q or an
+# earnings release (``JPMORGAN_2021Q1_10Q``), the date of an 8-K (``..._8K_dated-2022-05-20``)
+QUARTER_RE = re.compile(r"_(?:19|20)\d\d(?P<quarter>Q[1-4])_", re.IGNORECASE)
+DATED_RE = re.compile(r"_dated[-_](?P<date>\d{4}-\d{2}-\d{2})$", re.IGNORECASE)
 WORD_RE = re.compile(r"[a-z0-9]+")
 
 
@@ -131,15 +137,24 @@ def company_slug(company: str) -> str:
     return slug
 
 
-def document_name(company: str, doc_type: str = "10k") -> str:
-    """The document of a filing: company slug and doc type, ``3m-10k``."""
-    return f"{company_slug(company)}-{company_slug(doc_type)}"
+def document_name(company: str, doc_type: str = "10k", doc_name: str = "") -> str:
+    """The document of a filing: company slug and doc type, ``3m-10k``; a quarterly or event
+    filing adds what ``doc_name`` says of it, its quarter or its date (``jpmorgan-10q-q1``,
+    ``foot-locker-8k-2022-05-20``), so that several filings of one company in one year stay
+    distinct partitions."""
+    name = f"{company_slug(company)}-{company_slug(doc_type)}"
+    if match := QUARTER_RE.search(doc_name):
+        name += f"-{match.group('quarter').lower()}"
+    if match := DATED_RE.search(doc_name):
+        name += f"-{match.group('date')}"
+    return name
 
 
 def filing_of(document: FinanceBenchDocument, pdfs_dir: Path) -> Filing:
     return Filing(
         doc_name=document.doc_name, company=document.company,
-        document=document_name(document.company, document.doc_type), year=document.doc_period,
+        document=document_name(document.company, document.doc_type, document.doc_name),
+        year=document.doc_period,
         pdf=pdfs_dir / f"{document.doc_name}.pdf",
     )
 
