@@ -12,7 +12,11 @@ rule.
   *pages* being the evidence;
 - :func:`abstention_correct`: abstained exactly when the question is unanswerable;
 - :func:`answer_correct`: FinanceBench-style correctness of an answer against a reference answer
-  (figures within rounding, else content-word recall);
+  (figures within rounding, else content-word recall), anywhere in the answer (the lenient rule);
+- :func:`strict_answer_correct`: the same rule applied to the answer's lead (:func:`answer_lead`,
+  its first sentence) against the reference's lead: a correct figure lost in a long quote is not
+  an answer (the rule ``make bench-real`` reports first);
+- :func:`citation_marks`: how an answer's citations fared under the verifier (valid, invalid);
 - :func:`score_answer` and :func:`summarize_answers`: one :class:`AnswerScore` per question and
   their means.
 
@@ -390,6 +394,100 @@ def answer_correct(answer_text: str, reference_answer: str, question: str | None
         if not any(_figure_matches(a, reference, scale, says_negative) for a in answer_figures):
             return False
     return True
+
+
+# ----------------------------------------------------------------------------------- strict rule
+
+# a citation marker as answers print it: [1], [2, invalid], [3m-10k 2018 p.56]
+_CITATION_MARKER = re.compile(r"[ \t]*\[[^\[\]\n]{1,80}\]")
+_SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s)")
+_LAST_TOKEN = re.compile(r"(\S+?)[.!?]+[\"')\]]*$")
+# words a period follows without ending the sentence ("Nike, Inc. reported", "approx. 5")
+_ABBREVIATIONS = """
+inc corp co ltd llc plc bros dept est fig figs jr sr mr mrs ms dr st vs etc approx incl excl
+avg ref sec vol nos
+"""
+ABBREVIATIONS = frozenset(_ABBREVIATIONS.split())
+LEAD_JOIN_WORDS = 3
+
+
+def _sentence_ends(text: str) -> list[int]:
+    """Offsets just past each sentence end in ``text`` (one line): ``.``, ``!`` or ``?`` (and a
+    closing quote or bracket) before a space, unless the period closes an abbreviation
+    (:data:`ABBREVIATIONS`, ``U.S.``, ``e.g.``), an initial (``Richard A. Johnson``), ``No.``
+    before a figure (``No. 3``), or the next word starts in lower case."""
+    ends = []
+    for m in _SENTENCE_END.finditer(text):
+        rest = text[m.end():].lstrip()
+        if not rest:
+            break
+        token = _LAST_TOKEN.search(text[: m.end()])
+        word = token.group(1).lstrip("\"'(") if token else ""
+        if text[m.start()] == "." and (
+                word.lower() in ABBREVIATIONS or re.fullmatch(r"[A-Za-z]", word)
+                or re.fullmatch(r"(?:[A-Za-z]\.)+[A-Za-z]", word)
+                or (word.lower() == "no" and rest[:1].isdigit())):
+            continue
+        if rest[0].islower():
+            continue
+        ends.append(m.end())
+    return ends
+
+
+def _sentences(text: str) -> list[str]:
+    out = []
+    for line in text.splitlines():
+        start = 0
+        for end in [*_sentence_ends(line), len(line)]:
+            if line[start:end].strip():
+                out.append(line[start:end].strip())
+            start = end
+    return out
+
+
+def answer_lead(text: str) -> str:
+    """The lead of an answer (or of a reference answer): its first sentence, citation markers
+    removed.
+
+    Rule: markers (``[1]``, ``[2, invalid]``, ``[3m-10k 2018 p.56]``) are dropped; a sentence
+    ends at a line break or at ``.``/``!``/``?`` before a space (see :func:`_sentence_ends`:
+    ``$1.83 billion``, ``U.S.``, ``Inc.`` and ``Richard A. Johnson`` do not end one). A first
+    sentence of at most three words and no figure (``Yes.``, ``No.``, ``Corporate.``, a name:
+    FinanceBench's own ``Corporate. Its net revenue was -$473 million.``) is read together with
+    the sentence after it. Empty for an empty text."""
+    sentences = _sentences(_CITATION_MARKER.sub("", text))
+    if not sentences:
+        return ""
+    lead = sentences[0]
+    if len(sentences) > 1 and not figures(lead) and len(
+            re.findall(r"[^\W\d_]+", lead)) <= LEAD_JOIN_WORDS:
+        lead = f"{lead} {sentences[1]}"
+    return lead
+
+
+def strict_answer_correct(answer_text: str, reference_answer: str,
+                          question: str | None = None) -> bool:
+    """Whether the answer's lead gives the reference's lead: :func:`answer_correct` (its yes/no
+    polarity rule, figures within rounding in the reference's units, else content-word recall)
+    applied to :func:`answer_lead` of both.
+
+    The answer is judged on its first sentence only, so a correct figure quoted in a later
+    sentence or a later line does not count; the reference is judged on its own first sentence,
+    so FinanceBench's caveats after it ("The answer here assumes FY2023 refers to the 12 months
+    ended on January 28, 2023 ...") ask for no figure."""
+    return answer_correct(answer_lead(answer_text), answer_lead(reference_answer), question)
+
+
+def citation_marks(result: QAResult | Sequence[Claim], page_text: PageText) -> dict[str, int]:
+    """The answer's citations under the verifier: ``citations`` (all of them), ``valid`` (marked
+    ``valid`` on a page that exists), ``invalid`` (marked ``invalid`` or ``context_mismatch``,
+    or citing a page that does not exist: what :func:`score_answer` counts) and ``unchecked``
+    (the rest). Every cited operand is valid when ``valid == citations > 0``."""
+    citations = [c for claim in _claims(result) for c in claim.citations]
+    invalid = sum(_invalid(c, page_text) for c in citations)
+    valid = sum(c.mark == "valid" and not _invalid(c, page_text) for c in citations)
+    return {"citations": len(citations), "valid": valid, "invalid": invalid,
+            "unchecked": len(citations) - valid - invalid}
 
 
 # ------------------------------------------------------------------------------------ per question

@@ -29,6 +29,14 @@ Mapping to :class:`~rag_assets.core.evaluation.questions.GoldenQuestion`:
   The page index is not the printed page number: General Mills prints ``50`` on index 49;
 - **category**: ``temporal`` when the question names two or more fiscal years (``FY2018 -
   FY2020``, an average between two year ends: figures of several years), else ``factual``;
+- **question type** (:func:`question_type`): FinanceBench's ``question_type`` in three groups
+  an analyst reads, ``metrics-generated`` -> ``metrics`` (a ratio or line item of the
+  statements), ``domain-relevant`` -> ``judgments`` (trends and judgments: did working capital
+  stay positive, which of three cash flows is largest), ``novel-generated`` -> ``prose`` (what
+  the filing says: segments, officers, deals); the raw type is kept beside it
+  (:meth:`FinanceBenchSet.labels`);
+- **filing kind** (:func:`filing_kind`): ``doc_type`` as a reader names it: ``10-K``, ``10-Q``,
+  ``8-K``, ``earnings`` (a release; FinanceBench spells it ``Earnings``);
 - ``answer`` and every evidence item's ``evidence_text`` are kept for the generation work;
   ``expected_facts`` stay empty (FinanceBench answers are computed, ``24.26``, not printed);
   no footnote markers are labelled.
@@ -57,6 +65,9 @@ DOC_NAME_RE = re.compile(
 QUARTER_RE = re.compile(r"_(?:19|20)\d\d(?P<quarter>Q[1-4])_", re.IGNORECASE)
 DATED_RE = re.compile(r"_dated[-_](?P<date>\d{4}-\d{2}-\d{2})$", re.IGNORECASE)
 WORD_RE = re.compile(r"[a-z0-9]+")
+QUESTION_TYPES = {"metrics-generated": "metrics", "domain-relevant": "judgments",
+                  "novel-generated": "prose"}
+FILING_KINDS = {"10k": "10-K", "10q": "10-Q", "8k": "8-K", "earnings": "earnings"}
 
 
 class FinanceBenchEvidence(BaseModel):
@@ -110,6 +121,12 @@ class Filing(BaseModel):
     document: str
     year: int
     pdf: Path
+    doc_type: str = "10k"
+
+    @property
+    def kind(self) -> str:
+        """``10-K``, ``10-Q``, ``8-K`` or ``earnings`` (:func:`filing_kind`)."""
+        return filing_kind(self.doc_type)
 
 
 class FinanceBenchSet(BaseModel):
@@ -126,6 +143,32 @@ class FinanceBenchSet(BaseModel):
 
     def by_partition(self) -> dict[tuple[str, int], Filing]:
         return {(f.document, f.year): f for f in self.filings}
+
+    def labels(self) -> dict[str, dict[str, str]]:
+        """Per question id: ``type`` (:func:`question_type`), ``raw_type`` (FinanceBench's
+        ``question_type``, ``-`` when missing) and ``kind`` of its filing (:func:`filing_kind`)."""
+        partitions = self.by_partition()
+        return {
+            g.id: {"type": question_type(r.question_type), "raw_type": r.question_type or "-",
+                   "kind": partitions[(g.document, g.year)].kind}
+            for r, g in zip(self.raw, self.golden, strict=True)
+        }
+
+
+def question_type(raw_type: str | None) -> str:
+    """FinanceBench's ``question_type`` as an analyst's kind of question: ``metrics``,
+    ``judgments`` or ``prose`` (:data:`QUESTION_TYPES`); another value is kept as it is, a
+    missing one is ``other``."""
+    if not raw_type:
+        return "other"
+    return QUESTION_TYPES.get(raw_type.strip().lower(), raw_type.strip())
+
+
+def filing_kind(doc_type: str) -> str:
+    """A filing's ``doc_type`` as printed on it: ``10k`` -> ``10-K``, ``10q`` -> ``10-Q``,
+    ``8k`` -> ``8-K``, ``Earnings`` -> ``earnings``; another value is kept as it is."""
+    key = re.sub(r"[^a-z0-9]", "", doc_type.lower())
+    return FILING_KINDS.get(key, doc_type)
 
 
 def company_slug(company: str) -> str:
@@ -156,6 +199,7 @@ def filing_of(document: FinanceBenchDocument, pdfs_dir: Path) -> Filing:
         document=document_name(document.company, document.doc_type, document.doc_name),
         year=document.doc_period,
         pdf=pdfs_dir / f"{document.doc_name}.pdf",
+        doc_type=document.doc_type,
     )
 
 
