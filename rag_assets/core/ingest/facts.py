@@ -1,0 +1,129 @@
+"""Statement facts: every value of the primary statements as one row, named by concept.
+
+The table reader (:mod:`statement_tables`) gives each statement row its label, its columns'
+periods and the units line; here each value becomes a :class:`StatementFact` and its label is
+mapped to a canonical concept through ``concept_map.json`` (kept as data beside this module,
+named after the US-GAAP line items edgartools standardizes, so PDF facts could later be joined
+with XBRL facts). The same rows feed the metric engine and the ``financial_statements`` asset.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from rag_assets.core.ingest.pages import Page
+from rag_assets.core.ingest.statement_tables import StatementTable, read_statement_tables
+from rag_assets.core.ingest.statements import StatementKind
+
+CONCEPT_MAP_FILE = Path(__file__).with_name("concept_map.json")
+DEMOTE = 100  # rank added to a part ("... from discontinued operations") of a line item
+PER_SHARE_GROUP_RE = re.compile(r"per\s+(?:common\s+)?share|shares", re.IGNORECASE)
+
+
+class StatementFact(BaseModel):
+    """One value printed in a statement: where, what, for which period, in which units."""
+
+    document: str
+    year: int = Field(description="the partition's fiscal year")
+    statement: StatementKind
+    label: str = Field(description="the row's label as printed")
+    concept: str | None = Field(default=None, description="canonical concept, or None")
+    rank: int = Field(default=0, description="which of the concept's labels it printed: 0 is "
+                      "the preferred one (concept_map.json orders them best first)")
+    group: str = Field(default="", description="the caption row above it (\"Basic\" under "
+                       "\"Earnings per share:\")")
+    period: str = Field(description="the column's headings as printed, joined")
+    fiscal_year: int | None = Field(default=None, description="the year the column names")
+    months: int | None = Field(
+        default=None, description="length of a duration column (3, 6, 9, 12); None for a date")
+    value: float = Field(description="the value in units (scale applied, sign from parentheses)")
+    unit: str = Field(default="USD", description="USD, USD/share, shares or %")
+    scale: float = Field(default=1.0, description="1e6 for 'in millions'")
+    printed: str = Field(description="the cell as printed")
+    page: int = Field(ge=0, description="zero-based page index")
+    quote: str = Field(description="the row as printed on the page")
+    column: int = Field(ge=0)
+    row: int = Field(ge=0, description="the row's position in its table")
+    table: int = Field(ge=0, description="the table's position on its page")
+    total: bool = Field(default=False, description="the row is a subtotal or total")
+
+
+class ConceptRule(BaseModel):
+    concept: str
+    statements: list[StatementKind]
+    patterns: list[str]
+    source: str = ""
+
+
+@lru_cache(maxsize=1)
+def concept_rules() -> tuple[tuple[ConceptRule, tuple[re.Pattern[str], ...]], ...]:
+    data = json.loads(CONCEPT_MAP_FILE.read_text(encoding="utf-8"))
+    rules = [ConceptRule.model_validate(r) for r in data["concepts"]]
+    return tuple(
+        (rule, tuple(re.compile(p, re.IGNORECASE) for p in rule.patterns)) for rule in rules
+    )
+
+
+@lru_cache(maxsize=1)
+def demote_patterns() -> tuple[re.Pattern[str], ...]:
+    data = json.loads(CONCEPT_MAP_FILE.read_text(encoding="utf-8"))
+    return tuple(re.compile(p, re.IGNORECASE) for p in data["demote"]["patterns"])
+
+
+def normalize_label(label: str) -> str:
+    """A label as the concept map reads it: lower case, no notes markers, single spaces."""
+    text = label.replace("’", "'").replace("—", "-").replace("–", "-")
+    text = re.sub(r"\((?:[a-z]|\d{1,2})\)|[¹²³⁴⁵⁶⁷⁸⁹⁰*]+", " ", text)  # note markers
+    text = re.sub(r"\s*:\s*$", "", text)
+    return " ".join(text.lower().split())
+
+
+def concept_of(label: str, statement: StatementKind) -> tuple[str | None, int]:
+    """The first concept whose statement and pattern fit the label (the map's order), and the
+    position of the pattern it matched (0: the concept's preferred label)."""
+    text = normalize_label(label)
+    demoted = DEMOTE if any(p.search(text) for p in demote_patterns()) else 0
+    for rule, patterns in concept_rules():
+        if statement not in rule.statements:
+            continue
+        for rank, pattern in enumerate(patterns):
+            if pattern.fullmatch(text):
+                return rule.concept, rank + demoted
+    return None, 0
+
+
+def facts_of_table(document: str, year: int, table: StatementTable) -> Iterable[StatementFact]:
+    for r, row in enumerate(table.rows):
+        concept, rank = concept_of(row.label, table.statement)
+        if row.group and PER_SHARE_GROUP_RE.search(row.group):
+            concept = None  # "Basic" / "Diluted" under a per-share caption: not a line item
+        for c, (value, printed) in enumerate(zip(row.values, row.cells, strict=True)):
+            if value is None or c >= len(table.columns):
+                continue
+            column = table.columns[c]
+            unit = table.unit_of(row.label, row.group)
+            yield StatementFact(
+                document=document, year=year, statement=table.statement, label=row.label,
+                concept=concept, rank=rank, group=row.group, period=column.heading,
+                fiscal_year=column.year,
+                months=column.months, value=value * (table.scale if unit == "USD" else 1.0),
+                unit=unit, scale=table.scale if unit == "USD" else 1.0, printed=printed,
+                page=table.page, quote=row.quote, column=c, row=r, table=table.position,
+                total=row.total,
+            )
+
+
+def extract_facts(
+    document: str, year: int, pages: Sequence[Page], kinds: Sequence[StatementKind | None]
+) -> list[StatementFact]:
+    """Every value of every statement page (``kinds`` from ``statements.classify_pages``)."""
+    out: list[StatementFact] = []
+    for table in read_statement_tables(pages, kinds):
+        out.extend(facts_of_table(document, year, table))
+    return out

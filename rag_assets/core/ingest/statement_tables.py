@@ -1,0 +1,415 @@
+"""The statement table reader: rows, their columns' periods and the units line of a statement.
+
+One reader, two uses: statement facts (:mod:`facts`) and the rows the chunks embed and quote
+("Operating profit, 2022: 11,512; 2021: 11,162 (USD millions)"). A statement reaches us in one
+of three shapes, often mixed on one page: a table the PDF engine found (``TableBlock`` rows, its
+header rows holding the years), lines of prose type that end in figures (AMD, JPMorgan), and
+lines that carry several rows at once (General Mills 2022 prints a statement as run-on lines).
+The reader turns every shape into printed rows (label + figure cells), then reads the headings
+above the first row of figures: the years in order, the period captions ("Three Months Ended",
+"Six Months Ended", "52 Weeks Ended", "Fiscal Years Ended") and the units line ("(In millions,
+except per share data)"). Hand-written because no library reads statement headings from PDF
+text; pdfplumber and PDFium give the cells, not what they mean.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from pydantic import BaseModel, Field
+
+from rag_assets.core.ingest.pages import TABLE_PLACEHOLDER_RE, Page
+from rag_assets.core.ingest.statements import StatementKind
+
+# the statements whose columns are periods (an equity statement's columns are its components)
+PERIOD_STATEMENTS: tuple[StatementKind, ...] = ("income_statement", "balance_sheet", "cash_flow")
+MONTH_RE = re.compile(
+    r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december)\b", re.IGNORECASE)
+
+# a figure as statements print it: $ 1,234.5 / (56) / — (nil) / 12.5%; never a year heading
+FIGURE_TOKEN_RE = re.compile(
+    r"^\(?-?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?$|^[—–-]+$|^\$?\(?\d[\d,]*(?:\.\d+)?\)?$"
+)
+NIL_RE = re.compile(r"^[—–-]+$")
+YEAR_RE = re.compile(r"(?<![\d,.$])(?:19[89]\d|20[0-4]\d)(?![\d,.]?\d)")
+SCALES: tuple[tuple[re.Pattern[str], float, str], ...] = (
+    (re.compile(r"\b(?:in|amounts?\s+in|dollars\s+in)?\s*billions\b", re.I), 1e9, "billions"),
+    (re.compile(r"\bmillions\b", re.I), 1e6, "millions"),
+    (re.compile(r"\bthousands\b", re.I), 1e3, "thousands"),
+)
+# captions naming a column's duration, in the order they may be printed
+DURATIONS: tuple[tuple[re.Pattern[str], int], ...] = (
+    (re.compile(r"\b(?:three|3)\s+months?\b|\b1[34]\s+weeks\b|\bquarter\s+ended\b", re.I), 3),
+    (re.compile(r"\b(?:six|6)\s+months?\b|\b2[67]\s+weeks\b", re.I), 6),
+    (re.compile(r"\b(?:nine|9)\s+months?\b|\b(?:39|40)\s+weeks\b", re.I), 9),
+    (re.compile(r"\b(?:twelve|12)\s+months?\b|\b5[23]\s+weeks\b|\byears?\s+ended\b|"
+                r"\bfiscal\s+years?\b|\byear\s+ending\b", re.I), 12),
+)
+TOTAL_RE = re.compile(r"^\s*(?:total|net\s+(?:cash|increase|decrease|change|income|loss|"
+                      r"earnings|sales|revenues?))\b", re.I)
+PER_SHARE_RE = re.compile(r"per\s+(?:common\s+)?share|\bEPS\b|dividends?\s+declared\s+per", re.I)
+SHARES_RE = re.compile(r"\bshares\b|\bweighted[- ]average\b", re.I)
+MAX_HEADER_LINES = 16  # lines between a page's top and its first row of figures read as headings
+
+
+class Column(BaseModel):
+    heading: str = Field(description="what the column's headings print, joined")
+    year: int | None = None
+    months: int | None = Field(default=None, description="3/6/9/12; None for a date")
+
+
+class StatementRow(BaseModel):
+    label: str
+    group: str = Field(default="", description="the caption row above it (\"Basic\" under "
+                       "\"Earnings per share:\")")
+    cells: list[str] = Field(description="the figure cells as printed, one per column")
+    values: list[float | None] = Field(description="the cells as numbers, sign from parentheses")
+    quote: str = Field(description="the row as printed: what a citation quotes")
+    total: bool = False
+
+
+class StatementTable(BaseModel):
+    page: int
+    position: int = Field(default=0, description="its order among the page's statement blocks")
+    statement: StatementKind
+    title: str = ""
+    units: str = Field(default="", description="the units line as printed")
+    scale: float = 1.0
+    columns: list[Column]
+    rows: list[StatementRow]
+
+    @property
+    def unit_label(self) -> str:
+        names = {1e9: "USD billions", 1e6: "USD millions", 1e3: "USD thousands"}
+        return names.get(self.scale, "USD")
+
+    def unit_of(self, label: str, group: str = "") -> str:
+        """What a row counts: per-share amounts and share counts are not dollars."""
+        text = f"{group} {label}"
+        if PER_SHARE_RE.search(text):
+            return "USD/share"
+        if SHARES_RE.search(text) and not re.search(r"equity|capital|stock\b", label, re.I):
+            return "shares"
+        return "USD"
+
+    def render_row(self, row: StatementRow) -> str:
+        """A row with its column headings and units: "Revenues, 2021: 44,538; 2020: 37,403
+        (USD millions)", the text a chunk embeds so that a figure keeps its period."""
+        parts = []
+        for column, cell in zip(self.columns, row.cells, strict=False):
+            if cell:
+                parts.append(f"{column_name(column)}: {cell}")
+        unit = self.unit_of(row.label, row.group)
+        shown = self.unit_label if unit == "USD" else unit
+        label = f"{row.group} {row.label}".strip() if row.group and len(row.label) < 12 \
+            else row.label
+        return f"{label}, {'; '.join(parts)} ({shown})"
+
+
+def column_name(column: Column) -> str:
+    if column.year is None:
+        return column.heading or "?"
+    if column.months in (3, 6, 9):
+        return f"{column.months} months {column.year}"
+    return str(column.year)
+
+
+def parse_figure(cell: str) -> float | None:
+    """``$ (1,234.5)`` -> -1234.5; a nil dash -> 0.0; anything else None."""
+    text = cell.replace("$", "").replace(" ", "").strip()
+    if not text:
+        return None
+    if NIL_RE.match(text):
+        return 0.0
+    negative = text.startswith("(") or text.startswith("-")
+    digits = text.strip("()-%")
+    if not re.fullmatch(r"\d[\d,]*(?:\.\d+)?", digits):
+        return None
+    value = float(digits.replace(",", ""))
+    return -value if negative else value
+
+
+def _tokens(text: str) -> list[str]:
+    """Words and figures; ``$`` joins the figure after it, a lone ``(`` its figure."""
+    raw = text.replace("$ ", "$").replace("( ", "(").replace(" )", ")").split()
+    return raw
+
+
+def split_row_line(text: str) -> tuple[str, list[str]]:
+    """A printed line as label + trailing figure cells (``Net revenue $ 3,991 $ 5,506``)."""
+    tokens = _tokens(text)
+    cells: list[str] = []
+    while tokens and _is_figure(tokens[-1]):
+        cells.insert(0, tokens.pop())
+    return " ".join(tokens), cells
+
+
+def _is_figure(token: str) -> bool:
+    """A figure cell; a year heading or a date's day ("December 31,") is not one."""
+    return (
+        bool(FIGURE_TOKEN_RE.match(token))
+        and not token.endswith(",")
+        and YEAR_RE.fullmatch(token.strip("()")) is None
+    )
+
+
+def split_run_on_line(text: str, width: int) -> list[tuple[str, list[str]]]:
+    """A line holding several rows (label, ``width`` figures, label, ...): General Mills 2022
+    prints its statements so. Only a line whose figures come in runs of exactly ``width``
+    is split; anything else stays one row."""
+    tokens = _tokens(text)
+    rows: list[tuple[str, list[str]]] = []
+    label: list[str] = []
+    figures: list[str] = []
+    for token in tokens:
+        if _is_figure(token) and label:
+            figures.append(token)
+            continue
+        if figures:
+            if len(figures) != width:
+                return [split_row_line(text)]
+            rows.append((" ".join(label), figures))
+            label, figures = [], []
+        label.append(token)
+    if figures:
+        if len(figures) != width:
+            return [split_row_line(text)]
+        rows.append((" ".join(label), figures))
+    elif label and rows:
+        return [split_row_line(text)]
+    return rows or [split_row_line(text)]
+
+
+class _Printed(BaseModel):
+    """A row as the page prints it, before headings are known."""
+
+    label: str
+    cells: list[str]
+    quote: str
+    from_table: bool
+
+
+def _table_rows(rows: Sequence[Sequence[str]]) -> Iterable[_Printed]:
+    for row in rows:
+        cells = [c.strip() for c in row]
+        label = cells[0] if cells else ""
+        values: list[str] = []
+        for cell in cells[1:]:
+            # a cell holding a figure and a share ("$ 3,226,773 100.0%") keeps the figure
+            parts = [p for p in _tokens(cell) if _is_figure(p) or p.endswith("%")]
+            figures = [p for p in parts if not p.endswith("%")]
+            values.append(figures[0] if figures else cell)
+        yield _Printed(label=label, cells=values, quote=" ".join(c for c in cells if c),
+                       from_table=True)
+
+
+def _printed_rows(page: Page) -> list[_Printed]:
+    tables = {t.index: t for t in page.tables}
+    out: list[_Printed] = []
+    for line in page.lines:
+        match = TABLE_PLACEHOLDER_RE.match(line.strip())
+        if match and int(match.group(1)) in tables:
+            out.extend(_table_rows(tables[int(match.group(1))].rows))
+            continue
+        text = line.strip()
+        if text:
+            label, cells = split_row_line(text)
+            out.append(_Printed(label=label, cells=cells, quote=text, from_table=False))
+    return out
+
+
+def _figure_count(row: _Printed) -> int:
+    return sum(1 for c in row.cells if c and parse_figure(c) is not None)
+
+
+def _is_data(row: _Printed) -> bool:
+    """A row of figures: a label and at least one figure that is not a year heading."""
+    return bool(row.label) and not MONTH_RE.search(row.label[-12:]) and _figure_count(row) > 0 \
+        and any(
+        c and parse_figure(c) is not None and not YEAR_RE.fullmatch(c.strip()) for c in row.cells
+    )
+
+
+def _width(rows: Sequence[_Printed]) -> int:
+    counts = Counter(_figure_count(r) for r in rows if _is_data(r))
+    if not counts:
+        return 0
+    # the widest count that a fair share of rows print (a row may leave a column blank)
+    common = counts.most_common()
+    top = common[0][1]
+    return max(n for n, c in common if c >= max(2, top // 3) or c == top)
+
+
+def _header_text(rows: Sequence[_Printed], first_data: int) -> str:
+    head = rows[max(0, first_data - MAX_HEADER_LINES):first_data]
+    return "\n".join(" ".join([r.label, *r.cells]) for r in head)
+
+
+def _years_in(text: str) -> list[int]:
+    return [int(y) for y in YEAR_RE.findall(text)]
+
+
+def read_columns(header: str, width: int) -> list[Column]:
+    """The columns' years and durations from the heading text above the first row of figures.
+
+    Years are read in print order; when they are ``width`` (or the last ``width`` of them, a
+    title may name a year first) they head the columns in order. Duration captions split the
+    columns evenly in print order ("Three Months Ended ... Six Months Ended" over 2023 2022
+    2023 2022). A heading without years leaves the columns unnamed (year None).
+    """
+    years = _years_in(header)
+    if len(years) > width:
+        years = years[-width:]
+    captions: list[tuple[int, int]] = []
+    for pattern, months in DURATIONS:
+        captions.extend((m.start(), months) for m in pattern.finditer(header))
+    captions.sort()
+    durations = [m for _, m in captions]
+    columns: list[Column] = []
+    for i in range(width):
+        year = years[i] if len(years) == width else None
+        months: int | None = None
+        if durations and width % len(durations) == 0:
+            months = durations[i // (width // len(durations))]
+        elif durations and len(set(durations)) == 1:
+            months = durations[0]
+        columns.append(Column(heading=_heading(header, year, months), year=year, months=months))
+    return columns
+
+
+def _heading(header: str, year: int | None, months: int | None) -> str:
+    if year is None:
+        return " ".join(header.split())[:80]
+    if months is None:
+        return str(year)
+    return f"{'year' if months == 12 else f'{months} months'} {year}"
+
+
+def read_units(text: str) -> tuple[str, float]:
+    """The units line and its scale: "(In millions, except per share data)" -> 1e6."""
+    for line in text.split("\n"):
+        for pattern, scale, _ in SCALES:
+            if pattern.search(line) and len(line) < 200:
+                return line.strip(), scale
+    return "", 1.0
+
+
+def read_table(page: Page, statement: StatementKind, top_lines: Sequence[str] = ()
+               ) -> StatementTable | None:
+    """The statement printed on one page, or None when it holds no row of figures."""
+    printed = _printed_rows(page)
+    data_positions = [i for i, r in enumerate(printed) if _is_data(r)]
+    if not data_positions:
+        return None
+    width = _width(printed)
+    if width == 0:
+        return None
+    first = data_positions[0]
+    header = _header_text(printed, first)
+    units, scale = read_units("\n".join([*top_lines, header]))
+    columns = read_columns(header, width)
+    rows: list[StatementRow] = []
+    group = ""
+    captions = _OpenCaptions()
+    for item in _captions_before(printed, first):
+        captions.open(item.label)
+    for item in printed[first:]:
+        pieces = [(item.label, item.cells)]
+        if not item.from_table and _figure_count(item) > width:
+            pieces = split_run_on_line(item.quote, width)
+        for label, cells in pieces:
+            figures = [c for c in cells if c]
+            if not figures:
+                if label:
+                    captions.open(label)
+                    group = label.rstrip(":").strip() if label.endswith(":") or len(label) < 60 \
+                        else group
+                continue
+            if not label:  # a total under a rule, printed without its label (MGM)
+                closed = captions.close_earliest()
+                if closed is None:
+                    continue
+                label = f"Total {closed}"
+            elif TOTAL_RE.match(label):
+                captions.close_matching(label)
+            if len(cells) < width:  # a text row that left columns blank: right-aligned
+                cells = [""] * (width - len(cells)) + cells
+            cells = cells[-width:] if len(cells) > width else cells
+            values = [parse_figure(c) if c else None for c in cells]
+            quote = item.quote if len(pieces) == 1 else f"{label} {' '.join(cells)}"
+            rows.append(StatementRow(
+                label=label, group=group, cells=cells, values=values, quote=quote,
+                total=bool(TOTAL_RE.match(label)),
+            ))
+    if not rows:
+        return None
+    title = next((line.strip() for line in page.lines[:8] if line.strip()), "")
+    return StatementTable(page=page.page_index, statement=statement, title=title, units=units,
+                          scale=scale, columns=columns, rows=rows)
+
+
+def _captions_before(printed: Sequence[_Printed], first: int) -> list[_Printed]:
+    """The caption rows right above the first row of figures ("ASSETS", "Current assets"),
+    back to the headings (a row with a year, a units line or a title)."""
+    out: list[_Printed] = []
+    for item in reversed(printed[max(0, first - 4):first]):
+        text = " ".join([item.label, *item.cells])
+        if item.cells and any(item.cells) or YEAR_RE.search(text) or read_units(text)[1] != 1.0 \
+                or len(item.label) > 60 or not item.label:
+            break
+        out.insert(0, item)
+    return out
+
+
+class _OpenCaptions:
+    """Caption rows ("Revenues", "Current assets") not yet closed by their total: an unlabelled
+    total row closes the earliest one still open ("Total Revenues"), as a statement's layout
+    reads."""
+
+    def __init__(self) -> None:
+        self.open_captions: list[str] = []
+
+    def open(self, label: str) -> None:
+        self.open_captions.append(label.rstrip(":").strip())
+
+    def close_earliest(self) -> str | None:
+        if not self.open_captions:
+            return None
+        closed = self.open_captions[0]
+        self.open_captions.clear()
+        return closed
+
+    def close_matching(self, total: str) -> None:
+        words = set(re.findall(r"[a-z]+", total.lower())) - {"total", "and", "net"}
+        for i in range(len(self.open_captions) - 1, -1, -1):
+            if words & set(re.findall(r"[a-z]+", self.open_captions[i].lower())):
+                del self.open_captions[i:]
+                return
+
+
+def read_statement_tables(
+    pages: Sequence[Page], kinds: Sequence[StatementKind | None]
+) -> list[StatementTable]:
+    """Every primary statement page's table; a continuation page without its own units line
+    or headings takes them from the page before (a balance sheet over two pages)."""
+    out: list[StatementTable] = []
+    previous: StatementTable | None = None
+    for page, kind in zip(pages, kinds, strict=True):
+        if kind not in PERIOD_STATEMENTS:
+            previous = None
+            continue
+        table = read_table(page, kind)
+        if table is None:
+            continue
+        if previous is not None and previous.statement == kind:
+            if not table.units:
+                table.units, table.scale = previous.units, previous.scale
+            if all(c.year is None for c in table.columns) and len(table.columns) == len(
+                    previous.columns):
+                table.columns = previous.columns
+        out.append(table)
+        previous = table
+    return out
