@@ -12,11 +12,14 @@ from rag_assets.core.evaluation.answer_metrics import (
     AnswerScore,
     abstention_correct,
     answer_correct,
+    answer_lead,
+    citation_marks,
     citation_scores,
     fact_recall,
     figures,
     normalize_text,
     score_answer,
+    strict_answer_correct,
     summarize_answers,
     supports,
 )
@@ -26,6 +29,7 @@ from rag_assets.core.generation.records import ABSTENTION, Claim, QAResult, Sour
 
 FINANCEBENCH = Path(__file__).resolve().parents[3].parent / "shared" / "corpora" / (
     "financebench-dev") / "questions.jsonl"
+WIDE = FINANCEBENCH.parents[1] / "financebench-wide" / "questions.jsonl"
 DOC, YEAR = "exemplar-corp-earnings", 2024
 
 # three pages in the words of the sample earnings release (rag_assets/samples/earnings.py)
@@ -276,6 +280,128 @@ def test_answer_correct_on_real_financebench_references(qid: str, reference_star
     assert answer_correct(right, raw.answer, raw.question)
     assert not answer_correct(wrong, raw.answer, raw.question)
     assert not answer_correct(ABSTENTION, raw.answer, raw.question)
+
+
+# ------------------------------------------------------------------- the strict first-sentence rule
+
+
+@pytest.mark.parametrize(("text", "lead"), [
+    ("$1832.00", "$1832.00"),
+    ("0.4%", "0.4%"),
+    # a bare yes/no (or a name of three words at most, no figure) is read with what follows
+    ("Yes. It decreased.", "Yes. It decreased."),
+    ("Corporate. Its net revenue was -$473 million.",
+     "Corporate. Its net revenue was -$473 million."),
+    ("Corporate & Investment Bank. Its net income was $3725 million. More.",
+     "Corporate & Investment Bank. Its net income was $3725 million."),
+    ("No, American Water Works had negative working capital of -$1561M in FY 2022.",
+     "No, American Water Works had negative working capital of -$1561M in FY 2022."),
+    # a figure ends no sentence, nor do initials, U.S., Inc. or "No." before a number
+    ("Yes, his name is Richard A. Johnson", "Yes, his name is Richard A. Johnson"),
+    ("Nike, Inc. sold $1.83 billion in the U.S. market. Then more.",
+     "Nike, Inc. sold $1.83 billion in the U.S. market."),
+    ("No. 3 ranked. Second.", "No. 3 ranked."),
+    # FinanceBench's caveat after the answer is not part of it
+    ("36%. The answer here assumes FY2023 refers to the 12 months ended on January 28, 2023",
+     "36%."),
+    # a line ends a sentence; citation markers are dropped
+    ("Operating income: $ 3,930: 1,196 [1]\nEBITDA was $1,832 million. [2]",
+     "Operating income: $ 3,930: 1,196"),
+    ("EBITDA was $1,832 million. [1] [2, invalid] It is the sum.", "EBITDA was $1,832 million."),
+    ("Sales grew [3m-10k 2018 p.56] strongly.", "Sales grew strongly."),
+    ("", ""),
+])
+def test_answer_lead_is_the_first_sentence(text: str, lead: str) -> None:
+    assert answer_lead(text) == lead
+
+
+EBITDA_Q = ("What is the FY2021 unadjusted EBITDA (unadjusted operating income + D&A) for American "
+            "Water Works? Answer in USD millions.")
+
+# (reference as FinanceBench prints it, question, answer, strict, lenient)
+STRICT_CASES = [
+    # the result first: right under both rules
+    ("$1832.00", EBITDA_Q, "Unadjusted EBITDA was $1,832 million in FY2021. [1]\n"
+     "Operating income $1,196 million [1] plus D&A $636 million [2].", True, True),
+    ("$1832.00", EBITDA_Q, "American Water Works' FY2021 unadjusted EBITDA is $1.83 billion.",
+     True, True),
+    # the figure buried after a quote: lenient yes, strict no
+    ("$1832.00", EBITDA_Q, "Operating income was $1,196 million [1]. Depreciation and "
+     "amortization was $636 million [2]. Together: $1,832 million.", False, True),
+    ("$1832.00", EBITDA_Q, "Total operating revenues: 3,930 [1]\nEBITDA: $1,832 million [1]",
+     False, True),
+    ("0.4%", None, "The FY2020-FY2022 net sales CAGR was 0.4%.", True, True),
+    ("0.4%", None, "Net sales were $65,984 million in 2022 and $65,398 million in 2020 [1]. "
+     "That is a CAGR of 0.4%.", False, True),
+    ("0.4%", None, "The CAGR was -0.4%.", False, False),  # the sign
+    # yes/no: polarity, then the content of the reference's lead
+    ("Yes. It decreased.", None, "Yes. It decreased from $4,000 million to $3,500 million.",
+     True, True),
+    ("Yes. It decreased.", None, "Yes, net interest income decreased in the quarter.", True,
+     True),
+    ("Yes. It decreased.", None, "No. It increased.", False, False),
+    ("Yes. It decreased.", None, "Net interest income was $3,500 million [1]. It decreased "
+     "from $4,000 million.", False, True),
+    ("No, American Water Works had negative working capital of -$1561M in FY 2022.", None,
+     "No. Working capital was negative: -$1,561 million at the end of FY2022.", True, True),
+    ("No, American Water Works had negative working capital of -$1561M in FY 2022.", None,
+     "No, working capital was a deficit of $1,561 million.", True, True),
+    ("No, American Water Works had negative working capital of -$1561M in FY 2022.", None,
+     "Total current assets were $1,250 million and total current liabilities $2,811 million "
+     "[1].\nNo: working capital was negative, -$1,561 million.", False, True),
+    ("No, American Water Works had negative working capital of -$1561M in FY 2022.", None,
+     "Yes, working capital was $1,561 million.", False, False),
+    # a one-word lead is read with its next sentence, on both sides
+    ("Corporate. Its net revenue was -$473 million.", None,
+     "Corporate. Its net revenue was -$473 million [1].", True, True),
+    ("Corporate. Its net revenue was -$473 million.", None,
+     "Corporate. It reported net revenue of $473 million.", False, False),  # the sign
+    # the reference's caveat asks for nothing: January 28 is not a figure to give
+    ("36%. The answer here assumes FY2023 refers to the 12 months ended on January 28, 2023 "
+     "(although the company refers to this period as its fiscal 2022.", None,
+     "Gross margin was 36% in FY2023.", True, False),
+]
+
+
+@pytest.mark.parametrize(("reference", "question", "answer", "strict", "lenient"), STRICT_CASES)
+def test_strict_rule_judges_the_first_sentence(reference: str, question: str | None,
+                                                answer: str, strict: bool,
+                                                lenient: bool) -> None:
+    assert strict_answer_correct(answer, reference, question) is strict
+    assert answer_correct(answer, reference, question) is lenient
+
+
+needs_wide = pytest.mark.skipif(not WIDE.is_file(), reason=f"FinanceBench wide set not at {WIDE}")
+
+
+@needs_wide
+def test_strict_rule_on_real_wide_references() -> None:
+    raw = {q.financebench_id: q for q in read_financebench_questions(WIDE)}
+    assert raw["financebench_id_02049"].answer == "Yes. It decreased."
+    assert raw["financebench_id_00299"].answer == "Corporate. Its net revenue was -$473 million."
+    assert raw["financebench_id_00605"].answer.startswith("36%. The answer here assumes")
+    ulta = raw["financebench_id_00605"]
+    assert strict_answer_correct("36%. Gross profit over net sales.", ulta.answer, ulta.question)
+    assert not strict_answer_correct("Net sales were $10,208.6 million [1]. The margin is 36%.",
+                                     ulta.answer, ulta.question)
+    jpm = raw["financebench_id_00299"]
+    assert strict_answer_correct("Corporate. Its net revenue was -$473 million. [1]", jpm.answer,
+                                 jpm.question)
+    assert not strict_answer_correct("Consumer & Community Banking. Its net revenue was "
+                                     "$12,497 million. [1]", jpm.answer, jpm.question)
+
+
+def test_citation_marks_count_valid_and_invalid() -> None:
+    result = QAResult(question="q", answer="a", claims=[
+        Claim(text="Revenue rose 34%.", citations=[cite(0), cite(1, mark="context_mismatch")]),
+        Claim(text="It sued.", citations=[cite(2, mark="unchecked"), cite(9)]),  # 9: no page
+    ])
+    assert citation_marks(result, page_text) == {"citations": 4, "valid": 1, "invalid": 2,
+                                                 "unchecked": 1}
+    good = QAResult(question="q", answer="a", claims=[Claim(text="x", citations=[cite(0)])])
+    assert citation_marks(good, page_text) == {"citations": 1, "valid": 1, "invalid": 0,
+                                               "unchecked": 0}
+    assert citation_marks([], page_text)["citations"] == 0
 
 
 # -------------------------------------------------------------------------------------- per answer
