@@ -14,8 +14,9 @@ from rag_assets.defs.reports import report_job, reports_assets
 from rag_assets.defs.resources import default_resources
 from rag_assets.defs.schedules import schedules
 from rag_assets.defs.sensors import automation_sensor, report_sensor
+from rag_assets.defs.statements import statement_assets
 
-all_assets = [*ingest_assets, *index_assets, *evaluation_assets, *generation_assets,
+all_assets = [*ingest_assets, *statement_assets, *index_assets, *evaluation_assets, *generation_assets,
               *reports_assets]
 defs = dg.Definitions(
     assets=all_assets,

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from rag_assets.core.ingest.pages import Page
 from rag_assets.core.ingest.statement_tables import StatementTable, read_statement_tables
-from rag_assets.core.ingest.statements import StatementKind
+from rag_assets.core.ingest.statements import StatementKind, classify_pages, page_lines
 
 CONCEPT_MAP_FILE = Path(__file__).with_name("concept_map.json")
 DEMOTE = 100  # rank added to a part ("... from discontinued operations") of a line item
@@ -127,3 +127,18 @@ def extract_facts(
     for table in read_statement_tables(pages, kinds):
         out.extend(facts_of_table(document, year, table))
     return out
+
+
+def read_facts(document: str, year: int, pages: Sequence[Page]) -> list[StatementFact]:
+    """Every statement fact of a filing's pages: the statement pages found as at ingest."""
+    return extract_facts(document, year, pages, classify_pages([page_lines(p) for p in pages]))
+
+
+KEY_CONCEPTS = ("revenue", "net_income", "total_assets", "operating_cash_flow",
+                "investing_cash_flow", "financing_cash_flow")
+
+
+def missing_key_concepts(facts: Sequence[StatementFact], fiscal_year: int) -> list[str]:
+    """The key line items of the filing's own fiscal year that no fact gives."""
+    found = {f.concept for f in facts if f.fiscal_year == fiscal_year}
+    return [c for c in KEY_CONCEPTS if c not in found]

@@ -15,6 +15,7 @@ import pandas as pd
 from rag_assets.core.chunks.chunking import Chunk
 from rag_assets.core.footnotes.stitching import Citation, Footnote, FootnoteIndex, StitchedPage
 from rag_assets.core.ingest.context import DocumentContext
+from rag_assets.core.ingest.facts import StatementFact
 from rag_assets.core.ingest.pages import Page, TableBlock
 
 RAW_PAGE_COLUMNS = [
@@ -40,11 +41,19 @@ CHUNK_COLUMNS = [
 ]
 
 
-FLOAT_COLUMNS = {"body_size"}
+FACT_COLUMNS = [
+    "document", "year", "statement", "label", "concept", "rank", "group", "period",
+    "fiscal_year", "months", "value", "unit", "scale", "printed", "page", "quote", "column",
+    "row", "table", "total", "identity_failed",
+]
+
+FLOAT_COLUMNS = {"body_size", "value", "scale"}
 INTEGER_COLUMNS = {
     "year", "page_index", "n_tables", "n_chars", "n_table_chars", "line", "end_offset",
-    "table_index", "seq", "page_start", "page_end", "n_tokens",
+    "table_index", "seq", "page_start", "page_end", "n_tokens", "rank", "fiscal_year",
+    "months", "page", "column", "row", "table",
 }
+BOOLEAN_COLUMNS = {"total", "identity_failed"}
 
 
 def _frame(rows: list[dict], columns: list[str]) -> pd.DataFrame:
@@ -53,10 +62,26 @@ def _frame(rows: list[dict], columns: list[str]) -> pd.DataFrame:
     frame = pd.DataFrame(rows, columns=columns)
     return frame.astype(
         {
-            c: "Int64" if c in INTEGER_COLUMNS else "Float64" if c in FLOAT_COLUMNS else "string"
+            c: "Int64" if c in INTEGER_COLUMNS else "Float64" if c in FLOAT_COLUMNS
+            else "boolean" if c in BOOLEAN_COLUMNS else "string"
             for c in columns
         }
     )
+
+
+def facts_to_frame(facts: Sequence[StatementFact], failed: set[tuple[int, int, int]]
+                   ) -> pd.DataFrame:
+    """One row per statement value; ``identity_failed`` flags the facts on a (page, table,
+    column) where an accounting identity did not hold (a warning, never a block)."""
+    rows = [{**f.model_dump(), "identity_failed": (f.page, f.table, f.column) in failed}
+            for f in facts]
+    return _frame(rows, FACT_COLUMNS)
+
+
+def frame_to_facts(frame: pd.DataFrame) -> list[StatementFact]:
+    records = frame.drop(columns=["identity_failed"], errors="ignore").to_dict("records")
+    return [StatementFact.model_validate({k: (None if pd.isna(v) else v) for k, v in r.items()})
+            for r in records]
 
 
 def pages_to_frame(

@@ -1,0 +1,78 @@
+"""``financial_statements`` (group ``ingest``): every value of the primary statements, one row
+each, with the accounting identities the filing prints checked beside it.
+
+A failed identity flags its rows and warns; it never blocks ingest (the rows are still the
+best reading of the page, and the answers cite them with their page and quote).
+"""
+
+from collections import Counter
+from collections.abc import Iterator
+
+import dagster as dg
+import pandas as pd
+
+from rag_assets.core.ingest.facts import missing_key_concepts, read_facts
+from rag_assets.core.ingest.identities import check_identities, share_holding
+from rag_assets.core.warehouse.tables import facts_to_frame, frame_to_pages
+from rag_assets.defs.partitions import partition_of, report_partitions
+from rag_assets.defs.reporting import BY_PARTITION, preview
+
+GROUP = "ingest"
+
+
+@dg.asset(
+    group_name=GROUP,
+    partitions_def=report_partitions,
+    metadata=BY_PARTITION,
+    kinds={"duckdb"},
+    pool="duckdb_writer",
+    owners=["team:rag-assets"],
+    automation_condition=dg.AutomationCondition.eager(),
+    check_specs=[dg.AssetCheckSpec("statement_identities", asset="financial_statements")],
+)
+def financial_statements(
+    context: dg.AssetExecutionContext, raw_pages: pd.DataFrame
+) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
+    """Statement facts: statement, label as printed, concept, the column's period, the value in
+    units (scale and sign applied), page and the row as printed (what a citation quotes)."""
+    document, year = partition_of(context)
+    facts = read_facts(document, year, frame_to_pages(raw_pages))
+    checks = check_identities(facts)
+    failed_pages = {c.page for c in checks if not c.holds}
+    failed = {(f.page, f.table, f.column) for f in facts
+              if f.page in failed_pages and f.concept}
+    frame = facts_to_frame(facts, failed)
+    per_statement = Counter(f.statement for f in facts)
+    share = share_holding(checks)
+    missing = missing_key_concepts(facts, year)
+    if missing and facts:
+        context.log.warning(f"{document} {year}: no {', '.join(missing)} for fiscal {year}")
+    yield dg.Output(frame, metadata={
+        "rows": len(frame),
+        **{f"rows_{k}": v for k, v in sorted(per_statement.items())},
+        "concepts": len({f.concept for f in facts if f.concept}),
+        "missing_key_concepts": ", ".join(missing) or "none",
+        "identities_checked": len(checks),
+        "identities_share_holding": round(share, 4) if share is not None else "n/a",
+        "preview": preview(frame[frame["concept"].notna()],
+                           ["statement", "concept", "label", "period", "value", "page"],
+                           width=60, rows=12),
+    })
+    broken = [c for c in checks if not c.holds]
+    yield dg.AssetCheckResult(
+        check_name="statement_identities",
+        passed=not broken,
+        severity=dg.AssetCheckSeverity.WARN,
+        metadata={"checked": len(checks), "holding": len(checks) - len(broken),
+                  "share_holding": round(share, 4) if share is not None else "n/a"},
+        description=(
+            "no statement identity to check" if not checks else
+            f"{len(checks) - len(broken)} of {len(checks)} identities hold"
+            + ("" if not broken else "; broken: " + "; ".join(
+                f"{c.identity} ({c.period}, p.{c.page + 1}: {c.left:,.0f} vs {c.right:,.0f})"
+                for c in broken[:3]))
+        ),
+    )
+
+
+statement_assets = [financial_statements]

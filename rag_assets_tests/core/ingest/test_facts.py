@@ -1,0 +1,144 @@
+"""Statement facts on real filings of six companies, checked against the page that prints them,
+and the statement table reader on rows of the three shapes statements come in."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from rag_assets.core.ingest.documents import load_document
+from rag_assets.core.ingest.facts import (
+    StatementFact,
+    concept_of,
+    extract_facts,
+    missing_key_concepts,
+    read_facts,
+)
+from rag_assets.core.ingest.identities import check_identities, share_holding
+from rag_assets.core.ingest.pages import Page, TableBlock, raw_page_text
+from rag_assets.core.ingest.statement_tables import (
+    parse_figure,
+    read_columns,
+    read_statement_tables,
+    split_run_on_line,
+)
+
+CORPORA = Path(__file__).resolve().parents[3].parent / "shared" / "corpora"
+needs_corpora = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here")
+
+
+@cache
+def _filing(path: str) -> tuple[list[Page], list[StatementFact]]:
+    pages = load_document(CORPORA / path).pages
+    return pages, read_facts("doc", 0, pages)
+
+
+def _value(facts: list[StatementFact], concept: str, year: int, months: int | None = None
+           ) -> StatementFact:
+    found = [f for f in facts if f.concept == concept and f.fiscal_year == year
+             and (months is None or f.months == months)]
+    assert found, f"no {concept} for {year}"
+    return min(found, key=lambda f: (f.rank, f.page, f.row))
+
+
+# (filing, concept, fiscal year, months, value in USD) as the statement page prints them
+SPOT_CHECKS = [
+    ("sec-10k/3M_2018_10K.pdf", "revenue", 2018, 12, 32_765e6),
+    ("sec-10k/3M_2018_10K.pdf", "revenue", 2016, 12, 30_109e6),
+    ("sec-10k/3M_2018_10K.pdf", "total_assets", 2017, None, 37_987e6),
+    ("sec-10k/3M_2018_10K.pdf", "current_liabilities", 2018, None, 7_244e6),
+    ("financebench-wide/pdfs/AMD_2015_10K.pdf", "revenue", 2015, 12, 3_991e6),
+    ("financebench-wide/pdfs/AMD_2015_10K.pdf", "net_income", 2013, 12, -83e6),
+    ("financebench-wide/pdfs/NIKE_2021_10K.pdf", "cost_of_revenue", 2020, 12, 21_162e6),
+    ("financebench-wide/pdfs/NIKE_2021_10K.pdf", "operating_cash_flow", 2021, 12, 6_657e6),
+    ("financebench-dev/pdfs/BLOCK_2020_10K.pdf", "operating_cash_flow", 2020, 12, 381_603e3),
+    ("financebench-dev/pdfs/MGMRESORTS_2020_10K.pdf", "revenue", 2020, 12, 5_162_082e3),
+    ("financebench-dev/pdfs/MGMRESORTS_2020_10K.pdf", "total_assets", 2019, None, 33_876_356e3),
+    ("financebench-wide/pdfs/JPMORGAN_2021Q1_10Q.pdf", "revenue", 2021, 3, 32_266e6),
+    ("financebench-wide/pdfs/JPMORGAN_2021Q1_10Q.pdf", "total_assets", 2020, None, 3_384_757e6),
+    ("financebench-dev/pdfs/LOCKHEEDMARTIN_2021_10K.pdf", "gross_profit", 2019, 12, 8_367e6),
+]
+
+
+@needs_corpora
+@pytest.mark.parametrize(("path", "concept", "year", "months", "expected"), SPOT_CHECKS)
+def test_facts_read_what_the_statement_page_prints(
+    path: str, concept: str, year: int, months: int | None, expected: float
+) -> None:
+    pages, facts = _filing(path)
+    fact = _value(facts, concept, year, months)
+    assert fact.value == pytest.approx(expected)
+    # the citation holds: the quote is on its page, and prints the figure
+    page_text = " ".join(raw_page_text(pages[fact.page]).replace("|", " ").split())
+    assert all(word in page_text for word in fact.quote.split())
+    assert fact.printed.strip("$() ").replace(" ", "") in fact.quote.replace(" ", "")
+
+
+@needs_corpora
+@pytest.mark.parametrize("path", sorted({p for p, *_ in SPOT_CHECKS}))
+def test_key_facts_and_identities_on_real_filings(path: str) -> None:
+    _, facts = _filing(path)
+    fiscal = max(f.fiscal_year for f in facts if f.fiscal_year)
+    assert missing_key_concepts(facts, fiscal) == []
+    checks = check_identities(facts)
+    assert checks and share_holding(checks) >= 0.75, [c for c in checks if not c.holds]
+
+
+def test_labels_map_to_concepts_by_statement() -> None:
+    assert concept_of("Total net revenue", "income_statement")[0] == "revenue"
+    assert concept_of("Cost of products sold", "income_statement")[0] == "cost_of_revenue"
+    assert concept_of("Property, plant and equipment — net", "balance_sheet")[0] == "ppe_net"
+    assert concept_of("Net cash provided by (used in) operating activities",
+                      "cash_flow")[0] == "operating_cash_flow"
+    assert concept_of("Additions to property, plant and equipment", "cash_flow")[0] == \
+        "capital_expenditure"
+    # a part of a line item ranks below the line item itself
+    plain = concept_of("Net cash provided by operating activities", "cash_flow")
+    part = concept_of("Net cash provided by operating activities from continuing operations",
+                      "cash_flow")
+    assert plain[0] == part[0] == "operating_cash_flow" and part[1] > plain[1]
+    assert concept_of("Total assets", "income_statement")[0] is None  # wrong statement
+    assert concept_of("Goodwill", "balance_sheet")[0] is None
+
+
+def test_figures_columns_and_run_on_rows() -> None:
+    assert parse_figure("$ (1,234.5)") == -1234.5
+    assert parse_figure("—") == 0.0
+    assert parse_figure("n/a") is None
+    columns = read_columns("Three Months Ended June 30, Six Months Ended June 30,\n"
+                           "2023 2022 2023 2022", 4)
+    assert [(c.year, c.months) for c in columns] == [(2023, 3), (2022, 3), (2023, 6), (2022, 6)]
+    assert [c.year for c in read_columns("December 31, 2018 December 31, 2017", 2)] == \
+        [2018, 2017]
+    rows = split_run_on_line("Net sales $ 18,992.8 $ 18,127.0 $ 17,626.6 Cost of sales "
+                             "12,590.6 11,678.7 11,496.7", 3)
+    assert rows == [("Net sales", ["$18,992.8", "$18,127.0", "$17,626.6"]),
+                    ("Cost of sales", ["12,590.6", "11,678.7", "11,496.7"])]
+
+
+def test_reader_takes_units_years_and_unlabelled_totals_from_a_table() -> None:
+    table = TableBlock(index=1, rows=[
+        ["", "Year Ended December 31,", "", ""],
+        ["(In thousands)", "2020", "2019", "2018"],
+        ["Revenues", "", "", ""],
+        ["Casino", "$ 2,871,720", "$ 6,517,759", "$ 5,753,150"],
+        ["Rooms", "830,382", "2,322,579", "2,212,573"],
+        ["", "3,702,102", "8,840,338", "7,965,723"],
+        ["Net income (loss)", "(1,319,907)", "2,214,092", "583,894"],
+    ])
+    page = Page(page_index=4, text="CONSOLIDATED STATEMENTS OF OPERATIONS\n[[TABLE 1]]",
+                tables=[table])
+    [read] = read_statement_tables([page], ["income_statement"])
+    assert read.scale == 1e3 and [c.year for c in read.columns] == [2020, 2019, 2018]
+    assert [c.months for c in read.columns] == [12, 12, 12]
+    labels = [r.label for r in read.rows]
+    assert labels == ["Casino", "Rooms", "Total Revenues", "Net income (loss)"]
+    assert read.render_row(read.rows[3]) == (
+        "Net income (loss), 2020: (1,319,907); 2019: 2,214,092; 2018: 583,894 (USD thousands)")
+    facts = extract_facts("mgm", 2020, [page], ["income_statement"])
+    revenue = [f for f in facts if f.concept == "revenue"]
+    assert [(f.fiscal_year, f.value) for f in revenue] == [
+        (2020, 3_702_102e3), (2019, 8_840_338e3), (2018, 7_965_723e3)]
+    assert revenue[0].quote == "3,702,102 8,840,338 7,965,723" and revenue[0].page == 4
