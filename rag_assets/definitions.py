@@ -16,8 +16,8 @@ from rag_assets.defs.schedules import schedules
 from rag_assets.defs.sensors import automation_sensor, report_sensor
 from rag_assets.defs.statements import statement_assets
 
-all_assets = [*ingest_assets, *statement_assets, *index_assets, *evaluation_assets, *generation_assets,
-              *reports_assets]
+all_assets = [*ingest_assets, *statement_assets, *index_assets, *evaluation_assets,
+              *generation_assets, *reports_assets]
 defs = dg.Definitions(
     assets=all_assets,
     jobs=[ingest_job, evaluation_job, rollup_job, generation_job, report_job],
