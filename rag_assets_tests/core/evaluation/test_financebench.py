@@ -20,8 +20,10 @@ from rag_assets.core.evaluation.financebench import (
     document_name,
     evidence_word_share,
     filing_from_doc_name,
+    filing_kind,
     hit_at,
     load_financebench,
+    question_type,
     select,
     to_golden,
     words,
@@ -31,6 +33,8 @@ from rag_assets.core.evaluation.questions import GoldenQuestion, read_questions,
 
 DEV = Path(__file__).resolve().parents[3].parent / "shared" / "corpora" / "financebench-dev"
 needs_dev = pytest.mark.skipif(not DEV.is_dir(), reason=f"FinanceBench dev set not at {DEV}")
+WIDE = DEV.with_name("financebench-wide")
+needs_wide = pytest.mark.skipif(not WIDE.is_dir(), reason=f"FinanceBench wide set not at {WIDE}")
 
 
 def _question(**changes: object) -> FinanceBenchQuestion:
@@ -262,3 +266,67 @@ def test_select_takes_filings_with_questions_first() -> None:
     assert len(questions) == 3
     filings, questions = select(data, docs=None, questions=4)
     assert len(filings) == 14 and [q.id for q in questions] == [q.id for q in data.golden[:4]]
+
+
+# --- question types and filing kinds; the wide set -----------------------------------------------
+
+
+@pytest.mark.parametrize(("raw", "kind"), [
+    ("metrics-generated", "metrics"), ("domain-relevant", "judgments"),
+    ("novel-generated", "prose"), ("Metrics-Generated ", "metrics"), (None, "other"),
+    ("something-new", "something-new"),
+])
+def test_question_type(raw: str | None, kind: str) -> None:
+    assert question_type(raw) == kind
+
+
+@pytest.mark.parametrize(("doc_type", "kind"), [
+    ("10k", "10-K"), ("10K", "10-K"), ("10q", "10-Q"), ("8k", "8-K"), ("Earnings", "earnings"),
+    ("10-K", "10-K"), ("S-1", "S-1"),
+])
+def test_filing_kind(doc_type: str, kind: str) -> None:
+    assert filing_kind(doc_type) == kind
+
+
+def test_labels_carry_type_raw_type_and_kind(tmp_path: Path) -> None:
+    (tmp_path / "documents.jsonl").write_text(json.dumps(
+        {"doc_name": "JPMORGAN_2021Q1_10Q", "company": "JPMorgan", "doc_type": "10q",
+         "doc_period": 2021}) + "\n")
+    rows = [_question(financebench_id="a", company="JPMorgan", doc_name="JPMORGAN_2021Q1_10Q",
+                      question_type="novel-generated",
+                      evidence=[{"evidence_text": "x", "doc_name": "JPMORGAN_2021Q1_10Q",
+                                 "evidence_page_num": 3}]),
+            _question(financebench_id="b", question_type=None)]  # 3M_2018_10K: from its name
+    (tmp_path / "questions.jsonl").write_text(
+        "\n".join(r.model_dump_json() for r in rows) + "\n")
+    data = load_financebench(tmp_path)
+    assert [(f.document, f.kind) for f in data.filings] == [("jpmorgan-10q-q1", "10-Q"),
+                                                            ("3m-10k", "10-K")]
+    assert data.labels() == {"a": {"type": "prose", "raw_type": "novel-generated",
+                                   "kind": "10-Q"},
+                             "b": {"type": "other", "raw_type": "-", "kind": "10-K"}}
+
+
+@needs_dev
+@needs_wide
+def test_both_sets_load_with_distinct_partitions_types_and_kinds() -> None:
+    from collections import Counter
+
+    dev, wide = load_financebench(DEV), load_financebench(WIDE)
+    assert (len(dev.filings), len(dev.golden), len(wide.filings), len(wide.golden)) == (
+        14, 18, 28, 38)
+    assert Counter(v["type"] for v in dev.labels().values()) == {"metrics": 14, "judgments": 4}
+    assert Counter(f.kind for f in wide.filings) == {"10-K": 19, "10-Q": 5, "8-K": 2,
+                                                     "earnings": 2}
+    labels = wide.labels()
+    assert Counter(v["type"] for v in labels.values()) == {"metrics": 16, "prose": 20,
+                                                           "judgments": 2}
+    assert Counter(v["kind"] for v in labels.values()) == {"10-K": 21, "10-Q": 8, "8-K": 2,
+                                                           "earnings": 7}
+    partitions = wide.by_partition()
+    assert len(partitions) == 28  # quarters and dates keep one company's filings apart
+    assert partitions[("jpmorgan-10q-q1", 2021)].doc_name == "JPMORGAN_2021Q1_10Q"
+    assert partitions[("foot-locker-8k-2022-05-20", 2022)].kind == "8-K"
+    assert partitions[("foot-locker-8k-2022-08-19", 2022)].kind == "8-K"
+    assert partitions[("mgm-resorts-earnings-q4", 2022)].kind == "earnings"
+    assert all(f.pdf.is_file() for f in wide.filings)
