@@ -22,8 +22,10 @@ Guardrails, each recorded as a :class:`GuardrailEvent` and in ``answer_audit``:
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -39,6 +41,7 @@ from rag_assets.core.generation.extractive import (
     score_units,
     select,
 )
+from rag_assets.core.generation.metric_engine import MetricAnswer, answer_metric, parse_question
 from rag_assets.core.generation.records import (
     ABSTENTION,
     AuditRecord,
@@ -48,10 +51,16 @@ from rag_assets.core.generation.records import (
     Source,
     SourceCitation,
 )
+from rag_assets.core.ingest.routing import LEGAL_SUFFIX_RE, display_name
 from rag_assets.core.llm.client import ChatModel, LLMCallError, LLMReplyError
 from rag_assets.core.llm.prompts import render
 from rag_assets.core.retrieval.query import load_lexicon
 from rag_assets.core.retrieval.retriever import Hit, Retriever, Scope, Strategy
+
+if TYPE_CHECKING:
+    from rag_assets.core.ingest.facts import StatementFact
+
+FactsProvider = Callable[[str, int], "Sequence[StatementFact]"]
 
 
 class AnswerConfig(BaseModel):
@@ -115,11 +124,12 @@ class Answerer:
     """Answers questions over one store, with the stored pages to cite and verify against."""
 
     def __init__(self, retriever: Retriever, pages: PageTexts, chat: ChatModel | None = None,
-                 config: AnswerConfig | None = None) -> None:
+                 config: AnswerConfig | None = None, facts: FactsProvider | None = None) -> None:
         self.retriever = retriever
         self.pages = pages
         self.chat = chat
         self.config = config or AnswerConfig()
+        self.facts = facts  # a partition's statement facts: metric questions are computed
         self._known_words: set[str] | None = None
 
     @property
@@ -254,10 +264,102 @@ class Answerer:
                 out.append(f"{items[0]} {' '.join(str(y) for y in plan.years)}".strip())
         return [p for p in dict.fromkeys(out) if p != question][:n]
 
+    # -- metrics from statement facts -------------------------------------------------------
+    def company(self, document: str) -> str | None:
+        """The company a document's cover names, without its legal suffix."""
+        for profile in self.retriever.profiles:
+            if profile.document == document and profile.title:
+                return display_name(LEGAL_SUFFIX_RE.sub("", profile.title).strip(" .,"))
+        return None
+
+    def fact_partitions(self, question: str, document: str | None, year: int | None,
+                        asked: Sequence[int]) -> list[tuple[str, int]]:
+        """The partitions whose facts may answer: one document (given or routed), the
+        year asked first, then later filings (which print it as a comparative)."""
+        documents = [document] if document else self.retriever.resolve_scope(
+            question, self.config.kind).documents or []
+        if len(documents) != 1:
+            return []
+        if year:
+            return [(documents[0], int(year))]
+        held = sorted({y for d, y in self.retriever.store.partitions(self.config.kind)
+                       if d == documents[0]})
+        last = max(asked) if asked else None
+        if last is None:
+            return [(documents[0], y) for y in reversed(held)]
+        order = sorted(held, key=lambda y: (y < last, abs(y - last)))
+        return [(documents[0], y) for y in order]
+
+    def facts_answer(self, question: str, document: str | None = None,
+                     year: int | None = None) -> tuple[PartAnswer, MetricAnswer] | None:
+        """A metric, trend or judgment question answered from one filing's statement facts,
+        or None (no facts provider, not such a question, no single filing whose facts hold
+        the statements it needs): the retrieval path answers then."""
+        if self.facts is None or (parsed := parse_question(question)) is None:
+            return None
+        for doc, y in self.fact_partitions(question, document, year, parsed.years):
+            facts = self.facts(doc, y)
+            if not facts:
+                continue
+            computed = answer_metric(parsed, facts, self.company(doc))
+            if computed.status == "unavailable":
+                continue
+            part = Part(question=question, scope=Scope.partition(doc, y), label=doc)
+            answer = PartAnswer(part=part, claims=computed.claims(), abstained=False,
+                                strength=1.0, looked_for=[parsed.target],
+                                first_pages=len({o.page for o in computed.operands}))
+            if self.chat is not None and computed.status == "answered":
+                claims, events = self.model_metric_claims(question, computed)
+                answer.claims += claims
+                answer.events += events
+            return answer, computed
+        return None
+
+    def model_metric_claims(self, question: str, computed: MetricAnswer
+                            ) -> tuple[list[Claim], list[GuardrailEvent]]:
+        """A model's explanation of a computed metric: it gets the result and each operand's
+        row as numbered evidence; a claim is kept when its citations hold once the computed
+        figures are taken as supported (they come from the engine, not the page)."""
+        pages: dict[tuple[str, int, int], list[str]] = {}
+        for o in computed.operands:
+            pages.setdefault((o.document, o.year, o.page), []).append(
+                f"{o.quote}  [{o.title}, {o.period}]")
+        sources = [{"number": n, "document": d, "year": y, "page": p, "text": "\n".join(rows)}
+                   for n, ((d, y, p), rows) in enumerate(pages.items(), start=1)]
+        prompt = render("answer", question=f"{question}\n\nComputed from the statement rows "
+                        f"below: {computed.headline} {' '.join(computed.details)}",
+                        sources=sources, abstention=ABSTENTION)
+        reply, events = model_reply(self.chat, prompt)
+        computed_figures = re.findall(r"-?\$?\d[\d,]*(?:\.\d+)?%?", " ".join(
+            [computed.headline, *computed.details]))
+        claims = []
+        for claim in model_claims(reply, sources):
+            supports = claim.text
+            for figure in computed_figures:
+                supports = supports.replace(figure, " ")
+            claims.append(claim.model_copy(update={"citations": [
+                c.model_copy(update={"supports": supports}) for c in claim.citations]}))
+        checked = verify_claims(claims, self.pages, self.config.citation_threshold)
+        kept, dropped = keep_verified(checked, "model claims")
+        return kept, events + dropped
+
     def ask(self, question: str, document: str | None = None, year: int | None = None,
             log: Callable[[str], None] | None = None) -> QAResult:
         started = time.perf_counter()
         cfg = self.config
+        if (from_facts := self.facts_answer(question, document, year)) is not None:
+            answer, _ = from_facts
+            result = compose(question, [answer], self.pages, cfg.citation_threshold)
+            result.guardrail_events = answer.events
+            result.evidence_strength = answer.strength
+            result.provider = "extractive" if self.chat is None else self.chat.provider
+            result.model = None if self.chat is None else self.chat.config.executive_model
+            result.k, result.first_sources = cfg.k, answer.first_pages
+            result.seconds = round(time.perf_counter() - started, 3)
+            if log:
+                log(f"computed from statement facts in {result.seconds:.1f} s: "
+                    f"{len(result.claims)} claims")
+            return result
         scope = None
         if document or year:
             scope = Scope(documents=[document] if document else None,

@@ -1,0 +1,905 @@
+"""Metrics, trends and judgments computed from a filing's statement facts, every operand cited.
+
+Retrieval finds the page that prints revenue, but no page prints "fixed asset turnover 24.26":
+an analyst's metric is arithmetic over line items of several statements and years. Here a
+question is parsed (:func:`parse_question`: which metric or line item, which fiscal years or
+quarter, the precision and units asked, a definition the question states itself), the metric's
+formula (``metric_definitions.json``, or the question's own definition) is evaluated over the
+filing's :class:`~rag_assets.core.ingest.facts.StatementFact` rows (:func:`answer_metric`), and
+the answer opens with the result at the precision asked, then the formula, the computation and
+every operand with its period and the row it was read from (page + quote: a citation the
+verifier checks like any other). A missing operand is said plainly, never guessed; whether a
+metric applies at all is decided from the facts (no cost of revenue line: no gross margin), and
+the thresholds of a judgment are data (``judgment_rules.json``) stated in the answer.
+
+Plain Python and pydantic; no Dagster, no model.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import operator
+import re
+from collections.abc import Callable, Sequence
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import BaseModel, Field
+
+from rag_assets.core.generation.records import Claim, SourceCitation
+from rag_assets.core.ingest.routing import years_in
+from rag_assets.core.retrieval.query import load_lexicon, normalize
+
+if TYPE_CHECKING:
+    from rag_assets.core.ingest.facts import StatementFact
+
+DEFINITIONS_FILE = Path(__file__).with_name("metric_definitions.json")
+RULES_FILE = Path(__file__).with_name("judgment_rules.json")
+
+Unit = Literal["percent", "ratio", "days", "USD"]
+Aggregate = Literal["value", "average", "cagr", "trend"]
+Status = Literal["answered", "missing", "not_meaningful", "unavailable"]
+
+STATEMENT_NAMES = {
+    "income_statement": "income statement", "balance_sheet": "balance sheet",
+    "cash_flow": "cash flow statement", "equity": "statement of equity",
+    "comprehensive_income": "statement of comprehensive income",
+    "segment_note": "segment note", "mdna": "MD&A",
+}
+NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+                "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+SCALES = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
+
+
+# --- definitions (data) ----------------------------------------------------------------------
+
+
+class ConceptDef(BaseModel):
+    title: str
+    lexicon: str | None = None
+    aliases: list[str] = Field(default_factory=list)
+    kind: Literal["flow", "stock"]
+    statements: list[str]
+    magnitude: bool = False
+    derived: str | None = None
+    unit: str = "USD"
+    note: str = ""
+
+
+class MetricDef(BaseModel):
+    title: str
+    lexicon: str | None = None
+    aliases: list[str] = Field(default_factory=list)
+    formula: str
+    unit: Unit
+    decimals: int = 2
+    better: Literal["higher", "lower"] | None = None
+    applies_if: list[list[str]] = Field(default_factory=list)
+    source: str
+
+
+class Definitions(BaseModel):
+    concepts: dict[str, ConceptDef]
+    metrics: dict[str, MetricDef]
+
+    def title(self, name: str) -> str:
+        entry = self.concepts.get(name) or self.metrics.get(name)
+        return entry.title if entry else name.replace("_", " ")
+
+
+class Band(BaseModel):
+    min: float | None = None
+    max: float | None = None
+    verdict: str
+    yes: bool
+
+    def holds(self, value: float) -> bool:
+        return (self.min is None or value >= self.min) and (self.max is None or value < self.max)
+
+
+class JudgmentRule(BaseModel):
+    patterns: list[str]
+    metric: str
+    bands: list[Band]
+    rule: str
+    source: str
+
+
+class TrendRule(BaseModel):
+    flat_relative: float
+    flat_points: float
+    source: str
+
+
+class Rules(BaseModel):
+    trend: TrendRule
+    rules: dict[str, JudgmentRule]
+
+
+@cache
+def load_definitions(path: Path = DEFINITIONS_FILE) -> Definitions:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return Definitions(concepts=data["concepts"], metrics=data["metrics"])
+
+
+@cache
+def load_rules(path: Path = RULES_FILE) -> Rules:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return Rules(trend=data["trend"], rules=data["rules"])
+
+
+def _phrase_pattern(phrase: str) -> re.Pattern[str]:
+    """Whole words in any spacing; a word of three letters or more may take a plural ending."""
+    words = [re.escape(w) + (r"(?:s|es)?" if len(w) >= 3 and w[-1].isalpha() else "")
+             for w in normalize(phrase).split()]
+    body = r"\s+".join(words)
+    return re.compile(rf"(?<![\w&]){body}(?![\w&])")
+
+
+@cache
+def _alias_patterns() -> tuple[tuple[str, bool, re.Pattern[str]], ...]:
+    """(name, is_metric, pattern) for every alias: the definitions' own and the finance
+    lexicon's entry they borrow (one list of how analysts write a metric, not two)."""
+    defs = load_definitions()
+    lexicon = load_lexicon().metrics
+    out = []
+    for is_metric, table in ((True, defs.metrics), (False, defs.concepts)):
+        for name, entry in table.items():
+            borrowed = lexicon[entry.lexicon].aliases if entry.lexicon in lexicon else []
+            phrases = {normalize(a) for a in [*entry.aliases, *borrowed, name.replace("_", " ")]}
+            out += [(name, is_metric, _phrase_pattern(p)) for p in sorted(phrases) if p]
+    return tuple(out)
+
+
+def named_items(text: str) -> list[tuple[int, int, str, bool]]:
+    """(start, end, name, is_metric) of the metrics and line items a text names; where aliases
+    overlap the longest wins ("capex as a % of revenue" is one metric, not capex and revenue)."""
+    norm = normalize(text)
+    found = [(m.start(), m.end(), name, is_metric)
+             for name, is_metric, pattern in _alias_patterns() for m in pattern.finditer(norm)]
+    taken: list[tuple[int, int, str, bool]] = []
+    for item in sorted(found, key=lambda f: (f[0] - f[1], not f[3], f[0])):
+        if all(item[1] <= s or item[0] >= e for s, e, _, _ in taken):
+            taken.append(item)
+    return sorted(taken)
+
+
+# --- the question ----------------------------------------------------------------------------
+
+
+class MetricQuestion(BaseModel):
+    """What a metric, trend or judgment question asks, read from its words."""
+
+    question: str
+    target: str = Field(description="a metric or concept of metric_definitions.json")
+    is_metric: bool
+    years: list[int] = Field(default_factory=list, description="fiscal years asked, sorted")
+    aggregate: Aggregate = "value"
+    months: int = Field(default=12, description="12 for a fiscal year, 3 for a quarter, 6 ...")
+    quarter: int | None = None
+    decimals: int | None = None
+    scale: Literal["thousands", "millions", "billions"] | None = None
+    percent: bool = Field(default=False, description="the question asks for percents")
+    formulas: dict[str, str] = Field(
+        default_factory=dict, description="definitions the question states, by metric name")
+    yes_no: bool = False
+    direction: Literal["up", "down", "improve", "worsen", "change"] | None = None
+    judgment: str | None = None
+
+    @property
+    def stated(self) -> str | None:
+        """The question's own formula of its target, when it states one."""
+        return self.formulas.get(self.target)
+
+
+_SENTENCE_RE = re.compile(r"(?<=[.?!])\s+(?=[A-Z(])")
+_DEFINITION_RES = (
+    re.compile(r"^(?:define\s+)?(?P<name>.+?)\s+(?:here\s+)?(?:is|are)\s+(?:defined|calculated|"
+               r"computed)\s+as\s*:?\s*(?P<body>.+)$", re.IGNORECASE),
+    re.compile(r"^define\s+(?P<name>.+?)\s+as\s*:?\s*(?P<body>.+)$", re.IGNORECASE),
+)
+_DECIMALS_RE = re.compile(
+    r"\bround\w*\s+(?:\w+\s+){0,3}?to\s+(?:the\s+)?(?P<n>\d|zero|one|two|three|four)\s+"
+    r"decimal|\bnearest\s+(?P<whole>whole|integer)", re.IGNORECASE)
+_SCALE_RE = re.compile(r"\b(?:in|of)\s+(?:units\s+of\s+)?(?:usd|us\$|\$|dollars)?\s*"
+                       r"(?P<scale>thousands|millions|billions)\b", re.IGNORECASE)
+_PERCENT_RE = re.compile(r"\b(?:in\s+(?:units\s+of\s+)?|as\s+(?:a\s+)?)percent", re.IGNORECASE)
+_QUARTER_RES = (
+    re.compile(r"\bq(?P<q>[1-4])\s*'?\s*(?:fy\s*)?(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
+    re.compile(r"\b(?P<y>(?:19|20)\d\d)\s*q(?P<q>[1-4])\b", re.IGNORECASE),
+    re.compile(r"\b(?P<w>first|second|third|fourth)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?"
+               r"(?:fiscal\s+|fy\s*)?(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
+)
+_HALF_RE = re.compile(r"\b(?:h1|first\s+half|six\s+months)\b", re.IGNORECASE)
+_NINE_RE = re.compile(r"\bnine\s+months\b", re.IGNORECASE)
+_YES_NO_RE = re.compile(r"(?:^|[,:;]\s+)(?:does|do|did|has|have|had|is|are|was|were|will|can|"
+                        r"could)\b", re.IGNORECASE)
+_AVERAGE_RE = re.compile(r"\baverage\b", re.IGNORECASE)
+_SPAN_RE = re.compile(r"\b(?P<n>\d|two|three|four|five|six|seven|eight|nine|ten)[\s-]+years?\b",
+                      re.IGNORECASE)
+_CAGR_RE = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual\s+growth", re.IGNORECASE)
+_DIRECTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("improve", re.compile(r"\bimprov\w*|\bbetter\b", re.IGNORECASE)),
+    ("worsen", re.compile(r"\bworse\w*|\bdeteriorat\w*", re.IGNORECASE)),
+    ("up", re.compile(r"\bincreas\w*|\bgr[eo]w\w*|\brais\w*|\bros[ee]\b|\brise\b|\bwent\s+up|"
+                      r"\bgo(?:ne)?\s+up|\bhigher\b|\bexpand\w*", re.IGNORECASE)),
+    ("down", re.compile(r"\bdecreas\w*|\bdeclin\w*|\bdrop\w*|\bfell\b|\bfall\w*|\bwent\s+down|"
+                        r"\bgo(?:ne)?\s+down|\blower\b|\breduc\w*|\bshr[iu]nk\w*", re.IGNORECASE)),
+    ("change", re.compile(r"\bchang\w*|\bmov\w*|\bdifference\b|\btrend\w*", re.IGNORECASE)),
+)
+
+
+def _number(word: str) -> int:
+    return int(word) if word.isdigit() else NUMBER_WORDS[word.lower()]
+
+
+def _split_definitions(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """The asking text, and the (name, body) definitions the question states."""
+    asked: list[str] = []
+    definitions: list[tuple[str, str]] = []
+    for sentence in _SENTENCE_RE.split(text):
+        for pattern in _DEFINITION_RES:
+            if match := pattern.match(sentence.strip()):
+                definitions.append((match["name"], match["body"].strip().rstrip(".")))
+                break
+        else:
+            asked.append(sentence)
+    return " ".join(asked), definitions
+
+
+def _name_of(phrase: str) -> str | None:
+    """The metric (else line item) a definition's name phrase writes."""
+    items = named_items(phrase)
+    metrics = [i for i in items if i[3]]
+    chosen = max(metrics or items, key=lambda i: i[1] - i[0], default=None)
+    return chosen[2] if chosen else None
+
+
+_YEAR_TOKEN = r"(?:fy\s*'?\s*)?(?:(?:19|20)\d\d|\d\d)"
+_AVG_RE = re.compile(rf"\baverage\s+(?:of\s+)?(?:the\s+)?(?P<x>[^()]+?)\s+(?:between|from|over)\s+"
+                     rf"{_YEAR_TOKEN}\s+(?:and|to|-)\s+{_YEAR_TOKEN}")
+_CHANGE_RE = re.compile(rf"\bchange\s+in\s+(?P<x>[^()]+?)\s+(?:between|from)\s+{_YEAR_TOKEN}\s+"
+                        rf"(?:and|to|-)\s+{_YEAR_TOKEN}")
+_FY_TERM_RE = re.compile(r"\bfy\s*'?\s*(?P<y>(?:19|20)\d\d)\s+")
+_FILLER_RE = re.compile(
+    r"\b(?:the|of|unadjusted|reported|annual|year|end|year end|total amount of|amount of|"
+    r"from (?:the )?(?:cash flows? statement|statement of cash flows|income statement|"
+    r"balance sheet)|\(from (?:the )?cash flows? statement\)|on (?:the )?balance sheet)\b")
+_OPERATOR_WORDS = ((r"\bdivided\s+by\b", "/"), (r"\bover\b", "/"), (r"\bmultiplied\s+by\b", "*"),
+                   (r"\btimes\b", "*"), (r"\bplus\b", "+"), (r"\bminus\b", "-"),
+                   (r"\bless\b", "-"), (r"[×x](?=\s*\(|\s+\d)", "*"), (r"÷", "/"))
+
+
+def definition_formula(body: str, year: int | None) -> str | None:
+    """A definition the question writes, as a formula over concepts and metrics, or None when
+    a word of it is not understood (the stored definition is used then, never a guess).
+
+    ``FY2019 revenue / (average PP&E between FY2018 and FY2019)`` with ``year`` 2019 becomes
+    ``revenue / (avg(ppe_net))``; a term of an earlier year than ``year`` takes ``[-n]``.
+    """
+    text = normalize(body)
+    text = _AVG_RE.sub(lambda m: f" avg({m['x']}) ", text)
+    text = _CHANGE_RE.sub(lambda m: f" change({m['x']}) ", text)
+
+    def fy(match: re.Match[str]) -> str:
+        offset = int(match["y"]) - year if year else 0
+        return f" @{offset} " if offset else " "
+
+    text = _FY_TERM_RE.sub(fy, text)
+    text = text.replace("percent", " ")
+    for pattern, symbol in _OPERATOR_WORDS:
+        text = re.sub(pattern, f" {symbol} ", text)
+    text = normalize(_FILLER_RE.sub(" ", text))  # named_items' positions are in this form
+    out: list[str] = []
+    position = 0
+    items = named_items(text)
+    for start, end, name, _ in items:
+        out.append(text[position:start])
+        out.append(f" {name} ")
+        position = end
+    out.append(text[position:])
+    formula = re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", " ".join("".join(out).split())))
+    formula = re.sub(r"@(-?\d+)\s+([a-z_]+)", lambda m: f"{m[2]}[{m[1]}]", formula)
+    residue = re.sub(r"\b(?:avg|change|[a-z_]+(?=\s*(?:\[|$|[)+\-*/])))\b", " ", formula)
+    if re.search(r"[a-z@&]", residue) or not items:
+        return None
+    names = set(re.findall(r"[a-z_]+", formula)) - {"avg", "change"}
+    defs = load_definitions()
+    if not names <= set(defs.metrics) | set(defs.concepts):
+        return None
+    try:
+        ast.parse(formula, mode="eval")
+    except SyntaxError:
+        return None
+    return formula
+
+
+def parse_question(question: str) -> MetricQuestion | None:
+    """What a metric, trend or judgment question asks; None when it names no metric or line
+    item the definitions know (a question for the prose path)."""
+    text = " ".join(question.split())
+    asked, definitions = _split_definitions(text)
+    norm = normalize(asked)
+    rules = load_rules().rules
+    judgment = next((key for key, rule in rules.items()
+                     if any(re.search(p, norm) for p in rule.patterns)), None)
+    items = named_items(asked)
+    metrics = [i for i in items if i[3]]
+    chosen = max(metrics or items, key=lambda i: i[1] - i[0], default=None)
+    target, is_metric = (chosen[2], chosen[3]) if chosen else (None, False)
+    if judgment and (target is None or target == rules[judgment].metric or not is_metric):
+        target, is_metric = rules[judgment].metric, True
+    if target is None and definitions:
+        target = _name_of(definitions[0][0])
+        is_metric = target in load_definitions().metrics
+    if target is None:
+        return None
+    months, quarter, quarter_year = 12, None, None
+    for pattern in _QUARTER_RES:
+        if match := pattern.search(text):
+            word = match.groupdict().get("w")
+            quarter = (["first", "second", "third", "fourth"].index(word.lower()) + 1
+                       if word else int(match["q"]))
+            quarter_year, months = int(match["y"]), 3
+            break
+    if _HALF_RE.search(text):
+        months = 6
+    elif _NINE_RE.search(text):
+        months = 9
+    years = sorted(set(years_in(_quarterless(asked)))) or (
+        [quarter_year] if quarter_year else sorted(set(years_in(" ".join(
+            b for _, b in definitions)))))
+    if quarter_year and not years:
+        years = [quarter_year]
+    aggregate: Aggregate = "value"
+    direction = None
+    for name, pattern in _DIRECTIONS:
+        if pattern.search(norm.replace("growth rate", "")) and not (
+                is_metric and "[-1]" in load_definitions().metrics[target].formula):
+            direction = name
+            break
+    span = _SPAN_RE.search(asked)
+    if _CAGR_RE.search(asked):
+        aggregate = "cagr"
+        if span and len(years) == 1:
+            years = [years[0] - _number(span["n"]), years[0]]
+    elif _AVERAGE_RE.search(asked) and (len(years) > 1 or span):
+        aggregate = "average"
+        last = years[-1] if years else None
+        if span and last and len(years) == 1:
+            years = list(range(last - _number(span["n"]) + 1, last + 1))
+        elif years:
+            years = list(range(years[0], years[-1] + 1))
+    elif direction and judgment is None and (len(years) > 1 or _YES_NO_RE.search(asked)):
+        aggregate = "trend"
+    elif years:
+        years = [years[-1]]
+    decimals = None
+    if match := _DECIMALS_RE.search(text):
+        decimals = 0 if match["whole"] else _number(match["n"])
+    scale_match = _SCALE_RE.search(text)
+    anchor = years[-1] if years else None
+    formulas = {}
+    for name, body in definitions:
+        key = _name_of(name)
+        if key and (formula := definition_formula(body, anchor)) and formula != key:
+            formulas[key] = formula
+    return MetricQuestion(
+        question=question, target=target, is_metric=is_metric, years=years,
+        aggregate=aggregate, months=months, quarter=quarter, decimals=decimals,
+        scale=scale_match["scale"].lower() if scale_match else None,
+        percent=bool(_PERCENT_RE.search(normalize(text))), formulas=formulas,
+        yes_no=bool(_YES_NO_RE.search(asked.split("?")[0] if "?" in asked else asked)),
+        direction=direction if aggregate == "trend" else None, judgment=judgment)
+
+
+def _quarterless(text: str) -> str:
+    for pattern in _QUARTER_RES:
+        text = pattern.sub(lambda m: f" {m['y']} ", text)
+    return text
+
+
+# --- evaluation ------------------------------------------------------------------------------
+
+
+class Operand(BaseModel):
+    """A fact a computation used: the concept, its period and the row it was read from."""
+
+    concept: str
+    title: str
+    fiscal_year: int
+    months: int | None
+    value: float = Field(description="as used: an amount paid or spent as a magnitude")
+    document: str
+    year: int
+    statement: str
+    label: str
+    printed: str
+    page: int
+    quote: str
+    scale: float = 1.0
+
+    @property
+    def period(self) -> str:
+        if self.months is None:
+            return f"end of FY{self.fiscal_year}"
+        if self.months == 12:
+            return f"FY{self.fiscal_year}"
+        return f"{self.months} months of FY{self.fiscal_year}"
+
+    def citation(self) -> SourceCitation:
+        """The operand's row as a citation: it stands for the label and the printed figure."""
+        return SourceCitation(document=self.document, year=self.year, page=self.page,
+                              quote=self.quote, supports=f"{self.label} {self.printed}")
+
+
+class _Value(BaseModel):
+    value: float | None
+    shown: str
+
+
+class _Missing(Exception):
+    pass
+
+
+_BINARY: dict[type, tuple[str, Callable[[float, float], float]]] = {
+    ast.Add: ("+", operator.add), ast.Sub: ("-", operator.sub), ast.Mult: ("*", operator.mul),
+    ast.Div: ("/", operator.truediv), ast.Pow: ("^", operator.pow),
+}
+
+
+class Evaluator:
+    """Evaluates formulas over one filing's facts, remembering every fact it used and every
+    operand it could not find."""
+
+    def __init__(self, facts: Sequence[StatementFact], months: int = 12,
+                 formulas: dict[str, str] | None = None) -> None:
+        self.defs = load_definitions()
+        self.facts = facts
+        self.months = months
+        self.formulas = formulas or {}
+        self.operands: dict[tuple[str, int], Operand] = {}
+        self.missing: list[str] = []
+        self.zeroed: list[str] = []
+        self._stack: list[str] = []
+
+    def printed(self, concept: str) -> bool:
+        return any(f.concept == concept for f in self.facts)
+
+    def pick(self, concept: str, fiscal_year: int) -> StatementFact | None:
+        """The fact of a concept for a fiscal year: the right duration (or a balance-sheet
+        date), the definition's preferred statement first, then the concept map's best label,
+        a total before a component, the first printed."""
+        entry = self.defs.concepts[concept]
+        order = {s: i for i, s in enumerate(entry.statements)}
+        candidates = [
+            f for f in self.facts
+            if f.concept == concept and f.fiscal_year == fiscal_year
+            and f.unit == entry.unit and (f.months is None if entry.kind == "stock"
+                                          else f.months == self.months)
+        ]
+        if not candidates and entry.kind == "stock":  # a date column the reader gave months
+            candidates = [f for f in self.facts if f.concept == concept
+                          and f.fiscal_year == fiscal_year and f.unit == entry.unit]
+        if not candidates:
+            return None
+        return min(candidates, key=lambda f: (order.get(f.statement, len(order)),
+                                              getattr(f, "rank", 0), not f.total, f.page,
+                                              f.table, f.row))
+
+    def concept(self, name: str, fiscal_year: int) -> _Value:
+        entry = self.defs.concepts[name]
+        fact = self.pick(name, fiscal_year)
+        if fact is None:
+            if entry.derived:
+                return self.formula(entry.derived, fiscal_year, name)
+            when = _period(fiscal_year, entry.kind, self.months)
+            self.missing.append(f"{entry.title} for {when}")
+            raise _Missing
+        value = abs(fact.value) if entry.magnitude else fact.value
+        self.operands.setdefault((name, fiscal_year), Operand(
+            concept=name, title=entry.title, fiscal_year=fiscal_year, months=fact.months,
+            value=value, document=fact.document, year=fact.year, statement=fact.statement,
+            label=fact.label, printed=fact.printed, page=fact.page, quote=fact.quote,
+            scale=fact.scale))
+        return _Value(value=value, shown=_short(value))
+
+    def name(self, name: str, fiscal_year: int) -> _Value:
+        if name in self._stack:
+            raise ValueError(f"circular definition of {name}")
+        if name in self.formulas:
+            return self.formula(self.formulas[name], fiscal_year, name)
+        if name in self.defs.metrics:
+            return self.formula(self.defs.metrics[name].formula, fiscal_year, name)
+        if name in self.defs.concepts:
+            return self.concept(name, fiscal_year)
+        raise ValueError(f"unknown name {name!r} in a formula")
+
+    def formula(self, formula: str, fiscal_year: int, name: str = "") -> _Value:
+        self._stack.append(name)
+        try:
+            return self.node(ast.parse(formula, mode="eval").body, fiscal_year)
+        finally:
+            self._stack.pop()
+
+    def node(self, node: ast.expr, fy: int) -> _Value:
+        if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+            return _Value(value=float(node.value), shown=f"{node.value:g}")
+        if isinstance(node, ast.Name):
+            return self.name(node.id, fy)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            inner = self.node(node.operand, fy)
+            sign = -1 if isinstance(node.op, ast.USub) else 1
+            return _Value(value=sign * inner.value, shown=f"-{inner.shown}" if sign < 0
+                          else inner.shown)
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+            symbol, op = _BINARY[type(node.op)]
+            left, right = self.node(node.left, fy), self.node(node.right, fy)
+            if symbol == "/" and right.value == 0:
+                self.missing.append("a zero denominator")
+                raise _Missing
+            return _Value(value=op(left.value, right.value),
+                          shown=f"{_wrap(left.shown)} {symbol} {_wrap(right.shown)}")
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            offset = ast.literal_eval(node.slice)
+            return self.name(node.value.id, fy + int(offset))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1:
+            arg, func = node.args[0], node.func.id
+            if func == "avg":
+                now, before = self.node(arg, fy), self.node(arg, fy - 1)
+                return _Value(value=(now.value + before.value) / 2,
+                              shown=f"({before.shown} + {now.shown}) / 2")
+            if func == "change":
+                now, before = self.node(arg, fy), self.node(arg, fy - 1)
+                return _Value(value=now.value - before.value,
+                              shown=f"({now.shown} - {before.shown})")
+            if func == "opt":
+                seen = len(self.missing)
+                try:
+                    return self.node(arg, fy)
+                except _Missing:
+                    self.zeroed += self.missing[seen:]
+                    del self.missing[seen:]
+                    return _Value(value=0.0, shown="0")
+        raise ValueError(f"unsupported formula element: {ast.dump(node)[:80]}")
+
+    def evaluate(self, formula: str, fiscal_year: int) -> float | None:
+        """The formula at a fiscal year, or None (the missing operands are in ``missing``);
+        every operand is evaluated, so one answer names all that are missing."""
+        try:
+            return self.formula(formula, fiscal_year).value
+        except _Missing:
+            return None
+
+    def shown(self, formula: str, fiscal_year: int) -> str:
+        try:
+            return self.formula(formula, fiscal_year).shown
+        except _Missing:
+            return ""
+
+
+def _wrap(shown: str) -> str:
+    return f"({shown})" if re.search(r"\s[-+]\s", shown) and not (
+        shown.startswith("(") and shown.endswith(")")) else shown
+
+
+def _short(value: float) -> str:
+    """An operand in the computation line: millions, as statements print them."""
+    if abs(value) >= 1e5:
+        return f"{value / 1e6:,.{_decimals_needed(value / 1e6)}f}"
+    return f"{value:,.{_decimals_needed(value)}f}"
+
+
+def _decimals_needed(value: float, most: int = 3) -> int:
+    for d in range(most + 1):
+        if math.isclose(round(value, d), value, abs_tol=10 ** -(most + 2)):
+            return d
+    return most
+
+
+def _period(fiscal_year: int, kind: str, months: int) -> str:
+    if kind == "stock":
+        return f"the end of FY{fiscal_year}"
+    return f"FY{fiscal_year}" if months == 12 else f"the {months} months of FY{fiscal_year}"
+
+
+# --- the answer ------------------------------------------------------------------------------
+
+
+class MetricAnswer(BaseModel):
+    """A computed answer: the result, how it was computed and every operand it used."""
+
+    question: MetricQuestion
+    status: Status
+    value: float | None = None
+    values: dict[int, float] = Field(default_factory=dict, description="the target per year")
+    headline: str = Field(description="the first sentence: the result at the precision asked")
+    details: list[str] = Field(default_factory=list, description="formula, computation, rule")
+    operands: list[Operand] = Field(default_factory=list)
+    missing: list[str] = Field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        lines = [self.headline, *self.details]
+        lines += [f"{o.title.capitalize()}, {o.period}: {o.printed} ({_statement(o)} "
+                  f"p.{o.page + 1}: \"{o.quote}\")" for o in self.operands]
+        return "\n".join(lines)
+
+    def claims(self) -> list[Claim]:
+        """The answer as claims: the headline cites every operand, each operand line cites
+        its row; the formula and computation lines cite nothing (they are arithmetic)."""
+        citations = [o.citation() for o in self.operands]
+        claims = [Claim(text=self.headline, citations=citations)]
+        claims += [Claim(text=d) for d in self.details]
+        claims += [Claim(text=f"{o.title.capitalize()}, {o.period}: {o.printed} "
+                              f"({_statement(o)}, "
+                              f"\"{o.label}\").", citations=[o.citation()])
+                   for o in self.operands]
+        return claims
+
+
+def _unit(question: MetricQuestion, defs: Definitions) -> Unit:
+    if not question.is_metric:
+        return "USD" if defs.concepts[question.target].unit == "USD" else "ratio"
+    unit = defs.metrics[question.target].unit
+    if question.aggregate == "cagr" or (question.aggregate == "trend" and unit == "USD"):
+        return "percent" if question.aggregate == "cagr" else unit
+    if unit == "percent" and question.stated and not question.percent:
+        return "ratio"  # "ROA is defined as: net income / average total assets": a ratio
+    if unit == "ratio" and question.percent:
+        return "percent"
+    return unit
+
+
+def format_value(value: float, unit: Unit, decimals: int | None,
+                 scale: str | None = None) -> str:
+    """A result as an analyst writes it: 24.26, 1.9%, 45.10 days, $3,215 million, -$1,561
+    million, $0.40 billion."""
+    if unit == "percent":
+        return f"{value * 100:,.{1 if decimals is None else decimals}f}%"
+    if unit == "days":
+        return f"{value:,.{2 if decimals is None else decimals}f} days"
+    if unit == "ratio":
+        return f"{value:,.{2 if decimals is None else decimals}f}"
+    sign = "-" if value < 0 else ""
+    size = abs(value)
+    if scale is None:
+        scale = "millions" if size >= 1e6 else None
+    if scale is None:
+        return f"{sign}${size:,.{decimals or 0}f}"
+    shown = size / SCALES[scale]
+    if decimals is None:
+        decimals = 2 if scale == "billions" else _decimals_needed(shown)
+    return f"{sign}${shown:,.{decimals}f} {scale[:-1]}"
+
+
+def _subject(company: str | None) -> str:
+    if not company:
+        return "The"
+    return f"{company}'" if company.endswith("s") else f"{company}'s"
+
+
+def _when(question: MetricQuestion, years: Sequence[int]) -> str:
+    if question.quarter and years:
+        return f"Q{question.quarter} {years[-1]}"
+    if question.months not in (12,) and years:
+        return f"{question.months}-month FY{years[-1]}"
+    if question.aggregate == "average" and len(years) > 1:
+        return f"FY{years[0]}-FY{years[-1]} {len(years)}-year average"
+    if question.aggregate == "cagr" and len(years) > 1:
+        return f"FY{years[0]}-FY{years[-1]} {years[-1] - years[0]}-year"
+    return f"FY{years[-1]}" if years else ""
+
+
+def _default_year(facts: Sequence[StatementFact], months: int) -> int | None:
+    """The filing's own fiscal year: the latest year a statement column names."""
+    years = [f.fiscal_year for f in facts if f.fiscal_year is not None
+             and f.statement in ("income_statement", "balance_sheet", "cash_flow")
+             and (f.months is None or f.months == months)]
+    return max(years) if years else None
+
+
+def _applies(names: Sequence[str], evaluator: Evaluator, defs: Definitions
+             ) -> tuple[bool | None, list[str]]:
+    """Whether every metric it uses is meaningful for this filer, decided from its facts:
+    False with the lines it lacks, None when the statement holding them was not read at all
+    (an extraction gap: not for this engine to judge)."""
+    seen: set[str] = set()
+    lacking: list[str] = []
+    pending = list(names)
+    while pending:
+        name = pending.pop()
+        if name in seen or name not in defs.metrics:
+            continue
+        seen.add(name)
+        metric = defs.metrics[name]
+        formula = evaluator.formulas.get(name, metric.formula)
+        pending += re.findall(r"[a-z_]+", formula)
+        for group in metric.applies_if:
+            if any(evaluator.printed(c) for c in group):
+                continue
+            statements = {defs.concepts[c].statements[0] for c in group}
+            if not any(f.statement in statements for f in evaluator.facts):
+                return None, []
+            lacking.append(" or ".join(defs.concepts[c].title for c in group))
+    return (not lacking), lacking
+
+
+def answer_metric(question: MetricQuestion, facts: Sequence[StatementFact],
+                  company: str | None = None) -> MetricAnswer:
+    """The question answered from one filing's facts.
+
+    ``status`` says what came of it: ``answered``; ``missing`` (an operand the filing does not
+    print, named); ``not_meaningful`` (the filer's statements lack the lines the metric is made
+    of); ``unavailable`` (no facts of the statements it needs: let another path answer).
+    """
+    defs = load_definitions()
+    rules = load_rules()
+    evaluator = Evaluator(facts, question.months, question.formulas)
+    target = question.target
+    title = defs.title(target)
+    subject = _subject(company)
+    if question.is_metric:
+        applies, lacking = _applies([target], evaluator, defs)
+        if applies is None:
+            return MetricAnswer(question=question, status="unavailable",
+                                headline="The filing's statements were not read.")
+        if not applies:
+            who = company or "this filer"
+            metric = defs.metrics[target]
+            return MetricAnswer(
+                question=question, status="not_meaningful",
+                headline=f"{'No. ' if question.yes_no else ''}{title[:1].upper()}{title[1:]} "
+                         f"is not a meaningful metric for {who}: its statements print no "
+                         f"{'; no '.join(lacking)} line.",
+                details=[f"{title[:1].upper()}{title[1:]} = "
+                         f"{_pretty(evaluator.formulas.get(target, metric.formula), defs)} "
+                         f"({metric.source}), and this filer does not report "
+                         f"those lines: a bank or an insurer presents its results without them."],
+                missing=lacking)
+    else:
+        statements = set(defs.concepts[target].statements)
+        if not any(f.statement in statements for f in facts):
+            return MetricAnswer(question=question, status="unavailable",
+                                headline="The filing's statements were not read.")
+    formula = evaluator.formulas.get(target) or (
+        defs.metrics[target].formula if question.is_metric else target)
+    years = list(question.years) or [y for y in [_default_year(facts, question.months)] if y]
+    if not years:
+        return MetricAnswer(question=question, status="unavailable",
+                            headline="The filing's statements name no fiscal year.")
+    if question.aggregate in ("trend", "cagr") and len(years) == 1:
+        years = [years[0] - 1, years[0]]
+    if question.aggregate in ("trend", "cagr"):
+        years = [years[0], years[-1]]
+    values: dict[int, float] = {}
+    computations: list[str] = []
+    for year in years:
+        value = evaluator.evaluate(formula, year)
+        if value is not None:
+            values[year] = value
+            computations.append(f"FY{year}: {evaluator.shown(formula, year)} = "
+                                f"{format_value(value, _base_unit(question, defs), None)}")
+    operands = sorted(evaluator.operands.values(),
+                      key=lambda o: (o.fiscal_year, o.statement, o.page, o.concept))
+    if evaluator.missing:
+        missing = list(dict.fromkeys(evaluator.missing))
+        return MetricAnswer(
+            question=question, status="missing", operands=operands, values=values,
+            missing=missing,
+            headline=f"{subject} {_when(question, years)} {title} cannot be computed from the "
+                     f"filing: it prints no {'; no '.join(missing)}.",
+            details=[f"{title[:1].upper()}{title[1:]} = {_pretty(formula, defs)}."])
+    unit = _unit(question, defs)
+    details = [f"Formula: {title} = {_pretty(formula, defs)}"
+               + (" (as the question defines it)." if question.stated else
+                  f" ({defs.metrics[target].source}).")] if question.is_metric else []
+    if question.is_metric or question.aggregate != "value":
+        details += [f"Computation ({'millions' if 'millions' in _scales(operands) else 'units'} "
+                    f"as printed): {c}" for c in computations]
+    if evaluator.zeroed:
+        details.append(f"Not printed, taken as 0: {', '.join(dict.fromkeys(evaluator.zeroed))}.")
+    when = _when(question, years)
+    if question.aggregate == "average":
+        value = sum(values.values()) / len(values)
+        shown = format_value(value, unit, question.decimals, question.scale)
+        headline = f"{subject} {when} {title} is {shown}."
+    elif question.aggregate == "cagr":
+        first, last = values[years[0]], values[years[-1]]
+        span = years[-1] - years[0]
+        if first <= 0 or last <= 0:
+            return MetricAnswer(question=question, status="missing", operands=operands,
+                                headline=f"A CAGR of {title} is not defined: a value is not "
+                                         f"positive.", details=details)
+        value = (last / first) ** (1 / span) - 1
+        details.append(f"CAGR = ({_short(last)} / {_short(first)})^(1/{span}) - 1.")
+        shown = format_value(value, "percent", question.decimals)
+        headline = f"{subject} {when} {title} CAGR is {shown}."
+    elif question.aggregate == "trend":
+        value, headline = _trend(question, values, years, title, unit, subject, defs, rules)
+    else:
+        value = values[years[-1]]
+        shown = format_value(value, unit, question.decimals, question.scale)
+        headline = f"{subject} {when} {title} is {shown}."
+        if unit == "ratio" and question.is_metric and defs.metrics[target].unit == "percent":
+            headline = headline[:-1] + f" ({format_value(value, 'percent', None)})."
+        if question.yes_no and not question.is_metric and not question.judgment:
+            headline = f"{'Yes' if value else 'No'}. {headline}"
+    if question.judgment:
+        headline, rule_line = _judged(question, value, headline, rules)
+        details.append(rule_line)
+    return MetricAnswer(question=question, status="answered", value=value, values=values,
+                        headline=headline, details=details, operands=operands)
+
+
+def _statement(operand: Operand) -> str:
+    return STATEMENT_NAMES.get(operand.statement, operand.statement)
+
+
+def _base_unit(question: MetricQuestion, defs: Definitions) -> Unit:
+    if not question.is_metric:
+        return "USD" if defs.concepts[question.target].unit == "USD" else "ratio"
+    return defs.metrics[question.target].unit
+
+
+def _scales(operands: Sequence[Operand]) -> set[str]:
+    return {"millions" if abs(o.value) >= 1e5 else "units" for o in operands}
+
+
+def _trend(question: MetricQuestion, values: dict[int, float], years: Sequence[int],
+           title: str, unit: Unit, subject: str, defs: Definitions, rules: Rules
+           ) -> tuple[float, str]:
+    """The change between two years, worded up/down (improved/worsened where the metric says
+    which way is better), with the yes/no the question asks for first."""
+    first, last = values[years[0]], values[years[-1]]
+    change = last - first
+    flat = (abs(change) < rules.trend.flat_points if unit == "percent"
+            else abs(change) < rules.trend.flat_relative * abs(first))
+    went = "was roughly unchanged" if flat else ("increased" if change > 0 else "decreased")
+    better = defs.metrics[question.target].better if question.is_metric else None
+    quality = ""
+    if not flat and better:
+        improved = (change > 0) == (better == "higher")
+        quality = f" ({'an improvement' if improved else 'a deterioration'}: higher is " \
+                  f"{'better' if better == 'higher' else 'worse'} for {title})"
+    answer = {"up": change > 0 and not flat, "down": change < 0 and not flat,
+              "improve": bool(quality.startswith(" (an improvement")),
+              "worsen": bool(quality.startswith(" (a deterioration"))}.get(
+        question.direction or "change")
+    if unit == "percent":
+        delta = f"{abs(change) * 100:.{question.decimals or 1}f} percentage points"
+    elif unit == "USD":
+        delta = f"{format_value(abs(change), unit, None, question.scale)} " \
+                f"({abs(change) / abs(first) * 100:.1f}%)" if first else format_value(
+                    abs(change), unit, None, question.scale)
+    else:
+        delta = format_value(abs(change), unit, question.decimals)
+    shown = [format_value(v, unit, question.decimals, question.scale) for v in (first, last)]
+    sentence = (f"{subject} {title} {went} from {shown[0]} in FY{years[0]} to {shown[1]} in "
+                f"FY{years[-1]}" + ("" if flat else f", by {delta}") + f"{quality}.")
+    if question.yes_no and answer is not None:
+        sentence = f"{'Yes' if answer else 'No'}. {sentence}"
+    return change, sentence
+
+
+def _judged(question: MetricQuestion, value: float, headline: str, rules: Rules
+            ) -> tuple[str, str]:
+    rule = rules.rules[question.judgment or ""]
+    band = next((b for b in rule.bands if b.holds(value)), rule.bands[-1])
+    opening = f"{'Yes' if band.yes else 'No'}. " if question.yes_no else ""
+    headline = f"{opening}{headline[:-1]}: {band.verdict}."
+    return headline, f"Rule: {rule.rule} (source: {rule.source})."
+
+
+def _pretty(formula: str, defs: Definitions) -> str:
+    """A formula with names as an answer writes them."""
+    text = re.sub(r"\bavg\(([a-z_]+)\)", r"average \1 (prior and current year-end)", formula)
+    text = re.sub(r"\bchange\(([a-z_]+)\)", r"change in \1 over the year", text)
+    text = re.sub(r"\bopt\(([a-z_]+)\)", r"\1", text)
+    text = re.sub(r"\b([a-z_]+)\[-1\]", r"prior-year \1", text)
+    return re.sub(r"\b[a-z]+(?:_[a-z]+)+\b|\b[a-z]+\b",
+                  lambda m: defs.title(m[0]) if m[0] in defs.concepts or m[0] in defs.metrics
+                  else m[0], text)
