@@ -59,8 +59,9 @@ bench: install
 	$(BIN)/python bench/answer_bench.py
 	$(BIN)/python bench/stitch_bench.py
 
-# retrieval on the FinanceBench dev set (14 real 10-Ks) beside a LangChain + FAISS baseline and
-# the golden set; a subset: make bench-real REAL_ARGS="--docs 2 --questions 3 --no-golden"
+# retrieval and answers on both FinanceBench sets (dev: 14 10-Ks; wide: 28 10-Ks, 10-Qs, 8-Ks,
+# earnings releases), a store per set, beside a LangChain + FAISS baseline and the golden set;
+# a subset: make bench-real REAL_ARGS="--sets dev --docs 2 --questions 3 --no-golden"
 bench-real: install
 	$(BIN)/python bench/real_bench.py $(REAL_ARGS)
 

@@ -126,3 +126,129 @@ def test_answer_records_and_their_summary(real_bench) -> None:  # type: ignore[n
             summary["abstained"], summary["invalid_citations"]) == (3, 1, 1, 1, 2)
     assert summary["evidence_citation_rate"] == pytest.approx(1 / 3)
     assert (summary["seconds_p50"], summary["seconds_p95"]) == (2.0, pytest.approx(3.8))
+
+
+def _answer(text: str, page: int = 85, mark: str = "valid") -> object:
+    from rag_assets.core.generation.records import Claim, QAResult, SourceCitation
+
+    citation = SourceCitation(document="d", year=2020, page=page, quote="q", mark=mark)
+    return QAResult(question="?", answer=text, seconds=1.0,
+                    claims=[Claim(text=text, citations=[citation])])
+
+
+def test_answer_record_judges_the_first_sentence(real_bench) -> None:  # type: ignore[no-untyped-def]
+    question = GoldenQuestion(
+        id="q", document="d", year=2020, category="factual", relevant_pages=[85],
+        question="What is the FY2020 unadjusted EBITDA? Answer in USD millions.",
+        answer="$1832.00")
+    pages = {("d", 2020, 85): "Operating income 1,196 Depreciation 636"}
+
+    def page_text(document: str, year: int, page: int) -> str | None:
+        return pages.get((document, year, page))
+
+    first = real_bench.answer_record(
+        question, _answer("Unadjusted EBITDA was $1,832 million. [1]"), page_text)
+    buried = real_bench.answer_record(
+        question, _answer("Operating income was $1,196 million [1]. D&A was $636 million. "
+                          "EBITDA: $1,832 million."), page_text)
+    mismatch = real_bench.answer_record(
+        question, _answer("EBITDA was $1,832 million. [1, context mismatch]", 85,
+                          "context_mismatch"), page_text)
+    assert (first["correct"], first["correct_lenient"]) == (True, True)
+    assert (buried["correct"], buried["correct_lenient"]) == (False, True)
+    assert buried["lead"] == "Operating income was $1,196 million."
+    assert (first["all_cited_valid"], first["citations_valid"], first["invalid_citations"]) == (
+        True, 1, 0)
+    assert (mismatch["all_cited_valid"], mismatch["invalid_citations"]) == (False, 1)
+    summary = real_bench.answer_summary([first, buried, mismatch])
+    assert (summary["correct"], summary["correct_lenient"], summary["all_cited_valid"],
+            summary["answers_citing"], summary["citations_valid"]) == (2, 3, 2, 3, 2)
+
+
+def _rank_row(qid: str, mrr: float) -> dict[str, object]:
+    return {"id": qid, "mrr": mrr, "hit_at_1": hit_at(mrr, 1), "hit_at_5": hit_at(mrr, 5),
+            "recall_at_5": 0.0, "ndcg_at_10": 0.0, "latency_ms": 1.0}
+
+
+LABELS = {"m1": {"type": "metrics", "raw_type": "metrics-generated", "kind": "10-K"},
+          "m2": {"type": "metrics", "raw_type": "metrics-generated", "kind": "10-Q"},
+          "p1": {"type": "prose", "raw_type": "novel-generated", "kind": "earnings"}}
+
+
+def test_breakdowns_per_question_type_and_filing_kind(real_bench) -> None:  # type: ignore[no-untyped-def]
+    default = real_bench.default_system("routed")
+    assert default == "routed/enriched/pages"
+    records = {
+        "baseline": [_rank_row("m1", 0.0), _rank_row("m2", 0.5), _rank_row("p1", 0.0)],
+        default: [_rank_row("m1", 1.0), _rank_row("m2", 0.2), _rank_row("p1", 1 / 7)],
+    }
+    for rows in records.values():
+        real_bench.label_rows(rows, LABELS, "wide")
+    prose = records[default][2]
+    assert (prose["set"], prose["type"], prose["raw_type"], prose["kind"]) == (
+        "wide", "prose", "novel-generated", "earnings")
+    table = real_bench.retrieval_breakdown(records, ["baseline", default, "absent"])
+    assert list(table["type"][default]) == ["metrics", "prose"]  # the documented order
+    assert list(table["kind"][default]) == ["10-K", "10-Q", "earnings"]
+    metrics = table["type"][default]["metrics"]
+    assert (metrics["questions"], metrics["mrr"], metrics["hit_at_1"], metrics["hit_at_5"]) == (
+        2, pytest.approx(0.6), 0.5, 1.0)
+    assert table["type"][default]["prose"]["hit_at_5"] == 0.0  # rank 7
+    assert table["kind"]["baseline"]["10-Q"]["mrr"] == 0.5
+    assert "absent" not in table["type"]
+    # a group outside the documented order comes after it, by name
+    odd = real_bench.label_rows([_rank_row("x", 1.0)], {}, "dev")
+    assert odd[0]["type"] == "other" and odd[0]["set"] == "dev"
+    assert [g for g, _ in real_bench.grouped([*records[default], *odd], "type",
+                                             real_bench.QUESTION_TYPE_ORDER)] == [
+        "metrics", "prose", "other"]
+
+
+def test_answer_breakdown_and_acceptance(real_bench) -> None:  # type: ignore[no-untyped-def]
+    def answer(qid: str, correct: bool, lenient: bool, invalid: int) -> dict[str, object]:
+        return {"id": qid, "correct": correct, "correct_lenient": lenient, "abstained": False,
+                "cites_evidence": correct, "cites_evidence_valid": correct, "cites_filing": True,
+                "citations": 2, "citations_valid": 2 - invalid, "invalid_citations": invalid,
+                "all_cited_valid": invalid == 0, "seconds": 1.0}
+
+    rows = real_bench.label_rows([answer("m1", True, True, 0), answer("m2", False, True, 1),
+                                  answer("p1", True, True, 0)], LABELS, "wide")
+    by = real_bench.answer_breakdown(rows)
+    assert (by["type"]["metrics"]["correct"], by["type"]["metrics"]["correct_lenient"],
+            by["type"]["metrics"]["invalid_citations"]) == (1, 2, 1)
+    assert by["kind"]["earnings"]["questions"] == 1
+    base = _rank_row("m1", 0.25)
+    default = real_bench.default_system("routed")
+    figures = {"default_strategy": "routed", "sets": {"wide": {
+        "role": real_bench.SET_ROLES["wide"], "questions": 3,
+        "summary": {"baseline": real_bench.means([base]),
+                    default: real_bench.means([_rank_row("m1", 1.0)])},
+        "answers": {"summary": real_bench.answer_summary(rows), "records": rows}}}}
+    wide, metrics = real_bench.acceptance(figures)
+    assert wide["set"] == "wide" and wide["role"].startswith("held out")
+    assert (wide["mrr"], wide["baseline_mrr"], wide["correct"], wide["correct_lenient"]) == (
+        1.0, 0.25, 2, 3)
+    assert wide["targets"] == {"mrr": 0.60, "hit_at_5": 0.75, "correct": 24}
+    assert (metrics["metrics_questions"], metrics["metrics_correct"]) == (2, 1)
+    assert metrics["metrics_accuracy"] == 0.5
+
+
+def test_run_answers_hands_a_facts_provider_to_the_answerer(real_bench) -> None:  # type: ignore[no-untyped-def]
+    seen = []
+
+    def answerer(retriever: object, pages: object, facts: object) -> object:
+        seen.append((retriever, facts))
+        return None
+
+    provider = object()
+    assert real_bench.run_answers([], "retriever", facts=provider, answerer=answerer) == []
+    assert real_bench.run_answers([], "retriever", answerer=answerer) == []
+    assert seen == [("retriever", provider), ("retriever", None)]
+
+
+def test_sets_are_checked_before_anything_loads(real_bench, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(SystemExit) as exc:
+        real_bench.main(["--sets", "dev,other"])
+    assert exc.value.code == 2  # argparse: unknown set
+    assert real_bench.main(["--sets", "wide", "--wide-dir", str(tmp_path)]) == 2
+    assert set(real_bench.SETS) == {"dev", "wide"} == set(real_bench.SET_ROLES)
