@@ -213,6 +213,8 @@ _QUARTER_RES = (
     re.compile(r"\b(?P<w>first|second|third|fourth)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?"
                r"(?:fiscal\s+|fy\s*)?(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
 )
+_SOURCE_NOTE_RE = re.compile(r"\s*\((?=[^()]*\b(?:statement|balance sheet|p&l)\b)[^()]*\)",
+                             re.IGNORECASE)
 _HALF_RE = re.compile(r"\b(?:h1|first\s+half|six\s+months)\b", re.IGNORECASE)
 _NINE_RE = re.compile(r"\bnine\s+months\b", re.IGNORECASE)
 _YES_NO_RE = re.compile(r"(?:^|[,:;]\s+)(?:does|do|did|has|have|had|is|are|was|were|will|can|"
@@ -322,6 +324,7 @@ def parse_question(question: str) -> MetricQuestion | None:
     item the definitions know (a question for the prose path)."""
     text = " ".join(question.split())
     asked, definitions = _split_definitions(text)
+    asked = _SOURCE_NOTE_RE.sub(" ", asked)  # "D&A (from cash flow statement) % margin"
     norm = normalize(asked)
     rules = load_rules().rules
     judgment = next((key for key, rule in rules.items()
@@ -858,14 +861,15 @@ def _trend(question: MetricQuestion, values: dict[int, float], years: Sequence[i
     change = last - first
     flat = (abs(change) < rules.trend.flat_points if unit == "percent"
             else abs(change) < rules.trend.flat_relative * abs(first))
-    went = "was roughly unchanged" if flat else ("increased" if change > 0 else "decreased")
+    went = "was unchanged" if change == 0 else ("increased" if change > 0 else "decreased")
+    went += " slightly" if flat and change else ""
     better = defs.metrics[question.target].better if question.is_metric else None
     quality = ""
     if not flat and better:
         improved = (change > 0) == (better == "higher")
         quality = f" ({'an improvement' if improved else 'a deterioration'}: higher is " \
                   f"{'better' if better == 'higher' else 'worse'} for {title})"
-    answer = {"up": change > 0 and not flat, "down": change < 0 and not flat,
+    answer = {"up": change > 0, "down": change < 0,
               "improve": bool(quality.startswith(" (an improvement")),
               "worsen": bool(quality.startswith(" (a deterioration"))}.get(
         question.direction or "change")
@@ -879,7 +883,7 @@ def _trend(question: MetricQuestion, values: dict[int, float], years: Sequence[i
         delta = format_value(abs(change), unit, question.decimals)
     shown = [format_value(v, unit, question.decimals, question.scale) for v in (first, last)]
     sentence = (f"{subject} {title} {went} from {shown[0]} in FY{years[0]} to {shown[1]} in "
-                f"FY{years[-1]}" + ("" if flat else f", by {delta}") + f"{quality}.")
+                f"FY{years[-1]}" + (f", by {delta}" if change else "") + f"{quality}.")
     if question.yes_no and answer is not None:
         sentence = f"{'Yes' if answer else 'No'}. {sentence}"
     return change, sentence

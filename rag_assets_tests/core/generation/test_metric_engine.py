@@ -1,0 +1,285 @@
+"""The metric engine: questions as analysts write them, metrics computed from statement facts
+with exact numbers, a missing operand said plainly, a metric that does not apply to a bank, and
+the answer on a real filing's facts with every operand's citation verified."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag_assets.core.generation.citations import PageTexts, verify_claims
+from rag_assets.core.generation.metric_engine import (
+    answer_metric,
+    definition_formula,
+    format_value,
+    load_definitions,
+    load_rules,
+    parse_question,
+)
+from rag_assets.core.ingest.facts import StatementFact
+
+from ..conftest import TEN_K
+
+THREE_M = TEN_K["3m"]
+
+
+def fact(concept: str, fiscal_year: int, value: float, label: str, *, months: int | None = 12,
+         statement: str = "income_statement", page: int = 3, total: bool = False
+         ) -> StatementFact:
+    """A fact as the reader writes it, in USD millions printed."""
+    printed = f"({abs(value):,.0f})" if value < 0 else f"{value:,.0f}"
+    return StatementFact(
+        document="acme-10k", year=2019, statement=statement, label=label, concept=concept,
+        period=str(fiscal_year), fiscal_year=fiscal_year, months=months, value=value * 1e6,
+        scale=1e6, printed=printed, page=page, quote=f"{label} {printed}", column=0, row=0,
+        table=0, total=total)
+
+
+def balance(concept: str, fiscal_year: int, value: float, label: str) -> StatementFact:
+    return fact(concept, fiscal_year, value, label, months=None, statement="balance_sheet",
+                page=4)
+
+
+def cash(concept: str, fiscal_year: int, value: float, label: str) -> StatementFact:
+    return fact(concept, fiscal_year, value, label, statement="cash_flow", page=5)
+
+
+ACME = [
+    fact("revenue", 2019, 6489, "Total net revenues", total=True),
+    fact("revenue", 2018, 7500, "Total net revenues", total=True),
+    fact("revenue", 2017, 7017, "Total net revenues", total=True),
+    fact("cost_of_revenue", 2019, 2000, "Cost of revenues"),
+    fact("cost_of_revenue", 2018, 2400, "Cost of revenues"),
+    fact("operating_income", 2019, 1607, "Operating income"),
+    fact("operating_income", 2018, 1988, "Operating income"),
+    fact("pretax_income", 2019, 1633, "Income before income tax expense"),
+    fact("income_tax", 2019, -130, "Income tax expense"),
+    fact("net_income", 2019, 1503, "Net income"),
+    balance("ppe_net", 2019, 253, "Property and equipment, net"),
+    balance("ppe_net", 2018, 282, "Property and equipment, net"),
+    balance("current_assets", 2019, 7292, "Total current assets"),
+    balance("current_assets", 2018, 6000, "Total current assets"),
+    balance("current_liabilities", 2019, 3000, "Total current liabilities"),
+    balance("current_liabilities", 2018, 3100, "Total current liabilities"),
+    balance("total_assets", 2019, 19845, "Total assets"),
+    balance("total_assets", 2018, 17890, "Total assets"),
+    balance("long_term_debt", 2019, 2675, "Long-term debt, net"),
+    balance("long_term_debt", 2018, 2671, "Long-term debt, net"),
+    cash("capital_expenditure", 2019, -116, "Capital expenditures"),
+    cash("capital_expenditure", 2018, -131, "Capital expenditures"),
+    cash("capital_expenditure", 2017, -155, "Capital expenditures"),
+    cash("operating_cash_flow", 2019, 1831, "Net cash provided by operating activities"),
+    cash("depreciation_amortization", 2019, 328, "Depreciation and amortization"),
+    cash("dividends_paid", 2019, -285, "Dividends paid"),
+]
+
+
+# --- parsing: FinanceBench phrasings --------------------------------------------------------
+
+
+def test_a_stated_definition_is_parsed_and_overrides_the_stored_one() -> None:
+    q = parse_question(
+        "What is the FY2019 fixed asset turnover ratio for Activision Blizzard? Fixed asset "
+        "turnover ratio is defined as: FY2019 revenue / (average PP&E between FY2018 and "
+        "FY2019). Round your answer to two decimal places. Base your judgments on the "
+        "information provided primarily in the statement of income and the statement of "
+        "financial position.")
+    assert q is not None
+    assert (q.target, q.years, q.aggregate, q.decimals) == ("fixed_asset_turnover", [2019],
+                                                           "value", 2)
+    assert q.stated == "revenue / (avg(ppe_net))"
+
+
+@pytest.mark.parametrize(("body", "year", "formula"), [
+    ("365 * (average accounts payable between FY2019 and FY2020) / (FY2020 COGS + change in "
+     "inventory between FY2019 and FY2020)", 2020,
+     "365 * (avg(accounts_payable)) / (cost_of_revenue + change(inventory))"),
+    ("DIO + DSO - DPO", 2019, "dio + dso - dpo"),
+    ("total current assets divided by total current liabilities", 2020,
+     "current_assets / current_liabilities"),
+    ("total current assets less total current liabilities", 2021,
+     "current_assets - current_liabilities"),
+    ("(cash from operations - capex)", 2020, "(operating_cash_flow - capital_expenditure)"),
+    ("FY2018 revenue / FY2019 revenue", 2019, "revenue[-1] / revenue"),
+    ("the number of stores times the mood of the board", 2019, None),  # not understood: None
+])
+def test_definitions_as_questions_write_them(body: str, year: int, formula: str | None) -> None:
+    assert definition_formula(body, year) == formula
+
+
+@pytest.mark.parametrize(("question", "target", "years", "aggregate", "extra"), [
+    ("What is the FY2017 - FY2019 3 year average of capex as a % of revenue for Activision "
+     "Blizzard? Answer in units of percents and round to one decimal place.",
+     "capex_to_revenue", [2017, 2018, 2019], "average", {"percent": True, "decimals": 1}),
+    ("How much (in USD billions) did American Water Works pay out in cash dividends for "
+     "FY2020?", "dividends_paid", [2020], "value", {"scale": "billions"}),
+    ("What is Lockheed Martin's 2 year total revenue CAGR from FY2020 to FY2022 (in units of "
+     "percents and round to one decimal place)?", "revenue", [2020, 2022], "cagr", {}),
+    ("What is the FY2019 - FY2020 total revenue growth rate for Block?", "revenue_growth",
+     [2020], "value", {}),
+    ("How much has the effective tax rate of Corning changed between FY2021 and FY2022?",
+     "effective_tax_rate", [2021, 2022], "trend", {"direction": "change"}),
+    ("Does American Water Works have positive working capital based on FY2022 data?",
+     "working_capital", [2022], "value",
+     {"yes_no": True, "judgment": "positive_working_capital"}),
+    ("Has Microsoft increased its debt on balance sheet between FY2023 and the FY2022 period?",
+     "total_debt", [2022, 2023], "trend", {"yes_no": True, "direction": "up"}),
+    ("Did Pfizer grow its PPNE between FY20 and FY21?", "ppe_net", [2020, 2021], "trend",
+     {"direction": "up"}),
+    ("What is the FY2016 COGS for Microsoft? Please state answer in USD millions.",
+     "cost_of_revenue", [2016], "value", {"scale": "millions"}),
+    ("Which of JPM's business segments had the lowest net revenue in 2021 Q1?", "revenue",
+     [2021], "value", {"months": 3, "quarter": 1}),
+    ("What is the FY2015 depreciation and amortization (D&A from cash flow statement) % "
+     "margin for AMD?", "da_margin", [2015], "value", {}),
+])
+def test_financebench_phrasings(question: str, target: str, years: list[int], aggregate: str,
+                                extra: dict) -> None:
+    q = parse_question(question)
+    assert q is not None
+    assert (q.target, q.years, q.aggregate) == (target, years, aggregate)
+    for key, value in extra.items():
+        assert getattr(q, key) == value, key
+
+
+def test_prose_questions_are_left_to_retrieval() -> None:
+    assert parse_question("What are three main companies acquired by Pfizer mentioned in "
+                          "this 10K report?") is None
+
+
+# --- computation on hand-made facts ---------------------------------------------------------
+
+
+def ask(question: str, facts: list[StatementFact] = ACME):
+    q = parse_question(question)
+    assert q is not None
+    return answer_metric(q, facts, company="Acme")
+
+
+def test_fixed_asset_turnover_opens_with_the_result_then_cites_every_operand() -> None:
+    a = ask("What is the FY2019 fixed asset turnover ratio for Acme? Fixed asset turnover "
+            "ratio is defined as: FY2019 revenue / (average PP&E between FY2018 and FY2019). "
+            "Round your answer to two decimal places.")
+    assert a.status == "answered"
+    assert a.value == pytest.approx(6489 / ((253 + 282) / 2))
+    assert a.headline == "Acme's FY2019 fixed asset turnover is 24.26."
+    assert {(o.concept, o.fiscal_year) for o in a.operands} == {
+        ("revenue", 2019), ("ppe_net", 2019), ("ppe_net", 2018)}
+    assert "6,489 / ((282 + 253) / 2) = 24.26" in a.text
+    claims = a.claims()
+    assert claims[0].text == a.headline and len(claims[0].citations) == 3
+    assert all(c.quote and c.supports for claim in claims for c in claim.citations)
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("What is the FY2017 - FY2019 3 year average of capex as a % of revenue for Acme? Answer "
+     "in units of percents and round to one decimal place.",
+     f"{(155 / 7017 + 131 / 7500 + 116 / 6489) / 3 * 100:.1f}%"),
+    ("What is Acme's FY2019 free cash flow? Answer in USD millions.", "$1,715 million"),
+    ("What is Acme's FY2019 unadjusted EBITDA % margin?",
+     f"{(1607 + 328) / 6489 * 100:.1f}%"),
+    ("What is Acme's FY2019 working capital ratio? Round to two decimal places.", "2.43"),
+    ("What is the FY2018 - FY2019 revenue growth rate for Acme?",
+     f"{(6489 / 7500 - 1) * 100:.1f}%"),
+    ("What is Acme's 2 year revenue CAGR from FY2017 to FY2019?",
+     f"{((6489 / 7017) ** 0.5 - 1) * 100:.1f}%"),
+    ("How much (in USD billions) did Acme pay out in cash dividends for FY2019?",
+     "$0.28 billion"),
+    ("What is the FY2019 effective tax rate for Acme?", f"{130 / 1633 * 100:.1f}%"),
+])
+def test_metrics_computed_exactly(question: str, expected: str) -> None:
+    a = ask(question)
+    assert a.status == "answered", a.headline
+    assert a.headline.endswith(f" {expected}.") or f" {expected}:" in a.headline, a.headline
+
+
+def test_a_missing_operand_is_said_plainly_never_guessed() -> None:
+    a = ask("What is Acme's FY2019 inventory turnover ratio? Inventory turnover ratio is "
+            "defined as: (FY2019 COGS) / (average inventory between FY2018 and FY2019).")
+    assert a.status == "not_meaningful" and a.value is None
+    assert "inventory" in a.headline
+    dropped = [f for f in ACME if not (f.concept == "ppe_net" and f.fiscal_year == 2018)]
+    b = ask("What is Acme's FY2019 fixed asset turnover?", dropped)
+    assert b.status == "missing" and b.value is None
+    assert "prints no PP&E (net) for the end of FY2018" in b.headline
+
+
+def test_gross_margin_is_not_meaningful_for_a_bank_decided_from_its_facts() -> None:
+    bank = [
+        fact("revenue", 2021, 33185, "Total net revenue", total=True, months=3),
+        fact("net_income", 2021, 14300, "Net income", months=3),
+        balance("total_assets", 2021, 3689336, "Total assets"),
+    ]
+    a = ask("What is the gross margin of JPM in 2021 Q1?", bank)
+    assert a.status == "not_meaningful"
+    assert a.headline.startswith("Gross margin is not a meaningful metric for Acme")
+    assert "cost of revenue or gross profit" in a.headline
+    # the same question on a filer that prints cost of revenue is computed
+    b = ask("What is Acme's FY2019 gross margin?")
+    assert b.status == "answered" and b.value == pytest.approx((6489 - 2000) / 6489)
+
+
+def test_trends_and_judgments_state_the_rule() -> None:
+    wc = ask("Does Acme have positive working capital based on FY2019 data?",
+             [f if f.concept != "current_assets" else f.model_copy(update={"value": 1e9})
+              for f in ACME])
+    assert wc.headline.startswith("No. Acme's FY2019 working capital is -$2,000 million")
+    assert any(d.startswith("Rule: ") for d in wc.details)
+    debt = ask("Has Acme increased its debt between FY2018 and FY2019?")
+    assert debt.headline == ("Yes. Acme's total debt increased slightly from $2,671 million "
+                             "in FY2018 to $2,675 million in FY2019, by $4 million (0.1%).")
+    margin = ask("Did Acme's operating margin improve between FY2018 and FY2019?")
+    assert margin.headline.startswith("No. Acme's operating margin decreased")
+    assert "a deterioration" in margin.headline
+    capital = ask("Is Acme a capital-intensive business based on FY2019 data?")
+    assert capital.headline.startswith("No.") and "capital-light" in capital.headline
+    rule = load_rules().rules["capital_intensity"]
+    assert rule.source and any(d.startswith(f"Rule: {rule.rule}") for d in capital.details)
+
+
+def test_every_metric_and_rule_is_documented_and_evaluates() -> None:
+    defs = load_definitions()
+    for name, metric in defs.metrics.items():
+        assert metric.source, name
+        for group in metric.applies_if:
+            assert set(group) <= set(defs.concepts), name
+    for rule in load_rules().rules.values():
+        assert rule.metric in defs.metrics and rule.source
+
+
+@pytest.mark.parametrize(("value", "unit", "decimals", "scale", "shown"), [
+    (0.0196, "percent", 1, None, "2.0%"), (-1561e6, "USD", None, None, "-$1,561 million"),
+    (389e6, "USD", None, "billions", "$0.39 billion"), (45.104, "days", None, None,
+                                                        "45.10 days"),
+])
+def test_formatting(value: float, unit: str, decimals: int | None, scale: str | None,
+                    shown: str) -> None:
+    assert format_value(value, unit, decimals, scale) == shown  # type: ignore[arg-type]
+
+
+# --- a real filing ---------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_3m_metrics_from_its_real_facts_cite_rows_the_verifier_accepts() -> None:
+    if not THREE_M.exists():
+        pytest.skip(f"{THREE_M} is absent (../shared is not mounted)")
+    from rag_assets.core.ingest.documents import load_document
+    from rag_assets.core.ingest.facts import extract_facts
+    from rag_assets.core.ingest.statements import classify_pages, page_lines
+
+    doc = load_document(THREE_M)
+    facts = extract_facts("3m-10k", 2018, doc.pages, classify_pages(
+        [page_lines(p) for p in doc.pages]))
+    pages = PageTexts.from_pages("3m-10k", 2018, doc.pages)
+    revenue = ask("What is 3M's FY2018 net sales in USD millions?", facts)
+    assert revenue.headline == "Acme's FY2018 revenue is $32,765 million."
+    ratio = ask("What is 3M's FY2018 working capital ratio?", facts)
+    current = next(o for o in ratio.operands if o.concept == "current_liabilities")
+    assert current.value == 7244e6
+    assets = ask("What is the FY2018 total asset turnover for 3M?", facts)
+    assert any(o.concept == "total_assets" and o.value == 36500e6 for o in assets.operands)
+    for answer in (revenue, ratio, assets):
+        checked = verify_claims(answer.claims(), pages)
+        marks = [c.mark for claim in checked for c in claim.citations]
+        assert marks and set(marks) == {"valid"}, [
+            c.reason for claim in checked for c in claim.citations]
