@@ -291,10 +291,13 @@ class Answerer:
         return [(documents[0], y) for y in order]
 
     def facts_answer(self, question: str, document: str | None = None,
-                     year: int | None = None) -> tuple[PartAnswer, MetricAnswer] | None:
+                     year: int | None = None
+                     ) -> tuple[PartAnswer | None, MetricAnswer] | None:
         """A metric, trend or judgment question answered from one filing's statement facts,
         or None (no facts provider, not such a question, no single filing whose facts hold
-        the statements it needs): the retrieval path answers then."""
+        the statements it needs): the retrieval path answers then. An operand the facts lack
+        gives no part (None) and the computation saying what is missing, for the retrieval
+        path's answer to end with."""
         if self.facts is None or (parsed := parse_question(question)) is None:
             return None
         for doc, y in self.fact_partitions(question, document, year, parsed.years):
@@ -304,6 +307,8 @@ class Answerer:
             computed = answer_metric(parsed, facts, self.company(doc))
             if computed.status == "unavailable":
                 continue
+            if computed.status == "missing":  # the quotes may still answer: said after them
+                return None, computed
             part = Part(question=question, scope=Scope.partition(doc, y), label=doc)
             answer = PartAnswer(part=part, claims=computed.claims(), abstained=False,
                                 strength=1.0, looked_for=[parsed.target],
@@ -347,8 +352,9 @@ class Answerer:
             log: Callable[[str], None] | None = None) -> QAResult:
         started = time.perf_counter()
         cfg = self.config
-        if (from_facts := self.facts_answer(question, document, year)) is not None:
-            answer, _ = from_facts
+        from_facts = self.facts_answer(question, document, year)
+        if from_facts is not None and from_facts[0] is not None:
+            answer = from_facts[0]
             result = compose(question, [answer], self.pages, cfg.citation_threshold)
             result.guardrail_events = answer.events
             result.evidence_strength = answer.strength
@@ -406,6 +412,8 @@ class Answerer:
         for answer in answers:
             events += answer.events
         result = compose(question, answers, self.pages, cfg.citation_threshold)
+        if from_facts is not None:  # a computation that lacked an operand says which
+            result.answer += f"\nNot computed from the statements: {from_facts[1].headline}"
         result.guardrail_events = events
         result.evidence_strength = min((a.strength for a in answers), default=0.0)
         result.provider = "extractive" if self.chat is None else self.chat.provider

@@ -213,6 +213,12 @@ _QUARTER_RES = (
     re.compile(r"\b(?P<w>first|second|third|fourth)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?"
                r"(?:fiscal\s+|fy\s*)?(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
 )
+# a breakdown (segment, region), a cause (why, drove) or a choice among named things (which):
+# what the filing's prose and notes answer, not one figure of its primary statements
+_PROSE_RE = re.compile(
+    r"\b(?:which|why|drove|drive[sn]?|driving|driver|explain\w*|describe\w*|segments?|"
+    r"regions?|regional|geograph\w*|per share|each shareholder|reasons?|occurred|"
+    r"what (?:are|were) (?:the )?(?:main|key|major|three|two))\b")
 _SOURCE_NOTE_RE = re.compile(r"\s*\((?=[^()]*\b(?:statement|balance sheet|p&l)\b)[^()]*\)",
                              re.IGNORECASE)
 _HALF_RE = re.compile(r"\b(?:h1|first\s+half|six\s+months)\b", re.IGNORECASE)
@@ -326,6 +332,8 @@ def parse_question(question: str) -> MetricQuestion | None:
     asked, definitions = _split_definitions(text)
     asked = _SOURCE_NOTE_RE.sub(" ", asked)  # "D&A (from cash flow statement) % margin"
     norm = normalize(asked)
+    if _PROSE_RE.search(norm) and not definitions:
+        return None
     rules = load_rules().rules
     judgment = next((key for key, rule in rules.items()
                      if any(re.search(p, norm) for p in rule.patterns)), None)

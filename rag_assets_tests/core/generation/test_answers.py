@@ -14,6 +14,7 @@ from rag_assets.core.retrieval.retriever import Retriever
 from rag_assets.samples.annual_reports import BLUEFIN, NORTHWIND, report_questions
 from rag_assets.samples.earnings import earnings_questions
 
+from ..conftest import Processed
 from .conftest import Corpus
 
 EARNINGS = "exemplar-corp-earnings"
@@ -123,3 +124,36 @@ def test_instructions_aimed_at_a_model_are_recognized(text: str) -> None:
 ])
 def test_report_prose_is_not_mistaken_for_an_instruction(text: str) -> None:
     assert not looks_like_instruction(text)
+
+
+def test_a_metric_question_is_computed_from_statement_facts_and_cited(
+        corpus: Corpus, three_m: Processed) -> None:
+    from rag_assets.core.ingest.facts import extract_facts
+    from rag_assets.core.ingest.statements import classify_pages, page_lines
+
+    from .conftest import THREE_M_PAGES
+
+    pages = three_m.doc.pages
+    facts = [f for f in extract_facts("3m-10k", 2018, pages,
+                                      classify_pages([page_lines(p) for p in pages]))
+             if f.page in THREE_M_PAGES]
+    asked: list[tuple[str, int]] = []
+
+    def provider(document: str, year: int) -> list:
+        asked.append((document, year))
+        return facts if (document, year) == ("3m-10k", 2018) else []
+
+    answerer = Answerer(Retriever(corpus.store, corpus.embedder), corpus.pages,
+                        facts=provider)
+    result = answerer.ask("What is 3M's FY2018 working capital ratio? Round your answer to "
+                          "two decimal places.")
+    assert asked[0] == ("3m-10k", 2018)
+    first = result.answer.splitlines()[0]
+    assert first.startswith("3M") and "FY2018 current ratio is 1.89." in first, result.answer
+    assert "7,244" in result.answer  # total current liabilities, as printed
+    cited = [c for claim in result.claims for c in claim.citations]
+    assert cited and all(c.mark == "valid" for c in cited), [c.reason for c in cited]
+    # a question no fact answers goes the retrieval way
+    prose = answerer.ask("What is Exemplar's organic revenue growth in fiscal 2024?",
+                         EARNINGS, 2024)
+    assert "current ratio" not in prose.answer
