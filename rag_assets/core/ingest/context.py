@@ -3,7 +3,9 @@
 A chunk cut from a statement starts at ``$ in millions | Fiscal Years Ended ...``: the company,
 the fiscal year and the statement's title are pages away. Each chunk therefore carries a short
 header, built here from the document itself (the registrant name on its cover, the form it is
-filed on, the 10-K Item and the statement each page belongs to) and stored apart from the body:
+filed on, the Item and the statement each page belongs to, the note topics of a page of notes
+and the other Items a page heads: :mod:`rag_assets.core.ingest.sections`, whose
+``sections_of`` reads them back for section routing) and stored apart from the body:
 BM25 and the embedding read header and body, an answer quotes the body alone.
 """
 
@@ -16,15 +18,19 @@ from pydantic import BaseModel, Field
 
 from rag_assets.core.ingest.pages import Page
 from rag_assets.core.ingest.routing import GENERIC_ID_WORDS, display_name, profile_from_text
-from rag_assets.core.ingest.statements import STATEMENT_TITLES, classify_page, items_by_page
+from rag_assets.core.ingest.sections import page_items, sections_of, topic_title, topics_by_page
+from rag_assets.core.ingest.statements import STATEMENT_TITLES, classify_page
 
 COVER_PAGES = 2
 MAX_SECTION_CHARS = 80
 MAX_TITLE_CHARS = 100
+MAX_TOPICS = 2  # note topics a header names (a page may close one note and open another)
+MAX_ITEMS = 4  # further Items a page heads (Part II Items 1, 1A, 2, 5 share one 10-Q page)
 DOC_TYPES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\bFORM\s+10-K\b|\bANNUAL REPORT PURSUANT TO SECTION 13", re.I), "10-K"),
     (re.compile(r"\bFORM\s+10-Q\b|\bQUARTERLY REPORT PURSUANT TO SECTION 13", re.I), "10-Q"),
     (re.compile(r"\bFORM\s+20-F\b", re.I), "20-F"),
+    (re.compile(r"\bFORM\s+8-K\b|\bCURRENT REPORT\s+PURSUANT TO SECTION 13", re.I), "8-K"),
     (re.compile(r"\bREGULATION\s+\((?:EU|EC)\)", re.I), "EU regulation"),
     (re.compile(r"\bDIRECTIVE\s+\((?:EU|EC)\)", re.I), "EU directive"),
     (re.compile(r"\b(?:earnings|press)\s+release\b", re.I), "earnings release"),
@@ -34,8 +40,12 @@ DOC_TYPES: tuple[tuple[re.Pattern[str], str], ...] = (
 
 class PageContext(BaseModel):
     page_index: int
-    item: str | None = None  # the 10-K Item in force on the page
+    item: str | None = None  # the Item in force on the page (10-K, 10-Q by Part, 8-K)
     statement: str | None = None  # a StatementKind (core/ingest/statements.py)
+    # section keys of the notes and headings on the page (core/ingest/sections.json)
+    topics: list[str] = Field(default_factory=list)
+    # the Items the page heads besides the one in force at its end
+    other_items: list[str] = Field(default_factory=list)
 
 
 class DocumentContext(BaseModel):
@@ -63,8 +73,10 @@ class DocumentContext(BaseModel):
         page = self.page(page_index)
         parts = [self.company or self.document, f"{self.doc_type} fiscal {self.year}"]
         for extra in (
+            *page.other_items,
             page.item,
             STATEMENT_TITLES.get(page.statement) if page.statement else None,  # type: ignore[call-overload]
+            *(topic_title(t) for t in page.topics[:MAX_TOPICS]),
             _short(section, MAX_SECTION_CHARS),
             _short(table_title, MAX_TITLE_CHARS),
         ):
@@ -85,16 +97,26 @@ def document_context(document: str, year: int, pages: Sequence[Page]) -> Documen
     cover = [p.text for p in pages[:COVER_PAGES]]
     profile = profile_from_text(document, year, cover)
     lines = [p.lines for p in pages]
-    items = items_by_page(lines)
+    doc_type = doc_type_of(document, "\n".join(cover))
+    items, opened = page_items(lines, doc_type)
+    topics = topics_by_page(lines, items)
     return DocumentContext(
         document=document, year=year, company=company_name(document, profile.title),
-        doc_type=doc_type_of(document, "\n".join(cover)),
+        doc_type=doc_type,
         pages=[
             PageContext(page_index=p.page_index, item=item,
-                        statement=classify_page(page_lines, item))
-            for p, page_lines, item in zip(pages, lines, items, strict=True)
+                        statement=classify_page(page_lines, item), topics=page_topics,
+                        other_items=[i for i in heads if i != item and _routable(i)][:MAX_ITEMS])
+            for p, page_lines, item, page_topics, heads in zip(
+                pages, lines, items, topics, opened, strict=True)
         ],
     )
+
+
+def _routable(item: str) -> bool:
+    """An Item a question may be routed to (legal proceedings, risk factors), not one of
+    boilerplate ("Mine Safety Disclosures", "Unresolved Staff Comments")."""
+    return bool(sections_of(item) - {"other"})
 
 
 def company_name(document: str, registrant: str | None) -> str:
@@ -114,6 +136,10 @@ def doc_type_of(document: str, cover_text: str) -> str:
     words = set(re.split(r"[-_\s]+", document.lower()))
     if "10k" in words:
         return "10-K"
+    if "10q" in words:
+        return "10-Q"
+    if "8k" in words:
+        return "8-K"
     if {"earnings", "release"} & words:
         return "earnings release"
     return "report"

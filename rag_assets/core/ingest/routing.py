@@ -2,17 +2,24 @@
 
 Across a corpus of many reports, "What did Pfizer earn in 2021?" should be searched in Pfizer's
 2021 10-K, not in every page of every report. Document aliases come from the document itself (the
-registrant name on a 10-K cover, its ticker, a regulation's short name and number, the document's
-own id); years come from the question ("2022", "fiscal 2022", "FY22"). A question that names no
-known document searches the whole corpus.
+registrant name on a 10-K cover, its short forms and initials, the trading symbols in its cover's
+table, a regulation's short name and number, the document's own id) and from a small table of
+what no cover prints (``company_aliases.json``: nicknames, former names, a ticker an older cover
+omits); years come from the question ("2022", "fiscal 2022", "FY22"). A question that names no
+known document searches the whole corpus; one that names a company no profile knows ("Tesla's
+margins" over a corpus without Tesla) is told apart (:func:`unindexed_company`), so the search
+can say so instead of answering from another company's pages without a word.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Sequence
+from functools import cache, lru_cache
+from pathlib import Path
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, Field
 
 # "fiscal 2022", "fiscal year 2022", "FY2022", "FY 2022", "FY22", "FY'22", or a bare 2022;
 # not part of a longer number ("$2,018", "2018.5"), an amount, or an EU act's number
@@ -22,10 +29,11 @@ YEAR_RE = re.compile(
     r"|\bFY\s?'?(?P<fy>\d{4}|\d{2})\b)",
     re.IGNORECASE,
 )
+ALIASES_PATH = Path(__file__).with_name("company_aliases.json")
 # the cover's name line(s) just above "(Exact name of registrant ...)": up to five lines, since
 # some filings set one word (or one letter) per line (found by str.find, not a regex: a pattern
 # of "up to five lines before" backtracks for seconds on a cover that lacks the phrase)
-EXACT_NAME = "(exact name of registrant"
+EXACT_NAME_RE = re.compile(r"\(\s*exact\s+name\s+of\s+(?:the\s+)?registrant", re.IGNORECASE)
 REGISTRANT_LINES = 5
 # what a cover prints before the name on its line: the file number, a rule of underscores
 COVER_PREFIX_RE = re.compile(
@@ -43,7 +51,18 @@ TICKER_RE = re.compile(
     r"(?:New York Stock Exchange|NYSE|Nasdaq|Chicago Stock Exchange)",
 )
 COVER_NAME_RE = re.compile(
-    r"Commission file number[^\n]*\n\s*(?P<name>[A-Z0-9][A-Z0-9 .,&'-]{1,60})\n"
+    r"(?i:Commission\s+file\s+(?:number|no\.?))[^\n]*\n\s*(?P<name>[A-Z0-9][A-Z0-9 .,&'-]{1,60})\n"
+)
+# the cover's table of securities registered under Section 12(b): "Common stock KHC The Nasdaq
+# Stock Market LLC", "Depositary Shares ... JPM PR D The New York Stock Exchange", "Class B Common
+# Stock NKE New York Stock Exchange" (the symbol sits before the exchange, whatever the column
+# headings' order); the block ends at Section 12(g)
+SECTION_12B_RE = re.compile(r"Section\s+12\s*\(\s*b\s*\)|Trading\s+Symbol", re.IGNORECASE)
+SECTION_12G_RE = re.compile(r"Section\s+12\s*\(\s*g\s*\)", re.IGNORECASE)
+SECTION_12B_CHARS = 2500
+SYMBOL_BEFORE_EXCHANGE_RE = re.compile(
+    r"(?<![\w$.,/-])(?P<ticker>[A-Z]{1,5}(?:\.[A-Z])?)(?:\s+PR\s*[A-Z]{0,2})?\s+(?:The\s+)?"
+    r"(?:New\s+York\s+Stock\s+Exchange|NYSE\b|Nasdaq|NASDAQ|Chicago\s+Stock\s+Exchange)"
 )
 REGULATION_RE = re.compile(
     r"(?P<kind>REGULATION|DIRECTIVE)\s+\((?P<area>EU|EC|EEC)\)\s+(?:No\s+)?(?P<number>\d{2,4}/\d{1,4})",
@@ -59,6 +78,23 @@ LEGAL_SUFFIX_RE = re.compile(
     re.IGNORECASE,
 )
 COMMON_SHORT_WORDS = {"THE", "AND", "OF", "FOR", "INC", "CO", "LTD", "PLC", "LLC", "LP"}
+INITIALS_SKIP = {"the", "and", "of", "&", "for"}
+MIN_INITIALS = 3  # "GM" for General Mills would name General Motors as often
+MAX_NAME_WORDS = 6  # a longer "name" is a cover line read wrong: no initials from it
+# a company as questions name one that no alias matched: "Tesla's", "TSLA's", "$TSLA",
+# "Acme Widgets, Inc."; words before "'s" that are no company ("What's", "the Company's")
+POSSESSIVE_RE = re.compile(r"(?<![\w&.-])(?P<name>(?:[A-Z][\w&.-]*\s+){0,2}[A-Z][\w&.-]*?)['’]s\b")
+DOLLAR_TICKER_RE = re.compile(r"(?<![\w$])\$(?P<name>[A-Z]{1,5})\b")
+EXCHANGE_TICKER_RE = re.compile(
+    r"\b(?:NYSE|NASDAQ|Nasdaq)\s*:\s*(?P<name>[A-Z]{1,5}(?:\.[A-Z])?)\b")
+BARE_TICKER_RE = re.compile(r"(?<![\w&$.-])(?P<name>[A-Z]{2,5})(?![\w&.-])")
+NOT_COMPANY_WORDS = {
+    "what", "that", "it", "there", "here", "who", "how", "let", "where", "when", "company",
+    "companies", "management", "board", "group", "firm", "registrant", "year", "quarter",
+    "nation", "country", "world", "today", "moody", "investor", "investors", "analyst", "segment",
+    "business", "america", "europe", "asia", "china", "state", "government", "people", "he",
+    "she", "one", "which", "this", "fiscal",
+}
 GENERIC_ID_WORDS = {"10k", "10q", "annual", "report", "paper", "earnings", "release", "filing"}
 
 
@@ -69,6 +105,47 @@ class DocumentProfile(BaseModel):
     year: int
     title: str | None = None
     aliases: list[str]
+
+
+class CompanyEntry(BaseModel):
+    """One company of ``company_aliases.json``: what no cover prints, with its source."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    names: list[str] = Field(min_length=1)
+    aliases: list[str] = Field(default_factory=list)
+    tickers: list[str] = Field(default_factory=list)
+    source: str = Field(min_length=3)
+
+
+class AliasTable(BaseModel):
+    """``company_aliases.json``, validated: entries and the words no derived alias may be."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+
+    doc: list[str] = Field(alias="_doc", min_length=1)
+    companies: list[CompanyEntry]
+    not_aliases: set[str]
+
+    def entry_for(self, *names: str | None) -> CompanyEntry | None:
+        """The first entry whose names include one of ``names`` (the registrant's, else a name
+        the profile already has: a cover set as an image leaves the document id's words
+        "coca cola"), compared as :func:`name_key`."""
+        keys = [name_key(n) for n in names if n]
+        return next((e for k in keys for e in self.companies
+                     if k in {name_key(n) for n in e.names}), None)
+
+
+@cache
+def load_alias_table(path: Path = ALIASES_PATH) -> AliasTable:
+    """The alias table, read once per process."""
+    return AliasTable.model_validate(json.loads(path.read_text(encoding="utf-8")))
+
+
+def name_key(name: str) -> str:
+    """A registrant name compared without case, punctuation, a leading "The" or a trailing legal
+    suffix ("The Kraft Heinz Company" == "KRAFT HEINZ CO.")."""
+    return re.sub(r"[^a-z0-9&]+", " ", short_name(name).lower()).strip()
 
 
 def years_in(question: str) -> list[int]:
@@ -90,9 +167,16 @@ def registrant_name(cover: str) -> str | None:
     """The registrant's name on a filing's cover, without the file number or the rule printed
     before it; when the cover sets the name as an image (no text), the company the first pages
     name most often."""
-    at = cover.lower().find(EXACT_NAME)
+    exact = EXACT_NAME_RE.search(cover)
+    at = exact.start() if exact else -1
     above = cover[:at].split("\n")[-REGISTRANT_LINES - 1:] if at > 0 else []
     match = COVER_NAME_RE.search(cover)
+    last = next((line.strip() for line in reversed(above) if line.strip()), "")
+    rest = COVER_PREFIX_RE.sub("", last, count=1).strip(" _-")
+    if rest != last and _name_like(rest) and not re.search(r"\d{4}", rest):
+        # the name ends the line above after a file number and a rule ("Commission file
+        # number 001-6991. _____ WALMART INC.")
+        return SPLIT_CAPITAL_RE.sub(r"\1\2", rest)
     for found in (above, match.group("name").split("\n") if match else []):
         lines = [line.strip() for line in found if line.strip() and len(line.strip()) <= 80]
         if not lines:
@@ -107,7 +191,7 @@ def registrant_name(cover: str) -> str | None:
                 if len(name) > 3 or not line.isupper():
                     break
                 name = f"{line} {name}"
-        name = SPLIT_CAPITAL_RE.sub(r"\1\2", name)
+        name = SPLIT_CAPITAL_RE.sub(r"\1\2", name).strip(" _-—–")
         if _name_like(name):
             return name
     counts: dict[str, int] = {}
@@ -123,10 +207,73 @@ def _name_like(text: str) -> bool:
     return letters >= 2 and len(text) <= 80 and not re.search(r"\d{3}-\d", text)
 
 
-def _company_aliases(name: str) -> list[str]:
+def short_name(name: str) -> str:
+    """The name without a leading "The" and trailing legal suffixes ("The Kraft Heinz Company"
+    -> "Kraft Heinz", "JPMorgan Chase & Co." -> "JPMorgan Chase")."""
     name = re.sub(r"\s+", " ", name).strip(" .,")
-    short = LEGAL_SUFFIX_RE.sub("", name).strip(" .,")
-    return [display_name(name), display_name(short)]
+    name = re.sub(r"^the\s+", "", name, flags=re.IGNORECASE)
+    while (shorter := LEGAL_SUFFIX_RE.sub("", name).strip(" .,&")) != name and shorter:
+        name = shorter
+    return name
+
+
+def _company_aliases(name: str) -> list[str]:
+    """The registrant's name, its short name, the short name in title case when the cover sets
+    it in capitals ("NIKE" -> "Nike": "NIKE" alone matches only in capitals), its "&" form and
+    its initials."""
+    name = re.sub(r"\s+", " ", name).strip(" .,")
+    short = display_name(short_name(name))
+    out = [display_name(name), short]
+    if short.isupper() and len(short) > 3 and " " not in short:
+        out.append(short.title())
+    return out + short_forms(name)
+
+
+def short_forms(name: str) -> list[str]:
+    """What analysts write for a registrant: the "&" form of a two-word name ("The Procter &
+    Gamble Company" -> "P&G") and initials of three letters or more, with "Company" or
+    "Corporation" counted ("The Kraft Heinz Company" -> "KHC", "Advanced Micro Devices, Inc."
+    -> "AMD"); never a word of the alias table's ``not_aliases`` ("IT", "CAT", "MRI")."""
+    blocked = load_alias_table().not_aliases
+    short = short_name(name)
+    out: list[str] = []
+    if match := re.fullmatch(r"([A-Za-z][\w-]*)\s*&\s*([A-Za-z][\w-]*)", short):
+        out.append(f"{match.group(1)[0].upper()}&{match.group(2)[0].upper()}")
+    # "Company"/"Corporation" stay in the name initials are made of; "Inc."/"Co." do not
+    kept = re.sub(r"^the\s+", "", re.sub(r"\s+", " ", name).strip(" .,"), flags=re.IGNORECASE)
+    kept = re.sub(r"[\s,]+(?:Inc|Incorporated|Co|Ltd|Limited|plc|PLC|N\.V|S\.A|AG)\.?$", "",
+                  kept, flags=re.IGNORECASE)
+    for words in (short.split(), kept.split()):
+        letters = [w[0] for w in words if w.lower() not in INITIALS_SKIP and w[0].isalpha()]
+        initials = "".join(letters).upper()
+        if (MIN_INITIALS <= len(words) <= MAX_NAME_WORDS and len(initials) >= MIN_INITIALS
+                and initials not in blocked):
+            out.append(initials)
+    return out
+
+
+def tickers_from_cover(text: str) -> list[str]:
+    """The trading symbols in a cover's Section 12(b) table, each once, in order: several classes
+    (JPMorgan's common stock and preferred depositary shares "JPM PR D" give JPM), a symbol
+    printed before or after its column heading. Words of ``not_aliases`` are left out."""
+    blocked = load_alias_table().not_aliases
+    found: list[str] = []
+    start = SECTION_12B_RE.search(text)
+    if start:
+        block = text[start.start(): start.start() + SECTION_12B_CHARS]
+        if end := SECTION_12G_RE.search(block, 10):
+            block = block[: end.start()]
+        matches = list(SYMBOL_BEFORE_EXCHANGE_RE.finditer(block))
+        found = [m.group("ticker") for m in matches]
+        # the common stock's symbols when the table says which they are: JPMorgan's cover also
+        # lists an exchange-traded note of another name ("Alerian MLP Index ETNs ... AMJ")
+        common = [m.group("ticker") for before, m in zip([None, *matches], matches, strict=False)
+                  if re.search(r"\bcommon\b", block[before.end() if before else 0: m.start()],
+                               re.IGNORECASE)]
+        found = common or found
+    if not found and (match := TICKER_RE.search(text)):
+        found = [match.group("ticker")]
+    return _unique(t for t in found if t not in blocked)
 
 
 def display_name(name: str) -> str:
@@ -152,8 +299,7 @@ def profile_from_text(document: str, year: int, first_pages: Sequence[str]) -> D
     title: str | None = None
     if title := registrant_name(text):
         aliases += _company_aliases(title)
-    if match := TICKER_RE.search(text):
-        aliases.append(match.group("ticker"))
+    aliases += tickers_from_cover(text)
     if match := REGULATION_RE.search(text):
         number = match.group("number")
         kind = match.group("kind").title()
@@ -167,6 +313,8 @@ def profile_from_text(document: str, year: int, first_pages: Sequence[str]) -> D
     words = [w for w in re.split(r"[-_\s]+", document) if w.lower() not in GENERIC_ID_WORDS]
     if words:
         aliases.append(" ".join(words))
+    if entry := load_alias_table().entry_for(title, *aliases):
+        aliases += [*entry.aliases, *entry.tickers]
     return DocumentProfile(document=document, year=year, title=title, aliases=_unique(aliases))
 
 
@@ -188,6 +336,7 @@ def _case_sensitive(alias: str) -> bool:
     return alias.isupper() and len(alias) <= 5
 
 
+@lru_cache(maxsize=4096)
 def _alias_pattern(alias: str) -> re.Pattern[str]:
     """Whole words; short all-caps aliases (tickers, acronyms) only in capitals."""
     # "Coca-Cola" and "Coca Cola" name the same company
@@ -198,6 +347,7 @@ def _alias_pattern(alias: str) -> re.Pattern[str]:
 
 def route(question: str, profiles: Sequence[DocumentProfile]) -> list[str]:
     """Documents the question names (by any alias); empty means the whole corpus."""
+    question = _straight(question)
     named = {
         p.document
         for p in profiles
@@ -205,3 +355,47 @@ def route(question: str, profiles: Sequence[DocumentProfile]) -> list[str]:
         if _alias_pattern(alias).search(question)
     }
     return sorted(named)
+
+
+def unindexed_company(question: str, profiles: Sequence[DocumentProfile]) -> str | None:
+    """The company a question names when it names none of the profiles' companies, else None.
+
+    Read with high precision, since it only changes what the scope says: a company of the alias
+    table that no profile is ("Big Blue" with no IBM filing indexed), a name with a legal suffix
+    ("Acme Widgets, Inc."), a ticker written as one ("$TSLA", "NYSE: TSLA", "TSLA's"), a
+    capitalised possessive ("Tesla's"), a bare capitals word of three to five letters that is no
+    known acronym ("TSLA revenue"). A name any profile's alias matches is no unindexed company.
+    """
+    text = _straight(question)
+    if route(text, profiles):
+        return None
+    table = load_alias_table()
+    indexed = {id(e) for p in profiles
+               if (e := table.entry_for(p.title, *p.aliases)) is not None}
+    for entry in table.companies:
+        if id(entry) not in indexed:
+            for alias in (*entry.aliases, *entry.tickers):
+                if _alias_pattern(alias).search(text):
+                    return alias
+    candidates = [m.group("name") for m in NAMED_COMPANY_RE.finditer(text)]
+    candidates += [m.group("name") for m in DOLLAR_TICKER_RE.finditer(text)]
+    candidates += [m.group("name") for m in EXCHANGE_TICKER_RE.finditer(text)]
+    for match in POSSESSIVE_RE.finditer(text):
+        words = match.group("name").split()
+        while words and words[0].lower() in NOT_COMPANY_WORDS | INITIALS_SKIP:
+            words = words[1:]  # "What Tesla's" would be a sentence's first word
+        if words and words[-1].lower() not in NOT_COMPANY_WORDS:
+            candidates.append(" ".join(words))
+    candidates += [m.group("name") for m in BARE_TICKER_RE.finditer(text)
+                   if len(m.group("name")) >= MIN_INITIALS]
+    for name in candidates:
+        if name.upper() in table.not_aliases or name.lower() in NOT_COMPANY_WORDS:
+            continue
+        if not any(_alias_pattern(a).search(name) for p in profiles for a in p.aliases):
+            return " ".join(name.split())
+    return None
+
+
+def _straight(text: str) -> str:
+    """Curly apostrophes as straight ones: "Mickey D’s" is "Mickey D's"."""
+    return text.replace("’", "'").replace("‘", "'")

@@ -16,9 +16,12 @@ and analysts, and the metric's name matches no line of the statement that holds 
 - ``metrics``: the keys of :file:`finance_lexicon.json` the question names;
 - ``statements``: the statements the question names ("using the cash flow statement", "P&L
   statement", even inside an instruction it drops), then those that hold its metrics' inputs;
-- ``expansion``: the line items of its metrics as filings print them, for BM25.
+- ``expansion``: the line items of its metrics as filings print them, for BM25;
+- ``intents`` and ``sections``: what the question asks about (legal matters, segments, deals,
+  outlook ...: the keys of :file:`intent_lexicon.json` it names) and the filing sections that
+  answer it (:mod:`rag_assets.core.ingest.sections`), which ``routed`` prefers.
 
-Plain Python and a JSON data file: no model, deterministic.
+Plain Python and JSON data files: no model, deterministic.
 """
 
 from __future__ import annotations
@@ -33,10 +36,12 @@ from typing import TypeVar
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rag_assets.core.ingest.routing import YEAR_RE, years_in
+from rag_assets.core.ingest.sections import load_sections
 from rag_assets.core.ingest.statements import STATEMENT_TITLES, StatementKind
 
 T = TypeVar("T")
 LEXICON_PATH = Path(__file__).with_name("finance_lexicon.json")
+INTENTS_PATH = Path(__file__).with_name("intent_lexicon.json")
 
 # --- the lexicon ---------------------------------------------------------------------------------
 
@@ -92,6 +97,58 @@ class Lexicon(BaseModel):
 def load_lexicon(path: Path = LEXICON_PATH) -> Lexicon:
     """The lexicon, validated (its statement names are :data:`StatementKind` values)."""
     return Lexicon.model_validate(json.loads(path.read_text(encoding="utf-8")))
+
+
+class IntentEntry(BaseModel):
+    """One intent: how questions ask about it, the sections that answer it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    phrases: list[str] = Field(min_length=1)
+    sections: list[str] = Field(min_length=1)
+
+
+class IntentLexicon(BaseModel):
+    """``intent_lexicon.json``: intent key -> entry, with the file's own documentation."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+
+    doc: list[str] = Field(alias="_doc", min_length=1)
+    intents: dict[str, IntentEntry]
+
+    @model_validator(mode="after")
+    def _sections_exist(self) -> IntentLexicon:
+        known = load_sections().keys()
+        for key, entry in self.intents.items():
+            if unknown := [s for s in entry.sections if s not in known]:
+                raise ValueError(f"intent {key!r} points to unknown sections {unknown}")
+        return self
+
+
+@cache
+def load_intents(path: Path = INTENTS_PATH) -> IntentLexicon:
+    """The intent lexicon, validated (its sections are keys ``sections.json`` can give)."""
+    return IntentLexicon.model_validate(json.loads(path.read_text(encoding="utf-8")))
+
+
+@cache
+def _intent_patterns(path: Path = INTENTS_PATH) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple(
+        (key, re.compile("|".join(_phrase_pattern(p) for p in entry.phrases)))
+        for key, entry in load_intents(path).intents.items()
+    )
+
+
+def intents_in(text: str, path: Path = INTENTS_PATH) -> list[str]:
+    """Intent keys the text names, in the lexicon's order."""
+    norm = normalize(text)
+    return [key for key, pattern in _intent_patterns(path) if pattern.search(norm)]
+
+
+def sections_for(intents: Iterable[str], path: Path = INTENTS_PATH) -> list[str]:
+    """The sections that answer the intents, each once, in order."""
+    lexicon = load_intents(path)
+    return _unique(s for key in intents for s in lexicon.intents[key].sections)
 
 
 # --- matching ------------------------------------------------------------------------------------
@@ -305,6 +362,8 @@ class QueryPlan(BaseModel):
     statements: list[StatementKind]  # named in the question first, then the metrics'
     named_statements: list[StatementKind]  # those the question names itself
     expansion: list[str]  # titles of the named statements, line items of the metrics, for BM25
+    intents: list[str] = Field(default_factory=list)  # intent_lexicon.json keys it names
+    sections: list[str] = Field(default_factory=list)  # the sections that answer them
 
     @property
     def bm25_text(self) -> str:
@@ -325,6 +384,7 @@ def understand(question: str, lexicon_path: Path = LEXICON_PATH) -> QueryPlan:
     # leaves the ranking text with the instruction: its printed title searches for it
     expansion = _unique([*(STATEMENT_TITLES[s] for s in named),
                          *(item for m in metrics for item in lexicon.line_items_of(m))])
+    intents = intents_in(ranking)
     return QueryPlan(
         question=question,
         ranking_text=ranking,
@@ -333,6 +393,8 @@ def understand(question: str, lexicon_path: Path = LEXICON_PATH) -> QueryPlan:
         statements=statements,
         named_statements=named,
         expansion=expansion,
+        intents=intents,
+        sections=sections_for(intents),
     )
 
 

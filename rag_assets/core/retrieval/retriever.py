@@ -13,7 +13,11 @@
 - ``routed``: ``citation_rerank`` within the documents and years the question names
   (:mod:`rag_assets.core.ingest.routing`), the whole corpus when it names none, with a bonus
   (``statement_weight``) for chunks of the financial statements the question names, and half of
-  it for those holding the inputs of the metric it names (:mod:`rag_assets.core.retrieval.query`).
+  it for those holding the inputs of the metric it names (:mod:`rag_assets.core.retrieval.query`),
+  and a bonus (``section_weight``) for chunks of the sections that answer what it asks about
+  (legal matters, segments, deals, outlook: the intent lexicon), read from each chunk's header
+  (:func:`rag_assets.core.ingest.sections.sections_of`). A question that names a company no
+  indexed document is searches every document and says so in its scope.
 
 Every strategy ranks with the question's ranking text
 (:func:`rag_assets.core.retrieval.query.understand`: instruction boilerplate such as "Answer in
@@ -40,7 +44,8 @@ import numpy as np
 from pydantic import BaseModel, Field, model_validator
 
 from rag_assets.core.chunks.chunking import ChunkKind
-from rag_assets.core.ingest.routing import DocumentProfile, route, years_in
+from rag_assets.core.ingest.routing import DocumentProfile, route, unindexed_company, years_in
+from rag_assets.core.ingest.sections import sections_of
 from rag_assets.core.retrieval.embeddings import Embedder
 from rag_assets.core.retrieval.query import QueryPlan, understand
 from rag_assets.core.retrieval.references import blend_scores, citation_scores
@@ -89,6 +94,10 @@ class RetrievalConfig(BaseModel):
     inferred_statement_share: float = Field(
         default=0.5, ge=0.0, le=1.0,
         description="routed: share of statement_weight for a statement only the metric names")
+    section_weight: float = Field(
+        default=0.3, ge=0.0, le=1.0,
+        description="routed: bonus (0..1 scale) for chunks of a section that answers the "
+        "question's intent (intent_lexicon.json)")
     page_bonus: float = Field(
         default=0.02, ge=0.0, description="page ranking: bonus per further chunk on the page")
     page_extra_hits: int = Field(default=3, ge=0, description="further chunks a page counts")
@@ -133,6 +142,9 @@ class Scope(BaseModel):
     documents: list[str] | None = None
     years: list[int] | None = None
     how: str = "whole corpus"
+    unindexed: str | None = Field(
+        default=None, description="a company the question names that no indexed document is "
+        "(the search then runs over all documents, and says so in ``how``)")
 
     def where(self) -> str | None:
         clauses = []
@@ -297,7 +309,10 @@ class Retriever:
         held = [(d, y) for d, y in self._partitions[kind] if documents is None or d in documents]
         held_years = {y for _, y in held}
         asked = years_in(question)
-        how = [f"documents {', '.join(documents)}" if documents else "all documents"]
+        unindexed = None if documents else unindexed_company(question, self.profiles)
+        how = [f"documents {', '.join(documents)}" if documents
+               else f"no indexed company named ({unindexed}): all documents" if unindexed
+               else "all documents"]
         years: list[int] | None = None
         matched = sorted(held_years & set(asked))
         if len(matched) > 1 and matched[-1] == max(asked) and (
@@ -315,7 +330,7 @@ class Retriever:
                 how.append(f"no partition for {asked}: years ±1 {years}")
             else:
                 how.append(f"no partition within a year of {asked}: all years")
-        return Scope(documents=documents, years=years, how="; ".join(how))
+        return Scope(documents=documents, years=years, how="; ".join(how), unindexed=unindexed)
 
     # -- strategies -----------------------------------------------------------------------
     def search(
@@ -355,7 +370,7 @@ class Retriever:
         elif strategy in ("citation_rerank", "routed"):
             ranked = self.citation_rerank(question, self._blended(plan, kind, depth, where))
             if strategy == "routed":
-                ranked = self.statement_boost(plan, ranked)
+                ranked = self.section_boost(plan, self.statement_boost(plan, ranked))
         elif strategy == "cross_encoder":
             ranked = self._blended(plan, kind, depth, where)
             unavailable = self.reranker.unavailable
@@ -408,6 +423,18 @@ class Retriever:
         share = self.config.inferred_statement_share
         scores = [h.score + (weight if h.statement in named
                              else weight * share if h.statement in inferred else 0.0)
+                  for h in hits]
+        return _reranked(hits, scores, hits[0].stage)
+
+    def section_boost(self, plan: QueryPlan, hits: Sequence[Hit]) -> list[Hit]:
+        """Scores plus ``section_weight`` for chunks of a section that answers the question's
+        intent (its Item, note or statement, read from the chunk's header); unchanged when the
+        question names no intent."""
+        wanted = set(plan.sections)
+        weight = self.config.section_weight
+        if not wanted or not weight or not hits:
+            return list(hits)
+        scores = [h.score + (weight if wanted & sections_of(h.context, h.statement) else 0.0)
                   for h in hits]
         return _reranked(hits, scores, hits[0].stage)
 
