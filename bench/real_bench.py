@@ -31,7 +31,9 @@ LangChain + FAISS baseline and the golden set of the sample corpus.
 6. Answers (``--no-answers`` skips them): every question asked as it is, with no scope, of
    ``Answerer`` (the extractive engine, default ``AnswerConfig``: ``routed`` over enriched
    chunks) over the set's store, with the filings' loaded pages as ``PageTexts`` to cite and
-   verify against. Judged by ``answer_metrics.strict_answer_correct`` (the answer's first
+   verify against, and the filings' statement facts for the metric engine (``facts_provider``:
+   ``read_facts`` over the loaded pages; ``--no-facts`` answers without them). Judged by
+   ``answer_metrics.strict_answer_correct`` (the answer's first
    sentence against the reference's: figures within rounding, the yes/no polarity rule, else
    content-word recall), with the lenient rule (``answer_correct``, anywhere in the answer)
    beside it, labelled; citations under the verifier (``citation_marks``: valid, invalid, and
@@ -388,6 +390,39 @@ def answer_summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def facts_provider(docs: Sequence[rb.Doc]) -> Any:
+    """The statement facts of ``docs`` as the metric engine asks for them (``Answerer``'s
+    ``facts``: ``(document, year) -> facts``), read from the loaded pages on first use and kept
+    (``rag_assets.core.ingest.facts.read_facts``, what the ``financial_statements`` asset reads);
+    None when the project has no facts reader or ``Answerer`` takes no ``facts``. A filing whose
+    facts fail to read gives none, and the error is kept in ``provider.errors``."""
+    import inspect
+
+    from rag_assets.core.generation.answers import Answerer
+
+    try:
+        from rag_assets.core.ingest.facts import read_facts
+    except ImportError:
+        return None
+    if "facts" not in inspect.signature(Answerer).parameters:
+        return None
+    pages = {(d.document, d.year): d.pages for d in docs}
+    cache: dict[tuple[str, int], list[Any]] = {}
+
+    def provider(document: str, year: int) -> list[Any]:
+        key = (document, year)
+        if key not in cache:
+            try:
+                cache[key] = read_facts(document, year, pages[key]) if key in pages else []
+            except Exception as exc:  # noqa: BLE001 - one filing's reader error is reported
+                provider.errors[f"{document}|{year}"] = f"{type(exc).__name__}: {exc}"
+                cache[key] = []
+        return cache[key]
+
+    provider.errors = {}  # type: ignore[attr-defined]
+    return provider
+
+
 def make_answerer(retriever: Any, pages: Any, facts: Any = None) -> Any:
     """The extractive ``Answerer`` over ``retriever``'s store and ``pages``; with ``facts`` (a
     statement-facts provider for the metric engine), handed to its constructor as ``facts=``."""
@@ -680,7 +715,7 @@ def _short(text: str | None, width: int) -> str:
 def report_answers(answers: dict[str, Any], name: str = "") -> None:
     s = answers["summary"]
     where = f"{name}: " if name else ""
-    print(f"\n{where}answers: the extractive engine ({answers['strategy']} over "
+    print(f"\n{where}answers: {answers['engine']} ({answers['strategy']} over "
           f"{answers['kind']} chunks), each question asked as it is over the set's store; "
           "strict = the answer's first sentence gives FinanceBench's answer "
           "(strict_answer_correct), lenient = anywhere in the answer (answer_correct); "
@@ -739,7 +774,7 @@ def finish(figures: dict[str, Any], sections: dict[str, float], started: float, 
 
 def run_set(name: str, root: Path, args: argparse.Namespace, embedder: Any, tmp: Path,
             strategies: Sequence[str], default: str, sections: dict[str, float],
-            embedded: dict[str, int], facts: Any = None) -> tuple[dict[str, Any], dict[str, str]]:
+            embedded: dict[str, int]) -> tuple[dict[str, Any], dict[str, str]]:
     """One FinanceBench set in its own store: load, baseline, every strategy, answers; the
     set's figures (every record labelled with set, type and kind) and the strategies that ran
     a stand-in."""
@@ -794,15 +829,20 @@ def run_set(name: str, root: Path, args: argparse.Namespace, embedder: Any, tmp:
     if not args.no_answers:
         from rag_assets.core.generation.answers import AnswerConfig
 
-        log(f"{name}: answers: {len(questions)} questions over the set's store ...")
+        facts = None if args.no_facts else facts_provider(docs)
+        log(f"{name}: answers: {len(questions)} questions over the set's store "
+            f"({'with' if facts else 'without'} statement facts) ...")
         rows, sections[f"{name}: answers"] = rb.timed(
             lambda: run_answers(docs, retriever, facts=facts))
         label_rows(rows, labels, name)
         config = AnswerConfig()
-        out["answers"] = {"engine": "extractive" if facts is None else "extractive + facts",
+        out["answers"] = {"engine": "extractive" + (" + statement facts" if facts else ""),
                           "strategy": config.strategy, "kind": config.kind, "k": config.k,
+                          "facts_errors": getattr(facts, "errors", {}),
                           "summary": answer_summary(rows), "breakdown": answer_breakdown(rows),
                           "records": rows}
+        for partition, error in out["answers"]["facts_errors"].items():
+            log(f"  {name}: no statement facts for {partition}: {error}")
     return out, unavailable
 
 
@@ -821,6 +861,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="skip the golden set of the sample corpus")
     parser.add_argument("--no-answers", action="store_true",
                         help="skip the answers (extractive engine) on the real questions")
+    parser.add_argument("--no-facts", action="store_true",
+                        help="answer without the statement facts (no metric engine)")
     parser.add_argument("--strategies", default=",".join(STRATEGIES),
                         help=f"comma separated (default all: {','.join(STRATEGIES)})")
     parser.add_argument("--workers", type=int, default=2, help="pdf_workers of the loader")
@@ -861,7 +903,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "model": embedder.model_name, "default_strategy": default,
         "default_system": default_system(default), "strategies": strategies,
         "args": {"sets": sets, "docs": args.docs, "questions": args.questions,
-                 "golden": not args.no_golden, "answers": not args.no_answers},
+                 "golden": not args.no_golden, "answers": not args.no_answers,
+                 "facts": not args.no_facts},
         "sets": {},
     }
     embedded = {"computed": 0, "cached": 0}

@@ -252,3 +252,28 @@ def test_sets_are_checked_before_anything_loads(real_bench, tmp_path: Path) -> N
     assert exc.value.code == 2  # argparse: unknown set
     assert real_bench.main(["--sets", "wide", "--wide-dir", str(tmp_path)]) == 2
     assert set(real_bench.SETS) == {"dev", "wide"} == set(real_bench.SET_ROLES)
+
+
+def test_facts_provider_reads_each_filing_once_and_keeps_errors(real_bench, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import rag_assets.core.ingest.facts as facts_module
+
+    calls = []
+
+    def read_facts(document: str, year: int, pages: list[object]) -> list[str]:
+        calls.append((document, year, len(pages)))
+        if document == "bad":
+            raise ValueError("no statement table")
+        return [f"{document} {year} fact"]
+
+    monkeypatch.setattr(facts_module, "read_facts", read_facts)
+
+    def doc(document: str) -> object:
+        return real_bench.rb.Doc(document=document, year=2020, pages=["p0", "p1"], naive=[],
+                                 enriched=[], questions=[], footnotes=[])
+
+    provider = real_bench.facts_provider([doc("a"), doc("bad")])
+    assert provider is not None
+    assert provider("a", 2020) == ["a 2020 fact"] and provider("a", 2020) == ["a 2020 fact"]
+    assert provider("bad", 2020) == [] and provider("other", 2021) == []
+    assert calls == [("a", 2020, 2), ("bad", 2020, 2)]  # once each; an unknown filing: none
+    assert provider.errors == {"bad|2020": "ValueError: no statement table"}
