@@ -1,0 +1,71 @@
+"""The scope ``routed`` searches, over the profiles of several real companies' filings: a
+question naming a company by ticker or short form is searched in that company's filings only (the
+filter every search runs with), and one naming a company no filing is says so."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rag_assets.core.ingest.routing import DocumentProfile
+from rag_assets.core.retrieval.retriever import Retriever
+from rag_assets_tests.core.ingest.test_sections_real import ROUTED, _profile
+
+YEARS = {"kraft-heinz-10k": 2019, "microsoft-10k": 2023, "microsoft-10k-2016": 2016,
+         "jpmorgan-10q-q2": 2022, "nike-10k": 2023, "general-mills-10k": 2020,
+         "corning-10k": 2022}
+
+
+class ProfilesOnly:
+    """The two things ``resolve_scope`` asks of a store: its profiles and its partitions."""
+
+    def __init__(self, profiles: list[DocumentProfile]) -> None:
+        self._profiles = profiles
+
+    def profiles(self) -> list[dict[str, Any]]:
+        return [p.model_dump() for p in self._profiles]
+
+    def partitions(self, kind: str) -> list[tuple[str, int]]:
+        del kind
+        return [(p.document, YEARS[p.document]) for p in self._profiles]
+
+
+@pytest.fixture(scope="module")
+def retriever() -> Retriever:
+    profiles = [_profile(d).model_copy(update={"year": YEARS[d]}) for d in ROUTED]
+    return Retriever(ProfilesOnly(profiles), embedder=None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("question", "documents"), [
+    ("What drove KHC's 2019 impairments?", ["kraft-heinz-10k"]),
+    ("MSFT's segments", ["microsoft-10k", "microsoft-10k-2016"]),
+])
+def test_ticker_scopes_the_search_to_that_company(
+        retriever: Retriever, question: str, documents: list[str]) -> None:
+    scope = retriever.resolve_scope(question, "enriched")
+    assert scope.documents == documents
+    assert scope.unindexed is None
+    where = scope.where() or ""
+    for other in set(ROUTED) - set(documents):  # no other company's page can be a hit
+        assert f"'{other}'" not in where
+    if "2019" in question:
+        assert scope.years == [2019]
+
+
+@pytest.mark.parametrize(("question", "named"), [
+    ("What drove Tesla's 2019 impairments?", "Tesla"),
+    ("How is Big Blue's cloud business doing?", "Big Blue"),
+    ("What did BofA earn in 2022?", "BofA"),
+])
+def test_a_company_no_filing_is_is_said_in_the_scope(
+        retriever: Retriever, question: str, named: str) -> None:
+    scope = retriever.resolve_scope(question, "enriched")
+    assert scope.documents is None
+    assert scope.unindexed == named
+    assert scope.how.startswith(f"no indexed company named ({named})")
+
+
+def test_a_question_naming_no_company_searches_all_silently(retriever: Retriever) -> None:
+    scope = retriever.resolve_scope("What was the effective tax rate in 2022?", "enriched")
+    assert scope.unindexed is None and scope.how.startswith("all documents")
