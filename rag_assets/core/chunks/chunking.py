@@ -43,6 +43,7 @@ from rag_assets.core.ingest.context import (
 )
 from rag_assets.core.ingest.layout import detect_heading
 from rag_assets.core.ingest.pages import Page, raw_page_text
+from rag_assets.core.ingest.statement_tables import headed_markdown
 
 ChunkKind = Literal["naive", "enriched"]
 
@@ -387,6 +388,9 @@ def enriched_chunks(
     return _counted(chunks)
 
 
+HEADING_LINES = 8  # lines above a table read for its column headings and units line
+
+
 @dataclass
 class _Table:
     """A table as the stitched text holds it: title, markdown lines, the notes below it."""
@@ -411,12 +415,15 @@ def _units(pages: Sequence[StitchedPage]) -> Iterable[_Unit | _Table]:
             line = lines[n].strip()
             heading = detect_heading(line)
             if line.startswith("|"):
+                above = [x.strip() for x in lines[max(0, n - HEADING_LINES):n]
+                         if x.strip() and not x.strip().startswith("|")]
                 title = paragraph.pop() if paragraph and _is_title(paragraph[-1]) else None
                 yield from _flush(paragraph, page.page_index, section)
                 table_lines = []
                 while n < len(lines) and lines[n].strip().startswith("|"):
                     table_lines.append(lines[n].strip())
                     n += 1
+                table_lines = headed_markdown(table_lines, above)
                 notes = []
                 while n < len(lines) and FOOTNOTE_BLOCK_RE.fullmatch(lines[n].strip()):
                     notes.append(lines[n].strip())

@@ -413,3 +413,48 @@ def read_statement_tables(
         out.append(table)
         previous = table
     return out
+
+
+def markdown_cells(line: str) -> list[str]:
+    return [c.strip().replace("\\|", "|") for c in line.strip().strip("|").split("|")]
+
+
+def headed_markdown(lines: Sequence[str], above: Sequence[str]) -> list[str]:
+    """A markdown table whose columns' years and units are printed above it or in its first
+    rows, with a header row that names them (``| USD millions | 2022 | 2021 |``), so that a row
+    read alone keeps its periods ("Operating profit: 2022: 11,512; 2021: 11,162").
+
+    Only when the headings name one year per column; the printed rows all stay, in order, the
+    old header row first (no printed word is dropped): the header is the reader's, the rows are
+    the page's.
+    """
+    if len(lines) < 3:
+        return list(lines)
+    rows = [markdown_cells(line) for line in lines if not re.fullmatch(r"\|(?:-+\|)+", line)]
+    printed = [_Printed(label=r[0], cells=r[1:], quote=" ".join(c for c in r if c),
+                        from_table=True) for r in rows]
+    data = [i for i, p in enumerate(printed) if _is_data(p)]
+    if not data:
+        return list(lines)
+    width = _width(printed)
+    header = "\n".join([*above, _header_text(printed, data[0])])
+    columns = read_columns(header, width)
+    if width < 1 or any(c.year is None for c in columns):
+        return list(lines)
+    _, scale = read_units(header)
+    names = {1e9: "USD billions", 1e6: "USD millions", 1e3: "USD thousands"}
+    if data[0] > 0 and all(str(c.year) in cell for c, cell in zip(
+            columns, rows[0][-width:], strict=False)):
+        # the header row names the columns already: it gains the units if it lacks them
+        if scale == 1.0 or read_units(" ".join(rows[0]))[1] != 1.0:
+            return list(lines)
+        named = [f"{rows[0][0]} ({names[scale]})".strip(), *rows[0][1:]]
+        return [_markdown_row(named), *lines[1:]]
+    first = names.get(scale, rows[0][0] if data[0] > 0 else "")
+    full = max(len(r) for r in rows)
+    new_header = [first, *[""] * (full - 1 - width), *(column_name(c) for c in columns)]
+    return [_markdown_row(new_header), "|" + "---|" * full, *(_markdown_row(r) for r in rows)]
+
+
+def _markdown_row(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
