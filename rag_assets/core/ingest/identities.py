@@ -41,8 +41,8 @@ IDENTITIES: dict[str, tuple[str, str, tuple[tuple[str, int], ...], tuple[str, ..
     "operating + investing + financing (+ FX) = change in cash": (
         "cash_flow", "change_in_cash",
         (("operating_cash_flow", 1), ("investing_cash_flow", 1), ("financing_cash_flow", 1),
-         ("fx_effect_on_cash", 1)),
-        ("fx_effect_on_cash",)),
+         ("fx_effect_on_cash", 1), ("change_in_cash_held_for_sale", 1)),
+        ("fx_effect_on_cash", "change_in_cash_held_for_sale")),
 }
 
 
@@ -140,9 +140,9 @@ def check_subtotals(facts: Sequence[StatementFact]) -> list[IdentityCheck]:
                     continue
                 start = opened[-1] + 1
             total = column[end]
-            # the section may open after an earlier total (American Water prints plant first):
-            # the nearest start after which the rows add up, else the first one
-            starts = [start, *(i + 1 for i in range(end - 1, start, -1) if column[i].total)]
+            # the section may open lower (American Water prints plant first): the earliest
+            # start from which the rows add up, else the statement's first row
+            starts = list(range(start, max(start + 1, end - 1)))
             tried = [_section_parts(column[s:end]) for s in starts]
             parts = next((p for p in tried if abs(sum(p) - total.value) <= total.scale * len(p)),
                          tried[0])

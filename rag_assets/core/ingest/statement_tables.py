@@ -52,6 +52,7 @@ TOTAL_RE = re.compile(r"^\s*(?:total|net\s+(?:cash|increase|decrease|change|inco
                       r"earnings|sales|revenues?))\b", re.I)
 PER_SHARE_RE = re.compile(r"per\s+(?:common\s+)?share|\bEPS\b|dividends?\s+declared\s+per", re.I)
 SHARES_RE = re.compile(r"\bshares\b|\bweighted[- ]average\b", re.I)
+FURNITURE_RE = re.compile(r"^\s*(?:item|part|note|page|exhibit|table of contents)\b", re.I)
 MAX_HEADER_LINES = 16  # lines between a page's top and its first row of figures read as headings
 
 
@@ -164,8 +165,11 @@ def split_run_on_line(text: str, width: int) -> list[tuple[str, list[str]]]:
     rows: list[tuple[str, list[str]]] = []
     label: list[str] = []
     figures: list[str] = []
-    for token in tokens:
-        if _is_figure(token) and label:
+    for at, token in enumerate(tokens):
+        following = tokens[at + 1] if at + 1 < len(tokens) else ""
+        # a dash between words ("Cash Flows - Operating Activities") is no nil figure
+        words_dash = NIL_RE.match(token) and not figures and following[:1].isalpha()
+        if _is_figure(token) and label and not words_dash:
             figures.append(token)
             continue
         if figures:
@@ -196,14 +200,20 @@ def _table_rows(rows: Sequence[Sequence[str]]) -> Iterable[_Printed]:
     for row in rows:
         cells = [c.strip() for c in row]
         label = cells[0] if cells else ""
+        quote = " ".join(c for c in cells if c)
+        packed = split_row_line(label)[1] or any(
+            sum(_is_figure(t) for t in _tokens(c)) > 1 for c in cells[1:])
+        if packed:  # figures in the label's cell, or two in one cell (Lockheed 2022)
+            label, figures = split_row_line(quote)
+            yield _Printed(label=label, cells=figures, quote=quote, from_table=True)
+            continue
         values: list[str] = []
         for cell in cells[1:]:
             # a cell holding a figure and a share ("$ 3,226,773 100.0%") keeps the figure
             parts = [p for p in _tokens(cell) if _is_figure(p) or p.endswith("%")]
             figures = [p for p in parts if not p.endswith("%")]
             values.append(figures[0] if figures else cell)
-        yield _Printed(label=label, cells=values, quote=" ".join(c for c in cells if c),
-                       from_table=True)
+        yield _Printed(label=label, cells=values, quote=quote, from_table=True)
 
 
 def _printed_rows(page: Page) -> list[_Printed]:
@@ -226,9 +236,10 @@ def _figure_count(row: _Printed) -> int:
 
 
 def _is_data(row: _Printed) -> bool:
-    """A row of figures: a label and at least one figure that is not a year heading."""
-    return bool(row.label) and not MONTH_RE.search(row.label[-12:]) and _figure_count(row) > 0 \
-        and any(
+    """A row of figures: a label and at least one figure that is not a year heading; never a
+    date heading ("June 30,"), nor furniture that ends in a number ("Item 8", "Page 12 of 15")."""
+    return bool(row.label) and not MONTH_RE.search(row.label[-12:]) \
+        and not FURNITURE_RE.match(row.label) and _figure_count(row) > 0 and any(
         c and parse_figure(c) is not None and not YEAR_RE.fullmatch(c.strip()) for c in row.cells
     )
 
@@ -297,6 +308,22 @@ def read_units(text: str) -> tuple[str, float]:
     return "", 1.0
 
 
+def _headings_run_on(row: _Printed) -> tuple[_Printed, str]:
+    """The first row of figures of a statement printed as run-on lines carries the headings
+    before it ("2022 2021 2020 Net sales $ 18,992.8 ..."; General Mills 2022): what runs up to
+    its last year is headings, the rest the row."""
+    years = list(YEAR_RE.finditer(row.label))
+    if row.from_table or not years:
+        return row, ""
+    cut = years[-1].end()
+    label = row.label[cut:].strip(" ,")
+    if not label:
+        return row, ""
+    head = row.label[:cut]
+    quote = row.quote[row.quote.find(label):] if label in row.quote else row.quote
+    return row.model_copy(update={"label": label, "quote": quote}), head
+
+
 def read_table(page: Page, statement: StatementKind, top_lines: Sequence[str] = ()
                ) -> StatementTable | None:
     """The statement printed on one page, or None when it holds no row of figures."""
@@ -308,7 +335,8 @@ def read_table(page: Page, statement: StatementKind, top_lines: Sequence[str] = 
     if width == 0:
         return None
     first = data_positions[0]
-    header = _header_text(printed, first)
+    printed[first], headings = _headings_run_on(printed[first])
+    header = "\n".join([_header_text(printed, first), headings])
     units, scale = read_units("\n".join([*top_lines, header]))
     columns = read_columns(header, width)
     rows: list[StatementRow] = []
@@ -318,8 +346,8 @@ def read_table(page: Page, statement: StatementKind, top_lines: Sequence[str] = 
         captions.open(item.label)
     for item in printed[first:]:
         pieces = [(item.label, item.cells)]
-        if not item.from_table and _figure_count(item) > width:
-            pieces = split_run_on_line(item.quote, width)
+        if sum(_is_figure(t) for t in _tokens(f"{item.label} {' '.join(item.cells)}")) > width:
+            pieces = split_run_on_line(f"{item.label} {' '.join(item.cells)}", width)
         for label, cells in pieces:
             figures = [c for c in cells if c]
             if not figures:
@@ -335,6 +363,8 @@ def read_table(page: Page, statement: StatementKind, top_lines: Sequence[str] = 
                 label = f"Total {closed}"
             elif TOTAL_RE.match(label):
                 captions.close_matching(label)
+            if not _is_data(_Printed(label=label, cells=cells, quote="", from_table=False)):
+                continue  # a date heading or furniture between the rows
             if len(cells) < width:  # a text row that left columns blank: right-aligned
                 cells = [""] * (width - len(cells)) + cells
             cells = cells[-width:] if len(cells) > width else cells

@@ -232,7 +232,10 @@ TITLE_PATTERNS: tuple[tuple[StatementKind, re.Pattern[str]], ...] = tuple(
     )
 )
 TITLE_HEAD_RE = re.compile(
-    r"^(?:the\s+)?(?:(?:consolidated|combined)\s+)?"
+    # "NIKE, Inc. Consolidated Statements of Income" (the company first, Nike 2018),
+    # "CONDENSED CONSOLIDATED BALANCE SHEETS" (10-Qs, earnings releases)
+    r"^(?:[A-Z][\w.,&'’ -]{0,60}?\b(?:inc|corp|corporation|company|co|plc|ltd)\.?,?\s+)?"
+    r"(?:the\s+)?(?:condensed\s+)?(?:(?:consolidated|combined)\s+)?(?:condensed\s+)?"
     r"(?P<title>(?:statements?|balance|income|cash)\b.*)$",
     re.IGNORECASE,
 )
