@@ -635,7 +635,7 @@ class MetricAnswer(BaseModel):
     @property
     def text(self) -> str:
         lines = [self.headline, *self.details]
-        lines += [f"{o.title.capitalize()}, {o.period}: {o.printed} ({_statement(o)} "
+        lines += [f"{o.title[:1].upper()}{o.title[1:]}, {o.period}: {o.printed} ({_statement(o)} "
                   f"p.{o.page + 1}: \"{o.quote}\")" for o in self.operands]
         return "\n".join(lines)
 
@@ -645,7 +645,7 @@ class MetricAnswer(BaseModel):
         citations = [o.citation() for o in self.operands]
         claims = [Claim(text=self.headline, citations=citations)]
         claims += [Claim(text=d) for d in self.details]
-        claims += [Claim(text=f"{o.title.capitalize()}, {o.period}: {o.printed} "
+        claims += [Claim(text=f"{o.title[:1].upper()}{o.title[1:]}, {o.period}: {o.printed} "
                               f"({_statement(o)}, "
                               f"\"{o.label}\").", citations=[o.citation()])
                    for o in self.operands]
