@@ -332,7 +332,8 @@ def parse_question(question: str) -> MetricQuestion | None:
     asked, definitions = _split_definitions(text)
     asked = _SOURCE_NOTE_RE.sub(" ", asked)  # "D&A (from cash flow statement) % margin"
     norm = normalize(asked)
-    if _PROSE_RE.search(norm) and not definitions:
+    asking = next((x for x in _SENTENCE_RE.split(asked) if x.rstrip().endswith("?")), asked)
+    if _PROSE_RE.search(normalize(asking)) and not definitions:  # not its instructions
         return None
     rules = load_rules().rules
     judgment = next((key for key, rule in rules.items()

@@ -118,7 +118,9 @@ def test_definitions_as_questions_write_them(body: str, year: int, formula: str 
      [2020], "value", {}),
     ("How much has the effective tax rate of Corning changed between FY2021 and FY2022?",
      "effective_tax_rate", [2021, 2022], "trend", {"direction": "change"}),
-    ("Does American Water Works have positive working capital based on FY2022 data?",
+    ("Does American Water Works have positive working capital based on FY2022 data? If "
+     "working capital is not a useful or relevant metric for this company, then please state "
+     "that and explain why.",
      "working_capital", [2022], "value",
      {"yes_no": True, "judgment": "positive_working_capital"}),
     ("Has Microsoft increased its debt on balance sheet between FY2023 and the FY2022 period?",
