@@ -80,6 +80,8 @@ def normalize_label(label: str) -> str:
     """A label as the concept map reads it: lower case, no notes markers, single spaces."""
     text = label.replace("’", "'").replace("—", "-").replace("–", "-")
     text = re.sub(r"\((?:[a-z]|\d{1,2})\)|[¹²³⁴⁵⁶⁷⁸⁹⁰*]+", " ", text)  # note markers
+    text = re.sub(r"\((?:see )?notes? \d+[a-z]?(?:(?:,| and) \d+)*\)", " ", text,
+                  flags=re.IGNORECASE)  # "(Note 7)", "(see Notes 3 and 9)"
     text = re.sub(r"\s*:\s*$", "", text)
     return " ".join(text.lower().split())
 

@@ -244,14 +244,17 @@ def _is_data(row: _Printed) -> bool:
     )
 
 
-def _width(rows: Sequence[_Printed]) -> int:
+def _width(rows: Sequence[_Printed], header: str = "") -> int:
+    """How many value columns the statement prints: as many as its headings name years, when
+    rows of that many figures are printed; else the most common count (the larger on a tie).
+    A row may carry a figure in its label ("(Note 7)") or leave a column blank."""
     counts = Counter(_figure_count(r) for r in rows if _is_data(r))
     if not counts:
         return 0
-    # the widest count that a fair share of rows print (a row may leave a column blank)
-    common = counts.most_common()
-    top = common[0][1]
-    return max(n for n, c in common if c >= max(2, top // 3) or c == top)
+    named = len(_years_in(header))
+    if named in counts and counts[named] >= 2:
+        return named
+    return max(counts, key=lambda n: (counts[n], n))
 
 
 def _header_text(rows: Sequence[_Printed], first_data: int) -> str:
@@ -324,6 +327,21 @@ def _headings_run_on(row: _Printed) -> tuple[_Printed, str]:
     return row.model_copy(update={"label": label, "quote": quote}), head
 
 
+def _headings_elsewhere(printed: Sequence[_Printed], width: int) -> list[Column] | None:
+    """Headings the PDF gives out of reading order (MGM 2022 lists "Year Ended December 31, /
+    2022 2021 2020" after its table): a line that names exactly one year per column, read with
+    the line before it."""
+    for at, item in enumerate(printed):
+        text = " ".join([item.label, *item.cells])
+        if _is_data(item) or len(_years_in(text)) != width or len(text) > 80:
+            continue
+        before = " ".join([printed[at - 1].label, *printed[at - 1].cells]) if at else ""
+        columns = read_columns(f"{before}\n{text}", width)
+        if all(c.year is not None for c in columns):
+            return columns
+    return None
+
+
 def read_table(page: Page, statement: StatementKind, top_lines: Sequence[str] = ()
                ) -> StatementTable | None:
     """The statement printed on one page, or None when it holds no row of figures."""
@@ -331,14 +349,16 @@ def read_table(page: Page, statement: StatementKind, top_lines: Sequence[str] = 
     data_positions = [i for i, r in enumerate(printed) if _is_data(r)]
     if not data_positions:
         return None
-    width = _width(printed)
-    if width == 0:
-        return None
     first = data_positions[0]
     printed[first], headings = _headings_run_on(printed[first])
     header = "\n".join([_header_text(printed, first), headings])
+    width = _width(printed, header)
+    if width == 0:
+        return None
     units, scale = read_units("\n".join([*top_lines, header]))
     columns = read_columns(header, width)
+    if any(c.year is None for c in columns):
+        columns = _headings_elsewhere(printed, width) or columns
     rows: list[StatementRow] = []
     group = ""
     captions = _OpenCaptions()
@@ -466,8 +486,8 @@ def headed_markdown(lines: Sequence[str], above: Sequence[str]) -> list[str]:
     data = [i for i, p in enumerate(printed) if _is_data(p)]
     if not data:
         return list(lines)
-    width = _width(printed)
     header = "\n".join([*above, _header_text(printed, data[0])])
+    width = _width(printed, header)
     columns = read_columns(header, width)
     if width < 1 or any(c.year is None for c in columns):
         return list(lines)
