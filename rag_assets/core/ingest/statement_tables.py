@@ -150,9 +150,11 @@ def split_row_line(text: str) -> tuple[str, list[str]]:
 
 def _is_figure(token: str) -> bool:
     """A figure cell; a year heading or a date's day ("December 31,") is not one."""
+    bare = token.lstrip("$")
     return (
         bool(FIGURE_TOKEN_RE.match(token))
         and not token.endswith(",")
+        and bare.startswith("(") == bare.rstrip("%").endswith(")")  # "(Note 7)" is no figure
         and YEAR_RE.fullmatch(token.strip("()")) is None
     )
 
@@ -493,9 +495,10 @@ def headed_markdown(lines: Sequence[str], above: Sequence[str]) -> list[str]:
         return list(lines)
     _, scale = read_units(header)
     names = {1e9: "USD billions", 1e6: "USD millions", 1e3: "USD thousands"}
-    if data[0] > 0 and all(str(c.year) in cell for c, cell in zip(
-            columns, rows[0][-width:], strict=False)):
-        # the header row names the columns already: it gains the units if it lacks them
+    named = [r for r in rows[:data[0]] if all(
+        str(c.year) in cell for c, cell in zip(columns, r[-width:], strict=False))]
+    if named:
+        # the header rows name the columns already: the first gains the units if none has them
         if scale == 1.0 or read_units(" ".join(rows[0]))[1] != 1.0:
             return list(lines)
         named = [f"{rows[0][0]} ({names[scale]})".strip(), *rows[0][1:]]

@@ -531,17 +531,19 @@ def test_cross_encoder_reranks_by_model_score(
             for i, t in enumerate(TINY_TEXTS)]
     expected = reranker.scores(question, TINY_TEXTS)
     assert expected.shape == (6,) and expected.dtype == np.float32
-    assert len(set(expected.tolist())) == 6  # distinct: the order below is unambiguous
+    # a random tiny model can tie two texts (torch/transformers versions differ in how): the
+    # order is checked by score, which a tie cannot make ambiguous, and the scores must spread
+    assert len(set(expected.tolist())) >= 4
     assert batch_sizes == [2] and batches == [2, 2, 2]  # 6 pairs in batches of 2
 
     reranked = reranker.rerank(question, hits, top_n=3)
-    order = np.argsort(-expected)[:3]
-    assert ids(reranked) == [f"c{i}" for i in order]
-    assert [x.score for x in reranked] == pytest.approx([float(expected[i]) for i in order],
-                                                        abs=1e-6)
+    top = sorted(expected.tolist(), reverse=True)[:3]
+    assert [x.score for x in reranked] == pytest.approx(top, abs=1e-6)
+    for x in reranked:  # each hit keeps its own text and carries its own model score
+        i = int(x.chunk_id[1:])
+        assert x.text == TINY_TEXTS[i] and x.score == pytest.approx(float(expected[i]), abs=1e-6)
     assert [x.rank for x in reranked] == [1, 2, 3]
     assert {x.stage for x in reranked} == {"cross_encoder"}
-    assert [x.text for x in reranked] == [TINY_TEXTS[i] for i in order]
     assert batch_sizes == [2, 2]
     assert reranker.rerank(question, [], top_n=3) == []
     assert not math.isclose(float(expected.max()), float(expected.min()))
