@@ -329,6 +329,17 @@ def _headings_run_on(row: _Printed) -> tuple[_Printed, str]:
     return row.model_copy(update={"label": label, "quote": quote}), head
 
 
+def _annual_by_dates(columns: Sequence[Column]) -> bool:
+    """Flows headed by their end dates alone (Kraft Heinz: "December 28, 2019 | December 29,
+    2018 | December 30, 2017"): three consecutive years side by side are an annual report's
+    fiscal years; a quarterly statement always names its duration."""
+    years = [c.year for c in columns]
+    return (
+        len(columns) >= 3 and all(c.months is None for c in columns) and None not in years
+        and all(a - b == 1 for a, b in zip(years, years[1:], strict=False))  # type: ignore[operator]
+    )
+
+
 def _headings_elsewhere(printed: Sequence[_Printed], width: int) -> list[Column] | None:
     """Headings the PDF gives out of reading order (MGM 2022 lists "Year Ended December 31, /
     2022 2021 2020" after its table): a line that names exactly one year per column, read with
@@ -361,6 +372,9 @@ def read_table(page: Page, statement: StatementKind, top_lines: Sequence[str] = 
     columns = read_columns(header, width)
     if any(c.year is None for c in columns):
         columns = _headings_elsewhere(printed, width) or columns
+    if statement != "balance_sheet" and _annual_by_dates(columns):
+        columns = [c.model_copy(update={"months": 12, "heading": _heading("", c.year, 12)})
+                   for c in columns]
     rows: list[StatementRow] = []
     group = ""
     captions = _OpenCaptions()
