@@ -28,6 +28,7 @@ from rag_assets.core.generation.storage import answers_to_frame, append_audit, s
 from rag_assets.core.generation.summaries import summarize_report
 from rag_assets.core.llm.client import LLMConfigError
 from rag_assets.core.retrieval.retriever import Retriever
+from rag_assets.core.warehouse.tables import EMPTY_FACTS, facts_provider
 from rag_assets.defs.index import document_profile, enriched_vectors, naive_vectors
 from rag_assets.defs.partitions import partition_of, report_partitions
 from rag_assets.defs.reporting import BY_PARTITION, fail, partition_questions, preview
@@ -39,9 +40,10 @@ from rag_assets.defs.resources import (
     RetrievalSettings,
     read_whole_table,
 )
+from rag_assets.defs.statements import financial_statements
 
 GROUP = "generation"
-INDEXED = [naive_vectors, enriched_vectors, document_profile]
+INDEXED = [naive_vectors, enriched_vectors, document_profile, financial_statements]
 
 
 def build_answerer(settings: RagSettings, embeddings: EmbeddingsResource,
@@ -54,7 +56,11 @@ def build_answerer(settings: RagSettings, embeddings: EmbeddingsResource,
     embedder, store = embeddings.embedder(settings)
     retriever = Retriever(store, embedder, retrieval.config())
     config = AnswerConfig(citation_threshold=llm.citation_threshold)
-    return Answerer(retriever, PageTexts.from_frame(raw_pages), chat, config)
+    # every partition's statement facts: a metric question is answered from the filing
+    # routing picks, whichever partition asks
+    facts = read_whole_table(settings.warehouse_path, "financial_statements", EMPTY_FACTS)
+    return Answerer(retriever, PageTexts.from_frame(raw_pages), chat, config,
+                    facts=facts_provider(facts))
 
 
 def _answerer(context: dg.AssetExecutionContext, settings: RagSettings,

@@ -8,7 +8,7 @@ with DuckDB's ``json`` functions, and stable when a partition has no value at al
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pandas as pd
 
@@ -48,6 +48,7 @@ FACT_COLUMNS = [
 ]
 
 FLOAT_COLUMNS = {"body_size", "value", "scale"}
+EMPTY_FACTS = pd.DataFrame(columns=FACT_COLUMNS)
 INTEGER_COLUMNS = {
     "year", "page_index", "n_tables", "n_chars", "n_table_chars", "line", "end_offset",
     "table_index", "seq", "page_start", "page_end", "n_tokens", "rank", "fiscal_year",
@@ -76,6 +77,23 @@ def facts_to_frame(facts: Sequence[StatementFact], failed: set[tuple[int, int, i
     rows = [{**f.model_dump(), "identity_failed": (f.page, f.table, f.column) in failed}
             for f in facts]
     return _frame(rows, FACT_COLUMNS)
+
+
+def facts_provider(frame: pd.DataFrame) -> Callable[[str, int], list[StatementFact]]:
+    """The statement facts of one partition, read from a ``financial_statements`` frame on
+    first use (what ``Answerer`` asks for: the filing routing picked)."""
+    groups = {key: part for key, part in frame.groupby(["document", "year"])} if len(frame) \
+        else {}
+    cache: dict[tuple[str, int], list[StatementFact]] = {}
+
+    def facts(document: str, year: int) -> list[StatementFact]:
+        key = (document, int(year))
+        if key not in cache:
+            part = groups.get(key)
+            cache[key] = frame_to_facts(part) if part is not None else []
+        return cache[key]
+
+    return facts
 
 
 def frame_to_facts(frame: pd.DataFrame) -> list[StatementFact]:
