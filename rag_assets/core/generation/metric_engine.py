@@ -646,11 +646,17 @@ class MetricAnswer(BaseModel):
         citations = [o.citation() for o in self.operands]
         claims = [Claim(text=self.headline, citations=citations)]
         claims += [Claim(text=d) for d in self.details]
+        # each operand says where it is printed: the statement, the page and the row as printed
         claims += [Claim(text=f"{o.title[:1].upper()}{o.title[1:]}, {o.period}: {o.printed} "
-                              f"({_statement(o)}, "
-                              f"\"{o.label}\").", citations=[o.citation()])
+                              f"({_statement(o)} p.{o.page + 1}: \"{_clip(o.quote)}\").",
+                         citations=[o.citation()])
                    for o in self.operands]
         return claims
+
+
+def _clip(quote: str, width: int = 140) -> str:
+    quote = " ".join(quote.split())
+    return quote if len(quote) <= width else quote[: width - 3].rstrip() + "..."
 
 
 def _unit(question: MetricQuestion, defs: Definitions) -> Unit:
