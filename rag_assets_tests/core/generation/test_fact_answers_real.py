@@ -1,0 +1,80 @@
+"""Metric, trend and judgment answers from the statement facts of real filings, each figure
+computed by hand from the page that prints it, every operand cited and verified."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from rag_assets.core.generation.citations import PageTexts, verify_claims
+from rag_assets.core.generation.metric_engine import answer_metric, parse_question
+from rag_assets.core.ingest.documents import load_document
+from rag_assets.core.ingest.facts import StatementFact, read_facts
+from rag_assets.core.ingest.pages import Page
+
+CORPORA = Path(__file__).resolve().parents[3].parent / "shared" / "corpora"
+pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here")
+
+
+@cache
+def _filing(path: str, document: str, year: int) -> tuple[list[Page], list[StatementFact]]:
+    pages = load_document(CORPORA / path).pages
+    return pages, read_facts(document, year, pages)
+
+
+def _ask(path: str, document: str, year: int, company: str, question: str):  # noqa: ANN202
+    pages, facts = _filing(path, document, year)
+    parsed = parse_question(question)
+    assert parsed is not None, question
+    answer = answer_metric(parsed, facts, company)
+    checked = verify_claims(answer.claims(), PageTexts.from_pages(document, year, pages))
+    marks = [c.mark for claim in checked for c in claim.citations]
+    return answer, marks
+
+
+def test_a_metric_opens_with_the_result_and_cites_every_operand() -> None:
+    # Nike FY2019: cost of sales 21,643 (p.52), inventories 5,622 and 5,261 (p.54)
+    answer, marks = _ask("financebench-wide/pdfs/NIKE_2019_10K.pdf", "nike-10k", 2019, "Nike",
+                         "What is Nike's FY2019 inventory turnover?")
+    assert answer.status == "answered"
+    assert answer.headline == "Nike's FY2019 inventory turnover is 3.98."
+    assert answer.value == pytest.approx(21_643 / ((5_622 + 5_261) / 2))
+    assert {o.printed for o in answer.operands} == {"21,643", "5,622", "5,261"}
+    assert marks and set(marks) == {"valid"}
+
+
+def test_a_trend_says_which_way_and_by_how_much() -> None:
+    # Lockheed Martin: operating profit 9,123 / net sales 67,044 (2021) against 8,644 / 65,398
+    answer, marks = _ask("financebench-dev/pdfs/LOCKHEEDMARTIN_2021_10K.pdf",
+                         "lockheed-martin-10k", 2021, "Lockheed Martin",
+                         "Did Lockheed Martin's operating margin improve between FY2020 and "
+                         "FY2021?")
+    assert answer.status == "answered"
+    assert answer.headline.startswith("Yes"), answer.headline
+    assert "13.6%" in answer.headline and "13.2%" in answer.headline
+    assert set(marks) == {"valid"}
+
+
+def test_a_judgment_states_its_rule() -> None:
+    # 3M 2018: total current assets 13,709, total current liabilities 7,244
+    answer, marks = _ask("sec-10k/3M_2018_10K.pdf", "3m-10k", 2018, "3M",
+                         "Does 3M have positive working capital based on FY2018 data?")
+    assert answer.headline.startswith("Yes"), answer.headline
+    assert "$6,465 million" in answer.headline
+    assert "Rule:" in answer.text
+    assert set(marks) == {"valid"}
+
+
+def test_a_bank_has_no_gross_margin_from_its_own_facts() -> None:
+    answer, _ = _ask("financebench-wide/pdfs/JPMORGAN_2022Q2_10Q.pdf", "jpmorgan-10q-q2", 2022,
+                     "JPMorgan Chase", "What is JPMorgan's gross margin for Q2 2022?")
+    assert answer.status == "not_meaningful"
+    assert "not a meaningful metric" in answer.headline
+    # the same filing's quarter is read as a quarter, not as a year
+    answer, marks = _ask("financebench-wide/pdfs/JPMORGAN_2022Q2_10Q.pdf", "jpmorgan-10q-q2",
+                         2022, "JPMorgan Chase", "What was JPMorgan's total net revenue in Q2 "
+                         "2022?")
+    assert answer.headline == "JPMorgan Chase's Q2 2022 revenue is $30,715 million."
+    assert set(marks) == {"valid"}
