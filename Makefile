@@ -12,10 +12,25 @@ export DAGSTER_DISABLE_TELEMETRY := 1
 
 install: $(STAMP)
 
-# CPU torch first (a plain `torch` requirement would pull a multi-GB CUDA build), then the project.
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+# llama.cpp (the LLM tests' OpenAI-compatible server) built for portable x86-64 with AVX2: a
+# native build on a CPU with AMX segfaults in llama.cpp's batched decode of the SmolLM2 Q4_1 model
+# (seen 2026-11-24: every chat completion killed the server; a one-token prompt did not). No
+# pip cache: pip keys a built wheel by version alone and would hand back a native build.
+LLAMA_STAMP := $(VENV)/.llama-portable
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
+	-DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(LLAMA_STAMP): | $(BIN)/python
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip install --quiet --no-cache-dir \
+	    --force-reinstall --no-deps 'llama-cpp-python[server]==0.3.36'
+	touch $(LLAMA_STAMP)
+
+# CPU torch first (a plain `torch` requirement would pull a multi-GB CUDA build), then the project.
+$(STAMP): pyproject.toml $(LLAMA_STAMP) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(BIN)/python -m pip install --quiet -e '.[dev,test]'
 	touch $(STAMP)
