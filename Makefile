@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export GX_ANALYTICS_ENABLED := false
 export DAGSTER_DISABLE_TELEMETRY := 1
 
-.PHONY: install demo test test-fast ui bench bench-real backfill-check lint sample clean
+.PHONY: install demo test test-fast ui bench bench-real bench-statements backfill-check lint sample clean
 
 install: $(STAMP)
 
@@ -79,6 +79,10 @@ bench: install
 # a subset: make bench-real REAL_ARGS="--sets dev --docs 2 --questions 3 --no-golden"
 bench-real: install
 	$(BIN)/python bench/real_bench.py $(REAL_ARGS)
+
+# statement facts and their accounting identities on every real filing of ../shared/corpora
+bench-statements: install
+	$(BIN)/python bench/statement_bench.py
 
 # a webserver and a daemon on a fresh instance: the sensors carry 12 reports through every asset,
 # a backfill of the evaluation and report assets runs over them, a run is SIGKILLed and
