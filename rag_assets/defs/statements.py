@@ -2,7 +2,8 @@
 each, with the accounting identities the filing prints checked beside it.
 
 A failed identity flags its rows and warns; it never blocks ingest (the rows are still the
-best reading of the page, and the answers cite them with their page and quote).
+best reading of the page, and the answers cite them with their page and quote). Like the other
+ingest assets it is written by ``ingest_job`` (the report sensor's job: a file is its trigger).
 """
 
 from collections import Counter
@@ -27,7 +28,6 @@ GROUP = "ingest"
     kinds={"duckdb"},
     pool="duckdb_writer",
     owners=["team:rag-assets"],
-    automation_condition=dg.AutomationCondition.eager(),
     check_specs=[dg.AssetCheckSpec("statement_identities", asset="financial_statements")],
 )
 def financial_statements(

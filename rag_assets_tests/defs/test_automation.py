@@ -20,7 +20,7 @@ from rag_assets.defs.sensors import automation_sensor
 PARTITION = "acme-annual|2024"
 OTHER = "northwind-note|2023"
 INGEST = ("raw_pages", "footnote_dictionary", "footnote_registry", "stitched_text",
-          "naive_chunks", "enriched_chunks")
+          "naive_chunks", "enriched_chunks", "financial_statements")
 INDEX = ("document_profile", "naive_vectors", "enriched_vectors")
 EVALUATION_AND_GENERATION = ("retrieval_runs", "retrieval_metrics", "summaries", "answers",
                              "answer_metrics", "audit_report")
