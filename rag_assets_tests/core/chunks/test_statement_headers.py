@@ -11,7 +11,7 @@ import pytest
 from rag_assets.core.chunks.chunking import enriched_chunks
 from rag_assets.core.footnotes.stitching import build_footnote_index, stitch_document
 from rag_assets.core.ingest.context import document_context
-from rag_assets.core.ingest.documents import load_document
+from rag_assets_tests.real_filings import real_filing
 
 CORPORA = Path(__file__).resolve().parents[3].parent / "shared" / "corpora"
 
@@ -31,7 +31,7 @@ FILINGS = [
 @pytest.mark.parametrize(("path", "label", "years"), FILINGS)
 def test_statement_rows_carry_years_and_units(path: str, label: str, years: tuple[int, ...]
                                               ) -> None:
-    pages = load_document(CORPORA / path).pages
+    pages = real_filing(path).pages
     index = build_footnote_index(pages)
     stitched = stitch_document(pages, index)
     chunks = enriched_chunks(stitched, "doc", years[0], index,

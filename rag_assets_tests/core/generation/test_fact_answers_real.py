@@ -10,9 +10,9 @@ import pytest
 
 from rag_assets.core.generation.citations import PageTexts, verify_claims
 from rag_assets.core.generation.metric_engine import answer_metric, parse_question
-from rag_assets.core.ingest.documents import load_document
 from rag_assets.core.ingest.facts import StatementFact, read_facts
 from rag_assets.core.ingest.pages import Page
+from rag_assets_tests.real_filings import real_filing
 
 CORPORA = Path(__file__).resolve().parents[3].parent / "shared" / "corpora"
 pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here")
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not 
 
 @cache
 def _filing(path: str, document: str, year: int) -> tuple[list[Page], list[StatementFact]]:
-    pages = load_document(CORPORA / path).pages
+    pages = real_filing(path).pages
     return pages, read_facts(document, year, pages)
 
 

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from rag_assets.core.ingest.documents import load_document
 from rag_assets.core.ingest.facts import (
     StatementFact,
     concept_of,
@@ -24,6 +23,7 @@ from rag_assets.core.ingest.statement_tables import (
     read_statement_tables,
     split_run_on_line,
 )
+from rag_assets_tests.real_filings import real_filing
 
 CORPORA = Path(__file__).resolve().parents[3].parent / "shared" / "corpora"
 needs_corpora = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here")
@@ -31,7 +31,7 @@ needs_corpora = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is n
 
 @cache
 def _filing(path: str) -> tuple[list[Page], list[StatementFact]]:
-    pages = load_document(CORPORA / path).pages
+    pages = real_filing(path).pages
     return pages, read_facts("doc", 0, pages)
 
 

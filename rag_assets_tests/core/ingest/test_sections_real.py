@@ -11,10 +11,11 @@ from functools import cache
 import pytest
 
 from rag_assets.core.ingest.context import document_context
-from rag_assets.core.ingest.documents import LoadedDocument, load_document
+from rag_assets.core.ingest.documents import LoadedDocument
 from rag_assets.core.ingest.routing import DocumentProfile, profile_from_text, route
 from rag_assets.core.ingest.sections import page_items, sections_of, topics_by_page
 from rag_assets_tests.core.conftest import CORPORA
+from rag_assets_tests.real_filings import real_filing
 
 WIDE = CORPORA / "financebench-wide" / "pdfs"
 DEV = CORPORA / "financebench-dev" / "pdfs"
@@ -36,10 +37,7 @@ FILINGS = {
 
 @cache
 def _loaded(document: str) -> LoadedDocument:
-    path = FILINGS[document]
-    if not path.is_file():
-        pytest.skip(f"real filing not found at {path} (../shared/corpora)")
-    return load_document(path, pdf_workers=1)
+    return real_filing(FILINGS[document])
 
 
 def _profile(document: str) -> DocumentProfile:
