@@ -32,6 +32,7 @@ from pydantic import BaseModel, Field
 
 from rag_assets.core.chunks.chunking import ChunkKind, join_context
 from rag_assets.core.generation.citations import PageTexts, marked, normalize, verify_claims
+from rag_assets.core.generation.direct import direct_answer
 from rag_assets.core.generation.evidence import EvidenceUnit, units_of
 from rag_assets.core.generation.extractive import (
     ExtractiveConfig,
@@ -206,12 +207,24 @@ class Answerer:
             return out
         if self.chat is None:
             chosen = select(scored, self.config.extractive, max_claims)
-            out.claims = [_claim_of(s.unit) for s in chosen]
+            out.claims = [*self.direct(part.question, [s.unit for s in chosen], units),
+                          *(_claim_of(s.unit) for s in chosen)]
         else:
             out.claims, events = self.model_claims(part.question, scored)
             out.events += events
         out.abstained = not out.claims
         return out
+
+    def direct(self, question: str, selected: Sequence[EvidenceUnit],
+               pool: Sequence[EvidenceUnit]) -> list[Claim]:
+        """The one-line direct answer that goes before the quotes (:mod:`direct`: the winner
+        of a superlative, the names of a list, the direction of a two-period comparison), when
+        the selected units print it and each of its citations holds; else nothing."""
+        found = direct_answer(question, selected, pool)
+        if found is None:
+            return []
+        checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
+        return [c for c in checked if all(x.mark == "valid" for x in c.citations)]
 
     def model_claims(self, question: str, scored: Sequence[ScoredUnit]
                      ) -> tuple[list[Claim], list[GuardrailEvent]]:
