@@ -28,6 +28,7 @@ from rag_assets.core.ingest.statements import (
     PRIMARY_STATEMENTS,
     REFERENCE_WORDS_RE,
     exhibit_of,
+    item_heading,
     item_of,
     items_by_page,
     note_heading,
@@ -114,14 +115,10 @@ def quarterly_item_of(line: str, part: str) -> str | None:
     """The 10-Q Item a heading line opens, as ``"Part II, Item 1. Legal Proceedings"``; the Part
     is the one in force unless only the other Part's Item has this title ("Item 1. Legal
     Proceedings" after a missed "PART II" heading). Cross references and contents lines: None."""
-    text = " ".join(line.split())
-    if not text or len(text) > 160 or PAGE_REF_RE.search(text):
+    heading = item_heading(line)
+    if heading is None:
         return None
-    match = ITEM_RE.match(text)
-    if not match:
-        return None
-    number = match.group("n").upper()
-    title = match.group("title").lower().replace("’", "'")
+    number, title = heading
     if REFERENCE_WORDS_RE.search(title):
         return None
     table = load_sections().items_10q

@@ -108,6 +108,20 @@ def _squash_letters(text: str) -> str:
     return re.sub(r"(?<=[A-Za-z]{2}) (?=[B-HJ-Zb-z]\b)", "", text)
 
 
+def item_heading(line: str) -> tuple[str, str] | None:
+    """An "Item N. Title" line as (number, lower-case title), the title's split letters joined;
+    None for a line too long to be a heading, a contents line ending in a page number, or no
+    Item at all. What the title must say is the caller's: 10-K, 10-Q and 8-K Items differ."""
+    text = " ".join(line.split())
+    if not text or len(text) > 160 or PAGE_REF_RE.search(text):
+        return None
+    match = ITEM_RE.match(text)
+    if not match:
+        return None
+    title = _squash_letters(match.group("title")).lower().replace("’", "'")
+    return match.group("n").upper(), title
+
+
 def item_of(line: str) -> str | None:
     """The 10-K Item a heading line opens, as ``"Item 7. Management's Discussion and Analysis"``.
 
@@ -115,18 +129,14 @@ def item_of(line: str) -> str | None:
     section in this Form 10-K") or lists it in a table of contents ("Item 7. ... 25") is not a
     heading and gives None.
     """
-    text = " ".join(line.split())
-    if not text or len(text) > 160 or PAGE_REF_RE.search(text):
+    heading = item_heading(line)
+    if heading is None:
         return None
-    match = ITEM_RE.match(text)
-    if not match:
-        return None
-    number = match.group("n").upper()
+    number, title = heading
     entry = ITEM_TITLES.get(number)
     if entry is None:
         return None
     starts, short = entry
-    title = _squash_letters(match.group("title")).lower().replace("’", "'")
     if not re.match(rf"(?:the\s+)?(?:\[\s*)?(?:{starts})", title):
         return None
     if REFERENCE_WORDS_RE.search(title):
