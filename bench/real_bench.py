@@ -772,17 +772,26 @@ def finish(figures: dict[str, Any], sections: dict[str, float], started: float, 
 # --- one set ------------------------------------------------------------------------------------
 
 
-def run_set(name: str, root: Path, args: argparse.Namespace, embedder: Any, tmp: Path,
-            strategies: Sequence[str], default: str, sections: dict[str, float],
+def run_set(name: str, root: Path | Sequence[Path], args: argparse.Namespace, embedder: Any,
+            tmp: Path, strategies: Sequence[str], default: str, sections: dict[str, float],
             embedded: dict[str, int]) -> tuple[dict[str, Any], dict[str, str]]:
-    """One FinanceBench set in its own store: load, baseline, every strategy, answers; the
-    set's figures (every record labelled with set, type and kind) and the strategies that ran
-    a stand-in."""
+    """One FinanceBench set in its own store (or, ``--one-store``, several sets' filings in
+    one store: what the store's size costs a query): load, baseline, every strategy, answers;
+    the set's figures (every record labelled with set, type and kind) and the strategies that
+    ran a stand-in."""
     from rag_assets.core.evaluation.financebench import load_financebench, select
 
-    data = load_financebench(root)
-    labels = data.labels()
-    filings, questions = select(data, args.docs, args.questions)
+    roots = [root] if isinstance(root, Path) else list(root)
+    labels: dict[str, dict[str, str]] = {}
+    filings: list[Any] = []
+    questions: list[Any] = []
+    for one in roots:
+        data = load_financebench(one)
+        labels.update(data.labels())
+        chosen_filings, chosen_questions = select(data, args.docs, args.questions)
+        filings += chosen_filings
+        questions += chosen_questions
+    root = roots[0] if len(roots) == 1 else Path(",".join(str(r) for r in roots))
     log(f"{name}: loading and chunking {len(filings)} filings ({len(questions)} questions) ...")
     docs, sections[f"{name}: load + chunk"] = rb.timed(
         lambda: load_filings(filings, questions, args.workers))
@@ -851,6 +860,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from rag_assets.core.retrieval.retriever import STRATEGIES
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--one-store", action="store_true",
+                        help="index the chosen sets' filings into ONE store (a set named "
+                             "dev+wide): query latency at the size of both")
     parser.add_argument("--sets", default=",".join(SETS),
                         help=f"comma separated FinanceBench sets (default all: {','.join(SETS)})")
     parser.add_argument("--docs", type=int, default=None,
@@ -911,8 +923,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     unavailable: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="real_bench_") as tmp_name:
         tmp = Path(tmp_name)
-        for name in sets:
-            figures["sets"][name], missing = run_set(name, roots[name], args, embedder, tmp,
+        for name in (["+".join(sets)] if args.one_store else sets):
+            where = [roots[n] for n in name.split("+")] if args.one_store else roots[name]
+            figures["sets"][name], missing = run_set(name, where, args, embedder, tmp,
                                                      strategies, default, sections, embedded)
             unavailable.update(missing)
         if not args.no_golden:
