@@ -427,6 +427,12 @@ class Answerer:
         result = compose(question, answers, self.pages, cfg.citation_threshold)
         if from_facts is not None:  # a computation that lacked an operand says which
             result.answer += f"\nNot computed from the statements: {from_facts[1].headline}"
+        if document is None and (
+                unindexed := self.retriever.resolve_scope(question, cfg.kind).unindexed):
+            # the question names a company no indexed filing is from: the answer says what was
+            # searched instead, never silently another company's pages
+            result.answer += (f"\nScope: no indexed filing is from {unindexed}; every indexed "
+                              "document was searched.")
         result.guardrail_events = events
         result.evidence_strength = min((a.strength for a in answers), default=0.0)
         result.provider = "extractive" if self.chat is None else self.chat.provider

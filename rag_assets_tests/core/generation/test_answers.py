@@ -157,3 +157,12 @@ def test_a_metric_question_is_computed_from_statement_facts_and_cited(
     prose = answerer.ask("What is Exemplar's organic revenue growth in fiscal 2024?",
                          EARNINGS, 2024)
     assert "current ratio" not in prose.answer
+
+
+def test_a_company_no_filing_is_from_is_said_in_the_answer(corpus: Corpus) -> None:
+    answerer = Answerer(Retriever(corpus.store, corpus.embedder), corpus.pages)
+    result = answerer.ask("What was Tesla's revenue in fiscal 2023?")
+    assert result.answer.rstrip().endswith(
+        "Scope: no indexed filing is from Tesla; every indexed document was searched.")
+    named = answerer.ask("What was Northwind's revenue in fiscal 2023?")
+    assert "Scope:" not in named.answer  # a company the corpus holds: no such line
