@@ -42,7 +42,8 @@ from rag_assets.core.generation.extractive import (
     score_units,
     select,
 )
-from rag_assets.core.generation.metric_engine import MetricAnswer, answer_metric, parse_question
+from rag_assets.core.generation.metric_engine import MetricAnswer, answer_metric
+from rag_assets.core.generation.metric_questions import parse_question
 from rag_assets.core.generation.records import (
     ABSTENTION,
     AuditRecord,

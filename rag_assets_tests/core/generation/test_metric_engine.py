@@ -9,8 +9,10 @@ import pytest
 from rag_assets.core.generation.citations import PageTexts, verify_claims
 from rag_assets.core.generation.metric_engine import (
     answer_metric,
-    definition_formula,
     format_value,
+)
+from rag_assets.core.generation.metric_questions import (
+    definition_formula,
     load_definitions,
     load_rules,
     parse_question,

@@ -1,0 +1,393 @@
+"""Metric, trend and judgment questions as the engine reads them, and the definitions they
+name.
+
+``metric_definitions.json`` (line items and metrics as formulas over concepts, each with its
+source) and ``judgment_rules.json`` (thresholds an analyst would defend, with sources) are loaded
+here; :func:`parse_question` reads a question's words: which metric or line item, which fiscal
+years or quarter, the aggregate (a value, a multi-year average, a CAGR, a trend), the precision
+and units asked, and a definition the question states itself ("Fixed asset turnover ratio is
+defined as: FY2019 revenue / (average PP&E between FY2018 and FY2019)"). What the engine does
+with a parsed question is :mod:`metric_engine`'s. Plain Python and pydantic; no Dagster.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from rag_assets.core.ingest.routing import years_in
+from rag_assets.core.retrieval.query import load_lexicon, normalize
+
+DEFINITIONS_FILE = Path(__file__).with_name("metric_definitions.json")
+RULES_FILE = Path(__file__).with_name("judgment_rules.json")
+
+Unit = Literal["percent", "ratio", "days", "USD"]
+Aggregate = Literal["value", "average", "cagr", "trend"]
+NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+                "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+SCALES = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
+
+# --- definitions (data) ----------------------------------------------------------------------
+
+
+class ConceptDef(BaseModel):
+    title: str
+    lexicon: str | None = None
+    aliases: list[str] = Field(default_factory=list)
+    kind: Literal["flow", "stock"]
+    statements: list[str]
+    magnitude: bool = False
+    derived: str | None = None
+    unit: str = "USD"
+    note: str = ""
+
+
+class MetricDef(BaseModel):
+    title: str
+    lexicon: str | None = None
+    aliases: list[str] = Field(default_factory=list)
+    formula: str
+    unit: Unit
+    decimals: int = 2
+    better: Literal["higher", "lower"] | None = None
+    applies_if: list[list[str]] = Field(default_factory=list)
+    source: str
+
+
+class Definitions(BaseModel):
+    concepts: dict[str, ConceptDef]
+    metrics: dict[str, MetricDef]
+
+    def title(self, name: str) -> str:
+        entry = self.concepts.get(name) or self.metrics.get(name)
+        return entry.title if entry else name.replace("_", " ")
+
+
+class Band(BaseModel):
+    min: float | None = None
+    max: float | None = None
+    verdict: str
+    yes: bool
+
+    def holds(self, value: float) -> bool:
+        return (self.min is None or value >= self.min) and (self.max is None or value < self.max)
+
+
+class JudgmentRule(BaseModel):
+    patterns: list[str]
+    metric: str
+    bands: list[Band]
+    rule: str
+    source: str
+
+
+class TrendRule(BaseModel):
+    flat_relative: float
+    flat_points: float
+    source: str
+
+
+class Rules(BaseModel):
+    trend: TrendRule
+    rules: dict[str, JudgmentRule]
+
+
+@cache
+def load_definitions(path: Path = DEFINITIONS_FILE) -> Definitions:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return Definitions(concepts=data["concepts"], metrics=data["metrics"])
+
+
+@cache
+def load_rules(path: Path = RULES_FILE) -> Rules:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return Rules(trend=data["trend"], rules=data["rules"])
+
+
+def _phrase_pattern(phrase: str) -> re.Pattern[str]:
+    """Whole words in any spacing; a word of three letters or more may take a plural ending."""
+    words = [re.escape(w) + (r"(?:s|es)?" if len(w) >= 3 and w[-1].isalpha() else "")
+             for w in normalize(phrase).split()]
+    body = r"\s+".join(words)
+    return re.compile(rf"(?<![\w&]){body}(?![\w&])")
+
+
+@cache
+def _alias_patterns() -> tuple[tuple[str, bool, re.Pattern[str]], ...]:
+    """(name, is_metric, pattern) for every alias: the definitions' own and the finance
+    lexicon's entry they borrow (one list of how analysts write a metric, not two)."""
+    defs = load_definitions()
+    lexicon = load_lexicon().metrics
+    out = []
+    for is_metric, table in ((True, defs.metrics), (False, defs.concepts)):
+        for name, entry in table.items():
+            borrowed = lexicon[entry.lexicon].aliases if entry.lexicon in lexicon else []
+            phrases = {normalize(a) for a in [*entry.aliases, *borrowed, name.replace("_", " ")]}
+            out += [(name, is_metric, _phrase_pattern(p)) for p in sorted(phrases) if p]
+    return tuple(out)
+
+
+def named_items(text: str) -> list[tuple[int, int, str, bool]]:
+    """(start, end, name, is_metric) of the metrics and line items a text names; where aliases
+    overlap the longest wins ("capex as a % of revenue" is one metric, not capex and revenue)."""
+    norm = normalize(text)
+    found = [(m.start(), m.end(), name, is_metric)
+             for name, is_metric, pattern in _alias_patterns() for m in pattern.finditer(norm)]
+    taken: list[tuple[int, int, str, bool]] = []
+    for item in sorted(found, key=lambda f: (f[0] - f[1], not f[3], f[0])):
+        if all(item[1] <= s or item[0] >= e for s, e, _, _ in taken):
+            taken.append(item)
+    return sorted(taken)
+
+
+# --- the question ----------------------------------------------------------------------------
+
+
+class MetricQuestion(BaseModel):
+    """What a metric, trend or judgment question asks, read from its words."""
+
+    question: str
+    target: str = Field(description="a metric or concept of metric_definitions.json")
+    is_metric: bool
+    years: list[int] = Field(default_factory=list, description="fiscal years asked, sorted")
+    aggregate: Aggregate = "value"
+    months: int = Field(default=12, description="12 for a fiscal year, 3 for a quarter, 6 ...")
+    quarter: int | None = None
+    decimals: int | None = None
+    scale: Literal["thousands", "millions", "billions"] | None = None
+    percent: bool = Field(default=False, description="the question asks for percents")
+    formulas: dict[str, str] = Field(
+        default_factory=dict, description="definitions the question states, by metric name")
+    yes_no: bool = False
+    direction: Literal["up", "down", "improve", "worsen", "change"] | None = None
+    judgment: str | None = None
+
+    @property
+    def stated(self) -> str | None:
+        """The question's own formula of its target, when it states one."""
+        return self.formulas.get(self.target)
+
+
+_SENTENCE_RE = re.compile(r"(?<=[.?!])\s+(?=[A-Z(])")
+_DEFINITION_RES = (
+    re.compile(r"^(?:define\s+)?(?P<name>.+?)\s+(?:here\s+)?(?:is|are)\s+(?:defined|calculated|"
+               r"computed)\s+as\s*:?\s*(?P<body>.+)$", re.IGNORECASE),
+    re.compile(r"^define\s+(?P<name>.+?)\s+as\s*:?\s*(?P<body>.+)$", re.IGNORECASE),
+)
+_DECIMALS_RE = re.compile(
+    r"\bround\w*\s+(?:\w+\s+){0,3}?to\s+(?:the\s+)?(?P<n>\d|zero|one|two|three|four)\s+"
+    r"decimal|\bnearest\s+(?P<whole>whole|integer)", re.IGNORECASE)
+_SCALE_RE = re.compile(r"\b(?:in|of)\s+(?:units\s+of\s+)?(?:usd|us\$|\$|dollars)?\s*"
+                       r"(?P<scale>thousands|millions|billions)\b", re.IGNORECASE)
+_PERCENT_RE = re.compile(r"\b(?:in\s+(?:units\s+of\s+)?|as\s+(?:a\s+)?)percent", re.IGNORECASE)
+_QUARTER_RES = (
+    re.compile(r"\bq(?P<q>[1-4])\s*'?\s*(?:fy\s*)?(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
+    re.compile(r"\b(?P<y>(?:19|20)\d\d)\s*q(?P<q>[1-4])\b", re.IGNORECASE),
+    re.compile(r"\b(?P<w>first|second|third|fourth)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?"
+               r"(?:fiscal\s+|fy\s*)?(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
+)
+# a breakdown (segment, region), a cause (why, drove) or a choice among named things (which):
+# what the filing's prose and notes answer, not one figure of its primary statements
+_PROSE_RE = re.compile(
+    r"\b(?:which|why|drove|drive[sn]?|driving|driver|explain\w*|describe\w*|segments?|"
+    r"regions?|regional|geograph\w*|per share|each shareholder|reasons?|occurred|"
+    r"what (?:are|were) (?:the )?(?:main|key|major|three|two))\b")
+_SOURCE_NOTE_RE = re.compile(r"\s*\((?=[^()]*\b(?:statement|balance sheet|p&l)\b)[^()]*\)",
+                             re.IGNORECASE)
+_HALF_RE = re.compile(r"\b(?:h1|first\s+half|six\s+months)\b", re.IGNORECASE)
+_NINE_RE = re.compile(r"\bnine\s+months\b", re.IGNORECASE)
+_YES_NO_RE = re.compile(r"(?:^|[,:;]\s+)(?:does|do|did|has|have|had|is|are|was|were|will|can|"
+                        r"could)\b", re.IGNORECASE)
+_AVERAGE_RE = re.compile(r"\baverage\b", re.IGNORECASE)
+_SPAN_RE = re.compile(r"\b(?P<n>\d|two|three|four|five|six|seven|eight|nine|ten)[\s-]+years?\b",
+                      re.IGNORECASE)
+_CAGR_RE = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual\s+growth", re.IGNORECASE)
+_DIRECTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("improve", re.compile(r"\bimprov\w*|\bbetter\b", re.IGNORECASE)),
+    ("worsen", re.compile(r"\bworse\w*|\bdeteriorat\w*", re.IGNORECASE)),
+    ("up", re.compile(r"\bincreas\w*|\bgr[eo]w\w*|\brais\w*|\bros[ee]\b|\brise\b|\bwent\s+up|"
+                      r"\bgo(?:ne)?\s+up|\bhigher\b|\bexpand\w*", re.IGNORECASE)),
+    ("down", re.compile(r"\bdecreas\w*|\bdeclin\w*|\bdrop\w*|\bfell\b|\bfall\w*|\bwent\s+down|"
+                        r"\bgo(?:ne)?\s+down|\blower\b|\breduc\w*|\bshr[iu]nk\w*", re.IGNORECASE)),
+    ("change", re.compile(r"\bchang\w*|\bmov\w*|\bdifference\b|\btrend\w*", re.IGNORECASE)),
+)
+
+
+def _number(word: str) -> int:
+    return int(word) if word.isdigit() else NUMBER_WORDS[word.lower()]
+
+
+def _split_definitions(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """The asking text, and the (name, body) definitions the question states."""
+    asked: list[str] = []
+    definitions: list[tuple[str, str]] = []
+    for sentence in _SENTENCE_RE.split(text):
+        for pattern in _DEFINITION_RES:
+            if match := pattern.match(sentence.strip()):
+                definitions.append((match["name"], match["body"].strip().rstrip(".")))
+                break
+        else:
+            asked.append(sentence)
+    return " ".join(asked), definitions
+
+
+def _name_of(phrase: str) -> str | None:
+    """The metric (else line item) a definition's name phrase writes."""
+    items = named_items(phrase)
+    metrics = [i for i in items if i[3]]
+    chosen = max(metrics or items, key=lambda i: i[1] - i[0], default=None)
+    return chosen[2] if chosen else None
+
+
+_YEAR_TOKEN = r"(?:fy\s*'?\s*)?(?:(?:19|20)\d\d|\d\d)"
+_AVG_RE = re.compile(rf"\baverage\s+(?:of\s+)?(?:the\s+)?(?P<x>[^()]+?)\s+(?:between|from|over)\s+"
+                     rf"{_YEAR_TOKEN}\s+(?:and|to|-)\s+{_YEAR_TOKEN}")
+_CHANGE_RE = re.compile(rf"\bchange\s+in\s+(?P<x>[^()]+?)\s+(?:between|from)\s+{_YEAR_TOKEN}\s+"
+                        rf"(?:and|to|-)\s+{_YEAR_TOKEN}")
+_FY_TERM_RE = re.compile(r"\bfy\s*'?\s*(?P<y>(?:19|20)\d\d)\s+")
+_FILLER_RE = re.compile(
+    r"\b(?:the|of|unadjusted|reported|annual|year|end|year end|total amount of|amount of|"
+    r"from (?:the )?(?:cash flows? statement|statement of cash flows|income statement|"
+    r"balance sheet)|\(from (?:the )?cash flows? statement\)|on (?:the )?balance sheet)\b")
+_OPERATOR_WORDS = ((r"\bdivided\s+by\b", "/"), (r"\bover\b", "/"), (r"\bmultiplied\s+by\b", "*"),
+                   (r"\btimes\b", "*"), (r"\bplus\b", "+"), (r"\bminus\b", "-"),
+                   (r"\bless\b", "-"), (r"[×x](?=\s*\(|\s+\d)", "*"), (r"÷", "/"))
+
+
+def definition_formula(body: str, year: int | None) -> str | None:
+    """A definition the question writes, as a formula over concepts and metrics, or None when
+    a word of it is not understood (the stored definition is used then, never a guess).
+
+    ``FY2019 revenue / (average PP&E between FY2018 and FY2019)`` with ``year`` 2019 becomes
+    ``revenue / (avg(ppe_net))``; a term of an earlier year than ``year`` takes ``[-n]``.
+    """
+    text = normalize(body)
+    text = _AVG_RE.sub(lambda m: f" avg({m['x']}) ", text)
+    text = _CHANGE_RE.sub(lambda m: f" change({m['x']}) ", text)
+
+    def fy(match: re.Match[str]) -> str:
+        offset = int(match["y"]) - year if year else 0
+        return f" @{offset} " if offset else " "
+
+    text = _FY_TERM_RE.sub(fy, text)
+    text = text.replace("percent", " ")
+    for pattern, symbol in _OPERATOR_WORDS:
+        text = re.sub(pattern, f" {symbol} ", text)
+    text = normalize(_FILLER_RE.sub(" ", text))  # named_items' positions are in this form
+    out: list[str] = []
+    position = 0
+    items = named_items(text)
+    for start, end, name, _ in items:
+        out.append(text[position:start])
+        out.append(f" {name} ")
+        position = end
+    out.append(text[position:])
+    formula = re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", " ".join("".join(out).split())))
+    formula = re.sub(r"@(-?\d+)\s+([a-z_]+)", lambda m: f"{m[2]}[{m[1]}]", formula)
+    residue = re.sub(r"\b(?:avg|change|[a-z_]+(?=\s*(?:\[|$|[)+\-*/])))\b", " ", formula)
+    if re.search(r"[a-z@&]", residue) or not items:
+        return None
+    names = set(re.findall(r"[a-z_]+", formula)) - {"avg", "change"}
+    defs = load_definitions()
+    if not names <= set(defs.metrics) | set(defs.concepts):
+        return None
+    try:
+        ast.parse(formula, mode="eval")
+    except SyntaxError:
+        return None
+    return formula
+
+
+def parse_question(question: str) -> MetricQuestion | None:
+    """What a metric, trend or judgment question asks; None when it names no metric or line
+    item the definitions know (a question for the prose path)."""
+    text = " ".join(question.split())
+    asked, definitions = _split_definitions(text)
+    asked = _SOURCE_NOTE_RE.sub(" ", asked)  # "D&A (from cash flow statement) % margin"
+    norm = normalize(asked)
+    asking = next((x for x in _SENTENCE_RE.split(asked) if x.rstrip().endswith("?")), asked)
+    if _PROSE_RE.search(normalize(asking)) and not definitions:  # not its instructions
+        return None
+    rules = load_rules().rules
+    judgment = next((key for key, rule in rules.items()
+                     if any(re.search(p, norm) for p in rule.patterns)), None)
+    items = named_items(asked)
+    metrics = [i for i in items if i[3]]
+    chosen = max(metrics or items, key=lambda i: i[1] - i[0], default=None)
+    target, is_metric = (chosen[2], chosen[3]) if chosen else (None, False)
+    if judgment and (target is None or target == rules[judgment].metric or not is_metric):
+        target, is_metric = rules[judgment].metric, True
+    if target is None and definitions:
+        target = _name_of(definitions[0][0])
+        is_metric = target in load_definitions().metrics
+    if target is None:
+        return None
+    months, quarter, quarter_year = 12, None, None
+    for pattern in _QUARTER_RES:
+        if match := pattern.search(text):
+            word = match.groupdict().get("w")
+            quarter = (["first", "second", "third", "fourth"].index(word.lower()) + 1
+                       if word else int(match["q"]))
+            quarter_year, months = int(match["y"]), 3
+            break
+    if _HALF_RE.search(text):
+        months = 6
+    elif _NINE_RE.search(text):
+        months = 9
+    years = sorted(set(years_in(_quarterless(asked)))) or (
+        [quarter_year] if quarter_year else sorted(set(years_in(" ".join(
+            b for _, b in definitions)))))
+    if quarter_year and not years:
+        years = [quarter_year]
+    aggregate: Aggregate = "value"
+    direction = None
+    for name, pattern in _DIRECTIONS:
+        if pattern.search(norm.replace("growth rate", "")) and not (
+                is_metric and "[-1]" in load_definitions().metrics[target].formula):
+            direction = name
+            break
+    span = _SPAN_RE.search(asked)
+    if _CAGR_RE.search(asked):
+        aggregate = "cagr"
+        if span and len(years) == 1:
+            years = [years[0] - _number(span["n"]), years[0]]
+    elif _AVERAGE_RE.search(asked) and (len(years) > 1 or span):
+        aggregate = "average"
+        last = years[-1] if years else None
+        if span and last and len(years) == 1:
+            years = list(range(last - _number(span["n"]) + 1, last + 1))
+        elif years:
+            years = list(range(years[0], years[-1] + 1))
+    elif direction and judgment is None and (len(years) > 1 or _YES_NO_RE.search(asked)):
+        aggregate = "trend"
+    elif years:
+        years = [years[-1]]
+    decimals = None
+    if match := _DECIMALS_RE.search(text):
+        decimals = 0 if match["whole"] else _number(match["n"])
+    scale_match = _SCALE_RE.search(text)
+    anchor = years[-1] if years else None
+    formulas = {}
+    for name, body in definitions:
+        key = _name_of(name)
+        if key and (formula := definition_formula(body, anchor)) and formula != key:
+            formulas[key] = formula
+    return MetricQuestion(
+        question=question, target=target, is_metric=is_metric, years=years,
+        aggregate=aggregate, months=months, quarter=quarter, decimals=decimals,
+        scale=scale_match["scale"].lower() if scale_match else None,
+        percent=bool(_PERCENT_RE.search(normalize(text))), formulas=formulas,
+        yes_no=bool(_YES_NO_RE.search(asked.split("?")[0] if "?" in asked else asked)),
+        direction=direction if aggregate == "trend" else None, judgment=judgment)
+
+
+def _quarterless(text: str) -> str:
+    for pattern in _QUARTER_RES:
+        text = pattern.sub(lambda m: f" {m['y']} ", text)
+    return text
