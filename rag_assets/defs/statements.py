@@ -39,8 +39,7 @@ def financial_statements(
     facts = read_facts(document, year, frame_to_pages(raw_pages))
     checks = check_identities(facts)
     failed_pages = {c.page for c in checks if not c.holds}
-    failed = {(f.page, f.table, f.column) for f in facts
-              if f.page in failed_pages and f.concept}
+    failed = {(f.page, f.column) for f in facts if f.page in failed_pages and f.concept}
     frame = facts_to_frame(facts, failed)
     per_statement = Counter(f.statement for f in facts)
     share = share_holding(checks)

@@ -136,8 +136,7 @@ class Evaluator:
         if not candidates:
             return None
         return min(candidates, key=lambda f: (order.get(f.statement, len(order)),
-                                              getattr(f, "rank", 0), not f.total, f.page,
-                                              f.table, f.row))
+                                              f.rank, not f.total, f.page, f.row))
 
     def concept(self, name: str, fiscal_year: int) -> _Value:
         entry = self.defs.concepts[name]

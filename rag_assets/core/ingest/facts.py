@@ -49,8 +49,7 @@ class StatementFact(BaseModel):
     page: int = Field(ge=0, description="zero-based page index")
     quote: str = Field(description="the row as printed on the page")
     column: int = Field(ge=0)
-    row: int = Field(ge=0, description="the row's position in its table")
-    table: int = Field(ge=0, description="the table's position on its page")
+    row: int = Field(ge=0, description="the row's position in its page's statement")
     total: bool = Field(default=False, description="the row is a subtotal or total")
 
 
@@ -116,7 +115,7 @@ def facts_of_table(document: str, year: int, table: StatementTable) -> Iterable[
                 fiscal_year=column.year,
                 months=column.months, value=value * (table.scale if unit == "USD" else 1.0),
                 unit=unit, scale=table.scale if unit == "USD" else 1.0, printed=printed,
-                page=table.page, quote=row.quote, column=c, row=r, table=table.position,
+                page=table.page, quote=row.quote, column=c, row=r,
                 total=row.total,
             )
 

@@ -121,10 +121,10 @@ def _section_parts(rows: Sequence[StatementFact]) -> list[float]:
 def check_subtotals(facts: Sequence[StatementFact]) -> list[IdentityCheck]:
     """A subtotal equals the rows printed above it; an inner subtotal ("Total inventories")
     stands for the rows it closes."""
-    by_column: dict[tuple[int, int, int], list[StatementFact]] = defaultdict(list)
+    by_column: dict[tuple[int, int], list[StatementFact]] = defaultdict(list)
     for fact in facts:
         if fact.unit == "USD":
-            by_column[(fact.page, fact.table, fact.column)].append(fact)
+            by_column[(fact.page, fact.column)].append(fact)
     checks: list[IdentityCheck] = []
     for column in by_column.values():
         column.sort(key=lambda f: f.row)

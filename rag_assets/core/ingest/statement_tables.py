@@ -1,15 +1,16 @@
 """The statement table reader: rows, their columns' periods and the units line of a statement.
 
-One reader, two uses: statement facts (:mod:`facts`) and the rows the chunks embed and quote
-("Operating profit, 2022: 11,512; 2021: 11,162 (USD millions)"). A statement reaches us in one
-of three shapes, often mixed on one page: a table the PDF engine found (``TableBlock`` rows, its
-header rows holding the years), lines of prose type that end in figures (AMD, JPMorgan), and
-lines that carry several rows at once (General Mills 2022 prints a statement as run-on lines).
-The reader turns every shape into printed rows (label + figure cells), then reads the headings
-above the first row of figures: the years in order, the period captions ("Three Months Ended",
-"Six Months Ended", "52 Weeks Ended", "Fiscal Years Ended") and the units line ("(In millions,
-except per share data)"). Hand-written because no library reads statement headings from PDF
-text; pdfplumber and PDFium give the cells, not what they mean.
+One reader, two uses: statement facts (:mod:`facts`) and the header row a statement table
+carries in the enriched chunks (:func:`headed_markdown`: ``| USD millions | 2022 | 2021 |``, so
+that a row read alone keeps its periods: "Operating profit: 2022: 11,512; 2021: 11,162"). A
+statement reaches us in one of three shapes, often mixed on one page: a table the PDF engine
+found (``TableBlock`` rows, its header rows holding the years), lines of prose type that end in
+figures (AMD, JPMorgan), and lines that carry several rows at once (General Mills 2022 prints a
+statement as run-on lines). The reader turns every shape into printed rows (label + figure
+cells), then reads the headings above the first row of figures: the years in order, the period
+captions ("Three Months Ended", "Six Months Ended", "52 Weeks Ended", "Fiscal Years Ended") and
+the units line ("(In millions, except per share data)"). Hand-written because no library reads
+statement headings from PDF text; pdfplumber and PDFium give the cells, not what they mean.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ TOTAL_RE = re.compile(r"^\s*(?:total|net\s+(?:cash|increase|decrease|change|inco
 PER_SHARE_RE = re.compile(r"per\s+(?:common\s+)?share|\bEPS\b|dividends?\s+declared\s+per", re.I)
 SHARES_RE = re.compile(r"\bshares\b|\bweighted[- ]average\b", re.I)
 FURNITURE_RE = re.compile(r"^\s*(?:item|part|note|page|exhibit|table of contents)\b", re.I)
+UNIT_NAMES = {1e9: "USD billions", 1e6: "USD millions", 1e3: "USD thousands"}
 MAX_HEADER_LINES = 16  # lines between a page's top and its first row of figures read as headings
 
 
@@ -74,18 +76,12 @@ class StatementRow(BaseModel):
 
 class StatementTable(BaseModel):
     page: int
-    position: int = Field(default=0, description="its order among the page's statement blocks")
     statement: StatementKind
     title: str = ""
     units: str = Field(default="", description="the units line as printed")
     scale: float = 1.0
     columns: list[Column]
     rows: list[StatementRow]
-
-    @property
-    def unit_label(self) -> str:
-        names = {1e9: "USD billions", 1e6: "USD millions", 1e3: "USD thousands"}
-        return names.get(self.scale, "USD")
 
     def unit_of(self, label: str, group: str = "") -> str:
         """What a row counts: per-share amounts and share counts are not dollars."""
@@ -95,19 +91,6 @@ class StatementTable(BaseModel):
         if SHARES_RE.search(text) and not re.search(r"equity|capital|stock\b", label, re.I):
             return "shares"
         return "USD"
-
-    def render_row(self, row: StatementRow) -> str:
-        """A row with its column headings and units: "Revenues, 2021: 44,538; 2020: 37,403
-        (USD millions)", the text a chunk embeds so that a figure keeps its period."""
-        parts = []
-        for column, cell in zip(self.columns, row.cells, strict=False):
-            if cell:
-                parts.append(f"{column_name(column)}: {cell}")
-        unit = self.unit_of(row.label, row.group)
-        shown = self.unit_label if unit == "USD" else unit
-        label = f"{row.group} {row.label}".strip() if row.group and len(row.label) < 12 \
-            else row.label
-        return f"{label}, {'; '.join(parts)} ({shown})"
 
 
 def column_name(column: Column) -> str:
@@ -135,8 +118,7 @@ def parse_figure(cell: str) -> float | None:
 
 def _tokens(text: str) -> list[str]:
     """Words and figures; ``$`` joins the figure after it, a lone ``(`` its figure."""
-    raw = text.replace("$ ", "$").replace("( ", "(").replace(" )", ")").split()
-    return raw
+    return text.replace("$ ", "$").replace("( ", "(").replace(" )", ")").split()
 
 
 def split_row_line(text: str) -> tuple[str, list[str]]:
@@ -355,8 +337,7 @@ def _headings_elsewhere(printed: Sequence[_Printed], width: int) -> list[Column]
     return None
 
 
-def read_table(page: Page, statement: StatementKind, top_lines: Sequence[str] = ()
-               ) -> StatementTable | None:
+def read_table(page: Page, statement: StatementKind) -> StatementTable | None:
     """The statement printed on one page, or None when it holds no row of figures."""
     printed = _printed_rows(page)
     data_positions = [i for i, r in enumerate(printed) if _is_data(r)]
@@ -368,7 +349,7 @@ def read_table(page: Page, statement: StatementKind, top_lines: Sequence[str] = 
     width = _width(printed, header)
     if width == 0:
         return None
-    units, scale = read_units("\n".join([*top_lines, header]))
+    units, scale = read_units(header)
     columns = read_columns(header, width)
     if any(c.year is None for c in columns):
         columns = _headings_elsewhere(printed, width) or columns
@@ -508,16 +489,15 @@ def headed_markdown(lines: Sequence[str], above: Sequence[str]) -> list[str]:
     if width < 1 or any(c.year is None for c in columns):
         return list(lines)
     _, scale = read_units(header)
-    names = {1e9: "USD billions", 1e6: "USD millions", 1e3: "USD thousands"}
     named = [r for r in rows[:data[0]] if all(
         str(c.year) in cell for c, cell in zip(columns, r[-width:], strict=False))]
     if named:
         # the header rows name the columns already: the first gains the units if none has them
         if scale == 1.0 or read_units(" ".join(rows[0]))[1] != 1.0:
             return list(lines)
-        named = [f"{rows[0][0]} ({names[scale]})".strip(), *rows[0][1:]]
+        named = [f"{rows[0][0]} ({UNIT_NAMES[scale]})".strip(), *rows[0][1:]]
         return [_markdown_row(named), *lines[1:]]
-    first = names.get(scale, rows[0][0] if data[0] > 0 else "")
+    first = UNIT_NAMES.get(scale, rows[0][0] if data[0] > 0 else "")
     full = max(len(r) for r in rows)
     new_header = [first, *[""] * (full - 1 - width), *(column_name(c) for c in columns)]
     return [_markdown_row(new_header), "|" + "---|" * full, *(_markdown_row(r) for r in rows)]

@@ -44,7 +44,7 @@ CHUNK_COLUMNS = [
 FACT_COLUMNS = [
     "document", "year", "statement", "label", "concept", "rank", "group", "period",
     "fiscal_year", "months", "value", "unit", "scale", "printed", "page", "quote", "column",
-    "row", "table", "total", "identity_failed",
+    "row", "total", "identity_failed",
 ]
 
 FLOAT_COLUMNS = {"body_size", "value", "scale"}
@@ -52,7 +52,7 @@ EMPTY_FACTS = pd.DataFrame(columns=FACT_COLUMNS)
 INTEGER_COLUMNS = {
     "year", "page_index", "n_tables", "n_chars", "n_table_chars", "line", "end_offset",
     "table_index", "seq", "page_start", "page_end", "n_tokens", "rank", "fiscal_year",
-    "months", "page", "column", "row", "table",
+    "months", "page", "column", "row",
 }
 BOOLEAN_COLUMNS = {"total", "identity_failed"}
 
@@ -70,11 +70,11 @@ def _frame(rows: list[dict], columns: list[str]) -> pd.DataFrame:
     )
 
 
-def facts_to_frame(facts: Sequence[StatementFact], failed: set[tuple[int, int, int]]
+def facts_to_frame(facts: Sequence[StatementFact], failed: set[tuple[int, int]]
                    ) -> pd.DataFrame:
-    """One row per statement value; ``identity_failed`` flags the facts on a (page, table,
-    column) where an accounting identity did not hold (a warning, never a block)."""
-    rows = [{**f.model_dump(), "identity_failed": (f.page, f.table, f.column) in failed}
+    """One row per statement value; ``identity_failed`` flags the facts in a (page, column)
+    where an accounting identity did not hold (a warning, never a block)."""
+    rows = [{**f.model_dump(), "identity_failed": (f.page, f.column) in failed}
             for f in facts]
     return _frame(rows, FACT_COLUMNS)
 

@@ -33,7 +33,7 @@ def fact(concept: str, fiscal_year: int, value: float, label: str, *, months: in
         document="acme-10k", year=2019, statement=statement, label=label, concept=concept,
         period=str(fiscal_year), fiscal_year=fiscal_year, months=months, value=value * 1e6,
         scale=1e6, printed=printed, page=page, quote=f"{label} {printed}", column=0, row=0,
-        table=0, total=total)
+        total=total)
 
 
 def balance(concept: str, fiscal_year: int, value: float, label: str) -> StatementFact:
