@@ -79,13 +79,20 @@ import retrieval_bench as rb  # noqa: E402 - the bench folder is not a package
 REPO = rb.REPO
 DEV_DIR = rb.CORPORA / "financebench-dev"
 WIDE_DIR = rb.CORPORA / "financebench-wide"
-SETS = {"dev": DEV_DIR, "wide": WIDE_DIR}
+PROSE_DEV = REPO / "bench" / "questions" / "prose_dev.jsonl"
+SETS = {"dev": DEV_DIR, "wide": WIDE_DIR, "prose-dev": DEV_DIR}
+# a set's questions when they are not the folder's own questions.jsonl: prose-dev is this
+# project's prose questions over the dev filings (bench/questions/README.md)
+QUESTION_FILES = {"prose-dev": PROSE_DEV}
+DEFAULT_SETS = ("dev", "wide")
 # what each set is to the retrieval settings (RetrievalConfig): bench/README.md, "Settings
 # provenance". A weight chosen on one set is reported on the other; change this when a setting
 # is chosen on wide.
 SET_ROLES = {
     "dev": "in-sample: RetrievalConfig's weights were chosen on dev and the golden set",
     "wide": "held out: no weight was chosen on wide",
+    "prose-dev": "in-sample: the prose answer rules were chosen on it (the project's own "
+                 "questions over the dev filings)",
 }
 QUESTION_TYPE_ORDER = ("metrics", "judgments", "prose")
 FILING_KIND_ORDER = ("10-K", "10-Q", "8-K", "earnings")
@@ -785,8 +792,8 @@ def run_set(name: str, root: Path | Sequence[Path], args: argparse.Namespace, em
     labels: dict[str, dict[str, str]] = {}
     filings: list[Any] = []
     questions: list[Any] = []
-    for one in roots:
-        data = load_financebench(one)
+    for one, set_name in zip(roots, name.split("+"), strict=False):
+        data = load_financebench(one, QUESTION_FILES.get(set_name))
         labels.update(data.labels())
         chosen_filings, chosen_questions = select(data, args.docs, args.questions)
         filings += chosen_filings
@@ -863,8 +870,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--one-store", action="store_true",
                         help="index the chosen sets' filings into ONE store (a set named "
                              "dev+wide): query latency at the size of both")
-    parser.add_argument("--sets", default=",".join(SETS),
-                        help=f"comma separated FinanceBench sets (default all: {','.join(SETS)})")
+    parser.add_argument("--sets", default=",".join(DEFAULT_SETS),
+                        help=f"comma separated sets of {', '.join(SETS)} (default: "
+                             f"{','.join(DEFAULT_SETS)})")
     parser.add_argument("--docs", type=int, default=None,
                         help="index only the first N filings that have questions (per set)")
     parser.add_argument("--questions", type=int, default=None,
@@ -891,9 +899,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
     if not sets or set(sets) - set(SETS):
         parser.error(f"unknown sets {sorted(set(sets) - set(SETS))}; known: {', '.join(SETS)}")
-    roots = {"dev": args.dev_dir, "wide": args.wide_dir}
+    roots = {"dev": args.dev_dir, "wide": args.wide_dir, "prose-dev": args.dev_dir}
     for name in sets:
-        if not (roots[name] / "questions.jsonl").is_file():
+        if not (QUESTION_FILES.get(name) or roots[name] / "questions.jsonl").is_file():
             print(f"real_bench: FinanceBench {name} set not found under {roots[name]}",
                   file=sys.stderr)
             return 2

@@ -271,8 +271,10 @@ def to_golden(question: FinanceBenchQuestion, filing: Filing) -> GoldenQuestion:
     )
 
 
-def load_financebench(root: Path) -> FinanceBenchSet:
-    """Read ``root/documents.jsonl`` and ``root/questions.jsonl`` (PDFs in ``root/pdfs``).
+def load_financebench(root: Path, questions: Path | None = None) -> FinanceBenchSet:
+    """Read ``root/documents.jsonl`` and ``root/questions.jsonl`` (PDFs in ``root/pdfs``), or
+    another questions file of the same format over those filings (``questions``: the
+    project's own prose set in ``bench/questions``).
 
     Filings keep the order of ``documents.jsonl``; a question's filing missing there is derived
     from its ``doc_name``. Two filings on one partition are an error."""
@@ -282,7 +284,7 @@ def load_financebench(root: Path) -> FinanceBenchSet:
     filings = [filing_of(d, pdfs) for d in read_documents(documents_file)] \
         if documents_file.exists() else []
     by_name = {f.doc_name: f for f in filings}
-    raw = read_financebench_questions(root / "questions.jsonl")
+    raw = read_financebench_questions(questions or root / "questions.jsonl")
     for q in raw:
         if q.doc_name not in by_name:
             by_name[q.doc_name] = filing_from_doc_name(q.doc_name, q.company, pdfs)

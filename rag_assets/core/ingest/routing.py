@@ -95,7 +95,10 @@ NOT_COMPANY_WORDS = {
     "business", "america", "europe", "asia", "china", "state", "government", "people", "he",
     "she", "one", "which", "this", "fiscal",
 }
-GENERIC_ID_WORDS = {"10k", "10q", "annual", "report", "paper", "earnings", "release", "filing"}
+GENERIC_ID_WORDS = {"10k", "10q", "8k", "annual", "report", "paper", "earnings", "release",
+                    "filing"}
+# a document id's words that date it rather than name it: a quarter, a year, a day
+PERIOD_ID_WORD_RE = re.compile(r"(?:q[1-4]|h[12]|fy\d{2,4}|\d+)", re.IGNORECASE)
 
 
 class DocumentProfile(BaseModel):
@@ -255,7 +258,9 @@ def short_forms(name: str) -> list[str]:
 def tickers_from_cover(text: str) -> list[str]:
     """The trading symbols in a cover's Section 12(b) table, each once, in order: several classes
     (JPMorgan's common stock and preferred depositary shares "JPM PR D" give JPM), a symbol
-    printed before or after its column heading. Words of ``not_aliases`` are left out."""
+    printed before or after its column heading; without a cover, the first symbol printed
+    after its exchange ("(NYSE: MGM)", as press releases open). Words of ``not_aliases`` are
+    left out."""
     blocked = load_alias_table().not_aliases
     found: list[str] = []
     start = SECTION_12B_RE.search(text)
@@ -273,6 +278,8 @@ def tickers_from_cover(text: str) -> list[str]:
         found = common or found
     if not found and (match := TICKER_RE.search(text)):
         found = [match.group("ticker")]
+    if not found:  # a press release names its symbol after its exchange: "(NYSE: MGM)"
+        found = [m.group("name") for m in EXCHANGE_TICKER_RE.finditer(text)][:1]
     return _unique(t for t in found if t not in blocked)
 
 
@@ -293,7 +300,8 @@ def _acronym(name: str) -> str:
 
 
 def profile_from_text(document: str, year: int, first_pages: Sequence[str]) -> DocumentProfile:
-    """Aliases from a document's first pages (its cover) and its id."""
+    """Aliases from a document's first pages (its cover) and its id (its words without the
+    filing's kind or period: "mgm-resorts-earnings-q4" gives "mgm resorts")."""
     text = "\n".join(first_pages)
     aliases: list[str] = []
     title: str | None = None
@@ -310,7 +318,8 @@ def profile_from_text(document: str, year: int, first_pages: Sequence[str]) -> D
     if not title and (match := TITLE_LINE_RE.search(text)):
         title = match.group("name").strip()
         aliases += _company_aliases(title)
-    words = [w for w in re.split(r"[-_\s]+", document) if w.lower() not in GENERIC_ID_WORDS]
+    words = [w for w in re.split(r"[-_\s]+", document)
+             if w.lower() not in GENERIC_ID_WORDS and not PERIOD_ID_WORD_RE.fullmatch(w)]
     if words:
         aliases.append(" ".join(words))
     if entry := load_alias_table().entry_for(title, *aliases):

@@ -109,6 +109,20 @@ def test_profile_without_a_cover_falls_back_to_the_document_id() -> None:
     assert profile.aliases == ["tesla"]  # "annual" and "report" are generic id words
 
 
+def test_a_press_release_gives_the_symbol_after_its_exchange_and_the_id_without_its_period(
+) -> None:
+    """An earnings release has no 10-K cover: its symbol is printed after the exchange, and its
+    id's quarter is no part of the company's name (a question says "MGM", never "MGM q4")."""
+    release = ("FOR IMMEDIATE RELEASE\nLAS VEGAS, February 8, 2023 - Harbor Point Resorts (NYSE: "
+               "HPR) today reported financial results for the quarter ended December 31, 2022.")
+    profile = profile_from_text("harbor-point-earnings-q4", 2022, [release])
+    assert "HPR" in profile.aliases
+    assert "harbor point" in profile.aliases
+    assert not any("q4" in alias.lower() for alias in profile.aliases)
+    dated = profile_from_text("foot-locker-8k-2022-05-20", 2022, ["nothing to see here"])
+    assert dated.aliases == ["foot locker"]
+
+
 # --- route -----------------------------------------------------------------------------------
 
 
