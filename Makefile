@@ -10,7 +10,7 @@ export DAGSTER_DISABLE_TELEMETRY := 1
 
 .PHONY: install demo test test-fast ui bench bench-real bench-statements backfill-check lint sample clean
 
-install: $(STAMP)
+install: $(STAMP) ocr
 
 # llama.cpp (the LLM tests' OpenAI-compatible server) built for portable x86-64 with AVX2: a
 # native build on a CPU with AMX segfaults in llama.cpp's batched decode of the SmolLM2 Q4_1 model
@@ -62,6 +62,19 @@ browser:
 	    && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	then echo "browser: installed chromium and chromium-driver for the browser tests"; \
 	else echo "browser: chromium or chromedriver is missing and could not be installed (not root, or apt-get failed): the browser tests will be skipped"; fi
+
+# Tesseract for OCR of PDF pages with no text layer but an image (Debian's tesseract-ocr and its
+# English data, ~24 MB; core/ingest/ocr.py runs it): installed when absent and we are root;
+# otherwise one line says such pages will be flagged instead of read (text_source "none" in
+# raw_pages) and the OCR tests skipped. Never fails make. Part of install: ingest needs it.
+.PHONY: ocr
+ocr:
+	@if command -v tesseract >/dev/null 2>&1 && tesseract --list-langs 2>&1 | grep -qx eng; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	    && apt-get update -qq >/dev/null 2>&1 \
+	    && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-eng >/dev/null; \
+	then echo "ocr: installed tesseract-ocr for OCR of PDF pages without a text layer"; \
+	else echo "ocr: tesseract (with English data) is missing and could not be installed (not root, or apt-get failed): PDF pages without a text layer will be flagged, not read, and the OCR tests skipped"; fi
 
 ui: install $(DAGSTER_HOME)/dagster.yaml
 	$(BIN)/python -m rag_assets.ui_launcher

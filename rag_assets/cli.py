@@ -27,6 +27,7 @@ import logging
 import math
 import os
 import shutil
+import signal
 import sys
 import threading
 import time
@@ -50,6 +51,7 @@ SUMMARY_DOCUMENT = ("exemplar-corp-earnings", 2024)  # the demo prints its two s
 CONSOLE_LOG_LEVEL = "CRITICAL"
 RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": CONSOLE_LOG_LEVEL}}}}
 JOB_NAME = "__ephemeral_asset_job__"  # the name dg.materialize gives its runs
+STOP_GRACE_SECONDS = 6.0  # after SIGINT/SIGTERM, the run is canceled from outside at the latest
 
 
 def _add_paths(parser: argparse.ArgumentParser) -> None:
@@ -76,15 +78,21 @@ def _metadata_value(value: object) -> object:
     return getattr(value, "value", value)
 
 
-def _instance():  # noqa: ANN202 - a DagsterInstance; dagster is imported lazily
-    """The instance in ``$DAGSTER_HOME`` (the UI shows the same runs), else an ephemeral one."""
-    import dagster as dg
+def _instance(documents: set[str] | None = None, years: set[str] | None = None):  # noqa: ANN202
+    """The instance in ``$DAGSTER_HOME`` (the UI shows the same runs), else an ephemeral one;
+    with the given document and year partitions registered.
 
-    if os.environ.get("DAGSTER_HOME"):
-        Path(os.environ["DAGSTER_HOME"]).mkdir(parents=True, exist_ok=True)
-        return dg.DagsterInstance.get()
-    print("DAGSTER_HOME is not set: runs go to a temporary instance the UI will not show")
-    return dg.DagsterInstance.ephemeral()
+    Opened under the instance's lock (whoever comes first creates it): runs of an earlier CLI
+    command whose process is gone are marked failed first, one line each, and their pool slots
+    freed (``rag_assets.run_safety``)."""
+    from rag_assets.defs.partitions import register_partitions
+    from rag_assets.run_safety import open_instance
+
+    def setup(instance: object) -> None:
+        if documents or years:
+            register_partitions(instance, documents or set(), years or set())
+
+    return open_instance(setup=setup)
 
 
 class Progress:
@@ -99,6 +107,7 @@ class Progress:
     def __init__(self, label: str, stream: TextIO | None = None,
                  interval: float | None = None) -> None:
         self.label = label
+        self._lock = threading.Lock()  # the ticker thread and the run's events both write
         self.stream = stream if stream is not None else sys.stdout
         isatty = getattr(self.stream, "isatty", None)
         self.tty = bool(isatty and isatty())
@@ -111,12 +120,20 @@ class Progress:
         self._width = 0  # of the ticker line last written (terminal only)
 
     def on_event(self, entry: object) -> None:
-        """An instance event listener (``EventLogEntry``): remember the step and its news."""
+        """An instance event listener (``EventLogEntry``): remember the step and its news; print
+        the run's notices (a step waiting for a pool slot and who holds it, a dead holder
+        failed) as lines of their own."""
+        from rag_assets.run_safety import NOTICE
+
         event = getattr(entry, "dagster_event", None)
         if event is not None:
             if event.event_type_value == "STEP_START":
                 self.step, self.detail = event.step_key or "", ""
                 self.step_started = time.perf_counter()
+            metadata = getattr(getattr(event, "event_specific_data", None), "metadata", None) or {}
+            if event.event_type_value == "ENGINE_EVENT" and NOTICE in metadata and event.message:
+                self.detail = event.message
+                self.note(event.message)
         elif getattr(entry, "level", 0) >= logging.INFO and getattr(entry, "user_message", ""):
             self.detail = entry.user_message.strip().splitlines()[0]
 
@@ -129,13 +146,23 @@ class Progress:
 
     def show(self) -> None:
         columns = shutil.get_terminal_size((120, 24)).columns - 1
-        if self.tty:
-            line = self.status()[:columns]
-            self.stream.write("\r" + line.ljust(self._width))
-            self._width = len(line)
-        else:
-            self.stream.write(f"  ... {self.status()}"[:columns] + "\n")
-        self.stream.flush()
+        with self._lock:
+            if self.tty:
+                line = self.status()[:columns]
+                self.stream.write("\r" + line.ljust(self._width))
+                self._width = len(line)
+            else:
+                self.stream.write(f"  ... {self.status()}"[:columns] + "\n")
+            self.stream.flush()
+
+    def note(self, text: str) -> None:
+        """A line of its own (the ticker's line cleared first), whole however long."""
+        with self._lock:
+            if self._width:
+                self.stream.write("\r" + " " * self._width + "\r")
+                self._width = 0
+            self.stream.write(f"  {self.label}  {text}\n")
+            self.stream.flush()
 
     def _tick(self) -> None:
         while not self._stop.wait(self.interval):
@@ -151,10 +178,11 @@ class Progress:
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
-        if self._width:  # leave the line empty for what is printed next
-            self.stream.write("\r" + " " * self._width + "\r")
-            self.stream.flush()
-            self._width = 0
+        with self._lock:
+            if self._width:  # leave the line empty for what is printed next
+                self.stream.write("\r" + " " * self._width + "\r")
+                self.stream.flush()
+                self._width = 0
 
 
 def materialize(selection: object, data_dir: Path, instance: object,
@@ -165,12 +193,18 @@ def materialize(selection: object, data_dir: Path, instance: object,
 
     What ``dg.materialize`` does, with a run id known beforehand so that ``on_event`` can follow
     the run's events as they are stored, and Dagster's console logger kept quiet: the full log is
-    in the instance's event log (the UI's run page), not on the terminal."""
+    in the instance's event log (the UI's run page), not on the terminal.
+
+    The run is tagged with this process (pid, host) so that a later command can fail it if this
+    process dies, and runs on ``rag_assets.run_safety``'s executor: a step waiting for a pool
+    slot sleeps, its notices say who holds the slot, and SIGINT/SIGTERM end the run CANCELED
+    with its slots freed (then ``Stopped`` is raised: the command goes no further)."""
     import dagster as dg
 
     from rag_assets.definitions import all_assets
     from rag_assets.defs.partitions import partition_key
     from rag_assets.defs.resources import default_resources
+    from rag_assets.run_safety import execute_in_process
 
     defs = dg.Definitions(
         jobs=[dg.define_asset_job(name=JOB_NAME, selection=selection)],
@@ -180,12 +214,12 @@ def materialize(selection: object, data_dir: Path, instance: object,
     run_id = str(uuid.uuid4())
     if on_event is not None:
         instance.add_event_listener(run_id, on_event)
-    return defs.resolve_job_def(JOB_NAME).execute_in_process(
-        run_config=RUN_CONFIG,
+    return execute_in_process(
+        defs.resolve_job_def(JOB_NAME),
         instance=instance,
-        partition_key=partition_key(*partition) if partition else None,
-        raise_on_error=False,
         run_id=run_id,
+        run_config=RUN_CONFIG,
+        partition_key=partition_key(*partition) if partition else None,
         tags={"rag-assets/source": source,
               **({"rag-assets/retrieval": json.dumps(retrieval, sort_keys=True)}
                  if retrieval else {})},
@@ -291,9 +325,23 @@ def partition_row(document: str, year: int, meta: dict[str, dict], checks: dict[
         "naive_coloc": _pct(coloc.get("naive_colocation")),
         "enriched_coloc": _pct(coloc.get("enriched_colocation")),
         "embedded": sum(v.get("embeddings_computed", 0) for v in vectors) if vectors else "-",
+        "ocr_pages": pages.get("ocr_pages", 0),
+        "pages_without_text": pages.get("pages_without_text", 0),
         "seconds": round(seconds, 1),
         "error": error,
     }
+
+
+def page_text_note(row: dict) -> str:
+    """What the demo line says of pages that had no text layer: "2 pages read by OCR", "1 page
+    without text (scanned?)"; empty when every page had its text."""
+    notes = []
+    for key, what in (("ocr_pages", "read by OCR"), ("pages_without_text",
+                                                     "without text (scanned?)")):
+        n = row.get(key) or 0
+        if n:
+            notes.append(f"{n} page{'s' if n != 1 else ''} {what}")
+    return "  ".join(notes)
 
 
 def demo_table(rows: list[dict]) -> str:
@@ -324,6 +372,8 @@ def partition_line(row: dict, position: int, total: int, width: int = 0) -> str:
         return f"{head}  no report: nothing ingested  {row['seconds']} s"
     parts = [f"{row['pages']} pages", f"{row['tables']} tables", f"{row['footnotes']} footnotes",
              f"{row['stitched']} stitched", f"{row['unresolved']} unresolved"]
+    if note := page_text_note(row):
+        parts.insert(1, note)
     if row["complete"] != "-":
         parts.append(f"{row['complete']} complete")
     if row["lost_words"] != "-":
@@ -510,12 +560,9 @@ def _report_failures(failed: list[str]) -> None:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from rag_assets.defs.partitions import register_partitions
-
     cmd_sample(args)
     reports = _reports(args)
-    instance = _instance()
-    register_partitions(instance, {r.document for r in reports}, {str(r.year) for r in reports})
+    instance = _instance({r.document for r in reports}, {str(r.year) for r in reports})
     width = max((len(r.partition) for r in reports), default=0)
     print(f"\nIngesting and indexing {len(reports)} partition(s)", flush=True)
     rows = []
@@ -564,14 +611,11 @@ def _overrides(pairs: list[str]) -> dict[str, object]:
 
 def cmd_backfill(args: argparse.Namespace) -> int:
     """Re-materialize evaluation assets over every partition, then the roll-up."""
-    from rag_assets.defs.partitions import register_partitions
-
     reports = _reports(args)
     if not reports:
         print(f"no reports under {args.data_dir / 'reports'}")
         return 1
-    instance = _instance()
-    register_partitions(instance, {r.document for r in reports}, {str(r.year) for r in reports})
+    instance = _instance({r.document for r in reports}, {str(r.year) for r in reports})
     overrides = _overrides(args.set)
     if overrides:
         print(f"retrieval settings for this backfill: {overrides}")
@@ -623,8 +667,6 @@ def check_ingest(path: Path, document: str, year: str, reports_dir: Path) -> Pat
 
 def cmd_ingest(args: argparse.Namespace) -> int:
     """File one report under data/reports/<document>/<year>/, then ingest and index it."""
-    from rag_assets.defs.partitions import register_partitions
-
     try:
         target = check_ingest(args.path, args.document, args.year, args.data_dir / "reports")
     except IngestError as err:
@@ -639,8 +681,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         shutil.copyfile(args.path, partial)
         os.replace(partial, target)  # appears whole, never half-copied, to a watching sensor
         print(f"{'replaced' if replacing else 'filed'} {target} ({target.stat().st_size:,} bytes)")
-    instance = _instance()
-    register_partitions(instance, {args.document}, {args.year})
+    instance = _instance({args.document}, {args.year})
     row = run_partition(args.document, int(args.year), args.data_dir, instance,
                         label=f"{args.document}|{args.year}", source="cli-ingest")
     print(demo_table([row]))
@@ -693,7 +734,6 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """Rebuild one partition's audit report from stored tables (no model call, no embedding)."""
-    from rag_assets.defs.partitions import register_partitions
     from rag_assets.defs.reports import REPORTS_DIR
 
     document, sep, year = args.partition.partition("|")
@@ -707,8 +747,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         return 2
     import dagster as dg
 
-    instance = _instance()
-    register_partitions(instance, {document}, {year})
+    instance = _instance({document}, {year})
     result = materialize(dg.AssetSelection.assets("audit_report"), args.data_dir, instance,
                          partition=(document, int(year)), source="cli-report")
     if not result.success:
@@ -781,17 +820,41 @@ def main(argv: list[str] | None = None) -> int:
     return int(args.func(args))
 
 
+def _stopped(signum: int, why: str = "") -> int:
+    """One line for a command stopped by a signal (its run canceled, slots freed); the exit
+    code, 128 + the signal's number."""
+    name = signal.Signals(signum).name
+    what = ""
+    if "rag_assets.run_safety" in sys.modules:  # a run may be in progress
+        from rag_assets.run_safety import stop_current
+
+        what = stop_current(f"rag-assets: stopped by {name}{why}")
+    print(f"\nstopped by {name}{why}" + (f": {what}" if what else ""), flush=True)
+    return 128 + signum
+
+
 def run() -> None:
     """The console entry point. DuckDB 2.0's bindings report "leaked" type objects at interpreter
     teardown after a Dagster run (pages of harmless noise under the tables), so once all output
     is flushed the process exits without the teardown. Model loading's progress bars are off:
-    the terminal shows the CLI's own progress lines."""
+    the terminal shows the CLI's own progress lines.
+
+    SIGINT and SIGTERM stop the command (``rag_assets.processes.STOP``): the run in progress
+    ends CANCELED with its pool slots freed, one line says so, the exit code is 128 + the
+    signal's number; a command still running ``STOP_GRACE_SECONDS`` after the signal (a step in a
+    long call that cannot be interrupted) cancels its run from the watchdog thread and exits."""
+    from rag_assets.processes import STOP
+
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    STOP.install(grace=STOP_GRACE_SECONDS, on_deadline=lambda signum: _stopped(
+        signum, f" (still running {STOP_GRACE_SECONDS:.0f} s later)"))
     try:
         code = main()
         sys.stdout.flush()
     except BrokenPipeError:  # `rag-assets demo | head`: the reader left, nothing to report
         os._exit(141)
+    except KeyboardInterrupt as stop:  # SIGINT or SIGTERM (Stopped: the run was canceled)
+        code = _stopped(getattr(stop, "signum", None) or STOP.received(1.0) or signal.SIGINT)
     sys.stderr.flush()
     os._exit(code)
 

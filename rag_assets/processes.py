@@ -1,12 +1,17 @@
-"""Small helpers for the servers this project starts itself: a free loopback port, the end of
-a log, and an ``exec`` that a shell's background job cannot make deaf to Ctrl-C and SIGTERM."""
+"""Small helpers for the processes this project starts or stops itself: a free loopback port, the
+end of a log, an ``exec`` that a shell's background job cannot make deaf to Ctrl-C and SIGTERM,
+whether a recorded process is still alive, and how a command that runs jobs stops on SIGINT or
+SIGTERM (``STOP``). Standard library only: the CLI installs ``STOP`` before it imports Dagster."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
-from collections.abc import Sequence
+import threading
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 # the argv prefix that runs a command through ``exec_with_default_signals`` (no preexec_fn:
@@ -15,6 +20,7 @@ EXEC_WITH_DEFAULT_SIGNALS = (
     "-c", "import sys; from rag_assets.processes import exec_with_default_signals as run; "
     "run(sys.argv[1:])",
 )
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 def free_port() -> int:
@@ -39,3 +45,127 @@ def exec_with_default_signals(argv: Sequence[str]) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, signal.SIG_DFL)
     os.execv(argv[0], list(argv))
+
+
+def process_start(pid: int) -> str | None:
+    """When process ``pid`` started, in clock ticks since boot (``/proc/<pid>/stat`` field 22),
+    or None where there is no ``/proc`` or no such process. With the pid it names one process:
+    a pid the kernel handed to a new process after the first one died has another start."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat.rpartition(")")[2].split()  # after the command name, which may hold spaces
+    return fields[19] if len(fields) > 19 else None
+
+
+def process_alive(pid: int, start: str | None = None) -> bool:
+    """Whether process ``pid`` of this host runs (``os.kill(pid, 0)``; a process of another user
+    counts), and when ``start`` is given, is the one that started then (not a reused pid)."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    if start is None:
+        return True
+    now = process_start(pid)
+    return now is None or now == start
+
+
+class Stopped(KeyboardInterrupt):  # noqa: N818 - what the command was told, like KeyboardInterrupt
+    """The command was asked to stop (SIGINT or SIGTERM) and its run was canceled; raised where
+    the command would otherwise go on with its next run. A KeyboardInterrupt, so that no
+    ``except Exception`` on the way swallows it."""
+
+    def __init__(self, signum: int, run_id: str = "") -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum, self.run_id = signum, run_id
+
+
+class SignalStop:
+    """SIGINT and SIGTERM for a command that runs jobs in its own process.
+
+    ``install`` (main thread) gives both signals a handler that raises KeyboardInterrupt (so
+    SIGTERM unwinds like Ctrl-C instead of killing the process with its run left "started"),
+    and a wakeup fd read by a watchdog thread: the C-level handler writes every signal's number
+    there whatever Python handler is in place (Dagster swaps in its own while a run executes,
+    and a step in a long C call runs no Python handler at all). The watchdog records the first
+    signal (``signum``); when the command has not ended ``grace`` seconds later, or at a second
+    signal, it calls ``on_deadline(signum)`` (cancel the run, free its slots, say so) and ends
+    the process with 128 + the signal's number.
+    """
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self.grace = 8.0
+        self.on_deadline: Callable[[int], None] | None = None
+        self._installed = False
+        self._received = threading.Event()
+
+    @property
+    def installed(self) -> bool:
+        return self._installed
+
+    def install(self, grace: float = 8.0,
+                on_deadline: Callable[[int], None] | None = None) -> SignalStop:
+        self.grace, self.on_deadline = grace, on_deadline
+        if self._installed:
+            return self
+        read_fd, write_fd = os.pipe()
+        os.set_blocking(write_fd, False)
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, self._raise)
+        signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
+        threading.Thread(target=self._watch, args=(read_fd,), name="rag-assets-stop",
+                         daemon=True).start()
+        self._installed = True
+        return self
+
+    def _raise(self, signum: int, frame: object) -> None:
+        if self.signum is None:
+            self.signum = signum
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+
+    def _signals(self, read_fd: int) -> list[int]:
+        try:
+            data = os.read(read_fd, 64)
+        except InterruptedError:
+            return []
+        return [b for b in data if b in STOP_SIGNALS]
+
+    def _watch(self, read_fd: int) -> None:
+        while not (received := self._signals(read_fd)):
+            pass
+        if self.signum is None:
+            self.signum = received[0]
+        self._received.set()
+        deadline = time.monotonic() + self.grace
+        if len(received) == 1:  # a second signal at once: no grace
+            while time.monotonic() < deadline:
+                ready, _, _ = _select([read_fd], deadline - time.monotonic())
+                if ready and self._signals(read_fd):
+                    break
+        if self.on_deadline is not None:
+            with contextlib.suppress(Exception):
+                self.on_deadline(self.signum)
+        os._exit(128 + self.signum)
+
+    def received(self, timeout: float = 0.0) -> int | None:
+        """The stop signal's number once one came (waiting up to ``timeout`` for the watchdog
+        to read it), else None."""
+        if self.signum is None and self._installed:
+            self._received.wait(timeout)
+        return self.signum
+
+
+def _select(fds: list[int], timeout: float) -> tuple[list, list, list]:
+    import select
+
+    return select.select(fds, [], [], max(timeout, 0.0))
+
+
+STOP = SignalStop()  # the command's; installed by the console entry point (rag_assets.cli.run)

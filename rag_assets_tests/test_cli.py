@@ -223,6 +223,13 @@ def test_partition_line_says_what_the_run_did_or_why_it_failed():
         "[ 3/14] earnings|2024  8 pages  3 tables  46 footnotes  50 stitched  1 unresolved  "
         "97% complete  3 words lost  30/28 naive/enriched chunks  50 embedded  12.3 s"
     )
+    scanned = partition_row("scan", 2024, {**ROW_META, "raw_pages": {
+        "pages": 3, "tables": 0, "ocr_pages": 0, "pages_without_text": 1}}, ROW_CHECKS, 1.0)
+    assert partition_line(scanned, 1, 1).startswith(
+        "[1/1] scan|2024  3 pages  1 page without text (scanned?)  0 tables")
+    read = partition_row("scan", 2024, {**ROW_META, "raw_pages": {
+        "pages": 3, "tables": 0, "ocr_pages": 2, "pages_without_text": 0}}, ROW_CHECKS, 1.0)
+    assert "  3 pages  2 pages read by OCR  0 tables" in partition_line(read, 1, 1)
     failed = partition_row("broken", 2024, {}, {}, 0.42, "raw_pages: cannot ingest x.pdf")
     assert partition_line(failed, 1, 2) == (
         "[1/2] broken|2024  FAILED raw_pages: cannot ingest x.pdf  0.4 s"

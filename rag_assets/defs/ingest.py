@@ -30,6 +30,7 @@ from rag_assets.core.footnotes.stitching import (
     stitch_document,
     stitching_coverage,
 )
+from rag_assets.core.ingest import ocr
 from rag_assets.core.ingest.catalog import report_for
 from rag_assets.core.ingest.context import document_context
 from rag_assets.core.ingest.documents import DocumentError, load_document
@@ -83,7 +84,8 @@ def raw_pages(
     context: dg.AssetExecutionContext, settings: RagSettings
 ) -> Iterator[dg.Output[pd.DataFrame]]:
     """One row per page: printed label, prose, type size per line, lines under a separator rule,
-    tables as markdown, and the 10-K Item and financial statement the page belongs to."""
+    tables as markdown, the 10-K Item and financial statement the page belongs to, and where its
+    text came from (``text_source``: the text layer, OCR, or none)."""
     document, year = partition_of(context)
     try:
         path = report_for(settings.reports_dir, document, year)
@@ -113,8 +115,14 @@ def raw_pages(
     frame = pages_to_frame(loaded.pages, document, year, str(path), loaded.sha256, where)
     seconds = time.perf_counter() - started
     statements = frame.dropna(subset=["statement"]).groupby("statement")["page_index"]
+    # where each page's text came from: a page read by OCR, or left without text, is counted
+    # here and named in the warnings (logged above) and the audit report, never silently empty
+    by_source = {source: [int(i) for i in frame.page_index[frame.text_source == source]]
+                 for source in ("ocr", "none")}
+    read_by_ocr = (f", {len(by_source['ocr'])} read by OCR, {len(by_source['none'])} without "
+                   "text" if any(by_source.values()) else "")
     context.log.info(
-        f"{path.name}: {len(frame)} pages, {int(frame.n_tables.sum())} tables "
+        f"{path.name}: {len(frame)} pages, {int(frame.n_tables.sum())} tables{read_by_ocr} "
         f"in {seconds:.1f}s ({len(frame) / max(seconds, 1e-9):.1f} pages/s)"
     )
     yield dg.Output(
@@ -130,6 +138,10 @@ def raw_pages(
             "tables": int(frame.n_tables.sum()),
             "characters": int(frame.n_chars.sum()),
             "pages_with_label": int(frame.page_label.notna().sum()),
+            "ocr_pages": len(by_source["ocr"]),
+            "pages_without_text": len(by_source["none"]),
+            "text_source_pages": dg.MetadataValue.json(by_source),
+            "ocr": ocr.summary(loaded.pages),
             "company": where.company or "-",
             "doc_type": where.doc_type,
             "statement_pages": dg.MetadataValue.json(

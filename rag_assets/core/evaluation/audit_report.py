@@ -1,6 +1,7 @@
 """The audit report of one partition, built from its stored tables only (no model, no embedding).
 
-Three files: a Markdown report (summaries side by side, retrieval and answer metrics, the footnote
+Three files: a Markdown report (where each page's text came from: the pages read by OCR and those
+left without text, then summaries side by side, retrieval and answer metrics, the footnote
 registry in figures, text conservation and completeness where they were recorded), a heatmap PNG
 of footnote coverage per chunk (naive vs enriched), and a self-contained HTML audit report
 (jinja2 with autoescape, inline CSS and JS, the PNG as a data URI, nothing fetched).
@@ -273,6 +274,8 @@ class AuditData:
     answer_metrics: pd.DataFrame
     figures: dict[str, object]
     pages: dict[str, dict] = field(default_factory=dict)
+    # pages whose text is not their text layer's ("ocr") or who have none ("none"), in order
+    text_sources: list[dict] = field(default_factory=list)
 
 
 def _citations(raw: Sequence[dict], pages: dict[str, dict], page_texts: Mapping[tuple, str],
@@ -347,6 +350,25 @@ def _chunk_rows(frame: pd.DataFrame) -> list[dict]:
             "tokens": int(r.n_tokens) if _num(getattr(r, "n_tokens", None)) is not None else 0,
             "cited": [{"marker": m, "held": m in defined} for m in cited],
             "defined": list(defined),
+        })
+    return rows
+
+
+def text_sources(raw: pd.DataFrame) -> list[dict]:
+    """The pages of ``raw_pages`` read by OCR or left without text, in page order: page number
+    (1-based), printed label, source, characters, and the note saying how or why. A table
+    written before the text source was kept has none to show."""
+    if raw.empty or "text_source" not in raw:
+        return []
+    rows = []
+    for r in raw.sort_values("page_index").itertuples(index=False):
+        source = _text(r.text_source) or "text"
+        if source == "text":
+            continue
+        rows.append({
+            "page": int(r.page_index) + 1, "label": _text(r.page_label), "source": source,
+            "chars": int(r.n_chars) if _num(r.n_chars) is not None else 0,
+            "note": _text(getattr(r, "text_note", None)),
         })
     return rows
 
@@ -436,6 +458,7 @@ def collect(document: str, year: int, tables: Mapping[str, pd.DataFrame | None],
 
     chunks = {kind: _chunk_rows(frames[f"{kind}_chunks"]) for kind in KINDS}
     coverage = {kind: chunk_coverage(frames[f"{kind}_chunks"]) for kind in KINDS}
+    sources = text_sources(raw)
     scorecard: list[tuple[str, str]] = [("pages", str(len(raw)) if not raw.empty else "-")]
     scorecard.append(("footnote definitions", str(registry_summary["definitions"])
                       if not dictionary.empty else "-"))
@@ -444,6 +467,9 @@ def collect(document: str, year: int, tables: Mapping[str, pd.DataFrame | None],
         held = sum(m["held"] for c in chunks[kind] for m in c["cited"])
         scorecard.append((f"{kind} chunks", str(len(chunks[kind])) if chunks[kind] else "-"))
         scorecard.append((f"{kind} co-location", _pct(held, pairs)))
+    for source, name in (("ocr", "pages read by OCR"), ("none", "pages without text")):
+        scorecard.append((name, str(sum(r["source"] == source for r in sources))
+                          if not raw.empty else "-"))
     retrieval = frames["retrieval_metrics"]
     if not retrieval.empty and "category" in retrieval:
         retrieval = retrieval[retrieval["category"] == "all"]
@@ -472,6 +498,7 @@ def collect(document: str, year: int, tables: Mapping[str, pd.DataFrame | None],
         scorecard=scorecard, chunks=chunks, coverage=coverage, registry=registry,
         registry_summary=registry_summary, summaries=summaries, diff=diff, answers=answers,
         retrieval=retrieval, answer_metrics=metrics, figures=figures, pages=pages,
+        text_sources=sources,
     )
 
 
@@ -496,6 +523,21 @@ def markdown_report(data: AuditData, image: str | None = None) -> str:
     out.append("")
     if data.missing:
         out.append("Not stored: " + ", ".join(f"`{t}`" for t in data.missing) + ".\n")
+
+    out.append("## Page text: OCR and pages without text\n")
+    if "raw_pages" in data.missing:
+        out.append(_absent("raw_pages"))
+    elif not data.text_sources:
+        out.append("Every page's text comes from its text layer: no page read by OCR, none "
+                   "without text.\n")
+    else:
+        out.append("Pages whose text is not a text layer's: `ocr` (read from the rendered page: "
+                   "check its figures against the PDF) or `none` (nothing read: its content is "
+                   "not in the chunks).\n")
+        out.append("| page | label | text | characters | note |\n|---|---|---|---|---|")
+        out += [f"| {r['page']} | {md_text(r['label']) or '-'} | {md_text(r['source'])} | "
+                f"{r['chars']} | {md_text(r['note'])} |" for r in data.text_sources]
+        out.append("")
 
     out.append("## Summaries: baseline vs enriched\n")
     if not data.summaries:

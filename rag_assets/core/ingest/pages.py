@@ -14,6 +14,9 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 DocumentKind = Literal["pdf", "txt", "tei"]
+# where a page's text came from: the file's text (a PDF's text layer, a text or TEI file), OCR of
+# the rendered page, or nowhere (a PDF page with next to no text layer that OCR did not read)
+TextSource = Literal["text", "ocr", "none"]
 NOTE_SIZE_RATIO = 0.88  # type below 88% of the document's body size is note (or footer) type
 SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"  # how loaders write a raised note number, by value
 TABLE_PLACEHOLDER = "[[TABLE {index}]]"
@@ -66,6 +69,11 @@ class Page(BaseModel):
     short rule drawn in a PDF). A PDF also says what type each line is set in: ``line_sizes``
     (points, 0 for a blank or table line) against the document's ``body_size``; footnote zones
     are read from both (``core/footnotes/stitching.py``). Text and TEI files have no type sizes.
+
+    ``text_source`` says where ``text`` came from; ``text_note`` says, in one line, how OCR read
+    the page ("ocr": engine, resolution, words, confidence) or why the page has no text ("none":
+    blank, or an image OCR could not read and why). A page read by OCR has type sizes on the
+    OCR's own scale, and its ``body_size`` is that of the document's OCR'd pages.
     """
 
     page_index: int
@@ -76,6 +84,8 @@ class Page(BaseModel):
     line_sizes: list[float] = Field(default_factory=list)
     body_size: float = 0.0
     tables: list[TableBlock] = Field(default_factory=list)
+    text_source: TextSource = "text"
+    text_note: str | None = None
 
     @property
     def lines(self) -> list[str]:

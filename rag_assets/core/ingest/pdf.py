@@ -51,6 +51,12 @@ Superscript digits (smaller and raised) glued to a word or a figure, or opening 
 rewritten as Unicode superscripts (``sales³``, ``2028¹``, ``³ Includes``). A page with
 ``/Rotate`` is read in the orientation its content was written in (PDFium would otherwise list
 its lines bottom to top), with a warning.
+
+A page whose text layer holds next to nothing but which draws an image (a scanned page) is
+rendered and read by OCR (``core/ingest/ocr.py``: tesseract), its lines keeping the OCR's row
+heights as type sizes (the body of OCR'd pages measured apart); where OCR cannot run or reads
+nothing, and on a blank page, the page says so (``Page.text_source == "none"``, ``text_note``)
+and a warning names it. A page with text is never rendered.
 """
 
 from __future__ import annotations
@@ -73,6 +79,7 @@ import pypdfium2.raw as pdfium_raw
 from pdfplumber.table import TableFinder, TableSettings
 from pdfplumber.utils import rect_to_edges
 
+from rag_assets.core.ingest import ocr
 from rag_assets.core.ingest.layout import label_from_lines
 from rag_assets.core.ingest.pages import (
     NOTE_SIZE_RATIO,
@@ -92,6 +99,10 @@ SUPERSCRIPT_RATIO = 0.85
 PAGES_PER_TASK = 8
 MIN_PAGES_FOR_WORKERS = 24
 MIN_CHARS_PER_PAGE = 20
+# an image this large (points) on a page with next to no text layer is read by OCR: a line of
+# text is an inch or more wide; a rule, a bullet or a spacer pixel is not
+MIN_IMAGE_SIDE = 72.0
+MIN_IMAGE_THICKNESS = 6.0
 TO_SUPERSCRIPT = str.maketrans("0123456789", SUPERSCRIPT_DIGITS)
 # digits that may be a superscript note number glued to what precedes it ("sales3", "202811");
 # only their type size and raise decide
@@ -144,28 +155,69 @@ def load_pdf_pages(path: Path, warnings: list[str], workers: int = 2) -> list[Pa
         _cached_pdf.cache_clear()
     pages = [page for part in parts for page, _, _ in part]
     # the body type is measured on the upper part of pages: a footnote-heavy release can carry
-    # more characters in notes than in prose, but the notes sit at the foot
+    # more characters in notes than in prose, but the notes sit at the foot. Pages read by OCR
+    # measure type on their own scale (tesseract's row height): their body is measured apart
     upper: Counter[float] = Counter()
+    ocr_upper: Counter[float] = Counter()
     for part in parts:
-        for _, weights, _ in part:
-            upper.update(weights)
+        for page, weights, _ in part:
+            (ocr_upper if page.text_source == "ocr" else upper).update(weights)
     body = _body_size((n, size) for size, n in upper.items())
+    ocr_body = _body_size((n, size) for size, n in ocr_upper.items())
     rotated = [str(page.page_index + 1) for part in parts for page, _, turned in part if turned]
     for page in pages:
-        page.body_size = body
+        page.body_size = ocr_body if page.text_source == "ocr" else body
     if rotated:
         warnings.append(
             f"{path.name}: page(s) {', '.join(rotated)} carry /Rotate: read in the orientation "
             "their text was written in"
         )
+    warnings.extend(text_source_warnings(path.name, pages))
     n_chars = sum(len(p.text.strip()) for p in pages)
     if n_chars < MIN_CHARS_PER_PAGE * n_pages and not any(p.tables for p in pages):
-        raise DocumentError(
-            path,
-            f"no text layer ({n_chars} characters on {n_pages} pages): "
-            "a scanned PDF? run OCR on it first",
+        unread = [p for p in pages if (p.text_note or "").startswith(ocr.IMAGE_NOTE)]
+        why = (
+            "a scanned PDF, " + unread[0].text_note[len(ocr.IMAGE_NOTE) + 2:]
+            if unread and unread[0].text_note
+            else "OCR found too little text in its images"
+            if any(p.text_source == "ocr" for p in pages)
+            else "no image to read by OCR either"
         )
+        raise DocumentError(path, f"no text layer ({n_chars} characters on {n_pages} pages): {why}")
     return pages
+
+
+def text_source_warnings(name: str, pages: list[Page]) -> list[str]:
+    """One line for the pages read by OCR (their figures deserve a look) and one per reason a
+    page has no text (an image OCR could not read, a blank page): never silently empty."""
+    out = []
+    read = [p for p in pages if p.text_source == "ocr"]
+    if read:
+        words = sum(len(p.text.split()) for p in read)
+        out.append(
+            f"{name}: page(s) {page_ranges(p.page_index for p in read)} have no text layer: "
+            f"read by OCR ({ocr.engine()}, {ocr.OCR_DPI} dpi, {words} words): "
+            "OCR may misread a figure"
+        )
+    by_note: dict[str, list[int]] = {}
+    for p in pages:
+        if p.text_source == "none":
+            by_note.setdefault(p.text_note or "no text", []).append(p.page_index)
+    out += [f"{name}: page(s) {page_ranges(indices)} without text: {note}"
+            for note, indices in by_note.items()]
+    return out
+
+
+def page_ranges(indices: Iterable[int]) -> str:
+    """Page numbers (1-based) of 0-based indices, runs joined: ``2-4, 7``."""
+    numbers = sorted({i + 1 for i in indices})
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
 
 
 def _load_range(path: str, indices: range) -> list[tuple[Page, Counter[float], bool]]:
@@ -175,14 +227,27 @@ def _load_range(path: str, indices: range) -> list[tuple[Page, Counter[float], b
 
 def _load_page(pdf: pdfium.PdfDocument, index: int) -> tuple[Page, Counter[float], bool]:
     """A page, the characters per type size in its upper 60% (for the body size), and whether
-    it carries ``/Rotate`` (for the warning)."""
+    it carries ``/Rotate`` (for the warning).
+
+    A page whose text layer holds next to nothing (``ocr.has_text``) while an image is drawn on
+    it is rendered and read by OCR, as it is displayed (``/Rotate`` applied); where OCR cannot
+    run or reads nothing, the page is read as any other and marked ``text_source="none"`` with
+    the reason. A page with text never gets here: its cost is one character count.
+    """
     page = pdf[index]
-    rotated = page.get_rotation() != 0
+    rotation = page.get_rotation()
+    rotated = rotation != 0
     if rotated:
         page.set_rotation(0)  # in this process's copy only: text in the order it was written
     width, height = page.get_size()
     textpage = page.get_textpage()
     text = clean_pdf_text(textpage.get_text_range())
+    missing: str | None = None  # why a page with an image and no text layer was not read
+    if not ocr.has_text(text) and _has_image(page):
+        read, missing = _read_by_ocr(pdf, page, index, rotation)
+        if read is not None:
+            page.close()
+            return read[0], read[1], False
     grids, rules = _find_grids(page, width, height)
     raw: list[tuple[int, str, list[_CharSample]]] = []
     offset = 0
@@ -241,7 +306,67 @@ def _load_page(pdf: pdfium.PdfDocument, index: int) -> tuple[Page, Counter[float
         line_sizes=[ln.size if ln.text.strip() else 0.0 for ln in lines],
         tables=tables,
     )
+    if not ocr.has_text(record.text) and not tables:
+        record.text_source = "none"
+        record.text_note = missing or (
+            "no text layer and no image: a blank page" if not record.text.strip()
+            else f"next to no text layer (under {ocr.MIN_TEXT_CHARS} characters) and no image"
+        )
     return record, upper, rotated
+
+
+def _has_image(page: pdfium.PdfPage) -> bool:
+    """An image of at least ``MIN_IMAGE_SIDE`` by ``MIN_IMAGE_THICKNESS`` points on the page
+    (inside form XObjects too)."""
+    return any(
+        max(right - left, top - bottom) >= MIN_IMAGE_SIDE
+        and min(right - left, top - bottom) >= MIN_IMAGE_THICKNESS
+        for left, bottom, right, top in _path_bounds(page, kind=pdfium_raw.FPDF_PAGEOBJ_IMAGE)
+    )
+
+
+def _read_by_ocr(
+    pdf: pdfium.PdfDocument, page: pdfium.PdfPage, index: int, rotation: int
+) -> tuple[tuple[Page, Counter[float]] | None, str | None]:
+    """The page read by OCR with its characters per type size in its upper 60% (OCR's scale),
+    or None and why not (OCR unavailable, failed, or found no word)."""
+    reason = ocr.unavailable()
+    if reason is not None:
+        return None, f"{ocr.IMAGE_NOTE}, not read: {reason}"
+    # images scaled without smoothing: a 150 dpi scan smoothed up to the OCR resolution ran its
+    # note lines together in tesseract's eyes; pixels repeated (or dropped) read clean
+    image = page.render(scale=ocr.OCR_DPI / 72, rotation=rotation, grayscale=True,
+                        no_smoothimage=True).to_pil()
+    try:
+        result = ocr.read_image(image, ocr.OCR_DPI)
+    except ocr.OcrError as err:
+        return None, f"{ocr.IMAGE_NOTE}, OCR failed: {err}"
+    if not result.lines:
+        return None, f"{ocr.IMAGE_NOTE}, OCR ({result.engine}) found no text in it"
+    height = image.height * 72 / ocr.OCR_DPI
+    lines = [_Line(ln.text, -1, ln.size, ln.left, ln.bottom, ln.top, ln.right, ln.text)
+             for ln in result.lines]
+    upper: Counter[float] = Counter()
+    for ln in lines:
+        if ln.size and ln.top > height * (1 - UPPER_SHARE):
+            upper[ln.size] += len(ln.text)
+    body = _body_size(
+        [(n, size) for size, n in upper.items()] or [(len(ln.text), ln.size) for ln in lines]
+    )
+    # the text margin: where most lines start (a speck read as a letter at the edge of a scan
+    # is no margin)
+    lefts = sorted(ln.left for ln in lines)
+    margin = lefts[len(lefts) // 10]
+    texts = [_indented(ln, margin, body) for ln in lines]
+    record = Page(
+        page_index=index,
+        page_label=pdf.get_page_label(index) or label_from_lines(texts),
+        text="\n".join(texts),
+        line_sizes=[ln.size for ln in lines],
+        text_source="ocr",
+        text_note=result.note(ocr.OCR_DPI),
+    )
+    return (record, upper), None
 
 
 def _lines_below_rule(
@@ -479,8 +604,10 @@ def _table_of(x: float, y: float, boxes: list[tuple[int, tuple]]) -> int | None:
     return None
 
 
-def _path_bounds(page: pdfium.PdfPage, max_depth: int = 15) -> Iterator[tuple[float, ...]]:
-    """Bounds of every path object on the page, form XObjects included.
+def _path_bounds(
+    page: pdfium.PdfPage, max_depth: int = 15, kind: int = pdfium_raw.FPDF_PAGEOBJ_PATH
+) -> Iterator[tuple[float, ...]]:
+    """Bounds of every path object (or object of ``kind``) on the page, form XObjects included.
 
     The raw PDFium calls: ``page.get_objects`` wraps each of a filing's ~4,000 objects per page
     (mostly text) in Python objects, which was half of the load time of a 10-K.
@@ -495,11 +622,11 @@ def _path_bounds(page: pdfium.PdfPage, max_depth: int = 15) -> Iterator[tuple[fl
         get = pdfium_raw.FPDFPage_GetObject if is_page else pdfium_raw.FPDFFormObj_GetObject
         for i in range(count):
             obj = get(parent, i)
-            kind = pdfium_raw.FPDFPageObj_GetType(obj)
-            if kind == pdfium_raw.FPDF_PAGEOBJ_PATH:
+            found = pdfium_raw.FPDFPageObj_GetType(obj)
+            if found == kind:
                 if pdfium_raw.FPDFPageObj_GetBounds(obj, *boxes):
                     yield left.value, bottom.value, right.value, top.value
-            elif kind == pdfium_raw.FPDF_PAGEOBJ_FORM and depth < max_depth:
+            elif found == pdfium_raw.FPDF_PAGEOBJ_FORM and depth < max_depth:
                 stack.append((obj, False, depth + 1))
 
 

@@ -21,7 +21,7 @@ from rag_assets.core.ingest.pages import Page, TableBlock
 RAW_PAGE_COLUMNS = [
     "document", "year", "page_index", "page_label", "section", "item", "statement", "text",
     "note_lines", "line_sizes", "body_size", "tables_json", "tables_markdown", "n_tables",
-    "n_chars", "n_table_chars", "source_file", "sha256",
+    "n_chars", "n_table_chars", "source_file", "sha256", "text_source", "text_note",
 ]
 FOOTNOTE_COLUMNS = [
     "document", "year", "footnote_id", "marker", "style", "status", "text", "page_index", "line",
@@ -106,7 +106,9 @@ def pages_to_frame(
     pages: Sequence[Page], document: str, year: int, source_file: str, sha256: str,
     context: DocumentContext | None = None,
 ) -> pd.DataFrame:
-    """One row per page, with the 10-K Item and the statement it belongs to (``context``)."""
+    """One row per page, with the 10-K Item and the statement it belongs to (``context``), and
+    where its text came from (``text_source``: "text", "ocr" or "none"; ``text_note``: how OCR
+    read it or why it has no text)."""
     rows = []
     for p in pages:
         page_context = context.page(p.page_index) if context else None
@@ -126,6 +128,7 @@ def pages_to_frame(
                 "n_chars": len(p.text), "n_table_chars": sum(len(c) for t in p.tables
                                                              for r in t.rows for c in r),
                 "source_file": source_file, "sha256": sha256,
+                "text_source": p.text_source, "text_note": p.text_note,
             }
         )
     return _frame(rows, RAW_PAGE_COLUMNS)
@@ -145,6 +148,9 @@ def frame_to_pages(frame: pd.DataFrame) -> list[Page]:
                 line_sizes=json.loads(row.line_sizes) if isinstance(row.line_sizes, str) else [],
                 body_size=0.0 if pd.isna(row.body_size) else float(row.body_size),
                 tables=[TableBlock.model_validate(t) for t in json.loads(row.tables_json)],
+                # a partition written before the text source was kept: its text layer's
+                text_source=_none(getattr(row, "text_source", None)) or "text",
+                text_note=_none(getattr(row, "text_note", None)),
             )
         )
     return out
