@@ -12,7 +12,9 @@ text out of whole units: a sentence with the ``{FOOTNOTE ...}`` blocks stitched 
 with its title, header rows and notes (split by rows with title and header rows repeated in every
 part when too long), and they never cross a section heading. A definition is stored once per
 chunk: the stitched text repeats it after every citing sentence, a chunk keeps it after its first
-citing sentence only.
+citing sentence only. Past the stitcher's bound (``FULL_BLOCKS_PER_PAGE`` citing places of one
+note on a page) the stitched text carries a short reference instead, which the chunker reads as
+the full block it stands for (``resolve_blocks``): every chunk citing the note still holds it.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from rag_assets.core.footnotes.stitching import (
     FootnoteIndex,
     StitchedPage,
     citations_in_block,
+    is_reference,
     marker_of,
 )
 from rag_assets.core.ingest.context import (
@@ -282,6 +285,9 @@ class _Unit:
     table: bool = False  # a table (part) with its notes: kept whole, its notes never dropped
     title: str | None = None  # a table's title
     tokens: int = 0
+    # marker -> the full block a short reference of that marker in ``text`` stands for (the
+    # nearest full block of the marker above the unit on its page)
+    refs: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -301,11 +307,11 @@ class _Draft:
         unit itself, further up) already holds. A table keeps all its notes."""
         if unit.table:
             return unit
-        text = drop_repeated_blocks(unit.text, self.blocks)
+        text = resolve_blocks(unit.text, self.blocks, unit.refs)
         if text == unit.text:
             return unit
         tokens = count_tokens([text])[0] - special_tokens() if text else 0
-        return replace(unit, text=text, tokens=tokens)
+        return replace(unit, text=text, tokens=tokens, refs={})
 
     def add(self, unit: _Unit) -> None:
         self.units.append(unit)
@@ -319,14 +325,29 @@ _SPACED_BLOCK_RE = re.compile(r"\s*" + FOOTNOTE_BLOCK_RE.pattern)
 def drop_repeated_blocks(text: str, held: set[str]) -> str:
     """``text`` without the ``{FOOTNOTE m: ...}`` blocks already in ``held`` and without a second
     copy of a block it holds itself (the citing text and its marker stay)."""
+    return resolve_blocks(text, held)
+
+
+def resolve_blocks(text: str, held: set[str], refs: dict[str, str] | None = None) -> str:
+    """``drop_repeated_blocks``, with each short reference (``{FOOTNOTE m: as stitched above}``)
+    read as the full block it stands for: the nearest full block of ``m`` before it, in ``text``
+    or, above the unit, ``refs[m]``. That block is put in its place when neither ``held`` nor
+    ``text`` before it holds it, else dropped like a repeated block; a reference with no block
+    to stand for stays as written."""
     seen = set(held)
+    nearest = dict(refs or {})
 
     def keep_first(match: re.Match[str]) -> str:
-        block = match.group(0).lstrip()
+        written = match.group(0)
+        block = written.lstrip()
+        if is_reference(match):
+            block = nearest.get(match.group("marker"), block)
+        else:
+            nearest[match.group("marker")] = block
         if block in seen:
             return ""
         seen.add(block)
-        return match.group(0)
+        return written[: len(written) - len(written.lstrip())] + block
 
     return _SPACED_BLOCK_RE.sub(keep_first, text).strip()
 
@@ -351,7 +372,9 @@ def enriched_chunks(
 
     drafts: list[_Draft] = []
     current = _Draft(section=None)
-    for unit in _fitted(_units(pages), header_of, budget):
+    fitted = _fitted(_units(pages), header_of, budget)
+    pending: list[_Unit] = []  # pieces of a sentence cut after its references were put back
+    while (unit := pending.pop() if pending else next(fitted, None)) is not None:
         stored = current.stored(unit)  # sized as stored: blocks already held are not again
         section_changes = unit.heading and current.units
         too_big = current.units and current.tokens + stored.tokens > current.budget
@@ -361,6 +384,11 @@ def enriched_chunks(
             stored = current.stored(unit)  # a fresh chunk gets the blocks again
         if not stored.text:
             continue  # nothing but blocks the chunk already holds
+        limit = budget.body(header_of(unit))
+        if unit.refs and not current.units and stored.tokens > limit:
+            # the definitions its references stand for do not fit beside it: cut as _fitted does
+            pending.extend(reversed(list(_split_cited(stored, limit))))
+            continue
         if not current.units:
             current.section = unit.section
             current.header = header_of(unit)
@@ -403,6 +431,29 @@ class _Table:
 
 
 def _units(pages: Sequence[StitchedPage]) -> Iterable[_Unit | _Table]:
+    """Headings, sentences (with their stitched footnotes) and tables, in reading order; each
+    unit holding a short reference knows the full block it stands for (``_Unit.refs``)."""
+    nearest: dict[str, str] = {}  # marker -> its nearest full block above, on this page
+    page = None
+    for item in _read_units(pages):
+        if item.page != page:
+            nearest, page = {}, item.page
+        if isinstance(item, _Table):
+            blocks = [m for note in item.notes if (m := FOOTNOTE_BLOCK_RE.fullmatch(note))]
+        elif "{FOOTNOTE" in item.text:
+            blocks = list(FOOTNOTE_BLOCK_RE.finditer(item.text))
+        else:
+            blocks = []
+        for match in blocks:
+            marker = match.group("marker")
+            if not is_reference(match):
+                nearest[marker] = match.group(0)
+            elif isinstance(item, _Unit) and marker not in item.refs and marker in nearest:
+                item.refs[marker] = nearest[marker]
+        yield item
+
+
+def _read_units(pages: Sequence[StitchedPage]) -> Iterable[_Unit | _Table]:
     """Headings, sentences (with their stitched footnotes) and tables, in reading order."""
     section: str | None = None
     for page in pages:
@@ -450,6 +501,9 @@ def _flush(paragraph: list[str], page: int, section: str | None) -> Iterable[_Un
         yield _Unit(sentence, page, section)
 
 
+_TRAILING_BLOCKS_RE = re.compile(r"(\s*\{FOOTNOTE [^{}]*\})+")
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences, each carrying the footnote blocks stitched right after it."""
     if not text:
@@ -458,10 +512,10 @@ def split_sentences(text: str) -> list[str]:
     out, start = [], 0
     for match in SENTENCE_END_RE.finditer(protected):
         end = match.end()
-        rest = protected[end:]
-        blocks = re.match(r"(\s*\{FOOTNOTE [^{}]*\})+", rest)
+        # matched in place: a slice of the rest per sentence made a long paragraph quadratic
+        blocks = _TRAILING_BLOCKS_RE.match(protected, end)
         if blocks:
-            end += blocks.end()
+            end = blocks.end()
         out.append(protected[start:end].strip())
         start = end
     out.append(protected[start:].strip())

@@ -101,11 +101,68 @@ def text_conservation(
     return Conservation(words_checked=checked, lost=lost)
 
 
+DIFF_WORDS = 4_000  # the most words of one side difflib aligns at once (its cost is quadratic)
+
+
 def _not_in_order(given: list[str], kept: list[str]) -> list[str]:
-    matcher = SequenceMatcher(None, given, kept, autojunk=False)
+    """The words of ``given`` that ``kept`` does not hold in the same order.
+
+    The stitcher keeps a page's body in order, so the two lists share a long head and tail;
+    these are matched word for word (linear) and only what lies between is aligned by difflib,
+    whose cost grows with the product of the lengths (a 5 MB page took minutes). A middle longer
+    than ``DIFF_WORDS`` is aligned a window at a time (``_windowed``)."""
+    head = _common_head(given, kept)
+    tail = _common_head(given[head:][::-1], kept[head:][::-1])
+    a = given[head:len(given) - tail]
+    b = kept[head:len(kept) - tail]
+    if not a:
+        return []
+    if not b:
+        return a
+    if len(a) <= DIFF_WORDS and len(b) <= DIFF_WORDS:
+        return _difflib_missing(a, b)
+    return _windowed(a, b)
+
+
+def _common_head(a: list[str], b: list[str]) -> int:
+    """How many words ``a`` and ``b`` share from their start (compared a slice at a time)."""
+    n = min(len(a), len(b))
+    at, step = 0, 1024
+    while at < n:
+        size = min(step, n - at)
+        if a[at:at + size] == b[at:at + size]:
+            at += size
+            continue
+        while at < n and a[at] == b[at]:
+            at += 1
+        return at
+    return at
+
+
+def _difflib_missing(a: list[str], b: list[str]) -> list[str]:
+    matcher = SequenceMatcher(None, a, b, autojunk=False)
     matched = {i for block in matcher.get_matching_blocks() for i in range(block.a,
                                                                           block.a + block.size)}
-    return [w for i, w in enumerate(given) if i not in matched]
+    return [w for i, w in enumerate(a) if i not in matched]
+
+
+def _windowed(a: list[str], b: list[str]) -> list[str]:
+    """``_difflib_missing`` over a long middle, ``DIFF_WORDS`` given words at a time against
+    the kept words from where the last window's match ended (twice as many, so that words the
+    stitcher added in between do not push the match out of the window): linear in the length,
+    at the price of calling a word lost that moved further than a window."""
+    missing: list[str] = []
+    j = 0
+    for i in range(0, len(a), DIFF_WORDS):
+        window = a[i:i + DIFF_WORDS]
+        against = b[j:j + 2 * DIFF_WORDS]
+        matcher = SequenceMatcher(None, window, against, autojunk=False)
+        blocks = [blk for blk in matcher.get_matching_blocks() if blk.size]
+        matched = {k for blk in blocks for k in range(blk.a, blk.a + blk.size)}
+        missing.extend(w for k, w in enumerate(window) if k not in matched)
+        if blocks:
+            j += blocks[-1].b + blocks[-1].size
+    return missing
 
 
 def _context(lines: list[str], missing: list[str]) -> str:

@@ -4,7 +4,9 @@ A claim and the footnote that qualifies it are usually far apart on the page (or
 chunking then separates them. This module puts every definition right after the sentence that
 cites it, deterministically: no language model, nothing invented. Every inlined definition is text
 of the document, markers that have no definition are reported ``unresolved``, definitions that
-nobody cites are kept where they were and reported ``orphan``.
+nobody cites are kept where they were and reported ``orphan``. The work is bounded: each stage is
+linear in the text (give or take a log), and past ``FULL_BLOCKS_PER_PAGE`` citing places of one
+note on a page a short reference stands for the definition stitched above it.
 
 Marker styles: ``[N]``; ``(N)``, ``(a)``, ``*``/``†``/``‡`` (10-K style: meaningful only in a
 document that defines them, since ``(a)`` is also a list item); Unicode superscript digits (the PDF
@@ -24,9 +26,12 @@ that wrapped, never a definition. ``page_views`` holds these per-page decisions;
 from __future__ import annotations
 
 import re
+import sys
+from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -186,6 +191,26 @@ class _PageView:
     wrapped: set[int] = field(default_factory=set)
     definition_lines: set[int] = field(default_factory=set)
 
+    # read once per page, after its zones are set (per line, they made long pages quadratic)
+    @cached_property
+    def longest(self) -> int:
+        return max((len(line.strip()) for line in self.lines), default=0)
+
+    @cached_property
+    def last_content(self) -> int:
+        """The last line that is neither furniture nor blank (-1: none)."""
+        return next(
+            (m for m in range(len(self.lines) - 1, -1, -1)
+             if m not in self.furniture and self.lines[m].strip()),
+            -1,
+        )
+
+    @cached_property
+    def first_note(self) -> int:
+        """The first non-blank line of the zone or of the overleaf run (len(lines): none)."""
+        notes = self.zone | self.overleaf
+        return min((m for m in notes if self.lines[m].strip()), default=len(self.lines))
+
 
 def marker_of(match: re.Match[str]) -> tuple[str, MarkerStyle] | None:
     """The canonical printed marker and style of a definition or citation match."""
@@ -233,22 +258,30 @@ def build_footnote_index(pages: Sequence[Page]) -> FootnoteIndex:
         citations.append(c)
     footnotes = _merge_definitions(definitions)
     window = None if strict_zones else 1
-    citations = [c for c in citations if _resolve(c, footnotes, window)]
+    resolve = _Resolver(footnotes, window)
+    citations = [c for c in citations if resolve(c)]
     for f in footnotes:
+        cites = set(f.cites)
         for c in _citations_in_text(f.text, f.page_index, f.line, "footnote"):
-            if not _resolve(c, footnotes, window):
+            if not resolve(c):
                 continue
             c.in_footnote = f.footnote_id
             citations.append(c)
-            if c.footnote_id and c.footnote_id != f.footnote_id and c.footnote_id not in f.cites:
+            if c.footnote_id and c.footnote_id != f.footnote_id and c.footnote_id not in cites:
                 f.cites.append(c.footnote_id)
+                cites.add(c.footnote_id)
     by_id = {f.footnote_id: f for f in footnotes}
+    # sets beside the lists: a note cited 170,000 times is looked up, not searched, each time
+    pages_of: dict[str, set[int]] = defaultdict(set)
+    sentences_of: dict[str, set[str]] = defaultdict(set)
     for c in citations:
         if c.footnote_id and c.context != "footnote":
             f = by_id[c.footnote_id]
-            if c.page_index not in f.cited_pages:
+            if c.page_index not in pages_of[f.footnote_id]:
+                pages_of[f.footnote_id].add(c.page_index)
                 f.cited_pages.append(c.page_index)
-            if c.sentence and c.sentence not in f.citing_sentences:
+            if c.sentence and c.sentence not in sentences_of[f.footnote_id]:
+                sentences_of[f.footnote_id].add(c.sentence)
                 f.citing_sentences.append(c.sentence)
     for f in footnotes:
         f.cited_pages.sort()
@@ -355,6 +388,7 @@ def _citations_in_page(view: _PageView) -> list[Citation]:
     out: list[Citation] = []
     page = view.page
     tables = {t.index: t for t in page.tables}
+    ends = SentenceEnds(view.lines)
     for number, line in enumerate(view.lines):
         if number in view.furniture:
             continue
@@ -364,13 +398,10 @@ def _citations_in_page(view: _PageView) -> list[Citation]:
             if table:
                 out.extend(_citations_in_table(table, page.page_index, number))
             continue
-        above = view.lines[number - 1].rstrip() if number else ""
-        found = _citations_in_text(
-            line, page.page_index, number, "text",
-            wrapped=above if number in view.wrapped and above else "",
-        )
+        above = view.lines[number - 1].rstrip() if number and number in view.wrapped else ""
+        found = _citations_in_text(line, page.page_index, number, "text", wrapped=above)
         for c in found:
-            c.sentence = sentence_around(view.lines, number, c.end)
+            c.sentence = ends.around(number, c.end)
         out.extend(found)
     return out
 
@@ -431,25 +462,58 @@ def citations_in_block(text: str) -> list[str]:
     ]
 
 
+TOKEN_CHARS = 64  # a word read beside a "(1)": a longer one is read by its last 64 characters
+
+
+def _token_before(text: str, at: int) -> tuple[str, int]:
+    """The white-space separated word that ends before ``at`` (its last ``TOKEN_CHARS``
+    characters at most) and where it starts: a marker is judged by its neighbours, and reading
+    them must not cost the whole line for each marker of a long one."""
+    end = at
+    while end > 0 and text[end - 1].isspace():
+        end -= 1
+    start = end
+    while start > 0 and not text[start - 1].isspace() and end - start < TOKEN_CHARS:
+        start -= 1
+    return text[start:end], start
+
+
+def _token_after(text: str, at: int) -> str:
+    """The first white-space separated word from ``at`` ("" when the word is over
+    ``TOKEN_CHARS`` characters: no figure is that long)."""
+    start = at
+    while start < len(text) and text[start].isspace():
+        start += 1
+    end = start
+    while end < len(text) and not text[end].isspace():
+        end += 1
+        if end - start > TOKEN_CHARS:
+            return ""
+    return text[start:end]
+
+
 def _is_paren_citation(text: str, paren: int) -> bool:
     """``word (1)``, ``2012 (17).``, ``9.3%(b)``, ``8,5 % (2)``, ``2019/1937 (1)`` cite a note;
     ``6(1)``,
-    ``9(2)(a)``, ``(370) (967)`` and ``point (a)`` do not."""
-    before = text[:paren].rstrip()
-    if not before:
+    ``9(2)(a)``, ``(370) (967)`` and ``point (a)`` do not. Only the words beside the marker are
+    read (``_token_before``, ``_token_after``), never the line up to it."""
+    previous, start = _token_before(text, paren)
+    if not previous:
         return False  # opens the line: a definition, a recital number or a list item
-    glued = re.search(r"(\d+)$", text[:paren])
-    if (glued and len(glued.group(1)) <= 3) or text[paren - 1 : paren] == ")":
+    glued = 0  # digits glued to the marker
+    while glued < 4 and paren - glued > 0 and text[paren - glued - 1].isdecimal():
+        glued += 1
+    if 0 < glued <= 3 or text[paren - 1 : paren] == ")":
         return False  # Article 6(1), 9(2)(a); a year glued to a marker (2022(1)) is a citation
-    words = before.split()
-    previous = words[-1]
     if BRACKET_MARKER_RE.match(previous):
         return True  # "Inferred [7] (b)": a note after a note
-    if previous in {"%", "‰"} and len(words) > 1:
-        previous = words[-2] + previous  # "8,5 %": a European figure with its spaced sign
+    if previous in {"%", "‰"}:
+        figure, _ = _token_before(text, start)
+        if figure:
+            previous = figure + previous  # "8,5 %": a European figure with its spaced sign
     close = text.find(")", paren)
-    following = text[close + 1 :].split()
-    next_is_figure = bool(following) and bool(FIGURE_RE.match(following[0]))
+    following = _token_after(text, close + 1)
+    next_is_figure = bool(following) and bool(FIGURE_RE.match(following))
     if not any(ch.isalpha() for ch in previous):
         # after a figure ("2012 (17).", "9.3%(b)") it is a note; after a reference ("60(7), (8)")
         # or inside a row of figures ("(370) (967)", "7 (4) 12") it is not
@@ -463,54 +527,158 @@ def _is_paren_citation(text: str, paren: int) -> bool:
     return word not in REFERENCE_WORDS
 
 
+SENTENCE_CHARS = 400  # a citing sentence as the dictionary and the registry keep it
+_NON_SPACE_RE = re.compile(r"\S")
+
+
+def _word_before(text: str, at: int) -> str:
+    """The run of word characters and dots that ends at ``at`` (``Inc.`` before its period)."""
+    start = at
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_."):
+        start -= 1
+    return text[start:at]
+
+
+class SentenceEnds:
+    """Where the sentences of one page's lines end, each line read once.
+
+    ``find_sentence_end`` and ``sentence_around`` run for every citation. Read from the line's
+    start each time, a page printed as one 5 MB line with 170,000 citations took minutes (each
+    citation scanned the line up to itself); here each line's sentence ends are found once and
+    a citation's are a binary search away, and a sentence running on over lines without a full
+    stop is followed once per line, not once per citation on it.
+    """
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self.lines = lines
+        self._all: dict[int, list[int]] = {}  # line -> end of every SENTENCE_END_RE match
+        self._true: dict[int, tuple[list[int], list[int]]] = {}  # line -> (starts, ends)
+        self._onward: dict[int, tuple[int, int]] = {}  # line -> end of a sentence carried in
+
+    def all_ends(self, n: int) -> list[int]:
+        """Every sentence end of line ``n``, abbreviations included (``sentence_around``)."""
+        if n not in self._all:
+            self._all[n] = [m.end() for m in SENTENCE_END_RE.finditer(self.lines[n])]
+        return self._all[n]
+
+    def first_end(self, n: int, offset: int) -> int | None:
+        """The end of the first sentence end at or after ``offset`` in line ``n`` that does not
+        follow a known abbreviation."""
+        if n not in self._true:
+            text = self.lines[n]
+            starts: list[int] = []
+            ends: list[int] = []
+            for match in SENTENCE_END_RE.finditer(text):
+                word = _word_before(text, match.start())
+                if word and word.lower().rstrip(".") in ABBREVIATIONS:
+                    continue
+                starts.append(match.start())
+                ends.append(match.end())
+            self._true[n] = (starts, ends)
+        starts, ends = self._true[n]
+        i = bisect_left(starts, offset)
+        return ends[i] if i < len(ends) else None
+
+    def _paragraph_ends_after(self, n: int, *, definitions: bool) -> bool:
+        lines = self.lines
+        nxt = n + 1
+        return (
+            nxt >= len(lines)
+            or not lines[nxt].strip()
+            or bool(TABLE_PLACEHOLDER_RE.match(lines[nxt].strip()))
+            or lines[nxt].lstrip().startswith("## ")
+            or (definitions and bool(DEFINITION_RE.match(lines[nxt])))
+        )
+
+    def find(self, line: int, offset: int) -> tuple[int, int]:
+        """``find_sentence_end`` for this page's lines."""
+        if line >= len(self.lines):
+            return len(self.lines) - 1, len(self.lines[-1])
+        end = self.first_end(line, offset)
+        if end is not None:
+            return line, end
+        if self._paragraph_ends_after(line, definitions=False):
+            return line, len(self.lines[line])
+        return self._carried(line + 1)
+
+    def _carried(self, n: int) -> tuple[int, int]:
+        """The end of a sentence that runs on into line ``n`` from a line above (there a line
+        opening with a definition marker ends the paragraph too); memoized per line."""
+        passed: list[int] = []
+        while True:
+            if n in self._onward:
+                found = self._onward[n]
+                break
+            end = self.first_end(n, 0)
+            if end is not None:
+                found = (n, end)
+                break
+            if self._paragraph_ends_after(n, definitions=True):
+                found = (n, len(self.lines[n]))
+                break
+            passed.append(n)
+            n += 1
+        for m in [*passed, n]:
+            self._onward[m] = found
+        return found
+
+    def around(self, line: int, offset: int) -> str:
+        """``sentence_around`` for this page's lines."""
+        lines = self.lines
+        start_line, start = line, 0
+        ends = self.all_ends(line)
+        before = bisect_right(ends, offset)  # ends within lines[line][:offset]
+        if before:
+            start = ends[before - 1]
+        elif line > 0 and lines[line - 1].strip():
+            start_line = line - 1
+            prev_ends = self.all_ends(start_line)
+            start = prev_ends[-1] if prev_ends else 0
+        end_line, end = self.find(line, offset)
+        parts: list[str] = []
+        joined = -1  # the length of " ".join(parts)
+        for n in range(start_line, end_line + 1):
+            if joined >= SENTENCE_CHARS:
+                break  # the rest would be cut off anyway
+            text = lines[n]
+            lo = start if n == start_line else 0
+            hi = end if n == end_line else len(text)
+            part = _clipped(text, lo, hi, max(1, SENTENCE_CHARS - joined - 1))
+            if part:
+                parts.append(part)
+                joined += len(part) + 1
+        return " ".join(parts)[:SENTENCE_CHARS]
+
+
+def _clipped(text: str, lo: int, hi: int, room: int) -> str:
+    """The first ``room`` characters of ``text[lo:hi].strip()`` (all of them when it is
+    shorter): a long line is not copied whole for the few hundred characters a sentence keeps."""
+    first = _NON_SPACE_RE.search(text, lo, hi)
+    if first is None:
+        return ""
+    start = first.start()
+    if hi - start <= room:
+        return text[start:hi].rstrip()
+    if _NON_SPACE_RE.search(text, start + room, hi):
+        return text[start:start + room]
+    return text[start:start + room].rstrip()
+
+
 def sentence_around(lines: Sequence[str], line: int, offset: int) -> str:
-    """The sentence that holds position (line, offset), for the dictionary and reports."""
-    start_line, start = line, 0
-    before = lines[line][:offset]
-    ends = [m.end() for m in SENTENCE_END_RE.finditer(before)]
-    if ends:
-        start = ends[-1]
-    elif line > 0 and lines[line - 1].strip():
-        start_line = line - 1
-        prev = lines[start_line]
-        prev_ends = [m.end() for m in SENTENCE_END_RE.finditer(prev)]
-        start = prev_ends[-1] if prev_ends else 0
-    end_line, end = find_sentence_end(lines, line, offset)
-    parts = []
-    for n in range(start_line, end_line + 1):
-        text = lines[n]
-        lo = start if n == start_line else 0
-        hi = end if n == end_line else len(text)
-        parts.append(text[lo:hi].strip())
-    return " ".join(p for p in parts if p)[:400]
+    """The sentence that holds position (line, offset), for the dictionary and reports (its
+    first ``SENTENCE_CHARS`` characters). For many positions on one page, ``SentenceEnds``."""
+    return SentenceEnds(lines).around(line, offset)
 
 
 def find_sentence_end(lines: Sequence[str], line: int, offset: int) -> tuple[int, int]:
     """(line, offset) just after the end of the sentence running at (line, offset).
 
     A sentence ends at ``.``/``!``/``?`` before white space (not after a known abbreviation),
-    or where its paragraph ends: a blank line, a table, a heading, or the page end.
+    or where its paragraph ends: a blank line, a table, a heading, or the page end (or, on a
+    line after the first, a line that opens with a definition marker). For many positions on
+    one page, ``SentenceEnds``.
     """
-    n = line
-    pos = offset
-    while n < len(lines):
-        text = lines[n]
-        for match in SENTENCE_END_RE.finditer(text, pos):
-            word = re.findall(r"[\w.]+$", text[: match.start()])
-            if word and word[0].lower().rstrip(".") in ABBREVIATIONS:
-                continue
-            return n, match.end()
-        nxt = n + 1
-        if (
-            nxt >= len(lines)
-            or not lines[nxt].strip()
-            or TABLE_PLACEHOLDER_RE.match(lines[nxt].strip())
-            or lines[nxt].lstrip().startswith("## ")
-            or DEFINITION_RE.match(lines[nxt]) and n != line
-        ):
-            return n, len(text)
-        n, pos = nxt, 0
-    return len(lines) - 1, len(lines[-1])
+    return SentenceEnds(lines).find(line, offset)
 
 
 def _find_definitions(
@@ -523,9 +691,10 @@ def _find_definitions(
     before, and it reads like a note: no punctuation after the marker, not a wrapped citation;
     its continuation lines are indented further, or carry on a sentence in lower case."""
     superscripts_cited = any(c.style == "superscript" for c in citations)
-    cited_at: dict[tuple[int, str], list[int]] = defaultdict(list)
+    first_cited: dict[tuple[int, str], int] = {}  # (page, marker) -> the first line citing it
     for c in citations:
-        cited_at[(c.page_index, c.marker)].append(c.line)
+        key = (c.page_index, c.marker)
+        first_cited[key] = min(c.line, first_cited.get(key, c.line))
     # a marker defined in a page's note zone is that page's note: a body line opening with the
     # same marker there (a recital "(5) This Regulation ...") is not a second definition
     zone_defined = {
@@ -564,8 +733,8 @@ def _find_definitions(
             if match.group("bare") and not (in_zone and superscripts_cited):
                 n += 1
                 continue
-            cited_above = any(line < n for line in cited_at.get((page, marker), [])) or (
-                bool(cited_at.get((page - 1, marker))) and (page - 1, marker) not in zone_defined
+            cited_above = first_cited.get((page, marker), n) < n or (
+                (page - 1, marker) in first_cited and (page - 1, marker) not in zone_defined
             )
             # out of a zone, "(a)" lines are far more often list items than notes
             accepted = in_zone or (
@@ -639,8 +808,7 @@ def _continuation(
 
 def _full_measure(view: _PageView, n: int) -> bool:
     """A line about as long as the page's longest: it wrapped, the text goes on below."""
-    longest = max((len(line.strip()) for line in view.lines), default=0)
-    return len(view.lines[n].strip()) >= 0.75 * longest
+    return len(view.lines[n].strip()) >= 0.75 * view.longest
 
 
 def _same_type(view: _PageView, a: int, b: int) -> bool:
@@ -652,15 +820,13 @@ def _same_type(view: _PageView, a: int, b: int) -> bool:
 
 
 def _opens_zone(view: _PageView, n: int) -> bool:
-    notes = view.zone | view.overleaf
-    return not any(m in notes for m in range(n) if view.lines[m].strip())
+    """No non-blank line of the zone or the overleaf run above line ``n``."""
+    return view.first_note >= n
 
 
 def _ends_zone(view: _PageView, n: int) -> bool:
     """Nothing but furniture and blank lines after line ``n``: a note may go on overleaf."""
-    return all(
-        m in view.furniture or not view.lines[m].strip() for m in range(n + 1, len(view.lines))
-    )
+    return view.last_content <= n
 
 
 def join_wrapped(parts: list[str]) -> str:
@@ -681,34 +847,96 @@ def _merge_definitions(definitions: list[_Definition]) -> list[Footnote]:
     that is a truncated copy of another (a note repeated under a statement) is the same footnote.
     """
     merged: list[Footnote] = []
+    found = _SameNote()
     for d in definitions:
         text = d.text
-        same = next(
-            (
-                f for f in merged
-                if f.marker == d.marker
-                and (d.style not in SCOPED_STYLES or _same_text(f.text, text))
-            ),
-            None,
-        )
+        same = found.first(d.marker, d.style, text)
         if same is None:
-            merged.append(
-                Footnote(
-                    footnote_id=f"{d.marker}@{d.page}", marker=d.marker, style=d.style,
-                    text=text, page_index=d.page, line=d.line,
-                    spans={p: list(lines) for p, lines in d.spans.items()},
-                )
+            footnote = Footnote(
+                footnote_id=f"{d.marker}@{d.page}", marker=d.marker, style=d.style,
+                text=text, page_index=d.page, line=d.line,
+                spans={p: list(lines) for p, lines in d.spans.items()},
             )
+            merged.append(footnote)
+            found.add(footnote)
             continue
         for p, lines in d.spans.items():
             same.spans.setdefault(p, []).extend(lines)
         if len(text) > len(same.text):
             same.also_defined_on.append(same.page_index)
-            same.text, same.page_index, same.line = text, d.page, d.line
+            found.retext(same, text)
+            same.page_index, same.line = d.page, d.line
         elif d.page not in same.also_defined_on and d.page != same.page_index:
             same.also_defined_on.append(d.page)
     _assign_ids(merged)
     return merged
+
+
+class _SameNote:
+    """The footnotes merged so far, found by marker and text: which one a new definition is
+    (``_merge_definitions``) without comparing it with every footnote of its marker (4,000
+    pages each defining its own ``(1)`` took a minute).
+
+    A scoped marker's footnotes never hold one another's text as a prefix (such a definition
+    merges), so a text has at most one footnote that is a prefix of it, found by exact lookups
+    of its first characters; the footnotes that start with a text shorter than ``KEY`` are
+    indexed by that prefix, and longer texts are compared only with those sharing their first
+    ``KEY`` characters.
+    """
+
+    KEY = 32
+
+    def __init__(self) -> None:
+        self.order: dict[int, int] = {}  # id(footnote) -> its place among the merged ones
+        self.lower: dict[int, str] = {}
+        self.of_marker: dict[str, list[Footnote]] = defaultdict(list)
+        self.whole: dict[tuple[str, str], Footnote] = {}  # a text shorter than KEY
+        self.starting: dict[tuple[str, str], Footnote] = {}  # the first to start so
+        self.keyed: dict[tuple[str, str], list[Footnote]] = defaultdict(list)  # first KEY chars
+
+    def add(self, footnote: Footnote) -> None:
+        self.order[id(footnote)] = len(self.order)
+        self.of_marker[footnote.marker].append(footnote)
+        self._file(footnote, "", footnote.text.lower())
+
+    def retext(self, footnote: Footnote, text: str) -> None:
+        """``footnote`` takes a longer ``text`` that starts with its own."""
+        old = self.lower[id(footnote)]
+        if len(old) < self.KEY:
+            self.whole.pop((footnote.marker, old), None)
+        footnote.text = text
+        self._file(footnote, old, text.lower())
+
+    def _file(self, footnote: Footnote, old: str, lower: str) -> None:
+        marker, place = footnote.marker, self.order[id(footnote)]
+        self.lower[id(footnote)] = lower
+        for n in range(len(old) + 1, min(len(lower), self.KEY - 1) + 1):
+            first = self.starting.get((marker, lower[:n]))
+            if first is None or self.order[id(first)] > place:
+                self.starting[(marker, lower[:n])] = footnote
+        if len(lower) < self.KEY:
+            self.whole[(marker, lower)] = footnote
+        elif len(old) < self.KEY:
+            self.keyed[(marker, lower[: self.KEY])].append(footnote)
+
+    def first(self, marker: str, style: MarkerStyle, text: str) -> Footnote | None:
+        """The first footnote merged with ``marker`` (any, for a document-wide ``[N]``; for a
+        scoped marker, one whose text is this text or a truncated copy of it, or the reverse)."""
+        same = self.of_marker.get(marker)
+        if not same:
+            return None
+        if style not in SCOPED_STYLES:
+            return same[0]
+        lower = text.lower()
+        found = [f for n in range(1, min(len(lower), self.KEY))
+                 if (f := self.whole.get((marker, lower[:n]))) is not None]
+        if len(lower) < self.KEY:
+            first = self.starting.get((marker, lower))
+            found += [first] if first is not None else []
+        else:
+            found += [f for f in self.keyed.get((marker, lower[: self.KEY]), [])
+                      if _same_lower(self.lower[id(f)], lower)]
+        return min(found, key=lambda f: self.order[id(f)], default=None)
 
 
 def _assign_ids(footnotes: list[Footnote]) -> None:
@@ -720,14 +948,69 @@ def _assign_ids(footnotes: list[Footnote]) -> None:
         f.footnote_id = base if seen[base] == 1 else f"{base}.{seen[base]}"
 
 
-def _same_text(a: str, b: str) -> bool:
-    """One definition is the other, or a truncated copy of it (a note repeated under a table)."""
-    shorter, longer = sorted((a.lower(), b.lower()), key=len)
+def _same_lower(a: str, b: str) -> bool:
+    """One definition is the other, or a truncated copy of it (a note repeated under a table):
+    both in lower case."""
+    shorter, longer = sorted((a, b), key=len)
     return longer.startswith(shorter)
+
+
+class _Resolver:
+    """``_resolve`` for every citation of a document, each given only the footnotes it can
+    refer to: those of its marker (for a scoped marker, those defined within ``window`` pages),
+    found by marker and page instead of a pass over every footnote per citation; a marker
+    defined on many pages (strict zones, ``window=None``) is resolved by binary search."""
+
+    FEW = 16  # up to this many candidates, ``_resolve`` reads them one by one
+
+    def __init__(self, footnotes: Sequence[Footnote], window: int | None) -> None:
+        self.window = window
+        self.order = {id(f): n for n, f in enumerate(footnotes)}
+        self.of_marker: dict[str, list[Footnote]] = defaultdict(list)
+        self.on_page: dict[tuple[str, int], list[Footnote]] = defaultdict(list)
+        for f in footnotes:
+            self.of_marker[f.marker].append(f)
+            for page in f.spans:
+                self.on_page[(f.marker, page)].append(f)
+        self._by_place: dict[str, tuple[list[tuple[int, int, int]], list[Footnote]]] = {}
+
+    def __call__(self, c: Citation) -> bool:
+        if c.style in SCOPED_STYLES and self.window is not None:
+            pages = range(c.page_index - self.window, c.page_index + self.window + 1)
+            near = {id(f): f for p in pages for f in self.on_page.get((c.marker, p), [])}
+            candidates = sorted(near.values(), key=lambda f: self.order[id(f)])
+            return _resolve(c, candidates, self.window)
+        candidates = self.of_marker.get(c.marker, [])
+        if len(candidates) <= self.FEW:
+            return _resolve(c, candidates, self.window)
+        same_page = self.on_page.get((c.marker, c.page_index), [])
+        if same_page:  # as _resolve decides
+            below = [f for f in same_page if f.page_index == c.page_index and f.line > c.line]
+            chosen = min(below, key=lambda f: f.line) if below else same_page[-1]
+            c.footnote_id, c.how = chosen.footnote_id, "same page"
+            return True
+        keys, placed = self._placed(c.marker)
+        following = bisect_right(keys, (c.page_index, sys.maxsize, sys.maxsize))
+        if following < len(keys):  # the first defined on a later page
+            c.footnote_id, c.how = placed[following].footnote_id, "nearest following page"
+            return True
+        last = bisect_left(keys, (keys[-1][0], keys[-1][1], -1))  # the last, first of a tie
+        c.footnote_id, c.how = placed[last].footnote_id, "nearest preceding page"
+        return True
+
+    def _placed(self, marker: str) -> tuple[list[tuple[int, int, int]], list[Footnote]]:
+        """The marker's footnotes by (page, line, order), with those keys."""
+        if marker not in self._by_place:
+            placed = sorted(self.of_marker[marker],
+                            key=lambda f: (f.page_index, f.line, self.order[id(f)]))
+            keys = [(f.page_index, f.line, self.order[id(f)]) for f in placed]
+            self._by_place[marker] = (keys, placed)
+        return self._by_place[marker]
 
 
 def _resolve(c: Citation, footnotes: list[Footnote], window: int | None) -> bool:
     """Pick the definition a citation refers to; False when it is no citation at all.
+    ``footnotes``: the document's footnotes, or the ones ``_Resolver`` found it can refer to.
 
     ``[N]`` numbering is document-wide: a marker with no definition is kept and reported
     unresolved. Scoped markers (``(1)``, ``(a)``, ``*``, ``¹``) restart under every table, so they
@@ -779,9 +1062,57 @@ def footnote_block(footnote: Footnote, marker: str | None = None) -> str:
 # a block as ``footnote_block`` writes it, for the stages that read the stitched text
 FOOTNOTE_BLOCK_RE = re.compile(r"\{FOOTNOTE (?P<marker>[^:{}]{1,8}): (?P<text>[^{}]*)\}")
 
+# The bound on stitching (issue 19): a page inlines a footnote's full text at its first
+# ``FULL_BLOCKS_PER_PAGE`` citing places; every later one gets the short reference
+# ``{FOOTNOTE m: as stitched above}``, which stands for the nearest full block of marker ``m``
+# above it on the page (the stitcher writes one only where that block is this footnote's). A
+# page of 170,000 sentences citing one note is then its text, 256 definitions and 169,744
+# references, not 170,000 definitions; no text is dropped: every citing page still holds the
+# full definition (``stitching_coverage``), and the enriched chunker puts it back into every
+# chunk that cites the note (``chunking.resolve_blocks``). 256 is over ten times the most any
+# real filing cites one note on one page (24, in 43 SEC filings), so real documents stitch
+# as before.
+FULL_BLOCKS_PER_PAGE = 256
+REFERENCE_TEXT = "as stitched above"
+
+
+def footnote_reference(marker: str) -> str:
+    """The short reference written instead of a definition already stitched
+    ``FULL_BLOCKS_PER_PAGE`` times on the page (a block the stages reading blocks read)."""
+    return f"{{FOOTNOTE {marker}: {REFERENCE_TEXT}}}"
+
+
+def is_reference(block: re.Match[str]) -> bool:
+    """A ``FOOTNOTE_BLOCK_RE`` match that is a short reference, not a definition."""
+    return block.group("text") == REFERENCE_TEXT
+
+
+class _PageBlocks:
+    """Which footnotes a page has stitched so far, in reading order: a definition goes in full
+    until it stands ``FULL_BLOCKS_PER_PAGE`` times, or when the nearest full block of its
+    marker above is another footnote's (``(1)`` of two tables on one page)."""
+
+    def __init__(self, by_id: dict[str, Footnote]) -> None:
+        self.by_id = by_id
+        self.written: Counter[str] = Counter()
+        self.last_full: dict[str, str] = {}  # marker -> id of its nearest full block above
+
+    def full(self, footnote: Footnote) -> str:
+        self.written[footnote.footnote_id] += 1
+        self.last_full[footnote.marker] = footnote.footnote_id
+        return footnote_block(footnote)
+
+    def block(self, footnote_id: str) -> str:
+        footnote = self.by_id[footnote_id]
+        if (self.written[footnote_id] < FULL_BLOCKS_PER_PAGE
+                or self.last_full.get(footnote.marker) != footnote_id):
+            return self.full(footnote)
+        return footnote_reference(footnote.marker)
+
 
 def stitch_document(pages: Sequence[Page], index: FootnoteIndex) -> list[StitchedPage]:
-    """The document with each definition inlined after the sentence that cites it.
+    """The document with each definition inlined after the sentence that cites it (in full at
+    its first ``FULL_BLOCKS_PER_PAGE`` citing places on a page, then as a short reference).
 
     Furniture (headers, footers, page numbers) and the definition lines are removed; tables are
     rendered as markdown with the definitions their cells cite right below them; orphan
@@ -797,21 +1128,27 @@ def stitch_document(pages: Sequence[Page], index: FootnoteIndex) -> list[Stitche
         if not f.cited_pages:
             orphan_at[(f.page_index, f.line)] = f
 
-    inserts: dict[int, dict[tuple[int, int], list[str]]] = defaultdict(lambda: defaultdict(list))
+    # page -> line -> offset in the line -> the footnote ids stitched there
+    inserts: dict[int, dict[int, dict[int, list[str]]]] = defaultdict(
+        lambda: defaultdict(lambda: defaultdict(list))
+    )
+    ends = {view.page.page_index: SentenceEnds(view.lines) for view in views}
+    drop = {view.page.page_index: view.furniture | definition_lines[view.page.page_index]
+            for view in views}
     for c in index.citations:
         if c.footnote_id is None or c.context == "footnote":
             continue
         view = views[c.page_index]
         at = (c.line, len(view.lines[c.line]))
         if c.context == "text":
-            end = find_sentence_end(view.lines, c.line, c.end)
-            dropped = view.furniture | definition_lines[c.page_index]
+            end = ends[c.page_index].find(c.line, c.end)
+            dropped = drop[c.page_index]
             # a "sentence" running over several lines without a full stop is a row of a table
             # laid out as text: its note goes right after the row instead
             near = end[0] - c.line <= MAX_SENTENCE_LINES
             if near and not any(n in dropped for n in range(c.line, end[0] + 1)):
                 at = end
-        ids = inserts[c.page_index][at]
+        ids = inserts[c.page_index][at[0]][at[1]]
         for fid in _closure(c.footnote_id, by_id):
             if fid not in ids:
                 ids.append(fid)
@@ -820,30 +1157,35 @@ def stitch_document(pages: Sequence[Page], index: FootnoteIndex) -> list[Stitche
     for view in views:
         page = view.page
         tables = {t.index: t for t in page.tables}
-        drop = view.furniture | definition_lines[page.page_index]
+        dropped = drop[page.page_index]
         page_inserts = inserts.get(page.page_index, {})
+        blocks = _PageBlocks(by_id)
+        # a separator rule with nothing kept below it goes with its zone
+        last_kept = max(
+            (n for n, line in enumerate(view.lines) if line.strip() and n not in dropped),
+            default=-1,
+        )
         rendered: list[str] = []
         for n, line in enumerate(view.lines):
             orphan = orphan_at.get((page.page_index, n))
             if orphan is not None:
-                rendered.append(footnote_block(orphan))
-            if n in drop:
+                rendered.append(blocks.full(orphan))
+            if n in dropped:
                 continue
-            if SEPARATOR_RE.match(line) and _zone_emptied(view, n, drop):
+            if SEPARATOR_RE.match(line) and last_kept <= n:
                 continue
+            at_line = page_inserts.get(n, {})
             placeholder = TABLE_PLACEHOLDER_RE.match(line.strip())
             if placeholder and int(placeholder.group(1)) in tables:
                 table = tables[int(placeholder.group(1))]
                 rendered.append(table.markdown())
-                for fid in page_inserts.get((n, len(line)), []):
-                    rendered.append(footnote_block(by_id[fid]))
+                for fid in at_line.get(len(line), []):
+                    rendered.append(blocks.full(by_id[fid]))  # a table's notes stay whole
                 continue
-            positions = sorted(pos for (ln, pos) in page_inserts if ln == n)
             text, last = [], 0
-            for pos in positions:
-                blocks = " ".join(footnote_block(by_id[f]) for f in page_inserts[(n, pos)])
+            for pos in sorted(at_line):
                 text.append(line[last:pos])
-                text.append(f" {blocks}")
+                text.append(" " + " ".join(blocks.block(fid) for fid in at_line[pos]))
                 last = pos
             text.append(line[last:])
             rendered.append("".join(text).rstrip())
@@ -854,11 +1196,6 @@ def stitch_document(pages: Sequence[Page], index: FootnoteIndex) -> list[Stitche
             )
         )
     return out
-
-
-def _zone_emptied(view: _PageView, separator: int, drop: set[int]) -> bool:
-    rest = [n for n in range(separator + 1, len(view.lines)) if view.lines[n].strip()]
-    return all(n in drop for n in rest)
 
 
 def _closure(footnote_id: str, by_id: dict[str, Footnote]) -> list[str]:
@@ -897,17 +1234,27 @@ class Coverage(BaseModel):
 
 
 def stitching_coverage(index: FootnoteIndex, pages: Sequence[StitchedPage]) -> Coverage:
+    """A cited footnote counts as stitched on a page that holds its full block (a short
+    reference does not count: each citing page must hold the definition itself)."""
     text_of = {p.page_index: p.text for p in pages}
+    blocks_of: dict[int, set[str]] = {}  # the page's blocks, read once (not a search per note)
     by_id = index.by_id()
     wanted = sorted(
         {(c.page_index, c.footnote_id) for c in index.citations
          if c.footnote_id and c.context != "footnote"}
     )
-    missing = [
-        f"{fid} on page {page}"
-        for page, fid in wanted
-        if footnote_block(by_id[fid]) not in text_of.get(page, "")
-    ]
+
+    def stitched(page: int, footnote_id: str) -> bool:
+        block = footnote_block(by_id[footnote_id])
+        if not FOOTNOTE_BLOCK_RE.fullmatch(block):  # a text with braces: searched for
+            return block in text_of.get(page, "")
+        if page not in blocks_of:
+            blocks_of[page] = {
+                m.group(0) for m in FOOTNOTE_BLOCK_RE.finditer(text_of.get(page, ""))
+            }
+        return block in blocks_of[page]
+
+    missing = [f"{fid} on page {page}" for page, fid in wanted if not stitched(page, fid)]
     unresolved = sorted({f"{c.marker} on page {c.page_index}" for c in index.unresolved})
     return Coverage(
         cited_with_definition=len(wanted), stitched=len(wanted) - len(missing),

@@ -135,13 +135,35 @@ def split_text_pages(text: str) -> list[str]:
     return pages
 
 
+# A line longer than any a report prints (the longest in 43 SEC filings has 3,544 characters)
+# is a text written without line breaks: it is broken after each of its sentences, so that a
+# note written at its end ("... [1]. [1] Includes acquisitions.") opens a line as notes do.
+LONG_LINE_CHARS = 10_000
+SENTENCE_BREAK_RE = re.compile(r"([.!?][\"”’)\]]*)[ \t]+(?=\S)")
+
+
+def break_long_line(line: str) -> list[str]:
+    """``line`` as it is, or, past ``LONG_LINE_CHARS``, one line per sentence (every word kept,
+    the spaces after a sentence's end become the line break)."""
+    if len(line) <= LONG_LINE_CHARS:
+        return [line]
+    return SENTENCE_BREAK_RE.sub(r"\1\n", line).split("\n")
+
+
 def load_text_pages(data: bytes, path: Path, warnings: list[str]) -> list[Page]:
     text = decode_text(data, path, warnings)
     if "\x00" in text:
         raise DocumentError(path, "binary content in a .txt file (NUL bytes)")
     pages = []
     for index, page_text in enumerate(split_text_pages(text)):
-        lines = [line.rstrip() for line in page_text.strip("\n").split("\n")]
+        lines = []
+        for line in page_text.strip("\n").split("\n"):
+            broken = break_long_line(line.rstrip())
+            if len(broken) > 1:
+                warnings.append(
+                    f"{path.name}: page {index + 1} has a line of {len(line):,} characters; "
+                    f"read as {len(broken):,} lines, one per sentence")
+            lines.extend(broken)
         pages.append(
             Page(
                 page_index=index,
