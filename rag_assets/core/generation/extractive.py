@@ -34,6 +34,9 @@ from rag_assets.core.retrieval.references import STOP_WORDS, find_references
 _WORD_RE = re.compile(r"[a-z][a-z0-9'-]*|\d[\d,.]*")
 _FIGURE_RE = re.compile(r"\d[\d,]*(?:\.\d+)?%?")
 _YEAR_RE = re.compile(r"\b(?:19|20)\d{2}\b")
+_COUNT_ASKED_RE = re.compile(r"\bhow many ([a-z][a-z-]{2,})")
+# a question that asks to be told a name: "Which customer ...", "Who are ..."
+_NAME_ASKED_RE = re.compile(r"\s*(?:which|who|whom)\b", re.IGNORECASE)
 LONG_UNIT_WORDS = 60
 QUESTION_WORDS = frozenset({
     "much", "many", "did", "does", "company", "companies", "total", "amount", "year", "fiscal",
@@ -49,6 +52,11 @@ class ExtractiveConfig(BaseModel):
     w_bm25: float = 0.20
     w_coverage: float = 0.25
     w_matches: float = 0.15
+    answer_type_factor: float = Field(
+        default=0.6, ge=0.0, le=1.0,
+        description="score share kept by a unit without the kind of answer asked (a count for "
+        "'how many', a name for 'which'/'who'): chosen on prose-dev (0.4 and 0.6 10/24, 0.8 and "
+        "1.0 9/24; the milder of the best), bench/README.md")
     max_claims: int = Field(default=3, ge=1)
     keep_within: float = Field(
         default=0.80, ge=0.0, le=1.0,
@@ -119,7 +127,7 @@ def _matches(plan: QueryPlan, unit: EvidenceUnit, asked_refs: set[str]) -> float
     """Share of the question's specific asks that the unit prints: its figures, its years (in
     the unit's own words or column headings, not the chunk header every unit of the report
     shares), its metric's line items, a figure at all when it names a metric, its Article and
-    Note references."""
+    Note references, the kind of answer asked (:func:`answer_type_held`)."""
     text = unit.text
     lower = f"{unit.scope} {text}".lower()
     asks, found = 0, 0
@@ -137,7 +145,43 @@ def _matches(plan: QueryPlan, unit: EvidenceUnit, asked_refs: set[str]) -> float
     if asked_refs:
         asks += 1
         found += bool(asked_refs & {r.key for r in find_references(f"{unit.scope} {text}")})
+    if counted_noun(plan.question) or _NAME_ASKED_RE.match(plan.question):
+        asks += 1
+        found += answer_type_held(plan.question, text)
     return found / asks if asks else 0.0
+
+
+def answer_type_held(question: str, text: str) -> bool:
+    """Whether ``text`` prints the kind of answer the question asks for, where it asks for one:
+    a count of what "how many" names, a name a "which" or "who" question asks to be told. A
+    sentence that only shares the question's words ("Corning employees all contribute ...",
+    "No other customer accounted for 10 percent") does not answer "How many employees" or
+    "Which customer" (the expected-answer-type rule of question answering)."""
+    counted = counted_noun(question)
+    if counted and not re.search(rf"\d[\d,.]*\s+(?:[\w-]+\s+){{0,3}}{re.escape(counted)}\b",
+                                 text.lower()):
+        return False
+    return not (_NAME_ASKED_RE.match(question) and not new_names(question, text))
+
+
+def counted_noun(question: str) -> str | None:
+    """What "how many" asks to count ("How many employees" -> "employees"): the unit that
+    answers prints a figure just before it ("approximately 57,500 full- and part-time
+    employees"), not only the word, and not the word as a modifier ("15 Employee Resource
+    Groups")."""
+    match = _COUNT_ASKED_RE.search(question.lower())
+    return match.group(1) if match else None
+
+
+def new_names(question: str, text: str) -> list[str]:
+    """Capitalized words of ``text`` past a sentence's start that the question does not print
+    and that name something particular (not :data:`GENERIC_CAPITALS`): what a "Which
+    customer ...?" or "Who ...?" question asks to be told ("Walmart", "Apple, Google")."""
+    asked = {w.lower() for w in re.findall(r"[A-Za-z][\w&-]*", question)}
+    starts = {m.start(1) for m in _SENTENCE_START_RE.finditer(text)}
+    return [m.group(0) for m in _CAPITAL_RE.finditer(text)
+            if m.start() not in starts and m.group(0).lower() not in asked
+            and m.group(0).lower() not in GENERIC_CAPITALS]
 
 
 def length_factor(unit: EvidenceUnit, comfortable_words: int = LONG_UNIT_WORDS) -> float:
@@ -168,6 +212,8 @@ def score_units(plan: QueryPlan, units: Sequence[EvidenceUnit], question_vector:
         score = length_factor(unit) * (
             config.w_dense * max(0.0, float(d)) + config.w_bm25 * b / top
             + config.w_coverage * coverage + config.w_matches * matches)
+        if not answer_type_held(plan.question, unit.text):
+            score *= config.answer_type_factor
         # a unit from a better-ranked chunk wins a tie
         score -= 0.001 * unit.chunk_rank
         scored.append(ScoredUnit(unit=unit, score=round(score, 6), dense=round(float(d), 6),

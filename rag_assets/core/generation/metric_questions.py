@@ -192,10 +192,15 @@ _QUARTER_RES = (
     re.compile(r"\b(?P<w>first|second|third|fourth)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?"
                r"(?:fiscal\s+|fy\s*)?(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
 )
-# a breakdown (segment, region), a cause (why, drove) or a choice among named things (which):
-# what the filing's prose and notes answer, not one figure of its primary statements
+# a breakdown (segment, region), a cause (why, drove), a choice among named things (which,
+# who), the company's customers or workforce, what it expects (guidance): what the filing's
+# prose and notes answer, not one figure of its primary statements ("Who are its largest
+# customers, and how much of net revenues did each account for?" names revenue but asks for
+# names and shares)
 _PROSE_RE = re.compile(
-    r"\b(?:which|why|drove|drive[sn]?|driving|driver|explain\w*|describe\w*|segments?|"
+    r"\b(?:which|who|whom|why|drove|drive[sn]?|driving|driver|explain\w*|describe\w*|"
+    r"customers?|employees?|headcount|expects?|expected|expectations?|outlook|guidance|"
+    r"forecast\w*|anticipat\w*|segments?|"
     r"regions?|regional|geograph\w*|per share|each shareholder|reasons?|occurred|"
     r"what (?:are|were) (?:the )?(?:main|key|major|three|two))\b")
 _SOURCE_NOTE_RE = re.compile(r"\s*\((?=[^()]*\b(?:statement|balance sheet|p&l)\b)[^()]*\)",

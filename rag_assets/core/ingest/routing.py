@@ -320,10 +320,10 @@ def profile_from_text(document: str, year: int, first_pages: Sequence[str]) -> D
         aliases += _company_aliases(title)
     words = [w for w in re.split(r"[-_\s]+", document)
              if w.lower() not in GENERIC_ID_WORDS and not PERIOD_ID_WORD_RE.fullmatch(w)]
-    if words:
-        aliases.append(" ".join(words))
-    if entry := load_alias_table().entry_for(title, *aliases):
+    from_id = [" ".join(words)] if words else []
+    if entry := load_alias_table().entry_for(title, *aliases, *from_id):
         aliases += [*entry.aliases, *entry.tickers]
+    aliases += from_id  # last: the table's "JPMorgan" is kept before the id's "jpmorgan"
     return DocumentProfile(document=document, year=year, title=title, aliases=_unique(aliases))
 
 
