@@ -30,6 +30,8 @@ import pytest
 
 from rag_assets.samples.pdf_layout import Page, Paragraph, Title, render_pdf
 
+pytestmark = pytest.mark.slow  # real CLI processes, killed and run again (~40 s)
+
 REPO = Path(__file__).resolve().parents[1]
 POOL = "duckdb_writer"
 PARTITION = ("acme-annual", 2023)

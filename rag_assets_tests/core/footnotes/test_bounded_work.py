@@ -276,6 +276,7 @@ def unbroken_page(text: str) -> list[Page]:
          lambda n: "sales rose by volume (1) " * n + "\n__________\n(1) Includes acquisitions.\n"),
     ],
 )
+@pytest.mark.slow
 def test_footnote_stages_grow_linearly_on_one_long_line(shape: str, make) -> None:
     """The footnote stages given one unbroken line, as the issue's file reached them: 10,000
     and 40,000 citations (0.3 and 1.3 MB). Each stage's time at four times the size is under
@@ -285,6 +286,7 @@ def test_footnote_stages_grow_linearly_on_one_long_line(shape: str, make) -> Non
     assert all(r < RATIO for r in ratios.values()), (shape, ratios)
 
 
+@pytest.mark.slow
 def test_loading_and_chunking_grow_linearly_from_the_file(tmp_path: Path) -> None:
     """The issue's file at 2,500 and 10,000 sentences: the loader (which reads the line one
     sentence per line) and both chunkers after the footnote stages. Each stage's time at four

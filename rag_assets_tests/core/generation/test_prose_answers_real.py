@@ -24,7 +24,8 @@ from rag_assets_tests.real_filings import CORPORA, real_filing
 from ..conftest import Processed
 from .conftest import Corpus, add
 
-pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here")
+pytestmark = [pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here"),
+              pytest.mark.slow]  # three real 10-Ks indexed (~15 s)
 
 # (file, document, year, zero-based pages kept): each answer's page and its neighbours
 FILINGS = [
