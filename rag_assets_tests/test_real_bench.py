@@ -251,7 +251,9 @@ def test_sets_are_checked_before_anything_loads(real_bench, tmp_path: Path) -> N
         real_bench.main(["--sets", "dev,other"])
     assert exc.value.code == 2  # argparse: unknown set
     assert real_bench.main(["--sets", "wide", "--wide-dir", str(tmp_path)]) == 2
-    assert set(real_bench.SETS) == {"dev", "wide"} == set(real_bench.SET_ROLES)
+    assert set(real_bench.SETS) == {"dev", "wide", "prose-dev"} == set(real_bench.SET_ROLES)
+    assert real_bench.DEFAULT_SETS == ("dev", "wide")  # the project's own set runs when asked
+    assert real_bench.QUESTION_FILES["prose-dev"].is_file()
 
 
 def test_facts_provider_reads_each_filing_once_and_keeps_errors(real_bench, monkeypatch) -> None:  # type: ignore[no-untyped-def]
