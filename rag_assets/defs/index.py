@@ -4,6 +4,11 @@ The vectors live in LanceDB, not in the warehouse: the assets write the store th
 report what they did. A partition's rows are replaced in one commit, so re-materializing never
 duplicates and concurrent partitions never lose each other's rows.
 
+Past a row count (``ANN_INDEX_ROWS``, ``RAG_ASSETS_ANN_INDEX_ROWS``) a chunk table gets a vector
+index, built by the write that crosses it and extended by every later write (``store.py``); the
+vector assets report it (``ann_*`` metadata: the index type, whether the table is indexed, its
+rows, what this write did to the index).
+
 The vector steps are where a run spends its time (about 90% of a long report's run), so they get
 the cores: torch's threads are the cores this process may use divided by the embedding steps the
 run's executor may run at once (1 under the in-process executor of ``definitions.py``, where no
@@ -19,7 +24,7 @@ import pandas as pd
 from rag_assets.core.chunks.chunking import ChunkKind
 from rag_assets.core.ingest.routing import profile_from_text
 from rag_assets.core.retrieval.embeddings import Embedder, available_cores, torch_threads_for
-from rag_assets.core.retrieval.store import LanceFolder, VectorStore, index_partition
+from rag_assets.core.retrieval.store import AnnState, LanceFolder, VectorStore, index_partition
 from rag_assets.core.warehouse.tables import frame_to_chunks, frame_to_footnotes
 from rag_assets.defs.partitions import partition_of, report_partitions
 from rag_assets.defs.reporting import fail, preview
@@ -81,6 +86,35 @@ def document_profile(
     )
 
 
+def ann_metadata(state: AnnState) -> dict[str, object]:
+    """The vector index of the partition's chunk table after its write, as asset metadata."""
+    return {
+        "ann_index": state.index_type or "none",
+        "ann_indexed": state.indexed,
+        "ann_table_rows": state.table_rows,
+        "ann_min_rows": state.min_rows,
+        "ann_indexed_rows": state.indexed_rows,
+        "ann_unindexed_rows": state.unindexed_rows,
+        "ann_segments": state.segments,
+        "ann_action": state.action,
+        "ann_seconds": state.seconds,
+        **({"ann_problem": state.problem} if state.problem else {}),
+    }
+
+
+def _log_ann(context: dg.AssetExecutionContext, state: AnnState) -> None:
+    if state.problem:
+        context.log.warning(f"vector index not built this time: {state.problem}")
+    elif state.action in ("built", "rebuilt"):
+        context.log.info(
+            f"vector index {state.index_type} {state.action} over {state.table_rows} rows "
+            f"in {state.seconds:.1f}s"
+        )
+    elif state.action == "busy":
+        context.log.info("vector index: another process is building it; rows added meanwhile "
+                         "are searched by a flat scan")
+
+
 def _vectors(
     context: dg.AssetExecutionContext,
     settings: RagSettings,
@@ -110,6 +144,7 @@ def _vectors(
     stats, written = indexed.embedding, indexed.write
     if written.fts_problem:
         context.log.warning(f"BM25 index not folded forward this time: {written.fts_problem}")
+    _log_ann(context, written.ann)
     context.log.info(
         f"embeddings: {stats.computed} computed, {stats.cached} from the cache "
         f"in {stats.seconds:.1f}s ({stats.texts_per_second} texts/s in the model"
@@ -128,6 +163,7 @@ def _vectors(
             "deleted": written.deleted,
             "table_rows": written.table_rows,
             "fts_unindexed_rows": written.fts_unindexed_rows,
+            **ann_metadata(written.ann),
             "embeddings_computed": stats.computed,
             "embeddings_cached": stats.cached,
             "embed_seconds": stats.seconds,
