@@ -46,7 +46,12 @@ from rag_assets.core.ingest.context import (
 )
 from rag_assets.core.ingest.layout import detect_heading
 from rag_assets.core.ingest.pages import Page, raw_page_text
-from rag_assets.core.ingest.statement_tables import headed_markdown
+from rag_assets.core.ingest.statement_tables import (
+    caption_label,
+    captions_in_force,
+    headed_markdown,
+    markdown_cells,
+)
 
 ChunkKind = Literal["naive", "enriched"]
 
@@ -620,7 +625,9 @@ def _table_units(
 ) -> Iterable[_Unit]:
     """A table whole with its notes; a long one by rows, its title and header rows repeated in
     every part, each part with the notes its rows (or header) cite. Notes that do not fit beside
-    the rows follow as units of their own."""
+    the rows follow as units of their own. A part that starts under a caption row ("Operating
+    profit:" over the segments' rows again) repeats that caption first, so its rows keep what
+    they measure; a caption is never left as a part's last row."""
     head_count = 2 + _header_rows(table.lines[2:])  # markdown header, separator, header rows
     head = [*([table.title] if table.title else []), *table.lines[:head_count]]
     rows = table.lines[head_count:]
@@ -654,17 +661,32 @@ def _table_units(
         return sum(n for m, n in zip(markers, note_tokens, strict=True)
                    if m and m.group("marker") in needed)
 
+    cells = [markdown_cells(row) for row in rows]
+    in_force = captions_in_force(cells)
+    caption_rows = [i for i, c in enumerate(cells) if caption_label(c) is not None]
+    reserve = max((row_tokens[i] for i in caption_rows), default=0)  # room for a carried one
     parts: list[list[int]] = [[]]
     used, cites = head_tokens, set(head_cites)
     for i, n in enumerate(row_tokens):  # a part's rows and the notes they cite fit together
         grown = cites | row_cites[i]
         if parts[-1] and used + n + notes_for(grown) > limit:
             parts.append([])
-            used, grown = head_tokens, head_cites | row_cites[i]
+            used, grown = head_tokens + reserve, head_cites | row_cites[i]
         parts[-1].append(i)
         used, cites = used + n, grown
+    for p in range(len(parts) - 1):  # a caption ending a part goes with the rows it heads
+        while len(parts[p]) > 1 and parts[p][-1] in caption_rows:
+            parts[p + 1].insert(0, parts[p].pop())
+
+    def carried(part: list[int]) -> list[int]:
+        """The caption row the part's first row is printed under, when the part lacks it."""
+        if not part or not in_force[part[0]]:
+            return []
+        return [max(c for c in caption_rows if c < part[0])]
+
     placed: set[int] = set()
     for number, part in enumerate(parts):
+        part = [*carried(part), *part] if number else part
         lines = [*head, *(rows[i] for i in part)]
         used = head_tokens + sum(row_tokens[i] for i in part)
         cited = _cited_markers("\n".join(lines))

@@ -11,8 +11,10 @@ Three kinds of question get one (cues in ``direct_cues.json``, each with its sou
 - a **comparison of two periods** ("Did X increase or decrease ..."): the two figures of one
   cited row or sentence: "Decreased: 45 in Q2 2023 against 60 in Q2 2022."
 
-Nothing is invented: every name and figure of the sentence is copied from the units it cites,
-and the claim goes through the citation verifier like every other. When the question is none of
+Nothing is invented: every name and figure of the sentence is copied from the units it cites
+(a superlative's share of the table's total is computed from two cited rows, and says so:
+"48% of the $14,805 million total (7,108 / 14,805)"), and the claim goes through the citation
+verifier like every other. When the question is none of
 these, or the evidence does not settle it (a tie, a missing period, a list of another length
 than asked), there is no direct answer and the quotes stand alone.
 """
@@ -52,6 +54,11 @@ class Cue(BaseModel):
     source: str
     direction: Literal["max", "min"] | None = None
     word: str | None = None
+    also: list[str] = Field(default_factory=list, description="other words a table's title "
+                            "uses for the category ('geographic area' for a region)")
+    level: Literal["group"] | None = Field(
+        default=None, description="a category that names groups of rows (a region over its "
+        "countries): ranked by the totals that close each caption's block, when printed")
 
 
 class HeadingTerm(BaseModel):
@@ -206,7 +213,8 @@ def _money(cell: Cell, unit: EvidenceUnit, cues: DirectCues) -> str:
     if shown.endswith("%"):
         return shown
     scale = _scale(unit, cues)
-    if "$" not in shown and scale and ("$" in unit.scope or "dollar" in unit.scope.lower()):
+    if "$" not in shown and scale and ("$" in unit.scope
+                                       or re.search(r"dollar|\busd\b", unit.scope.lower())):
         sign = "-" if shown.startswith("-") else ""
         shown = f"{sign}${shown.lstrip('-')}"
     return f"{shown}{scale}"
@@ -229,7 +237,8 @@ def _column(rows: Sequence[Row], question: str, unit: EvidenceUnit,
     if not headings:
         return None
     terms = _terms_asked(question, cues)
-    scope = unit.scope.lower()
+    # what the rows measure: the table's title and header, or the caption they are under
+    scope = " ".join([unit.scope, *{r.unit.caption for r in rows}]).lower()
     if terms:
         words = [w for t in terms for w in t.heading]
         fit = [h for h in headings if any(w in h.lower() for w in words)]
@@ -270,35 +279,74 @@ def _measure(question: str, column: str, cues: DirectCues) -> str:
     return f"figure in {column}"
 
 
-def _categories(question: str, cues: DirectCues) -> list[str]:
+def _categories(question: str, cues: DirectCues) -> list[Cue]:
     """What the question ranks ("segment", "product", "region"), as the cues list them."""
     q = question.lower()
-    return [c.word for c in cues.categories
-            if c.word and re.search(rf"\b{re.escape(c.word)}(?:s|es)?\b", q)]
+    return [c for c in cues.categories
+            if c.word and re.search(c.pattern or rf"\b{re.escape(c.word)}(?:s|es)?\b", q)]
+
+
+def _group_totals(rows: Sequence[Row]) -> list[Row]:
+    """The rows that close a caption's block ("Total Asia Pacific" under "Asia Pacific:"),
+    named by their caption; none unless two blocks or more print one."""
+    totals = [r.model_copy(update={"label": r.unit.caption}) for r in rows
+              if r.unit.caption and re.fullmatch(rf"total\s+{re.escape(r.unit.caption)}",
+                                                 r.label, re.IGNORECASE)]
+    return totals if len(totals) >= 2 else []
+
+
+def _measured(rows: list[Row], question: str, cues: DirectCues) -> list[Row] | None:
+    """The rows whose caption is the measure the question names ("Net sales" over the
+    segments, not "Operating profit" over the same segments again). Captions that name no
+    measure (regions) keep every row; measure captions of which none fits: None."""
+    measures = [w for t in _terms_asked(question, cues) for w in t.heading]
+    every = [w for t in cues.terms.values() for w in t.heading]
+    if not any(any(w in r.unit.caption.lower() for w in every) for r in rows):
+        return rows
+    fit = [r for r in rows if any(w in r.unit.caption.lower() for w in measures)]
+    return fit or None
 
 
 def _table_winner(question: str, direction: str, selected: Sequence[EvidenceUnit],
                   pool: Sequence[EvidenceUnit], cues: DirectCues) -> DirectAnswer | None:
     """The winner among the rows of a selected row's table, or of a table of the part's other
     evidence whose title names what the question ranks ("Segment results" for "Which segment
-    ..."). The table must print what is ranked, the measure and the period asked."""
-    ranks = _categories(question, cues)
+    ..."). The table must print what is ranked, the measure and the period asked. A question
+    that ranks groups ("Which region ...") ranks the totals of the captions' blocks where the
+    table prints them (its regions' totals over their countries); rows under a caption that
+    names another measure are not compared."""
+    categories = _categories(question, cues)
+    ranks = [w for c in categories if c.word for w in (c.word, *c.also)]
+    groups_asked = any(c.level == "group" for c in categories)
     # a table split over two chunks is one table: its rows share the title and header
     tables: dict[tuple[str, int, str], bool] = {}
     for unit in [*selected, *pool]:
         if unit.is_row:
             tables.setdefault((unit.document, unit.year, unit.scope), unit in selected)
     measures = [w for t in _terms_asked(question, cues) for w in t.heading]
-    for (document, year, scope), quoted in tables.items():
-        if (ranks or not quoted) and not any(r in scope.lower() for r in ranks):
+
+    def named_by(scope: str) -> int:
+        """2 when the table's own title or header names what is ranked ("Our operating
+        segment results"), 1 when only its section does ("Note 17. Business segment ..." over
+        a table of a segment's product lines), else 0."""
+        own = " | ".join(scope.split(" | ")[-2:]).lower()
+        return 2 if any(r in own for r in ranks) else int(any(r in scope.lower() for r in ranks))
+
+    ordered = sorted(tables.items(), key=lambda t: -named_by(t[0][2]))  # stable: else as found
+    for (document, year, scope), quoted in ordered:
+        if (ranks or not quoted) and not named_by(scope):
             continue  # a customers table does not rank products
         table = {u.quote: u for u in [*selected, *pool]
                  if u.is_row and (u.document, u.year, u.scope) == (document, year, scope)}
-        rows = [r for u in table.values()
-                if (r := read_row(u)) is not None and r.cells
-                and _matches(cues.row_not_a_member, r.label.lower()) is None
-                and not any(w in r.label.lower() for w in measures)]  # the measure's total
-        if len({r.label for r in rows}) < len(rows):
+        printed = [r for u in table.values() if (r := read_row(u)) is not None and r.cells]
+        rows = _group_totals(printed) if groups_asked else []
+        grouped = bool(rows)
+        if not grouped:
+            rows = [r for r in printed
+                    if _matches(cues.row_not_a_member, r.label.lower()) is None
+                    and not any(w in r.label.lower() for w in measures)]  # the measure's total
+            rows = _measured(rows, question, cues) or []
+        if len({(r.unit.caption, r.label) for r in rows}) < len(rows):
             continue  # one label twice: the rows are measures under captions, not members
         if not rows:
             continue
@@ -313,11 +361,34 @@ def _table_winner(question: str, direction: str, selected: Sequence[EvidenceUnit
         if ranked[0][0].value == ranked[1][0].value:
             continue  # a tie names no single winner
         cell, winner = ranked[0]
-        return DirectAnswer(kind="superlative", units=[winner.unit],
-                            text=f"{winner.label}. Its {(m := _measure(question, column, cues))} "
-                                 f"{'were' if m.split(' in ')[0].endswith('s') else 'was'} "
-                                 f"{_money(cell, winner.unit, cues)}.")
+        text = (f"{winner.label}. Its {(m := _measure(question, column, cues))} "
+                f"{'were' if m.split(' in ')[0].endswith('s') else 'was'} "
+                f"{_money(cell, winner.unit, cues)}")
+        total = _total_of(printed, ranked, column, "" if grouped else winner.unit.caption, cues)
+        if total is None or direction != "max":
+            return DirectAnswer(kind="superlative", units=[winner.unit], text=f"{text}.")
+        total_cell, total_row = total
+        share = 100 * cell.value / total_cell.value
+        return DirectAnswer(
+            kind="superlative", units=[winner.unit, total_row.unit],
+            text=f"{text}, {share:.0f}% of the {_money(total_cell, total_row.unit, cues)} total "
+                 f"({cell.shown.lstrip('$')} / {total_cell.shown.lstrip('$')}).")
     return None
+
+
+def _total_of(printed: Sequence[Row], ranked: Sequence[tuple[Cell, Row]], column: str,
+              caption: str, cues: DirectCues) -> tuple[Cell, Row] | None:
+    """The table's total of the ranked rows in ``column`` (the "Total" row under the same
+    caption, or under none for the blocks' totals): the smallest total row that is at least
+    their sum (rounding aside), so that a share of it is a share of the whole; else None."""
+    summed = sum(c.value for c, _ in ranked)
+    if summed <= 0:
+        return None
+    totals = [(c, r) for r in printed
+              if r.unit.caption == caption and _matches(cues.row_not_a_member[:1], r.label.lower())
+              and (c := r.cell(column)) is not None and c.value >= summed * 0.995
+              and not c.shown.endswith("%")]
+    return min(totals, key=lambda t: t[0].value) if totals else None
 
 
 def _sentence_winner(question: str, direction: str, selected: Sequence[EvidenceUnit],

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from pydantic import BaseModel, Field
 
 from rag_assets.core.footnotes.stitching import FOOTNOTE_BLOCK_RE
+from rag_assets.core.ingest.statement_tables import CaptionsInForce
 from rag_assets.core.retrieval.retriever import Hit
 
 # where a sentence ends: . ! ? (and a closing quote or bracket), then space and a capital, digit,
@@ -70,6 +71,8 @@ class EvidenceUnit(BaseModel):
                       "column headings")
     scope: str = Field(default="", description="chunk header, table title and headings: what "
                        "the unit is about beyond its own words")
+    caption: str = Field(default="", description="a table row's caption row (\"Net sales\" "
+                         "over the segments' rows): what its figures measure, when printed")
     footnotes: list[FootnoteNote] = Field(default_factory=list)
 
     @property
@@ -156,7 +159,8 @@ def units_of(hit: Hit, locate: PageLocator) -> list[EvidenceUnit]:
     # next door: looked for there too, after its own pages
     pages = [*own, *(p for p in (min(own) - 1, max(own) + 1) if p >= 0 and p not in own)]
 
-    def add(quote: str, text: str, scope: str, notes: list[FootnoteNote], is_row: bool) -> None:
+    def add(quote: str, text: str, scope: str, notes: list[FootnoteNote], is_row: bool,
+            caption: str = "") -> None:
         if (len(text.split()) < MIN_UNIT_WORDS and not is_row) or looks_like_instruction(text):
             return
         page = locate(hit.document, hit.year, pages, quote)
@@ -165,10 +169,12 @@ def units_of(hit: Hit, locate: PageLocator) -> list[EvidenceUnit]:
         units.append(EvidenceUnit(
             chunk_id=hit.chunk_id, document=hit.document, year=hit.year, chunk_rank=hit.rank,
             page=page if page is not None else hit.page_start, located=page is not None,
-            is_row=is_row, quote=quote, text=text, scope=scope, footnotes=notes))
+            is_row=is_row, quote=quote, text=text, scope=scope, footnotes=notes,
+            caption=caption))
 
     prose: list[str] = []
     header: list[str] | None = None
+    captions = CaptionsInForce()
     title = ""
     lines = hit.text.split("\n")
 
@@ -205,10 +211,12 @@ def units_of(hit: Hit, locate: PageLocator) -> list[EvidenceUnit]:
         cells = _cells(stripped)
         if header is None:
             header = cells
+            captions = CaptionsInForce()
             continue
         label, values = cells[0], cells[1:]
+        caption = captions.row(cells)
         if not any(v for v in values):
-            continue  # a caption row: its words are the next rows' scope
+            continue  # a caption row: what the rows under it measure (their ``caption``)
         headings = header[1:] + [""] * max(0, len(values) - len(header) + 1)
         notes = [FootnoteNote(marker=m.group("marker").strip(), text=m.group("text").strip())
                  for m in FOOTNOTE_BLOCK_RE.finditer(stripped)]
@@ -217,6 +225,6 @@ def units_of(hit: Hit, locate: PageLocator) -> list[EvidenceUnit]:
                          [(h, FOOTNOTE_BLOCK_RE.sub(" ", v).strip())
                           for h, v in zip(headings, values, strict=False)])
         scope = " | ".join(p for p in (hit.context, title, " ".join(header)) if p)
-        add(quote, text, scope, notes, True)
+        add(quote, text, scope, notes, True, caption)
     flush_prose()
     return units

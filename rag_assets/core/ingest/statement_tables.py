@@ -462,6 +462,44 @@ def read_statement_tables(
     return out
 
 
+_BLOCK_TOTAL_RE = re.compile(r"^\s*total\b", re.I)
+
+
+def caption_label(cells: Sequence[str]) -> str | None:
+    """A caption row's words ("Net sales:" over the segments' rows, "North America:" over its
+    countries): a label ending in a colon with every other cell blank; else None."""
+    label = cells[0].strip() if cells else ""
+    if len(label) > 1 and label.endswith(":") and not any(c.strip() for c in cells[1:]):
+        return label[:-1].strip()
+    return None
+
+
+class CaptionsInForce:
+    """Reads a table's rows in order and says which caption each is printed under ("" for
+    none, and for a caption row itself): a caption holds until the next one, or through the
+    total row that closes its block ("Total North America" under "North America:"), so rows
+    after that total are under none."""
+
+    def __init__(self) -> None:
+        self.current = ""
+
+    def row(self, cells: Sequence[str]) -> str:
+        caption = caption_label(cells)
+        if caption is not None:
+            self.current = caption
+            return ""
+        now = self.current
+        if cells and _BLOCK_TOTAL_RE.match(cells[0]):
+            self.current = ""
+        return now
+
+
+def captions_in_force(rows: Sequence[Sequence[str]]) -> list[str]:
+    """The caption of every row of a table (:class:`CaptionsInForce`)."""
+    reader = CaptionsInForce()
+    return [reader.row(cells) for cells in rows]
+
+
 def markdown_cells(line: str) -> list[str]:
     return [c.strip().replace("\\|", "|") for c in line.strip().strip("|").split("|")]
 
@@ -486,7 +524,15 @@ def headed_markdown(lines: Sequence[str], above: Sequence[str]) -> list[str]:
     header = "\n".join([*above, _header_text(printed, data[0])])
     width = _width(printed, header)
     columns = read_columns(header, width)
-    if width < 1 or any(c.year is None for c in columns):
+    full = max(len(r) for r in rows)
+    if width >= 1 and any(c.year is None for c in columns):
+        names = two_level_headings(rows[:data[0]], width, full)
+        if names is None:
+            return list(lines)
+        first = UNIT_NAMES.get(read_units(header)[1], rows[0][0] if data[0] > 0 else "")
+        new_header = [first, *[""] * (full - 1 - width), *names]
+        return [_markdown_row(new_header), "|" + "---|" * full, *(_markdown_row(r) for r in rows)]
+    if width < 1:
         return list(lines)
     _, scale = read_units(header)
     named = [r for r in rows[:data[0]] if all(
@@ -498,9 +544,43 @@ def headed_markdown(lines: Sequence[str], above: Sequence[str]) -> list[str]:
         named = [f"{rows[0][0]} ({UNIT_NAMES[scale]})".strip(), *rows[0][1:]]
         return [_markdown_row(named), *lines[1:]]
     first = UNIT_NAMES.get(scale, rows[0][0] if data[0] > 0 else "")
-    full = max(len(r) for r in rows)
     new_header = [first, *[""] * (full - 1 - width), *(column_name(c) for c in columns)]
     return [_markdown_row(new_header), "|" + "---|" * full, *(_markdown_row(r) for r in rows)]
+
+
+def two_level_headings(head: Sequence[Sequence[str]], width: int, full: int
+                       ) -> list[str] | None:
+    """Column names of a header printed on two rows: years each spanning several columns, and
+    under them a measure per column (Corning's geographic table: "2022" over "Net sales (1)" and
+    "Long-lived assets (2)", then 2021, then 2020): "Net sales 2022", "Long-lived assets 2022",
+    ... A year's cell is printed over the first column it spans, the rest left blank. None
+    unless every value column gets one year and one measure (each year over as many columns)."""
+    value_columns = range(full - width, full)
+    for y in range(len(head) - 1):
+        years_row, measures_row = head[y], head[y + 1]
+        years: list[str | None] = []
+        current: str | None = None
+        for j in value_columns:
+            cell = years_row[j].strip() if j < len(years_row) else ""
+            if cell:
+                if not YEAR_RE.fullmatch(cell):
+                    break
+                current = cell
+            years.append(current)
+        else:
+            measures = [measures_row[j].strip() if j < len(measures_row) else ""
+                        for j in value_columns]
+            spans = Counter(years)
+            if (None in spans or len(spans) < 2 or len(set(spans.values())) != 1
+                    or not all(m and parse_figure(m) is None and not YEAR_RE.search(m)
+                               for m in measures)):
+                continue
+            return [f"{_NOTE_MARK_RE.sub('', m)} {year}" for m, year in zip(measures, years,
+                                                                            strict=True)]
+    return None
+
+
+_NOTE_MARK_RE = re.compile(r"\s*(?:\(\d{1,2}\)|\([a-z]\)|\[\w{1,3}\]|\*+)$")
 
 
 def _markdown_row(cells: Sequence[str]) -> str:

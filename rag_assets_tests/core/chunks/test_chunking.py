@@ -185,6 +185,49 @@ def test_long_table_is_split_by_rows_with_header_and_notes() -> None:
     assert all(c.n_tokens <= settings.max_tokens for c in parts)
 
 
+def test_a_table_part_repeats_the_caption_its_rows_are_under() -> None:
+    """A segment table printed twice over, under "Net sales:" and "Operating profit:", split
+    into parts: a part that starts inside a block repeats its caption after the header (so its
+    rows still say what they measure), no part ends on a caption, and every row is kept once,
+    in order."""
+    segments = [f"Segment {chr(65 + n)} {name}" for n, name in
+                enumerate(["Retail", "Foodservice", "Pet", "Europe", "Asia", "Latin",
+                           "Canada", "Snacks", "Cereal", "Yogurt", "Baking", "Meals"])]
+    blocks = {"Net sales:": 10_000, "Operating profit:": 10}
+    rows, body = [], []
+    for caption, scale in blocks.items():
+        rows.append(f"| {caption} |  |  |")
+        for n, segment in enumerate(segments):
+            rows.append(f"| {segment} | {scale * (n + 2)}.5 | {scale * (n + 1)}.5 |")
+            body.append(rows[-1])
+        rows.append(f"| Total | {scale * 90}.0 | {scale * 78}.0 |")
+        body.append(rows[-1])
+    text = "\n".join(["## Segments", "Our operating segment results were as follows:",
+                      "| In Millions | FY 2024 | FY 2023 |", "|---|---|---|", *rows])
+    page = StitchedPage(page_index=0, page_label="1", section=None, text=text)
+    settings = ChunkSettings(max_tokens=128)
+    chunks = enriched_chunks([page], "doc", 2024, FootnoteIndex(footnotes=[], citations=[]),
+                             settings)
+    parts = [c for c in chunks if "| Segment " in c.text]
+    assert len(parts) >= 4
+    seen: list[str] = []
+    for chunk in parts:
+        lines = [ln for ln in chunk.text.split("\n") if ln.startswith("|")]
+        first_body = lines[2]
+        captions = [ln for ln in lines if ln.startswith(("| Net sales:", "| Operating profit:"))]
+        assert first_body in ("| Net sales: |  |  |", "| Operating profit: |  |  |"), chunk.text
+        assert not lines[-1].startswith(("| Net sales:", "| Operating profit:"))
+        profit_at = lines.index("| Operating profit: |  |  |") if captions[-1].startswith(
+            "| Operating profit:") else None
+        for n, line in enumerate(lines[3:], start=3):  # each row under the right caption
+            if line.startswith("| Segment"):
+                value = float(line.split("|")[2])
+                assert (value < 10_000) == (profit_at is not None and n > profit_at), line
+        seen += [ln for ln in lines if ln in body]
+        assert chunk.n_tokens <= settings.max_tokens
+    assert seen == body
+
+
 # --- sections -------------------------------------------------------------------------------
 
 

@@ -70,11 +70,20 @@ def _numbers(text: str) -> set[str]:
     return {n.replace(",", "") for n in re.findall(r"\d[\d,]*(?:\.\d+)?", text)}
 
 
+_SHARE_RE = re.compile(r", (\d+)% of the .*? total \(([\d,.]+) / ([\d,.]+)\)")
+
+
 def _assert_printed_and_valid(found: DirectAnswer, pages: PageTexts) -> None:
-    """Every figure and name of the direct sentence is printed in a unit it cites, and the
-    verifier accepts each citation."""
+    """Every figure and name of the direct sentence is printed in a unit it cites (a share of
+    the total is the quotient of two of them, as it says), and the verifier accepts each
+    citation."""
     cited = " ".join(f"{u.quote} {u.text}" for u in found.units)
-    assert _numbers(found.text) <= _numbers(cited), (found.text, cited)
+    share = _SHARE_RE.search(found.text)
+    if share:
+        part, whole = (float(x.replace(",", "")) for x in share.group(2, 3))
+        assert int(share.group(1)) == round(100 * part / whole)
+    printed = _SHARE_RE.sub(lambda m: f" {m.group(2)} {m.group(3)}", found.text)
+    assert _numbers(printed) <= _numbers(cited), (found.text, cited)
     for name in re.findall(r"\b[A-Z][a-z]+\b", found.text):
         if name not in {"Its", "Increased", "Decreased", "Unchanged"}:
             assert name in cited, (name, cited)
@@ -104,8 +113,82 @@ def test_the_highest_segment_compares_the_asked_period_not_the_total(
     found = direct_answer("Which segment brought in the most net revenue in Q2 2022?",
                           table[:2], table)
     assert found is not None
-    assert found.text == "Enterprise. Its net revenue in Q2 2022 was $2,306 million."
+    # the share of the table's total, computed from the two rows it cites
+    assert found.text == ("Enterprise. Its net revenue in Q2 2022 was $2,306 million, 70% of "
+                          "the $3,304 million total (2,306 / 3,304).")
+    assert [u.quote for u in found.units] == ["Enterprise 2,512 2,306", "Total 3,243 3,304"]
     _assert_printed_and_valid(found, pages)
+
+
+GEO_SCOPE = ("Bolt Glass 10-K 2022 | Operations by geographic area (in millions) | USD "
+             "millions Net sales 2022 Long-lived assets 2022 Net sales 2021 Long-lived assets "
+             "2021")
+GEO_ROWS = [  # caption in force, label, net sales 2022, long-lived assets 2022, 2021, 2021
+    ("North America", "United States", "$ 5,149", "$ 8,937", "$ 4,539", "$ 8,600"),
+    ("North America", "Canada", "503", "99", "472", "114"),
+    ("North America", "Total North America", "5,652", "9,036", "5,011", "8,714"),
+    ("Asia Pacific", "China", "4,435", "4,794", "4,495", "4,966"),
+    ("Asia Pacific", "Korea", "2,673", "3,294", "2,640", "3,479"),
+    ("Asia Pacific", "Total Asia Pacific", "7,108", "8,088", "7,135", "8,445"),
+    ("Europe", "Germany", "1,655", "1,396", "1,387", "1,410"),
+    ("Europe", "Total Europe", "1,655", "1,396", "1,387", "1,410"),
+    ("", "Total", "$ 14,415", "$ 18,520", "$ 13,533", "$ 18,569"),
+]
+
+
+def _geo_row(caption: str, label: str, *values: str) -> EvidenceUnit:
+    headings = ["Net sales 2022", "Long-lived assets 2022", "Net sales 2021",
+                "Long-lived assets 2021"]
+    text = f"{label}: " + "; ".join(f"{h}: {v}" for h, v in zip(headings, values, strict=True))
+    return EvidenceUnit(chunk_id="c-geo", document="bolt-10k", year=2022, chunk_rank=0, page=11,
+                        located=True, is_row=True, quote=" ".join([label, *values]), text=text,
+                        scope=GEO_SCOPE, caption=caption)
+
+
+def test_a_region_question_ranks_the_totals_of_the_caption_blocks() -> None:
+    """The countries sit under region captions that a total row closes: a region question
+    ranks those totals (Asia Pacific), not the largest country (the United States), and says
+    what share of the table's total it is."""
+    rows = [_geo_row(*r) for r in GEO_ROWS]
+    page = "\n".join(["Operations by geographic area (in millions)", "2022 2021",
+                      "Net sales Long-lived assets Net sales Long-lived assets",
+                      *(" ".join([label, *values]) for _, label, *values in GEO_ROWS)])
+    pages = PageTexts({("bolt-10k", 2022, 11): page})
+    found = direct_answer("Which geographic region accounted for the largest share of Bolt's "
+                          "net sales in 2022?", rows[:1], rows)
+    assert found is not None
+    assert found.text == ("Asia Pacific. Its net sales in 2022 were $7,108 million, 49% of the "
+                          "$14,415 million total (7,108 / 14,415).")
+    _assert_printed_and_valid(found, pages)
+    country = direct_answer("Which country had the largest net sales in 2022 at Bolt?", rows[:1],
+                            rows)
+    assert country is not None and country.text.startswith("United States. Its net sales in "
+                                                           "2022 were $5,149 million")
+    assets = direct_answer("Which region had the most long-lived assets in 2021?", rows[:1], rows)
+    assert assets is not None and assets.text.startswith("North America. Its long-lived "
+                                                         "assets in 2021 were $8,714 million")
+
+
+def test_rows_under_another_measures_caption_are_not_compared() -> None:
+    """One table prints the segments twice, under "Net sales:" and under "Operating profit:"
+    (larger for Pet here): a net sales question ranks the first block only; an operating
+    profit question the second."""
+    scope = ("Gm 10-K 2020 | Our operating segment results were as follows (in millions of "
+             "dollars): | 2020")
+    blocks = {"Net sales": [("Retail", "10,750.5"), ("Pet", "1,694.6"), ("Total", "12,445.1")],
+              "Operating profit": [("Retail", "2,627.0"), ("Pet", "12,390.7")]}
+    units = [EvidenceUnit(chunk_id=f"c-{caption}", document="gm-10k", year=2020, chunk_rank=0,
+                          page=88, located=True, is_row=True, quote=f"{label} {value}",
+                          text=f"{label}: 2020: {value}", scope=scope, caption=caption)
+             for caption, rows in blocks.items() for label, value in rows]
+    sales = direct_answer("Which operating segment generated the most net sales in fiscal "
+                          "2020?", [units[0]], units)
+    assert sales is not None and sales.text.startswith("Retail. Its net sales in 2020 were "
+                                                       "$10,750.5 million, 86% of the")
+    profit = direct_answer("Which segment had the highest operating profit in 2020?", units[:1],
+                           units)
+    assert profit is not None and profit.text.startswith("Pet. Its operating profit in 2020 "
+                                                         "was $12,390.7 million")
 
 
 def test_a_list_sentence_gives_the_names_it_prints(pages: PageTexts) -> None:

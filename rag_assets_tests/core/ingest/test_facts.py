@@ -150,3 +150,37 @@ def test_reader_takes_units_years_and_unlabelled_totals_from_a_table() -> None:
     assert [(f.fiscal_year, f.value) for f in revenue] == [
         (2020, 3_702_102e3), (2019, 8_840_338e3), (2018, 7_965_723e3)]
     assert revenue[0].quote == "3,702,102 8,840,338 7,965,723" and revenue[0].page == 4
+
+
+def test_a_header_on_two_rows_names_each_column_by_measure_and_year() -> None:
+    """Years that each span two columns over a measure per column (a geographic table: net
+    sales and long-lived assets per year) give every column its own name, measure first; the
+    printed header rows stay as rows; a row of years alone, or measures that do not fill every
+    column, give no such names."""
+    lines = ["|  | 2022 |  | 2021 |  |", "|---|---|---|---|---|",
+             "|  | Net sales (1) | Long-lived assets (2) | Net sales (1) | Long-lived assets (2) |",
+             "| North America: |  |  |  |  |",
+             "| United States | $ 5,149 | $ 8,937 | $ 4,539 | $ 8,600 |",
+             "| Canada | 503 | 99 | 472 | 114 |"]
+    headed = headed_markdown(lines, ["Operations by geographic area (in millions):"])
+    assert headed[0] == ("| USD millions | Net sales 2022 | Long-lived assets 2022 | "
+                         "Net sales 2021 | Long-lived assets 2021 |")
+    assert headed[2:] == [lines[0], *lines[2:]]  # every printed row kept, in order
+    gaps = [lines[0], lines[1], "|  | Net sales | Long-lived assets |  |  |", *lines[3:]]
+    assert headed_markdown(gaps, ["(in millions)"]) == gaps
+
+
+@needs_corpora
+def test_corning_geographic_table_chunks_name_their_columns() -> None:
+    from rag_assets.core.chunks.chunking import enriched_chunks
+    from rag_assets.core.footnotes.stitching import build_footnote_index, stitch_document
+
+    pages = real_filing("financebench-dev/pdfs/CORNING_2022_10K.pdf").pages
+    index = build_footnote_index(pages)
+    stitched = stitch_document(pages, index)[104:106]
+    chunks = enriched_chunks(stitched, "corning-10k", 2022, index)
+    geographic = [c for c in chunks if "Total Asia Pacific" in c.text or "| China |" in c.text]
+    assert geographic
+    for chunk in geographic:
+        assert "| USD millions | Net sales 2022 | Long-lived assets 2022 | Net sales 2021 |" \
+            in chunk.text
