@@ -87,6 +87,7 @@ bench: install
 	$(BIN)/python bench/answer_bench.py
 	$(BIN)/python bench/stitch_bench.py
 	$(BIN)/python bench/ann_bench.py
+	$(BIN)/python bench/embed_bench.py
 
 # retrieval and answers on both FinanceBench sets (dev: 14 10-Ks; wide: 28 10-Ks, 10-Qs, 8-Ks,
 # earnings releases), a store per set, beside a LangChain + FAISS baseline and the golden set;

