@@ -134,8 +134,8 @@ def _vectors(
     context.log.info(
         f"{document} {year}: {len(chunks)} {kind} chunks, model {embedder.model_name} "
         f"({embedder.dimension}-d, max {embedder.max_seq_length} tokens), "
-        f"{embedder.threads} torch threads ({available_cores()} cores, {concurrent} embedding "
-        "step(s) at once)"
+        f"backend {embedder.backend}, {embedder.threads} threads ({available_cores()} cores, "
+        f"{concurrent} embedding step(s) at once)"
     )
     indexed = index_partition(
         store, embedder, kind, document, year, chunks, footnotes,
@@ -170,7 +170,8 @@ def _vectors(
             "encode_seconds": stats.encode_seconds,
             "texts_per_second": stats.texts_per_second,
             "model_load_seconds": stats.load_seconds,
-            "torch_threads": embedder.threads,
+            "embedding_backend": embedder.backend,
+            "torch_threads": embedder.threads,  # the backend's threads (name kept for old runs)
             "torch_threads_used": dg.MetadataValue.json(
                 {str(k): n for k, n in sorted(Counter(embedder.threads_used).items())}),
             "write_seconds": written.seconds,

@@ -12,7 +12,12 @@ import duckdb
 import pytest
 
 from rag_assets.cli import main
-from rag_assets.core.retrieval.embeddings import Embedder, available_cores, torch_threads_for
+from rag_assets.core.retrieval.embeddings import (
+    DEFAULT_BACKEND,
+    Embedder,
+    available_cores,
+    torch_threads_for,
+)
 from rag_assets.core.retrieval.retriever import STRATEGIES, RetrievalConfig
 from rag_assets.core.retrieval.store import VectorStore
 from rag_assets.definitions import all_assets
@@ -92,6 +97,7 @@ def test_vectors_hold_every_chunk_and_rematerializing_embeds_nothing(ingested, i
         assert meta["texts_per_second"] > 0
         assert meta["encode_seconds"] > 0 and meta["embed_seconds"] >= meta["encode_seconds"]
         assert meta["model_load_seconds"] >= 0
+        assert meta["embedding_backend"] == DEFAULT_BACKEND  # the resource left it unset
         assert meta["torch_threads"] == torch_threads_for(1) == available_cores()
         used = {int(k): n for k, n in meta["torch_threads_used"].items()}
         assert used and all(1 <= k <= available_cores() and n > 0 for k, n in used.items())
