@@ -17,8 +17,9 @@ once and run monitoring every 5 s) and a fresh data folder of N reports:
    the run failed (and frees the pool slot it held); the UI's "Re-execute from failure" on it,
    and the tables end exact again.
 
-The slow test runs the same code with ``flow="in-process"``: twelve small text notes ingested and
-indexed in its own process first, the sensors turned off, then phases 2 and 3.
+The slow test runs the same code with ``flow="in-process"``: six small text notes ingested and
+indexed in its own process first (while the webserver starts), the sensors turned off, then
+phases 2 and 3, with run monitoring every second freeing a killed run's slots 1 s after.
 
 Run ``python -m rag_assets.backfill_check [--keep DIR]``; the slow test runs the same code.
 """
@@ -168,12 +169,17 @@ def say(message: str) -> None:
 
 
 # -- the data ---------------------------------------------------------------------------------
-def write_instance_config(home: Path, concurrent_runs: int) -> None:
+def write_instance_config(home: Path, concurrent_runs: int, monitor_every: int = 5,
+                          free_slots_after: int | None = None) -> None:
     """The repo's instance settings, with ``concurrent_runs`` runs at once and run monitoring
-    every 5 s (a killed run is seen failed quickly)."""
+    every ``monitor_every`` seconds (a killed run is seen failed quickly); ``free_slots_after``:
+    the seconds after a run ended (a killed one: once run monitoring failed it) that its pool
+    slots are freed, by run monitoring's next round (default: the repo's setting)."""
     config = yaml.safe_load((REPO / "deploy" / "dagster.yaml").read_text())
     config["concurrency"]["runs"]["max_concurrent_runs"] = concurrent_runs
-    config["run_monitoring"]["poll_interval_seconds"] = 5
+    config["run_monitoring"]["poll_interval_seconds"] = monitor_every
+    if free_slots_after is not None:
+        config["run_monitoring"]["free_slots_after_run_end_seconds"] = free_slots_after
     home.mkdir(parents=True, exist_ok=True)
     (home / "dagster.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
 
@@ -267,7 +273,7 @@ class Dagster:
     instance: dg.DagsterInstance
     timeout: float
 
-    def wait_for(self, what: str, done: Callable[[], object], every: float = 2.0) -> object:
+    def wait_for(self, what: str, done: Callable[[], object], every: float = 0.5) -> object:
         """``done()``'s first true value; fails at once when a server died, or at the
         timeout."""
         deadline = time.monotonic() + self.timeout
@@ -466,23 +472,28 @@ def fault_phase(dagster: Dagster, keys: list[str]) -> tuple[PhaseResult, list[st
 
 def check(work: Path, *, fleet: str = "samples", partitions: int = 12,
           flow: Literal["sensors", "in-process"] = "sensors", kill_partitions: int | None = None,
-          concurrent_runs: int = 2, timeout: float = 1200.0) -> list[PhaseResult]:
+          concurrent_runs: int = 2, monitor_every: int = 5, free_slots_after: int | None = None,
+          timeout: float = 1200.0) -> list[PhaseResult]:
     """The three phases in ``work`` (the fault phase over the first ``kill_partitions``
-    partitions, default all); raises ``AssertionError`` with every problem found."""
+    partitions, default all; ``monitor_every`` and ``free_slots_after``: see
+    ``write_instance_config``); raises ``AssertionError`` with every problem found."""
     data, home = work / "data", work / "home"
     keys = build_reports(data, fleet, partitions)
-    write_instance_config(home, concurrent_runs)
+    write_instance_config(home, concurrent_runs, monitor_every, free_slots_after)
     warehouse = data / "warehouse.duckdb"
     combos = len(CHUNK_KINDS) * len(SETTINGS) * len(STRATEGIES)
     say(f"{len(keys)} partitions under {data / 'reports'}; DAGSTER_HOME={home}")
     with dg.DagsterInstance.from_config(str(home)) as instance, \
-            LocalDagster(home, data, mode="webserver") as ui:
+            LocalDagster(home, data, mode="webserver").start(wait=False) as ui:
         prepared, launched = None, None
         if flow == "in-process":
-            # no sensor may request what this process ingests; the backfill is queued before
+            # the webserver starts meanwhile (no daemon runs yet: no sensor ticks)
+            prepared = flow_in_process(instance, data, keys)
+        ui.wait_until_up()
+        if flow == "in-process":
+            # no sensor may request what this process ingested; the backfill is queued before
             # the daemon starts, so that its first iteration takes it (they come every 30 s)
             ui.stop_sensors(["report_sensor", "automation_sensor"])
-            prepared = flow_in_process(instance, data, keys)
             launched = launch_backfill(ui, keys, "backfill-check")
         with LocalDagster(home, data, mode="daemon") as daemon:
             say(f"webserver on {ui.url}, daemon running; logs {ui.log_path}, {daemon.log_path}")
@@ -505,6 +516,7 @@ def check(work: Path, *, fleet: str = "samples", partitions: int = 12,
                 rows = table_rows(warehouse, keys, data)
                 problems += found + exactness_problems(rows, before, combos)
                 before = rows  # what the next phase must leave as it is (or rewrite exactly)
+            ui.terminate()  # both shut down at once; the with blocks wait for them
     say(f"tables: {sum(r.retrieval_runs for r in rows.values())} retrieval_runs rows over "
         f"{len(rows)} partitions ({sum(r.questions for r in rows.values())} questions × "
         f"{combos} combinations), {sum(r.metrics for r in rows.values())} retrieval_metrics "

@@ -49,6 +49,8 @@ class LocalDagster:
         self.log_path = self.home / f"{mode}.log"
         self.extra_env = env or {}
         self.process: subprocess.Popen[bytes] | None = None
+        self._started = 0.0
+        self._terminated = False
 
     def command(self) -> list[str]:
         bin_dir = Path(sys.executable).parent
@@ -73,7 +75,10 @@ class LocalDagster:
             **self.extra_env,
         }
 
-    def start(self, timeout: float = 120.0) -> Self:
+    def start(self, timeout: float = 120.0, *, wait: bool = True) -> Self:
+        """Start the process; with ``wait`` (the default), return once it is up
+        (``wait_until_up``), else at once: the caller does other work meanwhile and calls
+        ``wait_until_up`` before it needs the server."""
         self.home.mkdir(parents=True, exist_ok=True)
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(  # noqa: S603 - our own venv's dagster
@@ -81,7 +86,13 @@ class LocalDagster:
                 env=self.environment(), stdout=log, stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
-        deadline = time.monotonic() + (1.0 if self.mode == "daemon" else timeout)
+        self._started, self._terminated = time.monotonic(), False
+        return self.wait_until_up(timeout) if wait else self
+
+    def wait_until_up(self, timeout: float = 120.0) -> Self:
+        """The webserver answers ``/server_info`` (the daemon: it has not died in its first
+        second); ``timeout`` counts from the start."""
+        deadline = self._started + (1.0 if self.mode == "daemon" else timeout)
         while True:
             self.raise_if_dead()
             if self.mode == "daemon" and time.monotonic() >= deadline:
@@ -94,7 +105,7 @@ class LocalDagster:
                     self.stop()
                     raise TimeoutError(f"dagster-webserver did not answer in {timeout:.0f} s:\n"
                                        f"{log_tail(self.log_path)}")
-            time.sleep(0.5)
+            time.sleep(0.25)
 
     def raise_if_dead(self) -> None:
         """A ``RuntimeError`` with the log's end when the process has exited."""
@@ -110,14 +121,21 @@ class LocalDagster:
         if self.process is None:
             return
         group = self.process.pid  # a session leader: its pid is the group's id
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(group, signal.SIGTERM)
+        self.terminate()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(group, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(10)
+
+    def terminate(self) -> None:
+        """SIGTERM to the whole group once, not waited for (``stop`` waits): servers told at
+        once shut down side by side (a second SIGTERM would cut the webserver's shutdown)."""
+        if self.process is not None and not self._terminated:
+            self._terminated = True
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGTERM)
 
     def graphql(self, query: str, variables: dict[str, Any] | None = None) -> dict[str, Any]:
         """POST a query to the webserver's GraphQL endpoint; its ``data``, or a
@@ -150,7 +168,7 @@ class LocalDagster:
                 raise RuntimeError(f"{name} not stopped: {result}")
 
     def __enter__(self) -> Self:
-        return self.start()
+        return self if self.process is not None else self.start()  # started: stopped on exit
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:

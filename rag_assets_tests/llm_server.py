@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 import time
@@ -80,11 +81,55 @@ def _listed_model(base_url: str) -> str | None:
     return models[0]["id"] if models else None
 
 
+def busy_cores(seconds: float = 0.5) -> float | None:
+    """How many cores this machine kept busy over ``seconds`` (``/proc/stat``), or None where
+    it cannot be read."""
+    def sample() -> tuple[int, int]:
+        fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+        return sum(fields), fields[3] + fields[4]  # all, idle + iowait
+
+    try:
+        total, idle = sample()
+        time.sleep(seconds)
+        total2, idle2 = sample()
+    except (OSError, ValueError, IndexError):
+        return None
+    if total2 <= total:
+        return None
+    return (1 - (idle2 - idle) / (total2 - total)) * (os.cpu_count() or 1)
+
+
+def decode_threads(busy: float | None) -> int:
+    """Two threads decode the reply when this machine is otherwise idle, one when other work
+    runs (``busy`` cores: see ``busy_cores``) or the load is unknown.
+
+    llama.cpp's decoding threads meet at a spinning barrier after every operation of every
+    token: two of them on a 2-core machine where anything else runs wait for each other's time
+    slices. Seen in the tests' server logs: 60-80 tokens/s on an idle machine, 1-17 tokens/s
+    beside other work (a stitcher reply of 989 tokens took 550 s), where one thread keeps 38-55
+    tokens/s beside the same work. The stitcher's two calls (2,000 tokens written): 42 s with
+    two threads on an idle machine, 64 s with one. Idle, the server uses no CPU either way."""
+    if (os.cpu_count() or 1) < 2 or busy is None or busy > 0.3:
+        return 1
+    return 2
+
+
 def start_llama_server(log_dir: Path, *, timeout: float = 60.0, attempts: int = 3,
-                       threads: int = 2) -> LlamaServer:
+                       threads: int | None = None, batch_threads: int = 2) -> LlamaServer:
     """Start the server on a free port and wait until ``/v1/models`` answers; a server that
     exits or does not answer within ``timeout`` raises ``LlamaServerError`` with its log's
-    tail. A port taken between choosing and binding it is retried on another port."""
+    tail. A port taken between choosing and binding it is retried on another port.
+
+    ``threads`` decode the reply (default: ``decode_threads`` of the load now), ``batch_threads``
+    read the prompt, in batches of 512 tokens with few barriers per token: two threads read
+    about 200 tokens/s, one about 105, and other work slows them two to three times, not tens.
+    The log's first line says which."""
+    if threads is None:
+        busy = busy_cores()
+        threads = decode_threads(busy)
+        why = f"{busy:.2f} cores busy" if busy is not None else "load unknown"
+    else:
+        why = "as asked"
     if importlib.util.find_spec("llama_cpp") is None:
         raise LlamaServerError(f"llama_cpp is not importable: {INSTALL_HINT}")
     gguf = smollm2_gguf()
@@ -94,8 +139,12 @@ def start_llama_server(log_dir: Path, *, timeout: float = 60.0, attempts: int = 
         log_path = log_dir / f"llama_server_{port}.log"
         command = [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf),
                    "--host", "127.0.0.1", "--port", str(port),
-                   "--n_ctx", "2048", "--n_threads", str(threads)]
+                   "--n_ctx", "2048", "--n_threads", str(threads),
+                   "--n_threads_batch", str(batch_threads)]
         with log_path.open("wb") as log:
+            log.write(f"[rag_assets_tests] {threads} decoding thread(s) ({why}), "
+                      f"{batch_threads} for the prompt\n".encode())
+            log.flush()
             process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                                        stdin=subprocess.DEVNULL)
         base_url = f"http://127.0.0.1:{port}/v1"

@@ -27,9 +27,8 @@ NOTE_TEXT = (
 )
 
 
-@pytest.fixture
-def data_dir(tmp_path: Path) -> Path:
-    data = tmp_path / "data"
+def write_data_dir(data: Path) -> Path:
+    """The data folder's two reports (the earnings release, the note) and their questions."""
     build_earnings_release(data / "reports", data / "questions")
     note = data / "reports" / "northwind-note" / "2023" / "note.txt"
     note.parent.mkdir(parents=True)
@@ -37,12 +36,21 @@ def data_dir(tmp_path: Path) -> Path:
     return data
 
 
+def register_test_partitions(instance: dg.DagsterInstance) -> None:
+    register_partitions(
+        instance, {"exemplar-corp-earnings", "northwind-note", "broken"}, {"2023", "2024"}
+    )
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    return write_data_dir(tmp_path / "data")
+
+
 @pytest.fixture
 def instance(data_dir: Path) -> dg.DagsterInstance:
     with dg.DagsterInstance.ephemeral() as inst:
-        register_partitions(
-            inst, {"exemplar-corp-earnings", "northwind-note", "broken"}, {"2023", "2024"}
-        )
+        register_test_partitions(inst)
         yield inst
 
 

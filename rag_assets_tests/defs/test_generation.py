@@ -6,6 +6,7 @@ fails the partition in one line; `rag-assets ask` answers, refuses and prints JS
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import dagster as dg
@@ -18,7 +19,7 @@ from rag_assets.core.generation.storage import read_audit
 from rag_assets.definitions import all_assets
 from rag_assets.defs.partitions import partition_key
 from rag_assets.defs.resources import LLMResource, default_resources
-from rag_assets_tests.defs.conftest import materialize
+from rag_assets_tests.defs.conftest import materialize, register_test_partitions, write_data_dir
 
 EARNINGS = ("exemplar-corp-earnings", 2024)
 GENERATION = dg.AssetSelection.assets("summaries", "answers", "answer_metrics")
@@ -38,16 +39,29 @@ def rows(data_dir: Path, table: str) -> int:
         return con.execute(f"select count(*) from rag.{table}").fetchone()[0]
 
 
-@pytest.fixture
-def indexed(data_dir: Path, instance: dg.DagsterInstance) -> Path:
-    assert materialize(data_dir, instance, *EARNINGS).success
-    assert run(data_dir, instance, dg.AssetSelection.groups("index"), EARNINGS).success
-    questions = data_dir / "questions" / EARNINGS[0] / f"{EARNINGS[1]}.jsonl"
+@pytest.fixture(scope="module")
+def indexed_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The earnings release ingested and indexed once for the module (its warehouse, vectors
+    and files), with 3 answerable and the 3 unanswerable questions."""
+    data = write_data_dir(tmp_path_factory.mktemp("indexed") / "data")
+    with dg.DagsterInstance.ephemeral() as instance:
+        register_test_partitions(instance)
+        assert materialize(data, instance, *EARNINGS).success
+        assert run(data, instance, dg.AssetSelection.groups("index"), EARNINGS).success
+    questions = data / "questions" / EARNINGS[0] / f"{EARNINGS[1]}.jsonl"
     lines = questions.read_text(encoding="utf-8").splitlines()
     unanswerable = [line for line in lines if '"unanswerable"' in line]
     answerable = [line for line in lines if '"footnote-dependent"' in line][:3]
     questions.write_text("\n".join(answerable + unanswerable) + "\n", encoding="utf-8")
-    return data_dir
+    return data
+
+
+@pytest.fixture
+def indexed(indexed_once: Path, tmp_path: Path) -> Path:
+    """A copy of ``indexed_once`` of this test's own: what the test writes stays in it. The
+    generation assets read their inputs from the data folder, not from the instance's records
+    (the test's ``instance`` knows the partitions, not the ingest runs)."""
+    return Path(shutil.copytree(indexed_once, tmp_path / "indexed"))
 
 
 @pytest.mark.slow

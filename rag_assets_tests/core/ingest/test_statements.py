@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from rag_assets.core.ingest.documents import load_document
 from rag_assets.core.ingest.statements import (
     PRIMARY_STATEMENTS,
     STATEMENT_KINDS,
@@ -28,6 +27,7 @@ from rag_assets.core.ingest.statements import (
     page_lines,
     statement_title,
 )
+from rag_assets_tests.real_filings import real_filing
 
 from ..conftest import CORPORA
 
@@ -347,13 +347,15 @@ def _pdf(name: str) -> Path:
 
 @pytest.fixture(scope="module")
 def filings() -> dict[str, tuple[list[list[str]], list[list[str]]]]:
-    """Each filing's pages as :func:`page_lines` and as ``Page.lines`` (about 40 s in all)."""
+    """Each filing's pages as :func:`page_lines` and as ``Page.lines``. The documents come from
+    the session's cache of real filings (``real_filing``): half of these 16 were loaded by the
+    modules that run before this one (about 2 s each through the PDF engine)."""
     missing = [name for name in STATEMENT_PAGES if not _pdf(name).is_file()]
     if missing:
         pytest.skip(f"real 10-Ks not found under {CORPORA}: {missing[:3]}")
     out = {}
     for name in STATEMENT_PAGES:
-        doc = load_document(_pdf(name), pdf_workers=1)
+        doc = real_filing(_pdf(name))
         out[name] = ([page_lines(p) for p in doc.pages], [p.lines for p in doc.pages])
     return out
 
