@@ -410,13 +410,22 @@ def test_items_and_mdna_on_real_filings(
 
 
 @pytest.mark.slow
-def test_classifying_a_filing_costs_well_under_5_ms_a_page(
+def test_classifying_grows_linearly_with_the_pages(
     filings: dict[str, tuple[list[list[str]], list[list[str]]]],
 ) -> None:
-    pages = sum((rendered for rendered, _ in filings.values()), [])
-    start = time.perf_counter()
-    for rendered, _ in filings.values():
-        classify_pages(rendered)
-    per_page_ms = (time.perf_counter() - start) * 1000 / len(pages)
-    print(f"classify_pages: {per_page_ms:.2f} ms/page over {len(pages)} pages")
-    assert per_page_ms < 2.0  # measured 0.3-0.4 on this machine, beside other work
+    """Classifying four times the pages costs about four times as much (under 8x: quadratic
+    work would take 16x), measured in one process, the faster of three runs of each size, over
+    four real filings. A cost per page belongs to a benchmark, not to a test."""
+    filing = [rendered for rendered, _ in filings.values()][:4]
+
+    def fastest(times: int) -> float:
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            for rendered in filing:
+                classify_pages(rendered * times)
+            best = min(best, time.perf_counter() - start)
+        return best
+
+    once, four = fastest(1), fastest(4)
+    assert four / once < 8.0, (once, four)
