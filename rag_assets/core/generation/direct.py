@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import words
 from rag_assets.core.generation.records import Claim, SourceCitation
+from rag_assets.core.ingest.statement_tables import TRAILING_MARKER_RE
 
 CUES_PATH = Path(__file__).with_name("direct_cues.json")
 DirectKind = Literal["superlative", "list", "comparison"]
@@ -41,7 +42,6 @@ _QUARTER_RE = re.compile(r"\b(q[1-4])\s*(?:fy\s?|fiscal )?((?:19|20)\d{2})\b", r
 _CELL_RE = re.compile(r"^(?P<neg>[-−–]|\()?\s*(?P<cur>[$€£])?\s*(?P<neg2>\()?\s*"
                       r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P<pct>\s?%)?\s*\)?$")
 _CELL_MARKER_RE = re.compile(r"\s*(?:\[\w{1,3}\]|\*+|\([a-z]\))\s*$")
-_MARKER_RE = re.compile(r"\s*(?:\(\w{1,2}\)|\[\w{1,2}\]|\*+)\s*$")
 _SENTENCE_WINNER = (r"^(?P<name>(?:[A-Z][\w&'’./-]*)(?: (?:[A-Z][\w&'’./-]*|and|of|&))*?)"
                     r"(?: segment| business| division)? (?:was|were|is|are|remained|became) "
                     r"(?:again )?(?:the|our) {word}\b")
@@ -89,6 +89,7 @@ class DirectCues(BaseModel):
     comparison: list[Cue]
     prior_period: list[Cue]
     row_not_a_member: list[Cue]
+    total_row: list[Cue]
     categories: list[Cue]
     heading_terms: dict[str, HeadingTerm | str]
     scales: list[Cue]
@@ -174,7 +175,7 @@ def read_row(unit: EvidenceUnit) -> Row | None:
         if parsed is not None:
             cells.append(Cell(heading=heading if sep else "", printed=printed,
                               value=parsed[0], shown=parsed[1]))
-    label = _MARKER_RE.sub("", first).strip()
+    label = TRAILING_MARKER_RE.sub("", first).strip()
     return Row(unit=unit, label=label, cells=cells) if label else None
 
 
@@ -295,16 +296,15 @@ def _group_totals(rows: Sequence[Row]) -> list[Row]:
     return totals if len(totals) >= 2 else []
 
 
-def _measured(rows: list[Row], question: str, cues: DirectCues) -> list[Row] | None:
+def _measured(rows: list[Row], question: str, cues: DirectCues) -> list[Row]:
     """The rows whose caption is the measure the question names ("Net sales" over the
     segments, not "Operating profit" over the same segments again). Captions that name no
-    measure (regions) keep every row; measure captions of which none fits: None."""
+    measure (regions) keep every row; measure captions of which none fits: no row."""
     measures = [w for t in _terms_asked(question, cues) for w in t.heading]
     every = [w for t in cues.terms.values() for w in t.heading]
     if not any(any(w in r.unit.caption.lower() for w in every) for r in rows):
         return rows
-    fit = [r for r in rows if any(w in r.unit.caption.lower() for w in measures)]
-    return fit or None
+    return [r for r in rows if any(w in r.unit.caption.lower() for w in measures)]
 
 
 def _table_winner(question: str, direction: str, selected: Sequence[EvidenceUnit],
@@ -345,7 +345,7 @@ def _table_winner(question: str, direction: str, selected: Sequence[EvidenceUnit
             rows = [r for r in printed
                     if _matches(cues.row_not_a_member, r.label.lower()) is None
                     and not any(w in r.label.lower() for w in measures)]  # the measure's total
-            rows = _measured(rows, question, cues) or []
+            rows = _measured(rows, question, cues)
         if len({(r.unit.caption, r.label) for r in rows}) < len(rows):
             continue  # one label twice: the rows are measures under captions, not members
         if not rows:
@@ -385,7 +385,7 @@ def _total_of(printed: Sequence[Row], ranked: Sequence[tuple[Cell, Row]], column
     if summed <= 0:
         return None
     totals = [(c, r) for r in printed
-              if r.unit.caption == caption and _matches(cues.row_not_a_member[:1], r.label.lower())
+              if r.unit.caption == caption and _matches(cues.total_row, r.label.lower())
               and (c := r.cell(column)) is not None and c.value >= summed * 0.995
               and not c.shown.endswith("%")]
     return min(totals, key=lambda t: t[0].value) if totals else None

@@ -463,6 +463,8 @@ def read_statement_tables(
 
 
 _BLOCK_TOTAL_RE = re.compile(r"^\s*total\b", re.I)
+# a note marker printed after a label or a heading: "Net sales (1)", "Other (c)", "Pet [2]"
+TRAILING_MARKER_RE = re.compile(r"\s*(?:\(\w{1,2}\)|\[\w{1,3}\]|\*+)\s*$")
 
 
 def caption_label(cells: Sequence[str]) -> str | None:
@@ -525,16 +527,18 @@ def headed_markdown(lines: Sequence[str], above: Sequence[str]) -> list[str]:
     width = _width(printed, header)
     columns = read_columns(header, width)
     full = max(len(r) for r in rows)
-    if width >= 1 and any(c.year is None for c in columns):
-        names = two_level_headings(rows[:data[0]], width, full)
-        if names is None:
-            return list(lines)
-        first = UNIT_NAMES.get(read_units(header)[1], rows[0][0] if data[0] > 0 else "")
+    _, scale = read_units(header)
+    first = UNIT_NAMES.get(scale, rows[0][0] if data[0] > 0 else "")
+
+    def headed(names: Sequence[str]) -> list[str]:
         new_header = [first, *[""] * (full - 1 - width), *names]
         return [_markdown_row(new_header), "|" + "---|" * full, *(_markdown_row(r) for r in rows)]
+
     if width < 1:
         return list(lines)
-    _, scale = read_units(header)
+    if any(c.year is None for c in columns):
+        names = two_level_headings(rows[:data[0]], width, full)
+        return list(lines) if names is None else headed(names)
     named = [r for r in rows[:data[0]] if all(
         str(c.year) in cell for c, cell in zip(columns, r[-width:], strict=False))]
     if named:
@@ -543,9 +547,7 @@ def headed_markdown(lines: Sequence[str], above: Sequence[str]) -> list[str]:
             return list(lines)
         named = [f"{rows[0][0]} ({UNIT_NAMES[scale]})".strip(), *rows[0][1:]]
         return [_markdown_row(named), *lines[1:]]
-    first = UNIT_NAMES.get(scale, rows[0][0] if data[0] > 0 else "")
-    new_header = [first, *[""] * (full - 1 - width), *(column_name(c) for c in columns)]
-    return [_markdown_row(new_header), "|" + "---|" * full, *(_markdown_row(r) for r in rows)]
+    return headed([column_name(c) for c in columns])
 
 
 def two_level_headings(head: Sequence[Sequence[str]], width: int, full: int
@@ -575,12 +577,9 @@ def two_level_headings(head: Sequence[Sequence[str]], width: int, full: int
                     or not all(m and parse_figure(m) is None and not YEAR_RE.search(m)
                                for m in measures)):
                 continue
-            return [f"{_NOTE_MARK_RE.sub('', m)} {year}" for m, year in zip(measures, years,
+            return [f"{TRAILING_MARKER_RE.sub('', m)} {year}" for m, year in zip(measures, years,
                                                                             strict=True)]
     return None
-
-
-_NOTE_MARK_RE = re.compile(r"\s*(?:\(\d{1,2}\)|\([a-z]\)|\[\w{1,3}\]|\*+)$")
 
 
 def _markdown_row(cells: Sequence[str]) -> str:
