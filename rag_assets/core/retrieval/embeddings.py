@@ -392,10 +392,6 @@ class Embedder:
         self._queries: dict[str, np.ndarray] = {}
 
     @property
-    def precision(self) -> str:
-        return "int8" if self.backend == "onnx-int8" else "fp32"
-
-    @property
     def model(self) -> SentenceTransformer | OnnxEncoder:
         """The process's model, loaded on first use (:func:`load_model`, :func:`load_onnx`)."""
         if self._loaded is None:

@@ -497,7 +497,6 @@ class OnnxEncoder:
         and an int8 vector depends on its text alone (activations are quantized per call)."""
         tokenizer = self._tokenizer(max_seq_length)
         session = self.session(threads)
-        out = np.empty((len(texts), 0), dtype=np.float32)
         rows: list[np.ndarray] = []
         for start in range(0, len(texts), max(1, batch_size)):
             for encoding in tokenizer.encode_batch(list(texts[start : start + batch_size])):
@@ -509,4 +508,7 @@ class OnnxEncoder:
                 hidden = session.run(None, feed)[0]
                 rows.append(pool(hidden, feed["attention_mask"], self.pipeline["pooling"],
                                  self.pipeline["normalize"])[0])
-        return np.stack(rows) if rows else out
+        if not rows:  # (0, dimension), as sentence-transformers gives for no text
+            width = session.get_outputs()[0].shape[-1]
+            return np.empty((0, width if isinstance(width, int) else 0), dtype=np.float32)
+        return np.stack(rows)

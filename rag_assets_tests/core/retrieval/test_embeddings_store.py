@@ -18,6 +18,7 @@ import pytest
 from rag_assets.core.chunks.chunking import Chunk, chunk_id
 from rag_assets.core.retrieval.embeddings import (
     BUNDLED_MODEL,
+    DEFAULT_BACKEND,
     Embedder,
     EmbeddingStats,
     available_cores,
@@ -73,7 +74,13 @@ def rows_of(store: VectorStore, document: str, year: int) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def embedder() -> Embedder:
-    return Embedder()
+    with pytest.MonkeyPatch.context() as env:  # the default, not what the shell asks for
+        env.delenv("RAG_ASSETS_EMBED_BACKEND", raising=False)
+        embedder = Embedder()
+    # the default backend really loaded: a silent fallback to torch would let the tests below
+    # measure torch twice
+    assert embedder.backend == DEFAULT_BACKEND and embedder.fallback_reason is None
+    return embedder
 
 
 TEXTS = ["Revenue rose 8 percent.", "Cash flow was strong.", "Revenue rose 8 percent.",
@@ -196,7 +203,8 @@ def test_embedder_slug_and_dimension(embedder: Embedder) -> None:
     assert embedder.dimension == 384
     assert embedder.max_seq_length == 256
     # the default backend's tables carry its name; torch fp32 keeps the name it always had
-    assert embedder.slug == model_slug(BUNDLED_MODEL, 256, embedder.backend)
+    assert embedder.slug == model_slug(BUNDLED_MODEL, 256, DEFAULT_BACKEND)
+    assert embedder.slug != Embedder(backend="torch").slug
     assert Embedder(backend="torch").slug == "all_minilm_l6_v2_256"
 
 
@@ -431,8 +439,9 @@ def test_profiles_round_trip_and_replace(store: VectorStore) -> None:
 def test_an_embedders_sequence_limit_does_not_leak_into_the_next(embedder: Embedder) -> None:
     """The model object is shared by the process: one Embedder's limit is its own (torch's
     SentenceTransformer, and the ONNX backend's encoder alike)."""
-    for backend in ("torch", embedder.backend):
+    for backend in ("torch", DEFAULT_BACKEND):
         short = Embedder(max_seq_length=128, backend=backend)
+        assert short.backend == backend
         assert short.max_seq_length == 128
         assert short.slug == model_slug(BUNDLED_MODEL, 128, backend)
         long_text = "a text long enough to be cut " * 40
