@@ -17,7 +17,6 @@ from rag_assets.core.retrieval.embeddings import content_key
 from rag_assets.core.retrieval.store import (
     ANN_ROWS_ENV,
     AnnConfig,
-    AnnState,
     VectorStore,
     default_ann_config,
     partition_filter,
@@ -176,11 +175,15 @@ def test_the_threshold_comes_from_the_environment(monkeypatch: pytest.MonkeyPatc
     assert default_ann_config().min_rows == 2_500
 
 
-def test_asset_metadata_names_the_index() -> None:
-    below = ann_metadata(AnnState(table_rows=1_800, unindexed_rows=1_800, min_rows=2_000))
+def test_asset_metadata_names_the_index(store: VectorStore) -> None:
+    """What the vector assets report, from real writes: below the threshold, then the write
+    that builds the index."""
+    below = ann_metadata(write(store, 0).ann)
     assert below["ann_index"] == "none" and below["ann_indexed"] is False
-    assert below["ann_table_rows"] == 1_800 and below["ann_min_rows"] == 2_000
-    built = ann_metadata(AnnState(index_type="IVF_HNSW_SQ", table_rows=2_400,
-                                  indexed_rows=2_400, segments=1, action="built", seconds=0.4))
+    assert below["ann_table_rows"] == ROWS and below["ann_min_rows"] == THRESHOLD
+    for i in range(1, 3):
+        write(store, i)
+    built = ann_metadata(write(store, 3).ann)
     assert built["ann_index"] == "IVF_HNSW_SQ" and built["ann_indexed"] is True
-    assert built["ann_action"] == "built" and "ann_problem" not in built
+    assert built["ann_action"] == "built" and built["ann_indexed_rows"] == 4 * ROWS
+    assert built["ann_seconds"] > 0 and "ann_problem" not in built
