@@ -195,15 +195,18 @@ def cited_pages_by_marker(index: FootnoteIndex) -> dict[str, set[int]]:
     return out
 
 
-def naive_defined(text: str, definitions: dict[str, set[str]]) -> list[str]:
+def naive_defined(text: str, pages: range, by_page: dict[int, dict[str, set[str]]]) -> list[str]:
     """Markers whose complete definition the raw chunk holds (a window that cuts a definition
-    after its first line holds part of it, not the definition)."""
+    after its first line holds part of it, not the definition). Only the definitions printed on
+    the chunk's own pages are looked for: every chunk against every footnote grew as pages x
+    notes (bench/README.md, issue 20)."""
     flat = letters_and_digits(text)
-    return sorted(
+    return sorted({
         marker
-        for marker, texts in definitions.items()
+        for page in pages
+        for marker, texts in by_page.get(page, {}).items()
         if any(definition in flat for definition in texts)
-    )
+    })
 
 
 def complete_definitions(index: FootnoteIndex) -> dict[str, set[str]]:
@@ -212,6 +215,17 @@ def complete_definitions(index: FootnoteIndex) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for f in index.footnotes:
         out.setdefault(f.marker, set()).add(letters_and_digits(f.text))
+    return out
+
+
+def definitions_by_page(index: FootnoteIndex) -> dict[int, dict[str, set[str]]]:
+    """``complete_definitions`` by the pages each definition is printed on (where it was found,
+    where it is repeated, and the pages its lines run over)."""
+    out: dict[int, dict[str, set[str]]] = {}
+    for f in index.footnotes:
+        flat = letters_and_digits(f.text)
+        for page in {f.page_index, *f.also_defined_on, *f.spans}:
+            out.setdefault(page, {}).setdefault(f.marker, set()).add(flat)
     return out
 
 
@@ -249,20 +263,21 @@ def naive_chunks(
             break
         first = _word_start(spans, max(first + 1, end - settings.overlap_tokens), first)
     cited_on = cited_pages_by_marker(index)
-    definitions = complete_definitions(index)
+    by_page = definitions_by_page(index)
     chunks = []
     for seq, (a, b, page) in enumerate(windows):
         begin, end = spans[a][0], spans[b - 1][1]
         piece = text[begin:end].strip()
         last = _page_at(starts, max(begin, end - 1))
-        cited, _ = markers_in(piece, range(page, last + 1), cited_on)
+        on_pages = range(page, last + 1)
+        cited, _ = markers_in(piece, on_pages, cited_on)
         chunks.append(
             Chunk(
                 chunk_id=chunk_id(document, year, "naive", seq), document=document, year=year,
                 kind="naive", seq=seq, page_start=page, page_end=last, section=None,
                 context=context.header(page), statement=context.page(page).statement,
                 text=piece, n_chars=len(piece), n_tokens=0, markers_cited=cited,
-                markers_defined=naive_defined(piece, definitions),
+                markers_defined=naive_defined(piece, on_pages, by_page),
             )
         )
     return _counted(chunks)

@@ -232,6 +232,30 @@ def test_the_model_loads_only_when_a_text_must_be_encoded(tmp_path: Path) -> Non
     assert not again.model_loaded
 
 
+def test_idle_cores_subtract_this_process_and_wait_only_on_the_first_look(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Others' busy time = the machine's busy time - this process's own CPU time, read from the
+    counters since the last look; only a look with no recent predecessor sleeps."""
+    from rag_assets.core.retrieval import embeddings
+
+    ticks = embeddings._CLOCK_TICKS
+    monkeypatch.setattr(embeddings.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(embeddings, "_LAST_LOOK", [])
+    # (idle jiffies, all jiffies) of 2 cores, and this process's CPU seconds, at each read
+    stat = iter([(0, 0), (int(0.4 * ticks), int(0.4 * ticks)),  # first look: 0.2 s, all idle
+                 (int(0.4 * ticks), int(20.4 * ticks))])  # 10 s later: both cores busy
+    own = iter([0.0, 0.0, 10.0])  # ... this process held one of them
+    sleeps: list[float] = []
+    monkeypatch.setattr(embeddings, "_cpu_times", lambda: next(stat))
+    monkeypatch.setattr(embeddings.time, "process_time", lambda: next(own))
+    monkeypatch.setattr(embeddings.time, "sleep", sleeps.append)
+    assert embeddings.idle_cores() == pytest.approx(2.0)
+    assert sleeps == [0.2]
+    assert embeddings.idle_cores() == pytest.approx(1.0, abs=0.01)  # the other: not ours
+    assert sleeps == [0.2]  # the second look read the counters since the first: no wait
+
+
 def test_torch_threads_follow_the_cores_and_the_concurrent_steps(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
