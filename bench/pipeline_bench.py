@@ -147,9 +147,25 @@ def long_report_pdf(pages: int) -> Path:
     return path
 
 
+def preloaded_modules() -> list[str]:
+    """The modules the deployment's run launcher imports once, before any run
+    (``deploy/dagster.yaml``: ``PreloadedRunLauncher``'s ``preload_modules``)."""
+    import yaml
+
+    config = yaml.safe_load((REPO / "deploy" / "dagster.yaml").read_text())
+    return list((config.get("run_launcher") or {}).get("config", {}).get("preload_modules", []))
+
+
 def run_long(pages: int, floor_texts: int) -> dict[str, Any]:
+    """The run as the deployment starts it: the launcher's preloaded modules are imported before
+    the clock starts (their time is ``imports_s``), as its forkserver did once for every run."""
     started_process = time.perf_counter()
+    import importlib
+
     import dagster as dg
+
+    for module in preloaded_modules():
+        importlib.import_module(module)
 
     from rag_assets.definitions import defs
     from rag_assets.defs.partitions import partition_key, register_partitions
@@ -193,6 +209,7 @@ def run_long(pages: int, floor_texts: int) -> dict[str, Any]:
         "ok": result.success,
         "failures": failures,
         "imports_s": round(imports_s, 2),
+        "preloaded": preloaded_modules(),
         "wall_s": round(wall, 2),
         "cpu_s": round(cpu, 2),
         "texts_embedded": embedded,

@@ -449,38 +449,28 @@ def _feed(tokenizer: Any, texts: Sequence[str]) -> dict[str, np.ndarray]:
 
 
 class OnnxEncoder:
-    """An exported model in ONNX Runtime: texts in, the pipeline's vectors out. One session per
-    thread count asked for (ONNX Runtime fixes a session's threads when it is created)."""
+    """An exported model in ONNX Runtime: texts in, the pipeline's vectors out. One session of
+    one thread, which several streams of texts share (``InferenceSession.run`` is thread-safe),
+    one stream per core the encoder is given."""
 
     def __init__(self, folder: Path, path: Path, backend: str,
                  pipeline: dict[str, Any] | None = None, max_seq_length: int = 256) -> None:
-        import onnxruntime  # noqa: F401 - fail here, in one line, when it is not installed
+        import onnxruntime as ort
 
         self.folder = folder
         self.path = path
         self.backend = backend
         self.pipeline = pipeline or pipeline_of(folder)
         self._tokenizers: dict[int, Any] = {}
-        self._sessions: dict[int, Any] = {}
-        self.session(1)  # a file that does not load fails now, not at the first encode
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1  # parallel across texts, not inside one (see encode)
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3  # errors only
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        # a file that does not load fails now, not at the first encode
+        self.session = ort.InferenceSession(str(self.path), options,
+                                            providers=["CPUExecutionProvider"])
         self._tokenizer(max_seq_length)
-
-    def session(self, threads: int) -> Any:
-        import onnxruntime as ort
-
-        if threads not in self._sessions:
-            options = ort.SessionOptions()
-            options.intra_op_num_threads = max(1, threads)
-            options.inter_op_num_threads = 1
-            options.log_severity_level = 3  # errors only
-            # threads that sleep between ops instead of spinning: on 2 cores shared with other
-            # work, spinning threads wait on each other (int8, 2 threads: 1.8-3.1x torch
-            # without spinning, 1.7-2.3x with, same rounds)
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-            self._sessions[threads] = ort.InferenceSession(
-                str(self.path), options, providers=["CPUExecutionProvider"])
-        return self._sessions[threads]
 
     def _tokenizer(self, max_seq_length: int) -> Any:
         if max_seq_length not in self._tokenizers:
@@ -494,9 +484,31 @@ class OnnxEncoder:
         """(n, dimension) float32 in input order. The texts are tokenized ``batch_size`` at a
         time but run through the model one per call, unpadded: on this CPU that encoded
         1.7-1.9x the texts/s of padded batches of 32 sorted by length (int8 and fp32 alike),
-        and an int8 vector depends on its text alone (activations are quantized per call)."""
+        and an int8 vector depends on its text alone (activations are quantized per call).
+
+        ``threads`` streams of one-thread calls run side by side (every ``threads``-th text
+        each, in threads of this process: ONNX Runtime and the tokenizer release the GIL). One
+        text is too small a piece of work to split across cores: on 2 cores two one-thread
+        streams encoded 1.35x the texts/s of one stream of two-thread calls (bench/README.md),
+        and each vector is the same either way."""
+        streams = max(1, min(threads, len(texts)))
+        if streams == 1:
+            return self._encode_stream(texts, batch_size, max_seq_length)
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(streams, thread_name_prefix="onnx-stream") as executor:
+            parts = list(executor.map(
+                lambda i: self._encode_stream(texts[i::streams], batch_size, max_seq_length),
+                range(streams)))
+        out = np.empty((len(texts), parts[0].shape[1]), dtype=np.float32)
+        for i, part in enumerate(parts):
+            out[i::streams] = part
+        return out
+
+    def _encode_stream(self, texts: Sequence[str], batch_size: int,
+                       max_seq_length: int) -> np.ndarray:
         tokenizer = self._tokenizer(max_seq_length)
-        session = self.session(threads)
+        session = self.session
         rows: list[np.ndarray] = []
         for start in range(0, len(texts), max(1, batch_size)):
             for encoding in tokenizer.encode_batch(list(texts[start : start + batch_size])):

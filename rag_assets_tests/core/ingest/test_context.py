@@ -16,7 +16,12 @@ from rag_assets.core.chunks.chunking import (
     naive_chunks,
 )
 from rag_assets.core.footnotes.stitching import FootnoteIndex, StitchedPage
-from rag_assets.core.ingest.context import DocumentContext, PageContext, document_context
+from rag_assets.core.ingest.context import (
+    DocumentContext,
+    PageContext,
+    document_context,
+    letters_and_digits,
+)
 
 from ..conftest import Processed
 
@@ -118,3 +123,14 @@ def test_split_statement_table_keeps_title_and_header_rows_in_every_part() -> No
         # a figure and its parenthesis or dollar sign are never cut apart
         assert not re.search(r"\|\s*[)$]\s*\|", chunk.text)
     assert seen == rows  # every row once, in order
+
+
+@pytest.mark.parametrize("text", [
+    "Revenue of $2.4 billion,\nup 34% [1] (see Note_7).",
+    "Café résumé: naïve ﬁnance, €2.4bn, Ⅻ and ²",
+    "中文 日本語 テキスト 123",
+    "",
+])
+def test_letters_and_digits_keep_exactly_what_isalnum_keeps(text: str) -> None:
+    """The fast paths (bytes.translate for ASCII, a regex otherwise) agree with the definition."""
+    assert letters_and_digits(text) == "".join(ch for ch in text.lower() if ch.isalnum())

@@ -93,6 +93,19 @@ def test_onnx_vectors_match_torch(backend: str, least: float, mean: float,
     assert np.allclose(reordered, vectors, atol=1e-5)
 
 
+@pytest.mark.parametrize("streams", [2, 3, 20])
+def test_streams_give_each_text_its_own_vector_in_order(streams: int,
+                                                        exported: dict[str, Path]) -> None:
+    """Several one-thread streams side by side (every ``streams``-th text each) return exactly
+    the vectors of one stream, in the input order, with more streams than texts too."""
+    encoder = Embedder(backend="onnx-int8").model
+    one = encoder.encode(SENTENCES, 32, 256, 1)
+    side_by_side = encoder.encode(SENTENCES, 32, 256, streams)
+    assert side_by_side.shape == one.shape and side_by_side.dtype == np.float32
+    assert np.array_equal(side_by_side, one)
+    assert encoder.encode([], 32, 256, streams).shape == (0, one.shape[1])
+
+
 def test_onnx_tokenizer_gives_sentence_transformers_ids() -> None:
     """The same ids, mask and types as the torch model's own tokenizer, truncation included."""
     from rag_assets.core.retrieval.embeddings import load_model
