@@ -82,13 +82,11 @@ def retrieval_runs(
         embedder, store = embeddings.embedder(settings)
     except RuntimeError as err:
         fail(context, str(err))
-        raise
     retriever = Retriever(store, embedder, retrieval.config())
     try:
         records = run_questions(retriever, questions, progress=context.log.info)
     except LookupError as err:
         fail(context, str(err))
-        raise
     reason = retriever.reranker.unavailable
     if reason:
         context.log.warning(f"cross_encoder stage skipped: {reason}")

@@ -70,7 +70,6 @@ def _answerer(context: dg.AssetExecutionContext, settings: RagSettings,
         return build_answerer(settings, embeddings, retrieval, llm, raw_pages)
     except (LLMConfigError, RuntimeError) as err:
         fail(context, str(err))
-        raise
 
 
 @dg.asset(group_name=GROUP, partitions_def=report_partitions, deps=INDEXED,

@@ -61,7 +61,6 @@ def _embedder(
         return embeddings.embedder(settings)
     except RuntimeError as err:
         fail(context, str(err))
-        raise
 
 
 @dg.asset(group_name=GROUP, partitions_def=report_partitions, kinds={"lancedb"},

@@ -91,7 +91,6 @@ def raw_pages(
         path = report_for(settings.reports_dir, document, year)
     except ValueError as err:
         fail(context, str(err))
-        return
     if path is None:
         context.log.info(
             f"no report filed for {document} {year} under {settings.reports_dir}: "
@@ -103,7 +102,6 @@ def raw_pages(
         loaded = load_document(path, pdf_workers=settings.pdf_workers)
     except DocumentError as err:
         fail(context, f"cannot ingest {err}", file=str(path), cause=err.cause)
-        return
     for warning in loaded.warnings:
         context.log.warning(warning)
     requested = context.run.tags.get(SHA256_TAG)

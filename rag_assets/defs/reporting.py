@@ -1,6 +1,7 @@
 """What every asset shows a user: previews, one-line failures, the partition columns."""
 
 from pathlib import Path
+from typing import NoReturn
 
 import dagster as dg
 import pandas as pd
@@ -37,8 +38,9 @@ def recorded_source(context: dg.AssetExecutionContext, asset: str) -> str | None
     return text if isinstance(text, str) and text != "unknown" else None
 
 
-def fail(context: dg.AssetExecutionContext, reason: str, **details: str) -> None:
-    """One line in the log and on the asset's page, then fail this partition only."""
+def fail(context: dg.AssetExecutionContext, reason: str, **details: str) -> NoReturn:
+    """One line in the log and on the asset's page, then fail this partition only (always
+    raises ``dg.Failure``: nothing after a call runs)."""
     context.log.error(reason)
     context.log_event(
         dg.AssetObservation(
@@ -60,4 +62,3 @@ def partition_questions(context: dg.AssetExecutionContext, questions_dir: Path, 
         return read_questions(path)
     except ValueError as err:
         fail(context, str(err).splitlines()[0], file=str(path))
-        raise
