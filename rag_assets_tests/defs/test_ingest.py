@@ -8,6 +8,7 @@ from pathlib import Path
 import dagster as dg
 import duckdb
 
+from rag_assets.samples import earnings as ern
 from rag_assets_tests.defs.conftest import materialize, row_counts
 
 
@@ -15,8 +16,8 @@ def test_partition_materializes_every_table_with_checks_passing(data_dir, instan
     result = materialize(data_dir, instance, "exemplar-corp-earnings", 2024)
     assert result.success
     counts = row_counts(data_dir, "exemplar-corp-earnings", 2024)
-    assert counts["raw_pages"] == 8
-    assert counts["footnote_dictionary"] == 46
+    assert counts["raw_pages"] == ern.N_PAGES
+    assert counts["footnote_dictionary"] == ern.N_FOOTNOTES
     assert counts["stitched_text"] == 8
     assert counts["naive_chunks"] > 0 and counts["enriched_chunks"] > 0
     checks = {e.check_name: e for e in result.get_asset_check_evaluations()}
@@ -29,6 +30,8 @@ def test_partition_materializes_every_table_with_checks_passing(data_dir, instan
     assert conservation["words_lost"].value == 0
     assert conservation["words_checked"].value > 1500
     counts = checks["citation_counts"].metadata
+    # 29 citations in the text, 22 in tables (the truth's 50 (footnote, citing page) pairs: one
+    # note is cited in a page's text and in its table) and 9 inside other footnotes
     assert counts["citations"].value == 60
     most_cited = counts["most_cited"].value
     assert most_cited and max(most_cited.values()) >= 2
