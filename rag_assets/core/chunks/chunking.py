@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from rag_assets.core.footnotes.stitching import (
     CITATION_RE,
@@ -57,6 +57,8 @@ ChunkKind = Literal["naive", "enriched"]
 
 
 class ChunkSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     max_tokens: int = Field(
         default=256, ge=48,
         description="the embedding model's window: header, body and special tokens fit in it",

@@ -31,7 +31,13 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from rag_assets.core.chunks.chunking import ChunkKind, join_context
-from rag_assets.core.generation.citations import PageTexts, marked, normalize, verify_claims
+from rag_assets.core.generation.citations import (
+    CitationSettings,
+    PageTexts,
+    marked,
+    normalize,
+    verify_claims,
+)
 from rag_assets.core.generation.direct import direct_answer
 from rag_assets.core.generation.evidence import EvidenceUnit, units_of
 from rag_assets.core.generation.extractive import (
@@ -65,7 +71,7 @@ if TYPE_CHECKING:
 FactsProvider = Callable[[str, int], "Sequence[StatementFact]"]
 
 
-class AnswerConfig(BaseModel):
+class AnswerConfig(CitationSettings):
     strategy: Strategy = "routed"
     kind: ChunkKind = "enriched"
     k: int = Field(default=10, ge=1, description="chunks read, after MMR")
@@ -73,7 +79,6 @@ class AnswerConfig(BaseModel):
     mmr_lambda: float = Field(default=0.7, ge=0.0, le=1.0,
                               description="relevance against diversity in MMR")
     retry_extra_k: int = Field(default=4, ge=0)
-    citation_threshold: float = Field(default=0.5, ge=0.0, le=1.0)
     model_context_chars: int = Field(
         default=6000, ge=500, description="excerpt characters a model prompt holds")
     phrasings: int = Field(default=2, ge=0, description="alternative phrasings of a part")

@@ -28,6 +28,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from rag_assets.core.footnotes.stitching import FOOTNOTE_BLOCK_RE
 from rag_assets.core.generation.evidence import looks_like_instruction
 from rag_assets.core.generation.records import CitationMark, Claim, SourceCitation
@@ -125,6 +127,17 @@ def normalize(text: str) -> str:
     hyphenated line ends joined (and word-internal hyphens dropped, so both spellings agree),
     whitespace collapsed. A quote that spans line breaks or a table row's cells still matches."""
     return _normalize_lines(_BLOCK_ANYCASE_RE.sub(_block_as_printed, text).split("\n"))[0]
+
+
+class CitationSettings(BaseModel):
+    """How closely a cited reference's context must match its claim: read by the answers and
+    summaries (``AnswerConfig``) and set with the ``llm`` section of the settings."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    citation_threshold: float = Field(
+        default=0.5, ge=0.0, le=1.0,
+        description="how closely a cited reference's context must match its claim (0-1)")
 
 
 # --- the stored pages ----------------------------------------------------------------------

@@ -16,7 +16,7 @@ import re
 import time
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from rag_assets.core.llm.prompts import render
 
@@ -37,6 +37,11 @@ class LLMCallError(LLMReplyError):
 
 
 class LLMConfig(BaseModel):
+    """Which engine writes, and how it is called: the settings' ``llm`` section
+    (``core/settings.py``, beside the citation threshold)."""
+
+    model_config = ConfigDict(extra="forbid")
+
     provider: Provider = "extractive"
     librarian_model: str = Field(default="gpt-4o-mini", description="stitching, evidence notes")
     executive_model: str = Field(default="gpt-4o", description="answers and summaries")

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, Field
 
 from rag_assets.core.retrieval.onnx_backend import (
     ONNX_BACKENDS,
@@ -349,6 +349,28 @@ def content_key(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+class EmbeddingSettings(BaseModel):
+    """How chunks and questions are embedded: the settings' ``embeddings`` section
+    (``core/settings.py``), and the defaults of :class:`Embedder`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str = Field(default=BUNDLED_MODEL, description="model name or local folder")
+    batch_size: int = Field(default=32, ge=1)
+    max_seq_length: int | None = Field(
+        default=None, ge=16, description="tokens per text; the model's own limit when unset")
+    device: str = Field(default="cpu")
+    query_prefix: str = Field(default="", description='e.g. "query: " for e5 models')
+    document_prefix: str = Field(default="", description='e.g. "passage: " for e5 models')
+    backend: str | None = Field(
+        default=None,
+        description="torch | onnx | onnx-int8 (ONNX Runtime, exported here at first use; each "
+        "backend has tables of its own); unset: RAG_ASSETS_EMBED_BACKEND, else the default")
+
+
+_DEFAULTS = EmbeddingSettings()
+
+
 class Embedder:
     """Normalized float32 vectors for texts, through a content-hash cache.
 
@@ -360,15 +382,15 @@ class Embedder:
 
     def __init__(
         self,
-        model: str = BUNDLED_MODEL,
+        model: str = _DEFAULTS.model,
         *,
-        batch_size: int = 32,
-        max_seq_length: int | None = None,
-        device: str = "cpu",
+        batch_size: int = _DEFAULTS.batch_size,
+        max_seq_length: int | None = _DEFAULTS.max_seq_length,
+        device: str = _DEFAULTS.device,
         cache: EmbeddingCache | None = None,
-        query_prefix: str = "",
-        document_prefix: str = "",
-        backend: str | None = None,
+        query_prefix: str = _DEFAULTS.query_prefix,
+        document_prefix: str = _DEFAULTS.document_prefix,
+        backend: str | None = _DEFAULTS.backend,
     ) -> None:
         self.model_name = model
         self.requested_backend = requested_backend(backend)

@@ -41,7 +41,7 @@ from functools import lru_cache
 from typing import Literal
 
 import numpy as np
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rag_assets.core.chunks.chunking import ChunkKind
 from rag_assets.core.ingest.routing import DocumentProfile, route, unindexed_company, years_in
@@ -74,6 +74,11 @@ SUMMARY_TOPICS: dict[str, str] = {
 
 
 class RetrievalConfig(BaseModel):
+    """How the strategies search and fuse: the settings' ``retrieval`` section
+    (``core/settings.py``); the one place of each default."""
+
+    model_config = ConfigDict(extra="forbid")
+
     k: int = Field(default=10, ge=1, description="hits returned")
     first_stage_k: int = Field(default=50, ge=1, description="candidates a reranker sees")
     top_n: int = Field(default=3, ge=1, description="hits a cross-encoder keeps")
@@ -251,7 +256,7 @@ def _reranked(hits: Sequence[Hit], scores: Sequence[float], stage: str) -> list[
 
 
 def blended_rank(
-    dense: Sequence[Hit], bm25: Sequence[Hit], w_vec: float = 1.0, w_bm25: float = 0.5
+    dense: Sequence[Hit], bm25: Sequence[Hit], w_vec: float, w_bm25: float
 ) -> list[Hit]:
     """Fuse two ranked lists by ``w_vec*(-rank_vec) + w_bm25*(-rank_bm25)`` over their union."""
     return fuse_ranks([(dense, w_vec), (bm25, w_bm25)], "hybrid_blended")
@@ -472,7 +477,7 @@ class Retriever:
         return [h.model_copy(update={"rank": r}) for r, h in enumerate(merged.values(), 1)]
 
 
-def rank_pages(hits: Sequence[Hit], bonus: float = 0.1, extra_hits: int = 3) -> list[Hit]:
+def rank_pages(hits: Sequence[Hit], bonus: float, extra_hits: int) -> list[Hit]:
     """Pages ranked by their best chunk's score (put on 0..1 over the list) plus ``bonus`` for
     each further chunk found on the page (at most ``extra_hits``); each page is returned as its
     best chunk, with ``page`` set and the ids of every chunk found on it. A chunk counts for

@@ -19,7 +19,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from rag_assets.core.generation.answers import AnswerConfig, Answerer
+from rag_assets.core.generation.answers import AnswerConfig, Answerer, model_claims
 from rag_assets.core.generation.citations import PageTexts, normalize, verify_claims
 from rag_assets.core.generation.records import ABSTENTION, Claim, QAResult
 from rag_assets.core.generation.summaries import summarize_report, summary_text
@@ -37,6 +37,7 @@ YEAR = 2024
 # n_ctx is 2048: a prompt of ~1,500 excerpt characters and a 256-token reply fit
 CONTEXT_CHARS = 1500
 MAX_TOKENS = 256
+CITATION_THRESHOLD = AnswerConfig().citation_threshold  # what the answerer verifies with
 TIMEOUT_SECONDS = 600.0  # a loaded machine runs the model slowly; a timeout is not the point
 FIGURE_RE = re.compile(r"\d[\d,]*(?:\.\d+)?")
 EXCERPT_RE = re.compile(r"<document id=\"S\d+\"[^>]*>\n(.*?)\n</document>", re.DOTALL)
@@ -156,8 +157,23 @@ def check_kept_claims(claims: list[Claim], pages: PageTexts) -> None:
                                                                                        pages))
 
 
-def check_answer(result: QAResult, reply: dict | None, pages: PageTexts) -> None:
-    """The answer contract given the model's last reply (``None``: not JSON twice)."""
+SOURCE_RE = re.compile(
+    r'<document id="S(\d+)" name="([^"]*)" year="(\d+)" page="(\d+)">')
+
+
+def prompt_sources(prompt: str) -> list[dict]:
+    """The excerpts a prompt offers, as the answer code numbers them (S1..Sn, pages 1-based
+    in the prompt)."""
+    return [{"document": name, "year": int(year), "page": int(page) - 1}
+            for _, name, year, page in SOURCE_RE.findall(prompt)]
+
+
+def check_answer(result: QAResult, reply: dict | None, pages: PageTexts,
+                 prompt: str = "") -> None:
+    """The answer contract given the model's last reply (``None``: not JSON twice) and the
+    prompt it answered: every kept claim verified, and no abstention while the reply offered a
+    claim that verifies on the excerpts it cites (an answer path that drops good claims, or
+    always abstains, fails here)."""
     events = [e.name for e in result.guardrail_events]
     assert result.provider == "openai"
     check_kept_claims(result.claims, pages)
@@ -171,6 +187,14 @@ def check_answer(result: QAResult, reply: dict | None, pages: PageTexts) -> None
         assert "not a JSON object twice" in detail
     if len(result.claims) < len(offered):
         assert "unsupported_claims_dropped" in events, events
+    if reply is not None and prompt:
+        verifiable = [claim for claim in verify_claims(
+            model_claims(reply, prompt_sources(prompt)), pages, CITATION_THRESHOLD)
+            if claim.citations and all(c.mark == "valid" for c in claim.citations)]
+        print(f"offered {len(offered)} claims, {len(verifiable)} verifiable, kept "
+              f"{len(result.claims)}")
+        if verifiable:  # the model gave something that holds: it must be in the answer
+            assert result.claims and not result.abstained, (verifiable, result.answer)
     if result.claims:
         assert not result.abstained
         assert len(result.claims) <= len(offered)
@@ -202,7 +226,7 @@ def test_a_golden_answer_through_the_model_keeps_only_verified_claims(
     excerpts = EXCERPT_RE.findall(prompt)
     assert excerpts and len(excerpts) == prompt.count("</document>")
     assert sum(len(text) for text in excerpts) <= CONTEXT_CHARS + len(excerpts) * 40
-    check_answer(result, parse_json_reply(groups[0][-1].reply), corpus.pages)
+    check_answer(result, parse_json_reply(groups[0][-1].reply), corpus.pages, prompt)
     assert result.model == llama_server.model
 
 

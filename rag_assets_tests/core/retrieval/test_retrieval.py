@@ -331,7 +331,7 @@ def test_blended_rank_bm25_can_lift_a_chunk() -> None:
     dense = [h("a", 1), h("b", 2), h("c", 3), h("e", 4)]
     bm25 = [h("e", 1, stage="bm25"), h("c", 2, stage="bm25")]
     # a: -1 + 0.5 * -3 = -2.5; b: -2 - 1.5 = -3.5; c: -3 - 1 = -4.0; e: -4 - 0.5 = -4.5
-    assert [(x.chunk_id, x.score) for x in blended_rank(dense, bm25)] == [
+    assert [(x.chunk_id, x.score) for x in blended_rank(dense, bm25, 1.0, 0.5)] == [
         ("a", -2.5), ("b", -3.5), ("c", -4.0), ("e", -4.5)]
     # with w_bm25 = 2: a: -1 - 6 = -7; b: -2 - 6 = -8; c: -3 - 4 = -7; e: -4 - 2 = -6
     assert [(x.chunk_id, x.score) for x in blended_rank(dense, bm25, 1.0, 2.0)] == [
@@ -339,9 +339,9 @@ def test_blended_rank_bm25_can_lift_a_chunk() -> None:
 
 
 def test_blended_rank_of_empty_lists() -> None:
-    assert blended_rank([], []) == []
+    assert blended_rank([], [], 1.0, 0.5) == []
     # only bm25: every chunk takes dense rank 0 + 1 = 1
-    fused = blended_rank([], [h("x", 1), h("y", 2)])
+    fused = blended_rank([], [h("x", 1), h("y", 2)], 1.0, 0.5)
     assert [(x.chunk_id, x.score) for x in fused] == [("x", -1.5), ("y", -2.0)]
 
 

@@ -127,8 +127,8 @@ def test_rank_pages_best_chunk_plus_a_bonus_per_further_chunk() -> None:
     assert pages[0].chunk_ids == ["b", "c", "d"]
     assert pages[0].score == pytest.approx(0.9 + 0.2 * (0.5 + 0.5))
     assert [h.pages for h in pages] == [[3], [1], [4], [5]]
-    assert rank_pages(hits, bonus=0.0)[0].page == 1  # no bonus: the best chunk decides
-    assert rank_pages([]) == []
+    assert rank_pages(hits, bonus=0.0, extra_hits=3)[0].page == 1  # no bonus: the best chunk
+    assert rank_pages([], bonus=0.2, extra_hits=3) == []
 
 
 def test_without_query_understanding_the_question_ranks_as_asked(retriever: Retriever) -> None:
