@@ -26,6 +26,7 @@ from rag_assets.core.footnotes.stitching import build_footnote_index, stitch_doc
 from rag_assets.core.ingest import ocr, pdf
 from rag_assets.core.ingest.documents import DocumentError, load_document
 from rag_assets.core.ingest.pages import Page
+from rag_assets.core.ingest.pdf import reader
 from rag_assets.core.warehouse.tables import frame_to_pages, pages_to_frame
 from rag_assets.defs.ingest import raw_pages
 from rag_assets.defs.partitions import partition_key, register_partitions
@@ -162,7 +163,7 @@ def test_pages_with_a_text_layer_never_pay_for_ocr(
     """The image test and OCR run for the page with next to no text layer only."""
     looked: list[bool] = []
     read_calls: list[int] = []
-    has_image, read_image = pdf._has_image, ocr.read_image
+    has_image, read_image = reader._has_image, ocr.read_image
 
     def counting_has_image(page: pdfium.PdfPage) -> bool:
         looked.append(has_image(page))
@@ -172,7 +173,7 @@ def test_pages_with_a_text_layer_never_pay_for_ocr(
         read_calls.append(image.height)
         return read_image(image, dpi)
 
-    monkeypatch.setattr(pdf, "_has_image", counting_has_image)
+    monkeypatch.setattr(reader, "_has_image", counting_has_image)
     monkeypatch.setattr(ocr, "read_image", counting_read)
     loaded = load_document(report)
     assert [p.text_source for p in loaded.pages] == ["text", "ocr", "text"]

@@ -1,0 +1,346 @@
+"""Ruled tables: the tables a PDF draws with rules, found by pdfplumber's ``TableFinder``
+(default "lines" strategy) on the edges PDFium reports, and their cells read word by word.
+
+Ruled tables are read word by word, not by PDFium's bounded-text call per cell: that call takes
+every character whose box touches the cell, so a ``)`` or a ``$`` overhanging a rule, or a
+descender crossing one, came out in two cells (``(36)`` then ``)``, ``$ $ 124``), and a cell
+drawn over several rows put all their figures in its first row. Each word (characters with no
+space or wide gap between them) goes to the one cell its centre falls in, in the grid row of its
+height. A printed row belongs to the table its first word stands in: PDFium sometimes runs a
+table's first row on from its title or header years, and such a line is cut where the printed
+row changes, so every character ends in the text or in one cell (checked on all the real
+filings). ``clean_table_rows`` then puts each figure's pieces in one cell (``$`` before a spacer
+and the figure, ``(`` and ``)``, ``%``: ``$ 1,419``, ``(36)``, ``(1.2)%``), by moving text, never
+dropping it, drops empty columns and joins neighbouring columns that no row fills both of (the
+year printed over the ``$`` spacer, the figures in the cell after it).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
+
+import pypdfium2 as pdfium
+from pdfplumber.table import TableFinder, TableSettings
+from pdfplumber.utils.geometry import rect_to_edges
+
+from rag_assets.core.ingest.pdf.geometry import CharSample, path_bounds, sample_chars
+
+if TYPE_CHECKING:
+    from pdfplumber.page import Page as PlumberPage
+
+RULE_MAX_THICKNESS = 2.0  # points
+_TABLE_SETTINGS = TableSettings.resolve(None)
+
+
+class _PageGeometry:
+    """The three attributes of a pdfplumber ``Page`` that ``TableFinder`` reads."""
+
+    def __init__(
+        self, bbox: tuple[float, float, float, float], edges: list[dict[str, Any]]
+    ) -> None:
+        self.bbox = bbox
+        self.edges = edges
+        self.chars: list[dict[str, Any]] = []
+
+
+Rule = tuple[float, float, float]  # left, right, y of a thin horizontal path (PDF points)
+
+
+@dataclass
+class _Grid:
+    """A ruled table as pdfplumber's finder sees it: its cells (pdfplumber coordinates, top
+    down) and its bounding box in PDF points (origin bottom-left)."""
+
+    cells: list[tuple[float, float, float, float]]
+    box: tuple[float, float, float, float]
+
+
+def find_grids(
+    page: pdfium.PdfPage, width: float, height: float
+) -> tuple[list[_Grid], list[Rule]]:
+    """pdfplumber's lines-strategy table finder over the rules PDFium reports; also the thin
+    horizontal rules of the page (footnote separators among them)."""
+    edges: list[dict[str, Any]] = []
+    rules: list[Rule] = []
+    for left, bottom, right, top in path_bounds(page):
+        if top - bottom > height * 1.05 or right - left > width * 1.05:
+            continue  # bounds of a path drawn inside a form or clipped: not a rule on this page
+        if top - bottom <= RULE_MAX_THICKNESS and right - left > 2 * (top - bottom):
+            rules.append((left, right, (top + bottom) / 2))
+        rect = {
+            "x0": left, "x1": right, "y0": bottom, "y1": top,
+            "top": height - top, "bottom": height - bottom, "doctop": height - top,
+            "width": right - left, "height": top - bottom, "object_type": "rect",
+        }
+        edges.extend(rect_to_edges(rect))
+    if not edges:
+        return [], rules
+    # the finder reads a pdfplumber Page's bbox, edges and chars only: this stands in for it
+    page_like = cast("PlumberPage", _PageGeometry((0, 0, width, height), edges))
+    finder = TableFinder(page_like, _TABLE_SETTINGS)
+    grids = []
+    for table in finder.tables:
+        x0, top, x1, bottom = table.bbox
+        grids.append(_Grid(list(table.cells), (x0, height - bottom, x1, height - top)))
+    return grids, rules
+
+
+_Piece = tuple[int, str, list["CharSample"], int | None]  # start, text, samples, ruled table
+# a word of a line: start, end (in the line), text, centre x, centre y, height (PDF points)
+_Word = tuple[int, int, str, float, float, float]
+
+
+def cut_tables(
+    textpage: pdfium.PdfTextPage,
+    grids: list[_Grid],
+    raw: list[tuple[int, str, list[CharSample]]],
+    height: float,
+) -> tuple[list[_Piece], dict[int, list[list[str]]]]:
+    """The page's lines cut into prose and ruled-table pieces, and each table's cleaned rows
+    (keyed by the grid's position).
+
+    A printed row belongs to the table its first word stands in, with all its words (a figure
+    printed past the last rule goes to the last column). PDFium sometimes runs a table's first
+    row on from the lines above it (a title, the header years): such a line is cut where the
+    printed row changes, so a word lands in the text or in a cell, never in both and never in
+    neither. A row that starts left of a grid (rules drawn under some columns only) stays prose.
+    A grid whose rows are no table (a box around text, a "table" without words) gives its
+    words back to the prose.
+    """
+    words_of: dict[int, list[_Word]] = {}
+    for number, (start, line, samples) in enumerate(raw):
+        if samples and any(_touches(samples, g.box) for g in grids):
+            words_of[number] = _line_words(textpage, start, line)
+    rejected: set[int] = set()
+    while True:
+        boxes = [(n, g.box) for n, g in enumerate(grids) if n not in rejected]
+        pieces: list[_Piece] = []
+        table_words: dict[int, list[_Word]] = {}
+        for number, (start, line, samples) in enumerate(raw):
+            words = words_of.get(number)
+            if not words or not boxes:
+                pieces.append((start, line, samples, None))
+                continue
+            runs: list[tuple[int | None, list[_Word]]] = []
+            for row in _printed_rows(words):
+                at = table_of(row[0][3], row[0][4], boxes)
+                if runs and runs[-1][0] == at:
+                    runs[-1][1].extend(row)
+                else:
+                    runs.append((at, row))
+            if len(runs) == 1 and runs[0][0] is None:
+                pieces.append((start, line, samples, None))
+                continue
+            for at, run in runs:
+                if at is not None:
+                    table_words.setdefault(at, []).extend(run)
+                    pieces.append((start, "", [], at))
+                    continue
+                begin, end = run[0][0], run[-1][1]
+                part, at_start = line[begin:end], start + begin
+                pieces.append((at_start, part, sample_chars(textpage, at_start, part), None))
+        found: dict[int, list[list[str]]] = {}
+        for n, words in table_words.items():
+            rows = clean_table_rows(_grid_rows(grids[n], words, height))
+            if rows is None or not _has_words(rows):
+                rejected.add(n)
+            else:
+                found[n] = rows
+        if len(found) == len(table_words):
+            return pieces, found
+
+
+def _printed_rows(words: list[_Word]) -> list[list[_Word]]:
+    """A PDFium line cut where the text moves to another printed row (a raised marker does not
+    count: the row changes when the centre moves by more than the height of the type)."""
+    rows: list[list[_Word]] = []
+    for word in words:
+        if rows and abs(word[4] - rows[-1][-1][4]) <= word[5]:
+            rows[-1].append(word)
+        else:
+            rows.append([word])
+    return rows
+
+
+def _touches(samples: list[CharSample], box: tuple[float, float, float, float]) -> bool:
+    """The line (by its sampled characters) overlaps the box."""
+    left, bottom, right, top = box
+    return (
+        min(c.left for c in samples) <= right and max(c.right for c in samples) >= left
+        and min(c.bottom for c in samples) <= top and max(c.top for c in samples) >= bottom
+    )
+
+
+def _grid_rows(grid: _Grid, words: list[_Word], height: float) -> list[list[str]]:
+    """The text of a ruled table, word by word: each printed word goes to the one cell its
+    centre falls in (a row of the grid by height, the column where its cell starts).
+
+    PDFium's bounded-text call takes every character whose box touches the rectangle, so a
+    closing ``)`` or a ``$`` that overhangs a cell edge came out twice (``(36)`` then ``)``), and
+    a cell drawn over several rows took all their figures into its first row.
+    """
+    xs = sorted({c[0] for c in grid.cells})
+    tops = sorted({c[1] for c in grid.cells})
+    column_of: dict[tuple[int, int], int] = {}  # (row, column) -> column where its cell starts
+    for x0, top, x1, bottom in grid.cells:
+        c0 = bisect_right(xs, x0) - 1
+        rows = [r for r, y in enumerate(tops) if top <= y < bottom] or [bisect_right(tops, top) - 1]
+        for r in rows:
+            for c in range(c0, bisect_left(xs, x1)):
+                column_of.setdefault((r, c), c0)
+    slots: dict[tuple[int, int], list[str]] = {}
+    for _, _, word, x, y, _ in words:
+        r = min(max(bisect_right(tops, height - y) - 1, 0), len(tops) - 1)
+        c = min(max(bisect_right(xs, x) - 1, 0), len(xs) - 1)
+        slots.setdefault((r, column_of.get((r, c), c)), []).append(word)
+    return [[" ".join(slots.get((r, c), [])) for c in range(len(xs))] for r in range(len(tops))]
+
+
+def _line_words(textpage: pdfium.PdfTextPage, start: int, line: str) -> list[_Word]:
+    """The words of a printed line with their centres (PDF points): runs of characters without
+    a space between them or a gap wider than 0.6 of their height."""
+    words: list[_Word] = []
+    begin = -1
+    left = right = bottom = top = 0.0
+    for pos, ch in enumerate([*line, " "]):
+        if not ch.isspace():
+            x0, y0, x1, y1 = textpage.get_charbox(start + pos)
+            if begin >= 0:
+                tall = max(y1 - y0, top - bottom, 1.0)
+                if x0 - right <= 0.6 * tall and x0 >= left - 0.5 and abs(y0 - bottom) <= tall:
+                    right, bottom, top = max(right, x1), min(bottom, y0), max(top, y1)
+                    continue
+                words.append(_word(line, begin, pos, left, bottom, right, top))
+            begin, left, bottom, right, top = pos, x0, y0, x1, y1
+        elif begin >= 0:
+            words.append(_word(line, begin, pos, left, bottom, right, top))
+            begin = -1
+    return words
+
+
+def _word(
+    line: str, begin: int, end: int, left: float, bottom: float, right: float, top: float
+) -> _Word:
+    return begin, end, line[begin:end], (left + right) / 2, (bottom + top) / 2, top - bottom
+
+
+def table_of(
+    x: float, y: float, boxes: list[tuple[int, tuple[float, float, float, float]]]
+) -> int | None:
+    """The key of the box the point (PDF points) stands in: a printed row's table, or the
+    table a rule belongs to (the reader's rules inside a table are no note separators)."""
+    for index, (left, bottom, right, top) in boxes:
+        if left <= x <= right and bottom <= y <= top:
+            return index
+    return None
+
+
+def _has_words(rows: list[list[str]]) -> bool:
+    return any(sum(ch.isalpha() for ch in cell) >= 3 for row in rows for cell in row)
+
+
+def clean_table_rows(rows: Sequence[Sequence[str | None]]) -> list[list[str]] | None:
+    """Tidy cell text, put each figure's pieces in one cell, drop empty rows and columns, and
+    join two neighbouring columns that no row fills both of.
+
+    Filings print a figure over several cells: ``$`` (or ``(``) in one, the number in the next
+    (often after an empty spacer cell), the closing ``)`` or ``%`` in a third. A cell of opening
+    signs is glued to the next figure, a cell that opens with closing signs gives them to the
+    figure before it (``$ 1,419``, ``(36)``, ``(1.2)%``); text only moves, none is dropped.
+    Returns None for a "table" that is really a box around text (fewer than 2 rows or columns).
+    """
+    tidy: list[list[str]] = []
+    for row in rows:
+        cells = [figure_text((c or "").replace("\x02", "-")) for c in row]
+        _merge_split_figures(cells)
+        if any(cells):
+            tidy.append(cells)
+    if not tidy:
+        return None
+    width = max(len(r) for r in tidy)
+    tidy = [r + [""] * (width - len(r)) for r in tidy]
+    _markers_to_labels(tidy, width)
+    # two neighbouring columns that no row fills both of are one column that the rules split
+    # (the year over the "$" spacer, the figures in the cell after it); the first column holds
+    # the labels, and a header above them is no label
+    columns: list[list[str]] = []
+    for j in range(width):
+        column = [r[j] for r in tidy]
+        if not any(column):
+            continue
+        if len(columns) > 1 and not any(a and b for a, b in zip(columns[-1], column, strict=True)):
+            columns[-1] = [a or b for a, b in zip(columns[-1], column, strict=True)]
+        else:
+            columns.append(column)
+    if len(tidy) < 2 or len(columns) < 2:
+        return None
+    return [list(row) for row in zip(*columns, strict=True)]
+
+
+CELL_MARKER_RE = re.compile(r"^(?:\(\d{1,2}\)|\([a-z]\)|\*{1,3}|[†‡]|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,2})$")
+
+
+def _markers_to_labels(rows: list[list[str]], width: int) -> None:
+    """A column that holds nothing but note markers (``(1)``, ``(a)``, ``*``) was the marker
+    printed after its label in a cell of its own: each marker joins the label before it in its
+    row, where the footnote reader sees it cited (``(1)`` alone in a cell opens the cell, as a
+    list number does; in a column of figures it is a negative one and stays)."""
+    for j in range(1, width):
+        column = [r[j] for r in rows if r[j]]
+        if not column or not all(CELL_MARKER_RE.match(c) for c in column):
+            continue
+        for row in rows:
+            before = next((i for i in range(j - 1, -1, -1) if row[i]), None)
+            if row[j] and before is not None and any(ch.isalpha() for ch in row[before]):
+                row[before], row[j] = f"{row[before]} {row[j]}", ""
+
+
+OPENING_CELL_RE = re.compile(r"^[$€£(]+(?: [$€£(]+)*$")  # "$", "(", "$ (", "($"
+FIGURE_START_RE = re.compile(r"^(?:[$€£]\s?)?\(?[-–—]?\.?\d|^[-–—]$")
+CLOSING_RE = re.compile(r"^[)%]+")
+CLOSE_UP_RE = re.compile(r"(?<=\d)\s+(?=[)%])|(?<=\d\))\s+(?=%)")  # "17 %", "(3,900 )"
+TRAILING_OPENING_RE = re.compile(r"\s([$€£(]+(?: [$€£(]+)*)$")
+
+
+def _merge_split_figures(cells: list[str]) -> None:
+    """Glue the pieces of a figure printed in separate cells, in place (see clean_table_rows)."""
+    for i, cell in enumerate(cells):
+        if OPENING_CELL_RE.match(cell):
+            head, signs = "", cell
+        else:  # "Projected benefit obligation $": the sign stood in the label's cell
+            trailing = TRAILING_OPENING_RE.search(cell)
+            if not trailing:
+                continue
+            head, signs = cell[: trailing.start()], trailing.group(1)
+        nxt = next((j for j in range(i + 1, len(cells)) if cells[j]), None)
+        if nxt is not None and (
+            FIGURE_START_RE.match(cells[nxt]) or OPENING_CELL_RE.match(cells[nxt])
+        ):
+            cells[nxt] = signs + ("" if signs.endswith("(") else " ") + cells[nxt]
+            cells[i] = head
+    for i, cell in enumerate(cells):
+        closing = CLOSING_RE.match(cell)
+        if not closing:
+            continue
+        prev = next((j for j in range(i - 1, -1, -1) if cells[j]), None)
+        run = closing.group(0)
+        rest = cell[len(run):].strip()
+        if prev is None or rest[:1].isalpha():
+            continue  # "% change" is a header, no closing sign
+        before = cells[prev]
+        if ")" in run:  # "(394" ")" and "(11" ")%": the figure before opened a parenthesis
+            takes = before.count("(") > before.count(")")
+        else:  # "24.5" "%", "(11)" "%", "—" "%"
+            takes = before[-1].isdigit() or before[-1] in ")—–-"
+        if takes:
+            cells[prev] = before + run
+            cells[i] = rest
+
+
+def figure_text(text: str) -> str:
+    """A cell's words one space apart, a closing ``)`` or ``%`` glued to its figure."""
+    return CLOSE_UP_RE.sub("", " ".join(text.split()))
