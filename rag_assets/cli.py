@@ -839,11 +839,11 @@ def run() -> None:
     is flushed the process exits without the teardown. Model loading's progress bars are off:
     the terminal shows the CLI's own progress lines.
 
-    SIGINT and SIGTERM stop the command (``rag_assets.processes.STOP``): the run in progress
+    SIGINT and SIGTERM stop the command (``rag_assets.ops.processes.STOP``): the run in progress
     ends CANCELED with its pool slots freed, one line says so, the exit code is 128 + the
     signal's number; a command still running ``STOP_GRACE_SECONDS`` after the signal (a step in a
     long call that cannot be interrupted) cancels its run from the watchdog thread and exits."""
-    from rag_assets.processes import STOP
+    from rag_assets.ops.processes import STOP
 
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
     STOP.install(grace=STOP_GRACE_SECONDS, on_deadline=lambda signum: _stopped(
