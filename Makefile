@@ -77,7 +77,7 @@ ocr:
 	else echo "ocr: tesseract (with English data) is missing and could not be installed (not root, or apt-get failed): PDF pages without a text layer will be flagged, not read, and the OCR tests skipped"; fi
 
 ui: install $(DAGSTER_HOME)/dagster.yaml
-	$(BIN)/python -m rag_assets.ui_launcher
+	$(BIN)/python -m rag_assets.ops.ui_launcher
 
 bench: install
 	$(BIN)/python bench/ingest_bench.py
@@ -104,7 +104,7 @@ bench-statements: install
 # re-executed from failure; every run and every table row checked (~8 min on 2 cores;
 # BACKFILL_ARGS="--fleet notes --flow in-process" for the slow test's quick version)
 backfill-check: install
-	$(BIN)/python -m rag_assets.backfill_check $(BACKFILL_ARGS)
+	$(BIN)/python -m rag_assets.ops.backfill_check $(BACKFILL_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

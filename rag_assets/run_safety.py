@@ -55,7 +55,7 @@ from dagster._core.execution.retries import RetryMode
 from dagster._core.executor.in_process import InProcessExecutor
 from dagster._utils.interrupts import check_captured_interrupt, pop_captured_interrupt
 
-from rag_assets.processes import STOP, Stopped, process_alive, process_start
+from rag_assets.ops.processes import STOP, Stopped, process_alive, process_start
 
 PID_TAG = "rag-assets/cli-pid"
 PID_START_TAG = "rag-assets/cli-pid-start"

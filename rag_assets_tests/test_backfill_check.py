@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rag_assets.backfill_check import PartitionRows, build_reports, check, exactness_problems
+from rag_assets.ops.backfill_check import PartitionRows, build_reports, check, exactness_problems
 
 
 def rows(key: str, questions: int, runs: int, distinct: int, metrics: int = 6,

@@ -12,17 +12,11 @@ from types import SimpleNamespace
 import dagster as dg
 import pytest
 
-from rag_assets.cli import (
-    IngestError,
-    Progress,
-    check_ingest,
-    demo_table,
-    error_line,
-    main,
-    materialize,
-    partition_line,
-    partition_row,
-)
+from rag_assets.cli import main
+from rag_assets.cli.ingest import IngestError, check_ingest
+from rag_assets.cli.output import demo_table, partition_line, partition_row
+from rag_assets.cli.progress import Progress
+from rag_assets.cli.runs import error_line, materialize
 from rag_assets.defs.partitions import register_partitions
 
 NOTE = (

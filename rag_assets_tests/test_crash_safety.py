@@ -341,7 +341,7 @@ def test_sigint_stops_a_command_in_the_middle_of_a_step(tmp_path, report, instan
 
 DEAF = """
 import signal, sys, time
-from rag_assets.processes import STOP
+from rag_assets.ops.processes import STOP
 STOP.install(grace=1.0, on_deadline=lambda n: print("deadline", n, flush=True))
 signal.signal(signal.SIGTERM, lambda *a: None)  # a handler that only sets a flag nobody reads
 print("ready", flush=True)

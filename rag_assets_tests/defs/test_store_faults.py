@@ -31,7 +31,7 @@ import dagster as dg
 import duckdb
 import pytest
 
-from rag_assets.cli import first_error
+from rag_assets.cli.runs import first_error
 from rag_assets.core.retrieval.store import LanceFolder
 from rag_assets.core.warehouse.writable import (
     StoreNotWritable,

@@ -24,9 +24,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, Self
 
-from rag_assets.processes import EXEC_WITH_DEFAULT_SIGNALS, free_port, log_tail
+from rag_assets.ops.processes import EXEC_WITH_DEFAULT_SIGNALS, free_port, log_tail
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SENSORS = """
 query { sensorsOrError(repositorySelector: {repositoryName: "__repository__",
                                             repositoryLocationName: "rag_assets"}) {

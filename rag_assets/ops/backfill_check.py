@@ -3,7 +3,7 @@
 What a user does in the UI, on a fresh DAGSTER_HOME (``deploy/dagster.yaml`` with two runs at
 once and run monitoring every 5 s) and a fresh data folder of N reports:
 
-1. **flow**: the webserver and the daemon start (``rag_assets/local_dagster.py``); the report
+1. **flow**: the webserver and the daemon start (``rag_assets/ops/local_dagster.py``); the report
    sensor and the automation sensor, both on by default, carry every report through ingest,
    index, evaluation, generation and its audit report with no click: each partition ends with
    every partitioned asset materialized.
@@ -21,7 +21,7 @@ The slow test runs the same code with ``flow="in-process"``: six small text note
 indexed in its own process first (while the webserver starts), the sensors turned off, then
 phases 2 and 3, with run monitoring every second freeing a killed run's slots 1 s after.
 
-Run ``python -m rag_assets.backfill_check [--keep DIR]``; the slow test runs the same code.
+Run ``python -m rag_assets.ops.backfill_check [--keep DIR]``; the slow test runs the same code.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ from rag_assets.core.retrieval.retriever import STRATEGIES
 from rag_assets.core.warehouse.connection import connect_warehouse
 from rag_assets.defs.schedules import BUSY
 from rag_assets.launcher import PID_TAG
-from rag_assets.local_dagster import REPO, LocalDagster
+from rag_assets.ops.local_dagster import REPO, LocalDagster
 from rag_assets.samples.base import publish, report_dir
 from rag_assets.samples.corpus import build_sample_corpus
 
@@ -527,7 +527,7 @@ def check(work: Path, *, fleet: str = "samples", partitions: int = 12,
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m rag_assets.backfill_check",
+    parser = argparse.ArgumentParser(prog="python -m rag_assets.ops.backfill_check",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it")
     parser.add_argument("--fleet", choices=("samples", "notes"), default="samples",

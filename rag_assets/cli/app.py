@@ -1,0 +1,161 @@
+"""``rag-assets``: the sample corpus, the demo over every partition, and evaluation backfills.
+
+    rag-assets sample   [--data-dir data] [--corpora ../shared/corpora]
+    rag-assets demo     [--data-dir data] [--corpora ../shared/corpora] [--only ...] [--no-eval]
+    rag-assets backfill [retrieval_runs] [retrieval_metrics] [--only ...] [--set w_bm25=0.8]
+    rag-assets ingest   PATH --document NAME --year YYYY [--data-dir data]
+    rag-assets ask      "QUESTION" [--document NAME] [--year YYYY] [--json] [--provider P]
+    rag-assets report   --partition DOC|YEAR [--data-dir data]
+
+``demo`` materializes the ingest and index assets of every (document, year) partition in this
+process against the Dagster instance in ``$DAGSTER_HOME`` (the UI then shows the same runs), then
+the evaluation assets and their roll-up, and prints one line per partition and the metrics.
+``backfill`` re-materializes evaluation assets over every partition (e.g. after changing a
+retrieval weight) and refreshes the roll-up. ``ingest`` files one report and ingests and indexes
+its partition. ``ask`` answers a question from everything indexed, with numbered citations that
+were checked against the stored pages, and appends it to ``answer_audit``.
+
+The terminal gets one line per partition (and, on a terminal, a ticker of the running step);
+Dagster's own log goes only to the run records (the instance's event log, shown by the UI).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from pathlib import Path
+
+from rag_assets.cli.commands import cmd_ask, cmd_backfill, cmd_demo, cmd_report, cmd_sample
+from rag_assets.cli.ingest import cmd_ingest
+
+DEFAULT_CORPORA = Path("../shared/corpora")
+STOP_GRACE_SECONDS = 6.0  # after SIGINT/SIGTERM, the run is canceled from outside at the latest
+
+
+def _options() -> argparse.ArgumentParser:
+    """A parser that only holds options, to hand to commands as a parent."""
+    return argparse.ArgumentParser(add_help=False)
+
+
+def _shared() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
+    """The options commands share, declared once: the data folder (every command) and which
+    reports (``sample``, ``demo``, ``backfill``)."""
+    data = _options()
+    data.add_argument("--data-dir", type=Path, default=Path(os.environ.get(
+        "RAG_ASSETS_DATA_DIR", "data")), help="data folder (reports/, questions/, stores)")
+    corpus = _options()
+    corpus.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA,
+                        help="shared real documents (10-Ks, GDPR); skipped when absent")
+    corpus.add_argument("--only", nargs="*", default=[],
+                        help="partitions (gdpr|2016), documents or years")
+    return data, corpus
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The commands and their options. A command whose own arguments come before the shared
+    ones in its usage declares them in a parent of their own, listed first."""
+    data, corpus = _shared()
+    parser = argparse.ArgumentParser(prog="rag-assets",
+                                     description=(__doc__ or "").split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("sample", parents=[data, corpus],
+                   help="write the sample corpus and golden questions").set_defaults(
+        func=cmd_sample)
+    demo = sub.add_parser("demo", parents=[data, corpus],
+                          help="sample corpus, then every asset of every partition")
+    demo.add_argument("--no-eval", action="store_true", help="ingest and index only")
+    demo.set_defaults(func=cmd_demo)
+    backfill = sub.add_parser(
+        "backfill", parents=[data, corpus],
+        help="re-run evaluation assets over every partition, then the roll-up")
+    backfill.add_argument("assets", nargs="*", default=[],
+                          help="partitioned assets: retrieval_runs retrieval_metrics (the "
+                          "default), summaries answers answer_metrics")
+    backfill.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                          help="a retrieval setting for these runs, e.g. --set w_bm25=0.8")
+    backfill.set_defaults(func=cmd_backfill)
+
+    ingest = _options()
+    ingest.add_argument("path", type=Path, help="the report (.pdf, .txt, .tei.xml or .xml)")
+    ingest.add_argument("--document", required=True,
+                        help="document name, [a-z0-9-]+ (e.g. acme-10k)")
+    ingest.add_argument("--year", required=True, help="the report's year, e.g. 2023")
+    sub.add_parser(
+        "ingest", parents=[ingest, data],
+        help="file one report under data/reports/<document>/<year>/, ingest and index it"
+    ).set_defaults(func=cmd_ingest)
+    ask = _options()
+    ask.add_argument("question")
+    ask.add_argument("--document", help="only this document (e.g. 3m-10k)")
+    ask.add_argument("--year", type=int, help="only this year")
+    ask.add_argument("--json", action="store_true", help="the QAResult as JSON")
+    ask.add_argument("--provider", choices=["extractive", "openai", "azure"],
+                     help="override the llm resource's provider")
+    sub.add_parser("ask", parents=[ask, data],
+                   help="answer a question with verified page citations").set_defaults(
+        func=cmd_ask)
+    report = _options()
+    report.add_argument("--partition", required=True, metavar="DOC|YEAR",
+                        help="e.g. exemplar-corp-earnings|2024")
+    sub.add_parser(
+        "report", parents=[report, data],
+        help="rebuild a partition's audit report (Markdown, heatmap, HTML) from stored "
+        "tables: no model call, no embedding").set_defaults(func=cmd_report)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one command; its exit code (argument errors exit 2 through argparse)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "backfill":  # the asset graph knows which assets a backfill takes
+        from rag_assets.cli.runs import backfill_assets, default_backfill_assets
+
+        unknown = set(args.assets) - set(backfill_assets())
+        if unknown:
+            parser.error(f"not an evaluation asset: {', '.join(sorted(unknown))}")
+        args.assets = args.assets or default_backfill_assets()
+    return int(args.func(args))
+
+
+def _stopped(signum: int, why: str = "") -> int:
+    """One line for a command stopped by a signal (its run canceled, slots freed); the exit
+    code, 128 + the signal's number."""
+    name = signal.Signals(signum).name
+    what = ""
+    if "rag_assets.run_safety" in sys.modules:  # a run may be in progress
+        from rag_assets.run_safety import stop_current
+
+        what = stop_current(f"rag-assets: stopped by {name}{why}")
+    print(f"\nstopped by {name}{why}" + (f": {what}" if what else ""), flush=True)
+    return 128 + signum
+
+
+def run() -> None:
+    """The console entry point. DuckDB 2.0's bindings report "leaked" type objects at interpreter
+    teardown after a Dagster run (pages of harmless noise under the tables), so once all output
+    is flushed the process exits without the teardown. Model loading's progress bars are off:
+    the terminal shows the CLI's own progress lines.
+
+    SIGINT and SIGTERM stop the command (``rag_assets.ops.processes.STOP``): the run in progress
+    ends CANCELED with its pool slots freed, one line says so, the exit code is 128 + the
+    signal's number; a command still running ``STOP_GRACE_SECONDS`` after the signal (a step in a
+    long call that cannot be interrupted) cancels its run from the watchdog thread and exits."""
+    from rag_assets.ops.processes import STOP
+
+    def too_late(signum: int) -> None:
+        _stopped(signum, f" (still running {STOP_GRACE_SECONDS:.0f} s later)")
+
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    STOP.install(grace=STOP_GRACE_SECONDS, on_deadline=too_late)
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:  # `rag-assets demo | head`: the reader left, nothing to report
+        os._exit(141)
+    except KeyboardInterrupt as stop:  # SIGINT or SIGTERM (Stopped: the run was canceled)
+        code = _stopped(getattr(stop, "signum", None) or STOP.received(1.0) or signal.SIGINT)
+    sys.stderr.flush()
+    os._exit(code)

@@ -1,0 +1,279 @@
+"""The commands that run assets: ``sample``, ``demo``, ``backfill``, ``ask`` and ``report``.
+
+Each takes the parsed arguments and returns the exit code; runs go through
+``rag_assets.cli.runs`` (the project's ``defs``), lines and tables through
+``rag_assets.cli.output``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from tabulate import tabulate
+
+from rag_assets.cli.output import (
+    demo_table,
+    has_warehouse,
+    missing_table,
+    partition_line,
+    partition_row,
+    print_answer_metrics,
+    print_metrics,
+    print_summaries,
+    progress_head,
+    report_failures,
+    warehouse_table,
+)
+from rag_assets.cli.progress import Progress
+from rag_assets.cli.runs import (
+    backfill_assets,
+    check_metadata,
+    first_error,
+    materialize,
+    materialized_metadata,
+    open_instance_for,
+    rollups_of,
+)
+
+if TYPE_CHECKING:
+    import dagster as dg
+
+    from rag_assets.core.ingest.catalog import ReportFile
+
+SUMMARY_DOCUMENT = ("exemplar-corp-earnings", 2024)  # the demo prints its two summaries
+
+
+def cmd_sample(args: argparse.Namespace) -> int:
+    from rag_assets.samples.corpus import build_sample_corpus
+
+    if not args.corpora.exists():
+        print(f"note: {args.corpora} not found: only the generated samples are written")
+    files = build_sample_corpus(args.data_dir, args.corpora)
+    rows = [(f.document, f.year, f.path.name, f.n_questions, f.origin) for f in files]
+    print(tabulate(rows, headers=["document", "year", "file", "questions", "origin"]))
+    return 0
+
+
+def run_partition(document: str, year: int, data_dir: Path, instance: dg.DagsterInstance,
+                  label: str | None = None, source: str = "demo") -> dict:
+    """Materialize what ``ingest_job`` selects (the ingest and index assets) for one partition;
+    a row for the demo table. ``label`` heads the progress ticker shown while the run goes
+    on."""
+    from rag_assets.defs.ingest import ingest_job
+
+    started = time.perf_counter()
+    with Progress(label or f"{document}|{year}") as progress:
+        result = materialize(ingest_job.selection, data_dir, instance, (document, year),
+                             source=source, on_event=progress.on_event)
+    error = "" if result.success else f"{first_error(result)} (run {result.run_id[:8]})"
+    return partition_row(document, year, materialized_metadata(result), check_metadata(result),
+                         time.perf_counter() - started, error)
+
+
+def reports_of(args: argparse.Namespace) -> list[ReportFile]:
+    """The reports under ``<data_dir>/reports`` (one line per file skipped), those of
+    ``--only`` when given."""
+    from rag_assets.core.ingest.catalog import scan_reports
+
+    reports, problems = scan_reports(args.data_dir / "reports")
+    for problem in problems:
+        print(f"skipped {problem.path}: {problem.problem}")
+    if args.only:
+        wanted = set(args.only)
+        reports = [r for r in reports
+                   if r.partition in wanted or r.document in wanted or str(r.year) in wanted]
+    return reports
+
+
+def evaluate(reports: list[ReportFile], data_dir: Path, instance: dg.DagsterInstance,
+             assets: list[str], retrieval: dict[str, object] | None = None) -> list[str]:
+    """Materialize evaluation assets for every report's partition, then their roll-ups; returns
+    the failures, one line each. ``retrieval`` overrides retrieval settings for these runs."""
+    import dagster as dg
+
+    failures = []
+    width = max((len(r.partition) for r in reports), default=0)
+    print(f"\nEvaluating {len(reports)} partition(s): {', '.join(assets)}", flush=True)
+    for position, report in enumerate(reports, 1):
+        head = progress_head(report.partition, position, len(reports), width)
+        started = time.perf_counter()
+        with Progress(head) as progress:
+            result = materialize(dg.AssetSelection.assets(*assets), data_dir, instance,
+                                 (report.document, report.year), source="evaluation",
+                                 retrieval=retrieval, on_event=progress.on_event)
+        seconds = time.perf_counter() - started
+        if result.success:
+            meta = materialized_metadata(result)
+            questions = next((m["questions"] for m in meta.values() if "questions" in m), None)
+            what = (f"{questions} questions" if questions is not None
+                    else "no golden questions: skipped")
+            print(f"{head}  {what}  {seconds:.1f} s", flush=True)
+        else:
+            error = f"{first_error(result)} (run {result.run_id[:8]})"
+            print(f"{head}  FAILED {error}  {seconds:.1f} s", flush=True)
+            failures.append(f"{report.partition}: {error}")
+    for rollup in rollups_of(assets):
+        started = time.perf_counter()
+        with Progress(rollup) as progress:
+            result = materialize(dg.AssetSelection.assets(rollup), data_dir, instance,
+                                 source="evaluation", on_event=progress.on_event)
+        if not result.success:
+            failures.append(f"{rollup}: {first_error(result)} (run {result.run_id[:8]})")
+        print(f"{rollup}  {'done' if result.success else 'FAILED'}  "
+              f"{time.perf_counter() - started:.1f} s", flush=True)
+    return failures
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    cmd_sample(args)
+    reports = reports_of(args)
+    instance = open_instance_for({r.document for r in reports}, {str(r.year) for r in reports})
+    width = max((len(r.partition) for r in reports), default=0)
+    print(f"\nIngesting and indexing {len(reports)} partition(s)", flush=True)
+    rows = []
+    for position, report in enumerate(reports, 1):
+        head = progress_head(report.partition, position, len(reports), width)
+        row = run_partition(report.document, report.year, args.data_dir, instance, label=head)
+        print(partition_line(row, position, len(reports), width), flush=True)
+        rows.append(row)
+    print()
+    print(demo_table(rows))
+    failed = [f"{r['partition']}: {r['error']}" for r in rows if r["error"]]
+    if not args.no_eval:
+        broken = {row["partition"] for row in rows if row["error"]}
+        ingested = [r for r in reports if r.partition not in broken]
+        failed += evaluate(ingested, args.data_dir, instance, list(backfill_assets()))
+        print_metrics(args.data_dir)
+        print_summaries(args.data_dir, *SUMMARY_DOCUMENT)
+        print_answer_metrics(args.data_dir)
+    report_failures(failed)
+    print(
+        "\nOpen the UI with `make ui` (http://127.0.0.1:3000): the ingest, index, evaluation and "
+        "generation groups, their partitions and these runs are there."
+    )
+    return 1 if failed else 0
+
+
+def overrides(pairs: list[str]) -> dict[str, object]:
+    """``["w_bm25=0.8", "k=20"]`` -> typed retrieval settings (validated by the resource)."""
+    from rag_assets.defs.resources import RetrievalSettings
+
+    fields = RetrievalSettings.model_fields
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        if name not in fields or not value:
+            raise SystemExit(f"--set {pair}: expected NAME=VALUE with NAME one of "
+                             f"{', '.join(sorted(fields))}")
+        out[name] = value
+    try:  # fail here, not in the middle of a backfill; pydantic converts "0.8" and "20"
+        checked = RetrievalSettings(**out)
+    except ValueError as err:
+        lines = [line.strip() for line in str(err).splitlines()[1:3]]
+        raise SystemExit(f"--set: {' '.join(lines)}") from err
+    return {name: getattr(checked, name) for name in out}
+
+
+def cmd_backfill(args: argparse.Namespace) -> int:
+    """Re-materialize evaluation assets over every partition, then their roll-ups."""
+    reports = reports_of(args)
+    if not reports:
+        print(f"no reports under {args.data_dir / 'reports'}")
+        return 1
+    instance = open_instance_for({r.document for r in reports}, {str(r.year) for r in reports})
+    settings = overrides(args.set)
+    if settings:
+        print(f"retrieval settings for this backfill: {settings}")
+    failed = evaluate(reports, args.data_dir, instance, list(dict.fromkeys(args.assets)),
+                      settings)
+    print_metrics(args.data_dir)
+    report_failures(failed)
+    return 1 if failed else 0
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    """Answer one question; the answer, its sources and their verification marks."""
+    import duckdb
+
+    from rag_assets.core.generation.answers import audit_record
+    from rag_assets.core.generation.storage import append_audit
+    from rag_assets.core.llm.client import LLMConfigError
+    from rag_assets.defs.generation import build_answerer
+    from rag_assets.defs.resources import (
+        WAREHOUSE_SCHEMA,
+        EmbeddingsResource,
+        LLMResource,
+        RagSettings,
+        RetrievalSettings,
+        default_resources,
+    )
+
+    if not has_warehouse(args.data_dir):
+        print(f"nothing indexed under {args.data_dir}: run `make demo` or `rag-assets ingest` "
+              "first", file=sys.stderr)
+        return 2
+    resources = default_resources(str(args.data_dir))
+    settings = cast(RagSettings, resources["settings"])
+    llm = cast(LLMResource, resources["llm"])
+    if args.provider:
+        llm = LLMResource(**{**llm.model_dump(), "provider": args.provider})
+    try:
+        pages = warehouse_table(args.data_dir, "raw_pages")
+        if pages is None:
+            print(f"cannot answer: {missing_table(args.data_dir, 'raw_pages')}", file=sys.stderr)
+            return 2
+        answerer = build_answerer(settings, cast(EmbeddingsResource, resources["embeddings"]),
+                                  cast(RetrievalSettings, resources["retrieval"]), llm, pages)
+        result = answerer.ask(args.question, args.document, args.year)
+    except (LLMConfigError, RuntimeError, duckdb.Error) as err:
+        print(f"cannot answer: {str(err).splitlines()[0]}", file=sys.stderr)
+        return 2
+    append_audit(settings.warehouse_path, WAREHOUSE_SCHEMA,
+                 [audit_record(result, document=args.document, year=args.year)])
+    if args.json:
+        print(result.model_dump_json(indent=2))
+        return 0
+    print(result.answer)
+    if result.sources_used:
+        print("\nSources:")
+        for source in result.sources_used:
+            print(f"  {source.label}  {source.mark}")
+    for event in result.guardrail_events:
+        print(f"  guardrail {event.name}: {event.detail}")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """Rebuild one partition's audit report from stored tables (no model call, no embedding):
+    what ``report_job`` selects, for one partition."""
+    from rag_assets.defs.reports import REPORTS_DIR, report_job
+
+    document, sep, year = args.partition.partition("|")
+    if not sep or not document or not year.isdigit():
+        print(f"rag-assets report: error: --partition {args.partition!r} is not DOCUMENT|YEAR "
+              "(e.g. exemplar-corp-earnings|2024)", file=sys.stderr)
+        return 2
+    if not has_warehouse(args.data_dir):
+        print(f"nothing stored under {args.data_dir}: run `make demo` or `rag-assets ingest` "
+              "first", file=sys.stderr)
+        return 2
+    instance = open_instance_for({document}, {year})
+    result = materialize(report_job.selection, args.data_dir, instance,
+                         partition=(document, int(year)), source="cli-report")
+    if not result.success:
+        report_failures([f"{args.partition}: {first_error(result)}"])
+        return 1
+    meta = materialized_metadata(result).get("audit_report", {})
+    folder = args.data_dir / REPORTS_DIR / document / year
+    print(f"audit report of {document}|{year} (stored tables only: no model call, no embedding)")
+    for name in ("report.md", "heatmap.png", "audit.html"):
+        path = folder / name
+        print(f"  {path}" if path.is_file() else f"  {path} (not written: no chunks stored)")
+    missing = meta.get("missing_tables") or []
+    if missing:
+        print(f"  not stored yet: {', '.join(missing)}")
+    return 0

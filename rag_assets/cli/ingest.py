@@ -1,0 +1,79 @@
+"""``rag-assets ingest``: file one report where the catalog and the report sensor look, then
+ingest and index its partition in this process."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from rag_assets.cli.commands import run_partition
+from rag_assets.cli.output import demo_table, report_failures
+from rag_assets.cli.runs import open_instance_for
+
+
+class IngestError(ValueError):
+    """A report that cannot be filed as given (one line, for stderr)."""
+
+
+def check_ingest(path: Path, document: str, year: str, reports_dir: Path) -> Path:
+    """Where ``path`` is filed for (document, year): ``<reports_dir>/<document>/<year>/<name>``.
+    Raises ``IngestError`` for a bad name or year, a missing or unsupported file, or a folder that
+    already holds another report (a file of the same name is replaced)."""
+    from rag_assets.core.ingest.catalog import DOCUMENT_NAME_RE, YEAR_RE, sanitize_document_name
+    from rag_assets.core.ingest.documents import SUPPORTED_SUFFIXES, document_kind
+
+    if not DOCUMENT_NAME_RE.match(document):
+        suggestion = sanitize_document_name(document)
+        hint = f": try --document {suggestion}" if DOCUMENT_NAME_RE.match(suggestion) else ""
+        raise IngestError(f"document name {document!r} must be lowercase letters, digits and "
+                          f"dashes, starting with a letter or digit{hint}")
+    if not YEAR_RE.match(year):
+        raise IngestError(f"year {year!r} must be a four-digit year (1900-2099)")
+    if not path.exists():
+        raise IngestError(f"{path}: no such file")
+    if not path.is_file():
+        raise IngestError(f"{path}: not a file")
+    if document_kind(path) is None:
+        raise IngestError(f"{path.name}: unsupported file type (expected one of "
+                          f"{', '.join(SUPPORTED_SUFFIXES)})")
+    if path.name.startswith("."):
+        raise IngestError(f"{path.name}: a name starting with '.' is ignored in the report "
+                          "tree; rename the file")
+    folder = reports_dir / document / year
+    others = sorted(
+        p.name for p in (folder.iterdir() if folder.is_dir() else [])
+        if p.is_file() and document_kind(p) and not p.name.startswith(".") and p.name != path.name
+    )
+    if others:
+        raise IngestError(f"{folder} already holds {', '.join(others)} (one report per document "
+                          f"and year): remove it to file {path.name} instead")
+    return folder / path.name
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    """File one report under data/reports/<document>/<year>/, then ingest and index it."""
+    try:
+        target = check_ingest(args.path, args.document, args.year, args.data_dir / "reports")
+    except IngestError as err:
+        print(f"rag-assets ingest: error: {err}", file=sys.stderr)
+        return 2
+    if target.exists() and target.resolve() == args.path.resolve():
+        print(f"{target} is already in place")
+    else:
+        replacing = target.exists()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(f".{target.name}.partial")  # hidden: no catalog sees it
+        shutil.copyfile(args.path, partial)
+        os.replace(partial, target)  # appears whole, never half-copied, to a watching sensor
+        print(f"{'replaced' if replacing else 'filed'} {target} ({target.stat().st_size:,} bytes)")
+    instance = open_instance_for({args.document}, {args.year})
+    row = run_partition(args.document, int(args.year), args.data_dir, instance,
+                        label=f"{args.document}|{args.year}", source="cli-ingest")
+    print(demo_table([row]))
+    if row["error"]:
+        report_failures([f"{row['partition']}: {row['error']}"])
+        return 1
+    return 0
