@@ -1,8 +1,10 @@
 """Start the Dagster UI (``make ui``) so that Ctrl-C and SIGTERM stop it cleanly.
 
 A process started in the background by a shell inherits SIGINT (and sometimes SIGTERM) as
-*ignored*, and ``dagster dev`` then never stops; restoring the default handlers before ``exec``
-fixes that. The instance lives in ``$DAGSTER_HOME`` (``.dagster_home/`` in the repo).
+*ignored*, and ``dg dev`` then never stops; restoring the default handlers before ``exec``
+fixes that. ``dg dev`` loads the project as ``[tool.dg]`` in pyproject.toml says, with this
+interpreter's packages (``--use-active-venv``); the instance lives in ``$DAGSTER_HOME``
+(``.dagster_home/`` in the repo).
 """
 
 from __future__ import annotations
@@ -19,9 +21,9 @@ def main() -> None:
     home.mkdir(parents=True, exist_ok=True)
     host = os.environ.get("RAG_ASSETS_UI_HOST", "127.0.0.1")
     port = os.environ.get("RAG_ASSETS_UI_PORT", "3000")
-    dagster = Path(sys.executable).with_name("dagster")
+    dg = Path(sys.executable).with_name("dg")
     print(f"Dagster UI on http://{host}:{port} (instance: {home}); Ctrl-C stops it", flush=True)
-    exec_with_default_signals([str(dagster), "dev", "-w", "workspace.yaml", "-h", host, "-p", port])
+    exec_with_default_signals([str(dg), "dev", "--use-active-venv", "--host", host, "--port", port])
 
 
 if __name__ == "__main__":
