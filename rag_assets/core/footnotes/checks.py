@@ -20,15 +20,11 @@ from difflib import SequenceMatcher
 
 from pydantic import BaseModel, Field
 
+from rag_assets.core.footnotes.blocks import FOOTNOTE_BLOCK_RE
+from rag_assets.core.footnotes.definitions import join_wrapped
 from rag_assets.core.footnotes.groundtruth import FootnoteTruth
-from rag_assets.core.footnotes.stitching import (
-    FOOTNOTE_BLOCK_RE,
-    Footnote,
-    FootnoteIndex,
-    StitchedPage,
-    join_wrapped,
-    page_views,
-)
+from rag_assets.core.footnotes.records import Footnote, FootnoteIndex, StitchedPage
+from rag_assets.core.footnotes.zones import page_views
 from rag_assets.core.ingest.pages import Page, raw_page_text
 
 WORD_RE = re.compile(r"[^\W_]+")  # letters and digits: a "_____" rule is no word
@@ -88,15 +84,15 @@ def text_conservation(
         by_footnote: dict[str, list[str]] = {}
         for n in sorted(definition_lines):
             by_footnote.setdefault(definition_lines[n], []).append(view.lines[n].strip())
-        for footnote_id, lines in by_footnote.items():
-            given = words(join_wrapped(lines))
+        for footnote_id, note_lines in by_footnote.items():
+            given = words(join_wrapped(note_lines))
             checked += len(given)
             have = text_of[footnote_id]
             absent = [w for w in given if have[w] == 0]
             if absent:
                 lost.append(LostWords(
                     page_index=page.page_index, where=footnote_id, words=absent[:50],
-                    context=" / ".join(lines)[:300],
+                    context=" / ".join(note_lines)[:300],
                 ))
     return Conservation(words_checked=checked, lost=lost)
 
@@ -211,7 +207,7 @@ def normalized(text: str) -> str:
 
 
 def definition_completeness(index: FootnoteIndex, truth: FootnoteTruth) -> Completeness:
-    by_marker: dict[str, list] = {}
+    by_marker: dict[str, list[Footnote]] = {}
     for f in index.footnotes:
         by_marker.setdefault(f.marker, []).append(f)
     marker_of_id = {f.footnote_id: f.marker for f in index.footnotes}

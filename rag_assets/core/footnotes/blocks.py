@@ -1,0 +1,45 @@
+"""The ``{FOOTNOTE m: ...}`` block: how the stitched text carries a definition, and the bound
+on how many full blocks of one note a page holds.
+
+Written by the stitcher, read by coverage, the model stitcher, the chunker and the generation
+stages, so the format lives here, apart from the stitching itself.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rag_assets.core.footnotes.records import Footnote
+
+
+def footnote_block(footnote: Footnote, marker: str | None = None) -> str:
+    """A definition as the stitched text carries it, right after the sentence that cites it."""
+    return f"{{FOOTNOTE {marker or footnote.marker}: {footnote.text}}}"
+
+
+# a block as ``footnote_block`` writes it, for the stages that read the stitched text
+FOOTNOTE_BLOCK_RE = re.compile(r"\{FOOTNOTE (?P<marker>[^:{}]{1,8}): (?P<text>[^{}]*)\}")
+
+# The bound on stitching (issue 19): a page inlines a footnote's full text at its first
+# ``FULL_BLOCKS_PER_PAGE`` citing places; every later one gets the short reference
+# ``{FOOTNOTE m: as stitched above}``, which stands for the nearest full block of marker ``m``
+# above it on the page (the stitcher writes one only where that block is this footnote's). A
+# page of 170,000 sentences citing one note is then its text, 256 definitions and 169,744
+# references, not 170,000 definitions; no text is dropped: every citing page still holds the
+# full definition (``stitching_coverage``), and the enriched chunker puts it back into every
+# chunk that cites the note (``chunking.resolve_blocks``). 256 is over ten times the most any
+# real filing cites one note on one page (24, in 43 SEC filings), so real documents stitch
+# as before.
+FULL_BLOCKS_PER_PAGE = 256
+REFERENCE_TEXT = "as stitched above"
+
+
+def footnote_reference(marker: str) -> str:
+    """The short reference written instead of a definition already stitched
+    ``FULL_BLOCKS_PER_PAGE`` times on the page (a block the stages reading blocks read)."""
+    return f"{{FOOTNOTE {marker}: {REFERENCE_TEXT}}}"
+
+
+def is_reference(block: re.Match[str]) -> bool:
+    """A ``FOOTNOTE_BLOCK_RE`` match that is a short reference, not a definition."""
+    return block.group("text") == REFERENCE_TEXT

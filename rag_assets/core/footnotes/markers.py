@@ -1,0 +1,62 @@
+"""The marker grammar: what a footnote marker looks like, opening a definition or cited in text.
+
+Styles: ``[N]`` (numbered document-wide); ``(N)``, ``(a)``, ``*``/``†``/``‡`` (10-K style, restarted
+under every table or page: meaningful only in a document that defines them, since ``(a)`` is also
+a list item); Unicode superscript digits (the PDF loader writes them where type sizes reveal
+them); a bare number opening a note line (``1 Includes``) is read as a superscript where the
+document cites superscripts. Nothing here reads context: whether a match is a citation or a
+definition is decided in ``citations`` and ``definitions``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from rag_assets.core.ingest.pages import SUPERSCRIPT_DIGITS
+
+MarkerStyle = Literal["bracket", "paren-number", "paren-letter", "symbol", "superscript"]
+SCOPED_STYLES = {"paren-number", "paren-letter", "symbol", "superscript"}  # reused per table / page
+SUPERSCRIPTS = SUPERSCRIPT_DIGITS
+TO_SUPERSCRIPT = str.maketrans("0123456789", SUPERSCRIPTS)
+
+DEFINITION_RE = re.compile(
+    r"^(?P<indent>\s*)(?:"
+    r"\[(?P<bracket>\d{1,4})\]"
+    r"|\((?P<pnum>\d{1,2})\)"
+    r"|\((?P<plet>[a-hj-uwyz])\)"
+    r"|(?P<sym>\*{1,3}|†|‡)"
+    rf"|(?P<sup>[{SUPERSCRIPTS}]{{1,2}})"
+    r"|(?P<bare>\d{1,2})(?=\s+[A-Z])"
+    r")\s*(?P<text>\S.*)$"
+)
+CITATION_RE = re.compile(
+    r"\[(?P<bracket>\d{1,4})\]"
+    r"|\((?P<pnum>\d{1,2})\)(?![\w(])"
+    r"|\((?P<plet>[a-hj-uwyz])\)(?![\w(])"
+    r"|(?<=[\w%)\].,])(?P<sym>\*{1,3}|†|‡)"
+    rf"|(?P<sup>[{SUPERSCRIPTS}]{{1,2}})"
+)
+# a marker opening a body line with what follows it: a citation that wrapped (``zones``)
+WRAPPED_MARKER_RE = re.compile(
+    r"^\s*(?:\[\d{1,4}\]|\(\d{1,2}\)|\([a-z]\)|[" + SUPERSCRIPTS + r"]{1,2})"
+    r"(?P<punct>[.,;:)])?(?P<rest>\s*\S?)"
+)
+
+
+def marker_of(match: re.Match[str]) -> tuple[str, MarkerStyle] | None:
+    """The canonical printed marker and style of a definition or citation match."""
+    groups = match.groupdict()
+    if groups.get("bracket"):
+        return f"[{groups['bracket']}]", "bracket"
+    if groups.get("pnum"):
+        return f"({groups['pnum']})", "paren-number"
+    if groups.get("plet"):
+        return f"({groups['plet']})", "paren-letter"
+    if groups.get("sym"):
+        return groups["sym"], "symbol"
+    if groups.get("sup"):
+        return groups["sup"], "superscript"
+    if groups.get("bare"):
+        return groups["bare"].translate(TO_SUPERSCRIPT), "superscript"
+    return None
