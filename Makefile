@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export GX_ANALYTICS_ENABLED := false
 export DAGSTER_DISABLE_TELEMETRY := 1
 
-.PHONY: install demo test test-fast ui bench bench-real bench-statements backfill-check lint sample clean
+.PHONY: install demo test test-fast ui bench bench-real bench-statements backfill-check lint typecheck sample clean
 
 install: $(STAMP) ocr
 
@@ -45,7 +45,7 @@ sample: install
 demo: install $(DAGSTER_HOME)/dagster.yaml
 	$(BIN)/rag-assets demo
 
-test: install browser
+test: install browser typecheck
 	$(BIN)/python -m pytest -q
 
 test-fast: install browser
@@ -106,8 +106,12 @@ bench-statements: install
 backfill-check: install
 	$(BIN)/python -m rag_assets.ops.backfill_check $(BACKFILL_ARGS)
 
-lint: install
+lint: install typecheck
 	$(BIN)/ruff check .
+
+# mypy, strict on rag_assets/core ([tool.mypy] in pyproject.toml); part of make test
+typecheck: install
+	$(BIN)/mypy
 
 clean:  # empties data/ but keeps data/README.md (the layout, versioned)
 	test ! -d data || find data -mindepth 1 -maxdepth 1 ! -name README.md -exec rm -rf {} +
