@@ -258,9 +258,10 @@ def _classic_bert(model: Any) -> Any:
                     token_type_ids: torch.Tensor) -> torch.Tensor:
             embeddings = self.inner.embeddings
             positions = embeddings.position_ids[:, : input_ids.size(1)]
-            x: torch.Tensor = embeddings.LayerNorm(embeddings.word_embeddings(input_ids)
-                                     + embeddings.token_type_embeddings(token_type_ids)
-                                     + embeddings.position_embeddings(positions))
+            x: torch.Tensor = embeddings.LayerNorm(
+                embeddings.word_embeddings(input_ids)
+                + embeddings.token_type_embeddings(token_type_ids)
+                + embeddings.position_embeddings(positions))
             mask = (1.0 - attention_mask[:, None, None, :].to(x.dtype)) * -10000.0
             for layer in self.inner.encoder.layer:
                 attention = layer.attention.self
