@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Literal
@@ -556,7 +556,7 @@ def split_sentences(text: str) -> list[str]:
 
 def _fitted(
     items: Iterable[_Unit | _Table], header_of: Callable[[_Unit], str], budget: _Budget
-) -> Iterable[_Unit]:
+) -> Iterator[_Unit]:
     """Units with their token counts, each within the body budget beside the header it would
     open a chunk with: a long sentence is cut at white space (outside its footnote blocks where
     it can be), a long table by rows with its title and header rows in every part."""

@@ -25,6 +25,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, SupportsInt
 
 import matplotlib
 
@@ -63,7 +64,7 @@ def _rows(frame: pd.DataFrame | None) -> pd.DataFrame:
     return frame if frame is not None else pd.DataFrame()
 
 
-def _json_list(value: object) -> list:
+def _json_list(value: object) -> list[Any]:
     if isinstance(value, list):
         return value
     if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
@@ -75,7 +76,7 @@ def _json_list(value: object) -> list:
     return parsed if isinstance(parsed, list) else []
 
 
-def _json_dict(value: object) -> dict:
+def _json_dict(value: object) -> dict[str, Any]:
     try:
         parsed = json.loads(str(value))
     except (TypeError, ValueError):
@@ -104,7 +105,7 @@ def md_text(value: object, width: int | None = None) -> str:
     return html.escape(text).replace("|", "\\|")
 
 
-def anchor(document: str, year: object, page: object) -> str:
+def anchor(document: str, year: object, page: SupportsInt) -> str:
     """The id of a page's anchor: built from the partition and the page number only, with every
     character outside ``[a-z0-9-]`` replaced (an id never carries document text)."""
     slug = re.sub(r"[^a-z0-9-]+", "-", f"{document}-{year}".lower())
@@ -263,23 +264,24 @@ class AuditData:
     threshold: float
     missing: list[str]
     scorecard: list[tuple[str, str]]
-    chunks: dict[str, list[dict]]
+    chunks: dict[str, list[dict[str, Any]]]
     coverage: dict[str, list[float | None]]
-    registry: list[dict]
+    registry: list[dict[str, Any]]
     registry_summary: dict[str, int]
     summaries: dict[str, list[Sentence]]
     diff: list[DiffRow]
-    answers: list[dict]
+    answers: list[dict[str, Any]]
     retrieval: pd.DataFrame
     answer_metrics: pd.DataFrame
     figures: dict[str, object]
-    pages: dict[str, dict] = field(default_factory=dict)
+    pages: dict[str, dict[str, Any]] = field(default_factory=dict)
     # pages whose text is not their text layer's ("ocr") or who have none ("none"), in order
-    text_sources: list[dict] = field(default_factory=list)
+    text_sources: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _citations(raw: Sequence[dict], pages: dict[str, dict], page_texts: Mapping[tuple, str],
-               document: str, year: int) -> list[Citation]:
+def _citations(raw: Sequence[dict[str, Any]], pages: dict[str, dict[str, Any]],
+               page_texts: Mapping[tuple[str, int, int], str], document: str, year: int
+               ) -> list[Citation]:
     out = []
     for c in raw:
         doc, yr, page = str(c.get("document", document)), c.get("year", year), c.get("page", 0)
@@ -306,7 +308,7 @@ def _citations(raw: Sequence[dict], pages: dict[str, dict], page_texts: Mapping[
     return out
 
 
-def _registry(dictionary: pd.DataFrame, registry: pd.DataFrame) -> list[dict]:
+def _registry(dictionary: pd.DataFrame, registry: pd.DataFrame) -> list[dict[str, Any]]:
     counts: dict[str, int] = {}
     resolutions: dict[str, set[str]] = {}
     if not registry.empty and "footnote_id" in registry:
@@ -334,7 +336,7 @@ def _registry(dictionary: pd.DataFrame, registry: pd.DataFrame) -> list[dict]:
     return rows
 
 
-def _chunk_rows(frame: pd.DataFrame) -> list[dict]:
+def _chunk_rows(frame: pd.DataFrame) -> list[dict[str, Any]]:
     if frame.empty:
         return []
     if "seq" in frame:
@@ -354,7 +356,7 @@ def _chunk_rows(frame: pd.DataFrame) -> list[dict]:
     return rows
 
 
-def text_sources(raw: pd.DataFrame) -> list[dict]:
+def text_sources(raw: pd.DataFrame) -> list[dict[str, Any]]:
     """The pages of ``raw_pages`` read by OCR or left without text, in page order: page number
     (1-based), printed label, source, characters, and the note saying how or why. A table
     written before the text source was kept has none to show."""
@@ -403,11 +405,11 @@ def collect(document: str, year: int, tables: Mapping[str, pd.DataFrame | None],
     frames = {name: _rows(tables.get(name)) for name in TABLES}
     missing = [name for name in TABLES if frames[name].empty]
     raw = frames["raw_pages"]
-    page_texts: dict[tuple, str] = {}
+    page_texts: dict[tuple[str, int, int], str] = {}
     if not raw.empty:
         for r in raw.itertuples(index=False):
             page_texts[(document, year, int(r.page_index))] = _text(r.text)
-    pages: dict[str, dict] = {}
+    pages: dict[str, dict[str, Any]] = {}
 
     summaries: dict[str, list[Sentence]] = {}
     frame = frames["summaries"]
@@ -572,14 +574,14 @@ def markdown_report(data: AuditData, image: str | None = None) -> str:
     else:
         metrics = data.answer_metrics
         if not metrics.empty:
-            row = []
+            means = []
             for column in ANSWER_COLUMNS:
                 values = pd.to_numeric(metrics[column], errors="coerce").dropna() \
                     if column in metrics else pd.Series(dtype=float)
-                row.append(f"{values.mean():.3f}" if len(values) else "-")
+                means.append(f"{values.mean():.3f}" if len(values) else "-")
             out.append("| questions | " + " | ".join(ANSWER_COLUMNS) + " |")
             out.append("|---|" + "---|" * len(ANSWER_COLUMNS))
-            out.append(f"| {len(metrics)} | " + " | ".join(row) + " |\n")
+            out.append(f"| {len(metrics)} | " + " | ".join(means) + " |\n")
         else:
             out.append(_absent("answer_metrics"))
         if data.answers:

@@ -220,7 +220,7 @@ def filing_from_doc_name(doc_name: str, company: str, pdfs_dir: Path) -> Filing:
 _Record = TypeVar("_Record", bound=BaseModel)
 
 
-def _jsonl(path: Path) -> Iterable[tuple[int, dict]]:
+def _jsonl(path: Path) -> Iterable[tuple[int, object]]:  # any JSON value: the model checks it
     for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if line.strip():
             try:

@@ -72,7 +72,8 @@ def metrics_table(summary: pd.DataFrame, columns: dict[str, str]) -> str:
         shown.loc[unavailable, metric_columns] = "n/a"
         notes = [f"\n\n{s}: {r}" for s, r in summary.loc[unavailable, ["strategy", "unavailable"]]
                  .drop_duplicates("strategy").itertuples(index=False)]
-    table = shown.rename(columns=columns).to_markdown(index=False, floatfmt=".3f")
+    # pandas is untyped here: to_markdown returns the table's text
+    table: str = shown.rename(columns=columns).to_markdown(index=False, floatfmt=".3f")
     return table + "".join(notes)
 
 
@@ -127,4 +128,5 @@ def by_document_table(rollup: pd.DataFrame, setting: str, kind: str,
     pivot = pivot[[s for s in pivot.columns if s != "cross_encoder"]]
     n = rows.groupby("document").questions.max()
     table = [[doc, *[f"{v:.3f}" for v in pivot.loc[doc]], int(n[doc])] for doc in pivot.index]
-    return tabulate(table, headers=["document", *pivot.columns, "n"], disable_numparse=True)
+    text: str = tabulate(table, headers=["document", *pivot.columns, "n"], disable_numparse=True)
+    return text

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -53,6 +53,7 @@ from rag_assets.core.generation.metric_questions import parse_question
 from rag_assets.core.generation.records import (
     ABSTENTION,
     AuditRecord,
+    CitationMark,
     Claim,
     GuardrailEvent,
     QAResult,
@@ -123,6 +124,7 @@ def mmr(hits: Sequence[Hit], vectors: np.ndarray, k: int, lam: float) -> list[Hi
             value = lam * relevance[i] - (1 - lam) * similar
             if value > best_value:
                 best, best_value = i, value
+        assert best is not None  # an unchosen hit is left, and unit vectors score above -1e9
         chosen.append(best)
     return [hits[i] for i in sorted(chosen)]
 
@@ -232,12 +234,18 @@ class Answerer:
         checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
         return [c for c in checked if all(x.mark == "valid" for x in c.citations)]
 
+    def _model(self) -> ChatModel:
+        """The chat model the model paths write with (the extractive engine has none)."""
+        if self.chat is None:
+            raise RuntimeError("model claims need a chat model: the extractive engine has none")
+        return self.chat
+
     def model_claims(self, question: str, scored: Sequence[ScoredUnit]
                      ) -> tuple[list[Claim], list[GuardrailEvent]]:
         """Claims a model writes from the best units' pages; a claim must quote its excerpt."""
         sources = _page_sources(scored, self.config.model_context_chars)
         prompt = render("answer", question=question, sources=sources, abstention=ABSTENTION)
-        reply, events = model_reply(self.chat, prompt)
+        reply, events = model_reply(self._model(), prompt)
         claims = model_claims(reply, sources)
         checked = verify_claims(claims, self.pages, self.config.citation_threshold)
         kept, dropped = keep_verified(checked, "model claims")
@@ -353,7 +361,7 @@ class Answerer:
         prompt = render("answer", question=f"{question}\n\nComputed from the statement rows "
                         f"below: {computed.headline} {' '.join(computed.details)}",
                         sources=sources, abstention=ABSTENTION)
-        reply, events = model_reply(self.chat, prompt)
+        reply, events = model_reply(self._model(), prompt)
         computed_figures = re.findall(r"-?\$?\d[\d,]*(?:\.\d+)?%?", " ".join(
             [computed.headline, *computed.details]))
         claims = []
@@ -453,7 +461,7 @@ class Answerer:
         return result
 
 
-def model_reply(chat: ChatModel, prompt: str) -> tuple[dict, list[GuardrailEvent]]:
+def model_reply(chat: ChatModel, prompt: str) -> tuple[dict[str, Any], list[GuardrailEvent]]:
     """The model's JSON reply, or {} with the guardrail event that says why: a failed call
     (``model_error``), no JSON after the retry, or JSON without a ``claims`` list
     (``invalid_json``)."""
@@ -481,7 +489,7 @@ def keep_verified(checked: Sequence[Claim], what: str
         detail=f"{len(checked) - len(kept)} of {len(checked)} {what} had no valid citation")]
 
 
-def model_claims(reply: dict, sources: Sequence[dict]) -> list[Claim]:
+def model_claims(reply: dict[str, Any], sources: Sequence[dict[str, Any]]) -> list[Claim]:
     """The claims of a model's reply, each cited on the excerpts it names (S1..Sn; a number
     outside them cites nothing)."""
     claims: list[Claim] = []
@@ -525,7 +533,7 @@ def _claim_of(unit: EvidenceUnit) -> Claim:
     return Claim(text=unit.with_footnotes, citations=citations)
 
 
-def _page_sources(scored: Sequence[ScoredUnit], budget: int) -> list[dict]:
+def _page_sources(scored: Sequence[ScoredUnit], budget: int) -> list[dict[str, Any]]:
     """The best units grouped by page, in order of their best unit, within ``budget`` chars."""
     pages: dict[tuple[str, int, int], list[str]] = {}
     used = 0
@@ -547,7 +555,7 @@ def compose(question: str, answers: Sequence[PartAnswer], pages: PageTexts,
     claims: list[Claim] = []
     lines: list[str] = []
     numbers: dict[tuple[str, int, int], int] = {}
-    marks: dict[int, str] = {}
+    marks: dict[int, CitationMark] = {}
     for answer in answers:
         if answer.abstained:
             if len(answers) > 1:
@@ -576,10 +584,11 @@ def compose(question: str, answers: Sequence[PartAnswer], pages: PageTexts,
                     sources_used=sources, chunk_ids=chunk_ids)
 
 
-_ORDER = {"valid": 0, "unchecked": 1, "context_mismatch": 2, "invalid": 3}
+_ORDER: dict[CitationMark, int] = {"valid": 0, "unchecked": 1, "context_mismatch": 2,
+                                   "invalid": 3}
 
 
-def _worse(current: str | None, new: str) -> str:
+def _worse(current: CitationMark | None, new: CitationMark) -> CitationMark:
     if current is None:
         return new
     return current if _ORDER[current] >= _ORDER[new] else new

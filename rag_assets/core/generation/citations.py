@@ -251,8 +251,8 @@ class PageTexts:
             mentions = []
             for r in find_references(text):
                 if r.kind in CHECKED_KINDS:
-                    line = bisect.bisect_right(starts, r.start) - 1
-                    mentions.append(_Mention(r.key, line, _is_heading(lines[line])))
+                    at = bisect.bisect_right(starts, r.start) - 1  # the line's index
+                    mentions.append(_Mention(r.key, at, _is_heading(lines[at])))
             self._mentions[key] = mentions
         return self._mentions[key]
 

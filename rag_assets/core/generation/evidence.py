@@ -118,8 +118,8 @@ def split_sentences(text: str) -> list[str]:
     # a footnote block that opens a piece belongs to the sentence before it
     merged: list[str] = []
     for piece in sentences:
-        if merged and piece.startswith("\x00"):
-            lead = re.match(r"(?:\x00\d+\x00\s*)+", piece)
+        # a NUL the text itself holds (not a parked block) leaves the piece a sentence of its own
+        if merged and (lead := re.match(r"(?:\x00\d+\x00\s*)+", piece)):
             merged[-1] = f"{merged[-1]} {lead.group(0).strip()}"
             piece = piece[lead.end():].strip()
         if piece:

@@ -86,7 +86,7 @@ class Operand(BaseModel):
 
 
 class _Value(BaseModel):
-    value: float | None
+    value: float  # never None: a missing operand raises _Missing
     shown: str
 
 

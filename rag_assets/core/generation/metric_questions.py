@@ -17,7 +17,7 @@ import json
 import re
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Literal, cast
 
 from pydantic import BaseModel, Field
 
@@ -29,6 +29,8 @@ RULES_FILE = Path(__file__).with_name("judgment_rules.json")
 
 Unit = Literal["percent", "ratio", "days", "USD"]
 Aggregate = Literal["value", "average", "cagr", "trend"]
+Scale = Literal["thousands", "millions", "billions"]
+Direction = Literal["up", "down", "improve", "worsen", "change"]
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                 "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 SCALES = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
@@ -160,12 +162,12 @@ class MetricQuestion(BaseModel):
     months: int = Field(default=12, description="12 for a fiscal year, 3 for a quarter, 6 ...")
     quarter: int | None = None
     decimals: int | None = None
-    scale: Literal["thousands", "millions", "billions"] | None = None
+    scale: Scale | None = None
     percent: bool = Field(default=False, description="the question asks for percents")
     formulas: dict[str, str] = Field(
         default_factory=dict, description="definitions the question states, by metric name")
     yes_no: bool = False
-    direction: Literal["up", "down", "improve", "worsen", "change"] | None = None
+    direction: Direction | None = None
     judgment: str | None = None
 
     @property
@@ -213,7 +215,7 @@ _AVERAGE_RE = re.compile(r"\baverage\b", re.IGNORECASE)
 _SPAN_RE = re.compile(r"\b(?P<n>\d|two|three|four|five|six|seven|eight|nine|ten)[\s-]+years?\b",
                       re.IGNORECASE)
 _CAGR_RE = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual\s+growth", re.IGNORECASE)
-_DIRECTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
+_DIRECTIONS: tuple[tuple[Direction, re.Pattern[str]], ...] = (
     ("improve", re.compile(r"\bimprov\w*|\bbetter\b", re.IGNORECASE)),
     ("worsen", re.compile(r"\bworse\w*|\bdeteriorat\w*", re.IGNORECASE)),
     ("up", re.compile(r"\bincreas\w*|\bgr[eo]w\w*|\brais\w*|\bros[ee]\b|\brise\b|\bwent\s+up|"
@@ -351,11 +353,11 @@ def parse_question(question: str) -> MetricQuestion | None:
     if quarter_year and not years:
         years = [quarter_year]
     aggregate: Aggregate = "value"
-    direction = None
-    for name, pattern in _DIRECTIONS:
+    direction: Direction | None = None
+    for candidate, pattern in _DIRECTIONS:
         if pattern.search(norm.replace("growth rate", "")) and not (
                 is_metric and "[-1]" in load_definitions().metrics[target].formula):
-            direction = name
+            direction = candidate
             break
     span = _SPAN_RE.search(asked)
     if _CAGR_RE.search(asked):
@@ -386,7 +388,8 @@ def parse_question(question: str) -> MetricQuestion | None:
     return MetricQuestion(
         question=question, target=target, is_metric=is_metric, years=years,
         aggregate=aggregate, months=months, quarter=quarter, decimals=decimals,
-        scale=scale_match["scale"].lower() if scale_match else None,
+        # the pattern's group matches only the three scale words
+        scale=cast(Scale, scale_match["scale"].lower()) if scale_match else None,
         percent=bool(_PERCENT_RE.search(normalize(text))), formulas=formulas,
         yes_no=bool(_YES_NO_RE.search(asked.split("?")[0] if "?" in asked else asked)),
         direction=direction if aggregate == "trend" else None, judgment=judgment)

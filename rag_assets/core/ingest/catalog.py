@@ -114,15 +114,15 @@ def has_report(reports_dir: Path, document: str, year: int | str) -> bool:
 
 
 def changed_reports(
-    reports: list[ReportFile], seen: dict[str, list]
-) -> tuple[list[tuple[ReportFile, str]], dict[str, list]]:
+    reports: list[ReportFile], seen: dict[str, list[int | str]]
+) -> tuple[list[tuple[ReportFile, str]], dict[str, list[int | str]]]:
     """Reports that are new or whose content changed since ``seen``, and the new ``seen``.
 
     ``seen`` maps a path to ``[size, mtime_ns, sha256]``; the file is only hashed again when its
     size or mtime moved, and only counts as changed when its hash did (a touch is not an edit).
     """
     changed: list[tuple[ReportFile, str]] = []
-    new_seen: dict[str, list] = {}
+    new_seen: dict[str, list[int | str]] = {}
     for report in reports:
         key = str(report.path)
         previous = seen.get(key)

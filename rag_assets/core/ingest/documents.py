@@ -123,7 +123,7 @@ def split_text_pages(text: str) -> list[str]:
     if "\f" in text:
         pages = text.split("\f")
         return pages[:-1] if pages and not pages[-1].strip() else pages
-    pages: list[str] = []
+    pages = []
     current: list[str] = []
     for line in text.split("\n"):
         current.append(line)
@@ -210,7 +210,7 @@ def load_tei_pages(data: bytes, path: Path) -> list[Page]:
     pages: list[dict[str, list[str]]] = [{"text": [], "notes": [], "label": []}]
 
     def new_page(pb: ET.Element) -> None:
-        label = [pb.get("n")] if pb.get("n") else []
+        label = [n] if (n := pb.get("n")) else []
         if not pages[-1]["text"] and not pages[-1]["notes"]:
             pages[-1]["label"] = label  # a pb before any text opens the first page
             return

@@ -194,8 +194,9 @@ def parse_hocr(hocr: str, dpi: int, image_height: int, engine_name: str = TESSER
         size = _X_SIZE_RE.search(title)
         if not words or box is None:
             continue
+        x0, y0, x1, y1 = (int(v) for v in box.groups())
         raw.append((" ".join(words), float(size.group(1)) * scale if size else 0.0,
-                    tuple(int(v) for v in box.groups())))  # type: ignore[misc]
+                    (x0, y0, x1, y1)))
     sizes = same_sizes([s for _, s, _ in raw])
     lines = [
         OcrLine(text=text, size=size, left=x0 * scale, right=x1 * scale,

@@ -262,8 +262,8 @@ def read_columns(header: str, width: int) -> list[Column]:
     if len(years) > width:
         years = years[-width:]
     captions: list[tuple[int, int]] = []
-    for pattern, months in DURATIONS:
-        captions.extend((m.start(), months) for m in pattern.finditer(header))
+    for pattern, span in DURATIONS:
+        captions.extend((m.start(), span) for m in pattern.finditer(header))
     captions.sort()
     durations = [m for _, m in captions]
     columns: list[Column] = []
@@ -545,8 +545,8 @@ def headed_markdown(lines: Sequence[str], above: Sequence[str]) -> list[str]:
         # the header rows name the columns already: the first gains the units if none has them
         if scale == 1.0 or read_units(" ".join(rows[0]))[1] != 1.0:
             return list(lines)
-        named = [f"{rows[0][0]} ({UNIT_NAMES[scale]})".strip(), *rows[0][1:]]
-        return [_markdown_row(named), *lines[1:]]
+        first_row = [f"{rows[0][0]} ({UNIT_NAMES[scale]})".strip(), *rows[0][1:]]
+        return [_markdown_row(first_row), *lines[1:]]
     return headed([column_name(c) for c in columns])
 
 

@@ -231,15 +231,15 @@ _EQUITY = (
 )
 _OF = r"statements?\s+of\s+(?:consolidated\s+)?"
 # (kind, pattern of the title after "Consolidated"/"Combined"), first match wins
+_TITLE_SOURCES: tuple[tuple[StatementKind, str], ...] = (
+    ("comprehensive_income", r"statements?\s+of\s+comprehensive\s+(?:income|loss|earnings)"),
+    ("cash_flow", rf"{_OF}cash\s+flows?|cash\s+flows?\s+statements?"),
+    ("balance_sheet", rf"balance\s+sheets?|{_OF}financial\s+(?:position|condition)"),
+    ("equity", rf"{_OF}{_EQUITY}"),
+    ("income_statement", rf"{_OF}(?:operations|income|earnings)|income\s+statements?"),
+)
 TITLE_PATTERNS: tuple[tuple[StatementKind, re.Pattern[str]], ...] = tuple(
-    (kind, re.compile(pattern, re.IGNORECASE))
-    for kind, pattern in (
-        ("comprehensive_income", r"statements?\s+of\s+comprehensive\s+(?:income|loss|earnings)"),
-        ("cash_flow", rf"{_OF}cash\s+flows?|cash\s+flows?\s+statements?"),
-        ("balance_sheet", rf"balance\s+sheets?|{_OF}financial\s+(?:position|condition)"),
-        ("equity", rf"{_OF}{_EQUITY}"),
-        ("income_statement", rf"{_OF}(?:operations|income|earnings)|income\s+statements?"),
-    )
+    (kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in _TITLE_SOURCES
 )
 TITLE_HEAD_RE = re.compile(
     # "NIKE, Inc. Consolidated Statements of Income" (the company first, Nike 2018),

@@ -14,11 +14,15 @@ import json
 import os
 import re
 import time
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from rag_assets.core.llm.prompts import render
+
+if TYPE_CHECKING:
+    from openai import OpenAI
+    from openai.types.chat import ChatCompletionMessageParam
 
 Provider = Literal["extractive", "openai", "azure"]
 Role = Literal["librarian", "executive"]
@@ -61,13 +65,13 @@ class LLMConfig(BaseModel):
 
 
 def _local(url: str | None) -> bool:
-    return bool(url) and bool(re.match(r"https?://(127\.0\.0\.1|localhost|\[::1\])[:/]", url))
+    return bool(url and re.match(r"https?://(127\.0\.0\.1|localhost|\[::1\])[:/]", url))
 
 
 class ChatModel:
     """Chat completions through the ``openai`` package; counts its calls and seconds."""
 
-    def __init__(self, config: LLMConfig, client: object) -> None:
+    def __init__(self, config: LLMConfig, client: OpenAI) -> None:
         self.config = config
         self.client = client
         self.calls = 0
@@ -82,7 +86,7 @@ class ChatModel:
         """The model's reply to ``prompt`` (with the ``system`` prompt that fences data)."""
         from openai import OpenAIError
 
-        messages = [{"role": "user", "content": prompt}]
+        messages: list[ChatCompletionMessageParam] = [{"role": "user", "content": prompt}]
         if system:
             messages.insert(0, {"role": "system", "content": render("system")})
         started = time.perf_counter()
@@ -99,7 +103,7 @@ class ChatModel:
             self.seconds += time.perf_counter() - started
         return (reply.choices[0].message.content or "").strip()
 
-    def complete_json(self, prompt: str, role: Role = "executive") -> dict:
+    def complete_json(self, prompt: str, role: Role = "executive") -> dict[str, Any]:
         """A JSON object from the model: a tolerant parse, one retry, then ``LLMReplyError``."""
         reply = self.complete(prompt, role)
         parsed = parse_json_reply(reply)
@@ -111,6 +115,15 @@ class ChatModel:
             raise LLMReplyError(f"the model's reply was not a JSON object twice: "
                                 f"{reply[:120]!r}")
         return parsed
+
+
+class _AzureSettings(TypedDict):
+    """The ``AzureOpenAI`` arguments besides its credential."""
+
+    azure_endpoint: str
+    api_version: str
+    timeout: float
+    max_retries: int
 
 
 def connect(config: LLMConfig) -> ChatModel | None:
@@ -136,8 +149,8 @@ def connect(config: LLMConfig) -> ChatModel | None:
     if not endpoint:
         raise LLMConfigError(f"provider 'azure' needs {config.azure_endpoint_env}")
     version = os.environ.get("AZURE_OPENAI_API_VERSION") or config.azure_api_version
-    common = dict(azure_endpoint=endpoint, api_version=version,
-                  timeout=config.timeout_seconds, max_retries=config.max_retries)
+    common = _AzureSettings(azure_endpoint=endpoint, api_version=version,
+                            timeout=config.timeout_seconds, max_retries=config.max_retries)
     key = os.environ.get(config.azure_key_env)
     if key:
         return ChatModel(config, openai.AzureOpenAI(api_key=key, **common))
@@ -156,7 +169,7 @@ _FENCED_RE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)
 _TRAILING_COMMA_RE = re.compile(r",\s*([}\]])")
 
 
-def parse_json_reply(reply: str) -> dict | None:
+def parse_json_reply(reply: str) -> dict[str, Any] | None:
     """The first JSON object in a model's reply: inside a code fence or prose, with trailing
     commas or single quotes forgiven; None when there is none."""
     candidates = [m.group(1) for m in _FENCED_RE.finditer(reply)] + [reply]

@@ -111,9 +111,9 @@ def _cgroup_cpu_limit() -> float | None:
     except (OSError, ValueError):
         pass
     try:
-        quota = int(Path("/sys/fs/cgroup/cpu/cpu.cfs_quota_us").read_text())
-        period = int(Path("/sys/fs/cgroup/cpu/cpu.cfs_period_us").read_text())
-        return quota / period if quota > 0 and period > 0 else None
+        quota_us = int(Path("/sys/fs/cgroup/cpu/cpu.cfs_quota_us").read_text())
+        period_us = int(Path("/sys/fs/cgroup/cpu/cpu.cfs_period_us").read_text())
+        return quota_us / period_us if quota_us > 0 and period_us > 0 else None
     except (OSError, ValueError):
         return None
 
@@ -255,14 +255,16 @@ def load_model(model: str, device: str = "cpu") -> SentenceTransformer:
 
     try:
         loaded = SentenceTransformer(resolve_model(model), device=device)
-        _NATIVE_MAX_SEQ_LENGTH[(model, device)] = int(loaded.max_seq_length)
-        return loaded
     except Exception as err:  # noqa: BLE001 - one clear line instead of a hub stack trace
         first = next((line for line in str(err).splitlines() if line.strip()), repr(err))
         raise RuntimeError(
             f"cannot load embedding model {model!r}: {first.strip()} "
             "(give a local folder, or a name already in the Hugging Face cache)"
         ) from err
+    if loaded.max_seq_length is None:  # a first module without a tokenizer or a length
+        raise RuntimeError(f"embedding model {model!r} states no token limit (max_seq_length)")
+    _NATIVE_MAX_SEQ_LENGTH[(model, device)] = int(loaded.max_seq_length)
+    return loaded
 
 
 def requested_backend(backend: str | None = None) -> str:
@@ -411,8 +413,13 @@ class Embedder:
         self.load_seconds = 0.0  # what loading the model cost this Embedder (0: never needed)
         facts = read_model_facts(model)
         if facts is None:  # not a plain folder: ask the model itself
+            loaded = self.model
+            assert not isinstance(loaded, OnnxEncoder)  # no ONNX file is chosen yet: torch's
+            dimension = loaded.get_embedding_dimension()
+            if dimension is None:
+                raise RuntimeError(f"embedding model {model!r} states no embedding dimension")
             facts = ModelFacts(
-                dimension=int(self.model.get_embedding_dimension()),
+                dimension=int(dimension),
                 max_seq_length=native_max_seq_length(model, device),
             )
         # the loaded model is shared by every Embedder of the process: never change its own

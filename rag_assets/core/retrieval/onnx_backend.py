@@ -48,7 +48,7 @@ import math
 import os
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -209,11 +209,12 @@ def pool(token_embeddings: np.ndarray, attention_mask: np.ndarray, mode: str,
 
 
 @contextlib.contextmanager
-def _no_progress_bars() -> Any:
+def _no_progress_bars() -> Iterator[None]:
     """transformers' "Loading weights" bars off while the export loads the model (twice): a
     first run's log gets one line from the Embedder, not progress bars."""
-    from transformers.utils import logging as transformers_logging
+    from transformers.utils import logging as logging_module
 
+    transformers_logging: Any = logging_module  # its progress-bar switches are unannotated
     was_enabled = transformers_logging.is_progress_bar_enabled()
     transformers_logging.disable_progress_bar()
     try:
@@ -224,7 +225,7 @@ def _no_progress_bars() -> Any:
 
 
 @contextlib.contextmanager
-def _locked(path: Path):
+def _locked(path: Path) -> Iterator[None]:
     """An exclusive lock beside ``path``: two processes (two steps of one run) export once."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path.with_suffix(".lock"), "w") as handle:
@@ -243,21 +244,24 @@ def _classic_bert(model: Any) -> Any:
     import torch
 
     class ClassicBert(torch.nn.Module):
-        def __init__(self, inner: torch.nn.Module) -> None:
+        # a transformers BertModel: torch types a module's submodules as Tensor | Module
+        def __init__(self, inner: Any) -> None:
             super().__init__()
             self.inner = inner
-            self.heads = inner.config.num_attention_heads
-            self.head_size = inner.config.hidden_size // self.heads
+            self.heads: int = inner.config.num_attention_heads
+            self.head_size: int = inner.config.hidden_size // self.heads
 
-        def _split(self, x):  # noqa: ANN001, ANN202
+        def _split(self, x: torch.Tensor) -> torch.Tensor:
             return x.view(x.size()[:-1] + (self.heads, self.head_size)).permute(0, 2, 1, 3)
 
-        def forward(self, input_ids, attention_mask, token_type_ids):  # noqa: ANN001, ANN201
+        def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor,
+                    token_type_ids: torch.Tensor) -> torch.Tensor:
             embeddings = self.inner.embeddings
             positions = embeddings.position_ids[:, : input_ids.size(1)]
-            x = embeddings.LayerNorm(embeddings.word_embeddings(input_ids)
-                                     + embeddings.token_type_embeddings(token_type_ids)
-                                     + embeddings.position_embeddings(positions))
+            x: torch.Tensor = embeddings.LayerNorm(
+                embeddings.word_embeddings(input_ids)
+                + embeddings.token_type_embeddings(token_type_ids)
+                + embeddings.position_embeddings(positions))
             mask = (1.0 - attention_mask[:, None, None, :].to(x.dtype)) * -10000.0
             for layer in self.inner.encoder.layer:
                 attention = layer.attention.self
@@ -298,9 +302,12 @@ def _export_fp32(folder: Path, target: Path) -> None:
             super().__init__()
             self.inner = inner
 
-        def forward(self, input_ids, attention_mask, token_type_ids):  # noqa: ANN001, ANN201
-            return self.inner(input_ids=input_ids, attention_mask=attention_mask,
-                              token_type_ids=token_type_ids).last_hidden_state
+        def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor,
+                    token_type_ids: torch.Tensor) -> torch.Tensor:
+            hidden: torch.Tensor = self.inner(
+                input_ids=input_ids, attention_mask=attention_mask,
+                token_type_ids=token_type_ids).last_hidden_state
+            return hidden
 
     module = _classic_bert(model) if classic else TokenEmbeddings(model)
     example = {name: torch.ones((2, 8), dtype=torch.long) for name in INPUTS}
@@ -387,7 +394,8 @@ def _exported(target: Path, facts: Path) -> bool:
     """A complete export: the file and its facts, of the size the facts recorded (a truncated
     or replaced file is exported again)."""
     try:
-        return target.stat().st_size == json.loads(facts.read_text(encoding="utf-8"))["bytes"]
+        recorded: object = json.loads(facts.read_text(encoding="utf-8"))["bytes"]
+        return target.stat().st_size == recorded
     except (OSError, ValueError, KeyError, TypeError):
         return False
 

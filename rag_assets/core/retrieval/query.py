@@ -202,24 +202,24 @@ def metrics_in(text: str, path: Path = LEXICON_PATH) -> list[str]:
 
 
 _STATE = r"(?:consolidated\s+)?"
+_STATEMENT_NAME_SOURCES: tuple[tuple[StatementKind, str], ...] = (
+    ("comprehensive_income", rf"\bstatements?\s+of\s+{_STATE}comprehensive\s+(?:income|loss)"),
+    ("income_statement", rf"\bincome\s+statements?\b|\bstatements?\s+of\s+{_STATE}"
+                         r"(?:income|operations|earnings)\b|(?<![\w&])p&l\b"
+                         r"|\bprofit\s+and\s+loss\b"),
+    ("balance_sheet", rf"\bbalance\s+sheets?\b|\bstatements?\s+of\s+{_STATE}financial\s+"
+                      r"(?:position|condition)\b"),
+    ("cash_flow", rf"\bcash\s+flows?\s+statements?\b|\bstatements?\s+of\s+{_STATE}cash\s+"
+                  r"flows?\b"),
+    ("equity", rf"\bstatements?\s+of\s+{_STATE}(?:changes\s+in\s+)?(?:(?:share|stock)"
+               r"(?:holder|owner)s?'?\s+)?equity\b|\bequity\s+statements?\b"),
+    ("segment_note", r"\bsegment\s+(?:note|information|data|results|reporting|disclosures?)\b"
+                     r"|\b(?:by|each|which|per)\s+(?:business\s+|operating\s+|reportable\s+)?"
+                     r"segments?\b|\b(?:business|operating|reportable)\s+segments?\b"),
+    ("mdna", r"(?<![\w&])md&a\b|\bmanagement'?s?\s+discussion\s+and\s+analysis\b"),
+)
 STATEMENT_NAME_PATTERNS: tuple[tuple[StatementKind, re.Pattern[str]], ...] = tuple(
-    (kind, re.compile(pattern))
-    for kind, pattern in (
-        ("comprehensive_income", rf"\bstatements?\s+of\s+{_STATE}comprehensive\s+(?:income|loss)"),
-        ("income_statement", rf"\bincome\s+statements?\b|\bstatements?\s+of\s+{_STATE}"
-                             r"(?:income|operations|earnings)\b|(?<![\w&])p&l\b"
-                             r"|\bprofit\s+and\s+loss\b"),
-        ("balance_sheet", rf"\bbalance\s+sheets?\b|\bstatements?\s+of\s+{_STATE}financial\s+"
-                          r"(?:position|condition)\b"),
-        ("cash_flow", rf"\bcash\s+flows?\s+statements?\b|\bstatements?\s+of\s+{_STATE}cash\s+"
-                      r"flows?\b"),
-        ("equity", rf"\bstatements?\s+of\s+{_STATE}(?:changes\s+in\s+)?(?:(?:share|stock)"
-                   r"(?:holder|owner)s?'?\s+)?equity\b|\bequity\s+statements?\b"),
-        ("segment_note", r"\bsegment\s+(?:note|information|data|results|reporting|disclosures?)\b"
-                         r"|\b(?:by|each|which|per)\s+(?:business\s+|operating\s+|reportable\s+)?"
-                         r"segments?\b|\b(?:business|operating|reportable)\s+segments?\b"),
-        ("mdna", r"(?<![\w&])md&a\b|\bmanagement'?s?\s+discussion\s+and\s+analysis\b"),
-    )
+    (kind, re.compile(pattern)) for kind, pattern in _STATEMENT_NAME_SOURCES
 )
 
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -50,6 +50,9 @@ from rag_assets.core.retrieval.embeddings import Embedder
 from rag_assets.core.retrieval.query import QueryPlan, understand
 from rag_assets.core.retrieval.references import blend_scores, citation_scores
 from rag_assets.core.retrieval.store import VectorStore, sql_text
+
+if TYPE_CHECKING:
+    from sentence_transformers import CrossEncoder
 
 Strategy = Literal[
     "dense", "bm25", "hybrid_rrf", "hybrid_blended", "citation_rerank", "cross_encoder", "routed"
@@ -177,7 +180,8 @@ class RetrievalResult(BaseModel):
 
 
 @lru_cache(maxsize=4)
-def load_cross_encoder(model: str, device: str = "cpu") -> tuple[object | None, str | None]:
+def load_cross_encoder(model: str, device: str = "cpu"
+                       ) -> tuple[CrossEncoder | None, str | None]:
     """The model, or why it cannot be loaded; tried once per process (a failed offline lookup
     costs seconds)."""
     try:
@@ -228,7 +232,7 @@ class CrossEncoderReranker:
         return _reranked(hits, [float(x) for x in scores], "cross_encoder")[:top_n]
 
 
-def _hits(rows: Sequence[dict], stage: str) -> list[Hit]:
+def _hits(rows: Sequence[dict[str, Any]], stage: str) -> list[Hit]:
     """Rows to ranked hits; equal scores (the same sentence in two years' reports) are ordered
     by chunk id, so a ranking reproduces."""
     rows = sorted(rows, key=lambda r: (-float(r["score"]), r["chunk_id"]))

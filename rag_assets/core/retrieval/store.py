@@ -32,12 +32,13 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from datetime import timedelta
 from pathlib import Path
+from typing import Any, cast
 
 import lancedb
 import numpy as np
 import pyarrow as pa
 from lancedb.index import FTS, Bitmap, HnswSq, IndexConfig
-from lancedb.query import MatchQuery
+from lancedb.query import LanceHybridQueryBuilder, LanceVectorQueryBuilder, MatchQuery
 from lancedb.rerankers import RRFReranker
 from pydantic import BaseModel, Field
 
@@ -289,7 +290,7 @@ class LanceFolder:
             .execute(row)
         )
 
-    def profiles(self) -> list[dict]:
+    def profiles(self) -> list[dict[str, Any]]:
         if PROFILE_TABLE not in self.table_names():
             return []
         rows = self.db.open_table(PROFILE_TABLE).to_arrow().to_pylist()
@@ -412,7 +413,8 @@ class VectorStore(LanceFolder):
             problem = f"{type(err).__name__}: {first.strip()}"
         for index in table.list_indices():
             if index.index_type == "FTS":
-                return int(table.index_stats(index.name).num_unindexed_rows), problem
+                stats = table.index_stats(index.name)  # None: the index is gone since listed
+                return (int(stats.num_unindexed_rows) if stats else None), problem
         return None, problem
 
     # -- the vector index -------------------------------------------------------------------
@@ -459,7 +461,7 @@ class VectorStore(LanceFolder):
         with self._ann_lock(table.name) as held:
             if not held:
                 return self.ann_state(table, "busy")
-            table.checkout_latest()
+            table.checkout_latest()  # type: ignore[no-untyped-call]  # lancedb: unannotated
             index = self.vector_index(table)
             if index is not None and (index.num_segments or 1) <= self.ann.max_segments:
                 return self.ann_state(table, "folded")  # another process just (re)built it
@@ -543,13 +545,12 @@ class VectorStore(LanceFolder):
     def dense(
         self, kind: ChunkKind, vector: np.ndarray, k: int, where: str | None = None,
         exact: bool = False,
-    ) -> list[dict]:
+    ) -> list[dict[str, Any]]:
         """Nearest chunks by cosine similarity (``score`` = cosine). Through the vector index
         when the table has one (``exact``: a flat scan of every row, the ground truth)."""
-        query = (
-            self.searchable(kind).search(vector).distance_type("cosine")
-            .select([*HIT_COLUMNS, "_distance"])
-        )
+        # lancedb's Table.search is typed as the base builder: a vector gives the vector one
+        search = cast(LanceVectorQueryBuilder, self.searchable(kind).search(vector))
+        query = search.distance_type("cosine").select([*HIT_COLUMNS, "_distance"])
         if exact:
             query = query.bypass_vector_index()
         else:
@@ -561,13 +562,15 @@ class VectorStore(LanceFolder):
             row["score"] = 1.0 - float(row.pop("_distance"))
         return rows
 
-    def bm25(self, kind: ChunkKind, text: str, k: int, where: str | None = None) -> list[dict]:
+    def bm25(self, kind: ChunkKind, text: str, k: int, where: str | None = None
+             ) -> list[dict[str, Any]]:
         """Best chunks by BM25 over the native full-text index (``score`` = BM25)."""
         if not text.strip():
             return []
         query = (
             self.searchable(kind)
-            .search(MatchQuery(text, FTS_COLUMN), query_type="fts")
+            # lancedb's pydantic dataclass: mypy does not see its fields' defaults
+            .search(MatchQuery(text, FTS_COLUMN), query_type="fts")  # type: ignore[call-arg]
             .select([*HIT_COLUMNS, "_score"])
         )
         if where:
@@ -580,13 +583,15 @@ class VectorStore(LanceFolder):
     def hybrid_rrf(
         self, kind: ChunkKind, vector: np.ndarray, text: str, k: int, where: str | None = None,
         rrf_k: int = 60,
-    ) -> list[dict]:
+    ) -> list[dict[str, Any]]:
         """LanceDB's own hybrid query fused by reciprocal rank (``score`` = RRF score)."""
         if not text.strip():
             return self.dense(kind, vector, k, where)
+        # lancedb's Table.search is typed as the base builder: "hybrid" gives the hybrid one
+        search = cast(LanceHybridQueryBuilder,
+                      self.searchable(kind).search(query_type="hybrid", fts_columns=FTS_COLUMN))
         query = (
-            self.searchable(kind)
-            .search(query_type="hybrid", fts_columns=FTS_COLUMN)
+            search
             .vector(vector)
             .text(text)
             .distance_type("cosine")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 import pandas as pd
 
@@ -16,7 +17,7 @@ from rag_assets.core.chunks.chunking import Chunk
 from rag_assets.core.footnotes.stitching import Citation, Footnote, FootnoteIndex, StitchedPage
 from rag_assets.core.ingest.context import DocumentContext
 from rag_assets.core.ingest.facts import StatementFact
-from rag_assets.core.ingest.pages import Page, TableBlock
+from rag_assets.core.ingest.pages import Page, TableBlock, TextSource
 
 RAW_PAGE_COLUMNS = [
     "document", "year", "page_index", "page_label", "section", "item", "statement", "text",
@@ -57,7 +58,7 @@ INTEGER_COLUMNS = {
 BOOLEAN_COLUMNS = {"total", "identity_failed"}
 
 
-def _frame(rows: list[dict], columns: list[str]) -> pd.DataFrame:
+def _frame(rows: list[dict[str, Any]], columns: list[str]) -> pd.DataFrame:
     """Explicit column types: the first partition written creates the DuckDB table, and a column
     that happens to be all-null there must not become a NULL-typed column."""
     frame = pd.DataFrame(rows, columns=columns)
@@ -149,7 +150,8 @@ def frame_to_pages(frame: pd.DataFrame) -> list[Page]:
                 body_size=0.0 if pd.isna(row.body_size) else float(row.body_size),
                 tables=[TableBlock.model_validate(t) for t in json.loads(row.tables_json)],
                 # a partition written before the text source was kept: its text layer's
-                text_source=_none(getattr(row, "text_source", None)) or "text",
+                # a stored value, checked by Page
+                text_source=cast(TextSource, _none(getattr(row, "text_source", None)) or "text"),
                 text_note=_none(getattr(row, "text_note", None)),
             )
         )
@@ -290,11 +292,12 @@ def source_versions(
     footnotes). ``raw_pages`` keeps it in ``sha256``, the tables built from it in
     ``source_sha256``; a table with no rows says what its last write recorded (``recorded``);
     rows written before that column existed say nothing."""
+    recorded = recorded or {}
     out = {}
     for name, frame in frames.items():
         column = "sha256" if name == "raw_pages" else "source_sha256"
         values = frame[column].dropna().unique() if column in frame.columns else []
-        if not len(frame) and (recorded or {}).get(name):
+        if not len(frame) and recorded.get(name):
             values = [recorded[name]]
         out[name] = sorted(str(v) for v in values)
     return out

@@ -31,6 +31,12 @@ def test_sentences_keep_their_footnote_blocks_and_abbreviations() -> None:
     ]
 
 
+def test_a_nul_the_text_holds_is_not_taken_for_a_footnote_block() -> None:
+    # PDF text can hold NULs; one opening a piece after a tag is not a parked block
+    assert split_sentences("See the table <br> \x00odd text.") == [
+        "See the table <br>", "\x00odd text."]
+
+
 def test_a_footnote_qualification_travels_with_the_claim_it_qualifies(corpus: Corpus) -> None:
     result = corpus.answerer().ask(
         "What was Exemplar's organic revenue growth in fiscal 2024, excluding the Lumen "

@@ -218,6 +218,32 @@ def test_model_facts_from_the_folder_match_the_loaded_model(tmp_path: Path) -> N
     assert read_model_facts("BAAI/bge-small-en-v1.5") is None
 
 
+class _Unstated:
+    """A loaded model that states no token limit or no dimension (sentence-transformers gives
+    None for a first module without a tokenizer or a length, a last one without a size)."""
+
+    max_seq_length: int | None = None
+
+    def __init__(self, path: str, device: str) -> None:
+        pass
+
+    def get_embedding_dimension(self) -> int | None:
+        return None
+
+
+def test_a_model_that_states_no_limit_or_dimension_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sentence_transformers
+
+    monkeypatch.setattr(sentence_transformers, "SentenceTransformer", _Unstated)
+    with pytest.raises(RuntimeError, match="states no token limit"):
+        load_model("unstated-limit-model")  # a failed load is not cached
+    monkeypatch.setattr(_Unstated, "max_seq_length", 128)
+    with pytest.raises(RuntimeError, match="states no embedding dimension"):
+        Embedder("unstated-dimension-model", backend="torch")
+
+
 def test_the_model_loads_only_when_a_text_must_be_encoded(tmp_path: Path) -> None:
     store = VectorStore(tmp_path / "db", Embedder().slug, 384)
     first = Embedder(cache=store.embedding_cache())
