@@ -373,18 +373,18 @@ def test_llm_mode_with_an_unreachable_server_falls_back_and_passes_its_checks(ea
 
 @pytest.mark.slow
 def test_the_real_small_model_through_the_validator(earnings, llama_server):
-    """SmolLM2-135M (llama.cpp, 2,048-token context) on the release's first two pages: whatever
-    it writes, the contracts hold and every placement has a status."""
-    pages = earnings.doc.pages[:2]
+    """SmolLM2-135M (llama.cpp, 2,048-token context) on the release's first page, in two
+    batches: whatever it writes, the contracts hold and every placement has a status."""
+    pages = earnings.doc.pages[:1]
     index = build_footnote_index(pages)
     config = LLMConfig(provider="openai", base_url=llama_server.base_url,
                        librarian_model=llama_server.model, timeout_seconds=600, max_retries=0)
     chat = ChatModel(config, openai.OpenAI(base_url=llama_server.base_url, api_key="local",
                                            timeout=600, max_retries=0))
-    result = model_stitch(pages, index, chat, batch_chars=1200)  # prompt + reply fit 2,048
+    result = model_stitch(pages, index, chat, batch_chars=800)  # prompt + reply fit 2,048
     assert_never_worse(result, earnings, pages, index)
     assert result.model_calls == result.batches >= 2
     placements = {(p.page_index, m.group("marker")) for p in stitch_document(pages, index)
                   for m in FOOTNOTE_BLOCK_RE.finditer(p.text)}
-    assert len(placements) == 17
+    assert len(placements) == 7
     assert result.recovered + result.backfilled + result.fallback_footnotes == len(placements)
