@@ -21,8 +21,13 @@ from rag_assets.core.evaluation.runs import records_to_frame, run_questions, sum
 from rag_assets.core.ingest.catalog import has_report
 from rag_assets.core.retrieval.retriever import STRATEGIES, Retriever
 from rag_assets.defs.index import document_profile, enriched_vectors, naive_vectors
-from rag_assets.defs.partitions import partition_of, report_partitions
-from rag_assets.defs.reporting import BY_PARTITION, fail, partition_questions, preview
+from rag_assets.defs.partitions import partition_of
+from rag_assets.defs.reporting import (
+    fail,
+    partition_questions,
+    partition_table,
+    preview,
+)
 from rag_assets.defs.resources import (
     EmbeddingsResource,
     RagSettings,
@@ -43,17 +48,9 @@ def _headline(summary: pd.DataFrame) -> dg.MetadataValue:
     return dg.MetadataValue.md(metrics_table(summary, HEADLINE))
 
 
-@dg.asset(
-    group_name=GROUP,
-    partitions_def=report_partitions,
-    deps=[naive_vectors, enriched_vectors, document_profile],
-    metadata=BY_PARTITION,
-    kinds={"duckdb", "lancedb"},
-    pool="duckdb_writer",
-    owners=["team:rag-assets"],
-    output_required=False,
-    automation_condition=dg.AutomationCondition.eager(),
-)
+@partition_table(GROUP, {"duckdb", "lancedb"},
+                 deps=[naive_vectors, enriched_vectors, document_profile],
+                 output_required=False, automation_condition=dg.AutomationCondition.eager())
 def retrieval_runs(
     context: dg.AssetExecutionContext,
     settings: RagSettings,
@@ -110,9 +107,7 @@ def retrieval_runs(
     )
 
 
-@dg.asset(group_name=GROUP, partitions_def=report_partitions, metadata=BY_PARTITION,
-          kinds={"duckdb"}, automation_condition=dg.AutomationCondition.eager(),
-          pool="duckdb_writer", owners=["team:rag-assets"])
+@partition_table(GROUP, automation_condition=dg.AutomationCondition.eager())
 def retrieval_metrics(
     context: dg.AssetExecutionContext, retrieval_runs: pd.DataFrame
 ) -> dg.Output[pd.DataFrame]:

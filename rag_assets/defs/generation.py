@@ -30,8 +30,13 @@ from rag_assets.core.llm.client import LLMConfigError
 from rag_assets.core.retrieval.retriever import Retriever
 from rag_assets.core.warehouse.tables import EMPTY_FACTS, facts_provider
 from rag_assets.defs.index import document_profile, enriched_vectors, naive_vectors
-from rag_assets.defs.partitions import partition_of, report_partitions
-from rag_assets.defs.reporting import BY_PARTITION, fail, partition_questions, preview
+from rag_assets.defs.partitions import partition_of
+from rag_assets.defs.reporting import (
+    fail,
+    partition_questions,
+    partition_table,
+    preview,
+)
 from rag_assets.defs.resources import (
     WAREHOUSE_SCHEMA,
     EmbeddingsResource,
@@ -72,10 +77,8 @@ def _answerer(context: dg.AssetExecutionContext, settings: RagSettings,
         fail(context, str(err))
 
 
-@dg.asset(group_name=GROUP, partitions_def=report_partitions, deps=INDEXED,
-          metadata=BY_PARTITION, kinds={"duckdb", "lancedb"},
-          pool="duckdb_writer", owners=["team:rag-assets"],
-          ins={"raw_pages": dg.AssetIn()}, automation_condition=dg.AutomationCondition.eager())
+@partition_table(GROUP, {"duckdb", "lancedb"}, deps=INDEXED, ins={"raw_pages": dg.AssetIn()},
+                 automation_condition=dg.AutomationCondition.eager())
 def summaries(
     context: dg.AssetExecutionContext, settings: RagSettings, embeddings: EmbeddingsResource,
     retrieval: RetrievalSettings, llm: LLMResource, raw_pages: pd.DataFrame,
@@ -101,12 +104,9 @@ def summaries(
     })
 
 
-@dg.asset(group_name=GROUP, partitions_def=report_partitions, deps=INDEXED,
-          metadata=BY_PARTITION, kinds={"duckdb", "lancedb"},
-          pool="duckdb_writer", owners=["team:rag-assets"],
-          ins={"raw_pages": dg.AssetIn()},
-          check_specs=[dg.AssetCheckSpec("answer_citations", asset="answers")],
-          automation_condition=dg.AutomationCondition.eager())
+@partition_table(GROUP, {"duckdb", "lancedb"}, deps=INDEXED, ins={"raw_pages": dg.AssetIn()},
+                 check_specs=[dg.AssetCheckSpec("answer_citations", asset="answers")],
+                 automation_condition=dg.AutomationCondition.eager())
 def answers(
     context: dg.AssetExecutionContext, settings: RagSettings, embeddings: EmbeddingsResource,
     retrieval: RetrievalSettings, llm: LLMResource, raw_pages: pd.DataFrame,
@@ -153,10 +153,8 @@ def _citation_problem(result) -> str | None:  # noqa: ANN001 - a QAResult
     return None
 
 
-@dg.asset(group_name=GROUP, partitions_def=report_partitions, metadata=BY_PARTITION,
-          kinds={"duckdb"}, ins={"raw_pages": dg.AssetIn()},
-          pool="duckdb_writer", owners=["team:rag-assets"],
-          automation_condition=dg.AutomationCondition.eager())
+@partition_table(GROUP, ins={"raw_pages": dg.AssetIn()},
+                 automation_condition=dg.AutomationCondition.eager())
 def answer_metrics(
     context: dg.AssetExecutionContext, settings: RagSettings, answers: pd.DataFrame,
     raw_pages: pd.DataFrame,

@@ -49,7 +49,7 @@ from rag_assets.core.warehouse.tables import (
     stitched_to_frame,
 )
 from rag_assets.defs.partitions import partition_of, report_partitions
-from rag_assets.defs.reporting import BY_PARTITION, fail, preview, recorded_source
+from rag_assets.defs.reporting import BY_PARTITION, fail, partition_table, preview, recorded_source
 from rag_assets.defs.resources import LLMResource, RagSettings
 
 GROUP = "ingest"
@@ -71,15 +71,7 @@ def provenance(requested: str | None, read: str) -> str:
             "the same content again)")
 
 
-@dg.asset(
-    group_name=GROUP,
-    partitions_def=report_partitions,
-    output_required=False,
-    metadata=BY_PARTITION,
-    kinds={"duckdb", "pdf"},
-    pool="duckdb_writer",
-    owners=["team:rag-assets"],
-)
+@partition_table(GROUP, {"duckdb", "pdf"}, output_required=False)
 def raw_pages(
     context: dg.AssetExecutionContext, settings: RagSettings
 ) -> Iterator[dg.Output[pd.DataFrame]]:
@@ -266,18 +258,10 @@ def footnotes(
     )
 
 
-@dg.asset(
-    group_name=GROUP,
-    partitions_def=report_partitions,
-    metadata=BY_PARTITION,
-    kinds={"duckdb"},
-    pool="duckdb_writer",
-    owners=["team:rag-assets"],
-    check_specs=[
-        dg.AssetCheckSpec("footnote_coverage", asset="stitched_text", blocking=True),
-        dg.AssetCheckSpec("text_conservation", asset="stitched_text", blocking=True),
-    ],
-)
+@partition_table(GROUP, check_specs=[
+    dg.AssetCheckSpec("footnote_coverage", asset="stitched_text", blocking=True),
+    dg.AssetCheckSpec("text_conservation", asset="stitched_text", blocking=True),
+])
 def stitched_text(
     context: dg.AssetExecutionContext,
     settings: RagSettings,
@@ -431,15 +415,8 @@ def _chunk_outputs(
     )
 
 
-@dg.asset(
-    group_name=GROUP,
-    partitions_def=report_partitions,
-    metadata=BY_PARTITION,
-    kinds={"duckdb"},
-    pool="duckdb_writer",
-    owners=["team:rag-assets"],
-    check_specs=[dg.AssetCheckSpec("naive_chunks_quality", asset="naive_chunks", blocking=True)],
-)
+@partition_table(GROUP, check_specs=[
+    dg.AssetCheckSpec("naive_chunks_quality", asset="naive_chunks", blocking=True)])
 def naive_chunks(
     context: dg.AssetExecutionContext,
     settings: RagSettings,
@@ -460,18 +437,10 @@ def naive_chunks(
                               source_of("raw_pages", raw_pages))
 
 
-@dg.asset(
-    group_name=GROUP,
-    partitions_def=report_partitions,
-    metadata=BY_PARTITION,
-    kinds={"duckdb"},
-    pool="duckdb_writer",
-    owners=["team:rag-assets"],
-    check_specs=[
-        dg.AssetCheckSpec("enriched_chunks_quality", asset="enriched_chunks", blocking=True),
-        dg.AssetCheckSpec("footnote_colocation", asset="enriched_chunks"),
-    ],
-)
+@partition_table(GROUP, check_specs=[
+    dg.AssetCheckSpec("enriched_chunks_quality", asset="enriched_chunks", blocking=True),
+    dg.AssetCheckSpec("footnote_colocation", asset="enriched_chunks"),
+])
 def enriched_chunks(
     context: dg.AssetExecutionContext,
     settings: RagSettings,

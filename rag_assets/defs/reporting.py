@@ -1,16 +1,27 @@
 """What every asset shows a user: previews, one-line failures, the partition columns."""
 
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import dagster as dg
 import pandas as pd
 
 from rag_assets.core.evaluation.questions import GoldenQuestion, questions_path, read_questions
+from rag_assets.defs.partitions import report_partitions
 
 # the DuckDB IO manager replaces exactly these rows when a partition is re-materialized
 BY_PARTITION = {"partition_expr": {"document": "document", "year": "year"}}
 PREVIEW_ROWS = 5
+OWNERS = ["team:rag-assets"]
+
+
+def partition_table(group_name: str, kinds: set[str] | None = None, **options: Any) -> Any:
+    """``dg.asset`` for a warehouse table of one document x year partition: partitioned, the
+    IO manager told which columns hold the partition (so re-materializing replaces its rows),
+    a slot of the ``duckdb_writer`` pool (DuckDB allows one writing process), the team as
+    owner. ``options`` are the asset's own (checks, deps, inputs, automation)."""
+    return dg.asset(group_name=group_name, partitions_def=report_partitions, metadata=BY_PARTITION,
+                    kinds=kinds or {"duckdb"}, pool="duckdb_writer", owners=OWNERS, **options)
 
 
 def preview(frame: pd.DataFrame, columns: list[str], width: int = 160,

@@ -21,6 +21,7 @@ Neither requests a partition that already has a run queued or in progress.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import dagster as dg
 
@@ -92,14 +93,17 @@ def ingested_state(instance: dg.DagsterInstance, settings: RagSettings,
     return changed, [r for r in reports if str(r.path) not in changed_paths]
 
 
-@dg.schedule(
-    cron_schedule=reingest_cron(),
-    job=ingest_job,
-    execution_timezone=schedule_timezone(),
-    default_status=dg.DefaultScheduleStatus.RUNNING,
-    description="Nightly: re-scans data/reports/ and re-ingests every report whose content hash "
-    "differs from the one its partition last ingested (cron: RAG_ASSETS_REINGEST_CRON).",
-)
+def nightly(job: dg.UnresolvedAssetJobDefinition, description: str) -> Any:
+    """A schedule of ``job`` at the nightly cron (``RAG_ASSETS_REINGEST_CRON``) in the
+    configured timezone, running from the first start."""
+    return dg.schedule(cron_schedule=reingest_cron(), job=job,
+                       execution_timezone=schedule_timezone(),
+                       default_status=dg.DefaultScheduleStatus.RUNNING, description=description)
+
+
+@nightly(ingest_job, "Nightly: re-scans data/reports/ and re-ingests every report whose content "
+         "hash differs from the one its partition last ingested (cron: "
+         "RAG_ASSETS_REINGEST_CRON).")
 def reingest_schedule(context: dg.ScheduleEvaluationContext, settings: RagSettings):
     changed, _ = ingested_state(context.instance, settings, context.log)
     # a schedule cannot return partition requests: register new values as the sensor would
@@ -135,14 +139,9 @@ def evaluation_outdated(instance: dg.DagsterInstance, settings: RagSettings,
     return None
 
 
-@dg.schedule(
-    cron_schedule=reingest_cron(),
-    job=evaluation_job,
-    execution_timezone=schedule_timezone(),
-    default_status=dg.DefaultScheduleStatus.RUNNING,
-    description="Nightly: re-runs the evaluation of ingested partitions whose golden questions "
-    "or vectors are newer than their last retrieval_runs (cron: RAG_ASSETS_REINGEST_CRON).",
-)
+@nightly(evaluation_job, "Nightly: re-runs the evaluation of ingested partitions whose golden "
+         "questions or vectors are newer than their last retrieval_runs (cron: "
+         "RAG_ASSETS_REINGEST_CRON).")
 def reevaluate_schedule(context: dg.ScheduleEvaluationContext, settings: RagSettings):
     _, current = ingested_state(context.instance, settings, context.log)
     requests = []

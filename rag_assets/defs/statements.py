@@ -15,21 +15,14 @@ import pandas as pd
 from rag_assets.core.ingest.facts import missing_key_concepts, read_facts
 from rag_assets.core.ingest.identities import check_identities, share_holding
 from rag_assets.core.warehouse.tables import facts_to_frame, frame_to_pages
-from rag_assets.defs.partitions import partition_of, report_partitions
-from rag_assets.defs.reporting import BY_PARTITION, preview
+from rag_assets.defs.partitions import partition_of
+from rag_assets.defs.reporting import partition_table, preview
 
 GROUP = "ingest"
 
 
-@dg.asset(
-    group_name=GROUP,
-    partitions_def=report_partitions,
-    metadata=BY_PARTITION,
-    kinds={"duckdb"},
-    pool="duckdb_writer",
-    owners=["team:rag-assets"],
-    check_specs=[dg.AssetCheckSpec("statement_identities", asset="financial_statements")],
-)
+@partition_table(GROUP, check_specs=[
+    dg.AssetCheckSpec("statement_identities", asset="financial_statements")])
 def financial_statements(
     context: dg.AssetExecutionContext, raw_pages: pd.DataFrame
 ) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
