@@ -27,7 +27,7 @@ FOOTNOTE_BLOCK_RE = re.compile(r"\{FOOTNOTE (?P<marker>[^:{}]{1,8}): (?P<text>[^
 # page of 170,000 sentences citing one note is then its text, 256 definitions and 169,744
 # references, not 170,000 definitions; no text is dropped: every citing page still holds the
 # full definition (``stitching_coverage``), and the enriched chunker puts it back into every
-# chunk that cites the note (``chunking.resolve_blocks``). 256 is over ten times the most any
+# chunk that cites the note (``chunks.enriched.resolve_blocks``). 256 is over ten times the most any
 # real filing cites one note on one page (24, in 43 SEC filings), so real documents stitch
 # as before.
 FULL_BLOCKS_PER_PAGE = 256

@@ -1,0 +1,149 @@
+"""The stitched text read as units, in reading order: headings, sentences, tables.
+
+A unit is what the enriched chunker keeps whole: a sentence with the ``{FOOTNOTE ...}`` blocks
+stitched after it, a table with its title, header rows and the notes printed below it. Units
+are not sized here (:mod:`rag_assets.core.chunks.fitting` does that).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from rag_assets.core.footnotes.stitching import (
+    FOOTNOTE_BLOCK_RE,
+    SENTENCE_END_RE,
+    StitchedPage,
+    is_reference,
+)
+from rag_assets.core.ingest.layout import detect_heading
+from rag_assets.core.ingest.statement_tables import headed_markdown
+
+
+@dataclass
+class Unit:
+    """What a chunk is packed from and never cuts through unless it alone is over the window:
+    a heading, a sentence with its stitched blocks, a table (part) with its notes."""
+
+    text: str
+    page: int
+    section: str | None
+    heading: bool = False
+    table: bool = False  # a table (part) with its notes: kept whole, its notes never dropped
+    title: str | None = None  # a table's title
+    tokens: int = 0
+    # marker -> the full block a short reference of that marker in ``text`` stands for (the
+    # nearest full block of the marker above the unit on its page)
+    refs: dict[str, str] = field(default_factory=dict)
+
+
+HEADING_LINES = 8  # lines above a table read for its column headings and units line
+
+
+@dataclass
+class StitchedTable:
+    """A table as the stitched text holds it: title, markdown lines, the notes below it."""
+
+    title: str | None
+    lines: list[str]
+    notes: list[str]
+    page: int
+    section: str | None
+
+
+def stitched_units(pages: Sequence[StitchedPage]) -> Iterable[Unit | StitchedTable]:
+    """Headings, sentences (with their stitched footnotes) and tables, in reading order; each
+    unit holding a short reference knows the full block it stands for (``Unit.refs``)."""
+    nearest: dict[str, str] = {}  # marker -> its nearest full block above, on this page
+    page = None
+    for item in _read_units(pages):
+        if item.page != page:
+            nearest, page = {}, item.page
+        if isinstance(item, StitchedTable):
+            blocks = [m for note in item.notes if (m := FOOTNOTE_BLOCK_RE.fullmatch(note))]
+        elif "{FOOTNOTE" in item.text:
+            blocks = list(FOOTNOTE_BLOCK_RE.finditer(item.text))
+        else:
+            blocks = []
+        for match in blocks:
+            marker = match.group("marker")
+            if not is_reference(match):
+                nearest[marker] = match.group(0)
+            elif isinstance(item, Unit) and marker not in item.refs and marker in nearest:
+                item.refs[marker] = nearest[marker]
+        yield item
+
+
+def _read_units(pages: Sequence[StitchedPage]) -> Iterable[Unit | StitchedTable]:
+    """Headings, sentences (with their stitched footnotes) and tables, in reading order."""
+    section: str | None = None
+    for page in pages:
+        section = page.section if section is None else section
+        lines = page.text.split("\n")
+        n = 0
+        paragraph: list[str] = []
+
+        while n < len(lines):
+            line = lines[n].strip()
+            heading = detect_heading(line)
+            if line.startswith("|"):
+                above = [x.strip() for x in lines[max(0, n - HEADING_LINES):n]
+                         if x.strip() and not x.strip().startswith("|")]
+                title = paragraph.pop() if paragraph and _is_title(paragraph[-1]) else None
+                yield from _flush(paragraph, page.page_index, section)
+                table_lines = []
+                while n < len(lines) and lines[n].strip().startswith("|"):
+                    table_lines.append(lines[n].strip())
+                    n += 1
+                table_lines = headed_markdown(table_lines, above)
+                notes = []
+                while n < len(lines) and FOOTNOTE_BLOCK_RE.fullmatch(lines[n].strip()):
+                    notes.append(lines[n].strip())
+                    n += 1
+                yield StitchedTable(title, table_lines, notes, page.page_index, section)
+                continue
+            if heading:
+                yield from _flush(paragraph, page.page_index, section)
+                section = heading
+                yield Unit(line, page.page_index, section, heading=True)
+            elif not line:
+                yield from _flush(paragraph, page.page_index, section)
+            else:
+                paragraph.append(line)
+            n += 1
+        yield from _flush(paragraph, page.page_index, section)
+
+
+def _flush(paragraph: list[str], page: int, section: str | None) -> Iterable[Unit]:
+    """Emit the sentences of the paragraph gathered so far, and empty it."""
+    text = " ".join(" ".join(paragraph).split())
+    paragraph.clear()
+    for sentence in split_sentences(text):
+        yield Unit(sentence, page, section)
+
+
+_TRAILING_BLOCKS_RE = re.compile(r"(\s*\{FOOTNOTE [^{}]*\})+")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences, each carrying the footnote blocks stitched right after it."""
+    if not text:
+        return []
+    protected = FOOTNOTE_BLOCK_RE.sub(lambda m: m.group(0).replace(".", "\x00"), text)
+    out, start = [], 0
+    for match in SENTENCE_END_RE.finditer(protected):
+        end = match.end()
+        # matched in place: a slice of the rest per sentence made a long paragraph quadratic
+        blocks = _TRAILING_BLOCKS_RE.match(protected, end)
+        if blocks:
+            end = blocks.end()
+        out.append(protected[start:end].strip())
+        start = end
+    out.append(protected[start:].strip())
+    return [s.replace("\x00", ".") for s in out if s]
+
+
+def _is_title(line: str) -> bool:
+    """A short line without a sentence end just above a table is its title."""
+    return len(line) <= 120 and not line.rstrip().endswith((".", ";", ","))
