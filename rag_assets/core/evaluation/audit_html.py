@@ -18,6 +18,8 @@ TEMPLATE = "audit_report.html.j2"
 
 
 def environment() -> Environment:
+    """Autoescape on, and a name the template asks for but is not given fails the render
+    (``StrictUndefined``) instead of printing nothing."""
     return Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True,
                        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 

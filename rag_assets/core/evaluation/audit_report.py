@@ -7,7 +7,8 @@ of footnote coverage per chunk (naive vs enriched), and a self-contained HTML au
 (jinja2 with autoescape, inline CSS and JS, the PNG as a data URI, nothing fetched).
 
 Every table may be missing or empty: its section then says so. Document text is escaped
-everywhere (HTML by jinja2's autoescape, Markdown by :func:`md_text`); the one piece of data the
+everywhere (HTML by jinja2's autoescape, Markdown by
+:func:`~rag_assets.core.evaluation.audit_markdown.md_text`); the one piece of data the
 page's script reads is a ``<script type="application/json">`` block written with ``|tojson``.
 
 The parts: :mod:`~rag_assets.core.evaluation.audit_data` (what the report shows),
