@@ -33,7 +33,7 @@ LangChain + FAISS baseline and the golden set of the sample corpus.
    chunks) over the set's store, with the filings' loaded pages as ``PageTexts`` to cite and
    verify against, and the filings' statement facts for the metric engine (``facts_provider``:
    ``read_facts`` over the loaded pages; ``--no-facts`` answers without them). Judged by
-   ``answer_metrics.strict_answer_correct`` (the answer's first
+   ``answer_correctness.strict_answer_correct`` (the answer's first
    sentence against the reference's: figures within rounding, the yes/no polarity rule, else
    content-word recall), with the lenient rule (``answer_correct``, anywhere in the answer)
    beside it, labelled; citations under the verifier (``citation_marks``: valid, invalid, and
@@ -337,12 +337,9 @@ def answer_record(question: Any, result: Any, page_text: Any) -> dict[str, Any]:
     citations under the verifier (``citation_marks``: valid, invalid, every one valid), and
     whether it cites a labelled evidence page of the question's own filing (pages zero-based on
     both sides)."""
-    from rag_assets.core.evaluation.answer_metrics import (
-        answer_lead,
-        citation_marks,
-        score_answer,
-        strict_answer_correct,
-    )
+    from rag_assets.core.evaluation.answer_correctness import answer_lead, strict_answer_correct
+    from rag_assets.core.evaluation.answer_metrics import score_answer
+    from rag_assets.core.evaluation.citation_support import citation_marks
 
     score = score_answer(question, result, page_text)
     marks = citation_marks(result, page_text)

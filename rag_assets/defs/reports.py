@@ -14,11 +14,9 @@ import dagster as dg
 import pandas as pd
 from pydantic import Field
 
-from rag_assets.core.evaluation.audit_report import (
-    SIMILARITY_THRESHOLD,
-    TABLES,
-    build_audit_report,
-)
+from rag_assets.core.evaluation.audit_data import TABLES
+from rag_assets.core.evaluation.audit_report import build_audit_report
+from rag_assets.core.evaluation.summary_diff import SIMILARITY_THRESHOLD
 from rag_assets.core.warehouse.connection import connect_warehouse
 from rag_assets.core.warehouse.writable import is_local_database
 from rag_assets.defs.partitions import partition_of, report_partitions

@@ -8,21 +8,20 @@ from pathlib import Path
 
 import pytest
 
+from rag_assets.core.evaluation.answer_correctness import (
+    answer_correct,
+    answer_lead,
+    strict_answer_correct,
+)
+from rag_assets.core.evaluation.answer_lexicon import figures, normalize_text
 from rag_assets.core.evaluation.answer_metrics import (
     AnswerScore,
     abstention_correct,
-    answer_correct,
-    answer_lead,
-    citation_marks,
-    citation_scores,
     fact_recall,
-    figures,
-    normalize_text,
     score_answer,
-    strict_answer_correct,
     summarize_answers,
-    supports,
 )
+from rag_assets.core.evaluation.citation_support import citation_marks, citation_scores, supports
 from rag_assets.core.evaluation.financebench import read_financebench_questions
 from rag_assets.core.evaluation.questions import GoldenQuestion
 from rag_assets.core.generation.records import ABSTENTION, Claim, QAResult, SourceCitation

@@ -13,13 +13,11 @@ import pandas as pd
 import pytest
 
 from rag_assets.core.chunks.chunking import colocation, enriched_chunks, naive_chunks
-from rag_assets.core.evaluation.audit_report import (
+from rag_assets.core.evaluation.audit_data import anchor
+from rag_assets.core.evaluation.audit_report import AuditReport, build_audit_report
+from rag_assets.core.evaluation.coverage_heatmap import chunk_coverage, heatmap_figure
+from rag_assets.core.evaluation.summary_diff import (
     SIMILARITY_THRESHOLD,
-    AuditReport,
-    anchor,
-    build_audit_report,
-    chunk_coverage,
-    heatmap_figure,
     sentence_diff,
     token_set_cosine,
 )

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rag_assets.core.evaluation.answer_metrics import answer_lead
+from rag_assets.core.evaluation.answer_correctness import answer_lead
 from rag_assets.core.footnotes.stitching import build_footnote_index, stitch_document
 from rag_assets.core.generation.metric_questions import parse_question
 from rag_assets.core.retrieval.embeddings import Embedder
