@@ -31,13 +31,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from rag_assets.core.chunks.chunking import ChunkKind, join_context
-from rag_assets.core.generation.citations import (
-    CitationSettings,
-    PageTexts,
-    marked,
-    normalize,
-    verify_claims,
-)
+from rag_assets.core.generation.citations import CitationSettings, marked, verify_claims
 from rag_assets.core.generation.direct import direct_answer
 from rag_assets.core.generation.evidence import EvidenceUnit, units_of
 from rag_assets.core.generation.extractive import (
@@ -50,6 +44,7 @@ from rag_assets.core.generation.extractive import (
 )
 from rag_assets.core.generation.metric_engine import MetricAnswer, answer_metric
 from rag_assets.core.generation.metric_questions import parse_question
+from rag_assets.core.generation.page_texts import PageTexts, normalize
 from rag_assets.core.generation.records import (
     ABSTENTION,
     AuditRecord,
