@@ -20,7 +20,7 @@ For each size, in one process, on a synthetic chunk table in the store's own sch
 3. at ``--ivf-pq-size`` (100k) **IVF_PQ** beside it: LanceDB's suggested sizes (rows // 4096
    partitions, dim / 8 sub-vectors), its probes left to LanceDB, re-ranking 1x, 2x and 5x: build
    seconds, recall@10 in the three settings, dense p50; then dropped;
-4. **the index**: ``VectorStore.build_ann_index`` (``AnnConfig``: IVF_HNSW_SQ, and bitmap
+4. **the index**: ``ann.build_ann_index`` (``AnnConfig``: IVF_HNSW_SQ, and bitmap
    indexes on ``document`` and ``year``), timed; the same latencies again, and recall@10 of the
    indexed search against the exact top 10 in the three settings, counting filtered hits outside
    the filtered partition (must be 0) and short results;
@@ -70,8 +70,13 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from rag_assets.core.chunks.chunking import Chunk, chunk_id  # noqa: E402
-from rag_assets.core.retrieval.store import (  # noqa: E402
+from rag_assets.core.retrieval.ann import (  # noqa: E402
     AnnConfig,
+    ann_state,
+    build_ann_index,
+    vector_index,
+)
+from rag_assets.core.retrieval.store import (  # noqa: E402
     VectorStore,
     WriteResult,
     partition_filter,
@@ -318,7 +323,7 @@ def run_size(n: int, corpus: Corpus, args: argparse.Namespace) -> dict[str, Any]
             if index.index_type != "FTS":
                 table.drop_index(index.name)
         table.optimize()
-    if table.count_rows() != n or store.vector_index(table) is not None:
+    if table.count_rows() != n or vector_index(table) is not None:
         shutil.rmtree(folder, ignore_errors=True)
         store = VectorStore(folder, MODEL_SLUG, DIM, AnnConfig(min_rows=NO_INDEX))
         table = store.table(KIND)
@@ -365,7 +370,7 @@ def run_size(n: int, corpus: Corpus, args: argparse.Namespace) -> dict[str, Any]
 
     if n == args.ivf_pq_size:
         result["ivf_pq"] = compare_ivf_pq(store, table, recall_q, settings, truth)
-    state = store.build_ann_index(table)
+    state = build_ann_index(table, store.ann, store.lock_folder)
     result["index"] = {"type": state.index_type, "build_seconds": state.seconds,
                        "config": store.ann.model_dump(exclude={"min_rows"}),
                        "problem": state.problem, "load": load()}
@@ -414,7 +419,7 @@ def until_rebuild(store: VectorStore, table: lancedb.table.Table, corpus: Corpus
     p = first
     while True:
         start = p * PER_PARTITION
-        state = store.ann_state(table)
+        state = ann_state(table, store.ann)
         if state.segments == store.ann.max_segments:
             out["dense_p50_ms_at_limit"] = dense_p50(store, queries)
         written = write_partition(store, arrow_batch(corpus, start, PER_PARTITION, table.schema),
@@ -492,7 +497,7 @@ def run_real(args: argparse.Namespace) -> dict[str, Any] | None:
              for p in rng.integers(0, partitions, len(queries))]
     settings = {"whole_table": [None] * len(queries), "other_partition": other}
     truth = exact_truth(store, queries, settings)
-    state = store.build_ann_index(table)
+    state = build_ann_index(table, store.ann, store.lock_folder)
     out = {"rows": n, "source": names[0], "build_seconds": state.seconds,
            "recall": recall_at(store, queries, settings, truth)}
     shutil.rmtree(folder, ignore_errors=True)

@@ -214,7 +214,7 @@ def run(docs: Sequence[rb.Doc], embedder: Any, store_dir: Path, rounds: int, sco
     """Index ``docs`` in one store, then time every question's answer and retrieval."""
     from rag_assets.core.evaluation.answer_metrics import score_answer
     from rag_assets.core.generation.answers import Answerer
-    from rag_assets.core.generation.citations import PageTexts
+    from rag_assets.core.generation.page_texts import PageTexts
     from rag_assets.core.retrieval.retriever import Retriever, Scope
 
     store, stats = rb.index_ours(docs, embedder, store_dir)

@@ -446,7 +446,7 @@ def run_answers(docs: Sequence[rb.Doc], retriever: Any, *, facts: Any = None,
     ``facts``: a statement-facts provider for the metric engine, passed on by ``answerer``
     (``make_answerer``: ``Answerer(retriever, pages, facts=facts)``); None asks the engine as
     it is today."""
-    from rag_assets.core.generation.citations import PageTexts
+    from rag_assets.core.generation.page_texts import PageTexts
 
     pages = PageTexts()
     for doc in docs:

@@ -23,7 +23,7 @@ from rag_assets.core.evaluation.answer_metrics import (
     summarize_answers,
 )
 from rag_assets.core.generation.answers import AnswerConfig, Answerer, audit_record
-from rag_assets.core.generation.citations import PageTexts
+from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.generation.storage import answers_to_frame, append_audit, summaries_to_frame
 from rag_assets.core.generation.summaries import summarize_report
 from rag_assets.core.llm.client import LLMConfigError

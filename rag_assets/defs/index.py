@@ -5,7 +5,7 @@ report what they did. A partition's rows are replaced in one commit, so re-mater
 duplicates and concurrent partitions never lose each other's rows.
 
 Past a row count (``ANN_INDEX_ROWS``, ``RAG_ASSETS_ANN_INDEX_ROWS``) a chunk table gets a vector
-index, built by the write that crosses it and extended by every later write (``store.py``); the
+index, built by the write that crosses it and extended by every later write (``ann.py``); the
 vector assets report it (``ann_*`` metadata: the index type, whether the table is indexed, its
 rows, what this write did to the index).
 
@@ -23,8 +23,9 @@ import pandas as pd
 
 from rag_assets.core.chunks.chunking import ChunkKind
 from rag_assets.core.ingest.routing import profile_from_text
+from rag_assets.core.retrieval.ann import AnnState
 from rag_assets.core.retrieval.embeddings import Embedder, available_cores, torch_threads_for
-from rag_assets.core.retrieval.store import AnnState, LanceFolder, VectorStore, index_partition
+from rag_assets.core.retrieval.store import LanceFolder, VectorStore, index_partition
 from rag_assets.core.warehouse.tables import frame_to_chunks, frame_to_footnotes
 from rag_assets.defs.partitions import partition_of, report_partitions
 from rag_assets.defs.reporting import fail, preview

@@ -3,9 +3,9 @@
 One path for every provider. Retrieval is the platform's own (``routed`` over enriched chunks by
 default); the evidence is the retrieved chunks after MMR, split into sentences and table rows on
 the pages that print them (:mod:`evidence`). The ``extractive`` engine quotes the best units;
-a model (``openai``/``azure``) writes a JSON reply whose claims must quote the excerpts. Either
-way every citation is checked against the stored page (:mod:`citations`), and a model claim whose
-citation does not hold is dropped, not shown.
+a model (``openai``/``azure``) writes a JSON reply whose claims must quote the excerpts
+(:mod:`claims`). Either way every citation is checked against the stored page
+(:mod:`citations`), and a model claim whose citation does not hold is dropped, not shown.
 
 Guardrails, each recorded as a :class:`GuardrailEvent` and in ``answer_audit``:
 
@@ -25,18 +25,19 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from pydantic import BaseModel, Field
 
 from rag_assets.core.chunks.chunking import ChunkKind, join_context
-from rag_assets.core.generation.citations import (
-    CitationSettings,
-    PageTexts,
-    marked,
-    normalize,
-    verify_claims,
+from rag_assets.core.generation.citations import CitationSettings, marked, verify_claims
+from rag_assets.core.generation.claims import (
+    claim_of,
+    keep_verified,
+    model_claims,
+    model_reply,
+    page_sources,
 )
 from rag_assets.core.generation.direct import direct_answer
 from rag_assets.core.generation.evidence import EvidenceUnit, units_of
@@ -50,6 +51,7 @@ from rag_assets.core.generation.extractive import (
 )
 from rag_assets.core.generation.metric_engine import MetricAnswer, answer_metric
 from rag_assets.core.generation.metric_questions import parse_question
+from rag_assets.core.generation.page_texts import PageTexts, normalize
 from rag_assets.core.generation.records import (
     ABSTENTION,
     AuditRecord,
@@ -58,10 +60,9 @@ from rag_assets.core.generation.records import (
     GuardrailEvent,
     QAResult,
     Source,
-    SourceCitation,
 )
 from rag_assets.core.ingest.routing import LEGAL_SUFFIX_RE, display_name
-from rag_assets.core.llm.client import ChatModel, LLMCallError, LLMReplyError
+from rag_assets.core.llm.client import ChatModel, LLMReplyError
 from rag_assets.core.llm.prompts import render
 from rag_assets.core.retrieval.query import load_lexicon
 from rag_assets.core.retrieval.retriever import Hit, Retriever, Scope, Strategy
@@ -216,9 +217,9 @@ class Answerer:
         if self.chat is None:
             chosen = select(scored, self.config.extractive, max_claims)
             out.claims = [*self.direct(part.question, [s.unit for s in chosen], units),
-                          *(_claim_of(s.unit) for s in chosen)]
+                          *(claim_of(s.unit) for s in chosen)]
         else:
-            out.claims, events = self.model_claims(part.question, scored)
+            out.claims, events = self.claims_from_model(part.question, scored)
             out.events += events
         out.abstained = not out.claims
         return out
@@ -240,10 +241,10 @@ class Answerer:
             raise RuntimeError("model claims need a chat model: the extractive engine has none")
         return self.chat
 
-    def model_claims(self, question: str, scored: Sequence[ScoredUnit]
-                     ) -> tuple[list[Claim], list[GuardrailEvent]]:
+    def claims_from_model(self, question: str, scored: Sequence[ScoredUnit]
+                          ) -> tuple[list[Claim], list[GuardrailEvent]]:
         """Claims a model writes from the best units' pages; a claim must quote its excerpt."""
-        sources = _page_sources(scored, self.config.model_context_chars)
+        sources = page_sources(scored, self.config.model_context_chars)
         prompt = render("answer", question=question, sources=sources, abstention=ABSTENTION)
         reply, events = model_reply(self._model(), prompt)
         claims = model_claims(reply, sources)
@@ -461,91 +462,9 @@ class Answerer:
         return result
 
 
-def model_reply(chat: ChatModel, prompt: str) -> tuple[dict[str, Any], list[GuardrailEvent]]:
-    """The model's JSON reply, or {} with the guardrail event that says why: a failed call
-    (``model_error``), no JSON after the retry, or JSON without a ``claims`` list
-    (``invalid_json``)."""
-    try:
-        reply = chat.complete_json(prompt, "executive")
-    except LLMCallError as err:
-        return {}, [GuardrailEvent(name="model_error", detail=str(err)[:300])]
-    except LLMReplyError as err:
-        return {}, [GuardrailEvent(name="invalid_json", detail=str(err)[:300])]
-    if not isinstance(reply.get("claims"), list):
-        return {}, [GuardrailEvent(
-            name="invalid_json", detail=f"no claims list in the reply: {str(reply)[:200]}")]
-    return reply, []
-
-
-def keep_verified(checked: Sequence[Claim], what: str
-                  ) -> tuple[list[Claim], list[GuardrailEvent]]:
-    """A model's claims whose every citation is valid, and the event saying how many were
-    dropped (a model's sentence is shown only with a citation that holds)."""
-    kept = [c for c in checked if c.citations and all(x.mark == "valid" for x in c.citations)]
-    if len(kept) == len(checked):
-        return kept, []
-    return kept, [GuardrailEvent(
-        name="unsupported_claims_dropped",
-        detail=f"{len(checked) - len(kept)} of {len(checked)} {what} had no valid citation")]
-
-
-def model_claims(reply: dict[str, Any], sources: Sequence[dict[str, Any]]) -> list[Claim]:
-    """The claims of a model's reply, each cited on the excerpts it names (S1..Sn; a number
-    outside them cites nothing)."""
-    claims: list[Claim] = []
-    for item in reply.get("claims") or []:
-        if not isinstance(item, dict) or not str(item.get("text", "")).strip():
-            continue
-        numbers = item.get("sources") or []
-        numbers = numbers if isinstance(numbers, list) else [numbers]
-        quote = str(item.get("quote") or item.get("text"))
-        cited = []
-        for number in numbers:
-            try:
-                position = int(str(number).strip().lstrip("Ss"))
-            except ValueError:
-                continue
-            if 1 <= position <= len(sources):
-                source = sources[position - 1]
-                cited.append(SourceCitation(document=source["document"], year=source["year"],
-                                            page=source["page"], quote=quote))
-        claims.append(Claim(text=str(item["text"]).strip(), citations=cited))
-    return claims
-
-
 def _distinct_pages(answers: Sequence[PartAnswer]) -> int:
     return len({(c.document, c.year, c.page) for a in answers for claim in a.claims
                 for c in claim.citations})
-
-
-def _claim_of(unit: EvidenceUnit) -> Claim:
-    """A unit as a claim: its sentence cited on its page, each stitched definition on the page
-    that prints it, each citation standing for its own part of the claim."""
-    citations = [SourceCitation(document=unit.document, year=unit.year, page=unit.page,
-                                quote=unit.quote, supports=unit.text if unit.footnotes else "")]
-    for note in unit.footnotes:
-        citations.append(SourceCitation(
-            document=unit.document, year=unit.year,
-            page=note.page if note.page is not None else unit.page,
-            quote=note.text if note.page is not None else f"{{FOOTNOTE {note.marker}: "
-                                                          f"{note.text}}}",
-            supports=note.text))
-    return Claim(text=unit.with_footnotes, citations=citations)
-
-
-def _page_sources(scored: Sequence[ScoredUnit], budget: int) -> list[dict[str, Any]]:
-    """The best units grouped by page, in order of their best unit, within ``budget`` chars."""
-    pages: dict[tuple[str, int, int], list[str]] = {}
-    used = 0
-    for item in scored:
-        unit = item.unit
-        text = unit.with_footnotes
-        if used + len(text) > budget:
-            break
-        pages.setdefault((unit.document, unit.year, unit.page), []).append(text)
-        used += len(text)
-    return [{"number": n, "document": d, "year": y, "page": p, "text": "\n".join(texts)}
-            for n, ((d, y, p), texts) in enumerate(pages.items(), start=1)]
 
 
 def compose(question: str, answers: Sequence[PartAnswer], pages: PageTexts,

@@ -10,61 +10,43 @@ trusted: every citation is checked against the stored pages (``raw_pages``) and 
   quote sits outside the Article / Note the claim names;
 - ``valid`` otherwise.
 
-Quotes are compared after ``normalize``, so line breaks, hyphenation, table pipes and typographic
-quotes never decide. A quote taken from the stitched text may carry ``{FOOTNOTE [N]: definition}``
-blocks: the sentence part must be on the cited page and each definition on that page or on
-another page of the same report (stitching puts a definition printed elsewhere after the sentence
-that cites it), and the sentence (or an earlier definition in the quote) must cite the marker.
+Quotes are compared after ``normalize`` (:mod:`page_texts`, with the stored pages), so line
+breaks, hyphenation, table pipes and typographic quotes never decide. A quote taken from the
+stitched text may carry ``{FOOTNOTE [N]: definition}`` blocks: the sentence part must be on the
+cited page and each definition on that page or on another page of the same report (stitching
+puts a definition printed elsewhere after the sentence that cites it), and the sentence (or an
+earlier definition in the quote) must cite the marker.
 Deterministic and model-free; plain Python, no Dagster.
 """
 
 from __future__ import annotations
 
-import bisect
 import math
 import re
-import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from rag_assets.core.footnotes.stitching import FOOTNOTE_BLOCK_RE
 from rag_assets.core.generation.evidence import looks_like_instruction
+from rag_assets.core.generation.page_texts import (
+    CHECKED_KINDS,
+    Label,
+    Mention,
+    NormalizedPage,
+    PageTexts,
+    normalize,
+)
 from rag_assets.core.generation.records import CitationMark, Claim, SourceCitation
-from rag_assets.core.ingest.pages import Page, raw_page_text
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
-
-if TYPE_CHECKING:
-    import pandas as pd
-
-PageKey = tuple[str, int, int]
 
 WINDOW_CHARS = 400  # normalized characters either side of a quote that still count as its context
 REFERENCE_WINDOW_LINES = 4  # lines either side of a quote where a mention of an Article counts
-TOC_HEADINGS = 4  # a page with this many "Note N." headings is a table of contents
-CHECKED_KINDS = ("article", "note")
 
-_QUOTES_DASHES = str.maketrans({
-    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "`": "'",
-    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
-    "\u00ab": '"', "\u00bb": '"',
-    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-",
-    "\u2212": "-", "\ufe58": "-", "\u00ad": "",
-})
-_SEPARATOR_ROW_RE = re.compile(r"\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?")
-_DASH_RUN_RE = re.compile(r"-{2,}")
-_INNER_HYPHEN_RE = re.compile(r"(?<=[^\W_])-(?=[^\W\d_])")
-_CURRENCY_RE = re.compile(r"([$€£¥])\s+(?=[\d(])")
-_BLOCK_ANYCASE_RE = re.compile(FOOTNOTE_BLOCK_RE.pattern, re.IGNORECASE)
 _ELLIPSIS_RE = re.compile(r"\[?\s*(?:\.{3,}|…)\s*\]?")
 _EDGE_PUNCT = " .,;:'\"!?"
 
-_ARTICLE_HEAD_RE = re.compile(r"Article (\d{1,3})")
-_PARAGRAPH_RE = re.compile(r"(\d{1,2})\.\s+\S")
-_NOTE_HEAD_RE = re.compile(r"(?:NOTE|Note)\s+(\d{1,2})\.(?:\s+[A-Z(].*)?")
-_ITEM_HEAD_RE = re.compile(r"(?:ITEM|Item)\s+\d{1,2}[A-Z]?\.\s+[A-Z]")
 _KEY_RE = re.compile(r"(?P<kind>article|note) (?P<num>[0-9a-z.]+)(?P<parts>(?:\([0-9a-z]+\))*)")
 
 _FIGURE_RE = re.compile(
@@ -77,58 +59,6 @@ _WORD_RE = re.compile(r"[^\W\d_]{3,}")
 _MORE_STOP_WORDS = frozenset({"per", "cent", "percent", "year", "years", "company"})
 
 
-# --- normalization -------------------------------------------------------------------------
-
-
-def _block_as_printed(match: re.Match[str]) -> str:
-    """``{FOOTNOTE [3]: text}`` reads as the definition line a page prints: ``[3] text``."""
-    return f" {match['marker']} {match['text']} "
-
-
-def _normalize_line(line: str) -> str:
-    s = unicodedata.normalize("NFKC", line).casefold().translate(_QUOTES_DASHES)
-    if _SEPARATOR_ROW_RE.fullmatch(s.strip()):
-        return ""  # a markdown table's |---|---| row prints nothing
-    s = s.replace("\\|", " ").replace("|", " ")
-    s = _DASH_RUN_RE.sub("-", s)  # "Revenues––$81.3 billion" prints two en dashes
-    s = _INNER_HYPHEN_RE.sub("", s)  # "long-term", "long-\nterm" read "longterm"; "15-valent" too
-    s = _CURRENCY_RE.sub(r"\1", s)  # table cells print "$ 5,363", prose "$5,363"
-    return " ".join(s.split())
-
-
-def _normalize_lines(lines: Sequence[str]) -> tuple[str, list[int]]:
-    """The normalized text of ``lines`` and where each line starts in it (for positions)."""
-    parts: list[str] = []
-    starts: list[int] = []
-    length = 0
-    for line in lines:
-        s = _normalize_line(line)
-        if not s:
-            starts.append(length)
-            continue
-        hyphen = bool(parts) and parts[-1].endswith("-") and parts[-1][-2:-1].isalnum()
-        if hyphen and s[0].isalpha():
-            parts[-1] = parts[-1][:-1]  # hyphenation at a line end: "infor-" + "mation"
-            length -= 1
-        elif hyphen and s[0].isdigit() and parts[-1][-2:-1].isalpha():
-            pass  # "COVID-" + "19" reads "covid-19", as printed on one line
-        elif parts:
-            parts.append(" ")
-            length += 1
-        starts.append(length)
-        parts.append(s)
-        length += len(s)
-    return "".join(parts), starts
-
-
-def normalize(text: str) -> str:
-    """What quote matching compares: case-folded NFKC text, curly quotes and dashes unified,
-    markdown table pipes and ``---`` rows removed, ``{FOOTNOTE [N]: d}`` read as ``[N] d``,
-    hyphenated line ends joined (and word-internal hyphens dropped, so both spellings agree),
-    whitespace collapsed. A quote that spans line breaks or a table row's cells still matches."""
-    return _normalize_lines(_BLOCK_ANYCASE_RE.sub(_block_as_printed, text).split("\n"))[0]
-
-
 class CitationSettings(BaseModel):
     """How closely a cited reference's context must match its claim: read by the answers and
     summaries (``AnswerConfig``) and set with the ``llm`` section of the settings."""
@@ -138,160 +68,6 @@ class CitationSettings(BaseModel):
     citation_threshold: float = Field(
         default=0.5, ge=0.0, le=1.0,
         description="how closely a cited reference's context must match its claim (0-1)")
-
-
-# --- the stored pages ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Normalized:
-    text: str
-    line_starts: list[int]
-
-    def line_at(self, offset: int) -> int:
-        return max(0, bisect.bisect_right(self.line_starts, offset) - 1)
-
-
-# (article, paragraph, note) in force on one line of a page
-_Label = tuple[int | None, int | None, str | None]
-
-
-@dataclass(frozen=True, slots=True)
-class _Mention:
-    key: str
-    line: int
-    heading: bool  # the "Article 33" / "NOTE 5." heading itself, not a cross-reference
-
-
-class PageTexts:
-    """The text of every stored page by (document, year, page_index), as a plain extractor sees
-    it (tables rendered in place, so table cells can be quoted). Normalized text, the Article /
-    Note structure of each report and the references printed on each page are computed on first
-    use and cached: one verifier serves many answers."""
-
-    def __init__(self, texts: Mapping[PageKey, str] | None = None) -> None:
-        self._texts: dict[PageKey, str] = dict(texts or {})
-        self._normalized: dict[PageKey, _Normalized] = {}
-        self._labels: dict[tuple[str, int], dict[int, list[_Label]]] = {}
-        self._mentions: dict[PageKey, list[_Mention]] = {}
-        self._partitions: dict[tuple[str, int], list[int]] = {}
-        self._index()
-
-    def _index(self) -> None:
-        partitions: dict[tuple[str, int], list[int]] = {}
-        for document, year, page in self._texts:
-            partitions.setdefault((document, year), []).append(page)
-        self._partitions = {k: sorted(v) for k, v in partitions.items()}
-        self._normalized.clear()
-        self._labels.clear()
-        self._mentions.clear()
-
-    @classmethod
-    def from_pages(cls, document: str, year: int, pages: Sequence[Page]) -> PageTexts:
-        return cls().add(document, year, pages)
-
-    @classmethod
-    def from_frame(cls, raw_pages: pd.DataFrame) -> PageTexts:
-        """All partitions of a ``raw_pages`` frame."""
-        from rag_assets.core.warehouse.tables import frame_to_pages  # pandas only when used
-
-        out = cls()
-        for (document, year), rows in raw_pages.groupby(["document", "year"], sort=False):
-            out.add(str(document), int(year), frame_to_pages(rows))
-        return out
-
-    def add(self, document: str, year: int, pages: Sequence[Page]) -> PageTexts:
-        """Add (or replace) one partition's pages; returns self so calls chain."""
-        for page in pages:
-            self._texts[(document, int(year), page.page_index)] = raw_page_text(page)
-        self._index()
-        return self
-
-    def __len__(self) -> int:
-        return len(self._texts)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._texts
-
-    def partitions(self) -> list[tuple[str, int]]:
-        return sorted(self._partitions)
-
-    def pages_of(self, document: str, year: int) -> list[int]:
-        return list(self._partitions.get((document, int(year)), []))
-
-    def get(self, document: str, year: int, page: int) -> str | None:
-        return self._texts.get((document, int(year), int(page)))
-
-    def normalized(self, document: str, year: int, page: int) -> str | None:
-        found = self._norm((document, int(year), int(page)))
-        return found.text if found else None
-
-    def _norm(self, key: PageKey) -> _Normalized | None:
-        if key not in self._normalized:
-            text = self._texts.get(key)
-            if text is None:
-                return None
-            self._normalized[key] = _Normalized(*_normalize_lines(text.split("\n")))
-        return self._normalized[key]
-
-    def _page_labels(self, key: PageKey) -> list[_Label]:
-        part = key[:2]
-        if part not in self._labels:
-            self._labels[part] = _outline(
-                {p: self._texts[(*part, p)].split("\n") for p in self._partitions[part]})
-        return self._labels[part].get(key[2], [])
-
-    def _page_mentions(self, key: PageKey) -> list[_Mention]:
-        if key not in self._mentions:
-            text = self._texts[key]
-            lines = text.split("\n")
-            starts = [0]
-            for line in lines[:-1]:
-                starts.append(starts[-1] + len(line) + 1)
-            mentions = []
-            for r in find_references(text):
-                if r.kind in CHECKED_KINDS:
-                    at = bisect.bisect_right(starts, r.start) - 1  # the line's index
-                    mentions.append(_Mention(r.key, at, _is_heading(lines[at])))
-            self._mentions[key] = mentions
-        return self._mentions[key]
-
-
-def _is_heading(line: str) -> bool:
-    s = line.strip()
-    return bool(_ARTICLE_HEAD_RE.fullmatch(s) or _NOTE_HEAD_RE.fullmatch(s))
-
-
-def _outline(pages: Mapping[int, list[str]]) -> dict[int, list[_Label]]:
-    """The Article, paragraph and Note in force on every line of a report, read in page order.
-
-    An Article starts at a line that is exactly ``Article N`` (the GDPR's headings), a paragraph
-    at ``M. Text`` when M follows the previous paragraph, a Note at ``NOTE N. Title`` /
-    ``Note N. Title`` (10-K notes); each stays in force across pages until the next heading (an
-    ``Item N.`` heading ends the notes). Numbers only go up, and a page with many Note headings
-    is a table of contents, so neither a contents page nor a cross-reference opens a section.
-    """
-    out: dict[int, list[_Label]] = {}
-    article: int | None = None
-    paragraph: int | None = None
-    note: str | None = None
-    for index in sorted(pages):
-        lines = [line.strip() for line in pages[index]]
-        toc = sum(bool(_NOTE_HEAD_RE.fullmatch(s)) for s in lines) >= TOC_HEADINGS
-        labels: list[_Label] = []
-        for s in lines:
-            if (m := _ARTICLE_HEAD_RE.fullmatch(s)) and int(m[1]) > (article or 0):
-                article, paragraph = int(m[1]), None
-            elif article and (m := _PARAGRAPH_RE.match(s)) and int(m[1]) == (paragraph or 0) + 1:
-                paragraph = int(m[1])
-            if not toc and (m := _NOTE_HEAD_RE.fullmatch(s)) and not s[-1].isdigit() \
-                    and int(m[1]) > int(note or 0):
-                note = m[1]
-            elif _ITEM_HEAD_RE.match(s):
-                note = None
-            labels.append((article, paragraph, note))
-        out[index] = labels
-    return out
 
 
 # --- references ----------------------------------------------------------------------------
@@ -308,7 +84,7 @@ class _Ref:
     def shown(self) -> str:
         return self.kind.title() + " " + self.number.upper() + "".join(f"({p})" for p in self.parts)
 
-    def labels_match(self, label: _Label) -> bool:
+    def labels_match(self, label: Label) -> bool:
         article, paragraph, note = label
         if self.kind == "article":
             return (self.number.isdigit() and article == int(self.number)
@@ -502,7 +278,7 @@ def verify(citation: SourceCitation, claim_text: str, pages: PageTexts,
     if not pages.pages_of(doc, year):
         return _mark(citation, "invalid", f"no pages stored for {doc} {year}")
     key = (doc, year, page)
-    norm = pages._norm(key)
+    norm = pages.normalized_page(key)
     if norm is None:
         return _mark(citation, "invalid", f"{where} is not a stored page")
     quote = _parse_quote(citation.quote)
@@ -535,8 +311,8 @@ def verify(citation: SourceCitation, claim_text: str, pages: PageTexts,
     # 2. every Article / Note the claim or the quote names is on the page
     body = " ".join(quote.parts)
     claim_refs = _refs(claim_text)
-    labels = pages._page_labels(key)
-    mentions = pages._page_mentions(key)
+    labels = pages.page_labels(key)
+    mentions = pages.page_mentions(key)
     for ref in [*claim_refs, *_refs(body)]:
         if not any(ref.labels_match(lb) for lb in labels) and not any(
                 ref.printed_as(m.key) for m in mentions):
@@ -558,8 +334,8 @@ def verify(citation: SourceCitation, claim_text: str, pages: PageTexts,
 
 
 def _context_failure(
-    quote: _Quote, claim: str, claim_refs: Sequence[_Ref], norm: _Normalized,
-    labels: Sequence[_Label], mentions: Sequence[_Mention], span: tuple[int, int],
+    quote: _Quote, claim: str, claim_refs: Sequence[_Ref], norm: NormalizedPage,
+    labels: Sequence[Label], mentions: Sequence[Mention], span: tuple[int, int],
     ignore: frozenset[str], year: int, threshold: float,
 ) -> str | None:
     """Why the claim does not fit this occurrence of the quote, or None when it does."""

@@ -19,15 +19,15 @@ from __future__ import annotations
 import time
 from typing import Literal
 
-from rag_assets.core.generation.answers import (
-    Answerer,
-    _claim_of,
-    _page_sources,
+from rag_assets.core.generation.answers import Answerer
+from rag_assets.core.generation.citations import marked, verify_claims
+from rag_assets.core.generation.claims import (
+    claim_of,
     keep_verified,
     model_claims,
     model_reply,
+    page_sources,
 )
-from rag_assets.core.generation.citations import marked, verify_claims
 from rag_assets.core.generation.evidence import units_of
 from rag_assets.core.generation.records import Claim, GuardrailEvent, SummaryResult
 from rag_assets.core.llm.prompts import render
@@ -68,14 +68,14 @@ def summarize_report(answerer: Answerer, document: str, year: int, variant: Vari
                 if key in seen or not item.unit.located:
                     continue
                 seen.add(key)
-                claims.append(_claim_of(item.unit))
+                claims.append(claim_of(item.unit))
                 taken += 1
                 if taken >= per_topic:
                     break
     else:
         units = [u for h in kept for u in units_of(h, answerer.locate)]
         scored = answerer.score(f"{subject} summary", units)
-        sources = _page_sources(scored, answerer.config.model_context_chars)
+        sources = page_sources(scored, answerer.config.model_context_chars)
         prompt = render(f"{variant}_summary", document=document, year=year, sources=sources,
                         max_sentences=len(SUMMARY_TOPICS) * per_topic)
         reply, events = model_reply(answerer.chat, prompt)

@@ -12,7 +12,7 @@ import pytest
 
 from rag_assets.core.chunks.chunking import enriched_chunks, naive_chunks
 from rag_assets.core.generation.answers import Answerer
-from rag_assets.core.generation.citations import PageTexts
+from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.ingest.context import document_context
 from rag_assets.core.ingest.routing import profile_from_text
 from rag_assets.core.retrieval.embeddings import Embedder

@@ -15,13 +15,8 @@ from dataclasses import dataclass
 import pytest
 
 from rag_assets.core.footnotes.stitching import FOOTNOTE_BLOCK_RE
-from rag_assets.core.generation.citations import (
-    PageTexts,
-    marked,
-    normalize,
-    verify,
-    verify_claims,
-)
+from rag_assets.core.generation.citations import marked, verify, verify_claims
+from rag_assets.core.generation.page_texts import PageTexts, normalize
 from rag_assets.core.generation.records import CitationMark, Claim, SourceCitation
 from rag_assets.core.ingest.pages import Page, TableBlock, raw_page_text
 from rag_assets.core.warehouse.tables import pages_to_frame

@@ -9,9 +9,10 @@ import re
 
 import pytest
 
-from rag_assets.core.generation.citations import PageTexts, verify_claims
+from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.direct import DirectAnswer, direct_answer, load_cues, parse_cell
 from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.page_texts import PageTexts
 
 DOC, YEAR = "acme-10q", 2023
 SCOPE = ("Acme Q2 2023 | Segment net revenue (in millions of dollars) | Segment Q2 2023 "

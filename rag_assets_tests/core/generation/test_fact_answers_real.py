@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from rag_assets.core.generation.citations import PageTexts, verify_claims
+from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.metric_engine import answer_metric
 from rag_assets.core.generation.metric_questions import parse_question
+from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.ingest.facts import StatementFact, read_facts
 from rag_assets.core.ingest.pages import Page
 from rag_assets_tests.real_filings import real_filing

@@ -27,8 +27,8 @@ from types import SimpleNamespace
 import pytest
 
 from rag_assets.core.generation.answers import AnswerConfig, Answerer
-from rag_assets.core.generation.citations import PageTexts, normalize
 from rag_assets.core.generation.evidence import looks_like_instruction
+from rag_assets.core.generation.page_texts import PageTexts, normalize
 from rag_assets.core.generation.records import ABSTENTION, QAResult
 from rag_assets.core.llm.client import ChatModel, LLMConfig
 from rag_assets.core.llm.prompts import render

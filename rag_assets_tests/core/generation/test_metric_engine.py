@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag_assets.core.generation.citations import PageTexts, verify_claims
+from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.metric_engine import (
     answer_metric,
     format_value,
@@ -17,6 +17,7 @@ from rag_assets.core.generation.metric_questions import (
     load_rules,
     parse_question,
 )
+from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.ingest.facts import StatementFact
 
 from ..conftest import TEN_K

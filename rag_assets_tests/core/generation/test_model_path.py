@@ -19,8 +19,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from rag_assets.core.generation.answers import AnswerConfig, Answerer, model_claims
-from rag_assets.core.generation.citations import PageTexts, normalize, verify_claims
+from rag_assets.core.generation.answers import AnswerConfig, Answerer
+from rag_assets.core.generation.citations import verify_claims
+from rag_assets.core.generation.claims import model_claims
+from rag_assets.core.generation.page_texts import PageTexts, normalize
 from rag_assets.core.generation.records import ABSTENTION, Claim, QAResult
 from rag_assets.core.generation.summaries import summarize_report, summary_text
 from rag_assets.core.llm.client import ChatModel, LLMConfig, connect, parse_json_reply

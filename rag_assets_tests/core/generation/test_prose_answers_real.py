@@ -38,7 +38,7 @@ FILINGS = [
 
 @pytest.fixture(scope="module")
 def prose_corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
-    from rag_assets.core.generation.citations import PageTexts
+    from rag_assets.core.generation.page_texts import PageTexts
 
     embedder = Embedder()
     store = VectorStore(Path(tmp_path_factory.mktemp("prose_lancedb")), embedder.slug,

@@ -13,14 +13,9 @@ import numpy as np
 import pytest
 
 from rag_assets.core.chunks.chunking import Chunk, chunk_id
+from rag_assets.core.retrieval.ann import ANN_ROWS_ENV, AnnConfig, default_ann_config, vector_index
 from rag_assets.core.retrieval.embeddings import content_key
-from rag_assets.core.retrieval.store import (
-    ANN_ROWS_ENV,
-    AnnConfig,
-    VectorStore,
-    default_ann_config,
-    partition_filter,
-)
+from rag_assets.core.retrieval.store import VectorStore, partition_filter
 from rag_assets.defs.index import ann_metadata
 
 KIND = "naive"
@@ -95,7 +90,7 @@ def test_the_index_is_built_by_the_write_that_crosses_the_threshold(store: Vecto
     assert [s.action for s in states] == ["none"] * 3
     assert not any(s.indexed for s in states)
     table = store.table(KIND)
-    assert store.vector_index(table) is None
+    assert vector_index(table) is None
     assert [i.index_type for i in table.list_indices()] == ["FTS"]
 
     crossing = write(store, 3).ann  # 2,400 rows
@@ -116,7 +111,7 @@ def test_the_index_is_built_by_the_write_that_crosses_the_threshold(store: Vecto
 def test_rewriting_a_partition_below_the_threshold_builds_nothing(store: VectorStore) -> None:
     for _ in range(4):  # the same 600 rows four times: never 2,000 rows
         assert write(store, 0).ann.action == "none"
-    assert store.vector_index(store.table(KIND)) is None
+    assert vector_index(store.table(KIND)) is None
 
 
 def test_filtered_search_returns_only_the_filtered_partition(indexed: VectorStore) -> None:

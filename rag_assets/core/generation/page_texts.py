@@ -1,0 +1,265 @@
+"""The stored pages as the citation verifier reads them: each page's text, normalized.
+
+``PageTexts`` holds the text of every stored page (``raw_pages``) and computes, on first use and
+once, what quote matching needs of it: the normalized text and where each line starts in it, the
+Article / paragraph / Note in force on every line of a report, and the Article and Note
+references printed on each page. ``normalize`` is the one normalization both sides of a match
+go through (the page here, the quote in :mod:`citations`), so line breaks, hyphenation, table
+pipes and typographic quotes never decide. Apart from the verifier so what a page is reads on
+its own; plain Python, no Dagster.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rag_assets.core.footnotes.stitching import FOOTNOTE_BLOCK_RE
+from rag_assets.core.ingest.pages import Page, raw_page_text
+from rag_assets.core.retrieval.references import find_references
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+PageKey = tuple[str, int, int]
+
+TOC_HEADINGS = 4  # a page with this many "Note N." headings is a table of contents
+CHECKED_KINDS = ("article", "note")  # the references the verifier checks a page for
+
+_QUOTES_DASHES = str.maketrans({
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "`": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+    "\u00ab": '"', "\u00bb": '"',
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-",
+    "\u2212": "-", "\ufe58": "-", "\u00ad": "",
+})
+_SEPARATOR_ROW_RE = re.compile(r"\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?")
+_DASH_RUN_RE = re.compile(r"-{2,}")
+_INNER_HYPHEN_RE = re.compile(r"(?<=[^\W_])-(?=[^\W\d_])")
+_CURRENCY_RE = re.compile(r"([$€£¥])\s+(?=[\d(])")
+_BLOCK_ANYCASE_RE = re.compile(FOOTNOTE_BLOCK_RE.pattern, re.IGNORECASE)
+
+_ARTICLE_HEAD_RE = re.compile(r"Article (\d{1,3})")
+_PARAGRAPH_RE = re.compile(r"(\d{1,2})\.\s+\S")
+_NOTE_HEAD_RE = re.compile(r"(?:NOTE|Note)\s+(\d{1,2})\.(?:\s+[A-Z(].*)?")
+_ITEM_HEAD_RE = re.compile(r"(?:ITEM|Item)\s+\d{1,2}[A-Z]?\.\s+[A-Z]")
+
+
+# --- normalization -------------------------------------------------------------------------
+
+
+def _block_as_printed(match: re.Match[str]) -> str:
+    """``{FOOTNOTE [3]: text}`` reads as the definition line a page prints: ``[3] text``."""
+    return f" {match['marker']} {match['text']} "
+
+
+def _normalize_line(line: str) -> str:
+    s = unicodedata.normalize("NFKC", line).casefold().translate(_QUOTES_DASHES)
+    if _SEPARATOR_ROW_RE.fullmatch(s.strip()):
+        return ""  # a markdown table's |---|---| row prints nothing
+    s = s.replace("\\|", " ").replace("|", " ")
+    s = _DASH_RUN_RE.sub("-", s)  # "Revenues––$81.3 billion" prints two en dashes
+    s = _INNER_HYPHEN_RE.sub("", s)  # "long-term", "long-\nterm" read "longterm"; "15-valent" too
+    s = _CURRENCY_RE.sub(r"\1", s)  # table cells print "$ 5,363", prose "$5,363"
+    return " ".join(s.split())
+
+
+def _normalize_lines(lines: Sequence[str]) -> tuple[str, list[int]]:
+    """The normalized text of ``lines`` and where each line starts in it (for positions)."""
+    parts: list[str] = []
+    starts: list[int] = []
+    length = 0
+    for line in lines:
+        s = _normalize_line(line)
+        if not s:
+            starts.append(length)
+            continue
+        hyphen = bool(parts) and parts[-1].endswith("-") and parts[-1][-2:-1].isalnum()
+        if hyphen and s[0].isalpha():
+            parts[-1] = parts[-1][:-1]  # hyphenation at a line end: "infor-" + "mation"
+            length -= 1
+        elif hyphen and s[0].isdigit() and parts[-1][-2:-1].isalpha():
+            pass  # "COVID-" + "19" reads "covid-19", as printed on one line
+        elif parts:
+            parts.append(" ")
+            length += 1
+        starts.append(length)
+        parts.append(s)
+        length += len(s)
+    return "".join(parts), starts
+
+
+def normalize(text: str) -> str:
+    """What quote matching compares: case-folded NFKC text, curly quotes and dashes unified,
+    markdown table pipes and ``---`` rows removed, ``{FOOTNOTE [N]: d}`` read as ``[N] d``,
+    hyphenated line ends joined (and word-internal hyphens dropped, so both spellings agree),
+    whitespace collapsed. A quote that spans line breaks or a table row's cells still matches."""
+    return _normalize_lines(_BLOCK_ANYCASE_RE.sub(_block_as_printed, text).split("\n"))[0]
+
+
+# --- the stored pages ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NormalizedPage:
+    """A page's normalized text and where each of its lines starts in it (a match's line)."""
+
+    text: str
+    line_starts: list[int]
+
+    def line_at(self, offset: int) -> int:
+        return max(0, bisect.bisect_right(self.line_starts, offset) - 1)
+
+
+# (article, paragraph, note) in force on one line of a page
+Label = tuple[int | None, int | None, str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """An Article or Note reference printed on a page, and on which line."""
+
+    key: str
+    line: int
+    heading: bool  # the "Article 33" / "NOTE 5." heading itself, not a cross-reference
+
+
+class PageTexts:
+    """The text of every stored page by (document, year, page_index), as a plain extractor sees
+    it (tables rendered in place, so table cells can be quoted). Normalized text, the Article /
+    Note structure of each report and the references printed on each page are computed on first
+    use and cached: one verifier serves many answers."""
+
+    def __init__(self, texts: Mapping[PageKey, str] | None = None) -> None:
+        self._texts: dict[PageKey, str] = dict(texts or {})
+        self._normalized: dict[PageKey, NormalizedPage] = {}
+        self._labels: dict[tuple[str, int], dict[int, list[Label]]] = {}
+        self._mentions: dict[PageKey, list[Mention]] = {}
+        self._partitions: dict[tuple[str, int], list[int]] = {}
+        self._index()
+
+    def _index(self) -> None:
+        partitions: dict[tuple[str, int], list[int]] = {}
+        for document, year, page in self._texts:
+            partitions.setdefault((document, year), []).append(page)
+        self._partitions = {k: sorted(v) for k, v in partitions.items()}
+        self._normalized.clear()
+        self._labels.clear()
+        self._mentions.clear()
+
+    @classmethod
+    def from_pages(cls, document: str, year: int, pages: Sequence[Page]) -> PageTexts:
+        return cls().add(document, year, pages)
+
+    @classmethod
+    def from_frame(cls, raw_pages: pd.DataFrame) -> PageTexts:
+        """All partitions of a ``raw_pages`` frame."""
+        from rag_assets.core.warehouse.tables import frame_to_pages  # pandas only when used
+
+        out = cls()
+        for (document, year), rows in raw_pages.groupby(["document", "year"], sort=False):
+            out.add(str(document), int(year), frame_to_pages(rows))
+        return out
+
+    def add(self, document: str, year: int, pages: Sequence[Page]) -> PageTexts:
+        """Add (or replace) one partition's pages; returns self so calls chain."""
+        for page in pages:
+            self._texts[(document, int(year), page.page_index)] = raw_page_text(page)
+        self._index()
+        return self
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._texts
+
+    def partitions(self) -> list[tuple[str, int]]:
+        return sorted(self._partitions)
+
+    def pages_of(self, document: str, year: int) -> list[int]:
+        return list(self._partitions.get((document, int(year)), []))
+
+    def get(self, document: str, year: int, page: int) -> str | None:
+        return self._texts.get((document, int(year), int(page)))
+
+    def normalized(self, document: str, year: int, page: int) -> str | None:
+        found = self.normalized_page((document, int(year), int(page)))
+        return found.text if found else None
+
+    def normalized_page(self, key: PageKey) -> NormalizedPage | None:
+        """The page normalized with its line starts; None when it is not stored."""
+        if key not in self._normalized:
+            text = self._texts.get(key)
+            if text is None:
+                return None
+            self._normalized[key] = NormalizedPage(*_normalize_lines(text.split("\n")))
+        return self._normalized[key]
+
+    def page_labels(self, key: PageKey) -> list[Label]:
+        """The (article, paragraph, note) in force on each line of a stored page (its report's
+        outline, read once per partition)."""
+        part = key[:2]
+        if part not in self._labels:
+            self._labels[part] = _outline(
+                {p: self._texts[(*part, p)].split("\n") for p in self._partitions[part]})
+        return self._labels[part].get(key[2], [])
+
+    def page_mentions(self, key: PageKey) -> list[Mention]:
+        """The Article and Note references a stored page prints, headings marked."""
+        if key not in self._mentions:
+            text = self._texts[key]
+            lines = text.split("\n")
+            starts = [0]
+            for line in lines[:-1]:
+                starts.append(starts[-1] + len(line) + 1)
+            mentions = []
+            for r in find_references(text):
+                if r.kind in CHECKED_KINDS:
+                    at = bisect.bisect_right(starts, r.start) - 1  # the line's index
+                    mentions.append(Mention(r.key, at, _is_heading(lines[at])))
+            self._mentions[key] = mentions
+        return self._mentions[key]
+
+
+def _is_heading(line: str) -> bool:
+    s = line.strip()
+    return bool(_ARTICLE_HEAD_RE.fullmatch(s) or _NOTE_HEAD_RE.fullmatch(s))
+
+
+def _outline(pages: Mapping[int, list[str]]) -> dict[int, list[Label]]:
+    """The Article, paragraph and Note in force on every line of a report, read in page order.
+
+    An Article starts at a line that is exactly ``Article N`` (the GDPR's headings), a paragraph
+    at ``M. Text`` when M follows the previous paragraph, a Note at ``NOTE N. Title`` /
+    ``Note N. Title`` (10-K notes); each stays in force across pages until the next heading (an
+    ``Item N.`` heading ends the notes). Numbers only go up, and a page with many Note headings
+    is a table of contents, so neither a contents page nor a cross-reference opens a section.
+    """
+    out: dict[int, list[Label]] = {}
+    article: int | None = None
+    paragraph: int | None = None
+    note: str | None = None
+    for index in sorted(pages):
+        lines = [line.strip() for line in pages[index]]
+        toc = sum(bool(_NOTE_HEAD_RE.fullmatch(s)) for s in lines) >= TOC_HEADINGS
+        labels: list[Label] = []
+        for s in lines:
+            if (m := _ARTICLE_HEAD_RE.fullmatch(s)) and int(m[1]) > (article or 0):
+                article, paragraph = int(m[1]), None
+            elif article and (m := _PARAGRAPH_RE.match(s)) and int(m[1]) == (paragraph or 0) + 1:
+                paragraph = int(m[1])
+            if not toc and (m := _NOTE_HEAD_RE.fullmatch(s)) and not s[-1].isdigit() \
+                    and int(m[1]) > int(note or 0):
+                note = m[1]
+            elif _ITEM_HEAD_RE.match(s):
+                note = None
+            labels.append((article, paragraph, note))
+        out[index] = labels
+    return out
+
+
