@@ -40,17 +40,19 @@ def test_each_resource_is_its_section(resource: type[dg.ConfigurableResource],
         resource(not_a_setting=1)
 
 
-def test_the_settings_model_forbids_unknown_fields_and_reaches_every_resource() -> None:
+def test_the_settings_model_forbids_unknown_fields_and_reaches_every_resource(
+        tmp_path: Path) -> None:
     with pytest.raises(ValidationError, match="w_bm52"):
         Settings(retrieval={"w_bm52": 1.0})
-    settings = Settings(ingest=IngestSettings(data_dir="/tmp/elsewhere", pdf_workers=3),
+    elsewhere = tmp_path / "elsewhere"
+    settings = Settings(ingest=IngestSettings(data_dir=str(elsewhere), pdf_workers=3),
                         retrieval=RetrievalConfig(w_bm25=0.8, page_bonus=0.05),
                         embeddings=EmbeddingSettings(batch_size=8),
                         llm=LLMSettings(citation_threshold=0.7, temperature=0.3))
     resources = default_resources(settings=settings)
     assert resources["settings"].pdf_workers == 3
-    assert resources["settings"].warehouse_path.as_posix() == "/tmp/elsewhere/warehouse.duckdb"
-    assert resources["io_manager"].database == "/tmp/elsewhere/warehouse.duckdb"
+    assert resources["settings"].warehouse_path == elsewhere / "warehouse.duckdb"
+    assert resources["io_manager"].database == str(elsewhere / "warehouse.duckdb")
     assert resources["retrieval"].config() == settings.retrieval
     assert resources["embeddings"].batch_size == 8
     assert resources["llm"].citation_threshold == 0.7
