@@ -102,11 +102,8 @@ class IngestSettings(BaseModel):
 
 
 class LLMSettings(LLMConfig, CitationSettings):
-    """The ``llm`` section: the chat engine and how closely its citations must match."""
-
-    def client_config(self) -> LLMConfig:
-        """The chat client's part of the section."""
-        return section_of(self, LLMConfig)
+    """The ``llm`` section: the chat engine and how closely its citations must match (the
+    client's part alone: ``section_of(settings, LLMConfig)``)."""
 
 
 class Settings(BaseModel):

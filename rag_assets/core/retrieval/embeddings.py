@@ -151,7 +151,7 @@ def set_torch_threads(threads: int) -> int:
     return _THREADS_SET[-1]
 
 
-ADAPT_WINDOW = 256  # texts between two looks at the idle cores (~15-25 s of encoding)
+ADAPT_WINDOW = 256  # texts between two looks at the idle cores (3-4 s of int8, 8-25 s of torch)
 
 
 def _cpu_times() -> tuple[int, int] | None:
