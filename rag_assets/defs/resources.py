@@ -244,18 +244,16 @@ def default_resources(
     that is set goes in as ``dg.EnvVar`` (resolved when a run starts, shown as such in the UI);
     the IO manager's database is fixed when the definitions load (it needs a value then)."""
     deployed = settings is None and not data_dir
+    from_env = ({field: dg.EnvVar(name) for field, name in STORE_VARIABLES.items()
+                 if dg.EnvVar(name).get_value()} if deployed else {})
     if settings is None:
         ingest = {"data_dir": data_dir or "data", "lancedb_uri": lancedb_uri,
                   "warehouse_database": warehouse}
-        if deployed:
-            ingest |= {field: dg.EnvVar(name).get_value() or ingest[field]
-                       for field, name in STORE_VARIABLES.items()}
+        ingest |= {field: variable.get_value() for field, variable in from_env.items()}
         settings = Settings(ingest=IngestSettings(**ingest),
                             retrieval=RetrievalConfig(**(retrieval or {})))
-    ingest_values: dict[str, object] = settings.ingest.model_dump()
-    if deployed:  # set variables stay variables until a run reads them
-        ingest_values |= {field: dg.EnvVar(name) for field, name in STORE_VARIABLES.items()
-                          if dg.EnvVar(name).get_value()}
+    # set variables stay variables until a run reads them
+    ingest_values: dict[str, object] = settings.ingest.model_dump() | from_env
     database = str(settings.ingest.warehouse_path)
     return {
         "settings": RagSettings(**ingest_values),
