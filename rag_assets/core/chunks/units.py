@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 
 from rag_assets.core.footnotes.stitching import (
     FOOTNOTE_BLOCK_RE,
-    SENTENCE_END_RE,
     StitchedPage,
     is_reference,
 )
 from rag_assets.core.ingest.layout import detect_heading
 from rag_assets.core.ingest.statement_tables import headed_markdown
+from rag_assets.core.text.sentences import sentence_ends
 
 
 @dataclass
@@ -127,13 +127,15 @@ _TRAILING_BLOCKS_RE = re.compile(r"(\s*\{FOOTNOTE [^{}]*\})+")
 
 
 def split_sentences(text: str) -> list[str]:
-    """Sentences, each carrying the footnote blocks stitched right after it."""
+    """Sentences (``core/text/sentences``), each carrying the footnote blocks stitched right
+    after it."""
     if not text:
         return []
     protected = FOOTNOTE_BLOCK_RE.sub(lambda m: m.group(0).replace(".", "\x00"), text)
     out, start = [], 0
-    for match in SENTENCE_END_RE.finditer(protected):
-        end = match.end()
+    for end in sentence_ends(protected):
+        if end < start:
+            continue  # inside the blocks the sentence before carried
         # matched in place: a slice of the rest per sentence made a long paragraph quadratic
         blocks = _TRAILING_BLOCKS_RE.match(protected, end)
         if blocks:

@@ -11,6 +11,7 @@ import re
 from decimal import ROUND_HALF_UP, Decimal
 
 from rag_assets.core.evaluation.answer_lexicon import SCALES, Figure, content_words, figures
+from rag_assets.core.text.sentences import sentence_ends
 
 REFERENCE_WORD_RECALL = 0.6
 RELATIVE_TOLERANCE = Decimal("0.005")
@@ -118,45 +119,14 @@ def answer_correct(answer_text: str, reference_answer: str, question: str | None
 
 # a citation marker as answers print it: [1], [2, invalid], [3m-10k 2018 p.56]
 _CITATION_MARKER = re.compile(r"[ \t]*\[[^\[\]\n]{1,80}\]")
-_SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s)")
-_LAST_TOKEN = re.compile(r"(\S+?)[.!?]+[\"')\]]*$")
-# words a period follows without ending the sentence ("Nike, Inc. reported", "approx. 5")
-_ABBREVIATIONS = """
-inc corp co ltd llc plc bros dept est fig figs jr sr mr mrs ms dr st vs etc approx incl excl
-avg ref sec vol nos
-"""
-ABBREVIATIONS = frozenset(_ABBREVIATIONS.split())
 LEAD_JOIN_WORDS = 3
-
-
-def _sentence_ends(text: str) -> list[int]:
-    """Offsets just past each sentence end in ``text`` (one line): ``.``, ``!`` or ``?`` (and a
-    closing quote or bracket) before a space, unless the period closes an abbreviation
-    (:data:`ABBREVIATIONS`, ``U.S.``, ``e.g.``), an initial (``Richard A. Johnson``), ``No.``
-    before a figure (``No. 3``), or the next word starts in lower case."""
-    ends = []
-    for m in _SENTENCE_END.finditer(text):
-        rest = text[m.end():].lstrip()
-        if not rest:
-            break
-        token = _LAST_TOKEN.search(text[: m.end()])
-        word = token.group(1).lstrip("\"'(") if token else ""
-        if text[m.start()] == "." and (
-                word.lower() in ABBREVIATIONS or re.fullmatch(r"[A-Za-z]", word)
-                or re.fullmatch(r"(?:[A-Za-z]\.)+[A-Za-z]", word)
-                or (word.lower() == "no" and rest[:1].isdigit())):
-            continue
-        if rest[0].islower():
-            continue
-        ends.append(m.end())
-    return ends
 
 
 def _sentences(text: str) -> list[str]:
     out = []
     for line in text.splitlines():
         start = 0
-        for end in [*_sentence_ends(line), len(line)]:
+        for end in [*sentence_ends(line), len(line)]:
             if line[start:end].strip():
                 out.append(line[start:end].strip())
             start = end
@@ -168,7 +138,7 @@ def answer_lead(text: str) -> str:
     removed.
 
     Rule: markers (``[1]``, ``[2, invalid]``, ``[3m-10k 2018 p.56]``) are dropped; a sentence
-    ends at a line break or at ``.``/``!``/``?`` before a space (see :func:`_sentence_ends`:
+    ends at a line break or where the one grammar says (``core/text/sentences``:
     ``$1.83 billion``, ``U.S.``, ``Inc.`` and ``Richard A. Johnson`` do not end one). A first
     sentence of at most three words and no figure (``Yes.``, ``No.``, ``Corporate.``, a name:
     FinanceBench's own ``Corporate. Its net revenue was -$473 million.``) is read together with

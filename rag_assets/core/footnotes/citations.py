@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from rag_assets.core.footnotes.markers import CITATION_RE, marker_of
 from rag_assets.core.footnotes.records import Citation
 from rag_assets.core.footnotes.sentences import SentenceEnds
 from rag_assets.core.footnotes.zones import PageView
 from rag_assets.core.ingest.pages import TABLE_PLACEHOLDER_RE, TableBlock
+from rag_assets.core.text.markers import CITATION_RE, marker_of
 
 # words after which "(1)" or "(a)" is a reference to a paragraph or point, not a footnote
 REFERENCE_WORDS = {

@@ -15,15 +15,15 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from rag_assets.core.footnotes.markers import (
+from rag_assets.core.footnotes.records import Citation, Footnote
+from rag_assets.core.footnotes.zones import PageView
+from rag_assets.core.ingest.pages import TABLE_PLACEHOLDER_RE
+from rag_assets.core.text.markers import (
     DEFINITION_RE,
     SCOPED_STYLES,
     MarkerStyle,
     marker_of,
 )
-from rag_assets.core.footnotes.records import Citation, Footnote
-from rag_assets.core.footnotes.zones import PageView
-from rag_assets.core.ingest.pages import TABLE_PLACEHOLDER_RE
 
 
 @dataclass

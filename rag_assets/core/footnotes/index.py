@@ -11,12 +11,12 @@ from collections.abc import Sequence
 
 from rag_assets.core.footnotes.citations import citations_in_page, citations_in_text
 from rag_assets.core.footnotes.definitions import find_definitions, merge_definitions
-from rag_assets.core.footnotes.markers import SCOPED_STYLES
 from rag_assets.core.footnotes.records import Citation, FootnoteIndex
 from rag_assets.core.footnotes.resolve import Resolver
 from rag_assets.core.footnotes.zones import page_views
 from rag_assets.core.ingest.layout import SEPARATOR_RE
 from rag_assets.core.ingest.pages import Page
+from rag_assets.core.text.markers import SCOPED_STYLES
 
 
 def build_footnote_index(pages: Sequence[Page]) -> FootnoteIndex:

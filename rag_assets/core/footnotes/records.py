@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from rag_assets.core.footnotes.markers import MarkerStyle
+from rag_assets.core.text.markers import MarkerStyle
 
 
 class Footnote(BaseModel):

@@ -13,8 +13,8 @@ from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Sequence
 
-from rag_assets.core.footnotes.markers import SCOPED_STYLES
 from rag_assets.core.footnotes.records import Citation, Footnote
+from rag_assets.core.text.markers import SCOPED_STYLES
 
 
 class Resolver:

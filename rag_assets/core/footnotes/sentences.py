@@ -1,9 +1,10 @@
 """Where a citing sentence ends (a definition is stitched there) and what it says (the index
 keeps it beside each citation).
 
-A sentence ends at ``.``/``!``/``?`` before white space, not after a known abbreviation, or where
-its paragraph ends. ``SentenceEnds`` reads each line of a page once, so a page printed as one huge
-line with many citations is not scanned again per citation.
+A sentence ends where the one grammar says (``core/text/sentences``: ``.``/``!``/``?`` before white
+space, not after an abbreviation, not before a lower-case word) or where its paragraph ends.
+``SentenceEnds`` reads each line of a page once, so a page printed as one huge line with many
+citations is not scanned again per citation.
 """
 
 from __future__ import annotations
@@ -12,29 +13,15 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
-from rag_assets.core.footnotes.markers import DEFINITION_RE
 from rag_assets.core.ingest.pages import TABLE_PLACEHOLDER_RE
+from rag_assets.core.text.markers import DEFINITION_RE
+from rag_assets.core.text.sentences import SENTENCE_END_RE, ends_sentence
 
-# a full stop right after one of these ends no sentence ("Inc.", "e.g.", "Art.")
-ABBREVIATIONS = {
-    "inc", "corp", "co", "ltd", "no", "nos", "vs", "e.g", "i.e", "u.s", "u.k", "art", "para",
-    "approx", "fig", "mr", "ms", "dr", "st", "jan", "feb", "mar", "apr", "jun", "jul", "aug",
-    "sep", "sept", "oct", "nov", "dec", "p", "pp", "op", "cit", "l",
-}
 # a citing sentence runs over at most this many lines: a longer run without a full stop is a
 # row of a table laid out as text, and its note goes right after the row
 MAX_SENTENCE_LINES = 3
-SENTENCE_END_RE = re.compile(r"[.!?](?=[\"”’)\]]*(?:\s|$))")
 SENTENCE_CHARS = 400  # a citing sentence as the dictionary and the registry keep it
 _NON_SPACE_RE = re.compile(r"\S")
-
-
-def _word_before(text: str, at: int) -> str:
-    """The run of word characters and dots that ends at ``at`` (``Inc.`` before its period)."""
-    start = at
-    while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_."):
-        start -= 1
-    return text[start:at]
 
 
 class SentenceEnds:
@@ -60,15 +47,14 @@ class SentenceEnds:
         return self._all[n]
 
     def first_end(self, n: int, offset: int) -> int | None:
-        """The end of the first sentence end at or after ``offset`` in line ``n`` that does not
-        follow a known abbreviation."""
+        """The end of the first true sentence end (``ends_sentence``) at or after ``offset`` in
+        line ``n``."""
         if n not in self._true:
             text = self.lines[n]
             starts: list[int] = []
             ends: list[int] = []
             for match in SENTENCE_END_RE.finditer(text):
-                word = _word_before(text, match.start())
-                if word and word.lower().rstrip(".") in ABBREVIATIONS:
+                if not ends_sentence(text, match.start()):
                     continue
                 starts.append(match.start())
                 ends.append(match.end())

@@ -11,7 +11,8 @@ note on a page a short reference stands for the definition stitched above it.
 This module is the public face: the other stages import from here, the work is done in the
 modules below, each importing only those above it in this list:
 
-- ``markers``: the marker grammar (``[N]``, ``(N)``, ``(a)``, ``*``, superscripts);
+- ``core/text``: the marker grammar (``[N]``, ``(N)``, ``(a)``, ``*``, superscripts) and where a
+  sentence ends, shared with chunking, evidence and the statement reader;
 - ``records``: ``Footnote``, ``Citation``, ``FootnoteIndex``, ``StitchedPage``;
 - ``sentences``: where a citing sentence ends, and its text;
 - ``zones``: per page, the lines where definitions may stand (``page_views``);
@@ -42,32 +43,29 @@ from rag_assets.core.footnotes.citations import (
 from rag_assets.core.footnotes.coverage import Coverage, stitching_coverage
 from rag_assets.core.footnotes.definitions import join_wrapped
 from rag_assets.core.footnotes.index import build_footnote_index
-from rag_assets.core.footnotes.markers import (
-    CITATION_RE,
-    DEFINITION_RE,
-    SCOPED_STYLES,
-    SUPERSCRIPTS,
-    TO_SUPERSCRIPT,
-    WRAPPED_MARKER_RE,
-    MarkerStyle,
-    marker_of,
-)
 from rag_assets.core.footnotes.records import Citation, Footnote, FootnoteIndex, StitchedPage
 from rag_assets.core.footnotes.render import _PageBlocks as _PageBlocks  # for the bound's tests
 from rag_assets.core.footnotes.render import stitch_document
 from rag_assets.core.footnotes.sentences import (
-    ABBREVIATIONS,
     MAX_SENTENCE_LINES,
     SENTENCE_CHARS,
-    SENTENCE_END_RE,
     SentenceEnds,
     find_sentence_end,
     sentence_around,
 )
 from rag_assets.core.footnotes.zones import MAX_OVERLEAF_LINES, PageView, page_views
+from rag_assets.core.text.markers import (
+    CITATION_RE,
+    DEFINITION_RE,
+    SCOPED_STYLES,
+    SUPERSCRIPT_DIGITS,
+    TO_SUPERSCRIPT,
+    WRAPPED_MARKER_RE,
+    MarkerStyle,
+    marker_of,
+)
 
 __all__ = [
-    "ABBREVIATIONS",
     "ACT_NUMBER_RE",
     "BRACKET_MARKER_RE",
     "CITATION_RE",
@@ -81,8 +79,7 @@ __all__ = [
     "REFERENCE_WORDS",
     "SCOPED_STYLES",
     "SENTENCE_CHARS",
-    "SENTENCE_END_RE",
-    "SUPERSCRIPTS",
+    "SUPERSCRIPT_DIGITS",
     "TOKEN_CHARS",
     "TO_SUPERSCRIPT",
     "WRAPPED_MARKER_RE",

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from rag_assets.core.footnotes.markers import DEFINITION_RE, WRAPPED_MARKER_RE
 from rag_assets.core.ingest.layout import find_running_furniture, furniture_lines
 from rag_assets.core.ingest.pages import NOTE_SIZE_RATIO, Page
+from rag_assets.core.text.markers import DEFINITION_RE, WRAPPED_MARKER_RE
 
 MAX_OVERLEAF_LINES = 12  # the rest of a note carried to the next page is a few lines
 

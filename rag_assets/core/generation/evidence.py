@@ -16,18 +16,13 @@ from pydantic import BaseModel, Field
 from rag_assets.core.footnotes.stitching import FOOTNOTE_BLOCK_RE
 from rag_assets.core.ingest.statement_tables import CaptionsInForce
 from rag_assets.core.retrieval.retriever import Hit
+from rag_assets.core.text.sentences import sentence_ends
 
-# where a sentence ends: . ! ? (and a closing quote or bracket), then space and a capital, digit,
-# bullet, quote or bracket; not after the abbreviations below
-_BOUNDARY_RE = re.compile(
-    r"(?:(?<=[.!?])[\"”’)\]]?|(?<=\x00))\s+(?=[A-Z0-9\"“(\[•$€£<])"  # a sentence's end
-    r"|(?<=>)\s+(?=\S)"  # after a tag
-    r"|\n(?=\s*<)")  # a line that opens with a tag is no sentence's continuation
-_ABBREVIATIONS = (
-    "U.S.", "U.K.", "Inc.", "Co.", "Corp.", "Ltd.", "No.", "Nos.", "vs.", "e.g.", "i.e.",
-    "approx.", "Mr.", "Ms.", "Dr.", "St.", "Art.", "etc.", "Jan.", "Feb.", "Mar.", "Apr.",
-    "Aug.", "Sept.", "Oct.", "Nov.", "Dec.", "para.", "p.", "pp.", "fig.", "cf.", "L.P.", "N.A.",
-)
+# where sentences end is the one grammar's (core/text/sentences); evidence also ends a sentence
+# after a stitched block followed by a new sentence, after a markup tag, and before a line that
+# opens with a tag (no sentence's continuation)
+_BLOCK_END_RE = re.compile(r"(?<=\x00)\s+(?=[^\sa-z])")
+_TAG_BREAK_RE = re.compile(r"(?<=>)\s+(?=\S)|\n(?=\s*<)")
 _SEPARATOR_ROW_RE = re.compile(r"^\|?\s*:?-{2,}")
 _PLACEHOLDER = "\x00{}\x00"
 _PLACEHOLDER_RE = re.compile(r"\x00(\d+)\x00")
@@ -92,12 +87,6 @@ def looks_like_instruction(text: str) -> bool:
 PageLocator = Callable[[str, int, Sequence[int], str], int | None]
 
 
-def _is_abbreviation(text: str, end: int) -> bool:
-    head = text[max(0, end - 8):end + 1]
-    return any(head.endswith(a) for a in _ABBREVIATIONS) or bool(
-        re.search(r"(?:^|\s)[A-Z]\.$", head))  # an initial: "J. Smith"
-
-
 def split_sentences(text: str) -> list[str]:
     """Sentences of a prose block, each with its trailing footnote blocks, in order."""
     blocks: list[str] = []
@@ -107,14 +96,13 @@ def split_sentences(text: str) -> list[str]:
         return _PLACEHOLDER.format(len(blocks) - 1)
 
     parked = FOOTNOTE_BLOCK_RE.sub(park, text)
-    sentences, start = [], 0
-    for match in _BOUNDARY_RE.finditer(parked):
-        period = match.start() - 1
-        if parked[period] == "." and _is_abbreviation(parked, period):
-            continue
-        sentences.append(parked[start:match.end()].strip())
-        start = match.end()
-    sentences.append(parked[start:].strip())
+    sentences = []
+    for part in _TAG_BREAK_RE.split(parked):
+        start = 0
+        ends = sorted({*sentence_ends(part), *(m.start() for m in _BLOCK_END_RE.finditer(part))})
+        for end in [*ends, len(part)]:
+            sentences.append(part[start:end].strip())
+            start = end
     # a footnote block that opens a piece belongs to the sentence before it
     merged: list[str] = []
     for piece in sentences:

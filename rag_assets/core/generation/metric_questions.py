@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 
 from rag_assets.core.ingest.routing import years_in
 from rag_assets.core.retrieval.query import load_lexicon, normalize
+from rag_assets.core.text.sentences import split_sentences
 
 DEFINITIONS_FILE = Path(__file__).with_name("metric_definitions.json")
 RULES_FILE = Path(__file__).with_name("judgment_rules.json")
@@ -176,7 +177,6 @@ class MetricQuestion(BaseModel):
         return self.formulas.get(self.target)
 
 
-_SENTENCE_RE = re.compile(r"(?<=[.?!])\s+(?=[A-Z(])")
 _DEFINITION_RES = (
     re.compile(r"^(?:define\s+)?(?P<name>.+?)\s+(?:here\s+)?(?:is|are)\s+(?:defined|calculated|"
                r"computed)\s+as\s*:?\s*(?P<body>.+)$", re.IGNORECASE),
@@ -234,7 +234,7 @@ def _split_definitions(text: str) -> tuple[str, list[tuple[str, str]]]:
     """The asking text, and the (name, body) definitions the question states."""
     asked: list[str] = []
     definitions: list[tuple[str, str]] = []
-    for sentence in _SENTENCE_RE.split(text):
+    for sentence in split_sentences(text):
         for pattern in _DEFINITION_RES:
             if match := pattern.match(sentence.strip()):
                 definitions.append((match["name"], match["body"].strip().rstrip(".")))
@@ -318,7 +318,7 @@ def parse_question(question: str) -> MetricQuestion | None:
     asked, definitions = _split_definitions(text)
     asked = _SOURCE_NOTE_RE.sub(" ", asked)  # "D&A (from cash flow statement) % margin"
     norm = normalize(asked)
-    asking = next((x for x in _SENTENCE_RE.split(asked) if x.rstrip().endswith("?")), asked)
+    asking = next((x for x in split_sentences(asked) if x.rstrip().endswith("?")), asked)
     if _PROSE_RE.search(normalize(asking)) and not definitions:  # not its instructions
         return None
     rules = load_rules().rules

@@ -23,6 +23,7 @@ from rag_assets.core.ingest.layout import (
 )
 from rag_assets.core.ingest.pages import DocumentError, DocumentKind, LoadedDocument, Page
 from rag_assets.core.ingest.pdf import load_pdf_pages
+from rag_assets.core.text.sentences import sentence_ends
 
 SUPPORTED_SUFFIXES = (".pdf", ".txt", ".tei.xml", ".xml")
 
@@ -139,15 +140,23 @@ def split_text_pages(text: str) -> list[str]:
 # is a text written without line breaks: it is broken after each of its sentences, so that a
 # note written at its end ("... [1]. [1] Includes acquisitions.") opens a line as notes do.
 LONG_LINE_CHARS = 10_000
-SENTENCE_BREAK_RE = re.compile(r"([.!?][\"”’)\]]*)[ \t]+(?=\S)")
+_GAP_RE = re.compile(r"[ \t]+(?=\S)")  # the spaces between two sentences of a line
 
 
 def break_long_line(line: str) -> list[str]:
-    """``line`` as it is, or, past ``LONG_LINE_CHARS``, one line per sentence (every word kept,
-    the spaces after a sentence's end become the line break)."""
+    """``line`` as it is, or, past ``LONG_LINE_CHARS``, one line per sentence
+    (``core/text/sentences``; every word kept, the spaces after a sentence's end become the line
+    break)."""
     if len(line) <= LONG_LINE_CHARS:
         return [line]
-    return SENTENCE_BREAK_RE.sub(r"\1\n", line).split("\n")
+    lines, start = [], 0
+    for end in sentence_ends(line):
+        gap = _GAP_RE.match(line, end)
+        if gap:
+            lines.append(line[start:end])
+            start = gap.end()
+    lines.append(line[start:])
+    return lines
 
 
 def load_text_pages(data: bytes, path: Path, warnings: list[str]) -> list[Page]:

@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 from rag_assets.core.ingest.pages import Page
 from rag_assets.core.ingest.statement_tables import StatementTable, read_statement_tables
 from rag_assets.core.ingest.statements import StatementKind, classify_pages, page_lines
+from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
 
 CONCEPT_MAP_FILE = Path(__file__).with_name("concept_map.json")
 DEMOTE = 100  # rank added to a part ("... from discontinued operations") of a line item
@@ -78,7 +79,7 @@ def demote_patterns() -> tuple[re.Pattern[str], ...]:
 def normalize_label(label: str) -> str:
     """A label as the concept map reads it: lower case, no notes markers, single spaces."""
     text = label.replace("’", "'").replace("—", "-").replace("–", "-")
-    text = re.sub(r"\((?:[a-z]|\d{1,2})\)|[¹²³⁴⁵⁶⁷⁸⁹⁰*]+", " ", text)  # note markers
+    text = re.sub(rf"\((?:[a-z]|\d{{1,2}})\)|[{SUPERSCRIPT_DIGITS}*]+", " ", text)  # note markers
     text = re.sub(r"\((?:see )?notes? \d+[a-z]?(?:(?:,| and) \d+)*\)", " ", text,
                   flags=re.IGNORECASE)  # "(Note 7)", "(see Notes 3 and 9)"
     text = re.sub(r"\s*:\s*$", "", text)

@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from rag_assets.core.ingest.pages import SUPERSCRIPT_DIGITS
+from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
 
 SEPARATOR_RE = re.compile(r"^\s*_{5,}\s*$")
 PAGE_OF_RE = re.compile(r"^\s*Page\s+(\d+)\s*(?:/|of)\s*\d+\s*$", re.IGNORECASE)

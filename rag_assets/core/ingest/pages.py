@@ -18,7 +18,6 @@ DocumentKind = Literal["pdf", "txt", "tei"]
 # the rendered page, or nowhere (a PDF page with next to no text layer that OCR did not read)
 TextSource = Literal["text", "ocr", "none"]
 NOTE_SIZE_RATIO = 0.88  # type below 88% of the document's body size is note (or footer) type
-SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"  # how loaders write a raised note number, by value
 TABLE_PLACEHOLDER = "[[TABLE {index}]]"
 TABLE_PLACEHOLDER_RE = re.compile(r"^\[\[TABLE (\d+)\]\]$")
 

@@ -38,6 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rag_assets.core.ingest.routing import YEAR_RE, years_in
 from rag_assets.core.ingest.sections import load_sections
 from rag_assets.core.ingest.statements import STATEMENT_TITLES, StatementKind
+from rag_assets.core.text.sentences import split_sentences
 
 T = TypeVar("T")
 LEXICON_PATH = Path(__file__).with_name("finance_lexicon.json")
@@ -275,7 +276,6 @@ INSTRUCTION_PAREN_RE = re.compile(
 UNIT_PHRASE_RE = re.compile(
     r"\s+in\s+(?:usd|us\$|\$)\s*(?:millions|billions|thousands)\b", re.IGNORECASE
 )
-SENTENCE_SPLIT_RE = re.compile(r"(?<=[.?!])\s+(?=[A-Z\"“(])")
 DEFINITION_RE = re.compile(
     r"\s*(?:here\s+)?(?:is|are)\s+(?:defined|calculated|computed)\s+as\s*:?\s*|^\s*define\s+",
     re.IGNORECASE,
@@ -323,7 +323,7 @@ def strip_instructions(question: str) -> str:
     text = INSTRUCTION_PAREN_RE.sub("", " ".join(question.split()))
     kept: list[str] = []
     dropped: list[str] = []
-    for sentence in SENTENCE_SPLIT_RE.split(text):
+    for sentence in split_sentences(text):
         if DEFINITION_RE.search(sentence):
             kept.append(_definition(sentence))
             continue

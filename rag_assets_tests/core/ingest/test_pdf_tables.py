@@ -156,10 +156,10 @@ def test_a_cell_drawn_over_several_rows_gives_each_row_its_figure(filing) -> Non
 def _printed_characters(page: Page, source: Path) -> tuple[list[str], list[str]]:
     import pypdfium2 as pdfium
 
-    from rag_assets.core.ingest.pages import SUPERSCRIPT_DIGITS, TABLE_PLACEHOLDER_RE
+    from rag_assets.core.ingest.pages import TABLE_PLACEHOLDER_RE
     from rag_assets.core.ingest.pdf import clean_pdf_text
+    from rag_assets.core.text.markers import FROM_SUPERSCRIPT as back
 
-    back = str.maketrans(SUPERSCRIPT_DIGITS, "0123456789")
     pdf = pdfium.PdfDocument(str(source))
     printed = clean_pdf_text(pdf[page.page_index].get_textpage().get_text_range())
     pdf.close()

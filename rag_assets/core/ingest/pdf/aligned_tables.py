@@ -36,12 +36,11 @@ import pypdfium2 as pdfium
 from rag_assets.core.ingest.pages import TABLE_PLACEHOLDER, TABLE_PLACEHOLDER_RE, TableBlock
 from rag_assets.core.ingest.pdf.geometry import SUPERSCRIPT_RATIO, Line
 from rag_assets.core.ingest.pdf.ruled_tables import figure_text
+from rag_assets.core.text.markers import FROM_SUPERSCRIPT, SUPERSCRIPT_DIGITS
 
 ALIGNED_KEY = 10_000  # placeholder keys of aligned tables until numbering (grids count from 0)
 MIN_ALIGNED_ROWS = 3  # rows with a figure in every column
-SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
-FROM_SUPERSCRIPT = str.maketrans(SUPERSCRIPTS, "0123456789")
-YEAR_RE = re.compile(rf"^(?:19|20)\d\d[*{SUPERSCRIPTS}]*$")
+YEAR_RE = re.compile(rf"^(?:19|20)\d\d[*{SUPERSCRIPT_DIGITS}]*$")
 DAY_RE = re.compile(r"^\d{1,2},?$")
 MONTHS = {
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
@@ -53,16 +52,18 @@ PERIOD_WORDS = {
     "quarters", "months", "weeks", "three", "six", "nine", "twelve", "period", "periods",
 }
 FIGURE_RE = re.compile(
-    rf"^[$€£]?\(?[-–]?(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?\)?%?[{SUPERSCRIPTS}]*$"
+    rf"^[$€£]?\(?[-–]?(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?\)?%?[{SUPERSCRIPT_DIGITS}]*$"
 )
 NIL_RE = re.compile(r"^(?:[-–—]+|n/a|N/A|NM|nm)$")
 SIGN_RE = re.compile(r"^[$€£]\(?$|^\($")  # "$", "$(", "(" before a figure
 SUFFIX_RE = re.compile(r"^(?:%|\)|\)%|\([a-z]\)|\*{1,3}|[†‡])$")  # after a figure
 # a note's definition: its marker, then words ("¹ $ 0.28" is a wrapped row's marker and figures)
 NOTE_START_RE = re.compile(
-    rf"^(?:\(\d{{1,2}}\)|\([a-z]\)|\*{{1,3}}|[†‡]|[{SUPERSCRIPTS}]+)\s*(?:[^\W\d_]|[“\"])"
+    rf"^(?:\(\d{{1,2}}\)|\([a-z]\)|\*{{1,3}}|[†‡]|[{SUPERSCRIPT_DIGITS}]+)\s*(?:[^\W\d_]|[“\"])"
 )
-MARKER_ONLY_RE = re.compile(rf"^(?:\(?\d{{1,2}}\)?|\(?[a-z]\)|\*{{1,3}}|[†‡]|[{SUPERSCRIPTS}]+)$")
+MARKER_ONLY_RE = re.compile(
+    rf"^(?:\(?\d{{1,2}}\)?|\(?[a-z]\)|\*{{1,3}}|[†‡]|[{SUPERSCRIPT_DIGITS}]+)$"
+)
 PROSE_RE = re.compile(r"[a-z]{2,}[.!?] [A-Z]")  # a sentence ends and another begins
 CARRIES_ON_RE = re.compile(
     r"(?:[,;-]|\b(?:of|and|or|to|for|the|in|on|from|by|with|net))$", re.IGNORECASE

@@ -43,7 +43,6 @@ from rag_assets.core.ingest import ocr
 from rag_assets.core.ingest.layout import label_from_lines
 from rag_assets.core.ingest.pages import (
     NOTE_SIZE_RATIO,
-    SUPERSCRIPT_DIGITS,
     TABLE_PLACEHOLDER,
     TABLE_PLACEHOLDER_RE,
     DocumentError,
@@ -60,6 +59,7 @@ from rag_assets.core.ingest.pdf.geometry import (
 )
 from rag_assets.core.ingest.pdf.parser import PageParser, ParsedPage
 from rag_assets.core.ingest.pdf.ruled_tables import cut_tables, find_grids, table_of
+from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS, TO_SUPERSCRIPT
 
 UPPER_SHARE = 0.6  # the body type is measured on the upper 60% of pages
 RULE_MAX_WIDTH = 0.6  # a footnote separator is a short rule: at most 60% of the page width
@@ -71,7 +71,6 @@ MIN_CHARS_PER_PAGE = 20
 # text is an inch or more wide; a rule, a bullet or a spacer pixel is not
 MIN_IMAGE_SIDE = 72.0
 MIN_IMAGE_THICKNESS = 6.0
-TO_SUPERSCRIPT = str.maketrans("0123456789", SUPERSCRIPT_DIGITS)
 # digits that may be a superscript note number glued to what precedes it ("sales3", "202811");
 # only their type size and raise decide
 GLUED_DIGITS_RE = re.compile(r"(?<=[\w%).,;:”’\"])(\d{1,2})(?=[\s,.;:)]|$)")

@@ -1,4 +1,5 @@
-"""The marker grammar: what a footnote marker looks like, opening a definition or cited in text.
+"""The marker grammar and the superscript map: what a footnote marker looks like, opening a
+definition or cited in text, and how a raised note number is written.
 
 Styles: ``[N]`` (numbered document-wide); ``(N)``, ``(a)``, ``*``/``†``/``‡`` (10-K style, restarted
 under every table or page: meaningful only in a document that defines them, since ``(a)`` is also
@@ -13,12 +14,12 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from rag_assets.core.ingest.pages import SUPERSCRIPT_DIGITS
+SUPERSCRIPT_DIGITS = "⁰¹²³⁴⁵⁶⁷⁸⁹"  # how loaders write a raised note number, by value
+TO_SUPERSCRIPT = str.maketrans("0123456789", SUPERSCRIPT_DIGITS)
+FROM_SUPERSCRIPT = str.maketrans(SUPERSCRIPT_DIGITS, "0123456789")
 
 MarkerStyle = Literal["bracket", "paren-number", "paren-letter", "symbol", "superscript"]
 SCOPED_STYLES = {"paren-number", "paren-letter", "symbol", "superscript"}  # reused per table / page
-SUPERSCRIPTS = SUPERSCRIPT_DIGITS
-TO_SUPERSCRIPT = str.maketrans("0123456789", SUPERSCRIPTS)
 
 DEFINITION_RE = re.compile(
     r"^(?P<indent>\s*)(?:"
@@ -26,7 +27,7 @@ DEFINITION_RE = re.compile(
     r"|\((?P<pnum>\d{1,2})\)"
     r"|\((?P<plet>[a-hj-uwyz])\)"
     r"|(?P<sym>\*{1,3}|†|‡)"
-    rf"|(?P<sup>[{SUPERSCRIPTS}]{{1,2}})"
+    rf"|(?P<sup>[{SUPERSCRIPT_DIGITS}]{{1,2}})"
     r"|(?P<bare>\d{1,2})(?=\s+[A-Z])"
     r")\s*(?P<text>\S.*)$"
 )
@@ -35,11 +36,11 @@ CITATION_RE = re.compile(
     r"|\((?P<pnum>\d{1,2})\)(?![\w(])"
     r"|\((?P<plet>[a-hj-uwyz])\)(?![\w(])"
     r"|(?<=[\w%)\].,])(?P<sym>\*{1,3}|†|‡)"
-    rf"|(?P<sup>[{SUPERSCRIPTS}]{{1,2}})"
+    rf"|(?P<sup>[{SUPERSCRIPT_DIGITS}]{{1,2}})"
 )
 # a marker opening a body line with what follows it: a citation that wrapped (``zones``)
 WRAPPED_MARKER_RE = re.compile(
-    r"^\s*(?:\[\d{1,4}\]|\(\d{1,2}\)|\([a-z]\)|[" + SUPERSCRIPTS + r"]{1,2})"
+    r"^\s*(?:\[\d{1,4}\]|\(\d{1,2}\)|\([a-z]\)|[" + SUPERSCRIPT_DIGITS + r"]{1,2})"
     r"(?P<punct>[.,;:)])?(?P<rest>\s*\S?)"
 )
 

@@ -1,0 +1,100 @@
+"""Where a sentence ends: the one rule that stitching, chunking, evidence, the answer judge and
+the question parser share.
+
+A sentence ends at ``.``, ``!`` or ``?`` (and the closing quotes or brackets after it) before
+white space or the end of the text, unless
+
+- the period closes an abbreviation (``abbreviations.json``: ``Inc.``, ``No. 3``, ``approx.``),
+  an initial (``Richard A. Johnson``) or a dotted acronym (``U.S.``, ``e.g.``, ``L.P.``), or
+- the next word starts in lower case (``approx. the``, ``$2.4 vs. last year``): a sentence of a
+  report never starts so.
+
+Hand-written because the libraries that split sentences (nltk's punkt, spaCy, pysbd) either need
+model data downloaded at run time or are trained on news prose, and none knows a filing's
+``Inc.`` / ``No. 3`` / ``U.S.`` conventions better than this list does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+
+ABBREVIATIONS_FILE = Path(__file__).with_name("abbreviations.json")
+
+# the terminator (one character: "?!" ends at its last) and the closers a sentence keeps
+SENTENCE_END_RE = re.compile(r"[.!?](?=[\"”’')\]]*(?:\s|$))")
+_CLOSERS_RE = re.compile(r"[\"”’')\]]*")
+_FOLLOWING_RE = re.compile(r"[\"”’')\]]*\s*(\S?)")  # the next character after closers and space
+_DOTTED_ACRONYM_RE = re.compile(r"(?:[a-z]\.)+[a-z]")
+
+
+@cache
+def _abbreviations() -> tuple[frozenset[str], frozenset[str]]:
+    """The words of ``abbreviations.json``: always abbreviations, and only before a figure."""
+    data = json.loads(ABBREVIATIONS_FILE.read_text(encoding="utf-8"))
+    always = frozenset(word for words in data["groups"].values() for word in words)
+    return always, frozenset(data["before_a_figure"]["words"])
+
+
+def word_before(text: str, at: int) -> str:
+    """The run of letters, digits and dots that ends at ``at`` (``U.S`` before its period)."""
+    start = at
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_."):
+        start -= 1
+    return text[start:at]
+
+
+def is_abbreviation(word: str, following: str = "") -> bool:
+    """``word`` (what precedes a period, without it) shortens something: a listed
+    abbreviation, an initial, a dotted acronym, or ``No.`` with a figure after it
+    (``following``: the next non-space character)."""
+    word = word.lower().rstrip(".")
+    always, before_a_figure = _abbreviations()
+    return bool(word) and (
+        word in always
+        or (len(word) == 1 and word.isalpha())
+        or bool(_DOTTED_ACRONYM_RE.fullmatch(word))
+        or (word in before_a_figure and following.isdigit())
+    )
+
+
+def ends_sentence(text: str, terminator: int) -> bool:
+    """Whether the ``.``/``!``/``?`` at ``text[terminator]`` (a :data:`SENTENCE_END_RE` match)
+    ends a sentence."""
+    after = _FOLLOWING_RE.match(text, terminator + 1)  # matched in place: no slice of the rest
+    following = after.group(1) if after else ""
+    if text[terminator] == "." and is_abbreviation(word_before(text, terminator), following):
+        return False
+    return not following.islower()
+
+
+def sentence_ends(text: str, *, closers: bool = True) -> list[int]:
+    """Offsets just past each sentence end of ``text``, in order: past the closing quotes and
+    brackets (``closers``) or right after the terminator."""
+    ends = []
+    for match in SENTENCE_END_RE.finditer(text):
+        if not ends_sentence(text, match.start()):
+            continue
+        end = match.end()
+        if closers:
+            close = _CLOSERS_RE.match(text, end)
+            end = close.end() if close else end
+        ends.append(end)
+    return ends
+
+
+def split_sentences(text: str) -> list[str]:
+    """The sentences of ``text``, stripped, none empty; every word kept (their join, space
+    separated, holds every non-space character of ``text`` in order)."""
+    out, start = [], 0
+    for end in sentence_ends(text):
+        piece = text[start:end].strip()
+        if piece:
+            out.append(piece)
+        start = end
+    rest = text[start:].strip()
+    if rest:
+        out.append(rest)
+    return out
