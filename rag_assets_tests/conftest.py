@@ -29,7 +29,10 @@ import pytest
 
 from rag_assets_tests.llm_server import LlamaServer, LlamaServerError, start_llama_server
 
-pytest_plugins = ("rag_assets_tests.browser",)  # the headless Chromium fixtures
+pytest_plugins = (
+    "rag_assets_tests.browser",  # the headless Chromium fixtures
+    "rag_assets_tests.services",  # throwaway PostgreSQL and Redis servers
+)
 
 
 def _pytest_is_the_program() -> bool:

@@ -1,0 +1,73 @@
+"""Throwaway PostgreSQL and Redis servers for the tests (a pytest plugin: ``pytest_plugins`` in
+the root conftest): one of each per session, on 127.0.0.1, started by
+``rag_assets.ops.servers`` in the session's temporary folder and stopped at its end.
+
+Where PostgreSQL or Redis is not installed (``make test`` installs them as root: its
+``services`` target), the fixture skips its tests and the reason is printed after pytest's
+summary, as for the browser tests. A server that is installed but does not start fails them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from rag_assets.ops.servers import (
+    PostgresServer,
+    RedisServer,
+    ServerError,
+    ServerMissing,
+    start_postgres,
+    start_redis,
+)
+
+_skipped: set[str] = set()  # why server tests were skipped, printed after the summary
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    for reason in sorted(_skipped):  # printed even without -rs
+        terminalreporter.write_line(reason)
+
+
+def _skip(error: ServerMissing) -> None:
+    reason = f"server test skipped: {error}"
+    _skipped.add(reason)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PostgresServer]:
+    """A PostgreSQL cluster for the session (``.url`` = ``postgresql://rag@127.0.0.1:<port>/rag``;
+    ``.create_database(name)`` gives a fresh database's URL, so tests do not share tables)."""
+    failure = None
+    try:
+        server = start_postgres(tmp_path_factory.mktemp("postgres"))
+    except ServerMissing as err:
+        _skip(err)
+    except ServerError as err:
+        failure = f"postgres_server: {err}"
+    if failure:  # outside the except block: the reason alone, without a chained traceback
+        pytest.fail(failure, pytrace=False)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    """A Redis server for the session (``.url`` = ``redis://127.0.0.1:<port>/0``)."""
+    failure = None
+    try:
+        server = start_redis(tmp_path_factory.mktemp("redis"))
+    except ServerMissing as err:
+        _skip(err)
+    except ServerError as err:
+        failure = f"redis_server: {err}"
+    if failure:
+        pytest.fail(failure, pytrace=False)
+    try:
+        yield server
+    finally:
+        server.stop()
