@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export GX_ANALYTICS_ENABLED := false
 export DAGSTER_DISABLE_TELEMETRY := 1
 
-.PHONY: install demo test test-fast ui bench bench-real bench-statements backfill-check lint typecheck sample clean
+.PHONY: install demo test test-fast ui bench bench-real bench-statements backfill-check scale-check lint typecheck sample clean
 
 install: $(STAMP) ocr
 
@@ -119,6 +119,14 @@ bench-statements: install
 # BACKFILL_ARGS="--fleet notes --flow in-process" for the slow test's quick version)
 backfill-check: install
 	$(BIN)/python -m rag_assets.ops.backfill_check $(BACKFILL_ARGS)
+
+# the scale profile (deploy/scale/) on loopback: Postgres (instance and warehouse), Redis, two
+# Celery workers, the webserver and the daemon; an ingest backfill of 12 partitions, 3 runs at
+# once, then the evaluation backfill with a Celery worker's process SIGKILLed under a step and
+# the run retried; every table checked, then the same backfills on the embedded defaults, timed
+# (docs/DEPLOY.md; SCALE_ARGS="--fleet notes --partitions 4 --no-compare" for the slow test's)
+scale-check: install services
+	$(BIN)/python -m rag_assets.ops.scale_check --require-services $(SCALE_ARGS)
 
 lint: install typecheck
 	$(BIN)/ruff check .
