@@ -163,7 +163,7 @@ class WarehouseIOManager(DuckDBPandasIOManager):
     def create_io_manager(self, context: dg.InitResourceContext) -> dg.IOManager:
         if is_local_database(self.database):
             try:
-                check_database_file(self.database, "warehouse")
+                check_database_file(self.database)  # "warehouse ... cannot be written"
             except StoreNotWritable as err:
                 raise dg.Failure(
                     description=str(err), metadata={"path": str(err.path)}, allow_retries=False
