@@ -207,3 +207,17 @@ def test_an_unreachable_postgres_fails_the_run_in_one_line(tmp_path, postgres_se
     assert result.get_step_failure_events() == []  # failed at the IO manager, before any step
     line = first_error(result)
     assert line.startswith(f"warehouse {url} cannot be reached: ") and "\n" not in line
+
+
+def test_the_cli_reads_the_warehouse_the_variable_names(engine, monkeypatch, tmp_path):
+    """With a data folder of its own, the CLI still follows ``RAG_ASSETS_WAREHOUSE`` (its run
+    config must name the IO manager the definitions built from the same variable)."""
+    from rag_assets.cli.output import has_warehouse, warehouse_table
+
+    monkeypatch.setenv("RAG_ASSETS_WAREHOUSE", str(engine["database"]))
+    elsewhere = tmp_path / "elsewhere"
+    assert has_warehouse(elsewhere)
+    pages = warehouse_table(elsewhere, "raw_pages")
+    assert pages is not None and len(pages) == sum(EXPECTED[p]["raw_pages"] for p in EXPECTED)
+    io_manager = default_resources(str(elsewhere))["io_manager"]
+    assert io_manager.database == str(engine["database"])
