@@ -11,11 +11,13 @@ Postgres: ``COPY``, one transaction). Then the reads: one partition through the 
 ``load_input`` (what a downstream step gets), the whole table through ``read_whole_table`` (what
 the roll-ups read). Each figure is the median of ``--rounds`` rounds on a fresh database.
 
-Postgres is a throwaway server on 127.0.0.1 (``rag_assets.ops.servers``: ``fsync=off``, so
-commits do not wait for the disk; a durable server pays one WAL flush per partition written) or
-the one ``--url`` names. Run: ``.venv/bin/python bench/warehouse_bench.py [--pdf PATH]
-[--partitions 12] [--rounds 3] [--url postgresql://...]``. Prints a table, then ``BENCH_JSON
-{...}``; the figures also go to ``bench/out/warehouse.json``.
+Postgres is a throwaway server on 127.0.0.1 (``rag_assets.ops.servers``), run as the tests run
+it (``fsync=off``: commits do not wait for the disk) or with ``--durable`` as a real server runs
+(``fsync``, ``synchronous_commit``, ``full_page_writes`` on: one WAL flush per partition
+written), or the one ``--url`` names. DuckDB writes its file as it always does (its WAL synced
+at each commit). Run: ``.venv/bin/python bench/warehouse_bench.py [--pdf PATH]
+[--partitions 12] [--rounds 3] [--durable] [--url postgresql://...]``. Prints a table, then
+``BENCH_JSON {...}``; the figures also go to ``bench/out/warehouse.json``.
 """
 
 from __future__ import annotations
@@ -137,6 +139,8 @@ def main() -> int:
     parser.add_argument("--partitions", type=int, default=12)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--url", help="a Postgres server of your own (else a throwaway one)")
+    parser.add_argument("--durable", action="store_true",
+                        help="the throwaway server with fsync and synchronous commits on")
     args = parser.parse_args()
 
     from tabulate import tabulate
@@ -153,7 +157,8 @@ def main() -> int:
         folder = Path(tmp)
         duck = median_rounds(lambda r: str(folder / f"round{r}.duckdb"), frame,
                              args.partitions, args.rounds)
-        server = None if args.url else start_postgres(folder / "postgres")
+        server = None if args.url else start_postgres(folder / "postgres",
+                                                      durable=args.durable)
         try:
             if server is not None:
                 def database(r: int) -> str:
@@ -177,6 +182,8 @@ def main() -> int:
                               ("total", "total_s"))]
     print(tabulate(rows, headers=["seconds (median)", "DuckDB", "Postgres", "Postgres/DuckDB"]))
     result = {"pdf": args.pdf.name, "chunks": len(frame), "partitions": args.partitions,
+              "postgres_server": "--url" if args.url else "durable" if args.durable
+              else "fsync=off",
               "rows": len(frame) * args.partitions, "rounds": args.rounds,
               "duckdb": duck, "postgres": pg,
               "ratio_total": pg["total_s"] / duck["total_s"]}
