@@ -291,3 +291,35 @@ def start_redis(folder: str | Path, timeout: float = START_TIMEOUT) -> RedisServ
         break
     return RedisServer(url=f"redis://127.0.0.1:{port}/0", port=port, log_path=log_path,
                        process=process)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m rag_assets.ops.servers postgres|redis FOLDER``: start one, print its URL, and
+    stop it at Ctrl-C or SIGTERM (to try the Postgres warehouse without a server of your own)."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(prog="python -m rag_assets.ops.servers",
+                                     description=main.__doc__)
+    parser.add_argument("kind", choices=["postgres", "redis"])
+    parser.add_argument("folder", type=Path)
+    args = parser.parse_args(argv)
+    try:
+        server: PostgresServer | RedisServer = (
+            start_postgres(args.folder) if args.kind == "postgres" else start_redis(args.folder))
+    except ServerError as err:
+        print(f"{args.kind}: {err}", file=sys.stderr)
+        return 2
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    print(server.url, flush=True)
+    try:
+        server.process.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
