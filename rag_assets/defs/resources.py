@@ -3,6 +3,7 @@ are in ``defs/warehouse.py``)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import dagster as dg
@@ -84,7 +85,8 @@ def default_resources(
     its section. ``settings`` whole, or its common parts: ``data_dir`` (all paths under one
     folder), ``retrieval`` overrides (``{"w_bm25": 0.8}``) for a backfill, ``lancedb_uri`` (an
     ``s3://`` URI) and ``warehouse`` (``md:name``, ``postgresql://...``) to move the stores out of
-    the data folder; a ``postgresql://`` warehouse gets the Postgres IO manager.
+    the data folder (else ``RAG_ASSETS_LANCEDB_URI`` and ``RAG_ASSETS_WAREHOUSE`` when set); a
+    ``postgresql://`` warehouse gets the Postgres IO manager.
 
     Without ``data_dir`` or ``settings`` (the deployed definitions) the stores come from
     ``RAG_ASSETS_DATA_DIR``, ``RAG_ASSETS_LANCEDB_URI`` and ``RAG_ASSETS_WAREHOUSE``: a variable
@@ -94,8 +96,12 @@ def default_resources(
     from_env = ({field: dg.EnvVar(name) for field, name in STORE_VARIABLES.items()
                  if dg.EnvVar(name).get_value()} if deployed else {})
     if settings is None:
-        ingest = {"data_dir": data_dir or "data", "lancedb_uri": lancedb_uri,
-                  "warehouse_database": warehouse}
+        # a store variable that is set moves its store for a data folder too (the CLI, in-process
+        # runs): their run config must name the IO manager the definitions built from it
+        stores = {"lancedb_uri": lancedb_uri, "warehouse_database": warehouse}
+        ingest = {"data_dir": data_dir or "data"} | {
+            field: value or os.environ.get(STORE_VARIABLES[field]) or None
+            for field, value in stores.items()}
         ingest |= {field: variable.get_value() for field, variable in from_env.items()}
         settings = Settings(ingest=IngestSettings(**ingest),
                             retrieval=RetrievalConfig(**(retrieval or {})))

@@ -60,11 +60,9 @@ def _table_metadata(context: dg.OutputContext, frame: pd.DataFrame,
     }
 
 
-# -- DuckDB ----------------------------------------------------------------------------------
-
-
 class _PartitionAwareIOManager(dg.IOManager):
-    """Works around dagster-duckdb failing on multi-partitions with a dynamic dimension.
+    """Works around ``DbIOManager`` (dagster-duckdb's and ours) failing on multi-partitions with
+    a dynamic dimension.
 
     Its partition lookup needs the instance ("The instance is not available to load
     partitions"); handing it the run's instance through ``partition_loading_context`` is enough.
@@ -80,6 +78,9 @@ class _PartitionAwareIOManager(dg.IOManager):
     def load_input(self, context: dg.InputContext) -> object:
         with dg.partition_loading_context(dynamic_partitions_store=context.instance):
             return self._inner.load_input(context)
+
+
+# -- DuckDB ----------------------------------------------------------------------------------
 
 
 class _AlwaysWriteTypeHandler(DuckDBPandasTypeHandler):
@@ -163,14 +164,12 @@ class WarehouseIOManager(DuckDBPandasIOManager):
     def create_io_manager(self, context: dg.InitResourceContext) -> dg.IOManager:
         if is_local_database(self.database):
             try:
-                check_database_file(self.database, "warehouse")
+                check_database_file(self.database)  # "warehouse ... cannot be written"
             except StoreNotWritable as err:
                 raise dg.Failure(
                     description=str(err), metadata={"path": str(err.path)}, allow_retries=False
                 ) from None
         return _PartitionAwareIOManager(super().create_io_manager(context))
-
-
 
 
 # -- Postgres --------------------------------------------------------------------------------
