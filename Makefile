@@ -124,7 +124,7 @@ backfill-check: install
 # Celery workers, the webserver and the daemon; an ingest backfill of 12 partitions, 3 runs at
 # once, then the evaluation backfill with a Celery worker's process SIGKILLed under a step and
 # the run retried; every table checked, then the same backfills on the embedded defaults, timed
-# (docs/DEPLOY.md; SCALE_ARGS="--fleet notes --partitions 4 --no-compare" for the slow test's)
+# (docs/DEPLOY.md; SCALE_ARGS="--fleet notes --partitions 3 --no-compare" for a quick one)
 scale-check: install services
 	$(BIN)/python -m rag_assets.ops.scale_check --require-services $(SCALE_ARGS)
 
