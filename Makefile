@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export GX_ANALYTICS_ENABLED := false
 export DAGSTER_DISABLE_TELEMETRY := 1
 
-.PHONY: install demo test test-fast ui bench bench-real bench-statements backfill-check lint typecheck sample clean
+.PHONY: install demo test test-fast ui bench bench-real bench-statements backfill-check scale-check lint typecheck sample clean
 
 install: $(STAMP) ocr
 
@@ -45,10 +45,10 @@ sample: install
 demo: install $(DAGSTER_HOME)/dagster.yaml
 	$(BIN)/rag-assets demo
 
-test: install browser typecheck
+test: install browser services typecheck
 	$(BIN)/python -m pytest -q
 
-test-fast: install browser
+test-fast: install browser services
 	$(BIN)/python -m pytest -q -m "not slow"
 
 # Headless Chromium and its driver for the browser tests (Debian's chromium, chromium-driver):
@@ -62,6 +62,20 @@ browser:
 	    && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	then echo "browser: installed chromium and chromium-driver for the browser tests"; \
 	else echo "browser: chromium or chromedriver is missing and could not be installed (not root, or apt-get failed): the browser tests will be skipped"; fi
+
+# PostgreSQL and Redis for the tests of the Postgres warehouse and for make scale-check (Debian's
+# postgresql, redis-server; rag_assets/ops/servers.py starts throwaway servers on 127.0.0.1):
+# installed when absent and we are root; otherwise one line says those tests will be skipped.
+# Never fails make.
+.PHONY: services
+services:
+	@if { command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; } \
+	    && command -v redis-server >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	    && apt-get update -qq >/dev/null 2>&1 \
+	    && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server >/dev/null; \
+	then echo "services: installed postgresql and redis-server for the Postgres warehouse tests"; \
+	else echo "services: postgresql or redis-server is missing and could not be installed (not root, or apt-get failed): the Postgres warehouse tests will be skipped"; fi
 
 # Tesseract for OCR of PDF pages with no text layer but an image (Debian's tesseract-ocr and its
 # English data, ~24 MB; core/ingest/ocr.py runs it): installed when absent and we are root;
@@ -105,6 +119,14 @@ bench-statements: install
 # BACKFILL_ARGS="--fleet notes --flow in-process" for the slow test's quick version)
 backfill-check: install
 	$(BIN)/python -m rag_assets.ops.backfill_check $(BACKFILL_ARGS)
+
+# the scale profile (deploy/scale/) on loopback: Postgres (instance and warehouse), Redis, two
+# Celery workers, the webserver and the daemon; an ingest backfill of 12 partitions, 3 runs at
+# once, then the evaluation backfill with a Celery worker's process SIGKILLed under a step and
+# the run retried; every table checked, then the same backfills on the embedded defaults, timed
+# (docs/DEPLOY.md; SCALE_ARGS="--fleet notes --partitions 3 --no-compare" for a quick one)
+scale-check: install services
+	$(BIN)/python -m rag_assets.ops.scale_check --require-services $(SCALE_ARGS)
 
 lint: install typecheck
 	$(BIN)/ruff check .

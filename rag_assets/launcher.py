@@ -14,6 +14,12 @@ The forkserver belongs to the process that launches runs (the daemon). When a pr
 the working tree changes on disk, the next launch starts a new forkserver, so edited code is never
 run stale. Termination sends the run worker SIGINT, which Dagster turns into a clean cancel.
 
+The forked run worker calls Dagster's private ``dagster._grpc.impl._run_in_subprocess`` (what the
+code server's run subprocess runs). ``RAG_ASSETS_PRELOADED_LAUNCHER=0`` (read where the launcher is
+built: the daemon, the webserver) turns this launcher into Dagster's ``DefaultRunLauncher``, and so
+does a Dagster whose private API moved: then one warning says why and every run is launched,
+terminated and watched by the default launcher (a run spawned by the code server, no preloading).
+
 Configured in ``deploy/dagster.yaml`` (copied to ``$DAGSTER_HOME`` by make)::
 
     run_launcher:
@@ -25,6 +31,7 @@ Configured in ``deploy/dagster.yaml`` (copied to ``$DAGSTER_HOME`` by make)::
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import signal
@@ -34,13 +41,35 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Self
 
-from dagster import Array, Field
-from dagster._core.launcher import CheckRunHealthResult, LaunchRunContext, RunLauncher, WorkerStatus
+from dagster import Array, DagsterInstance, Field
+from dagster._core.launcher import (
+    CheckRunHealthResult,
+    DefaultRunLauncher,
+    LaunchRunContext,
+    RunLauncher,
+    WorkerStatus,
+)
 from dagster._serdes import ConfigurableClass, ConfigurableClassData
 
 PID_TAG = "rag-assets/run-worker-pid"
 DEFAULT_PRELOAD = ("rag_assets.definitions",)
+SETTING = "RAG_ASSETS_PRELOADED_LAUNCHER"  # 0 / false / off: Dagster's DefaultRunLauncher
+_OFF = {"0", "false", "no", "off"}
 _LOCK = threading.Lock()
+log = logging.getLogger(__name__)
+
+
+def private_api_problem() -> str | None:
+    """Why the Dagster internals the forked run worker calls cannot be imported (a Dagster
+    that moved them), or None when they all import."""
+    try:
+        from dagster._grpc.impl import _run_in_subprocess  # noqa: F401
+        from dagster._grpc.types import ExecuteExternalJobArgs  # noqa: F401
+        from dagster._utils.hosted_user_process import recon_job_from_origin  # noqa: F401
+        from dagster._utils.interrupts import capture_interrupts  # noqa: F401
+    except ImportError as err:
+        return f"{type(err).__name__}: {err}"
+    return None
 
 
 def _source_files(modules: Sequence[str]) -> list[Path]:
@@ -97,8 +126,6 @@ def _run_worker(serialized_args: str, serialized_origin: str) -> None:
                 run_event_handler=lambda _: None,
             )
     if problems:
-        from dagster import DagsterInstance
-
         args = deserialize_value(serialized_args, ExecuteExternalJobArgs)
         with DagsterInstance.from_ref(args.instance_ref) as instance:  # type: ignore[arg-type]
             run = instance.get_run_by_id(args.run_id)
@@ -107,7 +134,10 @@ def _run_worker(serialized_args: str, serialized_origin: str) -> None:
 
 
 class PreloadedRunLauncher(RunLauncher, ConfigurableClass):
-    """Launches each run in its own process, forked from a forkserver with the code preloaded."""
+    """Launches each run in its own process, forked from a forkserver with the code preloaded;
+    Dagster's ``DefaultRunLauncher`` does every launch instead when the setting
+    (``RAG_ASSETS_PRELOADED_LAUNCHER``) turns it off or Dagster's private run API is gone
+    (``default_reason`` says which)."""
 
     def __init__(
         self,
@@ -119,7 +149,26 @@ class PreloadedRunLauncher(RunLauncher, ConfigurableClass):
         self._files: list[Path] | None = None
         self._stamp: float | None = None
         self._context: Any = None
+        self.default_reason: str | None = None
+        self._default: DefaultRunLauncher | None = None
+        setting = os.environ.get(SETTING, "").strip()
+        if setting.lower() in _OFF:
+            self.default_reason = f"{SETTING}={setting}"
+            log.info("PreloadedRunLauncher off (%s): runs start through Dagster's "
+                     "DefaultRunLauncher", self.default_reason)
+        elif (problem := private_api_problem()) is not None:
+            self.default_reason = problem
+            log.warning("PreloadedRunLauncher cannot fork run workers (Dagster's private run API "
+                        "moved: %s): runs start through Dagster's DefaultRunLauncher instead",
+                        problem)
+        if self.default_reason is not None:
+            self._default = DefaultRunLauncher()
         super().__init__()
+
+    def register_instance(self, instance: DagsterInstance) -> None:
+        super().register_instance(instance)
+        if self._default is not None:
+            self._default.register_instance(instance)
 
     @property
     def inst_data(self) -> ConfigurableClassData | None:
@@ -162,6 +211,8 @@ class PreloadedRunLauncher(RunLauncher, ConfigurableClass):
 
     # -- RunLauncher ------------------------------------------------------------------------
     def launch_run(self, context: LaunchRunContext) -> None:
+        if self._default is not None:
+            return self._default.launch_run(context)
         from dagster._grpc.types import ExecuteExternalJobArgs
         from dagster._serdes import serialize_value
 
@@ -195,6 +246,8 @@ class PreloadedRunLauncher(RunLauncher, ConfigurableClass):
         return int(value) if value and value.isdigit() else None
 
     def terminate(self, run_id: str) -> bool:
+        if self._default is not None:
+            return bool(self._default.terminate(run_id))  # type: ignore[no-untyped-call]
         run = self._instance.get_run_by_id(run_id)
         pid = self._pid(run_id)
         if not run or run.is_finished or pid is None:
@@ -208,9 +261,11 @@ class PreloadedRunLauncher(RunLauncher, ConfigurableClass):
 
     @property
     def supports_check_run_worker_health(self) -> bool:
-        return True
+        return self._default is None  # the default launcher cannot tell (Dagster's own answer)
 
     def check_run_worker_health(self, run: Any) -> CheckRunHealthResult:
+        if self._default is not None:
+            return self._default.check_run_worker_health(run)
         pid = self._pid(run.run_id)
         if pid is None:
             return CheckRunHealthResult(WorkerStatus.UNKNOWN, "no run worker pid recorded")
@@ -224,8 +279,13 @@ class PreloadedRunLauncher(RunLauncher, ConfigurableClass):
             pass  # exists, owned by someone else
         return CheckRunHealthResult(WorkerStatus.RUNNING, run_worker_id=str(pid))
 
+    def join(self, timeout: int = 30) -> None:
+        if self._default is not None:
+            self._default.join(timeout)  # type: ignore[no-untyped-call]
+
     def dispose(self) -> None:
-        return None
+        if self._default is not None:
+            self._default.dispose()
 
 
 if __name__ == "__main__":  # pragma: no cover

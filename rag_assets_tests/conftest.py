@@ -29,7 +29,10 @@ import pytest
 
 from rag_assets_tests.llm_server import LlamaServer, LlamaServerError, start_llama_server
 
-pytest_plugins = ("rag_assets_tests.browser",)  # the headless Chromium fixtures
+pytest_plugins = (
+    "rag_assets_tests.browser",  # the headless Chromium fixtures
+    "rag_assets_tests.services",  # throwaway PostgreSQL and Redis servers
+)
 
 
 def _pytest_is_the_program() -> bool:
@@ -67,15 +70,7 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServ
     server does not answer within 60 s, every test using it fails with the reason (and the
     server log's tail); it never skips.
     """
-    try:
-        server = start_llama_server(tmp_path_factory.mktemp("llama_server"))
-    except LlamaServerError as err:
-        failure = f"llama_server: {err}"
-    else:
-        failure = None
-    if failure:  # outside the except block: the reason alone, without a chained traceback
-        pytest.fail(failure, pytrace=False)
-    try:
-        yield server
-    finally:
-        server.stop()
+    from rag_assets_tests.services import serve  # a plugin: imported after pytest registers it
+
+    yield from serve(start_llama_server, "llama_server", tmp_path_factory.mktemp("llama_server"),
+                     fails=(LlamaServerError,))

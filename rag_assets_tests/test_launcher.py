@@ -1,17 +1,25 @@
 """The instance settings of deploy/dagster.yaml and the preloaded run launcher (no timings: the run
-overhead it cuts is measured by bench/pipeline_bench.py)."""
+overhead it cuts is measured by bench/pipeline_bench.py), and its way back to Dagster's default
+launcher (turned off by its setting, or Dagster's private run API gone)."""
 
 from __future__ import annotations
 
+import logging
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import dagster as dg
 import pytest
+import yaml
+from dagster._core.storage.tags import GRPC_INFO_TAG
+from dagster._core.test_utils import create_run_for_test
+from dagster._core.workspace.context import WorkspaceProcessContext
+from dagster._core.workspace.load_target import PythonFileTarget
 
-from rag_assets.launcher import PID_TAG, PreloadedRunLauncher, _source_files, _stamp
+from rag_assets.launcher import PID_TAG, SETTING, PreloadedRunLauncher, _source_files, _stamp
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -63,3 +71,87 @@ def test_worker_health_and_termination_follow_the_recorded_pid(instance) -> None
         child.kill()
         child.wait()
     assert launcher.check_run_worker_health(run).status.value == "FAILED"
+
+
+TINY_JOB = """
+import dagster as dg
+
+@dg.op
+def hello() -> int:
+    return 1
+
+@dg.job
+def tiny():
+    hello()
+"""
+
+
+def launch_tiny_run(instance: dg.DagsterInstance, folder: Path) -> dg.DagsterRun:
+    """A one-op job's run launched as the daemon launches one (through the instance's run
+    launcher, with a code server), waited for."""
+    (folder / "tiny.py").write_text(TINY_JOB, encoding="utf-8")
+    target = PythonFileTarget(str(folder / "tiny.py"), None, str(folder), "tiny")
+    with WorkspaceProcessContext(instance, target) as context:
+        workspace = context.create_request_context()
+        location = workspace.get_code_location("tiny")
+        (repository,) = location.get_repositories().values()
+        job = repository.get_full_job("tiny")
+        run = create_run_for_test(instance, job_name="tiny",
+                                  remote_job_origin=job.get_remote_origin(),
+                                  job_code_origin=job.get_python_origin())
+        instance.launch_run(run.run_id, workspace)
+        deadline = time.monotonic() + 60
+        while not (current := instance.get_run_by_id(run.run_id)) or not current.is_finished:
+            assert time.monotonic() < deadline, f"run still {current and current.status}"
+            time.sleep(0.2)
+    return current
+
+
+@pytest.mark.parametrize("cause", ["setting", "private api gone"])
+def test_runs_go_through_dagsters_default_launcher_when_preloading_is_off_or_impossible(
+        cause: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    if cause == "setting":
+        monkeypatch.setenv(SETTING, "0")
+    else:  # a Dagster that moved it: the import fails by name, as it would
+        import dagster._grpc.impl
+
+        monkeypatch.delenv(SETTING, raising=False)
+        monkeypatch.delattr(dagster._grpc.impl, "_run_in_subprocess")
+    shutil.copy2(REPO / "deploy" / "dagster.yaml", tmp_path / "dagster.yaml")
+    with caplog.at_level(logging.INFO, logger="rag_assets.launcher"), \
+            dg.DagsterInstance.from_config(str(tmp_path)) as instance:
+        launcher = instance.run_launcher
+        assert isinstance(launcher, PreloadedRunLauncher)
+        lines = [r for r in caplog.records if r.name == "rag_assets.launcher"]
+        assert len(lines) == 1, [r.getMessage() for r in lines]
+        if cause == "setting":
+            assert lines[0].levelno == logging.INFO
+            assert f"{SETTING}=0" in lines[0].getMessage()
+        else:
+            assert lines[0].levelno == logging.WARNING
+            assert "_run_in_subprocess" in lines[0].getMessage()
+        assert "DefaultRunLauncher" in lines[0].getMessage()
+        assert not launcher.supports_check_run_worker_health
+        run = launch_tiny_run(instance, tmp_path)
+        assert run.status == dg.DagsterRunStatus.SUCCESS
+        assert GRPC_INFO_TAG in run.tags  # started by the code server: the default launcher
+        assert PID_TAG not in run.tags  # not forked by the preloaded launcher
+        assert len([r for r in caplog.records if r.name == "rag_assets.launcher"]) == 1
+
+
+def test_the_preloaded_launcher_is_on_without_the_setting(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """deploy/dagster.yaml's launcher, preloading only Dagster (the repo's modules take ~10 s
+    to import, and the launch path is the same)."""
+    monkeypatch.delenv(SETTING, raising=False)
+    config = yaml.safe_load((REPO / "deploy" / "dagster.yaml").read_text(encoding="utf-8"))
+    config["run_launcher"]["config"]["preload_modules"] = ["dagster"]
+    (tmp_path / "dagster.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    with dg.DagsterInstance.from_config(str(tmp_path)) as instance:
+        launcher = instance.run_launcher
+        assert isinstance(launcher, PreloadedRunLauncher)
+        assert launcher.default_reason is None and launcher.supports_check_run_worker_health
+        run = launch_tiny_run(instance, tmp_path)
+        assert run.status == dg.DagsterRunStatus.SUCCESS
+        assert PID_TAG in run.tags and GRPC_INFO_TAG not in run.tags

@@ -197,14 +197,12 @@ def cmd_backfill(args: argparse.Namespace) -> int:
 
 def cmd_ask(args: argparse.Namespace) -> int:
     """Answer one question; the answer, its sources and their verification marks."""
-    import duckdb
-
     from rag_assets.core.generation.answers import audit_record
     from rag_assets.core.generation.storage import append_audit
     from rag_assets.core.llm.client import LLMConfigError
+    from rag_assets.core.warehouse.connection import WAREHOUSE_ERRORS, WAREHOUSE_SCHEMA
     from rag_assets.defs.generation import build_answerer
     from rag_assets.defs.resources import (
-        WAREHOUSE_SCHEMA,
         EmbeddingsResource,
         LLMResource,
         RagSettings,
@@ -229,7 +227,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
         answerer = build_answerer(settings, cast(EmbeddingsResource, resources["embeddings"]),
                                   cast(RetrievalSettings, resources["retrieval"]), llm, pages)
         result = answerer.ask(args.question, args.document, args.year)
-    except (LLMConfigError, RuntimeError, duckdb.Error) as err:
+    except (LLMConfigError, RuntimeError, *WAREHOUSE_ERRORS) as err:
         print(f"cannot answer: {str(err).splitlines()[0]}", file=sys.stderr)
         return 2
     append_audit(settings.warehouse_path, WAREHOUSE_SCHEMA,

@@ -131,7 +131,7 @@ def report_failures(failed: list[str]) -> None:
         print(f"FAILED {line}")
 
 
-def warehouse_of(data_dir: Path) -> Path:
+def warehouse_of(data_dir: Path) -> Path | str:
     """The warehouse the resources choose for this data folder."""
     from rag_assets.defs.resources import RagSettings, default_resources
 
@@ -142,15 +142,16 @@ def has_warehouse(data_dir: Path) -> bool:
     from rag_assets.core.warehouse.writable import is_local_database
 
     warehouse = warehouse_of(data_dir)
-    return not is_local_database(str(warehouse)) or warehouse.is_file()
+    return not is_local_database(str(warehouse)) or Path(warehouse).is_file()
 
 
 def warehouse_table(data_dir: Path, table: str) -> pd.DataFrame | None:
     """Every row of ``rag.<table>`` as the roll-ups read it (``read_whole_table``); None when
-    the warehouse or the table does not exist yet. ``duckdb.Error`` when it cannot be read."""
+    the warehouse or the table does not exist yet. One of ``WAREHOUSE_ERRORS`` when it cannot
+    be read."""
     import pandas as pd
 
-    from rag_assets.defs.resources import read_whole_table
+    from rag_assets.core.warehouse.connection import read_whole_table
 
     missing = pd.DataFrame()
     frame = read_whole_table(warehouse_of(data_dir), table, missing)
@@ -164,12 +165,12 @@ def missing_table(data_dir: Path, table: str) -> str:
 
 def _shown(data_dir: Path, table: str, what: str | None = None) -> pd.DataFrame | None:
     """The table, or None after one line saying why there is nothing to show."""
-    import duckdb
+    from rag_assets.core.warehouse.connection import WAREHOUSE_ERRORS
 
     try:
         frame = warehouse_table(data_dir, table)
         reason = "" if frame is not None else missing_table(data_dir, table)
-    except duckdb.Error as err:
+    except WAREHOUSE_ERRORS as err:
         frame, reason = None, str(err).splitlines()[0]
     if frame is None:
         print(f"\nno {what or table} to show ({reason})")

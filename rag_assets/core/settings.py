@@ -42,9 +42,10 @@ class IngestSettings(BaseModel):
     )
     warehouse_database: str | None = Field(
         default=None,
-        description="the DuckDB warehouse: a file or a MotherDuck database (md:name, token in "
-        "MOTHERDUCK_TOKEN); default <data_dir>/warehouse.duckdb. The IO manager writes it, the "
-        "roll-ups, reports and answer audit read it",
+        description="the warehouse: a DuckDB file, a MotherDuck database (md:name, token in "
+        "MOTHERDUCK_TOKEN) or a Postgres database (postgresql://user:password@host:port/db); "
+        "default <data_dir>/warehouse.duckdb. The IO manager writes it, the roll-ups, reports "
+        "and answer audit read it",
     )
     pdf_workers: int = Field(default=2, ge=1, description="processes that read a long PDF")
     chunk_max_tokens: int = Field(
@@ -78,10 +79,13 @@ class IngestSettings(BaseModel):
         return Path(self.data_dir) / "truth"
 
     @property
-    def warehouse_path(self) -> Path:
-        """The DuckDB warehouse; ``str()`` of it is the database string (``md:name`` stays as
-        written)."""
-        return Path(self.warehouse_database or Path(self.data_dir) / "warehouse.duckdb")
+    def warehouse_path(self) -> Path | str:
+        """The warehouse: a DuckDB file (``Path``), or the database string as written
+        (``md:name``, ``postgresql://...``: a ``Path`` would fold its ``//``)."""
+        if not self.warehouse_database:
+            return Path(self.data_dir) / "warehouse.duckdb"
+        database = self.warehouse_database
+        return Path(database) if is_local_database(database) else database
 
     @property
     def lancedb_dir(self) -> Path | str:

@@ -20,6 +20,7 @@ from rag_assets.core.evaluation.reports import metrics_table, png_markdown, stra
 from rag_assets.core.evaluation.runs import records_to_frame, run_questions, summarize
 from rag_assets.core.ingest.catalog import has_report
 from rag_assets.core.retrieval.retriever import STRATEGIES, Retriever
+from rag_assets.core.warehouse.connection import read_whole_table
 from rag_assets.defs.index import document_profile, enriched_vectors, naive_vectors
 from rag_assets.defs.partitions import partition_of
 from rag_assets.defs.reporting import (
@@ -32,7 +33,6 @@ from rag_assets.defs.resources import (
     EmbeddingsResource,
     RagSettings,
     RetrievalSettings,
-    read_whole_table,
 )
 
 GROUP = "evaluation"

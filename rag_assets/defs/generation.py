@@ -28,6 +28,7 @@ from rag_assets.core.generation.storage import answers_to_frame, append_audit, s
 from rag_assets.core.generation.summaries import summarize_report
 from rag_assets.core.llm.client import LLMConfigError
 from rag_assets.core.retrieval.retriever import Retriever
+from rag_assets.core.warehouse.connection import WAREHOUSE_SCHEMA, read_whole_table
 from rag_assets.core.warehouse.tables import EMPTY_FACTS, facts_provider
 from rag_assets.defs.index import document_profile, enriched_vectors, naive_vectors
 from rag_assets.defs.partitions import partition_of
@@ -38,12 +39,10 @@ from rag_assets.defs.reporting import (
     preview,
 )
 from rag_assets.defs.resources import (
-    WAREHOUSE_SCHEMA,
     EmbeddingsResource,
     LLMResource,
     RagSettings,
     RetrievalSettings,
-    read_whole_table,
 )
 from rag_assets.defs.statements import financial_statements
 

@@ -1,6 +1,6 @@
 """Report assets (group ``reports``): the audit report of one document × year partition.
 
-``audit_report`` reads the partition's stored tables straight from the DuckDB warehouse
+``audit_report`` reads the partition's stored tables straight from the warehouse
 (read-only, filtered to the partition) and the figures its ingest run recorded (the
 ``text_conservation`` and ``footnote_coverage`` checks, the dictionary's completeness) from the
 instance. It loads no model and embeds nothing, so re-materializing it (``rag-assets report``,
@@ -17,10 +17,10 @@ from pydantic import Field
 from rag_assets.core.evaluation.audit_data import TABLES
 from rag_assets.core.evaluation.audit_report import build_audit_report
 from rag_assets.core.evaluation.summary_diff import SIMILARITY_THRESHOLD
-from rag_assets.core.warehouse.connection import connect_warehouse
+from rag_assets.core.warehouse.connection import WAREHOUSE_SCHEMA, connect_warehouse, table_names
 from rag_assets.core.warehouse.writable import is_local_database
 from rag_assets.defs.partitions import partition_of, report_partitions
-from rag_assets.defs.resources import WAREHOUSE_SCHEMA, RagSettings
+from rag_assets.defs.resources import RagSettings
 
 GROUP = "reports"
 REPORTS_DIR = "reports_out"
@@ -55,17 +55,15 @@ def reports_dir(settings: RagSettings, document: str, year: int) -> Path:
     return Path(settings.data_dir) / REPORTS_DIR / document / str(year)
 
 
-def read_partition_tables(warehouse: Path, document: str,
+def read_partition_tables(warehouse: Path | str, document: str,
                           year: int) -> dict[str, pd.DataFrame | None]:
     """Each of ``TABLES``'s rows for the partition; ``None`` for a table not in the warehouse."""
     tables: dict[str, pd.DataFrame | None] = dict.fromkeys(TABLES)
-    if is_local_database(str(warehouse)) and not warehouse.is_file():  # md:name: no file here
+    if is_local_database(str(warehouse)) and not Path(warehouse).is_file():  # md:, postgresql:
         return tables
     con = connect_warehouse(warehouse, read_only=True)
     try:
-        existing = {r[0] for r in con.execute(
-            "select table_name from information_schema.tables where table_schema = ?",
-            [WAREHOUSE_SCHEMA]).fetchall()}
+        existing = table_names(con, WAREHOUSE_SCHEMA)
         for table in TABLES:
             if table in existing:
                 tables[table] = con.execute(

@@ -200,7 +200,8 @@ def busy_runs(instance: dg.DagsterInstance) -> list[dg.DagsterRun]:
     return [r.dagster_run for r in instance.get_run_records(dg.RunsFilter(statuses=BUSY))]
 
 
-def table_rows(warehouse: Path, keys: Iterable[str], data: Path) -> dict[str, PartitionRows]:
+def table_rows(warehouse: str | Path, keys: Iterable[str],
+               data: Path) -> dict[str, PartitionRows]:
     """Every partition's rows, read from the warehouse (read-only, between runs)."""
     con = connect_warehouse(warehouse, read_only=True)  # waits while a run writes
     try:
@@ -221,12 +222,12 @@ def table_rows(warehouse: Path, keys: Iterable[str], data: Path) -> dict[str, Pa
                 runs = count(f"select count(*) from rag.retrieval_runs {where}")
                 distinct_runs = count(
                     f"select count(*) from (select distinct {', '.join(RUN_KEY)} "
-                    f"from rag.retrieval_runs {where})")
+                    f"from rag.retrieval_runs {where}) as k")
             if "retrieval_metrics" in partitioned:
                 metrics = count(f"select count(*) from rag.retrieval_metrics {where}")
                 distinct_metrics = count(
                     f"select count(*) from (select distinct {', '.join(METRICS_KEY)} "
-                    f"from rag.retrieval_metrics {where})")
+                    f"from rag.retrieval_metrics {where}) as k")
             others = {t: count(f"select count(*) from rag.{t} {where}")
                       for t in partitioned if t not in ("retrieval_runs", "retrieval_metrics")}
             questions = len(answerable_questions(read_questions(
@@ -309,7 +310,8 @@ def backfill_runs(instance: dg.DagsterInstance, backfill_id: str) -> list[dg.Dag
         dg.RunsFilter(tags={"dagster/backfill": backfill_id}))]
 
 
-def backfill_done(instance: dg.DagsterInstance, backfill_id: str, keys: list[str]) -> bool:
+def backfill_done(instance: dg.DagsterInstance, backfill_id: str, keys: list[str],
+                  assets: Iterable[str] = BACKFILLED) -> bool:
     """Every run of the backfill ended, and the daemon marked it finished or every requested
     asset partition was in a run of it that ended (then without waiting up to 30 s for the
     backfill daemon's next iteration to say so)."""
@@ -321,7 +323,7 @@ def backfill_done(instance: dg.DagsterInstance, backfill_id: str, keys: list[str
         return True
     ended = {(asset.to_user_string(), r.tags.get("dagster/partition")) for r in runs
              for asset in r.asset_selection or ()}
-    return all((asset, key) in ended for asset in BACKFILLED for key in keys)
+    return all((asset, key) in ended for asset in assets for key in keys)
 
 
 def kill_a_run(dagster: Dagster, backfill_id: str, keys: list[str]) -> dg.DagsterRun | None:

@@ -24,7 +24,8 @@ from rag_assets.core.warehouse.tables import (
 )
 from rag_assets.definitions import all_assets
 from rag_assets.defs.partitions import partition_key, register_partitions, report_partitions
-from rag_assets.defs.resources import WarehouseIOManager, default_resources
+from rag_assets.defs.resources import default_resources
+from rag_assets.defs.warehouse import WarehouseIOManager
 from rag_assets_tests.defs.conftest import NOTE_TEXT, TABLES, row_counts
 
 COLUMNS = {

@@ -41,7 +41,8 @@ from rag_assets.core.warehouse.writable import (
 )
 from rag_assets.definitions import all_assets
 from rag_assets.defs.partitions import partition_key, register_partitions
-from rag_assets.defs.resources import WarehouseIOManager, default_resources
+from rag_assets.defs.resources import default_resources
+from rag_assets.defs.warehouse import WarehouseIOManager
 from rag_assets_tests.defs.conftest import NOTE_TEXT, row_counts
 
 DOCUMENT, YEAR = "northwind-note", 2023

@@ -2,8 +2,9 @@
 
 Summaries and answers are partition tables (a partition's rows are replaced, by the IO manager).
 The audit log is the one table that is appended to: it records what was answered when, by the
-assets and by ``rag-assets ask``, so it is written straight to DuckDB, created with its schema on
-first use, and retried while another process holds the warehouse's lock.
+assets and by ``rag-assets ask``, so it is written straight to the warehouse (DuckDB or Postgres,
+through ``connect_warehouse``), created with its schema on first use, and retried while another
+process holds a DuckDB file's lock.
 """
 
 from __future__ import annotations
@@ -13,11 +14,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import duckdb
 import pandas as pd
 
 from rag_assets.core.generation.records import AuditRecord, QAResult, SummaryResult
-from rag_assets.core.warehouse.connection import connect_warehouse
+from rag_assets.core.warehouse.connection import (
+    connect_warehouse,
+    create_table_once,
+    insert_frame,
+)
 
 if TYPE_CHECKING:  # golden questions belong to evaluation, a later stage: only their fields
     from rag_assets.core.evaluation.questions import GoldenQuestion
@@ -71,7 +75,7 @@ create table if not exists {table} (
     answered_at timestamptz, question varchar, document varchar, year integer,
     provider varchar, k integer, sources integer, guardrail_triggered varchar,
     retry_k integer, final_sources integer, answer_chars integer, abstained boolean,
-    seconds double
+    seconds double precision
 )"""
 
 
@@ -82,17 +86,17 @@ def append_audit(database: str | Path, schema: str, records: Sequence[AuditRecor
     frame = pd.DataFrame([r.model_dump() for r in records], columns=list(AuditRecord.model_fields))
     con = connect_warehouse(database, wait_seconds=wait_seconds)
     try:
-        con.execute(f"create schema if not exists {schema}")
-        con.execute(AUDIT_DDL.format(table=table))
-        if len(frame):
-            con.register("_audit_rows", frame)
-            con.execute(f"insert into {table} by name select * from _audit_rows")
-            con.unregister("_audit_rows")
+        create_table_once(con, schema, AUDIT_TABLE, AUDIT_DDL.format(table=table))
+        return insert_frame(con, schema, AUDIT_TABLE, frame)
     finally:
         con.close()
-    return len(frame)
 
 
 def read_audit(database: str | Path, schema: str) -> pd.DataFrame:
-    with duckdb.connect(str(database), read_only=True) as con:
-        return con.execute(f"select * from {schema}.{AUDIT_TABLE} order by answered_at").df()
+    con = connect_warehouse(database, read_only=True)
+    try:
+        frame: pd.DataFrame = con.execute(
+            f"select * from {schema}.{AUDIT_TABLE} order by answered_at").df()
+        return frame
+    finally:
+        con.close()

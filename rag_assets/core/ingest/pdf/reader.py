@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
-from multiprocessing import get_context
+from multiprocessing import current_process, get_context
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -108,7 +108,9 @@ def load_pdf_pages(
     if n_pages == 0:
         raise DocumentError(path, "PDF has no pages")
     ranges = [range(s, min(s + PAGES_PER_TASK, n_pages)) for s in range(0, n_pages, PAGES_PER_TASK)]
-    if workers > 1 and n_pages >= MIN_PAGES_FOR_WORKERS:
+    # a daemonic process (a Celery worker's pool process, which executes a step of the scale
+    # profile) may not start processes of its own: it parses the pages itself
+    if workers > 1 and n_pages >= MIN_PAGES_FOR_WORKERS and not current_process().daemon:
         with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
             parts = list(pool.map(parse, [str(path)] * len(ranges), ranges))
     else:
