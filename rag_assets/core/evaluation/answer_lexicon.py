@@ -12,6 +12,8 @@ import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
 
+from rag_assets.core.text.figures import DECIMALS, INTEGER
+
 # --------------------------------------------------------------------------------- normalization
 
 _QUOTES = str.maketrans({"‘": "'", "’": "'", "‛": "'", "′": "'", "“": '"', "”": '"',
@@ -37,18 +39,21 @@ SCALES = {"thousand": Decimal(10) ** 3, "k": Decimal(10) ** 3, "million": Decima
           "billion": Decimal(10) ** 9, "b": Decimal(10) ** 9, "bn": Decimal(10) ** 9,
           "trillion": Decimal(10) ** 12}
 
-_FIGURE = re.compile(
+# a figure with its sign, currency, percent and scale words, its amount in the one grammar's
+# pieces (core/text/figures)
+_VALUE_RE = re.compile(
     r"""
     (?<![\w.,])                                        # not inside a word or another figure
     (?P<open>\()?
     (?P<minus>[-−](?=(?:US\$|\$|€|£)?\d))?           # glued: "2019 - 2021" is a range
     (?P<currency>US\$|\$|€|£|USD\s|EUR\s)?\s?
-    (?P<number>\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?P<decimals>\.\d+)?
+    (?P<number>INTEGER)(?P<decimals>DECIMALS)?
     (?P<close>\))?
     (?P<percent>\s?%|\s?per\s?cent(?:age\s+points?)?\b|\s?percentage\s+points?\b)?
     (?P<scale>\s?(?:thousand|million|billion|trillion)s?\b|(?:MM|M|B|K|bn|mn)\b)?
     (?![a-wyz])                                        # not an ordinal or a code: 1st, 3Q
-    """,
+    """
+    .replace("INTEGER", INTEGER).replace("DECIMALS", DECIMALS),  # the one figure grammar's
     re.VERBOSE | re.IGNORECASE,
 )
 
@@ -85,7 +90,7 @@ def figures(text: str) -> list[Figure]:
     (``FY2021``, ``Q4``) or followed by a letter other than ``x`` (``1st``; ``1.33x`` is a
     figure) are not a figure."""
     out: list[Figure] = []
-    for m in _FIGURE.finditer(unicodedata.normalize("NFKC", text)):
+    for m in _VALUE_RE.finditer(unicodedata.normalize("NFKC", text)):
         digits = m.group("number").replace(",", "") + (m.group("decimals") or "")
         scale_word = (m.group("scale") or "").strip().lower()
         scale_word = scale_word[:-1] if scale_word.endswith("s") and len(scale_word) > 3 else (

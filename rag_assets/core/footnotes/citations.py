@@ -14,6 +14,7 @@ from rag_assets.core.footnotes.records import Citation
 from rag_assets.core.footnotes.sentences import SentenceEnds
 from rag_assets.core.footnotes.zones import PageView
 from rag_assets.core.ingest.pages import TABLE_PLACEHOLDER_RE, TableBlock
+from rag_assets.core.text.figures import is_figure
 from rag_assets.core.text.markers import CITATION_RE, marker_of
 
 # words after which "(1)" or "(a)" is a reference to a paragraph or point, not a footnote
@@ -25,7 +26,11 @@ REFERENCE_WORDS = {
 }
 BRACKET_MARKER_RE = re.compile(r"^\[\d{1,4}\]$")
 ACT_NUMBER_RE = re.compile(r"^\d{1,4}/\d{1,4}(?:/\w+)?[,;]?$")  # "Regulation 2019/1937 (1)"
-FIGURE_RE = re.compile(r"^[($€£]*-?[\d][\d,.]*%?\)?[,;]?$|^—$")
+
+
+def _is_figure_token(token: str) -> bool:
+    """A figure (``core/text/figures``) with the punctuation after it, or a nil dash."""
+    return token == "—" or is_figure(token.rstrip(",;."))
 
 
 def citations_in_page(view: PageView) -> list[Citation]:
@@ -159,12 +164,12 @@ def _is_paren_citation(text: str, paren: int) -> bool:
             previous = figure + previous  # "8,5 %": a European figure with its spaced sign
     close = text.find(")", paren)
     following = _token_after(text, close + 1)
-    next_is_figure = bool(following) and bool(FIGURE_RE.match(following))
+    next_is_figure = bool(following) and bool(_is_figure_token(following))
     if not any(ch.isalpha() for ch in previous):
         # after a figure ("2012 (17).", "9.3%(b)") it is a note; after a reference ("60(7), (8)")
         # or inside a row of figures ("(370) (967)", "7 (4) 12") it is not
         plain_figure = (
-            bool(FIGURE_RE.match(previous) or ACT_NUMBER_RE.match(previous))
+            bool(_is_figure_token(previous) or ACT_NUMBER_RE.match(previous))
             and not previous.startswith("(")
         )
         if not plain_figure or next_is_figure:

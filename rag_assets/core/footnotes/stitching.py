@@ -35,7 +35,6 @@ from rag_assets.core.footnotes.blocks import (
 from rag_assets.core.footnotes.citations import (
     ACT_NUMBER_RE,
     BRACKET_MARKER_RE,
-    FIGURE_RE,
     REFERENCE_WORDS,
     TOKEN_CHARS,
     citations_in_block,
@@ -70,7 +69,6 @@ __all__ = [
     "BRACKET_MARKER_RE",
     "CITATION_RE",
     "DEFINITION_RE",
-    "FIGURE_RE",
     "FOOTNOTE_BLOCK_RE",
     "FULL_BLOCKS_PER_PAGE",
     "MAX_OVERLEAF_LINES",

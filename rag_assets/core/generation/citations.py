@@ -40,6 +40,7 @@ from rag_assets.core.generation.page_texts import (
 )
 from rag_assets.core.generation.records import CitationMark, Claim, SourceCitation
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
+from rag_assets.core.text.figures import DECIMALS, INTEGER
 
 WINDOW_CHARS = 400  # normalized characters either side of a quote that still count as its context
 REFERENCE_WINDOW_LINES = 4  # lines either side of a quote where a mention of an Article counts
@@ -49,9 +50,9 @@ _EDGE_PUNCT = " .,;:'\"!?"
 
 _KEY_RE = re.compile(r"(?P<kind>article|note) (?P<num>[0-9a-z.]+)(?P<parts>(?:\([0-9a-z]+\))*)")
 
-_FIGURE_RE = re.compile(
+_VALUE_RE = re.compile(
     r"(?<![\w.,])(?<![^\W\d_]-)"  # not part of a word: "Q4", "3M", "COVID-19", "10-K"
-    r"(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?P<dec>\.\d+)?(?!\w|[.,]\d|-[^\W\d_])"
+    rf"(?P<int>{INTEGER})(?P<dec>{DECIMALS})?(?!\w|[.,]\d|-[^\W\d_])"
     r"\s*(?P<pct>%|percent\b)?\s*(?P<scale>thousand|million|billion|trillion)?\b"
 )
 _SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
@@ -126,7 +127,7 @@ class _Figure:
 
 def _figures(normalized: str) -> list[_Figure]:
     out = []
-    for m in _FIGURE_RE.finditer(normalized):
+    for m in _VALUE_RE.finditer(normalized):
         digits = m["int"].replace(",", "")
         decimals = len(m["dec"]) - 1 if m["dec"] else 0
         value = float(digits + (m["dec"] or ""))

@@ -30,9 +30,10 @@ from pydantic import BaseModel, Field
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.retrieval.query import QueryPlan
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
+from rag_assets.core.text.figures import DECIMALS, INTEGER
 
 _WORD_RE = re.compile(r"[a-z][a-z0-9'-]*|\d[\d,.]*")
-_FIGURE_RE = re.compile(r"\d[\d,]*(?:\.\d+)?%?")
+_AMOUNT_RE = re.compile(rf"(?:{INTEGER})(?:{DECIMALS})?%?")
 _YEAR_RE = re.compile(r"\b(?:19|20)\d{2}\b")
 _COUNT_ASKED_RE = re.compile(r"\bhow many ([a-z][a-z-]{2,})")
 # a question that asks to be told a name: "Which customer ...", "Who are ..."
@@ -92,7 +93,7 @@ def words(text: str) -> list[str]:
 
 def figures(text: str) -> set[str]:
     """Figures as printed, without thousands separators: "32,765" and "32765" are one."""
-    return {f.replace(",", "").rstrip(".") for f in _FIGURE_RE.findall(text)
+    return {f.replace(",", "").rstrip(".") for f in _AMOUNT_RE.findall(text)
             if not _YEAR_RE.fullmatch(f)}
 
 

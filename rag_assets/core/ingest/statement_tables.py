@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 
 from rag_assets.core.ingest.pages import TABLE_PLACEHOLDER_RE, Page
 from rag_assets.core.ingest.statements import StatementKind
+from rag_assets.core.text.figures import NIL_RE, is_figure, parse_figure
 
 # the statements whose columns are periods (an equity statement's columns are its components)
 PERIOD_STATEMENTS: tuple[StatementKind, ...] = ("income_statement", "balance_sheet", "cash_flow")
@@ -30,11 +31,6 @@ MONTH_RE = re.compile(
     r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
     r"december)\b", re.IGNORECASE)
 
-# a figure as statements print it: $ 1,234.5 / (56) / — (nil) / 12.5%; never a year heading
-FIGURE_TOKEN_RE = re.compile(
-    r"^\(?-?\$?\(?\d[\d,]*(?:\.\d+)?\)?%?\)?$|^[—–-]+$|^\$?\(?\d[\d,]*(?:\.\d+)?\)?$"
-)
-NIL_RE = re.compile(r"^[—–-]+$")
 YEAR_RE = re.compile(r"(?<![\d,.$])(?:19[89]\d|20[0-4]\d)(?![\d,.]?\d)")
 SCALES: tuple[tuple[re.Pattern[str], float, str], ...] = (
     (re.compile(r"\b(?:in|amounts?\s+in|dollars\s+in)?\s*billions\b", re.I), 1e9, "billions"),
@@ -101,21 +97,6 @@ def column_name(column: Column) -> str:
     return str(column.year)
 
 
-def parse_figure(cell: str) -> float | None:
-    """``$ (1,234.5)`` -> -1234.5; a nil dash -> 0.0; anything else None."""
-    text = cell.replace("$", "").replace(" ", "").strip()
-    if not text:
-        return None
-    if NIL_RE.match(text):
-        return 0.0
-    negative = text.startswith("(") or text.startswith("-")
-    digits = text.strip("()-%")
-    if not re.fullmatch(r"\d[\d,]*(?:\.\d+)?", digits):
-        return None
-    value = float(digits.replace(",", ""))
-    return -value if negative else value
-
-
 def _tokens(text: str) -> list[str]:
     """Words and figures; ``$`` joins the figure after it, a lone ``(`` its figure."""
     return text.replace("$ ", "$").replace("( ", "(").replace(" )", ")").split()
@@ -134,7 +115,7 @@ def _is_figure(token: str) -> bool:
     """A figure cell; a year heading or a date's day ("December 31,") is not one."""
     bare = token.lstrip("$")
     return (
-        bool(FIGURE_TOKEN_RE.match(token))
+        (is_figure(token) or bool(NIL_RE.fullmatch(token)))
         and not token.endswith(",")
         and bare.startswith("(") == bare.rstrip("%").endswith(")")  # "(Note 7)" is no figure
         and YEAR_RE.fullmatch(token.strip("()")) is None
@@ -152,7 +133,7 @@ def split_run_on_line(text: str, width: int) -> list[tuple[str, list[str]]]:
     for at, token in enumerate(tokens):
         following = tokens[at + 1] if at + 1 < len(tokens) else ""
         # a dash between words ("Cash Flows - Operating Activities") is no nil figure
-        words_dash = NIL_RE.match(token) and not figures and following[:1].isalpha()
+        words_dash = NIL_RE.fullmatch(token) and not figures and following[:1].isalpha()
         if _is_figure(token) and label and not words_dash:
             figures.append(token)
             continue

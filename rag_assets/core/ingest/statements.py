@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from rag_assets.core.ingest.pages import TABLE_PLACEHOLDER_RE, Page
+from rag_assets.core.text.figures import FIGURE_RE, NIL_IN_TEXT_RE
 
 StatementKind = Literal[
     "income_statement",  # statement of operations / income / earnings
@@ -258,7 +259,6 @@ COMPANY_WORDS_RE = re.compile(
     re.IGNORECASE,
 )
 # a figure: 1,234 / (56) / $ 7.8 / 12% / a nil dash in a column
-FIGURE_RE = re.compile(r"(?<![\w.])\(?\$?\d[\d,]*(?:\.\d+)?\)?%?(?![\w])|(?<!\S)[—–-](?!\S)")
 YEAR_RE = re.compile(r"(?<![\w$.,])(?:19[89]\d|20[0-4]\d)(?![\w,.]\d)")
 WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’]+")
 MIN_FIGURES = 10  # the shortest statement pages (comprehensive income) print 17-30
@@ -353,7 +353,8 @@ def figure_share(lines: Sequence[str]) -> tuple[int, float]:
     placeholders = sum(1 for line in lines if TABLE_PLACEHOLDER_RE.match(line.strip()))
     text = "\n".join(lines)
     figures = (
-        len(FIGURE_RE.findall(text)) - len(YEAR_RE.findall(text)) + placeholders * TABLE_FIGURES
+        len(FIGURE_RE.findall(text)) + len(NIL_IN_TEXT_RE.findall(text))
+        - len(YEAR_RE.findall(text)) + placeholders * TABLE_FIGURES
     )
     words = len(WORD_RE.findall(text))
     total = figures + words

@@ -36,6 +36,7 @@ import pypdfium2 as pdfium
 from rag_assets.core.ingest.pages import TABLE_PLACEHOLDER, TABLE_PLACEHOLDER_RE, TableBlock
 from rag_assets.core.ingest.pdf.geometry import SUPERSCRIPT_RATIO, Line
 from rag_assets.core.ingest.pdf.ruled_tables import figure_text
+from rag_assets.core.text.figures import NO_FIGURE_RE, is_figure
 from rag_assets.core.text.markers import FROM_SUPERSCRIPT, SUPERSCRIPT_DIGITS
 
 ALIGNED_KEY = 10_000  # placeholder keys of aligned tables until numbering (grids count from 0)
@@ -51,10 +52,6 @@ PERIOD_WORDS = {
     "at", "as", "of", "for", "the", "year", "years", "fiscal", "ended", "ending", "quarter",
     "quarters", "months", "weeks", "three", "six", "nine", "twelve", "period", "periods",
 }
-FIGURE_RE = re.compile(
-    rf"^[$€£]?\(?[-–]?(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?\)?%?[{SUPERSCRIPT_DIGITS}]*$"
-)
-NIL_RE = re.compile(r"^(?:[-–—]+|n/a|N/A|NM|nm)$")
 SIGN_RE = re.compile(r"^[$€£]\(?$|^\($")  # "$", "$(", "(" before a figure
 SUFFIX_RE = re.compile(r"^(?:%|\)|\)%|\([a-z]\)|\*{1,3}|[†‡])$")  # after a figure
 # a note's definition: its marker, then words ("¹ $ 0.28" is a wrapped row's marker and figures)
@@ -97,7 +94,7 @@ def _period_header(text: str) -> tuple[str, list[str]] | None:
         return None
     label = " ".join(prefix)
     if prefix and not (label.startswith("(") and label.endswith(")")) and (
-        len(prefix) > 5 or label.endswith(".") or any(FIGURE_RE.match(t) for t in prefix)
+        len(prefix) > 5 or label.endswith(".") or any(is_figure(t) for t in prefix)
     ):
         return None
     cells: list[str] = []
@@ -134,8 +131,8 @@ def _trailing_figures(text: str) -> list[_Group]:
         while j > 0 and i - j < 2 and SUFFIX_RE.match(tokens[j][2]):
             j -= 1
         figure = tokens[j][2]
-        if not (FIGURE_RE.match(figure) or NIL_RE.match(figure)) or (
-            j < i and NIL_RE.match(figure) and tokens[i][2] != "%"
+        if not (is_figure(figure) or NO_FIGURE_RE.fullmatch(figure)) or (
+            j < i and NO_FIGURE_RE.fullmatch(figure) and tokens[i][2] != "%"
         ):
             break
         digits = [k for k, ch in enumerate(figure) if ch.isdigit() and ch.isascii()]
@@ -293,7 +290,7 @@ def _figures_in_a_row(text: str) -> int:
     count, not the figures of another row."""
     best = run = 0
     for token in text.split():
-        if FIGURE_RE.match(token) or (run and NIL_RE.match(token)):  # "Issued — 7,040": a dash
+        if is_figure(token) or (run and NO_FIGURE_RE.fullmatch(token)):  # "Issued — 7,040": a dash
             run += 1
             best = max(best, run)
         elif not SIGN_RE.match(token):

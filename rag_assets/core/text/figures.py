@@ -1,0 +1,57 @@
+"""What a figure is: the one grammar the statement reader, the PDF table reader, the footnote
+finder and the answer checks share.
+
+A figure is an amount (digits grouped by commas in threes, ``1,234,567``, or not; decimals after
+a point; a European decimal comma before a percent sign, ``8,5 %``), with an optional currency
+sign (``$ € £``), sign (``-``), parentheses for a negative (``(1,234)``) and a percent sign. A
+nil is a dash standing for zero (``—``); ``n/a`` and ``NM`` are cells without a figure. Years
+are figures too: readers that must tell a year heading from an amount do so with their own year
+rule.
+
+Forms: :data:`FIGURE_TOKEN_RE` (fullmatch: a whole token or cell is a figure),
+:data:`FIGURE_RE` (figures found in running text), :func:`parse_figure` (a cell's value), and
+:data:`INTEGER` / :data:`DECIMALS`, the pieces the value parsers of answers and citations group.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
+
+INTEGER = r"\d{1,3}(?:,\d{3})+(?!\d)|\d+"  # 1,234,567 or 1234567
+DECIMALS = r"\.\d+"
+# "8,5 %": a European decimal, read only before its percent sign; "1,2" alone is a list of
+# notes ("Total deferred tax assets 1,2", Coca-Cola 2017), never a US group of three
+DECIMAL_COMMA = r"\d+,\d{1,2}(?=\s?%)"
+AMOUNT = rf"(?:{DECIMAL_COMMA}|(?:{INTEGER})(?:{DECIMALS})?)"
+CURRENCY = r"[$€£]"
+FIGURE = rf"\(?[-–]?{CURRENCY}?\(?[-–]?{AMOUNT}\)?%?\)?"
+
+# a whole token: "$1,234", "(56)", "12.5%", "$(0.28)", "2028¹" (a note number raised after it)
+FIGURE_TOKEN_RE = re.compile(rf"{FIGURE}[{SUPERSCRIPT_DIGITS}]*")
+# figures in running text, not inside a word ("Q4", "3M") or another figure
+FIGURE_RE = re.compile(rf"(?<![\w.,]){FIGURE}(?![\w])")
+NIL_RE = re.compile(r"[—–-]+")  # fullmatch: a dash printed for zero
+NIL_IN_TEXT_RE = re.compile(r"(?<!\S)[—–-](?!\S)")
+NO_FIGURE_RE = re.compile(r"[-–—]+|n/a|N/A|NM|nm")  # fullmatch: a cell that holds no amount
+
+
+def is_figure(token: str) -> bool:
+    """The whole ``token`` is a figure (:data:`FIGURE_TOKEN_RE`)."""
+    return bool(FIGURE_TOKEN_RE.fullmatch(token))
+
+
+def parse_figure(cell: str) -> float | None:
+    """A statement cell's value: ``$ (1,234.5)`` -> -1234.5, a nil dash -> 0.0, else None."""
+    text = cell.replace("$", "").replace(" ", "").strip()
+    if not text:
+        return None
+    if NIL_RE.fullmatch(text):
+        return 0.0
+    negative = text.startswith("(") or text.startswith("-")
+    digits = text.strip("()-%")
+    if not re.fullmatch(rf"(?:{INTEGER})(?:{DECIMALS})?", digits):
+        return None
+    value = float(digits.replace(",", ""))
+    return -value if negative else value
