@@ -248,7 +248,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     """Rebuild one partition's audit report from stored tables (no model call, no embedding):
     what ``report_job`` selects, for one partition."""
-    from rag_assets.defs.reports import REPORTS_DIR, report_job
+    from rag_assets.defs.audit import REPORTS_DIR, report_job
 
     document, sep, year = args.partition.partition("|")
     if not sep or not document or not year.isdigit():

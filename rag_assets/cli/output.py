@@ -223,7 +223,7 @@ def print_answer_metrics(data_dir: Path) -> None:
 def print_metrics(data_dir: Path) -> None:
     """The roll-up: strategy x (MRR, nDCG@10, recall@5), naive vs enriched chunks, per setting,
     and the footnote-dependent questions alone."""
-    from rag_assets.core.evaluation.reports import by_document_table, comparison_table
+    from rag_assets.core.evaluation.charts import by_document_table, comparison_table
 
     rollup = _shown(data_dir, "evaluation_rollup", "evaluation roll-up")
     if rollup is None:

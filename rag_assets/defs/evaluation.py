@@ -12,18 +12,18 @@ from collections.abc import Iterator
 import dagster as dg
 import pandas as pd
 
+from rag_assets.core.evaluation.charts import metrics_table, png_markdown, strategy_chart
 from rag_assets.core.evaluation.questions import (
     answerable_questions,
     questions_path,
 )
-from rag_assets.core.evaluation.reports import metrics_table, png_markdown, strategy_chart
 from rag_assets.core.evaluation.runs import records_to_frame, run_questions, summarize
 from rag_assets.core.ingest.catalog import has_report
 from rag_assets.core.retrieval.retriever import STRATEGIES, Retriever
 from rag_assets.core.warehouse.connection import read_whole_table
 from rag_assets.defs.index import document_profile, enriched_vectors, naive_vectors
 from rag_assets.defs.partitions import partition_of
-from rag_assets.defs.reporting import (
+from rag_assets.defs.presentation import (
     fail,
     partition_questions,
     partition_table,

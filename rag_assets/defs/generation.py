@@ -32,7 +32,7 @@ from rag_assets.core.warehouse.connection import WAREHOUSE_SCHEMA, read_whole_ta
 from rag_assets.core.warehouse.tables import EMPTY_FACTS, facts_provider
 from rag_assets.defs.index import document_profile, enriched_vectors, naive_vectors
 from rag_assets.defs.partitions import partition_of
-from rag_assets.defs.reporting import (
+from rag_assets.defs.presentation import (
     fail,
     partition_questions,
     partition_table,

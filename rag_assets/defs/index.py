@@ -28,7 +28,7 @@ from rag_assets.core.retrieval.embeddings import Embedder, available_cores, torc
 from rag_assets.core.retrieval.store import LanceFolder, VectorStore, index_partition
 from rag_assets.core.warehouse.tables import frame_to_chunks, frame_to_footnotes
 from rag_assets.defs.partitions import partition_of, report_partitions
-from rag_assets.defs.reporting import fail, preview
+from rag_assets.defs.presentation import fail, preview
 from rag_assets.defs.resources import EmbeddingsResource, RagSettings
 
 GROUP = "index"

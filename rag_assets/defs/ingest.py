@@ -49,7 +49,13 @@ from rag_assets.core.warehouse.tables import (
     stitched_to_frame,
 )
 from rag_assets.defs.partitions import partition_of, report_partitions
-from rag_assets.defs.reporting import BY_PARTITION, fail, partition_table, preview, recorded_source
+from rag_assets.defs.presentation import (
+    BY_PARTITION,
+    fail,
+    partition_table,
+    preview,
+    recorded_source,
+)
 from rag_assets.defs.resources import LLMResource, RagSettings
 
 GROUP = "ingest"

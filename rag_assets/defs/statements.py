@@ -16,7 +16,7 @@ from rag_assets.core.ingest.facts import missing_key_concepts, read_facts
 from rag_assets.core.ingest.identities import check_identities, share_holding
 from rag_assets.core.warehouse.tables import facts_to_frame, frame_to_pages
 from rag_assets.defs.partitions import partition_of
-from rag_assets.defs.reporting import partition_table, preview
+from rag_assets.defs.presentation import partition_table, preview
 
 GROUP = "ingest"
 

@@ -21,8 +21,8 @@ import dagster as dg
 import pytest
 
 from rag_assets.definitions import all_assets
+from rag_assets.defs.audit import reports_dir
 from rag_assets.defs.partitions import partition_key, register_partitions
-from rag_assets.defs.reports import reports_dir
 from rag_assets.defs.resources import RagSettings, default_resources
 from rag_assets.ops.local_dagster import LocalDagster
 from rag_assets_tests.defs.conftest import materialize

@@ -19,8 +19,8 @@ from rag_assets.core.generation.storage import append_audit, read_audit
 from rag_assets.core.warehouse.connection import connect_warehouse, read_whole_table, table_names
 from rag_assets.core.warehouse.tables import FOOTNOTE_COLUMNS, REGISTRY_COLUMNS
 from rag_assets.definitions import all_assets
+from rag_assets.defs.audit import reports_dir
 from rag_assets.defs.partitions import partition_key, register_partitions
-from rag_assets.defs.reports import reports_dir
 from rag_assets.defs.resources import RagSettings, default_resources
 from rag_assets.defs.warehouse import PostgresWarehouseIOManager, WarehouseIOManager
 from rag_assets_tests.defs.conftest import TABLES, write_data_dir

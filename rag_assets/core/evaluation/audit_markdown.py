@@ -11,7 +11,7 @@ import html
 import pandas as pd
 
 from rag_assets.core.evaluation.audit_data import AuditData
-from rag_assets.core.evaluation.reports import metrics_table
+from rag_assets.core.evaluation.charts import metrics_table
 from rag_assets.core.evaluation.table_cells import cell_text
 
 

@@ -28,9 +28,9 @@ from rag_assets.core.ingest.documents import DocumentError, load_document
 from rag_assets.core.ingest.pages import Page
 from rag_assets.core.ingest.pdf import reader
 from rag_assets.core.warehouse.tables import frame_to_pages, pages_to_frame
+from rag_assets.defs.audit import read_partition_tables
 from rag_assets.defs.ingest import raw_pages
 from rag_assets.defs.partitions import partition_key, register_partitions
-from rag_assets.defs.reports import read_partition_tables
 from rag_assets.defs.resources import default_resources
 
 SCANNED_BODY = [
