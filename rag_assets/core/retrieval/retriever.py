@@ -395,9 +395,12 @@ class Retriever:
         )
 
     def plan(self, question: str) -> QueryPlan:
-        """What the question asks, and the text each ranking reads."""
+        """What the question asks, and the text each ranking reads.
+
+        An answer asks for the plan of one question several times (its parts, its years, each
+        ranking): the question is understood once and each caller gets its own copy."""
         if self.config.understand_query:
-            return understand(question)
+            return _understood(question).model_copy(deep=True)
         return QueryPlan(question=question, ranking_text=question, years=years_in(question),
                          metrics=[], statements=[], named_statements=[], expansion=[])
 
@@ -539,3 +542,9 @@ def pack_context(hits: Sequence[Hit], budget: int = 5000) -> PackedContext:
             dropped.append(hit.chunk_id)
     return PackedContext(texts=texts, chunk_ids=ids, chars=used, truncated=truncated,
                          dropped=dropped)
+
+
+@lru_cache(maxsize=1024)
+def _understood(question: str) -> QueryPlan:
+    """``understand`` of a question, kept: a pure function of the text and the lexicons."""
+    return understand(question)

@@ -337,3 +337,28 @@ def test_every_metric_finds_a_line_item_on_its_statements_in_real_filings() -> N
         items = [normalize(i) for i in lexicon.line_items_of(key)]
         pages = [t for s in lexicon.statements_of(key) for t in texts.get(s, [])]
         assert any(i in t for i in items for t in pages), key
+
+
+def test_a_question_is_understood_once_however_often_its_plan_is_asked(monkeypatch) -> None:
+    """An answer asks for the plan of its question from several places: the understanding runs
+    once, and a caller that changes its copy does not change the next caller's."""
+    from rag_assets.core.retrieval import retriever as module
+
+    calls: list[str] = []
+    real = module.understand
+
+    def counting(question: str):
+        calls.append(question)
+        return real(question)
+
+    monkeypatch.setattr(module, "understand", counting)
+    module._understood.cache_clear()
+    planner = module.Retriever.__new__(module.Retriever)
+    planner.config = module.RetrievalConfig()
+    question = "What is Nike's FY2019 inventory turnover ratio? Round to two decimals."
+    first = planner.plan(question)
+    first.years.append(1900)
+    second = planner.plan(question)
+    assert calls == [question]
+    assert 1900 not in second.years and second.years == real(question).years
+    module._understood.cache_clear()
