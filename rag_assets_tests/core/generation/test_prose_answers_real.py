@@ -49,7 +49,7 @@ def prose_corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
         index = build_footnote_index(doc.pages)
         processed = Processed(doc=doc, index=index, stitched=stitch_document(doc.pages, index))
         add(store, embedder, pages, document, year, processed, keep)
-    return Corpus(store, embedder, pages)
+    return Corpus(store, embedder, pages, {document for _, document, _, _ in FILINGS})
 
 
 @pytest.mark.parametrize(("question", "lead_has"), [
