@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 CORE = Path(__file__).resolve().parents[2] / "rag_assets" / "core"
-STAGES = ["llm", "ingest", "footnotes", "chunks", "warehouse", "retrieval", "generation",
+STAGES = ["text", "llm", "ingest", "footnotes", "chunks", "warehouse", "retrieval", "generation",
           "evaluation"]
 
 
