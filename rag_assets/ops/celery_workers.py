@@ -16,9 +16,7 @@ the workers, through the broker, which tasks (steps) they are executing and in w
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -28,7 +26,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-from rag_assets.ops.processes import EXEC_WITH_DEFAULT_SIGNALS, log_tail
+from rag_assets.ops.processes import (
+    EXEC_WITH_DEFAULT_SIGNALS,
+    exit_message,
+    log_tail,
+    stop_group,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 WORKER_CONFIG = REPO / "deploy" / "scale" / "celery.yaml"
@@ -93,26 +96,15 @@ class CeleryWorker:
         return self
 
     def raise_if_dead(self) -> None:
-        if self.process is not None and self.process.poll() is not None:
-            code = self.process.returncode
+        if message := exit_message(self.process, f"Celery worker {self.node}", self.log_path):
             self.stop()
-            raise WorkerError(f"Celery worker {self.node} exited with {code} (log "
-                              f"{self.log_path}):\n{log_tail(self.log_path)}")
+            raise WorkerError(message)
 
     def stop(self, timeout: float = 20.0) -> None:
         """SIGTERM to the worker's group (Celery's warm shutdown: the running task ends
         first), SIGKILL to what is left after ``timeout``."""
-        if self.process is None:
-            return
-        group = self.process.pid
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(group, signal.SIGTERM)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(group, signal.SIGKILL)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(10)
+        if self.process is not None:
+            stop_group(self.process, timeout)
 
     def __enter__(self) -> Self:
         return self if self.process is not None else self.start()

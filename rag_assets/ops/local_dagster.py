@@ -24,7 +24,13 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, Self
 
-from rag_assets.ops.processes import EXEC_WITH_DEFAULT_SIGNALS, free_port, log_tail
+from rag_assets.ops.processes import (
+    EXEC_WITH_DEFAULT_SIGNALS,
+    exit_message,
+    free_port,
+    log_tail,
+    stop_group,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 SENSORS = """
@@ -109,25 +115,17 @@ class LocalDagster:
 
     def raise_if_dead(self) -> None:
         """A ``RuntimeError`` with the log's end when the process has exited."""
-        if self.process is not None and self.process.poll() is not None:
-            code = self.process.returncode
+        if message := exit_message(self.process, f"dagster {self.mode}", self.log_path):
             self.stop()
-            raise RuntimeError(f"dagster {self.mode} exited with {code}:\n"
-                               f"{log_tail(self.log_path)}")
+            raise RuntimeError(message)
 
     def stop(self, timeout: float = 30.0) -> None:
         """SIGTERM to the whole group (the server, its code servers, run workers), SIGKILL to
         what is left after ``timeout``; also when the leader has already exited."""
         if self.process is None:
             return
-        group = self.process.pid  # a session leader: its pid is the group's id
         self.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(group, signal.SIGKILL)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(10)
+        stop_group(self.process, timeout, terminate=False)
 
     def terminate(self) -> None:
         """SIGTERM to the whole group once, not waited for (``stop`` waits): servers told at

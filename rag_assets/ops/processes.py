@@ -9,6 +9,7 @@ import contextlib
 import os
 import signal
 import socket
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -36,6 +37,30 @@ def log_tail(path: Path, lines: int = 30) -> str:
     except OSError:
         return "(no log)"
     return "\n".join(text.splitlines()[-lines:]) or "(empty log)"
+
+
+def exit_message(process: subprocess.Popen[bytes] | None, what: str, log: Path) -> str | None:
+    """``"<what> exited with <code>: <log's end>"`` once ``process`` has exited, else None."""
+    if process is None or process.poll() is None:
+        return None
+    return f"{what} exited with {process.returncode} (log {log}):\n{log_tail(log)}"
+
+
+def stop_group(process: subprocess.Popen[bytes], timeout: float, *,
+               terminate: bool = True) -> None:
+    """Stop the process group ``process`` leads (a server with its children): SIGTERM to the
+    group (unless already sent: ``terminate=False``), SIGKILL to what is left after
+    ``timeout``; also when the leader has already exited."""
+    group = process.pid  # a session leader: its pid is the group's id
+    if terminate:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(group, signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(group, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(10)
 
 
 def exec_with_default_signals(argv: Sequence[str]) -> None:
