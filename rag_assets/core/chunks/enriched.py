@@ -99,12 +99,8 @@ def resolve_blocks(text: str, held: set[str], refs: dict[str, str] | None = None
 
 
 def enriched_chunks(
-    pages: Sequence[StitchedPage],
-    document: str,
-    year: int,
-    index: FootnoteIndex,
-    settings: ChunkSettings | None = None,
-    context: DocumentContext | None = None,
+    pages: Sequence[StitchedPage], document: str, year: int, index: FootnoteIndex,
+    settings: ChunkSettings | None = None, context: DocumentContext | None = None,
 ) -> list[Chunk]:
     """Whole units packed up to the token budget beside each chunk's header. ``context`` comes
     from the raw pages (:func:`rag_assets.core.ingest.context.document_context`); without it the

@@ -28,12 +28,8 @@ from rag_assets.core.ingest.pages import Page, raw_page_text
 
 
 def naive_chunks(
-    pages: Sequence[Page],
-    document: str,
-    year: int,
-    index: FootnoteIndex,
-    settings: ChunkSettings | None = None,
-    context: DocumentContext | None = None,
+    pages: Sequence[Page], document: str, year: int, index: FootnoteIndex,
+    settings: ChunkSettings | None = None, context: DocumentContext | None = None,
 ) -> list[Chunk]:
     """Windows of model tokens over the raw text, ``overlap_tokens`` shared between
     neighbours, each with the header of the page it starts on."""
