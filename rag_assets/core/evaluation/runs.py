@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
-from typing import Literal
+from typing import Literal, get_args
 
 import pandas as pd
 from pydantic import BaseModel
@@ -34,8 +34,8 @@ from rag_assets.core.evaluation.questions import GoldenQuestion, answerable_ques
 from rag_assets.core.retrieval.retriever import STRATEGIES, Hit, Retriever, Scope, Strategy
 
 Setting = Literal["partition", "corpus"]
-SETTINGS: tuple[Setting, ...] = ("partition", "corpus")
-CHUNK_KINDS: tuple[ChunkKind, ...] = ("naive", "enriched")
+SETTINGS: tuple[Setting, ...] = get_args(Setting)
+CHUNK_KINDS: tuple[ChunkKind, ...] = get_args(ChunkKind)
 METRICS = ("mrr", "ndcg_at_10", "recall_at_1", "recall_at_5", "recall_at_10")
 # page: the chunk ranking judged by page; pages: the page ranking; footnote: definitions
 LEVELS = ("page", "pages", "footnote")
