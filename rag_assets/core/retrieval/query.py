@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
-from typing import TypeVar
+from typing import Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -47,6 +47,18 @@ INTENTS_PATH = Path(__file__).with_name("intent_lexicon.json")
 # --- the lexicon ---------------------------------------------------------------------------------
 
 
+class _DocumentedFile(BaseModel):
+    """A JSON data file that carries its own documentation under ``_doc``."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+
+    doc: list[str] = Field(alias="_doc", min_length=1)
+
+    @classmethod
+    def read(cls, path: Path) -> Self:
+        return cls.model_validate(json.loads(path.read_text(encoding="utf-8")))
+
+
 class MetricEntry(BaseModel):
     """One metric: how questions name it, where its inputs are, how filings print them."""
 
@@ -59,12 +71,9 @@ class MetricEntry(BaseModel):
     note: str | None = None
 
 
-class Lexicon(BaseModel):
-    """``finance_lexicon.json``: metric key -> entry, with the file's own documentation."""
+class Lexicon(_DocumentedFile):
+    """``finance_lexicon.json``: metric key -> entry."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="forbid")
-
-    doc: list[str] = Field(alias="_doc", min_length=1)
     metrics: dict[str, MetricEntry]
 
     @model_validator(mode="after")
@@ -97,7 +106,7 @@ class Lexicon(BaseModel):
 @cache
 def load_lexicon(path: Path = LEXICON_PATH) -> Lexicon:
     """The lexicon, validated (its statement names are :data:`StatementKind` values)."""
-    return Lexicon.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    return Lexicon.read(path)
 
 
 class IntentEntry(BaseModel):
@@ -109,12 +118,9 @@ class IntentEntry(BaseModel):
     sections: list[str] = Field(min_length=1)
 
 
-class IntentLexicon(BaseModel):
-    """``intent_lexicon.json``: intent key -> entry, with the file's own documentation."""
+class IntentLexicon(_DocumentedFile):
+    """``intent_lexicon.json``: intent key -> entry."""
 
-    model_config = ConfigDict(populate_by_name=True, extra="forbid")
-
-    doc: list[str] = Field(alias="_doc", min_length=1)
     intents: dict[str, IntentEntry]
 
     @model_validator(mode="after")
@@ -129,7 +135,7 @@ class IntentLexicon(BaseModel):
 @cache
 def load_intents(path: Path = INTENTS_PATH) -> IntentLexicon:
     """The intent lexicon, validated (its sections are keys ``sections.json`` can give)."""
-    return IntentLexicon.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    return IntentLexicon.read(path)
 
 
 @cache
