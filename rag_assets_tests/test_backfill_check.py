@@ -12,7 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from rag_assets.ops.backfill_check import PartitionRows, build_reports, check, exactness_problems
+from rag_assets.ops.backfill_check import (
+    PartitionRows,
+    build_reports,
+    check,
+    exactness_problems,
+    fleet_parser,
+    work_folder,
+)
 
 
 def rows(key: str, questions: int, runs: int, distinct: int, metrics: int = 6,
@@ -52,6 +59,20 @@ def test_the_fleets_have_twelve_partitions(tmp_path: Path):
     assert len(samples) == len(set(samples)) == 12
     assert {k.split("|")[0] for k in samples} >= {"northwind-annual", "footnote-rag-paper",
                                                   "layout-matrix-reportlab"}
+
+
+def test_a_kept_work_folder_must_be_empty(tmp_path: Path):
+    parser = fleet_parser("check", "a harness")
+    args = parser.parse_args(["--keep", str(tmp_path / "new"), "--fleet", "notes"])
+    assert (args.fleet, args.partitions) == ("notes", 12)
+    assert work_folder(parser, args.keep, "check-") == tmp_path / "new"
+    (tmp_path / "used").mkdir()
+    (tmp_path / "used" / "left-over").touch()
+    with pytest.raises(SystemExit):
+        work_folder(parser, tmp_path / "used", "check-")
+    fresh = work_folder(parser, None, "check-")
+    assert fresh.name.startswith("check-") and not any(fresh.iterdir())
+    fresh.rmdir()
 
 
 @pytest.mark.slow

@@ -528,15 +528,30 @@ def check(work: Path, *, fleet: str = "samples", partitions: int = 12,
     return results
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m rag_assets.ops.backfill_check",
-                                     description=__doc__.split("\n\n")[0])
+def fleet_parser(prog: str, description: str) -> argparse.ArgumentParser:
+    """The options of every harness over a fleet of reports (:func:`build_reports`): the fleet,
+    its size and a work folder to keep."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it")
     parser.add_argument("--fleet", choices=("samples", "notes"), default="samples",
                         help="samples: the sample corpus' PDFs, TEI paper and text notes; "
                         "notes: small text notes only (the slow test's quick fleet)")
     parser.add_argument("--partitions", type=int, default=12,
                         help="at least this many partitions (default 12)")
+    return parser
+
+
+def work_folder(parser: argparse.ArgumentParser, keep: Path | None, prefix: str) -> Path:
+    """``--keep``'s folder, which must be empty (a harness starts from nothing), or a new
+    temporary one."""
+    work = keep or Path(tempfile.mkdtemp(prefix=prefix))
+    if keep and any(work.iterdir() if work.exists() else []):
+        parser.error(f"{work} is not empty")
+    return work
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = fleet_parser("python -m rag_assets.ops.backfill_check", __doc__.split("\n\n")[0])
     parser.add_argument("--flow", choices=("sensors", "in-process"), default="sensors",
                         help="how the partitions are first materialized: by the daemon's "
                         "sensors (default) or in this process, sensors then turned off")
@@ -544,9 +559,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="the fault phase's backfill over only the first N partitions")
     parser.add_argument("--concurrent-runs", type=int, default=2)
     args = parser.parse_args(argv)
-    work = args.keep or Path(tempfile.mkdtemp(prefix="backfill-check-"))
-    if args.keep and any(work.iterdir() if work.exists() else []):
-        parser.error(f"{work} is not empty")
+    work = work_folder(parser, args.keep, "backfill-check-")
     try:
         results = check(work, fleet=args.fleet, partitions=args.partitions, flow=args.flow,
                         kill_partitions=args.kill_partitions,

@@ -30,13 +30,11 @@ root), it says so in one line and exits 0 (skipped) without ``--require-services
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import shutil
 import signal
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -62,8 +60,10 @@ from rag_assets.ops.backfill_check import (
     backfill_runs,
     build_reports,
     exactness_problems,
+    fleet_parser,
     summarize_runs,
     table_rows,
+    work_folder,
 )
 from rag_assets.ops.celery_workers import ActiveTask, CeleryWorker, active_tasks
 from rag_assets.ops.local_dagster import REPO, LocalDagster
@@ -443,11 +443,7 @@ def check(work: Path, *, fleet: str = "samples", partitions: int = 12, compare: 
 def main(argv: list[str] | None = None) -> int:
     from rag_assets.ops.servers import ServerMissing
 
-    parser = argparse.ArgumentParser(prog="python -m rag_assets.ops.scale_check",
-                                     description=__doc__.split("\n\n")[0])
-    parser.add_argument("--keep", type=Path, help="work in this folder and keep it")
-    parser.add_argument("--fleet", choices=("samples", "notes"), default="samples")
-    parser.add_argument("--partitions", type=int, default=12)
+    parser = fleet_parser("python -m rag_assets.ops.scale_check", __doc__.split("\n\n")[0])
     parser.add_argument("--no-compare", action="store_true",
                         help="skip the same backfills on the embedded defaults")
     parser.add_argument("--launcher", choices=("default", "preloaded"), default="default",
@@ -456,9 +452,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--require-services", action="store_true",
                         help="fail instead of skipping without PostgreSQL or Redis")
     args = parser.parse_args(argv)
-    work = args.keep or Path(tempfile.mkdtemp(prefix="scale-check-"))
-    if args.keep and any(work.iterdir() if work.exists() else []):
-        parser.error(f"{work} is not empty")
+    work = work_folder(parser, args.keep, "scale-check-")
     started = time.monotonic()
     try:
         results = check(work, fleet=args.fleet, partitions=args.partitions,
