@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from rag_assets.core.evaluation.answer_correctness import answer_correct
 from rag_assets.core.evaluation.answer_lexicon import normalize_text
@@ -82,7 +82,7 @@ def abstention_correct(result: QAResult, question: GoldenQuestion) -> bool:
 
 
 class AnswerScore(BaseModel):
-    """How one answer did on one golden question."""
+    """How one answer did on one golden question: a score is None where it does not apply."""
 
     question_id: str
     document: str
@@ -91,30 +91,27 @@ class AnswerScore(BaseModel):
     answerable: bool
     abstained: bool
     abstention_correct: bool
-    fact_recall: float | None = None
-    answer_correct: bool | None = None
-    citation_precision: float | None = None
-    citation_recall: float | None = None
+    fact_recall: float | None = Field(
+        default=None, description="for an answerable question with expected facts; an "
+        "abstention on it recalls nothing")
+    answer_correct: bool | None = Field(
+        default=None, description="for an answerable question with a reference answer "
+        "(FinanceBench); False when the answer abstained")
+    citation_precision: float | None = Field(default=None, description="None without claims")
+    citation_recall: float | None = Field(default=None, description="None without claims")
     n_claims: int = 0
     n_citations: int = 0
-    invalid_citations: int = 0
+    invalid_citations: int = Field(
+        default=0, description="citations the verifier marked invalid or context_mismatch, or "
+        "that cite a page that does not exist")
     seconds: float = 0.0
 
 
 def score_answer(question: GoldenQuestion, result: QAResult, page_text: PageText) -> AnswerScore:
-    """Score one answer.
-
-    - ``fact_recall`` (:func:`fact_recall`) for an answerable question with expected facts, else
-      None; an abstention on it recalls nothing;
-    - ``answer_correct`` (:func:`~rag_assets.core.evaluation.answer_correctness.answer_correct`)
-      for an answerable question with a reference ``answer`` (FinanceBench), False when the
-      answer abstained, else None;
-    - ``citation_precision``/``citation_recall``
-      (:func:`~rag_assets.core.evaluation.citation_support.citation_scores`), None without
-      claims;
-    - ``invalid_citations``: citations the verifier marked ``invalid`` or ``context_mismatch``,
-      or that cite a page that does not exist.
-    """
+    """Score one answer, each score where :class:`AnswerScore` says it applies: ``fact_recall``
+    by :func:`fact_recall`, ``answer_correct`` by
+    :func:`~rag_assets.core.evaluation.answer_correctness.answer_correct`, the citation scores by
+    :func:`~rag_assets.core.evaluation.citation_support.citation_scores`."""
     did_abstain = abstained(result)
     facts = question.expected_facts if question.answerable else []
     correct = None
