@@ -84,14 +84,20 @@ class FinanceBenchEvidence(BaseModel):
         return int(value.strip()) if isinstance(value, str) else value  # the dev set has "68"
 
 
-class FinanceBenchQuestion(BaseModel):
-    """One line of ``questions.jsonl``, as the data set spells it."""
+class _FinanceBenchLine(BaseModel):
+    """A line of one of FinanceBench's JSONL files, as the data set spells it: each names a
+    filing by ``doc_name`` and ``company``; fields the project does not read are ignored."""
 
     model_config = ConfigDict(extra="ignore")
 
-    financebench_id: str
-    company: str
     doc_name: str
+    company: str
+
+
+class FinanceBenchQuestion(_FinanceBenchLine):
+    """One line of ``questions.jsonl``: a question asked of the filing it names."""
+
+    financebench_id: str
     question: str
     answer: str
     justification: str | None = None
@@ -100,13 +106,9 @@ class FinanceBenchQuestion(BaseModel):
     evidence: list[FinanceBenchEvidence] = Field(min_length=1)
 
 
-class FinanceBenchDocument(BaseModel):
-    """One line of ``documents.jsonl``."""
+class FinanceBenchDocument(_FinanceBenchLine):
+    """One line of ``documents.jsonl``: the filing it names."""
 
-    model_config = ConfigDict(extra="ignore")
-
-    doc_name: str
-    company: str
     doc_type: str = "10k"
     doc_period: int
     gics_sector: str | None = None
