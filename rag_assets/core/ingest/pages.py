@@ -8,6 +8,7 @@ cause.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
 
@@ -90,18 +91,20 @@ class Page(BaseModel):
     def lines(self) -> list[str]:
         return self.text.split("\n")
 
+    def lines_with_tables(self) -> Iterator[tuple[str, TableBlock | None]]:
+        """Each line of ``text``, with the table its placeholder stands for (None for a line
+        of prose, or a placeholder whose table the page does not hold): the one walk of a
+        page that renders or reads its tables in place."""
+        tables = {t.index: t for t in self.tables}
+        for line in self.lines:
+            match = TABLE_PLACEHOLDER_RE.match(line.strip())
+            yield line, tables.get(int(match.group(1))) if match else None
+
 
 def raw_page_text(page: Page) -> str:
     """What a plain extractor sees: the page text with each table rendered in place."""
-    tables = {t.index: t for t in page.tables}
-    out = []
-    for line in page.lines:
-        match = TABLE_PLACEHOLDER_RE.match(line.strip())
-        if match and int(match.group(1)) in tables:
-            out.append(tables[int(match.group(1))].markdown())
-        else:
-            out.append(line.strip())
-    return "\n".join(out)
+    return "\n".join(table.markdown() if table else line.strip()
+                     for line, table in page.lines_with_tables())
 
 
 class LoadedDocument(BaseModel):

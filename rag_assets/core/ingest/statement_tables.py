@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel, Field
 
-from rag_assets.core.ingest.pages import TABLE_PLACEHOLDER_RE, Page
+from rag_assets.core.ingest.pages import Page
 from rag_assets.core.ingest.statements import StatementKind
 from rag_assets.core.text.figures import NIL_RE, is_figure, parse_figure
 
@@ -182,12 +182,10 @@ def _table_rows(rows: Sequence[Sequence[str]]) -> Iterable[_Printed]:
 
 
 def _printed_rows(page: Page) -> list[_Printed]:
-    tables = {t.index: t for t in page.tables}
     out: list[_Printed] = []
-    for line in page.lines:
-        match = TABLE_PLACEHOLDER_RE.match(line.strip())
-        if match and int(match.group(1)) in tables:
-            out.extend(_table_rows(tables[int(match.group(1))].rows))
+    for line, table in page.lines_with_tables():
+        if table:
+            out.extend(_table_rows(table.rows))
             continue
         text = line.strip()
         if text:

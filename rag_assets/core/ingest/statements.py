@@ -279,14 +279,9 @@ BARE_SEGMENT_HEADING_RE = re.compile(
 
 def page_lines(page: Page) -> list[str]:
     """A page's lines with its tables rendered in place, as the classifier reads them."""
-    tables = {t.index: t for t in page.tables}
     out: list[str] = []
-    for line in page.lines:
-        match = TABLE_PLACEHOLDER_RE.match(line.strip())
-        if match and int(match.group(1)) in tables:
-            out.extend(tables[int(match.group(1))].markdown().split("\n"))
-        else:
-            out.append(line)
+    for line, table in page.lines_with_tables():
+        out.extend(table.markdown().split("\n") if table else [line])
     return out
 
 
