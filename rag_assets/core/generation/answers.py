@@ -254,11 +254,15 @@ class Answerer:
 
     # -- the question -----------------------------------------------------------------------
     def parts(self, question: str, scope: Scope | None) -> list[Part]:
-        """One part per document (or per year) a comparison names; else the question whole."""
+        """One part per company (or per year) a comparison names; else the question whole.
+        Several filings of one company (its 10-K and a 10-Q, two 8-Ks) are searched as one
+        scope: a question that does not compare them is answered from the one that holds the
+        answer, not once per filing with "I cannot answer" for the others."""
         if scope is not None:
             return [Part(question=question, scope=scope)]
         routed = self.retriever.resolve_scope(question, self.config.kind)
-        if routed.documents and len(routed.documents) > 1:
+        companies = {self.company(d) or d for d in routed.documents or []}
+        if routed.documents and len(companies) > 1:
             return [Part(question=question, label=d,
                          scope=Scope(documents=[d], years=routed.years, how=f"part: {d}"))
                     for d in routed.documents]

@@ -30,6 +30,25 @@ YEAR_RE = re.compile(
     re.IGNORECASE,
 )
 ALIASES_PATH = Path(__file__).with_name("company_aliases.json")
+# a quarter glued to its year ("Q22023", "Q2'2023"): read as "Q2 2023" so the year is found
+GLUED_QUARTER_RE = re.compile(r"\bQ([1-4])'?((?:19|20)\d\d)\b", re.IGNORECASE)
+# the quarter a question asks about: "Q2 2023", "Q4 of FY2023", "2021 Q1", "second quarter"
+QUARTER_WORDS = ("first", "second", "third", "fourth")
+ASKED_QUARTER_RE = re.compile(
+    r"\bq(?P<q>[1-4])\b|\b(?P<w>first|second|third|fourth)\s+(?:fiscal\s+)?quarter\b",
+    re.IGNORECASE)
+# The kind of filing a question names, against the kind a document's name carries: a filing is
+# ingested as "<company>-<kind>[-q<N>|-<date>]" (jpmorgan-10q-q1, foot-locker-8k-2022-05-20,
+# mgm-resorts-earnings-q4; issue 18: several filings of one company in one year stay distinct
+# documents). Source: the SEC form names (10-K annual report, 10-Q quarterly report, 8-K
+# current report) and the press release a company's earnings are announced in.
+FILING_KIND_WORDS = {
+    "10k": re.compile(r"\b10-?k\b|\bannual report\b", re.IGNORECASE),
+    "10q": re.compile(r"\b10-?q\b|\bquarterly report\b", re.IGNORECASE),
+    "8k": re.compile(r"\b8-?k\b|\bcurrent report\b", re.IGNORECASE),
+    "earnings": re.compile(r"\bearnings (?:release|report)\b|\bpress release\b",
+                           re.IGNORECASE),
+}
 # the cover's name line(s) just above "(Exact name of registrant ...)": up to five lines, since
 # some filings set one word (or one letter) per line (found by str.find, not a regex: a pattern
 # of "up to five lines before" backtracks for seconds on a cover that lacks the phrase)
@@ -154,7 +173,7 @@ def name_key(name: str) -> str:
 def years_in(question: str) -> list[int]:
     """Years a question asks about, in order of mention, each once."""
     years: list[int] = []
-    for match in YEAR_RE.finditer(question):
+    for match in YEAR_RE.finditer(GLUED_QUARTER_RE.sub(r"Q\1 \2", question)):
         if match.group("year"):
             year = int(match.group("year"))
         else:
@@ -364,6 +383,29 @@ def route(question: str, profiles: Sequence[DocumentProfile]) -> list[str]:
         if _alias_pattern(alias).search(question)
     }
     return sorted(named)
+
+
+def filing_tokens(document: str) -> set[str]:
+    """The words of a document's name: its kind ("10q") and quarter ("q2") among them."""
+    return set(re.split(r"[-_\s|]+", document.lower()))
+
+
+def asked_quarters(question: str) -> set[str]:
+    """The quarters a question names, as a document's name writes them ("q2")."""
+    return {f"q{m['q']}" if m["q"] else f"q{QUARTER_WORDS.index(m['w'].lower()) + 1}"
+            for m in ASKED_QUARTER_RE.finditer(GLUED_QUARTER_RE.sub(r"Q\1 \2", question))}
+
+
+def named_filings(question: str, documents: Sequence[str]) -> list[str]:
+    """Of the documents a question names (one company's 10-K, 10-Qs, 8-Ks, releases), those of
+    the kind and the quarter it asks about ("in this 10-K", "in 2021 Q1"); a word that names no
+    document's kind or quarter narrows nothing."""
+    kept = list(documents)
+    kinds = {kind for kind, words in FILING_KIND_WORDS.items() if words.search(question)}
+    for wanted in (kinds, asked_quarters(question)):
+        if wanted:
+            kept = [d for d in kept if filing_tokens(d) & wanted] or kept
+    return kept
 
 
 def unindexed_company(question: str, profiles: Sequence[DocumentProfile]) -> str | None:

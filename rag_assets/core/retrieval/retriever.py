@@ -44,7 +44,13 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rag_assets.core.chunks.chunking import ChunkKind
-from rag_assets.core.ingest.routing import DocumentProfile, route, unindexed_company, years_in
+from rag_assets.core.ingest.routing import (
+    DocumentProfile,
+    named_filings,
+    route,
+    unindexed_company,
+    years_in,
+)
 from rag_assets.core.ingest.sections import sections_of
 from rag_assets.core.retrieval.embeddings import Embedder
 from rag_assets.core.retrieval.query import QueryPlan, understand
@@ -314,7 +320,7 @@ class Retriever:
         latest when they span at most ``COMPARATIVE_YEARS`` and it is held)."""
         if kind not in self._partitions:
             self._partitions[kind] = self.store.partitions(kind)
-        documents = route(question, self.profiles) or None
+        documents = named_filings(question, route(question, self.profiles)) or None
         held = [(d, y) for d, y in self._partitions[kind] if documents is None or d in documents]
         held_years = {y for _, y in held}
         asked = years_in(question)
@@ -339,6 +345,12 @@ class Retriever:
                 how.append(f"no partition for {asked}: years ±1 {years}")
             else:
                 how.append(f"no partition within a year of {asked}: all years")
+        if documents and years and len(documents) > 1:
+            # one company's filings of other years than asked hold no answer to search
+            holding = sorted({d for d, y in held if y in years})
+            if holding and holding != documents:
+                documents = holding
+                how.append(f"documents holding those years: {', '.join(holding)}")
         return Scope(documents=documents, years=years, how="; ".join(how), unindexed=unindexed)
 
     # -- strategies -----------------------------------------------------------------------

@@ -7,7 +7,10 @@ import pytest
 
 from rag_assets.core.ingest.routing import (
     DocumentProfile,
+    asked_quarters,
     display_name,
+    filing_tokens,
+    named_filings,
     profile_from_text,
     registrant_name,
     route,
@@ -59,6 +62,8 @@ free movement of such data, and repealing Directive 95/46/EC
         ("FY2021 and again 2021", [2021]),  # each year once
         ("Compare 2019 with 2018", [2019, 2018]),  # order of mention
         ("fy22", [2022]),
+        ("biggest drop in Q22023 year over year", [2023]),  # a quarter glued to its year
+        ("As of Q2'2023, is it spinning off", [2023]),
     ],
 )
 def test_years_in_finds_written_years(question: str, years: list[int]) -> None:
@@ -193,3 +198,28 @@ def test_hyphen_and_space_name_the_same_company() -> None:
     assert route("What is the FY2017 ROA for Coca Cola?", [profile]) == ["coca-cola-10k"]
     assert display_name("MGM RESORTS INTERNATIONAL") == "MGM Resorts International"
     assert display_name("PFIZER INC.") == "Pfizer Inc"
+
+
+# --- one company's several filings -----------------------------------------------------------
+
+JPM = ["jpmorgan-10k", "jpmorgan-10q-q1", "jpmorgan-10q-q2"]
+
+
+@pytest.mark.parametrize(("question", "kept"), [
+    ("Which segment had the lowest net revenue in 2021 Q1?", ["jpmorgan-10q-q1"]),
+    ("In the second quarter of 2022, which segment earned most?", ["jpmorgan-10q-q2"]),
+    ("What acquisitions does this 10-K report mention?", ["jpmorgan-10k"]),
+    ("What does the quarterly report say about Q2 VaR?", ["jpmorgan-10q-q2"]),
+    ("What does the annual report say?", ["jpmorgan-10k"]),
+    ("What did the bank earn in 2022?", JPM),  # names no kind nor quarter: all kept
+    ("What does its 8-K say?", JPM),  # a kind no document is: narrows nothing
+    ("Revenue in Q3 2022?", JPM),  # a quarter no document is: narrows nothing
+])
+def test_named_filings_keeps_the_kind_and_quarter_asked(question: str, kept: list[str]) -> None:
+    assert named_filings(question, JPM) == kept
+
+
+def test_filing_tokens_and_asked_quarters() -> None:
+    assert {"8k", "2022", "05", "20"} <= filing_tokens("foot-locker-8k-2022-05-20")
+    assert asked_quarters("Q4 of FY2023 against the fourth quarter of 2022") == {"q4"}
+    assert asked_quarters("How much in 2023?") == set()

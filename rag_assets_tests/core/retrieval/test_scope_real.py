@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from rag_assets.core.generation.answers import Answerer
 from rag_assets.core.ingest.routing import DocumentProfile
 from rag_assets.core.retrieval.retriever import Retriever
 from rag_assets_tests.core.ingest.test_sections_real import ROUTED, _profile
@@ -69,3 +70,55 @@ def test_a_company_no_filing_is_is_said_in_the_scope(
 def test_a_question_naming_no_company_searches_all_silently(retriever: Retriever) -> None:
     scope = retriever.resolve_scope("What was the effective tax rate in 2022?", "enriched")
     assert scope.unindexed is None and scope.how.startswith("all documents")
+
+
+class Filings(ProfilesOnly):
+    """Profiles with the partitions given: one company's several filings."""
+
+    def __init__(self, profiles: list[DocumentProfile], held: list[tuple[str, int]]) -> None:
+        super().__init__(profiles)
+        self._held = held
+
+    def partitions(self, kind: str) -> list[tuple[str, int]]:
+        del kind
+        return self._held
+
+
+@pytest.fixture(scope="module")
+def jpm_filings() -> Retriever:
+    """JPMorgan's real 10-Q cover as three filings (Q1 2021, Q2 2022, Q2 2023) beside Nike."""
+    q2 = _profile("jpmorgan-10q-q2")
+    q1 = q2.model_copy(update={"document": "jpmorgan-10q-q1", "year": 2021})
+    nike = _profile("nike-10k")
+    held = [("jpmorgan-10q-q1", 2021), ("jpmorgan-10q-q2", 2022), ("jpmorgan-10q-q2", 2023),
+            ("nike-10k", 2023)]
+    return Retriever(Filings([q1, q2, nike], held), embedder=None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("question", "documents", "years"), [
+    # the quarter names the filing, the year its partition
+    ("Which of JPM's business segments had the lowest net revenue in 2021 Q1?",
+     ["jpmorgan-10q-q1"], [2021]),
+    # no quarter named: the filings holding the year asked, not every JPM filing
+    ("Did JPM's VaR decrease in 2023 against the prior year?", ["jpmorgan-10q-q2"], [2023]),
+    ("What was JPM's net income in 2021?", ["jpmorgan-10q-q1"], [2021]),
+    # no year, no quarter: every filing of the company
+    ("How does JPM manage liquidity risk?", ["jpmorgan-10q-q1", "jpmorgan-10q-q2"], None),
+])
+def test_one_companys_filings_narrow_to_the_quarter_and_year_asked(
+        jpm_filings: Retriever, question: str, documents: list[str],
+        years: list[int] | None) -> None:
+    scope = jpm_filings.resolve_scope(question, "enriched")
+    assert scope.documents == documents
+    assert scope.years == years
+
+
+def test_one_companys_filings_are_one_part_two_companies_two(jpm_filings: Retriever) -> None:
+    """A question over one company's several filings is answered from the one that holds the
+    answer (one part), not once per filing with a refusal for the others; a comparison of two
+    companies is still answered company by company."""
+    answerer = Answerer(jpm_filings, pages=None)  # type: ignore[arg-type]  # parts read no page
+    [whole] = answerer.parts("How does JPM manage liquidity risk?", None)
+    assert whole.scope is None and not whole.label
+    both = answerer.parts("Compare JPM's and Nike's net income in 2023.", None)
+    assert [p.label for p in both] == ["jpmorgan-10q-q2", "nike-10k"]
