@@ -44,6 +44,14 @@ WRAPPED_MARKER_RE = re.compile(
     r"(?P<punct>[.,;:)])?(?P<rest>\s*\S?)"
 )
 
+# what the PDF reader reads by type size and raise: digits that may be a superscript note number
+# glued to what precedes it ("sales3", "202811") or opening a line; a 10-K style marker token,
+# and a line of nothing but such markers (set apart from the row that cites them)
+GLUED_DIGITS_RE = re.compile(r"(?<=[\w%).,;:”’\"])(\d{1,2})(?=[\s,.;:)]|$)")
+LEADING_DIGITS_RE = re.compile(r"^(\d{1,2})(?=\s*[A-Z(\"“$])")
+MARKER_TOKEN_RE = re.compile(r"\(\d{1,2}\)|\([a-z]\)|\*{1,3}|[†‡]")
+DISPLACED_LINE_RE = re.compile(r"^\s*(?:(?:\(\d{1,2}\)|\([a-z]\)|\*{1,3}|[†‡])[\s,]*)+$")
+
 
 def marker_of(match: re.Match[str]) -> tuple[str, MarkerStyle] | None:
     """The canonical printed marker and style of a definition or citation match."""

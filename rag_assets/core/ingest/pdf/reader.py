@@ -27,7 +27,6 @@ and a warning names it. A page with text is never rendered.
 
 from __future__ import annotations
 
-import re
 import statistics
 from collections import Counter
 from collections.abc import Iterable
@@ -59,7 +58,14 @@ from rag_assets.core.ingest.pdf.geometry import (
 )
 from rag_assets.core.ingest.pdf.parser import PageParser, ParsedPage
 from rag_assets.core.ingest.pdf.ruled_tables import cut_tables, find_grids, table_of
-from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS, TO_SUPERSCRIPT
+from rag_assets.core.text.markers import (
+    DISPLACED_LINE_RE,
+    GLUED_DIGITS_RE,
+    LEADING_DIGITS_RE,
+    MARKER_TOKEN_RE,
+    SUPERSCRIPT_DIGITS,
+    TO_SUPERSCRIPT,
+)
 
 UPPER_SHARE = 0.6  # the body type is measured on the upper 60% of pages
 RULE_MAX_WIDTH = 0.6  # a footnote separator is a short rule: at most 60% of the page width
@@ -71,12 +77,6 @@ MIN_CHARS_PER_PAGE = 20
 # text is an inch or more wide; a rule, a bullet or a spacer pixel is not
 MIN_IMAGE_SIDE = 72.0
 MIN_IMAGE_THICKNESS = 6.0
-# digits that may be a superscript note number glued to what precedes it ("sales3", "202811");
-# only their type size and raise decide
-GLUED_DIGITS_RE = re.compile(r"(?<=[\w%).,;:”’\"])(\d{1,2})(?=[\s,.;:)]|$)")
-LEADING_DIGITS_RE = re.compile(r"^(\d{1,2})(?=\s*[A-Z(\"“$])")
-MARKER_TOKEN_RE = re.compile(r"\(\d{1,2}\)|\([a-z]\)|\*{1,3}|[†‡]")
-DISPLACED_LINE_RE = re.compile(r"^\s*(?:(?:\(\d{1,2}\)|\([a-z]\)|\*{1,3}|[†‡])[\s,]*)+$")
 
 
 def open_pdf(path: Path) -> pdfium.PdfDocument:
