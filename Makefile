@@ -45,11 +45,16 @@ sample: install
 demo: install $(DAGSTER_HOME)/dagster.yaml
 	$(BIN)/rag-assets demo
 
+# The suite on two workers (pytest-xdist, one per core): whole modules to a worker, so a module's
+# fixtures are built once, in the order rag_assets_tests/conftest.py gives (the longest modules,
+# the process harnesses, first). One test alone: .venv/bin/python -m pytest path::name
+PYTEST := $(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder
+
 test: install browser services typecheck
-	$(BIN)/python -m pytest -q
+	$(PYTEST)
 
 test-fast: install browser services
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(PYTEST) -m "not slow"
 
 # Headless Chromium and its driver for the browser tests (Debian's chromium, chromium-driver):
 # installed when absent and we are root; otherwise one line says the browser tests will be

@@ -26,7 +26,8 @@ Configured in ``deploy/dagster.yaml`` (copied to ``$DAGSTER_HOME`` by make)::
       module: rag_assets.launcher
       class: PreloadedRunLauncher
       config:
-        preload_modules: [rag_assets.definitions, sentence_transformers, great_expectations]
+        preload_modules: [rag_assets.definitions, sentence_transformers, great_expectations,
+                          lancedb]
 """
 
 from __future__ import annotations

@@ -43,6 +43,28 @@ def _pytest_is_the_program() -> bool:
     return Path(sys.argv[0]).name in ("pytest", "py.test")  # the console script
 
 
+def _module_rank(items: list[pytest.Item]) -> int:
+    """0: a slow module directly under ``rag_assets_tests/`` (the harnesses that start Dagster's
+    daemon, Celery workers or the CLI in other processes: the longest modules, mostly waiting
+    on those processes); 1: another module with a slow test; 2: the rest."""
+    if not any(item.get_closest_marker("slow") for item in items):
+        return 2
+    return 0 if items[0].path.parent == Path(__file__).parent else 1
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest modules first, so that ``make test``'s two workers (pytest-xdist,
+    ``--dist loadfile --no-loadscope-reorder``: whole modules, in this order) start with them
+    and share the short ones at the end, instead of one worker running a three-minute harness
+    alone after the other is done. A module's tests stay together and in their order (its
+    fixtures are built once), and modules of one rank keep the collection's order."""
+    modules: dict[Path, list[pytest.Item]] = {}
+    for item in items:
+        modules.setdefault(item.path, []).append(item)
+    ranked = sorted(modules.values(), key=_module_rank)  # stable: collection order within a rank
+    items[:] = [item for module in ranked for item in module]
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_cmdline_main(config: pytest.Config):
     status = yield

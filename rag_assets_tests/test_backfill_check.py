@@ -1,5 +1,5 @@
 """``make backfill-check`` as a test: a real daemon over many partitions, a SIGKILLed run, and
-tables that end exact. The slow test uses the quick fleet (six one-page text notes with golden
+tables that end exact. The slow test uses the quick fleet (four one-page text notes with golden
 questions: more runs than the two run slots and the one warehouse-writer slot, so runs queue)
 materialized in process first; its run monitoring looks every second instead of every 5 s and
 frees a killed run's pool slot 1 s after failing it instead of 10 s. ``make backfill-check``
@@ -76,10 +76,10 @@ def test_a_kept_work_folder_must_be_empty(tmp_path: Path):
 
 
 @pytest.mark.slow
-def test_daemon_backfill_over_six_partitions_survives_a_killed_run(tmp_path: Path):
-    flow, backfill, fault = check(tmp_path, fleet="notes", partitions=6, flow="in-process",
+def test_daemon_backfill_over_four_partitions_survives_a_killed_run(tmp_path: Path):
+    flow, backfill, fault = check(tmp_path, fleet="notes", partitions=4, flow="in-process",
                                   kill_partitions=3, monitor_every=1, free_slots_after=1)
-    assert flow.partitions == 6 and flow.failed == 0
-    assert backfill.partitions == 6 and backfill.runs >= 6
+    assert flow.partitions == 4 and flow.failed == 0
+    assert backfill.partitions == 4 and backfill.runs >= 4
     assert backfill.succeeded == backfill.runs
     assert fault.failed >= 1 and "killed run" in fault.note  # the SIGKILLed run, re-launched

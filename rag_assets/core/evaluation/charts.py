@@ -5,12 +5,9 @@ from __future__ import annotations
 import base64
 from pathlib import Path
 
-import matplotlib
+import pandas as pd
 
-matplotlib.use("Agg")  # files only: no display on a server
-
-import matplotlib.pyplot as plt  # noqa: E402 - after choosing the backend
-import pandas as pd  # noqa: E402
+from rag_assets.core.evaluation.plotting import pyplot
 
 CHART_METRICS = {
     "page_mrr": "MRR",
@@ -32,6 +29,7 @@ def strategy_chart(summary: pd.DataFrame, strategy: str, path: Path) -> Path:
     ``summary`` has one row per (kind, setting, strategy) with the metric columns.
     """
     rows = summary[summary.strategy == strategy]
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(7.5, 4.0), dpi=100)
     width = 0.8 / max(len(SERIES_COLORS), 1)
     for i, ((kind, setting), color) in enumerate(SERIES_COLORS.items()):

@@ -10,18 +10,16 @@ from __future__ import annotations
 import base64
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")  # files only: no display on a server
+from rag_assets.core.evaluation.plotting import pyplot
+from rag_assets.core.evaluation.table_cells import cell_list, frame_or_empty
 
-import matplotlib.pyplot as plt  # noqa: E402 - after choosing the backend
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
-
-from rag_assets.core.evaluation.table_cells import cell_list, frame_or_empty  # noqa: E402
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 KINDS = ("naive", "enriched")
 
@@ -57,7 +55,9 @@ def heatmap_figure(coverage: Mapping[str, Sequence[float | None]], title: str = 
             exists[r, c] = True
             if value is not None:
                 grid[r, c], cites[r, c] = value, True
-    fig, ax = plt.subplots(figsize=(10, 1.2 + 0.55 * len(kinds)), dpi=100)
+    from matplotlib.ticker import MaxNLocator
+
+    fig, ax = pyplot().subplots(figsize=(10, 1.2 + 0.55 * len(kinds)), dpi=100)
     background = np.where(exists & ~cites, 0.85, np.nan)
     ax.imshow(background, aspect="auto", cmap="gray", vmin=0, vmax=1, interpolation="nearest")
     image = ax.imshow(np.ma.masked_invalid(grid), aspect="auto", cmap="RdYlGn", vmin=0, vmax=1,
@@ -71,7 +71,7 @@ def heatmap_figure(coverage: Mapping[str, Sequence[float | None]], title: str = 
                  fontsize=10)
     fig.colorbar(image, ax=ax, fraction=0.03, pad=0.01)
     fig.tight_layout()
-    return fig
+    return cast("Figure", fig)
 
 
 def heatmap_png(coverage: Mapping[str, Sequence[float | None]], path: Path,
@@ -80,7 +80,7 @@ def heatmap_png(coverage: Mapping[str, Sequence[float | None]], path: Path,
     fig = heatmap_figure(coverage, title)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path)
-    plt.close(fig)
+    pyplot().close(fig)
     return path
 
 

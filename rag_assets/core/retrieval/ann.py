@@ -21,10 +21,13 @@ import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import lancedb
-from lancedb.index import Bitmap, HnswSq, IndexConfig
 from pydantic import BaseModel, Field
+
+if TYPE_CHECKING:  # lancedb is imported where it is used (see store.py: 2-3 s of import)
+    import lancedb
+    from lancedb.index import IndexConfig
 
 VECTOR_COLUMN = "vector"
 ANN_INDEX_NAME = "vector_idx"
@@ -141,6 +144,8 @@ def build_ann_index(table: lancedb.table.Table, config: AnnConfig, lock_folder: 
     process builds, the others go on (``busy``: the rows stay searchable, by the old index
     and a flat scan of the rest); a failure is reported, not raised. ``lock_folder``: the store
     folder (None on an object store: one writer per table there)."""
+    from lancedb.index import Bitmap, HnswSq
+
     started = time.perf_counter()
     with _build_lock(lock_folder, table.name) as held:
         if not held:

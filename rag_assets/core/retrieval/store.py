@@ -24,14 +24,10 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-import lancedb
 import numpy as np
 import pyarrow as pa
-from lancedb.index import FTS
-from lancedb.query import LanceHybridQueryBuilder, LanceVectorQueryBuilder, MatchQuery
-from lancedb.rerankers import RRFReranker
 from pydantic import BaseModel, Field
 
 from rag_assets.core.chunks.chunking import Chunk, ChunkKind, evidence_pages
@@ -46,7 +42,13 @@ from rag_assets.core.retrieval.ann import (
 from rag_assets.core.retrieval.embeddings import Embedder, EmbeddingStats, content_key
 from rag_assets.core.warehouse.writable import check_folder, is_local_database
 
-FTS_CONFIG = FTS(stem=True, remove_stop_words=True, ascii_folding=True, lower_case=True)
+if TYPE_CHECKING:
+    # lancedb is imported where a store is opened or searched, not with this module: its import
+    # (its REST namespace client's pydantic models) takes 2-3 s on 2 cores, which every Dagster
+    # process (webserver, daemon, code servers) and every CLI command paid without using it. The
+    # run launcher preloads it (deploy/dagster.yaml), so runs still pay it once per daemon.
+    import lancedb
+
 PROFILE_TABLE = "document_profiles"
 ROW_LAYOUT = "v2"  # the chunk tables' row layout (see the module docstring)
 FTS_COLUMN = "search_text"
@@ -184,6 +186,8 @@ class LanceFolder:
             # creates the folder; one line (StoreNotWritable) if nothing can be written in it
             check_folder(self.uri, "LanceDB folder")
         # see other processes' commits at once (the default never re-reads a table's version)
+        import lancedb
+
         self.db = lancedb.connect(self.uri, read_consistency_interval=timedelta(0))
 
     @property
@@ -254,12 +258,16 @@ class VectorStore(LanceFolder):
         first call takes the store's lock: another process may be creating the table right now
         (its folder can exist before its first version does)."""
         if kind not in self._tables:
+            from lancedb.index import FTS
+
             with self._creation_lock():
                 table = self.db.create_table(
                     self.table_name(kind), schema=chunk_schema(self.dimension), exist_ok=True
                 )
                 if not any(i.index_type == "FTS" for i in table.list_indices()):
-                    table.create_index(FTS_COLUMN, config=FTS_CONFIG, replace=False)
+                    table.create_index(FTS_COLUMN, config=FTS(
+                        stem=True, remove_stop_words=True, ascii_folding=True, lower_case=True,
+                    ), replace=False)
             self._tables[kind] = table
         return self._tables[kind]
 
@@ -395,6 +403,8 @@ class VectorStore(LanceFolder):
     ) -> list[dict[str, Any]]:
         """Nearest chunks by cosine similarity (``score`` = cosine). Through the vector index
         when the table has one (``exact``: a flat scan of every row, the ground truth)."""
+        from lancedb.query import LanceVectorQueryBuilder
+
         # lancedb's Table.search is typed as the base builder: a vector gives the vector one
         search = cast(LanceVectorQueryBuilder, self.searchable(kind).search(vector))
         query = search.distance_type("cosine").select([*HIT_COLUMNS, "_distance"])
@@ -414,6 +424,8 @@ class VectorStore(LanceFolder):
         """Best chunks by BM25 over the native full-text index (``score`` = BM25)."""
         if not text.strip():
             return []
+        from lancedb.query import MatchQuery
+
         query = (
             self.searchable(kind)
             # lancedb's pydantic dataclass: mypy does not see its fields' defaults
@@ -434,6 +446,9 @@ class VectorStore(LanceFolder):
         """LanceDB's own hybrid query fused by reciprocal rank (``score`` = RRF score)."""
         if not text.strip():
             return self.dense(kind, vector, k, where)
+        from lancedb.query import LanceHybridQueryBuilder
+        from lancedb.rerankers import RRFReranker
+
         # lancedb's Table.search is typed as the base builder: "hybrid" gives the hybrid one
         search = cast(LanceHybridQueryBuilder,
                       self.searchable(kind).search(query_type="hybrid", fts_columns=FTS_COLUMN))
