@@ -36,6 +36,7 @@ def test_dagster_yaml_runs_one_run_at_a_time_through_the_preloaded_launcher(inst
     assert isinstance(launcher, PreloadedRunLauncher)
     assert launcher.preload_modules[0] == "rag_assets.definitions"
     assert "sentence_transformers" in launcher.preload_modules
+    assert "lancedb" in launcher.preload_modules  # the definitions no longer import it
     assert instance.get_concurrency_config().run_queue_config.max_concurrent_runs == 1
     assert instance.run_coordinator.dequeue_interval_seconds == 1
     assert launcher.supports_check_run_worker_health

@@ -28,6 +28,19 @@ def test_dg_check_defs_passes_without_warnings() -> None:
     assert "Warning" not in output, output  # no SupersessionWarning, no deprecation
 
 
+def test_loading_the_definitions_imports_no_store_or_plotting_library() -> None:
+    """The webserver, the daemon, the code servers and every CLI command load the definitions;
+    lancedb (2-3 s of import) and matplotlib (1 s) are imported where a store is opened or a
+    chart drawn, so loading costs none of them."""
+    probe = ("import sys, rag_assets.definitions; "
+             "print(sorted(m for m in ('lancedb', 'matplotlib', 'torch') if m in sys.modules))")
+    result = subprocess.run(  # noqa: S603 - this interpreter
+        [sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=300,
+        env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
 def test_the_folder_holds_every_definition_and_the_platform_its_resources() -> None:
     repository = defs.get_repository_def()
     assets = {k.to_user_string() for k in repository.asset_graph.get_all_asset_keys()}
