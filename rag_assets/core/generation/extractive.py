@@ -19,10 +19,13 @@ relative ones are 1.0 for the best unit of any candidate set, relevant or not. B
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections import Counter
 from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -39,6 +42,7 @@ _COUNT_ASKED_RE = re.compile(r"\bhow many ([a-z][a-z-]{2,})")
 # a question that asks to be told a name: "Which customer ...", "Who are ..."
 _NAME_ASKED_RE = re.compile(r"\s*(?:which|who|whom)\b", re.IGNORECASE)
 LONG_UNIT_WORDS = 60
+ANSWER_TYPES_PATH = Path(__file__).with_name("answer_types.json")
 QUESTION_WORDS = frozenset({
     "much", "many", "did", "does", "company", "companies", "total", "amount", "year", "fiscal",
     "compare", "compared", "change", "changed", "reported", "report", "reports", "value",
@@ -146,7 +150,8 @@ def _matches(plan: QueryPlan, unit: EvidenceUnit, asked_refs: set[str]) -> float
     if asked_refs:
         asks += 1
         found += bool(asked_refs & {r.key for r in find_references(f"{unit.scope} {text}")})
-    if counted_noun(plan.question) or _NAME_ASKED_RE.match(plan.question):
+    if (counted_noun(plan.question) or _NAME_ASKED_RE.match(plan.question)
+            or worded_types(plan.question)):
         asks += 1
         found += answer_type_held(plan.question, text)
     return found / asks if asks else 0.0
@@ -154,15 +159,35 @@ def _matches(plan: QueryPlan, unit: EvidenceUnit, asked_refs: set[str]) -> float
 
 def answer_type_held(question: str, text: str) -> bool:
     """Whether ``text`` prints the kind of answer the question asks for, where it asks for one:
-    a count of what "how many" names, a name a "which" or "who" question asks to be told. A
-    sentence that only shares the question's words ("Corning employees all contribute ...",
-    "No other customer accounted for 10 percent") does not answer "How many employees" or
-    "Which customer" (the expected-answer-type rule of question answering)."""
+    a count of what "how many" names, a name a "which" or "who" question asks to be told, a
+    cause "what drove" or "why" asks for (:func:`worded_types`). A sentence that only shares
+    the question's words ("Corning employees all contribute ...", "No other customer accounted
+    for 10 percent", "Merchandise inventories ... totaled $1.6 billion") does not answer "How
+    many employees", "Which customer" or "What drove the increase in inventories" (the
+    expected-answer-type rule of question answering)."""
     counted = counted_noun(question)
     if counted and not re.search(rf"\d[\d,.]*\s+(?:[\w-]+\s+){{0,3}}{re.escape(counted)}\b",
                                  text.lower()):
         return False
+    lower = text.lower()
+    if any(not any(p.search(lower) for p in answer) for answer in worded_types(question)):
+        return False  # a cause asked ("What drove ...?"), no causal connective printed
     return not (_NAME_ASKED_RE.match(question) and not new_names(question, text))
+
+
+@cache
+def _answer_types() -> tuple[tuple[tuple[re.Pattern[str], ...], tuple[re.Pattern[str], ...]], ...]:
+    data = json.loads(ANSWER_TYPES_PATH.read_text(encoding="utf-8"))["types"]
+    return tuple((tuple(re.compile(p) for p in entry["question"]),
+                  tuple(re.compile(p) for p in entry["answer"])) for entry in data.values())
+
+
+def worded_types(question: str) -> list[tuple[re.Pattern[str], ...]]:
+    """The answer patterns of the worded answer types (``answer_types.json``) a question asks
+    for: "What drove the increase ...?" asks for a cause, which a sentence gives with a causal
+    connective ("primarily due to", "driven by")."""
+    lower = question.lower()
+    return [answer for asks, answer in _answer_types() if any(p.search(lower) for p in asks)]
 
 
 def counted_noun(question: str) -> str | None:

@@ -425,6 +425,8 @@ def answer_metric(question: MetricQuestion, facts: Sequence[StatementFact],
     if not years:
         return MetricAnswer(question=question, status="unavailable",
                             headline="The filing's statements name no fiscal year.")
+    if question.aggregate == "choice":
+        return _choice(question, evaluator, years[-1], subject, defs)
     if question.aggregate in ("trend", "cagr") and len(years) == 1:
         years = [years[0] - 1, years[0]]
     if question.aggregate in ("trend", "cagr"):
@@ -487,6 +489,47 @@ def answer_metric(question: MetricQuestion, facts: Sequence[StatementFact],
         details.append(rule_line)
     return MetricAnswer(question=question, status="answered", value=value, values=values,
                         headline=headline, details=details, operands=operands)
+
+
+_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+def _choice(question: MetricQuestion, evaluator: Evaluator, year: int, subject: str,
+            defs: Definitions) -> MetricAnswer:
+    """Which of the line items a question names is highest (or lowest) in the year: every
+    member's value read from the facts and cited, the winner first; a member the filing does
+    not print is named, never guessed."""
+    values = {name: evaluator.evaluate(name, year) for name in question.choices}
+    operands = sorted(evaluator.operands.values(), key=lambda o: question.choices.index(
+        o.concept) if o.concept in question.choices else len(question.choices))
+    when = _when(question, [year])
+    if evaluator.missing:
+        missing = list(dict.fromkeys(evaluator.missing))
+        return MetricAnswer(question=question, status="missing", operands=operands,
+                            missing=missing,
+                            headline=f"The {when} comparison cannot be made from the filing: "
+                                     f"it prints no {'; no '.join(missing)}.")
+    known = {name: v for name, v in values.items() if v is not None}
+    ranked = sorted(known, key=lambda n: known[n], reverse=question.pick == "max")
+    winner, others = ranked[0], ranked[1:]
+    if any(known[o] == known[winner] for o in others):
+        tied = [defs.title(n) for n in ranked if known[n] == known[winner]]
+        headline = f"{subject} {' and '.join(tied)} were equal in {when}."
+    else:
+        count = _COUNT_WORDS.get(len(ranked), str(len(ranked)))
+        against = " and ".join(f"{format_value(known[o], 'USD', None, question.scale)} for "
+                               f"{defs.title(o)}" for o in others)
+        word = ("higher" if question.pick == "max" else "lower") if len(ranked) == 2 else (
+            "highest" if question.pick == "max" else "lowest")
+        headline = (f"{subject} {defs.title(winner)} was the {word} of the {count} in "
+                    f"{when}: {format_value(known[winner], 'USD', None, question.scale)}, "
+                    f"against {against}.")
+    rule = ("Compared as printed, with their signs: an outflow (a negative figure) is lower than "
+            "any inflow." if any(v < 0 for v in known.values()) else
+            "Compared as printed in the filing's statements.")
+    return MetricAnswer(question=question, status="answered", value=known[winner],
+                        values={year: known[winner]}, headline=headline, details=[rule],
+                        operands=operands)
 
 
 def _statement(operand: Operand) -> str:

@@ -29,7 +29,7 @@ DEFINITIONS_FILE = Path(__file__).with_name("metric_definitions.json")
 RULES_FILE = Path(__file__).with_name("judgment_rules.json")
 
 Unit = Literal["percent", "ratio", "days", "USD"]
-Aggregate = Literal["value", "average", "cagr", "trend"]
+Aggregate = Literal["value", "average", "cagr", "trend", "choice"]
 Scale = Literal["thousands", "millions", "billions"]
 Direction = Literal["up", "down", "improve", "worsen", "change"]
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
@@ -63,9 +63,18 @@ class MetricDef(BaseModel):
     source: str
 
 
+class ConceptSet(BaseModel):
+    """Line items an analyst compares as one set (the three cash-flow activities)."""
+
+    concepts: list[str] = Field(min_length=2)
+    patterns: list[str] = Field(min_length=1)
+    source: str
+
+
 class Definitions(BaseModel):
     concepts: dict[str, ConceptDef]
     metrics: dict[str, MetricDef]
+    sets: dict[str, ConceptSet] = Field(default_factory=dict)
 
     def title(self, name: str) -> str:
         entry = self.concepts.get(name) or self.metrics.get(name)
@@ -104,7 +113,8 @@ class Rules(BaseModel):
 @cache
 def load_definitions(path: Path = DEFINITIONS_FILE) -> Definitions:
     data = json.loads(path.read_text(encoding="utf-8"))
-    return Definitions(concepts=data["concepts"], metrics=data["metrics"])
+    return Definitions(concepts=data["concepts"], metrics=data["metrics"],
+                       sets=data.get("sets", {}))
 
 
 @cache
@@ -170,6 +180,10 @@ class MetricQuestion(BaseModel):
     yes_no: bool = False
     direction: Direction | None = None
     judgment: str | None = None
+    choices: list[str] = Field(default_factory=list,
+                               description="the line items a 'which' question compares")
+    pick: Literal["max", "min"] | None = Field(
+        default=None, description="the member a choice asks for: the highest or the lowest")
 
     @property
     def stated(self) -> str | None:
@@ -311,6 +325,45 @@ def definition_formula(body: str, year: int | None) -> str | None:
     return formula
 
 
+_SUPERLATIVES: tuple[tuple[Literal["max", "min"], re.Pattern[str]], ...] = (
+    ("max", re.compile(r"\b(?:most|highest|largest|greatest|biggest|higher|larger|greater|"
+                       r"bigger)\b")),
+    ("min", re.compile(r"\b(?:least|lowest|smallest|fewest|lower|smaller)\b")),
+)
+# "used the most cash" asks for the lowest (most negative) inflow
+_OUTFLOW_BEFORE_RE = re.compile(r"\b(?:used|spent|consumed|paid|lost|burned)\s+(?:the\s+)?$")
+_WHICH_RE = re.compile(r"\bwhich\b")
+
+
+def choice_asked(norm: str) -> tuple[list[str], Literal["max", "min"]] | None:
+    """The line items a "which" question compares and whether it asks for the highest or the
+    lowest, or None: a set of ``metric_definitions.json`` it names ("Among operations,
+    investing, and financing activities, which brought in the most ...?"), else two or more
+    line items joined by "or" ("Which was larger, R&D or SG&A?"). A "which" question about
+    segments or regions names no such set and is not one."""
+    if not _WHICH_RE.search(norm):
+        return None
+    found = [(m.start(), direction, m) for direction, pattern in _SUPERLATIVES
+             for m in pattern.finditer(norm)]
+    if not found:
+        return None
+    start, pick, _ = min(found, key=lambda f: f[0])
+    if _OUTFLOW_BEFORE_RE.search(norm[:start]):
+        pick = "min" if pick == "max" else "max"
+    defs = load_definitions()
+    for entry in defs.sets.values():
+        if all(re.search(p, norm) for p in entry.patterns):
+            return list(entry.concepts), pick
+    items = [i for i in named_items(norm) if not i[3]]
+    joined = [a[2] for a, b in zip(items, items[1:], strict=False)
+              if re.fullmatch(r",?\s*or\s+(?:the\s+)?", norm[a[1]:b[0]])]
+    names = list(dict.fromkeys(i[2] for i in items))
+    if joined and len(names) >= 2 and len({(defs.concepts[n].unit, defs.concepts[n].kind)
+                                            for n in names}) == 1:
+        return names, pick
+    return None
+
+
 def parse_question(question: str) -> MetricQuestion | None:
     """What a metric, trend or judgment question asks; None when it names no metric or line
     item the definitions know (a question for the prose path)."""
@@ -319,8 +372,9 @@ def parse_question(question: str) -> MetricQuestion | None:
     asked = _SOURCE_NOTE_RE.sub(" ", asked)  # "D&A (from cash flow statement) % margin"
     norm = normalize(asked)
     asking = next((x for x in split_sentences(asked) if x.rstrip().endswith("?")), asked)
-    if _PROSE_RE.search(normalize(asking)) and not definitions:  # not its instructions
-        return None
+    choice = choice_asked(normalize(asking))
+    if _PROSE_RE.search(normalize(asking)) and not definitions and not choice:
+        return None  # its question, not its instructions, asks for prose
     rules = load_rules().rules
     judgment = next((key for key, rule in rules.items()
                      if any(re.search(p, norm) for p in rule.patterns)), None)
@@ -333,6 +387,8 @@ def parse_question(question: str) -> MetricQuestion | None:
     if target is None and definitions:
         target = _name_of(definitions[0][0])
         is_metric = target in load_definitions().metrics
+    if choice:
+        target, is_metric, judgment = choice[0][0], False, None
     if target is None:
         return None
     months, quarter, quarter_year = 12, None, None
@@ -371,6 +427,9 @@ def parse_question(question: str) -> MetricQuestion | None:
             years = list(range(last - _number(span["n"]) + 1, last + 1))
         elif years:
             years = list(range(years[0], years[-1] + 1))
+    elif choice:
+        aggregate = "choice"
+        years = years[-1:]
     elif direction and judgment is None and (len(years) > 1 or _YES_NO_RE.search(asked)):
         aggregate = "trend"
     elif years:
@@ -392,7 +451,8 @@ def parse_question(question: str) -> MetricQuestion | None:
         scale=cast(Scale, scale_match["scale"].lower()) if scale_match else None,
         percent=bool(_PERCENT_RE.search(normalize(text))), formulas=formulas,
         yes_no=bool(_YES_NO_RE.search(asked.split("?")[0] if "?" in asked else asked)),
-        direction=direction if aggregate == "trend" else None, judgment=judgment)
+        direction=direction if aggregate == "trend" else None, judgment=judgment,
+        choices=choice[0] if choice else [], pick=choice[1] if choice else None)
 
 
 def _quarterless(text: str) -> str:

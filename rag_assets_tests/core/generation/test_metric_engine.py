@@ -247,6 +247,40 @@ def test_trends_and_judgments_state_the_rule() -> None:
     assert rule.source and any(d.startswith(f"Rule: {rule.rule}") for d in capital.details)
 
 
+CASH_FLOWS = [*ACME,
+              cash("investing_cash_flow", 2019, 564, "Cash provided by investing activities"),
+              cash("financing_cash_flow", 2019, -7447, "Cash used by financing activities")]
+
+
+def test_a_choice_among_the_three_cash_flow_activities_is_computed_from_the_facts() -> None:
+    q = parse_question("Among operations, investing, and financing activities, which brought "
+                       "in the most (or lost the least) cash flow for Acme in FY2019?")
+    assert q is not None and q.aggregate == "choice" and q.pick == "max"
+    assert q.choices == ["operating_cash_flow", "investing_cash_flow", "financing_cash_flow"]
+    a = answer_metric(q, CASH_FLOWS, company="Acme")
+    assert a.status == "answered" and a.value == pytest.approx(1831e6)
+    assert a.headline == (
+        "Acme's cash flow from operating activities was the highest of the three in FY2019: "
+        "$1,831 million, against $564 million for cash flow from investing activities and "
+        "-$7,447 million for cash flow from financing activities.")
+    assert [o.concept for o in a.operands] == q.choices  # every member cited, in its order
+    used = ask("Which of operating, investing and financing activities used the most cash in "
+               "FY2019?", CASH_FLOWS)
+    assert used.headline.startswith("Acme's cash flow from financing activities was the lowest")
+    gone = [f for f in CASH_FLOWS if f.concept != "investing_cash_flow"]
+    missing = ask("Among operating, investing and financing activities, which generated the "
+                  "most cash for Acme in FY2019?", gone)
+    assert missing.status == "missing" and "investing activities" in missing.headline
+
+
+def test_two_line_items_joined_by_or_are_compared_and_other_which_questions_are_not() -> None:
+    a = ask("Which was larger for Acme in FY2019, operating income or net income?")
+    assert a.headline.startswith("Acme's operating income was the higher of the two in "
+                                 "FY2019: $1,607 million, against $1,503 million")
+    assert parse_question("Which segment had the highest revenue and operating income in "
+                          "FY2019?") is None  # a category superlative: the prose path's
+
+
 def test_every_metric_and_rule_is_documented_and_evaluates() -> None:
     defs = load_definitions()
     for name, metric in defs.metrics.items():
@@ -255,6 +289,8 @@ def test_every_metric_and_rule_is_documented_and_evaluates() -> None:
             assert set(group) <= set(defs.concepts), name
     for rule in load_rules().rules.values():
         assert rule.metric in defs.metrics and rule.source
+    for concept_set in defs.sets.values():
+        assert set(concept_set.concepts) <= set(defs.concepts) and concept_set.source
 
 
 @pytest.mark.parametrize(("value", "unit", "decimals", "scale", "shown"), [
