@@ -258,6 +258,10 @@ GENERIC_CAPITALS = frozenset({
     "august", "september", "october", "november", "december", "usd", "eur", "gaap", "non-gaap",
     "the", "in", "for", "of", "and", "or", "to", "by", "on", "ceo", "cfo", "answer", "round",
     "give", "using", "based", "please", "company", "corporation", "inc", "ltd", "group",
+    # a question in title case ("Which region had the Highest EBITDAR Contribution"): the words
+    # that rank, not a name the evidence must print
+    "highest", "lowest", "largest", "smallest", "biggest", "greatest", "most", "least", "best",
+    "worst", "top", "bottom",
 })
 _CAPITAL_RE = re.compile(r"[A-Z][A-Za-z&-]{2,}")
 _SENTENCE_START_RE = re.compile(r"(?:^|[.?!:;]\s+)([A-Z][A-Za-z&-]*)")

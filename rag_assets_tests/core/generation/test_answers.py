@@ -9,6 +9,7 @@ import pytest
 from rag_assets.core.evaluation.answer_metrics import fact_recall
 from rag_assets.core.generation.answers import AnswerConfig, Answerer
 from rag_assets.core.generation.evidence import looks_like_instruction, split_sentences
+from rag_assets.core.generation.extractive import anchors
 from rag_assets.core.generation.records import ABSTENTION
 from rag_assets.core.retrieval.retriever import Retriever
 from rag_assets.samples.annual_reports import BLUEFIN, NORTHWIND, report_questions
@@ -92,6 +93,17 @@ def test_unanswerable_questions_get_an_honest_refusal(corpus: Corpus) -> None:
         assert result.abstained, (question, result.answer)
         assert result.answer.startswith(ABSTENTION)
         assert result.looked_for and not result.claims and not result.sources_used
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # title case: the words that rank are not names the evidence must print
+    ("Which region had the Highest EBITDAR Contribution for MGM during FY2022?",
+     ["EBITDAR", "Contribution", "MGM"]),
+    ("How many employees does Exemplar have in Antarctica?", ["Exemplar", "Antarctica"]),
+])
+def test_anchors_are_the_names_years_and_references_a_question_holds(
+        question: str, expected: list[str]) -> None:
+    assert anchors(question, set()) == expected
 
 
 def test_a_comparison_across_companies_cites_each_company(corpus: Corpus) -> None:
