@@ -47,8 +47,9 @@ demo: install $(DAGSTER_HOME)/dagster.yaml
 
 # The suite on two workers (pytest-xdist, one per core): whole modules to a worker, so a module's
 # fixtures are built once, in the order rag_assets_tests/conftest.py gives (the longest modules,
-# the process harnesses, first). One test alone: .venv/bin/python -m pytest path::name
-PYTEST := $(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder
+# the process harnesses, first), and the 15 slowest tests listed at the end. One test alone:
+# .venv/bin/python -m pytest path::name
+PYTEST := $(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=15
 
 test: install browser services typecheck
 	$(PYTEST)
