@@ -184,10 +184,20 @@ def _answer_types() -> tuple[tuple[tuple[re.Pattern[str], ...], tuple[re.Pattern
 
 def worded_types(question: str) -> list[tuple[re.Pattern[str], ...]]:
     """The answer patterns of the worded answer types (``answer_types.json``) a question asks
-    for: "What drove the increase ...?" asks for a cause, which a sentence gives with a causal
-    connective ("primarily due to", "driven by")."""
+    for first: "What drove the increase ...?" asks for a cause, which a sentence gives with a
+    causal connective ("primarily due to", "driven by"). A question that first asks a count or
+    a name ("How many employees ..., and why did the number change?") is answered by that
+    first: its cause comes after."""
     lower = question.lower()
-    return [answer for asks, answer in _answer_types() if any(p.search(lower) for p in asks)]
+    count = _COUNT_ASKED_RE.search(lower)
+    if _NAME_ASKED_RE.match(question):
+        return []
+    out = []
+    for asks, answer in _answer_types():
+        starts = [m.start() for p in asks if (m := p.search(lower))]
+        if starts and (count is None or min(starts) < count.start()):
+            out.append(answer)
+    return out
 
 
 def counted_noun(question: str) -> str | None:

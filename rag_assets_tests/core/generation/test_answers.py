@@ -9,7 +9,7 @@ import pytest
 from rag_assets.core.evaluation.answer_metrics import fact_recall
 from rag_assets.core.generation.answers import AnswerConfig, Answerer
 from rag_assets.core.generation.evidence import looks_like_instruction, split_sentences
-from rag_assets.core.generation.extractive import anchors
+from rag_assets.core.generation.extractive import anchors, answer_type_held
 from rag_assets.core.generation.records import ABSTENTION
 from rag_assets.core.retrieval.retriever import Retriever
 from rag_assets.samples.annual_reports import BLUEFIN, NORTHWIND, report_questions
@@ -104,6 +104,26 @@ def test_unanswerable_questions_get_an_honest_refusal(corpus: Corpus) -> None:
 def test_anchors_are_the_names_years_and_references_a_question_holds(
         question: str, expected: list[str]) -> None:
     assert anchors(question, set()) == expected
+
+
+CAUSE = ("The decrease in the total number of employees in 2017 was primarily due to the "
+         "refranchising of certain bottling territories.")
+COUNT = ("As of December 31, 2017 and 2016, our Company had approximately 61,800 and 100,300 "
+         "employees.")
+
+
+@pytest.mark.parametrize(("question", "cause_held", "count_held"), [
+    # a cause asked: a sentence with a causal connective answers it, a count does not
+    ("Why did the number of employees decrease in 2017?", True, False),
+    ("What drove the decrease in employees in 2017?", True, False),
+    # a count asked first, its cause after: the count leads
+    ("How many employees did the company have at the end of 2017, and why did the number "
+     "change from 2016?", False, True),
+])
+def test_the_first_kind_of_answer_asked_leads(question: str, cause_held: bool,
+                                              count_held: bool) -> None:
+    assert answer_type_held(question, CAUSE) is cause_held
+    assert answer_type_held(question, COUNT) is count_held
 
 
 def test_a_comparison_across_companies_cites_each_company(corpus: Corpus) -> None:
