@@ -17,7 +17,7 @@ from rag_assets.core.footnotes.stitching import (
     is_reference,
 )
 from rag_assets.core.ingest.layout import detect_heading
-from rag_assets.core.ingest.statement_tables import headed_markdown
+from rag_assets.core.ingest.statement_tables import DURATIONS, headed_markdown
 from rag_assets.core.text.sentences import sentence_ends
 
 
@@ -39,6 +39,9 @@ class Unit:
 
 
 HEADING_LINES = 8  # lines above a table read for its column headings and units line
+MAX_HEADING_LINES = 16  # ... and at most, when they are one block of short lines
+HEADER_LINE_CHARS = 80  # a longer line is prose, not a column heading
+_AMOUNT_RE = re.compile(r"\$|\(\d|\d,\d{3}|\d\.\d")  # an amount, not a year or a date
 
 
 @dataclass
@@ -88,8 +91,7 @@ def _read_units(pages: Sequence[StitchedPage]) -> Iterable[Unit | StitchedTable]
             line = lines[n].strip()
             heading = detect_heading(line)
             if line.startswith("|"):
-                above = [x.strip() for x in lines[max(0, n - HEADING_LINES):n]
-                         if x.strip() and not x.strip().startswith("|")]
+                above = header_block(lines, n)
                 title = paragraph.pop() if paragraph and _is_title(paragraph[-1]) else None
                 yield from _flush(paragraph, page.page_index, section)
                 table_lines = []
@@ -113,6 +115,35 @@ def _read_units(pages: Sequence[StitchedPage]) -> Iterable[Unit | StitchedTable]
                 paragraph.append(line)
             n += 1
         yield from _flush(paragraph, page.page_index, section)
+
+
+def header_block(lines: Sequence[str], table_start: int) -> list[str]:
+    """The lines printed above a table that may head its columns: the last ``HEADING_LINES``;
+    when they name no duration ("Three months ended") and the block of short lines they end
+    (no sentence's end, no amount, no table, no blank line, up to ``MAX_HEADING_LINES``)
+    does, the whole block (its units line too). A stacked header prints a line per date and
+    its durations above them all (MGM's release: "Three months ended Twelve months ended" over
+    "December 31," / "2022" four times): without that line the quarter's and the year's
+    columns are both "2022". A block without a duration is not read further up (a year in a
+    note's caption above an equity statement would head its columns)."""
+
+    def kept(part: Sequence[str]) -> list[str]:
+        return [x.strip() for x in part if x.strip() and not x.strip().startswith("|")]
+
+    start = max(0, table_start - HEADING_LINES)
+    base = kept(lines[start:table_start])
+    if any(p.search(line) for line in base for p, _ in DURATIONS) or any(
+            _AMOUNT_RE.search(line) for line in base):
+        return base  # headed already, or rows of figures printed as text lie between
+    top, durations = start, False
+    while top > max(0, table_start - MAX_HEADING_LINES):
+        line = lines[top - 1].strip()
+        if (not line or line.startswith("|") or len(line) > HEADER_LINE_CHARS
+                or line.endswith((".", ";", ":")) or _AMOUNT_RE.search(line)):
+            break  # prose, a table, a blank line or a row of figures: not a heading
+        top -= 1
+        durations = durations or any(p.search(line) for p, _ in DURATIONS)
+    return kept(lines[top:table_start]) if durations else base
 
 
 def _flush(paragraph: list[str], page: int, section: str | None) -> Iterable[Unit]:

@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from rag_assets.core.chunks.chunking import enriched_chunks
+from rag_assets.core.chunks.units import header_block
 from rag_assets.core.footnotes.stitching import build_footnote_index, stitch_document
 from rag_assets.core.ingest.context import document_context
+from rag_assets.core.ingest.statement_tables import headed_markdown
 from rag_assets_tests.real_filings import real_filing
 
 CORPORA = Path(__file__).resolve().parents[3].parent / "shared" / "corpora"
@@ -50,3 +52,33 @@ def test_statement_rows_carry_years_and_units(path: str, label: str, years: tupl
     for line in lines:
         if line.startswith("|") and line != header and not line.startswith("|---"):
             assert line in stitched_text
+
+
+# an earnings release's stacked header: its durations over a line per date, nine lines in all
+STACKED = ["SUPPLEMENTAL DATA - NET REVENUES", "(In thousands)", "(Unaudited)",
+           "Three months ended Twelve months ended", "December 31,", "2022", "December 31,",
+           "2021", "December 31,", "2022", "December 31,", "2021"]
+TABLE = ["| Las Vegas Strip Resorts | $ 2,297,282 | $ 1,806,686 | $ 8,398,372 | $ 4,737,185 |",
+         "| Regional Operations | 991,452 | 899,607 | 3,815,885 | 3,392,363 |",
+         "| MGM China | 174,720 | 314,717 | 673,593 | 1,210,761 |"]
+
+
+def test_a_stacked_header_keeps_the_quarter_apart_from_the_year() -> None:
+    """Eight lines above the table hold only dates and years: the line naming the durations is
+    read too, so the quarter's columns and the year's are told apart."""
+    lines = ["Revenue rose in the year.", *STACKED, *TABLE]
+    above = header_block(lines, len(lines) - len(TABLE))
+    assert above == STACKED  # the block, not the sentence above it
+    header = headed_markdown(TABLE, above)[0]
+    assert header == "| USD thousands | 3 months 2022 | 3 months 2021 | 2022 | 2021 |"
+
+
+def test_the_block_is_not_read_past_rows_of_figures_or_without_a_duration() -> None:
+    # rows printed as text between the durations and the table: only the last lines are read
+    rows = ["Foreign exchange forwards", "and options $ 14 $ 19 $ 72 Revenues $ (5) $ 34"]
+    lines = ["YEAR ENDED MAY 31,", *STACKED[4:], *rows, *TABLE]
+    assert header_block(lines, len(lines) - len(TABLE)) == lines[-len(TABLE) - 8:-len(TABLE)]
+    # a block without any duration: the last eight lines, as before
+    plain = [line for line in STACKED if "months" not in line]
+    lines = [*plain, *TABLE]
+    assert header_block(lines, len(plain)) == plain[-8:]
