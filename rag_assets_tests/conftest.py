@@ -23,7 +23,6 @@ import atexit
 import os
 import signal
 import sys
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -85,38 +84,23 @@ def pytest_cmdline_main(config: pytest.Config):
     os._exit(int(status))
 
 
-def _sigterm_ignored() -> bool:
-    """Whether this process ignores SIGTERM, as the kernel says (``SigIgn`` in
-    ``/proc/self/status``): set natively, it is invisible to ``signal.getsignal``."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            mask = next(int(line.split()[1], 16) for line in status if line.startswith("SigIgn"))
-    except (OSError, StopIteration):
-        return False
-    return bool(mask >> (signal.SIGTERM - 1) & 1)
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C and SIGTERM at their defaults in every test process (the controller and each
+    pytest-xdist worker).
 
-
-@pytest.fixture(autouse=True)
-def terminable_children(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Every test starts in a process whose children can be stopped with SIGTERM.
-
-    An ignored signal is inherited by every child: a test process that ignores SIGTERM (left so
-    by an earlier test's native library, or inherited from a shell's background job) starts
-    Dagster's compute-log ``tail -F`` processes ignoring it, and Dagster stops them with SIGTERM
-    and waits 30 s for each, so an in-process run (``test_crash_safety``'s pool holder) takes a
-    minute to end (CI of 2026-11-27: the holder still STARTED after its 60 s join). The
-    disposition is put back to the default, and the test that left it ignored is named in a
-    warning, so the leak is found rather than hidden."""
-    if _sigterm_ignored():
+    A shell starts a background job (``make test &``, ``nohup``, a CI runner's job) with SIGINT
+    ignored, and Dagster gives SIGTERM whatever SIGINT has each time an in-process run ends
+    (``dagster._utils.interrupts.setup_interrupt_handlers``: "Map SIGTERM to SIGINT"). So after
+    the first ``materialize`` the test process ignored SIGTERM, every process it started
+    inherited that, and Dagster's compute-log ``tail -F`` processes, which it stops with SIGTERM
+    and waits 30 s for, outlived their runs: an in-process run took a minute to end (a fresh
+    clone's suite, 2026-11-27: ``test_sigterm_stops_a_command_waiting_for_a_pool_slot``'s pool
+    holder still STARTED after its 60 s join). The commands set their own handlers
+    (``rag_assets.ops.processes``); the test process gets Python's own."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_IGN:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        warnings.warn(f"SIGTERM was ignored before {request.node.nodeid} (inherited, or left "
-                      "so by the test before it in this process): reset to the default",
-                      RuntimeWarning, stacklevel=1)
-    yield
-    if _sigterm_ignored():
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        warnings.warn(f"{request.node.nodeid} left SIGTERM ignored in the test process: reset "
-                      "to the default", RuntimeWarning, stacklevel=1)
 
 
 @pytest.fixture(scope="session")
