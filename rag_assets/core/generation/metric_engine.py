@@ -18,7 +18,6 @@ Plain Python and pydantic; no Dagster, no model.
 from __future__ import annotations
 
 import ast
-import math
 import operator
 import re
 from collections.abc import Callable, Sequence
@@ -26,8 +25,15 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
+from rag_assets.core.generation.metric_format import (
+    format_value,
+    period_name,
+    short,
+    subject_of,
+    when_asked,
+    wrap,
+)
 from rag_assets.core.generation.metric_questions import (
-    SCALES,
     Definitions,
     MetricQuestion,
     Rules,
@@ -144,7 +150,7 @@ class Evaluator:
         if fact is None:
             if entry.derived:
                 return self.formula(entry.derived, fiscal_year, name)
-            when = _period(fiscal_year, entry.kind, self.months)
+            when = period_name(fiscal_year, entry.kind, self.months)
             self.missing.append(f"{entry.title} for {when}")
             raise _Missing
         value = abs(fact.value) if entry.magnitude else fact.value
@@ -153,7 +159,7 @@ class Evaluator:
             value=value, document=fact.document, year=fact.year, statement=fact.statement,
             label=fact.label, printed=fact.printed, page=fact.page, quote=fact.quote,
             scale=fact.scale))
-        return _Value(value=value, shown=_short(value))
+        return _Value(value=value, shown=short(value))
 
     def name(self, name: str, fiscal_year: int) -> _Value:
         if name in self._stack:
@@ -190,7 +196,7 @@ class Evaluator:
                 self.missing.append("a zero denominator")
                 raise _Missing
             return _Value(value=op(left.value, right.value),
-                          shown=f"{_wrap(left.shown)} {symbol} {_wrap(right.shown)}")
+                          shown=f"{wrap(left.shown)} {symbol} {wrap(right.shown)}")
         if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
             offset = ast.literal_eval(node.slice)
             return self.name(node.value.id, fy + int(offset))
@@ -227,31 +233,6 @@ class Evaluator:
             return self.formula(formula, fiscal_year).shown
         except _Missing:
             return ""
-
-
-def _wrap(shown: str) -> str:
-    return f"({shown})" if re.search(r"\s[-+]\s", shown) and not (
-        shown.startswith("(") and shown.endswith(")")) else shown
-
-
-def _short(value: float) -> str:
-    """An operand in the computation line: millions, as statements print them."""
-    if abs(value) >= 1e5:
-        return f"{value / 1e6:,.{_decimals_needed(value / 1e6)}f}"
-    return f"{value:,.{_decimals_needed(value)}f}"
-
-
-def _decimals_needed(value: float, most: int = 3) -> int:
-    for d in range(most + 1):
-        if math.isclose(round(value, d), value, abs_tol=10 ** -(most + 2)):
-            return d
-    return most
-
-
-def _period(fiscal_year: int, kind: str, months: int) -> str:
-    if kind == "stock":
-        return f"the end of FY{fiscal_year}"
-    return f"FY{fiscal_year}" if months == 12 else f"the {months} months of FY{fiscal_year}"
 
 
 # --- the answer ------------------------------------------------------------------------------
@@ -308,46 +289,6 @@ def _unit(question: MetricQuestion, defs: Definitions) -> Unit:
     return unit
 
 
-def format_value(value: float, unit: Unit, decimals: int | None,
-                 scale: str | None = None) -> str:
-    """A result as an analyst writes it: 24.26, 1.9%, 45.10 days, $3,215 million, -$1,561
-    million, $0.40 billion."""
-    if unit == "percent":
-        return f"{value * 100:,.{1 if decimals is None else decimals}f}%"
-    if unit == "days":
-        return f"{value:,.{2 if decimals is None else decimals}f} days"
-    if unit == "ratio":
-        return f"{value:,.{2 if decimals is None else decimals}f}"
-    sign = "-" if value < 0 else ""
-    size = abs(value)
-    if scale is None:
-        scale = "millions" if size >= 1e6 else None
-    if scale is None:
-        return f"{sign}${size:,.{decimals or 0}f}"
-    shown = size / SCALES[scale]
-    if decimals is None:
-        decimals = 2 if scale == "billions" else _decimals_needed(shown)
-    return f"{sign}${shown:,.{decimals}f} {scale[:-1]}"
-
-
-def _subject(company: str | None) -> str:
-    if not company:
-        return "The"
-    return f"{company}'" if company.endswith("s") else f"{company}'s"
-
-
-def _when(question: MetricQuestion, years: Sequence[int]) -> str:
-    if question.quarter and years:
-        return f"Q{question.quarter} {years[-1]}"
-    if question.months not in (12,) and years:
-        return f"{question.months}-month FY{years[-1]}"
-    if question.aggregate == "average" and len(years) > 1:
-        return f"FY{years[0]}-FY{years[-1]} {len(years)}-year average"
-    if question.aggregate == "cagr" and len(years) > 1:
-        return f"FY{years[0]}-FY{years[-1]} {years[-1] - years[0]}-year"
-    return f"FY{years[-1]}" if years else ""
-
-
 def _default_year(facts: Sequence[StatementFact], months: int) -> int | None:
     """The filing's own fiscal year: the latest year a statement column names."""
     years = [f.fiscal_year for f in facts if f.fiscal_year is not None
@@ -395,7 +336,7 @@ def answer_metric(question: MetricQuestion, facts: Sequence[StatementFact],
     evaluator = Evaluator(facts, question.months, question.formulas)
     target = question.target
     title = defs.title(target)
-    subject = _subject(company)
+    subject = subject_of(company)
     if question.is_metric:
         applies, lacking = _applies([target], evaluator, defs)
         if applies is None:
@@ -446,7 +387,7 @@ def answer_metric(question: MetricQuestion, facts: Sequence[StatementFact],
         return MetricAnswer(
             question=question, status="missing", operands=operands, values=values,
             missing=missing,
-            headline=f"{subject} {_when(question, years)} {title} cannot be computed from the "
+            headline=f"{subject} {when_asked(question, years)} {title} cannot be computed from the "
                      f"filing: it prints no {'; no '.join(missing)}.",
             details=[f"{title[:1].upper()}{title[1:]} = {_pretty(formula, defs)}."])
     unit = _unit(question, defs)
@@ -458,7 +399,7 @@ def answer_metric(question: MetricQuestion, facts: Sequence[StatementFact],
                     f"as printed): {c}" for c in computations]
     if evaluator.zeroed:
         details.append(f"Not printed, taken as 0: {', '.join(dict.fromkeys(evaluator.zeroed))}.")
-    when = _when(question, years)
+    when = when_asked(question, years)
     if question.aggregate == "average":
         value = sum(values.values()) / len(values)
         shown = format_value(value, unit, question.decimals, question.scale)
@@ -471,7 +412,7 @@ def answer_metric(question: MetricQuestion, facts: Sequence[StatementFact],
                                 headline=f"A CAGR of {title} is not defined: a value is not "
                                          f"positive.", details=details)
         value = (last / first) ** (1 / span) - 1
-        details.append(f"CAGR = ({_short(last)} / {_short(first)})^(1/{span}) - 1.")
+        details.append(f"CAGR = ({short(last)} / {short(first)})^(1/{span}) - 1.")
         shown = format_value(value, "percent", question.decimals)
         headline = f"{subject} {when} {title} CAGR is {shown}."
     elif question.aggregate == "trend":
@@ -502,7 +443,7 @@ def _choice(question: MetricQuestion, evaluator: Evaluator, year: int, subject: 
     values = {name: evaluator.evaluate(name, year) for name in question.choices}
     operands = sorted(evaluator.operands.values(), key=lambda o: question.choices.index(
         o.concept) if o.concept in question.choices else len(question.choices))
-    when = _when(question, [year])
+    when = when_asked(question, [year])
     if evaluator.missing:
         missing = list(dict.fromkeys(evaluator.missing))
         return MetricAnswer(question=question, status="missing", operands=operands,

@@ -1,0 +1,81 @@
+"""How the metric engine writes what it computed: a result as an analyst writes it (24.26,
+1.9%, $3,215 million), an operand as statements print it (millions), the period and the subject
+of a headline. Plain Python; no Dagster."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+
+from rag_assets.core.generation.metric_questions import SCALES, MetricQuestion, Unit
+
+
+def wrap(shown: str) -> str:
+    """A sum or difference in parentheses where it is an operand of another operation."""
+    return f"({shown})" if re.search(r"\s[-+]\s", shown) and not (
+        shown.startswith("(") and shown.endswith(")")) else shown
+
+
+def short(value: float) -> str:
+    """An operand in the computation line: millions, as statements print them."""
+    if abs(value) >= 1e5:
+        return f"{value / 1e6:,.{decimals_needed(value / 1e6)}f}"
+    return f"{value:,.{decimals_needed(value)}f}"
+
+
+def decimals_needed(value: float, most: int = 3) -> int:
+    """The fewest decimals (up to ``most``) that print ``value`` without losing it."""
+    for d in range(most + 1):
+        if math.isclose(round(value, d), value, abs_tol=10 ** -(most + 2)):
+            return d
+    return most
+
+
+def period_name(fiscal_year: int, kind: str, months: int) -> str:
+    """A period as a missing operand names it: "the end of FY2019", "the 6 months of FY2023"."""
+    if kind == "stock":
+        return f"the end of FY{fiscal_year}"
+    return f"FY{fiscal_year}" if months == 12 else f"the {months} months of FY{fiscal_year}"
+
+
+def format_value(value: float, unit: Unit, decimals: int | None,
+                 scale: str | None = None) -> str:
+    """A result as an analyst writes it: 24.26, 1.9%, 45.10 days, $3,215 million, -$1,561
+    million, $0.40 billion."""
+    if unit == "percent":
+        return f"{value * 100:,.{1 if decimals is None else decimals}f}%"
+    if unit == "days":
+        return f"{value:,.{2 if decimals is None else decimals}f} days"
+    if unit == "ratio":
+        return f"{value:,.{2 if decimals is None else decimals}f}"
+    sign = "-" if value < 0 else ""
+    size = abs(value)
+    if scale is None:
+        scale = "millions" if size >= 1e6 else None
+    if scale is None:
+        return f"{sign}${size:,.{decimals or 0}f}"
+    shown = size / SCALES[scale]
+    if decimals is None:
+        decimals = 2 if scale == "billions" else decimals_needed(shown)
+    return f"{sign}${shown:,.{decimals}f} {scale[:-1]}"
+
+
+def subject_of(company: str | None) -> str:
+    """A headline's possessive subject: "Acme's", "NIKE, Inc's", "3M Holdings'"."""
+    if not company:
+        return "The"
+    return f"{company}'" if company.endswith("s") else f"{company}'s"
+
+
+def when_asked(question: MetricQuestion, years: Sequence[int]) -> str:
+    """The period a headline names: "Q2 2023", "FY2017-FY2019 3-year average", "FY2022"."""
+    if question.quarter and years:
+        return f"Q{question.quarter} {years[-1]}"
+    if question.months not in (12,) and years:
+        return f"{question.months}-month FY{years[-1]}"
+    if question.aggregate == "average" and len(years) > 1:
+        return f"FY{years[0]}-FY{years[-1]} {len(years)}-year average"
+    if question.aggregate == "cagr" and len(years) > 1:
+        return f"FY{years[0]}-FY{years[-1]} {years[-1] - years[0]}-year"
+    return f"FY{years[-1]}" if years else ""
