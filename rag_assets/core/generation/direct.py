@@ -80,6 +80,7 @@ class DirectCues(BaseModel):
 
     doc: list[str] = Field(alias="_doc", min_length=1)
     superlative: list[Cue]
+    comparative: list[Cue] = Field(default_factory=list)
     superlative_not: list[Cue]
     which_question: list[Cue]
     list_question: list[Cue]

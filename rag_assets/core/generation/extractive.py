@@ -182,7 +182,8 @@ def _answer_types() -> tuple[tuple[tuple[re.Pattern[str], ...], tuple[re.Pattern
                   tuple(re.compile(p) for p in entry["answer"])) for entry in data.values())
 
 
-def worded_types(question: str) -> list[tuple[re.Pattern[str], ...]]:
+@cache  # asked per unit while scoring: read once per question
+def worded_types(question: str) -> tuple[tuple[re.Pattern[str], ...], ...]:
     """The answer patterns of the worded answer types (``answer_types.json``) a question asks
     for first: "What drove the increase ...?" asks for a cause, which a sentence gives with a
     causal connective ("primarily due to", "driven by"). A question that first asks a count or
@@ -191,13 +192,13 @@ def worded_types(question: str) -> list[tuple[re.Pattern[str], ...]]:
     lower = question.lower()
     count = _COUNT_ASKED_RE.search(lower)
     if _NAME_ASKED_RE.match(question):
-        return []
+        return ()
     out = []
     for asks, answer in _answer_types():
         starts = [m.start() for p in asks if (m := p.search(lower))]
         if starts and (count is None or min(starts) < count.start()):
             out.append(answer)
-    return out
+    return tuple(out)
 
 
 def counted_noun(question: str) -> str | None:

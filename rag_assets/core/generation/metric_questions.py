@@ -21,6 +21,7 @@ from typing import Literal, cast
 
 from pydantic import BaseModel, Field
 
+from rag_assets.core.generation.direct import load_cues
 from rag_assets.core.ingest.routing import years_in
 from rag_assets.core.retrieval.query import load_lexicon, normalize
 from rag_assets.core.text.sentences import split_sentences
@@ -325,11 +326,6 @@ def definition_formula(body: str, year: int | None) -> str | None:
     return formula
 
 
-_SUPERLATIVES: tuple[tuple[Literal["max", "min"], re.Pattern[str]], ...] = (
-    ("max", re.compile(r"\b(?:most|highest|largest|greatest|biggest|higher|larger|greater|"
-                       r"bigger)\b")),
-    ("min", re.compile(r"\b(?:least|lowest|smallest|fewest|lower|smaller)\b")),
-)
 # "used the most cash" asks for the lowest (most negative) inflow
 _OUTFLOW_BEFORE_RE = re.compile(r"\b(?:used|spent|consumed|paid|lost|burned)\s+(?:the\s+)?$")
 _WHICH_RE = re.compile(r"\bwhich\b")
@@ -341,13 +337,16 @@ def choice_asked(norm: str) -> tuple[list[str], Literal["max", "min"]] | None:
     investing, and financing activities, which brought in the most ...?"), else two or more
     line items joined by "or" ("Which was larger, R&D or SG&A?"). A "which" question about
     segments or regions names no such set and is not one."""
-    if not _WHICH_RE.search(norm):
+    cues = load_cues()  # the one list of ranking words, with the "most recent" that ranks none
+    if not _WHICH_RE.search(norm) or any(re.search(c.pattern, norm)
+                                         for c in cues.superlative_not):
         return None
-    found = [(m.start(), direction, m) for direction, pattern in _SUPERLATIVES
-             for m in pattern.finditer(norm)]
+    found = [(m.start(), c.direction) for c in [*cues.superlative, *cues.comparative]
+             for m in re.finditer(c.pattern, norm)]
     if not found:
         return None
-    start, pick, _ = min(found, key=lambda f: f[0])
+    start, direction = min(found, key=lambda f: f[0])
+    pick: Literal["max", "min"] = "min" if direction == "min" else "max"
     if _OUTFLOW_BEFORE_RE.search(norm[:start]):
         pick = "min" if pick == "max" else "max"
     defs = load_definitions()
