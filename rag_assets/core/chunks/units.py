@@ -1,7 +1,8 @@
 """The stitched text read as units, in reading order: headings, sentences, tables.
 
 A unit is what the enriched chunker keeps whole: a sentence with the ``{FOOTNOTE ...}`` blocks
-stitched after it, a table with its title, header rows and the notes printed below it. Units
+stitched after it, a table with its title, header rows, the rows printed as text under a ruled
+header (:mod:`rag_assets.core.chunks.header_rows`) and the notes printed below it. Units
 are not sized here (:mod:`rag_assets.core.chunks.fitting` does that).
 """
 
@@ -11,13 +12,14 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from rag_assets.core.chunks.header_rows import rows_under_header
 from rag_assets.core.footnotes.stitching import (
     FOOTNOTE_BLOCK_RE,
     StitchedPage,
     is_reference,
 )
 from rag_assets.core.ingest.layout import detect_heading
-from rag_assets.core.ingest.statement_tables import DURATIONS, headed_markdown
+from rag_assets.core.ingest.statement_tables import DURATIONS, headed_markdown, markdown_cells
 from rag_assets.core.text.sentences import sentence_ends
 
 
@@ -98,7 +100,9 @@ def _read_units(pages: Sequence[StitchedPage]) -> Iterable[Unit | StitchedTable]
                 while n < len(lines) and lines[n].strip().startswith("|"):
                     table_lines.append(lines[n].strip())
                     n += 1
-                table_lines = headed_markdown(table_lines, above)
+                below, n = rows_under_header(table_lines, lines, n)
+                width = len(markdown_cells(below[0])) - 1 if below else None
+                table_lines = headed_markdown([*table_lines, *below], above, width)
                 notes = []
                 while n < len(lines) and FOOTNOTE_BLOCK_RE.fullmatch(lines[n].strip()):
                     notes.append(lines[n].strip())
@@ -115,6 +119,14 @@ def _read_units(pages: Sequence[StitchedPage]) -> Iterable[Unit | StitchedTable]
                 paragraph.append(line)
             n += 1
         yield from _flush(paragraph, page.page_index, section)
+
+
+def page_tables(text: str, page: int) -> list[StitchedTable]:
+    """Every table a page's text prints (markdown tables, with the rows printed as text under a
+    ruled header), read as the chunker reads them: what an answer compares when a table's
+    blocks were split over chunks that retrieval did not all return."""
+    stitched = StitchedPage(page_index=page, page_label=None, text=text, section=None)
+    return [u for u in _read_units([stitched]) if isinstance(u, StitchedTable)]
 
 
 def header_block(lines: Sequence[str], table_start: int) -> list[str]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Literal
@@ -34,11 +34,13 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import words
 from rag_assets.core.generation.records import Claim, SourceCitation
 from rag_assets.core.ingest.statement_tables import TRAILING_MARKER_RE
+from rag_assets.core.text.periods import quarters_named
 
 CUES_PATH = Path(__file__).with_name("direct_cues.json")
 DirectKind = Literal["superlative", "list", "comparison"]
+# the table rows a page prints, by (document, year, page): a table read whole from its page
+PageRows = Callable[[str, int, int], list[EvidenceUnit]]
 _YEAR_RE = re.compile(r"\b(?:fy\s?|fiscal (?:year )?)?((?:19|20)\d{2})\b", re.IGNORECASE)
-_QUARTER_RE = re.compile(r"\b(q[1-4])\s*(?:fy\s?|fiscal )?((?:19|20)\d{2})\b", re.IGNORECASE)
 _CELL_RE = re.compile(r"^(?P<neg>[-−–]|\()?\s*(?P<cur>[$€£])?\s*(?P<neg2>\()?\s*"
                       r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P<pct>\s?%)?\s*\)?$")
 _CELL_MARKER_RE = re.compile(r"\s*(?:\[\w{1,3}\]|\*+|\([a-z]\))\s*$")
@@ -187,7 +189,7 @@ def _matches(cues: Sequence[Cue], text: str) -> Cue | None:
 def _asked_periods(question: str) -> list[tuple[str | None, str]]:
     """The periods a question names, in order: (quarter or None, year)."""
     out: list[tuple[str | None, str]] = []
-    quarters = {m.start(2): (m[1].upper(), m[2]) for m in _QUARTER_RE.finditer(question)}
+    quarters = {at: (f"Q{q}", str(y)) for q, y, at in quarters_named(question)}
     for m in _YEAR_RE.finditer(question):
         period = quarters.get(m.start(1), (None, m[1]))
         if period not in out:
@@ -200,7 +202,9 @@ def _heading_has(heading: str, period: tuple[str | None, str]) -> bool:
     if not re.search(rf"(?<!\d){year}(?!\d)|(?<![\d/])(?:fy)?'?{year[2:]}(?!\d)",
                      heading, re.IGNORECASE):
         return False
-    return quarter is None or quarter.lower() in heading.lower()
+    # a quarter's column is headed by its quarter or by its three months ("3 months 2021")
+    return quarter is None or bool(re.search(rf"\b{quarter}\b|\b(?:3|three) months\b",
+                                             heading, re.IGNORECASE))
 
 
 def _scale(unit: EvidenceUnit, cues: DirectCues) -> str:
@@ -392,6 +396,73 @@ def _total_of(printed: Sequence[Row], ranked: Sequence[tuple[Cell, Row]], column
     return min(totals, key=lambda t: t[0].value) if totals else None
 
 
+MAX_PAGES_READ = 4  # pages a column ranking reads whole, at most
+_MONTHS = {"3": "three", "6": "six", "9": "nine"}
+_NAME_PERIOD_RE = re.compile(r"^(?P<name>.*?[^\W\d_].*?) (?P<period>(?:[369] months )?"
+                             r"(?:19|20)\d{2})$")
+
+
+def _column_winner(question: str, direction: str, units: Sequence[EvidenceUnit],
+                   page_rows: PageRows | None, cues: DirectCues) -> DirectAnswer | None:
+    """The winner among a table's columns, when its columns are what is ranked and its rows the
+    measures (JPMorgan's segment results: "Total net revenue" over a column per segment and
+    period, headed "Corporate 3 months 2021"): the cells of the row that prints the measure
+    asked, under the period asked, compared across the names heading them. A table printed as
+    two blocks side by side on a page (four segments, then Corporate, the reconciling items
+    and the total) is compared whole: the rows of one label on one page. Only a whole table
+    names a winner: its total column must be printed and equal the sum of the other columns
+    (rounding aside), so a block missing from the evidence never crowns a runner-up."""
+    if not _categories(question, cues):
+        return None
+    q = question.lower()
+    measures = [w for t in _terms_asked(question, cues) for w in t.heading]
+    periods = _asked_periods(question)
+    if not measures or not periods:
+        return None
+    rows = [u for u in units if u.is_row]
+    if page_rows is not None:  # the pages of the rows that print the measure, read whole
+        pages = {(u.document, u.year, u.page) for u in rows
+                 if any(w in u.text.partition(": ")[0].lower() for w in measures)}
+        rows += [u for key in sorted(pages)[:MAX_PAGES_READ] for u in page_rows(*key)]
+    found: dict[tuple[str, int, int, str], dict[str, list[tuple[Cell, Row]]]] = {}
+    for unit in {(u.document, u.year, u.page, u.quote): u for u in rows}.values():
+        row = read_row(unit)
+        if row is None or not any(w in row.label.lower() for w in measures):
+            continue
+        for cell in row.cells:
+            named = _NAME_PERIOD_RE.match(cell.heading)
+            if (named is None or cell.shown.endswith("%")
+                    or not any(_heading_has(named["period"], p) for p in periods)):
+                continue
+            key = (unit.document, unit.year, unit.page, row.label.lower())
+            found.setdefault(key, {}).setdefault(named["name"], []).append((cell, row))
+    for by_name in found.values():
+        if any(len(cells) != 1 for cells in by_name.values()):
+            continue  # a name under two columns of the period: which one is asked is unsure
+        totals = [n for n in by_name if _matches(cues.total_row, n.lower())]
+        members = [n for n in by_name if _matches(cues.row_not_a_member, n.lower()) is None]
+        if len(totals) != 1 or len(members) < 2:
+            continue
+        total = by_name[totals[0]][0][0].value
+        parts = sum(cells[0][0].value for n, cells in by_name.items() if n != totals[0])
+        if abs(parts - total) > max(abs(total) * 0.005, 1.0):
+            continue  # not every column of the whole is in the evidence
+        ranked = sorted(((by_name[n][0], n) for n in members),
+                        key=lambda x: x[0][0].value, reverse=direction == "max")
+        if ranked[0][0][0].value == ranked[1][0][0].value:
+            continue
+        (cell, row), name = ranked[0]
+        # "three months 2021": a digit the page prints only in words is no figure to verify
+        period = re.sub(r"\b([369]) months\b", lambda m: f"{_MONTHS[m[1]]} months",
+                        cell.heading[len(name):].strip())
+        asked = _matches([c for c in cues.superlative if c.direction == direction], q)
+        word = re.search(asked.pattern, q) if asked else None
+        return DirectAnswer(kind="superlative", units=[row.unit], text=(
+            f"{name} had the {word.group(0) if word else direction} {row.label[0].lower()}"
+            f"{row.label[1:]} ({period}): {_money(cell, row.unit, cues)}."))
+    return None
+
+
 def _sentence_winner(question: str, direction: str, selected: Sequence[EvidenceUnit],
                      cues: DirectCues) -> DirectAnswer | None:
     words = [c.pattern for c in cues.superlative if c.direction == direction]
@@ -414,7 +485,8 @@ def _sentence_winner(question: str, direction: str, selected: Sequence[EvidenceU
 
 
 def _superlative(question: str, selected: Sequence[EvidenceUnit],
-                 pool: Sequence[EvidenceUnit], cues: DirectCues) -> DirectAnswer | None:
+                 pool: Sequence[EvidenceUnit], page_rows: PageRows | None, cues: DirectCues
+                 ) -> DirectAnswer | None:
     q = question.lower()
     if _matches(cues.which_question, q) is None or _matches(cues.superlative_not, q):
         return None
@@ -422,6 +494,7 @@ def _superlative(question: str, selected: Sequence[EvidenceUnit],
     if cue is None or cue.direction is None:
         return None
     return (_table_winner(question, cue.direction, selected, pool, cues)
+            or _column_winner(question, cue.direction, [*selected, *pool], page_rows, cues)
             or _sentence_winner(question, cue.direction, selected, cues))
 
 
@@ -532,14 +605,15 @@ def _comparison(question: str, selected: Sequence[EvidenceUnit], cues: DirectCue
 
 
 def direct_answer(question: str, selected: Sequence[EvidenceUnit],
-                  pool: Sequence[EvidenceUnit] = (), cues: DirectCues | None = None
-                  ) -> DirectAnswer | None:
+                  pool: Sequence[EvidenceUnit] = (), page_rows: PageRows | None = None,
+                  cues: DirectCues | None = None) -> DirectAnswer | None:
     """The direct first sentence for ``question`` from the units the engine selected (best
     first), a table completed from ``pool`` (the part's other evidence units: a superlative
-    compares every row of the table, not only the quoted ones), or None."""
+    compares every row of the table, not only the quoted ones) and from ``page_rows`` (every
+    table row of a page, for a table whose blocks retrieval did not all return), or None."""
     cues = cues or load_cues()
     if not selected:
         return None
-    return (_superlative(question, selected, pool, cues)
+    return (_superlative(question, selected, pool, page_rows, cues)
             or _comparison(question, selected, cues)
             or _list(question, selected, cues))

@@ -13,7 +13,9 @@ from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel, Field
 
+from rag_assets.core.chunks.units import page_tables
 from rag_assets.core.footnotes.stitching import FOOTNOTE_BLOCK_RE
+from rag_assets.core.generation.page_texts import PageTexts, normalize
 from rag_assets.core.ingest.statement_tables import CaptionsInForce
 from rag_assets.core.retrieval.retriever import Hit
 from rag_assets.core.text.sentences import sentence_ends
@@ -216,3 +218,25 @@ def units_of(hit: Hit, locate: PageLocator) -> list[EvidenceUnit]:
         add(quote, text, scope, notes, True, caption)
     flush_prose()
     return units
+
+
+def page_table_rows(pages: PageTexts, document: str, year: int, page: int
+                    ) -> list[EvidenceUnit]:
+    """Every table row a stored page prints, read as the chunker reads it
+    (:func:`page_tables`: markdown tables, rows printed as text under a ruled header), each a
+    unit the verifier finds on the page: what a comparison reads when retrieval returned only
+    some of a table's blocks."""
+    text = pages.get(document, year, page)
+    if text is None:
+        return []
+
+    def locate(_document: str, _year: int, _pages: Sequence[int], quote: str) -> int | None:
+        wanted = normalize(quote)
+        return page if wanted and wanted in (pages.normalized(document, year, page) or "") \
+            else None
+
+    hits = [Hit(chunk_id=f"{document}:{year}:page{page}:table{i}", document=document, year=year,
+                page_start=page, page_end=page, pages=[page], rank=0, score=0.0, stage="page",
+                text="\n".join(filter(None, [table.title, *table.lines])))
+            for i, table in enumerate(page_tables(text, page))]
+    return [u for h in hits for u in units_of(h, locate) if u.is_row and u.located]

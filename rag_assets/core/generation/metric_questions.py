@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field
 from rag_assets.core.generation.direct import load_cues
 from rag_assets.core.ingest.routing import years_in
 from rag_assets.core.retrieval.query import load_lexicon, normalize
+from rag_assets.core.text.periods import QUARTER_RES, quarters_named
 from rag_assets.core.text.sentences import split_sentences
 
 DEFINITIONS_FILE = Path(__file__).with_name("metric_definitions.json")
@@ -203,12 +204,6 @@ _DECIMALS_RE = re.compile(
 _SCALE_RE = re.compile(r"\b(?:in|of)\s+(?:units\s+of\s+)?(?:usd|us\$|\$|dollars)?\s*"
                        r"(?P<scale>thousands|millions|billions)\b", re.IGNORECASE)
 _PERCENT_RE = re.compile(r"\b(?:in\s+(?:units\s+of\s+)?|as\s+(?:a\s+)?)percent", re.IGNORECASE)
-_QUARTER_RES = (
-    re.compile(r"\bq(?P<q>[1-4])\s*'?\s*(?:fy\s*)?(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
-    re.compile(r"\b(?P<y>(?:19|20)\d\d)\s*q(?P<q>[1-4])\b", re.IGNORECASE),
-    re.compile(r"\b(?P<w>first|second|third|fourth)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?"
-               r"(?:fiscal\s+|fy\s*)?(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
-)
 # a breakdown (segment, region), a cause (why, drove), a choice among named things (which,
 # who), the company's customers or workforce, what it expects (guidance): what the filing's
 # prose and notes answer, not one figure of its primary statements ("Who are its largest
@@ -391,13 +386,9 @@ def parse_question(question: str) -> MetricQuestion | None:
     if target is None:
         return None
     months, quarter, quarter_year = 12, None, None
-    for pattern in _QUARTER_RES:
-        if match := pattern.search(text):
-            word = match.groupdict().get("w")
-            quarter = (["first", "second", "third", "fourth"].index(word.lower()) + 1
-                       if word else int(match["q"]))
-            quarter_year, months = int(match["y"]), 3
-            break
+    if named := quarters_named(text):
+        quarter, quarter_year, _ = named[0]
+        months = 3
     if _HALF_RE.search(text):
         months = 6
     elif _NINE_RE.search(text):
@@ -455,6 +446,6 @@ def parse_question(question: str) -> MetricQuestion | None:
 
 
 def _quarterless(text: str) -> str:
-    for pattern in _QUARTER_RES:
+    for pattern in QUARTER_RES:
         text = pattern.sub(lambda m: f" {m['y']} ", text)
     return text

@@ -485,14 +485,16 @@ def markdown_cells(line: str) -> list[str]:
     return [c.strip().replace("\\|", "|") for c in line.strip().strip("|").split("|")]
 
 
-def headed_markdown(lines: Sequence[str], above: Sequence[str]) -> list[str]:
+def headed_markdown(lines: Sequence[str], above: Sequence[str], width: int | None = None
+                    ) -> list[str]:
     """A markdown table whose columns' years and units are printed above it or in its first
     rows, with a header row that names them (``| USD millions | 2022 | 2021 |``), so that a row
     read alone keeps its periods ("Operating profit: 2022: 11,512; 2021: 11,162").
 
     Only when the headings name one year per column; the printed rows all stay, in order, the
     old header row first (no printed word is dropped): the header is the reader's, the rows are
-    the page's.
+    the page's. ``width``: the value columns, when the caller knows them (rows read under a
+    ruled header, :mod:`rag_assets.core.chunks.header_rows`), else read from the rows.
     """
     if len(lines) < 3:
         return list(lines)
@@ -503,7 +505,7 @@ def headed_markdown(lines: Sequence[str], above: Sequence[str]) -> list[str]:
     if not data:
         return list(lines)
     header = "\n".join([*above, _header_text(printed, data[0])])
-    width = _width(printed, header)
+    width = width or _width(printed, header)
     columns = read_columns(header, width)
     full = max(len(r) for r in rows)
     _, scale = read_units(header)
@@ -515,9 +517,11 @@ def headed_markdown(lines: Sequence[str], above: Sequence[str]) -> list[str]:
 
     if width < 1:
         return list(lines)
-    if any(c.year is None for c in columns):
+    if any(c.year is None for c in columns) or len({c.year for c in columns}) < width:
+        # unnamed columns, or a year over several: the names spanning them say which is which
         names = two_level_headings(rows[:data[0]], width, full)
-        return list(lines) if names is None else headed(names)
+        if names is not None or any(c.year is None for c in columns):
+            return list(lines) if names is None else headed(names)
     named = [r for r in rows[:data[0]] if all(
         str(c.year) in cell for c, cell in zip(columns, r[-width:], strict=False))]
     if named:
@@ -531,33 +535,42 @@ def headed_markdown(lines: Sequence[str], above: Sequence[str]) -> list[str]:
 
 def two_level_headings(head: Sequence[Sequence[str]], width: int, full: int
                        ) -> list[str] | None:
-    """Column names of a header printed on two rows: years each spanning several columns, and
-    under them a measure per column (Corning's geographic table: "2022" over "Net sales (1)" and
-    "Long-lived assets (2)", then 2021, then 2020): "Net sales 2022", "Long-lived assets 2022",
-    ... A year's cell is printed over the first column it spans, the rest left blank. None
-    unless every value column gets one year and one measure (each year over as many columns)."""
+    """Column names of a header printed on two rows: a top row of cells each spanning as many
+    columns (its cell printed over the first, the rest blank), and under it a heading per
+    column. Years over measures (Corning's geographic table: "2022" over "Net sales (1)" and
+    "Long-lived assets (2)", then 2021, then 2020) give "Net sales 2022", "Long-lived assets
+    2022", ...; names over periods (JPMorgan's segment results: "Consumer & Community Banking"
+    over "2021 | 2020 | Change", then "Corporate & Investment Bank" ...) give "Consumer &
+    Community Banking 3 months 2021", ..., with the duration the header's first cell names.
+    The year always comes last. None unless every value column gets a top cell and a heading."""
     value_columns = range(full - width, full)
     for y in range(len(head) - 1):
-        years_row, measures_row = head[y], head[y + 1]
-        years: list[str | None] = []
+        top_row, lower_row = head[y], head[y + 1]
+        tops: list[str | None] = []
         current: str | None = None
         for j in value_columns:
-            cell = years_row[j].strip() if j < len(years_row) else ""
-            if cell:
-                if not YEAR_RE.fullmatch(cell):
-                    break
-                current = cell
-            years.append(current)
-        else:
-            measures = [measures_row[j].strip() if j < len(measures_row) else ""
-                        for j in value_columns]
-            spans = Counter(years)
-            if (None in spans or len(spans) < 2 or len(set(spans.values())) != 1
-                    or not all(m and parse_figure(m) is None and not YEAR_RE.search(m)
-                               for m in measures)):
-                continue
-            return [f"{TRAILING_MARKER_RE.sub('', m)} {year}" for m, year in zip(measures, years,
-                                                                            strict=True)]
+            cell = top_row[j].strip() if j < len(top_row) else ""
+            current = cell or current
+            tops.append(current)
+        lowers = [lower_row[j].strip() if j < len(lower_row) else "" for j in value_columns]
+        spans = Counter(tops)
+        if None in spans or len(spans) < 2 or len(set(spans.values())) != 1 or not all(lowers):
+            continue
+        if all(YEAR_RE.fullmatch(t or "") for t in tops):  # years over measures
+            if all(parse_figure(m) is None and not YEAR_RE.search(m) for m in lowers):
+                return [f"{TRAILING_MARKER_RE.sub('', m)} {top}" for m, top in zip(
+                    lowers, tops, strict=True)]
+            continue
+        span = width // len(spans)
+        repeated = all(lowers[i:i + span] == lowers[:span] for i in range(0, width, span))
+        if (any(parse_figure(t or "") is not None or any(p.search(t or "") for p, _ in DURATIONS)
+                for t in tops) or not repeated or not any(YEAR_RE.fullmatch(m) for m in lowers)):
+            continue  # amounts or durations over the columns are no names
+        durations = [m for p, m in DURATIONS if p.search(top_row[0] if top_row else "")]
+        during = f"{durations[0]} months " if len(durations) == 1 and durations[0] != 12 else ""
+        return [f"{TRAILING_MARKER_RE.sub('', top or '')} "
+                f"{during if YEAR_RE.fullmatch(m) else ''}{m}" for top, m in zip(
+                    tops, lowers, strict=True)]
     return None
 
 

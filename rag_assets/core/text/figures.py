@@ -9,8 +9,9 @@ are figures too: readers that must tell a year heading from an amount do so with
 rule.
 
 Forms: :data:`FIGURE_TOKEN_RE` (fullmatch: a whole token or cell is a figure),
-:data:`FIGURE_RE` (figures found in running text), :func:`parse_figure` (a cell's value), and
-:data:`INTEGER` / :data:`DECIMALS`, the pieces the value parsers of answers and citations group.
+:data:`FIGURE_RE` (figures found in running text), :func:`parse_figure` (a cell's value),
+:func:`trailing_cells` (the cells a row printed as text ends with), and :data:`INTEGER` /
+:data:`DECIMALS`, the pieces the value parsers of answers and citations group.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ FIGURE_RE = re.compile(rf"(?<![\w.,]){FIGURE}(?![\w])")
 NIL_RE = re.compile(r"[—–-]+")  # fullmatch: a dash printed for zero
 NIL_IN_TEXT_RE = re.compile(r"(?<!\S)[—–-](?!\S)")
 NO_FIGURE_RE = re.compile(r"[-–—]+|n/a|N/A|NM|nm")  # fullmatch: a cell that holds no amount
+# a letter note marker printed after a cell's figure: "5,645 (a)" (JPMorgan's segment results)
+CELL_MARKER_RE = re.compile(r"\s*\([a-z]\)$")
 
 
 def is_figure(token: str) -> bool:
@@ -43,8 +46,9 @@ def is_figure(token: str) -> bool:
 
 
 def parse_figure(cell: str) -> float | None:
-    """A statement cell's value: ``$ (1,234.5)`` -> -1234.5, a nil dash -> 0.0, else None."""
-    text = cell.replace("$", "").replace(" ", "").strip()
+    """A statement cell's value: ``$ (1,234.5)`` -> -1234.5, ``(6) %`` -> -6.0, ``5,645 (a)``
+    -> 5645.0 (a note marker after it), a nil dash -> 0.0, else None."""
+    text = CELL_MARKER_RE.sub("", cell.strip()).replace("$", "").replace(" ", "")
     if not text:
         return None
     if NIL_RE.fullmatch(text):
@@ -55,3 +59,27 @@ def parse_figure(cell: str) -> float | None:
         return None
     value = float(digits.replace(",", ""))
     return -value if negative else value
+
+
+def trailing_cells(text: str) -> tuple[str, list[str]]:
+    """A row printed as a line of text, as its label and the cells it ends with, each cell as
+    printed so that a quote of the row stays the page's words: a figure with the currency sign
+    before it and a percent sign or a letter note marker after it (``$ 12,517``, ``(6) %``,
+    ``5,645 (a)``), or a cell that holds no amount (``NM``, ``—``). JPMorgan's segment results
+    print ``Net income/(loss) 3,100 5,645 (a) (45) 3,725 ...`` under a ruled header."""
+    tokens = text.split()
+    cells: list[str] = []
+    end = len(tokens)
+    while end:
+        at = end - 1
+        if at and re.fullmatch(r"\([a-z]\)", tokens[at]):
+            at -= 1
+        if at and tokens[at] == "%":
+            at -= 1
+        if not (is_figure(tokens[at]) or NO_FIGURE_RE.fullmatch(tokens[at])):
+            break
+        if at and re.fullmatch(CURRENCY, tokens[at - 1]):
+            at -= 1
+        cells.insert(0, " ".join(tokens[at:end]))
+        end = at
+    return " ".join(tokens[:end]), cells

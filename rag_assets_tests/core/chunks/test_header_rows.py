@@ -1,0 +1,63 @@
+"""Rows printed as text under a ruled header (core/chunks/header_rows.py): one table whose
+columns keep their names, on a hand-made page and on JPMorgan's 10-Q, and no printed line lost."""
+
+from __future__ import annotations
+
+from rag_assets.core.chunks.header_rows import rows_under_header
+from rag_assets.core.chunks.units import StitchedTable, Unit, page_tables, stitched_units
+from rag_assets.core.footnotes.stitching import StitchedPage
+from rag_assets.core.ingest.statement_tables import markdown_cells
+
+# a bank's segment results as JPMorgan prints them: names over "year | year | Change", ruled;
+# the rows below as plain text, with a note marker after a figure, "NM" cells, a label wrapped
+# over two lines, and a ratio row that leaves its Change cells blank
+PAGE = """Segment results
+| Three months ended June 30, | Retail Banking |  |  | Markets |  |  |
+|---|---|---|---|---|---|---|
+| (in millions, except ratios) | 2024 | 2023 | Change | 2024 | 2023 | Change |
+Total net revenue $ 4,210 $ 3,980 6 % $ (312) $ 145 NM
+Provision for credit losses 120 (40) NM 15 9 67
+Income before income
+tax expense 1,905 1,733 10 (380) 12 NM
+Net income/(loss) 1,402 1,268 (a) 11 (295) 9 (a) NM
+Return on equity 21 % 19 % (4) % 1 %
+The following sections discuss each segment."""
+
+
+def _page(text: str) -> StitchedPage:
+    return StitchedPage(page_index=3, page_label="4", text=text, section=None)
+
+
+def test_text_rows_join_the_ruled_header_as_one_named_table() -> None:
+    [table] = page_tables(PAGE, 3)
+    header = markdown_cells(table.lines[0])
+    assert header == ["USD millions", "Retail Banking 3 months 2024",
+                      "Retail Banking 3 months 2023", "Retail Banking Change",
+                      "Markets 3 months 2024", "Markets 3 months 2023", "Markets Change"]
+    rows = {markdown_cells(line)[0]: markdown_cells(line)[1:] for line in table.lines[4:]}
+    assert rows["Total net revenue"] == ["$ 4,210", "$ 3,980", "6 %", "$ (312)", "$ 145", "NM"]
+    # a marker stays in its cell, as printed; a wrapped label is one row
+    assert rows["Net income/(loss)"][1] == "1,268 (a)"
+    assert rows["Income before income tax expense"] == ["1,905", "1,733", "10", "(380)", "12",
+                                                        "NM"]
+    assert "Return on equity" not in " ".join(rows)
+
+
+def test_no_printed_line_is_lost() -> None:
+    units = list(stitched_units([_page(PAGE)]))
+    tables = [u for u in units if isinstance(u, StitchedTable)]
+    prose = " ".join(u.text for u in units if isinstance(u, Unit))
+    kept = " ".join(f"{t.title} {' '.join(t.lines)}" for t in tables) + " " + prose
+    for line in PAGE.split("\n"):
+        if not line.startswith("|"):
+            for word in line.split():
+                assert word in kept, (word, line)
+    assert "Return on equity 21 % 19 %" in prose  # the ratio row stays prose, as printed
+
+
+def test_a_table_with_figures_of_its_own_takes_no_text_rows() -> None:
+    table = ["| Segment | 2024 | 2023 |", "|---|---|---|", "| Retail | 4,210 | 3,980 |"]
+    assert rows_under_header(table, ["Markets 312 145"], 0) == ([], 0)
+    # nor does a header whose width no line fits
+    header = ["| | 2024 | 2023 | Change |", "|---|---|---|---|"]
+    assert rows_under_header(header, ["Revenue 4,210 3,980"], 0) == ([], 0)
