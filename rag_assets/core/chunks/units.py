@@ -94,7 +94,7 @@ def _read_units(pages: Sequence[StitchedPage]) -> Iterable[Unit | StitchedTable]
             heading = detect_heading(line)
             if line.startswith("|"):
                 above = header_block(lines, n)
-                title = paragraph.pop() if paragraph and _is_title(paragraph[-1]) else None
+                title = _table_title(paragraph, above)
                 yield from _flush(paragraph, page.page_index, section)
                 table_lines = []
                 while n < len(lines) and lines[n].strip().startswith("|"):
@@ -187,6 +187,37 @@ def split_sentences(text: str) -> list[str]:
         start = end
     out.append(protected[start:].strip())
     return [s.replace("\x00", ".") for s in out if s]
+
+
+def _table_title(paragraph: list[str], above: Sequence[str]) -> str | None:
+    """A table's title, taken out of the paragraph above it: its last line when that is a
+    short line without a sentence's end; but when that line is a date of a stacked header
+    ("2021" under "December 31,"), the caption line of the header block above it (MGM's
+    "SUPPLEMENTAL DATA - ADJUSTED PROPERTY EBITDAR AND ADJUSTED EBITDAR", over its units, its
+    durations and a line per date), so that the table is named by what it measures. The date
+    line stays in the paragraph, as printed."""
+    if not paragraph or not _is_title(paragraph[-1]):
+        return None
+    if not _DATE_LINE_RE.fullmatch(paragraph[-1].strip()):
+        return paragraph.pop()
+    for line in reversed(above):
+        if _is_caption(line) and line in paragraph:
+            del paragraph[len(paragraph) - 1 - paragraph[::-1].index(line)]
+            return line
+    return paragraph.pop()
+
+
+_DATE_LINE_RE = re.compile(r"(?:\w+ \d{1,2}, )?(?:19|20)\d{2}|[A-Z][a-z]+ \d{1,2},?")
+
+
+def _is_caption(line: str) -> bool:
+    """A header block's line that names the table: words, not a date, a duration, a units line
+    or a parenthesized note ("(Unaudited)")."""
+    text = line.strip()
+    return (len(re.findall(r"[A-Za-z]{3,}", text)) >= 2 and not text.startswith("(")
+            and not re.search(r"(?:19|20)\d{2}\b", text)
+            and not any(p.search(text) for p, _ in DURATIONS)
+            and not re.search(r"\b(?:millions|thousands|billions)\b", text, re.I))
 
 
 def _is_title(line: str) -> bool:

@@ -21,7 +21,7 @@ from typing import Literal, cast
 
 from pydantic import BaseModel, Field
 
-from rag_assets.core.generation.direct import load_cues
+from rag_assets.core.generation.direct_rows import load_cues
 from rag_assets.core.ingest.routing import years_in
 from rag_assets.core.retrieval.query import load_lexicon, normalize
 from rag_assets.core.text.periods import QUARTER_RES, quarters_named

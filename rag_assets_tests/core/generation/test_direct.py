@@ -10,7 +10,8 @@ import re
 import pytest
 
 from rag_assets.core.generation.citations import verify_claims
-from rag_assets.core.generation.direct import DirectAnswer, direct_answer, load_cues, parse_cell
+from rag_assets.core.generation.direct import direct_answer
+from rag_assets.core.generation.direct_rows import DirectAnswer, load_cues, parse_cell
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.page_texts import PageTexts
 

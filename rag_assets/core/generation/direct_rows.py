@@ -1,0 +1,205 @@
+"""How the direct answers read their evidence: the cues of ``direct_cues.json``, a table row's
+cells (parenthesized figures negative), the periods a question names, and a figure written with
+the currency and scale its table prints. Shared by :mod:`direct` (lists, comparisons) and
+:mod:`superlatives`; plain Python, no Dagster.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.records import Claim, SourceCitation
+from rag_assets.core.ingest.statement_tables import TRAILING_MARKER_RE
+from rag_assets.core.text.periods import quarters_named
+
+CUES_PATH = Path(__file__).with_name("direct_cues.json")
+DirectKind = Literal["superlative", "list", "comparison"]
+# the table rows a page prints, by (document, year, page): a table read whole from its page
+PageRows = Callable[[str, int, int], list[EvidenceUnit]]
+YEAR_RE = re.compile(r"\b(?:fy\s?|fiscal (?:year )?)?((?:19|20)\d{2})\b", re.IGNORECASE)
+_CELL_RE = re.compile(r"^(?P<neg>[-−–]|\()?\s*(?P<cur>[$€£])?\s*(?P<neg2>\()?\s*"
+                      r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P<pct>\s?%)?\s*\)?$")
+_CELL_MARKER_RE = re.compile(r"\s*(?:\[\w{1,3}\]|\*+|\([a-z]\))\s*$")
+
+
+class Cue(BaseModel):
+    pattern: str
+    source: str
+    direction: Literal["max", "min"] | None = None
+    word: str | None = None
+    also: list[str] = Field(default_factory=list, description="other words a table's title "
+                            "uses for the category ('geographic area' for a region)")
+    level: Literal["group"] | None = Field(
+        default=None, description="a category that names groups of rows (a region over its "
+        "countries): ranked by the totals that close each caption's block, when printed")
+
+
+class HeadingTerm(BaseModel):
+    question: list[str]
+    heading: list[str]
+    source: str
+
+
+class Enumeration(BaseModel):
+    pattern: str
+    item: str
+    source: str
+
+
+class DirectCues(BaseModel):
+    """``direct_cues.json``, validated."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    doc: list[str] = Field(alias="_doc", min_length=1)
+    superlative: list[Cue]
+    comparative: list[Cue] = Field(default_factory=list)
+    superlative_not: list[Cue]
+    which_question: list[Cue]
+    list_question: list[Cue]
+    list_counts: dict[str, int]
+    enumeration: Enumeration
+    list_item_not: list[Cue]
+    comparison: list[Cue]
+    prior_period: list[Cue]
+    row_not_a_member: list[Cue]
+    total_row: list[Cue]
+    categories: list[Cue]
+    heading_terms: dict[str, HeadingTerm | str]
+    scales: list[Cue]
+
+    @property
+    def terms(self) -> dict[str, HeadingTerm]:
+        return {k: v for k, v in self.heading_terms.items() if isinstance(v, HeadingTerm)}
+
+
+@cache
+def load_cues(path: Path = CUES_PATH) -> DirectCues:
+    return DirectCues.model_validate(json.loads(path.read_text(encoding="utf-8")))
+
+
+class DirectAnswer(BaseModel):
+    """The direct sentence and the units that print each of its names and figures."""
+
+    kind: DirectKind
+    text: str
+    units: list[EvidenceUnit] = Field(min_length=1)
+    supports: str = Field(default="", description="the part of the sentence its one unit "
+                          "prints (empty: all of it); a direction is read from the figures")
+
+    def claim(self) -> Claim:
+        """The sentence as a claim, cited on every unit it is read from (each citation stands
+        for the names and figures that unit prints, when there are several)."""
+        several = len(self.units) > 1
+        return Claim(text=self.text, citations=[
+            SourceCitation(document=u.document, year=u.year, page=u.page, quote=u.quote,
+                           supports=u.text if several else self.supports)
+            for u in self.units])
+
+
+class Cell(BaseModel):
+    heading: str
+    printed: str
+    value: float
+    shown: str = Field(description="the figure as written in the answer: '(473)' as '-473'")
+
+
+class Row(BaseModel):
+    unit: EvidenceUnit
+    label: str
+    cells: list[Cell]
+
+    def cell(self, heading: str) -> Cell | None:
+        """The cell under ``heading``; None when two columns print it (3M's "2018" under both
+        Net Sales and Operating Income: which one it is the row does not say)."""
+        found = [c for c in self.cells if c.heading == heading]
+        return found[0] if len(found) == 1 else None
+
+
+# -- reading units ----------------------------------------------------------------------------
+
+
+def parse_cell(text: str) -> tuple[float, str] | None:
+    """A table cell's figure and how an answer writes it, or None: "(473)" is -473, "$ 1,234"
+    is 1234; a dash, a blank or a word is no figure."""
+    match = _CELL_RE.match(_CELL_MARKER_RE.sub("", text).strip())
+    if match is None:
+        return None
+    negative = bool(match["neg"] or match["neg2"])
+    if match["neg"] == "(" or match["neg2"]:
+        negative = text.strip().endswith(")")
+        if not negative:
+            return None
+    value = float(match["num"].replace(",", ""))
+    shown = f"{'-' if negative else ''}{match['cur'] or ''}{match['num']}{match['pct'] or ''}"
+    return (-value if negative else value), shown
+
+
+def read_row(unit: EvidenceUnit) -> Row | None:
+    """A table row's label and figures, from its text ("label: heading: value; ...")."""
+    if not unit.is_row:
+        return None
+    first, _, rest = unit.text.partition(": ")
+    if not rest:
+        return None
+    cells = []
+    for piece in rest.split("; "):
+        heading, sep, printed = piece.rpartition(": ")
+        parsed = parse_cell(printed)
+        if parsed is not None:
+            cells.append(Cell(heading=heading if sep else "", printed=printed,
+                              value=parsed[0], shown=parsed[1]))
+    label = TRAILING_MARKER_RE.sub("", first).strip()
+    return Row(unit=unit, label=label, cells=cells) if label else None
+
+
+def first_match(cues: Sequence[Cue], text: str) -> Cue | None:
+    return next((c for c in cues if re.search(c.pattern, text)), None)
+
+
+def asked_periods(question: str) -> list[tuple[str | None, str]]:
+    """The periods a question names, in order: (quarter or None, year)."""
+    out: list[tuple[str | None, str]] = []
+    quarters = {at: (f"Q{q}", str(y)) for q, y, at in quarters_named(question)}
+    for m in YEAR_RE.finditer(question):
+        period = quarters.get(m.start(1), (None, m[1]))
+        if period not in out:
+            out.append(period)
+    return out
+
+
+def heading_has(heading: str, period: tuple[str | None, str]) -> bool:
+    quarter, year = period
+    if not re.search(rf"(?<!\d){year}(?!\d)|(?<![\d/])(?:fy)?'?{year[2:]}(?!\d)",
+                     heading, re.IGNORECASE):
+        return False
+    # a quarter's column is headed by its quarter or by its three months ("3 months 2021")
+    return quarter is None or bool(re.search(rf"\b{quarter}\b|\b(?:3|three) months\b",
+                                             heading, re.IGNORECASE))
+
+
+def _scale(unit: EvidenceUnit, cues: DirectCues) -> str:
+    scope = f"{unit.scope} {unit.text}".lower()
+    cue = first_match(cues.scales, scope)
+    return f" {cue.word}" if cue and cue.word else ""
+
+
+def money(cell: Cell, unit: EvidenceUnit, cues: DirectCues) -> str:
+    """The cell's figure with the currency and scale its table prints, never more."""
+    shown = cell.shown
+    if shown.endswith("%"):
+        return shown
+    scale = _scale(unit, cues)
+    if "$" not in shown and scale and ("$" in unit.scope
+                                       or re.search(r"dollar|\busd\b", unit.scope.lower())):
+        sign = "-" if shown.startswith("-") else ""
+        shown = f"{sign}${shown.lstrip('-')}"
+    return f"{shown}{scale}"

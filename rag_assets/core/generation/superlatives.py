@@ -1,0 +1,304 @@
+"""Superlatives: "Which segment had the lowest net revenue?" answered with the winner.
+
+The winner among a table's rows (the same column compared across them), among its columns when
+the columns are what is ranked (JPMorgan's segment results: a column per segment), by the
+change between two periods when the question asks for the best or worst performance or the
+biggest drop, or the name a cited sentence gives it ("Pumps was the largest contributor ...").
+Cues in ``direct_cues.json``; every name and figure of the answer is copied from the rows it
+cites, and a share of the total is computed from two cited rows and says so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rag_assets.core.generation.direct_rows import (
+    YEAR_RE,
+    Cell,
+    Cue,
+    DirectAnswer,
+    DirectCues,
+    HeadingTerm,
+    PageRows,
+    Row,
+    asked_periods,
+    first_match,
+    heading_has,
+    money,
+    read_row,
+)
+from rag_assets.core.generation.evidence import EvidenceUnit
+
+_SENTENCE_WINNER = (r"^(?P<name>(?:[A-Z][\w&'’./-]*)(?: (?:[A-Z][\w&'’./-]*|and|of|&))*?)"
+                    r"(?: segment| business| division)? (?:was|were|is|are|remained|became) "
+                    r"(?:again )?(?:the|our) {word}\b")
+
+
+def _terms_asked(question: str, cues: DirectCues) -> list[HeadingTerm]:
+    q = question.lower()
+    return [t for t in cues.terms.values()
+            if any(re.search(rf"\b{re.escape(w)}\b", q) for w in t.question)]
+
+
+def _column(rows: Sequence[Row], question: str, unit: EvidenceUnit,
+            cues: DirectCues) -> str | None:
+    """The column a superlative compares: the measure and the period the question names, or
+    None when the table does not print them (or two columns fit equally)."""
+    headings = list(dict.fromkeys(c.heading for r in rows for c in r.cells))
+    if not headings:
+        return None
+    terms = _terms_asked(question, cues)
+    # what the rows measure: the table's title and header, or the caption they are under
+    scope = " ".join([unit.scope, *{r.unit.caption for r in rows}]).lower()
+    if terms:
+        words = [w for t in terms for w in t.heading]
+        fit = [h for h in headings if any(w in h.lower() for w in words)]
+        if not fit and not any(w in scope for w in words):
+            return None
+        headings = fit or headings
+    periods = asked_periods(question)
+    if periods:
+        fit = [h for h in headings if any(heading_has(h, p) for p in periods)]
+        if not fit and (any(YEAR_RE.search(h) for h in headings)
+                        or not any(heading_has(unit.scope, p) for p in periods)):
+            return None  # the columns are other periods, or the table is another year's
+        headings = fit or headings
+    elif len({re.sub(r"\d", "", h) for h in headings}) > 1 and len(headings) > 1:
+        # several measures, none named: unsure which one ranks the rows
+        return None if not terms else headings[0]
+    return headings[0]
+
+
+def _measure(question: str, column: str, cues: DirectCues) -> str:
+    """How the answer names the compared figure: the column's heading when it names a measure
+    ("Op. inc. 2023"), else the question's measure in the column's period ("net revenue in Q2
+    2023")."""
+    named = re.match(r"^(?P<what>.*?[a-z].*?)\s+(?P<when>(?:Q[1-4]\s*)?(?:FY\s?|Fiscal )?"
+                     r"(?:19|20)\d{2})$", column)
+    if named:  # "Revenue 2024": "revenue in 2024"
+        what = named["what"]
+        what = what[0].lower() + what[1:] if what[1:2].islower() else what
+        return f"{what} in {named['when']}"
+    if re.sub(r"\b(?:q[1-4]|fy|fiscal|year|\d+)\b", "", column.lower()).strip(" .,'-"):
+        return column
+    q = question.lower()
+    for term in _terms_asked(question, cues):
+        for word in term.question:
+            found = re.search(rf"\b(?:net |total |gross )?{re.escape(word)}\b", q)
+            if found:
+                return f"{found.group(0)} in {column}"
+    return f"figure in {column}"
+
+
+def _categories(question: str, cues: DirectCues) -> list[Cue]:
+    """What the question ranks ("segment", "product", "region"), as the cues list them."""
+    q = question.lower()
+    return [c for c in cues.categories
+            if c.word and re.search(c.pattern or rf"\b{re.escape(c.word)}(?:s|es)?\b", q)]
+
+
+def _group_totals(rows: Sequence[Row]) -> list[Row]:
+    """The rows that close a caption's block ("Total Asia Pacific" under "Asia Pacific:"),
+    named by their caption; none unless two blocks or more print one."""
+    totals = [r.model_copy(update={"label": r.unit.caption}) for r in rows
+              if r.unit.caption and re.fullmatch(rf"total\s+{re.escape(r.unit.caption)}",
+                                                 r.label, re.IGNORECASE)]
+    return totals if len(totals) >= 2 else []
+
+
+def _measured(rows: list[Row], question: str, cues: DirectCues) -> list[Row]:
+    """The rows whose caption is the measure the question names ("Net sales" over the
+    segments, not "Operating profit" over the same segments again). Captions that name no
+    measure (regions) keep every row; measure captions of which none fits: no row."""
+    measures = [w for t in _terms_asked(question, cues) for w in t.heading]
+    every = [w for t in cues.terms.values() for w in t.heading]
+    if not any(any(w in r.unit.caption.lower() for w in every) for r in rows):
+        return rows
+    return [r for r in rows if any(w in r.unit.caption.lower() for w in measures)]
+
+
+def _table_winner(question: str, direction: str, selected: Sequence[EvidenceUnit],
+                  pool: Sequence[EvidenceUnit], cues: DirectCues) -> DirectAnswer | None:
+    """The winner among the rows of a selected row's table, or of a table of the part's other
+    evidence whose title names what the question ranks ("Segment results" for "Which segment
+    ..."). The table must print what is ranked, the measure and the period asked. A question
+    that ranks groups ("Which region ...") ranks the totals of the captions' blocks where the
+    table prints them (its regions' totals over their countries); rows under a caption that
+    names another measure are not compared."""
+    categories = _categories(question, cues)
+    ranks = [w for c in categories if c.word for w in (c.word, *c.also)]
+    groups_asked = any(c.level == "group" for c in categories)
+    # a table split over two chunks is one table: its rows share the title and header
+    tables: dict[tuple[str, int, str], bool] = {}
+    for unit in [*selected, *pool]:
+        if unit.is_row:
+            tables.setdefault((unit.document, unit.year, unit.scope), unit in selected)
+    measures = [w for t in _terms_asked(question, cues) for w in t.heading]
+
+    def named_by(scope: str) -> int:
+        """2 when the table's own title or header names what is ranked ("Our operating
+        segment results"), 1 when only its section does ("Note 17. Business segment ..." over
+        a table of a segment's product lines), else 0."""
+        own = " | ".join(scope.split(" | ")[-2:]).lower()
+        return 2 if any(r in own for r in ranks) else int(any(r in scope.lower() for r in ranks))
+
+    ordered = sorted(tables.items(), key=lambda t: -named_by(t[0][2]))  # stable: else as found
+    for (document, year, scope), quoted in ordered:
+        if (ranks or not quoted) and not named_by(scope):
+            continue  # a customers table does not rank products
+        table = {u.quote: u for u in [*selected, *pool]
+                 if u.is_row and (u.document, u.year, u.scope) == (document, year, scope)}
+        printed = [r for u in table.values() if (r := read_row(u)) is not None and r.cells]
+        rows = _group_totals(printed) if groups_asked else []
+        grouped = bool(rows)
+        if not grouped:
+            rows = [r for r in printed
+                    if first_match(cues.row_not_a_member, r.label.lower()) is None
+                    and not any(w in r.label.lower() for w in measures)]  # the measure's total
+            rows = _measured(rows, question, cues)
+        if len({(r.unit.caption, r.label) for r in rows}) < len(rows):
+            continue  # one label twice: the rows are measures under captions, not members
+        if not rows:
+            continue
+        column = _column(rows, question, rows[0].unit, cues)
+        if column is None:
+            continue
+        ranked = [(c, r) for r in rows if (c := r.cell(column)) is not None]
+        if len(ranked) < 2 or (_terms_asked(question, cues)
+                               and any(c.shown.endswith("%") for c, _ in ranked)):
+            continue  # one row, or shares where the question asks for an amount
+        ranked.sort(key=lambda x: x[0].value, reverse=direction == "max")
+        if ranked[0][0].value == ranked[1][0].value:
+            continue  # a tie names no single winner
+        cell, winner = ranked[0]
+        text = (f"{winner.label}. Its {(m := _measure(question, column, cues))} "
+                f"{'were' if m.split(' in ')[0].endswith('s') else 'was'} "
+                f"{money(cell, winner.unit, cues)}")
+        total = _total_of(printed, ranked, column, "" if grouped else winner.unit.caption, cues)
+        if total is None or direction != "max":
+            return DirectAnswer(kind="superlative", units=[winner.unit], text=f"{text}.")
+        total_cell, total_row = total
+        share = 100 * cell.value / total_cell.value
+        return DirectAnswer(
+            kind="superlative", units=[winner.unit, total_row.unit],
+            text=f"{text}, {share:.0f}% of the {money(total_cell, total_row.unit, cues)} total "
+                 f"({cell.shown.lstrip('$')} / {total_cell.shown.lstrip('$')}).")
+    return None
+
+
+def _total_of(printed: Sequence[Row], ranked: Sequence[tuple[Cell, Row]], column: str,
+              caption: str, cues: DirectCues) -> tuple[Cell, Row] | None:
+    """The table's total of the ranked rows in ``column`` (the "Total" row under the same
+    caption, or under none for the blocks' totals): the smallest total row that is at least
+    their sum (rounding aside), so that a share of it is a share of the whole; else None."""
+    summed = sum(c.value for c, _ in ranked)
+    if summed <= 0:
+        return None
+    totals = [(c, r) for r in printed
+              if r.unit.caption == caption and first_match(cues.total_row, r.label.lower())
+              and (c := r.cell(column)) is not None and c.value >= summed * 0.995
+              and not c.shown.endswith("%")]
+    return min(totals, key=lambda t: t[0].value) if totals else None
+
+
+MAX_PAGES_READ = 4  # pages a column ranking reads whole, at most
+_MONTHS = {"3": "three", "6": "six", "9": "nine"}
+_NAME_PERIOD_RE = re.compile(r"^(?P<name>.*?[^\W\d_].*?) (?P<period>(?:[369] months )?"
+                             r"(?:19|20)\d{2})$")
+
+
+def _column_winner(question: str, direction: str, units: Sequence[EvidenceUnit],
+                   page_rows: PageRows | None, cues: DirectCues) -> DirectAnswer | None:
+    """The winner among a table's columns, when its columns are what is ranked and its rows the
+    measures (JPMorgan's segment results: "Total net revenue" over a column per segment and
+    period, headed "Corporate 3 months 2021"): the cells of the row that prints the measure
+    asked, under the period asked, compared across the names heading them. A table printed as
+    two blocks side by side on a page (four segments, then Corporate, the reconciling items
+    and the total) is compared whole: the rows of one label on one page. Only a whole table
+    names a winner: its total column must be printed and equal the sum of the other columns
+    (rounding aside), so a block missing from the evidence never crowns a runner-up."""
+    if not _categories(question, cues):
+        return None
+    q = question.lower()
+    measures = [w for t in _terms_asked(question, cues) for w in t.heading]
+    periods = asked_periods(question)
+    if not measures or not periods:
+        return None
+    rows = [u for u in units if u.is_row]
+    if page_rows is not None:  # the pages of the rows that print the measure, read whole
+        pages = {(u.document, u.year, u.page) for u in rows
+                 if any(w in u.text.partition(": ")[0].lower() for w in measures)}
+        rows += [u for key in sorted(pages)[:MAX_PAGES_READ] for u in page_rows(*key)]
+    found: dict[tuple[str, int, int, str], dict[str, list[tuple[Cell, Row]]]] = {}
+    for unit in {(u.document, u.year, u.page, u.quote): u for u in rows}.values():
+        row = read_row(unit)
+        if row is None or not any(w in row.label.lower() for w in measures):
+            continue
+        for cell in row.cells:
+            named = _NAME_PERIOD_RE.match(cell.heading)
+            if (named is None or cell.shown.endswith("%")
+                    or not any(heading_has(named["period"], p) for p in periods)):
+                continue
+            key = (unit.document, unit.year, unit.page, row.label.lower())
+            found.setdefault(key, {}).setdefault(named["name"], []).append((cell, row))
+    for by_name in found.values():
+        if any(len(cells) != 1 for cells in by_name.values()):
+            continue  # a name under two columns of the period: which one is asked is unsure
+        totals = [n for n in by_name if first_match(cues.total_row, n.lower())]
+        members = [n for n in by_name if first_match(cues.row_not_a_member, n.lower()) is None]
+        if len(totals) != 1 or len(members) < 2:
+            continue
+        total = by_name[totals[0]][0][0].value
+        parts = sum(cells[0][0].value for n, cells in by_name.items() if n != totals[0])
+        if abs(parts - total) > max(abs(total) * 0.005, 1.0):
+            continue  # not every column of the whole is in the evidence
+        ranked = sorted(((by_name[n][0], n) for n in members),
+                        key=lambda x: x[0][0].value, reverse=direction == "max")
+        if ranked[0][0][0].value == ranked[1][0][0].value:
+            continue
+        (cell, row), name = ranked[0]
+        # "three months 2021": a digit the page prints only in words is no figure to verify
+        period = re.sub(r"\b([369]) months\b", lambda m: f"{_MONTHS[m[1]]} months",
+                        cell.heading[len(name):].strip())
+        asked = first_match([c for c in cues.superlative if c.direction == direction], q)
+        word = re.search(asked.pattern, q) if asked else None
+        return DirectAnswer(kind="superlative", units=[row.unit], text=(
+            f"{name} had the {word.group(0) if word else direction} {row.label[0].lower()}"
+            f"{row.label[1:]} ({period}): {money(cell, row.unit, cues)}."))
+    return None
+
+
+def _sentence_winner(question: str, direction: str, selected: Sequence[EvidenceUnit],
+                     cues: DirectCues) -> DirectAnswer | None:
+    words = [c.pattern for c in cues.superlative if c.direction == direction]
+    periods = asked_periods(question)
+    for unit in selected:
+        if unit.is_row:
+            continue
+        for word in words:
+            match = re.search(_SENTENCE_WINNER.format(word=word), unit.text)
+            if match is None:
+                continue
+            if periods and not any(p[1] in unit.text for p in periods):
+                continue
+            figure = re.search(r"\bwith (?P<fig>[$€£]\s?\d[\d,.]*(?: (?:million|billion))? of "
+                               r"[a-z]+(?: [a-z]+)?)\b", unit.text[match.end():])
+            shown = f", with {figure['fig']}" if figure else ""
+            return DirectAnswer(kind="superlative", units=[unit],
+                                text=f"{match['name']}{shown}.")
+    return None
+
+
+def superlative(question: str, selected: Sequence[EvidenceUnit],
+                 pool: Sequence[EvidenceUnit], page_rows: PageRows | None, cues: DirectCues
+                 ) -> DirectAnswer | None:
+    q = question.lower()
+    if first_match(cues.which_question, q) is None or first_match(cues.superlative_not, q):
+        return None
+    cue = first_match(cues.superlative, q)
+    if cue is None or cue.direction is None:
+        return None
+    return (_table_winner(question, cue.direction, selected, pool, cues)
+            or _column_winner(question, cue.direction, [*selected, *pool], page_rows, cues)
+            or _sentence_winner(question, cue.direction, selected, cues))
