@@ -114,7 +114,7 @@ def _comparison(question: str, selected: Sequence[EvidenceUnit], cues: DirectCue
     later, earlier = periods
     for unit in selected:
         row = read_row(unit)
-        if row is not None:
+        if row is not None and row.label:
             now = [c for c in row.cells if heading_has(c.heading, later)]
             then = [c for c in row.cells if heading_has(c.heading, earlier)
                     and not heading_has(c.heading, later)]

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.records import Claim, SourceCitation
 from rag_assets.core.ingest.statement_tables import TRAILING_MARKER_RE
+from rag_assets.core.text.figures import trailing_cells
 from rag_assets.core.text.periods import quarters_named
 
 CUES_PATH = Path(__file__).with_name("direct_cues.json")
@@ -62,6 +63,7 @@ class DirectCues(BaseModel):
     doc: list[str] = Field(alias="_doc", min_length=1)
     superlative: list[Cue]
     comparative: list[Cue] = Field(default_factory=list)
+    change_rank: list[Cue] = Field(default_factory=list)
     superlative_not: list[Cue]
     which_question: list[Cue]
     list_question: list[Cue]
@@ -97,11 +99,14 @@ class DirectAnswer(BaseModel):
 
     def claim(self) -> Claim:
         """The sentence as a claim, cited on every unit it is read from (each citation stands
-        for the names and figures that unit prints, when there are several)."""
+        for the names and figures that unit prints, when there are several: a row's as
+        printed, since the headings the chunker names its columns with, "3 months 2022", are
+        not the page's words)."""
         several = len(self.units) > 1
         return Claim(text=self.text, citations=[
             SourceCitation(document=u.document, year=u.year, page=u.page, quote=u.quote,
-                           supports=u.text if several else self.supports)
+                           supports=(u.quote if u.is_row else u.text) if several
+                           else self.supports)
             for u in self.units])
 
 
@@ -144,10 +149,12 @@ def parse_cell(text: str) -> tuple[float, str] | None:
 
 
 def read_row(unit: EvidenceUnit) -> Row | None:
-    """A table row's label and figures, from its text ("label: heading: value; ...")."""
+    """A table row's label and figures, from its text ("label: heading: value; ..."; an
+    unlabelled row's text starts with its first cell)."""
     if not unit.is_row:
         return None
-    first, _, rest = unit.text.partition(": ")
+    unlabelled = not trailing_cells(unit.quote)[0]  # "$ 957,307 $ 3,497,254" under a rule
+    first, _, rest = ("", "", unit.text) if unlabelled else unit.text.partition(": ")
     if not rest:
         return None
     cells = []
@@ -158,7 +165,8 @@ def read_row(unit: EvidenceUnit) -> Row | None:
             cells.append(Cell(heading=heading if sep else "", printed=printed,
                               value=parsed[0], shown=parsed[1]))
     label = TRAILING_MARKER_RE.sub("", first).strip()
-    return Row(unit=unit, label=label, cells=cells) if label else None
+    # a row without a label is read too: a total printed under a rule alone (MGM)
+    return Row(unit=unit, label=label, cells=cells) if label or cells else None
 
 
 def first_match(cues: Sequence[Cue], text: str) -> Cue | None:

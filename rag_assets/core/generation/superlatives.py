@@ -30,6 +30,8 @@ from rag_assets.core.generation.direct_rows import (
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
 
+MAX_PAGES_READ = 4  # pages a ranking reads whole, at most
+_PART_OF_YEAR_RE = re.compile(r"\b(?:[369]|three|six|nine) months\b|\bq[1-4]\b", re.IGNORECASE)
 _SENTENCE_WINNER = (r"^(?P<name>(?:[A-Z][\w&'’./-]*)(?: (?:[A-Z][\w&'’./-]*|and|of|&))*?)"
                     r"(?: segment| business| division)? (?:was|were|is|are|remained|became) "
                     r"(?:again )?(?:the|our) {word}\b")
@@ -64,6 +66,8 @@ def _column(rows: Sequence[Row], question: str, unit: EvidenceUnit,
                         or not any(heading_has(unit.scope, p) for p in periods)):
             return None  # the columns are other periods, or the table is another year's
         headings = fit or headings
+        if not any(q for q, _ in periods):  # a year asked: its full year before its quarter
+            headings = [h for h in headings if not _PART_OF_YEAR_RE.search(h)] or headings
     elif len({re.sub(r"\d", "", h) for h in headings}) > 1 and len(headings) > 1:
         # several measures, none named: unsure which one ranks the rows
         return None if not terms else headings[0]
@@ -86,8 +90,8 @@ def _measure(question: str, column: str, cues: DirectCues) -> str:
     for term in _terms_asked(question, cues):
         for word in term.question:
             found = re.search(rf"\b(?:net |total |gross )?{re.escape(word)}\b", q)
-            if found:
-                return f"{found.group(0)} in {column}"
+            if found:  # as the question writes it ("EBITDAR")
+                return f"{question[found.start():found.end()]} in {column}"
     return f"figure in {column}"
 
 
@@ -119,21 +123,32 @@ def _measured(rows: list[Row], question: str, cues: DirectCues) -> list[Row]:
 
 
 def _table_winner(question: str, direction: str, selected: Sequence[EvidenceUnit],
-                  pool: Sequence[EvidenceUnit], cues: DirectCues) -> DirectAnswer | None:
+                  pool: Sequence[EvidenceUnit], page_rows: PageRows | None, cues: DirectCues,
+                  change: Cue | None = None) -> DirectAnswer | None:
     """The winner among the rows of a selected row's table, or of a table of the part's other
     evidence whose title names what the question ranks ("Segment results" for "Which segment
-    ..."). The table must print what is ranked, the measure and the period asked. A question
-    that ranks groups ("Which region ...") ranks the totals of the captions' blocks where the
-    table prints them (its regions' totals over their countries); rows under a caption that
-    names another measure are not compared."""
+    ..."), or else the measure asked (MGM's "ADJUSTED PROPERTY EBITDAR" table for "Which
+    region had the highest EBITDAR", whose rows are its regions). The table must print what is
+    ranked, the measure and the period asked; the page of a quoted row is read whole first, so
+    a table
+    split over chunks is compared whole. A question that ranks groups ("Which region ...")
+    ranks the totals of the captions' blocks where the table prints them (its regions' totals
+    over their countries); rows under a caption that names another measure are not compared.
+    With ``change`` (a cue of ``change_rank``: "worst topline performance", "biggest drop"),
+    the rows are ranked by their change from the prior period's column instead."""
     categories = _categories(question, cues)
     ranks = [w for c in categories if c.word for w in (c.word, *c.also)]
     groups_asked = any(c.level == "group" for c in categories)
+    read: list[EvidenceUnit] = []
+    if page_rows is not None:
+        pages = sorted({(u.document, u.year, u.page) for u in selected if u.is_row})
+        read = [u for key in pages[:MAX_PAGES_READ] for u in page_rows(*key)]
     # a table split over two chunks is one table: its rows share the title and header
     tables: dict[tuple[str, int, str], bool] = {}
-    for unit in [*selected, *pool]:
+    for unit in [*read, *selected, *pool]:
         if unit.is_row:
-            tables.setdefault((unit.document, unit.year, unit.scope), unit in selected)
+            tables.setdefault((unit.document, unit.year, unit.scope),
+                              unit in selected or unit in read)
     measures = [w for t in _terms_asked(question, cues) for w in t.heading]
 
     def named_by(scope: str) -> int:
@@ -143,18 +158,23 @@ def _table_winner(question: str, direction: str, selected: Sequence[EvidenceUnit
         own = " | ".join(scope.split(" | ")[-2:]).lower()
         return 2 if any(r in own for r in ranks) else int(any(r in scope.lower() for r in ranks))
 
+    def of_measure(scope: str) -> bool:
+        """The table's own title or header names the measure asked ("EBITDAR")."""
+        own = " | ".join(scope.split(" | ")[-2:]).lower()
+        return any(w in own for w in measures)
+
     ordered = sorted(tables.items(), key=lambda t: -named_by(t[0][2]))  # stable: else as found
     for (document, year, scope), quoted in ordered:
-        if (ranks or not quoted) and not named_by(scope):
+        if (ranks or not quoted) and not named_by(scope) and not of_measure(scope):
             continue  # a customers table does not rank products
-        table = {u.quote: u for u in [*selected, *pool]
+        table = {u.quote: u for u in [*read, *selected, *pool]
                  if u.is_row and (u.document, u.year, u.scope) == (document, year, scope)}
         printed = [r for u in table.values() if (r := read_row(u)) is not None and r.cells]
         rows = _group_totals(printed) if groups_asked else []
         grouped = bool(rows)
         if not grouped:
             rows = [r for r in printed
-                    if first_match(cues.row_not_a_member, r.label.lower()) is None
+                    if r.label and first_match(cues.row_not_a_member, r.label.lower()) is None
                     and not any(w in r.label.lower() for w in measures)]  # the measure's total
             rows = _measured(rows, question, cues)
         if len({(r.unit.caption, r.label) for r in rows}) < len(rows):
@@ -164,6 +184,11 @@ def _table_winner(question: str, direction: str, selected: Sequence[EvidenceUnit
         column = _column(rows, question, rows[0].unit, cues)
         if column is None:
             continue
+        if change is not None:
+            found = _change_winner(question, direction, rows, column, change, categories, cues)
+            if found is not None:
+                return found
+            continue
         ranked = [(c, r) for r in rows if (c := r.cell(column)) is not None]
         if len(ranked) < 2 or (_terms_asked(question, cues)
                                and any(c.shown.endswith("%") for c, _ in ranked)):
@@ -172,9 +197,8 @@ def _table_winner(question: str, direction: str, selected: Sequence[EvidenceUnit
         if ranked[0][0].value == ranked[1][0].value:
             continue  # a tie names no single winner
         cell, winner = ranked[0]
-        text = (f"{winner.label}. Its {(m := _measure(question, column, cues))} "
-                f"{'were' if m.split(' in ')[0].endswith('s') else 'was'} "
-                f"{money(cell, winner.unit, cues)}")
+        text = (f"{winner.label} had the {_asked_word(question, direction, cues)} "
+                f"{_measure(question, column, cues)}: {money(cell, winner.unit, cues)}")
         total = _total_of(printed, ranked, column, "" if grouped else winner.unit.caption, cues)
         if total is None or direction != "max":
             return DirectAnswer(kind="superlative", units=[winner.unit], text=f"{text}.")
@@ -187,22 +211,75 @@ def _table_winner(question: str, direction: str, selected: Sequence[EvidenceUnit
     return None
 
 
+def _asked_word(question: str, direction: str, cues: DirectCues) -> str:
+    """The superlative as the question writes it ("lowest", "most"), else "highest"/"lowest"."""
+    q = question.lower()
+    cue = first_match([c for c in cues.superlative if c.direction == direction], q)
+    found = re.search(cue.pattern, q) if cue else None
+    return found.group(0) if found else "highest" if direction == "max" else "lowest"
+
+
+def _prior_column(column: str, rows: Sequence[Row]) -> str | None:
+    """The column of the year before ``column``, of the same duration ("3 months 2021" for "3
+    months 2022", "2021" for "2022"), when the rows print it."""
+    years = list(YEAR_RE.finditer(column))
+    if len(years) != 1:
+        return None
+    year = years[0]
+    prior = f"{column[:year.start(1)]}{int(year[1]) - 1}{column[year.end(1):]}"
+    return prior if any(r.cell(prior) is not None for r in rows) else None
+
+
+def _change_winner(question: str, direction: str, rows: Sequence[Row], column: str,
+                   change: Cue, categories: Sequence[Cue], cues: DirectCues
+                   ) -> DirectAnswer | None:
+    """The row whose figure changed most (direction "max") or least from the prior period's
+    column to ``column``, as a percentage of the prior figure, computed and shown as computed
+    ("(673,593 / 1,210,761 - 1)"); its citation stands for the two figures the row prints.
+    Rows whose prior figure is not positive have no percentage and are not ranked."""
+    prior = _prior_column(column, rows)
+    if prior is None:
+        return None
+    changes = [(100 * (now.value - then.value) / then.value, now, then, r) for r in rows
+               if (now := r.cell(column)) is not None and (then := r.cell(prior)) is not None
+               and then.value > 0 and not now.shown.endswith("%")]
+    if len(changes) < 2:
+        return None
+    changes.sort(key=lambda x: x[0], reverse=direction == "max")
+    if round(changes[0][0], 1) == round(changes[1][0], 1):
+        return None
+    pct, now, then, row = changes[0]
+    phrase = re.search(change.pattern, question.lower())
+    among = f" of the {categories[0].word}s" if categories else ""
+    measure = _measure(question, column, cues).rsplit(" in ", 1)[0]
+    moved = "rose" if pct > 0 else "fell"
+    figures = (f"{money(now, row.unit, cues)} in {column} against {money(then, row.unit, cues)} "
+               f"in {prior}")
+    what = phrase.group(0) if phrase else "largest change"
+    computed = f"{now.shown.lstrip('$')} / {then.shown.lstrip('$')} - 1"
+    return DirectAnswer(
+        kind="superlative", units=[row.unit], supports=f"{row.label}: {figures}",
+        text=(f"{row.label} had the {what}{among}: its {measure} {moved} {abs(pct):.0f}%, "
+              f"{figures} ({computed})."))
+
+
 def _total_of(printed: Sequence[Row], ranked: Sequence[tuple[Cell, Row]], column: str,
               caption: str, cues: DirectCues) -> tuple[Cell, Row] | None:
     """The table's total of the ranked rows in ``column`` (the "Total" row under the same
-    caption, or under none for the blocks' totals): the smallest total row that is at least
-    their sum (rounding aside), so that a share of it is a share of the whole; else None."""
+    caption, or under none for the blocks' totals; or a row printed without a label under a
+    rule, MGM's, that equals their sum): the smallest total row that is at least their sum
+    (rounding aside), so that a share of it is a share of the whole; else None."""
     summed = sum(c.value for c, _ in ranked)
     if summed <= 0:
         return None
     totals = [(c, r) for r in printed
-              if r.unit.caption == caption and first_match(cues.total_row, r.label.lower())
-              and (c := r.cell(column)) is not None and c.value >= summed * 0.995
-              and not c.shown.endswith("%")]
+              if r.unit.caption == caption and (c := r.cell(column)) is not None
+              and not c.shown.endswith("%") and c.value >= summed * 0.995
+              and (first_match(cues.total_row, r.label.lower())  # a total printed unlabelled
+                   or (not r.label and c.value <= summed * 1.005))]
     return min(totals, key=lambda t: t[0].value) if totals else None
 
 
-MAX_PAGES_READ = 4  # pages a column ranking reads whole, at most
 _MONTHS = {"3": "three", "6": "six", "9": "nine"}
 _NAME_PERIOD_RE = re.compile(r"^(?P<name>.*?[^\W\d_].*?) (?P<period>(?:[369] months )?"
                              r"(?:19|20)\d{2})$")
@@ -220,7 +297,6 @@ def _column_winner(question: str, direction: str, units: Sequence[EvidenceUnit],
     (rounding aside), so a block missing from the evidence never crowns a runner-up."""
     if not _categories(question, cues):
         return None
-    q = question.lower()
     measures = [w for t in _terms_asked(question, cues) for w in t.heading]
     periods = asked_periods(question)
     if not measures or not periods:
@@ -261,10 +337,8 @@ def _column_winner(question: str, direction: str, units: Sequence[EvidenceUnit],
         # "three months 2021": a digit the page prints only in words is no figure to verify
         period = re.sub(r"\b([369]) months\b", lambda m: f"{_MONTHS[m[1]]} months",
                         cell.heading[len(name):].strip())
-        asked = first_match([c for c in cues.superlative if c.direction == direction], q)
-        word = re.search(asked.pattern, q) if asked else None
         return DirectAnswer(kind="superlative", units=[row.unit], text=(
-            f"{name} had the {word.group(0) if word else direction} {row.label[0].lower()}"
+            f"{name} had the {_asked_word(question, direction, cues)} {row.label[0].lower()}"
             f"{row.label[1:]} ({period}): {money(cell, row.unit, cues)}."))
     return None
 
@@ -291,14 +365,19 @@ def _sentence_winner(question: str, direction: str, selected: Sequence[EvidenceU
 
 
 def superlative(question: str, selected: Sequence[EvidenceUnit],
-                 pool: Sequence[EvidenceUnit], page_rows: PageRows | None, cues: DirectCues
-                 ) -> DirectAnswer | None:
+                pool: Sequence[EvidenceUnit], page_rows: PageRows | None, cues: DirectCues
+                ) -> DirectAnswer | None:
+    """The winner a superlative question asks for, or None (:mod:`superlatives`)."""
     q = question.lower()
     if first_match(cues.which_question, q) is None or first_match(cues.superlative_not, q):
         return None
+    change = first_match(cues.change_rank, q)
+    if change is not None and change.direction is not None:
+        return _table_winner(question, change.direction, selected, pool, page_rows, cues,
+                             change)
     cue = first_match(cues.superlative, q)
     if cue is None or cue.direction is None:
         return None
-    return (_table_winner(question, cue.direction, selected, pool, cues)
+    return (_table_winner(question, cue.direction, selected, pool, page_rows, cues)
             or _column_winner(question, cue.direction, [*selected, *pool], page_rows, cues)
             or _sentence_winner(question, cue.direction, selected, cues))

@@ -105,7 +105,7 @@ def test_the_lowest_segment_is_the_negative_one(table: list[EvidenceUnit],
     found = direct_answer("Which segment had the lowest net revenue in Q2 2023?", table[:1],
                           table)
     assert found is not None and found.kind == "superlative"
-    assert found.text == "Corporate. Its net revenue in Q2 2023 was -$473 million."
+    assert found.text == "Corporate had the lowest net revenue in Q2 2023: -$473 million."
     assert [u.quote for u in found.units] == ["Corporate (473) (120)"]
     _assert_printed_and_valid(found, pages)
 
@@ -116,7 +116,7 @@ def test_the_highest_segment_compares_the_asked_period_not_the_total(
                           table[:2], table)
     assert found is not None
     # the share of the table's total, computed from the two rows it cites
-    assert found.text == ("Enterprise. Its net revenue in Q2 2022 was $2,306 million, 70% of "
+    assert found.text == ("Enterprise had the most net revenue in Q2 2022: $2,306 million, 70% of "
                           "the $3,304 million total (2,306 / 3,304).")
     assert [u.quote for u in found.units] == ["Enterprise 2,512 2,306", "Total 3,243 3,304"]
     _assert_printed_and_valid(found, pages)
@@ -159,16 +159,16 @@ def test_a_region_question_ranks_the_totals_of_the_caption_blocks() -> None:
     found = direct_answer("Which geographic region accounted for the largest share of Bolt's "
                           "net sales in 2022?", rows[:1], rows)
     assert found is not None
-    assert found.text == ("Asia Pacific. Its net sales in 2022 were $7,108 million, 49% of the "
-                          "$14,415 million total (7,108 / 14,415).")
+    assert found.text == ("Asia Pacific had the largest net sales in 2022: $7,108 million, 49% "
+                          "of the $14,415 million total (7,108 / 14,415).")
     _assert_printed_and_valid(found, pages)
     country = direct_answer("Which country had the largest net sales in 2022 at Bolt?", rows[:1],
                             rows)
-    assert country is not None and country.text.startswith("United States. Its net sales in "
-                                                           "2022 were $5,149 million")
+    assert country is not None and country.text.startswith(
+        "United States had the largest net sales in 2022: $5,149 million")
     assets = direct_answer("Which region had the most long-lived assets in 2021?", rows[:1], rows)
-    assert assets is not None and assets.text.startswith("North America. Its long-lived "
-                                                         "assets in 2021 were $8,714 million")
+    assert assets is not None and assets.text.startswith(
+        "North America had the most long-lived assets in 2021: $8,714 million")
 
 
 def test_rows_under_another_measures_caption_are_not_compared() -> None:
@@ -185,12 +185,12 @@ def test_rows_under_another_measures_caption_are_not_compared() -> None:
              for caption, rows in blocks.items() for label, value in rows]
     sales = direct_answer("Which operating segment generated the most net sales in fiscal "
                           "2020?", [units[0]], units)
-    assert sales is not None and sales.text.startswith("Retail. Its net sales in 2020 were "
-                                                       "$10,750.5 million, 86% of the")
+    assert sales is not None and sales.text.startswith(
+        "Retail had the most net sales in 2020: $10,750.5 million, 86% of the")
     profit = direct_answer("Which segment had the highest operating profit in 2020?", units[:1],
                            units)
-    assert profit is not None and profit.text.startswith("Pet. Its operating profit in 2020 "
-                                                         "was $12,390.7 million")
+    assert profit is not None and profit.text.startswith(
+        "Pet had the highest operating profit in 2020: $12,390.7 million")
 
 
 def test_a_list_sentence_gives_the_names_it_prints(pages: PageTexts) -> None:

@@ -73,3 +73,55 @@ def test_no_winner_from_a_block_alone() -> None:
     # Commercial Banking (994) is the lowest of the first block; without the block of Asset &
     # Wealth Management, Corporate and the total the table is not whole: no answer
     assert found is None
+
+
+# MGM Resorts' Q4 2022 earnings release, printed page 13: net revenues and adjusted property
+# EBITDAR by region under a stacked header (three and twelve months), the EBITDAR total printed
+# under a rule without a label
+MGM_DOC, MGM_YEAR, MGM_PAGE = "mgm-resorts-earnings-q4", 2022, 12
+
+
+@cache
+def _mgm_pages() -> PageTexts:
+    return PageTexts.from_pages(MGM_DOC, MGM_YEAR, real_filing(
+        "financebench-wide/pdfs/MGMRESORTS_2022Q4_EARNINGS.pdf").pages)
+
+
+def _mgm_ask(question: str, table_word: str):  # noqa: ANN202
+    pages = _mgm_pages()
+    rows = page_table_rows(pages, MGM_DOC, MGM_YEAR, MGM_PAGE)
+    quoted = [u for u in rows if table_word in u.scope and u.text.startswith("MGM China")]
+    assert len(quoted) == 1, [u.scope for u in rows]
+    found = direct_answer(question, quoted, [],
+                          lambda d, y, p: page_table_rows(pages, d, y, p))
+    return found, pages
+
+
+def test_a_table_named_by_its_measure_ranks_its_rows_with_a_share_of_the_unlabelled_total(
+        ) -> None:
+    found, pages = _mgm_ask("Which region contributed the most adjusted property EBITDAR in "
+                            "FY2022?", "EBITDAR")
+    assert found is not None
+    # 3,142,308 / 3,497,254 (the total printed without a label): 89.85%; the year's column,
+    # not the quarter's (877,052)
+    assert found.text == ("Las Vegas Strip Resorts had the most EBITDAR in 2022: $3,142,308 "
+                          "thousand, 90% of the $3,497,254 thousand total (3,142,308 / "
+                          "3,497,254).")
+    claim = verify_claims([found.claim()], pages)[0]
+    assert [c.mark for c in claim.citations] == ["valid", "valid"]
+
+
+def test_the_best_and_worst_performance_rank_the_change_from_the_prior_year() -> None:
+    best, pages = _mgm_ask("Which region had the best revenue performance in 2022?", "REVENUES")
+    # Las Vegas Strip 8,398,372 against 4,737,185: +77.3%; Regional +12.5%; MGM China -44.4%
+    assert best is not None
+    assert best.text.startswith("Las Vegas Strip Resorts had the best revenue performance of "
+                                "the regions: its revenue rose 77%")
+    worst, _ = _mgm_ask("Which region had the biggest decline in revenue in 2022?", "REVENUES")
+    assert worst is not None
+    assert worst.text == ("MGM China had the biggest decline of the regions: its revenue fell "
+                          "44%, $673,593 thousand in 2022 against $1,210,761 thousand in 2021 "
+                          "(673,593 / 1,210,761 - 1).")
+    for found in (best, worst):
+        claim = verify_claims([found.claim()], pages)[0]
+        assert [c.mark for c in claim.citations] == ["valid"]
