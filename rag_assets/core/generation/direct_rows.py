@@ -100,8 +100,8 @@ class DirectAnswer(BaseModel):
     def claim(self) -> Claim:
         """The sentence as a claim, cited on every unit it is read from (each citation stands
         for the names and figures that unit prints, when there are several: a row's as
-        printed, since the headings the chunker names its columns with, "3 months 2022", are
-        not the page's words)."""
+        printed: the headings the chunker names its columns with, "Corporate three months
+        2021", are not the page's words)."""
         several = len(self.units) > 1
         return Claim(text=self.text, citations=[
             SourceCitation(document=u.document, year=u.year, page=u.page, quote=u.quote,
@@ -189,7 +189,7 @@ def heading_has(heading: str, period: tuple[str | None, str]) -> bool:
     if not re.search(rf"(?<!\d){year}(?!\d)|(?<![\d/])(?:fy)?'?{year[2:]}(?!\d)",
                      heading, re.IGNORECASE):
         return False
-    # a quarter's column is headed by its quarter or by its three months ("3 months 2021")
+    # a quarter's column is headed by its quarter or by its three months ("three months 2021")
     return quarter is None or bool(re.search(rf"\b{quarter}\b|\b(?:3|three) months\b",
                                              heading, re.IGNORECASE))
 

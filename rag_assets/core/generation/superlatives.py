@@ -220,8 +220,8 @@ def _asked_word(question: str, direction: str, cues: DirectCues) -> str:
 
 
 def _prior_column(column: str, rows: Sequence[Row]) -> str | None:
-    """The column of the year before ``column``, of the same duration ("3 months 2021" for "3
-    months 2022", "2021" for "2022"), when the rows print it."""
+    """The column of the year before ``column``, of the same duration ("three months 2021" for
+    "three months 2022", "2021" for "2022"), when the rows print it."""
     years = list(YEAR_RE.finditer(column))
     if len(years) != 1:
         return None
@@ -280,16 +280,15 @@ def _total_of(printed: Sequence[Row], ranked: Sequence[tuple[Cell, Row]], column
     return min(totals, key=lambda t: t[0].value) if totals else None
 
 
-_MONTHS = {"3": "three", "6": "six", "9": "nine"}
-_NAME_PERIOD_RE = re.compile(r"^(?P<name>.*?[^\W\d_].*?) (?P<period>(?:[369] months )?"
-                             r"(?:19|20)\d{2})$")
+_NAME_PERIOD_RE = re.compile(r"^(?P<name>.*?[^\W\d_].*?) (?P<period>(?:(?:three|six|nine) "
+                             r"months )?(?:19|20)\d{2})$")
 
 
 def _column_winner(question: str, direction: str, units: Sequence[EvidenceUnit],
                    page_rows: PageRows | None, cues: DirectCues) -> DirectAnswer | None:
     """The winner among a table's columns, when its columns are what is ranked and its rows the
     measures (JPMorgan's segment results: "Total net revenue" over a column per segment and
-    period, headed "Corporate 3 months 2021"): the cells of the row that prints the measure
+    period, headed "Corporate three months 2021"): the cells of the row that prints the measure
     asked, under the period asked, compared across the names heading them. A table printed as
     two blocks side by side on a page (four segments, then Corporate, the reconciling items
     and the total) is compared whole: the rows of one label on one page. Only a whole table
@@ -334,9 +333,7 @@ def _column_winner(question: str, direction: str, units: Sequence[EvidenceUnit],
         if ranked[0][0][0].value == ranked[1][0][0].value:
             continue
         (cell, row), name = ranked[0]
-        # "three months 2021": a digit the page prints only in words is no figure to verify
-        period = re.sub(r"\b([369]) months\b", lambda m: f"{_MONTHS[m[1]]} months",
-                        cell.heading[len(name):].strip())
+        period = cell.heading[len(name):].strip()
         return DirectAnswer(kind="superlative", units=[row.unit], text=(
             f"{name} had the {_asked_word(question, direction, cues)} {row.label[0].lower()}"
             f"{row.label[1:]} ({period}): {money(cell, row.unit, cues)}."))

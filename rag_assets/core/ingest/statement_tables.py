@@ -89,11 +89,17 @@ class StatementTable(BaseModel):
         return "USD"
 
 
+MONTHS_IN_WORDS = {3: "three", 6: "six", 9: "nine"}
+
+
 def column_name(column: Column) -> str:
+    """A column as the chunker names it: "three months 2022", "2022" (a full year), its
+    heading else. The duration in words, as statements print it ("Three Months Ended"), so a
+    row quoted under it holds no figure the page does not print."""
     if column.year is None:
         return column.heading or "?"
-    if column.months in (3, 6, 9):
-        return f"{column.months} months {column.year}"
+    if column.months in MONTHS_IN_WORDS:
+        return f"{MONTHS_IN_WORDS[column.months]} months {column.year}"
     return str(column.year)
 
 
@@ -541,7 +547,7 @@ def two_level_headings(head: Sequence[Sequence[str]], width: int, full: int
     "Long-lived assets (2)", then 2021, then 2020) give "Net sales 2022", "Long-lived assets
     2022", ...; names over periods (JPMorgan's segment results: "Consumer & Community Banking"
     over "2021 | 2020 | Change", then "Corporate & Investment Bank" ...) give "Consumer &
-    Community Banking 3 months 2021", ..., with the duration the header's first cell names.
+    Community Banking three months 2021", ..., with the duration the header's first cell names.
     The year always comes last. None unless every value column gets a top cell and a heading."""
     value_columns = range(full - width, full)
     for y in range(len(head) - 1):
@@ -567,7 +573,8 @@ def two_level_headings(head: Sequence[Sequence[str]], width: int, full: int
                 for t in tops) or not repeated or not any(YEAR_RE.fullmatch(m) for m in lowers)):
             continue  # amounts or durations over the columns are no names
         durations = [m for p, m in DURATIONS if p.search(top_row[0] if top_row else "")]
-        during = f"{durations[0]} months " if len(durations) == 1 and durations[0] != 12 else ""
+        during = (f"{MONTHS_IN_WORDS[durations[0]]} months "
+                  if len(durations) == 1 and durations[0] in MONTHS_IN_WORDS else "")
         return [f"{TRAILING_MARKER_RE.sub('', top or '')} "
                 f"{during if YEAR_RE.fullmatch(m) else ''}{m}" for top, m in zip(
                     tops, lowers, strict=True)]

@@ -31,9 +31,9 @@ def _page(text: str) -> StitchedPage:
 def test_text_rows_join_the_ruled_header_as_one_named_table() -> None:
     [table] = page_tables(PAGE, 3)
     header = markdown_cells(table.lines[0])
-    assert header == ["USD millions", "Retail Banking 3 months 2024",
-                      "Retail Banking 3 months 2023", "Retail Banking Change",
-                      "Markets 3 months 2024", "Markets 3 months 2023", "Markets Change"]
+    assert header == ["USD millions", "Retail Banking three months 2024",
+                      "Retail Banking three months 2023", "Retail Banking Change",
+                      "Markets three months 2024", "Markets three months 2023", "Markets Change"]
     rows = {markdown_cells(line)[0]: markdown_cells(line)[1:] for line in table.lines[4:]}
     assert rows["Total net revenue"] == ["$ 4,210", "$ 3,980", "6 %", "$ (312)", "$ 145", "NM"]
     # a marker stays in its cell, as printed; a wrapped label is one row

@@ -70,7 +70,7 @@ def test_a_stacked_header_keeps_the_quarter_apart_from_the_year() -> None:
     above = header_block(lines, len(lines) - len(TABLE))
     assert above == STACKED  # the block, not the sentence above it
     header = headed_markdown(TABLE, above)[0]
-    assert header == "| USD thousands | 3 months 2022 | 3 months 2021 | 2022 | 2021 |"
+    assert header == "| USD thousands | three months 2022 | three months 2021 | 2022 | 2021 |"
 
 
 def test_the_block_is_not_read_past_rows_of_figures_or_without_a_duration() -> None:

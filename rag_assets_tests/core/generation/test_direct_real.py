@@ -43,7 +43,7 @@ def test_the_segment_with_the_lowest_quarterly_net_income_is_read_across_both_bl
     rows = _rows(_pages())
     # retrieval returned only the first block's row: the page is read for the rest
     first_block = [u for u in rows if u.text.startswith("Net income/(loss)")
-                   and "Consumer & Community Banking 3 months 2022" in u.text]
+                   and "Consumer & Community Banking three months 2022" in u.text]
     assert len(first_block) == 1
     found, pages = _ask("Which of JPM's business segments had the lowest net income in Q2 2022?",
                         first_block)
@@ -67,7 +67,7 @@ def test_the_highest_revenue_of_the_half_year_reads_the_six_months_columns() -> 
 
 def test_no_winner_from_a_block_alone() -> None:
     rows = _rows(_pages())
-    first_block = [u for u in rows if "Consumer & Community Banking 3 months 2022" in u.text]
+    first_block = [u for u in rows if "Consumer & Community Banking three months 2022" in u.text]
     found, _ = _ask("Which of JPM's business segments had the lowest net income in Q2 2022?",
                     first_block, whole_pages=False)
     # Commercial Banking (994) is the lowest of the first block; without the block of Asset &
