@@ -123,7 +123,8 @@ class Filing(BaseModel):
     document: str
     year: int
     pdf: Path
-    doc_type: str = "10k"
+    doc_type: str = Field(default="10k", description="FinanceBench's doc_type: 10k, 10q, 8k, "
+                          "earnings")
 
     @property
     def kind(self) -> str:

@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
+from typing import Annotated
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -50,6 +51,9 @@ QUESTION_WORDS = frozenset({
 })
 
 
+# a share or a score on 0..1
+Share = Annotated[float, Field(ge=0.0, le=1.0)]
+
 class ExtractiveConfig(BaseModel):
     """The engine's weights and thresholds (calibrated on the golden sets: bench/README.md)."""
 
@@ -57,17 +61,16 @@ class ExtractiveConfig(BaseModel):
     w_bm25: float = 0.20
     w_coverage: float = 0.25
     w_matches: float = 0.15
-    answer_type_factor: float = Field(
-        default=0.6, ge=0.0, le=1.0,
+    answer_type_factor: Share = Field(
+        default=0.6,
         description="score share kept by a unit without the kind of answer asked (a count for "
         "'how many', a name for 'which'/'who'): chosen on prose-dev (0.4 and 0.6 10/24, 0.8 and "
         "1.0 9/24; the milder of the best), bench/README.md")
-    max_claims: int = Field(default=3, ge=1)
-    keep_within: float = Field(
-        default=0.80, ge=0.0, le=1.0,
-        description="a further claim must score at least this share of the best one")
-    abstain_below: float = Field(
-        default=0.25, ge=0.0, le=1.0,
+    max_claims: int = Field(default=3, ge=1, description="quotes an answer gives at most")
+    keep_within: Share = Field(
+        default=0.80, description="a further claim must score at least this share of the best one")
+    abstain_below: Share = Field(
+        default=0.25,
         description="evidence strength under which the engine abstains (a floor: on the golden "
         "sets a higher cut refuses answerable questions before unanswerable ones; the anchors "
         "a question names are what tells them apart, bench/README.md)")
