@@ -258,12 +258,12 @@ def share_cache(source: Any, target: Any, keys: Sequence[str]) -> int:
 
 def sentence_pool(docs: Sequence[Doc]) -> list[str]:
     """Sentences of the real chunks (40-400 characters): the material of the synthetic rows."""
-    from rag_assets.core.chunks.chunking import split_sentences
+    from rag_assets.core.footnotes.blocks import sentences_with_blocks
 
     pool: set[str] = set()
     for doc in docs:
         for chunk in doc.enriched:
-            for sentence in split_sentences(chunk.text):
+            for sentence in sentences_with_blocks(chunk.text):
                 sentence = " ".join(sentence.split())
                 if 40 <= len(sentence) <= 400:
                     pool.add(sentence)

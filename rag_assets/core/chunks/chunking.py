@@ -27,7 +27,7 @@ from rag_assets.core.chunks.markers import colocation, evidence_pages
 from rag_assets.core.chunks.naive import naive_chunks
 from rag_assets.core.chunks.records import Chunk, ChunkKind, ChunkSettings, chunk_id, join_context
 from rag_assets.core.chunks.tokens import count_tokens, special_tokens
-from rag_assets.core.chunks.units import split_sentences
+from rag_assets.core.footnotes.blocks import sentences_with_blocks
 
 __all__ = [
     "Chunk",
@@ -43,5 +43,5 @@ __all__ = [
     "naive_chunks",
     "resolve_blocks",
     "special_tokens",
-    "split_sentences",
+    "sentences_with_blocks",
 ]

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from rag_assets.core.chunks.header_rows import rows_under_header
+from rag_assets.core.footnotes.blocks import sentences_with_blocks
 from rag_assets.core.footnotes.stitching import (
     FOOTNOTE_BLOCK_RE,
     StitchedPage,
@@ -20,7 +21,6 @@ from rag_assets.core.footnotes.stitching import (
 )
 from rag_assets.core.ingest.layout import detect_heading
 from rag_assets.core.ingest.statement_tables import DURATIONS, headed_markdown, markdown_cells
-from rag_assets.core.text.sentences import sentence_ends
 
 
 @dataclass
@@ -162,31 +162,8 @@ def _flush(paragraph: list[str], page: int, section: str | None) -> Iterable[Uni
     """Emit the sentences of the paragraph gathered so far, and empty it."""
     text = " ".join(" ".join(paragraph).split())
     paragraph.clear()
-    for sentence in split_sentences(text):
+    for sentence in sentences_with_blocks(text):
         yield Unit(sentence, page, section)
-
-
-_TRAILING_BLOCKS_RE = re.compile(r"(\s*\{FOOTNOTE [^{}]*\})+")
-
-
-def split_sentences(text: str) -> list[str]:
-    """Sentences (``core/text/sentences``), each carrying the footnote blocks stitched right
-    after it."""
-    if not text:
-        return []
-    protected = FOOTNOTE_BLOCK_RE.sub(lambda m: m.group(0).replace(".", "\x00"), text)
-    out, start = [], 0
-    for end in sentence_ends(protected):
-        if end < start:
-            continue  # inside the blocks the sentence before carried
-        # matched in place: a slice of the rest per sentence made a long paragraph quadratic
-        blocks = _TRAILING_BLOCKS_RE.match(protected, end)
-        if blocks:
-            end = blocks.end()
-        out.append(protected[start:end].strip())
-        start = end
-    out.append(protected[start:].strip())
-    return [s.replace("\x00", ".") for s in out if s]
 
 
 def _table_title(paragraph: list[str], above: Sequence[str]) -> str | None:

@@ -10,6 +10,12 @@ from __future__ import annotations
 import re
 
 from rag_assets.core.footnotes.records import Footnote
+from rag_assets.core.text.sentences import sentence_ends
+
+_BLOCK_END_RE = re.compile(r"(?<=\x00)\s+(?=[^\sa-z])")
+_TAG_BREAK_RE = re.compile(r"(?<=>)\s+(?=\S)|\n(?=\s*<)")
+_PLACEHOLDER = "\x00{}\x00"
+_PLACEHOLDER_RE = re.compile(r"\x00(\d+)\x00")
 
 
 def footnote_block(footnote: Footnote, marker: str | None = None) -> str:
@@ -43,3 +49,36 @@ def footnote_reference(marker: str) -> str:
 def is_reference(block: re.Match[str]) -> bool:
     """A ``FOOTNOTE_BLOCK_RE`` match that is a short reference, not a definition."""
     return block.group("text") == REFERENCE_TEXT
+
+
+def sentences_with_blocks(text: str) -> list[str]:
+    """The sentences of stitched text (``core/text/sentences``), each carrying the blocks
+    stitched right after it, in order; every character kept. A block also ends a sentence
+    when what follows it does not go on in lower case (a table's caption line after a
+    heading's note), and so does a tag break (``>`` then text, a line opening with ``<``), so
+    markup stays apart from prose. The one splitter of the chunker's units and the answers'
+    evidence units."""
+    blocks: list[str] = []
+
+    def park(match: re.Match[str]) -> str:
+        blocks.append(match.group(0))
+        return _PLACEHOLDER.format(len(blocks) - 1)
+
+    parked = FOOTNOTE_BLOCK_RE.sub(park, text)
+    sentences = []
+    for part in _TAG_BREAK_RE.split(parked):
+        start = 0
+        ends = sorted({*sentence_ends(part), *(m.start() for m in _BLOCK_END_RE.finditer(part))})
+        for end in [*ends, len(part)]:
+            sentences.append(part[start:end].strip())
+            start = end
+    # a footnote block that opens a piece belongs to the sentence before it
+    merged: list[str] = []
+    for piece in sentences:
+        # a NUL the text itself holds (not a parked block) leaves the piece a sentence of its own
+        if merged and (lead := re.match(r"(?:\x00\d+\x00\s*)+", piece)):
+            merged[-1] = f"{merged[-1]} {lead.group(0).strip()}"
+            piece = piece[lead.end():].strip()
+        if piece:
+            merged.append(piece)
+    return [_PLACEHOLDER_RE.sub(lambda m: blocks[int(m.group(1))], s) for s in merged]

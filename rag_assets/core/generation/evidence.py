@@ -14,20 +14,16 @@ from collections.abc import Callable, Sequence
 from pydantic import BaseModel, Field
 
 from rag_assets.core.chunks.units import page_tables
+from rag_assets.core.footnotes.blocks import sentences_with_blocks
 from rag_assets.core.footnotes.stitching import FOOTNOTE_BLOCK_RE
 from rag_assets.core.generation.page_texts import PageTexts, normalize
 from rag_assets.core.ingest.statement_tables import CaptionsInForce
 from rag_assets.core.retrieval.retriever import Hit
-from rag_assets.core.text.sentences import sentence_ends
 
 # where sentences end is the one grammar's (core/text/sentences); evidence also ends a sentence
 # after a stitched block followed by a new sentence, after a markup tag, and before a line that
 # opens with a tag (no sentence's continuation)
-_BLOCK_END_RE = re.compile(r"(?<=\x00)\s+(?=[^\sa-z])")
-_TAG_BREAK_RE = re.compile(r"(?<=>)\s+(?=\S)|\n(?=\s*<)")
 _SEPARATOR_ROW_RE = re.compile(r"^\|?\s*:?-{2,}")
-_PLACEHOLDER = "\x00{}\x00"
-_PLACEHOLDER_RE = re.compile(r"\x00(\d+)\x00")
 MIN_UNIT_WORDS = 3
 HEADING_WORDS = 8
 # text addressed to a language model rather than to a report's reader: quoted, it would carry a
@@ -89,34 +85,6 @@ def looks_like_instruction(text: str) -> bool:
 PageLocator = Callable[[str, int, Sequence[int], str], int | None]
 
 
-def split_sentences(text: str) -> list[str]:
-    """Sentences of a prose block, each with its trailing footnote blocks, in order."""
-    blocks: list[str] = []
-
-    def park(match: re.Match[str]) -> str:
-        blocks.append(match.group(0))
-        return _PLACEHOLDER.format(len(blocks) - 1)
-
-    parked = FOOTNOTE_BLOCK_RE.sub(park, text)
-    sentences = []
-    for part in _TAG_BREAK_RE.split(parked):
-        start = 0
-        ends = sorted({*sentence_ends(part), *(m.start() for m in _BLOCK_END_RE.finditer(part))})
-        for end in [*ends, len(part)]:
-            sentences.append(part[start:end].strip())
-            start = end
-    # a footnote block that opens a piece belongs to the sentence before it
-    merged: list[str] = []
-    for piece in sentences:
-        # a NUL the text itself holds (not a parked block) leaves the piece a sentence of its own
-        if merged and (lead := re.match(r"(?:\x00\d+\x00\s*)+", piece)):
-            merged[-1] = f"{merged[-1]} {lead.group(0).strip()}"
-            piece = piece[lead.end():].strip()
-        if piece:
-            merged.append(piece)
-    return [_PLACEHOLDER_RE.sub(lambda m: blocks[int(m.group(1))], s) for s in merged]
-
-
 def is_heading(line: str) -> bool:
     """A short line without a sentence's end or a footnote block: a section or table heading."""
     text = line.strip()
@@ -176,7 +144,7 @@ def units_of(hit: Hit, locate: PageLocator) -> list[EvidenceUnit]:
                 block.append(line)
                 continue
             # a heading line ends the block before it and is the scope of the one after it
-            for sentence in split_sentences("\n".join(block)):
+            for sentence in sentences_with_blocks("\n".join(block)):
                 body, notes = _split_footnotes(sentence)
                 scope = " | ".join(p for p in (hit.context, heading) if p)
                 add(FOOTNOTE_BLOCK_RE.sub(" ", sentence).strip(), body, scope, notes, False)

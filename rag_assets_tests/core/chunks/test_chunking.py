@@ -16,8 +16,8 @@ from rag_assets.core.chunks.chunking import (
     enriched_chunks,
     evidence_pages,
     naive_chunks,
+    sentences_with_blocks,
     special_tokens,
-    split_sentences,
 )
 from rag_assets.core.footnotes.stitching import FOOTNOTE_BLOCK_RE, FootnoteIndex, StitchedPage
 from rag_assets.core.ingest.layout import detect_heading
@@ -272,14 +272,14 @@ def test_split_sentences_keeps_trailing_footnote_blocks() -> None:
         "Costs fell [2]. {FOOTNOTE [2]: See Note 4.} {FOOTNOTE [4]: Restated. See Table 2.} "
         "Margins held at 12.0%. Outlook unchanged!"
     )
-    assert split_sentences(text) == [
+    assert sentences_with_blocks(text) == [
         "Revenue rose 34% [1]. {FOOTNOTE [1]: Includes $555 million. Organic growth was 3.2%.}",
         "Costs fell [2]. {FOOTNOTE [2]: See Note 4.} {FOOTNOTE [4]: Restated. See Table 2.}",
         "Margins held at 12.0%.",
         "Outlook unchanged!",
     ]
-    assert split_sentences("") == []
-    assert split_sentences("No full stop here [3]") == ["No full stop here [3]"]
+    assert sentences_with_blocks("") == []
+    assert sentences_with_blocks("No full stop here [3]") == ["No full stop here [3]"]
 
 
 def test_evidence_pages_add_the_pages_of_stitched_footnotes(earnings: Processed) -> None:

@@ -24,7 +24,7 @@ from rag_assets.core.chunks.chunking import (
     enriched_chunks,
     evidence_pages,
     naive_chunks,
-    split_sentences,
+    sentences_with_blocks,
 )
 from rag_assets.core.footnotes.checks import text_conservation
 from rag_assets.core.footnotes.stitching import (
@@ -103,7 +103,7 @@ def body_sentences(texts: list[str]) -> Counter[str]:
     """The sentences of ``texts`` with every footnote block taken out."""
     out: Counter[str] = Counter()
     for text in texts:
-        out.update(split_sentences(" ".join(FOOTNOTE_BLOCK_RE.sub(" ", text).split())))
+        out.update(sentences_with_blocks(" ".join(FOOTNOTE_BLOCK_RE.sub(" ", text).split())))
     return out
 
 

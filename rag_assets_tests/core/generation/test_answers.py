@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from rag_assets.core.evaluation.answer_metrics import fact_recall
+from rag_assets.core.footnotes.blocks import sentences_with_blocks
 from rag_assets.core.generation.answers import AnswerConfig, Answerer
-from rag_assets.core.generation.evidence import looks_like_instruction, split_sentences
+from rag_assets.core.generation.evidence import looks_like_instruction
 from rag_assets.core.generation.extractive import anchors, answer_type_held
 from rag_assets.core.generation.records import ABSTENTION
 from rag_assets.core.retrieval.retriever import Retriever
@@ -24,7 +25,7 @@ EARNINGS = "exemplar-corp-earnings"
 def test_sentences_keep_their_footnote_blocks_and_abbreviations() -> None:
     text = ("Revenue rose 34% to $2.4 billion [1]. {FOOTNOTE [1]: Includes $555 million from "
             "Lumen. Organic growth was 3.2%.} The U.S. business grew. Costs fell 2%.")
-    assert split_sentences(text) == [
+    assert sentences_with_blocks(text) == [
         "Revenue rose 34% to $2.4 billion [1]. {FOOTNOTE [1]: Includes $555 million from "
         "Lumen. Organic growth was 3.2%.}",
         "The U.S. business grew.",
@@ -34,7 +35,7 @@ def test_sentences_keep_their_footnote_blocks_and_abbreviations() -> None:
 
 def test_a_nul_the_text_holds_is_not_taken_for_a_footnote_block() -> None:
     # PDF text can hold NULs; one opening a piece after a tag is not a parked block
-    assert split_sentences("See the table <br> \x00odd text.") == [
+    assert sentences_with_blocks("See the table <br> \x00odd text.") == [
         "See the table <br>", "\x00odd text."]
 
 
