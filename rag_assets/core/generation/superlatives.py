@@ -130,8 +130,7 @@ def _table_winner(question: str, direction: str, selected: Sequence[EvidenceUnit
     ..."), or else the measure asked (MGM's "ADJUSTED PROPERTY EBITDAR" table for "Which
     region had the highest EBITDAR", whose rows are its regions). The table must print what is
     ranked, the measure and the period asked; the page of a quoted row is read whole first, so
-    a table
-    split over chunks is compared whole. A question that ranks groups ("Which region ...")
+    a table split over chunks is compared whole. A question that ranks groups ("Which region ...")
     ranks the totals of the captions' blocks where the table prints them (its regions' totals
     over their countries); rows under a caption that names another measure are not compared.
     With ``change`` (a cue of ``change_rank``: "worst topline performance", "biggest drop"),
@@ -144,11 +143,11 @@ def _table_winner(question: str, direction: str, selected: Sequence[EvidenceUnit
         pages = sorted({(u.document, u.year, u.page) for u in selected if u.is_row})
         read = [u for key in pages[:MAX_PAGES_READ] for u in page_rows(*key)]
     # a table split over two chunks is one table: its rows share the title and header
+    quoted_units = {id(u) for u in [*selected, *read]}
     tables: dict[tuple[str, int, str], bool] = {}
     for unit in [*read, *selected, *pool]:
         if unit.is_row:
-            tables.setdefault((unit.document, unit.year, unit.scope),
-                              unit in selected or unit in read)
+            tables.setdefault((unit.document, unit.year, unit.scope), id(unit) in quoted_units)
     measures = [w for t in _terms_asked(question, cues) for w in t.heading]
 
     def named_by(scope: str) -> int:
