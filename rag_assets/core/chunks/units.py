@@ -21,6 +21,7 @@ from rag_assets.core.footnotes.stitching import (
 )
 from rag_assets.core.ingest.layout import detect_heading
 from rag_assets.core.ingest.statement_tables import DURATIONS, headed_markdown, markdown_cells
+from rag_assets.core.text.figures import AMOUNT_IN_LINE_RE
 
 
 @dataclass
@@ -43,7 +44,6 @@ class Unit:
 HEADING_LINES = 8  # lines above a table read for its column headings and units line
 MAX_HEADING_LINES = 16  # ... and at most, when they are one block of short lines
 HEADER_LINE_CHARS = 80  # a longer line is prose, not a column heading
-_AMOUNT_RE = re.compile(r"\$|\(\d|\d,\d{3}|\d\.\d")  # an amount, not a year or a date
 
 
 @dataclass
@@ -145,13 +145,13 @@ def header_block(lines: Sequence[str], table_start: int) -> list[str]:
     start = max(0, table_start - HEADING_LINES)
     base = kept(lines[start:table_start])
     if any(p.search(line) for line in base for p, _ in DURATIONS) or any(
-            _AMOUNT_RE.search(line) for line in base):
+            AMOUNT_IN_LINE_RE.search(line) for line in base):
         return base  # headed already, or rows of figures printed as text lie between
     top, durations = start, False
     while top > max(0, table_start - MAX_HEADING_LINES):
         line = lines[top - 1].strip()
         if (not line or line.startswith("|") or len(line) > HEADER_LINE_CHARS
-                or line.endswith((".", ";", ":")) or _AMOUNT_RE.search(line)):
+                or line.endswith((".", ";", ":")) or AMOUNT_IN_LINE_RE.search(line)):
             break  # prose, a table, a blank line or a row of figures: not a heading
         top -= 1
         durations = durations or any(p.search(line) for p, _ in DURATIONS)

@@ -36,6 +36,10 @@ FIGURE_RE = re.compile(rf"(?<![\w.,]){FIGURE}(?![\w])")
 NIL_RE = re.compile(r"[—–-]+")  # fullmatch: a dash printed for zero
 NIL_IN_TEXT_RE = re.compile(r"(?<!\S)[—–-](?!\S)")
 NO_FIGURE_RE = re.compile(r"[-–—]+|n/a|N/A|NM|nm")  # fullmatch: a cell that holds no amount
+# a line that prints an amount, not only years or a date's day: a currency sign, a parenthesized
+# figure, a group of thousands or decimals ("$ 5", "(12", "1,234", "3.5"); the chunker's test for
+# a row of figures between a table and the headings above it
+AMOUNT_IN_LINE_RE = re.compile(r"\$|\(\d|\d,\d{3}|\d\.\d")
 # a letter note marker printed after a cell's figure: "5,645 (a)" (JPMorgan's segment results)
 CELL_MARKER_RE = re.compile(r"\s*\([a-z]\)$")
 
