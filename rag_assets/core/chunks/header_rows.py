@@ -14,11 +14,22 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from rag_assets.core.ingest.statement_tables import YEAR_RE, markdown_cells
-from rag_assets.core.text.figures import parse_figure, trailing_cells
+from rag_assets.core.ingest.statement_tables import (
+    DURATIONS,
+    MONTHS_IN_WORDS,
+    UNIT_NAMES,
+    YEAR_RE,
+    markdown_cells,
+    read_units,
+)
+from rag_assets.core.text.figures import AMOUNT_IN_LINE_RE, parse_figure, trailing_cells
 
 _SEPARATOR_RE = re.compile(r"\|(?:\s*:?-+:?\s*\|)+")
 MAX_WRAPPED_LABEL = 60  # a longer line without figures is prose, not a row's label
+MIN_TEXT_ROWS = 3  # lines of as many figures in a run: a table printed without rules
+MAX_HEADING_LINES = 16  # lines above such a run read for the headings of its columns
+_COLUMN_HEADING_RE = re.compile(r"(?<![\d,.$])(?P<year>(?:19|20)\d{2})(?![\d,.]?\d)|"
+                                r"(?P<change>%\s*change)", re.IGNORECASE)
 
 
 def _headings_only(rows: Sequence[Sequence[str]]) -> bool:
@@ -67,3 +78,59 @@ def _row(line: str) -> tuple[str, list[str]]:
 
 def _figures_in(row: str) -> bool:
     return any(parse_figure(c) is not None for c in markdown_cells(row)[1:])
+
+
+def text_tables(lines: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """Tables printed without rules or a ruled header (Pfizer's revenue by geography: a
+    stacked header of "Three Months Ended Six Months Ended" over "July 2, / 2023 / July 3, /
+    2022 / % / Change" twice, then a line per region): a run of at least ``MIN_TEXT_ROWS`` lines
+    each ending in the same number (two or more) of cells, under headings that name one year or
+    one "% Change" per column, in print order, the durations splitting them evenly. As (title,
+    markdown lines): a header naming the columns ("three months 2023", "three months %
+    change"), then the rows as printed. Runs whose columns the headings do not name are left
+    out: nothing is guessed."""
+    out: list[tuple[str, list[str]]] = []
+    at = 0
+    while at < len(lines):
+        width = len(_row(lines[at])[1])
+        end = at
+        while end < len(lines) and not lines[end].lstrip().startswith("|") and (
+                len(_row(lines[end])[1]) == width):
+            end += 1
+        if width >= 2 and end - at >= MIN_TEXT_ROWS:
+            table = _named_text_table(lines, at, end, width)
+            if table is not None:
+                out.append(table)
+        at = max(end, at + 1)
+    return out
+
+
+def _heading_line(line: str) -> bool:
+    """A line that may head a text table's columns: short, no amount (years and dates are
+    headings), no sentence's end, not a markdown table."""
+    text = line.strip()
+    return bool(text) and len(text) <= 80 and not text.startswith("|") and not (
+        AMOUNT_IN_LINE_RE.search(text) or text.endswith((".", ":")))
+
+
+def _named_text_table(lines: Sequence[str], start: int, end: int, width: int
+                      ) -> tuple[str, list[str]] | None:
+    top = start
+    while top > max(0, start - MAX_HEADING_LINES) and _heading_line(lines[top - 1]):
+        top -= 1
+    header = "\n".join(line.strip() for line in lines[top:start])
+    headings = list(_COLUMN_HEADING_RE.finditer(header))
+    if len(headings) != width:
+        return None
+    durations = sorted((m.start(), months) for p, months in DURATIONS for m in p.finditer(header))
+    names = []
+    for i, heading in enumerate(headings):
+        months = durations[i * len(durations) // width][1] if durations else None
+        during = f"{MONTHS_IN_WORDS[months]} months " if months in MONTHS_IN_WORDS else ""
+        names.append(f"{during}{heading['year'] or '% change'}")
+    _, scale = read_units(header)
+    title = lines[top - 1].strip() if top > 0 else ""
+    rows = [_row(line) for line in lines[start:end]]
+    table = [[UNIT_NAMES.get(scale, ""), *names], *([label, *cells] for label, cells in rows)]
+    markdown = ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in table]
+    return title, [markdown[0], "|" + "---|" * (width + 1), *markdown[1:]]

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from rag_assets.core.chunks.header_rows import rows_under_header
+from rag_assets.core.chunks.header_rows import rows_under_header, text_tables
 from rag_assets.core.footnotes.blocks import sentences_with_blocks
 from rag_assets.core.footnotes.stitching import (
     FOOTNOTE_BLOCK_RE,
@@ -122,11 +122,15 @@ def _read_units(pages: Sequence[StitchedPage]) -> Iterable[Unit | StitchedTable]
 
 
 def page_tables(text: str, page: int) -> list[StitchedTable]:
-    """Every table a page's text prints (markdown tables, with the rows printed as text under a
-    ruled header), read as the chunker reads them: what an answer compares when a table's
-    blocks were split over chunks that retrieval did not all return."""
+    """Every table a page's text prints, as the chunker reads them (markdown tables, with the
+    rows printed as text under a ruled header), and the tables printed without rules that the
+    chunker leaves as lines of text (:func:`text_tables`): what an answer compares when a
+    table's blocks were split over chunks that retrieval did not all return, or its rows were
+    indexed as prose."""
     stitched = StitchedPage(page_index=page, page_label=None, text=text, section=None)
-    return [u for u in _read_units([stitched]) if isinstance(u, StitchedTable)]
+    tables = [u for u in _read_units([stitched]) if isinstance(u, StitchedTable)]
+    return [*tables, *(StitchedTable(title or None, lines, [], page, None)
+                       for title, lines in text_tables(text.split("\n")))]
 
 
 def header_block(lines: Sequence[str], table_start: int) -> list[str]:

@@ -175,13 +175,11 @@ def first_match(cues: Sequence[Cue], text: str) -> Cue | None:
 
 def asked_periods(question: str) -> list[tuple[str | None, str]]:
     """The periods a question names, in order: (quarter or None, year)."""
-    out: list[tuple[str | None, str]] = []
     quarters = {at: (f"Q{q}", str(y)) for q, y, at in quarters_named(question)}
-    for m in YEAR_RE.finditer(question):
-        period = quarters.get(m.start(1), (None, m[1]))
-        if period not in out:
-            out.append(period)
-    return out
+    found = {m.start(1): quarters.get(m.start(1), (None, m[1])) for m in YEAR_RE.finditer(question)}
+    # a quarter whose year is glued to it ("Q22023") is no year the year pattern sees alone
+    found.update({at: period for at, period in quarters.items() if at not in found})
+    return list(dict.fromkeys(period for _, period in sorted(found.items())))
 
 
 def heading_has(heading: str, period: tuple[str | None, str]) -> bool:

@@ -80,11 +80,13 @@ def _measure(question: str, column: str, cues: DirectCues) -> str:
     2023")."""
     named = re.match(r"^(?P<what>.*?[a-z].*?)\s+(?P<when>(?:Q[1-4]\s*)?(?:FY\s?|Fiscal )?"
                      r"(?:19|20)\d{2})$", column)
-    if named:  # "Revenue 2024": "revenue in 2024"
+    if named and not _PART_OF_YEAR_RE.fullmatch(named["what"].strip()):
+        # "Revenue 2024": "revenue in 2024" ("three months 2024" names a period, not a measure)
         what = named["what"]
         what = what[0].lower() + what[1:] if what[1:2].islower() else what
         return f"{what} in {named['when']}"
-    if re.sub(r"\b(?:q[1-4]|fy|fiscal|year|\d+)\b", "", column.lower()).strip(" .,'-"):
+    if re.sub(r"\b(?:q[1-4]|fy|fiscal|year|\d+)\b", "",
+              _PART_OF_YEAR_RE.sub("", column.lower())).strip(" .,'-"):
         return column
     q = question.lower()
     for term in _terms_asked(question, cues):
@@ -140,7 +142,9 @@ def _table_winner(question: str, direction: str, selected: Sequence[EvidenceUnit
     groups_asked = any(c.level == "group" for c in categories)
     read: list[EvidenceUnit] = []
     if page_rows is not None:
-        pages = sorted({(u.document, u.year, u.page) for u in selected if u.is_row})
+        # the pages of the quoted units, best first: a table split over chunks, or one
+        # printed without rules whose rows were indexed as prose
+        pages = list(dict.fromkeys((u.document, u.year, u.page) for u in selected))
         read = [u for key in pages[:MAX_PAGES_READ] for u in page_rows(*key)]
     # a table split over two chunks is one table: its rows share the title and header
     quoted_units = {id(u) for u in [*selected, *read]}

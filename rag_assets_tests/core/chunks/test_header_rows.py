@@ -3,7 +3,7 @@ columns keep their names, on a hand-made page and on JPMorgan's 10-Q, and no pri
 
 from __future__ import annotations
 
-from rag_assets.core.chunks.header_rows import rows_under_header
+from rag_assets.core.chunks.header_rows import rows_under_header, text_tables
 from rag_assets.core.chunks.units import StitchedTable, Unit, page_tables, stitched_units
 from rag_assets.core.footnotes.stitching import StitchedPage
 from rag_assets.core.ingest.statement_tables import markdown_cells
@@ -61,3 +61,43 @@ def test_a_table_with_figures_of_its_own_takes_no_text_rows() -> None:
     # nor does a header whose width no line fits
     header = ["| | 2024 | 2023 | Change |", "|---|---|---|---|"]
     assert rows_under_header(header, ["Revenue 4,210 3,980"], 0) == ([], 0)
+
+
+# a table printed without rules, under a stacked header of dates and "% Change" columns, the
+# way Pfizer's 10-Q prints revenue by geography
+UNRULED = """Revenues by geographic area:
+Three Months Ended Six Months Ended
+(MILLIONS)
+March 31,
+2024
+April 2,
+2023
+%
+Change
+March 31,
+2024
+April 2,
+2023
+%
+Change
+North America $ 4,100 $ 3,900 5 $ 8,300 $ 7,700 8
+Europe 1,200 1,500 (20) 2,500 2,900 (14)
+Asia 900 850 6 1,800 1,650 9
+Total $ 6,200 $ 6,250 (1) $ 12,600 $ 12,250 3
+Revenues fell in Europe."""
+
+
+def test_a_table_without_rules_is_read_with_its_columns_named() -> None:
+    [(title, lines)] = text_tables(UNRULED.split("\n"))
+    assert title == "Revenues by geographic area:"
+    assert markdown_cells(lines[0]) == [
+        "USD millions", "three months 2024", "three months 2023", "three months % change",
+        "six months 2024", "six months 2023", "six months % change"]
+    assert markdown_cells(lines[3]) == ["Europe", "1,200", "1,500", "(20)", "2,500", "2,900",
+                                        "(14)"]
+    assert len(lines) == 2 + 4  # the header, its rule and the four rows; the prose after stays
+    # columns the headings do not name (one "% Change" missing) make no table
+    unnamed = UNRULED.replace("%\nChange\nMarch", "March", 1)
+    assert text_tables(unnamed.split("\n")) == []
+    # nor do two lines of figures
+    assert text_tables(UNRULED.split("\n")[:-3]) == []

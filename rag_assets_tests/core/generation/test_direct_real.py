@@ -125,3 +125,24 @@ def test_the_best_and_worst_performance_rank_the_change_from_the_prior_year() ->
     for found in (best, worst):
         claim = verify_claims([found.claim()], pages)[0]
         assert [c.mark for c in claim.citations] == ["valid"]
+
+
+def test_a_table_printed_without_rules_ranks_the_change_of_each_region() -> None:
+    # Pfizer's 10-Q, Q2 2023, printed page 38: revenue by geographic area as lines of text under
+    # a stacked header; the page is read whole from a quoted sentence of it
+    pages = PageTexts.from_pages("pfizer-10q-q2", 2023, real_filing(
+        "financebench-wide/pdfs/Pfizer_2023Q2_10Q.pdf").pages)
+    rows = page_table_rows(pages, "pfizer-10q-q2", 2023, 37)
+    region = [u for u in rows if u.text.startswith("Developed Europe")]
+    assert len(region) == 1 and "three months 2023: 2,415" in region[0].text
+    found = direct_answer("Which geographic region had the largest revenue decline in the second "
+                          "quarter of 2023?", region, [],
+                          lambda d, y, p: page_table_rows(pages, d, y, p))
+    # United States -45%, Developed Europe -56%, Developed Rest of World -74%, Emerging
+    # Markets -53% (5,034 to 1,305); the six months' columns are not compared
+    assert found is not None
+    assert found.text.startswith("Developed Rest of World had the largest revenue decline of the "
+                                 "regions: its revenue fell 74%, $1,305 million in three months "
+                                 "2023 against $5,034 million in three months 2022")
+    claim = verify_claims([found.claim()], pages)[0]
+    assert [c.mark for c in claim.citations] == ["valid"]
