@@ -51,13 +51,14 @@ def rows_under_header(table_lines: Sequence[str], lines: Sequence[str], start: i
     width = max(len(r) for r in rows) - 1
     found: list[str] = []
     at = start
-    while width >= 2 and at < len(lines):
-        label, cells = _row(lines[at])
+    while width >= 2 and at < len(lines) and not _ends_rows(lines[at]):
+        label, cells = _row(lines[at], width)
         taken = 1
-        if not cells and at + 1 < len(lines) and len(label) <= MAX_WRAPPED_LABEL:
+        if not cells and at + 1 < len(lines) and len(label) <= MAX_WRAPPED_LABEL and not (
+                _ends_rows(lines[at + 1])):
             # a label wrapped over two lines ("Income/(loss) before income" / "tax expense/
             # (benefit) 8,917 246 ..."): one row; a caption line stays a row without figures
-            rest, cells = _row(lines[at + 1])
+            rest, cells = _row(lines[at + 1], width)
             label, taken = (f"{label} {rest}", 2) if len(cells) == width else (label, 1)
             cells = cells if taken == 2 else [""] * width
         if not label or len(cells) != width:
@@ -70,8 +71,17 @@ def rows_under_header(table_lines: Sequence[str], lines: Sequence[str], start: i
     return found, at
 
 
-def _row(line: str) -> tuple[str, list[str]]:
+def _ends_rows(line: str) -> bool:
+    """A markdown table or a stitched footnote block: never a row printed as text."""
+    return line.lstrip().startswith(("|", "{FOOTNOTE"))
+
+
+def _row(line: str, width: int | None = None) -> tuple[str, list[str]]:
+    """A line as label and cells; with ``width``, figures past the last ``width`` belong to the
+    label ("Senior notes due 2027 500 600" under two columns)."""
     label, cells = trailing_cells(line.strip())
+    if width is not None and len(cells) > width:
+        label, cells = " ".join([label, *cells[:-width]]).strip(), cells[-width:]
     return (label, cells) if any(parse_figure(c) is not None for c in cells) else (
         line.strip(), [])
 

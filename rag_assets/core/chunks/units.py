@@ -181,7 +181,9 @@ def _table_title(paragraph: list[str], above: Sequence[str]) -> str | None:
         return None
     if not _DATE_LINE_RE.fullmatch(paragraph[-1].strip()):
         return paragraph.pop()
-    for line in reversed(above):
+    for line in reversed(above):  # the block of short header lines right above the table
+        if len(line) > HEADER_LINE_CHARS or line.rstrip().endswith((".", ";")):
+            break  # prose: a caption is never taken out of a sentence
         if _is_caption(line) and line in paragraph:
             del paragraph[len(paragraph) - 1 - paragraph[::-1].index(line)]
             return line

@@ -13,7 +13,8 @@ from rag_assets.core.footnotes.records import Footnote
 from rag_assets.core.text.sentences import sentence_ends
 
 _BLOCK_END_RE = re.compile(r"(?<=\x00)\s+(?=[^\sa-z])")
-_TAG_BREAK_RE = re.compile(r"(?<=>)\s+(?=\S)|\n(?=\s*<)")
+# markup's end ("<br>", "</div>", '<a href="x">'), not a comparison ("grew > 5%")
+_TAG_BREAK_RE = re.compile(r"(?<=[\w\"'/]>)\s+(?=\S)|\n(?=\s*<)")
 _PLACEHOLDER = "\x00{}\x00"
 _PLACEHOLDER_RE = re.compile(r"\x00(\d+)\x00")
 
@@ -81,4 +82,10 @@ def sentences_with_blocks(text: str) -> list[str]:
             piece = piece[lead.end():].strip()
         if piece:
             merged.append(piece)
-    return [_PLACEHOLDER_RE.sub(lambda m: blocks[int(m.group(1))], s) for s in merged]
+    return [_PLACEHOLDER_RE.sub(lambda m: _parked(blocks, m), s) for s in merged]
+
+
+def _parked(blocks: list[str], match: re.Match[str]) -> str:
+    """The block a placeholder stands for; a NUL-wrapped number the text itself printed stays."""
+    at = int(match.group(1))
+    return blocks[at] if at < len(blocks) else match.group(0)

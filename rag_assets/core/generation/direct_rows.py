@@ -18,7 +18,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.records import Claim, SourceCitation
 from rag_assets.core.ingest.statement_tables import TRAILING_MARKER_RE
-from rag_assets.core.text.figures import trailing_cells
 from rag_assets.core.text.periods import quarters_named
 
 CUES_PATH = Path(__file__).with_name("direct_cues.json")
@@ -153,8 +152,11 @@ def read_row(unit: EvidenceUnit) -> Row | None:
     unlabelled row's text starts with its first cell)."""
     if not unit.is_row:
         return None
-    unlabelled = not trailing_cells(unit.quote)[0]  # "$ 957,307 $ 3,497,254" under a rule
-    first, _, rest = ("", "", unit.text) if unlabelled else unit.text.partition(": ")
+    first, _, rest = unit.text.partition(": ")
+    # a row printed without a label ("$ 957,307 $ 3,497,254" under a rule): its text opens
+    # with a column heading, not with what the quote opens with (a year label "2024" does)
+    if not " ".join(unit.quote.split()).startswith(" ".join(first.split())):
+        first, rest = "", unit.text
     if not rest:
         return None
     cells = []

@@ -147,11 +147,16 @@ def _table_winner(question: str, direction: str, selected: Sequence[EvidenceUnit
         pages = list(dict.fromkeys((u.document, u.year, u.page) for u in selected))
         read = [u for key in pages[:MAX_PAGES_READ] for u in page_rows(*key)]
     # a table split over two chunks is one table: its rows share the title and header
-    quoted_units = {id(u) for u in [*selected, *read]}
+    # quoted: a selected row's table; a table read from a page is quoted when it prints a row
+    # the part selected (the rest of its page stands as the pool does)
+    quotes = {(u.document, u.year, u.quote) for u in selected if u.is_row}
+    quoted_tables = {(u.document, u.year, u.scope) for u in [*selected, *read]
+                     if u.is_row and (u.document, u.year, u.quote) in quotes}
     tables: dict[tuple[str, int, str], bool] = {}
     for unit in [*read, *selected, *pool]:
         if unit.is_row:
-            tables.setdefault((unit.document, unit.year, unit.scope), id(unit) in quoted_units)
+            key = (unit.document, unit.year, unit.scope)
+            tables.setdefault(key, key in quoted_tables)
     measures = [w for t in _terms_asked(question, cues) for w in t.heading]
 
     def named_by(scope: str) -> int:
@@ -188,7 +193,8 @@ def _table_winner(question: str, direction: str, selected: Sequence[EvidenceUnit
         if column is None:
             continue
         if change is not None:
-            found = _change_winner(question, direction, rows, column, change, categories, cues)
+            found = _change_winner(question, direction, rows, _latest(column, question, rows),
+                                   change, categories, cues)
             if found is not None:
                 return found
             continue
@@ -222,15 +228,33 @@ def _asked_word(question: str, direction: str, cues: DirectCues) -> str:
     return found.group(0) if found else "highest" if direction == "max" else "lowest"
 
 
-def _prior_column(column: str, rows: Sequence[Row]) -> str | None:
-    """The column of the year before ``column``, of the same duration ("three months 2021" for
-    "three months 2022", "2021" for "2022"), when the rows print it."""
+def _in_year(column: str, year: int) -> str | None:
+    """``column`` of the same duration in ``year`` ("three months 2021" for "three months
+    2022" and 2021), or None when it names no one year."""
     years = list(YEAR_RE.finditer(column))
     if len(years) != 1:
         return None
-    year = years[0]
-    prior = f"{column[:year.start(1)]}{int(year[1]) - 1}{column[year.end(1):]}"
-    return prior if any(r.cell(prior) is not None for r in rows) else None
+    return f"{column[:years[0].start(1)]}{year}{column[years[0].end(1):]}"
+
+
+def _latest(column: str, question: str, rows: Sequence[Row]) -> str:
+    """The column a change is measured to: the latest year the question names, in
+    ``column``'s duration ("from 2021 to 2022" over 2020 | 2021 | 2022 ends in 2022)."""
+    years = sorted({int(y) for _, y in asked_periods(question)})
+    later = _in_year(column, years[-1]) if years else None
+    return later if later and any(r.cell(later) is not None for r in rows) else column
+
+
+def _prior_column(column: str, question: str, rows: Sequence[Row]) -> str | None:
+    """The column a change is measured from: the earlier year the question names, else the
+    year before ``column``, of the same duration, when the rows print it."""
+    years = list(YEAR_RE.finditer(column))
+    if len(years) != 1:
+        return None
+    now = int(years[0][1])
+    asked = sorted({int(y) for _, y in asked_periods(question)} - {now})
+    prior = _in_year(column, asked[0] if asked and asked[0] < now else now - 1)
+    return prior if prior and any(r.cell(prior) is not None for r in rows) else None
 
 
 def _change_winner(question: str, direction: str, rows: Sequence[Row], column: str,
@@ -240,7 +264,7 @@ def _change_winner(question: str, direction: str, rows: Sequence[Row], column: s
     column to ``column``, as a percentage of the prior figure, computed and shown as computed
     ("(673,593 / 1,210,761 - 1)"); its citation stands for the two figures the row prints.
     Rows whose prior figure is not positive have no percentage and are not ranked."""
-    prior = _prior_column(column, rows)
+    prior = _prior_column(column, question, rows)
     if prior is None:
         return None
     changes = [(100 * (now.value - then.value) / then.value, now, then, r) for r in rows
@@ -255,6 +279,8 @@ def _change_winner(question: str, direction: str, rows: Sequence[Row], column: s
     phrase = re.search(change.pattern, question.lower())
     among = f" of the {categories[0].word}s" if categories else ""
     measure = _measure(question, column, cues).rsplit(" in ", 1)[0]
+    if round(pct) == 0:
+        return None  # "fell 0%" ranks nothing an analyst would name
     moved = "rose" if pct > 0 else "fell"
     figures = (f"{money(now, row.unit, cues)} in {column} against {money(then, row.unit, cues)} "
                f"in {prior}")

@@ -101,3 +101,26 @@ def test_a_table_without_rules_is_read_with_its_columns_named() -> None:
     assert text_tables(unnamed.split("\n")) == []
     # nor do two lines of figures
     assert text_tables(UNRULED.split("\n")[:-3]) == []
+
+
+def test_a_label_ending_in_a_year_and_a_ruled_table_after_the_rows() -> None:
+    header = ["| Debt | 2024 | 2023 |", "|---|---|---|"]
+    lines = ["Senior notes due 2027 500 600", "Term loan 250 300",
+             "| (in millions) | A | B |", "Other 1 2"]
+    rows, end = rows_under_header(header, lines, 0)
+    # a figure past the value columns belongs to the label; the next ruled table ends the rows
+    assert [markdown_cells(r) for r in rows] == [["Senior notes due 2027", "500", "600"],
+                                                 ["Term loan", "250", "300"]]
+    assert end == 2
+
+
+def test_a_caption_is_never_taken_out_of_the_prose_above_a_stacked_header() -> None:
+    text = "\n".join([
+        "We grew in each of our regions and we continue to invest in the business.",
+        "Three months ended", "December 31,", "2022", "| North | 5 |", "|---|---|",
+        "| South | 7 |"])
+    units = list(stitched_units([_page(text)]))
+    [table] = [u for u in units if isinstance(u, StitchedTable)]
+    assert table.title == "2022"
+    prose = " ".join(u.text for u in units if isinstance(u, Unit))
+    assert "We grew in each of our regions and we continue to invest in the business." in prose

@@ -207,3 +207,10 @@ def test_a_company_no_filing_is_from_is_said_in_the_answer(corpus: Corpus) -> No
         "Scope: no indexed filing is from Tesla; every indexed document was searched.")
     named = answerer.ask("What was Northwind's revenue in fiscal 2023?")
     assert "Scope:" not in named.answer  # a company the corpus holds: no such line
+
+
+def test_a_comparison_sign_is_no_markup_break() -> None:
+    assert sentences_with_blocks("Revenue grew > 5% in 2022. Costs fell.") == [
+        "Revenue grew > 5% in 2022.", "Costs fell."]
+    assert sentences_with_blocks("See the table <br> then this.") == [
+        "See the table <br>", "then this."]

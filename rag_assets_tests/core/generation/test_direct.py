@@ -257,3 +257,30 @@ def test_every_cue_says_where_it_comes_from() -> None:
         for cue in group:
             re.compile(cue.pattern)
     assert all(t.source for t in cues.terms.values()) and cues.enumeration.source
+
+
+def test_a_row_labelled_by_a_year_keeps_its_label() -> None:
+    from rag_assets.core.generation.direct_rows import read_row
+    unit = EvidenceUnit(chunk_id="c", document=DOC, year=YEAR, chunk_rank=0, page=3,
+                        located=True, is_row=True, quote="2024 1,234 50",
+                        text="2024: Principal: 1,234; Interest: 50", scope="Debt maturities")
+    row = read_row(unit)
+    assert row is not None and row.label == "2024"
+    assert [(c.heading, c.value) for c in row.cells] == [("Principal", 1234.0),
+                                                         ("Interest", 50.0)]
+
+
+def test_a_change_between_two_years_asked_is_measured_between_them() -> None:
+    scope = "Acme 10-K 2022 | Revenue by segment (in millions) | USD millions 2020 2021 2022"
+    values = {"Alpha": ("100", "110", "120"), "Beta": ("100", "50", "45"),
+              "Gamma": ("200", "100", "150")}
+    units = [EvidenceUnit(chunk_id="c", document=DOC, year=2022, chunk_rank=0, page=5,
+                          located=True, is_row=True, quote=" ".join([label, *v]),
+                          text=f"{label}: 2020: {v[0]}; 2021: {v[1]}; 2022: {v[2]}", scope=scope)
+             for label, v in values.items()]
+    found = direct_answer("Which segment had the biggest drop in revenue from 2021 to 2022?",
+                          units[:1], units)
+    # 2021 -> 2022: Alpha +9%, Beta -10%, Gamma +50% (Gamma's -50% is 2020 -> 2021)
+    assert found is not None
+    assert found.text.startswith("Beta had the biggest drop of the segments: its revenue fell "
+                                 "10%, $45 million in 2022 against $50 million in 2021")
