@@ -177,7 +177,10 @@ def first_match(cues: Sequence[Cue], text: str) -> Cue | None:
 
 def asked_periods(question: str) -> list[tuple[str | None, str]]:
     """The periods a question names, in order: (quarter or None, year)."""
-    quarters = {at: (f"Q{q}", str(y)) for q, y, at in quarters_named(question)}
+    # the first reading of a year wins: "Q1 2022 Q2 2023" holds no "2022 Q2"
+    quarters: dict[int, tuple[str | None, str]] = {}
+    for q, y, at in quarters_named(question):
+        quarters.setdefault(at, (f"Q{q}", str(y)))
     found = {m.start(1): quarters.get(m.start(1), (None, m[1])) for m in YEAR_RE.finditer(question)}
     # a quarter whose year is glued to it ("Q22023") is no year the year pattern sees alone
     found.update({at: period for at, period in quarters.items() if at not in found})

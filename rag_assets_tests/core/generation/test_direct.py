@@ -284,3 +284,10 @@ def test_a_change_between_two_years_asked_is_measured_between_them() -> None:
     assert found is not None
     assert found.text.startswith("Beta had the biggest drop of the segments: its revenue fell "
                                  "10%, $45 million in 2022 against $50 million in 2021")
+
+
+def test_periods_read_each_quarter_once() -> None:
+    from rag_assets.core.generation.direct_rows import asked_periods
+    assert asked_periods("Revenue in Q1 2022 Q2 2023?") == [("Q1", "2022"), ("Q2", "2023")]
+    assert asked_periods("In 2022 Q2, which segment ...") == [("Q2", "2022")]
+    assert asked_periods("the biggest drop in Q22023") == [("Q2", "2023")]
