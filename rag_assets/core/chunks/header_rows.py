@@ -20,6 +20,7 @@ from rag_assets.core.ingest.statement_tables import (
     UNIT_NAMES,
     YEAR_RE,
     markdown_cells,
+    markdown_row,
     read_units,
 )
 from rag_assets.core.text.figures import AMOUNT_IN_LINE_RE, parse_figure, trailing_cells
@@ -63,7 +64,7 @@ def rows_under_header(table_lines: Sequence[str], lines: Sequence[str], start: i
             cells = cells if taken == 2 else [""] * width
         if not label or len(cells) != width:
             break
-        found.append("| " + " | ".join(c.replace("|", "\\|") for c in [label, *cells]) + " |")
+        found.append(markdown_row([label, *cells]))
         at += taken
     while found and not _figures_in(found[-1]):
         found.pop()  # caption lines after the last row are the prose that follows the table
@@ -142,5 +143,5 @@ def _named_text_table(lines: Sequence[str], start: int, end: int, width: int
     title = lines[top - 1].strip() if top > 0 else ""
     rows = [_row(line) for line in lines[start:end]]
     table = [[UNIT_NAMES.get(scale, ""), *names], *([label, *cells] for label, cells in rows)]
-    markdown = ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in table]
+    markdown = [markdown_row(row) for row in table]
     return title, [markdown[0], "|" + "---|" * (width + 1), *markdown[1:]]

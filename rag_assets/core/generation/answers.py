@@ -229,15 +229,19 @@ class Answerer:
         """The one-line direct answer that goes before the quotes (:mod:`direct`: the winner
         of a superlative, the names of a list, the direction of a two-period comparison), when
         the selected units print it and each of its citations holds; else nothing."""
-        found = direct_answer(question, selected, pool, self.page_rows)
+        read: dict[tuple[str, int, int], list[EvidenceUnit]] = {}  # each page parsed once
+
+        def page_rows(document: str, year: int, page: int) -> list[EvidenceUnit]:
+            key = (document, year, page)
+            if key not in read:
+                read[key] = page_table_rows(self.pages, document, year, page)
+            return read[key]
+
+        found = direct_answer(question, selected, pool, page_rows)
         if found is None:
             return []
         checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
         return [c for c in checked if all(x.mark == "valid" for x in c.citations)]
-
-    def page_rows(self, document: str, year: int, page: int) -> list[EvidenceUnit]:
-        """The table rows a stored page prints (:func:`page_table_rows`)."""
-        return page_table_rows(self.pages, document, year, page)
 
     def _model(self) -> ChatModel:
         """The chat model the model paths write with (the extractive engine has none)."""

@@ -20,9 +20,6 @@ from rag_assets.core.generation.page_texts import PageTexts, normalize
 from rag_assets.core.ingest.statement_tables import CaptionsInForce
 from rag_assets.core.retrieval.retriever import Hit
 
-# where sentences end is the one grammar's (core/text/sentences); evidence also ends a sentence
-# after a stitched block followed by a new sentence, after a markup tag, and before a line that
-# opens with a tag (no sentence's continuation)
 _SEPARATOR_ROW_RE = re.compile(r"^\|?\s*:?-{2,}")
 MIN_UNIT_WORDS = 3
 HEADING_WORDS = 8
@@ -190,10 +187,10 @@ def units_of(hit: Hit, locate: PageLocator) -> list[EvidenceUnit]:
 
 def page_table_rows(pages: PageTexts, document: str, year: int, page: int
                     ) -> list[EvidenceUnit]:
-    """Every table row a stored page prints, read as the chunker reads it
-    (:func:`page_tables`: markdown tables, rows printed as text under a ruled header), each a
-    unit the verifier finds on the page: what a comparison reads when retrieval returned only
-    some of a table's blocks."""
+    """Every table row a stored page prints (:func:`page_tables`: markdown tables, rows printed
+    as text under a ruled header, tables printed without rules), each a unit the verifier finds
+    on the page: what a comparison reads when retrieval returned only some of a table's blocks
+    or indexed its rows as prose."""
     text = pages.get(document, year, page)
     if text is None:
         return []

@@ -519,7 +519,7 @@ def headed_markdown(lines: Sequence[str], above: Sequence[str], width: int | Non
 
     def headed(names: Sequence[str]) -> list[str]:
         new_header = [first, *[""] * (full - 1 - width), *names]
-        return [_markdown_row(new_header), "|" + "---|" * full, *(_markdown_row(r) for r in rows)]
+        return [markdown_row(new_header), "|" + "---|" * full, *(markdown_row(r) for r in rows)]
 
     if width < 1:
         return list(lines)
@@ -535,7 +535,7 @@ def headed_markdown(lines: Sequence[str], above: Sequence[str], width: int | Non
         if scale == 1.0 or read_units(" ".join(rows[0]))[1] != 1.0:
             return list(lines)
         first_row = [f"{rows[0][0]} ({UNIT_NAMES[scale]})".strip(), *rows[0][1:]]
-        return [_markdown_row(first_row), *lines[1:]]
+        return [markdown_row(first_row), *lines[1:]]
     return headed([column_name(c) for c in columns])
 
 
@@ -581,5 +581,6 @@ def two_level_headings(head: Sequence[Sequence[str]], width: int, full: int
     return None
 
 
-def _markdown_row(cells: Sequence[str]) -> str:
+def markdown_row(cells: Sequence[str]) -> str:
+    """A markdown table row of ``cells``, a pipe in a cell escaped."""
     return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
