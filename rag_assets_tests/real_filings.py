@@ -1,21 +1,78 @@
-"""The real filings of ``../shared/corpora``, each loaded once per test session (a 10-K takes
-about a second through the PDF engine, and several test modules read the same ones)."""
+"""The real filings of ``../shared/corpora``, each loaded once per test session and kept on disk
+for the other test processes.
+
+A 10-K takes about 4 s through the PDF engine, several test modules read the same ones, and
+``make test``'s two workers are two processes: each used to parse the same 30-odd filings again
+(about 70 s of the suite). A loaded filing is pickled under ``.pytest_cache/real_filings/<code>/``,
+where ``<code>`` is a hash of every source and data file of ``rag_assets`` (any change to the
+reader, or to anything it imports, is a fresh folder: a cache never answers for other code), and
+the file's name carries the PDF's path, size and modification time. Written to a temporary name,
+then renamed: a worker never reads half a file, and two workers that load the same filing at
+once both write the same bytes. Folders of other code versions are removed on first use.
+``RAG_ASSETS_TEST_CACHE=0`` turns the disk cache off."""
 
 from __future__ import annotations
 
+import hashlib
+import os
+import pickle
+import shutil
 from functools import cache
 from pathlib import Path
 
 import pytest
 
+import rag_assets
 from rag_assets.core.ingest.documents import LoadedDocument, load_document
 
-CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
+REPO = Path(__file__).resolve().parents[1]
+CORPORA = REPO.parent / "shared" / "corpora"
+CACHE_ROOT = REPO / ".pytest_cache" / "real_filings"
+PACKAGE = Path(rag_assets.__file__).parent
+
+
+@cache
+def code_version() -> str:
+    """A hash of every file of the ``rag_assets`` package but bytecode: the code that loads."""
+    digest = hashlib.sha256()
+    for path in sorted(PACKAGE.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(PACKAGE)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@cache
+def cache_folder() -> Path | None:
+    """This code's folder of loaded filings (created; other versions' removed), or None when
+    the disk cache is off."""
+    if os.environ.get("RAG_ASSETS_TEST_CACHE") == "0":
+        return None
+    folder = CACHE_ROOT / code_version()
+    folder.mkdir(parents=True, exist_ok=True)
+    for other in CACHE_ROOT.iterdir():
+        if other != folder:
+            shutil.rmtree(other, ignore_errors=True)
+    return folder
 
 
 @cache
 def _load(path: Path) -> LoadedDocument:
-    return load_document(path)
+    folder = cache_folder()
+    if folder is None:
+        return load_document(path)
+    stat = path.stat()
+    name = hashlib.sha256(f"{path}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()[:16]
+    kept = folder / f"{path.stem}-{name}.pickle"
+    try:
+        return pickle.loads(kept.read_bytes())
+    except (OSError, pickle.UnpicklingError, EOFError):
+        pass
+    doc = load_document(path)
+    partial = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
+    partial.write_bytes(pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL))
+    os.replace(partial, kept)
+    return doc
 
 
 def real_filing(path: str | Path) -> LoadedDocument:
@@ -24,4 +81,4 @@ def real_filing(path: str | Path) -> LoadedDocument:
     full = Path(path) if Path(path).is_absolute() else CORPORA / path
     if not full.is_file():
         pytest.skip(f"real filing not found at {full} (../shared/corpora)")
-    return _load(full)
+    return _load(full.resolve())

@@ -1,8 +1,10 @@
 """``make scale-check`` as a test: the scale profile on loopback (Postgres instance and
 warehouse, Redis, two Celery workers, the webserver and the daemon), three text notes ingested
-by a backfill with three runs at once, the evaluation backfill with a Celery worker's pool
-process SIGKILLed under a step, the run retried by the daemon, and every table exact. The
-embedded-defaults comparison and the twelve sample reports are ``make scale-check``'s."""
+and indexed in the test's process into the Postgres warehouse while the services start, the
+evaluation backfill on the workers with three runs at once and a Celery worker's pool process
+SIGKILLed under a step, the run retried by the daemon, and every table exact. The ingest
+backfill on the workers, the embedded-defaults comparison and the twelve sample reports are
+``make scale-check``'s."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ def test_scale_profile_on_celery_survives_a_killed_worker(tmp_path: Path) -> Non
     try:
         (scale,) = check(tmp_path, fleet="notes", partitions=3, compare=False,
                          launcher="preloaded", timeout=240.0, monitor_every=1,
-                         free_slots_after=1)
+                         free_slots_after=1, ingest="in-process")
     except ServerMissing as err:
         pytest.skip(f"server test skipped: {err}")
     ingest, evaluation = scale.phases

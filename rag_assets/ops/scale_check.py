@@ -61,6 +61,7 @@ from rag_assets.ops.backfill_check import (
     build_reports,
     exactness_problems,
     fleet_parser,
+    flow_in_process,
     summarize_runs,
     table_rows,
     work_folder,
@@ -73,6 +74,7 @@ WORKERS = ("scale-a", "scale-b")
 CELERY_WORKER_KEY = "Celery worker"  # dagster-celery's metadata key on "Executing steps ..."
 PARENT_RUN_TAG = "dagster/parent_run_id"
 Profile = Literal["scale", "embedded"]
+Ingest = Literal["backfill", "in-process"]
 
 
 def say(message: str) -> None:
@@ -195,34 +197,51 @@ class Killed:
 def kill_a_step(dagster: Dagster, broker: str, backfill_id: str, keys: list[str],
                 assets: Sequence[str], mid: float = 0.5) -> Killed | None:
     """SIGKILL the Celery pool process executing a step (every run is the backfill's: the
-    sensors are off) once it has run ``mid`` seconds; the run that failed of it and the step
-    its worker was running; None when the backfill ended first."""
+    sensors are off) once the step has begun (its "Executing steps" event is in the run log:
+    a pool process may first spend seconds loading the code) and the task has run ``mid``
+    seconds; the run that failed of it and the step its worker was running; None when the
+    backfill ended first."""
 
-    def kill() -> ActiveTask | bool:
+    def running_step(node: str) -> str | None:
+        for run in backfill_runs(dagster.instance, backfill_id):
+            if run.status == dg.DagsterRunStatus.STARTED:
+                step = open_step(dagster.instance, run.run_id, node)
+                if step is not None:
+                    return step
+        return None
+
+    def kill() -> tuple[ActiveTask, str] | bool:
         for task in active_tasks(broker):
-            if task.seconds >= mid:
+            step = running_step(task.node) if task.seconds >= mid else None
+            if step is not None:
                 try:
                     os.kill(task.worker_pid, signal.SIGKILL)
                 except ProcessLookupError:
                     continue
-                return task
+                return task, step
         return backfill_done(dagster.instance, backfill_id, keys, assets)  # nothing left
 
-    task = dagster.wait_for("a step to kill", kill, every=0.2)
-    if not isinstance(task, ActiveTask):
+    killed = dagster.wait_for("a step to kill", kill, every=0.2)
+    if not isinstance(killed, tuple):
         return None
+    task, step = killed
 
     def failed() -> dg.DagsterRun | None:
         return next((r for r in backfill_runs(dagster.instance, backfill_id)
                      if r.status == dg.DagsterRunStatus.FAILURE), None)
 
     run: dg.DagsterRun = dagster.wait_for("the killed step's run to fail", failed)  # type: ignore[assignment]
-    ended = {e.step_key for e in dagster.instance.all_logs(run.run_id)
+    return Killed(task=task, run=run, step=step)
+
+
+def open_step(instance: dg.DagsterInstance, run_id: str, node: str) -> str | None:
+    """The step of the run that Celery worker ``node`` began and that has not ended, if any."""
+    ended = {e.step_key for e in instance.all_logs(run_id)
              if e.dagster_event is not None and e.dagster_event.event_type in
              (dg.DagsterEventType.STEP_SUCCESS, dg.DagsterEventType.STEP_FAILURE)}
-    on_worker = [step for step, worker in celery_steps(dagster.instance, run.run_id)
-                 if worker == task.node and step not in ended]
-    return Killed(task=task, run=run, step=on_worker[-1] if on_worker else "?")
+    begun = [step for step, worker in celery_steps(instance, run_id)
+             if worker == node and step not in ended]
+    return begun[-1] if begun else None
 
 
 def celery_steps(instance: dg.DagsterInstance, run_id: str) -> list[tuple[str, str]]:
@@ -315,12 +334,14 @@ def backfill_phase(dagster: Dagster, keys: list[str], assets: Sequence[str], nam
 
 def run_profile(profile: Profile, work: Path, fleet: tuple[str, int], env: dict[str, str], *,
                 warehouse: str | Path, broker: str | None = None, timeout: float = 1800.0,
-                monitor_every: int | None = None,
-                free_slots_after: int | None = None) -> ProfileResult:
+                monitor_every: int | None = None, free_slots_after: int | None = None,
+                ingest: Ingest = "backfill") -> ProfileResult:
     """The ingest backfill, then the evaluation backfill (a Celery step killed in it when
     ``broker`` is given), on a fresh DAGSTER_HOME in ``work/<profile>`` over the data folder
     ``work/<profile>/data`` of ``fleet`` (``build_reports``' fleet and count); the tables
-    checked after each."""
+    checked after each. ``ingest="in-process"`` (the slow test) ingests and indexes every
+    partition in this process instead, into the same stores, while the services start: only
+    the evaluation backfill then runs on the workers."""
     home, data = work / profile / "home", work / profile / "data"
     keys = build_reports(data, *fleet)
     if profile == "scale":
@@ -337,6 +358,7 @@ def run_profile(profile: Profile, work: Path, fleet: tuple[str, int], env: dict[
             stack.enter_context(worker.start())
         ui = stack.enter_context(LocalDagster(home, data, mode="webserver", env=env)
                                  .start(wait=False))
+        ingested = flow_in_process(instance, data, keys) if ingest == "in-process" else None
         for worker in workers:
             worker.wait_until_ready()
         ui.wait_until_up()
@@ -359,8 +381,14 @@ def run_profile(profile: Profile, work: Path, fleet: tuple[str, int], env: dict[
             return original(what, lambda: (raise_if_a_worker_died(), done())[1], every)
 
         dagster.wait_for = wait_for  # type: ignore[method-assign]
-        ingest, problems, first = backfill_phase(dagster, keys, ingest_assets(),
-                                                 f"{profile} ingest")
+        if ingested is None:
+            ingested, problems, first = backfill_phase(dagster, keys, ingest_assets(),
+                                                       f"{profile} ingest")
+            backfills = [first]
+        else:
+            problems = [f"{profile} ingest: {ingested.failed} partition(s) failed"
+                        ] if ingested.failed else []
+            backfills = []
         dagster.quiet()
         before = table_rows(warehouse, keys, data)
         evaluation, found, second = backfill_phase(dagster, keys, BACKFILLED,
@@ -368,11 +396,12 @@ def run_profile(profile: Profile, work: Path, fleet: tuple[str, int], env: dict[
         dagster.quiet()
         rows = table_rows(warehouse, keys, data)
         problems += found + exactness_problems(rows, before, combos)
-        peak = peak_concurrency(instance, [first, second])
-        result = ProfileResult(profile=profile, phases=[ingest, evaluation], rows=rows,
+        backfills.append(second)
+        peak = peak_concurrency(instance, backfills)
+        result = ProfileResult(profile=profile, phases=[ingested, evaluation], rows=rows,
                                peak_runs=peak, killed=evaluation.note, problems=problems)
         if workers:
-            runs = backfill_runs(instance, first) + backfill_runs(instance, second)
+            runs = [run for backfill in backfills for run in backfill_runs(instance, backfill)]
             for failed in [r for r in runs if r.status != dg.DagsterRunStatus.SUCCESS]:
                 runs += [c.dagster_run for c in instance.get_run_records(
                     dg.RunsFilter(tags={PARENT_RUN_TAG: failed.run_id}))]
@@ -407,8 +436,8 @@ def same_rows(scale: dict[str, PartitionRows], embedded: dict[str, PartitionRows
 
 def check(work: Path, *, fleet: str = "samples", partitions: int = 12, compare: bool = True,
           launcher: Literal["default", "preloaded"] = "default", timeout: float = 1800.0,
-          monitor_every: int | None = None,
-          free_slots_after: int | None = None) -> list[ProfileResult]:
+          monitor_every: int | None = None, free_slots_after: int | None = None,
+          ingest: Ingest = "backfill") -> list[ProfileResult]:
     """The scale profile's check in ``work`` (then the embedded defaults' with ``compare``);
     raises ``AssertionError`` with every problem found, ``ServerMissing`` without PostgreSQL
     or Redis."""
@@ -428,7 +457,7 @@ def check(work: Path, *, fleet: str = "samples", partitions: int = 12, compare: 
         }
         results = [run_profile("scale", work, (fleet, partitions), env, warehouse=warehouse,
                                broker=redis.url, timeout=timeout, monitor_every=monitor_every,
-                               free_slots_after=free_slots_after)]
+                               free_slots_after=free_slots_after, ingest=ingest)]
     if compare:
         embedded = run_profile("embedded", work, (fleet, partitions), {}, timeout=timeout,
                                warehouse=work / "embedded" / "data" / "warehouse.duckdb")

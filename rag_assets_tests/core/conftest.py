@@ -19,8 +19,8 @@ from rag_assets.samples.annual_reports import build_annual_reports
 from rag_assets.samples.earnings import build_earnings_release
 from rag_assets.samples.gdpr import build_gdpr
 from rag_assets.samples.tei_paper import build_tei_paper
+from rag_assets_tests.real_filings import CORPORA, real_filing
 
-CORPORA = Path(__file__).resolve().parents[2].parent / "shared" / "corpora"
 TEN_K = {"3m": CORPORA / "sec-10k" / "3M_2018_10K.pdf",
          "pfizer": CORPORA / "sec-10k" / "PFIZER_2021_10K.pdf"}
 
@@ -35,7 +35,16 @@ class Processed:
 
 
 def process(path: Path) -> Processed:
-    doc = load_document(path)
+    return processed(load_document(path))
+
+
+def process_real(path: Path) -> Processed:
+    """A real filing of ``../shared/corpora`` processed (loaded through the session's cache of
+    real filings, ``rag_assets_tests.real_filings``; skips when it is absent)."""
+    return processed(real_filing(path))
+
+
+def processed(doc: LoadedDocument) -> Processed:
     index = build_footnote_index(doc.pages)
     return Processed(doc=doc, index=index, stitched=stitch_document(doc.pages, index))
 
@@ -80,10 +89,7 @@ def gdpr(tmp_path_factory: pytest.TempPathFactory) -> Processed:
 
 
 def _ten_k(name: str) -> Processed:
-    path = TEN_K[name]
-    if not path.is_file():
-        pytest.skip(f"real 10-K not found at {path} (../shared/corpora)")
-    return process(path)
+    return process_real(TEN_K[name])
 
 
 # Session scope (not module scope): test_documents and test_footnotes both use the 10-Ks, and

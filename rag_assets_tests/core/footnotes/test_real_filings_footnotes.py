@@ -13,7 +13,7 @@ from rag_assets.core.footnotes.checks import (
 )
 from rag_assets.core.footnotes.stitching import stitching_coverage
 from rag_assets.samples.earnings import earnings_truth
-from rag_assets_tests.core.conftest import CORPORA, Processed, process
+from rag_assets_tests.core.conftest import CORPORA, Processed, process_real
 
 MULTI_LINE = {  # real definitions printed over two or more lines, as the filings print them
     "3m": {
@@ -113,10 +113,7 @@ def test_financebench_filings_keep_every_word(name: str) -> None:
     """MGM 2018 holds lines with a bare line feed inside (they once broke the loader);
     American Water 2022 is the longest filing of the set; Coca-Cola 2017 numbers superscript notes
     afresh on each page and draws "_____" signature lines (no separator zones in a PDF)."""
-    path = FINANCEBENCH / f"{name}.pdf"
-    if not path.is_file():
-        pytest.skip(f"{path} not found (../shared/corpora)")
-    processed = process(path)
+    processed = process_real(FINANCEBENCH / f"{name}.pdf")
     for page in processed.doc.pages:
         assert len(page.line_sizes) == len(page.lines)
     conservation = text_conservation(processed.doc.pages, processed.index, processed.stitched)

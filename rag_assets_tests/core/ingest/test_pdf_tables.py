@@ -2,7 +2,8 @@
 
 The split patterns are the ones real 10-Ks print (financebench-dev filings): a ``$`` in its own
 cell before a spacer and the figure, a ``%`` after the figure, a sign left in the label's cell.
-Real filings are loaded once per module and skipped when ../shared/corpora is absent.
+Real filings come from the session's cache of real filings, skipped when ../shared/corpora is
+absent.
 """
 
 from __future__ import annotations
@@ -12,26 +13,21 @@ from pathlib import Path
 
 import pytest
 
-from rag_assets.core.ingest.documents import LoadedDocument, load_document
+from rag_assets.core.ingest.documents import LoadedDocument
 from rag_assets.core.ingest.pages import Page, TableBlock
 from rag_assets.core.ingest.pdf import clean_table_rows
 from rag_assets_tests.core.conftest import CORPORA, Processed
+from rag_assets_tests.real_filings import real_filing
 
 FINANCEBENCH = CORPORA / "financebench-dev" / "pdfs"
 
 
 @pytest.fixture(scope="module")
 def filing() -> Callable[[str], LoadedDocument]:
-    """A financebench-dev 10-K by file stem, loaded once for the module."""
-    loaded: dict[str, LoadedDocument] = {}
+    """A financebench-dev 10-K by file stem (the session's cache of real filings)."""
 
     def get(stem: str) -> LoadedDocument:
-        path = FINANCEBENCH / f"{stem}.pdf"
-        if not path.is_file():
-            pytest.skip(f"real 10-K not found at {path} (../shared/corpora)")
-        if stem not in loaded:
-            loaded[stem] = load_document(Path(path))
-        return loaded[stem]
+        return real_filing(FINANCEBENCH / f"{stem}.pdf")
 
     return get
 

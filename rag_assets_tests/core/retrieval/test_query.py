@@ -6,11 +6,9 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
-from rag_assets.core.ingest.documents import load_document
 from rag_assets.core.ingest.statements import STATEMENT_KINDS, classify_pages, page_lines
 from rag_assets.core.retrieval.query import (
     LEXICON_PATH,
@@ -22,8 +20,9 @@ from rag_assets.core.retrieval.query import (
     strip_instructions,
     understand,
 )
+from rag_assets_tests.real_filings import CORPORA, real_filing
 
-DEV = Path(__file__).resolve().parents[3].parent / "shared" / "corpora" / "financebench-dev"
+DEV = CORPORA / "financebench-dev"
 STOP_WORDS = {
     "a", "an", "and", "as", "at", "by", "for", "from", "in", "is", "of", "on", "over", "the",
     "to", "what", "with",
@@ -328,7 +327,7 @@ def test_every_metric_finds_a_line_item_on_its_statements_in_real_filings() -> N
         pytest.skip(f"FinanceBench PDFs not under {DEV}")
     texts: dict[str, list[str]] = {}
     for path in paths:
-        pages = [page_lines(p) for p in load_document(path, pdf_workers=1).pages]
+        pages = [page_lines(p) for p in real_filing(path).pages]
         for lines, kind in zip(pages, classify_pages(pages), strict=True):
             if kind:
                 texts.setdefault(kind, []).append(normalize("\n".join(lines).replace("|", " ")))
