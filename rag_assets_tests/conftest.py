@@ -53,17 +53,37 @@ def _module_rank(items: list[pytest.Item]) -> int:
     return 0 if items[0].path.parent == Path(__file__).parent else 1
 
 
+# Modules that share a costly session fixture run on one worker, so that it is built once: the
+# generation store of the sample reports, GDPR and 3M (``corpus``, ~30 s) and the llama.cpp
+# server (``llama_server``). Every other module is a group of its own.
+SHARED_GROUPS = {
+    "core/generation/test_answers.py": "corpus-and-model",
+    "core/generation/test_model_path.py": "corpus-and-model",
+    "core/generation/test_summaries.py": "corpus-and-model",
+    "core/generation/test_injection.py": "corpus-and-model",
+    "core/llm/test_client.py": "corpus-and-model",
+    "core/footnotes/test_model_stitcher.py": "corpus-and-model",
+}
+HERE = Path(__file__).parent
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The longest modules first, so that ``make test``'s two workers (pytest-xdist,
-    ``--dist loadfile --no-loadscope-reorder``: whole modules, in this order) start with them
+    ``--dist loadgroup --no-loadscope-reorder``: whole groups, in this order) start with them
     and share the short ones at the end, instead of one worker running a three-minute harness
     alone after the other is done. A module's tests stay together and in their order (its
-    fixtures are built once), and modules of one rank keep the collection's order."""
+    fixtures are built once), and modules of one rank keep the collection's order. Each test
+    is marked with its group (``xdist_group``): its module, or the group of
+    :data:`SHARED_GROUPS` whose modules share a session fixture."""
     modules: dict[Path, list[pytest.Item]] = {}
     for item in items:
         modules.setdefault(item.path, []).append(item)
     ranked = sorted(modules.values(), key=_module_rank)  # stable: collection order within a rank
     items[:] = [item for module in ranked for item in module]
+    for item in items:
+        module = item.path.relative_to(HERE).as_posix() if item.path.is_relative_to(HERE) \
+            else item.path.name
+        item.add_marker(pytest.mark.xdist_group(SHARED_GROUPS.get(module, module)))
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
