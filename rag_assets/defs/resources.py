@@ -39,9 +39,7 @@ class EmbeddingsResource(dg.ConfigurableResource, EmbeddingSettings):
         if isinstance(settings.lancedb_dir, Path):  # an object store has no folder to probe
             check_folder(settings.lancedb_dir, "LanceDB folder")
         embedder = Embedder(**section_of(self, EmbeddingSettings).model_dump())
-        store = VectorStore(settings.lancedb_dir, embedder.slug, embedder.dimension)
-        embedder.cache = store.embedding_cache()
-        return embedder, store
+        return embedder, VectorStore.of(embedder, settings.lancedb_dir)
 
 
 class RetrievalSettings(dg.ConfigurableResource, RetrievalConfig):

@@ -249,6 +249,15 @@ class VectorStore(LanceFolder):
         self._tables: dict[str, lancedb.table.Table] = {}  # handles re-read the latest version
         self._searchable: dict[str, lancedb.table.Table] = {}
 
+    @classmethod
+    def of(cls, embedder: Embedder, uri: str | Path) -> VectorStore:
+        """The store of ``embedder``'s model at ``uri``, its content-hash cache given to the
+        embedder: a text the store indexed is never encoded again (the answerer re-reads the
+        vectors of the chunks it retrieved, the evaluation its questions')."""
+        store = cls(uri, embedder.slug, embedder.dimension)
+        embedder.cache = store.embedding_cache()
+        return store
+
     # -- tables ---------------------------------------------------------------------------
     def table_name(self, kind: ChunkKind) -> str:
         return f"{kind}_chunks_{ROW_LAYOUT}__{self.model_slug}"

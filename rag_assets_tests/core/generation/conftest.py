@@ -63,8 +63,7 @@ def add(store: VectorStore, embedder: Embedder, pages: PageTexts, document: str,
 def corpus(tmp_path_factory: pytest.TempPathFactory, earnings: Processed,
            annual: dict[tuple[str, int], Processed], request: pytest.FixtureRequest) -> Corpus:
     embedder = Embedder()
-    store = VectorStore(Path(tmp_path_factory.mktemp("lancedb")), embedder.slug,
-                        embedder.dimension)
+    store = VectorStore.of(embedder, Path(tmp_path_factory.mktemp("lancedb")))
     pages = PageTexts()
     documents = {"exemplar-corp-earnings", *(document for document, _ in annual)}
     add(store, embedder, pages, "exemplar-corp-earnings", 2024, earnings)

@@ -156,7 +156,7 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> Reports:
     indexed (naive and enriched) into a fresh store, each under its own document name."""
     folder = tmp_path_factory.mktemp("injection")
     embedder = Embedder()
-    store = VectorStore(folder / "lancedb", embedder.slug, embedder.dimension)
+    store = VectorStore.of(embedder, folder / "lancedb")
     pages = PageTexts()
     for document, hostile in VERSIONS.items():
         path = folder / f"{document}.txt"

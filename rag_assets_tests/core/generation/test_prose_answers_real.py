@@ -42,8 +42,7 @@ def prose_corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     from rag_assets.core.generation.page_texts import PageTexts
 
     embedder = Embedder()
-    store = VectorStore(Path(tmp_path_factory.mktemp("prose_lancedb")), embedder.slug,
-                        embedder.dimension)
+    store = VectorStore.of(embedder, Path(tmp_path_factory.mktemp("prose_lancedb")))
     pages = PageTexts()
     for path, document, year, keep in FILINGS:
         doc = real_filing(path)

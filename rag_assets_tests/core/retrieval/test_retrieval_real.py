@@ -27,7 +27,7 @@ def retriever(three_m: Processed, tmp_path_factory: pytest.TempPathFactory) -> R
     stitched = [p for p in three_m.stitched if p.page_index in STATEMENT_PAGES]
     chunks = enriched_chunks(stitched, DOCUMENT, YEAR, three_m.index, context=context)
     embedder = Embedder()
-    store = VectorStore(tmp_path_factory.mktemp("lancedb"), embedder.slug, embedder.dimension)
+    store = VectorStore.of(embedder, tmp_path_factory.mktemp("lancedb"))
     index_partition(store, embedder, "enriched", DOCUMENT, YEAR, chunks)
     profile = profile_from_text(DOCUMENT, YEAR, [p.text for p in three_m.doc.pages[:2]])
     store.put_profile(DOCUMENT, YEAR, profile.title, profile.aliases)
