@@ -21,10 +21,10 @@ from rag_assets.core.chunks.tokens import (
 )
 from rag_assets.core.chunks.units import StitchedTable, Unit
 from rag_assets.core.footnotes.stitching import CITATION_RE, FOOTNOTE_BLOCK_RE, marker_of
+from rag_assets.core.ingest.pages import markdown_cells
 from rag_assets.core.ingest.statement_tables import (
     caption_label,
     captions_in_force,
-    markdown_cells,
 )
 
 

@@ -14,18 +14,21 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from rag_assets.core.ingest.statement_tables import (
-    DURATIONS,
-    MONTHS_IN_WORDS,
-    UNIT_NAMES,
-    YEAR_RE,
+from rag_assets.core.ingest.pages import (
+    is_markdown_rule,
     markdown_cells,
     markdown_row,
+    markdown_rule,
+)
+from rag_assets.core.ingest.statement_tables import (
+    DURATIONS,
+    UNIT_NAMES,
+    YEAR_RE,
+    duration_words,
     read_units,
 )
 from rag_assets.core.text.figures import AMOUNT_IN_LINE_RE, parse_figure, trailing_cells
 
-_SEPARATOR_RE = re.compile(r"\|(?:\s*:?-+:?\s*\|)+")
 MAX_WRAPPED_LABEL = 60  # a longer line without figures is prose, not a row's label
 MIN_TEXT_ROWS = 3  # lines of as many figures in a run: a table printed without rules
 MAX_HEADING_LINES = 16  # lines above such a run read for the headings of its columns
@@ -46,7 +49,7 @@ def rows_under_header(table_lines: Sequence[str], lines: Sequence[str], start: i
     the table is headings only and the lines print one cell per value column, at least one of
     them a figure. The cells are the page's words (:func:`trailing_cells`), so a quote of the
     row is found on the page."""
-    rows = [markdown_cells(line) for line in table_lines if not _SEPARATOR_RE.fullmatch(line)]
+    rows = [markdown_cells(line) for line in table_lines if not is_markdown_rule(line)]
     if not rows or not _headings_only(rows):
         return [], start
     width = max(len(r) for r in rows) - 1
@@ -137,11 +140,10 @@ def _named_text_table(lines: Sequence[str], start: int, end: int, width: int
     names = []
     for i, heading in enumerate(headings):
         months = durations[i * len(durations) // width][1] if durations else None
-        during = f"{MONTHS_IN_WORDS[months]} months " if months in MONTHS_IN_WORDS else ""
-        names.append(f"{during}{heading['year'] or '% change'}")
+        names.append(f"{duration_words(months)}{heading['year'] or '% change'}")
     _, scale = read_units(header)
     title = lines[top - 1].strip() if top > 0 else ""
     rows = [_row(line) for line in lines[start:end]]
     table = [[UNIT_NAMES.get(scale, ""), *names], *([label, *cells] for label, cells in rows)]
     markdown = [markdown_row(row) for row in table]
-    return title, [markdown[0], "|" + "---|" * (width + 1), *markdown[1:]]
+    return title, [markdown[0], markdown_rule(width + 1), *markdown[1:]]

@@ -20,7 +20,8 @@ from rag_assets.core.footnotes.stitching import (
     is_reference,
 )
 from rag_assets.core.ingest.layout import detect_heading
-from rag_assets.core.ingest.statement_tables import DURATIONS, headed_markdown, markdown_cells
+from rag_assets.core.ingest.pages import markdown_cells
+from rag_assets.core.ingest.statement_tables import DURATIONS, headed_markdown
 from rag_assets.core.text.figures import AMOUNT_IN_LINE_RE
 
 

@@ -17,10 +17,10 @@ from rag_assets.core.chunks.units import page_tables
 from rag_assets.core.footnotes.blocks import sentences_with_blocks
 from rag_assets.core.footnotes.stitching import FOOTNOTE_BLOCK_RE
 from rag_assets.core.generation.page_texts import PageTexts, normalize
+from rag_assets.core.ingest.pages import is_markdown_rule
 from rag_assets.core.ingest.statement_tables import CaptionsInForce
 from rag_assets.core.retrieval.retriever import Hit
 
-_SEPARATOR_ROW_RE = re.compile(r"^\|?\s*:?-{2,}")
 MIN_UNIT_WORDS = 3
 HEADING_WORDS = 8
 # text addressed to a language model rather than to a report's reader: quoted, it would carry a
@@ -161,7 +161,7 @@ def units_of(hit: Hit, locate: PageLocator) -> list[EvidenceUnit]:
             prose.append(line)
             continue
         flush_prose()
-        if _SEPARATOR_ROW_RE.match(stripped.strip("|").strip()):
+        if is_markdown_rule(stripped):
             continue
         cells = _cells(stripped)
         if header is None:

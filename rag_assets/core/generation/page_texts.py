@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rag_assets.core.footnotes.stitching import FOOTNOTE_BLOCK_RE
-from rag_assets.core.ingest.pages import Page, raw_page_text
+from rag_assets.core.ingest.pages import Page, is_markdown_rule, raw_page_text
 from rag_assets.core.retrieval.references import find_references
 
 if TYPE_CHECKING:
@@ -37,7 +37,6 @@ _QUOTES_DASHES = str.maketrans({
     "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-",
     "\u2212": "-", "\ufe58": "-", "\u00ad": "",
 })
-_SEPARATOR_ROW_RE = re.compile(r"\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?")
 _DASH_RUN_RE = re.compile(r"-{2,}")
 _INNER_HYPHEN_RE = re.compile(r"(?<=[^\W_])-(?=[^\W\d_])")
 _CURRENCY_RE = re.compile(r"([$€£¥])\s+(?=[\d(])")
@@ -59,7 +58,7 @@ def _block_as_printed(match: re.Match[str]) -> str:
 
 def _normalize_line(line: str) -> str:
     s = unicodedata.normalize("NFKC", line).casefold().translate(_QUOTES_DASHES)
-    if _SEPARATOR_ROW_RE.fullmatch(s.strip()):
+    if is_markdown_rule(s):
         return ""  # a markdown table's |---|---| row prints nothing
     s = s.replace("\\|", " ").replace("|", " ")
     s = _DASH_RUN_RE.sub("-", s)  # "Revenues––$81.3 billion" prints two en dashes

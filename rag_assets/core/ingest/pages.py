@@ -8,7 +8,7 @@ cause.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Literal
 
@@ -32,6 +32,32 @@ class DocumentError(Exception):
         super().__init__(f"{Path(path).name}: {cause}")
 
 
+# -- the markdown table grammar: how every table is written into a page's text, and read back
+# (the chunkers, the evidence reader and the page texts all use these, never a pattern of their
+# own)
+_MARKDOWN_RULE_RE = re.compile(r"\|?(?:\s*:?-{3,}:?\s*\|)*\s*:?-{3,}:?\s*\|?")
+
+
+def markdown_row(cells: Sequence[str]) -> str:
+    """A markdown table row of ``cells``, a pipe in a cell escaped."""
+    return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+
+def markdown_rule(width: int) -> str:
+    """The rule under a markdown table's header row, for ``width`` columns."""
+    return "|" + "---|" * width
+
+
+def is_markdown_rule(line: str) -> bool:
+    """Whether ``line`` is a markdown table's header rule (``|---|:---:|``): never a row."""
+    return _MARKDOWN_RULE_RE.fullmatch(line.strip()) is not None
+
+
+def markdown_cells(line: str) -> list[str]:
+    """The cells of a markdown table row, an escaped pipe read back as a pipe."""
+    return [c.strip().replace("\\|", "|") for c in line.strip().strip("|").split("|")]
+
+
 class TableBlock(BaseModel):
     """A table found on a page, kept apart from the prose so that figures stay readable.
 
@@ -52,12 +78,8 @@ class TableBlock(BaseModel):
         """Render as a markdown table; the first row is the header (``rows`` renders a slice)."""
         body = self.rows if rows is None else [self.rows[0], *rows]
         width = max(len(r) for r in body)
-
-        def fmt(row: list[str]) -> str:
-            cells = [c.replace("|", "\\|") for c in row] + [""] * (width - len(row))
-            return "| " + " | ".join(cells) + " |"
-
-        lines = [fmt(body[0]), "|" + "---|" * width, *(fmt(r) for r in body[1:])]
+        padded = [row + [""] * (width - len(row)) for row in body]
+        lines = [markdown_row(padded[0]), markdown_rule(width), *map(markdown_row, padded[1:])]
         return "\n".join(lines)
 
 

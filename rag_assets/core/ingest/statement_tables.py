@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel, Field
 
-from rag_assets.core.ingest.pages import Page
+from rag_assets.core.ingest.pages import Page, markdown_cells, markdown_row, markdown_rule
 from rag_assets.core.ingest.statements import StatementKind
 from rag_assets.core.text.figures import NIL_RE, is_figure, parse_figure
 
@@ -92,15 +92,19 @@ class StatementTable(BaseModel):
 MONTHS_IN_WORDS = {3: "three", 6: "six", 9: "nine"}
 
 
+def duration_words(months: int | None) -> str:
+    """"three months " for a quarter's column, "" for a year's or an unknown duration: the
+    duration in words, as statements print it ("Three Months Ended"), so a row quoted under a
+    column named with it holds no figure the page does not print."""
+    return f"{MONTHS_IN_WORDS[months]} months " if months in MONTHS_IN_WORDS else ""
+
+
 def column_name(column: Column) -> str:
     """A column as the chunker names it: "three months 2022", "2022" (a full year), its
-    heading else. The duration in words, as statements print it ("Three Months Ended"), so a
-    row quoted under it holds no figure the page does not print."""
+    heading else."""
     if column.year is None:
         return column.heading or "?"
-    if column.months in MONTHS_IN_WORDS:
-        return f"{MONTHS_IN_WORDS[column.months]} months {column.year}"
-    return str(column.year)
+    return f"{duration_words(column.months)}{column.year}"
 
 
 def _tokens(text: str) -> list[str]:
@@ -487,10 +491,6 @@ def captions_in_force(rows: Sequence[Sequence[str]]) -> list[str]:
     return [reader.row(cells) for cells in rows]
 
 
-def markdown_cells(line: str) -> list[str]:
-    return [c.strip().replace("\\|", "|") for c in line.strip().strip("|").split("|")]
-
-
 def headed_markdown(lines: Sequence[str], above: Sequence[str], width: int | None = None
                     ) -> list[str]:
     """A markdown table whose columns' years and units are printed above it or in its first
@@ -519,7 +519,7 @@ def headed_markdown(lines: Sequence[str], above: Sequence[str], width: int | Non
 
     def headed(names: Sequence[str]) -> list[str]:
         new_header = [first, *[""] * (full - 1 - width), *names]
-        return [markdown_row(new_header), "|" + "---|" * full, *(markdown_row(r) for r in rows)]
+        return [markdown_row(new_header), markdown_rule(full), *(markdown_row(r) for r in rows)]
 
     if width < 1:
         return list(lines)
@@ -573,14 +573,8 @@ def two_level_headings(head: Sequence[Sequence[str]], width: int, full: int
                 for t in tops) or not repeated or not any(YEAR_RE.fullmatch(m) for m in lowers)):
             continue  # amounts or durations over the columns are no names
         durations = [m for p, m in DURATIONS if p.search(top_row[0] if top_row else "")]
-        during = (f"{MONTHS_IN_WORDS[durations[0]]} months "
-                  if len(durations) == 1 and durations[0] in MONTHS_IN_WORDS else "")
+        during = duration_words(durations[0]) if len(durations) == 1 else ""
         return [f"{TRAILING_MARKER_RE.sub('', top or '')} "
                 f"{during if YEAR_RE.fullmatch(m) else ''}{m}" for top, m in zip(
                     tops, lowers, strict=True)]
     return None
-
-
-def markdown_row(cells: Sequence[str]) -> str:
-    """A markdown table row of ``cells``, a pipe in a cell escaped."""
-    return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rag_assets.core.chunks.header_rows import rows_under_header, text_tables
 from rag_assets.core.chunks.units import StitchedTable, Unit, page_tables, stitched_units
 from rag_assets.core.footnotes.stitching import StitchedPage
-from rag_assets.core.ingest.statement_tables import markdown_cells
+from rag_assets.core.ingest.pages import markdown_cells
 
 # a bank's segment results as JPMorgan prints them: names over "year | year | Change", ruled;
 # the rows below as plain text, with a note marker after a figure, "NM" cells, a label wrapped
