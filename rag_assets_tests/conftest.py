@@ -55,35 +55,43 @@ def _module_rank(items: list[pytest.Item]) -> int:
 
 # Modules that share a costly session fixture run on one worker, so that it is built once: the
 # generation store of the sample reports, GDPR and 3M (``corpus``, ~30 s) and the llama.cpp
-# server (``llama_server``). Every other module is a group of its own.
+# server (``llama_server``). Every other module is a unit of its own.
 SHARED_GROUPS = {
-    "core/generation/test_answers.py": "corpus-and-model",
-    "core/generation/test_model_path.py": "corpus-and-model",
-    "core/generation/test_summaries.py": "corpus-and-model",
-    "core/generation/test_injection.py": "corpus-and-model",
-    "core/llm/test_client.py": "corpus-and-model",
-    "core/footnotes/test_model_stitcher.py": "corpus-and-model",
+    f"rag_assets_tests/{module}": "corpus-and-model" for module in (
+        "core/generation/test_answers.py", "core/generation/test_model_path.py",
+        "core/generation/test_summaries.py", "core/generation/test_injection.py",
+        "core/llm/test_client.py", "core/footnotes/test_model_stitcher.py")
 }
-HERE = Path(__file__).parent
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The longest modules first, so that ``make test``'s two workers (pytest-xdist,
-    ``--dist loadgroup --no-loadscope-reorder``: whole groups, in this order) start with them
+    ``--dist loadfile --no-loadscope-reorder``: whole modules, in this order) start with them
     and share the short ones at the end, instead of one worker running a three-minute harness
     alone after the other is done. A module's tests stay together and in their order (its
-    fixtures are built once), and modules of one rank keep the collection's order. Each test
-    is marked with its group (``xdist_group``): its module, or the group of
-    :data:`SHARED_GROUPS` whose modules share a session fixture."""
+    fixtures are built once), and modules of one rank keep the collection's order."""
     modules: dict[Path, list[pytest.Item]] = {}
     for item in items:
         modules.setdefault(item.path, []).append(item)
     ranked = sorted(modules.values(), key=_module_rank)  # stable: collection order within a rank
     items[:] = [item for module in ranked for item in module]
-    for item in items:
-        module = item.path.relative_to(HERE).as_posix() if item.path.is_relative_to(HERE) \
-            else item.path.name
-        item.add_marker(pytest.mark.xdist_group(SHARED_GROUPS.get(module, module)))
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """``--dist loadfile`` with the modules of :data:`SHARED_GROUPS` as one unit of work (one
+    worker). pytest-xdist's own ``loadgroup`` cannot do it under pytest 9: it renames a test by
+    setting ``item._nodeid``, which pytest 9's ``nodeid`` no longer reads, so every test became
+    a unit and modules were split over both workers (their fixtures built twice)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class SharedFixtureScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = super()._split_scope(nodeid)
+            return SHARED_GROUPS.get(module, module)
+
+    return SharedFixtureScheduling(config, log)
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
