@@ -418,8 +418,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     load_start = [round(x, 2) for x in os.getloadavg()]
     embedder = Embedder(batch_size=rb.BATCH_SIZE)
-    embedder.cache = VectorStore(args.cache_dir, embedder.slug,
-                                 embedder.dimension).embedding_cache()
+    VectorStore.of(embedder, args.cache_dir)  # the embedder gets the store's cache
     sections: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="answer_bench_") as tmp_name:
         tmp = Path(tmp_name)

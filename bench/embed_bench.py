@@ -84,8 +84,7 @@ def embedders(backends: Sequence[str], cache_dir: Path | None) -> dict[str, Any]
             log(f"  {backend}: unavailable ({embedder.fallback_reason}); left out")
             continue
         if cache_dir is not None:
-            embedder.cache = VectorStore(cache_dir, embedder.slug,
-                                         embedder.dimension).embedding_cache()
+            VectorStore.of(embedder, cache_dir)  # the embedder gets the store's cache
         out[backend] = embedder
     return out
 

@@ -911,8 +911,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sections: dict[str, float] = {}
     default = default_strategy()
     embedder = Embedder(batch_size=rb.BATCH_SIZE)
-    embedder.cache = VectorStore(args.cache_dir, embedder.slug,
-                                 embedder.dimension).embedding_cache()
+    VectorStore.of(embedder, args.cache_dir)  # the embedder gets the store's cache
     figures: dict[str, Any] = {
         "date": datetime.now(UTC).strftime("%Y-%m-%d"),
         "code": code_state(),
