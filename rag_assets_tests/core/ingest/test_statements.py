@@ -421,10 +421,10 @@ def test_classifying_grows_linearly_with_the_pages(
     def fastest(times: int) -> float:
         best = float("inf")
         for _ in range(3):
-            start = time.perf_counter()
+            start = time.process_time()  # CPU time: waiting for a core is not work
             for rendered in filing:
                 classify_pages(rendered * times)
-            best = min(best, time.perf_counter() - start)
+            best = min(best, time.process_time() - start)
         return best
 
     once, four = fastest(1), fastest(4)
