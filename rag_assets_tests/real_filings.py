@@ -6,13 +6,16 @@ A 10-K takes about 4 s through the PDF engine, several test modules read the sam
 (about 70 s of the suite). A loaded filing is pickled under ``.pytest_cache/real_filings/<code>/``,
 where ``<code>`` is a hash of every source and data file of ``rag_assets`` (any change to the
 reader, or to anything it imports, is a fresh folder: a cache never answers for other code), and
-the file's name carries the PDF's path, size and modification time. Written to a temporary name,
-then renamed: a worker never reads half a file, and two workers that load the same filing at
-once both write the same bytes. Folders of other code versions are removed on first use.
+the file's name carries the PDF's path, size and modification time. A worker parses a filing
+holding a lock on its name (``fcntl.flock``): a second worker asking for it meanwhile waits and
+reads the pickle instead of parsing it a second time on the same two cores. Written to a
+temporary name, then renamed: no reader sees half a file. Folders of other code versions are
+removed on first use.
 ``RAG_ASSETS_TEST_CACHE=0`` turns the disk cache off."""
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import pickle
@@ -64,15 +67,17 @@ def _load(path: Path) -> LoadedDocument:
     stat = path.stat()
     name = hashlib.sha256(f"{path}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()[:16]
     kept = folder / f"{path.stem}-{name}.pickle"
-    try:
-        return pickle.loads(kept.read_bytes())
-    except (OSError, pickle.UnpicklingError, EOFError):
-        pass
-    doc = load_document(path)
-    partial = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
-    partial.write_bytes(pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL))
-    os.replace(partial, kept)
-    return doc
+    with kept.with_suffix(".lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        try:
+            return pickle.loads(kept.read_bytes())
+        except (OSError, pickle.UnpicklingError, EOFError):
+            pass
+        doc = load_document(path)
+        partial = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
+        partial.write_bytes(pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(partial, kept)
+        return doc
 
 
 def real_filing(path: str | Path) -> LoadedDocument:

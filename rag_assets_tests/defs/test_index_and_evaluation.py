@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import shutil
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from rag_assets.core.retrieval.store import VectorStore
 from rag_assets.definitions import all_assets
 from rag_assets.defs.partitions import partition_key, register_partitions
 from rag_assets.defs.resources import default_resources
-from rag_assets_tests.defs.conftest import materialize
+from rag_assets_tests.defs.conftest import materialize, register_test_partitions, write_data_dir
 
 EARNINGS = ("exemplar-corp-earnings", 2024)
 NOTE = ("northwind-note", 2023)
@@ -65,10 +66,15 @@ QUESTIONS = 5  # of the 17 answerable earnings questions: enough to judge, quick
 UNANSWERABLE = 3  # the earnings release's unanswerable questions
 
 
-@pytest.fixture
-def ingested(data_dir: Path, instance: dg.DagsterInstance) -> Path:
-    for document, year in (EARNINGS, NOTE):
-        assert materialize(data_dir, instance, document, year).success
+@pytest.fixture(scope="module")
+def ingested_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The two reports ingested once for the module (each test gets a copy: ``ingested``); the
+    earnings questions cut to the footnote-dependent ones first, then the unanswerable."""
+    data_dir = write_data_dir(tmp_path_factory.mktemp("ingested") / "data")
+    with dg.DagsterInstance.ephemeral() as instance:
+        register_test_partitions(instance)
+        for document, year in (EARNINGS, NOTE):
+            assert materialize(data_dir, instance, document, year).success
     questions = data_dir / "questions" / EARNINGS[0] / f"{EARNINGS[1]}.jsonl"
     lines = questions.read_text(encoding="utf-8").splitlines()
     # keep the footnote-dependent ones among them so footnote metrics are exercised
@@ -77,6 +83,15 @@ def ingested(data_dir: Path, instance: dg.DagsterInstance) -> Path:
     unanswerable = [line for line in lines if '"unanswerable"' in line]
     assert len(unanswerable) == UNANSWERABLE
     questions.write_text("\n".join(lines[:QUESTIONS] + unanswerable) + "\n", encoding="utf-8")
+    return data_dir
+
+
+@pytest.fixture
+def ingested(ingested_once: Path, data_dir: Path, instance: dg.DagsterInstance) -> Path:
+    """A copy of the module's ingested data folder in this test's ``data_dir`` (ingesting both
+    reports cost ~5 s a test); the test's instance knows their partitions."""
+    shutil.rmtree(data_dir)
+    shutil.copytree(ingested_once, data_dir)
     return data_dir
 
 
@@ -128,13 +143,13 @@ def _materialize_vectors(data_dir: str, instance_dir: str, document: str,
 
 
 @pytest.mark.slow
-def test_two_partitions_written_concurrently_both_end_complete(data_dir, tmp_path):
+def test_two_partitions_written_concurrently_both_end_complete(ingested_once, tmp_path):
+    data_dir = tmp_path / "data"
+    shutil.copytree(ingested_once, data_dir)  # both reports' chunks, no vectors yet
     instance_dir = tmp_path / "dagster_home"
     instance_dir.mkdir()
     with dg.DagsterInstance.from_config(str(instance_dir)) as instance:
         register_partitions(instance, {EARNINGS[0], NOTE[0]}, {"2023", "2024"})
-        for document, year in (EARNINGS, NOTE):
-            assert materialize(data_dir, instance, document, year).success
     # an executor, not a Pool: a worker that dies breaks it with an error instead of hanging
     with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
         futures = [pool.submit(_materialize_vectors, str(data_dir), str(instance_dir), *part)
