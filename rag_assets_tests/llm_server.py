@@ -99,34 +99,35 @@ def busy_cores(seconds: float = 0.5) -> float | None:
     return (1 - (idle2 - idle) / (total2 - total)) * (os.cpu_count() or 1)
 
 
-def decode_threads(busy: float | None) -> int:
-    """Two threads decode the reply when this machine is otherwise idle, one when other work
-    runs (``busy`` cores: see ``busy_cores``) or the load is unknown.
+def server_threads(busy: float | None) -> int:
+    """Two threads decode the reply and read the prompt when this machine is otherwise idle, one
+    when other work runs (``busy`` cores: see ``busy_cores``) or the load is unknown.
 
-    llama.cpp's decoding threads meet at a spinning barrier after every operation of every
-    token: two of them on a 2-core machine where anything else runs wait for each other's time
-    slices. Seen in the tests' server logs: 60-80 tokens/s on an idle machine, 1-17 tokens/s
-    beside other work (a stitcher reply of 989 tokens took 550 s), where one thread keeps 38-55
-    tokens/s beside the same work. The stitcher's two calls (2,000 tokens written): 42 s with
-    two threads on an idle machine, 64 s with one. Idle, the server uses no CPU either way."""
+    llama.cpp's threads meet at a spinning barrier after every operation: two of them on a
+    2-core machine where anything else runs wait for each other's time slices, and the waiting
+    spins. Seen in the tests' server logs: decoding at 60-80 tokens/s on an idle machine, 1-17
+    tokens/s beside other work (a stitcher reply of 989 tokens took 550 s), where one thread
+    keeps 38-55 tokens/s beside the same work. Reading the prompt (batches of 512 tokens, fewer
+    barriers): two threads read about 150-200 tokens/s idle, one about 105; beside the suite's
+    other worker two threads read 60-90 tokens/s, each spinning core taken from that worker (the
+    suite of 2026-11-27: 64 s of prompt reading, about 128 core-seconds, for 5,500 tokens). Idle,
+    the server uses no CPU either way."""
     if (os.cpu_count() or 1) < 2 or busy is None or busy > 0.3:
         return 1
     return 2
 
 
 def start_llama_server(log_dir: Path, *, timeout: float = 60.0, attempts: int = 3,
-                       threads: int | None = None, batch_threads: int = 2) -> LlamaServer:
+                       threads: int | None = None) -> LlamaServer:
     """Start the server on a free port and wait until ``/v1/models`` answers; a server that
     exits or does not answer within ``timeout`` raises ``LlamaServerError`` with its log's
     tail. A port taken between choosing and binding it is retried on another port.
 
-    ``threads`` decode the reply (default: ``decode_threads`` of the load now), ``batch_threads``
-    read the prompt, in batches of 512 tokens with few barriers per token: two threads read
-    about 200 tokens/s, one about 105, and other work slows them two to three times, not tens.
-    The log's first line says which."""
+    ``threads`` decode the reply and read the prompt (default: ``server_threads`` of the load
+    now). The log's first line says how many and why."""
     if threads is None:
         busy = busy_cores()
-        threads = decode_threads(busy)
+        threads = server_threads(busy)
         why = f"{busy:.2f} cores busy" if busy is not None else "load unknown"
     else:
         why = "as asked"
@@ -140,10 +141,10 @@ def start_llama_server(log_dir: Path, *, timeout: float = 60.0, attempts: int = 
         command = [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf),
                    "--host", "127.0.0.1", "--port", str(port),
                    "--n_ctx", "2048", "--n_threads", str(threads),
-                   "--n_threads_batch", str(batch_threads)]
+                   "--n_threads_batch", str(threads)]
         with log_path.open("wb") as log:
-            log.write(f"[rag_assets_tests] {threads} decoding thread(s) ({why}), "
-                      f"{batch_threads} for the prompt\n".encode())
+            log.write(f"[rag_assets_tests] {threads} thread(s) to read and write ({why})\n"
+                      .encode())
             log.flush()
             process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT,
                                        stdin=subprocess.DEVNULL)
