@@ -33,6 +33,7 @@ from rag_assets_tests.llm_server import LlamaServer, LlamaServerError, start_lla
 pytest_plugins = (
     "rag_assets_tests.browser",  # the headless Chromium fixtures
     "rag_assets_tests.services",  # throwaway PostgreSQL and Redis servers
+    "rag_assets_tests.encoder_memo",  # a text the ONNX encoder read is not read again
 )
 
 

@@ -61,7 +61,7 @@ _CONF_RE = re.compile(r"x_wconf (\d+)")
 
 def has_text(text: str) -> bool:
     """At least ``MIN_TEXT_CHARS`` printed (non-space) characters."""
-    return sum(not ch.isspace() for ch in text) >= MIN_TEXT_CHARS
+    return len("".join(text.split())) >= MIN_TEXT_CHARS  # split() drops what isspace() is
 
 
 @dataclass(frozen=True)

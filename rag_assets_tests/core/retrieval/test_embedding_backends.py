@@ -32,6 +32,8 @@ from rag_assets.core.retrieval.embeddings import (
 )
 from rag_assets.core.retrieval.store import VectorStore, index_partition
 
+pytestmark = pytest.mark.encoder_unmemoized  # the encoder's own tests: the model runs
+
 # real sentences: a 10-K's notes and statements, a footnote, a question, an empty text, one
 # longer than the model's 256 tokens (truncated alike by both), odd whitespace and accents
 SENTENCES = [

@@ -33,6 +33,8 @@ from rag_assets.core.retrieval.embeddings import (
 )
 from rag_assets.core.retrieval.store import LanceEmbeddingCache, VectorStore, partition_filter
 
+pytestmark = pytest.mark.encoder_unmemoized  # the encoder's own tests: the model runs
+
 KIND = "naive"
 DIM = 8  # store tests use small random vectors: the store does not care where they come from
 
