@@ -54,14 +54,21 @@ def _module_rank(items: list[pytest.Item]) -> int:
     return 0 if items[0].path.parent == Path(__file__).parent else 1
 
 
-# Modules that share a costly session fixture run on one worker, so that it is built once: the
-# generation store of the sample reports, GDPR and 3M (``corpus``, ~30 s) and the llama.cpp
-# server (``llama_server``). Every other module is a unit of its own.
+# Modules that run on one worker, one after the other:
+# - "corpus-and-model" share a costly session fixture, built once: the generation store of the
+#   sample reports, GDPR and 3M (``corpus``, ~30 s) and the llama.cpp server (``llama_server``);
+# - "harnesses" each start a Dagster deployment of many processes (the daemon backfill, the
+#   Celery scale profile) and spend much of their time waiting on its timers: run at the same
+#   time on the two workers they took 161 and 134 s (86 and 99 s alone), each slowing the other;
+#   one after the other, each shares the cores with the other worker's single-process tests.
+# Every other module is a unit of its own.
 SHARED_GROUPS = {
-    f"rag_assets_tests/{module}": "corpus-and-model" for module in (
+    **{f"rag_assets_tests/{module}": "corpus-and-model" for module in (
         "core/generation/test_answers.py", "core/generation/test_model_path.py",
         "core/generation/test_summaries.py", "core/generation/test_injection.py",
-        "core/llm/test_client.py", "core/footnotes/test_model_stitcher.py")
+        "core/llm/test_client.py", "core/footnotes/test_model_stitcher.py")},
+    **{f"rag_assets_tests/{module}": "harnesses" for module in (
+        "test_backfill_check.py", "test_scale_check.py")},
 }
 
 
