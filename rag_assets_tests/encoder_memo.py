@@ -6,9 +6,10 @@ with an empty embedding cache, as a fresh data folder must): in the suite of 202
 encoded ~2,300 texts, ~1,600 of them already encoded by an earlier test of the same process,
 ~37 of the suite's core-seconds. The model still reads every distinct text once, and the vector
 given back is the one it computed: ``OnnxEncoder`` runs one unpadded text per call and
-quantizes activations per call, so a text's vector depends on that text, the model file and the
-token limit alone, the memo's key. Everything above the encoder (the store's cache, the counts
-of texts embedded, the thread plans, the run metadata) runs as it does in production.
+quantizes activations per call, so a text's vector depends on that text, the model file (its
+path, size and modification time) and the token limit alone, the memo's key. Everything above
+the encoder (the store's cache, the counts of texts embedded, the thread plans, the run metadata)
+runs as it does in production.
 
 Tests of the encoder itself (the same vectors in any order, batch or number of streams) must
 see the model run: their modules carry ``pytest.mark.encoder_unmemoized``, and the memo is off
@@ -33,7 +34,9 @@ def _remembering_encode(self: OnnxEncoder, texts: Sequence[str], batch_size: int
                         max_seq_length: int, threads: int) -> np.ndarray:
     if not _enabled or not texts:
         return _original(self, texts, batch_size, max_seq_length, threads)
-    keys = [(str(self.path), max_seq_length, text) for text in texts]
+    stat = self.path.stat()  # a model file written again at the same path is another model
+    model = f"{self.path}|{stat.st_size}|{stat.st_mtime_ns}"
+    keys = [(model, max_seq_length, text) for text in texts]
     missing = list(dict.fromkeys(key for key in keys if key not in _VECTORS))
     if missing:
         fresh = _original(self, [text for _, _, text in missing], batch_size, max_seq_length,
