@@ -11,9 +11,10 @@ path, size and modification time) and the token limit alone, the memo's key. Eve
 the encoder (the store's cache, the counts of texts embedded, the thread plans, the run metadata)
 runs as it does in production.
 
-Tests of the encoder itself (the same vectors in any order, batch or number of streams) must
-see the model run: their modules carry ``pytest.mark.encoder_unmemoized``, and the memo is off
-during their tests.
+Tests of the encoder itself (the same vectors in any order, batch or number of streams), and
+tests that read what the model did (its time, its texts per second: a remembered text takes no
+time, so a rate read after a memo hit is 0), must see the model run: they carry
+``pytest.mark.encoder_unmemoized``, and the memo is off during them.
 """
 
 from __future__ import annotations

@@ -95,6 +95,7 @@ def ingested(ingested_once: Path, data_dir: Path, instance: dg.DagsterInstance) 
     return data_dir
 
 
+@pytest.mark.encoder_unmemoized  # it reads what the model did: texts/s, time in the model
 def test_vectors_hold_every_chunk_and_rematerializing_embeds_nothing(ingested, instance):
     first = run(ingested, instance, VECTORS, EARNINGS)
     assert first.success
