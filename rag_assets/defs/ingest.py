@@ -39,6 +39,7 @@ from rag_assets.core.llm.client import LLMConfigError
 from rag_assets.core.warehouse.tables import (
     chunks_to_frame,
     frame_to_chunks,
+    frame_to_context,
     frame_to_pages,
     frame_to_stitched,
     frames_to_index,
@@ -444,9 +445,8 @@ def naive_chunks(
     chunk_settings = settings.chunk_settings
     index = frames_to_index(footnote_dictionary, footnote_registry)
     pages = frame_to_pages(raw_pages)
-    chunks = chunking.naive_chunks(
-        pages, document, year, index, chunk_settings, document_context(document, year, pages)
-    )
+    where = frame_to_context(raw_pages, document, year, pages)
+    chunks = chunking.naive_chunks(pages, document, year, index, chunk_settings, where)
     yield from _chunk_outputs(chunks, chunk_settings.max_tokens, "naive_chunks",
                               source_of("raw_pages", raw_pages))
 
@@ -471,7 +471,7 @@ def enriched_chunks(
     document, year = partition_of(context)
     index = frames_to_index(footnote_dictionary, footnote_registry)
     chunk_settings = settings.chunk_settings
-    where = document_context(document, year, frame_to_pages(raw_pages))
+    where = frame_to_context(raw_pages, document, year)
     chunks = chunking.enriched_chunks(
         frame_to_stitched(stitched_text), document, year, index, chunk_settings, where
     )

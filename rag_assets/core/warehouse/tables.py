@@ -15,7 +15,7 @@ import pandas as pd
 
 from rag_assets.core.chunks.chunking import Chunk
 from rag_assets.core.footnotes.stitching import Citation, Footnote, FootnoteIndex, StitchedPage
-from rag_assets.core.ingest.context import DocumentContext
+from rag_assets.core.ingest.context import DocumentContext, PageContext, document_context
 from rag_assets.core.ingest.facts import StatementFact
 from rag_assets.core.ingest.pages import Page, TableBlock, TextSource
 
@@ -23,6 +23,7 @@ RAW_PAGE_COLUMNS = [
     "document", "year", "page_index", "page_label", "section", "item", "statement", "text",
     "note_lines", "line_sizes", "body_size", "tables_json", "tables_markdown", "n_tables",
     "n_chars", "n_table_chars", "source_file", "sha256", "text_source", "text_note",
+    "company", "doc_type", "topics", "other_items",
 ]
 FOOTNOTE_COLUMNS = [
     "document", "year", "footnote_id", "marker", "style", "status", "text", "page_index", "line",
@@ -107,9 +108,11 @@ def pages_to_frame(
     pages: Sequence[Page], document: str, year: int, source_file: str, sha256: str,
     context: DocumentContext | None = None,
 ) -> pd.DataFrame:
-    """One row per page, with the 10-K Item and the statement it belongs to (``context``), and
-    where its text came from (``text_source``: "text", "ocr" or "none"; ``text_note``: how OCR
-    read it or why it has no text)."""
+    """One row per page, with what ``context`` says of it (the 10-K Item and the statement it
+    belongs to, its note topics and the other Items it heads; the company and form on every
+    row: the chunkers read the whole context back, :func:`frame_to_context`) and where its text
+    came from (``text_source``: "text", "ocr" or "none"; ``text_note``: how OCR read it or why
+    it has no text)."""
     rows = []
     for p in pages:
         page_context = context.page(p.page_index) if context else None
@@ -130,9 +133,37 @@ def pages_to_frame(
                                                              for r in t.rows for c in r),
                 "source_file": source_file, "sha256": sha256,
                 "text_source": p.text_source, "text_note": p.text_note,
+                "company": context.company if context else None,
+                "doc_type": context.doc_type if context else None,
+                "topics": json.dumps(page_context.topics) if page_context else None,
+                "other_items": json.dumps(page_context.other_items) if page_context else None,
             }
         )
     return _frame(rows, RAW_PAGE_COLUMNS)
+
+
+def frame_to_context(frame: pd.DataFrame, document: str, year: int,
+                     pages: Sequence[Page] | None = None) -> DocumentContext:
+    """The document context ``raw_pages`` was written with, read back rather than worked out
+    again from its pages in each chunk step (the same value: both read the same pages); worked
+    out from its pages (``pages``, else the frame's) for a partition written before the context
+    was stored."""
+    stored = ["doc_type", "topics", "other_items"]
+    if frame.empty or any(c not in frame.columns for c in stored) \
+            or frame[stored].isna().any(axis=None):
+        return document_context(document, year,
+                                pages if pages is not None else frame_to_pages(frame))
+    rows = frame.sort_values("page_index")
+    return DocumentContext(
+        document=document, year=year, company=_none(rows.company.iloc[0]),
+        doc_type=str(rows.doc_type.iloc[0]),
+        pages=[
+            PageContext(page_index=int(row.page_index), item=_none(row.item),
+                        statement=_none(row.statement), topics=json.loads(row.topics),
+                        other_items=json.loads(row.other_items))
+            for row in rows.itertuples(index=False)
+        ],
+    )
 
 
 def frame_to_pages(frame: pd.DataFrame) -> list[Page]:

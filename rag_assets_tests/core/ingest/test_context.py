@@ -22,6 +22,7 @@ from rag_assets.core.ingest.context import (
     document_context,
     letters_and_digits,
 )
+from rag_assets.core.warehouse.tables import frame_to_context, pages_to_frame
 
 from ..conftest import Processed
 
@@ -134,3 +135,23 @@ def test_split_statement_table_keeps_title_and_header_rows_in_every_part() -> No
 def test_letters_and_digits_keep_exactly_what_isalnum_keeps(text: str) -> None:
     """The fast paths (bytes.translate for ASCII, a regex otherwise) agree with the definition."""
     assert letters_and_digits(text) == "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+@pytest.mark.parametrize("fixture", ["pfizer", "earnings"])
+def test_raw_pages_keep_the_context_the_chunk_steps_read_back(
+    request: pytest.FixtureRequest, fixture: str
+) -> None:
+    """The chunk steps read the context ``raw_pages`` stored instead of working it out again:
+    the same value; a partition written before it was stored is worked out from its pages."""
+    processed: Processed = request.getfixturevalue(fixture)
+    pages = processed.doc.pages
+    context = document_context(fixture, 2021, pages)
+    assert any(p.topics or p.other_items or p.statement for p in context.pages)
+    frame = pages_to_frame(pages, fixture, 2021, "f.pdf", "0" * 64, context)
+    assert frame_to_context(frame, fixture, 2021) == context
+    # what is read is what was stored, not worked out again
+    frame["company"] = "Stored Co"
+    assert frame_to_context(frame, fixture, 2021).company == "Stored Co"
+    older = frame.drop(columns=["company", "doc_type", "topics", "other_items"])
+    assert frame_to_context(older, fixture, 2021) == context
+    assert frame_to_context(older, fixture, 2021, pages) == context
