@@ -1,4 +1,5 @@
-"""Footnote-aware chunks: fitted units packed up to the budget, never across a heading.
+"""Footnote-aware chunks: fitted units packed up to the budget, never across a heading or from
+one statement's pages into another's.
 
 A definition is stored once per chunk: the stitched text repeats it after every citing
 sentence, a chunk keeps it after its first citing sentence only. Past the stitcher's bound
@@ -119,8 +120,12 @@ def enriched_chunks(
     while (unit := pending.pop() if pending else next(fitted, None)) is not None:
         stored = current.stored(unit)  # sized as stored: blocks already held are not again
         section_changes = unit.heading and current.units
+        # a chunk's header and ``statement`` are its first page's: a page of another statement
+        # (Pfizer's income statement after the auditor's report) opens a chunk of its own
+        statement_changes = current.units and (
+            context.page(unit.page).statement != context.page(current.units[0].page).statement)
         too_big = current.units and current.tokens + stored.tokens > current.budget
-        if section_changes or too_big:
+        if section_changes or statement_changes or too_big:
             drafts.append(current)
             current = _Draft(section=unit.section)
             stored = current.stored(unit)  # a fresh chunk gets the blocks again

@@ -298,3 +298,28 @@ def test_evidence_pages_add_the_pages_of_stitched_footnotes(earnings: Processed)
     plain = next(c for c in _naive(earnings) if "{FOOTNOTE" not in c.text)
     assert evidence_pages(plain, earnings.index.footnotes) == list(
         range(plain.page_start, plain.page_end + 1))
+
+
+def test_a_chunk_never_runs_from_one_statement_into_another() -> None:
+    """A chunk's header and ``statement`` are its first page's: the income statement that
+    follows the auditor's report without a heading (Pfizer's 10-K of 2021, pages 55-56) opens
+    its own chunk, labelled with its statement, and nothing is lost at the seam."""
+    from rag_assets.core.ingest.context import DocumentContext, PageContext
+
+    auditor = ("We have served as the Company's auditor since at least 1942. "
+               "New York, New York February 24, 2022")
+    income = ("Consolidated Statements of Income Acme Inc. and Subsidiary Companies Year Ended "
+              "December 31, 2021 2020 Revenues $ 81,288 $ 41,651 Cost of sales 30,821 8,484")
+    pages = [StitchedPage(page_index=0, page_label="55", section=None, text=auditor),
+             StitchedPage(page_index=1, page_label="56", section=None, text=income)]
+    context = DocumentContext(
+        document="acme-10k", year=2021, company="Acme Inc", doc_type="10-K",
+        pages=[PageContext(page_index=0, item="Item 8. Financial Statements"),
+               PageContext(page_index=1, item="Item 8. Financial Statements",
+                           statement="income_statement")])
+    chunks = enriched_chunks(pages, "acme-10k", 2021, FootnoteIndex(footnotes=[], citations=[]),
+                             context=context)
+    assert [(c.page_start, c.page_end, c.statement) for c in chunks] == [
+        (0, 0, None), (1, 1, "income_statement")]
+    assert "Consolidated Statements of Income" in chunks[1].context
+    assert [" ".join(c.text.split()) for c in chunks] == [auditor, income]
