@@ -47,8 +47,9 @@ demo: install $(DAGSTER_HOME)/dagster.yaml
 
 # The suite on two workers (pytest-xdist, one per core): whole modules to a worker, so a module's
 # fixtures are built once (and the modules sharing a costly session fixture, or the two
-# deployment harnesses, to one worker: rag_assets_tests/conftest.py's scheduler), in the order that conftest gives (the longest modules,
-# the process harnesses, first), and the 15 slowest tests listed at the end. One test alone:
+# deployment harnesses, to one worker: rag_assets_tests/conftest.py's scheduler), in the order
+# that conftest gives (the longest modules, the process harnesses, first), and the 15 slowest
+# tests listed at the end. One test alone:
 # .venv/bin/python -m pytest path::name
 PYTEST := $(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=15
 

@@ -48,7 +48,8 @@ def _remembering_encode(self: OnnxEncoder, texts: Sequence[str], batch_size: int
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "encoder_unmemoized: the ONNX encoder runs for every text (encoder tests)")
+        "markers", "encoder_unmemoized: the ONNX encoder runs for every text (the encoder's own "
+        "tests, a test reading the model's speed)")
     OnnxEncoder.encode = _remembering_encode  # type: ignore[method-assign]
 
 

@@ -19,11 +19,13 @@ from rag_assets.core.ingest.context import DocumentContext, PageContext, documen
 from rag_assets.core.ingest.facts import StatementFact
 from rag_assets.core.ingest.pages import Page, TableBlock, TextSource
 
+# the document context beside each page's Item and statement (frame_to_context reads it back)
+CONTEXT_COLUMNS = ["company", "doc_type", "topics", "other_items"]
 RAW_PAGE_COLUMNS = [
     "document", "year", "page_index", "page_label", "section", "item", "statement", "text",
     "note_lines", "line_sizes", "body_size", "tables_json", "tables_markdown", "n_tables",
     "n_chars", "n_table_chars", "source_file", "sha256", "text_source", "text_note",
-    "company", "doc_type", "topics", "other_items",
+    *CONTEXT_COLUMNS,
 ]
 FOOTNOTE_COLUMNS = [
     "document", "year", "footnote_id", "marker", "style", "status", "text", "page_index", "line",
@@ -148,9 +150,8 @@ def frame_to_context(frame: pd.DataFrame, document: str, year: int,
     again from its pages in each chunk step (the same value: both read the same pages); worked
     out from its pages (``pages``, else the frame's) for a partition written before the context
     was stored."""
-    stored = ["doc_type", "topics", "other_items"]
-    if frame.empty or any(c not in frame.columns for c in stored) \
-            or frame[stored].isna().any(axis=None):
+    if frame.empty or any(c not in frame.columns for c in CONTEXT_COLUMNS) \
+            or frame[CONTEXT_COLUMNS[1:]].isna().any(axis=None):  # a company may be unknown
         return document_context(document, year,
                                 pages if pages is not None else frame_to_pages(frame))
     rows = frame.sort_values("page_index")

@@ -22,7 +22,7 @@ from rag_assets.core.ingest.context import (
     document_context,
     letters_and_digits,
 )
-from rag_assets.core.warehouse.tables import frame_to_context, pages_to_frame
+from rag_assets.core.warehouse.tables import CONTEXT_COLUMNS, frame_to_context, pages_to_frame
 
 from ..conftest import Processed
 
@@ -152,6 +152,6 @@ def test_raw_pages_keep_the_context_the_chunk_steps_read_back(
     # what is read is what was stored, not worked out again
     frame["company"] = "Stored Co"
     assert frame_to_context(frame, fixture, 2021).company == "Stored Co"
-    older = frame.drop(columns=["company", "doc_type", "topics", "other_items"])
+    older = frame.drop(columns=CONTEXT_COLUMNS)
     assert frame_to_context(older, fixture, 2021) == context
     assert frame_to_context(older, fixture, 2021, pages) == context
