@@ -465,9 +465,10 @@ def enriched_chunks(
     naive_chunks: pd.DataFrame,
 ) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
     """Chunks of whole units: a sentence with its stitched footnotes, a table with its title,
-    header rows and notes; never across a section heading or from one statement's pages into
-    another's; each with its contextual header (read from ``raw_pages``). Reads
-    ``naive_chunks`` only to report the baseline's co-location beside its own."""
+    header rows and notes (and the caption or colon line printed above it); never across a
+    section heading or from one statement's pages into another's; each with its contextual
+    header (read from ``raw_pages``). Reads ``naive_chunks`` only to report the baseline's
+    co-location beside its own."""
     document, year = partition_of(context)
     index = frames_to_index(footnote_dictionary, footnote_registry)
     chunk_settings = settings.chunk_settings

@@ -142,8 +142,19 @@ def _table_units(
     def unit(lines: list[str], tokens: int) -> Unit:
         return replace(probe, text="\n".join(lines), tokens=tokens)
 
-    if head_tokens + sum(row_tokens) + sum(note_tokens) <= limit:
-        yield unit([*head, *rows, *table.notes], head_tokens + sum(row_tokens) + sum(note_tokens))
+    lead, lead_tokens = table.lead, 0
+    if lead is not None:
+        lead_tokens = count_tokens([lead.text])[0] - special
+        if lead_tokens + head_tokens + (row_tokens[0] if rows else 0) > limit:
+            # no room beside the head and a first row: the lead goes before it, as printed
+            lead.tokens = lead_tokens
+            lead_limit = budget.body(header_of(lead))
+            yield from (_split_long(lead, lead_limit) if lead_tokens > lead_limit else [lead])
+            lead, lead_tokens = None, 0
+    lead_lines = [lead.text] if lead is not None else []
+    if lead_tokens + head_tokens + sum(row_tokens) + sum(note_tokens) <= limit:
+        yield unit([*lead_lines, *head, *rows, *table.notes],
+                   lead_tokens + head_tokens + sum(row_tokens) + sum(note_tokens))
         return
     markers = [FOOTNOTE_BLOCK_RE.fullmatch(note) for note in table.notes]
     head_cites = _cited_markers("\n".join(head))
@@ -167,7 +178,7 @@ def _table_units(
     caption_rows = [i for i, c in enumerate(cells) if caption_label(c) is not None]
     reserve = max((row_tokens[i] for i in caption_rows), default=0)  # room for a carried one
     parts: list[list[int]] = [[]]
-    used, cites = head_tokens, set(head_cites)
+    used, cites = lead_tokens + head_tokens, set(head_cites)
     for i, n in enumerate(row_tokens):  # a part's rows and the notes they cite fit together
         grown = cites | row_cites[i]
         if parts[-1] and used + n + notes_for(grown) > limit:
@@ -188,8 +199,9 @@ def _table_units(
     placed: set[int] = set()
     for number, part in enumerate(parts):
         part = [*carried(part), *part] if number else part
-        lines = [*head, *(rows[i] for i in part)]
-        used = head_tokens + sum(row_tokens[i] for i in part)
+        opening = lead_lines if number == 0 else []  # the lead opens the first part only
+        lines = [*opening, *head, *(rows[i] for i in part)]
+        used = (lead_tokens if number == 0 else 0) + head_tokens + sum(row_tokens[i] for i in part)
         cited = _cited_markers("\n".join(lines))
         chosen: list[str] = []
         for i, note in enumerate(table.notes):  # notes in citation order; a note may cite one

@@ -2,7 +2,8 @@
 
 A unit is what the enriched chunker keeps whole: a sentence with the ``{FOOTNOTE ...}`` blocks
 stitched after it, a table with its title, header rows, the rows printed as text under a ruled
-header (:mod:`rag_assets.core.chunks.header_rows`) and the notes printed below it. Units
+header (:mod:`rag_assets.core.chunks.header_rows`), the notes printed below it and the caption
+or colon line that leads into it (``StitchedTable.lead``). Units
 are not sized here (:mod:`rag_assets.core.chunks.fitting` does that).
 """
 
@@ -56,6 +57,10 @@ class StitchedTable:
     notes: list[str]
     page: int
     section: str | None
+    # the caption or introducing line printed right above it on its page (a statement's
+    # "Consolidated Balance Sheets (In millions ...)", a "... are presented below:"), which
+    # opens the table's first part instead of a chunk of its own
+    lead: Unit | None = None
 
 
 def stitched_units(pages: Sequence[StitchedPage]) -> Iterable[Unit | StitchedTable]:
@@ -96,7 +101,9 @@ def _read_units(pages: Sequence[StitchedPage]) -> Iterable[Unit | StitchedTable]
             if line.startswith("|"):
                 above = header_block(lines, n)
                 title = _table_title(paragraph, above)
-                yield from _flush(paragraph, page.page_index, section)
+                before = list(_flush(paragraph, page.page_index, section))
+                lead = before.pop() if before and _introduces_table(before[-1].text) else None
+                yield from before
                 table_lines = []
                 while n < len(lines) and lines[n].strip().startswith("|"):
                     table_lines.append(lines[n].strip())
@@ -108,7 +115,7 @@ def _read_units(pages: Sequence[StitchedPage]) -> Iterable[Unit | StitchedTable]
                 while n < len(lines) and FOOTNOTE_BLOCK_RE.fullmatch(lines[n].strip()):
                     notes.append(lines[n].strip())
                     n += 1
-                yield StitchedTable(title, table_lines, notes, page.page_index, section)
+                yield StitchedTable(title, table_lines, notes, page.page_index, section, lead)
                 continue
             if heading:
                 yield from _flush(paragraph, page.page_index, section)
@@ -169,6 +176,16 @@ def _flush(paragraph: list[str], page: int, section: str | None) -> Iterable[Uni
     paragraph.clear()
     for sentence in sentences_with_blocks(text):
         yield Unit(sentence, page, section)
+
+
+def _introduces_table(text: str) -> bool:
+    """The text right above a table leads into it unless it ends a sentence: a caption (a
+    statement's company, name, units and "For the Years Ended December 31," lines) or a line
+    that ends in a colon. Kept with the table, a statement's title no longer makes a chunk of
+    its own when the table's first rows do not fit in the chunk before it. Text holding a
+    stitched footnote stays a sentence of its own."""
+    text = text.rstrip()
+    return bool(text) and "{FOOTNOTE" not in text and not text.endswith((".", "!", "?", ";"))
 
 
 def _table_title(paragraph: list[str], above: Sequence[str]) -> str | None:

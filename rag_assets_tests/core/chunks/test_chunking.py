@@ -228,6 +228,58 @@ def test_a_table_part_repeats_the_caption_its_rows_are_under() -> None:
     assert seen == body
 
 
+
+def _statement_page(lead: Sequence[str], prose: str) -> StitchedPage:
+    """A page of prose, then a statement's caption block, its dates line and 40 rows (the
+    layout of American Water's 10-K of 2022, page 80)."""
+    rows = [f"| Asset line {n:02d} | {n * 11} | {n * 7} |" for n in range(1, 41)]
+    text = "\n".join([prose, "", *lead, "December 31, 2022 December 31, 2021",
+                      "| ASSETS |  |  |", "|---|---|---|", *rows])
+    return StitchedPage(page_index=0, page_label="80", section=None, text=text)
+
+
+CAPTION_BLOCK = ["Acme Water Company, Inc. and Subsidiary Companies",
+                 "Consolidated Balance Sheets", "(In millions, except share and per share data)"]
+PROSE = " ".join(f"Our regulated businesses served customer group {n} in the year." for n in
+                 range(9))
+
+
+def test_a_caption_block_opens_the_table_it_heads() -> None:
+    """A statement's caption block above its table goes into the table's first part: it no
+    longer makes a chunk of its own when the rows do not fit in the chunk before it (American
+    Water's balance sheet title was a 55-token chunk), and it is kept once, in order."""
+    settings = ChunkSettings(max_tokens=128)
+    page = _statement_page(CAPTION_BLOCK, PROSE)
+    chunks = enriched_chunks([page], "acme-10k", 2022, FootnoteIndex(footnotes=[], citations=[]),
+                             settings)
+    caption = " ".join(CAPTION_BLOCK)
+    holding = [c for c in chunks if caption in " ".join(c.text.split())]
+    assert len(holding) == 1
+    assert "| Asset line 01 |" in holding[0].text  # with the first rows it heads
+    assert " ".join(holding[0].text.split()).startswith(caption)
+    assert [c for c in chunks if PROSE in " ".join(c.text.split())] != holding  # prose apart
+    assert all(c.n_tokens <= settings.max_tokens for c in chunks)
+
+
+def test_a_lead_without_room_beside_the_table_stays_before_it() -> None:
+    """A lead that cannot sit beside the table's head and first row, and a sentence that ends
+    above the table, stay units of their own before it: nothing is dropped or moved."""
+    settings = ChunkSettings(max_tokens=128)
+    long_lead = ["Amounts by line " + " ".join(f"group{n} segment{n}" for n in range(45))]
+    chunks = enriched_chunks([_statement_page(long_lead, PROSE)], "acme-10k", 2022,
+                             FootnoteIndex(footnotes=[], citations=[]), settings)
+    first_table = next(i for i, c in enumerate(chunks) if "| Asset line 01 |" in c.text)
+    assert not chunks[first_table].text.startswith("Amounts by line")
+    text = " ".join(" ".join(c.text for c in chunks[:first_table]).split())
+    assert long_lead[0] in text  # whole, before the table
+    ended = ["These are the balance sheets of the company."]
+    chunks = enriched_chunks([_statement_page(ended, PROSE)], "acme-10k", 2022,
+                             FootnoteIndex(footnotes=[], citations=[]), settings)
+    first_table = next(c for c in chunks if "| Asset line 01 |" in c.text)
+    assert ended[0] not in first_table.text
+    assert sum(ended[0] in " ".join(c.text.split()) for c in chunks) == 1
+
+
 # --- sections -------------------------------------------------------------------------------
 
 
