@@ -147,9 +147,9 @@ def _table_units(
         lead_tokens = count_tokens([lead.text])[0] - special
         if lead_tokens + head_tokens + (row_tokens[0] if rows else 0) > limit:
             # no room beside the head and a first row: the lead goes before it, as printed
-            lead.tokens = lead_tokens
-            lead_limit = budget.body(header_of(lead))
-            yield from (_split_long(lead, lead_limit) if lead_tokens > lead_limit else [lead])
+            before = replace(lead, tokens=lead_tokens)
+            lead_limit = budget.body(header_of(before))
+            yield from (_split_long(before, lead_limit) if lead_tokens > lead_limit else [before])
             lead, lead_tokens = None, 0
     lead_lines = [lead.text] if lead is not None else []
     if lead_tokens + head_tokens + sum(row_tokens) + sum(note_tokens) <= limit:
