@@ -378,11 +378,14 @@ def flow_by_sensors(dagster: Dagster, keys: list[str]) -> tuple[PhaseResult, lis
     return result, [f"flow: {failed} run(s) failed"] if failed else []
 
 
-def flow_in_process(instance: dg.DagsterInstance, data: Path, keys: list[str]) -> PhaseResult:
+def flow_in_process(instance: dg.DagsterInstance, data: Path, keys: list[str],
+                    report: Callable[[str], None] = say) -> PhaseResult:
     """Phase 1 for the slow test: every partition's ingest and index groups materialized in
     this process (the model loaded once, an ephemeral instance: a SQLite one spends more time
     on fsync than on the notes) before any daemon runs; ``instance`` learns the partitions. The
-    backfill then writes the evaluation and reports for the first time, the fault phase again."""
+    backfill then writes the evaluation and reports for the first time, the fault phase again.
+    ``report`` prints its line with the calling tool's prefix (``make scale-check`` passes its
+    own)."""
     from rag_assets.definitions import all_assets
     from rag_assets.defs.partitions import register_partitions
     from rag_assets.defs.resources import default_resources
@@ -399,8 +402,8 @@ def flow_in_process(instance: dg.DagsterInstance, data: Path, keys: list[str]) -
                                     raise_on_error=False)
             succeeded += result.success
     seconds = time.monotonic() - started
-    say(f"flow: {succeeded}/{len(keys)} partitions ingested and indexed in process in "
-        f"{seconds:.0f} s")
+    report(f"flow: {succeeded}/{len(keys)} partitions ingested and indexed in process in "
+           f"{seconds:.0f} s")
     return PhaseResult(phase="flow (in process)", partitions=len(keys), runs=len(keys),
                        succeeded=succeeded, failed=len(keys) - succeeded, seconds=seconds)
 

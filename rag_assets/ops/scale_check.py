@@ -358,7 +358,8 @@ def run_profile(profile: Profile, work: Path, fleet: tuple[str, int], env: dict[
             stack.enter_context(worker.start())
         ui = stack.enter_context(LocalDagster(home, data, mode="webserver", env=env)
                                  .start(wait=False))
-        ingested = flow_in_process(instance, data, keys) if ingest == "in-process" else None
+        ingested = (flow_in_process(instance, data, keys, report=say) if ingest == "in-process"
+                    else None)
         for worker in workers:
             worker.wait_until_ready()
         ui.wait_until_up()
