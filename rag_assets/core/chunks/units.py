@@ -24,6 +24,7 @@ from rag_assets.core.ingest.layout import detect_heading
 from rag_assets.core.ingest.pages import markdown_cells
 from rag_assets.core.ingest.statement_tables import DURATIONS, headed_markdown
 from rag_assets.core.text.figures import AMOUNT_IN_LINE_RE
+from rag_assets.core.text.sentences import sentence_ends
 
 
 @dataclass
@@ -179,13 +180,17 @@ def _flush(paragraph: list[str], page: int, section: str | None) -> Iterable[Uni
 
 
 def _introduces_table(text: str) -> bool:
-    """The text right above a table leads into it unless it ends a sentence: a caption (a
+    """The text right above a table leads into it unless it ends a sentence (the one grammar's
+    end: "Inc." or "No." closing a caption line is no end) or a list item (";"): a caption (a
     statement's company, name, units and "For the Years Ended December 31," lines) or a line
     that ends in a colon. Kept with the table, a statement's title no longer makes a chunk of
     its own when the table's first rows do not fit in the chunk before it. Text holding a
     stitched footnote stays a sentence of its own."""
     text = text.rstrip()
-    return bool(text) and "{FOOTNOTE" not in text and not text.endswith((".", "!", "?", ";"))
+    if not text or "{FOOTNOTE" in text or text.endswith(";"):
+        return False
+    ends = sentence_ends(text)
+    return not ends or ends[-1] < len(text)
 
 
 def _table_title(paragraph: list[str], above: Sequence[str]) -> str | None:

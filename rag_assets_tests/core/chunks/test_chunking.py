@@ -244,15 +244,20 @@ PROSE = " ".join(f"Our regulated businesses served customer group {n} in the yea
                  range(9))
 
 
-def test_a_caption_block_opens_the_table_it_heads() -> None:
+@pytest.mark.parametrize("block", [
+    CAPTION_BLOCK,
+    # a caption ending in an abbreviation's period ends no sentence (the one grammar)
+    ["Consolidated Balance Sheets", "Acme Water Company, Inc."],
+])
+def test_a_caption_block_opens_the_table_it_heads(block: list[str]) -> None:
     """A statement's caption block above its table goes into the table's first part: it no
     longer makes a chunk of its own when the rows do not fit in the chunk before it (American
     Water's balance sheet title was a 55-token chunk), and it is kept once, in order."""
     settings = ChunkSettings(max_tokens=128)
-    page = _statement_page(CAPTION_BLOCK, PROSE)
+    page = _statement_page(block, PROSE)
     chunks = enriched_chunks([page], "acme-10k", 2022, FootnoteIndex(footnotes=[], citations=[]),
                              settings)
-    caption = " ".join(CAPTION_BLOCK)
+    caption = " ".join(block)
     holding = [c for c in chunks if caption in " ".join(c.text.split())]
     assert len(holding) == 1
     assert "| Asset line 01 |" in holding[0].text  # with the first rows it heads
