@@ -49,6 +49,8 @@ FILING_KIND_WORDS = {
     "earnings": re.compile(r"\bearnings (?:release|report)\b|\bpress release\b",
                            re.IGNORECASE),
 }
+# what may stand between a year and the filing it names: "2020 10-K", "2020 Form 10-K"
+FORM_WORD_RE = re.compile(r"\s+(?:form\s+)?", re.IGNORECASE)
 # the cover's name line(s) just above "(Exact name of registrant ...)": up to five lines, since
 # some filings set one word (or one letter) per line (found by str.find, not a regex: a pattern
 # of "up to five lines before" backtracks for seconds on a cover that lacks the phrase)
@@ -170,19 +172,22 @@ def name_key(name: str) -> str:
     return re.sub(r"[^a-z0-9&]+", " ", short_name(name).lower()).strip()
 
 
-def years_in(question: str) -> list[int]:
-    """Years a question asks about, in order of mention, each once."""
-    years: list[int] = []
-    for match in YEAR_RE.finditer(GLUED_QUARTER_RE.sub(r"Q\1 \2", question)):
+def _match_years(text: str) -> list[int]:
+    """The year of each :data:`YEAR_RE` match of ``text``, in order (repeats kept)."""
+    years = []
+    for match in YEAR_RE.finditer(text):
         if match.group("year"):
-            year = int(match.group("year"))
+            years.append(int(match.group("year")))
         else:
             fy = match.group("fy")
             # two digits: FY99 is 1999, FY22 is 2022
-            year = int(fy) if len(fy) == 4 else (2000 if int(fy) < 50 else 1900) + int(fy)
-        if year not in years:
-            years.append(year)
+            years.append(int(fy) if len(fy) == 4 else (2000 if int(fy) < 50 else 1900) + int(fy))
     return years
+
+
+def years_in(question: str) -> list[int]:
+    """Years a question asks about, in order of mention, each once."""
+    return list(dict.fromkeys(_match_years(GLUED_QUARTER_RE.sub(r"Q\1 \2", question))))
 
 
 def registrant_name(cover: str) -> str | None:
@@ -394,6 +399,20 @@ def asked_quarters(question: str) -> set[str]:
     """The quarters a question names, as a document's name writes them ("q2")."""
     return {f"q{m['q']}" if m["q"] else f"q{QUARTER_WORDS.index(m['w'].lower()) + 1}"
             for m in ASKED_QUARTER_RE.finditer(GLUED_QUARTER_RE.sub(r"Q\1 \2", question))}
+
+
+def filing_years(question: str) -> list[int]:
+    """The years a question writes on a filing ("its 2020 10-K", "the FY2018 annual report",
+    "the 2022 earnings release"), in order of mention: they name the partitions to read, whatever
+    other years the question quotes ("invest over 2021-2025, according to its 2020 10-K" asks the
+    2020 report for a plan, not the 2021 and 2025 reports)."""
+    text = GLUED_QUARTER_RE.sub(r"Q\1 \2", question)
+    years = []
+    for match, year in zip(YEAR_RE.finditer(text), _match_years(text), strict=True):
+        gap = FORM_WORD_RE.match(text, match.end())  # " ", " Form "
+        if gap and any(words.match(text, gap.end()) for words in FILING_KIND_WORDS.values()):
+            years.append(year)
+    return list(dict.fromkeys(years))
 
 
 def named_filings(question: str, documents: Sequence[str]) -> list[str]:

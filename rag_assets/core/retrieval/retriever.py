@@ -46,6 +46,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rag_assets.core.chunks.chunking import ChunkKind
 from rag_assets.core.ingest.routing import (
     DocumentProfile,
+    filing_years,
     named_filings,
     route,
     unindexed_company,
@@ -317,13 +318,14 @@ class Retriever:
 
     def resolve_scope(self, question: str, kind: ChunkKind) -> Scope:
         """Documents the question names, and the years it asks about (±1 when none is held; the
-        latest when they span at most ``COMPARATIVE_YEARS`` and it is held)."""
+        latest when they span at most ``COMPARATIVE_YEARS`` and it is held); a year written on
+        a filing ("its 2020 10-K") is the one asked, whatever other years it quotes."""
         if kind not in self._partitions:
             self._partitions[kind] = self.store.partitions(kind)
         documents = named_filings(question, route(question, self.profiles)) or None
         held = [(d, y) for d, y in self._partitions[kind] if documents is None or d in documents]
         held_years = {y for _, y in held}
-        asked = years_in(question)
+        asked = filing_years(question) or years_in(question)
         unindexed = None if documents else unindexed_company(question, self.profiles)
         how = [f"documents {', '.join(documents)}" if documents
                else f"no indexed company named ({unindexed}): all documents" if unindexed

@@ -10,6 +10,7 @@ from rag_assets.core.ingest.routing import (
     asked_quarters,
     display_name,
     filing_tokens,
+    filing_years,
     named_filings,
     profile_from_text,
     registrant_name,
@@ -223,3 +224,16 @@ def test_filing_tokens_and_asked_quarters() -> None:
     assert {"8k", "2022", "05", "20"} <= filing_tokens("foot-locker-8k-2022-05-20")
     assert asked_quarters("Q4 of FY2023 against the fourth quarter of 2022") == {"q4"}
     assert asked_quarters("How much in 2023?") == set()
+
+
+@pytest.mark.parametrize(("question", "years"), [
+    ("How much will it invest over 2021-2025 and 2021-2030, according to its 2020 10-K?",
+     [2020]),
+    ("What does the FY2018 annual report say?", [2018]),
+    ("Compare the 2022 Form 10-K with the Q22023 10-Q.", [2022, 2023]),
+    ("What did the fiscal 2022 earnings release guide for 2023?", [2022]),
+    ("How did revenue in 2021 compare with 2020?", []),  # years of figures, no filing's
+    ("How many 10-Ks since 2019 10 years ago?", []),
+])
+def test_filing_years_are_the_years_written_on_a_filing(question: str, years: list[int]) -> None:
+    assert filing_years(question) == years

@@ -104,6 +104,9 @@ def jpm_filings() -> Retriever:
     ("What was JPM's net income in 2021?", ["jpmorgan-10q-q1"], [2021]),
     # no year, no quarter: every filing of the company
     ("How does JPM manage liquidity risk?", ["jpmorgan-10q-q1", "jpmorgan-10q-q2"], None),
+    # the year written on the filing is the one read, not the years it quotes
+    ("How did JPM's net income in 2021 and 2023 compare, according to its 2022 10-Q?",
+     ["jpmorgan-10q-q2"], [2022]),
 ])
 def test_one_companys_filings_narrow_to_the_quarter_and_year_asked(
         jpm_filings: Retriever, question: str, documents: list[str],
@@ -122,3 +125,8 @@ def test_one_companys_filings_are_one_part_two_companies_two(jpm_filings: Retrie
     assert whole.scope is None and not whole.label
     both = answerer.parts("Compare JPM's and Nike's net income in 2023.", None)
     assert [p.label for p in both] == ["jpmorgan-10q-q2", "nike-10k"]
+    # a plan's years are no filings to compare: one part, the filing the question names
+    # (prose-dev's American Water question was answered once from each of two 10-Ks)
+    [plan] = answerer.parts("How much does JPM expect to invest over 2021-2025, according to its "
+                            "2022 10-Q?", None)
+    assert not plan.label
