@@ -172,22 +172,18 @@ def name_key(name: str) -> str:
     return re.sub(r"[^a-z0-9&]+", " ", short_name(name).lower()).strip()
 
 
-def _match_years(text: str) -> list[int]:
-    """The year of each :data:`YEAR_RE` match of ``text``, in order (repeats kept)."""
-    years = []
-    for match in YEAR_RE.finditer(text):
-        if match.group("year"):
-            years.append(int(match.group("year")))
-        else:
-            fy = match.group("fy")
-            # two digits: FY99 is 1999, FY22 is 2022
-            years.append(int(fy) if len(fy) == 4 else (2000 if int(fy) < 50 else 1900) + int(fy))
-    return years
+def _year_of(match: re.Match[str]) -> int:
+    """The year a :data:`YEAR_RE` match writes (two digits: FY99 is 1999, FY22 is 2022)."""
+    if match.group("year"):
+        return int(match.group("year"))
+    fy = match.group("fy")
+    return int(fy) if len(fy) == 4 else (2000 if int(fy) < 50 else 1900) + int(fy)
 
 
 def years_in(question: str) -> list[int]:
     """Years a question asks about, in order of mention, each once."""
-    return list(dict.fromkeys(_match_years(GLUED_QUARTER_RE.sub(r"Q\1 \2", question))))
+    text = GLUED_QUARTER_RE.sub(r"Q\1 \2", question)
+    return list(dict.fromkeys(_year_of(match) for match in YEAR_RE.finditer(text)))
 
 
 def registrant_name(cover: str) -> str | None:
@@ -408,10 +404,10 @@ def filing_years(question: str) -> list[int]:
     2020 report for a plan, not the 2021 and 2025 reports)."""
     text = GLUED_QUARTER_RE.sub(r"Q\1 \2", question)
     years = []
-    for match, year in zip(YEAR_RE.finditer(text), _match_years(text), strict=True):
+    for match in YEAR_RE.finditer(text):
         gap = FORM_WORD_RE.match(text, match.end())  # " ", " Form "
         if gap and any(words.match(text, gap.end()) for words in FILING_KIND_WORDS.values()):
-            years.append(year)
+            years.append(_year_of(match))
     return list(dict.fromkeys(years))
 
 
