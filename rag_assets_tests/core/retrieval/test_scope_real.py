@@ -104,8 +104,8 @@ def jpm_filings() -> Retriever:
     ("What was JPM's net income in 2021?", ["jpmorgan-10q-q1"], [2021]),
     # no year, no quarter: every filing of the company
     ("How does JPM manage liquidity risk?", ["jpmorgan-10q-q1", "jpmorgan-10q-q2"], None),
-    # the year written on the filing is the one read, not the years it quotes
-    ("How did JPM's net income in 2021 and 2023 compare, according to its 2022 10-Q?",
+    # the year written on the filing is the one read, not the outlook years it quotes
+    ("What does JPM expect for 2023 and 2025, according to its 2022 10-Q?",
      ["jpmorgan-10q-q2"], [2022]),
 ])
 def test_one_companys_filings_narrow_to_the_quarter_and_year_asked(
