@@ -35,19 +35,28 @@ def fitted_units(
     open a chunk with: a long sentence is cut at white space (outside its footnote blocks where
     it can be), a long table by rows with its title and header rows in every part."""
     items = list(items)
-    texts = [i.text if isinstance(i, Unit) else "" for i in items]
+    # one batch for every sentence and every table's lead
+    texts = [i.text if isinstance(i, Unit) else (i.lead.text if i.lead else "") for i in items]
     tokens = count_tokens(texts)
     special = budget.special
     for item, n in zip(items, tokens, strict=True):
         if isinstance(item, StitchedTable):
+            if item.lead is not None:
+                item.lead.tokens = n - special
             yield from _table_units(item, header_of, budget)
             continue
         item.tokens = n - special
-        limit = budget.body(header_of(item))
-        if item.tokens <= limit:
-            yield item
-        else:
-            yield from split_cited(item, limit)
+        yield from _fitted(item, header_of, budget)
+
+
+def _fitted(unit: Unit, header_of: Callable[[Unit], str], budget: TokenBudget) -> Iterable[Unit]:
+    """A sized sentence unit within the body budget beside the header it would open a chunk
+    with: whole, or cut (:func:`split_cited`)."""
+    limit = budget.body(header_of(unit))
+    if unit.tokens <= limit:
+        yield unit
+    else:
+        yield from split_cited(unit, limit)
 
 
 def split_cited(unit: Unit, limit: int) -> Iterable[Unit]:
@@ -142,15 +151,12 @@ def _table_units(
     def unit(lines: list[str], tokens: int) -> Unit:
         return replace(probe, text="\n".join(lines), tokens=tokens)
 
-    lead, lead_tokens = table.lead, 0
-    if lead is not None:
-        lead_tokens = count_tokens([lead.text])[0] - special
-        if lead_tokens + head_tokens + (row_tokens[0] if rows else 0) > limit:
-            # no room beside the head and a first row: the lead goes before it, as printed
-            before = replace(lead, tokens=lead_tokens)
-            lead_limit = budget.body(header_of(before))
-            yield from (_split_long(before, lead_limit) if lead_tokens > lead_limit else [before])
-            lead, lead_tokens = None, 0
+    lead = table.lead  # sized by fitted_units
+    if lead is not None and lead.tokens + head_tokens + (row_tokens[0] if rows else 0) > limit:
+        # no room beside the head and a first row: the lead goes before it, as printed
+        yield from _fitted(replace(lead), header_of, budget)
+        lead = None
+    lead_tokens = lead.tokens if lead is not None else 0
     lead_lines = [lead.text] if lead is not None else []
     if lead_tokens + head_tokens + sum(row_tokens) + sum(note_tokens) <= limit:
         yield unit([*lead_lines, *head, *rows, *table.notes],
