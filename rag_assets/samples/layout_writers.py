@@ -38,6 +38,7 @@ import fpdf
 import pypdfium2 as pdfium
 from fpdf import FPDF
 
+from rag_assets.core.text.markers import FROM_SUPERSCRIPT, TO_SUPERSCRIPT
 from rag_assets.samples.pdf_layout import LayoutError, check_latin1
 
 PageSize = Literal["A4", "Letter"]
@@ -55,8 +56,6 @@ SUP_SCALE = 0.62
 SUP_RISE = 0.38
 
 CITE = re.compile(r"\{(\[\d+\]|\(\d+\)|\([a-z]\)|\^\d+)\}")
-SUPERSCRIPT_DIGITS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
-PLAIN_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 FILE_ID = re.compile(rb"/ID\s*\[\s*<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>")
 
 
@@ -176,14 +175,14 @@ def citations(text: str) -> list[str]:
     """Canonical markers cited by a markup string, in order."""
     out = []
     for token in CITE.findall(text):
-        out.append(token[1:].translate(SUPERSCRIPT_DIGITS) if token.startswith("^") else token)
+        out.append(token[1:].translate(TO_SUPERSCRIPT) if token.startswith("^") else token)
     return out
 
 
 def marker_markup(marker: str) -> str:
     """How a definition's own marker is printed (a superscript marker is raised)."""
     if marker[0] in "⁰¹²³⁴⁵⁶⁷⁸⁹":
-        return "{^" + marker.translate(PLAIN_DIGITS) + "}"
+        return "{^" + marker.translate(FROM_SUPERSCRIPT) + "}"
     return marker
 
 

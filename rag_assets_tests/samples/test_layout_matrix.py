@@ -14,8 +14,9 @@ import pypdfium2 as pdfium
 import pytest
 
 from rag_assets.core.footnotes.groundtruth import FootnoteTruth, load_truth
+from rag_assets.core.text.markers import FROM_SUPERSCRIPT
 from rag_assets.samples import layout_matrix as lm
-from rag_assets.samples.layout_writers import PLAIN_DIGITS, Para, plain
+from rag_assets.samples.layout_writers import Para, plain
 
 BODY_PT = 10.0
 
@@ -79,7 +80,7 @@ def words_in_order(words: list[str], text: str) -> str | None:
 
 def printed(marker: str) -> str:
     """A marker as its characters read in the PDF (a superscript is plain digits, raised)."""
-    return marker.translate(PLAIN_DIGITS)
+    return marker.translate(FROM_SUPERSCRIPT)
 
 
 @pytest.fixture(scope="module")
