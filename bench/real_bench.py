@@ -62,6 +62,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import sys
 import tempfile
 import time
@@ -330,13 +331,22 @@ def cited_pages(result: Any) -> list[tuple[str, int, int, str]]:
     return [(*key, mark) for key, mark in seen.items()]
 
 
-def answer_record(question: Any, result: Any, page_text: Any) -> dict[str, Any]:
+def company_of(document: str) -> str:
+    """The company part of a document name (``jpmorgan-10q-q1`` -> ``jpmorgan``): the name up to
+    its filing kind, so that two filings of one company compare equal."""
+    return re.split(r"-(?:10k|10q|8k|earnings|annual|report)\b", document, maxsplit=1)[0]
+
+
+def answer_record(question: Any, result: Any, page_text: Any,
+                  routed: Sequence[str] | None = None) -> dict[str, Any]:
     """One answer scored: ``correct`` by the strict rule (``strict_answer_correct``: the
     answer's first sentence, ``lead``, against the reference's), ``correct_lenient`` by
     ``answer_correct`` over the whole answer (what ``score_answer`` reports), abstention, the
     citations under the verifier (``citation_marks``: valid, invalid, every one valid), and
     whether it cites a labelled evidence page of the question's own filing (pages zero-based on
-    both sides)."""
+    both sides); ``cites_unrouted``: a cited filing outside ``routed`` (the documents the
+    question's scope was routed to, when it was), ``cites_other_company``: a cited filing of
+    another company than the question's."""
     from rag_assets.core.evaluation.answer_correctness import answer_lead, strict_answer_correct
     from rag_assets.core.evaluation.answer_metrics import score_answer
     from rag_assets.core.evaluation.citation_support import citation_marks
@@ -357,6 +367,9 @@ def answer_record(question: Any, result: Any, page_text: Any) -> dict[str, Any]:
         "abstained": score.abstained, "cites_evidence": bool(evidence),
         "cites_evidence_valid": any(m == "valid" for *_, m in evidence),
         "cites_filing": any((d, y) == (question.document, question.year) for d, y, _, _ in cited),
+        "cites_unrouted": bool(routed) and any(d not in (routed or []) for d, *_ in cited),
+        "cites_other_company": any(company_of(d) != company_of(question.document)
+                                   for d, *_ in cited),
         "cited": [f"{d}|{y} p{p}{'' if m == 'valid' else ' ' + m}" for d, y, p, m in cited],
         "claims": score.n_claims, "citations": score.n_citations,
         "citations_valid": marks["valid"], "invalid_citations": score.invalid_citations,
@@ -382,6 +395,8 @@ def answer_summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "cites_evidence": evidence, "evidence_citation_rate": evidence / n if n else 0.0,
         "cites_evidence_valid": sum(r["cites_evidence_valid"] for r in rows),
         "cites_filing": sum(r["cites_filing"] for r in rows),
+        "cites_unrouted": sum(bool(r.get("cites_unrouted")) for r in rows),
+        "cites_other_company": sum(bool(r.get("cites_other_company")) for r in rows),
         "abstained": sum(r["abstained"] for r in rows),
         "citations": sum(r["citations"] for r in rows),
         "citations_valid": sum(r.get("citations_valid", 0) for r in rows),
@@ -456,7 +471,8 @@ def run_answers(docs: Sequence[rb.Doc], retriever: Any, *, facts: Any = None,
     rows = []
     for number, q in enumerate(questions, start=1):
         result = engine.ask(q.question)
-        rows.append(answer_record(q, result, pages.get))
+        scope = engine.retriever.resolve_scope(q.question, engine.config.kind)
+        rows.append(answer_record(q, result, pages.get, scope.documents))
         r = rows[-1]
         log(f"  [{number:2d}/{len(questions)}] {q.id}: "
             f"{'correct' if r['correct'] else 'wrong'} (lenient: "
@@ -641,8 +657,9 @@ def acceptance(figures: dict[str, Any]) -> list[dict[str, Any]]:
         answers = data.get("answers")
         if answers:
             s = answers["summary"]
-            row.update({k: s[k] for k in ("correct", "correct_lenient", "invalid_citations",
-                                          "citations", "all_cited_valid", "answers_citing")})
+            row.update({k: s.get(k, 0) for k in (
+                "correct", "correct_lenient", "invalid_citations", "citations", "all_cited_valid",
+                "answers_citing", "cites_unrouted", "cites_other_company")})
             metrics_rows += [r for r in answers["records"] if r["type"] == "metrics"]
         out.append(row)
     if metrics_rows:
@@ -673,11 +690,14 @@ def report_acceptance(figures: dict[str, Any]) -> None:
                      f"{row['correct_lenient']}/{row['questions']}" if "correct" in row else "-",
                      f"{row['invalid_citations']}/{row['citations']}" if "correct" in row else "-",
                      f"{row['all_cited_valid']}/{row['answers_citing']}" if "correct" in row
+                     else "-",
+                     f"{row['cites_unrouted']} / {row['cites_other_company']}" if "correct" in row
                      else "-", target or "-"])
     print(f"\nAcceptance figures per set (retrieval: {default}; answers: strict rule):")
     print(tabulate(rows, headers=["set", "role", "questions", "MRR@10", "hit@5", "base MRR@10",
                                   "base hit@5", "correct (strict)", "lenient", "invalid cit.",
-                                  "every cit. valid", "targets (issues 18, 23)"],
+                                  "every cit. valid", "cite unrouted / other co.",
+                                  "targets (issues 18, 23)"],
                    disable_numparse=True))
     for note in notes:
         print(note)
@@ -742,7 +762,9 @@ def report_answers(answers: dict[str, Any], name: str = "") -> None:
           f"({s['accuracy']:.3f}); lenient {s['correct_lenient']}/{s['questions']} "
           f"({s['accuracy_lenient']:.3f}); evidence page cited {s['cites_evidence']}/"
           f"{s['questions']} ({s['evidence_citation_rate']:.3f}; with a valid citation "
-          f"{s['cites_evidence_valid']}); own filing cited {s['cites_filing']}; abstained "
+          f"{s['cites_evidence_valid']}); own filing cited {s['cites_filing']}; "
+          f"citing an unrouted filing "
+          f"{s['cites_unrouted']}, another company's {s['cites_other_company']}; abstained "
           f"{s['abstained']}; citations {s['citations']}: valid {s['citations_valid']}, invalid "
           f"{s['invalid_citations']}; every citation valid in {s['all_cited_valid']} of "
           f"{s['answers_citing']} answers that cite; seconds per answer p50 "
