@@ -27,7 +27,8 @@ import signal
 import sys
 from pathlib import Path
 
-from rag_assets.cli.commands import cmd_ask, cmd_backfill, cmd_demo, cmd_report, cmd_sample
+from rag_assets.cli.ask import cmd_ask
+from rag_assets.cli.commands import cmd_backfill, cmd_demo, cmd_report, cmd_sample
 from rag_assets.cli.ingest import cmd_ingest
 
 DEFAULT_CORPORA = Path("../shared/corpora")
@@ -87,15 +88,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="file one report under data/reports/<document>/<year>/, ingest and index it"
     ).set_defaults(func=cmd_ingest)
     ask = _options()
-    ask.add_argument("question")
-    ask.add_argument("--document", help="only this document (e.g. 3m-10k)")
-    ask.add_argument("--year", type=int, help="only this year")
+    ask.add_argument("question", help="the question; control characters become spaces, an "
+                     "empty one or one longer than the llm setting max_question_chars (4,000 "
+                     "characters) is refused")
+    ask.add_argument("--document", help="only this document (e.g. 3m-10k); one that is not "
+                     "indexed is refused (exit 2) with the documents that are")
+    ask.add_argument("--year", type=int, help="only this year; one not indexed (for "
+                     "--document: in that document) is refused (exit 2) with the years that are")
     ask.add_argument("--json", action="store_true", help="the QAResult as JSON")
     ask.add_argument("--provider", choices=["extractive", "openai", "azure"],
                      help="override the llm resource's provider")
-    sub.add_parser("ask", parents=[ask, data],
-                   help="answer a question with verified page citations").set_defaults(
-        func=cmd_ask)
+    ask_parser = sub.add_parser("ask", parents=[ask, data],
+                                help="answer a question with verified page citations")
+    ask_parser.set_defaults(func=cmd_ask, command_parser=ask_parser)
     report = _options()
     report.add_argument("--partition", required=True, metavar="DOC|YEAR",
                         help="e.g. exemplar-corp-earnings|2024")
@@ -117,7 +122,28 @@ def main(argv: list[str] | None = None) -> int:
         if unknown:
             parser.error(f"not an evaluation asset: {', '.join(sorted(unknown))}")
         args.assets = args.assets or default_backfill_assets()
+    if args.command == "ask":
+        refused = _refused_question(args)
+        if refused is not None:
+            return refused
     return int(args.func(args))
+
+
+def _refused_question(args: argparse.Namespace) -> int | None:
+    """The question as the engine reads it (control characters spaced, white space collapsed)
+    put back in ``args``; an empty one exits 2 through ``parser.error`` (the usage, then the
+    cause), one past ``max_question_chars`` exits 2 in one line; None when it is fine."""
+    from rag_assets.core.settings import QuestionSettings
+    from rag_assets.core.text.question_input import QuestionError, QuestionTooLong, checked_question
+
+    try:
+        args.question = checked_question(args.question, QuestionSettings().max_question_chars)
+    except QuestionTooLong as err:
+        print(f"rag-assets ask: error: {err}", file=sys.stderr)
+        return 2
+    except QuestionError as err:
+        args.command_parser.error(str(err))
+    return None
 
 
 def _stopped(signum: int, why: str = "") -> int:

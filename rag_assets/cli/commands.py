@@ -1,4 +1,5 @@
-"""The commands that run assets: ``sample``, ``demo``, ``backfill``, ``ask`` and ``report``.
+"""The commands that run assets: ``sample``, ``demo``, ``backfill`` and ``report`` (``ask`` is
+``ask.py``, ``ingest`` is ``ingest.py``).
 
 Each takes the parsed arguments and returns the exit code; runs go through
 ``rag_assets.cli.runs`` (the project's ``defs``), lines and tables through
@@ -11,14 +12,13 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from tabulate import tabulate
 
 from rag_assets.cli.output import (
     demo_table,
     has_warehouse,
-    missing_table,
     partition_line,
     partition_row,
     print_answer_metrics,
@@ -26,7 +26,6 @@ from rag_assets.cli.output import (
     print_summaries,
     progress_head,
     report_failures,
-    warehouse_table,
 )
 from rag_assets.cli.progress import Progress
 from rag_assets.cli.runs import (
@@ -193,56 +192,6 @@ def cmd_backfill(args: argparse.Namespace) -> int:
     print_metrics(args.data_dir)
     report_failures(failed)
     return 1 if failed else 0
-
-
-def cmd_ask(args: argparse.Namespace) -> int:
-    """Answer one question; the answer, its sources and their verification marks."""
-    from rag_assets.core.generation.answers import audit_record
-    from rag_assets.core.generation.storage import append_audit
-    from rag_assets.core.llm.client import LLMConfigError
-    from rag_assets.core.warehouse.connection import WAREHOUSE_ERRORS, WAREHOUSE_SCHEMA
-    from rag_assets.defs.generation import build_answerer
-    from rag_assets.defs.resources import (
-        EmbeddingsResource,
-        LLMResource,
-        RagSettings,
-        RetrievalSettings,
-        default_resources,
-    )
-
-    if not has_warehouse(args.data_dir):
-        print(f"nothing indexed under {args.data_dir}: run `make demo` or `rag-assets ingest` "
-              "first", file=sys.stderr)
-        return 2
-    resources = default_resources(str(args.data_dir))
-    settings = cast(RagSettings, resources["settings"])
-    llm = cast(LLMResource, resources["llm"])
-    if args.provider:
-        llm = LLMResource(**{**llm.model_dump(), "provider": args.provider})
-    try:
-        pages = warehouse_table(args.data_dir, "raw_pages")
-        if pages is None:
-            print(f"cannot answer: {missing_table(args.data_dir, 'raw_pages')}", file=sys.stderr)
-            return 2
-        answerer = build_answerer(settings, cast(EmbeddingsResource, resources["embeddings"]),
-                                  cast(RetrievalSettings, resources["retrieval"]), llm, pages)
-        result = answerer.ask(args.question, args.document, args.year)
-    except (LLMConfigError, RuntimeError, *WAREHOUSE_ERRORS) as err:
-        print(f"cannot answer: {str(err).splitlines()[0]}", file=sys.stderr)
-        return 2
-    append_audit(settings.warehouse_path, WAREHOUSE_SCHEMA,
-                 [audit_record(result, document=args.document, year=args.year)])
-    if args.json:
-        print(result.model_dump_json(indent=2))
-        return 0
-    print(result.answer)
-    if result.sources_used:
-        print("\nSources:")
-        for source in result.sources_used:
-            print(f"  {source.label}  {source.mark}")
-    for event in result.guardrail_events:
-        print(f"  guardrail {event.name}: {event.detail}")
-    return 0
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -4,7 +4,8 @@ place.
 Each section is a pydantic model that lives with the stage it tunes (``ChunkSettings`` with the
 chunker, ``EmbeddingSettings`` with the embedder, ``RetrievalConfig`` with the retriever,
 ``LLMConfig`` with the chat client, ``CitationSettings`` with the verifier); ``IngestSettings``
-(where the data lives, how a report is read) lives here. The Dagster resources of
+(where the data lives, how a report is read) and ``QuestionSettings`` (how long a question may
+be) live here. The Dagster resources of
 ``rag_assets/defs/resources.py`` *are* these sections (each resource class inherits its section,
 so a field renamed here is renamed in the UI's config too), and ``default_resources`` builds them
 from one :class:`Settings`. Every model forbids unknown fields: a misspelt setting fails loudly
@@ -105,9 +106,23 @@ class IngestSettings(BaseModel):
                              overlap_tokens=self.chunk_overlap_tokens)
 
 
-class LLMSettings(LLMConfig, CitationSettings):
-    """The ``llm`` section: the chat engine and how closely its citations must match (the
-    client's part alone: ``section_of(settings, LLMConfig)``)."""
+class QuestionSettings(BaseModel):
+    """What a question asked from outside may be (``core/text/question_input.py`` checks it)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_question_chars: int = Field(
+        default=4000, ge=1,
+        description="the longest question answered, in characters after control characters "
+        "and runs of white space are collapsed; longer ones are refused in one line. The "
+        "longest question of bench/questions and the shared corpora's question sets is 592 "
+        "characters; a 96 KB paste used to reach the tokenizer and the full-text index whole",
+    )
+
+
+class LLMSettings(LLMConfig, CitationSettings, QuestionSettings):
+    """The ``llm`` section: the chat engine, how closely its citations must match and how long
+    a question it takes may be (the client's part alone: ``section_of(settings, LLMConfig)``)."""
 
 
 class Settings(BaseModel):

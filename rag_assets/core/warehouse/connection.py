@@ -5,7 +5,9 @@ check) goes through :func:`connect_warehouse`. The database string chooses the e
 
 - a DuckDB file (or ``md:name``): DuckDB lets one process write a file, and a second process (the
   CLI beside a running UI, a report beside a run) fails at once with an ``IOException``, so the
-  connection is retried every 0.5 s until ``wait_seconds`` have passed;
+  connection is retried every 0.5 s until ``wait_seconds`` have passed. Only that error is
+  retried (:func:`is_lock_conflict`): a file that is no DuckDB database (random bytes, another
+  program's file) or one cut short raises at once, since no waiting makes it one;
 - ``postgresql://...``: a psycopg connection (autocommit; ``read_only`` refuses writes), behind
   :class:`PostgresWarehouse`, which takes the same calls as DuckDB's connection: ``execute(sql,
   params)`` with DuckDB's ``?`` placeholders, then ``fetchall()``, ``fetchone()`` or ``df()``
@@ -39,8 +41,8 @@ WAREHOUSE_ERRORS: tuple[type[Exception], ...] = (duckdb.Error, psycopg.Error,
                                                  WarehouseUnreachable)
 
 __all__ = ["WAREHOUSE_ERRORS", "WAREHOUSE_SCHEMA", "WarehouseUnreachable", "connect_warehouse",
-           "create_table_once", "insert_frame", "is_postgres", "read_whole_table",
-           "table_names"]
+           "create_table_once", "insert_frame", "is_lock_conflict", "is_postgres",
+           "read_whole_table", "table_names"]
 
 
 class Result(Protocol):
@@ -94,11 +96,23 @@ class PostgresWarehouse:
         self.close()
 
 
+# what DuckDB says when another process holds the file's lock: "Could not set lock on file
+# "...": Conflicting lock is held in /usr/bin/python3 (PID 123)" (DuckDB 1.x and 2.x)
+LOCK_CONFLICT_WORDS = ("could not set lock", "conflicting lock")
+
+
+def is_lock_conflict(error: duckdb.Error) -> bool:
+    """Whether ``error`` is another process holding the database file's lock (worth waiting
+    for), not a file DuckDB cannot read."""
+    text = str(error).lower()
+    return isinstance(error, duckdb.IOException) and any(w in text for w in LOCK_CONFLICT_WORDS)
+
+
 def connect_warehouse(database: str | Path, read_only: bool = False,
                       wait_seconds: float = WAIT_FOR_WRITER_SECONDS) -> WarehouseConnection:
     """A connection to ``database``: DuckDB's, retried every 0.5 s while another process
-    holds the file's lock, or a :class:`PostgresWarehouse` for a ``postgresql://`` URL (both
-    take the calls of :class:`WarehouseConnection`)."""
+    holds the file's lock (any other error at once), or a :class:`PostgresWarehouse` for a
+    ``postgresql://`` URL (both take the calls of :class:`WarehouseConnection`)."""
     if is_postgres(database):
         return PostgresWarehouse(postgres.connect(str(database), read_only=read_only,
                                                   autocommit=True))
@@ -106,8 +120,8 @@ def connect_warehouse(database: str | Path, read_only: bool = False,
     while True:
         try:
             return duckdb.connect(str(database), read_only=read_only)
-        except duckdb.IOException:
-            if time.monotonic() > deadline:
+        except duckdb.IOException as error:
+            if not is_lock_conflict(error) or time.monotonic() > deadline:
                 raise
             time.sleep(0.5)
 

@@ -1,0 +1,184 @@
+"""``rag-assets ask``: one question answered from everything indexed, every fault in one line.
+
+The question itself is checked by ``app.main`` before anything is opened
+(``core/text/question_input.py``). Then, each check cheap and before the model loads, so that a
+broken store is refused within seconds, with exit code 2 and one line naming the store and what
+to run:
+
+1. the warehouse exists, is a database (a file of random bytes or a truncated one is refused at
+   once, not after the lock's retries) and holds ``raw_pages``;
+2. ``--document`` and ``--year`` name a partition ``raw_pages`` holds (else the line lists the
+   documents, or that document's years);
+3. the LanceDB folder exists and holds the model's chunk tables (``VectorStore.searchable``);
+   a folder whose tables cannot be read is refused the same way.
+
+The answer is printed before it is appended to ``answer_audit``: an append that cannot get the
+warehouse's writer lock (another ``ask`` or a run writing) is retried for ``AUDIT_WAIT_SECONDS``
+and then said on stderr in one line, and the answer stands (exit 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from rag_assets.cli.output import has_warehouse, missing_table, warehouse_of, warehouse_table
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from rag_assets.core.generation.answers import Answerer
+    from rag_assets.core.generation.records import QAResult
+
+REBUILD = "run `rag-assets ingest REPORT --document NAME --year YYYY` or `make demo`"
+AUDIT_WAIT_SECONDS = 10.0  # an ask's audit row waits this long for another writer, then is skipped
+
+
+class StoreFault(Exception):
+    """A store that cannot serve the question; ``str()`` is the one line to print."""
+
+
+class UnknownPartition(Exception):
+    """``--document`` or ``--year`` names nothing indexed; ``str()`` says what is."""
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    """Answer one question; the answer, its sources and their verification marks. Exit 2, in
+    one line, for a store fault or an unknown ``--document`` / ``--year``."""
+    try:
+        answerer = _answerer(args)
+        result = answerer.ask(args.question, args.document, args.year)
+    except StoreFault as fault:
+        print(f"cannot answer: {fault}", file=sys.stderr)
+        return 2
+    except UnknownPartition as unknown:
+        print(f"rag-assets ask: error: {unknown}", file=sys.stderr)
+        return 2
+    _print_result(result, args.json)
+    sys.stdout.flush()
+    _record(args, result)
+    return 0
+
+
+def _answerer(args: argparse.Namespace) -> Answerer:
+    """The answer engine over the data folder's stores, each checked (``StoreFault``)."""
+    from rag_assets.core.llm.client import LLMConfigError
+    from rag_assets.defs.resources import LLMResource, default_resources
+
+    if not args.data_dir.is_dir():
+        raise StoreFault(f"no data folder {args.data_dir}: {REBUILD} first")
+    if not has_warehouse(args.data_dir):
+        raise StoreFault(f"nothing indexed under {args.data_dir} (no warehouse "
+                         f"{warehouse_of(args.data_dir)}): {REBUILD} first")
+    pages = _raw_pages(args.data_dir)
+    check_partition(pages, args.document, args.year)
+    resources = default_resources(str(args.data_dir))
+    llm = cast(LLMResource, resources["llm"])
+    if args.provider:
+        llm = LLMResource(**{**llm.model_dump(), "provider": args.provider})
+    try:
+        return _built(resources, llm, pages)
+    except LLMConfigError as err:
+        raise StoreFault(str(err).splitlines()[0]) from err
+
+
+def _raw_pages(data_dir: Path) -> pd.DataFrame:
+    """Every stored page, or ``StoreFault`` naming the warehouse and what to run."""
+    from rag_assets.core.warehouse.connection import WAREHOUSE_ERRORS
+
+    warehouse = warehouse_of(data_dir)
+    try:
+        pages = warehouse_table(data_dir, "raw_pages")
+    except WAREHOUSE_ERRORS as err:
+        raise StoreFault(f"the warehouse {warehouse} cannot be read ({_first_line(err)}): "
+                         f"move it aside and {REBUILD}") from err
+    if pages is None or pages.empty:
+        raise StoreFault(f"{missing_table(data_dir, 'raw_pages')}: nothing ingested: {REBUILD}")
+    return pages
+
+
+def check_partition(pages: pd.DataFrame, document: str | None, year: int | None) -> None:
+    """``UnknownPartition`` naming what is indexed when ``document`` or ``year`` is not."""
+    partitions = {(str(d), int(y)) for d, y in zip(pages["document"], pages["year"],
+                                                   strict=True)}
+    documents = sorted({d for d, _ in partitions})
+    if document is not None and document not in documents:
+        raise UnknownPartition(f"--document {document!r} is not indexed; indexed: "
+                               f"{', '.join(documents)}")
+    if year is None:
+        return
+    years = sorted({y for d, y in partitions if document is None or d == document})
+    if year not in years:
+        of = f" of {document}" if document else ""
+        raise UnknownPartition(f"--year {year} is not indexed{of}; indexed years{of}: "
+                               f"{', '.join(map(str, years))}")
+
+
+def _built(resources: dict[str, object], llm: object, pages: pd.DataFrame) -> Answerer:
+    """``build_answerer`` over a LanceDB folder checked first (it exists and its chunk tables
+    open), so that a missing or damaged store is one line, not a traceback."""
+    from rag_assets.core.warehouse.connection import WAREHOUSE_ERRORS
+    from rag_assets.defs.generation import build_answerer
+    from rag_assets.defs.resources import (
+        EmbeddingsResource,
+        LLMResource,
+        RagSettings,
+        RetrievalSettings,
+    )
+
+    settings = cast(RagSettings, resources["settings"])
+    lance = settings.lancedb_dir
+    if isinstance(lance, Path) and not lance.is_dir():
+        raise StoreFault(f"no LanceDB store {lance} (the vectors): {REBUILD}")
+    try:
+        answerer = build_answerer(settings, cast(EmbeddingsResource, resources["embeddings"]),
+                                  cast(RetrievalSettings, resources["retrieval"]),
+                                  cast(LLMResource, llm), pages)
+        for kind in ("naive", "enriched"):
+            answerer.retriever.store.searchable(kind)
+    except LookupError as err:  # no chunk table of this model
+        raise StoreFault(f"{_first_line(err)} ({REBUILD})") from err
+    except WAREHOUSE_ERRORS as err:
+        raise StoreFault(f"the warehouse {settings.warehouse_path} cannot be read "
+                         f"({_first_line(err)}): move it aside and {REBUILD}") from err
+    except (OSError, ValueError, RuntimeError) as err:  # lance's errors on a damaged folder
+        raise StoreFault(f"the LanceDB store {lance} cannot be read ({_first_line(err)}): "
+                         f"move it aside and {REBUILD}") from err
+    return answerer
+
+
+def _first_line(err: BaseException) -> str:
+    lines = str(err).strip().splitlines()
+    return lines[0] if lines else type(err).__name__
+
+
+def _print_result(result: QAResult, as_json: bool) -> None:
+    if as_json:
+        print(result.model_dump_json(indent=2))
+        return
+    print(result.answer)
+    if result.sources_used:
+        print("\nSources:")
+        for source in result.sources_used:
+            print(f"  {source.label}  {source.mark}")
+    for event in result.guardrail_events:
+        print(f"  guardrail {event.name}: {event.detail}")
+
+
+def _record(args: argparse.Namespace, result: QAResult) -> None:
+    """Append the answer to ``answer_audit``; a warehouse that cannot take it now (another
+    writer holds the lock past ``AUDIT_WAIT_SECONDS``) leaves one line on stderr."""
+    from rag_assets.core.generation.answers import audit_record
+    from rag_assets.core.generation.storage import append_audit
+    from rag_assets.core.warehouse.connection import WAREHOUSE_ERRORS, WAREHOUSE_SCHEMA
+
+    warehouse = warehouse_of(args.data_dir)
+    try:
+        append_audit(warehouse, WAREHOUSE_SCHEMA,
+                     [audit_record(result, document=args.document, year=args.year)],
+                     wait_seconds=AUDIT_WAIT_SECONDS)
+    except WAREHOUSE_ERRORS as err:
+        print(f"note: the answer was not added to answer_audit in {warehouse} "
+              f"({_first_line(err)})", file=sys.stderr)
