@@ -22,7 +22,7 @@ from rag_assets.core.ingest.layout import (
     label_from_lines,
 )
 from rag_assets.core.ingest.pages import DocumentError, DocumentKind, LoadedDocument, Page
-from rag_assets.core.ingest.pdf import load_pdf_pages
+from rag_assets.core.ingest.pdf import read_pdf
 from rag_assets.core.text.sentences import sentence_ends
 
 SUPPORTED_SUFFIXES = (".pdf", ".txt", ".tei.xml", ".xml")
@@ -48,7 +48,9 @@ def document_kind(path: Path) -> DocumentKind | None:
 
 
 def load_document(path: Path, *, pdf_workers: int = 2) -> LoadedDocument:
-    """Load any supported report; raises ``DocumentError`` with a one-line cause."""
+    """Load any supported report; raises ``DocumentError`` with a one-line cause. A PDF that
+    PDFium cannot open is read from qpdf's repair of it (``repaired``); a page whose layout
+    cannot be read keeps its text and is flagged (``page_faults``)."""
     path = Path(path)
     kind = document_kind(path)
     if kind is None:
@@ -61,8 +63,11 @@ def load_document(path: Path, *, pdf_workers: int = 2) -> LoadedDocument:
     # hashed before and after parsing: the hash recorded is the content the pages came from,
     # and a file still being copied in (or edited) during the read fails instead of mixing
     before = file_sha256(path)
+    repair_cause: str | None = None
     if kind == "pdf":
-        pages = load_pdf_pages(path, warnings, workers=pdf_workers)
+        read = read_pdf(path, workers=pdf_workers)
+        pages, repair_cause = read.pages, read.repair_cause
+        warnings.extend(read.warnings)
     elif kind == "txt":
         pages = load_text_pages(path.read_bytes(), path, warnings)
     else:
@@ -75,7 +80,8 @@ def load_document(path: Path, *, pdf_workers: int = 2) -> LoadedDocument:
         raise DocumentError(
             path, f"changed while it was being read (sha256 {before[:12]} before, {after[:12]} "
             "after): ingest it again once it is complete")
-    return LoadedDocument(source=path, kind=kind, sha256=before, pages=pages, warnings=warnings)
+    return LoadedDocument(source=path, kind=kind, sha256=before, pages=pages, warnings=warnings,
+                          repaired=repair_cause is not None, repair_cause=repair_cause)
 
 
 def assign_sections(pages: list[Page]) -> None:

@@ -31,6 +31,45 @@ class DocumentError(Exception):
         self.cause = cause
         super().__init__(f"{Path(path).name}: {cause}")
 
+    def __reduce__(self) -> tuple[type[DocumentError], tuple[str, str]]:
+        # raised in a reader worker process: it crosses back by pickle, with both arguments
+        return DocumentError, (self.path, self.cause)
+
+
+# the step of reading a page that failed: "ocr", "ruled_tables", "superscripts" (marks and
+# displaced markers), "lines" (split rows joined), "aligned_tables", "layout" (everything after
+# the text: the page is kept as its plain text), "text" (not even the text: an empty page)
+PageReader = Literal[
+    "ocr", "ruled_tables", "superscripts", "lines", "aligned_tables", "layout", "text"
+]
+FAULT_CAUSE_CHARS = 200
+
+
+class PageFault(BaseModel):
+    """A step of reading one page that failed: the page keeps what the other steps read (at the
+    least its text), and the document goes on. One bad table layout must not cost a filing."""
+
+    page_index: int
+    reader: PageReader
+    cause: str
+
+    @classmethod
+    def of(cls, page_index: int, reader: PageReader, exc: BaseException) -> PageFault:
+        """The fault of ``exc``, its cause on one line (a user reads it in the run log)."""
+        return cls(page_index=page_index, reader=reader, cause=one_line_cause(exc))
+
+    def line(self) -> str:
+        """``page 12: aligned_tables failed (ValueError: ...); the page keeps its text``."""
+        kept = "nothing read" if self.reader == "text" else "the page keeps its text"
+        return f"page {self.page_index + 1}: {self.reader} failed ({self.cause}); {kept}"
+
+
+def one_line_cause(exc: BaseException) -> str:
+    """``Type: message``, first line only and at most ``FAULT_CAUSE_CHARS`` characters."""
+    message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    cause = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+    return cause if len(cause) <= FAULT_CAUSE_CHARS else cause[: FAULT_CAUSE_CHARS - 3] + "..."
+
 
 # -- the markdown table grammar: how every table is written into a page's text, and read back
 # (the chunkers, the evidence reader and the page texts all use these, never a pattern of their
@@ -96,6 +135,9 @@ class Page(BaseModel):
     the page ("ocr": engine, resolution, words, confidence) or why the page has no text ("none":
     blank, or an image OCR could not read and why). A page read by OCR has type sizes on the
     OCR's own scale, and its ``body_size`` is that of the document's OCR'd pages.
+
+    ``faults``: the steps of reading this page that failed (its tables, superscripts, OCR), each
+    with why; the page holds what the other steps read.
     """
 
     page_index: int
@@ -108,6 +150,7 @@ class Page(BaseModel):
     tables: list[TableBlock] = Field(default_factory=list)
     text_source: TextSource = "text"
     text_note: str | None = None
+    faults: list[PageFault] = Field(default_factory=list)
 
     @property
     def lines(self) -> list[str]:
@@ -130,8 +173,18 @@ def raw_page_text(page: Page) -> str:
 
 
 class LoadedDocument(BaseModel):
+    """A report's pages. ``repaired``: the file could not be opened as it is and was read from
+    qpdf's repair of it (``repair_cause`` says why it needed one)."""
+
     source: Path
     kind: DocumentKind
     sha256: str
     pages: list[Page]
     warnings: list[str] = Field(default_factory=list)
+    repaired: bool = False
+    repair_cause: str | None = None
+
+    @property
+    def page_faults(self) -> list[PageFault]:
+        """Every page's failed reading steps, in page order."""
+        return [fault for page in self.pages for fault in page.faults]

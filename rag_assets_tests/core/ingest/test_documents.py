@@ -41,11 +41,25 @@ def test_random_bytes_named_pdf_is_corrupt(tmp_path: Path) -> None:
     _assert_one_line(_error(path), path, "corrupt or not a pdf")
 
 
-def test_truncated_pdf_is_corrupt(tmp_path: Path, samples: dict[tuple[str, int], Path]) -> None:
-    data = samples[("exemplar-corp-earnings", 2024)].read_bytes()
+def test_truncated_pdf_is_repaired_and_a_stub_refused(
+    tmp_path: Path, samples: dict[tuple[str, int], Path]
+) -> None:
+    """A file cut after its first third has lost its cross-reference table: qpdf rebuilds it
+    from the objects that remain and the pages those hold are read (flagged as repaired); the
+    first 2% holds no page at all and is refused in one line."""
+    source = samples[("exemplar-corp-earnings", 2024)]
+    data = source.read_bytes()
     path = tmp_path / "truncated.pdf"
     path.write_bytes(data[: len(data) // 3])
-    _assert_one_line(_error(path), path, "corrupt or not a pdf")
+    doc = load_document(path)
+    whole = load_document(source)
+    assert doc.repaired and "PDFium: Data format error" in (doc.repair_cause or "")
+    assert 0 < len(doc.pages) < len(whole.pages)
+    assert doc.pages[0].text == whole.pages[0].text
+    assert doc.warnings[0].startswith("repaired truncated.pdf: ")
+    path.write_bytes(data[: len(data) // 50])
+    err = _error(path)
+    _assert_one_line(err, path, "corrupt or not a pdf", "qpdf could not repair it")
 
 
 def test_password_protected_pdf(tmp_path: Path) -> None:

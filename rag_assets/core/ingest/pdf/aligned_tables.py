@@ -275,6 +275,8 @@ def _aligned_table(
                     cells[last] = f"{cells[last]} {piece}"
         rows.append([text[:label_end].strip(), *cells])
         placed.append(any(cells))
+    if not any(placed):  # every figure fell outside the columns (a superscript, a stray dash)
+        return None
     end = max(i for i, p in enumerate(placed) if p) + 1  # the last row with a figure in place
     rows, entries, placed = rows[:end], entries[:end], placed[:end]
     several = [p for (_, groups), p in zip(entries, placed, strict=True) if len(groups) >= 2]

@@ -22,3 +22,17 @@ class PageParser(Protocol):
     """Pages ``indices`` (0-based) of the PDF at ``path``, in order."""
 
     def __call__(self, path: str, indices: range, /) -> list[ParsedPage]: ...
+
+
+class PageReadError(Exception):
+    """A parser's error on one page (0-based ``page_index``), its cause on one line: what the
+    reader raises, from a worker process too, where a parser fails on a page (it crosses the
+    process boundary by pickle, so it keeps its two arguments as ``args``)."""
+
+    def __init__(self, page_index: int, cause: str) -> None:
+        super().__init__(page_index, cause)
+        self.page_index = page_index
+        self.cause = cause
+
+    def __str__(self) -> str:
+        return f"page {self.page_index + 1}: {self.cause}"

@@ -29,11 +29,14 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
 from functools import lru_cache
 from multiprocessing import current_process, get_context
 from pathlib import Path
+from typing import TypeVar
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_raw
@@ -46,7 +49,10 @@ from rag_assets.core.ingest.pages import (
     TABLE_PLACEHOLDER_RE,
     DocumentError,
     Page,
+    PageFault,
+    PageReader,
     TableBlock,
+    one_line_cause,
 )
 from rag_assets.core.ingest.pdf.aligned_tables import ALIGNED_KEY, align_tables
 from rag_assets.core.ingest.pdf.geometry import (
@@ -56,8 +62,16 @@ from rag_assets.core.ingest.pdf.geometry import (
     path_bounds,
     sample_chars,
 )
-from rag_assets.core.ingest.pdf.parser import PageParser, ParsedPage
-from rag_assets.core.ingest.pdf.ruled_tables import cut_tables, find_grids, table_of
+from rag_assets.core.ingest.pdf.parser import PageParser, PageReadError, ParsedPage
+from rag_assets.core.ingest.pdf.repair import repaired_file
+from rag_assets.core.ingest.pdf.ruled_tables import (
+    Grid,
+    Piece,
+    Rule,
+    cut_tables,
+    find_grids,
+    table_of,
+)
 from rag_assets.core.text.markers import (
     DISPLACED_LINE_RE,
     GLUED_DIGITS_RE,
@@ -96,26 +110,66 @@ def _cached_pdf(path: str) -> pdfium.PdfDocument:
     return open_pdf(Path(path))
 
 
+@dataclass
+class PdfRead:
+    """A PDF's pages, the notes about the file, and, for a file PDFium could not open as it
+    is, why it was repaired (``repair.py``) before being read."""
+
+    pages: list[Page]
+    warnings: list[str] = field(default_factory=list)
+    repair_cause: str | None = None
+
+
 def load_pdf_pages(
     path: Path, warnings: list[str], workers: int = 2, parser: PageParser | None = None
 ) -> list[Page]:
-    """Every page of a PDF; notes about the file (rotated pages) are appended to ``warnings``.
-    ``parser`` reads the pages (PDFium and pdfplumber's table finder unless another is given)."""
-    parse = _load_range if parser is None else parser
+    """Every page of a PDF; notes about the file (rotated pages, flagged pages, a repair) are
+    appended to ``warnings``. ``parser`` reads the pages (PDFium and pdfplumber's table finder
+    unless another is given)."""
+    read = read_pdf(path, workers, parser)
+    warnings.extend(read.warnings)
+    return read.pages
+
+
+def read_pdf(path: Path, workers: int = 2, parser: PageParser | None = None) -> PdfRead:
+    """Every page of a PDF; a file PDFium cannot open is read from qpdf's repair of it, and
+    refused in one line only when qpdf cannot open it either (or it needs a password)."""
+    try:
+        n_pages = _page_count(path)
+    except DocumentError as err:
+        if not isinstance(err.__cause__, pdfium.PdfiumError) or "password" in err.cause:
+            raise
+        refused = str(err.__cause__).strip().rstrip(".")  # "Failed to load ... (PDFium: ...)"
+        with repaired_file(path, refused) as (fixed, cause):
+            try:
+                n_pages = _page_count(fixed)
+            except DocumentError as again:
+                raise DocumentError(
+                    path, f"corrupt or not a PDF ({refused}; and its repair by qpdf: "
+                    f"{again.cause})") from again
+            read = _read_pages(path, fixed, n_pages, workers, parser)
+        read.repair_cause = cause
+        read.warnings.insert(0, f"repaired {path.name}: {cause}")
+        return read
+    return _read_pages(path, path, n_pages, workers, parser)
+
+
+def _page_count(path: Path) -> int:
     pdf = open_pdf(path)
     n_pages = len(pdf)
     pdf.close()
     if n_pages == 0:
         raise DocumentError(path, "PDF has no pages")
-    ranges = [range(s, min(s + PAGES_PER_TASK, n_pages)) for s in range(0, n_pages, PAGES_PER_TASK)]
-    # a daemonic process (a Celery worker's pool process, which executes a step of the scale
-    # profile) may not start processes of its own: it parses the pages itself
-    if workers > 1 and n_pages >= MIN_PAGES_FOR_WORKERS and not current_process().daemon:
-        with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
-            parts = list(pool.map(parse, [str(path)] * len(ranges), ranges))
-    else:
-        parts = [parse(str(path), r) for r in ranges]
-        _cached_pdf.cache_clear()
+    return n_pages
+
+
+def _read_pages(
+    path: Path, source: Path, n_pages: int, workers: int, parser: PageParser | None
+) -> PdfRead:
+    """The pages of ``source`` (``path`` itself, or its repaired copy), every note and error
+    naming ``path``."""
+    warnings: list[str] = []
+    parts = _parsed(path, source, n_pages, workers, _load_range if parser is None else parser)
     pages = [page for part in parts for page, _, _ in part]
     # the body type is measured on the upper part of pages: a footnote-heavy release can carry
     # more characters in notes than in prose, but the notes sit at the foot. Pages read by OCR
@@ -147,7 +201,66 @@ def load_pdf_pages(
             else "no image to read by OCR either"
         )
         raise DocumentError(path, f"no text layer ({n_chars} characters on {n_pages} pages): {why}")
-    return pages
+    warnings.extend(f"{path.name}: {fault.line()}" for page in pages for fault in page.faults)
+    return PdfRead(pages, warnings)
+
+
+def _parsed(
+    path: Path, source: Path, n_pages: int, workers: int, parse: PageParser
+) -> list[list[ParsedPage]]:
+    """Every run of pages parsed, by 2 spawned workers for a long document. A parser's error
+    that escapes is one line naming the file, the page and the cause (``PageReadError``, see
+    ``_parse_isolated``), never the pool's remote traceback."""
+    ranges = [range(s, min(s + PAGES_PER_TASK, n_pages)) for s in range(0, n_pages, PAGES_PER_TASK)]
+    # a daemonic process (a Celery worker's pool process, which executes a step of the scale
+    # profile) may not start processes of its own: it parses the pages itself
+    if not (workers > 1 and n_pages >= MIN_PAGES_FOR_WORKERS and not current_process().daemon):
+        try:
+            return [_parse_one_run(path, parse, str(source), r) for r in ranges]
+        finally:
+            _cached_pdf.cache_clear()
+    with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+        futures = [pool.submit(_parse_isolated, parse, str(source), r) for r in ranges]
+        parts = []
+        for future, run in zip(futures, ranges, strict=True):
+            try:
+                parts.append(future.result())
+            except Exception as exc:
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise _page_error(path, run, exc) from exc
+        return parts
+
+
+def _parse_one_run(path: Path, parse: PageParser, source: str, run: range) -> list[ParsedPage]:
+    try:
+        return _parse_isolated(parse, source, run)
+    except Exception as exc:
+        raise _page_error(path, run, exc) from exc
+
+
+def _parse_isolated(parse: PageParser, source: str, run: range) -> list[ParsedPage]:
+    """``parse(source, run)``; when it raises, the run again page by page, so that the error
+    names the page it came from (``PageReadError``). Module-level: workers run it."""
+    try:
+        return parse(source, run)
+    except DocumentError:
+        raise
+    except Exception as exc:
+        if len(run) == 1:
+            raise PageReadError(run[0], one_line_cause(exc)) from exc
+        return [page for i in run for page in _parse_isolated(parse, source, range(i, i + 1))]
+
+
+def _page_error(path: Path, run: range, exc: Exception) -> DocumentError:
+    """One line for a parse that failed: the page and the cause (``DocumentError`` as is)."""
+    if isinstance(exc, DocumentError):
+        return DocumentError(path, exc.cause)
+    if isinstance(exc, PageReadError):
+        return DocumentError(path, f"page {exc.page_index + 1} could not be read ({exc.cause})")
+    where = f"page(s) {page_ranges(run)}"
+    if isinstance(exc, BrokenProcessPool):
+        return DocumentError(path, f"{where}: a reader process died ({one_line_cause(exc)})")
+    return DocumentError(path, f"{where} could not be read ({one_line_cause(exc)})")
 
 
 def text_source_warnings(name: str, pages: list[Page]) -> list[str]:
@@ -190,6 +303,49 @@ def _load_range(path: str, indices: range) -> list[ParsedPage]:
 
 
 def _load_page(pdf: pdfium.PdfDocument, index: int) -> ParsedPage:
+    """The page fully read; where a step after its text fails beyond the steps guarded one by
+    one (``_read_page``), the page as its plain text, flagged (``Page.faults``): one page's
+    layout never fails a document."""
+    try:
+        return _read_page(pdf, index)
+    except Exception as exc:
+        return _plain_page(pdf, index, PageFault.of(index, "layout", exc)), Counter(), False
+
+
+def _plain_page(pdf: pdfium.PdfDocument, index: int, fault: PageFault) -> Page:
+    """The page's text as PDFium lists it, no sizes, no tables, carrying ``fault``; an empty
+    page (``text_source="none"``) when not even that can be read."""
+    try:
+        page = pdf[index]
+        text = clean_pdf_text(page.get_textpage().get_text_range())
+        label = pdf.get_page_label(index)
+        page.close()
+    except Exception as exc:
+        failed = PageFault.of(index, "text", exc)
+        return Page(page_index=index, text="", text_source="none",
+                    text_note=f"the page could not be read ({failed.cause})",
+                    faults=[fault, failed])
+    lines = [ln.replace("\n", " ").replace("\r", " ").rstrip() for ln in text.split("\r\n")]
+    return Page(page_index=index, page_label=label or label_from_lines(lines),
+                text="\n".join(lines), faults=[fault])
+
+
+T = TypeVar("T")
+
+
+def _guarded(faults: list[PageFault], index: int, reader: PageReader, fallback: T,
+             step: Callable[..., T], *args: object) -> T:
+    """``step(*args)``, or ``fallback`` with the failure recorded in ``faults`` (once per
+    reader and page): a step after the text that fails costs the page that step only."""
+    try:
+        return step(*args)
+    except Exception as exc:
+        if not any(f.reader == reader for f in faults):
+            faults.append(PageFault.of(index, reader, exc))
+        return fallback
+
+
+def _read_page(pdf: pdfium.PdfDocument, index: int) -> ParsedPage:
     """A page, the characters per type size in its upper 60% (for the body size), and whether
     it carries ``/Rotate`` (for the warning).
 
@@ -197,7 +353,11 @@ def _load_page(pdf: pdfium.PdfDocument, index: int) -> ParsedPage:
     it is rendered and read by OCR, as it is displayed (``/Rotate`` applied); where OCR cannot
     run or reads nothing, the page is read as any other and marked ``text_source="none"`` with
     the reason. A page with text never gets here: its cost is one character count.
+
+    OCR, ruled tables, superscripts, joined rows and aligned tables are each guarded
+    (``_guarded``): one that fails leaves the page without what it adds, and says so.
     """
+    faults: list[PageFault] = []
     page = pdf[index]
     rotation = page.get_rotation()
     rotated = rotation != 0
@@ -208,18 +368,27 @@ def _load_page(pdf: pdfium.PdfDocument, index: int) -> ParsedPage:
     text = clean_pdf_text(textpage.get_text_range())
     missing: str | None = None  # why a page with an image and no text layer was not read
     if not ocr.has_text(text) and _has_image(page):
-        read, missing = _read_by_ocr(pdf, page, index, rotation)
+        not_read: _OcrRead = (None, None)
+        read, missing = _guarded(faults, index, "ocr", not_read,
+                                 _read_by_ocr, pdf, page, index, rotation)
+        if faults:
+            missing = f"{ocr.IMAGE_NOTE}, OCR failed: {faults[-1].cause}"
         if read is not None:
             page.close()
             return read[0], read[1], False
-    grids, rules = find_grids(page, width, height)
+    no_grids: tuple[list[Grid], list[Rule]] = ([], [])
+    grids, rules = _guarded(faults, index, "ruled_tables", no_grids,
+                            find_grids, page, width, height)
     raw: list[tuple[int, str, list[CharSample]]] = []
     offset = 0
     for raw_line in text.split("\r\n"):
         start, offset = offset, offset + len(raw_line) + 2
         line = raw_line.replace("\n", " ").replace("\r", " ").rstrip()  # same offsets
         raw.append((start, line, sample_chars(textpage, start, line) if line.strip() else []))
-    pieces, found = cut_tables(textpage, grids, raw, height)
+    prose: tuple[list[Piece], dict[int, list[list[str]]]] = (
+        [(start, line, samples, None) for start, line, samples in raw], {})
+    pieces, found = _guarded(faults, index, "ruled_tables", prose,
+                             cut_tables, textpage, grids, raw, height)
     boxes = [(n, grids[n].box) for n in found]
     rules = [r for r in rules if table_of((r[0] + r[1]) / 2, r[2], boxes) is None]
 
@@ -236,12 +405,13 @@ def _load_page(pdf: pdfium.PdfDocument, index: int) -> ParsedPage:
             continue
         first = samples[0]
         size = statistics.median(c.height for c in samples)
-        text_line = _mark_superscripts(textpage, start, line, size)
+        text_line = _guarded(faults, index, "superscripts", line,
+                             _mark_superscripts, textpage, start, line, size)
         lines.append(Line(
             text_line, start, size, first.left, first.bottom, first.top, samples[-1].right, line
         ))
-    _reattach_displaced_markers(lines, textpage)
-    lines = _join_split_rows(lines)
+    _guarded(faults, index, "superscripts", None, _reattach_displaced_markers, lines, textpage)
+    lines = _guarded(faults, index, "lines", lines, _join_split_rows, lines)
     upper: Counter[float] = Counter()
     for ln in lines:
         if ln.size and height and ln.top > height * (1 - UPPER_SHARE):
@@ -252,7 +422,8 @@ def _load_page(pdf: pdfium.PdfDocument, index: int) -> ParsedPage:
     # statements printed without rules: found after the body size is measured, which they
     # would otherwise shift
     blocks = {n: TableBlock(index=n, rows=rows) for n, rows in found.items()}
-    lines = align_tables(lines, textpage, blocks, ALIGNED_KEY)
+    lines = _guarded(faults, index, "aligned_tables", lines,
+                     align_tables, lines, textpage, blocks, ALIGNED_KEY)
     lines, tables = _number_tables(lines, blocks)
     lines = _foot_notes_last(lines, body)
     margin = min((ln.left for ln in lines if ln.size), default=0.0)
@@ -269,6 +440,7 @@ def _load_page(pdf: pdfium.PdfDocument, index: int) -> ParsedPage:
         note_lines=_lines_below_rule(lines, rules, margin, width, height),
         line_sizes=[ln.size if ln.text.strip() else 0.0 for ln in lines],
         tables=tables,
+        faults=faults,
     )
     if not ocr.has_text(record.text) and not tables:
         record.text_source = "none"
@@ -289,9 +461,13 @@ def _has_image(page: pdfium.PdfPage) -> bool:
     )
 
 
+# a page read by OCR with its characters per type size, or None and why not
+_OcrRead = tuple[tuple[Page, Counter[float]] | None, str | None]
+
+
 def _read_by_ocr(
     pdf: pdfium.PdfDocument, page: pdfium.PdfPage, index: int, rotation: int
-) -> tuple[tuple[Page, Counter[float]] | None, str | None]:
+) -> _OcrRead:
     """The page read by OCR with its characters per type size in its upper 60% (OCR's scale),
     or None and why not (OCR unavailable, failed, or found no word)."""
     reason = ocr.unavailable()

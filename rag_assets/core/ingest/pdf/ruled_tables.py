@@ -51,7 +51,7 @@ Rule = tuple[float, float, float]  # left, right, y of a thin horizontal path (P
 
 
 @dataclass
-class _Grid:
+class Grid:
     """A ruled table as pdfplumber's finder sees it: its cells (pdfplumber coordinates, top
     down) and its bounding box in PDF points (origin bottom-left)."""
 
@@ -61,7 +61,7 @@ class _Grid:
 
 def find_grids(
     page: pdfium.PdfPage, width: float, height: float
-) -> tuple[list[_Grid], list[Rule]]:
+) -> tuple[list[Grid], list[Rule]]:
     """pdfplumber's lines-strategy table finder over the rules PDFium reports; also the thin
     horizontal rules of the page (footnote separators among them)."""
     edges: list[dict[str, Any]] = []
@@ -85,21 +85,21 @@ def find_grids(
     grids = []
     for table in finder.tables:
         x0, top, x1, bottom = table.bbox
-        grids.append(_Grid(list(table.cells), (x0, height - bottom, x1, height - top)))
+        grids.append(Grid(list(table.cells), (x0, height - bottom, x1, height - top)))
     return grids, rules
 
 
-_Piece = tuple[int, str, list["CharSample"], int | None]  # start, text, samples, ruled table
+Piece = tuple[int, str, list["CharSample"], int | None]  # start, text, samples, ruled table
 # a word of a line: start, end (in the line), text, centre x, centre y, height (PDF points)
 _Word = tuple[int, int, str, float, float, float]
 
 
 def cut_tables(
     textpage: pdfium.PdfTextPage,
-    grids: list[_Grid],
+    grids: list[Grid],
     raw: list[tuple[int, str, list[CharSample]]],
     height: float,
-) -> tuple[list[_Piece], dict[int, list[list[str]]]]:
+) -> tuple[list[Piece], dict[int, list[list[str]]]]:
     """The page's lines cut into prose and ruled-table pieces, and each table's cleaned rows
     (keyed by the grid's position).
 
@@ -118,7 +118,7 @@ def cut_tables(
     rejected: set[int] = set()
     while True:
         boxes = [(n, g.box) for n, g in enumerate(grids) if n not in rejected]
-        pieces: list[_Piece] = []
+        pieces: list[Piece] = []
         table_words: dict[int, list[_Word]] = {}
         for number, (start, line, samples) in enumerate(raw):
             words = words_of.get(number)
@@ -175,7 +175,7 @@ def _touches(samples: list[CharSample], box: tuple[float, float, float, float]) 
     )
 
 
-def _grid_rows(grid: _Grid, words: list[_Word], height: float) -> list[list[str]]:
+def _grid_rows(grid: Grid, words: list[_Word], height: float) -> list[list[str]]:
     """The text of a ruled table, word by word: each printed word goes to the one cell its
     centre falls in (a row of the grid by height, the column where its cell starts).
 
