@@ -33,6 +33,12 @@ from rag_assets.cli.ingest import cmd_ingest
 
 DEFAULT_CORPORA = Path("../shared/corpora")
 STOP_GRACE_SECONDS = 6.0  # after SIGINT/SIGTERM, the run is canceled from outside at the latest
+# onnxruntime 1.30's native module overflows its stack while importing when the process's command
+# line (/proc/self/cmdline) passes 32 KiB (a recursion over it: SIGSEGV, no message; reproduced
+# with `python -c "import onnxruntime" <32,518 characters>`), whatever the command does with its
+# arguments. Half of that is refused before anything is imported: no question, path or name
+# needs it (questions stop at max_question_chars, 4,000).
+MAX_COMMAND_LINE_BYTES = 16_384
 
 
 def _options() -> argparse.ArgumentParser:
@@ -159,6 +165,15 @@ def _stopped(signum: int, why: str = "") -> int:
     return 128 + signum
 
 
+def command_line_bytes() -> int:
+    """The length of this process's command line as native code reads it."""
+    try:
+        with open("/proc/self/cmdline", "rb") as handle:
+            return len(handle.read())
+    except OSError:  # not Linux: argv as Python got it
+        return sum(len(os.fsencode(arg)) + 1 for arg in [sys.executable, *sys.argv])
+
+
 def run() -> None:
     """The console entry point. DuckDB 2.0's bindings report "leaked" type objects at interpreter
     teardown after a Dagster run (pages of harmless noise under the tables), so once all output
@@ -170,6 +185,12 @@ def run() -> None:
     signal's number; a command still running ``STOP_GRACE_SECONDS`` after the signal (a step in a
     long call that cannot be interrupted) cancels its run from the watchdog thread and exits."""
     from rag_assets.ops.processes import STOP
+
+    if (length := command_line_bytes()) > MAX_COMMAND_LINE_BYTES:
+        print(f"rag-assets: error: the command line is {length:,} bytes long, more than the "
+              f"{MAX_COMMAND_LINE_BYTES:,} taken (a question stops at 4,000 characters)",
+              file=sys.stderr)
+        os._exit(2)
 
     def too_late(signum: int) -> None:
         _stopped(signum, f" (still running {STOP_GRACE_SECONDS:.0f} s later)")
