@@ -7,11 +7,18 @@ import argparse
 import os
 import shutil
 import sys
+import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rag_assets.cli.commands import run_partition
 from rag_assets.cli.output import demo_table, report_failures
 from rag_assets.cli.runs import open_instance_for
+
+if TYPE_CHECKING:
+    import dagster as dg
+
+SHOWN_FAULTS = 5  # flagged pages named on the terminal; all of them are in the run log
 
 
 class IngestError(ValueError):
@@ -70,10 +77,40 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         os.replace(partial, target)  # appears whole, never half-copied, to a watching sensor
         print(f"{'replaced' if replacing else 'filed'} {target} ({target.stat().st_size:,} bytes)")
     instance = open_instance_for({args.document}, {args.year})
+    started = time.time()
     row = run_partition(args.document, int(args.year), args.data_dir, instance,
                         label=f"{args.document}|{args.year}", source="cli-ingest")
+    for line in reading_notes(instance, f"{args.document}|{args.year}", started):
+        print(line)
     print(demo_table([row]))
     if row["error"]:
         report_failures([f"{row['partition']}: {row['error']}"])
         return 1
     return 0
+
+
+def reading_notes(instance: dg.DagsterInstance, partition: str, since: float) -> list[str]:
+    """What the reading of the partition's file, materialized after ``since`` (epoch seconds),
+    recorded that a user must see: ``repaired <file>: <cause>`` when the PDF was read from
+    qpdf's repair, and the pages flagged (a table that could not be read: the page kept its
+    text)."""
+    import dagster as dg
+
+    records = instance.fetch_materializations(
+        dg.AssetRecordsFilter(asset_key=dg.AssetKey("raw_pages"), asset_partitions=[partition]),
+        limit=1,
+    ).records
+    if not records or records[0].timestamp < since or records[0].asset_materialization is None:
+        return []
+    meta = {k: getattr(v, "value", v) for k, v in records[0].asset_materialization.metadata.items()}
+    notes = []
+    if meta.get("repaired") is True:
+        notes.append(f"repaired {Path(str(meta.get('file'))).name}: {meta.get('repair_cause')}")
+    faults = meta.get("page_faults") or []
+    if isinstance(faults, list) and faults:
+        shown = "; ".join(f"page {f['page']} {f['reader']} ({f['cause']})"
+                          for f in faults[:SHOWN_FAULTS])
+        more = f" and {len(faults) - SHOWN_FAULTS} more" if len(faults) > SHOWN_FAULTS else ""
+        notes.append(f"flagged {meta.get('pages_flagged')} page(s), each kept its text: "
+                     f"{shown}{more}")
+    return notes

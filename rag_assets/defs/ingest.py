@@ -84,7 +84,9 @@ def raw_pages(
 ) -> Iterator[dg.Output[pd.DataFrame]]:
     """One row per page: printed label, prose, type size per line, lines under a separator rule,
     tables as markdown, the 10-K Item and financial statement the page belongs to, and where its
-    text came from (``text_source``: the text layer, OCR, or none)."""
+    text came from (``text_source``: the text layer, OCR, or none). A damaged PDF is read from
+    its repair (``repaired``); a page whose tables could not be read keeps its text and is
+    flagged (``pages_flagged``, ``page_faults``)."""
     document, year = partition_of(context)
     try:
         path = report_for(settings.reports_dir, document, year)
@@ -118,8 +120,13 @@ def raw_pages(
                  for source in ("ocr", "none")}
     read_by_ocr = (f", {len(by_source['ocr'])} read by OCR, {len(by_source['none'])} without "
                    "text" if any(by_source.values()) else "")
+    # a page whose tables (or superscripts, OCR) could not be read keeps its text: each is
+    # named in the warnings logged above, counted here
+    flagged = sorted({f.page_index for f in loaded.page_faults})
     context.log.info(
-        f"{path.name}: {len(frame)} pages, {int(frame.n_tables.sum())} tables{read_by_ocr} "
+        f"{path.name}: {len(frame)} pages, {int(frame.n_tables.sum())} tables{read_by_ocr}"
+        f"{f', {len(flagged)} flagged' if flagged else ''}"
+        f"{', repaired by qpdf' if loaded.repaired else ''} "
         f"in {seconds:.1f}s ({len(frame) / max(seconds, 1e-9):.1f} pages/s)"
     )
     yield dg.Output(
@@ -139,6 +146,13 @@ def raw_pages(
             "pages_without_text": len(by_source["none"]),
             "text_source_pages": dg.MetadataValue.json(by_source),
             "ocr": ocr.summary(loaded.pages),
+            "repaired": loaded.repaired,
+            "repair_cause": loaded.repair_cause or "none",
+            "pages_flagged": len(flagged),
+            "page_faults": dg.MetadataValue.json([
+                {"page": f.page_index + 1, "reader": f.reader, "cause": f.cause}
+                for f in loaded.page_faults[:30]
+            ]),
             "company": where.company or "-",
             "doc_type": where.doc_type,
             "statement_pages": dg.MetadataValue.json(

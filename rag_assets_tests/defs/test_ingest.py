@@ -104,3 +104,50 @@ def test_warehouse_rows_carry_stitched_footnotes(data_dir, instance):
     cited = {m for row in chunks for m in json.loads(row[0])}
     defined = {m for row in chunks for m in json.loads(row[1])}
     assert cited == defined == {"[1]", "[2]"}
+
+
+def test_a_damaged_pdf_is_ingested_from_its_repair_and_flagged_pages_reported(
+    data_dir, instance, monkeypatch
+):
+    """The real Intel 8-K whose cross-reference table PDFium cannot read is ingested from qpdf's
+    repair; with the aligned-table reader broken on every page, each page keeps its text and
+    is flagged: counted and named in ``raw_pages``' metadata, one warning per page in the log."""
+    import logging
+    import shutil
+
+    from rag_assets.core.ingest.pdf import reader
+    from rag_assets.defs.ingest import raw_pages
+    from rag_assets.defs.partitions import partition_key
+    from rag_assets.defs.resources import default_resources
+    from rag_assets_tests.real_filings import CORPORA
+
+    damaged = CORPORA / "damaged" / "INTEL_2023_8K_dated-2023-08-16.pdf"
+    if not damaged.is_file():
+        import pytest
+
+        pytest.skip(f"real filing not found at {damaged}")
+    target = data_dir / "reports" / "broken" / "2023" / damaged.name
+    target.parent.mkdir(parents=True)
+    shutil.copyfile(damaged, target)
+
+    def broken(lines, textpage, blocks, key):
+        raise ValueError("max() arg is an empty sequence")
+
+    monkeypatch.setattr(reader, "align_tables", broken)
+    result = dg.materialize(  # raw_pages alone: what the reading reports
+        [raw_pages], partition_key=partition_key("broken", 2023), instance=instance,
+        resources=default_resources(str(data_dir)), raise_on_error=False,
+    )
+    assert result.success
+    raw = next(e for e in result.get_asset_materialization_events()
+               if e.asset_key == dg.AssetKey("raw_pages")).materialization.metadata
+    assert raw["repaired"].value is True
+    assert "PDFium: Data format error" in raw["repair_cause"].value
+    assert raw["pages"].value == raw["pages_flagged"].value == 5
+    assert raw["page_faults"].value[0] == {"page": 1, "reader": "aligned_tables",
+                                           "cause": "ValueError: max() arg is an empty sequence"}
+    warnings = [e.user_message for e in instance.all_logs(result.run_id)
+                if e.level == logging.WARNING]
+    assert sum("aligned_tables failed" in w for w in warnings) == 5
+    assert any(w.startswith(f"repaired {damaged.name}: ") for w in warnings)
+    assert row_counts(data_dir, "broken", 2023)["raw_pages"] == 5
