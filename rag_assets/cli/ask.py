@@ -111,8 +111,8 @@ def check_partition(pages: pd.DataFrame, document: str | None, year: int | None)
         return
     years = sorted({y for d, y in partitions if document is None or d == document})
     if year not in years:
-        where = f"for {document}; its indexed years" if document else "; indexed years"
-        raise UnknownPartition(f"--year {year} is not indexed {where}: "
+        where = f" for {document}; its indexed years" if document else "; indexed years"
+        raise UnknownPartition(f"--year {year} is not indexed{where}: "
                                f"{', '.join(map(str, years))}")
 
 
