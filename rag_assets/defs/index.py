@@ -22,17 +22,16 @@ import dagster as dg
 import pandas as pd
 
 from rag_assets.core.chunks.chunking import ChunkKind
-from rag_assets.core.ingest.routing import profile_from_text
+from rag_assets.core.ingest.routing import COVER_PAGES, cover_profile
 from rag_assets.core.retrieval.ann import AnnState
 from rag_assets.core.retrieval.embeddings import Embedder, available_cores, torch_threads_for
 from rag_assets.core.retrieval.store import LanceFolder, VectorStore, index_partition
-from rag_assets.core.warehouse.tables import frame_to_chunks, frame_to_footnotes
+from rag_assets.core.warehouse.tables import frame_to_chunks, frame_to_footnotes, frame_to_pages
 from rag_assets.defs.partitions import partition_of, report_partitions
 from rag_assets.defs.presentation import fail, preview
 from rag_assets.defs.resources import EmbeddingsResource, RagSettings
 
 GROUP = "index"
-COVER_PAGES = 2  # a 10-K names its registrant and ticker on the cover
 VECTOR_ASSETS = ("naive_vectors", "enriched_vectors")
 # the in-process executor, and the one execute_in_process/materialize put in any job's place
 IN_PROCESS_EXECUTORS = {"in_process", "execute_in_process_executor"}
@@ -75,8 +74,9 @@ def document_profile(
     """The names a question may use for this document (registrant, ticker, a regulation's short
     name and number, the document id): ``routed`` retrieval narrows the corpus with them."""
     document, year = partition_of(context)
-    cover = raw_pages.sort_values("page_index").head(COVER_PAGES).text.tolist()
-    profile = profile_from_text(document, year, cover)
+    # the cover read as the chunk header reads it (tables in place): one reader of the registrant
+    cover = frame_to_pages(raw_pages.sort_values("page_index").head(COVER_PAGES))
+    profile = cover_profile(document, year, cover)
     LanceFolder(settings.lancedb_dir).put_profile(
         document, year, profile.title, profile.aliases
     )

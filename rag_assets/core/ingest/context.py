@@ -17,11 +17,15 @@ from collections.abc import Sequence
 from pydantic import BaseModel, Field
 
 from rag_assets.core.ingest.pages import Page
-from rag_assets.core.ingest.routing import GENERIC_ID_WORDS, display_name, profile_from_text
+from rag_assets.core.ingest.routing import (
+    COVER_PAGES,
+    GENERIC_ID_WORDS,
+    cover_profile,
+    display_name,
+)
 from rag_assets.core.ingest.sections import page_items, sections_of, topic_title, topics_by_page
 from rag_assets.core.ingest.statements import STATEMENT_TITLES, classify_page
 
-COVER_PAGES = 2
 MAX_SECTION_CHARS = 80
 MAX_TITLE_CHARS = 100
 MAX_TOPICS = 2  # note topics a header names (a page may close one note and open another)
@@ -95,7 +99,7 @@ class DocumentContext(BaseModel):
 def document_context(document: str, year: int, pages: Sequence[Page]) -> DocumentContext:
     """Company and form from the cover pages, Item and statement of every page."""
     cover = [p.text for p in pages[:COVER_PAGES]]
-    profile = profile_from_text(document, year, cover)
+    profile = cover_profile(document, year, pages)
     lines = [p.lines for p in pages]
     doc_type = doc_type_of(document, "\n".join(cover))
     items, opened = page_items(lines, doc_type)
@@ -120,8 +124,8 @@ def _routable(item: str) -> bool:
 
 
 def company_name(document: str, registrant: str | None) -> str:
-    """The registrant as a name is written, else the document id's words ("coca-cola-10k" ->
-    "Coca Cola")."""
+    """The registrant as a name is written ("McDONALD'S CORPORATION" -> "McDonald's
+    Corporation"), else the document id's words ("coca-cola-10k" -> "Coca Cola")."""
     if registrant:
         return display_name(registrant)
     words = [w for w in re.split(r"[-_\s]+", document) if w and w.lower() not in GENERIC_ID_WORDS]

@@ -21,6 +21,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rag_assets.core.ingest.pages import Page
+
 # "fiscal 2022", "fiscal year 2022", "FY2022", "FY 2022", "FY22", "FY'22", or a bare 2022;
 # not part of a longer number ("$2,018", "2018.5"), an amount, or an EU act's number
 # ("Regulation (EU) 2016/679", "Directive 95/46/EC": 2016 is not a year asked about)
@@ -62,11 +64,32 @@ COVER_PREFIX_RE = re.compile(
     re.IGNORECASE,
 )
 SPLIT_CAPITAL_RE = re.compile(r"\b([A-Z]) ([A-Z]{2,})\b")  # "R ESORTS" set as two pieces
+# a legal suffix a cover in capitals runs into the name ("McDONALD'SCORPORATION")
+GLUED_SUFFIX_RE = re.compile(r"(?<=[A-Z'’])(CORPORATION|COMPANY|INCORPORATED)\b")
+# lines of a cover's form, never a registrant: "FORM 10-K", "(Mark One)", "TRANSITION REPORT"
+COVER_BOILERPLATE_RE = re.compile(
+    r"\bFORM\s+\d|\bREPORT\s+PURSUANT\b|\bSECURITIES\s+AND\s+EXCHANGE\b|\bMark\s+One\b|"
+    r"\bTRANSITION\s+(?:REPORT|PERIOD)\b|\b(?:fiscal\s+year|quarterly\s+period)\s+ended\b",
+    re.IGNORECASE)
+# the small words a company's name may print in lower case ("Bank of America")
+NAME_SMALL_WORDS = {"of", "and", "the", "de", "du", "des", "la", "le", "y", "for", "&", "und"}
 # a company named in the running text: "The Coca-Cola Company", "Acme Widgets, Inc."
+# (words on one line: "... Per Diluted Share\nCompany Raises Outlook" names no company; the verb
+# of "DOCUMENTS INCORPORATED BY REFERENCE" is no legal suffix)
 NAMED_COMPANY_RE = re.compile(
-    r"\b(?P<name>(?:The\s+)?[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*){0,4},?\s+"
-    r"(?:Company|Inc\.|Incorporated|Corporation|Corp\.|plc|N\.V\.))"
+    r"(?<![\w&.'-])(?P<name>(?:(?:The|THE)[ \t]+)?[a-z]?[A-Z0-9][\w&.'’-]*"
+    r"(?:[ \t]+[A-Z][\w&.'’-]*){0,4},?[ \t]+"
+    r"(?i:Company|Inc\.|Incorporated(?![ \t]+(?:by|in|herein)\b)|Corporation|Corp\.|plc|"
+    r"N\.V\.))(?![\w-])"
 )
+# the company a press release opens with: "MGM Resorts International (NYSE: MGM)"
+NAME_BEFORE_SYMBOL_RE = re.compile(
+    r"(?<![\w&.'-])(?P<name>[a-z]?[A-Z0-9][\w&.'’-]*(?:,?[ \t]+[A-Z][\w&.'’-]*){0,5})"
+    r"[ \t]*\((?:NYSE|NASDAQ|Nasdaq)\s*:\s*[A-Z]{1,5}(?:\.[A-Z])?\)"
+)
+# names of exchanges and markets, which a cover's Section 12(b) table prints ("Chicago Stock
+# Exchange, Inc.", "The Nasdaq Stock Market LLC"): never the registrant
+EXCHANGE_NAME_RE = re.compile(r"\b(?:Exchange|Nasdaq|NYSE|Stock\s+Market)\b", re.IGNORECASE)
 TICKER_RE = re.compile(
     r"(?:Trading\s+Symbol\(s\)|Trading\s+Symbol)[\s\S]{0,400}?\b(?P<ticker>[A-Z]{1,5})\b\s+"
     r"(?:New York Stock Exchange|NYSE|Nasdaq|Chicago Stock Exchange)",
@@ -95,16 +118,19 @@ SHORT_NAME_RE = re.compile(
 TITLE_LINE_RE = re.compile(r"^(?P<name>[A-Z][\w&.,' -]{2,60}?)\s*(?:\||-)\s", re.MULTILINE)
 LEGAL_SUFFIX_RE = re.compile(
     r"[\s,]+(?:Inc|Incorporated|Corp|Corporation|Company|Co|Ltd|Limited|plc|PLC|N\.V|S\.A|AG|"
-    r"Holdings)\.?$",
+    r"Holdings|Group)\.?$",
     re.IGNORECASE,
 )
 COMMON_SHORT_WORDS = {"THE", "AND", "OF", "FOR", "INC", "CO", "LTD", "PLC", "LLC", "LP"}
 INITIALS_SKIP = {"the", "and", "of", "&", "for"}
+COVER_PAGES = 2  # a 10-K names its registrant and its symbols on its first page or two
 MIN_INITIALS = 3  # "GM" for General Mills would name General Motors as often
 MAX_NAME_WORDS = 6  # a longer "name" is a cover line read wrong: no initials from it
 # a company as questions name one that no alias matched: "Tesla's", "TSLA's", "$TSLA",
 # "Acme Widgets, Inc."; words before "'s" that are no company ("What's", "the Company's")
-POSSESSIVE_RE = re.compile(r"(?<![\w&.-])(?P<name>(?:[A-Z][\w&.-]*\s+){0,2}[A-Z][\w&.-]*?)['’]s\b")
+# (a name may open with a small letter: "eBay's")
+POSSESSIVE_RE = re.compile(
+    r"(?<![\w&.-])(?P<name>(?:[a-z]?[A-Z][\w&.-]*\s+){0,2}[a-z]?[A-Z][\w&.-]*?)['’]s\b")
 DOLLAR_TICKER_RE = re.compile(r"(?<![\w$])\$(?P<name>[A-Z]{1,5})\b")
 EXCHANGE_TICKER_RE = re.compile(
     r"\b(?:NYSE|NASDAQ|Nasdaq)\s*:\s*(?P<name>[A-Z]{1,5}(?:\.[A-Z])?)\b")
@@ -116,8 +142,8 @@ NOT_COMPANY_WORDS = {
     "business", "america", "europe", "asia", "china", "state", "government", "people", "he",
     "she", "one", "which", "this", "fiscal",
 }
-GENERIC_ID_WORDS = {"10k", "10q", "8k", "annual", "report", "paper", "earnings", "release",
-                    "filing"}
+GENERIC_ID_WORDS = {"10k", "10q", "8k", "annual", "report", "annualreport", "paper", "earnings",
+                    "release", "filing"}
 # a document id's words that date it rather than name it: a quarter, a year, a day
 PERIOD_ID_WORD_RE = re.compile(r"(?:q[1-4]|h[12]|fy\d{2,4}|\d+)", re.IGNORECASE)
 
@@ -159,6 +185,13 @@ class AliasTable(BaseModel):
         return next((e for k in keys for e in self.companies
                      if k in {name_key(n) for n in e.names}), None)
 
+    def entry_known_as(self, name: str) -> CompanyEntry | None:
+        """The entry with ``name`` among its aliases or tickers, in any case (a document id's
+        "amd" is Advanced Micro Devices): for a document whose cover printed no name."""
+        key = name_key(name)
+        return next((e for e in self.companies
+                     if key in {name_key(a) for a in (*e.aliases, *e.tickers)}), None)
+
 
 @cache
 def load_alias_table(path: Path = ALIASES_PATH) -> AliasTable:
@@ -187,9 +220,26 @@ def years_in(question: str) -> list[int]:
 
 
 def registrant_name(cover: str) -> str | None:
-    """The registrant's name on a filing's cover, without the file number or the rule printed
-    before it; when the cover sets the name as an image (no text), the company the first pages
-    name most often."""
+    """The registrant's name on a filing's cover as printed, without the file number or the rule
+    printed before it; when the cover sets the name as an image (no text), the company a press
+    release opens with ("MGM Resorts International (NYSE: MGM)"), else the company the first
+    pages name most often."""
+    cover = cover.replace("\xa0", " ")
+    name = _name_above_exact(cover)
+    if name is None and (match := NAME_BEFORE_SYMBOL_RE.search(cover)):
+        name = match.group("name")
+    if name is None:
+        counts: dict[str, int] = {}
+        for match in NAMED_COMPANY_RE.finditer(cover):
+            found = " ".join(match.group("name").split())
+            if not EXCHANGE_NAME_RE.search(found):  # "Chicago Stock Exchange, Inc."
+                counts[found] = counts.get(found, 0) + 1
+        name = max(counts, key=lambda n: (counts[n], len(n))) if counts else None
+    return _as_printed(name) if name else None
+
+
+def _name_above_exact(cover: str) -> str | None:
+    """The name printed above "(Exact name of registrant ...)" or after the file number."""
     exact = EXACT_NAME_RE.search(cover)
     at = exact.start() if exact else -1
     above = cover[:at].split("\n")[-REGISTRANT_LINES - 1:] if at > 0 else []
@@ -217,17 +267,26 @@ def registrant_name(cover: str) -> str | None:
         name = SPLIT_CAPITAL_RE.sub(r"\1\2", name).strip(" _-—–")
         if _name_like(name):
             return name
-    counts: dict[str, int] = {}
-    for match in NAMED_COMPANY_RE.finditer(cover):
-        name = " ".join(match.group("name").split())
-        counts[name] = counts.get(name, 0) + 1
-    return max(counts, key=lambda n: (counts[n], len(n))) if counts else None
+    return None
 
 
 def _name_like(text: str) -> bool:
-    """A company name: a few words with letters, not a sentence and not a file number."""
+    """A company name: a few words with letters, each capitalised but the small words of names
+    ("Bank of America", "Procter and Gamble"), not a sentence of the cover ("For the transition
+    period from to"), not a line of its form ("FORM 10-K"), not a file number."""
     letters = sum(ch.isalpha() for ch in text)
-    return letters >= 2 and len(text) <= 80 and not re.search(r"\d{3}-\d", text)
+    words = [w for w in text.split() if any(ch.isalnum() for ch in w)]
+    return (letters >= 2 and len(text) <= 80 and not re.search(r"\d{3}-\d", text)
+            and not COVER_BOILERPLATE_RE.search(text)
+            and all(w.lower() in NAME_SMALL_WORDS or re.search(r"[A-Z0-9&]", w) for w in words))
+
+
+def _as_printed(name: str) -> str:
+    """The name's words as the cover prints them, apart: spaces as one, none before a stop
+    ("NIKE, Inc ." -> "NIKE, Inc."), a legal suffix glued to the name in capitals set apart
+    ("McDONALD'SCORPORATION" -> "McDONALD'S CORPORATION")."""
+    name = re.sub(r"\s+([.,])", r"\1", " ".join(name.split()))
+    return GLUED_SUFFIX_RE.sub(r" \1", name).strip(" _-—–")
 
 
 def short_name(name: str) -> str:
@@ -253,15 +312,20 @@ def _company_aliases(name: str) -> list[str]:
 
 
 def short_forms(name: str) -> list[str]:
-    """What analysts write for a registrant: the "&" form of a two-word name ("The Procter &
-    Gamble Company" -> "P&G") and initials of three letters or more, with "Company" or
+    """What analysts write for a registrant: the name with "&" as "and" and back ("Procter and
+    Gamble"), the two "&" forms of a two-word name ("Johnson & Johnson" -> "J&J" and "JNJ", the
+    letters joined by the "n" of "and"), and initials of three letters or more, with "Company" or
     "Corporation" counted ("The Kraft Heinz Company" -> "KHC", "Advanced Micro Devices, Inc."
     -> "AMD"); never a word of the alias table's ``not_aliases`` ("IT", "CAT", "MRI")."""
     blocked = load_alias_table().not_aliases
     short = short_name(name)
     out: list[str] = []
-    if match := re.fullmatch(r"([A-Za-z][\w-]*)\s*&\s*([A-Za-z][\w-]*)", short):
-        out.append(f"{match.group(1)[0].upper()}&{match.group(2)[0].upper()}")
+    if " & " in short or " and " in short:
+        swapped = (" & ", " and ") if " & " in short else (" and ", " & ")
+        out.append(short.replace(*swapped))
+    if match := re.fullmatch(r"([A-Za-z][\w-]*)\s*(?:&|\band\b)\s*([A-Za-z][\w-]*)", short):
+        first, second = match.group(1)[0].upper(), match.group(2)[0].upper()
+        out += [f"{first}&{second}", f"{first}N{second}"]
     # "Company"/"Corporation" stay in the name initials are made of; "Inc."/"Co." do not
     kept = re.sub(r"^the\s+", "", re.sub(r"\s+", " ", name).strip(" .,"), flags=re.IGNORECASE)
     kept = re.sub(r"[\s,]+(?:Inc|Incorporated|Co|Ltd|Limited|plc|PLC|N\.V|S\.A|AG)\.?$", "",
@@ -272,7 +336,7 @@ def short_forms(name: str) -> list[str]:
         if (MIN_INITIALS <= len(words) <= MAX_NAME_WORDS and len(initials) >= MIN_INITIALS
                 and initials not in blocked):
             out.append(initials)
-    return out
+    return list(dict.fromkeys(a for a in out if a not in blocked))
 
 
 def tickers_from_cover(text: str) -> list[str]:
@@ -304,15 +368,42 @@ def tickers_from_cover(text: str) -> list[str]:
 
 
 def display_name(name: str) -> str:
-    """A cover's capitals as a name is written: "MGM RESORTS INTERNATIONAL" -> "MGM Resorts
-    International" (words of up to three letters stay capitals: MGM, 3M, AG)."""
+    """A name set in capitals as it is written: "MGM RESORTS INTERNATIONAL" -> "MGM Resorts
+    International", "McDONALD'S CORPORATION" -> "McDonald's Corporation" (the small letters a
+    cover prints show where a word's own capitals are), "THE COCA-COLA COMPANY" -> "The Coca-Cola
+    Company"; words of up to three letters stay capitals (MGM, 3M, AES). A name printed in mixed
+    case ("eBay Inc.", "NIKE, Inc.") is kept as printed."""
     name = " ".join(name.split()).strip(" .,")
-    if not (name.isupper() and len(name) > 4):
+    if len(name) <= 4 or not all(_set_in_capitals(w) for w in name.split()):
         return name
-    return " ".join(
-        w if len(w.strip(",.")) <= 3 and w.strip(",.") not in COMMON_SHORT_WORDS else w.title()
-        for w in name.split()
-    )
+    return " ".join(w if len(w.strip(",.")) <= 3 and w.strip(",.") not in COMMON_SHORT_WORDS
+                    else _cased(w) for w in name.split())
+
+
+def _set_in_capitals(word: str) -> bool:
+    """A word printed in capitals, maybe after a printed small-letter prefix ("McDONALD'S")."""
+    upper = sum(ch.isupper() for ch in word)
+    return upper > sum(ch.islower() for ch in word) or not any(ch.isalpha() for ch in word)
+
+
+def _cased(word: str) -> str:
+    """A word in capitals as written: each hyphenated part capitalised after the small letters
+    printed in it ("McDONALD'S" -> "McDonald's", "COCA-COLA" -> "Coca-Cola")."""
+    parts = []
+    for part in word.split("-"):
+        lower = [i for i, ch in enumerate(part) if ch.islower()]
+        head = part[: lower[-1] + 1] if lower else ""
+        tail = part[len(head):]
+        parts.append(head + (tail[:1] + tail[1:].lower() if head else tail.capitalize()))
+    return "-".join(parts)
+
+
+def short_display_name(title: str) -> str:
+    """What an answer calls a company: its registrant name without a leading "The" or a legal
+    suffix, as written ("The AES Corporation" -> "AES", "THE COCA-COLA COMPANY" -> "Coca-Cola",
+    "McDONALD'S CORPORATION" -> "McDonald's", "3M COMPANY" -> "3M"); the whole name when nothing
+    is left ("The Company")."""
+    return display_name(short_name(title) or title)
 
 
 def _acronym(name: str) -> str:
@@ -341,10 +432,31 @@ def profile_from_text(document: str, year: int, first_pages: Sequence[str]) -> D
     words = [w for w in re.split(r"[-_\s]+", document)
              if w.lower() not in GENERIC_ID_WORDS and not PERIOD_ID_WORD_RE.fullmatch(w)]
     from_id = [" ".join(words)] if words else []
-    if entry := load_alias_table().entry_for(title, *aliases, *from_id):
+    table = load_alias_table()
+    entry = table.entry_for(title, *aliases, *from_id) or (
+        None if title or not from_id else table.entry_known_as(from_id[0]))
+    if entry:
+        if not title:  # a cover that prints its name as a picture (Foot Locker's 2023 10-K)
+            title = entry.names[0]
+            aliases += _company_aliases(title)
         aliases += [*entry.aliases, *entry.tickers]
     aliases += from_id  # last: the table's "JPMorgan" is kept before the id's "jpmorgan"
     return DocumentProfile(document=document, year=year, title=title, aliases=_unique(aliases))
+
+
+def cover_text(page: Page) -> str:
+    """A cover page as its readers here want it: its lines, each table's rows in place as lines
+    of cells (a cover's Section 12(b) table and, on some covers, its name are ruled tables,
+    which the page text holds only as placeholders)."""
+    return "\n".join(
+        "\n".join(" ".join(c for c in row if c) for row in table.rows) if table else line
+        for line, table in page.lines_with_tables())
+
+
+def cover_profile(document: str, year: int, pages: Sequence[Page]) -> DocumentProfile:
+    """A document's profile from its first ``COVER_PAGES`` pages: the one reader of a cover, for
+    the chunk header's company (``context``) and the routing profile (``document_profile``)."""
+    return profile_from_text(document, year, [cover_text(p) for p in pages[:COVER_PAGES]])
 
 
 def _unique(values: Iterable[str]) -> list[str]:
@@ -361,17 +473,30 @@ def _unique(values: Iterable[str]) -> list[str]:
 
 
 def _case_sensitive(alias: str) -> bool:
-    """Tickers and acronyms: "PFE" must not match the letters "pfe" inside other text."""
+    """Tickers and acronyms (capitals only): "PFE" must not match the letters "pfe" inside other
+    text, nor a word in lower case."""
     return alias.isupper() and len(alias) <= 5
 
 
 @lru_cache(maxsize=4096)
 def _alias_pattern(alias: str) -> re.Pattern[str]:
-    """Whole words; short all-caps aliases (tickers, acronyms) only in capitals."""
+    """Whole words; a two-letter acronym ("KO", "P&G") only in capitals, a longer one in any case
+    (:func:`alias_match` then wants a capital in what it matched)."""
     # "Coca-Cola" and "Coca Cola" name the same company
     body = r"[\s-]+".join(re.escape(part) for part in re.split(r"[\s-]+", alias) if part)
-    flags = 0 if _case_sensitive(alias) else re.IGNORECASE
+    two_letters = sum(ch.isalpha() for ch in alias) <= 2
+    flags = 0 if _case_sensitive(alias) and two_letters else re.IGNORECASE
     return re.compile(rf"(?<![\w]){body}(?![\w])", flags)
+
+
+def alias_match(alias: str, text: str) -> str | None:
+    """Where ``text`` names ``alias``, as written there: a name in any case ("pfizer"); an acronym
+    of three letters or more in any case that writes a capital ("JnJ", "Amex", "PFE", not the
+    words "cost" or "pfe"); a two-letter one only in capitals ("KO", not "ko" nor "Ko")."""
+    for match in _alias_pattern(alias).finditer(text):
+        if not _case_sensitive(alias) or any(ch.isupper() for ch in match.group(0)):
+            return match.group(0)
+    return None
 
 
 def route(question: str, profiles: Sequence[DocumentProfile]) -> list[str]:
@@ -381,7 +506,7 @@ def route(question: str, profiles: Sequence[DocumentProfile]) -> list[str]:
         p.document
         for p in profiles
         for alias in p.aliases
-        if _alias_pattern(alias).search(question)
+        if alias_match(alias, question)
     }
     return sorted(named)
 
@@ -426,11 +551,12 @@ def named_filings(question: str, documents: Sequence[str]) -> list[str]:
 def unindexed_company(question: str, profiles: Sequence[DocumentProfile]) -> str | None:
     """The company a question names when it names none of the profiles' companies, else None.
 
-    Read with high precision, since it only changes what the scope says: a company of the alias
-    table that no profile is ("Big Blue" with no IBM filing indexed), a name with a legal suffix
-    ("Acme Widgets, Inc."), a ticker written as one ("$TSLA", "NYSE: TSLA", "TSLA's"), a
-    capitalised possessive ("Tesla's"), a bare capitals word of three to five letters that is no
-    known acronym ("TSLA revenue"). A name any profile's alias matches is no unindexed company.
+    Read with high precision: a company of the alias table that no profile is, by its name,
+    nickname or ticker ("Big Blue", "AMEX", "TSLA" with no such filing indexed) written with a
+    capital, a name with a legal suffix ("Acme Widgets, Inc."), a ticker written as one
+    ("$TSLA", "NYSE: TSLA", "TSLA's"), a capitalised possessive ("Tesla's", "eBay's"), a bare
+    capitals word of three to five letters that is no known acronym ("TSLA revenue"). A name any
+    profile's alias matches is no unindexed company.
     """
     text = _straight(question)
     if route(text, profiles):
@@ -440,9 +566,11 @@ def unindexed_company(question: str, profiles: Sequence[DocumentProfile]) -> str
                if (e := table.entry_for(p.title, *p.aliases)) is not None}
     for entry in table.companies:
         if id(entry) not in indexed:
-            for alias in (*entry.aliases, *entry.tickers):
-                if _alias_pattern(alias).search(text):
-                    return alias
+            names = [short_name(n) for n in entry.names]
+            for alias in (*names, *entry.aliases, *entry.tickers):
+                found = alias_match(alias, text)
+                if found and not found[0].islower():  # "block of shares" names no Block
+                    return found
     candidates = [m.group("name") for m in NAMED_COMPANY_RE.finditer(text)]
     candidates += [m.group("name") for m in DOLLAR_TICKER_RE.finditer(text)]
     candidates += [m.group("name") for m in EXCHANGE_TICKER_RE.finditer(text)]
@@ -457,7 +585,7 @@ def unindexed_company(question: str, profiles: Sequence[DocumentProfile]) -> str
     for name in candidates:
         if name.upper() in table.not_aliases or name.lower() in NOT_COMPANY_WORDS:
             continue
-        if not any(_alias_pattern(a).search(name) for p in profiles for a in p.aliases):
+        if not any(alias_match(a, name) for p in profiles for a in p.aliases):
             return " ".join(name.split())
     return None
 

@@ -15,6 +15,9 @@ from rag_assets.core.ingest.routing import (
     profile_from_text,
     registrant_name,
     route,
+    short_display_name,
+    short_forms,
+    unindexed_company,
     years_in,
 )
 
@@ -110,9 +113,13 @@ def test_profile_from_a_regulation_cover_has_number_short_name_and_acronym() -> 
 
 
 def test_profile_without_a_cover_falls_back_to_the_document_id() -> None:
-    profile = profile_from_text("tesla_annual-report", 2023, ["nothing to see here"])
+    profile = profile_from_text("harbor-point_annual-report", 2023, ["nothing to see here"])
     assert profile.title is None
-    assert profile.aliases == ["tesla"]  # "annual" and "report" are generic id words
+    assert profile.aliases == ["harbor point"]  # "annual" and "report" are generic id words
+    # a company of the alias table: its name there (a cover that prints its name as a picture)
+    tesla = profile_from_text("tesla_annual-report", 2023, ["nothing to see here"])
+    assert tesla.title == "Tesla, Inc."
+    assert tesla.aliases == ["Tesla, Inc", "Tesla", "TSLA"]
 
 
 def test_a_press_release_gives_the_symbol_after_its_exchange_and_the_id_without_its_period(
@@ -125,8 +132,10 @@ def test_a_press_release_gives_the_symbol_after_its_exchange_and_the_id_without_
     assert "HPR" in profile.aliases
     assert "harbor point" in profile.aliases
     assert not any("q4" in alias.lower() for alias in profile.aliases)
+    assert profile.title == "Harbor Point Resorts"  # the name the release opens with
     dated = profile_from_text("foot-locker-8k-2022-05-20", 2022, ["nothing to see here"])
-    assert dated.aliases == ["foot locker"]
+    assert dated.title == "Foot Locker, Inc."
+    assert dated.aliases == ["Foot Locker, Inc", "Foot Locker"]  # the table's name, no period
 
 
 # --- route -----------------------------------------------------------------------------------
@@ -237,3 +246,84 @@ def test_filing_tokens_and_asked_quarters() -> None:
 ])
 def test_filing_years_are_the_years_written_on_a_filing(question: str, years: list[int]) -> None:
     assert filing_years(question) == years
+
+
+# --- every name a company goes by -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "forms"), [
+    ("Johnson & Johnson", ["Johnson and Johnson", "J&J", "JNJ"]),
+    ("The Procter and Gamble Company", ["Procter & Gamble", "P&G", "PNG", "PGC"]),
+    ("The Kraft Heinz Company", ["KHC"]),
+    ("Advanced Micro Devices, Inc.", ["AMD"]),
+    ("General Mills, Inc.", []),  # "GM" would name General Motors as often
+])
+def test_short_forms_are_both_and_forms_and_initials(name: str, forms: list[str]) -> None:
+    assert short_forms(name) == forms
+
+
+J_AND_J_COVER = """Commission File Number 1-3215
+JOHNSON & JOHNSON
+(Exact name of registrant as specified in its charter)
+Securities registered pursuant to Section 12(b) of the Act:
+Title of each class Trading Symbol(s) Name of each exchange on which registered
+Common Stock, Par Value $1.00 JNJ New York Stock Exchange
+"""
+
+
+@pytest.mark.parametrize(("question", "routed"), [
+    ("What was JnJ's revenue in 2022?", True),  # initials in any case that writes a capital
+    ("What was J&J's revenue in 2022?", True),
+    ("How did Johnson and Johnson's sales grow?", True),
+    ("What was JNJ's dividend?", True),
+    ("what was jnj's revenue?", False),  # all small letters: never an acronym
+    ("What did KO earn?", False),  # a two-letter ticker of another company
+])
+def test_initials_and_both_and_forms_route(question: str, routed: bool) -> None:
+    profile = profile_from_text("johnson-johnson-10k", 2022, [J_AND_J_COVER])
+    assert profile.title == "JOHNSON & JOHNSON"
+    assert route(question, [profile]) == (["johnson-johnson-10k"] if routed else [])
+
+
+def test_two_letter_acronyms_match_only_in_capitals() -> None:
+    coke = DocumentProfile(document="coca-cola-10k", year=2019, aliases=["KO"])
+    assert route("What did KO earn?", [coke]) == ["coca-cola-10k"]
+    assert route("Was it ko'd? What did Ko earn?", [coke]) == []
+
+
+@pytest.mark.parametrize(("cover", "printed", "header", "short"), [
+    # a cover in capitals that runs the suffix into the name
+    ("Commission File Number 1-5231\nMcDONALD'SCORPORATION\n(Exact name of registrant as "
+     "specified in its charter)", "McDONALD'S CORPORATION", "McDonald's Corporation",
+     "McDonald's"),
+    ("Commission File Number 001-37713\neBay Inc.\n(Exact name of registrant as specified in "
+     "its charter)", "eBay Inc.", "eBay Inc", "eBay"),  # mixed case kept whole: never "Bay"
+    ("Commission File Number 1-12291\nThe AES Corporation\n(Exact name of registrant as "
+     "specified in its charter)", "The AES Corporation", "The AES Corporation", "AES"),
+    # no "(Exact name ...)" line read: the 12(b) table's exchange is no registrant
+    ("Title of each class Trading Symbol(s) Name of each exchange on which registered\n"
+     "Common Stock, Par Value $.01 Per Share MMM New York Stock Exchange, Inc.\n"
+     "MMM Chicago Stock Exchange, Inc.\n3M Company is a global technology company. 3M Company",
+     "3M Company", "3M Company", "3M"),
+    # a cover's sentence above the name's line is no name
+    ("Commission File Number 1-15839\nACTIVISION BLIZZARD, INC.\nOR\nFor the transition "
+     "period from to\n(Exact name of registrant as specified in its charter)",
+     "ACTIVISION BLIZZARD, INC.", "Activision Blizzard, Inc", "Activision Blizzard"),
+])
+def test_names_read_from_covers_as_printed(
+        cover: str, printed: str, header: str, short: str) -> None:
+    assert registrant_name(cover) == printed
+    assert display_name(printed) == header
+    assert short_display_name(printed) == short
+
+
+@pytest.mark.parametrize(("question", "named"), [
+    ("What was eBay's revenue in 2022?", "eBay"),
+    ("How did AMEX's card fees change?", "AMEX"),
+    ("What did Big Blue earn?", "Big Blue"),
+    ("What is ORCL's cloud revenue?", "ORCL"),
+])
+def test_unindexed_company_by_name_nickname_and_ticker(question: str, named: str) -> None:
+    pfizer = profile_from_text("pfizer-10k", 2021, [TEN_K_COVER])
+    assert route(question, [pfizer]) == []
+    assert unindexed_company(question, [pfizer]) == named
