@@ -245,7 +245,9 @@ TITLE_PATTERNS: tuple[tuple[StatementKind, re.Pattern[str]], ...] = tuple(
 TITLE_HEAD_RE = re.compile(
     # "NIKE, Inc. Consolidated Statements of Income" (the company first, Nike 2018),
     # "CONDENSED CONSOLIDATED BALANCE SHEETS" (10-Qs, earnings releases)
-    r"^(?:[A-Z][\w.,&'’ -]{0,60}?\b(?:inc|corp|corporation|company|co|plc|ltd)\.?,?\s+)?"
+    # "MGM RESORTS INTERNATIONAL AND SUBSIDIARIES CONSOLIDATED STATEMENTS OF ..." (MGM 2019)
+    r"^(?:[A-Z][\w.,&'’ -]{0,60}?\b(?:inc|corp|corporation|company|companies|co|plc|ltd|"
+    r"subsidiaries|international|incorporated|holdings|group)\.?,?\s+)?"
     r"(?:the\s+)?(?:condensed\s+)?(?:(?:consolidated|combined)\s+)?(?:condensed\s+)?"
     r"(?P<title>(?:statements?|balance|income|cash)\b.*)$",
     re.IGNORECASE,
@@ -458,7 +460,25 @@ def classify_pages(pages_lines: Sequence[Sequence[str]]) -> list[StatementKind |
         else:  # another note opened, or the page is no part of the segment note
             segment_pages = 0
         out.append(kind)
-    return out
+    return _titled_below_the_top(pages_lines, out)
+
+
+def _titled_below_the_top(pages_lines: Sequence[Sequence[str]],
+                          kinds: list[StatementKind | None]) -> list[StatementKind | None]:
+    """A primary statement the filing prints under a title below its page's top lines (a press
+    release printed from a browser runs its statements on after its prose: Lockheed's 2023 Q2;
+    the PDF gives Pfizer's 2023 Q2 release's title after its rows): a page of figures holding
+    that title, for a statement no page is titled at its top with (so no filing whose
+    statements head their pages changes)."""
+    found = set(kinds)
+    for at, lines in enumerate(pages_lines):
+        if kinds[at] not in (None, "mdna"):
+            continue
+        titled = [k for k in (statement_title(line) for line in lines) if k]
+        if titled and len(set(titled)) < 3 and titled[0] not in found \
+                and is_figures_page(lines):
+            kinds[at] = titled[0]
+    return kinds
 
 
 def _continues_segment_note(lines: Sequence[str], segment_pages: int) -> bool:
