@@ -277,8 +277,10 @@ GENERIC_CAPITALS = frozenset({
     "highest", "lowest", "largest", "smallest", "biggest", "greatest", "most", "least", "best",
     "worst", "top", "bottom",
 })
-_CAPITAL_RE = re.compile(r"[A-Z][A-Za-z&-]{2,}")
-_SENTENCE_START_RE = re.compile(r"(?:^|[.?!:;]\s+)([A-Z][A-Za-z&-]*)")
+# a name may open with one lower-case letter ("eBay", "iPhone"): a word is read whole, from its
+# first letter, never from a capital inside it ("Bay")
+_CAPITAL_RE = re.compile(r"(?<![\w&-])[a-z]?[A-Z][A-Za-z&-]{2,}")
+_SENTENCE_START_RE = re.compile(r"(?:^|[.?!:;]\s+)([a-z]?[A-Z][A-Za-z&-]*)")
 
 
 def anchors(question: str, known_words: set[str]) -> list[str]:
