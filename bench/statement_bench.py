@@ -98,21 +98,23 @@ def expected_items(kind: str, printed: set[str]) -> list[str]:
     return [c for s, items in STATEMENT_ITEMS.items() if s in printed for c in items]
 
 
-def found_items(facts: list[Any], kind: str, fiscal: int | None) -> tuple[set[str], int | None]:
-    """The key items read for the filing's own period, and the year that period is: a 10-K's
-    fiscal year from documents.jsonl when its statements print it, else (Foot Locker's
-    "2023" 10-K is its fiscal 2022) the latest year they print."""
+def found_items(facts: list[Any], kind: str) -> tuple[set[str], int | None]:
+    """The key items read for the filing's own periods: each statement's latest year (a
+    balance sheet's latest date is the fiscal year's end: Foot Locker's fiscal 2022 ends on
+    January 28, 2023), a 10-Q's income items from a three-month column; and the latest year
+    of the income statement (the filing's fiscal year)."""
     keyed = [f for f in facts if f.concept and f.fiscal_year]
-    printed = {f.fiscal_year for f in keyed}
-    year = fiscal if kind == "10k" and fiscal in printed else max(printed, default=None)
+    latest: dict[str, int] = {}
+    for fact in keyed:
+        latest[fact.statement] = max(latest.get(fact.statement, 0), fact.fiscal_year)
     found: set[str] = set()
     for fact in keyed:
-        if fact.fiscal_year != year:
+        if fact.fiscal_year != latest[fact.statement]:
             continue
         if kind == "10q" and fact.statement == "income_statement" and fact.months != 3:
             continue  # a 10-Q's income items are its quarter's
         found.add(fact.concept)
-    return found, year
+    return found, latest.get("income_statement")
 
 
 def why_no_statements(lines: list[list[str]]) -> str:
@@ -151,7 +153,7 @@ def measure(pdf: Path, kind: str, fiscal: int | None, pages_dir: Path | None) ->
     read = time.perf_counter()
     printed = {k for k in kinds if k in PRIMARY_STATEMENTS}
     expected = expected_items(kind, printed)
-    found, year = found_items(facts, kind, fiscal)
+    found, year = found_items(facts, kind)
     checks = check_identities(facts)
     margin = [c for c in MARGIN_ITEMS if c in found] if kind == "10k" else []
     return {

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from pydantic import BaseModel, Field
 
 from rag_assets.core.ingest.pages import Page, markdown_cells, markdown_row, markdown_rule
-from rag_assets.core.ingest.statements import StatementKind
+from rag_assets.core.ingest.statements import StatementKind, statement_title
 from rag_assets.core.text.figures import NIL_RE, is_figure, parse_figure
 
 # the statements whose columns are periods (an equity statement's columns are its components)
@@ -39,17 +39,24 @@ SCALES: tuple[tuple[re.Pattern[str], float, str], ...] = (
 )
 # captions naming a column's duration, in the order they may be printed
 DURATIONS: tuple[tuple[re.Pattern[str], int], ...] = (
-    (re.compile(r"\b(?:three|3)\s+months?\b|\b1[34]\s+weeks\b|\bquarter\s+ended\b", re.I), 3),
-    (re.compile(r"\b(?:six|6)\s+months?\b|\b2[67]\s+weeks\b", re.I), 6),
-    (re.compile(r"\b(?:nine|9)\s+months?\b|\b(?:39|40)\s+weeks\b", re.I), 9),
-    (re.compile(r"\b(?:twelve|12)\s+months?\b|\b5[23]\s+weeks\b|\byears?\s+ended\b|"
-                r"\bfiscal\s+years?\b|\byear\s+ending\b", re.I), 12),
+    # weeks in words too: Foot Locker's "Thirteen weeks ended / Thirty-nine weeks ended";
+    # "Quarters Ended" over a quarter's columns (Lockheed's 2023 Q2 release)
+    (re.compile(r"\b(?:three|3)\s+months?\b|\b(?:1[34]|thirteen|fourteen)\s+weeks\b|"
+                r"\bquarters?\s+ended\b", re.I), 3),
+    (re.compile(r"\b(?:six|6)\s+months?\b|\b(?:2[67]|twenty-(?:six|seven))\s+weeks\b",
+                re.I), 6),
+    (re.compile(r"\b(?:nine|9)\s+months?\b|\b(?:39|40|thirty-nine|forty)\s+weeks\b", re.I),
+     9),
+    (re.compile(r"\b(?:twelve|12)\s+months?\b|\b(?:5[23]|fifty-(?:two|three))\s+weeks\b|"
+                r"\byears?\s+ended\b|\bfiscal\s+years?\b|\byear\s+ending\b", re.I), 12),
 )
 TOTAL_RE = re.compile(r"^\s*(?:total|net\s+(?:cash|increase|decrease|change|income|loss|"
                       r"earnings|sales|revenues?))\b", re.I)
 PER_SHARE_RE = re.compile(r"per\s+(?:common\s+)?share|\bEPS\b|dividends?\s+declared\s+per", re.I)
 SHARES_RE = re.compile(r"\bshares\b|\bweighted[- ]average\b", re.I)
 FURNITURE_RE = re.compile(r"^\s*(?:item|part|note|page|exhibit|table of contents)\b", re.I)
+# a running head whose number is the page's ("Third Quarter 2022 Form 10-Q Page 2": Foot Locker)
+FURNITURE_END_RE = re.compile(r"\b(?:page|form\s+10-[kq])\s*$", re.I)
 UNIT_NAMES = {1e9: "USD billions", 1e6: "USD millions", 1e3: "USD thousands"}
 MAX_HEADER_LINES = 16  # lines between a page's top and its first row of figures read as headings
 
@@ -191,16 +198,25 @@ def _table_rows(rows: Sequence[Sequence[str]]) -> Iterable[_Printed]:
         yield _Printed(label=label, cells=values, quote=quote, from_table=True)
 
 
-def _printed_rows(page: Page) -> list[_Printed]:
+def _printed_rows(page: Page, statement: StatementKind | None = None) -> list[_Printed]:
+    """The page's rows in print order; from the statement's own title on when rows of figures
+    come both before and after it (a release that prints its statement below other tables on
+    the same page: Lockheed's 2023 Q2 balance sheet under a pension reconciliation)."""
     out: list[_Printed] = []
+    title_at: int | None = None
     for line, table in page.lines_with_tables():
         if table:
             out.extend(_table_rows(table.rows))
             continue
         text = line.strip()
         if text:
+            if title_at is None and statement and statement_title(text) == statement:
+                title_at = len(out)
             label, cells = split_row_line(text)
             out.append(_Printed(label=label, cells=cells, quote=text, from_table=False))
+    if title_at and any(_is_data(r) for r in out[:title_at]) and any(
+            _is_data(r) for r in out[title_at:]):
+        return out[title_at:]
     return out
 
 
@@ -210,11 +226,14 @@ def _figure_count(row: _Printed) -> int:
 
 def _is_data(row: _Printed) -> bool:
     """A row of figures: a label and at least one figure that is not a year heading; never a
-    date heading ("June 30,"), nor furniture that ends in a number ("Item 8", "Page 12 of 15")."""
+    date heading ("June 30,"), nor furniture that ends in a number ("Item 8", "Page 12 of 15"),
+    nor a statement's title with its note marker ("Consolidated Statements of Operations (1)",
+    AMD 2018: read as a row, its headings were lost)."""
     return bool(row.label) and not MONTH_RE.search(row.label[-12:]) \
-        and not FURNITURE_RE.match(row.label) and _figure_count(row) > 0 and any(
+        and not FURNITURE_RE.match(row.label) and not FURNITURE_END_RE.search(row.label) \
+        and _figure_count(row) > 0 and any(
         c and parse_figure(c) is not None and not YEAR_RE.fullmatch(c.strip()) for c in row.cells
-    )
+    ) and (len(row.cells) > 1 or statement_title(row.quote) is None)
 
 
 def _width(rows: Sequence[_Printed], header: str = "") -> int:
@@ -328,7 +347,7 @@ def _headings_elsewhere(printed: Sequence[_Printed], width: int) -> list[Column]
 
 def read_table(page: Page, statement: StatementKind) -> StatementTable | None:
     """The statement printed on one page, or None when it holds no row of figures."""
-    printed = _printed_rows(page)
+    printed = _printed_rows(page, statement)
     data_positions = [i for i, r in enumerate(printed) if _is_data(r)]
     if not data_positions:
         return None

@@ -22,6 +22,7 @@ from typing import Literal
 
 from rag_assets.core.ingest.pages import TABLE_PLACEHOLDER_RE, Page
 from rag_assets.core.text.figures import FIGURE_RE, NIL_IN_TEXT_RE
+from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
 
 StatementKind = Literal[
     "income_statement",  # statement of operations / income / earnings
@@ -328,6 +329,7 @@ def _title_tail(rest: str) -> bool:
     """What follows a title on its line is nothing, "(Loss)", "(continued)", a parenthesis or a
     company name; never a sentence."""
     rest = re.sub(r"^\s*\((?:loss|income|deficit)\)", "", rest, flags=re.IGNORECASE)
+    rest = rest.lstrip(SUPERSCRIPT_DIGITS)  # a note marker: "Statements of Earnings¹" (Lockheed)
     rest = re.sub(r"\s*\(?(?:continued|cont['’]d)\)?\s*$", "", rest, flags=re.IGNORECASE)
     rest = rest.strip(" ,—–-:")
     if not rest or PARENTHESIS_RE.match(rest) or CONTINUED_RE.match(rest):
