@@ -8,9 +8,12 @@ formula (``metric_definitions.json``, or the question's own definition) evaluate
 filing's :class:`~rag_assets.core.ingest.facts.StatementFact` rows (:func:`answer_metric`), and
 the answer opens with the result at the precision asked, then the formula, the computation and
 every operand with its period and the row it was read from (page + quote: a citation the
-verifier checks like any other). A missing operand is said plainly, never guessed; whether a
-metric applies at all is decided from the facts (no cost of revenue line: no gross margin), and
-the thresholds of a judgment are data (``judgment_rules.json``) stated in the answer.
+verifier checks like any other). A missing operand is said plainly, never guessed, as what the
+reader did not find in which statement on which pages (the quotes answer then); a metric is
+said not to apply only from what the filer is (a bank has no gross margin: its kind is read
+from its own presentation, :mod:`filer_kinds`), never from a line the reader missed; the
+thresholds of a judgment are data (``judgment_rules.json``) stated in the answer, its yes/no
+derived from the verdict.
 
 Plain Python and pydantic; no Dagster, no model.
 """
@@ -25,6 +28,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
+from rag_assets.core.generation.filer_kinds import FilerKind, filer_kind
 from rag_assets.core.generation.metric_format import (
     format_value,
     period_name,
@@ -35,6 +39,7 @@ from rag_assets.core.generation.metric_format import (
 )
 from rag_assets.core.generation.metric_questions import (
     Definitions,
+    MetricDef,
     MetricQuestion,
     Rules,
     Unit,
@@ -42,6 +47,7 @@ from rag_assets.core.generation.metric_questions import (
     load_rules,
 )
 from rag_assets.core.generation.records import Claim, SourceCitation
+from rag_assets.core.ingest.facts import concept_of, normalize_label
 
 if TYPE_CHECKING:
     from rag_assets.core.ingest.facts import StatementFact
@@ -100,6 +106,45 @@ class _Missing(Exception):
     pass
 
 
+class FormulaError(ValueError):
+    """A formula the evaluator cannot read: a name no definition has, an element it does not
+    evaluate, a stored metric that uses itself."""
+
+
+# words a label match ignores: articles, and the "total"/"net" a row may print or not
+_LABEL_STOP = frozenset({"the", "of", "a", "an", "total", "net", "and"})
+
+
+def _label_words(text: str) -> tuple[str, ...]:
+    return tuple(w for w in re.findall(r"[a-z0-9&]+", normalize_label(text))
+                 if w not in _LABEL_STOP)
+
+
+def _label_distance(phrase: tuple[str, ...], label: str) -> int | None:
+    """How far a printed label is from a phrase a definition writes: 0 when its words (or
+    those before its first comma or parenthesis) are the phrase's, the count of extra words
+    when it holds all of them (at most two), else None."""
+    head = re.split(r",|\s\(", label, maxsplit=1)[0]
+    if phrase in (_label_words(label), _label_words(head)):
+        return 0
+    words = _label_words(label)
+    extra = len(words) - len(phrase)
+    return extra if set(phrase) <= set(words) and 0 < extra <= 2 else None
+
+
+def _pages(pages: Sequence[int]) -> str:
+    """Zero-based page indexes as printed page numbers: "page 53", "pages 52-53 and 60"."""
+    runs: list[list[int]] = []
+    for page in sorted(set(pages)):
+        if runs and page == runs[-1][-1] + 1:
+            runs[-1].append(page)
+        else:
+            runs.append([page])
+    shown = [f"{r[0] + 1}" if len(r) == 1 else f"{r[0] + 1}-{r[-1] + 1}" for r in runs]
+    word = "page" if len(shown) == 1 and "-" not in shown[0] else "pages"
+    return f"{word} {' and '.join([', '.join(shown[:-1]), shown[-1]] if len(shown) > 1 else shown)}"
+
+
 _BINARY: dict[type, tuple[str, Callable[[float, float], float]]] = {
     ast.Add: ("+", operator.add), ast.Sub: ("-", operator.sub), ast.Mult: ("*", operator.mul),
     ast.Div: ("/", operator.truediv), ast.Pow: ("^", operator.pow),
@@ -118,8 +163,17 @@ class Evaluator:
         self.formulas = formulas or {}
         self.operands: dict[tuple[str, int], Operand] = {}
         self.missing: list[str] = []
+        self.absent: list[str] = []  # the concepts and rows not found (a kind may explain them)
         self.zeroed: list[str] = []
         self._stack: list[str] = []
+
+    def where(self, statements: Sequence[str]) -> str:
+        """Where the reader looked: the first of the statements it read, with its pages."""
+        for statement in statements:
+            pages = [f.page for f in self.facts if f.statement == statement]
+            if pages:
+                return f"in the {STATEMENT_NAMES.get(statement, statement)} on {_pages(pages)}"
+        return "in the statements read"
 
     def printed(self, concept: str) -> bool:
         return any(f.concept == concept for f in self.facts)
@@ -151,26 +205,61 @@ class Evaluator:
             if entry.derived:
                 return self.formula(entry.derived, fiscal_year, name)
             when = period_name(fiscal_year, entry.kind, self.months)
-            self.missing.append(f"{entry.title} for {when}")
+            self.missing.append(f"the reader did not find {entry.title} for {when} "
+                                f"{self.where(entry.statements)}")
+            self.absent.append(name)
             raise _Missing
         value = abs(fact.value) if entry.magnitude else fact.value
-        self.operands.setdefault((name, fiscal_year), Operand(
-            concept=name, title=entry.title, fiscal_year=fiscal_year, months=fact.months,
+        return self.used(name, entry.title, fiscal_year, fact, value)
+
+    def used(self, key: str, title: str, fiscal_year: int, fact: StatementFact,
+             value: float) -> _Value:
+        """A fact an operand is read from, remembered for the answer to cite."""
+        self.operands.setdefault((key, fiscal_year), Operand(
+            concept=key, title=title, fiscal_year=fiscal_year, months=fact.months,
             value=value, document=fact.document, year=fact.year, statement=fact.statement,
             label=fact.label, printed=fact.printed, page=fact.page, quote=fact.quote,
             scale=fact.scale))
         return _Value(value=value, shown=short(value))
 
+    def row(self, phrase: str, fiscal_year: int) -> _Value:
+        """The row a definition names by a label the vocabulary lacks ("accounts and notes
+        receivable"): the statement row whose printed label has those words (the closest
+        label, a column of the period's length or a balance date), else the concept the
+        concept map gives that label; its concept's sign rule applies."""
+        words = _label_words(phrase)
+        scored = [(d, f) for f in self.facts if f.fiscal_year == fiscal_year and f.unit == "USD"
+                  and (f.months is None or f.months == self.months)
+                  and (d := _label_distance(words, f.label)) is not None] if words else []
+        if scored:
+            _, fact = min(scored, key=lambda x: (x[0], x[1].months is None, not x[1].total,
+                                                 x[1].rank, x[1].page, x[1].row))
+            entry = self.defs.concepts.get(fact.concept or "")
+            value = abs(fact.value) if entry and entry.magnitude else fact.value
+            return self.used(f"row:{phrase}", " ".join(fact.label.split()), fiscal_year, fact,
+                             value)
+        for statement in ("income_statement", "balance_sheet", "cash_flow"):
+            concept, _ = concept_of(phrase, statement)
+            if concept in self.defs.concepts:
+                return self.concept(concept, fiscal_year)
+        self.missing.append(f"the reader did not find a row \"{phrase}\" for FY{fiscal_year} "
+                            f"in the statements read")
+        self.absent.append(f"row:{phrase}")
+        raise _Missing
+
     def name(self, name: str, fiscal_year: int) -> _Value:
-        if name in self._stack:
-            raise ValueError(f"circular definition of {name}")
-        if name in self.formulas:
+        """A name's value: the question's own definition, else the stored metric, else the
+        line item; inside its own definition a name is the line item (a definition that
+        reuses a line item's name is over the printed line, never itself)."""
+        if name in self.formulas and name not in self._stack:
             return self.formula(self.formulas[name], fiscal_year, name)
-        if name in self.defs.metrics:
+        if name in self.defs.metrics and name not in self._stack:
             return self.formula(self.defs.metrics[name].formula, fiscal_year, name)
         if name in self.defs.concepts:
             return self.concept(name, fiscal_year)
-        raise ValueError(f"unknown name {name!r} in a formula")
+        if name in self._stack:
+            raise FormulaError(f"circular definition of {name}")
+        raise FormulaError(f"unknown name {name!r} in a formula")
 
     def formula(self, formula: str, fiscal_year: int, name: str = "") -> _Value:
         self._stack.append(name)
@@ -193,15 +282,19 @@ class Evaluator:
             symbol, op = _BINARY[type(node.op)]
             left, right = self.node(node.left, fy), self.node(node.right, fy)
             if symbol == "/" and right.value == 0:
-                self.missing.append("a zero denominator")
+                self.missing.append("a denominator is zero")
                 raise _Missing
             return _Value(value=op(left.value, right.value),
                           shown=f"{wrap(left.shown)} {symbol} {wrap(right.shown)}")
-        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        if isinstance(node, ast.Subscript):
             offset = ast.literal_eval(node.slice)
-            return self.name(node.value.id, fy + int(offset))
+            if not isinstance(offset, int):
+                raise FormulaError(f"a year offset is not a whole number: {offset!r}")
+            return self.node(node.value, fy + offset)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1:
             arg, func = node.args[0], node.func.id
+            if func == "row" and isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                return self.row(arg.value, fy)
             if func == "avg":
                 now, before = self.node(arg, fy), self.node(arg, fy - 1)
                 return _Value(value=(now.value + before.value) / 2,
@@ -218,7 +311,7 @@ class Evaluator:
                     self.zeroed += self.missing[seen:]
                     del self.missing[seen:]
                     return _Value(value=0.0, shown="0")
-        raise ValueError(f"unsupported formula element: {ast.dump(node)[:80]}")
+        raise FormulaError(f"unsupported formula element: {ast.dump(node)[:80]}")
 
     def evaluate(self, formula: str, fiscal_year: int) -> float | None:
         """The formula at a fiscal year, or None (the missing operands are in ``missing``);
@@ -276,10 +369,29 @@ def _clip(quote: str, width: int = 140) -> str:
     return quote if len(quote) <= width else quote[: width - 3].rstrip() + "..."
 
 
-def _unit(question: MetricQuestion, defs: Definitions) -> Unit:
+def metric_of(question: MetricQuestion, defs: Definitions) -> MetricDef | None:
+    """The metric a question asks (None for a line item): the stored one, or the one the
+    question defines under its own name (a ratio when its formula divides, else an amount)."""
     if not question.is_metric:
+        return None
+    if question.target in defs.metrics:
+        return defs.metrics[question.target]
+    formula = question.formulas.get(question.target, "0")
+    top = ast.parse(formula, mode="eval").body
+    divides = isinstance(top, ast.BinOp) and isinstance(top.op, ast.Div)
+    return MetricDef(title=_title(question, defs), formula=formula,
+                     unit="ratio" if divides else "USD", source="the question's own definition")
+
+
+def _title(question: MetricQuestion, defs: Definitions) -> str:
+    return question.titles.get(question.target) or defs.title(question.target)
+
+
+def _unit(question: MetricQuestion, defs: Definitions) -> Unit:
+    metric = metric_of(question, defs)
+    if metric is None:
         return "USD" if defs.concepts[question.target].unit == "USD" else "ratio"
-    unit = defs.metrics[question.target].unit
+    unit = metric.unit
     if question.aggregate == "cagr" or (question.aggregate == "trend" and unit == "USD"):
         return "percent" if question.aggregate == "cagr" else unit
     if unit == "percent" and question.stated and not question.percent:
@@ -297,77 +409,68 @@ def _default_year(facts: Sequence[StatementFact], months: int) -> int | None:
     return max(years) if years else None
 
 
-def _applies(names: Sequence[str], evaluator: Evaluator, defs: Definitions
-             ) -> tuple[bool | None, list[str]]:
-    """Whether every metric it uses is meaningful for this filer, decided from its facts:
-    False with the lines it lacks, None when the statement holding them was not read at all
-    (an extraction gap: not for this engine to judge)."""
+def _names(formula: str) -> set[str]:
+    """The names a formula uses (a row's label words are not names)."""
+    return set(re.findall(r"[a-z_]+", re.sub(r"row\('[^']*'\)", " ", formula))) - {
+        "avg", "change", "opt", "row"}
+
+
+def _unread(formula: str, evaluator: Evaluator, defs: Definitions) -> str | None:
+    """A statement a line item of the formula is read from that the reader did not read at
+    all (an extraction gap, or a filing without statements: another filing or the quotes may
+    answer), or None."""
+    read = {f.statement for f in evaluator.facts}
     seen: set[str] = set()
-    lacking: list[str] = []
-    pending = list(names)
+    pending = [formula]
     while pending:
-        name = pending.pop()
-        if name in seen or name not in defs.metrics:
-            continue
-        seen.add(name)
-        metric = defs.metrics[name]
-        formula = evaluator.formulas.get(name, metric.formula)
-        pending += re.findall(r"[a-z_]+", formula)
-        for group in metric.applies_if:
-            if any(evaluator.printed(c) for c in group):
-                continue
-            statements = {defs.concepts[c].statements[0] for c in group}
-            if not any(f.statement in statements for f in evaluator.facts):
-                return None, []
-            lacking.append(" or ".join(defs.concepts[c].title for c in group))
-    return (not lacking), lacking
+        for name in _names(pending.pop()) - seen:
+            seen.add(name)
+            if name in evaluator.formulas:
+                pending.append(evaluator.formulas[name])
+            if name in defs.metrics:
+                pending.append(defs.metrics[name].formula)
+            elif name in defs.concepts and not read & set(defs.concepts[name].statements):
+                return defs.concepts[name].statements[0]
+    return None
 
 
 def answer_metric(question: MetricQuestion, facts: Sequence[StatementFact],
-                  company: str | None = None) -> MetricAnswer:
+                  company: str | None = None, cover: str = "") -> MetricAnswer:
     """The question answered from one filing's facts.
 
-    ``status`` says what came of it: ``answered``; ``missing`` (an operand the filing does not
-    print, named); ``not_meaningful`` (the filer's statements lack the lines the metric is made
-    of); ``unavailable`` (no facts of the statements it needs: let another path answer).
+    ``status`` says what came of it: ``answered``; ``missing`` (an operand the reader did not
+    find, named with the statement and pages it read: the quotes answer); ``not_meaningful``
+    (the filer is of a kind, read from its own presentation or the SIC code on its ``cover``,
+    whose statements have no such line: a bank's gross margin); ``unavailable`` (no facts of a
+    statement it needs, or a formula it cannot read: let another path answer).
     """
     defs = load_definitions()
-    rules = load_rules()
     evaluator = Evaluator(facts, question.months, question.formulas)
-    target = question.target
-    title = defs.title(target)
-    subject = subject_of(company)
-    if question.is_metric:
-        applies, lacking = _applies([target], evaluator, defs)
-        if applies is None:
-            return MetricAnswer(question=question, status="unavailable",
-                                headline="The filing's statements were not read.")
-        if not applies:
-            who = company or "this filer"
-            metric = defs.metrics[target]
-            return MetricAnswer(
-                question=question, status="not_meaningful",
-                headline=f"{'No. ' if question.yes_no else ''}{title[:1].upper()}{title[1:]} "
-                         f"is not a meaningful metric for {who}: its statements print no "
-                         f"{'; no '.join(lacking)} line.",
-                details=[f"{title[:1].upper()}{title[1:]} = "
-                         f"{_pretty(evaluator.formulas.get(target, metric.formula), defs)} "
-                         f"({metric.source}), and this filer does not report "
-                         f"those lines: a bank or an insurer presents its results without them."],
-                missing=lacking)
-    else:
-        statements = set(defs.concepts[target].statements)
-        if not any(f.statement in statements for f in facts):
-            return MetricAnswer(question=question, status="unavailable",
-                                headline="The filing's statements were not read.")
-    formula = evaluator.formulas.get(target) or (
-        defs.metrics[target].formula if question.is_metric else target)
+    metric = metric_of(question, defs)
+    formula = evaluator.formulas.get(question.target) or (
+        metric.formula if metric else question.target)
+    if (statement := _unread(formula, evaluator, defs)) is not None:
+        return MetricAnswer(question=question, status="unavailable",
+                            headline=f"The filing's {STATEMENT_NAMES.get(statement, statement)} "
+                                     f"was not read.")
     years = list(question.years) or [y for y in [_default_year(facts, question.months)] if y]
     if not years:
         return MetricAnswer(question=question, status="unavailable",
                             headline="The filing's statements name no fiscal year.")
-    if question.aggregate == "choice":
-        return _choice(question, evaluator, years[-1], subject, defs)
+    try:
+        if question.aggregate == "choice":
+            return _choice(question, evaluator, years[-1], subject_of(company), defs)
+        return _computed(question, evaluator, formula, years, company, cover)
+    except FormulaError as error:  # the question's formula, not the filing, is at fault
+        return MetricAnswer(question=question, status="unavailable",
+                            headline=f"The formula could not be evaluated: {error}.")
+
+
+def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, years: list[int],
+              company: str | None, cover: str) -> MetricAnswer:
+    """The formula evaluated in the years asked, then worded by the aggregate asked."""
+    defs = load_definitions()
+    title = _title(question, defs)
     if question.aggregate in ("trend", "cagr") and len(years) == 1:
         years = [years[0] - 1, years[0]]
     if question.aggregate in ("trend", "cagr"):
@@ -383,53 +486,107 @@ def answer_metric(question: MetricQuestion, facts: Sequence[StatementFact],
     operands = sorted(evaluator.operands.values(),
                       key=lambda o: (o.fiscal_year, o.statement, o.page, o.concept))
     if evaluator.missing:
-        missing = list(dict.fromkeys(evaluator.missing))
-        return MetricAnswer(
-            question=question, status="missing", operands=operands, values=values,
-            missing=missing,
-            headline=f"{subject} {when_asked(question, years)} {title} cannot be computed from the "
-                     f"filing: it prints no {'; no '.join(missing)}.",
-            details=[f"{title[:1].upper()}{title[1:]} = {_pretty(formula, defs)}."])
-    unit = _unit(question, defs)
+        return _not_computed(question, evaluator, formula, years, company, cover, operands,
+                             values)
     details = [f"Formula: {title} = {_pretty(formula, defs)}"
                + (" (as the question defines it)." if question.stated else
-                  f" ({defs.metrics[target].source}).")] if question.is_metric else []
+                  f" ({_source(question, defs)}).")] if question.is_metric else []
     if question.is_metric or question.aggregate != "value":
         details += [f"Computation ({'millions' if 'millions' in _scales(operands) else 'units'} "
                     f"as printed): {c}" for c in computations]
     if evaluator.zeroed:
-        details.append(f"Not printed, taken as 0: {', '.join(dict.fromkeys(evaluator.zeroed))}.")
+        details.append(f"Taken as 0: {'; '.join(dict.fromkeys(evaluator.zeroed))}.")
+    found = _headline(question, values, years, title, subject_of(company), details, operands)
+    if isinstance(found, MetricAnswer):
+        return found
+    value, headline = found
+    return MetricAnswer(question=question, status="answered", value=value, values=values,
+                        headline=headline, details=details, operands=operands)
+
+
+def _source(question: MetricQuestion, defs: Definitions) -> str:
+    metric = metric_of(question, defs)
+    return metric.source if metric else ""
+
+
+def _headline(question: MetricQuestion, values: dict[int, float], years: list[int], title: str,
+              subject: str, details: list[str], operands: list[Operand]
+              ) -> tuple[float, str] | MetricAnswer:
+    """The result and the sentence that opens the answer, by the aggregate asked (a CAGR of a
+    value that is not positive: an answer saying so)."""
+    defs, rules = load_definitions(), load_rules()
+    unit = _unit(question, defs)
     when = when_asked(question, years)
     if question.aggregate == "average":
         value = sum(values.values()) / len(values)
-        shown = format_value(value, unit, question.decimals, question.scale)
-        headline = f"{subject} {when} {title} is {shown}."
+        headline = f"{subject} {when} {title} is " \
+                   f"{format_value(value, unit, question.decimals, question.scale)}."
     elif question.aggregate == "cagr":
         first, last = values[years[0]], values[years[-1]]
         span = years[-1] - years[0]
-        if first <= 0 or last <= 0:
+        if first <= 0 or last <= 0 or span <= 0:
             return MetricAnswer(question=question, status="missing", operands=operands,
                                 headline=f"A CAGR of {title} is not defined: a value is not "
                                          f"positive.", details=details)
         value = (last / first) ** (1 / span) - 1
         details.append(f"CAGR = ({short(last)} / {short(first)})^(1/{span}) - 1.")
-        shown = format_value(value, "percent", question.decimals)
-        headline = f"{subject} {when} {title} CAGR is {shown}."
+        headline = f"{subject} {when} {title} CAGR is " \
+                   f"{format_value(value, 'percent', question.decimals)}."
     elif question.aggregate == "trend":
         value, headline = _trend(question, values, years, title, unit, subject, defs, rules)
     else:
         value = values[years[-1]]
         shown = format_value(value, unit, question.decimals, question.scale)
         headline = f"{subject} {when} {title} is {shown}."
-        if unit == "ratio" and question.is_metric and defs.metrics[target].unit == "percent":
+        metric = metric_of(question, defs)
+        if unit == "ratio" and metric is not None and metric.unit == "percent":
             headline = headline[:-1] + f" ({format_value(value, 'percent', None)})."
         if question.yes_no and not question.is_metric and not question.judgment:
             headline = f"{'Yes' if value else 'No'}. {headline}"
     if question.judgment:
         headline, rule_line = _judged(question, value, headline, rules)
         details.append(rule_line)
-    return MetricAnswer(question=question, status="answered", value=value, values=values,
-                        headline=headline, details=details, operands=operands)
+    return value, headline
+
+
+def _not_computed(question: MetricQuestion, evaluator: Evaluator, formula: str,
+                  years: list[int], company: str | None, cover: str,
+                  operands: list[Operand], values: dict[int, float]) -> MetricAnswer:
+    """An operand was not found: not meaningful when the filer is of a kind whose statements
+    have no such line (read from what it prints, never from what is missing); otherwise what
+    the reader did not find, where it looked."""
+    defs = load_definitions()
+    title = _title(question, defs)
+    metric = metric_of(question, defs)
+    kind = filer_kind(evaluator.facts, cover) if metric and metric.not_meaningful_for \
+        and evaluator.absent else None
+    if metric is not None and kind is not None and kind.kind in metric.not_meaningful_for:
+        return _not_meaningful(question, metric, kind, formula, company)
+    missing = list(dict.fromkeys(evaluator.missing))
+    return MetricAnswer(
+        question=question, status="missing", operands=operands, values=values,
+        missing=missing,
+        headline=f"{subject_of(company)} {when_asked(question, years)} {title} cannot be "
+                 f"computed from the statements: {'; '.join(missing)}.",
+        details=[f"{title[:1].upper()}{title[1:]} = {_pretty(formula, defs)}."])
+
+
+def _not_meaningful(question: MetricQuestion, metric: MetricDef, kind: FilerKind,
+                    formula: str, company: str | None) -> MetricAnswer:
+    """The metric does not apply to this kind of filer: the kind, why it is that kind (the
+    rows it prints or its SIC code) and how that kind presents its results."""
+    defs = load_definitions()
+    title = _title(question, defs)
+    who = company or "this filer"
+    return MetricAnswer(
+        question=question, status="not_meaningful",
+        headline=f"{'No. ' if question.yes_no else ''}{title[:1].upper()}{title[1:]} is not a "
+                 f"meaningful metric for {who}: it is {kind.title} ({kind.because}), and "
+                 f"{kind.presents_without}.",
+        details=[f"{title[:1].upper()}{title[1:]} = {_pretty(formula, defs)} "
+                 f"({metric.source}); the filer's kind is read from its own statements "
+                 f"(source: {kind.source})."],
+        missing=[kind.kind])
 
 
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
@@ -448,8 +605,8 @@ def _choice(question: MetricQuestion, evaluator: Evaluator, year: int, subject: 
         missing = list(dict.fromkeys(evaluator.missing))
         return MetricAnswer(question=question, status="missing", operands=operands,
                             missing=missing,
-                            headline=f"The {when} comparison cannot be made from the filing: "
-                                     f"it prints no {'; no '.join(missing)}.")
+                            headline=f"The {when} comparison cannot be made from the "
+                                     f"statements: {'; '.join(missing)}.")
     known = {name: v for name, v in values.items() if v is not None}
     ranked = sorted(known, key=lambda n: known[n], reverse=question.pick == "max")
     winner, others = ranked[0], ranked[1:]
@@ -478,9 +635,10 @@ def _statement(operand: Operand) -> str:
 
 
 def _base_unit(question: MetricQuestion, defs: Definitions) -> Unit:
-    if not question.is_metric:
+    metric = metric_of(question, defs)
+    if metric is None:
         return "USD" if defs.concepts[question.target].unit == "USD" else "ratio"
-    return defs.metrics[question.target].unit
+    return metric.unit
 
 
 def _scales(operands: Sequence[Operand]) -> set[str]:
@@ -498,7 +656,8 @@ def _trend(question: MetricQuestion, values: dict[int, float], years: Sequence[i
             else abs(change) < rules.trend.flat_relative * abs(first))
     went = "was unchanged" if change == 0 else ("increased" if change > 0 else "decreased")
     went += " slightly" if flat and change else ""
-    better = defs.metrics[question.target].better if question.is_metric else None
+    metric = metric_of(question, defs)
+    better = metric.better if metric else None
     quality = ""
     if not flat and better:
         improved = (change > 0) == (better == "higher")
@@ -528,17 +687,23 @@ def _judged(question: MetricQuestion, value: float, headline: str, rules: Rules
             ) -> tuple[str, str]:
     rule = rules.rules[question.judgment or ""]
     band = next((b for b in rule.bands if b.holds(value)), rule.bands[-1])
-    opening = f"{'Yes' if band.yes else 'No'}. " if question.yes_no else ""
+    asked = question.asks or rule.asks[-1].term  # the yes/no is the verdict's, never beside it
+    opening = f"{'Yes' if band.term == asked else 'No'}. " if question.yes_no else ""
     headline = f"{opening}{headline[:-1]}: {band.verdict}."
     return headline, f"Rule: {rule.rule} (source: {rule.source})."
 
 
 def _pretty(formula: str, defs: Definitions) -> str:
-    """A formula with names as an answer writes them."""
-    text = re.sub(r"\bavg\(([a-z_]+)\)", r"average \1 (prior and current year-end)", formula)
-    text = re.sub(r"\bchange\(([a-z_]+)\)", r"change in \1 over the year", text)
-    text = re.sub(r"\bopt\(([a-z_]+)\)", r"\1", text)
-    text = re.sub(r"\b([a-z_]+)\[-1\]", r"prior-year \1", text)
-    return re.sub(r"\b[a-z]+(?:_[a-z]+)+\b|\b[a-z]+\b",
+    """A formula with names as an answer writes them (a row's label quoted as written)."""
+    labels = re.findall(r"\brow\('([^']*)'\)", formula)
+    text = re.sub(r"\brow\('[^']*'\)", "@", formula)
+    text = re.sub(r"\bavg\(([a-z_@]+)\)", r"average \1 (prior and current year-end)", text)
+    text = re.sub(r"\bchange\(([a-z_@]+)\)", r"change in \1 over the year", text)
+    text = re.sub(r"\bopt\(([a-z_@]+)\)", r"\1", text)
+    text = re.sub(r"\b([a-z_]+|@)\[-1\]", r"prior-year \1", text)
+    text = re.sub(r"\b[a-z]+(?:_[a-z]+)+\b|\b[a-z]+\b",
                   lambda m: defs.title(m[0]) if m[0] in defs.concepts or m[0] in defs.metrics
                   else m[0], text)
+    for label in labels:
+        text = text.replace("@", f'"{label}"', 1)
+    return text

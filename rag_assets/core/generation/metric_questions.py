@@ -61,7 +61,8 @@ class MetricDef(BaseModel):
     unit: Unit
     decimals: int = 2
     better: Literal["higher", "lower"] | None = None
-    applies_if: list[list[str]] = Field(default_factory=list)
+    not_meaningful_for: list[str] = Field(
+        default_factory=list, description="kinds of filer (filer_kinds.json) it does not apply to")
     source: str
 
 
@@ -87,18 +88,31 @@ class Band(BaseModel):
     min: float | None = None
     max: float | None = None
     verdict: str
-    yes: bool
+    term: str = Field(description="what the verdict says the filer is: a yes to a question "
+                                  "asking that, a no to one asking another term")
 
     def holds(self, value: float) -> bool:
         return (self.min is None or value >= self.min) and (self.max is None or value < self.max)
+
+
+class Ask(BaseModel):
+    pattern: str
+    term: str
 
 
 class JudgmentRule(BaseModel):
     patterns: list[str]
     metric: str
     bands: list[Band]
+    asks: list[Ask] = Field(min_length=1, description="the term a question asks about: the "
+                                                      "first whose pattern matches")
     rule: str
     source: str
+
+    def asked(self, norm: str) -> str:
+        """The term the question asks about ("capital-light" for "is it asset light?")."""
+        return next((a.term for a in self.asks if re.search(a.pattern, norm)),
+                    self.asks[-1].term)
 
 
 class TrendRule(BaseModel):
@@ -148,12 +162,15 @@ def _alias_patterns() -> tuple[tuple[str, bool, re.Pattern[str]], ...]:
     return tuple(out)
 
 
-def named_items(text: str) -> list[tuple[int, int, str, bool]]:
-    """(start, end, name, is_metric) of the metrics and line items a text names; where aliases
-    overlap the longest wins ("capex as a % of revenue" is one metric, not capex and revenue)."""
+def named_items(text: str, exclude: frozenset[str] = frozenset()
+                ) -> list[tuple[int, int, str, bool]]:
+    """(start, end, name, is_metric) of the metrics and line items a text names, but those
+    in ``exclude``; where aliases overlap the longest wins ("capex as a % of revenue" is one
+    metric, not capex and revenue)."""
     norm = normalize(text)
     found = [(m.start(), m.end(), name, is_metric)
-             for name, is_metric, pattern in _alias_patterns() for m in pattern.finditer(norm)]
+             for name, is_metric, pattern in _alias_patterns() if name not in exclude
+             for m in pattern.finditer(norm)]
     taken: list[tuple[int, int, str, bool]] = []
     for item in sorted(found, key=lambda f: (f[0] - f[1], not f[3], f[0])):
         if all(item[1] <= s or item[0] >= e for s, e, _, _ in taken):
@@ -186,6 +203,10 @@ class MetricQuestion(BaseModel):
                                description="the line items a 'which' question compares")
     pick: Literal["max", "min"] | None = Field(
         default=None, description="the member a choice asks for: the highest or the lowest")
+    titles: dict[str, str] = Field(
+        default_factory=dict, description="metrics the question itself defines (a name the "
+        "vocabulary lacks, as 'operating cash flow ratio'), by key: their title as written")
+    asks: str | None = Field(default=None, description="the term a judgment asks about")
 
     @property
     def stated(self) -> str | None:
@@ -197,7 +218,12 @@ _DEFINITION_RES = (
     re.compile(r"^(?:define\s+)?(?P<name>.+?)\s+(?:here\s+)?(?:is|are)\s+(?:defined|calculated|"
                r"computed)\s+as\s*:?\s*(?P<body>.+)$", re.IGNORECASE),
     re.compile(r"^define\s+(?P<name>.+?)\s+as\s*:?\s*(?P<body>.+)$", re.IGNORECASE),
+    re.compile(r"^(?P<name>[^=?]+?)\s*=\s*(?P<body>[^=]+)$"),  # "Quick ratio = (cash + ...)"
 )
+# "(cash from operations divided by total current liabilities)" after the name it defines
+_PAREN_DEFINITION_RE = re.compile(
+    r"\((?P<body>[^()]*(?:\([^()]*\)[^()]*)*?(?:\bdivided\s+by\b|\bminus\b|\bplus\b|\btimes\b|"
+    r"\bmultiplied\s+by\b|\s[/*÷+]\s)[^()]*(?:\([^()]*\)[^()]*)*)\)", re.IGNORECASE)
 _DECIMALS_RE = re.compile(
     r"\bround\w*\s+(?:\w+\s+){0,3}?to\s+(?:the\s+)?(?P<n>\d|zero|one|two|three|four)\s+"
     r"decimal|\bnearest\s+(?P<whole>whole|integer)", re.IGNORECASE)
@@ -240,18 +266,34 @@ def _number(word: str) -> int:
     return int(word) if word.isdigit() else NUMBER_WORDS[word.lower()]
 
 
-def _split_definitions(text: str) -> tuple[str, list[tuple[str, str]]]:
-    """The asking text, and the (name, body) definitions the question states."""
+def _split_definitions(text: str) -> tuple[str, list[tuple[str | None, str]]]:
+    """The asking text, and the (name, body) definitions the question states; a definition in
+    parentheses inside the asking sentence has no name (it defines what the question asks)."""
     asked: list[str] = []
-    definitions: list[tuple[str, str]] = []
+    definitions: list[tuple[str | None, str]] = []
     for sentence in split_sentences(text):
         for pattern in _DEFINITION_RES:
             if match := pattern.match(sentence.strip()):
                 definitions.append((match["name"], match["body"].strip().rstrip(".")))
                 break
         else:
-            asked.append(sentence)
+            for match in _PAREN_DEFINITION_RE.finditer(sentence):
+                definitions.append((_defined_before(sentence[:match.start()]),
+                                    match["body"].strip()))
+            asked.append(_PAREN_DEFINITION_RE.sub(" ", sentence))
     return " ".join(asked), definitions
+
+
+def _defined_before(text: str) -> str | None:
+    """The name a parenthesized definition follows: from the last metric or line item the
+    text names to its end ("... FY2019 operating cash flow ratio"), or None."""
+    norm = normalize(text)
+    items = named_items(norm)
+    if not items:
+        return None
+    name = re.split(r"\b(?:for|of|in|at|on|during|from|over|between|fy)\b|\d",
+                    re.sub(r"[^a-z0-9&\s]+", " ", norm[items[-1][0]:]))[0]
+    return " ".join(name.split()) or None
 
 
 def _name_of(phrase: str) -> str | None:
@@ -277,12 +319,17 @@ _OPERATOR_WORDS = ((r"\bdivided\s+by\b", "/"), (r"\bover\b", "/"), (r"\bmultipli
                    (r"\bless\b", "-"), (r"[×x](?=\s*\(|\s+\d)", "*"), (r"÷", "/"))
 
 
-def definition_formula(body: str, year: int | None) -> str | None:
+def definition_formula(body: str, year: int | None, defining: str | None = None
+                       ) -> str | None:
     """A definition the question writes, as a formula over concepts and metrics, or None when
-    a word of it is not understood (the stored definition is used then, never a guess).
+    it writes no term at all (the stored definition is used then, never a guess).
 
     ``FY2019 revenue / (average PP&E between FY2018 and FY2019)`` with ``year`` 2019 becomes
-    ``revenue / (avg(ppe_net))``; a term of an earlier year than ``year`` takes ``[-n]``.
+    ``revenue / (avg(ppe_net))``; a term of an earlier year than ``year`` takes ``[-n]``. The
+    metric ``defining`` is never a term of its own definition ("gross margin = gross profit /
+    revenue": gross profit is the line item, not an alias of the metric). A term
+    the vocabulary lacks ("payments for acquisition of property, plant and equipment") becomes
+    ``row('...')``: the statement row printed under that label (:mod:`metric_engine`).
     """
     text = normalize(body)
     text = _AVG_RE.sub(lambda m: f" avg({m['x']}) ", text)
@@ -297,28 +344,43 @@ def definition_formula(body: str, year: int | None) -> str | None:
     for pattern, symbol in _OPERATOR_WORDS:
         text = re.sub(pattern, f" {symbol} ", text)
     text = normalize(_FILLER_RE.sub(" ", text))  # named_items' positions are in this form
-    out: list[str] = []
-    position = 0
-    items = named_items(text)
-    for start, end, name, _ in items:
-        out.append(text[position:start])
-        out.append(f" {name} ")
-        position = end
-    out.append(text[position:])
+    exclude = frozenset({defining} if defining else ())
+    out = [_term(piece, exclude) for piece in _TERM_SPLIT_RE.split(text)]
     formula = re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", " ".join("".join(out).split())))
-    formula = re.sub(r"@(-?\d+)\s+([a-z_]+)", lambda m: f"{m[2]}[{m[1]}]", formula)
-    residue = re.sub(r"\b(?:avg|change|[a-z_]+(?=\s*(?:\[|$|[)+\-*/])))\b", " ", formula)
-    if re.search(r"[a-z@&]", residue) or not items:
-        return None
-    names = set(re.findall(r"[a-z_]+", formula)) - {"avg", "change"}
+    formula = re.sub(r"@(-?\d+)\s+(row\('[^']*'\)|[a-z_]+)", lambda m: f"{m[2]}[{m[1]}]",
+                     formula)
+    names = set(re.findall(r"(?<!')\b[a-z_]+\b(?![^']*'\))", formula)) - {"avg", "change",
+                                                                            "row"}
     defs = load_definitions()
-    if not names <= set(defs.metrics) | set(defs.concepts):
+    if "@" in formula or not (names or "row(" in formula) or not names <= (
+            set(defs.metrics) | set(defs.concepts)):
         return None
     try:
         ast.parse(formula, mode="eval")
     except SyntaxError:
         return None
     return formula
+
+
+_TERM_SPLIT_RE = re.compile(r"((?<!@)[-+*/()]|\bavg\(|\bchange\(|@-?\d+)")
+
+
+def _term(piece: str, exclude: frozenset[str]) -> str:
+    """One piece of a definition between operators: an operator or number as written, the
+    names it is made of when they are all its words, else ``row('words')``: a label the
+    statements may print ("payments for acquisition of property, plant and equipment" is a
+    row, not PP&E)."""
+    words = piece.strip()
+    if not words or _TERM_SPLIT_RE.fullmatch(words) or re.fullmatch(r"[\d.]+", words):
+        return f" {words} "
+    items = named_items(words, exclude)
+    residue = words
+    for start, end, _, _ in reversed(items):
+        residue = residue[:start] + " " + residue[end:]
+    if items and not re.search(r"[a-z0-9]", residue):
+        return "".join(f" {name} " for _, _, name, _ in items)
+    label = " ".join(re.sub(r"[^a-z0-9&,.\s-]", " ", words).split()).strip(" ,.")
+    return f" row('{label}') " if re.search(r"[a-z]", label) else " "
 
 
 # "used the most cash" asks for the lowest (most negative) inflow
@@ -360,7 +422,7 @@ def choice_asked(norm: str) -> tuple[list[str], Literal["max", "min"]] | None:
 
 def parse_question(question: str) -> MetricQuestion | None:
     """What a metric, trend or judgment question asks; None when it names no metric or line
-    item the definitions know (a question for the prose path)."""
+    item the definitions know and defines none itself (a question for the prose path)."""
     text = " ".join(question.split())
     asked, definitions = _split_definitions(text)
     asked = _SOURCE_NOTE_RE.sub(" ", asked)  # "D&A (from cash flow statement) % margin"
@@ -372,19 +434,9 @@ def parse_question(question: str) -> MetricQuestion | None:
     rules = load_rules().rules
     judgment = next((key for key, rule in rules.items()
                      if any(re.search(p, norm) for p in rule.patterns)), None)
-    items = named_items(asked)
-    metrics = [i for i in items if i[3]]
-    chosen = max(metrics or items, key=lambda i: i[1] - i[0], default=None)
-    target, is_metric = (chosen[2], chosen[3]) if chosen else (None, False)
-    if judgment and (target is None or target == rules[judgment].metric or not is_metric):
-        target, is_metric = rules[judgment].metric, True
-    if target is None and definitions:
-        target = _name_of(definitions[0][0])
-        is_metric = target in load_definitions().metrics
+    target, is_metric = _target(asked, judgment, definitions)
     if choice:
         target, is_metric, judgment = choice[0][0], False, None
-    if target is None:
-        return None
     months, quarter, quarter_year = 12, None, None
     if named := quarters_named(text):
         quarter, quarter_year, _ = named[0]
@@ -398,11 +450,86 @@ def parse_question(question: str) -> MetricQuestion | None:
             b for _, b in definitions)))))
     if quarter_year and not years:
         years = [quarter_year]
+    formulas, titles, defined = _own_definitions(definitions, target, norm,
+                                                  years[-1] if years else None)
+    if defined and not choice:
+        target, is_metric = defined, True
+    if target is None:
+        return None
+    stored = load_definitions().metrics.get(target) if is_metric else None
+    aggregate, years, direction = _aggregate(asked, norm, years, choice is not None, judgment,
+                                             bool(stored and "[-1]" in stored.formula))
+    decimals = None
+    if match := _DECIMALS_RE.search(text):
+        decimals = 0 if match["whole"] else _number(match["n"])
+    scale_match = _SCALE_RE.search(text)
+    return MetricQuestion(
+        question=question, target=target, is_metric=is_metric, years=years,
+        aggregate=aggregate, months=months, quarter=quarter, decimals=decimals,
+        # the pattern's group matches only the three scale words
+        scale=cast(Scale, scale_match["scale"].lower()) if scale_match else None,
+        percent=bool(_PERCENT_RE.search(normalize(text))), formulas=formulas, titles=titles,
+        yes_no=bool(_YES_NO_RE.search(asked.split("?")[0] if "?" in asked else asked)),
+        direction=direction if aggregate == "trend" else None, judgment=judgment,
+        asks=rules[judgment].asked(norm) if judgment else None,
+        choices=choice[0] if choice else [], pick=choice[1] if choice else None)
+
+
+def _target(asked: str, judgment: str | None, definitions: list[tuple[str | None, str]]
+            ) -> tuple[str | None, bool]:
+    """The metric (else the line item) the asking text names, the judgment's metric, or the
+    first definition's name."""
+    rules = load_rules().rules
+    items = named_items(asked)
+    metrics = [i for i in items if i[3]]
+    chosen = max(metrics or items, key=lambda i: i[1] - i[0], default=None)
+    target, is_metric = (chosen[2], chosen[3]) if chosen else (None, False)
+    if judgment and (target is None or target == rules[judgment].metric or not is_metric):
+        target, is_metric = rules[judgment].metric, True
+    named = [n for n, _ in definitions if n]
+    if target is None and named:
+        target = _name_of(named[0])
+        is_metric = target in load_definitions().metrics
+    return target, is_metric
+
+
+def _own_definitions(definitions: list[tuple[str | None, str]], target: str | None, norm: str,
+                     anchor: int | None) -> tuple[dict[str, str], dict[str, str], str | None]:
+    """The formulas the question states, by the name they define; the titles of the metrics
+    it defines under a name the vocabulary lacks or gives a line item ("operating cash flow
+    ratio is defined as: cash from operations / total current liabilities": a metric of the
+    question's own, whose formula's names are the line items, never itself); and that metric's
+    key when the asking text names it."""
+    defs = load_definitions()
+    formulas: dict[str, str] = {}
+    titles: dict[str, str] = {}
+    defined = None
+    for name, body in definitions:
+        key = _name_of(name) if name else target
+        formula = definition_formula(body, anchor, key if key in defs.metrics else None)
+        if formula is None or formula == key:
+            continue
+        phrase = " ".join(normalize(name).split()) if name else ""
+        if phrase and key not in defs.metrics:
+            own = "q_" + re.sub(r"[^a-z0-9]+", "_", phrase).strip("_")
+            formulas[own], titles[own] = formula, phrase
+            if defined is None and (_phrase_pattern(phrase).search(norm) or key == target
+                                    or target is None):
+                defined = own
+        elif key:
+            formulas[key] = formula
+    return formulas, titles, defined
+
+
+def _aggregate(asked: str, norm: str, years: list[int], choice: bool, judgment: str | None,
+               growth: bool) -> tuple[Aggregate, list[int], Direction | None]:
+    """What is done with the years asked (a value, an average, a CAGR, a choice, a trend), the
+    years it needs, and a trend's direction (none for a growth metric: its own formula is
+    the change)."""
     aggregate: Aggregate = "value"
     direction: Direction | None = None
     for candidate, pattern in _DIRECTIONS:
-        if pattern.search(norm.replace("growth rate", "")) and not (
-                is_metric and "[-1]" in load_definitions().metrics[target].formula):
+        if pattern.search(norm.replace("growth rate", "")) and not growth:
             direction = candidate
             break
     span = _SPAN_RE.search(asked)
@@ -424,25 +551,7 @@ def parse_question(question: str) -> MetricQuestion | None:
         aggregate = "trend"
     elif years:
         years = [years[-1]]
-    decimals = None
-    if match := _DECIMALS_RE.search(text):
-        decimals = 0 if match["whole"] else _number(match["n"])
-    scale_match = _SCALE_RE.search(text)
-    anchor = years[-1] if years else None
-    formulas = {}
-    for name, body in definitions:
-        key = _name_of(name)
-        if key and (formula := definition_formula(body, anchor)) and formula != key:
-            formulas[key] = formula
-    return MetricQuestion(
-        question=question, target=target, is_metric=is_metric, years=years,
-        aggregate=aggregate, months=months, quarter=quarter, decimals=decimals,
-        # the pattern's group matches only the three scale words
-        scale=cast(Scale, scale_match["scale"].lower()) if scale_match else None,
-        percent=bool(_PERCENT_RE.search(normalize(text))), formulas=formulas,
-        yes_no=bool(_YES_NO_RE.search(asked.split("?")[0] if "?" in asked else asked)),
-        direction=direction if aggregate == "trend" else None, judgment=judgment,
-        choices=choice[0] if choice else [], pick=choice[1] if choice else None)
+    return aggregate, years, direction
 
 
 def _quarterless(text: str) -> str:
