@@ -82,6 +82,7 @@ def normalize_label(label: str) -> str:
     text = re.sub(rf"\((?:[a-z]|\d{{1,2}})\)|[{SUPERSCRIPT_DIGITS}*]+", " ", text)  # note markers
     text = re.sub(r"\((?:see )?notes? \d+[a-z]?(?:(?:,| and) \d+)*\)", " ", text,
                   flags=re.IGNORECASE)  # "(Note 7)", "(see Notes 3 and 9)"
+    text = re.sub(r"\s*\.{3,}\s*", " ", text)  # dot leaders ("Total cost of sales ......")
     text = re.sub(r"\s*:\s*$", "", text)
     return " ".join(text.lower().split())
 
@@ -100,7 +101,41 @@ def concept_of(label: str, statement: StatementKind) -> tuple[str | None, int]:
     return None, 0
 
 
-def facts_of_table(document: str, year: int, table: StatementTable) -> Iterable[StatementFact]:
+def facts_of_table(document: str, year: int, table: StatementTable) -> list[StatementFact]:
+    """Every value of one statement table, cost of revenue completed from its parts."""
+    return with_cost_of_revenue(list(_table_facts(document, year, table)))
+
+
+PART = "cost_of_revenue_part"
+
+
+def with_cost_of_revenue(facts: list[StatementFact]) -> list[StatementFact]:
+    """Cost of revenue where a column prints only its parts ("Cost of products" and "Cost of
+    services", "Cost of sales—online", ...): a lone part is the cost of revenue itself; two or
+    more with no total row add up to it, as one more fact quoting every part's row. A printed
+    total ("Total cost of sales") always wins."""
+    columns: dict[int, list[StatementFact]] = {}
+    for fact in facts:
+        columns.setdefault(fact.column, []).append(fact)
+    out = list(facts)
+    for column in columns.values():
+        parts = [f for f in column if f.concept == PART and f.unit == "USD"]
+        if not parts or any(f.concept == "cost_of_revenue" for f in column):
+            continue
+        if len(parts) == 1:
+            parts[0].concept = "cost_of_revenue"
+            continue
+        last = max(parts, key=lambda f: f.row)
+        out.append(last.model_copy(update={
+            "label": " + ".join(f.label for f in parts), "concept": "cost_of_revenue",
+            "rank": max(f.rank for f in parts), "value": sum(f.value for f in parts),
+            "printed": " + ".join(f.printed for f in parts),
+            "quote": " | ".join(f.quote for f in parts), "total": True,
+        }))
+    return out
+
+
+def _table_facts(document: str, year: int, table: StatementTable) -> Iterable[StatementFact]:
     for r, row in enumerate(table.rows):
         concept, rank = concept_of(row.label, table.statement)
         if row.group and PER_SHARE_GROUP_RE.search(row.group):
