@@ -165,7 +165,11 @@ def split_run_on_line(text: str, width: int) -> list[tuple[str, list[str]]]:
             return [split_row_line(text)]
         rows.append((" ".join(label), figures))
     elif label and rows:
-        return [split_row_line(text)]
+        # a caption after the last row ("... 3,676.2 Cash Flows - Investing Activities": General
+        # Mills 2022), when every label reads as one (prose reads "$11.0 billion to ...")
+        rows.append((" ".join(label), []))
+        if not all(r[0][:1].isupper() for r in rows):
+            return [split_row_line(text)]
     return rows or [split_row_line(text)]
 
 

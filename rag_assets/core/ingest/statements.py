@@ -480,6 +480,9 @@ def _titled_below_the_top(pages_lines: Sequence[Sequence[str]],
         if titled and len(set(titled)) < 3 and titled[0] not in found \
                 and is_figures_page(lines):
             kinds[at] = titled[0]
+        elif at and kinds[at - 1] in PRIMARY_STATEMENTS and kinds[at - 1] not in found \
+                and _continues_statement(lines):
+            kinds[at] = kinds[at - 1]  # its second page (Lockheed's financing activities)
     return kinds
 
 
