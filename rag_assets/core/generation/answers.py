@@ -22,6 +22,7 @@ Guardrails, each recorded as a :class:`GuardrailEvent` and in ``answer_audit``:
 
 from __future__ import annotations
 
+import logging
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -71,6 +72,16 @@ if TYPE_CHECKING:
     from rag_assets.core.ingest.facts import StatementFact
 
 FactsProvider = Callable[[str, int], "Sequence[StatementFact]"]
+LOG = logging.getLogger(__name__)
+
+
+def route_failed(route: str, error: Exception) -> GuardrailEvent:
+    """A route (the statement facts, the quotes) that raised: its abstention's reason, in one
+    line; the traceback goes to the log, never to the user. (``GuardrailEvent`` has no name of
+    its own for it yet: ``model_error``, the engine failing to produce claims.)"""
+    LOG.warning("the %s route failed", route, exc_info=error)
+    return GuardrailEvent(name="model_error",
+                          detail=f"{route} route failed: {type(error).__name__}: {error}"[:300])
 
 
 class AnswerConfig(CitationSettings):
@@ -279,7 +290,9 @@ class Answerer:
                          scope=Scope(documents=routed.documents, years=[y],
                                      how=f"part: year {y}"))
                     for y in routed.years]
-        return [Part(question=question, scope=None)]
+        # a routed question is searched in its filings whatever the strategy (only ``routed``
+        # routes by itself): no citation from another company's pages
+        return [Part(question=question, scope=routed if routed.documents else None)]
 
     def phrasings(self, question: str) -> list[str]:
         """Other words for a part that found nothing: a model's, else the lexicon's."""
@@ -344,7 +357,8 @@ class Answerer:
             facts = self.facts(doc, y)
             if not facts:
                 continue
-            computed = answer_metric(parsed, facts, self.company(doc))
+            computed = answer_metric(parsed, facts, self.company(doc),
+                                     self.pages.get(doc, y, 0) or "")
             if computed.status == "unavailable":
                 continue
             if computed.status == "missing":  # the quotes may still answer: said after them
@@ -390,22 +404,59 @@ class Answerer:
 
     def ask(self, question: str, document: str | None = None, year: int | None = None,
             log: Callable[[str], None] | None = None) -> QAResult:
+        """The question answered from the statement facts when they compute it, else from the
+        quotes; a route that fails is that route's abstention, its reason a guardrail event,
+        and the other route answers. A company no indexed filing is from: an abstention that
+        cites nothing."""
         started = time.perf_counter()
         cfg = self.config
-        from_facts = self.facts_answer(question, document, year)
+        if document is None and (
+                unindexed := self.retriever.resolve_scope(question, cfg.kind).unindexed):
+            # never another company's pages for a company the corpus does not hold
+            result = QAResult(question=question, answer=f"No indexed filing is from {unindexed}.",
+                              abstained=True, looked_for=[unindexed])
+            return self._finished(result, started, log, "no indexed filing")
+        events: list[GuardrailEvent] = []
+        try:
+            from_facts = self.facts_answer(question, document, year)
+        except Exception as error:  # one place for the facts route: the quotes answer
+            from_facts = None
+            events.append(route_failed("facts", error))
         if from_facts is not None and from_facts[0] is not None:
             answer = from_facts[0]
             result = compose(question, [answer], self.pages, cfg.citation_threshold)
-            result.guardrail_events = answer.events
+            result.guardrail_events = events + answer.events
             result.evidence_strength = answer.strength
-            result.provider = "extractive" if self.chat is None else self.chat.provider
-            result.model = None if self.chat is None else self.chat.config.executive_model
             result.k, result.first_sources = cfg.k, answer.first_pages
-            result.seconds = round(time.perf_counter() - started, 3)
-            if log:
-                log(f"computed from statement facts in {result.seconds:.1f} s: "
-                    f"{len(result.claims)} claims")
-            return result
+            return self._finished(result, started, log, "computed from statement facts")
+        try:
+            result = self.quote_answer(question, document, year)
+        except Exception as error:  # one place for the quote route: an abstention saying why
+            event = route_failed("quote", error)
+            result = QAResult(question=question, answer=f"{ABSTENTION} ({event.detail})",
+                              abstained=True, k=cfg.k)
+            result.guardrail_events = [event]
+        if from_facts is not None:  # a computation that lacked an operand says which
+            result.answer += f"\nNot computed from the statements: {from_facts[1].headline}"
+        result.guardrail_events = events + result.guardrail_events
+        return self._finished(result, started, log, "answered")
+
+    def _finished(self, result: QAResult, started: float, log: Callable[[str], None] | None,
+                  how: str) -> QAResult:
+        """The provider, model and time stamped on an answer, and its log line."""
+        result.provider = "extractive" if self.chat is None else self.chat.provider
+        result.model = None if self.chat is None else self.chat.config.executive_model
+        result.seconds = round(time.perf_counter() - started, 3)
+        if log:
+            log(f"{how} in {result.seconds:.1f} s: {len(result.claims)} claims, "
+                f"{len(result.sources_used)} sources{' (abstained)' if result.abstained else ''}")
+        return result
+
+    def quote_answer(self, question: str, document: str | None = None,
+                     year: int | None = None) -> QAResult:
+        """The quote route: retrieval part by part (another phrasing for a part that found
+        nothing, more chunks for a question that needs two sources), the best units quoted."""
+        cfg = self.config
         scope = None
         if document or year:
             scope = Scope(documents=[document] if document else None,
@@ -423,21 +474,7 @@ class Answerer:
             answer = self.answer_part(part, cfg.k, per_part)
             first_sources += answer.first_pages
             if answer.abstained:
-                # other words, the same documents and years: a phrasing made of line items
-                # names no company, and routed on its own it would search every filing
-                scope_of_part = part.scope or self.retriever.resolve_scope(part.question,
-                                                                           cfg.kind)
-                for phrasing in self.phrasings(part.question):
-                    retry = self.answer_part(
-                        part.model_copy(update={"question": phrasing, "scope": scope_of_part}),
-                        cfg.k, per_part)
-                    events.append(GuardrailEvent(
-                        name="alternative_phrasing",
-                        detail=f"{part.label or 'question'}: {phrasing!r} "
-                               f"{'answered' if not retry.abstained else 'found nothing'}"))
-                    if not retry.abstained:
-                        answer = retry
-                        break
+                answer = self.rephrased(part, answer, per_part, events)
             answers.append(answer)
         needs_two = len(parts) > 1 or len(self.retriever.plan(question).years) > 1
         retry_k = None
@@ -452,26 +489,29 @@ class Answerer:
         for answer in answers:
             events += answer.events
         result = compose(question, answers, self.pages, cfg.citation_threshold)
-        if from_facts is not None:  # a computation that lacked an operand says which
-            result.answer += f"\nNot computed from the statements: {from_facts[1].headline}"
-        if document is None and (
-                unindexed := self.retriever.resolve_scope(question, cfg.kind).unindexed):
-            # the question names a company no indexed filing is from: the answer says what was
-            # searched instead, never silently another company's pages
-            result.answer += (f"\nScope: no indexed filing is from {unindexed}; every indexed "
-                              "document was searched.")
         result.guardrail_events = events
         result.evidence_strength = min((a.strength for a in answers), default=0.0)
-        result.provider = "extractive" if self.chat is None else self.chat.provider
-        result.model = None if self.chat is None else self.chat.config.executive_model
-        result.k = cfg.k
-        result.retry_k = retry_k
-        result.first_sources = first_sources
-        result.seconds = round(time.perf_counter() - started, 3)
-        if log:
-            log(f"answered in {result.seconds:.1f} s: {len(result.claims)} claims, "
-                f"{len(result.sources_used)} sources{' (abstained)' if result.abstained else ''}")
+        result.k, result.retry_k, result.first_sources = cfg.k, retry_k, first_sources
         return result
+
+    def rephrased(self, part: Part, answer: PartAnswer, per_part: int | None,
+                  events: list[GuardrailEvent]) -> PartAnswer:
+        """A part that found nothing asked in other words, the same documents and years: a
+        phrasing made of line items names no company, and routed on its own it would search
+        every filing."""
+        scope_of_part = part.scope or self.retriever.resolve_scope(part.question,
+                                                                   self.config.kind)
+        for phrasing in self.phrasings(part.question):
+            retry = self.answer_part(
+                part.model_copy(update={"question": phrasing, "scope": scope_of_part}),
+                self.config.k, per_part)
+            events.append(GuardrailEvent(
+                name="alternative_phrasing",
+                detail=f"{part.label or 'question'}: {phrasing!r} "
+                       f"{'answered' if not retry.abstained else 'found nothing'}"))
+            if not retry.abstained:
+                return retry
+        return answer
 
 
 def _distinct_pages(answers: Sequence[PartAnswer]) -> int:

@@ -200,13 +200,29 @@ def test_a_metric_question_is_computed_from_statement_facts_and_cited(
     assert "current ratio" not in prose.answer
 
 
-def test_a_company_no_filing_is_from_is_said_in_the_answer(corpus: Corpus) -> None:
+def test_a_company_no_filing_is_from_is_an_abstention_citing_nothing(corpus: Corpus) -> None:
     answerer = Answerer(Retriever(corpus.store, corpus.embedder), corpus.pages)
     result = answerer.ask("What was Tesla's revenue in fiscal 2023?")
-    assert result.answer.rstrip().endswith(
-        "Scope: no indexed filing is from Tesla; every indexed document was searched.")
+    assert result.answer == "No indexed filing is from Tesla."
+    assert result.abstained and not result.claims and not result.sources_used
+    assert not result.chunk_ids  # no other company's filing was searched
     named = answerer.ask("What was Northwind's revenue in fiscal 2023?")
-    assert "Scope:" not in named.answer  # a company the corpus holds: no such line
+    assert not named.abstained and "No indexed filing" not in named.answer
+    assert {s.document for s in named.sources_used} <= {
+        d for d, _ in corpus.pages.partitions() if "northwind" in d}, named.sources_used
+
+
+def test_a_route_that_fails_is_its_abstention_and_the_other_route_answers(
+        corpus: Corpus) -> None:
+    def broken(document: str, year: int) -> list:
+        raise KeyError("a facts table without its concept column")
+
+    answerer = Answerer(Retriever(corpus.store, corpus.embedder), corpus.pages, facts=broken)
+    result = answerer.ask("What is 3M's FY2018 working capital ratio?")
+    failed = [e for e in result.guardrail_events if e.detail.startswith("facts route failed")]
+    assert failed and "KeyError" in failed[0].detail
+    assert "Traceback" not in result.answer
+    assert result.claims or result.abstained  # the quotes answered (or abstained), no crash
 
 
 def test_a_comparison_sign_is_no_markup_break() -> None:
