@@ -292,10 +292,33 @@ def _top(lines: Sequence[str], n: int) -> list[str]:
     return [line for line in lines if line.strip()][:n]
 
 
+TITLE_WORDS = frozenset((
+    "consolidated", "condensed", "combined", "statement", "statements", "operations", "income",
+    "earnings", "comprehensive", "balance", "sheet", "sheets", "cash", "flows", "financial",
+    "position", "condition", "shareholders", "stockholders", "equity", "changes",
+))
+
+
+def _join_title_words(text: str) -> str:
+    """A title word the PDF split in two ("Statem ents", "Comp rehensive": Corning 2018) joined,
+    and a split word's tail left before the title ("heets Consolidated Balance Sheets")."""
+    words = text.split(" ")
+    out: list[str] = []
+    for word in words:
+        if out and (out[-1] + word).lower() in TITLE_WORDS and out[-1].lower() not in TITLE_WORDS:
+            out[-1] += word
+        else:
+            out.append(word)
+    if len(out) > 1 and out[0][:1].islower() and any(
+            w.endswith(out[0]) and w != out[0] for w in TITLE_WORDS):
+        out = out[1:]
+    return " ".join(out)
+
+
 def statement_title(line: str) -> StatementKind | None:
     """The primary statement a line is the title of, or None (prose that names a statement, an
     index line ending in its page number, "Consolidated Statements of Operations Data")."""
-    text = _squash_letters(" ".join(line.replace("|", " ").split()))
+    text = _join_title_words(_squash_letters(" ".join(line.replace("|", " ").split())))
     if (
         not text
         or len(text) > 140
