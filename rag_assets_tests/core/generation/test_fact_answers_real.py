@@ -74,9 +74,30 @@ def test_a_bank_has_no_gross_margin_from_its_own_facts() -> None:
                      "JPMorgan Chase", "What is JPMorgan's gross margin for Q2 2022?")
     assert answer.status == "not_meaningful"
     assert "not a meaningful metric" in answer.headline
+    # from what JPMorgan is (its statements print a bank's lines), not from a line it lacks
+    assert "it is a bank (its statements print" in answer.headline, answer.headline
     # the same filing's quarter is read as a quarter, not as a year
     answer, marks = _ask("financebench-wide/pdfs/JPMORGAN_2022Q2_10Q.pdf", "jpmorgan-10q-q2",
                          2022, "JPMorgan Chase", "What was JPMorgan's total net revenue in Q2 "
                          "2022?")
     assert answer.headline == "JPMorgan Chase's Q2 2022 revenue is $30,715 million."
     assert set(marks) == {"valid"}
+
+
+@pytest.mark.parametrize(("path", "document", "year"), [
+    ("financebench-dev/pdfs/LOCKHEEDMARTIN_2021_10K.pdf", "lockheed-martin-10k", 2021),
+    ("financebench-dev/pdfs/AMERICANWATERWORKS_2021_10K.pdf", "american-water-works-10k", 2021),
+    ("financebench-dev/pdfs/MGMRESORTS_2020_10K.pdf", "mgm-resorts-10k", 2020),
+    ("sec-10k/3M_2018_10K.pdf", "3m-10k", 2018),
+])
+def test_margins_are_never_not_meaningful_for_a_filer_of_no_such_kind(
+        path: str, document: str, year: int) -> None:
+    # issue 36 item 6: a utility and a resorts company print no cost of revenue line; what
+    # the reader did not find is said with the statement's pages, the filer is not blamed
+    for metric in ("gross margin", "operating margin"):
+        answer, _ = _ask(path, document, year, "The company",
+                         f"What is the company's FY{year} {metric}?")
+        assert answer.status in ("answered", "missing"), answer.headline
+        if answer.status == "missing":
+            assert "the reader did not find" in answer.headline
+            assert " in the income statement on page" in answer.headline
