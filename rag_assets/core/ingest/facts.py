@@ -18,7 +18,11 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from rag_assets.core.ingest.pages import Page
-from rag_assets.core.ingest.statement_tables import StatementTable, read_statement_tables
+from rag_assets.core.ingest.statement_tables import (
+    CHANGE_HEADING,
+    StatementTable,
+    read_statement_tables,
+)
 from rag_assets.core.ingest.statements import StatementKind, classify_pages, page_lines
 from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
 
@@ -144,7 +148,8 @@ def _table_facts(document: str, year: int, table: StatementTable) -> Iterable[St
             if value is None or c >= len(table.columns):
                 continue
             column = table.columns[c]
-            unit = table.unit_of(row.label, row.group)
+            unit = "%" if column.heading == CHANGE_HEADING else table.unit_of(row.label,
+                                                                                row.group)
             yield StatementFact(
                 document=document, year=year, statement=table.statement, label=row.label,
                 concept=concept, rank=rank, group=row.group, period=column.heading,

@@ -42,7 +42,7 @@ DURATIONS: tuple[tuple[re.Pattern[str], int], ...] = (
     # weeks in words too: Foot Locker's "Thirteen weeks ended / Thirty-nine weeks ended";
     # "Quarters Ended" over a quarter's columns (Lockheed's 2023 Q2 release)
     (re.compile(r"\b(?:three|3)\s+months?\b|\b(?:1[34]|thirteen|fourteen)\s+weeks\b|"
-                r"\bquarters?\s+ended\b", re.I), 3),
+                r"\bquarters?\s+ended\b|\b(?:first|second|third|fourth)-quarter\b", re.I), 3),
     (re.compile(r"\b(?:six|6)\s+months?\b|\b(?:2[67]|twenty-(?:six|seven))\s+weeks\b",
                 re.I), 6),
     (re.compile(r"\b(?:nine|9)\s+months?\b|\b(?:39|40|thirty-nine|forty)\s+weeks\b", re.I),
@@ -57,6 +57,7 @@ SHARES_RE = re.compile(r"\bshares\b|\bweighted[- ]average\b", re.I)
 FURNITURE_RE = re.compile(r"^\s*(?:item|part|note|page|exhibit|table of contents)\b", re.I)
 # a running head whose number is the page's ("Third Quarter 2022 Form 10-Q Page 2": Foot Locker)
 FURNITURE_END_RE = re.compile(r"\b(?:page|form\s+10-[kq])\s*$", re.I)
+PARENTHESIZED_RE = re.compile(r"\([^()]{3,80}\)")
 UNIT_NAMES = {1e9: "USD billions", 1e6: "USD millions", 1e3: "USD thousands"}
 MAX_HEADER_LINES = 16  # lines between a page's top and its first row of figures read as headings
 
@@ -247,6 +248,9 @@ def _width(rows: Sequence[_Printed], header: str = "") -> int:
     counts = Counter(_figure_count(r) for r in rows if _is_data(r))
     if not counts:
         return 0
+    common = max(counts, key=lambda n: (counts[n], n))
+    if _positional_years(header, common) is not None:
+        return common  # years beside change columns: the rows print both
     named = len(_years_in(header))
     if named in counts and counts[named] >= 2:
         return named
@@ -262,7 +266,40 @@ def _years_in(text: str) -> list[int]:
     return [int(y) for y in YEAR_RE.findall(text)]
 
 
-def read_columns(header: str, width: int) -> list[Column]:
+CHANGE_HEADING = "% change"
+# what heads a column of changes beside the periods: "% Incr. / (Decr.)", "% Change"
+CHANGE_TOKEN_RE = re.compile(r"\(?(?:decr|incr|change|chg)\.?\)?|%|/", re.I)
+
+
+def _positional_years(header: str, width: int) -> list[int | None] | None:
+    """A heading line of one token per column, years beside change columns ("2023 2022
+    (Decr.) 2023 2022 (Decr.)": Pfizer's 2023 Q2 release): each column's year, None for a
+    change column; None when no line reads so."""
+    for line in header.split("\n"):
+        tokens = line.split()
+        if len(tokens) != width:
+            continue
+        years = [int(t) if YEAR_RE.fullmatch(t) else None for t in tokens]
+        if sum(y is not None for y in years) >= 2 and None in years and all(
+                y is not None or CHANGE_TOKEN_RE.fullmatch(t) for y, t in zip(
+                    years, tokens, strict=True)):
+            return years
+    return None
+
+
+def _with_change_columns(header: str, width: int) -> list[Column] | None:
+    """The columns of a statement that prints a change column beside its periods: the
+    periods read as :func:`read_columns` reads them, the change columns named so."""
+    years = _positional_years(header, width)
+    if years is None:
+        return None
+    periods = iter(read_columns(header, sum(
+        y is not None for y in years), changes=False))
+    return [next(periods) if y is not None else Column(heading=CHANGE_HEADING)
+            for y in years]
+
+
+def read_columns(header: str, width: int, changes: bool = True) -> list[Column]:
     """The columns' years and durations from the heading text above the first row of figures.
 
     Years are read in print order; when they are ``width`` (or the last ``width`` of them, a
@@ -270,6 +307,8 @@ def read_columns(header: str, width: int) -> list[Column]:
     columns evenly in print order ("Three Months Ended ... Six Months Ended" over 2023 2022
     2023 2022). A heading without years leaves the columns unnamed (year None).
     """
+    if changes and (with_changes := _with_change_columns(header, width)) is not None:
+        return with_changes
     years = _years_in(header)
     if len(years) > width:
         years = years[-width:]
@@ -362,6 +401,9 @@ def read_table(page: Page, statement: StatementKind) -> StatementTable | None:
     if width == 0:
         return None
     units, scale = read_units(header)
+    if not units:  # printed after the table (Pfizer's 2023 Q2 release: "(millions, ...)")
+        units, scale = read_units("\n".join(
+            r.quote for r in printed if not r.cells and PARENTHESIZED_RE.fullmatch(r.quote)))
     columns = read_columns(header, width)
     if any(c.year is None for c in columns):
         columns = _headings_elsewhere(printed, width) or columns
