@@ -508,9 +508,11 @@ def read_statement_tables(
         if previous is not None and previous.statement == kind:
             if not table.units:
                 table.units, table.scale = previous.units, previous.scale
-            if all(c.year is None for c in table.columns) and len(table.columns) == len(
-                    previous.columns):
-                table.columns = previous.columns
+            if len(table.columns) == len(previous.columns) and (
+                    all(c.year is None for c in table.columns)
+                    or ([c.year for c in table.columns] == [c.year for c in previous.columns]
+                        and all(c.months is None for c in table.columns))):
+                table.columns = previous.columns  # its durations too (Lockheed 2023 Q2)
         out.append(table)
         previous = table
     return out

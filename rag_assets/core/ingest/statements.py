@@ -504,9 +504,21 @@ def _titled_below_the_top(pages_lines: Sequence[Sequence[str]],
                 and is_figures_page(lines):
             kinds[at] = titled[0]
         elif at and kinds[at - 1] in PRIMARY_STATEMENTS and kinds[at - 1] not in found \
-                and _continues_statement(lines):
+                and _continues_statement(lines) and _opens_with_rows(lines):
             kinds[at] = kinds[at - 1]  # its second page (Lockheed's financing activities)
     return kinds
+
+
+ROW_END_RE = re.compile(r"\(?\$?\d[\d,]*(?:\.\d+)?\)?|[—–]")
+
+
+def _opens_with_rows(lines: Sequence[str]) -> bool:
+    """The page's first lines already print rows of figures: it carries on the statement
+    before it, no table of its own under its own heading (Lockheed's segment summary)."""
+    return any(
+        re.search(r"[A-Za-z]", line) and ROW_END_RE.fullmatch(line.split()[-1])
+        for line in _top(lines, TOP_LINES)
+    )
 
 
 def _continues_segment_note(lines: Sequence[str], segment_pages: int) -> bool:

@@ -184,3 +184,29 @@ def test_corning_geographic_table_chunks_name_their_columns() -> None:
     for chunk in geographic:
         assert "| USD millions | Net sales 2022 | Long-lived assets 2022 | Net sales 2021 |" \
             in chunk.text
+
+
+def test_cost_of_revenue_of_products_and_services_is_their_sum() -> None:
+    """A filer that prints "Cost of products" and "Cost of services" and no total (the way
+    us-gaap splits CostOfGoodsAndServicesSold): cost of revenue is their sum, so gross margin
+    can be computed; a printed total wins over the parts, and a lone part is the total."""
+    rows = [["(In millions)", "2022", "2021"], ["Net sales", "$ 9,000", "$ 8,000"],
+            ["Cost of products", "(5,100)", "(4,700)"], ["Cost of services", "(900)", "(800)"],
+            ["Operating income", "1,200", "1,100"]]
+    page = Page(page_index=3, text="CONSOLIDATED STATEMENTS OF EARNINGS\n[[TABLE 1]]",
+                tables=[TableBlock(index=1, rows=rows)])
+    facts = extract_facts("aero", 2022, [page], ["income_statement"])
+    cost = [f for f in facts if f.concept == "cost_of_revenue"]
+    assert [(f.fiscal_year, f.value) for f in cost] == [(2022, -6_000e6), (2021, -5_500e6)]
+    assert cost[0].label == "Cost of products + Cost of services"
+    assert cost[0].quote == "Cost of products (5,100) (4,700) | Cost of services (900) (800)"
+    total = TableBlock(index=1, rows=[*rows[:4], ["Total cost of sales", "(6,010)", "(5,500)"]])
+    facts = extract_facts("aero", 2022, [page.model_copy(update={"tables": [total]})],
+                          ["income_statement"])
+    assert [f.value for f in facts if f.concept == "cost_of_revenue"] == [-6_010e6, -5_500e6]
+    lone = TableBlock(index=1, rows=[rows[0], rows[1], rows[2]])
+    facts = extract_facts("aero", 2022, [page.model_copy(update={"tables": [lone]})],
+                          ["income_statement"])
+    assert [f.value for f in facts if f.concept == "cost_of_revenue"] == [-5_100e6, -4_700e6]
+    assert concept_of("Cost of sales—services", "income_statement")[0] == "cost_of_revenue_part"
+    assert concept_of("Cost of products sold", "income_statement")[0] == "cost_of_revenue"
