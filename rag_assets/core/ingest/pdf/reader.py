@@ -23,6 +23,13 @@ rendered and read by OCR (``core/ingest/ocr.py``: tesseract), its lines keeping 
 heights as type sizes (the body of OCR'd pages measured apart); where OCR cannot run or reads
 nothing, and on a blank page, the page says so (``Page.text_source == "none"``, ``text_note``)
 and a warning names it. A page with text is never rendered.
+
+One page never fails a document: each step after a page's text (OCR, ruled tables,
+superscripts, joined rows, aligned tables) that raises leaves the page without what it adds and
+records why (``Page.faults``: page, reader, cause; one warning per fault); anything else that
+fails on a page keeps its plain text. A parser's error that still escapes, in a worker process
+or not, is one ``DocumentError`` line naming the file, the page and the cause. A file PDFium
+cannot open is read from qpdf's repair of it (``repair.py``).
 """
 
 from __future__ import annotations
