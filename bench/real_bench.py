@@ -12,7 +12,7 @@ LangChain + FAISS baseline and the golden set of the sample corpus.
 2. Every filing of a set goes through the project's own path, the functions the assets call:
    ``load_document`` -> ``build_footnote_index`` -> ``stitch_document`` -> ``naive_chunks`` /
    ``enriched_chunks`` -> ``index_partition`` (both kinds) and its routing profile
-   (``profile_from_text`` on the first two pages, as ``document_profile`` does), all the set's
+   (``cover_profile`` on the first two pages, as ``document_profile`` does), all the set's
    partitions in ONE store in a temporary folder (``retrieval_bench.index_ours``): one store
    per set, never both sets in one.
 3. Every question is searched by every strategy (``Retriever.search`` through

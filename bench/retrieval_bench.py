@@ -400,7 +400,7 @@ def baseline_splits(docs: Sequence[Doc]) -> list[dict[str, Any]]:
 
 def index_ours(docs: Sequence[Doc], embedder: Any, tmp: Path) -> tuple[Any, dict[str, Any]]:
     """Our shared store: both chunk kinds of every document and the routing profiles."""
-    from rag_assets.core.ingest.routing import profile_from_text
+    from rag_assets.core.ingest.routing import cover_profile
     from rag_assets.core.retrieval.store import index_partition
 
     store = fresh_store(tmp, "corpus", embedder.slug, embedder.dimension)
@@ -410,7 +410,7 @@ def index_ours(docs: Sequence[Doc], embedder: Any, tmp: Path) -> tuple[Any, dict
             add_index_totals(stats, index_partition(store, embedder, kind, doc.document,
                                                     doc.year, chunks, doc.footnotes))
             stats["chunks"][f"{doc.document}/{kind}"] = len(chunks)
-        profile = profile_from_text(doc.document, doc.year, [p.text for p in doc.pages[:2]])
+        profile = cover_profile(doc.document, doc.year, doc.pages)
         store.put_profile(doc.document, doc.year, profile.title, profile.aliases)
         stats.setdefault("aliases", {})[doc.document] = profile.aliases
     return store, stats

@@ -24,6 +24,7 @@ from rag_assets.core.generation.citations import CitationSettings
 from rag_assets.core.llm.client import LLMConfig
 from rag_assets.core.retrieval.embeddings import EmbeddingSettings
 from rag_assets.core.retrieval.retriever import RetrievalConfig
+from rag_assets.core.text.question_input import MAX_QUESTION_CHARS
 from rag_assets.core.warehouse.writable import is_local_database
 
 _CHUNKS = ChunkSettings()
@@ -112,7 +113,7 @@ class QuestionSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     max_question_chars: int = Field(
-        default=4000, ge=1,
+        default=MAX_QUESTION_CHARS, ge=1,
         description="the longest question answered, in characters after control characters "
         "and runs of white space are collapsed; longer ones are refused in one line. The "
         "longest question of bench/questions and the shared corpora's question sets is 592 "

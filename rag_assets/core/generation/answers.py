@@ -62,11 +62,12 @@ from rag_assets.core.generation.records import (
     QAResult,
     Source,
 )
-from rag_assets.core.ingest.routing import LEGAL_SUFFIX_RE, display_name
+from rag_assets.core.ingest.routing import short_display_name
 from rag_assets.core.llm.client import ChatModel, LLMReplyError
 from rag_assets.core.llm.prompts import render
 from rag_assets.core.retrieval.query import load_lexicon
 from rag_assets.core.retrieval.retriever import Hit, Retriever, Scope, Strategy
+from rag_assets.core.text.question_input import MAX_QUESTION_CHARS, checked_question
 
 if TYPE_CHECKING:
     from rag_assets.core.ingest.facts import StatementFact
@@ -77,10 +78,9 @@ LOG = logging.getLogger(__name__)
 
 def route_failed(route: str, error: Exception) -> GuardrailEvent:
     """A route (the statement facts, the quotes) that raised: its abstention's reason, in one
-    line; the traceback goes to the log, never to the user. (``GuardrailEvent`` has no name of
-    its own for it yet: ``model_error``, the engine failing to produce claims.)"""
+    line; the traceback goes to the log, never to the user."""
     LOG.warning("the %s route failed", route, exc_info=error)
-    return GuardrailEvent(name="model_error",
+    return GuardrailEvent(name="route_failed",
                           detail=f"{route} route failed: {type(error).__name__}: {error}"[:300])
 
 
@@ -92,6 +92,9 @@ class AnswerConfig(CitationSettings):
     mmr_lambda: float = Field(default=0.7, ge=0.0, le=1.0,
                               description="relevance against diversity in MMR")
     retry_extra_k: int = Field(default=4, ge=0)
+    max_question_chars: int = Field(
+        default=MAX_QUESTION_CHARS, ge=1,
+        description="the longest question answered (core/text/question_input.py)")
     model_context_chars: int = Field(
         default=6000, ge=500, description="excerpt characters a model prompt holds")
     phrasings: int = Field(default=2, ge=0, description="alternative phrasings of a part")
@@ -319,10 +322,11 @@ class Answerer:
 
     # -- metrics from statement facts -------------------------------------------------------
     def company(self, document: str) -> str | None:
-        """The company a document's cover names, without its legal suffix."""
+        """The company a document's cover names, as an answer's first sentence calls it ("AES",
+        "Coca-Cola", "3M"; never "The")."""
         for profile in self.retriever.profiles:
             if profile.document == document and profile.title:
-                return display_name(LEGAL_SUFFIX_RE.sub("", profile.title).strip(" .,"))
+                return short_display_name(profile.title)
         return None
 
     def fact_partitions(self, question: str, document: str | None, year: int | None,
@@ -410,11 +414,17 @@ class Answerer:
         cites nothing."""
         started = time.perf_counter()
         cfg = self.config
+        # input like any other: empty or past the bound refused in one line (QuestionError),
+        # so no stage's work grows with a pasted document
+        question = checked_question(question, cfg.max_question_chars)
         if document is None and (
                 unindexed := self.retriever.resolve_scope(question, cfg.kind).unindexed):
             # never another company's pages for a company the corpus does not hold
             result = QAResult(question=question, answer=f"No indexed filing is from {unindexed}.",
-                              abstained=True, looked_for=[unindexed])
+                              abstained=True, looked_for=[unindexed],
+                              guardrail_events=[GuardrailEvent(
+                                  name="unindexed_company",
+                                  detail=f"{unindexed}: no indexed filing; nothing searched")])
             return self._finished(result, started, log, "no indexed filing")
         events: list[GuardrailEvent] = []
         try:

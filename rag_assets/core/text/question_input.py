@@ -18,6 +18,8 @@ import unicodedata
 # characters such as zero-width spaces and bidi overrides (Cf), unassigned code points (Cn),
 # surrogates (Cs) and private use (Co)
 _INVISIBLE = frozenset({"Cc", "Cf", "Cn", "Cs", "Co"})
+# the default bound: the longest real question is 592 characters (see above)
+MAX_QUESTION_CHARS = 4000
 
 
 class QuestionError(ValueError):

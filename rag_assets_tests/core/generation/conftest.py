@@ -17,7 +17,7 @@ from rag_assets.core.chunks.chunking import enriched_chunks, naive_chunks
 from rag_assets.core.generation.answers import Answerer
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.ingest.context import document_context
-from rag_assets.core.ingest.routing import profile_from_text
+from rag_assets.core.ingest.routing import cover_profile
 from rag_assets.core.retrieval.embeddings import Embedder
 from rag_assets.core.retrieval.retriever import Retriever
 from rag_assets.core.retrieval.store import VectorStore, index_partition
@@ -54,7 +54,7 @@ def add(store: VectorStore, embedder: Embedder, pages: PageTexts, document: str,
                                      context=context)),
     ):
         index_partition(store, embedder, kind, document, year, chunks, footnotes)
-    profile = profile_from_text(document, year, [p.text for p in processed.doc.pages[:2]])
+    profile = cover_profile(document, year, processed.doc.pages)
     store.put_profile(document, year, profile.title, profile.aliases)
     pages.add(document, year, processed.doc.pages)
 

@@ -13,6 +13,7 @@ from rag_assets.core.generation.evidence import looks_like_instruction
 from rag_assets.core.generation.extractive import anchors, answer_type_held
 from rag_assets.core.generation.records import ABSTENTION
 from rag_assets.core.retrieval.retriever import Retriever
+from rag_assets.core.text.question_input import QuestionError
 from rag_assets.samples.annual_reports import BLUEFIN, NORTHWIND, report_questions
 from rag_assets.samples.earnings import earnings_questions
 
@@ -101,6 +102,8 @@ def test_unanswerable_questions_get_an_honest_refusal(corpus: Corpus) -> None:
     ("Which region had the Highest EBITDAR Contribution for MGM during FY2022?",
      ["EBITDAR", "Contribution", "MGM"]),
     ("How many employees does Exemplar have in Antarctica?", ["Exemplar", "Antarctica"]),
+    # a name that opens with a lower-case letter is read whole, never from its inner capital
+    ("What was eBay's revenue in FY2022?", ["eBay"]),
 ])
 def test_anchors_are_the_names_years_and_references_a_question_holds(
         question: str, expected: list[str]) -> None:
@@ -206,6 +209,7 @@ def test_a_company_no_filing_is_from_is_an_abstention_citing_nothing(corpus: Cor
     assert result.answer == "No indexed filing is from Tesla."
     assert result.abstained and not result.claims and not result.sources_used
     assert not result.chunk_ids  # no other company's filing was searched
+    assert [e.name for e in result.guardrail_events] == ["unindexed_company"]
     named = answerer.ask("What was Northwind's revenue in fiscal 2023?")
     assert not named.abstained and "No indexed filing" not in named.answer
     assert {s.document for s in named.sources_used} <= {
@@ -230,3 +234,12 @@ def test_a_comparison_sign_is_no_markup_break() -> None:
         "Revenue grew > 5% in 2022.", "Costs fell."]
     assert sentences_with_blocks("See the table <br> then this.") == [
         "See the table <br>", "then this."]
+
+
+@pytest.mark.parametrize("question", ["", "   \t ", "\x00\x1b", "x" * 4001])
+def test_a_question_that_is_no_question_is_refused_in_one_line(corpus: Corpus,
+                                                                question: str) -> None:
+    answerer = Answerer(Retriever(corpus.store, corpus.embedder), corpus.pages)
+    with pytest.raises(QuestionError) as refused:
+        answerer.ask(question)
+    assert "\n" not in str(refused.value)

@@ -12,7 +12,7 @@ import pytest
 
 from rag_assets.core.ingest.context import document_context
 from rag_assets.core.ingest.documents import LoadedDocument
-from rag_assets.core.ingest.routing import DocumentProfile, profile_from_text, route
+from rag_assets.core.ingest.routing import DocumentProfile, cover_profile, route
 from rag_assets.core.ingest.sections import page_items, sections_of, topics_by_page
 from rag_assets_tests.core.conftest import CORPORA
 from rag_assets_tests.real_filings import real_filing
@@ -42,7 +42,7 @@ def _loaded(document: str) -> LoadedDocument:
 
 def _profile(document: str) -> DocumentProfile:
     pages = _loaded(document).pages
-    return profile_from_text(document, 2020, [p.text for p in pages[:2]])
+    return cover_profile(document, 2020, pages)
 
 
 ROUTED = ["kraft-heinz-10k", "microsoft-10k", "microsoft-10k-2016", "jpmorgan-10q-q2",

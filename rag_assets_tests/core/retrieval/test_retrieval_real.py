@@ -7,7 +7,7 @@ import pytest
 
 from rag_assets.core.chunks.chunking import enriched_chunks
 from rag_assets.core.ingest.context import document_context
-from rag_assets.core.ingest.routing import profile_from_text
+from rag_assets.core.ingest.routing import cover_profile
 from rag_assets.core.retrieval.embeddings import Embedder
 from rag_assets.core.retrieval.retriever import Hit, RetrievalConfig, Retriever, rank_pages
 from rag_assets.core.retrieval.store import VectorStore, index_partition
@@ -29,7 +29,7 @@ def retriever(three_m: Processed, tmp_path_factory: pytest.TempPathFactory) -> R
     embedder = Embedder()
     store = VectorStore.of(embedder, tmp_path_factory.mktemp("lancedb"))
     index_partition(store, embedder, "enriched", DOCUMENT, YEAR, chunks)
-    profile = profile_from_text(DOCUMENT, YEAR, [p.text for p in three_m.doc.pages[:2]])
+    profile = cover_profile(DOCUMENT, YEAR, three_m.doc.pages)
     store.put_profile(DOCUMENT, YEAR, profile.title, profile.aliases)
     return Retriever(store, embedder)
 
