@@ -428,6 +428,8 @@ def read_table(page: Page, statement: StatementKind) -> StatementTable | None:
                         else group
                 continue
             if not label:  # a total under a rule, printed without its label (MGM)
+                if len(figures) < width:
+                    continue  # a bare page number ("56") under the last row is no total
                 closed = captions.close_earliest()
                 if closed is None:
                     continue
@@ -445,6 +447,7 @@ def read_table(page: Page, statement: StatementKind) -> StatementTable | None:
                 label=label, group=group, cells=cells, values=values, quote=quote,
                 total=bool(TOTAL_RE.match(label)),
             ))
+            captions.add_row()
     if not rows:
         return None
     title = next((line.strip() for line in page.lines[:8] if line.strip()), "")
@@ -467,27 +470,36 @@ def _captions_before(printed: Sequence[_Printed], first: int) -> list[_Printed]:
 
 class _OpenCaptions:
     """Caption rows ("Revenues", "Current assets") not yet closed by their total: an unlabelled
-    total row closes the earliest one still open ("Total Revenues"), as a statement's layout
-    reads."""
+    total row closes the innermost caption with rows of its own under it (Costco's "PROPERTY
+    AND EQUIPMENT" inside "ASSETS"), else the earliest one still open ("Total Revenues"), as a
+    statement's layout reads."""
 
     def __init__(self) -> None:
         self.open_captions: list[str] = []
+        self.rows: list[int] = []  # rows printed right under each open caption
 
     def open(self, label: str) -> None:
         self.open_captions.append(label.rstrip(":").strip())
+        self.rows.append(0)
+
+    def add_row(self) -> None:
+        if self.rows:
+            self.rows[-1] += 1
 
     def close_earliest(self) -> str | None:
         if not self.open_captions:
             return None
-        closed = self.open_captions[0]
-        self.open_captions.clear()
+        held = [i for i, n in enumerate(self.rows) if n >= 2]  # a total adds two rows or more
+        at = held[-1] if held else 0
+        closed = self.open_captions[at]
+        del self.open_captions[at:], self.rows[at:]
         return closed
 
     def close_matching(self, total: str) -> None:
         words = set(re.findall(r"[a-z]+", total.lower())) - {"total", "and", "net"}
         for i in range(len(self.open_captions) - 1, -1, -1):
             if words & set(re.findall(r"[a-z]+", self.open_captions[i].lower())):
-                del self.open_captions[i:]
+                del self.open_captions[i:], self.rows[i:]
                 return
 
 
