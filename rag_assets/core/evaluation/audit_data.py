@@ -10,6 +10,7 @@ text.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -82,6 +83,8 @@ class AuditData:
     pages: dict[str, dict[str, Any]] = field(default_factory=dict)
     # pages whose text is not their text layer's ("ocr") or who have none ("none"), in order
     text_sources: list[dict[str, Any]] = field(default_factory=list)
+    # steps of reading a page that failed (its tables, superscripts, OCR): the page kept its text
+    page_faults: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _citations(raw: Sequence[dict[str, Any]], pages: dict[str, dict[str, Any]],
@@ -181,6 +184,19 @@ def text_sources(raw: pd.DataFrame) -> list[dict[str, Any]]:
             "chars": int(r.n_chars) if cell_number(r.n_chars) is not None else 0,
             "note": cell_text(getattr(r, "text_note", None)),
         })
+    return rows
+
+
+def page_faults(raw: pd.DataFrame) -> list[dict[str, Any]]:
+    """The steps of reading a page that failed, in page order: page number (1-based), printed
+    label, the reader that failed and why. The page kept what the other steps read."""
+    if raw.empty or "faults" not in raw:
+        return []
+    rows = []
+    for r in raw.sort_values("page_index").itertuples(index=False):
+        faults = json.loads(r.faults) if isinstance(r.faults, str) else []
+        rows += [{"page": int(r.page_index) + 1, "label": cell_text(r.page_label),
+                  "reader": f["reader"], "cause": f["cause"]} for f in faults]
     return rows
 
 
@@ -310,4 +326,5 @@ def collect(document: str, year: int, tables: Mapping[str, pd.DataFrame | None],
         registry_summary=registry_summary, summaries=summaries, diff=diff, answers=answers,
         retrieval=retrieval, answer_metrics=metrics, figures=figures, pages=pages,
         text_sources=sources,
+        page_faults=page_faults(raw),
     )

@@ -56,6 +56,13 @@ def markdown_report(data: AuditData, image: str | None = None) -> str:
         out += [f"| {r['page']} | {md_text(r['label']) or '-'} | {md_text(r['source'])} | "
                 f"{r['chars']} | {md_text(r['note'])} |" for r in data.text_sources]
         out.append("")
+    if data.page_faults:
+        out.append("Pages flagged while reading: a step that failed on the page (its tables, "
+                   "superscripts or OCR); the page kept its text, the document went on.\n")
+        out.append("| page | label | reader | cause |\n|---|---|---|---|")
+        out += [f"| {r['page']} | {md_text(r['label']) or '-'} | {md_text(r['reader'])} | "
+                f"{md_text(r['cause'])} |" for r in data.page_faults]
+        out.append("")
 
     out.append("## Summaries: baseline vs enriched\n")
     if not data.summaries:

@@ -17,14 +17,14 @@ from rag_assets.core.chunks.chunking import Chunk
 from rag_assets.core.footnotes.stitching import Citation, Footnote, FootnoteIndex, StitchedPage
 from rag_assets.core.ingest.context import DocumentContext, PageContext, document_context
 from rag_assets.core.ingest.facts import StatementFact
-from rag_assets.core.ingest.pages import Page, TableBlock, TextSource
+from rag_assets.core.ingest.pages import Page, PageFault, TableBlock, TextSource
 
 # the document context beside each page's Item and statement (frame_to_context reads it back)
 CONTEXT_COLUMNS = ["company", "doc_type", "topics", "other_items"]
 RAW_PAGE_COLUMNS = [
     "document", "year", "page_index", "page_label", "section", "item", "statement", "text",
     "note_lines", "line_sizes", "body_size", "tables_json", "tables_markdown", "n_tables",
-    "n_chars", "n_table_chars", "source_file", "sha256", "text_source", "text_note",
+    "n_chars", "n_table_chars", "source_file", "sha256", "text_source", "text_note", "faults",
     *CONTEXT_COLUMNS,
 ]
 FOOTNOTE_COLUMNS = [
@@ -135,6 +135,7 @@ def pages_to_frame(
                                                              for r in t.rows for c in r),
                 "source_file": source_file, "sha256": sha256,
                 "text_source": p.text_source, "text_note": p.text_note,
+                "faults": json.dumps([f.model_dump() for f in p.faults]),
                 "company": context.company if context else None,
                 "doc_type": context.doc_type if context else None,
                 "topics": json.dumps(page_context.topics) if page_context else None,
@@ -167,6 +168,12 @@ def frame_to_context(frame: pd.DataFrame, document: str, year: int,
     )
 
 
+def _json_list(cell: object) -> list[Any]:
+    """A JSON list column's value; an empty list for a missing cell (a page with nothing to
+    list)."""
+    return cast(list[Any], json.loads(cell)) if isinstance(cell, str) else []
+
+
 def frame_to_pages(frame: pd.DataFrame) -> list[Page]:
     out = []
     for row in frame.sort_values("page_index").itertuples(index=False):
@@ -185,6 +192,8 @@ def frame_to_pages(frame: pd.DataFrame) -> list[Page]:
                 # a stored value, checked by Page
                 text_source=cast(TextSource, _none(getattr(row, "text_source", None)) or "text"),
                 text_note=_none(getattr(row, "text_note", None)),
+                faults=[PageFault.model_validate(f) for f in _json_list(getattr(row, "faults",
+                                                                               None))],
             )
         )
     return out

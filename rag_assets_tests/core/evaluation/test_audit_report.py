@@ -24,8 +24,10 @@ from rag_assets.core.evaluation.summary_diff import (
 from rag_assets.core.generation.records import Claim, QAResult, SourceCitation, SummaryResult
 from rag_assets.core.generation.storage import answers_to_frame, summaries_to_frame
 from rag_assets.core.ingest.context import document_context
+from rag_assets.core.ingest.pages import PageFault
 from rag_assets.core.warehouse.tables import (
     chunks_to_frame,
+    frame_to_pages,
     index_to_frames,
     pages_to_frame,
     stitched_to_frame,
@@ -289,3 +291,25 @@ def test_hostile_document_runs_nothing(tmp_path: Path) -> None:
     assert anchor("evil</script>", 2024, 0) == "page-evil-script--2024-0"
     # the Markdown (rendered by the Dagster UI) carries no raw markup either
     assert "<script" not in report.markdown and "<img" not in report.markdown
+
+
+def test_a_flagged_page_is_stored_and_listed_in_the_report(earnings: Processed,
+                                                           tmp_path: Path) -> None:
+    """A page whose tables could not be read (``Page.faults``, set by the PDF reader) keeps its
+    fault through ``raw_pages`` and the audit report names its page, reader and cause."""
+    document, year = "exemplar-corp-earnings", 2024
+    fault = PageFault.of(1, "aligned_tables", ValueError("max() arg is an empty sequence"))
+    pages = [p.model_copy(update={"faults": [fault]}) if p.page_index == 1 else p
+             for p in earnings.doc.pages]
+    raw = pages_to_frame(pages, document, year, "report", "sha",
+                         document_context(document, year, pages))
+    assert [p.faults for p in frame_to_pages(raw)] == [p.faults for p in pages]
+    report = build_audit_report(document, year, {"raw_pages": raw}, tmp_path)
+    assert report.data.page_faults == [{"page": 2, "label": pages[1].page_label,
+                                        "reader": "aligned_tables",
+                                        "cause": "ValueError: max() arg is an empty sequence"}]
+    assert "| 2 |" in report.markdown and "max() arg is an empty sequence" in report.markdown
+    assert "page-faults" in report.html_path.read_text(encoding="utf-8")
+    clean = build_audit_report(document, year, tables_of(earnings, document, year),
+                               tmp_path / "clean")
+    assert clean.data.page_faults == [] and "Pages flagged" not in clean.markdown
