@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export GX_ANALYTICS_ENABLED := false
 export DAGSTER_DISABLE_TELEMETRY := 1
 
-.PHONY: install demo test test-fast ui bench bench-real bench-statements backfill-check scale-check lint typecheck sample clean
+.PHONY: install demo test test-fast ui bench bench-real bench-statements bench-reading bench-judgments bench-ask backfill-check scale-check lint typecheck sample clean
 
 install: $(STAMP) ocr
 
@@ -120,6 +120,21 @@ bench-real: install
 # statement facts and their accounting identities on every real filing of ../shared/corpora
 bench-statements: install
 	$(BIN)/python bench/statement_bench.py
+
+# every PDF of ../shared/corpora through the core ingest chain (load, footnotes, stitch, context,
+# both chunkers, facts): exceptions, pages flagged, files repaired (~17 min on 2 cores)
+bench-reading: install
+	$(BIN)/python bench/reading_bench.py
+
+# gross and operating margin asked of every 10-K of ../shared/corpora: answered, an operand the
+# reader did not find, or not meaningful (only for a bank, an insurer or a REIT)
+bench-judgments: install
+	$(BIN)/python bench/judgment_bench.py
+
+# rag-assets ask on hostile questions and broken stores (two real 10-Ks ingested once under
+# bench/out/ask_battery): exit code, first line, seconds, tracebacks and signals per case
+bench-ask: install
+	$(BIN)/python bench/ask_battery.py
 
 # a webserver and a daemon on a fresh instance: the sensors carry 12 reports through every asset,
 # a backfill of the evaluation and report assets runs over them, a run is SIGKILLed and
