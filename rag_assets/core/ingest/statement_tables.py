@@ -174,6 +174,33 @@ def split_run_on_line(text: str, width: int) -> list[tuple[str, list[str]]]:
     return rows or [split_row_line(text)]
 
 
+RUN_ON_PAGE = 600  # characters: a line this long is a page the PDF ran into one line
+
+
+def _run_on_pieces(text: str) -> list[tuple[str, list[str]]]:
+    """A whole statement the PDF gave as one line (Corning 2015): a row at every run of
+    figures, however many (a row that leaves a column blank prints fewer); the words after
+    the last run stay a row of their own."""
+    rows: list[tuple[str, list[str]]] = []
+    label: list[str] = []
+    figures: list[str] = []
+    tokens = _tokens(text)
+    aside = False  # inside a parenthesis of words: "(Note 11 and 15)" holds no cell
+    for at, token in enumerate(tokens):
+        following = tokens[at + 1] if at + 1 < len(tokens) else ""
+        words_dash = NIL_RE.fullmatch(token) and not figures and following[:1].isalpha()
+        if not aside and _is_figure(token) and label and not words_dash:
+            figures.append(token)
+            continue
+        if figures:
+            rows.append((" ".join(label), figures))
+            label, figures = [], []
+        label.append(token)
+        aside = (aside or token.startswith("(")) and not token.endswith(")")
+    rows.append((" ".join(label), figures))
+    return rows
+
+
 class _Printed(BaseModel):
     """A row as the page prints it, before headings are known."""
 
@@ -217,6 +244,10 @@ def _printed_rows(page: Page, statement: StatementKind | None = None) -> list[_P
         if text:
             if title_at is None and statement and statement_title(text) == statement:
                 title_at = len(out)
+            if len(text) > RUN_ON_PAGE:
+                out.extend(_Printed(label=label, cells=cells, quote=f"{label} {' '.join(cells)}",
+                                    from_table=False) for label, cells in _run_on_pieces(text))
+                continue
             label, cells = split_row_line(text)
             out.append(_Printed(label=label, cells=cells, quote=text, from_table=False))
     if title_at and any(_is_data(r) for r in out[:title_at]) and any(

@@ -315,10 +315,43 @@ def _join_title_words(text: str) -> str:
     return " ".join(out)
 
 
+# a page's head run together into one line or one table cell by the PDF (General Mills 2015:
+# "Table of Contents Consolidated Statements of Earnings GENERAL MILLS, INC. AND SUBSIDIARIES
+# (In Millions, Except per Share Data) Fiscal Year 2015 2014 2013"): furniture before the
+# title, and after it the units in parentheses and the columns' years
+HEAD_FURNITURE_RE = re.compile(r"^(?:[A-Z]\w*\s+)?(?:table\s+of\s+contents|index)\s+", re.I)
+RUN_ON_UNITS_RE = re.compile(r"\([^()]*\b(?:millions|thousands|billions)\b[^()]*\)", re.I)
+RUN_ON_HEAD = 300  # characters of a run-on line read for its title
+
+
 def statement_title(line: str) -> StatementKind | None:
     """The primary statement a line is the title of, or None (prose that names a statement, an
     index line ending in its page number, "Consolidated Statements of Operations Data")."""
     text = _join_title_words(_squash_letters(" ".join(line.replace("|", " ").split())))
+    return _title_of(text) or _run_on_title(text)
+
+
+def _run_on_title(text: str) -> StatementKind | None:
+    """The title of a page head run together with its furniture, units and years."""
+    head = HEAD_FURNITURE_RE.sub("", text[:RUN_ON_HEAD])
+    match = TITLE_HEAD_RE.match(head)
+    if match is None or not head[:1].isupper():
+        return None
+    title = match.group("title")
+    for kind, pattern in TITLE_PATTERNS:
+        found = pattern.match(title)
+        if found:
+            rest = title[found.end():]
+            units = RUN_ON_UNITS_RE.search(rest)
+            if units and len(YEAR_RE.findall(rest[units.end():])) >= 2:
+                return kind
+            return None
+    return None
+
+
+def _title_of(text: str) -> StatementKind | None:
+    """The statement a whole line titles: the title, then nothing but a marker, "(continued)",
+    a parenthesis or a company name."""
     if (
         not text
         or len(text) > 140
