@@ -201,6 +201,20 @@ def _run_on_pieces(text: str) -> list[tuple[str, list[str]]]:
     return rows
 
 
+def _run_on_rows(text: str) -> list[_Printed]:
+    """:func:`_run_on_pieces` as rows, each quoting the line's own characters ("$ 9,111" as
+    printed, where the pieces read "$9,111")."""
+    out: list[_Printed] = []
+    cursor = 0
+    for label, cells in _run_on_pieces(text):
+        chars = "".join(f"{label}{''.join(cells)}".split())
+        found = re.compile(r"\s*".join(map(re.escape, chars))).search(text, cursor)
+        quote = found.group(0) if found else f"{label} {' '.join(cells)}"
+        cursor = found.end() if found else cursor
+        out.append(_Printed(label=label, cells=cells, quote=quote, from_table=False))
+    return out
+
+
 class _Printed(BaseModel):
     """A row as the page prints it, before headings are known."""
 
@@ -245,8 +259,7 @@ def _printed_rows(page: Page, statement: StatementKind | None = None) -> list[_P
             if title_at is None and statement and statement_title(text) == statement:
                 title_at = len(out)
             if len(text) > RUN_ON_PAGE:
-                out.extend(_Printed(label=label, cells=cells, quote=f"{label} {' '.join(cells)}",
-                                    from_table=False) for label, cells in _run_on_pieces(text))
+                out.extend(_run_on_rows(text))
                 continue
             label, cells = split_row_line(text)
             out.append(_Printed(label=label, cells=cells, quote=text, from_table=False))

@@ -64,6 +64,15 @@ SLOW = [
     # "Consolidated Statem ents of Income (Loss)", "heets Consolidated Balance Sheets"
     (f"{BULK}/CORNING_2018_10K.pdf", "revenue", 2018, 12, 11_290e6, 79),
     (f"{BULK}/CORNING_2018_10K.pdf", "total_assets", 2018, None, 27_505e6, 81),
+    # the page head in one table cell: "Table of Contents Consolidated Statements of Earnings
+    # GENERAL MILLS, INC. AND SUBSIDIARIES (In Millions, Except per Share Data) Fiscal Year
+    # 2015 2014 2013" (no fact before)
+    (f"{BULK}/GENERALMILLS_2015_10K.pdf", "revenue", 2015, 12, 17_630.3e6, 51),
+    (f"{BULK}/GENERALMILLS_2015_10K.pdf", "total_assets", 2015, None, 21_964.5e6, 53),
+    (f"{BULK}/GENERALMILLS_2015_10K.pdf", "operating_cash_flow", 2015, 12, 2_542.8e6, 55),
+    # a whole statement page given by the PDF as one line of text (no fact before)
+    (f"{BULK}/CORNING_2015_10K.pdf", "revenue", 2015, 12, 9_111e6, 86),
+    (f"{BULK}/CORNING_2015_10K.pdf", "total_assets", 2015, None, 28_547e6, 88),
     # run-on lines: "... 3,676.2 Cash Flows - Investing Activities" ends a row with a caption
     ("financebench-wide/pdfs/GENERALMILLS_2022_10K.pdf", "operating_cash_flow", 2022, 12,
      3_316.1e6, 48),
