@@ -122,7 +122,9 @@ def test_one_companys_filings_are_one_part_two_companies_two(jpm_filings: Retrie
     companies is still answered company by company."""
     answerer = Answerer(jpm_filings, pages=None)  # type: ignore[arg-type]  # parts read no page
     [whole] = answerer.parts("How does JPM manage liquidity risk?", None)
-    assert whole.scope is None and not whole.label
+    # one part, searched in the company's filings only (whatever the strategy)
+    assert not whole.label and whole.scope is not None
+    assert whole.scope.documents == ["jpmorgan-10q-q1", "jpmorgan-10q-q2"]
     both = answerer.parts("Compare JPM's and Nike's net income in 2023.", None)
     assert [p.label for p in both] == ["jpmorgan-10q-q2", "nike-10k"]
     # a plan's years are no filings to compare: one part, the filing the question names
