@@ -22,7 +22,12 @@ from collections.abc import Iterable, Sequence
 from pydantic import BaseModel, Field
 
 from rag_assets.core.ingest.pages import Page, markdown_cells, markdown_row, markdown_rule
-from rag_assets.core.ingest.statements import StatementKind, statement_title
+from rag_assets.core.ingest.statements import (
+    StatementKind,
+    page_lines,
+    prints_no_word,
+    statement_title,
+)
 from rag_assets.core.text.figures import NIL_RE, is_figure, parse_figure
 
 # the statements whose columns are periods (an equity statement's columns are its components)
@@ -556,7 +561,8 @@ def read_statement_tables(
     previous: StatementTable | None = None
     for page, kind in zip(pages, kinds, strict=True):
         if kind not in PERIOD_STATEMENTS:
-            previous = None
+            if not prints_no_word(page_lines(page)):  # a blank page between two is no break
+                previous = None
             continue
         table = read_table(page, kind)
         if table is None:

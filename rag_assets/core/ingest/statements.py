@@ -503,10 +503,11 @@ def classify_pages(pages_lines: Sequence[Sequence[str]]) -> list[StatementKind |
     out: list[StatementKind | None] = []
     segment_pages = 0  # pages of the segment note up to the page before, 0 when not in it
     previous_item: str | None = None
+    printed: StatementKind | None = None  # the kind of the last page that prints any word
     for lines, item in zip(pages_lines, items, strict=True):
         kind = classify_page(lines, item)
-        if kind is None and out and out[-1] in PRIMARY_STATEMENTS and _continues_statement(lines):
-            kind = out[-1]
+        if kind is None and printed in PRIMARY_STATEMENTS and _continues_statement(lines):
+            kind = printed
         if item != previous_item:
             segment_pages = 0
         previous_item = item
@@ -518,7 +519,16 @@ def classify_pages(pages_lines: Sequence[Sequence[str]]) -> list[StatementKind |
         else:  # another note opened, or the page is no part of the segment note
             segment_pages = 0
         out.append(kind)
+        if not prints_no_word(lines):
+            printed = kind
     return _titled_below_the_top(pages_lines, out)
+
+
+def prints_no_word(lines: Sequence[str]) -> bool:
+    """A page that prints nothing but its number (a blank page the PDF keeps between a
+    statement's two pages: Block's 2018 cash flows, pages 79-81) continues nothing and ends
+    nothing."""
+    return not any(re.search(r"[A-Za-z]", line) for line in lines)
 
 
 def _titled_below_the_top(pages_lines: Sequence[Sequence[str]],
