@@ -5,28 +5,16 @@ so."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from rag_assets.core.retrieval.retriever import Retriever
 from rag_assets_tests.core.ingest.test_routing_covers import profiles
-
-
-class CoverProfiles:
-    """What ``resolve_scope`` asks of a store: the profiles, and one partition per profile."""
-
-    def profiles(self) -> list[dict[str, Any]]:
-        return [p.model_dump() for p in profiles()]
-
-    def partitions(self, kind: str) -> list[tuple[str, int]]:
-        del kind
-        return [(p.document, p.year) for p in profiles()]
+from rag_assets_tests.core.retrieval.test_scope_real import ProfilesOnly, assert_routes_to_nothing
 
 
 @pytest.fixture(scope="module")
 def retriever() -> Retriever:
-    return Retriever(CoverProfiles(), embedder=None)  # type: ignore[arg-type]
+    return Retriever(ProfilesOnly(profiles()), embedder=None)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(("question", "company"), [
@@ -55,7 +43,4 @@ def test_a_routed_scope_holds_only_the_routed_filings(
 ])
 def test_a_company_no_filing_is_routes_to_nothing(
         retriever: Retriever, question: str, named: str) -> None:
-    scope = retriever.resolve_scope(question, "enriched")
-    assert scope.documents is None
-    assert scope.unindexed == named
-    assert scope.how.startswith(f"no indexed company named ({named})")
+    assert_routes_to_nothing(retriever, question, named)

@@ -29,7 +29,7 @@ class ProfilesOnly:
 
     def partitions(self, kind: str) -> list[tuple[str, int]]:
         del kind
-        return [(p.document, YEARS[p.document]) for p in self._profiles]
+        return [(p.document, p.year) for p in self._profiles]
 
 
 @pytest.fixture(scope="module")
@@ -61,6 +61,12 @@ def test_ticker_scopes_the_search_to_that_company(
 ])
 def test_a_company_no_filing_is_is_said_in_the_scope(
         retriever: Retriever, question: str, named: str) -> None:
+    assert_routes_to_nothing(retriever, question, named)
+
+
+def assert_routes_to_nothing(retriever: Retriever, question: str, named: str) -> None:
+    """The question names ``named``, a company no indexed filing is: no document in its scope,
+    and the scope says which company it did not find."""
     scope = retriever.resolve_scope(question, "enriched")
     assert scope.documents is None
     assert scope.unindexed == named
