@@ -117,7 +117,8 @@ class QuestionSettings(BaseModel):
         description="the longest question answered, in characters after control characters "
         "and runs of white space are collapsed; longer ones are refused in one line. The "
         "longest question of bench/questions and the shared corpora's question sets is 592 "
-        "characters; a 96 KB paste used to reach the tokenizer and the full-text index whole",
+        "characters; the bound keeps every stage's work (tokenizer, full-text index, answer "
+        "engine) bounded whatever is pasted",
     )
 
 
