@@ -139,11 +139,11 @@ def _refused_question(args: argparse.Namespace) -> int | None:
     """The question as the engine reads it (control characters spaced, white space collapsed)
     put back in ``args``; an empty one exits 2 through ``parser.error`` (the usage, then the
     cause), one past ``max_question_chars`` exits 2 in one line; None when it is fine."""
-    from rag_assets.core.settings import QuestionSettings
+    from rag_assets.core.settings import Settings
     from rag_assets.core.text.question_input import QuestionError, QuestionTooLong, checked_question
 
     try:
-        args.question = checked_question(args.question, QuestionSettings().max_question_chars)
+        args.question = checked_question(args.question, Settings().llm.max_question_chars)
     except QuestionTooLong as err:
         print(f"rag-assets ask: error: {err}", file=sys.stderr)
         return 2

@@ -64,7 +64,6 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 def _answerer(args: argparse.Namespace) -> Answerer:
     """The answer engine over the data folder's stores, each checked (``StoreFault``)."""
-    from rag_assets.core.llm.client import LLMConfigError
     from rag_assets.defs.resources import LLMResource, default_resources
 
     if not args.data_dir.is_dir():
@@ -78,10 +77,7 @@ def _answerer(args: argparse.Namespace) -> Answerer:
     llm = cast(LLMResource, resources["llm"])
     if args.provider:
         llm = LLMResource(**{**llm.model_dump(), "provider": args.provider})
-    try:
-        return _built(resources, llm, pages)
-    except LLMConfigError as err:
-        raise StoreFault(str(err).splitlines()[0]) from err
+    return _built(resources, llm, pages)
 
 
 def _raw_pages(data_dir: Path) -> pd.DataFrame:
@@ -119,6 +115,7 @@ def check_partition(pages: pd.DataFrame, document: str | None, year: int | None)
 def _built(resources: dict[str, object], llm: object, pages: pd.DataFrame) -> Answerer:
     """``build_answerer`` over a LanceDB folder checked first (it exists and its chunk tables
     open), so that a missing or damaged store is one line, not a traceback."""
+    from rag_assets.core.llm.client import LLMConfigError
     from rag_assets.core.warehouse.connection import WAREHOUSE_ERRORS
     from rag_assets.defs.generation import build_answerer
     from rag_assets.defs.resources import (
@@ -138,6 +135,9 @@ def _built(resources: dict[str, object], llm: object, pages: pd.DataFrame) -> An
                                   cast(LLMResource, llm), pages)
         for kind in ("naive", "enriched"):
             answerer.retriever.store.searchable(kind)
+    except LLMConfigError as err:  # a setting of the model, not the store: say which
+        raise StoreFault(f"the {cast(LLMResource, llm).provider} model: {_first_line(err)}") \
+            from err
     except LookupError as err:  # no chunk table of this model
         raise StoreFault(f"{_first_line(err)} ({REBUILD})") from err
     except WAREHOUSE_ERRORS as err:

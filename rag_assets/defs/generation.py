@@ -59,7 +59,8 @@ def build_answerer(settings: RagSettings, embeddings: EmbeddingsResource,
     chat = llm.chat()
     embedder, store = embeddings.embedder(settings)
     retriever = Retriever(store, embedder, retrieval.config())
-    config = AnswerConfig(citation_threshold=llm.citation_threshold)
+    config = AnswerConfig(citation_threshold=llm.citation_threshold,
+                          max_question_chars=llm.max_question_chars)
     # every partition's statement facts: a metric question is answered from the filing
     # routing picks, whichever partition asks
     facts = read_whole_table(settings.warehouse_path, "financial_statements", EMPTY_FACTS)

@@ -79,11 +79,22 @@ def test_a_100_kb_command_line_is_one_line_not_a_segfault() -> None:
     assert "command line is 101,2" in done.stderr and "16,384" in done.stderr
 
 
-def test_control_characters_are_asked_as_spaces(warehouse_only, capsys) -> None:
-    """The question reaches the checks normalized: here, the unknown document's line."""
-    line = refused(capsys, ["What\x1b[31m was\x07 3M's revenue?", "--document", "acme",
+def test_control_characters_are_asked_as_spaces(warehouse_only, capsys, monkeypatch) -> None:
+    """The question reaches the engine normalized: control characters spaced, a soft hyphen
+    removed, white space collapsed."""
+    import rag_assets.cli.ask as ask
+
+    asked: list[str] = []
+
+    def stop(args):  # the engine is not built: the question it would be asked is enough
+        asked.append(args.question)
+        raise ask.StoreFault("stopped by the test")
+
+    monkeypatch.setattr(ask, "_answerer", stop)
+    line = refused(capsys, ["What\x1b[31m was\x07 3M's re\u00advenue?",
                             "--data-dir", str(warehouse_only)])
-    assert line == "rag-assets ask: error: --document 'acme' is not indexed; indexed: 3m-10k"
+    assert line == "cannot answer: stopped by the test"
+    assert asked == ["What [31m was 3M's revenue?"]
 
 
 def test_an_unknown_year_names_the_documents_years(warehouse_only, capsys) -> None:

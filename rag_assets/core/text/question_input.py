@@ -18,6 +18,9 @@ import unicodedata
 # characters such as zero-width spaces and bidi overrides (Cf), unassigned code points (Cn),
 # surrogates (Cs) and private use (Co)
 _INVISIBLE = frozenset({"Cc", "Cf", "Cn", "Cs", "Co"})
+# invisible characters that join a word's parts (soft hyphen, zero-width non-joiner and joiner,
+# word joiner, byte order mark): removed, so "re\u00advenue" reads "revenue", not "re venue"
+_JOINERS = dict.fromkeys(map(ord, "\u00ad\u200c\u200d\u2060\ufeff"))
 # the default bound: the longest real question is 592 characters (see above)
 MAX_QUESTION_CHARS = 4000
 
@@ -37,7 +40,7 @@ class QuestionTooLong(QuestionError):
 def normalized_question(text: str) -> str:
     """``text`` in NFC with every invisible or control character made a space and white space
     collapsed: what the engine reads, whatever the terminal or file it came from added."""
-    text = unicodedata.normalize("NFC", text)
+    text = unicodedata.normalize("NFC", text).translate(_JOINERS)
     cleaned = "".join(" " if unicodedata.category(c) in _INVISIBLE else c for c in text)
     return " ".join(cleaned.split())
 

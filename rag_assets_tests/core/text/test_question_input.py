@@ -32,6 +32,12 @@ def test_control_and_invisible_characters_become_single_spaces() -> None:
     assert checked_question("  Net sales\u00a0of 3M?  ", BOUND) == "Net sales of 3M?"
 
 
+def test_a_character_that_joins_a_word_leaves_the_word_whole() -> None:
+    """A soft hyphen or a zero-width joiner sits inside a word: removed, not made a space."""
+    assert normalized_question("net re\u00advenue of Nest\u200dl\u00e9\ufeff") == \
+        "net revenue of Nestl\u00e9"
+
+
 @pytest.mark.parametrize(("text", "what"), [
     ("", "empty"), ("   \t\n ", "blank"), ("\x00\x07\x1b", "only control or invisible"),
     ("\u200b\u202e", "only control or invisible")])
