@@ -62,7 +62,6 @@ import argparse
 import json
 import os
 import platform
-import re
 import sys
 import tempfile
 import time
@@ -332,9 +331,14 @@ def cited_pages(result: Any) -> list[tuple[str, int, int, str]]:
 
 
 def company_of(document: str) -> str:
-    """The company part of a document name (``jpmorgan-10q-q1`` -> ``jpmorgan``): the name up to
-    its filing kind, so that two filings of one company compare equal."""
-    return re.split(r"-(?:10k|10q|8k|earnings|annual|report)\b", document, maxsplit=1)[0]
+    """The company part of a document name (``jpmorgan-10q-q1`` -> ``jpmorgan``): its words up
+    to the filing kind (``financebench.FILING_KINDS``, the kinds the set's names carry), so that
+    two filings of one company compare equal."""
+    from rag_assets.core.evaluation.financebench import FILING_KINDS
+
+    words = document.split("-")
+    kind = next((n for n, w in enumerate(words) if w in FILING_KINDS), len(words))
+    return "-".join(words[:kind])
 
 
 def answer_record(question: Any, result: Any, page_text: Any,
