@@ -76,12 +76,15 @@ NAME_SMALL_WORDS = {"of", "and", "the", "de", "du", "des", "la", "le", "y", "for
 # a company named in the running text: "The Coca-Cola Company", "Acme Widgets, Inc."
 # (words on one line: "... Per Diluted Share\nCompany Raises Outlook" names no company; the verb
 # of "DOCUMENTS INCORPORATED BY REFERENCE" is no legal suffix)
+_NAME_WORDS = r"[a-z]?[A-Z0-9][\w&.'’-]*(?:[ \t]+[A-Z][\w&.'’-]*){0,4},?[ \t]+"
+_LEGAL_SUFFIX = (r"Company|Inc\.|Incorporated(?![ \t]+(?:by|in|herein)\b)|Corporation|Corp\.|"
+                 r"plc|N\.V\.")
+# on a cover, set in capitals too ("McDONALD'S CORPORATION")
 NAMED_COMPANY_RE = re.compile(
-    r"(?<![\w&.'-])(?P<name>(?:(?:The|THE)[ \t]+)?[a-z]?[A-Z0-9][\w&.'’-]*"
-    r"(?:[ \t]+[A-Z][\w&.'’-]*){0,4},?[ \t]+"
-    r"(?i:Company|Inc\.|Incorporated(?![ \t]+(?:by|in|herein)\b)|Corporation|Corp\.|plc|"
-    r"N\.V\.))(?![\w-])"
-)
+    rf"(?<![\w&.'-])(?P<name>(?:(?:The|THE)[ \t]+)?{_NAME_WORDS}(?i:{_LEGAL_SUFFIX}))(?![\w-])")
+# in a question, only as a name is written: "WHAT WAS THE COMPANY REVENUE?" names no company
+NAMED_COMPANY_IN_TEXT_RE = re.compile(
+    rf"(?<![\w&.'-])(?P<name>(?:The[ \t]+)?{_NAME_WORDS}(?:{_LEGAL_SUFFIX}))(?![\w-])")
 # the company a press release opens with: "MGM Resorts International (NYSE: MGM)"
 NAME_BEFORE_SYMBOL_RE = re.compile(
     r"(?<![\w&.'-])(?P<name>[a-z]?[A-Z0-9][\w&.'’-]*(?:,?[ \t]+[A-Z][\w&.'’-]*){0,5})"
@@ -313,10 +316,10 @@ def _company_aliases(name: str) -> list[str]:
 
 def short_forms(name: str) -> list[str]:
     """What analysts write for a registrant: the name with "&" as "and" and back ("Procter and
-    Gamble"), the two "&" forms of a two-word name ("Johnson & Johnson" -> "J&J" and "JNJ", the
-    letters joined by the "n" of "and"), and initials of three letters or more, with "Company" or
-    "Corporation" counted ("The Kraft Heinz Company" -> "KHC", "Advanced Micro Devices, Inc."
-    -> "AMD"); never a word of the alias table's ``not_aliases`` ("IT", "CAT", "MRI")."""
+    Gamble"), the "&" form of a two-word name ("Johnson & Johnson" -> "J&J"), and initials of
+    three letters or more, with "Company" or "Corporation" counted ("The Kraft Heinz Company" ->
+    "KHC", "Advanced Micro Devices, Inc." -> "AMD"); never a word of the alias table's
+    ``not_aliases`` ("IT", "CAT", "MRI")."""
     blocked = load_alias_table().not_aliases
     short = short_name(name)
     out: list[str] = []
@@ -325,7 +328,7 @@ def short_forms(name: str) -> list[str]:
         out.append(short.replace(*swapped))
     if match := re.fullmatch(r"([A-Za-z][\w-]*)\s*(?:&|\band\b)\s*([A-Za-z][\w-]*)", short):
         first, second = match.group(1)[0].upper(), match.group(2)[0].upper()
-        out += [f"{first}&{second}", f"{first}N{second}"]
+        out.append(f"{first}&{second}")  # "JNJ" is a ticker: the cover or the alias table
     # "Company"/"Corporation" stay in the name initials are made of; "Inc."/"Co." do not
     kept = re.sub(r"^the\s+", "", re.sub(r"\s+", " ", name).strip(" .,"), flags=re.IGNORECASE)
     kept = re.sub(r"[\s,]+(?:Inc|Incorporated|Co|Ltd|Limited|plc|PLC|N\.V|S\.A|AG)\.?$", "",
@@ -571,7 +574,7 @@ def unindexed_company(question: str, profiles: Sequence[DocumentProfile]) -> str
                 found = alias_match(alias, text)
                 if found and not found[0].islower():  # "block of shares" names no Block
                     return found
-    candidates = [m.group("name") for m in NAMED_COMPANY_RE.finditer(text)]
+    candidates = [m.group("name") for m in NAMED_COMPANY_IN_TEXT_RE.finditer(text)]
     candidates += [m.group("name") for m in DOLLAR_TICKER_RE.finditer(text)]
     candidates += [m.group("name") for m in EXCHANGE_TICKER_RE.finditer(text)]
     for match in POSSESSIVE_RE.finditer(text):

@@ -252,8 +252,8 @@ def test_filing_years_are_the_years_written_on_a_filing(question: str, years: li
 
 
 @pytest.mark.parametrize(("name", "forms"), [
-    ("Johnson & Johnson", ["Johnson and Johnson", "J&J", "JNJ"]),
-    ("The Procter and Gamble Company", ["Procter & Gamble", "P&G", "PNG", "PGC"]),
+    ("Johnson & Johnson", ["Johnson and Johnson", "J&J"]),  # JNJ: its ticker, not a rule
+    ("The Procter and Gamble Company", ["Procter & Gamble", "P&G", "PGC"]),
     ("The Kraft Heinz Company", ["KHC"]),
     ("Advanced Micro Devices, Inc.", ["AMD"]),
     ("General Mills, Inc.", []),  # "GM" would name General Motors as often

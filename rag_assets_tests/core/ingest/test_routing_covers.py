@@ -159,6 +159,7 @@ def test_a_company_no_filing_is_routes_to_nothing_and_is_named(question: str, na
     "What did it cost to build the new plant in 2022?",  # "cost": not Costco's symbol COST
     "Which block of shares was repurchased?",  # a word, no unindexed company
     "What was the effective tax rate in 2022?",
+    "WHAT WAS THE COMPANY REVENUE IN 2022?",  # a question in capitals names no "THE COMPANY"
 ])
 def test_words_that_are_no_company(question: str) -> None:
     assert unindexed_company(question, profiles()) is None
