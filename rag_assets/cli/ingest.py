@@ -92,8 +92,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 def reading_notes(instance: dg.DagsterInstance, partition: str, since: float) -> list[str]:
     """What the reading of the partition's file, materialized after ``since`` (epoch seconds),
     recorded that a user must see: ``repaired <file>: <cause>`` when the PDF was read from
-    qpdf's repair, and the pages flagged (a table that could not be read: the page kept its
-    text)."""
+    qpdf's repair, and the pages flagged, each in its fault's own words (``PageFault.line``:
+    what failed, and whether the page kept its text)."""
     import dagster as dg
 
     records = instance.fetch_materializations(
@@ -108,9 +108,8 @@ def reading_notes(instance: dg.DagsterInstance, partition: str, since: float) ->
         notes.append(f"repaired {Path(str(meta.get('file'))).name}: {meta.get('repair_cause')}")
     faults = meta.get("page_faults") or []
     if isinstance(faults, list) and faults:
-        shown = "; ".join(f"page {f['page']} {f['reader']} ({f['cause']})"
-                          for f in faults[:SHOWN_FAULTS])
-        more = f" and {len(faults) - SHOWN_FAULTS} more" if len(faults) > SHOWN_FAULTS else ""
-        notes.append(f"flagged {meta.get('pages_flagged')} page(s), each kept its text: "
-                     f"{shown}{more}")
+        total = int(str(meta.get("faults") or len(faults)))
+        shown = "; ".join(str(f["line"]) for f in faults[:SHOWN_FAULTS])
+        more = f"; and {total - SHOWN_FAULTS} more" if total > SHOWN_FAULTS else ""
+        notes.append(f"flagged {meta.get('pages_flagged')} page(s): {shown}{more}")
     return notes

@@ -120,8 +120,8 @@ def raw_pages(
                  for source in ("ocr", "none")}
     read_by_ocr = (f", {len(by_source['ocr'])} read by OCR, {len(by_source['none'])} without "
                    "text" if any(by_source.values()) else "")
-    # a page whose tables (or superscripts, OCR) could not be read keeps its text: each is
-    # named in the warnings logged above, counted here
+    # a page a reading step failed on (its tables, superscripts, OCR): each is named in the
+    # warnings logged above (``PageFault.line``: whether it kept its text), counted here
     flagged = sorted({f.page_index for f in loaded.page_faults})
     context.log.info(
         f"{path.name}: {len(frame)} pages, {int(frame.n_tables.sum())} tables{read_by_ocr}"
@@ -149,8 +149,9 @@ def raw_pages(
             "repaired": loaded.repaired,
             "repair_cause": loaded.repair_cause or "none",
             "pages_flagged": len(flagged),
+            "faults": len(loaded.page_faults),
             "page_faults": dg.MetadataValue.json([
-                {"page": f.page_index + 1, "reader": f.reader, "cause": f.cause}
+                {"page": f.page_index + 1, "reader": f.reader, "cause": f.cause, "line": f.line()}
                 for f in loaded.page_faults[:30]
             ]),
             "company": where.company or "-",

@@ -144,8 +144,12 @@ def test_a_damaged_pdf_is_ingested_from_its_repair_and_flagged_pages_reported(
     assert raw["repaired"].value is True
     assert "PDFium: Data format error" in raw["repair_cause"].value
     assert raw["pages"].value == raw["pages_flagged"].value == 5
-    assert raw["page_faults"].value[0] == {"page": 1, "reader": "aligned_tables",
-                                           "cause": "ValueError: max() arg is an empty sequence"}
+    assert raw["faults"].value == 5
+    assert raw["page_faults"].value[0] == {
+        "page": 1, "reader": "aligned_tables",
+        "cause": "ValueError: max() arg is an empty sequence",
+        "line": "page 1: aligned_tables failed (ValueError: max() arg is an empty sequence); the "
+                "page keeps its text"}
     warnings = [e.user_message for e in instance.all_logs(result.run_id)
                 if e.level == logging.WARNING]
     assert sum("aligned_tables failed" in w for w in warnings) == 5
