@@ -68,6 +68,7 @@ def measure(pdf: Path, year: int | None, pages_dir: Path | None) -> dict[str, An
     from rag_assets.core.generation.metric_engine import answer_metric
     from rag_assets.core.generation.metric_questions import parse_question
     from rag_assets.core.ingest.facts import read_facts
+    from rag_assets.core.question.question import read_question
 
     started = time.perf_counter()
     pages = load_pages(pdf, pages_dir)
@@ -77,7 +78,7 @@ def measure(pdf: Path, year: int | None, pages_dir: Path | None) -> dict[str, An
     row: dict[str, Any] = {"kind": kind.kind if kind else None, "facts": len(facts)}
     for metric, title in METRICS.items():
         asked = f"What is the company's FY{year} {title}?" if year else f"What is its {title}?"
-        parsed = parse_question(asked)
+        parsed = parse_question(read_question(asked))
         assert parsed is not None and parsed.target == metric, asked
         answer = answer_metric(parsed, facts, "The company", cover)
         printed = prints_lines(facts, metric)

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import dagster as dg
 import pandas as pd
 
+from rag_assets.core.engine import answerer_from
 from rag_assets.core.evaluation.answer_metrics import (
     frame_to_scores,
     score_answer,
@@ -22,14 +23,14 @@ from rag_assets.core.evaluation.answer_metrics import (
     seconds_percentiles,
     summarize_answers,
 )
-from rag_assets.core.generation.answers import AnswerConfig, Answerer, audit_record
+from rag_assets.core.generation.answers import Answerer, audit_record
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.generation.storage import answers_to_frame, append_audit, summaries_to_frame
 from rag_assets.core.generation.summaries import summarize_report
 from rag_assets.core.llm.client import LLMConfigError
-from rag_assets.core.retrieval.retriever import Retriever
+from rag_assets.core.retrieval.embeddings import EmbeddingSettings
+from rag_assets.core.settings import IngestSettings, LLMSettings, Settings, section_of
 from rag_assets.core.warehouse.connection import WAREHOUSE_SCHEMA, read_whole_table
-from rag_assets.core.warehouse.tables import EMPTY_FACTS, facts_provider
 from rag_assets.defs.index import document_profile, enriched_vectors, naive_vectors
 from rag_assets.defs.partitions import partition_of
 from rag_assets.defs.presentation import (
@@ -53,19 +54,13 @@ INDEXED = [naive_vectors, enriched_vectors, document_profile, financial_statemen
 def build_answerer(settings: RagSettings, embeddings: EmbeddingsResource,
                    retrieval: RetrievalSettings, llm: LLMResource,
                    raw_pages: pd.DataFrame) -> Answerer:
-    """The answer engine of the configured provider over the store and these stored pages
-    (the assets' and ``rag-assets ask``'s); ``LLMConfigError`` or ``RuntimeError`` in one line
-    when a setting or the model is missing."""
-    chat = llm.chat()
-    embedder, store = embeddings.embedder(settings)
-    retriever = Retriever(store, embedder, retrieval.config())
-    config = AnswerConfig(citation_threshold=llm.citation_threshold,
-                          max_question_chars=llm.max_question_chars)
-    # every partition's statement facts: a metric question is answered from the filing
-    # routing picks, whichever partition asks
-    facts = read_whole_table(settings.warehouse_path, "financial_statements", EMPTY_FACTS)
-    return Answerer(retriever, PageTexts.from_frame(raw_pages), chat, config,
-                    facts=facts_provider(facts))
+    """The core's answer engine (``answerer_from``) over these resources' settings and these
+    stored pages."""
+    return answerer_from(Settings(ingest=section_of(settings, IngestSettings),
+                                  embeddings=section_of(embeddings, EmbeddingSettings),
+                                  retrieval=retrieval.config(),
+                                  llm=section_of(llm, LLMSettings)),
+                         PageTexts.from_frame(raw_pages))
 
 
 def _answerer(context: dg.AssetExecutionContext, settings: RagSettings,

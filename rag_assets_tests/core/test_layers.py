@@ -7,8 +7,8 @@ import ast
 from pathlib import Path
 
 CORE = Path(__file__).resolve().parents[2] / "rag_assets" / "core"
-STAGES = ["text", "llm", "ingest", "footnotes", "chunks", "warehouse", "retrieval", "generation",
-          "evaluation"]
+STAGES = ["text", "llm", "ingest", "question", "footnotes", "chunks", "warehouse", "retrieval",
+          "generation", "evaluation"]
 
 
 def _imports(path: Path) -> list[str]:

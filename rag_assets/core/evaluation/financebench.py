@@ -53,7 +53,7 @@ from typing import TypeVar
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from rag_assets.core.evaluation.questions import GoldenQuestion, QuestionCategory
-from rag_assets.core.ingest.routing import years_in
+from rag_assets.core.text.years import years_in
 
 DOC_NAME_RE = re.compile(
     r"^(?P<company>.+?)_(?P<period>(?:19|20)\d\d)(?:Q\d)?_(?P<type>[A-Z0-9]+)"

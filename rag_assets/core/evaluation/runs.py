@@ -131,7 +131,7 @@ def run_questions(
     questions = answerable_questions(questions)
     kinds, settings, strategies = list(kinds), list(settings), list(strategies)
     for question in questions:  # encode up front: no run's latency pays for the model
-        retriever.embedder.embed_query(retriever.plan(question.question).ranking_text)
+        retriever.embedder.embed_query(retriever.read(question.question).ranking_text)
     for kind in kinds:
         for setting in settings:
             for strategy in strategies:

@@ -270,7 +270,9 @@ def verify(citation: SourceCitation, claim_text: str, pages: PageTexts,
     """A copy of ``citation`` marked valid, context_mismatch or invalid, with a one-line reason.
 
     ``threshold`` (0-1) is the share of the claim's content words that must be printed in the
-    quote or around it on the page.
+    quote or around it on the page. Three checks, in order: the quote is printed on the page
+    (:func:`_printed_spans`), every Article / Note named is on it (:func:`_absent_reference`),
+    the claim matches the quote's context (:func:`_context_mark`).
     """
     if not 0.0 <= threshold <= 1.0:
         raise ValueError(f"threshold must be between 0 and 1, not {threshold}")
@@ -287,46 +289,66 @@ def verify(citation: SourceCitation, claim_text: str, pages: PageTexts,
         return _mark(citation, "invalid", "empty quote")
     if looks_like_instruction(citation.quote):  # printed, but addressed to a model: not evidence
         return _mark(citation, "invalid", "the quote is text addressed to a model, not evidence")
+    spans = _printed_spans(citation, quote, norm.text, pages, where)
+    if isinstance(spans, str):
+        return _mark(citation, "invalid", spans)
+    if absent := _absent_reference(claim_text, quote, pages, key, where):
+        return _mark(citation, "invalid", absent)
+    return _context_mark(citation, claim_text, quote, norm, pages, spans, threshold)
 
-    # 1. the quote is printed on the page (definitions: on this page or another of the report)
-    spans = _find_in_order(norm.text, quote.parts) if quote.parts else None
+
+def _printed_spans(citation: SourceCitation, quote: _Quote, page_text: str,
+                   pages: PageTexts, where: str) -> list[tuple[int, int]] | str:
+    """Where the page prints the quote (definitions: on this page or another of the report,
+    cited by the quoted text), or why it does not."""
+    doc, year = citation.document, citation.year
+    spans = _find_in_order(page_text, quote.parts) if quote.parts else None
     if quote.parts and not spans:
-        return _mark(citation, "invalid",
-                     f"quote not found on {where}{_found_elsewhere(pages, citation, quote)}")
+        return f"quote not found on {where}{_found_elsewhere(pages, citation, quote)}"
     body_ends = [end for _, end in spans] if spans else None
     for block in quote.blocks:
-        here = norm.text.find(block.text)
+        here = page_text.find(block.text)
         if here < 0:  # stitched from another page: printed there, and cited by what is quoted
             if not any(block.text in (pages.normalized(doc, year, p) or "")
                        for p in pages.pages_of(doc, year)):
-                return _mark(citation, "invalid",
-                             f"footnote {block.marker} definition not found in {doc} {year}")
-            if not _cites(block, body_ends, norm.text):
-                return _mark(citation, "invalid",
-                             f"footnote {block.marker} is not cited by the quoted text on {where}")
+                return f"footnote {block.marker} definition not found in {doc} {year}"
+            if not _cites(block, body_ends, page_text):
+                return f"footnote {block.marker} is not cited by the quoted text on {where}"
         if not spans:  # definitions only: anchored where the page prints (or cites) the first
-            at = here if here >= 0 else norm.text.find(block.marker)
+            at = here if here >= 0 else page_text.find(block.marker)
             spans = [(at, at + len(block.text if here >= 0 else block.marker))]
     assert spans is not None
+    return spans
 
-    # 2. every Article / Note the claim or the quote names is on the page
-    body = " ".join(quote.parts)
-    claim_refs = _refs(claim_text)
+
+def _absent_reference(claim_text: str, quote: _Quote, pages: PageTexts,
+                      key: tuple[str, int, int], where: str) -> str | None:
+    """The first Article / Note the claim or the quote names that the page is not, or None."""
     labels = pages.page_labels(key)
     mentions = pages.page_mentions(key)
-    for ref in [*claim_refs, *_refs(body)]:
+    for ref in [*_refs(claim_text), *_refs(" ".join(quote.parts))]:
         if not any(ref.labels_match(lb) for lb in labels) and not any(
                 ref.printed_as(m.key) for m in mentions):
-            return _mark(citation, "invalid", f"{ref.shown} is not on {where}")
+            return f"{ref.shown} is not on {where}"
+    return None
 
-    # 3. the claim matches the quote's context
+
+def _context_mark(citation: SourceCitation, claim_text: str, quote: _Quote,
+                  norm: NormalizedPage, pages: PageTexts, spans: list[tuple[int, int]],
+                  threshold: float) -> SourceCitation:
+    """Valid when the claim matches the context of one of the quote's spans, else
+    context_mismatch with the first span's reason."""
+    doc, year, page = citation.document, citation.year, citation.page
+    where = f"{doc} {year} p.{page + 1}"
     claim_norm = normalize(_blank_references(claim_text))
     if not claim_norm:
         return _mark(citation, "valid", f"quote found on {where}")
+    key = (doc, year, page)
+    labels, mentions = pages.page_labels(key), pages.page_mentions(key)
     failures: list[str] = []
     for start, end in spans:
         reason = _context_failure(
-            quote, claim_norm, claim_refs, norm, labels, mentions, (start, end),
+            quote, claim_norm, _refs(claim_text), norm, labels, mentions, (start, end),
             frozenset(_WORD_RE.findall(normalize(doc.replace("-", " ")))), year, threshold)
         if reason is None:
             return _mark(citation, "valid", f"quote found on {where} and matches the claim")
@@ -375,11 +397,12 @@ def _context_failure(
 def verify_claims(claims: Sequence[Claim], pages: PageTexts,
                   threshold: float = 0.5) -> list[Claim]:
     """Copies of the claims with every citation verified against the part of its claim it
-    stands for (``supports``; the whole claim when empty)."""
+    stands for (``supports``; the whole claim when empty). A citation already marked keeps its
+    mark: each is verified once, by the route that made it or by the answer that shows it."""
     return [
         claim.model_copy(update={
             "citations": [verify(c, c.supports or claim.text, pages, threshold)
-                          for c in claim.citations]})
+                          if c.mark == "unchecked" else c for c in claim.citations]})
         for claim in claims
     ]
 

@@ -28,7 +28,6 @@ from rag_assets.core.generation.direct_rows import (
     DirectAnswer,
     DirectCues,
     PageRows,
-    asked_periods,
     first_match,
     heading_has,
     load_cues,
@@ -39,6 +38,7 @@ from rag_assets.core.generation.direct_rows import (
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import words
 from rag_assets.core.generation.superlatives import superlative
+from rag_assets.core.question.question import Period, Question
 
 _FIGURE_IN_PERIOD = (r"(?P<fig>[$€£]?\s?\d[\d,]*(?:\.\d+)?%?(?: (?:million|billion|thousand))?)"
                      r" (?:in|for|during|at the end of|at) (?:fiscal |the )?(?:year )?{period}\b")
@@ -90,9 +90,9 @@ def _list(question: str, selected: Sequence[EvidenceUnit], cues: DirectCues
 # -- comparisons ------------------------------------------------------------------------------
 
 
-def _periods_compared(question: str, cues: DirectCues) -> list[tuple[str | None, str]] | None:
-    periods = asked_periods(question)
-    if len(periods) == 1 and first_match(cues.prior_period, question.lower()):
+def _periods_compared(question: Question, cues: DirectCues) -> list[Period] | None:
+    periods = list(question.periods)
+    if len(periods) == 1 and first_match(cues.prior_period, question.text.lower()):
         quarter, year = periods[0]
         periods.append((quarter, str(int(year) - 1)))
     if len(periods) != 2:
@@ -104,9 +104,9 @@ def _direction(later: float, earlier: float) -> str:
     return "Increased" if later > earlier else "Decreased" if later < earlier else "Unchanged"
 
 
-def _comparison(question: str, selected: Sequence[EvidenceUnit], cues: DirectCues
+def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: DirectCues
                 ) -> DirectAnswer | None:
-    if first_match(cues.comparison, question.lower()) is None:
+    if first_match(cues.comparison, question.text.lower()) is None:
         return None
     periods = _periods_compared(question, cues)
     if periods is None:
@@ -150,7 +150,7 @@ def _comparison(question: str, selected: Sequence[EvidenceUnit], cues: DirectCue
 # -- the entry point --------------------------------------------------------------------------
 
 
-def direct_answer(question: str, selected: Sequence[EvidenceUnit],
+def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
                   pool: Sequence[EvidenceUnit] = (), page_rows: PageRows | None = None,
                   cues: DirectCues | None = None) -> DirectAnswer | None:
     """The direct first sentence for ``question`` from the units the engine selected (best
@@ -162,4 +162,4 @@ def direct_answer(question: str, selected: Sequence[EvidenceUnit],
         return None
     return (superlative(question, selected, pool, page_rows, cues)
             or _comparison(question, selected, cues)
-            or _list(question, selected, cues))
+            or _list(question.text, selected, cues))

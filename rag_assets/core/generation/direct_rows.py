@@ -18,13 +18,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.records import Claim, SourceCitation
 from rag_assets.core.ingest.statement_tables import TRAILING_MARKER_RE
-from rag_assets.core.text.periods import quarters_named
 
 CUES_PATH = Path(__file__).with_name("direct_cues.json")
 DirectKind = Literal["superlative", "list", "comparison"]
 # the table rows a page prints, by (document, year, page): a table read whole from its page
 PageRows = Callable[[str, int, int], list[EvidenceUnit]]
-YEAR_RE = re.compile(r"\b(?:fy\s?|fiscal (?:year )?)?((?:19|20)\d{2})\b", re.IGNORECASE)
 _CELL_RE = re.compile(r"^(?P<neg>[-−–]|\()?\s*(?P<cur>[$€£])?\s*(?P<neg2>\()?\s*"
                       r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P<pct>\s?%)?\s*\)?$")
 _CELL_MARKER_RE = re.compile(r"\s*(?:\[\w{1,3}\]|\*+|\([a-z]\))\s*$")
@@ -173,18 +171,6 @@ def read_row(unit: EvidenceUnit) -> Row | None:
 
 def first_match(cues: Sequence[Cue], text: str) -> Cue | None:
     return next((c for c in cues if re.search(c.pattern, text)), None)
-
-
-def asked_periods(question: str) -> list[tuple[str | None, str]]:
-    """The periods a question names, in order: (quarter or None, year)."""
-    # the first reading of a year wins: "Q1 2022 Q2 2023" holds no "2022 Q2"
-    quarters: dict[int, tuple[str | None, str]] = {}
-    for q, y, at in quarters_named(question):
-        quarters.setdefault(at, (f"Q{q}", str(y)))
-    found = {m.start(1): quarters.get(m.start(1), (None, m[1])) for m in YEAR_RE.finditer(question)}
-    # a quarter whose year is glued to it ("Q22023") is no year the year pattern sees alone
-    found.update({at: period for at, period in quarters.items() if at not in found})
-    return list(dict.fromkeys(period for _, period in sorted(found.items())))
 
 
 def heading_has(heading: str, period: tuple[str | None, str]) -> bool:

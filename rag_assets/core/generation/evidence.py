@@ -108,81 +108,95 @@ def _row_text(label: str, values: list[tuple[str, str]]) -> str:
 
 def units_of(hit: Hit, locate: PageLocator) -> list[EvidenceUnit]:
     """Every sentence and table row of a chunk, each with the page that prints it."""
-    units: list[EvidenceUnit] = []
-    own = hit.pages or list(range(hit.page_start, hit.page_end + 1))
-    # a sentence that runs over a page break, or a chunk whose range is off by one, is printed
-    # next door: looked for there too, after its own pages
-    pages = [*own, *(p for p in (min(own) - 1, max(own) + 1) if p >= 0 and p not in own)]
+    return _ChunkReader(hit, locate).read()
 
-    def add(quote: str, text: str, scope: str, notes: list[FootnoteNote], is_row: bool,
+
+class _ChunkReader:
+    """One chunk read line by line: prose into sentences (a heading line scopes the block after
+    it), a table into rows (a title line above it, its header, the captions in force)."""
+
+    def __init__(self, hit: Hit, locate: PageLocator) -> None:
+        self.hit, self.locate = hit, locate
+        own = hit.pages or list(range(hit.page_start, hit.page_end + 1))
+        # a sentence that runs over a page break, or a chunk whose range is off by one, is
+        # printed next door: looked for there too, after its own pages
+        self.pages = [*own, *(p for p in (min(own) - 1, max(own) + 1)
+                              if p >= 0 and p not in own)]
+        self.units: list[EvidenceUnit] = []
+        self.prose: list[str] = []
+        self.header: list[str] | None = None
+        self.captions = CaptionsInForce()
+        self.title = ""
+
+    def read(self) -> list[EvidenceUnit]:
+        lines = self.hit.text.split("\n")
+        for position, line in enumerate(lines):
+            stripped = line.strip()
+            if not stripped.startswith("|"):
+                self.header = None
+                nxt = lines[position + 1].strip() if position + 1 < len(lines) else ""
+                if nxt.startswith("|") and len(stripped) < 120 and not stripped.endswith("."):
+                    self.flush_prose()
+                    self.title = stripped  # a table's title line
+                else:
+                    self.prose.append(line)
+                continue
+            self.flush_prose()
+            if not is_markdown_rule(stripped):
+                self.table_line(stripped)
+        self.flush_prose()
+        return self.units
+
+    def add(self, quote: str, text: str, scope: str, notes: list[FootnoteNote], is_row: bool,
             caption: str = "") -> None:
         if (len(text.split()) < MIN_UNIT_WORDS and not is_row) or looks_like_instruction(text):
             return
-        page = locate(hit.document, hit.year, pages, quote)
+        hit = self.hit
+        page = self.locate(hit.document, hit.year, self.pages, quote)
         for note in notes:
-            note.page = locate(hit.document, hit.year, pages, note.text)
-        units.append(EvidenceUnit(
+            note.page = self.locate(hit.document, hit.year, self.pages, note.text)
+        self.units.append(EvidenceUnit(
             chunk_id=hit.chunk_id, document=hit.document, year=hit.year, chunk_rank=hit.rank,
             page=page if page is not None else hit.page_start, located=page is not None,
             is_row=is_row, quote=quote, text=text, scope=scope, footnotes=notes,
             caption=caption))
 
-    prose: list[str] = []
-    header: list[str] | None = None
-    captions = CaptionsInForce()
-    title = ""
-    lines = hit.text.split("\n")
-
-    def flush_prose() -> None:
+    def flush_prose(self) -> None:
         heading = ""
         block: list[str] = []
-        for line in [*prose, None]:
+        for line in [*self.prose, None]:
             if line is not None and not is_heading(line):
                 block.append(line)
                 continue
             # a heading line ends the block before it and is the scope of the one after it
             for sentence in sentences_with_blocks("\n".join(block)):
                 body, notes = _split_footnotes(sentence)
-                scope = " | ".join(p for p in (hit.context, heading) if p)
-                add(FOOTNOTE_BLOCK_RE.sub(" ", sentence).strip(), body, scope, notes, False)
+                scope = " | ".join(p for p in (self.hit.context, heading) if p)
+                self.add(FOOTNOTE_BLOCK_RE.sub(" ", sentence).strip(), body, scope, notes, False)
             block = []
             heading = (line or "").strip()
-        prose.clear()
+        self.prose.clear()
 
-    for position, line in enumerate(lines):
-        stripped = line.strip()
-        if not stripped.startswith("|"):
-            header = None
-            nxt = lines[position + 1].strip() if position + 1 < len(lines) else ""
-            if nxt.startswith("|") and len(stripped) < 120 and not stripped.endswith("."):
-                flush_prose()
-                title = stripped  # a table's title line
-                continue
-            prose.append(line)
-            continue
-        flush_prose()
-        if is_markdown_rule(stripped):
-            continue
+    def table_line(self, stripped: str) -> None:
         cells = _cells(stripped)
-        if header is None:
-            header = cells
-            captions = CaptionsInForce()
-            continue
+        if self.header is None:
+            self.header = cells
+            self.captions = CaptionsInForce()
+            return
         label, values = cells[0], cells[1:]
-        caption = captions.row(cells)
+        caption = self.captions.row(cells)
         if not any(v for v in values):
-            continue  # a caption row: what the rows under it measure (their ``caption``)
-        headings = header[1:] + [""] * max(0, len(values) - len(header) + 1)
+            return  # a caption row: what the rows under it measure (their ``caption``)
+        headings = self.header[1:] + [""] * max(0, len(values) - len(self.header) + 1)
         notes = [FootnoteNote(marker=m.group("marker").strip(), text=m.group("text").strip())
                  for m in FOOTNOTE_BLOCK_RE.finditer(stripped)]
         quote = FOOTNOTE_BLOCK_RE.sub(" ", " ".join(c for c in cells if c))
         text = _row_text(FOOTNOTE_BLOCK_RE.sub(" ", label).strip(),
                          [(h, FOOTNOTE_BLOCK_RE.sub(" ", v).strip())
                           for h, v in zip(headings, values, strict=False)])
-        scope = " | ".join(p for p in (hit.context, title, " ".join(header)) if p)
-        add(quote, text, scope, notes, True, caption)
-    flush_prose()
-    return units
+        scope = " | ".join(p for p in (self.hit.context, self.title, " ".join(self.header))
+                           if p)
+        self.add(quote, text, scope, notes, True, caption)
 
 
 def page_table_rows(pages: PageTexts, document: str, year: int, page: int

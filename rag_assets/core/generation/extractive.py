@@ -32,13 +32,13 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.retrieval.query import QueryPlan
+from rag_assets.core.question.question import Question
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
 from rag_assets.core.text.figures import DECIMALS, INTEGER
+from rag_assets.core.text.years import YEARLIKE_RE
 
 _WORD_RE = re.compile(r"[a-z][a-z0-9'-]*|\d[\d,.]*")
 _AMOUNT_RE = re.compile(rf"(?:{INTEGER})(?:{DECIMALS})?%?")
-_YEAR_RE = re.compile(r"\b(?:19|20)\d{2}\b")
 _COUNT_ASKED_RE = re.compile(r"\bhow many ([a-z][a-z-]{2,})")
 # a question that asks to be told a name: "Which customer ...", "Who are ..."
 _NAME_ASKED_RE = re.compile(r"\s*(?:which|who|whom)\b", re.IGNORECASE)
@@ -101,7 +101,7 @@ def words(text: str) -> list[str]:
 def figures(text: str) -> set[str]:
     """Figures as printed, without thousands separators: "32,765" and "32765" are one."""
     return {f.replace(",", "").rstrip(".") for f in _AMOUNT_RE.findall(text)
-            if not _YEAR_RE.fullmatch(f)}
+            if not YEARLIKE_RE.fullmatch(f)}
 
 
 def _bm25(query: list[str], docs: list[list[str]], k1: float = 1.2, b: float = 0.75) -> list[float]:
@@ -131,7 +131,7 @@ def _coverage(query: list[str], doc: set[str], idf: dict[str, float]) -> float:
     return sum(idf.get(t, 1.0) for t in terms if t in doc) / total
 
 
-def _matches(plan: QueryPlan, unit: EvidenceUnit, asked_refs: set[str]) -> float:
+def _matches(plan: Question, unit: EvidenceUnit, asked_refs: set[str]) -> float:
     """Share of the question's specific asks that the unit prints: its figures, its years (in
     the unit's own words or column headings, not the chunk header every unit of the report
     shares), its metric's line items, a figure at all when it names a metric, its Article and
@@ -139,7 +139,7 @@ def _matches(plan: QueryPlan, unit: EvidenceUnit, asked_refs: set[str]) -> float
     text = unit.text
     lower = f"{unit.scope} {text}".lower()
     asks, found = 0, 0
-    asked_figures = figures(plan.question)
+    asked_figures = figures(plan.text)
     if asked_figures:
         asks += 1
         found += bool(asked_figures & figures(text))
@@ -153,10 +153,10 @@ def _matches(plan: QueryPlan, unit: EvidenceUnit, asked_refs: set[str]) -> float
     if asked_refs:
         asks += 1
         found += bool(asked_refs & {r.key for r in find_references(f"{unit.scope} {text}")})
-    if (counted_noun(plan.question) or _NAME_ASKED_RE.match(plan.question)
-            or worded_types(plan.question)):
+    if (counted_noun(plan.text) or _NAME_ASKED_RE.match(plan.text)
+            or worded_types(plan.text)):
         asks += 1
-        found += answer_type_held(plan.question, text)
+        found += answer_type_held(plan.text, text)
     return found / asks if asks else 0.0
 
 
@@ -231,7 +231,7 @@ def length_factor(unit: EvidenceUnit, comfortable_words: int = LONG_UNIT_WORDS) 
     return 1.0 if n <= comfortable_words else (comfortable_words / n) ** 0.5
 
 
-def score_units(plan: QueryPlan, units: Sequence[EvidenceUnit], question_vector: np.ndarray,
+def score_units(plan: Question, units: Sequence[EvidenceUnit], question_vector: np.ndarray,
                 unit_vectors: np.ndarray, config: ExtractiveConfig) -> list[ScoredUnit]:
     """Units by relevance to the question, best first."""
     if not units:
@@ -244,7 +244,7 @@ def score_units(plan: QueryPlan, units: Sequence[EvidenceUnit], question_vector:
     df = Counter(t for d in docs for t in set(d))
     idf = {t: math.log(1 + n / (1 + df[t])) + 0.5 for t in set(query)}
     dense = unit_vectors @ question_vector if len(unit_vectors) else np.zeros(n)
-    refs = {r.key for r in find_references(plan.question)}
+    refs = {r.key for r in find_references(plan.text)}
     scored = []
     for unit, doc, b, d in zip(units, docs, bm25, dense, strict=True):
         coverage = _coverage(query, set(doc), idf)
@@ -252,7 +252,7 @@ def score_units(plan: QueryPlan, units: Sequence[EvidenceUnit], question_vector:
         score = length_factor(unit) * (
             config.w_dense * max(0.0, float(d)) + config.w_bm25 * b / top
             + config.w_coverage * coverage + config.w_matches * matches)
-        if not answer_type_held(plan.question, unit.text):
+        if not answer_type_held(plan.text, unit.text):
             score *= config.answer_type_factor
         # a unit from a better-ranked chunk wins a tie
         score -= 0.001 * unit.chunk_rank
@@ -283,23 +283,24 @@ _CAPITAL_RE = re.compile(r"(?<![\w&-])[a-z]?[A-Z][A-Za-z&-]{2,}")
 _SENTENCE_START_RE = re.compile(r"(?:^|[.?!:;]\s+)([a-z]?[A-Z][A-Za-z&-]*)")
 
 
-def anchors(question: str, known_words: set[str]) -> list[str]:
+def anchors(question: Question, known_words: set[str]) -> list[str]:
     """What a question names that its answer must print: proper names (capitalized words past
     a sentence's start, not the document's own names), years and Article/Note references."""
-    starts = {m.start(1) for m in _SENTENCE_START_RE.finditer(question)}
+    text = question.text
+    starts = {m.start(1) for m in _SENTENCE_START_RE.finditer(text)}
     found: list[str] = []
-    for match in _CAPITAL_RE.finditer(question):
+    for match in _CAPITAL_RE.finditer(text):
         word = match.group(0).removesuffix("'s").removesuffix("’s")
         if match.start() in starts or word.lower() in GENERIC_CAPITALS or (
                 word.lower() in known_words):
             continue
         found.append(word)
-    found += _YEAR_RE.findall(question)
-    found += [r.key for r in find_references(question) if r.kind in ("article", "note")]
+    found += YEARLIKE_RE.findall(text)
+    found += [r.key for r in find_references(text) if r.kind in ("article", "note")]
     return list(dict.fromkeys(found))
 
 
-def missing_anchors(question: str, evidence: str, known_words: set[str]) -> list[str]:
+def missing_anchors(question: Question, evidence: str, known_words: set[str]) -> list[str]:
     """The question's anchors that no retrieved evidence prints: a question about "Antarctica",
     "2025" or "Article 120" is not answered by text that never names them."""
     text = evidence.lower()
@@ -315,14 +316,14 @@ def missing_anchors(question: str, evidence: str, known_words: set[str]) -> list
     return missing
 
 
-def evidence_strength(plan: QueryPlan, best: ScoredUnit | None) -> float:
+def evidence_strength(plan: Question, best: ScoredUnit | None) -> float:
     """How well the best unit answers, on absolute signals only: 0 when the question asks for
     years that it does not print (a 2025 figure is not answered by 2018's)."""
     if best is None:
         return 0.0
     text = f"{best.unit.scope} {best.unit.text}"
     if plan.years and not any(str(y) in text for y in plan.years):
-        held = _YEAR_RE.findall(text)
+        held = YEARLIKE_RE.findall(text)
         if held:  # it prints other years: not the period asked about
             return 0.0
     return round(0.5 * max(0.0, best.dense) + 0.5 * best.coverage, 6)

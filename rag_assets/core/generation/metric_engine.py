@@ -4,7 +4,7 @@ Retrieval finds the page that prints revenue, but no page prints "fixed asset tu
 an analyst's metric is arithmetic over line items of several statements and years. Here a
 question parsed by :mod:`metric_questions` (which metric or line item, which fiscal years or
 quarter, the precision and units asked, a definition the question states itself) has its
-formula (``metric_definitions.json``, or the question's own definition) evaluated over the
+formula (``finance_terms.json``, or the question's own definition) evaluated over the
 filing's :class:`~rag_assets.core.ingest.facts.StatementFact` rows (:func:`answer_metric`), and
 the answer opens with the result at the precision asked, then the formula, the computation and
 every operand with its period and the row it was read from (page + quote: a citation the
@@ -37,17 +37,10 @@ from rag_assets.core.generation.metric_format import (
     when_asked,
     wrap,
 )
-from rag_assets.core.generation.metric_questions import (
-    Definitions,
-    MetricDef,
-    MetricQuestion,
-    Rules,
-    Unit,
-    load_definitions,
-    load_rules,
-)
+from rag_assets.core.generation.metric_questions import MetricQuestion, Rules, load_rules
 from rag_assets.core.generation.records import Claim, SourceCitation
 from rag_assets.core.ingest.facts import concept_of, normalize_label
+from rag_assets.core.question.vocabulary import MetricDef, Unit, Vocabulary, load_vocabulary
 
 if TYPE_CHECKING:
     from rag_assets.core.ingest.facts import StatementFact
@@ -157,7 +150,7 @@ class Evaluator:
 
     def __init__(self, facts: Sequence[StatementFact], months: int = 12,
                  formulas: dict[str, str] | None = None) -> None:
-        self.defs = load_definitions()
+        self.defs = load_vocabulary()
         self.facts = facts
         self.months = months
         self.formulas = formulas or {}
@@ -254,7 +247,7 @@ class Evaluator:
         if name in self.formulas and name not in self._stack:
             return self.formula(self.formulas[name], fiscal_year, name)
         if name in self.defs.metrics and name not in self._stack:
-            return self.formula(self.defs.metrics[name].formula, fiscal_year, name)
+            return self.formula(self.defs.formula_of(name), fiscal_year, name)
         if name in self.defs.concepts:
             return self.concept(name, fiscal_year)
         if name in self._stack:
@@ -369,7 +362,7 @@ def _clip(quote: str, width: int = 140) -> str:
     return quote if len(quote) <= width else quote[: width - 3].rstrip() + "..."
 
 
-def metric_of(question: MetricQuestion, defs: Definitions) -> MetricDef | None:
+def metric_of(question: MetricQuestion, defs: Vocabulary) -> MetricDef | None:
     """The metric a question asks (None for a line item): the stored one, or the one the
     question defines under its own name (a ratio when its formula divides, else an amount)."""
     if not question.is_metric:
@@ -383,11 +376,11 @@ def metric_of(question: MetricQuestion, defs: Definitions) -> MetricDef | None:
                      unit="ratio" if divides else "USD", source="the question's own definition")
 
 
-def _title(question: MetricQuestion, defs: Definitions) -> str:
+def _title(question: MetricQuestion, defs: Vocabulary) -> str:
     return question.titles.get(question.target) or defs.title(question.target)
 
 
-def _unit(question: MetricQuestion, defs: Definitions) -> Unit:
+def _unit(question: MetricQuestion, defs: Vocabulary) -> Unit:
     metric = metric_of(question, defs)
     if metric is None:
         return "USD" if defs.concepts[question.target].unit == "USD" else "ratio"
@@ -415,7 +408,7 @@ def _names(formula: str) -> set[str]:
         "avg", "change", "opt", "row"}
 
 
-def _unread(formula: str, evaluator: Evaluator, defs: Definitions) -> str | None:
+def _unread(formula: str, evaluator: Evaluator, defs: Vocabulary) -> str | None:
     """A statement a line item of the formula is read from that the reader did not read at
     all (an extraction gap, or a filing without statements: another filing or the quotes may
     answer), or None."""
@@ -428,7 +421,7 @@ def _unread(formula: str, evaluator: Evaluator, defs: Definitions) -> str | None
             if name in evaluator.formulas:
                 pending.append(evaluator.formulas[name])
             if name in defs.metrics:
-                pending.append(defs.metrics[name].formula)
+                pending.append(defs.formula_of(name))
             elif name in defs.concepts and not read & set(defs.concepts[name].statements):
                 return defs.concepts[name].statements[0]
     return None
@@ -444,11 +437,11 @@ def answer_metric(question: MetricQuestion, facts: Sequence[StatementFact],
     whose statements have no such line: a bank's gross margin); ``unavailable`` (no facts of a
     statement it needs, or a formula it cannot read: let another path answer).
     """
-    defs = load_definitions()
+    defs = load_vocabulary()
     evaluator = Evaluator(facts, question.months, question.formulas)
     metric = metric_of(question, defs)
     formula = evaluator.formulas.get(question.target) or (
-        metric.formula if metric else question.target)
+        (metric.formula or question.target) if metric else question.target)
     if (statement := _unread(formula, evaluator, defs)) is not None:
         return MetricAnswer(question=question, status="unavailable",
                             headline=f"The filing's {STATEMENT_NAMES.get(statement, statement)} "
@@ -469,7 +462,7 @@ def answer_metric(question: MetricQuestion, facts: Sequence[StatementFact],
 def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, years: list[int],
               company: str | None, cover: str) -> MetricAnswer:
     """The formula evaluated in the years asked, then worded by the aggregate asked."""
-    defs = load_definitions()
+    defs = load_vocabulary()
     title = _title(question, defs)
     if question.aggregate in ("trend", "cagr") and len(years) == 1:
         years = [years[0] - 1, years[0]]
@@ -504,7 +497,7 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
                         headline=headline, details=details, operands=operands)
 
 
-def _source(question: MetricQuestion, defs: Definitions) -> str:
+def _source(question: MetricQuestion, defs: Vocabulary) -> str:
     metric = metric_of(question, defs)
     return metric.source if metric else ""
 
@@ -514,7 +507,7 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
               ) -> tuple[float, str] | MetricAnswer:
     """The result and the sentence that opens the answer, by the aggregate asked (a CAGR of a
     value that is not positive: an answer saying so)."""
-    defs, rules = load_definitions(), load_rules()
+    defs, rules = load_vocabulary(), load_rules()
     unit = _unit(question, defs)
     when = when_asked(question, years)
     if question.aggregate == "average":
@@ -555,7 +548,7 @@ def _not_computed(question: MetricQuestion, evaluator: Evaluator, formula: str,
     """An operand was not found: not meaningful when the filer is of a kind whose statements
     have no such line (read from what it prints, never from what is missing); otherwise what
     the reader did not find, where it looked."""
-    defs = load_definitions()
+    defs = load_vocabulary()
     title = _title(question, defs)
     metric = metric_of(question, defs)
     kind = filer_kind(evaluator.facts, cover) if metric and metric.not_meaningful_for \
@@ -575,7 +568,7 @@ def _not_meaningful(question: MetricQuestion, metric: MetricDef, kind: FilerKind
                     formula: str, company: str | None) -> MetricAnswer:
     """The metric does not apply to this kind of filer: the kind, why it is that kind (the
     rows it prints or its SIC code) and how that kind presents its results."""
-    defs = load_definitions()
+    defs = load_vocabulary()
     title = _title(question, defs)
     who = company or "this filer"
     return MetricAnswer(
@@ -593,7 +586,7 @@ _COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
 
 
 def _choice(question: MetricQuestion, evaluator: Evaluator, year: int, subject: str,
-            defs: Definitions) -> MetricAnswer:
+            defs: Vocabulary) -> MetricAnswer:
     """Which of the line items a question names is highest (or lowest) in the year: every
     member's value read from the facts and cited, the winner first; a member the filing does
     not print is named, never guessed."""
@@ -634,7 +627,7 @@ def _statement(operand: Operand) -> str:
     return STATEMENT_NAMES.get(operand.statement, operand.statement)
 
 
-def _base_unit(question: MetricQuestion, defs: Definitions) -> Unit:
+def _base_unit(question: MetricQuestion, defs: Vocabulary) -> Unit:
     metric = metric_of(question, defs)
     if metric is None:
         return "USD" if defs.concepts[question.target].unit == "USD" else "ratio"
@@ -646,7 +639,7 @@ def _scales(operands: Sequence[Operand]) -> set[str]:
 
 
 def _trend(question: MetricQuestion, values: dict[int, float], years: Sequence[int],
-           title: str, unit: Unit, subject: str, defs: Definitions, rules: Rules
+           title: str, unit: Unit, subject: str, defs: Vocabulary, rules: Rules
            ) -> tuple[float, str]:
     """The change between two years, worded up/down (improved/worsened where the metric says
     which way is better), with the yes/no the question asks for first."""
@@ -693,7 +686,7 @@ def _judged(question: MetricQuestion, value: float, headline: str, rules: Rules
     return headline, f"Rule: {rule.rule} (source: {rule.source})."
 
 
-def _pretty(formula: str, defs: Definitions) -> str:
+def _pretty(formula: str, defs: Vocabulary) -> str:
     """A formula with names as an answer writes them (a row's label quoted as written)."""
     labels = re.findall(r"\brow\('([^']*)'\)", formula)
     text = re.sub(r"\brow\('[^']*'\)", "@", formula)

@@ -8,7 +8,8 @@ import math
 import re
 from collections.abc import Sequence
 
-from rag_assets.core.generation.metric_questions import SCALES, MetricQuestion, Unit
+from rag_assets.core.generation.metric_questions import SCALES, MetricQuestion
+from rag_assets.core.question.vocabulary import Unit
 
 
 def wrap(shown: str) -> str:

@@ -1,13 +1,14 @@
 """Metric, trend and judgment questions as the engine reads them, and the definitions they
 name.
 
-``metric_definitions.json`` (line items and metrics as formulas over concepts, each with its
-source) and ``judgment_rules.json`` (thresholds an analyst would defend, with sources) are loaded
-here; :func:`parse_question` reads a question's words: which metric or line item, which fiscal
-years or quarter, the aggregate (a value, a multi-year average, a CAGR, a trend), the precision
-and units asked, and a definition the question states itself ("Fixed asset turnover ratio is
-defined as: FY2019 revenue / (average PP&E between FY2018 and FY2019)"). What the engine does
-with a parsed question is :mod:`metric_engine`'s. Plain Python and pydantic; no Dagster.
+The metrics and line items come from the one finance vocabulary
+(:mod:`rag_assets.core.question.vocabulary`); ``judgment_rules.json`` (thresholds an analyst
+would defend, with sources) is loaded here; :func:`parse_question` reads a question's words:
+which metric or line item, which fiscal years or quarter, the aggregate (a value, a multi-year
+average, a CAGR, a trend), the precision and units asked, and a definition the question
+states itself ("Fixed asset turnover ratio is defined as: FY2019 revenue / (average PP&E
+between FY2018 and FY2019)"). What the engine does with a parsed question is
+:mod:`metric_engine`'s. Plain Python and pydantic; no Dagster.
 """
 
 from __future__ import annotations
@@ -22,15 +23,20 @@ from typing import Literal, cast
 from pydantic import BaseModel, Field
 
 from rag_assets.core.generation.direct_rows import load_cues
-from rag_assets.core.ingest.routing import years_in
-from rag_assets.core.retrieval.query import load_lexicon, normalize
-from rag_assets.core.text.periods import QUARTER_RES, quarters_named
+from rag_assets.core.question.question import Question
+from rag_assets.core.question.vocabulary import (
+    TermMatch,
+    load_vocabulary,
+    normalize,
+    phrase_pattern,
+    terms_in,
+)
+from rag_assets.core.text.periods import quarters_named, without_quarters
 from rag_assets.core.text.sentences import split_sentences
+from rag_assets.core.text.years import FY_TERM_RE, YEAR_TOKEN, years_in
 
-DEFINITIONS_FILE = Path(__file__).with_name("metric_definitions.json")
 RULES_FILE = Path(__file__).with_name("judgment_rules.json")
 
-Unit = Literal["percent", "ratio", "days", "USD"]
 Aggregate = Literal["value", "average", "cagr", "trend", "choice"]
 Scale = Literal["thousands", "millions", "billions"]
 Direction = Literal["up", "down", "improve", "worsen", "change"]
@@ -39,49 +45,6 @@ NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
 SCALES = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
 
 # --- definitions (data) ----------------------------------------------------------------------
-
-
-class ConceptDef(BaseModel):
-    title: str
-    lexicon: str | None = None
-    aliases: list[str] = Field(default_factory=list)
-    kind: Literal["flow", "stock"]
-    statements: list[str]
-    magnitude: bool = False
-    derived: str | None = None
-    unit: str = "USD"
-    note: str = ""
-
-
-class MetricDef(BaseModel):
-    title: str
-    lexicon: str | None = None
-    aliases: list[str] = Field(default_factory=list)
-    formula: str
-    unit: Unit
-    decimals: int = 2
-    better: Literal["higher", "lower"] | None = None
-    not_meaningful_for: list[str] = Field(
-        default_factory=list, description="kinds of filer (filer_kinds.json) it does not apply to")
-    source: str
-
-
-class ConceptSet(BaseModel):
-    """Line items an analyst compares as one set (the three cash-flow activities)."""
-
-    concepts: list[str] = Field(min_length=2)
-    patterns: list[str] = Field(min_length=1)
-    source: str
-
-
-class Definitions(BaseModel):
-    concepts: dict[str, ConceptDef]
-    metrics: dict[str, MetricDef]
-    sets: dict[str, ConceptSet] = Field(default_factory=dict)
-
-    def title(self, name: str) -> str:
-        entry = self.concepts.get(name) or self.metrics.get(name)
-        return entry.title if entry else name.replace("_", " ")
 
 
 class Band(BaseModel):
@@ -127,55 +90,15 @@ class Rules(BaseModel):
 
 
 @cache
-def load_definitions(path: Path = DEFINITIONS_FILE) -> Definitions:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return Definitions(concepts=data["concepts"], metrics=data["metrics"],
-                       sets=data.get("sets", {}))
-
-
-@cache
 def load_rules(path: Path = RULES_FILE) -> Rules:
     data = json.loads(path.read_text(encoding="utf-8"))
     return Rules(trend=data["trend"], rules=data["rules"])
 
 
-def _phrase_pattern(phrase: str) -> re.Pattern[str]:
-    """Whole words in any spacing; a word of three letters or more may take a plural ending."""
-    words = [re.escape(w) + (r"(?:s|es)?" if len(w) >= 3 and w[-1].isalpha() else "")
-             for w in normalize(phrase).split()]
-    body = r"\s+".join(words)
-    return re.compile(rf"(?<![\w&]){body}(?![\w&])")
-
-
-@cache
-def _alias_patterns() -> tuple[tuple[str, bool, re.Pattern[str]], ...]:
-    """(name, is_metric, pattern) for every alias: the definitions' own and the finance
-    lexicon's entry they borrow (one list of how analysts write a metric, not two)."""
-    defs = load_definitions()
-    lexicon = load_lexicon().metrics
-    out = []
-    for is_metric, table in ((True, defs.metrics), (False, defs.concepts)):
-        for name, entry in table.items():
-            borrowed = lexicon[entry.lexicon].aliases if entry.lexicon in lexicon else []
-            phrases = {normalize(a) for a in [*entry.aliases, *borrowed, name.replace("_", " ")]}
-            out += [(name, is_metric, _phrase_pattern(p)) for p in sorted(phrases) if p]
-    return tuple(out)
-
-
-def named_items(text: str, exclude: frozenset[str] = frozenset()
-                ) -> list[tuple[int, int, str, bool]]:
-    """(start, end, name, is_metric) of the metrics and line items a text names, but those
-    in ``exclude``; where aliases overlap the longest wins ("capex as a % of revenue" is one
-    metric, not capex and revenue)."""
-    norm = normalize(text)
-    found = [(m.start(), m.end(), name, is_metric)
-             for name, is_metric, pattern in _alias_patterns() if name not in exclude
-             for m in pattern.finditer(norm)]
-    taken: list[tuple[int, int, str, bool]] = []
-    for item in sorted(found, key=lambda f: (f[0] - f[1], not f[3], f[0])):
-        if all(item[1] <= s or item[0] >= e for s, e, _, _ in taken):
-            taken.append(item)
-    return sorted(taken)
+def named_items(text: str, exclude: frozenset[str] = frozenset()) -> list[TermMatch]:
+    """The metrics and line items the statement facts carry that a text names (the
+    vocabulary's :func:`terms_in`), but those in ``exclude``."""
+    return terms_in(text, facts_only=True, exclude=exclude)
 
 
 # --- the question ----------------------------------------------------------------------------
@@ -185,7 +108,7 @@ class MetricQuestion(BaseModel):
     """What a metric, trend or judgment question asks, read from its words."""
 
     question: str
-    target: str = Field(description="a metric or concept of metric_definitions.json")
+    target: str = Field(description="a metric or concept of the vocabulary (finance_terms.json)")
     is_metric: bool
     years: list[int] = Field(default_factory=list, description="fiscal years asked, sorted")
     aggregate: Aggregate = "value"
@@ -243,8 +166,6 @@ _PROSE_RE = re.compile(
     r"what (?:are|were) (?:the )?(?:main|key|major|three|two))\b")
 _SOURCE_NOTE_RE = re.compile(r"\s*\((?=[^()]*\b(?:statement|balance sheet|p&l)\b)[^()]*\)",
                              re.IGNORECASE)
-_HALF_RE = re.compile(r"\b(?:h1|first\s+half|six\s+months)\b", re.IGNORECASE)
-_NINE_RE = re.compile(r"\bnine\s+months\b", re.IGNORECASE)
 _YES_NO_RE = re.compile(r"(?:^|[,:;]\s+)(?:does|do|did|has|have|had|is|are|was|were|will|can|"
                         r"could)\b", re.IGNORECASE)
 _AVERAGE_RE = re.compile(r"\baverage\b", re.IGNORECASE)
@@ -304,12 +225,10 @@ def _name_of(phrase: str) -> str | None:
     return chosen[2] if chosen else None
 
 
-_YEAR_TOKEN = r"(?:fy\s*'?\s*)?(?:(?:19|20)\d\d|\d\d)"
 _AVG_RE = re.compile(rf"\baverage\s+(?:of\s+)?(?:the\s+)?(?P<x>[^()]+?)\s+(?:between|from|over)\s+"
-                     rf"{_YEAR_TOKEN}\s+(?:and|to|-)\s+{_YEAR_TOKEN}")
-_CHANGE_RE = re.compile(rf"\bchange\s+in\s+(?P<x>[^()]+?)\s+(?:between|from)\s+{_YEAR_TOKEN}\s+"
-                        rf"(?:and|to|-)\s+{_YEAR_TOKEN}")
-_FY_TERM_RE = re.compile(r"\bfy\s*'?\s*(?P<y>(?:19|20)\d\d)\s+")
+                     rf"{YEAR_TOKEN}\s+(?:and|to|-)\s+{YEAR_TOKEN}")
+_CHANGE_RE = re.compile(rf"\bchange\s+in\s+(?P<x>[^()]+?)\s+(?:between|from)\s+{YEAR_TOKEN}\s+"
+                        rf"(?:and|to|-)\s+{YEAR_TOKEN}")
 _FILLER_RE = re.compile(
     r"\b(?:the|of|unadjusted|reported|annual|year|end|year end|total amount of|amount of|"
     r"from (?:the )?(?:cash flows? statement|statement of cash flows|income statement|"
@@ -339,7 +258,7 @@ def definition_formula(body: str, year: int | None, defining: str | None = None
         offset = int(match["y"]) - year if year else 0
         return f" @{offset} " if offset else " "
 
-    text = _FY_TERM_RE.sub(fy, text)
+    text = FY_TERM_RE.sub(fy, text)
     text = text.replace("percent", " ")
     for pattern, symbol in _OPERATOR_WORDS:
         text = re.sub(pattern, f" {symbol} ", text)
@@ -351,7 +270,7 @@ def definition_formula(body: str, year: int | None, defining: str | None = None
                      formula)
     names = set(re.findall(r"(?<!')\b[a-z_]+\b(?![^']*'\))", formula)) - {"avg", "change",
                                                                             "row"}
-    defs = load_definitions()
+    defs = load_vocabulary()
     if "@" in formula or not (names or "row(" in formula) or not names <= (
             set(defs.metrics) | set(defs.concepts)):
         return None
@@ -390,7 +309,7 @@ _WHICH_RE = re.compile(r"\bwhich\b")
 
 def choice_asked(norm: str) -> tuple[list[str], Literal["max", "min"]] | None:
     """The line items a "which" question compares and whether it asks for the highest or the
-    lowest, or None: a set of ``metric_definitions.json`` it names ("Among operations,
+    lowest, or None: a set of the vocabulary it names ("Among operations,
     investing, and financing activities, which brought in the most ...?"), else two or more
     line items joined by "or" ("Which was larger, R&D or SG&A?"). A "which" question about
     segments or regions names no such set and is not one."""
@@ -406,7 +325,7 @@ def choice_asked(norm: str) -> tuple[list[str], Literal["max", "min"]] | None:
     pick: Literal["max", "min"] = "min" if direction == "min" else "max"
     if _OUTFLOW_BEFORE_RE.search(norm[:start]):
         pick = "min" if pick == "max" else "max"
-    defs = load_definitions()
+    defs = load_vocabulary()
     for entry in defs.sets.values():
         if all(re.search(p, norm) for p in entry.patterns):
             return list(entry.concepts), pick
@@ -420,10 +339,10 @@ def choice_asked(norm: str) -> tuple[list[str], Literal["max", "min"]] | None:
     return None
 
 
-def parse_question(question: str) -> MetricQuestion | None:
+def parse_question(question: Question) -> MetricQuestion | None:
     """What a metric, trend or judgment question asks; None when it names no metric or line
-    item the definitions know and defines none itself (a question for the prose path)."""
-    text = " ".join(question.split())
+    item the vocabulary's facts hold and defines none itself (a question for the prose path)."""
+    text = " ".join(question.text.split())
     asked, definitions = _split_definitions(text)
     asked = _SOURCE_NOTE_RE.sub(" ", asked)  # "D&A (from cash flow statement) % margin"
     norm = normalize(asked)
@@ -437,15 +356,10 @@ def parse_question(question: str) -> MetricQuestion | None:
     target, is_metric = _target(asked, judgment, definitions)
     if choice:
         target, is_metric, judgment = choice[0][0], False, None
-    months, quarter, quarter_year = 12, None, None
+    quarter, quarter_year = None, None
     if named := quarters_named(text):
         quarter, quarter_year, _ = named[0]
-        months = 3
-    if _HALF_RE.search(text):
-        months = 6
-    elif _NINE_RE.search(text):
-        months = 9
-    years = sorted(set(years_in(_quarterless(asked)))) or (
+    years = sorted(set(years_in(without_quarters(asked)))) or (
         [quarter_year] if quarter_year else sorted(set(years_in(" ".join(
             b for _, b in definitions)))))
     if quarter_year and not years:
@@ -456,16 +370,16 @@ def parse_question(question: str) -> MetricQuestion | None:
         target, is_metric = defined, True
     if target is None:
         return None
-    stored = load_definitions().metrics.get(target) if is_metric else None
+    stored = load_vocabulary().metrics.get(target) if is_metric else None
     aggregate, years, direction = _aggregate(asked, norm, years, choice is not None, judgment,
-                                             bool(stored and "[-1]" in stored.formula))
+                                             bool(stored and "[-1]" in (stored.formula or "")))
     decimals = None
     if match := _DECIMALS_RE.search(text):
         decimals = 0 if match["whole"] else _number(match["n"])
     scale_match = _SCALE_RE.search(text)
     return MetricQuestion(
-        question=question, target=target, is_metric=is_metric, years=years,
-        aggregate=aggregate, months=months, quarter=quarter, decimals=decimals,
+        question=question.text, target=target, is_metric=is_metric, years=years,
+        aggregate=aggregate, months=question.months, quarter=quarter, decimals=decimals,
         # the pattern's group matches only the three scale words
         scale=cast(Scale, scale_match["scale"].lower()) if scale_match else None,
         percent=bool(_PERCENT_RE.search(normalize(text))), formulas=formulas, titles=titles,
@@ -489,7 +403,7 @@ def _target(asked: str, judgment: str | None, definitions: list[tuple[str | None
     named = [n for n, _ in definitions if n]
     if target is None and named:
         target = _name_of(named[0])
-        is_metric = target in load_definitions().metrics
+        is_metric = target in load_vocabulary().metrics
     return target, is_metric
 
 
@@ -500,7 +414,7 @@ def _own_definitions(definitions: list[tuple[str | None, str]], target: str | No
     ratio is defined as: cash from operations / total current liabilities": a metric of the
     question's own, whose formula's names are the line items, never itself); and that metric's
     key when the asking text names it."""
-    defs = load_definitions()
+    defs = load_vocabulary()
     formulas: dict[str, str] = {}
     titles: dict[str, str] = {}
     defined = None
@@ -513,7 +427,7 @@ def _own_definitions(definitions: list[tuple[str | None, str]], target: str | No
         if phrase and key not in defs.metrics:
             own = "q_" + re.sub(r"[^a-z0-9]+", "_", phrase).strip("_")
             formulas[own], titles[own] = formula, phrase
-            if defined is None and (_phrase_pattern(phrase).search(norm) or key == target
+            if defined is None and (phrase_pattern(phrase).search(norm) or key == target
                                     or target is None):
                 defined = own
         elif key:
@@ -552,9 +466,3 @@ def _aggregate(asked: str, norm: str, years: list[int], choice: bool, judgment: 
     elif years:
         years = [years[-1]]
     return aggregate, years, direction
-
-
-def _quarterless(text: str) -> str:
-    for pattern in QUARTER_RES:
-        text = pattern.sub(lambda m: f" {m['y']} ", text)
-    return text

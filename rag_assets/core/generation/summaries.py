@@ -61,7 +61,7 @@ def summarize_report(answerer: Answerer, document: str, year: int, variant: Vari
             units = [u for h in topic_hits for u in units_of(h, answerer.locate)]
             if variant == "baseline":  # quoted as printed: no stitched definition
                 units = [u.model_copy(update={"footnotes": []}) for u in units]
-            scored = answerer.score(f"{subject} {topic}: {terms}", units)
+            scored = answerer.score(answerer.read(f"{subject} {topic}: {terms}"), units)
             taken = 0
             for item in scored:
                 key = item.unit.quote
@@ -74,7 +74,7 @@ def summarize_report(answerer: Answerer, document: str, year: int, variant: Vari
                     break
     else:
         units = [u for h in kept for u in units_of(h, answerer.locate)]
-        scored = answerer.score(f"{subject} summary", units)
+        scored = answerer.score(answerer.read(f"{subject} summary"), units)
         sources = page_sources(scored, answerer.config.model_context_chars)
         prompt = render(f"{variant}_summary", document=document, year=year, sources=sources,
                         max_sentences=len(SUMMARY_TOPICS) * per_topic)

@@ -14,7 +14,6 @@ import re
 from collections.abc import Sequence
 
 from rag_assets.core.generation.direct_rows import (
-    YEAR_RE,
     Cell,
     Cue,
     DirectAnswer,
@@ -22,28 +21,29 @@ from rag_assets.core.generation.direct_rows import (
     HeadingTerm,
     PageRows,
     Row,
-    asked_periods,
     first_match,
     heading_has,
     money,
     read_row,
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.question.question import Question
+from rag_assets.core.text.periods import PART_OF_YEAR_RE
+from rag_assets.core.text.years import FISCAL_YEAR_RE
 
 MAX_PAGES_READ = 4  # pages a ranking reads whole, at most
-_PART_OF_YEAR_RE = re.compile(r"\b(?:[369]|three|six|nine) months\b|\bq[1-4]\b", re.IGNORECASE)
 _SENTENCE_WINNER = (r"^(?P<name>(?:[A-Z][\w&'’./-]*)(?: (?:[A-Z][\w&'’./-]*|and|of|&))*?)"
                     r"(?: segment| business| division)? (?:was|were|is|are|remained|became) "
                     r"(?:again )?(?:the|our) {word}\b")
 
 
-def _terms_asked(question: str, cues: DirectCues) -> list[HeadingTerm]:
-    q = question.lower()
+def _terms_asked(question: Question, cues: DirectCues) -> list[HeadingTerm]:
+    q = question.text.lower()
     return [t for t in cues.terms.values()
             if any(re.search(rf"\b{re.escape(w)}\b", q) for w in t.question)]
 
 
-def _column(rows: Sequence[Row], question: str, unit: EvidenceUnit,
+def _column(rows: Sequence[Row], question: Question, unit: EvidenceUnit,
             cues: DirectCues) -> str | None:
     """The column a superlative compares: the measure and the period the question names, or
     None when the table does not print them (or two columns fit equally)."""
@@ -59,47 +59,47 @@ def _column(rows: Sequence[Row], question: str, unit: EvidenceUnit,
         if not fit and not any(w in scope for w in words):
             return None
         headings = fit or headings
-    periods = asked_periods(question)
+    periods = question.periods
     if periods:
         fit = [h for h in headings if any(heading_has(h, p) for p in periods)]
-        if not fit and (any(YEAR_RE.search(h) for h in headings)
+        if not fit and (any(FISCAL_YEAR_RE.search(h) for h in headings)
                         or not any(heading_has(unit.scope, p) for p in periods)):
             return None  # the columns are other periods, or the table is another year's
         headings = fit or headings
         if not any(q for q, _ in periods):  # a year asked: its full year before its quarter
-            headings = [h for h in headings if not _PART_OF_YEAR_RE.search(h)] or headings
+            headings = [h for h in headings if not PART_OF_YEAR_RE.search(h)] or headings
     elif len({re.sub(r"\d", "", h) for h in headings}) > 1 and len(headings) > 1:
         # several measures, none named: unsure which one ranks the rows
         return None if not terms else headings[0]
     return headings[0]
 
 
-def _measure(question: str, column: str, cues: DirectCues) -> str:
+def _measure(question: Question, column: str, cues: DirectCues) -> str:
     """How the answer names the compared figure: the column's heading when it names a measure
     ("Op. inc. 2023"), else the question's measure in the column's period ("net revenue in Q2
     2023")."""
     named = re.match(r"^(?P<what>.*?[a-z].*?)\s+(?P<when>(?:Q[1-4]\s*)?(?:FY\s?|Fiscal )?"
                      r"(?:19|20)\d{2})$", column)
-    if named and not _PART_OF_YEAR_RE.fullmatch(named["what"].strip()):
+    if named and not PART_OF_YEAR_RE.fullmatch(named["what"].strip()):
         # "Revenue 2024": "revenue in 2024" ("three months 2024" names a period, not a measure)
         what = named["what"]
         what = what[0].lower() + what[1:] if what[1:2].islower() else what
         return f"{what} in {named['when']}"
     if re.sub(r"\b(?:q[1-4]|fy|fiscal|year|\d+)\b", "",
-              _PART_OF_YEAR_RE.sub("", column.lower())).strip(" .,'-"):
+              PART_OF_YEAR_RE.sub("", column.lower())).strip(" .,'-"):
         return column
-    q = question.lower()
+    q = question.text.lower()
     for term in _terms_asked(question, cues):
         for word in term.question:
             found = re.search(rf"\b(?:net |total |gross )?{re.escape(word)}\b", q)
             if found:  # as the question writes it ("EBITDAR")
-                return f"{question[found.start():found.end()]} in {column}"
+                return f"{question.text[found.start():found.end()]} in {column}"
     return f"figure in {column}"
 
 
-def _categories(question: str, cues: DirectCues) -> list[Cue]:
+def _categories(question: Question, cues: DirectCues) -> list[Cue]:
     """What the question ranks ("segment", "product", "region"), as the cues list them."""
-    q = question.lower()
+    q = question.text.lower()
     return [c for c in cues.categories
             if c.word and re.search(c.pattern or rf"\b{re.escape(c.word)}(?:s|es)?\b", q)]
 
@@ -113,7 +113,7 @@ def _group_totals(rows: Sequence[Row]) -> list[Row]:
     return totals if len(totals) >= 2 else []
 
 
-def _measured(rows: list[Row], question: str, cues: DirectCues) -> list[Row]:
+def _measured(rows: list[Row], question: Question, cues: DirectCues) -> list[Row]:
     """The rows whose caption is the measure the question names ("Net sales" over the
     segments, not "Operating profit" over the same segments again). Captions that name no
     measure (regions) keep every row; measure captions of which none fits: no row."""
@@ -124,7 +124,7 @@ def _measured(rows: list[Row], question: str, cues: DirectCues) -> list[Row]:
     return [r for r in rows if any(w in r.unit.caption.lower() for w in measures)]
 
 
-def _table_winner(question: str, direction: str, selected: Sequence[EvidenceUnit],
+def _table_winner(question: Question, direction: str, selected: Sequence[EvidenceUnit],
                   pool: Sequence[EvidenceUnit], page_rows: PageRows | None, cues: DirectCues,
                   change: Cue | None = None) -> DirectAnswer | None:
     """The winner among the rows of a selected row's table, or of a table of the part's other
@@ -140,6 +140,37 @@ def _table_winner(question: str, direction: str, selected: Sequence[EvidenceUnit
     categories = _categories(question, cues)
     ranks = [w for c in categories if c.word for w in (c.word, *c.also)]
     groups_asked = any(c.level == "group" for c in categories)
+    read, tables = _tables_in(selected, pool, page_rows)
+    measures = [w for t in _terms_asked(question, cues) for w in t.heading]
+    units = [*read, *selected, *pool]
+    ordered = sorted(tables.items(), key=lambda t: -_named_by(t[0][2], ranks))  # stable
+    for table, quoted in ordered:
+        scope = table[2]
+        if (ranks or not quoted) and not _named_by(scope, ranks) and not _of_measure(scope,
+                                                                                      measures):
+            continue  # a customers table does not rank products
+        rows, printed, grouped = _members(units, table, groups_asked, measures, question, cues)
+        if not rows or len({(r.unit.caption, r.label) for r in rows}) < len(rows):
+            continue  # none, or one label twice: measures under captions, not members
+        column = _column(rows, question, rows[0].unit, cues)
+        if column is None:
+            continue
+        found = (_change_winner(question, direction, rows, _latest(column, question, rows),
+                                change, categories, cues) if change is not None
+                 else _ranked_winner(question, direction, rows, printed, grouped, column, cues))
+        if found is not None:
+            return found
+    return None
+
+
+TableKey = tuple[str, int, str]  # (document, year, the table's scope: title and header)
+
+
+def _tables_in(selected: Sequence[EvidenceUnit], pool: Sequence[EvidenceUnit],
+               page_rows: PageRows | None) -> tuple[list[EvidenceUnit], dict[TableKey, bool]]:
+    """The rows read from the quoted units' pages, and every table of the evidence, each with
+    whether it is quoted (a selected row's table; a table read from a page when it prints a row
+    the part selected: the rest of its page stands as the pool does)."""
     read: list[EvidenceUnit] = []
     if page_rows is not None:
         # the pages of the quoted units, best first: a table split over chunks, or one
@@ -147,82 +178,76 @@ def _table_winner(question: str, direction: str, selected: Sequence[EvidenceUnit
         pages = list(dict.fromkeys((u.document, u.year, u.page) for u in selected))
         read = [u for key in pages[:MAX_PAGES_READ] for u in page_rows(*key)]
     # a table split over two chunks is one table: its rows share the title and header
-    # quoted: a selected row's table; a table read from a page is quoted when it prints a row
-    # the part selected (the rest of its page stands as the pool does)
     quotes = {(u.document, u.year, u.quote) for u in selected if u.is_row}
     quoted_tables = {(u.document, u.year, u.scope) for u in [*selected, *read]
                      if u.is_row and (u.document, u.year, u.quote) in quotes}
-    tables: dict[tuple[str, int, str], bool] = {}
+    tables: dict[TableKey, bool] = {}
     for unit in [*read, *selected, *pool]:
         if unit.is_row:
             key = (unit.document, unit.year, unit.scope)
             tables.setdefault(key, key in quoted_tables)
-    measures = [w for t in _terms_asked(question, cues) for w in t.heading]
-
-    def named_by(scope: str) -> int:
-        """2 when the table's own title or header names what is ranked ("Our operating
-        segment results"), 1 when only its section does ("Note 17. Business segment ..." over
-        a table of a segment's product lines), else 0."""
-        own = " | ".join(scope.split(" | ")[-2:]).lower()
-        return 2 if any(r in own for r in ranks) else int(any(r in scope.lower() for r in ranks))
-
-    def of_measure(scope: str) -> bool:
-        """The table's own title or header names the measure asked ("EBITDAR")."""
-        own = " | ".join(scope.split(" | ")[-2:]).lower()
-        return any(w in own for w in measures)
-
-    ordered = sorted(tables.items(), key=lambda t: -named_by(t[0][2]))  # stable: else as found
-    for (document, year, scope), quoted in ordered:
-        if (ranks or not quoted) and not named_by(scope) and not of_measure(scope):
-            continue  # a customers table does not rank products
-        table = {u.quote: u for u in [*read, *selected, *pool]
-                 if u.is_row and (u.document, u.year, u.scope) == (document, year, scope)}
-        printed = [r for u in table.values() if (r := read_row(u)) is not None and r.cells]
-        rows = _group_totals(printed) if groups_asked else []
-        grouped = bool(rows)
-        if not grouped:
-            rows = [r for r in printed
-                    if r.label and first_match(cues.row_not_a_member, r.label.lower()) is None
-                    and not any(w in r.label.lower() for w in measures)]  # the measure's total
-            rows = _measured(rows, question, cues)
-        if len({(r.unit.caption, r.label) for r in rows}) < len(rows):
-            continue  # one label twice: the rows are measures under captions, not members
-        if not rows:
-            continue
-        column = _column(rows, question, rows[0].unit, cues)
-        if column is None:
-            continue
-        if change is not None:
-            found = _change_winner(question, direction, rows, _latest(column, question, rows),
-                                   change, categories, cues)
-            if found is not None:
-                return found
-            continue
-        ranked = [(c, r) for r in rows if (c := r.cell(column)) is not None]
-        if len(ranked) < 2 or (_terms_asked(question, cues)
-                               and any(c.shown.endswith("%") for c, _ in ranked)):
-            continue  # one row, or shares where the question asks for an amount
-        ranked.sort(key=lambda x: x[0].value, reverse=direction == "max")
-        if ranked[0][0].value == ranked[1][0].value:
-            continue  # a tie names no single winner
-        cell, winner = ranked[0]
-        text = (f"{winner.label} had the {_asked_word(question, direction, cues)} "
-                f"{_measure(question, column, cues)}: {money(cell, winner.unit, cues)}")
-        total = _total_of(printed, ranked, column, "" if grouped else winner.unit.caption, cues)
-        if total is None or direction != "max":
-            return DirectAnswer(kind="superlative", units=[winner.unit], text=f"{text}.")
-        total_cell, total_row = total
-        share = 100 * cell.value / total_cell.value
-        return DirectAnswer(
-            kind="superlative", units=[winner.unit, total_row.unit],
-            text=f"{text}, {share:.0f}% of the {money(total_cell, total_row.unit, cues)} total "
-                 f"({cell.shown.lstrip('$')} / {total_cell.shown.lstrip('$')}).")
-    return None
+    return read, tables
 
 
-def _asked_word(question: str, direction: str, cues: DirectCues) -> str:
+def _named_by(scope: str, ranks: Sequence[str]) -> int:
+    """2 when the table's own title or header names what is ranked ("Our operating segment
+    results"), 1 when only its section does ("Note 17. Business segment ..." over a table of a
+    segment's product lines), else 0."""
+    own = " | ".join(scope.split(" | ")[-2:]).lower()
+    return 2 if any(r in own for r in ranks) else int(any(r in scope.lower() for r in ranks))
+
+
+def _of_measure(scope: str, measures: Sequence[str]) -> bool:
+    """The table's own title or header names the measure asked ("EBITDAR")."""
+    own = " | ".join(scope.split(" | ")[-2:]).lower()
+    return any(w in own for w in measures)
+
+
+def _members(units: Sequence[EvidenceUnit], table: TableKey, groups_asked: bool,
+             measures: Sequence[str], question: Question, cues: DirectCues
+             ) -> tuple[list[Row], list[Row], bool]:
+    """The rows a table ranks (its groups' totals when groups are asked and printed, else its
+    members of the measure asked), every row it prints, and whether groups were ranked."""
+    rows_of = {u.quote: u for u in units if u.is_row and (u.document, u.year, u.scope) == table}
+    printed = [r for u in rows_of.values() if (r := read_row(u)) is not None and r.cells]
+    rows = _group_totals(printed) if groups_asked else []
+    if rows:
+        return rows, printed, True
+    members = [r for r in printed
+               if r.label and first_match(cues.row_not_a_member, r.label.lower()) is None
+               and not any(w in r.label.lower() for w in measures)]  # the measure's total
+    return _measured(members, question, cues), printed, False
+
+
+def _ranked_winner(question: Question, direction: str, rows: Sequence[Row],
+                   printed: Sequence[Row], grouped: bool, column: str, cues: DirectCues
+                   ) -> DirectAnswer | None:
+    """The row with the highest (or lowest) value in ``column``, with its share of the table's
+    total when one is printed; None for one row, a tie, or shares where an amount is asked."""
+    ranked = [(c, r) for r in rows if (c := r.cell(column)) is not None]
+    if len(ranked) < 2 or (_terms_asked(question, cues)
+                           and any(c.shown.endswith("%") for c, _ in ranked)):
+        return None
+    ranked.sort(key=lambda x: x[0].value, reverse=direction == "max")
+    if ranked[0][0].value == ranked[1][0].value:
+        return None  # a tie names no single winner
+    cell, winner = ranked[0]
+    text = (f"{winner.label} had the {_asked_word(question, direction, cues)} "
+            f"{_measure(question, column, cues)}: {money(cell, winner.unit, cues)}")
+    total = _total_of(printed, ranked, column, "" if grouped else winner.unit.caption, cues)
+    if total is None or direction != "max":
+        return DirectAnswer(kind="superlative", units=[winner.unit], text=f"{text}.")
+    total_cell, total_row = total
+    share = 100 * cell.value / total_cell.value
+    return DirectAnswer(
+        kind="superlative", units=[winner.unit, total_row.unit],
+        text=f"{text}, {share:.0f}% of the {money(total_cell, total_row.unit, cues)} total "
+             f"({cell.shown.lstrip('$')} / {total_cell.shown.lstrip('$')}).")
+
+
+def _asked_word(question: Question, direction: str, cues: DirectCues) -> str:
     """The superlative as the question writes it ("lowest", "most"), else "highest"/"lowest"."""
-    q = question.lower()
+    q = question.text.lower()
     cue = first_match([c for c in cues.superlative if c.direction == direction], q)
     found = re.search(cue.pattern, q) if cue else None
     return found.group(0) if found else "highest" if direction == "max" else "lowest"
@@ -231,33 +256,33 @@ def _asked_word(question: str, direction: str, cues: DirectCues) -> str:
 def _in_year(column: str, year: int) -> str | None:
     """``column`` of the same duration in ``year`` ("three months 2021" for "three months
     2022" and 2021), or None when it names no one year."""
-    years = list(YEAR_RE.finditer(column))
+    years = list(FISCAL_YEAR_RE.finditer(column))
     if len(years) != 1:
         return None
     return f"{column[:years[0].start(1)]}{year}{column[years[0].end(1):]}"
 
 
-def _latest(column: str, question: str, rows: Sequence[Row]) -> str:
+def _latest(column: str, question: Question, rows: Sequence[Row]) -> str:
     """The column a change is measured to: the latest year the question names, in
     ``column``'s duration ("from 2021 to 2022" over 2020 | 2021 | 2022 ends in 2022)."""
-    years = sorted({int(y) for _, y in asked_periods(question)})
+    years = sorted({int(y) for _, y in question.periods})
     later = _in_year(column, years[-1]) if years else None
     return later if later and any(r.cell(later) is not None for r in rows) else column
 
 
-def _prior_column(column: str, question: str, rows: Sequence[Row]) -> str | None:
+def _prior_column(column: str, question: Question, rows: Sequence[Row]) -> str | None:
     """The column a change is measured from: the earlier year the question names, else the
     year before ``column``, of the same duration, when the rows print it."""
-    years = list(YEAR_RE.finditer(column))
+    years = list(FISCAL_YEAR_RE.finditer(column))
     if len(years) != 1:
         return None
     now = int(years[0][1])
-    asked = sorted({int(y) for _, y in asked_periods(question)} - {now})
+    asked = sorted({int(y) for _, y in question.periods} - {now})
     prior = _in_year(column, asked[0] if asked and asked[0] < now else now - 1)
     return prior if prior and any(r.cell(prior) is not None for r in rows) else None
 
 
-def _change_winner(question: str, direction: str, rows: Sequence[Row], column: str,
+def _change_winner(question: Question, direction: str, rows: Sequence[Row], column: str,
                    change: Cue, categories: Sequence[Cue], cues: DirectCues
                    ) -> DirectAnswer | None:
     """The row whose figure changed most (direction "max") or least from the prior period's
@@ -276,7 +301,7 @@ def _change_winner(question: str, direction: str, rows: Sequence[Row], column: s
     if round(changes[0][0], 1) == round(changes[1][0], 1):
         return None
     pct, now, then, row = changes[0]
-    phrase = re.search(change.pattern, question.lower())
+    phrase = re.search(change.pattern, question.text.lower())
     among = f" of the {categories[0].word}s" if categories else ""
     measure = _measure(question, column, cues).rsplit(" in ", 1)[0]
     if round(pct) == 0:
@@ -313,7 +338,7 @@ _NAME_PERIOD_RE = re.compile(r"^(?P<name>.*?[^\W\d_].*?) (?P<period>(?:(?:three|
                              r"months )?(?:19|20)\d{2})$")
 
 
-def _column_winner(question: str, direction: str, units: Sequence[EvidenceUnit],
+def _column_winner(question: Question, direction: str, units: Sequence[EvidenceUnit],
                    page_rows: PageRows | None, cues: DirectCues) -> DirectAnswer | None:
     """The winner among a table's columns, when its columns are what is ranked and its rows the
     measures (JPMorgan's segment results: "Total net revenue" over a column per segment and
@@ -326,7 +351,7 @@ def _column_winner(question: str, direction: str, units: Sequence[EvidenceUnit],
     if not _categories(question, cues):
         return None
     measures = [w for t in _terms_asked(question, cues) for w in t.heading]
-    periods = asked_periods(question)
+    periods = question.periods
     if not measures or not periods:
         return None
     rows = [u for u in units if u.is_row]
@@ -369,10 +394,10 @@ def _column_winner(question: str, direction: str, units: Sequence[EvidenceUnit],
     return None
 
 
-def _sentence_winner(question: str, direction: str, selected: Sequence[EvidenceUnit],
+def _sentence_winner(question: Question, direction: str, selected: Sequence[EvidenceUnit],
                      cues: DirectCues) -> DirectAnswer | None:
     words = [c.pattern for c in cues.superlative if c.direction == direction]
-    periods = asked_periods(question)
+    periods = question.periods
     for unit in selected:
         if unit.is_row:
             continue
@@ -390,11 +415,11 @@ def _sentence_winner(question: str, direction: str, selected: Sequence[EvidenceU
     return None
 
 
-def superlative(question: str, selected: Sequence[EvidenceUnit],
+def superlative(question: Question, selected: Sequence[EvidenceUnit],
                 pool: Sequence[EvidenceUnit], page_rows: PageRows | None, cues: DirectCues
                 ) -> DirectAnswer | None:
     """The winner a superlative question asks for, or None (:mod:`superlatives`)."""
-    q = question.lower()
+    q = question.text.lower()
     if first_match(cues.which_question, q) is None or first_match(cues.superlative_not, q):
         return None
     change = first_match(cues.change_rank, q)

@@ -17,29 +17,15 @@ from collections.abc import Sequence
 from pydantic import BaseModel, Field
 
 from rag_assets.core.ingest.pages import Page
-from rag_assets.core.ingest.routing import (
-    COVER_PAGES,
-    GENERIC_ID_WORDS,
-    cover_profile,
-    display_name,
-)
+from rag_assets.core.ingest.routing import COVER_PAGES, cover_profile, display_name
 from rag_assets.core.ingest.sections import page_items, sections_of, topic_title, topics_by_page
 from rag_assets.core.ingest.statements import STATEMENT_TITLES, classify_page
+from rag_assets.core.text.filing_kinds import GENERIC_ID_WORDS, form_of
 
 MAX_SECTION_CHARS = 80
 MAX_TITLE_CHARS = 100
 MAX_TOPICS = 2  # note topics a header names (a page may close one note and open another)
 MAX_ITEMS = 4  # further Items a page heads (Part II Items 1, 1A, 2, 5 share one 10-Q page)
-DOC_TYPES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\bFORM\s+10-K\b|\bANNUAL REPORT PURSUANT TO SECTION 13", re.I), "10-K"),
-    (re.compile(r"\bFORM\s+10-Q\b|\bQUARTERLY REPORT PURSUANT TO SECTION 13", re.I), "10-Q"),
-    (re.compile(r"\bFORM\s+20-F\b", re.I), "20-F"),
-    (re.compile(r"\bFORM\s+8-K\b|\bCURRENT REPORT\s+PURSUANT TO SECTION 13", re.I), "8-K"),
-    (re.compile(r"\bREGULATION\s+\((?:EU|EC)\)", re.I), "EU regulation"),
-    (re.compile(r"\bDIRECTIVE\s+\((?:EU|EC)\)", re.I), "EU directive"),
-    (re.compile(r"\b(?:earnings|press)\s+release\b", re.I), "earnings release"),
-    (re.compile(r"\bannual\s+report\b", re.I), "annual report"),
-)
 
 
 class PageContext(BaseModel):
@@ -101,7 +87,7 @@ def document_context(document: str, year: int, pages: Sequence[Page]) -> Documen
     cover = [p.text for p in pages[:COVER_PAGES]]
     profile = cover_profile(document, year, pages)
     lines = [p.lines for p in pages]
-    doc_type = doc_type_of(document, "\n".join(cover))
+    doc_type = form_of(document, "\n".join(cover))
     items, opened = page_items(lines, doc_type)
     topics = topics_by_page(lines, items)
     return DocumentContext(
@@ -130,23 +116,6 @@ def company_name(document: str, registrant: str | None) -> str:
         return display_name(registrant)
     words = [w for w in re.split(r"[-_\s]+", document) if w and w.lower() not in GENERIC_ID_WORDS]
     return " ".join(w.title() if w.islower() else w for w in words) or document
-
-
-def doc_type_of(document: str, cover_text: str) -> str:
-    """The form a document is filed as, read from its cover, else from its id."""
-    for pattern, name in DOC_TYPES:
-        if pattern.search(cover_text):
-            return name
-    words = set(re.split(r"[-_\s]+", document.lower()))
-    if "10k" in words:
-        return "10-K"
-    if "10q" in words:
-        return "10-Q"
-    if "8k" in words:
-        return "8-K"
-    if {"earnings", "release"} & words:
-        return "earnings release"
-    return "report"
 
 
 def _short(text: str | None, limit: int) -> str | None:

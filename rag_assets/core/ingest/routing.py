@@ -1,4 +1,5 @@
-"""Routing a question to documents and years before searching.
+"""How a document is named: its profile, read from its cover (questions are routed with it in
+:mod:`rag_assets.core.question.companies`).
 
 Across a corpus of many reports, "What did Pfizer earn in 2021?" should be searched in Pfizer's
 2021 10-K, not in every page of every report. Document aliases come from the document itself (the
@@ -16,43 +17,15 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from rag_assets.core.ingest.pages import Page
+from rag_assets.core.text.filing_kinds import GENERIC_ID_WORDS, PERIOD_ID_WORD_RE
 
-# "fiscal 2022", "fiscal year 2022", "FY2022", "FY 2022", "FY22", "FY'22", or a bare 2022;
-# not part of a longer number ("$2,018", "2018.5"), an amount, or an EU act's number
-# ("Regulation (EU) 2016/679", "Directive 95/46/EC": 2016 is not a year asked about)
-YEAR_RE = re.compile(
-    r"(?<![\d$.,/])(?:(?:fiscal(?:\s+year)?\s+)?(?P<year>(?:19[5-9]|20\d)\d)(?!\d|[,.]\d|/\d)"
-    r"|\bFY\s?'?(?P<fy>\d{4}|\d{2})\b)",
-    re.IGNORECASE,
-)
 ALIASES_PATH = Path(__file__).with_name("company_aliases.json")
-# a quarter glued to its year ("Q22023", "Q2'2023"): read as "Q2 2023" so the year is found
-GLUED_QUARTER_RE = re.compile(r"\bQ([1-4])'?((?:19|20)\d\d)\b", re.IGNORECASE)
-# the quarter a question asks about: "Q2 2023", "Q4 of FY2023", "2021 Q1", "second quarter"
-QUARTER_WORDS = ("first", "second", "third", "fourth")
-ASKED_QUARTER_RE = re.compile(
-    r"\bq(?P<q>[1-4])\b|\b(?P<w>first|second|third|fourth)\s+(?:fiscal\s+)?quarter\b",
-    re.IGNORECASE)
-# The kind of filing a question names, against the kind a document's name carries: a filing is
-# ingested as "<company>-<kind>[-q<N>|-<date>]" (jpmorgan-10q-q1, foot-locker-8k-2022-05-20,
-# mgm-resorts-earnings-q4; issue 18: several filings of one company in one year stay distinct
-# documents). Source: the SEC form names (10-K annual report, 10-Q quarterly report, 8-K
-# current report) and the press release a company's earnings are announced in.
-FILING_KIND_WORDS = {
-    "10k": re.compile(r"\b10-?k\b|\bannual report\b", re.IGNORECASE),
-    "10q": re.compile(r"\b10-?q\b|\bquarterly report\b", re.IGNORECASE),
-    "8k": re.compile(r"\b8-?k\b|\bcurrent report\b", re.IGNORECASE),
-    "earnings": re.compile(r"\bearnings (?:release|report)\b|\bpress release\b",
-                           re.IGNORECASE),
-}
-# what may stand between a year and the filing it names: "2020 10-K", "2020 Form 10-K"
-FORM_WORD_RE = re.compile(r"\s+(?:form\s+)?", re.IGNORECASE)
 # the cover's name line(s) just above "(Exact name of registrant ...)": up to five lines, since
 # some filings set one word (or one letter) per line (found by str.find, not a regex: a pattern
 # of "up to five lines before" backtracks for seconds on a cover that lacks the phrase)
@@ -76,15 +49,12 @@ NAME_SMALL_WORDS = {"of", "and", "the", "de", "du", "des", "la", "le", "y", "for
 # a company named in the running text: "The Coca-Cola Company", "Acme Widgets, Inc."
 # (words on one line: "... Per Diluted Share\nCompany Raises Outlook" names no company; the verb
 # of "DOCUMENTS INCORPORATED BY REFERENCE" is no legal suffix)
-_NAME_WORDS = r"[a-z]?[A-Z0-9][\w&.'’-]*(?:[ \t]+[A-Z][\w&.'’-]*){0,4},?[ \t]+"
-_LEGAL_SUFFIX = (r"Company|Inc\.|Incorporated(?![ \t]+(?:by|in|herein)\b)|Corporation|Corp\.|"
+NAME_WORDS = r"[a-z]?[A-Z0-9][\w&.'’-]*(?:[ \t]+[A-Z][\w&.'’-]*){0,4},?[ \t]+"
+LEGAL_SUFFIX = (r"Company|Inc\.|Incorporated(?![ \t]+(?:by|in|herein)\b)|Corporation|Corp\.|"
                  r"plc|N\.V\.")
 # on a cover, set in capitals too ("McDONALD'S CORPORATION")
 NAMED_COMPANY_RE = re.compile(
-    rf"(?<![\w&.'-])(?P<name>(?:(?:The|THE)[ \t]+)?{_NAME_WORDS}(?i:{_LEGAL_SUFFIX}))(?![\w-])")
-# in a question, only as a name is written: "WHAT WAS THE COMPANY REVENUE?" names no company
-NAMED_COMPANY_IN_TEXT_RE = re.compile(
-    rf"(?<![\w&.'-])(?P<name>(?:The[ \t]+)?{_NAME_WORDS}(?:{_LEGAL_SUFFIX}))(?![\w-])")
+    rf"(?<![\w&.'-])(?P<name>(?:(?:The|THE)[ \t]+)?{NAME_WORDS}(?i:{LEGAL_SUFFIX}))(?![\w-])")
 # the company a press release opens with: "MGM Resorts International (NYSE: MGM)"
 NAME_BEFORE_SYMBOL_RE = re.compile(
     r"(?<![\w&.'-])(?P<name>[a-z]?[A-Z0-9][\w&.'’-]*(?:,?[ \t]+[A-Z][\w&.'’-]*){0,5})"
@@ -129,28 +99,8 @@ INITIALS_SKIP = {"the", "and", "of", "&", "for"}
 COVER_PAGES = 2  # a 10-K names its registrant and its symbols on its first page or two
 MIN_INITIALS = 3  # "GM" for General Mills would name General Motors as often
 MAX_NAME_WORDS = 6  # a longer "name" is a cover line read wrong: no initials from it
-# a company as questions name one that no alias matched: "Tesla's", "TSLA's", "$TSLA",
-# "Acme Widgets, Inc."; words before "'s" that are no company ("What's", "the Company's")
-# (a name may open with a small letter: "eBay's")
-POSSESSIVE_RE = re.compile(
-    r"(?<![\w&.-])(?P<name>(?:[a-z]?[A-Z][\w&.-]*\s+){0,2}[a-z]?[A-Z][\w&.-]*?)['’]s\b")
-DOLLAR_TICKER_RE = re.compile(r"(?<![\w$])\$(?P<name>[A-Z]{1,5})\b")
 EXCHANGE_TICKER_RE = re.compile(
     r"\b(?:NYSE|NASDAQ|Nasdaq)\s*:\s*(?P<name>[A-Z]{1,5}(?:\.[A-Z])?)\b")
-BARE_TICKER_RE = re.compile(r"(?<![\w&$.-])(?P<name>[A-Z]{2,5})(?![\w&.-])")
-NOT_COMPANY_WORDS = {
-    "what", "that", "it", "there", "here", "who", "how", "let", "where", "when", "company",
-    "companies", "management", "board", "group", "firm", "registrant", "year", "quarter",
-    "nation", "country", "world", "today", "moody", "investor", "investors", "analyst", "segment",
-    "business", "america", "europe", "asia", "china", "state", "government", "people", "he",
-    "she", "one", "which", "this", "fiscal",
-}
-GENERIC_ID_WORDS = {"10k", "10q", "8k", "annual", "report", "annualreport", "paper", "earnings",
-                    "release", "filing"}
-# a document id's words that date it rather than name it: a quarter, a year, a day
-PERIOD_ID_WORD_RE = re.compile(r"(?:q[1-4]|h[12]|fy\d{2,4}|\d+)", re.IGNORECASE)
-
-
 class DocumentProfile(BaseModel):
     """How a question may name a document."""
 
@@ -206,20 +156,6 @@ def name_key(name: str) -> str:
     """A registrant name compared without case, punctuation, a leading "The" or a trailing legal
     suffix ("The Kraft Heinz Company" == "KRAFT HEINZ CO.")."""
     return re.sub(r"[^a-z0-9&]+", " ", short_name(name).lower()).strip()
-
-
-def _year_of(match: re.Match[str]) -> int:
-    """The year a :data:`YEAR_RE` match writes (two digits: FY99 is 1999, FY22 is 2022)."""
-    if match.group("year"):
-        return int(match.group("year"))
-    fy = match.group("fy")
-    return int(fy) if len(fy) == 4 else (2000 if int(fy) < 50 else 1900) + int(fy)
-
-
-def years_in(question: str) -> list[int]:
-    """Years a question asks about, in order of mention, each once."""
-    text = GLUED_QUARTER_RE.sub(r"Q\1 \2", question)
-    return list(dict.fromkeys(_year_of(match) for match in YEAR_RE.finditer(text)))
 
 
 def registrant_name(cover: str) -> str | None:
@@ -468,131 +404,14 @@ def _unique(values: Iterable[str]) -> list[str]:
     out: list[str] = []
     for value in (v.strip() for v in values):
         if len(value) < 2 or any(
-            o.lower() == value.lower() and not _case_sensitive(o) for o in out
+            o.lower() == value.lower() and not case_sensitive_alias(o) for o in out
         ) or value in out:
             continue
         out.append(value)
     return out
 
 
-def _case_sensitive(alias: str) -> bool:
+def case_sensitive_alias(alias: str) -> bool:
     """Tickers and acronyms (capitals only): "PFE" must not match the letters "pfe" inside other
     text, nor a word in lower case."""
     return alias.isupper() and len(alias) <= 5
-
-
-@lru_cache(maxsize=4096)
-def _alias_pattern(alias: str) -> re.Pattern[str]:
-    """Whole words; a two-letter acronym ("KO", "P&G") only in capitals, a longer one in any case
-    (:func:`alias_match` then wants a capital in what it matched)."""
-    # "Coca-Cola" and "Coca Cola" name the same company
-    body = r"[\s-]+".join(re.escape(part) for part in re.split(r"[\s-]+", alias) if part)
-    two_letters = sum(ch.isalpha() for ch in alias) <= 2
-    flags = 0 if _case_sensitive(alias) and two_letters else re.IGNORECASE
-    return re.compile(rf"(?<![\w]){body}(?![\w])", flags)
-
-
-def alias_match(alias: str, text: str) -> str | None:
-    """Where ``text`` names ``alias``, as written there: a name in any case ("pfizer"); an acronym
-    of three letters or more in any case that writes a capital ("JnJ", "Amex", "PFE", not the
-    words "cost" or "pfe"); a two-letter one only in capitals ("KO", not "ko" nor "Ko")."""
-    for match in _alias_pattern(alias).finditer(text):
-        if not _case_sensitive(alias) or any(ch.isupper() for ch in match.group(0)):
-            return match.group(0)
-    return None
-
-
-def route(question: str, profiles: Sequence[DocumentProfile]) -> list[str]:
-    """Documents the question names (by any alias); empty means the whole corpus."""
-    question = _straight(question)
-    named = {
-        p.document
-        for p in profiles
-        for alias in p.aliases
-        if alias_match(alias, question)
-    }
-    return sorted(named)
-
-
-def filing_tokens(document: str) -> set[str]:
-    """The words of a document's name: its kind ("10q") and quarter ("q2") among them."""
-    return set(re.split(r"[-_\s|]+", document.lower()))
-
-
-def asked_quarters(question: str) -> set[str]:
-    """The quarters a question names, as a document's name writes them ("q2")."""
-    return {f"q{m['q']}" if m["q"] else f"q{QUARTER_WORDS.index(m['w'].lower()) + 1}"
-            for m in ASKED_QUARTER_RE.finditer(GLUED_QUARTER_RE.sub(r"Q\1 \2", question))}
-
-
-def filing_years(question: str) -> list[int]:
-    """The years a question writes on a filing ("its 2020 10-K", "the FY2018 annual report",
-    "the 2022 earnings release"), in order of mention: they name the partitions to read, whatever
-    other years the question quotes ("invest over 2021-2025, according to its 2020 10-K" asks the
-    2020 report for a plan, not the 2021 and 2025 reports)."""
-    text = GLUED_QUARTER_RE.sub(r"Q\1 \2", question)
-    years = []
-    for match in YEAR_RE.finditer(text):
-        gap = FORM_WORD_RE.match(text, match.end())  # " ", " Form "
-        if gap and any(words.match(text, gap.end()) for words in FILING_KIND_WORDS.values()):
-            years.append(_year_of(match))
-    return list(dict.fromkeys(years))
-
-
-def named_filings(question: str, documents: Sequence[str]) -> list[str]:
-    """Of the documents a question names (one company's 10-K, 10-Qs, 8-Ks, releases), those of
-    the kind and the quarter it asks about ("in this 10-K", "in 2021 Q1"); a word that names no
-    document's kind or quarter narrows nothing."""
-    kept = list(documents)
-    kinds = {kind for kind, words in FILING_KIND_WORDS.items() if words.search(question)}
-    for wanted in (kinds, asked_quarters(question)):
-        if wanted:
-            kept = [d for d in kept if filing_tokens(d) & wanted] or kept
-    return kept
-
-
-def unindexed_company(question: str, profiles: Sequence[DocumentProfile]) -> str | None:
-    """The company a question names when it names none of the profiles' companies, else None.
-
-    Read with high precision: a company of the alias table that no profile is, by its name,
-    nickname or ticker ("Big Blue", "AMEX", "TSLA" with no such filing indexed) written with a
-    capital, a name with a legal suffix ("Acme Widgets, Inc."), a ticker written as one
-    ("$TSLA", "NYSE: TSLA", "TSLA's"), a capitalised possessive ("Tesla's", "eBay's"), a bare
-    capitals word of three to five letters that is no known acronym ("TSLA revenue"). A name any
-    profile's alias matches is no unindexed company.
-    """
-    text = _straight(question)
-    if route(text, profiles):
-        return None
-    table = load_alias_table()
-    indexed = {id(e) for p in profiles
-               if (e := table.entry_for(p.title, *p.aliases)) is not None}
-    for entry in table.companies:
-        if id(entry) not in indexed:
-            names = [short_name(n) for n in entry.names]
-            for alias in (*names, *entry.aliases, *entry.tickers):
-                found = alias_match(alias, text)
-                if found and not found[0].islower():  # "block of shares" names no Block
-                    return found
-    candidates = [m.group("name") for m in NAMED_COMPANY_IN_TEXT_RE.finditer(text)]
-    candidates += [m.group("name") for m in DOLLAR_TICKER_RE.finditer(text)]
-    candidates += [m.group("name") for m in EXCHANGE_TICKER_RE.finditer(text)]
-    for match in POSSESSIVE_RE.finditer(text):
-        words = match.group("name").split()
-        while words and words[0].lower() in NOT_COMPANY_WORDS | INITIALS_SKIP:
-            words = words[1:]  # "What Tesla's" would be a sentence's first word
-        if words and words[-1].lower() not in NOT_COMPANY_WORDS:
-            candidates.append(" ".join(words))
-    candidates += [m.group("name") for m in BARE_TICKER_RE.finditer(text)
-                   if len(m.group("name")) >= MIN_INITIALS]
-    for name in candidates:
-        if name.upper() in table.not_aliases or name.lower() in NOT_COMPANY_WORDS:
-            continue
-        if not any(alias_match(a, name) for p in profiles for a in p.aliases):
-            return " ".join(name.split())
-    return None
-
-
-def _straight(text: str) -> str:
-    """Curly apostrophes as straight ones: "Mickey D’s" is "Mickey D's"."""
-    return text.replace("’", "'").replace("‘", "'")

@@ -11,17 +11,17 @@
   not on this machine the stage says why in ``RetrievalResult.unavailable`` and the first stage's
   ranking is returned unchanged;
 - ``routed``: ``citation_rerank`` within the documents and years the question names
-  (:mod:`rag_assets.core.ingest.routing`), the whole corpus when it names none, with a bonus
+  (:mod:`rag_assets.core.question.companies`), the whole corpus when it names none, with a bonus
   (``statement_weight``) for chunks of the financial statements the question names, and half of
-  it for those holding the inputs of the metric it names (:mod:`rag_assets.core.retrieval.query`),
+  it for those holding the inputs of the metric it names (the finance vocabulary),
   and a bonus (``section_weight``) for chunks of the sections that answer what it asks about
   (legal matters, segments, deals, outlook: the intent lexicon), read from each chunk's header
   (:func:`rag_assets.core.ingest.sections.sections_of`). A question that names a company no
   indexed document is searches every document and says so in its scope.
 
-Every strategy ranks with the question's ranking text
-(:func:`rag_assets.core.retrieval.query.understand`: instruction boilerplate such as "Answer in
-USD millions." removed); BM25 also reads the line items of the metrics the question names
+Every strategy takes a :class:`~rag_assets.core.question.question.Question` (read once by
+:meth:`Retriever.read`) and ranks with its ranking text (instruction boilerplate such as "Answer
+in USD millions." removed); BM25 also reads the line items of the metrics the question names
 ("capex" -> "purchases of property, plant and equipment").
 
 Two levels: ``hits`` ranks chunks; ``pages`` ranks pages, each scored by its best chunk plus
@@ -44,17 +44,10 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rag_assets.core.chunks.chunking import ChunkKind
-from rag_assets.core.ingest.routing import (
-    DocumentProfile,
-    filing_years,
-    named_filings,
-    route,
-    unindexed_company,
-    years_in,
-)
+from rag_assets.core.ingest.routing import DocumentProfile
 from rag_assets.core.ingest.sections import sections_of
+from rag_assets.core.question.question import Question, read_question
 from rag_assets.core.retrieval.embeddings import Embedder
-from rag_assets.core.retrieval.query import QueryPlan, understand
 from rag_assets.core.retrieval.references import blend_scores, citation_scores
 from rag_assets.core.retrieval.store import VectorStore, sql_text
 
@@ -181,7 +174,7 @@ class RetrievalResult(BaseModel):
     hits: list[Hit]
     pages: list[Hit] = Field(default_factory=list, description="the page-level ranking")
     scope: Scope
-    plan: QueryPlan | None = None
+    read: Question | None = Field(default=None, description="the question as read")
     unavailable: str | None = None
     latency_ms: float
 
@@ -316,17 +309,27 @@ class Retriever:
             self._profiles = [DocumentProfile.model_validate(p) for p in self.store.profiles()]
         return self._profiles
 
-    def resolve_scope(self, question: str, kind: ChunkKind) -> Scope:
+    def partitions(self, kind: ChunkKind) -> list[tuple[str, int]]:
+        """The (document, year) pairs indexed for ``kind``, read from the store once."""
+        if kind not in self._partitions:
+            self._partitions[kind] = self.store.partitions(kind)
+        return self._partitions[kind]
+
+    def read(self, text: str) -> Question:
+        """The question read against the indexed documents' profiles (the one reading every
+        stage takes); without query understanding, ranked as written."""
+        question = read_question(text, self.profiles)
+        return question if self.config.understand_query else question.plain()
+
+    def resolve_scope(self, question: Question, kind: ChunkKind) -> Scope:
         """Documents the question names, and the years it asks about (±1 when none is held; the
         latest when they span at most ``COMPARATIVE_YEARS`` and it is held); a year written on
         a filing ("its 2020 10-K") is the one asked, whatever other years it quotes."""
-        if kind not in self._partitions:
-            self._partitions[kind] = self.store.partitions(kind)
-        documents = named_filings(question, route(question, self.profiles)) or None
-        held = [(d, y) for d, y in self._partitions[kind] if documents is None or d in documents]
+        documents = question.documents or None
+        held = [(d, y) for d, y in self.partitions(kind) if documents is None or d in documents]
         held_years = {y for _, y in held}
-        asked = filing_years(question) or years_in(question)
-        unindexed = None if documents else unindexed_company(question, self.profiles)
+        asked = question.filing_years or question.years
+        unindexed = question.unindexed
         how = [f"documents {', '.join(documents)}" if documents
                else f"no indexed company named ({unindexed}): all documents" if unindexed
                else "all documents"]
@@ -358,7 +361,7 @@ class Retriever:
     # -- strategies -----------------------------------------------------------------------
     def search(
         self,
-        question: str,
+        question: Question | str,
         strategy: Strategy,
         kind: ChunkKind = "enriched",
         *,
@@ -368,15 +371,15 @@ class Retriever:
     ) -> RetrievalResult:
         """Ranked chunks and pages of one strategy. ``scope`` is an explicit filter and always
         wins; otherwise ``route`` (default: only for ``routed``) narrows to the documents and
-        years the question names."""
+        years the question names. A question given as text is read here, once."""
         started = time.perf_counter()
+        plan = self.read(question) if isinstance(question, str) else question
         k = k or self.config.k
         depth = max(k, self.config.first_stage_k)  # pages are ranked from this many chunks
-        plan = self.plan(question)
         if route is None:
             route = strategy == "routed"
         if scope is None:
-            scope = self.resolve_scope(question, kind) if route else Scope()
+            scope = self.resolve_scope(plan, kind) if route else Scope()
         where = scope.where()
         unavailable = None
         if strategy == "dense":
@@ -391,7 +394,7 @@ class Retriever:
         elif strategy == "hybrid_blended":
             ranked = self._blended(plan, kind, depth, where)
         elif strategy in ("citation_rerank", "routed"):
-            ranked = self.citation_rerank(question, self._blended(plan, kind, depth, where))
+            ranked = self.citation_rerank(plan.text, self._blended(plan, kind, depth, where))
             if strategy == "routed":
                 ranked = self.section_boost(plan, self.statement_boost(plan, ranked))
         elif strategy == "cross_encoder":
@@ -402,27 +405,17 @@ class Retriever:
         else:  # pragma: no cover - Literal guards the callers
             raise ValueError(f"unknown strategy {strategy!r}")
         return RetrievalResult(
-            question=question, strategy=strategy, kind=kind, hits=ranked[:k],
+            question=plan.text, strategy=strategy, kind=kind, hits=ranked[:k],
             pages=rank_pages(ranked, self.config.page_bonus, self.config.page_extra_hits)[:k],
-            scope=scope, plan=plan, unavailable=unavailable,
+            scope=scope, read=plan, unavailable=unavailable,
             latency_ms=round((time.perf_counter() - started) * 1000, 2),
         )
 
-    def plan(self, question: str) -> QueryPlan:
-        """What the question asks, and the text each ranking reads.
-
-        An answer asks for the plan of one question several times (its parts, its years, each
-        ranking): the question is understood once and each caller gets its own copy."""
-        if self.config.understand_query:
-            return _understood(question).model_copy(deep=True)
-        return QueryPlan(question=question, ranking_text=question, years=years_in(question),
-                         metrics=[], statements=[], named_statements=[], expansion=[])
-
-    def _dense(self, plan: QueryPlan, kind: ChunkKind, k: int, where: str | None) -> list[Hit]:
+    def _dense(self, plan: Question, kind: ChunkKind, k: int, where: str | None) -> list[Hit]:
         vector = self.embedder.embed_query(plan.ranking_text)
         return _hits(self.store.dense(kind, vector, k, where), "dense")
 
-    def _bm25(self, plan: QueryPlan, kind: ChunkKind, k: int, where: str | None) -> list[Hit]:
+    def _bm25(self, plan: Question, kind: ChunkKind, k: int, where: str | None) -> list[Hit]:
         """BM25 of the question, fused with BM25 of the question and its metrics' line items
         at ``expansion_weight``: synonyms find a filing's own words without drowning the
         question's (eight words for "revenue" would outweigh "Software and Cloud")."""
@@ -432,12 +425,12 @@ class Retriever:
         expanded = _hits(self.store.bm25(kind, plan.bm25_text, k, where), "bm25")
         return fuse_ranks([(plain, 1.0), (expanded, self.config.expansion_weight)], "bm25")
 
-    def _blended(self, plan: QueryPlan, kind: ChunkKind, k: int, where: str | None) -> list[Hit]:
+    def _blended(self, plan: Question, kind: ChunkKind, k: int, where: str | None) -> list[Hit]:
         dense = self._dense(plan, kind, k, where)
         bm25 = self._bm25(plan, kind, k, where)
         return blended_rank(dense, bm25, self.config.w_vec, self.config.w_bm25)[:k]
 
-    def statement_boost(self, plan: QueryPlan, hits: Sequence[Hit]) -> list[Hit]:
+    def statement_boost(self, plan: Question, hits: Sequence[Hit]) -> list[Hit]:
         """Scores (0..1) plus ``statement_weight`` for chunks of a statement the question names
         ("using the cash flow statement"), ``inferred_statement_share`` of it for a statement
         only its metric points to (capex: cash flows); unchanged when it asks for none."""
@@ -452,7 +445,7 @@ class Retriever:
                   for h in hits]
         return _reranked(hits, scores, hits[0].stage)
 
-    def section_boost(self, plan: QueryPlan, hits: Sequence[Hit]) -> list[Hit]:
+    def section_boost(self, plan: Question, hits: Sequence[Hit]) -> list[Hit]:
         """Scores plus ``section_weight`` for chunks of a section that answers the question's
         intent (its Item, note or statement, read from the chunk's header); unchanged when the
         question names no intent."""
@@ -556,9 +549,3 @@ def pack_context(hits: Sequence[Hit], budget: int = 5000) -> PackedContext:
             dropped.append(hit.chunk_id)
     return PackedContext(texts=texts, chunk_ids=ids, chars=used, truncated=truncated,
                          dropped=dropped)
-
-
-@lru_cache(maxsize=1024)
-def _understood(question: str) -> QueryPlan:
-    """``understand`` of a question, kept: a pure function of the text and the lexicons."""
-    return understand(question)

@@ -281,7 +281,7 @@ class _Retriever:
         self.embedder = _Embedder()
         self.searched: list[str] = []
 
-    def plan(self, text: str) -> _Plan:
+    def read(self, text: str) -> _Plan:
         return _Plan(text)
 
     def search(self, text: str, strategy: str, kind: str, scope: Scope | None = None

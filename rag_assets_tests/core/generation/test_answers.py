@@ -4,6 +4,8 @@ part by part with a citation per company, and a report's text never steers the a
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from rag_assets.core.evaluation.answer_metrics import fact_recall
@@ -11,8 +13,9 @@ from rag_assets.core.footnotes.blocks import sentences_with_blocks
 from rag_assets.core.generation.answers import AnswerConfig, Answerer
 from rag_assets.core.generation.evidence import looks_like_instruction
 from rag_assets.core.generation.extractive import anchors, answer_type_held
-from rag_assets.core.generation.records import ABSTENTION
-from rag_assets.core.retrieval.retriever import Retriever
+from rag_assets.core.generation.records import ABSTENTION, SourceCitation
+from rag_assets.core.question.question import Question, read_question
+from rag_assets.core.retrieval.retriever import Retriever, Scope
 from rag_assets.core.text.question_input import QuestionError
 from rag_assets.samples.annual_reports import BLUEFIN, NORTHWIND, report_questions
 from rag_assets.samples.earnings import earnings_questions
@@ -107,7 +110,7 @@ def test_unanswerable_questions_get_an_honest_refusal(corpus: Corpus) -> None:
 ])
 def test_anchors_are_the_names_years_and_references_a_question_holds(
         question: str, expected: list[str]) -> None:
-    assert anchors(question, set()) == expected
+    assert anchors(read_question(question), set()) == expected
 
 
 CAUSE = ("The decrease in the total number of employees in 2017 was primarily due to the "
@@ -243,3 +246,39 @@ def test_a_question_that_is_no_question_is_refused_in_one_line(corpus: Corpus,
     with pytest.raises(QuestionError) as refused:
         answerer.ask(question)
     assert "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize("question", [
+    "Compare Northwind's and Bluefin's net sales in fiscal 2023.",  # decomposed into two parts
+    "How did Northwind's net sales change between fiscal 2022 and fiscal 2024?",  # two years
+    "What does the moon say about Northwind's revenue?",  # a part that finds nothing
+])
+def test_a_question_is_read_and_scoped_once_and_each_citation_verified_once(
+        corpus: Corpus, monkeypatch: pytest.MonkeyPatch, question: str) -> None:
+    from rag_assets.core.generation import citations
+
+    answerer = corpus.answerer()
+    counts = {"read": 0, "scope": 0}
+    verified: list[tuple[str, int]] = []
+    read, scope, verify = (answerer.retriever.read, answerer.retriever.resolve_scope,
+                           citations.verify)
+
+    def counted_read(text: str) -> Question:
+        counts["read"] += text == question  # a rephrasing is a new question, read once too
+        return read(text)
+
+    def counted_scope(*args: Any, **kwargs: Any) -> Scope:
+        counts["scope"] += 1
+        return scope(*args, **kwargs)
+
+    def counted_verify(citation: SourceCitation, *args: Any, **kwargs: Any) -> SourceCitation:
+        verified.append((citation.quote, citation.page))
+        return verify(citation, *args, **kwargs)
+
+    monkeypatch.setattr(answerer.retriever, "read", counted_read)
+    monkeypatch.setattr(answerer.retriever, "resolve_scope", counted_scope)
+    monkeypatch.setattr(citations, "verify", counted_verify)
+    result = answerer.ask(question)
+    assert counts == {"read": 1, "scope": 1}
+    shown = [(c.quote, c.page) for claim in result.claims for c in claim.citations]
+    assert all(verified.count(c) == 1 for c in shown), verified  # each checked once

@@ -6,6 +6,7 @@ the sentence printed in a unit it cites, and its citations valid under the verif
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -14,6 +15,12 @@ from rag_assets.core.generation.direct import direct_answer
 from rag_assets.core.generation.direct_rows import DirectAnswer, load_cues, parse_cell
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.question.question import read_question
+
+
+def direct_answer_to(text: str, *args: Any, **kwargs: Any) -> DirectAnswer | None:
+    """The direct answer to ``text``, read as every caller reads a question."""
+    return direct_answer(read_question(text), *args, **kwargs)
 
 DOC, YEAR = "acme-10q", 2023
 SCOPE = ("Acme Q2 2023 | Segment net revenue (in millions of dollars) | Segment Q2 2023 "
@@ -102,7 +109,7 @@ def test_cells_read_parentheses_as_negative() -> None:
 
 def test_the_lowest_segment_is_the_negative_one(table: list[EvidenceUnit],
                                                 pages: PageTexts) -> None:
-    found = direct_answer("Which segment had the lowest net revenue in Q2 2023?", table[:1],
+    found = direct_answer_to("Which segment had the lowest net revenue in Q2 2023?", table[:1],
                           table)
     assert found is not None and found.kind == "superlative"
     assert found.text == "Corporate had the lowest net revenue in Q2 2023: -$473 million."
@@ -112,7 +119,7 @@ def test_the_lowest_segment_is_the_negative_one(table: list[EvidenceUnit],
 
 def test_the_highest_segment_compares_the_asked_period_not_the_total(
         table: list[EvidenceUnit], pages: PageTexts) -> None:
-    found = direct_answer("Which segment brought in the most net revenue in Q2 2022?",
+    found = direct_answer_to("Which segment brought in the most net revenue in Q2 2022?",
                           table[:2], table)
     assert found is not None
     # the share of the table's total, computed from the two rows it cites
@@ -156,17 +163,18 @@ def test_a_region_question_ranks_the_totals_of_the_caption_blocks() -> None:
                       "Net sales Long-lived assets Net sales Long-lived assets",
                       *(" ".join([label, *values]) for _, label, *values in GEO_ROWS)])
     pages = PageTexts({("bolt-10k", 2022, 11): page})
-    found = direct_answer("Which geographic region accounted for the largest share of Bolt's "
+    found = direct_answer_to("Which geographic region accounted for the largest share of Bolt's "
                           "net sales in 2022?", rows[:1], rows)
     assert found is not None
     assert found.text == ("Asia Pacific had the largest net sales in 2022: $7,108 million, 49% "
                           "of the $14,415 million total (7,108 / 14,415).")
     _assert_printed_and_valid(found, pages)
-    country = direct_answer("Which country had the largest net sales in 2022 at Bolt?", rows[:1],
+    country = direct_answer_to("Which country had the largest net sales in 2022 at Bolt?", rows[:1],
                             rows)
     assert country is not None and country.text.startswith(
         "United States had the largest net sales in 2022: $5,149 million")
-    assets = direct_answer("Which region had the most long-lived assets in 2021?", rows[:1], rows)
+    assets = direct_answer_to("Which region had the most long-lived assets in 2021?", rows[:1],
+                              rows)
     assert assets is not None and assets.text.startswith(
         "North America had the most long-lived assets in 2021: $8,714 million")
 
@@ -183,18 +191,18 @@ def test_rows_under_another_measures_caption_are_not_compared() -> None:
                           page=88, located=True, is_row=True, quote=f"{label} {value}",
                           text=f"{label}: 2020: {value}", scope=scope, caption=caption)
              for caption, rows in blocks.items() for label, value in rows]
-    sales = direct_answer("Which operating segment generated the most net sales in fiscal "
+    sales = direct_answer_to("Which operating segment generated the most net sales in fiscal "
                           "2020?", [units[0]], units)
     assert sales is not None and sales.text.startswith(
         "Retail had the most net sales in 2020: $10,750.5 million, 86% of the")
-    profit = direct_answer("Which segment had the highest operating profit in 2020?", units[:1],
+    profit = direct_answer_to("Which segment had the highest operating profit in 2020?", units[:1],
                            units)
     assert profit is not None and profit.text.startswith(
         "Pet had the highest operating profit in 2020: $12,390.7 million")
 
 
 def test_a_list_sentence_gives_the_names_it_prints(pages: PageTexts) -> None:
-    found = direct_answer("What are three main companies acquired by Acme in 2019 and 2020?",
+    found = direct_answer_to("What are three main companies acquired by Acme in 2019 and 2020?",
                           [_sentence(ACQUISITIONS)])
     assert found is not None and found.kind == "list"
     assert found.text == "Trillium, Array and Therachon."
@@ -203,49 +211,49 @@ def test_a_list_sentence_gives_the_names_it_prints(pages: PageTexts) -> None:
 
 def test_a_two_period_row_gives_the_direction(pages: PageTexts) -> None:
     row = _row(*DELIVERIES, page=9, scope="Acme Q2 2023 | Operating data |  Q2 2023 Q2 2022")
-    found = direct_answer("Did vehicle deliveries increase or decrease in Q2 2023 compared to "
+    found = direct_answer_to("Did vehicle deliveries increase or decrease in Q2 2023 compared to "
                           "Q2 2022?", [row])
     assert found is not None and found.kind == "comparison"
     assert found.text == "Decreased: Vehicles delivered 45 in Q2 2023 against 60 in Q2 2022."
     _assert_printed_and_valid(found, pages)
     # one period named, the other the year before
-    prior = direct_answer("Did vehicle deliveries decrease in Q2 2023 compared to the prior "
+    prior = direct_answer_to("Did vehicle deliveries decrease in Q2 2023 compared to the prior "
                           "year?", [row])
     assert prior is not None and prior.text == found.text
 
 
 def test_a_sentence_stating_the_comparison() -> None:
     unit = _sentence("Net revenue was $2.4 billion in 2023, compared with $2.1 billion in 2022.")
-    found = direct_answer("Did net revenue increase or decrease between 2022 and 2023?", [unit])
+    found = direct_answer_to("Did net revenue increase or decrease between 2022 and 2023?", [unit])
     assert found is not None
     assert found.text == "Increased: $2.4 billion in 2023 against $2.1 billion in 2022."
 
 
 def test_nothing_when_the_evidence_lacks_the_answer(table: list[EvidenceUnit]) -> None:
     # a superlative over a period the table does not print
-    assert direct_answer("Which segment had the highest net revenue in 2021?", table,
+    assert direct_answer_to("Which segment had the highest net revenue in 2021?", table,
                          table) is None
     # a superlative with only prose that names no winner
-    assert direct_answer("Which segment had the highest net revenue in Q2 2023?",
+    assert direct_answer_to("Which segment had the highest net revenue in Q2 2023?",
                          [_sentence("Net revenue grew in every segment this quarter.")]) is None
     # a tie names no single winner
     tied = [_row("North", "10", "9"), _row("South", "10", "8")]
-    assert direct_answer("Which region had the highest net revenue in Q2 2023?", tied,
+    assert direct_answer_to("Which region had the highest net revenue in Q2 2023?", tied,
                          tied) is None
     # a list of another length than asked, or no list at all
-    assert direct_answer("What are the four companies Acme acquired?",
+    assert direct_answer_to("What are the four companies Acme acquired?",
                          [_sentence(ACQUISITIONS)]) is None
-    assert direct_answer("What are three main companies acquired by Acme?",
+    assert direct_answer_to("What are three main companies acquired by Acme?",
                          [_sentence("We acquired several companies to expand our "
                                     "pipeline.")]) is None
     # a comparison whose row prints one of the two periods
     one = EvidenceUnit(chunk_id="c", document=DOC, year=YEAR, chunk_rank=0, page=9,
                        located=True, is_row=True, quote="Vehicles delivered 45",
                        text="Vehicles delivered: Q2 2023: 45", scope="")
-    assert direct_answer("Did vehicle deliveries decrease in Q2 2023 compared to Q2 2022?",
+    assert direct_answer_to("Did vehicle deliveries decrease in Q2 2023 compared to Q2 2022?",
                          [one]) is None
     # not a kind of question that gets a direct answer
-    assert direct_answer("What does Acme say about its liquidity?", table, table) is None
+    assert direct_answer_to("What does Acme say about its liquidity?", table, table) is None
 
 
 def test_every_cue_says_where_it_comes_from() -> None:
@@ -278,7 +286,7 @@ def test_a_change_between_two_years_asked_is_measured_between_them() -> None:
                           located=True, is_row=True, quote=" ".join([label, *v]),
                           text=f"{label}: 2020: {v[0]}; 2021: {v[1]}; 2022: {v[2]}", scope=scope)
              for label, v in values.items()]
-    found = direct_answer("Which segment had the biggest drop in revenue from 2021 to 2022?",
+    found = direct_answer_to("Which segment had the biggest drop in revenue from 2021 to 2022?",
                           units[:1], units)
     # 2021 -> 2022: Alpha +9%, Beta -10%, Gamma +50% (Gamma's -50% is 2020 -> 2021)
     assert found is not None
@@ -287,7 +295,7 @@ def test_a_change_between_two_years_asked_is_measured_between_them() -> None:
 
 
 def test_periods_read_each_quarter_once() -> None:
-    from rag_assets.core.generation.direct_rows import asked_periods
+    from rag_assets.core.question.question import periods_named as asked_periods
     assert asked_periods("Revenue in Q1 2022 Q2 2023?") == [("Q1", "2022"), ("Q2", "2023")]
     assert asked_periods("In 2022 Q2, which segment ...") == [("Q2", "2022")]
     assert asked_periods("the biggest drop in Q22023") == [("Q2", "2023")]

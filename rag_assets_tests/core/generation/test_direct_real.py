@@ -7,14 +7,22 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.direct import direct_answer
+from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit, page_table_rows
 from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.question.question import read_question
 from rag_assets_tests.real_filings import real_filing
+
+
+def direct_answer_to(text: str, *args: Any, **kwargs: Any) -> DirectAnswer | None:
+    """The direct answer to ``text``, read as every caller reads a question."""
+    return direct_answer(read_question(text), *args, **kwargs)
 
 CORPORA = Path(__file__).resolve().parents[3].parent / "shared" / "corpora"
 pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here")
@@ -33,7 +41,7 @@ def _rows(pages: PageTexts, page: int = PAGE) -> list[EvidenceUnit]:
 
 def _ask(question: str, selected: list[EvidenceUnit], whole_pages: bool = True):  # noqa: ANN202
     pages = _pages()
-    found = direct_answer(question, selected, selected,
+    found = direct_answer_to(question, selected, selected,
                           (lambda d, y, p: page_table_rows(pages, d, y, p)) if whole_pages
                           else None)
     return found, pages
@@ -92,7 +100,7 @@ def _mgm_ask(question: str, table_word: str):  # noqa: ANN202
     rows = page_table_rows(pages, MGM_DOC, MGM_YEAR, MGM_PAGE)
     quoted = [u for u in rows if table_word in u.scope and u.text.startswith("MGM China")]
     assert len(quoted) == 1, [u.scope for u in rows]
-    found = direct_answer(question, quoted, [],
+    found = direct_answer_to(question, quoted, [],
                           lambda d, y, p: page_table_rows(pages, d, y, p))
     return found, pages
 
@@ -135,9 +143,9 @@ def test_a_table_printed_without_rules_ranks_the_change_of_each_region() -> None
     rows = page_table_rows(pages, "pfizer-10q-q2", 2023, 37)
     region = [u for u in rows if u.text.startswith("Developed Europe")]
     assert len(region) == 1 and "three months 2023: 2,415" in region[0].text
-    found = direct_answer("Which geographic region had the largest revenue decline in the second "
-                          "quarter of 2023?", region, [],
-                          lambda d, y, p: page_table_rows(pages, d, y, p))
+    found = direct_answer_to("Which geographic region had the largest revenue decline in the "
+                             "second quarter of 2023?", region, [],
+                             lambda d, y, p: page_table_rows(pages, d, y, p))
     # United States -45%, Developed Europe -56%, Developed Rest of World -74%, Emerging
     # Markets -53% (5,034 to 1,305); the six months' columns are not compared
     assert found is not None

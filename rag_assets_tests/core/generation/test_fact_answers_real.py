@@ -10,11 +10,17 @@ import pytest
 
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.metric_engine import answer_metric
-from rag_assets.core.generation.metric_questions import parse_question
+from rag_assets.core.generation.metric_questions import MetricQuestion, parse_question
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.ingest.facts import StatementFact, read_facts
 from rag_assets.core.ingest.pages import Page
+from rag_assets.core.question.question import read_question
 from rag_assets_tests.real_filings import real_filing
+
+
+def parse_text(text: str) -> MetricQuestion | None:
+    """The metric question ``text`` asks, read as every caller reads it (a :class:`Question`)."""
+    return parse_question(read_question(text))
 
 CORPORA = Path(__file__).resolve().parents[3].parent / "shared" / "corpora"
 pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here")
@@ -28,7 +34,7 @@ def _filing(path: str, document: str, year: int) -> tuple[list[Page], list[State
 
 def _ask(path: str, document: str, year: int, company: str, question: str):  # noqa: ANN202
     pages, facts = _filing(path, document, year)
-    parsed = parse_question(question)
+    parsed = parse_text(question)
     assert parsed is not None, question
     answer = answer_metric(parsed, facts, company)
     checked = verify_claims(answer.claims(), PageTexts.from_pages(document, year, pages))
@@ -101,3 +107,19 @@ def test_margins_are_never_not_meaningful_for_a_filer_of_no_such_kind(
         if answer.status == "missing":
             assert "the reader did not find" in answer.headline
             assert " in the income statement on page" in answer.headline
+
+
+@pytest.mark.parametrize(("path", "document", "year", "company", "value"), [
+    # Nike FY2019 prints "Gross profit 17,474" (revenues 39,117 less cost of sales 21,643)
+    ("financebench-wide/pdfs/NIKE_2019_10K.pdf", "nike-10k", 2019, "Nike", 17_474e6),
+    # 3M 2018 prints no gross profit line: net sales 32,765 less cost of sales 16,682
+    ("sec-10k/3M_2018_10K.pdf", "3m-10k", 2018, "3M", 32_765e6 - 16_682e6),
+])
+def test_gross_profit_is_answered_in_dollars_not_as_a_margin(
+        path: str, document: str, year: int, company: str, value: float) -> None:
+    answer, marks = _ask(path, document, year, company,
+                         f"What was {company}'s gross profit in FY{year}?")
+    assert answer.status == "answered", answer.headline
+    assert answer.value == pytest.approx(value)
+    assert "$" in answer.headline and "%" not in answer.headline, answer.headline
+    assert set(marks) == {"valid"}

@@ -13,15 +13,22 @@ from rag_assets.core.generation.metric_engine import (
     format_value,
 )
 from rag_assets.core.generation.metric_questions import (
+    MetricQuestion,
     definition_formula,
-    load_definitions,
     load_rules,
     parse_question,
 )
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.ingest.facts import StatementFact
+from rag_assets.core.question.question import read_question
+from rag_assets.core.question.vocabulary import load_vocabulary
 
 from ..conftest import TEN_K
+
+
+def parse_text(text: str) -> MetricQuestion | None:
+    """The metric question ``text`` asks, read as every caller reads it (a :class:`Question`)."""
+    return parse_question(read_question(text))
 
 THREE_M = TEN_K["3m"]
 
@@ -82,7 +89,7 @@ ACME = [
 
 
 def test_a_stated_definition_is_parsed_and_overrides_the_stored_one() -> None:
-    q = parse_question(
+    q = parse_text(
         "What is the FY2019 fixed asset turnover ratio for Activision Blizzard? Fixed asset "
         "turnover ratio is defined as: FY2019 revenue / (average PP&E between FY2018 and "
         "FY2019). Round your answer to two decimal places. Base your judgments on the "
@@ -150,7 +157,7 @@ def test_definitions_as_questions_write_them(body: str, year: int, formula: str 
 ])
 def test_financebench_phrasings(question: str, target: str, years: list[int], aggregate: str,
                                 extra: dict) -> None:
-    q = parse_question(question)
+    q = parse_text(question)
     assert q is not None
     assert (q.target, q.years, q.aggregate) == (target, years, aggregate)
     for key, value in extra.items():
@@ -163,14 +170,14 @@ def test_financebench_phrasings(question: str, target: str, years: list[int], ag
     "What drove the reduction in SG&A expense as a percent of net sales in FY2023?",
 ])
 def test_prose_questions_are_left_to_retrieval(question: str) -> None:
-    assert parse_question(question) is None
+    assert parse_text(question) is None
 
 
 # --- computation on hand-made facts ---------------------------------------------------------
 
 
 def ask(question: str, facts: list[StatementFact] = ACME):
-    q = parse_question(question)
+    q = parse_text(question)
     assert q is not None
     return answer_metric(q, facts, company="Acme")
 
@@ -250,7 +257,7 @@ def test_gross_margin_is_not_meaningful_for_a_bank_decided_from_what_it_is() -> 
     assert "the reader did not find cost of revenue for the 3 months of FY2021 in the income " \
            "statement on page 4" in plain.headline
     # a SIC code on the cover says what the filer is as well as its rows do
-    parsed = parse_question("What is the gross margin of JPM in 2021 Q1?")
+    parsed = parse_text("What is the gross margin of JPM in 2021 Q1?")
     assert parsed is not None
     cover = "Standard Industrial Classification Code Number: 6021"
     assert answer_metric(parsed, lines, "Acme", cover).status == "not_meaningful"
@@ -283,7 +290,7 @@ CASH_FLOWS = [*ACME,
 
 
 def test_a_choice_among_the_three_cash_flow_activities_is_computed_from_the_facts() -> None:
-    q = parse_question("Among operations, investing, and financing activities, which brought "
+    q = parse_text("Among operations, investing, and financing activities, which brought "
                        "in the most (or lost the least) cash flow for Acme in FY2019?")
     assert q is not None and q.aggregate == "choice" and q.pick == "max"
     assert q.choices == ["operating_cash_flow", "investing_cash_flow", "financing_cash_flow"]
@@ -307,12 +314,12 @@ def test_two_line_items_joined_by_or_are_compared_and_other_which_questions_are_
     a = ask("Which was larger for Acme in FY2019, operating income or net income?")
     assert a.headline.startswith("Acme's operating income was the higher of the two in "
                                  "FY2019: $1,607 million, against $1,503 million")
-    assert parse_question("Which segment had the highest revenue and operating income in "
+    assert parse_text("Which segment had the highest revenue and operating income in "
                           "FY2019?") is None  # a category superlative: the prose path's
 
 
 def test_every_metric_and_rule_is_documented_and_evaluates() -> None:
-    defs = load_definitions()
+    defs = load_vocabulary()
     kinds = load_kinds()
     for name, metric in defs.metrics.items():
         assert metric.source, name

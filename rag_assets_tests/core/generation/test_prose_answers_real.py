@@ -17,13 +17,19 @@ import pytest
 
 from rag_assets.core.evaluation.answer_correctness import answer_lead
 from rag_assets.core.footnotes.stitching import build_footnote_index, stitch_document
-from rag_assets.core.generation.metric_questions import parse_question
+from rag_assets.core.generation.metric_questions import MetricQuestion, parse_question
+from rag_assets.core.question.question import read_question
 from rag_assets.core.retrieval.embeddings import Embedder
 from rag_assets.core.retrieval.store import VectorStore
 from rag_assets_tests.real_filings import CORPORA, real_filing
 
 from ..conftest import Processed
 from .conftest import Corpus, add
+
+
+def parse_text(text: str) -> MetricQuestion | None:
+    """The metric question ``text`` asks, read as every caller reads it (a :class:`Question`)."""
+    return parse_question(read_question(text))
 
 pytestmark = [pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here"),
               pytest.mark.slow]  # three real 10-Ks indexed (~15 s)
@@ -83,4 +89,4 @@ def test_the_first_sentence_is_the_one_that_answers(prose_corpus: Corpus, questi
 def test_names_guidance_and_headcounts_are_not_statement_metrics(question: str) -> None:
     """Revenue or a margin named in a question that asks who, what is expected or how many
     people is not a figure of the primary statements: the prose path answers it."""
-    assert parse_question(question) is None
+    assert parse_text(question) is None

@@ -7,19 +7,16 @@ import pytest
 
 from rag_assets.core.ingest.routing import (
     DocumentProfile,
-    asked_quarters,
     display_name,
-    filing_tokens,
-    filing_years,
-    named_filings,
     profile_from_text,
     registrant_name,
-    route,
     short_display_name,
     short_forms,
-    unindexed_company,
-    years_in,
 )
+from rag_assets.core.question.companies import named_filings, route, unindexed_company
+from rag_assets.core.text.filing_kinds import filing_years, id_words
+from rag_assets.core.text.periods import asked_quarters
+from rag_assets.core.text.years import years_in
 
 TEN_K_COVER = """UNITED STATES
 SECURITIES AND EXCHANGE COMMISSION
@@ -230,7 +227,7 @@ def test_named_filings_keeps_the_kind_and_quarter_asked(question: str, kept: lis
 
 
 def test_filing_tokens_and_asked_quarters() -> None:
-    assert {"8k", "2022", "05", "20"} <= filing_tokens("foot-locker-8k-2022-05-20")
+    assert {"8k", "2022", "05", "20"} <= id_words("foot-locker-8k-2022-05-20")
     assert asked_quarters("Q4 of FY2023 against the fourth quarter of 2022") == {"q4"}
     assert asked_quarters("How much in 2023?") == set()
 

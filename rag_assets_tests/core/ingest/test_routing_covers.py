@@ -23,10 +23,9 @@ from rag_assets.core.ingest.routing import (
     COVER_PAGES,
     DocumentProfile,
     cover_profile,
-    route,
     short_display_name,
-    unindexed_company,
 )
+from rag_assets.core.question.companies import route, unindexed_company
 from rag_assets_tests.real_filings import CORPORA
 
 SETS = ("financebench-dev", "financebench-wide", "financebench-bulk")

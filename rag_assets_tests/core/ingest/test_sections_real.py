@@ -12,8 +12,9 @@ import pytest
 
 from rag_assets.core.ingest.context import document_context
 from rag_assets.core.ingest.documents import LoadedDocument
-from rag_assets.core.ingest.routing import DocumentProfile, cover_profile, route
+from rag_assets.core.ingest.routing import DocumentProfile, cover_profile
 from rag_assets.core.ingest.sections import page_items, sections_of, topics_by_page
+from rag_assets.core.question.companies import route
 from rag_assets_tests.core.conftest import CORPORA
 from rag_assets_tests.real_filings import real_filing
 

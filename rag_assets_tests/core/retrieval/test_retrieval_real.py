@@ -77,8 +77,8 @@ def test_instruction_laden_question_ranks_the_same_statement_page_as_its_bare_fo
         top = result.pages[0]
         assert (top.document, top.page) == (DOCUMENT, page), (question, top.page, top.context)
         assert top.statement is not None and top.page in top.pages
-    assert (retriever.plan(instructed).statements[:1]
-            == retriever.plan(bare).statements[:1]), "the same statement asked for"
+    assert (retriever.read(instructed).statements[:1]
+            == retriever.read(bare).statements[:1]), "the same statement asked for"
 
 
 def test_page_ranking_lists_each_page_once_with_its_chunks(retriever: Retriever) -> None:
@@ -106,7 +106,7 @@ def test_statement_boost_lifts_the_statement_the_question_names(retriever: Retri
     assert boosted.pages[0].page == INCOME
     assert first_income_statement(boosted.hits) < first_income_statement(unboosted.hits)
     neutral = "What environmental remediation obligations does 3M disclose for 2018?"
-    assert retriever.plan(neutral).statements == []
+    assert retriever.read(neutral).statements == []
     assert ([h.chunk_id for h in plain.search(neutral, "routed").hits]
             == [h.chunk_id for h in retriever.search(neutral, "routed").hits])
 
@@ -134,7 +134,7 @@ def test_rank_pages_best_chunk_plus_a_bonus_per_further_chunk() -> None:
 def test_without_query_understanding_the_question_ranks_as_asked(retriever: Retriever) -> None:
     raw = Retriever(retriever.store, retriever.embedder, RetrievalConfig(understand_query=False))
     question = PAIRS[0][0]
-    plan = raw.plan(question)
+    plan = raw.read(question)
     assert plan.ranking_text == plan.bm25_text == question and plan.statements == []
-    assert retriever.plan(question).ranking_text != question  # the instructions are stripped
-    assert raw.search(question, "routed").plan == plan
+    assert retriever.read(question).ranking_text != question  # the instructions are stripped
+    assert raw.search(question, "routed").read == plan

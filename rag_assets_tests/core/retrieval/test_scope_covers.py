@@ -26,7 +26,7 @@ def retriever() -> Retriever:
 ])
 def test_a_routed_scope_holds_only_the_routed_filings(
         retriever: Retriever, question: str, company: str) -> None:
-    scope = retriever.resolve_scope(question, "enriched")
+    scope = retriever.resolve_scope(retriever.read(question), "enriched")
     assert scope.documents and all(d.startswith(f"{company}-") for d in scope.documents)
     assert scope.unindexed is None
     where = scope.where() or ""

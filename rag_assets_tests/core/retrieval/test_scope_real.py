@@ -44,7 +44,7 @@ def retriever() -> Retriever:
 ])
 def test_ticker_scopes_the_search_to_that_company(
         retriever: Retriever, question: str, documents: list[str]) -> None:
-    scope = retriever.resolve_scope(question, "enriched")
+    scope = retriever.resolve_scope(retriever.read(question), "enriched")
     assert scope.documents == documents
     assert scope.unindexed is None
     where = scope.where() or ""
@@ -67,14 +67,15 @@ def test_a_company_no_filing_is_is_said_in_the_scope(
 def assert_routes_to_nothing(retriever: Retriever, question: str, named: str) -> None:
     """The question names ``named``, a company no indexed filing is: no document in its scope,
     and the scope says which company it did not find."""
-    scope = retriever.resolve_scope(question, "enriched")
+    scope = retriever.resolve_scope(retriever.read(question), "enriched")
     assert scope.documents is None
     assert scope.unindexed == named
     assert scope.how.startswith(f"no indexed company named ({named})")
 
 
 def test_a_question_naming_no_company_searches_all_silently(retriever: Retriever) -> None:
-    scope = retriever.resolve_scope("What was the effective tax rate in 2022?", "enriched")
+    scope = retriever.resolve_scope(retriever.read("What was the effective tax rate in 2022?"),
+                                    "enriched")
     assert scope.unindexed is None and scope.how.startswith("all documents")
 
 
@@ -117,7 +118,7 @@ def jpm_filings() -> Retriever:
 def test_one_companys_filings_narrow_to_the_quarter_and_year_asked(
         jpm_filings: Retriever, question: str, documents: list[str],
         years: list[int] | None) -> None:
-    scope = jpm_filings.resolve_scope(question, "enriched")
+    scope = jpm_filings.resolve_scope(jpm_filings.read(question), "enriched")
     assert scope.documents == documents
     assert scope.years == years
 
@@ -127,14 +128,14 @@ def test_one_companys_filings_are_one_part_two_companies_two(jpm_filings: Retrie
     answer (one part), not once per filing with a refusal for the others; a comparison of two
     companies is still answered company by company."""
     answerer = Answerer(jpm_filings, pages=None)  # type: ignore[arg-type]  # parts read no page
-    [whole] = answerer.parts("How does JPM manage liquidity risk?", None)
+    [whole] = answerer.parts(answerer.read("How does JPM manage liquidity risk?"))
     # one part, searched in the company's filings only (whatever the strategy)
     assert not whole.label and whole.scope is not None
     assert whole.scope.documents == ["jpmorgan-10q-q1", "jpmorgan-10q-q2"]
-    both = answerer.parts("Compare JPM's and Nike's net income in 2023.", None)
+    both = answerer.parts(answerer.read("Compare JPM's and Nike's net income in 2023."))
     assert [p.label for p in both] == ["jpmorgan-10q-q2", "nike-10k"]
     # a plan's years are no filings to compare: one part, the filing the question names
     # (prose-dev's American Water question was answered once from each of two 10-Ks)
-    [plan] = answerer.parts("How much does JPM expect to invest over 2021-2025, according to its "
-                            "2022 10-Q?", None)
+    [plan] = answerer.parts(answerer.read("How much does JPM expect to invest over 2021-2025, "
+                                          "according to its 2022 10-Q?"))
     assert not plan.label

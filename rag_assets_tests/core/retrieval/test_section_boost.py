@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rag_assets.core.ingest.sections import load_sections, sections_of
-from rag_assets.core.retrieval.query import load_intents, understand
+from rag_assets.core.question.intents import load_intents
+from rag_assets.core.question.question import read_question
 from rag_assets.core.retrieval.retriever import Hit, RetrievalConfig, Retriever
 
 
@@ -18,7 +19,7 @@ from rag_assets.core.retrieval.retriever import Hit, RetrievalConfig, Retriever
     ("What is the FY2019 fixed asset turnover ratio for Activision Blizzard?", []),
 ])
 def test_intents_point_to_sections(question: str, sections: list[str]) -> None:
-    assert understand(question).sections == sections
+    assert read_question(question).sections == sections
 
 
 def test_every_intent_points_to_sections_pages_can_have() -> None:
@@ -48,9 +49,9 @@ def test_section_boost_lifts_the_answering_section_by_its_weight() -> None:
                           config=RetrievalConfig(section_weight=0.3))
     hits = [_hit("risk", "Acme | 10-K fiscal 2022 | Item 1A. Risk Factors", 0.9, 1),
             _hit("legal", "Acme | 10-K fiscal 2022 | Item 3. Legal Proceedings", 0.7, 2)]
-    plan = understand("What lawsuits is Acme facing?")
+    plan = read_question("What lawsuits is Acme facing?")
     boosted = retriever.section_boost(plan, hits)
     assert [h.chunk_id for h in boosted] == ["legal", "risk"]
     assert boosted[0].score == pytest.approx(1.0)
-    unchanged = retriever.section_boost(understand("What was Acme's 2022 revenue?"), hits)
+    unchanged = retriever.section_boost(read_question("What was Acme's 2022 revenue?"), hits)
     assert [h.chunk_id for h in unchanged] == ["risk", "legal"]

@@ -1,4 +1,4 @@
-"""Query understanding: the finance lexicon, metric and statement detection, instruction
+"""Reading a question: the finance vocabulary, metric and statement detection, instruction
 boilerplate, and the FinanceBench dev questions beside hand-written bare forms of them."""
 
 from __future__ import annotations
@@ -10,15 +10,15 @@ from collections import Counter
 import pytest
 
 from rag_assets.core.ingest.statements import STATEMENT_KINDS, classify_pages, page_lines
-from rag_assets.core.retrieval.query import (
-    LEXICON_PATH,
-    Lexicon,
-    load_lexicon,
-    metrics_in,
+from rag_assets.core.question.instructions import statements_named, strip_instructions
+from rag_assets.core.question.question import read_question
+from rag_assets.core.question.vocabulary import (
+    TERMS_FILE,
+    Vocabulary,
+    load_vocabulary,
     normalize,
-    statements_named,
-    strip_instructions,
-    understand,
+    phrases_of,
+    terms_in,
 )
 from rag_assets_tests.real_filings import CORPORA, real_filing
 
@@ -35,68 +35,86 @@ def content_words(text: str) -> set[str]:
     return {w.removesuffix("'s") for w in words} - STOP_WORDS
 
 
-# --- the lexicon ---------------------------------------------------------------------------------
+# --- the vocabulary ------------------------------------------------------------------------------
 
 
-def test_the_lexicon_loads_and_documents_itself() -> None:
-    raw = json.loads(LEXICON_PATH.read_text(encoding="utf-8"))
+def metrics_in(text: str) -> list[str]:
+    return list(dict.fromkeys(t.name for t in terms_in(text)))
+
+
+def test_the_vocabulary_loads_and_documents_itself() -> None:
+    raw = json.loads(TERMS_FILE.read_text(encoding="utf-8"))
     assert "_doc" in raw and " ".join(raw["_doc"]).count("line_items") >= 1
-    lexicon = load_lexicon()
-    assert isinstance(lexicon, Lexicon) and len(lexicon.metrics) >= 35
+    vocabulary = load_vocabulary()
+    assert isinstance(vocabulary, Vocabulary) and len(vocabulary.names) >= 60
 
 
-def test_every_metric_names_statements_and_line_items() -> None:
-    lexicon = load_lexicon()
-    for key, entry in lexicon.metrics.items():
-        assert entry.statements, key
+def test_every_term_names_statements_and_line_items() -> None:
+    vocabulary = load_vocabulary()
+    for key, entry in vocabulary.entries():
         assert set(entry.statements) <= set(STATEMENT_KINDS), key
-        assert lexicon.line_items_of(key), key  # its own, or its inputs'
-        assert all(i in lexicon.metrics for i in entry.inputs), key
         for text in [*entry.aliases, *entry.line_items]:
             assert text == text.lower().strip() and text, (key, text)
+    for key in vocabulary.metrics:  # retrieval has a statement and words for every metric
+        assert vocabulary.statements_of(key), key
+        assert vocabulary.line_items_of(key), key
 
 
-def test_every_alias_names_its_own_metric_and_no_other() -> None:
-    lexicon = load_lexicon()
-    counts = Counter(normalize(a) for e in lexicon.metrics.values() for a in e.aliases)
+def test_no_alias_names_two_keys() -> None:
+    vocabulary = load_vocabulary()
+    counts = Counter(p for name, entry in vocabulary.entries() for p in phrases_of(name, entry))
     assert [a for a, n in counts.items() if n > 1] == []
-    for key, entry in lexicon.metrics.items():
+    for key, entry in vocabulary.entries():
         for alias in entry.aliases:
             assert metrics_in(alias) == [key], alias
 
 
-def test_required_metrics_are_in_the_lexicon() -> None:
-    metrics = load_lexicon().metrics
+def test_a_file_where_an_alias_names_two_keys_is_refused() -> None:
+    raw = json.loads(TERMS_FILE.read_text(encoding="utf-8"))
+    raw["metrics"]["gross_margin"]["aliases"].append("gross profit")
+    with pytest.raises(ValueError, match="'gross profit' names both"):
+        Vocabulary.model_validate(raw)
+
+
+def test_gross_profit_is_dollars_and_gross_margin_a_ratio() -> None:
+    vocabulary = load_vocabulary()
+    assert metrics_in("What was Acme's gross profit in FY2022?") == ["gross_profit"]
+    assert vocabulary.concepts["gross_profit"].unit == "USD"
+    assert metrics_in("What was Acme's gross margin in FY2022?") == ["gross_margin"]
+    assert vocabulary.metrics["gross_margin"].unit == "percent"
+
+
+def test_required_terms_are_in_the_vocabulary() -> None:
+    names = load_vocabulary().names
     for key in (
         "revenue", "revenue_growth", "revenue_cagr", "net_income", "operating_income",
-        "operating_margin", "ebitda", "gross_margin", "capex", "capex_to_revenue",
+        "operating_margin", "ebitda", "gross_margin", "capital_expenditure", "capex_to_revenue",
         "free_cash_flow", "operating_cash_flow", "investing_cash_flow", "financing_cash_flow",
-        "dividends", "dividends_per_share", "working_capital", "current_ratio", "quick_ratio",
-        "days_payable_outstanding", "days_sales_outstanding", "inventory_turnover",
-        "fixed_asset_turnover", "asset_turnover", "return_on_assets", "return_on_equity",
-        "debt_to_equity", "effective_tax_rate", "interest_coverage", "eps", "share_repurchases",
-        "accounts_payable",
+        "dividends_paid", "dividends_per_share", "working_capital", "current_ratio",
+        "quick_ratio", "dpo", "dso", "inventory_turnover", "fixed_asset_turnover",
+        "asset_turnover", "roa", "roe", "debt_to_equity", "effective_tax_rate",
+        "interest_coverage", "eps", "share_repurchases", "accounts_payable",
     ):
-        assert key in metrics, key
+        assert key in names, key
 
 
-def test_inputs_that_form_a_cycle_are_refused() -> None:
-    entry = {"aliases": ["x"], "statements": ["balance_sheet"], "line_items": ["x"]}
+def test_formulas_that_form_a_cycle_are_refused() -> None:
+    raw = json.loads(TERMS_FILE.read_text(encoding="utf-8"))
+    raw["metrics"]["roa"]["formula"] = "roe * 1"
+    raw["metrics"]["roe"]["formula"] = "roa * 1"
     with pytest.raises(ValueError, match="cycle"):
-        Lexicon.model_validate({"_doc": ["test"], "metrics": {
-            "a": {**entry, "inputs": ["b"]}, "b": {**entry, "aliases": ["y"], "inputs": ["a"]},
-        }})
+        Vocabulary.model_validate(raw)
+    raw = json.loads(TERMS_FILE.read_text(encoding="utf-8"))
+    raw["concepts"]["revenue"]["statements"] = ["cash_flows"]
     with pytest.raises(ValueError, match="StatementKind|literal"):
-        Lexicon.model_validate({"_doc": ["test"], "metrics": {
-            "a": {**entry, "statements": ["cash_flows"]},
-        }})
+        Vocabulary.model_validate(raw)
 
 
 # --- metrics and statements ----------------------------------------------------------------------
 
 
 def test_capex_as_a_share_of_revenue_expands_to_its_line_items() -> None:
-    plan = understand("What is the FY2019 capex as a % of revenue?")
+    plan = read_question("What is the FY2019 capex as a % of revenue?")
     assert plan.metrics == ["capex_to_revenue"]  # one metric, not capex and revenue
     assert plan.years == [2019]
     assert {"cash_flow", "income_statement"} <= set(plan.statements)
@@ -107,23 +125,23 @@ def test_capex_as_a_share_of_revenue_expands_to_its_line_items() -> None:
 
 
 def test_dpo_expands_to_accounts_payable_and_cost_of_sales() -> None:
-    plan = understand("What is the FY2022 days payable outstanding (DPO) for Corning?")
-    assert plan.metrics == ["days_payable_outstanding"]
+    plan = read_question("What is the FY2022 days payable outstanding (DPO) for Corning?")
+    assert plan.metrics == ["dpo"]
     assert {"accounts payable", "cost of sales", "cost of goods sold"} <= set(plan.expansion)
     assert plan.statements == ["balance_sheet", "income_statement"]
-    assert understand("Corning DPO in 2022?").metrics == ["days_payable_outstanding"]
+    assert read_question("Corning DPO in 2022?").metrics == ["dpo"]
 
 
 @pytest.mark.parametrize(("question", "metrics"), [
     ("What is the fixed asset turnover ratio?", ["fixed_asset_turnover"]),
     ("What is the asset turnover ratio?", ["asset_turnover"]),
-    ("operating income + depreciation and amortization (unadjusted EBITDA)",
-     ["operating_income", "depreciation_amortization", "ebitda"]),
+    # EBITDA's definition is one of its aliases: one metric, as the engine reads it
+    ("operating income + depreciation and amortization (unadjusted EBITDA)", ["ebitda"]),
     ("What was the working capital ratio?", ["current_ratio"]),
-    ("Did net working capital turn positive?", ["working_capital"]),
+    ("Did net working capital turn positive?", ["net_working_capital"]),
     ("How large were share buybacks and dividends paid in 2021?",
-     ["share_repurchases", "dividends"]),
-    ("What is the ROE and the debt-to-equity ratio?", ["return_on_equity", "debt_to_equity"]),
+     ["share_repurchases", "dividends_paid"]),
+    ("What is the ROE and the debt-to-equity ratio?", ["roe", "debt_to_equity"]),
     ("Interest coverage and the effective tax rate of Pfizer", ["interest_coverage",
                                                                 "effective_tax_rate"]),
     ("Capital expenditures as a percentage of revenue", ["capex_to_revenue"]),
@@ -150,14 +168,14 @@ def test_statements_named(question: str, statements: list[str]) -> None:
 
 
 def test_named_statements_come_first_and_survive_the_instruction_that_names_them() -> None:
-    plan = understand(
+    plan = read_question(
         "What is the FY2019 - FY2020 total revenue growth rate for Block? Approach the question "
         "asked by assuming the standpoint of an investment banking analyst who only has access "
         "to the statement of income."
     )
     assert "statement of income" not in plan.ranking_text
     assert plan.named_statements == ["income_statement"] == plan.statements
-    plan = understand("Using the balance sheet, what is the FY2020 capex of 3M?")
+    plan = read_question("Using the balance sheet, what is the FY2020 capex of 3M?")
     assert plan.statements == ["balance_sheet", "cash_flow"]
     assert plan.ranking_text == "What is the FY2020 capex of 3M?"
 
@@ -284,12 +302,12 @@ PAIRS = [
 
 @pytest.mark.parametrize(("laden", "bare"), PAIRS, ids=[f"q{i}" for i in range(len(PAIRS))])
 def test_an_instruction_laden_question_ranks_like_its_bare_form(laden: str, bare: str) -> None:
-    full, plain = understand(laden), understand(bare)
+    full, plain = read_question(laden), read_question(bare)
     assert content_words(full.ranking_text) == content_words(plain.ranking_text)
     assert full.metrics == plain.metrics
     assert set(full.statements) == set(plain.statements)
     assert full.years == plain.years or set(full.years) == set(plain.years)
-    assert full.question == laden
+    assert full.text == laden
     assert full.statements[: len(full.named_statements)] == full.named_statements
 
 
@@ -302,7 +320,7 @@ def test_the_dev_questions_lose_every_instruction_and_keep_their_substance() -> 
         r"round|answer|judg|standpoint|perspective|usd|units of|primarily|best of your|"
         r"approximation|explain why|statement of income|statement of financial", re.IGNORECASE)
     for row in rows:
-        plan = understand(row["question"])
+        plan = read_question(row["question"])
         assert not instruction_words.search(plan.ranking_text), plan.ranking_text
         assert plan.metrics, row["question"]
         company = row["company"].split()[0].replace("-", " ")
@@ -321,7 +339,7 @@ FILINGS = ["ACTIVISIONBLIZZARD_2019_10K", "AMERICANWATERWORKS_2022_10K", "GENERA
 @pytest.mark.slow
 def test_every_metric_finds_a_line_item_on_its_statements_in_real_filings() -> None:
     """Each metric's line items (its inputs' included) are printed, in at least one of five real
-    10-Ks, on a page of one of the statements the lexicon names for it."""
+    10-Ks, on a page of one of the statements the vocabulary names for it."""
     paths = [DEV / "pdfs" / f"{name}.pdf" for name in FILINGS]
     if not all(p.is_file() for p in paths):
         pytest.skip(f"FinanceBench PDFs not under {DEV}")
@@ -331,33 +349,8 @@ def test_every_metric_finds_a_line_item_on_its_statements_in_real_filings() -> N
         for lines, kind in zip(pages, classify_pages(pages), strict=True):
             if kind:
                 texts.setdefault(kind, []).append(normalize("\n".join(lines).replace("|", " ")))
-    lexicon = load_lexicon()
-    for key in lexicon.metrics:
-        items = [normalize(i) for i in lexicon.line_items_of(key)]
-        pages = [t for s in lexicon.statements_of(key) for t in texts.get(s, [])]
+    vocabulary = load_vocabulary()
+    for key in vocabulary.metrics:
+        items = [normalize(i) for i in vocabulary.line_items_of(key)]
+        pages = [t for s in vocabulary.statements_of(key) for t in texts.get(s, [])]
         assert any(i in t for i in items for t in pages), key
-
-
-def test_a_question_is_understood_once_however_often_its_plan_is_asked(monkeypatch) -> None:
-    """An answer asks for the plan of its question from several places: the understanding runs
-    once, and a caller that changes its copy does not change the next caller's."""
-    from rag_assets.core.retrieval import retriever as module
-
-    calls: list[str] = []
-    real = module.understand
-
-    def counting(question: str):
-        calls.append(question)
-        return real(question)
-
-    monkeypatch.setattr(module, "understand", counting)
-    module._understood.cache_clear()
-    planner = module.Retriever.__new__(module.Retriever)
-    planner.config = module.RetrievalConfig()
-    question = "What is Nike's FY2019 inventory turnover ratio? Round to two decimals."
-    first = planner.plan(question)
-    first.years.append(1900)
-    second = planner.plan(question)
-    assert calls == [question]
-    assert 1900 not in second.years and second.years == real(question).years
-    module._understood.cache_clear()

@@ -1,0 +1,40 @@
+"""The answer engine assembled from the one :class:`Settings`: what ``rag-assets ask``, the
+answer assets and the benches answer with (no Dagster needed to answer)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rag_assets.core.generation.answers import AnswerConfig, Answerer
+from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.llm.client import LLMConfig, connect
+from rag_assets.core.retrieval.embeddings import Embedder
+from rag_assets.core.retrieval.retriever import Retriever
+from rag_assets.core.retrieval.store import VectorStore
+from rag_assets.core.settings import Settings, section_of
+from rag_assets.core.warehouse.connection import read_whole_table
+from rag_assets.core.warehouse.tables import EMPTY_FACTS, facts_provider
+from rag_assets.core.warehouse.writable import check_folder
+
+
+def retriever_from(settings: Settings) -> Retriever:
+    """The embedding model, its store and the retrieval settings. An unwritable store folder
+    raises ``StoreNotWritable`` (one line) before the model loads."""
+    lancedb = settings.ingest.lancedb_dir
+    if isinstance(lancedb, Path):  # an object store has no folder to probe
+        check_folder(lancedb, "LanceDB folder")
+    embedder = Embedder(**settings.embeddings.model_dump())
+    return Retriever(VectorStore.of(embedder, lancedb), embedder, settings.retrieval)
+
+
+def answerer_from(settings: Settings, pages: PageTexts) -> Answerer:
+    """The answer engine of the configured provider over the store and ``pages``;
+    ``LLMConfigError`` or ``RuntimeError`` in one line when a setting or the model is missing.
+    A metric question is answered from the statement facts of the filing routing picks,
+    whichever partition asks."""
+    chat = connect(section_of(settings.llm, LLMConfig))
+    config = AnswerConfig(citation_threshold=settings.llm.citation_threshold,
+                          max_question_chars=settings.llm.max_question_chars)
+    facts = read_whole_table(settings.ingest.warehouse_path, "financial_statements",
+                             EMPTY_FACTS)
+    return Answerer(retriever_from(settings), pages, chat, config, facts=facts_provider(facts))

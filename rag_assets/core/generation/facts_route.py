@@ -1,0 +1,121 @@
+"""The facts route: a metric, trend or judgment question computed from one filing's statement
+facts (:mod:`metric_engine`), with a model's explanation when a model is configured.
+
+It answers only when the question is a metric question (:func:`parse_question`), one filing is
+in scope and its facts hold the statements the metric needs; else the quote route answers. An
+operand the facts lack gives no answer but the computation saying what is missing, for the quote
+route's answer to end with.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rag_assets.core.generation.citations import verify_claims
+from rag_assets.core.generation.claims import keep_verified, model_claims, model_reply
+from rag_assets.core.generation.compose import Part, PartAnswer
+from rag_assets.core.generation.metric_engine import MetricAnswer, answer_metric
+from rag_assets.core.generation.metric_questions import parse_question
+from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.generation.records import ABSTENTION, Claim, GuardrailEvent
+from rag_assets.core.llm.client import ChatModel
+from rag_assets.core.llm.prompts import render
+from rag_assets.core.question.question import Question
+from rag_assets.core.retrieval.retriever import Scope
+
+if TYPE_CHECKING:
+    from rag_assets.core.ingest.facts import StatementFact
+
+FactsProvider = Callable[[str, int], "Sequence[StatementFact]"]
+_FIGURE_RE = re.compile(r"-?\$?\d[\d,]*(?:\.\d+)?%?")
+
+
+@dataclass
+class FactsRoute:
+    """The statement facts of any partition, the pages to cite, and the model, if any."""
+
+    facts: FactsProvider
+    pages: PageTexts
+    held_years: Callable[[str], list[int]]  # the years a document is indexed for
+    company: Callable[[str], str | None]  # what an answer calls a document's company
+    chat: ChatModel | None = None
+    citation_threshold: float = 0.5
+
+    def partitions(self, parsed_years: Sequence[int], routed: Scope, document: str | None,
+                   year: int | None) -> list[tuple[str, int]]:
+        """The partitions whose facts may answer: one document (given or routed), the year
+        asked first, then later filings (which print it as a comparative)."""
+        documents = [document] if document else routed.documents or []
+        if len(documents) != 1:
+            return []
+        if year:
+            return [(documents[0], int(year))]
+        held = sorted(self.held_years(documents[0]))
+        last = max(parsed_years) if parsed_years else None
+        if last is None:
+            return [(documents[0], y) for y in reversed(held)]
+        order = sorted(held, key=lambda y: (y < last, abs(y - last)))
+        return [(documents[0], y) for y in order]
+
+    def answer(self, question: Question, routed: Scope, document: str | None = None,
+               year: int | None = None) -> tuple[PartAnswer | None, MetricAnswer] | None:
+        """The computed answer (a part, and the computation), the computation alone when an
+        operand is missing, or None (not a metric question, no filing whose facts hold it)."""
+        if (parsed := parse_question(question)) is None:
+            return None
+        for doc, y in self.partitions(parsed.years, routed, document, year):
+            facts = self.facts(doc, y)
+            if not facts:
+                continue
+            computed = answer_metric(parsed, facts, self.company(doc),
+                                     self.pages.get(doc, y, 0) or "")
+            if computed.status == "unavailable":
+                continue
+            if computed.status == "missing":  # the quotes may still answer: said after them
+                return None, computed
+            part = Part(question=question, scope=Scope.partition(doc, y), label=doc)
+            answer = PartAnswer(part=part, claims=computed.claims(), abstained=False,
+                                strength=1.0, looked_for=[parsed.target],
+                                first_pages=len({o.page for o in computed.operands}))
+            if self.chat is not None and computed.status == "answered":
+                claims, events = self.explained(question.text, computed)
+                answer.claims += claims
+                answer.events += events
+            return answer, computed
+        return None
+
+    def explained(self, question: str, computed: MetricAnswer
+                  ) -> tuple[list[Claim], list[GuardrailEvent]]:
+        """A model's explanation of a computed metric: it gets the result and each operand's
+        row as numbered evidence; a claim is kept when its citations hold once the computed
+        figures are taken as supported (they come from the engine, not the page)."""
+        assert self.chat is not None  # explained only with a model
+        sources = operand_sources(computed)
+        prompt = render("answer", question=f"{question}\n\nComputed from the statement rows "
+                        f"below: {computed.headline} {' '.join(computed.details)}",
+                        sources=sources, abstention=ABSTENTION)
+        reply, events = model_reply(self.chat, prompt)
+        computed_figures = _FIGURE_RE.findall(" ".join([computed.headline, *computed.details]))
+        claims = []
+        for claim in model_claims(reply, sources):
+            supports = claim.text
+            for figure in computed_figures:
+                supports = supports.replace(figure, " ")
+            claims.append(claim.model_copy(update={"citations": [
+                c.model_copy(update={"supports": supports}) for c in claim.citations]}))
+        checked = verify_claims(claims, self.pages, self.citation_threshold)
+        kept, dropped = keep_verified(checked, "model claims")
+        return kept, events + dropped
+
+
+def operand_sources(computed: MetricAnswer) -> list[dict[str, object]]:
+    """Each page a computation's operands are printed on, as a numbered source of its rows."""
+    pages: dict[tuple[str, int, int], list[str]] = {}
+    for o in computed.operands:
+        pages.setdefault((o.document, o.year, o.page), []).append(
+            f"{o.quote}  [{o.title}, {o.period}]")
+    return [{"number": n, "document": d, "year": y, "page": p, "text": "\n".join(rows)}
+            for n, ((d, y, p), rows) in enumerate(pages.items(), start=1)]

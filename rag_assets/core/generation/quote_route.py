@@ -1,0 +1,306 @@
+"""The quote route: retrieval part by part, the best evidence units quoted (or a model's claims
+that quote them), a direct first sentence when the quoted units state it.
+
+A question that compares companies or years is decomposed into one part per partition; a part
+that finds nothing is asked in other words (a model's, else the vocabulary's line items); a
+question that needs two sources but cites fewer is retried once with more chunks; below the
+evidence threshold a part abstains and says what it looked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from rag_assets.core.chunks.chunking import join_context
+from rag_assets.core.generation.answer_config import AnswerConfig
+from rag_assets.core.generation.citations import verify_claims
+from rag_assets.core.generation.claims import (
+    claim_of,
+    keep_verified,
+    model_claims,
+    model_reply,
+    page_sources,
+)
+from rag_assets.core.generation.compose import Part, PartAnswer, compose, distinct_pages
+from rag_assets.core.generation.direct import direct_answer
+from rag_assets.core.generation.evidence import EvidenceUnit, page_table_rows, units_of
+from rag_assets.core.generation.extractive import (
+    ScoredUnit,
+    evidence_strength,
+    missing_anchors,
+    score_units,
+    select,
+)
+from rag_assets.core.generation.page_texts import PageTexts, normalize
+from rag_assets.core.generation.records import ABSTENTION, Claim, GuardrailEvent, QAResult
+from rag_assets.core.llm.client import ChatModel, LLMReplyError
+from rag_assets.core.llm.prompts import render
+from rag_assets.core.question.question import Question
+from rag_assets.core.question.vocabulary import load_vocabulary
+from rag_assets.core.retrieval.retriever import Hit, Retriever, Scope
+
+
+def mmr(hits: Sequence[Hit], vectors: np.ndarray, k: int, lam: float) -> list[Hit]:
+    """Maximal marginal relevance: the best hit, then each next one for its rank-based relevance
+    minus its similarity to those already chosen (two chunks of one table do not crowd out the
+    note that qualifies it)."""
+    if len(hits) <= k:
+        return list(hits)
+    relevance = [1.0 / (1 + i) ** 0.5 for i in range(len(hits))]
+    chosen = [0]
+    while len(chosen) < k:
+        best, best_value = None, -1e9
+        for i in range(len(hits)):
+            if i in chosen:
+                continue
+            similar = max(float(vectors[i] @ vectors[j]) for j in chosen)
+            value = lam * relevance[i] - (1 - lam) * similar
+            if value > best_value:
+                best, best_value = i, value
+        assert best is not None  # an unchosen hit is left, and unit vectors score above -1e9
+        chosen.append(best)
+    return [hits[i] for i in sorted(chosen)]
+
+
+@dataclass
+class QuoteRoute:
+    """Retrieval over one store, the stored pages to quote and verify, and the model, if any."""
+
+    retriever: Retriever
+    pages: PageTexts
+    config: AnswerConfig
+    chat: ChatModel | None = None
+
+    @cached_property
+    def known_words(self) -> set[str]:
+        """Words of the documents' own names (their aliases): not an anchor a question adds."""
+        return {w.lower().removesuffix("'s") for p in self.retriever.profiles
+                for alias in p.aliases for w in alias.split()}
+
+    # -- evidence -------------------------------------------------------------------------
+    def locate(self, document: str, year: int, pages: Sequence[int], quote: str) -> int | None:
+        """The first of ``pages`` that prints ``quote``."""
+        wanted = normalize(quote)
+        if not wanted:
+            return None
+        for page in pages:
+            text = self.pages.normalized(document, year, page)
+            if text and wanted in text:
+                return page
+        return None
+
+    def evidence(self, question: Question, scope: Scope | None, k: int
+                 ) -> tuple[list[Hit], list[EvidenceUnit]]:
+        """The chunks found (after MMR) and their units that a page prints as read."""
+        cfg = self.config
+        result = self.retriever.search(question, cfg.strategy, cfg.kind,
+                                       k=max(cfg.candidates, k), scope=scope or Scope(),
+                                       route=False)
+        hits = result.hits
+        if hits:  # the indexed text: its vectors come from the content-hash cache, not the model
+            vectors, _ = self.retriever.embedder.embed(
+                [join_context(h.context, h.text) for h in hits])
+            hits = mmr(hits, vectors, k, cfg.mmr_lambda)
+        # a unit no page prints as read (an extraction seam) cannot be cited, so never quoted
+        units = [u for h in hits for u in units_of(h, self.locate) if u.located]
+        return hits, units
+
+    def score(self, question: Question, units: Sequence[EvidenceUnit]) -> list[ScoredUnit]:
+        """Units by relevance: the lexical signals rank all of them, the model embeds only the
+        ``dense_units`` best (a unit's embedding is the costly signal: ~200 per question)."""
+        embedder = self.retriever.embedder
+        query = embedder.embed_query(question.ranking_text)
+        config = self.config.extractive
+        lexical = score_units(question, units, query, np.zeros((len(units), len(query)),
+                                                               dtype=np.float32), config)
+        shortlist = [s.unit for s in lexical[:self.config.dense_units]]
+        return score_units(question, shortlist, query,
+                           embedder.encode([u.text for u in shortlist]), config)
+
+    # -- one part -------------------------------------------------------------------------
+    def answer_part(self, part: Part, k: int, max_claims: int | None = None) -> PartAnswer:
+        """One part answered from its scope, or its abstention saying why."""
+        hits, units = self.evidence(part.question, part.scope, k)
+        scored = self.score(part.question, units)
+        strength = evidence_strength(part.question, scored[0] if scored else None)
+        looked_for = [part.question.ranking_text, *part.question.expansion[:6]]
+        out = PartAnswer(part=part, strength=strength, chunk_ids=[h.chunk_id for h in hits],
+                         looked_for=looked_for,
+                         first_pages=len({(h.document, h.year, p) for h in hits for p in h.pages}))
+        if event := self.below_threshold(part, hits, strength, out):
+            out.events.append(event)
+            return out
+        if self.chat is None:
+            chosen = select(scored, self.config.extractive, max_claims)
+            out.claims = [*self.direct(part.question, [s.unit for s in chosen], units),
+                          *(claim_of(s.unit) for s in chosen)]
+        else:
+            out.claims, events = self.claims_from_model(part.question.text, scored)
+            out.events += events
+        out.abstained = not out.claims
+        return out
+
+    def below_threshold(self, part: Part, hits: Sequence[Hit], strength: float,
+                        out: PartAnswer) -> GuardrailEvent | None:
+        """Why the part abstains before quoting: the evidence never names what the question
+        does (said first in what it looked for), or is too weak; else None."""
+        label = part.label or "question"
+        missing = missing_anchors(part.question, " ".join(
+            f"{h.context} {h.text}" for h in hits), self.known_words)
+        if missing:
+            out.looked_for = [*missing, *out.looked_for]
+            return GuardrailEvent(name="below_evidence_threshold",
+                                  detail=f"{label}: the documents found never name "
+                                         f"{', '.join(missing)}")
+        floor = self.config.extractive.abstain_below
+        if strength < floor:
+            return GuardrailEvent(name="below_evidence_threshold",
+                                  detail=f"{label}: evidence {strength:.2f} < {floor:.2f}")
+        return None
+
+    def direct(self, question: Question, selected: Sequence[EvidenceUnit],
+               pool: Sequence[EvidenceUnit]) -> list[Claim]:
+        """The one-line direct answer that goes before the quotes (:mod:`direct`: the winner
+        of a superlative, the names of a list, the direction of a two-period comparison), when
+        the selected units print it and each of its citations holds; else nothing."""
+        read: dict[tuple[str, int, int], list[EvidenceUnit]] = {}  # each page parsed once
+
+        def page_rows(document: str, year: int, page: int) -> list[EvidenceUnit]:
+            key = (document, year, page)
+            if key not in read:
+                read[key] = page_table_rows(self.pages, document, year, page)
+            return read[key]
+
+        found = direct_answer(question, selected, pool, page_rows)
+        if found is None:
+            return []
+        checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
+        return [c for c in checked if all(x.mark == "valid" for x in c.citations)]
+
+    def claims_from_model(self, question: str, scored: Sequence[ScoredUnit]
+                          ) -> tuple[list[Claim], list[GuardrailEvent]]:
+        """Claims a model writes from the best units' pages; a claim must quote its excerpt."""
+        assert self.chat is not None  # the model path only
+        sources = page_sources(scored, self.config.model_context_chars)
+        prompt = render("answer", question=question, sources=sources, abstention=ABSTENTION)
+        reply, events = model_reply(self.chat, prompt)
+        checked = verify_claims(model_claims(reply, sources), self.pages,
+                                self.config.citation_threshold)
+        kept, dropped = keep_verified(checked, "model claims")
+        return kept, events + dropped
+
+    # -- the question ---------------------------------------------------------------------
+    def parts(self, question: Question, asked: Scope | None, routed: Scope,
+              company: dict[str, str]) -> list[Part]:
+        """One part per company (or per year) a comparison names; else the question whole.
+        Several filings of one company (its 10-K and a 10-Q, two 8-Ks) are searched as one
+        scope: a question that does not compare them is answered from the one that holds the
+        answer, not once per filing with "I cannot answer" for the others."""
+        if asked is not None:
+            return [Part(question=question, scope=asked)]
+        documents = routed.documents or []
+        if len({company.get(d, d) for d in documents}) > 1:
+            return [Part(question=question, label=d,
+                         scope=Scope(documents=[d], years=routed.years, how=f"part: {d}"))
+                    for d in documents]
+        if routed.years and len(routed.years) > 1:
+            return [Part(question=question, label=str(y),
+                         scope=Scope(documents=routed.documents, years=[y],
+                                     how=f"part: year {y}"))
+                    for y in routed.years]
+        # a routed question is searched in its filings whatever the strategy (no citation from
+        # another company's pages); ``routed`` also narrows to the years it asks
+        return [Part(question=question, scope=routed if documents or self.routes_years
+                     else None)]
+
+    @property
+    def routes_years(self) -> bool:
+        return self.config.strategy == "routed"
+
+    def phrasings(self, question: Question) -> list[str]:
+        """Other words for a part that found nothing: a model's, else the vocabulary's."""
+        n = self.config.phrasings
+        if not n:
+            return []
+        if self.chat is not None:
+            try:
+                reply = self.chat.complete_json(
+                    render("alternative_phrasing", question=question.text, n=n), "executive")
+                found = [str(p) for p in reply.get("phrasings") or [] if str(p).strip()]
+                if found:
+                    return found[:n]
+            except LLMReplyError:
+                pass
+        vocabulary = load_vocabulary()
+        out = ([" ".join([question.ranking_text, *question.expansion])]
+               if question.expansion else [])
+        for metric in question.metrics:
+            items = vocabulary.line_items_of(metric)
+            if items:
+                out.append(f"{items[0]} {' '.join(str(y) for y in question.years)}".strip())
+        return [p for p in dict.fromkeys(out) if p != question.text][:n]
+
+    def rephrased(self, part: Part, answer: PartAnswer, per_part: int | None,
+                  routed: Scope, events: list[GuardrailEvent]) -> PartAnswer:
+        """A part that found nothing asked in other words, the same documents and years: a
+        phrasing made of line items names no company, and read on its own it would search
+        every filing."""
+        for phrasing in self.phrasings(part.question):
+            retry = self.answer_part(part.model_copy(update={
+                "question": self.retriever.read(phrasing), "scope": part.scope or routed}),
+                self.config.k, per_part)
+            events.append(GuardrailEvent(
+                name="alternative_phrasing",
+                detail=f"{part.label or 'question'}: {phrasing!r} "
+                       f"{'answered' if not retry.abstained else 'found nothing'}"))
+            if not retry.abstained:
+                return retry
+        return answer
+
+    def answer(self, question: Question, asked: Scope | None, routed: Scope,
+               company: dict[str, str]) -> QAResult:
+        """The quote route's answer: each part answered (rephrased when it found nothing), a
+        retry with more chunks when a question that needs two sources cites fewer."""
+        cfg = self.config
+        parts = self.parts(question, asked, routed, company)
+        events: list[GuardrailEvent] = []
+        if len(parts) > 1:
+            events.append(GuardrailEvent(name="decomposed", detail=f"{len(parts)} parts: "
+                                         f"{', '.join(p.label for p in parts)}"))
+        per_part = 2 if len(parts) > 1 else None
+        answers, first_sources = [], 0
+        for part in parts:
+            answer = self.answer_part(part, cfg.k, per_part)
+            first_sources += answer.first_pages
+            if answer.abstained:
+                answer = self.rephrased(part, answer, per_part, routed, events)
+            answers.append(answer)
+        answers, retry_k = self.retried(question, parts, answers, per_part, events)
+        for answer in answers:
+            events += answer.events
+        result = compose(question.text, answers, self.pages, cfg.citation_threshold)
+        result.guardrail_events = events
+        result.evidence_strength = min((a.strength for a in answers), default=0.0)
+        result.k, result.retry_k, result.first_sources = cfg.k, retry_k, first_sources
+        return result
+
+    def retried(self, question: Question, parts: Sequence[Part], answers: list[PartAnswer],
+                per_part: int | None, events: list[GuardrailEvent]
+                ) -> tuple[list[PartAnswer], int | None]:
+        """A question that needs two sources (parts, or two years asked) and cites fewer is
+        asked again with ``retry_extra_k`` more chunks."""
+        cfg = self.config
+        needs_two = len(parts) > 1 or len(question.years) > 1
+        if not (needs_two and distinct_pages(answers) < 2 and cfg.retry_extra_k):
+            return answers, None
+        retry_k = cfg.k + cfg.retry_extra_k
+        events.append(GuardrailEvent(
+            name="too_few_sources",
+            detail=f"{distinct_pages(answers)} source(s) for a question that needs 2: "
+                   f"retried with k={retry_k}"))
+        return [self.answer_part(a.part, retry_k, per_part) if a.abstained or len(parts) == 1
+                else a for a in answers], retry_k

@@ -1,0 +1,69 @@
+"""What a question asks about (legal matters, segments, deals, outlook ...), and the filing
+sections that answer it: ``intent_lexicon.json`` (its ``_doc`` says each field), read here."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from rag_assets.core.ingest.sections import load_sections
+from rag_assets.core.question.vocabulary import normalize, phrase_pattern
+
+INTENTS_PATH = Path(__file__).with_name("intent_lexicon.json")
+
+
+class IntentEntry(BaseModel):
+    """One intent: how questions ask about it, the sections that answer it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    phrases: list[str] = Field(min_length=1)
+    sections: list[str] = Field(min_length=1)
+
+
+class IntentLexicon(BaseModel):
+    """``intent_lexicon.json``: intent key -> entry."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+
+    doc: list[str] = Field(alias="_doc", min_length=1)
+    intents: dict[str, IntentEntry]
+
+    @model_validator(mode="after")
+    def _sections_exist(self) -> IntentLexicon:
+        known = load_sections().keys()
+        for key, entry in self.intents.items():
+            if unknown := [s for s in entry.sections if s not in known]:
+                raise ValueError(f"intent {key!r} points to unknown sections {unknown}")
+        return self
+
+
+@cache
+def load_intents(path: Path = INTENTS_PATH) -> IntentLexicon:
+    """The intent lexicon, validated (its sections are keys ``sections.json`` can give)."""
+    return IntentLexicon.model_validate(json.loads(path.read_text(encoding="utf-8")))
+
+
+@cache
+def _intent_patterns(path: Path = INTENTS_PATH) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple(
+        (key, re.compile("|".join(phrase_pattern(p).pattern for p in entry.phrases)))
+        for key, entry in load_intents(path).intents.items()
+    )
+
+
+def intents_in(text: str, path: Path = INTENTS_PATH) -> list[str]:
+    """Intent keys the text names, in the lexicon's order."""
+    norm = normalize(text)
+    return [key for key, pattern in _intent_patterns(path) if pattern.search(norm)]
+
+
+def sections_for(intents: Iterable[str], path: Path = INTENTS_PATH) -> list[str]:
+    """The sections that answer the intents, each once, in order."""
+    lexicon = load_intents(path)
+    return list(dict.fromkeys(s for key in intents for s in lexicon.intents[key].sections))

@@ -1,0 +1,140 @@
+"""A question, read once: what it names and asks, as one typed record every stage takes.
+
+:func:`read_question` reads the text with the one grammar of each thing (years and quarters of
+:mod:`rag_assets.core.text`, filing kinds of :mod:`rag_assets.core.text.filing_kinds`, metrics
+and line items of the finance vocabulary, intents of the intent lexicon, statements and
+instructions of :mod:`instructions`) and, given the indexed documents' profiles, the documents
+and companies it names (:mod:`companies`). Retrieval, routing, the metric engine, the direct
+answers and the quote scorer take the :class:`Question`, never the raw string, so no two of them
+read a question differently. Plain Python and pydantic.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from rag_assets.core.ingest.routing import DocumentProfile, short_display_name
+from rag_assets.core.ingest.statements import STATEMENT_TITLES, StatementKind
+from rag_assets.core.question.companies import named_filings, route, unindexed_company
+from rag_assets.core.question.instructions import statements_named, strip_instructions
+from rag_assets.core.question.intents import intents_in, sections_for
+from rag_assets.core.question.vocabulary import load_vocabulary, normalize, terms_in
+from rag_assets.core.text.filing_kinds import filing_years, kinds_asked
+from rag_assets.core.text.periods import asked_quarters, months_asked, quarters_named
+from rag_assets.core.text.years import year_mentions, years_in
+
+Expects = Literal["yes_no", "figure", "names", "cause", "text"]
+Period = tuple[str | None, str]  # (quarter "Q2" or None, year "2023")
+
+# what the answer's first sentence must be, by how the asking sentence opens
+_YES_NO_RE = re.compile(r"^(?:does|do|did|has|have|had|is|are|was|were|will|can|could|"
+                        r"should|would)\b")
+_CAUSE_RE = re.compile(r"\b(?:why|drove|drive[sn]?|driving|drivers?|due to|reasons?|"
+                       r"caused?|explains?)\b")
+_NAMES_RE = re.compile(r"^(?:which|who|whom|name|list)\b|\bwhat (?:are|were) (?:the )?"
+                       r"(?:main|key|major|largest|primary|two|three|four|five|names?)\b")
+_FIGURE_RE = re.compile(r"\bhow (?:much|many)\b|\bwhat (?:is|was|were) (?:the )?"
+                        r"(?:amount|value|total|number|percent|ratio)\b")
+
+
+class Question(BaseModel):
+    """What one question names and asks (see the module docstring)."""
+
+    text: str = Field(description="the whole question as asked: the answer follows its "
+                                  "instructions")
+    ranking_text: str = Field(description="the question without its instructions: what to "
+                                          "rank with")
+    years: list[int] = Field(description="years it names, in order of mention")
+    filing_years: list[int] = Field(description="years it writes on a filing ('its 2020 10-K')")
+    quarters: list[str] = Field(description="quarters it names, as document ids write them")
+    periods: list[Period] = Field(description="(quarter or None, year) in order of mention")
+    months: int = Field(description="12 for a fiscal year, 3 a quarter, 6 a half, 9")
+    kinds: list[str] = Field(description="filing kinds it names, as document ids write them")
+    metrics: list[str] = Field(description="terms of the finance vocabulary it names")
+    statements: list[StatementKind] = Field(description="named first, then its metrics'")
+    named_statements: list[StatementKind] = Field(description="the statements it names itself")
+    expansion: list[str] = Field(description="titles of the named statements, line items of "
+                                             "its metrics: BM25 terms")
+    intents: list[str] = Field(default_factory=list, description="intent_lexicon.json keys")
+    sections: list[str] = Field(default_factory=list, description="the sections that answer "
+                                                                  "its intents")
+    expects: Expects = "text"
+    documents: list[str] = Field(default_factory=list,
+                                 description="indexed documents it names, narrowed to the "
+                                             "kinds and quarters it names")
+    companies: list[str] = Field(default_factory=list,
+                                 description="those documents' companies, as answers name them")
+    unindexed: str | None = Field(default=None,
+                                  description="a company it names that no indexed filing is from")
+
+    @property
+    def bm25_text(self) -> str:
+        """The ranking text and the expansion terms it does not already hold."""
+        present = normalize(self.ranking_text)
+        extra = [term for term in self.expansion if normalize(term) not in present]
+        return " ".join([self.ranking_text, *extra])
+
+    def plain(self) -> Question:
+        """The question ranked as written: no instructions dropped, no terms added."""
+        return self.model_copy(update={"ranking_text": self.text, "metrics": [],
+                                       "statements": [], "named_statements": [],
+                                       "expansion": []})
+
+
+def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Question:
+    """The :class:`Question` of ``text``; ``profiles`` are the indexed documents it may name."""
+    vocabulary = load_vocabulary()
+    ranking = strip_instructions(text)
+    metrics = list(dict.fromkeys(t.name for t in terms_in(ranking)))
+    named = statements_named(text)
+    # a statement named in an instruction ("... only has access to the statement of income")
+    # leaves the ranking text with the instruction: its printed title searches for it
+    statements = list(dict.fromkeys([*named, *(s for m in metrics
+                                               for s in vocabulary.statements_of(m))]))
+    expansion = list(dict.fromkeys([*(STATEMENT_TITLES[s] for s in named),
+                                    *(i for m in metrics for i in vocabulary.line_items_of(m))]))
+    intents = intents_in(ranking)
+    documents = named_filings(text, route(text, profiles)) if profiles else []
+    titles = {p.document: p.title for p in profiles if p.title}
+    return Question(
+        text=text, ranking_text=ranking, years=years_in(text), filing_years=filing_years(text),
+        quarters=sorted(asked_quarters(text)), periods=periods_named(text),
+        months=months_asked(text), kinds=sorted(kinds_asked(text)), metrics=metrics,
+        statements=statements, named_statements=named, expansion=expansion, intents=intents,
+        sections=sections_for(intents), expects=expected_answer(ranking, bool(metrics)),
+        documents=documents,
+        companies=list(dict.fromkeys(short_display_name(titles[d]) for d in documents
+                                     if d in titles)),
+        unindexed=None if documents or not profiles else unindexed_company(text, profiles))
+
+
+def periods_named(text: str) -> list[Period]:
+    """The periods a question names, in order: (quarter or None, year); the first reading of a
+    year wins ("Q1 2022 Q2 2023" holds no "2022 Q2")."""
+    quarters: dict[int, Period] = {}
+    for q, y, at in quarters_named(text):
+        quarters.setdefault(at, (f"Q{q}", str(y)))
+    found = {at: quarters.get(at, (None, str(year))) for year, at in year_mentions(text)}
+    # a quarter whose year is glued to it ("Q22023") is no year the year grammar sees alone
+    found.update({at: period for at, period in quarters.items() if at not in found})
+    return list(dict.fromkeys(period for _, period in sorted(found.items())))
+
+
+def expected_answer(asking: str, names_metric: bool) -> Expects:
+    """The form the answer's first sentence takes, from how the question asks: a yes or no, a
+    cause, names, a figure, else text."""
+    norm = normalize(asking)
+    sentence = next((s for s in re.split(r"(?<=[.?!])\s+", norm) if s.endswith("?")), norm)
+    if _YES_NO_RE.search(sentence):
+        return "yes_no"
+    if _CAUSE_RE.search(sentence):
+        return "cause"
+    if _NAMES_RE.search(sentence):
+        return "names"
+    if names_metric or _FIGURE_RE.search(sentence):
+        return "figure"
+    return "text"

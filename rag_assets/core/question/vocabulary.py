@@ -1,0 +1,240 @@
+"""The finance vocabulary: every metric and line item a question may name, read from one file.
+
+``finance_terms.json`` (its ``_doc`` says each field) holds, per metric or concept, how
+questions write it, where filings print it, the labels they print it under and, for a metric,
+its formula. Retrieval reads the statements and labels (what to boost, what BM25 adds); the
+metric engine reads the kinds, formulas and units. Both find a question's terms with
+:func:`terms_in`, so they never disagree on what a question names, and an alias names one key
+(the validator refuses a file where two keys share one). Plain Python and pydantic.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+from typing import Literal, NamedTuple, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from rag_assets.core.ingest.statements import StatementKind
+
+TERMS_FILE = Path(__file__).with_name("finance_terms.json")
+Unit = Literal["percent", "ratio", "days", "USD"]
+# the statements a line item is printed on as a line, not a breakdown of it: what a question
+# naming the item is boosted towards (a segment note or MD&A breaks revenue down; the question
+# "what was revenue" asks for the income statement's line)
+PRIMARY_STATEMENTS: frozenset[str] = frozenset(
+    {"income_statement", "balance_sheet", "cash_flow", "equity", "comprehensive_income"})
+T = TypeVar("T")
+
+
+class _Term(BaseModel):
+    """What every entry has: its name in answers, how questions write it, where it is printed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    title: str
+    aliases: list[str] = Field(default_factory=list)
+    statements: list[StatementKind] = Field(default_factory=list)
+    line_items: list[str] = Field(default_factory=list)
+    facts: bool = Field(default=True, description="the statement facts carry it: the metric "
+                                                  "engine may take it as a question's target")
+    note: str = ""
+
+
+class ConceptDef(_Term):
+    """A line item a filing prints."""
+
+    kind: Literal["flow", "stock"]
+    magnitude: bool = False
+    derived: str | None = None
+    unit: str = "USD"
+
+
+class MetricDef(_Term):
+    """A metric computed from concepts (and other metrics) by its formula."""
+
+    formula: str | None = None
+    inputs: list[str] = Field(default_factory=list,
+                              description="for a metric the engine does not compute: the "
+                                          "entries retrieval adds its statements and labels of")
+    unit: Unit
+    decimals: int = 2
+    better: Literal["higher", "lower"] | None = None
+    not_meaningful_for: list[str] = Field(
+        default_factory=list, description="kinds of filer (filer_kinds.json) it does not apply to")
+    source: str = ""
+
+    @model_validator(mode="after")
+    def _computed_has_formula(self) -> MetricDef:
+        if self.facts and not (self.formula and self.source):
+            raise ValueError(f"metric {self.title!r}: a computed metric needs a formula and "
+                             "its source")
+        return self
+
+
+class ConceptSet(BaseModel):
+    """Line items an analyst compares as one set (the three cash-flow activities)."""
+
+    concepts: list[str] = Field(min_length=2)
+    patterns: list[str] = Field(min_length=1)
+    source: str
+
+
+class TermMatch(NamedTuple):
+    """Where a text names a term, in :func:`normalize`'s form of the text."""
+
+    start: int
+    end: int
+    name: str
+    is_metric: bool
+
+
+class Vocabulary(BaseModel):
+    """``finance_terms.json``, validated."""
+
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+
+    doc: list[str] = Field(alias="_doc", min_length=1)
+    concepts: dict[str, ConceptDef]
+    metrics: dict[str, MetricDef]
+    sets: dict[str, ConceptSet] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _one_key_per_alias(self) -> Vocabulary:
+        owners: dict[str, str] = {}
+        for name, entry in self.entries():
+            for phrase in phrases_of(name, entry):
+                if owners.setdefault(phrase, name) != name:
+                    raise ValueError(f"the alias {phrase!r} names both {owners[phrase]!r} "
+                                     f"and {name!r}")
+        for name in self.metrics:
+            unknown = [n for n in self.inputs_of(name) if n not in self.names]
+            if unknown:
+                raise ValueError(f"metric {name!r} is computed from unknown names {unknown}")
+        for name in self.names:
+            self.closure(name)  # raises on a cycle
+        return self
+
+    @property
+    def names(self) -> set[str]:
+        return set(self.concepts) | set(self.metrics)
+
+    def entries(self) -> Iterable[tuple[str, ConceptDef | MetricDef]]:
+        yield from self.concepts.items()
+        yield from self.metrics.items()
+
+    def entry(self, name: str) -> ConceptDef | MetricDef:
+        return self.metrics.get(name) or self.concepts[name]
+
+    def title(self, name: str) -> str:
+        entry = self.concepts.get(name) or self.metrics.get(name)
+        return entry.title if entry else name.replace("_", " ")
+
+    def formula_of(self, name: str) -> str:
+        """A computed metric's formula (the engine computes no metric without one)."""
+        formula = self.metrics[name].formula
+        if formula is None:
+            raise KeyError(f"{name!r} is no metric the engine computes")
+        return formula
+
+    def inputs_of(self, name: str) -> list[str]:
+        """The entries a metric is computed from: its formula's names, else its ``inputs``;
+        a concept's derivation's names."""
+        if name in self.metrics:
+            metric = self.metrics[name]
+            return formula_names(metric.formula) if metric.formula else list(metric.inputs)
+        derived = self.concepts[name].derived
+        return formula_names(derived) if derived else []
+
+    def closure(self, name: str, path: tuple[str, ...] = ()) -> list[str]:
+        """The entry and, depth first, the metrics and concepts it is computed from, each once
+        (a concept's derivation is a fallback of the engine's, not what it is printed as: only
+        a metric's inputs are followed)."""
+        if name in path:
+            raise ValueError(f"the vocabulary's formulas form a cycle: "
+                             f"{' -> '.join((*path, name))}")
+        out = [name]
+        for sub in self.inputs_of(name) if name in self.metrics else []:
+            out += [n for n in self.closure(sub, (*path, name)) if n not in out]
+        return out
+
+    def statements_of(self, name: str) -> list[StatementKind]:
+        """Where retrieval looks for the entry: its own statements, then its inputs', the
+        primary statements only (:data:`PRIMARY_STATEMENTS`)."""
+        return _unique(s for n in self.closure(name) for s in self.entry(n).statements
+                       if s in PRIMARY_STATEMENTS)
+
+    def line_items_of(self, name: str) -> list[str]:
+        """The labels filings print the entry's inputs under, its own first (BM25 terms)."""
+        return _unique(i for n in self.closure(name) for i in self.entry(n).line_items)
+
+
+def formula_names(formula: str) -> list[str]:
+    """The names a formula computes from (not its functions nor a ``row('label')``)."""
+    bare = re.sub(r"row\('[^']*'\)", " ", formula)
+    return _unique(n for n in re.findall(r"\b[a-z_][a-z0-9_]*\b(?!\s*\()", bare))
+
+
+def phrases_of(name: str, entry: ConceptDef | MetricDef) -> list[str]:
+    """How a question may write the entry: its aliases and its key's words, normalized."""
+    return sorted({p for p in (normalize(a) for a in [*entry.aliases, name.replace("_", " ")])
+                   if p})
+
+
+@cache
+def load_vocabulary(path: Path = TERMS_FILE) -> Vocabulary:
+    """The vocabulary, read once per process."""
+    return Vocabulary.model_validate(json.loads(path.read_text(encoding="utf-8")))
+
+
+def normalize(text: str) -> str:
+    """Lower case, straight quotes, '%' and 'percentage' as 'percent', hyphens as spaces, one
+    space: the form aliases and statement names are matched in."""
+    text = text.lower().replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
+    text = re.sub(r"\s*%", " percent", text)
+    text = re.sub(r"\bpercentage\b", "percent", text)
+    text = re.sub(r"(?<=\w)-(?=\w)", " ", text)
+    return " ".join(text.split())
+
+
+def phrase_pattern(phrase: str) -> re.Pattern[str]:
+    """Whole words, any spacing; a word of three letters or more may take a plural ending
+    ("capital expenditures as a percent of revenues")."""
+    words = [re.escape(w) + (r"(?:s|es)?" if len(w) >= 3 and w[-1].isalpha() else "")
+             for w in normalize(phrase).split()]
+    body = r"\s+".join(words)
+    return re.compile(rf"(?<![\w&]){body}(?![\w&])")
+
+
+@cache
+def _patterns(path: Path = TERMS_FILE) -> tuple[tuple[str, bool, bool, re.Pattern[str]], ...]:
+    """(name, is_metric, in the facts, pattern) for every phrase of the vocabulary."""
+    vocabulary = load_vocabulary(path)
+    return tuple((name, name in vocabulary.metrics, entry.facts, phrase_pattern(phrase))
+                 for name, entry in vocabulary.entries() for phrase in phrases_of(name, entry))
+
+
+def terms_in(text: str, *, facts_only: bool = False,
+             exclude: frozenset[str] = frozenset()) -> list[TermMatch]:
+    """The terms a text names, in order, each match in :func:`normalize`'s form of ``text``;
+    where phrases overlap the longest wins, a metric before a concept of the same span
+    ("capex as a % of revenue" is one metric, not capex and revenue). ``facts_only``: only the
+    terms the statement facts carry (the metric engine's targets)."""
+    norm = normalize(text)
+    found = [TermMatch(m.start(), m.end(), name, is_metric)
+             for name, is_metric, in_facts, pattern in _patterns()
+             if (in_facts or not facts_only) and name not in exclude
+             for m in pattern.finditer(norm)]
+    taken: list[TermMatch] = []
+    for match in sorted(found, key=lambda f: (f.start - f.end, not f.is_metric, f.start)):
+        if all(match.end <= t.start or match.start >= t.end for t in taken):
+            taken.append(match)
+    return sorted(taken)
+
+
+def _unique(values: Iterable[T]) -> list[T]:
+    return list(dict.fromkeys(values))

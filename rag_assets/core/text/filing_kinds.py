@@ -1,0 +1,93 @@
+"""The kinds of filing: how a question names one, how a cover prints one, how a document's id
+writes one. The one table of filing kinds.
+
+Source: the SEC form names (10-K annual report, 10-Q quarterly report, 8-K current report,
+20-F a foreign private issuer's annual report) as their covers print them ("FORM 10-K",
+"ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d)"), the press release a company's earnings are
+announced in, and the EU's acts as the Official Journal titles them. A filing is ingested as
+"<company>-<kind>[-q<N>|-<date>]" (jpmorgan-10q-q1, foot-locker-8k-2022-05-20,
+mgm-resorts-earnings-q4), so several filings of one company in one year stay distinct documents.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from rag_assets.core.text.periods import unglued
+from rag_assets.core.text.years import YEAR_RE, year_of
+
+
+class FilingKind(NamedTuple):
+    """One kind: its word in a document id, its name, and the patterns that name it."""
+
+    id_words: frozenset[str]  # a document id with one of these words is of the kind
+    form: str  # how a chunk header names it ("10-K")
+    asked: re.Pattern[str] | None  # how a question names it
+    cover: re.Pattern[str]  # how its cover prints it
+
+
+def _words(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+# in the order a cover is read: the first kind whose pattern the cover prints
+FILING_KINDS: tuple[FilingKind, ...] = (
+    FilingKind(frozenset({"10k"}), "10-K", _words(r"\b10-?k\b|\bannual report\b"),
+               _words(r"\bFORM\s+10-K\b|\bANNUAL REPORT PURSUANT TO SECTION 13")),
+    FilingKind(frozenset({"10q"}), "10-Q", _words(r"\b10-?q\b|\bquarterly report\b"),
+               _words(r"\bFORM\s+10-Q\b|\bQUARTERLY REPORT PURSUANT TO SECTION 13")),
+    FilingKind(frozenset({"20f"}), "20-F", None, _words(r"\bFORM\s+20-F\b")),
+    FilingKind(frozenset({"8k"}), "8-K", _words(r"\b8-?k\b|\bcurrent report\b"),
+               _words(r"\bFORM\s+8-K\b|\bCURRENT REPORT\s+PURSUANT TO SECTION 13")),
+    FilingKind(frozenset(), "EU regulation", None, _words(r"\bREGULATION\s+\((?:EU|EC)\)")),
+    FilingKind(frozenset(), "EU directive", None, _words(r"\bDIRECTIVE\s+\((?:EU|EC)\)")),
+    FilingKind(frozenset({"earnings", "release"}), "earnings release",
+               _words(r"\bearnings (?:release|report)\b|\bpress release\b"),
+               _words(r"\b(?:earnings|press)\s+release\b")),
+    FilingKind(frozenset({"annualreport"}), "annual report", None, _words(r"\bannual\s+report\b")),
+)
+# the words of a document id that say what kind of document it is, not whose
+GENERIC_ID_WORDS = frozenset({"10k", "10q", "8k", "20f", "annual", "report", "annualreport",
+                              "paper", "earnings", "release", "filing"})
+# a document id's words that date it rather than name it: a quarter, a half, a year, a day
+PERIOD_ID_WORD_RE = re.compile(r"(?:q[1-4]|h[12]|fy\d{2,4}|\d+)", re.IGNORECASE)
+# what may stand between a year and the filing it names: "2020 10-K", "2020 Form 10-K"
+FORM_WORD_RE = re.compile(r"\s+(?:form\s+)?", re.IGNORECASE)
+
+
+def id_words(document: str) -> set[str]:
+    """The words of a document's id: its kind ("10q") and quarter ("q2") among them."""
+    return set(re.split(r"[-_\s|]+", document.lower()))
+
+
+def kinds_asked(text: str) -> set[str]:
+    """The kinds a question names, as a document id writes them ("10k", "earnings")."""
+    return {word for kind in FILING_KINDS if kind.asked and kind.asked.search(text)
+            for word in kind.id_words}
+
+
+def kind_named_at(text: str, at: int) -> bool:
+    """Whether a filing kind is named at ``at`` of ``text`` ("10-K" after "2020 ")."""
+    gap = FORM_WORD_RE.match(text, at)
+    return gap is not None and any(kind.asked.match(text, gap.end()) for kind in FILING_KINDS
+                                   if kind.asked)
+
+
+def filing_years(text: str) -> list[int]:
+    """The years a question writes on a filing ("its 2020 10-K", "the FY2018 annual report",
+    "the 2022 earnings release"), in order of mention: they name the partitions to read,
+    whatever other years the question quotes ("invest over 2021-2025, according to its 2020
+    10-K" asks the 2020 report for a plan, not the 2021 and 2025 reports)."""
+    text = unglued(text)
+    return list(dict.fromkeys(year_of(m) for m in YEAR_RE.finditer(text)
+                              if kind_named_at(text, m.end())))
+
+
+def form_of(document: str, cover_text: str) -> str:
+    """The form a document is filed as, read from its cover, else from its id."""
+    for kind in FILING_KINDS:
+        if kind.cover.search(cover_text):
+            return kind.form
+    words = id_words(document)
+    return next((kind.form for kind in FILING_KINDS if kind.id_words & words), "report")
