@@ -53,17 +53,9 @@ from typing import TypeVar
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from rag_assets.core.evaluation.questions import GoldenQuestion, QuestionCategory
+from rag_assets.core.text.filing_kinds import DATED_NAME_RE, FINANCEBENCH_NAME_RE, QUARTER_NAME_RE
 from rag_assets.core.text.years import years_in
 
-DOC_NAME_RE = re.compile(
-    r"^(?P<company>.+?)_(?P<period>(?:19|20)\d\d)(?:Q\d)?_(?P<type>[A-Z0-9]+)"
-    r"(?:_dated[-_]\d{4}-\d{2}-\d{2})?$",
-    re.IGNORECASE,
-)
-# what tells two filings of one company, kind and year apart: the quarter of a 10-Q or an
-# earnings release (``JPMORGAN_2021Q1_10Q``), the date of an 8-K (``..._8K_dated-2022-05-20``)
-QUARTER_RE = re.compile(r"_(?:19|20)\d\d(?P<quarter>Q[1-4])_", re.IGNORECASE)
-DATED_RE = re.compile(r"_dated[-_](?P<date>\d{4}-\d{2}-\d{2})$", re.IGNORECASE)
 WORD_RE = re.compile(r"[a-z0-9]+")
 QUESTION_TYPES = {"metrics-generated": "metrics", "domain-relevant": "judgments",
                   "novel-generated": "prose"}
@@ -189,9 +181,9 @@ def document_name(company: str, doc_type: str = "10k", doc_name: str = "") -> st
     ``foot-locker-8k-2022-05-20``), so that several filings of one company in one year stay
     distinct partitions."""
     name = f"{company_slug(company)}-{company_slug(doc_type)}"
-    if match := QUARTER_RE.search(doc_name):
+    if match := QUARTER_NAME_RE.search(doc_name):
         name += f"-{match.group('quarter').lower()}"
-    if match := DATED_RE.search(doc_name):
+    if match := DATED_NAME_RE.search(doc_name):
         name += f"-{match.group('date')}"
     return name
 
@@ -209,7 +201,7 @@ def filing_of(document: FinanceBenchDocument, pdfs_dir: Path) -> Filing:
 def filing_from_doc_name(doc_name: str, company: str, pdfs_dir: Path) -> Filing:
     """A filing missing from ``documents.jsonl``: period and type from its ``doc_name``
     (``COMPANY_2019_10K``), the company as the question spells it."""
-    match = DOC_NAME_RE.match(doc_name)
+    match = FINANCEBENCH_NAME_RE.match(doc_name)
     if not match:
         raise ValueError(f"doc_name {doc_name!r} is not COMPANY_YEAR_TYPE and is not in "
                          "documents.jsonl")

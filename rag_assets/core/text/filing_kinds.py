@@ -52,6 +52,16 @@ GENERIC_ID_WORDS = frozenset({"10k", "10q", "8k", "20f", "annual", "report", "an
                               "paper", "earnings", "release", "filing"})
 # a document id's words that date it rather than name it: a quarter, a half, a year, a day
 PERIOD_ID_WORD_RE = re.compile(r"(?:q[1-4]|h[12]|fy\d{2,4}|\d+)", re.IGNORECASE)
+# how FinanceBench names a filing: COMPANY_YEAR[Qn]_TYPE[_dated-YYYY-MM-DD]; what tells two
+# filings of one company, kind and year apart is the quarter of a 10-Q or an earnings release
+# (``JPMORGAN_2021Q1_10Q``) or the date of an 8-K (``FOOTLOCKER_2022_8K_dated-2022-05-20``)
+FINANCEBENCH_NAME_RE = re.compile(
+    r"^(?P<company>.+?)_(?P<period>(?:19|20)\d\d)(?:Q\d)?_(?P<type>[A-Z0-9]+)"
+    r"(?:_dated[-_]\d{4}-\d{2}-\d{2})?$",
+    re.IGNORECASE,
+)
+QUARTER_NAME_RE = re.compile(r"_(?:19|20)\d\d(?P<quarter>Q[1-4])_", re.IGNORECASE)
+DATED_NAME_RE = re.compile(r"_dated[-_](?P<date>\d{4}-\d{2}-\d{2})$", re.IGNORECASE)
 # what may stand between a year and the filing it names: "2020 10-K", "2020 Form 10-K"
 FORM_WORD_RE = re.compile(r"\s+(?:form\s+)?", re.IGNORECASE)
 
