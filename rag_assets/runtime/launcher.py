@@ -23,7 +23,7 @@ terminated and watched by the default launcher (a run spawned by the code server
 Configured in ``deploy/dagster.yaml`` (copied to ``$DAGSTER_HOME`` by make)::
 
     run_launcher:
-      module: rag_assets.launcher
+      module: rag_assets.runtime.launcher
       class: PreloadedRunLauncher
       config:
         preload_modules: [rag_assets.definitions, sentence_transformers, great_expectations,
@@ -290,4 +290,4 @@ class PreloadedRunLauncher(RunLauncher, ConfigurableClass):
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit("rag_assets.launcher is configured in deploy/dagster.yaml, not run")
+    sys.exit("rag_assets.runtime.launcher is configured in deploy/dagster.yaml, not run")
