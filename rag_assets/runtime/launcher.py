@@ -52,6 +52,9 @@ from dagster._core.launcher import (
 )
 from dagster._serdes import ConfigurableClass, ConfigurableClassData
 
+# the Dagster whose private modules this file was read against (pyproject's pin): a test fails
+# when the installed or the pinned Dagster differs, until someone reads the patch again
+PATCHED_DAGSTER_VERSION = "1.13.27"
 PID_TAG = "rag-assets/run-worker-pid"
 DEFAULT_PRELOAD = ("rag_assets.definitions",)
 SETTING = "RAG_ASSETS_PRELOADED_LAUNCHER"  # 0 / false / off: Dagster's DefaultRunLauncher

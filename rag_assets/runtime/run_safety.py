@@ -57,6 +57,9 @@ from dagster._utils.interrupts import check_captured_interrupt, pop_captured_int
 
 from rag_assets.runtime.processes import STOP, Stopped, process_alive, process_start
 
+# the Dagster whose private modules this file was read against (pyproject's pin): a test fails
+# when the installed or the pinned Dagster differs, until someone reads the patch again
+PATCHED_DAGSTER_VERSION = "1.13.27"
 PID_TAG = "rag-assets/cli-pid"
 PID_START_TAG = "rag-assets/cli-pid-start"
 HOST_TAG = "rag-assets/cli-host"
