@@ -6,13 +6,13 @@ import tomllib
 from pathlib import Path
 
 import rag_assets
-from rag_assets.core.llm.prompts import PACKAGED_PROMPTS, PROMPTS_ENV, load_prompt, prompts_dir
+from rag_assets.core.llm.prompts import PACKAGED_PROMPTS, load_prompt, prompts_dir
 
 REPO = Path(__file__).resolve().parents[3]
 
 
 def test_the_default_prompts_are_the_packages_own(monkeypatch) -> None:
-    monkeypatch.delenv(PROMPTS_ENV, raising=False)
+    monkeypatch.delenv("RAG_ASSETS_PROMPTS_DIR", raising=False)  # the folder's setting unset
     package = Path(rag_assets.__file__).parent
     assert prompts_dir() == PACKAGED_PROMPTS == package / "prompts"
     assert load_prompt("system").filename == str(package / "prompts" / "system.txt")
@@ -27,8 +27,8 @@ def test_the_package_data_takes_every_prompt() -> None:
     assert [f for f in files if not any(fnmatch.fnmatch(f, pat) for pat in patterns)] == []
 
 
-def test_the_folder_setting_still_overrides(tmp_path: Path, monkeypatch) -> None:
+def test_a_folder_given_replaces_the_packages(tmp_path: Path) -> None:
+    """What the prompt folder's setting hands the loader: other wording, same names."""
     (tmp_path / "system.txt").write_text("Other wording.", encoding="utf-8")
-    monkeypatch.setenv(PROMPTS_ENV, str(tmp_path))
-    assert prompts_dir() == tmp_path
-    assert load_prompt("system", prompts_dir()).render() == "Other wording."
+    assert load_prompt("system", tmp_path).render() == "Other wording."
+    assert load_prompt("system").render() != "Other wording."
