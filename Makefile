@@ -72,7 +72,7 @@ browser:
 	else echo "browser: chromium or chromedriver is missing and could not be installed (not root, or apt-get failed): the browser tests will be skipped"; fi
 
 # PostgreSQL and Redis for the tests of the Postgres warehouse and for make scale-check (Debian's
-# postgresql, redis-server; rag_assets/ops/servers.py starts throwaway servers on 127.0.0.1):
+# postgresql, redis-server; harness/servers.py starts throwaway servers on 127.0.0.1):
 # installed when absent and we are root; otherwise one line says those tests will be skipped.
 # Never fails make.
 .PHONY: services
@@ -99,7 +99,7 @@ ocr:
 	else echo "ocr: tesseract (with English data) is missing and could not be installed (not root, or apt-get failed): PDF pages without a text layer will be flagged, not read, and the OCR tests skipped"; fi
 
 ui: install $(DAGSTER_HOME)/dagster.yaml
-	$(BIN)/python -m rag_assets.ops.ui_launcher
+	$(BIN)/python -m harness.ui_launcher
 
 bench: install
 	$(BIN)/python bench/ingest_bench.py
@@ -141,7 +141,7 @@ bench-ask: install
 # re-executed from failure; every run and every table row checked (~8 min on 2 cores;
 # BACKFILL_ARGS="--fleet notes --flow in-process" for the slow test's quick version)
 backfill-check: install
-	$(BIN)/python -m rag_assets.ops.backfill_check $(BACKFILL_ARGS)
+	$(BIN)/python -m harness.backfill_check $(BACKFILL_ARGS)
 
 # the scale profile (deploy/scale/) on loopback: Postgres (instance and warehouse), Redis, two
 # Celery workers, the webserver and the daemon; an ingest backfill of 12 partitions, 3 runs at
@@ -149,7 +149,7 @@ backfill-check: install
 # the run retried; every table checked, then the same backfills on the embedded defaults, timed
 # (docs/DEPLOY.md; SCALE_ARGS="--fleet notes --partitions 3 --no-compare" for a quick one)
 scale-check: install services
-	$(BIN)/python -m rag_assets.ops.scale_check --require-services $(SCALE_ARGS)
+	$(BIN)/python -m harness.scale_check --require-services $(SCALE_ARGS)
 
 lint: install typecheck
 	$(BIN)/ruff check .

@@ -11,7 +11,7 @@ Postgres: ``COPY``, one transaction). Then the reads: one partition through the 
 ``load_input`` (what a downstream step gets), the whole table through ``read_whole_table`` (what
 the roll-ups read). Each figure is the median of ``--rounds`` rounds on a fresh database.
 
-Postgres is a throwaway server on 127.0.0.1 (``rag_assets.ops.servers``), run as the tests run
+Postgres is a throwaway server on 127.0.0.1 (``harness.servers``), run as the tests run
 it (``fsync=off``: commits do not wait for the disk) or with ``--durable`` as a real server runs
 (``fsync``, ``synchronous_commit``, ``full_page_writes`` on: one WAL flush per partition
 written), or the one ``--url`` names. DuckDB writes its file as it always does (its WAL synced
@@ -145,7 +145,7 @@ def main() -> int:
 
     from tabulate import tabulate
 
-    from rag_assets.ops.servers import start_postgres
+    from harness.servers import start_postgres
 
     started = time.perf_counter()
     frame = chunk_frame(args.pdf)

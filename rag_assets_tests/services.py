@@ -1,6 +1,6 @@
 """Throwaway PostgreSQL and Redis servers for the tests (a pytest plugin: ``pytest_plugins`` in
 the root conftest): one of each per session, on 127.0.0.1, started by
-``rag_assets.ops.servers`` in the session's temporary folder and stopped at its end.
+``harness.servers`` in the session's temporary folder and stopped at its end.
 
 Where PostgreSQL or Redis is not installed (``make test`` installs them as root: its
 ``services`` target), the fixture skips its tests and the reason is printed after pytest's
@@ -16,7 +16,7 @@ from typing import Protocol, TypeVar
 
 import pytest
 
-from rag_assets.ops.servers import (
+from harness.servers import (
     PostgresServer,
     RedisServer,
     ServerError,

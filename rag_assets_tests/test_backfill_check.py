@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from rag_assets.ops.backfill_check import (
+from harness.backfill_check import (
     PartitionRows,
     build_reports,
     check,

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from rag_assets.ops.scale_check import check
-from rag_assets.ops.servers import ServerMissing
+from harness.scale_check import check
+from harness.servers import ServerMissing
 
 
 @pytest.mark.slow

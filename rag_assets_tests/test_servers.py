@@ -1,4 +1,4 @@
-"""The throwaway servers of ``rag_assets.ops.servers``: real PostgreSQL and Redis on 127.0.0.1."""
+"""The throwaway servers of ``harness.servers``: real PostgreSQL and Redis on 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from rag_assets.ops import servers
-from rag_assets.ops.servers import ServerMissing, start_redis
+from harness import servers
+from harness.servers import ServerMissing, start_redis
 
 
 def test_postgres_answers_and_makes_databases(postgres_server):

@@ -157,8 +157,8 @@ def _stopped(signum: int, why: str = "") -> int:
     code, 128 + the signal's number."""
     name = signal.Signals(signum).name
     what = ""
-    if "rag_assets.run_safety" in sys.modules:  # a run may be in progress
-        from rag_assets.run_safety import stop_current
+    if "rag_assets.runtime.run_safety" in sys.modules:  # a run may be in progress
+        from rag_assets.runtime.run_safety import stop_current
 
         what = stop_current(f"rag-assets: stopped by {name}{why}")
     print(f"\nstopped by {name}{why}" + (f": {what}" if what else ""), flush=True)
@@ -180,11 +180,11 @@ def run() -> None:
     is flushed the process exits without the teardown. Model loading's progress bars are off:
     the terminal shows the CLI's own progress lines.
 
-    SIGINT and SIGTERM stop the command (``rag_assets.ops.processes.STOP``): the run in progress
+    SIGINT and SIGTERM stop the command (``rag_assets.runtime.processes.STOP``): the run in progress
     ends CANCELED with its pool slots freed, one line says so, the exit code is 128 + the
     signal's number; a command still running ``STOP_GRACE_SECONDS`` after the signal (a step in a
     long call that cannot be interrupted) cancels its run from the watchdog thread and exits."""
-    from rag_assets.ops.processes import STOP
+    from rag_assets.runtime.processes import STOP
 
     if (length := command_line_bytes()) > MAX_COMMAND_LINE_BYTES:
         print(f"rag-assets: error: the command line is {length:,} bytes long, more than the "

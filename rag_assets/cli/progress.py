@@ -38,7 +38,7 @@ class Progress:
         """An instance event listener (``EventLogEntry``): remember the step and its news; print
         the run's notices (a step waiting for a pool slot and who holds it, a dead holder
         failed) as lines of their own."""
-        from rag_assets.run_safety import NOTICE
+        from rag_assets.runtime.run_safety import NOTICE
 
         event = getattr(entry, "dagster_event", None)
         if event is not None:

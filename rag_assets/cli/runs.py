@@ -41,9 +41,9 @@ def open_instance_for(documents: Iterable[str] = (), years: Iterable[str] = ()
 
     Opened under the instance's lock (whoever comes first creates it): runs of an earlier CLI
     command whose process is gone are marked failed first, one line each, and their pool slots
-    freed (``rag_assets.run_safety``)."""
+    freed (``rag_assets.runtime.run_safety``)."""
     from rag_assets.defs.partitions import register_partitions
-    from rag_assets.run_safety import open_instance
+    from rag_assets.runtime.run_safety import open_instance
 
     wanted_documents, wanted_years = set(documents), set(years)
 
@@ -91,11 +91,11 @@ def materialize(selection: dg.AssetSelection, data_dir: Path, instance: dg.Dagst
     in the instance's event log (the UI's run page), not on the terminal.
 
     The run is tagged with this process (pid, host) so that a later command can fail it if this
-    process dies, and runs on ``rag_assets.run_safety``'s executor: a step waiting for a pool
-    slot sleeps, its notices say who holds the slot, and SIGINT/SIGTERM end the run CANCELED
+    process dies, and runs on ``rag_assets.runtime.run_safety``'s executor: a step waiting for a
+    pool slot sleeps, its notices say who holds the slot, and SIGINT/SIGTERM end the run CANCELED
     with its slots freed (then ``Stopped`` is raised: the command goes no further)."""
     from rag_assets.defs.partitions import partition_key
-    from rag_assets.run_safety import execute_in_process
+    from rag_assets.runtime.run_safety import execute_in_process
 
     run_id = str(uuid.uuid4())
     if on_event is not None:

@@ -59,7 +59,7 @@ def platform() -> dg.Definitions:
     multiprocess executor would run chunking beside an embedding step, which then loses its cores
     (issue 12: 6.6 texts/s instead of 13-20). In-process, the model loads once per run, the
     encoder gets every core (rag_assets/defs/index.py), and nothing runs beside it. What a run
-    costs to start is cut by the run launcher instead (rag_assets/launcher.py). On a bigger
+    costs to start is cut by the run launcher instead (rag_assets/runtime/launcher.py). On a bigger
     machine or a pod per run, ``multiprocess`` runs a run's independent steps in processes of
     their own; past one machine, ``celery`` sends every step to Celery workers (docs/DEPLOY.md).
     """

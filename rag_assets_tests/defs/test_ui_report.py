@@ -5,7 +5,7 @@ the data folder; the asset's page of that partition, in headless Chromium
 (``rag_assets_tests/browser.py``), shows the report's metadata (the ``html`` path, the Markdown
 report with its heatmap). The webserver's process group is always stopped at the end.
 
-The webserver alone, not ``make ui``'s ``dagster dev`` (``rag_assets.ops.ui_launcher``): its daemon
+The webserver alone, not ``make ui``'s ``dagster dev`` (``harness.ui_launcher``): its daemon
 would run the sensors, and ``report_sensor`` would request an ``ingest_job`` run (embedding) for
 the note it finds in the data folder while the page is looked at."""
 
@@ -20,11 +20,11 @@ from urllib.parse import quote
 import dagster as dg
 import pytest
 
+from harness.local_dagster import LocalDagster
 from rag_assets.definitions import all_assets
 from rag_assets.defs.audit import reports_dir
 from rag_assets.defs.partitions import partition_key, register_partitions
 from rag_assets.defs.resources import RagSettings, default_resources
-from rag_assets.ops.local_dagster import LocalDagster
 from rag_assets_tests.defs.conftest import materialize
 
 pytestmark = pytest.mark.slow

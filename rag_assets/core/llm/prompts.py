@@ -1,4 +1,5 @@
-"""Prompts by name: every prompt is a jinja2 text file under ``prompts/`` (a reviewed diff).
+"""Prompts by name: every prompt is a jinja2 text file under ``rag_assets/prompts/`` (a reviewed
+diff), shipped in the package as package data so an installed wheel has them too.
 
 Retrieved text goes through the ``data`` filter, which neutralizes the ``<document>`` fence tags
 inside it, so a report cannot close its own fence and speak as the instructions.
@@ -9,12 +10,15 @@ from __future__ import annotations
 import os
 import re
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 
 import jinja2
 
 PROMPTS_ENV = "RAG_ASSETS_PROMPTS_DIR"
-REPO_PROMPTS = Path(__file__).resolve().parents[3] / "prompts"
+# the package's own prompts, wherever it is installed (a package installed as files, as pip
+# installs a wheel: a real folder that jinja2's FileSystemLoader reads)
+PACKAGED_PROMPTS = Path(str(resources.files("rag_assets") / "prompts"))
 _FENCE_RE = re.compile(r"<\s*(/?)\s*document\b", re.IGNORECASE)
 
 
@@ -23,7 +27,7 @@ class PromptMissing(LookupError):
 
 
 def prompts_dir() -> Path:
-    return Path(os.environ.get(PROMPTS_ENV) or REPO_PROMPTS)
+    return Path(os.environ.get(PROMPTS_ENV) or PACKAGED_PROMPTS)
 
 
 def fence_data(text: object) -> str:

@@ -32,7 +32,7 @@ from rag_assets.samples.pdf_layout import Page, Paragraph, Title, render_pdf
 
 pytestmark = pytest.mark.slow  # real CLI processes, killed and run again (~40 s)
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 POOL = "duckdb_writer"
 PARTITION = ("acme-annual", 2023)
 # the report below: 3 pages, 4 footnote definitions, each cited once
@@ -341,7 +341,7 @@ def test_sigint_stops_a_command_in_the_middle_of_a_step(tmp_path, report, instan
 
 DEAF = """
 import signal, sys, time
-from rag_assets.ops.processes import STOP
+from rag_assets.runtime.processes import STOP
 STOP.install(grace=1.0, on_deadline=lambda n: print("deadline", n, flush=True))
 signal.signal(signal.SIGTERM, lambda *a: None)  # a handler that only sets a flag nobody reads
 print("ready", flush=True)

@@ -3,7 +3,7 @@
 What a user does in the UI, on a fresh DAGSTER_HOME (``deploy/dagster.yaml`` with two runs at
 once and run monitoring every 5 s) and a fresh data folder of N reports:
 
-1. **flow**: the webserver and the daemon start (``rag_assets/ops/local_dagster.py``); the report
+1. **flow**: the webserver and the daemon start (``harness/local_dagster.py``); the report
    sensor and the automation sensor, both on by default, carry every report through ingest,
    index, evaluation, generation and its audit report with no click: each partition ends with
    every partitioned asset materialized.
@@ -21,7 +21,7 @@ The slow test runs the same code with ``flow="in-process"``: six small text note
 indexed in its own process first (while the webserver starts), the sensors turned off, then
 phases 2 and 3, with run monitoring every second freeing a killed run's slots 1 s after.
 
-Run ``python -m rag_assets.ops.backfill_check [--keep DIR]``; the slow test runs the same code.
+Run ``python -m harness.backfill_check [--keep DIR]``; the slow test runs the same code.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ import dagster as dg
 import yaml
 from pydantic import BaseModel
 
+from harness.local_dagster import REPO, LocalDagster
 from rag_assets.core.evaluation.questions import (
     GoldenQuestion,
     answerable_questions,
@@ -52,8 +53,7 @@ from rag_assets.core.evaluation.runs import CHUNK_KINDS, SETTINGS
 from rag_assets.core.retrieval.retriever import STRATEGIES
 from rag_assets.core.warehouse.connection import connect_warehouse
 from rag_assets.defs.schedules import BUSY
-from rag_assets.launcher import PID_TAG
-from rag_assets.ops.local_dagster import REPO, LocalDagster
+from rag_assets.runtime.launcher import PID_TAG
 from rag_assets.samples.base import publish, report_dir
 from rag_assets.samples.corpus import build_sample_corpus
 
@@ -561,7 +561,7 @@ def work_folder(parser: argparse.ArgumentParser, keep: Path | None, prefix: str)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = fleet_parser("python -m rag_assets.ops.backfill_check", __doc__.split("\n\n")[0])
+    parser = fleet_parser("python -m harness.backfill_check", __doc__.split("\n\n")[0])
     parser.add_argument("--flow", choices=("sensors", "in-process"), default="sensors",
                         help="how the partitions are first materialized: by the daemon's "
                         "sensors (default) or in this process, sensors then turned off")

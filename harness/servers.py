@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-from rag_assets.ops.processes import free_port, log_tail
+from rag_assets.runtime.processes import free_port, log_tail
 
 POSTGRES_USER = "rag"
 POSTGRES_DATABASE = "rag"
@@ -294,12 +294,12 @@ def start_redis(folder: str | Path, timeout: float = START_TIMEOUT) -> RedisServ
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m rag_assets.ops.servers postgres|redis FOLDER``: start one, print its URL, and
+    """``python -m harness.servers postgres|redis FOLDER``: start one, print its URL, and
     stop it at Ctrl-C or SIGTERM (to try the Postgres warehouse without a server of your own)."""
     import argparse
     import sys
 
-    parser = argparse.ArgumentParser(prog="python -m rag_assets.ops.servers",
+    parser = argparse.ArgumentParser(prog="python -m harness.servers",
                                      description=main.__doc__)
     parser.add_argument("kind", choices=["postgres", "redis"])
     parser.add_argument("folder", type=Path)

@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from rag_assets.ops.processes import exec_with_default_signals
+from rag_assets.runtime.processes import exec_with_default_signals
 
 
 def main() -> None:

@@ -23,7 +23,7 @@ terminated and watched by the default launcher (a run spawned by the code server
 Configured in ``deploy/dagster.yaml`` (copied to ``$DAGSTER_HOME`` by make)::
 
     run_launcher:
-      module: rag_assets.launcher
+      module: rag_assets.runtime.launcher
       class: PreloadedRunLauncher
       config:
         preload_modules: [rag_assets.definitions, sentence_transformers, great_expectations,
@@ -52,6 +52,9 @@ from dagster._core.launcher import (
 )
 from dagster._serdes import ConfigurableClass, ConfigurableClassData
 
+# the Dagster whose private modules this file was read against (pyproject's pin): a test fails
+# when the installed or the pinned Dagster differs, until someone reads the patch again
+PATCHED_DAGSTER_VERSION = "1.13.27"
 PID_TAG = "rag-assets/run-worker-pid"
 DEFAULT_PRELOAD = ("rag_assets.definitions",)
 SETTING = "RAG_ASSETS_PRELOADED_LAUNCHER"  # 0 / false / off: Dagster's DefaultRunLauncher
@@ -290,4 +293,4 @@ class PreloadedRunLauncher(RunLauncher, ConfigurableClass):
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit("rag_assets.launcher is configured in deploy/dagster.yaml, not run")
+    sys.exit("rag_assets.runtime.launcher is configured in deploy/dagster.yaml, not run")

@@ -24,7 +24,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, Self
 
-from rag_assets.ops.processes import (
+from rag_assets.runtime.processes import (
     EXEC_WITH_DEFAULT_SIGNALS,
     exit_message,
     free_port,
@@ -32,7 +32,7 @@ from rag_assets.ops.processes import (
     stop_group,
 )
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 SENSORS = """
 query { sensorsOrError(repositorySelector: {repositoryName: "__repository__",
                                             repositoryLocationName: "rag_assets"}) {

@@ -55,12 +55,15 @@ from dagster._core.execution.retries import RetryMode
 from dagster._core.executor.in_process import InProcessExecutor
 from dagster._utils.interrupts import check_captured_interrupt, pop_captured_interrupt
 
-from rag_assets.ops.processes import STOP, Stopped, process_alive, process_start
+from rag_assets.runtime.processes import STOP, Stopped, process_alive, process_start
 
+# the Dagster whose private modules this file was read against (pyproject's pin): a test fails
+# when the installed or the pinned Dagster differs, until someone reads the patch again
+PATCHED_DAGSTER_VERSION = "1.13.27"
 PID_TAG = "rag-assets/cli-pid"
 PID_START_TAG = "rag-assets/cli-pid-start"
 HOST_TAG = "rag-assets/cli-host"
-LAUNCHER_PID_TAG = "rag-assets/run-worker-pid"  # rag_assets.launcher's (daemon-launched runs)
+LAUNCHER_PID_TAG = "rag-assets/run-worker-pid"  # launcher.py's (daemon-launched runs)
 LOCK_NAME = ".rag-assets-instance.lock"
 NOTICE = "rag_assets_notice"  # metadata key of the engine events the CLI prints as lines
 MAX_CLAIM_SLEEP = 1.0  # a waiting step looks for a signal at least this often (seconds)

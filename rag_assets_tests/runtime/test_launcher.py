@@ -19,9 +19,15 @@ from dagster._core.test_utils import create_run_for_test
 from dagster._core.workspace.context import WorkspaceProcessContext
 from dagster._core.workspace.load_target import PythonFileTarget
 
-from rag_assets.launcher import PID_TAG, SETTING, PreloadedRunLauncher, _source_files, _stamp
+from rag_assets.runtime.launcher import (
+    PID_TAG,
+    SETTING,
+    PreloadedRunLauncher,
+    _source_files,
+    _stamp,
+)
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -120,11 +126,11 @@ def test_runs_go_through_dagsters_default_launcher_when_preloading_is_off_or_imp
         monkeypatch.delenv(SETTING, raising=False)
         monkeypatch.delattr(dagster._grpc.impl, "_run_in_subprocess")
     shutil.copy2(REPO / "deploy" / "dagster.yaml", tmp_path / "dagster.yaml")
-    with caplog.at_level(logging.INFO, logger="rag_assets.launcher"), \
+    with caplog.at_level(logging.INFO, logger="rag_assets.runtime.launcher"), \
             dg.DagsterInstance.from_config(str(tmp_path)) as instance:
         launcher = instance.run_launcher
         assert isinstance(launcher, PreloadedRunLauncher)
-        lines = [r for r in caplog.records if r.name == "rag_assets.launcher"]
+        lines = [r for r in caplog.records if r.name == "rag_assets.runtime.launcher"]
         assert len(lines) == 1, [r.getMessage() for r in lines]
         if cause == "setting":
             assert lines[0].levelno == logging.INFO
@@ -138,7 +144,7 @@ def test_runs_go_through_dagsters_default_launcher_when_preloading_is_off_or_imp
         assert run.status == dg.DagsterRunStatus.SUCCESS
         assert GRPC_INFO_TAG in run.tags  # started by the code server: the default launcher
         assert PID_TAG not in run.tags  # not forked by the preloaded launcher
-        assert len([r for r in caplog.records if r.name == "rag_assets.launcher"]) == 1
+        assert len([r for r in caplog.records if r.name == "rag_assets.runtime.launcher"]) == 1
 
 
 def test_the_preloaded_launcher_is_on_without_the_setting(

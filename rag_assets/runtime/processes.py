@@ -18,7 +18,7 @@ from pathlib import Path
 # the argv prefix that runs a command through ``exec_with_default_signals`` (no preexec_fn:
 # forking a parent that holds torch's threads may deadlock in it)
 EXEC_WITH_DEFAULT_SIGNALS = (
-    "-c", "import sys; from rag_assets.ops.processes import exec_with_default_signals as run; "
+    "-c", "import sys; from rag_assets.runtime.processes import exec_with_default_signals as run; "
     "run(sys.argv[1:])",
 )
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)

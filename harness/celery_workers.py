@@ -26,14 +26,14 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-from rag_assets.ops.processes import (
+from rag_assets.runtime.processes import (
     EXEC_WITH_DEFAULT_SIGNALS,
     exit_message,
     log_tail,
     stop_group,
 )
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 WORKER_CONFIG = REPO / "deploy" / "scale" / "celery.yaml"
 
 

@@ -2,7 +2,7 @@
 worker's process killed under a step, and every table exact after, beside the same backfills on
 the embedded defaults.
 
-1. **services**: PostgreSQL and Redis on 127.0.0.1 (``rag_assets/ops/servers.py``): one Postgres
+1. **services**: PostgreSQL and Redis on 127.0.0.1 (``harness/servers.py``): one Postgres
    database for the instance, one for the warehouse; Redis as Celery's broker (db 0) and
    results backend (db 1).
 2. **scale profile**: a fresh DAGSTER_HOME from ``deploy/scale/dagster.yaml`` (Postgres
@@ -23,7 +23,7 @@ the embedded defaults.
    DuckDB file), timed; its tables must hold the same rows as the Postgres warehouse, partition
    by partition and table by table.
 
-Run ``python -m rag_assets.ops.scale_check [--keep DIR]``; the slow test runs the same code on
+Run ``python -m harness.scale_check [--keep DIR]``; the slow test runs the same code on
 a few text notes. Without PostgreSQL or Redis installed (``make services`` installs them as
 root), it says so in one line and exits 0 (skipped) without ``--require-services``.
 """
@@ -45,11 +45,7 @@ from typing import Literal
 import dagster as dg
 import yaml
 
-from rag_assets.core.evaluation.runs import CHUNK_KINDS, SETTINGS
-from rag_assets.core.retrieval.retriever import STRATEGIES
-from rag_assets.defs.partitions import register_partitions
-from rag_assets.launcher import SETTING as PRELOADED_SETTING
-from rag_assets.ops.backfill_check import (
+from harness.backfill_check import (
     BACKFILLED,
     LAUNCH_BACKFILL,
     PREPARED,
@@ -66,8 +62,12 @@ from rag_assets.ops.backfill_check import (
     table_rows,
     work_folder,
 )
-from rag_assets.ops.celery_workers import ActiveTask, CeleryWorker, active_tasks
-from rag_assets.ops.local_dagster import REPO, LocalDagster
+from harness.celery_workers import ActiveTask, CeleryWorker, active_tasks
+from harness.local_dagster import REPO, LocalDagster
+from rag_assets.core.evaluation.runs import CHUNK_KINDS, SETTINGS
+from rag_assets.core.retrieval.retriever import STRATEGIES
+from rag_assets.defs.partitions import register_partitions
+from rag_assets.runtime.launcher import SETTING as PRELOADED_SETTING
 
 SCALE_CONFIG = REPO / "deploy" / "scale" / "dagster.yaml"
 WORKERS = ("scale-a", "scale-b")
@@ -442,7 +442,7 @@ def check(work: Path, *, fleet: str = "samples", partitions: int = 12, compare: 
     """The scale profile's check in ``work`` (then the embedded defaults' with ``compare``);
     raises ``AssertionError`` with every problem found, ``ServerMissing`` without PostgreSQL
     or Redis."""
-    from rag_assets.ops.servers import start_postgres, start_redis
+    from harness.servers import start_postgres, start_redis
 
     with start_postgres(work / "services") as postgres, start_redis(work / "services") as redis:
         say(f"Postgres {postgres.url}, Redis {redis.url}")
@@ -471,9 +471,9 @@ def check(work: Path, *, fleet: str = "samples", partitions: int = 12, compare: 
 
 
 def main(argv: list[str] | None = None) -> int:
-    from rag_assets.ops.servers import ServerMissing
+    from harness.servers import ServerMissing
 
-    parser = fleet_parser("python -m rag_assets.ops.scale_check", __doc__.split("\n\n")[0])
+    parser = fleet_parser("python -m harness.scale_check", __doc__.split("\n\n")[0])
     parser.add_argument("--no-compare", action="store_true",
                         help="skip the same backfills on the embedded defaults")
     parser.add_argument("--launcher", choices=("default", "preloaded"), default="default",
