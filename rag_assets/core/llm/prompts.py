@@ -6,14 +6,12 @@ inside it, so a report cannot close its own fence and speak as the instructions.
 
 from __future__ import annotations
 
-import os
 import re
 from functools import lru_cache
 from pathlib import Path
 
 import jinja2
 
-PROMPTS_ENV = "RAG_ASSETS_PROMPTS_DIR"
 REPO_PROMPTS = Path(__file__).resolve().parents[3] / "prompts"
 _FENCE_RE = re.compile(r"<\s*(/?)\s*document\b", re.IGNORECASE)
 
@@ -22,8 +20,9 @@ class PromptMissing(LookupError):
     """A prompt the code asks for has no file; ``str()`` names the file that is missing."""
 
 
-def prompts_dir() -> Path:
-    return Path(os.environ.get(PROMPTS_ENV) or REPO_PROMPTS)
+def prompts_dir(folder: Path | None = None) -> Path:
+    """``folder`` (the settings' ``runtime.prompts_dir``), else the repository's ``prompts/``."""
+    return folder or REPO_PROMPTS
 
 
 def fence_data(text: object) -> str:
@@ -43,7 +42,7 @@ def _environment(folder: str) -> jinja2.Environment:
 
 def load_prompt(name: str, folder: Path | None = None) -> jinja2.Template:
     """The template ``<folder>/<name>.txt``; a missing file raises ``PromptMissing``."""
-    folder = folder or prompts_dir()
+    folder = prompts_dir(folder)
     path = folder / f"{name}.txt"
     if not path.is_file():
         raise PromptMissing(f"prompt {name!r} has no file {path}")
