@@ -49,9 +49,11 @@ def _options() -> argparse.ArgumentParser:
 def _shared() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     """The options commands share, declared once: the data folder (every command) and which
     reports (``sample``, ``demo``, ``backfill``)."""
+    from rag_assets.core.settings import Settings
+
     data = _options()
-    data.add_argument("--data-dir", type=Path, default=Path(os.environ.get(
-        "RAG_ASSETS_DATA_DIR", "data")), help="data folder (reports/, questions/, stores)")
+    data.add_argument("--data-dir", type=Path, default=Path(Settings().ingest.data_dir),
+                      help="data folder (reports/, questions/, stores)")
     corpus = _options()
     corpus.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA,
                         help="shared real documents (10-Ks, GDPR); skipped when absent")

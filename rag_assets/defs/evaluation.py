@@ -33,6 +33,7 @@ from rag_assets.defs.resources import (
     EmbeddingsResource,
     RagSettings,
     RetrievalSettings,
+    RuntimeResource,
 )
 
 GROUP = "evaluation"
@@ -56,6 +57,7 @@ def retrieval_runs(
     settings: RagSettings,
     embeddings: EmbeddingsResource,
     retrieval: RetrievalSettings,
+    runtime: RuntimeResource,
 ) -> Iterator[dg.Output[pd.DataFrame]]:
     """For every golden question of the partition × chunk kind × setting × strategy: the ranked
     chunk ids with pages, scores and stage, the latency, and the question's metrics. A report
@@ -76,7 +78,7 @@ def retrieval_runs(
             "note": f"no answerable golden questions at {path}", "dagster/row_count": 0})
         return
     try:
-        embedder, store = embeddings.embedder(settings)
+        embedder, store = embeddings.embedder(settings, runtime)
     except RuntimeError as err:
         fail(context, str(err))
     retriever = Retriever(store, embedder, retrieval.config())

@@ -57,7 +57,7 @@ from rag_assets.defs.presentation import (
     preview,
     recorded_source,
 )
-from rag_assets.defs.resources import LLMResource, RagSettings
+from rag_assets.defs.resources import LLMResource, RagSettings, RuntimeResource
 
 GROUP = "ingest"
 # run tags of a sensor's or schedule's ingest request: the file and the version it saw
@@ -80,7 +80,7 @@ def provenance(requested: str | None, read: str) -> str:
 
 @partition_table(GROUP, {"duckdb", "pdf"}, output_required=False)
 def raw_pages(
-    context: dg.AssetExecutionContext, settings: RagSettings
+    context: dg.AssetExecutionContext, settings: RagSettings, runtime: RuntimeResource
 ) -> Iterator[dg.Output[pd.DataFrame]]:
     """One row per page: printed label, prose, type size per line, lines under a separator rule,
     tables as markdown, the 10-K Item and financial statement the page belongs to, and where its
@@ -100,7 +100,7 @@ def raw_pages(
         return
     started = time.perf_counter()
     try:
-        loaded = load_document(path, pdf_workers=settings.pdf_workers)
+        loaded = load_document(path, pdf_workers=settings.pdf_workers, use_ocr=runtime.ocr)
     except DocumentError as err:
         fail(context, f"cannot ingest {err}", file=str(path), cause=err.cause)
     for warning in loaded.warnings:
@@ -288,6 +288,7 @@ def stitched_text(
     context: dg.AssetExecutionContext,
     settings: RagSettings,
     llm: LLMResource,
+    runtime: RuntimeResource,
     raw_pages: pd.DataFrame,
     footnote_dictionary: pd.DataFrame,
     footnote_registry: pd.DataFrame,
@@ -306,7 +307,7 @@ def stitched_text(
     pages = stitch_document(raw, index)
     mode_metadata: dict[str, object] = {"stitch_mode": settings.stitch_mode}
     if settings.stitch_mode == "llm":
-        result = _model_stitched(context, llm, raw, index, pages)
+        result = _model_stitched(context, llm, runtime, raw, index, pages)
         pages = result.pages
         mode_metadata.update(_model_metadata(result))
     source = source_of("raw_pages", raw_pages)
@@ -379,12 +380,12 @@ def _check_refusing_mixed(
 
 
 def _model_stitched(
-    context: dg.AssetExecutionContext, llm: LLMResource, raw: list[Page], index: FootnoteIndex,
-    deterministic: list[StitchedPage],
+    context: dg.AssetExecutionContext, llm: LLMResource, runtime: RuntimeResource,
+    raw: list[Page], index: FootnoteIndex, deterministic: list[StitchedPage],
 ) -> ModelStitchResult:
     """The model stitcher's pages; a partition without a usable provider fails in one line."""
     try:
-        chat = llm.chat()
+        chat = llm.chat(runtime)
     except LLMConfigError as err:
         fail(context, f"stitch_mode=llm: {err}")
     if chat is None:
