@@ -6,6 +6,7 @@
     rag-assets ingest   PATH --document NAME --year YYYY [--data-dir data]
     rag-assets ask      "QUESTION" [--document NAME] [--year YYYY] [--json] [--provider P]
     rag-assets report   --partition DOC|YEAR [--data-dir data]
+    rag-assets settings [--readme README.md]
 
 ``demo`` materializes the ingest and index assets of every (document, year) partition in this
 process against the Dagster instance in ``$DAGSTER_HOME`` (the UI then shows the same runs), then
@@ -28,7 +29,7 @@ import sys
 from pathlib import Path
 
 from rag_assets.cli.ask import cmd_ask
-from rag_assets.cli.commands import cmd_backfill, cmd_demo, cmd_report, cmd_sample
+from rag_assets.cli.commands import cmd_backfill, cmd_demo, cmd_report, cmd_sample, cmd_settings
 from rag_assets.cli.ingest import cmd_ingest
 
 DEFAULT_CORPORA = Path("../shared/corpora")
@@ -116,6 +117,11 @@ def build_parser() -> argparse.ArgumentParser:
         "report", parents=[report, data],
         help="rebuild a partition's audit report (Markdown, heatmap, HTML) from stored "
         "tables: no model call, no embedding").set_defaults(func=cmd_report)
+    settings = sub.add_parser("settings", help="every setting, its variables and default, as "
+                              "the markdown table of the README")
+    settings.add_argument("--readme", type=Path, metavar="PATH",
+                          help="write the table into PATH between its settings-table markers")
+    settings.set_defaults(func=cmd_settings)
     return parser
 
 

@@ -194,6 +194,25 @@ def cmd_backfill(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def cmd_settings(args: argparse.Namespace) -> int:
+    """The settings table (``core/settings_table.py``): printed, or written into ``--readme``
+    between its marker lines (``make settings-table``)."""
+    from rag_assets.core.settings_table import settings_table, with_table
+
+    table = settings_table()
+    if args.readme is None:
+        print(table)
+        return 0
+    try:
+        text = with_table(args.readme.read_text(encoding="utf-8"), table)
+    except (OSError, ValueError) as err:
+        print(f"rag-assets settings: error: {args.readme}: {err}", file=sys.stderr)
+        return 2
+    args.readme.write_text(text, encoding="utf-8")
+    print(f"{args.readme}: settings table written ({table.count(chr(10)) - 1} settings)")
+    return 0
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     """Rebuild one partition's audit report from stored tables (no model call, no embedding):
     what ``report_job`` selects, for one partition."""

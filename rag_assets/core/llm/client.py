@@ -48,19 +48,23 @@ class LLMConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    provider: Provider = "extractive"
+    provider: Provider = Field(
+        default="extractive", description="extractive (offline, deterministic), openai (any "
+        "OpenAI-compatible server) or azure")
     librarian_model: str = Field(default="gpt-4o-mini", description="stitching, evidence notes")
     executive_model: str = Field(default="gpt-4o", description="answers and summaries")
     base_url: str | None = Field(default=None, description="OPENAI_BASE_URL when unset")
     api_key_env: str = Field(default="OPENAI_API_KEY", description="variable holding the key")
-    azure_endpoint_env: str = "AZURE_OPENAI_ENDPOINT"
-    azure_key_env: str = "AZURE_OPENAI_API_KEY"
+    azure_endpoint_env: str = Field(default="AZURE_OPENAI_ENDPOINT",
+                                    description="variable holding the Azure endpoint")
+    azure_key_env: str = Field(default="AZURE_OPENAI_API_KEY", description="variable holding "
+                               "the Azure key (unset: Entra ID through azure-identity)")
     azure_api_version: str = Field(
         default="2024-10-21", description="AZURE_OPENAI_API_VERSION when set")
-    timeout_seconds: float = Field(default=60.0, gt=0)
+    timeout_seconds: float = Field(default=60.0, gt=0, description="bound of one call")
     max_retries: int = Field(default=3, ge=0, description="retries on 429, 5xx and timeouts")
-    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
-    max_tokens: int = Field(default=700, ge=16)
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0, description="sampling temperature")
+    max_tokens: int = Field(default=700, ge=16, description="tokens a reply may have")
 
     def model_for(self, role: Role) -> str:
         return self.librarian_model if role == "librarian" else self.executive_model

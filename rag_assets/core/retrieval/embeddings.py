@@ -359,10 +359,11 @@ class EmbeddingSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     model: str = Field(default=BUNDLED_MODEL, description="model name or local folder")
-    batch_size: int = Field(default=32, ge=1)
+    batch_size: int = Field(default=32, ge=1, description="texts encoded per batch")
     max_seq_length: int | None = Field(
         default=None, ge=16, description="tokens per text; the model's own limit when unset")
-    device: str = Field(default="cpu")
+    device: str = Field(default="cpu", description="torch device (the ONNX backends run on "
+                        "the CPU)")
     query_prefix: str = Field(default="", description='e.g. "query: " for e5 models')
     document_prefix: str = Field(default="", description='e.g. "passage: " for e5 models')
     backend: str | None = Field(
