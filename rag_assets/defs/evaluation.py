@@ -24,6 +24,7 @@ from rag_assets.core.warehouse.connection import read_whole_table
 from rag_assets.defs.index import document_profile, enriched_vectors, naive_vectors
 from rag_assets.defs.partitions import partition_of
 from rag_assets.defs.presentation import (
+    WRITER_POOL,
     fail,
     partition_questions,
     partition_table,
@@ -133,7 +134,7 @@ def retrieval_metrics(
 
 
 @dg.asset(group_name=GROUP, kinds={"duckdb", "matplotlib"}, deps=[retrieval_runs],
-          pool="duckdb_writer", owners=["team:rag-assets"],
+          pool=WRITER_POOL,
           automation_condition=dg.AutomationCondition.eager().without(
               # the grid has gaps (no report, no questions): wait for none of them
               ~dg.AutomationCondition.any_deps_missing()).with_label("eager, gaps allowed"))

@@ -191,7 +191,7 @@ def _result_of(row):  # noqa: ANN001, ANN202 - an answers row, a QAResult
     return QAResult.model_validate_json(row.result_json)
 
 
-@dg.asset(group_name=GROUP, kinds={"duckdb"}, pool="duckdb_writer", owners=["team:rag-assets"],
+@dg.asset(group_name=GROUP, kinds={"duckdb"}, pool="duckdb_writer",
           deps=[answer_metrics],
           automation_condition=dg.AutomationCondition.eager().without(
               # the grid has gaps (no report, no questions): wait for none of them

@@ -65,7 +65,6 @@ def _embedder(
 
 
 @dg.asset(group_name=GROUP, partitions_def=report_partitions, kinds={"lancedb"},
-          owners=["team:rag-assets"],
           automation_condition=dg.AutomationCondition.eager())
 def document_profile(
     context: dg.AssetExecutionContext,
@@ -200,7 +199,6 @@ def _vectors_asset(kind: ChunkKind, description: str) -> dg.AssetsDefinition:
         group_name=GROUP,
         partitions_def=report_partitions,
         kinds={"lancedb", "sentence-transformers"},
-        owners=["team:rag-assets"],
         ins={"chunks": dg.AssetIn(f"{kind}_chunks"), "footnote_dictionary": dg.AssetIn()},
         check_specs=[dg.AssetCheckSpec(f"{kind}_vectors_complete", asset=f"{kind}_vectors")],
         description=description,

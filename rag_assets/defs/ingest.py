@@ -52,6 +52,7 @@ from rag_assets.core.warehouse.tables import (
 from rag_assets.defs.partitions import partition_of, report_partitions
 from rag_assets.defs.presentation import (
     BY_PARTITION,
+    WRITER_POOL,
     fail,
     partition_table,
     preview,
@@ -173,20 +174,20 @@ def raw_pages(
     ins={"raw_pages": dg.AssetIn()},
     outs={
         "footnote_dictionary": dg.AssetOut(
-            metadata=BY_PARTITION, kinds={"duckdb"}, owners=["team:rag-assets"],
+            metadata=BY_PARTITION, kinds={"duckdb"},
             description="One row per footnote of the report: marker, style, definition text, "
             "the page and line it is defined on, the pages and sentences that cite it and the "
             "footnotes it cites in turn; a marker cited but never defined is a `dangling` row.",
         ),
         "footnote_registry": dg.AssetOut(
-            metadata=BY_PARTITION, kinds={"duckdb"}, owners=["team:rag-assets"],
+            metadata=BY_PARTITION, kinds={"duckdb"},
             description="One row per marker occurrence in the text (page, line, sentence, "
             "table cell or footnote it sits in), the footnote it points to, and its resolution "
             "(`stitched` or `unresolved`); the `citation_counts` check fails when too many "
             "citations have no definition.",
         ),
     },
-    pool="duckdb_writer",
+    pool=WRITER_POOL,
     check_specs=[dg.AssetCheckSpec("citation_counts", asset="footnote_registry")],
 )
 def footnotes(
