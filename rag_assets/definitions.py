@@ -21,8 +21,10 @@ def with_owners(loaded: dg.Definitions) -> dg.Definitions:
     """``loaded`` with every asset owned by :data:`OWNERS`. An asset a module imports from
     another is found in both (the same object, once in the repository): mapped once, not twice
     (two mapped copies would be two assets of one key)."""
-    assets = list({id(asset): asset for asset in loaded.assets or []}.values())
-    return replace(loaded, assets=dg.map_asset_specs(owned, assets))
+    unique = list({id(asset): asset for asset in loaded.assets or []}.values())
+    specs = [a for a in unique if isinstance(a, dg.AssetsDefinition | dg.AssetSpec)]
+    others = [a for a in unique if not isinstance(a, dg.AssetsDefinition | dg.AssetSpec)]
+    return replace(loaded, assets=[*dg.map_asset_specs(owned, specs), *others])
 
 
 defs = with_owners(dg.load_from_defs_folder(path_within_project=Path(__file__).parent))

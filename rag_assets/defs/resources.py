@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import dagster as dg
 from pydantic import Field
@@ -135,8 +136,11 @@ def default_resources(
     deployed = settings is None and not data_dir
     if settings is None:
         stores = {"data_dir": data_dir, "lancedb_uri": lancedb_uri, "warehouse_database": warehouse}
-        settings = Settings(ingest={field: value for field, value in stores.items() if value},
-                            retrieval=retrieval or {})
+        # fields, not whole sections: the environment still sets the sections' other fields
+        given: dict[str, Any] = {
+            "ingest": {field: value for field, value in stores.items() if value},
+            "retrieval": retrieval or {}}
+        settings = Settings(**given)
     variables = {field: dg.EnvVar(name) for field, name in STORE_VARIABLES.items()
                  if deployed and dg.EnvVar(name).get_value()}
     return {
