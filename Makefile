@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export GX_ANALYTICS_ENABLED := false
 export DAGSTER_DISABLE_TELEMETRY := 1
 
-.PHONY: install demo test test-fast ui bench bench-real bench-statements bench-reading bench-judgments bench-ask backfill-check scale-check lint typecheck sample clean
+.PHONY: install demo test test-fast ui bench bench-real bench-statements bench-reading bench-judgments bench-ask backfill-check scale-check lint typecheck settings-table sample clean
 
 install: $(STAMP) ocr
 
@@ -153,6 +153,10 @@ scale-check: install services
 
 lint: install typecheck
 	$(BIN)/ruff check .
+
+# the README's configuration table, rendered from the settings' fields (core/settings_table.py)
+settings-table: install
+	$(BIN)/rag-assets settings --readme README.md --reference docs/CONFIGURATION.md
 
 # mypy, strict on rag_assets/core ([tool.mypy] in pyproject.toml); part of make test
 typecheck: install

@@ -176,8 +176,10 @@ def cold_embedder(meter: Meter, model: str, cache: ChunkVectors) -> Any:
     """A new ``Embedder`` of the loaded model with the chunks' vectors and no memoized
     question, whose encodes ``meter`` counts (inside and outside the searches apart)."""
     from rag_assets.core.retrieval.embeddings import Embedder
+    from rag_assets.core.settings import Settings
 
-    embedder = Embedder(model, batch_size=rb.BATCH_SIZE, cache=cache)  # type: ignore[arg-type]
+    embedder = Embedder(model, batch_size=rb.BATCH_SIZE, cache=cache,  # type: ignore[arg-type]
+                        backend=Settings().embeddings.backend)
     encode = embedder.encode
 
     def timed_encode(texts: Sequence[str]) -> Any:
@@ -414,10 +416,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from rag_assets.core.evaluation.answer_metrics import summarize_answers
     from rag_assets.core.retrieval.embeddings import Embedder
     from rag_assets.core.retrieval.store import VectorStore
+    from rag_assets.core.settings import Settings
 
     started = time.perf_counter()
     load_start = [round(x, 2) for x in os.getloadavg()]
-    embedder = Embedder(batch_size=rb.BATCH_SIZE)
+    embedder = Embedder(batch_size=rb.BATCH_SIZE, backend=Settings().embeddings.backend)
     VectorStore.of(embedder, args.cache_dir)  # the embedder gets the store's cache
     sections: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="answer_bench_") as tmp_name:

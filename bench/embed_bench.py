@@ -227,6 +227,7 @@ def report(figures: dict[str, Any]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from rag_assets.core.retrieval.embeddings import BACKENDS, DEFAULT_BACKEND, available_cores
+    from rag_assets.core.settings import Settings
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--backends", default=",".join(BACKENDS))
@@ -258,7 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     os.environ.setdefault("LANCEDB_LOG", "error")
     started = time.perf_counter()
-    threads = args.threads or available_cores()
+    threads = args.threads or available_cores(Settings().runtime.cores)
     log(f"backends {', '.join(backends)}: loading them (an ONNX backend is exported once per "
         "machine) ...")
     chosen = embedders(backends, args.cache_dir)

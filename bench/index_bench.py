@@ -41,11 +41,12 @@ def measure(pdf: Path) -> dict[str, Any]:
     from rag_assets.core.ingest.documents import load_document
     from rag_assets.core.retrieval.embeddings import Embedder
     from rag_assets.core.retrieval.store import VectorStore, index_partition
+    from rag_assets.core.settings import Settings
 
     loaded = load_document(pdf, pdf_workers=1)
     index = build_footnote_index(loaded.pages)
     stitched = stitch_document(loaded.pages, index)
-    embedder = Embedder()
+    embedder = Embedder(backend=Settings().embeddings.backend)
     embedder.embed(["warm up the model"])  # loading the model is not indexing
     started = time.perf_counter()
     try:

@@ -312,13 +312,14 @@ def bare_floor(texts: list[str], limit: int) -> dict[str, Any]:
     smaller than their number), same process, model already loaded, torch on every core this
     process may use (what the model does at its best here, whatever the run set)."""
     from rag_assets.core.retrieval.embeddings import Embedder, available_cores, set_torch_threads
+    from rag_assets.core.settings import Settings
 
     sample = texts
     if 0 < limit < len(texts):
         step = len(texts) / limit
         sample = [texts[int(i * step)] for i in range(limit)]
-    embedder = Embedder()
-    threads = set_torch_threads(available_cores())
+    embedder = Embedder(backend=Settings().embeddings.backend)
+    threads = set_torch_threads(available_cores(Settings().runtime.cores))
     embedder.encode(sample[:32])  # warm (first batches pay lazy inits)
     cpu_started, started = time.process_time(), time.perf_counter()
     embedder.encode(sample)

@@ -932,11 +932,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from rag_assets.core.retrieval.embeddings import Embedder
     from rag_assets.core.retrieval.store import VectorStore
+    from rag_assets.core.settings import Settings
 
     started = time.perf_counter()
     sections: dict[str, float] = {}
     default = default_strategy()
-    embedder = Embedder(batch_size=rb.BATCH_SIZE)
+    embedder = Embedder(batch_size=rb.BATCH_SIZE, backend=Settings().embeddings.backend)
     VectorStore.of(embedder, args.cache_dir)  # the embedder gets the store's cache
     figures: dict[str, Any] = {
         "date": datetime.now(UTC).strftime("%Y-%m-%d"),

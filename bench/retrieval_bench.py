@@ -160,8 +160,9 @@ def run_throughput(texts: list[str], tmp: Path, rounds: int = 2) -> dict[str, An
     Wall time is what the target is about; process CPU time (all threads) is recorded beside it
     because on a shared 2-core machine the wall time of one run moves by tens of percent."""
     from rag_assets.core.retrieval.embeddings import Embedder
+    from rag_assets.core.settings import Settings
 
-    bare = Embedder(batch_size=BATCH_SIZE)
+    bare = Embedder(batch_size=BATCH_SIZE, backend=Settings().embeddings.backend)
     bare.encode(texts[: 2 * BATCH_SIZE])  # warm-up: first batches pay for lazy inits
     wall: dict[str, list[float]] = {"encode": [], "embed": []}
     cpu: dict[str, list[float]] = {"encode": [], "embed": []}
@@ -174,7 +175,8 @@ def run_throughput(texts: list[str], tmp: Path, rounds: int = 2) -> dict[str, An
         store = fresh_store(tmp, f"throughput_{i}", bare.slug, bare.dimension)
         cache = store.embedding_cache()
         assert cache.table.count_rows() == 0, "the throughput cache must start empty"
-        resource = Embedder(batch_size=BATCH_SIZE, cache=cache)
+        resource = Embedder(batch_size=BATCH_SIZE, cache=cache,
+                            backend=Settings().embeddings.backend)
         cpu_started = time.process_time()
         (vectors_b, stats), seconds = timed(lambda resource=resource: resource.embed(texts))
         cpu["embed"].append(time.process_time() - cpu_started)
@@ -205,10 +207,12 @@ def run_reingest(doc: Doc, tmp: Path, limit: int | None) -> dict[str, Any]:
     """Two identical ingests of one report into a fresh store with its own empty cache."""
     from rag_assets.core.retrieval.embeddings import Embedder
     from rag_assets.core.retrieval.store import index_partition
+    from rag_assets.core.settings import Settings
 
-    probe = Embedder(batch_size=BATCH_SIZE)
+    probe = Embedder(batch_size=BATCH_SIZE, backend=Settings().embeddings.backend)
     store = fresh_store(tmp, "reingest", probe.slug, probe.dimension)
-    embedder = Embedder(batch_size=BATCH_SIZE, cache=store.embedding_cache())
+    embedder = Embedder(batch_size=BATCH_SIZE, cache=store.embedding_cache(),
+                        backend=Settings().embeddings.backend)
     kinds = {"naive": doc.naive[:limit], "enriched": doc.enriched[:limit]}
     passes = []
     for number in (1, 2):
@@ -656,6 +660,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from rag_assets.core.evaluation.questions import answerable_questions, read_questions
     from rag_assets.core.retrieval.embeddings import Embedder, content_key
     from rag_assets.core.retrieval.store import VectorStore
+    from rag_assets.core.settings import Settings
 
     started = time.perf_counter()
     sections: dict[str, float] = {}
@@ -682,7 +687,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         scratch_store = reingest.pop("store")
         figures["reingest"] = reingest
 
-        embedder = Embedder(batch_size=BATCH_SIZE)
+        embedder = Embedder(batch_size=BATCH_SIZE, backend=Settings().embeddings.backend)
         persistent = VectorStore(args.cache_dir, embedder.slug, embedder.dimension)
         embedder.cache = persistent.embedding_cache()
         shared = share_cache(

@@ -121,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     from rag_assets.core.footnotes.model_stitcher import model_stitch
     from rag_assets.core.footnotes.stitching import stitch_document
     from rag_assets.core.llm.client import ChatModel, LLMConfig, connect
+    from rag_assets.core.settings import provider_environment
 
     with tempfile.TemporaryDirectory(prefix="stitch_bench_") as tmp:
         pages, index, name = sample_document(Path(tmp))
@@ -138,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             config = LLMConfig(provider="openai", base_url=base_url, librarian_model=model,
                                timeout_seconds=args.timeout, max_retries=0)
-            chat = connect(config)
+            chat = connect(config, provider_environment(config))
             # one short call first: the server loads the weights before the clock starts
             ChatModel(config.model_copy(update={"max_tokens": 8}), chat.client).complete(
                 "Say OK.", role="librarian")

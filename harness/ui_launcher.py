@@ -13,14 +13,15 @@ import os
 import sys
 from pathlib import Path
 
+from rag_assets.core.settings import Settings
 from rag_assets.runtime.processes import exec_with_default_signals
 
 
 def main() -> None:
     home = Path(os.environ.setdefault("DAGSTER_HOME", str(Path(".dagster_home").resolve())))
     home.mkdir(parents=True, exist_ok=True)
-    host = os.environ.get("RAG_ASSETS_UI_HOST", "127.0.0.1")
-    port = os.environ.get("RAG_ASSETS_UI_PORT", "3000")
+    runtime = Settings().runtime
+    host, port = runtime.ui_host, str(runtime.ui_port)
     dg = Path(sys.executable).with_name("dg")
     print(f"Dagster UI on http://{host}:{port} (instance: {home}); Ctrl-C stops it", flush=True)
     exec_with_default_signals([str(dg), "dev", "--use-active-venv", "--host", host, "--port", port])

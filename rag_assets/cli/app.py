@@ -6,6 +6,7 @@
     rag-assets ingest   PATH --document NAME --year YYYY [--data-dir data]
     rag-assets ask      "QUESTION" [--document NAME] [--year YYYY] [--json] [--provider P]
     rag-assets report   --partition DOC|YEAR [--data-dir data]
+    rag-assets settings [--readme README.md] [--reference docs/CONFIGURATION.md]
 
 ``demo`` materializes the ingest and index assets of every (document, year) partition in this
 process against the Dagster instance in ``$DAGSTER_HOME`` (the UI then shows the same runs), then
@@ -28,7 +29,7 @@ import sys
 from pathlib import Path
 
 from rag_assets.cli.ask import cmd_ask
-from rag_assets.cli.commands import cmd_backfill, cmd_demo, cmd_report, cmd_sample
+from rag_assets.cli.commands import cmd_backfill, cmd_demo, cmd_report, cmd_sample, cmd_settings
 from rag_assets.cli.ingest import cmd_ingest
 
 DEFAULT_CORPORA = Path("../shared/corpora")
@@ -49,9 +50,11 @@ def _options() -> argparse.ArgumentParser:
 def _shared() -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     """The options commands share, declared once: the data folder (every command) and which
     reports (``sample``, ``demo``, ``backfill``)."""
+    from rag_assets.core.settings import Settings
+
     data = _options()
-    data.add_argument("--data-dir", type=Path, default=Path(os.environ.get(
-        "RAG_ASSETS_DATA_DIR", "data")), help="data folder (reports/, questions/, stores)")
+    data.add_argument("--data-dir", type=Path, default=Path(Settings().ingest.data_dir),
+                      help="data folder (reports/, questions/, stores)")
     corpus = _options()
     corpus.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA,
                         help="shared real documents (10-Ks, GDPR); skipped when absent")
@@ -114,6 +117,13 @@ def build_parser() -> argparse.ArgumentParser:
         "report", parents=[report, data],
         help="rebuild a partition's audit report (Markdown, heatmap, HTML) from stored "
         "tables: no model call, no embedding").set_defaults(func=cmd_report)
+    settings = sub.add_parser("settings", help="every setting, its variables and default, as "
+                              "the markdown table of the README")
+    settings.add_argument("--readme", type=Path, metavar="PATH",
+                          help="write the sections' table into PATH between its markers")
+    settings.add_argument("--reference", type=Path, metavar="PATH",
+                          help="write every setting's table into PATH between its markers")
+    settings.set_defaults(func=cmd_settings)
     return parser
 
 

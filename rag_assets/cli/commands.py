@@ -194,6 +194,29 @@ def cmd_backfill(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def cmd_settings(args: argparse.Namespace) -> int:
+    """The settings tables (``core/settings_table.py``): every setting printed, or the sections'
+    table written into ``--readme`` and every setting's into ``--reference``, between their
+    marker lines (``make settings-table``)."""
+    from rag_assets.core.settings_table import sections_table, settings_table, with_table
+
+    if args.readme is None and args.reference is None:
+        print(settings_table())
+        return 0
+    for path, table, what in ((args.readme, sections_table(), "sections"),
+                              (args.reference, settings_table(), "settings")):
+        if path is None:
+            continue
+        try:
+            text = with_table(path.read_text(encoding="utf-8"), table)
+        except (OSError, ValueError) as err:
+            print(f"rag-assets settings: error: {path}: {err}", file=sys.stderr)
+            return 2
+        path.write_text(text, encoding="utf-8")
+        print(f"{path}: {what} table written ({table.count(chr(10)) - 1} {what})")
+    return 0
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     """Rebuild one partition's audit report from stored tables (no model call, no embedding):
     what ``report_job`` selects, for one partition."""

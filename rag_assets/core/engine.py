@@ -8,23 +8,28 @@ from pathlib import Path
 from rag_assets.core.generation.answers import AnswerConfig, Answerer
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.llm.client import LLMConfig, connect
-from rag_assets.core.retrieval.embeddings import Embedder
+from rag_assets.core.retrieval.ann import AnnConfig
+from rag_assets.core.retrieval.embeddings import Embedder, torch_threads_for
 from rag_assets.core.retrieval.retriever import Retriever
 from rag_assets.core.retrieval.store import VectorStore
-from rag_assets.core.settings import Settings, section_of
+from rag_assets.core.settings import Settings, provider_environment, section_of
 from rag_assets.core.warehouse.connection import read_whole_table
 from rag_assets.core.warehouse.tables import EMPTY_FACTS, facts_provider
 from rag_assets.core.warehouse.writable import check_folder
 
 
 def retriever_from(settings: Settings) -> Retriever:
-    """The embedding model, its store and the retrieval settings. An unwritable store folder
+    """The embedding model (its ONNX folder and cores from ``runtime``), its store (the vector
+    index's threshold from ``runtime``) and the retrieval settings. An unwritable store folder
     raises ``StoreNotWritable`` (one line) before the model loads."""
-    lancedb = settings.ingest.lancedb_dir
+    lancedb, runtime = settings.ingest.lancedb_dir, settings.runtime
     if isinstance(lancedb, Path):  # an object store has no folder to probe
         check_folder(lancedb, "LanceDB folder")
-    embedder = Embedder(**settings.embeddings.model_dump())
-    return Retriever(VectorStore.of(embedder, lancedb), embedder, settings.retrieval)
+    embedder = Embedder(**settings.embeddings.model_dump(), onnx_folder=runtime.onnx_folder)
+    if runtime.cores:
+        embedder.threads = torch_threads_for(1, runtime.cores)
+    store = VectorStore.of(embedder, lancedb, AnnConfig(min_rows=runtime.ann_index_rows))
+    return Retriever(store, embedder, settings.retrieval)
 
 
 def answerer_from(settings: Settings, pages: PageTexts) -> Answerer:
@@ -32,9 +37,13 @@ def answerer_from(settings: Settings, pages: PageTexts) -> Answerer:
     ``LLMConfigError`` or ``RuntimeError`` in one line when a setting or the model is missing.
     A metric question is answered from the statement facts of the filing routing picks,
     whichever partition asks."""
-    chat = connect(section_of(settings.llm, LLMConfig))
-    config = AnswerConfig(citation_threshold=settings.llm.citation_threshold,
-                          max_question_chars=settings.llm.max_question_chars)
+    llm = section_of(settings.llm, LLMConfig)
+    chat = connect(llm, provider_environment(llm), settings.runtime.prompts_folder)
+    # how closely a citation must match and how long a question may be are the llm section's
+    # (the fields a user edits on the llm resource), whichever engine answers
+    config = AnswerConfig.model_validate(settings.answer.model_dump() | {
+        "citation_threshold": settings.llm.citation_threshold,
+        "max_question_chars": settings.llm.max_question_chars})
     facts = read_whole_table(settings.ingest.warehouse_path, "financial_statements",
                              EMPTY_FACTS)
     return Answerer(retriever_from(settings), pages, chat, config, facts=facts_provider(facts))

@@ -115,7 +115,7 @@ def recorded_figures(instance: dg.DagsterInstance, partition: str) -> dict[str, 
     partitions_def=report_partitions,
     deps=[dg.AssetKey(table) for table in TABLES],
     kinds={"duckdb", "matplotlib", "html"},
-    owners=["team:rag-assets"],  # reads DuckDB read-only: no slot of the duckdb_writer pool
+    # reads DuckDB read-only: no slot of the duckdb_writer pool
     automation_condition=REPORT_AUTOMATION,
     description=__doc__.split("\n\n")[0] + " Markdown (with the coverage heatmap), a heatmap "
     "PNG and a self-contained HTML audit page, from stored tables only: no model call, no "

@@ -24,6 +24,7 @@ from rag_assets.core.warehouse.connection import read_whole_table
 from rag_assets.defs.index import document_profile, enriched_vectors, naive_vectors
 from rag_assets.defs.partitions import partition_of
 from rag_assets.defs.presentation import (
+    WRITER_POOL,
     fail,
     partition_questions,
     partition_table,
@@ -33,6 +34,7 @@ from rag_assets.defs.resources import (
     EmbeddingsResource,
     RagSettings,
     RetrievalSettings,
+    RuntimeResource,
 )
 
 GROUP = "evaluation"
@@ -56,6 +58,7 @@ def retrieval_runs(
     settings: RagSettings,
     embeddings: EmbeddingsResource,
     retrieval: RetrievalSettings,
+    runtime: RuntimeResource,
 ) -> Iterator[dg.Output[pd.DataFrame]]:
     """For every golden question of the partition × chunk kind × setting × strategy: the ranked
     chunk ids with pages, scores and stage, the latency, and the question's metrics. A report
@@ -76,7 +79,7 @@ def retrieval_runs(
             "note": f"no answerable golden questions at {path}", "dagster/row_count": 0})
         return
     try:
-        embedder, store = embeddings.embedder(settings)
+        embedder, store = embeddings.embedder(settings, runtime)
     except RuntimeError as err:
         fail(context, str(err))
     retriever = Retriever(store, embedder, retrieval.config())
@@ -131,7 +134,7 @@ def retrieval_metrics(
 
 
 @dg.asset(group_name=GROUP, kinds={"duckdb", "matplotlib"}, deps=[retrieval_runs],
-          pool="duckdb_writer", owners=["team:rag-assets"],
+          pool=WRITER_POOL,
           automation_condition=dg.AutomationCondition.eager().without(
               # the grid has gaps (no report, no questions): wait for none of them
               ~dg.AutomationCondition.any_deps_missing()).with_label("eager, gaps allowed"))

@@ -29,7 +29,14 @@ from rag_assets.core.generation.storage import answers_to_frame, append_audit, s
 from rag_assets.core.generation.summaries import summarize_report
 from rag_assets.core.llm.client import LLMConfigError
 from rag_assets.core.retrieval.embeddings import EmbeddingSettings
-from rag_assets.core.settings import IngestSettings, LLMSettings, Settings, section_of
+from rag_assets.core.settings import (
+    AnswerSettings,
+    IngestSettings,
+    LLMSettings,
+    RuntimeSettings,
+    Settings,
+    section_of,
+)
 from rag_assets.core.warehouse.connection import WAREHOUSE_SCHEMA, read_whole_table
 from rag_assets.defs.index import document_profile, enriched_vectors, naive_vectors
 from rag_assets.defs.partitions import partition_of
@@ -40,10 +47,12 @@ from rag_assets.defs.presentation import (
     preview,
 )
 from rag_assets.defs.resources import (
+    AnswerResource,
     EmbeddingsResource,
     LLMResource,
     RagSettings,
     RetrievalSettings,
+    RuntimeResource,
 )
 from rag_assets.defs.statements import financial_statements
 
@@ -52,22 +61,26 @@ INDEXED = [naive_vectors, enriched_vectors, document_profile, financial_statemen
 
 
 def build_answerer(settings: RagSettings, embeddings: EmbeddingsResource,
-                   retrieval: RetrievalSettings, llm: LLMResource,
-                   raw_pages: pd.DataFrame) -> Answerer:
+                   retrieval: RetrievalSettings, llm: LLMResource, raw_pages: pd.DataFrame,
+                   answer: AnswerResource | None = None,
+                   runtime: RuntimeResource | None = None) -> Answerer:
     """The core's answer engine (``answerer_from``) over these resources' settings and these
     stored pages."""
-    return answerer_from(Settings(ingest=section_of(settings, IngestSettings),
-                                  embeddings=section_of(embeddings, EmbeddingSettings),
-                                  retrieval=retrieval.config(),
-                                  llm=section_of(llm, LLMSettings)),
-                         PageTexts.from_frame(raw_pages))
+    return answerer_from(Settings(
+        ingest=section_of(settings, IngestSettings),
+        embeddings=section_of(embeddings, EmbeddingSettings), retrieval=retrieval.config(),
+        llm=section_of(llm, LLMSettings),
+        answer=answer.config() if answer else AnswerSettings(),
+        runtime=section_of(runtime, RuntimeSettings) if runtime else RuntimeSettings()),
+        PageTexts.from_frame(raw_pages))
 
 
 def _answerer(context: dg.AssetExecutionContext, settings: RagSettings,
               embeddings: EmbeddingsResource, retrieval: RetrievalSettings, llm: LLMResource,
-              raw_pages: pd.DataFrame) -> Answerer:
+              raw_pages: pd.DataFrame, answer: AnswerResource,
+              runtime: RuntimeResource) -> Answerer:
     try:
-        return build_answerer(settings, embeddings, retrieval, llm, raw_pages)
+        return build_answerer(settings, embeddings, retrieval, llm, raw_pages, answer, runtime)
     except (LLMConfigError, RuntimeError) as err:
         fail(context, str(err))
 
@@ -77,11 +90,13 @@ def _answerer(context: dg.AssetExecutionContext, settings: RagSettings,
 def summaries(
     context: dg.AssetExecutionContext, settings: RagSettings, embeddings: EmbeddingsResource,
     retrieval: RetrievalSettings, llm: LLMResource, raw_pages: pd.DataFrame,
+    answer: AnswerResource, runtime: RuntimeResource,
 ) -> dg.Output[pd.DataFrame]:
     """Baseline (naive chunks, plain) and enriched (stitched chunks, footnote qualifications
     kept) summaries of the report, one row per cited sentence, with the chunks each read."""
     document, year = partition_of(context)
-    answerer = _answerer(context, settings, embeddings, retrieval, llm, raw_pages)
+    answerer = _answerer(context, settings, embeddings, retrieval, llm, raw_pages, answer,
+                         runtime)
     results = [summarize_report(answerer, document, year, variant)
                for variant in ("baseline", "enriched")]
     frame = summaries_to_frame(results)
@@ -105,13 +120,15 @@ def summaries(
 def answers(
     context: dg.AssetExecutionContext, settings: RagSettings, embeddings: EmbeddingsResource,
     retrieval: RetrievalSettings, llm: LLMResource, raw_pages: pd.DataFrame,
+    answer: AnswerResource, runtime: RuntimeResource,
 ) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
     """Each golden question of the partition answered within it: the answer with numbered
     citations, its claims and verified citations, the sources used and the guardrails that
     acted. Every answer is also appended to ``answer_audit``."""
     document, year = partition_of(context)
     questions = partition_questions(context, settings.questions_dir, document, year)
-    answerer = _answerer(context, settings, embeddings, retrieval, llm, raw_pages)
+    answerer = _answerer(context, settings, embeddings, retrieval, llm, raw_pages, answer,
+                         runtime)
     results = []
     for position, question in enumerate(questions, 1):
         result = answerer.ask(question.question, document, year)
@@ -186,7 +203,7 @@ def _result_of(row):  # noqa: ANN001, ANN202 - an answers row, a QAResult
     return QAResult.model_validate_json(row.result_json)
 
 
-@dg.asset(group_name=GROUP, kinds={"duckdb"}, pool="duckdb_writer", owners=["team:rag-assets"],
+@dg.asset(group_name=GROUP, kinds={"duckdb"}, pool="duckdb_writer",
           deps=[answer_metrics],
           automation_condition=dg.AutomationCondition.eager().without(
               # the grid has gaps (no report, no questions): wait for none of them

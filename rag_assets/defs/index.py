@@ -29,7 +29,7 @@ from rag_assets.core.retrieval.store import LanceFolder, VectorStore, index_part
 from rag_assets.core.warehouse.tables import frame_to_chunks, frame_to_footnotes, frame_to_pages
 from rag_assets.defs.partitions import partition_of, report_partitions
 from rag_assets.defs.presentation import fail, preview
-from rag_assets.defs.resources import EmbeddingsResource, RagSettings
+from rag_assets.defs.resources import EmbeddingsResource, RagSettings, RuntimeResource
 
 GROUP = "index"
 VECTOR_ASSETS = ("naive_vectors", "enriched_vectors")
@@ -54,17 +54,17 @@ def embedding_concurrency(context: dg.AssetExecutionContext) -> int:
 
 
 def _embedder(
-    context: dg.AssetExecutionContext, settings: RagSettings, embeddings: EmbeddingsResource
+    context: dg.AssetExecutionContext, settings: RagSettings, embeddings: EmbeddingsResource,
+    runtime: RuntimeResource,
 ) -> tuple[Embedder, VectorStore]:
     """The model and its store; a model that cannot load fails the partition in one line."""
     try:
-        return embeddings.embedder(settings)
+        return embeddings.embedder(settings, runtime)
     except RuntimeError as err:
         fail(context, str(err))
 
 
 @dg.asset(group_name=GROUP, partitions_def=report_partitions, kinds={"lancedb"},
-          owners=["team:rag-assets"],
           automation_condition=dg.AutomationCondition.eager())
 def document_profile(
     context: dg.AssetExecutionContext,
@@ -119,22 +119,25 @@ def _vectors(
     context: dg.AssetExecutionContext,
     settings: RagSettings,
     embeddings: EmbeddingsResource,
+    runtime: RuntimeResource,
     kind: ChunkKind,
     chunks_frame: pd.DataFrame,
     footnote_dictionary: pd.DataFrame,
 ) -> Iterator[dg.MaterializeResult | dg.AssetCheckResult]:
     document, year = partition_of(context)
     footnotes = frame_to_footnotes(footnote_dictionary)
-    embedder, store = _embedder(context, settings, embeddings)
+    embedder, store = _embedder(context, settings, embeddings, runtime)
     chunks = frame_to_chunks(chunks_frame)
     concurrent = embedding_concurrency(context)
-    embedder.threads = torch_threads_for(concurrent)  # at most; fewer while cores are busy
+    # at most; fewer while cores are busy
+    embedder.threads = torch_threads_for(concurrent, runtime.cores)
     embedder.adaptive_threads = True
     embedder.threads_used = []
     context.log.info(
         f"{document} {year}: {len(chunks)} {kind} chunks, model {embedder.model_name} "
         f"({embedder.dimension}-d, max {embedder.max_seq_length} tokens), "
-        f"backend {embedder.backend}, {embedder.threads} threads ({available_cores()} cores, "
+        f"backend {embedder.backend}, {embedder.threads} threads "
+        f"({available_cores(runtime.cores)} cores, "
         f"{concurrent} embedding step(s) at once)"
     )
     indexed = index_partition(
@@ -196,7 +199,6 @@ def _vectors_asset(kind: ChunkKind, description: str) -> dg.AssetsDefinition:
         group_name=GROUP,
         partitions_def=report_partitions,
         kinds={"lancedb", "sentence-transformers"},
-        owners=["team:rag-assets"],
         ins={"chunks": dg.AssetIn(f"{kind}_chunks"), "footnote_dictionary": dg.AssetIn()},
         check_specs=[dg.AssetCheckSpec(f"{kind}_vectors_complete", asset=f"{kind}_vectors")],
         description=description,
@@ -206,10 +208,12 @@ def _vectors_asset(kind: ChunkKind, description: str) -> dg.AssetsDefinition:
         context: dg.AssetExecutionContext,
         settings: RagSettings,
         embeddings: EmbeddingsResource,
+        runtime: RuntimeResource,
         chunks: pd.DataFrame,
         footnote_dictionary: pd.DataFrame,
     ) -> Iterator[dg.MaterializeResult | dg.AssetCheckResult]:
-        yield from _vectors(context, settings, embeddings, kind, chunks, footnote_dictionary)
+        yield from _vectors(context, settings, embeddings, runtime, kind, chunks,
+                            footnote_dictionary)
 
     return vectors
 

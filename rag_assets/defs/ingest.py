@@ -52,12 +52,13 @@ from rag_assets.core.warehouse.tables import (
 from rag_assets.defs.partitions import partition_of, report_partitions
 from rag_assets.defs.presentation import (
     BY_PARTITION,
+    WRITER_POOL,
     fail,
     partition_table,
     preview,
     recorded_source,
 )
-from rag_assets.defs.resources import LLMResource, RagSettings
+from rag_assets.defs.resources import LLMResource, RagSettings, RuntimeResource
 
 GROUP = "ingest"
 # run tags of a sensor's or schedule's ingest request: the file and the version it saw
@@ -80,7 +81,7 @@ def provenance(requested: str | None, read: str) -> str:
 
 @partition_table(GROUP, {"duckdb", "pdf"}, output_required=False)
 def raw_pages(
-    context: dg.AssetExecutionContext, settings: RagSettings
+    context: dg.AssetExecutionContext, settings: RagSettings, runtime: RuntimeResource
 ) -> Iterator[dg.Output[pd.DataFrame]]:
     """One row per page: printed label, prose, type size per line, lines under a separator rule,
     tables as markdown, the 10-K Item and financial statement the page belongs to, and where its
@@ -100,7 +101,7 @@ def raw_pages(
         return
     started = time.perf_counter()
     try:
-        loaded = load_document(path, pdf_workers=settings.pdf_workers)
+        loaded = load_document(path, pdf_workers=settings.pdf_workers, use_ocr=runtime.ocr)
     except DocumentError as err:
         fail(context, f"cannot ingest {err}", file=str(path), cause=err.cause)
     for warning in loaded.warnings:
@@ -173,20 +174,20 @@ def raw_pages(
     ins={"raw_pages": dg.AssetIn()},
     outs={
         "footnote_dictionary": dg.AssetOut(
-            metadata=BY_PARTITION, kinds={"duckdb"}, owners=["team:rag-assets"],
+            metadata=BY_PARTITION, kinds={"duckdb"},
             description="One row per footnote of the report: marker, style, definition text, "
             "the page and line it is defined on, the pages and sentences that cite it and the "
             "footnotes it cites in turn; a marker cited but never defined is a `dangling` row.",
         ),
         "footnote_registry": dg.AssetOut(
-            metadata=BY_PARTITION, kinds={"duckdb"}, owners=["team:rag-assets"],
+            metadata=BY_PARTITION, kinds={"duckdb"},
             description="One row per marker occurrence in the text (page, line, sentence, "
             "table cell or footnote it sits in), the footnote it points to, and its resolution "
             "(`stitched` or `unresolved`); the `citation_counts` check fails when too many "
             "citations have no definition.",
         ),
     },
-    pool="duckdb_writer",
+    pool=WRITER_POOL,
     check_specs=[dg.AssetCheckSpec("citation_counts", asset="footnote_registry")],
 )
 def footnotes(
@@ -288,6 +289,7 @@ def stitched_text(
     context: dg.AssetExecutionContext,
     settings: RagSettings,
     llm: LLMResource,
+    runtime: RuntimeResource,
     raw_pages: pd.DataFrame,
     footnote_dictionary: pd.DataFrame,
     footnote_registry: pd.DataFrame,
@@ -306,7 +308,7 @@ def stitched_text(
     pages = stitch_document(raw, index)
     mode_metadata: dict[str, object] = {"stitch_mode": settings.stitch_mode}
     if settings.stitch_mode == "llm":
-        result = _model_stitched(context, llm, raw, index, pages)
+        result = _model_stitched(context, llm, runtime, raw, index, pages)
         pages = result.pages
         mode_metadata.update(_model_metadata(result))
     source = source_of("raw_pages", raw_pages)
@@ -379,12 +381,12 @@ def _check_refusing_mixed(
 
 
 def _model_stitched(
-    context: dg.AssetExecutionContext, llm: LLMResource, raw: list[Page], index: FootnoteIndex,
-    deterministic: list[StitchedPage],
+    context: dg.AssetExecutionContext, llm: LLMResource, runtime: RuntimeResource,
+    raw: list[Page], index: FootnoteIndex, deterministic: list[StitchedPage],
 ) -> ModelStitchResult:
     """The model stitcher's pages; a partition without a usable provider fails in one line."""
     try:
-        chat = llm.chat()
+        chat = llm.chat(runtime)
     except LLMConfigError as err:
         fail(context, f"stitch_mode=llm: {err}")
     if chat is None:

@@ -3,17 +3,16 @@ modules hold the assets, checks, jobs, schedules and sensors, found by ``dg``'s 
 
 from __future__ import annotations
 
-import os
-from typing import Any
+from typing import Any, get_args
 
 import dagster as dg
 
+from rag_assets.core.settings import RuntimeSettings, Settings, short_name
 from rag_assets.defs.resources import default_resources
 
-EXECUTOR_SETTING = "RAG_ASSETS_EXECUTOR"
-EXECUTORS = ("in_process", "multiprocess", "celery")
-CELERY_BROKER = "RAG_ASSETS_CELERY_BROKER"  # redis://host:6379/0
-CELERY_BACKEND = "RAG_ASSETS_CELERY_BACKEND"  # where the workers put each step's events
+EXECUTORS: tuple[str, ...] = get_args(RuntimeSettings.model_fields["executor"].annotation)
+CELERY_BROKER = short_name("runtime", "celery_broker")  # redis://host:6379/0
+CELERY_BACKEND = short_name("runtime", "celery_backend")  # where workers put steps' events
 # The Celery executor's config, read from the environment where a run executes (its run worker)
 # and, the same block in deploy/scale/celery.yaml, by every `dagster-celery worker start -y`:
 # a worker listens to the broker the run sends its steps to. Celery's settings beyond dagster-
@@ -30,14 +29,15 @@ CELERY_CONFIG: dict[str, Any] = {
 
 
 def executor_from_setting(name: str | None = None) -> dg.ExecutorDefinition:
-    """The executor ``RAG_ASSETS_EXECUTOR`` names (``name`` instead when given).
+    """The executor the settings' ``runtime.executor`` names (``RAG_ASSETS_EXECUTOR``;
+    ``name`` instead when given).
 
     ``celery``: ``dagster_celery.celery_executor`` with ``CELERY_CONFIG``, so each step of a run
     is a Celery task that a worker (``dagster-celery worker start``, deploy/scale/README.md)
     executes; the run worker only orchestrates. An unknown name fails the code location's load
     with the names it takes, instead of running in-process unnoticed.
     """
-    name = name if name is not None else os.environ.get(EXECUTOR_SETTING, "in_process")
+    name = name if name is not None else Settings().runtime.executor
     if name == "in_process":
         return dg.in_process_executor
     if name == "multiprocess":
@@ -46,13 +46,13 @@ def executor_from_setting(name: str | None = None) -> dg.ExecutorDefinition:
         from dagster_celery import celery_executor
 
         return celery_executor.configured(CELERY_CONFIG, name="celery")
-    raise ValueError(f"{EXECUTOR_SETTING}={name!r}: one of {', '.join(EXECUTORS)}")
+    raise ValueError(f"executor {name!r}: one of {', '.join(EXECUTORS)}")
 
 
 @dg.definitions
 def platform() -> dg.Definitions:
-    """Resources from the environment (``dg.EnvVar``) and the executor ``RAG_ASSETS_EXECUTOR``
-    names, in-process by default.
+    """Resources from the settings (the stores' variables as ``dg.EnvVar``) and the executor
+    ``runtime.executor`` names (``RAG_ASSETS_EXECUTOR``), in-process by default.
 
     One process per run, its steps one after another. Measured (bench/README.md): a process per
     step would import the model's runtime and load the model in each vector step, and a

@@ -12,16 +12,19 @@ from rag_assets.defs.partitions import report_partitions
 # the DuckDB IO manager replaces exactly these rows when a partition is re-materialized
 BY_PARTITION = {"partition_expr": {"document": "document", "year": "year"}}
 PREVIEW_ROWS = 5
-OWNERS = ["team:rag-assets"]
+# a step that writes the warehouse takes a slot of this pool (DuckDB allows one writing process;
+# the instance gives a pool one slot, deploy/dagster.yaml); its owner is set for every asset at
+# once (rag_assets/definitions.py)
+WRITER_POOL = "duckdb_writer"
 
 
 def partition_table(group_name: str, kinds: set[str] | None = None, **options: Any) -> Any:
     """``dg.asset`` for a warehouse table of one document x year partition: partitioned, the
     IO manager told which columns hold the partition (so re-materializing replaces its rows),
-    a slot of the ``duckdb_writer`` pool (DuckDB allows one writing process), the team as
-    owner. ``options`` are the asset's own (checks, deps, inputs, automation)."""
+    a slot of the writers' pool. ``options`` are the asset's own (checks, deps, inputs,
+    automation)."""
     return dg.asset(group_name=group_name, partitions_def=report_partitions, metadata=BY_PARTITION,
-                    kinds=kinds or {"duckdb"}, pool="duckdb_writer", owners=OWNERS, **options)
+                    kinds=kinds or {"duckdb"}, pool=WRITER_POOL, **options)
 
 
 def preview(frame: pd.DataFrame, columns: list[str], width: int = 160,

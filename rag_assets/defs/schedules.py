@@ -3,8 +3,9 @@
 The report sensor sees a new or edited file within a minute while the daemon runs; the nightly
 tick catches what it did not (the daemon was down, the sensor turned off, a run failed) and the
 golden questions, which no sensor watches. A Dagster schedule launches runs of one job only, so
-there are two, ticking at the same time (``RAG_ASSETS_REINGEST_CRON``, default ``0 2 * * *``,
-read when the code location loads; ``RAG_ASSETS_SCHEDULE_TIMEZONE``, default UTC):
+there are two, ticking at the same time (the settings' ``runtime.reingest_cron``,
+``RAG_ASSETS_REINGEST_CRON``, default ``0 2 * * *``, read when the code location loads;
+``runtime.schedule_timezone``, ``RAG_ASSETS_SCHEDULE_TIMEZONE``, default UTC):
 
 - ``reingest_schedule`` (``ingest_job``) re-scans the report tree with the sensor's change
   detection (``sensors.scan_changes``), against what the instance says was ingested: the content
@@ -20,35 +21,24 @@ Neither requests a partition that already has a run queued or in progress.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import dagster as dg
 
 from rag_assets.core.evaluation.questions import questions_path
 from rag_assets.core.ingest.catalog import ReportFile, scan_reports
+from rag_assets.core.settings import Settings
 from rag_assets.defs.evaluation import evaluation_job
 from rag_assets.defs.ingest import ingest_job
 from rag_assets.defs.partitions import partition_key, register_partitions
 from rag_assets.defs.resources import RagSettings
 from rag_assets.defs.sensors import ingest_request, new_partition_values, scan_changes
 
-CRON_ENV = "RAG_ASSETS_REINGEST_CRON"
-TIMEZONE_ENV = "RAG_ASSETS_SCHEDULE_TIMEZONE"
-DEFAULT_CRON = "0 2 * * *"
 EVALUATION_INPUTS = ("naive_vectors", "enriched_vectors", "document_profile")
 BUSY = [  # a run queued, starting, running or being cancelled: the partition is taken
     dg.DagsterRunStatus.QUEUED, dg.DagsterRunStatus.NOT_STARTED, dg.DagsterRunStatus.STARTING,
     dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.CANCELING,
 ]
-
-
-def reingest_cron() -> str:
-    return os.environ.get(CRON_ENV, "").strip() or DEFAULT_CRON
-
-
-def schedule_timezone() -> str:
-    return os.environ.get(TIMEZONE_ENV, "").strip() or "UTC"
 
 
 def tick_label(context: dg.ScheduleEvaluationContext) -> str:
@@ -94,10 +84,11 @@ def ingested_state(instance: dg.DagsterInstance, settings: RagSettings,
 
 
 def nightly(job: dg.UnresolvedAssetJobDefinition, description: str) -> Any:
-    """A schedule of ``job`` at the nightly cron (``RAG_ASSETS_REINGEST_CRON``) in the
+    """A schedule of ``job`` at the nightly cron (``runtime.reingest_cron``) in the
     configured timezone, running from the first start."""
-    return dg.schedule(cron_schedule=reingest_cron(), job=job,
-                       execution_timezone=schedule_timezone(),
+    runtime = Settings().runtime
+    return dg.schedule(cron_schedule=runtime.reingest_cron, job=job,
+                       execution_timezone=runtime.schedule_timezone,
                        default_status=dg.DefaultScheduleStatus.RUNNING, description=description)
 
 

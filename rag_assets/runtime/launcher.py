@@ -58,7 +58,6 @@ PATCHED_DAGSTER_VERSION = "1.13.27"
 PID_TAG = "rag-assets/run-worker-pid"
 DEFAULT_PRELOAD = ("rag_assets.definitions",)
 SETTING = "RAG_ASSETS_PRELOADED_LAUNCHER"  # 0 / false / off: Dagster's DefaultRunLauncher
-_OFF = {"0", "false", "no", "off"}
 _LOCK = threading.Lock()
 log = logging.getLogger(__name__)
 
@@ -155,9 +154,10 @@ class PreloadedRunLauncher(RunLauncher, ConfigurableClass):
         self._context: Any = None
         self.default_reason: str | None = None
         self._default: DefaultRunLauncher | None = None
-        setting = os.environ.get(SETTING, "").strip()
-        if setting.lower() in _OFF:
-            self.default_reason = f"{SETTING}={setting}"
+        from rag_assets.core.settings import Settings
+
+        if not Settings().runtime.preloaded_launcher:
+            self.default_reason = f"{SETTING} is off"
             log.info("PreloadedRunLauncher off (%s): runs start through Dagster's "
                      "DefaultRunLauncher", self.default_reason)
         elif (problem := private_api_problem()) is not None:

@@ -12,6 +12,7 @@ import dagster as dg
 import pytest
 
 from rag_assets.core.ingest.documents import file_sha256
+from rag_assets.core.settings import Settings
 from rag_assets.definitions import defs
 from rag_assets.defs.ingest import raw_pages
 from rag_assets.defs.partitions import partition_key, register_partitions
@@ -50,8 +51,7 @@ def ingest_raw_pages(instance: dg.DagsterInstance, data_dir: Path, document: str
 def test_schedules_are_registered_with_their_jobs_and_the_cron_setting():
     assert {s.name: s.job_name for s in defs.schedules}.items() >= {
         "reingest_schedule": "ingest_job", "reevaluate_schedule": "evaluation_job"}.items()
-    assert reingest_schedule.cron_schedule == os.environ.get(
-        "RAG_ASSETS_REINGEST_CRON", "0 2 * * *")
+    assert reingest_schedule.cron_schedule == Settings().runtime.reingest_cron
     assert reingest_schedule.default_status == dg.DefaultScheduleStatus.RUNNING
 
 

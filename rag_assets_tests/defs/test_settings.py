@@ -14,19 +14,28 @@ from pydantic import BaseModel, ValidationError
 from rag_assets.core.llm.client import LLMConfig
 from rag_assets.core.retrieval.embeddings import Embedder, EmbeddingSettings
 from rag_assets.core.retrieval.retriever import RetrievalConfig
-from rag_assets.core.settings import IngestSettings, LLMSettings, Settings
+from rag_assets.core.settings import (
+    AnswerSettings,
+    IngestSettings,
+    LLMSettings,
+    RuntimeSettings,
+    Settings,
+)
 from rag_assets.defs.resources import (
     STORE_VARIABLES,
+    AnswerResource,
     EmbeddingsResource,
     LLMResource,
     RagSettings,
     RetrievalSettings,
+    RuntimeResource,
     default_resources,
 )
 
 RESOURCE_SECTIONS: list[tuple[type[dg.ConfigurableResource], type[BaseModel]]] = [
     (RagSettings, IngestSettings), (EmbeddingsResource, EmbeddingSettings),
-    (RetrievalSettings, RetrievalConfig), (LLMResource, LLMSettings)]
+    (RetrievalSettings, RetrievalConfig), (AnswerResource, AnswerSettings),
+    (LLMResource, LLMSettings), (RuntimeResource, RuntimeSettings)]
 
 
 @pytest.mark.parametrize(("resource", "section"), RESOURCE_SECTIONS)
@@ -57,6 +66,28 @@ def test_the_settings_model_forbids_unknown_fields_and_reaches_every_resource(
     assert resources["embeddings"].batch_size == 8
     assert resources["llm"].citation_threshold == 0.7
     assert resources["llm"].config() == LLMConfig(temperature=0.3)
+    assert resources["answer"].config() == settings.answer
+    assert resources["runtime"].ocr is True
+
+
+def test_the_environment_reaches_every_resource(monkeypatch: pytest.MonkeyPatch,
+                                                tmp_path: Path) -> None:
+    """What a deployment sets (nested or short variables) is what the runs are given; the
+    vector store's index threshold comes from the runtime section."""
+    monkeypatch.setenv("RAG_ASSETS_RETRIEVAL__K", "7")
+    monkeypatch.setenv("RAG_ASSETS_ANSWER__EXTRACTIVE__MAX_CLAIMS", "2")
+    monkeypatch.setenv("RAG_ASSETS_EMBEDDINGS__BATCH_SIZE", "8")
+    monkeypatch.setenv("RAG_ASSETS_LLM__CITATION_THRESHOLD", "0.7")
+    monkeypatch.setenv("RAG_ASSETS_INGEST__PDF_WORKERS", "3")
+    monkeypatch.setenv("RAG_ASSETS_OCR", "off")
+    monkeypatch.setenv("RAG_ASSETS_ANN_INDEX_ROWS", "2500")
+    resources = default_resources(str(tmp_path / "data"))
+    assert (resources["retrieval"].k, resources["embeddings"].batch_size) == (7, 8)
+    assert resources["answer"].extractive.max_claims == 2
+    assert (resources["llm"].citation_threshold, resources["settings"].pdf_workers) == (0.7, 3)
+    assert resources["runtime"].ocr is False
+    _, store = resources["embeddings"].embedder(resources["settings"], resources["runtime"])
+    assert store.ann.min_rows == 2500
 
 
 def test_one_place_for_each_default() -> None:

@@ -134,7 +134,7 @@ def test_runs_go_through_dagsters_default_launcher_when_preloading_is_off_or_imp
         assert len(lines) == 1, [r.getMessage() for r in lines]
         if cause == "setting":
             assert lines[0].levelno == logging.INFO
-            assert f"{SETTING}=0" in lines[0].getMessage()
+            assert f"{SETTING} is off" in lines[0].getMessage()
         else:
             assert lines[0].levelno == logging.WARNING
             assert "_run_in_subprocess" in lines[0].getMessage()

@@ -6,7 +6,6 @@ folder, no analytics. Value-length expectations ignore nulls, so each is paired 
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import pandas as pd
@@ -38,7 +37,6 @@ class QualityReport(BaseModel):
 def validate_chunk_table(frame: pd.DataFrame, max_tokens: int) -> QualityReport:
     """Ids unique and present, text present, every chunk (header and body) within the
     embedding model's window of ``max_tokens``, page start <= page end."""
-    os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
     import great_expectations as gx
     import great_expectations.expectations as gx_expectations
     from great_expectations.data_context.types.base import ProgressBarsConfig

@@ -117,7 +117,7 @@ def model_stitch(
             replies.setdefault(unit.page_index, []).append((unit, unit.text))
     failures: dict[int, str] = {}
     for number, batch in enumerate(batches, start=1):
-        prompt = render("stitcher", text=batch.text, definitions=batch.definitions)
+        prompt = render("stitcher", chat.prompts, text=batch.text, definitions=batch.definitions)
         try:
             reply = _complete(chat, prompt, batch)
         except LLMReplyError as err:
@@ -209,7 +209,8 @@ def _complete(chat: ChatModel, prompt: str, batch: Batch) -> str:
     budget = max(chat.config.max_tokens, need // CHARS_PER_REPLY_TOKEN + REPLY_TOKEN_MARGIN)
     if budget == chat.config.max_tokens:
         return chat.complete(prompt, role="librarian")
-    sized = ChatModel(chat.config.model_copy(update={"max_tokens": budget}), chat.client)
+    sized = ChatModel(chat.config.model_copy(update={"max_tokens": budget}), chat.client,
+                      chat.prompts)
     try:
         return sized.complete(prompt, role="librarian")
     finally:

@@ -94,9 +94,10 @@ class FactsRoute:
         figures are taken as supported (they come from the engine, not the page)."""
         assert self.chat is not None  # explained only with a model
         sources = operand_sources(computed)
-        prompt = render("answer", question=f"{question}\n\nComputed from the statement rows "
-                        f"below: {computed.headline} {' '.join(computed.details)}",
-                        sources=sources, abstention=ABSTENTION)
+        asked = (f"{question}\n\nComputed from the statement rows below: {computed.headline} "
+                 f"{' '.join(computed.details)}")
+        prompt = render("answer", self.chat.prompts, question=asked, sources=sources,
+                        abstention=ABSTENTION)
         reply, events = model_reply(self.chat, prompt)
         computed_figures = _FIGURE_RE.findall(" ".join([computed.headline, *computed.details]))
         claims = []

@@ -186,7 +186,8 @@ class QuoteRoute:
         """Claims a model writes from the best units' pages; a claim must quote its excerpt."""
         assert self.chat is not None  # the model path only
         sources = page_sources(scored, self.config.model_context_chars)
-        prompt = render("answer", question=question, sources=sources, abstention=ABSTENTION)
+        prompt = render("answer", self.chat.prompts, question=question, sources=sources,
+                        abstention=ABSTENTION)
         reply, events = model_reply(self.chat, prompt)
         checked = verify_claims(model_claims(reply, sources), self.pages,
                                 self.config.citation_threshold)
@@ -229,7 +230,8 @@ class QuoteRoute:
         if self.chat is not None:
             try:
                 reply = self.chat.complete_json(
-                    render("alternative_phrasing", question=question.text, n=n), "executive")
+                    render("alternative_phrasing", self.chat.prompts, question=question.text,
+                           n=n), "executive")
                 found = [str(p) for p in reply.get("phrasings") or [] if str(p).strip()]
                 if found:
                     return found[:n]

@@ -76,8 +76,8 @@ def summarize_report(answerer: Answerer, document: str, year: int, variant: Vari
         units = [u for h in kept for u in units_of(h, answerer.locate)]
         scored = answerer.score(answerer.read(f"{subject} summary"), units)
         sources = page_sources(scored, answerer.config.model_context_chars)
-        prompt = render(f"{variant}_summary", document=document, year=year, sources=sources,
-                        max_sentences=len(SUMMARY_TOPICS) * per_topic)
+        prompt = render(f"{variant}_summary", answerer.chat.prompts, document=document,
+                        year=year, sources=sources, max_sentences=len(SUMMARY_TOPICS) * per_topic)
         reply, events = model_reply(answerer.chat, prompt)
         claims = model_claims(reply, sources)
     checked = verify_claims(claims, answerer.pages, answerer.config.citation_threshold)

@@ -47,10 +47,11 @@ def document_kind(path: Path) -> DocumentKind | None:
     return None
 
 
-def load_document(path: Path, *, pdf_workers: int = 2) -> LoadedDocument:
+def load_document(path: Path, *, pdf_workers: int = 2, use_ocr: bool = True) -> LoadedDocument:
     """Load any supported report; raises ``DocumentError`` with a one-line cause. A PDF that
     PDFium cannot open is read from qpdf's repair of it (``repaired``); a page whose layout
-    cannot be read keeps its text and is flagged (``page_faults``)."""
+    cannot be read keeps its text and is flagged (``page_faults``); a page that is only an image
+    is read by OCR unless ``use_ocr`` is False (the settings' ``runtime.ocr``)."""
     path = Path(path)
     kind = document_kind(path)
     if kind is None:
@@ -65,7 +66,7 @@ def load_document(path: Path, *, pdf_workers: int = 2) -> LoadedDocument:
     before = file_sha256(path)
     repair_cause: str | None = None
     if kind == "pdf":
-        read = read_pdf(path, workers=pdf_workers)
+        read = read_pdf(path, workers=pdf_workers, use_ocr=use_ocr)
         pages, repair_cause = read.pages, read.repair_cause
         warnings.extend(read.warnings)
     elif kind == "txt":

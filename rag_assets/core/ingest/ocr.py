@@ -15,21 +15,21 @@ noisy, slightly rotated 100 dpi scan tesseract read 90% of the words in 0.6 s, R
 2.9 s (it ran words together). Tesseract weighs about 24 MB installed from apt (English and
 script-detection data included); RapidOCR with onnxruntime and OpenCV about 290 MB of wheels.
 
-Tesseract runs with ``OMP_THREAD_LIMIT=1`` (unless the environment sets it): its OpenMP threads
-spin against each other and against other work on a busy 2-core machine (2.8 s per page with the
-default threads, 0.36 s with one), and long documents already read pages in 2 processes. The
-binary is called directly rather than through pytesseract, which passes the process environment
-unchanged to tesseract and so cannot give it that limit per call.
+Tesseract runs with ``OMP_THREAD_LIMIT=1`` (through ``env``, the rest of the environment
+inherited): its OpenMP threads spin against each other and against other work on a busy 2-core
+machine (2.8 s per page with the default threads, 0.36 s with one), and long documents already
+read pages in 2 processes. The binary is called directly rather than through pytesseract, which
+passes the process environment unchanged to tesseract and so cannot give it that limit per call.
 
-``RAG_ASSETS_OCR=off`` (or ``0``, ``false``, ``no``) turns OCR off; ``unavailable()`` then says so,
-as it says when tesseract or its English data is missing, and such pages are flagged instead
-(``Page.text_source == "none"`` with the reason in ``Page.text_note``).
+The settings' ``runtime.ocr`` false (``RAG_ASSETS_OCR=off``, or ``0``, ``false``, ``no``) turns
+OCR off; ``unavailable(False)`` then says so, as it says when tesseract or its English data is
+missing, and such pages are flagged instead (``Page.text_source == "none"`` with the reason in
+``Page.text_note``).
 """
 
 from __future__ import annotations
 
 import io
-import os
 import re
 import shutil
 import subprocess
@@ -42,8 +42,7 @@ from PIL import Image
 
 from rag_assets.core.ingest.pages import Page
 
-OCR_ENV = "RAG_ASSETS_OCR"  # "off" / "0" / "false" / "no": no OCR, pages without text flagged
-OFF_VALUES = {"off", "0", "false", "no"}
+TURNED_OFF = "OCR is turned off (runtime.ocr, RAG_ASSETS_OCR)"
 # rendered at 200 dpi: in trials on scans of 100 to 400 dpi (6 to 11 pt type, clean and noisy)
 # it read as many lines exactly as 300 dpi did, in two thirds of the time
 OCR_DPI = 200
@@ -95,15 +94,11 @@ class OcrError(RuntimeError):
     """Tesseract ran but failed on a page (``str(err)`` is one line)."""
 
 
-def disabled() -> bool:
-    return os.environ.get(OCR_ENV, "").strip().lower() in OFF_VALUES
-
-
-def unavailable() -> str | None:
-    """Why OCR cannot run here (one line), or None when it can. Read at each call for the
-    setting, once per process for the binary."""
-    if disabled():
-        return f"OCR is turned off ({OCR_ENV}={os.environ.get(OCR_ENV, '').strip()})"
+def unavailable(enabled: bool = True) -> str | None:
+    """Why OCR cannot run here (one line), or None when it can: turned off (``enabled`` False),
+    or the binary is missing (looked for once per process)."""
+    if not enabled:
+        return TURNED_OFF
     return _binary_problem(shutil.which(TESSERACT))
 
 
@@ -147,12 +142,11 @@ def read_image(image: Image.Image, dpi: int = OCR_DPI) -> OcrResult:
     binary = shutil.which(TESSERACT) or TESSERACT
     buffer = io.BytesIO()
     image.convert("L").save(buffer, format="PPM")  # PGM: no compression to pay for
-    env = {**os.environ, "OMP_THREAD_LIMIT": os.environ.get("OMP_THREAD_LIMIT", "1")}
     try:
         out = subprocess.run(
-            [binary, "stdin", "stdout", "-l", OCR_LANG, "--dpi", str(dpi), "hocr"],
-            input=buffer.getvalue(), capture_output=True, timeout=OCR_TIMEOUT, env=env,
-            check=False,
+            ["env", "OMP_THREAD_LIMIT=1", binary, "stdin", "stdout", "-l", OCR_LANG, "--dpi",
+             str(dpi), "hocr"],
+            input=buffer.getvalue(), capture_output=True, timeout=OCR_TIMEOUT, check=False,
         )
     except subprocess.TimeoutExpired as exc:
         raise OcrError(f"tesseract took over {OCR_TIMEOUT:.0f} s") from exc

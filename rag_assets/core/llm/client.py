@@ -3,17 +3,19 @@ OpenAI-compatible server (``openai``: OpenAI, vLLM, Ollama, llama.cpp) or Azure 
 
 Two roles: the small *librarian* model (model stitching, per-chunk evidence summaries) and the
 *executive* model (answers, summaries). The ``openai`` client retries 429 and 5xx replies with
-exponential backoff itself (``max_retries``) and bounds each call (``timeout``). Keys are read
-from the environment at call time and never stored in a config, a log line or metadata:
-``LLMConfig`` holds only the *names* of the variables.
+exponential backoff itself (``max_retries``) and bounds each call (``timeout``). Keys come from
+the environment at call time (``settings.provider_environment``, handed to :func:`connect`) and
+are never stored in a config, a log line or metadata: ``LLMConfig`` holds only the *names* of
+the variables.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
+from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -46,19 +48,23 @@ class LLMConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    provider: Provider = "extractive"
+    provider: Provider = Field(
+        default="extractive", description="extractive (offline, deterministic), openai (any "
+        "OpenAI-compatible server) or azure")
     librarian_model: str = Field(default="gpt-4o-mini", description="stitching, evidence notes")
     executive_model: str = Field(default="gpt-4o", description="answers and summaries")
     base_url: str | None = Field(default=None, description="OPENAI_BASE_URL when unset")
     api_key_env: str = Field(default="OPENAI_API_KEY", description="variable holding the key")
-    azure_endpoint_env: str = "AZURE_OPENAI_ENDPOINT"
-    azure_key_env: str = "AZURE_OPENAI_API_KEY"
+    azure_endpoint_env: str = Field(default="AZURE_OPENAI_ENDPOINT",
+                                    description="variable holding the Azure endpoint")
+    azure_key_env: str = Field(default="AZURE_OPENAI_API_KEY", description="variable holding "
+                               "the Azure key (unset: Entra ID through azure-identity)")
     azure_api_version: str = Field(
         default="2024-10-21", description="AZURE_OPENAI_API_VERSION when set")
-    timeout_seconds: float = Field(default=60.0, gt=0)
+    timeout_seconds: float = Field(default=60.0, gt=0, description="bound of one call")
     max_retries: int = Field(default=3, ge=0, description="retries on 429, 5xx and timeouts")
-    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
-    max_tokens: int = Field(default=700, ge=16)
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0, description="sampling temperature")
+    max_tokens: int = Field(default=700, ge=16, description="tokens a reply may have")
 
     def model_for(self, role: Role) -> str:
         return self.librarian_model if role == "librarian" else self.executive_model
@@ -71,9 +77,10 @@ def _local(url: str | None) -> bool:
 class ChatModel:
     """Chat completions through the ``openai`` package; counts its calls and seconds."""
 
-    def __init__(self, config: LLMConfig, client: OpenAI) -> None:
+    def __init__(self, config: LLMConfig, client: OpenAI, prompts: Path | None = None) -> None:
         self.config = config
         self.client = client
+        self.prompts = prompts  # the folder of the system prompt (None: the repository's)
         self.calls = 0
         self.seconds = 0.0
 
@@ -88,7 +95,7 @@ class ChatModel:
 
         messages: list[ChatCompletionMessageParam] = [{"role": "user", "content": prompt}]
         if system:
-            messages.insert(0, {"role": "system", "content": render("system")})
+            messages.insert(0, {"role": "system", "content": render("system", self.prompts)})
         started = time.perf_counter()
         self.calls += 1
         try:
@@ -126,16 +133,18 @@ class _AzureSettings(TypedDict):
     max_retries: int
 
 
-def connect(config: LLMConfig) -> ChatModel | None:
+def connect(config: LLMConfig, environ: Mapping[str, str], prompts: Path | None = None
+            ) -> ChatModel | None:
     """The chat model of a provider, or None for ``extractive``; a missing setting raises
-    ``LLMConfigError`` naming it."""
+    ``LLMConfigError`` naming it. ``environ`` holds the variables the config names (its key,
+    endpoint, ``OPENAI_BASE_URL``...), read at call time; ``prompts`` the prompt folder."""
     if config.provider == "extractive":
         return None
     import openai
 
     if config.provider == "openai":
-        base_url = config.base_url or os.environ.get("OPENAI_BASE_URL") or None
-        key = os.environ.get(config.api_key_env)
+        base_url = config.base_url or environ.get("OPENAI_BASE_URL") or None
+        key = environ.get(config.api_key_env)
         if not key:
             if not _local(base_url):
                 raise LLMConfigError(
@@ -144,16 +153,16 @@ def connect(config: LLMConfig) -> ChatModel | None:
             key = "not-needed-locally"  # llama.cpp, Ollama and vLLM accept any key
         client = openai.OpenAI(api_key=key, base_url=base_url, timeout=config.timeout_seconds,
                                max_retries=config.max_retries)
-        return ChatModel(config, client)
-    endpoint = os.environ.get(config.azure_endpoint_env)
+        return ChatModel(config, client, prompts)
+    endpoint = environ.get(config.azure_endpoint_env)
     if not endpoint:
         raise LLMConfigError(f"provider 'azure' needs {config.azure_endpoint_env}")
-    version = os.environ.get("AZURE_OPENAI_API_VERSION") or config.azure_api_version
+    version = environ.get("AZURE_OPENAI_API_VERSION") or config.azure_api_version
     common = _AzureSettings(azure_endpoint=endpoint, api_version=version,
                             timeout=config.timeout_seconds, max_retries=config.max_retries)
-    key = os.environ.get(config.azure_key_env)
+    key = environ.get(config.azure_key_env)
     if key:
-        return ChatModel(config, openai.AzureOpenAI(api_key=key, **common))
+        return ChatModel(config, openai.AzureOpenAI(api_key=key, **common), prompts)
     try:
         from azure.identity import DefaultAzureCredential, get_bearer_token_provider
     except ImportError:
@@ -162,7 +171,8 @@ def connect(config: LLMConfig) -> ChatModel | None:
             "Entra ID") from None
     token = get_bearer_token_provider(DefaultAzureCredential(),
                                       "https://cognitiveservices.azure.com/.default")
-    return ChatModel(config, openai.AzureOpenAI(azure_ad_token_provider=token, **common))
+    return ChatModel(config, openai.AzureOpenAI(azure_ad_token_provider=token, **common),
+                     prompts)
 
 
 _FENCED_RE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL)

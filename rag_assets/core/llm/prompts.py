@@ -7,7 +7,6 @@ inside it, so a report cannot close its own fence and speak as the instructions.
 
 from __future__ import annotations
 
-import os
 import re
 from functools import lru_cache
 from importlib import resources
@@ -15,7 +14,6 @@ from pathlib import Path
 
 import jinja2
 
-PROMPTS_ENV = "RAG_ASSETS_PROMPTS_DIR"
 # the package's own prompts, wherever it is installed (a package installed as files, as pip
 # installs a wheel: a real folder that jinja2's FileSystemLoader reads)
 PACKAGED_PROMPTS = Path(str(resources.files("rag_assets") / "prompts"))
@@ -26,8 +24,9 @@ class PromptMissing(LookupError):
     """A prompt the code asks for has no file; ``str()`` names the file that is missing."""
 
 
-def prompts_dir() -> Path:
-    return Path(os.environ.get(PROMPTS_ENV) or PACKAGED_PROMPTS)
+def prompts_dir(folder: Path | None = None) -> Path:
+    """``folder`` (the settings' ``runtime.prompts_dir``), else the package's own prompts."""
+    return folder or PACKAGED_PROMPTS
 
 
 def fence_data(text: object) -> str:
@@ -47,7 +46,7 @@ def _environment(folder: str) -> jinja2.Environment:
 
 def load_prompt(name: str, folder: Path | None = None) -> jinja2.Template:
     """The template ``<folder>/<name>.txt``; a missing file raises ``PromptMissing``."""
-    folder = folder or prompts_dir()
+    folder = prompts_dir(folder)
     path = folder / f"{name}.txt"
     if not path.is_file():
         raise PromptMissing(f"prompt {name!r} has no file {path}")

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,8 +31,9 @@ if TYPE_CHECKING:  # lancedb is imported where it is used (see store.py: 2-3 s o
 VECTOR_COLUMN = "vector"
 ANN_INDEX_NAME = "vector_idx"
 ANN_FILTER_COLUMNS = ("document", "year")  # the partition prefilter's columns (bitmap indexes)
-ANN_INDEX_ROWS = 30_000  # a chunk table gets its vector index past this many rows (Capacity)
-ANN_ROWS_ENV = "RAG_ASSETS_ANN_INDEX_ROWS"  # overrides ANN_INDEX_ROWS for every store
+# a chunk table gets its vector index past this many rows (Capacity); the settings'
+# runtime.ann_index_rows (RAG_ASSETS_ANN_INDEX_ROWS) sets it for every store of a deployment
+ANN_INDEX_ROWS = 30_000
 
 
 class AnnConfig(BaseModel):
@@ -71,12 +71,6 @@ class AnnConfig(BaseModel):
 
     def num_partitions(self, rows: int) -> int:
         return max(1, rows // self.rows_per_partition)
-
-
-def default_ann_config() -> AnnConfig:
-    """``AnnConfig()`` with the threshold from ``RAG_ASSETS_ANN_INDEX_ROWS`` when it is set."""
-    value = os.environ.get(ANN_ROWS_ENV, "").strip()
-    return AnnConfig(min_rows=int(value)) if value else AnnConfig()
 
 
 class AnnState(BaseModel):

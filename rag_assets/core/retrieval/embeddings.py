@@ -54,13 +54,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 BACKENDS = ("torch", "onnx", "onnx-int8")
-# the backend an Embedder uses when none is given (RAG_ASSETS_EMBED_BACKEND overrides it):
+# the backend an Embedder uses when none is given (the settings' embeddings.backend):
 # the fastest whose page MRR is within 0.01 of torch fp32's on financebench-dev and the golden
 # set, measured side by side by bench/embed_bench.py (2026-11-24: int8 2.8-3.8x torch's
 # texts/s, ONNX fp32 1.3-1.9x; int8's routed page MRR +0.000 on dev, +0.007 on golden;
 # bench/README.md, "embed_bench.py")
 DEFAULT_BACKEND = "onnx-int8"
-BACKEND_ENV = "RAG_ASSETS_EMBED_BACKEND"
 
 BUNDLED_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 _NATIVE_MAX_SEQ_LENGTH: dict[tuple[str, str], int] = {}
@@ -118,12 +117,12 @@ def _cgroup_cpu_limit() -> float | None:
         return None
 
 
-def available_cores() -> int:
+def available_cores(override: int | None = None) -> int:
     """Cores this process may run on: its CPU affinity, capped by a cgroup CPU quota (a
-    container's ``--cpus``), at least 1. ``RAG_ASSETS_CORES`` overrides it."""
-    override = os.environ.get("RAG_ASSETS_CORES", "").strip()
-    if override.isdigit() and int(override) > 0:
-        return int(override)
+    container's ``--cpus``), at least 1. ``override`` (the settings' ``runtime.cores``) when
+    given."""
+    if override:
+        return max(1, override)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     limit = _cgroup_cpu_limit()
     if limit:
@@ -268,27 +267,29 @@ def load_model(model: str, device: str = "cpu") -> SentenceTransformer:
 
 
 def requested_backend(backend: str | None = None) -> str:
-    """``backend``, else ``RAG_ASSETS_EMBED_BACKEND``, else :data:`DEFAULT_BACKEND`."""
-    chosen = (backend or os.environ.get(BACKEND_ENV, "").strip() or DEFAULT_BACKEND).lower()
+    """``backend``, else :data:`DEFAULT_BACKEND`."""
+    chosen = (backend or DEFAULT_BACKEND).strip().lower()
     if chosen not in BACKENDS:
         raise ValueError(f"unknown embedding backend {chosen!r}; one of {', '.join(BACKENDS)}")
     return chosen
 
 
-def prepare_onnx(model: str, backend: str, max_seq_length: int, device: str = "cpu") -> Path:
-    """The exported file of ``backend`` for ``model`` (exported now, once per machine, unless
-    the cache has it); :class:`OnnxUnavailable` says why it cannot be had."""
+def prepare_onnx(model: str, backend: str, max_seq_length: int, device: str = "cpu",
+                 folder: Path | None = None) -> Path:
+    """The exported file of ``backend`` for ``model`` (exported now into ``folder``, default
+    ``onnx_backend.onnx_dir()``, once per machine, unless it has it); :class:`OnnxUnavailable`
+    says why it cannot be had."""
     if device != "cpu":
         raise OnnxUnavailable(f"the ONNX backends run on the CPU, not {device!r}")
     try:
         import onnxruntime  # noqa: F401
     except ImportError as err:
         raise OnnxUnavailable(f"onnxruntime is not installed ({err})") from err
-    folder = Path(resolve_model(model))
-    if not folder.is_dir():
+    model_folder = Path(resolve_model(model))
+    if not model_folder.is_dir():
         raise OnnxUnavailable(f"{model!r} is not a local model folder")
     try:
-        return export(folder, backend, max_seq_length)
+        return export(model_folder, backend, max_seq_length, folder)
     except OnnxUnavailable:
         raise
     except Exception as err:  # noqa: BLE001 - an unwritable cache folder, a broken file ...
@@ -358,16 +359,17 @@ class EmbeddingSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     model: str = Field(default=BUNDLED_MODEL, description="model name or local folder")
-    batch_size: int = Field(default=32, ge=1)
+    batch_size: int = Field(default=32, ge=1, description="texts encoded per batch")
     max_seq_length: int | None = Field(
         default=None, ge=16, description="tokens per text; the model's own limit when unset")
-    device: str = Field(default="cpu")
+    device: str = Field(default="cpu", description="torch device (the ONNX backends run on "
+                        "the CPU)")
     query_prefix: str = Field(default="", description='e.g. "query: " for e5 models')
     document_prefix: str = Field(default="", description='e.g. "passage: " for e5 models')
     backend: str | None = Field(
         default=None,
         description="torch | onnx | onnx-int8 (ONNX Runtime, exported here at first use; each "
-        "backend has tables of its own); unset: RAG_ASSETS_EMBED_BACKEND, else the default")
+        "backend has tables of its own); unset: onnx-int8")
 
 
 _DEFAULTS = EmbeddingSettings()
@@ -376,9 +378,9 @@ _DEFAULTS = EmbeddingSettings()
 class Embedder:
     """Normalized float32 vectors for texts, through a content-hash cache.
 
-    ``backend`` (:data:`BACKENDS`; None: ``RAG_ASSETS_EMBED_BACKEND``, else
-    :data:`DEFAULT_BACKEND`) picks what runs the model; an ONNX backend is exported here at
-    first use (once per machine), and one that cannot be had falls back to torch with one
+    ``backend`` (:data:`BACKENDS`; None: :data:`DEFAULT_BACKEND`) picks what runs the model;
+    an ONNX backend is exported at first use (once per machine, into ``onnx_folder``: the
+    settings' ``runtime.onnx_dir``), and one that cannot be had falls back to torch with one
     warning line, before the slug is set: the vectors always go to their own backend's tables.
     """
 
@@ -393,6 +395,7 @@ class Embedder:
         query_prefix: str = _DEFAULTS.query_prefix,
         document_prefix: str = _DEFAULTS.document_prefix,
         backend: str | None = _DEFAULTS.backend,
+        onnx_folder: Path | None = None,
     ) -> None:
         self.model_name = model
         self.requested_backend = requested_backend(backend)
@@ -430,7 +433,7 @@ class Embedder:
         if self.requested_backend in ONNX_BACKENDS:
             try:
                 self._onnx_path = prepare_onnx(model, self.requested_backend,
-                                               self.max_seq_length, device)
+                                               self.max_seq_length, device, onnx_folder)
                 self.backend = self.requested_backend
                 self._loaded = None  # a torch model asked for the facts above is not this one
             except OnnxUnavailable as err:

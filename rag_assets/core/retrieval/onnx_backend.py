@@ -105,13 +105,13 @@ def slug_suffix(backend: str) -> str:
     return f"onnx_{PRECISION[backend]}_{recipe_tag(backend)}"
 
 
-def onnx_dir() -> Path:
-    """Where exported models are kept: ``RAG_ASSETS_ONNX_DIR``, else the user's cache folder
-    (``$XDG_CACHE_HOME/rag-assets/onnx``, ``~/.cache/rag-assets/onnx``)."""
-    override = os.environ.get("RAG_ASSETS_ONNX_DIR", "").strip()
-    if override:
-        return Path(override).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME", "").strip() or str(Path.home() / ".cache")
+def onnx_dir(folder: str | Path | None = None, cache_home: str | None = None) -> Path:
+    """Where exported models are kept: ``folder`` (the settings' ``runtime.onnx_dir``), else
+    ``rag-assets/onnx`` in the user's cache folder (``cache_home``: ``$XDG_CACHE_HOME``, else
+    ``~/.cache``)."""
+    if folder and str(folder).strip():
+        return Path(folder).expanduser()
+    base = (cache_home or "").strip() or str(Path.home() / ".cache")
     return Path(base) / "rag-assets" / "onnx"
 
 
@@ -156,12 +156,13 @@ def folder_key(folder: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def export_path(folder: Path, backend: str) -> Path:
-    """Where the export of ``backend`` for ``folder`` is kept: a folder per model folder (its
-    name and :func:`folder_key`), a file per backend, precision and :func:`recipe_tag`
-    (``model_<key>/onnx-int8_int8_<tag>.onnx``), the tag of the slug its vectors go under."""
+def export_path(folder: Path, backend: str, root: Path | None = None) -> Path:
+    """Where the export of ``backend`` for ``folder`` is kept under ``root`` (default
+    :func:`onnx_dir`): a folder per model folder (its name and :func:`folder_key`), a file per
+    backend, precision and :func:`recipe_tag` (``model_<key>/onnx-int8_int8_<tag>.onnx``), the
+    tag of the slug its vectors go under."""
     name = f"{backend}_{PRECISION[backend]}_{recipe_tag(backend)}.onnx"
-    return onnx_dir() / f"{folder.name}_{folder_key(folder)}" / name
+    return (root or onnx_dir()) / f"{folder.name}_{folder_key(folder)}" / name
 
 
 # --- tokenizer and pooling -------------------------------------------------------------------
@@ -400,11 +401,12 @@ def _exported(target: Path, facts: Path) -> bool:
         return False
 
 
-def export(folder: Path, backend: str, max_seq_length: int) -> Path:
-    """The exported file of ``backend`` for the model ``folder``, exported, quantized and
-    checked now unless the cache has it. Raises :class:`OnnxUnavailable` (one line)."""
+def export(folder: Path, backend: str, max_seq_length: int, root: Path | None = None) -> Path:
+    """The exported file of ``backend`` for the model ``folder`` under ``root`` (default
+    :func:`onnx_dir`), exported, quantized and checked now unless the cache has it. Raises
+    :class:`OnnxUnavailable` (one line)."""
     pipeline = pipeline_of(folder)
-    target = export_path(folder, backend)
+    target = export_path(folder, backend, root)
     facts = target.with_suffix(".json")
     if _exported(target, facts):
         return target
@@ -418,7 +420,7 @@ def export(folder: Path, backend: str, max_seq_length: int) -> Path:
                 if backend == "onnx":
                     _export_fp32(folder, partial)
                 else:
-                    _quantize_int8(export(folder, "onnx", max_seq_length), partial)
+                    _quantize_int8(export(folder, "onnx", max_seq_length, root), partial)
                 batches = _probe_texts()
                 reference = _torch_reference(folder, batches, max_seq_length)
             encoder = OnnxEncoder(folder, partial, backend, pipeline, max_seq_length)

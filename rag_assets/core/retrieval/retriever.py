@@ -87,12 +87,17 @@ class RetrievalConfig(BaseModel):
     top_n: int = Field(default=3, ge=1, description="hits a cross-encoder keeps")
     # fusion weights chosen on the golden set and the FinanceBench dev set together
     # (bench/README.md, "Retrieval on real filings")
-    w_vec: float = 1.0
-    w_bm25: float = 2.0
-    rrf_k: int = 60
-    citation_weight: float = Field(default=0.3, ge=0.0, le=1.0)
-    cross_encoder_model: str = DEFAULT_CROSS_ENCODER
-    cross_encoder_batch_size: int = Field(default=16, ge=1)
+    w_vec: float = Field(default=1.0, description="hybrid_blended: weight of the dense rank")
+    w_bm25: float = Field(default=2.0, description="hybrid_blended: weight of the BM25 rank")
+    rrf_k: int = Field(default=60, description="hybrid_rrf: reciprocal rank fusion's k")
+    citation_weight: float = Field(
+        default=0.3, ge=0.0, le=1.0,
+        description="citation_rerank: share of the score that comes from the references a "
+        "chunk shares with the question")
+    cross_encoder_model: str = Field(default=DEFAULT_CROSS_ENCODER,
+                                     description="the reranking strategy's cross-encoder")
+    cross_encoder_batch_size: int = Field(default=16, ge=1,
+                                          description="pairs the cross-encoder scores per batch")
     understand_query: bool = Field(
         default=True, description="rank with the question stripped of instructions, BM25 with "
         "the line items of the metrics it names")

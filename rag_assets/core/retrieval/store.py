@@ -36,7 +36,6 @@ from rag_assets.core.retrieval.ann import (
     AnnConfig,
     AnnState,
     ann_state,
-    default_ann_config,
     maintain_ann_index,
 )
 from rag_assets.core.retrieval.embeddings import Embedder, EmbeddingStats, content_key
@@ -245,16 +244,17 @@ class VectorStore(LanceFolder):
         super().__init__(uri)
         self.model_slug = model_slug
         self.dimension = dimension
-        self.ann = ann or default_ann_config()
+        self.ann = ann or AnnConfig()
         self._tables: dict[str, lancedb.table.Table] = {}  # handles re-read the latest version
         self._searchable: dict[str, lancedb.table.Table] = {}
 
     @classmethod
-    def of(cls, embedder: Embedder, uri: str | Path) -> VectorStore:
+    def of(cls, embedder: Embedder, uri: str | Path, ann: AnnConfig | None = None
+           ) -> VectorStore:
         """The store of ``embedder``'s model at ``uri``, its content-hash cache given to the
         embedder: a text the store indexed is never encoded again (the answerer re-reads the
         vectors of the chunks it retrieved, the evaluation its questions')."""
-        store = cls(uri, embedder.slug, embedder.dimension)
+        store = cls(uri, embedder.slug, embedder.dimension, ann)
         embedder.cache = store.embedding_cache()
         return store
 

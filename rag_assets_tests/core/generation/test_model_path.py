@@ -91,7 +91,7 @@ def recording_chat(server: LlamaServer, max_tokens: int = MAX_TOKENS) -> tuple[C
     chat = connect(LLMConfig(provider="openai", base_url=server.base_url,
                              executive_model=server.model, librarian_model=server.model,
                              max_tokens=max_tokens, timeout_seconds=TIMEOUT_SECONDS,
-                             max_retries=0))
+                             max_retries=0), {})  # a local server: no key
     assert chat is not None and chat.provider == "openai"
     recorder = Recorder(chat.client)
     chat.client = recorder

@@ -203,32 +203,28 @@ def test_a_scan_turned_by_rotate_is_read_as_displayed(tmp_path: Path) -> None:
 # --- where OCR cannot run, the page is flagged ----------------------------------------------
 
 
-def test_ocr_off_flags_the_page_in_pages_warnings_and_raw_pages(
-    report: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv(ocr.OCR_ENV, "off")
-    loaded = load_document(report)
+def test_ocr_off_flags_the_page_in_pages_warnings_and_raw_pages(report: Path) -> None:
+    loaded = load_document(report, use_ocr=False)
     scanned = loaded.pages[1]
     assert [p.text_source for p in loaded.pages] == ["text", "none", "text"]
     assert scanned.text.strip() == ""
     assert scanned.text_note == ("an image and no text layer, not read: OCR is turned off "
-                                 "(RAG_ASSETS_OCR=off)")
+                                 "(runtime.ocr, RAG_ASSETS_OCR)")
     assert loaded.warnings == [
         "scanned.pdf: page(s) 2 without text: an image and no text layer, not read: OCR is "
-        "turned off (RAG_ASSETS_OCR=off)"
+        "turned off (runtime.ocr, RAG_ASSETS_OCR)"
     ]
     frame = pages_to_frame(loaded.pages, "d", 2024, "scanned.pdf", "sha")
     assert list(frame.text_source) == ["text", "none", "text"]
     assert frame.text_note[1].startswith("an image and no text layer") and frame.n_chars[1] == 0
     assert ocr.summary(loaded.pages) == (
         "1 page(s) with an image and no text layer, not read: OCR is turned off "
-        "(RAG_ASSETS_OCR=off)")
+        "(runtime.ocr, RAG_ASSETS_OCR)")
 
 
 def test_missing_tesseract_is_named_with_how_to_install(
     report: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.delenv(ocr.OCR_ENV, raising=False)
     monkeypatch.setattr(ocr.shutil, "which", lambda name: None)
     reason = ocr.unavailable()
     assert reason is not None and "tesseract is not installed" in reason and "make ocr" in reason
@@ -246,10 +242,7 @@ def test_a_blank_page_is_flagged_without_ocr(tmp_path: Path) -> None:
     assert ocr.summary(loaded.pages).startswith("not needed")
 
 
-def test_a_scanned_document_without_ocr_fails_in_one_line_naming_why(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv(ocr.OCR_ENV, "0")
+def test_a_scanned_document_without_ocr_fails_in_one_line_naming_why(tmp_path: Path) -> None:
     out = FPDF(format="letter")
     for _ in range(2):
         out.add_page()
@@ -259,10 +252,10 @@ def test_a_scanned_document_without_ocr_fails_in_one_line_naming_why(
     path = tmp_path / "all-scanned.pdf"
     out.output(str(path))
     with pytest.raises(DocumentError) as info:
-        load_document(path)
+        load_document(path, use_ocr=False)
     assert str(info.value) == (
         "all-scanned.pdf: no text layer (0 characters on 2 pages): a scanned PDF, not read: "
-        "OCR is turned off (RAG_ASSETS_OCR=0)")
+        "OCR is turned off (runtime.ocr, RAG_ASSETS_OCR)")
 
 
 # --- the pieces -------------------------------------------------------------------------------
@@ -319,7 +312,7 @@ def test_audit_report_lists_ocr_and_textless_pages(tmp_path: Path) -> None:
              text_note="OCR (tesseract 5.3.0, 300 dpi): 7 words, mean confidence 91%"),
         Page(page_index=2, text="", text_source="none",
              text_note="an image and no text layer, not read: OCR is turned off "
-                       "(RAG_ASSETS_OCR=off)"),
+                       "(runtime.ocr, RAG_ASSETS_OCR)"),
     ]
     tables = {"raw_pages": pages_to_frame(pages, "d", 2024, "x.pdf", "sha")}
     report = build_audit_report("d", 2024, tables, tmp_path)
@@ -371,7 +364,7 @@ def _stored_sources(data_dir: Path) -> list[str]:
 def test_raw_pages_asset_flags_the_page_when_ocr_is_off(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv(ocr.OCR_ENV, "off")
+    monkeypatch.setenv("RAG_ASSETS_OCR", "off")  # the settings' runtime.ocr
     data_dir = tmp_path / "data"
     result, warnings = _materialize_raw_pages(data_dir)
     metadata = result.get_asset_materialization_events()[0].materialization.metadata

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from rag_assets.core.llm.client import (
+    ChatModel,
     LLMConfig,
     LLMConfigError,
     LLMReplyError,
@@ -31,6 +32,7 @@ from rag_assets.core.llm.prompts import (
     prompts_dir,
     render,
 )
+from rag_assets.core.settings import provider_environment
 from rag_assets.defs.resources import LLMResource
 from rag_assets_tests.llm_server import LlamaServer
 
@@ -101,6 +103,10 @@ def peer_config(peer: ScriptedPeer, **overrides: object) -> LLMConfig:
                      **overrides)
 
 
+def connected(config: LLMConfig) -> ChatModel | None:
+    """``connect`` as the ``llm`` resource calls it: the provider's variables as they are now."""
+    return connect(config, provider_environment(config))
+
 # --- the real llama.cpp server --------------------------------------------------------------
 
 def llama_config(server: LlamaServer) -> LLMConfig:
@@ -110,7 +116,7 @@ def llama_config(server: LlamaServer) -> LLMConfig:
 
 
 def test_local_server_needs_no_key(llama_server: LlamaServer, no_openai_env: None) -> None:
-    chat = connect(llama_config(llama_server))
+    chat = connected(llama_config(llama_server))
     assert chat is not None and chat.provider == "openai"
     reply = chat.complete("Name one colour. Reply with one word.")
     assert isinstance(reply, str) and reply.strip()
@@ -121,7 +127,7 @@ def test_local_server_needs_no_key(llama_server: LlamaServer, no_openai_env: Non
 
 def test_complete_json_gives_a_dict_or_names_the_failure(llama_server: LlamaServer,
                                                          no_openai_env: None) -> None:
-    chat = connect(llama_config(llama_server))
+    chat = connected(llama_config(llama_server))
     # SmolLM2-135M at temperature 0 mostly answers this one with the object (asked for "the
     # capital of France as JSON" it replies in prose twice and echoes the retry instruction)
     prompt = 'Output JSON only. Example: {"colour": "blue"}. Now give a colour as JSON.'
@@ -138,7 +144,7 @@ def test_complete_json_gives_a_dict_or_names_the_failure(llama_server: LlamaServ
 # --- missing settings -----------------------------------------------------------------------
 
 def test_extractive_needs_no_client() -> None:
-    assert connect(LLMConfig()) is None
+    assert connected(LLMConfig()) is None
 
 
 @pytest.mark.parametrize("base_url", ["https://api.openai.com/v1", None,
@@ -146,25 +152,25 @@ def test_extractive_needs_no_client() -> None:
 def test_remote_openai_without_key_names_the_variable(no_openai_env: None,
                                                       base_url: str | None) -> None:
     with pytest.raises(LLMConfigError, match="OPENAI_API_KEY"):
-        connect(LLMConfig(provider="openai", base_url=base_url))
+        connected(LLMConfig(provider="openai", base_url=base_url))
 
 
 def test_key_variable_name_is_configurable(no_openai_env: None) -> None:
     with pytest.raises(LLMConfigError, match="TEAM_LLM_KEY"):
-        connect(LLMConfig(provider="openai", base_url="https://llm.example.com/v1",
+        connected(LLMConfig(provider="openai", base_url="https://llm.example.com/v1",
                           api_key_env="TEAM_LLM_KEY"))
 
 
 def test_azure_without_endpoint_names_the_variable(no_openai_env: None) -> None:
     with pytest.raises(LLMConfigError, match="AZURE_OPENAI_ENDPOINT"):
-        connect(LLMConfig(provider="azure"))
+        connected(LLMConfig(provider="azure"))
 
 
 # --- retries against a real HTTP peer -------------------------------------------------------
 
 def test_rate_limits_are_retried(no_openai_env: None) -> None:
     with ScriptedPeer([429, 429]) as peer:
-        chat = connect(peer_config(peer, max_retries=3))
+        chat = connected(peer_config(peer, max_retries=3))
         assert chat.complete("ping") == "pong"
     assert len(peer.requests) == 3
     assert chat.calls == 1
@@ -172,7 +178,7 @@ def test_rate_limits_are_retried(no_openai_env: None) -> None:
 
 def test_server_errors_end_in_a_reply_error_after_the_retries(no_openai_env: None) -> None:
     with ScriptedPeer([500] * 10) as peer:
-        chat = connect(peer_config(peer, max_retries=2))
+        chat = connected(peer_config(peer, max_retries=2))
         with pytest.raises(LLMReplyError, match="InternalServerError"):
             chat.complete("ping")
     assert len(peer.requests) == 3  # max_retries + 1
@@ -180,7 +186,7 @@ def test_server_errors_end_in_a_reply_error_after_the_retries(no_openai_env: Non
 
 def test_no_retries_when_max_retries_is_zero(no_openai_env: None) -> None:
     with ScriptedPeer([429]) as peer:
-        chat = connect(peer_config(peer, max_retries=0))
+        chat = connected(peer_config(peer, max_retries=0))
         with pytest.raises(LLMReplyError, match="RateLimitError"):
             chat.complete("ping")
     assert len(peer.requests) == 1
@@ -195,10 +201,10 @@ def test_the_key_is_sent_but_never_logged_or_stored(monkeypatch: pytest.MonkeyPa
         caplog.set_level(logging.DEBUG, logger=name)
     with ScriptedPeer([429, 429, 500]) as peer:
         config = peer_config(peer, max_retries=3)
-        chat = connect(config)
+        chat = connected(config)
         assert chat.complete("ping") == "pong"
     with ScriptedPeer([500] * 5) as failing, pytest.raises(LLMReplyError) as raised:
-        connect(peer_config(failing, max_retries=1)).complete("ping")
+        connected(peer_config(failing, max_retries=1)).complete("ping")
     # the key did go out (so its absence below means something) ...
     assert {r["authorization"] for r in peer.requests + failing.requests} == {
         f"Bearer {SENTINEL_KEY}"}

@@ -13,9 +13,10 @@ import numpy as np
 import pytest
 
 from rag_assets.core.chunks.chunking import Chunk, chunk_id
-from rag_assets.core.retrieval.ann import ANN_ROWS_ENV, AnnConfig, default_ann_config, vector_index
+from rag_assets.core.retrieval.ann import ANN_INDEX_ROWS, AnnConfig, vector_index
 from rag_assets.core.retrieval.embeddings import content_key
 from rag_assets.core.retrieval.store import VectorStore, partition_filter
+from rag_assets.core.settings import Settings
 from rag_assets.defs.index import ann_metadata
 
 KIND = "naive"
@@ -163,11 +164,11 @@ def test_one_process_builds_at_a_time(store: VectorStore) -> None:
     assert write(store, 4).ann.action == "built"  # the next write builds it
 
 
-def test_the_threshold_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(ANN_ROWS_ENV, raising=False)
-    assert default_ann_config().min_rows == 30_000
-    monkeypatch.setenv(ANN_ROWS_ENV, "2500")
-    assert default_ann_config().min_rows == 2_500
+def test_the_threshold_comes_from_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RAG_ASSETS_ANN_INDEX_ROWS", raising=False)
+    assert Settings().runtime.ann_index_rows == AnnConfig().min_rows == ANN_INDEX_ROWS == 30_000
+    monkeypatch.setenv("RAG_ASSETS_ANN_INDEX_ROWS", "2500")
+    assert Settings().runtime.ann_index_rows == 2_500
 
 
 def test_asset_metadata_names_the_index(store: VectorStore) -> None:

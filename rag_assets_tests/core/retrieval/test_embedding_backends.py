@@ -20,7 +20,6 @@ import pytest
 from rag_assets.core.chunks.chunking import Chunk, chunk_id
 from rag_assets.core.retrieval import onnx_backend
 from rag_assets.core.retrieval.embeddings import (
-    BACKEND_ENV,
     BUNDLED_MODEL,
     DEFAULT_BACKEND,
     Embedder,
@@ -31,6 +30,7 @@ from rag_assets.core.retrieval.embeddings import (
     resolve_model,
 )
 from rag_assets.core.retrieval.store import VectorStore, index_partition
+from rag_assets.core.settings import Settings
 
 pytestmark = pytest.mark.encoder_unmemoized  # the encoder's own tests: the model runs
 
@@ -55,11 +55,6 @@ FP32_MIN_COSINE = 0.99
 INT8_MIN_COSINE = 0.97
 INT8_MEAN_COSINE = 0.985
 TORCH_SLUG = "all_minilm_l6_v2_256"
-
-
-@pytest.fixture(autouse=True)
-def no_backend_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(BACKEND_ENV, raising=False)
 
 
 @pytest.fixture(scope="session")
@@ -122,26 +117,25 @@ def test_onnx_tokenizer_gives_sentence_transformers_ids() -> None:
     assert ours["input_ids"].shape[1] == 256  # the long sentence was cut at the limit
 
 
-def test_export_is_cached_and_checked(exported: dict[str, Path], tmp_path: Path,
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_export_is_cached_and_checked(exported: dict[str, Path], tmp_path: Path) -> None:
     """An export is made once and then found (by any process: nothing is exported or loaded
     again); a truncated file is exported again, not loaded. On a copy of the machine's folder."""
     copy = tmp_path / "onnx"
     shutil.copytree(exported["onnx"].parent, copy / exported["onnx"].parent.name,
                     ignore=shutil.ignore_patterns("*.lock", "*.tmp"))
-    monkeypatch.setenv("RAG_ASSETS_ONNX_DIR", str(copy))
     int8_file = copy / exported["onnx-int8"].parent.name / exported["onnx-int8"].name
     facts = onnx_backend.json.loads(int8_file.with_suffix(".json").read_text())
     assert facts["recipe_tag"] == onnx_backend.recipe_tag("onnx-int8") in int8_file.name
     assert facts["probe_cosine_min"] >= onnx_backend.PROBE_COSINE["onnx-int8"]
     assert facts["bytes"] == int8_file.stat().st_size
     exported_at = int8_file.stat().st_mtime_ns
-    again = Embedder(backend="onnx-int8")  # from the cache: nothing exported, nothing loaded
+    # from the copy: nothing exported, nothing loaded
+    again = Embedder(backend="onnx-int8", onnx_folder=copy)
     assert again.backend == "onnx-int8" and not again.model_loaded
     assert int8_file.stat().st_mtime_ns == exported_at
     # a truncated file (a disk filled up, a copy cut short) is exported again, not loaded
     int8_file.write_bytes(int8_file.read_bytes()[:1000])
-    repaired = Embedder(backend="onnx-int8")
+    repaired = Embedder(backend="onnx-int8", onnx_folder=copy)
     assert repaired.backend == "onnx-int8" and int8_file.stat().st_size == facts["bytes"]
     assert repaired.encode(["Net sales rose."]).shape == (1, 384)
 
@@ -236,18 +230,23 @@ def test_switching_the_backend_on_a_store_never_mixes_vectors(
     assert np.array_equal(_table_vectors(int8_store), int8_rows)
 
 
-def test_backend_from_the_environment(monkeypatch: pytest.MonkeyPatch,
-                                      exported: dict[str, Path]) -> None:
+def test_backend_from_the_settings(monkeypatch: pytest.MonkeyPatch,
+                                   exported: dict[str, Path]) -> None:
+    """``embeddings.backend``, from ``RAG_ASSETS_EMBED_BACKEND`` or the nested variable."""
+    def from_settings() -> Embedder:
+        return Embedder(**Settings().embeddings.model_dump())
+
+    monkeypatch.delenv("RAG_ASSETS_EMBED_BACKEND", raising=False)
+    monkeypatch.delenv("RAG_ASSETS_EMBEDDINGS__BACKEND", raising=False)
     assert requested_backend() == DEFAULT_BACKEND == "onnx-int8"
-    assert Embedder().backend == DEFAULT_BACKEND
-    monkeypatch.setenv(BACKEND_ENV, "torch")
-    assert requested_backend() == "torch" and requested_backend("onnx-int8") == "onnx-int8"
-    assert Embedder().backend == "torch" and Embedder().slug == TORCH_SLUG
-    monkeypatch.setenv(BACKEND_ENV, "ONNX")
-    assert Embedder().backend == "onnx"
-    monkeypatch.setenv(BACKEND_ENV, "tensorrt")
+    assert from_settings().backend == DEFAULT_BACKEND
+    monkeypatch.setenv("RAG_ASSETS_EMBED_BACKEND", "torch")
+    assert requested_backend("onnx-int8") == "onnx-int8"
+    assert from_settings().backend == "torch" and from_settings().slug == TORCH_SLUG
+    monkeypatch.setenv("RAG_ASSETS_EMBEDDINGS__BACKEND", "ONNX")  # the nested name wins
+    assert from_settings().backend == "onnx"
     with pytest.raises(ValueError, match="unknown embedding backend 'tensorrt'"):
-        Embedder()
+        Embedder(backend="tensorrt")
 
 
 def test_an_onnx_backend_that_cannot_load_falls_back_to_torch_in_one_line(
@@ -256,9 +255,8 @@ def test_an_onnx_backend_that_cannot_load_falls_back_to_torch_in_one_line(
     # a cache folder that cannot be created: the export has nowhere to go
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    monkeypatch.setenv("RAG_ASSETS_ONNX_DIR", str(blocker / "onnx"))
     with caplog.at_level(logging.WARNING):
-        embedder = Embedder(backend="onnx-int8")
+        embedder = Embedder(backend="onnx-int8", onnx_folder=blocker / "onnx")
     assert embedder.backend == "torch" and embedder.requested_backend == "onnx-int8"
     assert embedder.slug == TORCH_SLUG  # torch's vectors, torch's tables
     lines = [r.getMessage() for r in caplog.records if "unavailable" in r.getMessage()]

@@ -32,6 +32,7 @@ from rag_assets.core.retrieval.embeddings import (
     torch_threads_for,
 )
 from rag_assets.core.retrieval.store import LanceEmbeddingCache, VectorStore, partition_filter
+from rag_assets.core.settings import Settings
 
 pytestmark = pytest.mark.encoder_unmemoized  # the encoder's own tests: the model runs
 
@@ -76,9 +77,7 @@ def rows_of(store: VectorStore, document: str, year: int) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def embedder() -> Embedder:
-    with pytest.MonkeyPatch.context() as env:  # the default, not what the shell asks for
-        env.delenv("RAG_ASSETS_EMBED_BACKEND", raising=False)
-        embedder = Embedder()
+    embedder = Embedder()
     # the default backend really loaded: a silent fallback to torch would let the tests below
     # measure torch twice
     assert embedder.backend == DEFAULT_BACKEND and embedder.fallback_reason is None
@@ -292,9 +291,9 @@ def test_torch_threads_follow_the_cores_and_the_concurrent_steps(
     assert torch_threads_for(1, cores=8) == 8
     assert torch_threads_for(2, cores=8) == 4
     assert torch_threads_for(3, cores=2) == 1  # never 0
-    monkeypatch.setenv("RAG_ASSETS_CORES", "3")
-    assert available_cores() == 3 == torch_threads_for(1)
-    monkeypatch.delenv("RAG_ASSETS_CORES")
+    monkeypatch.setenv("RAG_ASSETS_CORES", "3")  # the settings' runtime.cores
+    cores = Settings().runtime.cores
+    assert available_cores(cores) == 3 == torch_threads_for(1, cores)
     assert 1 <= available_cores() <= (os.cpu_count() or 1)
     assert 1 <= threads_for_idle_cores(2) <= 2
     before = torch.get_num_threads()

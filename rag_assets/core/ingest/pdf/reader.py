@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from multiprocessing import current_process, get_context
 from pathlib import Path
 from typing import TypeVar
@@ -128,19 +128,24 @@ class PdfRead:
 
 
 def load_pdf_pages(
-    path: Path, warnings: list[str], workers: int = 2, parser: PageParser | None = None
+    path: Path, warnings: list[str], workers: int = 2, parser: PageParser | None = None,
+    *, use_ocr: bool = True,
 ) -> list[Page]:
     """Every page of a PDF; notes about the file (rotated pages, flagged pages, a repair) are
     appended to ``warnings``. ``parser`` reads the pages (PDFium and pdfplumber's table finder
-    unless another is given)."""
-    read = read_pdf(path, workers, parser)
+    unless another is given; ``use_ocr`` False: it reads no image by OCR)."""
+    read = read_pdf(path, workers, parser, use_ocr=use_ocr)
     warnings.extend(read.warnings)
     return read.pages
 
 
-def read_pdf(path: Path, workers: int = 2, parser: PageParser | None = None) -> PdfRead:
+def read_pdf(path: Path, workers: int = 2, parser: PageParser | None = None, *,
+             use_ocr: bool = True) -> PdfRead:
     """Every page of a PDF; a file PDFium cannot open is read from qpdf's repair of it, and
-    refused in one line only when qpdf cannot open it either (or it needs a password)."""
+    refused in one line only when qpdf cannot open it either (or it needs a password).
+    ``use_ocr`` (the settings' ``runtime.ocr``) False: a page that is only an image is flagged,
+    not read by OCR."""
+    parse = parser or partial(_load_range, use_ocr=use_ocr)
     try:
         n_pages = _page_count(path)
     except DocumentError as err:
@@ -154,11 +159,11 @@ def read_pdf(path: Path, workers: int = 2, parser: PageParser | None = None) -> 
                 raise DocumentError(
                     path, f"corrupt or not a PDF ({refused}; and its repair by qpdf: "
                     f"{again.cause})") from again
-            read = _read_pages(path, fixed, n_pages, workers, parser)
+            read = _read_pages(path, fixed, n_pages, workers, parse)
         read.repair_cause = cause
         read.warnings.insert(0, f"repaired {path.name}: {cause}")
         return read
-    return _read_pages(path, path, n_pages, workers, parser)
+    return _read_pages(path, path, n_pages, workers, parse)
 
 
 def _page_count(path: Path) -> int:
@@ -171,12 +176,12 @@ def _page_count(path: Path) -> int:
 
 
 def _read_pages(
-    path: Path, source: Path, n_pages: int, workers: int, parser: PageParser | None
+    path: Path, source: Path, n_pages: int, workers: int, parse: PageParser
 ) -> PdfRead:
     """The pages of ``source`` (``path`` itself, or its repaired copy), every note and error
     naming ``path``."""
     warnings: list[str] = []
-    parts = _parsed(path, source, n_pages, workers, _load_range if parser is None else parser)
+    parts = _parsed(path, source, n_pages, workers, parse)
     pages = [page for part in parts for page, _, _ in part]
     # the body type is measured on the upper part of pages: a footnote-heavy release can carry
     # more characters in notes than in prose, but the notes sit at the foot. Pages read by OCR
@@ -303,18 +308,18 @@ def page_ranges(indices: Iterable[int]) -> str:
     return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
 
 
-def _load_range(path: str, indices: range) -> list[ParsedPage]:
+def _load_range(path: str, indices: range, use_ocr: bool = True) -> list[ParsedPage]:
     """The default page parser (see ``parser.PageParser``), run in the workers."""
     pdf = _cached_pdf(path)
-    return [_load_page(pdf, i) for i in indices]
+    return [_load_page(pdf, i, use_ocr) for i in indices]
 
 
-def _load_page(pdf: pdfium.PdfDocument, index: int) -> ParsedPage:
+def _load_page(pdf: pdfium.PdfDocument, index: int, use_ocr: bool = True) -> ParsedPage:
     """The page fully read; where a step after its text fails beyond the steps guarded one by
     one (``_read_page``), the page as its plain text, flagged (``Page.faults``): one page's
     layout never fails a document."""
     try:
-        return _read_page(pdf, index)
+        return _read_page(pdf, index, use_ocr)
     except Exception as exc:
         return _plain_page(pdf, index, PageFault.of(index, "layout", exc)), Counter(), False
 
@@ -352,7 +357,7 @@ def _guarded(faults: list[PageFault], index: int, reader: PageReader, fallback: 
         return fallback
 
 
-def _read_page(pdf: pdfium.PdfDocument, index: int) -> ParsedPage:
+def _read_page(pdf: pdfium.PdfDocument, index: int, use_ocr: bool = True) -> ParsedPage:
     """A page, the characters per type size in its upper 60% (for the body size), and whether
     it carries ``/Rotate`` (for the warning).
 
@@ -377,7 +382,7 @@ def _read_page(pdf: pdfium.PdfDocument, index: int) -> ParsedPage:
     if not ocr.has_text(text) and _has_image(page):
         not_read: _OcrRead = (None, None)
         read, missing = _guarded(faults, index, "ocr", not_read,
-                                 _read_by_ocr, pdf, page, index, rotation)
+                                 _read_by_ocr, pdf, page, index, rotation, use_ocr)
         if faults:
             missing = f"{ocr.IMAGE_NOTE}, OCR failed: {faults[-1].cause}"
         if read is not None:
@@ -473,11 +478,11 @@ _OcrRead = tuple[tuple[Page, Counter[float]] | None, str | None]
 
 
 def _read_by_ocr(
-    pdf: pdfium.PdfDocument, page: pdfium.PdfPage, index: int, rotation: int
+    pdf: pdfium.PdfDocument, page: pdfium.PdfPage, index: int, rotation: int, use_ocr: bool
 ) -> _OcrRead:
     """The page read by OCR with its characters per type size in its upper 60% (OCR's scale),
-    or None and why not (OCR unavailable, failed, or found no word)."""
-    reason = ocr.unavailable()
+    or None and why not (OCR turned off or unavailable, failed, or found no word)."""
+    reason = ocr.unavailable(use_ocr)
     if reason is not None:
         return None, f"{ocr.IMAGE_NOTE}, not read: {reason}"
     # images scaled without smoothing: a 150 dpi scan smoothed up to the OCR resolution ran its
