@@ -29,7 +29,7 @@ from rag_assets.core.generation.summaries import summarize_report
 from rag_assets.core.llm.client import LLMConfigError
 from rag_assets.core.retrieval.retriever import Retriever
 from rag_assets.core.warehouse.connection import WAREHOUSE_SCHEMA, read_whole_table
-from rag_assets.core.warehouse.tables import EMPTY_FACTS, facts_provider
+from rag_assets.core.warehouse.stored import stored_facts
 from rag_assets.defs.index import document_profile, enriched_vectors, naive_vectors
 from rag_assets.defs.partitions import partition_of
 from rag_assets.defs.presentation import (
@@ -51,9 +51,8 @@ INDEXED = [naive_vectors, enriched_vectors, document_profile, financial_statemen
 
 
 def build_answerer(settings: RagSettings, embeddings: EmbeddingsResource,
-                   retrieval: RetrievalSettings, llm: LLMResource,
-                   raw_pages: pd.DataFrame) -> Answerer:
-    """The answer engine of the configured provider over the store and these stored pages
+                   retrieval: RetrievalSettings, llm: LLMResource) -> Answerer:
+    """The answer engine of the configured provider over the store and the stored pages
     (the assets' and ``rag-assets ask``'s); ``LLMConfigError`` or ``RuntimeError`` in one line
     when a setting or the model is missing."""
     chat = llm.chat()
@@ -61,18 +60,17 @@ def build_answerer(settings: RagSettings, embeddings: EmbeddingsResource,
     retriever = Retriever(store, embedder, retrieval.config())
     config = AnswerConfig(citation_threshold=llm.citation_threshold,
                           max_question_chars=llm.max_question_chars)
-    # every partition's statement facts: a metric question is answered from the filing
-    # routing picks, whichever partition asks
-    facts = read_whole_table(settings.warehouse_path, "financial_statements", EMPTY_FACTS)
-    return Answerer(retriever, PageTexts.from_frame(raw_pages), chat, config,
-                    facts=facts_provider(facts))
+    # the pages and statement facts of the partitions a question reads (the filing routing
+    # picks, whichever partition asks), each read from the warehouse on first use
+    return Answerer(retriever, PageTexts.from_warehouse(settings.warehouse_path), chat, config,
+                    facts=stored_facts(settings.warehouse_path))
 
 
 def _answerer(context: dg.AssetExecutionContext, settings: RagSettings,
-              embeddings: EmbeddingsResource, retrieval: RetrievalSettings, llm: LLMResource,
-              raw_pages: pd.DataFrame) -> Answerer:
+              embeddings: EmbeddingsResource, retrieval: RetrievalSettings,
+              llm: LLMResource) -> Answerer:
     try:
-        return build_answerer(settings, embeddings, retrieval, llm, raw_pages)
+        return build_answerer(settings, embeddings, retrieval, llm)
     except (LLMConfigError, RuntimeError) as err:
         fail(context, str(err))
 
@@ -86,7 +84,7 @@ def summaries(
     """Baseline (naive chunks, plain) and enriched (stitched chunks, footnote qualifications
     kept) summaries of the report, one row per cited sentence, with the chunks each read."""
     document, year = partition_of(context)
-    answerer = _answerer(context, settings, embeddings, retrieval, llm, raw_pages)
+    answerer = _answerer(context, settings, embeddings, retrieval, llm)
     results = [summarize_report(answerer, document, year, variant)
                for variant in ("baseline", "enriched")]
     frame = summaries_to_frame(results)
@@ -116,7 +114,7 @@ def answers(
     acted. Every answer is also appended to ``answer_audit``."""
     document, year = partition_of(context)
     questions = partition_questions(context, settings.questions_dir, document, year)
-    answerer = _answerer(context, settings, embeddings, retrieval, llm, raw_pages)
+    answerer = _answerer(context, settings, embeddings, retrieval, llm)
     results = []
     for position, question in enumerate(questions, 1):
         result = answerer.ask(question.question, document, year)
