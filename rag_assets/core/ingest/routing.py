@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -184,9 +184,18 @@ class AliasTable(BaseModel):
         """The first entry whose names include one of ``names`` (the registrant's, else a name
         the profile already has: a cover set as an image leaves the document id's words
         "coca cola"), compared as :func:`name_key`."""
-        keys = [name_key(n) for n in names if n]
-        return next((e for k in keys for e in self.companies
-                     if k in {name_key(n) for n in e.names}), None)
+        by_name = self._entries_by_name
+        return next((by_name[k] for n in names if n and (k := name_key(n)) in by_name), None)
+
+    @cached_property
+    def _entries_by_name(self) -> dict[str, CompanyEntry]:
+        """Each name's first entry, by :func:`name_key`: every profile of a corpus asks for its
+        entry on every question, a lookup, not a pass over the table."""
+        out: dict[str, CompanyEntry] = {}
+        for entry in self.companies:
+            for name in entry.names:
+                out.setdefault(name_key(name), entry)
+        return out
 
     def entry_known_as(self, name: str) -> CompanyEntry | None:
         """The entry with ``name`` among its aliases or tickers, in any case (a document id's
@@ -202,6 +211,7 @@ def load_alias_table(path: Path = ALIASES_PATH) -> AliasTable:
     return AliasTable.model_validate(json.loads(path.read_text(encoding="utf-8")))
 
 
+@lru_cache(maxsize=65_536)
 def name_key(name: str) -> str:
     """A registrant name compared without case, punctuation, a leading "The" or a trailing legal
     suffix ("The Kraft Heinz Company" == "KRAFT HEINZ CO.")."""
@@ -502,14 +512,35 @@ def alias_match(alias: str, text: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=65_536)
+def _alias_head(alias: str) -> str | None:
+    """The alias's first word in lower case when it is ASCII (None otherwise): an ASCII text
+    that does not hold it, in any case, cannot name the alias."""
+    head = next((part for part in re.split(r"[\s-]+", alias) if part), "")
+    return head.lower() if head.isascii() else None
+
+
+def may_name(alias: str, text: str, lowered: str | None) -> bool:
+    """Whether ``text`` may name ``alias`` (``lowered``: the text in lower case when it is
+    ASCII, else None): a substring test before the alias's pattern is compiled and run, so
+    routing over a thousand profiles runs the patterns of the few aliases the text holds."""
+    head = _alias_head(alias)
+    return lowered is None or head is None or head in lowered
+
+
+def _lowered(text: str) -> str | None:
+    return text.lower() if text.isascii() else None
+
+
 def route(question: str, profiles: Sequence[DocumentProfile]) -> list[str]:
     """Documents the question names (by any alias); empty means the whole corpus."""
     question = _straight(question)
+    lowered = _lowered(question)
     named = {
         p.document
         for p in profiles
         for alias in p.aliases
-        if alias_match(alias, question)
+        if may_name(alias, question, lowered) and alias_match(alias, question)
     }
     return sorted(named)
 
@@ -588,7 +619,9 @@ def unindexed_company(question: str, profiles: Sequence[DocumentProfile]) -> str
     for name in candidates:
         if name.upper() in table.not_aliases or name.lower() in NOT_COMPANY_WORDS:
             continue
-        if not any(alias_match(a, name) for p in profiles for a in p.aliases):
+        lowered = _lowered(name)
+        if not any(may_name(a, name, lowered) and alias_match(a, name)
+                   for p in profiles for a in p.aliases):
             return " ".join(name.split())
     return None
 

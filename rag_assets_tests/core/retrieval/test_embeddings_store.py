@@ -31,7 +31,12 @@ from rag_assets.core.retrieval.embeddings import (
     threads_for_idle_cores,
     torch_threads_for,
 )
-from rag_assets.core.retrieval.store import LanceEmbeddingCache, VectorStore, partition_filter
+from rag_assets.core.retrieval.store import (
+    PROFILE_TABLE,
+    LanceEmbeddingCache,
+    VectorStore,
+    partition_filter,
+)
 
 pytestmark = pytest.mark.encoder_unmemoized  # the encoder's own tests: the model runs
 
@@ -353,6 +358,7 @@ def test_shrinking_a_partition_deletes_the_extra_rows(store: VectorStore) -> Non
     assert [r["chunk_id"] for r in rows_of(store, "acme", 2021)] == [
         chunk_id("acme", 2021, KIND, s) for s in range(2)]
     assert store.partition_rows(KIND, "acme", 2022) == 2  # the same document, another year
+    assert store.partitions(KIND) == [("acme", 2021), ("acme", 2022)]
     emptied = put(store, "acme", 2021, [])
     assert emptied.deleted == 2
     assert store.partition_rows(KIND, "acme", 2021) == 0
@@ -486,6 +492,9 @@ def test_profiles_round_trip_and_replace(store: VectorStore) -> None:
          "aliases": ["Acme Corporation", "ACME"]},
         {"document": "acme", "year": 2022, "title": None, "aliases": ["Acme"]},
     ]
+    # each write compacts: a question's process reads one file, not one per filing
+    stats = store.db.open_table(PROFILE_TABLE).stats()
+    assert stats["fragment_stats"]["num_fragments"] == 1
 
 
 def test_an_embedders_sequence_limit_does_not_leak_into_the_next(embedder: Embedder) -> None:
