@@ -17,7 +17,7 @@ costs must not grow with what else is indexed.
    ``VectorStore.embedding_cache`` as a store of that size would be. A built store is reused
    (``--rebuild`` builds it anew).
 3. Cold: ``python -m rag_assets.cli ask QUESTION --data-dir STORE`` as a new process, its wall
-   time and peak RSS (``os.wait4``'s ``ru_maxrss`` of that child), ``--repeats`` times, the
+   time and peak RSS (GNU ``/usr/bin/time``'s ``%M`` of that child), ``--repeats`` times, the
    sizes taken in turn so that load on the machine falls on all of them; the median.
 4. Warm: one process per size builds the answerer once (``cli.ask._answerer``, as ``ask`` does),
    asks every question once, then ``--repeats`` more times, each timed; per question the median
@@ -79,6 +79,7 @@ TARGET = 1.5
 BUILD_VERSION = 2  # a store built by another version of the copying is built anew
 COPY_BATCH = 100  # copies added to a LanceDB table per write
 TIMEOUT = 900.0
+TIME = "/usr/bin/time"  # GNU time (Debian's ``time`` package): the peak RSS of its child
 
 
 @dataclass(frozen=True)
@@ -266,22 +267,21 @@ def folder_bytes(folder: Path) -> int:
 
 
 def spawn(argv: list[str]) -> tuple[float, float, int, str]:
-    """A child process's wall seconds, peak RSS (MB: ``os.wait4``'s ``ru_maxrss`` of that
-    child alone), exit code and stdout."""
+    """A child process's wall seconds, peak RSS (MB, by ``/usr/bin/time``: the child is forked
+    from it, not from this process, whose size a forked child's peak would start from), exit
+    code and stdout."""
     import tempfile
 
-    started = time.perf_counter()
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
-        child = subprocess.Popen(argv, env=child_env(), stdout=out, stderr=err, text=True)
-        _, status, usage = os.wait4(child.pid, 0)
-        child.returncode = os.waitstatus_to_exitcode(status)
+    with tempfile.TemporaryDirectory() as folder:
+        peak = Path(folder) / "peak"
+        started = time.perf_counter()
+        done = subprocess.run([TIME, "-f", "%M", "-o", str(peak), *argv], env=child_env(),
+                              capture_output=True, text=True, timeout=TIMEOUT, check=False)
         seconds = time.perf_counter() - started
-        out.seek(0)
-        err.seek(0)
-        stdout, stderr = out.read(), err.read()
-    if child.returncode != 0:
-        log(f"exit {child.returncode}: {stderr.strip()[-2000:]}")
-    return seconds, usage.ru_maxrss / 1024, child.returncode, stdout
+        kilobytes = int(peak.read_text().split()[-1])
+    if done.returncode != 0:
+        log(f"exit {done.returncode}: {done.stderr.strip()[-2000:]}")
+    return seconds, kilobytes / 1024, done.returncode, done.stdout
 
 
 def cold(stores: dict[int, Path], questions: dict[str, str], repeats: int

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     # process (webserver, daemon, code servers) and every CLI command paid without using it. The
     # run launcher preloads it (deploy/dagster.yaml), so runs still pay it once per daemon.
     import lancedb
+    from lancedb.query import LanceVectorQueryBuilder
 
 PROFILE_TABLE = "document_profiles"
 ROW_LAYOUT = "v2"  # the chunk tables' row layout (see the module docstring)
@@ -422,12 +423,24 @@ class VectorStore(LanceFolder):
         self, kind: ChunkKind, vector: np.ndarray, k: int, where: str | None = None,
         exact: bool = False,
     ) -> list[dict[str, Any]]:
-        """Nearest chunks by cosine similarity (``score`` = cosine). Through the vector index
-        when the table has one (``exact``: a flat scan of every row, the ground truth)."""
-        from lancedb.query import LanceVectorQueryBuilder
+        """Nearest chunks by cosine similarity (``score`` = cosine): :meth:`dense_query` run."""
+        rows = self.dense_query(kind, vector, k, where, exact).to_list()
+        for row in rows:
+            row["score"] = 1.0 - float(row.pop("_distance"))
+        return rows
 
+    def dense_query(
+        self, kind: ChunkKind, vector: np.ndarray, k: int, where: str | None = None,
+        exact: bool = False,
+    ) -> LanceVectorQueryBuilder:
+        """The nearest-chunks query: through the vector index when the table has one
+        (``exact``: a flat scan of every row, the ground truth), unless ``where`` keeps fewer
+        than ``AnnConfig.exact_rows`` rows (counted through the bitmap indexes): those are
+        compared exactly, so a routed search costs its own filings, not the whole index."""
+        table = self.searchable(kind)
+        exact = exact or (where is not None and table.count_rows(where) < self.ann.exact_rows)
         # lancedb's Table.search is typed as the base builder: a vector gives the vector one
-        search = cast(LanceVectorQueryBuilder, self.searchable(kind).search(vector))
+        search = cast("LanceVectorQueryBuilder", table.search(vector))
         query = search.distance_type("cosine").select([*HIT_COLUMNS, "_distance"])
         if exact:
             query = query.bypass_vector_index()
@@ -435,10 +448,7 @@ class VectorStore(LanceFolder):
             query = query.ef(self.ann.query_ef(k)).refine_factor(self.ann.refine_factor)
         if where:
             query = query.where(where, prefilter=True)
-        rows = query.limit(k).to_list()
-        for row in rows:
-            row["score"] = 1.0 - float(row.pop("_distance"))
-        return rows
+        return query.limit(k)
 
     def bm25(self, kind: ChunkKind, text: str, k: int, where: str | None = None
              ) -> list[dict[str, Any]]:
