@@ -19,9 +19,12 @@ costs must not grow with what else is indexed.
 3. Cold: ``python -m rag_assets.cli ask QUESTION --data-dir STORE`` as a new process, its wall
    time and peak RSS (GNU ``/usr/bin/time``'s ``%M`` of that child), ``--repeats`` times, the
    sizes taken in turn so that load on the machine falls on all of them; the median.
-4. Warm: one process per size builds the answerer once (``cli.ask._answerer``, as ``ask`` does),
-   asks every question once, then ``--repeats`` more times, each timed; per question the median
-   of those, per kind the median over its questions; and that process's peak RSS.
+   Before them, one ask per store, not measured: the first ask after a store's last write
+   folds the embedding cache's new keys into its index (``VectorStore.embedding_cache``), once.
+4. Warm: one process per size and kind of question builds the answerer once
+   (``cli.ask._answerer``, as ``ask`` does), asks each of the kind's questions once, then
+   ``--repeats`` more times, each timed; per question the median of those, per kind the median
+   over its questions; and that process's peak RSS.
 
 Two kinds of question: routed (each names 3M, one filing at every size: the answer is read
 from that partition, the search prefiltered to it) and unrouted (names no company: the
@@ -75,6 +78,7 @@ UNROUTED = [
     "Which company reported the highest revenue growth?",
     "What were the restructuring charges?",
 ]
+KINDS = {"routed": ROUTED, "unrouted": UNROUTED}
 TARGET = 1.5
 BUILD_VERSION = 2  # a store built by another version of the copying is built anew
 COPY_BATCH = 100  # copies added to a LanceDB table per write
@@ -289,6 +293,8 @@ def cold(stores: dict[int, Path], questions: dict[str, str], repeats: int
     """Per size and kind: the median wall seconds and peak RSS of ``ask`` as a new process."""
     runs: dict[int, dict[str, list[tuple[float, float]]]] = {s: {} for s in stores}
     answers: dict[int, dict[str, str]] = {s: {} for s in stores}
+    for store in stores.values():  # once, not measured: what a store's first ask does once
+        spawn([sys.executable, "-m", "rag_assets.cli", "ask", ROUTED[0], "--data-dir", str(store)])
     for repeat in range(repeats):
         for kind, question in questions.items():
             for size, store in stores.items():
@@ -308,30 +314,32 @@ def cold(stores: dict[int, Path], questions: dict[str, str], repeats: int
 
 
 def warm(stores: dict[int, Path], repeats: int) -> dict[int, dict[str, Any]]:
-    """Per size: each question's median seconds in one process (the answerer built once, every
-    question asked once first), the medians per kind, and the process's peak RSS."""
+    """Per size and kind of question: one process (the answerer built once, each question
+    asked once first, then ``repeats`` times), each question's median seconds, the median over
+    the kind's questions, and the process's peak RSS."""
     out: dict[int, dict[str, Any]] = {}
     for size, store in stores.items():
-        seconds, rss, code, stdout = spawn([sys.executable, __file__, "--warm-child", str(store),
-                                            "--repeats", str(repeats)])
-        if code != 0:
-            raise SystemExit(f"the warm process failed at {size} filings (exit {code})")
-        result = json.loads(stdout.strip().splitlines()[-1])
-        result["rss_mb"] = round(rss, 1)
-        result["process_seconds"] = round(seconds, 1)
-        for kind, questions in (("routed", ROUTED), ("unrouted", UNROUTED)):
-            result[kind] = statistics.median(
-                statistics.median(result["questions"][q]["seconds"]) for q in questions)
-        out[size] = result
-        log(f"warm {size:>5}: routed {result['routed']:.3f} s, unrouted "
-            f"{result['unrouted']:.3f} s, {rss:.0f} MB")
+        out[size] = {}
+        for kind in KINDS:
+            seconds, rss, code, stdout = spawn([sys.executable, __file__, "--warm-child",
+                                                str(store), "--kind", kind,
+                                                "--repeats", str(repeats)])
+            if code != 0:
+                raise SystemExit(f"the warm process failed at {size} filings (exit {code})")
+            result = json.loads(stdout.strip().splitlines()[-1])
+            result["rss_mb"] = round(rss, 1)
+            result["process_seconds"] = round(seconds, 1)
+            result["seconds"] = statistics.median(
+                statistics.median(found["seconds"]) for found in result["questions"].values())
+            out[size][kind] = result
+            log(f"warm {size:>5} {kind:<9}: {result['seconds']:.3f} s, {rss:.0f} MB")
     return out
 
 
-def warm_child(store: Path, repeats: int) -> None:
-    """In this process: the answerer built once, every question asked ``1 + repeats`` times;
-    one JSON line of the timings, the scope each question was routed to, the partitions whose
-    pages were read."""
+def warm_child(store: Path, kind: str, repeats: int) -> None:
+    """In this process: the answerer built once, each question of ``kind`` asked
+    ``1 + repeats`` times; one JSON line of the timings, the scope each question was routed
+    to, the partitions whose pages were read."""
     from rag_assets.cli.ask import _answerer
 
     args = argparse.Namespace(data_dir=store, document=None, year=None, provider=None)
@@ -339,13 +347,13 @@ def warm_child(store: Path, repeats: int) -> None:
     answerer = _answerer(args)
     built = time.perf_counter() - started
     questions: dict[str, dict[str, Any]] = {}
-    for question in ROUTED + UNROUTED:
+    for question in KINDS[kind]:
         scope = answerer.retriever.resolve_scope(question, answerer.config.kind)
         result = answerer.ask(question)
         questions[question] = {"scope": scope.documents, "seconds": [],
-                                "first_line": result.answer.splitlines()[0]}
+                               "first_line": result.answer.splitlines()[0]}
     for _ in range(repeats):
-        for question in ROUTED + UNROUTED:
+        for question in KINDS[kind]:
             started = time.perf_counter()
             answerer.ask(question)
             questions[question]["seconds"].append(round(time.perf_counter() - started, 4))
@@ -367,11 +375,11 @@ def report(sizes: list[int], colds: dict, warms: dict, stores: dict[int, Path]) 
 
     rows = []
     figures: dict[str, dict[int, float]] = {}
-    for kind in ("routed", "unrouted"):
+    for kind in KINDS:
         figures[f"{kind} cold s"] = {s: colds[s][kind]["seconds"] for s in sizes}
         figures[f"{kind} cold peak MB"] = {s: colds[s][kind]["rss_mb"] for s in sizes}
-        figures[f"{kind} warm s"] = {s: warms[s][kind] for s in sizes}
-    figures["warm process peak MB"] = {s: warms[s]["rss_mb"] for s in sizes}
+        figures[f"{kind} warm s"] = {s: warms[s][kind]["seconds"] for s in sizes}
+        figures[f"{kind} warm peak MB"] = {s: warms[s][kind]["rss_mb"] for s in sizes}
     for name, by_size in figures.items():
         r = ratio(by_size)
         rows.append([name, *(f"{by_size[s]:.3f}" if by_size[s] < 100 else f"{by_size[s]:.0f}"
@@ -381,12 +389,14 @@ def report(sizes: list[int], colds: dict, warms: dict, stores: dict[int, Path]) 
                                   f"{sizes[-1]}/{sizes[0]}", f"<= {TARGET}x"]))
     print()
     print(tabulate([[s, f"{folder_bytes(stores[s]) / 2**30:.2f}",
-                     warms[s]["partitions_read"], warms[s]["build_seconds"]] for s in sizes],
-                   headers=["filings", "store GB", "partitions read (warm, 6 questions)",
-                            "answerer built, s"]))
+                     *(warms[s][k]["partitions_read"] for k in KINDS),
+                     warms[s]["routed"]["build_seconds"]] for s in sizes],
+                   headers=["filings", "store GB", "partitions read (warm, routed)",
+                            "(unrouted)", "answerer built, s"]))
     print()
-    for question, found in warms[sizes[-1]]["questions"].items():
-        print(f"{question}\n  scope {found['scope']}; {found['first_line'][:110]}")
+    for kind in KINDS:
+        for question, found in warms[sizes[-1]][kind]["questions"].items():
+            print(f"{question}\n  scope {found['scope']}; {found['first_line'][:110]}")
     return {"figures": {k: {str(s): v for s, v in d.items()} for k, d in figures.items()},
             "ratios": {k: round(ratio(d), 3) for k, d in figures.items()}}
 
@@ -408,16 +418,18 @@ def main() -> None:
     parser.add_argument("--corpora", type=Path, default=CORPORA)
     parser.add_argument("--rebuild", action="store_true")
     parser.add_argument("--warm-child", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--kind", choices=list(KINDS), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.warm_child:
         sys.path.insert(0, str(ROOT))
-        warm_child(args.warm_child, args.repeats)
+        warm_child(args.warm_child, args.kind, args.repeats)
         return
     sizes = sorted(int(s) for s in args.sizes.split(","))
     base = args.cache / "base"
     ingest_base(base, args.corpora, args.rebuild)
     stores = {size: build_store(base, args.cache, size, args.rebuild) for size in sizes}
-    colds = cold(stores, {"routed": ROUTED[0], "unrouted": UNROUTED[0]}, args.repeats)
+    colds = cold(stores, {kind: questions[0] for kind, questions in KINDS.items()},
+                 args.repeats)
     warms = warm(stores, args.repeats)
     summary = report(sizes, colds, warms, stores)
     result = {"when": time.strftime("%Y-%m-%d %H:%M"), **code_state(), "sizes": sizes,
