@@ -16,7 +16,9 @@ costs must not grow with what else is indexed.
    as many embedding-cache rows as its source has chunks (new keys), the cache indexed by
    ``VectorStore.embedding_cache`` as a store of that size would be. A built store is reused
    (``--rebuild`` builds it anew).
-3. Cold: ``python -m rag_assets.cli ask QUESTION --data-dir STORE`` as a new process, its wall
+3. Cold: ``python -m rag_assets.cli ask QUESTION --data-dir STORE`` as a new process (the
+   question made new to the store each time by a lower-case tag: its vector encoded and
+   cached as a user's question's is), its wall
    time and peak RSS (GNU ``/usr/bin/time``'s ``%M`` of that child), ``--repeats`` times, the
    sizes taken in turn so that load on the machine falls on all of them; the median.
    Before them, one ask per store, not measured: the first ask after a store's last write
@@ -288,6 +290,13 @@ def spawn(argv: list[str]) -> tuple[float, float, int, str]:
     return seconds, kilobytes / 1024, done.returncode, done.stdout
 
 
+def fresh(question: str) -> str:
+    """The question made new to every store (a lower-case tag no rule reads): a new question's
+    vector is encoded and cached, as a user's question is, not found from an earlier run."""
+    tag = "".join(chr(ord("a") + b % 26) for b in os.urandom(8))
+    return f"{question} (ref {tag})"
+
+
 def cold(stores: dict[int, Path], questions: dict[str, str], repeats: int
          ) -> dict[int, dict[str, dict[str, Any]]]:
     """Per size and kind: the median wall seconds and peak RSS of ``ask`` as a new process."""
@@ -299,7 +308,7 @@ def cold(stores: dict[int, Path], questions: dict[str, str], repeats: int
         for kind, question in questions.items():
             for size, store in stores.items():
                 seconds, rss, code, out = spawn([sys.executable, "-m", "rag_assets.cli", "ask",
-                                                 question, "--data-dir", str(store)])
+                                                 fresh(question), "--data-dir", str(store)])
                 if code != 0:
                     raise SystemExit(f"ask failed at {size} filings (exit {code})")
                 runs[size].setdefault(kind, []).append((seconds, rss))

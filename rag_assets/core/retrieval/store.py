@@ -264,6 +264,7 @@ class VectorStore(LanceFolder):
         vectors of the chunks it retrieved, the evaluation its questions')."""
         store = cls(uri, embedder.slug, embedder.dimension)
         embedder.cache = store.embedding_cache()
+        embedder.query_cache = store.query_cache()
         return store
 
     # -- tables ---------------------------------------------------------------------------
@@ -300,6 +301,21 @@ class VectorStore(LanceFolder):
                 table.optimize()
             elif table.count_rows() >= CACHE_INDEX_ROWS:
                 table.create_scalar_index("key", replace=False)
+        return cache
+
+    def query_cache(self) -> LanceEmbeddingCache:
+        """The model's question vectors, in a table of their own, compacted here: each new
+        question adds a row, and in the texts' cache that row made the next open fold it in
+        by rewriting the whole table (1,000 filings: 480k rows, 750 MB, 1-4 s and 300 MB in
+        the next ``ask``); here it rewrites the questions alone."""
+        with self._creation_lock():
+            cache = LanceEmbeddingCache(self.db, f"query_cache__{self.model_slug}",
+                                        self.dimension)
+            table = cache.table
+            if not table.list_indices() and table.count_rows() >= CACHE_INDEX_ROWS:
+                table.create_scalar_index("key", replace=False)
+            with contextlib.suppress(Exception):  # noqa: BLE001 - the next open compacts it
+                table.optimize()
         return cache
 
     # -- writes ---------------------------------------------------------------------------

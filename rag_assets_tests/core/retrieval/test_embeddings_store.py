@@ -265,6 +265,25 @@ def test_the_model_loads_only_when_a_text_must_be_encoded(tmp_path: Path) -> Non
     assert not again.model_loaded
 
 
+def test_questions_are_kept_apart_from_the_texts_cache(tmp_path: Path) -> None:
+    """A new question adds a row to a small table of its own, never to the texts' cache (whose
+    next open would rewrite it whole to fold the row in); the next process finds it there."""
+    embedder = Embedder()
+    store = VectorStore.of(embedder, tmp_path / "db")
+    embedder.embed(TEXTS)
+    texts_rows = store.embedding_cache().table.count_rows()
+    query = embedder.embed_query("What drove revenue?")
+    assert store.embedding_cache().table.count_rows() == texts_rows
+    again = Embedder()
+    VectorStore.of(again, tmp_path / "db")
+    assert np.array_equal(again.embed_query("What drove revenue?"), query)
+    assert not again.model_loaded  # read from the questions' table
+    for n in range(3):
+        again.embed_query(f"What drove revenue in region {n}?")
+    compacted = store.query_cache().table.stats()["fragment_stats"]["num_fragments"]
+    assert compacted == 1
+
+
 def test_idle_cores_subtract_this_process_and_wait_only_on_the_first_look(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
