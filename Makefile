@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export GX_ANALYTICS_ENABLED := false
 export DAGSTER_DISABLE_TELEMETRY := 1
 
-.PHONY: install demo test test-fast ui bench bench-real bench-statements bench-reading bench-judgments bench-ask backfill-check scale-check lint typecheck settings-table sample clean
+.PHONY: install demo test test-fast ui bench bench-real bench-statements bench-reading bench-judgments bench-ask bench-ask-scale backfill-check scale-check lint typecheck settings-table sample clean
 
 install: $(STAMP) ocr
 
@@ -135,6 +135,11 @@ bench-judgments: install
 # bench/out/ask_battery): exit code, first line, seconds, tracebacks and signals per case
 bench-ask: install
 	$(BIN)/python bench/ask_battery.py
+
+# rag-assets ask cold and warm (latency, peak RSS) at 10, 100 and 1,000 indexed filings, copies
+# of four real ones under new names (built once under ~/.cache/rag-assets-bench/ask-scale)
+bench-ask-scale: install
+	$(BIN)/python bench/ask_scale_bench.py
 
 # a webserver and a daemon on a fresh instance: the sensors carry 12 reports through every asset,
 # a backfill of the evaluation and report assets runs over them, a run is SIGKILLed and

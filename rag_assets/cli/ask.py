@@ -7,8 +7,8 @@ to run:
 
 1. the warehouse exists, is a database (a file of random bytes or a truncated one is refused at
    once, not after the lock's retries) and holds ``raw_pages``;
-2. ``--document`` and ``--year`` name a partition ``raw_pages`` holds (else the line lists the
-   documents, or that document's years);
+2. ``--document`` and ``--year`` name a partition ``raw_pages`` holds (one ``DISTINCT``, not the
+   pages; else the line lists the documents, or that document's years);
 3. the LanceDB folder exists and holds the model's chunk tables (``VectorStore.searchable``);
    a folder whose tables cannot be read is refused the same way.
 
@@ -22,15 +22,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
-from rag_assets.cli.output import has_warehouse, missing_table, warehouse_of, warehouse_table
+from rag_assets.cli.output import has_warehouse, missing_table, warehouse_of
 
 if TYPE_CHECKING:
-    import pandas as pd
+    from collections.abc import Sequence
 
     from rag_assets.core.generation.answers import Answerer
     from rag_assets.core.generation.records import QAResult
+    from rag_assets.core.settings import Settings
 
 REBUILD = "run `rag-assets ingest REPORT --document NAME --year YYYY` or `make demo`"
 AUDIT_WAIT_SECONDS = 10.0  # an ask's audit row waits this long for another writer, then is skipped
@@ -63,42 +64,43 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 
 def _answerer(args: argparse.Namespace) -> Answerer:
-    """The answer engine over the data folder's stores, each checked (``StoreFault``)."""
-    from rag_assets.defs.resources import LLMResource, default_resources
+    """The answer engine over the data folder's stores, each checked (``StoreFault``), built
+    by the core from the one ``Settings`` (no Dagster to answer)."""
+    from rag_assets.core.settings import IngestSettings, Settings
 
     if not args.data_dir.is_dir():
         raise StoreFault(f"no data folder {args.data_dir}: {REBUILD} first")
     if not has_warehouse(args.data_dir):
         raise StoreFault(f"nothing indexed under {args.data_dir} (no warehouse "
                          f"{warehouse_of(args.data_dir)}): {REBUILD} first")
-    pages = _raw_pages(args.data_dir)
-    check_partition(pages, args.document, args.year)
-    resources = default_resources(str(args.data_dir))
-    llm = cast(LLMResource, resources["llm"])
+    check_partition(_partitions(args.data_dir), args.document, args.year)
+    settings = Settings()
+    ingest = settings.ingest.model_dump() | {"data_dir": str(args.data_dir)}
+    update: dict[str, object] = {"ingest": IngestSettings(**ingest)}
     if args.provider:
-        llm = LLMResource(**{**llm.model_dump(), "provider": args.provider})
-    return _built(resources, llm, pages)
+        update["llm"] = settings.llm.model_copy(update={"provider": args.provider})
+    return _built(settings.model_copy(update=update))
 
 
-def _raw_pages(data_dir: Path) -> pd.DataFrame:
-    """Every stored page, or ``StoreFault`` naming the warehouse and what to run."""
-    from rag_assets.core.warehouse.connection import WAREHOUSE_ERRORS
+def _partitions(data_dir: Path) -> list[tuple[str, int]]:
+    """The (document, year) partitions ``raw_pages`` holds (a ``DISTINCT``, not its pages), or
+    ``StoreFault`` naming the warehouse and what to run."""
+    from rag_assets.core.warehouse.connection import WAREHOUSE_ERRORS, read_partitions
 
     warehouse = warehouse_of(data_dir)
     try:
-        pages = warehouse_table(data_dir, "raw_pages")
+        partitions = read_partitions(warehouse, "raw_pages")
     except WAREHOUSE_ERRORS as err:
         raise StoreFault(f"the warehouse {warehouse} cannot be read ({_first_line(err)}): "
                          f"move it aside and {REBUILD}") from err
-    if pages is None or pages.empty:
+    if not partitions:
         raise StoreFault(f"{missing_table(data_dir, 'raw_pages')}: nothing ingested: {REBUILD}")
-    return pages
+    return partitions
 
 
-def check_partition(pages: pd.DataFrame, document: str | None, year: int | None) -> None:
+def check_partition(partitions: Sequence[tuple[str, int]], document: str | None,
+                    year: int | None) -> None:
     """``UnknownPartition`` naming what is indexed when ``document`` or ``year`` is not."""
-    partitions = {(str(d), int(y)) for d, y in zip(pages["document"], pages["year"],
-                                                   strict=True)}
     documents = sorted({d for d, _ in partitions})
     if document is not None and document not in documents:
         raise UnknownPartition(f"--document {document!r} is not indexed; indexed: "
@@ -112,36 +114,27 @@ def check_partition(pages: pd.DataFrame, document: str | None, year: int | None)
                                f"{', '.join(map(str, years))}")
 
 
-def _built(resources: dict[str, object], llm: object, pages: pd.DataFrame) -> Answerer:
-    """``build_answerer`` over a LanceDB folder checked first (it exists and its chunk tables
-    open), so that a missing or damaged store is one line, not a traceback."""
+def _built(settings: Settings) -> Answerer:
+    """``answerer_from`` over a LanceDB folder checked first (it exists and its chunk tables
+    open), so that a missing or damaged store is one line, not a traceback. Its pages and
+    statement facts are read from the warehouse as questions need them."""
+    from rag_assets.core.engine import answerer_from
     from rag_assets.core.llm.client import LLMConfigError
     from rag_assets.core.warehouse.connection import WAREHOUSE_ERRORS
-    from rag_assets.defs.generation import build_answerer
-    from rag_assets.defs.resources import (
-        EmbeddingsResource,
-        LLMResource,
-        RagSettings,
-        RetrievalSettings,
-    )
 
-    settings = cast(RagSettings, resources["settings"])
-    lance = settings.lancedb_dir
+    lance = settings.ingest.lancedb_dir
     if isinstance(lance, Path) and not lance.is_dir():
         raise StoreFault(f"no LanceDB store {lance} (the vectors): {REBUILD}")
     try:
-        answerer = build_answerer(settings, cast(EmbeddingsResource, resources["embeddings"]),
-                                  cast(RetrievalSettings, resources["retrieval"]),
-                                  cast(LLMResource, llm), pages)
+        answerer = answerer_from(settings)
         for kind in ("naive", "enriched"):
             answerer.retriever.store.searchable(kind)
     except LLMConfigError as err:  # a setting of the model, not the store: say which
-        raise StoreFault(f"the {cast(LLMResource, llm).provider} model: {_first_line(err)}") \
-            from err
+        raise StoreFault(f"the {settings.llm.provider} model: {_first_line(err)}") from err
     except LookupError as err:  # no chunk table of this model
         raise StoreFault(f"{_first_line(err)} ({REBUILD})") from err
     except WAREHOUSE_ERRORS as err:
-        raise StoreFault(f"the warehouse {settings.warehouse_path} cannot be read "
+        raise StoreFault(f"the warehouse {settings.ingest.warehouse_path} cannot be read "
                          f"({_first_line(err)}): move it aside and {REBUILD}") from err
     except (OSError, ValueError, RuntimeError) as err:  # lance's errors on a damaged folder
         raise StoreFault(f"the LanceDB store {lance} cannot be read ({_first_line(err)}): "

@@ -13,8 +13,7 @@ from rag_assets.core.retrieval.embeddings import Embedder, torch_threads_for
 from rag_assets.core.retrieval.retriever import Retriever
 from rag_assets.core.retrieval.store import VectorStore
 from rag_assets.core.settings import Settings, provider_environment, section_of
-from rag_assets.core.warehouse.connection import read_whole_table
-from rag_assets.core.warehouse.tables import EMPTY_FACTS, facts_provider
+from rag_assets.core.warehouse.stored import stored_facts
 from rag_assets.core.warehouse.writable import check_folder
 
 
@@ -32,11 +31,12 @@ def retriever_from(settings: Settings) -> Retriever:
     return Retriever(store, embedder, settings.retrieval)
 
 
-def answerer_from(settings: Settings, pages: PageTexts) -> Answerer:
-    """The answer engine of the configured provider over the store and ``pages``;
-    ``LLMConfigError`` or ``RuntimeError`` in one line when a setting or the model is missing.
-    A metric question is answered from the statement facts of the filing routing picks,
-    whichever partition asks."""
+def answerer_from(settings: Settings, pages: PageTexts | None = None) -> Answerer:
+    """The answer engine of the configured provider over the store; ``LLMConfigError`` or
+    ``RuntimeError`` in one line when a setting or the model is missing. The pages (``pages``,
+    else the warehouse's) and statement facts of a partition are read when a question first
+    needs them, with a ``WHERE``: a metric question is answered from the facts of the filing
+    routing picks, and a question costs what it reads, not what the corpus holds."""
     llm = section_of(settings.llm, LLMConfig)
     chat = connect(llm, provider_environment(llm), settings.runtime.prompts_folder)
     # how closely a citation must match and how long a question may be are the llm section's
@@ -44,6 +44,6 @@ def answerer_from(settings: Settings, pages: PageTexts) -> Answerer:
     config = AnswerConfig.model_validate(settings.answer.model_dump() | {
         "citation_threshold": settings.llm.citation_threshold,
         "max_question_chars": settings.llm.max_question_chars})
-    facts = read_whole_table(settings.ingest.warehouse_path, "financial_statements",
-                             EMPTY_FACTS)
-    return Answerer(retriever_from(settings), pages, chat, config, facts=facts_provider(facts))
+    database = settings.ingest.warehouse_path
+    return Answerer(retriever_from(settings), pages or PageTexts.from_warehouse(database), chat,
+                    config, facts=stored_facts(database))

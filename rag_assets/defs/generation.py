@@ -61,26 +61,25 @@ INDEXED = [naive_vectors, enriched_vectors, document_profile, financial_statemen
 
 
 def build_answerer(settings: RagSettings, embeddings: EmbeddingsResource,
-                   retrieval: RetrievalSettings, llm: LLMResource, raw_pages: pd.DataFrame,
+                   retrieval: RetrievalSettings, llm: LLMResource,
                    answer: AnswerResource | None = None,
                    runtime: RuntimeResource | None = None) -> Answerer:
-    """The core's answer engine (``answerer_from``) over these resources' settings and these
-    stored pages."""
+    """The core's answer engine (``answerer_from``) over these resources' settings: the pages
+    and statement facts of the partitions a question reads (the filing routing picks, whichever
+    partition asks), each read from the warehouse on first use."""
     return answerer_from(Settings(
         ingest=section_of(settings, IngestSettings),
         embeddings=section_of(embeddings, EmbeddingSettings), retrieval=retrieval.config(),
         llm=section_of(llm, LLMSettings),
         answer=answer.config() if answer else AnswerSettings(),
-        runtime=section_of(runtime, RuntimeSettings) if runtime else RuntimeSettings()),
-        PageTexts.from_frame(raw_pages))
+        runtime=section_of(runtime, RuntimeSettings) if runtime else RuntimeSettings()))
 
 
 def _answerer(context: dg.AssetExecutionContext, settings: RagSettings,
               embeddings: EmbeddingsResource, retrieval: RetrievalSettings, llm: LLMResource,
-              raw_pages: pd.DataFrame, answer: AnswerResource,
-              runtime: RuntimeResource) -> Answerer:
+              answer: AnswerResource, runtime: RuntimeResource) -> Answerer:
     try:
-        return build_answerer(settings, embeddings, retrieval, llm, raw_pages, answer, runtime)
+        return build_answerer(settings, embeddings, retrieval, llm, answer, runtime)
     except (LLMConfigError, RuntimeError) as err:
         fail(context, str(err))
 
@@ -95,8 +94,7 @@ def summaries(
     """Baseline (naive chunks, plain) and enriched (stitched chunks, footnote qualifications
     kept) summaries of the report, one row per cited sentence, with the chunks each read."""
     document, year = partition_of(context)
-    answerer = _answerer(context, settings, embeddings, retrieval, llm, raw_pages, answer,
-                         runtime)
+    answerer = _answerer(context, settings, embeddings, retrieval, llm, answer, runtime)
     results = [summarize_report(answerer, document, year, variant)
                for variant in ("baseline", "enriched")]
     frame = summaries_to_frame(results)
@@ -127,8 +125,7 @@ def answers(
     acted. Every answer is also appended to ``answer_audit``."""
     document, year = partition_of(context)
     questions = partition_questions(context, settings.questions_dir, document, year)
-    answerer = _answerer(context, settings, embeddings, retrieval, llm, raw_pages, answer,
-                         runtime)
+    answerer = _answerer(context, settings, embeddings, retrieval, llm, answer, runtime)
     results = []
     for position, question in enumerate(questions, 1):
         result = answerer.ask(question.question, document, year)

@@ -1,7 +1,8 @@
 """The stored pages as the citation verifier reads them: each page's text, normalized.
 
-``PageTexts`` holds the text of every stored page (``raw_pages``) and computes, on first use and
-once, what quote matching needs of it: the normalized text and where each line starts in it, the
+``PageTexts`` holds the text of stored pages (``raw_pages``), given in memory or read from the
+warehouse one partition at a time as questions cite them, and computes, on first use and once,
+what quote matching needs of it: the normalized text and where each line starts in it, the
 Article / paragraph / Note in force on every line of a report, and the Article and Note
 references printed on each page. ``normalize`` is the one normalization both sides of a match
 go through (the page here, the quote in :mod:`citations`), so line breaks, hyphenation, table
@@ -14,9 +15,11 @@ from __future__ import annotations
 import bisect
 import re
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from rag_assets.core.footnotes.stitching import FOOTNOTE_BLOCK_RE
 from rag_assets.core.ingest.pages import Page, is_markdown_rule, raw_page_text
@@ -26,6 +29,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 PageKey = tuple[str, int, int]
+KEEP_PARTITIONS = 32  # partitions read from a source kept in memory (a question cites a few)
 
 TOC_HEADINGS = 4  # a page with this many "Note N." headings is a table of contents
 CHECKED_KINDS = ("article", "note")  # the references the verifier checks a page for
@@ -127,28 +131,51 @@ class Mention:
     heading: bool  # the "Article 33" / "NOTE 5." heading itself, not a cross-reference
 
 
+class PageSource(Protocol):
+    """Where a lazy :class:`PageTexts` reads a partition's pages from (the warehouse's
+    ``raw_pages``: :class:`~rag_assets.core.warehouse.stored.StoredPages`)."""
+
+    def pages(self, document: str, year: int) -> Sequence[Page]: ...
+
+    def partitions(self) -> list[tuple[str, int]]: ...
+
+
+@dataclass(slots=True)
+class _Partition:
+    """One report's page texts and what was computed from them so far."""
+
+    texts: dict[int, str]
+    loaded: bool = False  # read from the source: it may be dropped and read again
+    normalized: dict[int, NormalizedPage] = field(default_factory=dict)
+    mentions: dict[int, list[Mention]] = field(default_factory=dict)
+    labels: dict[int, list[Label]] | None = None
+
+    @property
+    def pages(self) -> list[int]:
+        return sorted(self.texts)
+
+
 class PageTexts:
-    """The text of every stored page by (document, year, page_index), as a plain extractor sees
-    it (tables rendered in place, so table cells can be quoted). Normalized text, the Article /
+    """The text of stored pages by (document, year, page_index), as a plain extractor sees it
+    (tables rendered in place, so table cells can be quoted). Normalized text, the Article /
     Note structure of each report and the references printed on each page are computed on first
-    use and cached: one verifier serves many answers."""
+    use and cached: one verifier serves many answers.
 
-    def __init__(self, texts: Mapping[PageKey, str] | None = None) -> None:
-        self._texts: dict[PageKey, str] = dict(texts or {})
-        self._normalized: dict[PageKey, NormalizedPage] = {}
-        self._labels: dict[tuple[str, int], dict[int, list[Label]]] = {}
-        self._mentions: dict[PageKey, list[Mention]] = {}
-        self._partitions: dict[tuple[str, int], list[int]] = {}
-        self._index()
+    Held in memory (``from_pages``, ``from_frame``, ``add``), or read from a ``source`` one
+    partition at a time when a method first asks for it (``from_warehouse``): a question reads
+    the reports it cites, not the corpus. Of the partitions read from the source, the
+    ``keep_partitions`` used last are kept; an older one is read again if asked for."""
 
-    def _index(self) -> None:
-        partitions: dict[tuple[str, int], list[int]] = {}
-        for document, year, page in self._texts:
-            partitions.setdefault((document, year), []).append(page)
-        self._partitions = {k: sorted(v) for k, v in partitions.items()}
-        self._normalized.clear()
-        self._labels.clear()
-        self._mentions.clear()
+    def __init__(self, texts: Mapping[PageKey, str] | None = None,
+                 source: PageSource | None = None,
+                 keep_partitions: int = KEEP_PARTITIONS) -> None:
+        self._parts: OrderedDict[tuple[str, int], _Partition] = OrderedDict()
+        for (document, year, page), text in (texts or {}).items():
+            self._parts.setdefault((document, int(year)), _Partition({})).texts[page] = text
+        self._source = source
+        self._keep = keep_partitions
+        self._source_partitions: list[tuple[str, int]] | None = None
+        self.reads: list[tuple[str, int]] = []  # partitions read from the source, in order
 
     @classmethod
     def from_pages(cls, document: str, year: int, pages: Sequence[Page]) -> PageTexts:
@@ -164,27 +191,68 @@ class PageTexts:
             out.add(str(document), int(year), frame_to_pages(rows))
         return out
 
+    @classmethod
+    def from_warehouse(cls, database: str | Path) -> PageTexts:
+        """The warehouse's ``raw_pages``, each partition read (with a ``WHERE``) when first
+        asked for."""
+        from rag_assets.core.warehouse.stored import StoredPages  # duckdb only when used
+
+        return cls(source=StoredPages(database))
+
     def add(self, document: str, year: int, pages: Sequence[Page]) -> PageTexts:
         """Add (or replace) one partition's pages; returns self so calls chain."""
-        for page in pages:
-            self._texts[(document, int(year), page.page_index)] = raw_page_text(page)
-        self._index()
+        key = (document, int(year))
+        part = self._parts.get(key)
+        texts = {**(part.texts if part else {}),
+                 **{page.page_index: raw_page_text(page) for page in pages}}
+        self._parts[key] = _Partition(texts)  # added, not read: never dropped
         return self
 
+    def _partition(self, document: str, year: int) -> _Partition | None:
+        """The partition's pages, read from the source on first use (the least recently used
+        read partition dropped past ``keep_partitions``); None when none is stored."""
+        key = (document, int(year))
+        part = self._parts.get(key)
+        if part is None and self._source is not None:
+            self.reads.append(key)
+            pages = self._source.pages(*key)
+            part = self._parts[key] = _Partition(
+                {page.page_index: raw_page_text(page) for page in pages}, loaded=True)
+            read = [k for k, p in self._parts.items() if p.loaded]
+            for old in read[:max(0, len(read) - self._keep)]:
+                del self._parts[old]
+        if part is not None:
+            self._parts.move_to_end(key)
+        return part if part is not None and part.texts else None
+
     def __len__(self) -> int:
-        return len(self._texts)
+        """The pages held in memory now (a lazy instance holds what was read)."""
+        return sum(len(p.texts) for p in self._parts.values())
 
     def __contains__(self, key: object) -> bool:
-        return key in self._texts
+        if not (isinstance(key, tuple) and len(key) == 3):
+            return False
+        part = self._partition(key[0], key[1])
+        return part is not None and key[2] in part.texts
+
+    @property
+    def held(self) -> list[tuple[str, int]]:
+        """The partitions whose pages are in memory now."""
+        return sorted(k for k, p in self._parts.items() if p.texts)
 
     def partitions(self) -> list[tuple[str, int]]:
-        return sorted(self._partitions)
+        """Every partition there is: the source's (asked once) and those added."""
+        if self._source is not None and self._source_partitions is None:
+            self._source_partitions = self._source.partitions()
+        return sorted({*(self._source_partitions or []), *self.held})
 
     def pages_of(self, document: str, year: int) -> list[int]:
-        return list(self._partitions.get((document, int(year)), []))
+        part = self._partition(document, year)
+        return part.pages if part else []
 
     def get(self, document: str, year: int, page: int) -> str | None:
-        return self._texts.get((document, int(year), int(page)))
+        part = self._partition(document, year)
+        return part.texts.get(int(page)) if part else None
 
     def normalized(self, document: str, year: int, page: int) -> str | None:
         found = self.normalized_page((document, int(year), int(page)))
@@ -192,37 +260,45 @@ class PageTexts:
 
     def normalized_page(self, key: PageKey) -> NormalizedPage | None:
         """The page normalized with its line starts; None when it is not stored."""
-        if key not in self._normalized:
-            text = self._texts.get(key)
-            if text is None:
-                return None
-            self._normalized[key] = NormalizedPage(*_normalize_lines(text.split("\n")))
-        return self._normalized[key]
+        part = self._partition(key[0], key[1])
+        if part is None or (text := part.texts.get(key[2])) is None:
+            return None
+        if key[2] not in part.normalized:
+            part.normalized[key[2]] = NormalizedPage(*_normalize_lines(text.split("\n")))
+        return part.normalized[key[2]]
 
     def page_labels(self, key: PageKey) -> list[Label]:
         """The (article, paragraph, note) in force on each line of a stored page (its report's
         outline, read once per partition)."""
-        part = key[:2]
-        if part not in self._labels:
-            self._labels[part] = _outline(
-                {p: self._texts[(*part, p)].split("\n") for p in self._partitions[part]})
-        return self._labels[part].get(key[2], [])
+        part = self._partition(key[0], key[1])
+        if part is None:
+            return []
+        if part.labels is None:
+            part.labels = _outline({p: text.split("\n") for p, text in part.texts.items()})
+        return part.labels.get(key[2], [])
 
     def page_mentions(self, key: PageKey) -> list[Mention]:
         """The Article and Note references a stored page prints, headings marked."""
-        if key not in self._mentions:
-            text = self._texts[key]
-            lines = text.split("\n")
-            starts = [0]
-            for line in lines[:-1]:
-                starts.append(starts[-1] + len(line) + 1)
-            mentions = []
-            for r in find_references(text):
-                if r.kind in CHECKED_KINDS:
-                    at = bisect.bisect_right(starts, r.start) - 1  # the line's index
-                    mentions.append(Mention(r.key, at, _is_heading(lines[at])))
-            self._mentions[key] = mentions
-        return self._mentions[key]
+        part = self._partition(key[0], key[1])
+        if part is None:
+            raise KeyError(key)
+        if key[2] not in part.mentions:
+            part.mentions[key[2]] = _mentions(part.texts[key[2]])
+        return part.mentions[key[2]]
+
+
+def _mentions(text: str) -> list[Mention]:
+    """The Article and Note references ``text`` prints, each with its line."""
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    mentions = []
+    for r in find_references(text):
+        if r.kind in CHECKED_KINDS:
+            at = bisect.bisect_right(starts, r.start) - 1  # the line's index
+            mentions.append(Mention(r.key, at, _is_heading(lines[at])))
+    return mentions
 
 
 def _is_heading(line: str) -> bool:

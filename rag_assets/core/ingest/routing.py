@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -134,9 +134,18 @@ class AliasTable(BaseModel):
         """The first entry whose names include one of ``names`` (the registrant's, else a name
         the profile already has: a cover set as an image leaves the document id's words
         "coca cola"), compared as :func:`name_key`."""
-        keys = [name_key(n) for n in names if n]
-        return next((e for k in keys for e in self.companies
-                     if k in {name_key(n) for n in e.names}), None)
+        by_name = self._entries_by_name
+        return next((by_name[k] for n in names if n and (k := name_key(n)) in by_name), None)
+
+    @cached_property
+    def _entries_by_name(self) -> dict[str, CompanyEntry]:
+        """Each name's first entry, by :func:`name_key`: every profile of a corpus asks for its
+        entry on every question, a lookup, not a pass over the table."""
+        out: dict[str, CompanyEntry] = {}
+        for entry in self.companies:
+            for name in entry.names:
+                out.setdefault(name_key(name), entry)
+        return out
 
     def entry_known_as(self, name: str) -> CompanyEntry | None:
         """The entry with ``name`` among its aliases or tickers, in any case (a document id's
@@ -152,6 +161,7 @@ def load_alias_table(path: Path = ALIASES_PATH) -> AliasTable:
     return AliasTable.model_validate(json.loads(path.read_text(encoding="utf-8")))
 
 
+@lru_cache(maxsize=65_536)
 def name_key(name: str) -> str:
     """A registrant name compared without case, punctuation, a leading "The" or a trailing legal
     suffix ("The Kraft Heinz Company" == "KRAFT HEINZ CO.")."""

@@ -68,14 +68,31 @@ def alias_match(alias: str, text: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=65_536)
+def _alias_head(alias: str) -> str | None:
+    """The alias's first word in lower case when it is ASCII (None otherwise): an ASCII text
+    that does not hold it, in any case, cannot name the alias."""
+    head = next((part for part in re.split(r"[\s-]+", alias) if part), "")
+    return head.lower() if head.isascii() else None
+
+
+def may_name(alias: str, lowered: str | None) -> bool:
+    """Whether a text may name ``alias`` (``lowered``: the text in lower case when it is ASCII,
+    else None): a substring test before the alias's pattern is compiled and run, so routing over
+    a thousand profiles runs the patterns of the few aliases the text holds."""
+    head = _alias_head(alias)
+    return lowered is None or head is None or head in lowered
+
+
 def route(question: str, profiles: Sequence[DocumentProfile]) -> list[str]:
     """Documents the question names (by any alias); empty means the whole corpus."""
     question = _straight(question)
+    lowered = question.lower() if question.isascii() else None
     named = {
         p.document
         for p in profiles
         for alias in p.aliases
-        if alias_match(alias, question)
+        if may_name(alias, lowered) and alias_match(alias, question)
     }
     return sorted(named)
 

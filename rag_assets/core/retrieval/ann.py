@@ -8,7 +8,9 @@ folds the BM25 index) adds its rows to the vector index as a delta segment; past
 re-rank the graph's candidates on the full vectors, and a ``where`` filter is a prefilter (the
 rows it keeps are found first, through the bitmaps, and only they can be returned), so a filter
 that keeps one document among hundreds still gets that document's nearest rows: recall@10 1.0
-at a million rows. ``bench/ann_bench.py`` measured every choice (docs/ARCHITECTURE.md, Capacity).
+at a million rows. A filter that keeps fewer than ``exact_rows`` rows (a question routed to one
+company) skips the index: those rows are compared exactly, so its cost is its filings'.
+``bench/ann_bench.py`` measured every choice (docs/ARCHITECTURE.md, Capacity).
 Apart from the store (:mod:`store`) so the policy reads on its own; the store calls
 ``maintain_ann_index`` after every write and passes ``AnnConfig`` to its searches.
 """
@@ -65,6 +67,11 @@ class AnnConfig(BaseModel):
         default=32, ge=1, description="delta segments (one per write after the build) past "
         "which the index is rebuilt; each costs a query about 0.5 ms (dense p50 23-26 ms at 32 "
         "segments, 6-8 ms after the rebuild)")
+    exact_rows: int = Field(
+        default=10_000, ge=0, description="a where filter that keeps fewer rows is searched "
+        "exactly over them, not through the index: a question routed to one company reads its "
+        "filings' vectors (1,000 filings: 23 ms and no memory more, where the index's first "
+        "query loaded it for 410 ms and 320 MB; the same nearest rows)")
 
     def query_ef(self, k: int) -> int:
         return max(self.ef, 4 * k)

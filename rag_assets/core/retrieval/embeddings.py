@@ -405,6 +405,7 @@ class Embedder:
         self.batch_size = batch_size
         self.device = device
         self.cache = cache
+        self.query_cache: EmbeddingCache | None = None  # questions' vectors, when kept apart
         self._loaded: SentenceTransformer | OnnxEncoder | None = None
         self.backend = "torch"  # until an ONNX backend is ready (below)
         self._onnx_path: Path | None = None
@@ -536,16 +537,18 @@ class Embedder:
 
     def embed_query(self, question: str) -> np.ndarray:
         """A question's vector; questions repeat across strategies, so they are memoized, and
-        go through the cache like any text (a backfill of the evaluation loads no model)."""
+        go through a cache like any text (a backfill of the evaluation loads no model): the
+        questions' own (``query_cache``, :meth:`VectorStore.of`), else the texts'."""
         if question not in self._queries:
             text = self.query_prefix + question
             key = content_key(text)
-            found = self.cache.get_many([key]) if self.cache is not None else {}
+            cache = self.query_cache or self.cache
+            found = cache.get_many([key]) if cache is not None else {}
             if key in found:
                 vector = found[key]
             else:
                 vector = self.encode([text])[0]
-                if self.cache is not None:
-                    self.cache.put_many({key: vector})
+                if cache is not None:
+                    cache.put_many({key: vector})
             self._queries[question] = vector
         return self._queries[question]

@@ -42,7 +42,7 @@ WAREHOUSE_ERRORS: tuple[type[Exception], ...] = (duckdb.Error, psycopg.Error,
 
 __all__ = ["WAREHOUSE_ERRORS", "WAREHOUSE_SCHEMA", "WarehouseUnreachable", "connect_warehouse",
            "create_table_once", "insert_frame", "is_lock_conflict", "is_postgres",
-           "read_whole_table", "table_names"]
+           "read_partition_rows", "read_partitions", "read_whole_table", "table_names"]
 
 
 class Result(Protocol):
@@ -171,13 +171,58 @@ def read_whole_table(database: str | Path, table: str, empty: pd.DataFrame,
     The roll-ups read their input this way instead of through the IO manager, which would hand
     them only the upstream partitions the launching instance knows or the run selected.
     """
-    if is_local_database(str(database)) and not Path(database).is_file():
+    con = _read_only(database)
+    if con is None:
         return empty
-    con = connect_warehouse(database, read_only=True)
     try:
         if table not in table_names(con, schema):
             return empty
         frame: pd.DataFrame = con.execute(f"select * from {schema}.{table}").df()
         return frame
+    finally:
+        con.close()
+
+
+def _read_only(database: str | Path) -> WarehouseConnection | None:
+    """A read-only connection, or None when the database file does not exist yet (a reader
+    creates no warehouse)."""
+    if is_local_database(str(database)) and not Path(database).is_file():
+        return None
+    return connect_warehouse(database, read_only=True)
+
+
+def read_partition_rows(database: str | Path, table: str, document: str, year: int,
+                        columns: Sequence[str] | None = None,
+                        schema: str = WAREHOUSE_SCHEMA) -> pd.DataFrame:
+    """The rows of one partition of ``schema.<table>`` (``columns``, or all), read-only with a
+    ``WHERE``: what one question needs, whatever else the warehouse holds. An empty frame when
+    the database, the table or the partition does not exist."""
+    con = _read_only(database)
+    if con is None:
+        return pd.DataFrame(columns=list(columns or []))
+    try:
+        if table not in table_names(con, schema):
+            return pd.DataFrame(columns=list(columns or []))
+        selected = ", ".join(f'"{c}"' for c in columns) if columns else "*"
+        frame: pd.DataFrame = con.execute(
+            f"select {selected} from {schema}.{table} where document = ? and year = ?",
+            [document, int(year)]).df()
+        return frame
+    finally:
+        con.close()
+
+
+def read_partitions(database: str | Path, table: str,
+                    schema: str = WAREHOUSE_SCHEMA) -> list[tuple[str, int]] | None:
+    """The (document, year) partitions ``schema.<table>`` holds, sorted (one ``DISTINCT``, not
+    the rows); None when the database or the table does not exist."""
+    con = _read_only(database)
+    if con is None:
+        return None
+    try:
+        if table not in table_names(con, schema):
+            return None
+        rows = con.execute(f"select distinct document, year from {schema}.{table}").fetchall()
+        return sorted((str(d), int(y)) for d, y in rows)
     finally:
         con.close()

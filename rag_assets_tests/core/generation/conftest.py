@@ -78,3 +78,41 @@ def corpus(tmp_path_factory: pytest.TempPathFactory, earnings: Processed,
         add(store, embedder, pages, document, year, real, keep)
         documents.add(document)
     return Corpus(store, embedder, pages, documents)
+
+
+@pytest.fixture(scope="session")
+def corpus_warehouse(corpus: Corpus, tmp_path_factory: pytest.TempPathFactory,
+                     earnings: Processed, annual: dict[tuple[str, int], Processed],
+                     request: pytest.FixtureRequest) -> Path:
+    """A DuckDB warehouse beside ``corpus``'s store, as the assets write it: ``raw_pages`` of
+    every partition the store holds (the same pages) and 3M's ``financial_statements``."""
+    import duckdb
+
+    from rag_assets.core.ingest.facts import extract_facts
+    from rag_assets.core.ingest.statements import classify_pages, page_lines
+    from rag_assets.core.warehouse.tables import facts_to_frame, pages_to_frame
+
+    partitions = [("exemplar-corp-earnings", 2024, earnings, None),
+                  *((d, y, p, None) for (d, y), p in annual.items())]
+    for fixture, document, year, keep in (("gdpr", "gdpr", 2016, GDPR_PAGES),
+                                          ("three_m", "3m-10k", 2018, THREE_M_PAGES)):
+        if document in corpus.documents:
+            partitions.append((document, year, request.getfixturevalue(fixture), keep))
+    frames = {"raw_pages": [], "financial_statements": []}
+    for document, year, processed, keep in partitions:
+        pages = [p for p in processed.doc.pages if keep is None or p.page_index in keep]
+        frames["raw_pages"].append(pages_to_frame(pages, document, year, "f", "0" * 64))
+        if document == "3m-10k":
+            facts = extract_facts(document, year, pages,
+                                  classify_pages([page_lines(p) for p in pages]))
+            frames["financial_statements"].append(facts_to_frame(facts, set()))
+    path = tmp_path_factory.mktemp("warehouse") / "warehouse.duckdb"
+    with duckdb.connect(str(path)) as con:
+        con.execute("create schema rag")
+        for table, parts in frames.items():
+            for n, frame in enumerate(parts):
+                con.register("part", frame)
+                con.execute(f"create table rag.{table} as select * from part" if n == 0
+                            else f"insert into rag.{table} select * from part")
+                con.unregister("part")
+    return path

@@ -232,6 +232,37 @@ def test_a_route_that_fails_is_its_abstention_and_the_other_route_answers(
     assert result.claims or result.abstained  # the quotes answered (or abstained), no crash
 
 
+def test_a_question_reads_the_pages_and_facts_of_the_filings_it_reads_only(
+        corpus: Corpus, corpus_warehouse, monkeypatch) -> None:
+    """Pages and statement facts come from the warehouse one partition at a time: a question
+    routed to 3M reads 3M's, whatever else is stored, and answers as from pages in memory."""
+    from rag_assets.core.generation.page_texts import PageTexts
+    from rag_assets.core.warehouse import stored
+
+    facts_read: list[tuple[str, int]] = []
+    read_rows = stored.read_partition_rows
+
+    def counted(database, table, document, year, *rest):  # noqa: ANN001, ANN202
+        if table == "financial_statements":
+            facts_read.append((document, year))
+        return read_rows(database, table, document, year, *rest)
+
+    monkeypatch.setattr(stored, "read_partition_rows", counted)
+    pages = PageTexts.from_warehouse(corpus_warehouse)
+    answerer = Answerer(Retriever(corpus.store, corpus.embedder), pages,
+                        facts=stored.stored_facts(corpus_warehouse))
+    result = answerer.ask("What is 3M's FY2018 working capital ratio?")
+    assert "FY2018 current ratio is 1.89." in result.answer.splitlines()[0], result.answer
+    assert pages.reads == [("3m-10k", 2018)] and facts_read == [("3m-10k", 2018)]
+    # a quote answer: the pages of the two companies' filings, no other
+    question = "Compare Northwind's and Bluefin's net sales in fiscal 2023."
+    quoted = answerer.ask(question)
+    assert {d for d, _ in pages.reads[1:]} == {"northwind-annual", "bluefin-annual"}
+    assert len(set(pages.reads)) < len(pages.partitions())
+    assert quoted.answer == corpus.answerer().ask(question).answer
+    assert facts_read == [("3m-10k", 2018)]
+
+
 def test_a_comparison_sign_is_no_markup_break() -> None:
     assert sentences_with_blocks("Revenue grew > 5% in 2022. Costs fell.") == [
         "Revenue grew > 5% in 2022.", "Costs fell."]

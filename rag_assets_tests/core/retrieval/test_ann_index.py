@@ -1,7 +1,8 @@
 """The chunk tables' vector index (issue 20): built by the write that crosses the row threshold
 (lowered here to a few thousand rows) and not before, extended by later writes, rebuilt past its
 segment limit, built by one process at a time; filtered searches through it return only the
-filtered partition, and its top 10 matches the exact search's."""
+filtered partition, and its top 10 matches the exact search's; a filter that keeps few rows is
+searched exactly, without it."""
 
 from __future__ import annotations
 
@@ -65,7 +66,9 @@ def write(store: VectorStore, i: int):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def store(tmp_path: Path) -> VectorStore:
-    return VectorStore(tmp_path / "lancedb", "test_model", DIM, AnnConfig(min_rows=THRESHOLD))
+    """Filtered searches through the index (``exact_rows=0``: none is compared exactly)."""
+    return VectorStore(tmp_path / "lancedb", "test_model", DIM,
+                       AnnConfig(min_rows=THRESHOLD, exact_rows=0))
 
 
 @pytest.fixture
@@ -141,6 +144,22 @@ def test_recall_at_10_against_exact_search(indexed: VectorStore) -> None:
     best = indexed.dense(KIND, q, 1)[0]
     assert best["score"] == pytest.approx(indexed.dense(KIND, q, 1, exact=True)[0]["score"],
                                           abs=1e-4)
+
+
+def test_a_filter_keeping_few_rows_is_searched_exactly_without_the_index(
+        indexed: VectorStore) -> None:
+    """A routed search costs its own partitions: below ``exact_rows`` the rows the filter keeps
+    (found through the bitmap index) are compared exactly, not looked up in the graph."""
+    where = partition_filter(document_of(3), 2020)
+    q = queries(1)[0]
+    assert "ANNSubIndex" in indexed.dense_query(KIND, q, 10, where).explain_plan()
+    indexed.ann = indexed.ann.model_copy(update={"exact_rows": ROWS + 1})  # 600 rows kept
+    plan = indexed.dense_query(KIND, q, 10, where).explain_plan()
+    assert "KNNVectorDistance" in plan and "ANNSubIndex" not in plan
+    assert "ScalarIndexQuery" in plan  # the partition's rows found through its bitmap
+    assert indexed.dense(KIND, q, 10, where) == indexed.dense(KIND, q, 10, where, exact=True)
+    # a filter that keeps more rows goes through the index
+    assert "ANNSubIndex" in indexed.dense_query(KIND, q, 10, "year = 2020").explain_plan()
 
 
 def test_the_index_is_rebuilt_past_its_segment_limit(store: VectorStore) -> None:

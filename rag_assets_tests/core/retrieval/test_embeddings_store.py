@@ -31,7 +31,12 @@ from rag_assets.core.retrieval.embeddings import (
     threads_for_idle_cores,
     torch_threads_for,
 )
-from rag_assets.core.retrieval.store import LanceEmbeddingCache, VectorStore, partition_filter
+from rag_assets.core.retrieval.store import (
+    PROFILE_TABLE,
+    LanceEmbeddingCache,
+    VectorStore,
+    partition_filter,
+)
 from rag_assets.core.settings import Settings
 
 pytestmark = pytest.mark.encoder_unmemoized  # the encoder's own tests: the model runs
@@ -259,6 +264,25 @@ def test_the_model_loads_only_when_a_text_must_be_encoded(tmp_path: Path) -> Non
     assert not again.model_loaded
 
 
+def test_questions_are_kept_apart_from_the_texts_cache(tmp_path: Path) -> None:
+    """A new question adds a row to a small table of its own, never to the texts' cache (whose
+    next open would rewrite it whole to fold the row in); the next process finds it there."""
+    embedder = Embedder()
+    store = VectorStore.of(embedder, tmp_path / "db")
+    embedder.embed(TEXTS)
+    texts_rows = store.embedding_cache().table.count_rows()
+    query = embedder.embed_query("What drove revenue?")
+    assert store.embedding_cache().table.count_rows() == texts_rows
+    again = Embedder()
+    VectorStore.of(again, tmp_path / "db")
+    assert np.array_equal(again.embed_query("What drove revenue?"), query)
+    assert not again.model_loaded  # read from the questions' table
+    for n in range(3):
+        again.embed_query(f"What drove revenue in region {n}?")
+    compacted = store.query_cache().table.stats()["fragment_stats"]["num_fragments"]
+    assert compacted == 1
+
+
 def test_idle_cores_subtract_this_process_and_wait_only_on_the_first_look(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -352,6 +376,7 @@ def test_shrinking_a_partition_deletes_the_extra_rows(store: VectorStore) -> Non
     assert [r["chunk_id"] for r in rows_of(store, "acme", 2021)] == [
         chunk_id("acme", 2021, KIND, s) for s in range(2)]
     assert store.partition_rows(KIND, "acme", 2022) == 2  # the same document, another year
+    assert store.partitions(KIND) == [("acme", 2021), ("acme", 2022)]
     emptied = put(store, "acme", 2021, [])
     assert emptied.deleted == 2
     assert store.partition_rows(KIND, "acme", 2021) == 0
@@ -485,6 +510,9 @@ def test_profiles_round_trip_and_replace(store: VectorStore) -> None:
          "aliases": ["Acme Corporation", "ACME"]},
         {"document": "acme", "year": 2022, "title": None, "aliases": ["Acme"]},
     ]
+    # each write compacts: a question's process reads one file, not one per filing
+    stats = store.db.open_table(PROFILE_TABLE).stats()
+    assert stats["fragment_stats"]["num_fragments"] == 1
 
 
 def test_an_embedders_sequence_limit_does_not_leak_into_the_next(embedder: Embedder) -> None:
