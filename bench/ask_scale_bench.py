@@ -357,7 +357,7 @@ def warm_child(store: Path, kind: str, repeats: int) -> None:
     built = time.perf_counter() - started
     questions: dict[str, dict[str, Any]] = {}
     for question in KINDS[kind]:
-        scope = answerer.retriever.resolve_scope(question, answerer.config.kind)
+        scope = answerer.retriever.resolve_scope(answerer.read(question), answerer.config.kind)
         result = answerer.ask(question)
         questions[question] = {"scope": scope.documents, "seconds": [],
                                "first_line": result.answer.splitlines()[0]}

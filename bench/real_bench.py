@@ -475,7 +475,7 @@ def run_answers(docs: Sequence[rb.Doc], retriever: Any, *, facts: Any = None,
     rows = []
     for number, q in enumerate(questions, start=1):
         result = engine.ask(q.question)
-        scope = engine.retriever.resolve_scope(q.question, engine.config.kind)
+        scope = engine.retriever.resolve_scope(engine.read(q.question), engine.config.kind)
         rows.append(answer_record(q, result, pages.get, scope.documents))
         r = rows[-1]
         log(f"  [{number:2d}/{len(questions)}] {q.id}: "
