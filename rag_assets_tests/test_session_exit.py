@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 CONFTEST = Path(__file__).resolve().parent / "conftest.py"
+REPO = CONFTEST.parent.parent
 TESTS = '''
 import duckdb
 
@@ -26,11 +27,18 @@ def test_passes():
 '''
 
 
+def child_env() -> dict[str, str]:
+    """The conftest imports ``rag_assets_tests``, which the wheel does not ship: the copied
+    suite finds it on the repository's path, as the real suite does from its root."""
+    env = {k: v for k, v in os.environ.items() if k != "RAG_ASSETS_TEARDOWN"}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    return env
+
+
 def run_pytest(folder: Path, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
-        cwd=folder, capture_output=True, text=True, timeout=120,
-        env={k: v for k, v in os.environ.items() if k != "RAG_ASSETS_TEARDOWN"},
+        cwd=folder, capture_output=True, text=True, timeout=120, env=child_env(),
     )
 
 
@@ -70,8 +78,7 @@ def test_a_suite_started_in_the_background_keeps_sigterm_for_its_children(tmp_pa
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
     result = subprocess.run(  # `trap "" INT`: what a shell's background job starts with
         ["sh", "-c", 'trap "" INT; exec "$@"', "sh", *command], cwd=tmp_path,
-        capture_output=True, text=True, timeout=120,
-        env={k: v for k, v in os.environ.items() if k != "RAG_ASSETS_TEARDOWN"})
+        capture_output=True, text=True, timeout=120, env=child_env())
     assert result.returncode == 0, result.stdout[-2000:]
     assert result.stdout.rstrip().splitlines()[-1].startswith("1 passed in ")
 
