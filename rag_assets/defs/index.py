@@ -146,10 +146,15 @@ def _vectors(
         f"backend {embedder.backend}, {embedder.threads} threads ({available_cores()} cores, "
         f"{concurrent} embedding step(s) at once)"
     )
-    indexed = index_partition(
-        store, embedder, kind, document, year, chunks, footnotes,
-        progress=lambda done, total: context.log.info(f"embedded {done}/{total} new texts"),
-    )
+
+    def progress(done: int, total: int) -> None:
+        """A line per slice of a long embedding (the CLI's ticker shows it); none at the end,
+        which the summary below says (every line is an event the instance writes)."""
+        if done < total:
+            context.log.info(f"embedded {done}/{total} new texts")
+
+    indexed = index_partition(store, embedder, kind, document, year, chunks, footnotes,
+                              progress=progress)
     stats, written = indexed.embedding, indexed.write
     if written.fts_problem:
         context.log.warning(f"BM25 index not folded forward this time: {written.fts_problem}")
