@@ -1,7 +1,7 @@
 """Seconds per answer of the extractive engine, against the retrieval alone, on a real store.
 
 The store is built here, as ``real_bench.py`` builds its own (``real_bench.load_partition``:
-``load_document`` -> footnote index -> stitching -> naive and enriched chunks; then
+``process_report``, the ingest step's chain, to naive and enriched chunks; then
 ``retrieval_bench.index_ours``: both kinds in ONE LanceDB store with the routing profiles):
 
 - the sample earnings release (``exemplar-corp-earnings`` 2024) and the six annual reports
@@ -79,7 +79,7 @@ def restrict(doc: rb.Doc, pages: range) -> rb.Doc:
         enriched=[c for c in doc.enriched if c.page_start in pages and c.page_end in pages],
         questions=[q for q in doc.questions
                    if not q.answerable or set(q.relevant_pages) <= set(pages)],
-        footnotes=doc.footnotes, load_s=doc.load_s,
+        footnotes=doc.footnotes, load_s=doc.load_s, profile=doc.profile,
     )
 
 

@@ -9,7 +9,8 @@ before and between its steps?
    time over that floor (issue 12's target <= 1.2x, issue 20's <= 1.1x). Peak memory is
    ``ru_maxrss`` of the process and of its children (the PDF workers), target < 2 GiB. Runs in a
    process of its own, so the peak is the run's. The run's time is also split into the parts
-   of ``TIMED_PARTS`` and the rest (``parts_s``).
+   the steps report in their metadata (``STEP_PARTS``), the warehouse's reads and writes, and
+   the rest (``parts_s``).
 2. **Per-run overhead** (``--part overhead``): 8 small partitions ingested, then an 8-partition
    backfill of ``evaluation_job`` (``retrieval_runs`` + ``retrieval_metrics``) measured three
    ways: in one process (``execute_in_process`` per partition, persistent instance), one fresh
@@ -18,8 +19,16 @@ before and between its steps?
    own with the instance's run launcher, ``dagster.yaml``'s). Overhead per run = run wall time -
    the steps' own durations:
    process start, imports, instance and resources, model load, event writes.
+3. **A report through ``rag-assets ingest``** (``--part ingest``): a 5-page generated report,
+   then a real 10-K (``--report``, default 3M's 2018 10-K of ``../shared/corpora``), each
+   ingested ``--runs`` times (default 5) by the command itself in one process, every run into a
+   fresh data folder (no embedding cache) on the deployment's instance config in a temporary
+   ``DAGSTER_HOME``; after each run the bare int8 model (the default backend) on the texts it
+   embedded gives its floor. Figures: the 10-K's median wall time over its floor (target <=
+   1.3x) and the small report's median fixed cost, wall time - floor (target <= 1.5 s).
 
-Run: ``.venv/bin/python bench/pipeline_bench.py [--part long|overhead|all] [--pages 300]``.
+Run: ``.venv/bin/python bench/pipeline_bench.py [--part ingest|long|overhead|all]
+[--pages 300] [--runs 5] [--report PDF]``.
 Prints tables and one ``BENCH_JSON {...}`` line; the figures also go to ``bench/out/pipeline.json``.
 """
 
@@ -49,6 +58,7 @@ OUT_DIR = REPO / "bench" / "out"
 OUT_JSON = OUT_DIR / "pipeline.json"
 QUIET_RUN = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 LONG_DOCUMENT, LONG_YEAR = "long-report", 2024
+INGEST_YEAR = 2024
 SMALL_YEAR = 2023
 ENV = {"HF_HUB_OFFLINE": "1", "GX_ANALYTICS_ENABLED": "false", "DAGSTER_DISABLE_TELEMETRY": "1",
        "LANCEDB_LOG": "error"}
@@ -159,35 +169,42 @@ def preloaded_modules() -> list[str]:
     return list((config.get("run_launcher") or {}).get("config", {}).get("preload_modules", []))
 
 
-# What the run's time is spent on besides Dagster's own work: (label, module, attribute), each
-# timed where the steps look it up. Disjoint: none of them calls another.
-TIMED_PARTS = (
-    ("PDF read (raw_pages)", "rag_assets.defs.ingest", "load_document"),
-    ("footnote index", "rag_assets.defs.ingest", "build_footnote_index"),
-    ("stitching", "rag_assets.defs.ingest", "stitch_document"),
-    ("chunking", "rag_assets.core.chunks.chunking", "naive_chunks"),
-    ("chunking", "rag_assets.core.chunks.chunking", "enriched_chunks"),
-    ("GX chunk checks", "rag_assets.defs.ingest", "validate_chunk_table"),
-    ("DuckDB reads", "dagster._core.storage.db_io_manager", "DbIOManager.load_input"),
-    ("DuckDB writes", "dagster._core.storage.db_io_manager", "DbIOManager.handle_output"),
-    ("model (Embedder.encode)", "rag_assets.core.retrieval.embeddings", "Embedder.encode"),
+# What the run's time is spent on besides Dagster's own work. The run's steps say what their own
+# stages took in their metadata: (label, asset, metadata keys summed)
+STEP_PARTS = (
+    ("PDF read + context (raw_pages)", "raw_pages", ("seconds",)),
+    ("footnote index", "footnote_dictionary", ("seconds",)),
+    ("stitching", "stitched_text", ("seconds",)),
+    ("chunking", "naive_chunks", ("seconds",)),
+    ("chunking", "enriched_chunks", ("seconds",)),
+    ("GX chunk checks", "naive_chunks", ("quality_seconds",)),
+    ("GX chunk checks", "enriched_chunks", ("quality_seconds",)),
+    ("statement facts", "financial_statements", ("seconds",)),
+    ("model (encode)", "naive_vectors", ("encode_seconds",)),
+    ("model (encode)", "enriched_vectors", ("encode_seconds",)),
 )
+# ... and the warehouse's reads and writes, timed in Dagster's IO manager: (label, attribute)
+IO_PARTS = (("DuckDB reads", "load_input"), ("DuckDB writes", "handle_output"))
+
+
+def step_parts(result: Any) -> dict[str, float]:
+    """Seconds of each of ``STEP_PARTS``, read from the run's materializations."""
+    seconds: dict[str, float] = {}
+    for label, asset, keys in STEP_PARTS:
+        meta = metadata_of(result, asset)
+        seconds[label] = seconds.get(label, 0.0) + sum(float(meta.get(k) or 0.0) for k in keys)
+    return seconds
 
 
 @contextlib.contextmanager
-def timed_parts() -> Iterator[dict[str, float]]:
-    """Seconds spent in each of ``TIMED_PARTS`` while the block runs (wall time, this process;
-    the PDF read includes its worker processes' time as the step waits on them)."""
-    import importlib
+def timed_io() -> Iterator[dict[str, float]]:
+    """Seconds spent in the warehouse IO manager's reads and writes while the block runs."""
+    from dagster._core.storage.db_io_manager import DbIOManager
 
     seconds: dict[str, float] = {}
     restore = []
-    for label, module_name, attribute in TIMED_PARTS:
-        owner: Any = importlib.import_module(module_name)
-        *path, name = attribute.split(".")
-        for part in path:
-            owner = getattr(owner, part)
-        original = getattr(owner, name)
+    for label, name in IO_PARTS:
+        original = getattr(DbIOManager, name)
 
         def timed(*args: Any, _f: Any = original, _label: str = label, **kwargs: Any) -> Any:
             started = time.perf_counter()
@@ -196,13 +213,13 @@ def timed_parts() -> Iterator[dict[str, float]]:
             finally:
                 seconds[_label] = seconds.get(_label, 0.0) + time.perf_counter() - started
 
-        setattr(owner, name, functools.wraps(original)(timed))
-        restore.append((owner, name, original))
+        setattr(DbIOManager, name, functools.wraps(original)(timed))
+        restore.append((name, original))
     try:
         yield seconds
     finally:
-        for owner, name, original in reversed(restore):
-            setattr(owner, name, original)
+        for name, original in reversed(restore):
+            setattr(DbIOManager, name, original)
 
 
 def run_long(pages: int, floor_texts: int) -> dict[str, Any]:
@@ -232,7 +249,7 @@ def run_long(pages: int, floor_texts: int) -> dict[str, Any]:
         instance = dg.DagsterInstance.from_config(str(dagster_home(root)))
         register_partitions(instance, {LONG_DOCUMENT}, {str(LONG_YEAR)})
         cpu_started, started = time.process_time(), time.perf_counter()
-        with timed_parts() as parts:
+        with timed_io() as parts:
             result = defs.resolve_job_def("ingest_job").execute_in_process(
                 partition_key=partition_key(LONG_DOCUMENT, LONG_YEAR), instance=instance,
                 resources=default_resources(str(data)), run_config=QUIET_RUN,
@@ -242,6 +259,7 @@ def run_long(pages: int, floor_texts: int) -> dict[str, Any]:
         cpu = time.process_time() - cpu_started
         timeline = step_timeline(instance, result.run_id)
         vectors = {kind: metadata_of(result, f"{kind}_vectors") for kind in ("naive", "enriched")}
+        parts.update(step_parts(result))
         failures = [
             f"{e.step_key}: {e.message}" for e in result.all_events
             if e.event_type_value == "STEP_FAILURE"
@@ -605,6 +623,108 @@ def _daemon_backfill(
             "per_run_wall_s": round(backfill_s / max(len(finished), 1), 2)}
 
 
+# --- 3. a report through `rag-assets ingest` ---------------------------------------------------
+
+REAL_REPORT = REPO.parent / "shared" / "corpora" / "sec-10k" / "3M_2018_10K.pdf"
+SMALL_PAGES = 5  # the small report whose run is all fixed cost but its few texts' embedding
+SMALL_FLOOR_TEXTS = 256  # its texts repeated up to this many for a steady bare-model rate
+
+
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its children waited for (the PDF workers)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def cli_ingest(pdf: Path, document: str, data: Path) -> tuple[float, float]:
+    """``rag-assets ingest PDF --document D --year Y --data-dir DATA`` in this process (its
+    terminal output dropped); the command's wall and CPU seconds."""
+    from rag_assets.cli.app import main as rag_assets
+
+    cpu_started, started = cpu_seconds(), time.perf_counter()
+    with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink), \
+            contextlib.redirect_stderr(sink):
+        code = rag_assets(["ingest", str(pdf), "--document", document, "--year",
+                           str(INGEST_YEAR), "--data-dir", str(data)])
+    wall, cpu = time.perf_counter() - started, cpu_seconds() - cpu_started
+    if code:
+        raise RuntimeError(f"rag-assets ingest {pdf.name} exited {code}")
+    return wall, cpu
+
+
+def texts_embedded(document: str) -> int:
+    """The texts the partition's last vector steps computed (the rest came from the cache)."""
+    import dagster as dg
+
+    instance = dg.DagsterInstance.get()
+    total = 0
+    for asset in ("naive_vectors", "enriched_vectors"):
+        [record] = instance.fetch_materializations(dg.AssetRecordsFilter(
+            asset_key=dg.AssetKey(asset), asset_partitions=[f"{document}|{INGEST_YEAR}"]),
+            limit=1).records
+        value = record.asset_materialization.metadata["embeddings_computed"]
+        total += int(getattr(value, "value", value))
+    return total
+
+
+def ingest_runs(pdf: Path, document: str, runs: int, floor_texts: int) -> list[dict[str, Any]]:
+    """``runs`` ingests of ``pdf``, each into a fresh data folder (nothing cached), each followed
+    by the bare model on the texts it embedded: its floor (texts embedded / bare texts per
+    second), against which the run's wall time is put."""
+    rows = []
+    for number in range(1, runs + 1):
+        with tempfile.TemporaryDirectory(prefix="pipeline_bench_ingest_") as tmp:
+            data = Path(tmp) / "data"
+            wall, cpu = cli_ingest(pdf, document, data)
+            embedded = texts_embedded(document)
+            texts = bare_texts(data)
+        if len(texts) < SMALL_FLOOR_TEXTS:  # a few texts: repeated, for a steady rate
+            texts = (texts * (SMALL_FLOOR_TEXTS // max(len(texts), 1) + 1))[:SMALL_FLOOR_TEXTS]
+        bare = bare_floor(texts, floor_texts)
+        floor = embedded / bare["texts_per_second"] if bare["texts_per_second"] else 0.0
+        # the same in CPU seconds: steadier than wall time on a machine others share
+        cpu_floor = embedded / bare["texts_per_cpu_second"] if bare["texts_per_cpu_second"] \
+            else 0.0
+        rows.append({"wall_s": round(wall, 2), "cpu_s": round(cpu, 2),
+                     "texts_embedded": embedded,
+                     "bare_texts_per_second": bare["texts_per_second"],
+                     "floor_s": round(floor, 2), "fixed_s": round(wall - floor, 2),
+                     "wall_over_floor": round(wall / floor, 3) if floor else None,
+                     "cpu_floor_s": round(cpu_floor, 2), "fixed_cpu_s": round(cpu - cpu_floor, 2),
+                     "cpu_over_floor": round(cpu / cpu_floor, 3) if cpu_floor else None})
+        log(f"  {pdf.name} run {number}: wall {wall:.1f} s (cpu {cpu:.1f}), {embedded} texts "
+            f"embedded, floor {floor:.1f} s (cpu {cpu_floor:.1f}; {bare['texts_per_second']} "
+            f"texts/s)")
+    return rows
+
+
+def run_ingest(report: Path, runs: int, floor_texts: int) -> dict[str, Any]:
+    """A small generated report, then ``report``, each ingested ``runs`` times by
+    ``rag-assets ingest`` in this one process (the deployment's instance config in a temporary
+    ``DAGSTER_HOME``); the medians are the figures."""
+    load_before = load_average()
+    with tempfile.TemporaryDirectory(prefix="pipeline_bench_home_") as tmp:
+        os.environ["DAGSTER_HOME"] = str(dagster_home(Path(tmp)))
+        small = ingest_runs(long_report_pdf(SMALL_PAGES), "small-report", runs, floor_texts)
+        full = ingest_runs(report, "real-report", runs, floor_texts)
+
+    def median(rows: list[dict[str, Any]], key: str) -> float:
+        return round(statistics.median(r[key] for r in rows if r[key] is not None), 3)
+
+    return {
+        "report": report.name, "runs": runs,
+        "small": {"pages": SMALL_PAGES, "runs": small,
+                  "median_wall_s": median(small, "wall_s"),
+                  "median_fixed_s": median(small, "fixed_s"),
+                  "median_fixed_cpu_s": median(small, "fixed_cpu_s")},
+        "full": {"runs": full, "median_wall_s": median(full, "wall_s"),
+                 "median_floor_s": median(full, "floor_s"),
+                 "median_wall_over_floor": median(full, "wall_over_floor"),
+                 "median_cpu_over_floor": median(full, "cpu_over_floor")},
+        "load_average_before": load_before, "load_average_after": load_average(),
+    }
+
+
 # --- output -------------------------------------------------------------------------------------
 
 
@@ -662,6 +782,18 @@ def bench_lines(figures: dict[str, Any]) -> list[str]:
             f"{long['peak_rss_self_mib']:.0f} MiB + children {long['peak_rss_children_mib']:.0f}"
             f" MiB (target < 2048)"
         )
+    ingest = figures.get("ingest")
+    if ingest:
+        full, small = ingest["full"], ingest["small"]
+        lines.append(
+            f"BENCH rag-assets ingest of {ingest['report']} (median of {ingest['runs']}, one "
+            f"process): wall {full['median_wall_s']} s / int8 floor {full['median_floor_s']} s "
+            f"= {full['median_wall_over_floor']}x (target <= 1.3x; in CPU seconds "
+            f"{full['median_cpu_over_floor']}x); a {small['pages']}-page report's fixed cost "
+            f"(wall - floor) {small['median_fixed_s']} s (target <= 1.5 s; in CPU seconds "
+            f"{small['median_fixed_cpu_s']} s); load average {ingest['load_average_before']} "
+            f"before, {ingest['load_average_after']} after"
+        )
     over = figures.get("overhead")
     if over:
         for way in ("in_process", "fresh_process", "daemon"):
@@ -682,7 +814,7 @@ def run_part(part: str, args: argparse.Namespace) -> dict[str, Any]:
     command = [sys.executable, __file__, "--part", part, "--json-out", str(out),
                "--pages", str(args.pages), "--floor-texts", str(args.floor_texts),
                "--partitions", str(args.partitions), "--daemon-timeout", str(args.daemon_timeout),
-               "--ways", args.ways]
+               "--ways", args.ways, "--runs", str(args.runs), "--report", str(args.report)]
     subprocess.run(command, check=False, env={**os.environ, **ENV})
     try:
         return json.loads(out.read_text() or "{}")
@@ -692,7 +824,10 @@ def run_part(part: str, args: argparse.Namespace) -> dict[str, Any]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--part", choices=("all", "long", "overhead"), default="all")
+    parser.add_argument("--part", choices=("all", "ingest", "long", "overhead"), default="all")
+    parser.add_argument("--report", type=Path, default=REAL_REPORT,
+                        help="the real report of the ingest part")
+    parser.add_argument("--runs", type=int, default=5, help="ingests of each report (ingest)")
     parser.add_argument("--pages", type=int, default=300)
     parser.add_argument("--floor-texts", type=int, default=512,
                         help="texts of the bare-model measure (0: all the run embedded)")
@@ -708,6 +843,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json_out is not None:  # a child: one part, figures to the file
         if args.part == "long":
             figures = run_long(args.pages, args.floor_texts)
+        elif args.part == "ingest":
+            figures = run_ingest(args.report, args.runs, args.floor_texts)
         else:
             figures = run_overhead(args.partitions, args.ways.split(","), args.daemon_timeout)
         args.json_out.write_text(json.dumps(figures))
@@ -722,6 +859,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         figures["overhead"] = run_part("overhead", args)
         if figures["overhead"]:
             print_overhead(figures["overhead"])
+    if args.part in ("all", "ingest"):
+        log(f"rag-assets ingest: a {SMALL_PAGES}-page report and {args.report.name}, "
+            f"{args.runs} runs each ...")
+        figures["ingest"] = run_part("ingest", args)
     if args.part in ("all", "long"):
         log(f"long document: {args.pages}-page report through ingest_job ...")
         figures["long"] = run_part("long", args)

@@ -53,15 +53,17 @@ def filings(sets: list[str], limit: int | None) -> list[tuple[str, Path, int]]:
     return out
 
 
+# the stages of the ingest chain in the order the ingest step asks for them: (name, attribute)
+STAGES = (("footnote index", "index"), ("stitch", "stitched"),
+          ("document context", "context"), ("naive chunks", "naive_chunks"),
+          ("enriched chunks", "enriched_chunks"), ("statement facts", "facts"))
+
+
 def read_one(pdf: Path, year: int) -> dict[str, Any]:
-    """The filing through every core stage; the first stage that raises ends it, recorded."""
-    from rag_assets.core.chunks.enriched import enriched_chunks
-    from rag_assets.core.chunks.naive import naive_chunks
-    from rag_assets.core.footnotes.stitching import build_footnote_index, stitch_document
+    """The filing through every core stage (``process_report``'s, each asked for in turn); the
+    first stage that raises ends it, recorded."""
+    from rag_assets.core.chunks.report import process_report
     from rag_assets.core.ingest.catalog import sanitize_document_name
-    from rag_assets.core.ingest.context import document_context
-    from rag_assets.core.ingest.documents import load_document
-    from rag_assets.core.ingest.facts import read_facts
     from rag_assets.core.ingest.pages import DocumentError
 
     document = sanitize_document_name(pdf.stem)
@@ -70,23 +72,16 @@ def read_one(pdf: Path, year: int) -> dict[str, Any]:
     started = time.perf_counter()
     stage = "load"
     try:
-        loaded = load_document(pdf)
+        report = process_report(pdf, document, year)
+        loaded = report.loaded
         row.update(pages=len(loaded.pages), repaired=loaded.repaired,
                    flagged=len({f.page_index for f in loaded.page_faults}),
                    faults=[f.line() for f in loaded.page_faults])
-        stage = "footnote index"
-        index = build_footnote_index(loaded.pages)
-        stage = "stitch"
-        stitched = stitch_document(loaded.pages, index)
-        stage = "document context"
-        where = document_context(document, year, loaded.pages)
-        stage = "naive chunks"
-        naive = naive_chunks(loaded.pages, document, year, index, context=where)
-        stage = "enriched chunks"
-        enriched = enriched_chunks(stitched, document, year, index, context=where)
-        stage = "statement facts"
-        facts = read_facts(document, year, loaded.pages)
-        row.update(chunks=len(naive) + len(enriched), facts=len(facts))
+        for name, attribute in STAGES:
+            stage = name  # what an exception is recorded against
+            getattr(report, attribute)
+        row.update(chunks=len(report.naive_chunks) + len(report.enriched_chunks),
+                   facts=len(report.facts))
     except DocumentError as err:
         row["refused"] = str(err)
     except Exception as exc:

@@ -9,10 +9,9 @@ LangChain + FAISS baseline and the golden set of the sample corpus.
    ``foot-locker-8k-2022-05-20`` 2022 ...), each question a golden question with its zero-based
    evidence pages, its type (``metrics`` / ``judgments`` / ``prose`` from FinanceBench's
    ``question_type``, the raw type kept) and its filing's kind (10-K, 10-Q, 8-K, earnings).
-2. Every filing of a set goes through the project's own path, the functions the assets call:
-   ``load_document`` -> ``build_footnote_index`` -> ``stitch_document`` -> ``naive_chunks`` /
-   ``enriched_chunks`` -> ``index_partition`` (both kinds) and its routing profile
-   (``cover_profile`` on the first two pages, as ``document_profile`` does), all the set's
+2. Every filing of a set goes through the project's own path, what the ingest step runs:
+   ``process_report`` (pages, footnote index, stitched text, both chunk kinds and the cover's
+   routing profile) -> ``index_partition`` (both kinds) and the profile stored, all the set's
    partitions in ONE store in a temporary folder (``retrieval_bench.index_ours``): one store
    per set, never both sets in one.
 3. Every question is searched by every strategy (``Retriever.search`` through
@@ -138,23 +137,7 @@ def default_strategy() -> str:
 def load_partition(path: Path, document: str, year: int, questions: Sequence[Any],
                    workers: int) -> rb.Doc:
     """One report loaded, stitched and chunked as the ingest assets do it."""
-    from rag_assets.core.chunks.chunking import enriched_chunks, naive_chunks
-    from rag_assets.core.footnotes.stitching import build_footnote_index, stitch_document
-    from rag_assets.core.ingest.context import document_context
-    from rag_assets.core.ingest.documents import load_document
-
-    started = time.perf_counter()
-    loaded = load_document(path, pdf_workers=workers)
-    index = build_footnote_index(loaded.pages)
-    stitched = stitch_document(loaded.pages, index)
-    context = document_context(document, year, loaded.pages)
-    return rb.Doc(
-        document=document, year=year, pages=loaded.pages,
-        naive=naive_chunks(loaded.pages, document, year, index, context=context),
-        enriched=enriched_chunks(stitched, document, year, index, context=context),
-        questions=list(questions), footnotes=index.footnotes,
-        load_s=time.perf_counter() - started,
-    )
+    return rb.processed_doc(path, document, year, questions, workers)
 
 
 def load_filings(filings: Sequence[Any], questions: Sequence[Any], workers: int) -> list[rb.Doc]:

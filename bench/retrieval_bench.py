@@ -97,16 +97,28 @@ class Doc:
     questions: list[Any]
     footnotes: list[Any]
     load_s: float = 0.0
+    profile: Any = None  # the cover's routing profile (title, aliases)
+
+
+def processed_doc(path: Path, document: str, year: int, questions: Sequence[Any],
+                  workers: int) -> Doc:
+    """One report through the ingest chain (``process_report``, as the ingest step runs it),
+    chunked, with its golden questions; ``load_s`` is the whole of it."""
+    from rag_assets.core.chunks.report import process_report
+    from rag_assets.core.settings import IngestSettings
+
+    started = time.perf_counter()
+    report = process_report(path, document, year, IngestSettings(pdf_workers=workers))
+    return Doc(document=document, year=year, pages=report.pages, naive=report.naive_chunks,
+               enriched=report.enriched_chunks, questions=list(questions),
+               footnotes=report.index.footnotes, profile=report.profile,
+               load_s=time.perf_counter() - started)
 
 
 def load_corpus(data_dir: Path, documents: Sequence[str], workers: int) -> list[Doc]:
     """Write the sample corpus to ``data_dir`` (real 10-Ks copied, GDPR rendered), then load and
     chunk each of ``documents`` exactly as the ingest assets do."""
-    from rag_assets.core.chunks.chunking import enriched_chunks, naive_chunks
     from rag_assets.core.evaluation.questions import answerable_questions, read_questions
-    from rag_assets.core.footnotes.stitching import build_footnote_index, stitch_document
-    from rag_assets.core.ingest.context import document_context
-    from rag_assets.core.ingest.documents import load_document
     from rag_assets.samples.corpus import build_sample_corpus
 
     files = {f.document: f for f in build_sample_corpus(data_dir, CORPORA)}
@@ -115,25 +127,9 @@ def load_corpus(data_dir: Path, documents: Sequence[str], workers: int) -> list[
         if document not in files:
             raise FileNotFoundError(f"{document}: not built from {CORPORA}")
         sample = files[document]
-        started = time.perf_counter()
-        loaded = load_document(sample.path, pdf_workers=workers)
-        index = build_footnote_index(loaded.pages)
-        stitched = stitch_document(loaded.pages, index)
-        context = document_context(document, sample.year, loaded.pages)
-        docs.append(
-            Doc(
-                document=document,
-                year=sample.year,
-                pages=loaded.pages,
-                naive=naive_chunks(loaded.pages, document, sample.year, index, context=context),
-                enriched=enriched_chunks(stitched, document, sample.year, index,
-                                         context=context),
-                questions=answerable_questions(  # unanswerable: no evidence page to rank
-                    read_questions(sample.questions_path) if sample.questions_path else []),
-                footnotes=index.footnotes,
-                load_s=time.perf_counter() - started,
-            )
-        )
+        questions = answerable_questions(  # unanswerable: no evidence page to rank
+            read_questions(sample.questions_path) if sample.questions_path else [])
+        docs.append(processed_doc(sample.path, document, sample.year, questions, workers))
     return docs
 
 
@@ -404,7 +400,6 @@ def baseline_splits(docs: Sequence[Doc]) -> list[dict[str, Any]]:
 
 def index_ours(docs: Sequence[Doc], embedder: Any, tmp: Path) -> tuple[Any, dict[str, Any]]:
     """Our shared store: both chunk kinds of every document and the routing profiles."""
-    from rag_assets.core.ingest.routing import cover_profile
     from rag_assets.core.retrieval.store import index_partition
 
     store = fresh_store(tmp, "corpus", embedder.slug, embedder.dimension)
@@ -414,9 +409,8 @@ def index_ours(docs: Sequence[Doc], embedder: Any, tmp: Path) -> tuple[Any, dict
             add_index_totals(stats, index_partition(store, embedder, kind, doc.document,
                                                     doc.year, chunks, doc.footnotes))
             stats["chunks"][f"{doc.document}/{kind}"] = len(chunks)
-        profile = cover_profile(doc.document, doc.year, doc.pages)
-        store.put_profile(doc.document, doc.year, profile.title, profile.aliases)
-        stats.setdefault("aliases", {})[doc.document] = profile.aliases
+        store.put_profile(doc.document, doc.year, doc.profile.title, doc.profile.aliases)
+        stats.setdefault("aliases", {})[doc.document] = doc.profile.aliases
     return store, stats
 
 

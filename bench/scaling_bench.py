@@ -6,14 +6,17 @@ at two sizes, N and 2N sentences (default N = 85,000: 2N = 170,000 sentences, a 
 one process, each stage runs through the core API on both sizes, timed alone (the fastest of
 ``--repeats`` runs, garbage collection off while timed): the loader, the footnote index and its
 warehouse round trip, stray note lines, citation counts, the stitcher, its coverage and text
-conservation checks, both chunkers and co-location. What it reports is the ratio time(2N) /
-time(N) per stage (about 2 for linear work, 4 for quadratic), never a timing alone: absolute
-seconds move with whatever else runs on the machine.
+conservation checks, the document context, both chunkers and co-location (the chain's stages
+through ``process_report``, each in a fresh report whose earlier stages are worked out
+untimed). What it reports is the ratio time(2N) / time(N) per stage (about 2 for linear
+work, 4 for quadratic), never a timing alone: absolute seconds move with whatever else runs
+on the machine.
 
 Also: ``--unbroken`` gives the footnote stages the body as one unbroken line (what they got
-before the loader broke such lines), and ``--dagster`` materializes the ingest assets
-(``raw_pages`` to ``enriched_chunks``, with their checks) for the 2N file through Dagster,
-in process, on an ephemeral instance and a temporary data folder: wall time and step seconds.
+before the loader broke such lines), and ``--dagster`` materializes the ingest assets (the
+ingest step: ``raw_pages`` to ``enriched_chunks`` and the facts, with their checks) for the 2N
+file through Dagster, in process, on an ephemeral instance and a temporary data folder: wall
+time and step seconds.
 
 Run: ``.venv/bin/python bench/scaling_bench.py [--sentences N] [--repeats R] [--note-inline]
 [--unbroken] [--dagster]``. Prints tables, then ``BENCH_JSON {...}``; the figures also go to
@@ -65,9 +68,32 @@ def best_of(repeats: int, fn: Callable[[], Any]) -> tuple[float, Any]:
     return best, result
 
 
+# the stages of the ingest chain (``ProcessedReport``'s), in the order each needs the one before
+CHAIN = ("index", "stitched", "context", "naive_chunks", "enriched_chunks")
+
+
+def chain_stage(repeats: int, loaded: Any, stage: str) -> tuple[float, Any]:
+    """The fastest of ``repeats`` runs of one stage of ``process_report`` on ``loaded``: each a
+    fresh report, the stages before it worked out first, untimed."""
+    from rag_assets.core.chunks.report import process_report
+
+    def fresh() -> Any:
+        report = process_report(loaded, DOCUMENT, YEAR)
+        for before in CHAIN[:CHAIN.index(stage)]:
+            getattr(report, before)
+        return report
+
+    best, value = float("inf"), None
+    for _ in range(repeats):
+        report = fresh()
+        seconds, value = best_of(1, lambda report=report: getattr(report, stage))
+        best = min(best, seconds)
+    return best, value
+
+
 def run_stages(path: Path, repeats: int, unbroken: bool) -> tuple[dict[str, float], dict]:
     """Each stage on the file at ``path``: seconds per stage, and figures of the output."""
-    from rag_assets.core.chunks.chunking import colocation, enriched_chunks, naive_chunks
+    from rag_assets.core.chunks.chunking import colocation
     from rag_assets.core.footnotes.checks import (
         citation_counts,
         stray_note_lines,
@@ -75,9 +101,7 @@ def run_stages(path: Path, repeats: int, unbroken: bool) -> tuple[dict[str, floa
     )
     from rag_assets.core.footnotes.stitching import (
         FOOTNOTE_BLOCK_RE,
-        build_footnote_index,
         is_reference,
-        stitch_document,
         stitching_coverage,
     )
     from rag_assets.core.ingest.documents import load_document
@@ -86,24 +110,23 @@ def run_stages(path: Path, repeats: int, unbroken: bool) -> tuple[dict[str, floa
 
     seconds: dict[str, float] = {}
     seconds["load_document"], doc = best_of(repeats, lambda: load_document(path))
-    pages = doc.pages
     if unbroken:  # the body as one line, as the stages got it before the loader broke it
         text = path.read_text(encoding="utf-8").rstrip("\n")
-        pages = [Page(page_index=0, page_label=None, text=text)]
-    seconds["build_footnote_index"], built = best_of(repeats, lambda: build_footnote_index(pages))
+        doc = doc.model_copy(update={"pages": [Page(page_index=0, page_label=None, text=text)]})
+    pages = doc.pages
+    seconds["build_footnote_index"], built = chain_stage(repeats, doc, "index")
     seconds["index_to_frames + frames_to_index"], index = best_of(
         repeats, lambda: frames_to_index(*index_to_frames(built, DOCUMENT, YEAR)))
     seconds["stray_note_lines"], _ = best_of(repeats, lambda: stray_note_lines(pages, index))
     seconds["citation_counts"], _ = best_of(repeats, lambda: citation_counts(index))
-    seconds["stitch_document"], stitched = best_of(repeats, lambda: stitch_document(pages, index))
+    seconds["stitch_document"], stitched = chain_stage(repeats, doc, "stitched")
     seconds["stitching_coverage"], coverage = best_of(
         repeats, lambda: stitching_coverage(index, stitched))
     seconds["text_conservation"], conservation = best_of(
         repeats, lambda: text_conservation(pages, index, stitched))
-    seconds["naive_chunks"], naive = best_of(
-        repeats, lambda: naive_chunks(pages, DOCUMENT, YEAR, index))
-    seconds["enriched_chunks"], enriched = best_of(
-        repeats, lambda: enriched_chunks(stitched, DOCUMENT, YEAR, index))
+    seconds["document_context"], _ = chain_stage(repeats, doc, "context")
+    seconds["naive_chunks"], naive = chain_stage(repeats, doc, "naive_chunks")
+    seconds["enriched_chunks"], enriched = chain_stage(repeats, doc, "enriched_chunks")
     seconds["colocation"], (pairs, colocated) = best_of(repeats, lambda: colocation(enriched))
     blocks = [m for p in stitched for m in FOOTNOTE_BLOCK_RE.finditer(p.text)]
     figures = {

@@ -135,10 +135,11 @@ def why_no_statements(lines: list[list[str]]) -> str:
 
 
 def measure(pdf: Path, kind: str, fiscal: int | None, pages_dir: Path | None) -> dict[str, Any]:
+    from rag_assets.core.ingest.context import document_context
     from rag_assets.core.ingest.facts import extract_facts
     from rag_assets.core.ingest.identities import check_identities
     from rag_assets.core.ingest.pages import DocumentError
-    from rag_assets.core.ingest.statements import PRIMARY_STATEMENTS, classify_pages, page_lines
+    from rag_assets.core.ingest.statements import PRIMARY_STATEMENTS, page_lines
 
     started = time.perf_counter()
     try:
@@ -147,8 +148,8 @@ def measure(pdf: Path, kind: str, fiscal: int | None, pages_dir: Path | None) ->
         return {"kind": kind, "error": str(error), "pages": 0, "facts": 0, "expected": [],
                 "found": [], "missing": [], "checked": 0, "holding": 0}
     loaded = time.perf_counter()
-    lines = [page_lines(p) for p in pages]
-    kinds = classify_pages(lines)
+    # the statement pages as ingest classifies them: the one classification raw_pages stores
+    kinds = document_context(pdf.stem, fiscal or 0, pages).statements(pages)
     facts = extract_facts(pdf.stem, fiscal or 0, pages, kinds)
     read = time.perf_counter()
     printed = {k for k in kinds if k in PRIMARY_STATEMENTS}
@@ -164,7 +165,7 @@ def measure(pdf: Path, kind: str, fiscal: int | None, pages_dir: Path | None) ->
         "found": [c for c in expected if c in found],
         "missing": [c for c in expected if c not in found],
         "margin_items": margin,
-        "why_none": None if printed else why_no_statements(lines),
+        "why_none": None if printed else why_no_statements([page_lines(p) for p in pages]),
         "checked": len(checks), "holding": sum(c.holds for c in checks),
         "broken": [f"{c.identity} ({c.period}, p.{c.page + 1})" for c in checks if not c.holds],
         "load_seconds": round(loaded - started, 2), "read_seconds": round(read - loaded, 3),

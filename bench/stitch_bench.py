@@ -84,13 +84,13 @@ class RecordingClient:
 
 
 def sample_document(folder: Path):
-    from rag_assets.core.footnotes.stitching import build_footnote_index
-    from rag_assets.core.ingest.documents import load_document
+    """The sample earnings release's pages and footnote index, read by the ingest chain."""
+    from rag_assets.core.chunks.report import process_report
     from rag_assets.samples.earnings import build_earnings_release
 
     files = build_earnings_release(folder / "reports", folder / "questions")
-    loaded = load_document(files[0].path)
-    return loaded.pages, build_footnote_index(loaded.pages), files[0].path.name
+    report = process_report(files[0].path, files[0].document, files[0].year)
+    return report.pages, report.index, files[0].path.name
 
 
 def checked(pages, index, stitched) -> dict[str, int]:

@@ -54,17 +54,11 @@ class _Context:
 
 
 def chunk_frame(pdf: Path) -> Any:
-    from rag_assets.core.chunks.chunking import enriched_chunks
-    from rag_assets.core.footnotes.stitching import build_footnote_index, stitch_document
-    from rag_assets.core.ingest.context import document_context
-    from rag_assets.core.ingest.documents import load_document
+    """The enriched chunks of ``pdf`` as the ingest step writes them."""
+    from rag_assets.core.chunks.report import process_report
     from rag_assets.core.warehouse.tables import chunks_to_frame
 
-    pages = load_document(pdf, pdf_workers=2).pages
-    index = build_footnote_index(pages)
-    stitched = stitch_document(pages, index)
-    context = document_context("bench", YEAR, pages)
-    return chunks_to_frame(enriched_chunks(stitched, "bench", YEAR, index, context=context))
+    return chunks_to_frame(process_report(pdf, "bench", YEAR).enriched_chunks)
 
 
 def engine(database: str) -> tuple[Any, Any]:

@@ -118,7 +118,7 @@ def test_quiet_console_still_records_info_events_in_the_instance(tmp_path, repor
     assert " - dagster - " not in out + err  # nothing of Dagster's log on the terminal
     messages = [e.user_message for e in logs if e.level == logging.INFO and not e.is_dagster_event]
     assert any(m.startswith("note.txt: 1 pages") for m in messages)  # but all of it in the run
-    assert progress.step == "raw_pages"  # the listener saw the run's events as they came
+    assert progress.step == "ingest_report"  # the listener saw the run's events as they came
     assert progress.detail.startswith("note.txt: 1 pages")
 
 
@@ -129,7 +129,7 @@ def test_a_failed_ingest_run_exits_1_with_its_one_line_reason(tmp_path, dagster_
     out, err = capsys.readouterr()
     failed = [line for line in out.splitlines() if line.startswith("FAILED")]
     assert len(failed) == 1
-    assert failed[0].startswith("FAILED acme-note|2023: raw_pages: cannot ingest empty.txt")
+    assert failed[0].startswith("FAILED acme-note|2023: ingest_report: cannot ingest empty.txt")
     assert " - dagster - " not in out + err
     assert (tmp_path / "data" / "reports" / "acme-note" / "2023" / "empty.txt").exists()
 

@@ -41,6 +41,7 @@ from rag_assets.core.warehouse.connection import WAREHOUSE_SCHEMA, read_whole_ta
 from rag_assets.defs.index import document_profile, enriched_vectors, naive_vectors
 from rag_assets.defs.partitions import partition_of
 from rag_assets.defs.presentation import (
+    WRITER_POOL,
     fail,
     partition_questions,
     partition_table,
@@ -200,7 +201,7 @@ def _result_of(row):  # noqa: ANN001, ANN202 - an answers row, a QAResult
     return QAResult.model_validate_json(row.result_json)
 
 
-@dg.asset(group_name=GROUP, kinds={"duckdb"}, pool="duckdb_writer",
+@dg.asset(group_name=GROUP, kinds={"duckdb"}, pool=WRITER_POOL,
           deps=[answer_metrics],
           automation_condition=dg.AutomationCondition.eager().without(
               # the grid has gaps (no report, no questions): wait for none of them

@@ -22,11 +22,16 @@ import dagster as dg
 import pandas as pd
 
 from rag_assets.core.chunks.chunking import ChunkKind
-from rag_assets.core.ingest.routing import COVER_PAGES, cover_profile
 from rag_assets.core.retrieval.ann import AnnState
 from rag_assets.core.retrieval.embeddings import Embedder, available_cores, torch_threads_for
 from rag_assets.core.retrieval.store import LanceFolder, VectorStore, index_partition
-from rag_assets.core.warehouse.tables import frame_to_chunks, frame_to_footnotes, frame_to_pages
+from rag_assets.core.warehouse.tables import (
+    PROFILE_READ,
+    StaleTable,
+    frame_to_chunks,
+    frame_to_footnotes,
+    stored_profile,
+)
 from rag_assets.defs.partitions import partition_of, report_partitions
 from rag_assets.defs.presentation import fail, preview
 from rag_assets.defs.resources import EmbeddingsResource, RagSettings, RuntimeResource
@@ -65,6 +70,7 @@ def _embedder(
 
 
 @dg.asset(group_name=GROUP, partitions_def=report_partitions, kinds={"lancedb"},
+          ins={"raw_pages": dg.AssetIn(metadata={"columns": PROFILE_READ})},
           automation_condition=dg.AutomationCondition.eager())
 def document_profile(
     context: dg.AssetExecutionContext,
@@ -72,17 +78,20 @@ def document_profile(
     raw_pages: pd.DataFrame,
 ) -> dg.MaterializeResult:
     """The names a question may use for this document (registrant, ticker, a regulation's short
-    name and number, the document id): ``routed`` retrieval narrows the corpus with them."""
+    name and number, the document id): ``routed`` retrieval narrows the corpus with them. Read
+    from the cover once, at ingest: the profile ``raw_pages`` stores (its two columns alone are
+    read here)."""
     document, year = partition_of(context)
-    # the cover read as the chunk header reads it (tables in place): one reader of the registrant
-    cover = frame_to_pages(raw_pages.sort_values("page_index").head(COVER_PAGES))
-    profile = cover_profile(document, year, cover)
-    LanceFolder(settings.lancedb_dir).put_profile(
-        document, year, profile.title, profile.aliases
-    )
-    context.log.info(f"{document} {year}: aliases {profile.aliases}")
+    if raw_pages.empty:
+        fail(context, f"{document} {year}: raw_pages holds no page: ingest the report first")
+    try:
+        title, aliases = stored_profile(raw_pages)
+    except StaleTable as err:
+        fail(context, str(err))
+    LanceFolder(settings.lancedb_dir).put_profile(document, year, title, aliases)
+    context.log.info(f"{document} {year}: aliases {aliases}")
     return dg.MaterializeResult(
-        metadata={"title": profile.title or "-", "aliases": dg.MetadataValue.json(profile.aliases)}
+        metadata={"title": title or "-", "aliases": dg.MetadataValue.json(aliases)}
     )
 
 
@@ -140,10 +149,15 @@ def _vectors(
         f"({available_cores(runtime.cores)} cores, "
         f"{concurrent} embedding step(s) at once)"
     )
-    indexed = index_partition(
-        store, embedder, kind, document, year, chunks, footnotes,
-        progress=lambda done, total: context.log.info(f"embedded {done}/{total} new texts"),
-    )
+
+    def progress(done: int, total: int) -> None:
+        """A line per slice of a long embedding (the CLI's ticker shows it); none at the end,
+        which the summary below says (every line is an event the instance writes)."""
+        if done < total:
+            context.log.info(f"embedded {done}/{total} new texts")
+
+    indexed = index_partition(store, embedder, kind, document, year, chunks, footnotes,
+                              progress=progress)
     stats, written = indexed.embedding, indexed.write
     if written.fts_problem:
         context.log.warning(f"BM25 index not folded forward this time: {written.fts_problem}")

@@ -37,28 +37,15 @@ def preview(frame: pd.DataFrame, columns: list[str], width: int = 160,
     return dg.MetadataValue.md(shown.to_markdown(index=False))
 
 
-def recorded_source(context: dg.AssetExecutionContext, asset: str) -> str | None:
-    """The report version (``source_sha256``) the partition's last materialization of ``asset``
-    recorded: what an empty table cannot say in its rows."""
-    records = context.instance.fetch_materializations(
-        dg.AssetRecordsFilter(asset_key=dg.AssetKey(asset),
-                              asset_partitions=[str(context.partition_key)]),
-        limit=1,
-    ).records
-    if not records or records[0].asset_materialization is None:
-        return None
-    value = records[0].asset_materialization.metadata.get("source_sha256")
-    text = getattr(value, "value", value)
-    return text if isinstance(text, str) and text != "unknown" else None
-
-
-def fail(context: dg.AssetExecutionContext, reason: str, **details: str) -> NoReturn:
-    """One line in the log and on the asset's page, then fail this partition only (always
-    raises ``dg.Failure``: nothing after a call runs)."""
+def fail(context: dg.AssetExecutionContext, reason: str, asset_key: dg.AssetKey | None = None,
+         **details: str) -> NoReturn:
+    """One line in the log and on the asset's page (``asset_key``: the page of a step that
+    writes several assets), then fail this partition only (always raises ``dg.Failure``:
+    nothing after a call runs)."""
     context.log.error(reason)
     context.log_event(
         dg.AssetObservation(
-            asset_key=context.asset_key,
+            asset_key=asset_key or context.asset_key,
             partition=context.partition_key,
             metadata={"error": reason, **details},
         )

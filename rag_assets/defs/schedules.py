@@ -9,9 +9,10 @@ there are two, ticking at the same time (the settings' ``runtime.reingest_cron``
 
 - ``reingest_schedule`` (``ingest_job``) re-scans the report tree with the sensor's change
   detection (``sensors.scan_changes``), against what the instance says was ingested: the content
-  hash each partition's last ``raw_pages`` materialization recorded. A file whose hash differs
-  (or that was never ingested) gets a run; the automation sensor then carries the partition
-  through evaluation and generation.
+  hash each partition's last ``raw_pages`` materialization recorded, with the layout of the
+  tables it wrote (``schema_version``). A file whose hash differs, that was never ingested, or
+  whose tables have an older layout than this version reads gets a run; the automation sensor
+  then carries the partition through evaluation and generation.
 - ``reevaluate_schedule`` (``evaluation_job``) re-runs the evaluation of partitions whose report
   is unchanged but whose evaluation inputs are newer than their last ``retrieval_runs``: the
   golden questions file was edited, or the vectors were rebuilt while automation was off.
@@ -21,6 +22,7 @@ Neither requests a partition that already has a run queued or in progress.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import dagster as dg
@@ -28,6 +30,7 @@ import dagster as dg
 from rag_assets.core.evaluation.questions import questions_path
 from rag_assets.core.ingest.catalog import ReportFile, scan_reports
 from rag_assets.core.settings import Settings
+from rag_assets.core.warehouse.tables import RAW_PAGES_SCHEMA
 from rag_assets.defs.evaluation import evaluation_job
 from rag_assets.defs.ingest import ingest_job
 from rag_assets.defs.partitions import partition_key, register_partitions
@@ -52,14 +55,22 @@ def _latest(instance: dg.DagsterInstance, asset: str, key: str) -> dg.EventLogRe
     return records[0] if records else None
 
 
+def _recorded(metadata: Mapping[str, Any], name: str) -> object:
+    value = metadata.get(name)
+    return getattr(value, "value", value)
+
+
 def ingested_sha256(instance: dg.DagsterInstance, report: ReportFile) -> str | None:
-    """The report version the partition's last ``raw_pages`` materialization recorded."""
+    """The report version the partition's last ``raw_pages`` materialization recorded; None
+    when it was never ingested, or written with an older layout of the tables
+    (``schema_version``): such a partition is stale and ingested again."""
     record = _latest(instance, "raw_pages", report.partition)
     materialization = record.asset_materialization if record else None
     if materialization is None:
         return None
-    value = materialization.metadata.get("source_sha256")
-    text = getattr(value, "value", value)
+    if _recorded(materialization.metadata, "schema_version") != RAW_PAGES_SCHEMA:
+        return None
+    text = _recorded(materialization.metadata, "source_sha256")
     return text if isinstance(text, str) else None
 
 

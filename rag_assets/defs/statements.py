@@ -2,8 +2,9 @@
 each, with the accounting identities the filing prints checked beside it.
 
 A failed identity flags its rows and warns; it never blocks ingest (the rows are still the
-best reading of the page, and the answers cite them with their page and quote). Like the other
-ingest assets it is written by ``ingest_job`` (the report sensor's job: a file is its trigger).
+best reading of the page, and the answers cite them with their page and quote). It is the
+ingest step's slice of the report (``defs/ingest.py``): the facts are read on the pages the
+report's context classifies as statements, the classification ``raw_pages`` stores.
 """
 
 from collections import Counter
@@ -12,24 +13,28 @@ from collections.abc import Iterator
 import dagster as dg
 import pandas as pd
 
-from rag_assets.core.ingest.facts import missing_key_concepts, read_facts
+from rag_assets.core.chunks.report import ProcessedReport
+from rag_assets.core.ingest.facts import missing_key_concepts
 from rag_assets.core.ingest.identities import check_identities, share_holding
-from rag_assets.core.warehouse.tables import facts_to_frame, frame_to_pages
-from rag_assets.defs.partitions import partition_of
-from rag_assets.defs.presentation import partition_table, preview
+from rag_assets.core.warehouse.tables import facts_to_frame
+from rag_assets.defs.presentation import BY_PARTITION, preview
 
-GROUP = "ingest"
+# the asset, for the assets downstream that wait on it (``deps``): the ingest step writes it
+financial_statements = dg.AssetKey("financial_statements")
+STATEMENTS_OUT = dg.AssetOut(
+    metadata=BY_PARTITION, kinds={"duckdb"}, is_required=False,
+    description="Statement facts: statement, label as printed, concept, the column's period, "
+    "the value in units (scale and sign applied), page and the row as printed (what a citation "
+    "quotes); `identity_failed` flags the rows of a column whose printed identity does not "
+    "hold.")
+STATEMENT_CHECKS = [dg.AssetCheckSpec("statement_identities", asset="financial_statements")]
 
 
-@partition_table(GROUP, check_specs=[
-    dg.AssetCheckSpec("statement_identities", asset="financial_statements")])
-def financial_statements(
-    context: dg.AssetExecutionContext, raw_pages: pd.DataFrame
+def statement_outputs(
+    context: dg.AssetExecutionContext, report: ProcessedReport
 ) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
-    """Statement facts: statement, label as printed, concept, the column's period, the value in
-    units (scale and sign applied), page and the row as printed (what a citation quotes)."""
-    document, year = partition_of(context)
-    facts = read_facts(document, year, frame_to_pages(raw_pages))
+    """The facts of the report's statement pages and the identities they print."""
+    document, year, facts = report.document, report.year, report.facts
     checks = check_identities(facts)
     failed_pages = {c.page for c in checks if not c.holds}
     failed = {(f.page, f.column) for f in facts if f.page in failed_pages and f.concept}
@@ -39,13 +44,15 @@ def financial_statements(
     missing = missing_key_concepts(facts, year)
     if missing and facts:
         context.log.warning(f"{document} {year}: no {', '.join(missing)} for fiscal {year}")
-    yield dg.Output(frame, metadata={
+    yield dg.Output(frame, output_name="financial_statements", metadata={
         "rows": len(frame),
         **{f"rows_{k}": v for k, v in sorted(per_statement.items())},
         "concepts": len({f.concept for f in facts if f.concept}),
         "missing_key_concepts": ", ".join(missing) or "none",
         "identities_checked": len(checks),
         "identities_share_holding": round(share, 4) if share is not None else "n/a",
+        "source_sha256": report.loaded.sha256,
+        "seconds": report.seconds.get("facts", 0.0),
         "preview": preview(frame[frame["concept"].notna()],
                            ["statement", "concept", "label", "period", "value", "page"],
                            width=60, rows=12),
@@ -53,6 +60,7 @@ def financial_statements(
     broken = [c for c in checks if not c.holds]
     yield dg.AssetCheckResult(
         check_name="statement_identities",
+        asset_key=financial_statements,
         passed=not broken,
         severity=dg.AssetCheckSeverity.WARN,
         metadata={"checked": len(checks), "holding": len(checks) - len(broken),
@@ -65,6 +73,3 @@ def financial_statements(
                 for c in broken[:3]))
         ),
     )
-
-
-statement_assets = [financial_statements]

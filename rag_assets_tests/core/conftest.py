@@ -1,20 +1,15 @@
 """Shared fixtures for the core tests: the generated samples, built once per session, and the
-documents loaded from them (the real 10-Ks take seconds each, so each is loaded only once)."""
+reports processed from them by the platform's own chain (``process_report``: each stage worked
+out on first use and kept for the session; the real 10-Ks take seconds each, so each is loaded
+only once)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from rag_assets.core.footnotes.stitching import (
-    FootnoteIndex,
-    StitchedPage,
-    build_footnote_index,
-    stitch_document,
-)
-from rag_assets.core.ingest.documents import LoadedDocument, load_document
+from rag_assets.core.chunks.report import ProcessedReport, process_report
 from rag_assets.samples.annual_reports import build_annual_reports
 from rag_assets.samples.earnings import build_earnings_release
 from rag_assets.samples.gdpr import build_gdpr
@@ -23,30 +18,22 @@ from rag_assets_tests.real_filings import CORPORA, real_filing
 
 TEN_K = {"3m": CORPORA / "sec-10k" / "3M_2018_10K.pdf",
          "pfizer": CORPORA / "sec-10k" / "PFIZER_2021_10K.pdf"}
+TEN_K_PARTITIONS = {"3m": ("3m-10k", 2018), "pfizer": ("pfizer-10k", 2021)}
 
 
-@dataclass(frozen=True)
-class Processed:
-    """A loaded document with its footnote dictionary and stitched pages."""
-
-    doc: LoadedDocument
-    index: FootnoteIndex
-    stitched: list[StitchedPage]
+# what a fixture holds: a report through the ingest chain (pages, context, footnote index,
+# stitched text, chunks and facts)
+Processed = ProcessedReport
 
 
-def process(path: Path) -> Processed:
-    return processed(load_document(path))
+def process(path: Path, document: str = "doc", year: int = 2024) -> ProcessedReport:
+    return process_report(path, document, year)
 
 
-def process_real(path: Path) -> Processed:
+def process_real(path: Path, document: str = "doc", year: int = 2024) -> ProcessedReport:
     """A real filing of ``../shared/corpora`` processed (loaded through the session's cache of
     real filings, ``rag_assets_tests.real_filings``; skips when it is absent)."""
-    return processed(real_filing(path))
-
-
-def processed(doc: LoadedDocument) -> Processed:
-    index = build_footnote_index(doc.pages)
-    return Processed(doc=doc, index=index, stitched=stitch_document(doc.pages, index))
+    return process_report(real_filing(path), document, year)
 
 
 @pytest.fixture(scope="session")
@@ -64,17 +51,18 @@ def samples(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, int], P
 
 @pytest.fixture(scope="session")
 def earnings(samples: dict[tuple[str, int], Path]) -> Processed:
-    return process(samples[("exemplar-corp-earnings", 2024)])
+    return process(samples[("exemplar-corp-earnings", 2024)], "exemplar-corp-earnings", 2024)
 
 
 @pytest.fixture(scope="session")
 def tei(samples: dict[tuple[str, int], Path]) -> Processed:
-    return process(samples[("footnote-rag-paper", 2023)])
+    return process(samples[("footnote-rag-paper", 2023)], "footnote-rag-paper", 2023)
 
 
 @pytest.fixture(scope="session")
 def annual(samples: dict[tuple[str, int], Path]) -> dict[tuple[str, int], Processed]:
-    return {key: process(path) for key, path in samples.items() if key[0].endswith("-annual")}
+    return {key: process(path, *key) for key, path in samples.items()
+            if key[0].endswith("-annual")}
 
 
 @pytest.fixture(scope="session")
@@ -85,11 +73,11 @@ def gdpr(tmp_path_factory: pytest.TempPathFactory) -> Processed:
     base = tmp_path_factory.mktemp("gdpr")
     files = build_gdpr(base / "reports", base / "questions", CORPORA)
     assert len(files) == 1
-    return process(files[0].path)
+    return process(files[0].path, "gdpr", 2016)
 
 
 def _ten_k(name: str) -> Processed:
-    return process_real(TEN_K[name])
+    return process_real(TEN_K[name], *TEN_K_PARTITIONS[name])
 
 
 # Session scope (not module scope): test_documents and test_footnotes both use the 10-Ks, and

@@ -12,7 +12,7 @@ from pathlib import Path
 import dagster as dg
 
 from rag_assets.definitions import defs
-from rag_assets.defs.ingest import raw_pages
+from rag_assets.defs.ingest import ingest_report
 from rag_assets.defs.partitions import partition_key, register_partitions
 from rag_assets.defs.resources import default_resources
 from rag_assets.defs.sensors import automation_sensor
@@ -118,7 +118,7 @@ def test_the_repo_instance_pools_warehouse_writers_and_shows_no_community_popup(
         # a killed run's slot is freed: the pool's only slot is not held forever
         assert instance.run_monitoring_settings["free_slots_after_run_end_seconds"] > 0
         register_partitions(instance, {"acme-annual"}, {"2024"})
-        result = dg.materialize([raw_pages], partition_key=partition_key("acme-annual", 2024),
+        result = dg.materialize([ingest_report], partition_key=partition_key("acme-annual", 2024),
                                 instance=instance,
                                 resources=default_resources(str(tmp_path / "data")))
         assert result.success

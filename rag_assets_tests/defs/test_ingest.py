@@ -23,7 +23,7 @@ def test_partition_materializes_every_table_with_checks_passing(data_dir, instan
     checks = {e.check_name: e for e in result.get_asset_check_evaluations()}
     assert set(checks) == {
         "footnote_coverage", "naive_chunks_quality", "enriched_chunks_quality",
-        "footnote_colocation", "text_conservation", "citation_counts",
+        "footnote_colocation", "text_conservation", "citation_counts", "statement_identities",
     }
     assert all(e.passed for e in checks.values())
     conservation = checks["text_conservation"].metadata
@@ -116,7 +116,7 @@ def test_a_damaged_pdf_is_ingested_from_its_repair_and_flagged_pages_reported(
     import shutil
 
     from rag_assets.core.ingest.pdf import reader
-    from rag_assets.defs.ingest import raw_pages
+    from rag_assets.defs.ingest import ingest_report
     from rag_assets.defs.partitions import partition_key
     from rag_assets.defs.resources import default_resources
     from rag_assets_tests.real_filings import CORPORA
@@ -135,7 +135,7 @@ def test_a_damaged_pdf_is_ingested_from_its_repair_and_flagged_pages_reported(
 
     monkeypatch.setattr(reader, "align_tables", broken)
     result = dg.materialize(  # raw_pages alone: what the reading reports
-        [raw_pages], partition_key=partition_key("broken", 2023), instance=instance,
+        [ingest_report], partition_key=partition_key("broken", 2023), instance=instance,
         resources=default_resources(str(data_dir)), raise_on_error=False,
     )
     assert result.success

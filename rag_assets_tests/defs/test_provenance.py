@@ -9,7 +9,7 @@ import dagster as dg
 import duckdb
 
 from rag_assets.core.ingest.documents import file_sha256
-from rag_assets.defs.ingest import FILE_TAG, READ_SHA256_TAG, SHA256_TAG, raw_pages
+from rag_assets.defs.ingest import FILE_TAG, READ_SHA256_TAG, SHA256_TAG, ingest_report
 from rag_assets.defs.partitions import partition_key, register_partitions
 from rag_assets.defs.resources import default_resources
 
@@ -18,10 +18,12 @@ V2 = V1 + "Costs fell 3% in the second half.\n"
 
 
 def ingest(instance: dg.DagsterInstance, data: Path, tags: dict[str, str]):
-    result = dg.materialize([raw_pages], partition_key=partition_key("northwind-note", 2023),
-                            instance=instance, resources=default_resources(str(data)), tags=tags)
+    result = dg.materialize([ingest_report], partition_key=partition_key("northwind-note", 2023),
+                            instance=instance, resources=default_resources(str(data)), tags=tags,
+                            selection=["raw_pages"])
     assert result.success
-    [materialization] = result.asset_materializations_for_node("raw_pages")
+    [materialization] = [m for m in result.asset_materializations_for_node("ingest_report")
+                         if m.asset_key == dg.AssetKey("raw_pages")]
     metadata = {k: getattr(v, "value", v) for k, v in materialization.metadata.items()}
     run = instance.get_run_by_id(result.run_id)
     return metadata, run.tags

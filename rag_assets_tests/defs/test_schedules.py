@@ -13,8 +13,9 @@ import pytest
 
 from rag_assets.core.ingest.documents import file_sha256
 from rag_assets.core.settings import Settings
+from rag_assets.core.warehouse.tables import RAW_PAGES_SCHEMA
 from rag_assets.definitions import defs
-from rag_assets.defs.ingest import raw_pages
+from rag_assets.defs.ingest import ingest_report
 from rag_assets.defs.partitions import partition_key, register_partitions
 from rag_assets.defs.resources import RagSettings, default_resources
 from rag_assets.defs.schedules import reevaluate_schedule, reingest_schedule
@@ -43,7 +44,7 @@ def tick(schedule: dg.ScheduleDefinition, instance: dg.DagsterInstance, data_dir
 def ingest_raw_pages(instance: dg.DagsterInstance, data_dir: Path, document: str, year: int):
     """A real ingest of the partition's pages: what the schedule reads the ingested hash from."""
     register_partitions(instance, {document}, {str(year)})
-    result = dg.materialize([raw_pages], partition_key=partition_key(document, year),
+    result = dg.materialize([ingest_report], partition_key=partition_key(document, year),
                             instance=instance, resources=default_resources(str(data_dir)))
     assert result.success
 
@@ -78,6 +79,25 @@ def test_a_tick_requests_ingest_for_the_new_report_only(tmp_path: Path):
         unchanged.write_text(NOTE + "Costs fell.\n", encoding="utf-8")
         assert {str(r.partition_key) for r in tick(reingest_schedule, instance, data)} == {
             "acme-annual|2024", "northwind-note|2023"}
+
+
+@pytest.mark.parametrize(("layout", "ingested_again"), [
+    (RAW_PAGES_SCHEMA, False), (RAW_PAGES_SCHEMA - 1, True), (None, True)])
+def test_a_partition_written_with_an_older_layout_is_ingested_again(
+        tmp_path: Path, layout: int | None, ingested_again: bool):
+    """Same file, same hash: only the layout its tables were written with (``schema_version``
+    in the raw_pages materialization; none before there was one) makes it stale."""
+    data = tmp_path / "data"
+    report = write(data, "northwind-note", 2023, NOTE)
+    with dg.instance_for_test() as instance:
+        register_partitions(instance, {"northwind-note"}, {"2023"})
+        recorded = {"source_sha256": file_sha256(report)}
+        if layout is not None:
+            recorded["schema_version"] = layout
+        instance.report_runless_asset_event(dg.AssetMaterialization(
+            "raw_pages", partition="northwind-note|2023", metadata=recorded))
+        requested = [str(r.partition_key) for r in tick(reingest_schedule, instance, data)]
+        assert requested == (["northwind-note|2023"] if ingested_again else [])
 
 
 def test_a_partition_with_a_run_in_progress_is_not_requested_again(tmp_path: Path):

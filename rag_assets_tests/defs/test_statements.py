@@ -10,18 +10,22 @@ import dagster as dg
 import duckdb
 import pytest
 
-from rag_assets.defs.ingest import raw_pages
+from rag_assets.defs.ingest import ingest_report
 from rag_assets.defs.partitions import partition_key, register_partitions
 from rag_assets.defs.resources import default_resources
-from rag_assets.defs.statements import financial_statements
 
 TEN_K = Path(__file__).resolve().parents[2].parent / "shared/corpora/sec-10k/3M_2018_10K.pdf"
 
 
 def _run(data_dir: Path, instance: dg.DagsterInstance, document: str, year: int):
-    return dg.materialize([raw_pages, financial_statements],
+    return dg.materialize([ingest_report],
                           partition_key=partition_key(document, year), instance=instance,
                           resources=default_resources(str(data_dir)), raise_on_error=False)
+
+
+def _identities(result: dg.ExecuteInProcessResult) -> dg.AssetCheckEvaluation:
+    return next(e for e in result.get_asset_check_evaluations()
+                if e.check_name == "statement_identities")
 
 
 def _facts(data_dir: Path, document: str) -> list[tuple]:
@@ -51,8 +55,7 @@ def test_financial_statements_of_a_real_10k(tmp_path: Path) -> None:
         meta = materialization.materialization.metadata
         assert meta["rows_income_statement"].value > 30 and meta["rows_cash_flow"].value > 60
         assert meta["missing_key_concepts"].value == "none"
-        [check] = result.get_asset_check_evaluations()
-        assert check.check_name == "statement_identities"
+        check = _identities(result)
         assert check.metadata["checked"].value >= 3
         assert check.metadata["holding"].value == check.metadata["checked"].value
         facts = _facts(data, "3m-10k")
@@ -64,5 +67,5 @@ def test_financial_statements_of_a_real_10k(tmp_path: Path) -> None:
         result = _run(data, instance, "northwind-note", 2018)
         assert result.success
         assert _facts(data, "northwind-note") == []
-        [check] = result.get_asset_check_evaluations()
+        check = _identities(result)
         assert check.passed and "no statement identity" in (check.description or "")

@@ -1,4 +1,5 @@
-"""A warehouse written by an earlier version (fewer columns) keeps working after an upgrade."""
+"""A warehouse written by an earlier version (fewer columns) takes the new partitions after an
+upgrade, and its old partitions are known for what they are: stale, to be ingested again."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ from pathlib import Path
 
 import dagster as dg
 import duckdb
+import pytest
 
-from rag_assets.core.warehouse.tables import frame_to_pages
+from rag_assets.core.warehouse.tables import StaleTable, frame_to_pages
 from rag_assets_tests.defs.conftest import materialize
 
 OLD_RAW_PAGES = """
@@ -40,6 +42,6 @@ def test_new_columns_are_added_to_an_old_table(data_dir: Path, instance: dg.Dags
         con.close()
     assert {"line_sizes", "body_size"} <= set(columns)
     assert len(old) == 1 and len(new) == 1
-    page = frame_to_pages(old)[0]  # the old partition still loads: no sizes, plain-text rules
-    assert page.line_sizes == [] and page.body_size == 0.0 and page.note_lines == [2]
+    with pytest.raises(StaleTable, match=r"raw_pages of old-report 2020 written with an older"):
+        frame_to_pages(old)  # no reader guesses at an old layout: it says to ingest again
     assert frame_to_pages(new)[0].note_lines  # the new one has its zone

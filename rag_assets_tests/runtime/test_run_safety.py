@@ -199,9 +199,9 @@ def test_a_killed_ingest_does_not_wedge_the_next_one(tmp_path, report, instance_
     first = ingest(tmp_path, home, report, "killed")
     try:
         run = wait_until(lambda: cli_run(instance), 60, "a run recorded", first)
-        # naive_chunks writes DuckDB (pool duckdb_writer) after raw_pages and footnotes did
-        wait_until(lambda: step_started(instance, run.run_id, "naive_chunks"), 60,
-                   "naive_chunks started", first)
+        # the ingest step holds the slot of pool duckdb_writer while it writes its tables
+        wait_until(lambda: step_started(instance, run.run_id, "ingest_report"), 60,
+                   "ingest_report started", first)
         os.killpg(first.pid, signal.SIGKILL)
         first.process.wait(10)
     finally:
@@ -280,7 +280,7 @@ def test_sigterm_stops_a_command_waiting_for_a_pool_slot(tmp_path, report, insta
             lambda: next((line for line in waiter.stdout().splitlines() if "waits for" in line),
                          None), 60, "a line saying what the step waits for", waiter)
         assert notice == (
-            f"  {PARTITION[0]}|{PARTITION[1]}  raw_pages waits for a slot of pool {POOL} "
+            f"  {PARTITION[0]}|{PARTITION[1]}  ingest_report waits for a slot of pool {POOL} "
             f"(limit 1): held by run {holder_run.run_id[:8]} (step hold of holder, started, "
             "launched outside rag-assets)")
         run = cli_run(instance)

@@ -64,7 +64,9 @@ def validate_chunk_table(frame: pd.DataFrame, max_tokens: int) -> QualityReport:
         ),
     ):
         suite.add_expectation(expectation)
-    result = batch.validate(suite)
+    # BASIC: the counts and a sample of the unexpected values, all a failure line needs (the
+    # default SUMMARY also tallies them: 40% more of the check's time on a small table)
+    result = batch.validate(suite, result_format="BASIC")
     failed = []
     for outcome in result.results:
         if outcome.success:
@@ -78,7 +80,14 @@ def validate_chunk_table(frame: pd.DataFrame, max_tokens: int) -> QualityReport:
                 column=str(config.kwargs.get("column") or config.kwargs.get("column_A")),
                 success=False,
                 unexpected_count=details.get("unexpected_count"),
-                sample=list(details.get("partial_unexpected_list") or [])[:5],
+                sample=[_plain(v) for v in (details.get("partial_unexpected_list") or [])[:5]],
             )
         )
     return QualityReport(success=result.success, evaluated=len(result.results), failed=failed)
+
+
+def _plain(value: Any) -> Any:
+    """A sampled value as Python writes it (300, not ``np.int64(300)``, in a check's line)."""
+    if isinstance(value, tuple | list):
+        return type(value)(_plain(v) for v in value)
+    return value.item() if hasattr(value, "item") else value

@@ -17,9 +17,14 @@ from collections.abc import Sequence
 from pydantic import BaseModel, Field
 
 from rag_assets.core.ingest.pages import Page
-from rag_assets.core.ingest.routing import COVER_PAGES, cover_profile, display_name
+from rag_assets.core.ingest.routing import COVER_PAGES, DocumentProfile, cover_profile, display_name
 from rag_assets.core.ingest.sections import page_items, sections_of, topic_title, topics_by_page
-from rag_assets.core.ingest.statements import STATEMENT_TITLES, classify_page
+from rag_assets.core.ingest.statements import (
+    STATEMENT_TITLES,
+    StatementKind,
+    classify_pages,
+    page_lines,
+)
 from rag_assets.core.text.filing_kinds import GENERIC_ID_WORDS, form_of
 
 MAX_SECTION_CHARS = 80
@@ -31,7 +36,9 @@ MAX_ITEMS = 4  # further Items a page heads (Part II Items 1, 1A, 2, 5 share one
 class PageContext(BaseModel):
     page_index: int
     item: str | None = None  # the Item in force on the page (10-K, 10-Q by Part, 8-K)
-    statement: str | None = None  # a StatementKind (core/ingest/statements.py)
+    # what the page is (core/ingest/statements.py): the one classification, read by the chunk
+    # headers, the chunks' ``statement`` (retrieval's statement boost) and the facts reader
+    statement: StatementKind | None = None
     # section keys of the notes and headings on the page (core/ingest/sections.json)
     topics: list[str] = Field(default_factory=list)
     # the Items the page heads besides the one in force at its end
@@ -45,6 +52,9 @@ class DocumentContext(BaseModel):
     year: int
     company: str | None = None
     doc_type: str = "report"
+    # the routing profile read from the cover (``document_profile`` stores it for retrieval)
+    title: str | None = None
+    aliases: list[str] = Field(default_factory=list)
     pages: list[PageContext] = Field(default_factory=list)
 
     def page(self, page_index: int) -> PageContext:
@@ -52,6 +62,11 @@ class DocumentContext(BaseModel):
             return self.pages[page_index]
         return next((p for p in self.pages if p.page_index == page_index),
                     PageContext(page_index=page_index))
+
+    def statements(self, pages: Sequence[Page]) -> list[StatementKind | None]:
+        """The statement each of ``pages`` is, as classified at ingest (the facts reader's
+        statement pages)."""
+        return [self.page(p.page_index).statement for p in pages]
 
     def header(self, page_index: int, section: str | None = None,
                table_title: str | None = None) -> str:
@@ -65,7 +80,7 @@ class DocumentContext(BaseModel):
         for extra in (
             *page.other_items,
             page.item,
-            STATEMENT_TITLES.get(page.statement) if page.statement else None,  # type: ignore[call-overload]
+            STATEMENT_TITLES[page.statement] if page.statement else None,
             *(topic_title(t) for t in page.topics[:MAX_TOPICS]),
             _short(section, MAX_SECTION_CHARS),
             _short(table_title, MAX_TITLE_CHARS),
@@ -82,23 +97,28 @@ class DocumentContext(BaseModel):
         return " | ".join(parts)
 
 
-def document_context(document: str, year: int, pages: Sequence[Page]) -> DocumentContext:
-    """Company and form from the cover pages, Item and statement of every page."""
+def document_context(document: str, year: int, pages: Sequence[Page],
+                     profile: DocumentProfile | None = None) -> DocumentContext:
+    """Company, form and routing profile from the cover pages (``profile`` when the caller
+    read it already), the Item of every page and what each page is: the statement
+    classification (:func:`statements.classify_pages` over the pages with their tables in
+    place: a continued statement and the segment note's later pages included), made here once
+    per report."""
     cover = [p.text for p in pages[:COVER_PAGES]]
-    profile = cover_profile(document, year, pages)
+    profile = profile or cover_profile(document, year, pages)
     lines = [p.lines for p in pages]
     doc_type = form_of(document, "\n".join(cover))
     items, opened = page_items(lines, doc_type)
     topics = topics_by_page(lines, items)
+    kinds = classify_pages([page_lines(p) for p in pages])
     return DocumentContext(
         document=document, year=year, company=company_name(document, profile.title),
-        doc_type=doc_type,
+        doc_type=doc_type, title=profile.title, aliases=profile.aliases,
         pages=[
-            PageContext(page_index=p.page_index, item=item,
-                        statement=classify_page(page_lines, item), topics=page_topics,
+            PageContext(page_index=p.page_index, item=item, statement=kind, topics=page_topics,
                         other_items=[i for i in heads if i != item and _routable(i)][:MAX_ITEMS])
-            for p, page_lines, item, page_topics, heads in zip(
-                pages, lines, items, topics, opened, strict=True)
+            for p, item, kind, page_topics, heads in zip(
+                pages, items, kinds, topics, opened, strict=True)
         ],
     )
 

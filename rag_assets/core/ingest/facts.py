@@ -17,13 +17,14 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from rag_assets.core.ingest.context import DocumentContext, document_context
 from rag_assets.core.ingest.pages import Page
 from rag_assets.core.ingest.statement_tables import (
     CHANGE_HEADING,
     StatementTable,
     read_statement_tables,
 )
-from rag_assets.core.ingest.statements import StatementKind, classify_pages, page_lines
+from rag_assets.core.ingest.statements import StatementKind
 from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
 
 CONCEPT_MAP_FILE = Path(__file__).with_name("concept_map.json")
@@ -164,16 +165,20 @@ def _table_facts(document: str, year: int, table: StatementTable) -> Iterable[St
 def extract_facts(
     document: str, year: int, pages: Sequence[Page], kinds: Sequence[StatementKind | None]
 ) -> list[StatementFact]:
-    """Every value of every statement page (``kinds`` from ``statements.classify_pages``)."""
+    """Every value of every statement page (``kinds``: what each page is, as classified at
+    ingest: ``DocumentContext.statements``)."""
     out: list[StatementFact] = []
     for table in read_statement_tables(pages, kinds):
         out.extend(facts_of_table(document, year, table))
     return out
 
 
-def read_facts(document: str, year: int, pages: Sequence[Page]) -> list[StatementFact]:
-    """Every statement fact of a filing's pages: the statement pages found as at ingest."""
-    return extract_facts(document, year, pages, classify_pages([page_lines(p) for p in pages]))
+def read_facts(document: str, year: int, pages: Sequence[Page],
+               context: DocumentContext | None = None) -> list[StatementFact]:
+    """Every statement fact of a filing's pages, on the statement pages its context names
+    (``context``: the one ``raw_pages`` stores; worked out from the pages when not given)."""
+    context = context or document_context(document, year, pages)
+    return extract_facts(document, year, pages, context.statements(pages))
 
 
 KEY_CONCEPTS = ("revenue", "net_income", "total_assets", "operating_cash_flow",

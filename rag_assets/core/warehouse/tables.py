@@ -15,18 +15,25 @@ import pandas as pd
 
 from rag_assets.core.chunks.chunking import Chunk
 from rag_assets.core.footnotes.stitching import Citation, Footnote, FootnoteIndex, StitchedPage
-from rag_assets.core.ingest.context import DocumentContext, PageContext, document_context
+from rag_assets.core.ingest.context import DocumentContext
 from rag_assets.core.ingest.facts import StatementFact
 from rag_assets.core.ingest.pages import Page, PageFault, TableBlock, TextSource
 
-# the document context beside each page's Item and statement (frame_to_context reads it back)
+# the document context beside each page's Item and statement, and the routing profile of its
+# cover (document_profile reads those two columns alone)
 CONTEXT_COLUMNS = ["company", "doc_type", "topics", "other_items"]
+PROFILE_COLUMNS = ["profile_title", "profile_aliases"]
 RAW_PAGE_COLUMNS = [
     "document", "year", "page_index", "page_label", "section", "item", "statement", "text",
     "note_lines", "line_sizes", "body_size", "tables_json", "tables_markdown", "n_tables",
     "n_chars", "n_table_chars", "source_file", "sha256", "text_source", "text_note", "faults",
-    *CONTEXT_COLUMNS,
+    *CONTEXT_COLUMNS, *PROFILE_COLUMNS, "schema_version",
 ]
+# The layout of raw_pages (its columns and what they hold; the other tables of a partition are
+# written with it, by the same step): raised with every change to it. A partition written with
+# an older layout is stale: the nightly reingest_schedule ingests it again, and no reader
+# guesses at it meanwhile (``StaleTable``).
+RAW_PAGES_SCHEMA = 2
 FOOTNOTE_COLUMNS = [
     "document", "year", "footnote_id", "marker", "style", "status", "text", "page_index", "line",
     "also_defined_on", "spans", "cited_pages", "citing_sentences", "cites", "source_sha256",
@@ -56,7 +63,7 @@ EMPTY_FACTS = pd.DataFrame(columns=FACT_COLUMNS)
 INTEGER_COLUMNS = {
     "year", "page_index", "n_tables", "n_chars", "n_table_chars", "line", "end_offset",
     "table_index", "seq", "page_start", "page_end", "n_tokens", "rank", "fiscal_year",
-    "months", "page", "column", "row",
+    "months", "page", "column", "row", "schema_version",
 }
 BOOLEAN_COLUMNS = {"total", "identity_failed"}
 
@@ -111,10 +118,9 @@ def pages_to_frame(
     context: DocumentContext | None = None,
 ) -> pd.DataFrame:
     """One row per page, with what ``context`` says of it (the 10-K Item and the statement it
-    belongs to, its note topics and the other Items it heads; the company and form on every
-    row: the chunkers read the whole context back, :func:`frame_to_context`) and where its text
-    came from (``text_source``: "text", "ocr" or "none"; ``text_note``: how OCR read it or why
-    it has no text)."""
+    is, its note topics and the other Items it heads; the company, form and cover profile on
+    every row) and where its text came from (``text_source``: "text", "ocr" or "none";
+    ``text_note``: how OCR read it or why it has no text), in layout ``RAW_PAGES_SCHEMA``."""
     rows = []
     for p in pages:
         page_context = context.page(p.page_index) if context else None
@@ -140,63 +146,63 @@ def pages_to_frame(
                 "doc_type": context.doc_type if context else None,
                 "topics": json.dumps(page_context.topics) if page_context else None,
                 "other_items": json.dumps(page_context.other_items) if page_context else None,
+                "profile_title": context.title if context else None,
+                "profile_aliases": json.dumps(context.aliases) if context else None,
+                "schema_version": RAW_PAGES_SCHEMA,
             }
         )
     return _frame(rows, RAW_PAGE_COLUMNS)
 
 
-def frame_to_context(frame: pd.DataFrame, document: str, year: int,
-                     pages: Sequence[Page] | None = None) -> DocumentContext:
-    """The document context ``raw_pages`` was written with, read back rather than worked out
-    again from its pages in each chunk step (the same value: both read the same pages); worked
-    out from its pages (``pages``, else the frame's) for a partition written before the context
-    was stored."""
-    if frame.empty or any(c not in frame.columns for c in CONTEXT_COLUMNS) \
-            or frame[CONTEXT_COLUMNS[1:]].isna().any(axis=None):  # a company may be unknown
-        return document_context(document, year,
-                                pages if pages is not None else frame_to_pages(frame))
-    rows = frame.sort_values("page_index")
-    return DocumentContext(
-        document=document, year=year, company=_none(rows.company.iloc[0]),
-        doc_type=str(rows.doc_type.iloc[0]),
-        pages=[
-            PageContext(page_index=int(row.page_index), item=_none(row.item),
-                        statement=_none(row.statement), topics=json.loads(row.topics),
-                        other_items=json.loads(row.other_items))
-            for row in rows.itertuples(index=False)
-        ],
-    )
+# what document_profile reads of raw_pages
+PROFILE_READ = ["document", "year", "schema_version", *PROFILE_COLUMNS]
 
 
-def _json_list(cell: object) -> list[Any]:
-    """A JSON list column's value; an empty list for a missing cell (a page with nothing to
-    list)."""
-    return cast(list[Any], json.loads(cell)) if isinstance(cell, str) else []
+def stored_profile(frame: pd.DataFrame) -> tuple[str | None, list[str]]:
+    """The cover's routing profile (title, aliases) that ``raw_pages`` rows of one partition
+    store (each row holds the same); ``StaleTable`` for rows of an older layout."""
+    check_schema(frame)
+    row = frame.iloc[0]
+    return _none(row.profile_title), list(json.loads(row.profile_aliases))
+
+
+class StaleTable(ValueError):
+    """Rows written with an older layout than this version reads: re-ingest the partition."""
+
+
+def check_schema(frame: pd.DataFrame) -> None:
+    """Raises ``StaleTable`` naming the partitions of ``frame`` (``raw_pages`` rows) written
+    with another layout than ``RAW_PAGES_SCHEMA``."""
+    versions = frame["schema_version"] if "schema_version" in frame.columns \
+        else pd.Series(pd.NA, index=frame.index)
+    stale = frame[versions.isna() | (versions != RAW_PAGES_SCHEMA)]
+    if len(stale):
+        names = sorted({f"{d} {y}" for d, y in zip(stale.document, stale.year, strict=True)})
+        raise StaleTable(
+            f"raw_pages of {', '.join(names[:5])}{' ...' if len(names) > 5 else ''} written "
+            f"with an older layout (this version reads layout {RAW_PAGES_SCHEMA}): ingest it "
+            "again (`rag-assets ingest`, or the nightly reingest_schedule does)")
 
 
 def frame_to_pages(frame: pd.DataFrame) -> list[Page]:
-    out = []
-    for row in frame.sort_values("page_index").itertuples(index=False):
-        out.append(
-            Page(
-                page_index=int(row.page_index),
-                page_label=_none(row.page_label),
-                section=_none(row.section),
-                text=row.text,
-                note_lines=json.loads(row.note_lines),
-                # a partition written before type sizes were kept has none: plain-text rules
-                line_sizes=json.loads(row.line_sizes) if isinstance(row.line_sizes, str) else [],
-                body_size=0.0 if pd.isna(row.body_size) else float(row.body_size),
-                tables=[TableBlock.model_validate(t) for t in json.loads(row.tables_json)],
-                # a partition written before the text source was kept: its text layer's
-                # a stored value, checked by Page
-                text_source=cast(TextSource, _none(getattr(row, "text_source", None)) or "text"),
-                text_note=_none(getattr(row, "text_note", None)),
-                faults=[PageFault.model_validate(f) for f in _json_list(getattr(row, "faults",
-                                                                               None))],
-            )
+    """The pages of ``raw_pages`` rows (``StaleTable`` for rows of an older layout)."""
+    check_schema(frame)
+    return [
+        Page(
+            page_index=int(row.page_index),
+            page_label=_none(row.page_label),
+            section=_none(row.section),
+            text=row.text,
+            note_lines=json.loads(row.note_lines),
+            line_sizes=json.loads(row.line_sizes),
+            body_size=float(row.body_size),
+            tables=[TableBlock.model_validate(t) for t in json.loads(row.tables_json)],
+            text_source=cast(TextSource, row.text_source),  # a stored value, checked by Page
+            text_note=_none(row.text_note),
+            faults=[PageFault.model_validate(f) for f in json.loads(row.faults)],
         )
-    return out
+        for row in frame.sort_values("page_index").itertuples(index=False)
+    ]
 
 
 def index_to_frames(
@@ -265,10 +271,7 @@ def frame_to_footnotes(dictionary: pd.DataFrame) -> list[Footnote]:
     return [
         Footnote(
             footnote_id=r.footnote_id, marker=r.marker, style=r.style, text=r.text,
-            page_index=int(r.page_index),
-            # a table written before the line was kept: the first line of its page's span
-            line=int(r.line) if not pd.isna(getattr(r, "line", None))
-            else min(json.loads(r.spans)[str(int(r.page_index))]),
+            page_index=int(r.page_index), line=int(r.line),
             also_defined_on=json.loads(r.also_defined_on),
             spans={int(k): v for k, v in json.loads(r.spans).items()},
             cited_pages=json.loads(r.cited_pages),
@@ -323,43 +326,6 @@ def frame_to_chunks(frame: pd.DataFrame) -> list[Chunk]:
         r["context"] = _none(r.get("context")) or ""
         out.append(Chunk.model_validate(r))
     return out
-
-
-def source_versions(
-    frames: dict[str, pd.DataFrame], recorded: dict[str, str | None] | None = None
-) -> dict[str, list[str]]:
-    """The report versions (SHA-256 of the file) each table's rows were built from: more than
-    one version among a partition's tables means a run stopped half-way (new pages, old
-    footnotes). ``raw_pages`` keeps it in ``sha256``, the tables built from it in
-    ``source_sha256``; a table with no rows says what its last write recorded (``recorded``);
-    rows written before that column existed say nothing."""
-    recorded = recorded or {}
-    out = {}
-    for name, frame in frames.items():
-        column = "sha256" if name == "raw_pages" else "source_sha256"
-        values = frame[column].dropna().unique() if column in frame.columns else []
-        if not len(frame) and recorded.get(name):
-            values = [recorded[name]]
-        out[name] = sorted(str(v) for v in values)
-    return out
-
-
-def source_of(name: str, frame: pd.DataFrame) -> str | None:
-    """The one report version a table's rows come from (None when unknown or mixed)."""
-    versions = source_versions({name: frame})[name]
-    return versions[0] if len(versions) == 1 else None
-
-
-def mixed_versions(
-    frames: dict[str, pd.DataFrame], recorded: dict[str, str | None] | None = None
-) -> str | None:
-    """One line naming the tables that disagree on the report version, or None."""
-    versions = source_versions(frames, recorded)
-    if len({v for vs in versions.values() for v in vs}) <= 1:
-        return None
-    shown = ", ".join(f"{name} {'/'.join(v[:12] for v in vs)}" for name, vs in versions.items()
-                      if vs)
-    return f"mixed report versions ({shown}): re-materialize the partition's ingest assets"
 
 
 def _none(value: object) -> str | None:

@@ -29,7 +29,7 @@ SMALL = ChunkSettings(max_tokens=112, overlap_tokens=16)  # the longest block (7
 
 
 def _naive(p: Processed, settings: ChunkSettings | None = None) -> list[Chunk]:
-    return naive_chunks(p.doc.pages, "doc", 2024, p.index, settings)
+    return naive_chunks(p.pages, "doc", 2024, p.index, settings)
 
 
 def _enriched(p: Processed, settings: ChunkSettings | None = None) -> list[Chunk]:

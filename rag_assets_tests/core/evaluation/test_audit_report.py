@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import pytest
 
-from rag_assets.core.chunks.chunking import colocation, enriched_chunks, naive_chunks
+from rag_assets.core.chunks.chunking import colocation
 from rag_assets.core.evaluation.audit_data import anchor
 from rag_assets.core.evaluation.audit_report import AuditReport, build_audit_report
 from rag_assets.core.evaluation.coverage_heatmap import chunk_coverage, heatmap_figure
@@ -50,19 +50,18 @@ def hostile_text(payload: str = "alert(1)") -> str:
     )
 
 
-def tables_of(processed: Processed, document: str, year: int) -> dict[str, pd.DataFrame]:
-    pages = processed.doc.pages
-    context = document_context(document, year, pages)
+def tables_of(processed: Processed) -> dict[str, pd.DataFrame]:
+    """The ingest tables of a processed report, as the ingest step writes them."""
+    document, year = processed.document, processed.year
     dictionary, registry = index_to_frames(processed.index, document, year)
     return {
-        "raw_pages": pages_to_frame(pages, document, year, "report", "sha", context),
+        "raw_pages": pages_to_frame(processed.pages, document, year, "report", "sha",
+                                    processed.context),
         "footnote_dictionary": dictionary,
         "footnote_registry": registry,
         "stitched_text": stitched_to_frame(processed.stitched, document, year),
-        "naive_chunks": chunks_to_frame(naive_chunks(pages, document, year, processed.index,
-                                                     context=context)),
-        "enriched_chunks": chunks_to_frame(enriched_chunks(processed.stitched, document, year,
-                                                           processed.index, context=context)),
+        "naive_chunks": chunks_to_frame(processed.naive_chunks),
+        "enriched_chunks": chunks_to_frame(processed.enriched_chunks),
     }
 
 
@@ -83,7 +82,7 @@ def build_earnings_report(earnings: Processed,
     """The earnings release's report: its ingest tables and two small summaries (the enriched
     one quoting the first footnote's definition, cited on its page); no retrieval or answers."""
     document, year = "exemplar-corp-earnings", 2024
-    tables = tables_of(earnings, document, year)
+    tables = tables_of(earnings)
     first = earnings.index.footnotes[0]
     tables["summaries"] = summary_frame(
         document, year,
@@ -151,9 +150,7 @@ def test_coverage_per_chunk_matches_colocation(earnings: Processed, earnings_rep
     naive = chunk_coverage(tables["naive_chunks"])
     mean = lambda vs: sum(v for v in vs if v is not None) / sum(v is not None for v in vs)  # noqa: E731
     assert mean(enriched) > mean(naive)  # the point of enriched chunks, seen in the heatmap
-    context = document_context("d", 2024, earnings.doc.pages)
-    pairs, colocated = colocation(enriched_chunks(earnings.stitched, "d", 2024, earnings.index,
-                                                  context=context))
+    pairs, colocated = colocation(earnings.enriched_chunks)
     assert report.data.scorecard[5][1].startswith(f"{colocated}/{pairs}")
     # the heatmap ticks whole chunk indices and one row per kind, also for a single chunk
     # (never -0.4 ... 0.4)
@@ -199,7 +196,7 @@ def test_conservation_recomputed_from_stored_tables(earnings: Processed, tmp_pat
     """Without a run's check figures, text conservation is computed again from the stored
     pages, footnotes and stitched text: 0 words lost, and a word cut from the stored stitched
     text is found lost."""
-    tables = tables_of(earnings, "exemplar-corp-earnings", 2024)
+    tables = tables_of(earnings)
     report = build_audit_report("exemplar-corp-earnings", 2024, tables, tmp_path / "a")
     assert report.data.figures["words_lost"] == 0
     assert report.data.figures["words_checked"] > 1000
@@ -247,10 +244,10 @@ def hostile_report(out_dir: Path, payload: str = "alert(1)") -> AuditReport:
     question, claim and quote) and the partition's name (title, ids, the JSON block)."""
     source = out_dir / "hostile.txt"
     source.write_text(hostile_text(payload), encoding="utf-8")
-    processed = process(source)
-    assert processed.index.footnotes and "<script>" in processed.index.footnotes[0].text
     document, year = "hostile-corp", 2024
-    tables = tables_of(processed, document, year)
+    processed = process(source, document, year)
+    assert processed.index.footnotes and "<script>" in processed.index.footnotes[0].text
+    tables = tables_of(processed)
     evil = f"Revenue rose 9% <script>{payload}</script> javascript:{payload}"
     tables["summaries"] = summary_frame(document, year, [evil],
                                         [evil + f" <img src=x onerror={payload}>"])
@@ -300,7 +297,7 @@ def test_a_flagged_page_is_stored_and_listed_in_the_report(earnings: Processed,
     document, year = "exemplar-corp-earnings", 2024
     fault = PageFault.of(1, "aligned_tables", ValueError("max() arg is an empty sequence"))
     pages = [p.model_copy(update={"faults": [fault]}) if p.page_index == 1 else p
-             for p in earnings.doc.pages]
+             for p in earnings.pages]
     raw = pages_to_frame(pages, document, year, "report", "sha",
                          document_context(document, year, pages))
     assert [p.faults for p in frame_to_pages(raw)] == [p.faults for p in pages]
@@ -310,6 +307,6 @@ def test_a_flagged_page_is_stored_and_listed_in_the_report(earnings: Processed,
                                         "cause": "ValueError: max() arg is an empty sequence"}]
     assert "| 2 |" in report.markdown and "max() arg is an empty sequence" in report.markdown
     assert "page-faults" in report.html_path.read_text(encoding="utf-8")
-    clean = build_audit_report(document, year, tables_of(earnings, document, year),
+    clean = build_audit_report(document, year, tables_of(earnings),
                                tmp_path / "clean")
     assert clean.data.page_faults == [] and "Pages flagged" not in clean.markdown

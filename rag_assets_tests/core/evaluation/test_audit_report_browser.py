@@ -221,7 +221,7 @@ def test_a_real_10k_report_in_the_browser(three_m: Processed, browser: Any,
     from selenium.webdriver.common.by import By
 
     document, year = "3m-10k", 2018
-    tables = tables_of(three_m, document, year)
+    tables = tables_of(three_m)
     report = build_audit_report(document, year, tables, tmp_path / "audit" / document / str(year))
     load(browser, report.html_path)
     assert browser.title == f"Audit report: {document} {year}"

@@ -30,7 +30,7 @@ DEFINITION_LINE_RE = re.compile(r"^\s*\[\d{1,3}\] ")
 
 
 def _page_of(processed: Processed, needle: str) -> int:
-    found = [p.page_index for p in processed.doc.pages if needle in p.text]
+    found = [p.page_index for p in processed.pages if needle in p.text]
     assert len(found) == 1, (needle, found)
     return found[0]
 
@@ -120,12 +120,12 @@ def test_no_definition_line_or_furniture_is_left(earnings: Processed) -> None:
         assert ern.HEADER not in page.text
     # the source did have both on every page
     assert all(ern.HEADER in p.text and f"Page {p.page_index + 1}/8" in p.text
-               for p in earnings.doc.pages)
+               for p in earnings.pages)
 
 
 def test_stitched_blocks_are_dictionary_definitions(earnings: Processed) -> None:
     definitions = {(f.marker, f.text) for f in earnings.index.footnotes}
-    source = " ".join(" ".join(p.text for p in earnings.doc.pages).split())
+    source = " ".join(" ".join(p.text for p in earnings.pages).split())
     n_blocks = 0
     for page in earnings.stitched:
         for match in FOOTNOTE_BLOCK_RE.finditer(page.text):
@@ -148,7 +148,7 @@ def test_every_text_citation_is_followed_by_its_block(earnings: Processed) -> No
 
 
 def test_index_is_deterministic(earnings: Processed, samples: dict[tuple[str, int], Path]) -> None:
-    again = build_footnote_index(earnings.doc.pages)
+    again = build_footnote_index(earnings.pages)
     assert again.model_dump() == earnings.index.model_dump()
     reloaded = process(samples[("exemplar-corp-earnings", 2024)])
     assert reloaded.index.model_dump() == earnings.index.model_dump()
@@ -267,13 +267,13 @@ def test_gdpr_points_and_references_are_not_footnotes(gdpr: Processed) -> None:
     assert {f.style for f in index.footnotes} == {"paren-number"}
     assert {c.style for c in index.citations} == {"paren-number"}
     # "(a)" points are everywhere in the articles, and none of them was taken for a note
-    assert sum(ln.lstrip().startswith("(a) ") for p in gdpr.doc.pages for ln in p.lines) > 50
+    assert sum(ln.lstrip().startswith("(a) ") for p in gdpr.pages for ln in p.lines) > 50
     # "Article 6(1)" and recital numbers "(1) The protection ..." are not citations: every
     # citation stands after some text on its line, and each one resolves to a definition
     assert len(index.citations) == 21  # each of the 21 Official Journal notes, once
     assert all(c.footnote_id for c in index.citations)
     for c in index.citations:
-        line = gdpr.doc.pages[c.page_index].lines[c.line]
+        line = gdpr.pages[c.page_index].lines[c.line]
         start = c.end - len(c.marker)
         assert line[start : c.end] == c.marker
         assert line[:start].strip() and not line[:start].rstrip().endswith(("Article", ")"))
@@ -296,7 +296,7 @@ def test_gdpr_footnote_17_is_cited(gdpr: Processed) -> None:
 
 
 def test_gdpr_index_is_deterministic(gdpr: Processed) -> None:
-    assert build_footnote_index(gdpr.doc.pages).model_dump() == gdpr.index.model_dump()
+    assert build_footnote_index(gdpr.pages).model_dump() == gdpr.index.model_dump()
 
 
 # --- real 10-Ks -----------------------------------------------------------------------------

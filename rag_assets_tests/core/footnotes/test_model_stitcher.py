@@ -93,7 +93,7 @@ def assert_never_worse(result: ModelStitchResult, earnings, pages=None, index=No
     """Whatever the model did: every footnote the deterministic stitcher placed is on its page
     with the dictionary's text, no block carries a definition the document lacks, and the body
     words are the deterministic ones, page by page (and lose nothing of the source pages)."""
-    pages = pages or earnings.doc.pages
+    pages = pages or earnings.pages
     index = index or earnings.index
     det = stitch_document(pages, index)
     assert [p.page_index for p in result.pages] == [p.page_index for p in det]
@@ -184,7 +184,7 @@ def test_a_model_wrong_in_every_way_never_makes_the_result_worse(earnings):
         return text
 
     chat, client = chat_with(perfect_model(earnings, edit))
-    result = model_stitch(earnings.doc.pages, earnings.index, chat)
+    result = model_stitch(earnings.pages, earnings.index, chat)
 
     assert_never_worse(result, earnings)
     assert result.model_calls == len(client.prompts) == result.batches >= 2
@@ -231,7 +231,7 @@ def test_garbage_and_missing_pages_fall_back_page_by_page(earnings):
         return good.split(f"=== PAGE {asked[-1] + 1} ===")[0]  # the last page left out
 
     chat, _ = chat_with(reply)
-    result = model_stitch(earnings.doc.pages, earnings.index, chat)
+    result = model_stitch(earnings.pages, earnings.index, chat)
     assert_never_worse(result, earnings)
     reasons = {f.page_index: f.reason for f in result.fallbacks}
     first = plan_batches(plan_units([split_page(p, earnings.index) for p in earnings.stitched]))
@@ -251,7 +251,7 @@ def test_a_model_error_falls_back_for_its_batch_without_raising(earnings):
 
     chat, _ = chat_with(reply)
     logged: list[str] = []
-    result = model_stitch(earnings.doc.pages, earnings.index, chat, log=logged.append)
+    result = model_stitch(earnings.pages, earnings.index, chat, log=logged.append)
     assert_never_worse(result, earnings)
     assert len(result.errors) == 1 and "APITimeoutError" in result.errors[0]
     assert any("APITimeoutError" in line for line in logged)
@@ -267,7 +267,7 @@ def test_a_model_that_only_echoes_the_text_gets_every_footnote_backfilled(earnin
         return prompt.split("<document>", 1)[1].split("</document>", 1)[0]
 
     chat, client = chat_with(echo)
-    result = model_stitch(earnings.doc.pages, earnings.index, chat, batch_chars=600)
+    result = model_stitch(earnings.pages, earnings.index, chat, batch_chars=600)
     assert any(" PART " in p for p in client.prompts)
     assert result.fallbacks == []
     assert {o.status for o in result.outcomes} == {"backfilled"}
@@ -280,7 +280,7 @@ def test_a_model_that_only_echoes_the_text_gets_every_footnote_backfilled(earnin
 
 def test_a_perfect_reply_is_the_models_throughout(earnings):
     chat, client = chat_with(perfect_model(earnings))
-    result = model_stitch(earnings.doc.pages, earnings.index, chat)
+    result = model_stitch(earnings.pages, earnings.index, chat)
     assert_never_worse(result, earnings)
     assert result.backfilled == 0 and result.fallbacks == [] and result.removed == []
     assert set(result.status_by_footnote().values()) == {"model"}
@@ -308,7 +308,7 @@ def test_the_model_may_place_a_block_elsewhere_in_the_citing_sentence_not_far_aw
         return text
 
     chat, _ = chat_with(perfect_model(earnings, edit))
-    result = model_stitch(earnings.doc.pages, earnings.index, chat)
+    result = model_stitch(earnings.pages, earnings.index, chat)
     assert_never_worse(result, earnings)
     assert f"$1.94 billion [14], {block14}" in result.pages[1].text
     assert outcome(result, 1, "[14]").placed_by == "model"
@@ -331,7 +331,7 @@ def earnings_data(tmp_path: Path, samples) -> Path:
 
 
 def materialize_stitched(data: Path, llm: dict[str, object]) -> dg.ExecuteInProcessResult:
-    from rag_assets.defs.ingest import footnotes, raw_pages, stitched_text
+    from rag_assets.defs.ingest import ingest_report
     from rag_assets.defs.partitions import partition_key, register_partitions
     from rag_assets.defs.resources import LLMResource, RagSettings, default_resources
 
@@ -341,7 +341,7 @@ def materialize_stitched(data: Path, llm: dict[str, object]) -> dg.ExecuteInProc
     with dg.DagsterInstance.ephemeral() as instance:
         register_partitions(instance, {"exemplar-corp-earnings"}, {"2024"})
         return dg.materialize(
-            [raw_pages, footnotes, stitched_text], instance=instance, resources=resources,
+            [ingest_report], instance=instance, resources=resources,
             partition_key=partition_key("exemplar-corp-earnings", 2024), raise_on_error=False,
         )
 
@@ -360,7 +360,8 @@ def test_llm_mode_with_an_unreachable_server_falls_back_and_passes_its_checks(ea
     result = materialize_stitched(earnings_data, {
         "provider": "openai", "base_url": dead, "max_retries": 0, "timeout_seconds": 5})
     assert result.success
-    stitched = result.asset_materializations_for_node("stitched_text")[0].metadata
+    stitched = next(m for m in result.asset_materializations_for_node("ingest_report")
+                    if m.asset_key == dg.AssetKey("stitched_text")).metadata
     assert stitched["stitch_mode"].value == "llm"
     assert stitched["model_calls"].value >= 2
     assert stitched["footnotes_by_model"].value == 0
@@ -375,7 +376,7 @@ def test_llm_mode_with_an_unreachable_server_falls_back_and_passes_its_checks(ea
 def test_the_real_small_model_through_the_validator(earnings, llama_server):
     """SmolLM2-135M (llama.cpp, 2,048-token context) on the release's first page, in two
     batches: whatever it writes, the contracts hold and every placement has a status."""
-    pages = earnings.doc.pages[:1]
+    pages = earnings.pages[:1]
     index = build_footnote_index(pages)
     config = LLMConfig(provider="openai", base_url=llama_server.base_url,
                        librarian_model=llama_server.model, timeout_seconds=600, max_retries=0)

@@ -47,7 +47,7 @@ MIN_MULTI_LINE = {"3m": 7, "pfizer": 50, "gdpr": 18}  # measured 2026-11-23: 7, 
 
 
 def _check_real(name: str, processed: Processed) -> None:
-    conservation = text_conservation(processed.doc.pages, processed.index, processed.stitched)
+    conservation = text_conservation(processed.pages, processed.index, processed.stitched)
     assert conservation.words_checked > 50_000
     assert conservation.lost == [], conservation.lost[:3]
     assert stitching_coverage(processed.index, processed.stitched).missing == []
@@ -97,7 +97,7 @@ def test_conservation_reports_a_dropped_body_line(earnings: Processed) -> None:
     lines = stitched[2].text.split("\n")
     dropped = next(line for line in lines if len(line.split()) > 6 and "{" not in line)
     stitched[2].text = "\n".join(line for line in lines if line != dropped)
-    conservation = text_conservation(earnings.doc.pages, earnings.index, stitched)
+    conservation = text_conservation(earnings.pages, earnings.index, stitched)
     assert conservation.words_lost >= 6
     assert conservation.lost[0].page_index == 2 and conservation.lost[0].where == "body"
 
@@ -114,7 +114,7 @@ def test_financebench_filings_keep_every_word(name: str) -> None:
     American Water 2022 is the longest filing of the set; Coca-Cola 2017 numbers superscript notes
     afresh on each page and draws "_____" signature lines (no separator zones in a PDF)."""
     processed = process_real(FINANCEBENCH / f"{name}.pdf")
-    for page in processed.doc.pages:
+    for page in processed.pages:
         assert len(page.line_sizes) == len(page.lines)
-    conservation = text_conservation(processed.doc.pages, processed.index, processed.stitched)
+    conservation = text_conservation(processed.pages, processed.index, processed.stitched)
     assert conservation.words_checked > 90_000 and conservation.lost == []

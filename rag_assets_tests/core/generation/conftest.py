@@ -13,11 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from rag_assets.core.chunks.chunking import enriched_chunks, naive_chunks
 from rag_assets.core.generation.answers import Answerer
 from rag_assets.core.generation.page_texts import PageTexts
-from rag_assets.core.ingest.context import document_context
-from rag_assets.core.ingest.routing import cover_profile
 from rag_assets.core.retrieval.embeddings import Embedder
 from rag_assets.core.retrieval.retriever import Retriever
 from rag_assets.core.retrieval.store import VectorStore, index_partition
@@ -42,21 +39,17 @@ class Corpus:
                         config=AnswerConfig(**config))
 
 
-def add(store: VectorStore, embedder: Embedder, pages: PageTexts, document: str, year: int,
-        processed: Processed, keep: Sequence[int] | None = None) -> None:
-    raw = [p for p in processed.doc.pages if keep is None or p.page_index in keep]
-    stitched = [p for p in processed.stitched if keep is None or p.page_index in keep]
-    context = document_context(document, year, processed.doc.pages)
+def add(store: VectorStore, embedder: Embedder, pages: PageTexts, processed: Processed,
+        keep: Sequence[int] | None = None) -> None:
+    """The report indexed naive and enriched (the pages in ``keep`` alone, headed and resolved
+    as the whole report), its routing profile stored, every page of it kept to cite against."""
+    document, year = processed.document, processed.year
+    part = processed if keep is None else processed.part(keep)
     footnotes = processed.index.footnotes
-    for kind, chunks in (
-        ("naive", naive_chunks(raw, document, year, processed.index, context=context)),
-        ("enriched", enriched_chunks(stitched, document, year, processed.index,
-                                     context=context)),
-    ):
+    for kind, chunks in (("naive", part.naive_chunks), ("enriched", part.enriched_chunks)):
         index_partition(store, embedder, kind, document, year, chunks, footnotes)
-    profile = cover_profile(document, year, processed.doc.pages)
-    store.put_profile(document, year, profile.title, profile.aliases)
-    pages.add(document, year, processed.doc.pages)
+    store.put_profile(document, year, processed.profile.title, processed.profile.aliases)
+    pages.add(document, year, processed.pages)
 
 
 @pytest.fixture(scope="session")
@@ -66,17 +59,16 @@ def corpus(tmp_path_factory: pytest.TempPathFactory, earnings: Processed,
     store = VectorStore.of(embedder, Path(tmp_path_factory.mktemp("lancedb")))
     pages = PageTexts()
     documents = {"exemplar-corp-earnings", *(document for document, _ in annual)}
-    add(store, embedder, pages, "exemplar-corp-earnings", 2024, earnings)
-    for (document, year), processed in annual.items():
-        add(store, embedder, pages, document, year, processed)
-    for fixture, document, year, keep in (("gdpr", "gdpr", 2016, GDPR_PAGES),
-                                          ("three_m", "3m-10k", 2018, THREE_M_PAGES)):
+    add(store, embedder, pages, earnings)
+    for processed in annual.values():
+        add(store, embedder, pages, processed)
+    for fixture, keep in (("gdpr", GDPR_PAGES), ("three_m", THREE_M_PAGES)):
         try:
             real: Processed = request.getfixturevalue(fixture)
         except pytest.skip.Exception:
             continue  # ../shared/corpora is absent: the samples alone
-        add(store, embedder, pages, document, year, real, keep)
-        documents.add(document)
+        add(store, embedder, pages, real, keep)
+        documents.add(real.document)
     return Corpus(store, embedder, pages, documents)
 
 

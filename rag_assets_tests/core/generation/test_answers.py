@@ -180,7 +180,7 @@ def test_a_metric_question_is_computed_from_statement_facts_and_cited(
 
     from .conftest import THREE_M_PAGES
 
-    pages = three_m.doc.pages
+    pages = three_m.pages
     facts = [f for f in extract_facts("3m-10k", 2018, pages,
                                       classify_pages([page_lines(p) for p in pages]))
              if f.page in THREE_M_PAGES]

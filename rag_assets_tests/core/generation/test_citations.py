@@ -32,7 +32,7 @@ def pages(three_m: Processed, pfizer: Processed, gdpr: Processed,
     texts = PageTexts()
     for (document, year), processed in [(THREE_M, three_m), (PFIZER, pfizer), (GDPR, gdpr),
                                         (EARNINGS, earnings)]:
-        texts.add(document, year, processed.doc.pages)
+        texts.add(document, year, processed.pages)
     return texts
 
 
@@ -345,7 +345,7 @@ def test_verify_claims_and_marks(pages: PageTexts) -> None:
 
 
 def test_from_frame_matches_from_pages(three_m: Processed) -> None:
-    sample = three_m.doc.pages[50:60]
+    sample = three_m.pages[50:60]
     frame = pages_to_frame(sample, THREE_M[0], THREE_M[1], "3M_2018_10K.pdf", "0" * 64)
     from_frame = PageTexts.from_frame(frame)
     from_pages = PageTexts.from_pages(*THREE_M, sample)

@@ -161,7 +161,7 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> Reports:
     for document, hostile in VERSIONS.items():
         path = folder / f"{document}.txt"
         path.write_text(report_text(hostile), encoding="utf-8")
-        add(store, embedder, pages, document, YEAR, process(path))
+        add(store, embedder, pages, process(path, document, YEAR))
     return Reports(store, embedder, pages)
 
 

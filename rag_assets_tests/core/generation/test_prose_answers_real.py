@@ -16,14 +16,13 @@ from pathlib import Path
 import pytest
 
 from rag_assets.core.evaluation.answer_correctness import answer_lead
-from rag_assets.core.footnotes.stitching import build_footnote_index, stitch_document
 from rag_assets.core.generation.metric_questions import MetricQuestion, parse_question
 from rag_assets.core.question.question import read_question
 from rag_assets.core.retrieval.embeddings import Embedder
 from rag_assets.core.retrieval.store import VectorStore
-from rag_assets_tests.real_filings import CORPORA, real_filing
+from rag_assets_tests.real_filings import CORPORA
 
-from ..conftest import Processed
+from ..conftest import process_real
 from .conftest import Corpus, add
 
 
@@ -51,10 +50,7 @@ def prose_corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     store = VectorStore.of(embedder, Path(tmp_path_factory.mktemp("prose_lancedb")))
     pages = PageTexts()
     for path, document, year, keep in FILINGS:
-        doc = real_filing(path)
-        index = build_footnote_index(doc.pages)
-        processed = Processed(doc=doc, index=index, stitched=stitch_document(doc.pages, index))
-        add(store, embedder, pages, document, year, processed, keep)
+        add(store, embedder, pages, process_real(path, document, year), keep)
     return Corpus(store, embedder, pages, {document for _, document, _, _ in FILINGS})
 
 

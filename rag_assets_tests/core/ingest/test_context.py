@@ -13,33 +13,28 @@ from rag_assets.core.chunks.chunking import (
     ChunkSettings,
     count_tokens,
     enriched_chunks,
-    naive_chunks,
 )
 from rag_assets.core.footnotes.stitching import FootnoteIndex, StitchedPage
 from rag_assets.core.ingest.context import (
     DocumentContext,
     PageContext,
-    document_context,
     letters_and_digits,
 )
-from rag_assets.core.warehouse.tables import CONTEXT_COLUMNS, frame_to_context, pages_to_frame
 
 from ..conftest import Processed
 
 WINDOW = ChunkSettings().max_tokens  # MiniLM's 256
 
 
-def _both(p: Processed, document: str, year: int) -> tuple[list[Chunk], list[Chunk]]:
-    context = document_context(document, year, p.doc.pages)
-    return (naive_chunks(p.doc.pages, document, year, p.index, context=context),
-            enriched_chunks(p.stitched, document, year, p.index, context=context))
+def _both(p: Processed) -> tuple[list[Chunk], list[Chunk]]:
+    return p.naive_chunks, p.enriched_chunks
 
 
 @pytest.mark.parametrize("fixture", ["three_m", "pfizer", "gdpr", "earnings", "tei"])
 def test_no_chunk_exceeds_the_model_window(request: pytest.FixtureRequest, fixture: str) -> None:
     """Header and body together, as the model counts them (its special tokens included)."""
     processed: Processed = request.getfixturevalue(fixture)
-    for chunks in _both(processed, fixture, 2021):
+    for chunks in _both(processed):
         assert chunks
         counted = count_tokens([c.search_text for c in chunks])
         assert counted == [c.n_tokens for c in chunks]
@@ -50,7 +45,7 @@ def test_no_chunk_exceeds_the_model_window(request: pytest.FixtureRequest, fixtu
 def test_3m_statement_chunks_name_company_form_year_item_and_statement(
     three_m: Processed,
 ) -> None:
-    naive, enriched = _both(three_m, "3m-10k", 2018)
+    naive, enriched = _both(three_m)
     for chunks in (naive, enriched):
         cash = [c for c in chunks if c.statement == "cash_flow"]
         assert cash, "no chunk of the cash-flow statement"
@@ -63,7 +58,7 @@ def test_3m_statement_chunks_name_company_form_year_item_and_statement(
 
 
 def test_cover_names_the_company_and_the_form(pfizer: Processed) -> None:
-    context = document_context("pfizer-10k", 2021, pfizer.doc.pages)
+    context = pfizer.context
     assert (context.company, context.doc_type) == ("Pfizer Inc", "10-K")
     assert context.header(0) == "Pfizer Inc | 10-K fiscal 2021"
 
@@ -135,23 +130,3 @@ def test_split_statement_table_keeps_title_and_header_rows_in_every_part() -> No
 def test_letters_and_digits_keep_exactly_what_isalnum_keeps(text: str) -> None:
     """The fast paths (bytes.translate for ASCII, a regex otherwise) agree with the definition."""
     assert letters_and_digits(text) == "".join(ch for ch in text.lower() if ch.isalnum())
-
-
-@pytest.mark.parametrize("fixture", ["pfizer", "earnings"])
-def test_raw_pages_keep_the_context_the_chunk_steps_read_back(
-    request: pytest.FixtureRequest, fixture: str
-) -> None:
-    """The chunk steps read the context ``raw_pages`` stored instead of working it out again:
-    the same value; a partition written before it was stored is worked out from its pages."""
-    processed: Processed = request.getfixturevalue(fixture)
-    pages = processed.doc.pages
-    context = document_context(fixture, 2021, pages)
-    assert any(p.topics or p.other_items or p.statement for p in context.pages)
-    frame = pages_to_frame(pages, fixture, 2021, "f.pdf", "0" * 64, context)
-    assert frame_to_context(frame, fixture, 2021) == context
-    # what is read is what was stored, not worked out again
-    frame["company"] = "Stored Co"
-    assert frame_to_context(frame, fixture, 2021).company == "Stored Co"
-    older = frame.drop(columns=CONTEXT_COLUMNS)
-    assert frame_to_context(older, fixture, 2021) == context
-    assert frame_to_context(older, fixture, 2021, pages) == context

@@ -252,8 +252,8 @@ def test_text_note_zone_below_separator(tmp_path: Path) -> None:
 
 
 def test_tei_pages_sections_and_notes(tei: Processed) -> None:
-    pages = tei.doc.pages
-    assert tei.doc.kind == "tei"
+    pages = tei.pages
+    assert tei.loaded.kind == "tei"
     assert len(pages) == tei_paper.N_PAGES == 5
     assert [p.page_label for p in pages] == ["1", "2", "3", "4", "5"]
     headings = [ln for p in pages for ln in p.lines if ln.startswith("## ")]
@@ -283,7 +283,7 @@ def test_tei_pages_sections_and_notes(tei: Processed) -> None:
 
 
 def test_tei_back_matter_and_header_are_excluded(tei: Processed) -> None:
-    text = "\n".join(p.text for p in tei.doc.pages)
+    text = "\n".join(p.text for p in tei.pages)
     for absent in (
         "Structure-aligned chunking for legal retrieval",  # bibliography (back)
         "Journal of Fictitious Retrieval",
@@ -301,7 +301,7 @@ def test_tei_back_matter_and_header_are_excluded(tei: Processed) -> None:
 
 @pytest.mark.slow
 def test_3m_10k_pages_and_labels(three_m: Processed) -> None:
-    pages = three_m.doc.pages
+    pages = three_m.pages
     assert len(pages) == 160
     assert pages[45].page_label == "46"
     assert [p.page_index for p in pages] == list(range(160))
@@ -316,13 +316,13 @@ def test_encrypted_pfizer_10k_opens_with_empty_password(pfizer: Processed) -> No
     finally:
         pdf.close()
     assert n_pages == 143
-    assert len(pfizer.doc.pages) == 143
-    assert sum(len(p.text) for p in pfizer.doc.pages) > 300_000
+    assert len(pfizer.pages) == 143
+    assert sum(len(p.text) for p in pfizer.pages) > 300_000
 
 
 @pytest.mark.slow
 def test_pfizer_displaced_superscripts_are_reattached(pfizer: Processed) -> None:
-    page = pfizer.doc.pages[56]
+    page = pfizer.pages[56]
     lines = [ln.strip() for ln in page.lines]
     assert "Cost of sales (a) 30,821 8,484 8,054" in lines
     assert any(ln.startswith("Selling, informational and administrative expenses (a)")

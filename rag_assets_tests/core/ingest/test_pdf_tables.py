@@ -344,7 +344,7 @@ def test_ruled_tables_are_found_as_before(filing) -> None:
 def test_a_note_that_prints_figures_stays_below_the_table(three_m: Processed) -> None:
     """3M's ROIC table (p44): its note (1) prints the tax rates it used; it is the definition
     of the (1) cited in the table, not a row of it."""
-    page = three_m.doc.pages[44]
+    page = three_m.pages[44]
     tables = aligned(page)
     assert tables[0].rows[0] == ["Years ended December 31 (Millions)", "2018", "2017", "2016"]
     assert row_with(tables, "Interest expense (after-tax) (1)")[1:] == ["268", "208", "143"]

@@ -29,7 +29,7 @@ from rag_assets.core.ingest.pages import Page
 from rag_assets.core.ingest.pdf import reader
 from rag_assets.core.warehouse.tables import frame_to_pages, pages_to_frame
 from rag_assets.defs.audit import read_partition_tables
-from rag_assets.defs.ingest import raw_pages
+from rag_assets.defs.ingest import ingest_report
 from rag_assets.defs.partitions import partition_key, register_partitions
 from rag_assets.defs.resources import default_resources
 
@@ -296,14 +296,6 @@ def test_warnings_name_pages_in_runs() -> None:
     assert pdf.page_ranges([1, 2, 3, 6, 9, 8]) == "2-4, 7, 9-10"
 
 
-def test_old_raw_pages_rows_read_back_as_text_layer_pages() -> None:
-    frame = pages_to_frame([Page(page_index=0, text="Sales rose.")], "d", 2020, "x", "y")
-    old = frame.drop(columns=["text_source", "text_note"])
-    assert frame_to_pages(old)[0].text_source == "text"
-    frame.loc[0, "text_source"] = None
-    assert frame_to_pages(frame)[0].text_source == "text"
-
-
 def test_audit_report_lists_ocr_and_textless_pages(tmp_path: Path) -> None:
     pages = [
         Page(page_index=0, text="Revenue rose 5% to $12 million in the year under review."),
@@ -343,7 +335,7 @@ def _materialize_raw_pages(data_dir: Path) -> tuple[dg.ExecuteInProcessResult, l
     write_report(data_dir / "reports" / "scanned-corp" / "2024" / "scanned.pdf")
     with dg.DagsterInstance.ephemeral() as instance:
         register_partitions(instance, {"scanned-corp"}, {"2024"})
-        result = dg.materialize([raw_pages], partition_key=partition_key("scanned-corp", 2024),
+        result = dg.materialize([ingest_report], partition_key=partition_key("scanned-corp", 2024),
                                 instance=instance, resources=default_resources(str(data_dir)))
         warnings = [
             e.user_message for e in instance.all_logs(result.run_id)

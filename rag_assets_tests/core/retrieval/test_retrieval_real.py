@@ -3,14 +3,13 @@ statement page first as its bare form; pages are ranked from their chunks."""
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
-from rag_assets.core.chunks.chunking import enriched_chunks
-from rag_assets.core.ingest.context import document_context
-from rag_assets.core.ingest.routing import cover_profile
 from rag_assets.core.retrieval.embeddings import Embedder
 from rag_assets.core.retrieval.retriever import Hit, RetrievalConfig, Retriever, rank_pages
 from rag_assets.core.retrieval.store import VectorStore, index_partition
+from rag_assets.core.warehouse.tables import pages_to_frame
 
 from ..conftest import Processed
 
@@ -23,14 +22,11 @@ INCOME, BALANCE, CASH_FLOWS = 55, 57, 59
 def retriever(three_m: Processed, tmp_path_factory: pytest.TempPathFactory) -> Retriever:
     """The enriched chunks of 3M's statement pages (with the whole filing's context) in a store
     of their own: about a hundred chunks, embedded in seconds."""
-    context = document_context(DOCUMENT, YEAR, three_m.doc.pages)
-    stitched = [p for p in three_m.stitched if p.page_index in STATEMENT_PAGES]
-    chunks = enriched_chunks(stitched, DOCUMENT, YEAR, three_m.index, context=context)
+    chunks = three_m.part(STATEMENT_PAGES).enriched_chunks
     embedder = Embedder()
     store = VectorStore.of(embedder, tmp_path_factory.mktemp("lancedb"))
     index_partition(store, embedder, "enriched", DOCUMENT, YEAR, chunks)
-    profile = cover_profile(DOCUMENT, YEAR, three_m.doc.pages)
-    store.put_profile(DOCUMENT, YEAR, profile.title, profile.aliases)
+    store.put_profile(DOCUMENT, YEAR, three_m.profile.title, three_m.profile.aliases)
     return Retriever(store, embedder)
 
 
@@ -109,6 +105,20 @@ def test_statement_boost_lifts_the_statement_the_question_names(retriever: Retri
     assert retriever.read(neutral).statements == []
     assert ([h.chunk_id for h in plain.search(neutral, "routed").hits]
             == [h.chunk_id for h in retriever.search(neutral, "routed").hits])
+
+
+def test_hits_carry_the_statement_raw_pages_stores_for_their_page(
+    retriever: Retriever, three_m: Processed
+) -> None:
+    """The statement boost reads each hit's statement: the classification made once at ingest,
+    the one ``raw_pages`` stores for the page the chunk starts on (the facts reader and the
+    chunkers read the same: ``core/chunks/test_report.py``)."""
+    frame = pages_to_frame(three_m.pages, DOCUMENT, YEAR, "3m.pdf", "0" * 64, three_m.context)
+    stored = {int(i): None if pd.isna(kind) else kind
+              for i, kind in zip(frame.page_index, frame.statement, strict=True)}
+    hits = [h for question, _, _ in PAIRS for h in retriever.search(question, "routed").hits]
+    assert hits and {h.statement for h in hits} >= {"income_statement", "cash_flow"}
+    assert all(h.statement == stored[h.page_start] for h in hits)
 
 
 def _hit(chunk: str, page: int, score: float, rank: int, last: int | None = None) -> Hit:
