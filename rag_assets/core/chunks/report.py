@@ -153,9 +153,10 @@ def process_report(source: Path | LoadedDocument, document: str, year: int,
     started = time.perf_counter()
     if isinstance(source, LoadedDocument):
         loaded = source
+    elif settings is None:
+        loaded = load_document(source, use_ocr=use_ocr)
     else:
-        workers = settings.pdf_workers if settings is not None else IngestSettings().pdf_workers
-        loaded = load_document(source, pdf_workers=workers, use_ocr=use_ocr)
+        loaded = load_document(source, pdf_workers=settings.pdf_workers, use_ocr=use_ocr)
     chunk_settings = settings.chunk_settings if settings is not None else None
     report = ProcessedReport(loaded, document, year, chunk_settings, stitcher)
     report.seconds["load"] = round(time.perf_counter() - started, 3)

@@ -81,7 +81,6 @@ def corpus_warehouse(corpus: Corpus, tmp_path_factory: pytest.TempPathFactory,
     import duckdb
 
     from rag_assets.core.ingest.facts import extract_facts
-    from rag_assets.core.ingest.statements import classify_pages, page_lines
     from rag_assets.core.warehouse.tables import facts_to_frame, pages_to_frame
 
     partitions = [("exemplar-corp-earnings", 2024, earnings, None),
@@ -92,11 +91,11 @@ def corpus_warehouse(corpus: Corpus, tmp_path_factory: pytest.TempPathFactory,
             partitions.append((document, year, request.getfixturevalue(fixture), keep))
     frames = {"raw_pages": [], "financial_statements": []}
     for document, year, processed, keep in partitions:
-        pages = [p for p in processed.doc.pages if keep is None or p.page_index in keep]
-        frames["raw_pages"].append(pages_to_frame(pages, document, year, "f", "0" * 64))
+        pages = [p for p in processed.pages if keep is None or p.page_index in keep]
+        frames["raw_pages"].append(pages_to_frame(pages, document, year, "f", "0" * 64,
+                                                  processed.context))
         if document == "3m-10k":
-            facts = extract_facts(document, year, pages,
-                                  classify_pages([page_lines(p) for p in pages]))
+            facts = extract_facts(document, year, pages, processed.context.statements(pages))
             frames["financial_statements"].append(facts_to_frame(facts, set()))
     path = tmp_path_factory.mktemp("warehouse") / "warehouse.duckdb"
     with duckdb.connect(str(path)) as con:

@@ -12,7 +12,6 @@ import pytest
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.ingest.facts import extract_facts
 from rag_assets.core.ingest.pages import raw_page_text
-from rag_assets.core.ingest.statements import classify_pages, page_lines
 from rag_assets.core.warehouse import stored
 from rag_assets.core.warehouse.connection import read_partition_rows, read_partitions
 from rag_assets.core.warehouse.stored import StoredPages, stored_facts
@@ -28,11 +27,13 @@ def warehouse(tmp_path_factory: pytest.TempPathFactory, three_m: Processed,
               earnings: Processed) -> Path:
     """``raw_pages`` of both partitions and ``financial_statements`` of 3M, as the assets
     write them."""
-    pages = [p for p in three_m.doc.pages if p.page_index in STATEMENT_PAGES]
-    facts = extract_facts(*THREE_M, pages, classify_pages([page_lines(p) for p in pages]))
+    pages = [p for p in three_m.pages if p.page_index in STATEMENT_PAGES]
+    facts = extract_facts(*THREE_M, pages, three_m.context.statements(pages))
     assert facts
-    frames = {"raw_pages": [pages_to_frame(pages, *THREE_M, "3M_2018_10K.pdf", "0" * 64),
-                            pages_to_frame(earnings.doc.pages, *EARNINGS, "e.pdf", "1" * 64)],
+    frames = {"raw_pages": [pages_to_frame(pages, *THREE_M, "3M_2018_10K.pdf", "0" * 64,
+                                           three_m.context),
+                            pages_to_frame(earnings.pages, *EARNINGS, "e.pdf", "1" * 64,
+                                           earnings.context)],
               "financial_statements": [facts_to_frame(facts, set())]}
     path = tmp_path_factory.mktemp("stored") / "warehouse.duckdb"
     with duckdb.connect(str(path)) as con:
@@ -51,9 +52,9 @@ def test_a_partition_is_read_on_first_use_and_nothing_else(warehouse: Path,
     pages = PageTexts.from_warehouse(warehouse)
     assert pages.partitions() == [THREE_M, EARNINGS]  # a DISTINCT: no page read
     assert pages.reads == [] and len(pages) == 0
-    in_memory = PageTexts.from_pages(*THREE_M, [p for p in three_m.doc.pages
+    in_memory = PageTexts.from_pages(*THREE_M, [p for p in three_m.pages
                                                 if p.page_index in STATEMENT_PAGES])
-    assert pages.get(*THREE_M, 55) == raw_page_text(three_m.doc.pages[55])
+    assert pages.get(*THREE_M, 55) == raw_page_text(three_m.pages[55])
     assert "| Net sales | $ 32,765 |" in (pages.get(*THREE_M, 55) or "")
     assert pages.pages_of(*THREE_M) == list(STATEMENT_PAGES)
     for page in STATEMENT_PAGES:
@@ -73,13 +74,13 @@ def test_a_partition_is_read_on_first_use_and_nothing_else(warehouse: Path,
 def test_read_partitions_past_the_bound_are_dropped_and_read_again(
         warehouse: Path, three_m: Processed) -> None:
     pages = PageTexts(source=StoredPages(warehouse), keep_partitions=1)
-    pages.add("added", 2020, three_m.doc.pages[:2])  # given, not read: never dropped
+    pages.add("added", 2020, three_m.pages[:2])  # given, not read: never dropped
     assert pages.get(*THREE_M, 55) and pages.get(*EARNINGS, 0)
     assert pages.held == [("added", 2020), EARNINGS]
-    assert pages.get(*THREE_M, 55) == raw_page_text(three_m.doc.pages[55])
+    assert pages.get(*THREE_M, 55) == raw_page_text(three_m.pages[55])
     assert pages.reads == [THREE_M, EARNINGS, THREE_M]
     assert pages.held == [THREE_M, ("added", 2020)]
-    assert pages.get("added", 2020, 1) == raw_page_text(three_m.doc.pages[1])
+    assert pages.get("added", 2020, 1) == raw_page_text(three_m.pages[1])
 
 
 def test_statement_facts_are_read_for_the_partition_asked(warehouse: Path, monkeypatch) -> None:
