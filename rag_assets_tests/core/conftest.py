@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from rag_assets.core.chunks.report import ProcessedReport, process_report
@@ -24,6 +25,20 @@ TEN_K_PARTITIONS = {"3m": ("3m-10k", 2018), "pfizer": ("pfizer-10k", 2021)}
 # what a fixture holds: a report through the ingest chain (pages, context, footnote index,
 # stitched text, chunks and facts)
 Processed = ProcessedReport
+
+
+def write_warehouse(path: Path, frames: dict[str, list[pd.DataFrame]]) -> Path:
+    """A DuckDB warehouse at ``path`` holding ``frames`` as the assets write them (schema
+    ``rag``, one table per key, its frames' rows in order)."""
+    import duckdb
+
+    with duckdb.connect(str(path)) as con:
+        con.execute("create schema rag")
+        for table, parts in frames.items():
+            con.register("rows", pd.concat(parts, ignore_index=True))
+            con.execute(f"create table rag.{table} as select * from rows")
+            con.unregister("rows")
+    return path
 
 
 def process(path: Path, document: str = "doc", year: int = 2024) -> ProcessedReport:

@@ -19,7 +19,7 @@ from rag_assets.core.retrieval.embeddings import Embedder
 from rag_assets.core.retrieval.retriever import Retriever
 from rag_assets.core.retrieval.store import VectorStore, index_partition
 
-from ..conftest import Processed
+from ..conftest import Processed, write_warehouse
 
 GDPR_PAGES = range(36, 66)  # Articles 4-35
 THREE_M_PAGES = range(50, 63)  # Item 8: the statements and the first notes
@@ -78,8 +78,6 @@ def corpus_warehouse(corpus: Corpus, tmp_path_factory: pytest.TempPathFactory,
                      request: pytest.FixtureRequest) -> Path:
     """A DuckDB warehouse beside ``corpus``'s store, as the assets write it: ``raw_pages`` of
     every partition the store holds (the same pages) and 3M's ``financial_statements``."""
-    import duckdb
-
     from rag_assets.core.ingest.facts import extract_facts
     from rag_assets.core.warehouse.tables import facts_to_frame, pages_to_frame
 
@@ -98,12 +96,4 @@ def corpus_warehouse(corpus: Corpus, tmp_path_factory: pytest.TempPathFactory,
             facts = extract_facts(document, year, pages, processed.context.statements(pages))
             frames["financial_statements"].append(facts_to_frame(facts, set()))
     path = tmp_path_factory.mktemp("warehouse") / "warehouse.duckdb"
-    with duckdb.connect(str(path)) as con:
-        con.execute("create schema rag")
-        for table, parts in frames.items():
-            for n, frame in enumerate(parts):
-                con.register("part", frame)
-                con.execute(f"create table rag.{table} as select * from part" if n == 0
-                            else f"insert into rag.{table} select * from part")
-                con.unregister("part")
-    return path
+    return write_warehouse(path, frames)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from rag_assets.core.generation.page_texts import PageTexts
@@ -16,7 +15,7 @@ from rag_assets.core.warehouse import stored
 from rag_assets.core.warehouse.connection import read_partition_rows, read_partitions
 from rag_assets.core.warehouse.stored import StoredPages, stored_facts
 from rag_assets.core.warehouse.tables import facts_to_frame, pages_to_frame
-from rag_assets_tests.core.conftest import Processed
+from rag_assets_tests.core.conftest import Processed, write_warehouse
 
 THREE_M, EARNINGS = ("3m-10k", 2018), ("exemplar-corp-earnings", 2024)
 STATEMENT_PAGES = range(50, 63)
@@ -36,15 +35,7 @@ def warehouse(tmp_path_factory: pytest.TempPathFactory, three_m: Processed,
                                            earnings.context)],
               "financial_statements": [facts_to_frame(facts, set())]}
     path = tmp_path_factory.mktemp("stored") / "warehouse.duckdb"
-    with duckdb.connect(str(path)) as con:
-        con.execute("create schema rag")
-        for table, parts in frames.items():
-            for n, frame in enumerate(parts):
-                con.register("part", frame)
-                con.execute(f"create table rag.{table} as select * from part" if n == 0
-                            else f"insert into rag.{table} select * from part")
-                con.unregister("part")
-    return path
+    return write_warehouse(path, frames)
 
 
 def test_a_partition_is_read_on_first_use_and_nothing_else(warehouse: Path,
