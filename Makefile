@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export GX_ANALYTICS_ENABLED := false
 export DAGSTER_DISABLE_TELEMETRY := 1
 
-.PHONY: install demo test test-fast ui bench bench-real bench-statements bench-reading bench-judgments bench-ask bench-ask-scale backfill-check scale-check lint typecheck settings-table sample clean
+.PHONY: install demo test test-fast test-corpora ui bench bench-real bench-statements bench-reading bench-judgments bench-ask bench-ask-scale backfill-check scale-check lint typecheck settings-table sample clean
 
 install: $(STAMP) ocr
 
@@ -54,10 +54,14 @@ demo: install $(DAGSTER_HOME)/dagster.yaml
 PYTEST := $(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=15
 
 test: install browser services typecheck
-	$(PYTEST)
+	$(PYTEST) -m "not corpora"
 
 test-fast: install browser services
-	$(PYTEST) -m "not slow"
+	$(PYTEST) -m "not slow and not corpora"
+
+# Sweeps over every filing of ../shared/corpora (each PDF read, about 8 minutes cold)
+test-corpora: install
+	$(PYTEST) -m corpora
 
 # Headless Chromium and its driver for the browser tests (Debian's chromium, chromium-driver):
 # installed when absent and we are root; otherwise one line says the browser tests will be

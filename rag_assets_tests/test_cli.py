@@ -158,7 +158,7 @@ def test_ingest_files_the_report_runs_its_partition_and_prints_its_row(
         assert len(runs) == 1 and runs[0].tags["rag-assets/source"] == "cli-ingest"
         logs = instance.all_logs(runs[0].run_id)
     infos = [e.user_message for e in logs if e.level == logging.INFO and not e.is_dagster_event]
-    assert any("embedded" in m for m in infos)
+    assert any(m.startswith("embeddings: ") and " computed" in m for m in infos)
 
 
 @pytest.mark.slow

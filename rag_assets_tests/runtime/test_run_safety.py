@@ -322,9 +322,9 @@ def test_sigint_stops_a_command_in_the_middle_of_a_step(tmp_path, report, instan
     command = ingest(tmp_path, home, report, "interrupted")
     try:
         run = wait_until(lambda: cli_run(instance), 60, "a run recorded", command)
-        # naive_chunks: 2 s of chunking and its GX suite, holding the duckdb_writer slot
-        wait_until(lambda: step_started(instance, run.run_id, "naive_chunks"), 60,
-                   "naive_chunks started", command)
+        # the ingest step: reading, chunking and the GX suites, holding the duckdb_writer slot
+        wait_until(lambda: step_started(instance, run.run_id, "ingest_report"), 60,
+                   "ingest_report started", command)
         signalled = time.monotonic()
         os.kill(command.pid, signal.SIGINT)
         assert command.wait(10.0) == 128 + signal.SIGINT

@@ -53,7 +53,7 @@ def real_pdfs() -> list[Path]:
                   for pdf in folder.glob("*.pdf"))
 
 
-@pytest.mark.slow
+@pytest.mark.corpora
 def test_every_page_of_the_real_corpora_has_one_statement_kind() -> None:
     pdfs = real_pdfs()
     if not pdfs:
