@@ -112,10 +112,21 @@ def log(message: str) -> None:
 # --- the stores -------------------------------------------------------------------------------
 
 
+def _built_with(marker: Path) -> object:
+    """The ``raw_pages`` layout a marker file says its data was written with (None: unsaid)."""
+    if not marker.is_file():
+        return None
+    written = json.loads(marker.read_text() or "{}")
+    return written.get("schema") if isinstance(written, dict) else None
+
+
 def ingest_base(base: Path, corpora: Path, rebuild: bool) -> None:
     """The four filings ingested once by ``rag-assets ingest`` (reused when done)."""
+    from rag_assets.core.warehouse.tables import RAW_PAGES_SCHEMA
+
     done = base / "ingested.json"
-    if done.is_file() and not rebuild:
+    if done.is_file() and not rebuild and \
+            _built_with(done) == RAW_PAGES_SCHEMA:
         return
     shutil.rmtree(base, ignore_errors=True)
     base.mkdir(parents=True)
@@ -124,7 +135,8 @@ def ingest_base(base: Path, corpora: Path, rebuild: bool) -> None:
         subprocess.run([sys.executable, "-m", "rag_assets.cli", "ingest", str(corpora / path),
                         "--document", document, "--year", str(year), "--data-dir", str(base)],
                        env=child_env(), check=True, stdout=subprocess.DEVNULL)
-    done.write_text(json.dumps([s[1] for s in SOURCES]))
+    done.write_text(json.dumps({"documents": [s[1] for s in SOURCES],
+                                "schema": RAW_PAGES_SCHEMA}))
 
 
 def company_name(i: int) -> str:
@@ -246,11 +258,15 @@ def copy_lance(folder: Path, copies: list[Copy]) -> None:
 
 
 def build_store(base: Path, cache: Path, size: int, rebuild: bool) -> Path:
-    """The data folder of ``size`` filings (built once; reused while its build version holds)."""
+    """The data folder of ``size`` filings (built once; reused while its build version and the
+    layout of ``raw_pages`` hold)."""
+    from rag_assets.core.warehouse.tables import RAW_PAGES_SCHEMA
+
     store = cache / f"filings-{size}"
     marker = store / "built.json"
     if marker.is_file() and not rebuild and \
-            json.loads(marker.read_text()).get("version") == BUILD_VERSION:
+            json.loads(marker.read_text()).get("version") == BUILD_VERSION and \
+            _built_with(marker) == RAW_PAGES_SCHEMA:
         return store
     log(f"building {store} ({size} filings)")
     started = time.perf_counter()
@@ -260,7 +276,8 @@ def build_store(base: Path, cache: Path, size: int, rebuild: bool) -> Path:
     if copies:
         copy_warehouse(store / "warehouse.duckdb", copies)
         copy_lance(store / "lancedb", copies)
-    marker.write_text(json.dumps({"version": BUILD_VERSION, "filings": size,
+    marker.write_text(json.dumps({"version": BUILD_VERSION, "schema": RAW_PAGES_SCHEMA,
+                                  "filings": size,
                                   "seconds": round(time.perf_counter() - started, 1)}))
     return store
 
