@@ -29,15 +29,16 @@ def check_ingest(path: Path, document: str, year: str, reports_dir: Path) -> Pat
     """Where ``path`` is filed for (document, year): ``<reports_dir>/<document>/<year>/<name>``.
     Raises ``IngestError`` for a bad name or year, a missing or unsupported file, or a folder that
     already holds another report (a file of the same name is replaced)."""
-    from rag_assets.core.ingest.catalog import DOCUMENT_NAME_RE, YEAR_RE, sanitize_document_name
+    from rag_assets.core.ingest.catalog import DOCUMENT_NAME_RE, sanitize_document_name
     from rag_assets.core.ingest.documents import SUPPORTED_SUFFIXES, document_kind
+    from rag_assets.core.text.years import WHOLE_YEAR_RE
 
     if not DOCUMENT_NAME_RE.match(document):
         suggestion = sanitize_document_name(document)
         hint = f": try --document {suggestion}" if DOCUMENT_NAME_RE.match(suggestion) else ""
         raise IngestError(f"document name {document!r} must be lowercase letters, digits and "
                           f"dashes, starting with a letter or digit{hint}")
-    if not YEAR_RE.match(year):
+    if not WHOLE_YEAR_RE.match(year):
         raise IngestError(f"year {year!r} must be a four-digit year (1900-2099)")
     if not path.exists():
         raise IngestError(f"{path}: no such file")

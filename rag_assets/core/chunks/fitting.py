@@ -26,6 +26,7 @@ from rag_assets.core.ingest.statement_tables import (
     caption_label,
     captions_in_force,
 )
+from rag_assets.core.text.periods import YEAR_OR_DATE_CELL_RE
 
 
 def fitted_units(
@@ -233,11 +234,6 @@ def _table_units(
                         else [note_unit])
 
 
-YEARISH_RE = re.compile(
-    r"^(?:fiscal\s+)?(?:(?:19|20)\d{2}|[A-Z][a-z]+\.? \d{1,2}, (?:19|20)\d{2})$", re.IGNORECASE
-)
-
-
 def _header_rows(rows: Sequence[str]) -> int:
     """Rows under the markdown header that are header rows too: years and dates, or words
     without figures over them ("| | 2022 | 2021 |" under "| $ in millions | Fiscal Years Ended
@@ -246,8 +242,8 @@ def _header_rows(rows: Sequence[str]) -> int:
     for row in rows[:2]:
         cells = [c.strip() for c in row.strip().strip("|").split("|")]
         filled = [c for c in cells if c]
-        years = [c for c in filled if YEARISH_RE.match(c)]
-        others = [c for c in filled if not YEARISH_RE.match(c)]
+        years = [c for c in filled if YEAR_OR_DATE_CELL_RE.match(c)]
+        others = [c for c in filled if not YEAR_OR_DATE_CELL_RE.match(c)]
         if not years or any(re.search(r"\d", c) for c in others):
             break
         count += 1

@@ -11,7 +11,6 @@ row that leaves its "Change" cells blank stays prose, as printed).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from rag_assets.core.ingest.pages import (
@@ -20,25 +19,19 @@ from rag_assets.core.ingest.pages import (
     markdown_row,
     markdown_rule,
 )
-from rag_assets.core.ingest.statement_tables import (
-    DURATIONS,
-    UNIT_NAMES,
-    YEAR_RE,
-    duration_words,
-    read_units,
-)
+from rag_assets.core.ingest.statement_tables import UNIT_NAMES, duration_words, read_units
 from rag_assets.core.text.figures import AMOUNT_IN_LINE_RE, parse_figure, trailing_cells
+from rag_assets.core.text.periods import DURATIONS
+from rag_assets.core.text.years import STATEMENT_YEAR_RE, YEAR_OR_CHANGE_HEADING_RE
 
 MAX_WRAPPED_LABEL = 60  # a longer line without figures is prose, not a row's label
 MIN_TEXT_ROWS = 3  # lines of as many figures in a run: a table printed without rules
 MAX_HEADING_LINES = 16  # lines above such a run read for the headings of its columns
-_COLUMN_HEADING_RE = re.compile(r"(?<![\d,.$])(?P<year>(?:19|20)\d{2})(?![\d,.]?\d)|"
-                                r"(?P<change>%\s*change)", re.IGNORECASE)
 
 
 def _headings_only(rows: Sequence[Sequence[str]]) -> bool:
     """No cell after a row's first holds an amount: names, years and words only."""
-    return all(parse_figure(cell) is None or YEAR_RE.fullmatch(cell.strip())
+    return all(parse_figure(cell) is None or STATEMENT_YEAR_RE.fullmatch(cell.strip())
                for row in rows for cell in row[1:])
 
 
@@ -133,7 +126,7 @@ def _named_text_table(lines: Sequence[str], start: int, end: int, width: int
     while top > max(0, start - MAX_HEADING_LINES) and _heading_line(lines[top - 1]):
         top -= 1
     header = "\n".join(line.strip() for line in lines[top:start])
-    headings = list(_COLUMN_HEADING_RE.finditer(header))
+    headings = list(YEAR_OR_CHANGE_HEADING_RE.finditer(header))
     if len(headings) != width:
         return None
     durations = sorted((m.start(), months) for p, months in DURATIONS for m in p.finditer(header))

@@ -22,9 +22,11 @@ from rag_assets.core.footnotes.stitching import (
 )
 from rag_assets.core.ingest.layout import detect_heading
 from rag_assets.core.ingest.pages import markdown_cells
-from rag_assets.core.ingest.statement_tables import DURATIONS, headed_markdown
+from rag_assets.core.ingest.statement_tables import headed_markdown
 from rag_assets.core.text.figures import AMOUNT_IN_LINE_RE
+from rag_assets.core.text.periods import DATE_LINE_RE, DURATIONS
 from rag_assets.core.text.sentences import sentence_ends
+from rag_assets.core.text.years import YEAR_DIGITS_RE
 
 
 @dataclass
@@ -202,7 +204,7 @@ def _table_title(paragraph: list[str], above: Sequence[str]) -> str | None:
     line stays in the paragraph, as printed."""
     if not paragraph or not _is_title(paragraph[-1]):
         return None
-    if not _DATE_LINE_RE.fullmatch(paragraph[-1].strip()):
+    if not DATE_LINE_RE.fullmatch(paragraph[-1].strip()):
         return paragraph.pop()
     for line in reversed(above):  # the block of short header lines right above the table
         if len(line) > HEADER_LINE_CHARS or line.rstrip().endswith((".", ";")):
@@ -213,15 +215,12 @@ def _table_title(paragraph: list[str], above: Sequence[str]) -> str | None:
     return paragraph.pop()
 
 
-_DATE_LINE_RE = re.compile(r"(?:\w+ \d{1,2}, )?(?:19|20)\d{2}|[A-Z][a-z]+ \d{1,2},?")
-
-
 def _is_caption(line: str) -> bool:
     """A header block's line that names the table: words, not a date, a duration, a units line
     or a parenthesized note ("(Unaudited)")."""
     text = line.strip()
     return (len(re.findall(r"[A-Za-z]{3,}", text)) >= 2 and not text.startswith("(")
-            and not re.search(r"(?:19|20)\d{2}\b", text)
+            and not YEAR_DIGITS_RE.search(text)
             and not any(p.search(text) for p, _ in DURATIONS)
             and not re.search(r"\b(?:millions|thousands|billions)\b", text, re.I))
 

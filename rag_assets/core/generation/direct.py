@@ -39,10 +39,7 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import words
 from rag_assets.core.generation.superlatives import superlative
 from rag_assets.core.question.question import Period, Question
-
-_FIGURE_IN_PERIOD = (r"(?P<fig>[$€£]?\s?\d[\d,]*(?:\.\d+)?%?(?: (?:million|billion|thousand))?)"
-                     r" (?:in|for|during|at the end of|at) (?:fiscal |the )?(?:year )?{period}\b")
-
+from rag_assets.core.text.periods import figure_in_period_re
 
 # -- lists ------------------------------------------------------------------------------------
 
@@ -130,8 +127,7 @@ def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: Dire
         found = []
         for period in (later, earlier):
             label = f"{period[0]} {period[1]}" if period[0] else period[1]
-            hits = re.findall(_FIGURE_IN_PERIOD.format(period=re.escape(label)), unit.text,
-                              re.IGNORECASE)
+            hits = figure_in_period_re(label).findall(unit.text)
             if len(set(hits)) != 1:
                 break
             found.append((hits[0], label))

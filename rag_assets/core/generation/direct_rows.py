@@ -18,6 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.records import Claim, SourceCitation
 from rag_assets.core.ingest.statement_tables import TRAILING_MARKER_RE
+from rag_assets.core.text.periods import quarter_or_three_months_re
+from rag_assets.core.text.years import year_heading_re
 
 CUES_PATH = Path(__file__).with_name("direct_cues.json")
 DirectKind = Literal["superlative", "list", "comparison"]
@@ -175,12 +177,10 @@ def first_match(cues: Sequence[Cue], text: str) -> Cue | None:
 
 def heading_has(heading: str, period: tuple[str | None, str]) -> bool:
     quarter, year = period
-    if not re.search(rf"(?<!\d){year}(?!\d)|(?<![\d/])(?:fy)?'?{year[2:]}(?!\d)",
-                     heading, re.IGNORECASE):
+    if not year_heading_re(year).search(heading):
         return False
     # a quarter's column is headed by its quarter or by its three months ("three months 2021")
-    return quarter is None or bool(re.search(rf"\b{quarter}\b|\b(?:3|three) months\b",
-                                             heading, re.IGNORECASE))
+    return quarter is None or bool(quarter_or_three_months_re(quarter).search(heading))
 
 
 def _scale(unit: EvidenceUnit, cues: DirectCues) -> str:

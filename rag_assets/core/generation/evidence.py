@@ -20,6 +20,7 @@ from rag_assets.core.generation.page_texts import PageTexts, normalize
 from rag_assets.core.ingest.pages import is_markdown_rule
 from rag_assets.core.ingest.statement_tables import CaptionsInForce
 from rag_assets.core.retrieval.retriever import Hit
+from rag_assets.core.text.figures import FIGURE_AT_END_RE
 
 MIN_UNIT_WORDS = 3
 HEADING_WORDS = 8
@@ -87,7 +88,7 @@ def is_heading(line: str) -> bool:
     text = line.strip()
     return (0 < len(text.split()) <= HEADING_WORDS and text[-1] not in ".:;,!?)]}"
             and "{FOOTNOTE" not in text and not text[0].islower()
-            and not re.search(r"(?<![\d,.])(?!(?:19|20)\d\d$)\d[\d,.]*%?$", text))
+            and not FIGURE_AT_END_RE.search(text))
 
 
 def _split_footnotes(sentence: str) -> tuple[str, list[FootnoteNote]]:

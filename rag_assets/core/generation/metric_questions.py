@@ -31,9 +31,9 @@ from rag_assets.core.question.vocabulary import (
     phrase_pattern,
     terms_in,
 )
-from rag_assets.core.text.periods import quarters_named, without_quarters
+from rag_assets.core.text.periods import PERIOD_OPENING_RE, quarters_named, without_quarters
 from rag_assets.core.text.sentences import split_sentences
-from rag_assets.core.text.years import FY_TERM_RE, YEAR_TOKEN, years_in
+from rag_assets.core.text.years import FY_TERM_RE, YEAR_SPAN_RE, YEAR_TOKEN, years_in
 
 RULES_FILE = Path(__file__).with_name("judgment_rules.json")
 
@@ -169,8 +169,6 @@ _SOURCE_NOTE_RE = re.compile(r"\s*\((?=[^()]*\b(?:statement|balance sheet|p&l)\b
 _YES_NO_RE = re.compile(r"(?:^|[,:;]\s+)(?:does|do|did|has|have|had|is|are|was|were|will|can|"
                         r"could)\b", re.IGNORECASE)
 _AVERAGE_RE = re.compile(r"\baverage\b", re.IGNORECASE)
-_SPAN_RE = re.compile(r"\b(?P<n>\d|two|three|four|five|six|seven|eight|nine|ten)[\s-]+years?\b",
-                      re.IGNORECASE)
 _CAGR_RE = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual\s+growth", re.IGNORECASE)
 _DIRECTIONS: tuple[tuple[Direction, re.Pattern[str]], ...] = (
     ("improve", re.compile(r"\bimprov\w*|\bbetter\b", re.IGNORECASE)),
@@ -212,8 +210,7 @@ def _defined_before(text: str) -> str | None:
     items = named_items(norm)
     if not items:
         return None
-    name = re.split(r"\b(?:for|of|in|at|on|during|from|over|between|fy)\b|\d",
-                    re.sub(r"[^a-z0-9&\s]+", " ", norm[items[-1][0]:]))[0]
+    name = PERIOD_OPENING_RE.split(re.sub(r"[^a-z0-9&\s]+", " ", norm[items[-1][0]:]))[0]
     return " ".join(name.split()) or None
 
 
@@ -446,7 +443,7 @@ def _aggregate(asked: str, norm: str, years: list[int], choice: bool, judgment: 
         if pattern.search(norm.replace("growth rate", "")) and not growth:
             direction = candidate
             break
-    span = _SPAN_RE.search(asked)
+    span = YEAR_SPAN_RE.search(asked)
     if _CAGR_RE.search(asked):
         aggregate = "cagr"
         if span and len(years) == 1:

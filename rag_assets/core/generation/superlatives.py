@@ -28,7 +28,12 @@ from rag_assets.core.generation.direct_rows import (
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
-from rag_assets.core.text.periods import PART_OF_YEAR_RE
+from rag_assets.core.text.periods import (
+    NAME_THEN_DURATION_RE,
+    NAME_THEN_PERIOD_RE,
+    PART_OF_YEAR_RE,
+    PERIOD_WORD_RE,
+)
 from rag_assets.core.text.years import FISCAL_YEAR_RE
 
 MAX_PAGES_READ = 4  # pages a ranking reads whole, at most
@@ -78,15 +83,13 @@ def _measure(question: Question, column: str, cues: DirectCues) -> str:
     """How the answer names the compared figure: the column's heading when it names a measure
     ("Op. inc. 2023"), else the question's measure in the column's period ("net revenue in Q2
     2023")."""
-    named = re.match(r"^(?P<what>.*?[a-z].*?)\s+(?P<when>(?:Q[1-4]\s*)?(?:FY\s?|Fiscal )?"
-                     r"(?:19|20)\d{2})$", column)
+    named = NAME_THEN_PERIOD_RE.match(column)
     if named and not PART_OF_YEAR_RE.fullmatch(named["what"].strip()):
         # "Revenue 2024": "revenue in 2024" ("three months 2024" names a period, not a measure)
         what = named["what"]
         what = what[0].lower() + what[1:] if what[1:2].islower() else what
         return f"{what} in {named['when']}"
-    if re.sub(r"\b(?:q[1-4]|fy|fiscal|year|\d+)\b", "",
-              PART_OF_YEAR_RE.sub("", column.lower())).strip(" .,'-"):
+    if PERIOD_WORD_RE.sub("", PART_OF_YEAR_RE.sub("", column.lower())).strip(" .,'-"):
         return column
     q = question.text.lower()
     for term in _terms_asked(question, cues):
@@ -334,10 +337,6 @@ def _total_of(printed: Sequence[Row], ranked: Sequence[tuple[Cell, Row]], column
     return min(totals, key=lambda t: t[0].value) if totals else None
 
 
-_NAME_PERIOD_RE = re.compile(r"^(?P<name>.*?[^\W\d_].*?) (?P<period>(?:(?:three|six|nine) "
-                             r"months )?(?:19|20)\d{2})$")
-
-
 def _column_winner(question: Question, direction: str, units: Sequence[EvidenceUnit],
                    page_rows: PageRows | None, cues: DirectCues) -> DirectAnswer | None:
     """The winner among a table's columns, when its columns are what is ranked and its rows the
@@ -365,7 +364,7 @@ def _column_winner(question: Question, direction: str, units: Sequence[EvidenceU
         if row is None or not any(w in row.label.lower() for w in measures):
             continue
         for cell in row.cells:
-            named = _NAME_PERIOD_RE.match(cell.heading)
+            named = NAME_THEN_DURATION_RE.match(cell.heading)
             if (named is None or cell.shown.endswith("%")
                     or not any(heading_has(named["period"], p) for p in periods)):
                 continue

@@ -12,9 +12,9 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from rag_assets.core.ingest.documents import document_kind, file_sha256
+from rag_assets.core.text.years import WHOLE_YEAR_RE
 
 DOCUMENT_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-YEAR_RE = re.compile(r"^(19|20)\d{2}$")
 
 
 class ReportFile(BaseModel):
@@ -73,7 +73,7 @@ def scan_reports(reports_dir: Path) -> tuple[list[ReportFile], list[CatalogProbl
                 CatalogProblem(path=path, problem=f"document folder must be [a-z0-9-]+ "
                                f"(rename it to {suggestion!r})")
             )
-        elif not YEAR_RE.match(year_dir):
+        elif not WHOLE_YEAR_RE.match(year_dir):
             problems.append(CatalogProblem(path=path, problem="year folder must be a year"))
         else:
             by_folder.setdefault(path.parent, []).append(path)

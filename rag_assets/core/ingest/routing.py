@@ -23,7 +23,11 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from rag_assets.core.ingest.pages import Page
-from rag_assets.core.text.filing_kinds import GENERIC_ID_WORDS, PERIOD_ID_WORD_RE
+from rag_assets.core.text.filing_kinds import (
+    COVER_BOILERPLATE_RE,
+    GENERIC_ID_WORDS,
+    PERIOD_ID_WORD_RE,
+)
 
 ALIASES_PATH = Path(__file__).with_name("company_aliases.json")
 # the cover's name line(s) just above "(Exact name of registrant ...)": up to five lines, since
@@ -39,11 +43,6 @@ COVER_PREFIX_RE = re.compile(
 SPLIT_CAPITAL_RE = re.compile(r"\b([A-Z]) ([A-Z]{2,})\b")  # "R ESORTS" set as two pieces
 # a legal suffix a cover in capitals runs into the name ("McDONALD'SCORPORATION")
 GLUED_SUFFIX_RE = re.compile(r"(?<=[A-Z'’])(CORPORATION|COMPANY|INCORPORATED)\b")
-# lines of a cover's form, never a registrant: "FORM 10-K", "(Mark One)", "TRANSITION REPORT"
-COVER_BOILERPLATE_RE = re.compile(
-    r"\bFORM\s+\d|\bREPORT\s+PURSUANT\b|\bSECURITIES\s+AND\s+EXCHANGE\b|\bMark\s+One\b|"
-    r"\bTRANSITION\s+(?:REPORT|PERIOD)\b|\b(?:fiscal\s+year|quarterly\s+period)\s+ended\b",
-    re.IGNORECASE)
 # the small words a company's name may print in lower case ("Bank of America")
 NAME_SMALL_WORDS = {"of", "and", "the", "de", "du", "des", "la", "le", "y", "for", "&", "und"}
 # a company named in the running text: "The Coca-Cola Company", "Acme Widgets, Inc."

@@ -33,13 +33,12 @@ from rag_assets.core.ingest.statements import (
     items_by_page,
     note_heading,
 )
+from rag_assets.core.text.filing_kinds import QUARTERLY_PART_RE, QUARTERLY_PART_TITLE_RE
 
 SECTIONS_PATH = Path(__file__).with_name("sections.json")
 MAX_NOTE_PAGES = 12  # a note runs 1-12 pages; past that a missed heading ended it
 MAX_HEADING_CHARS = 70
 MAX_ITEMS_IN_BODY = 6
-QUARTERLY_PART_RE = re.compile(
-    r"^\s*part\s+(?P<part>ii|i|2|1)\b\s*[.:,—–-]?\s*(?P<rest>.*)$", re.IGNORECASE)
 CURRENT_ITEM_RE = re.compile(
     r"^\s*item\s+(?P<n>\d\.\d{2})\s*[.:—–-]?\s*(?P<title>\S.*)$", re.IGNORECASE)
 # a page that lists Items with page numbers, or more of them than a body page holds
@@ -149,7 +148,7 @@ def _part_of(line: str) -> str | None:
     if not match or len(text) > 60 or PAGE_REF_RE.search(text):
         return None
     rest = match.group("rest").lower()
-    if rest and not re.match(r"(?:—|–|-)?\s*(?:financial|other)\s+information\b", rest):
+    if rest and not QUARTERLY_PART_TITLE_RE.match(rest):
         return None  # "Part I of this report", "Part II, Item 1A": not a Part heading
     return "II" if match.group("part").lower() in ("ii", "2") else "I"
 

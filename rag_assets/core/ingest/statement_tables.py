@@ -29,39 +29,22 @@ from rag_assets.core.ingest.statements import (
     statement_title,
 )
 from rag_assets.core.text.figures import NIL_RE, is_figure, parse_figure
+from rag_assets.core.text.filing_kinds import FORM_OR_PAGE_AT_END_RE
+from rag_assets.core.text.periods import DURATIONS, MONTH_RE
+from rag_assets.core.text.years import STATEMENT_YEAR_RE
 
 # the statements whose columns are periods (an equity statement's columns are its components)
 PERIOD_STATEMENTS: tuple[StatementKind, ...] = ("income_statement", "balance_sheet", "cash_flow")
-MONTH_RE = re.compile(
-    r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
-    r"december)\b", re.IGNORECASE)
-
-YEAR_RE = re.compile(r"(?<![\d,.$])(?:19[89]\d|20[0-4]\d)(?![\d,.]?\d)")
 SCALES: tuple[tuple[re.Pattern[str], float, str], ...] = (
     (re.compile(r"\b(?:in|amounts?\s+in|dollars\s+in)?\s*billions\b", re.I), 1e9, "billions"),
     (re.compile(r"\bmillions\b", re.I), 1e6, "millions"),
     (re.compile(r"\bthousands\b", re.I), 1e3, "thousands"),
-)
-# captions naming a column's duration, in the order they may be printed
-DURATIONS: tuple[tuple[re.Pattern[str], int], ...] = (
-    # weeks in words too: Foot Locker's "Thirteen weeks ended / Thirty-nine weeks ended";
-    # "Quarters Ended" over a quarter's columns (Lockheed's 2023 Q2 release)
-    (re.compile(r"\b(?:three|3)\s+months?\b|\b(?:1[34]|thirteen|fourteen)\s+weeks\b|"
-                r"\bquarters?\s+ended\b|\b(?:first|second|third|fourth)-quarter\b", re.I), 3),
-    (re.compile(r"\b(?:six|6)\s+months?\b|\b(?:2[67]|twenty-(?:six|seven))\s+weeks\b",
-                re.I), 6),
-    (re.compile(r"\b(?:nine|9)\s+months?\b|\b(?:39|40|thirty-nine|forty)\s+weeks\b", re.I),
-     9),
-    (re.compile(r"\b(?:twelve|12)\s+months?\b|\b(?:5[23]|fifty-(?:two|three))\s+weeks\b|"
-                r"\byears?\s+ended\b|\bfiscal\s+years?\b|\byear\s+ending\b", re.I), 12),
 )
 TOTAL_RE = re.compile(r"^\s*(?:total|net\s+(?:cash|increase|decrease|change|income|loss|"
                       r"earnings|sales|revenues?))\b", re.I)
 PER_SHARE_RE = re.compile(r"per\s+(?:common\s+)?share|\bEPS\b|dividends?\s+declared\s+per", re.I)
 SHARES_RE = re.compile(r"\bshares\b|\bweighted[- ]average\b", re.I)
 FURNITURE_RE = re.compile(r"^\s*(?:item|part|note|page|exhibit|table of contents)\b", re.I)
-# a running head whose number is the page's ("Third Quarter 2022 Form 10-Q Page 2": Foot Locker)
-FURNITURE_END_RE = re.compile(r"\b(?:page|form\s+10-[kq])\s*$", re.I)
 PARENTHESIZED_RE = re.compile(r"\([^()]{3,80}\)")
 UNIT_NAMES = {1e9: "USD billions", 1e6: "USD millions", 1e3: "USD thousands"}
 MAX_HEADER_LINES = 16  # lines between a page's top and its first row of figures read as headings
@@ -141,7 +124,7 @@ def _is_figure(token: str) -> bool:
         (is_figure(token) or bool(NIL_RE.fullmatch(token)))
         and not token.endswith(",")
         and bare.startswith("(") == bare.rstrip("%").endswith(")")  # "(Note 7)" is no figure
-        and YEAR_RE.fullmatch(token.strip("()")) is None
+        and STATEMENT_YEAR_RE.fullmatch(token.strip("()")) is None
     )
 
 
@@ -284,9 +267,10 @@ def _is_data(row: _Printed) -> bool:
     nor a statement's title with its note marker ("Consolidated Statements of Operations (1)",
     AMD 2018: read as a row, its headings were lost)."""
     return bool(row.label) and not MONTH_RE.search(row.label[-12:]) \
-        and not FURNITURE_RE.match(row.label) and not FURNITURE_END_RE.search(row.label) \
+        and not FURNITURE_RE.match(row.label) and not FORM_OR_PAGE_AT_END_RE.search(row.label) \
         and _figure_count(row) > 0 and any(
-        c and parse_figure(c) is not None and not YEAR_RE.fullmatch(c.strip()) for c in row.cells
+        c and parse_figure(c) is not None and not STATEMENT_YEAR_RE.fullmatch(c.strip())
+        for c in row.cells
     ) and (len(row.cells) > 1 or statement_title(row.quote) is None)
 
 
@@ -312,7 +296,7 @@ def _header_text(rows: Sequence[_Printed], first_data: int) -> str:
 
 
 def _years_in(text: str) -> list[int]:
-    return [int(y) for y in YEAR_RE.findall(text)]
+    return [int(y) for y in STATEMENT_YEAR_RE.findall(text)]
 
 
 CHANGE_HEADING = "% change"
@@ -328,7 +312,7 @@ def _positional_years(header: str, width: int) -> list[int | None] | None:
         tokens = line.split()
         if len(tokens) != width:
             continue
-        years = [int(t) if YEAR_RE.fullmatch(t) else None for t in tokens]
+        years = [int(t) if STATEMENT_YEAR_RE.fullmatch(t) else None for t in tokens]
         if sum(y is not None for y in years) >= 2 and None in years and all(
                 y is not None or CHANGE_TOKEN_RE.fullmatch(t) for y, t in zip(
                     years, tokens, strict=True)):
@@ -399,7 +383,7 @@ def _headings_run_on(row: _Printed) -> tuple[_Printed, str]:
     """The first row of figures of a statement printed as run-on lines carries the headings
     before it ("2022 2021 2020 Net sales $ 18,992.8 ..."; General Mills 2022): what runs up to
     its last year is headings, the rest the row."""
-    years = list(YEAR_RE.finditer(row.label))
+    years = list(STATEMENT_YEAR_RE.finditer(row.label))
     if row.from_table or not years:
         return row, ""
     cut = years[-1].end()
@@ -510,8 +494,8 @@ def _captions_before(printed: Sequence[_Printed], first: int) -> list[_Printed]:
     out: list[_Printed] = []
     for item in reversed(printed[max(0, first - 4):first]):
         text = " ".join([item.label, *item.cells])
-        if item.cells and any(item.cells) or YEAR_RE.search(text) or read_units(text)[1] != 1.0 \
-                or len(item.label) > 60 or not item.label:
+        if item.cells and any(item.cells) or STATEMENT_YEAR_RE.search(text) \
+                or read_units(text)[1] != 1.0 or len(item.label) > 60 or not item.label:
             break
         out.insert(0, item)
     return out
@@ -691,19 +675,20 @@ def two_level_headings(head: Sequence[Sequence[str]], width: int, full: int
         spans = Counter(tops)
         if None in spans or len(spans) < 2 or len(set(spans.values())) != 1 or not all(lowers):
             continue
-        if all(YEAR_RE.fullmatch(t or "") for t in tops):  # years over measures
-            if all(parse_figure(m) is None and not YEAR_RE.search(m) for m in lowers):
+        if all(STATEMENT_YEAR_RE.fullmatch(t or "") for t in tops):  # years over measures
+            if all(parse_figure(m) is None and not STATEMENT_YEAR_RE.search(m) for m in lowers):
                 return [f"{TRAILING_MARKER_RE.sub('', m)} {top}" for m, top in zip(
                     lowers, tops, strict=True)]
             continue
         span = width // len(spans)
         repeated = all(lowers[i:i + span] == lowers[:span] for i in range(0, width, span))
         if (any(parse_figure(t or "") is not None or any(p.search(t or "") for p, _ in DURATIONS)
-                for t in tops) or not repeated or not any(YEAR_RE.fullmatch(m) for m in lowers)):
+                for t in tops) or not repeated
+                or not any(STATEMENT_YEAR_RE.fullmatch(m) for m in lowers)):
             continue  # amounts or durations over the columns are no names
         durations = [m for p, m in DURATIONS if p.search(top_row[0] if top_row else "")]
         during = duration_words(durations[0]) if len(durations) == 1 else ""
         return [f"{TRAILING_MARKER_RE.sub('', top or '')} "
-                f"{during if YEAR_RE.fullmatch(m) else ''}{m}" for top, m in zip(
+                f"{during if STATEMENT_YEAR_RE.fullmatch(m) else ''}{m}" for top, m in zip(
                     tops, lowers, strict=True)]
     return None

@@ -22,7 +22,9 @@ from typing import Literal
 
 from rag_assets.core.ingest.pages import TABLE_PLACEHOLDER_RE, Page
 from rag_assets.core.text.figures import FIGURE_RE, NIL_IN_TEXT_RE
+from rag_assets.core.text.filing_kinds import FORM_10K_SUMMARY_TITLE
 from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
+from rag_assets.core.text.years import PAGE_YEAR_RE
 
 StatementKind = Literal[
     "income_statement",  # statement of operations / income / earnings
@@ -75,7 +77,7 @@ ITEM_TITLES: dict[str, tuple[str, str]] = {
     "13": ("certain relationships", "Certain Relationships and Related Transactions"),
     "14": ("principal account", "Principal Accountant Fees and Services"),
     "15": ("exhibits", "Exhibits and Financial Statement Schedules"),
-    "16": ("form 10-k summary|form 10k summary", "Form 10-K Summary"),
+    "16": (FORM_10K_SUMMARY_TITLE, "Form 10-K Summary"),
 }
 MDNA_ITEM = "Item 7. Management's Discussion and Analysis"
 STATEMENTS_ITEM = "Item 8. Financial Statements and Supplementary Data"
@@ -261,8 +263,6 @@ COMPANY_WORDS_RE = re.compile(
     r"limited|international|holdings|group)\b\.?",
     re.IGNORECASE,
 )
-# a figure: 1,234 / (56) / $ 7.8 / 12% / a nil dash in a column
-YEAR_RE = re.compile(r"(?<![\w$.,])(?:19[89]\d|20[0-4]\d)(?![\w,.]\d)")
 WORD_RE = re.compile(r"[A-Za-z][A-Za-z'’]+")
 MIN_FIGURES = 10  # the shortest statement pages (comprehensive income) print 17-30
 TABLE_FIGURES = 30  # a table left as its placeholder: a short statement's worth
@@ -343,7 +343,7 @@ def _run_on_title(text: str) -> StatementKind | None:
         if found:
             rest = title[found.end():]
             units = RUN_ON_UNITS_RE.search(rest)
-            if units and len(YEAR_RE.findall(rest[units.end():])) >= 2:
+            if units and len(PAGE_YEAR_RE.findall(rest[units.end():])) >= 2:
                 return kind
             return None
     return None
@@ -409,7 +409,7 @@ def figure_share(lines: Sequence[str]) -> tuple[int, float]:
     text = "\n".join(lines)
     figures = (
         len(FIGURE_RE.findall(text)) + len(NIL_IN_TEXT_RE.findall(text))
-        - len(YEAR_RE.findall(text)) + placeholders * TABLE_FIGURES
+        - len(PAGE_YEAR_RE.findall(text)) + placeholders * TABLE_FIGURES
     )
     words = len(WORD_RE.findall(text))
     total = figures + words

@@ -5,8 +5,8 @@ A figure is an amount (digits grouped by commas in threes, ``1,234,567``, or not
 a point; a European decimal comma before a percent sign, ``8,5 %``), with an optional currency
 sign (``$ € £``), sign (``-``), parentheses for a negative (``(1,234)``) and a percent sign. A
 nil is a dash standing for zero (``—``); ``n/a`` and ``NM`` are cells without a figure. Years
-are figures too: readers that must tell a year heading from an amount do so with their own year
-rule.
+are figures too: readers that must tell a year heading from an amount do so with a year rule of
+:mod:`rag_assets.core.text.years`.
 
 Forms: :data:`FIGURE_TOKEN_RE` (fullmatch: a whole token or cell is a figure),
 :data:`FIGURE_RE` (figures found in running text), :func:`parse_figure` (a cell's value),
@@ -40,6 +40,9 @@ NO_FIGURE_RE = re.compile(r"[-–—]+|n/a|N/A|NM|nm")  # fullmatch: a cell that
 # figure, a group of thousands or decimals ("$ 5", "(12", "1,234", "3.5"); the chunker's test for
 # a row of figures between a table and the headings above it
 AMOUNT_IN_LINE_RE = re.compile(r"\$|\(\d|\d,\d{3}|\d\.\d")
+# a figure a line ends with, unless it is a year alone: "Revenue 1,234" and "Growth 5%" end in
+# one, the heading "Fiscal 2022" does not
+FIGURE_AT_END_RE = re.compile(r"(?<![\d,.])(?!(?:19|20)\d\d$)\d[\d,.]*%?$")
 # a letter note marker printed after a cell's figure: "5,645 (a)" (JPMorgan's segment results)
 CELL_MARKER_RE = re.compile(r"\s*\([a-z]\)$")
 

@@ -64,6 +64,23 @@ QUARTER_NAME_RE = re.compile(r"_(?:19|20)\d\d(?P<quarter>Q[1-4])_", re.IGNORECAS
 DATED_NAME_RE = re.compile(r"_dated[-_](?P<date>\d{4}-\d{2}-\d{2})$", re.IGNORECASE)
 # what may stand between a year and the filing it names: "2020 10-K", "2020 Form 10-K"
 FORM_WORD_RE = re.compile(r"\s+(?:form\s+)?", re.IGNORECASE)
+# lines of a cover's form, never a registrant: "FORM 10-K", "(Mark One)", "TRANSITION REPORT",
+# "For the fiscal year ended"
+COVER_BOILERPLATE_RE = re.compile(
+    r"\bFORM\s+\d|\bREPORT\s+PURSUANT\b|\bSECURITIES\s+AND\s+EXCHANGE\b|\bMark\s+One\b|"
+    r"\bTRANSITION\s+(?:REPORT|PERIOD)\b|\b(?:fiscal\s+year|quarterly\s+period)\s+ended\b",
+    re.IGNORECASE)
+# a running head whose number is the page's, not a figure ("Third Quarter 2022 Form 10-Q Page
+# 2": Foot Locker): it ends in "Page" or the form
+FORM_OR_PAGE_AT_END_RE = re.compile(r"\b(?:page|form\s+10-[kq])\s*$", re.I)
+# how a 10-K's Item 16 title starts (alternatives of a heading's start)
+FORM_10K_SUMMARY_TITLE = "form 10-k summary|form 10k summary"
+# a 10-Q's Part heading: "PART I. FINANCIAL INFORMATION", "Part II — Other Information" (groups
+# "part" and "rest"); its rest, lowercased, opens with :data:`QUARTERLY_PART_TITLE_RE` or is
+# empty
+QUARTERLY_PART_RE = re.compile(
+    r"^\s*part\s+(?P<part>ii|i|2|1)\b\s*[.:,—–-]?\s*(?P<rest>.*)$", re.IGNORECASE)
+QUARTERLY_PART_TITLE_RE = re.compile(r"(?:—|–|-)?\s*(?:financial|other)\s+information\b")
 
 
 def id_words(document: str) -> set[str]:

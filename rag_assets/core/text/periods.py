@@ -1,6 +1,8 @@
-"""How text names a part of a fiscal year: the one grammar of quarters, halves and nine-month
-periods ("Q2 2023", "Q2'2023", "Q2 FY2023", "2021 Q1", "second quarter of fiscal 2022",
-"first half", "nine months")."""
+"""How text names a period: the one grammar of quarters, halves and nine-month periods ("Q2
+2023", "Q2'2023", "Q2 FY2023", "2021 Q1", "second quarter of fiscal 2022", "first half", "nine
+months"), of the durations a statement's columns print ("Three Months Ended", "Thirty-nine
+weeks ended") and of the dates and periods a table's headings write ("December 31, 2022",
+"Corporate three months 2021")."""
 
 from __future__ import annotations
 
@@ -23,6 +25,44 @@ HALF_YEAR_RE = re.compile(r"\b(?:h1|first\s+half|six\s+months)\b", re.IGNORECASE
 NINE_MONTHS_RE = re.compile(r"\bnine\s+months\b", re.IGNORECASE)
 # a column or label of a part of a year: "three months", "6 months", "Q3"
 PART_OF_YEAR_RE = re.compile(r"\b(?:[369]|three|six|nine) months\b|\bq[1-4]\b", re.IGNORECASE)
+# a month's name, as a statement's date heading prints it ("December 31,")
+MONTH_RE = re.compile(
+    r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december)\b", re.IGNORECASE)
+# the captions naming a statement column's duration, with its months, in the order they may
+# be printed: weeks in words too (Foot Locker's "Thirteen weeks ended / Thirty-nine weeks
+# ended"); "Quarters Ended" over a quarter's columns (Lockheed's 2023 Q2 release)
+DURATIONS: tuple[tuple[re.Pattern[str], int], ...] = (
+    (re.compile(r"\b(?:three|3)\s+months?\b|\b(?:1[34]|thirteen|fourteen)\s+weeks\b|"
+                r"\bquarters?\s+ended\b|\b(?:first|second|third|fourth)-quarter\b", re.I), 3),
+    (re.compile(r"\b(?:six|6)\s+months?\b|\b(?:2[67]|twenty-(?:six|seven))\s+weeks\b",
+                re.I), 6),
+    (re.compile(r"\b(?:nine|9)\s+months?\b|\b(?:39|40|thirty-nine|forty)\s+weeks\b", re.I),
+     9),
+    (re.compile(r"\b(?:twelve|12)\s+months?\b|\b(?:5[23]|fifty-(?:two|three))\s+weeks\b|"
+                r"\byears?\s+ended\b|\bfiscal\s+years?\b|\byear\s+ending\b", re.I), 12),
+)
+# a whole line that dates a table: "December 31, 2022", "2022", "December 31," (fullmatch);
+# case-sensitive, so a capitalized word and a day is a month and a day
+DATE_LINE_RE = re.compile(r"(?:\w+ \d{1,2}, )?(?:19|20)\d{2}|[A-Z][a-z]+ \d{1,2},?")
+# a markdown header cell that is a year or a date: "2022", "Fiscal 2022", "Dec. 31, 2022"
+YEAR_OR_DATE_CELL_RE = re.compile(
+    r"^(?:fiscal\s+)?(?:(?:19|20)\d{2}|[A-Z][a-z]+\.? \d{1,2}, (?:19|20)\d{2})$", re.IGNORECASE
+)
+# a column heading that names a measure, then its period: "Revenue 2024", "Op. inc. Q2 FY2023"
+# (groups "what" and "when"; the measure has a lowercase letter, so "FY 2024" is no measure)
+NAME_THEN_PERIOD_RE = re.compile(r"^(?P<what>.*?[a-z].*?)\s+(?P<when>(?:Q[1-4]\s*)?"
+                                 r"(?:FY\s?|Fiscal )?(?:19|20)\d{2})$")
+# the words of a period in a lowercased heading ("q2", "fy", "fiscal", "year", a number):
+# what is left without them names a measure
+PERIOD_WORD_RE = re.compile(r"\b(?:q[1-4]|fy|fiscal|year|\d+)\b")
+# a column as the statement reader names it after the name heading it: "Corporate three
+# months 2021", "CCB 2022" (groups "name" and "period": a duration in words, then a year)
+NAME_THEN_DURATION_RE = re.compile(r"^(?P<name>.*?[^\W\d_].*?) (?P<period>(?:(?:three|six|nine) "
+                                   r"months )?(?:19|20)\d{2})$")
+# where the name of a definition's term ends and its period begins: a preposition ("revenue
+# for 2019"), "fy" ("capex fy19") or a digit
+PERIOD_OPENING_RE = re.compile(r"\b(?:for|of|in|at|on|during|from|over|between|fy)\b|\d")
 
 
 def unglued(text: str) -> str:
@@ -64,3 +104,18 @@ def without_quarters(text: str) -> str:
     for pattern in QUARTER_RES:
         text = pattern.sub(lambda m: f" {m['y']} ", text)
     return text
+
+
+def quarter_or_three_months_re(quarter: str) -> re.Pattern[str]:
+    """A column heading of ``quarter`` ("Q2"): the quarter, or its three months ("three months
+    2021")."""
+    return re.compile(rf"\b{quarter}\b|\b(?:3|three) months\b", re.IGNORECASE)
+
+
+def figure_in_period_re(period: str) -> re.Pattern[str]:
+    """A figure running text gives for ``period`` ("$1.2 billion in fiscal 2022", "12% for Q2
+    2023"), the figure as group "fig"."""
+    return re.compile(
+        r"(?P<fig>[$€£]?\s?\d[\d,]*(?:\.\d+)?%?(?: (?:million|billion|thousand))?)"
+        rf" (?:in|for|during|at the end of|at) (?:fiscal |the )?(?:year )?{re.escape(period)}\b",
+        re.IGNORECASE)

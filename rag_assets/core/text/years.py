@@ -4,12 +4,17 @@
 of a longer number ("$2,018", "2018.5"), an amount, or an EU act's number ("Regulation (EU)
 2016/679": 2016 is not a year asked about). A quarter glued to its year ("Q22023", "Q2'2023")
 is read as "Q2 2023" first (:func:`rag_assets.core.text.periods.unglued`).
+
+Readers of tables and pages tell a year from an amount with a rule of their own below, each
+narrower than :data:`YEAR_RE` on purpose: a statement's column heading refuses "20191" and years
+past the 2040s, a catalog's year is a whole name, a PDF header token may carry a note marker.
 """
 
 from __future__ import annotations
 
 import re
 
+from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
 from rag_assets.core.text.periods import unglued
 
 YEAR_RE = re.compile(
@@ -26,6 +31,34 @@ FISCAL_YEAR_RE = re.compile(r"\b(?:fy\s?|fiscal (?:year )?)?((?:19|20)\d{2})\b",
 FY_TERM_RE = re.compile(r"\bfy\s*'?\s*(?P<y>(?:19|20)\d\d)\s+")
 # a year as a definition's range writes it: "FY2018", "fy 18", "2019"
 YEAR_TOKEN = r"(?:fy\s*'?\s*)?(?:(?:19|20)\d\d|\d\d)"
+# a year directory of the catalog, or a year given on the command line: the whole string
+WHOLE_YEAR_RE = re.compile(r"^(19|20)\d{2}$")
+# the digits of a year anywhere in a line, even inside "12/31/2022" or "FY2022": a line that
+# holds one is never read as a table's caption
+YEAR_DIGITS_RE = re.compile(r"(?:19|20)\d{2}\b")
+# a year a page prints, counted to tell a statement from prose: 1980-2049, not after a letter
+# ("FY2022") nor inside an amount ("$2019", "1,2019", "2019.5")
+PAGE_YEAR_RE = re.compile(r"(?<![\w$.,])(?:19[89]\d|20[0-4]\d)(?![\w,.]\d)")
+# a year heading a statement's column: 1980-2049, after a letter too ("FY2022", unlike
+# :data:`PAGE_YEAR_RE`), never part of a longer number ("20191", "1,2019", "2019.5")
+STATEMENT_YEAR_RE = re.compile(r"(?<![\d,.$])(?:19[89]\d|20[0-4]\d)(?![\d,.]?\d)")
+# the headings of a table printed as text: a year (group "year", any of this or the last
+# century, unlike :data:`STATEMENT_YEAR_RE`) or a "% change" column (group "change")
+YEAR_OR_CHANGE_HEADING_RE = re.compile(r"(?<![\d,.$])(?P<year>(?:19|20)\d{2})(?![\d,.]?\d)|"
+                                       r"(?P<change>%\s*change)", re.IGNORECASE)
+# a span of years a question asks over: "five-year", "3 years" (group "n")
+YEAR_SPAN_RE = re.compile(
+    r"\b(?P<n>\d|two|three|four|five|six|seven|eight|nine|ten)[\s-]+years?\b", re.IGNORECASE)
+# a token of a PDF table's header row that is a year, a note marker maybe raised after it
+# ("2021*", "2020¹"): the whole token
+HEADER_YEAR_RE = re.compile(rf"^(?:19|20)\d\d[*{SUPERSCRIPT_DIGITS}]*$")
+
+
+def year_heading_re(year: str) -> re.Pattern[str]:
+    """A column heading that names ``year`` (four digits): "2021", "FY21", "'21", not
+    "12021" or "3/21"."""
+    return re.compile(rf"(?<!\d){year}(?!\d)|(?<![\d/])(?:fy)?'?{year[2:]}(?!\d)",
+                      re.IGNORECASE)
 
 
 def year_of(match: re.Match[str]) -> int:

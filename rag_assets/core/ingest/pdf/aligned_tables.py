@@ -38,10 +38,10 @@ from rag_assets.core.ingest.pdf.geometry import SUPERSCRIPT_RATIO, Line
 from rag_assets.core.ingest.pdf.ruled_tables import figure_text
 from rag_assets.core.text.figures import NO_FIGURE_RE, is_figure
 from rag_assets.core.text.markers import FROM_SUPERSCRIPT, SUPERSCRIPT_DIGITS
+from rag_assets.core.text.years import HEADER_YEAR_RE
 
 ALIGNED_KEY = 10_000  # placeholder keys of aligned tables until numbering (grids count from 0)
 MIN_ALIGNED_ROWS = 3  # rows with a figure in every column
-YEAR_RE = re.compile(rf"^(?:19|20)\d\d[*{SUPERSCRIPT_DIGITS}]*$")
 DAY_RE = re.compile(r"^\d{1,2},?$")
 MONTHS = {
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
@@ -71,7 +71,7 @@ _Group = tuple[int, int, int]  # a figure in a line: start, end, position of its
 
 def _period_token(token: str) -> bool:
     word = token.lower().rstrip(".,")
-    return bool(YEAR_RE.match(token) or DAY_RE.match(token)) or word in MONTHS | PERIOD_WORDS
+    return bool(HEADER_YEAR_RE.match(token) or DAY_RE.match(token)) or word in MONTHS | PERIOD_WORDS
 
 
 def _period_header(text: str) -> tuple[str, list[str]] | None:
@@ -84,8 +84,8 @@ def _period_header(text: str) -> tuple[str, list[str]] | None:
     while cut and _period_token(tokens[cut - 1]):
         cut -= 1
     prefix, periods = tokens[:cut], tokens[cut:]
-    years = [int(t[:4]) for t in periods if YEAR_RE.match(t)]
-    if len(years) < 2 or not periods or not YEAR_RE.match(periods[-1]):
+    years = [int(t[:4]) for t in periods if HEADER_YEAR_RE.match(t)]
+    if len(years) < 2 or not periods or not HEADER_YEAR_RE.match(periods[-1]):
         return None
     counts = Counter(years)
     if len(counts) < 2 or max(counts) - min(counts) + 1 != len(counts) or len(
@@ -101,10 +101,10 @@ def _period_header(text: str) -> tuple[str, list[str]] | None:
     current: list[str] = []
     for token in periods:
         current.append(token)
-        if YEAR_RE.match(token):
+        if HEADER_YEAR_RE.match(token):
             cells.append(" ".join(current))
             current = []
-    if all(YEAR_RE.match(c) for c in cells[1:]) and not YEAR_RE.match(cells[0]):
+    if all(HEADER_YEAR_RE.match(c) for c in cells[1:]) and not HEADER_YEAR_RE.match(cells[0]):
         words = cells[0].split()  # "Year Ended December 31, 2017 2016 2015": the caption
         label, cells[0] = " ".join([*prefix, *words[:-1]]), words[-1]
     return label, cells
@@ -115,7 +115,7 @@ def _period_caption(text: str) -> bool:
     31,`` (the header's caption)."""
     tokens = text.split()
     return bool(tokens) and all(
-        _period_token(t) and not YEAR_RE.match(t) for t in tokens
+        _period_token(t) and not HEADER_YEAR_RE.match(t) for t in tokens
     ) and any(t.lower().rstrip(".,") in PERIOD_WORDS | MONTHS for t in tokens)
 
 
