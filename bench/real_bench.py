@@ -40,6 +40,12 @@ LangChain + FAISS baseline and the golden set of the sample corpus.
    questions whose answer cites at least one labelled, zero-based evidence page of the
    question's filing) and seconds per answer (p50, p95); per question type and filing kind.
 
+The analyst sets (``--sets analyst-tune,analyst-check``) are this project's analysts' questions
+over filings of dev, wide and bulk (``bench/questions/README.md``), read by ``load_question_set``:
+their store holds the filings their questions name. ``analyst-check`` is held out from whoever
+chooses answer rules (``HELD_OUT_SETS``): its per-question records are neither printed nor
+written, only its totals and its breakdowns per type and kind.
+
 Every figure is printed with the set it comes from, and the role of that set for the retrieval
 settings (``SET_ROLES``: ``RetrievalConfig``'s weights were chosen on dev, wide is held out; see
 bench/README.md, "Settings provenance").
@@ -78,11 +84,21 @@ import retrieval_bench as rb  # noqa: E402 - the bench folder is not a package
 REPO = rb.REPO
 DEV_DIR = rb.CORPORA / "financebench-dev"
 WIDE_DIR = rb.CORPORA / "financebench-wide"
-PROSE_DEV = REPO / "bench" / "questions" / "prose_dev.jsonl"
-SETS = {"dev": DEV_DIR, "wide": WIDE_DIR, "prose-dev": DEV_DIR}
+BULK_DIR = rb.CORPORA / "financebench-bulk"
+QUESTIONS_DIR = REPO / "bench" / "questions"
+PROSE_DEV = QUESTIONS_DIR / "prose_dev.jsonl"
+SETS = {"dev": DEV_DIR, "wide": WIDE_DIR, "prose-dev": DEV_DIR, "analyst-tune": DEV_DIR,
+        "analyst-check": DEV_DIR}
 # a set's questions when they are not the folder's own questions.jsonl: prose-dev is this
-# project's prose questions over the dev filings (bench/questions/README.md)
-QUESTION_FILES = {"prose-dev": PROSE_DEV}
+# project's prose questions over the dev filings, the analyst sets its analysts' questions over
+# filings of dev, wide and bulk (bench/questions/README.md)
+QUESTION_FILES = {"prose-dev": PROSE_DEV,
+                  "analyst-tune": QUESTIONS_DIR / "analyst_tune.jsonl",
+                  "analyst-check": QUESTIONS_DIR / "analyst_check.jsonl"}
+# sets whose filings come from several folders: the filings their questions name
+MULTI_FOLDER_SETS = ("analyst-tune", "analyst-check")
+# held out from whoever chooses answer rules: the bench prints and writes only their totals
+HELD_OUT_SETS = ("analyst-check",)
 DEFAULT_SETS = ("dev", "wide")
 # what each set is to the retrieval settings (RetrievalConfig): bench/README.md, "Settings
 # provenance". A weight chosen on one set is reported on the other; change this when a setting
@@ -92,6 +108,8 @@ SET_ROLES = {
     "wide": "held out: no weight was chosen on wide",
     "prose-dev": "in-sample: the prose answer rules were chosen on it (the project's own "
                  "questions over the dev filings)",
+    "analyst-tune": "in-sample: answer rules for analysts' questions are chosen on it",
+    "analyst-check": "held out: only its totals are printed; no rule was chosen on it",
 }
 QUESTION_TYPE_ORDER = ("metrics", "judgments", "prose")
 FILING_KIND_ORDER = ("10-K", "10-Q", "8-K", "earnings")
@@ -573,8 +591,13 @@ def report_set(name: str, data: dict[str, Any], figures: dict[str, Any]) -> None
         print(f"* {name}: default strategy {key}: MRR@10 {_f(r['mrr'], 2)}x the baseline's, "
               f"hit@5 {_f(r['hit_at_5'], 2)}x")
 
-    print(f"\n{name}: rank of the first relevant hit per question (- = not in the top {K}):")
     records = data["records"]
+    if not records:
+        print(f"\n{name}: held out: per-question records withheld (totals only)")
+        if data.get("answers"):
+            report_answer_totals(data["answers"], name)
+        return
+    print(f"\n{name}: rank of the first relevant hit per question (- = not in the top {K}):")
     shown = ["baseline", *(f"{default}/{kind}" for kind in KINDS),
              *(f"{default}/{kind}/pages" for kind in KINDS), "bm25/enriched", "dense/enriched"]
     shown = [s for s in shown if s in records]
@@ -724,7 +747,6 @@ def _short(text: str | None, width: int) -> str:
 
 
 def report_answers(answers: dict[str, Any], name: str = "") -> None:
-    s = answers["summary"]
     where = f"{name}: " if name else ""
     print(f"\n{where}answers: {answers['engine']} ({answers['strategy']} over "
           f"{answers['kind']} chunks), each question asked as it is over the set's store; "
@@ -745,6 +767,12 @@ def report_answers(answers: dict[str, Any], name: str = "") -> None:
                  "cites evidence", "cited (year p<zero-based>)", "invalid", "s", "reference",
                  "first sentence"],
         disable_numparse=True))
+    report_answer_totals(answers, name)
+
+
+def report_answer_totals(answers: dict[str, Any], name: str = "") -> None:
+    s = answers["summary"]
+    where = f"{name}: " if name else ""
     print(f"{where}answers: {s['correct']}/{s['questions']} correct by the strict rule "
           f"({s['accuracy']:.3f}); lenient {s['correct_lenient']}/{s['questions']} "
           f"({s['accuracy_lenient']:.3f}); evidence page cited {s['cites_evidence']}/"
@@ -792,14 +820,20 @@ def run_set(name: str, root: Path | Sequence[Path], args: argparse.Namespace, em
     one store: what the store's size costs a query): load, baseline, every strategy, answers;
     the set's figures (every record labelled with set, type and kind) and the strategies that
     ran a stand-in."""
-    from rag_assets.core.evaluation.financebench import load_financebench, select
+    from rag_assets.core.evaluation.financebench import (
+        load_financebench,
+        load_question_set,
+        select,
+    )
 
     roots = [root] if isinstance(root, Path) else list(root)
     labels: dict[str, dict[str, str]] = {}
     filings: list[Any] = []
     questions: list[Any] = []
     for one, set_name in zip(roots, name.split("+"), strict=False):
-        data = load_financebench(one, QUESTION_FILES.get(set_name))
+        data = (load_question_set((DEV_DIR, WIDE_DIR, BULK_DIR), QUESTION_FILES[set_name])
+                if set_name in MULTI_FOLDER_SETS
+                else load_financebench(one, QUESTION_FILES.get(set_name)))
         labels.update(data.labels())
         chosen_filings, chosen_questions = select(data, args.docs, args.questions)
         filings += chosen_filings
@@ -905,7 +939,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
     if not sets or set(sets) - set(SETS):
         parser.error(f"unknown sets {sorted(set(sets) - set(SETS))}; known: {', '.join(SETS)}")
-    roots = {"dev": args.dev_dir, "wide": args.wide_dir, "prose-dev": args.dev_dir}
+    roots = {"dev": args.dev_dir, "wide": args.wide_dir, "prose-dev": args.dev_dir,
+             "analyst-tune": args.dev_dir, "analyst-check": args.dev_dir}
     for name in sets:
         if not (QUESTION_FILES.get(name) or roots[name] / "questions.jsonl").is_file():
             print(f"real_bench: FinanceBench {name} set not found under {roots[name]}",
@@ -962,9 +997,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures["unavailable"] = unavailable
     figures["embeddings"] = embedded
     figures["acceptance"] = acceptance(figures)
+    withhold(figures)
     finish(figures, sections, started, args.out, report)
     print("BENCH_JSON " + json.dumps(compact(figures), separators=(",", ":")))
     return 0
+
+
+def withhold(figures: dict[str, Any]) -> None:
+    """Drop the per-question records of the held-out sets (``HELD_OUT_SETS``): whoever reads
+    the output while choosing rules sees their totals and breakdowns, never a question."""
+    for name, data in figures["sets"].items():
+        if set(name.split("+")) & set(HELD_OUT_SETS):
+            data["records"] = {}
+            if "answers" in data:
+                data["answers"]["records"] = []
+            data["held_out"] = True
 
 
 def compact(figures: dict[str, Any]) -> dict[str, Any]:

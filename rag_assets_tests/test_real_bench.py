@@ -4,6 +4,7 @@ baseline judged like our strategies, and the ratios it prints."""
 from __future__ import annotations
 
 import importlib
+import json
 import sys
 from pathlib import Path
 
@@ -251,9 +252,25 @@ def test_sets_are_checked_before_anything_loads(real_bench, tmp_path: Path) -> N
         real_bench.main(["--sets", "dev,other"])
     assert exc.value.code == 2  # argparse: unknown set
     assert real_bench.main(["--sets", "wide", "--wide-dir", str(tmp_path)]) == 2
-    assert set(real_bench.SETS) == {"dev", "wide", "prose-dev"} == set(real_bench.SET_ROLES)
-    assert real_bench.DEFAULT_SETS == ("dev", "wide")  # the project's own set runs when asked
-    assert real_bench.QUESTION_FILES["prose-dev"].is_file()
+    assert set(real_bench.SETS) == {"dev", "wide", "prose-dev", "analyst-tune",
+                                    "analyst-check"} == set(real_bench.SET_ROLES)
+    assert real_bench.DEFAULT_SETS == ("dev", "wide")  # the project's own sets run when asked
+    assert all(path.is_file() for path in real_bench.QUESTION_FILES.values())
+
+
+def test_a_held_out_set_keeps_only_its_totals(real_bench) -> None:  # type: ignore[no-untyped-def]
+    """Whoever chooses answer rules reads the bench's output: analyst-check's questions,
+    ranks and answers are neither printed nor written, its totals are."""
+    record = {"id": "q1", "question": "secret", "lead": "secret answer"}
+    figures = {"sets": {name: {"records": {"baseline": [record]},
+                               "answers": {"records": [record], "summary": {"correct": 1}}}
+                        for name in ("analyst-tune", "analyst-check")}}
+    real_bench.withhold(figures)
+    check, tune = figures["sets"]["analyst-check"], figures["sets"]["analyst-tune"]
+    assert check["records"] == {} and check["answers"]["records"] == []
+    assert check["answers"]["summary"] == {"correct": 1} and check["held_out"]
+    assert tune["records"]["baseline"] == [record] and "held_out" not in tune
+    assert "secret" not in json.dumps(check)
 
 
 def test_facts_provider_reads_each_filing_once_and_keeps_errors(real_bench, monkeypatch) -> None:  # type: ignore[no-untyped-def]

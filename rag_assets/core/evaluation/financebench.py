@@ -284,11 +284,35 @@ def load_financebench(root: Path, questions: Path | None = None) -> FinanceBench
         if q.doc_name not in by_name:
             by_name[q.doc_name] = filing_from_doc_name(q.doc_name, q.company, pdfs)
             filings.append(by_name[q.doc_name])
+    return _question_set(root, filings, raw)
+
+
+def load_question_set(roots: Sequence[Path], questions: Path) -> FinanceBenchSet:
+    """A questions file over the filings of several folders (the analyst sets ask of filings of
+    ``financebench-dev``, ``-wide`` and ``-bulk``): the filings its questions name, in order of
+    first mention, each from the first folder whose ``documents.jsonl`` lists it. The store
+    holds those filings and no others, so its size follows the set, not the corpora."""
+    raw = read_financebench_questions(questions)
+    named = list(dict.fromkeys(q.doc_name for q in raw))
+    listed: dict[str, Filing] = {}
+    for root in map(Path, roots):
+        for document in read_documents(root / "documents.jsonl"):
+            listed.setdefault(document.doc_name, filing_of(document, root / "pdfs"))
+    if missing := [name for name in named if name not in listed]:
+        raise ValueError(f"{questions}: filings {missing} are in no documents.jsonl of "
+                         f"{[str(r) for r in roots]}")
+    return _question_set(Path(roots[0]), [listed[name] for name in named], raw)
+
+
+def _question_set(root: Path, filings: list[Filing], raw: list[FinanceBenchQuestion]
+                  ) -> FinanceBenchSet:
+    """The set of these filings and questions; two filings on one partition are an error."""
     seen: dict[tuple[str, int], str] = {}
     for f in filings:
         other = seen.setdefault((f.document, f.year), f.doc_name)
         if other != f.doc_name:
             raise ValueError(f"{other} and {f.doc_name} are both {f.document}|{f.year}")
+    by_name = {f.doc_name: f for f in filings}
     golden = [to_golden(q, by_name[q.doc_name]) for q in raw]
     return FinanceBenchSet(root=root, filings=filings, raw=raw, golden=golden)
 

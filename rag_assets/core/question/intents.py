@@ -1,5 +1,6 @@
-"""What a question asks about (legal matters, segments, deals, outlook ...), and the filing
-sections that answer it: ``intent_lexicon.json`` (its ``_doc`` says each field), read here."""
+"""What a question asks about (legal matters, segments, deals, what drove a change, capital
+intensity ...), the filing sections required to print the answer and the form the answer takes:
+``intent_lexicon.json`` (its ``_doc`` says each field, each entry names its source), read here."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -15,15 +17,21 @@ from rag_assets.core.ingest.sections import load_sections
 from rag_assets.core.question.vocabulary import normalize, phrase_pattern
 
 INTENTS_PATH = Path(__file__).with_name("intent_lexicon.json")
+# the form of an answer's first sentence: a yes or no with its evidence, a figure, a list of
+# names, the causes of a change, else text
+AnswerForm = Literal["yes_no", "figure", "names", "cause", "text"]
 
 
 class IntentEntry(BaseModel):
-    """One intent: how questions ask about it, the sections that answer it."""
+    """One intent: how questions ask about it, the sections that answer it (the first is where
+    the filing is required to print it), the answer's form and the rule behind the section."""
 
     model_config = ConfigDict(extra="forbid")
 
     phrases: list[str] = Field(min_length=1)
     sections: list[str] = Field(min_length=1)
+    answer: AnswerForm
+    source: str = Field(min_length=1)
 
 
 class IntentLexicon(BaseModel):
@@ -67,3 +75,9 @@ def sections_for(intents: Iterable[str], path: Path = INTENTS_PATH) -> list[str]
     """The sections that answer the intents, each once, in order."""
     lexicon = load_intents(path)
     return list(dict.fromkeys(s for key in intents for s in lexicon.intents[key].sections))
+
+
+def answer_form_of(intents: Iterable[str], path: Path = INTENTS_PATH) -> AnswerForm | None:
+    """The answer form of the first intent named, or None when none is named."""
+    lexicon = load_intents(path)
+    return next((lexicon.intents[key].answer for key in intents), None)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -21,24 +20,30 @@ from rag_assets.core.ingest.routing import DocumentProfile, short_display_name
 from rag_assets.core.ingest.statements import STATEMENT_TITLES, StatementKind
 from rag_assets.core.question.companies import named_filings, route, unindexed_company
 from rag_assets.core.question.instructions import statements_named, strip_instructions
-from rag_assets.core.question.intents import intents_in, sections_for
+from rag_assets.core.question.intents import AnswerForm, answer_form_of, intents_in, sections_for
 from rag_assets.core.question.vocabulary import load_vocabulary, normalize, terms_in
 from rag_assets.core.text.filing_kinds import filing_years, kinds_asked
 from rag_assets.core.text.periods import asked_quarters, months_asked, quarters_named
+from rag_assets.core.text.sentences import split_sentences
 from rag_assets.core.text.years import year_mentions, years_in
 
-Expects = Literal["yes_no", "figure", "names", "cause", "text"]
+Expects = AnswerForm
 Period = tuple[str | None, str]  # (quarter "Q2" or None, year "2023")
 
 # what the answer's first sentence must be, by how the asking sentence opens
-_YES_NO_RE = re.compile(r"^(?:does|do|did|has|have|had|is|are|was|were|will|can|could|"
-                        r"should|would)\b")
+# (after a short opening clause: "As of Q2 2023, is Pfizer spinning off ...?")
+_YES_NO_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:does|do|did|has|have|had|is|are|was|were|"
+                        r"will|can|could|should|would)\b")
 _CAUSE_RE = re.compile(r"\b(?:why|drove|drive[sn]?|driving|drivers?|due to|reasons?|"
                        r"caused?|explains?)\b")
 _NAMES_RE = re.compile(r"^(?:which|who|whom|name|list)\b|\bwhat (?:are|were) (?:the )?"
                        r"(?:main|key|major|largest|primary|two|three|four|five|names?)\b")
-_FIGURE_RE = re.compile(r"\bhow (?:much|many)\b|\bwhat (?:is|was|were) (?:the )?"
+# a question that asks what the filing says, not for a fact of its own form
+_TEXT_RE = re.compile(r"\b(?:says?|said|describes?|described|description|discuss(?:es)?)\b")
+_FIGURE_RE = re.compile(r"\bhow (?:much|many)\b|\bwhat total\b|\bwhat (?:is|was|were) (?:the )?"
                         r"(?:amount|value|total|number|percent|ratio)\b")
+# how, where and when ask for a manner, a place or a time, never an intent's usual form
+_OWN_FORM_RE = re.compile(r"^(?:how|where|when|in which item)\b")
 
 
 class Question(BaseModel):
@@ -105,7 +110,7 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
         quarters=sorted(asked_quarters(text)), periods=periods_named(text),
         months=months_asked(text), kinds=sorted(kinds_asked(text)), metrics=metrics,
         statements=statements, named_statements=named, expansion=expansion, intents=intents,
-        sections=sections_for(intents), expects=expected_answer(ranking, bool(metrics)),
+        sections=sections_for(intents), expects=expected_answer(ranking, bool(metrics), intents),
         documents=documents,
         companies=list(dict.fromkeys(short_display_name(titles[d]) for d in documents
                                      if d in titles)),
@@ -124,11 +129,12 @@ def periods_named(text: str) -> list[Period]:
     return list(dict.fromkeys(period for _, period in sorted(found.items())))
 
 
-def expected_answer(asking: str, names_metric: bool) -> Expects:
+def expected_answer(asking: str, names_metric: bool, intents: Sequence[str] = ()) -> Expects:
     """The form the answer's first sentence takes, from how the question asks: a yes or no, a
-    cause, names, a figure, else text."""
-    norm = normalize(asking)
-    sentence = next((s for s in re.split(r"(?<=[.?!])\s+", norm) if s.endswith("?")), norm)
+    cause, names, a figure, what the filing says (text); else the form of the first intent it
+    names (``intent_lexicon.json``), else text."""
+    asked = next((s for s in split_sentences(asking) if s.endswith("?")), asking)
+    sentence = normalize(asked)
     if _YES_NO_RE.search(sentence):
         return "yes_no"
     if _CAUSE_RE.search(sentence):
@@ -137,4 +143,6 @@ def expected_answer(asking: str, names_metric: bool) -> Expects:
         return "names"
     if names_metric or _FIGURE_RE.search(sentence):
         return "figure"
-    return "text"
+    if _TEXT_RE.search(sentence) or _OWN_FORM_RE.search(sentence):
+        return "text"
+    return answer_form_of(intents) or "text"

@@ -23,6 +23,7 @@ from rag_assets.core.evaluation.financebench import (
     filing_kind,
     hit_at,
     load_financebench,
+    load_question_set,
     question_type,
     select,
     to_golden,
@@ -330,3 +331,26 @@ def test_both_sets_load_with_distinct_partitions_types_and_kinds() -> None:
     assert partitions[("foot-locker-8k-2022-08-19", 2022)].kind == "8-K"
     assert partitions[("mgm-resorts-earnings-q4", 2022)].kind == "earnings"
     assert all(f.pdf.is_file() for f in wide.filings)
+
+
+@needs_wide
+def test_a_question_set_over_several_folders_holds_the_filings_it_names(tmp_path: Path) -> None:
+    """The analyst sets ask of dev, wide and bulk filings: the set holds the filings named, each
+    from the folder that lists it, and a filing no folder lists is an error."""
+    def write(doc_names: list[str]) -> Path:
+        path = tmp_path / "questions.jsonl"
+        rows = [{"financebench_id": f"q{i}", "company": "x", "doc_name": name,
+                 "question": "?", "answer": "a",
+                 "evidence": [{"evidence_text": "x", "doc_name": name, "evidence_page_num": 0}]}
+                for i, name in enumerate(doc_names)]
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+        return path
+
+    data = load_question_set([DEV, WIDE], write(["NIKE_2023_10K", "MGMRESORTS_2018_10K",
+                                                 "NIKE_2023_10K"]))
+    assert [f.doc_name for f in data.filings] == ["NIKE_2023_10K", "MGMRESORTS_2018_10K"]
+    assert data.filing("NIKE_2023_10K").pdf == WIDE / "pdfs" / "NIKE_2023_10K.pdf"
+    assert data.filing("MGMRESORTS_2018_10K").pdf.parent == DEV / "pdfs"
+    assert len(data.golden) == 3
+    with pytest.raises(ValueError, match="NOBODY_2020_10K"):
+        load_question_set([DEV, WIDE], write(["NOBODY_2020_10K"]))

@@ -1,0 +1,112 @@
+"""The intent lexicon against real filings: every intent's first section (where a filing is
+required to print the answer) is found in at least three real 10-Ks of ``../shared/corpora`` (an
+earnings release's outlook in three releases, an 8-K Item in an 8-K), so an intent never points
+retrieval to a section the reader cannot find.
+
+Skipped with the reason when ``../shared/corpora`` is absent; the filings come from the session's
+disk cache (``real_filings``), shared with the section tests.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from rag_assets.core.ingest.context import document_context
+from rag_assets.core.ingest.sections import STATEMENT_SECTIONS, load_sections, sections_of
+from rag_assets.core.question.intents import answer_form_of, intents_in, load_intents
+from rag_assets.core.question.question import read_question
+from rag_assets_tests.core.conftest import CORPORA
+from rag_assets_tests.real_filings import real_filing
+
+WIDE, BULK, DEV = (CORPORA / f"financebench-{n}" / "pdfs" for n in ("wide", "bulk", "dev"))
+# the filings each form's sections are looked for in: six 10-Ks of six companies (two decades of
+# Item headings, notes and covers), four earnings releases, three 8-Ks
+FILINGS: dict[str, dict[str, tuple[Path, int]]] = {
+    "10-K": {
+        "3m-10k": (CORPORA / "sec-10k" / "3M_2018_10K.pdf", 2018),
+        "kraft-heinz-10k": (WIDE / "KRAFTHEINZ_2019_10K.pdf", 2019),
+        "microsoft-10k": (WIDE / "MICROSOFT_2023_10K.pdf", 2023),
+        "nike-10k": (WIDE / "NIKE_2023_10K.pdf", 2023),
+        "general-mills-10k": (DEV / "GENERALMILLS_2020_10K.pdf", 2020),
+        "corning-10k": (DEV / "CORNING_2022_10K.pdf", 2022),
+    },
+    "earnings": {
+        "ulta-beauty-earnings-q4": (WIDE / "ULTABEAUTY_2023Q4_EARNINGS.pdf", 2023),
+        "ulta-beauty-earnings-q2": (BULK / "ULTABEAUTY_2023Q2_EARNINGS.pdf", 2023),
+        "pfizer-earnings-q2": (BULK / "PFIZER_2023Q2_EARNINGS.pdf", 2023),
+        "mgm-resorts-earnings-q4": (WIDE / "MGMRESORTS_2022Q4_EARNINGS.pdf", 2022),
+    },
+    "8-K": {
+        "foot-locker-8k-2022-05-20": (WIDE / "FOOTLOCKER_2022_8K_dated-2022-05-20.pdf", 2022),
+        "lockheed-martin-8k-2023-08-24": (BULK / "LOCKHEEDMARTIN_2023_8K_dated-2023-08-24.pdf",
+                                          2023),
+        "block-8k-2022-01-28": (BULK / "BLOCK_2022_8K_dated-2022-01-28.pdf", 2022),
+    },
+}
+# how many of them must show the section: an 8-K reports only the events that happened, and
+# the corpora hold seven 8-Ks, so an 8-K Item (read by its number, Form 8-K) is asked of one
+MIN_FILINGS = {"10-K": 3, "earnings": 3, "8-K": 1}
+# the form each section is looked for in: a 10-K's Items, notes, statements and cover; else an
+# earnings release's outlook; else an 8-K Item
+TABLE = load_sections()
+TEN_K_SECTIONS = {*TABLE.items_10k.values(), *TABLE.notes, *STATEMENT_SECTIONS.values(), "cover"}
+
+
+def form_of(section: str) -> str:
+    if section in TEN_K_SECTIONS:
+        return "10-K"
+    return "earnings" if section == "outlook" else "8-K"
+
+
+pytestmark = pytest.mark.skipif(
+    not all(p.is_file() for filings in FILINGS.values() for p, _ in filings.values()),
+    reason=f"real filings not under {CORPORA}")
+
+
+@cache
+def _sections(form: str, document: str) -> frozenset[str]:
+    """Every section key some page of the filing has, as chunk headers carry them."""
+    path, year = FILINGS[form][document]
+    pages = real_filing(path).pages
+    context = document_context(document, year, pages)
+    return frozenset().union(*(sections_of(context.header(i), context.page(i).statement)
+                               for i in range(len(pages))))
+
+
+@pytest.mark.parametrize("intent", list(load_intents().intents))
+def test_every_intents_first_section_is_found_in_real_filings(intent: str) -> None:
+    """Three real 10-Ks show the section an intent reads first (three earnings releases for an
+    outlook, one 8-K for an 8-K Item)."""
+    section = load_intents().intents[intent].sections[0]
+    form = form_of(section)
+    found = [d for d in FILINGS[form] if section in _sections(form, d)]
+    assert len(found) >= MIN_FILINGS[form], (intent, section, form, found)
+
+
+@pytest.mark.parametrize(("question", "intent", "form"), [
+    ("Is 3M a capital-intensive business based on FY2022 data?", "capital_intensity", "yes_no"),
+    ("What drove the change in Nike's operating margin in FY2023?", "drivers", "cause"),
+    ("Which debt securities are registered to trade on a national securities exchange under "
+     "3M's name as of Q2 of 2023?", "registered_securities", "names"),
+    ("What industry does General Mills operate in?", "industry", "text"),
+    ("Which legal proceedings is Kraft Heinz involved in?", "legal", "names"),
+    ("What was the outcome of Foot Locker's shareholder vote?", "shareholder_vote", "text"),
+])
+def test_a_question_names_its_intent_and_its_answer_form(question: str, intent: str,
+                                                         form: str) -> None:
+    read = read_question(question)
+    assert intent in intents_in(question)
+    assert read.expects == form
+    assert load_intents().intents[intent].sections[0] in read.sections
+
+
+def test_the_intents_answer_form_is_the_default_when_the_wording_gives_none() -> None:
+    assert read_question("What legal proceedings is Nike involved in?").expects == "names"
+    assert read_question("What does Nike's 10-K say about its legal proceedings?").expects == \
+        "text"
+    assert answer_form_of([]) is None
+    # the wording wins over the intent: a yes or no about legal matters stays a yes or no
+    assert read_question("Does Nike face any antitrust litigation?").expects == "yes_no"
