@@ -1,6 +1,6 @@
 """A one-line direct answer before the quoted evidence, when the evidence states it.
 
-Three kinds of question get one (cues in ``direct_cues.json``, each with its source):
+Four kinds of question get one (cues in ``direct_cues.json``, each with its source):
 
 - a **superlative** ("Which segment had the lowest net revenue?"): the winner among a table's
   rows, the same column compared across them (parenthesized figures are negative), or the name a
@@ -9,7 +9,9 @@ Three kinds of question get one (cues in ``direct_cues.json``, each with its sou
 - a **list** ("What are three main companies acquired ..."): the names a cited sentence
   enumerates, as printed: "Trillium, Array and Therachon.";
 - a **comparison of two periods** ("Did X increase or decrease ..."): the two figures of one
-  cited row or sentence: "Decreased: 45 in Q2 2023 against 60 in Q2 2022."
+  cited row or sentence: "Decreased: 45 in Q2 2023 against 60 in Q2 2022.";
+- a **cause** ("What drove ...?"): the causes the sentence that explains the named measure's
+  change prints, first (:mod:`drivers`).
 
 Nothing is invented: every name and figure of the sentence is copied from the units it cites
 (a superlative's share of the table's total is computed from two cited rows, and says so:
@@ -35,6 +37,7 @@ from rag_assets.core.generation.direct_rows import (
     parse_cell,
     read_row,
 )
+from rag_assets.core.generation.drivers import Preceding, drivers
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import words
 from rag_assets.core.generation.superlatives import superlative
@@ -148,14 +151,17 @@ def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: Dire
 
 def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
                   pool: Sequence[EvidenceUnit] = (), page_rows: PageRows | None = None,
-                  cues: DirectCues | None = None) -> DirectAnswer | None:
+                  cues: DirectCues | None = None, preceding: Preceding | None = None
+                  ) -> DirectAnswer | None:
     """The direct first sentence for ``question`` from the units the engine selected (best
     first), a table completed from ``pool`` (the part's other evidence units: a superlative
     compares every row of the table, not only the quoted ones) and from ``page_rows`` (every
-    table row of a page, for a table whose blocks retrieval did not all return), or None."""
+    table row of a page, for a table whose blocks retrieval did not all return; ``preceding``
+    the sentence a page prints before a unit), or None."""
     cues = cues or load_cues()
     if not selected:
         return None
-    return (superlative(question, selected, pool, page_rows, cues)
+    return (drivers(question, selected, pool, preceding)
+            or superlative(question, selected, pool, page_rows, cues)
             or _comparison(question, selected, cues)
             or _list(question.text, selected, cues))

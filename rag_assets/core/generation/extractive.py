@@ -185,6 +185,14 @@ def _answer_types() -> tuple[tuple[tuple[re.Pattern[str], ...], tuple[re.Pattern
                   tuple(re.compile(p) for p in entry["answer"])) for entry in data.values())
 
 
+@cache
+def answer_patterns(kind: str) -> tuple[re.Pattern[str], ...]:
+    """What a sentence that gives one worded answer type prints (``answer_types.json``'s
+    ``answer`` of ``kind``: a cause's connectives, "primarily due to", "driven by" ...)."""
+    data = json.loads(ANSWER_TYPES_PATH.read_text(encoding="utf-8"))["types"]
+    return tuple(re.compile(p) for p in data[kind]["answer"])
+
+
 @cache  # asked per unit while scoring: read once per question
 def worded_types(question: str) -> tuple[tuple[re.Pattern[str], ...], ...]:
     """The answer patterns of the worded answer types (``answer_types.json``) a question asks

@@ -27,6 +27,7 @@ from rag_assets.core.generation.claims import (
 )
 from rag_assets.core.generation.compose import Part, PartAnswer, compose, distinct_pages
 from rag_assets.core.generation.direct import direct_answer
+from rag_assets.core.generation.drivers import preceding_on_page
 from rag_assets.core.generation.evidence import EvidenceUnit, page_table_rows, units_of
 from rag_assets.core.generation.extractive import (
     ScoredUnit,
@@ -175,7 +176,10 @@ class QuoteRoute:
                 read[key] = page_table_rows(self.pages, document, year, page)
             return read[key]
 
-        found = direct_answer(question, selected, pool, page_rows)
+        def preceding(unit: EvidenceUnit) -> EvidenceUnit | None:
+            return preceding_on_page(self.pages.get(unit.document, unit.year, unit.page), unit)
+
+        found = direct_answer(question, selected, pool, page_rows, preceding=preceding)
         if found is None:
             return []
         checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)

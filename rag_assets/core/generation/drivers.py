@@ -1,0 +1,183 @@
+"""What drove a change: the causes a filing gives for the change of the measure a question
+names, as the answer's first sentence.
+
+Regulation S-K Item 303(b) asks MD&A for "the reasons underlying" each material change, and
+filings print them after a causal connective: "Net sales increased 10% ..., primarily due to a
+9% increase in comparable sales ..., partially offset by ...". A question that asks what drove a
+change (``Question.expects == "cause"``) gets as its first sentence the causes the sentence
+prints, from its first connective to its end (the offsets stay with them), as printed; the
+sentence itself is quoted after it. The sentence chosen names the question's measure before its
+connective (it is that measure's change it explains) and is preferred in MD&A. The connectives
+are those of ``answer_types.json``'s ``cause`` entry: one list for the scorer and for this.
+Nothing is written that the sentence does not print.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from rag_assets.core.generation.direct_rows import DirectAnswer
+from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.extractive import answer_patterns, words
+from rag_assets.core.ingest.sections import sections_of
+from rag_assets.core.question.question import Question
+from rag_assets.core.text.sentences import split_sentences
+from rag_assets.core.text.years import years_in
+
+# the sentence a page prints before a unit, as a unit of its own (None when not found)
+Preceding = Callable[[EvidenceUnit], EvidenceUnit | None]
+# words of a "what drove" question that ask, not name the measure
+ASKING_WORDS = frozenset({
+    "what", "drove", "drive", "driven", "driving", "driver", "why", "cause", "caused",
+    "reason", "explain", "explains", "behind", "led", "contributed", "during", "quarter",
+    "month", "ended", "main", "primary", "key", "factor", "first", "second", "third",
+    "fourth", "three", "nine", "twelve", "weeks", "half",
+    # the change itself, in any direction: the measure is what changed
+    "change", "growth", "grow", "increase", "decrease", "decline", "rise", "fall", "drop",
+    "gain", "improvement", "improve", "expansion", "contraction", "higher", "lower",
+})
+MIN_CAUSE_WORDS = 3  # "primarily due to pricing" is a cause; "due to" alone is not
+MDNA_BONUS = 0.5
+YEAR_WEIGHT = 0.25
+MIN_MEASURE_SHARE = 0.5  # half the measure's words named before the connective, at least
+# an adverb of degree before a connective: "primarily due to", "partially offset by"
+ADVERB_BEFORE_RE = re.compile(r"\b(?:primarily|mainly|largely|principally|partially|partly|"
+                              r"mostly|chiefly|predominantly|in part|in large part)\s+$",
+                              re.IGNORECASE)
+# where a clause of a run-on bullet starts: "reflecting: - Net interest income", "; Card"
+CLAUSE_START_RE = re.compile(r"[:;•]\s*[-–—]?\s*|\s[-–—]\s")
+# the verb a subject ends on before its connective: "The decrease ... was [primarily due to]"
+TRAILING_VERB_RE = re.compile(r"\s+(?:was|were|is|are|has been|have been|had been)$",
+                              re.IGNORECASE)
+# a sentence whose change is the previous sentence's: "The increase was primarily due to ..."
+ANAPHOR_RE = re.compile(r"^\s*(?:the|this|these|such)\s+(?:increases?|decreases?|declines?|"
+                        r"changes?|improvements?|growth|reductions?|rise)\b", re.IGNORECASE)
+
+
+def measure_roots(question: Question) -> set[str]:
+    """The measure a "what drove" question names, as five-letter roots ("Asia Pacific net
+    revenues" -> {"asia", "pacif", "reven"}): its content words but the asking ones, the
+    change's own ("growth", "decline") and the company's name (``Question.companies``)."""
+    company = {w[:5] for w in words(" ".join(question.companies))}
+    asking = {w[:5] for w in ASKING_WORDS}
+    return {w[:5] for w in words(question.ranking_text)
+            if w.isalpha() and len(w) >= 4} - asking - company
+
+
+def _splits(unit: EvidenceUnit) -> list[tuple[str, str]]:
+    """(what changed, its causes) at each causal connective of a sentence, in order: "Total net
+    revenue was up 34%, reflecting: - Net interest income up 44%, driven by higher rates" holds
+    two, and which one explains the measure asked is the scorer's to say. An adverb before the
+    connective ("primarily due to") goes with the causes."""
+    lower = unit.text.lower()
+    starts = sorted({m.start() for p in answer_patterns("cause") for m in p.finditer(lower)})
+    out = []
+    for at in starts:
+        adverb = ADVERB_BEFORE_RE.search(unit.text[:at])
+        at = adverb.start() if adverb else at
+        causes = unit.text[at:].strip().rstrip(".;: ")
+        if len(causes.split()) >= MIN_CAUSE_WORDS:
+            out.append((unit.text[:at], causes))
+    return out
+
+
+def _score(roots: set[str], unit: EvidenceUnit, subject: str) -> float:
+    """Share of the measure's roots the sentence names before its connective, plus a bonus
+    in MD&A, the section required to give the reasons; 0 below half the roots."""
+    named = {w[:5] for w in words(subject) if w.isalpha()}
+    share = len(roots & named) / len(roots)
+    if share < MIN_MEASURE_SHARE:
+        return 0.0
+    return share + (MDNA_BONUS if "mdna" in sections_of(unit.scope) else 0.0)
+
+
+def _previous(units: Sequence[EvidenceUnit]) -> dict[int, EvidenceUnit]:
+    """Each unit's preceding sentence in its chunk (by position in ``units``): what "The
+    increase" of "The increase was primarily due to ..." refers to."""
+    out: dict[int, EvidenceUnit] = {}
+    last: dict[str, EvidenceUnit] = {}
+    for unit in units:
+        if unit.chunk_id in last:
+            out[id(unit)] = last[unit.chunk_id]
+        last[unit.chunk_id] = unit
+    return out
+
+
+def _candidate(question: Question, roots: set[str], unit: EvidenceUnit,
+               before: EvidenceUnit | None) -> tuple[float, list[EvidenceUnit], str, str] | None:
+    """(score, units cited, what changed, its causes) of the sentence's best split, or None."""
+    best = None
+    for subject, causes in ([] if unit.is_row else _splits(unit)):
+        subject = CLAUSE_START_RE.split(subject)[-1]  # "... reflecting: - Net interest income"
+        if any(p.search(subject.lower()) for p in answer_patterns("cause")):
+            continue  # a connective inside the causes ("..., primarily due to ...") splits them
+        cited = [unit]
+        score = _score(roots, unit, subject)
+        if not score and ANAPHOR_RE.match(subject) and before is not None and not before.is_row:
+            subject, cited = before.text, [before, unit]  # "The increase was due to ..."
+            score = _score(roots, unit, subject)
+        if score:
+            score += _years_weight(question, subject)
+        if score and (best is None or score > best[0]):
+            best = (score, cited, subject, causes)
+    return best
+
+
+def _years_weight(question: Question, subject: str) -> float:
+    """A change that names a year the question asks is preferred, one that names only other
+    years is not (2019's increase, not 2018's, when the 10-K prints both); a fiscal year that
+    is not the calendar year of its dates (Walmart's fiscal 2024 quarter ended April 30, 2023)
+    is still found, after the others."""
+    printed = set(years_in(subject))
+    if not printed or not question.years:
+        return 0.0
+    return YEAR_WEIGHT if printed & set(question.years) else -YEAR_WEIGHT
+
+
+def drivers(question: Question, selected: Sequence[EvidenceUnit],
+            pool: Sequence[EvidenceUnit] = (), preceding: Preceding | None = None
+            ) -> DirectAnswer | None:
+    """The causes, first, of the sentence that explains the change the question names, then
+    the change as printed; None when the question asks no cause or no sentence found names
+    its measure and a cause. ``preceding`` gives the sentence a page prints before a unit,
+    for "The increase ..." whose chunk begins with it."""
+    roots = measure_roots(question)
+    if question.expects != "cause" or not roots:
+        return None
+    pool = pool or selected
+    previous = _previous(pool)
+    position = {(u.chunk_id, u.quote): i for i, u in enumerate(pool)}
+    best, best_key = None, None
+    for unit in [*selected, *pool]:
+        at = position.get((unit.chunk_id, unit.quote), len(pool))
+        before = previous.get(id(pool[at])) if at < len(pool) else None
+        if before is None and preceding is not None and ANAPHOR_RE.match(unit.text):
+            before = preceding(unit)
+        found = _candidate(question, roots, unit, before)
+        # the best score; on a tie the higher chunk, then the earlier sentence: MD&A gives
+        # the main reason first ("In addition, ..." follows it)
+        key = None if found is None else (-found[0], unit.chunk_rank, at)
+        if key is not None and (best_key is None or key < best_key):
+            best, best_key = found, key
+    if best is None:
+        return None
+    _, cited, subject, causes = best
+    change = TRAILING_VERB_RE.sub("", subject.strip(" \t-–—•,;:.")).rstrip(" ,")
+    text = f"{causes[0].upper()}{causes[1:]}" + (f"; {change}." if change else ".")
+    return DirectAnswer(kind="cause", units=cited, text=text,
+                        supports="" if len(cited) > 1 else cited[0].text)
+
+
+def preceding_on_page(page_text: str | None, unit: EvidenceUnit) -> EvidenceUnit | None:
+    """The sentence ``page_text`` prints just before ``unit``'s quote, as a unit of the same
+    chunk and page; None when the quote is not found or opens the page."""
+    if not page_text:
+        return None
+    flat, quote = " ".join(page_text.split()), " ".join(unit.quote.split())
+    at = flat.find(quote)
+    sentences = split_sentences(flat[:at]) if at > 0 else []
+    if not sentences:
+        return None
+    return unit.model_copy(update={"quote": sentences[-1], "text": sentences[-1],
+                                   "footnotes": []})

@@ -1,0 +1,78 @@
+"""What drove a change, answered from real filings of six companies: the first sentence gives
+the causes the filing prints for the change of the measure asked (MD&A's "primarily due to",
+"driven by", "reflecting"), first, then the change itself; a sentence whose change is the
+previous sentence's ("The increase is primarily due to ...") is read with it.
+
+The store holds a few pages of each filing around its MD&A sentence, the neighbours included.
+The questions are this project's own, worded apart from the analyst-tune set that chose the rule
+(the held-out analyst-check set is never read here)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from rag_assets.core.evaluation.answer_correctness import answer_lead
+from rag_assets.core.generation.extractive import answer_patterns
+from rag_assets.core.retrieval.embeddings import Embedder
+from rag_assets.core.retrieval.store import VectorStore
+from rag_assets_tests.real_filings import CORPORA
+
+from ..conftest import process_real
+from .conftest import Corpus, add
+
+pytestmark = [pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here"),
+              pytest.mark.slow]  # six real filings read, a few pages of each indexed
+
+BULK, WIDE = "financebench-bulk/pdfs", "financebench-wide/pdfs"
+# (file, document, year, zero-based pages kept): each MD&A sentence's page and its neighbours
+FILINGS: list[tuple[str, str, int, Sequence[int]]] = [
+    (f"{BULK}/AMERICANWATERWORKS_2023Q2_10Q.pdf", "american-water-works-10q-q2", 2023,
+     range(38, 43)),
+    (f"{BULK}/COCACOLA_2019_10K.pdf", "coca-cola-10k", 2019, range(55, 60)),
+    (f"{WIDE}/GENERALMILLS_2019_10K.pdf", "general-mills-10k", 2019, range(17, 22)),
+    (f"{WIDE}/JPMORGAN_2023Q2_10Q.pdf", "jpmorgan-10q-q2", 2023, range(2, 7)),
+    (f"{BULK}/ULTABEAUTY_2024Q1_EARNINGS.pdf", "ulta-beauty-earnings-q1", 2024, range(0, 3)),
+    (f"{BULK}/WALMART_2024Q1_10Q.pdf", "walmart-10q-q1", 2024, range(18, 23)),
+]
+
+
+@pytest.fixture(scope="module")
+def drivers_corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
+    from rag_assets.core.generation.page_texts import PageTexts
+
+    embedder = Embedder()
+    store = VectorStore.of(embedder, Path(tmp_path_factory.mktemp("drivers_lancedb")))
+    pages = PageTexts()
+    for path, document, year, keep in FILINGS:
+        add(store, embedder, pages, process_real(path, document, year), keep)
+    return Corpus(store, embedder, pages, {document for _, document, _, _ in FILINGS})
+
+
+@pytest.mark.parametrize(("question", "lead_has"), [
+    ("What drove the increase in American Water Works' operating revenues in the second "
+     "quarter of 2023?", ["$110 million increase from authorized rate increases",
+                          "operating revenues increased $140 million"]),
+    ("What drove the increase in Coca-Cola's net cash provided by operating activities in "
+     "2019?", ["operating income growth", "the acquisition of Costa", "$2,844 million"]),
+    ("What drove General Mills' net sales growth in fiscal 2019?",
+     ["the addition of Blue Buffalo", "7 percent increase in net sales"]),
+    ("What drove JPMorgan's net interest income growth in the second quarter of 2023?",
+     ["higher rates", "First Republic acquisition", "up 44%"]),
+    ("What drove Ulta Beauty's net sales growth in the first quarter of fiscal 2023?",
+     ["increased comparable sales", "strong new store performance", "increased 12.3%"]),
+    ("What drove the change in Walmart's net cash provided by operating activities in the "
+     "first quarter of fiscal 2024?", ["moderated levels of inventory purchases",
+                                      "increase of $8.4 billion"]),
+])
+def test_the_first_sentence_leads_with_the_causes_of_the_change(
+        drivers_corpus: Corpus, question: str, lead_has: list[str]) -> None:
+    result = drivers_corpus.answerer().ask(question)
+    lead = answer_lead(result.answer)
+    assert all(part in lead for part in lead_has), lead
+    opening = lead[:40].lower()  # led by a causal connective, not by the change
+    assert any(p.search(opening) for p in answer_patterns("cause")), lead
+    assert result.claims and all(c.mark == "valid" for claim in result.claims
+                                 for c in claim.citations)
