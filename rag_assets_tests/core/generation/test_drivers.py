@@ -1,0 +1,74 @@
+"""The causes of a change read from sentences as MD&A prints them (no store: units built here;
+the same rule on real filings is ``test_drivers_real.py``)."""
+
+from __future__ import annotations
+
+from rag_assets.core.generation.drivers import drivers, measure_roots, preceding_on_page
+from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.question.question import read_question
+
+
+def unit(text: str, chunk: str = "c1", rank: int = 0, scope: str = "") -> EvidenceUnit:
+    return EvidenceUnit(chunk_id=chunk, document="acme-10k", year=2023, chunk_rank=rank, page=40,
+                        located=True, quote=text, text=text, scope=scope)
+
+
+MDNA = "Acme 10-K 2023 | Item 7. Management's Discussion and Analysis"
+
+
+def test_the_causes_come_first_then_the_change() -> None:
+    question = read_question("What drove the increase in operating revenues in 2023?")
+    found = drivers(question, [unit(
+        "For 2023, operating revenues increased $140 million, primarily due to a $110 million "
+        "increase from authorized rate increases, partially offset by lower usage.", scope=MDNA)])
+    assert found is not None and found.kind == "cause"
+    assert found.text == ("Primarily due to a $110 million increase from authorized rate "
+                          "increases, partially offset by lower usage; For 2023, operating "
+                          "revenues increased $140 million.")
+
+
+def test_the_sentence_of_the_measure_asked_wins_over_a_neighbour() -> None:
+    question = read_question("Why did the gross margin decline in 2023?")
+    sga = unit("SG&A expenses increased to 23.2%, primarily due to deleverage of payroll.")
+    margin = unit("Gross margin decreased to 40.0%, primarily due to higher inventory shrink and "
+                  "lower merchandise margins.")
+    found = drivers(question, [sga, margin])
+    assert found is not None and found.text.startswith("Primarily due to higher inventory")
+
+
+def test_a_run_on_bullet_is_split_at_the_clause_that_names_the_measure() -> None:
+    question = read_question("What drove net interest income growth in 2023?")
+    found = drivers(question, [unit(
+        "Total net revenue was $41.3 billion, up 34%, reflecting: - Net interest income of "
+        "$21.8 billion, up 44%, driven by higher rates, partially offset by lower deposit "
+        "balances.")])
+    assert found is not None
+    assert found.text == ("Driven by higher rates, partially offset by lower deposit balances; "
+                          "Net interest income of $21.8 billion, up 44%.")
+
+
+def test_the_increase_of_the_sentence_before_and_the_year_asked() -> None:
+    question = read_question("What drove the increase in net cash provided by operating "
+                             "activities in 2019?")
+    page = ("Net cash provided by operating activities increased $586 million in 2018. "
+            "Net cash provided by operating activities increased $2,844 million in 2019. "
+            "This increase was primarily driven by operating income growth and the acquisition "
+            "of Costa.")
+    this = unit("This increase was primarily driven by operating income growth and the "
+                "acquisition of Costa.", chunk="c2")
+    before = preceding_on_page(page, this)
+    assert before is not None and before.text.endswith("$2,844 million in 2019.")
+    found = drivers(question, [this], [this], preceding=lambda u: preceding_on_page(page, u))
+    assert found is not None and len(found.units) == 2
+    assert found.text.startswith("Primarily driven by operating income growth")
+    assert "$2,844 million in 2019" in found.text
+
+
+def test_no_cause_asked_or_none_printed_gives_nothing() -> None:
+    asked = read_question("What were operating revenues in 2023?")
+    assert drivers(asked, [unit("Operating revenues rose, primarily due to rates.")]) is None
+    why = read_question("What drove the increase in operating revenues in 2023?")
+    assert drivers(why, [unit("Operating revenues were $4.2 billion in 2023.")]) is None
+    # a cause of another measure is not the answer
+    assert drivers(why, [unit("Interest expense rose, primarily due to higher debt.")]) is None
+    assert measure_roots(why) == {"opera", "reven"}
