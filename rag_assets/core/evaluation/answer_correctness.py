@@ -18,7 +18,7 @@ RELATIVE_TOLERANCE = Decimal("0.005")
 _UNITS = (Decimal(1), Decimal(10) ** 3, Decimal(10) ** 6, Decimal(10) ** 9)
 _NEGATIVE_WORDS = re.compile(
     r"\b(?:negative|deficit|loss(?:es)?|decreas(?:e|ed|es)|declin(?:e|ed|es)|fell|down|"
-    r"shortfall)\b", re.IGNORECASE)
+    r"shortfall|outflow)\b", re.IGNORECASE)
 
 
 # ----------------------------------------------------------------------------- answer correctness
@@ -52,11 +52,11 @@ def _candidates(answer: Figure, reference: Figure, reference_scale: Decimal | No
 
 
 def _figure_matches(answer: Figure, reference: Figure, reference_scale: Decimal | None,
-                    answer_says_negative: bool) -> bool:
+                    answer_says_negative: bool, reference_says_negative: bool = False) -> bool:
     if reference.negative:
         if not (answer.negative or answer_says_negative):
             return False
-    elif answer.minus:
+    elif answer.minus and not reference_says_negative:
         return False
     for value in _candidates(answer, reference, reference_scale):
         if _round_to(value, reference.decimals) == reference.value:
@@ -90,7 +90,8 @@ def answer_correct(answer_text: str, reference_answer: str, question: str | None
        millions or billions. An answer figure without a scale word is read in the reference's
        units. Sign: a negative reference figure (minus or parentheses) needs a negative answer
        figure or a word of negativity in the answer ("negative", "deficit", "loss", "decline",
-       ...); a positive one is not matched by a figure printed with a minus sign;
+       ...), and a figure with a minus sign matches a reference that says its negativity in
+       words ("Negative $200 million", "a decline of 3%") but no other;
     3. a reference without figures (a yes/no or text answer) is matched when at least 60 % of its
        content words (:func:`content_words`) occur in the answer.
     """
@@ -108,9 +109,11 @@ def answer_correct(answer_text: str, reference_answer: str, question: str | None
     unit = _QUESTION_UNIT.search(question or "")
     answer_figures = figures(answer_text)
     says_negative = bool(_NEGATIVE_WORDS.search(answer_text))
+    reference_negative = bool(_NEGATIVE_WORDS.search(reference_answer))
     for reference in amounts:
         scale = reference.scale or (SCALES[unit.group(1).lower()[:-1]] if unit else None)
-        if not any(_figure_matches(a, reference, scale, says_negative) for a in answer_figures):
+        if not any(_figure_matches(a, reference, scale, says_negative, reference_negative)
+                   for a in answer_figures):
             return False
     return True
 

@@ -223,6 +223,9 @@ def test_abstention_is_correct_only_for_unanswerable_questions() -> None:
     ("$(1,561) million", "Working capital was a deficit of $1,561 million.", None, True),
     ("$(1,561) million", "Working capital was $1,561 million.", None, False),  # the sign
     ("0.4%", "The CAGR was -0.4%.", None, False),
+    # a reference that says its sign in words: the minus sign is what it says
+    ("Negative $200 million (an outflow of $200 million).", "It is -$200 million.", None, True),
+    ("$200 million.", "It is -$200 million.", None, False),
     ("No, the company does not pay a dividend because it retains cash for acquisitions.",
      "No. The company retains its cash for acquisitions and pays no dividend.", None, True),
     ("No, the company does not pay a dividend because it retains cash for acquisitions.",

@@ -336,6 +336,9 @@ def test_every_metric_and_rule_is_documented_and_evaluates() -> None:
     (0.0196, "percent", 1, None, "2.0%"), (-1561e6, "USD", None, None, "-$1,561 million"),
     (389e6, "USD", None, "billions", "$0.39 billion"), (45.104, "days", None, None,
                                                         "45.10 days"),
+    # a ratio its rounding leaves one digit of is written as a percentage too
+    (0.678, "ratio", 1, None, "0.7 (67.8%)"), (0.51, "ratio", 2, None, "0.51"),
+    (2.26, "ratio", 2, None, "2.26"),
 ])
 def test_formatting(value: float, unit: str, decimals: int | None, scale: str | None,
                     shown: str) -> None:
