@@ -137,8 +137,13 @@ class QuoteRoute:
             return out
         if self.chat is None:
             chosen = select(scored, self.config.extractive, max_claims)
-            out.claims = [*self.direct(part.question, [s.unit for s in chosen], units),
-                          *(claim_of(s.unit) for s in chosen)]
+            # a quote whose citation does not hold on its page (a row whose headings the page
+            # does not print as the chunk names them) is dropped, like a model's claim
+            quotes, dropped = keep_verified(verify_claims(
+                [claim_of(s.unit) for s in chosen], self.pages, self.config.citation_threshold),
+                "quoted units")
+            out.claims = [*self.direct(part.question, [s.unit for s in chosen], units), *quotes]
+            out.events += dropped
         else:
             out.claims, events = self.claims_from_model(part.question.text, scored)
             out.events += events
