@@ -458,14 +458,14 @@ def make_answerer(retriever: Any, pages: Any, facts: Any = None) -> Any:
 
 
 def run_answers(docs: Sequence[rb.Doc], retriever: Any, *, facts: Any = None,
-                answerer: Callable[[Any, Any, Any], Any] = make_answerer
-                ) -> list[dict[str, Any]]:
+                answerer: Callable[[Any, Any, Any], Any] = make_answerer,
+                held_out: bool = False) -> list[dict[str, Any]]:
     """Every answerable question of ``docs`` asked as it is (no scope: routing finds the
     filing) of the ``Answerer`` over ``retriever``'s store, with the loaded pages.
 
     ``facts``: a statement-facts provider for the metric engine, passed on by ``answerer``
     (``make_answerer``: ``Answerer(retriever, pages, facts=facts)``); None asks the engine as
-    it is today."""
+    it is today. ``held_out``: the progress lines name no question and say no verdict."""
     from rag_assets.core.generation.page_texts import PageTexts
 
     pages = PageTexts()
@@ -479,6 +479,9 @@ def run_answers(docs: Sequence[rb.Doc], retriever: Any, *, facts: Any = None,
         scope = engine.retriever.resolve_scope(engine.read(q.question), engine.config.kind)
         rows.append(answer_record(q, result, pages.get, scope.documents))
         r = rows[-1]
+        if held_out:
+            log(f"  [{number:2d}/{len(questions)}] answered")
+            continue
         log(f"  [{number:2d}/{len(questions)}] {q.id}: "
             f"{'correct' if r['correct'] else 'wrong'} (lenient: "
             f"{'correct' if r['correct_lenient'] else 'wrong'}), "
@@ -889,7 +892,8 @@ def run_set(name: str, root: Path | Sequence[Path], args: argparse.Namespace, em
         log(f"{name}: answers: {len(questions)} questions over the set's store "
             f"({'with' if facts else 'without'} statement facts) ...")
         rows, sections[f"{name}: answers"] = rb.timed(
-            lambda: run_answers(docs, retriever, facts=facts))
+            lambda: run_answers(docs, retriever, facts=facts,
+                                held_out=bool(set(name.split("+")) & set(HELD_OUT_SETS))))
         label_rows(rows, labels, name)
         config = AnswerConfig()
         out["answers"] = {"engine": "extractive" + (" + statement facts" if facts else ""),

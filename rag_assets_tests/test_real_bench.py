@@ -247,6 +247,29 @@ def test_run_answers_hands_a_facts_provider_to_the_answerer(real_bench) -> None:
     assert seen == [("retriever", provider), ("retriever", None)]
 
 
+def test_a_held_out_sets_progress_names_no_question(real_bench, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """analyst-check's answers are logged as they come, without their ids or verdicts."""
+    from types import SimpleNamespace
+
+    question = GoldenQuestion(id="analyst_check_07", document="d", year=2020,
+                              category="factual", relevant_pages=[0], question="secret?",
+                              answer="42")
+    doc = SimpleNamespace(document="d", year=2020, pages=[], questions=[question])
+    scope = SimpleNamespace(documents=["d"])
+    engine = SimpleNamespace(
+        ask=lambda text: _answer("It is 42.", page=0), read=lambda text: text,
+        config=SimpleNamespace(kind="enriched"),
+        retriever=SimpleNamespace(resolve_scope=lambda question, kind: scope))
+    lines: list[str] = []
+    monkeypatch.setattr(real_bench, "log", lines.append)
+    for held_out in (True, False):
+        rows = real_bench.run_answers([doc], "retriever", answerer=lambda *a: engine,
+                                      held_out=held_out)
+        assert rows[0]["correct"]
+    assert lines[0] == "  [ 1/1] answered"
+    assert "analyst_check_07: correct" in lines[1]
+
+
 def test_sets_are_checked_before_anything_loads(real_bench, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(SystemExit) as exc:
         real_bench.main(["--sets", "dev,other"])

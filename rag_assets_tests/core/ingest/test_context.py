@@ -60,7 +60,8 @@ def test_3m_statement_chunks_name_company_form_year_item_and_statement(
 def test_cover_names_the_company_and_the_form(pfizer: Processed) -> None:
     context = pfizer.context
     assert (context.company, context.doc_type) == ("Pfizer Inc", "10-K")
-    assert context.header(0) == "Pfizer Inc | 10-K fiscal 2021"
+    # the cover page is the cover section: its table names the registered securities
+    assert context.header(0) == "Pfizer Inc | 10-K fiscal 2021 | Topic: Cover"
 
 
 def test_header_says_each_part_once() -> None:

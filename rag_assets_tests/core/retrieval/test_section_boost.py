@@ -11,11 +11,11 @@ from rag_assets.core.retrieval.retriever import Hit, RetrievalConfig, Retriever
 
 
 @pytest.mark.parametrize(("question", "sections"), [
-    ("What drove KHC's 2019 impairments?", ["goodwill"]),
+    ("What drove KHC's 2019 impairments?", ["goodwill", "mdna"]),  # MD&A gives the reasons
     ("Where are Pfizer's legal proceedings discussed?", ["legal"]),
     ("Has MGM Resorts paid dividends to common shareholders in FY2022?",
      ["shareholder_returns"]),
-    ("Who replaced the CEO of Foot Locker in 2022?", ["governance", "shareholder_vote"]),
+    ("Who replaced the CEO of Foot Locker in 2022?", ["governance"]),  # officers: Item 5.02
     ("What is the FY2019 fixed asset turnover ratio for Activision Blizzard?", []),
 ])
 def test_intents_point_to_sections(question: str, sections: list[str]) -> None:
