@@ -4,8 +4,8 @@ The **facts route** (:mod:`facts_route`) computes a metric, trend or judgment fr
 statement facts; the **quote route** (:mod:`quote_route`) retrieves, reads the evidence and
 quotes it (the ``extractive`` engine) or has a model write claims that must quote it. Either way
 every citation is checked against the stored page (:mod:`citations`), and a claim (a model's
-sentence or a quoted unit) whose citation does not hold is dropped, not shown. A route that fails is that route's
-abstention, its reason a guardrail event, and the other route answers.
+sentence or a quoted unit) whose citation does not hold is dropped, not shown. A route that
+fails is that route's abstention, its reason a guardrail event, and the other route answers.
 
 Guardrails, each recorded as a :class:`GuardrailEvent` and in ``answer_audit``: a company no
 indexed filing is from is said so, citing nothing; a comparison is decomposed into parts; a part

@@ -41,6 +41,19 @@ MIN_CAUSE_WORDS = 3  # "primarily due to pricing" is a cause; "due to" alone is 
 MDNA_BONUS = 0.5
 YEAR_WEIGHT = 0.25
 MIN_MEASURE_SHARE = 0.5  # half the measure's words named before the connective, at least
+OTHER_SUBJECT_PENALTY = 0.25
+# the change a sentence explains: "increased", "fell 120 basis points", "up 44%", "higher"
+CHANGE_RE = re.compile(r"\b(?:increas|decreas|declin|grow|grew|rose|rise|fell|fall|drop|"
+                       r"improv|expan|contract|reduc|higher|lower|up|down|chang|gain|loss)",
+                       re.IGNORECASE)
+NAME_RE = re.compile(r"\b[A-Z][a-z][\w&'-]*")
+# capitalized words that name no other subject: months, a heading's first words, statements
+GENERIC_NAMES = frozenset({
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december", "fiscal", "net", "total", "the", "our", "company",
+    "consolidated", "first", "second", "third", "fourth", "quarter", "three", "six", "nine",
+    "twelve", "months", "weeks", "ended", "year", "in", "for", "as",
+})
 # an adverb of degree before a connective: "primarily due to", "partially offset by"
 ADVERB_BEFORE_RE = re.compile(r"\b(?:primarily|mainly|largely|principally|partially|partly|"
                               r"mostly|chiefly|predominantly|in part|in large part)\s+$",
@@ -82,14 +95,27 @@ def _splits(unit: EvidenceUnit) -> list[tuple[str, str]]:
     return out
 
 
-def _score(roots: set[str], unit: EvidenceUnit, subject: str) -> float:
+def _score(roots: set[str], unit: EvidenceUnit, subject: str,
+           question_words: frozenset[str] | set[str] = frozenset()) -> float:
     """Share of the measure's roots the sentence names before its connective, plus a bonus
     in MD&A, the section required to give the reasons; 0 below half the roots."""
     named = {w[:5] for w in words(subject) if w.isalpha()}
-    share = len(roots & named) / len(roots)
-    if share < MIN_MEASURE_SHARE:
+    found = len(roots & named)
+    if found / len(roots) < MIN_MEASURE_SHARE or found < min(len(roots), 2):
         return 0.0
-    return share + (MDNA_BONUS if "mdna" in sections_of(unit.scope) else 0.0)
+    if not CHANGE_RE.search(subject):
+        return 0.0  # Item 303 explains a change: "because it is useful to investors" is none
+    other = OTHER_SUBJECT_PENALTY if _names_another_subject(question_words, subject) else 0.0
+    return found / len(roots) - other + (MDNA_BONUS if "mdna" in sections_of(unit.scope)
+                                         else 0.0)
+
+
+def _names_another_subject(question_words: frozenset[str] | set[str], subject: str) -> bool:
+    """Whether the change is of something the question does not name: a capitalized name past
+    the subject's first word ("Convenience Stores & Foodservice net sales increased") when the
+    question asks of the company's."""
+    names = [m.group(0).lower() for m in NAME_RE.finditer(subject) if m.start()]
+    return any(n not in question_words for n in names if n not in GENERIC_NAMES)
 
 
 def _previous(units: Sequence[EvidenceUnit]) -> dict[int, EvidenceUnit]:
@@ -113,10 +139,11 @@ def _candidate(question: Question, roots: set[str], unit: EvidenceUnit,
         if any(p.search(subject.lower()) for p in answer_patterns("cause")):
             continue  # a connective inside the causes ("..., primarily due to ...") splits them
         cited = [unit]
-        score = _score(roots, unit, subject)
+        asked = {w.lower() for w in re.findall(r"[\w&'-]+", question.text)}
+        score = _score(roots, unit, subject, asked)
         if not score and ANAPHOR_RE.match(subject) and before is not None and not before.is_row:
             subject, cited = before.text, [before, unit]  # "The increase was due to ..."
-            score = _score(roots, unit, subject)
+            score = _score(roots, unit, subject, asked)
         if score:
             score += _years_weight(question, subject)
         if score and (best is None or score > best[0]):

@@ -72,3 +72,23 @@ def test_no_cause_asked_or_none_printed_gives_nothing() -> None:
     # a cause of another measure is not the answer
     assert drivers(why, [unit("Interest expense rose, primarily due to higher debt.")]) is None
     assert measure_roots(why) == {"opera", "reven"}
+
+
+def test_a_change_of_the_company_not_a_segment_nor_a_definition() -> None:
+    question = read_question("What drove the change in operating margin in 2020?")
+    definition = unit("We present adjusted operating margin because it is important for "
+                      "assessing operating margin on a comparable basis.")
+    assert drivers(question, [definition]) is None  # a reason, but of no change
+    netflix = unit("The increase in operating margin is due primarily to increased revenues "
+                   "and decreased marketing costs.")
+    cash = unit("Net cash provided by operating activities increased, primarily driven by an "
+                "increase in revenues.")
+    found = drivers(question, [cash, netflix])  # both roots of the measure, not one
+    assert found is not None and found.text.startswith("Due primarily to increased revenues")
+    sales = read_question("What drove net sales growth in fiscal 2019?")
+    segment = unit("Convenience Stores & Foodservice net sales increased 2 percent, driven by "
+                   "favorable net price realization.")
+    company = unit("The 7 percent increase in net sales in fiscal 2019 reflects the addition "
+                   "of Blue Buffalo.", rank=1)
+    found = drivers(sales, [segment, company])
+    assert found is not None and found.text.startswith("Reflects the addition of Blue Buffalo")
