@@ -39,6 +39,21 @@ class Corpus:
                         config=AnswerConfig(**config))
 
 
+def real_corpus(folder: Path, filings: Sequence[tuple[str, str, int, Sequence[int] | None]]
+                ) -> Corpus:
+    """A store in ``folder`` of real filings of ``../shared/corpora``: each ``(file, document,
+    year, pages kept)`` processed whole (headed and resolved as the whole report) and indexed
+    on the pages kept (None: all)."""
+    from ..conftest import process_real
+
+    embedder = Embedder()
+    store = VectorStore.of(embedder, folder)
+    pages = PageTexts()
+    for path, document, year, keep in filings:
+        add(store, embedder, pages, process_real(path, document, year), keep)
+    return Corpus(store, embedder, pages, {document for _, document, _, _ in filings})
+
+
 def add(store: VectorStore, embedder: Embedder, pages: PageTexts, processed: Processed,
         keep: Sequence[int] | None = None) -> None:
     """The report indexed naive and enriched (the pages in ``keep`` alone, headed and resolved

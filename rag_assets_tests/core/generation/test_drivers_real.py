@@ -16,12 +16,9 @@ import pytest
 
 from rag_assets.core.evaluation.answer_correctness import answer_lead
 from rag_assets.core.generation.extractive import answer_patterns
-from rag_assets.core.retrieval.embeddings import Embedder
-from rag_assets.core.retrieval.store import VectorStore
 from rag_assets_tests.real_filings import CORPORA
 
-from ..conftest import process_real
-from .conftest import Corpus, add
+from .conftest import Corpus, real_corpus
 
 pytestmark = [pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here"),
               pytest.mark.slow]  # six real filings read, a few pages of each indexed
@@ -41,14 +38,7 @@ FILINGS: list[tuple[str, str, int, Sequence[int]]] = [
 
 @pytest.fixture(scope="module")
 def drivers_corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
-    from rag_assets.core.generation.page_texts import PageTexts
-
-    embedder = Embedder()
-    store = VectorStore.of(embedder, Path(tmp_path_factory.mktemp("drivers_lancedb")))
-    pages = PageTexts()
-    for path, document, year, keep in FILINGS:
-        add(store, embedder, pages, process_real(path, document, year), keep)
-    return Corpus(store, embedder, pages, {document for _, document, _, _ in FILINGS})
+    return real_corpus(Path(tmp_path_factory.mktemp("drivers_lancedb")), FILINGS)
 
 
 @pytest.mark.parametrize(("question", "lead_has"), [

@@ -18,12 +18,9 @@ import pytest
 from rag_assets.core.evaluation.answer_correctness import answer_lead
 from rag_assets.core.generation.metric_questions import MetricQuestion, parse_question
 from rag_assets.core.question.question import read_question
-from rag_assets.core.retrieval.embeddings import Embedder
-from rag_assets.core.retrieval.store import VectorStore
 from rag_assets_tests.real_filings import CORPORA
 
-from ..conftest import process_real
-from .conftest import Corpus, add
+from .conftest import Corpus, real_corpus
 
 
 def parse_text(text: str) -> MetricQuestion | None:
@@ -44,14 +41,7 @@ FILINGS: list[tuple[str, str, int, Sequence[int]]] = [
 
 @pytest.fixture(scope="module")
 def prose_corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
-    from rag_assets.core.generation.page_texts import PageTexts
-
-    embedder = Embedder()
-    store = VectorStore.of(embedder, Path(tmp_path_factory.mktemp("prose_lancedb")))
-    pages = PageTexts()
-    for path, document, year, keep in FILINGS:
-        add(store, embedder, pages, process_real(path, document, year), keep)
-    return Corpus(store, embedder, pages, {document for _, document, _, _ in FILINGS})
+    return real_corpus(Path(tmp_path_factory.mktemp("prose_lancedb")), FILINGS)
 
 
 @pytest.mark.parametrize(("question", "lead_has"), [

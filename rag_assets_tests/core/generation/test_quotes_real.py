@@ -8,12 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from rag_assets.core.retrieval.embeddings import Embedder
-from rag_assets.core.retrieval.store import VectorStore
 from rag_assets_tests.real_filings import CORPORA
 
-from ..conftest import process_real
-from .conftest import Corpus, add
+from .conftest import Corpus, real_corpus
 
 pytestmark = [pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here"),
               pytest.mark.slow]  # one real release indexed
@@ -23,13 +20,8 @@ RELEASE = "financebench-bulk/pdfs/COSTCO_2023Q3_EARNINGS.pdf"
 
 @pytest.fixture(scope="module")
 def release(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
-    from rag_assets.core.generation.page_texts import PageTexts
-
-    embedder = Embedder()
-    store = VectorStore.of(embedder, Path(tmp_path_factory.mktemp("quotes_lancedb")))
-    pages = PageTexts()
-    add(store, embedder, pages, process_real(RELEASE, "costco-earnings-q3", 2023))
-    return Corpus(store, embedder, pages, {"costco-earnings-q3"})
+    return real_corpus(Path(tmp_path_factory.mktemp("quotes_lancedb")),
+                       [(RELEASE, "costco-earnings-q3", 2023, None)])
 
 
 @pytest.mark.parametrize("question", [
