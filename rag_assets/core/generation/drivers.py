@@ -95,8 +95,8 @@ def _splits(unit: EvidenceUnit) -> list[tuple[str, str]]:
     return out
 
 
-def _score(roots: set[str], unit: EvidenceUnit, subject: str,
-           question_words: frozenset[str] | set[str] = frozenset()) -> float:
+def _score(roots: set[str], unit: EvidenceUnit, subject: str, question_words: set[str]
+           ) -> float:
     """Share of the measure's roots the sentence names before its connective, plus a bonus
     in MD&A, the section required to give the reasons; 0 below half the roots."""
     named = {w[:5] for w in words(subject) if w.isalpha()}
@@ -110,7 +110,7 @@ def _score(roots: set[str], unit: EvidenceUnit, subject: str,
                                          else 0.0)
 
 
-def _names_another_subject(question_words: frozenset[str] | set[str], subject: str) -> bool:
+def _names_another_subject(question_words: set[str], subject: str) -> bool:
     """Whether the change is of something the question does not name: a capitalized name past
     the subject's first word ("Convenience Stores & Foodservice net sales increased") when the
     question asks of the company's."""
@@ -130,16 +130,16 @@ def _previous(units: Sequence[EvidenceUnit]) -> dict[int, EvidenceUnit]:
     return out
 
 
-def _candidate(question: Question, roots: set[str], unit: EvidenceUnit,
+def _candidate(question: Question, roots: set[str], asked: set[str], unit: EvidenceUnit,
                before: EvidenceUnit | None) -> tuple[float, list[EvidenceUnit], str, str] | None:
-    """(score, units cited, what changed, its causes) of the sentence's best split, or None."""
+    """(score, units cited, what changed, its causes) of the sentence's best split, or None;
+    ``asked`` is the question's words, lower case."""
     best = None
     for subject, causes in ([] if unit.is_row else _splits(unit)):
         subject = CLAUSE_START_RE.split(subject)[-1]  # "... reflecting: - Net interest income"
         if any(p.search(subject.lower()) for p in answer_patterns("cause")):
             continue  # a connective inside the causes ("..., primarily due to ...") splits them
         cited = [unit]
-        asked = {w.lower() for w in re.findall(r"[\w&'-]+", question.text)}
         score = _score(roots, unit, subject, asked)
         if not score and ANAPHOR_RE.match(subject) and before is not None and not before.is_row:
             subject, cited = before.text, [before, unit]  # "The increase was due to ..."
@@ -173,6 +173,7 @@ def drivers(question: Question, selected: Sequence[EvidenceUnit],
     if question.expects != "cause" or not roots:
         return None
     pool = pool or selected
+    asked = {w.lower() for w in re.findall(r"[\w&'-]+", question.text)}
     previous = _previous(pool)
     position = {(u.chunk_id, u.quote): i for i, u in enumerate(pool)}
     best, best_key = None, None
@@ -181,7 +182,7 @@ def drivers(question: Question, selected: Sequence[EvidenceUnit],
         before = previous.get(id(pool[at])) if at < len(pool) else None
         if before is None and preceding is not None and ANAPHOR_RE.match(unit.text):
             before = preceding(unit)
-        found = _candidate(question, roots, unit, before)
+        found = _candidate(question, roots, asked, unit, before)
         # the best score; on a tie the higher chunk, then the earlier sentence: MD&A gives
         # the main reason first ("In addition, ..." follows it)
         key = None if found is None else (-found[0], unit.chunk_rank, at)
