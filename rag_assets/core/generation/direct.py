@@ -1,6 +1,6 @@
 """A one-line direct answer before the quoted evidence, when the evidence states it.
 
-Four kinds of question get one (cues in ``direct_cues.json``, each with its source):
+Six kinds of question get one (cues in ``direct_cues.json``, each with its source):
 
 - a **superlative** ("Which segment had the lowest net revenue?"): the winner among a table's
   rows, the same column compared across them (parenthesized figures are negative), or the name a
@@ -11,7 +11,11 @@ Four kinds of question get one (cues in ``direct_cues.json``, each with its sour
 - a **comparison of two periods** ("Did X increase or decrease ..."): the two figures of one
   cited row or sentence: "Decreased: 45 in Q2 2023 against 60 in Q2 2022.";
 - a **cause** ("What drove ...?"): the causes the sentence that explains the named measure's
-  change prints, first (:mod:`drivers`).
+  change prints, first (:mod:`drivers`);
+- **arithmetic** on a sentence's amounts ("at what average price per share", "by how much",
+  "what is the total"): computed and shown with its operands (:mod:`quoted_amounts`);
+- a **yes or no** about a matter a filing discloses ("Does X depend on a few major customers?"):
+  the polarity of the sentence that discloses it, then the sentence (:mod:`yes_no`).
 
 Nothing is invented: every name and figure of the sentence is copied from the units it cites
 (a superlative's share of the table's total is computed from two cited rows, and says so:
@@ -40,7 +44,9 @@ from rag_assets.core.generation.direct_rows import (
 from rag_assets.core.generation.drivers import Preceding, drivers
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import words
+from rag_assets.core.generation.quoted_amounts import quoted_arithmetic
 from rag_assets.core.generation.superlatives import superlative
+from rag_assets.core.generation.yes_no import Before, Scan, prose_yes_no
 from rag_assets.core.question.question import Period, Question
 from rag_assets.core.text.periods import figure_in_period_re
 
@@ -151,17 +157,21 @@ def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: Dire
 
 def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
                   pool: Sequence[EvidenceUnit] = (), page_rows: PageRows | None = None,
-                  cues: DirectCues | None = None, preceding: Preceding | None = None
+                  cues: DirectCues | None = None, preceding: Preceding | None = None,
+                  before: Before | None = None, scan: Scan | None = None
                   ) -> DirectAnswer | None:
     """The direct first sentence for ``question`` from the units the engine selected (best
     first), a table completed from ``pool`` (the part's other evidence units: a superlative
     compares every row of the table, not only the quoted ones) and from ``page_rows`` (every
     table row of a page, for a table whose blocks retrieval did not all return; ``preceding``
-    the sentence a page prints before a unit), or None."""
+    the sentence a page prints before a unit, ``before`` the text before it and ``scan`` the
+    filing's sentences a yes or no may be read from), or None."""
     cues = cues or load_cues()
     if not selected:
         return None
     return (drivers(question, selected, pool, preceding)
+            or quoted_arithmetic(question, selected)
             or superlative(question, selected, pool, page_rows, cues)
             or _comparison(question, selected, cues)
+            or prose_yes_no(question, selected, pool, before, scan)
             or _list(question.text, selected, cues))

@@ -22,7 +22,7 @@ from rag_assets.core.text.periods import quarter_or_three_months_re
 from rag_assets.core.text.years import year_heading_re
 
 CUES_PATH = Path(__file__).with_name("direct_cues.json")
-DirectKind = Literal["superlative", "list", "comparison", "cause"]
+DirectKind = Literal["superlative", "list", "comparison", "cause", "arithmetic", "yes_no"]
 # the table rows a page prints, by (document, year, page): a table read whole from its page
 PageRows = Callable[[str, int, int], list[EvidenceUnit]]
 _CELL_RE = re.compile(r"^(?P<neg>[-−–]|\()?\s*(?P<cur>[$€£])?\s*(?P<neg2>\()?\s*"

@@ -113,6 +113,10 @@ def _label_words(text: str) -> tuple[str, ...]:
                  if w not in _LABEL_STOP)
 
 
+def _all_words(text: str) -> tuple[str, ...]:
+    return tuple(re.findall(r"[a-z0-9&]+", normalize_label(text)))
+
+
 def _label_distance(phrase: tuple[str, ...], label: str) -> int | None:
     """How far a printed label is from a phrase a definition writes: 0 when its words (or
     those before its first comma or parenthesis) are the phrase's, the count of extra words
@@ -221,11 +225,15 @@ class Evaluator:
         label, a column of the period's length or a balance date), else the concept the
         concept map gives that label; its concept's sign rule applies."""
         words = _label_words(phrase)
+        written = _all_words(phrase)
         scored = [(d, f) for f in self.facts if f.fiscal_year == fiscal_year and f.unit == "USD"
                   and (f.months is None or f.months == self.months)
                   and (d := _label_distance(words, f.label)) is not None] if words else []
         if scored:
-            _, fact = min(scored, key=lambda x: (x[0], x[1].months is None, not x[1].total,
+            # "net interest income" over "Interest income": the words ranking leaves out
+            # ("net", "total") decide between labels that are otherwise the same
+            _, fact = min(scored, key=lambda x: (x[0], _all_words(x[1].label) != written,
+                                                 x[1].months is None, not x[1].total,
                                                  x[1].rank, x[1].page, x[1].row))
             entry = self.defs.concepts.get(fact.concept or "")
             value = abs(fact.value) if entry and entry.magnitude else fact.value

@@ -9,7 +9,8 @@ evidence threshold a part abstains and says what it looked for.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -43,6 +44,7 @@ from rag_assets.core.llm.prompts import render
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import load_vocabulary
 from rag_assets.core.retrieval.retriever import Hit, Retriever, Scope
+from rag_assets.core.text.sentences import split_sentences
 
 
 def mmr(hits: Sequence[Hit], vectors: np.ndarray, k: int, lam: float) -> list[Hit]:
@@ -142,7 +144,10 @@ class QuoteRoute:
             quotes, dropped = keep_verified(verify_claims(
                 [claim_of(s.unit) for s in chosen], self.pages, self.config.citation_threshold),
                 "quoted units")
-            out.claims = [*self.direct(part.question, [s.unit for s in chosen], units), *quotes]
+            direct = self.direct(part.question, [s.unit for s in chosen], units)
+            # a quote the direct sentence already holds whole ("Yes. <the sentence>") once
+            out.claims = [*direct, *(q for q in quotes
+                                     if not any(d.text.endswith(q.text) for d in direct))]
             out.events += dropped
         else:
             out.claims, events = self.claims_from_model(part.question.text, scored)
@@ -184,11 +189,37 @@ class QuoteRoute:
         def preceding(unit: EvidenceUnit) -> EvidenceUnit | None:
             return preceding_on_page(self.pages.get(unit.document, unit.year, unit.page), unit)
 
-        found = direct_answer(question, selected, pool, page_rows, preceding=preceding)
+        found = direct_answer(question, selected, pool, page_rows, preceding=preceding,
+                              before=self.text_before,
+                              scan=lambda patterns: self.sentences_matching(selected, patterns))
         if found is None:
             return []
         checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
         return [c for c in checked if all(x.mark == "valid" for x in c.citations)]
+
+    def text_before(self, unit: EvidenceUnit, chars: int = 400) -> str:
+        """The ``chars`` characters a page prints just before ``unit``'s quote."""
+        flat = " ".join((self.pages.get(unit.document, unit.year, unit.page) or "").split())
+        at = flat.find(" ".join(unit.quote.split()))
+        return flat[max(0, at - chars):at] if at > 0 else ""
+
+    def sentences_matching(self, units: Sequence[EvidenceUnit],
+                           patterns: Sequence[re.Pattern[str]]) -> Iterator[EvidenceUnit]:
+        """Every sentence of the filing of ``units[0]`` that one of ``patterns`` matches, in
+        page order, as units: a disclosure printed where retrieval did not look. A page none
+        of the patterns matches is not split."""
+        if not units:
+            return
+        document, year = units[0].document, units[0].year
+        for page in self.pages.pages_of(document, year):
+            flat = " ".join((self.pages.get(document, year, page) or "").split())
+            if not any(p.search(flat) for p in patterns):
+                continue
+            for sentence in split_sentences(flat):
+                if any(p.search(sentence) for p in patterns):
+                    yield EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
+                                       year=year, chunk_rank=len(units), page=page,
+                                       located=True, quote=sentence, text=sentence)
 
     def claims_from_model(self, question: str, scored: Sequence[ScoredUnit]
                           ) -> tuple[list[Claim], list[GuardrailEvent]]:

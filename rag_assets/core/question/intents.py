@@ -32,6 +32,14 @@ class IntentEntry(BaseModel):
     sections: list[str] = Field(min_length=1)
     answer: AnswerForm
     source: str = Field(min_length=1)
+    affirms: list[str] = Field(default_factory=list, description="patterns of a sentence "
+                               "that states yes (a yes/no answered from prose)")
+    denies: list[str] = Field(default_factory=list, description="patterns of a sentence that "
+                              "states no; it wins over an affirming pattern in one sentence")
+    stated_near: str | None = Field(default=None, description="a pattern the sentence, or the "
+                                    "text the page prints just before it, must hold")
+    polarity_source: str | None = Field(default=None, description="why the patterns say yes "
+                                        "or no")
 
 
 class IntentLexicon(BaseModel):

@@ -119,3 +119,18 @@ def figure_in_period_re(period: str) -> re.Pattern[str]:
         r"(?P<fig>[$€£]?\s?\d[\d,]*(?:\.\d+)?%?(?: (?:million|billion|thousand))?)"
         rf" (?:in|for|during|at the end of|at) (?:fiscal |the )?(?:year )?{re.escape(period)}\b",
         re.IGNORECASE)
+
+
+# two period lengths listed for figures listed after them: "During the three and six months
+# ended June 30, 2023, the Company repurchased 1,849,324 and 3,071,380 shares, respectively"
+_LISTED_MONTHS_RE = re.compile(r"\b(three|six|nine|twelve) and (three|six|nine|twelve)\s+months\b",
+                               re.IGNORECASE)
+_MONTH_WORDS = {"three": 3, "six": 6, "nine": 9, "twelve": 12}
+
+
+def listed_months(text: str) -> list[int] | None:
+    """The two period lengths (in months) ``text`` lists in one phrase, in order, or None."""
+    match = _LISTED_MONTHS_RE.search(text)
+    if match is None:
+        return None
+    return [_MONTH_WORDS[match[1].lower()], _MONTH_WORDS[match[2].lower()]]

@@ -123,3 +123,15 @@ def test_gross_profit_is_answered_in_dollars_not_as_a_margin(
     assert answer.value == pytest.approx(value)
     assert "$" in answer.headline and "%" not in answer.headline, answer.headline
     assert set(marks) == {"valid"}
+
+
+def test_a_share_of_a_total_is_the_part_over_the_total() -> None:
+    # JPMorgan Q2 2023 (p.96): net interest income 21,779 of total net revenue 41,307; the
+    # statement also prints "Interest income" 41,644, which is not the part asked
+    answer, marks = _ask("financebench-wide/pdfs/JPMORGAN_2023Q2_10Q.pdf", "jpmorgan-10q-q2",
+                         2023, "JPMorgan", "What share of JPMorgan's total net revenue in Q2 "
+                         "2023 came from net interest income? Round to one decimal place.")
+    assert answer.status == "answered"
+    assert "52.7%" in answer.headline
+    assert {o.printed for o in answer.operands} == {"21,779", "41,307"}
+    assert marks and set(marks) == {"valid"}

@@ -1,0 +1,164 @@
+"""Arithmetic on the amounts a cited sentence prints, as the answer's first sentence.
+
+A question that asks "at what average price per share", "by how much" or "what is the total"
+of amounts a filing prints in one sentence gets the arithmetic done, shown like a metric's
+computation, on the figures as printed ("About $348.82 per share: $645 million / 1,849,324
+shares."). The sentence is cited for every operand; the result is the only figure it does not
+print, and it is computed, never read.
+
+Sentences that print two periods at once ("During the three and six months ended June 30,
+2023, the Company repurchased 1,849,324 and 3,071,380 shares, respectively, for an aggregate
+amount of $645 million and $1,045 million, respectively") are read by position: the period the
+question asks picks the figure of each list. A sentence that already prints the change ("an
+increase of $8.4 billion") is the answer as it stands, so nothing is computed for it; two
+amounts or none of each kind asked, and nothing is computed either.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rag_assets.core.generation.direct_rows import DirectAnswer
+from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.question.question import Question
+from rag_assets.core.text.periods import listed_months
+
+_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+MONEY_RE = re.compile(rf"\$\s?(?P<n>{_NUMBER})(?:\s(?P<scale>thousand|million|billion))?\b")
+SHARES_RE = re.compile(rf"(?<![$\d.,])(?P<n>{_NUMBER})(?:\s(?P<scale>thousand|million|billion))?"
+                       r"\s+(?:shares|common shares)\b")
+# "1,849,324 and 3,071,380 shares, respectively": figures listed for periods listed
+_LISTED_SHARES_RE = re.compile(rf"(?P<a>{_NUMBER})(?:\s(?:million|billion))? and "
+                               rf"(?P<b>{_NUMBER})(?:\s(?P<scale>million|billion))?\s+shares\b")
+_LISTED_MONEY_RE = re.compile(rf"\$\s?(?P<a>{_NUMBER})(?:\s(?:million|billion))? and "
+                              rf"\$\s?(?P<b>{_NUMBER})(?:\s(?P<scale>million|billion))?")
+PER_SHARE_RE = re.compile(r"\b(?:average|avg\.?)\s+(?:price|cost)\b|\b(?:price|cost) per share\b",
+                          re.IGNORECASE)
+_DIFFERENCE_RE = re.compile(r"\bby how much\b|\bhow much (?:more|less|higher|lower)\b|"
+                            r"\bwhat (?:is|was) the (?:difference|increase|decrease)\b",
+                            re.IGNORECASE)
+_TOTAL_RE = re.compile(r"\bwhat (?:is|was|were) the (?:total|combined|aggregate)\b|"
+                       r"\bin total\b|\bcombined\b", re.IGNORECASE)
+# an amount printed as the change itself: "increased $184 million", "an increase of $8.4 billion"
+_CHANGE_BEFORE_RE = re.compile(r"\b(?:increas|decreas|declin|grew|rose|fell|gain|drop)\w*\s+"
+                               r"(?:of\s+|by\s+)?(?:approximately\s+|about\s+)?$|\bup\s+$",
+                               re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Amount:
+    """A figure as printed and its value in units."""
+
+    printed: str
+    value: float
+
+
+def _amount(number: str, scale: str | None, printed: str) -> Amount:
+    return Amount(printed=printed, value=float(number.replace(",", "")) * _SCALE.get(
+        scale or "", 1.0))
+
+
+def _position(question: Question, sentence: str) -> int | None:
+    """Which of two listed periods the question asks (0 or 1), None when not listed or not
+    asked."""
+    months = listed_months(sentence)
+    return months.index(question.months) if months and question.months in months else None
+
+
+def _listed(pattern: re.Pattern[str], sentence: str, at: int, prefix: str,
+            suffix: str) -> Amount | None:
+    match = pattern.search(sentence)
+    if match is None:
+        return None
+    number = match["a"] if at == 0 else match["b"]
+    scale = match["scale"]
+    return _amount(number, scale, f"{prefix}{number}{f' {scale}' if scale else ''}{suffix}")
+
+
+def _one(pattern: re.Pattern[str], sentence: str, suffix: str = "") -> Amount | None:
+    found = list(pattern.finditer(sentence))
+    if len(found) != 1:
+        return None
+    match = found[0]
+    return _amount(match["n"], match["scale"], match.group(0).strip() if not suffix
+                   else f"{match['n']}{' ' + match['scale'] if match['scale'] else ''}{suffix}")
+
+
+def _per_share(question: Question, unit: EvidenceUnit) -> DirectAnswer | None:
+    """The average price per share: the amount spent over the shares bought, one sentence."""
+    sentence = unit.text
+    at = _position(question, sentence)
+    if listed_months(sentence) and at is None:
+        return None
+    if at is not None:
+        shares = _listed(_LISTED_SHARES_RE, sentence, at, "", " shares")
+        spent = _listed(_LISTED_MONEY_RE, sentence, at, "$", "")
+    else:
+        shares = _one(SHARES_RE, sentence, " shares")
+        spent = _one(MONEY_RE, sentence)
+    if shares is None or spent is None or shares.value <= 0:
+        return None
+    price = spent.value / shares.value
+    return DirectAnswer(kind="arithmetic", units=[unit], supports=unit.text, text=(
+        f"About ${price:,.2f} per share: {spent.printed} / {shares.printed}."))
+
+
+def _two_amounts(unit: EvidenceUnit) -> list[tuple[Amount, int]] | None:
+    """The sentence's two money amounts and where each starts; None for any other count or
+    when one of them is printed as a change ("increased $184 million")."""
+    found = [(m, _amount(m["n"], m["scale"], m.group(0).strip()))
+             for m in MONEY_RE.finditer(unit.text)]
+    if len(found) != 2:
+        return None
+    if any(_CHANGE_BEFORE_RE.search(unit.text[:m.start()]) for m, _ in found):
+        return None
+    return [(a, m.start()) for m, a in found]
+
+
+def _decimals(printed: str) -> int:
+    match = re.search(r"\.(\d+)", printed)
+    return len(match[1]) if match else 0
+
+
+def _scaled(value: float, *operands: Amount) -> str:
+    """``value`` in the scale of the first printed operand and at the operands' precision."""
+    like = operands[0]
+    scale = next((w for w in _SCALE if like.printed.endswith(w)), "")
+    decimals = max(_decimals(a.printed) for a in operands)
+    return f"${value / _SCALE.get(scale, 1.0):,.{decimals}f}{f' {scale}' if scale else ''}"
+
+
+def _difference_or_total(question: Question, unit: EvidenceUnit) -> DirectAnswer | None:
+    two = _two_amounts(unit)
+    if two is None:
+        return None
+    (a, _), (b, _) = two
+    if _DIFFERENCE_RE.search(question.text):
+        big, small = (a, b) if a.value >= b.value else (b, a)
+        return DirectAnswer(kind="arithmetic", units=[unit], supports=unit.text, text=(
+            f"{_scaled(big.value - small.value, big, small)}: {big.printed} - {small.printed}."))
+    if _TOTAL_RE.search(question.text):
+        return DirectAnswer(kind="arithmetic", units=[unit], supports=unit.text, text=(
+            f"{_scaled(a.value + b.value, a, b)} in total: {a.printed} + {b.printed}."))
+    return None
+
+
+def quoted_arithmetic(question: Question, selected: Sequence[EvidenceUnit]
+                      ) -> DirectAnswer | None:
+    """The arithmetic the question asks on the amounts of the first selected sentence that
+    prints them, or None (no such question, or no sentence prints the operands)."""
+    per_share = bool(PER_SHARE_RE.search(question.text))
+    if not (per_share or _DIFFERENCE_RE.search(question.text)
+            or _TOTAL_RE.search(question.text)):
+        return None
+    for unit in selected:
+        if unit.is_row:
+            continue
+        found = (_per_share(question, unit) if per_share
+                 else _difference_or_total(question, unit))
+        if found is not None:
+            return found
+    return None

@@ -1,0 +1,84 @@
+"""Yes or no from the sentence that states it, then that sentence.
+
+A yes/no question about a matter a filing must disclose ("Does X depend on a few major
+customers?", "Did X buy back shares in Q3?") is answered by the polarity of the sentence that
+discloses it: ``intent_lexicon.json`` gives, per intent, the patterns of a sentence that states
+yes (``affirms``: "Walmart ... accounted for 21 percent of our consolidated net sales") and no
+(``denies``: "no customer accounted for 10% or more", "temporarily suspended share
+repurchases"), each with its source. The sentence is looked for in the evidence the engine
+selected, then in the rest of the part's evidence, then on every page of the filing (a filing
+prints such a sentence once, often where retrieval did not look); a sentence that names years
+but not the one asked does not answer. No sentence, no yes or no: the quotes stand alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+
+from rag_assets.core.generation.direct_rows import DirectAnswer
+from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.question.intents import IntentEntry, load_intents
+from rag_assets.core.question.question import Question
+from rag_assets.core.text.years import years_in
+
+# the text a page prints just before a unit (for ``stated_near``), and every sentence of the
+# filing the units are from that any of the patterns may match (read only when needed)
+Before = Callable[[EvidenceUnit], str]
+Scan = Callable[[Sequence[re.Pattern[str]]], Iterable[EvidenceUnit]]
+
+
+def _entries(question: Question) -> list[IntentEntry]:
+    intents = load_intents().intents
+    return [intents[k] for k in question.intents if intents[k].affirms or intents[k].denies]
+
+
+def _compiled(patterns: Sequence[str]) -> list[re.Pattern[str]]:
+    return [re.compile(p, re.IGNORECASE) for p in patterns]
+
+
+def polarity(entry: IntentEntry, sentence: str, before: str = "") -> bool | None:
+    """True when the sentence states yes, False no, None neither (or not about the intent:
+    ``stated_near`` found in neither the sentence nor the text before it)."""
+    if entry.stated_near and not (re.search(entry.stated_near, sentence, re.IGNORECASE)
+                                  or re.search(entry.stated_near, before, re.IGNORECASE)):
+        return None
+    if any(p.search(sentence) for p in _compiled(entry.denies)):
+        return False
+    if any(p.search(sentence) for p in _compiled(entry.affirms)):
+        return True
+    return None
+
+
+def _of_the_year(question: Question, sentence: str) -> bool:
+    named = years_in(sentence)
+    return not named or not question.years or bool(set(named) & set(question.years))
+
+
+def prose_yes_no(question: Question, selected: Sequence[EvidenceUnit],
+                 pool: Sequence[EvidenceUnit] = (), before: Before | None = None,
+                 scan: Scan | None = None) -> DirectAnswer | None:
+    """"Yes." or "No." and the sentence that says it, or None."""
+    if question.expects != "yes_no":
+        return None
+    entries = _entries(question)
+    if not entries:
+        return None
+    patterns = [p for e in entries for p in _compiled([*e.affirms, *e.denies])]
+
+    def candidates() -> Iterable[EvidenceUnit]:
+        yield from selected
+        yield from pool
+        if scan is not None:
+            yield from scan(patterns)
+
+    for unit in candidates():
+        if unit.is_row or not _of_the_year(question, unit.text):
+            continue
+        context = before(unit) if before else ""
+        for entry in entries:
+            said = polarity(entry, unit.text, context)
+            if said is not None:
+                return DirectAnswer(kind="yes_no", units=[unit], supports=unit.text,
+                                    text=f"{'Yes' if said else 'No'}. {unit.text}")
+    return None
