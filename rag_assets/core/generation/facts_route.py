@@ -46,19 +46,21 @@ class FactsRoute:
 
     def partitions(self, parsed_years: Sequence[int], routed: Scope, document: str | None,
                    year: int | None) -> list[tuple[str, int]]:
-        """The partitions whose facts may answer: one document (given or routed), the year
+        """The partitions whose facts may answer: the filings of one company (a document
+        given, or those routed: its 10-K and 10-Qs, its earnings releases), each with the year
         asked first, then later filings (which print it as a comparative)."""
         documents = [document] if document else routed.documents or []
-        if len(documents) != 1:
+        if not documents or len({self.company(d) or d for d in documents}) != 1:
             return []
         if year:
-            return [(documents[0], int(year))]
-        held = sorted(self.held_years(documents[0]))
+            return [(d, int(year)) for d in documents]
         last = max(parsed_years) if parsed_years else None
-        if last is None:
-            return [(documents[0], y) for y in reversed(held)]
-        order = sorted(held, key=lambda y: (y < last, abs(y - last)))
-        return [(documents[0], y) for y in order]
+        out = []
+        for doc in documents:
+            held = sorted(self.held_years(doc))
+            out += ([(doc, y) for y in reversed(held)] if last is None else
+                    [(doc, y) for y in sorted(held, key=lambda y: (y < last, abs(y - last)))])
+        return out
 
     def answer(self, question: Question, routed: Scope, document: str | None = None,
                year: int | None = None) -> tuple[PartAnswer | None, MetricAnswer] | None:
@@ -66,16 +68,18 @@ class FactsRoute:
         operand is missing, or None (not a metric question, no filing whose facts hold it)."""
         if (parsed := parse_question(question)) is None:
             return None
+        missing: MetricAnswer | None = None
         for doc, y in self.partitions(parsed.years, routed, document, year):
             facts = self.facts(doc, y)
             if not facts:
                 continue
             computed = answer_metric(parsed, facts, self.company(doc),
                                      self.pages.get(doc, y, 0) or "")
-            if computed.status == "unavailable":
+            if computed.status in ("unavailable", "missing"):
+                # another filing of the company may print it; else the quotes may answer,
+                # and the first operand missing is said after them
+                missing = missing or (computed if computed.status == "missing" else None)
                 continue
-            if computed.status == "missing":  # the quotes may still answer: said after them
-                return None, computed
             part = Part(question=question, scope=Scope.partition(doc, y), label=doc)
             answer = PartAnswer(part=part, claims=computed.claims(), abstained=False,
                                 strength=1.0, looked_for=[parsed.target],
@@ -85,7 +89,7 @@ class FactsRoute:
                 answer.claims += claims
                 answer.events += events
             return answer, computed
-        return None
+        return None if missing is None else (None, missing)
 
     def explained(self, question: str, computed: MetricAnswer
                   ) -> tuple[list[Claim], list[GuardrailEvent]]:

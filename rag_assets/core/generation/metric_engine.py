@@ -190,10 +190,27 @@ class Evaluator:
         if not candidates and entry.kind == "stock":  # a date column the reader gave months
             candidates = [f for f in self.facts if f.concept == concept
                           and f.fiscal_year == fiscal_year and f.unit == entry.unit]
+        if not candidates and entry.kind != "stock" and self.months < 12:
+            candidates = self.interim_columns(concept, fiscal_year, entry.unit)
         if not candidates:
             return None
         return min(candidates, key=lambda f: (order.get(f.statement, len(order)),
                                               f.rank, not f.total, f.page, f.row))
+
+    def interim_columns(self, concept: str, fiscal_year: int, unit: str
+                        ) -> list[StatementFact]:
+        """An interim statement whose period headings the reader lost (two columns of one
+        year on a page, no months): Regulation S-X Rule 10-01(c)(2) orders them the quarter,
+        then the year to date, so the first is the three months asked and the second a
+        longer period."""
+        out = []
+        for page, row in sorted({(f.page, f.row) for f in self.facts if f.concept == concept}):
+            columns = sorted((f for f in self.facts if f.concept == concept and f.page == page
+                              and f.row == row and f.fiscal_year == fiscal_year
+                              and f.unit == unit and f.months is None), key=lambda f: f.column)
+            if len(columns) == 2:
+                out.append(columns[0] if self.months == 3 else columns[1])
+        return out
 
     def concept(self, name: str, fiscal_year: int) -> _Value:
         entry = self.defs.concepts[name]

@@ -31,7 +31,12 @@ from rag_assets.core.question.vocabulary import (
     phrase_pattern,
     terms_in,
 )
-from rag_assets.core.text.periods import PERIOD_OPENING_RE, quarters_named, without_quarters
+from rag_assets.core.text.periods import (
+    PERIOD_OPENING_RE,
+    period_end_years,
+    quarters_named,
+    without_quarters,
+)
 from rag_assets.core.text.sentences import split_sentences
 from rag_assets.core.text.years import FY_TERM_RE, YEAR_SPAN_RE, YEAR_TOKEN, years_in
 
@@ -185,21 +190,56 @@ def _number(word: str) -> int:
     return int(word) if word.isdigit() else NUMBER_WORDS[word.lower()]
 
 
+# ", defined as dividends paid divided by net income ..." inside the asking sentence
+_INLINE_DEFINITION_RE = re.compile(r",\s*(?:defined|calculated|computed)\s+as\s*:?\s*"
+                                   r"(?P<body>[^?;]+)", re.IGNORECASE)
+# an instruction a definition runs into: "...; round to one decimal place"
+_BODY_END_RE = re.compile(r"[;,]\s*(?:and\s+)?(?:round|express|answer|give|show|base)\w*\b.*$",
+                          re.IGNORECASE)
+# a name that points back at what the question asks: "Define it as ..." (read as that)
+_POINTING_NAMES = frozenset({"it", "this", "that", "this ratio", "the ratio", "this metric"})
+
+
+_ASKED_NAME_RE = re.compile(r"\bwhat (?:is|was|were|are) (?:the )?(?:[\w&.-]+'s )?(?P<name>.+?)"
+                            r"(?:\s+(?:in|for|of|as of|during|at|over)\b|\?|$)", re.IGNORECASE)
+
+
+def _asked_name(asked: str) -> str | None:
+    """What "it" names in "Define it as ...": the measure the question before it asks for
+    ("What was JPMorgan's efficiency ratio in Q3 2022?": "efficiency ratio")."""
+    match = _ASKED_NAME_RE.search(asked)
+    return match["name"].strip() if match else None
+
+
+def _body(text: str) -> str:
+    """A definition's body without the instruction it runs into and its source notes."""
+    return _SOURCE_NOTE_RE.sub(" ", _BODY_END_RE.sub("", text)).strip().rstrip(".")
+
+
 def _split_definitions(text: str) -> tuple[str, list[tuple[str | None, str]]]:
     """The asking text, and the (name, body) definitions the question states; a definition in
-    parentheses inside the asking sentence has no name (it defines what the question asks)."""
+    parentheses or after a comma inside the asking sentence has no name of its own (it defines
+    what the question asks, the words before it), nor has "Define it as ..."."""
     asked: list[str] = []
     definitions: list[tuple[str | None, str]] = []
     for sentence in split_sentences(text):
         for pattern in _DEFINITION_RES:
             if match := pattern.match(sentence.strip()):
-                definitions.append((match["name"], match["body"].strip().rstrip(".")))
+                name = match["name"].strip()
+                if name.lower() in _POINTING_NAMES:
+                    name = _asked_name(" ".join(asked)) or name
+                definitions.append((name, _body(match["body"])))
                 break
         else:
             for match in _PAREN_DEFINITION_RE.finditer(sentence):
                 definitions.append((_defined_before(sentence[:match.start()]),
                                     match["body"].strip()))
-            asked.append(_PAREN_DEFINITION_RE.sub(" ", sentence))
+            sentence = _PAREN_DEFINITION_RE.sub(" ", sentence)
+            if inline := _INLINE_DEFINITION_RE.search(sentence):
+                definitions.append((_defined_before(sentence[:inline.start()]),
+                                    _body(inline["body"])))
+                sentence = sentence[:inline.start()] + sentence[inline.end():]
+            asked.append(sentence)
     return " ".join(asked), definitions
 
 
@@ -397,6 +437,8 @@ def parse_question(question: Question) -> MetricQuestion | None:
             b for _, b in definitions)))))
     if quarter_year and not years:
         years = [quarter_year]
+    if (ends := period_end_years(asked)) and not definitions:
+        years = sorted(set(ends))  # the columns print the period's end, not its fiscal name
     formulas, titles, defined = _own_definitions(definitions, target, norm,
                                                   years[-1] if years else None)
     if defined and not choice:

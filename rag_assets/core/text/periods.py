@@ -134,3 +134,18 @@ def listed_months(text: str) -> list[int] | None:
     if match is None:
         return None
     return [_MONTH_WORDS[match[1].lower()], _MONTH_WORDS[match[2].lower()]]
+
+
+# the date a period ends on, as a question writes it: "(three months ended April 30, 2023)",
+# "52 weeks ended January 28, 2023"
+_PERIOD_END_RE = re.compile(
+    r"\b(?:ended|ending)\s+(?:on\s+)?(?:january|february|march|april|may|june|july|august|"
+    r"september|october|november|december)\s+\d{1,2},?\s+(?P<year>(?:19|20)\d\d)\b",
+    re.IGNORECASE)
+
+
+def period_end_years(text: str) -> list[int]:
+    """The years of the period-end dates ``text`` writes, in order: the year a statement's
+    column prints for that period, whatever fiscal year a company calls it (Walmart's "Q1
+    fiscal 2024" is the three months ended April 30, 2023)."""
+    return [int(m["year"]) for m in _PERIOD_END_RE.finditer(text)]

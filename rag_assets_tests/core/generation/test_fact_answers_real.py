@@ -135,3 +135,34 @@ def test_a_share_of_a_total_is_the_part_over_the_total() -> None:
     assert "52.7%" in answer.headline
     assert {o.printed for o in answer.operands} == {"21,779", "41,307"}
     assert marks and set(marks) == {"valid"}
+
+
+@pytest.mark.parametrize(("path", "document", "year", "company", "question", "headline_has",
+                          "printed"), [
+    # "Define it as ..." names what the question asks; the instruction after ";" is no term
+    ("financebench-bulk/pdfs/JPMORGAN_2022Q3_10Q.pdf", "jpmorgan-10q-q3", 2022, "JPMorgan",
+     "What was JPMorgan's efficiency ratio in Q3 2022? Define it as total noninterest expense "
+     "divided by total net revenue; round to one decimal place.", "58.6%",
+     {"19,178", "32,716"}),
+    # a definition after a comma in the asking sentence, its source notes left out
+    ("financebench-bulk/pdfs/WALMART_2022_10K.pdf", "walmart-10k", 2022, "Walmart",
+     "What is Walmart's fiscal 2022 dividend payout ratio, defined as dividends paid (cash flow "
+     "statement) divided by consolidated net income attributable to Walmart (income statement)?",
+     "0.45", {"(6,152)", "$13,673"}),
+    # Q1 fiscal 2024 is the three months ended April 30, 2023: the column prints 2023
+    ("financebench-bulk/pdfs/WALMART_2024Q1_10Q.pdf", "walmart-10q-q1", 2024, "Walmart",
+     "What was Walmart's operating margin for the first quarter of fiscal 2024 (three months "
+     "ended April 30, 2023)?", "4.1%", {"6,240", "152,301"}),
+    # an earnings release whose "12 Weeks Ended" heading the reader lost: S-X 10-01 order
+    ("financebench-bulk/pdfs/COSTCO_2023Q3_EARNINGS.pdf", "costco-earnings-q3", 2023, "Costco",
+     "What was Costco's operating margin in the third quarter of fiscal 2023?", "3.1%",
+     {"1,679", "53,648"}),
+])
+def test_metrics_read_as_the_question_and_the_filing_write_them(
+        path: str, document: str, year: int, company: str, question: str, headline_has: str,
+        printed: set[str]) -> None:
+    answer, marks = _ask(path, document, year, company, question)
+    assert answer.status == "answered", answer.headline
+    assert headline_has in answer.headline
+    assert {o.printed for o in answer.operands} == printed
+    assert marks and set(marks) == {"valid"}
