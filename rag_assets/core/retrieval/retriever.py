@@ -111,6 +111,10 @@ class RetrievalConfig(BaseModel):
         default=0.3, ge=0.0, le=1.0,
         description="routed: bonus (0..1 scale) for chunks of a section that answers the "
         "question's intent (intent_lexicon.json)")
+    section_first: bool = Field(
+        default=True,
+        description="routed: the candidates of the section where a filing is required to "
+        "print the answer (the intent's first) ranked before the rest of the filing's")
     page_bonus: float = Field(
         default=0.02, ge=0.0, description="page ranking: bonus per further chunk on the page")
     page_extra_hits: int = Field(default=3, ge=0, description="further chunks a page counts")
@@ -452,15 +456,23 @@ class Retriever:
 
     def section_boost(self, plan: Question, hits: Sequence[Hit]) -> list[Hit]:
         """Scores plus ``section_weight`` for chunks of a section that answers the question's
-        intent (its Item, note or statement, read from the chunk's header); unchanged when the
-        question names no intent."""
+        intent (its Item, note or statement, read from the chunk's header), and with
+        ``section_first`` the chunks of the section a filing is required to print the answer
+        in (the intent's first) ahead of the others; unchanged when the question names no
+        intent."""
         wanted = set(plan.sections)
         weight = self.config.section_weight
         if not wanted or not weight or not hits:
             return list(hits)
         scores = [h.score + (weight if wanted & sections_of(h.context, h.statement) else 0.0)
                   for h in hits]
-        return _reranked(hits, scores, hits[0].stage)
+        ranked = _reranked(hits, scores, hits[0].stage)
+        if not self.config.section_first:
+            return ranked
+        # the required section read first, the whole filing next (each in its own order)
+        required = plan.sections[0]
+        first = [h for h in ranked if required in sections_of(h.context, h.statement)]
+        return first + [h for h in ranked if required not in sections_of(h.context, h.statement)]
 
     def citation_rerank(self, question: str, hits: Sequence[Hit]) -> list[Hit]:
         """Blend first-stage scores with citation scores (both on 0..1) by citation_weight."""
