@@ -20,9 +20,10 @@ and then said on stderr in one line, and the answer stands (exit 0).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rag_assets.cli.output import has_warehouse, missing_table, warehouse_of
 
@@ -147,9 +148,27 @@ def _first_line(err: BaseException) -> str:
     return lines[0] if lines else type(err).__name__
 
 
+def answer_json(result: QAResult) -> dict[str, Any]:
+    """The answer as ``--json`` prints it: the ``QAResult`` with every page one-based and named
+    ``page_number`` (the number ``p.N`` and a reason's text give), not the stored zero-based
+    ``page`` index a reader would take for the printed page."""
+    data = result.model_dump(mode="json")
+    data["sources_used"] = [_page_number(source) for source in data["sources_used"]]
+    for claim in data["claims"]:
+        claim["citations"] = [_page_number(citation) for citation in claim["citations"]]
+    return data
+
+
+def _page_number(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` with its zero-based ``page`` replaced, in place in the key order, by the
+    one-based ``page_number``."""
+    return {("page_number" if key == "page" else key): (value + 1 if key == "page" else value)
+            for key, value in record.items()}
+
+
 def _print_result(result: QAResult, as_json: bool) -> None:
     if as_json:
-        print(result.model_dump_json(indent=2))
+        print(json.dumps(answer_json(result), indent=2, ensure_ascii=False))
         return
     print(result.answer)
     if result.sources_used:
