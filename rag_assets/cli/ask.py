@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rag_assets.cli.output import has_warehouse, missing_table, warehouse_of
+from rag_assets.cli.output import command_name, has_warehouse, missing_table, warehouse_of
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -34,8 +34,12 @@ if TYPE_CHECKING:
     from rag_assets.core.generation.records import QAResult
     from rag_assets.core.settings import Settings
 
-REBUILD = "run `rag-assets ingest REPORT --document NAME --year YYYY` or `make demo`"
 AUDIT_WAIT_SECONDS = 10.0  # an ask's audit row waits this long for another writer, then is skipped
+
+
+def rebuild() -> str:
+    """What to run to build the stores, written as it runs here."""
+    return f"run `{command_name()} ingest REPORT --document NAME --year YYYY` or `make demo`"
 
 
 class StoreFault(Exception):
@@ -70,10 +74,10 @@ def _answerer(args: argparse.Namespace) -> Answerer:
     from rag_assets.core.settings import IngestSettings, Settings
 
     if not args.data_dir.is_dir():
-        raise StoreFault(f"no data folder {args.data_dir}: {REBUILD} first")
+        raise StoreFault(f"no data folder {args.data_dir}: {rebuild()} first")
     if not has_warehouse(args.data_dir):
         raise StoreFault(f"nothing indexed under {args.data_dir} (no warehouse "
-                         f"{warehouse_of(args.data_dir)}): {REBUILD} first")
+                         f"{warehouse_of(args.data_dir)}): {rebuild()} first")
     check_partition(_partitions(args.data_dir), args.document, args.year)
     settings = Settings()
     ingest = settings.ingest.model_dump() | {"data_dir": str(args.data_dir)}
@@ -93,9 +97,9 @@ def _partitions(data_dir: Path) -> list[tuple[str, int]]:
         partitions = read_partitions(warehouse, "raw_pages")
     except WAREHOUSE_ERRORS as err:
         raise StoreFault(f"the warehouse {warehouse} cannot be read ({_first_line(err)}): "
-                         f"move it aside and {REBUILD}") from err
+                         f"move it aside and {rebuild()}") from err
     if not partitions:
-        raise StoreFault(f"{missing_table(data_dir, 'raw_pages')}: nothing ingested: {REBUILD}")
+        raise StoreFault(f"{missing_table(data_dir, 'raw_pages')}: nothing ingested: {rebuild()}")
     return partitions
 
 
@@ -125,7 +129,7 @@ def _built(settings: Settings) -> Answerer:
 
     lance = settings.ingest.lancedb_dir
     if isinstance(lance, Path) and not lance.is_dir():
-        raise StoreFault(f"no LanceDB store {lance} (the vectors): {REBUILD}")
+        raise StoreFault(f"no LanceDB store {lance} (the vectors): {rebuild()}")
     try:
         answerer = answerer_from(settings)
         for kind in ("naive", "enriched"):
@@ -133,13 +137,13 @@ def _built(settings: Settings) -> Answerer:
     except LLMConfigError as err:  # a setting of the model, not the store: say which
         raise StoreFault(f"the {settings.llm.provider} model: {_first_line(err)}") from err
     except LookupError as err:  # no chunk table of this model
-        raise StoreFault(f"{_first_line(err)} ({REBUILD})") from err
+        raise StoreFault(f"{_first_line(err)} ({rebuild()})") from err
     except WAREHOUSE_ERRORS as err:
         raise StoreFault(f"the warehouse {settings.ingest.warehouse_path} cannot be read "
-                         f"({_first_line(err)}): move it aside and {REBUILD}") from err
+                         f"({_first_line(err)}): move it aside and {rebuild()}") from err
     except (OSError, ValueError, RuntimeError) as err:  # lance's errors on a damaged folder
         raise StoreFault(f"the LanceDB store {lance} cannot be read ({_first_line(err)}): "
-                         f"move it aside and {REBUILD}") from err
+                         f"move it aside and {rebuild()}") from err
     return answerer
 
 
