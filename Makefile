@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export GX_ANALYTICS_ENABLED := false
 export DAGSTER_DISABLE_TELEMETRY := 1
 
-.PHONY: install demo test test-fast test-corpora ui bench bench-real bench-statements bench-reading bench-judgments bench-ask bench-ask-scale backfill-check scale-check lint typecheck settings-table sample clean
+.PHONY: install demo ask test test-fast test-corpora ui bench bench-real bench-statements bench-reading bench-judgments bench-ask bench-ask-scale backfill-check scale-check lint typecheck settings-table sample clean
 
 install: $(STAMP) ocr
 
@@ -44,6 +44,14 @@ sample: install
 
 demo: install $(DAGSTER_HOME)/dagster.yaml
 	$(BIN)/rag-assets demo
+
+# one question answered from everything indexed (after make demo or rag-assets ingest):
+# make ask Q="How much revenue did Lumen Analytics contribute in fiscal 2024?" [ASK_ARGS=--json].
+# The question goes through the environment unexpanded: quotes, $ and backticks stay as typed.
+ask: export ASK_QUESTION = $(value Q)
+ask: install
+	@test -n "$$ASK_QUESTION" || { echo 'usage: make ask Q="a question" [ASK_ARGS="--json --document D --year Y"]' >&2; exit 2; }
+	$(BIN)/rag-assets ask $(ASK_ARGS) -- "$$ASK_QUESTION"
 
 # The suite on two workers (pytest-xdist, one per core): whole modules to a worker, so a module's
 # fixtures are built once (and the modules sharing a costly session fixture, or the two

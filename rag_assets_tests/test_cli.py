@@ -14,7 +14,13 @@ import pytest
 
 from rag_assets.cli import main
 from rag_assets.cli.ingest import IngestError, check_ingest
-from rag_assets.cli.output import demo_table, partition_line, partition_row
+from rag_assets.cli.output import (
+    SAMPLE_QUESTION,
+    command_name,
+    demo_table,
+    partition_line,
+    partition_row,
+)
 from rag_assets.cli.progress import Progress
 from rag_assets.cli.runs import error_line, materialize
 from rag_assets.defs.partitions import register_partitions
@@ -176,6 +182,14 @@ def test_demo_prints_a_progress_line_per_partition_then_the_table(tmp_path, dags
     assert "% complete  0 words lost  " in progress[0]
     assert progress[0].endswith(" s")
     assert " - dagster - " not in out + err
+    lines = out.splitlines()
+    table_end = next(i for i, line in enumerate(lines) if line.startswith("footnote-rag-paper|"))
+    assert lines[table_end + 1].startswith("  complete: definitions found whole; ")
+    # the last lines: a question to ask, as make and the script run it, then the UI
+    assert f'  make ask Q="{SAMPLE_QUESTION}"' in lines[-4:]
+    assert any(line.startswith(f'  {command_name()} ask "{SAMPLE_QUESTION}"')
+               for line in lines[-4:])
+    assert lines[-1].startswith("Open the UI with `make ui` (http://")
 
 
 ROW_META = {

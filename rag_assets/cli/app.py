@@ -7,6 +7,7 @@
     rag-assets ask      "QUESTION" [--document NAME] [--year YYYY] [--json] [--provider P]
     rag-assets report   --partition DOC|YEAR [--data-dir data]
     rag-assets settings [--readme README.md] [--reference docs/CONFIGURATION.md]
+    rag-assets --version
 
 ``demo`` materializes the ingest and index assets of every (document, year) partition in this
 process against the Dagster instance in ``$DAGSTER_HOME`` (the UI then shows the same runs), then
@@ -23,6 +24,7 @@ Dagster's own log goes only to the run records (the instance's event log, shown 
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import signal
 import sys
@@ -69,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     data, corpus = _shared()
     parser = argparse.ArgumentParser(prog="rag-assets",
                                      description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("sample", parents=[data, corpus],
                    help="write the sample corpus and golden questions").set_defaults(
@@ -127,9 +130,41 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def version() -> str:
+    """The installed distribution's version (what ``pip`` and a bug report name)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("rag-assets")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
+
+
+def commands_of(parser: argparse.ArgumentParser) -> list[str]:
+    """The command names ``build_parser`` declared, in their order."""
+    for action in parser._actions:  # argparse keeps its subcommands nowhere public
+        if isinstance(action, argparse._SubParsersAction):
+            return list(action.choices)
+    return []
+
+
+def check_command(parser: argparse.ArgumentParser, argv: list[str]) -> None:
+    """A misspelt command exits 2 naming the closest command, where argparse would list them
+    all: the top-level parser takes no option with a value, so the first word is the command."""
+    word = next((arg for arg in argv if not arg.startswith("-")), None)
+    commands = commands_of(parser)
+    if word is None or word in commands:
+        return
+    close = difflib.get_close_matches(word, commands, n=1, cutoff=0.5)
+    hint = f"did you mean {close[0]!r}?" if close else f"the commands: {', '.join(commands)}"
+    parser.error(f"unknown command {word!r}; {hint}")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run one command; its exit code (argument errors exit 2 through argparse)."""
     parser = build_parser()
+    check_command(parser, sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     if args.command == "backfill":  # the asset graph knows which assets a backfill takes
         from rag_assets.cli.runs import backfill_assets, default_backfill_assets

@@ -20,11 +20,12 @@ and then said on stderr in one line, and the answer stands (exit 0).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from rag_assets.cli.output import has_warehouse, missing_table, warehouse_of
+from rag_assets.cli.output import command_name, has_warehouse, missing_table, warehouse_of
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -33,8 +34,12 @@ if TYPE_CHECKING:
     from rag_assets.core.generation.records import QAResult
     from rag_assets.core.settings import Settings
 
-REBUILD = "run `rag-assets ingest REPORT --document NAME --year YYYY` or `make demo`"
 AUDIT_WAIT_SECONDS = 10.0  # an ask's audit row waits this long for another writer, then is skipped
+
+
+def rebuild() -> str:
+    """What to run to build the stores, written as it runs here."""
+    return f"run `{command_name()} ingest REPORT --document NAME --year YYYY` or `make demo`"
 
 
 class StoreFault(Exception):
@@ -69,10 +74,10 @@ def _answerer(args: argparse.Namespace) -> Answerer:
     from rag_assets.core.settings import IngestSettings, Settings
 
     if not args.data_dir.is_dir():
-        raise StoreFault(f"no data folder {args.data_dir}: {REBUILD} first")
+        raise StoreFault(f"no data folder {args.data_dir}: {rebuild()} first")
     if not has_warehouse(args.data_dir):
         raise StoreFault(f"nothing indexed under {args.data_dir} (no warehouse "
-                         f"{warehouse_of(args.data_dir)}): {REBUILD} first")
+                         f"{warehouse_of(args.data_dir)}): {rebuild()} first")
     check_partition(_partitions(args.data_dir), args.document, args.year)
     settings = Settings()
     ingest = settings.ingest.model_dump() | {"data_dir": str(args.data_dir)}
@@ -92,9 +97,9 @@ def _partitions(data_dir: Path) -> list[tuple[str, int]]:
         partitions = read_partitions(warehouse, "raw_pages")
     except WAREHOUSE_ERRORS as err:
         raise StoreFault(f"the warehouse {warehouse} cannot be read ({_first_line(err)}): "
-                         f"move it aside and {REBUILD}") from err
+                         f"move it aside and {rebuild()}") from err
     if not partitions:
-        raise StoreFault(f"{missing_table(data_dir, 'raw_pages')}: nothing ingested: {REBUILD}")
+        raise StoreFault(f"{missing_table(data_dir, 'raw_pages')}: nothing ingested: {rebuild()}")
     return partitions
 
 
@@ -124,7 +129,7 @@ def _built(settings: Settings) -> Answerer:
 
     lance = settings.ingest.lancedb_dir
     if isinstance(lance, Path) and not lance.is_dir():
-        raise StoreFault(f"no LanceDB store {lance} (the vectors): {REBUILD}")
+        raise StoreFault(f"no LanceDB store {lance} (the vectors): {rebuild()}")
     try:
         answerer = answerer_from(settings)
         for kind in ("naive", "enriched"):
@@ -132,13 +137,13 @@ def _built(settings: Settings) -> Answerer:
     except LLMConfigError as err:  # a setting of the model, not the store: say which
         raise StoreFault(f"the {settings.llm.provider} model: {_first_line(err)}") from err
     except LookupError as err:  # no chunk table of this model
-        raise StoreFault(f"{_first_line(err)} ({REBUILD})") from err
+        raise StoreFault(f"{_first_line(err)} ({rebuild()})") from err
     except WAREHOUSE_ERRORS as err:
         raise StoreFault(f"the warehouse {settings.ingest.warehouse_path} cannot be read "
-                         f"({_first_line(err)}): move it aside and {REBUILD}") from err
+                         f"({_first_line(err)}): move it aside and {rebuild()}") from err
     except (OSError, ValueError, RuntimeError) as err:  # lance's errors on a damaged folder
         raise StoreFault(f"the LanceDB store {lance} cannot be read ({_first_line(err)}): "
-                         f"move it aside and {REBUILD}") from err
+                         f"move it aside and {rebuild()}") from err
     return answerer
 
 
@@ -147,9 +152,27 @@ def _first_line(err: BaseException) -> str:
     return lines[0] if lines else type(err).__name__
 
 
+def answer_json(result: QAResult) -> dict[str, Any]:
+    """The answer as ``--json`` prints it: the ``QAResult`` with every page one-based and named
+    ``page_number`` (the number ``p.N`` and a reason's text give), not the stored zero-based
+    ``page`` index a reader would take for the printed page."""
+    data = result.model_dump(mode="json")
+    data["sources_used"] = [_page_number(source) for source in data["sources_used"]]
+    for claim in data["claims"]:
+        claim["citations"] = [_page_number(citation) for citation in claim["citations"]]
+    return data
+
+
+def _page_number(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` with its zero-based ``page`` replaced, in place in the key order, by the
+    one-based ``page_number``."""
+    return {("page_number" if key == "page" else key): (value + 1 if key == "page" else value)
+            for key, value in record.items()}
+
+
 def _print_result(result: QAResult, as_json: bool) -> None:
     if as_json:
-        print(result.model_dump_json(indent=2))
+        print(json.dumps(answer_json(result), indent=2, ensure_ascii=False))
         return
     print(result.answer)
     if result.sources_used:

@@ -17,8 +17,12 @@ from typing import TYPE_CHECKING, Any
 from tabulate import tabulate
 
 from rag_assets.cli.output import (
+    DEMO_LEGEND,
+    command_name,
     demo_table,
     has_warehouse,
+    legend,
+    next_steps,
     partition_line,
     partition_row,
     print_answer_metrics,
@@ -141,6 +145,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         rows.append(row)
     print()
     print(demo_table(rows))
+    legend(DEMO_LEGEND)
     failed = [f"{r['partition']}: {r['error']}" for r in rows if r["error"]]
     if not args.no_eval:
         broken = {row["partition"] for row in rows if row["error"]}
@@ -150,10 +155,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print_summaries(args.data_dir, *SUMMARY_DOCUMENT)
         print_answer_metrics(args.data_dir)
     report_failures(failed)
-    print(
-        "\nOpen the UI with `make ui` (http://127.0.0.1:3000): the ingest, index, evaluation and "
-        "generation groups, their partitions and these runs are there."
-    )
+    print(next_steps())
     return 1 if failed else 0
 
 
@@ -228,8 +230,8 @@ def cmd_report(args: argparse.Namespace) -> int:
               "(e.g. exemplar-corp-earnings|2024)", file=sys.stderr)
         return 2
     if not has_warehouse(args.data_dir):
-        print(f"nothing stored under {args.data_dir}: run `make demo` or `rag-assets ingest` "
-              "first", file=sys.stderr)
+        print(f"nothing stored under {args.data_dir}: run `make demo` or `{command_name()} "
+              "ingest` first", file=sys.stderr)
         return 2
     instance = open_instance_for({document}, {year})
     result = materialize(report_job.selection, args.data_dir, instance,

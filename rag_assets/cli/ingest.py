@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rag_assets.cli.commands import run_partition
-from rag_assets.cli.output import demo_table, report_failures
+from rag_assets.cli.output import DEMO_LEGEND, demo_table, legend, report_failures
 from rag_assets.cli.runs import open_instance_for
 
 if TYPE_CHECKING:
@@ -84,6 +84,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     for line in reading_notes(instance, f"{args.document}|{args.year}", started):
         print(line)
     print(demo_table([row]))
+    legend(DEMO_LEGEND)
     if row["error"]:
         report_failures([f"{row['partition']}: {row['error']}"])
         return 1

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
+import sys
 import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -27,6 +29,43 @@ DEMO_COLUMNS = {
     "naive_coloc": "naive\nco-loc", "enriched_coloc": "enriched\nco-loc",
     "embedded": "embedded", "seconds": "s",
 }
+# a line under each table, saying what its columns measure
+DEMO_LEGEND = ("complete: definitions found whole; lost words: words gone after stitching; "
+               "co-loc: chunks that hold the definitions they cite; s: seconds")
+RETRIEVAL_LEGEND = ("MRR: 1/rank of the first right page; nDCG@10: order of the top 10; R@5: "
+                    "right pages in the top 5; fn R@5: cited definitions in the top 5")
+BY_DOCUMENT_LEGEND = "MRR: 1/rank of the first right page, per document and strategy; n: questions"
+ANSWER_LEGEND = ("fact recall: expected facts stated; cit. precision: citations that hold; "
+                 "cit. recall: claims fully cited; abstention acc.: answered or refused rightly")
+
+
+# what the demo's last lines suggest asking (a question the sample release answers)
+SAMPLE_QUESTION = "How much revenue did Lumen Analytics contribute in fiscal 2024?"
+
+
+def command_name() -> str:
+    """``rag-assets`` as a person can type it here: the bare name when the PATH finds this
+    installation, else the script's path (``.venv/bin/rag-assets`` from the checkout)."""
+    script = Path(sys.executable).with_name("rag-assets")
+    found = shutil.which("rag-assets")
+    if found and Path(found).resolve() == script.resolve():
+        return "rag-assets"
+    try:
+        return str(script.relative_to(Path.cwd()))
+    except ValueError:
+        return str(script)
+
+
+def next_steps() -> str:
+    """The demo's last lines: how to ask a question of what it indexed, and open the UI."""
+    from rag_assets.core.settings import Settings
+
+    runtime = Settings().runtime
+    return (f"\nAsk a question of what was indexed (an answer with numbered, verified citations):"
+            f'\n  make ask Q="{SAMPLE_QUESTION}"'
+            f'\n  {command_name()} ask "{SAMPLE_QUESTION}" [--json] [--document D] [--year Y]'
+            f"\nOpen the UI with `make ui` (http://{runtime.ui_host}:{runtime.ui_port}): the "
+            "ingest, index, evaluation and generation groups, their partitions and these runs.")
 
 
 def _pct(value: object) -> str:
@@ -204,6 +243,11 @@ def print_summaries(data_dir: Path, document: str, year: int, width: int = 64) -
         print(f"{left:<{width}} | {right}")
 
 
+def legend(text: str) -> None:
+    """A table's legend, one line under it."""
+    print(f"  {text}")
+
+
 def print_answer_metrics(data_dir: Path) -> None:
     """Fact recall, citation precision and recall, abstention and seconds per answer, over all
     golden questions and per document."""
@@ -218,6 +262,16 @@ def print_answer_metrics(data_dir: Path) -> None:
     print("\nAnswers to the golden questions (extractive engine, each citation verified):")
     print(tabulate(rows[list(shown)].rename(columns=shown), headers="keys", showindex=False,
                    floatfmt=".3f"))
+    legend(ANSWER_LEGEND)
+
+
+def unavailable_strategies(rollup: pd.DataFrame) -> dict[str, str]:
+    """Strategy -> why it could not run (an optional model not installed): its rows hold its
+    fallback's numbers, so they are left out of the tables and said once."""
+    if "unavailable" not in rollup:
+        return {}
+    rows = rollup[rollup.unavailable.notna()]
+    return dict(zip(rows.strategy, rows.unavailable, strict=True))
 
 
 def print_metrics(data_dir: Path) -> None:
@@ -228,11 +282,17 @@ def print_metrics(data_dir: Path) -> None:
     rollup = _shown(data_dir, "evaluation_rollup", "evaluation roll-up")
     if rollup is None:
         return
+    skipped = unavailable_strategies(rollup)
+    rollup = rollup[~rollup.strategy.isin(list(skipped))]
     for setting, title in (("corpus", "whole corpus, one shared store (the setting that counts)"),
                            ("partition", "each question within its own partition")):
-        print(f"\nAll golden questions, {title}:")
-        print(comparison_table(rollup, setting, "all"))
-        print(f"\nFootnote-dependent questions, {title}:")
-        print(comparison_table(rollup, setting, "footnote-dependent"))
+        for category, what in (("all", "All golden questions"),
+                               ("footnote-dependent", "Footnote-dependent questions")):
+            print(f"\n{what}, {title}:")
+            print(comparison_table(rollup, setting, category))
+            legend(RETRIEVAL_LEGEND)
     print("\nMRR per document, enriched chunks, whole corpus:")
     print(by_document_table(rollup, "corpus", "enriched"))
+    legend(BY_DOCUMENT_LEGEND)
+    for strategy, reason in skipped.items():
+        print(f"\n{strategy}: not in these tables: {reason}")

@@ -89,7 +89,7 @@ def retrieval_runs(
         fail(context, str(err))
     reason = retriever.reranker.unavailable
     if reason:
-        context.log.warning(f"cross_encoder stage skipped: {reason}")
+        context.log.warning(reason)
     frame = records_to_frame(records)
     summary = summarize(frame, BY)
     yield dg.Output(

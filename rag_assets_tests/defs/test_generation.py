@@ -6,6 +6,7 @@ fails the partition in one line; `rag-assets ask` answers, refuses and prints JS
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -132,3 +133,22 @@ def test_ask_refuses_what_the_corpus_cannot_answer(indexed, capsys) -> None:
     result = QAResult.model_validate(json.loads(capsys.readouterr().out))
     assert result.abstained and result.answer.startswith(ABSTENTION)
     assert not result.sources_used
+
+
+def test_ask_json_numbers_pages_as_the_text_answer_prints_them(indexed, capsys) -> None:
+    """``--json`` names its pages ``page_number``, one-based: the ``p.N`` of the text answer's
+    sources, never the zero-based index beside a ``p.N`` that is one more."""
+    question = "What was Exemplar's organic revenue growth in fiscal 2024?"
+    assert main(["ask", question, "--data-dir", str(indexed)]) == 0
+    text = capsys.readouterr().out
+    printed = dict(re.findall(r"^  \[(\d+)\] exemplar-corp-earnings 2024 p\.(\d+)", text, re.M))
+    assert main(["ask", question, "--json", "--data-dir", str(indexed)]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert printed and len(printed) == len(answer["sources_used"])
+    for source in answer["sources_used"]:
+        assert "page" not in source
+        assert printed[str(source["number"])] == str(source["page_number"])
+    citations = [c for claim in answer["claims"] for c in claim["citations"]]
+    assert citations and all("page" not in c for c in citations)
+    assert {c["page_number"] for c in citations} <= {s["page_number"]
+                                                     for s in answer["sources_used"]}

@@ -180,7 +180,7 @@ def test_evaluation_runs_every_question_strategy_and_setting(ingested, instance)
     partition_runs = runs[runs.setting == "partition"]
     assert (partition_runs.scope == "partition exemplar-corp-earnings|2024").all()
     unavailable = runs[runs.strategy == "cross_encoder"].unavailable
-    assert unavailable.str.contains("not available on this machine").all()
+    assert unavailable.str.contains("is not installed on this machine").all()
     assert runs[runs.strategy != "cross_encoder"].unavailable.isna().all()
     overall = metrics[metrics.category == "all"]
     assert len(overall) == 2 * 2 * len(STRATEGIES)
@@ -188,7 +188,8 @@ def test_evaluation_runs_every_question_strategy_and_setting(ingested, instance)
     best = overall[(overall.setting == "partition") & (overall.strategy == "hybrid_rrf")]
     assert (best.page_mrr > 0.5).all()  # a small partition: the evidence is found
     assert overall.footnote_questions.gt(0).all()
-    assert metadata(result, "retrieval_runs")["cross_encoder"].startswith("cross-encoder")
+    assert metadata(result, "retrieval_runs")["cross_encoder"].startswith(
+        "the optional cross-encoder reranker")
 
     rollup = run(ingested, instance, dg.AssetSelection.assets("evaluation_rollup"), None)
     assert rollup.success
@@ -196,13 +197,14 @@ def test_evaluation_runs_every_question_strategy_and_setting(ingested, instance)
     assert meta["questions"] == questions
     for strategy in STRATEGIES:
         if strategy == "cross_encoder":  # no chart of the fallback's numbers under its name
-            assert str(meta[f"chart_{strategy}"]).startswith("unavailable: cross-encoder")
+            assert str(meta[f"chart_{strategy}"]).startswith(
+                "unavailable: the optional cross-encoder")
             assert not (ingested / "evaluation" / f"{strategy}.png").exists()
             continue
         assert (ingested / "evaluation" / f"{strategy}.png").read_bytes()[:4] == b"\x89PNG"
         assert str(meta[f"chart_{strategy}"]).startswith(f"![{strategy}](data:image/png;base64,")
     headline = str(metadata(result, "retrieval_runs")["metrics"])
-    assert "n/a" in headline and "cross_encoder: cross-encoder" in headline
+    assert "n/a" in headline and "cross_encoder: the optional cross-encoder" in headline
     settings_used = metadata(result, "retrieval_runs")["retrieval_settings"]
     assert settings_used["w_bm25"] == RetrievalConfig().w_bm25 and settings_used["k"] == 10
     assert settings_used["statement_weight"] == RetrievalConfig().statement_weight
@@ -218,6 +220,13 @@ def test_backfill_command_recomputes_metrics_with_a_changed_weight(ingested, ins
     out = capsys.readouterr().out
     assert "retrieval settings for this backfill: {'w_bm25': 0.0, 'k': 5}" in out
     assert "All golden questions, whole corpus" in out
+    # five tables, each with its legend; the reranker that is not installed said once, in a
+    # line of its own, and no row of its fallback's numbers in the tables
+    assert out.count("\n  MRR: 1/rank of the first right page") == 5
+    skipped = [line for line in out.splitlines() if "cross_encoder" in line]
+    assert len(skipped) == 1 and skipped[0].startswith(
+        "cross_encoder: not in these tables: the optional cross-encoder reranker")
+    assert "huggingface.co" not in out and "OSError" not in out
     with duckdb.connect(str(ingested / "warehouse.duckdb"), read_only=True) as con:
         runs = con.execute(
             "select strategy, kind, setting, chunk_ids from rag.retrieval_runs"

@@ -48,6 +48,24 @@ def test_dagster_yaml_runs_one_run_at_a_time_through_the_preloaded_launcher(inst
     assert launcher.supports_check_run_worker_health
 
 
+def test_dagster_yaml_prints_a_run_at_info_and_stores_every_event(instance, capfd) -> None:
+    """A run without loggers in its config (every run the sensors and the UI launch) prints its
+    INFO messages on the terminal, not Dagster's DEBUG events; its event log keeps them all."""
+
+    @dg.asset
+    def noted(context) -> int:  # unannotated: Dagster reads the annotation as a string here
+        context.log.info("noted on the terminal")
+        return 1
+
+    result = dg.materialize([noted], instance=instance)
+    err = capfd.readouterr().err
+    assert "noted on the terminal" in err
+    assert " - DEBUG - " not in err
+    stored = {e.dagster_event.event_type_value for e in instance.all_logs(result.run_id)
+              if e.dagster_event is not None}
+    assert {"STEP_START", "STEP_OUTPUT", "ASSET_MATERIALIZATION", "STEP_SUCCESS"} <= stored
+
+
 def test_no_dagster_yaml_at_the_repo_root() -> None:
     """`dagster dev` starts in the repo root: a dagster.yaml there beside a different
     DAGSTER_HOME is warned about on every start, so the instance file lives under deploy/."""

@@ -198,12 +198,21 @@ def load_cross_encoder(model: str, device: str = "cpu"
 
         return CrossEncoder(model, device=device), None
     except Exception as err:  # noqa: BLE001 - reported, the pipeline runs on without it
-        first = next((line for line in str(err).splitlines() if line.strip()), repr(err))
-        return None, (
-            f"cross-encoder {model!r} is not available on this machine "
-            f"({type(err).__name__}: {first.strip()}); put its weights in a local folder "
-            "or the Hugging Face cache and set cross_encoder_model"
-        )
+        return None, cross_encoder_unavailable(model, err)
+
+
+def cross_encoder_unavailable(model: str, err: Exception) -> str:
+    """Why the optional reranker is skipped, in one line a person can act on: a model whose
+    files are not on this machine (the hub's "We couldn't connect to 'https://huggingface.co'"
+    when offline) is not installed; any other error is named by its first line."""
+    head = f"the optional cross-encoder reranker {model!r} "
+    if isinstance(err, OSError):  # no such folder, no cached files, no network
+        why = "is not installed on this machine"
+    else:
+        first = next((line for line in str(err).splitlines() if line.strip()), "")
+        why = f"could not be loaded ({type(err).__name__}: {first.strip()})"
+    return (f"{head}{why}: the cross_encoder strategy is skipped (to run it, put the model in "
+            "a local folder or the Hugging Face cache and set retrieval.cross_encoder_model)")
 
 
 class CrossEncoderReranker:

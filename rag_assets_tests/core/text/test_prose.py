@@ -1,0 +1,107 @@
+"""Quoted report text as prose, on real pages: the earnings sample's markers, headings and
+table rows, and a real 10-K's page (3M 2018) where a heading and a wrapped line look alike."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag_assets.core.ingest.pages import raw_page_text
+from rag_assets.core.text.prose import (
+    as_note,
+    heading_split,
+    leading_marker,
+    row_with_units,
+    table_units,
+    units_line_above,
+    with_references,
+)
+from rag_assets_tests.real_filings import CORPORA, real_filing
+
+THREE_M = CORPORA / "sec-10k" / "3M_2018_10K.pdf"
+LITIGATION_PAGE = 109  # zero-based: "Process for Disclosure and Recording of Liabilities ..."
+
+
+def test_a_marker_after_words_is_a_reference_and_one_the_sentence_names_is_a_note() -> None:
+    assert with_references("GAAP net income increased 71% to $256 million, or $1.20 per "
+                           "diluted share [5].") == ("GAAP net income increased 71% to $256 "
+                                                     "million, or $1.20 per diluted share "
+                                                     "(note 5).")
+    assert with_references("Excludes the items described in [17], [30] and [31]; see also "
+                           "[13].") == ("Excludes the items described in note 17, note 30 and "
+                                        "note 31; see also note 13.")
+    assert with_references("net sales of about $3.3 billion(d).", ["(d)"]) == (
+        "net sales of about $3.3 billion (note d).")
+
+
+def test_a_list_point_is_not_a_marker() -> None:
+    point = "Processing shall be lawful only if: (a) the data subject has given consent"
+    assert with_references(point, ["(a)"]) == point
+
+
+def test_a_quoted_definition_reads_as_a_note() -> None:
+    text = ("[7] Free cash flow is net cash from operating activities of $512 million less "
+            "capital expenditures of $131 million")
+    marker = leading_marker(text)
+    assert marker == "[7]"
+    assert as_note(marker, text[len(marker):]) == (
+        "Note 7: Free cash flow is net cash from operating activities of $512 million less "
+        "capital expenditures of $131 million.")
+    assert leading_marker("(1) Unallocated headquarters costs", ["(1)"]) == "(1)"
+    assert leading_marker("(123) The supervisory authorities should monitor") is None
+
+
+def test_a_heading_glued_to_its_sentence_is_split_off(earnings) -> None:
+    page = earnings.pages[0].text
+    glued = "Fiscal year 2024 highlights Revenue rose 34% to $2.4 billion [1]."
+    assert heading_split(glued, page) == ("Fiscal year 2024 highlights",
+                                          "Revenue rose 34% to $2.4 billion [1].")
+    plain = "Revenue rose 34% to $2.4 billion [1]."
+    assert heading_split(plain, page) == ("", plain)
+
+
+def test_a_real_10k_heading_is_split_off_and_a_wrapped_line_is_not() -> None:
+    if not THREE_M.is_file():
+        pytest.skip(f"{THREE_M} not found")
+    page = real_filing(THREE_M).pages[LITIGATION_PAGE].text
+    heading = ("Process for Disclosure and Recording of Liabilities and Insurance Receivables "
+               "Related to Legal Proceedings")
+    sentence = ("Many lawsuits and claims involve highly complex issues relating to causation, "
+                "scientific evidence, and whether there are actual damages and are otherwise "
+                "subject to substantial uncertainties.")
+    assert heading in page.splitlines()
+    assert heading_split(f"{heading} {sentence}", page) == (heading, sentence)
+    # the sentence's first printed line ends without a stop, before a line of its own: a
+    # wrapped line (commas, as long as the prose around it), not a heading
+    assert heading_split(sentence, page) == ("", sentence)
+
+
+def test_a_row_prints_its_figures_in_its_tables_units() -> None:
+    title = "Exemplar Corp | Table 4: Cash flow and balance sheet highlights (in $ millions)"
+    assert table_units(title) == ("$", "million")
+    assert row_with_units("Free cash flow: FY 2024: 381; FY 2023: 273", title) == (
+        "Free cash flow: FY 2024: $381 million; FY 2023: $273 million")
+    assert row_with_units("Capital expenditures: FY 2024: -131; FY 2023: -104", title) == (
+        "Capital expenditures: FY 2024: -$131 million; FY 2023: -$104 million")
+    statement = "Consolidated Statement of Cash Flows | Years ended December 31 (Millions) 2018"
+    assert row_with_units("Change in short-term debt — net: 2018: (284); 2017: 578",
+                          statement) == ("Change in short-term debt — net: 2018: -284 million; "
+                                         "2017: 578 million")
+    income = "Years ended December 31 (Millions, except per share amounts) 2018 2017 2016"
+    assert row_with_units("Earnings per share — basic: 2018: $ 9.09; 2017: $ 8.13",
+                          income) == "Earnings per share — basic: 2018: $9.09; 2017: $8.13"
+    margin = "Non-GAAP operating margin: FY 2024: 24.5%"
+    assert row_with_units(margin, title) == margin
+    assert row_with_units("Revenue: Guidance: $2,650-$2,750 million", "Table 5: Fiscal 2025 "
+                          "guidance") == "Revenue: Guidance: $2,650-$2,750 million"
+
+
+def test_a_row_finds_its_units_on_the_page_above_it() -> None:
+    """A chunk that starts inside a table has no heading of it: the page's units line does."""
+    if not THREE_M.is_file():
+        pytest.skip(f"{THREE_M} not found")
+    page = raw_page_text(real_filing(THREE_M).pages[59])  # the cash flow statement, as stored
+    label = "Proceeds from debt (maturities greater than 90 days)"
+    units = units_line_above(page, label)
+    assert units == "(Millions)"
+    assert row_with_units(f"{label}: 2018: 2,251; 2017: 1,987", units) == (
+        f"{label}: 2018: 2,251 million; 2017: 1,987 million")
