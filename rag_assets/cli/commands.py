@@ -33,8 +33,8 @@ from rag_assets.cli.output import (
 )
 from rag_assets.cli.progress import Progress
 from rag_assets.cli.runs import (
-    backfill_assets,
     check_metadata,
+    demo_assets,
     first_error,
     materialize,
     materialized_metadata,
@@ -150,7 +150,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not args.no_eval:
         broken = {row["partition"] for row in rows if row["error"]}
         ingested = [r for r in reports if r.partition not in broken]
-        failed += evaluate(ingested, args.data_dir, instance, list(backfill_assets()))
+        failed += evaluate(ingested, args.data_dir, instance, list(demo_assets()))
         print_metrics(args.data_dir)
         print_summaries(args.data_dir, *SUMMARY_DOCUMENT)
         print_answer_metrics(args.data_dir)

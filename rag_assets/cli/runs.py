@@ -184,11 +184,26 @@ def _asset_order() -> tuple[dg.AssetKey, ...]:
 
 @cache
 def backfill_assets() -> tuple[str, ...]:
-    """The partitioned assets of ``BACKFILL_GROUPS``: what ``backfill`` accepts and ``demo``
-    evaluates (retrieval_runs retrieval_metrics summaries answers answer_metrics)."""
+    """The partitioned assets of ``BACKFILL_GROUPS``: what ``backfill`` accepts (retrieval_runs
+    retrieval_metrics summaries answers answer_metrics)."""
     graph = _graph()
     return tuple(key.to_user_string() for key in _asset_order()
                  if graph.get(key).is_partitioned and graph.get(key).group_name in BACKFILL_GROUPS)
+
+
+@cache
+def demo_assets() -> tuple[str, ...]:
+    """What ``demo`` materializes for each partition after ``ingest_job``: every partitioned
+    asset that job does not build (the evaluation, generation and report assets). The demo
+    leaves each partition up to date, so the automation sensor of ``make ui`` finds nothing to
+    build after it."""
+    from rag_assets.defs.ingest import ingest_job
+
+    graph = _graph()
+    ingested = ingest_job.selection.resolve(graph)
+    rest = (key.to_user_string() for key in _asset_order()
+            if graph.get(key).is_partitioned and key not in ingested)
+    return tuple(dict.fromkeys((*backfill_assets(), *rest)))  # the evaluation first
 
 
 def default_backfill_assets() -> list[str]:

@@ -43,6 +43,7 @@ from rag_assets.defs.partitions import partition_of
 from rag_assets.defs.presentation import (
     WRITER_POOL,
     fail,
+    partition_check,
     partition_questions,
     partition_table,
     preview,
@@ -114,7 +115,14 @@ def summaries(
 
 
 @partition_table(GROUP, {"duckdb", "lancedb"}, deps=INDEXED, ins={"raw_pages": dg.AssetIn()},
-                 check_specs=[dg.AssetCheckSpec("answer_citations", asset="answers")],
+                 check_specs=[partition_check(
+                     "answer_citations", "answers",
+                     "Every claim of every answer to the partition's golden questions cites a "
+                     "source, and no citation is `invalid` (its quote is not on the page it "
+                     "names). Why: an answer promises that each claim can be checked on its "
+                     "page. An error, not blocking: the answers are written and answer_metrics "
+                     "measures them. `failing_questions` names each question with its first "
+                     "problem: ask it again with `rag-assets ask` and read the citations.")],
                  automation_condition=dg.AutomationCondition.eager())
 def answers(
     context: dg.AssetExecutionContext, settings: RagSettings, embeddings: EmbeddingsResource,

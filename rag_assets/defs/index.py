@@ -33,7 +33,7 @@ from rag_assets.core.warehouse.tables import (
     stored_profile,
 )
 from rag_assets.defs.partitions import partition_of, report_partitions
-from rag_assets.defs.presentation import fail, preview
+from rag_assets.defs.presentation import fail, partition_check, preview
 from rag_assets.defs.resources import EmbeddingsResource, RagSettings, RuntimeResource
 
 GROUP = "index"
@@ -214,7 +214,14 @@ def _vectors_asset(kind: ChunkKind, description: str) -> dg.AssetsDefinition:
         partitions_def=report_partitions,
         kinds={"lancedb", "sentence-transformers"},
         ins={"chunks": dg.AssetIn(f"{kind}_chunks"), "footnote_dictionary": dg.AssetIn()},
-        check_specs=[dg.AssetCheckSpec(f"{kind}_vectors_complete", asset=f"{kind}_vectors")],
+        check_specs=[partition_check(
+            f"{kind}_vectors_complete", f"{kind}_vectors",
+            f"The {kind} vector table holds one row for each {kind} chunk of the partition. "
+            "Why: a chunk without a vector is one retrieval can never return, and an extra row "
+            "is a chunk of an earlier version of the report. An error that blocks the "
+            "evaluation and generation of the partition in the same run: materialize "
+            f"`{kind}_vectors` of the partition again (metadata: chunks, vectors).",
+            blocking=True)],
         description=description,
         automation_condition=dg.AutomationCondition.eager(),
     )

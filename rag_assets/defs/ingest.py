@@ -44,7 +44,13 @@ from rag_assets.core.warehouse.tables import (
     stitched_to_frame,
 )
 from rag_assets.defs.partitions import partition_of, report_partitions
-from rag_assets.defs.presentation import BY_PARTITION, WRITER_POOL, fail, preview
+from rag_assets.defs.presentation import (
+    BY_PARTITION,
+    WRITER_POOL,
+    fail,
+    partition_check,
+    preview,
+)
 from rag_assets.defs.resources import LLMResource, RagSettings, RuntimeResource
 from rag_assets.defs.statements import STATEMENT_CHECKS, STATEMENTS_OUT, statement_outputs
 
@@ -122,12 +128,52 @@ INTERNAL_DEPS: dict[str, set[dg.AssetKey]] = {
     "financial_statements": {RAW_PAGES},
 }
 CHECKS = [
-    dg.AssetCheckSpec("citation_counts", asset="footnote_registry"),
-    dg.AssetCheckSpec("footnote_coverage", asset="stitched_text", blocking=True),
-    dg.AssetCheckSpec("text_conservation", asset="stitched_text", blocking=True),
-    dg.AssetCheckSpec("naive_chunks_quality", asset="naive_chunks", blocking=True),
-    dg.AssetCheckSpec("enriched_chunks_quality", asset="enriched_chunks", blocking=True),
-    dg.AssetCheckSpec("footnote_colocation", asset="enriched_chunks"),
+    partition_check(
+        "citation_counts", "footnote_registry",
+        "How often each footnote is cited, and the citations whose marker has no definition. "
+        "Why: a sentence whose note is not found reaches the index without the qualification "
+        "the note prints. Warns (never blocks) when more than `ingest.max_unresolved_share` of "
+        "the citations (RAG_ASSETS_INGEST__MAX_UNRESOLVED_SHARE, default 5%) have no "
+        "definition, or when the report defines footnotes but not one is cited (its markers "
+        "were not read). Then open `unresolved` (marker, page, sentence) and look at how that "
+        "page prints its notes. A footnote never cited passes and is counted (`never_cited`): "
+        "a 10-K defines notes its text does not cite."),
+    partition_check(
+        "footnote_coverage", "stitched_text",
+        "Every cited footnote that has a definition is inlined after the sentence citing it, on "
+        "every page citing it. Why: a figure read without its footnote loses its "
+        "qualification (restated, excludes an acquisition) in the answers. An error that "
+        "blocks: the partition's vectors are not rebuilt from this reading. Open `not_stitched` "
+        "(footnote and page) and report the page with the file: the stitcher missed it.",
+        blocking=True),
+    partition_check(
+        "text_conservation", "stitched_text",
+        "No word is lost in stitching: every word of a page's body is in the stitched page, in "
+        "order, outside the footnote blocks, and every word of a definition's lines is in the "
+        "text the dictionary keeps for it. Why: a lost word is a figure or a qualification "
+        "that no answer can cite. An error that blocks: the partition's vectors are not "
+        "rebuilt from this reading. `lost` names the page, where (body or footnote) and the "
+        "words: report the page with the file.",
+        blocking=True),
+    *(partition_check(
+        f"{kind}_chunks_quality", f"{kind}_chunks",
+        f"Great Expectations over the {kind} chunks: ids present and unique, text not empty, "
+        "every chunk within the embedding model's window (`ingest.chunk_max_tokens`), page "
+        "ranges in order. Why: a chunk past the window is cut when embedded (its end cannot "
+        "be found) and a duplicate id overwrites another chunk's vector. An error that "
+        "blocks: the vectors are not rebuilt. `failures` names each expectation that failed "
+        "with examples; a window smaller than the model's needs a smaller "
+        "`chunk_max_tokens`.",
+        blocking=True) for kind in ("naive", "enriched")),
+    partition_check(
+        "footnote_colocation", "enriched_chunks",
+        "The share of chunk x cited-marker pairs whose chunk also holds the definition, for "
+        "the enriched chunks beside the naive baseline. Why: retrieval returns a chunk, and a "
+        "chunk without its note loses the qualification. Real filings stay below 100% (a long "
+        "table split over several chunks cites its note in each piece and holds it once), so "
+        "it warns only when the enriched chunks co-locate a smaller share than the naive "
+        "ones: the enrichment went backwards; compare the two figures and read the "
+        "partition's `stitched_text`."),
     *STATEMENT_CHECKS,
 ]
 
@@ -306,7 +352,7 @@ def footnote_outputs(
         "source_sha256": source,
         "dagster/row_count": len(registry),
     })
-    yield _citation_check(index, settings.max_unresolved_share)
+    yield citation_check(index, settings.max_unresolved_share)
 
 
 def _truth_metadata(context: dg.AssetExecutionContext, settings: RagSettings,
@@ -331,27 +377,32 @@ def _truth_metadata(context: dg.AssetExecutionContext, settings: RagSettings,
     }
 
 
-def _citation_check(index: FootnoteIndex, max_share: float) -> dg.AssetCheckResult:
+def citation_check(index: FootnoteIndex, max_share: float) -> dg.AssetCheckResult:
+    """``citation_counts``: a warning when too many citations have no definition, or when no
+    footnote is cited at all; footnotes never cited are counted, and pass."""
     counts = citation_counts(index)
-    too_many = counts.unresolved_share > max_share
+    problems = counts.problems(max_share)
+    summary = (f"{len(counts.counts)} footnotes, {counts.citations} citations, "
+               f"{len(counts.unresolved)} without a definition "
+               f"({counts.unresolved_share:.1%}, limit {max_share:.0%}), "
+               f"{len(counts.orphans)} footnote(s) never cited")
     return dg.AssetCheckResult(
         check_name="citation_counts",
         asset_key="footnote_registry",
-        passed=not counts.orphans and not too_many,
+        passed=not problems,
         severity=dg.AssetCheckSeverity.WARN,
         metadata={
+            "footnotes": len(counts.counts),
             "citations": counts.citations,
-            "orphans": dg.MetadataValue.json(counts.orphans[:50]),
-            "unresolved": dg.MetadataValue.json(counts.unresolved[:50]),
+            "unresolved_citations": len(counts.unresolved),
             "unresolved_share": round(counts.unresolved_share, 4),
             "max_unresolved_share": max_share,
+            "unresolved": dg.MetadataValue.json(counts.unresolved[:50]),
+            "never_cited": len(counts.orphans),
+            "never_cited_footnotes": dg.MetadataValue.json(counts.orphans[:50]),
             "most_cited": dg.MetadataValue.json(dict(counts.most_cited())),
         },
-        description=(
-            f"{len(counts.counts)} footnotes, {counts.citations} citations; "
-            f"{len(counts.orphans)} never cited; {len(counts.unresolved)} unresolved "
-            f"({counts.unresolved_share:.1%}, limit {max_share:.0%})"
-        ),
+        description="; ".join([*problems, summary]),
     )
 
 
@@ -476,13 +527,15 @@ def chunk_outputs(report: ProcessedReport,
     yield dg.AssetCheckResult(
         check_name="footnote_colocation",
         asset_key="enriched_chunks",
-        passed=colocated == pairs,
+        passed=enriched_ratio >= naive_ratio,  # below 100% is a real filing, not a fault
         severity=dg.AssetCheckSeverity.WARN,
         metadata={
             "enriched_colocation": round(enriched_ratio, 4),
             "naive_colocation": round(naive_ratio, 4),
             "enriched_pairs": pairs,
+            "enriched_colocated": colocated,
             "naive_pairs": naive_pairs,
+            "naive_colocated": naive_colocated,
         },
         description=(
             f"chunks citing a footnote that also hold its definition: enriched "

@@ -1,5 +1,6 @@
 """What every asset shows a user: previews, one-line failures, the partition columns."""
 
+import warnings
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -25,6 +26,21 @@ def partition_table(group_name: str, kinds: set[str] | None = None, **options: A
     automation)."""
     return dg.asset(group_name=group_name, partitions_def=report_partitions, metadata=BY_PARTITION,
                     kinds=kinds or {"duckdb"}, pool=WRITER_POOL, **options)
+
+
+def partition_check(name: str, asset: str, description: str,
+                    blocking: bool = False) -> dg.AssetCheckSpec:
+    """A check of ``asset``'s document x year partitions: each result is stored with its
+    partition, so the UI shows every partition's last result (not one result for the whole
+    asset, whichever partition ran last). ``description`` says what it checks, why, and what
+    to do when it fails; ``blocking`` (an error blocks what is downstream in the run) matches
+    the severity of the results the asset yields."""
+    with warnings.catch_warnings():
+        # a check's partitions_def is a preview in Dagster 1.13 (pinned in pyproject.toml);
+        # its warning would print on every load of the definitions
+        warnings.simplefilter("ignore", dg.PreviewWarning)
+        return dg.AssetCheckSpec(name, asset=asset, description=description, blocking=blocking,
+                                 partitions_def=report_partitions)
 
 
 def preview(frame: pd.DataFrame, columns: list[str], width: int = 160,

@@ -22,7 +22,6 @@ Neither requests a partition that already has a run queued or in progress.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import dagster as dg
@@ -30,12 +29,17 @@ import dagster as dg
 from rag_assets.core.evaluation.questions import questions_path
 from rag_assets.core.ingest.catalog import ReportFile, scan_reports
 from rag_assets.core.settings import Settings
-from rag_assets.core.warehouse.tables import RAW_PAGES_SCHEMA
 from rag_assets.defs.evaluation import evaluation_job
 from rag_assets.defs.ingest import ingest_job
 from rag_assets.defs.partitions import partition_key, register_partitions
 from rag_assets.defs.resources import RagSettings
-from rag_assets.defs.sensors import ingest_request, new_partition_values, scan_changes
+from rag_assets.defs.sensors import (
+    ingest_request,
+    ingested_sha256,
+    latest_materialization,
+    new_partition_values,
+    scan_changes,
+)
 
 EVALUATION_INPUTS = ("naive_vectors", "enriched_vectors", "document_profile")
 BUSY = [  # a run queued, starting, running or being cancelled: the partition is taken
@@ -46,32 +50,6 @@ BUSY = [  # a run queued, starting, running or being cancelled: the partition is
 
 def tick_label(context: dg.ScheduleEvaluationContext) -> str:
     return context.scheduled_execution_time.strftime("%Y-%m-%dT%H:%M")
-
-
-def _latest(instance: dg.DagsterInstance, asset: str, key: str) -> dg.EventLogRecord | None:
-    records = instance.fetch_materializations(
-        dg.AssetRecordsFilter(asset_key=dg.AssetKey(asset), asset_partitions=[key]), limit=1
-    ).records
-    return records[0] if records else None
-
-
-def _recorded(metadata: Mapping[str, Any], name: str) -> object:
-    value = metadata.get(name)
-    return getattr(value, "value", value)
-
-
-def ingested_sha256(instance: dg.DagsterInstance, report: ReportFile) -> str | None:
-    """The report version the partition's last ``raw_pages`` materialization recorded; None
-    when it was never ingested, or written with an older layout of the tables
-    (``schema_version``): such a partition is stale and ingested again."""
-    record = _latest(instance, "raw_pages", report.partition)
-    materialization = record.asset_materialization if record else None
-    if materialization is None:
-        return None
-    if _recorded(materialization.metadata, "schema_version") != RAW_PAGES_SCHEMA:
-        return None
-    text = _recorded(materialization.metadata, "source_sha256")
-    return text if isinstance(text, str) else None
 
 
 def busy(instance: dg.DagsterInstance, key: str) -> bool:
@@ -113,6 +91,8 @@ def reingest_schedule(context: dg.ScheduleEvaluationContext, settings: RagSettin
     register_partitions(context.instance, set(documents), set(years))
     # the tick in the run key: a file reverted to a version ingested before is ingested again
     tick = tick_label(context)
+    for report, _ in changed:
+        context.log.info(f"{report.partition}: new or changed report {report.path.name}")
     requests = [
         request.with_replaced_attrs(run_key=f"{request.run_key}:{tick}")
         for report, digest in changed if not busy(context.instance, report.partition)
@@ -129,13 +109,13 @@ def evaluation_outdated(instance: dg.DagsterInstance, settings: RagSettings,
     questions = questions_path(settings.questions_dir, report.document, report.year)
     if not questions.exists():
         return None
-    last = _latest(instance, "retrieval_runs", report.partition)
+    last = latest_materialization(instance, "retrieval_runs", report.partition)
     if last is None:
         return "never evaluated"
     if questions.stat().st_mtime > last.timestamp:
         return f"{questions.name} edited after the last evaluation"
     for asset in EVALUATION_INPUTS:
-        record = _latest(instance, asset, report.partition)
+        record = latest_materialization(instance, asset, report.partition)
         if record is not None and record.timestamp > last.timestamp:
             return f"{asset} rebuilt after the last evaluation"
     return None

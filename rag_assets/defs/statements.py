@@ -17,7 +17,7 @@ from rag_assets.core.chunks.report import ProcessedReport
 from rag_assets.core.ingest.facts import missing_key_concepts
 from rag_assets.core.ingest.identities import check_identities, share_holding
 from rag_assets.core.warehouse.tables import facts_to_frame
-from rag_assets.defs.presentation import BY_PARTITION, preview
+from rag_assets.defs.presentation import BY_PARTITION, partition_check, preview
 
 # the asset, for the assets downstream that wait on it (``deps``): the ingest step writes it
 financial_statements = dg.AssetKey("financial_statements")
@@ -27,7 +27,16 @@ STATEMENTS_OUT = dg.AssetOut(
     "the value in units (scale and sign applied), page and the row as printed (what a citation "
     "quotes); `identity_failed` flags the rows of a column whose printed identity does not "
     "hold.")
-STATEMENT_CHECKS = [dg.AssetCheckSpec("statement_identities", asset="financial_statements")]
+STATEMENT_CHECKS = [partition_check(
+    "statement_identities", "financial_statements",
+    "The accounting identities the filing prints hold over the facts read from its "
+    "statements: assets = liabilities + equity, gross profit = revenue - cost of revenue, "
+    "operating + investing + financing (+ FX) = change in cash, current assets and liabilities "
+    "= the rows above them. Why: a broken identity means a value was misread, or the filing "
+    "prints a row the reader does not model. Warns, never blocks: the rows of the broken "
+    "column are flagged (`identity_failed`) and answers still cite them with their page; the "
+    "description names each broken identity with its period and page: read that page before "
+    "relying on those figures.")]
 
 
 def statement_outputs(

@@ -26,6 +26,8 @@ def test_partition_materializes_every_table_with_checks_passing(data_dir, instan
         "footnote_colocation", "text_conservation", "citation_counts", "statement_identities",
     }
     assert all(e.passed for e in checks.values())
+    # each result is stored with its partition: the UI shows it on that partition
+    assert {e.partition for e in checks.values()} == {"exemplar-corp-earnings|2024"}
     conservation = checks["text_conservation"].metadata
     assert conservation["words_lost"].value == 0
     assert conservation["words_checked"].value > 1500
@@ -33,6 +35,7 @@ def test_partition_materializes_every_table_with_checks_passing(data_dir, instan
     # 29 citations in the text, 22 in tables (the truth's 50 (footnote, citing page) pairs: one
     # note is cited in a page's text and in its table) and 9 inside other footnotes
     assert counts["citations"].value == 60
+    assert (counts["footnotes"].value, counts["never_cited"].value) == (46, 0)
     most_cited = counts["most_cited"].value
     assert most_cited and max(most_cited.values()) >= 2
     colocation = checks["footnote_colocation"].metadata

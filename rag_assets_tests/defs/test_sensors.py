@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import dagster as dg
+import pytest
 
-from rag_assets.defs.resources import RagSettings
-from rag_assets.defs.sensors import report_sensor
+from rag_assets.cli import main
+from rag_assets.core.ingest.catalog import scan_reports
+from rag_assets.core.ingest.documents import file_sha256
+from rag_assets.definitions import defs
+from rag_assets.defs.ingest import ingest_report
+from rag_assets.defs.partitions import partition_key, register_partitions
+from rag_assets.defs.resources import RagSettings, default_resources
+from rag_assets.defs.sensors import latest_materialization, report_sensor
+
+REPO = Path(__file__).parents[2]
 
 
 def tick(instance: dg.DagsterInstance, data_dir: Path, cursor: str | None) -> dg.SensorResult:
@@ -85,3 +95,85 @@ def test_a_folder_with_two_reports_requests_nothing_and_logs_one_line(tmp_path: 
         (folder / "report.pdf").unlink()
         fixed = tick(instance, tmp_path, result.cursor)
         assert [r.partition_key.keys_by_dimension["year"] for r in fixed.run_requests] == ["2023"]
+
+
+def ingest(instance: dg.DagsterInstance, data_dir: Path, document: str, year: int) -> int:
+    """A real ingest of the partition outside the sensor (as the CLI or the UI runs it); the
+    storage id of the ``raw_pages`` materialization it wrote."""
+    register_partitions(instance, {document}, {str(year)})
+    key = partition_key(document, year)
+    result = dg.materialize([ingest_report], partition_key=key, instance=instance,
+                            resources=default_resources(str(data_dir)))
+    assert result.success
+    record = latest_materialization(instance, "raw_pages", str(key))
+    assert record is not None
+    return record.storage_id
+
+
+def test_a_report_ingested_at_its_version_by_any_path_is_not_requested(tmp_path: Path):
+    with dg.DagsterInstance.ephemeral() as instance:
+        path = write_report(tmp_path, "acme-annual", 2023, "Revenue rose [1].\n")
+        ingested = ingest(instance, tmp_path, "acme-annual", 2023)
+        # a sensor without a cursor (first start, or reset) sees a new file, already ingested
+        first = tick(instance, tmp_path, None)
+        assert first.run_requests == []
+
+        write_report(tmp_path, "acme-annual", 2023, "Revenue rose [1]. Costs fell.\n")
+        edited = tick(instance, tmp_path, first.cursor)
+        assert [r.run_key for r in edited.run_requests] == [
+            f"acme-annual|2023:{file_sha256(path)[:16]}:{ingested}"]
+
+        # back to the version the partition holds before that run: nothing to do
+        write_report(tmp_path, "acme-annual", 2023, "Revenue rose [1].\n")
+        assert tick(instance, tmp_path, edited.cursor).run_requests == []
+
+
+def test_a_report_reverted_to_a_version_ingested_before_is_requested_again(tmp_path: Path):
+    """The run key names the materialization it replaces: the same content asked for again
+    after another version was ingested is a new key, not a duplicate Dagster skips."""
+    with dg.DagsterInstance.ephemeral() as instance:
+        write_report(tmp_path, "acme-annual", 2023, "Revenue rose [1].\n")
+        first = tick(instance, tmp_path, None)
+        ingest(instance, tmp_path, "acme-annual", 2023)
+        write_report(tmp_path, "acme-annual", 2023, "Revenue fell [1].\n")
+        edited = tick(instance, tmp_path, first.cursor)
+        second = ingest(instance, tmp_path, "acme-annual", 2023)
+        write_report(tmp_path, "acme-annual", 2023, "Revenue rose [1].\n")
+        reverted = tick(instance, tmp_path, edited.cursor)
+        keys = [r.run_key for r in (*first.run_requests, *reverted.run_requests)]
+        assert len(keys) == 2 and keys[0].rsplit(":", 1)[0] == keys[1].rsplit(":", 1)[0]
+        assert keys[1].endswith(f":{second}") and keys[0] != keys[1]
+
+
+# the demo of this test: a TEI paper and a PDF report over three years, in a grid with gaps
+DEMO_DOCUMENTS = ("bluefin-annual", "footnote-rag-paper")
+
+
+@pytest.mark.slow
+def test_after_the_demo_neither_sensor_requests_what_it_built(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch):
+    """``make demo`` then ``make ui``: the demo's command (its ingest, evaluation, generation,
+    reports and roll-ups) on the generated samples, in a fresh instance as ``make`` sets it
+    up; then the report sensor's first tick (no cursor) and a tick of the automation sensor
+    (its cursor from a tick before the demo: the UI was open once before) request no run of
+    what the demo built. The sample reports the demo was told to leave out are requested."""
+    home = tmp_path / "dagster_home"
+    home.mkdir()
+    shutil.copy(REPO / "deploy" / "dagster.yaml", home / "dagster.yaml")
+    monkeypatch.setenv("DAGSTER_HOME", str(home))
+    data = tmp_path / "data"
+    with dg.DagsterInstance.get() as instance:
+        before = dg.evaluate_automation_conditions(defs=defs, instance=instance)
+    assert main(["demo", "--data-dir", str(data), "--corpora", str(tmp_path / "no-corpora"),
+                 "--only", *DEMO_DOCUMENTS]) == 0
+
+    reports, _ = scan_reports(data / "reports")
+    built = {r.partition for r in reports if r.document in DEMO_DOCUMENTS}
+    assert len(built) == 4 and len(reports) == 10
+    with dg.DagsterInstance.get() as instance:
+        requested = {str(r.partition_key) for r in tick(instance, data, None).run_requests}
+        assert len(requested & built) == 0  # before the change: all 4
+        assert requested == {r.partition for r in reports} - built
+        automation = dg.evaluate_automation_conditions(defs=defs, instance=instance,
+                                                       cursor=before.cursor)
+        assert automation.total_requested == 0  # before the change: audit_report x 4

@@ -251,6 +251,21 @@ class CitationCounts(BaseModel):
     def most_cited(self, n: int = 10) -> list[tuple[str, int]]:
         return Counter(self.counts).most_common(n)
 
+    def problems(self, max_unresolved_share: float) -> list[str]:
+        """Why the citations need a look (none: ``citation_counts`` passes): too many markers
+        without a definition, or footnotes defined and not one cited (the markers were not
+        read). Some footnotes never cited is not one: a 10-K defines notes (of a table, of a
+        row left out) that its text does not cite."""
+        found = []
+        if self.unresolved_share > max_unresolved_share:
+            found.append(f"{len(self.unresolved)} of {self.citations} citations have no "
+                         f"definition ({self.unresolved_share:.1%}, limit "
+                         f"{max_unresolved_share:.0%})")
+        if self.counts and len(self.orphans) == len(self.counts):
+            found.append(f"none of the {len(self.counts)} footnotes is cited: were the markers "
+                         "read?")
+        return found
+
 
 def multi_line(footnote: Footnote) -> bool:
     """Printed over several lines where its kept text stands (a note repeated on two pages in

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rag_assets.core.footnotes.checks import (
+    citation_counts,
     definition_completeness,
     multi_line,
     text_conservation,
@@ -67,6 +68,27 @@ def test_3m_10k_keeps_every_word_and_whole_definitions(three_m: Processed) -> No
 @pytest.mark.slow
 def test_pfizer_10k_keeps_every_word_and_whole_definitions(pfizer: Processed) -> None:
     _check_real("pfizer", pfizer)
+
+
+@pytest.mark.slow
+def test_pfizer_10k_notes_never_cited_are_counted_not_a_problem(pfizer: Processed) -> None:
+    """A 10-K defines notes its text does not cite (32 of Pfizer 2021's 136)."""
+    counts = citation_counts(pfizer.index)
+    assert (len(counts.counts), len(counts.orphans), len(counts.unresolved)) == (136, 32, 0)
+    assert counts.problems(max_unresolved_share=0.05) == []
+
+
+def test_citations_need_a_look_when_none_is_cited_or_too_many_lack_a_definition(
+        earnings: Processed) -> None:
+    counts = citation_counts(earnings.index)
+    assert counts.problems(max_unresolved_share=0.05) == []
+    none_cited = counts.model_copy(update={"orphans": list(counts.counts)})
+    assert none_cited.problems(0.05) == [
+        "none of the 46 footnotes is cited: were the markers read?"]
+    lacking = counts.model_copy(update={"unresolved": ["[9] (page 3): x"] * 4})
+    assert lacking.problems(0.05) == [
+        "4 of 60 citations have no definition (6.7%, limit 5%)"]
+    assert lacking.problems(0.07) == []
 
 
 def test_gdpr_keeps_every_word_and_whole_definitions(gdpr: Processed) -> None:
