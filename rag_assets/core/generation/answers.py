@@ -108,7 +108,8 @@ class Answerer:
         events: list[GuardrailEvent] = []
         computed = self._from_facts(question, routed, document, year, events)
         if computed is not None and computed[0] is not None:
-            result = self._computed(question, computed[0], events)
+            result = self._computed(question, [computed[0], *self._causes(question, computed[0])],
+                                    events)
             return self._finished(result, started, log, "computed from statement facts")
         result = self._from_quotes(question, routed, document, year)
         if computed is not None:  # a computation that lacked an operand says which
@@ -128,12 +129,29 @@ class Answerer:
             events.append(route_failed("facts", error))
             return None
 
-    def _computed(self, question: Question, answer: PartAnswer,
+    def _causes(self, question: Question, computed: PartAnswer) -> list[PartAnswer]:
+        """"How did its debt change, and why?": after the computed change, the quotes of the
+        same filing that give its causes (the quote route, in the computation's partition);
+        nothing for a question that does not ask why, or when they find nothing."""
+        if question.expects != "cause" or computed.part.scope is None:
+            return []
+        try:
+            found = self.quotes.answer_part(Part(question=question, scope=computed.part.scope),
+                                            self.config.k)
+        except Exception as error:  # the computed answer stands; the failure is an event
+            computed.events.append(route_failed("quote", error))
+            return []
+        return [] if found.abstained else [found]
+
+    def _computed(self, question: Question, answers: Sequence[PartAnswer],
                   events: list[GuardrailEvent]) -> QAResult:
-        result = compose(question.text, [answer], self.pages, self.config.citation_threshold)
-        result.guardrail_events = events + answer.events
-        result.evidence_strength = answer.strength
-        result.k, result.first_sources = self.config.k, answer.first_pages
+        # one answer, not parts: no part's label before its lines
+        unlabelled = [a.model_copy(update={"part": a.part.model_copy(update={"label": ""})})
+                      for a in answers]
+        result = compose(question.text, unlabelled, self.pages, self.config.citation_threshold)
+        result.guardrail_events = events + [e for a in answers for e in a.events]
+        result.evidence_strength = answers[0].strength
+        result.k, result.first_sources = self.config.k, answers[0].first_pages
         return result
 
     def _from_quotes(self, question: Question, routed: Scope, document: str | None,

@@ -171,6 +171,12 @@ _PROSE_RE = re.compile(
     r"what (?:are|were) (?:the )?(?:main|key|major|three|two))\b")
 _SOURCE_NOTE_RE = re.compile(r"\s*\((?=[^()]*\b(?:statement|balance sheet|p&l)\b)[^()]*\)",
                              re.IGNORECASE)
+# "..., and why?" after a change asked of a metric: the change is computed, its causes quoted
+# after it (answers.Answerer), so the metric is still read
+_AND_WHY_RE = re.compile(r",?\s*and (?:why|what drove (?:the|this|that|it) ?\w*)\s*\??\s*$",
+                         re.IGNORECASE)
+# "How did Walmart's long-term debt change in fiscal 2022?": against the year before
+_HOW_CHANGED_RE = re.compile(r"\bhow (?:did|has|have|does|do)\b.*\bchang", re.IGNORECASE)
 _YES_NO_RE = re.compile(r"(?:^|[,:;]\s+)(?:does|do|did|has|have|had|is|are|was|were|will|can|"
                         r"could)\b", re.IGNORECASE)
 _AVERAGE_RE = re.compile(r"\baverage\b", re.IGNORECASE)
@@ -421,7 +427,8 @@ def parse_question(question: Question) -> MetricQuestion | None:
     norm = normalize(asked)
     asking = next((x for x in split_sentences(asked) if x.rstrip().endswith("?")), asked)
     choice = choice_asked(normalize(asking))
-    if _PROSE_RE.search(normalize(asking)) and not definitions and not choice:
+    if _PROSE_RE.search(normalize(_AND_WHY_RE.sub("", asking))) and not definitions \
+            and not choice:
         return None  # its question, not its instructions, asks for prose
     rules = load_rules().rules
     judgment = next((key for key, rule in rules.items()
@@ -539,6 +546,10 @@ def _aggregate(asked: str, norm: str, years: list[int], choice: bool, judgment: 
         years = years[-1:]
     elif direction and judgment is None and (len(years) > 1 or _YES_NO_RE.search(asked)):
         aggregate = "trend"
+    elif direction == "change" and judgment is None and len(years) == 1 and (
+            _HOW_CHANGED_RE.search(asked)):
+        aggregate, years = "trend", [years[0] - 1, years[0]]  # against the year the filing
+        # prints beside it
     elif years:
         years = [years[-1]]
     return aggregate, years, direction

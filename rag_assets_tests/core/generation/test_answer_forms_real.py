@@ -88,3 +88,29 @@ def test_arithmetic_on_the_amounts_a_cited_sentence_prints(
         forms_corpus: Corpus, question: str, lead_has: list[str]) -> None:
     lead = _lead_and_valid(forms_corpus, question)
     assert all(part in lead for part in lead_has), lead
+
+
+def test_a_change_asked_with_why_is_computed_then_explained(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """"How did X change, and why?": the change from the statements (the year before is the
+    comparative the balance sheet prints beside it), then the sentence of the same filing that
+    gives its causes."""
+    from rag_assets.core.generation.answers import Answerer
+    from rag_assets.core.retrieval.retriever import Retriever
+
+    from ..conftest import process_real
+
+    filing = (f"{BULK}/WALMART_2022_10K.pdf", "walmart-10k", 2022)
+    corpus = real_corpus(Path(tmp_path_factory.mktemp("why_lancedb")),
+                         [(*filing, range(38, 44))])
+    facts = process_real(Path(filing[0]), filing[1], filing[2]).facts
+    answerer = Answerer(Retriever(corpus.store, corpus.embedder), corpus.pages,
+                        facts=lambda document, year: facts)
+    result = answerer.ask("How did Walmart's long-term debt change in fiscal 2022, and why?")
+    lines = result.answer.splitlines()
+    # balance sheet p.55: "Long-term debt 34,864 41,194"
+    assert lines[0].startswith("Walmart's long-term debt decreased from $41,194 million in "
+                               "FY2021 to $34,864 million in FY2022"), lines[0]
+    assert any("extinguishment and maturities of certain long-term debt" in line
+               for line in lines[1:]), result.answer
+    assert all(c.mark == "valid" for claim in result.claims for c in claim.citations)
