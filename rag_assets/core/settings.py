@@ -79,7 +79,7 @@ class IngestSettings(BaseModel):
                                       description="naive window overlap")
     max_unresolved_share: float = Field(
         default=0.05, ge=0.0, le=1.0,
-        description="citation_counts fails above this share of citations without a definition",
+        description="citation_counts warns above this share of citations without a definition",
     )
     stitch_mode: Literal["deterministic", "llm"] = Field(
         default="deterministic",
