@@ -22,6 +22,7 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import answer_patterns, words
 from rag_assets.core.ingest.sections import sections_of
 from rag_assets.core.question.question import Question
+from rag_assets.core.question.vocabulary import load_vocabulary, normalize, terms_in
 from rag_assets.core.text.sentences import split_sentences
 from rag_assets.core.text.years import years_in
 
@@ -42,15 +43,18 @@ MDNA_BONUS = 0.5
 YEAR_WEIGHT = 0.25
 MIN_MEASURE_SHARE = 0.5  # half the measure's words named before the connective, at least
 OTHER_SUBJECT_PENALTY = 0.25
+OWNER_BONUS = 0.25  # the segment the question names, in the sentence or its heading
 # the change a sentence explains: "increased", "fell 120 basis points", "up 44%", "higher"
 CHANGE_RE = re.compile(r"\b(?:increas|decreas|declin|grow|grew|rose|rise|fell|fall|drop|"
                        r"improv|expan|contract|reduc|higher|lower|up|down|chang|gain|loss)",
                        re.IGNORECASE)
 NAME_RE = re.compile(r"\b[A-Z][a-z][\w&'-]*")
+NAME_RUN_RE = re.compile(r"\b[A-Z][a-z][\w&'-]*(?:\s+(?:&\s+)?[A-Z][a-z][\w&'-]*)*")
 # capitalized words that name no other subject: months, a heading's first words, statements
-GENERIC_NAMES = frozenset({
-    "january", "february", "march", "april", "may", "june", "july", "august", "september",
-    "october", "november", "december", "fiscal", "net", "total", "the", "our", "company",
+MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august",
+                    "september", "october", "november", "december"})
+GENERIC_NAMES = MONTHS | frozenset({
+    "fiscal", "net", "total", "the", "our", "company",
     "consolidated", "first", "second", "third", "fourth", "quarter", "three", "six", "nine",
     "twelve", "months", "weeks", "ended", "year", "in", "for", "as",
 })
@@ -73,9 +77,42 @@ def measure_roots(question: Question) -> set[str]:
     revenues" -> {"asia", "pacif", "reven"}): its content words but the asking ones, the
     change's own ("growth", "decline") and the company's name (``Question.companies``)."""
     company = {w[:5] for w in words(" ".join(question.companies))}
-    asking = {w[:5] for w in ASKING_WORDS}
+    asking = {w[:5] for w in ASKING_WORDS | MONTHS}
     return {w[:5] for w in words(question.ranking_text)
             if w.isalpha() and len(w) >= 4} - asking - company
+
+
+def measure_readings(question: Question) -> list[set[str]]:
+    """The measure's roots, then the same with a metric it names read as the line item a
+    filing prints for it: MD&A explains "gross profit" or "operating income" where a question
+    asks about the gross margin or the operating margin (``finance_terms.json``'s line items
+    that share a word with the metric's phrase)."""
+    roots = measure_roots(question)
+    readings = [roots]
+    norm = normalize(question.ranking_text)
+    vocabulary = load_vocabulary()
+    for term in terms_in(question.ranking_text):
+        phrase = {w[:5] for w in words(norm[term.start:term.end]) if w.isalpha() and len(w) >= 4}
+        for item in vocabulary.line_items_of(term.name):
+            item_roots = {w[:5] for w in words(item) if w.isalpha() and len(w) >= 4}
+            reading = (roots - phrase) | item_roots
+            if item_roots & phrase and item_roots != phrase and reading not in readings:
+                readings.append(reading)
+    return readings
+
+
+def subjects_named(question: Question) -> set[str]:
+    """Names the question gives the measure's owner beyond the company ("Regulated
+    Businesses", "Asia Pacific"), each a run of capitalized words, lower case: a segment's
+    change is asked, not the company's."""
+    company = {w.lower() for w in " ".join(question.companies).split()}
+    found = set()
+    for run in NAME_RUN_RE.finditer(question.ranking_text):
+        kept = [w for w in (x.lower().removesuffix("'s").rstrip("'") for x in run.group(0).split())
+                if w not in company and w not in GENERIC_NAMES and w not in ASKING_WORDS]
+        if kept and run.start():
+            found.add(" ".join(kept))
+    return found
 
 
 def _splits(unit: EvidenceUnit) -> list[tuple[str, str]]:
@@ -95,19 +132,34 @@ def _splits(unit: EvidenceUnit) -> list[tuple[str, str]]:
     return out
 
 
-def _score(roots: set[str], unit: EvidenceUnit, subject: str, question_words: set[str]
-           ) -> float:
-    """Share of the measure's roots the sentence names before its connective, plus a bonus
-    in MD&A, the section required to give the reasons; 0 below half the roots."""
+def _share_named(readings: Sequence[set[str]], subject: str) -> float:
+    """The best share of a reading of the measure the sentence names before its connective;
+    0 below half its roots (or below two of them)."""
     named = {w[:5] for w in words(subject) if w.isalpha()}
-    found = len(roots & named)
-    if found / len(roots) < MIN_MEASURE_SHARE or found < min(len(roots), 2):
+    best = 0.0
+    for roots in readings:
+        found = len(roots & named)
+        if roots and found / len(roots) >= MIN_MEASURE_SHARE and found >= min(len(roots), 2):
+            best = max(best, found / len(roots))
+    return best
+
+
+def _score(readings: Sequence[set[str]], unit: EvidenceUnit, subject: str,
+           question_words: set[str], owners: frozenset[str] | set[str]) -> float:
+    """Share of the measure's roots the sentence names before its connective, plus a bonus
+    in MD&A, the section required to give the reasons; 0 below half the roots. A question
+    that names the measure's owner (a segment) prefers the sentences of that owner (named in
+    the sentence or its section's heading), and the others lose as another subject's."""
+    share = _share_named(readings, subject)
+    if not share:
         return 0.0
     if not CHANGE_RE.search(subject):
         return 0.0  # Item 303 explains a change: "because it is useful to investors" is none
     other = OTHER_SUBJECT_PENALTY if _names_another_subject(question_words, subject) else 0.0
-    return found / len(roots) - other + (MDNA_BONUS if "mdna" in sections_of(unit.scope)
-                                         else 0.0)
+    if owners:
+        where = f"{subject} {unit.scope}".lower()
+        other = -OWNER_BONUS if any(o in where for o in owners) else OTHER_SUBJECT_PENALTY
+    return share - other + (MDNA_BONUS if "mdna" in sections_of(unit.scope) else 0.0)
 
 
 def _names_another_subject(question_words: set[str], subject: str) -> bool:
@@ -130,20 +182,23 @@ def _previous(units: Sequence[EvidenceUnit]) -> dict[int, EvidenceUnit]:
     return out
 
 
-def _candidate(question: Question, roots: set[str], asked: set[str], unit: EvidenceUnit,
-               before: EvidenceUnit | None) -> tuple[float, list[EvidenceUnit], str, str] | None:
+def _candidate(question: Question, roots: Sequence[set[str]], asked: set[str],
+               unit: EvidenceUnit, before: EvidenceUnit | None,
+               owners: frozenset[str] | set[str] = frozenset()
+               ) -> tuple[float, list[EvidenceUnit], str, str] | None:
     """(score, units cited, what changed, its causes) of the sentence's best split, or None;
-    ``asked`` is the question's words, lower case."""
+    ``roots`` the measure's readings, ``asked`` the question's words, lower case, ``owners``
+    the segment it names."""
     best = None
     for subject, causes in ([] if unit.is_row else _splits(unit)):
         subject = CLAUSE_START_RE.split(subject)[-1]  # "... reflecting: - Net interest income"
         if any(p.search(subject.lower()) for p in answer_patterns("cause")):
             continue  # a connective inside the causes ("..., primarily due to ...") splits them
         cited = [unit]
-        score = _score(roots, unit, subject, asked)
+        score = _score(roots, unit, subject, asked, owners)
         if not score and ANAPHOR_RE.match(subject) and before is not None and not before.is_row:
             subject, cited = before.text, [before, unit]  # "The increase was due to ..."
-            score = _score(roots, unit, subject, asked)
+            score = _score(roots, unit, subject, asked, owners)
         if score:
             score += _years_weight(question, subject)
         if score and (best is None or score > best[0]):
@@ -169,9 +224,9 @@ def drivers(question: Question, selected: Sequence[EvidenceUnit],
     the change as printed; None when the question asks no cause or no sentence found names
     its measure and a cause. ``preceding`` gives the sentence a page prints before a unit,
     for "The increase ..." whose chunk begins with it."""
-    roots = measure_roots(question)
-    if question.expects != "cause" or not roots:
+    if question.expects != "cause" or not measure_roots(question):
         return None
+    roots, owners = measure_readings(question), subjects_named(question)
     pool = pool or selected
     asked = {w.lower() for w in re.findall(r"[\w&'-]+", question.text)}
     previous = _previous(pool)
@@ -182,7 +237,7 @@ def drivers(question: Question, selected: Sequence[EvidenceUnit],
         before = previous.get(id(pool[at])) if at < len(pool) else None
         if before is None and preceding is not None and ANAPHOR_RE.match(unit.text):
             before = preceding(unit)
-        found = _candidate(question, roots, asked, unit, before)
+        found = _candidate(question, roots, asked, unit, before, owners)
         # the best score; on a tie the higher chunk, then the earlier sentence: MD&A gives
         # the main reason first ("In addition, ..." follows it)
         key = None if found is None else (-found[0], unit.chunk_rank, at)

@@ -92,3 +92,28 @@ def test_a_change_of_the_company_not_a_segment_nor_a_definition() -> None:
                    "of Blue Buffalo.", rank=1)
     found = drivers(sales, [segment, company])
     assert found is not None and found.text.startswith("Reflects the addition of Blue Buffalo")
+
+
+def test_a_margin_is_explained_where_the_filing_explains_its_line_item() -> None:
+    # MD&A explains "gross profit" (as a share of net sales) for a gross margin question
+    question = read_question("Why did the gross margin decline in the first quarter of 2023?")
+    sales = unit("Net sales increased 12.3% to $2.6 billion, primarily due to increased "
+                 "comparable sales and new store performance.", scope=MDNA)
+    profit = unit("Gross profit decreased to 40.0% of net sales, primarily due to higher "
+                  "inventory shrink and lower merchandise margins.", scope=MDNA)
+    found = drivers(question, [sales, profit])
+    assert found is not None and found.text.startswith("Primarily due to higher inventory")
+    assert drivers(question, [sales]) is None  # net sales is not the measure asked
+
+
+def test_a_segment_asked_is_explained_by_its_own_sentence() -> None:
+    question = read_question("What drove the increase in operating revenues of the Regulated "
+                             "Businesses in 2023?")
+    other = unit("For 2023, operating revenues increased $20 million, primarily due to the "
+                 "increase in capital projects on military bases.",
+                 scope=f"{MDNA} | Market-Based Businesses")
+    own = unit("For 2023, operating revenues increased $140 million, primarily due to "
+               "authorized rate increases.", chunk="c2", rank=1,
+               scope=f"{MDNA} | Regulated Businesses")
+    found = drivers(question, [other, own])
+    assert found is not None and found.text.startswith("Primarily due to authorized rate")
