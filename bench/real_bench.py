@@ -447,14 +447,30 @@ def facts_provider(docs: Sequence[rb.Doc]) -> Any:
     return provider
 
 
-def make_answerer(retriever: Any, pages: Any, facts: Any = None) -> Any:
-    """The extractive ``Answerer`` over ``retriever``'s store and ``pages``; with ``facts`` (a
-    statement-facts provider for the metric engine), handed to its constructor as ``facts=``."""
+def make_answerer(retriever: Any, pages: Any, facts: Any = None, chat: Any = None) -> Any:
+    """The ``Answerer`` over ``retriever``'s store and ``pages`` (extractive, or with ``chat``
+    the model's claims, kept only when verified); with ``facts`` (a statement-facts provider
+    for the metric engine), handed to its constructor as ``facts=``."""
     from rag_assets.core.generation.answers import Answerer
 
     if facts is None:
-        return Answerer(retriever, pages)
-    return Answerer(retriever, pages, facts=facts)
+        return Answerer(retriever, pages, chat=chat)
+    return Answerer(retriever, pages, chat=chat, facts=facts)
+
+
+def model_of(provider: str) -> Any:
+    """The chat model of ``--provider`` as the settings and the usual environment variables
+    configure it (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``, ``AZURE_OPENAI_*``), or None for
+    the extractive engine."""
+    if provider == "extractive":
+        return None
+    import os
+
+    from rag_assets.core.llm.client import connect
+    from rag_assets.core.settings import Settings
+
+    settings = Settings()
+    return connect(settings.llm.model_copy(update={"provider": provider}), os.environ)
 
 
 def run_answers(docs: Sequence[rb.Doc], retriever: Any, *, facts: Any = None,
@@ -891,12 +907,16 @@ def run_set(name: str, root: Path | Sequence[Path], args: argparse.Namespace, em
         facts = None if args.no_facts else facts_provider(docs)
         log(f"{name}: answers: {len(questions)} questions over the set's store "
             f"({'with' if facts else 'without'} statement facts) ...")
+        chat = model_of(args.provider)
         rows, sections[f"{name}: answers"] = rb.timed(
             lambda: run_answers(docs, retriever, facts=facts,
+                                answerer=lambda r, p, f: make_answerer(r, p, f, chat),
                                 held_out=bool(set(name.split("+")) & set(HELD_OUT_SETS))))
         label_rows(rows, labels, name)
         config = AnswerConfig()
-        out["answers"] = {"engine": "extractive" + (" + statement facts" if facts else ""),
+        engine = ("extractive" if chat is None
+                  else f"{args.provider} ({chat.config.executive_model})")
+        out["answers"] = {"engine": engine + (" + statement facts" if facts else ""),
                           "strategy": config.strategy, "kind": config.kind, "k": config.k,
                           "facts_errors": getattr(facts, "errors", {}),
                           "summary": answer_summary(rows), "breakdown": answer_breakdown(rows),
@@ -927,6 +947,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="skip the answers (extractive engine) on the real questions")
     parser.add_argument("--no-facts", action="store_true",
                         help="answer without the statement facts (no metric engine)")
+    parser.add_argument("--provider", choices=("extractive", "openai", "azure"),
+                        default="extractive",
+                        help="who writes the answers: the offline extractive engine, or a model "
+                        "of an OpenAI-compatible or Azure endpoint (its usual environment "
+                        "variables); its claims are kept only when their citations hold")
     parser.add_argument("--strategies", default=",".join(STRATEGIES),
                         help=f"comma separated (default all: {','.join(STRATEGIES)})")
     parser.add_argument("--workers", type=int, default=2, help="pdf_workers of the loader")
@@ -969,7 +994,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "default_system": default_system(default), "strategies": strategies,
         "args": {"sets": sets, "docs": args.docs, "questions": args.questions,
                  "golden": not args.no_golden, "answers": not args.no_answers,
-                 "facts": not args.no_facts},
+                 "facts": not args.no_facts, "provider": args.provider},
         "sets": {},
     }
     embedded = {"computed": 0, "cached": 0}

@@ -319,3 +319,18 @@ def test_facts_provider_reads_each_filing_once_and_keeps_errors(real_bench, monk
     assert provider("bad", 2020) == [] and provider("other", 2021) == []
     assert calls == [("a", 2020, 2), ("bad", 2020, 2)]  # once each; an unknown filing: none
     assert provider.errors == {"bad|2020": "ValueError: no statement table"}
+
+
+def test_the_model_path_is_built_from_the_provider_and_its_environment(
+        real_bench, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """``--provider openai`` answers through the model the usual variables point at (here a
+    loopback server that needs no key: nothing is sent when the model is built); the default
+    is the offline engine."""
+    assert real_bench.model_of("extractive") is None
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    chat = real_bench.model_of("openai")
+    assert chat is not None and chat.provider == "openai"
+    assert str(chat.client.base_url).startswith("http://127.0.0.1:9/v1")
+    answerer = real_bench.make_answerer(object(), object(), None, chat)
+    assert answerer.chat is chat
