@@ -129,6 +129,12 @@ class QuoteRoute:
         """One part answered from its scope, or its abstention saying why."""
         hits, units = self.evidence(part.question, part.scope, k)
         scored = self.score(part.question, units)
+        if scored and not (part.scope and part.scope.documents):
+            # a question that names no filing is answered from one: its best evidence's (a
+            # cause or a figure from another company's filing is not this one's)
+            top = scored[0].unit.document
+            scored = [s for s in scored if s.unit.document == top]
+            units = [u for u in units if u.document == top]
         strength = evidence_strength(part.question, scored[0] if scored else None)
         looked_for = [part.question.ranking_text, *part.question.expansion[:6]]
         out = PartAnswer(part=part, strength=strength, chunk_ids=[h.chunk_id for h in hits],

@@ -114,3 +114,17 @@ def test_a_change_asked_with_why_is_computed_then_explained(
     assert any("extinguishment and maturities of certain long-term debt" in line
                for line in lines[1:]), result.answer
     assert all(c.mark == "valid" for claim in result.claims for c in claim.citations)
+
+
+@pytest.mark.parametrize("question", [
+    "What drove the increase in net sales?",
+    "How many shares were repurchased, and at what average price?",
+    "Did the company depend on a major customer?",
+])
+def test_a_question_naming_no_company_is_answered_from_one_filing(
+        forms_corpus: Corpus, question: str) -> None:
+    """Searched in every filing, answered from one: its best evidence's, never a cause or a
+    figure from another company's filing beside it."""
+    result = forms_corpus.answerer().ask(question)
+    cited = {c.document for claim in result.claims for c in claim.citations}
+    assert len(cited) <= 1, result.answer
