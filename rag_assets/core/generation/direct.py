@@ -1,6 +1,6 @@
 """A one-line direct answer before the quoted evidence, when the evidence states it.
 
-Six kinds of question get one (cues in ``direct_cues.json``, each with its source):
+Seven kinds of question get one (cues in ``direct_cues.json``, each with its source):
 
 - a **superlative** ("Which segment had the lowest net revenue?"): the winner among a table's
   rows, the same column compared across them (parenthesized figures are negative), or the name a
@@ -15,7 +15,9 @@ Six kinds of question get one (cues in ``direct_cues.json``, each with its sourc
 - **arithmetic** on a sentence's amounts ("at what average price per share", "by how much",
   "what is the total"): computed and shown with its operands (:mod:`quoted_amounts`);
 - a **yes or no** about a matter a filing discloses ("Does X depend on a few major customers?"):
-  the polarity of the sentence that discloses it, then the sentence (:mod:`yes_no`).
+  the polarity of the sentence that discloses it, then the sentence (:mod:`yes_no`);
+- the **deals of a period** ("Which divestitures did X complete in FY2022?"): each in the
+  sentence that states it, numbered (:mod:`disclosures`).
 
 Nothing is invented: every name and figure of the sentence is copied from the units it cites
 (a superlative's share of the table's total is computed from two cited rows, and says so:
@@ -41,6 +43,7 @@ from rag_assets.core.generation.direct_rows import (
     parse_cell,
     read_row,
 )
+from rag_assets.core.generation.disclosures import stated_deals
 from rag_assets.core.generation.drivers import Preceding, drivers
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import words
@@ -174,4 +177,5 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or superlative(question, selected, pool, page_rows, cues)
             or _comparison(question, selected, cues)
             or prose_yes_no(question, selected, pool, before, scan)
+            or stated_deals(question, selected, pool, scan)
             or _list(question.text, selected, cues))

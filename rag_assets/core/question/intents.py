@@ -22,6 +22,16 @@ INTENTS_PATH = Path(__file__).with_name("intent_lexicon.json")
 AnswerForm = Literal["yes_no", "figure", "names", "cause", "text"]
 
 
+class Statement(BaseModel):
+    """The sentence a filing states an answer in ("completed the sale of"), for a question
+    whose words match ``asked`` ("divestitures"): patterns, case-insensitive."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    asked: str
+    stated: str
+
+
 class IntentEntry(BaseModel):
     """One intent: how questions ask about it, the sections that answer it (the first is where
     the filing is required to print it), the answer's form and the rule behind the section."""
@@ -40,6 +50,9 @@ class IntentEntry(BaseModel):
                                     "text the page prints just before it, must hold")
     polarity_source: str | None = Field(default=None, description="why the patterns say yes "
                                         "or no")
+    states: list[Statement] = Field(default_factory=list, description="for a names question, "
+                                    "the sentence that states each answer, by what is asked")
+    states_source: str | None = None
 
 
 class IntentLexicon(BaseModel):

@@ -1,7 +1,7 @@
-"""Conclusions, not quotes, on real filings of seven companies: a yes or no read from the
-sentence that discloses it (customers, buybacks), and arithmetic on the amounts a cited
-sentence prints (an average price per share, a difference, a total), each as the answer's
-first sentence, its citation verified.
+"""Conclusions, not quotes, on real filings of eight companies: a yes or no read from the
+sentence that discloses it (customers, buybacks), arithmetic on the amounts a cited sentence
+prints (an average price per share, a difference, a total), and the deals of a period each in
+the sentence that states it, each as the answer's first sentence, its citations verified.
 
 The store indexes a few pages of each filing (every page is kept to cite and to read a
 disclosure from, as in a real store). The questions are this project's own, worded apart from
@@ -21,7 +21,7 @@ from rag_assets_tests.real_filings import CORPORA
 from .conftest import Corpus, real_corpus
 
 pytestmark = [pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here"),
-              pytest.mark.slow]  # seven real filings read, a few pages of each indexed
+              pytest.mark.slow]  # nine real filings read, a few pages of each indexed
 
 BULK, WIDE = "financebench-bulk/pdfs", "financebench-wide/pdfs"
 FILINGS: list[tuple[str, str, int, Sequence[int]]] = [
@@ -33,6 +33,9 @@ FILINGS: list[tuple[str, str, int, Sequence[int]]] = [
     (f"{BULK}/NETFLIX_2023Q2_10Q.pdf", "netflix-10q-q2", 2023, range(15, 19)),
     (f"{BULK}/ULTABEAUTY_2024Q1_EARNINGS.pdf", "ulta-beauty-earnings-q1", 2024, range(0, 3)),
     (f"{WIDE}/COSTCO_2021_10K.pdf", "costco-10k", 2021, range(27, 31)),
+    (f"{BULK}/CORNING_2018_10K.pdf", "corning-10k", 2018, range(0, 3)),
+    ("financebench-dev/pdfs/AMERICANWATERWORKS_2022_10K.pdf", "american-water-works-10k", 2022,
+     range(0, 3)),
 ]
 
 
@@ -128,3 +131,20 @@ def test_a_question_naming_no_company_is_answered_from_one_filing(
     result = forms_corpus.answerer().ask(question)
     cited = {c.document for claim in result.claims for c in claim.citations}
     assert len(cited) <= 1, result.answer
+
+
+@pytest.mark.parametrize(("question", "lead_has", "count"), [
+    # ASC 805: "During 2018, Corning acquired substantially all of CMD for $841 million", stated
+    # again in the note and Item 9A: one deal
+    ("Which acquisitions did Corning complete in 2018?", ["CMD", "$841 million"], 1),
+    ("Which divestitures did Kraft Heinz complete in 2021?", ["nuts", "cheese"], 2),
+    # the sales of the New York and Michigan subsidiaries, each stated with its date
+    ("Which divestitures did American Water Works complete in 2022?",
+     ["New York", "Michigan"], 2),
+])
+def test_the_deals_of_a_period_each_in_the_sentence_that_states_it(
+        forms_corpus: Corpus, question: str, lead_has: list[str], count: int) -> None:
+    lead = _lead_and_valid(forms_corpus, question)
+    assert lead.startswith("(1) "), lead
+    assert all(part in lead for part in lead_has), lead
+    assert lead.count("; (") == count - 1, lead
