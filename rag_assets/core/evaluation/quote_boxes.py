@@ -28,6 +28,7 @@ _FIGURES_ONLY_RE = re.compile(r"[\s$€£%().,\-–—0-9]*")
 # ending within EDGE_CHARS of its end (a page number, a footer after it), and the rest within
 # EDGE_CHARS of the top of the next (after its running head)
 MIN_SIDE = 8
+ATTACHED_GAP = 1.0  # points between two characters of one word (a space is 2 or more)
 EDGE_CHARS = 400
 
 
@@ -64,6 +65,7 @@ class PageChars:
     width: float
     height: float
     lines: list[tuple[str, Box]] = field(default_factory=list)
+    line_chars: list[list[Box]] = field(default_factory=list)
     key: str = ""
     line_of: list[int] = field(default_factory=list)
     pos_of: list[int] = field(default_factory=list)
@@ -78,6 +80,7 @@ def page_chars(pdf: Any, page: int) -> PageChars:
     for number, line in enumerate(printed.extract_text_lines(return_chars=True, strip=False)):
         text = "".join(c["text"] for c in line["chars"])
         chars.lines.append((text, _box(line)))
+        chars.line_chars.append([_box(c) for c in line["chars"]])
         found = keyed(text)
         key.append(found.key)
         chars.line_of.extend([number] * len(found.key))
@@ -139,15 +142,32 @@ def _page_boxes(chars: PageChars, matched: list[int]) -> PageBoxes:
 
 
 def _line_boxes(chars: PageChars, matched: list[int]) -> list[Box]:
-    """One rectangle per line the matched key characters are on; a table row's lines whole."""
-    by_line: dict[int, list[Box]] = {}
+    """One rectangle per line the matched key characters are on, over the punctuation set
+    against its ends ("results.", "(14.8)", "infor-"); a table row's lines whole."""
+    by_line: dict[int, list[int]] = {}
     for i in matched:
-        by_line.setdefault(chars.line_of[i], []).append(chars.box_of[i])
+        by_line.setdefault(chars.line_of[i], []).append(chars.pos_of[i])
     if _is_row(chars, matched):
         return [chars.lines[line][1] for line in by_line]
-    return [Box(min(b.x0 for b in boxes), min(b.top for b in boxes),
-                max(b.x1 for b in boxes), max(b.bottom for b in boxes))
-            for boxes in by_line.values()]
+    out = []
+    for line, positions in by_line.items():
+        boxes = chars.line_chars[line]
+        first, last = _attached(chars.lines[line][0], boxes, min(positions), max(positions))
+        span = boxes[first:last + 1]
+        out.append(Box(min(b.x0 for b in span), min(b.top for b in span),
+                       max(b.x1 for b in span), max(b.bottom for b in span)))
+    return out
+
+
+def _attached(text: str, boxes: list[Box], first: int, last: int) -> tuple[int, int]:
+    """``first`` and ``last`` moved over the punctuation printed against them (no gap)."""
+    while first > 0 and not text[first - 1].isalnum() and not text[first - 1].isspace() \
+            and boxes[first].x0 - boxes[first - 1].x1 < ATTACHED_GAP:
+        first -= 1
+    while last + 1 < len(text) and not text[last + 1].isalnum() \
+            and not text[last + 1].isspace() and boxes[last + 1].x0 - boxes[last].x1 < ATTACHED_GAP:
+        last += 1
+    return first, last
 
 
 def _is_row(chars: PageChars, matched: list[int]) -> bool:
