@@ -5,6 +5,7 @@
     rag-assets backfill [retrieval_runs] [retrieval_metrics] [--only ...] [--set w_bm25=0.8]
     rag-assets ingest   PATH --document NAME --year YYYY [--data-dir data]
     rag-assets ask      "QUESTION" [--document NAME] [--year YYYY] [--json] [--provider P]
+                        [--html FILE]
     rag-assets report   --partition DOC|YEAR [--data-dir data]
     rag-assets settings [--readme README.md] [--reference docs/CONFIGURATION.md]
     rag-assets --version
@@ -15,7 +16,8 @@ the evaluation assets and their roll-up, and prints one line per partition and t
 ``backfill`` re-materializes evaluation assets over every partition (e.g. after changing a
 retrieval weight) and refreshes the roll-up. ``ingest`` files one report and ingests and indexes
 its partition. ``ask`` answers a question from everything indexed, with numbered citations that
-were checked against the stored pages, and appends it to ``answer_audit``.
+were checked against the stored pages, and appends it to ``answer_audit``; with ``--html`` it
+also writes the answer's view, each cited page drawn with its quote highlighted.
 
 The terminal gets one line per partition (and, on a terminal, a ticker of the running step);
 Dagster's own log goes only to the run records (the instance's event log, shown by the UI).
@@ -108,6 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--year", type=int, help="only this year; one not indexed (for "
                      "--document: in that document) is refused (exit 2) with the years that are")
     ask.add_argument("--json", action="store_true", help="the QAResult as JSON")
+    ask.add_argument("--html", type=Path, metavar="FILE",
+                     help="also write the answer's view: each cited page drawn with the quote "
+                     "highlighted, the citations' marks and the guardrails (one HTML file)")
     ask.add_argument("--provider", choices=["extractive", "openai", "azure"],
                      help="override the llm resource's provider")
     ask_parser = sub.add_parser("ask", parents=[ask, data],

@@ -65,7 +65,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     _print_result(result, args.json)
     sys.stdout.flush()
     _record(args, result)
-    return 0
+    return write_view(args.html, args.data_dir, result) if args.html else 0
 
 
 def _answerer(args: argparse.Namespace) -> Answerer:
@@ -181,6 +181,25 @@ def _print_result(result: QAResult, as_json: bool) -> None:
             print(f"  {source.label}  {source.mark}")
     for event in result.guardrail_events:
         print(f"  guardrail {event.name}: {event.detail}")
+
+
+def write_view(path: Path, data_dir: Path, result: QAResult) -> int:
+    """Write the answer's HTML view (``core/evaluation/answer_view.py``) to ``path``, its pages
+    read from the data folder's warehouse and reports; a file that cannot be written is one
+    line on stderr and exit 1 (the answer printed stands)."""
+    from rag_assets.core.evaluation.answer_view import answer_html
+    from rag_assets.core.evaluation.view_sources import partition_sources
+    from rag_assets.core.warehouse.connection import WAREHOUSE_ERRORS
+
+    cited = [(c.document, c.year) for claim in result.claims for c in claim.citations]
+    try:
+        sources = partition_sources(warehouse_of(data_dir), data_dir / "reports", cited)
+        path.write_text(answer_html(result, sources), encoding="utf-8")
+    except (OSError, *WAREHOUSE_ERRORS) as err:
+        print(f"cannot write the answer's view to {path}: {_first_line(err)}", file=sys.stderr)
+        return 1
+    print(f"view: {path}", file=sys.stderr)
+    return 0
 
 
 def _record(args: argparse.Namespace, result: QAResult) -> None:

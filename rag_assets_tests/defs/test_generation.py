@@ -152,3 +152,35 @@ def test_ask_json_numbers_pages_as_the_text_answer_prints_them(indexed, capsys) 
     assert citations and all("page" not in c for c in citations)
     assert {c["page_number"] for c in citations} <= {s["page_number"]
                                                      for s in answer["sources_used"]}
+
+
+def test_ask_html_writes_a_view_of_each_cited_page_with_its_quotes_highlighted(
+        indexed, tmp_path, capsys) -> None:
+    """``--html FILE``: the answer printed as ever, and one self-contained file with a chip per
+    citation, each cited page of the earnings release drawn, and a highlight of each quote."""
+    out = tmp_path / "view.html"
+    question = "What was Exemplar's organic revenue growth in fiscal 2024?"
+    assert main(["ask", question, "--json", "--html", str(out), "--data-dir", str(indexed)]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert f"view: {out}" in captured.err
+    html = out.read_text(encoding="utf-8")
+    numbers = {s["number"] for s in result["sources_used"]}
+    assert numbers and not result["abstained"]
+    pages = re.findall(r'<section class="page" id="page-\d+" data-page="(\d+)">', html)
+    assert {int(p) for p in pages} >= {s["page_number"] for s in result["sources_used"]}
+    assert html.count("data:image/png;base64,") == len(pages)
+    highlighted = {int(n) for n in re.findall(r'class="hl" data-citation="(\d+)"', html)}
+    assert highlighted == numbers  # every cited quote found on its page and highlighted
+    assert {int(n) for n in re.findall(r'<a class="chip[^"]*" href="#page-\d+" '
+                                       r'data-citation="(\d+)"', html)} == numbers
+    assert "not found on the page as printed" not in html and "<script" not in html
+
+
+def test_ask_html_to_a_folder_that_does_not_exist_is_one_line_and_exit_1(indexed, tmp_path,
+                                                                         capsys) -> None:
+    out = tmp_path / "no" / "such" / "view.html"
+    assert main(["ask", "What was Exemplar's organic revenue growth in fiscal 2024?",
+                 "--html", str(out), "--data-dir", str(indexed)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith(f"cannot write the answer's view to {out}: ")
