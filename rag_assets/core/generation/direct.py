@@ -177,5 +177,8 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or superlative(question, selected, pool, page_rows, cues)
             or _comparison(question, selected, cues)
             or prose_yes_no(question, selected, pool, before, scan)
-            or stated_deals(question, selected, pool, scan)
-            or _list(question.text, selected, cues))
+            or _list(question.text, selected, cues)
+            # the deals stated one by one, unless a count of names is asked (the enumeration
+            # answers that, or nothing does)
+            or (None if _asked_count(question.text, cues)
+                else stated_deals(question, selected, pool, scan)))
