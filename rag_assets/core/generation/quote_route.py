@@ -28,6 +28,7 @@ from rag_assets.core.generation.claims import (
 )
 from rag_assets.core.generation.compose import Part, PartAnswer, compose, distinct_pages
 from rag_assets.core.generation.direct import direct_answer
+from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.drivers import preceding_on_page
 from rag_assets.core.generation.evidence import EvidenceUnit, page_table_rows, units_of
 from rag_assets.core.generation.extractive import (
@@ -37,6 +38,7 @@ from rag_assets.core.generation.extractive import (
     score_units,
     select,
 )
+from rag_assets.core.generation.outlook import outlook_block
 from rag_assets.core.generation.page_texts import PageTexts, normalize
 from rag_assets.core.generation.records import ABSTENTION, Claim, GuardrailEvent, QAResult
 from rag_assets.core.llm.client import ChatModel, LLMReplyError
@@ -195,13 +197,25 @@ class QuoteRoute:
         def preceding(unit: EvidenceUnit) -> EvidenceUnit | None:
             return preceding_on_page(self.pages.get(unit.document, unit.year, unit.page), unit)
 
-        found = direct_answer(question, selected, pool, page_rows, preceding=preceding,
-                              before=self.text_before,
-                              scan=lambda patterns: self.sentences_matching(selected, patterns))
+        found = self.outlook(question, selected) or direct_answer(
+            question, selected, pool, page_rows, preceding=preceding,
+            before=self.text_before,
+            scan=lambda patterns: self.sentences_matching(selected, patterns))
         if found is None:
             return []
         checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
         return [c for c in checked if all(x.mark == "valid" for x in c.citations)]
+
+    def outlook(self, question: Question, selected: Sequence[EvidenceUnit]
+                ) -> DirectAnswer | None:
+        """The outlook block of the filing of the best unit (:mod:`outlook`), for a question
+        that asks for the outlook; read only then."""
+        if "outlook" not in question.intents or not selected:
+            return None
+        document, year = selected[0].document, selected[0].year
+        return outlook_block(question, document, year, [
+            (p, self.pages.get(document, year, p) or "")
+            for p in self.pages.pages_of(document, year)])
 
     def text_before(self, unit: EvidenceUnit, chars: int = 400) -> str:
         """The ``chars`` characters a page prints just before ``unit``'s quote."""

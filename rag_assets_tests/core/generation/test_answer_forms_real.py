@@ -148,3 +148,25 @@ def test_the_deals_of_a_period_each_in_the_sentence_that_states_it(
     assert lead.startswith("(1) "), lead
     assert all(part in lead for part in lead_has), lead
     assert lead.count("; (") == count - 1, lead
+
+
+@pytest.fixture(scope="module")
+def releases_corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
+    return real_corpus(Path(tmp_path_factory.mktemp("releases_lancedb")), [
+        (f"{BULK}/ULTABEAUTY_2024Q1_EARNINGS.pdf", "ulta-beauty-earnings-q1", 2024, range(0, 3)),
+        (f"{WIDE}/ULTABEAUTY_2023Q4_EARNINGS.pdf", "ulta-beauty-earnings-q4", 2023, range(0, 3)),
+    ])
+
+
+@pytest.mark.parametrize(("question", "lead_has"), [
+    # the revised block: "Prior FY23 Outlook Updated FY23 Outlook", both ranges of each row
+    ("What outlook for fiscal 2023 did Ulta Beauty give in its first quarter fiscal 2023 "
+     "release?", ["Updated FY23 Outlook", "$11.0 billion to $11.1 billion", "14.5% to 14.8%",
+                  "$24.70 to $25.40"]),
+    ("What is Ulta Beauty's fiscal 2023 guidance in its fourth quarter fiscal 2022 release?",
+     ["$10.95 billion to $11.05 billion", "14.7% to 15.0%", "$24.70 to $25.40"]),
+])
+def test_an_outlook_is_answered_with_the_block_the_release_prints(
+        releases_corpus: Corpus, question: str, lead_has: list[str]) -> None:
+    lead = _lead_and_valid(releases_corpus, question)
+    assert all(part in lead for part in lead_has), lead

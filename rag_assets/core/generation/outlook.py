@@ -1,0 +1,70 @@
+"""An earnings release's outlook, as the table it prints, for "what outlook did X give".
+
+A release states its guidance in a block headed "Fiscal 2023 Outlook" (or "Prior FY23 Outlook
+Updated FY23 Outlook" when it revises it): one line per measure, its range after its label
+("Net sales $10.95 billion to $11.05 billion $11.0 billion to $11.1 billion"). The block is
+the answer; a sentence around it is not. The first page of the filing whose heading names the
+outlook (and the year asked, when one is) and is followed by lines that print figures gives
+the first line of the answer: those lines, as printed, joined. Text extraction keeps a table's
+row on one line, which is what makes the block readable without a table model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rag_assets.core.generation.direct_rows import DirectAnswer
+from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.question.question import Question
+from rag_assets.core.text.years import years_in
+
+OUTLOOK_HEADING_RE = re.compile(r"\b(?:outlook|guidance)\b", re.IGNORECASE)
+FIGURE_LINE_RE = re.compile(r"\d")  # a row of the block prints a figure
+MAX_HEADING_WORDS = 12
+MIN_ROWS = 3
+MAX_ROWS = 15
+
+
+def _block(lines: Sequence[str], at: int) -> list[str]:
+    """The rows after the heading at ``at``: the lines that print a figure, until the first
+    that prints none past the first row (a line of prose between heading and table is
+    skipped)."""
+    rows: list[str] = []
+    for line in lines[at + 1:at + 1 + MAX_ROWS + 2]:
+        if FIGURE_LINE_RE.search(line) and len(line.split()) <= 25:
+            rows.append(line.strip())
+        elif rows:
+            break
+        if len(rows) == MAX_ROWS:
+            break
+    return rows
+
+
+def _of_the_year(question: Question, heading: str) -> bool:
+    named = years_in(re.sub(r"\bFY(\d\d)\b", r"FY20\1", heading))
+    return not question.years or not named or bool(set(named) & set(question.years))
+
+
+def outlook_block(question: Question, document: str, year: int,
+                  pages: Sequence[tuple[int, str]]) -> DirectAnswer | None:
+    """The outlook block of the filing's pages (page index, text), or None."""
+    if "outlook" not in question.intents:
+        return None
+    for page, text in pages:
+        lines = [line for line in text.splitlines() if line.strip()]
+        for at, line in enumerate(lines):
+            if (not OUTLOOK_HEADING_RE.search(line) or len(line.split()) > MAX_HEADING_WORDS
+                    or not _of_the_year(question, line)):
+                continue
+            rows = _block(lines, at)
+            if len(rows) < MIN_ROWS:
+                continue
+            heading = line.strip()
+            quote = "\n".join([heading, *rows])
+            unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
+                                year=year, chunk_rank=0, page=page, located=True, quote=quote,
+                                text=quote)
+            return DirectAnswer(kind="list", units=[unit], supports=quote,
+                                text=f"{heading}: {'; '.join(rows)}.")
+    return None
