@@ -97,8 +97,11 @@ def history(data_dir: Path) -> tuple[list[dict[str, Any]], str]:
         return [], f"the history cannot be read now ({str(err).strip().splitlines()[0]})"
     if frame is None or frame.empty:
         return [], ""
+    import pandas as pd
+
     frame = frame.sort_values("answered_at", ascending=False).head(HISTORY_ROWS)
-    frame = frame.astype(object).where(frame.notna(), None)
+    when = pd.to_datetime(frame["answered_at"], utc=True).dt.strftime("%Y-%m-%d %H:%M UTC")
+    frame = frame.assign(answered_at=when).astype(object).where(frame.notna(), None)
     return frame.to_dict("records"), ""
 
 

@@ -90,6 +90,11 @@ def test_a_question_shows_its_view_then_the_history_and_the_engine_is_built_once
     asked = re.findall(r'<a class="question" href="[^"]*">([^<]*)</a>', history)
     assert asked == ["What was Exemplar&#39;s revenue in fiscal 2031?",
                      "What was Exemplar&#39;s organic revenue growth in fiscal 2024?"]
+    again = re.search(r'<a class="question" href="([^"]*)">[^<]*growth', history)
+    assert again is not None  # a question asked before fills the box again, with its filters
+    box = client.get(again.group(1).replace("&amp;", "&")).text
+    assert "organic revenue growth in fiscal 2024?</textarea>" in box
+    assert '<option value="2024" selected>' in box
 
 
 def test_hostile_question_text_reads_as_text_in_the_answer_and_the_history(indexed) -> None:
