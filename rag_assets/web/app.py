@@ -162,32 +162,44 @@ class Site:
         """The question box (filled from the query, as a history entry links it) and the
         history."""
         query = request.query_params
+        return self.box_page(200, query.get("question", ""), query.get("document", ""),
+                             query.get("year", ""))
+
+    def box_page(self, status: int, question: str = "", document: str = "", year: str = "",
+                 error: str = "") -> HTMLResponse:
+        """The box and the history; a store that cannot serve is its one line (503)."""
         try:
-            box = self.box(query.get("question", ""), query.get("document", ""),
-                           query.get("year", ""))
+            box = self.box(question, document, year, error)
         except ask_cli.StoreFault as fault:
             return self.page("fault.html.j2", 503, fault=str(fault))
         rows, note = history(self.data_dir)
-        return self.page("index.html.j2", box=box, history=rows, history_note=note)
+        return self.page("index.html.j2", status, box=box, history=rows, history_note=note)
 
     async def ask(self, request: Request) -> HTMLResponse:
-        """Answer the posted question and show its view; a refused form is the box again with
-        the reason (400), a store that cannot serve is one line (503)."""
+        """The posted form answered off the event loop (``respond``); a body past
+        ``MAX_FORM_BYTES`` is refused (413)."""
         from starlette.concurrency import run_in_threadpool
 
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > MAX_FORM_BYTES:
+            return self.page("fault.html.j2", 413, fault="the form is too large")
         body = await request.body()
         if len(body) > MAX_FORM_BYTES:
             return self.page("fault.html.j2", 413, fault="the form is too large")
         fields = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace"),
                                                keep_blank_values=True).items()}
+        response: HTMLResponse = await run_in_threadpool(self.respond, fields)
+        return response
+
+    def respond(self, fields: dict[str, str]) -> HTMLResponse:
+        """The answer's view; a refused form is the box again with the reason (400), a store
+        that cannot serve is one line (503)."""
         try:
             question, document, year = self.checked(fields)
-            return await run_in_threadpool(self.answer, question, document, year)
+            return self.answer(question, document, year)
         except FormError as err:
-            box = self.box(fields.get("question", ""), fields.get("document", ""),
-                           fields.get("year", ""), str(err))
-            rows, note = history(self.data_dir)
-            return self.page("index.html.j2", 400, box=box, history=rows, history_note=note)
+            return self.box_page(400, fields.get("question", ""), fields.get("document", ""),
+                                 fields.get("year", ""), str(err))
         except ask_cli.StoreFault as fault:
             return self.page("fault.html.j2", 503, fault=str(fault))
 

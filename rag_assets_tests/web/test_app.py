@@ -116,6 +116,8 @@ def test_a_refused_form_is_the_box_again_with_the_reason(indexed, builds) -> Non
         in unknown.text
     blank = client.post("/ask", data={"question": "   ", "year": "2024"})
     assert blank.status_code == 400 and 'class="refused"' in blank.text
+    big = client.post("/ask", data={"question": "x" * 70_000})
+    assert big.status_code == 413
     assert builds == []  # nothing refused loads the engine
 
 
