@@ -89,6 +89,8 @@ def environment() -> Environment:
 def history(data_dir: Path) -> tuple[list[dict[str, Any]], str]:
     """The newest ``HISTORY_ROWS`` rows of ``answer_audit``, newest first, and a note when the
     table cannot be read now (none when nothing was asked yet)."""
+    import pandas as pd
+
     from rag_assets.core.warehouse.connection import WAREHOUSE_ERRORS
 
     try:
@@ -97,8 +99,6 @@ def history(data_dir: Path) -> tuple[list[dict[str, Any]], str]:
         return [], f"the history cannot be read now ({str(err).strip().splitlines()[0]})"
     if frame is None or frame.empty:
         return [], ""
-    import pandas as pd
-
     frame = frame.sort_values("answered_at", ascending=False).head(HISTORY_ROWS)
     when = pd.to_datetime(frame["answered_at"], utc=True).dt.strftime("%Y-%m-%d %H:%M UTC")
     frame = frame.assign(answered_at=when).astype(object).where(frame.notna(), None)
