@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export GX_ANALYTICS_ENABLED := false
 export DAGSTER_DISABLE_TELEMETRY := 1
 
-.PHONY: install demo ask test test-fast test-corpora ui bench bench-real bench-statements bench-reading bench-judgments bench-ask bench-ask-scale backfill-check scale-check lint typecheck settings-table sample clean
+.PHONY: install demo ask test test-fast test-corpora ui serve bench bench-real bench-statements bench-reading bench-judgments bench-ask bench-ask-scale backfill-check scale-check lint typecheck settings-table sample clean
 
 install: $(STAMP) ocr
 
@@ -112,6 +112,12 @@ ocr:
 
 ui: install $(DAGSTER_HOME)/dagster.yaml
 	$(BIN)/python -m harness.ui_launcher
+
+# ask from a browser, over everything indexed: http://127.0.0.1:8765/ (the answer's view, the
+# questions asked before, each source partition linked to `make ui`'s Dagster UI):
+# make serve [SERVE_ARGS="--port 8080 --dagster-url http://127.0.0.1:3000"]
+serve: install
+	$(BIN)/rag-assets serve $(SERVE_ARGS)
 
 bench: install
 	$(BIN)/python bench/ingest_bench.py

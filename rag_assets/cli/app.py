@@ -6,6 +6,7 @@
     rag-assets ingest   PATH --document NAME --year YYYY [--data-dir data]
     rag-assets ask      "QUESTION" [--document NAME] [--year YYYY] [--json] [--provider P]
                         [--html FILE]
+    rag-assets serve    [--port 8765] [--dagster-url URL] [--provider P] [--data-dir data]
     rag-assets report   --partition DOC|YEAR [--data-dir data]
     rag-assets settings [--readme README.md] [--reference docs/CONFIGURATION.md]
     rag-assets --version
@@ -17,7 +18,8 @@ the evaluation assets and their roll-up, and prints one line per partition and t
 retrieval weight) and refreshes the roll-up. ``ingest`` files one report and ingests and indexes
 its partition. ``ask`` answers a question from everything indexed, with numbered citations that
 were checked against the stored pages, and appends it to ``answer_audit``; with ``--html`` it
-also writes the answer's view, each cited page drawn with its quote highlighted.
+also writes the answer's view, each cited page drawn with its quote highlighted. ``serve``
+asks from a browser: a question box over the indexed partitions, the answer's view, the history.
 
 The terminal gets one line per partition (and, on a terminal, a ticker of the running step);
 Dagster's own log goes only to the run records (the instance's event log, shown by the UI).
@@ -118,6 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
     ask_parser = sub.add_parser("ask", parents=[ask, data],
                                 help="answer a question with verified page citations")
     ask_parser.set_defaults(func=cmd_ask, command_parser=ask_parser)
+    _serve_parser(sub, data)
     report = _options()
     report.add_argument("--partition", required=True, metavar="DOC|YEAR",
                         help="e.g. exemplar-corp-earnings|2024")
@@ -133,6 +136,22 @@ def build_parser() -> argparse.ArgumentParser:
                           help="write every setting's table into PATH between its markers")
     settings.set_defaults(func=cmd_settings)
     return parser
+
+
+def _serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser],
+                  data: argparse.ArgumentParser) -> None:
+    """``serve``'s options; its defaults read without loading Starlette."""
+    from rag_assets.cli.serve import DEFAULT_PORT, cmd_serve
+    from rag_assets.web import DEFAULT_DAGSTER_URL
+
+    serve = sub.add_parser("serve", parents=[data], help="ask from a browser on "
+                           f"127.0.0.1 (default port {DEFAULT_PORT})")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help="the port on 127.0.0.1")
+    serve.add_argument("--dagster-url", default=DEFAULT_DAGSTER_URL,
+                       help="the Dagster UI each source partition links to")
+    serve.add_argument("--provider", choices=["extractive", "openai", "azure"],
+                       help="override the llm resource's provider")
+    serve.set_defaults(func=cmd_serve)
 
 
 def version() -> str:

@@ -30,6 +30,7 @@ from rag_assets.cli.output import command_name, has_warehouse, missing_table, wa
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from rag_assets.core.evaluation.answer_view import PartitionSource
     from rag_assets.core.generation.answers import Answerer
     from rag_assets.core.generation.records import QAResult
     from rag_assets.core.settings import Settings
@@ -69,21 +70,34 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 
 def _answerer(args: argparse.Namespace) -> Answerer:
-    """The answer engine over the data folder's stores, each checked (``StoreFault``), built
-    by the core from the one ``Settings`` (no Dagster to answer)."""
+    """The answer engine over the data folder's stores, each checked (``StoreFault``), the
+    question's partition first (``UnknownPartition``)."""
+    check_partition(indexed_partitions(args.data_dir), args.document, args.year)
+    return open_answerer(args.data_dir, args.provider)
+
+
+def indexed_partitions(data_dir: Path) -> list[tuple[str, int]]:
+    """The (document, year) partitions indexed under ``data_dir``, or ``StoreFault`` in one
+    line when the folder or its warehouse is missing or unreadable."""
+    if not data_dir.is_dir():
+        raise StoreFault(f"no data folder {data_dir}: {rebuild()} first")
+    if not has_warehouse(data_dir):
+        raise StoreFault(f"nothing indexed under {data_dir} (no warehouse "
+                         f"{warehouse_of(data_dir)}): {rebuild()} first")
+    return _partitions(data_dir)
+
+
+def open_answerer(data_dir: Path, provider: str | None = None) -> Answerer:
+    """The answer engine built by the core from the one ``Settings`` with this data folder
+    (and model ``provider``), its stores checked (``StoreFault``): no Dagster to answer. What
+    ``ask`` builds per question and ``serve`` once per process."""
     from rag_assets.core.settings import IngestSettings, Settings
 
-    if not args.data_dir.is_dir():
-        raise StoreFault(f"no data folder {args.data_dir}: {rebuild()} first")
-    if not has_warehouse(args.data_dir):
-        raise StoreFault(f"nothing indexed under {args.data_dir} (no warehouse "
-                         f"{warehouse_of(args.data_dir)}): {rebuild()} first")
-    check_partition(_partitions(args.data_dir), args.document, args.year)
     settings = Settings()
-    ingest = settings.ingest.model_dump() | {"data_dir": str(args.data_dir)}
+    ingest = settings.ingest.model_dump() | {"data_dir": str(data_dir)}
     update: dict[str, object] = {"ingest": IngestSettings(**ingest)}
-    if args.provider:
-        update["llm"] = settings.llm.model_copy(update={"provider": args.provider})
+    if provider:
+        update["llm"] = settings.llm.model_copy(update={"provider": provider})
     return _built(settings.model_copy(update=update))
 
 
@@ -188,13 +202,10 @@ def write_view(path: Path, data_dir: Path, result: QAResult) -> int:
     read from the data folder's warehouse and reports; a file that cannot be written is one
     line on stderr and exit 1 (the answer printed stands)."""
     from rag_assets.core.evaluation.answer_view import answer_html
-    from rag_assets.core.evaluation.view_sources import partition_sources
     from rag_assets.core.warehouse.connection import WAREHOUSE_ERRORS
 
-    cited = [(c.document, c.year) for claim in result.claims for c in claim.citations]
     try:
-        sources = partition_sources(warehouse_of(data_dir), data_dir / "reports", cited)
-        path.write_text(answer_html(result, sources), encoding="utf-8")
+        path.write_text(answer_html(result, cited_sources(data_dir, result)), encoding="utf-8")
     except (OSError, *WAREHOUSE_ERRORS) as err:
         print(f"cannot write the answer's view to {path}: {_first_line(err)}", file=sys.stderr)
         return 1
@@ -202,18 +213,36 @@ def write_view(path: Path, data_dir: Path, result: QAResult) -> int:
     return 0
 
 
+def cited_sources(data_dir: Path, result: QAResult) -> dict[tuple[str, int], PartitionSource]:
+    """What the answer's view shows of each partition ``result`` cites: its report file and
+    stored pages, read from the data folder's warehouse and reports (``WAREHOUSE_ERRORS``)."""
+    from rag_assets.core.evaluation.view_sources import partition_sources
+
+    cited = [(c.document, c.year) for claim in result.claims for c in claim.citations]
+    return partition_sources(warehouse_of(data_dir), data_dir / "reports", cited)
+
+
 def _record(args: argparse.Namespace, result: QAResult) -> None:
-    """Append the answer to ``answer_audit``; a warehouse that cannot take it now (another
-    writer holds the lock past ``AUDIT_WAIT_SECONDS``) leaves one line on stderr."""
+    """Append the answer to ``answer_audit``; what could not be appended is one line on
+    stderr."""
+    note = record_answer(args.data_dir, result, args.document, args.year)
+    if note:
+        print(f"note: {note}", file=sys.stderr)
+
+
+def record_answer(data_dir: Path, result: QAResult, document: str | None,
+                  year: int | None) -> str | None:
+    """Append the answer to the data folder's ``answer_audit``; a warehouse that cannot take it
+    now (another writer holds the lock past ``AUDIT_WAIT_SECONDS``) is the line returned."""
     from rag_assets.core.generation.answers import audit_record
     from rag_assets.core.generation.storage import append_audit
     from rag_assets.core.warehouse.connection import WAREHOUSE_ERRORS, WAREHOUSE_SCHEMA
 
-    warehouse = warehouse_of(args.data_dir)
+    warehouse = warehouse_of(data_dir)
     try:
         append_audit(warehouse, WAREHOUSE_SCHEMA,
-                     [audit_record(result, document=args.document, year=args.year)],
+                     [audit_record(result, document=document, year=year)],
                      wait_seconds=AUDIT_WAIT_SECONDS)
     except WAREHOUSE_ERRORS as err:
-        print(f"note: the answer was not added to answer_audit in {warehouse} "
-              f"({_first_line(err)})", file=sys.stderr)
+        return f"the answer was not added to answer_audit in {warehouse} ({_first_line(err)})"
+    return None
