@@ -153,6 +153,9 @@ def test_a_share_of_a_total_is_the_part_over_the_total() -> None:
     ("financebench-bulk/pdfs/WALMART_2024Q1_10Q.pdf", "walmart-10q-q1", 2024, "Walmart",
      "What was Walmart's operating margin for the first quarter of fiscal 2024 (three months "
      "ended April 30, 2023)?", "4.1%", {"6,240", "152,301"}),
+    # Costco's cash flow statement prints "Cash dividend payments" (us-gaap:PaymentsOfDividends)
+    ("financebench-wide/pdfs/COSTCO_2021_10K.pdf", "costco-10k", 2021, "Costco",
+     "How much did Costco pay in cash dividends in FY2021?", "$5,748 million", {"(5,748)"}),
     # an earnings release whose "12 Weeks Ended" heading the reader lost: S-X 10-01 order
     ("financebench-bulk/pdfs/COSTCO_2023Q3_EARNINGS.pdf", "costco-earnings-q3", 2023, "Costco",
      "What was Costco's operating margin in the third quarter of fiscal 2023?", "3.1%",
