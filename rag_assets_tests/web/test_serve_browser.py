@@ -1,7 +1,8 @@
 """``rag-assets serve`` in a real browser (headless Chromium, ``rag_assets_tests/browser.py``): the
 app served by uvicorn on 127.0.0.1 over a real store (``conftest.py``), a question typed into the
 box and submitted; the answer's view shows its chips, draws each cited page as a decoded PNG and
-lays each quote's highlight inside its page's image; a store whose report text is hostile, asked
+lays each quote's highlight inside its page's image, where its characters' box (``data-box``)
+falls at the image's scale; a store whose report text is hostile, asked
 a hostile question, runs nothing. Screenshots go to ``tmp_path/screenshots`` (and
 ``$RAG_ASSETS_SCREENSHOTS``)."""
 
@@ -17,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from rag_assets.core.evaluation.page_image import VIEW_SCALE
 from rag_assets.web.app import create_app
 from rag_assets_tests.defs.conftest import write_data_dir
 from rag_assets_tests.web.conftest import EARNINGS, QUESTION, build_store
@@ -143,6 +145,17 @@ def test_a_question_asked_in_the_browser_shows_its_chips_pages_and_highlights(
                 assert mark["width"] > 1 and mark["height"] > 1, mark
                 assert box["left"] - 0.5 <= mark["left"] and mark["right"] <= box["right"] + 0.5
                 assert box["top"] - 0.5 <= mark["top"] and mark["bottom"] <= box["bottom"] + 0.5
+                # and where its quote's characters are: its box in points (data-box) drawn at
+                # the image's scale (VIEW_SCALE pixels a point), to within a pixel or so
+                shown = box["width"] / browser.execute_script(
+                    "return arguments[0].naturalWidth", image)
+                x0, top, x1, bottom = map(float, highlight.get_attribute("data-box").split())
+                expected = {"left": box["left"] + x0 * VIEW_SCALE * shown,
+                            "top": box["top"] + top * VIEW_SCALE * shown,
+                            "right": box["left"] + x1 * VIEW_SCALE * shown,
+                            "bottom": box["top"] + bottom * VIEW_SCALE * shown}
+                for side, at in expected.items():
+                    assert abs(mark[side] - at) <= 1.5, (side, mark, expected)
                 highlighted.add(highlight.get_attribute("data-citation"))
         assert highlighted == numbers  # every citation highlighted on its page
         assert not browser.find_elements(By.CSS_SELECTOR, "ol.citations .missing")
