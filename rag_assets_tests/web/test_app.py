@@ -1,5 +1,5 @@
 """``rag-assets serve``'s pages through Starlette's TestClient, over a real store: the earnings
-release ingested and indexed once for the module (its warehouse, vectors and PDF). The box lists
+release ingested and indexed once for the module (``conftest.py``'s ``indexed``). The box lists
 the indexed partitions, a posted question shows the answer's view with its chips, the history
 reads ``answer_audit``, the engine is built once for many questions, hostile text reads as text.
 """
@@ -7,39 +7,18 @@ reads ``answer_audit``, the engine is built once for many questions, hostile tex
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 from urllib.parse import unquote
 
-import dagster as dg
 import pytest
 from starlette.testclient import TestClient
 
 from rag_assets.cli import ask as ask_cli
 from rag_assets.defs.partitions import partition_key
 from rag_assets.web.app import create_app, dagster_partition_url
-from rag_assets_tests.defs.conftest import materialize, register_test_partitions, write_data_dir
-from rag_assets_tests.defs.test_generation import run
+from rag_assets_tests.web.conftest import EARNINGS, QUESTION
 
-EARNINGS = ("exemplar-corp-earnings", 2024)
-QUESTION = "What was Exemplar's organic revenue growth in fiscal 2024?"
 CHIP = re.compile(r'<a class="chip[^"]*" href="#page-\d+" data-citation="(\d+)"')
-
-
-@pytest.fixture(scope="module")
-def indexed_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    data = write_data_dir(tmp_path_factory.mktemp("served") / "data")
-    with dg.DagsterInstance.ephemeral() as instance:
-        register_test_partitions(instance)
-        assert materialize(data, instance, *EARNINGS).success
-        assert run(data, instance, dg.AssetSelection.groups("index"), EARNINGS).success
-    return data
-
-
-@pytest.fixture
-def indexed(indexed_once: Path, tmp_path: Path) -> Path:
-    """This test's own copy: its questions go to its own ``answer_audit``."""
-    return Path(shutil.copytree(indexed_once, tmp_path / "indexed"))
 
 
 @pytest.fixture
