@@ -37,6 +37,8 @@ from rag_assets.core.generation.records import QAResult, SourceCitation
 
 TEMPLATE = "answer_view.html.j2"
 _CHIP_RE = re.compile(r"\[(\d+)(?:, (context mismatch|invalid|unchecked))?\]")
+_TRAILING_CHIPS_RE = re.compile(r"(?:\s*\[\d+(?:, (?:context mismatch|invalid|unchecked))?\])+"
+                                r"\s*$")
 PageKey = tuple[str, int, int]
 
 
@@ -115,18 +117,16 @@ class AnswerView:
 
 
 def answer_lines(answer: str) -> list[list[Piece]]:
-    """The answer's lines, each cut into text and the chips its ``[n]`` markers stand for."""
+    """The answer's lines, each cut into text and the chips its ``[n]`` markers stand for.
+    Only the markers that close a line are citations (``compose`` writes them there); a
+    report's own footnote marker quoted inside the text ("$1,502 million [8]") stays text."""
     lines = []
     for line in answer.split("\n"):
-        pieces: list[Piece] = []
-        position = 0
-        for chip in _CHIP_RE.finditer(line):
-            if chip.start() > position:
-                pieces.append(Piece(line[position:chip.start()]))
+        tail = _TRAILING_CHIPS_RE.search(line)
+        start = tail.start() if tail else len(line)
+        pieces: list[Piece] = [Piece(line[:start])] if start else []
+        for chip in _CHIP_RE.finditer(line, start):
             pieces.append(Piece(chip.group(0), int(chip.group(1)), chip.group(2) or "valid"))
-            position = chip.end()
-        if position < len(line):
-            pieces.append(Piece(line[position:]))
         lines.append(pieces)
     return lines
 

@@ -237,3 +237,15 @@ def test_the_view_is_one_file_that_fetches_nothing(pdf_source, tmp_path: Path) -
     links = [attrs.get("href") or "" for tag, attrs in parser.tags if tag == "a"]
     assert links and all(link.startswith("#page-") for link in links)
     assert "default-src 'none'" in html and "script-src" not in html
+
+
+def test_only_the_markers_closing_a_line_are_citation_chips() -> None:
+    """A report's own footnote marker quoted in the answer ("$1,502 million [8]") is text,
+    not citation 8; the markers compose writes at the line's end are the chips."""
+    from rag_assets.core.evaluation.answer_view import answer_lines
+
+    line, = answer_lines("Revenue was $1,502 million [8]. (Footnote [8]: organic 3.2%) [1] "
+                         "[2, invalid]")
+    chips = [(p.number, p.mark) for p in line if p.number is not None]
+    assert chips == [(1, "valid"), (2, "invalid")]
+    assert "[8]" in "".join(p.text for p in line if p.number is None)
