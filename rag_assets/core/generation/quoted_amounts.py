@@ -70,6 +70,8 @@ def _position(question: Question, sentence: str) -> int | None:
 
 def _listed(pattern: re.Pattern[str], sentence: str, at: int, prefix: str,
             suffix: str) -> Amount | None:
+    """The ``at``-th figure of a listed pair ("$645 million and $1,045 million"), its scale
+    the one printed after the pair."""
     match = pattern.search(sentence)
     if match is None:
         return None
@@ -79,6 +81,8 @@ def _listed(pattern: re.Pattern[str], sentence: str, at: int, prefix: str,
 
 
 def _one(pattern: re.Pattern[str], sentence: str, suffix: str = "") -> Amount | None:
+    """The sentence's one figure of the kind, or None for none or several (which of several
+    is not the sentence's to say)."""
     found = list(pattern.finditer(sentence))
     if len(found) != 1:
         return None
