@@ -12,7 +12,8 @@ to run:
 3. the LanceDB folder exists and holds the model's chunk tables (``VectorStore.searchable``);
    a folder whose tables cannot be read is refused the same way.
 
-The answer is printed before it is appended to ``answer_audit``: an append that cannot get the
+The answer is printed (and with ``--html`` its view written, the file's path kept in the row)
+before it is appended to ``answer_audit``: an append that cannot get the
 warehouse's writer lock (another ``ask`` or a run writing) is retried for ``AUDIT_WAIT_SECONDS``
 and then said on stderr in one line, and the answer stands (exit 0).
 """
@@ -65,8 +66,9 @@ def cmd_ask(args: argparse.Namespace) -> int:
         return 2
     _print_result(result, args.json)
     sys.stdout.flush()
-    _record(args, result)
-    return write_view(args.html, args.data_dir, result) if args.html else 0
+    code = write_view(args.html, args.data_dir, result) if args.html else 0
+    _record(args, result, str(args.html.resolve()) if args.html and code == 0 else None)
+    return code
 
 
 def _answerer(args: argparse.Namespace) -> Answerer:
@@ -222,16 +224,16 @@ def cited_sources(data_dir: Path, result: QAResult) -> dict[tuple[str, int], Par
     return partition_sources(warehouse_of(data_dir), data_dir / "reports", cited)
 
 
-def _record(args: argparse.Namespace, result: QAResult) -> None:
-    """Append the answer to ``answer_audit``; what could not be appended is one line on
-    stderr."""
-    note = record_answer(args.data_dir, result, args.document, args.year)
+def _record(args: argparse.Namespace, result: QAResult, view_path: str | None = None) -> None:
+    """Append the answer to ``answer_audit`` (with the file its view was written to); what
+    could not be appended is one line on stderr."""
+    note = record_answer(args.data_dir, result, args.document, args.year, view_path)
     if note:
         print(f"note: {note}", file=sys.stderr)
 
 
 def record_answer(data_dir: Path, result: QAResult, document: str | None,
-                  year: int | None) -> str | None:
+                  year: int | None, view_path: str | None = None) -> str | None:
     """Append the answer to the data folder's ``answer_audit``; a warehouse that cannot take it
     now (another writer holds the lock past ``AUDIT_WAIT_SECONDS``) is the line returned."""
     from rag_assets.core.generation.answers import audit_record
@@ -241,7 +243,7 @@ def record_answer(data_dir: Path, result: QAResult, document: str | None,
     warehouse = warehouse_of(data_dir)
     try:
         append_audit(warehouse, WAREHOUSE_SCHEMA,
-                     [audit_record(result, document=document, year=year)],
+                     [audit_record(result, document=document, year=year, view_path=view_path)],
                      wait_seconds=AUDIT_WAIT_SECONDS)
     except WAREHOUSE_ERRORS as err:
         return f"the answer was not added to answer_audit in {warehouse} ({_first_line(err)})"

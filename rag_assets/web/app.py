@@ -2,9 +2,11 @@
 
 ``GET /`` is the question box with the indexed partitions as document and year filters, each
 partition linked to its page in the Dagster UI, and the questions already asked (read from
-``answer_audit``, newest first). ``POST /ask`` (a plain form, no script) answers the question
-and shows the answer's view (``core/evaluation/answer_view.py``, the page ``ask --html``
-writes) under the same box, then appends the answer to ``answer_audit`` as ``ask`` does.
+``answer_audit``, newest first, each linked to its answer's view). ``POST /ask`` (a plain form,
+no script) answers the question and shows the answer's view (``core/evaluation/answer_view.py``,
+the page ``ask --html`` writes) under the same box, then appends the answer to ``answer_audit``
+as ``ask`` does. ``GET /answer/<answer_id>`` draws the view of an answer in ``answer_audit``
+again from the answer stored in its row (``result_json``), its pages read as they are now.
 
 The answer engine is built once per process (``Engine``): the model, retriever and stores load
 on the first question (or at ``serve``'s start), and each question after costs what answering
@@ -31,6 +33,7 @@ from rag_assets.web import DEFAULT_DAGSTER_URL
 if TYPE_CHECKING:
     from starlette.requests import Request
 
+    from rag_assets.core.evaluation.answer_view import AnswerView
     from rag_assets.core.generation.answers import Answerer
     from rag_assets.core.generation.records import QAResult
 
@@ -101,8 +104,30 @@ def history(data_dir: Path) -> tuple[list[dict[str, Any]], str]:
         return [], ""
     frame = frame.sort_values("answered_at", ascending=False).head(HISTORY_ROWS)
     when = pd.to_datetime(frame["answered_at"], utc=True).dt.strftime("%Y-%m-%d %H:%M UTC")
+    views = [None] * len(frame)  # a row written before answers were kept links to none
+    if {"answer_id", "result_json"} <= set(frame.columns):
+        views = [f"/answer/{quote(key, safe='')}" if isinstance(key, str) and kept else None
+                 for key, kept in zip(frame["answer_id"], frame["result_json"].notna(),
+                                      strict=True)]
+    frame = frame.drop(columns=["result_json"], errors="ignore")
     frame = frame.assign(answered_at=when).astype(object).where(frame.notna(), None)
-    return frame.to_dict("records"), ""
+    rows = frame.to_dict("records")
+    for row, view in zip(rows, views, strict=True):
+        row["view"] = view
+    return rows, ""
+
+
+def stored_answer(data_dir: Path, answer_id: str) -> dict[str, Any] | None:
+    """The ``answer_audit`` row of ``answer_id`` holding its answer, None when there is none
+    (a table written before answers were kept has no such row); ``WAREHOUSE_ERRORS``."""
+    frame = warehouse_table(data_dir, "answer_audit")
+    if frame is None or "answer_id" not in frame or "result_json" not in frame:
+        return None
+    rows = frame[(frame["answer_id"] == answer_id) & frame["result_json"].notna()]
+    if rows.empty:
+        return None
+    row: dict[str, Any] = rows.iloc[0].astype(object).where(rows.iloc[0].notna(), None).to_dict()
+    return row
 
 
 class FormError(ValueError):
@@ -206,26 +231,60 @@ class Site:
     def answer(self, question: str, document: str | None, year: int | None) -> HTMLResponse:
         """The answer's view under the question box, then the answer appended to
         ``answer_audit`` (a note on the page when it could not be)."""
+        result = self.engine.ask(question, document, year)
+        view = self.view_of(result)
+        note = ask_cli.record_answer(self.data_dir, result, document, year) or ""
+        return self.answer_page(result, view, question, document, year, note)
+
+    def view_of(self, result: QAResult) -> AnswerView:
+        """The answer's view, its cited pages read from the data folder (a page that cannot be
+        read now is said so in the view)."""
         from rag_assets.core.evaluation.answer_view import build_view
         from rag_assets.core.warehouse.connection import WAREHOUSE_ERRORS
 
-        result = self.engine.ask(question, document, year)
         try:
             sources = ask_cli.cited_sources(self.data_dir, result)
         except WAREHOUSE_ERRORS:  # the view says each page is not stored
             sources = {}
-        view = build_view(result, sources)
-        note = ask_cli.record_answer(self.data_dir, result, document, year) or ""
+        return build_view(result, sources)
+
+    def answer_page(self, result: QAResult, view: AnswerView, question: str, document: str | None,
+                    year: int | None, note: str = "") -> HTMLResponse:
+        """The answer's view under the question box (``question``, its filters), each cited
+        partition linked to its Dagster page."""
         cited = dict.fromkeys((c.document, c.year) for claim in result.claims
                               for c in claim.citations)
         box = self.box(question, document or "", str(year or ""))
         return self.page("answer.html.j2", view=view, box=box, audit_note=note,
                          cited=[(d, y, self.link(d, y)) for d, y in cited])
 
+    def stored(self, request: Request) -> HTMLResponse:
+        """The view of an answer in ``answer_audit``, drawn again from its stored answer; an
+        answer not stored is 404, a store that cannot serve is its one line (503)."""
+        from rag_assets.core.generation.records import QAResult
+        from rag_assets.core.warehouse.connection import WAREHOUSE_ERRORS
+
+        answer_id = str(request.path_params["answer_id"])
+        try:
+            row = stored_answer(self.data_dir, answer_id)
+            if row is None:
+                return self.page("fault.html.j2", 404,
+                                 fault=f"no answer {answer_id!r} is stored in answer_audit")
+            result = QAResult.model_validate_json(row["result_json"])
+            year = int(row["year"]) if row.get("year") is not None else None
+            return self.answer_page(result, self.view_of(result), str(row["question"]),
+                                    row.get("document"), year)
+        except WAREHOUSE_ERRORS as err:
+            return self.page("fault.html.j2", 503, fault="answer_audit cannot be read now "
+                             f"({str(err).strip().splitlines()[0]})")
+        except ask_cli.StoreFault as fault:
+            return self.page("fault.html.j2", 503, fault=str(fault))
+
 
 def create_app(data_dir: Path, dagster_url: str = DEFAULT_DAGSTER_URL,
                engine: Engine | None = None) -> Starlette:
-    """The app over ``data_dir``: ``GET /`` and ``POST /ask``."""
+    """The app over ``data_dir``: ``GET /``, ``POST /ask`` and ``GET /answer/<answer_id>``."""
     site = Site(data_dir, engine or Engine(data_dir), dagster_url)
     return Starlette(routes=[Route("/", site.index, methods=["GET"]),
-                             Route("/ask", site.ask, methods=["POST"])])
+                             Route("/ask", site.ask, methods=["POST"]),
+                             Route("/answer/{answer_id}", site.stored, methods=["GET"])])

@@ -175,6 +175,8 @@ def test_ask_html_writes_a_view_of_each_cited_page_with_its_quotes_highlighted(
     assert {int(n) for n in re.findall(r'<a class="chip[^"]*" href="#page-\d+" '
                                        r'data-citation="(\d+)"', html)} == numbers
     assert "not found on the page as printed" not in html and "<script" not in html
+    audit = read_audit(indexed / "warehouse.duckdb", "rag")
+    assert audit.view_path.iloc[-1] == str(out.resolve())  # the row says where its view is
 
 
 def test_ask_html_to_a_folder_that_does_not_exist_is_one_line_and_exit_1(indexed, tmp_path,
@@ -184,3 +186,4 @@ def test_ask_html_to_a_folder_that_does_not_exist_is_one_line_and_exit_1(indexed
                  "--html", str(out), "--data-dir", str(indexed)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith(f"cannot write the answer's view to {out}: ")
+    assert read_audit(indexed / "warehouse.duckdb", "rag").view_path.isna().iloc[-1]

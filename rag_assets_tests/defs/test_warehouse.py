@@ -124,7 +124,8 @@ def run_engine(request, name: str) -> dict[str, object]:
     found["whole"] = {t: read_whole_table(database, t, pd.DataFrame()) for t in TABLES}
     records = [AuditRecord(question=f"q{i}", document=EARNINGS[0], year=EARNINGS[1],
                            provider="extractive", k=5, sources=2, final_sources=2,
-                           answer_chars=40 + i, abstained=i == 1, seconds=0.5)
+                           answer_chars=40 + i, abstained=i == 1, seconds=0.5,
+                           answer_id=f"answer-{i}")
                for i in range(2)]
     found["appended"] = append_audit(database, "rag", records)
     found["audit"] = read_audit(database, "rag")

@@ -105,3 +105,19 @@ def test_the_dagster_url_of_a_partition_names_the_asset_and_the_multi_partition_
     assert url == ("http://127.0.0.1:3000/assets/raw_pages?view=partitions"
                    "&partition=acme-10k%7C2023")
     assert unquote(url.rsplit("=", 1)[1]) == str(partition_key("acme-10k", 2023))
+
+
+def test_each_answer_in_the_history_links_to_its_view_drawn_again(indexed) -> None:
+    client = TestClient(create_app(indexed))
+    answered = ask(client, QUESTION, *map(str, EARNINGS))
+    history = client.get("/").text.split("Asked before", 1)[1]
+    links = re.findall(r'<a class="view" href="(/answer/[0-9a-f]+)">', history)
+    assert len(links) == 1
+    again = client.get(links[0])
+    assert again.status_code == 200
+    assert set(CHIP.findall(again.text)) == set(CHIP.findall(answered)) != set()
+    assert 'class="hl" data-citation=' in again.text  # its quotes highlighted again
+    assert "organic revenue growth in fiscal 2024?</textarea>" in again.text
+    assert f'data-partition="{EARNINGS[0]}|{EARNINGS[1]}"' in again.text
+    missing = client.get("/answer/0123abcd")
+    assert missing.status_code == 404 and "0123abcd" in missing.text

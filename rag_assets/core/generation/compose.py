@@ -97,12 +97,14 @@ def _worse(current: CitationMark | None, new: CitationMark) -> CitationMark:
 
 
 def audit_record(result: QAResult, document: str | None = None,
-                 year: int | None = None) -> AuditRecord:
-    """The ``answer_audit`` row of an answer."""
+                 year: int | None = None, view_path: str | None = None) -> AuditRecord:
+    """The ``answer_audit`` row of an answer, with the answer itself as JSON (its view can be
+    drawn again from it) and the file its view was written to, if any."""
     triggered = [e.name for e in result.guardrail_events]
     return AuditRecord(
         question=result.question, document=document, year=year, provider=result.provider,
         k=result.k, sources=result.first_sources,
         guardrail_triggered=",".join(dict.fromkeys(triggered)) or None,
         retry_k=result.retry_k, final_sources=len(result.sources_used),
-        answer_chars=len(result.answer), abstained=result.abstained, seconds=result.seconds)
+        answer_chars=len(result.answer), abstained=result.abstained, seconds=result.seconds,
+        result_json=result.model_dump_json(), view_path=view_path)

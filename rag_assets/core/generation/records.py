@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Literal
+from uuid import uuid4
 
 from pydantic import BaseModel, Field
 
@@ -118,3 +119,8 @@ class AuditRecord(BaseModel):
     answer_chars: int
     abstained: bool
     seconds: float
+    answer_id: str = Field(default_factory=lambda: uuid4().hex,
+                           description="the row's own key: serve's /answer/<answer_id> view")
+    result_json: str | None = Field(default=None,
+                                    description="the QAResult as JSON: its view re-drawn")
+    view_path: str | None = Field(default=None, description="the file ask --html wrote")

@@ -75,8 +75,10 @@ create table if not exists {table} (
     answered_at timestamptz, question varchar, document varchar, year integer,
     provider varchar, k integer, sources integer, guardrail_triggered varchar,
     retry_k integer, final_sources integer, answer_chars integer, abstained boolean,
-    seconds double precision
+    seconds double precision, answer_id varchar, result_json varchar, view_path varchar
 )"""
+# columns added after the table's first release: a table written before them gains them
+AUDIT_ADDED = {"answer_id": "varchar", "result_json": "varchar", "view_path": "varchar"}
 
 
 def append_audit(database: str | Path, schema: str, records: Sequence[AuditRecord],
@@ -87,6 +89,10 @@ def append_audit(database: str | Path, schema: str, records: Sequence[AuditRecor
     con = connect_warehouse(database, wait_seconds=wait_seconds)
     try:
         create_table_once(con, schema, AUDIT_TABLE, AUDIT_DDL.format(table=table))
+        present = set(con.execute(f"select * from {table} limit 0").df().columns)
+        for column, kind in AUDIT_ADDED.items():
+            if column not in present:
+                con.execute(f"alter table {table} add column if not exists {column} {kind}")
         return insert_frame(con, schema, AUDIT_TABLE, frame)
     finally:
         con.close()
