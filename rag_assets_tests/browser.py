@@ -111,3 +111,14 @@ def screenshot(browser: Any, tmp_path: Path) -> Callable[[str], Path]:
         return path
 
     return save
+
+
+def assert_no_alert(browser: Any) -> None:
+    """Fails the test when the page opened an alert (a hostile text that ran), naming it."""
+    from selenium.common.exceptions import NoAlertPresentException
+
+    try:
+        text = browser.switch_to.alert.text
+    except NoAlertPresentException:
+        return
+    pytest.fail(f"the page opened an alert: {text!r}")

@@ -20,6 +20,7 @@ import pytest
 
 from rag_assets.core.evaluation.page_image import VIEW_SCALE
 from rag_assets.web.app import create_app
+from rag_assets_tests.browser import assert_no_alert
 from rag_assets_tests.defs.conftest import write_data_dir
 from rag_assets_tests.web.conftest import EARNINGS, QUESTION, build_store
 
@@ -86,14 +87,7 @@ def rect(browser: Any, element: Any) -> dict[str, float]:
 
 
 def nothing_ran(browser: Any) -> None:
-    from selenium.common.exceptions import NoAlertPresentException
-
-    try:
-        text = browser.switch_to.alert.text
-    except NoAlertPresentException:
-        pass
-    else:
-        pytest.fail(f"the page opened an alert: {text!r}")
+    assert_no_alert(browser)
     assert browser.execute_script("return typeof window.__pwned") == "undefined"
     assert browser.title != "pwned"
 

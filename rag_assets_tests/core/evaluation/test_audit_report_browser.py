@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from rag_assets.core.evaluation.audit_report import build_audit_report
+from rag_assets_tests.browser import assert_no_alert
 
 from ..conftest import Processed
 from .test_audit_report import build_earnings_report, hostile_report, tables_of
@@ -144,19 +145,13 @@ def test_earnings_report_in_the_browser(earnings: Processed, browser: Any,
 def test_hostile_report_runs_nothing_in_the_browser(browser: Any,
                                                     screenshot: Callable[[str], Path],
                                                     tmp_path: Path) -> None:
-    from selenium.common.exceptions import NoAlertPresentException
     from selenium.webdriver.common.by import By
 
     report = hostile_report(tmp_path, PAYLOAD)
     load(browser, report.html_path)
 
     def nothing_ran() -> None:
-        try:
-            text = browser.switch_to.alert.text
-        except NoAlertPresentException:
-            pass
-        else:
-            pytest.fail(f"the page opened an alert: {text!r}")
+        assert_no_alert(browser)
         assert browser.execute_script("return window.__pwned") is None
         assert browser.title == f"Audit report: evil</script><script>{PAYLOAD}</script> 2024"
 
