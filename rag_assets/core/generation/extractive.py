@@ -154,35 +154,29 @@ def _matches(plan: Question, unit: EvidenceUnit, asked_refs: set[str]) -> float:
         asks += 1
         found += bool(asked_refs & {r.key for r in find_references(f"{unit.scope} {text}")})
     if (counted_noun(plan.text) or _NAME_ASKED_RE.match(plan.text)
-            or worded_types(plan.text)):
+            or plan.expects == "cause"):
         asks += 1
-        found += answer_type_held(plan.text, text)
+        found += answer_type_held(plan, text)
     return found / asks if asks else 0.0
 
 
-def answer_type_held(question: str, text: str) -> bool:
+def answer_type_held(plan: Question, text: str) -> bool:
     """Whether ``text`` prints the kind of answer the question asks for, where it asks for one:
     a count of what "how many" names, a name a "which" or "who" question asks to be told, a
-    cause "what drove" or "why" asks for (:func:`worded_types`). A sentence that only shares
+    cause "what drove" or "why" asks for (``Question.expects``). A sentence that only shares
     the question's words ("Corning employees all contribute ...", "No other customer accounted
     for 10 percent", "Merchandise inventories ... totaled $1.6 billion") does not answer "How
     many employees", "Which customer" or "What drove the increase in inventories" (the
     expected-answer-type rule of question answering)."""
+    question = plan.text
     counted = counted_noun(question)
     if counted and not re.search(rf"\d[\d,.]*\s+(?:[\w-]+\s+){{0,3}}{re.escape(counted)}\b",
                                  text.lower()):
         return False
     lower = text.lower()
-    if any(not any(p.search(lower) for p in answer) for answer in worded_types(question)):
+    if plan.expects == "cause" and not any(p.search(lower) for p in answer_patterns("cause")):
         return False  # a cause asked ("What drove ...?"), no causal connective printed
     return not (_NAME_ASKED_RE.match(question) and not new_names(question, text))
-
-
-@cache
-def _answer_types() -> tuple[tuple[tuple[re.Pattern[str], ...], tuple[re.Pattern[str], ...]], ...]:
-    data = json.loads(ANSWER_TYPES_PATH.read_text(encoding="utf-8"))["types"]
-    return tuple((tuple(re.compile(p) for p in entry["question"]),
-                  tuple(re.compile(p) for p in entry["answer"])) for entry in data.values())
 
 
 @cache
@@ -191,25 +185,6 @@ def answer_patterns(kind: str) -> tuple[re.Pattern[str], ...]:
     ``answer`` of ``kind``: a cause's connectives, "primarily due to", "driven by" ...)."""
     data = json.loads(ANSWER_TYPES_PATH.read_text(encoding="utf-8"))["types"]
     return tuple(re.compile(p) for p in data[kind]["answer"])
-
-
-@cache  # asked per unit while scoring: read once per question
-def worded_types(question: str) -> tuple[tuple[re.Pattern[str], ...], ...]:
-    """The answer patterns of the worded answer types (``answer_types.json``) a question asks
-    for first: "What drove the increase ...?" asks for a cause, which a sentence gives with a
-    causal connective ("primarily due to", "driven by"). A question that first asks a count or
-    a name ("How many employees ..., and why did the number change?") is answered by that
-    first: its cause comes after."""
-    lower = question.lower()
-    count = _COUNT_ASKED_RE.search(lower)
-    if _NAME_ASKED_RE.match(question):
-        return ()
-    out = []
-    for asks, answer in _answer_types():
-        starts = [m.start() for p in asks if (m := p.search(lower))]
-        if starts and (count is None or min(starts) < count.start()):
-            out.append(answer)
-    return tuple(out)
 
 
 def counted_noun(question: str) -> str | None:
@@ -260,7 +235,7 @@ def score_units(plan: Question, units: Sequence[EvidenceUnit], question_vector: 
         score = length_factor(unit) * (
             config.w_dense * max(0.0, float(d)) + config.w_bm25 * b / top
             + config.w_coverage * coverage + config.w_matches * matches)
-        if not answer_type_held(plan.text, unit.text):
+        if not answer_type_held(plan, unit.text):
             score *= config.answer_type_factor
         # a unit from a better-ranked chunk wins a tie
         score -= 0.001 * unit.chunk_rank

@@ -36,6 +36,8 @@ _YES_NO_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:does|do|did|has|have|had|is|ar
                         r"will|can|could|should|would)\b")
 _CAUSE_RE = re.compile(r"\b(?:why|drove|drive[sn]?|driving|drivers?|due to|reasons?|"
                        r"caused?|explains?)\b")
+_NAME_FIRST_RE = re.compile(r"^(?:which|who|whom)\b")
+_COUNT_FIRST_RE = re.compile(r"\bhow many [a-z][a-z-]{2,}")
 _NAMES_RE = re.compile(r"^(?:which|who|whom|name|list)\b|\bwhat (?:are|were) (?:the )?"
                        r"(?:main|key|major|largest|primary|two|three|four|five|names?)\b")
 # a question that asks what the filing says, not for a fact of its own form
@@ -137,7 +139,12 @@ def expected_answer(asking: str, names_metric: bool, intents: Sequence[str] = ()
     sentence = normalize(asked)
     if _YES_NO_RE.search(sentence):
         return "yes_no"
-    if _CAUSE_RE.search(sentence):
+    cause = _CAUSE_RE.search(sentence)
+    count = _COUNT_FIRST_RE.search(sentence)
+    # the first thing asked leads: "Which segment drove ..." asks a name, "How many employees
+    # ..., and why ...?" a count, and their cause comes after
+    if cause and not _NAME_FIRST_RE.match(sentence) and not (count and count.start()
+                                                              < cause.start()):
         return "cause"
     if _NAMES_RE.search(sentence):
         return "names"

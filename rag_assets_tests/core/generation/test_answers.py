@@ -129,8 +129,9 @@ COUNT = ("As of December 31, 2017 and 2016, our Company had approximately 61,800
 ])
 def test_the_first_kind_of_answer_asked_leads(question: str, cause_held: bool,
                                               count_held: bool) -> None:
-    assert answer_type_held(question, CAUSE) is cause_held
-    assert answer_type_held(question, COUNT) is count_held
+    plan = read_question(question)
+    assert answer_type_held(plan, CAUSE) is cause_held
+    assert answer_type_held(plan, COUNT) is count_held
 
 
 def test_a_comparison_across_companies_cites_each_company(corpus: Corpus) -> None:
