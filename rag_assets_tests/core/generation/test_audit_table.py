@@ -18,10 +18,13 @@ OLD_DDL = """create table rag.answer_audit (
     seconds double precision)"""
 
 
+VIEW = "views/answer.html"  # where ``ask --html`` wrote the view, as given (relative here)
+
+
 def record(question: str, result_json: str | None = None) -> AuditRecord:
     return AuditRecord(question=question, provider="extractive", k=5, sources=1,
                        final_sources=1, answer_chars=3, abstained=False, seconds=0.1,
-                       result_json=result_json, view_path="/tmp/view.html")
+                       result_json=result_json, view_path=VIEW)
 
 
 def test_an_audit_table_written_before_answers_were_kept_gains_their_columns(
@@ -41,4 +44,4 @@ def test_an_audit_table_written_before_answers_were_kept_gains_their_columns(
     assert audit.answer_id.isna().tolist() == [True, False, False]
     assert audit.answer_id.iloc[1] == new.answer_id != audit.answer_id.iloc[2]
     assert audit.result_json.iloc[1] == '{"question": "new"}'
-    assert audit.view_path.tolist()[1:] == ["/tmp/view.html"] * 2
+    assert audit.view_path.tolist()[1:] == [VIEW] * 2
