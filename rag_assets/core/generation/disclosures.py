@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.yes_no import Scan
+from rag_assets.core.generation.yes_no import Scan, of_the_period
 from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.years import years_in
@@ -51,8 +51,10 @@ def _object_of(rest: str) -> str:
 
 
 def _in_period(question: Question, sentence: str) -> bool:
-    """The sentence names a year asked (a deal of the period), or the question asks none."""
-    return not question.years or bool(set(years_in(sentence)) & set(question.years))
+    """The sentence names a year asked (a deal of the period), or the question asks none, and
+    no period of another length (:func:`yes_no.of_the_period`)."""
+    named = not question.years or bool(set(years_in(sentence)) & set(question.years))
+    return named and of_the_period(question, sentence)
 
 
 def stated_deals(question: Question, selected: Sequence[EvidenceUnit],

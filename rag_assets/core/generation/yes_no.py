@@ -8,7 +8,8 @@ yes (``affirms``: "Walmart ... accounted for 21 percent of our consolidated net 
 repurchases"), each with its source. The sentence is looked for in the evidence the engine
 selected, then in the rest of the part's evidence, then on every page of the filing (a filing
 prints such a sentence once, often where retrieval did not look); a sentence that names years
-but not the one asked does not answer. No sentence, no yes or no: the quotes stand alone.
+but not the one asked, or a period of another length, does not answer. No sentence, no yes or
+no: the quotes stand alone.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.intents import IntentEntry, load_intents
 from rag_assets.core.question.question import Question
+from rag_assets.core.text.periods import months_asked
 from rag_assets.core.text.years import years_in
 
 # the text a page prints just before a unit (for ``stated_near``), and every sentence of the
@@ -50,9 +52,15 @@ def polarity(entry: IntentEntry, sentence: str, before: str = "") -> bool | None
     return None
 
 
-def _of_the_year(question: Question, sentence: str) -> bool:
+def of_the_period(question: Question, sentence: str) -> bool:
+    """Whether the sentence may speak of the period asked: no year named, or one asked; no
+    period of another length named ("during the nine months" does not say what the third
+    quarter did)."""
     named = years_in(sentence)
-    return not named or not question.years or bool(set(named) & set(question.years))
+    if named and question.years and not set(named) & set(question.years):
+        return False
+    months = months_asked(sentence)
+    return months in (12, question.months)
 
 
 def prose_yes_no(question: Question, selected: Sequence[EvidenceUnit],
@@ -73,7 +81,7 @@ def prose_yes_no(question: Question, selected: Sequence[EvidenceUnit],
             yield from scan(patterns)
 
     for unit in candidates():
-        if unit.is_row or not _of_the_year(question, unit.text):
+        if unit.is_row or not of_the_period(question, unit.text):
             continue
         context = before(unit) if before else ""
         for entry in entries:
