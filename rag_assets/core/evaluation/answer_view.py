@@ -33,12 +33,12 @@ from rag_assets.core.evaluation.quote_boxes import (
     quote_boxes,
 )
 from rag_assets.core.evaluation.text_marks import Segment, marked_segments
+from rag_assets.core.generation.citations import MARKER_RE
 from rag_assets.core.generation.records import QAResult, SourceCitation
 
 TEMPLATE = "answer_view.html.j2"
-_CHIP_RE = re.compile(r"\[(\d+)(?:, (context mismatch|invalid|unchecked))?\]")
-_TRAILING_CHIPS_RE = re.compile(r"(?:\s*\[\d+(?:, (?:context mismatch|invalid|unchecked))?\])+"
-                                r"\s*$")
+_CHIP_RE = MARKER_RE  # the markers compose writes (citations.marked)
+_TRAILING_CHIPS_RE = re.compile(rf"(?:\s*{MARKER_RE.pattern})+\s*$")
 PageKey = tuple[str, int, int]
 
 

@@ -411,6 +411,9 @@ _MARK_TEXT: dict[CitationMark, str] = {
     "valid": "", "context_mismatch": ", context mismatch", "invalid": ", invalid",
     "unchecked": ", unchecked",
 }
+# a marker as :func:`marked` writes it, read back: its number and its mark's words
+MARKER_RE = re.compile(r"\[(\d+)(?:, (" + "|".join(
+    re.escape(t.removeprefix(", ")) for t in _MARK_TEXT.values() if t) + r"))?\]")
 
 
 def marked(ref: int | str, mark: CitationMark) -> str:

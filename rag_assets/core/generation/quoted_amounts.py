@@ -23,10 +23,11 @@ from dataclasses import dataclass
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
+from rag_assets.core.text.figures import DECIMALS, INTEGER
 from rag_assets.core.text.periods import listed_months
 
 _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
-_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_NUMBER = rf"(?:{INTEGER})(?:{DECIMALS})?"  # the one figure grammar (core/text)
 MONEY_RE = re.compile(rf"\$\s?(?P<n>{_NUMBER})(?:\s(?P<scale>thousand|million|billion))?\b")
 SHARES_RE = re.compile(rf"(?<![$\d.,])(?P<n>{_NUMBER})(?:\s(?P<scale>thousand|million|billion))?"
                        r"\s+(?:shares|common shares)\b")
