@@ -6,6 +6,7 @@ SIGTERM (``STOP``). Standard library only: the CLI installs ``STOP`` before it i
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import signal
 import socket
@@ -153,6 +154,9 @@ class SignalStop:
     def _raise(self, signum: int, frame: object) -> None:
         if self.signum is None:
             self.signum = signum
+            # the stop cuts short whatever runs, a pooled database connection's close among
+            # them: that close failing is expected then, not a traceback for the user
+            logging.getLogger("sqlalchemy.pool").setLevel(logging.CRITICAL)
         raise KeyboardInterrupt(signal.Signals(signum).name)
 
     def _signals(self, read_fd: int) -> list[int]:
