@@ -11,10 +11,12 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TextIO
 
 # the argv prefix that runs a command through ``exec_with_default_signals`` (no preexec_fn:
 # forking a parent that holds torch's threads may deadlock in it)
@@ -145,6 +147,7 @@ class SignalStop:
         os.set_blocking(write_fd, False)
         for sig in STOP_SIGNALS:
             signal.signal(sig, self._raise)
+        quiet_interrupted_pool_closes()
         signal.set_wakeup_fd(write_fd, warn_on_full_buffer=False)
         threading.Thread(target=self._watch, args=(read_fd,), name="rag-assets-stop",
                          daemon=True).start()
@@ -154,9 +157,6 @@ class SignalStop:
     def _raise(self, signum: int, frame: object) -> None:
         if self.signum is None:
             self.signum = signum
-            # the stop cuts short whatever runs, a pooled database connection's close among
-            # them: that close failing is expected then, not a traceback for the user
-            logging.getLogger("sqlalchemy.pool").setLevel(logging.CRITICAL)
         raise KeyboardInterrupt(signal.Signals(signum).name)
 
     def _signals(self, read_fd: int) -> list[int]:
@@ -189,6 +189,45 @@ class SignalStop:
         if self.signum is None and self._installed:
             self._received.wait(timeout)
         return self.signum
+
+
+POOL_LOGGER = "sqlalchemy.pool"
+
+
+class _NotAnInterrupt(logging.Filter):
+    """Drops a record whose exception is an interrupt (a BaseException that is no Exception:
+    KeyboardInterrupt, Dagster's DagsterExecutionInterruptedError). SQLAlchemy's pool logs
+    "Exception closing connection" with the traceback and then re-raises exactly those, so the
+    record only repeats, as a traceback, the stop the command already reports in one line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        kind = record.exc_info[0] if record.exc_info else None
+        return kind is None or issubclass(kind, Exception)
+
+
+class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever ``sys.stderr`` is at the time, like Python's last-resort handler."""
+
+    def __init__(self, level: int) -> None:
+        logging.Handler.__init__(self, level)
+
+    @property
+    def stream(self) -> TextIO:
+        return sys.stderr
+
+
+def quiet_interrupted_pool_closes() -> None:
+    """Route SQLAlchemy's pool records through one stderr handler that drops those of a close
+    cut short by a stop signal and prints every other one as before (Python's last-resort
+    handler did: the message and its traceback). Installed up front, not in the signal handler:
+    while a run executes Dagster's own handler raises, and ours never runs. Idempotent."""
+    logger = logging.getLogger(POOL_LOGGER)
+    if any(isinstance(f, _NotAnInterrupt) for h in logger.handlers for f in h.filters):
+        return
+    handler = _Stderr(logging.WARNING)
+    handler.addFilter(_NotAnInterrupt())
+    logger.addHandler(handler)
+    logger.propagate = False
 
 
 def _select(fds: list[int], timeout: float) -> tuple[list, list, list]:
