@@ -27,7 +27,7 @@ from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
 from rag_assets.cli import ask as ask_cli
-from rag_assets.cli.output import warehouse_table
+from rag_assets.cli.output import warehouse_of
 from rag_assets.web import DEFAULT_DAGSTER_URL
 
 if TYPE_CHECKING:
@@ -94,15 +94,15 @@ def history(data_dir: Path) -> tuple[list[dict[str, Any]], str]:
     table cannot be read now (none when nothing was asked yet)."""
     import pandas as pd
 
-    from rag_assets.core.warehouse.connection import WAREHOUSE_ERRORS
+    from rag_assets.core.warehouse.connection import WAREHOUSE_ERRORS, read_rows
 
     try:
-        frame = warehouse_table(data_dir, "answer_audit")
+        frame = read_rows(warehouse_of(data_dir), "answer_audit", newest_by="answered_at",
+                          limit=HISTORY_ROWS)
     except WAREHOUSE_ERRORS as err:
         return [], f"the history cannot be read now ({str(err).strip().splitlines()[0]})"
     if frame is None or frame.empty:
         return [], ""
-    frame = frame.sort_values("answered_at", ascending=False).head(HISTORY_ROWS)
     when = pd.to_datetime(frame["answered_at"], utc=True).dt.strftime("%Y-%m-%d %H:%M UTC")
     views = [None] * len(frame)  # a row written before answers were kept links to none
     if {"answer_id", "result_json"} <= set(frame.columns):
@@ -120,10 +120,12 @@ def history(data_dir: Path) -> tuple[list[dict[str, Any]], str]:
 def stored_answer(data_dir: Path, answer_id: str) -> dict[str, Any] | None:
     """The ``answer_audit`` row of ``answer_id`` holding its answer, None when there is none
     (a table written before answers were kept has no such row); ``WAREHOUSE_ERRORS``."""
-    frame = warehouse_table(data_dir, "answer_audit")
-    if frame is None or "answer_id" not in frame or "result_json" not in frame:
+    from rag_assets.core.warehouse.connection import read_rows
+
+    frame = read_rows(warehouse_of(data_dir), "answer_audit", where={"answer_id": answer_id})
+    if frame is None or "result_json" not in frame:
         return None
-    rows = frame[(frame["answer_id"] == answer_id) & frame["result_json"].notna()]
+    rows = frame[frame["result_json"].notna()]
     if rows.empty:
         return None
     row: dict[str, Any] = rows.iloc[0].astype(object).where(rows.iloc[0].notna(), None).to_dict()

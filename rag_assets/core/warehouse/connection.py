@@ -22,7 +22,7 @@ with one implementation per engine: :func:`insert_frame`, :func:`create_table_on
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -207,6 +207,38 @@ def read_partition_rows(database: str | Path, table: str, document: str, year: i
         frame: pd.DataFrame = con.execute(
             f"select {selected} from {schema}.{table} where document = ? and year = ?",
             [document, int(year)]).df()
+        return frame
+    finally:
+        con.close()
+
+
+def read_rows(database: str | Path, table: str, *, where: Mapping[str, object] | None = None,
+              newest_by: str | None = None, limit: int | None = None,
+              schema: str = WAREHOUSE_SCHEMA) -> pd.DataFrame | None:
+    """The rows of ``schema.<table>`` whose columns equal ``where``'s values, newest first by
+    ``newest_by``, at most ``limit``: one query, so a page showing the last answers, or one
+    answer, costs what it shows, not the whole audit log. None when the database or the table
+    does not exist; no row when a column of ``where`` does not (a table from before it)."""
+    con = _read_only(database)
+    if con is None:
+        return None
+    try:
+        if table not in table_names(con, schema):
+            return None
+        wanted = dict(where or {})
+        columns = [str(r[0]) for r in con.execute(
+            "select column_name from information_schema.columns where table_schema = ? and "
+            "table_name = ? order by ordinal_position", [schema, table]).fetchall()]
+        if not set(wanted) <= set(columns):
+            return pd.DataFrame(columns=columns)
+        query = f"select * from {schema}.{table}"
+        if wanted:
+            query += " where " + " and ".join(f'"{c}" = ?' for c in wanted)
+        if newest_by:
+            query += f' order by "{newest_by}" desc'
+        if limit is not None:
+            query += f" limit {int(limit)}"
+        frame: pd.DataFrame = con.execute(query, list(wanted.values())).df()
         return frame
     finally:
         con.close()
