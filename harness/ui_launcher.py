@@ -36,6 +36,9 @@ def main() -> None:
     runtime = Settings().runtime
     host, port = runtime.ui_host, str(runtime.ui_port)
     dg = Path(sys.executable).with_name("dg")
+    # the venv ``make`` runs is the active one: without it ``dg`` prints a paragraph, twice,
+    # that the active venv (none) is not the project's
+    os.environ["VIRTUAL_ENV"] = sys.prefix
     print(f"Dagster UI on http://{host}:{port} (instance: {home}); Ctrl-C stops it", flush=True)
     exec_with_default_signals(command(dg, host, port))
 
