@@ -1,9 +1,9 @@
 """Partitions: one per filed report, keyed ``<document>|<year>`` (``costco-10k|2021``).
 
 Only pairs that have a report are partitions: a document × year cross product made every pair
-without a filing (``gdpr|2024``) a cell the UI counted as "Missing", a backfill of "all" ran,
-and the automation sensor evaluated on every tick, so the grid grew with documents × years
-instead of with filings. The key keeps both values (``partition_of``); runs carry them as tags
+without a filing (``gdpr|2024``) a partition the UI counted as "Missing", like a report not
+built yet, and a backfill of all of them ran (docs/ARCHITECTURE.md, "Partitions", says how the
+two were tried in the UI). The key keeps both values (``partition_of``); runs carry them as tags
 (``run_tags``) so the Runs page filters by document or by year. The key is the string a
 document × year ``MultiPartitionKey`` printed, so an instance's history carries over.
 """
