@@ -213,7 +213,7 @@ def run_dagster(pdf: Path) -> dict[str, Any]:
         folder.mkdir(parents=True)
         shutil.copy2(pdf, folder / pdf.name)
         instance = dg.DagsterInstance.ephemeral()
-        register_partitions(instance, {DOCUMENT}, {str(YEAR)})
+        register_partitions(instance, [partition_key(DOCUMENT, str(YEAR))])
         key = partition_key(DOCUMENT, YEAR)
         started = time.perf_counter()
         try:

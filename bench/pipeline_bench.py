@@ -247,7 +247,7 @@ def run_long(pages: int, floor_texts: int) -> dict[str, Any]:
         folder.mkdir(parents=True)
         shutil.copy2(pdf, folder / pdf.name)
         instance = dg.DagsterInstance.from_config(str(dagster_home(root)))
-        register_partitions(instance, {LONG_DOCUMENT}, {str(LONG_YEAR)})
+        register_partitions(instance, [partition_key(LONG_DOCUMENT, str(LONG_YEAR))])
         cpu_started, started = time.process_time(), time.perf_counter()
         with timed_io() as parts:
             result = defs.resolve_job_def("ingest_job").execute_in_process(
@@ -423,7 +423,7 @@ def run_overhead(n: int, ways: Sequence[str], daemon_timeout: float) -> dict[str
         documents = small_corpus(data, n)
         home = dagster_home(root)
         instance = dg.DagsterInstance.from_config(str(home))
-        register_partitions(instance, set(documents), {str(SMALL_YEAR)})
+        register_partitions(instance, [partition_key(d, SMALL_YEAR) for d in documents])
         ingest = defs.resolve_job_def("ingest_job")
         evaluation = defs.resolve_job_def("evaluation_job")
         log(f"  ingesting {n} small partitions ...")

@@ -162,7 +162,7 @@ def run_dagster(path: Path) -> dict[str, Any]:
         folder.mkdir(parents=True)
         (folder / path.name).write_bytes(path.read_bytes())
         with dg.DagsterInstance.ephemeral() as instance:
-            register_partitions(instance, {DOCUMENT}, {str(YEAR)})
+            register_partitions(instance, [partition_key(DOCUMENT, str(YEAR))])
             started = time.perf_counter()
             result = dg.materialize(
                 ingest_assets, partition_key=partition_key(DOCUMENT, YEAR), instance=instance,

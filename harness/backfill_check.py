@@ -391,11 +391,10 @@ def flow_in_process(instance: dg.DagsterInstance, data: Path, keys: list[str],
     from rag_assets.defs.resources import default_resources
 
     started = time.monotonic()
-    documents, years = {k.split("|")[0] for k in keys}, {k.split("|")[1] for k in keys}
-    register_partitions(instance, documents, years)
+    register_partitions(instance, keys)
     succeeded = 0
     with dg.DagsterInstance.ephemeral() as scratch:
-        register_partitions(scratch, documents, years)
+        register_partitions(scratch, keys)
         for key in keys:
             result = dg.materialize(all_assets, selection=PREPARED, partition_key=key,
                                     instance=scratch, resources=default_resources(str(data)),

@@ -364,9 +364,8 @@ def run_profile(profile: Profile, work: Path, fleet: tuple[str, int], env: dict[
             worker.wait_until_ready()
         ui.wait_until_up()
         ui.stop_sensors(["report_sensor", "automation_sensor"])  # the backfills do it all
-        # what the report sensor would register: the documents and years of the reports
-        register_partitions(instance, {k.split("|")[0] for k in keys},
-                            {k.split("|")[1] for k in keys})
+        # what the report sensor would register: the reports' partitions
+        register_partitions(instance, keys)
         daemon = stack.enter_context(LocalDagster(home, data, mode="daemon", env=env))
         say(f"{profile}: webserver {ui.url}, daemon, {len(workers)} Celery workers up; logs "
             f"under {home}")

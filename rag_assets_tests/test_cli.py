@@ -23,7 +23,7 @@ from rag_assets.cli.output import (
 )
 from rag_assets.cli.progress import Progress
 from rag_assets.cli.runs import error_line, materialize
-from rag_assets.defs.partitions import register_partitions
+from rag_assets.defs.partitions import partition_key, register_partitions
 
 NOTE = (
     "Acme quarterly note\n"
@@ -114,7 +114,7 @@ def test_quiet_console_still_records_info_events_in_the_instance(tmp_path, repor
     filed.parent.mkdir(parents=True)
     filed.write_text(NOTE, encoding="utf-8")
     with dg.DagsterInstance.ephemeral() as instance:
-        register_partitions(instance, {"acme-note"}, {"2023"})
+        register_partitions(instance, [partition_key("acme-note", "2023")])
         progress = Progress("acme-note|2023", stream=io.StringIO())
         result = materialize(dg.AssetSelection.assets("raw_pages"), data_dir, instance,
                              ("acme-note", 2023), on_event=progress.on_event)
@@ -159,7 +159,7 @@ def test_ingest_files_the_report_runs_its_partition_and_prints_its_row(
     assert " - dagster - " not in out + err
     assert files_under(data_dir / "reports") == ["acme-note/2023/note.txt"]
     with dg.DagsterInstance.from_config(str(dagster_home)) as instance:
-        assert instance.get_dynamic_partitions("document") == ["acme-note"]
+        assert instance.get_dynamic_partitions("report") == ["acme-note|2023"]
         runs = instance.get_runs()
         assert len(runs) == 1 and runs[0].tags["rag-assets/source"] == "cli-ingest"
         logs = instance.all_logs(runs[0].run_id)

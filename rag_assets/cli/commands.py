@@ -134,7 +134,7 @@ def evaluate(reports: list[ReportFile], data_dir: Path, instance: dg.DagsterInst
 def cmd_demo(args: argparse.Namespace) -> int:
     cmd_sample(args)
     reports = reports_of(args)
-    instance = open_instance_for({r.document for r in reports}, {str(r.year) for r in reports})
+    instance = open_instance_for(r.partition for r in reports)
     width = max((len(r.partition) for r in reports), default=0)
     print(f"\nIngesting and indexing {len(reports)} partition(s)", flush=True)
     rows = []
@@ -185,7 +185,7 @@ def cmd_backfill(args: argparse.Namespace) -> int:
     if not reports:
         print(f"no reports under {args.data_dir / 'reports'}")
         return 1
-    instance = open_instance_for({r.document for r in reports}, {str(r.year) for r in reports})
+    instance = open_instance_for(r.partition for r in reports)
     settings = overrides(args.set)
     if settings:
         print(f"retrieval settings for this backfill: {settings}")
@@ -222,10 +222,12 @@ def cmd_settings(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     """Rebuild one partition's audit report from stored tables (no model call, no embedding):
     what ``report_job`` selects, for one partition."""
+    from rag_assets.core.ingest.catalog import split_partition_key
     from rag_assets.defs.audit import REPORTS_DIR, report_job
 
-    document, sep, year = args.partition.partition("|")
-    if not sep or not document or not year.isdigit():
+    try:
+        document, year = split_partition_key(args.partition)
+    except ValueError:
         print(f"rag-assets report: error: --partition {args.partition!r} is not DOCUMENT|YEAR "
               "(e.g. exemplar-corp-earnings|2024)", file=sys.stderr)
         return 2
@@ -233,14 +235,14 @@ def cmd_report(args: argparse.Namespace) -> int:
         print(f"nothing stored under {args.data_dir}: run `make demo` or `{command_name()} "
               "ingest` first", file=sys.stderr)
         return 2
-    instance = open_instance_for({document}, {year})
+    instance = open_instance_for([args.partition])
     result = materialize(report_job.selection, args.data_dir, instance,
-                         partition=(document, int(year)), source="cli-report")
+                         partition=(document, year), source="cli-report")
     if not result.success:
         report_failures([f"{args.partition}: {first_error(result)}"])
         return 1
     meta = materialized_metadata(result).get("audit_report", {})
-    folder = args.data_dir / REPORTS_DIR / document / year
+    folder = args.data_dir / REPORTS_DIR / document / str(year)
     print(f"audit report of {document}|{year} (stored tables only: no model call, no embedding)")
     for name in ("report.md", "heatmap.png", "audit.html"):
         path = folder / name

@@ -77,7 +77,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         shutil.copyfile(args.path, partial)
         os.replace(partial, target)  # appears whole, never half-copied, to a watching sensor
         print(f"{'replaced' if replacing else 'filed'} {target} ({target.stat().st_size:,} bytes)")
-    instance = open_instance_for({args.document}, {args.year})
+    from rag_assets.core.ingest.catalog import partition_key
+
+    instance = open_instance_for([partition_key(args.document, args.year)])
     started = time.time()
     row = run_partition(args.document, int(args.year), args.data_dir, instance,
                         label=f"{args.document}|{args.year}", source="cli-ingest")

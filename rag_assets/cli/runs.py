@@ -34,10 +34,9 @@ LOGGERS = {"console": {"config": {"log_level": CONSOLE_LOG_LEVEL}}}
 BACKFILL_GROUPS = ("evaluation", "generation")
 
 
-def open_instance_for(documents: Iterable[str] = (), years: Iterable[str] = ()
-                      ) -> dg.DagsterInstance:
+def open_instance_for(partitions: Iterable[str] = ()) -> dg.DagsterInstance:
     """The instance in ``$DAGSTER_HOME`` (the UI shows the same runs), else an ephemeral one;
-    with the given document and year partitions registered.
+    with the given partitions (``<document>|<year>``) registered.
 
     Opened under the instance's lock (whoever comes first creates it): runs of an earlier CLI
     command whose process is gone are marked failed first, one line each, and their pool slots
@@ -45,11 +44,11 @@ def open_instance_for(documents: Iterable[str] = (), years: Iterable[str] = ()
     from rag_assets.defs.partitions import register_partitions
     from rag_assets.runtime.run_safety import open_instance
 
-    wanted_documents, wanted_years = set(documents), set(years)
+    wanted = set(partitions)
 
     def setup(instance: dg.DagsterInstance) -> None:
-        if wanted_documents or wanted_years:
-            register_partitions(instance, wanted_documents, wanted_years)
+        if wanted:
+            register_partitions(instance, wanted)
 
     return open_instance(setup=setup)
 
@@ -94,13 +93,13 @@ def materialize(selection: dg.AssetSelection, data_dir: Path, instance: dg.Dagst
     process dies, and runs on ``rag_assets.runtime.run_safety``'s executor: a step waiting for a
     pool slot sleeps, its notices say who holds the slot, and SIGINT/SIGTERM end the run CANCELED
     with its slots freed (then ``Stopped`` is raised: the command goes no further)."""
-    from rag_assets.defs.partitions import partition_key
+    from rag_assets.defs.partitions import partition_key, run_tags
     from rag_assets.runtime.run_safety import execute_in_process
 
     run_id = str(uuid.uuid4())
     if on_event is not None:
         instance.add_event_listener(run_id, on_event)
-    tags = {"rag-assets/source": source}
+    tags = {"rag-assets/source": source, **(run_tags(*partition) if partition else {})}
     if retrieval:
         tags["rag-assets/retrieval"] = json.dumps(retrieval, sort_keys=True)
     return execute_in_process(

@@ -34,8 +34,8 @@ RECORDED = (
 
 
 # Rebuilt whenever a table it shows is updated, without waiting for the tables a partition never
-# gets (no golden questions: no retrieval_metrics) but only once the report is ingested (a gap of
-# the document x year grid gets no report).
+# gets (no golden questions: no retrieval_metrics) but only once the report is ingested (a
+# partition whose file is gone gets no report).
 REPORT_AUTOMATION = (
     dg.AutomationCondition.eager().without(~dg.AutomationCondition.any_deps_missing())
     & dg.AutomationCondition.any_deps_match(

@@ -63,11 +63,11 @@ def retrieval_runs(
     """For every golden question of the partition × chunk kind × setting × strategy: the ranked
     chunk ids with pages, scores and stage, the latency, and the question's metrics. A report
     without golden questions gets an empty table (its metrics too: evaluated, nothing to rank);
-    a gap of the grid (no report) yields nothing. Unanswerable questions have no evidence page
+    a partition whose file is gone yields nothing. Unanswerable questions have no evidence page
     to rank: they are skipped and counted."""
     document, year = partition_of(context)
     if not has_report(settings.reports_dir, document, year):
-        context.log.info(f"no report for {document} {year}: nothing to evaluate (a gap)")
+        context.log.info(f"no report for {document} {year}: nothing to evaluate")
         return
     path = questions_path(settings.questions_dir, document, year)
     every_question = partition_questions(context, settings.questions_dir, document, year)
@@ -136,7 +136,8 @@ def retrieval_metrics(
 @dg.asset(group_name=GROUP, kinds={"duckdb", "matplotlib"}, deps=[retrieval_runs],
           pool=WRITER_POOL,
           automation_condition=dg.AutomationCondition.eager().without(
-              # the grid has gaps (no report, no questions): wait for none of them
+              # a partition may never get a table (no golden questions, its file gone): wait
+              # for none of them
               ~dg.AutomationCondition.any_deps_missing()).with_label("eager, gaps allowed"))
 def evaluation_rollup(
     context: dg.AssetExecutionContext, settings: RagSettings

@@ -212,7 +212,8 @@ def _result_of(row):  # noqa: ANN001, ANN202 - an answers row, a QAResult
 @dg.asset(group_name=GROUP, kinds={"duckdb"}, pool=WRITER_POOL,
           deps=[answer_metrics],
           automation_condition=dg.AutomationCondition.eager().without(
-              # the grid has gaps (no report, no questions): wait for none of them
+              # a partition may never get a table (no golden questions, its file gone): wait
+              # for none of them
               ~dg.AutomationCondition.any_deps_missing()).with_label("eager, gaps allowed"))
 def answer_rollup(context: dg.AssetExecutionContext,
                   settings: RagSettings) -> dg.Output[pd.DataFrame]:

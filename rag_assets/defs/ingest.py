@@ -186,9 +186,8 @@ def ingest_report(
     runtime: RuntimeResource,
 ) -> Iterator[dg.Output[pd.DataFrame] | dg.AssetCheckResult]:
     """Reads the partition's report and writes each selected table from that one reading (a
-    combination without a report writes none: a gap in the document x year grid). A subset
-    (one table re-materialized in the UI) reads the file again and works out only what its
-    tables need."""
+    partition whose file is gone writes none). A subset (one table re-materialized in the UI)
+    reads the file again and works out only what its tables need."""
     document, year = partition_of(context)
     path = _report_path(context, settings, document, year)
     if path is None:
@@ -242,7 +241,7 @@ def _report_path(context: dg.AssetExecutionContext, settings: RagSettings, docum
     if path is None:
         context.log.info(
             f"no report filed for {document} {year} under {settings.reports_dir}: "
-            "nothing to ingest (a gap in the document x year grid)"
+            "nothing to ingest (its file was moved or removed)"
         )
     return path
 

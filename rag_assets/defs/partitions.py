@@ -1,32 +1,45 @@
-"""Partitions: document × year, both dimensions dynamic (the sensor registers new values)."""
+"""Partitions: one per filed report, keyed ``<document>|<year>`` (``costco-10k|2021``).
+
+Only pairs that have a report are partitions: a document × year cross product made every pair
+without a filing (``gdpr|2024``) a partition the UI counted as "Missing", like a report not
+built yet, and a backfill of all of them ran (docs/ARCHITECTURE.md, "Partitions", says how the
+two were tried in the UI). The key keeps both values (``partition_of``); runs carry them as tags
+(``run_tags``) so the Runs page filters by document or by year. The key is the string a
+document × year ``MultiPartitionKey`` printed, so an instance's history carries over.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import dagster as dg
 
-document_partitions = dg.DynamicPartitionsDefinition(name="document")
-year_partitions = dg.DynamicPartitionsDefinition(name="year")
-report_partitions = dg.MultiPartitionsDefinition(
-    {"document": document_partitions, "year": year_partitions}
-)
+from rag_assets.core.ingest.catalog import partition_key, split_partition_key
+
+report_partitions = dg.DynamicPartitionsDefinition(name="report")
+
+# the SQL expression of a table row's partition, over the ``document`` and ``year`` columns every
+# table carries: the IO managers replace exactly the rows it matches
+PARTITION_EXPR = "document || '|' || CAST(year AS VARCHAR)"
+DOCUMENT_TAG = "rag-assets/document"
+YEAR_TAG = "rag-assets/year"
+__all__ = ["PARTITION_EXPR", "partition_key", "partition_of", "register_partitions",
+           "report_partitions", "run_tags", "split_partition_key"]
 
 
 def partition_of(context: dg.AssetExecutionContext) -> tuple[str, int]:
     """(document, year) of the partition being materialized."""
-    key = context.partition_key
-    assert isinstance(key, dg.MultiPartitionKey)
-    dims = key.keys_by_dimension
-    return dims["document"], int(dims["year"])
+    return split_partition_key(context.partition_key)
 
 
-def partition_key(document: str, year: int | str) -> dg.MultiPartitionKey:
-    return dg.MultiPartitionKey({"document": document, "year": str(year)})
+def run_tags(document: str, year: int | str) -> dict[str, str]:
+    """Tags naming the run's document and year, by which the Runs page filters."""
+    return {DOCUMENT_TAG: document, YEAR_TAG: str(year)}
 
 
-def register_partitions(instance: dg.DagsterInstance, documents: set[str], years: set[str]) -> None:
-    """Add partition values the instance does not know yet (idempotent)."""
-    for definition, values in ((document_partitions, documents), (year_partitions, years)):
-        known = set(instance.get_dynamic_partitions(definition.name))
-        new = sorted(set(values) - known)
-        if new:
-            instance.add_dynamic_partitions(definition.name, new)
+def register_partitions(instance: dg.DagsterInstance, keys: Iterable[str]) -> None:
+    """Add the reports' partitions the instance does not know yet (idempotent)."""
+    known = set(instance.get_dynamic_partitions(report_partitions.name))
+    new = sorted(set(keys) - known)
+    if new:
+        instance.add_dynamic_partitions(report_partitions.name, new)

@@ -8,10 +8,10 @@ import dagster as dg
 import pandas as pd
 
 from rag_assets.core.evaluation.questions import GoldenQuestion, questions_path, read_questions
-from rag_assets.defs.partitions import report_partitions
+from rag_assets.defs.partitions import PARTITION_EXPR, report_partitions
 
 # the DuckDB IO manager replaces exactly these rows when a partition is re-materialized
-BY_PARTITION = {"partition_expr": {"document": "document", "year": "year"}}
+BY_PARTITION = {"partition_expr": PARTITION_EXPR}
 PREVIEW_ROWS = 5
 # a step that writes the warehouse takes a slot of this pool (DuckDB allows one writing process;
 # the instance gives a pool one slot, deploy/dagster.yaml); its owner is set for every asset at

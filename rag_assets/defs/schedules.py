@@ -37,7 +37,6 @@ from rag_assets.defs.sensors import (
     ingest_request,
     ingested_sha256,
     latest_materialization,
-    new_partition_values,
     scan_changes,
 )
 
@@ -67,7 +66,7 @@ def ingested_state(instance: dg.DagsterInstance, settings: RagSettings,
     # ``seen`` as the sensor keeps it, from the instance: no size or mtime, so every file is
     # hashed once and counts as changed when its hash is not the one ingested
     seen = {str(r.path): [None, None, ingested_sha256(instance, r)] for r in reports}
-    changed, _ = scan_changes(log, settings, seen)
+    _, changed, _ = scan_changes(log, settings, seen)
     changed_paths = {str(r.path) for r, _ in changed}
     return changed, [r for r in reports if str(r.path) not in changed_paths]
 
@@ -85,10 +84,10 @@ def nightly(job: dg.UnresolvedAssetJobDefinition, description: str) -> Any:
          "hash differs from the one its partition last ingested (cron: "
          "RAG_ASSETS_REINGEST_CRON).")
 def reingest_schedule(context: dg.ScheduleEvaluationContext, settings: RagSettings):
-    changed, _ = ingested_state(context.instance, settings, context.log)
-    # a schedule cannot return partition requests: register new values as the sensor would
-    documents, years = new_partition_values(context.instance, changed)
-    register_partitions(context.instance, set(documents), set(years))
+    changed, ingested = ingested_state(context.instance, settings, context.log)
+    # a schedule cannot return partition requests: register the reports' as the sensor would
+    register_partitions(context.instance,
+                        [report.partition for report in [*(r for r, _ in changed), *ingested]])
     # the tick in the run key: a file reverted to a version ingested before is ingested again
     tick = tick_label(context)
     for report, _ in changed:

@@ -1,9 +1,9 @@
 """The report sensor: new or edited files under ``data/reports/<document>/<year>/`` are ingested.
 
-It registers new document and year partition values and requests one run per file whose
-content is not the one its partition holds. A file counts as changed when its content hash
-changed (a ``touch`` is not an edit); the cursor remembers size, mtime and hash per file so that
-unchanged files are not hashed again. A changed file is then compared with what the instance
+It registers the partition of each new report (``<document>|<year>``) and requests one run per
+file whose content is not the one its partition holds. A file counts as changed when its content
+hash changed (a ``touch`` is not an edit); the cursor remembers size, mtime and hash per file so
+that unchanged files are not hashed again. A changed file is then compared with what the instance
 says was ingested: the content hash the partition's last ``raw_pages`` materialization recorded
 (``source_sha256``, with the tables' layout, ``schema_version``). A report already ingested at
 that version, by whatever path (``make demo`` and the other CLI commands, a run launched in the
@@ -24,7 +24,7 @@ import dagster as dg
 from rag_assets.core.ingest.catalog import ReportFile, changed_reports, scan_reports
 from rag_assets.core.warehouse.tables import RAW_PAGES_SCHEMA
 from rag_assets.defs.ingest import FILE_TAG, SHA256_TAG, ingest_job
-from rag_assets.defs.partitions import document_partitions, partition_key, year_partitions
+from rag_assets.defs.partitions import partition_key, report_partitions, run_tags
 from rag_assets.defs.resources import RagSettings
 
 
@@ -63,24 +63,21 @@ def ingested_sha256(instance: dg.DagsterInstance, report: ReportFile) -> str | N
 
 def scan_changes(
     log: logging.Logger | dg.DagsterLogManager, settings: RagSettings, seen: dict[str, list]
-) -> tuple[list[tuple[ReportFile, str]], dict[str, list]]:
-    """The report tree's new or edited files (by content hash) against ``seen``, and the new
-    ``seen`` (``changed_reports``); what cannot be a partition is logged, one line each
+) -> tuple[list[ReportFile], list[tuple[ReportFile, str]], dict[str, list]]:
+    """Every report of the tree; its new or edited files (by content hash) against ``seen``, and
+    the new ``seen`` (``changed_reports``). What cannot be a partition is logged, one line each
     (what changed is logged by the caller, which knows whether it gets a run)."""
     reports, problems = scan_reports(settings.reports_dir)
     for problem in problems:  # e.g. a folder with two reports: one line, no run, until fixed
         log.warning(f"not ingested: {problem.path}: {problem.problem}")
-    return changed_reports(reports, seen)
+    return (reports, *changed_reports(reports, seen))
 
 
-def new_partition_values(
-    instance: dg.DagsterInstance, changed: list[tuple[ReportFile, str]]
-) -> tuple[list[str], list[str]]:
-    """Document and year values of ``changed`` the instance does not know yet."""
-    known_documents = set(instance.get_dynamic_partitions(document_partitions.name))
-    known_years = set(instance.get_dynamic_partitions(year_partitions.name))
-    return (sorted({r.document for r, _ in changed} - known_documents),
-            sorted({str(r.year) for r, _ in changed} - known_years))
+def new_partitions(instance: dg.DagsterInstance, reports: list[ReportFile]) -> list[str]:
+    """The partitions of ``reports`` the instance does not know yet: those of new files, and
+    of files ingested before the instance kept one partition per report."""
+    known = set(instance.get_dynamic_partitions(report_partitions.name))
+    return sorted({report.partition for report in reports} - known)
 
 
 def ingest_request(report: ReportFile, digest: str, replaces: int = 0) -> dg.RunRequest:
@@ -90,7 +87,8 @@ def ingest_request(report: ReportFile, digest: str, replaces: int = 0) -> dg.Run
     return dg.RunRequest(
         run_key=f"{report.partition}:{digest[:16]}:{replaces}",
         partition_key=partition_key(report.document, report.year),
-        tags={FILE_TAG: str(report.path), SHA256_TAG: digest},
+        tags={FILE_TAG: str(report.path), SHA256_TAG: digest,
+              **run_tags(report.document, report.year)},
     )
 
 
@@ -119,19 +117,12 @@ def not_ingested(instance: dg.DagsterInstance, log: logging.Logger | dg.DagsterL
 )
 def report_sensor(context: dg.SensorEvaluationContext, settings: RagSettings) -> dg.SensorResult:
     seen = json.loads(context.cursor) if context.cursor else {}
-    changed, new_seen = scan_changes(context.log, settings, seen)
+    reports, changed, new_seen = scan_changes(context.log, settings, seen)
     requests = not_ingested(context.instance, context.log, changed)
-    new_documents, new_years = new_partition_values(
-        context.instance, [(r, d) for r, d, _ in requests])
+    new = new_partitions(context.instance, reports)
     return dg.SensorResult(
         run_requests=[ingest_request(*request) for request in requests],
-        dynamic_partitions_requests=[
-            request
-            for definition, values in ((document_partitions, new_documents),
-                                       (year_partitions, new_years))
-            if values
-            for request in [definition.build_add_request(values)]
-        ],
+        dynamic_partitions_requests=[report_partitions.build_add_request(new)] if new else [],
         cursor=json.dumps(new_seen, sort_keys=True),
     )
 

@@ -40,6 +40,7 @@ from rag_assets.core.warehouse.writable import (
     check_database_file,
     is_local_database,
 )
+from rag_assets.defs.partitions import PARTITION_EXPR, split_partition_key
 
 
 def _table_metadata(context: dg.OutputContext, frame: pd.DataFrame,
@@ -58,26 +59,6 @@ def _table_metadata(context: dg.OutputContext, frame: pd.DataFrame,
             )
         ),
     }
-
-
-class _PartitionAwareIOManager(dg.IOManager):
-    """Works around ``DbIOManager`` (dagster-duckdb's and ours) failing on multi-partitions with
-    a dynamic dimension.
-
-    Its partition lookup needs the instance ("The instance is not available to load
-    partitions"); handing it the run's instance through ``partition_loading_context`` is enough.
-    """
-
-    def __init__(self, inner: dg.IOManager) -> None:
-        self._inner = inner
-
-    def handle_output(self, context: dg.OutputContext, obj: object) -> None:
-        with dg.partition_loading_context(dynamic_partitions_store=context.step_context.instance):
-            self._inner.handle_output(context, obj)
-
-    def load_input(self, context: dg.InputContext) -> object:
-        with dg.partition_loading_context(dynamic_partitions_store=context.instance):
-            return self._inner.load_input(context)
 
 
 # -- DuckDB ----------------------------------------------------------------------------------
@@ -169,14 +150,15 @@ class WarehouseIOManager(DuckDBPandasIOManager):
                 raise dg.Failure(
                     description=str(err), metadata={"path": str(err.path)}, allow_retries=False
                 ) from None
-        return _PartitionAwareIOManager(super().create_io_manager(context))
+        return super().create_io_manager(context)
 
 
 # -- Postgres --------------------------------------------------------------------------------
 
 
 def _partition(table_slice: TableSlice) -> dict[str, Sequence[str]] | None:
-    """The slice's partition as column -> values (None: the whole table)."""
+    """The slice's partition as column -> values (None: the whole table): a report's key
+    (``PARTITION_EXPR``) as its ``document`` and ``year``, which the table's index covers."""
     if not table_slice.partition_dimensions:
         return None
     out: dict[str, Sequence[str]] = {}
@@ -184,7 +166,15 @@ def _partition(table_slice: TableSlice) -> dict[str, Sequence[str]] | None:
         if isinstance(dimension.partitions, TimeWindow):
             raise ValueError("the Postgres warehouse takes static or dynamic partitions, not "
                              f"time windows ({table_slice.table})")
-        out[dimension.partition_expr] = list(dimension.partitions)
+        keys = list(dimension.partitions)
+        if dimension.partition_expr != PARTITION_EXPR:
+            out[dimension.partition_expr] = keys
+        elif len(keys) != 1:
+            raise ValueError(f"the Postgres warehouse writes one report's partition at a time, "
+                             f"not {len(keys)} ({table_slice.table})")
+        else:
+            document, year = split_partition_key(keys[0])
+            out.update(document=[document], year=[str(year)])
     return out
 
 
@@ -274,11 +264,11 @@ class PostgresWarehouseIOManager(ConfigurableIOManagerFactory):
             postgres.connect(self.database, read_only=True, autocommit=True).close()
         except WarehouseUnreachable as err:
             raise dg.Failure(description=str(err), allow_retries=False) from None
-        return _PartitionAwareIOManager(DbIOManager(
+        return DbIOManager(
             db_client=PostgresClient(), database=self.database, schema=self.schema_,
             type_handlers=self.type_handlers(), default_load_type=self.default_load_type(),
             io_manager_name="PostgresWarehouseIOManager",
-        ))
+        )
 
 
 def warehouse_io_manager(database: str, schema: str) -> dg.ConfigurableIOManagerFactory:

@@ -141,7 +141,7 @@ def open_instance(say: Say = _print,
         # SQLite creates each storage's tables on first use: all of them here, under the lock
         instance.get_runs(limit=1)
         instance.event_log_storage.get_concurrency_keys()
-        instance.get_dynamic_partitions("document")
+        instance.get_dynamic_partitions("report")
         if instance.schedule_storage is not None:
             instance.schedule_storage.all_instigator_state()
         fail_dead_runs(instance, say)
@@ -414,7 +414,7 @@ def cancellable_in_process_executor(_init_context: Any) -> CancellableInProcessE
 
 def execute_in_process(job_def: dg.JobDefinition, instance: dg.DagsterInstance, run_id: str,
                        run_config: Mapping[str, Any], tags: Mapping[str, str],
-                       partition_key: dg.MultiPartitionKey | str | None = None) -> Any:
+                       partition_key: str | None = None) -> Any:
     """``job_def.execute_in_process(..., raise_on_error=False)`` on
     ``cancellable_in_process_executor`` (``JobDefinition.execute_in_process`` is the same
     ephemeral job on Dagster's in-process executor), tagged with this process, the run

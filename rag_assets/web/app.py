@@ -28,6 +28,7 @@ from starlette.routing import Route
 
 from rag_assets.cli import ask as ask_cli
 from rag_assets.cli.output import warehouse_of
+from rag_assets.core.ingest.catalog import partition_key
 from rag_assets.web import DEFAULT_DAGSTER_URL
 
 if TYPE_CHECKING:
@@ -72,9 +73,8 @@ class Engine:
 def dagster_partition_url(base: str, document: str, year: int,
                           asset: str = SOURCE_ASSET) -> str:
     """The partition's page of ``asset`` in the Dagster UI: ``/assets/<key>?view=partitions&
-    partition=<key>``, the multi-partition key being its dimensions' values in the order of
-    their names (document, year) joined by ``|``."""
-    key = quote(f"{document}|{year}", safe="")
+    partition=<document>|<year>``."""
+    key = quote(partition_key(document, year), safe="")
     return f"{base.rstrip('/')}/assets/{quote(asset)}?view=partitions&partition={key}"
 
 

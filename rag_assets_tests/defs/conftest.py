@@ -37,9 +37,11 @@ def write_data_dir(data: Path) -> Path:
 
 
 def register_test_partitions(instance: dg.DagsterInstance) -> None:
-    register_partitions(
-        instance, {"exemplar-corp-earnings", "northwind-note", "broken"}, {"2023", "2024"}
-    )
+    """The reports' partitions, a gap (a partition whose file is gone: ``northwind-note|2024``)
+    and ``broken|2023``."""
+    register_partitions(instance, ["exemplar-corp-earnings|2024", "northwind-note|2023",
+                                   "northwind-note|2024", "exemplar-corp-earnings|2023",
+                                   "broken|2023", "broken|2024"])
 
 
 @pytest.fixture

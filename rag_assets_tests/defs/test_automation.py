@@ -57,7 +57,7 @@ def test_the_automation_sensor_starts_running_and_covers_every_asset():
 
 def test_an_ingested_partition_flows_downstream_by_itself():
     with dg.DagsterInstance.ephemeral() as instance:
-        register_partitions(instance, {"acme-annual", "northwind-note"}, {"2023", "2024"})
+        register_partitions(instance, [PARTITION, OTHER])
         first = dg.evaluate_automation_conditions(defs=defs, instance=instance)
         assert first.total_requested == 0  # nothing exists yet: nothing to follow
 
@@ -89,7 +89,7 @@ def test_an_ingested_partition_flows_downstream_by_itself():
 def test_a_whole_ingest_run_does_not_request_its_own_index_again():
     """ingest_job writes the ingest and index assets in one run: the index is not re-run."""
     with dg.DagsterInstance.ephemeral() as instance:
-        register_partitions(instance, {"acme-annual", "northwind-note"}, {"2023", "2024"})
+        register_partitions(instance, [PARTITION, OTHER])
         first = dg.evaluate_automation_conditions(defs=defs, instance=instance)
         materialized(instance, INGEST + INDEX, PARTITION)
         materialized(instance, INGEST + INDEX, OTHER)
@@ -117,7 +117,7 @@ def test_the_repo_instance_pools_warehouse_writers_and_shows_no_community_popup(
         assert config.pool_config.default_pool_limit == 1
         # a killed run's slot is freed: the pool's only slot is not held forever
         assert instance.run_monitoring_settings["free_slots_after_run_end_seconds"] > 0
-        register_partitions(instance, {"acme-annual"}, {"2024"})
+        register_partitions(instance, [partition_key("acme-annual", "2024")])
         result = dg.materialize([ingest_report], partition_key=partition_key("acme-annual", 2024),
                                 instance=instance,
                                 resources=default_resources(str(tmp_path / "data")))

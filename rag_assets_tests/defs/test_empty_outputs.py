@@ -93,7 +93,7 @@ def table_columns(data_dir: Path) -> dict[str, list[str]]:
 
 def test_first_partition_without_footnotes_creates_every_table(fresh_data_dir):
     with dg.DagsterInstance.ephemeral() as instance:
-        register_partitions(instance, {"bluefin-note", "northwind-note"}, {"2022", "2023"})
+        register_partitions(instance, ["bluefin-note|2022", "northwind-note|2023"])
 
         first = materialize_ingest(fresh_data_dir, instance, "bluefin-note", 2022)
         assert first.success, [e.message for e in first.get_step_failure_events()]
@@ -131,7 +131,7 @@ def test_a_partition_that_loses_its_footnotes_loses_its_rows(fresh_data_dir):
     """Re-materializing with zero rows still deletes the partition's previous rows."""
     report = fresh_data_dir / "reports" / "northwind-note" / "2023" / "note.txt"
     with dg.DagsterInstance.ephemeral() as instance:
-        register_partitions(instance, {"bluefin-note", "northwind-note"}, {"2022", "2023"})
+        register_partitions(instance, ["bluefin-note|2022", "northwind-note|2023"])
         assert materialize_ingest(fresh_data_dir, instance, "bluefin-note", 2022).success
         assert materialize_ingest(fresh_data_dir, instance, "northwind-note", 2023).success
         assert row_counts(fresh_data_dir, "northwind-note", 2023)["footnote_dictionary"] == 2

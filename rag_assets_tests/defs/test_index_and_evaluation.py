@@ -150,7 +150,7 @@ def test_two_partitions_written_concurrently_both_end_complete(ingested_once, tm
     instance_dir = tmp_path / "dagster_home"
     instance_dir.mkdir()
     with dg.DagsterInstance.from_config(str(instance_dir)) as instance:
-        register_partitions(instance, {EARNINGS[0], NOTE[0]}, {"2023", "2024"})
+        register_partitions(instance, [partition_key(*EARNINGS), partition_key(*NOTE)])
     # an executor, not a Pool: a worker that dies breaks it with an error instead of hanging
     with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
         futures = [pool.submit(_materialize_vectors, str(data_dir), str(instance_dir), *part)

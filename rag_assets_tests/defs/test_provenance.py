@@ -51,7 +51,7 @@ def test_a_run_records_the_version_it_read_and_says_when_it_was_not_the_requeste
     read = file_sha256(report)
 
     with dg.instance_for_test() as instance:
-        register_partitions(instance, {"northwind-note"}, {"2023"})
+        register_partitions(instance, [partition_key("northwind-note", "2023")])
         metadata, tags = ingest(instance, data, {FILE_TAG: str(report), SHA256_TAG: requested})
         assert metadata["source_sha256"] == read
         assert metadata["requested_sha256"] == requested

@@ -80,7 +80,7 @@ def test_evaluation_rollup_from_an_instance_that_knows_one_partition_counts_all(
 
     # a fresh instance (no DAGSTER_HOME) that knows only the note's partition
     with dg.DagsterInstance.ephemeral() as partial:
-        register_partitions(partial, {NOTE[0]}, {str(NOTE[1])})
+        register_partitions(partial, [partition_key(NOTE[0], str(NOTE[1]))])
         again = run(data_dir, partial, rollup, None)
         assert again.success
         assert questions_of(again, "evaluation_rollup") == expected
@@ -114,7 +114,8 @@ def test_answer_rollup_reads_every_partition_and_an_absent_table_is_empty(tmp_pa
             con.register("scores", scores_to_frame(scores))
             con.execute("create schema if not exists rag")
             con.execute("create table rag.answer_metrics as select * from scores")
-        register_partitions(instance, {NOTE[0]}, {str(NOTE[1])})  # knows one partition only
+        # knows one partition only
+        register_partitions(instance, [partition_key(NOTE[0], str(NOTE[1]))])
         assert run(data, instance, rollup, None).success
     frame = table(data, "answer_rollup")
     overall = frame[(frame.document == "all") & (frame.category == "all")]

@@ -43,7 +43,7 @@ def tick(schedule: dg.ScheduleDefinition, instance: dg.DagsterInstance, data_dir
 
 def ingest_raw_pages(instance: dg.DagsterInstance, data_dir: Path, document: str, year: int):
     """A real ingest of the partition's pages: what the schedule reads the ingested hash from."""
-    register_partitions(instance, {document}, {str(year)})
+    register_partitions(instance, [partition_key(document, str(year))])
     result = dg.materialize([ingest_report], partition_key=partition_key(document, year),
                             instance=instance, resources=default_resources(str(data_dir)))
     assert result.success
@@ -68,8 +68,7 @@ def test_a_tick_requests_ingest_for_the_new_report_only(tmp_path: Path):
         assert requests[0].tags["rag-assets/sha256"] == file_sha256(new)
         assert reingest_schedule.job_name == "ingest_job"
         # the schedule registers the new partition values itself (it cannot return requests)
-        assert "acme-annual" in instance.get_dynamic_partitions("document")
-        assert "2024" in instance.get_dynamic_partitions("year")
+        assert "acme-annual|2024" in instance.get_dynamic_partitions("report")
 
         # an edit of the ingested report is a change; a touch is not
         unchanged = data / "reports" / "northwind-note" / "2023" / "report.txt"
@@ -90,7 +89,7 @@ def test_a_partition_written_with_an_older_layout_is_ingested_again(
     data = tmp_path / "data"
     report = write(data, "northwind-note", 2023, NOTE)
     with dg.instance_for_test() as instance:
-        register_partitions(instance, {"northwind-note"}, {"2023"})
+        register_partitions(instance, [partition_key("northwind-note", "2023")])
         recorded = {"source_sha256": file_sha256(report)}
         if layout is not None:
             recorded["schema_version"] = layout

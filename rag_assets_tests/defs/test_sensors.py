@@ -13,7 +13,13 @@ from rag_assets.core.ingest.catalog import scan_reports
 from rag_assets.core.ingest.documents import file_sha256
 from rag_assets.definitions import defs
 from rag_assets.defs.ingest import ingest_report
-from rag_assets.defs.partitions import partition_key, register_partitions
+from rag_assets.defs.partitions import (
+    DOCUMENT_TAG,
+    YEAR_TAG,
+    partition_key,
+    register_partitions,
+    report_partitions,
+)
 from rag_assets.defs.resources import RagSettings, default_resources
 from rag_assets.defs.sensors import latest_materialization, report_sensor
 
@@ -47,11 +53,9 @@ def test_new_file_registers_partitions_and_requests_one_run(tmp_path: Path):
         result = tick(instance, tmp_path, first.cursor)
         assert len(result.run_requests) == 1
         request = result.run_requests[0]
-        assert request.partition_key == dg.MultiPartitionKey(
-            {"document": "acme-annual", "year": "2023"}
-        )
-        assert instance.get_dynamic_partitions("document") == ["acme-annual"]
-        assert instance.get_dynamic_partitions("year") == ["2023"]
+        assert request.partition_key == "acme-annual|2023"
+        assert request.tags[DOCUMENT_TAG] == "acme-annual" and request.tags[YEAR_TAG] == "2023"
+        assert instance.get_dynamic_partitions("report") == ["acme-annual|2023"]
 
         unchanged = tick(instance, tmp_path, result.cursor)
         assert unchanged.run_requests == []
@@ -66,14 +70,39 @@ def test_new_file_registers_partitions_and_requests_one_run(tmp_path: Path):
         assert tick(instance, tmp_path, edited.cursor).run_requests == []
 
 
+def test_only_filed_pairs_are_partitions(tmp_path: Path):
+    """Three reports of two documents over two years: three partitions, no fourth cell for the
+    pair nobody filed (it would show as "Missing" and be built by a backfill of all)."""
+    with dg.DagsterInstance.ephemeral() as instance:
+        for document, year in (("acme-annual", 2023), ("acme-annual", 2024),
+                               ("northwind-note", 2024)):
+            write_report(tmp_path, document, year, "Revenue rose.\n")
+        result = tick(instance, tmp_path, None)
+        [added] = result.dynamic_partitions_requests
+        assert sorted(added.partition_keys) == [
+            "acme-annual|2023", "acme-annual|2024", "northwind-note|2024"]
+        assert report_partitions.name == added.partitions_def_name
+
+
+def test_a_known_file_gets_its_partition_without_a_run(tmp_path: Path):
+    """An instance that lacks the partition of a file the cursor has seen (one kept from before
+    partitions were one per report) registers it on the next tick, and requests nothing."""
+    write_report(tmp_path, "acme-annual", 2023, "Revenue rose.\n")
+    with dg.DagsterInstance.ephemeral() as before:
+        seen = tick(before, tmp_path, None).cursor
+    with dg.DagsterInstance.ephemeral() as instance:
+        result = tick(instance, tmp_path, seen)
+        assert result.run_requests == []
+        [added] = result.dynamic_partitions_requests
+        assert list(added.partition_keys) == ["acme-annual|2023"]
+
+
 def test_badly_named_folders_are_reported_not_ingested(tmp_path: Path):
     with dg.DagsterInstance.ephemeral() as instance:
         write_report(tmp_path, "Bad Name", 2023, "x")
         write_report(tmp_path, "good-name", 2023, "x")
         result = tick(instance, tmp_path, None)
-        assert [r.partition_key.keys_by_dimension["document"] for r in result.run_requests] == [
-            "good-name"
-        ]
+        assert [r.partition_key for r in result.run_requests] == ["good-name|2023"]
 
 
 def test_a_folder_with_two_reports_requests_nothing_and_logs_one_line(tmp_path: Path, capfd):
@@ -82,9 +111,7 @@ def test_a_folder_with_two_reports_requests_nothing_and_logs_one_line(tmp_path: 
         (folder / "report.pdf").write_bytes(b"%PDF-1.7\n")
         write_report(tmp_path, "acme-annual", 2024, "Revenue fell.\n")
         result = tick(instance, tmp_path, None)
-        assert [r.partition_key.keys_by_dimension["year"] for r in result.run_requests] == [
-            "2024"
-        ]
+        assert [r.partition_key for r in result.run_requests] == ["acme-annual|2024"]
         lines = [line for line in capfd.readouterr().err.splitlines() if "keep one" in line]
         assert len(lines) == 1
         assert lines[0].endswith(
@@ -94,13 +121,13 @@ def test_a_folder_with_two_reports_requests_nothing_and_logs_one_line(tmp_path: 
 
         (folder / "report.pdf").unlink()
         fixed = tick(instance, tmp_path, result.cursor)
-        assert [r.partition_key.keys_by_dimension["year"] for r in fixed.run_requests] == ["2023"]
+        assert [r.partition_key for r in fixed.run_requests] == ["acme-annual|2023"]
 
 
 def ingest(instance: dg.DagsterInstance, data_dir: Path, document: str, year: int) -> int:
     """A real ingest of the partition outside the sensor (as the CLI or the UI runs it); the
     storage id of the ``raw_pages`` materialization it wrote."""
-    register_partitions(instance, {document}, {str(year)})
+    register_partitions(instance, [partition_key(document, str(year))])
     key = partition_key(document, year)
     result = dg.materialize([ingest_report], partition_key=key, instance=instance,
                             resources=default_resources(str(data_dir)))

@@ -47,7 +47,7 @@ def test_financial_statements_of_a_real_10k(tmp_path: Path) -> None:
     note.parent.mkdir(parents=True)
     note.write_text("Northwind note\nRevenue grew 12% to $40 million.\n", encoding="utf-8")
     with dg.DagsterInstance.ephemeral() as instance:
-        register_partitions(instance, {"3m-10k", "northwind-note"}, {"2018"})
+        register_partitions(instance, ["3m-10k|2018", "northwind-note|2018"])
         result = _run(data, instance, "3m-10k", 2018)
         assert result.success
         [materialization] = [m for m in result.get_asset_materialization_events()

@@ -99,7 +99,7 @@ def make_warehouse(data: Path) -> Path:
 @pytest.fixture
 def instance() -> Iterator[dg.DagsterInstance]:
     with dg.DagsterInstance.ephemeral() as inst:
-        register_partitions(inst, {DOCUMENT}, {str(YEAR)})
+        register_partitions(inst, [partition_key(DOCUMENT, str(YEAR))])
         yield inst
 
 

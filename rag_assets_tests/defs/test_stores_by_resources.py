@@ -79,7 +79,7 @@ def test_settings_alone_move_the_data_folder_the_warehouse_and_lancedb(
     resources = default_resources(str(data), lancedb_uri=str(lance), warehouse=str(warehouse))
     assert resources["io_manager"].database == str(warehouse)
     with dg.DagsterInstance.ephemeral() as instance:
-        register_partitions(instance, {"exemplar-corp-earnings"}, {"2024"})
+        register_partitions(instance, [partition_key("exemplar-corp-earnings", "2024")])
         result = dg.materialize(
             all_assets, selection=dg.AssetSelection.assets("raw_pages", "document_profile"),
             partition_key=partition_key("exemplar-corp-earnings", 2024), instance=instance,

@@ -55,7 +55,7 @@ def test_report_metadata_on_the_partitions_page(
     # is opened once both are done
     with dg.DagsterInstance.from_config(str(dagster_home)) as instance, \
             LocalDagster(dagster_home, data_dir, mode="webserver").start(wait=False) as server:
-        register_partitions(instance, {DOCUMENT}, {str(YEAR)})
+        register_partitions(instance, [partition_key(DOCUMENT, str(YEAR))])
         assert materialize(data_dir, instance, DOCUMENT, YEAR).success  # the ingest group
         result = dg.materialize(all_assets, selection=dg.AssetSelection.assets("audit_report"),
                                 partition_key=key, instance=instance,

@@ -101,8 +101,7 @@ def run_engine(request, name: str) -> dict[str, object]:
     ingest = dg.AssetSelection.groups("ingest")
     found: dict[str, object] = {"database": database}
     with dg.DagsterInstance.ephemeral() as instance:
-        register_partitions(instance, {EARNINGS[0], NOTE[0], PLAIN[0]},
-                            {str(EARNINGS[1]), str(NOTE[1]), str(PLAIN[1])})
+        register_partitions(instance, [partition_key(*p) for p in (EARNINGS, NOTE, PLAIN)])
         run = materialize(data, database, instance, PLAIN, ingest)
         found["io_manager"] = type(default_resources(str(data), warehouse=database)
                                    ["io_manager"]).__name__
@@ -199,7 +198,7 @@ def test_an_unreachable_postgres_fails_the_run_in_one_line(tmp_path, postgres_se
     url = f"postgresql://rag@127.0.0.1:{postgres_server.port + 1}/rag"
     data = write_data_dir(tmp_path / "data")
     with dg.DagsterInstance.ephemeral() as instance:
-        register_partitions(instance, {NOTE[0]}, {str(NOTE[1])})
+        register_partitions(instance, [partition_key(NOTE[0], str(NOTE[1]))])
         result = dg.materialize(
             all_assets, selection=dg.AssetSelection.assets("raw_pages"),
             partition_key=partition_key(*NOTE), instance=instance,

@@ -399,5 +399,5 @@ def test_two_commands_at_once_on_a_new_instance_both_succeed(tmp_path, instance_
             f"(pid {os.getpid()}) is opening the instance"]
         assert any(line.startswith(f"audit report of {document}|2023") for line in lines)
     instance = instance_of(home)
-    assert sorted(instance.get_dynamic_partitions("document")) == list(documents)
+    assert sorted(instance.get_dynamic_partitions("report")) == [f"{d}|2023" for d in documents]
     assert [r.status for r in instance.get_runs()] == [dg.DagsterRunStatus.SUCCESS] * 2

@@ -1,7 +1,8 @@
 """The report tree ``data/reports/<document>/<year>/<file>``: what is there, and what changed.
 
-A partition is one (document, year); a gap in the grid is a report not filed yet. Document names
-are sanitized to ``[a-z0-9-]+`` because ``|`` and ``,`` break Dagster's multi-partition keys.
+A partition is one filed report, keyed ``<document>|<year>`` (``partition_key``). Document names
+are sanitized to ``[a-z0-9-]+``: ``|`` separates the key's two values, and ``,`` separates keys
+in Dagster's partition selections.
 """
 
 from __future__ import annotations
@@ -17,6 +18,19 @@ from rag_assets.core.text.years import WHOLE_YEAR_RE
 DOCUMENT_NAME_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
+def partition_key(document: str, year: int | str) -> str:
+    """The partition of a document's report of ``year``: ``costco-10k|2021``."""
+    return f"{document}|{year}"
+
+
+def split_partition_key(key: str) -> tuple[str, int]:
+    """(document, year) of a partition key; a ``ValueError`` naming the key otherwise."""
+    document, _, year = key.rpartition("|")
+    if not document or not year.isdigit():
+        raise ValueError(f"partition key {key!r} is not <document>|<year>")
+    return document, int(year)
+
+
 class ReportFile(BaseModel):
     document: str
     year: int
@@ -26,7 +40,7 @@ class ReportFile(BaseModel):
 
     @property
     def partition(self) -> str:
-        return f"{self.document}|{self.year}"
+        return partition_key(self.document, self.year)
 
 
 class CatalogProblem(BaseModel):

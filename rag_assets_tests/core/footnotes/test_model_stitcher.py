@@ -339,7 +339,7 @@ def materialize_stitched(data: Path, llm: dict[str, object]) -> dg.ExecuteInProc
     resources["settings"] = RagSettings(data_dir=str(data), stitch_mode="llm")
     resources["llm"] = LLMResource(**llm)
     with dg.DagsterInstance.ephemeral() as instance:
-        register_partitions(instance, {"exemplar-corp-earnings"}, {"2024"})
+        register_partitions(instance, [partition_key("exemplar-corp-earnings", "2024")])
         return dg.materialize(
             [ingest_report], instance=instance, resources=resources,
             partition_key=partition_key("exemplar-corp-earnings", 2024), raise_on_error=False,

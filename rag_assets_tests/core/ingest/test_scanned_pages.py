@@ -334,7 +334,7 @@ def test_audit_report_lists_ocr_and_textless_pages(tmp_path: Path) -> None:
 def _materialize_raw_pages(data_dir: Path) -> tuple[dg.ExecuteInProcessResult, list[str]]:
     write_report(data_dir / "reports" / "scanned-corp" / "2024" / "scanned.pdf")
     with dg.DagsterInstance.ephemeral() as instance:
-        register_partitions(instance, {"scanned-corp"}, {"2024"})
+        register_partitions(instance, [partition_key("scanned-corp", "2024")])
         result = dg.materialize([ingest_report], partition_key=partition_key("scanned-corp", 2024),
                                 instance=instance, resources=default_resources(str(data_dir)))
         warnings = [
