@@ -176,7 +176,11 @@ _SOURCE_NOTE_RE = re.compile(r"\s*\((?=[^()]*\b(?:statement|balance sheet|p&l)\b
 _AND_WHY_RE = re.compile(r",?\s*and (?:why|what drove (?:the|this|that|it) ?\w*)\s*\??\s*$",
                          re.IGNORECASE)
 # "How did Walmart's long-term debt change in fiscal 2022?": against the year before
-_HOW_CHANGED_RE = re.compile(r"\bhow (?:did|has|have|does|do)\b.*\bchang", re.IGNORECASE)
+# "how did X change", "by how much did X increase": the change itself is asked, against the
+# period the filing prints beside the one named
+_HOW_CHANGED_RE = re.compile(
+    r"\b(?:how|by how much|how much) (?:did|has|have|does|do)\b.*\b(?:chang|increas|decreas|"
+    r"gr[eo]w|declin|ris[ei]|rose|fell|fall|drop)", re.IGNORECASE)
 _YES_NO_RE = re.compile(r"(?:^|[,:;]\s+)(?:does|do|did|has|have|had|is|are|was|were|will|can|"
                         r"could)\b", re.IGNORECASE)
 _AVERAGE_RE = re.compile(r"\baverage\b", re.IGNORECASE)
@@ -546,8 +550,7 @@ def _aggregate(asked: str, norm: str, years: list[int], choice: bool, judgment: 
         years = years[-1:]
     elif direction and judgment is None and (len(years) > 1 or _YES_NO_RE.search(asked)):
         aggregate = "trend"
-    elif direction == "change" and judgment is None and len(years) == 1 and (
-            _HOW_CHANGED_RE.search(asked)):
+    elif direction and judgment is None and len(years) == 1 and _HOW_CHANGED_RE.search(asked):
         aggregate, years = "trend", [years[0] - 1, years[0]]  # against the year the filing
         # prints beside it
     elif years:

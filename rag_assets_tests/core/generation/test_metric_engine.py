@@ -154,6 +154,13 @@ def test_definitions_as_questions_write_them(body: str, year: int, formula: str 
      {"months": 3, "quarter": 2}),
     ("What is the FY2015 depreciation and amortization (D&A from cash flow statement) % "
      "margin for AMD?", "da_margin", [2015], "value", {}),
+    # the change itself asked of one year: against the year before
+    ("By how much did Acme's net cash provided by operating activities increase in FY2019, "
+     "and what drove the increase?", "operating_cash_flow", [2018, 2019], "trend",
+     {"direction": "up"}),
+    ("How much did Acme's revenue decline in FY2020?", "revenue", [2019, 2020], "trend",
+     {"direction": "down"}),
+    ("How much revenue did Acme report in FY2020?", "revenue", [2020], "value", {}),
 ])
 def test_financebench_phrasings(question: str, target: str, years: list[int], aggregate: str,
                                 extra: dict) -> None:
