@@ -32,6 +32,7 @@ from rag_assets.core.generation.filer_kinds import FilerKind, filer_kind
 from rag_assets.core.generation.metric_format import (
     format_value,
     period_name,
+    period_of,
     short,
     subject_of,
     when_asked,
@@ -687,15 +688,16 @@ def _trend(question: MetricQuestion, values: dict[int, float], years: Sequence[i
         question.direction or "change")
     if unit == "percent":
         delta = f"{abs(change) * 100:.{question.decimals or 1}f} percentage points"
-    elif unit == "USD":
+    elif unit == "USD":  # no percentage of a base that is not positive: it means nothing
         delta = f"{format_value(abs(change), unit, None, question.scale)} " \
-                f"({abs(change) / abs(first) * 100:.1f}%)" if first else format_value(
+                f"({abs(change) / first * 100:.1f}%)" if first > 0 else format_value(
                     abs(change), unit, None, question.scale)
     else:
         delta = format_value(abs(change), unit, question.decimals)
     shown = [format_value(v, unit, question.decimals, question.scale) for v in (first, last)]
-    sentence = (f"{subject} {title} {went} from {shown[0]} in FY{years[0]} to {shown[1]} in "
-                f"FY{years[-1]}" + (f", by {delta}" if change else "") + f"{quality}.")
+    sentence = (f"{subject} {title} {went} from {shown[0]} in {period_of(question, years[0])} "
+                f"to {shown[1]} in {period_of(question, years[-1])}"
+                + (f", by {delta}" if change else "") + f"{quality}.")
     if question.yes_no and answer is not None:
         sentence = f"{'Yes' if answer else 'No'}. {sentence}"
     return change, sentence

@@ -73,12 +73,29 @@ def subject_of(company: str | None) -> str:
     return f"{company}'" if company.endswith("s") else f"{company}'s"
 
 
+_MONTHS = {3: "three", 6: "six", 9: "nine"}
+
+
+def interim_period(months: int, year: int) -> str:
+    """An interim period by its length and the calendar year it ends in, as the statement's
+    column heading dates it ("three months ended April 30, 2023"): a fiscal year's name
+    would be wrong for a filer whose fiscal year is not the calendar year (Walmart's first
+    quarter of fiscal 2024 ends in April 2023)."""
+    return f"{_MONTHS.get(months, str(months))} months ended in {year}"
+
+
+def period_of(question: MetricQuestion, year: int) -> str:
+    """One period of a trend: "FY2019", or an interim one ("three months ended in 2023")."""
+    return f"FY{year}" if question.months == 12 else f"the {interim_period(question.months, year)}"
+
+
 def when_asked(question: MetricQuestion, years: Sequence[int]) -> str:
-    """The period a headline names: "Q2 2023", "FY2017-FY2019 3-year average", "FY2022"."""
+    """The period a headline names: "Q2 (three months ended in 2023)", "FY2017-FY2019 3-year
+    average", "FY2022"."""
     if question.quarter and years:
-        return f"Q{question.quarter} {years[-1]}"
+        return f"Q{question.quarter} ({interim_period(question.months, years[-1])})"
     if question.months not in (12,) and years:
-        return f"{question.months}-month FY{years[-1]}"
+        return f"{interim_period(question.months, years[-1])}"
     if question.aggregate == "average" and len(years) > 1:
         return f"FY{years[0]}-FY{years[-1]} {len(years)}-year average"
     if question.aggregate == "cagr" and len(years) > 1:

@@ -65,6 +65,34 @@ def test_a_trend_says_which_way_and_by_how_much() -> None:
     assert set(marks) == {"valid"}
 
 
+def test_total_debt_adds_every_debt_line_the_balance_sheet_prints_apart() -> None:
+    # General Mills FY2019 (p.54): notes payable 1,468.7, current portion of long-term debt
+    # 1,396.5, long-term debt 11,624.8 = 14,490.0; FY2018: 1,549.8 + 1,600.1 + 12,668.7
+    answer, marks = _ask("financebench-wide/pdfs/GENERALMILLS_2019_10K.pdf", "general-mills-10k",
+                         2019, "General Mills",
+                         "How did General Mills' debt change in fiscal 2019, and why?")
+    assert answer.headline == (
+        "General Mills' total debt decreased from $15,818.6 million in FY2018 to $14,490 million "
+        "in FY2019, by $1,328.6 million (8.4%).")
+    assert {o.printed for o in answer.operands} == {
+        "1,468.7", "1,396.5", "11,624.8", "1,549.8", "1,600.1", "12,668.7"}
+    assert set(marks) == {"valid"}
+
+
+def test_a_quarter_is_named_by_the_months_it_ends_and_no_percentage_of_a_negative_base() -> None:
+    # Walmart Q1 fiscal 2024 (p.6): operating cash flow 4,633 for the three months ended April
+    # 30, 2023, (3,758) a year earlier; the quarter is not "FY2023"
+    answer, marks = _ask("financebench-bulk/pdfs/WALMART_2024Q1_10Q.pdf", "walmart-10q-q1", 2024,
+                         "Walmart", "By how much did Walmart's net cash provided by operating "
+                         "activities change in Q1 fiscal 2024 (three months ended April 30, "
+                         "2023), and why?")
+    assert answer.headline == (
+        "Walmart's cash flow from operating activities increased from -$3,758 million in the "
+        "three months ended in 2022 to $4,633 million in the three months ended in 2023, by "
+        "$8,391 million.")
+    assert set(marks) == {"valid"}
+
+
 def test_a_judgment_states_its_rule() -> None:
     # 3M 2018: total current assets 13,709, total current liabilities 7,244
     answer, marks = _ask("sec-10k/3M_2018_10K.pdf", "3m-10k", 2018, "3M",
@@ -86,7 +114,8 @@ def test_a_bank_has_no_gross_margin_from_its_own_facts() -> None:
     answer, marks = _ask("financebench-wide/pdfs/JPMORGAN_2022Q2_10Q.pdf", "jpmorgan-10q-q2",
                          2022, "JPMorgan Chase", "What was JPMorgan's total net revenue in Q2 "
                          "2022?")
-    assert answer.headline == "JPMorgan Chase's Q2 2022 revenue is $30,715 million."
+    assert answer.headline == ("JPMorgan Chase's Q2 (three months ended in 2022) revenue is "
+                               "$30,715 million.")
     assert set(marks) == {"valid"}
 
 
