@@ -33,7 +33,7 @@ RAW_PAGE_COLUMNS = [
 # written with it, by the same step): raised with every change to it. A partition written with
 # an older layout is stale: the nightly reingest_schedule ingests it again, and no reader
 # guesses at it meanwhile (``StaleTable``).
-RAW_PAGES_SCHEMA = 2
+RAW_PAGES_SCHEMA = 3
 FOOTNOTE_COLUMNS = [
     "document", "year", "footnote_id", "marker", "style", "status", "text", "page_index", "line",
     "also_defined_on", "spans", "cited_pages", "citing_sentences", "cites", "source_sha256",

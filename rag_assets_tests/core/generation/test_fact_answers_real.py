@@ -79,6 +79,18 @@ def test_total_debt_adds_every_debt_line_the_balance_sheet_prints_apart() -> Non
     assert set(marks) == {"valid"}
 
 
+def test_long_term_debt_includes_its_current_portion_both_cited() -> None:
+    # Kraft Heinz FY2021 (p.55): current portion of long-term debt 740 + long-term debt 21,061
+    # = 21,801 (us-gaap:LongTermDebt); FY2020: 230 + 28,070 = 28,300
+    answer, marks = _ask("financebench-bulk/pdfs/KRAFTHEINZ_2021_10K.pdf", "kraft-heinz-10k", 2021,
+                         "Kraft Heinz", "How did Kraft Heinz's long-term debt change in FY2021?")
+    assert answer.headline == (
+        "Kraft Heinz's long-term debt (including the current portion) decreased from $28,300 "
+        "million in FY2020 to $21,801 million in FY2021, by $6,499 million (23.0%).")
+    assert {o.printed for o in answer.operands} == {"740", "21,061", "230", "28,070"}
+    assert set(marks) == {"valid"}
+
+
 def test_a_quarter_is_named_by_the_months_it_ends_and_no_percentage_of_a_negative_base() -> None:
     # Walmart Q1 fiscal 2024 (p.6): operating cash flow 4,633 for the three months ended April
     # 30, 2023, (3,758) a year earlier; the quarter is not "FY2023"
