@@ -124,7 +124,11 @@ def _run_worker(serialized_args: str, serialized_origin: str) -> None:
             _run_in_subprocess(
                 serialized_args,
                 recon_job,
-                multiprocessing.Event(),  # termination comes as SIGINT (see terminate)
+                # termination comes as SIGINT (see terminate). The event never leaves this
+                # process, so its semaphores are unnamed ("fork" context): in the forkserver's
+                # context each is named and registered with the resource tracker, which on Ctrl-C
+                # of `make ui` reported one per run as "leaked" (already unlinked)
+                multiprocessing.get_context("fork").Event(),
                 subprocess_status_handler=status,
                 run_event_handler=lambda _: None,
             )
