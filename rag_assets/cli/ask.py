@@ -55,10 +55,12 @@ class UnknownPartition(Exception):
 def cmd_ask(args: argparse.Namespace) -> int:
     """Answer one question; the answer, its sources and their verification marks. Exit 2, in
     one line, for a store fault or an unknown ``--document`` / ``--year``."""
+    from rag_assets.core.warehouse.tables import StaleTable
+
     try:
         answerer = _answerer(args)
         result = answerer.ask(args.question, args.document, args.year)
-    except StoreFault as fault:
+    except (StoreFault, StaleTable) as fault:  # a stale partition: what to run, in one line
         print(f"cannot answer: {fault}", file=sys.stderr)
         return 2
     except UnknownPartition as unknown:

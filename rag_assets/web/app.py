@@ -233,7 +233,12 @@ class Site:
     def answer(self, question: str, document: str | None, year: int | None) -> HTMLResponse:
         """The answer's view under the question box, then the answer appended to
         ``answer_audit`` (a note on the page when it could not be)."""
-        result = self.engine.ask(question, document, year)
+        from rag_assets.core.warehouse.tables import StaleTable
+
+        try:
+            result = self.engine.ask(question, document, year)
+        except StaleTable as stale:  # a partition to ingest again: the one line, 503
+            return self.page("fault.html.j2", 503, fault=str(stale))
         view = self.view_of(result)
         note = ask_cli.record_answer(self.data_dir, result, document, year) or ""
         return self.answer_page(result, view, question, document, year, note)

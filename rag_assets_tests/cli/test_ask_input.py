@@ -97,6 +97,22 @@ def test_control_characters_are_asked_as_spaces(warehouse_only, capsys, monkeypa
     assert asked == ["What [31m was 3M's revenue?"]
 
 
+def test_a_stale_partition_is_one_line_that_says_to_ingest_it_again(warehouse_only, capsys,
+                                                                    monkeypatch) -> None:
+    import rag_assets.cli.ask as ask
+    from rag_assets.core.warehouse.tables import StaleTable
+
+    class Stale:
+        def ask(self, *args):
+            raise StaleTable("raw_pages of 3m-10k 2018 written with an older layout (this "
+                             "version reads layout 3): ingest it again")
+
+    monkeypatch.setattr(ask, "_answerer", lambda args: Stale())
+    line = refused(capsys, ["What was 3M's revenue?", "--data-dir", str(warehouse_only)])
+    assert line.startswith("cannot answer: raw_pages of 3m-10k 2018 written with an older")
+    assert line.endswith("ingest it again")
+
+
 def test_an_unknown_year_names_the_documents_years(warehouse_only, capsys) -> None:
     line = refused(capsys, ["What was 3M's revenue?", "--document", "3m-10k", "--year", "99999",
                             "--data-dir", str(warehouse_only)])

@@ -41,6 +41,7 @@ from rag_assets.core.llm.client import ChatModel
 from rag_assets.core.question.question import Question
 from rag_assets.core.retrieval.retriever import Retriever, Scope
 from rag_assets.core.text.question_input import checked_question
+from rag_assets.core.warehouse.tables import StaleTable
 
 __all__ = ["AnswerConfig", "Answerer", "Part", "PartAnswer", "audit_record", "route_failed"]
 LOG = logging.getLogger(__name__)
@@ -125,6 +126,8 @@ class Answerer:
             return None
         try:
             return self.facts.answer(question, routed, document, year)
+        except StaleTable:  # the store must be rebuilt: the caller says so, no route's failure
+            raise
         except Exception as error:  # one place for the facts route
             events.append(route_failed("facts", error))
             return None
@@ -138,6 +141,8 @@ class Answerer:
         try:
             found = self.quotes.answer_part(Part(question=question, scope=computed.part.scope),
                                             self.config.k)
+        except StaleTable:
+            raise
         except Exception as error:  # the computed answer stands; the failure is an event
             computed.events.append(route_failed("quote", error))
             return []
@@ -163,6 +168,8 @@ class Answerer:
                           years=[int(year)] if year else None, how="asked")
         try:
             return self.quotes.answer(question, asked, routed, self.companies)
+        except StaleTable:
+            raise
         except Exception as error:  # one place for the quote route
             event = route_failed("quote", error)
             return QAResult(question=question.text, answer=f"{ABSTENTION} ({event.detail})",

@@ -144,6 +144,19 @@ def test_a_comparison_across_companies_cites_each_company(corpus: Corpus) -> Non
     assert {s.document for s in result.sources_used} == cited  # only cited sources are listed
 
 
+def test_a_stale_partition_is_said_not_abstained_on(corpus: Corpus) -> None:
+    """A partition written with an older layout is not a route's failure, and the documents are
+    not blamed: the error that says to ingest it again reaches the caller (the CLI prints it)."""
+    from rag_assets.core.warehouse.tables import StaleTable
+
+    def stale(document: str, year: int) -> list:
+        raise StaleTable(f"raw_pages of {document} {year} written with an older layout")
+
+    answerer = Answerer(Retriever(corpus.store, corpus.embedder), corpus.pages, facts=stale)
+    with pytest.raises(StaleTable, match="older layout"):
+        answerer.ask("What was Northwind's net sales in fiscal 2024?")
+
+
 def test_a_question_needing_two_sources_retries_with_more_chunks(corpus: Corpus) -> None:
     answerer = Answerer(Retriever(corpus.store, corpus.embedder), corpus.pages,
                         config=AnswerConfig(k=1, candidates=1))
