@@ -22,7 +22,8 @@ with one implementation per engine: :func:`insert_frame`, :func:`create_table_on
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -171,16 +172,11 @@ def read_whole_table(database: str | Path, table: str, empty: pd.DataFrame,
     The roll-ups read their input this way instead of through the IO manager, which would hand
     them only the upstream partitions the launching instance knows or the run selected.
     """
-    con = _read_only(database)
-    if con is None:
-        return empty
-    try:
-        if table not in table_names(con, schema):
+    with _table_reader(database, table, schema) as con:
+        if con is None:
             return empty
         frame: pd.DataFrame = con.execute(f"select * from {schema}.{table}").df()
         return frame
-    finally:
-        con.close()
 
 
 def _read_only(database: str | Path) -> WarehouseConnection | None:
@@ -191,25 +187,35 @@ def _read_only(database: str | Path) -> WarehouseConnection | None:
     return connect_warehouse(database, read_only=True)
 
 
+@contextmanager
+def _table_reader(database: str | Path, table: str,
+                  schema: str) -> Iterator[WarehouseConnection | None]:
+    """A read-only connection while ``schema.<table>`` exists, closed afterwards; None when the
+    database or the table does not (every reader below answers that with nothing)."""
+    con = _read_only(database)
+    if con is None:
+        yield None
+        return
+    try:
+        yield con if table in table_names(con, schema) else None
+    finally:
+        con.close()
+
+
 def read_partition_rows(database: str | Path, table: str, document: str, year: int,
                         columns: Sequence[str] | None = None,
                         schema: str = WAREHOUSE_SCHEMA) -> pd.DataFrame:
     """The rows of one partition of ``schema.<table>`` (``columns``, or all), read-only with a
     ``WHERE``: what one question needs, whatever else the warehouse holds. An empty frame when
     the database, the table or the partition does not exist."""
-    con = _read_only(database)
-    if con is None:
-        return pd.DataFrame(columns=list(columns or []))
-    try:
-        if table not in table_names(con, schema):
+    with _table_reader(database, table, schema) as con:
+        if con is None:
             return pd.DataFrame(columns=list(columns or []))
         selected = ", ".join(f'"{c}"' for c in columns) if columns else "*"
         frame: pd.DataFrame = con.execute(
             f"select {selected} from {schema}.{table} where document = ? and year = ?",
             [document, int(year)]).df()
         return frame
-    finally:
-        con.close()
 
 
 def read_rows(database: str | Path, table: str, *, where: Mapping[str, object] | None = None,
@@ -219,11 +225,8 @@ def read_rows(database: str | Path, table: str, *, where: Mapping[str, object] |
     ``newest_by``, at most ``limit``: one query, so a page showing the last answers, or one
     answer, costs what it shows, not the whole audit log. None when the database or the table
     does not exist; no row when a column of ``where`` does not (a table from before it)."""
-    con = _read_only(database)
-    if con is None:
-        return None
-    try:
-        if table not in table_names(con, schema):
+    with _table_reader(database, table, schema) as con:
+        if con is None:
             return None
         wanted = dict(where or {})
         columns = [str(r[0]) for r in con.execute(
@@ -240,21 +243,14 @@ def read_rows(database: str | Path, table: str, *, where: Mapping[str, object] |
             query += f" limit {int(limit)}"
         frame: pd.DataFrame = con.execute(query, list(wanted.values())).df()
         return frame
-    finally:
-        con.close()
 
 
 def read_partitions(database: str | Path, table: str,
                     schema: str = WAREHOUSE_SCHEMA) -> list[tuple[str, int]] | None:
     """The (document, year) partitions ``schema.<table>`` holds, sorted (one ``DISTINCT``, not
     the rows); None when the database or the table does not exist."""
-    con = _read_only(database)
-    if con is None:
-        return None
-    try:
-        if table not in table_names(con, schema):
+    with _table_reader(database, table, schema) as con:
+        if con is None:
             return None
         rows = con.execute(f"select distinct document, year from {schema}.{table}").fetchall()
         return sorted((str(d), int(y)) for d, y in rows)
-    finally:
-        con.close()
