@@ -157,7 +157,7 @@ def _table_facts(document: str, year: int, table: StatementTable) -> Iterable[St
                 fiscal_year=column.year,
                 months=column.months, value=value * (table.scale if unit == "USD" else 1.0),
                 unit=unit, scale=table.scale if unit == "USD" else 1.0, printed=printed,
-                page=table.page, quote=row.quote, column=c, row=r,
+                page=table.page, quote=row.quote, column=c, row=table.first_row + r,
                 total=row.total,
             )
 

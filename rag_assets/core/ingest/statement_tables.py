@@ -74,6 +74,8 @@ class StatementTable(BaseModel):
     scale: float = 1.0
     columns: list[Column]
     rows: list[StatementRow]
+    first_row: int = Field(default=0, description="the position of its first row among the "
+                           "page's statement rows (a block below another on the page)")
 
     def unit_of(self, label: str, group: str = "") -> str:
         """What a row counts: per-share amounts and share counts are not dollars."""
@@ -217,8 +219,7 @@ def _table_rows(rows: Sequence[Sequence[str]]) -> Iterable[_Printed]:
         cells = [c.strip() for c in row]
         label = cells[0] if cells else ""
         quote = " ".join(c for c in cells if c)
-        packed = split_row_line(label)[1] or any(
-            sum(_is_figure(t) for t in _tokens(c)) > 1 for c in cells[1:])
+        packed = split_row_line(label)[1] or any(_packed_cell(c) for c in cells[1:])
         if packed:  # figures in the label's cell, or two in one cell (Lockheed 2022)
             label, figures = split_row_line(quote)
             yield _Printed(label=label, cells=figures, quote=quote, from_table=True)
@@ -230,6 +231,16 @@ def _table_rows(rows: Sequence[Sequence[str]]) -> Iterable[_Printed]:
             figures = [p for p in parts if not p.endswith("%")]
             values.append(figures[0] if figures else cell)
         yield _Printed(label=label, cells=values, quote=quote, from_table=True)
+
+
+def _packed_cell(cell: str) -> bool:
+    """A cell holding two columns' figures (Lockheed 2022: "1,234 1,100"): two amounts, or two
+    shares and no amount. One amount with its share of the total beside it ("$ 3,226,773
+    100.0%", Ulta's releases) is one column's cell: its figure is the amount."""
+    figures = [t for t in _tokens(cell) if _is_figure(t)]
+    shares = sum(t.endswith("%") for t in figures)
+    amounts = len(figures) - shares
+    return amounts > 1 or (amounts == 0 and shares > 1)
 
 
 def _printed_rows(page: Page, statement: StatementKind | None = None) -> list[_Printed]:
@@ -421,9 +432,45 @@ def _headings_elsewhere(printed: Sequence[_Printed], width: int) -> list[Column]
     return None
 
 
-def read_table(page: Page, statement: StatementKind) -> StatementTable | None:
-    """The statement printed on one page, or None when it holds no row of figures."""
+def read_tables(page: Page, statement: StatementKind) -> list[StatementTable]:
+    """The statement's tables printed on one page: one, or one per block when the page stacks
+    blocks of other periods, each under its own duration caption (Ulta's Q4 release: "13 Weeks
+    Ended" over the quarter, "52 Weeks Ended" over the year, each with its date headings)."""
     printed = _printed_rows(page, statement)
+    tables: list[StatementTable] = []
+    for block in _stacked_blocks(printed):
+        if (table := _read_block(page, statement, block)) is not None:
+            table.first_row = sum(len(t.rows) for t in tables)
+            tables.append(table)
+    return tables
+
+
+def read_table(page: Page, statement: StatementKind) -> StatementTable | None:
+    """The statement printed on one page (its first block), or None when it holds no row of
+    figures."""
+    return next(iter(read_tables(page, statement)), None)
+
+
+def _stacked_blocks(printed: list[_Printed]) -> list[list[_Printed]]:
+    """The page's rows cut where a duration caption ("52 Weeks Ended") heads rows of figures
+    again after rows of figures: each block is read with its own headings."""
+    cuts, last_data = [0], None
+    for i, row in enumerate(printed):
+        if _is_data(row):
+            last_data = i
+            continue
+        text = " ".join([row.label, *row.cells])
+        if last_data is not None and last_data >= cuts[-1] and any(
+                p.search(text) for p, _ in DURATIONS) and any(
+                _is_data(r) for r in printed[i + 1:]):
+            cuts.append(last_data + 1)
+            last_data = None
+    return [printed[a:b] for a, b in zip(cuts, [*cuts[1:], len(printed)], strict=True)]
+
+
+def _read_block(page: Page, statement: StatementKind,
+                printed: list[_Printed]) -> StatementTable | None:
+    """One block of a statement's page: its headings, columns and rows."""
     data_positions = [i for i, r in enumerate(printed) if _is_data(r)]
     if not data_positions:
         return None
@@ -548,20 +595,25 @@ def read_statement_tables(
             if not prints_no_word(page_lines(page)):  # a blank page between two is no break
                 previous = None
             continue
-        table = read_table(page, kind)
-        if table is None:
-            continue
-        if previous is not None and previous.statement == kind:
-            if not table.units:
-                table.units, table.scale = previous.units, previous.scale
-            if len(table.columns) == len(previous.columns) and (
-                    all(c.year is None for c in table.columns)
-                    or ([c.year for c in table.columns] == [c.year for c in previous.columns]
-                        and all(c.months is None for c in table.columns))):
-                table.columns = previous.columns  # its durations too (Lockheed 2023 Q2)
-        out.append(table)
-        previous = table
+        for table in read_tables(page, kind):
+            _continue_from(previous, table)
+            out.append(table)
+            previous = table
     return out
+
+
+def _continue_from(previous: StatementTable | None, table: StatementTable) -> None:
+    """A continuation page without its own units line or headings takes them from the table
+    before it (a balance sheet over two pages)."""
+    if previous is None or previous.statement != table.statement:
+        return
+    if not table.units:
+        table.units, table.scale = previous.units, previous.scale
+    if len(table.columns) == len(previous.columns) and (
+            all(c.year is None for c in table.columns)
+            or ([c.year for c in table.columns] == [c.year for c in previous.columns]
+                and all(c.months is None for c in table.columns))):
+        table.columns = previous.columns  # its durations too (Lockheed 2023 Q2)
 
 
 _BLOCK_TOTAL_RE = re.compile(r"^\s*total\b", re.I)

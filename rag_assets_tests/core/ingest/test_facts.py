@@ -87,6 +87,21 @@ def test_key_facts_and_identities_on_real_filings(path: str) -> None:
     assert checks and share_holding(checks) >= 0.95, [c for c in checks if not c.holds]
 
 
+@needs_corpora
+def test_a_page_of_stacked_blocks_reads_each_under_its_own_duration() -> None:
+    """Ulta's Q4 release (p.6) prints the quarter under "13 Weeks Ended" and the year under
+    "52 Weeks Ended", each cell an amount with its share of net sales ("$ 3,226,773 100.0%"):
+    each block's columns are its own, and the share is no column."""
+    _, facts = _filing("financebench-wide/pdfs/ULTABEAUTY_2023Q4_EARNINGS.pdf")
+    expected = {(2023, 3): 3_226_773e3, (2022, 3): 2_729_388e3,
+                (2023, 12): 10_208_580e3, (2022, 12): 8_630_889e3}
+    for (year, months), value in expected.items():
+        assert _value(facts, "revenue", year, months).value == pytest.approx(value)
+    assert _value(facts, "operating_income", 2023, 12).value == pytest.approx(1_638_610e3)
+    income = [f for f in facts if f.statement == "income_statement" and f.page == 5]
+    assert len({(f.row, f.column) for f in income}) == len(income)  # one fact per cell
+
+
 def test_labels_map_to_concepts_by_statement() -> None:
     assert concept_of("Total net revenue", "income_statement")[0] == "revenue"
     assert concept_of("Cost of products sold", "income_statement")[0] == "cost_of_revenue"
