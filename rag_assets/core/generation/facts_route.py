@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.claims import keep_verified, model_claims, model_reply
 from rag_assets.core.generation.compose import Part, PartAnswer
+from rag_assets.core.generation.fiscal_names import fiscal_name_shift, in_fiscal_names
 from rag_assets.core.generation.metric_engine import MetricAnswer, answer_metric
 from rag_assets.core.generation.metric_questions import parse_question
 from rag_assets.core.generation.page_texts import PageTexts
@@ -25,6 +26,7 @@ from rag_assets.core.llm.client import ChatModel
 from rag_assets.core.llm.prompts import render
 from rag_assets.core.question.question import Question
 from rag_assets.core.retrieval.retriever import Scope
+from rag_assets.core.text.periods import period_end_years
 
 if TYPE_CHECKING:
     from rag_assets.core.ingest.facts import StatementFact
@@ -43,6 +45,23 @@ class FactsRoute:
     company: Callable[[str], str | None]  # what an answer calls a document's company
     chat: ChatModel | None = None
     citation_threshold: float = 0.5
+    _shifts: dict[tuple[str, int], int] = field(default_factory=dict)
+
+    def named_facts(self, question: Question, document: str, year: int
+                    ) -> tuple[list[StatementFact], int]:
+        """The partition's facts with its columns' years as the filer names its fiscal periods
+        (:mod:`fiscal_names`; read once per partition), and the years they moved by; as
+        printed when the question dates its period itself ("three months ended April 30,
+        2023" names a column's own year)."""
+        facts = self.facts(document, year)
+        if not facts or period_end_years(question.text):
+            return list(facts), 0
+        key = (document, year)
+        if key not in self._shifts:
+            text = " ".join(self.pages.get(document, year, p) or ""
+                            for p in self.pages.pages_of(document, year))
+            self._shifts[key] = fiscal_name_shift(facts, text)
+        return in_fiscal_names(facts, self._shifts[key]), self._shifts[key]
 
     def partitions(self, parsed_years: Sequence[int], routed: Scope, document: str | None,
                    year: int | None) -> list[tuple[str, int]]:
@@ -70,11 +89,11 @@ class FactsRoute:
             return None
         missing: MetricAnswer | None = None
         for doc, y in self.partitions(parsed.years, routed, document, year):
-            facts = self.facts(doc, y)
+            facts, shift = self.named_facts(question, doc, y)
             if not facts:
                 continue
-            computed = answer_metric(parsed, facts, self.company(doc),
-                                     self.pages.get(doc, y, 0) or "")
+            computed = answer_metric(parsed.model_copy(update={"end_year_shift": shift}), facts,
+                                     self.company(doc), self.pages.get(doc, y, 0) or "")
             if computed.status in ("unavailable", "missing"):
                 # another filing of the company may print it; else the quotes may answer,
                 # and the first operand missing is said after them

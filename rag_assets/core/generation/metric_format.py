@@ -86,16 +86,18 @@ def interim_period(months: int, year: int) -> str:
 
 def period_of(question: MetricQuestion, year: int) -> str:
     """One period of a trend: "FY2019", or an interim one ("three months ended in 2023")."""
-    return f"FY{year}" if question.months == 12 else f"the {interim_period(question.months, year)}"
+    return f"FY{year}" if question.months == 12 else \
+        f"the {interim_period(question.months, year + question.end_year_shift)}"
 
 
 def when_asked(question: MetricQuestion, years: Sequence[int]) -> str:
     """The period a headline names: "Q2 (three months ended in 2023)", "FY2017-FY2019 3-year
     average", "FY2022"."""
+    end = years[-1] + question.end_year_shift if years else 0
     if question.quarter and years:
-        return f"Q{question.quarter} ({interim_period(question.months, years[-1])})"
+        return f"Q{question.quarter} ({interim_period(question.months, end)})"
     if question.months not in (12,) and years:
-        return f"{interim_period(question.months, years[-1])}"
+        return interim_period(question.months, end)
     if question.aggregate == "average" and len(years) > 1:
         return f"FY{years[0]}-FY{years[-1]} {len(years)}-year average"
     if question.aggregate == "cagr" and len(years) > 1:

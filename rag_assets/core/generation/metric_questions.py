@@ -135,6 +135,8 @@ class MetricQuestion(BaseModel):
         default_factory=dict, description="metrics the question itself defines (a name the "
         "vocabulary lacks, as 'operating cash flow ratio'), by key: their title as written")
     asks: str | None = Field(default=None, description="the term a judgment asks about")
+    end_year_shift: int = Field(default=0, description="years between a fiscal period's name "
+                                "and the year its columns end in (the filer's naming)")
 
     @property
     def stated(self) -> str | None:

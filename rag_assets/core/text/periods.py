@@ -7,6 +7,9 @@ weeks ended") and of the dates and periods a table's headings write ("December 3
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
+
+from rag_assets.core.text.figures import DECIMALS, INTEGER
 
 QUARTER_WORDS = ("first", "second", "third", "fourth")
 QUARTER_RES = (
@@ -149,3 +152,34 @@ def period_end_years(text: str) -> list[int]:
     column prints for that period, whatever fiscal year a company calls it (Walmart's "Q1
     fiscal 2024" is the three months ended April 30, 2023)."""
     return [int(m["year"]) for m in _PERIOD_END_RE.finditer(text)]
+
+
+# "$8.6 billion in fiscal 2021", "$650.0 million in the fourth quarter of fiscal 2021": an amount
+# a filing's prose gives for a period it calls by its fiscal name
+_AMOUNT_IN_FISCAL_RE = re.compile(
+    rf"\$\s?(?P<amount>{INTEGER})(?P<decimals>{DECIMALS})?\s*(?P<scale>million|billion)?\b"
+    r"[^.$]{0,40}?\bin\s+(?:the\s+(?P<quarter>first|second|third|fourth)\s+quarter\s+of\s+)?"
+    r"fiscal\s+(?:year\s+)?(?P<year>(?:19|20)\d\d)\b", re.IGNORECASE)
+_SCALES = {"million": 1e6, "billion": 1e9}
+
+
+class NamedAmount(NamedTuple):
+    """An amount the prose gives for a fiscal period, with the rounding it was printed to."""
+
+    value: float
+    tolerance: float
+    fiscal_name: int
+    months: int
+
+
+def amounts_by_fiscal_name(text: str) -> list[NamedAmount]:
+    """The amounts ``text`` gives "in fiscal N" (a year) or "in the fourth quarter of fiscal N"
+    (a quarter), each with half a unit of its last printed digit as its tolerance."""
+    out = []
+    for m in _AMOUNT_IN_FISCAL_RE.finditer(text):
+        scale = _SCALES.get((m["scale"] or "").lower(), 1.0)
+        decimals = len(m["decimals"]) - 1 if m["decimals"] else 0
+        value = float(m["amount"].replace(",", "") + (m["decimals"] or "")) * scale
+        out.append(NamedAmount(value, 0.5 * 10 ** -decimals * scale, int(m["year"]),
+                               3 if m["quarter"] else 12))
+    return out

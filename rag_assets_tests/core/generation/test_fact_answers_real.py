@@ -9,12 +9,15 @@ from pathlib import Path
 import pytest
 
 from rag_assets.core.generation.citations import verify_claims
+from rag_assets.core.generation.facts_route import FactsRoute
+from rag_assets.core.generation.fiscal_names import fiscal_name_shift
 from rag_assets.core.generation.metric_engine import answer_metric
 from rag_assets.core.generation.metric_questions import MetricQuestion, parse_question
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.ingest.facts import StatementFact, read_facts
 from rag_assets.core.ingest.pages import Page
 from rag_assets.core.question.question import read_question
+from rag_assets.core.retrieval.retriever import Scope
 from rag_assets_tests.real_filings import real_filing
 
 
@@ -103,6 +106,43 @@ def test_a_quarter_is_named_by_the_months_it_ends_and_no_percentage_of_a_negativ
         "three months ended in 2022 to $4,633 million in the three months ended in 2023, by "
         "$8,391 million.")
     assert set(marks) == {"valid"}
+
+
+@pytest.mark.parametrize(("path", "document", "year", "shift"), [
+    ("financebench-wide/pdfs/ULTABEAUTY_2023Q4_EARNINGS.pdf", "ulta-beauty-earnings-q4", 2023, 1),
+    ("financebench-bulk/pdfs/ULTABEAUTY_2023Q2_EARNINGS.pdf", "ulta-beauty-earnings-q2", 2023, 0),
+    ("financebench-bulk/pdfs/WALMART_2024Q1_10Q.pdf", "walmart-10q-q1", 2024, 0),
+    ("financebench-wide/pdfs/COSTCO_2021_10K.pdf", "costco-10k", 2021, 0),
+])
+def test_a_filer_s_fiscal_names_are_read_from_its_own_prose(path: str, document: str,
+                                                            year: int, shift: int) -> None:
+    """Ulta's Q4 release gives "$8.6 billion in fiscal 2021" for the year its columns print as
+    ended January 29, 2022: its fiscal years are named a year before they end. Its Q2, Walmart
+    (fiscal 2024 ends January 31, 2024) and Costco name them by the year they end."""
+    pages, facts = _filing(path, document, year)
+    text = " ".join(PageTexts.from_pages(document, year, pages).get(document, year, p) or ""
+                    for p in range(len(pages)))
+    assert fiscal_name_shift(facts, text) == shift
+
+
+def test_a_retailer_is_asked_in_its_own_fiscal_names() -> None:
+    # Ulta's Q4 fiscal 2022 release (p.6, "52 Weeks Ended January 28, 2023 / January 29,
+    # 2022"): operating income 1,638,610 of net sales 10,208,580 (16.1%) against 1,297,492 of
+    # 8,630,889 (15.0%); fiscal 2022 is the year ended January 28, 2023
+    path, document, year = ("financebench-wide/pdfs/ULTABEAUTY_2023Q4_EARNINGS.pdf",
+                            "ulta-beauty-earnings-q4", 2023)
+    pages, facts = _filing(path, document, year)
+    route = FactsRoute(facts=lambda d, y: facts, pages=PageTexts.from_pages(document, year, pages),
+                       held_years=lambda d: [year], company=lambda d: "Ulta Beauty")
+    question = read_question("Does Ulta Beauty have an improving operating margin profile as of "
+                             "fiscal 2022?")
+    found = route.answer(question, Scope.partition(document, year))
+    assert found is not None and found[0] is not None
+    computed = found[1]
+    assert computed.headline.startswith("Yes. Ulta Beauty's operating margin increased from "
+                                        "15.0% in FY2021 to 16.1% in FY2022"), computed.headline
+    assert {o.printed for o in computed.operands} == {
+        "1,638,610", "$10,208,580", "1,297,492", "$8,630,889"}
 
 
 def test_a_judgment_states_its_rule() -> None:

@@ -1,0 +1,46 @@
+"""A filer's fiscal-year names against the years its statements' columns end in.
+
+Most filers call a fiscal year by the calendar year it ends in (Walmart's fiscal 2023 ended
+January 31, 2023). Retailers whose 52/53-week year ends in late January or early February often
+call it by the year it began: Ulta Beauty's fiscal 2022 ended January 28, 2023, and its
+release's columns print 2023. A question asks in the filer's names ("fiscal 2022"), so the
+statement facts are relabelled to them before the metric engine reads them.
+
+The filing says which naming it uses where its prose gives an amount for a fiscal period that
+its statements print ("$8.6 billion in fiscal 2021" beside a column of 8,630,889 ended January
+29, 2022): each amount that matches the columns of one year only is a vote for the gap between
+the name and that year. A gap of one year needs two votes and more than the gap of none;
+otherwise the columns' years stand. The votes are per filing: a retailer's first three quarters
+end in the year they are named for, its fourth quarter and its year in the next.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from rag_assets.core.ingest.facts import StatementFact
+from rag_assets.core.text.periods import amounts_by_fiscal_name
+
+LEAST_VOTES = 2
+
+
+def fiscal_name_shift(facts: Sequence[StatementFact], text: str) -> int:
+    """How many years a fiscal period's name lags the year its columns end in: 1 when the
+    filing's prose names its statements' amounts that way, else 0."""
+    votes: Counter[int] = Counter()
+    for amount in amounts_by_fiscal_name(text):
+        years = {f.fiscal_year for f in facts
+                 if f.fiscal_year and f.unit == "USD" and f.months == amount.months
+                 and abs(abs(f.value) - amount.value) <= amount.tolerance}
+        if len(years) == 1 and (gap := years.pop() - amount.fiscal_name) in (0, 1):
+            votes[gap] += 1
+    return 1 if votes[1] >= LEAST_VOTES and votes[1] > votes[0] else 0
+
+
+def in_fiscal_names(facts: Sequence[StatementFact], shift: int) -> list[StatementFact]:
+    """The facts with each column's year given as the filer names its fiscal periods."""
+    if not shift:
+        return list(facts)
+    return [f.model_copy(update={"fiscal_year": f.fiscal_year - shift})
+            if f.fiscal_year else f for f in facts]
