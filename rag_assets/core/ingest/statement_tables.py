@@ -296,8 +296,8 @@ def _width(rows: Sequence[_Printed], header: str = "") -> int:
     if _positional_years(header, common) is not None:
         return common  # years beside change columns: the rows print both
     named = len(_years_in(header))
-    if named in counts and counts[named] >= 2:
-        return named
+    if named in counts and (counts[named] >= 2 or counts[named] == max(counts.values())):
+        return named  # a tie goes to the headings (a row garbled at a page's foot is no column)
     return max(counts, key=lambda n: (counts[n], n))
 
 
@@ -436,13 +436,28 @@ def read_tables(page: Page, statement: StatementKind) -> list[StatementTable]:
     """The statement's tables printed on one page: one, or one per block when the page stacks
     blocks of other periods, each under its own duration caption (Ulta's Q4 release: "13 Weeks
     Ended" over the quarter, "52 Weeks Ended" over the year, each with its date headings)."""
-    printed = _printed_rows(page, statement)
     tables: list[StatementTable] = []
-    for block in _stacked_blocks(printed):
-        if (table := _read_block(page, statement, block)) is not None:
-            table.first_row = sum(len(t.rows) for t in tables)
-            tables.append(table)
+    for kind, rows in _by_title(_printed_rows(page, statement), statement):
+        for block in _stacked_blocks(rows):
+            if (table := _read_block(page, kind, block)) is not None:
+                table.first_row = sum(len(t.rows) for t in tables)
+                tables.append(table)
     return tables
+
+
+def _by_title(printed: list[_Printed], statement: StatementKind
+              ) -> list[tuple[StatementKind, list[_Printed]]]:
+    """The page's rows cut where another statement's title follows rows of figures (Costco's Q3
+    release: the balance sheet opens under the income statement), each part with its kind."""
+    parts: list[tuple[StatementKind, list[_Printed]]] = [(statement, [])]
+    for row in printed:
+        kind = None if row.cells else statement_title(row.quote)
+        current, rows = parts[-1]
+        if kind in PERIOD_STATEMENTS and kind != current and any(_is_data(r) for r in rows):
+            parts.append((kind, [row]))
+        else:
+            rows.append(row)
+    return parts
 
 
 def read_table(page: Page, statement: StatementKind) -> StatementTable | None:

@@ -520,8 +520,16 @@ def classify_pages(pages_lines: Sequence[Sequence[str]]) -> list[StatementKind |
             segment_pages = 0
         out.append(kind)
         if not prints_no_word(lines):
-            printed = kind
+            printed = _last_titled(lines, kind) if kind in PRIMARY_STATEMENTS else kind
     return _titled_below_the_top(pages_lines, out)
+
+
+def _last_titled(lines: Sequence[str], kind: StatementKind | None) -> StatementKind | None:
+    """The statement a page runs on into the next: the last one titled on it (Costco's Q3
+    release prints its income statement, then the top of its balance sheet, on one page; the
+    next page carries on the balance sheet), else the page's own."""
+    titled = [k for k in (statement_title(line) for line in lines) if k in PRIMARY_STATEMENTS]
+    return titled[-1] if titled else kind
 
 
 def prints_no_word(lines: Sequence[str]) -> bool:

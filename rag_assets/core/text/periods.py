@@ -36,11 +36,12 @@ MONTH_RE = re.compile(
 # be printed: weeks in words too (Foot Locker's "Thirteen weeks ended / Thirty-nine weeks
 # ended"); "Quarters Ended" over a quarter's columns (Lockheed's 2023 Q2 release)
 DURATIONS: tuple[tuple[re.Pattern[str], int], ...] = (
-    (re.compile(r"\b(?:three|3)\s+months?\b|\b(?:1[34]|thirteen|fourteen)\s+weeks\b|"
+    (re.compile(r"\b(?:three|3)\s+months?\b|\b(?:1[234]|twelve|thirteen|fourteen)\s+weeks\b|"
                 r"\bquarters?\s+ended\b|\b(?:first|second|third|fourth)-quarter\b", re.I), 3),
-    (re.compile(r"\b(?:six|6)\s+months?\b|\b(?:2[67]|twenty-(?:six|seven))\s+weeks\b",
+    (re.compile(r"\b(?:six|6)\s+months?\b|\b(?:2[4-7]|twenty-(?:four|six|seven))\s+weeks\b",
                 re.I), 6),
-    (re.compile(r"\b(?:nine|9)\s+months?\b|\b(?:39|40|thirty-nine|forty)\s+weeks\b", re.I),
+    (re.compile(r"\b(?:nine|9)\s+months?\b|\b(?:36|39|40|thirty-six|thirty-nine|forty)\s+weeks\b",
+                re.I),
      9),
     (re.compile(r"\b(?:twelve|12)\s+months?\b|\b(?:5[23]|fifty-(?:two|three))\s+weeks\b|"
                 r"\byears?\s+ended\b|\bfiscal\s+years?\b|\byear\s+ending\b", re.I), 12),

@@ -145,6 +145,22 @@ def test_a_retailer_is_asked_in_its_own_fiscal_names() -> None:
         "1,638,610", "$10,208,580", "1,297,492", "$8,630,889"}
 
 
+def test_a_release_page_that_opens_the_balance_sheet_under_the_income_statement() -> None:
+    # Costco's Q3 fiscal 2023 release: p.3 prints the income statement ("12 Weeks Ended / 36
+    # Weeks Ended"), then the top of the balance sheet (cash 12,493); p.4 carries it on
+    # (short-term investments 1,215, receivables 2,502, current liabilities 31,708):
+    # (12,493 + 1,215 + 2,502) / 31,708 = 0.51
+    answer, marks = _ask("financebench-bulk/pdfs/COSTCO_2023Q3_EARNINGS.pdf",
+                         "costco-earnings-q3", 2023, "Costco",
+                         "Does Costco have a reasonably healthy liquidity profile based on its "
+                         "quick ratio at the end of Q3 FY2023 (May 7, 2023)?")
+    assert answer.status == "answered"
+    assert answer.headline.startswith("No. Costco's"), answer.headline
+    assert "quick ratio is 0.51" in answer.headline
+    assert {o.printed for o in answer.operands} >= {"$12,493", "1,215", "2,502", "31,708"}
+    assert set(marks) == {"valid"}
+
+
 def test_a_judgment_states_its_rule() -> None:
     # 3M 2018: total current assets 13,709, total current liabilities 7,244
     answer, marks = _ask("sec-10k/3M_2018_10K.pdf", "3m-10k", 2018, "3M",
