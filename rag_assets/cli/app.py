@@ -39,7 +39,6 @@ from rag_assets.cli.commands import cmd_backfill, cmd_demo, cmd_report, cmd_samp
 from rag_assets.cli.ingest import cmd_ingest
 
 DEFAULT_CORPORA = Path("../shared/corpora")
-STOP_GRACE_SECONDS = 6.0  # after SIGINT/SIGTERM, the run is canceled from outside at the latest
 # onnxruntime 1.30's native module overflows its stack while importing when the process's command
 # line (/proc/self/cmdline) passes 32 KiB (a recursion over it: SIGSEGV, no message; reproduced
 # with `python -c "import onnxruntime" <32,518 characters>`), whatever the command does with its
@@ -251,8 +250,10 @@ def run() -> None:
 
     SIGINT and SIGTERM stop the command (``rag_assets.runtime.processes.STOP``): the run in progress
     ends CANCELED with its pool slots freed, one line says so, the exit code is 128 + the
-    signal's number; a command still running ``STOP_GRACE_SECONDS`` after the signal (a step in a
-    long call that cannot be interrupted) cancels its run from the watchdog thread and exits."""
+    signal's number; a command still running ``runtime.stop_grace_seconds`` after the signal (a
+    step in a long call that cannot be interrupted) cancels its run from the watchdog thread and
+    exits."""
+    from rag_assets.core.settings import Settings
     from rag_assets.runtime.processes import STOP
 
     if (length := command_line_bytes()) > MAX_COMMAND_LINE_BYTES:
@@ -262,10 +263,11 @@ def run() -> None:
         os._exit(2)
 
     def too_late(signum: int) -> None:
-        _stopped(signum, f" (still running {STOP_GRACE_SECONDS:.0f} s later)")
+        _stopped(signum, f" (still running {grace:.0f} s later)")
 
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    STOP.install(grace=STOP_GRACE_SECONDS, on_deadline=too_late)
+    grace = Settings().runtime.stop_grace_seconds
+    STOP.install(grace=grace, on_deadline=too_late)
     try:
         code = main()
         sys.stdout.flush()

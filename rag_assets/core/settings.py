@@ -203,6 +203,10 @@ class RuntimeSettings(BaseModel):
         "$XDG_CACHE_HOME/rag-assets/onnx, else ~/.cache/rag-assets/onnx")
     ui_host: str = Field(default="127.0.0.1", description="where make ui serves the Dagster UI")
     ui_port: int = Field(default=3000, ge=1, le=65535, description="the Dagster UI's port")
+    stop_grace_seconds: float = Field(
+        default=6.0, gt=0, description="after Ctrl-C or SIGTERM, how long a CLI command's run "
+        "may take to end itself before the command cancels it from outside and exits (a step "
+        "in a long call that cannot be interrupted)")
 
     @property
     def onnx_folder(self) -> Path:

@@ -44,6 +44,7 @@ SHORT_VALUES: dict[str, tuple[str, object]] = {
     "RAG_ASSETS_ONNX_DIR": ("/srv/onnx", "/srv/onnx"),
     "RAG_ASSETS_UI_HOST": ("0.0.0.0", "0.0.0.0"),
     "RAG_ASSETS_UI_PORT": ("3300", 3300),
+    "RAG_ASSETS_STOP_GRACE_SECONDS": ("30", 30.0),
 }
 
 

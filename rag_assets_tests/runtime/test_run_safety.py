@@ -75,12 +75,14 @@ def new_home(tmp_path: Path, name: str = "home") -> Path:
 class Command:
     """``rag-assets ARGS`` in a process group of its own, output to files."""
 
-    def __init__(self, tmp_path: Path, home: Path, name: str, *args: str) -> None:
+    def __init__(self, tmp_path: Path, home: Path, name: str, *args: str,
+                 env: dict[str, str] | None = None) -> None:
         self.out, self.err = tmp_path / f"{name}.out", tmp_path / f"{name}.err"
         with self.out.open("wb") as out, self.err.open("wb") as err:
             self.process = subprocess.Popen(  # noqa: S603 - our own CLI
                 [sys.executable, "-m", "rag_assets.cli", *args], cwd=REPO,
-                env=environment(home), stdout=out, stderr=err, start_new_session=True)
+                env={**environment(home), **(env or {})}, stdout=out, stderr=err,
+                start_new_session=True)
 
     @property
     def pid(self) -> int:
@@ -107,9 +109,9 @@ class Command:
 
 
 def ingest(tmp_path: Path, home: Path, report: Path, name: str,
-           document: str = PARTITION[0]) -> Command:
+           document: str = PARTITION[0], env: dict[str, str] | None = None) -> Command:
     return Command(tmp_path, home, name, "ingest", str(report), "--document", document,
-                   "--year", str(PARTITION[1]), "--data-dir", str(tmp_path / "data"))
+                   "--year", str(PARTITION[1]), "--data-dir", str(tmp_path / "data"), env=env)
 
 
 def wait_until(predicate: Callable[[], object], timeout: float, what: str,
@@ -317,21 +319,24 @@ def test_sigterm_stops_a_command_waiting_for_a_pool_slot(tmp_path, report, insta
 
 
 def test_sigint_stops_a_command_in_the_middle_of_a_step(tmp_path, report, instance_of):
+    """The run ends itself on Ctrl-C, canceled by the step's own interruption: the watchdog is
+    given more time than a loaded machine takes (on two busy cores the step took over 6 s to
+    stop), so which of the two ended the run never depends on the machine's speed."""
     home = new_home(tmp_path)
     instance = instance_of(home)
-    command = ingest(tmp_path, home, report, "interrupted")
+    command = ingest(tmp_path, home, report, "interrupted",
+                     env={"RAG_ASSETS_STOP_GRACE_SECONDS": "120"})
     try:
         run = wait_until(lambda: cli_run(instance), 60, "a run recorded", command)
         # the ingest step: reading, chunking and the GX suites, holding the duckdb_writer slot
         wait_until(lambda: step_started(instance, run.run_id, "ingest_report"), 60,
                    "ingest_report started", command)
-        signalled = time.monotonic()
         os.kill(command.pid, signal.SIGINT)
-        assert command.wait(10.0) == 128 + signal.SIGINT
-        assert time.monotonic() - signalled < 5.0  # not the watchdog (6 s)
+        assert command.wait(150.0) == 128 + signal.SIGINT
     finally:
         command.kill()
-    assert_canceled_by_the_run(instance, run.run_id, "SIGINT")
+    assert_canceled_by_the_run(instance, run.run_id, "SIGINT")  # not from outside
+    assert "still running" not in command.stdout()  # the watchdog said nothing
     assert command.stdout().splitlines()[-1].startswith(
         f"stopped by SIGINT: run {run.run_id[:8]} ")
     assert "Traceback" not in command.stderr()
