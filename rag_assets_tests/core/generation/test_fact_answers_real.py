@@ -45,6 +45,14 @@ def _ask(path: str, document: str, year: int, company: str, question: str):  # n
     return answer, marks
 
 
+def _answered(path: str, document: str, year: int, company: str, question: str):  # noqa: ANN202
+    """The computed answer, asserted answered with every citation valid."""
+    answer, marks = _ask(path, document, year, company, question)
+    assert answer.status == "answered", answer.headline
+    assert marks and set(marks) == {"valid"}
+    return answer
+
+
 def test_a_metric_opens_with_the_result_and_cites_every_operand() -> None:
     # Nike FY2019: cost of sales 21,643 (p.52), inventories 5,622 and 5,261 (p.54)
     answer, marks = _ask("financebench-wide/pdfs/NIKE_2019_10K.pdf", "nike-10k", 2019, "Nike",
@@ -54,18 +62,6 @@ def test_a_metric_opens_with_the_result_and_cites_every_operand() -> None:
     assert answer.value == pytest.approx(21_643 / ((5_622 + 5_261) / 2))
     assert {o.printed for o in answer.operands} == {"21,643", "5,622", "5,261"}
     assert marks and set(marks) == {"valid"}
-
-
-def test_a_trend_says_which_way_and_by_how_much() -> None:
-    # Lockheed Martin: operating profit 9,123 / net sales 67,044 (2021) against 8,644 / 65,398
-    answer, marks = _ask("financebench-dev/pdfs/LOCKHEEDMARTIN_2021_10K.pdf",
-                         "lockheed-martin-10k", 2021, "Lockheed Martin",
-                         "Did Lockheed Martin's operating margin improve between FY2020 and "
-                         "FY2021?")
-    assert answer.status == "answered"
-    assert answer.headline.startswith("Yes"), answer.headline
-    assert "13.6%" in answer.headline and "13.2%" in answer.headline
-    assert set(marks) == {"valid"}
 
 
 def test_total_debt_adds_every_debt_line_the_balance_sheet_prints_apart() -> None:
@@ -145,20 +141,31 @@ def test_a_retailer_is_asked_in_its_own_fiscal_names() -> None:
         "1,638,610", "$10,208,580", "1,297,492", "$8,630,889"}
 
 
-def test_a_release_page_that_opens_the_balance_sheet_under_the_income_statement() -> None:
+@pytest.mark.parametrize(("filing", "question", "opening", "printed"), [
+    # Lockheed Martin: operating profit 9,123 / net sales 67,044 (2021) against 8,644 / 65,398
+    (("financebench-dev/pdfs/LOCKHEEDMARTIN_2021_10K.pdf", "lockheed-martin-10k", 2021,
+      "Lockheed Martin"),
+     "Did Lockheed Martin's operating margin improve between FY2020 and FY2021?",
+     "Yes. Lockheed Martin's operating margin increased from 13.2% in FY2020 to 13.6% in FY2021",
+     {"9,123", "8,644"}),
     # Costco's Q3 fiscal 2023 release: p.3 prints the income statement ("12 Weeks Ended / 36
     # Weeks Ended"), then the top of the balance sheet (cash 12,493); p.4 carries it on
     # (short-term investments 1,215, receivables 2,502, current liabilities 31,708):
-    # (12,493 + 1,215 + 2,502) / 31,708 = 0.51
-    answer, marks = _ask("financebench-bulk/pdfs/COSTCO_2023Q3_EARNINGS.pdf",
-                         "costco-earnings-q3", 2023, "Costco",
-                         "Does Costco have a reasonably healthy liquidity profile based on its "
-                         "quick ratio at the end of Q3 FY2023 (May 7, 2023)?")
-    assert answer.status == "answered"
-    assert answer.headline.startswith("No. Costco's"), answer.headline
-    assert "quick ratio is 0.51" in answer.headline
-    assert {o.printed for o in answer.operands} >= {"$12,493", "1,215", "2,502", "31,708"}
-    assert set(marks) == {"valid"}
+    # (12,493 + 1,215 + 2,502) / 31,708 = 0.51; the balance sheet opened under the income
+    # statement is read as one
+    (("financebench-bulk/pdfs/COSTCO_2023Q3_EARNINGS.pdf", "costco-earnings-q3", 2023,
+      "Costco"),
+     "Does Costco have a reasonably healthy liquidity profile based on its quick ratio at the "
+     "end of Q3 FY2023 (May 7, 2023)?",
+     "No. Costco's Q3 (three months ended in 2023) quick ratio is 0.51",
+     {"$12,493", "1,215", "2,502", "31,708"}),
+])
+def test_a_trend_or_a_judgment_opens_with_its_answer(filing: tuple[str, str, int, str],
+                                                     question: str, opening: str,
+                                                     printed: set[str]) -> None:
+    answer = _answered(*filing, question)
+    assert answer.headline.startswith(opening), answer.headline
+    assert printed <= {o.printed for o in answer.operands}
 
 
 def test_a_judgment_states_its_rule() -> None:
