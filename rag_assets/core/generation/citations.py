@@ -40,7 +40,7 @@ from rag_assets.core.generation.page_texts import (
 )
 from rag_assets.core.generation.records import CitationMark, Claim, SourceCitation
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
-from rag_assets.core.text.figures import DECIMALS, INTEGER
+from rag_assets.core.text.figures import DECIMALS, INTEGER, SCALE_WORDS
 
 WINDOW_CHARS = 400  # normalized characters either side of a quote that still count as its context
 REFERENCE_WINDOW_LINES = 4  # lines either side of a quote where a mention of an Article counts
@@ -55,7 +55,6 @@ _VALUE_RE = re.compile(
     rf"(?P<int>{INTEGER})(?P<dec>{DECIMALS})?(?!\w|[.,]\d|-[^\W\d_])"
     r"\s*(?P<pct>%|percent\b)?\s*(?P<scale>thousand|million|billion|trillion)?\b"
 )
-_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 _WORD_RE = re.compile(r"[^\W\d_]{3,}")
 _MORE_STOP_WORDS = frozenset({"per", "cent", "percent", "year", "years", "company"})
 
@@ -131,7 +130,7 @@ def _figures(normalized: str) -> list[_Figure]:
         digits = m["int"].replace(",", "")
         decimals = len(m["dec"]) - 1 if m["dec"] else 0
         value = float(digits + (m["dec"] or ""))
-        scale = _SCALES.get(m["scale"] or "", 1.0)
+        scale = SCALE_WORDS.get(m["scale"] or "", 1.0)
         year_like = ("," not in m["int"] and not decimals and not m["pct"] and scale == 1
                      and 1900 <= value <= 2100)
         out.append(_Figure(value, decimals, scale, year_like))

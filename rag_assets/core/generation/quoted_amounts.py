@@ -23,12 +23,10 @@ from dataclasses import dataclass
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
-from rag_assets.core.text.figures import DECIMALS, INTEGER
+from rag_assets.core.text.figures import DECIMALS, INTEGER, MONEY_RE, SCALE_WORDS
 from rag_assets.core.text.periods import listed_months
 
-_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 _NUMBER = rf"(?:{INTEGER})(?:{DECIMALS})?"  # the one figure grammar (core/text)
-MONEY_RE = re.compile(rf"\$\s?(?P<n>{_NUMBER})(?:\s(?P<scale>thousand|million|billion))?\b")
 SHARES_RE = re.compile(rf"(?<![$\d.,])(?P<n>{_NUMBER})(?:\s(?P<scale>thousand|million|billion))?"
                        r"\s+(?:shares|common shares)\b")
 # "1,849,324 and 3,071,380 shares, respectively": figures listed for periods listed
@@ -58,7 +56,7 @@ class Amount:
 
 
 def _amount(number: str, scale: str | None, printed: str) -> Amount:
-    return Amount(printed=printed, value=float(number.replace(",", "")) * _SCALE.get(
+    return Amount(printed=printed, value=float(number.replace(",", "")) * SCALE_WORDS.get(
         scale or "", 1.0))
 
 
@@ -131,9 +129,9 @@ def _decimals(printed: str) -> int:
 def _scaled(value: float, *operands: Amount) -> str:
     """``value`` in the scale of the first printed operand and at the operands' precision."""
     like = operands[0]
-    scale = next((w for w in _SCALE if like.printed.endswith(w)), "")
+    scale = next((w for w in SCALE_WORDS if like.printed.endswith(w)), "")
     decimals = max(_decimals(a.printed) for a in operands)
-    return f"${value / _SCALE.get(scale, 1.0):,.{decimals}f}{f' {scale}' if scale else ''}"
+    return f"${value / SCALE_WORDS.get(scale, 1.0):,.{decimals}f}{f' {scale}' if scale else ''}"
 
 
 def _difference_or_total(question: Question, unit: EvidenceUnit) -> DirectAnswer | None:

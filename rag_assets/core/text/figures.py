@@ -27,6 +27,11 @@ DECIMALS = r"\.\d+"
 DECIMAL_COMMA = r"\d+,\d{1,2}(?=\s?%)"
 AMOUNT = rf"(?:{DECIMAL_COMMA}|(?:{INTEGER})(?:{DECIMALS})?)"
 CURRENCY = r"[$€£]"
+# an amount of dollars as prose writes it: "$645 million", "$8.6 billion", "$1,849" (groups "n"
+# and "scale"); SCALE_WORDS gives the scale's factor
+SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+MONEY = rf"\$\s?(?P<n>(?:{INTEGER})(?:{DECIMALS})?)(?:\s(?P<scale>thousand|million|billion))?\b"
+MONEY_RE = re.compile(MONEY)
 FIGURE = rf"\(?[-–]?{CURRENCY}?\(?[-–]?{AMOUNT}\)?%?\)?"
 
 # a whole token: "$1,234", "(56)", "12.5%", "$(0.28)", "2028¹" (a note number raised after it)
