@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from rag_assets.core.generation.metric_questions import SCALES, MetricQuestion
 from rag_assets.core.question.vocabulary import Unit
+from rag_assets.core.text.periods import MONTHS_IN_WORDS
 
 
 def wrap(shown: str) -> str:
@@ -73,15 +74,12 @@ def subject_of(company: str | None) -> str:
     return f"{company}'" if company.endswith("s") else f"{company}'s"
 
 
-_MONTHS = {3: "three", 6: "six", 9: "nine"}
-
-
 def interim_period(months: int, year: int) -> str:
     """An interim period by its length and the calendar year it ends in, as the statement's
     column heading dates it ("three months ended April 30, 2023"): a fiscal year's name
     would be wrong for a filer whose fiscal year is not the calendar year (Walmart's first
     quarter of fiscal 2024 ends in April 2023)."""
-    return f"{_MONTHS.get(months, str(months))} months ended in {year}"
+    return f"{MONTHS_IN_WORDS.get(months, str(months))} months ended in {year}"
 
 
 def period_of(question: MetricQuestion, year: int) -> str:

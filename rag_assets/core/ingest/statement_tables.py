@@ -30,7 +30,7 @@ from rag_assets.core.ingest.statements import (
 )
 from rag_assets.core.text.figures import NIL_RE, is_figure, parse_figure
 from rag_assets.core.text.filing_kinds import FORM_OR_PAGE_AT_END_RE
-from rag_assets.core.text.periods import DURATIONS, MONTH_RE
+from rag_assets.core.text.periods import DURATIONS, MONTH_RE, MONTHS_IN_WORDS
 from rag_assets.core.text.years import STATEMENT_YEAR_RE
 
 # the statements whose columns are periods (an equity statement's columns are its components)
@@ -87,7 +87,6 @@ class StatementTable(BaseModel):
         return "USD"
 
 
-MONTHS_IN_WORDS = {3: "three", 6: "six", 9: "nine"}
 
 
 def duration_words(months: int | None) -> str:
@@ -450,13 +449,14 @@ def _by_title(printed: list[_Printed], statement: StatementKind
     """The page's rows cut where another statement's title follows rows of figures (Costco's Q3
     release: the balance sheet opens under the income statement), each part with its kind."""
     parts: list[tuple[StatementKind, list[_Printed]]] = [(statement, [])]
+    figures_in_part = False
     for row in printed:
         kind = None if row.cells else statement_title(row.quote)
-        current, rows = parts[-1]
-        if kind in PERIOD_STATEMENTS and kind != current and any(_is_data(r) for r in rows):
-            parts.append((kind, [row]))
-        else:
-            rows.append(row)
+        if kind in PERIOD_STATEMENTS and kind != parts[-1][0] and figures_in_part:
+            parts.append((kind, []))
+            figures_in_part = False
+        parts[-1][1].append(row)
+        figures_in_part = figures_in_part or _is_data(row)
     return parts
 
 
@@ -469,15 +469,14 @@ def read_table(page: Page, statement: StatementKind) -> StatementTable | None:
 def _stacked_blocks(printed: list[_Printed]) -> list[list[_Printed]]:
     """The page's rows cut where a duration caption ("52 Weeks Ended") heads rows of figures
     again after rows of figures: each block is read with its own headings."""
+    data = [_is_data(row) for row in printed]
+    last_of_all = max((i for i, d in enumerate(data) if d), default=-1)
     cuts, last_data = [0], None
     for i, row in enumerate(printed):
-        if _is_data(row):
+        if data[i]:
             last_data = i
-            continue
-        text = " ".join([row.label, *row.cells])
-        if last_data is not None and last_data >= cuts[-1] and any(
-                p.search(text) for p, _ in DURATIONS) and any(
-                _is_data(r) for r in printed[i + 1:]):
+        elif last_data is not None and i < last_of_all and any(
+                p.search(" ".join([row.label, *row.cells])) for p, _ in DURATIONS):
             cuts.append(last_data + 1)
             last_data = None
     return [printed[a:b] for a, b in zip(cuts, [*cuts[1:], len(printed)], strict=True)]

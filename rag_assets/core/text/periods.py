@@ -9,9 +9,11 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from rag_assets.core.text.figures import DECIMALS, INTEGER
+from rag_assets.core.text.figures import MONEY, SCALE_WORDS
 
 QUARTER_WORDS = ("first", "second", "third", "fourth")
+# a part of a year's length in words, as statements print it ("Three Months Ended")
+MONTHS_IN_WORDS = {3: "three", 6: "six", 9: "nine"}
 QUARTER_RES = (
     re.compile(r"\bq(?P<q>[1-4])\s*'?\s*(?:fy\s*|fiscal\s+)?(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE),
     re.compile(r"\b(?P<y>(?:19|20)\d\d)\s*q(?P<q>[1-4])\b", re.IGNORECASE),
@@ -158,10 +160,8 @@ def period_end_years(text: str) -> list[int]:
 # "$8.6 billion in fiscal 2021", "$650.0 million in the fourth quarter of fiscal 2021": an amount
 # a filing's prose gives for a period it calls by its fiscal name
 _AMOUNT_IN_FISCAL_RE = re.compile(
-    rf"\$\s?(?P<amount>{INTEGER})(?P<decimals>{DECIMALS})?\s*(?P<scale>million|billion)?\b"
-    r"[^.$]{0,40}?\bin\s+(?:the\s+(?P<quarter>first|second|third|fourth)\s+quarter\s+of\s+)?"
-    r"fiscal\s+(?:year\s+)?(?P<year>(?:19|20)\d\d)\b", re.IGNORECASE)
-_SCALES = {"million": 1e6, "billion": 1e9}
+    rf"{MONEY}[^.$]{{0,40}}?\bin\s+(?:the\s+(?P<quarter>first|second|third|fourth)\s+quarter"
+    r"\s+of\s+)?fiscal\s+(?:year\s+)?(?P<year>(?:19|20)\d\d)\b", re.IGNORECASE)
 
 
 class NamedAmount(NamedTuple):
@@ -178,9 +178,9 @@ def amounts_by_fiscal_name(text: str) -> list[NamedAmount]:
     (a quarter), each with half a unit of its last printed digit as its tolerance."""
     out = []
     for m in _AMOUNT_IN_FISCAL_RE.finditer(text):
-        scale = _SCALES.get((m["scale"] or "").lower(), 1.0)
-        decimals = len(m["decimals"]) - 1 if m["decimals"] else 0
-        value = float(m["amount"].replace(",", "") + (m["decimals"] or "")) * scale
+        scale = SCALE_WORDS.get((m["scale"] or "").lower(), 1.0)
+        decimals = len(m["n"].partition(".")[2])
+        value = float(m["n"].replace(",", "")) * scale
         out.append(NamedAmount(value, 0.5 * 10 ** -decimals * scale, int(m["year"]),
                                3 if m["quarter"] else 12))
     return out
