@@ -19,14 +19,13 @@ from rag_assets.core.generation.claims import keep_verified, model_claims, model
 from rag_assets.core.generation.compose import Part, PartAnswer
 from rag_assets.core.generation.fiscal_names import fiscal_name_shift, in_fiscal_names
 from rag_assets.core.generation.metric_engine import MetricAnswer, answer_metric
-from rag_assets.core.generation.metric_questions import parse_question
+from rag_assets.core.generation.metric_questions import MetricQuestion, parse_question
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.generation.records import ABSTENTION, Claim, GuardrailEvent
 from rag_assets.core.llm.client import ChatModel
 from rag_assets.core.llm.prompts import render
 from rag_assets.core.question.question import Question
 from rag_assets.core.retrieval.retriever import Scope
-from rag_assets.core.text.periods import period_end_years
 
 if TYPE_CHECKING:
     from rag_assets.core.ingest.facts import StatementFact
@@ -47,14 +46,14 @@ class FactsRoute:
     citation_threshold: float = 0.5
     _shifts: dict[tuple[str, int], int] = field(default_factory=dict)
 
-    def named_facts(self, question: Question, document: str, year: int
+    def named_facts(self, parsed: MetricQuestion, document: str, year: int
                     ) -> tuple[list[StatementFact], int]:
         """The partition's facts with its columns' years as the filer names its fiscal periods
         (:mod:`fiscal_names`; read once per partition), and the years they moved by; as
         printed when the question dates its period itself ("three months ended April 30,
         2023" names a column's own year)."""
         facts = self.facts(document, year)
-        if not facts or period_end_years(question.text):
+        if not facts or parsed.dated:
             return list(facts), 0
         key = (document, year)
         if key not in self._shifts:
@@ -89,7 +88,7 @@ class FactsRoute:
             return None
         missing: MetricAnswer | None = None
         for doc, y in self.partitions(parsed.years, routed, document, year):
-            facts, shift = self.named_facts(question, doc, y)
+            facts, shift = self.named_facts(parsed, doc, y)
             if not facts:
                 continue
             computed = answer_metric(parsed.model_copy(update={"end_year_shift": shift}), facts,

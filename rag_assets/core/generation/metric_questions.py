@@ -135,6 +135,8 @@ class MetricQuestion(BaseModel):
         default_factory=dict, description="metrics the question itself defines (a name the "
         "vocabulary lacks, as 'operating cash flow ratio'), by key: their title as written")
     asks: str | None = Field(default=None, description="the term a judgment asks about")
+    dated: bool = Field(default=False, description="the years are those of period-end dates "
+                        "the question writes (a column's own year, not a fiscal name)")
     end_year_shift: int = Field(default=0, description="years between a fiscal period's name "
                                 "and the year its columns end in (the filer's naming)")
 
@@ -450,7 +452,8 @@ def parse_question(question: Question) -> MetricQuestion | None:
             b for _, b in definitions)))))
     if quarter_year and not years:
         years = [quarter_year]
-    if (ends := period_end_years(asked)) and not definitions:
+    dated = bool(ends := period_end_years(asked)) and not definitions
+    if dated:
         years = sorted(set(ends))  # the columns print the period's end, not its fiscal name
     formulas, titles, defined = _own_definitions(definitions, target, norm,
                                                   years[-1] if years else None)
@@ -475,7 +478,8 @@ def parse_question(question: Question) -> MetricQuestion | None:
         yes_no=bool(_YES_NO_RE.search(asked.split("?")[0] if "?" in asked else asked)),
         direction=direction if aggregate == "trend" else None, judgment=judgment,
         asks=rules[judgment].asked(norm) if judgment else None,
-        choices=choice[0] if choice else [], pick=choice[1] if choice else None)
+        choices=choice[0] if choice else [], pick=choice[1] if choice else None,
+        dated=dated)
 
 
 def _target(asked: str, judgment: str | None, definitions: list[tuple[str | None, str]]
