@@ -49,7 +49,10 @@ LOG = logging.getLogger(__name__)
 
 def route_failed(route: str, error: Exception) -> GuardrailEvent:
     """A route (the statement facts, the quotes) that raised: its abstention's reason, in one
-    line; the traceback goes to the log, never to the user."""
+    line; the traceback goes to the log, never to the user. A partition to ingest again
+    (``StaleTable``) is no route's failure: it is raised on, for the caller to say so."""
+    if isinstance(error, StaleTable):
+        raise error
     LOG.warning("the %s route failed", route, exc_info=error)
     return GuardrailEvent(name="route_failed",
                           detail=f"{route} route failed: {type(error).__name__}: {error}"[:300])
@@ -126,8 +129,6 @@ class Answerer:
             return None
         try:
             return self.facts.answer(question, routed, document, year)
-        except StaleTable:  # the store must be rebuilt: the caller says so, no route's failure
-            raise
         except Exception as error:  # one place for the facts route
             events.append(route_failed("facts", error))
             return None
@@ -141,8 +142,6 @@ class Answerer:
         try:
             found = self.quotes.answer_part(Part(question=question, scope=computed.part.scope),
                                             self.config.k)
-        except StaleTable:
-            raise
         except Exception as error:  # the computed answer stands; the failure is an event
             computed.events.append(route_failed("quote", error))
             return []
@@ -168,8 +167,6 @@ class Answerer:
                           years=[int(year)] if year else None, how="asked")
         try:
             return self.quotes.answer(question, asked, routed, self.companies)
-        except StaleTable:
-            raise
         except Exception as error:  # one place for the quote route
             event = route_failed("quote", error)
             return QAResult(question=question.text, answer=f"{ABSTENTION} ({event.detail})",
