@@ -1,11 +1,11 @@
 """Partitions: one per filed report, keyed ``<document>|<year>`` (``costco-10k|2021``).
 
-Only pairs that have a report are partitions: a document × year cross product made every pair
-without a filing (``gdpr|2024``) a partition the UI counted as "Missing", like a report not
-built yet, and a backfill of all of them ran (docs/ARCHITECTURE.md, "Partitions", says how the
-two were tried in the UI). The key keeps both values (``partition_of``); runs carry them as tags
-(``run_tags``) so the Runs page filters by document or by year. The key is the string a
-document × year ``MultiPartitionKey`` printed, so an instance's history carries over.
+Only pairs that have a report are partitions: in a document × year cross product every pair
+without a filing (``gdpr|2024``) would be a partition the UI counts as "Missing", like a report
+not built yet, and a backfill of all would run it (docs/ARCHITECTURE.md, "Partitions", says
+why). The key keeps both values (``partition_of``); runs carry them as tags (``run_tags``) so
+the Runs page filters by document or by year. The key is the string a document × year
+``MultiPartitionKey`` prints.
 """
 
 from __future__ import annotations

@@ -126,8 +126,8 @@ def _run_worker(serialized_args: str, serialized_origin: str) -> None:
                 recon_job,
                 # termination comes as SIGINT (see terminate). The event never leaves this
                 # process, so its semaphores are unnamed ("fork" context): in the forkserver's
-                # context each is named and registered with the resource tracker, which on Ctrl-C
-                # of `make ui` reported one per run as "leaked" (already unlinked)
+                # context each would be named and registered with the resource tracker, which
+                # reports it as "leaked" when `make ui` is stopped with Ctrl-C
                 multiprocessing.get_context("fork").Event(),
                 subprocess_status_handler=status,
                 run_event_handler=lambda _: None,
