@@ -460,12 +460,6 @@ def _by_title(printed: list[_Printed], statement: StatementKind
     return parts
 
 
-def read_table(page: Page, statement: StatementKind) -> StatementTable | None:
-    """The statement printed on one page (its first block), or None when it holds no row of
-    figures."""
-    return next(iter(read_tables(page, statement)), None)
-
-
 def _stacked_blocks(printed: list[_Printed]) -> list[list[_Printed]]:
     """The page's rows cut where a duration caption ("52 Weeks Ended") heads rows of figures
     again after rows of figures: each block is read with its own headings."""
