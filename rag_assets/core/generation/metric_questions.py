@@ -135,8 +135,8 @@ class MetricQuestion(BaseModel):
         default_factory=dict, description="metrics the question itself defines (a name the "
         "vocabulary lacks, as 'operating cash flow ratio'), by key: their title as written")
     asks: str | None = Field(default=None, description="the term a judgment asks about")
-    dated: bool = Field(default=False, description="the years are those of period-end dates "
-                        "the question writes (a column's own year, not a fiscal name)")
+    dated: bool = Field(default=False, description="the question writes a period-end date: its "
+                        "years are columns' own years, not fiscal names")
     end_year_shift: int = Field(default=0, description="years between a fiscal period's name "
                                 "and the year its columns end in (the filer's naming)")
 
@@ -452,8 +452,8 @@ def parse_question(question: Question) -> MetricQuestion | None:
             b for _, b in definitions)))))
     if quarter_year and not years:
         years = [quarter_year]
-    dated = bool(ends := period_end_years(asked)) and not definitions
-    if dated:
+    dated = bool(ends := period_end_years(asked))
+    if dated and not definitions:
         years = sorted(set(ends))  # the columns print the period's end, not its fiscal name
     formulas, titles, defined = _own_definitions(definitions, target, norm,
                                                   years[-1] if years else None)
