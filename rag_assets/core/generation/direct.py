@@ -36,6 +36,7 @@ from rag_assets.core.generation.direct_rows import (
     DirectAnswer,
     DirectCues,
     PageRows,
+    Scan,
     first_match,
     heading_has,
     load_cues,
@@ -44,12 +45,12 @@ from rag_assets.core.generation.direct_rows import (
     read_row,
 )
 from rag_assets.core.generation.disclosures import stated_deals
-from rag_assets.core.generation.drivers import Preceding, drivers
+from rag_assets.core.generation.drivers import Adjacent, drivers
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import words
 from rag_assets.core.generation.quoted_amounts import quoted_arithmetic
 from rag_assets.core.generation.superlatives import superlative
-from rag_assets.core.generation.yes_no import Before, Scan, prose_yes_no
+from rag_assets.core.generation.yes_no import Before, prose_yes_no
 from rag_assets.core.question.question import Period, Question
 from rag_assets.core.text.periods import figure_in_period_re
 
@@ -160,19 +161,20 @@ def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: Dire
 
 def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
                   pool: Sequence[EvidenceUnit] = (), page_rows: PageRows | None = None,
-                  cues: DirectCues | None = None, preceding: Preceding | None = None,
-                  before: Before | None = None, scan: Scan | None = None
-                  ) -> DirectAnswer | None:
+                  cues: DirectCues | None = None, preceding: Adjacent | None = None,
+                  before: Before | None = None, scan: Scan | None = None,
+                  following: Adjacent | None = None) -> DirectAnswer | None:
     """The direct first sentence for ``question`` from the units the engine selected (best
     first), a table completed from ``pool`` (the part's other evidence units: a superlative
     compares every row of the table, not only the quoted ones) and from ``page_rows`` (every
     table row of a page, for a table whose blocks retrieval did not all return; ``preceding``
-    the sentence a page prints before a unit, ``before`` the text before it and ``scan`` the
-    filing's sentences a yes or no may be read from), or None."""
+    and ``following`` the sentences a page prints before and after a unit, ``before`` the
+    text before it and ``scan`` the filing's sentences a yes or no may be read from), or
+    None."""
     cues = cues or load_cues()
     if not selected:
         return None
-    return (drivers(question, selected, pool, preceding)
+    return (drivers(question, selected, pool, preceding, scan, following)
             or quoted_arithmetic(question, selected)
             or superlative(question, selected, pool, page_rows, cues)
             or _comparison(question, selected, cues)

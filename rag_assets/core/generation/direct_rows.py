@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Literal
@@ -25,6 +25,8 @@ CUES_PATH = Path(__file__).with_name("direct_cues.json")
 DirectKind = Literal["superlative", "list", "comparison", "cause", "arithmetic", "yes_no"]
 # the table rows a page prints, by (document, year, page): a table read whole from its page
 PageRows = Callable[[str, int, int], list[EvidenceUnit]]
+# the filing's sentences one of the patterns matches, as units: what retrieval did not return
+Scan = Callable[[Sequence[re.Pattern[str]]], Iterable[EvidenceUnit]]
 _CELL_RE = re.compile(r"^(?P<neg>[-−–]|\()?\s*(?P<cur>[$€£])?\s*(?P<neg2>\()?\s*"
                       r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P<pct>\s?%)?\s*\)?$")
 _CELL_MARKER_RE = re.compile(r"\s*(?:\[\w{1,3}\]|\*+|\([a-z]\))\s*$")

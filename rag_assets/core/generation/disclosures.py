@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from rag_assets.core.generation.direct_rows import DirectAnswer
+from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.yes_no import Scan, of_the_period
+from rag_assets.core.generation.yes_no import of_the_period
 from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.years import years_in

@@ -14,30 +14,33 @@ Nothing is written that the sentence does not print.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Sequence
+from functools import cache
 
-from rag_assets.core.generation.direct_rows import DirectAnswer
+from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.extractive import answer_patterns, words
+from rag_assets.core.generation.extractive import ANSWER_TYPES_PATH, answer_patterns, words
 from rag_assets.core.ingest.sections import sections_of
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import load_vocabulary, normalize, terms_in
 from rag_assets.core.text.sentences import split_sentences
 from rag_assets.core.text.years import years_in
 
-# the sentence a page prints before a unit, as a unit of its own (None when not found)
-Preceding = Callable[[EvidenceUnit], EvidenceUnit | None]
+# the sentence a page prints just before (or after) a unit, as a unit of its own (None: not found)
+Adjacent = Callable[[EvidenceUnit], EvidenceUnit | None]
 # words of a "what drove" question that ask, not name the measure
 ASKING_WORDS = frozenset({
     "what", "drove", "drive", "driven", "driving", "driver", "why", "cause", "caused",
     "reason", "explain", "explains", "behind", "led", "contributed", "during", "quarter",
-    "month", "ended", "main", "primary", "key", "factor", "first", "second", "third",
+    "month", "ended", "fiscal", "main", "primary", "key", "factor", "first", "second", "third",
     "fourth", "three", "nine", "twelve", "weeks", "half",
     # the change itself, in any direction: the measure is what changed
     "change", "growth", "grow", "increase", "decrease", "decline", "rise", "fall", "drop",
     "gain", "improvement", "improve", "expansion", "contraction", "higher", "lower",
 })
+ROOT_LETTERS = 6
 MIN_CAUSE_WORDS = 3  # "primarily due to pricing" is a cause; "due to" alone is not
 MDNA_BONUS = 0.5
 YEAR_WEIGHT = 0.25
@@ -72,13 +75,20 @@ ANAPHOR_RE = re.compile(r"^\s*(?:the|this|these|such)\s+(?:increases?|decreases?
                         r"changes?|improvements?|growth|reductions?|rise)\b", re.IGNORECASE)
 
 
+def root(word: str) -> str:
+    """A word's root for matching a measure's words: its first six letters, a plural's "s"
+    dropped first ("revenues" and "revenue" agree; "interest" and "interchange" do not)."""
+    word = word.lower()
+    return (word[:-1] if len(word) > 3 and word.endswith("s") else word)[:ROOT_LETTERS]
+
+
 def measure_roots(question: Question) -> set[str]:
-    """The measure a "what drove" question names, as five-letter roots ("Asia Pacific net
-    revenues" -> {"asia", "pacif", "reven"}): its content words but the asking ones, the
+    """The measure a "what drove" question names, as roots (:func:`root`: "Asia Pacific net
+    revenues" -> {"asia", "pacifi", "revenu"}): its content words but the asking ones, the
     change's own ("growth", "decline") and the company's name (``Question.companies``)."""
-    company = {w[:5] for w in words(" ".join(question.companies))}
-    asking = {w[:5] for w in ASKING_WORDS | MONTHS}
-    return {w[:5] for w in words(question.ranking_text)
+    company = {root(w) for w in words(" ".join(question.companies))}
+    asking = {root(w) for w in ASKING_WORDS | MONTHS}
+    return {root(w) for w in words(question.ranking_text)
             if w.isalpha() and len(w) >= 4} - asking - company
 
 
@@ -92,9 +102,10 @@ def measure_readings(question: Question) -> list[set[str]]:
     norm = normalize(question.ranking_text)
     vocabulary = load_vocabulary()
     for term in terms_in(question.ranking_text):
-        phrase = {w[:5] for w in words(norm[term.start:term.end]) if w.isalpha() and len(w) >= 4}
+        phrase = {root(w) for w in words(norm[term.start:term.end])
+                  if w.isalpha() and len(w) >= 4}
         for item in vocabulary.line_items_of(term.name):
-            item_roots = {w[:5] for w in words(item) if w.isalpha() and len(w) >= 4}
+            item_roots = {root(w) for w in words(item) if w.isalpha() and len(w) >= 4}
             reading = (roots - phrase) | item_roots
             if item_roots & phrase and item_roots != phrase and reading not in readings:
                 readings.append(reading)
@@ -135,7 +146,7 @@ def _splits(unit: EvidenceUnit) -> list[tuple[str, str]]:
 def _share_named(readings: Sequence[set[str]], subject: str) -> float:
     """The best share of a reading of the measure the sentence names before its connective;
     0 below half its roots (or below two of them)."""
-    named = {w[:5] for w in words(subject) if w.isalpha()}
+    named = {root(w) for w in words(subject) if w.isalpha()}
     best = 0.0
     for roots in readings:
         found = len(roots & named)
@@ -155,19 +166,45 @@ def _score(readings: Sequence[set[str]], unit: EvidenceUnit, subject: str,
         return 0.0
     if not CHANGE_RE.search(subject):
         return 0.0  # Item 303 explains a change: "because it is useful to investors" is none
-    other = OTHER_SUBJECT_PENALTY if _names_another_subject(question_words, subject) else 0.0
+    other = OTHER_SUBJECT_PENALTY if (_names_another_subject(question_words, subject)
+                                      or _another_measure(question_words, subject)) else 0.0
     if owners:
         where = f"{subject} {unit.scope}".lower()
         other = -OWNER_BONUS if any(o in where for o in owners) else OTHER_SUBJECT_PENALTY
     return share - other + (MDNA_BONUS if "mdna" in sections_of(unit.scope) else 0.0)
 
 
+@cache
+def _qualifiers() -> tuple[re.Pattern[str], ...]:
+    data = json.loads(ANSWER_TYPES_PATH.read_text(encoding="utf-8"))["types"]["cause"]
+    return tuple(re.compile(p) for p in data["qualifiers"])
+
+
+def _another_measure(question_words: set[str], subject: str) -> bool:
+    """Whether the change is of another measure than the one asked: "Adjusted operating
+    profit" or "Segment operating profit" for a question on operating profit
+    (``answer_types.json``'s qualifiers: non-GAAP and segment measures are others), unless
+    the question says the qualifier too."""
+    lowered = subject.lower()
+    asked = " ".join(sorted(question_words))
+    return any(p.search(lowered) and not p.search(asked) for p in _qualifiers())
+
+
 def _names_another_subject(question_words: set[str], subject: str) -> bool:
     """Whether the change is of something the question does not name: a capitalized name past
     the subject's first word ("Convenience Stores & Foodservice net sales increased") when the
     question asks of the company's."""
-    names = [m.group(0).lower() for m in NAME_RE.finditer(subject) if m.start()]
+    names = [m.group(0).lower() for m in NAME_RE.finditer(subject)
+             if m.start() or _names_the_measure(subject[m.end():], question_words)]
     return any(n not in question_words for n in names if n not in GENERIC_NAMES)
+
+
+def _names_the_measure(after: str, question_words: set[str]) -> bool:
+    """Whether a sentence's first word is followed by the question's measure: the first word
+    of "Pet operating profit decreased" names whose operating profit it is (a segment's)."""
+    following = re.findall(r"[a-z]+", after.lower())[:1]
+    return bool(following) and following[0] in question_words and \
+        following[0] not in GENERIC_NAMES
 
 
 def _previous(units: Sequence[EvidenceUnit]) -> dict[int, EvidenceUnit]:
@@ -218,21 +255,43 @@ def _years_weight(question: Question, subject: str) -> float:
 
 
 def drivers(question: Question, selected: Sequence[EvidenceUnit],
-            pool: Sequence[EvidenceUnit] = (), preceding: Preceding | None = None
+            pool: Sequence[EvidenceUnit] = (), preceding: Adjacent | None = None,
+            scan: Scan | None = None, following: Adjacent | None = None
             ) -> DirectAnswer | None:
     """The causes, first, of the sentence that explains the change the question names, then
     the change as printed; None when the question asks no cause or no sentence found names
     its measure and a cause. ``preceding`` gives the sentence a page prints before a unit,
-    for "The increase ..." whose chunk begins with it."""
+    for "The increase ..." whose chunk begins with it, and ``following`` the one after it:
+    the margin's own change a filing prints after explaining its profit's; ``scan`` the
+    filing's sentences that print a causal connective, each with its page's Item: MD&A
+    explains the change wherever retrieval looked (a sentence retrieval found wins a tie)."""
     if question.expects != "cause" or not measure_roots(question):
         return None
+    best = _best_explained(question, selected, pool or selected, preceding, scan)
+    if best is None:
+        return None
+    _, cited, subject, causes = best
+    change = TRAILING_VERB_RE.sub("", subject.strip(" \t-–—•,;:.")).rstrip(" ,")
+    asked = _asked_change(question, subject, cited[-1], following)
+    if asked is not None:  # "Operating profit decreased 1 percent ...; Operating profit
+        cited, change = [*cited, asked], f"{change}; {asked.text.rstrip(' .')}"  # margin ..."
+    text = f"{causes[0].upper()}{causes[1:]}" + (f"; {change}." if change else ".")
+    return DirectAnswer(kind="cause", units=cited, text=text,
+                        supports="" if len(cited) > 1 else cited[0].text)
+
+
+def _best_explained(question: Question, selected: Sequence[EvidenceUnit],
+                    pool: Sequence[EvidenceUnit], preceding: Adjacent | None,
+                    scan: Scan | None) -> tuple[float, list[EvidenceUnit], str, str] | None:
+    """(score, units cited, what changed, its causes) of the best sentence that explains the
+    measure's change among the selected units, the pool and the filing's scanned ones."""
     roots, owners = measure_readings(question), subjects_named(question)
-    pool = pool or selected
     asked = {w.lower() for w in re.findall(r"[\w&'-]+", question.text)}
     previous = _previous(pool)
     position = {(u.chunk_id, u.quote): i for i, u in enumerate(pool)}
+    scanned = list(scan(answer_patterns("cause"))) if scan is not None else []
     best, best_key = None, None
-    for unit in [*selected, *pool]:
+    for unit in [*selected, *pool, *scanned]:
         at = position.get((unit.chunk_id, unit.quote), len(pool))
         before = previous.get(id(pool[at])) if at < len(pool) else None
         if before is None and preceding is not None and ANAPHOR_RE.match(unit.text):
@@ -243,13 +302,36 @@ def drivers(question: Question, selected: Sequence[EvidenceUnit],
         key = None if found is None else (-found[0], unit.chunk_rank, at)
         if key is not None and (best_key is None or key < best_key):
             best, best_key = found, key
-    if best is None:
+    return best
+
+
+def _asked_change(question: Question, subject: str, unit: EvidenceUnit,
+                  following: Adjacent | None) -> EvidenceUnit | None:
+    """The sentence after the one explaining the change that gives the change of the measure
+    asked itself, when the explained one is its line item ("Operating profit decreased 1
+    percent, primarily driven by ..." then "Operating profit margin of 17.1 percent decreased
+    120 basis points"); None when the subject names the measure asked already."""
+    asked = [measure_roots(question)]
+    if following is None or _share_named(asked, subject) == 1.0:
         return None
-    _, cited, subject, causes = best
-    change = TRAILING_VERB_RE.sub("", subject.strip(" \t-–—•,;:.")).rstrip(" ,")
-    text = f"{causes[0].upper()}{causes[1:]}" + (f"; {change}." if change else ".")
-    return DirectAnswer(kind="cause", units=cited, text=text,
-                        supports="" if len(cited) > 1 else cited[0].text)
+    after = following(unit)
+    if after is None or after.is_row or not CHANGE_RE.search(after.text):
+        return None
+    return after if _share_named(asked, after.text) == 1.0 else None
+
+
+def following_on_page(page_text: str | None, unit: EvidenceUnit) -> EvidenceUnit | None:
+    """The sentence ``page_text`` prints just after ``unit``'s quote, as a unit of the same
+    chunk and page; None when the quote is not found or ends the page."""
+    if not page_text:
+        return None
+    flat, quote = " ".join(page_text.split()), " ".join(unit.quote.split())
+    at = flat.find(quote)
+    sentences = split_sentences(flat[at + len(quote):]) if at >= 0 and quote else []
+    if not sentences:
+        return None
+    return unit.model_copy(update={"quote": sentences[0], "text": sentences[0],
+                                   "footnotes": []})
 
 
 def preceding_on_page(page_text: str | None, unit: EvidenceUnit) -> EvidenceUnit | None:

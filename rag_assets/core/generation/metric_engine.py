@@ -149,6 +149,9 @@ _BINARY: dict[type, tuple[str, Callable[[float, float], float]]] = {
 }
 
 
+HISTORY_YEARS = 2  # years before the compared two a profile gives: a 10-K prints three
+
+
 class Evaluator:
     """Evaluates formulas over one filing's facts, remembering every fact it used and every
     operand it could not find."""
@@ -502,6 +505,11 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
             values[year] = value
             computations.append(f"FY{year}: {evaluator.shown(formula, year)} = "
                                 f"{format_value(value, _base_unit(question, defs), None)}")
+    if question.history and not evaluator.missing:
+        for year, value in _earlier(question, evaluator, formula, years[0]).items():
+            values[year] = value
+            computations.insert(0, f"FY{year}: {evaluator.shown(formula, year)} = "
+                                   f"{format_value(value, _base_unit(question, defs), None)}")
     operands = sorted(evaluator.operands.values(),
                       key=lambda o: (o.fiscal_year, o.statement, o.page, o.concept))
     if evaluator.missing:
@@ -521,6 +529,22 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
     value, headline = found
     return MetricAnswer(question=question, status="answered", value=value, values=values,
                         headline=headline, details=details, operands=operands)
+
+
+def _earlier(question: MetricQuestion, evaluator: Evaluator, formula: str, first: int
+             ) -> dict[int, float]:
+    """The formula in each year before ``first`` the filing prints every operand of (a 10-K's
+    income statement prints three years), latest first until one is missing: a profile is
+    the record over the years the filing gives, not one year's change. A year with an
+    operand missing is tried on a copy, so it never marks the answer incomplete."""
+    found: dict[int, float] = {}
+    for year in range(first - 1, first - HISTORY_YEARS - 1, -1):
+        trial = Evaluator(evaluator.facts, evaluator.months, evaluator.formulas)
+        value = trial.evaluate(formula, year)
+        if value is None or trial.missing:
+            break
+        found[year] = evaluator.evaluate(formula, year) or value
+    return found
 
 
 def _source(question: MetricQuestion, defs: Vocabulary) -> str:
@@ -695,9 +719,13 @@ def _trend(question: MetricQuestion, values: dict[int, float], years: Sequence[i
     else:
         delta = format_value(abs(change), unit, question.decimals)
     shown = [format_value(v, unit, question.decimals, question.scale) for v in (first, last)]
+    earlier = sorted((y for y in values if y < years[0]), reverse=True)
+    after = ", after " + " and ".join(
+        f"{format_value(values[y], unit, question.decimals, question.scale)} in "
+        f"{period_of(question, y)}" for y in earlier) if earlier else ""
     sentence = (f"{subject} {title} {went} from {shown[0]} in {period_of(question, years[0])} "
                 f"to {shown[1]} in {period_of(question, years[-1])}"
-                + (f", by {delta}" if change else "") + f"{quality}.")
+                + (f", by {delta}" if change else "") + f"{quality}{after}.")
     if question.yes_no and answer is not None:
         sentence = f"{'Yes' if answer else 'No'}. {sentence}"
     return change, sentence

@@ -137,6 +137,9 @@ class MetricQuestion(BaseModel):
     asks: str | None = Field(default=None, description="the term a judgment asks about")
     dated: bool = Field(default=False, description="the question writes a period-end date: its "
                         "years are columns' own years, not fiscal names")
+    history: bool = Field(default=False, description="a trend asked as a record over the "
+                          "years (a margin 'profile', 'historically'): every earlier year the "
+                          "filing prints is given too")
     end_year_shift: int = Field(default=0, description="years between a fiscal period's name "
                                 "and the year its columns end in (the filer's naming)")
 
@@ -188,6 +191,10 @@ _HOW_CHANGED_RE = re.compile(
 _YES_NO_RE = re.compile(r"(?:^|[,:;]\s+)(?:does|do|did|has|have|had|is|are|was|were|will|can|"
                         r"could)\b", re.IGNORECASE)
 _AVERAGE_RE = re.compile(r"\baverage\b", re.IGNORECASE)
+# a trend asked as a record over the years, not one year's change: "an improving margin
+# profile", "historically", "over time", "consistently"
+_HISTORY_RE = re.compile(r"\bprofile\b|\bhistor(?:y|ical|ically)\b|\bover (?:time|the years)\b|"
+                         r"\bconsisten(?:t|tly)\b|\btrack record\b", re.IGNORECASE)
 _CAGR_RE = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual\s+growth", re.IGNORECASE)
 _DIRECTIONS: tuple[tuple[Direction, re.Pattern[str]], ...] = (
     ("improve", re.compile(r"\bimprov\w*|\bbetter\b", re.IGNORECASE)),
@@ -479,7 +486,7 @@ def parse_question(question: Question) -> MetricQuestion | None:
         direction=direction if aggregate == "trend" else None, judgment=judgment,
         asks=rules[judgment].asked(norm) if judgment else None,
         choices=choice[0] if choice else [], pick=choice[1] if choice else None,
-        dated=dated)
+        dated=dated, history=aggregate == "trend" and bool(_HISTORY_RE.search(asked)))
 
 
 def _target(asked: str, judgment: str | None, definitions: list[tuple[str | None, str]]

@@ -149,6 +149,7 @@ class _Partition:
     normalized: dict[int, NormalizedPage] = field(default_factory=dict)
     mentions: dict[int, list[Mention]] = field(default_factory=dict)
     labels: dict[int, list[Label]] | None = None
+    items: dict[int, str | None] | None = None
 
     @property
     def pages(self) -> list[int]:
@@ -276,6 +277,24 @@ class PageTexts:
         if part.labels is None:
             part.labels = _outline({p: text.split("\n") for p, text in part.texts.items()})
         return part.labels.get(key[2], [])
+
+    def page_items(self, document: str, year: int) -> dict[int, str | None]:
+        """The Item in force on each stored page of a report ("Item 7.", "Part I, Item 2.",
+        "Item 2.02"; None outside any), read by its form's own numbering
+        (:func:`~rag_assets.core.ingest.sections.items_for_form`) once per partition: where a
+        sentence found outside retrieval stands in the filing."""
+        from rag_assets.core.ingest.sections import items_for_form
+        from rag_assets.core.text.filing_kinds import form_of
+
+        part = self._partition(document, year)
+        if part is None:
+            return {}
+        if part.items is None:
+            pages = part.pages
+            form = form_of(document, part.texts[pages[0]])
+            items = items_for_form([part.texts[p].split("\n") for p in pages], form)
+            part.items = dict(zip(pages, items, strict=True))
+        return part.items
 
     def page_mentions(self, key: PageKey) -> list[Mention]:
         """The Article and Note references a stored page prints, headings marked."""

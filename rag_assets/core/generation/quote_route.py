@@ -29,7 +29,7 @@ from rag_assets.core.generation.claims import (
 from rag_assets.core.generation.compose import Part, PartAnswer, compose, distinct_pages
 from rag_assets.core.generation.direct import direct_answer
 from rag_assets.core.generation.direct_rows import DirectAnswer
-from rag_assets.core.generation.drivers import preceding_on_page
+from rag_assets.core.generation.drivers import following_on_page, preceding_on_page
 from rag_assets.core.generation.evidence import EvidenceUnit, page_table_rows, units_of
 from rag_assets.core.generation.extractive import (
     ScoredUnit,
@@ -197,10 +197,14 @@ class QuoteRoute:
         def preceding(unit: EvidenceUnit) -> EvidenceUnit | None:
             return preceding_on_page(self.pages.get(unit.document, unit.year, unit.page), unit)
 
+        def following(unit: EvidenceUnit) -> EvidenceUnit | None:
+            return following_on_page(self.pages.get(unit.document, unit.year, unit.page), unit)
+
         found = self.outlook(question, selected) or direct_answer(
             question, selected, pool, page_rows, preceding=preceding,
             before=self.text_before,
-            scan=lambda patterns: self.sentences_matching(selected, patterns))
+            scan=lambda patterns: self.sentences_matching(selected, patterns),
+            following=following)
         if found is None:
             return []
         checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
@@ -227,10 +231,12 @@ class QuoteRoute:
                            patterns: Sequence[re.Pattern[str]]) -> Iterator[EvidenceUnit]:
         """Every sentence of the filing of ``units[0]`` that one of ``patterns`` matches, in
         page order, as units: a disclosure printed where retrieval did not look. A page none
-        of the patterns matches is not split."""
+        of the patterns matches is not split; each unit's scope is its page's Item ("Item 7."),
+        the section it stands in."""
         if not units:
             return
         document, year = units[0].document, units[0].year
+        items = self.pages.page_items(document, year)
         for page in self.pages.pages_of(document, year):
             flat = " ".join((self.pages.get(document, year, page) or "").split())
             if not any(p.search(flat) for p in patterns):
@@ -239,7 +245,8 @@ class QuoteRoute:
                 if any(p.search(sentence) for p in patterns):
                     yield EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
                                        year=year, chunk_rank=len(units), page=page,
-                                       located=True, quote=sentence, text=sentence)
+                                       located=True, quote=sentence, text=sentence,
+                                       scope=items.get(page) or "")
 
     def claims_from_model(self, question: str, scored: Sequence[ScoredUnit]
                           ) -> tuple[list[Claim], list[GuardrailEvent]]:

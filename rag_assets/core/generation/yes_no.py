@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from rag_assets.core.generation.direct_rows import DirectAnswer
+from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.intents import IntentEntry, load_intents
 from rag_assets.core.question.question import Question
@@ -27,7 +27,6 @@ from rag_assets.core.text.years import years_in
 # the text a page prints just before a unit (for ``stated_near``), and every sentence of the
 # filing the units are from that any of the patterns may match (read only when needed)
 Before = Callable[[EvidenceUnit], str]
-Scan = Callable[[Sequence[re.Pattern[str]]], Iterable[EvidenceUnit]]
 
 
 def _entries(question: Question) -> list[IntentEntry]:

@@ -3,7 +3,12 @@ the same rule on real filings is ``test_drivers_real.py``)."""
 
 from __future__ import annotations
 
-from rag_assets.core.generation.drivers import drivers, measure_roots, preceding_on_page
+from rag_assets.core.generation.drivers import (
+    drivers,
+    following_on_page,
+    measure_roots,
+    preceding_on_page,
+)
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import read_question
 
@@ -71,7 +76,10 @@ def test_no_cause_asked_or_none_printed_gives_nothing() -> None:
     assert drivers(why, [unit("Operating revenues were $4.2 billion in 2023.")]) is None
     # a cause of another measure is not the answer
     assert drivers(why, [unit("Interest expense rose, primarily due to higher debt.")]) is None
-    assert measure_roots(why) == {"opera", "reven"}
+    assert measure_roots(why) == {"operat", "revenu"}
+    # six letters, a plural's "s" dropped: interest is not interchange, revenues are revenue
+    assert measure_roots(read_question("What drove net interest income growth in 2023?")) == {
+        "intere", "income"}
 
 
 def test_a_change_of_the_company_not_a_segment_nor_a_definition() -> None:
@@ -117,3 +125,49 @@ def test_a_segment_asked_is_explained_by_its_own_sentence() -> None:
                scope=f"{MDNA} | Regulated Businesses")
     found = drivers(question, [other, own])
     assert found is not None and found.text.startswith("Primarily due to authorized rate")
+
+
+def test_an_adjusted_or_segment_measure_is_not_the_one_asked() -> None:
+    # Regulation G: "adjusted operating profit" is another measure than operating profit
+    question = read_question("What drove the change in operating profit in fiscal 2023?")
+    adjusted = unit("Adjusted operating profit increased 8 percent, primarily driven by "
+                    "favorable net price realization and mix.", scope=MDNA)
+    segment = unit("Pet operating profit decreased 5 percent, primarily driven by higher "
+                   "input costs and lower volume.", scope=MDNA)
+    reported = unit("Operating profit decreased 1 percent to $3,434 million, primarily driven "
+                    "by higher input costs and a decrease in volume.", chunk="c2", rank=2,
+                    scope=MDNA)
+    found = drivers(question, [adjusted, segment, reported])
+    assert found is not None and found.units == [reported]
+    asked = read_question("What drove the change in adjusted operating profit in fiscal 2023?")
+    found = drivers(asked, [reported, adjusted])
+    assert found is not None and found.units == [adjusted]
+
+
+def test_a_margin_asked_gets_its_own_change_after_its_line_items() -> None:
+    # MD&A explains operating profit, then prints the margin's change in the next sentence
+    page = ("Operating profit decreased 1 percent to $3,434 million primarily driven by higher "
+            "input costs and higher SG&A expenses. Operating profit margin of 17.1 percent "
+            "decreased 120 basis points. Adjusted operating profit increased 8 percent.")
+    explained = unit("Operating profit decreased 1 percent to $3,434 million primarily driven "
+                     "by higher input costs and higher SG&A expenses.", scope=MDNA)
+    margin = following_on_page(page, explained)
+    assert margin is not None and margin.text.startswith("Operating profit margin of 17.1")
+    question = read_question("What drove the change in operating profit margin in fiscal 2023?")
+    found = drivers(question, [explained], following=lambda u: following_on_page(page, u))
+    assert found is not None and found.units == [explained, margin]
+    assert found.text == ("Primarily driven by higher input costs and higher SG&A expenses; "
+                          "Operating profit decreased 1 percent to $3,434 million; Operating "
+                          "profit margin of 17.1 percent decreased 120 basis points.")
+
+
+def test_the_filing_is_scanned_for_the_sentence_retrieval_missed() -> None:
+    question = read_question("Why did the gross margin decline in the first quarter of 2023?")
+    retrieved = unit("Net sales increased 12.3%, primarily due to increased comparable sales.",
+                     scope=MDNA)
+    printed = unit("As a percentage of net sales, gross profit decreased to 40.0%, primarily "
+                   "due to higher inventory shrink and lower merchandise margins.", chunk="p0",
+                   rank=5)
+    assert drivers(question, [retrieved]) is None
+    found = drivers(question, [retrieved], scan=lambda patterns: iter([printed]))
+    assert found is not None and found.units == [printed]

@@ -48,7 +48,7 @@ def drivers_corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     ("What drove the increase in Coca-Cola's net cash provided by operating activities in "
      "2019?", ["operating income growth", "the acquisition of Costa", "$2,844 million"]),
     ("What drove General Mills' net sales growth in fiscal 2019?",
-     ["the addition of Blue Buffalo", "7 percent increase in net sales"]),
+     ["the addition of Blue Buffalo", "net sales increased 7 percent"]),
     ("What drove JPMorgan's net interest income growth in the second quarter of 2023?",
      ["higher rates", "First Republic acquisition", "up 44%"]),
     ("What drove Ulta Beauty's net sales growth in the first quarter of fiscal 2023?",

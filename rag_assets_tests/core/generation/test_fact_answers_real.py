@@ -281,3 +281,22 @@ def test_metrics_read_as_the_question_and_the_filing_write_them(
     assert headline_has in answer.headline
     assert {o.printed for o in answer.operands} == printed
     assert marks and set(marks) == {"valid"}
+
+
+def test_a_profile_gives_every_year_the_statements_print() -> None:
+    # General Mills FY2019 (p.53 printed, index 52): operating profit / net sales
+    # 2,515.9 / 16,865.2 = 14.9%, 2,419.9 / 15,740.4 = 15.4%, 2,492.1 / 15,619.8 = 16.0%
+    path, document = "financebench-wide/pdfs/GENERALMILLS_2019_10K.pdf", "general-mills-10k"
+    profile = _answered(path, document, 2019, "General Mills",
+                        "Does General Mills have an improving operating margin profile as of "
+                        "fiscal 2019?")
+    assert profile.headline == (
+        "No. General Mills' operating margin decreased from 15.4% in FY2018 to 14.9% in FY2019, "
+        "by 0.5 percentage points (a deterioration: higher is better for operating margin), "
+        "after 16.0% in FY2017.")
+    assert {o.printed for o in profile.operands} >= {"2,492.1", "$15,619.8"}
+    # one year's change asks for the two years alone
+    change = _answered(path, document, 2019, "General Mills",
+                       "Did General Mills' operating margin improve in fiscal 2019?")
+    assert "FY2017" not in change.headline and "2,492.1" not in {
+        o.printed for o in change.operands}

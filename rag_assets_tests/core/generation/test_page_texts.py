@@ -1,0 +1,31 @@
+"""Where a stored page stands in its filing: the Item in force on each page, read once per
+report from the pages themselves by the form's own numbering (real 10-K and 10-Q)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.ingest.sections import sections_of
+from rag_assets_tests.real_filings import CORPORA, real_filing
+
+pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here")
+
+
+@pytest.mark.parametrize(("path", "document", "expected"), [
+    ("financebench-wide/pdfs/GENERALMILLS_2019_10K.pdf", "general-mills-10k",
+     {5: "Item 1. Business", 19: "Item 7. Management's Discussion and Analysis",
+      52: "Item 8. Financial Statements and Supplementary Data"}),
+    # a 10-Q numbers its Items by Part: MD&A is Part I, Item 2
+    ("financebench-bulk/pdfs/AMERICANWATERWORKS_2023Q2_10Q.pdf", "american-water-works-10q-q2",
+     {5: "Part I, Item 1. Financial Statements",
+      40: "Part I, Item 2. Management's Discussion and Analysis"}),
+])
+def test_each_page_knows_its_item(path: str, document: str, expected: dict[int, str]) -> None:
+    pages = PageTexts.from_pages(document, 2023, real_filing(path).pages)
+    items = pages.page_items(document, 2023)
+    assert {page: items[page] for page in expected} == expected
+    assert pages.page_items(document, 2023) is items  # read once per report
+    mdna = [page for page, item in items.items() if item and "mdna" in sections_of(item)]
+    assert 19 in mdna or 40 in mdna
+    assert pages.page_items("absent", 2023) == {}
