@@ -50,7 +50,7 @@ _VALUE_RE = re.compile(
     (?P<number>INTEGER)(?P<decimals>DECIMALS)?
     (?P<close>\))?
     (?P<percent>\s?%|\s?per\s?cent(?:age\s+points?)?\b|\s?percentage\s+points?\b)?
-    (?P<scale>\s?(?:thousand|million|billion|trillion)s?\b|(?:MM|M|B|K|bn|mn)\b)?
+    (?P<scale>\s?(?:thousand|million|billion|trillion)s?\b|(?:MM|M|B|K|bn|mn)\b(?!['’]\w))?
     (?![a-wyz])                                        # not an ordinal or a code: 1st, 3Q
     """
     .replace("INTEGER", INTEGER).replace("DECIMALS", DECIMALS),  # the one figure grammar's
@@ -86,7 +86,8 @@ def figures(text: str) -> list[Figure]:
     currency sign (``$``, ``US$``, ``USD``, ``€``, ``£``), negative with a leading minus or
     between parentheses (``(1,561)``), followed by ``%`` / ``percent`` / ``percentage points``
     and by a scale: ``thousand``, ``million``, ``billion``, ``trillion`` (or ``K``, ``M``,
-    ``MM``, ``mn``, ``B``, ``bn`` glued to the number: ``$1561M``). Digits inside a word
+    ``MM``, ``mn``, ``B``, ``bn`` glued to the number: ``$1561M``; not before a possessive:
+    ``3M's`` is a company). Digits inside a word
     (``FY2021``, ``Q4``) or followed by a letter other than ``x`` (``1st``; ``1.33x`` is a
     figure) are not a figure."""
     out: list[Figure] = []

@@ -7,8 +7,9 @@ Company completed the sale of its New York subsidiary"). ``intent_lexicon.json``
 pattern of that sentence per kind of deal asked (``states``: a sale for "divestitures", an
 acquisition for "acquisitions"), with its source. The sentences are looked for in the evidence
 the engine selected, the part's other evidence, then every page of the filing; a sentence that
-names years but not the one asked is of another period. The first line lists them, numbered,
-as printed (at most ``MAX_DEALS``), each cited; none found, no first line.
+names years but not the one asked is of another period. Each deal is given once, in a sentence
+that prints its price when one does. The first line lists them, numbered, as printed (at most
+``MAX_DEALS``), each cited; none found, no first line.
 """
 
 from __future__ import annotations
@@ -21,21 +22,31 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.yes_no import of_the_period
 from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import Question
+from rag_assets.core.text.figures import MONEY_RE
 from rag_assets.core.text.years import years_in
 
 MAX_DEALS = 4
+MAX_MATTERS = 6  # Item 103 names every material proceeding: a longer list than a period's deals
 MAX_SENTENCE_WORDS = 80  # a sentence longer than this is a paragraph the reader failed to split
+PARTY_RE = re.compile(r"\b[A-Z][\w&.'’-]*")
+# capitalized words that name no party: the filer itself, a heading's words, months
+GENERIC_PARTIES = frozenset({
+    "Company", "Company’s", "Company's", "Corporation", "We", "Our", "The", "In", "As", "On",
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December", "Item", "Note", "Legal", "Proceedings"})
 
 
-def _patterns(question: Question) -> list[re.Pattern[str]]:
-    """The patterns of the sentences that state what the question asks, by the kind asked."""
+def _patterns(question: Question) -> tuple[list[re.Pattern[str]], bool]:
+    """The patterns of the sentences that state what the question asks, by the kind asked,
+    and whether what they state is pending (a lawsuit: no year asked of its sentence)."""
     intents = load_intents().intents
-    out = []
+    out, pending = [], False
     for key in question.intents:
         for statement in intents[key].states:
             if re.search(statement.asked, question.ranking_text, re.IGNORECASE):
                 out.append(re.compile(statement.stated, re.IGNORECASE))
-    return out
+                pending = pending or statement.pending
+    return out, pending
 
 
 def _object_of(rest: str) -> str:
@@ -50,6 +61,14 @@ def _object_of(rest: str) -> str:
     return " ".join(words[:5])
 
 
+def _names_a_party(sentence: str) -> bool:
+    """Whether a sentence on a matter names someone past its first word (a court, an agency,
+    a plaintiff: "Asda", "SEC", "Hedick"): "the date on which the petition commencing the
+    lawsuit was filed" describes the list to come and names no matter."""
+    return any(m.group(0) not in GENERIC_PARTIES for m in PARTY_RE.finditer(sentence)
+               if m.start())
+
+
 def _in_period(question: Question, sentence: str) -> bool:
     """The sentence names a year asked (a deal of the period), or the question asks none, and
     no period of another length (:func:`yes_no.of_the_period`)."""
@@ -57,13 +76,36 @@ def _in_period(question: Question, sentence: str) -> bool:
     return named and of_the_period(question, sentence)
 
 
+def _one_per_deal(question: Question, patterns: Sequence[re.Pattern[str]],
+                  candidates: Iterable[EvidenceUnit], pending: bool = False
+                  ) -> dict[str, EvidenceUnit]:
+    """Each deal of the period once (at most ``MAX_DEALS``, ``MAX_MATTERS`` of pending matters,
+    in the order first stated), in the
+    sentence that states it with its price when one does: the note prints "for $608 million
+    in cash" where MD&A's overview names the sale alone."""
+    best: dict[str, tuple[str, EvidenceUnit]] = {}
+    for unit in candidates:
+        text = " ".join(unit.text.split())
+        match = next((m for p in patterns if (m := p.search(text))), None)
+        if (match is None or unit.is_row or len(text.split()) > MAX_SENTENCE_WORDS
+                or not (_names_a_party(text) if pending else _in_period(question, text))):
+            continue
+        deal = _object_of(text[match.end():])
+        if deal not in best and len(best) == (MAX_MATTERS if pending else MAX_DEALS):
+            continue
+        if deal not in best or (MONEY_RE.search(text) and not MONEY_RE.search(best[deal][0])):
+            best[deal] = (text, unit)
+    return {text: unit for text, unit in best.values()}
+
+
 def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
                  pool: Sequence[EvidenceUnit] = (), scan: Scan | None = None
                  ) -> DirectAnswer | None:
-    """The period's deals, each in the sentence that states it, numbered; or None."""
+    """The period's deals (or the matters pending: lawsuits), each in the sentence that states
+    it, numbered; or None."""
     if question.expects != "names":
         return None
-    patterns = _patterns(question)
+    patterns, pending = _patterns(question)
     if not patterns:
         return None
 
@@ -73,21 +115,7 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
         if scan is not None:
             yield from scan(patterns)
 
-    found: dict[str, EvidenceUnit] = {}
-    deals: set[str] = set()
-    for unit in candidates():
-        text = " ".join(unit.text.split())
-        match = next((m for p in patterns if (m := p.search(text))), None)
-        if (match is None or unit.is_row or len(text.split()) > MAX_SENTENCE_WORDS
-                or not _in_period(question, text)):
-            continue
-        deal = _object_of(text[match.end():])
-        if deal in deals:  # the same deal stated again (the note, MD&A, Item 9A)
-            continue
-        deals.add(deal)
-        found[text] = unit
-        if len(found) == MAX_DEALS:
-            break
+    found = _one_per_deal(question, patterns, candidates(), pending)
     if not found:
         return None
     listed = "; ".join(f"({n}) {text.rstrip('.')}" for n, text in enumerate(found, start=1))

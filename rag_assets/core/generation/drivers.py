@@ -33,7 +33,8 @@ Adjacent = Callable[[EvidenceUnit], EvidenceUnit | None]
 # words of a "what drove" question that ask, not name the measure
 ASKING_WORDS = frozenset({
     "what", "drove", "drive", "driven", "driving", "driver", "why", "cause", "caused",
-    "reason", "explain", "explains", "behind", "led", "contributed", "during", "quarter",
+    "reason", "explain", "explains", "explanation", "behind", "led", "contributed",
+    "contributors", "accounted", "responsible", "during", "quarter",
     "month", "ended", "fiscal", "main", "primary", "key", "factor", "first", "second", "third",
     "fourth", "three", "nine", "twelve", "weeks", "half",
     # the change itself, in any direction: the measure is what changed

@@ -30,6 +30,9 @@ class Statement(BaseModel):
 
     asked: str
     stated: str
+    pending: bool = Field(default=False, description="what the sentence states stands at the "
+                          "filing's date (a lawsuit pending), not an event of the year asked: "
+                          "no year is required of it")
 
 
 class IntentEntry(BaseModel):

@@ -35,8 +35,11 @@ Period = tuple[str | None, str]  # (quarter "Q2" or None, year "2023")
 _YES_NO_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:does|do|did|has|have|had|is|are|was|were|"
                         r"will|can|could|should|would)\b")
 _CAUSE_RE = re.compile(r"\b(?:why|drove|drive[sn]?|driving|drivers?|due to|reasons?|"
-                       r"caused?|explains?)\b")
-_NAME_FIRST_RE = re.compile(r"^(?:which|who|whom)\b")
+                       r"caused?|explains?|explanation|contributed to|contributors?|led to|"
+                       r"accounted for|responsible for|(?:what|who) (?:is|was|were) behind)\b")
+# "Which segment drove ...?" asks a name first; "Which factors drove ...?" asks the causes
+_NAME_FIRST_RE = re.compile(r"^(?:which|who|whom)\b(?! (?:factors?|reasons?|drivers?|"
+                            r"items?|causes?)\b)")
 _COUNT_FIRST_RE = re.compile(r"\bhow many [a-z][a-z-]{2,}")
 _NAMES_RE = re.compile(r"^(?:which|who|whom|name|list)\b|\bwhat (?:are|were) (?:the )?"
                        r"(?:main|key|major|largest|primary|two|three|four|five|names?)\b")

@@ -109,6 +109,10 @@ def test_figures_read_signs_scales_percentages_and_years() -> None:
         ("2022", False, False, None, True),  # FY2021: digits inside a word are no figure
         ("1577.00", False, False, None, False),
     ]
+    # a company's name is no figure: "3M's" is not three million, "$3M" is
+    assert [f.text for f in figures("3M's Communication Markets Division for $841 million")] == [
+        "$841 million"]
+    assert [(str(f.value), f.scale) for f in figures("a $3M charge")] == [("3", 10 ** 6)]
 
 
 def test_supports_needs_every_figure_of_the_claim() -> None:

@@ -94,6 +94,20 @@ def test_every_intents_first_section_is_found_in_real_filings(intent: str) -> No
     ("What industry does General Mills operate in?", "industry", "text"),
     ("Which legal proceedings is Kraft Heinz involved in?", "legal", "names"),
     ("What was the outcome of Foot Locker's shareholder vote?", "shareholder_vote", "text"),
+    # the ways an analyst asks for a cause, each read as one
+    ("What factors contributed to the increase in Nike's revenue in fiscal 2023?", "drivers",
+     "cause"),
+    ("What was behind the change in MGM's net revenues in 2019?", "drivers", "cause"),
+    ("What led to the increase in Activision Blizzard's net bookings in 2019?", "drivers",
+     "cause"),
+    ("Which factors drove the decline in AMD's operating margin?", "drivers", "cause"),
+    ("What accounted for the increase in Pfizer's SG&A expenses in 2021?", "drivers", "cause"),
+    ("Why did Foot Locker's comparable sales fall in Q3 2023?", "drivers", "cause"),
+    ("Is Lockheed Martin dependent on the U.S. government for its sales?", "customers",
+     "yes_no"),
+    ("How much cash did Nike return to shareholders in fiscal 2023?", "shareholder_returns",
+     "figure"),
+    ("Where does AMD generate most of its revenue?", "geography", "figure"),
 ])
 def test_a_question_names_its_intent_and_its_answer_form(question: str, intent: str,
                                                          form: str) -> None:
