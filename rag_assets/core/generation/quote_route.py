@@ -27,6 +27,7 @@ from rag_assets.core.generation.claims import (
     page_sources,
 )
 from rag_assets.core.generation.compose import Part, PartAnswer, compose, distinct_pages
+from rag_assets.core.generation.current_items import current_item
 from rag_assets.core.generation.direct import direct_answer
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.drivers import following_on_page, preceding_on_page
@@ -200,7 +201,7 @@ class QuoteRoute:
         def following(unit: EvidenceUnit) -> EvidenceUnit | None:
             return following_on_page(self.pages.get(unit.document, unit.year, unit.page), unit)
 
-        found = self.outlook(question, selected) or direct_answer(
+        found = self.by_structure(question, selected) or direct_answer(
             question, selected, pool, page_rows, preceding=preceding,
             before=self.text_before,
             scan=lambda patterns: self.sentences_matching(selected, patterns),
@@ -210,16 +211,18 @@ class QuoteRoute:
         checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
         return [c for c in checked if all(x.mark == "valid" for x in c.citations)]
 
-    def outlook(self, question: Question, selected: Sequence[EvidenceUnit]
-                ) -> DirectAnswer | None:
-        """The outlook block of the filing of the best unit (:mod:`outlook`), for a question
-        that asks for the outlook; read only then."""
-        if "outlook" not in question.intents or not selected:
+    def by_structure(self, question: Question, selected: Sequence[EvidenceUnit]
+                     ) -> DirectAnswer | None:
+        """What the filing of the best unit prints where its form puts the answer: the
+        outlook block of a release (:mod:`outlook`, for a question that asks for the outlook),
+        the body of the 8-K Item asked (:mod:`current_items`); None otherwise."""
+        if not selected:
             return None
         document, year = selected[0].document, selected[0].year
-        return outlook_block(question, document, year, [
-            (p, self.pages.get(document, year, p) or "")
-            for p in self.pages.pages_of(document, year)])
+        pages = [(p, self.pages.get(document, year, p) or "")
+                 for p in self.pages.pages_of(document, year)]
+        return outlook_block(question, document, year, pages) or current_item(
+            question, document, year, pages)
 
     def text_before(self, unit: EvidenceUnit, chars: int = 400) -> str:
         """The ``chars`` characters a page prints just before ``unit``'s quote."""

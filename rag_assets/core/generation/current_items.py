@@ -1,0 +1,150 @@
+"""An 8-K's answer where Form 8-K requires it: the body of the Item the question is about.
+
+A current report states each event under its own numbered Item (Item 5.03 for a bylaw
+amendment, 5.07 for a vote, 5.02 for an officer, 1.01 for an agreement, 8.01 for other events),
+then Item 9.01 lists its exhibits and a signature block closes it. A question on what an 8-K
+reports ("How did X amend its bylaws?", "What did X announce?") is answered by that Item's body,
+not by a sentence retrieval ranked first (the signature block, the cover page's check boxes).
+The Item is the one whose section (``sections.json``'s ``items_8k``) the question's intents
+read first, else the report's only event Item, else the one that shares most of the question's
+words. Its body runs from the heading to the sentence that
+refers to the exhibit ("The foregoing description ... is qualified ...") or the next Item; a
+bulleted body is listed, numbered, after its opening words, each bullet as printed. The body is
+quoted from its page, so the claim is checked like any other.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rag_assets.core.generation.direct_rows import DirectAnswer
+from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.extractive import words
+from rag_assets.core.ingest.sections import current_item_of, load_sections
+from rag_assets.core.ingest.statements import exhibit_of
+from rag_assets.core.question.question import Question
+from rag_assets.core.text.filing_kinds import form_of
+from rag_assets.core.text.sentences import split_sentences
+
+# where an Item's body ends: the pointer to the exhibit that holds the full text, the signature
+BODY_END_RE = re.compile(r"^\s*(?:the foregoing (?:description|summary)|a copy of|the "
+                         r"information (?:in|contained in) this|signatures?\s*$)", re.IGNORECASE)
+TOP_BULLET_RE = re.compile(r"^\s*[•●■\-–]\s+")
+SUB_BULLET_RE = re.compile(r"^\s*[◦○▪▫]\s+")
+EXHIBITS_ITEM = "9.01"
+MAX_BODY_WORDS = 300
+
+
+def _items(pages: Sequence[tuple[int, str]]) -> list[tuple[str, int, list[str]]]:
+    """Each Item of the report's own pages (before its exhibits): (its heading, its page, the
+    lines of its body on that page)."""
+    items: list[tuple[str, int, list[str]]] = []
+    for page, text in pages:
+        lines = [line for line in text.splitlines() if line.strip()]
+        if exhibit_of(lines) is not None:
+            break
+        open_here = False
+        for line in lines:
+            if (heading := current_item_of(line)) is not None:
+                items.append((heading, page, []))
+                open_here = True
+            elif open_here:
+                items[-1][2].append(line.strip())
+    return items
+
+
+def _asked_item(question: Question, items: Sequence[tuple[str, int, list[str]]]
+                ) -> tuple[str, int, list[str]] | None:
+    """The Item whose section the question reads first, else the report's only event Item."""
+    table = load_sections().items_8k
+    events = [i for i in items if not i[0].startswith(f"Item {EXHIBITS_ITEM}")]
+    for section in question.sections:
+        for item in events:
+            entry = table.get(item[0].split()[1].rstrip("."))
+            if entry is not None and entry.section == section:
+                return item
+    if len(events) == 1:
+        return events[0]
+    return _most_shared(question, events)
+
+
+def _most_shared(question: Question, events: Sequence[tuple[str, int, list[str]]]
+                 ) -> tuple[str, int, list[str]] | None:
+    """The Item whose heading, then body, shares the most of the question's words ("bylaws"
+    with "Amendments to Articles of Incorporation or Bylaws"); None on a tie or none shared."""
+    company = set(words(" ".join(question.companies)))
+    asked = {w for w in words(question.ranking_text) if len(w) >= 4} - company
+    shared = sorted((((len(asked & set(words(h))), len(asked & set(words(" ".join(body))))),
+                      (h, p, body)) for h, p, body in events), key=lambda x: x[0], reverse=True)
+    if not shared or not any(shared[0][0]) or (len(shared) > 1 and shared[1][0] == shared[0][0]):
+        return None
+    return shared[0][1]
+
+
+def _body(lines: Sequence[str]) -> tuple[list[str], str]:
+    """The body's printed lines up to its end, and its text in one line: a bulleted body's
+    sentence that opens the list ("The amendments:"), each top bullet numbered with its
+    sub-bullets after it, then the sentences before the list; else the body as printed."""
+    kept: list[str] = []
+    for line in lines:
+        if BODY_END_RE.match(line) or current_item_of(line):
+            break
+        kept.append(line)
+    opening: list[str] = []
+    bullets: list[list[str]] = []
+    for line in kept:
+        if TOP_BULLET_RE.match(line) or (SUB_BULLET_RE.match(line) and not bullets):
+            bullets.append([_clause(line)])
+        elif SUB_BULLET_RE.match(line):
+            bullets[-1].append(_clause(line))
+        elif bullets:
+            bullets[-1][-1] = f"{bullets[-1][-1]} {line.strip()}"
+        else:
+            opening.append(line.strip())
+    text = " ".join(opening)
+    if bullets:
+        before = split_sentences(text)
+        intro = before.pop() if before and before[-1].rstrip().endswith(":") else ""
+        listed = "; ".join(f"({n}) " + "; ".join(_trimmed(c) for c in b).replace(":;", ":")
+                           for n, b in enumerate(bullets, start=1))
+        text = " ".join(part for part in (intro, f"{listed}.", *before) if part)
+    words = text.split()
+    return kept, " ".join(words[:MAX_BODY_WORDS]) + (" ..." if len(words) > MAX_BODY_WORDS else "")
+
+
+def _clause(line: str) -> str:
+    return SUB_BULLET_RE.sub("", TOP_BULLET_RE.sub("", line)).strip()
+
+
+def _trimmed(clause: str) -> str:
+    """A bullet without the punctuation and the "and" that join it to the next one."""
+    return re.sub(r"(?:[;,.]|\s+and|\s+or)+\s*$", "", clause.strip())
+
+
+def current_item(question: Question, document: str, year: int,
+                 pages: Sequence[tuple[int, str]]) -> DirectAnswer | None:
+    """The body of the 8-K Item the question asks about, as the first line, or None (not an
+    8-K, a figure or a yes or no asked, no Item that the question's sections name)."""
+    if question.expects not in ("text", "names") or not pages:
+        return None
+    if form_of(document, pages[0][1]) != "8-K":
+        return None
+    found = _asked_item(question, _items(pages))
+    if found is None:
+        return None
+    heading, page, lines = found
+    kept, text = _body(lines)
+    if not text:
+        return None
+    quote = "\n".join(kept)
+    unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document, year=year,
+                        chunk_rank=0, page=page, located=True, quote=quote, text=quote)
+    return DirectAnswer(kind="list", units=[unit], supports=quote,
+                        text=f"{_named(heading)}: {text.rstrip('.')}.")
+
+
+def _named(heading: str) -> str:
+    """"Item 5.03. Amendments ..." as "Item 5.03 (Amendments ...)": one sentence with the body."""
+    number, _, title = heading.partition(". ")
+    return f"{number} ({title})" if title else number

@@ -1,0 +1,62 @@
+"""An 8-K answered from the body of the Item asked, on Costco's real 8-K of August 9, 2023
+(Item 5.03 bylaws, Item 8.01 a dividend, Item 9.01 exhibits): questions worded apart from the
+analyst-tune set that chose the rule."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from rag_assets.core.evaluation.answer_correctness import answer_lead
+from rag_assets.core.generation.citations import verify_claims
+from rag_assets.core.generation.current_items import current_item
+from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.question.question import read_question
+from rag_assets_tests.real_filings import CORPORA, real_filing
+
+pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here")
+
+DOCUMENT = "costco-8k-2023-08-09"
+
+
+EIGHT_K = "financebench-bulk/pdfs/COSTCO_2023_8K_dated-2023-08-09.pdf"
+TEN_K = "financebench-wide/pdfs/COSTCO_2021_10K.pdf"
+
+
+@cache
+def _pages(path: str) -> PageTexts:
+    return PageTexts.from_pages(DOCUMENT, 2023, real_filing(path).pages)
+
+
+def _answer(question: str, path: str = EIGHT_K) -> str | None:
+    pages = _pages(path)
+    found = current_item(read_question(question), DOCUMENT, 2023, [
+        (p, pages.get(DOCUMENT, 2023, p) or "") for p in pages.pages_of(DOCUMENT, 2023)])
+    if found is None:
+        return None
+    checked = verify_claims([found.claim()], pages)
+    assert all(c.mark == "valid" for claim in checked for c in claim.citations)
+    return found.text
+
+
+def test_the_item_asked_is_answered_by_its_body_its_bullets_numbered() -> None:
+    text = _answer("What changes did Costco make to its bylaws in August 2023?")
+    assert text is not None
+    lead = answer_lead(text)  # one sentence: the Item, the list's opening, every bullet
+    assert lead.startswith("Item 5.03 (Amendments to Articles of Incorporation or Bylaws): "
+                           "The amendments: (1) implement requirements")
+    assert "Rule 14a-19" in lead and "(2) make indemnification of officers required" in lead
+    assert "(3) make various other updates." in lead
+    assert "qualified in its entirety" not in text  # the pointer to the exhibit ends it
+    assert "/s/" not in text  # never the signature block
+
+
+def test_the_item_is_the_one_the_question_words_name() -> None:
+    text = _answer("What other events did Costco report in its August 9, 2023 8-K?")
+    assert text is not None and text.startswith("Item 8.01 (Other Events): ")
+
+
+def test_not_an_8k_or_not_a_text_question_gives_nothing() -> None:
+    assert _answer("How many bylaws amendments did Costco make?") is None  # a figure asked
+    assert _answer("What changes did Costco make to its bylaws?", TEN_K) is None  # its cover
