@@ -39,6 +39,9 @@ class Cue(BaseModel):
     word: str | None = None
     also: list[str] = Field(default_factory=list, description="other words a table's title "
                             "uses for the category ('geographic area' for a region)")
+    by: Literal["percent", "amount"] = Field(
+        default="percent", description="a change is ranked as a percentage of the prior "
+        "period's figure, or by its amount: what drove a total's growth is the largest amount")
     level: Literal["group"] | None = Field(
         default=None, description="a category that names groups of rows (a region over its "
         "countries): ranked by the totals that close each caption's block, when printed")

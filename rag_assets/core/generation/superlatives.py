@@ -295,29 +295,48 @@ def _change_winner(question: Question, direction: str, rows: Sequence[Row], colu
     prior = _prior_column(column, question, rows)
     if prior is None:
         return None
-    changes = [(100 * (now.value - then.value) / then.value, now, then, r) for r in rows
+    changes = [(now.value - then.value, now, then, r) for r in rows
                if (now := r.cell(column)) is not None and (then := r.cell(prior)) is not None
                and then.value > 0 and not now.shown.endswith("%")]
     if len(changes) < 2:
         return None
-    changes.sort(key=lambda x: x[0], reverse=direction == "max")
-    if round(changes[0][0], 1) == round(changes[1][0], 1):
+    by_amount = change.by == "amount"
+    changes.sort(key=lambda x: x[0] if by_amount else x[0] / x[2].value,
+                 reverse=direction == "max")
+    if by_amount and changes[0][0] == changes[1][0] or not by_amount and round(
+            changes[0][0] / changes[0][2].value, 3) == round(changes[1][0] / changes[1][2].value,
+                                                             3):
         return None
-    pct, now, then, row = changes[0]
-    phrase = re.search(change.pattern, question.text.lower())
+    amount, now, then, row = changes[0]
+    pct = 100 * amount / then.value
+    if round(pct) == 0 or (by_amount and (amount > 0) != (direction == "max")):
+        return None  # "fell 0%" ranks nothing; the largest rise drove no decline
+    phrase = re.search(change.pattern, question.text, re.IGNORECASE)
     among = f" of the {categories[0].word}s" if categories else ""
     measure = _measure(question, column, cues).rsplit(" in ", 1)[0]
-    if round(pct) == 0:
-        return None  # "fell 0%" ranks nothing an analyst would name
     moved = "rose" if pct > 0 else "fell"
     figures = (f"{money(now, row.unit, cues)} in {column} against {money(then, row.unit, cues)} "
                f"in {prior}")
     what = phrase.group(0) if phrase else "largest change"
+    if by_amount:
+        delta = _difference(now, then, row.unit, cues)
+        return DirectAnswer(
+            kind="superlative", units=[row.unit], supports=f"{row.label}: {figures}",
+            text=(f"{row.label} {what}{among}: its {measure} {moved} {delta} ({abs(pct):.0f}%), "
+                  f"{figures} ({now.shown.lstrip('$')} - {then.shown.lstrip('$')})."))
     computed = f"{now.shown.lstrip('$')} / {then.shown.lstrip('$')} - 1"
     return DirectAnswer(
         kind="superlative", units=[row.unit], supports=f"{row.label}: {figures}",
         text=(f"{row.label} had the {what}{among}: its {measure} {moved} {abs(pct):.0f}%, "
               f"{figures} ({computed})."))
+
+
+def _difference(now: Cell, then: Cell, unit: EvidenceUnit, cues: DirectCues) -> str:
+    """The change's amount written as the row's figures are (its scale, its currency)."""
+    value = abs(now.value - then.value)
+    decimals = max(len(c.shown.rsplit(".", 1)[1]) if "." in c.shown else 0 for c in (now, then))
+    shown = ("$" if "$" in now.shown + then.shown else "") + f"{value:,.{decimals}f}"
+    return money(Cell(heading=now.heading, printed=shown, value=value, shown=shown), unit, cues)
 
 
 def _total_of(printed: Sequence[Row], ranked: Sequence[tuple[Cell, Row]], column: str,

@@ -294,6 +294,29 @@ def test_a_change_between_two_years_asked_is_measured_between_them() -> None:
                                  "10%, $45 million in 2022 against $50 million in 2021")
 
 
+def test_what_drove_a_totals_change_is_the_largest_amount_not_the_fastest_rate() -> None:
+    scope = "Acme 10-K 2022 | Net sales by segment (in millions) | USD millions 2021 2022"
+    values = {"Alpha": ("1,000", "1,300"), "Beta": ("100", "180"), "Gamma": ("500", "440")}
+    units = [EvidenceUnit(chunk_id="c", document=DOC, year=2022, chunk_rank=0, page=5,
+                          located=True, is_row=True, quote=" ".join([label, *v]),
+                          text=f"{label}: 2021: {v[0]}; 2022: {v[1]}", scope=scope)
+             for label, v in values.items()]
+    # Beta grew fastest (+80%), Alpha by the most (+300 of the total's +320)
+    found = direct_answer_to("Which segment drove Acme's net sales growth in 2022?",
+                             units[:1], units)
+    assert found is not None
+    assert found.text == ("Alpha drove Acme's net sales growth of the segments: its net sales "
+                          "rose $300 million (30%), $1,300 million in 2022 against $1,000 "
+                          "million in 2021 (1,300 - 1,000).")
+    # a decline is driven by the largest fall; none fell: no answer
+    found = direct_answer_to("Which segment drove the decline in Acme's net sales in 2022?",
+                             units[:1], units)
+    assert found is not None and found.text.startswith("Gamma drove the decline")
+    rising = [u for u in units if not u.text.startswith("Gamma")]
+    assert direct_answer_to("Which segment drove the decline in Acme's net sales in 2022?",
+                            rising[:1], rising) is None
+
+
 def test_periods_read_each_quarter_once() -> None:
     from rag_assets.core.question.question import periods_named as asked_periods
     assert asked_periods("Revenue in Q1 2022 Q2 2023?") == [("Q1", "2022"), ("Q2", "2023")]
