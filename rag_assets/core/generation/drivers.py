@@ -25,6 +25,7 @@ from rag_assets.core.generation.extractive import ANSWER_TYPES_PATH, answer_patt
 from rag_assets.core.ingest.sections import sections_of
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import load_vocabulary, normalize, terms_in
+from rag_assets.core.text.periods import months_asked
 from rag_assets.core.text.sentences import split_sentences
 from rag_assets.core.text.years import years_in
 
@@ -40,9 +41,11 @@ ASKING_WORDS = frozenset({
     # the change itself, in any direction: the measure is what changed
     "change", "growth", "grow", "increase", "decrease", "decline", "rise", "fall", "drop",
     "gain", "improvement", "improve", "expansion", "contraction", "higher", "lower",
+    "reduction", "reduce", "reduced", "decreased", "increased", "declined",
 })
 ROOT_LETTERS = 6
 MIN_CAUSE_WORDS = 3  # "primarily due to pricing" is a cause; "due to" alone is not
+MAX_SUBJECT_WORDS = 60  # what changed, before the connective: a clause, not a page
 MDNA_BONUS = 0.5
 YEAR_WEIGHT = 0.25
 MIN_MEASURE_SHARE = 0.5  # half the measure's words named before the connective, at least
@@ -230,6 +233,8 @@ def _candidate(question: Question, roots: Sequence[set[str]], asked: set[str],
     best = None
     for subject, causes in ([] if unit.is_row else _splits(unit)):
         subject = CLAUSE_START_RE.split(subject)[-1]  # "... reflecting: - Net interest income"
+        if len(subject.split()) > MAX_SUBJECT_WORDS:
+            continue  # a table's cells run into the sentence: no subject a reader would name
         if any(p.search(subject.lower()) for p in answer_patterns("cause")):
             continue  # a connective inside the causes ("..., primarily due to ...") splits them
         cited = [unit]
@@ -248,11 +253,14 @@ def _years_weight(question: Question, subject: str) -> float:
     """A change that names a year the question asks is preferred, one that names only other
     years is not (2019's increase, not 2018's, when the 10-K prints both); a fiscal year that
     is not the calendar year of its dates (Walmart's fiscal 2024 quarter ended April 30, 2023)
-    is still found, after the others."""
+    is still found, after the others. A change over a period of another length than the one
+    asked ("in the fourth quarter" for a fiscal year, "for the six months" for a quarter) is
+    another period's: it loses as much."""
+    other_length = -YEAR_WEIGHT if months_asked(subject) not in (12, question.months) else 0.0
     printed = set(years_in(subject))
     if not printed or not question.years:
-        return 0.0
-    return YEAR_WEIGHT if printed & set(question.years) else -YEAR_WEIGHT
+        return other_length
+    return other_length + (YEAR_WEIGHT if printed & set(question.years) else -YEAR_WEIGHT)
 
 
 def drivers(question: Question, selected: Sequence[EvidenceUnit],

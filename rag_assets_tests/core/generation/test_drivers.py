@@ -171,3 +171,17 @@ def test_the_filing_is_scanned_for_the_sentence_retrieval_missed() -> None:
     assert drivers(question, [retrieved]) is None
     found = drivers(question, [retrieved], scan=lambda patterns: iter([printed]))
     assert found is not None and found.units == [printed]
+
+
+def test_the_period_asked_wins_and_a_table_run_into_a_sentence_is_no_subject() -> None:
+    question = read_question("What drove the reduction in SG&A as a percent of net sales in "
+                             "fiscal 2022?")
+    quarter = unit("As a percentage of net sales, SG&A decreased to 23.6% in the fourth quarter "
+                   "of fiscal 2022, primarily due to leverage of marketing expenses.", scope=MDNA)
+    year = unit("As a percentage of net sales, SG&A decreased to 23.5% in fiscal 2022, primarily "
+                "due to lower marketing expenses and leverage of incentive pay.", scope=MDNA)
+    found = drivers(question, [quarter, year])  # the year's change, though printed second
+    assert found is not None and found.units == [year]
+    cells = " ".join(f"SG&A {n:,} net sales {n * 4:,} percent" for n in range(100, 130))
+    table = unit(f"{cells} reflecting robust demand and execution, said the chief executive.")
+    assert drivers(question, [table]) is None
