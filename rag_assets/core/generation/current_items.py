@@ -24,14 +24,13 @@ from rag_assets.core.generation.extractive import words
 from rag_assets.core.ingest.sections import current_item_of, load_sections
 from rag_assets.core.ingest.statements import exhibit_of
 from rag_assets.core.question.question import Question
+from rag_assets.core.text.bullets import bullet_groups, numbered
 from rag_assets.core.text.filing_kinds import form_of
 from rag_assets.core.text.sentences import split_sentences
 
 # where an Item's body ends: the pointer to the exhibit that holds the full text, the signature
 BODY_END_RE = re.compile(r"^\s*(?:the foregoing (?:description|summary)|a copy of|the "
                          r"information (?:in|contained in) this|signatures?\s*$)", re.IGNORECASE)
-TOP_BULLET_RE = re.compile(r"^\s*[•●■\-–]\s+")
-SUB_BULLET_RE = re.compile(r"^\s*[◦○▪▫]\s+")
 EXHIBITS_ITEM = "9.01"
 MAX_BODY_WORDS = 300
 
@@ -91,35 +90,14 @@ def _body(lines: Sequence[str]) -> tuple[list[str], str]:
         if BODY_END_RE.match(line) or current_item_of(line):
             break
         kept.append(line)
-    opening: list[str] = []
-    bullets: list[list[str]] = []
-    for line in kept:
-        if TOP_BULLET_RE.match(line) or (SUB_BULLET_RE.match(line) and not bullets):
-            bullets.append([_clause(line)])
-        elif SUB_BULLET_RE.match(line):
-            bullets[-1].append(_clause(line))
-        elif bullets:
-            bullets[-1][-1] = f"{bullets[-1][-1]} {line.strip()}"
-        else:
-            opening.append(line.strip())
+    opening, bullets = bullet_groups(kept)
     text = " ".join(opening)
     if bullets:
         before = split_sentences(text)
         intro = before.pop() if before and before[-1].rstrip().endswith(":") else ""
-        listed = "; ".join(f"({n}) " + "; ".join(_trimmed(c) for c in b).replace(":;", ":")
-                           for n, b in enumerate(bullets, start=1))
-        text = " ".join(part for part in (intro, f"{listed}.", *before) if part)
+        text = " ".join(part for part in (intro, f"{numbered(bullets)}.", *before) if part)
     words = text.split()
     return kept, " ".join(words[:MAX_BODY_WORDS]) + (" ..." if len(words) > MAX_BODY_WORDS else "")
-
-
-def _clause(line: str) -> str:
-    return SUB_BULLET_RE.sub("", TOP_BULLET_RE.sub("", line)).strip()
-
-
-def _trimmed(clause: str) -> str:
-    """A bullet without the punctuation and the "and" that join it to the next one."""
-    return re.sub(r"(?:[;,.]|\s+and|\s+or)+\s*$", "", clause.strip())
 
 
 def current_item(question: Question, document: str, year: int,

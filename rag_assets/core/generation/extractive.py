@@ -33,6 +33,7 @@ from pydantic import BaseModel, Field
 
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
+from rag_assets.core.question.vocabulary import terms_in
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
 from rag_assets.core.text.figures import DECIMALS, INTEGER
 from rag_assets.core.text.years import YEARLIKE_RE
@@ -268,15 +269,16 @@ _SENTENCE_START_RE = re.compile(r"(?:^|[.?!:;]\s+)([a-z]?[A-Z][A-Za-z&-]*)")
 
 def anchors(question: Question, known_words: set[str]) -> list[str]:
     """What a question names that its answer must print: proper names (capitalized words past
-    a sentence's start, not the document's own names), years and Article/Note references."""
+    a sentence's start, not the document's own names nor a term of the finance vocabulary:
+    "EPS", "EBITDA"), years and Article/Note references."""
     text = question.text
     starts = {m.start(1) for m in _SENTENCE_START_RE.finditer(text)}
     found: list[str] = []
     for match in _CAPITAL_RE.finditer(text):
         word = match.group(0).removesuffix("'s").removesuffix("’s")
         if match.start() in starts or word.lower() in GENERIC_CAPITALS or (
-                word.lower() in known_words):
-            continue
+                word.lower() in known_words) or terms_in(word):
+            continue  # "EPS" is the vocabulary's, written "earnings per share" by a filing
         found.append(word)
     found += YEARLIKE_RE.findall(text)
     found += [r.key for r in find_references(text) if r.kind in ("article", "note")]

@@ -16,7 +16,10 @@ from collections.abc import Sequence
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.ingest.sections import heading_topic
 from rag_assets.core.question.question import Question
+from rag_assets.core.text.bullets import bullet_groups, is_bullet, numbered
+from rag_assets.core.text.sentences import split_sentences
 from rag_assets.core.text.years import years_in
 
 OUTLOOK_HEADING_RE = re.compile(r"\b(?:outlook|guidance)\b", re.IGNORECASE)
@@ -24,6 +27,11 @@ FIGURE_LINE_RE = re.compile(r"\d")  # a row of the block prints a figure
 MAX_HEADING_WORDS = 12
 MIN_ROWS = 3
 MAX_ROWS = 15
+MIN_BULLETS = 2
+# a sentence that introduces the year's targets as a list: "our key full-year fiscal 2024
+# targets are summarized below:", "we expect the following for 2024:"
+TARGETS_INTRO_RE = re.compile(r"\b(?:outlook|guidance|targets?|expect(?:s|ed|ations?)?)\b",
+                              re.IGNORECASE)
 
 
 def _block(lines: Sequence[str], at: int) -> list[str]:
@@ -48,23 +56,66 @@ def _of_the_year(question: Question, heading: str) -> bool:
 
 def outlook_block(question: Question, document: str, year: int,
                   pages: Sequence[tuple[int, str]]) -> DirectAnswer | None:
-    """The outlook block of the filing's pages (page index, text), or None."""
+    """The outlook block of the filing's pages (page index, text), or None: the table under
+    an outlook heading, or the bullets after a sentence that introduces the year's targets."""
     if "outlook" not in question.intents:
         return None
-    for page, text in pages:
-        lines = [line for line in text.splitlines() if line.strip()]
-        for at, line in enumerate(lines):
-            if (not OUTLOOK_HEADING_RE.search(line) or len(line.split()) > MAX_HEADING_WORDS
-                    or not _of_the_year(question, line)):
-                continue
-            rows = _block(lines, at)
-            if len(rows) < MIN_ROWS:
-                continue
-            heading = line.strip()
-            quote = "\n".join([heading, *rows])
-            unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
-                                year=year, chunk_rank=0, page=page, located=True, quote=quote,
-                                text=quote)
-            return DirectAnswer(kind="list", units=[unit], supports=quote,
-                                text=f"{heading}: {'; '.join(rows)}.")
+    read = [(page, [line for line in text.splitlines() if line.strip()]) for page, text in pages]
+    for strict in (True, False):  # a section heading ("Fiscal 2023 Outlook") before a headline
+        for page, lines in read:
+            found = _table_block(question, document, year, page, lines, strict) or (
+                None if strict else _bulleted_block(question, document, year, page, lines))
+            if found is not None:
+                return found
+    return None
+
+
+def _bulleted_block(question: Question, document: str, year: int, page: int,
+                    lines: Sequence[str]) -> DirectAnswer | None:
+    """The targets a filing lists after a sentence that introduces them ("our key full-year
+    fiscal 2024 targets are summarized below:"), each bullet as printed, numbered."""
+    for at, line in enumerate(lines):
+        if not (line.rstrip().endswith(":") and TARGETS_INTRO_RE.search(line)
+                and _of_the_year(question, line)):
+            continue
+        block: list[str] = []
+        for following in lines[at + 1:at + 1 + 3 * MAX_ROWS]:
+            if is_bullet(following):
+                block.append(following.rstrip())
+            elif block and not block[-1].endswith((".", ";")):
+                block.append(following.rstrip())  # the page wrapped the bullet
+            else:
+                break
+        _, bullets = bullet_groups(block)
+        if len(bullets) < MIN_BULLETS:
+            continue
+        intro = split_sentences(" ".join(line.split()))[-1]
+        quote = "\n".join([line.strip(), *block])
+        unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document, year=year,
+                            chunk_rank=0, page=page, located=True, quote=quote, text=quote)
+        return DirectAnswer(kind="list", units=[unit], supports=quote,
+                            text=f"{intro} {numbered(bullets)}.")
+    return None
+
+
+def _table_block(question: Question, document: str, year: int, page: int,
+                 lines: Sequence[str], strict: bool) -> DirectAnswer | None:
+    """The rows under an outlook heading that print figures, or None; ``strict``: only under
+    a heading that opens the outlook section (``sections.json``), not a headline that names
+    it ("Company Raises Outlook for Fiscal Year 2023" over the quarter's results)."""
+    for at, line in enumerate(lines):
+        if (not OUTLOOK_HEADING_RE.search(line) or len(line.split()) > MAX_HEADING_WORDS
+                or not _of_the_year(question, line)
+                or (strict and heading_topic(line) != "outlook")):
+            continue
+        rows = _block(lines, at)
+        if len(rows) < MIN_ROWS:
+            continue
+        heading = line.strip()
+        quote = "\n".join([heading, *rows])
+        unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
+                            year=year, chunk_rank=0, page=page, located=True, quote=quote,
+                            text=quote)
+        return DirectAnswer(kind="list", units=[unit], supports=quote,
+                            text=f"{heading}: {'; '.join(r.rstrip(' .;') for r in rows)}.")
     return None

@@ -107,6 +107,8 @@ def test_unanswerable_questions_get_an_honest_refusal(corpus: Corpus) -> None:
     ("How many employees does Exemplar have in Antarctica?", ["Exemplar", "Antarctica"]),
     # a name that opens with a lower-case letter is read whole, never from its inner capital
     ("What was eBay's revenue in FY2022?", ["eBay"]),
+    # a term of the finance vocabulary is no name: a filing writes "earnings per share"
+    ("How did Exemplar change its diluted EPS guidance in 2023?", ["Exemplar", "2023"]),
 ])
 def test_anchors_are_the_names_years_and_references_a_question_holds(
         question: str, expected: list[str]) -> None:

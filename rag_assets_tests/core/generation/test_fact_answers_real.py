@@ -300,3 +300,37 @@ def test_a_profile_gives_every_year_the_statements_print() -> None:
                        "Did General Mills' operating margin improve in fiscal 2019?")
     assert "FY2017" not in change.headline and "2,492.1" not in {
         o.printed for o in change.operands}
+
+
+@pytest.mark.parametrize(("path", "document", "year", "company", "question", "headline"), [
+    # Kraft Heinz FY2021 (p.54): operating income 3,460 / interest expense 2,047 = 1.69
+    ("financebench-bulk/pdfs/KRAFTHEINZ_2021_10K.pdf", "kraft-heinz-10k", 2021, "Kraft Heinz",
+     "How many times did Kraft Heinz's FY2021 operating income cover its interest expense?",
+     "Kraft Heinz's FY2021 operating income coverage of interest expense is 1.69."),
+    # Coca-Cola FY2019 (p.68): gross profit 22,647 / net operating revenues 37,266 = 60.8%
+    ("financebench-bulk/pdfs/COCACOLA_2019_10K.pdf", "coca-cola-10k", 2019, "Coca-Cola",
+     "What percentage of its FY2019 net operating revenues did Coca-Cola keep as gross profit?",
+     "Coca-Cola's FY2019 percent of net operating revenues from gross profit is 60.8%."),
+    ("financebench-bulk/pdfs/COCACOLA_2019_10K.pdf", "coca-cola-10k", 2019, "Coca-Cola",
+     "What percentage of Coca-Cola's FY2019 net operating revenues was gross profit?",
+     "Coca-Cola's FY2019 percent of net operating revenues from gross profit is 60.8%."),
+])
+def test_a_share_or_a_coverage_asked_in_words_is_computed(
+        path: str, document: str, year: int, company: str, question: str, headline: str) -> None:
+    assert _answered(path, document, year, company, question).headline == headline
+
+
+def test_rise_or_fall_asks_which_way_and_describe_as_asks_the_judgment() -> None:
+    asked = parse_text("Did General Mills' total debt rise or fall in fiscal 2019, and for what "
+                       "reason?")
+    assert asked is not None and (asked.target, asked.aggregate, asked.direction) == (
+        "total_debt", "trend", "change")
+    assert read_question("Did its debt rise or fall in 2019, and for what reason?"
+                         ).expects == "cause"
+    judged = parse_text("Would you describe Corning as capital intensive, based on FY2021?")
+    assert judged is not None and (judged.judgment, judged.yes_no) == ("capital_intensity", True)
+    heavy = parse_text("Does Corning need heavy capital spending relative to its revenue in "
+                       "FY2021?")
+    assert heavy is not None and heavy.judgment == "capital_intensity"
+    assert parse_text("Who are Activision Blizzard's largest customers, and how much of 2019 "
+                      "net revenues did each account for?") is None  # the members: prose

@@ -1,0 +1,50 @@
+"""Bulleted lists as a filing prints them: "•" items, "◦" sub-items under them.
+
+An 8-K Item lists a bylaw's amendments, an annual report its next year's targets, one bullet
+each; an answer gives them numbered in one sentence, each as printed without the punctuation
+that joined it to the next ("; and"), its sub-items after it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+TOP_BULLET_RE = re.compile(r"^\s*[•●■\-–]\s+")
+SUB_BULLET_RE = re.compile(r"^\s*[◦○▪▫]\s+")
+_JOINING_END_RE = re.compile(r"(?:[;,.]|\s+and|\s+or)+\s*$")
+
+
+def is_bullet(line: str) -> bool:
+    return bool(TOP_BULLET_RE.match(line) or SUB_BULLET_RE.match(line))
+
+
+def bullet_groups(lines: Sequence[str]) -> tuple[list[str], list[list[str]]]:
+    """The lines before the first bullet, and each top bullet with its sub-bullets (a line
+    that is no bullet continues the one before it: the page wrapped it)."""
+    opening: list[str] = []
+    bullets: list[list[str]] = []
+    for line in lines:
+        if TOP_BULLET_RE.match(line) or (SUB_BULLET_RE.match(line) and not bullets):
+            bullets.append([_clause(line)])
+        elif SUB_BULLET_RE.match(line):
+            bullets[-1].append(_clause(line))
+        elif bullets:
+            bullets[-1][-1] = f"{bullets[-1][-1]} {line.strip()}"
+        else:
+            opening.append(line.strip())
+    return opening, bullets
+
+
+def numbered(bullets: Sequence[Sequence[str]]) -> str:
+    """"(1) first; sub-item; (2) second" in one sentence, without a closing period."""
+    return "; ".join(f"({n}) " + "; ".join(_trimmed(c) for c in group).replace(":;", ":")
+                     for n, group in enumerate(bullets, start=1))
+
+
+def _clause(line: str) -> str:
+    return SUB_BULLET_RE.sub("", TOP_BULLET_RE.sub("", line)).strip()
+
+
+def _trimmed(clause: str) -> str:
+    return _JOINING_END_RE.sub("", clause.strip())
