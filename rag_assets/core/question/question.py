@@ -44,12 +44,15 @@ _EITHER_WAY_RE = re.compile(r"\b(?:increas|ris[ei]|gr[eo]w|go(?:ne)? up|improv|u
                             r"deteriorat|down)\w*")
 _NAME_FIRST_RE = re.compile(r"^(?:which|who|whom)\b(?! (?:factors?|reasons?|drivers?|"
                             r"items?|causes?)\b)")
-_COUNT_FIRST_RE = re.compile(r"\bhow many [a-z][a-z-]{2,}")
-_NAMES_RE = re.compile(r"^(?:which|who|whom|name|list)\b|\bwhat (?:are|were) (?:the )?"
+_COUNT_FIRST_RE = re.compile(r"\bhow many [a-z][a-z-]{2,}|\bwhat (?:is |was )?(?:the )?number of\b")
+# after a short opening clause too: "As of fiscal 2022, which of Walmart's debt securities ..."
+_NAMES_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:which|who|whom|name|list)\b|"
+                       r"\bwhat (?:are|were) (?:the )?"
                        r"(?:main|key|major|largest|primary|two|three|four|five|names?)\b")
 # a question that asks what the filing says, not for a fact of its own form
 _TEXT_RE = re.compile(r"\b(?:says?|said|describes?|described|description|discuss(?:es)?)\b")
-_FIGURE_RE = re.compile(r"\bhow (?:much|many)\b|\bwhat total\b|\bwhat (?:is|was|were) (?:the )?"
+_FIGURE_RE = re.compile(r"\bhow (?:much|many)\b|\bwhat (?:is |was )?(?:the )?number of\b|"
+                        r"\bwhat total\b|\bwhat (?:is|was|were) (?:the )?"
                         r"(?:amount|value|total|number|percent|ratio)\b")
 # how, where and when ask for a manner, a place or a time, never an intent's usual form
 _OWN_FORM_RE = re.compile(r"^(?:how|where|when|in which item)\b")
