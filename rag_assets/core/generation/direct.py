@@ -1,6 +1,6 @@
 """A one-line direct answer before the quoted evidence, when the evidence states it.
 
-Seven kinds of question get one (cues in ``direct_cues.json``, each with its source):
+Eight kinds of question get one (cues in ``direct_cues.json``, each with its source):
 
 - a **superlative** ("Which segment had the lowest net revenue?"): the winner among a table's
   rows, the same column compared across them (parenthesized figures are negative), or the name a
@@ -12,6 +12,8 @@ Seven kinds of question get one (cues in ``direct_cues.json``, each with its sou
   cited row or sentence: "Decreased: 45 in Q2 2023 against 60 in Q2 2022.";
 - a **cause** ("What drove ...?"): the causes the sentence that explains the named measure's
   change prints, first (:mod:`drivers`);
+- a **member's share** of a total ("What share of net sales came from Walmart International?"):
+  the member's row and the total's, from the table that prints both (:mod:`member_shares`);
 - **arithmetic** on a sentence's amounts ("at what average price per share", "by how much",
   "what is the total"): computed and shown with its operands (:mod:`quoted_amounts`);
 - a **yes or no** about a matter a filing discloses ("Does X depend on a few major customers?"):
@@ -48,6 +50,7 @@ from rag_assets.core.generation.disclosures import stated_deals
 from rag_assets.core.generation.drivers import Adjacent, drivers
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import words
+from rag_assets.core.generation.member_shares import PagesPrinting, member_share
 from rag_assets.core.generation.quoted_amounts import quoted_arithmetic
 from rag_assets.core.generation.superlatives import superlative
 from rag_assets.core.generation.yes_no import Before, prose_yes_no
@@ -163,19 +166,21 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
                   pool: Sequence[EvidenceUnit] = (), page_rows: PageRows | None = None,
                   cues: DirectCues | None = None, preceding: Adjacent | None = None,
                   before: Before | None = None, scan: Scan | None = None,
-                  following: Adjacent | None = None) -> DirectAnswer | None:
+                  following: Adjacent | None = None, printing: PagesPrinting | None = None
+                  ) -> DirectAnswer | None:
     """The direct first sentence for ``question`` from the units the engine selected (best
     first), a table completed from ``pool`` (the part's other evidence units: a superlative
     compares every row of the table, not only the quoted ones) and from ``page_rows`` (every
     table row of a page, for a table whose blocks retrieval did not all return; ``preceding``
     and ``following`` the sentences a page prints before and after a unit, ``before`` the
-    text before it and ``scan`` the filing's sentences a yes or no may be read from), or
-    None."""
+    text before it, ``scan`` the filing's sentences a yes or no may be read from and
+    ``printing`` the filing's pages that print a name), or None."""
     cues = cues or load_cues()
     if not selected:
         return None
     return (drivers(question, selected, pool, preceding, scan, following)
             or quoted_arithmetic(question, selected)
+            or member_share(question, selected, pool, page_rows, cues, printing)
             or superlative(question, selected, pool, page_rows, cues)
             or _comparison(question, selected, cues)
             or prose_yes_no(question, selected, pool, before, scan)

@@ -205,7 +205,7 @@ class QuoteRoute:
             question, selected, pool, page_rows, preceding=preceding,
             before=self.text_before,
             scan=lambda patterns: self.sentences_matching(selected, patterns),
-            following=following)
+            following=following, printing=self.pages_printing)
         if found is None:
             return []
         checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
@@ -229,6 +229,14 @@ class QuoteRoute:
         flat = " ".join((self.pages.get(unit.document, unit.year, unit.page) or "").split())
         at = flat.find(" ".join(unit.quote.split()))
         return flat[max(0, at - chars):at] if at > 0 else ""
+
+    def pages_printing(self, document: str, year: int, name: str) -> list[int]:
+        """The filing's pages that print ``name`` at the start of a line with a figure after
+        it (a table's row), in page order."""
+        spaced = r"\s+".join(re.escape(w) for w in name.split())  # a page's spaces vary
+        starts = re.compile(rf"(?im)^\s*(?:total\s+)?{spaced}\b[^\n]*\d")
+        return [p for p in self.pages.pages_of(document, year)
+                if starts.search(self.pages.get(document, year, p) or "")]
 
     def sentences_matching(self, units: Sequence[EvidenceUnit],
                            patterns: Sequence[re.Pattern[str]]) -> Iterator[EvidenceUnit]:

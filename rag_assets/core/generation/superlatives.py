@@ -48,7 +48,7 @@ def _terms_asked(question: Question, cues: DirectCues) -> list[HeadingTerm]:
             if any(re.search(rf"\b{re.escape(w)}\b", q) for w in t.question)]
 
 
-def _column(rows: Sequence[Row], question: Question, unit: EvidenceUnit,
+def column_asked(rows: Sequence[Row], question: Question, unit: EvidenceUnit,
             cues: DirectCues) -> str | None:
     """The column a superlative compares: the measure and the period the question names, or
     None when the table does not print them (or two columns fit equally)."""
@@ -143,7 +143,7 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
     categories = _categories(question, cues)
     ranks = [w for c in categories if c.word for w in (c.word, *c.also)]
     groups_asked = any(c.level == "group" for c in categories)
-    read, tables = _tables_in(selected, pool, page_rows)
+    read, tables = tables_in(selected, pool, page_rows)
     measures = [w for t in _terms_asked(question, cues) for w in t.heading]
     units = [*read, *selected, *pool]
     ordered = sorted(tables.items(), key=lambda t: -_named_by(t[0][2], ranks))  # stable
@@ -155,7 +155,7 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
         rows, printed, grouped = _members(units, table, groups_asked, measures, question, cues)
         if not rows or len({(r.unit.caption, r.label) for r in rows}) < len(rows):
             continue  # none, or one label twice: measures under captions, not members
-        column = _column(rows, question, rows[0].unit, cues)
+        column = column_asked(rows, question, rows[0].unit, cues)
         if column is None:
             continue
         found = (_change_winner(question, direction, rows, _latest(column, question, rows),
@@ -169,7 +169,7 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
 TableKey = tuple[str, int, str]  # (document, year, the table's scope: title and header)
 
 
-def _tables_in(selected: Sequence[EvidenceUnit], pool: Sequence[EvidenceUnit],
+def tables_in(selected: Sequence[EvidenceUnit], pool: Sequence[EvidenceUnit],
                page_rows: PageRows | None) -> tuple[list[EvidenceUnit], dict[TableKey, bool]]:
     """The rows read from the quoted units' pages, and every table of the evidence, each with
     whether it is quoted (a selected row's table; a table read from a page when it prints a row

@@ -25,7 +25,7 @@ pytestmark = [pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not
 
 BULK, WIDE = "financebench-bulk/pdfs", "financebench-wide/pdfs"
 FILINGS: list[tuple[str, str, int, Sequence[int]]] = [
-    (f"{WIDE}/CORNING_2021_10K.pdf", "corning-10k", 2021, range(80, 85)),
+    (f"{WIDE}/CORNING_2021_10K.pdf", "corning-10k", 2021, [*range(80, 85), 118]),
     (f"{BULK}/GENERALMILLS_2023_annualreport.pdf", "general-mills-10k-annualreport", 2023,
      range(2, 7)),
     (f"{BULK}/KRAFTHEINZ_2021_10K.pdf", "kraft-heinz-10k", 2021, [*range(5, 10), 30, 109]),
@@ -172,3 +172,12 @@ def test_an_outlook_is_answered_with_the_block_the_release_prints(
         releases_corpus: Corpus, question: str, lead_has: list[str]) -> None:
     lead = _lead_and_valid(releases_corpus, question)
     assert all(part in lead for part in lead_has), lead
+
+
+def test_a_members_share_is_computed_from_the_table_that_prints_it_and_its_total(
+        forms_corpus: Corpus) -> None:
+    # Corning 2021, Note 20 (p.119): "Total Asia Pacific" 7,357 of the total 14,120 = 52%
+    lead = _lead_and_valid(forms_corpus, "What share of Corning's 2021 net sales came from "
+                                         "Asia Pacific?")
+    assert lead == ("Total Asia Pacific: 52% of net sales ($7,357 million of $14,120 million "
+                    "in 2021; 7,357 / 14,120).")

@@ -317,6 +317,22 @@ def test_what_drove_a_totals_change_is_the_largest_amount_not_the_fastest_rate()
                             rising[:1], rising) is None
 
 
+def test_a_members_share_of_the_total_its_table_prints() -> None:
+    scope = "Acme 10-K 2022 | Net sales by segment (in millions) | USD millions 2021 2022"
+    values = {"Alpha": ("1,000", "1,300"), "Beta": ("100", "180"), "Total": ("1,100", "1,480")}
+    units = [EvidenceUnit(chunk_id="c", document=DOC, year=2022, chunk_rank=0, page=5,
+                          located=True, is_row=True, quote=" ".join([label, *v]),
+                          text=f"{label}: 2021: {v[0]}; 2022: {v[1]}", scope=scope)
+             for label, v in values.items()]
+    found = direct_answer_to("What share of Acme's 2022 net sales came from Beta?",
+                             units[1:2], units)
+    assert found is not None
+    assert found.text == ("Beta: 12% of net sales ($180 million of $1,480 million in 2022; "
+                          "180 / 1,480).")
+    assert direct_answer_to("What share of Acme's 2022 net sales came from Gamma?",
+                            units[1:2], units) is None  # no row of that name
+
+
 def test_periods_read_each_quarter_once() -> None:
     from rag_assets.core.question.question import periods_named as asked_periods
     assert asked_periods("Revenue in Q1 2022 Q2 2023?") == [("Q1", "2022"), ("Q2", "2023")]

@@ -1,0 +1,128 @@
+"""A member's share of a total, from the table that prints both: "What share of Walmart's net
+sales came from Walmart International?", "How much of Coca-Cola's net operating revenues came
+from the United States?".
+
+ASC 280 has a filing print each segment's revenue and each geographic area's beside the total
+they sum to, in the segment note or MD&A's tables. The member the question names is a row of
+such a table (its label is the name, as printed); the total is the row that prints the table's
+sum (a "Total" row, or the row named for the measure: "Net sales" under the segments) in the
+same column. The answer gives the share first, computed and shown with its two cited figures:
+"Walmart International: 23% of net sales ($120,130 million of $519,926 million in 2020;
+120,130 / 519,926)." None when no table of the evidence prints the member and its total.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+
+from rag_assets.core.generation.direct_rows import (
+    Cell,
+    DirectAnswer,
+    DirectCues,
+    PageRows,
+    Row,
+    first_match,
+    money,
+    read_row,
+)
+from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.superlatives import column_asked, tables_in
+from rag_assets.core.question.question import Question
+from rag_assets.core.text.years import years_in
+
+# "what share of <total> came from <member>", "how much of <total> was generated in <member>"
+MEMBER_SHARE_RE = re.compile(
+    r"\b(?:what (?:share|percent|percentage|proportion|portion|fraction)|how much) of (?:the )?"
+    r"(?P<total>.+?) (?:came|come|comes|was|were|is|did) (?:from|generated (?:by|in|from)|"
+    r"derived from|earned in|earned from|attributable to|contributed by) (?:the )?"
+    r"(?P<member>.+?)\s*\??$", re.IGNORECASE)
+EDGE_WORDS_RE = re.compile(r"^(?:the|its|in|for|of)\s+|\s+(?:in|for|during|of|segment|"
+                           r"region|market|business)$", re.IGNORECASE)
+MAX_PAGES_SCANNED = 8
+# the pages of a filing that print a name at a line's start: (document, year, name) -> pages
+PagesPrinting = Callable[[str, int, str], list[int]]
+
+
+def _member_asked(question: Question) -> tuple[str, str] | None:
+    """(the member named, the total's words), or None when the question asks no share."""
+    match = MEMBER_SHARE_RE.search(" ".join(question.text.split()))
+    if match is None:
+        return None
+    member = re.sub(r"\b(?:fy|fiscal|q[1-4])?\s*\d{4}\b.*$", "", match["member"],
+                    flags=re.IGNORECASE).strip(" ,")
+    while (trimmed := EDGE_WORDS_RE.sub("", member)) != member:
+        member = trimmed
+    total = re.sub(r"^.*?\b[\w&.-]+(?:'s|s'|’s)\s+", "", match["total"])  # "Coca-Cola's"
+    total = re.sub(r"\b(?:fy|fiscal\s+)?\d{4}\b|\b(?:q[1-4])\b", "", total,
+                   flags=re.IGNORECASE)
+    total = " ".join(total.split()).strip(" ,")
+    return (member, total) if member and total else None
+
+
+def _named(label: str, member: str) -> bool:
+    """The row's label is the member's name ("Walmart International", "United States"), as
+    printed, case aside, a footnote marker or a colon after it, "Total" before it."""
+    name = " ".join(re.sub(r"[\s:(0-9)*]+$", "", label).lower().split())
+    return name.removeprefix("total ") == " ".join(member.lower().split())
+
+
+def _total(printed: Sequence[Row], row: Row, column: str, total_words: str,
+           cues: DirectCues) -> tuple[Cell, Row] | None:
+    """The row that prints the table's whole in ``column``: of the "Total ..." rows and those
+    named for the measure asked ("Net sales" under the segments), the largest, larger than the
+    member's own figure (a region's subtotal is not the whole its share is of)."""
+    own = row.cell(column)
+    if own is None:
+        return None
+    words = set(re.findall(r"[a-z]+", total_words.lower()))
+    found = [(c, r) for r in printed if r is not row and (c := r.cell(column)) is not None
+             and not c.shown.endswith("%") and c.value > own.value
+             and (first_match(cues.total_row, r.label.lower())
+                  or set(re.findall(r"[a-z]+", r.label.lower())) <= words)]
+    return max(found, key=lambda t: t[0].value) if found else None
+
+
+def member_share(question: Question, selected: Sequence[EvidenceUnit],
+                 pool: Sequence[EvidenceUnit], page_rows: PageRows | None, cues: DirectCues,
+                 printing: PagesPrinting | None = None) -> DirectAnswer | None:
+    """The named member's share of the total the question asks, or None. The tables of the
+    evidence are read first, then those of the filing's pages that print the member's name at
+    a line's start (``printing``; at most ``MAX_PAGES_SCANNED``): the segment note retrieval
+    did not return."""
+    asked = _member_asked(question)
+    if asked is None:
+        return None
+    member, total_words = asked
+    read, tables = tables_in(selected, pool, page_rows)
+    found = _share_in(question, member, total_words, [*read, *selected, *pool], tables, cues)
+    if found is not None or printing is None or page_rows is None or not selected:
+        return found
+    pages = printing(selected[0].document, selected[0].year, member)[:MAX_PAGES_SCANNED]
+    more = [u for page in pages for u in page_rows(selected[0].document, selected[0].year, page)]
+    tables = {(u.document, u.year, u.scope): False for u in more if u.is_row}
+    return _share_in(question, member, total_words, more, tables, cues)
+
+
+def _share_in(question: Question, member: str, total_words: str, units: Sequence[EvidenceUnit],
+              tables: Iterable[tuple[str, int, str]], cues: DirectCues) -> DirectAnswer | None:
+    """The share from the first of ``tables`` that prints the member and its total."""
+    for table in tables:
+        rows_of = {u.quote: u for u in units if u.is_row and (u.document, u.year, u.scope) == table}
+        printed = [r for u in rows_of.values() if (r := read_row(u)) is not None and r.cells]
+        row = next((r for r in printed if r.label and _named(r.label, member)), None)
+        column = column_asked(printed, question, row.unit, cues) if row else None
+        if row is None or column is None or (cell := row.cell(column)) is None:
+            continue
+        found = _total(printed, row, column, total_words, cues)
+        if found is None or cell.shown.endswith("%") or not found[0].value:
+            continue
+        total_cell, total_row = found
+        share = 100 * cell.value / total_cell.value
+        period = f" in {years_in(column)[-1]}" if years_in(column) else f" ({column})"
+        return DirectAnswer(
+            kind="arithmetic", units=[row.unit, total_row.unit],
+            text=(f"{row.label.rstrip(': ')}: {share:.0f}% of {total_words.strip()} "
+                  f"({money(cell, row.unit, cues)} of {money(total_cell, total_row.unit, cues)}"
+                  f"{period}; {cell.shown.lstrip('$')} / {total_cell.shown.lstrip('$')})."))
+    return None
