@@ -482,6 +482,8 @@ def answer_metric(question: MetricQuestion, facts: Sequence[StatementFact],
     try:
         if question.aggregate == "choice":
             return _choice(question, evaluator, years[-1], subject_of(company), defs)
+        if question.aggregate == "each":
+            return _each(question, evaluator, years[-1], subject_of(company), defs)
         return _computed(question, evaluator, formula, years, company, cover)
     except FormulaError as error:  # the question's formula, not the filing, is at fault
         return MetricAnswer(question=question, status="unavailable",
@@ -671,6 +673,30 @@ def _choice(question: MetricQuestion, evaluator: Evaluator, year: int, subject: 
     return MetricAnswer(question=question, status="answered", value=known[winner],
                         values={year: known[winner]}, headline=headline, details=[rule],
                         operands=operands)
+
+
+def _each(question: MetricQuestion, evaluator: Evaluator, year: int, subject: str,
+          defs: Vocabulary) -> MetricAnswer:
+    """Each line item a question asks of together ("Did it pay dividends or buy back shares,
+    and how much?"), read from the facts and cited; a yes or no asked is "Yes" when any of
+    them is not zero. A member the filing does not print is named, never guessed."""
+    values = {name: evaluator.evaluate(name, year) for name in question.choices}
+    operands = sorted(evaluator.operands.values(), key=lambda o: question.choices.index(
+        o.concept) if o.concept in question.choices else len(question.choices))
+    when = when_asked(question, [year])
+    if evaluator.missing:
+        missing = list(dict.fromkeys(evaluator.missing))
+        return MetricAnswer(question=question, status="missing", operands=operands,
+                            missing=missing, headline=f"The {when} figures cannot all be read "
+                                                      f"from the statements: {'; '.join(missing)}.")
+    known = {name: v for name, v in values.items() if v is not None}
+    listed = " and ".join(f"{defs.title(n)} of {format_value(v, 'USD', None, question.scale)}"
+                          for n, v in known.items())
+    opening = ("Yes. " if any(known.values()) else "No. ") if question.yes_no else ""
+    return MetricAnswer(question=question, status="answered", value=next(iter(known.values())),
+                        values={year: next(iter(known.values()))}, operands=operands,
+                        headline=f"{opening}{subject} {when}: {listed}.",
+                        details=["Each as printed in the filing's statements."])
 
 
 def _statement(operand: Operand) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Literal, cast
@@ -42,7 +43,7 @@ from rag_assets.core.text.years import FY_TERM_RE, YEAR_SPAN_RE, YEAR_TOKEN, yea
 
 RULES_FILE = Path(__file__).with_name("judgment_rules.json")
 
-Aggregate = Literal["value", "average", "cagr", "trend", "choice"]
+Aggregate = Literal["value", "average", "cagr", "trend", "choice", "each"]
 Scale = Literal["thousands", "millions", "billions"]
 Direction = Literal["up", "down", "improve", "worsen", "change"]
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
@@ -475,6 +476,22 @@ def choice_asked(norm: str) -> tuple[list[str], Literal["max", "min"]] | None:
     return None
 
 
+def each_asked(norm: str) -> list[str] | None:
+    """The line items a question asks of together, joined by "or" or "and" ("Did it pay
+    dividends or buy back shares, and how much?"): each is given, not one of them; None for
+    fewer than two, or items of different units or kinds."""
+    items = [i for i in named_items(norm) if not i[3]]
+    joined = [a for a, b in zip(items, items[1:], strict=False)
+              if re.fullmatch(r",?\s*(?:or|and)\s+(?:(?:the|its|did|also|pay|paid)\s+)*",
+                              norm[a[1]:b[0]])]
+    names = list(dict.fromkeys(i[2] for i in items))
+    defs = load_vocabulary()
+    if not joined or len(names) < 2 or len({(defs.concepts[n].unit, defs.concepts[n].kind)
+                                             for n in names}) != 1:
+        return None
+    return names
+
+
 def _asks_prose(asking: str, judgment: str | None) -> bool:
     """Whether the asking sentence asks for prose (a cause, names, an outlook), unless it asks
     a judgment in other words ("Would you describe X as capital intensive?")."""
@@ -482,6 +499,24 @@ def _asks_prose(asking: str, judgment: str | None) -> bool:
     if judgment and _DESCRIBE_AS_RE.search(norm):
         return False
     return bool(_PROSE_RE.search(normalize(_AND_WHY_RE.sub("", asking))))
+
+
+def _periods_asked(text: str, asked: str, definitions: Sequence[tuple[str | None, str]]
+                   ) -> tuple[int | None, list[int], bool]:
+    """The quarter asked, the years (those a definition names when the question names none;
+    a period-end date's own year), and whether a period-end date is written."""
+    quarter, quarter_year = None, None
+    if named := quarters_named(text):
+        quarter, quarter_year, _ = named[0]
+    years = sorted(set(years_in(without_quarters(asked)))) or (
+        [quarter_year] if quarter_year else sorted(set(years_in(" ".join(
+            b for _, b in definitions)))))
+    if quarter_year and not years:
+        years = [quarter_year]
+    dated = bool(ends := period_end_years(asked))
+    if dated and not definitions:
+        years = sorted(set(ends))  # the columns print the period's end, not its fiscal name
+    return quarter, years, dated
 
 
 def parse_question(question: Question) -> MetricQuestion | None:
@@ -503,19 +538,12 @@ def parse_question(question: Question) -> MetricQuestion | None:
     if _asks_prose(asking, judgment) and not definitions and not choice:
         return None  # its question, not its instructions, asks for prose
     target, is_metric = _target(asked, judgment, definitions)
+    each = None if choice or definitions or judgment else each_asked(normalize(asking))
     if choice:
         target, is_metric, judgment = choice[0][0], False, None
-    quarter, quarter_year = None, None
-    if named := quarters_named(text):
-        quarter, quarter_year, _ = named[0]
-    years = sorted(set(years_in(without_quarters(asked)))) or (
-        [quarter_year] if quarter_year else sorted(set(years_in(" ".join(
-            b for _, b in definitions)))))
-    if quarter_year and not years:
-        years = [quarter_year]
-    dated = bool(ends := period_end_years(asked))
-    if dated and not definitions:
-        years = sorted(set(ends))  # the columns print the period's end, not its fiscal name
+    elif each:
+        target, is_metric = each[0], False
+    quarter, years, dated = _periods_asked(text, asked, definitions)
     formulas, titles, defined = _own_definitions(definitions, target, norm,
                                                   years[-1] if years else None)
     if share and definitions == [share]:  # the share the question asks is what it asks
@@ -527,6 +555,8 @@ def parse_question(question: Question) -> MetricQuestion | None:
     stored = load_vocabulary().metrics.get(target) if is_metric else None
     aggregate, years, direction = _aggregate(asked, norm, years, choice is not None, judgment,
                                              bool(stored and "[-1]" in (stored.formula or "")))
+    if each and aggregate == "value":
+        aggregate = "each"
     decimals = None
     if match := _DECIMALS_RE.search(text):
         decimals = 0 if match["whole"] else _number(match["n"])
@@ -542,7 +572,8 @@ def parse_question(question: Question) -> MetricQuestion | None:
         yes_no=bool(_YES_NO_RE.search(asked.split("?")[0] if "?" in asked else asked)),
         direction=direction if aggregate == "trend" else None, judgment=judgment,
         asks=rules[judgment].asked(norm) if judgment else None,
-        choices=choice[0] if choice else [], pick=choice[1] if choice else None,
+        choices=choice[0] if choice else each if aggregate == "each" and each else [],
+        pick=choice[1] if choice else None,
         dated=dated, history=aggregate == "trend" and bool(_HISTORY_RE.search(asked)))
 
 

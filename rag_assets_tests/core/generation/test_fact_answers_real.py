@@ -334,3 +334,17 @@ def test_rise_or_fall_asks_which_way_and_describe_as_asks_the_judgment() -> None
     assert heavy is not None and heavy.judgment == "capital_intensity"
     assert parse_text("Who are Activision Blizzard's largest customers, and how much of 2019 "
                       "net revenues did each account for?") is None  # the members: prose
+
+
+def test_line_items_asked_together_are_each_given() -> None:
+    # Costco FY2021 cash flows (p.40): dividends (5,748), repurchases of common stock (496)
+    path = "financebench-wide/pdfs/COSTCO_2021_10K.pdf"
+    answer = _answered(path, "costco-10k", 2021, "Costco",
+                       "Did Costco pay dividends or buy back shares in FY2021, and how much?")
+    assert answer.headline == ("Yes. Costco's FY2021: cash dividends paid of $5,748 million and "
+                               "repurchases of common stock of $496 million.")
+    assert {o.printed for o in answer.operands} == {"(5,748)", "(496)"}
+    # a choice between them stays a choice
+    chosen = _answered(path, "costco-10k", 2021, "Costco",
+                       "Which was larger for Costco in FY2021, dividends or share repurchases?")
+    assert chosen.headline.startswith("Costco's cash dividends paid was the higher of the two")
