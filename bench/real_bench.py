@@ -42,7 +42,8 @@ LangChain + FAISS baseline and the golden set of the sample corpus.
 
 The analyst sets (``--sets analyst-tune,analyst-check``) are this project's analysts' questions
 over filings of dev, wide and bulk (``bench/questions/README.md``), read by ``load_question_set``:
-their store holds the filings their questions name. ``analyst-check`` is held out from whoever
+their store holds the filings their questions name; ``analyst-paraphrases`` asks tune's questions
+in other words (how much an answer rests on one wording). ``analyst-check`` is held out from whoever
 chooses answer rules (``HELD_OUT_SETS``): its per-question records are neither printed nor
 written, only its totals and its breakdowns per type and kind.
 
@@ -88,15 +89,16 @@ BULK_DIR = rb.CORPORA / "financebench-bulk"
 QUESTIONS_DIR = REPO / "bench" / "questions"
 PROSE_DEV = QUESTIONS_DIR / "prose_dev.jsonl"
 SETS = {"dev": DEV_DIR, "wide": WIDE_DIR, "prose-dev": DEV_DIR, "analyst-tune": DEV_DIR,
-        "analyst-check": DEV_DIR}
+        "analyst-paraphrases": DEV_DIR, "analyst-check": DEV_DIR}
 # a set's questions when they are not the folder's own questions.jsonl: prose-dev is this
 # project's prose questions over the dev filings, the analyst sets its analysts' questions over
 # filings of dev, wide and bulk (bench/questions/README.md)
 QUESTION_FILES = {"prose-dev": PROSE_DEV,
                   "analyst-tune": QUESTIONS_DIR / "analyst_tune.jsonl",
+                  "analyst-paraphrases": QUESTIONS_DIR / "analyst_tune_paraphrases.jsonl",
                   "analyst-check": QUESTIONS_DIR / "analyst_check.jsonl"}
 # sets whose filings come from several folders: the filings their questions name
-MULTI_FOLDER_SETS = ("analyst-tune", "analyst-check")
+MULTI_FOLDER_SETS = ("analyst-tune", "analyst-paraphrases", "analyst-check")
 # held out from whoever chooses answer rules: the bench prints and writes only their totals
 HELD_OUT_SETS = ("analyst-check",)
 DEFAULT_SETS = ("dev", "wide")
@@ -109,6 +111,8 @@ SET_ROLES = {
     "prose-dev": "in-sample: the prose answer rules were chosen on it (the project's own "
                  "questions over the dev filings)",
     "analyst-tune": "in-sample: answer rules for analysts' questions are chosen on it",
+    "analyst-paraphrases": "in-sample: analyst-tune's questions that were answered right, each "
+                           "asked in two other wordings; some rules were chosen on its failures",
     "analyst-check": "held out: only its totals are printed; no rule was chosen on it",
 }
 QUESTION_TYPE_ORDER = ("metrics", "judgments", "prose")
@@ -969,7 +973,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not sets or set(sets) - set(SETS):
         parser.error(f"unknown sets {sorted(set(sets) - set(SETS))}; known: {', '.join(SETS)}")
     roots = {"dev": args.dev_dir, "wide": args.wide_dir, "prose-dev": args.dev_dir,
-             "analyst-tune": args.dev_dir, "analyst-check": args.dev_dir}
+             "analyst-tune": args.dev_dir, "analyst-paraphrases": args.dev_dir,
+             "analyst-check": args.dev_dir}
     for name in sets:
         if not (QUESTION_FILES.get(name) or roots[name] / "questions.jsonl").is_file():
             print(f"real_bench: FinanceBench {name} set not found under {roots[name]}",
