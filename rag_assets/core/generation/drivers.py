@@ -332,26 +332,25 @@ def _asked_change(question: Question, subject: str, unit: EvidenceUnit,
 def following_on_page(page_text: str | None, unit: EvidenceUnit) -> EvidenceUnit | None:
     """The sentence ``page_text`` prints just after ``unit``'s quote, as a unit of the same
     chunk and page; None when the quote is not found or ends the page."""
-    if not page_text:
-        return None
-    flat, quote = " ".join(page_text.split()), " ".join(unit.quote.split())
-    at = flat.find(quote)
-    sentences = split_sentences(flat[at + len(quote):]) if at >= 0 and quote else []
-    if not sentences:
-        return None
-    return unit.model_copy(update={"quote": sentences[0], "text": sentences[0],
-                                   "footnotes": []})
+    return _adjacent_on_page(page_text, unit, after=True)
 
 
 def preceding_on_page(page_text: str | None, unit: EvidenceUnit) -> EvidenceUnit | None:
     """The sentence ``page_text`` prints just before ``unit``'s quote, as a unit of the same
     chunk and page; None when the quote is not found or opens the page."""
+    return _adjacent_on_page(page_text, unit, after=False)
+
+
+def _adjacent_on_page(page_text: str | None, unit: EvidenceUnit, after: bool
+                      ) -> EvidenceUnit | None:
     if not page_text:
         return None
     flat, quote = " ".join(page_text.split()), " ".join(unit.quote.split())
     at = flat.find(quote)
-    sentences = split_sentences(flat[:at]) if at > 0 else []
+    if at < 0 or not quote or (at == 0 and not after):
+        return None
+    sentences = split_sentences(flat[at + len(quote):] if after else flat[:at])
     if not sentences:
         return None
-    return unit.model_copy(update={"quote": sentences[-1], "text": sentences[-1],
-                                   "footnotes": []})
+    sentence = sentences[0] if after else sentences[-1]
+    return unit.model_copy(update={"quote": sentence, "text": sentence, "footnotes": []})

@@ -27,37 +27,28 @@ from rag_assets.core.generation.direct_rows import (
     read_row,
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.metric_questions import share_asked
 from rag_assets.core.generation.superlatives import column_asked, tables_in
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.years import years_in
 
-# "what share of <total> came from <member>", "how much of <total> was generated in <member>"
-MEMBER_SHARE_RE = re.compile(
-    r"\b(?:what (?:share|percent|percentage|proportion|portion|fraction)|how much) of (?:the )?"
-    r"(?P<total>.+?) (?:came|come|comes|was|were|is|did) (?:from|generated (?:by|in|from)|"
-    r"derived from|earned in|earned from|attributable to|contributed by) (?:the )?"
-    r"(?P<member>.+?)\s*\??$", re.IGNORECASE)
-EDGE_WORDS_RE = re.compile(r"^(?:the|its|in|for|of)\s+|\s+(?:in|for|during|of|segment|"
-                           r"region|market|business)$", re.IGNORECASE)
+# what is said of a member but is not its name: "the Asia Pacific region", "its U.S. business"
+EDGE_WORDS_RE = re.compile(r"^(?:the|its|in|for|of)\s+|\s+(?:segment|region|market|business)$")
 MAX_PAGES_SCANNED = 8
 # the pages of a filing that print a name at a line's start: (document, year, name) -> pages
 PagesPrinting = Callable[[str, int, str], list[int]]
 
 
 def _member_asked(question: Question) -> tuple[str, str] | None:
-    """(the member named, the total's words), or None when the question asks no share."""
-    match = MEMBER_SHARE_RE.search(" ".join(question.text.split()))
-    if match is None:
+    """(the member named, the total's words), or None when the question asks no share (the
+    one share grammar: :func:`metric_questions.share_asked`)."""
+    found = share_asked(" ".join(question.text.split()))
+    if found is None:
         return None
-    member = re.sub(r"\b(?:fy|fiscal|q[1-4])?\s*\d{4}\b.*$", "", match["member"],
-                    flags=re.IGNORECASE).strip(" ,")
+    member = found[0]
     while (trimmed := EDGE_WORDS_RE.sub("", member)) != member:
         member = trimmed
-    total = re.sub(r"^.*?\b[\w&.-]+(?:'s|s'|’s)\s+", "", match["total"])  # "Coca-Cola's"
-    total = re.sub(r"\b(?:fy|fiscal\s+)?\d{4}\b|\b(?:q[1-4])\b", "", total,
-                   flags=re.IGNORECASE)
-    total = " ".join(total.split()).strip(" ,")
-    return (member, total) if member and total else None
+    return (member, found[1]) if member else None
 
 
 def _named(label: str, member: str) -> bool:

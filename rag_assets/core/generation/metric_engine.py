@@ -637,22 +637,29 @@ def _not_meaningful(question: MetricQuestion, metric: MetricDef, kind: FilerKind
 _COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
 
 
+def _members_read(question: MetricQuestion, evaluator: Evaluator, year: int
+                  ) -> tuple[dict[str, float], list[Operand]]:
+    """The value of each line item the question names (``choices``) that the facts print,
+    and the operands read, in the question's order."""
+    values = {name: evaluator.evaluate(name, year) for name in question.choices}
+    operands = sorted(evaluator.operands.values(), key=lambda o: question.choices.index(
+        o.concept) if o.concept in question.choices else len(question.choices))
+    return {name: v for name, v in values.items() if v is not None}, operands
+
+
 def _choice(question: MetricQuestion, evaluator: Evaluator, year: int, subject: str,
             defs: Vocabulary) -> MetricAnswer:
     """Which of the line items a question names is highest (or lowest) in the year: every
     member's value read from the facts and cited, the winner first; a member the filing does
     not print is named, never guessed."""
-    values = {name: evaluator.evaluate(name, year) for name in question.choices}
-    operands = sorted(evaluator.operands.values(), key=lambda o: question.choices.index(
-        o.concept) if o.concept in question.choices else len(question.choices))
     when = when_asked(question, [year])
+    known, operands = _members_read(question, evaluator, year)
     if evaluator.missing:
         missing = list(dict.fromkeys(evaluator.missing))
         return MetricAnswer(question=question, status="missing", operands=operands,
                             missing=missing,
                             headline=f"The {when} comparison cannot be made from the "
                                      f"statements: {'; '.join(missing)}.")
-    known = {name: v for name, v in values.items() if v is not None}
     ranked = sorted(known, key=lambda n: known[n], reverse=question.pick == "max")
     winner, others = ranked[0], ranked[1:]
     if any(known[o] == known[winner] for o in others):
@@ -680,16 +687,13 @@ def _each(question: MetricQuestion, evaluator: Evaluator, year: int, subject: st
     """Each line item a question asks of together ("Did it pay dividends or buy back shares,
     and how much?"), read from the facts and cited; a yes or no asked is "Yes" when any of
     them is not zero. A member the filing does not print is named, never guessed."""
-    values = {name: evaluator.evaluate(name, year) for name in question.choices}
-    operands = sorted(evaluator.operands.values(), key=lambda o: question.choices.index(
-        o.concept) if o.concept in question.choices else len(question.choices))
     when = when_asked(question, [year])
+    known, operands = _members_read(question, evaluator, year)
     if evaluator.missing:
-        missing = list(dict.fromkeys(evaluator.missing))
         return MetricAnswer(question=question, status="missing", operands=operands,
-                            missing=missing, headline=f"The {when} figures cannot all be read "
-                                                      f"from the statements: {'; '.join(missing)}.")
-    known = {name: v for name, v in values.items() if v is not None}
+                            missing=list(dict.fromkeys(evaluator.missing)),
+                            headline=f"The {when} figures cannot all be read from the "
+                                     f"statements: {'; '.join(dict.fromkeys(evaluator.missing))}.")
     listed = " and ".join(f"{defs.title(n)} of {format_value(v, 'USD', None, question.scale)}"
                           for n, v in known.items())
     opening = ("Yes. " if any(known.values()) else "No. ") if question.yes_no else ""
