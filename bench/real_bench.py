@@ -80,6 +80,9 @@ import numpy as np
 from tabulate import tabulate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+# the checkout's own code, not the installed one: a bench run from a worktree at another commit
+# (an editable install points at one checkout) measures that commit
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import retrieval_bench as rb  # noqa: E402 - the bench folder is not a package
 
 REPO = rb.REPO

@@ -555,7 +555,8 @@ def parse_question(question: Question) -> MetricQuestion | None:
     if _asks_prose(asking, judgment) and not definitions and not choice:
         return None  # its question, not its instructions, asks for prose
     target, is_metric = _target(asked, judgment, definitions)
-    each = None if choice or definitions or judgment else each_asked(normalize(asking))
+    each = None if choice or definitions or judgment or is_metric else each_asked(
+        normalize(asking))  # "retention ratio (using dividends and net income)" is one metric
     if choice:
         target, is_metric, judgment = choice[0][0], False, None
     elif each:

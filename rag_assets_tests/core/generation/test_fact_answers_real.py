@@ -344,6 +344,11 @@ def test_line_items_asked_together_are_each_given() -> None:
     assert answer.headline == ("Yes. Costco's FY2021: cash dividends paid of $5,748 million and "
                                "repurchases of common stock of $496 million.")
     assert {o.printed for o in answer.operands} == {"(5,748)", "(496)"}
+    # a metric named with its inputs is that metric, not its inputs each
+    retention = parse_text("What is General Mills' FY2022 retention ratio (using total cash "
+                           "dividends paid and net income attributable to shareholders)?")
+    assert retention is not None and (retention.target, retention.aggregate) == (
+        "retention_ratio", "value")
     # a choice between them stays a choice
     chosen = _answered(path, "costco-10k", 2021, "Costco",
                        "Which was larger for Costco in FY2021, dividends or share repurchases?")
