@@ -187,7 +187,8 @@ _SOURCE_NOTE_RE = re.compile(r"\s*\((?=[^()]*\b(?:statement|balance sheet|p&l)\b
 # after it (answers.Answerer), so the metric is still read
 _AND_WHY_RE = re.compile(
     r",?\s*and (?:why|what drove (?:the|this|that|it) ?\w*|(?:for )?what reasons?|what caused "
-    r"(?:the|this|that|it) ?\w*|what explains (?:the|this|that|it) ?\w*)\s*\??\s*$",
+    r"(?:the|this|that|it) ?\w*|what explains (?:the|this|that|it) ?\w*|what (?:factors|reasons|"
+    r"drivers) (?:were|are|was|is) behind (?:the|this|that|it) ?\w*)\s*\??\s*$",
     re.IGNORECASE)
 # "How did Walmart's long-term debt change in fiscal 2022?": against the year before
 # "how did X change", "by how much did X increase": the change itself is asked, against the
@@ -195,6 +196,9 @@ _AND_WHY_RE = re.compile(
 _HOW_CHANGED_RE = re.compile(
     r"\b(?:how|by how much|how much) (?:did|has|have|does|do)\b.*\b(?:chang|increas|decreas|"
     r"gr[eo]w|declin|ris[ei]|rose|fell|fall|drop)|\bwhat (?:happened|has happened) to\b|"
+    r"\bwhat (?:was|is|were) the (?:change|increase|decrease|growth|decline) in\b|"
+    r"\bhow (?:large|big|much|significant) (?:was|is|were) the (?:rise|increase|decrease|"
+    r"decline|growth|change|drop|fall)\b|\bby how much\b|"
     r"\b(?:increas\w*|ris[ei]\w*|gr[eo]w\w*|go up) or (?:decreas\w*|fall|fell|declin\w*|"
     r"go down)\b", re.IGNORECASE)
 _YES_NO_RE = re.compile(r"(?:^|[,:;]\s+)(?:does|do|did|has|have|had|is|are|was|were|will|can|"
@@ -284,7 +288,8 @@ _SHARE_WORD = r"(?P<word>share|percent|percentage|proportion|portion|fraction)"
 # what the filer did with the total that made the part of it: kept it as gross profit,
 # converted it into operating income, paid it out as dividends, spent it on capex
 _SHARE_VERB = (r"(?:keep|kept|retain(?:ed)?|convert(?:ed)?|turn(?:ed)?|pay|paid|pay out|paid out|"
-               r"return(?:ed)?|spend|spent|distribute[d]?|use[d]?|allocate[d]?|translate[d]?)")
+               r"return(?:ed)?|spend|spent|distribute[d]?|use[d]?|allocate[d]?|translate[d]?|"
+               r"consumed|absorbed|taken up)")
 _SHARE_RES = (
     # "What share of <total> came from <part>?"
     re.compile(rf"\b(?:what {_SHARE_WORD}|how much) of (?:the )?(?P<total>.+?) "
@@ -296,7 +301,7 @@ _SHARE_RES = (
                rf"{{0,4}}? {_SHARE_VERB} (?:as|into|to|in|on|for) (?P<part>.+?)\s*\??$"),
     # "What share of its net income was paid out as cash dividends?"
     re.compile(rf"\bwhat {_SHARE_WORD} of (?:the )?(?P<total>.+?) (?:was|were|is) "
-               rf"{_SHARE_VERB} (?:as|into|to|in|on|for) (?P<part>.+?)\s*\??$"),
+               rf"{_SHARE_VERB} (?:as|into|to|in|on|for|by) (?P<part>.+?)\s*\??$"),
     # "What percentage of its total net revenue was net interest income?"
     re.compile(rf"\bwhat {_SHARE_WORD} of (?:the )?(?P<total>.+?) (?:was|were|is) "
                r"(?!(?:up|down|higher|lower|about|approximately)\b)(?P<part>.+?)\s*\??$"),
@@ -305,10 +310,18 @@ _SHARE_RES = (
                r"(?P<total>.+?) (?:did|does|do) (?P<part>.+?) (?:account for|represent|make up|"
                r"contribute)\s*\??$"),
 )
+# "What percentage of its net sales did it keep after cost of sales?": what is left of the total
+_KEPT_AFTER_RE = re.compile(rf"\bwhat {_SHARE_WORD} of (?:the )?(?P<total>.+?) (?:did|does|do) "
+                            r"\S+(?: \S+){0,4}? (?:keep|retain|have left|left) after (?:paying )?"
+                            r"(?P<part>.+?)\s*\??$")
 # "How many times did its operating income cover its interest expense?": a coverage ratio
 _COVER_RE = re.compile(r"\bhow many times (?:did|does|do|could|can|would|was|is) "
                        r"(?P<part>.+?) (?:cover|covered) (?:by )?(?P<total>.+?)\s*\??$")
 _POSSESSIVE_RE = re.compile(r"^.*?\b[a-z0-9&.]+ ?(?:'s|s')\s+")
+# where a share's term ends: a clause after a comma, "i.e.", "as a ...", the period it is of
+_TERM_END_RE = re.compile(r",|;|\(|\bi\.?e\.?\b|\bas a\b|\b(?:in|for|during|over)\s+(?:the\s+)?"
+                          r"(?:(?:\w+\s+){0,2}(?:weeks?|months?|quarters?|years?|fiscal|period)\b|"
+                          r"q[1-4]\b|fy\s?\d|(?:first|second|third|fourth)\b)")
 _PRONOUNS = frozenset({"each", "it", "they", "them", "these", "those", "this", "that", "which"})
 _PERIOD_WORDS = frozenset({"fiscal", "fy", "year", "quarter", "calendar", "month", "months"})
 _EDGE_WORDS = frozenset({"in", "for", "during", "of", "the", "its", "ended", "and"})
@@ -322,11 +335,14 @@ def _share_definition(asking: str) -> tuple[str, str] | None:
     "how many times did operating income cover interest expense" is operating income divided
     by interest expense."""
     norm = normalize(asking)
-    match = next((m for pattern in (*_SHARE_RES, _COVER_RE) if (m := pattern.search(norm))),
-                 None)
+    match = next((m for pattern in (_KEPT_AFTER_RE, *_SHARE_RES, _COVER_RE)
+                  if (m := pattern.search(norm))), None)
     terms = share_terms(match) if match is not None else None
     if match is None or terms is None:
         return None
+    if match.re is _KEPT_AFTER_RE:
+        return (f"{match['word']} of {terms[1]} left after {terms[0]}",
+                f"({terms[1]} minus {terms[0]}) divided by {terms[1]}")
     if match.re is _COVER_RE:
         return f"{terms[0]} coverage of {terms[1]}", f"{terms[0]} divided by {terms[1]}"
     word = match.groupdict().get("word") or "share"
@@ -348,6 +364,7 @@ def share_terms(match: re.Match[str]) -> tuple[str, str] | None:
     ("how much ... did each account for": the members, not a line item)."""
     terms = []
     for side in (match["part"], match["total"]):
+        side = _TERM_END_RE.split(side)[0]  # "..., i.e. its efficiency ratio", "in weeks ended"
         words = [w for w in _POSSESSIVE_RE.sub("", side).split()
                  if not re.search(r"\d", w) and w not in _PERIOD_WORDS]
         while words and words[0] in _EDGE_WORDS:

@@ -314,6 +314,11 @@ def test_a_profile_gives_every_year_the_statements_print() -> None:
     ("financebench-bulk/pdfs/COCACOLA_2019_10K.pdf", "coca-cola-10k", 2019, "Coca-Cola",
      "What percentage of Coca-Cola's FY2019 net operating revenues was gross profit?",
      "Coca-Cola's FY2019 percent of net operating revenues from gross profit is 60.8%."),
+    # General Mills FY2019 (p.53): (16,865.2 - 11,108.4) / 16,865.2 = 34.1%
+    ("financebench-wide/pdfs/GENERALMILLS_2019_10K.pdf", "general-mills-10k", 2019,
+     "General Mills", "What percentage of fiscal 2019 net sales did General Mills keep after "
+     "cost of sales (12 months)?",
+     "General Mills' FY2019 percent of net sales left after cost of sales is 34.1%."),
 ])
 def test_a_share_or_a_coverage_asked_in_words_is_computed(
         path: str, document: str, year: int, company: str, question: str, headline: str) -> None:
@@ -321,6 +326,12 @@ def test_a_share_or_a_coverage_asked_in_words_is_computed(
 
 
 def test_rise_or_fall_asks_which_way_and_describe_as_asks_the_judgment() -> None:
+    for asked in ("What was the change in Walmart's operating cash flow in fiscal 2024, and "
+                  "what explains it?",
+                  "How large was the rise in Coca-Cola's operating cash flow in FY2019?",
+                  "Coca-Cola's operating cash flow grew in FY2019: by how much?"):
+        read = parse_text(asked)
+        assert read is not None and read.aggregate == "trend", asked
     asked = parse_text("Did General Mills' total debt rise or fall in fiscal 2019, and for what "
                        "reason?")
     assert asked is not None and (asked.target, asked.aggregate, asked.direction) == (
