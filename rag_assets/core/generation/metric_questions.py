@@ -33,6 +33,7 @@ from rag_assets.core.question.vocabulary import (
     terms_in,
 )
 from rag_assets.core.text.periods import (
+    PERIOD_AFTER_RE,
     PERIOD_OPENING_RE,
     period_end_years,
     quarters_named,
@@ -319,9 +320,8 @@ _COVER_RE = re.compile(r"\bhow many times (?:did|does|do|could|can|would|was|is)
                        r"(?P<part>.+?) (?:cover|covered) (?:by )?(?P<total>.+?)\s*\??$")
 _POSSESSIVE_RE = re.compile(r"^.*?\b[a-z0-9&.]+ ?(?:'s|s')\s+")
 # where a share's term ends: a clause after a comma, "i.e.", "as a ...", the period it is of
-_TERM_END_RE = re.compile(r",|;|\(|\bi\.?e\.?\b|\bas a\b|\b(?:in|for|during|over)\s+(?:the\s+)?"
-                          r"(?:(?:\w+\s+){0,2}(?:weeks?|months?|quarters?|years?|fiscal|period)\b|"
-                          r"q[1-4]\b|fy\s?\d|(?:first|second|third|fourth)\b)")
+_TERM_END_RE = re.compile(rf",|;|\(|\bi\.?e\.?\b|\bas a\b|{PERIOD_AFTER_RE.pattern}",
+                          re.IGNORECASE)
 _PRONOUNS = frozenset({"each", "it", "they", "them", "these", "those", "this", "that", "which"})
 _PERIOD_WORDS = frozenset({"fiscal", "fy", "year", "quarter", "calendar", "month", "months"})
 _EDGE_WORDS = frozenset({"in", "for", "during", "of", "the", "its", "ended", "and"})

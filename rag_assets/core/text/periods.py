@@ -69,6 +69,11 @@ NAME_THEN_DURATION_RE = re.compile(r"^(?P<name>.*?[^\W\d_].*?) (?P<period>(?:(?:
 # where the name of a definition's term ends and its period begins: a preposition ("revenue
 # for 2019"), "fy" ("capex fy19") or a digit
 PERIOD_OPENING_RE = re.compile(r"\b(?:for|of|in|at|on|during|from|over|between|fy)\b|\d")
+# where a phrase names its period after the thing it measures: "operating income in Q3 FY2023",
+# "net sales for the six months ended", "revenue in fiscal 2019" (not "cost of sales")
+PERIOD_AFTER_RE = re.compile(
+    r"\b(?:in|for|during|over)\s+(?:the\s+)?(?:(?:\w+\s+){0,2}(?:weeks?|months?|quarters?|"
+    r"years?|fiscal|period)\b|q[1-4]\b|fy\s?\d|(?:first|second|third|fourth)\b)", re.IGNORECASE)
 
 
 def unglued(text: str) -> str:
