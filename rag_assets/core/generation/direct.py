@@ -47,7 +47,7 @@ from rag_assets.core.generation.direct_rows import (
     read_row,
 )
 from rag_assets.core.generation.disclosures import stated_deals
-from rag_assets.core.generation.drivers import Adjacent, drivers
+from rag_assets.core.generation.drivers import Adjacent, asks_members_drove, drivers
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import words
 from rag_assets.core.generation.member_shares import PagesPrinting, member_share
@@ -178,7 +178,8 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
     cues = cues or load_cues()
     if not selected:
         return None
-    return (drivers(question, selected, pool, preceding, scan, following)
+    return ((None if asks_members_drove(question)
+             else drivers(question, selected, pool, preceding, scan, following))
             or quoted_arithmetic(question, selected)
             or member_share(question, selected, pool, page_rows, cues, printing)
             or superlative(question, selected, pool, page_rows, cues)
@@ -188,4 +189,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             # the deals stated one by one, unless a count of names is asked (the enumeration
             # answers that, or nothing does)
             or (None if _asked_count(question.text, cues)
-                else stated_deals(question, selected, pool, scan)))
+                else stated_deals(question, selected, pool, scan))
+            # "which segment drove the decline?" with no table to rank: MD&A's sentence
+            or (drivers(question, selected, pool, preceding, scan, following)
+                if asks_members_drove(question) else None))

@@ -44,6 +44,19 @@ ASKING_WORDS = frozenset({
     "reduction", "reduce", "reduced", "decreased", "increased", "declined",
 })
 ROOT_LETTERS = 6
+# the direction a change is worded in ("decreased", "growth"): a question's and its sentence's
+DIRECTION_RES = {
+    "up": re.compile(r"\b(?:increas\w*|grow\w*|grew|growth|ris[ei]\w*|rose|higher|improv\w*|"
+                     r"expan\w*|gain\w*)\b", re.IGNORECASE),
+    "down": re.compile(r"\b(?:decreas\w*|declin\w*|fell|fall\w*|drop\w*|lower|reduc\w*|"
+                       r"contract\w*|shr[iu]nk\w*)\b", re.IGNORECASE),
+}
+# what a "which segment drove ..." question ranks, not the measure that changed
+MEMBER_WORDS = frozenset({"segment", "segments", "geography", "geographies", "region", "regions",
+                          "division", "divisions", "business", "businesses", "market", "markets",
+                          "product", "products", "largest", "biggest", "share", "most"})
+MEMBERS_DROVE_RE = re.compile(r"^\s*which\b[^?]{0,40}?\b(?:drove|drives|driving|contributed "
+                              r"(?:most )?to|accounted for)\b", re.IGNORECASE)
 MIN_CAUSE_WORDS = 3  # "primarily due to pricing" is a cause; "due to" alone is not
 MAX_SUBJECT_WORDS = 60  # what changed, before the connective: a clause, not a page
 MDNA_BONUS = 0.5
@@ -86,12 +99,20 @@ def root(word: str) -> str:
     return (word[:-1] if len(word) > 3 and word.endswith("s") else word)[:ROOT_LETTERS]
 
 
+def asks_members_drove(question: Question) -> bool:
+    """"Which segment drove the decline in net sales?": the names are asked, and MD&A's
+    sentence that explains the total's change names them with their amounts ("primarily driven
+    by decreased segment sales in Optical Communications of $247 million")."""
+    return question.expects == "names" and bool(MEMBERS_DROVE_RE.search(question.text))
+
+
 def measure_roots(question: Question) -> set[str]:
     """The measure a "what drove" question names, as roots (:func:`root`: "Asia Pacific net
     revenues" -> {"asia", "pacifi", "revenu"}): its content words but the asking ones, the
     change's own ("growth", "decline") and the company's name (``Question.companies``)."""
     company = {root(w) for w in words(" ".join(question.companies))}
-    asking = {root(w) for w in ASKING_WORDS | MONTHS}
+    asking = {root(w) for w in ASKING_WORDS | MONTHS | (
+        MEMBER_WORDS if question.expects == "names" else frozenset())}
     return {root(w) for w in words(question.ranking_text)
             if w.isalpha() and len(w) >= 4} - asking - company
 
@@ -175,7 +196,16 @@ def _score(readings: Sequence[set[str]], unit: EvidenceUnit, subject: str,
     if owners:
         where = f"{subject} {unit.scope}".lower()
         other = -OWNER_BONUS if any(o in where for o in owners) else OTHER_SUBJECT_PENALTY
+    asked, changed = _direction(" ".join(question_words)), _direction(subject)
+    if asked and changed and asked != changed:
+        other += OTHER_SUBJECT_PENALTY  # an increase does not explain the decline asked
     return share - other + (MDNA_BONUS if "mdna" in sections_of(unit.scope) else 0.0)
+
+
+def _direction(text: str) -> str | None:
+    """"up" or "down" when the text names one direction of change only, else None."""
+    found = {d for d, pattern in DIRECTION_RES.items() if pattern.search(text)}
+    return found.pop() if len(found) == 1 else None
 
 
 @cache
@@ -274,7 +304,8 @@ def drivers(question: Question, selected: Sequence[EvidenceUnit],
     the margin's own change a filing prints after explaining its profit's; ``scan`` the
     filing's sentences that print a causal connective, each with its page's Item: MD&A
     explains the change wherever retrieval looked (a sentence retrieval found wins a tie)."""
-    if question.expects != "cause" or not measure_roots(question):
+    if not (question.expects == "cause" or asks_members_drove(question)) or not measure_roots(
+            question):
         return None
     best = _best_explained(question, selected, pool or selected, preceding, scan)
     if best is None:

@@ -185,3 +185,26 @@ def test_the_period_asked_wins_and_a_table_run_into_a_sentence_is_no_subject() -
     cells = " ".join(f"SG&A {n:,} net sales {n * 4:,} percent" for n in range(100, 130))
     table = unit(f"{cells} reflecting robust demand and execution, said the chief executive.")
     assert drivers(question, [table]) is None
+
+
+def test_an_increase_does_not_explain_the_decline_asked() -> None:
+    question = read_question("Why did net sales decline in the second quarter of 2023?")
+    rise = unit("Segment net sales increased in the three months ended June 30, 2023, driven by "
+                "higher volume as panel makers raised utilization.", scope=MDNA)
+    fall = unit("Net sales for the three months ended June 30, 2023 decreased $372 million, "
+                "primarily driven by decreased segment sales in Optical Communications.",
+                chunk="c2", rank=3, scope=MDNA)
+    found = drivers(question, [rise, fall])
+    assert found is not None and found.units == [fall]
+
+
+def test_which_segment_drove_a_change_is_answered_by_the_sentence_that_names_it() -> None:
+    question = read_question("Which segment drove the decline in Acme's net sales in Q2 2023?")
+    assert question.expects == "names"
+    sentence = unit("Net sales for the three months ended June 30, 2023 decreased $372 million, "
+                    "primarily driven by decreased segment sales in Optical Communications of "
+                    "$247 million.", scope=MDNA)
+    found = drivers(question, [sentence])
+    assert found is not None and found.text.startswith(
+        "Primarily driven by decreased segment sales in Optical Communications of $247 million")
+    assert drivers(read_question("Which segments does Acme report?"), [sentence]) is None
