@@ -24,7 +24,7 @@ from typing import Literal, cast
 from pydantic import BaseModel, Field
 
 from rag_assets.core.generation.direct_rows import load_cues
-from rag_assets.core.question.question import Question
+from rag_assets.core.question.question import EITHER_WAY_RE, Question
 from rag_assets.core.question.vocabulary import (
     TermMatch,
     load_vocabulary,
@@ -199,9 +199,7 @@ _HOW_CHANGED_RE = re.compile(
     r"gr[eo]w|declin|ris[ei]|rose|fell|fall|drop)|\bwhat (?:happened|has happened) to\b|"
     r"\bwhat (?:was|is|were) the (?:change|increase|decrease|growth|decline) in\b|"
     r"\bhow (?:large|big|much|significant) (?:was|is|were) the (?:rise|increase|decrease|"
-    r"decline|growth|change|drop|fall)\b|\bby how much\b|"
-    r"\b(?:increas\w*|ris[ei]\w*|gr[eo]w\w*|go up) or (?:decreas\w*|fall|fell|declin\w*|"
-    r"go down)\b", re.IGNORECASE)
+    rf"decline|growth|change|drop|fall)\b|\bby how much\b|{EITHER_WAY_RE.pattern}", re.IGNORECASE)
 _YES_NO_RE = re.compile(r"(?:^|[,:;]\s+)(?:does|do|did|has|have|had|is|are|was|were|will|can|"
                         r"could|would|should)\b", re.IGNORECASE)
 _AVERAGE_RE = re.compile(r"\baverage\b", re.IGNORECASE)
@@ -213,10 +211,7 @@ _CAGR_RE = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual\s+growth", re.IGNORE
 _DIRECTIONS: tuple[tuple[Direction, re.Pattern[str]], ...] = (
     ("improve", re.compile(r"\bimprov\w*|\bbetter\b", re.IGNORECASE)),
     ("worsen", re.compile(r"\bworse\w*|\bdeteriorat\w*", re.IGNORECASE)),
-    # "did it rise or fall", "increase or decrease": which way is asked, not one of them
-    ("change", re.compile(r"\b(?:increas\w*|ris[ei]\w*|gr[eo]w\w*|go(?:ne)?\s+up|up)\s+or\s+"
-                          r"(?:decreas\w*|fall\w*|fell|declin\w*|shr[iu]nk\w*|go(?:ne)?\s+down|"
-                          r"down)\b", re.IGNORECASE)),
+    ("change", EITHER_WAY_RE),  # "did it rise or fall": which way is asked, not one of them
     ("up", re.compile(r"\bincreas\w*|\bgr[eo]w\w*|\brais\w*|\bros[ee]\b|\brise\b|\bwent\s+up|"
                       r"\bgo(?:ne)?\s+up|\bhigher\b|\bexpand\w*", re.IGNORECASE)),
     ("down", re.compile(r"\bdecreas\w*|\bdeclin\w*|\bdrop\w*|\bfell\b|\bfall\w*|\bwent\s+down|"

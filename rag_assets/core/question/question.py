@@ -38,10 +38,11 @@ _CAUSE_RE = re.compile(r"\b(?:why|drove|drive[sn]?|driving|drivers?|due to|reaso
                        r"caused?|explains?|explanation|contributed to|contributors?|led to|"
                        r"accounted for|responsible for|behind|factors? (?:that|which|driving|"
                        r"contributing|explaining|for|in))\b")
+# "did it rise or fall?", "increase or decrease": which way a change went is asked, not yes/no
+EITHER_WAY_RE = re.compile(r"\b(?:increas|ris[ei]|gr[eo]w|go(?:ne)? up|improv|up)\w* or "
+                           r"(?:decreas|fall|fell|declin|shr[iu]nk|go(?:ne)? down|worse|"
+                           r"deteriorat|down)\w*", re.IGNORECASE)
 # "Which segment drove ...?" asks a name first; "Which factors drove ...?" asks the causes
-_EITHER_WAY_RE = re.compile(r"\b(?:increas|ris[ei]|gr[eo]w|go(?:ne)? up|improv|up)\w* or "
-                            r"(?:decreas|fall|fell|declin|shr[iu]nk|go(?:ne)? down|worse|"
-                            r"deteriorat|down)\w*")
 _NAME_FIRST_RE = re.compile(r"^(?:which|who|whom)\b(?! (?:factors?|reasons?|drivers?|"
                             r"items?|causes?)\b)")
 _COUNT_FIRST_RE = re.compile(r"\bhow many [a-z][a-z-]{2,}|\bwhat (?:is |was )?(?:the )?number of\b")
@@ -147,7 +148,7 @@ def expected_answer(asking: str, names_metric: bool, intents: Sequence[str] = ()
     names (``intent_lexicon.json``), else text."""
     asked = next((s for s in split_sentences(asking) if s.endswith("?")), asking)
     sentence = normalize(asked)
-    if _YES_NO_RE.search(sentence) and not _EITHER_WAY_RE.search(sentence):
+    if _YES_NO_RE.search(sentence) and not EITHER_WAY_RE.search(sentence):
         return "yes_no"  # "did it rise or fall?" asks which way, not yes or no
     cause = _CAUSE_RE.search(sentence)
     count = _COUNT_FIRST_RE.search(sentence)
