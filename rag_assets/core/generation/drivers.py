@@ -26,7 +26,7 @@ from rag_assets.core.ingest.sections import sections_of
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import load_vocabulary, normalize, terms_in
 from rag_assets.core.text.periods import months_asked
-from rag_assets.core.text.sentences import split_sentences
+from rag_assets.core.text.sentences import page_prose, split_sentences
 from rag_assets.core.text.years import years_in
 
 # the sentence a page prints just before (or after) a unit, as a unit of its own (None: not found)
@@ -376,7 +376,7 @@ def _adjacent_on_page(page_text: str | None, unit: EvidenceUnit, after: bool
                       ) -> EvidenceUnit | None:
     if not page_text:
         return None
-    flat, quote = " ".join(page_text.split()), " ".join(unit.quote.split())
+    flat, quote = page_prose(page_text), " ".join(unit.quote.split())
     at = flat.find(quote)
     if at < 0 or not quote or (at == 0 and not after):
         return None

@@ -47,7 +47,7 @@ from rag_assets.core.llm.prompts import render
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import load_vocabulary
 from rag_assets.core.retrieval.retriever import Hit, Retriever, Scope
-from rag_assets.core.text.sentences import split_sentences
+from rag_assets.core.text.sentences import page_prose, split_sentences
 
 
 def mmr(hits: Sequence[Hit], vectors: np.ndarray, k: int, lam: float) -> list[Hit]:
@@ -249,7 +249,7 @@ class QuoteRoute:
         document, year = units[0].document, units[0].year
         items = self.pages.page_items(document, year)
         for page in self.pages.pages_of(document, year):
-            flat = " ".join((self.pages.get(document, year, page) or "").split())
+            flat = page_prose(self.pages.get(document, year, page) or "")
             if not any(p.search(flat) for p in patterns):
                 continue
             for sentence in split_sentences(flat):

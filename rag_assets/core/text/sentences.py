@@ -98,3 +98,13 @@ def split_sentences(text: str) -> list[str]:
     if rest:
         out.append(rest)
     return out
+
+
+# the running header a filing prints atop each page (a link back to its contents)
+RUNNING_HEADER_RE = re.compile(r"^\s*table of contents\b\s*", re.IGNORECASE)
+
+
+def page_prose(page_text: str) -> str:
+    """A page's text on one line, the running header that opens it ("Table of Contents") left
+    out: the first sentence read from a page is the page's, not the header's."""
+    return RUNNING_HEADER_RE.sub("", " ".join(page_text.split()))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag_assets.core.text.sentences import split_sentences
+from rag_assets.core.text.sentences import page_prose, split_sentences
 
 
 @pytest.mark.parametrize(("text", "sentences"), [
@@ -28,3 +28,10 @@ from rag_assets.core.text.sentences import split_sentences
 ])
 def test_sentences_end_where_a_filing_ends_them(text: str, sentences: list[str]) -> None:
     assert split_sentences(text) == sentences
+
+
+def test_a_pages_prose_leaves_out_its_running_header() -> None:
+    page = "Table of Contents\nNet Sales\nNet sales for the three months\nended June 30 decreased."
+    assert page_prose(page) == "Net Sales Net sales for the three months ended June 30 decreased."
+    assert page_prose("The table of contents lists the Items.") == (
+        "The table of contents lists the Items.")  # only the header that opens the page
