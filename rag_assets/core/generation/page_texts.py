@@ -137,6 +137,8 @@ class PageSource(Protocol):
 
     def pages(self, document: str, year: int) -> Sequence[Page]: ...
 
+    def items(self, document: str, year: int) -> Mapping[int, str | None]: ...
+
     def partitions(self) -> list[tuple[str, int]]: ...
 
 
@@ -185,11 +187,14 @@ class PageTexts:
     @classmethod
     def from_frame(cls, raw_pages: pd.DataFrame) -> PageTexts:
         """All partitions of a ``raw_pages`` frame."""
-        from rag_assets.core.warehouse.tables import frame_to_pages  # pandas only when used
+        from rag_assets.core.warehouse.tables import (  # pandas only when used
+            frame_to_items,
+            frame_to_pages,
+        )
 
         out = cls()
         for (document, year), rows in raw_pages.groupby(["document", "year"], sort=False):
-            out.add(str(document), int(year), frame_to_pages(rows))
+            out.add(str(document), int(year), frame_to_pages(rows), frame_to_items(rows))
         return out
 
     @classmethod
@@ -200,14 +205,17 @@ class PageTexts:
 
         return cls(source=StoredPages(database))
 
-    def add(self, document: str, year: int, pages: Sequence[Page]) -> PageTexts:
-        """Add (or replace) one partition's pages; returns self so calls chain."""
+    def add(self, document: str, year: int, pages: Sequence[Page],
+            items: Mapping[int, str | None] | None = None) -> PageTexts:
+        """Add (or replace) one partition's pages, with the Item ingest read for each
+        (``DocumentContext``; ``raw_pages.item``) when the caller has it; returns self so
+        calls chain."""
         key = (document, int(year))
         part = self._parts.get(key)
         texts = {**(part.texts if part else {}),
                  **{page.page_index: raw_page_text(page) for page in pages}}
-        self._parts[key] = _Partition(texts)  # added, not read: never dropped
-        return self
+        self._parts[key] = _Partition(texts, items=dict(items) if items is not None else None)
+        return self  # added, not read: never dropped
 
     def _partition(self, document: str, year: int) -> _Partition | None:
         """The partition's pages, read from the source on first use (the least recently used
@@ -218,7 +226,8 @@ class PageTexts:
             self.reads.append(key)
             pages = self._source.pages(*key)
             part = self._parts[key] = _Partition(
-                {page.page_index: raw_page_text(page) for page in pages}, loaded=True)
+                {page.page_index: raw_page_text(page) for page in pages}, loaded=True,
+                items=dict(self._source.items(*key)))
             read = [k for k, p in self._parts.items() if p.loaded]
             for old in read[:max(0, len(read) - self._keep)]:
                 del self._parts[old]
@@ -280,9 +289,11 @@ class PageTexts:
 
     def page_items(self, document: str, year: int) -> dict[int, str | None]:
         """The Item in force on each stored page of a report ("Item 7.", "Part I, Item 2.",
-        "Item 2.02"; None outside any), read by its form's own numbering
-        (:func:`~rag_assets.core.ingest.sections.items_for_form`) once per partition: where a
-        sentence found outside retrieval stands in the filing."""
+        "Item 2.02"; None outside any): where a sentence found outside retrieval stands in the
+        filing. As ingest stored it (``raw_pages.item``); for pages given without it (a test's
+        or a bench's in-memory pages), read by the same function ingest reads it with
+        (:func:`~rag_assets.core.ingest.sections.items_for_form`), once per partition."""
+        from rag_assets.core.ingest.routing import COVER_PAGES
         from rag_assets.core.ingest.sections import items_for_form
         from rag_assets.core.text.filing_kinds import form_of
 
@@ -291,7 +302,7 @@ class PageTexts:
             return {}
         if part.items is None:
             pages = part.pages
-            form = form_of(document, part.texts[pages[0]])
+            form = form_of(document, "\n".join(part.texts[p] for p in pages[:COVER_PAGES]))
             items = items_for_form([part.texts[p].split("\n") for p in pages], form)
             part.items = dict(zip(pages, items, strict=True))
         return part.items

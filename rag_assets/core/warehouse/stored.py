@@ -15,7 +15,7 @@ from pathlib import Path
 from rag_assets.core.ingest.facts import StatementFact
 from rag_assets.core.ingest.pages import Page
 from rag_assets.core.warehouse.connection import read_partition_rows, read_partitions
-from rag_assets.core.warehouse.tables import frame_to_facts, frame_to_pages
+from rag_assets.core.warehouse.tables import frame_to_facts, frame_to_items, frame_to_pages
 
 PAGES_TABLE = "raw_pages"
 FACTS_TABLE = "financial_statements"
@@ -26,11 +26,22 @@ class StoredPages:
 
     def __init__(self, database: str | Path) -> None:
         self.database = database
+        self._items: dict[tuple[str, int], dict[int, str | None]] = {}
 
     def pages(self, document: str, year: int) -> list[Page]:
-        """The partition's pages in page order; none when it is not stored."""
+        """The partition's pages in page order; none when it is not stored. The Item ingest
+        read for each page is kept from the same read (:meth:`items`)."""
         frame = read_partition_rows(self.database, PAGES_TABLE, document, year)
+        self._items[(document, int(year))] = frame_to_items(frame) if len(frame) else {}
         return frame_to_pages(frame) if len(frame) else []
+
+    def items(self, document: str, year: int) -> dict[int, str | None]:
+        """The Item of each page of the partition, as ingest stored it (``raw_pages.item``),
+        from the last :meth:`pages` read of it (read again when there was none)."""
+        key = (document, int(year))
+        if key not in self._items:
+            self.pages(document, year)
+        return self._items.pop(key, {})
 
     def partitions(self) -> list[tuple[str, int]]:
         """The (document, year) partitions stored, sorted (a ``DISTINCT``, not the pages)."""

@@ -184,6 +184,11 @@ def check_schema(frame: pd.DataFrame) -> None:
             "again (`rag-assets ingest`, or the nightly reingest_schedule does)")
 
 
+def frame_to_items(frame: pd.DataFrame) -> dict[int, str | None]:
+    """The Item ingest read for each page of ``raw_pages`` rows, by page index."""
+    return {int(row.page_index): _none(row.item) for row in frame.itertuples()}
+
+
 def frame_to_pages(frame: pd.DataFrame) -> list[Page]:
     """The pages of ``raw_pages`` rows (``StaleTable`` for rows of an older layout)."""
     check_schema(frame)

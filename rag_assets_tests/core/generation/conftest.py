@@ -64,7 +64,8 @@ def add(store: VectorStore, embedder: Embedder, pages: PageTexts, processed: Pro
     for kind, chunks in (("naive", part.naive_chunks), ("enriched", part.enriched_chunks)):
         index_partition(store, embedder, kind, document, year, chunks, footnotes)
     store.put_profile(document, year, processed.profile.title, processed.profile.aliases)
-    pages.add(document, year, processed.pages)
+    pages.add(document, year, processed.pages,
+              {p.page_index: p.item for p in processed.context.pages})
 
 
 @pytest.fixture(scope="session")

@@ -56,6 +56,11 @@ def test_a_partition_is_read_on_first_use_and_nothing_else(warehouse: Path,
         assert pages.page_mentions(key) == in_memory.page_mentions(key)
     assert pages.reads == [THREE_M] and pages.held == [THREE_M]
     assert len(pages) == len(STATEMENT_PAGES)
+    # each page's Item as ingest stored it (raw_pages.item), from the same read
+    stored = {p.page_index: p.item for p in three_m.context.pages
+              if p.page_index in STATEMENT_PAGES}
+    assert pages.page_items(*THREE_M) == stored and any(stored.values())
+    assert pages.reads == [THREE_M]
     # a partition the warehouse does not hold is asked once, and holds nothing
     assert pages.get("tesla-10k", 2023, 0) is None and pages.pages_of("tesla-10k", 2023) == []
     assert ("tesla-10k", 2023, 0) not in pages
