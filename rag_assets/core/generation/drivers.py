@@ -14,14 +14,12 @@ Nothing is written that the sentence does not print.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Sequence
-from functools import cache
 
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.extractive import ANSWER_TYPES_PATH, answer_patterns, words
+from rag_assets.core.generation.extractive import answer_patterns, answer_qualifiers, words
 from rag_assets.core.ingest.sections import sections_of
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import load_vocabulary, normalize, terms_in
@@ -208,12 +206,6 @@ def _direction(text: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-@cache
-def _qualifiers() -> tuple[re.Pattern[str], ...]:
-    data = json.loads(ANSWER_TYPES_PATH.read_text(encoding="utf-8"))["types"]["cause"]
-    return tuple(re.compile(p) for p in data["qualifiers"])
-
-
 def _another_measure(question_words: set[str], subject: str) -> bool:
     """Whether the change is of another measure than the one asked: "Adjusted operating
     profit" or "Segment operating profit" for a question on operating profit
@@ -221,7 +213,7 @@ def _another_measure(question_words: set[str], subject: str) -> bool:
     the question says the qualifier too."""
     lowered = subject.lower()
     asked = " ".join(sorted(question_words))
-    return any(p.search(lowered) and not p.search(asked) for p in _qualifiers())
+    return any(p.search(lowered) and not p.search(asked) for p in answer_qualifiers("cause"))
 
 
 def _names_another_subject(question_words: set[str], subject: str) -> bool:

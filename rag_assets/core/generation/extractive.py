@@ -181,11 +181,25 @@ def answer_type_held(plan: Question, text: str) -> bool:
 
 
 @cache
+@cache
 def answer_patterns(kind: str) -> tuple[re.Pattern[str], ...]:
     """What a sentence that gives one worded answer type prints (``answer_types.json``'s
     ``answer`` of ``kind``: a cause's connectives, "primarily due to", "driven by" ...)."""
-    data = json.loads(ANSWER_TYPES_PATH.read_text(encoding="utf-8"))["types"]
-    return tuple(re.compile(p) for p in data[kind]["answer"])
+    return tuple(re.compile(p) for p in _answer_types()[kind]["answer"])
+
+
+@cache
+def answer_qualifiers(kind: str) -> tuple[re.Pattern[str], ...]:
+    """The words that make a sentence's measure another one than the question's
+    (``answer_types.json``'s ``qualifiers`` of ``kind``: "adjusted", "segment" ...)."""
+    return tuple(re.compile(p) for p in _answer_types()[kind].get("qualifiers", []))
+
+
+@cache
+def _answer_types() -> dict[str, dict[str, list[str]]]:
+    types: dict[str, dict[str, list[str]]] = json.loads(
+        ANSWER_TYPES_PATH.read_text(encoding="utf-8"))["types"]
+    return types
 
 
 def counted_noun(question: str) -> str | None:
