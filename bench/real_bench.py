@@ -386,7 +386,7 @@ def answer_record(question: Any, result: Any, page_text: Any,
         "claims": score.n_claims, "citations": score.n_citations,
         "citations_valid": marks["valid"], "invalid_citations": score.invalid_citations,
         "all_cited_valid": marks["citations"] > 0 and marks["valid"] == marks["citations"],
-        "seconds": result.seconds,
+        "seconds": result.seconds, "method": result.method,
         "guardrails": list(dict.fromkeys(e.name for e in result.guardrail_events)),
     }
 
@@ -572,10 +572,17 @@ def retrieval_breakdown(records: dict[str, list[dict[str, Any]]],
         for key, order in BREAKDOWNS}
 
 
+# how each answer's first sentence was reached (``QAResult.method``), per question type: where a
+# set's wrong answers come from, as totals (a held-out set's too)
+ANSWER_BREAKDOWNS = (*BREAKDOWNS, ("method", ()))
+
+
 def answer_breakdown(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:
-    """``{"type" | "kind": {group: answer_summary}}`` over labelled answer records."""
-    return {key: {group: answer_summary(g) for group, g in grouped(rows, key, order)}
-            for key, order in BREAKDOWNS}
+    """``{"type" | "kind" | "method": {group: answer_summary}}`` over labelled answer records;
+    a method's group is ``"<type>: <method>"``."""
+    keyed = [{**r, "method": f"{r.get('type', '-')}: {r.get('method', '-')}"} for r in rows]
+    return {key: {group: answer_summary(g) for group, g in grouped(keyed, key, order)}
+            for key, order in ANSWER_BREAKDOWNS}
 
 
 # --- output -------------------------------------------------------------------------------------
@@ -658,21 +665,27 @@ def report_breakdowns(figures: dict[str, Any]) -> None:
         print(f"\nRetrieval per {title} (page level; set = where each figure comes from):")
         print(tabulate(rows, headers=["set", "system", title, "questions", "MRR@10", "hit@1",
                                       "hit@5"], disable_numparse=True))
-        rows = []
-        for name, data in sets.items():
-            if not data.get("answers"):
-                continue
-            for group, a in data["answers"]["breakdown"][key].items():
-                rows.append([name, group, a["questions"], f"{a['correct']}/{a['questions']}",
-                             f"{a['correct_lenient']}/{a['questions']}",
-                             f"{a['all_cited_valid']}/{a['answers_citing']}",
-                             f"{a['invalid_citations']}/{a['citations']}",
-                             f"{a['cites_evidence']}/{a['questions']}"])
-        if rows:
-            print(f"\nAnswers per {title} (strict = first sentence; lenient = anywhere):")
-            print(tabulate(rows, headers=["set", title, "questions", "correct (strict)",
-                                          "lenient", "every citation valid", "invalid citations",
-                                          "cites evidence"], disable_numparse=True))
+        report_answer_breakdown(sets, key, title)
+    report_answer_breakdown(sets, "method", "type: how the first sentence was reached")
+
+
+def report_answer_breakdown(sets: dict[str, Any], key: str, title: str) -> None:
+    """The answers of every set per group of ``key`` (a breakdown of ``answer_breakdown``)."""
+    rows = []
+    for name, data in sets.items():
+        if not data.get("answers") or key not in data["answers"]["breakdown"]:
+            continue
+        for group, a in data["answers"]["breakdown"][key].items():
+            rows.append([name, group, a["questions"], f"{a['correct']}/{a['questions']}",
+                         f"{a['correct_lenient']}/{a['questions']}",
+                         f"{a['all_cited_valid']}/{a['answers_citing']}",
+                         f"{a['invalid_citations']}/{a['citations']}",
+                         f"{a['cites_evidence']}/{a['questions']}"])
+    if rows:
+        print(f"\nAnswers per {title} (strict = first sentence; lenient = anywhere):")
+        print(tabulate(rows, headers=["set", title, "questions", "correct (strict)",
+                                      "lenient", "every citation valid", "invalid citations",
+                                      "cites evidence"], disable_numparse=True))
 
 
 def acceptance(figures: dict[str, Any]) -> list[dict[str, Any]]:

@@ -170,7 +170,8 @@ class Answerer:
         except Exception as error:  # one place for the quote route
             event = route_failed("quote", error)
             return QAResult(question=question.text, answer=f"{ABSTENTION} ({event.detail})",
-                            abstained=True, k=self.config.k, guardrail_events=[event])
+                            abstained=True, k=self.config.k, guardrail_events=[event],
+                            method="abstained")
 
     def _finished(self, result: QAResult, started: float, log: Callable[[str], None] | None,
                   how: str) -> QAResult:
@@ -188,7 +189,7 @@ def unindexed(question: Question, company: str) -> QAResult:
     """The answer to a question about a company no indexed filing is from: said, citing
     nothing, nothing searched."""
     return QAResult(question=question.text, answer=f"No indexed filing is from {company}.",
-                    abstained=True, looked_for=[company],
+                    abstained=True, looked_for=[company], method="abstained",
                     guardrail_events=[GuardrailEvent(
                         name="unindexed_company",
                         detail=f"{company}: no indexed filing; nothing searched")])

@@ -42,6 +42,8 @@ class PartAnswer(BaseModel):
     looked_for: list[str] = Field(default_factory=list)
     events: list[GuardrailEvent] = Field(default_factory=list)
     first_pages: int = 0
+    method: str = Field(default="quoted", description="how its first claim was reached "
+                        "(``QAResult.method``)")
 
 
 def distinct_pages(answers: Sequence[PartAnswer]) -> int:
@@ -81,9 +83,10 @@ def compose(question: str, answers: Sequence[PartAnswer], pages: PageTexts,
         looked = list(dict.fromkeys(x for a in answers for x in a.looked_for))
         text = f"{ABSTENTION} I looked for: {'; '.join(looked[:4])}."
         return QAResult(question=question, answer=text, abstained=True, looked_for=looked,
-                        chunk_ids=chunk_ids)
+                        chunk_ids=chunk_ids, method="abstained")
+    method = next(a.method for a in answers if not a.abstained)
     return QAResult(question=question, answer="\n".join(lines), claims=claims,
-                    sources_used=sources, chunk_ids=chunk_ids)
+                    sources_used=sources, chunk_ids=chunk_ids, method=method)
 
 
 _ORDER: dict[CitationMark, int] = {"valid": 0, "unchecked": 1, "context_mismatch": 2,

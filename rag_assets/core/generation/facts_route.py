@@ -101,7 +101,9 @@ class FactsRoute:
             part = Part(question=question, scope=Scope.partition(doc, y), label=doc)
             answer = PartAnswer(part=part, claims=computed.claims(), abstained=False,
                                 strength=1.0, looked_for=[parsed.target],
-                                first_pages=len({o.page for o in computed.operands}))
+                                first_pages=len({o.page for o in computed.operands}),
+                                method="judged" if parsed.judgment else
+                                f"computed {parsed.aggregate}")
             if self.chat is not None and computed.status == "answered":
                 claims, events = self.explained(question.text, computed)
                 answer.claims += claims

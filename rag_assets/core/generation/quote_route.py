@@ -153,7 +153,7 @@ class QuoteRoute:
             quotes, dropped = keep_verified(verify_claims(
                 [claim_of(s.unit) for s in chosen], self.pages, self.config.citation_threshold),
                 "quoted units")
-            direct = self.direct(part.question, [s.unit for s in chosen], units)
+            direct, out.method = self.direct(part.question, [s.unit for s in chosen], units)
             # a quote the direct sentence already holds whole ("Yes. <the sentence>") once
             out.claims = [*direct, *(q for q in quotes
                                      if not any(d.text.endswith(q.text) for d in direct))]
@@ -161,6 +161,7 @@ class QuoteRoute:
         else:
             out.claims, events = self.claims_from_model(part.question.text, scored)
             out.events += events
+            out.method = "model"
         out.abstained = not out.claims
         return out
 
@@ -183,10 +184,11 @@ class QuoteRoute:
         return None
 
     def direct(self, question: Question, selected: Sequence[EvidenceUnit],
-               pool: Sequence[EvidenceUnit]) -> list[Claim]:
+               pool: Sequence[EvidenceUnit]) -> tuple[list[Claim], str]:
         """The one-line direct answer that goes before the quotes (:mod:`direct`: the winner
         of a superlative, the names of a list, the direction of a two-period comparison), when
-        the selected units print it and each of its citations holds; else nothing."""
+        the selected units print it and each of its citations holds, else nothing; and how the
+        first sentence is reached ("direct <kind>", else "quoted")."""
         read: dict[tuple[str, int, int], list[EvidenceUnit]] = {}  # each page parsed once
 
         def page_rows(document: str, year: int, page: int) -> list[EvidenceUnit]:
@@ -207,9 +209,10 @@ class QuoteRoute:
             scan=lambda patterns: self.sentences_matching(selected, patterns),
             following=following, printing=self.pages_printing)
         if found is None:
-            return []
+            return [], "quoted"
         checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
-        return [c for c in checked if all(x.mark == "valid" for x in c.citations)]
+        kept = [c for c in checked if all(x.mark == "valid" for x in c.citations)]
+        return kept, f"direct {found.kind}" if kept else "quoted"
 
     def by_structure(self, question: Question, selected: Sequence[EvidenceUnit]
                      ) -> DirectAnswer | None:

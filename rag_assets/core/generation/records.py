@@ -80,6 +80,9 @@ class QAResult(BaseModel):
         default_factory=list, description="what an abstention searched for")
     provider: str = "extractive"
     model: str | None = None
+    method: str = Field(default="quoted", description="how the first sentence was reached: "
+                        "'computed <aggregate>' (or 'judged') from the statement facts, "
+                        "'direct <kind>' read from the quoted evidence, 'quoted', 'abstained'")
     k: int = 10
     first_sources: int = Field(default=0, description="distinct pages the first retrieval found")
     retry_k: int | None = None

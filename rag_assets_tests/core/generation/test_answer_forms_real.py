@@ -44,10 +44,12 @@ def forms_corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     return real_corpus(Path(tmp_path_factory.mktemp("forms_lancedb")), FILINGS)
 
 
-def _lead_and_valid(corpus: Corpus, question: str) -> str:
+def _lead_and_valid(corpus: Corpus, question: str, method: str | None = None) -> str:
+    """The answer's first sentence, every citation valid, reached by ``method`` when given."""
     result = corpus.answerer().ask(question)
     assert result.claims and all(c.mark == "valid" for claim in result.claims
                                  for c in claim.citations), result.answer
+    assert method is None or result.method == method, (result.method, result.answer)
     return answer_lead(result.answer)
 
 
@@ -65,7 +67,7 @@ def _lead_and_valid(corpus: Corpus, question: str) -> str:
 ])
 def test_a_yes_or_no_is_read_from_the_sentence_that_discloses_it(
         forms_corpus: Corpus, question: str, opens: str, lead_has: list[str]) -> None:
-    lead = _lead_and_valid(forms_corpus, question)
+    lead = _lead_and_valid(forms_corpus, question, "direct yes_no")
     assert lead.startswith(opens), lead
     assert all(part in lead for part in lead_has), lead
 
@@ -89,7 +91,7 @@ def test_a_yes_or_no_is_read_from_the_sentence_that_discloses_it(
 ])
 def test_arithmetic_on_the_amounts_a_cited_sentence_prints(
         forms_corpus: Corpus, question: str, lead_has: list[str]) -> None:
-    lead = _lead_and_valid(forms_corpus, question)
+    lead = _lead_and_valid(forms_corpus, question, "direct arithmetic")
     assert all(part in lead for part in lead_has), lead
 
 
@@ -119,6 +121,7 @@ def test_a_change_asked_with_why_is_computed_then_explained(
     assert any("extinguishment and maturities of certain long-term debt" in line
                for line in lines[1:]), result.answer
     assert all(c.mark == "valid" for claim in result.claims for c in claim.citations)
+    assert result.method.startswith("computed "), result.method
 
 
 @pytest.mark.parametrize("question", [
