@@ -118,6 +118,7 @@ class Answerer:
         result = self._from_quotes(question, routed, document, year)
         if computed is not None:  # a computation that lacked an operand says which
             result.answer += f"\nNot computed from the statements: {computed[1].headline}"
+            result.method += ", an operand missing"
         result.guardrail_events = events + result.guardrail_events
         return self._finished(result, started, log, "answered")
 
