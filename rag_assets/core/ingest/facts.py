@@ -83,7 +83,7 @@ def demote_patterns() -> tuple[re.Pattern[str], ...]:
 
 def normalize_label(label: str) -> str:
     """A label as the concept map reads it: lower case, no notes markers, single spaces."""
-    text = label.replace("’", "'").replace("—", "-").replace("–", "-")
+    text = " ".join(label.replace("’", "'").replace("—", "-").replace("–", "-").split())
     text = re.sub(rf"\((?:[a-z]|\d{{1,2}})\)|[{SUPERSCRIPT_DIGITS}*]+", " ", text)  # note markers
     text = re.sub(r"\((?:see )?notes? \d+[a-z]?(?:(?:,| and) \d+)*\)", " ", text,
                   flags=re.IGNORECASE)  # "(Note 7)", "(see Notes 3 and 9)"
@@ -92,10 +92,22 @@ def normalize_label(label: str) -> str:
     return " ".join(text.lower().split())
 
 
+# a section's caption the reader joined to its first row's label ("Cash Flows - Investing
+# Activities Purchases of land, buildings, and equipment", "Adjustments to reconcile net
+# earnings to net cash provided by operating activities: Depreciation and amortization")
+_CAPTION_RE = re.compile(
+    r"^(?:[^:]+:\s+|cash flows?\s*(?:-\s*)?(?:from|used in|provided by|\(used in\))?\s*"
+    r"(?:operating|investing|financing) activities:?\s+)(?P<row>.+)$")
+
+
 def concept_of(label: str, statement: StatementKind) -> tuple[str | None, int]:
     """The first concept whose statement and pattern fit the label (the map's order), and the
-    position of the pattern it matched (0: the concept's preferred label)."""
+    position of the pattern it matched (0: the concept's preferred label). A label that opens
+    with a section's caption is the row after it when that row fits a concept ("Cash flows
+    from investing activities Capital expenditures" is capital expenditure)."""
     text = normalize_label(label)
+    if (caption := _CAPTION_RE.match(text)) and (row := concept_of(caption["row"], statement))[0]:
+        return row  # the row under the caption, not the caption's own total
     demoted = DEMOTE if any(p.search(text) for p in demote_patterns()) else 0
     for rule, patterns in concept_rules():
         if statement not in rule.statements:

@@ -364,3 +364,22 @@ def test_line_items_asked_together_are_each_given() -> None:
     chosen = _answered(path, "costco-10k", 2021, "Costco",
                        "Which was larger for Costco in FY2021, dividends or share repurchases?")
     assert chosen.headline.startswith("Costco's cash dividends paid was the higher of the two")
+
+
+@pytest.mark.parametrize(("path", "document", "company", "question", "headline", "labels"), [
+    # Coca-Cola prints no total liabilities row (p.70): total liabilities and equity $86,381
+    # less total equity 21,098
+    ("financebench-bulk/pdfs/COCACOLA_2019_10K.pdf", "coca-cola-10k", "Coca-Cola",
+     "What are Coca-Cola's total liabilities at the end of FY2019?", "$65,283 million",
+     {"Total Liabilities and Equity", "Total Equity"}),
+    # General Mills' cash flows (p.57) join the investing caption to its first row
+    ("financebench-wide/pdfs/GENERALMILLS_2019_10K.pdf", "general-mills-10k", "General Mills",
+     "What is General Mills' FY2019 capital expenditure?", "$537.6 million",
+     {"Cash Flows - Investing Activities Purchases of land, buildings, and equipment"}),
+])
+def test_a_line_item_the_statement_prints_in_its_own_shape(
+        path: str, document: str, company: str, question: str, headline: str,
+        labels: set[str]) -> None:
+    answer = _answered(path, document, 2019, company, question)
+    assert headline in answer.headline, answer.headline
+    assert {o.label for o in answer.operands} == labels

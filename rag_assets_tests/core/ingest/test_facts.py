@@ -24,6 +24,7 @@ from rag_assets.core.ingest.statement_tables import (
     read_statement_tables,
     split_run_on_line,
 )
+from rag_assets.core.ingest.statements import StatementKind
 from rag_assets_tests.real_filings import real_filing
 
 CORPORA = Path(__file__).resolve().parents[3].parent / "shared" / "corpora"
@@ -117,6 +118,31 @@ def test_labels_map_to_concepts_by_statement() -> None:
     assert plain[0] == part[0] == "operating_cash_flow" and part[1] > plain[1]
     assert concept_of("Total assets", "income_statement")[0] is None  # wrong statement
     assert concept_of("Goodwill", "balance_sheet")[0] is None
+
+
+@pytest.mark.parametrize(("label", "statement", "concept"), [
+    # General Mills 2019 cash flows (p.57): a section's caption joined to its first row
+    ("Cash Flows - Investing Activities Purchases of land, buildings, and equipment",
+     "cash_flow", "capital_expenditure"),
+    ("Adjustments to reconcile net earnings to net cash provided by operating activities: "
+     "Depreciation and amortization", "cash_flow", "depreciation_amortization"),
+    # Corning 2015 (p.154): the caption's total is not the row under it
+    ("Cash Flows from Investing Activities Capital expenditures", "cash_flow",
+     "capital_expenditure"),
+    ("Land, buildings, and equipment", "balance_sheet", "ppe_net"),  # General Mills
+    # Corning prints non-breaking spaces: the note reference is still dropped
+    ("(Provision)\xa0benefit\xa0for\xa0income\xa0taxes\xa0(Note\xa04)", "income_statement",
+     "income_tax"),
+    ("Provision for/(benefit from) income taxes", "income_statement", "income_tax"),  # Kraft
+    ("Income taxes from continuing operations", "income_statement", "income_tax"),  # Coca-Cola
+    ("Inventories, net of inventory reserves - $182 and $169 (Note 3)", "balance_sheet",
+     "inventory"),  # Corning 2018
+    # Netflix: the total of both sides is not the equity
+    ("Total liabilities and stockholders’ equity", "balance_sheet", "liabilities_and_equity"),
+    ("Total Walmart shareholders’ equity", "balance_sheet", "equity"),
+])
+def test_printed_label_variants(label: str, statement: StatementKind, concept: str) -> None:
+    assert concept_of(label, statement)[0] == concept
 
 
 def test_figures_columns_and_run_on_rows() -> None:
