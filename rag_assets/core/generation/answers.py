@@ -118,7 +118,7 @@ class Answerer:
         result = self._from_quotes(question, routed, document, year)
         if computed is not None:  # a computation that lacked an operand says which
             result.answer += f"\nNot computed from the statements: {computed[1].headline}"
-            result.method += ", an operand missing"
+            result.method += missing_kind(computed[1])
         result.guardrail_events = events + result.guardrail_events
         return self._finished(result, started, log, "answered")
 
@@ -184,6 +184,14 @@ class Answerer:
             log(f"{how} in {result.seconds:.1f} s: {len(result.claims)} claims, "
                 f"{len(result.sources_used)} sources{' (abstained)' if result.abstained else ''}")
         return result
+
+
+def missing_kind(computed: MetricAnswer) -> str:
+    """What a computation lacked, for an answer's method: a row the question's own definition
+    names, or a line item of the vocabulary (of the period asked)."""
+    first = computed.missing[0] if computed.missing else ""
+    return ", a row missing" if first.startswith("the reader did not find a row") else \
+        ", a line item missing"
 
 
 def unindexed(question: Question, company: str) -> QAResult:

@@ -412,7 +412,7 @@ def _title(question: MetricQuestion, defs: Vocabulary) -> str:
 def _unit(question: MetricQuestion, defs: Vocabulary) -> Unit:
     metric = metric_of(question, defs)
     if metric is None:
-        return "USD" if defs.concepts[question.target].unit == "USD" else "ratio"
+        return _concept_unit(defs.concepts[question.target].unit)
     unit = metric.unit
     if question.aggregate == "cagr" or (question.aggregate == "trend" and unit == "USD"):
         return "percent" if question.aggregate == "cagr" else unit
@@ -707,10 +707,15 @@ def _statement(operand: Operand) -> str:
     return STATEMENT_NAMES.get(operand.statement, operand.statement)
 
 
+def _concept_unit(unit: str) -> Unit:
+    """How a line item's value is written: dollars, dollars per share, else a plain number."""
+    return "USD" if unit == "USD" else "USD/share" if unit == "USD/share" else "ratio"
+
+
 def _base_unit(question: MetricQuestion, defs: Vocabulary) -> Unit:
     metric = metric_of(question, defs)
     if metric is None:
-        return "USD" if defs.concepts[question.target].unit == "USD" else "ratio"
+        return _concept_unit(defs.concepts[question.target].unit)
     return metric.unit
 
 

@@ -43,13 +43,15 @@ def period_name(fiscal_year: int, kind: str, months: int) -> str:
 
 def format_value(value: float, unit: Unit, decimals: int | None,
                  scale: str | None = None) -> str:
-    """A result as an analyst writes it: 24.26, 1.9%, 45.10 days, $3,215 million, -$1,561
-    million, $0.40 billion; a ratio below 1 that its rounding leaves one digit of is also
-    written as a percentage ("0.7 (67.8%)": a payout ratio to one decimal)."""
+    """A result as an analyst writes it: 24.26, 1.9%, 45.10 days, $2.45 (per share), $3,215
+    million, -$1,561 million, $0.40 billion; a ratio below 1 that its rounding leaves one
+    digit of is also written as a percentage ("0.7 (67.8%)": a payout ratio to one decimal)."""
     if unit == "percent":
         return f"{value * 100:,.{1 if decimals is None else decimals}f}%"
     if unit == "days":
         return f"{value:,.{2 if decimals is None else decimals}f} days"
+    if unit == "USD/share":  # EPS as statements print it, to the cent
+        return f"{'-' if value < 0 else ''}${abs(value):,.{2 if decimals is None else decimals}f}"
     if unit == "ratio":
         ratio = f"{value:,.{2 if decimals is None else decimals}f}"
         if 0 < abs(value) < 1 and len(ratio.strip("-0.,")) < 2:  # 0.678 to one decimal: "0.7"

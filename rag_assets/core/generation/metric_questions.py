@@ -172,6 +172,8 @@ _PERCENT_RE = re.compile(r"\b(?:in\s+(?:units\s+of\s+)?|as\s+(?:a\s+)?)percent",
 # prose and notes answer, not one figure of its primary statements ("Who are its largest
 # customers, and how much of net revenues did each account for?" names revenue but asks for
 # names and shares)
+# earnings per share is a line item of the income statement, not a per-share amount to read
+_EPS_RE = re.compile(r"\b(?:net )?(?:earnings|income) per (?:common )?share\b")
 _PROSE_RE = re.compile(
     r"\b(?:which|who|whom|why|drove|drive[sn]?|driving|driver|explain\w*|describe\w*|"
     r"customers?|employees?|headcount|expects?|expected|expectations?|outlook|guidance|"
@@ -527,7 +529,7 @@ def _asks_prose(asking: str, judgment: str | None) -> bool:
     norm = normalize(asking)
     if judgment and _DESCRIBE_AS_RE.search(norm):
         return False
-    return bool(_PROSE_RE.search(normalize(_AND_WHY_RE.sub("", asking))))
+    return bool(_PROSE_RE.search(_EPS_RE.sub(" eps ", normalize(_AND_WHY_RE.sub("", asking)))))
 
 
 def _periods_asked(text: str, asked: str, definitions: Sequence[tuple[str | None, str]]

@@ -83,8 +83,8 @@ class QAResult(BaseModel):
     method: str = Field(default="quoted", description="how the first sentence was reached: "
                         "'computed <aggregate>' (or 'judged') from the statement facts, "
                         "'direct <kind>' read from the quoted evidence, 'quoted', 'model', "
-                        "'abstained'; ', an operand missing' after a computation the statements "
-                        "lacked")
+                        "'abstained'; ', a row missing' or ', a line item missing' after a "
+                        "computation the statements lacked")
     k: int = 10
     first_sources: int = Field(default=0, description="distinct pages the first retrieval found")
     retry_k: int | None = None

@@ -21,6 +21,7 @@ from rag_assets.core.ingest.context import DocumentContext, document_context
 from rag_assets.core.ingest.pages import Page
 from rag_assets.core.ingest.statement_tables import (
     CHANGE_HEADING,
+    StatementRow,
     StatementTable,
     read_statement_tables,
 )
@@ -29,6 +30,7 @@ from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
 
 CONCEPT_MAP_FILE = Path(__file__).with_name("concept_map.json")
 DEMOTE = 100  # rank added to a part ("... from discontinued operations") of a line item
+EPS_CONCEPTS = frozenset({"eps", "eps_basic"})
 PER_SHARE_GROUP_RE = re.compile(r"per\s+(?:common\s+)?share|shares", re.IGNORECASE)
 
 
@@ -152,17 +154,35 @@ def with_cost_of_revenue(facts: list[StatementFact]) -> list[StatementFact]:
     return out
 
 
+def _row_concept(row: StatementRow, statement: StatementKind) -> tuple[str | None, int, bool]:
+    """A row's concept and rank, and whether its values are per share. "Basic" / "Diluted"
+    under a per-share caption is EPS read with its caption (under a share count's caption, no
+    line item); a bare "Basic" / "Diluted" of an income statement whose caption the reader
+    lost is EPS when every figure it prints is in dollars and cents (a share count is not)."""
+    if row.group and PER_SHARE_GROUP_RE.search(row.group):
+        concept, rank = concept_of(f"{row.group} - {row.label}", statement)
+        return (concept, rank, True) if concept in EPS_CONCEPTS else (None, 0, False)
+    if (statement == "income_statement" and (bare := _BARE_EPS_RE.fullmatch(
+            normalize_label(row.label))) and row.cells
+            and all(_CENTS_RE.fullmatch(c.strip()) for c in row.cells if c.strip())):
+        return ("eps" if bare["kind"] == "diluted" else "eps_basic"), 0, True
+    concept, rank = concept_of(row.label, statement)
+    return concept, rank, False
+
+
+_BARE_EPS_RE = re.compile(r"(?P<kind>basic|diluted)(?: \(note \d+\))?")
+_CENTS_RE = re.compile(r"\$?\s*\(?-?\d{1,3}\.\d{2}\)?")
+
+
 def _table_facts(document: str, year: int, table: StatementTable) -> Iterable[StatementFact]:
     for r, row in enumerate(table.rows):
-        concept, rank = concept_of(row.label, table.statement)
-        if row.group and PER_SHARE_GROUP_RE.search(row.group):
-            concept = None  # "Basic" / "Diluted" under a per-share caption: not a line item
+        concept, rank, per_share = _row_concept(row, table.statement)
         for c, (value, printed) in enumerate(zip(row.values, row.cells, strict=True)):
             if value is None or c >= len(table.columns):
                 continue
             column = table.columns[c]
-            unit = "%" if column.heading == CHANGE_HEADING else table.unit_of(row.label,
-                                                                                row.group)
+            unit = "%" if column.heading == CHANGE_HEADING else "USD/share" if per_share else \
+                table.unit_of(row.label, row.group)
             yield StatementFact(
                 document=document, year=year, statement=table.statement, label=row.label,
                 concept=concept, rank=rank, group=row.group, period=column.heading,

@@ -528,6 +528,7 @@ def _read_block(page: Page, statement: StatementKind,
                 continue  # a date heading or furniture between the rows
             if len(cells) < width:  # a text row that left columns blank: right-aligned
                 cells = [""] * (width - len(cells)) + cells
+            cells = _without_note_marks(cells, width)
             cells = cells[-width:] if len(cells) > width else cells
             values = [parse_figure(c) if c else None for c in cells]
             quote = item.quote if len(pieces) == 1 else f"{label} {' '.join(cells)}"
@@ -541,6 +542,17 @@ def _read_block(page: Page, statement: StatementKind,
     title = next((line.strip() for line in page.lines[:8] if line.strip()), "")
     return StatementTable(page=page.page_index, statement=statement, title=title, units=units,
                           scale=scale, columns=columns, rows=rows)
+
+
+def _without_note_marks(cells: list[str], width: int) -> list[str]:
+    """A row of more cells than columns whose figures are in dollars and cents loses the bare
+    digit a superscript note mark was read as ("$ 0.29 3 $ 1.51 $ 1.69": Coca-Cola's basic
+    EPS with note 3 after it), so the figures keep their columns."""
+    if len(cells) <= width or not any(re.fullmatch(r"\$?\s*\(?-?[\d,]*\.\d{2}\)?", c.strip())
+                                      for c in cells):
+        return cells
+    kept = [c for c in cells if not re.fullmatch(r"\d", c.strip())]
+    return kept if len(kept) >= width else cells
 
 
 def _captions_before(printed: Sequence[_Printed], first: int) -> list[_Printed]:

@@ -383,3 +383,26 @@ def test_a_line_item_the_statement_prints_in_its_own_shape(
     answer = _answered(path, document, 2019, company, question)
     assert headline in answer.headline, answer.headline
     assert {o.label for o in answer.operands} == labels
+
+
+@pytest.mark.parametrize(("path", "document", "year", "question", "headline", "label"), [
+    # Walmart's income statement (p.54) prints both, each under its own label
+    ("financebench-bulk/pdfs/WALMART_2022_10K.pdf", "walmart-10k", 2022,
+     "What was Walmart's diluted EPS in fiscal 2022?", "is $4.87.",
+     "Diluted net income per common share attributable to Walmart"),
+    ("financebench-bulk/pdfs/WALMART_2022_10K.pdf", "walmart-10k", 2022,
+     "What was Walmart's basic earnings per share in fiscal 2022?", "is $4.90.",
+     "Basic net income per common share attributable to Walmart"),
+    # Costco (p.37): "Diluted" whose per-share caption the reader lost; the share count's
+    # "Diluted" row (441,834) is not EPS
+    ("financebench-bulk/pdfs/COSTCO_2018_10K.pdf", "costco-10k", 2018,
+     "What is Costco's FY2018 EPS?", "is $7.09.", "Diluted"),
+    # Coca-Cola (p.74) prints note 3 after the 2017 figure: "$ 0.29 3 $ 1.51 $ 1.69"
+    ("financebench-dev/pdfs/COCACOLA_2017_10K.pdf", "coca-cola-10k", 2017,
+     "What was Coca-Cola's basic EPS for FY2017?", "is $0.29.", "BASIC NET INCOME PER SHARE"),
+])
+def test_earnings_per_share_as_the_income_statement_prints_it(
+        path: str, document: str, year: int, question: str, headline: str, label: str) -> None:
+    answer = _answered(path, document, year, document.split("-")[0].title(), question)
+    assert answer.headline.endswith(headline), answer.headline
+    assert [o.label for o in answer.operands] == [label]
