@@ -109,9 +109,21 @@ class FormulaError(ValueError):
 _LABEL_STOP = frozenset({"the", "of", "a", "an", "total", "net", "and"})
 
 
+# words a definition adds to a row's label without naming another row ("expenses", "amount")
+_IMPLIED_WORDS = frozenset({"expens", "expense", "cost", "amount", "consolidated", "reported"})
+# the abbreviations a definition writes for the line items statements print in full
+_ABBREVIATIONS = {"sg&a": "selling general administrative", "r&d": "research development",
+                  "d&a": "depreciation amortization", "pp&e": "property plant equipment",
+                  "cogs": "cost goods sold"}
+
+
 def _label_words(text: str) -> tuple[str, ...]:
-    return tuple(w for w in re.findall(r"[a-z0-9&]+", normalize_label(text))
-                 if w not in _LABEL_STOP)
+    """A label's or a phrase's words as rows are matched on: no stop words, abbreviations
+    spelled out, a plural as its singular ("expenses" is "expense")."""
+    words = " ".join(_ABBREVIATIONS.get(w, w) for w in re.findall(r"[a-z0-9&]+",
+                                                                  normalize_label(text)))
+    return tuple(re.sub(r"(?<=[a-z]{3})(?:es|s)$" if w.endswith("ses") else r"(?<=[a-z]{3})s$",
+                        "", w) for w in words.split() if w not in _LABEL_STOP)
 
 
 def _all_words(text: str) -> tuple[str, ...]:
@@ -127,7 +139,13 @@ def _label_distance(phrase: tuple[str, ...], label: str) -> int | None:
         return 0
     words = _label_words(label)
     extra = len(words) - len(phrase)
-    return extra if set(phrase) <= set(words) and 0 < extra <= 2 else None
+    if set(phrase) <= set(words) and 0 < extra <= 2:
+        return extra
+    # the phrase adds a word the label leaves implied ("R&D expenses" for "Research and
+    # development"): farther than any label that holds the whole phrase
+    if words and set(words) < set(phrase) and set(phrase) - set(words) <= _IMPLIED_WORDS:
+        return 3
+    return None
 
 
 def _pages(pages: Sequence[int]) -> str:

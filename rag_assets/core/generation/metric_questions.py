@@ -245,7 +245,8 @@ def _asked_name(asked: str) -> str | None:
     """What "it" names in "Define it as ...": the measure the question before it asks for
     ("What was JPMorgan's efficiency ratio in Q3 2022?": "efficiency ratio")."""
     match = _ASKED_NAME_RE.search(asked)
-    return match["name"].strip() if match else None
+    name = " ".join(FY_TERM_RE.sub(" ", match["name"].lower()).split()) if match else ""
+    return name or None
 
 
 def _body(text: str) -> str:
@@ -273,7 +274,8 @@ def _split_definitions(text: str) -> tuple[str, list[tuple[str | None, str]]]:
                                     match["body"].strip()))
             sentence = _PAREN_DEFINITION_RE.sub(" ", sentence)
             if inline := _INLINE_DEFINITION_RE.search(sentence):
-                definitions.append((_defined_before(sentence[:inline.start()]),
+                before = sentence[:inline.start()]  # "What is its R&D intensity, defined as"
+                definitions.append((_asked_name(before) or _defined_before(before),
                                     _body(inline["body"])))
                 sentence = sentence[:inline.start()] + sentence[inline.end():]
             asked.append(sentence)
@@ -398,7 +400,7 @@ _AVG_RE = re.compile(rf"\baverage\s+(?:of\s+)?(?:the\s+)?(?P<x>[^()]+?)\s+(?:bet
 _CHANGE_RE = re.compile(rf"\bchange\s+in\s+(?P<x>[^()]+?)\s+(?:between|from)\s+{YEAR_TOKEN}\s+"
                         rf"(?:and|to|-)\s+{YEAR_TOKEN}")
 _FILLER_RE = re.compile(
-    r"\b(?:the|of|unadjusted|reported|annual|year|end|year end|total amount of|amount of|"
+    r"\b(?:the|unadjusted|reported|annual|year|end|year end|total amount of|amount of|"
     r"from (?:the )?(?:cash flows? statement|statement of cash flows|income statement|"
     r"balance sheet)|\(from (?:the )?cash flows? statement\)|on (?:the )?balance sheet)\b")
 _OPERATOR_WORDS = ((r"\bdivided\s+by\b", "/"), (r"\bover\b", "/"), (r"\bmultiplied\s+by\b", "*"),
@@ -449,6 +451,7 @@ def definition_formula(body: str, year: int | None, defining: str | None = None
     return formula
 
 
+_TERM_EDGE_RE = re.compile(r"^(?:(?:of|and|in|for)\s+)+|(?:\s+(?:of|and|in|for))+$")
 _TERM_SPLIT_RE = re.compile(r"((?<!@)[-+*/()]|\bavg\(|\bchange\(|@-?\d+)")
 
 
@@ -457,7 +460,7 @@ def _term(piece: str, exclude: frozenset[str]) -> str:
     names it is made of when they are all its words, else ``row('words')``: a label the
     statements may print ("payments for acquisition of property, plant and equipment" is a
     row, not PP&E)."""
-    words = piece.strip()
+    words = _TERM_EDGE_RE.sub("", piece.strip())  # "of" left by a removed "the value of"
     if not words or _TERM_SPLIT_RE.fullmatch(words) or re.fullmatch(r"[\d.]+", words):
         return f" {words} "
     items = named_items(words, exclude)

@@ -406,3 +406,21 @@ def test_earnings_per_share_as_the_income_statement_prints_it(
     answer = _answered(path, document, year, document.split("-")[0].title(), question)
     assert answer.headline.endswith(headline), answer.headline
     assert [o.label for o in answer.operands] == [label]
+
+
+@pytest.mark.parametrize(("question", "value", "labels"), [
+    # Walmart's income statement (p.51): "Operating, selling, general and administrative
+    # expenses 108,791", "Total revenues 523,964"; "SG&A" spelled out, "expenses" in both
+    ("What is Walmart's FY2020 SG&A ratio? Define it as SG&A expenses divided by total "
+     "revenues.", 108_791 / 523_964,
+     {"Operating, selling, general and administrative expenses", "Total revenues"}),
+    # a definition's "of" is the line item's own word: cost of goods sold is cost of sales
+    ("What is Walmart's FY2020 cost of goods sold to total assets, defined as cost of goods "
+     "sold divided by total assets?", 394_605 / 236_495, {"Cost of sales", "Total assets"}),
+])
+def test_a_definitions_terms_are_found_as_the_statement_prints_them(
+        question: str, value: float, labels: set[str]) -> None:
+    answer = _answered("financebench-wide/pdfs/WALMART_2020_10K.pdf", "walmart-10k", 2020,
+                       "Walmart", question)
+    assert answer.value == pytest.approx(value)
+    assert {o.label for o in answer.operands} == labels

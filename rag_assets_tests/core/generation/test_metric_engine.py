@@ -114,9 +114,9 @@ def test_a_stated_definition_is_parsed_and_overrides_the_stored_one() -> None:
     ("FY2018 revenue / FY2019 revenue", 2019, "revenue[-1] / revenue"),
     # a term the vocabulary lacks is a statement row named by its printed label's words
     ("the number of stores times the mood of the board", 2019,
-     "row('number stores') * row('mood board')"),
+     "row('number of stores') * row('mood of board')"),
     ("payments for acquisition of property, plant and equipment / FY2019 revenue", 2019,
-     "row('payments for acquisition property, plant and equipment') / revenue"),
+     "row('payments for acquisition of property, plant and equipment') / revenue"),
     ("FY2019 revenue / (average accounts and notes receivable between FY2018 and FY2019)", 2019,
      "revenue / (avg(row('accounts and notes receivable')))"),
     ("365 / 12", 2019, None),  # no term at all: the stored definition is used
@@ -422,7 +422,7 @@ def test_a_definition_naming_printed_labels_is_matched_to_the_rows_by_their_word
     c = ask("What is Acme's FY2019 store ratio? Store ratio is defined as: number of stores / "
             "revenue.")
     assert c.status == "missing"
-    assert 'the reader did not find a row "number stores" for FY2019' in c.headline
+    assert 'the reader did not find a row "number of stores" for FY2019' in c.headline
 
 
 @pytest.mark.parametrize(("question", "opening", "verdict"), [
