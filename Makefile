@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export GX_ANALYTICS_ENABLED := false
 export DAGSTER_DISABLE_TELEMETRY := 1
 
-.PHONY: install demo ask test test-fast test-corpora ui serve bench bench-real bench-statements bench-reading bench-judgments bench-ask bench-ask-scale backfill-check scale-check lint typecheck settings-table sample clean
+.PHONY: install demo ask test test-fast test-corpora ui serve bench bench-real bench-statements bench-reading bench-judgments bench-vocabulary bench-ask bench-ask-scale backfill-check scale-check lint typecheck settings-table sample clean
 
 install: $(STAMP) ocr
 
@@ -148,6 +148,11 @@ bench-reading: install
 # reader did not find, or not meaningful (only for a bank, an insurer or a REIT)
 bench-judgments: install
 	$(BIN)/python bench/judgment_bench.py
+
+# every vocabulary item and definition term asked of every 10-K's statement facts: answered or
+# why not, for analyst-tune's companies (in-sample) and every other company (totals only)
+bench-vocabulary: install
+	$(BIN)/python bench/vocabulary_bench.py
 
 # rag-assets ask on hostile questions and broken stores (two real 10-Ks ingested once under
 # bench/out/ask_battery): exit code, first line, seconds, tracebacks and signals per case

@@ -451,6 +451,9 @@ def definition_formula(body: str, year: int | None, defining: str | None = None
     return formula
 
 
+# an operand a formula abbreviates: "CFO / net income" is cash flow from operations (in a
+# question "CFO" is the chief financial officer, so it is no alias of the vocabulary)
+_FORMULA_ABBREVIATIONS = {"cfo": "operating_cash_flow", "fcf": "free_cash_flow"}
 _TERM_EDGE_RE = re.compile(r"^(?:(?:of|and|in|for)\s+)+|(?:\s+(?:of|and|in|for))+$")
 _TERM_SPLIT_RE = re.compile(r"((?<!@)[-+*/()]|\bavg\(|\bchange\(|@-?\d+)")
 
@@ -463,6 +466,8 @@ def _term(piece: str, exclude: frozenset[str]) -> str:
     words = _TERM_EDGE_RE.sub("", piece.strip())  # "of" left by a removed "the value of"
     if not words or _TERM_SPLIT_RE.fullmatch(words) or re.fullmatch(r"[\d.]+", words):
         return f" {words} "
+    if words in _FORMULA_ABBREVIATIONS:
+        return f" {_FORMULA_ABBREVIATIONS[words]} "
     items = named_items(words, exclude)
     residue = words
     for start, end, _, _ in reversed(items):
