@@ -112,6 +112,9 @@ def test_a_stated_definition_is_parsed_and_overrides_the_stored_one() -> None:
      "current_assets - current_liabilities"),
     ("(cash from operations - capex)", 2020, "(operating_cash_flow - capital_expenditure)"),
     ("FY2018 revenue / FY2019 revenue", 2019, "revenue[-1] / revenue"),
+    # abbreviations a formula writes: an operand, never the chief financial officer
+    ("CFO / net income", 2019, "operating_cash_flow / net_income"),
+    ("cost of goods sold divided by total revenue", 2019, "cost_of_revenue / revenue"),
     # a term the vocabulary lacks is a statement row named by its printed label's words
     ("the number of stores times the mood of the board", 2019,
      "row('number of stores') * row('mood of board')"),
