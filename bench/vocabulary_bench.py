@@ -51,7 +51,14 @@ TERMS = (
     "repurchases of common stock", "operating income", "income before income taxes",
     "total liabilities", "long-term debt", "cash and cash equivalents",
     "total operating expenses", "gross profit", "net property, plant and equipment",
-    "total assets", "net earnings",
+    "total assets", "net earnings", "net sales", "total net sales", "operating profit",
+    "capital expenditures", "capex", "additions to property and equipment",
+    "dividends paid to shareholders", "payments for repurchases of common stock",
+    "share buybacks", "net income", "stockholders' equity", "total debt",
+    "current portion of long-term debt", "short-term borrowings", "goodwill",
+    "retained earnings", "stock-based compensation", "depreciation", "total costs and expenses",
+    "earnings before income taxes", "cost of revenue", "accounts payable",
+    "diluted weighted average shares outstanding", "marketable securities", "EBIT",
 )
 
 

@@ -120,8 +120,8 @@ _ABBREVIATIONS = {"sg&a": "selling general administrative", "r&d": "research dev
 def _label_words(text: str) -> tuple[str, ...]:
     """A label's or a phrase's words as rows are matched on: no stop words, abbreviations
     spelled out, a plural as its singular ("expenses" is "expense")."""
-    words = " ".join(_ABBREVIATIONS.get(w, w) for w in re.findall(r"[a-z0-9&]+",
-                                                                  normalize_label(text)))
+    text = normalize_label(text).replace("share-based", "stock-based")  # ASC 718's two names
+    words = " ".join(_ABBREVIATIONS.get(w, w) for w in re.findall(r"[a-z0-9&]+", text))
     return tuple(re.sub(r"(?<=[a-z]{3})(?:es|s)$" if w.endswith("ses") else r"(?<=[a-z]{3})s$",
                         "", w) for w in words.split() if w not in _LABEL_STOP)
 
@@ -146,6 +146,22 @@ def _label_distance(phrase: tuple[str, ...], label: str) -> int | None:
     if words and set(words) < set(phrase) and set(phrase) - set(words) <= _IMPLIED_WORDS:
         return 3
     return None
+
+
+def _row_distance(phrase: tuple[str, ...], fact: StatementFact) -> int | None:
+    """:func:`_label_distance` of a row's label, or, for a row a single word labels, of its
+    caption and label together ("Weighted-average shares outstanding" over "Diluted")."""
+    bare = len(re.findall(r"[a-z]+", fact.label.lower())) == 1
+    found = [d for label in (fact.label, f"{fact.group} {fact.label}" if bare else "")
+             if label and (d := _label_distance(phrase, label)) is not None]
+    return min(found, default=None)
+
+
+def _units_named(phrase: tuple[str, ...]) -> frozenset[str]:
+    """The units of the rows a phrase may name: dollars, and per-share amounts when it says
+    per share. Never a share count: statements print counts in the scale of their heading
+    ("in millions, except per share data") that facts do not apply to them."""
+    return frozenset({"USD", "USD/share"} if {"per", "share"} <= set(phrase) else {"USD"})
 
 
 def _pages(pages: Sequence[int]) -> str:
@@ -265,9 +281,10 @@ class Evaluator:
         concept map gives that label; its concept's sign rule applies."""
         words = _label_words(phrase)
         written = _all_words(phrase)
-        scored = [(d, f) for f in self.facts if f.fiscal_year == fiscal_year and f.unit == "USD"
+        units = _units_named(words)
+        scored = [(d, f) for f in self.facts if f.fiscal_year == fiscal_year and f.unit in units
                   and (f.months is None or f.months == self.months)
-                  and (d := _label_distance(words, f.label)) is not None] if words else []
+                  and (d := _row_distance(words, f)) is not None] if words else []
         if scored:
             # "net interest income" over "Interest income": the words ranking leaves out
             # ("net", "total") decide between labels that are otherwise the same

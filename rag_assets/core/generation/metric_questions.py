@@ -454,6 +454,9 @@ def definition_formula(body: str, year: int | None, defining: str | None = None
 # an operand a formula abbreviates: "CFO / net income" is cash flow from operations (in a
 # question "CFO" is the chief financial officer, so it is no alias of the vocabulary)
 _FORMULA_ABBREVIATIONS = {"cfo": "operating_cash_flow", "fcf": "free_cash_flow"}
+# words that say a line item is a payment without naming another one ("payments for
+# repurchases of common stock" is the repurchases' row)
+_PAYMENT_WORDS = frozenset({"payments", "payment", "for", "cash", "paid", "spent", "on", "used"})
 _TERM_EDGE_RE = re.compile(r"^(?:(?:of|and|in|for)\s+)+|(?:\s+(?:of|and|in|for))+$")
 _TERM_SPLIT_RE = re.compile(r"((?<!@)[-+*/()]|\bavg\(|\bchange\(|@-?\d+)")
 
@@ -472,7 +475,7 @@ def _term(piece: str, exclude: frozenset[str]) -> str:
     residue = words
     for start, end, _, _ in reversed(items):
         residue = residue[:start] + " " + residue[end:]
-    if items and not re.search(r"[a-z0-9]", residue):
+    if items and not (set(re.findall(r"[a-z0-9]+", residue)) - _PAYMENT_WORDS):
         return "".join(f" {name} " for _, _, name, _ in items)
     label = " ".join(re.sub(r"[^a-z0-9&,.\s-]", " ", words).split()).strip(" ,.")
     return f" row('{label}') " if re.search(r"[a-z]", label) else " "

@@ -424,3 +424,13 @@ def test_a_definitions_terms_are_found_as_the_statement_prints_them(
                        "Walmart", question)
     assert answer.value == pytest.approx(value)
     assert {o.label for o in answer.operands} == labels
+
+
+def test_a_definitions_term_in_the_other_name_a_standard_gives_it() -> None:
+    """ASC 718 calls it share-based or stock-based: Corning's cash flows (p.68) print
+    "Share-based compensation expense 190"; Corning's 2021 net income is $1,906 million."""
+    answer = _answered("financebench-wide/pdfs/CORNING_2021_10K.pdf", "corning-10k", 2021,
+                       "Corning", "What is Corning's FY2021 stock-based compensation to net "
+                       "income, defined as stock-based compensation divided by net income?")
+    assert {o.label for o in answer.operands} >= {"Share-based compensation expense"}
+    assert answer.value == pytest.approx(190 / 1906, rel=1e-3)

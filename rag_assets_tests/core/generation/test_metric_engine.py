@@ -114,6 +114,8 @@ def test_a_stated_definition_is_parsed_and_overrides_the_stored_one() -> None:
     ("FY2018 revenue / FY2019 revenue", 2019, "revenue[-1] / revenue"),
     # abbreviations a formula writes: an operand, never the chief financial officer
     ("CFO / net income", 2019, "operating_cash_flow / net_income"),
+    ("payments for repurchases of common stock / net income", 2019,
+     "share_repurchases / net_income"),
     ("cost of goods sold divided by total revenue", 2019, "cost_of_revenue / revenue"),
     # a term the vocabulary lacks is a statement row named by its printed label's words
     ("the number of stores times the mood of the board", 2019,
