@@ -24,7 +24,7 @@ from rag_assets.core.ingest.sections import sections_of
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import load_vocabulary, normalize, terms_in
 from rag_assets.core.text.periods import months_asked
-from rag_assets.core.text.sentences import page_prose, split_sentences
+from rag_assets.core.text.sentences import page_prose, reads_as_table, split_sentences
 from rag_assets.core.text.years import years_in
 
 # the sentence a page prints just before (or after) a unit, as a unit of its own (None: not found)
@@ -161,7 +161,8 @@ def _splits(unit: EvidenceUnit) -> list[tuple[str, str]]:
         adverb = ADVERB_BEFORE_RE.search(unit.text[:at])
         at = adverb.start() if adverb else at
         causes = unit.text[at:].strip().rstrip(".;: ")
-        if len(causes.split()) >= MIN_CAUSE_WORDS:
+        # a table's rows after the connective are no cause a reader would name
+        if len(causes.split()) >= MIN_CAUSE_WORDS and not reads_as_table(causes):
             out.append((unit.text[:at], causes))
     return out
 

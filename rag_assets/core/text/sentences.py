@@ -108,3 +108,16 @@ def page_prose(page_text: str) -> str:
     """A page's text on one line, the running header that opens it ("Table of Contents") left
     out: the first sentence read from a page is the page's, not the header's."""
     return RUNNING_HEADER_RE.sub("", " ".join(page_text.split()))
+
+
+_FIGURE_TOKEN_RE = re.compile(r"^[$(]*-?[\d,]*\d(?:\.\d+)?\)?%?$|^\$$")
+TABLE_FIGURE_SHARE = 0.35  # a third of its words figures: a statement's row, not a sentence
+
+
+def reads_as_table(text: str, window: int = 40) -> bool:
+    """Whether a text's opening reads as a table's cells run together ("Attributable to
+    shareowners 1,182 1,371 1,447 (2,752) 1,248 Basic net income per share $ 0.28 ...")
+    rather than prose: at least six figures, and a third of its first ``window`` words."""
+    tokens = text.split()[:window]
+    figures = sum(bool(_FIGURE_TOKEN_RE.match(t)) for t in tokens)
+    return figures >= 6 and figures >= TABLE_FIGURE_SHARE * len(tokens)

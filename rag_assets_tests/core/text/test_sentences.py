@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag_assets.core.text.sentences import page_prose, split_sentences
+from rag_assets.core.text.sentences import page_prose, reads_as_table, split_sentences
 
 
 @pytest.mark.parametrize(("text", "sentences"), [
@@ -35,3 +35,16 @@ def test_a_pages_prose_leaves_out_its_running_header() -> None:
     assert page_prose(page) == "Net Sales Net sales for the three months ended June 30 decreased."
     assert page_prose("The table of contents lists the Items.") == (
         "The table of contents lists the Items.")  # only the header that opens the page
+
+
+@pytest.mark.parametrize(("text", "table"), [
+    # Coca-Cola's 2017 quarterly data (10-K p.124) run into the text after "attributable to"
+    ("Attributable to shareowners of The Coca-Cola Company 1,182 1,371 1,447 (2,752) 1,248 "
+     "Basic net income (loss) per share $ 0.28 $ 0.32 $ 0.34 $ (0.65) $ 0.29", True),
+    # MD&A's causes: figures among words
+    ("higher net interest income of $2.1 billion, up 34%, driven by higher rates and 12% loan "
+     "growth, partially offset by $300 million lower fees", False),
+    ("Net sales 2023 2022 2021 $ 5,123 $ 4,987 $ 4,512", True),
+])
+def test_a_tables_cells_run_together_are_not_prose(text: str, table: bool) -> None:
+    assert reads_as_table(text) is table
