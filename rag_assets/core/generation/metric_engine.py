@@ -158,10 +158,11 @@ def _row_distance(phrase: tuple[str, ...], fact: StatementFact) -> int | None:
 
 
 def _units_named(phrase: tuple[str, ...]) -> frozenset[str]:
-    """The units of the rows a phrase may name: dollars, and per-share amounts when it says
-    per share. Never a share count: statements print counts in the scale of their heading
-    ("in millions, except per share data") that facts do not apply to them."""
-    return frozenset({"USD", "USD/share"} if {"per", "share"} <= set(phrase) else {"USD"})
+    """The units of the rows a phrase may name: dollars, and per-share amounts or share
+    counts (in the scale their statement prints them in) only when it says shares."""
+    if "share" not in phrase:
+        return frozenset({"USD"})
+    return frozenset({"USD", "USD/share" if "per" in phrase else "shares"})
 
 
 def _pages(pages: Sequence[int]) -> str:

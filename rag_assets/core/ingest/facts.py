@@ -183,12 +183,13 @@ def _table_facts(document: str, year: int, table: StatementTable) -> Iterable[St
             column = table.columns[c]
             unit = "%" if column.heading == CHANGE_HEADING else "USD/share" if per_share else \
                 table.unit_of(row.label, row.group)
+            scale = table.scale if unit == "USD" else table.share_scale(
+                row.label, row.group) if unit == "shares" else 1.0
             yield StatementFact(
                 document=document, year=year, statement=table.statement, label=row.label,
                 concept=concept, rank=rank, group=row.group, period=column.heading,
-                fiscal_year=column.year,
-                months=column.months, value=value * (table.scale if unit == "USD" else 1.0),
-                unit=unit, scale=table.scale if unit == "USD" else 1.0, printed=printed,
+                fiscal_year=column.year, months=column.months, value=value * scale,
+                unit=unit, scale=scale, printed=printed,
                 page=table.page, quote=row.quote, column=c, row=table.first_row + r,
                 total=row.total,
             )

@@ -77,6 +77,19 @@ class StatementTable(BaseModel):
     first_row: int = Field(default=0, description="the position of its first row among the "
                            "page's statement rows (a block below another on the page)")
 
+    def share_scale(self, label: str, group: str = "") -> float:
+        """The scale a share count is printed in: its own label's ("Shares used in calculation
+        (000's)"), else none when the units line excepts shares ("in thousands, except share
+        and per share data"), else the units line's ("in millions, except per share data":
+        counts are in millions too)."""
+        own = re.search(r"\((?:in )?(thousands|millions|000'?s|000’s)\)", f"{group} {label}",
+                        re.IGNORECASE)
+        if own:
+            return 1e6 if own[1].lower() == "millions" else 1e3
+        if re.search(r"except\s+(?:for\s+)?(?:number of\s+)?shares?\b", self.units, re.I):
+            return 1.0
+        return self.scale
+
     def unit_of(self, label: str, group: str = "") -> str:
         """What a row counts: per-share amounts and share counts are not dollars."""
         text = f"{group} {label}"

@@ -434,3 +434,20 @@ def test_a_definitions_term_in_the_other_name_a_standard_gives_it() -> None:
                        "income, defined as stock-based compensation divided by net income?")
     assert {o.label for o in answer.operands} >= {"Share-based compensation expense"}
     assert answer.value == pytest.approx(190 / 1906, rel=1e-3)
+
+
+@pytest.mark.parametrize(("path", "document", "year", "company", "value", "shares"), [
+    # Walmart (p.51, "Amounts in millions, except per share data"): 15,201 / 2,868 million
+    ("financebench-wide/pdfs/WALMART_2020_10K.pdf", "walmart-10k", 2020, "Walmart",
+     15_201 / 2_868, "Diluted"),
+    # 3M (p.56): 5,349 / 602.0 million, the diluted EPS it prints ($8.89)
+    ("sec-10k/3M_2018_10K.pdf", "3m-10k", 2018, "3M", 5_349 / 602.0,
+     "Weighted average 3M common shares outstanding — diluted"),
+])
+def test_a_share_count_is_read_in_the_scale_its_statement_prints(
+        path: str, document: str, year: int, company: str, value: float, shares: str) -> None:
+    answer = _answered(path, document, year, company,
+                       f"What is {company}'s FY{year} earnings per diluted share, defined as "
+                       "net income divided by diluted weighted average shares outstanding?")
+    assert answer.value == pytest.approx(value, rel=1e-4)
+    assert shares in {o.label for o in answer.operands}

@@ -18,6 +18,7 @@ from rag_assets.core.ingest.facts import (
 from rag_assets.core.ingest.identities import check_identities, share_holding
 from rag_assets.core.ingest.pages import Page, TableBlock, raw_page_text
 from rag_assets.core.ingest.statement_tables import (
+    StatementTable,
     headed_markdown,
     parse_figure,
     read_columns,
@@ -251,3 +252,14 @@ def test_cost_of_revenue_of_products_and_services_is_their_sum() -> None:
     assert [f.value for f in facts if f.concept == "cost_of_revenue"] == [-5_100e6, -4_700e6]
     assert concept_of("Cost of sales—services", "income_statement")[0] == "cost_of_revenue_part"
     assert concept_of("Cost of products sold", "income_statement")[0] == "cost_of_revenue"
+
+
+@pytest.mark.parametrize(("units", "label", "scale"), [
+    ("(In millions, except per share data)", "Diluted", 1e6),  # Walmart: counts in millions
+    ("(in thousands, except share and per share data)", "Diluted", 1.0),
+    ("(in millions, except per share data)", "Shares used in calculation (000's)", 1e3),  # Costco
+])
+def test_a_share_count_takes_its_own_scale(units: str, label: str, scale: float) -> None:
+    table = StatementTable(page=0, statement="income_statement", units=units, scale=1e6 if
+                           "millions" in units else 1e3, columns=[], rows=[])
+    assert table.share_scale(label) == scale
