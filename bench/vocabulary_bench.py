@@ -1,7 +1,7 @@
 """Every line item and metric of the finance vocabulary asked of every real 10-K's statement
-facts, and every way of writing a definition's terms the battery below holds: how often the
-metric engine answers, and why it does not (an operand the reader did not find; a question it
-did not read as a metric).
+facts, every way of writing a definition's terms and the whole definitions the batteries below
+hold: how often the metric engine answers, and why it does not (an operand the reader did not
+find; a question it did not read as a metric).
 
 Two groups of filings, by company: the companies of ``analyst-tune`` (and 3M), whose misses
 were read to choose the statement labels and term rules (in-sample), and every other company
@@ -13,7 +13,8 @@ statements carry to others'.
 Questions are written as analysts write them, not as the vocabulary titles them: "What is the
 company's FY2019 <title>?" for every item the facts can carry, and "What is the company's
 FY2019 test ratio? The test ratio is defined as <term> divided by total assets." for each
-term of ``TERMS`` (the line items a FinanceBench-style definition names, in its words).
+term of ``TERMS`` (the line items a FinanceBench-style definition names, in its words), and
+each of ``DEFINITIONS`` (a metric question with its own formula, as analysts write one).
 
 Run: ``make bench-vocabulary`` or ``.venv/bin/python bench/vocabulary_bench.py [--pages-dir
 DIR]`` (``--pages-dir`` as in ``statement_bench.py``). Prints the totals per group, the
@@ -62,9 +63,40 @@ TERMS = (
 )
 
 
+# whole definitions as analysts' metric questions write them ({y}: the fiscal year, {p} the one
+# before): a named metric with its own formula, a term defined after "where", instructions
+DEFINITIONS = (
+    "What is the FY{y} unadjusted EBITDA? Define unadjusted EBITDA as unadjusted operating "
+    "income + depreciation and amortization from the cash flow statement.",
+    "What is the FY{y} operating cash flow ratio? Operating cash flow ratio is defined as: cash "
+    "from operations / total current liabilities. Round your answer to two decimal places.",
+    "What is the FY{y} net working capital? Define net working capital as total current assets "
+    "less total current liabilities. Answer in USD millions.",
+    "What is the FY{y} return on assets (ROA)? ROA is defined as: FY{y} net income / (average "
+    "total assets between FY{p} and FY{y}).",
+    "What is the FY{y} days payable outstanding (DPO)? DPO is defined as: 365 * (average "
+    "accounts payable between FY{p} and FY{y}) / (FY{y} COGS + change in inventory between "
+    "FY{p} and FY{y}).",
+    "What is the FY{y} quick ratio? Quick ratio is defined as (cash and cash equivalents + "
+    "short-term investments + accounts receivable) / total current liabilities.",
+    "What is the FY{y} fixed asset turnover ratio? Fixed asset turnover ratio is defined as: "
+    "FY{y} revenue / (average PP&E between FY{p} and FY{y}).",
+    "What is the FY{y} interest coverage ratio? Define it as EBIT divided by interest expense, "
+    "where EBIT is operating income.",
+    "What is the FY{y} free cash flow? Free cash flow is cash from operations minus capital "
+    "expenditures. Answer in USD millions.",
+    "What is the FY{y} debt to equity ratio? Debt is long-term debt plus short-term "
+    "borrowings; equity is total shareholders' equity.",
+    "What is the FY{y} total D&A (as shown in cash flow statement) as a percent of total "
+    "revenue?",
+    "What is the FY{y} dividend payout ratio (using total cash dividends paid and net income "
+    "attributable to shareholders)?",
+)
+
+
 def questions(year: int) -> list[tuple[str, str, str]]:
-    """(kind, item, question) for one fiscal year: every facts-backed vocabulary item, then
-    every definition term."""
+    """(kind, item, question) for one fiscal year: every facts-backed vocabulary item, every
+    definition term, every whole definition."""
     from rag_assets.core.question.vocabulary import load_vocabulary
 
     vocabulary = load_vocabulary()
@@ -73,6 +105,8 @@ def questions(year: int) -> list[tuple[str, str, str]]:
     out = [("item", key, f"What is the company's FY{year} {title}?") for key, title in items]
     out += [("term", term, f"What is the company's FY{year} test ratio? The test ratio is "
              f"defined as {term} divided by total assets.") for term in TERMS]
+    out += [("definition", f"{n + 1:02d}", text.format(y=year, p=year - 1))
+            for n, text in enumerate(DEFINITIONS)]
     return out
 
 
@@ -114,7 +148,7 @@ def main() -> int:
         rows[group][pdf.stem] = measure(pdf, year, args.pages_dir)
     summary: dict[str, Any] = {}
     for group, filings in rows.items():
-        for kind in ("item", "term"):
+        for kind in ("item", "term", "definition"):
             counts = Counter(status for row in filings.values()
                              for key, (status, _) in row.items() if key.startswith(kind))
             summary[f"{group} {kind}s"] = {"filings": len(filings), **dict(counts)}

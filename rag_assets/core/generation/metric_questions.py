@@ -279,7 +279,22 @@ def _split_definitions(text: str) -> tuple[str, list[tuple[str | None, str]]]:
                                     _body(inline["body"])))
                 sentence = sentence[:inline.start()] + sentence[inline.end():]
             asked.append(sentence)
-    return " ".join(asked), definitions
+    return " ".join(asked), [d for name, body in definitions for d in _with_where(name, body)]
+
+
+# "EBIT divided by interest expense, where EBIT is operating income": a term defined after it
+_WHERE_RE = re.compile(r",?\s+where\s+(?P<name>[^,;]+?)\s+(?:is|=|means|equals)\s+"
+                       r"(?P<body>[^;]+)$", re.IGNORECASE)
+
+
+def _with_where(name: str | None, body: str) -> list[tuple[str | None, str]]:
+    """A definition with the term it defines after "where" written out in it ("(operating
+    income) divided by interest expense")."""
+    if (where := _WHERE_RE.search(body)) is None:
+        return [(name, body)]
+    term = re.compile(rf"\b{re.escape(where['name'].strip())}\b", re.IGNORECASE)
+    written = f"({where['body'].strip().rstrip('.')})"
+    return [(name, term.sub(lambda _: written, body[:where.start()]).strip())]
 
 
 # "What share of <total> came from <part>?": the part divided by the total, a percentage (a
@@ -441,6 +456,7 @@ def definition_formula(body: str, year: int | None, defining: str | None = None
     names = set(re.findall(r"(?<!')\b[a-z_]+\b(?![^']*'\))", formula)) - {"avg", "change",
                                                                             "row"}
     defs = load_vocabulary()
+    formula = _OPTIONAL_RE.sub(r"opt(\1)", formula)
     if "@" in formula or not (names or "row(" in formula) or not names <= (
             set(defs.metrics) | set(defs.concepts)):
         return None
@@ -458,6 +474,17 @@ _FORMULA_ABBREVIATIONS = {"cfo": "operating_cash_flow", "fcf": "free_cash_flow"}
 # repurchases of common stock" is the repurchases' row)
 _PAYMENT_WORDS = frozenset({"payments", "payment", "for", "cash", "paid", "spent", "on", "used"})
 _TERM_EDGE_RE = re.compile(r"^(?:(?:of|and|in|for)\s+)+|(?:\s+(?:of|and|in|for))+$")
+def _optional_concepts() -> frozenset[str]:
+    """The line items the vocabulary's own formulas take as zero when a filer prints none
+    (``opt(short_term_investments)`` in the quick ratio): a question's definition names them
+    under the same convention."""
+    defs = load_vocabulary()
+    formulas = [m.formula or "" for m in defs.metrics.values()]
+    formulas += [c.derived or "" for c in defs.concepts.values()]
+    return frozenset(x for f in formulas for x in re.findall(r"\bopt\(([a-z_]+)\)", f))
+
+
+_OPTIONAL_RE = re.compile(rf"(?<!\w)(?<!opt\()({'|'.join(sorted(_optional_concepts()))})\b(?!\[)")
 _TERM_SPLIT_RE = re.compile(r"((?<!@)[-+*/()]|\bavg\(|\bchange\(|@-?\d+)")
 
 

@@ -116,6 +116,10 @@ def test_a_stated_definition_is_parsed_and_overrides_the_stored_one() -> None:
     ("CFO / net income", 2019, "operating_cash_flow / net_income"),
     ("payments for repurchases of common stock / net income", 2019,
      "share_repurchases / net_income"),
+    # the vocabulary's own convention: a filer without short-term investments holds none
+    ("(cash and cash equivalents + short-term investments + accounts receivable) / total "
+     "current liabilities", 2020,
+     "(cash + opt(short_term_investments) + receivables) / current_liabilities"),
     ("cost of goods sold divided by total revenue", 2019, "cost_of_revenue / revenue"),
     # a term the vocabulary lacks is a statement row named by its printed label's words
     ("the number of stores times the mood of the board", 2019,
@@ -445,3 +449,11 @@ def test_a_judgments_first_word_agrees_with_its_verdict(question: str, opening: 
         update={"value": f.value * 3}) for f in ACME]  # 348 / 6,489: 5.4% of revenue
     a = ask(question, capex)
     assert a.headline.startswith(opening) and a.headline.endswith(f": {verdict}."), a.headline
+
+
+def test_a_term_defined_after_where_is_written_out_in_its_definition() -> None:
+    parsed = parse_question(read_question(
+        "What is Acme's FY2020 interest coverage ratio? Define it as EBIT divided by interest "
+        "expense, where EBIT is operating income."))
+    assert parsed is not None
+    assert parsed.formulas[parsed.target] == "(operating_income) / interest_expense"
