@@ -106,11 +106,11 @@ class FormulaError(ValueError):
 
 
 # words a label match ignores: articles, and the "total"/"net" a row may print or not
-_LABEL_STOP = frozenset({"the", "of", "a", "an", "total", "net", "and"})
+_LABEL_STOP = frozenset({"the", "of", "a", "an", "total", "net", "and", "&"})
 
 
 # words a definition adds to a row's label without naming another row ("expenses", "amount")
-_IMPLIED_WORDS = frozenset({"expens", "expense", "cost", "amount", "consolidated", "reported"})
+_IMPLIED_WORDS = frozenset({"expense", "consolidated", "reported"})
 # the abbreviations a definition writes for the line items statements print in full
 _ABBREVIATIONS = {"sg&a": "selling general administrative", "r&d": "research development",
                   "d&a": "depreciation amortization", "pp&e": "property plant equipment",
@@ -122,8 +122,19 @@ def _label_words(text: str) -> tuple[str, ...]:
     spelled out, a plural as its singular ("expenses" is "expense")."""
     text = normalize_label(text).replace("share-based", "stock-based")  # ASC 718's two names
     words = " ".join(_ABBREVIATIONS.get(w, w) for w in re.findall(r"[a-z0-9&]+", text))
-    return tuple(re.sub(r"(?<=[a-z]{3})(?:es|s)$" if w.endswith("ses") else r"(?<=[a-z]{3})s$",
-                        "", w) for w in words.split() if w not in _LABEL_STOP)
+    return tuple(_singular(w) for w in words.split() if w not in _LABEL_STOP)
+
+
+def _singular(word: str) -> str:
+    """A plural as its singular, the same on both sides of a match: "expenses" and
+    "expense", "inventories" and "inventory", "taxes" and "tax"; "loss" and "business" stay."""
+    if len(word) <= 3 or word.endswith(("ss", "us", "is")):
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") else word
 
 
 def _all_words(text: str) -> tuple[str, ...]:
@@ -138,6 +149,8 @@ def _label_distance(phrase: tuple[str, ...], label: str) -> int | None:
     if phrase in (_label_words(label), _label_words(head)):
         return 0
     words = _label_words(label)
+    if set(phrase) == set(words):  # the same words in another order
+        return 0
     extra = len(words) - len(phrase)
     if set(phrase) <= set(words) and 0 < extra <= 2:
         return extra

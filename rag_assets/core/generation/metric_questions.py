@@ -275,8 +275,7 @@ def _split_definitions(text: str) -> tuple[str, list[tuple[str | None, str]]]:
             sentence = _PAREN_DEFINITION_RE.sub(" ", sentence)
             if inline := _INLINE_DEFINITION_RE.search(sentence):
                 before = sentence[:inline.start()]  # "What is its R&D intensity, defined as"
-                definitions.append((_asked_name(before) or _defined_before(before),
-                                    _body(inline["body"])))
+                definitions.append((_inline_name(before), _body(inline["body"])))
                 sentence = sentence[:inline.start()] + sentence[inline.end():]
             asked.append(sentence)
     return " ".join(asked), [d for name, body in definitions for d in _with_where(name, body)]
@@ -292,9 +291,13 @@ def _with_where(name: str | None, body: str) -> list[tuple[str | None, str]]:
     income) divided by interest expense")."""
     if (where := _WHERE_RE.search(body)) is None:
         return [(name, body)]
-    term = re.compile(rf"\b{re.escape(where['name'].strip())}\b", re.IGNORECASE)
-    written = f"({where['body'].strip().rstrip('.')})"
-    return [(name, term.sub(lambda _: written, body[:where.start()]).strip())]
+    term, written = where["name"].strip().lower(), f"({where['body'].strip().rstrip('.')})"
+    pieces = _OPERAND_SPLIT_RE.split(body[:where.start()])
+    return [(name, "".join(written if p.strip().lower() == term else p for p in pieces).strip())]
+
+
+_OPERAND_SPLIT_RE = re.compile(r"(\s*(?:[-+*/()]|\b(?:divided by|times|plus|minus|over|less)\b)"
+                               r"\s*)", re.IGNORECASE)
 
 
 # "What share of <total> came from <part>?": the part divided by the total, a percentage (a
@@ -391,6 +394,16 @@ def share_terms(match: re.Match[str]) -> tuple[str, str] | None:
     return terms[0], terms[1]
 
 
+def _inline_name(before: str) -> str | None:
+    """What ", defined as ..." defines: the metric the words before it end with when the
+    vocabulary knows it ("... its debt to equity ratio"), else the measure asked ("What is
+    its R&D intensity"), else the last line item named."""
+    named = _defined_before(before)
+    if named and _name_of(named) in load_vocabulary().metrics:
+        return named
+    return _asked_name(before) or named
+
+
 def _defined_before(text: str) -> str | None:
     """The name a parenthesized definition follows: from the last metric or line item the
     text names to its end ("... FY2019 operating cash flow ratio"), or None."""
@@ -456,7 +469,8 @@ def definition_formula(body: str, year: int | None, defining: str | None = None
     names = set(re.findall(r"(?<!')\b[a-z_]+\b(?![^']*'\))", formula)) - {"avg", "change",
                                                                             "row"}
     defs = load_vocabulary()
-    formula = _OPTIONAL_RE.sub(r"opt(\1)", formula)
+    if not re.fullmatch(r"[a-z_]+", formula):  # a lone line item is itself, never opt()
+        formula = _OPTIONAL_RE.sub(r"opt(\1)", formula)
     if "@" in formula or not (names or "row(" in formula) or not names <= (
             set(defs.metrics) | set(defs.concepts)):
         return None
@@ -470,6 +484,14 @@ def definition_formula(body: str, year: int | None, defining: str | None = None
 # an operand a formula abbreviates: "CFO / net income" is cash flow from operations (in a
 # question "CFO" is the chief financial officer, so it is no alias of the vocabulary)
 _FORMULA_ABBREVIATIONS = {"cfo": "operating_cash_flow", "fcf": "free_cash_flow"}
+def _is_cash_flow_item(name: str) -> bool:
+    """A line item printed first in the cash flow statement (repurchases, dividends paid,
+    capex): "payments for" it is it; not a balance or an expense ("income taxes paid" is not
+    the tax provision, "payments on long-term debt" not the debt)."""
+    concept = load_vocabulary().concepts.get(name)
+    return bool(concept and concept.statements and concept.statements[0] == "cash_flow")
+
+
 # words that say a line item is a payment without naming another one ("payments for
 # repurchases of common stock" is the repurchases' row)
 _PAYMENT_WORDS = frozenset({"payments", "payment", "for", "cash", "paid", "spent", "on", "used"})
@@ -502,7 +524,9 @@ def _term(piece: str, exclude: frozenset[str]) -> str:
     residue = words
     for start, end, _, _ in reversed(items):
         residue = residue[:start] + " " + residue[end:]
-    if items and not (set(re.findall(r"[a-z0-9]+", residue)) - _PAYMENT_WORDS):
+    left = set(re.findall(r"[a-z0-9]+", residue))
+    if items and not left or (items and not left - _PAYMENT_WORDS and all(
+            _is_cash_flow_item(name) for _, _, name, _ in items)):
         return "".join(f" {name} " for _, _, name, _ in items)
     label = " ".join(re.sub(r"[^a-z0-9&,.\s-]", " ", words).split()).strip(" ,.")
     return f" row('{label}') " if re.search(r"[a-z]", label) else " "

@@ -97,6 +97,11 @@ def normalize_label(label: str) -> str:
 # a section's caption the reader joined to its first row's label ("Cash Flows - Investing
 # Activities Purchases of land, buildings, and equipment", "Adjustments to reconcile net
 # earnings to net cash provided by operating activities: Depreciation and amortization")
+# captions whose rows are not the line item itself: a deduction ("Less: current maturities"),
+# a supplemental or non-cash disclosure, discontinued operations, noncontrolling interests
+_NOT_A_SECTION_RE = re.compile(
+    r"^(?:less|add|plus|deduct)\b|^(?:[^:]*\b(?:non-?cash|supplemental|discontinued|"
+    r"noncontrolling|non-controlling)\b[^:]*):")
 _CAPTION_RE = re.compile(
     r"^(?:[^:]+:\s+|cash flows?\s*(?:-\s*)?(?:from|used in|provided by|\(used in\))?\s*"
     r"(?:operating|investing|financing) activities:?\s+)(?P<row>.+)$")
@@ -108,9 +113,13 @@ def concept_of(label: str, statement: StatementKind) -> tuple[str | None, int]:
     with a section's caption is the row after it when that row fits a concept ("Cash flows
     from investing activities Capital expenditures" is capital expenditure)."""
     text = normalize_label(label)
-    if (caption := _CAPTION_RE.match(text)) and (row := concept_of(caption["row"], statement))[0]:
-        return row  # the row under the caption, not the caption's own total
     demoted = DEMOTE if any(p.search(text) for p in demote_patterns()) else 0
+    if ((caption := _CAPTION_RE.match(text)) and not _NOT_A_SECTION_RE.match(text)
+            and (row := concept_of(caption["row"], statement))[0]):
+        # the row under the caption, not the caption's own total; a part stays a part
+        return row[0], row[1] + demoted
+    if _NOT_A_SECTION_RE.match(text):
+        demoted = DEMOTE
     for rule, patterns in concept_rules():
         if statement not in rule.statements:
             continue
@@ -154,29 +163,45 @@ def with_cost_of_revenue(facts: list[StatementFact]) -> list[StatementFact]:
     return out
 
 
-def _row_concept(row: StatementRow, statement: StatementKind) -> tuple[str | None, int, bool]:
+def _row_concept(row: StatementRow, statement: StatementKind, bare_eps: bool
+                 ) -> tuple[str | None, int, bool]:
     """A row's concept and rank, and whether its values are per share. "Basic" / "Diluted"
     under a per-share caption is EPS read with its caption (under a share count's caption, no
     line item); a bare "Basic" / "Diluted" of an income statement whose caption the reader
-    lost is EPS when every figure it prints is in dollars and cents (a share count is not)."""
+    lost is EPS when ``bare_eps`` (:func:`_bare_eps_rows`)."""
     if row.group and PER_SHARE_GROUP_RE.search(row.group):
         concept, rank = concept_of(f"{row.group} - {row.label}", statement)
-        return (concept, rank, True) if concept in EPS_CONCEPTS else (None, 0, False)
-    if (statement == "income_statement" and (bare := _BARE_EPS_RE.fullmatch(
-            normalize_label(row.label))) and row.cells
-            and all(_CENTS_RE.fullmatch(c.strip()) for c in row.cells if c.strip())):
+        if concept not in EPS_CONCEPTS:
+            return None, 0, False
+        # "Continuing operations" under "Diluted earnings per share:" is a part of it
+        return concept, rank + (DEMOTE if _CONTINUING_RE.search(row.label) else 0), True
+    if (statement == "income_statement" and bare_eps
+            and (bare := _BARE_EPS_RE.fullmatch(normalize_label(row.label)))):
         return ("eps" if bare["kind"] == "diluted" else "eps_basic"), 0, True
     concept, rank = concept_of(row.label, statement)
     return concept, rank, False
 
 
 _BARE_EPS_RE = re.compile(r"(?P<kind>basic|diluted)(?: \(note \d+\))?")
+_CONTINUING_RE = re.compile(r"\bcontinuing operations\b", re.IGNORECASE)
+
+
+def _bare_eps_rows(table: StatementTable) -> bool:
+    """Whether the table's bare "Basic" / "Diluted" rows are its EPS: one of each at most
+    (several pairs, continuing and discontinued operations, are not told apart without their
+    captions), every figure in dollars and cents (a share count is not)."""
+    bare = [r for r in table.rows if _BARE_EPS_RE.fullmatch(normalize_label(r.label))
+            and not (r.group and PER_SHARE_GROUP_RE.search(r.group))]
+    kinds = [normalize_label(r.label).split()[0] for r in bare]
+    return bool(bare) and len(kinds) == len(set(kinds)) and all(
+        _CENTS_RE.fullmatch(c.strip()) for r in bare for c in r.cells if c.strip())
 _CENTS_RE = re.compile(r"\$?\s*\(?-?\d{1,3}\.\d{2}\)?")
 
 
 def _table_facts(document: str, year: int, table: StatementTable) -> Iterable[StatementFact]:
+    bare_eps = _bare_eps_rows(table)
     for r, row in enumerate(table.rows):
-        concept, rank, per_share = _row_concept(row, table.statement)
+        concept, rank, per_share = _row_concept(row, table.statement, bare_eps)
         for c, (value, printed) in enumerate(zip(row.values, row.cells, strict=True)):
             if value is None or c >= len(table.columns):
                 continue

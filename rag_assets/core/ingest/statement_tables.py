@@ -82,10 +82,15 @@ class StatementTable(BaseModel):
         (000's)"), else none when the units line excepts shares ("in thousands, except share
         and per share data"), else the units line's ("in millions, except per share data":
         counts are in millions too)."""
-        own = re.search(r"\((?:in )?(thousands|millions|000'?s|000’s)\)", f"{group} {label}",
-                        re.IGNORECASE)
+        own = re.search(r"\((?:shares )?(?:in )?(thousands|millions|000'?s|000’s)\)",
+                        f"{group} {label}", re.IGNORECASE)
         if own:
             return 1e6 if own[1].lower() == "millions" else 1e3
+        # "except number of shares, which are reflected in thousands", "shares in thousands"
+        said = re.search(r"\bshares?\b[^;.)]*?\b(?:in|reflected in)\s+(thousands|millions)\b",
+                         self.units, re.IGNORECASE)
+        if said:
+            return 1e6 if said[1].lower() == "millions" else 1e3
         if re.search(r"except\s+(?:for\s+)?(?:number of\s+)?shares?\b", self.units, re.I):
             return 1.0
         return self.scale

@@ -9,6 +9,8 @@ import pytest
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.filer_kinds import load_kinds
 from rag_assets.core.generation.metric_engine import (
+    _label_distance,
+    _label_words,
     answer_metric,
     format_value,
 )
@@ -116,6 +118,10 @@ def test_a_stated_definition_is_parsed_and_overrides_the_stored_one() -> None:
     ("CFO / net income", 2019, "operating_cash_flow / net_income"),
     ("payments for repurchases of common stock / net income", 2019,
      "share_repurchases / net_income"),
+    # cash paid is not the provision, a payment on debt not the debt: rows of their own
+    ("income taxes paid divided by pretax income", 2019,
+     "row('income taxes paid') / pretax_income"),
+    ("payments on long-term debt / revenue", 2019, "row('payments on long term debt') / revenue"),
     # the vocabulary's own convention: a filer without short-term investments holds none
     ("(cash and cash equivalents + short-term investments + accounts receivable) / total "
      "current liabilities", 2020,
@@ -457,3 +463,25 @@ def test_a_term_defined_after_where_is_written_out_in_its_definition() -> None:
         "expense, where EBIT is operating income."))
     assert parsed is not None
     assert parsed.formulas[parsed.target] == "(operating_income) / interest_expense"
+
+
+def test_a_line_item_defined_as_itself_is_no_optional_zero() -> None:
+    """opt() is a sum's convention: a question asking the line item itself must find it."""
+    parsed = parse_question(read_question(
+        "What were Acme's short-term investments in FY2022, defined as short-term investments "
+        "on the balance sheet?"))
+    assert parsed is not None and parsed.target == "short_term_investments"
+    assert not any("opt(" in f for f in parsed.formulas.values())
+
+
+@pytest.mark.parametrize(("phrase", "label", "distance"), [
+    ("SG&A expenses", "Selling, general and administrative expense", 0),
+    ("diluted weighted average shares outstanding",
+     "Weighted-average shares outstanding: Diluted", 0),  # the same words in another order
+    ("R&D expenses", "Research and development", 3),  # "expenses" left implied
+    ("cost of services", "Services", None),  # a revenue line is no cost
+    ("cash dividends", "Cash", None),
+])
+def test_a_definitions_phrase_against_printed_labels(phrase: str, label: str,
+                                                      distance: int | None) -> None:
+    assert _label_distance(_label_words(phrase), label) == distance

@@ -141,8 +141,14 @@ def test_labels_map_to_concepts_by_statement() -> None:
     # Netflix: the total of both sides is not the equity
     ("Total liabilities and stockholders’ equity", "balance_sheet", "liabilities_and_equity"),
     ("Total Walmart shareholders’ equity", "balance_sheet", "equity"),
+    # a caption whose rows are not the line item: a non-cash disclosure, a deduction
+    ("Noncash investing and financing activities: Capital expenditures included in accounts "
+     "payable", "cash_flow", None),
+    ("Less: current maturities of long-term debt", "balance_sheet", None),
+    ("Amounts attributable to noncontrolling interests: Net income", "income_statement", None),
 ])
-def test_printed_label_variants(label: str, statement: StatementKind, concept: str) -> None:
+def test_printed_label_variants(label: str, statement: StatementKind, concept: str | None
+                                ) -> None:
     assert concept_of(label, statement)[0] == concept
 
 
@@ -258,6 +264,9 @@ def test_cost_of_revenue_of_products_and_services_is_their_sum() -> None:
     ("(In millions, except per share data)", "Diluted", 1e6),  # Walmart: counts in millions
     ("(in thousands, except share and per share data)", "Diluted", 1.0),
     ("(in millions, except per share data)", "Shares used in calculation (000's)", 1e3),  # Costco
+    ("(In millions, except number of shares, which are reflected in thousands, and per-share "
+     "amounts)", "Diluted", 1e3),
+    ("(In millions, except per share amounts; shares in thousands)", "Diluted", 1e3),
 ])
 def test_a_share_count_takes_its_own_scale(units: str, label: str, scale: float) -> None:
     table = StatementTable(page=0, statement="income_statement", units=units, scale=1e6 if
