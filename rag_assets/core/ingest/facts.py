@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 from rag_assets.core.ingest.context import DocumentContext, document_context
 from rag_assets.core.ingest.pages import Page
 from rag_assets.core.ingest.statement_tables import (
+    CENTS_RE,
     CHANGE_HEADING,
     StatementRow,
     StatementTable,
@@ -94,14 +95,14 @@ def normalize_label(label: str) -> str:
     return " ".join(text.lower().split())
 
 
-# a section's caption the reader joined to its first row's label ("Cash Flows - Investing
-# Activities Purchases of land, buildings, and equipment", "Adjustments to reconcile net
-# earnings to net cash provided by operating activities: Depreciation and amortization")
 # captions whose rows are not the line item itself: a deduction ("Less: current maturities"),
 # a supplemental or non-cash disclosure, discontinued operations, noncontrolling interests
 _NOT_A_SECTION_RE = re.compile(
     r"^(?:less|add|plus|deduct)\b|^(?:[^:]*\b(?:non-?cash|supplemental|discontinued|"
     r"noncontrolling|non-controlling)\b[^:]*):")
+# a section's caption the reader joined to its first row's label ("Cash Flows - Investing
+# Activities Purchases of land, buildings, and equipment", "Adjustments to reconcile net
+# earnings to net cash provided by operating activities: Depreciation and amortization")
 _CAPTION_RE = re.compile(
     r"^(?:[^:]+:\s+|cash flows?\s*(?:-\s*)?(?:from|used in|provided by|\(used in\))?\s*"
     r"(?:operating|investing|financing) activities:?\s+)(?P<row>.+)$")
@@ -113,13 +114,12 @@ def concept_of(label: str, statement: StatementKind) -> tuple[str | None, int]:
     with a section's caption is the row after it when that row fits a concept ("Cash flows
     from investing activities Capital expenditures" is capital expenditure)."""
     text = normalize_label(label)
-    demoted = DEMOTE if any(p.search(text) for p in demote_patterns()) else 0
-    if ((caption := _CAPTION_RE.match(text)) and not _NOT_A_SECTION_RE.match(text)
+    not_a_section = bool(_NOT_A_SECTION_RE.match(text))
+    demoted = DEMOTE if not_a_section or any(p.search(text) for p in demote_patterns()) else 0
+    if (not not_a_section and (caption := _CAPTION_RE.match(text))
             and (row := concept_of(caption["row"], statement))[0]):
         # the row under the caption, not the caption's own total; a part stays a part
         return row[0], row[1] + demoted
-    if _NOT_A_SECTION_RE.match(text):
-        demoted = DEMOTE
     for rule, patterns in concept_rules():
         if statement not in rule.statements:
             continue
@@ -194,8 +194,7 @@ def _bare_eps_rows(table: StatementTable) -> bool:
             and not (r.group and PER_SHARE_GROUP_RE.search(r.group))]
     kinds = [normalize_label(r.label).split()[0] for r in bare]
     return bool(bare) and len(kinds) == len(set(kinds)) and all(
-        _CENTS_RE.fullmatch(c.strip()) for r in bare for c in r.cells if c.strip())
-_CENTS_RE = re.compile(r"\$?\s*\(?-?\d{1,3}\.\d{2}\)?")
+        CENTS_RE.fullmatch(c.strip()) for r in bare for c in r.cells if c.strip())
 
 
 def _table_facts(document: str, year: int, table: StatementTable) -> Iterable[StatementFact]:
