@@ -111,17 +111,14 @@ _LABEL_STOP = frozenset({"the", "of", "a", "an", "total", "net", "and", "&"})
 
 # words a definition adds to a row's label without naming another row ("expenses", "amount")
 _IMPLIED_WORDS = frozenset({"expense", "consolidated", "reported"})
-# the abbreviations a definition writes for the line items statements print in full
-_ABBREVIATIONS = {"sg&a": "selling general administrative", "r&d": "research development",
-                  "d&a": "depreciation amortization", "pp&e": "property plant equipment",
-                  "cogs": "cost goods sold"}
 
 
 def _label_words(text: str) -> tuple[str, ...]:
     """A label's or a phrase's words as rows are matched on: no stop words, abbreviations
     spelled out, a plural as its singular ("expenses" is "expense")."""
     text = normalize_label(text).replace("share-based", "stock-based")  # ASC 718's two names
-    words = " ".join(_ABBREVIATIONS.get(w, w) for w in re.findall(r"[a-z0-9&]+", text))
+    spelled = load_vocabulary().abbreviations.labels  # "sg&a": the words a label prints
+    words = " ".join(spelled.get(w, w) for w in re.findall(r"[a-z0-9&]+", text))
     return tuple(_singular(w) for w in words.split() if w not in _LABEL_STOP)
 
 

@@ -481,9 +481,6 @@ def definition_formula(body: str, year: int | None, defining: str | None = None
     return formula
 
 
-# an operand a formula abbreviates: "CFO / net income" is cash flow from operations (in a
-# question "CFO" is the chief financial officer, so it is no alias of the vocabulary)
-_FORMULA_ABBREVIATIONS = {"cfo": "operating_cash_flow", "fcf": "free_cash_flow"}
 def _is_cash_flow_item(name: str) -> bool:
     """A line item printed first in the cash flow statement (repurchases, dividends paid,
     capex): "payments for" it is it; not a balance or an expense ("income taxes paid" is not
@@ -518,8 +515,8 @@ def _term(piece: str, exclude: frozenset[str]) -> str:
     words = _TERM_EDGE_RE.sub("", piece.strip())  # "of" left by a removed "the value of"
     if not words or _TERM_SPLIT_RE.fullmatch(words) or re.fullmatch(r"[\d.]+", words):
         return f" {words} "
-    if words in _FORMULA_ABBREVIATIONS:
-        return f" {_FORMULA_ABBREVIATIONS[words]} "
+    if abbreviated := load_vocabulary().abbreviations.formula.get(words):
+        return f" {abbreviated} "  # "CFO / net income": an operand, not the officer
     items = named_items(words, exclude)
     residue = words
     for start, end, _, _ in reversed(items):

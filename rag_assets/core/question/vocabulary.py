@@ -93,6 +93,14 @@ class TermMatch(NamedTuple):
     is_metric: bool
 
 
+class Abbreviations(BaseModel):
+    """How a question's own definition shortens what statements print (``_doc`` says how)."""
+
+    labels: dict[str, str] = Field(default_factory=dict)
+    formula: dict[str, str] = Field(default_factory=dict)
+    source: str = ""
+
+
 class Vocabulary(BaseModel):
     """``finance_terms.json``, validated."""
 
@@ -102,9 +110,13 @@ class Vocabulary(BaseModel):
     concepts: dict[str, ConceptDef]
     metrics: dict[str, MetricDef]
     sets: dict[str, ConceptSet] = Field(default_factory=dict)
+    abbreviations: Abbreviations = Field(default_factory=Abbreviations)
 
     @model_validator(mode="after")
     def _one_key_per_alias(self) -> Vocabulary:
+        unknown_abbreviated = set(self.abbreviations.formula.values()) - self.names
+        if unknown_abbreviated:
+            raise ValueError(f"abbreviations name unknown entries {sorted(unknown_abbreviated)}")
         owners: dict[str, str] = {}
         for name, entry in self.entries():
             for phrase in phrases_of(name, entry):
