@@ -20,13 +20,13 @@ from pydantic import BaseModel, Field
 from rag_assets.core.ingest.context import DocumentContext, document_context
 from rag_assets.core.ingest.pages import Page
 from rag_assets.core.ingest.statement_tables import (
-    CENTS_RE,
     CHANGE_HEADING,
     StatementRow,
     StatementTable,
     read_statement_tables,
 )
 from rag_assets.core.ingest.statements import StatementKind
+from rag_assets.core.text.figures import in_cents
 from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
 
 CONCEPT_MAP_FILE = Path(__file__).with_name("concept_map.json")
@@ -194,7 +194,7 @@ def _bare_eps_rows(table: StatementTable) -> bool:
             and not (r.group and PER_SHARE_GROUP_RE.search(r.group))]
     kinds = [normalize_label(r.label).split()[0] for r in bare]
     return bool(bare) and len(kinds) == len(set(kinds)) and all(
-        CENTS_RE.fullmatch(c.strip()) for r in bare for c in r.cells if c.strip())
+        in_cents(c) for r in bare for c in r.cells if c.strip())
 
 
 def _table_facts(document: str, year: int, table: StatementTable) -> Iterable[StatementFact]:

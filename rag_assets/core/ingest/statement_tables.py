@@ -28,7 +28,7 @@ from rag_assets.core.ingest.statements import (
     prints_no_word,
     statement_title,
 )
-from rag_assets.core.text.figures import NIL_RE, is_figure, parse_figure
+from rag_assets.core.text.figures import NIL_RE, in_cents, is_figure, parse_figure
 from rag_assets.core.text.filing_kinds import FORM_OR_PAGE_AT_END_RE
 from rag_assets.core.text.periods import DURATIONS, MONTH_RE, MONTHS_IN_WORDS
 from rag_assets.core.text.years import STATEMENT_YEAR_RE
@@ -46,8 +46,6 @@ PER_SHARE_RE = re.compile(r"per\s+(?:common\s+)?share|\bEPS\b|dividends?\s+decla
 SHARES_RE = re.compile(r"\bshares\b|\bweighted[- ]average\b", re.I)
 FURNITURE_RE = re.compile(r"^\s*(?:item|part|note|page|exhibit|table of contents)\b", re.I)
 PARENTHESIZED_RE = re.compile(r"\([^()]{3,80}\)")
-# a cell in dollars and cents ("$ 0.29", "(0.65)"): a per-share amount, never a share count
-CENTS_RE = re.compile(r"\$?\s*\(?-?[\d,]*\d\.\d{2}\)?")
 UNIT_NAMES = {1e9: "USD billions", 1e6: "USD millions", 1e3: "USD thousands"}
 MAX_HEADER_LINES = 16  # lines between a page's top and its first row of figures read as headings
 
@@ -568,7 +566,7 @@ def _without_note_marks(cells: list[str], width: int) -> list[str]:
     """A row of more cells than columns whose figures are in dollars and cents loses the bare
     digit a superscript note mark was read as ("$ 0.29 3 $ 1.51 $ 1.69": Coca-Cola's basic
     EPS with note 3 after it), so the figures keep their columns."""
-    if len(cells) <= width or not any(CENTS_RE.fullmatch(c.strip()) for c in cells):
+    if len(cells) <= width or not any(in_cents(c) for c in cells):
         return cells
     kept = [c for c in cells if not re.fullmatch(r"\d", c.strip())]
     return kept if len(kept) >= width else cells

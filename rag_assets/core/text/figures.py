@@ -10,7 +10,8 @@ are figures too: readers that must tell a year heading from an amount do so with
 
 Forms: :data:`FIGURE_TOKEN_RE` (fullmatch: a whole token or cell is a figure),
 :data:`FIGURE_RE` (figures found in running text), :func:`parse_figure` (a cell's value),
-:func:`trailing_cells` (the cells a row printed as text ends with), and :data:`INTEGER` /
+:func:`trailing_cells` (the cells a row printed as text ends with), :func:`in_cents` (a
+per-share cell), and :data:`INTEGER` /
 :data:`DECIMALS`, the pieces the value parsers of answers and citations group.
 """
 
@@ -26,7 +27,8 @@ DECIMALS = r"\.\d+"
 # notes ("Total deferred tax assets 1,2", Coca-Cola 2017), never a US group of three
 DECIMAL_COMMA = r"\d+,\d{1,2}(?=\s?%)"
 AMOUNT = rf"(?:{DECIMAL_COMMA}|(?:{INTEGER})(?:{DECIMALS})?)"
-CURRENCY = r"[$€£]"
+CURRENCY_SIGNS = frozenset("$€£")
+CURRENCY = rf"[{''.join(sorted(CURRENCY_SIGNS))}]"
 # an amount of dollars as prose writes it: "$645 million", "$8.6 billion", "$1,849" (groups "n"
 # and "scale"); SCALE_WORDS gives the scale's factor
 SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
@@ -55,6 +57,13 @@ CELL_MARKER_RE = re.compile(r"\s*\([a-z]\)$")
 def is_figure(token: str) -> bool:
     """The whole ``token`` is a figure (:data:`FIGURE_TOKEN_RE`)."""
     return bool(FIGURE_TOKEN_RE.fullmatch(token))
+
+
+def in_cents(cell: str) -> bool:
+    """The cell is a figure of dollars and cents ("$ 0.29", "(0.65)"): a per-share amount,
+    never a share count or an amount in millions."""
+    text = cell.strip().replace(" ", "")
+    return is_figure(text) and bool(re.search(r"\.\d{2}\)?$", text))
 
 
 def parse_figure(cell: str) -> float | None:

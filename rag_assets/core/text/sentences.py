@@ -21,6 +21,8 @@ import re
 from functools import cache
 from pathlib import Path
 
+from rag_assets.core.text.figures import CURRENCY_SIGNS, is_figure
+
 ABBREVIATIONS_FILE = Path(__file__).with_name("abbreviations.json")
 
 # the terminator (one character: "?!" ends at its last) and the closers a sentence keeps
@@ -110,7 +112,6 @@ def page_prose(page_text: str) -> str:
     return RUNNING_HEADER_RE.sub("", " ".join(page_text.split()))
 
 
-_FIGURE_TOKEN_RE = re.compile(r"^[$(]*-?[\d,]*\d(?:\.\d+)?\)?%?$|^\$$")
 TABLE_FIGURE_SHARE = 0.35  # a third of its words figures: a statement's row, not a sentence
 
 
@@ -118,6 +119,6 @@ def reads_as_table(text: str, window: int = 40) -> bool:
     """Whether a text's opening reads as a table's cells run together ("Attributable to
     shareowners 1,182 1,371 1,447 (2,752) 1,248 Basic net income per share $ 0.28 ...")
     rather than prose: at least six figures, and a third of its first ``window`` words."""
-    tokens = text.split()[:window]
-    figures = sum(bool(_FIGURE_TOKEN_RE.match(t)) for t in tokens)
+    tokens = [t for t in text.split()[:window] if t not in CURRENCY_SIGNS]  # "$ 0.28"
+    figures = sum(is_figure(t) for t in tokens)
     return figures >= 6 and figures >= TABLE_FIGURE_SHARE * len(tokens)
