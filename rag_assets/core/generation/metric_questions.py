@@ -470,7 +470,7 @@ def definition_formula(body: str, year: int | None, defining: str | None = None
                                                                             "row"}
     defs = load_vocabulary()
     if not re.fullmatch(r"[a-z_]+", formula):  # a lone line item is itself, never opt()
-        formula = _OPTIONAL_RE.sub(r"opt(\1)", formula)
+        formula = _optional_re().sub(r"opt(\1)", formula)
     if "@" in formula or not (names or "row(" in formula) or not names <= (
             set(defs.metrics) | set(defs.concepts)):
         return None
@@ -493,17 +493,17 @@ def _is_cash_flow_item(name: str) -> bool:
 # repurchases of common stock" is the repurchases' row)
 _PAYMENT_WORDS = frozenset({"payments", "payment", "for", "cash", "paid", "spent", "on", "used"})
 _TERM_EDGE_RE = re.compile(r"^(?:(?:of|and|in|for)\s+)+|(?:\s+(?:of|and|in|for))+$")
-def _optional_concepts() -> frozenset[str]:
+@cache
+def _optional_re() -> re.Pattern[str]:
     """The line items the vocabulary's own formulas take as zero when a filer prints none
-    (``opt(short_term_investments)`` in the quick ratio): a question's definition names them
-    under the same convention."""
+    (``opt(short_term_investments)`` in the quick ratio), as they stand in a formula: a
+    question's definition names them under the same convention. Built on first use, not at
+    import."""
     defs = load_vocabulary()
     formulas = [m.formula or "" for m in defs.metrics.values()]
     formulas += [c.derived or "" for c in defs.concepts.values()]
-    return frozenset(x for f in formulas for x in re.findall(r"\bopt\(([a-z_]+)\)", f))
-
-
-_OPTIONAL_RE = re.compile(rf"(?<!\w)(?<!opt\()({'|'.join(sorted(_optional_concepts()))})\b(?!\[)")
+    names = sorted({x for f in formulas for x in re.findall(r"\bopt\(([a-z_]+)\)", f)})
+    return re.compile(rf"(?<!\w)(?<!opt\()({'|'.join(names)})\b(?!\[)")
 _TERM_SPLIT_RE = re.compile(r"((?<!@)[-+*/()]|\bavg\(|\bchange\(|@-?\d+)")
 
 
