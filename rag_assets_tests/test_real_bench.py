@@ -127,6 +127,14 @@ def test_answer_records_and_their_summary(real_bench) -> None:  # type: ignore[n
             summary["abstained"], summary["invalid_citations"]) == (3, 1, 1, 1, 2)
     assert summary["evidence_citation_rate"] == pytest.approx(1 / 3)
     assert (summary["seconds_p50"], summary["seconds_p95"]) == (2.0, pytest.approx(3.8))
+    # the answers by how their first sentence was reached, per type: totals, no question
+    right.method, refused.method = "computed value", "abstained"
+    labelled = [{**real_bench.answer_record(question, r, page_text), "type": "metrics"}
+                for r in (right, other_year, refused)]
+    by_method = real_bench.answer_breakdown(labelled)["method"]
+    assert {g: (a["correct"], a["questions"]) for g, a in by_method.items()} == {
+        "metrics: computed value": (1, 1), "metrics: quoted": (0, 1),
+        "metrics: abstained": (0, 1)}
 
 
 def _answer(text: str, page: int = 85, mark: str = "valid") -> object:
