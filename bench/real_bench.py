@@ -350,7 +350,7 @@ def company_of(document: str) -> str:
 
 
 def answer_record(question: Any, result: Any, page_text: Any,
-                  routed: Sequence[str] | None = None) -> dict[str, Any]:
+                  routed: Sequence[str] | None = None, asks: str = "-") -> dict[str, Any]:
     """One answer scored: ``correct`` by the strict rule (``strict_answer_correct``: the
     answer's first sentence, ``lead``, against the reference's), ``correct_lenient`` by
     ``answer_correct`` over the whole answer (what ``score_answer`` reports), abstention, the
@@ -358,7 +358,8 @@ def answer_record(question: Any, result: Any, page_text: Any,
     whether it cites a labelled evidence page of the question's own filing (pages zero-based on
     both sides); ``cites_unrouted``: a cited filing outside ``routed`` (the documents the
     question's scope was routed to, when it was), ``cites_other_company``: a cited filing of
-    another company than the question's."""
+    another company than the question's; ``asks``: the form the question asks its first
+    sentence in (``Question.expects``: yes_no, cause, names, figure, text)."""
     from rag_assets.core.evaluation.answer_correctness import answer_lead, strict_answer_correct
     from rag_assets.core.evaluation.answer_metrics import score_answer
     from rag_assets.core.evaluation.citation_support import citation_marks
@@ -386,7 +387,7 @@ def answer_record(question: Any, result: Any, page_text: Any,
         "claims": score.n_claims, "citations": score.n_citations,
         "citations_valid": marks["valid"], "invalid_citations": score.invalid_citations,
         "all_cited_valid": marks["citations"] > 0 and marks["valid"] == marks["citations"],
-        "seconds": result.seconds, "method": result.method,
+        "seconds": result.seconds, "method": result.method, "asks": asks,
         "guardrails": list(dict.fromkeys(e.name for e in result.guardrail_events)),
     }
 
@@ -499,8 +500,9 @@ def run_answers(docs: Sequence[rb.Doc], retriever: Any, *, facts: Any = None,
     rows = []
     for number, q in enumerate(questions, start=1):
         result = engine.ask(q.question)
-        scope = engine.retriever.resolve_scope(engine.read(q.question), engine.config.kind)
-        rows.append(answer_record(q, result, pages.get, scope.documents))
+        read = engine.read(q.question)
+        scope = engine.retriever.resolve_scope(read, engine.config.kind)
+        rows.append(answer_record(q, result, pages.get, scope.documents, read.expects))
         r = rows[-1]
         if held_out:
             log(f"  [{number:2d}/{len(questions)}] answered")
@@ -572,15 +574,19 @@ def retrieval_breakdown(records: dict[str, list[dict[str, Any]]],
         for key, order in BREAKDOWNS}
 
 
-# how each answer's first sentence was reached (``QAResult.method``), per question type: where a
+# how each answer's first sentence was reached (``QAResult.method``), per question type, and the
+# same per the form the question asks (``asks``: a names question answered by a quote): where a
 # set's wrong answers come from, as totals (a held-out set's too)
-ANSWER_BREAKDOWNS = (*BREAKDOWNS, ("method", ()))
+ANSWER_BREAKDOWNS = (*BREAKDOWNS, ("method", ()), ("asks", ()))
 
 
 def answer_breakdown(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:
-    """``{"type" | "kind" | "method": {group: answer_summary}}`` over labelled answer records;
-    a method's group is ``"<type>: <method>"``."""
-    keyed = [{**r, "method": f"{r.get('type', '-')}: {r.get('method', '-')}"} for r in rows]
+    """``{"type" | "kind" | "method" | "asks": {group: answer_summary}}`` over labelled answer
+    records; a method's group is ``"<type>: <method>"``, an asked form's ``"<type>: asks <form>,
+    <method>"`` (the method without its missing-operand note)."""
+    keyed = [{**r, "method": f"{r.get('type', '-')}: {r.get('method', '-')}",
+              "asks": f"{r.get('type', '-')}: asks {r.get('asks', '-')}, "
+                      f"{str(r.get('method', '-')).split(',')[0]}"} for r in rows]
     return {key: {group: answer_summary(g) for group, g in grouped(keyed, key, order)}
             for key, order in ANSWER_BREAKDOWNS}
 
@@ -667,6 +673,7 @@ def report_breakdowns(figures: dict[str, Any]) -> None:
                                       "hit@5"], disable_numparse=True))
         report_answer_breakdown(sets, key, title)
     report_answer_breakdown(sets, "method", "type: how the first sentence was reached")
+    report_answer_breakdown(sets, "asks", "type: the form asked, how it was reached")
 
 
 def report_answer_breakdown(sets: dict[str, Any], key: str, title: str) -> None:

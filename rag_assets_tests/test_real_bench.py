@@ -129,12 +129,18 @@ def test_answer_records_and_their_summary(real_bench) -> None:  # type: ignore[n
     assert (summary["seconds_p50"], summary["seconds_p95"]) == (2.0, pytest.approx(3.8))
     # the answers by how their first sentence was reached, per type: totals, no question
     right.method, refused.method = "computed value", "abstained"
-    labelled = [{**real_bench.answer_record(question, r, page_text), "type": "metrics"}
-                for r in (right, other_year, refused)]
+    other_year.method = "quoted, a row missing"
+    labelled = [{**real_bench.answer_record(question, r, page_text, asks="figure"),
+                 "type": "metrics"} for r in (right, other_year, refused)]
     by_method = real_bench.answer_breakdown(labelled)["method"]
     assert {g: (a["correct"], a["questions"]) for g, a in by_method.items()} == {
-        "metrics: computed value": (1, 1), "metrics: quoted": (0, 1),
+        "metrics: computed value": (1, 1), "metrics: quoted, a row missing": (0, 1),
         "metrics: abstained": (0, 1)}
+    # and per the form the question asks, the method without its missing-operand note
+    by_form = real_bench.answer_breakdown(labelled)["asks"]
+    assert {g: (a["correct"], a["questions"]) for g, a in by_form.items()} == {
+        "metrics: asks figure, computed value": (1, 1),
+        "metrics: asks figure, quoted": (0, 1), "metrics: asks figure, abstained": (0, 1)}
 
 
 def _answer(text: str, page: int = 85, mark: str = "valid") -> object:
@@ -265,7 +271,8 @@ def test_a_held_out_sets_progress_names_no_question(real_bench, monkeypatch) -> 
     doc = SimpleNamespace(document="d", year=2020, pages=[], questions=[question])
     scope = SimpleNamespace(documents=["d"])
     engine = SimpleNamespace(
-        ask=lambda text: _answer("It is 42.", page=0), read=lambda text: text,
+        ask=lambda text: _answer("It is 42.", page=0),
+        read=lambda text: SimpleNamespace(text=text, expects="figure"),
         config=SimpleNamespace(kind="enriched"),
         retriever=SimpleNamespace(resolve_scope=lambda question, kind: scope))
     lines: list[str] = []
@@ -273,7 +280,7 @@ def test_a_held_out_sets_progress_names_no_question(real_bench, monkeypatch) -> 
     for held_out in (True, False):
         rows = real_bench.run_answers([doc], "retriever", answerer=lambda *a: engine,
                                       held_out=held_out)
-        assert rows[0]["correct"]
+        assert rows[0]["correct"] and rows[0]["asks"] == "figure"
     assert lines[0] == "  [ 1/1] answered"
     assert "analyst_check_07: correct" in lines[1]
 
