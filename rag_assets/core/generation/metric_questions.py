@@ -24,6 +24,7 @@ from typing import Literal, cast
 from pydantic import BaseModel, Field
 
 from rag_assets.core.generation.direct_rows import load_cues
+from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import EITHER_WAY_RE, Question
 from rag_assets.core.question.vocabulary import (
     TermMatch,
@@ -582,6 +583,13 @@ def each_asked(norm: str) -> list[str] | None:
     return names
 
 
+def _answered_elsewhere(question: Question) -> bool:
+    """Whether the question is about what a filing prints outside its statements (its cover
+    page's registered securities: ``never_a_metric`` in the intent lexicon)."""
+    intents = load_intents().intents
+    return any(intents[key].never_a_metric for key in question.intents)
+
+
 def _asks_prose(asking: str, judgment: str | None) -> bool:
     """Whether the asking sentence asks for prose (a cause, names, an outlook), unless it asks
     a judgment in other words ("Would you describe X as capital intensive?")."""
@@ -625,7 +633,8 @@ def parse_question(question: Question) -> MetricQuestion | None:
     rules = load_rules().rules
     judgment = next((key for key, rule in rules.items()
                      if any(re.search(p, norm) for p in rule.patterns)), None)
-    if _asks_prose(asking, judgment) and not definitions and not choice:
+    if (_asks_prose(asking, judgment) or _answered_elsewhere(question)) and not (
+            definitions or choice):
         return None  # its question, not its instructions, asks for prose
     target, is_metric = _target(asked, judgment, definitions)
     each = None if choice or definitions or judgment or is_metric else each_asked(

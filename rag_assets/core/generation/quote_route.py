@@ -42,6 +42,7 @@ from rag_assets.core.generation.extractive import (
 from rag_assets.core.generation.outlook import outlook_block
 from rag_assets.core.generation.page_texts import PageTexts, normalize
 from rag_assets.core.generation.records import ABSTENTION, Claim, GuardrailEvent, QAResult
+from rag_assets.core.generation.registered import registered_securities
 from rag_assets.core.llm.client import ChatModel, LLMReplyError
 from rag_assets.core.llm.prompts import render
 from rag_assets.core.question.question import Question
@@ -217,15 +218,17 @@ class QuoteRoute:
     def by_structure(self, question: Question, selected: Sequence[EvidenceUnit]
                      ) -> DirectAnswer | None:
         """What the filing of the best unit prints where its form puts the answer: the
-        outlook block of a release (:mod:`outlook`, for a question that asks for the outlook),
+        cover page's table of registered securities (:mod:`registered`), the outlook block of
+        a release (:mod:`outlook`, for a question that asks for the outlook),
         the body of the 8-K Item asked (:mod:`current_items`); None otherwise."""
         if not selected:
             return None
         document, year = selected[0].document, selected[0].year
         pages = [(p, self.pages.get(document, year, p) or "")
                  for p in self.pages.pages_of(document, year)]
-        return outlook_block(question, document, year, pages) or current_item(
-            question, document, year, pages)
+        return (registered_securities(question, document, year, pages)
+                or outlook_block(question, document, year, pages)
+                or current_item(question, document, year, pages))
 
     def text_before(self, unit: EvidenceUnit, chars: int = 400) -> str:
         """The ``chars`` characters a page prints just before ``unit``'s quote."""

@@ -56,6 +56,9 @@ class IntentEntry(BaseModel):
     states: list[Statement] = Field(default_factory=list, description="for a names question, "
                                     "the sentence that states each answer, by what is asked")
     states_source: str | None = None
+    never_a_metric: bool = Field(default=False, description="the filing answers it outside its "
+                                 "statements (the cover page), so a line item the question "
+                                 "names ('debt securities') asks for no computed figure")
 
 
 class IntentLexicon(BaseModel):
