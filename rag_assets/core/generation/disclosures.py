@@ -8,7 +8,11 @@ pattern of that sentence per kind of deal asked (``states``: a sale for "divesti
 acquisition for "acquisitions"), with its source. The sentences are looked for in the evidence
 the engine selected, the part's other evidence, then every page of the filing; a sentence that
 names years but not the one asked is of another period. Each deal is given once, in a sentence
-that prints its price when one does. The first line lists them, numbered, as printed (at most
+that prints its price when one does; a deal sentence without a price is read with the sentence
+the page prints after it when that one prints the price and states no other deal ("On January
+1, 2022, the Company completed the ... sale of its regulated utility operations in New York to
+Liberty ..." then "Liberty purchased ... for a purchase price of $608 million in cash"), the
+second in parentheses. The first line lists them, numbered, as printed (at most
 ``MAX_DEALS``), each cited; none found, no first line.
 """
 
@@ -18,6 +22,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
+from rag_assets.core.generation.drivers import Adjacent
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.yes_no import of_the_period
 from rag_assets.core.question.intents import load_intents
@@ -76,14 +81,31 @@ def _in_period(question: Question, sentence: str) -> bool:
     return named and of_the_period(question, sentence)
 
 
+def _priced(question: Question, unit: EvidenceUnit, text: str,
+            patterns: Sequence[re.Pattern[str]], following: Adjacent | None
+            ) -> tuple[str, list[EvidenceUnit]]:
+    """The deal's sentence, with the sentence after it in parentheses when only that one prints
+    the price (and states no deal of its own, nor a year other than the one asked), and the
+    units it is read from."""
+    if following is None or MONEY_RE.search(text):
+        return text, [unit]
+    after = following(unit)
+    years = set(years_in(after.text)) if after is not None else set()
+    if after is None or after.is_row or not MONEY_RE.search(after.text) or any(
+            p.search(after.text) for p in patterns) or (
+            years and question.years and not years & set(question.years)):
+        return text, [unit]
+    return f"{text.rstrip('. ')} ({' '.join(after.text.split()).rstrip('. ')})", [unit, after]
+
+
 def _one_per_deal(question: Question, patterns: Sequence[re.Pattern[str]],
-                  candidates: Iterable[EvidenceUnit], pending: bool = False
-                  ) -> dict[str, EvidenceUnit]:
+                  candidates: Iterable[EvidenceUnit], pending: bool = False,
+                  following: Adjacent | None = None) -> dict[str, list[EvidenceUnit]]:
     """Each deal of the period once (at most ``MAX_DEALS``, ``MAX_MATTERS`` of pending matters,
     in the order first stated), in the
     sentence that states it with its price when one does: the note prints "for $608 million
     in cash" where MD&A's overview names the sale alone."""
-    best: dict[str, tuple[str, EvidenceUnit]] = {}
+    best: dict[str, tuple[str, list[EvidenceUnit]]] = {}
     for unit in candidates:
         text = " ".join(unit.text.split())
         match = next((m for p in patterns if (m := p.search(text))), None)
@@ -93,16 +115,19 @@ def _one_per_deal(question: Question, patterns: Sequence[re.Pattern[str]],
         deal = _object_of(text[match.end():])
         if deal not in best and len(best) == (MAX_MATTERS if pending else MAX_DEALS):
             continue
-        if deal not in best or (MONEY_RE.search(text) and not MONEY_RE.search(best[deal][0])):
-            best[deal] = (text, unit)
-    return {text: unit for text, unit in best.values()}
+        if deal in best and MONEY_RE.search(best[deal][0]):
+            continue
+        text, units = _priced(question, unit, text, patterns, None if pending else following)
+        if deal not in best or MONEY_RE.search(text):
+            best[deal] = (text, units)
+    return {text: units for text, units in best.values()}
 
 
 def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
-                 pool: Sequence[EvidenceUnit] = (), scan: Scan | None = None
-                 ) -> DirectAnswer | None:
+                 pool: Sequence[EvidenceUnit] = (), scan: Scan | None = None,
+                 following: Adjacent | None = None) -> DirectAnswer | None:
     """The period's deals (or the matters pending: lawsuits), each in the sentence that states
-    it, numbered; or None."""
+    it (and the next one, for its price), numbered; or None."""
     if question.expects != "names":
         return None
     patterns, pending = _patterns(question)
@@ -115,9 +140,9 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
         if scan is not None:
             yield from scan(patterns)
 
-    found = _one_per_deal(question, patterns, candidates(), pending)
+    found = _one_per_deal(question, patterns, candidates(), pending, following)
     if not found:
         return None
     listed = "; ".join(f"({n}) {text.rstrip('.')}" for n, text in enumerate(found, start=1))
-    units = list(found.values())
+    units = [u for deal in found.values() for u in deal]
     return DirectAnswer(kind="list", units=units, text=f"{listed}.", supports=units[0].text)

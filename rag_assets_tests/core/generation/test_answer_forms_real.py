@@ -143,9 +143,11 @@ def test_a_question_naming_no_company_is_answered_from_one_filing(
     # again in the note and Item 9A: one deal
     ("Which acquisitions did Corning complete in 2018?", ["CMD", "$841 million"], 1),
     ("Which divestitures did Kraft Heinz complete in 2021?", ["nuts", "cheese"], 2),
-    # the sales of the New York and Michigan subsidiaries, each stated with its date
+    # the sales of the New York and Michigan subsidiaries, each stated with its date; the
+    # note's "completed the previously disclosed sale ... to Liberty" prints no price, the
+    # sentence after it does: "... for a purchase price of $608 million in cash"
     ("Which divestitures did American Water Works complete in 2022?",
-     ["New York", "Michigan"], 2),
+     ["New York", "Liberty", "$608 million", "Michigan", "$6 million"], 2),
 ])
 def test_the_deals_of_a_period_each_in_the_sentence_that_states_it(
         forms_corpus: Corpus, question: str, lead_has: list[str], count: int) -> None:
