@@ -21,7 +21,13 @@ from rag_assets.core.generation.fiscal_names import fiscal_name_shift, in_fiscal
 from rag_assets.core.generation.metric_engine import MetricAnswer, answer_metric
 from rag_assets.core.generation.metric_questions import MetricQuestion, parse_question
 from rag_assets.core.generation.page_texts import PageTexts
-from rag_assets.core.generation.records import ABSTENTION, Claim, GuardrailEvent
+from rag_assets.core.generation.records import (
+    ABSTENTION,
+    Claim,
+    GuardrailEvent,
+    SourceCitation,
+)
+from rag_assets.core.generation.stated_figures import stated_sentence, with_statements
 from rag_assets.core.llm.client import ChatModel
 from rag_assets.core.llm.prompts import render
 from rag_assets.core.question.question import Question
@@ -32,6 +38,7 @@ if TYPE_CHECKING:
 
 FactsProvider = Callable[[str, int], "Sequence[StatementFact]"]
 _FIGURE_RE = re.compile(r"-?\$?\d[\d,]*(?:\.\d+)?%?")
+MAX_STATED = 2  # sentences beside a headline: one per line item asked together, at most two
 
 
 @dataclass
@@ -99,7 +106,8 @@ class FactsRoute:
                 missing = missing or (computed if computed.status == "missing" else None)
                 continue
             part = Part(question=question, scope=Scope.partition(doc, y), label=doc)
-            answer = PartAnswer(part=part, claims=computed.claims(), abstained=False,
+            answer = PartAnswer(part=part, claims=self.stated(question, computed, doc, y),
+                                abstained=False,
                                 strength=1.0, looked_for=[parsed.target],
                                 first_pages=len({o.page for o in computed.operands}),
                                 method="judged" if parsed.judgment else
@@ -110,6 +118,28 @@ class FactsRoute:
                 answer.events += events
             return answer, computed
         return None if missing is None else (None, missing)
+
+    def stated(self, question: Question, computed: MetricAnswer, document: str, year: int
+               ) -> list[Claim]:
+        """The computation's claims; a line item an analyst's question asks of (a yes or no,
+        an intent such as buybacks) has the sentences of the filing that state its figures
+        put beside its headline, each cited (:mod:`stated_figures`)."""
+        claims = computed.claims()
+        asked = computed.question
+        if (asked.is_metric or asked.judgment or asked.aggregate not in ("value", "each")
+                or not (question.intents or question.expects == "yes_no")):
+            return claims
+        pages = [(p, self.pages.get(document, year, p) or "")
+                 for p in self.pages.pages_of(document, year)]
+        found = [f for o in computed.operands[:MAX_STATED] if (f := stated_sentence(o, pages))]
+        found = list(dict.fromkeys(found))
+        if not found:
+            return claims
+        head = claims[0]
+        cited = [SourceCitation(document=document, year=year, page=page, quote=sentence,
+                                supports=sentence) for page, sentence in found]
+        return [Claim(text=with_statements(head.text, found),
+                      citations=[*head.citations, *cited]), *claims[1:]]
 
     def explained(self, question: str, computed: MetricAnswer
                   ) -> tuple[list[Claim], list[GuardrailEvent]]:

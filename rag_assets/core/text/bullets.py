@@ -19,6 +19,16 @@ def is_bullet(line: str) -> bool:
     return bool(TOP_BULLET_RE.match(line) or SUB_BULLET_RE.match(line))
 
 
+_INLINE_BULLET_RE = re.compile(r"\s+[•●■◦○▪▫]\s+")
+
+
+def bullet_items(text: str) -> list[str]:
+    """A text whose bullets ran into one line ("Highlights included: • We opened ...; • We
+    paid ..."), as its parts: the opening, then each bullet's text (dashes are not split on:
+    inline they are punctuation)."""
+    return [part.strip() for part in _INLINE_BULLET_RE.split(text) if part.strip()]
+
+
 def bullet_groups(lines: Sequence[str]) -> tuple[list[str], list[list[str]]]:
     """The lines before the first bullet, and each top bullet with its sub-bullets (a line
     that is no bullet continues the one before it: the page wrapped it)."""

@@ -1,0 +1,84 @@
+"""Where a filing's prose states a figure the statements gave: the sentence beside the number.
+
+A line item computed from the statements ("repurchases of common stock: $2,227 million") is
+usually also stated in MD&A or a note, with what the statements leave out: "During 2018, Corning
+repurchased 74.8 million shares for approximately $2.2 billion", "We paid a special cash
+dividend of $10.00 per share ... totaling $5,748". An analyst answers with that sentence's
+share count or per-share amount beside the total. A sentence states the operand when it prints
+the same amount (its digits as the statement prints them, or the amount in millions or billions
+to the precision printed, within half a unit of its last digit and 2.5 %: "$2 billion" for a $2
+billion program is not $2,227 million), shares a word with the line item, and names the
+operand's fiscal year (a sentence naming only other years states another year's figure; one
+that pairs amounts with years "respectively" states the amount in the year's place). The
+first such sentence of the filing, in page order, is given (a bullet of a list that ran into one
+sentence counts as one); none, nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from rag_assets.core.generation.extractive import words
+from rag_assets.core.generation.metric_engine import Operand
+from rag_assets.core.text.bullets import bullet_items
+from rag_assets.core.text.figures import MONEY_RE, SCALE_WORDS
+from rag_assets.core.text.sentences import page_prose, reads_as_table, split_sentences
+from rag_assets.core.text.years import years_in
+
+MAX_RELATIVE_GAP = 0.025
+RESPECTIVELY_RE = re.compile(r"\brespectively\b", re.IGNORECASE)
+ROOT_LETTERS = 5
+MAX_SENTENCE_WORDS = 70
+
+
+def _roots(text: str) -> set[str]:
+    return {w[:ROOT_LETTERS] for w in words(text) if len(w) >= ROOT_LETTERS and w.isalpha()}
+
+
+def _matches(money: re.Match[str], operand: Operand) -> bool:
+    """Whether one printed amount is the operand's: its digits with a dollar sign as the
+    statement prints them, or scaled, to the precision printed."""
+    number, wanted = money["n"], abs(operand.value)
+    if not money["scale"]:
+        return number == operand.printed.strip("()$ -–")
+    scale = SCALE_WORDS[money["scale"]]
+    gap = abs(float(number.replace(",", "")) * scale - wanted)
+    places = len(number.partition(".")[2])
+    return bool(wanted) and gap <= 0.5 * 10 ** -places * scale and gap <= (
+        MAX_RELATIVE_GAP * wanted)
+
+
+def _states_amount(sentence: str, operand: Operand) -> bool:
+    """Whether the sentence prints the operand's amount for its year: in a sentence that
+    pairs amounts with years "respectively", the amount in the year's place."""
+    amounts = list(MONEY_RE.finditer(sentence))
+    found = [i for i, money in enumerate(amounts) if _matches(money, operand)]
+    if not found or not RESPECTIVELY_RE.search(sentence):
+        return bool(found)
+    years = list(dict.fromkeys(years_in(sentence)))
+    return len(years) == len(amounts) and years.index(operand.fiscal_year) in found
+
+
+def stated_sentence(operand: Operand, pages: Iterable[tuple[int, str]]) -> tuple[int, str] | None:
+    """(page, sentence) of the first prose sentence of the filing that states ``operand``."""
+    asked = _roots(operand.title)
+    for page, text in pages:
+        flat = page_prose(text.replace("\xa0", " "))
+        if "$" not in flat:
+            continue
+        for sentence in (p for s in split_sentences(flat) for p in bullet_items(s)):
+            if (len(sentence.split()) > MAX_SENTENCE_WORDS or reads_as_table(sentence)
+                    or not asked & _roots(sentence)):
+                continue
+            years = set(years_in(sentence))
+            if operand.fiscal_year in years and _states_amount(sentence, operand):
+                return page, " ".join(sentence.split())
+    return None
+
+
+def with_statements(headline: str, found: Iterable[tuple[int, str]]) -> str:
+    """The headline with each sentence that states its figures after it, in parentheses: one
+    sentence, so the answer's first sentence holds them."""
+    stated = "; ".join(f'page {page + 1}: "{re.sub(r"[. ]+$", "", s)}"' for page, s in found)
+    return f"{headline.rstrip('. ')} ({stated})." if stated else headline
