@@ -12,7 +12,9 @@ that prints its price when one does; a deal sentence without a price is read wit
 the page prints after it when that one prints the price and states no other deal ("On January
 1, 2022, the Company completed the ... sale of its regulated utility operations in New York to
 Liberty ..." then "Liberty purchased ... for a purchase price of $608 million in cash"), the
-second in parentheses. The first line lists them, numbered, as printed (at most
+second in parentheses; an issuance's next sentence is read too when only that one gives its net
+proceeds ("AWCC issued $1,035 million ... Notes" then "AWCC received net proceeds of
+approximately $1,022 million"). The first line lists them, numbered, as printed (at most
 ``MAX_DEALS``), each cited; none found, no first line.
 """
 
@@ -31,6 +33,9 @@ from rag_assets.core.text.figures import MONEY_RE
 from rag_assets.core.text.years import years_in
 
 MAX_DEALS = 4
+# an issuance states its principal, then (often in the next sentence) what it raised
+ISSUANCE_RE = re.compile(r"\b(?:issued|offering|issuance)\b", re.IGNORECASE)
+PROCEEDS_RE = re.compile(r"\bproceeds\b", re.IGNORECASE)
 MAX_MATTERS = 6  # Item 103 names every material proceeding: a longer list than a period's deals
 MAX_SENTENCE_WORDS = 80  # a sentence longer than this is a paragraph the reader failed to split
 PARTY_RE = re.compile(r"\b[A-Z][\w&.'’-]*")
@@ -87,11 +92,13 @@ def _priced(question: Question, unit: EvidenceUnit, text: str,
     """The deal's sentence, with the sentence after it in parentheses when only that one prints
     the price (and states no deal of its own, nor a year other than the one asked), and the
     units it is read from."""
-    if following is None or MONEY_RE.search(text):
+    if following is None or (MONEY_RE.search(text) and PROCEEDS_RE.search(text)) or (
+            MONEY_RE.search(text) and not ISSUANCE_RE.search(text)):
         return text, [unit]
     after = following(unit)
     years = set(years_in(after.text)) if after is not None else set()
-    if after is None or after.is_row or not MONEY_RE.search(after.text) or any(
+    if after is None or after.is_row or not MONEY_RE.search(after.text) or (
+            MONEY_RE.search(text) and not PROCEEDS_RE.search(after.text)) or any(
             p.search(after.text) for p in patterns) or (
             years and question.years and not years & set(question.years)):
         return text, [unit]

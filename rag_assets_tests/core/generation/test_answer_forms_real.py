@@ -21,7 +21,7 @@ from rag_assets_tests.real_filings import CORPORA
 from .conftest import Corpus, real_corpus
 
 pytestmark = [pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here"),
-              pytest.mark.slow]  # nine real filings read, a few pages of each indexed
+              pytest.mark.slow]  # ten real filings read, a few pages of each indexed
 
 BULK, WIDE = "financebench-bulk/pdfs", "financebench-wide/pdfs"
 FILINGS: list[tuple[str, str, int, Sequence[int]]] = [
@@ -36,6 +36,8 @@ FILINGS: list[tuple[str, str, int, Sequence[int]]] = [
     (f"{BULK}/CORNING_2018_10K.pdf", "corning-10k", 2018, range(0, 3)),
     ("financebench-dev/pdfs/AMERICANWATERWORKS_2022_10K.pdf", "american-water-works-10k", 2022,
      range(0, 3)),
+    (f"{BULK}/AMERICANWATERWORKS_2023Q2_10Q.pdf", "american-water-works-10q-q2", 2023,
+     [19, 20, 43]),
 ]
 
 
@@ -136,6 +138,17 @@ def test_a_question_naming_no_company_is_answered_from_one_filing(
     result = forms_corpus.answerer().ask(question)
     cited = {c.document for claim in result.claims for c in claim.citations}
     assert len(cited) <= 1, result.answer
+
+
+def test_the_issuances_of_a_period_each_with_its_net_proceeds(forms_corpus: Corpus) -> None:
+    """ASC 470 and 505: each issuance stated with its principal, its net proceeds in the next
+    sentence: the common stock offering ($1,688 million) and the exchangeable notes ($1,035
+    million principal, $1,022 million net)."""
+    lead = _lead_and_valid(forms_corpus, "What securities did American Water Works issue to "
+                           "raise capital in the first half of 2023, and for what net proceeds?")
+    assert lead.startswith("(1) ") and lead.count("; (") == 1, lead
+    assert all(f in lead for f in ("12,650,000 shares", "$1,688 million", "$1,035 million",
+                                   "$1,022 million")), lead
 
 
 @pytest.mark.parametrize(("question", "lead_has", "count"), [
