@@ -122,16 +122,19 @@ class FactsRoute:
     def stated(self, question: Question, computed: MetricAnswer, document: str, year: int
                ) -> list[Claim]:
         """The computation's claims; a line item an analyst's question asks of (a yes or no,
-        an intent such as buybacks) has the sentences of the filing that state its figures
-        put beside its headline, each cited (:mod:`stated_figures`)."""
+        an intent such as buybacks or debt) has the sentences of the filing that state its
+        figures (a trend's: its latest year's) put beside its headline, each cited
+        (:mod:`stated_figures`)."""
         claims = computed.claims()
         asked = computed.question
-        if (asked.is_metric or asked.judgment or asked.aggregate not in ("value", "each")
+        if (asked.is_metric or asked.judgment or asked.aggregate not in ("value", "each", "trend")
                 or not (question.intents or question.expects == "yes_no")):
             return claims
         pages = [(p, self.pages.get(document, year, p) or "")
                  for p in self.pages.pages_of(document, year)]
-        found = [f for o in computed.operands[:MAX_STATED] if (f := stated_sentence(o, pages))]
+        operands = computed.operands[:MAX_STATED] if asked.aggregate != "trend" else [
+            max(computed.operands, key=lambda o: o.fiscal_year)] if computed.operands else []
+        found = [f for o in operands if (f := stated_sentence(o, pages))]
         found = list(dict.fromkeys(found))
         if not found:
             return claims

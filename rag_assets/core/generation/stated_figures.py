@@ -7,7 +7,9 @@ dividend of $10.00 per share ... totaling $5,748". An analyst answers with that 
 share count or per-share amount beside the total. A sentence states the operand when it prints
 the same amount (its digits as the statement prints them, or the amount in millions or billions
 to the precision printed, within half a unit of its last digit and 2.5 %: "$2 billion" for a $2
-billion program is not $2,227 million), shares a word with the line item, and names the
+billion program is not $2,227 million), shares a word with the line item (or prints the amount
+to four significant digits or more: "outstanding long-term notes of $6,499.4 million" is the
+$6,499,432 thousand of long-term debt), and names the
 operand's fiscal year (a sentence naming only other years states another year's figure; one
 that pairs amounts with years "respectively" states the amount in the year's place). The
 first such sentence of the filing, in page order, is given (a bullet of a list that ran into one
@@ -27,6 +29,7 @@ from rag_assets.core.text.sentences import page_prose, reads_as_table, split_sen
 from rag_assets.core.text.years import years_in
 
 MAX_RELATIVE_GAP = 0.025
+PRECISE_DIGITS = 4  # "$6,499.4 million" is that figure, whatever words it is said in
 RESPECTIVELY_RE = re.compile(r"\brespectively\b", re.IGNORECASE)
 ROOT_LETTERS = 5
 MAX_SENTENCE_WORDS = 70
@@ -49,30 +52,36 @@ def _matches(money: re.Match[str], operand: Operand) -> bool:
         MAX_RELATIVE_GAP * wanted)
 
 
-def _states_amount(sentence: str, operand: Operand) -> bool:
-    """Whether the sentence prints the operand's amount for its year: in a sentence that
-    pairs amounts with years "respectively", the amount in the year's place."""
+def _significant(number: str) -> int:
+    return len(number.replace(",", "").replace(".", "").lstrip("0"))
+
+
+def _states_amount(sentence: str, operand: Operand) -> int:
+    """How precisely the sentence prints the operand's amount for its year (the significant
+    digits of the amount that matches; 0: none does): in a sentence that pairs amounts with
+    years "respectively", only the amount in the year's place counts."""
     amounts = list(MONEY_RE.finditer(sentence))
     found = [i for i, money in enumerate(amounts) if _matches(money, operand)]
-    if not found or not RESPECTIVELY_RE.search(sentence):
-        return bool(found)
-    years = list(dict.fromkeys(years_in(sentence)))
-    return len(years) == len(amounts) and years.index(operand.fiscal_year) in found
+    if found and RESPECTIVELY_RE.search(sentence):
+        years = list(dict.fromkeys(years_in(sentence)))
+        if len(years) != len(amounts) or years.index(operand.fiscal_year) not in found:
+            return 0
+    return max((_significant(amounts[i]["n"]) for i in found), default=0)
 
 
 def stated_sentence(operand: Operand, pages: Iterable[tuple[int, str]]) -> tuple[int, str] | None:
     """(page, sentence) of the first prose sentence of the filing that states ``operand``."""
-    asked = _roots(operand.title)
+    asked = _roots(f"{operand.title} {operand.label}")
     for page, text in pages:
         flat = page_prose(text.replace("\xa0", " "))
         if "$" not in flat:
             continue
         for sentence in (p for s in split_sentences(flat) for p in bullet_items(s)):
             if (len(sentence.split()) > MAX_SENTENCE_WORDS or reads_as_table(sentence)
-                    or not asked & _roots(sentence)):
+                    or operand.fiscal_year not in years_in(sentence)):
                 continue
-            years = set(years_in(sentence))
-            if operand.fiscal_year in years and _states_amount(sentence, operand):
+            digits = _states_amount(sentence, operand)
+            if digits >= PRECISE_DIGITS or (digits and asked & _roots(sentence)):
                 return page, " ".join(sentence.split())
     return None
 

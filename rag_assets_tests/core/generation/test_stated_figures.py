@@ -57,3 +57,15 @@ def test_the_sentences_go_beside_the_headline_in_one_sentence() -> None:
         'Yes. Its FY2018 repurchases is $2,227 million (page 48: "During 2018, it repurchased '
         '74.8 million shares for $2.2 billion").')
     assert with_statements("No. None.", []) == "No. None."
+
+
+def test_a_precise_amount_is_the_figure_whatever_its_words() -> None:
+    """Netflix's long-term debt ($6,499,432 thousand) is stated as "outstanding long-term notes
+    of $6,499.4 million": five significant digits, no word of the line item's."""
+    operand = _operand("long-term debt", 2017, 6499.432, "6,499,432").model_copy(
+        update={"label": "Long-term debt"})
+    found = stated_sentence(operand, _pages("financebench-wide/pdfs/NETFLIX_2017_10K.pdf"))
+    assert found is not None and "outstanding long-term notes of $6,499.4 million" in found[1]
+    # 2016's figure is another year's: the sentence names 2017 only
+    assert stated_sentence(operand.model_copy(update={"fiscal_year": 2016}), _pages(
+        "financebench-wide/pdfs/NETFLIX_2017_10K.pdf")) is None
