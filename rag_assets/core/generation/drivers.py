@@ -7,7 +7,9 @@ filings print them after a causal connective: "Net sales increased 10% ..., prim
 change (``Question.expects == "cause"``) gets as its first sentence the causes the sentence
 prints, from its first connective to its end (the offsets stay with them), as printed; the
 sentence itself is quoted after it. The sentence chosen names the question's measure before its
-connective (it is that measure's change it explains) and is preferred in MD&A. The connectives
+connective (it is that measure's change it explains) and is preferred in MD&A; the sentence after
+it is read with the causes when it goes on explaining them ("The decrease in expenses was
+impacted by approximately $150 million of ...", "In addition, ..."). The connectives
 are those of ``answer_types.json``'s ``cause`` entry: one list for the scorer and for this.
 Nothing is written that the sentence does not print.
 """
@@ -24,7 +26,12 @@ from rag_assets.core.ingest.sections import sections_of
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import load_vocabulary, normalize, terms_in
 from rag_assets.core.text.periods import months_asked
-from rag_assets.core.text.sentences import page_prose, reads_as_table, split_sentences
+from rag_assets.core.text.sentences import (
+    ends_at,
+    page_prose,
+    reads_as_table,
+    split_sentences,
+)
 from rag_assets.core.text.years import years_in
 
 # the sentence a page prints just before (or after) a unit, as a unit of its own (None: not found)
@@ -88,6 +95,9 @@ TRAILING_VERB_RE = re.compile(r"\s+(?:was|were|is|are|has been|have been|had bee
 # a sentence whose change is the previous sentence's: "The increase was primarily due to ..."
 ANAPHOR_RE = re.compile(r"^\s*(?:the|this|these|such)\s+(?:increases?|decreases?|declines?|"
                         r"changes?|improvements?|growth|reductions?|rise)\b", re.IGNORECASE)
+# a sentence that goes on explaining the previous one's change: its anaphor, or "In addition"
+CONTINUES_RE = re.compile(rf"{ANAPHOR_RE.pattern}|^\s*(?:in addition|additionally|also|"
+                          r"partially offsetting)\b", re.IGNORECASE)
 
 
 def root(word: str) -> str:
@@ -306,6 +316,10 @@ def drivers(question: Question, selected: Sequence[EvidenceUnit],
     _, cited, subject, causes = best
     change = TRAILING_VERB_RE.sub("", subject.strip(" \t-–—•,;:.")).rstrip(" ,")
     asked = _asked_change(question, subject, cited[-1], following)
+    more = _continued(cited[-1], following)
+    if more is not None and (asked is None or more.quote != asked.quote):
+        causes, cited = f"{causes.rstrip(' .;')}; {more.text.strip().rstrip(' .')}", [
+            *cited, more]
     if asked is not None:  # "Operating profit decreased 1 percent ...; Operating profit
         cited, change = [*cited, asked], f"{change}; {asked.text.rstrip(' .')}"  # margin ..."
     text = f"{causes[0].upper()}{causes[1:]}" + (f"; {change}." if change else ".")
@@ -338,6 +352,18 @@ def _best_explained(question: Question, selected: Sequence[EvidenceUnit],
     return best
 
 
+def _continued(unit: EvidenceUnit, following: Adjacent | None) -> EvidenceUnit | None:
+    """The sentence after the one explaining the change, when it goes on explaining it ("The
+    decrease in expenses was impacted by approximately $150 million of ... restructuring"; "In
+    addition, ..."): MD&A often gives a cause's size or a second cause in the next sentence."""
+    if following is None:
+        return None
+    after = following(unit)
+    if after is None or after.is_row or not CONTINUES_RE.match(after.text):
+        return None
+    return after
+
+
 def _asked_change(question: Question, subject: str, unit: EvidenceUnit,
                   following: Adjacent | None) -> EvidenceUnit | None:
     """The sentence after the one explaining the change that gives the change of the measure
@@ -354,8 +380,9 @@ def _asked_change(question: Question, subject: str, unit: EvidenceUnit,
 
 
 def following_on_page(page_text: str | None, unit: EvidenceUnit) -> EvidenceUnit | None:
-    """The sentence ``page_text`` prints just after ``unit``'s quote, as a unit of the same
-    chunk and page; None when the quote is not found or ends the page."""
+    """The sentence ``page_text`` prints just after ``unit``'s quote (after the sentence it
+    ends in, when a chunk cut it), as a unit of the same chunk and page; None when the quote is
+    not found or ends the page."""
     return _adjacent_on_page(page_text, unit, after=True)
 
 
@@ -374,6 +401,8 @@ def _adjacent_on_page(page_text: str | None, unit: EvidenceUnit, after: bool
     if at < 0 or not quote or (at == 0 and not after):
         return None
     sentences = split_sentences(flat[at + len(quote):] if after else flat[:at])
+    if after and sentences and not ends_at(flat, at + len(quote)):
+        sentences = sentences[1:]  # a quote cut mid-sentence: the rest of its sentence is not next
     if not sentences:
         return None
     sentence = sentences[0] if after else sentences[-1]

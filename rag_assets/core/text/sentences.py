@@ -87,6 +87,13 @@ def sentence_ends(text: str, *, closers: bool = True) -> list[int]:
     return ends
 
 
+def ends_at(text: str, offset: int) -> bool:
+    """Whether a sentence of ``text`` ends just before ``offset`` (a quote cut from the text
+    ends its sentence, or a chunk cut it mid-sentence)."""
+    return offset in sentence_ends(text[:offset + 40]) or offset in sentence_ends(
+        text[:offset + 40], closers=False)
+
+
 def split_sentences(text: str) -> list[str]:
     """The sentences of ``text``, stripped, none empty; every word kept (their join, space
     separated, holds every non-space character of ``text`` in order)."""

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from rag_assets.core.text.sentences import page_prose, reads_as_table, split_sentences
+from rag_assets.core.text.sentences import (
+    ends_at,
+    page_prose,
+    reads_as_table,
+    split_sentences,
+)
 
 
 @pytest.mark.parametrize(("text", "sentences"), [
@@ -48,3 +53,13 @@ def test_a_pages_prose_leaves_out_its_running_header() -> None:
 ])
 def test_a_tables_cells_run_together_are_not_prose(text: str, table: bool) -> None:
     assert reads_as_table(text) is table
+
+
+def test_a_quote_ends_its_sentence_or_a_chunk_cut_it() -> None:
+    text = ("Margin rose, primarily due to growth in revenue for the three months ended June 30, "
+            "2023. The decrease in expenses was impacted by $150 million.")
+    cut = text.index(" for the three months")
+    assert not ends_at(text, cut)  # the chunk cut it: its sentence goes on
+    assert ends_at(text, text.index(" The decrease"))
+    assert ends_at(text, len(text))
+    assert not ends_at("See Inc. for more.", len("See Inc."))  # an abbreviation ends nothing
