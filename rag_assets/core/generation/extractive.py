@@ -328,6 +328,15 @@ def evidence_strength(plan: Question, best: ScoredUnit | None) -> float:
     return round(0.5 * max(0.0, best.dense) + 0.5 * best.coverage, 6)
 
 
+def figure_first(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit]:
+    """The quotes in the order they are given: for a figure asked ("How much ...?"), those
+    that print a figure (not only a year) first, each group best first; the scores, and so
+    the evidence's strength and any abstention, are not touched."""
+    if plan.expects != "figure":
+        return list(chosen)
+    return sorted(chosen, key=lambda s: not figures(s.unit.text))
+
+
 def select(scored: Sequence[ScoredUnit], config: ExtractiveConfig,
            max_claims: int | None = None) -> list[ScoredUnit]:
     """The best unit and those close to it, each quote once."""

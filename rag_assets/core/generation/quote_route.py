@@ -35,6 +35,7 @@ from rag_assets.core.generation.evidence import EvidenceUnit, page_table_rows, u
 from rag_assets.core.generation.extractive import (
     ScoredUnit,
     evidence_strength,
+    figure_first,
     missing_anchors,
     score_units,
     select,
@@ -152,8 +153,8 @@ class QuoteRoute:
             # a quote whose citation does not hold on its page (a row whose headings the page
             # does not print as the chunk names them) is dropped, like a model's claim
             quotes, dropped = keep_verified(verify_claims(
-                [claim_of(s.unit) for s in chosen], self.pages, self.config.citation_threshold),
-                "quoted units")
+                [claim_of(s.unit) for s in figure_first(part.question, chosen)], self.pages,
+                self.config.citation_threshold), "quoted units")
             direct, out.method = self.direct(part.question, [s.unit for s in chosen], units)
             # a quote the direct sentence already holds whole ("Yes. <the sentence>") once
             out.claims = [*direct, *(q for q in quotes

@@ -338,3 +338,19 @@ def test_periods_read_each_quarter_once() -> None:
     assert asked_periods("Revenue in Q1 2022 Q2 2023?") == [("Q1", "2022"), ("Q2", "2023")]
     assert asked_periods("In 2022 Q2, which segment ...") == [("Q2", "2022")]
     assert asked_periods("the biggest drop in Q22023") == [("Q2", "2023")]
+
+
+def test_a_figure_asked_is_quoted_from_a_sentence_that_prints_one_first() -> None:
+    """The quotes' order, not their scores: "How much" is first answered by the sentence that
+    prints an amount; a year alone is no figure; other questions keep the scorer's order."""
+    from rag_assets.core.generation.extractive import ScoredUnit, figure_first
+    from rag_assets.core.question.question import read_question
+
+    units = [_sentence("The board declared a quarterly dividend in August 2023."),
+             _sentence("The dividend of $1.02 per share is payable September 8, 2023.")]
+    chosen = [ScoredUnit(unit=u, score=1.0 - i / 10, dense=0, bm25=0, coverage=0, matches=0)
+              for i, u in enumerate(units)]
+    asked = figure_first(read_question("How much was Acme's quarterly dividend in 2023?"), chosen)
+    assert [s.unit.text[:20] for s in asked] == ["The dividend of $1.0", "The board declared a"]
+    kept = figure_first(read_question("Why did Acme declare a dividend in 2023?"), chosen)
+    assert [s.unit for s in kept] == units
