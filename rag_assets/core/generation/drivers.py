@@ -9,7 +9,9 @@ prints, from its first connective to its end (the offsets stay with them), as pr
 sentence itself is quoted after it. The sentence chosen names the question's measure before its
 connective (it is that measure's change it explains) and is preferred in MD&A; the sentence after
 it is read with the causes when it goes on explaining them ("The decrease in expenses was
-impacted by approximately $150 million of ...", "In addition, ..."). The connectives
+impacted by approximately $150 million of ...", "In addition, ..."). A measure's level explained
+by an item it includes ("Net income for the quarter was $1.30 billion, ..., which includes a
+non-recurring charge ... of $298 million") counts too, after a sentence that gives the change. The connectives
 are those of ``answer_types.json``'s ``cause`` entry: one list for the scorer and for this.
 Nothing is written that the sentence does not print.
 """
@@ -43,6 +45,8 @@ ASKING_WORDS = frozenset({
     "contributors", "accounted", "responsible", "during", "quarter",
     "month", "ended", "fiscal", "main", "primary", "key", "factor", "first", "second", "third",
     "fourth", "three", "nine", "twelve", "weeks", "half",
+    # the period compared with, not the measure: "than a year earlier", "the prior year"
+    "year", "years", "earlier", "ago", "prior", "previous", "compared", "than",
     # the change itself, in any direction: the measure is what changed
     "change", "growth", "grow", "increase", "decrease", "decline", "rise", "fall", "drop",
     "gain", "improvement", "improve", "expansion", "contraction", "higher", "lower",
@@ -95,6 +99,10 @@ TRAILING_VERB_RE = re.compile(r"\s+(?:was|were|is|are|has been|have been|had bee
 # a sentence whose change is the previous sentence's: "The increase was primarily due to ..."
 ANAPHOR_RE = re.compile(r"^\s*(?:the|this|these|such)\s+(?:increases?|decreases?|declines?|"
                         r"changes?|improvements?|growth|reductions?|rise)\b", re.IGNORECASE)
+# an item a measure's level includes ("..., which includes a non-recurring charge of $298
+# million"): it explains the measure without a word of change before it
+LEVEL_CAUSE_RE = re.compile(r"^\s*which\s+(?=includ)", re.IGNORECASE)
+LEVEL_DISCOUNT = 0.25
 # a sentence that goes on explaining the previous one's change: its anaphor, or "In addition"
 CONTINUES_RE = re.compile(rf"{ANAPHOR_RE.pattern}|^\s*(?:in addition|additionally|also|"
                           r"partially offsetting)\b", re.IGNORECASE)
@@ -190,7 +198,8 @@ def _share_named(readings: Sequence[set[str]], subject: str) -> float:
 
 
 def _score(readings: Sequence[set[str]], unit: EvidenceUnit, subject: str,
-           question_words: set[str], owners: frozenset[str] | set[str]) -> float:
+           question_words: set[str], owners: frozenset[str] | set[str], level: bool = False
+           ) -> float:
     """Share of the measure's roots the sentence names before its connective, plus a bonus
     in MD&A, the section required to give the reasons; 0 below half the roots. A question
     that names the measure's owner (a segment) prefers the sentences of that owner (named in
@@ -199,7 +208,9 @@ def _score(readings: Sequence[set[str]], unit: EvidenceUnit, subject: str,
     if not share:
         return 0.0
     if not CHANGE_RE.search(subject):
-        return 0.0  # Item 303 explains a change: "because it is useful to investors" is none
+        if not level:
+            return 0.0  # Item 303 explains a change: "because it is useful to investors" is none
+        share -= LEVEL_DISCOUNT  # a sentence that gives the change itself wins
     other = OTHER_SUBJECT_PENALTY if (_names_another_subject(question_words, subject)
                                       or _another_measure(question_words, subject)) else 0.0
     if owners:
@@ -271,7 +282,9 @@ def _candidate(question: Question, roots: Sequence[set[str]], asked: set[str],
         if any(p.search(subject.lower()) for p in answer_patterns("cause")):
             continue  # a connective inside the causes ("..., primarily due to ...") splits them
         cited = [unit]
-        score = _score(roots, unit, subject, asked, owners)
+        level = bool(LEVEL_CAUSE_RE.match(causes))
+        causes = LEVEL_CAUSE_RE.sub("", causes, count=1) if level else causes
+        score = _score(roots, unit, subject, asked, owners, level)
         if not score and ANAPHOR_RE.match(subject) and before is not None and not before.is_row:
             subject, cited = before.text, [before, unit]  # "The increase was due to ..."
             score = _score(roots, unit, subject, asked, owners)

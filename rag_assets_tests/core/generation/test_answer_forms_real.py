@@ -21,7 +21,7 @@ from rag_assets_tests.real_filings import CORPORA
 from .conftest import Corpus, real_corpus
 
 pytestmark = [pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here"),
-              pytest.mark.slow]  # ten real filings read, a few pages of each indexed
+              pytest.mark.slow]  # eleven real filings read, a few pages of each indexed
 
 BULK, WIDE = "financebench-bulk/pdfs", "financebench-wide/pdfs"
 FILINGS: list[tuple[str, str, int, Sequence[int]]] = [
@@ -38,6 +38,7 @@ FILINGS: list[tuple[str, str, int, Sequence[int]]] = [
      range(0, 3)),
     (f"{BULK}/AMERICANWATERWORKS_2023Q2_10Q.pdf", "american-water-works-10q-q2", 2023,
      [19, 20, 43]),
+    (f"{BULK}/COSTCO_2023Q3_EARNINGS.pdf", "costco-earnings-q3", 2023, range(0, 2)),
 ]
 
 
@@ -148,6 +149,15 @@ def test_a_cause_is_read_with_the_sentence_that_goes_on_explaining_it(
                            "in the second quarter of 2023?", "direct cause")
     assert lead.startswith("Primarily due to the 3% growth in revenue"), lead
     assert "approximately $150 million of expenses related to cost restructuring" in lead, lead
+
+
+def test_a_measure_explained_by_an_item_it_includes(forms_corpus: Corpus) -> None:
+    """A release explains its quarter's net income by the charge it includes, with no word of
+    change before it: "..., which includes a non-recurring charge ... of $298 million"."""
+    lead = _lead_and_valid(forms_corpus, "Why was Costco's net income lower in the third "
+                           "quarter of fiscal 2023 than a year earlier?", "direct cause")
+    assert lead.startswith("Includes a non-recurring charge to merchandise costs of $298 "
+                           "million pretax, $0.50 per diluted share"), lead
 
 
 def test_the_issuances_of_a_period_each_with_its_net_proceeds(forms_corpus: Corpus) -> None:
