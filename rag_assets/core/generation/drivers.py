@@ -11,9 +11,9 @@ connective (it is that measure's change it explains) and is preferred in MD&A; t
 it is read with the causes when it goes on explaining them ("The decrease in expenses was
 impacted by approximately $150 million of ...", "In addition, ..."). A measure's level explained
 by an item it includes ("Net income for the quarter was $1.30 billion, ..., which includes a
-non-recurring charge ... of $298 million") counts too, after a sentence that gives the change. The connectives
-are those of ``answer_types.json``'s ``cause`` entry: one list for the scorer and for this.
-Nothing is written that the sentence does not print.
+non-recurring charge ... of $298 million") counts too, after a sentence that gives the change.
+The connectives are those of ``answer_types.json``'s ``cause`` entry: one list for the scorer
+and for this. Nothing is written that the sentence does not print.
 """
 
 from __future__ import annotations
