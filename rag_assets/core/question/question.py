@@ -49,7 +49,11 @@ _COUNT_FIRST_RE = re.compile(r"\bhow many [a-z][a-z-]{2,}|\bwhat (?:is |was )?(?
 # after a short opening clause too: "As of fiscal 2022, which of Walmart's debt securities ..."
 _NAMES_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:which|who|whom|name|list)\b|"
                        r"\bwhat (?:are|were) (?:the )?"
-                       r"(?:main|key|major|largest|primary|two|three|four|five|names?)\b")
+                       r"(?:main|key|major|largest|primary|two|three|four|five|names?)\b|"
+                       # "What business did X buy?" asks a name as "which business" does
+                       r"^(?:[^,?]{1,40},\s*)?what (?:[a-z]+ ){0,2}(?:business(?:es)?|"
+                       r"compan(?:y|ies)|brands?|subsidiar(?:y|ies)|entit(?:y|ies)) "
+                       r"(?:did|does|do|has|have|had|will|was|were|is|are)\b")
 # a question that asks what the filing says, not for a fact of its own form
 _TEXT_RE = re.compile(r"\b(?:says?|said|describes?|described|description|discuss(?:es)?)\b")
 _FIGURE_RE = re.compile(r"\bhow (?:much|many)\b|\bwhat (?:is |was )?(?:the )?number of\b|"
