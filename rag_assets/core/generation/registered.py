@@ -51,6 +51,8 @@ class CoverWords(BaseModel):
     equity: Pattern
     asks_debt: Pattern
     asks_equity: Pattern
+    asks_securities: Pattern
+    class_words: Pattern
 
     def compiled(self, entry: Pattern | Sequence[Pattern], whole_words: bool = False
                  ) -> re.Pattern[str]:
@@ -92,8 +94,9 @@ def cover_table(text: str) -> str | None:
 def _cells(line: str, exchange: re.Pattern[str]) -> Security | None:
     """A row extracted as cells: "| 2.100% Notes due 2020 | GIS20 | New York ... |"."""
     cells = [c.strip() for c in line.strip().strip("|").split("|") if c.strip()]
-    if len(cells) < 2 or not exchange.fullmatch(cells[-1]):
-        return None
+    if len(cells) < 2 or not exchange.search(cells[-1]) or exchange.sub("", cells[-1]).strip(
+            " ,;()"):
+        return None  # the last cell is the exchanges' names, one or several
     return Security(title=cells[0], symbol=cells[1] if len(cells) > 2 else None,
                     exchange=cells[-1])
 
@@ -159,16 +162,51 @@ def securities(block: str) -> list[Security]:
 
 
 def _asked(question: Question, listed: Sequence[Security]) -> tuple[str, list[Security]]:
-    """The kind of class asked ("debt", "equity" or "") and the classes of that kind."""
+    """The kind of class asked ("debt", "equity" or "", with the class words the question
+    names: "preferred") and the classes of that kind; the exchanges a question names (and
+    "stock exchange") are no kind."""
     words = cover_words()
-    text = question.ranking_text
+    exchanges = words.compiled(words.exchanges, whole_words=True)
+    text = re.sub(r"\b(?:stock|securities) exchanges?\b", " ",
+                  exchanges.sub(" ", question.ranking_text), flags=re.IGNORECASE)
     debt = words.compiled(words.asks_debt).search(text) is not None
     equity = words.compiled(words.asks_equity).search(text) is not None
-    if debt == equity:
-        return "", list(listed)
+    kind = "" if debt == equity else "debt" if debt else "equity"
     is_debt = words.compiled(words.debt)
-    kind = "debt" if debt else "equity"
-    return kind, [s for s in listed if (is_debt.search(s.title) is not None) == debt]
+    asked = [s for s in listed if not kind or (is_debt.search(s.title) is not None) == debt]
+    named = {m.group(0).lower() for m in words.compiled(words.class_words).finditer(text)}
+    if named:
+        kind = " ".join(sorted(named))
+        asked = [s for s in asked if named <= {m.group(0).lower() for m in words.compiled(
+            words.class_words).finditer(s.title)}]
+    return kind, asked
+
+
+def _exchange_named(question: Question) -> str | None:
+    words = cover_words()
+    named = words.compiled(words.exchanges, whole_words=True).search(question.ranking_text)
+    return named.group(0) if named else None
+
+
+def _on_exchange(question: Question, asked: Sequence[Security]) -> list[Security]:
+    """The classes listed on the exchange a question names, when it names one ("Is X listed on
+    the Nasdaq?"): its first word, case aside, in the row's exchange."""
+    named = _exchange_named(question)
+    if named is None:
+        return list(asked)
+    key = re.sub(r"^the\s+", "", named.lower()).split()[0]
+    return [s for s in asked if key in s.exchange.lower()]
+
+
+def _read_whole(block: str, listed: Sequence[Security], kind: str) -> bool:
+    """Whether the table was read whole for the kind asked: no title of that kind is printed
+    in the table beyond the classes read (a row the reader lost says nothing is there)."""
+    words = cover_words()
+    pattern = words.compiled(words.debt if kind == "debt" else words.class_words)
+    rest = block
+    for s in listed:
+        rest = rest.replace(s.title, " ")
+    return not kind or pattern.search(rest) is None
 
 
 def _named(items: Sequence[Security]) -> str:
@@ -192,20 +230,27 @@ def registered_securities(question: Question, document: str, year: int,
     """The classes registered under Section 12(b) that the question asks about, from the
     filing's cover page, as the first line; None when the question is not about them or no
     cover page in the filing's first pages prints the table."""
-    if INTENT not in question.intents or question.expects == "figure":
+    words = cover_words()
+    if (INTENT not in question.intents or question.expects == "figure"
+            or not words.compiled(words.asks_securities).search(question.ranking_text)):
         return None
     found = _first_cover(pages)
     if found is None:
         return None
     page, block, listed = found
     kind, asked = _asked(question, listed)
+    if question.expects == "yes_no":
+        asked = _on_exchange(question, asked)
     where = "registered under Section 12(b) of the Exchange Act"
     if asked:
         said = f"{_named(asked)}, {where}."
         text = f"Yes: {said}" if question.expects == "yes_no" else said
-    else:
+    elif _read_whole(block, listed, kind):
+        on = _exchange_named(question) if question.expects == "yes_no" else None
         text = (f"{'No' if question.expects == 'yes_no' else 'None'}: no {kind} securities are "
-                f"{where}; the cover page lists {_named(listed)}.")
+                f"{where}{f' on {on}' if on else ''}; the cover page lists {_named(listed)}.")
+    else:
+        return None
     unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document, year=year,
                         chunk_rank=0, page=page, located=True, quote=block, text=block)
     return DirectAnswer(kind="securities", units=[unit], text=text)

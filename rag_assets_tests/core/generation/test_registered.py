@@ -100,3 +100,20 @@ def test_none_of_the_kind_asked_says_so_and_names_what_is_registered() -> None:
 def test_other_questions_are_left_to_the_other_routes() -> None:
     assert _answer("What drove Walmart's revenue growth in fiscal 2022?", WALMART) is None
     assert _answer("How much debt did Walmart have at the end of fiscal 2022?", WALMART) is None
+
+
+def test_the_exchange_and_the_class_a_question_names() -> None:
+    """An exchange named is no kind of class ("listed on the New York Stock Exchange" asks no
+    equity); a yes or no names the exchange asked; a class word named ("preferred") is that
+    class only; a question about no class of securities is not answered from the cover."""
+    assert _answer("Which debt securities are listed on the New York Stock Exchange under "
+                   "Walmart's name?", WALMART) == (
+        "1.900% Notes Due 2022 (WMT22, NYSE) and 2.550% Notes Due 2026 (WMT26, NYSE), "
+        "registered under Section 12(b) of the Exchange Act.")
+    assert (_answer("Is Walmart's common stock listed on the Nasdaq?", WALMART) or "").startswith(
+        "No: no common securities are registered under Section 12(b) of the Exchange Act on "
+        "the Nasdaq; the cover page lists Common Stock")
+    assert (_answer("Does Walmart have any preferred stock registered under Section 12(b)?",
+                    WALMART) or "").startswith("No: no preferred securities are registered")
+    assert _answer("Which commodity futures traded on the Chicago Board of Trade does Walmart "
+                   "use?", WALMART) is None
