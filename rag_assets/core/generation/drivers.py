@@ -103,6 +103,8 @@ ANAPHOR_RE = re.compile(r"^\s*(?:the|this|these|such)\s+(?:increases?|decreases?
 # million"): it explains the measure without a word of change before it
 LEVEL_CAUSE_RE = re.compile(r"^\s*which\s+(?=includ)", re.IGNORECASE)
 LEVEL_DISCOUNT = 0.25
+LOSS_ITEM_RE = re.compile(r"\b(?:charges?|loss(?:es)?|impairments?|expenses?)\b", re.IGNORECASE)
+GAIN_ITEM_RE = re.compile(r"\b(?:gains?|benefits?)\b", re.IGNORECASE)
 # a sentence that goes on explaining the previous one's change: its anaphor, or "In addition"
 CONTINUES_RE = re.compile(rf"{ANAPHOR_RE.pattern}|^\s*(?:in addition|additionally|also|"
                           r"partially offsetting)\b", re.IGNORECASE)
@@ -283,6 +285,8 @@ def _candidate(question: Question, roots: Sequence[set[str]], asked: set[str],
             continue  # a connective inside the causes ("..., primarily due to ...") splits them
         cited = [unit]
         level = bool(LEVEL_CAUSE_RE.match(causes))
+        if level and not _level_agrees(question, causes):
+            continue
         causes = LEVEL_CAUSE_RE.sub("", causes, count=1) if level else causes
         score = _score(roots, unit, subject, asked, owners, level)
         if not score and ANAPHOR_RE.match(subject) and before is not None and not before.is_row:
@@ -293,6 +297,17 @@ def _candidate(question: Question, roots: Sequence[set[str]], asked: set[str],
         if score and (best is None or score > best[0]):
             best = (score, cited, subject, causes)
     return best
+
+
+def _level_agrees(question: Question, causes: str) -> bool:
+    """Whether an item a measure includes can explain the change asked: a charge or a loss a
+    decline, a gain or a benefit an increase; either, when no direction is asked."""
+    asked = _direction(question.text)
+    if asked == "up":
+        return not LOSS_ITEM_RE.search(causes)
+    if asked == "down":
+        return not GAIN_ITEM_RE.search(causes)
+    return True
 
 
 def _years_weight(question: Question, subject: str) -> float:
@@ -329,7 +344,7 @@ def drivers(question: Question, selected: Sequence[EvidenceUnit],
     _, cited, subject, causes = best
     change = TRAILING_VERB_RE.sub("", subject.strip(" \t-–—•,;:.")).rstrip(" ,")
     asked = _asked_change(question, subject, cited[-1], following)
-    more = _continued(cited[-1], following)
+    more = _continued(question, cited[-1], following)
     if more is not None and (asked is None or more.quote != asked.quote):
         causes, cited = f"{causes.rstrip(' .;')}; {more.text.strip().rstrip(' .')}", [
             *cited, more]
@@ -365,14 +380,19 @@ def _best_explained(question: Question, selected: Sequence[EvidenceUnit],
     return best
 
 
-def _continued(unit: EvidenceUnit, following: Adjacent | None) -> EvidenceUnit | None:
-    """The sentence after the one explaining the change, when it goes on explaining it ("The
-    decrease in expenses was impacted by approximately $150 million of ... restructuring"; "In
-    addition, ..."): MD&A often gives a cause's size or a second cause in the next sentence."""
+def _continued(question: Question, unit: EvidenceUnit, following: Adjacent | None
+               ) -> EvidenceUnit | None:
+    """The sentence after the one explaining the change, when it opens as going on explaining
+    it ("The decrease in expenses was impacted by approximately $150 million of ..."; "In
+    addition, ...") and names no year but those asked (the next sentence of a 10-K often
+    explains the year before): MD&A often gives a cause's size or a second cause next."""
     if following is None:
         return None
     after = following(unit)
     if after is None or after.is_row or not CONTINUES_RE.match(after.text):
+        return None
+    printed = set(years_in(after.text))
+    if printed and question.years and not printed & set(question.years):
         return None
     return after
 

@@ -132,8 +132,10 @@ class FactsRoute:
             return claims
         pages = [(p, self.pages.get(document, year, p) or "")
                  for p in self.pages.pages_of(document, year)]
-        operands = computed.operands[:MAX_STATED] if asked.aggregate != "trend" else [
-            max(computed.operands, key=lambda o: o.fiscal_year)] if computed.operands else []
+        # the line items asked themselves, never a component of a total computed from parts
+        own = [o for o in computed.operands if o.concept in {asked.target, *asked.choices}]
+        operands = own[:MAX_STATED] if asked.aggregate != "trend" else [
+            max(own, key=lambda o: o.fiscal_year)] if own else []
         found = [f for o in operands if (f := stated_sentence(o, pages))]
         found = list(dict.fromkeys(found))
         if not found:

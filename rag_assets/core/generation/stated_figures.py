@@ -11,9 +11,11 @@ billion program is not $2,227 million), shares a word with the line item (or pri
 to four significant digits or more: "outstanding long-term notes of $6,499.4 million" is the
 $6,499,432 thousand of long-term debt), and names the
 operand's fiscal year (a sentence naming only other years states another year's figure; one
-that pairs amounts with years "respectively" states the amount in the year's place). The
-first such sentence of the filing, in page order, is given (a bullet of a list that ran into one
-sentence counts as one); none, nothing.
+that pairs amounts with years "respectively" states the amount in the year's place), and says
+nothing that makes its amount another figure (what remains of an authorization, a fair value, a
+plan); a table or a note's heading run into prose is no sentence. The first such sentence of
+the filing, in page order, is given (a bullet of a list that ran into one sentence counts as
+one); none, nothing.
 """
 
 from __future__ import annotations
@@ -29,6 +31,12 @@ from rag_assets.core.text.sentences import page_prose, reads_as_table, split_sen
 from rag_assets.core.text.years import years_in
 
 MAX_RELATIVE_GAP = 0.025
+# words that make a sentence's amount another figure than the line item's
+QUALIFIER_RE = re.compile(r"\b(?:remain(?:s|ed|ing)?|authoriz\w*|available|fair value|up to|"
+                          r"capacity|expect\w*|plan(?:s|ned)?|estimat\w*|target\w*)\b",
+                          re.IGNORECASE)
+# a table's cells or a note's heading run into the prose: no sentence a reader would quote
+NOT_PROSE_RE = re.compile(r"\||\bNOTE\s+\d", re.IGNORECASE)
 PRECISE_DIGITS = 4  # "$6,499.4 million" is that figure, whatever words it is said in
 RESPECTIVELY_RE = re.compile(r"\brespectively\b", re.IGNORECASE)
 ROOT_LETTERS = 5
@@ -69,6 +77,14 @@ def _states_amount(sentence: str, operand: Operand) -> int:
     return max((_significant(amounts[i]["n"]) for i in found), default=0)
 
 
+def _qualified(sentence: str, operand: Operand) -> bool:
+    """Whether the sentence says its amounts are of another figure than the line item: what
+    remains of an authorization, a fair value, a capacity, a plan ("authorization for $5.7
+    billion of share repurchases remained" is not the $5,717 million spent)."""
+    own = f"{operand.title} {operand.label}".lower()
+    return any(m.group(0).lower() not in own for m in QUALIFIER_RE.finditer(sentence))
+
+
 def stated_sentence(operand: Operand, pages: Iterable[tuple[int, str]]) -> tuple[int, str] | None:
     """(page, sentence) of the first prose sentence of the filing that states ``operand``."""
     asked = _roots(f"{operand.title} {operand.label}")
@@ -78,6 +94,7 @@ def stated_sentence(operand: Operand, pages: Iterable[tuple[int, str]]) -> tuple
             continue
         for sentence in (p for s in split_sentences(flat) for p in bullet_items(s)):
             if (len(sentence.split()) > MAX_SENTENCE_WORDS or reads_as_table(sentence)
+                    or NOT_PROSE_RE.search(sentence) or _qualified(sentence, operand)
                     or operand.fiscal_year not in years_in(sentence)):
                 continue
             digits = _states_amount(sentence, operand)

@@ -158,6 +158,11 @@ def test_a_measure_explained_by_an_item_it_includes(forms_corpus: Corpus) -> Non
                            "quarter of fiscal 2023 than a year earlier?", "direct cause")
     assert lead.startswith("Includes a non-recurring charge to merchandise costs of $298 "
                            "million pretax, $0.50 per diluted share"), lead
+    # a charge explains no increase: asked the other way, the charge is not given as its cause
+    result = forms_corpus.answerer().ask("Why did Costco's net income increase in the third "
+                                         "quarter of fiscal 2023?")
+    assert not answer_lead(result.answer).startswith("Includes a non-recurring charge"), (
+        result.answer)
 
 
 def test_the_issuances_of_a_period_each_with_its_net_proceeds(forms_corpus: Corpus) -> None:

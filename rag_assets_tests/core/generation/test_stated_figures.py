@@ -69,3 +69,11 @@ def test_a_precise_amount_is_the_figure_whatever_its_words() -> None:
     # 2016's figure is another year's: the sentence names 2017 only
     assert stated_sentence(operand.model_copy(update={"fiscal_year": 2016}), _pages(
         "financebench-wide/pdfs/NETFLIX_2017_10K.pdf")) is None
+
+
+def test_an_amount_said_to_be_another_figure_is_not_the_line_items() -> None:
+    """Walmart's "authorization for $5.7 billion of share repurchases remained" is what is
+    left of a program, not the $5,717 million its cash flow statement spent on buybacks."""
+    found = stated_sentence(_operand("purchase of company stock", 2020, 5717, "(5,717)"),
+                            _pages("financebench-wide/pdfs/WALMART_2020_10K.pdf"))
+    assert found is None or "remain" not in found[1], found
