@@ -36,6 +36,10 @@ MAX_DEALS = 4
 # an issuance states its principal, then (often in the next sentence) what it raised
 ISSUANCE_RE = re.compile(r"\b(?:issued|offering|issuance)\b", re.IGNORECASE)
 PROCEEDS_RE = re.compile(r"\bproceeds\b", re.IGNORECASE)
+# what a sentence says when its amount is the deal's price: not a disposal group's assets, a
+# rate base or the use of proceeds
+PRICE_CUE_RE = re.compile(r"\b(?:purchase price|consideration|proceeds|received|paid|"
+                          r"in cash|for (?:a total of |approximately |about )?\$)", re.IGNORECASE)
 MAX_MATTERS = 6  # Item 103 names every material proceeding: a longer list than a period's deals
 MAX_SENTENCE_WORDS = 80  # a sentence longer than this is a paragraph the reader failed to split
 PARTY_RE = re.compile(r"\b[A-Z][\w&.'’-]*")
@@ -61,11 +65,13 @@ def _patterns(question: Question) -> tuple[list[re.Pattern[str]], bool]:
 
 def _object_of(rest: str) -> str:
     """What a deal sentence names after its verb, as a key: the first name it prints ("CMD",
-    "Asda"), else its first content words, lower case: "substantially all of CMD for $841
-    million" and "... of CMD in two cash transactions" are one deal."""
+    "Asda"), with the rate it prints (two issuances of "Senior Notes" are two), else its first
+    content words, lower case: "substantially all of CMD for $841 million" and "... of CMD in
+    two cash transactions" are one deal."""
     name = re.search(r"\b[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*)*", rest[:80])
+    rate = re.search(r"\d+(?:\.\d+)?%", rest[:80])  # notes of one kind differ by their rate
     if name:
-        return name.group(0).lower()
+        return f"{name.group(0).rstrip('.').lower()}{f' {rate.group(0)}' if rate else ''}"
     words = [w for w in re.findall(r"[a-z0-9&]+", rest.lower())
              if w not in {"of", "the", "all", "its", "our", "a", "an", "substantially", "certain"}]
     return " ".join(words[:5])
@@ -89,15 +95,17 @@ def _in_period(question: Question, sentence: str) -> bool:
 def _priced(question: Question, unit: EvidenceUnit, text: str,
             patterns: Sequence[re.Pattern[str]], following: Adjacent | None
             ) -> tuple[str, list[EvidenceUnit]]:
-    """The deal's sentence, with the sentence after it in parentheses when only that one prints
-    the price (and states no deal of its own, nor a year other than the one asked), and the
-    units it is read from."""
+    """The deal's sentence, with the sentence after it in parentheses when the deal's own
+    prints no amount (an issuance's: no proceeds) and the next one prints an amount it says is
+    a price or proceeds ("purchase price", "consideration", "received", "for $"), states no
+    deal of its own and names no year but the one asked; and the units it is read from."""
     if following is None or (MONEY_RE.search(text) and PROCEEDS_RE.search(text)) or (
             MONEY_RE.search(text) and not ISSUANCE_RE.search(text)):
         return text, [unit]
     after = following(unit)
     years = set(years_in(after.text)) if after is not None else set()
-    if after is None or after.is_row or not MONEY_RE.search(after.text) or (
+    if after is None or after.is_row or not MONEY_RE.search(after.text) or not (
+            PRICE_CUE_RE.search(after.text)) or (
             MONEY_RE.search(text) and not PROCEEDS_RE.search(after.text)) or any(
             p.search(after.text) for p in patterns) or (
             years and question.years and not years & set(question.years)):

@@ -35,13 +35,15 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import terms_in
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
-from rag_assets.core.text.figures import DECIMALS, INTEGER
+from rag_assets.core.text.figures import DECIMALS, INTEGER, MONEY_RE
 from rag_assets.core.text.years import YEARLIKE_RE
 
 _WORD_RE = re.compile(r"[a-z][a-z0-9'-]*|\d[\d,.]*")
 _AMOUNT_RE = re.compile(rf"(?:{INTEGER})(?:{DECIMALS})?%?")
 _COUNT_ASKED_RE = re.compile(r"\bhow many ([a-z][a-z-]{2,})")
 # a question that asks to be told a name: "Which customer ...", "Who are ..."
+AMOUNT_PRINTED_RE = re.compile(rf"{MONEY_RE.pattern}|\d%|\d\s?(?:percent|million|billion|"
+                               r"thousand)\b")
 _NAME_ASKED_RE = re.compile(r"\s*(?:which|who|whom)\b", re.IGNORECASE)
 LONG_UNIT_WORDS = 60
 ANSWER_TYPES_PATH = Path(__file__).with_name("answer_types.json")
@@ -330,11 +332,12 @@ def evidence_strength(plan: Question, best: ScoredUnit | None) -> float:
 
 def figure_first(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit]:
     """The quotes in the order they are given: for a figure asked ("How much ...?"), those
-    that print a figure (not only a year) first, each group best first; the scores, and so
-    the evidence's strength and any abstention, are not touched."""
+    that print an amount (money, a percentage, a figure with a scale word: not "Note 10" or
+    "June 30") first, each group best first; the scores, and so the evidence's strength and
+    any abstention, are not touched."""
     if plan.expects != "figure":
         return list(chosen)
-    return sorted(chosen, key=lambda s: not figures(s.unit.text))
+    return sorted(chosen, key=lambda s: not AMOUNT_PRINTED_RE.search(s.unit.text))
 
 
 def select(scored: Sequence[ScoredUnit], config: ExtractiveConfig,

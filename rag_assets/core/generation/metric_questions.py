@@ -585,9 +585,11 @@ def each_asked(norm: str) -> list[str] | None:
 
 def _answered_elsewhere(question: Question) -> bool:
     """Whether the question is about what a filing prints outside its statements (its cover
-    page's registered securities: ``never_a_metric`` in the intent lexicon)."""
+    page's registered securities, its issuances: ``never_a_metric`` in the intent lexicon),
+    unless it asks a figure ("What was the total debt of 3M, whose notes are listed ...?")."""
     intents = load_intents().intents
-    return any(intents[key].never_a_metric for key in question.intents)
+    return question.expects != "figure" and any(intents[key].never_a_metric
+                                                 for key in question.intents)
 
 
 def _asks_prose(asking: str, judgment: str | None) -> bool:

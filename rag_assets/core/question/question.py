@@ -51,8 +51,9 @@ _NAMES_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:which|who|whom|name|list)\b|"
                        r"\bwhat (?:are|were) (?:the )?"
                        r"(?:main|key|major|largest|primary|two|three|four|five|names?)\b|"
                        # "What business did X buy?" asks a name as "which business" does
-                       r"^(?:[^,?]{1,40},\s*)?what (?:[a-z]+ ){0,2}(?:business(?:es)?|"
-                       r"compan(?:y|ies)|brands?|subsidiar(?:y|ies)|entit(?:y|ies)) "
+                       r"^(?:[^,?]{1,40},\s*)?what (?:(?!of\b)[a-z]+ ){0,2}(?:business(?:es)?|"
+                       r"compan(?:y|ies)|brands?|subsidiar(?:y|ies)|entit(?:y|ies)|"
+                       r"acquisitions?|divestitures?|offerings?|issuances?|transactions?) "
                        r"(?:did|does|do|has|have|had|will|was|were|is|are)\b")
 # a question that asks what the filing says, not for a fact of its own form
 _TEXT_RE = re.compile(r"\b(?:says?|said|describes?|described|description|discuss(?:es)?)\b")
