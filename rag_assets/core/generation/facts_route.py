@@ -27,10 +27,15 @@ from rag_assets.core.generation.records import (
     GuardrailEvent,
     SourceCitation,
 )
-from rag_assets.core.generation.stated_figures import stated_sentence, with_statements
+from rag_assets.core.generation.stated_figures import (
+    computed_total,
+    stated_sentence,
+    with_statements,
+)
 from rag_assets.core.llm.client import ChatModel
 from rag_assets.core.llm.prompts import render
 from rag_assets.core.question.question import Question
+from rag_assets.core.question.vocabulary import load_vocabulary
 from rag_assets.core.retrieval.retriever import Scope
 
 if TYPE_CHECKING:
@@ -132,8 +137,13 @@ class FactsRoute:
             return claims
         pages = [(p, self.pages.get(document, year, p) or "")
                  for p in self.pages.pages_of(document, year)]
-        # the line items asked themselves, never a component of a total computed from parts
+        # the line items asked themselves, never a component of a total computed from parts:
+        # the total itself, as computed
         own = [o for o in computed.operands if o.concept in {asked.target, *asked.choices}]
+        if not own and computed.values and asked.aggregate in ("value", "trend"):
+            last = max(computed.values)
+            own = [computed_total(asked.target, load_vocabulary().title(asked.target), last,
+                                  abs(computed.values[last]), document, year)]
         operands = own[:MAX_STATED] if asked.aggregate != "trend" else [
             max(own, key=lambda o: o.fiscal_year)] if own else []
         found = [f for o in operands if (f := stated_sentence(o, pages))]

@@ -103,6 +103,15 @@ def stated_sentence(operand: Operand, pages: Iterable[tuple[int, str]]) -> tuple
     return None
 
 
+def computed_total(concept: str, title: str, fiscal_year: int, value: float, document: str,
+                   year: int) -> Operand:
+    """A line item the engine computed from its parts (total debt: the long-term and current
+    debt rows), as an operand whose amount a sentence may state; it has no printed digits."""
+    return Operand(concept=concept, title=title, fiscal_year=fiscal_year, months=None,
+                   value=value, document=document, year=year, statement="", label="",
+                   printed="", page=0, quote="")
+
+
 def with_statements(headline: str, found: Iterable[tuple[int, str]]) -> str:
     """The headline with each sentence that states its figures after it, in parentheses: one
     sentence, so the answer's first sentence holds them."""

@@ -77,3 +77,13 @@ def test_an_amount_said_to_be_another_figure_is_not_the_line_items() -> None:
     found = stated_sentence(_operand("purchase of company stock", 2020, 5717, "(5,717)"),
                             _pages("financebench-wide/pdfs/WALMART_2020_10K.pdf"))
     assert found is None or "remain" not in found[1], found
+
+
+def test_a_total_computed_from_its_parts_is_stated_as_the_total() -> None:
+    """Netflix's total debt, computed from its debt rows, is the sentence's $6,499.4 million;
+    the total has no printed digits of its own, so only its amount in words can match."""
+    from rag_assets.core.generation.stated_figures import computed_total
+
+    total = computed_total("total_debt", "total debt", 2017, 6_499_432_000, "d", 1)
+    found = stated_sentence(total, _pages("financebench-wide/pdfs/NETFLIX_2017_10K.pdf"))
+    assert found is not None and "$6,499.4 million" in found[1]
