@@ -208,3 +208,28 @@ def test_which_segment_drove_a_change_is_answered_by_the_sentence_that_names_it(
     assert found is not None and found.text.startswith(
         "Primarily driven by decreased segment sales in Optical Communications of $247 million")
     assert drivers(read_question("Which segments does Acme report?"), [sentence]) is None
+
+
+def test_the_next_sentence_goes_on_explaining_only_the_year_asked() -> None:
+    """"The decrease in expenses was impacted by $150 million ..." is read with the causes;
+    "The increase ... for fiscal 2022 ..." explains another year and is not."""
+    question = read_question("What drove the increase in Acme's operating margin in 2023?")
+    cause = unit("The increase in operating margin in 2023 is primarily due to revenue growth "
+                 "coupled with lower general and administrative expenses.", scope=MDNA)
+    size = unit("The decrease in expenses was impacted by approximately $150 million of "
+                "restructuring costs in 2022 with none in 2023.")
+    other = unit("The increase in operating margin for 2022 was primarily due to pricing.")
+    for after, read in ((size, True), (other, False)):
+        found = drivers(question, [cause], following=lambda _u, a=after: a)
+        assert found is not None
+        assert ("approximately $150 million" in found.text) is read
+        assert ("pricing" in found.text) is False
+
+
+def test_an_item_a_measure_includes_explains_a_change_of_its_direction() -> None:
+    text = ("Net income for the quarter was $1.30 billion, which includes a non-recurring charge "
+            "of $298 million for the discontinuation of charter shipping.")
+    down = drivers(read_question("Why did Acme's net income decline in 2023?"), [unit(text)])
+    assert down is not None and down.text.startswith("Includes a non-recurring charge of $298")
+    assert drivers(read_question("Why did Acme's net income increase in 2023?"),
+                   [unit(text)]) is None

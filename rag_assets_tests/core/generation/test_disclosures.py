@@ -1,0 +1,53 @@
+"""The deals and issuances of a period, each in the sentence that states it (no store: units
+built here; the same rule on real filings is in ``test_answer_forms_real.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rag_assets.core.generation.disclosures import stated_deals
+from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.question.question import read_question
+
+
+def _unit(text: str) -> EvidenceUnit:
+    return EvidenceUnit(chunk_id="c", document="acme-10k", year=2023, chunk_rank=0, page=40,
+                        located=True, quote=text, text=text, scope="Item 7.")
+
+
+def _next(pairs: Sequence[tuple[str, str]]):  # type: ignore[no-untyped-def]
+    after = {a: _unit(b) for a, b in pairs}
+    return lambda u: after.get(u.text)
+
+
+def test_a_price_is_read_from_the_next_sentence_only_when_it_says_it_is_one() -> None:
+    question = read_question("Which divestitures did Acme complete in 2023?")
+    sale = "On March 1, 2023, the Company completed the sale of its Ohio subsidiary to Buyer."
+    priced = "Buyer purchased the subsidiary for a purchase price of $608 million in cash."
+    assets = "The assets of the disposal group totaled $3.3 billion at the date of sale."
+    found = stated_deals(question, [_unit(sale)], following=_next([(sale, priced)]))
+    assert found is not None and "$608 million" in found.text and len(found.units) == 2
+    found = stated_deals(question, [_unit(sale)], following=_next([(sale, assets)]))
+    assert found is not None and "$3.3 billion" not in found.text
+
+
+def test_two_issuances_of_notes_of_one_kind_are_two() -> None:
+    question = read_question("Which debt offerings did Acme complete in 2023?")
+    first = ("In May 2023, the Company issued $500 million aggregate principal amount of 4.0% "
+             "Senior Notes due 2028.")
+    second = ("In June 2023, the Company issued $750 million aggregate principal amount of 5.0% "
+              "Senior Notes due 2033.")
+    found = stated_deals(question, [_unit(first), _unit(second)])
+    assert found is not None and found.text.count("; (") == 1, found and found.text
+    assert "$500 million" in found.text and "$750 million" in found.text
+
+
+def test_proceeds_asked_of_a_sale_list_no_issuance() -> None:
+    question = read_question("Which businesses did Acme sell in 2023, and what were the net "
+                             "proceeds?")
+    sale = ("On March 1, 2023, the Company completed the sale of its Ohio subsidiary for $608 "
+            "million.")
+    notes = ("In May 2023, the Company issued $800 million aggregate principal amount of 4.0% "
+             "Senior Notes due 2028.")
+    found = stated_deals(question, [_unit(sale), _unit(notes)])
+    assert found is not None and "Ohio" in found.text and "Senior Notes" not in found.text
