@@ -49,7 +49,7 @@ from rag_assets.core.generation.direct_rows import (
 from rag_assets.core.generation.disclosures import stated_deals
 from rag_assets.core.generation.drivers import Adjacent, asks_members_drove, drivers
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.extractive import words
+from rag_assets.core.generation.extractive import roots
 from rag_assets.core.generation.member_shares import PagesPrinting, member_share
 from rag_assets.core.generation.quoted_amounts import quoted_arithmetic
 from rag_assets.core.generation.superlatives import superlative
@@ -67,11 +67,6 @@ def _asked_count(question: str, cues: DirectCues) -> int | None:
     return None
 
 
-def _roots(text: str) -> set[str]:
-    """Content words cut to five letters: "acquired" and "acquisitions" share "acqui"."""
-    return {w[:5] for w in words(text) if len(w) >= 5 and w.isalpha()}
-
-
 def _list(question: str, selected: Sequence[EvidenceUnit], cues: DirectCues
           ) -> DirectAnswer | None:
     q = question.lower()
@@ -80,12 +75,12 @@ def _list(question: str, selected: Sequence[EvidenceUnit], cues: DirectCues
     count = _asked_count(question, cues)
     item = cues.enumeration.item
     pattern = re.compile(cues.enumeration.pattern.replace("{item}", item))
-    asked = _roots(question)
+    asked = roots(question)
     for unit in selected:
         if unit.is_row:
             continue
         # a list that answers shares a word with the question ("acquired", "acquisitions")
-        if not asked & _roots(unit.text):
+        if not asked & roots(unit.text):
             continue
         for match in pattern.finditer(unit.text):
             items = [i.strip() for i in re.split(r",? and |, ", match["items"]) if i.strip()]

@@ -101,6 +101,12 @@ def words(text: str) -> list[str]:
     return out
 
 
+def roots(text: str, letters: int = 5) -> set[str]:
+    """Content words cut to ``letters`` letters: "acquired" and "acquisitions" share "acqui",
+    "repurchases" and "repurchased" share "repur"."""
+    return {w[:letters] for w in words(text) if len(w) >= letters and w.isalpha()}
+
+
 def figures(text: str) -> set[str]:
     """Figures as printed, without thousands separators: "32,765" and "32765" are one."""
     return {f.replace(",", "").rstrip(".") for f in _AMOUNT_RE.findall(text)

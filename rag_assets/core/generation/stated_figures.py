@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from rag_assets.core.generation.extractive import words
+from rag_assets.core.generation.extractive import roots
 from rag_assets.core.generation.metric_engine import Operand
 from rag_assets.core.text.bullets import bullet_items
 from rag_assets.core.text.figures import MONEY_RE, SCALE_WORDS
@@ -39,12 +39,7 @@ QUALIFIER_RE = re.compile(r"\b(?:remain(?:s|ed|ing)?|authoriz\w*|available|fair 
 NOT_PROSE_RE = re.compile(r"\||\bNOTE\s+\d", re.IGNORECASE)
 PRECISE_DIGITS = 4  # "$6,499.4 million" is that figure, whatever words it is said in
 RESPECTIVELY_RE = re.compile(r"\brespectively\b", re.IGNORECASE)
-ROOT_LETTERS = 5
 MAX_SENTENCE_WORDS = 70
-
-
-def _roots(text: str) -> set[str]:
-    return {w[:ROOT_LETTERS] for w in words(text) if len(w) >= ROOT_LETTERS and w.isalpha()}
 
 
 def _matches(money: re.Match[str], operand: Operand) -> bool:
@@ -87,9 +82,9 @@ def _qualified(sentence: str, operand: Operand) -> bool:
 
 def stated_sentence(operand: Operand, pages: Iterable[tuple[int, str]]) -> tuple[int, str] | None:
     """(page, sentence) of the first prose sentence of the filing that states ``operand``."""
-    asked = _roots(f"{operand.title} {operand.label}")
+    asked = roots(f"{operand.title} {operand.label}")
     for page, text in pages:
-        flat = page_prose(text.replace("\xa0", " "))
+        flat = page_prose(text)  # its words joined by single spaces (NBSP too)
         if "$" not in flat:
             continue
         for sentence in (p for s in split_sentences(flat) for p in bullet_items(s)):
@@ -98,7 +93,7 @@ def stated_sentence(operand: Operand, pages: Iterable[tuple[int, str]]) -> tuple
                     or operand.fiscal_year not in years_in(sentence)):
                 continue
             digits = _states_amount(sentence, operand)
-            if digits >= PRECISE_DIGITS or (digits and asked & _roots(sentence)):
+            if digits >= PRECISE_DIGITS or (digits and asked & roots(sentence)):
                 return page, " ".join(sentence.split())
     return None
 
