@@ -30,7 +30,7 @@ from rag_assets.core.generation.yes_no import of_the_period
 from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import MONEY_RE
-from rag_assets.core.text.years import years_in
+from rag_assets.core.text.years import names_other_years, years_in
 
 MAX_DEALS = 4
 # an issuance states its principal, then (often in the next sentence) what it raised
@@ -92,23 +92,35 @@ def _in_period(question: Question, sentence: str) -> bool:
     return named and of_the_period(question, sentence)
 
 
+def _lacks_price(text: str) -> bool:
+    """A deal sentence that prints no amount, or an issuance's that prints its principal but
+    not what it raised."""
+    return not MONEY_RE.search(text) or (ISSUANCE_RE.search(text) is not None
+                                         and not PROCEEDS_RE.search(text))
+
+
+def _gives_price(question: Question, deal: str, after: EvidenceUnit,
+                 patterns: Sequence[re.Pattern[str]]) -> bool:
+    """Whether the next sentence prints the deal's price: an amount it says is a price or
+    proceeds (an issuance's: its proceeds), no deal of its own, no year but those asked."""
+    text = after.text
+    return (not after.is_row and MONEY_RE.search(text) is not None
+            and PRICE_CUE_RE.search(text) is not None
+            and (not MONEY_RE.search(deal) or PROCEEDS_RE.search(text) is not None)
+            and not any(p.search(text) for p in patterns)
+            and not names_other_years(text, question.years))
+
+
 def _priced(question: Question, unit: EvidenceUnit, text: str,
             patterns: Sequence[re.Pattern[str]], following: Adjacent | None
             ) -> tuple[str, list[EvidenceUnit]]:
     """The deal's sentence, with the sentence after it in parentheses when the deal's own
-    prints no amount (an issuance's: no proceeds) and the next one prints an amount it says is
-    a price or proceeds ("purchase price", "consideration", "received", "for $"), states no
-    deal of its own and names no year but the one asked; and the units it is read from."""
-    if following is None or (MONEY_RE.search(text) and PROCEEDS_RE.search(text)) or (
-            MONEY_RE.search(text) and not ISSUANCE_RE.search(text)):
+    lacks its price and the next one gives it ("purchase price", "consideration", "received",
+    "for $"); and the units it is read from."""
+    if following is None or not _lacks_price(text):
         return text, [unit]
     after = following(unit)
-    years = set(years_in(after.text)) if after is not None else set()
-    if after is None or after.is_row or not MONEY_RE.search(after.text) or not (
-            PRICE_CUE_RE.search(after.text)) or (
-            MONEY_RE.search(text) and not PROCEEDS_RE.search(after.text)) or any(
-            p.search(after.text) for p in patterns) or (
-            years and question.years and not years & set(question.years)):
+    if after is None or not _gives_price(question, text, after, patterns):
         return text, [unit]
     return f"{text.rstrip('. ')} ({' '.join(after.text.split()).rstrip('. ')})", [unit, after]
 

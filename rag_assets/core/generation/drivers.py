@@ -34,7 +34,7 @@ from rag_assets.core.text.sentences import (
     reads_as_table,
     split_sentences,
 )
-from rag_assets.core.text.years import years_in
+from rag_assets.core.text.years import names_other_years, years_in
 
 # the sentence a page prints just before (or after) a unit, as a unit of its own (None: not found)
 Adjacent = Callable[[EvidenceUnit], EvidenceUnit | None]
@@ -389,10 +389,8 @@ def _continued(question: Question, unit: EvidenceUnit, following: Adjacent | Non
     if following is None:
         return None
     after = following(unit)
-    if after is None or after.is_row or not CONTINUES_RE.match(after.text):
-        return None
-    printed = set(years_in(after.text))
-    if printed and question.years and not printed & set(question.years):
+    if (after is None or after.is_row or not CONTINUES_RE.match(after.text)
+            or names_other_years(after.text, question.years)):
         return None
     return after
 

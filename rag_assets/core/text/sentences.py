@@ -87,11 +87,15 @@ def sentence_ends(text: str, *, closers: bool = True) -> list[int]:
     return ends
 
 
+ENDS_AT_CONTEXT = 60
+
+
 def ends_at(text: str, offset: int) -> bool:
     """Whether a sentence of ``text`` ends just before ``offset`` (a quote cut from the text
     ends its sentence, or a chunk cut it mid-sentence)."""
-    return offset in sentence_ends(text[:offset + 40]) or offset in sentence_ends(
-        text[:offset + 40], closers=False)
+    start = max(0, offset - ENDS_AT_CONTEXT)  # the word before a stop, the word after it
+    window = text[start:offset + ENDS_AT_CONTEXT]
+    return offset - start in {*sentence_ends(window), *sentence_ends(window, closers=False)}
 
 
 def split_sentences(text: str) -> list[str]:

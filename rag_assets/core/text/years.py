@@ -13,6 +13,7 @@ past the 2040s, a catalog's year is a whole name, a PDF header token may carry a
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
 from rag_assets.core.text.periods import unglued
@@ -74,6 +75,13 @@ def year_mentions(text: str) -> list[tuple[int, int]]:
     glued to a quarter, "Q22023", is not seen: :func:`years_in` reads it)."""
     return [(year_of(m), m.start("year") if m.group("year") else m.start("fy"))
             for m in YEAR_RE.finditer(text)]
+
+
+def names_other_years(text: str, asked: Sequence[int]) -> bool:
+    """Whether a text names years and none of those ``asked`` (a sentence of another year's;
+    one that names no year, or a question that asks none, is not)."""
+    printed = set(years_in(text))
+    return bool(printed and asked and not printed & set(asked))
 
 
 def years_in(text: str) -> list[int]:
