@@ -54,12 +54,16 @@ class CoverWords(BaseModel):
     asks_securities: Pattern
     class_words: Pattern
 
-    def compiled(self, entry: Pattern | Sequence[Pattern], whole_words: bool = False
-                 ) -> re.Pattern[str]:
-        entries = [entry] if isinstance(entry, Pattern) else list(entry)
-        body = "|".join(f"(?:{e.pattern})" for e in entries)
-        return re.compile(rf"(?<!\w)(?:{body})(?!\w)" if whole_words else body,
-                          re.IGNORECASE | re.MULTILINE)
+
+@cache
+def _re(field: str, whole_words: bool = False) -> re.Pattern[str]:
+    """The pattern (or the alternatives) of one entry of ``cover_page.json``, compiled once;
+    ``whole_words``: not inside a word."""
+    entry = getattr(cover_words(), field)
+    entries = entry if isinstance(entry, list) else [entry]
+    body = "|".join(f"(?:{e.pattern})" for e in entries)
+    return re.compile(rf"(?<!\w)(?:{body})(?!\w)" if whole_words else body,
+                      re.IGNORECASE | re.MULTILINE)
 
 
 class Security(BaseModel):
@@ -81,12 +85,11 @@ def cover_words(path: Path = COVER_PATH) -> CoverWords:
 
 def cover_table(text: str) -> str | None:
     """The text of a page's Section 12(b) table, header and rows as printed, or None."""
-    words = cover_words()
-    opened = words.compiled(words.opens).search(text)
+    opened = _re("opens").search(text)
     if opened is None:
         return None
     rest = text[opened.end():opened.end() + MAX_BLOCK_CHARS]
-    closed = words.compiled(words.closes).search(rest)
+    closed = _re("closes").search(rest)
     block = rest[:closed.start()] if closed else rest
     return block.strip() or None
 
@@ -101,9 +104,14 @@ def _cells(line: str, exchange: re.Pattern[str]) -> Security | None:
                     exchange=cells[-1])
 
 
+@cache
+def _symbol_at_end() -> re.Pattern[str]:
+    return re.compile(rf"(?:^|\s)({cover_words().symbol.pattern})\s*$", re.IGNORECASE)
+
+
 def _titled(lines: Sequence[str], has_symbol: bool, exchange: str) -> Security | None:
     """A row from its title's lines, the last ending in its symbol when the table has one."""
-    symbol = re.compile(rf"(?:^|\s)({cover_words().symbol.pattern})\s*$", re.IGNORECASE)
+    symbol = _symbol_at_end()
     text = " ".join(" ".join(lines).split()).strip(" ,;")
     found = symbol.search(text) if has_symbol else None
     title = text[:found.start()].strip(" ,;") if found else text
@@ -131,10 +139,9 @@ def securities(block: str) -> list[Security]:
     """Every class the table registers, in the order printed: rows of cells, rows whose
     columns ran together (each ends with its exchange's name, its symbol the word before it
     when the header prints a symbol column), or the columns printed one after the other."""
-    words = cover_words()
-    exchange = words.compiled(words.exchanges, whole_words=True)
-    header = words.compiled(words.header, whole_words=True)
-    has_symbol = words.compiled(words.symbol_column).search(block) is not None
+    exchange = _re("exchanges", whole_words=True)
+    header = _re("header", whole_words=True)
+    has_symbol = _re("symbol_column").search(block) is not None
     rows: list[Security] = []
     pending: list[str] = []  # title lines whose exchange is not printed yet
     column: list[str] = []  # exchanges printed on lines of their own after the titles
@@ -150,7 +157,7 @@ def securities(block: str) -> list[Security]:
             rows += [row] if row else []
         elif not listed:
             pending += [line] if line else []
-        elif (before := line[:exchange.search(line).start()].strip(" ,;(")):  # type: ignore[union-attr]
+        elif (before := line[:line.index(listed[0])].strip(" ,;(")):
             row = _titled([*pending, before], has_symbol, ", ".join(listed))
             rows += [row] if row else []
             pending = []
@@ -165,26 +172,27 @@ def _asked(question: Question, listed: Sequence[Security]) -> tuple[str, list[Se
     """The kind of class asked ("debt", "equity" or "", with the class words the question
     names: "preferred") and the classes of that kind; the exchanges a question names (and
     "stock exchange") are no kind."""
-    words = cover_words()
-    exchanges = words.compiled(words.exchanges, whole_words=True)
+    exchanges = _re("exchanges", whole_words=True)
     text = re.sub(r"\b(?:stock|securities) exchanges?\b", " ",
                   exchanges.sub(" ", question.ranking_text), flags=re.IGNORECASE)
-    debt = words.compiled(words.asks_debt).search(text) is not None
-    equity = words.compiled(words.asks_equity).search(text) is not None
+    debt = _re("asks_debt").search(text) is not None
+    equity = _re("asks_equity").search(text) is not None
     kind = "" if debt == equity else "debt" if debt else "equity"
-    is_debt = words.compiled(words.debt)
+    is_debt = _re("debt")
     asked = [s for s in listed if not kind or (is_debt.search(s.title) is not None) == debt]
-    named = {m.group(0).lower() for m in words.compiled(words.class_words).finditer(text)}
+    named = _class_words(text)
     if named:
         kind = " ".join(sorted(named))
-        asked = [s for s in asked if named <= {m.group(0).lower() for m in words.compiled(
-            words.class_words).finditer(s.title)}]
+        asked = [s for s in asked if named <= _class_words(s.title)]
     return kind, asked
 
 
+def _class_words(text: str) -> set[str]:
+    return {m.group(0).lower() for m in _re("class_words").finditer(text)}
+
+
 def _exchange_named(question: Question) -> str | None:
-    words = cover_words()
-    named = words.compiled(words.exchanges, whole_words=True).search(question.ranking_text)
+    named = _re("exchanges", whole_words=True).search(question.ranking_text)
     return named.group(0) if named else None
 
 
@@ -201,9 +209,9 @@ def _on_exchange(question: Question, asked: Sequence[Security]) -> list[Security
 def _read_whole(block: str, listed: Sequence[Security], kind: str) -> bool:
     """Whether the table was read whole for the kind asked: no title of that kind is printed
     in the table beyond the classes read (a row the reader lost says nothing is there)."""
-    words = cover_words()
-    pattern = words.compiled(words.debt if kind == "debt" else words.class_words)
-    rest = block
+    pattern = _re("debt" if kind == "debt" else "equity" if kind == "equity" else "class_words")
+    rest = _re("header", whole_words=True).sub(" ", _re("exchanges", whole_words=True).sub(
+        " ", block))  # "The Nasdaq Stock Market" names no class of stock
     for s in listed:
         rest = rest.replace(s.title, " ")
     return not kind or pattern.search(rest) is None
@@ -230,9 +238,8 @@ def registered_securities(question: Question, document: str, year: int,
     """The classes registered under Section 12(b) that the question asks about, from the
     filing's cover page, as the first line; None when the question is not about them or no
     cover page in the filing's first pages prints the table."""
-    words = cover_words()
     if (INTENT not in question.intents or question.expects == "figure"
-            or not words.compiled(words.asks_securities).search(question.ranking_text)):
+            or not _re("asks_securities").search(question.ranking_text)):
         return None
     found = _first_cover(pages)
     if found is None:

@@ -117,3 +117,20 @@ def test_the_exchange_and_the_class_a_question_names() -> None:
                     WALMART) or "").startswith("No: no preferred securities are registered")
     assert _answer("Which commodity futures traded on the Chicago Board of Trade does Walmart "
                    "use?", WALMART) is None
+
+
+def test_no_class_of_the_kind_asked_is_said_only_after_the_whole_table() -> None:
+    """American Water registers its common stock only: asked for equity, it is named; a
+    table whose notes the reader lost would not be said to hold none."""
+    assert _answer("Which classes of equity are registered under Section 12(b) for American "
+                   "Water Works?", AMERICAN_WATER) == (
+        "Common stock, par value $0.01 per share (AWK, New York Stock Exchange), registered "
+        "under Section 12(b) of the Exchange Act.")
+    from rag_assets.core.generation.registered import _read_whole, securities
+
+    block = ("Title of each class Name of each exchange on which registered\n"
+             "Common Stock New York Stock Exchange\n1.500% Notes due 2026")
+    listed = securities(block)
+    assert [s.title for s in listed] == ["Common Stock"]
+    assert not _read_whole(block, listed, "debt")  # a note's title printed, its row not read
+    assert _read_whole(block, listed, "equity")
