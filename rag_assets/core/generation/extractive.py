@@ -35,15 +35,13 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import terms_in
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
-from rag_assets.core.text.figures import DECIMALS, INTEGER, MONEY_RE
+from rag_assets.core.text.figures import AMOUNT_STATED_RE, DECIMALS, INTEGER
 from rag_assets.core.text.years import YEARLIKE_RE
 
 _WORD_RE = re.compile(r"[a-z][a-z0-9'-]*|\d[\d,.]*")
 _AMOUNT_RE = re.compile(rf"(?:{INTEGER})(?:{DECIMALS})?%?")
 _COUNT_ASKED_RE = re.compile(r"\bhow many ([a-z][a-z-]{2,})")
 # a question that asks to be told a name: "Which customer ...", "Who are ..."
-AMOUNT_PRINTED_RE = re.compile(rf"{MONEY_RE.pattern}|\d%|\d\s?(?:percent|million|billion|"
-                               r"thousand)\b")
 _NAME_ASKED_RE = re.compile(r"\s*(?:which|who|whom)\b", re.IGNORECASE)
 LONG_UNIT_WORDS = 60
 ANSWER_TYPES_PATH = Path(__file__).with_name("answer_types.json")
@@ -343,7 +341,7 @@ def figure_first(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUni
     any abstention, are not touched."""
     if plan.expects != "figure":
         return list(chosen)
-    return sorted(chosen, key=lambda s: not AMOUNT_PRINTED_RE.search(s.unit.text))
+    return sorted(chosen, key=lambda s: not AMOUNT_STATED_RE.search(s.unit.text))
 
 
 def select(scored: Sequence[ScoredUnit], config: ExtractiveConfig,
