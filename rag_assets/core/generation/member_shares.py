@@ -42,7 +42,7 @@ PagesPrinting = Callable[[str, int, str], list[int]]
 def _member_asked(question: Question) -> tuple[str, str] | None:
     """(the member named, the total's words), or None when the question asks no share (the
     one share grammar: :func:`metric_questions.share_asked`)."""
-    found = share_asked(" ".join(question.text.split()))
+    found = share_asked(" ".join(question.ranking_text.split()))
     if found is None:
         return None
     member = found[0]
@@ -109,11 +109,11 @@ def _share_in(question: Question, member: str, total_words: str, units: Sequence
         if found is None or cell.shown.endswith("%") or not found[0].value:
             continue
         total_cell, total_row = found
-        share = 100 * cell.value / total_cell.value
+        share = f"{100 * cell.value / total_cell.value:.{question.decimals or 0}f}%"
         period = f" in {years_in(column)[-1]}" if years_in(column) else f" ({column})"
         return DirectAnswer(
             kind="arithmetic", units=[row.unit, total_row.unit],
-            text=(f"{row.label.rstrip(': ')}: {share:.0f}% of {total_words.strip()} "
+            text=(f"{row.label.rstrip(': ')}: {share} of {total_words.strip()} "
                   f"({money(cell, row.unit, cues)} of {money(total_cell, total_row.unit, cues)}"
                   f"{period}; {cell.shown.lstrip('$')} / {total_cell.shown.lstrip('$')})."))
     return None

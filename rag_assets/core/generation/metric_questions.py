@@ -161,10 +161,8 @@ _DEFINITION_RES = (
 # "(cash from operations divided by total current liabilities)" after the name it defines
 _PAREN_DEFINITION_RE = re.compile(
     r"\((?P<body>[^()]*(?:\([^()]*\)[^()]*)*?(?:\bdivided\s+by\b|\bminus\b|\bplus\b|\btimes\b|"
-    r"\bmultiplied\s+by\b|\s[/*÷+]\s)[^()]*(?:\([^()]*\)[^()]*)*)\)", re.IGNORECASE)
-_DECIMALS_RE = re.compile(
-    r"\bround\w*\s+(?:\w+\s+){0,3}?to\s+(?:the\s+)?(?P<n>\d|zero|one|two|three|four)\s+"
-    r"decimal|\bnearest\s+(?P<whole>whole|integer)", re.IGNORECASE)
+    r"\bmultiplied\s+by\b|\s[/*÷+]\s|\w\s+over\s+(?!the\s+(?:prior|previous|past|last|next|same)\b|"
+    r"time\b|\d))[^()]*(?:\([^()]*\)[^()]*)*)\)", re.IGNORECASE)
 _SCALE_RE = re.compile(r"\b(?:in|of)\s+(?:units\s+of\s+)?(?:usd|us\$|\$|dollars)?\s*"
                        r"(?P<scale>thousands|millions|billions)\b", re.IGNORECASE)
 _PERCENT_RE = re.compile(r"\b(?:in\s+(?:units\s+of\s+)?|as\s+(?:a\s+)?)percent", re.IGNORECASE)
@@ -187,6 +185,12 @@ _DESCRIBE_AS_RE = re.compile(r"\b(?:describe|characteri[sz]e|consider|call|class
                              r".*\bas\b")
 _SOURCE_NOTE_RE = re.compile(r"\s*\((?=[^()]*\b(?:statement|balance sheet|p&l)\b)[^()]*\)",
                              re.IGNORECASE)
+# "dividends paid per the cash flow statement": a term's source, said after it, is no part of it
+_SOURCE_PHRASE_RE = re.compile(
+    r"\s+(?:per|from|on|in|as\s+(?:reported|printed|shown)\s+(?:on|in))\s+(?:the\s+)?"
+    r"(?:consolidated\s+)?(?:cash\s+flows?\s+statement|income\s+statement|balance\s+sheet|"
+    r"statements?\s+of\s+(?:[a-z']+\s+){0,3}?(?:income|operations|earnings|cash\s+flows?|"
+    r"financial\s+position|equity))\b", re.IGNORECASE)
 # "..., and why?" after a change asked of a metric: the change is computed, its causes quoted
 # after it (answers.Answerer), so the metric is still read
 _AND_WHY_RE = re.compile(
@@ -238,7 +242,8 @@ _BODY_END_RE = re.compile(r"[;,]\s*(?:and\s+)?(?:round|express|answer|give|show|
 _POINTING_NAMES = frozenset({"it", "this", "that", "this ratio", "the ratio", "this metric"})
 
 
-_ASKED_NAME_RE = re.compile(r"\bwhat (?:is|was|were|are) (?:the )?(?:[\w&.-]+'s )?(?P<name>.+?)"
+_ASKED_NAME_RE = re.compile(r"\b(?:what (?:is|was|were|are)|calculate|compute|determine) (?:the )?"
+                            r"(?:[\w&.-]+'s )?(?P<name>.+?)"
                             r"(?:\s+(?:in|for|of|as of|during|at|over)\b|\?|$)", re.IGNORECASE)
 
 
@@ -252,7 +257,8 @@ def _asked_name(asked: str) -> str | None:
 
 def _body(text: str) -> str:
     """A definition's body without the instruction it runs into and its source notes."""
-    return _SOURCE_NOTE_RE.sub(" ", _BODY_END_RE.sub("", text)).strip().rstrip(".")
+    body = _SOURCE_NOTE_RE.sub(" ", _BODY_END_RE.sub("", text))
+    return _SOURCE_PHRASE_RE.sub("", body).strip().rstrip(".")
 
 
 def _split_definitions(text: str) -> tuple[str, list[tuple[str | None, str]]]:
@@ -272,7 +278,7 @@ def _split_definitions(text: str) -> tuple[str, list[tuple[str | None, str]]]:
         else:
             for match in _PAREN_DEFINITION_RE.finditer(sentence):
                 definitions.append((_defined_before(sentence[:match.start()]),
-                                    match["body"].strip()))
+                                    _body(match["body"])))
             sentence = _PAREN_DEFINITION_RE.sub(" ", sentence)
             if inline := _INLINE_DEFINITION_RE.search(sentence):
                 before = sentence[:inline.start()]  # "What is its R&D intensity, defined as"
@@ -410,8 +416,8 @@ def _defined_before(text: str) -> str | None:
     text names to its end ("... FY2019 operating cash flow ratio"), or None."""
     norm = normalize(text)
     items = named_items(norm)
-    if not items:
-        return None
+    if not items:  # "Calculate JPMorgan's efficiency ratio (...)": a name outside the vocabulary
+        return _asked_name(text)
     name = PERIOD_OPENING_RE.split(re.sub(r"[^a-z0-9&\s]+", " ", norm[items[-1][0]:]))[0]
     return " ".join(name.split()) or None
 
@@ -659,13 +665,10 @@ def parse_question(question: Question) -> MetricQuestion | None:
                                              bool(stored and "[-1]" in (stored.formula or "")))
     if each and aggregate == "value":
         aggregate = "each"
-    decimals = None
-    if match := _DECIMALS_RE.search(text):
-        decimals = 0 if match["whole"] else _number(match["n"])
     scale_match = _SCALE_RE.search(text)
     return MetricQuestion(
         question=question.text, target=target, is_metric=is_metric, years=years,
-        aggregate=aggregate, months=question.months, quarter=quarter, decimals=decimals,
+        aggregate=aggregate, months=question.months, quarter=quarter, decimals=question.decimals,
         # the pattern's group matches only the three scale words
         scale=cast(Scale, scale_match["scale"].lower()) if scale_match else None,
         percent=bool((share and " coverage of " not in share[0])

@@ -241,10 +241,10 @@ def _ranked_winner(question: Question, direction: str, rows: Sequence[Row],
     if total is None or direction != "max":
         return DirectAnswer(kind="superlative", units=[winner.unit], text=f"{text}.")
     total_cell, total_row = total
-    share = 100 * cell.value / total_cell.value
+    share = f"{100 * cell.value / total_cell.value:.{question.decimals or 0}f}%"
     return DirectAnswer(
         kind="superlative", units=[winner.unit, total_row.unit],
-        text=f"{text}, {share:.0f}% of the {money(total_cell, total_row.unit, cues)} total "
+        text=f"{text}, {share} of the {money(total_cell, total_row.unit, cues)} total "
              f"({cell.shown.lstrip('$')} / {total_cell.shown.lstrip('$')}).")
 
 

@@ -54,6 +54,22 @@ def statements_named(text: str) -> list[StatementKind]:
     return [kind for _, kind in sorted(found)]
 
 
+# "Round your answer to two decimal places", "to the nearest whole number": the precision asked
+_DECIMALS_RE = re.compile(
+    r"(?:\bround\w*\s+(?:\w+\s+){0,3}?)?\bto\s+(?:the\s+)?(?P<n>\d|zero|one|two|three|four)\s+"
+    r"decimal|\bnearest\s+(?P<whole>whole|integer)", re.IGNORECASE)
+_DIGIT_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4}
+
+
+def decimals_asked(text: str) -> int | None:
+    """The decimals a question's instruction asks its figure in, or None when it asks none."""
+    if (match := _DECIMALS_RE.search(text)) is None:
+        return None
+    if match["whole"]:
+        return 0
+    return int(match["n"]) if match["n"].isdigit() else _DIGIT_WORDS[match["n"].lower()]
+
+
 # --- instruction boilerplate ---------------------------------------------------------------------
 
 # Markers of a sentence (or leading clause) that tells how to answer, not what is asked. Written

@@ -19,7 +19,11 @@ from pydantic import BaseModel, Field
 from rag_assets.core.ingest.routing import DocumentProfile, short_display_name
 from rag_assets.core.ingest.statements import STATEMENT_TITLES, StatementKind
 from rag_assets.core.question.companies import named_filings, route, unindexed_company
-from rag_assets.core.question.instructions import statements_named, strip_instructions
+from rag_assets.core.question.instructions import (
+    decimals_asked,
+    statements_named,
+    strip_instructions,
+)
 from rag_assets.core.question.intents import AnswerForm, answer_form_of, intents_in, sections_for
 from rag_assets.core.question.vocabulary import load_vocabulary, normalize, terms_in
 from rag_assets.core.text.filing_kinds import filing_years, kinds_asked
@@ -86,6 +90,9 @@ class Question(BaseModel):
     sections: list[str] = Field(default_factory=list, description="the sections that answer "
                                                                   "its intents")
     expects: Expects = "text"
+    decimals: int | None = Field(default=None, description="the decimals its instructions ask "
+                                                           "a figure in ('round to one decimal "
+                                                           "place'), else None")
     documents: list[str] = Field(default_factory=list,
                                  description="indexed documents it names, narrowed to the "
                                              "kinds and quarters it names")
@@ -129,6 +136,7 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
         months=months_asked(text), kinds=sorted(kinds_asked(text)), metrics=metrics,
         statements=statements, named_statements=named, expansion=expansion, intents=intents,
         sections=sections_for(intents), expects=expected_answer(ranking, bool(metrics), intents),
+        decimals=decimals_asked(text),
         documents=documents,
         companies=list(dict.fromkeys(short_display_name(titles[d]) for d in documents
                                      if d in titles)),

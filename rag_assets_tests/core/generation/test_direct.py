@@ -168,6 +168,10 @@ def test_a_region_question_ranks_the_totals_of_the_caption_blocks() -> None:
     assert found is not None
     assert found.text == ("Asia Pacific had the largest net sales in 2022: $7,108 million, 49% "
                           "of the $14,415 million total (7,108 / 14,415).")
+    precise = direct_answer_to("Which geographic region accounted for the largest share of "
+                               "Bolt's net sales in 2022? Answer to two decimal places.",
+                               rows[:1], rows)
+    assert precise is not None and "49.31% of the $14,415 million total" in precise.text
     _assert_printed_and_valid(found, pages)
     country = direct_answer_to("Which country had the largest net sales in 2022 at Bolt?", rows[:1],
                             rows)
@@ -331,6 +335,9 @@ def test_a_members_share_of_the_total_its_table_prints() -> None:
                           "180 / 1,480).")
     assert direct_answer_to("What share of Acme's 2022 net sales came from Gamma?",
                             units[1:2], units) is None  # no row of that name
+    precise = direct_answer_to("What share of Acme's 2022 net sales came from Beta? Round to "
+                               "one decimal place.", units[1:2], units)
+    assert precise is not None and precise.text.startswith("Beta: 12.2% of net sales")
 
 
 def test_periods_read_each_quarter_once() -> None:

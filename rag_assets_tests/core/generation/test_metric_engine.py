@@ -465,6 +465,22 @@ def test_a_term_defined_after_where_is_written_out_in_its_definition() -> None:
     assert parsed.formulas[parsed.target] == "(operating_income) / interest_expense"
 
 
+def test_a_definition_in_parentheses_with_over_and_its_sources_said() -> None:
+    """"(X over Y)" divides; "per the cash flow statement" says where a term is printed, and a
+    name outside the vocabulary after "Calculate" is the metric the parentheses define."""
+    a = ask("Calculate Acme's FY2019 current ratio (total current assets over total current "
+            "liabilities per the balance sheet), to one decimal place.")
+    assert a.question.stated == "current_assets / current_liabilities"
+    assert a.question.decimals == 1
+    b = parse_text("Calculate Acme's efficiency ratio (total noninterest expense over total "
+                   "net revenue) for FY2019.")
+    assert b is not None and b.titles[b.target] == "efficiency ratio"
+    assert b.formulas[b.target] == "row('total noninterest expense') / revenue"
+    # "over" before a period is no division: a growth asked, not a definition
+    c = parse_text("What is Acme's revenue growth (over the prior year) in FY2019?")
+    assert c is None or "/" not in (c.stated or "")
+
+
 def test_a_line_item_defined_as_itself_is_no_optional_zero() -> None:
     """opt() is a sum's convention: a question asking the line item itself must find it."""
     parsed = parse_question(read_question(

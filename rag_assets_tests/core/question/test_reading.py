@@ -354,3 +354,14 @@ def test_every_metric_finds_a_line_item_on_its_statements_in_real_filings() -> N
         items = [normalize(i) for i in vocabulary.line_items_of(key)]
         pages = [t for s in vocabulary.statements_of(key) for t in texts.get(s, [])]
         assert any(i in t for i in items for t in pages), key
+
+
+@pytest.mark.parametrize(("text", "decimals"), [
+    ("What is Acme's FY2019 quick ratio? Round your answer to two decimal places.", 2),
+    ("Calculate Acme's payout ratio for FY2019, to one decimal place.", 1),
+    ("What is Acme's FY2019 revenue in USD millions, rounded to the nearest whole number?", 0),
+    ("What is Acme's FY2019 revenue in USD millions?", None),
+    ("How many stores did Acme open in 2019, and what share of them were in Canada?", None),
+])
+def test_the_decimals_a_question_asks_are_read_once(text: str, decimals: int | None) -> None:
+    assert read_question(text).decimals == decimals
