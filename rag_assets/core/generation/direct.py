@@ -175,7 +175,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
         return None
     return ((None if asks_members_drove(question)
              else drivers(question, selected, pool, preceding, scan, following))
-            or quoted_arithmetic(question, selected)
+            or quoted_arithmetic(question, selected, scan)
             or member_share(question, selected, pool, page_rows, cues, printing)
             or superlative(question, selected, pool, page_rows, cues)
             or _comparison(question, selected, cues)

@@ -28,6 +28,7 @@ from rag_assets.core.generation.claims import (
 )
 from rag_assets.core.generation.compose import Part, PartAnswer, compose, distinct_pages
 from rag_assets.core.generation.current_items import current_item
+from rag_assets.core.generation.declared_dividends import declared_dividend
 from rag_assets.core.generation.direct import direct_answer
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.drivers import following_on_page, preceding_on_page
@@ -220,7 +221,8 @@ class QuoteRoute:
                      ) -> DirectAnswer | None:
         """What the filing of the best unit prints where its form puts the answer: the
         cover page's table of registered securities (:mod:`registered`), the outlook block of
-        a release (:mod:`outlook`, for a question that asks for the outlook),
+        a release (:mod:`outlook`, for a question that asks for the outlook), a dividend's
+        declaration (:mod:`declared_dividends`),
         the body of the 8-K Item asked (:mod:`current_items`); None otherwise."""
         if not selected:
             return None
@@ -228,6 +230,7 @@ class QuoteRoute:
         pages = [(p, self.pages.get(document, year, p) or "")
                  for p in self.pages.pages_of(document, year)]
         return (registered_securities(question, document, year, pages)
+                or declared_dividend(question, document, year, pages)
                 or outlook_block(question, document, year, pages)
                 or current_item(question, document, year, pages))
 

@@ -20,11 +20,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag_assets.core.generation.direct_rows import DirectAnswer
+from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import DECIMALS, INTEGER, MONEY_RE, SCALE_WORDS
 from rag_assets.core.text.periods import listed_months
+from rag_assets.core.text.years import names_other_years
 
 _NUMBER = rf"(?:{INTEGER})(?:{DECIMALS})?"  # the one figure grammar (core/text)
 SHARES_RE = re.compile(rf"(?<![$\d.,])(?P<n>{_NUMBER})(?:\s(?P<scale>thousand|million|billion))?"
@@ -34,8 +35,12 @@ _LISTED_SHARES_RE = re.compile(rf"(?P<a>{_NUMBER})(?:\s(?:million|billion))? and
                                rf"(?P<b>{_NUMBER})(?:\s(?P<scale>million|billion))?\s+shares\b")
 _LISTED_MONEY_RE = re.compile(rf"\$\s?(?P<a>{_NUMBER})(?:\s(?:million|billion))? and "
                               rf"\$\s?(?P<b>{_NUMBER})(?:\s(?P<scale>million|billion))?")
-PER_SHARE_RE = re.compile(r"\b(?:average|avg\.?)\s+(?:price|cost)\b|\b(?:price|cost) per share\b",
+PER_SHARE_RE = re.compile(r"\b(?:average|avg\.?)\s+(?:price|cost)\b|\b(?:price|cost) per share\b|"
+                          r"\b(?:pay|paid)\s+(?:\w+\s+){0,3}?per\s+share\b(?![^?]*\bdividend)",
                           re.IGNORECASE)
+# a sentence that states a repurchase: "the Company repurchased 1,849,324 ... shares"
+REPURCHASED_RE = re.compile(r"\b(?:repurchased|bought back|purchased)\b[^.]{0,80}?\bshares\b",
+                            re.IGNORECASE)
 _DIFFERENCE_RE = re.compile(r"\bby how much\b|\bhow much (?:more|less|higher|lower)\b|"
                             r"\bwhat (?:is|was) the (?:difference|increase|decrease)\b",
                             re.IGNORECASE)
@@ -149,10 +154,13 @@ def _difference_or_total(question: Question, unit: EvidenceUnit) -> DirectAnswer
     return None
 
 
-def quoted_arithmetic(question: Question, selected: Sequence[EvidenceUnit]
-                      ) -> DirectAnswer | None:
+def quoted_arithmetic(question: Question, selected: Sequence[EvidenceUnit],
+                      scan: Scan | None = None) -> DirectAnswer | None:
     """The arithmetic the question asks on the amounts of the first selected sentence that
-    prints them, or None (no such question, or no sentence prints the operands)."""
+    prints them, or None (no such question, or no sentence prints the operands). An average
+    price per share is also read from the filing's sentences that state a repurchase
+    (``scan``), those that name years naming the one asked: Item 703 and the equity note state
+    the shares bought and the amount paid where retrieval may not have looked."""
     per_share = bool(PER_SHARE_RE.search(question.text))
     if not (per_share or _DIFFERENCE_RE.search(question.text)
             or _TOTAL_RE.search(question.text)):
@@ -164,4 +172,7 @@ def quoted_arithmetic(question: Question, selected: Sequence[EvidenceUnit]
                  else _difference_or_total(question, unit))
         if found is not None:
             return found
-    return None
+    if not per_share or scan is None:
+        return None
+    stated = (u for u in scan([REPURCHASED_RE]) if not names_other_years(u.text, question.years))
+    return next((found for unit in stated if (found := _per_share(question, unit))), None)

@@ -361,3 +361,19 @@ def test_a_figure_asked_is_quoted_from_a_sentence_that_prints_one_first() -> Non
     assert [s.unit.text[:20] for s in asked] == ["The dividend of $1.0", "The board declared a"]
     kept = figure_first(read_question("Why did Acme declare a dividend in 2023?"), chosen)
     assert [s.unit for s in kept] == units
+
+
+def test_an_average_price_is_read_from_the_filings_repurchase_sentence() -> None:
+    """The sentence that states the repurchase is read from the filing when retrieval returned
+    only the Item 703 table's heading; a sentence of another year is not."""
+    heading = _sentence("Total Number of Shares Purchased Average Price Paid per Share")
+    stated = [_sentence("In 2022, Acme repurchased 2,000,000 shares for $90 million."),
+              _sentence("In 2023, Acme repurchased 1,000,000 shares for $50 million.")]
+    found = direct_answer_to("What average price per share did Acme pay for the shares it "
+                             "bought back in 2023?", [heading], [heading],
+                             scan=lambda patterns: [u for u in stated
+                                                    if any(p.search(u.text) for p in patterns)])
+    assert found is not None
+    assert found.text == "About $50.00 per share: $50 million / 1,000,000 shares."
+    assert direct_answer_to("What did Acme pay per share in dividends in 2023?", [heading],
+                            [heading], scan=lambda patterns: stated) is None
