@@ -14,7 +14,11 @@ Questions are written as analysts write them, not as the vocabulary titles them:
 company's FY2019 <title>?" for every item the facts can carry, and "What is the company's
 FY2019 test ratio? The test ratio is defined as <term> divided by total assets." for each
 term of ``TERMS`` (the line items a FinanceBench-style definition names, in its words), and
-each of ``DEFINITIONS`` (a metric question with its own formula, as analysts write one).
+each of ``DEFINITIONS`` (a metric question with its own formula, as analysts write one). Every
+10-Q and earnings release whose name says its quarter is asked a quarter's items
+(``quarter_questions``): the income statement's for the quarter ("in Q2 2023 (three months)"),
+the balance sheet's at its end, the cash flows' for the months of the year to date ("for the
+first six months of 2023"), in the year its statements name their latest three months.
 
 Run: ``make bench-vocabulary`` or ``.venv/bin/python bench/vocabulary_bench.py [--pages-dir
 DIR]`` (``--pages-dir`` as in ``statement_bench.py``). Prints the totals per group, the
@@ -25,9 +29,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -110,8 +116,54 @@ def questions(year: int) -> list[tuple[str, str, str]]:
     return out
 
 
-def measure(pdf: Path, year: int, pages_dir: Path | None) -> dict[str, tuple[str, str]]:
-    """{kind:item: (status, the first missing operand or the target read)} for one 10-K."""
+# a quarter's items as analysts ask them of a 10-Q or an earnings release: the income
+# statement's for the quarter, the balance sheet's at its end, the cash flows' year to date
+QUARTER_INCOME = ("revenue", "cost_of_revenue", "gross_profit", "operating_income",
+                  "pretax_income", "income_tax", "net_income", "interest_expense", "eps",
+                  "gross_margin", "operating_margin", "net_profit_margin", "effective_tax_rate")
+QUARTER_BALANCE = ("total_assets", "current_assets", "current_liabilities", "cash", "equity",
+                   "current_ratio")
+QUARTER_CASH = ("operating_cash_flow", "capital_expenditure", "free_cash_flow")
+QUARTER_NAME_RE = re.compile(r"_(?P<year>20\d\d)Q(?P<q>[1-4])_(?P<kind>10Q|EARNINGS)$",
+                             re.IGNORECASE)
+MONTHS_IN_WORDS = {1: "three", 2: "six", 3: "nine", 4: "twelve"}
+
+
+def quarter_questions(quarter: int, year: int) -> list[tuple[str, str, str]]:
+    """(kind, item, question) for one quarter: each item of the three groups above."""
+    from rag_assets.core.question.vocabulary import load_vocabulary
+
+    vocabulary = load_vocabulary()
+
+    def title(key: str) -> str:
+        entry = vocabulary.metrics.get(key) or vocabulary.concepts[key]
+        return entry.title
+
+    out = [("quarter", key, f"What was the company's {title(key)} in Q{quarter} {year} (three "
+            "months)?") for key in QUARTER_INCOME]
+    out += [("quarter", key, f"What was the company's {title(key)} at the end of Q{quarter} "
+             f"{year}?") for key in QUARTER_BALANCE]
+    out += [("quarter", key, f"What was the company's {title(key)} for the first "
+             f"{MONTHS_IN_WORDS[quarter]} months of {year}?") for key in QUARTER_CASH]
+    return out
+
+
+def quarter_battery(quarter: int) -> Callable[[list[Any]], list[tuple[str, str, str]]]:
+    """The quarter's questions, in the year its statements name their latest three months (a
+    file's name may say the year FinanceBench files it under: Ulta Beauty's "2024Q1" release
+    is of the quarter ended April 29, 2023)."""
+    def battery(facts: list[Any]) -> list[tuple[str, str, str]]:
+        years = [f.fiscal_year for f in facts
+                 if f.statement == "income_statement" and f.months == 3 and f.fiscal_year]
+        return quarter_questions(quarter, max(years)) if years else []
+    return battery
+
+
+def measure(pdf: Path, year: int, pages_dir: Path | None,
+            battery: Callable[[list[Any]], list[tuple[str, str, str]]] | None = None
+            ) -> dict[str, tuple[str, str]]:
+    """{kind:item: (status, the first missing operand or the target read)} for one 10-K (or
+    one quarter's filing, asked the ``battery`` its facts call for)."""
     from statement_bench import load_pages
 
     from rag_assets.core.generation.metric_engine import answer_metric
@@ -123,7 +175,7 @@ def measure(pdf: Path, year: int, pages_dir: Path | None) -> dict[str, tuple[str
     facts = read_facts(pdf.stem.lower(), year, pages)
     cover = "\n".join(p.text for p in pages[:2])
     row: dict[str, tuple[str, str]] = {}
-    for kind, item, asked in questions(year):
+    for kind, item, asked in battery(facts) if battery else questions(year):
         parsed = parse_question(read_question(asked))
         if parsed is None:
             row[f"{kind}:{item}"] = ("unread", "")
@@ -131,6 +183,14 @@ def measure(pdf: Path, year: int, pages_dir: Path | None) -> dict[str, tuple[str
         answer = answer_metric(parsed, facts, "The company", cover)
         row[f"{kind}:{item}"] = (answer.status, (answer.missing or [""])[0][:120])
     return row
+
+
+def quarter_filings() -> list[Path]:
+    """Every 10-Q and earnings release of the corpora whose name says its quarter."""
+    from statement_bench import filings
+
+    return [pdf for name, pdf, kind, _ in filings()
+            if name != "damaged" and QUARTER_NAME_RE.search(pdf.stem)]
 
 
 def main() -> int:
@@ -146,13 +206,20 @@ def main() -> int:
             continue
         group = "in-sample" if pdf.stem.upper().startswith(IN_SAMPLE) else "held out"
         rows[group][pdf.stem] = measure(pdf, year, args.pages_dir)
+    for pdf in quarter_filings():
+        named = QUARTER_NAME_RE.search(pdf.stem)
+        assert named is not None
+        group = "in-sample" if pdf.stem.upper().startswith(IN_SAMPLE) else "held out"
+        rows[group][pdf.stem] = measure(pdf, int(named["year"]), args.pages_dir,
+                                        quarter_battery(int(named["q"])))
     summary: dict[str, Any] = {}
     for group, filings in rows.items():
-        for kind in ("item", "term", "definition"):
+        for kind in ("item", "term", "definition", "quarter"):
             counts = Counter(status for row in filings.values()
                              for key, (status, _) in row.items() if key.startswith(kind))
-            summary[f"{group} {kind}s"] = {"filings": len(filings), **dict(counts)}
-            print(f"{group}: {kind}s over {len(filings)} 10-Ks: {dict(counts)}")
+            asked = sum(1 for row in filings.values() if any(k.startswith(kind) for k in row))
+            summary[f"{group} {kind}s"] = {"filings": asked, **dict(counts)}
+            print(f"{group}: {kind}s over {asked} filings: {dict(counts)}")
     misses: dict[str, list[str]] = defaultdict(list)
     for name, row in rows["in-sample"].items():
         for key, (status, why) in row.items():

@@ -23,11 +23,10 @@ from dataclasses import dataclass
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
-from rag_assets.core.text.periods import MONTH_RE
+from rag_assets.core.text.periods import PRINTED_DATE_RE
 from rag_assets.core.text.sentences import page_prose, split_sentences
 
-DATE = rf"{MONTH_RE.pattern}\s+\d{{1,2}},\s+(?:19|20)\d{{2}}"
-DATE_RE = re.compile(DATE, re.IGNORECASE)
+DATE = PRINTED_DATE_RE.pattern
 # the question asks what was declared, or when it is paid
 ASKED_RE = re.compile(r"\bdividends?\b(?=.*?(?:\bdeclar\w*|\bpayable\b|\brecord date\b|"
                       r"\bwhen\b|\bwhat date\b|\bpaid on\b))|(?:\bdeclar\w*|\bpayable\b|"
@@ -36,8 +35,10 @@ DECLARED_RE = re.compile(r"\bdeclar\w*\b.*?\bdividends?\b|\bdividends?\b.*?\bdec
                          re.IGNORECASE)
 AMOUNT_RE = re.compile(r"\$\s?(?P<amount>\d+(?:\.\d+)?)\s+per\s+(?:common\s+)?share\b",
                        re.IGNORECASE)
-KIND_RE = re.compile(r"\b(?P<kind>(?:(?:regular|quarterly|special|annual|semi-annual|interim|"
-                     r"final|cash)\s+)+)dividend", re.IGNORECASE)
+# the words before "dividend" that say its kind ("a quarterly cash dividend")
+BEFORE_DIVIDEND_RE = re.compile(r"\b(?P<words>(?:[a-z-]+\s+){1,3})dividends?\b", re.IGNORECASE)
+DIVIDEND_KINDS = frozenset({"regular", "quarterly", "special", "annual", "semi-annual",
+                            "interim", "final", "cash"})
 PAYABLE_RE = re.compile(rf"\bpayable\s+(?:on\s+)?(?P<date>{DATE})", re.IGNORECASE)
 RECORD_RE = re.compile(rf"\bof\s+record\b[^.]{{0,60}}?\b(?:on|as\s+of)\s+(?P<date>{DATE})|"
                        rf"\brecord\s+date\s+(?:of\s+)?(?P<date2>{DATE})", re.IGNORECASE)
@@ -81,7 +82,7 @@ def _declarations(pages: Sequence[tuple[int, str]]) -> list[Declaration]:
 
 def _chosen(question: Question, declared: Sequence[Declaration]) -> Declaration | None:
     """The declaration the question dates, else the only amount the filing declares."""
-    dates = [m.group(0) for m in DATE_RE.finditer(question.text)]
+    dates = [m.group(0) for m in PRINTED_DATE_RE.finditer(question.text)]
     dated = [d for d in declared if any(d.dated(date) for date in dates)]
     if dated:
         return dated[0]
@@ -93,8 +94,13 @@ def _chosen(question: Question, declared: Sequence[Declaration]) -> Declaration 
 def _sentence_of(found: Declaration) -> str:
     """"A quarterly cash dividend of $1.02 per share, payable ..., to shareholders of record
     on ...": each part from the printed sentences, the parts not printed left out."""
-    kind = KIND_RE.search(found.sentence)
-    named = f"{' '.join(kind['kind'].lower().split())} dividend" if kind else "dividend"
+    named = "dividend"
+    if before := BEFORE_DIVIDEND_RE.search(found.sentence):
+        kinds = [w for w in before["words"].lower().split()]
+        while kinds and kinds[0] not in DIVIDEND_KINDS:
+            kinds.pop(0)
+        if kinds and all(w in DIVIDEND_KINDS for w in kinds):
+            named = f"{' '.join(kinds)} dividend"
     text = f"{'An' if named[0] in 'aeiou' else 'A'} {named} of ${found.amount} per share"
     if payable := PAYABLE_RE.search(found.quote):
         text += f", payable {payable['date']}"

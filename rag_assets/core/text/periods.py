@@ -34,6 +34,8 @@ PART_OF_YEAR_RE = re.compile(r"\b(?:[369]|three|six|nine) months\b|\bq[1-4]\b", 
 MONTH_RE = re.compile(
     r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
     r"december)\b", re.IGNORECASE)
+# a date as prose prints it: "August 9, 2023"
+PRINTED_DATE_RE = re.compile(rf"{MONTH_RE.pattern}\s+\d{{1,2}},\s+(?:19|20)\d{{2}}", re.IGNORECASE)
 # the captions naming a statement column's duration, with its months, in the order they may
 # be printed: weeks in words too (Foot Locker's "Thirteen weeks ended / Thirty-nine weeks
 # ended"); "Quarters Ended" over a quarter's columns (Lockheed's 2023 Q2 release)
@@ -107,7 +109,8 @@ def months_asked(text: str) -> int:
         return 6
     if NINE_MONTHS_RE.search(text):
         return 9
-    return 3 if quarters_named(text) else 12
+    # "the three months ended April 30, 2023", "13 weeks ended": a quarter by its duration
+    return 3 if quarters_named(text) or DURATIONS[0][0].search(text) else 12
 
 
 def without_quarters(text: str) -> str:
