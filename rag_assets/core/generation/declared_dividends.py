@@ -82,11 +82,10 @@ def _declarations(pages: Sequence[tuple[int, str]]) -> list[Declaration]:
 
 def _chosen(question: Question, declared: Sequence[Declaration]) -> Declaration | None:
     """The declaration the question dates, else the only amount the filing declares."""
-    dates = [m.group(0) for m in PRINTED_DATE_RE.finditer(question.text)]
-    dated = [d for d in declared if any(d.dated(date) for date in dates)]
+    dated = [d for d in declared if any(d.dated(date) for date in question.dates)]
     if dated:
         return dated[0]
-    if declared and not dates and len({d.amount for d in declared}) == 1:
+    if declared and not question.dates and len({d.amount for d in declared}) == 1:
         return declared[0]
     return None
 

@@ -27,7 +27,12 @@ from rag_assets.core.question.instructions import (
 from rag_assets.core.question.intents import AnswerForm, answer_form_of, intents_in, sections_for
 from rag_assets.core.question.vocabulary import load_vocabulary, normalize, terms_in
 from rag_assets.core.text.filing_kinds import filing_years, kinds_asked
-from rag_assets.core.text.periods import asked_quarters, months_asked, quarters_named
+from rag_assets.core.text.periods import (
+    asked_quarters,
+    dates_named,
+    months_asked,
+    quarters_named,
+)
 from rag_assets.core.text.sentences import split_sentences
 from rag_assets.core.text.years import year_mentions, years_in
 
@@ -80,6 +85,8 @@ class Question(BaseModel):
     quarters: list[str] = Field(description="quarters it names, as document ids write them")
     periods: list[Period] = Field(description="(quarter or None, year) in order of mention")
     months: int = Field(description="12 for a fiscal year, 3 a quarter, 6 a half, 9")
+    dates: list[str] = Field(default_factory=list,
+                             description="dates it names as printed ('August 9, 2023')")
     kinds: list[str] = Field(description="filing kinds it names, as document ids write them")
     metrics: list[str] = Field(description="terms of the finance vocabulary it names")
     statements: list[StatementKind] = Field(description="named first, then its metrics'")
@@ -133,8 +140,9 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
     return Question(
         text=text, ranking_text=ranking, years=years_in(text), filing_years=filing_years(text),
         quarters=sorted(asked_quarters(text)), periods=periods_named(text),
-        months=months_asked(text), kinds=sorted(kinds_asked(text)), metrics=metrics,
-        statements=statements, named_statements=named, expansion=expansion, intents=intents,
+        months=months_asked(text), dates=dates_named(text), kinds=sorted(kinds_asked(text)),
+        metrics=metrics, statements=statements, named_statements=named, expansion=expansion,
+        intents=intents,
         sections=sections_for(intents), expects=expected_answer(ranking, bool(metrics), intents),
         decimals=decimals_asked(text),
         documents=documents,

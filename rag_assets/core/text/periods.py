@@ -102,6 +102,11 @@ def asked_quarters(text: str) -> set[str]:
             for m in ASKED_QUARTER_RE.finditer(unglued(text))}
 
 
+def dates_named(text: str) -> list[str]:
+    """The dates a text prints ("August 9, 2023"), in order, its spaces normalized."""
+    return [" ".join(m.group(0).split()) for m in PRINTED_DATE_RE.finditer(text)]
+
+
 def months_asked(text: str) -> int:
     """The length of the period a text asks about: 3 for a quarter, 6 for a half, 9 for nine
     months, else 12 (a fiscal year)."""

@@ -365,3 +365,10 @@ def test_every_metric_finds_a_line_item_on_its_statements_in_real_filings() -> N
 ])
 def test_the_decimals_a_question_asks_are_read_once(text: str, decimals: int | None) -> None:
     assert read_question(text).decimals == decimals
+
+
+def test_the_dates_a_question_names_are_read_once() -> None:
+    asked = read_question("How much was the dividend declared on August 9,  2023, and is it "
+                          "payable on September 8, 2023?")
+    assert asked.dates == ["August 9, 2023", "September 8, 2023"]
+    assert read_question("What was Acme's revenue in May 2023?").dates == []
