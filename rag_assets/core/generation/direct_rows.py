@@ -37,6 +37,9 @@ class Cue(BaseModel):
     pattern: str
     source: str
     direction: Literal["max", "min"] | None = None
+    moved: Literal["up", "down"] | None = Field(
+        default=None, description="which way the change a cue names went: the winner of "
+        "'the largest decline' must have fallen")
     word: str | None = None
     also: list[str] = Field(default_factory=list, description="other words a table's title "
                             "uses for the category ('geographic area' for a region)")

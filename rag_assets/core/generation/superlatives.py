@@ -309,8 +309,9 @@ def _change_winner(question: Question, direction: str, rows: Sequence[Row], colu
         return None
     amount, now, then, row = changes[0]
     pct = 100 * amount / then.value
-    if round(pct) == 0 or (by_amount and (amount > 0) != (direction == "max")):
-        return None  # "fell 0%" ranks nothing; the largest rise drove no decline
+    if round(pct) == 0 or (by_amount and (amount > 0) != (direction == "max")) or (
+            change.moved is not None and (amount > 0) != (change.moved == "up")):
+        return None  # "fell 0%" ranks nothing; the largest rise drove no decline, was no drop
     phrase = re.search(change.pattern, question.text, re.IGNORECASE)
     among = f" of the {categories[0].word}s" if categories else ""
     measure = _measure(question, column, cues).rsplit(" in ", 1)[0]

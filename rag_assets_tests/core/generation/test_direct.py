@@ -296,6 +296,13 @@ def test_a_change_between_two_years_asked_is_measured_between_them() -> None:
     assert found is not None
     assert found.text.startswith("Beta had the biggest drop of the segments: its revenue fell "
                                  "10%, $45 million in 2022 against $50 million in 2021")
+    # with Beta's row gone nothing fell from 2021 to 2022: the least growth is no "biggest drop"
+    rising = [u for u in units if not u.text.startswith("Beta")]
+    assert direct_answer_to("Which segment had the biggest drop in revenue from 2021 to 2022?",
+                            rising[:1], rising) is None
+    grown = direct_answer_to("Which segment had the fastest growth in revenue from 2021 to "
+                             "2022?", units[:1], units)
+    assert grown is not None and grown.text.startswith("Gamma had the fastest growth")
 
 
 def test_what_drove_a_totals_change_is_the_largest_amount_not_the_fastest_rate() -> None:
