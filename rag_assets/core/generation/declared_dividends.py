@@ -2,16 +2,22 @@
 whom ("How much was the dividend declared on August 9, 2023, and when will it be paid?").
 
 A board's declaration is one disclosure wherever it is printed (an 8-K's press release, a
-10-Q's or 10-K's subsequent-events note, Item 5): one sentence says the board declared a
-(quarterly, special, ...) dividend of an amount per share, and that sentence or the next gives
-the date it is payable and the date of record ("The quarterly dividend is payable September 8,
-2023, to shareholders of record at the close of business on August 25, 2023"). The answer's
-first sentence states all three, each read from the cited sentences, never computed.
+10-Q's or 10-K's subsequent-events note, Item 5): one sentence says a (quarterly, special, ...)
+dividend of one amount per share was declared, on a date it prints, and that sentence or the
+next gives the date it is payable and the date of record ("The quarterly dividend is payable
+September 8, 2023, to shareholders of record at the close of business on August 25, 2023").
+The answer's first sentence states them, each read from the cited sentences, never computed.
 
-The declaration is the one the question dates (its date printed in the sentence or the next);
-a question that dates none takes the filing's declaration when every declaration it prints
-states the same amount, and gets nothing here otherwise: which of several is not ours to
-guess.
+Only a question that asks what was declared ("declared" and "dividend") or when it is paid
+("payable", "record date", "payment date") is answered here, and never one about a total, a
+ratio, a yes or no or a name. The declaration is the one whose own date (printed before "declared",
+or right after "declared on") the question names; a question on an 8-K that names no date
+takes the report's declarations (of the years it names, if it names any). A 10-K or a 10-Q
+prints a year's declarations in tables and prose apart, so there a date must be named. Of
+several, all must state the same amount: which of several is not ours to guess. A sentence
+that prints a total or two amounts per share declares nothing here, nor does a preferred
+stock's unless the question asks of preferred stock; a table's cells before a sentence are
+not quoted with it.
 """
 
 from __future__ import annotations
@@ -23,18 +29,35 @@ from dataclasses import dataclass
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
+from rag_assets.core.text.filing_kinds import form_of
 from rag_assets.core.text.periods import PRINTED_DATE_RE
 from rag_assets.core.text.sentences import page_prose, split_sentences
 
 DATE = PRINTED_DATE_RE.pattern
 # the question asks what was declared, or when it is paid
-ASKED_RE = re.compile(r"\bdividends?\b(?=.*?(?:\bdeclar\w*|\bpayable\b|\brecord date\b|"
-                      r"\bwhen\b|\bwhat date\b|\bpaid on\b))|(?:\bdeclar\w*|\bpayable\b|"
-                      r"\bwhen\b|\bwhat date\b).*?\bdividends?\b", re.IGNORECASE | re.DOTALL)
+DECLARED_ASKED_RE = re.compile(r"\bdeclar\w*\b.*\bdividends?\b|\bdividends?\b.*\bdeclar\w*",
+                               re.IGNORECASE)
+PAYMENT_ASKED_RE = re.compile(r"\bdividends?\b.*(?:\bpayable\b|\brecord date\b|\bpayment date\b|"
+                              r"\bwhat date\b|\bwhen (?:is|was|will) (?:it|the dividend)\b)|"
+                              r"(?:\bpayable\b|\brecord date\b|\bpayment date\b).*\bdividends?\b",
+                              re.IGNORECASE)
+# what another answer gives: a total of the year, a ratio, the amounts of a statement
+NOT_ASKED_RE = re.compile(r"\b(?:total|aggregate|ratio|yield|in (?:thousands|millions|"
+                          r"billions)|why|risks?|increase|raise|cut)\b", re.IGNORECASE)
 DECLARED_RE = re.compile(r"\bdeclar\w*\b.*?\bdividends?\b|\bdividends?\b.*?\bdeclared\b",
                          re.IGNORECASE)
 AMOUNT_RE = re.compile(r"\$\s?(?P<amount>\d+(?:\.\d+)?)\s+per\s+(?:common\s+)?share\b",
                        re.IGNORECASE)
+# a sentence that sums or tabulates what was declared, or compares two amounts
+SUMMED_RE = re.compile(r"\b(?:total(?:ed|ing)?|aggregate|respectively|balance)\b|\[\[TABLE",
+                       re.IGNORECASE)
+PREFERRED_RE = re.compile(r"\bpreferred\b", re.IGNORECASE)
+# a table's note ("(d) Dividends in the amount of ..."): of the table's class, not said here
+NOTE_MARK_RE = re.compile(r"^\s*\([a-z]\)\s")
+# the declaration's own date: "On August 9, 2023, the Board declared", "declared on ..."
+DATED_BEFORE_RE = re.compile(rf"(?P<date>{DATE})(?!.*{DATE}.*\bdeclared\b).*?\bdeclared\b",
+                             re.IGNORECASE)
+DATED_AFTER_RE = re.compile(rf"\bdeclared\s+on\s+(?P<date>{DATE})", re.IGNORECASE)
 # the words before "dividend" that say its kind ("a quarterly cash dividend")
 BEFORE_DIVIDEND_RE = re.compile(r"\b(?P<words>(?:[a-z-]+\s+){1,3})dividends?\b", re.IGNORECASE)
 DIVIDEND_KINDS = frozenset({"regular", "quarterly", "special", "annual", "semi-annual",
@@ -46,61 +69,96 @@ RECORD_RE = re.compile(rf"\bof\s+record\b[^.]{{0,60}}?\b(?:on|as\s+of)\s+(?P<dat
 
 @dataclass(frozen=True)
 class Declaration:
-    """One declaration as printed: the sentence that declares it and the one after it."""
+    """One declaration as printed: the sentence that declares it, the one after it, the
+    amount per share and the date it was declared on (empty when the sentence prints none)."""
 
     page: int
     sentence: str
     following: str
     amount: str
+    declared_on: str
 
     @property
     def quote(self) -> str:
         return f"{self.sentence} {self.following}".strip()
 
-    def dated(self, date: str) -> bool:
-        return " ".join(date.split()).lower() in self.quote.lower()
+
+def _declaration(page: int, sentence: str, following: str) -> Declaration | None:
+    """The sentence's declaration, or None when it declares no one amount per share (a table's
+    cells that page_prose ran into it are left out: "| $ 0.50 | On December 7, 2022, ...")."""
+    sentence = re.split(r"\||\]\]", sentence)[-1]
+    amounts = AMOUNT_RE.findall(sentence)
+    if len(amounts) != 1 or not DECLARED_RE.search(sentence) or SUMMED_RE.search(sentence) \
+            or NOTE_MARK_RE.match(sentence):
+        return None
+    dated = DATED_AFTER_RE.search(sentence) or DATED_BEFORE_RE.search(sentence)
+    return Declaration(page, sentence.strip(), following.strip(), amounts[0],
+                       " ".join(dated["date"].split()) if dated else "")
 
 
 def _declarations(pages: Sequence[tuple[int, str]]) -> list[Declaration]:
-    """Every sentence of the filing that declares a dividend of an amount per share."""
-    found = []
+    """Every sentence of the filing that declares a dividend of one amount per share; the next
+    sentence completes it unless it declares another."""
+    found: list[Declaration] = []
     for page, text in pages:
         flat = page_prose(text)
         if not DECLARED_RE.search(flat):
             continue
         sentences = split_sentences(flat)
-        declares = [bool(AMOUNT_RE.search(s) and DECLARED_RE.search(s)) for s in sentences]
-        for at, sentence in enumerate(sentences):
-            if declares[at] and (amount := AMOUNT_RE.search(sentence)):
-                # the next sentence completes this one unless it declares another dividend
-                following = sentences[at + 1] if at + 1 < len(sentences) and not declares[
-                    at + 1] else ""
-                found.append(Declaration(page, sentence.strip(), following.strip(),
-                                         amount["amount"]))
+        read = [_declaration(page, s, "") for s in sentences]
+        for at, declared in enumerate(read):
+            if declared is None:
+                continue
+            following = sentences[at + 1] if at + 1 < len(sentences) and read[at + 1] is None \
+                else ""
+            found.append(Declaration(page, declared.sentence, following.strip(), declared.amount,
+                                     declared.declared_on))
     return found
 
 
-def _chosen(question: Question, declared: Sequence[Declaration]) -> Declaration | None:
-    """The declaration the question dates, else the only amount the filing declares."""
-    dated = [d for d in declared if any(d.dated(date) for date in question.dates)]
-    if dated:
-        return dated[0]
-    if declared and not question.dates and len({d.amount for d in declared}) == 1:
-        return declared[0]
-    return None
+def _chosen(question: Question, declared: Sequence[Declaration], current_report: bool
+            ) -> Declaration | None:
+    """The declaration the question dates (its own date), else an 8-K's (of the years the
+    question names), when they all state one amount."""
+    if not PREFERRED_RE.search(question.text):
+        declared = [d for d in declared if not PREFERRED_RE.search(d.sentence)]
+    if question.dates:
+        dates = {d.lower() for d in question.dates}
+        matching = [d for d in declared if d.declared_on.lower() in dates]
+    elif current_report and not question.quarters:
+        matching = [d for d in declared if not question.years or (
+            d.declared_on and int(d.declared_on[-4:]) in question.years)]
+    else:
+        return None
+    asked_kinds = set(question.ranking_text.lower().split()) & DIVIDEND_KINDS - {"cash"}
+    matching = [d for d in matching if asked_kinds <= set(_kind(d).split())]
+    if not matching or len({d.amount for d in matching}) != 1:
+        return None
+    return max(matching, key=lambda d: len(_kind(d)))  # the sentence that says its kind
+
+
+def _kind(found: Declaration) -> str:
+    """"quarterly cash dividend": the kind words printed between "declared" and the amount."""
+    declared = re.search(r"\bdeclared\b", found.sentence, re.IGNORECASE)
+    amount = AMOUNT_RE.search(found.sentence)
+    span = found.sentence[declared.end():amount.start()] if declared and amount and (
+        declared.end() < amount.start()) else ""
+    if before := BEFORE_DIVIDEND_RE.search(span):
+        kinds = before["words"].lower().split()
+        while kinds and kinds[0] not in DIVIDEND_KINDS:
+            kinds.pop(0)
+        if kinds and all(w in DIVIDEND_KINDS for w in kinds):
+            return f"{' '.join(kinds)} dividend"
+    return "dividend"
 
 
 def _sentence_of(found: Declaration) -> str:
     """"A quarterly cash dividend of $1.02 per share, payable ..., to shareholders of record
     on ...": each part from the printed sentences, the parts not printed left out."""
-    named = "dividend"
-    if before := BEFORE_DIVIDEND_RE.search(found.sentence):
-        kinds = [w for w in before["words"].lower().split()]
-        while kinds and kinds[0] not in DIVIDEND_KINDS:
-            kinds.pop(0)
-        if kinds and all(w in DIVIDEND_KINDS for w in kinds):
-            named = f"{' '.join(kinds)} dividend"
+    named = _kind(found)
     text = f"{'An' if named[0] in 'aeiou' else 'A'} {named} of ${found.amount} per share"
+    if found.declared_on:
+        text += f", declared {found.declared_on}"
     if payable := PAYABLE_RE.search(found.quote):
         text += f", payable {payable['date']}"
     if record := RECORD_RE.search(found.quote):
@@ -111,9 +169,12 @@ def _sentence_of(found: Declaration) -> str:
 def declared_dividend(question: Question, document: str, year: int,
                       pages: Sequence[tuple[int, str]]) -> DirectAnswer | None:
     """The declaration the question asks about, stated and cited, or None."""
-    if question.expects == "yes_no" or not ASKED_RE.search(question.ranking_text):
+    asking = question.ranking_text
+    if question.expects not in ("figure", "text") or NOT_ASKED_RE.search(asking) or not (
+            DECLARED_ASKED_RE.search(asking) or PAYMENT_ASKED_RE.search(asking)):
         return None
-    found = _chosen(question, _declarations(pages))
+    current_report = bool(pages) and form_of(document, pages[0][1]) == "8-K"
+    found = _chosen(question, _declarations(pages), current_report)
     if found is None:
         return None
     unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{found.page}", document=document,

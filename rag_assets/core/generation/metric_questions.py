@@ -247,6 +247,28 @@ _ASKED_NAME_RE = re.compile(r"\b(?:what (?:is|was|were|are)|calculate|compute|de
                             r"(?:\s+(?:in|for|of|as of|during|at|over)\b|\?|$)", re.IGNORECASE)
 
 
+# an "over" that is no division: a change against a period ("growth over fiscal 2020", "quarter
+# over quarter"), a span ("compounded over five years"), a place ("spread over its segments")
+_CHANGE_BEFORE_OVER_RE = re.compile(r"\b(?:growth|grew|increase|decrease|decline|change|rise|"
+                                    r"gain|up|down|carried|compounded|spread|measured|year|"
+                                    r"quarter|month)s?\s+over\b", re.IGNORECASE)
+_NO_TERM_AFTER_OVER_RE = re.compile(r"\bover\s+(?:the|a|an|its|their|from|time|several|"
+                                    r"two|three|four|five|six|seven|eight|nine|ten)\b",
+                                    re.IGNORECASE)
+_OTHER_OPERATOR_RE = re.compile(r"\bdivided\s+by\b|\bminus\b|\bplus\b|\btimes\b|"
+                                r"\bmultiplied\s+by\b|\s[/*÷+]\s", re.IGNORECASE)
+
+
+def _divides(body: str) -> bool:
+    """Whether a parenthesized text is a definition: an operator other than "over", or an
+    "over" between two terms, the second naming no year."""
+    if _OTHER_OPERATOR_RE.search(body):
+        return True
+    after = body[body.lower().rfind(" over ") + 6:] if " over " in body.lower() else ""
+    return bool(after) and not (_CHANGE_BEFORE_OVER_RE.search(body)
+                                or _NO_TERM_AFTER_OVER_RE.search(body) or years_in(after))
+
+
 def _asked_name(asked: str) -> str | None:
     """What "it" names in "Define it as ...": the measure the question before it asks for
     ("What was JPMorgan's efficiency ratio in Q3 2022?": "efficiency ratio")."""
@@ -277,9 +299,11 @@ def _split_definitions(text: str) -> tuple[str, list[tuple[str | None, str]]]:
                 break
         else:
             for match in _PAREN_DEFINITION_RE.finditer(sentence):
+                if not _divides(match["body"]):
+                    continue
                 definitions.append((_defined_before(sentence[:match.start()]),
                                     _body(match["body"])))
-            sentence = _PAREN_DEFINITION_RE.sub(" ", sentence)
+                sentence = sentence.replace(match.group(0), " ")
             if inline := _INLINE_DEFINITION_RE.search(sentence):
                 before = sentence[:inline.start()]  # "What is its R&D intensity, defined as"
                 definitions.append((_inline_name(before), _body(inline["body"])))
@@ -432,6 +456,9 @@ def _name_of(phrase: str) -> str | None:
 
 _AVG_RE = re.compile(rf"\baverage\s+(?:of\s+)?(?:the\s+)?(?P<x>[^()]+?)\s+(?:between|from|over)\s+"
                      rf"{YEAR_TOKEN}\s+(?:and|to|-)\s+{YEAR_TOKEN}")
+# "revenue / average total assets": the average of the year's and the year before's balances
+_BARE_AVG_RE = re.compile(r"(?<!weighted )\baverage\s+(?:of\s+)?(?:the\s+)?(?P<x>[^()+\-*/@]+?)\s*"
+                          r"(?=[-+*/()]|$)")
 _CHANGE_RE = re.compile(rf"\bchange\s+in\s+(?P<x>[^()]+?)\s+(?:between|from)\s+{YEAR_TOKEN}\s+"
                         rf"(?:and|to|-)\s+{YEAR_TOKEN}")
 _FILLER_RE = re.compile(
@@ -467,6 +494,11 @@ def definition_formula(body: str, year: int | None, defining: str | None = None
     text = text.replace("percent", " ")
     for pattern, symbol in _OPERATOR_WORDS:
         text = re.sub(pattern, f" {symbol} ", text)
+    text = _BARE_AVG_RE.sub(lambda m: f" avg({m['x']}) ", text)
+    if "(" not in text and text.count(" / ") == 1 and re.search(r" [-+] ", text):
+        # "total debt minus cash divided by EBITDA": each side of the one division is a whole
+        left, right = text.split(" / ")
+        text = f"({left}) / ({right})"
     text = normalize(_FILLER_RE.sub(" ", text))  # named_items' positions are in this form
     exclude = frozenset({defining} if defining else ())
     out = [_term(piece, exclude) for piece in _TERM_SPLIT_RE.split(text)]

@@ -36,8 +36,12 @@ _LISTED_SHARES_RE = re.compile(rf"(?P<a>{_NUMBER})(?:\s(?:million|billion))? and
 _LISTED_MONEY_RE = re.compile(rf"\$\s?(?P<a>{_NUMBER})(?:\s(?:million|billion))? and "
                               rf"\$\s?(?P<b>{_NUMBER})(?:\s(?P<scale>million|billion))?")
 PER_SHARE_RE = re.compile(r"\b(?:average|avg\.?)\s+(?:price|cost)\b|\b(?:price|cost) per share\b|"
-                          r"\b(?:pay|paid)\s+(?:\w+\s+){0,3}?per\s+share\b(?![^?]*\bdividend)",
-                          re.IGNORECASE)
+                          r"\b(?:pay|paid)\s+(?:\w+\s+){0,3}?per\s+share\b", re.IGNORECASE)
+# the price asked is a repurchase's: never a dividend's, an option's or a membership's
+REPURCHASE_ASKED_RE = re.compile(r"\b(?:repurchas\w*|buy\s?backs?|b(?:uy|ought)\s+back|"
+                                 r"treasury)\b", re.IGNORECASE)
+NOT_REPURCHASE_RE = re.compile(r"\b(?:dividends?|distributions?|options?|exercise\w*|"
+                               r"warrants?)\b", re.IGNORECASE)
 # a sentence that states a repurchase: "the Company repurchased 1,849,324 ... shares"
 REPURCHASED_RE = re.compile(r"\b(?:repurchased|bought back|purchased)\b[^.]{0,80}?\bshares\b",
                             re.IGNORECASE)
@@ -161,7 +165,8 @@ def quoted_arithmetic(question: Question, selected: Sequence[EvidenceUnit],
     price per share is also read from the filing's sentences that state a repurchase
     (``scan``), those that name years naming the one asked: Item 703 and the equity note state
     the shares bought and the amount paid where retrieval may not have looked."""
-    per_share = bool(PER_SHARE_RE.search(question.text))
+    per_share = bool(PER_SHARE_RE.search(question.text) and REPURCHASE_ASKED_RE.search(
+        question.text) and not NOT_REPURCHASE_RE.search(question.text))
     if not (per_share or _DIFFERENCE_RE.search(question.text)
             or _TOTAL_RE.search(question.text)):
         return None

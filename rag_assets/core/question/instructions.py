@@ -54,11 +54,14 @@ def statements_named(text: str) -> list[StatementKind]:
     return [kind for _, kind in sorted(found)]
 
 
-# "Round your answer to two decimal places", "to the nearest whole number": the precision asked
+# "Round your answer to two decimal places", "to the nearest whole number", "to the nearest
+# tenth", "2 dp": the precision asked
 _DECIMALS_RE = re.compile(
     r"(?:\bround\w*\s+(?:\w+\s+){0,3}?)?\bto\s+(?:the\s+)?(?P<n>\d|zero|one|two|three|four)\s+"
-    r"decimal|\bnearest\s+(?P<whole>whole|integer)", re.IGNORECASE)
+    r"decimal|\bnearest\s+(?:(?P<whole>whole|integer)|(?P<place>tenth|hundredth|thousandth))|"
+    r"\b(?P<dp>\d)\s?d\.?p\.?(?!\w)", re.IGNORECASE)
 _DIGIT_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4}
+_PLACES = {"tenth": 1, "hundredth": 2, "thousandth": 3}
 
 
 def decimals_asked(text: str) -> int | None:
@@ -67,7 +70,10 @@ def decimals_asked(text: str) -> int | None:
         return None
     if match["whole"]:
         return 0
-    return int(match["n"]) if match["n"].isdigit() else _DIGIT_WORDS[match["n"].lower()]
+    if match["place"]:
+        return _PLACES[match["place"].lower()]
+    number = match["n"] or match["dp"]
+    return int(number) if number.isdigit() else _DIGIT_WORDS[number.lower()]
 
 
 # --- instruction boilerplate ---------------------------------------------------------------------

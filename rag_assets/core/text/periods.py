@@ -102,6 +102,21 @@ def asked_quarters(text: str) -> set[str]:
             for m in ASKED_QUARTER_RE.finditer(unglued(text))}
 
 
+# a quarter asked by its span, never a maturity ("three months or less") or a rate's tenor:
+# "the three months ended April 30, 2023", "the first three months of 2023", "13 weeks ended"
+ASKED_QUARTER_SPAN_RE = re.compile(
+    r"\b(?:the|first|last|latest|most\s+recent)\s+(?:three|3)\s+months\s+(?:ended|ending|of)\b|"
+    r"\b(?:1[234]|twelve|thirteen|fourteen)\s+weeks\s+ended\b|"
+    r"\b(?:the|first|second|third|fourth|latest)\s+quarter\s+ended\b|"
+    r"\b(?:first|second|third|fourth)-quarter\b", re.IGNORECASE)
+# a half or nine months asked by its weeks, as retailers count them: "24 weeks ended"
+ASKED_WEEKS_RE = {
+    6: re.compile(r"\b(?:2[4-7]|twenty-(?:four|six|seven))\s+weeks\s+ended\b", re.IGNORECASE),
+    9: re.compile(r"\b(?:36|39|40|thirty-six|thirty-nine|forty)\s+weeks\s+ended\b",
+                  re.IGNORECASE),
+}
+
+
 def dates_named(text: str) -> list[str]:
     """The dates a text prints ("August 9, 2023"), in order, its spaces normalized."""
     return [" ".join(m.group(0).split()) for m in PRINTED_DATE_RE.finditer(text)]
@@ -110,12 +125,11 @@ def dates_named(text: str) -> list[str]:
 def months_asked(text: str) -> int:
     """The length of the period a text asks about: 3 for a quarter, 6 for a half, 9 for nine
     months, else 12 (a fiscal year)."""
-    if HALF_YEAR_RE.search(text):
+    if HALF_YEAR_RE.search(text) or ASKED_WEEKS_RE[6].search(text):
         return 6
-    if NINE_MONTHS_RE.search(text):
+    if NINE_MONTHS_RE.search(text) or ASKED_WEEKS_RE[9].search(text):
         return 9
-    # "the three months ended April 30, 2023", "13 weeks ended": a quarter by its duration
-    return 3 if quarters_named(text) or DURATIONS[0][0].search(text) else 12
+    return 3 if quarters_named(text) or ASKED_QUARTER_SPAN_RE.search(text) else 12
 
 
 def without_quarters(text: str) -> str:

@@ -382,5 +382,9 @@ def test_an_average_price_is_read_from_the_filings_repurchase_sentence() -> None
                                                     if any(p.search(u.text) for p in patterns)])
     assert found is not None
     assert found.text == "About $50.00 per share: $50 million / 1,000,000 shares."
-    assert direct_answer_to("What did Acme pay per share in dividends in 2023?", [heading],
-                            [heading], scan=lambda patterns: stated) is None
+    for other in ("What did Acme pay per share in dividends in 2023?",
+                  "What was the exercise price per share of the options Acme granted in 2023?",
+                  "What was Acme's average price per paid membership in 2023?",
+                  "What was Acme's average cost of debt in 2023?"):
+        assert direct_answer_to(other, [heading], [heading],
+                                scan=lambda patterns: stated) is None, other

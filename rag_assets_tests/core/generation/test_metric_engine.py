@@ -476,9 +476,25 @@ def test_a_definition_in_parentheses_with_over_and_its_sources_said() -> None:
                    "net revenue) for FY2019.")
     assert b is not None and b.titles[b.target] == "efficiency ratio"
     assert b.formulas[b.target] == "row('total noninterest expense') / revenue"
-    # "over" before a period is no division: a growth asked, not a definition
-    c = parse_text("What is Acme's revenue growth (over the prior year) in FY2019?")
-    assert c is None or "/" not in (c.stated or "")
+    # "average X" is the average of two year-ends; "A minus B over C" divides the difference
+    d = parse_text("What is Acme's FY2019 asset turnover (revenue over average total assets)?")
+    assert d is not None and d.stated == "revenue / avg(total_assets)"
+    e = parse_text("What is Acme's FY2019 test ratio? It is defined as revenue minus cost of "
+                   "goods sold divided by revenue.")
+    assert e is not None and e.stated == "(revenue - cost_of_revenue) / (revenue)"
+
+
+@pytest.mark.parametrize("text", [
+    "What is Acme's revenue growth (over the prior year) in FY2019?",
+    "What is Acme's FY2019 revenue growth (growth over fiscal 2018)?",
+    "What was Acme's revenue growth (quarter over quarter) in Q2 2019?",
+    "What was Acme's FY2019 revenue (an increase over fiscal 2018)?",
+    "What was Acme's FY2019 revenue growth (percent change over FY2018)?",
+    "What is Acme's FY2019 revenue growth (up 5% over the prior year)?",
+])
+def test_an_over_that_is_no_division_defines_nothing(text: str) -> None:
+    parsed = parse_text(text)
+    assert parsed is None or parsed.stated is None, parsed.stated
 
 
 def test_a_line_item_defined_as_itself_is_no_optional_zero() -> None:

@@ -362,6 +362,8 @@ def test_every_metric_finds_a_line_item_on_its_statements_in_real_filings() -> N
     ("What is Acme's FY2019 revenue in USD millions, rounded to the nearest whole number?", 0),
     ("What is Acme's FY2019 revenue in USD millions?", None),
     ("How many stores did Acme open in 2019, and what share of them were in Canada?", None),
+    ("What is Acme's FY2019 gross margin, to the nearest tenth of a percent?", 1),
+    ("What is Acme's FY2019 current ratio (2 dp)?", 2),
 ])
 def test_the_decimals_a_question_asks_are_read_once(text: str, decimals: int | None) -> None:
     assert read_question(text).decimals == decimals

@@ -1,0 +1,36 @@
+"""The length of the period a question asks, and the dates it prints: a quarter by its span
+("the three months ended", "13 weeks ended"), never a maturity, a rate's tenor or a part of a
+year that a fiscal year includes."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag_assets.core.text.periods import dates_named, months_asked
+
+
+@pytest.mark.parametrize(("text", "months"), [
+    ("What was the free cash flow for the first three months of 2023?", 3),
+    ("What was revenue for the three months ended April 30, 2023?", 3),
+    ("What were net sales for the 13 weeks ended April 29, 2023?", 3),
+    ("What was revenue in the quarter ended June 30, 2023?", 3),
+    ("How did it affect first-quarter 2018 net income?", 3),
+    ("What was operating income in Q1 2023?", 3),
+    ("What were net sales for the 24 weeks ended February 12, 2023?", 6),
+    ("What was capex for the first six months of 2023?", 6),
+    ("What were net sales for the 36 weeks ended May 7, 2023?", 9),
+    ("What is Costco's cash, including investments with maturities of three months or less, "
+     "at the end of fiscal 2021?", 12),
+    ("What did three month LIBOR average in 2021?", 12),
+    ("What was 3M's revenue for the four quarters ended December 31, 2018?", 12),
+    ("What was fiscal 2022 revenue, which includes 3 months of Asda?", 12),
+    ("What was Acme's FY2022 revenue?", 12),
+])
+def test_the_months_a_question_asks(text: str, months: int) -> None:
+    assert months_asked(text) == months
+
+
+def test_dates_as_prose_prints_them() -> None:
+    assert dates_named("declared on August 9,  2023 and payable September 8, 2023") == [
+        "August 9, 2023", "September 8, 2023"]
+    assert dates_named("in May 2023, as of 2023-05-01") == []
