@@ -148,7 +148,8 @@ def measure_readings(question: Question) -> list[set[str]]:
         phrase = {root(w) for w in words(norm[term.start:term.end])
                   if w.isalpha() and len(w) >= 4}
         for item in vocabulary.line_items_of(term.name):
-            item_roots = {root(w) for w in words(item) if w.isalpha() and len(w) >= 4}
+            # a line item keeps its short words: "net income" is not any income
+            item_roots = {root(w) for w in words(item) if w.isalpha() and len(w) >= 3}
             reading = (roots - phrase) | item_roots
             if item_roots & phrase and item_roots != phrase and reading not in readings:
                 readings.append(reading)

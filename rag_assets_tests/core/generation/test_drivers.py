@@ -233,3 +233,17 @@ def test_an_item_a_measure_includes_explains_a_change_of_its_direction() -> None
     assert down is not None and down.text.startswith("Includes a non-recurring charge of $298")
     assert drivers(read_question("Why did Acme's net income increase in 2023?"),
                    [unit(text)]) is None
+
+
+def test_net_income_is_not_any_income() -> None:
+    """A line item read for the metric asked keeps its short words: "net income" is not
+    explained by a sentence on income before income taxes."""
+    question = read_question("Why did Acme's net income attributable to shareowners fall in "
+                             "2023?")
+    pretax = unit("Due to the productivity program, income from continuing operations before "
+                  "income taxes was reduced by $309 million.", scope=MDNA)
+    assert drivers(question, [pretax]) is None
+    net = unit("Net income decreased $5.3 billion, primarily due to a provisional tax charge "
+               "of $3.6 billion.", scope=MDNA)
+    found = drivers(question, [pretax, net])
+    assert found is not None and found.text.startswith("Primarily due to a provisional tax")
