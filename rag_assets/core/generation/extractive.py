@@ -337,11 +337,26 @@ def evidence_strength(plan: Question, best: ScoredUnit | None) -> float:
 def figure_first(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit]:
     """The quotes in the order they are given: for a figure asked ("How much ...?"), those
     that print an amount (money, a percentage, a figure with a scale word: not "Note 10" or
-    "June 30") first, each group best first; the scores, and so the evidence's strength and
-    any abstention, are not touched."""
+    "June 30") first, and for a count ("How many warehouses ...?") those that print a number of
+    the thing counted ("858 warehouses") before them, each group best first; the scores, and
+    so the evidence's strength and any abstention, are not touched."""
     if plan.expects != "figure":
         return list(chosen)
-    return sorted(chosen, key=lambda s: not AMOUNT_STATED_RE.search(s.unit.text))
+    counted = _count_printed(plan.counts) if plan.counts else None
+
+    def group(item: ScoredUnit) -> int:
+        if counted is not None and counted.search(item.unit.text):
+            return 0
+        return 1 if AMOUNT_STATED_RE.search(item.unit.text) else 2
+    return sorted(chosen, key=group)
+
+
+def _count_printed(noun: str) -> re.Pattern[str]:
+    """A number of ``noun`` as a sentence prints it: "858 warehouses", "2,601 retail stores",
+    "1 store" (the noun's root: "stores" -> "store")."""
+    stem = re.escape(noun[:-1] if noun.endswith("s") else noun)
+    return re.compile(rf"(?<![\w$.,])\d[\d,]*(?:\.\d+)?\s+(?:[a-z-]+\s+){{0,2}}?{stem}",
+                      re.IGNORECASE)
 
 
 def select(scored: Sequence[ScoredUnit], config: ExtractiveConfig,

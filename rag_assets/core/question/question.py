@@ -55,6 +55,10 @@ EITHER_WAY_RE = re.compile(r"\b(?:increas|ris[ei]|gr[eo]w|go(?:ne)? up|improv|up
 _NAME_FIRST_RE = re.compile(r"^(?:which|who|whom)\b(?! (?:factors?|reasons?|drivers?|"
                             r"items?|causes?)\b)")
 _COUNT_FIRST_RE = re.compile(r"\bhow many [a-z][a-z-]{2,}|\bwhat (?:is |was )?(?:the )?number of\b")
+# what a count asks to count: "how many warehouses", "the number of stores", "how many retail
+# stores" (a plural noun after at most two words); never "how many times" (a ratio)
+_COUNTED_RE = re.compile(r"\b(?:how many|(?:the )?number of)\s+(?:[a-z-]+\s+){0,2}?"
+                         r"(?P<noun>(?!times\b)[a-z]{3,}s)\b")
 # after a short opening clause too: "As of fiscal 2022, which of Walmart's debt securities ..."
 _NAMES_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:which|who|whom|name|list)\b|"
                        r"\bwhat (?:are|were) (?:the )?"
@@ -97,6 +101,8 @@ class Question(BaseModel):
     sections: list[str] = Field(default_factory=list, description="the sections that answer "
                                                                   "its intents")
     expects: Expects = "text"
+    counts: str | None = Field(default=None, description="what a count asks to count "
+                                                         "('warehouses'), else None")
     decimals: int | None = Field(default=None, description="the decimals its instructions ask "
                                                            "a figure in ('round to one decimal "
                                                            "place'), else None")
@@ -144,7 +150,7 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
         metrics=metrics, statements=statements, named_statements=named, expansion=expansion,
         intents=intents,
         sections=sections_for(intents), expects=expected_answer(ranking, bool(metrics), intents),
-        decimals=decimals_asked(text),
+        decimals=decimals_asked(text), counts=counted(ranking),
         documents=documents,
         companies=list(dict.fromkeys(short_display_name(titles[d]) for d in documents
                                      if d in titles)),
@@ -161,6 +167,13 @@ def periods_named(text: str) -> list[Period]:
     # a quarter whose year is glued to it ("Q22023") is no year the year grammar sees alone
     found.update({at: period for at, period in quarters.items() if at not in found})
     return list(dict.fromkeys(period for _, period in sorted(found.items())))
+
+
+def counted(asking: str) -> str | None:
+    """The plural noun a count asks to count ("How many warehouses did Costco operate?":
+    "warehouses"), else None."""
+    match = _COUNTED_RE.search(normalize(asking))
+    return match["noun"] if match else None
 
 
 def expected_answer(asking: str, names_metric: bool, intents: Sequence[str] = ()) -> Expects:

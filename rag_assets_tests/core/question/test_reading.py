@@ -374,3 +374,14 @@ def test_the_dates_a_question_names_are_read_once() -> None:
                           "payable on September 8, 2023?")
     assert asked.dates == ["August 9, 2023", "September 8, 2023"]
     assert read_question("What was Acme's revenue in May 2023?").dates == []
+
+
+@pytest.mark.parametrize(("text", "counts"), [
+    ("How many warehouses did Costco operate, and how many were outside the U.S.?", "warehouses"),
+    ("How many retail stores did Acme operate at the end of Q3 2023?", "stores"),
+    ("What was the number of employees at the end of fiscal 2022?", "employees"),
+    ("How many times did operating income cover interest expense in 2022?", None),
+    ("How much did Acme's revenue grow in 2022?", None),
+])
+def test_what_a_count_counts_is_read_once(text: str, counts: str | None) -> None:
+    assert read_question(text).counts == counts
