@@ -36,6 +36,7 @@ from rag_assets.core.question.vocabulary import (
 from rag_assets.core.text.periods import (
     PERIOD_AFTER_RE,
     PERIOD_OPENING_RE,
+    PERIOD_OVER_PERIOD_RE,
     period_end_years,
     quarters_named,
     without_quarters,
@@ -250,8 +251,8 @@ _ASKED_NAME_RE = re.compile(r"\b(?:what (?:is|was|were|are)|calculate|compute|de
 # an "over" that is no division: a change against a period ("growth over fiscal 2020", "quarter
 # over quarter"), a span ("compounded over five years"), a place ("spread over its segments")
 _CHANGE_BEFORE_OVER_RE = re.compile(r"\b(?:growth|grew|increase|decrease|decline|change|rise|"
-                                    r"gain|up|down|carried|compounded|spread|measured|year|"
-                                    r"quarter|month)s?\s+over\b", re.IGNORECASE)
+                                    r"gain|up|down|carried|compounded|spread|measured)s?\s+"
+                                    r"over\b", re.IGNORECASE)
 _NO_TERM_AFTER_OVER_RE = re.compile(r"\bover\s+(?:the|a|an|its|their|from|time|several|"
                                     r"two|three|four|five|six|seven|eight|nine|ten)\b",
                                     re.IGNORECASE)
@@ -266,7 +267,8 @@ def _divides(body: str) -> bool:
         return True
     after = body[body.lower().rfind(" over ") + 6:] if " over " in body.lower() else ""
     return bool(after) and not (_CHANGE_BEFORE_OVER_RE.search(body)
-                                or _NO_TERM_AFTER_OVER_RE.search(body) or years_in(after))
+                                or _NO_TERM_AFTER_OVER_RE.search(body) or years_in(after)
+                                or PERIOD_OVER_PERIOD_RE.search(body))
 
 
 def _asked_name(asked: str) -> str | None:

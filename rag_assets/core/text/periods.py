@@ -34,6 +34,9 @@ PART_OF_YEAR_RE = re.compile(r"\b(?:[369]|three|six|nine) months\b|\bq[1-4]\b", 
 MONTH_RE = re.compile(
     r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
     r"december)\b", re.IGNORECASE)
+# a change against the period before: "quarter over quarter", "year-over-year"
+PERIOD_OVER_PERIOD_RE = re.compile(r"\b(?:year|quarter|month)s?[\s-]+over[\s-]+(?:year|quarter|"
+                                   r"month)s?\b", re.IGNORECASE)
 # a date as prose prints it: "August 9, 2023"
 PRINTED_DATE_RE = re.compile(rf"{MONTH_RE.pattern}\s+\d{{1,2}},\s+(?:19|20)\d{{2}}", re.IGNORECASE)
 # the captions naming a statement column's duration, with its months, in the order they may
