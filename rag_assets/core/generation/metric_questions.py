@@ -444,8 +444,13 @@ def _defined_before(text: str) -> str | None:
     items = named_items(norm)
     if not items:  # "Calculate JPMorgan's efficiency ratio (...)": a name outside the vocabulary
         return _asked_name(text)
-    name = PERIOD_OPENING_RE.split(re.sub(r"[^a-z0-9&\s]+", " ", norm[items[-1][0]:]))[0]
-    return " ".join(name.split()) or None
+    name = " ".join(PERIOD_OPENING_RE.split(re.sub(r"[^a-z0-9&\s]+", " ",
+                                                  norm[items[-1][0]:]))[0].split())
+    # "net debt to EBITDA (...)": the item named last is the ratio's second term, not its name
+    asked = _asked_name(text)
+    if name and asked and re.search(rf"\S\s+(?:to|over|per)\s+{re.escape(name)}$", asked):
+        return asked
+    return name or None
 
 
 def _name_of(phrase: str) -> str | None:
@@ -453,6 +458,10 @@ def _name_of(phrase: str) -> str | None:
     items = named_items(phrase)
     metrics = [i for i in items if i[3]]
     chosen = max(metrics or items, key=lambda i: i[1] - i[0], default=None)
+    # "net debt to EBITDA" names a ratio of its own: a term inside it is not its name
+    ratio = re.search(r"\S\s+(?:to|over|per)\s+\S", phrase)
+    if chosen and ratio and not chosen[0] <= ratio.start() < chosen[1]:
+        return None
     return chosen[2] if chosen else None
 
 

@@ -482,6 +482,11 @@ def test_a_definition_in_parentheses_with_over_and_its_sources_said() -> None:
     e = parse_text("What is Acme's FY2019 test ratio? It is defined as revenue minus cost of "
                    "goods sold divided by revenue.")
     assert e is not None and e.stated == "(revenue - cost_of_revenue) / (revenue)"
+    # a ratio named "A to B" is the question's own, not its second term redefined
+    f = parse_text("What is Acme's FY2019 net debt to EBITDA (total debt minus cash over "
+                   "EBITDA)?")
+    assert f is not None and f.target == "q_net_debt_to_ebitda"
+    assert f.formulas[f.target] == "(total_debt - cash) / (ebitda)"
 
 
 @pytest.mark.parametrize("text", [
