@@ -42,6 +42,9 @@ REPURCHASE_ASKED_RE = re.compile(r"\b(?:repurchas\w*|buy\s?backs?|b(?:uy|ought)\
                                  r"treasury)\b", re.IGNORECASE)
 NOT_REPURCHASE_RE = re.compile(r"\b(?:dividends?|distributions?|options?|exercise\w*|"
                                r"warrants?)\b", re.IGNORECASE)
+# "how many of them were outside the United States and Puerto Rico?": a count less a place's
+OUTSIDE_ASKED_RE = re.compile(r"\b(?:outside(?:\s+of)?|excluding|other\s+than|not\s+in)\s+"
+                              r"(?P<the>the\s+)?(?P<place>[A-Z][\w.&'-]*(?:\s+(?:and\s+)?[A-Z][\w.&'-]*)*)")
 # a sentence that states a repurchase: "the Company repurchased 1,849,324 ... shares"
 REPURCHASED_RE = re.compile(r"\b(?:repurchased|bought back|purchased)\b[^.]{0,80}?\bshares\b",
                             re.IGNORECASE)
@@ -143,6 +146,27 @@ def _scaled(value: float, *operands: Amount) -> str:
     return f"${value / SCALE_WORDS.get(scale, 1.0):,.{decimals}f}{f' {scale}' if scale else ''}"
 
 
+def _remainder(noun: str, place: str, unit: EvidenceUnit, the: bool = False
+               ) -> DirectAnswer | None:
+    """How many of a count are outside a place, when one sentence prints the count and the
+    number in that place ("operates 858 warehouses, including 590 in the United States and
+    Puerto Rico, ..."): the count less the place's, each as printed."""
+    stem = re.escape(noun[:-1] if noun.endswith("s") else noun)
+    total = re.search(rf"(?<![\w$.,])(?P<n>\d[\d,]*)\s+(?:[a-z-]+\s+){{0,2}}?{stem}",
+                      unit.text, re.IGNORECASE)
+    spaced = r"\s+".join(re.escape(w) for w in place.split())
+    part = re.search(rf"(?<![\w$.,])(?P<m>\d[\d,]*)\s+(?:(?:are|were|is)\s+)?in\s+"
+                     rf"(?:the\s+)?{spaced}\b", unit.text, re.IGNORECASE)
+    if total is None or part is None or part.start() < total.end():
+        return None
+    whole, inside = (int(m.replace(",", "")) for m in (total["n"], part["m"]))
+    if not 0 < inside < whole:
+        return None
+    return DirectAnswer(kind="arithmetic", units=[unit], supports=unit.text, text=(
+        f"{whole:,} {noun}, {whole - inside:,} of them outside {'the ' if the else ''}{place} "
+        f"({total['n']} - {part['m']})."))
+
+
 def _difference_or_total(question: Question, unit: EvidenceUnit) -> DirectAnswer | None:
     two = _two_amounts(unit)
     if two is None:
@@ -165,6 +189,10 @@ def quoted_arithmetic(question: Question, selected: Sequence[EvidenceUnit],
     price per share is also read from the filing's sentences that state a repurchase
     (``scan``), those that name years naming the one asked: Item 703 and the equity note state
     the shares bought and the amount paid where retrieval may not have looked."""
+    if (outside := OUTSIDE_ASKED_RE.search(question.ranking_text)) and question.counts:
+        return next((found for unit in selected if not unit.is_row
+                     and (found := _remainder(question.counts, outside["place"], unit,
+                                              bool(outside["the"])))), None)
     per_share = bool(PER_SHARE_RE.search(question.text) and REPURCHASE_ASKED_RE.search(
         question.text) and not NOT_REPURCHASE_RE.search(question.text))
     if not (per_share or _DIFFERENCE_RE.search(question.text)

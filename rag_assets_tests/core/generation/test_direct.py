@@ -428,3 +428,18 @@ def test_a_segments_share_from_the_table_titled_with_its_name() -> None:
         "What share of Acme's 2022 consolidated net sales came from Beta?", segment[1:], segment,
         page_rows=lambda document, year, page: pages.get(page, []),
         printing=lambda document, year, name: sorted(pages)) is None
+
+
+def test_how_many_are_outside_a_place_is_the_count_less_the_places() -> None:
+    said = _sentence("Acme currently operates 858 warehouses, including 590 in the United "
+                     "States and Puerto Rico, 107 in Canada and 40 in Mexico.")
+    found = direct_answer_to("How many warehouses did Acme operate in 2023, and how many of them "
+                             "were outside the United States and Puerto Rico?", [said], [said])
+    assert found is not None
+    assert found.text == ("858 warehouses, 268 of them outside the United States and Puerto "
+                          "Rico (858 - 590).")
+    # a place the sentence does not count, or another thing counted: nothing computed
+    assert direct_answer_to("How many warehouses did Acme operate outside Japan in 2023?",
+                            [said], [said]) is None
+    assert direct_answer_to("How many employees did Acme have outside Canada in 2023?",
+                            [said], [said]) is None
