@@ -35,14 +35,6 @@ from rag_assets.core.text.years import years_in
 # what is said of a member but is not its name: "the Asia Pacific region", "its U.S. business"
 EDGE_WORDS_RE = re.compile(r"^(?:the|its|in|for|of)\s+|\s+(?:segment|region|market|business)$")
 MAX_PAGES_SCANNED = 8
-MAX_STATEMENT_PAGES = 40
-# what a total's words say beyond its measure: "consolidated net sales" is net sales
-MEASURE_EDGE_RE = re.compile(r"^(?:(?:the|its|company's|consolidated|total)\s+)+", re.IGNORECASE)
-# the words a segment's table title prints beside its name
-TITLE_WORDS = frozenset({"segment", "segments", "results", "of", "operations", "the", "business"})
-SCALE_RE = re.compile(r"\bin\s+(thousands|millions|billions)\b", re.IGNORECASE)
-# a consolidated statement's table: the whole of which a segment's figure is a part
-CONSOLIDATED_RE = re.compile(r"^\s*consolidated\b", re.IGNORECASE)
 # the pages of a filing that print a name at a line's start: (document, year, name) -> pages
 PagesPrinting = Callable[[str, int, str], list[int]]
 
@@ -97,80 +89,10 @@ def member_share(question: Question, selected: Sequence[EvidenceUnit],
     found = _share_in(question, member, total_words, [*read, *selected, *pool], tables, cues)
     if found is not None or printing is None or page_rows is None or not selected:
         return found
-    document, year = selected[0].document, selected[0].year
-    pages = printing(document, year, member)[:MAX_PAGES_SCANNED]
-    more = [u for page in pages for u in page_rows(document, year, page)]
+    pages = printing(selected[0].document, selected[0].year, member)[:MAX_PAGES_SCANNED]
+    more = [u for page in pages for u in page_rows(selected[0].document, selected[0].year, page)]
     tables = {(u.document, u.year, u.scope): False for u in more if u.is_row}
-    found = _share_in(question, member, total_words, more, tables, cues)
-    if found is not None:
-        return found
-    measure = MEASURE_EDGE_RE.sub("", total_words.strip())
-    titled, statement = _titled_and_consolidated(printing(document, year, measure), member,
-                                                 document, year, page_rows)
-    return _titled_share(question, member, measure, [*read, *selected, *pool, *more, *titled],
-                         statement, cues)
-
-
-def _titled_and_consolidated(pages: Sequence[int], member: str, document: str, year: int,
-                             page_rows: PageRows
-                             ) -> tuple[list[EvidenceUnit], list[EvidenceUnit]]:
-    """The rows of the tables titled with the member's name and of a consolidated statement,
-    read from the pages that print the measure at a line's start, in order, until both are
-    found (at most ``MAX_STATEMENT_PAGES``: the statements follow MD&A)."""
-    titled: list[EvidenceUnit] = []
-    statement: list[EvidenceUnit] = []
-    for page in pages[:MAX_STATEMENT_PAGES]:
-        rows = [u for u in page_rows(document, year, page) if u.is_row]
-        titled += [u for u in rows if _titled(u.scope, member)]
-        statement = statement or [u for u in rows if CONSOLIDATED_RE.match(u.scope)]
-        if titled and statement:
-            break
-    return titled, statement
-
-
-def _scale_of(scope: str) -> str | None:
-    """The scale a table's title or header says its figures are in ("in millions")."""
-    found = SCALE_RE.search(scope)
-    return found[1].lower() if found else None
-
-
-def _titled(scope: str, member: str) -> bool:
-    """The table's title is the member's name, a word such as "Segment" aside: MD&A's table of
-    one segment's results ("Walmart International Segment")."""
-    title = set(re.findall(r"[a-z&]+", scope.split(" | ")[0].lower()))
-    named = set(re.findall(r"[a-z&]+", member.lower()))
-    return bool(named) and named <= title and title - named <= TITLE_WORDS
-
-
-def _titled_share(question: Question, member: str, measure: str,
-                  units: Sequence[EvidenceUnit], statement: Sequence[EvidenceUnit],
-                  cues: DirectCues) -> DirectAnswer | None:
-    """The share when the member's figure is the measure's row of a table titled with the
-    member's name, and the whole is the same row of the consolidated statement, in the same
-    year: Item 7 prints each segment's results under its name, the income statement the
-    company's."""
-    rows = [r for u in units if u.is_row and _titled(u.scope, member)
-            and (r := read_row(u)) is not None and r.cells and _named(r.label, measure)]
-    totals = [r for u in statement if u.is_row and CONSOLIDATED_RE.match(u.scope)
-              and (r := read_row(u)) is not None and r.cells and _named(r.label, measure)]
-    if not rows or not totals:
-        return None
-    row, total_row = rows[0], totals[0]
-    # the row names the measure, so its columns are periods only: the year asked, else the latest
-    asked = question.years[-1:] or years_in(row.cells[0].heading)[:1]
-    cell = next((c for c in row.cells if asked and years_in(c.heading) == asked), None)
-    total_cell = next((c for c in total_row.cells if asked and years_in(c.heading) == asked),
-                      None)
-    years = asked
-    if cell is None or total_cell is None or not 0 < cell.value < total_cell.value or (
-            _scale_of(row.unit.scope) != _scale_of(total_row.unit.scope)):
-        return None  # a share of figures printed in two scales is not read here
-    share = f"{100 * cell.value / total_cell.value:.{question.decimals or 0}f}%"
-    return DirectAnswer(
-        kind="arithmetic", units=[row.unit, total_row.unit],
-        text=(f"{row.unit.scope.split(' | ')[0].strip()}: {share} of {measure} "
-              f"({money(cell, row.unit, cues)} of {money(total_cell, total_row.unit, cues)} "
-              f"in {years[-1]}; {cell.shown.lstrip('$')} / {total_cell.shown.lstrip('$')})."))
+    return _share_in(question, member, total_words, more, tables, cues)
 
 
 def _share_in(question: Question, member: str, total_words: str, units: Sequence[EvidenceUnit],

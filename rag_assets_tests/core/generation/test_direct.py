@@ -398,38 +398,6 @@ def test_an_average_price_is_read_from_the_filings_repurchase_sentence() -> None
                                 scan=lambda patterns: stated) is None, other
 
 
-def _table(scope: str, page: int, rows: dict[str, tuple[str, str]]) -> list[EvidenceUnit]:
-    return [EvidenceUnit(chunk_id=f"c{page}", document=DOC, year=2022, chunk_rank=0, page=page,
-                         located=True, is_row=True, quote=" ".join([label, *v]),
-                         text=f"{label}: 2021: {v[0]}; 2022: {v[1]}", scope=scope)
-            for label, v in rows.items()]
-
-
-def test_a_segments_share_from_the_table_titled_with_its_name() -> None:
-    """Item 7 prints a segment's results under its name ("Beta Segment", a "Net sales" row)
-    and the income statement the company's: the share is the one over the other, in the year
-    asked; in two scales, none."""
-    segment = _table("Beta Segment | (Amounts in millions) 2021 2022", 30,
-                     {"Net sales": ("$ 100", "$ 180"), "Operating income": ("$ 9", "$ 12")})
-    statement = _table("Consolidated Statements of Income | (Amounts in millions) 2021 2022", 50,
-                       {"Net sales": ("$ 1,100", "$ 1,480"), "Cost of sales": ("800", "990")})
-    pages = {30: segment, 50: statement}
-    found = direct_answer_to(
-        "What share of Acme's 2022 consolidated net sales came from Beta?", segment[1:], segment,
-        page_rows=lambda document, year, page: pages.get(page, []),
-        printing=lambda document, year, name: sorted(pages))
-    assert found is not None
-    assert found.text == ("Beta Segment: 12% of net sales ($180 million of $1,480 million in "
-                          "2022; 180 / 1,480).")
-    thousands = _table("Consolidated Statements of Income | (Amounts in thousands) 2021 2022",
-                       50, {"Net sales": ("$ 1,100,000", "$ 1,480,000")})
-    pages[50] = thousands
-    assert direct_answer_to(
-        "What share of Acme's 2022 consolidated net sales came from Beta?", segment[1:], segment,
-        page_rows=lambda document, year, page: pages.get(page, []),
-        printing=lambda document, year, name: sorted(pages)) is None
-
-
 def test_how_many_are_outside_a_place_is_the_count_less_the_places() -> None:
     said = _sentence("Acme currently operates 858 warehouses, including 590 in the United "
                      "States and Puerto Rico, 107 in Canada and 40 in Mexico.")
