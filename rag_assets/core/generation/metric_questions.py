@@ -459,8 +459,8 @@ def _name_of(phrase: str) -> str | None:
     metrics = [i for i in items if i[3]]
     chosen = max(metrics or items, key=lambda i: i[1] - i[0], default=None)
     # "net debt to EBITDA" names a ratio of its own: a term inside it is not its name
-    ratio = re.search(r"\S\s+(?:to|over|per)\s+\S", phrase)
-    if chosen and ratio and not chosen[0] <= ratio.start() < chosen[1]:
+    ratio = re.search(r"\S\s+(to|over|per)\s+\S", phrase)
+    if chosen and ratio and not chosen[0] <= ratio.start(1) < chosen[1]:
         return None
     return chosen[2] if chosen else None
 

@@ -25,7 +25,7 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import DECIMALS, INTEGER, MONEY_RE, SCALE_WORDS
 from rag_assets.core.text.periods import listed_months
-from rag_assets.core.text.years import names_other_years
+from rag_assets.core.text.years import names_other_years, years_in
 
 _NUMBER = rf"(?:{INTEGER})(?:{DECIMALS})?"  # the one figure grammar (core/text)
 SHARES_RE = re.compile(rf"(?<![$\d.,])(?P<n>{_NUMBER})(?:\s(?P<scale>thousand|million|billion))?"
@@ -45,6 +45,9 @@ NOT_REPURCHASE_RE = re.compile(r"\b(?:dividends?|distributions?|options?|exercis
 # "how many of them were outside the United States and Puerto Rico?": a count less a place's
 OUTSIDE_ASKED_RE = re.compile(r"\b(?:outside(?:\s+of)?|excluding|other\s+than|not\s+in)\s+"
                               r"(?P<the>the\s+)?(?P<place>[A-Z][\w.&'-]*(?:\s+(?:and\s+)?[A-Z][\w.&'-]*)*)")
+# a count of what was opened or closed is no count of what is operated
+CHANGED_COUNT_RE = re.compile(r"\b(?:open|opened|opening|close|closed|closing|new|added|acquired)"
+                              r"\b", re.IGNORECASE)
 # a sentence that states a repurchase: "the Company repurchased 1,849,324 ... shares"
 REPURCHASED_RE = re.compile(r"\b(?:repurchased|bought back|purchased)\b[^.]{0,80}?\bshares\b",
                             re.IGNORECASE)
@@ -148,23 +151,25 @@ def _scaled(value: float, *operands: Amount) -> str:
 
 def _remainder(noun: str, place: str, unit: EvidenceUnit, the: bool = False
                ) -> DirectAnswer | None:
-    """How many of a count are outside a place, when one sentence prints the count and the
-    number in that place ("operates 858 warehouses, including 590 in the United States and
-    Puerto Rico, ..."): the count less the place's, each as printed."""
+    """How many of a count are outside a place, when a sentence prints the count and, in the
+    list that follows it, the number in that place and no other ("operates 858 warehouses,
+    including 590 in the United States and Puerto Rico, 107 in Canada"): the count less the
+    place's, each as printed. A year is no count; a place the sentence prints with another
+    ("the United States and Puerto Rico" for "the United States") is not the one asked."""
     stem = re.escape(noun[:-1] if noun.endswith("s") else noun)
-    total = re.search(rf"(?<![\w$.,])(?P<n>\d[\d,]*)\s+(?:[a-z-]+\s+){{0,2}}?{stem}",
-                      unit.text, re.IGNORECASE)
     spaced = r"\s+".join(re.escape(w) for w in place.split())
-    part = re.search(rf"(?<![\w$.,])(?P<m>\d[\d,]*)\s+(?:(?:are|were|is)\s+)?in\s+"
-                     rf"(?:the\s+)?{spaced}\b", unit.text, re.IGNORECASE)
-    if total is None or part is None or part.start() < total.end():
+    listed = re.search(
+        rf"(?<![\w$.,])(?P<n>\d[\d,]*)\s+(?:[a-z-]+\s+){{0,2}}?{stem}s?,?\s+(?:including|of "
+        rf"which)\s+(?P<m>\d[\d,]*)\s+(?:(?:are|were|is)\s+)?in\s+(?:the\s+)?{spaced}"
+        rf"(?=[,;:)]|\.(?:\s|$)|\s+\(|\s+and\s+\d|$)", unit.text, re.IGNORECASE)
+    if listed is None or years_in(listed["n"]):
         return None
-    whole, inside = (int(m.replace(",", "")) for m in (total["n"], part["m"]))
+    whole, inside = (int(m.replace(",", "")) for m in (listed["n"], listed["m"]))
     if not 0 < inside < whole:
         return None
     return DirectAnswer(kind="arithmetic", units=[unit], supports=unit.text, text=(
         f"{whole:,} {noun}, {whole - inside:,} of them outside {'the ' if the else ''}{place} "
-        f"({total['n']} - {part['m']})."))
+        f"({listed['n']} - {listed['m']})."))
 
 
 def _difference_or_total(question: Question, unit: EvidenceUnit) -> DirectAnswer | None:
@@ -189,10 +194,13 @@ def quoted_arithmetic(question: Question, selected: Sequence[EvidenceUnit],
     price per share is also read from the filing's sentences that state a repurchase
     (``scan``), those that name years naming the one asked: Item 703 and the equity note state
     the shares bought and the amount paid where retrieval may not have looked."""
-    if (outside := OUTSIDE_ASKED_RE.search(question.ranking_text)) and question.counts:
-        return next((found for unit in selected if not unit.is_row
-                     and (found := _remainder(question.counts, outside["place"], unit,
-                                              bool(outside["the"])))), None)
+    outside = OUTSIDE_ASKED_RE.search(question.ranking_text)
+    if outside and question.counts and not CHANGED_COUNT_RE.search(question.ranking_text):
+        found = next((found for unit in selected if not unit.is_row
+                      and (found := _remainder(question.counts, outside["place"], unit,
+                                               bool(outside["the"])))), None)
+        if found is not None:
+            return found
     per_share = bool(PER_SHARE_RE.search(question.text) and REPURCHASE_ASKED_RE.search(
         question.text) and not NOT_REPURCHASE_RE.search(question.text))
     if not (per_share or _DIFFERENCE_RE.search(question.text)

@@ -411,3 +411,26 @@ def test_how_many_are_outside_a_place_is_the_count_less_the_places() -> None:
                             [said], [said]) is None
     assert direct_answer_to("How many employees did Acme have outside Canada in 2023?",
                             [said], [said]) is None
+    # the place asked is only part of the one printed; a part of another noun or a change; a
+    # year read as the count; a count of openings: none is the remainder asked
+    for sentence, asked in [
+            (said.text, "outside the United States"),
+            ("Acme operates 100 stores, including 60 in the United Kingdom and Ireland.",
+             "outside the United Kingdom"),
+            ("Acme operates 500 stores and 40 distribution centers, 12 in Canada.",
+             "outside Canada"),
+            ("Acme had 316,000 employees, an increase of 20,000 in the United States.",
+             "outside the United States"),
+            ("As of 2023 warehouses numbered 858, with 590 in the United States.",
+             "outside the United States")]:
+        unit = _sentence(sentence)
+        noun = "employees" if "employees" in sentence else "stores" if "stores" in sentence \
+            else "warehouses"
+        assert direct_answer_to(f"How many {noun} did Acme have {asked} in 2023?", [unit],
+                                [unit]) is None, sentence
+    assert direct_answer_to("How many warehouses did Acme open outside the United States and "
+                            "Puerto Rico in 2023?", [said], [said]) is None
+    us = _sentence("Acme operates 2,601 stores, including 1,700 in the U.S. and 200 in Canada.")
+    found = direct_answer_to("How many stores did Acme operate outside the U.S. in 2023?",
+                             [us], [us])
+    assert found is not None and found.text.startswith("2,601 stores, 901 of them outside the U.S.")

@@ -487,6 +487,13 @@ def test_a_definition_in_parentheses_with_over_and_its_sources_said() -> None:
                    "EBITDA)?")
     assert f is not None and f.target == "q_net_debt_to_ebitda"
     assert f.formulas[f.target] == "(total_debt - cash) / (ebitda)"
+    # the known term may come first: "free cash flow to sales" is not free cash flow redefined
+    g = parse_text("What is Acme's FY2019 free cash flow to sales (operating cash flow minus "
+                   "capital expenditures over revenue)?")
+    assert g is not None and g.target == "q_free_cash_flow_to_sales", g.target
+    h = parse_text("What is Acme's FY2019 debt to equity (total debt over shareholders' "
+                   "equity)?")
+    assert h is not None and h.target == "debt_to_equity"
 
 
 @pytest.mark.parametrize("text", [
