@@ -437,6 +437,11 @@ def _inline_name(before: str) -> str | None:
     return _asked_name(before) or named
 
 
+# the words a ratio's name may open with before its first term: "the ratio of net debt to ..."
+RATIO_OPENING_WORDS = frozenset({"the", "a", "its", "ratio", "of", "s", "is", "was", "what",
+                                 "calculate", "compute"})
+
+
 def _defined_before(text: str) -> str | None:
     """The name a parenthesized definition follows: from the last metric or line item the
     text names to its end ("... FY2019 operating cash flow ratio"), or None."""
@@ -446,10 +451,17 @@ def _defined_before(text: str) -> str | None:
         return _asked_name(text)
     name = " ".join(PERIOD_OPENING_RE.split(re.sub(r"[^a-z0-9&\s]+", " ",
                                                   norm[items[-1][0]:]))[0].split())
-    # "net debt to EBITDA (...)": the item named last is the ratio's second term, not its name
-    asked = _asked_name(text)
-    if name and asked and re.search(rf"\S\s+(?:to|over|per)\s+{re.escape(name)}$", asked):
-        return asked
+    # "net debt to EBITDA (...)", "the ratio of net debt to EBITDA (...)": the item named last
+    # is the ratio's second term, not its name
+    before = " ".join(re.sub(r"[^a-z0-9&\s]+", " ", norm).split())
+    ratio = re.search(rf"(?:^|\s)(?P<a>(?:[a-z&]+\s+){{1,3}}?)(?P<c>to|over|per)\s+"
+                      rf"{re.escape(name)}$", before) if name else None
+    if ratio:
+        first = ratio["a"].split()
+        while first and first[0] in RATIO_OPENING_WORDS:
+            first.pop(0)
+        if first:
+            return " ".join([*first, ratio["c"], name])
     return name or None
 
 

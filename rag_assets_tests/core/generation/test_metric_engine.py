@@ -487,6 +487,9 @@ def test_a_definition_in_parentheses_with_over_and_its_sources_said() -> None:
                    "EBITDA)?")
     assert f is not None and f.target == "q_net_debt_to_ebitda"
     assert f.formulas[f.target] == "(total_debt - cash) / (ebitda)"
+    ratio_of = parse_text("What is Acme's FY2019 ratio of net debt to EBITDA (total debt minus "
+                          "cash over EBITDA)?")
+    assert ratio_of is not None and ratio_of.target == "q_net_debt_to_ebitda"
     # the known term may come first: "free cash flow to sales" is not free cash flow redefined
     g = parse_text("What is Acme's FY2019 free cash flow to sales (operating cash flow minus "
                    "capital expenditures over revenue)?")
