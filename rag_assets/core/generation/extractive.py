@@ -35,7 +35,7 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import terms_in
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
-from rag_assets.core.text.figures import AMOUNT_STATED_RE, DECIMALS, INTEGER
+from rag_assets.core.text.figures import AMOUNT_STATED_RE, DECIMALS, INTEGER, count_of
 from rag_assets.core.text.years import YEARLIKE_RE
 
 _WORD_RE = re.compile(r"[a-z][a-z0-9'-]*|\d[\d,.]*")
@@ -342,21 +342,13 @@ def figure_first(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUni
     so the evidence's strength and any abstention, are not touched."""
     if plan.expects != "figure":
         return list(chosen)
-    counted = _count_printed(plan.counts) if plan.counts else None
+    counted = re.compile(count_of(plan.counts), re.IGNORECASE) if plan.counts else None
 
     def group(item: ScoredUnit) -> int:
         if counted is not None and counted.search(item.unit.text):
             return 0
         return 1 if AMOUNT_STATED_RE.search(item.unit.text) else 2
     return sorted(chosen, key=group)
-
-
-def _count_printed(noun: str) -> re.Pattern[str]:
-    """A number of ``noun`` as a sentence prints it: "858 warehouses", "2,601 retail stores",
-    "1 store" (the noun's root: "stores" -> "store")."""
-    stem = re.escape(noun[:-1] if noun.endswith("s") else noun)
-    return re.compile(rf"(?<![\w$.,])\d[\d,]*(?:\.\d+)?\s+(?:[a-z-]+\s+){{0,2}}?{stem}",
-                      re.IGNORECASE)
 
 
 def select(scored: Sequence[ScoredUnit], config: ExtractiveConfig,

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
-from rag_assets.core.text.figures import DECIMALS, INTEGER, MONEY_RE, SCALE_WORDS
+from rag_assets.core.text.figures import DECIMALS, INTEGER, MONEY_RE, SCALE_WORDS, count_of
 from rag_assets.core.text.periods import listed_months
 from rag_assets.core.text.years import names_other_years, years_in
 
@@ -156,11 +156,10 @@ def _remainder(noun: str, place: str, unit: EvidenceUnit, the: bool = False
     including 590 in the United States and Puerto Rico, 107 in Canada"): the count less the
     place's, each as printed. A year is no count; a place the sentence prints with another
     ("the United States and Puerto Rico" for "the United States") is not the one asked."""
-    stem = re.escape(noun[:-1] if noun.endswith("s") else noun)
     spaced = r"\s+".join(re.escape(w) for w in place.split())
     listed = re.search(
-        rf"(?<![\w$.,])(?P<n>\d[\d,]*)\s+(?:[a-z-]+\s+){{0,2}}?{stem}s?,?\s+(?:including|of "
-        rf"which)\s+(?P<m>\d[\d,]*)\s+(?:(?:are|were|is)\s+)?in\s+(?:the\s+)?{spaced}"
+        rf"{count_of(noun)},?\s+(?:including|of which)\s+(?P<m>\d[\d,]*)\s+"
+        rf"(?:(?:are|were|is)\s+)?in\s+(?:the\s+)?{spaced}"
         rf"(?=[,;:)]|\.(?:\s|$)|\s+\(|\s+and\s+\d|$)", unit.text, re.IGNORECASE)
     if listed is None or years_in(listed["n"]):
         return None
