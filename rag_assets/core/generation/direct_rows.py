@@ -164,7 +164,8 @@ def read_row(unit: EvidenceUnit) -> Row | None:
     first, _, rest = unit.text.partition(": ")
     # a row printed without a label ("$ 957,307 $ 3,497,254" under a rule): its text opens
     # with a column heading, not with what the quote opens with (a year label "2024" does)
-    if not " ".join(unit.quote.split()).startswith(" ".join(first.split())):
+    quote, label = " ".join(unit.quote.split()), " ".join(first.split())
+    if not (quote.startswith(label) or quote.startswith(f"{unit.caption}: {label}")):
         first, rest = "", unit.text
     if not rest:
         return None

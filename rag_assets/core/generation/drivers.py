@@ -25,7 +25,7 @@ from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import answer_patterns, answer_qualifiers, words
 from rag_assets.core.ingest.sections import sections_of
-from rag_assets.core.question.question import Question
+from rag_assets.core.question.question import ACCOUNTED_FOR_CHANGE, Question
 from rag_assets.core.question.vocabulary import load_vocabulary, normalize, terms_in
 from rag_assets.core.text.periods import months_asked
 from rag_assets.core.text.sentences import (
@@ -65,7 +65,7 @@ MEMBER_WORDS = frozenset({"segment", "segments", "geography", "geographies", "re
                           "division", "divisions", "business", "businesses", "market", "markets",
                           "product", "products", "largest", "biggest", "share", "most"})
 MEMBERS_DROVE_RE = re.compile(r"^\s*which\b[^?]{0,40}?\b(?:drove|drives|driving|contributed "
-                              r"(?:most )?to|accounted for)\b", re.IGNORECASE)
+                              rf"(?:most )?to|{ACCOUNTED_FOR_CHANGE})\b", re.IGNORECASE)
 MIN_CAUSE_WORDS = 3  # "primarily due to pricing" is a cause; "due to" alone is not
 MAX_SUBJECT_WORDS = 60  # what changed, before the connective: a clause, not a page
 MDNA_BONUS = 0.5

@@ -184,14 +184,15 @@ class _ChunkReader:
             self.header = cells
             self.captions = CaptionsInForce()
             return
+        printed = cells
+        caption, cells = self.captions.split(cells)
         label, values = cells[0], cells[1:]
-        caption = self.captions.row(cells)
         if not any(v for v in values):
             return  # a caption row: what the rows under it measure (their ``caption``)
         headings = self.header[1:] + [""] * max(0, len(values) - len(self.header) + 1)
         notes = [FootnoteNote(marker=m.group("marker").strip(), text=m.group("text").strip())
                  for m in FOOTNOTE_BLOCK_RE.finditer(stripped)]
-        quote = FOOTNOTE_BLOCK_RE.sub(" ", " ".join(c for c in cells if c))
+        quote = FOOTNOTE_BLOCK_RE.sub(" ", " ".join(c for c in printed if c))
         text = _row_text(FOOTNOTE_BLOCK_RE.sub(" ", label).strip(),
                          [(h, FOOTNOTE_BLOCK_RE.sub(" ", v).strip())
                           for h, v in zip(headings, values, strict=False)])

@@ -36,6 +36,8 @@ from rag_assets.core.text.periods import (
 )
 from rag_assets.core.text.years import FISCAL_YEAR_RE
 
+VERB_PHRASE_RE = re.compile(r"(?:grew|rose|fell|declined|dropped)\b", re.IGNORECASE)
+UNNAMED_MEASURE = "revenue"  # what a member's size or growth is, when the question names none
 MAX_PAGES_READ = 4  # pages a ranking reads whole, at most
 _SENTENCE_WINNER = (r"^(?P<name>(?:[A-Z][\w&'’./-]*)(?: (?:[A-Z][\w&'’./-]*|and|of|&))*?)"
                     r"(?: segment| business| division)? (?:was|were|is|are|remained|became) "
@@ -118,9 +120,12 @@ def _group_totals(rows: Sequence[Row]) -> list[Row]:
 
 def _measured(rows: list[Row], question: Question, cues: DirectCues) -> list[Row]:
     """The rows whose caption is the measure the question names ("Net sales" over the
-    segments, not "Operating profit" over the same segments again). Captions that name no
-    measure (regions) keep every row; measure captions of which none fits: no row."""
-    measures = [w for t in _terms_asked(question, cues) for w in t.heading]
+    segments, not "Operating profit" over the same segments again), or sales when it names
+    none ("Which segment grew the fastest?": every segment note prints each segment's revenue,
+    ASC 280-10-50-22). Captions that name no measure (regions) keep every row; measure captions
+    of which none fits: no row."""
+    asked = _terms_asked(question, cues) or [cues.terms[UNNAMED_MEASURE]]
+    measures = [w for t in asked for w in t.heading]
     every = [w for t in cues.terms.values() for w in t.heading]
     if not any(any(w in r.unit.caption.lower() for w in every) for r in rows):
         return rows
@@ -315,6 +320,8 @@ def _change_winner(question: Question, direction: str, rows: Sequence[Row], colu
     phrase = re.search(change.pattern, question.text, re.IGNORECASE)
     among = f" of the {categories[0].word}s" if categories else ""
     measure = _measure(question, column, cues).rsplit(" in ", 1)[0]
+    if measure == "figure" and row.unit.caption:  # what the rows are under: "Net sales"
+        measure = row.unit.caption[0].lower() + row.unit.caption[1:]
     moved = "rose" if pct > 0 else "fell"
     figures = (f"{money(now, row.unit, cues)} in {column} against {money(then, row.unit, cues)} "
                f"in {prior}")
@@ -326,9 +333,10 @@ def _change_winner(question: Question, direction: str, rows: Sequence[Row], colu
             text=(f"{row.label} {what}{among}: its {measure} {moved} {delta} ({abs(pct):.0f}%), "
                   f"{figures} ({now.shown.lstrip('$')} - {then.shown.lstrip('$')})."))
     computed = f"{now.shown.lstrip('$')} / {then.shown.lstrip('$')} - 1"
+    verb = "" if VERB_PHRASE_RE.match(what) else "had the "  # "grew the fastest"
     return DirectAnswer(
         kind="superlative", units=[row.unit], supports=f"{row.label}: {figures}",
-        text=(f"{row.label} had the {what}{among}: its {measure} {moved} {abs(pct):.0f}%, "
+        text=(f"{row.label} {verb}{what}{among}: its {measure} {moved} {abs(pct):.0f}%, "
               f"{figures} ({computed})."))
 
 

@@ -658,6 +658,10 @@ _BLOCK_TOTAL_RE = re.compile(r"^\s*total\b", re.I)
 TRAILING_MARKER_RE = re.compile(r"\s*(?:\(\w{1,2}\)|\[\w{1,3}\]|\*+)\s*$")
 
 
+# a caption printed before the first row's label, on its line: "Net sales: North America Retail"
+INLINE_CAPTION_RE = re.compile(r"^\s*(?P<caption>[A-Za-z][A-Za-z ,&'’-]{1,40}):\s+(?P<label>\S.*)$")
+
+
 def caption_label(cells: Sequence[str]) -> str | None:
     """A caption row's words ("Net sales:" over the segments' rows, "North America:" over its
     countries): a label ending in a colon with every other cell blank; else None."""
@@ -675,6 +679,17 @@ class CaptionsInForce:
 
     def __init__(self) -> None:
         self.current = ""
+
+    def split(self, cells: Sequence[str]) -> tuple[str, list[str]]:
+        """A row's caption (:meth:`row`) and its cells, a caption printed on the block's first
+        row ("Net sales: North America Retail $10,196.9", General Mills' segment note) taken
+        off that row's label and put in force for the rows under it."""
+        inline = INLINE_CAPTION_RE.match(cells[0]) if cells else None
+        if inline is None or not any(c.strip() for c in cells[1:]):
+            return self.row(cells), list(cells)
+        self.current = inline["caption"].strip()
+        label = [inline["label"].strip(), *cells[1:]]
+        return self.row(label), label
 
     def row(self, cells: Sequence[str]) -> str:
         caption = caption_label(cells)

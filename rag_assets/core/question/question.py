@@ -43,9 +43,13 @@ Period = tuple[str | None, str]  # (quarter "Q2" or None, year "2023")
 # (after a short opening clause: "As of Q2 2023, is Pfizer spinning off ...?")
 _YES_NO_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:does|do|did|has|have|had|is|are|was|were|"
                         r"will|can|could|should|would)\b")
+# "accounted for" asks a cause of a change ("What accounted for the decline?"), never a share
+# ("Which customers accounted for 10% or more of net sales?")
+ACCOUNTED_FOR_CHANGE = (r"accounted for (?:(?!\d)[\w'’-]+ ){0,4}?(?:increas|decreas|declin|grow|"
+                        r"rise|rose|drop|fall|fell|chang|improv|deteriorat|swing|shift)\w*")
 _CAUSE_RE = re.compile(r"\b(?:why|drove|drive[sn]?|driving|drivers?|due to|reasons?|"
                        r"caused?|explains?|explanation|contributed to|contributors?|led to|"
-                       r"accounted for|responsible for|behind|factors? (?:that|which|driving|"
+                       rf"{ACCOUNTED_FOR_CHANGE}|responsible for|behind|factors? (?:that|which|driving|"
                        r"contributing|explaining|for|in))\b")
 # "did it rise or fall?", "increase or decrease": which way a change went is asked, not yes/no
 EITHER_WAY_RE = re.compile(r"\b(?:increas|ris[ei]|gr[eo]w|go(?:ne)? up|improv|up)\w* or "
