@@ -50,6 +50,7 @@ from rag_assets.core.generation.disclosures import stated_deals
 from rag_assets.core.generation.drivers import Adjacent, asks_members_drove, drivers
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import roots
+from rag_assets.core.generation.major_customers import major_customers
 from rag_assets.core.generation.member_shares import PagesPrinting, member_share
 from rag_assets.core.generation.quoted_amounts import quoted_arithmetic
 from rag_assets.core.generation.superlatives import superlative
@@ -176,6 +177,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
     return ((None if asks_members_drove(question)
              else drivers(question, selected, pool, preceding, scan, following))
             or quoted_arithmetic(question, selected, scan)
+            or major_customers(question, selected, pool, before, scan)
             or member_share(question, selected, pool, page_rows, cues, printing)
             or superlative(question, selected, pool, page_rows, cues)
             or _comparison(question, selected, cues)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
@@ -66,6 +67,7 @@ MEMBER_WORDS = frozenset({"segment", "segments", "geography", "geographies", "re
                           "product", "products", "largest", "biggest", "share", "most"})
 MEMBERS_DROVE_RE = re.compile(r"^\s*which\b[^?]{0,40}?\b(?:drove|drives|driving|contributed "
                               rf"(?:most )?to|{ACCOUNTED_FOR_CHANGE})\b", re.IGNORECASE)
+PARENTHESES_RE = re.compile(r"\([^()]*\)")
 MIN_CAUSE_WORDS = 3  # "primarily due to pricing" is a cause; "due to" alone is not
 MAX_SUBJECT_WORDS = 60  # what changed, before the connective: a clause, not a page
 MDNA_BONUS = 0.5
@@ -99,6 +101,15 @@ TRAILING_VERB_RE = re.compile(r"\s+(?:was|were|is|are|has been|have been|had bee
 # a sentence whose change is the previous sentence's: "The increase was primarily due to ..."
 ANAPHOR_RE = re.compile(r"^\s*(?:the|this|these|such)\s+(?:increases?|decreases?|declines?|"
                         r"changes?|improvements?|growth|reductions?|rise)\b", re.IGNORECASE)
+# causes said before their verb: "The negative impact of the yen ... drove the decrease, but
+# were partially offset by cost reductions" (the change is the sentence before's)
+ACTIVE_CAUSE_RE = re.compile(
+    r"\s+(?:primarily |largely |mainly )?(?:drove|caused|led to|resulted in|contributed to)\s+"
+    r"(?P<change>(?:the|this|these)\s+(?:increases?|decreases?|declines?|changes?|"
+    r"improvements?|growth|reductions?|rise)\b)", re.IGNORECASE)
+OFFSET_TAIL_RE = re.compile(r"^[\s,;]*(?:but|and|which)?\s*(?:(?:were|was|is|are)\s+)?"
+                            r"(?P<offset>(?:partially |partly |somewhat )?offset by\b.*)$",
+                            re.IGNORECASE)
 # an item a measure's level includes ("..., which includes a non-recurring charge of $298
 # million"): it explains the measure without a word of change before it
 LEVEL_CAUSE_RE = re.compile(r"^\s*which\s+(?=includ)", re.IGNORECASE)
@@ -135,13 +146,22 @@ def measure_roots(question: Question) -> set[str]:
             if w.isalpha() and len(w) >= 4} - asking - company
 
 
-def measure_readings(question: Question) -> list[set[str]]:
+class Reading(NamedTuple):
+    """A reading of the measure asked: its roots (half of them named, or two, is enough) and
+    those of the line item it is read as, which are named whole or not at all ("net operating
+    loss carryforwards" names no "net operating revenues")."""
+
+    roots: frozenset[str]
+    whole: frozenset[str] = frozenset()
+
+
+def measure_readings(question: Question) -> list[Reading]:
     """The measure's roots, then the same with a metric it names read as the line item a
     filing prints for it: MD&A explains "gross profit" or "operating income" where a question
     asks about the gross margin or the operating margin (``finance_terms.json``'s line items
     that share a word with the metric's phrase)."""
     roots = measure_roots(question)
-    readings = [roots]
+    readings = [Reading(frozenset(roots))]
     norm = normalize(question.ranking_text)
     vocabulary = load_vocabulary()
     for term in terms_in(question.ranking_text):
@@ -149,8 +169,10 @@ def measure_readings(question: Question) -> list[set[str]]:
                   if w.isalpha() and len(w) >= 4}
         for item in vocabulary.line_items_of(term.name):
             # a line item keeps its short words: "net income" is not any income
-            item_roots = {root(w) for w in words(item) if w.isalpha() and len(w) >= 3}
-            reading = (roots - phrase) | item_roots
+            # its alternate in parentheses is no part of it: "operating income (loss)"
+            item_roots = {root(w) for w in words(PARENTHESES_RE.sub(" ", item))
+                          if w.isalpha() and len(w) >= 3}
+            reading = Reading(frozenset((roots - phrase) | item_roots), frozenset(item_roots))
             if item_roots & phrase and item_roots != phrase and reading not in readings:
                 readings.append(reading)
     return readings
@@ -185,22 +207,31 @@ def _splits(unit: EvidenceUnit) -> list[tuple[str, str]]:
         # a table's rows after the connective are no cause a reader would name
         if len(causes.split()) >= MIN_CAUSE_WORDS and not reads_as_table(causes):
             out.append((unit.text[:at], causes))
+    active = ACTIVE_CAUSE_RE.search(unit.text)
+    if active is not None:
+        causes = unit.text[:active.start()].strip()
+        tail = OFFSET_TAIL_RE.match(unit.text[active.end():])
+        if tail is not None:
+            causes = f"{causes}, {tail['offset'].strip().rstrip('.')}"
+        if len(causes.split()) >= MIN_CAUSE_WORDS and not reads_as_table(causes):
+            out.append((active["change"], causes))
     return out
 
 
-def _share_named(readings: Sequence[set[str]], subject: str) -> float:
+def _share_named(readings: Sequence[Reading], subject: str) -> float:
     """The best share of a reading of the measure the sentence names before its connective;
-    0 below half its roots (or below two of them)."""
+    0 below half its roots (or below two of them), or without its line item's every root."""
     named = {root(w) for w in words(subject) if w.isalpha()}
     best = 0.0
-    for roots in readings:
+    for roots, whole in readings:
         found = len(roots & named)
-        if roots and found / len(roots) >= MIN_MEASURE_SHARE and found >= min(len(roots), 2):
+        if (roots and found / len(roots) >= MIN_MEASURE_SHARE and found >= min(len(roots), 2)
+                and whole <= named):
             best = max(best, found / len(roots))
     return best
 
 
-def _score(readings: Sequence[set[str]], unit: EvidenceUnit, subject: str,
+def _score(readings: Sequence[Reading], unit: EvidenceUnit, subject: str,
            question_words: set[str], owners: frozenset[str] | set[str], level: bool = False
            ) -> float:
     """Share of the measure's roots the sentence names before its connective, plus a bonus
@@ -270,7 +301,7 @@ def _previous(units: Sequence[EvidenceUnit]) -> dict[int, EvidenceUnit]:
     return out
 
 
-def _candidate(question: Question, roots: Sequence[set[str]], asked: set[str],
+def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
                unit: EvidenceUnit, before: EvidenceUnit | None,
                owners: frozenset[str] | set[str] = frozenset()
                ) -> tuple[float, list[EvidenceUnit], str, str] | None:
@@ -280,7 +311,7 @@ def _candidate(question: Question, roots: Sequence[set[str]], asked: set[str],
     best = None
     for subject, causes in ([] if unit.is_row else _splits(unit)):
         subject = CLAUSE_START_RE.split(subject)[-1]  # "... reflecting: - Net interest income"
-        if len(subject.split()) > MAX_SUBJECT_WORDS:
+        if len(subject.split()) > MAX_SUBJECT_WORDS or reads_as_table(subject):
             continue  # a table's cells run into the sentence: no subject a reader would name
         if any(p.search(subject.lower()) for p in answer_patterns("cause")):
             continue  # a connective inside the causes ("..., primarily due to ...") splits them
@@ -365,12 +396,14 @@ def _best_explained(question: Question, selected: Sequence[EvidenceUnit],
     asked = {w.lower() for w in re.findall(r"[\w&'-]+", question.text)}
     previous = _previous(pool)
     position = {(u.chunk_id, u.quote): i for i, u in enumerate(pool)}
-    scanned = list(scan(answer_patterns("cause"))) if scan is not None else []
+    scanned = (list(scan([*answer_patterns("cause"), ACTIVE_CAUSE_RE])) if scan is not None
+               else [])
     best, best_key = None, None
     for unit in [*selected, *pool, *scanned]:
         at = position.get((unit.chunk_id, unit.quote), len(pool))
         before = previous.get(id(pool[at])) if at < len(pool) else None
-        if before is None and preceding is not None and ANAPHOR_RE.match(unit.text):
+        if before is None and preceding is not None and (
+                ANAPHOR_RE.match(unit.text) or ACTIVE_CAUSE_RE.search(unit.text)):
             before = preceding(unit)
         found = _candidate(question, roots, asked, unit, before, owners)
         # the best score; on a tie the higher chunk, then the earlier sentence: MD&A gives
@@ -402,7 +435,7 @@ def _asked_change(question: Question, subject: str, unit: EvidenceUnit,
     asked itself, when the explained one is its line item ("Operating profit decreased 1
     percent, primarily driven by ..." then "Operating profit margin of 17.1 percent decreased
     120 basis points"); None when the subject names the measure asked already."""
-    asked = [measure_roots(question)]
+    asked = [Reading(frozenset(measure_roots(question)))]
     if following is None or _share_named(asked, subject) == 1.0:
         return None
     after = following(unit)

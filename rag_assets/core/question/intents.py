@@ -51,6 +51,9 @@ class IntentEntry(BaseModel):
                               "states no; it wins over an affirming pattern in one sentence")
     stated_near: str | None = Field(default=None, description="a pattern the sentence, or the "
                                     "text the page prints just before it, must hold")
+    none_other: list[str] = Field(default_factory=list, description="patterns of a sentence "
+                                  "that says no other than those stated qualifies ('no other "
+                                  "customer accounted for 10% or more')")
     polarity_source: str | None = Field(default=None, description="why the patterns say yes "
                                         "or no")
     states: list[Statement] = Field(default_factory=list, description="for a names question, "

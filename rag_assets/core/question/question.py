@@ -49,8 +49,8 @@ ACCOUNTED_FOR_CHANGE = (r"accounted for (?:(?!\d)[\w'’-]+ ){0,4}?(?:increas|de
                         r"rise|rose|drop|fall|fell|chang|improv|deteriorat|swing|shift)\w*")
 _CAUSE_RE = re.compile(r"\b(?:why|drove|drive[sn]?|driving|drivers?|due to|reasons?|"
                        r"caused?|explains?|explanation|contributed to|contributors?|led to|"
-                       rf"{ACCOUNTED_FOR_CHANGE}|responsible for|behind|factors? (?:that|which|driving|"
-                       r"contributing|explaining|for|in))\b")
+                       rf"{ACCOUNTED_FOR_CHANGE}|responsible for|behind|"
+                       r"factors? (?:that|which|driving|contributing|explaining|for|in))\b")
 # "did it rise or fall?", "increase or decrease": which way a change went is asked, not yes/no
 EITHER_WAY_RE = re.compile(r"\b(?:increas|ris[ei]|gr[eo]w|go(?:ne)? up|improv|up)\w* or "
                            r"(?:decreas|fall|fell|declin|shr[iu]nk|go(?:ne)? down|worse|"

@@ -13,9 +13,10 @@ import pytest
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.direct import direct_answer
 from rag_assets.core.generation.direct_rows import DirectAnswer, load_cues, parse_cell
-from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.evidence import EvidenceUnit, units_of
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.question.question import read_question
+from rag_assets.core.retrieval.retriever import Hit
 
 
 def direct_answer_to(text: str, *args: Any, **kwargs: Any) -> DirectAnswer | None:
@@ -434,3 +435,43 @@ def test_how_many_are_outside_a_place_is_the_count_less_the_places() -> None:
     found = direct_answer_to("How many stores did Acme operate outside the U.S. in 2023?",
                              [us], [us])
     assert found is not None and found.text.startswith("2,601 stores, 901 of them outside the U.S.")
+
+
+GM_SEGMENT_TABLE = """Our operating segment results were as follows:
+| In Millions | 2017 | 2016 |
+| --- | --- | --- |
+| Net sales: North America Retail | $10,196.9 | $10,936.6 |
+| Convenience Stores & Foodservice | 1,870.0 | 1,923.8 |
+| Europe & Australia | 1,824.5 | 1,998.0 |
+| Asia & Latin America | 1,728.4 | 1,704.7 |
+| Total | $15,619.8 | $16,563.1 |
+| Operating profit: North America Retail | $ 2,303.6 | $ 2,351.2 |
+| Convenience Stores & Foodservice | 401.2 | 378.9 |
+| Europe & Australia | 164.2 | 200.3 |
+| Asia & Latin America | 83.6 | 69.1 |
+| Total segment operating profit | 2,952.6 | 2,999.5 |
+| Operating profit | $ 2,566.4 | $ 2,707.4 |"""
+
+
+def test_a_caption_printed_on_its_first_rows_line_heads_the_rows_under_it() -> None:
+    """General Mills' 10-K for fiscal 2017 (bulk) prints "Net sales:" and "Operating
+    profit:" on the line of each block's first segment: the segment is the row's label and
+    the caption heads the block, so no "Operating profit" row is ranked among segments, and
+    growth unqualified is net sales' growth (every segment note prints net sales)."""
+    hit = Hit(chunk_id="gm-2017-p106", document="general-mills-10k", year=2017, page_start=106,
+              page_end=106, text=GM_SEGMENT_TABLE, rank=0, score=1.0, stage="page")
+    units = [u for u in units_of(hit, lambda *_: 106) if u.is_row]
+    rows = {(u.caption, u.text.split(":")[0]) for u in units}
+    assert ("Net sales", "North America Retail") in rows
+    assert ("Operating profit", "North America Retail") in rows
+    assert units[0].quote.startswith("Net sales: North America Retail $10,196.9")
+    most = direct_answer_to("Which segment contributed the most to General Mills' net sales in "
+                            "fiscal 2017?", units[:1], units)
+    assert most is not None and most.text.startswith(
+        "North America Retail had the most net sales in 2017: $10,196.9 million, 65% of the "
+        "$15,619.8 million total")
+    fastest = direct_answer_to("Which segment of General Mills grew the fastest in fiscal "
+                               "2017?", units[:1], units)
+    assert fastest is not None and fastest.text.startswith(
+        "Asia & Latin America grew the fastest of the segments: its net sales rose 1%, 1,728.4 "
+        "million in 2017 against 1,704.7 million in 2016")

@@ -247,3 +247,39 @@ def test_net_income_is_not_any_income() -> None:
                "of $3.6 billion.", scope=MDNA)
     found = drivers(question, [pretax, net])
     assert found is not None and found.text.startswith("Primarily due to a provisional tax")
+
+
+def test_causes_said_before_their_verb_explain_the_sentence_before() -> None:
+    """Corning's 10-K for 2015 (bulk): the year's change, then "The negative impact of the
+    yen ... drove the decrease, but were partially offset by ..."; the year before's
+    "due primarily to" sentence follows it and names only 2013 and 2014."""
+    question = read_question("What drove the change in Corning's gross margin in FY2015?")
+    change = unit("In the year ended December 31, 2015, gross margin dollars and gross margin as "
+                  "a percentage of net sales both declined when compared to the same period "
+                  "last year, declining $399 million and 2%, respectively.", scope=MDNA)
+    causes = unit("The negative impact of the depreciation of the Japanese yen versus the U.S. "
+                  "dollar in the amount of $368 million and price declines in the Display "
+                  "Technologies segment drove the decrease, but were partially offset by cost "
+                  "reductions.", scope=MDNA)
+    before = unit("For 2014, gross margin dollars increased by $728 million when compared to "
+                  "2013, driven largely by the consolidation of Corning Precision Materials.",
+                  scope=MDNA)
+    found = drivers(question, [change, causes, before])
+    assert found is not None and found.units == [change, causes]
+    assert found.text.startswith("The negative impact of the depreciation of the Japanese yen")
+    assert "partially offset by cost reductions; In the year ended December 31, 2015" in (
+        found.text)
+
+
+def test_a_line_item_is_named_whole_or_not_at_all() -> None:
+    """"net operating loss carryforwards" names neither "operating income (loss)" nor "net
+    operating revenues": a tax note's sentence explains no operating margin (Corning 2015)."""
+    question = read_question("What drove the change in Corning's operating margin in FY2015?")
+    tax = unit("Corning has valuation allowances on deferred tax assets such as state tax net "
+               "operating loss carryforwards, because we cannot conclude that we will earn "
+               "income of the character required to use them.")
+    assert drivers(question, [tax]) is None
+    mdna = unit("Operating income decreased $300 million in 2015, primarily due to the weaker "
+                "yen and lower display glass prices.", scope=MDNA)
+    found = drivers(question, [tax, mdna])
+    assert found is not None and found.units == [mdna]

@@ -1,0 +1,87 @@
+"""Which customers are major: each one's share of sales as the filing states it, then the sentence
+that says no other customer reaches the threshold.
+
+ASC 280-10-50-42 has a filer disclose each customer of 10 % or more of its revenue, and filings
+state it in one sentence ("During fiscal 2020, Walmart Inc. and its affiliates (Walmart)
+accounted for 21 percent of our consolidated net sales ...") that they often close with another
+("No customer other than Walmart accounted for 10 percent or more of our consolidated net
+sales"). A question that asks for names of the customers intent is answered with those
+sentences of the period asked, joined, each cited: the customer, its share and the threshold
+the analyst judges concentration by. The patterns are ``intent_lexicon.json``'s (``affirms``
+and ``none_other`` of ``customers``, with their source); a share of a segment's sales ("three
+customers of the Display Technologies segment ...") is no share of the company's and is not
+matched, nor is several customers' share together ("ten largest customers"). The sentences are
+looked for in the evidence selected, the part's other evidence, then every page of the filing;
+none stating a share, nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
+from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.yes_no import Before, of_the_period, polarity
+from rag_assets.core.question.intents import load_intents
+from rag_assets.core.question.question import Question
+
+INTENT = "customers"
+# several customers' share together ("Corning's ten largest customers accounted for 45%"):
+# concentration, but no customer's own share
+AGGREGATE_RE = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|twenty|top)"
+                          r"\s+(?:largest\s+|biggest\s+|major\s+)?customers\b", re.IGNORECASE)
+MAX_CUSTOMER_SENTENCES = 3
+
+
+def _key(sentence: str, pattern: re.Pattern[str]) -> str:
+    """What a share sentence is about: its words before the share, without the period that
+    opens it ("During fiscal 2020, Walmart Inc. ..." and "In fiscal 2020, Walmart ..." differ
+    there, so the share itself is the key: the same customer's share is stated once)."""
+    return " ".join(sentence[_share_at(sentence, pattern):].lower().split()[:8])
+
+
+def _share_at(sentence: str, pattern: re.Pattern[str]) -> int:
+    match = pattern.search(sentence)
+    return match.start() if match else len(sentence)
+
+
+def major_customers(question: Question, selected: Sequence[EvidenceUnit],
+                    pool: Sequence[EvidenceUnit] = (), before: Before | None = None,
+                    scan: Scan | None = None) -> DirectAnswer | None:
+    """The sentences that state each major customer's share of sales, then the one that
+    says no other reaches the threshold; None for another question or when none is found."""
+    if question.expects != "names" or INTENT not in question.intents:
+        return None
+    entry = load_intents().intents[INTENT]
+    affirms = [re.compile(p, re.IGNORECASE) for p in entry.affirms]
+    others = [re.compile(p, re.IGNORECASE) for p in entry.none_other]
+
+    def candidates() -> Iterable[EvidenceUnit]:
+        yield from selected
+        yield from pool
+        if scan is not None:
+            yield from scan([*affirms, *others])
+
+    shares: dict[str, EvidenceUnit] = {}
+    closing: EvidenceUnit | None = None
+    for unit in candidates():
+        text = " ".join(unit.text.split())
+        if unit.is_row or not of_the_period(question, text):
+            continue
+        if closing is None and any(p.search(text) for p in others):
+            closing = unit
+            continue
+        pattern = next((p for p in affirms if p.search(text)), None)
+        if pattern is None or polarity(entry, text, before(unit) if before else "") is not True:
+            continue
+        if AGGREGATE_RE.search(text[:_share_at(text, pattern)]):
+            continue
+        if len(shares) < MAX_CUSTOMER_SENTENCES:
+            shares.setdefault(_key(text, pattern), unit)
+    if not shares:
+        return None
+    units = [*shares.values(), *([closing] if closing is not None else [])]
+    said = "; ".join(" ".join(u.text.split()).rstrip(" .") for u in units)
+    return DirectAnswer(kind="customers", units=units, text=f"{said}.",
+                        supports="" if len(units) > 1 else units[0].text)

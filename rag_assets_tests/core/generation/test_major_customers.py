@@ -1,0 +1,51 @@
+"""Which customers are major, from the sentences a 10-K states them in (ASC 280-10-50-42): the
+sentences are real filings' (bulk), the units built here."""
+
+from __future__ import annotations
+
+from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.major_customers import major_customers
+from rag_assets.core.question.question import read_question
+
+
+def unit(text: str, page: int = 4) -> EvidenceUnit:
+    return EvidenceUnit(chunk_id=f"c{page}", document="general-mills-10k", year=2017,
+                        chunk_rank=0, page=page, located=True, quote=text, text=text)
+
+
+SHARE = ("During fiscal 2017, Wal-Mart Stores, Inc. and its affiliates (Wal-Mart) accounted for "
+         "20 percent of our consolidated net sales and 29 percent of net sales of our North "
+         "America Retail segment.")
+NONE_OTHER = "No other customer accounted for 10 percent or more of our consolidated net sales."
+
+
+def test_the_customer_its_share_and_that_no_other_reaches_the_threshold() -> None:
+    question = read_question("Which customers accounted for 10% or more of General Mills' net "
+                             "sales in fiscal 2017?")
+    assert question.expects == "names" and question.intents == ["customers"]
+    again = SHARE.replace("During fiscal 2017, Wal-Mart Stores, Inc. and its affiliates "
+                          "(Wal-Mart)", "In fiscal 2017, Wal-Mart")
+    found = major_customers(question, [unit(SHARE), unit(again, 9)],
+                            before=lambda _: "Customers Our primary customers are grocery stores",
+                            scan=lambda patterns: iter([unit(NONE_OTHER, 9)]))
+    assert found is not None and found.kind == "customers"
+    assert found.text == f"{SHARE[:-1]}; {NONE_OTHER}"  # the same share stated once
+
+
+def test_no_share_of_a_segment_of_several_customers_or_of_another_year() -> None:
+    question = read_question("Who are Corning's major customers in 2015?")
+    segment = unit("For 2015, three customers of the Display Technologies segment accounted for "
+                   "62% of total segment net sales when combined.")
+    ten = unit("In 2015, Corning's ten largest customers accounted for 45% of our sales.")
+    old = unit("In 2014, Samsung accounted for 12% of our consolidated net sales.")
+    assert major_customers(question, [segment, ten, old], before=lambda _: "customers") is None
+    sams = unit("Sam's Club accounted for approximately 12% of our fiscal 2018 net sales.")
+    assert major_customers(read_question("Which customers are Walmart's largest in fiscal "
+                                         "2018?"), [sams], before=lambda _: "customers") is None
+
+
+def test_other_questions_are_not_answered_here() -> None:
+    yes_no = read_question("Does General Mills depend on a few major customers?")
+    assert major_customers(yes_no, [unit(SHARE)]) is None
+    cause = read_question("What accounted for the decline in General Mills' net sales in 2017?")
+    assert cause.expects == "cause" and major_customers(cause, [unit(SHARE)]) is None
