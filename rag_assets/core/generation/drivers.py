@@ -99,7 +99,11 @@ CLAUSE_START_RE = re.compile(r"[:;•]\s*[-–—]?\s*|\s[-–—]\s")
 TRAILING_VERB_RE = re.compile(r"\s+(?:was|were|is|are|has been|have been|had been)$",
                               re.IGNORECASE)
 # a sentence whose change is the previous sentence's: "The increase was primarily due to ..."
-ANAPHOR_RE = re.compile(r"^\s*(?:the|this|these|such)\s+(?:increases?|decreases?|declines?|"
+ANAPHOR_RE = re.compile(r"^\s*(?:the|this|these|such)\s+"
+                        # its size may come first: "The 2.6 percentage point decrease", "The
+                        # $140 million increase"
+                        r"(?:\$?\d[\d.,]*\s*(?:%|percent(?:age[- ]points?)?|basis[- ]points?|"
+                        r"bps|points?|million|billion)?[\s-]+)?(?:increases?|decreases?|declines?|"
                         r"changes?|improvements?|growth|reductions?|rise)\b", re.IGNORECASE)
 # causes said before their verb: "The negative impact of the yen ... drove the decrease, but
 # were partially offset by cost reductions" (the change is the sentence before's)
@@ -322,8 +326,10 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
         causes = LEVEL_CAUSE_RE.sub("", causes, count=1) if level else causes
         score = _score(roots, unit, subject, asked, owners, level)
         if not score and ANAPHOR_RE.match(subject) and before is not None and not before.is_row:
-            subject, cited = before.text, [before, unit]  # "The increase was due to ..."
-            score = _score(roots, unit, subject, asked, owners)
+            # "The increase was due to ...": the change is the sentence before's, or the
+            # anaphor's own ("The 2.6 percentage point decrease" of a rate "compared to")
+            anaphor, subject, cited = subject.lower(), before.text, [before, unit]
+            score = _score(roots, unit, f"{subject} {anaphor}", asked, owners)
         if score:
             score += _years_weight(question, subject)
         if score and (best is None or score > best[0]):

@@ -27,10 +27,12 @@ from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import Question
 
 INTENT = "customers"
-# several customers' share together ("Corning's ten largest customers accounted for 45%"):
+# several customers' (or franchises') share together ("Corning's ten largest customers
+# accounted for 45%", "our top three franchises ... collectively accounted for 67%"):
 # concentration, but no customer's own share
-AGGREGATE_RE = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|twenty|top)"
-                          r"\s+(?:largest\s+|biggest\s+|major\s+)?customers\b", re.IGNORECASE)
+AGGREGATE_RE = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|twenty)"
+                          r"\s+(?:largest\s+|biggest\s+|major\s+)?[a-z]+s\b|"
+                          r"\b(?:collectively|combined|together)\b", re.IGNORECASE)
 MAX_CUSTOMER_SENTENCES = 3
 
 

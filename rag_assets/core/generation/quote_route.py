@@ -18,6 +18,7 @@ import numpy as np
 
 from rag_assets.core.chunks.chunking import join_context
 from rag_assets.core.generation.answer_config import AnswerConfig
+from rag_assets.core.generation.business_description import business_description
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.claims import (
     claim_of,
@@ -222,8 +223,9 @@ class QuoteRoute:
         """What the filing of the best unit prints where its form puts the answer: the
         cover page's table of registered securities (:mod:`registered`), the outlook block of
         a release (:mod:`outlook`, for a question that asks for the outlook), a dividend's
-        declaration (:mod:`declared_dividends`),
-        the body of the 8-K Item asked (:mod:`current_items`); None otherwise."""
+        declaration (:mod:`declared_dividends`), the body of the 8-K Item asked
+        (:mod:`current_items`), the sentence that opens Item 1's description of the business
+        (:mod:`business_description`); None otherwise."""
         if not selected:
             return None
         document, year = selected[0].document, selected[0].year
@@ -232,7 +234,9 @@ class QuoteRoute:
         return (registered_securities(question, document, year, pages)
                 or declared_dividend(question, document, year, pages)
                 or outlook_block(question, document, year, pages)
-                or current_item(question, document, year, pages))
+                or current_item(question, document, year, pages)
+                or business_description(question, document, year, pages,
+                                        self.pages.page_items(document, year)))
 
     def text_before(self, unit: EvidenceUnit, chars: int = 400) -> str:
         """The ``chars`` characters a page prints just before ``unit``'s quote."""

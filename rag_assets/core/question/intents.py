@@ -54,6 +54,10 @@ class IntentEntry(BaseModel):
     none_other: list[str] = Field(default_factory=list, description="patterns of a sentence "
                                   "that says no other than those stated qualifies ('no other "
                                   "customer accounted for 10% or more')")
+    describes: list[str] = Field(default_factory=list, description="patterns (case-"
+                                 "insensitive) of the sentence that says what the company is "
+                                 "or does, where the section opens")
+    describes_source: str | None = None
     polarity_source: str | None = Field(default=None, description="why the patterns say yes "
                                         "or no")
     states: list[Statement] = Field(default_factory=list, description="for a names question, "

@@ -38,7 +38,10 @@ def test_no_share_of_a_segment_of_several_customers_or_of_another_year() -> None
                    "62% of total segment net sales when combined.")
     ten = unit("In 2015, Corning's ten largest customers accounted for 45% of our sales.")
     old = unit("In 2014, Samsung accounted for 12% of our consolidated net sales.")
-    assert major_customers(question, [segment, ten, old], before=lambda _: "customers") is None
+    brands = unit("In 2015, our top three brands—Gorilla Glass, Valor and EAGLE XG—collectively "
+                  "accounted for 52% of our consolidated net sales.")
+    assert major_customers(question, [segment, ten, old, brands],
+                           before=lambda _: "customers") is None
     sams = unit("Sam's Club accounted for approximately 12% of our fiscal 2018 net sales.")
     assert major_customers(read_question("Which customers are Walmart's largest in fiscal "
                                          "2018?"), [sams], before=lambda _: "customers") is None

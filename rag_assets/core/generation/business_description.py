@@ -1,0 +1,79 @@
+"""What industry a company is in: the sentence that opens the description of its business.
+
+Regulation S-K Item 101 has a 10-K's Item 1 describe the business done, and filers open it
+with one sentence that says what the company is ("We are a leading global manufacturer and
+marketer of branded consumer foods sold through retail stores", "Corning Incorporated is one
+of the world's leading innovators in materials science", "We are principally engaged in the
+operation of membership warehouses"). A question of the ``industry`` intent that asks for a
+text or a name ("What industry does X operate in?"; not "Is X cyclical?") is answered with the
+first such sentence of the pages the filing prints under Item 1 (``PageTexts.page_items``),
+whose patterns are ``intent_lexicon.json``'s ``describes``, with their source; the incorporation
+and history sentences before it do not match. A filing without Item 1 (a 10-Q, a release), or
+whose Item 1 opens otherwise, gets nothing here: its quotes stand.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from rag_assets.core.generation.direct_rows import DirectAnswer
+from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.ingest.sections import load_sections
+from rag_assets.core.question.intents import load_intents
+from rag_assets.core.question.question import Question
+from rag_assets.core.text.sentences import page_prose, split_sentences
+
+INTENT = "industry"
+SECTION = "business"
+PAGES_READ = 3  # Item 1 opens with it: its first pages, not a later page's segment summary
+ITEM_RE = re.compile(r"^\s*item\s+(\w+)", re.IGNORECASE)
+ITEM_1_HEADING_RE = re.compile(r"\bitem\s+1\s*\.?\s*[-–—:]?\s*business\b", re.IGNORECASE)
+NEXT_ITEM_RE = re.compile(r"\bitem\s+1a\b", re.IGNORECASE)
+HEADING_PREFIX_RE = re.compile(
+    r"^(?:.{0,40}?\bitem\s+1\s*\.?\s*[-–—:]?\s*)?(?:business\.?\s+)?"
+    r"(?:(?:about us|company overview|overview|general|the company)\s+)?", re.IGNORECASE)
+
+
+def _business_pages(items: Mapping[int, str | None], pages: Sequence[tuple[int, str]]
+                    ) -> list[int]:
+    """The first pages the filing prints under its Item 1 (the Item the business section
+    maps to in ``sections.json``); when ingest found no Item on them, the pages from the
+    first that prints Item 1's heading with no Item 1A just after it (a table of contents
+    lists them together)."""
+    table = load_sections().items_10k
+    found = [page for page, item in sorted(items.items())
+             if item and (m := ITEM_RE.match(item)) and table.get(m.group(1).upper()) == SECTION]
+    if not found:
+        opening = next((page for page, text in pages
+                        if (m := ITEM_1_HEADING_RE.search(" ".join(text.split())))
+                        and not NEXT_ITEM_RE.search(" ".join(text.split())[m.end():][:300])),
+                       None)
+        found = [page for page, _ in pages if opening is not None and page >= opening]
+    return found[:PAGES_READ]
+
+
+def _without_heading(sentence: str) -> str:
+    """A sentence without the headings run into its start ("Item 1. Business ABOUT US
+    Netflix, Inc. ...", "ITEM 1. BUSINESS General Walmart Inc. ...")."""
+    return HEADING_PREFIX_RE.sub("", sentence, count=1)
+
+
+def business_description(question: Question, document: str, year: int,
+                         pages: Sequence[tuple[int, str]], items: Mapping[int, str | None]
+                         ) -> DirectAnswer | None:
+    """The sentence of Item 1 that says what the company is or does, or None."""
+    if INTENT not in question.intents or question.expects not in ("text", "names"):
+        return None
+    entry = load_intents().intents[INTENT]
+    patterns = [re.compile(p, re.IGNORECASE) for p in entry.describes]
+    texts = dict(pages)
+    for page in _business_pages(items, pages):
+        for sentence in split_sentences(page_prose(texts.get(page, ""))):
+            said = _without_heading(" ".join(sentence.split()))
+            if any(p.search(said) for p in patterns):
+                unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
+                                    year=year, chunk_rank=0, page=page, located=True,
+                                    quote=said, text=said, scope="Item 1.")
+                return DirectAnswer(kind="business", units=[unit], text=said)
+    return None

@@ -1,0 +1,47 @@
+"""What industry a company is in, from the sentence that opens its 10-K's Item 1 (Regulation S-K
+Item 101): the pages are real filings' (bulk) as text extraction prints them."""
+
+from __future__ import annotations
+
+from rag_assets.core.generation.business_description import business_description
+from rag_assets.core.question.question import read_question
+
+NETFLIX = [
+    (1, "Table of Contents PART I Item 1. Business 1 Item 1A. Risk Factors 3 Item 2. Properties"),
+    (2, "except as may otherwise be required by law.\nItem 1.\nBusiness\nABOUT US\nNetflix, Inc. "
+        "(“Netflix”, “the Company”, “we”, or “us”) is the world’s leading Internet television "
+        "network with over 75 million streaming members in over 190 countries.\nWe are a "
+        "pioneer in the Internet delivery of TV shows and movies."),
+]
+CORNING = [
+    (0, "Table of Contents Item 1. Business 3 Item 1A. Risk Factors 12"),
+    (1, "Item 1. Business\nGeneral\nCorning traces its origins to a glass business established "
+        "in 1851. The present corporation was incorporated in the State of New York in December "
+        "1936. Corning Incorporated is one of the world’s leading innovators in materials "
+        "science."),
+]
+
+
+def test_the_sentence_that_says_what_the_company_is_where_item_1_opens() -> None:
+    question = read_question("What industry does Netflix operate in?")
+    found = business_description(question, "netflix-10k", 2015, NETFLIX,
+                                 {1: None, 2: "Item 1. Business"})
+    assert found is not None and found.kind == "business" and found.units[0].page == 2
+    assert found.text.startswith("Netflix, Inc. (“Netflix”, “the Company”, “we”, or “us”) is the "
+                                 "world’s leading Internet television network")
+
+
+def test_item_1_found_by_its_heading_when_no_page_has_an_item() -> None:
+    """Corning's 10-K for 2015: ingest read no Item on its first pages; the table of contents
+    lists Item 1A right after Item 1, the page that opens Item 1 does not."""
+    question = read_question("Which industry is Corning in?")
+    found = business_description(question, "corning-10k", 2015, CORNING, {0: None, 1: None})
+    assert found is not None and found.text == ("Corning Incorporated is one of the world’s "
+                                                "leading innovators in materials science.")
+
+
+def test_a_yes_no_or_another_intent_is_not_answered_here() -> None:
+    items = {1: None, 2: "Item 1. Business"}
+    for text in ("Is Netflix's business cyclical?", "What drove Netflix's revenue growth?"):
+        assert business_description(read_question(text), "netflix-10k", 2015, NETFLIX,
+                                    items) is None
