@@ -4,7 +4,7 @@ Regulation S-K Item 101 has a 10-K's Item 1 describe the business done, and file
 with one sentence that says what the company is ("We are a leading global manufacturer and
 marketer of branded consumer foods sold through retail stores", "Corning Incorporated is one
 of the world's leading innovators in materials science", "We are principally engaged in the
-operation of membership warehouses"). A question of the ``industry`` intent that asks for a
+operation of membership warehouses"). A question of the ``industry`` intent alone that asks for a
 text or a name ("What industry does X operate in?"; not "Is X cyclical?") is answered with the
 first such sentence of the pages the filing prints under Item 1 (``PageTexts.page_items``),
 whose patterns are ``intent_lexicon.json``'s ``describes``, with their source; the incorporation
@@ -63,8 +63,8 @@ def business_description(question: Question, document: str, year: int,
                          pages: Sequence[tuple[int, str]], items: Mapping[int, str | None]
                          ) -> DirectAnswer | None:
     """The sentence of Item 1 that says what the company is or does, or None."""
-    if INTENT not in question.intents or question.expects not in ("text", "names"):
-        return None
+    if question.intents != [INTENT] or question.expects not in ("text", "names"):
+        return None  # "What businesses did X acquire?" asks a deal, not the industry
     entry = load_intents().intents[INTENT]
     patterns = [re.compile(p, re.IGNORECASE) for p in entry.describes]
     texts = dict(pages)

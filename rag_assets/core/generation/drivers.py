@@ -329,7 +329,10 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
             # "The increase was due to ...": the change is the sentence before's, or the
             # anaphor's own ("The 2.6 percentage point decrease" of a rate "compared to")
             anaphor, subject, cited = subject.lower(), before.text, [before, unit]
-            score = _score(roots, unit, f"{subject} {anaphor}", asked, owners)
+            asked_way, said_way = _direction(question.text), _direction(anaphor)
+            if asked_way and said_way and asked_way != said_way:
+                anaphor = ""  # "The decrease" explains no increase asked
+            score = _score(roots, unit, f"{subject} {anaphor}".strip(), asked, owners)
         if score:
             score += _years_weight(question, subject)
         if score and (best is None or score > best[0]):

@@ -42,6 +42,7 @@ def test_item_1_found_by_its_heading_when_no_page_has_an_item() -> None:
 
 def test_a_yes_no_or_another_intent_is_not_answered_here() -> None:
     items = {1: None, 2: "Item 1. Business"}
-    for text in ("Is Netflix's business cyclical?", "What drove Netflix's revenue growth?"):
+    for text in ("Is Netflix's business cyclical?", "What drove Netflix's revenue growth?",
+                 "What businesses did Netflix acquire in 2015?"):
         assert business_description(read_question(text), "netflix-10k", 2015, NETFLIX,
                                     items) is None

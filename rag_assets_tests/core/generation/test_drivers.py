@@ -299,3 +299,15 @@ def test_a_change_named_with_its_size_refers_to_the_sentence_before() -> None:
     assert found.text == ("Primarily due to non-deductible expenses related to the Green Giant "
                           "divestiture in fiscal 2016; Our consolidated effective tax rate for "
                           "fiscal 2017 was 28.8 percent compared to 31.4 percent in fiscal 2016.")
+
+
+def test_a_decrease_named_after_a_rate_explains_no_increase_asked() -> None:
+    """American Water's 10-Q for Q2 2023 (tune): a tax rate's sentence, then "The decrease
+    ..." is no cause of the revenue increase asked about."""
+    question = read_question("What drove the increase in operating revenues of American Water "
+                             "Works' Regulated Businesses in Q2 2023?")
+    rate = unit("The Regulated Businesses’ effective income tax rate was 20.8% and 17.7% for the "
+                "three months ended June 30, 2023 and 2022, respectively.", scope=MDNA)
+    why = unit("The decrease was primarily due to the decrease in the amortization of EADIT "
+               "pursuant to regulatory orders.", scope=MDNA)
+    assert drivers(question, [rate, why]) is None
