@@ -330,8 +330,11 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
             # anaphor's own ("The 2.6 percentage point decrease" of a rate "compared to")
             anaphor, subject, cited = subject.lower(), before.text, [before, unit]
             asked_way, said_way = _direction(question.text), _direction(anaphor)
-            if asked_way and said_way and asked_way != said_way:
-                anaphor = ""  # "The decrease" explains no increase asked
+            if (asked_way and said_way and asked_way != said_way) or (
+                    _share_named(roots, subject) < 1.0):
+                # "The decrease" explains no increase asked; and the change the anaphor
+                # states is of the measure only when the sentence before names it whole
+                anaphor = ""
             score = _score(roots, unit, f"{subject} {anaphor}".strip(), asked, owners)
         if score:
             score += _years_weight(question, subject)

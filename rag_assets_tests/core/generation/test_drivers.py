@@ -288,8 +288,7 @@ def test_a_line_item_is_named_whole_or_not_at_all() -> None:
 def test_a_change_named_with_its_size_refers_to_the_sentence_before() -> None:
     """General Mills' 10-K for fiscal 2017 (bulk): a rate "compared to" the year before, then
     "The 2.6 percentage point decrease was primarily due to ..."."""
-    question = read_question("What drove the change in General Mills' effective tax rate in "
-                             "fiscal 2017?")
+    question = read_question("What drove the change in the effective tax rate in fiscal 2017?")
     rate = unit("Our consolidated effective tax rate for fiscal 2017 was 28.8 percent compared "
                 "to 31.4 percent in fiscal 2016.", scope=MDNA)
     why = unit("The 2.6 percentage point decrease was primarily due to non-deductible expenses "
