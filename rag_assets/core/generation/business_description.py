@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.ingest.sections import load_sections
+from rag_assets.core.ingest.sections import sections_of
 from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.sentences import page_prose, split_sentences
@@ -27,7 +27,6 @@ from rag_assets.core.text.sentences import page_prose, split_sentences
 INTENT = "industry"
 SECTION = "business"
 PAGES_READ = 3  # Item 1 opens with it: its first pages, not a later page's segment summary
-ITEM_RE = re.compile(r"^\s*item\s+(\w+)", re.IGNORECASE)
 ITEM_1_HEADING_RE = re.compile(r"\bitem\s+1\s*\.?\s*[-–—:]?\s*business\b", re.IGNORECASE)
 NEXT_ITEM_RE = re.compile(r"\bitem\s+1a\b", re.IGNORECASE)
 HEADING_PREFIX_RE = re.compile(
@@ -38,12 +37,11 @@ HEADING_PREFIX_RE = re.compile(
 def _business_pages(items: Mapping[int, str | None], pages: Sequence[tuple[int, str]]
                     ) -> list[int]:
     """The first pages the filing prints under its Item 1 (the Item the business section
-    maps to in ``sections.json``); when ingest found no Item on them, the pages from the
-    first that prints Item 1's heading with no Item 1A just after it (a table of contents
-    lists them together)."""
-    table = load_sections().items_10k
+    maps to in ``sections.json``, read by :func:`sections_of`); when ingest found no Item on
+    them, the pages from the first that prints Item 1's heading with no Item 1A just after it
+    (a table of contents lists them together)."""
     found = [page for page, item in sorted(items.items())
-             if item and (m := ITEM_RE.match(item)) and table.get(m.group(1).upper()) == SECTION]
+             if item and SECTION in sections_of(item)]
     if not found:
         opening = next((page for page, text in pages
                         if (m := ITEM_1_HEADING_RE.search(" ".join(text.split())))
