@@ -89,3 +89,37 @@ def prose_yes_no(question: Question, selected: Sequence[EvidenceUnit],
                 return DirectAnswer(kind="yes_no", units=[unit], supports=unit.text,
                                     text=f"{'Yes' if said else 'No'}. {unit.text}")
     return None
+
+
+# what a denial says when it says the amount is none ("have not declared or paid any", "no
+# shares were repurchased"), not that it stopped ("suspended share repurchases")
+NONE_AT_ALL_RE = re.compile(r"\b(?:no|not|never)\b", re.IGNORECASE)
+
+
+def stated_none(question: Question, selected: Sequence[EvidenceUnit],
+                pool: Sequence[EvidenceUnit] = (), before: Before | None = None,
+                scan: Scan | None = None) -> DirectAnswer | None:
+    """"None." and the sentence that says so, for a figure asked of one disclosure whose
+    denial means the amount is none (``nothing_paid``: "How much did Netflix pay in dividends
+    per share?" and "We have not declared or paid any cash dividends"); the statements had no
+    line for it, or the facts route would have answered. None otherwise."""
+    entries = _entries(question)
+    if question.expects != "figure" or len(entries) != 1 or not entries[0].nothing_paid:
+        return None
+    entry = entries[0]
+    denies = _compiled(entry.denies)
+
+    def candidates() -> Iterable[EvidenceUnit]:
+        yield from selected
+        yield from pool
+        if scan is not None:
+            yield from scan(denies)
+
+    for unit in candidates():
+        if unit.is_row or not of_the_period(question, unit.text):
+            continue
+        said = polarity(entry, unit.text, before(unit) if before else "")
+        if said is False and NONE_AT_ALL_RE.search(unit.text):
+            return DirectAnswer(kind="none", units=[unit], supports=unit.text,
+                                text=f"None. {unit.text}")
+    return None

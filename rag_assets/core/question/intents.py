@@ -58,6 +58,9 @@ class IntentEntry(BaseModel):
                                  "insensitive) of the sentence that says what the company is "
                                  "or does, where the section opens")
     describes_source: str | None = None
+    nothing_paid: bool = Field(default=False, description="a denying sentence that says no, "
+                               "not or never answers a figure asked: the amount is none (no "
+                               "dividend paid, no share bought back); see polarity_source")
     polarity_source: str | None = Field(default=None, description="why the patterns say yes "
                                         "or no")
     states: list[Statement] = Field(default_factory=list, description="for a names question, "

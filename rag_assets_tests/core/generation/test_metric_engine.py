@@ -176,6 +176,9 @@ def test_definitions_as_questions_write_them(body: str, year: int, formula: str 
     ("How much did Acme's revenue decline in FY2020?", "revenue", [2019, 2020], "trend",
      {"direction": "down"}),
     ("How much revenue did Acme report in FY2020?", "revenue", [2020], "value", {}),
+    # the cash returned to shareholders is dividends and buybacks, not the cash on hand
+    ("How much cash did Acme return to shareholders in fiscal 2018?", "shareholder_payout",
+     [2018], "value", {}),
 ])
 def test_financebench_phrasings(question: str, target: str, years: list[int], aggregate: str,
                                 extra: dict) -> None:

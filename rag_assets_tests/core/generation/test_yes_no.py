@@ -4,7 +4,7 @@ store: units built here; the same rule on real filings is ``test_answer_forms_re
 from __future__ import annotations
 
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.yes_no import prose_yes_no
+from rag_assets.core.generation.yes_no import prose_yes_no, stated_none
 from rag_assets.core.question.question import read_question
 
 
@@ -32,3 +32,35 @@ def test_the_year_asked_is_answered_by_its_own_sentence() -> None:
     question = read_question("Did the Firm buy back shares in 2022?")
     found = prose_yes_no(question, [NINE_MONTHS])
     assert found is None  # nine months is not the year either
+
+
+NEVER_PAID = unit("Dividends We have not declared or paid any cash dividends, and we have no "
+                  "present intention of paying any cash dividends in the foreseeable future.")
+DECLARED = unit("On June 21, 2022, our Board of Directors declared a quarterly dividend of $0.28 "
+                "per share of common stock.")
+
+
+def test_a_dividend_declared_says_nothing_of_a_buyback() -> None:
+    """Corning's 10-Q for Q2 2023 (tune's company): a dividend declaration is no yes to a
+    repurchase question; dividends and buybacks are two intents, each with its patterns."""
+    buyback = read_question("Did the Firm repurchase shares in the second quarter of 2022?")
+    assert buyback.intents == ["buybacks"] and prose_yes_no(buyback, [DECLARED]) is None
+    dividend = read_question("Did the Firm pay a dividend in the second quarter of 2022?")
+    found = prose_yes_no(dividend, [DECLARED])
+    assert found is not None and found.text.startswith("Yes. On June 21, 2022")
+
+
+def test_a_figure_of_what_was_never_paid_is_none() -> None:
+    """Netflix's 10-K for 2015 (bulk): "How much ... in dividends per share?" answered "None."
+    with the sentence that says so; never from a suspension, a shorter period, or for a
+    question of two disclosures at once (dividends and buybacks)."""
+    dividends = read_question("How much did the Firm pay in dividends per share in 2022?")
+    found = stated_none(dividends, [DECLARED, NEVER_PAID])
+    assert found is not None and found.kind == "none"
+    assert found.text == f"None. {NEVER_PAID.text}"
+    buybacks = read_question("How much did the Firm spend on share repurchases in 2022?")
+    assert stated_none(buybacks, [SUSPENDED, NINE_MONTHS]) is None
+    quarter = unit("No shares were repurchased during the fourth quarter of 2022.")
+    assert stated_none(buybacks, [quarter]) is None  # a quarter says nothing of the year
+    both = read_question("How much cash did the Firm return to shareholders in 2022?")
+    assert stated_none(both, [NEVER_PAID]) is None
