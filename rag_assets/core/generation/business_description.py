@@ -19,14 +19,19 @@ from collections.abc import Mapping, Sequence
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.ingest.context import company_name
 from rag_assets.core.ingest.sections import sections_of
 from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import Question
+from rag_assets.core.text.filing_kinds import form_of
 from rag_assets.core.text.sentences import page_prose, split_sentences
 
 INTENT = "industry"
 SECTION = "business"
 PAGES_READ = 3  # Item 1 opens with it: its first pages, not a later page's segment summary
+ANNUAL_FORM = "10-K"
+COVER_PAGES = 3
+COMPANY_SUBJECTS = ("we ", "the company ", "our company ")
 ITEM_1_HEADING_RE = re.compile(r"\bitem\s+1\s*\.?\s*[-–—:]?\s*business\b", re.IGNORECASE)
 NEXT_ITEM_RE = re.compile(r"\bitem\s+1a\b", re.IGNORECASE)
 HEADING_PREFIX_RE = re.compile(
@@ -34,21 +39,31 @@ HEADING_PREFIX_RE = re.compile(
     r"(?:(?:about us|company overview|overview|general|the company)\s+)?", re.IGNORECASE)
 
 
-def _business_pages(items: Mapping[int, str | None], pages: Sequence[tuple[int, str]]
-                    ) -> list[int]:
+def _business_pages(document: str, items: Mapping[int, str | None],
+                    pages: Sequence[tuple[int, str]]) -> list[int]:
     """The first pages the filing prints under its Item 1 (the Item the business section
     maps to in ``sections.json``, read by :func:`sections_of`); when ingest found no Item on
-    them, the pages from the first that prints Item 1's heading with no Item 1A just after it
-    (a table of contents lists them together)."""
+    them and the filing is a 10-K, the pages from the first that prints Item 1's heading with
+    no Item 1A just after it (a table of contents lists them together; a 10-Q refers to the
+    10-K's Item 1 and has none)."""
     found = [page for page, item in sorted(items.items())
              if item and SECTION in sections_of(item)]
-    if not found:
+    if not found and form_of(document, " ".join(text for _, text in pages[:COVER_PAGES])
+                             ) == ANNUAL_FORM:
         opening = next((page for page, text in pages
                         if (m := ITEM_1_HEADING_RE.search(" ".join(text.split())))
                         and not NEXT_ITEM_RE.search(" ".join(text.split())[m.end():][:300])),
                        None)
         found = [page for page, _ in pages if opening is not None and page >= opening]
     return found[:PAGES_READ]
+
+
+def _of_the_company(subject: str, company: Sequence[str]) -> bool:
+    """Whether what a sentence says "is a ..." of is the company: "We", "The Company" or its
+    name ("Corning Incorporated", "Netflix, Inc."), not "A platform" or "Our fiscal year"."""
+    lowered = subject.lower().replace("-", " ")
+    return lowered.startswith(COMPANY_SUBJECTS) or any(
+        re.match(rf"(?:the\s+)?{re.escape(word)}\b", lowered) for word in company)
 
 
 def _without_heading(sentence: str) -> str:
@@ -66,10 +81,12 @@ def business_description(question: Question, document: str, year: int,
     entry = load_intents().intents[INTENT]
     patterns = [re.compile(p, re.IGNORECASE) for p in entry.describes]
     texts = dict(pages)
-    for page in _business_pages(items, pages):
+    company = company_name(document, None).lower().replace("-", " ").split()[:1]
+    for page in _business_pages(document, items, pages):
         for sentence in split_sentences(page_prose(texts.get(page, ""))):
             said = _without_heading(" ".join(sentence.split()))
-            if any(p.search(said) for p in patterns):
+            if any((m := p.search(said)) and _of_the_company(said[:m.end()], company)
+                   for p in patterns):
                 unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
                                     year=year, chunk_rank=0, page=page, located=True,
                                     quote=said, text=said, scope="Item 1.")

@@ -32,6 +32,7 @@ from rag_assets.core.text.periods import months_asked
 from rag_assets.core.text.sentences import (
     ends_at,
     page_prose,
+    prose_after_table,
     reads_as_table,
     split_sentences,
 )
@@ -75,10 +76,12 @@ YEAR_WEIGHT = 0.25
 MIN_MEASURE_SHARE = 0.5  # half the measure's words named before the connective, at least
 OTHER_SUBJECT_PENALTY = 0.25
 OWNER_BONUS = 0.25  # the segment the question names, in the sentence or its heading
-# the change a sentence explains: "increased", "fell 120 basis points", "up 44%", "higher"
+# the change a sentence explains: "increased", "fell 120 basis points", "up 44%", "higher",
+# "compared to" the period before
 CHANGE_RE = re.compile(r"\b(?:increas|decreas|declin|grow|grew|rose|rise|fell|fall|drop|"
-                       r"improv|expan|contract|reduc|higher|lower|up|down|chang|gain|loss)",
-                       re.IGNORECASE)
+                       r"improv|expan|contract|reduc|higher|lower|up|down|chang|gain|loss|"
+                       # "was $2,807 million compared to $2,841 million": two periods' amounts
+                       r"compared (?:to|with))", re.IGNORECASE)
 NAME_RE = re.compile(r"\b[A-Z][a-z][\w&'-]*")
 NAME_RUN_RE = re.compile(r"\b[A-Z][a-z][\w&'-]*(?:\s+(?:&\s+)?[A-Z][a-z][\w&'-]*)*")
 # capitalized words that name no other subject: months, a heading's first words, statements
@@ -114,6 +117,9 @@ ACTIVE_CAUSE_RE = re.compile(
 OFFSET_TAIL_RE = re.compile(r"^[\s,;]*(?:but|and|which)?\s*(?:(?:were|was|is|are)\s+)?"
                             r"(?P<offset>(?:partially |partly |somewhat )?offset by\b.*)$",
                             re.IGNORECASE)
+# what an anaphor goes on with when it names its own measure: "The $550 million change in
+# current assets and liabilities"
+OWN_MEASURE_RE = re.compile(r"\s+(?:in|of)\s+\w", re.IGNORECASE)
 # an item a measure's level includes ("..., which includes a non-recurring charge of $298
 # million"): it explains the measure without a word of change before it
 LEVEL_CAUSE_RE = re.compile(r"^\s*which\s+(?=includ)", re.IGNORECASE)
@@ -243,8 +249,8 @@ def _score(readings: Sequence[Reading], unit: EvidenceUnit, subject: str,
     that names the measure's owner (a segment) prefers the sentences of that owner (named in
     the sentence or its section's heading), and the others lose as another subject's."""
     share = _share_named(readings, subject)
-    if not share:
-        return 0.0
+    if not share or _another_measure(question_words, subject, "others"):
+        return 0.0  # "net debt to operating cash flow ratio" is no operating cash flow
     if not CHANGE_RE.search(subject):
         if not level:
             return 0.0  # Item 303 explains a change: "because it is useful to investors" is none
@@ -266,14 +272,15 @@ def _direction(text: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-def _another_measure(question_words: set[str], subject: str) -> bool:
+def _another_measure(question_words: set[str], subject: str, key: str = "qualifiers") -> bool:
     """Whether the change is of another measure than the one asked: "Adjusted operating
     profit" or "Segment operating profit" for a question on operating profit
-    (``answer_types.json``'s qualifiers: non-GAAP and segment measures are others), unless
-    the question says the qualifier too."""
+    (``answer_types.json``'s qualifiers: non-GAAP and segment measures are others; with
+    ``key="others"``, a ratio the measure is a term of), unless the question says it too."""
     lowered = subject.lower()
     asked = " ".join(sorted(question_words))
-    return any(p.search(lowered) and not p.search(asked) for p in answer_qualifiers("cause"))
+    return any(p.search(lowered) and not p.search(asked)
+               for p in answer_qualifiers("cause", key))
 
 
 def _names_another_subject(question_words: set[str], subject: str) -> bool:
@@ -325,7 +332,7 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
             continue
         causes = LEVEL_CAUSE_RE.sub("", causes, count=1) if level else causes
         score = _score(roots, unit, subject, asked, owners, level)
-        if not score and ANAPHOR_RE.match(subject) and before is not None and not before.is_row:
+        if not score and _refers_back(subject) and before is not None and not before.is_row:
             # "The increase was due to ...": the change is the sentence before's, or the
             # anaphor's own ("The 2.6 percentage point decrease" of a rate "compared to")
             anaphor, subject, cited = subject.lower(), before.text, [before, unit]
@@ -354,18 +361,29 @@ def _level_agrees(question: Question, causes: str) -> bool:
     return True
 
 
+def _refers_back(subject: str) -> bool:
+    """Whether the change a sentence explains is the sentence before's: "The increase was",
+    "The 2.6 percentage point decrease was"; not "The $550 million change in current assets
+    and liabilities was", which names its own measure."""
+    match = ANAPHOR_RE.match(subject)
+    return match is not None and OWN_MEASURE_RE.match(subject[match.end():]) is None
+
+
 def _years_weight(question: Question, subject: str) -> float:
     """A change that names a year the question asks is preferred, one that names only other
     years is not (2019's increase, not 2018's, when the 10-K prints both); a fiscal year that
     is not the calendar year of its dates (Walmart's fiscal 2024 quarter ended April 30, 2023)
     is still found, after the others. A change over a period of another length than the one
     asked ("in the fourth quarter" for a fiscal year, "for the six months" for a quarter) is
-    another period's: it loses as much."""
+    another period's: it loses as much, as does one whose latest year is past those asked
+    (the year after's change "compared to" the year asked)."""
     other_length = -YEAR_WEIGHT if months_asked(subject) not in (12, question.months) else 0.0
     printed = set(years_in(subject))
     if not printed or not question.years:
         return other_length
-    return other_length + (YEAR_WEIGHT if printed & set(question.years) else -YEAR_WEIGHT)
+    # "fiscal 2017 ... compared to ... fiscal 2016" is 2017's change, not 2016's
+    own = printed & set(question.years) and max(printed) <= max(question.years)
+    return other_length + (YEAR_WEIGHT if own else -YEAR_WEIGHT)
 
 
 def drivers(question: Question, selected: Sequence[EvidenceUnit],
@@ -482,5 +500,6 @@ def _adjacent_on_page(page_text: str | None, unit: EvidenceUnit, after: bool
         sentences = sentences[1:]  # a quote cut mid-sentence: the rest of its sentence is not next
     if not sentences:
         return None
-    sentence = sentences[0] if after else sentences[-1]
+    # the sentence before, without a table that ran into its start
+    sentence = sentences[0] if after else prose_after_table(sentences[-1])
     return unit.model_copy(update={"quote": sentence, "text": sentence, "footnotes": []})

@@ -195,10 +195,11 @@ def answer_patterns(kind: str) -> tuple[re.Pattern[str], ...]:
 
 
 @cache
-def answer_qualifiers(kind: str) -> tuple[re.Pattern[str], ...]:
+def answer_qualifiers(kind: str, key: str = "qualifiers") -> tuple[re.Pattern[str], ...]:
     """The words that make a sentence's measure another one than the question's
-    (``answer_types.json``'s ``qualifiers`` of ``kind``: "adjusted", "segment" ...)."""
-    return tuple(re.compile(p) for p in _answer_types()[kind].get("qualifiers", []))
+    (``answer_types.json``'s ``qualifiers`` of ``kind``: "adjusted", "segment" ...; its
+    ``others``: a measure that is never the one asked unless named, "ratio")."""
+    return tuple(re.compile(p) for p in _answer_types()[kind].get(key, []))
 
 
 @cache

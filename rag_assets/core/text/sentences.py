@@ -124,6 +124,7 @@ def page_prose(page_text: str) -> str:
 
 
 TABLE_FIGURE_SHARE = 0.35  # a third of its words figures: a statement's row, not a sentence
+TABLE_MIN_FIGURES = 6  # a table's cells run together print six figures at least
 
 
 def reads_as_table(text: str, window: int = 40) -> bool:
@@ -132,4 +133,18 @@ def reads_as_table(text: str, window: int = 40) -> bool:
     rather than prose: at least six figures, and a third of its first ``window`` words."""
     tokens = [t for t in text.split()[:window] if t not in CURRENCY_SIGNS]  # "$ 0.28"
     figures = sum(is_figure(t) for t in tokens)
-    return figures >= 6 and figures >= TABLE_FIGURE_SHARE * len(tokens)
+    return figures >= TABLE_MIN_FIGURES and figures >= TABLE_FIGURE_SHARE * len(tokens)
+
+
+def prose_after_table(text: str) -> str:
+    """The prose a sentence ends with when a table's cells ran into its start ("... Other,
+    net (27.9) (182.9) Net cash provided by operating activities $ 2,807.0 $ 2,841.0 During
+    fiscal 2019, cash provided by operations was $2,807 million compared to ..."): the text
+    from the last capitalized word that follows a figure with a table's figures before it
+    (``TABLE_MIN_FIGURES``); the text itself otherwise."""
+    tokens = text.split()
+    for at in range(len(tokens) - 1, 0, -1):
+        if (tokens[at][:1].isupper() and is_figure(tokens[at - 1])
+                and sum(is_figure(t) for t in tokens[:at]) >= TABLE_MIN_FIGURES):
+            return " ".join(tokens[at:])
+    return text

@@ -46,3 +46,17 @@ def test_a_yes_no_or_another_intent_is_not_answered_here() -> None:
                  "What businesses did Netflix acquire in 2015?"):
         assert business_description(read_question(text), "netflix-10k", 2015, NETFLIX,
                                     items) is None
+
+
+def test_only_a_sentence_about_the_company_and_only_a_10_k() -> None:
+    """Kraft Heinz's 10-K for 2021 prints "A platform is a lens ..." in Item 1: no answer. A
+    10-Q has no Item 1 Business; its reference to the 10-K's is no heading."""
+    pages = [(5, "Item 1. Business.\\nGeneral\\nWe are driving transformation at The Kraft Heinz "
+                 "Company. A platform is a lens created for the portfolio based on a grouping of "
+                 "real consumer needs.")]
+    question = read_question("What industry does Kraft Heinz operate in?")
+    assert business_description(question, "kraft-heinz-10k", 2021, pages, {5: None}) is None
+    quarter = [(33, "as described in Item 1. Business of our Form 10-K. American Water is the "
+                    "largest regulated water and wastewater utility company in the United States.")]
+    assert business_description(read_question("What industry is American Water in?"),
+                                "american-water-works-10q-q2", 2023, quarter, {33: None}) is None

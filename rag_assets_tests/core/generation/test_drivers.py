@@ -310,3 +310,34 @@ def test_a_decrease_named_after_a_rate_explains_no_increase_asked() -> None:
     why = unit("The decrease was primarily due to the decrease in the amortization of EADIT "
                "pursuant to regulatory orders.", scope=MDNA)
     assert drivers(question, [rate, why]) is None
+
+
+def test_the_change_of_the_year_asked_and_of_its_own_measure() -> None:
+    """General Mills' 10-K for fiscal 2017 (bulk) explains the tax rate of both years; the
+    2016 question gets 2016's change, not 2017's "compared to ... fiscal 2016". An anaphor that
+    names its own measure ("The $550 million change in current assets and liabilities") does
+    not refer to the sentence before; nor is a ratio the measure a term of the measure."""
+    question = read_question("What drove the change in the effective tax rate in fiscal 2016?")
+    later = [unit("Our consolidated effective tax rate for fiscal 2017 was 28.8 percent compared "
+                  "to 31.4 percent in fiscal 2016.", scope=MDNA),
+             unit("The 2.6 percentage point decrease was primarily due to non-deductible "
+                  "expenses related to the Green Giant divestiture in fiscal 2016.", scope=MDNA)]
+    asked = [unit("Our consolidated effective tax rate for fiscal 2016 was 31.4 percent compared "
+                  "to 33.3 percent in fiscal 2015.", chunk="c2", rank=1, scope=MDNA),
+             unit("The 1.9 percentage point decrease was primarily due to the unfavorable impact "
+                  "of our repatriation of historical foreign earnings in fiscal 2015.", chunk="c2",
+                  rank=1, scope=MDNA)]
+    found = drivers(question, [*later, *asked])
+    assert found is not None and found.units == asked
+    earnings = read_question("What drove the change in net earnings in fiscal 2019?")
+    before = unit("The $34 million decrease was primarily driven by a $377 million decrease in "
+                  "net earnings and a $550 million change in current assets and liabilities.",
+                  scope=MDNA)
+    own = unit("The $550 million change in current assets and liabilities was primarily driven "
+               "by a $413 million change in the timing of accounts payable.", scope=MDNA)
+    assert drivers(earnings, [before, own]) is None
+    cash = read_question("What drove the change in the operating cash flow in fiscal 2019?")
+    ratio = unit("Our net debt to operating cash flow ratio declined to 5.0 in fiscal 2019 from "
+                 "5.4 in fiscal 2018, primarily driven by a decrease in long-term debt.",
+                 scope=MDNA)
+    assert drivers(cash, [ratio]) is None
