@@ -27,6 +27,9 @@ from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import Question
 
 INTENT = "customers"
+# a share of a segment's sales: "7 percent of our net sales in the International segment"
+SEGMENT_SHARE_RE = re.compile(r"\s+(?:in|of)\s+(?:the|our|its)\s+[\w&,' -]{0,40}?segment",
+                              re.IGNORECASE)
 # several customers' (or franchises') share together ("Corning's ten largest customers
 # accounted for 45%", "our top three franchises ... collectively accounted for 67%"):
 # concentration, but no customer's own share
@@ -34,18 +37,6 @@ AGGREGATE_RE = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|te
                           r"\s+(?:largest\s+|biggest\s+|major\s+)?[a-z]+s\b|"
                           r"\b(?:collectively|combined|together)\b", re.IGNORECASE)
 MAX_CUSTOMER_SENTENCES = 3
-
-
-def _key(sentence: str, pattern: re.Pattern[str]) -> str:
-    """What a share sentence is about: its words before the share, without the period that
-    opens it ("During fiscal 2020, Walmart Inc. ..." and "In fiscal 2020, Walmart ..." differ
-    there, so the share itself is the key: the same customer's share is stated once)."""
-    return " ".join(sentence[_share_at(sentence, pattern):].lower().split()[:8])
-
-
-def _share_at(sentence: str, pattern: re.Pattern[str]) -> int:
-    match = pattern.search(sentence)
-    return match.start() if match else len(sentence)
 
 
 def major_customers(question: Question, selected: Sequence[EvidenceUnit],
@@ -74,13 +65,14 @@ def major_customers(question: Question, selected: Sequence[EvidenceUnit],
         if closing is None and any(p.search(text) for p in others):
             closing = unit
             continue
-        pattern = next((p for p in affirms if p.search(text)), None)
-        if pattern is None or polarity(entry, text, before(unit) if before else "") is not True:
+        share = next((m for p in affirms if (m := p.search(text))), None)
+        if share is None or polarity(entry, text, before(unit) if before else "") is not True:
             continue
-        if AGGREGATE_RE.search(text[:_share_at(text, pattern)]):
+        if AGGREGATE_RE.search(text[:share.start()]) or SEGMENT_SHARE_RE.match(
+                text[share.end():]):
             continue
         if len(shares) < MAX_CUSTOMER_SENTENCES:
-            shares.setdefault(_key(text, pattern), unit)
+            shares.setdefault(" ".join(text[share.start():].lower().split()[:8]), unit)
     if not shares:
         return None
     units = [*shares.values(), *([closing] if closing is not None else [])]

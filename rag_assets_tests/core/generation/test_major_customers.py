@@ -52,3 +52,15 @@ def test_other_questions_are_not_answered_here() -> None:
     assert major_customers(yes_no, [unit(SHARE)]) is None
     cause = read_question("What accounted for the decline in General Mills' net sales in 2017?")
     assert cause.expects == "cause" and major_customers(cause, [unit(SHARE)]) is None
+
+
+def test_a_share_of_a_segments_sales_is_left_out_and_a_curly_apostrophe_read() -> None:
+    """General Mills' 10-K for fiscal 2015 adds Wal-Mart's share of one segment's sales;
+    Corning prints "the Company’s" with a curly apostrophe."""
+    question = read_question("Which customers accounted for 10% or more of net sales in 2015?")
+    segment = unit("Wal-Mart also represented 7 percent of our net sales in the International "
+                   "segment in fiscal 2015.")
+    curly = unit("In 2015, sales to Samsung Display accounted for 12% of the Company’s net "
+                 "sales.")
+    found = major_customers(question, [curly, segment], before=lambda _: "customers")
+    assert found is not None and found.units == [curly]
