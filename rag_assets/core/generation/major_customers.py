@@ -18,11 +18,11 @@ none stating a share, nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.yes_no import Before, of_the_period, polarity
+from rag_assets.core.generation.yes_no import Before, candidates, of_the_period, polarity
 from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import Question
 
@@ -50,15 +50,9 @@ def major_customers(question: Question, selected: Sequence[EvidenceUnit],
     affirms = [re.compile(p, re.IGNORECASE) for p in entry.affirms]
     others = [re.compile(p, re.IGNORECASE) for p in entry.none_other]
 
-    def candidates() -> Iterable[EvidenceUnit]:
-        yield from selected
-        yield from pool
-        if scan is not None:
-            yield from scan([*affirms, *others])
-
     shares: dict[str, EvidenceUnit] = {}
     closing: EvidenceUnit | None = None
-    for unit in candidates():
+    for unit in candidates(selected, pool, scan, [*affirms, *others]):
         text = " ".join(unit.text.split())
         if unit.is_row or not of_the_period(question, text):
             continue

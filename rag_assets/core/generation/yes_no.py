@@ -62,6 +62,18 @@ def of_the_period(question: Question, sentence: str) -> bool:
     return months in (12, question.months)
 
 
+def candidates(selected: Sequence[EvidenceUnit], pool: Sequence[EvidenceUnit],
+               scan: Scan | None, patterns: Sequence[re.Pattern[str]]
+               ) -> Iterable[EvidenceUnit]:
+    """Where a disclosure is looked for: the evidence selected, the part's other evidence,
+    then every sentence of the filing that ``patterns`` match (a filing prints it once, often
+    where retrieval did not look)."""
+    yield from selected
+    yield from pool
+    if scan is not None:
+        yield from scan(patterns)
+
+
 def prose_yes_no(question: Question, selected: Sequence[EvidenceUnit],
                  pool: Sequence[EvidenceUnit] = (), before: Before | None = None,
                  scan: Scan | None = None) -> DirectAnswer | None:
@@ -72,14 +84,7 @@ def prose_yes_no(question: Question, selected: Sequence[EvidenceUnit],
     if not entries:
         return None
     patterns = [p for e in entries for p in _compiled([*e.affirms, *e.denies])]
-
-    def candidates() -> Iterable[EvidenceUnit]:
-        yield from selected
-        yield from pool
-        if scan is not None:
-            yield from scan(patterns)
-
-    for unit in candidates():
+    for unit in candidates(selected, pool, scan, patterns):
         if unit.is_row or not of_the_period(question, unit.text):
             continue
         context = before(unit) if before else ""
@@ -107,15 +112,7 @@ def stated_none(question: Question, selected: Sequence[EvidenceUnit],
     if question.expects != "figure" or len(entries) != 1 or not entries[0].nothing_paid:
         return None
     entry = entries[0]
-    denies = _compiled(entry.denies)
-
-    def candidates() -> Iterable[EvidenceUnit]:
-        yield from selected
-        yield from pool
-        if scan is not None:
-            yield from scan(denies)
-
-    for unit in candidates():
+    for unit in candidates(selected, pool, scan, _compiled(entry.denies)):
         if unit.is_row or not of_the_period(question, unit.text):
             continue
         said = polarity(entry, unit.text, before(unit) if before else "")
