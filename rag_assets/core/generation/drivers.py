@@ -101,19 +101,20 @@ CLAUSE_START_RE = re.compile(r"[:;•]\s*[-–—]?\s*|\s[-–—]\s")
 # the verb a subject ends on before its connective: "The decrease ... was [primarily due to]"
 TRAILING_VERB_RE = re.compile(r"\s+(?:was|were|is|are|has been|have been|had been)$",
                               re.IGNORECASE)
+# a change named as a noun: "the increase", "these declines"
+CHANGE_NOUN = (r"(?:increases?|decreases?|declines?|changes?|improvements?|growth|reductions?|"
+               r"rise)\b")
 # a sentence whose change is the previous sentence's: "The increase was primarily due to ..."
 ANAPHOR_RE = re.compile(r"^\s*(?:the|this|these|such)\s+"
                         # its size may come first: "The 2.6 percentage point decrease", "The
                         # $140 million increase"
                         r"(?:\$?\d[\d.,]*\s*(?:%|percent(?:age[- ]points?)?|basis[- ]points?|"
-                        r"bps|points?|million|billion)?[\s-]+)?(?:increases?|decreases?|declines?|"
-                        r"changes?|improvements?|growth|reductions?|rise)\b", re.IGNORECASE)
+                        rf"bps|points?|million|billion)?[\s-]+)?{CHANGE_NOUN}", re.IGNORECASE)
 # causes said before their verb: "The negative impact of the yen ... drove the decrease, but
 # were partially offset by cost reductions" (the change is the sentence before's)
 ACTIVE_CAUSE_RE = re.compile(
     r"\s+(?:primarily |largely |mainly )?(?:drove|caused|led to|resulted in|contributed to)\s+"
-    r"(?P<change>(?:the|this|these)\s+(?:increases?|decreases?|declines?|changes?|"
-    r"improvements?|growth|reductions?|rise)\b)", re.IGNORECASE)
+    rf"(?P<change>(?:the|this|these)\s+{CHANGE_NOUN})", re.IGNORECASE)
 OFFSET_TAIL_RE = re.compile(r"^[\s,;]*(?:but|and|which)?\s*(?:(?:were|was|is|are)\s+)?"
                             r"(?P<offset>(?:partially |partly |somewhat )?offset by\b.*)$",
                             re.IGNORECASE)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
+from itertools import accumulate
 from pathlib import Path
 
 from rag_assets.core.text.figures import CURRENCY_SIGNS, is_figure
@@ -143,8 +144,9 @@ def prose_after_table(text: str) -> str:
     from the last capitalized word that follows a figure with a table's figures before it
     (``TABLE_MIN_FIGURES``); the text itself otherwise."""
     tokens = text.split()
-    for at in range(len(tokens) - 1, 0, -1):
+    figures_before = list(accumulate((is_figure(t) for t in tokens), initial=0))
+    for at in range(len(tokens) - 1, 0, -1):  # one pass: the figures before each word counted
         if (tokens[at][:1].isupper() and is_figure(tokens[at - 1])
-                and sum(is_figure(t) for t in tokens[:at]) >= TABLE_MIN_FIGURES):
+                and figures_before[at] >= TABLE_MIN_FIGURES):
             return " ".join(tokens[at:])
     return text

@@ -7,6 +7,7 @@ import pytest
 from rag_assets.core.text.sentences import (
     ends_at,
     page_prose,
+    prose_after_table,
     reads_as_table,
     split_sentences,
 )
@@ -63,3 +64,18 @@ def test_a_quote_ends_its_sentence_or_a_chunk_cut_it() -> None:
     assert ends_at(text, text.index(" The decrease"))
     assert ends_at(text, len(text))
     assert not ends_at("See Inc. for more.", len("See Inc."))  # an abbreviation ends nothing
+
+
+def test_the_prose_after_a_table_run_into_a_sentence() -> None:
+    """General Mills' 10-K for fiscal 2019 (wide), page 28 as extraction prints it: the cash
+    flow table's last rows run into MD&A's sentence; a sentence with a few figures is kept."""
+    run = ("Divestitures loss 30.0 - Restructuring, impairment, and other exit costs 235.7 126.0 "
+           "Changes in current assets and liabilities (7.5) 542.1 Other, net (27.9) (182.9) Net "
+           "cash provided by operating activities $ 2,807.0 $ 2,841.0 During fiscal 2019, cash "
+           "provided by operations was $2,807 million compared to $2,841 million in the same "
+           "period last year.")
+    assert prose_after_table(run) == ("During fiscal 2019, cash provided by operations was "
+                                      "$2,807 million compared to $2,841 million in the same "
+                                      "period last year.")
+    prose = "In 2019, 2018 and 2017 Revenue was $1.2 billion, up 5% from $1.1 billion."
+    assert prose_after_table(prose) == prose
