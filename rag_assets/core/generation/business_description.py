@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.yes_no import compiled
 from rag_assets.core.ingest.context import company_name
 from rag_assets.core.ingest.sections import sections_of
 from rag_assets.core.question.intents import load_intents
@@ -79,7 +80,7 @@ def business_description(question: Question, document: str, year: int,
     if question.intents != [INTENT] or question.expects not in ("text", "names"):
         return None  # "What businesses did X acquire?" asks a deal, not the industry
     entry = load_intents().intents[INTENT]
-    patterns = [re.compile(p, re.IGNORECASE) for p in entry.describes]
+    patterns = compiled(entry.describes)
     texts = dict(pages)
     company = company_name(document, None).lower().replace("-", " ").split()[:1]
     for page in _business_pages(document, items, pages):

@@ -22,7 +22,13 @@ from collections.abc import Sequence
 
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.yes_no import Before, candidates, of_the_period, polarity
+from rag_assets.core.generation.yes_no import (
+    Before,
+    candidates,
+    compiled,
+    of_the_period,
+    polarity,
+)
 from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import Question
 
@@ -47,8 +53,7 @@ def major_customers(question: Question, selected: Sequence[EvidenceUnit],
     if question.expects != "names" or INTENT not in question.intents:
         return None
     entry = load_intents().intents[INTENT]
-    affirms = [re.compile(p, re.IGNORECASE) for p in entry.affirms]
-    others = [re.compile(p, re.IGNORECASE) for p in entry.none_other]
+    affirms, others = compiled(entry.affirms), compiled(entry.none_other)
 
     shares: dict[str, EvidenceUnit] = {}
     closing: EvidenceUnit | None = None
@@ -67,6 +72,8 @@ def major_customers(question: Question, selected: Sequence[EvidenceUnit],
             continue
         if len(shares) < MAX_CUSTOMER_SENTENCES:
             shares.setdefault(" ".join(text[share.start():].lower().split()[:8]), unit)
+        elif closing is not None:
+            break  # the filing need not be read further
     if not shares:
         return None
     units = [*shares.values(), *([closing] if closing is not None else [])]

@@ -34,7 +34,8 @@ def _entries(question: Question) -> list[IntentEntry]:
     return [intents[k] for k in question.intents if intents[k].affirms or intents[k].denies]
 
 
-def _compiled(patterns: Sequence[str]) -> list[re.Pattern[str]]:
+def compiled(patterns: Sequence[str]) -> list[re.Pattern[str]]:
+    """An intent's patterns as the lexicon documents them: case-insensitive."""
     return [re.compile(p, re.IGNORECASE) for p in patterns]
 
 
@@ -44,9 +45,9 @@ def polarity(entry: IntentEntry, sentence: str, before: str = "") -> bool | None
     if entry.stated_near and not (re.search(entry.stated_near, sentence, re.IGNORECASE)
                                   or re.search(entry.stated_near, before, re.IGNORECASE)):
         return None
-    if any(p.search(sentence) for p in _compiled(entry.denies)):
+    if any(p.search(sentence) for p in compiled(entry.denies)):
         return False
-    if any(p.search(sentence) for p in _compiled(entry.affirms)):
+    if any(p.search(sentence) for p in compiled(entry.affirms)):
         return True
     return None
 
@@ -83,7 +84,7 @@ def prose_yes_no(question: Question, selected: Sequence[EvidenceUnit],
     entries = _entries(question)
     if not entries:
         return None
-    patterns = [p for e in entries for p in _compiled([*e.affirms, *e.denies])]
+    patterns = [p for e in entries for p in compiled([*e.affirms, *e.denies])]
     for unit in candidates(selected, pool, scan, patterns):
         if unit.is_row or not of_the_period(question, unit.text):
             continue
@@ -112,7 +113,7 @@ def stated_none(question: Question, selected: Sequence[EvidenceUnit],
     if question.expects != "figure" or len(entries) != 1 or not entries[0].nothing_paid:
         return None
     entry = entries[0]
-    for unit in candidates(selected, pool, scan, _compiled(entry.denies)):
+    for unit in candidates(selected, pool, scan, compiled(entry.denies)):
         if unit.is_row or not of_the_period(question, unit.text):
             continue
         said = polarity(entry, unit.text, before(unit) if before else "")
