@@ -7,7 +7,10 @@ reports ("How did X amend its bylaws?", "What did X announce?") is answered by t
 not by a sentence retrieval ranked first (the signature block, the cover page's check boxes).
 The Item is the one whose section (``sections.json``'s ``items_8k``) the question's intents
 read first, else the report's only event Item, else the one that shares most of the question's
-words. Its body runs from the heading to the sentence that
+words; a question that asks of no one Item ("What is the key agenda of the 8-K?", "What did X
+announce?") is answered by every Item the report states, each with its first sentence (the
+Items are the events Form 8-K requires it to report). Its body runs from the heading to the
+sentence that
 refers to the exhibit ("The foregoing description ... is qualified ...") or the next Item; a
 bulleted body is listed, numbered, after its opening words, each bullet as printed. The body is
 quoted from its page, so the claim is checked like any other.
@@ -33,6 +36,16 @@ BODY_END_RE = re.compile(r"^\s*(?:the foregoing (?:description|summary)|a copy o
                          r"information (?:in|contained in) this|signatures?\s*$)", re.IGNORECASE)
 EXHIBITS_ITEM = "9.01"
 MAX_BODY_WORDS = 300
+MAX_LEAD_WORDS = 60
+# a question on who signed the report asks of its signature block, which follows the Items
+SIGNATURE_RE = re.compile(r"\bsign(?:ed|s|ature|atory|er)\b", re.IGNORECASE)
+# words that name the report or its date, not an event: every Item's body may print them
+REPORT_WORDS = frozenset({
+    "current", "report", "reports", "reported", "form", "item", "items", "dated", "filed",
+    "filing", "january", "february", "march", "april", "june", "july", "august", "september",
+    "october", "november", "december"})
+EXHIBITS_RE = re.compile(r"\bexhibits?\b", re.IGNORECASE)
+EXHIBIT_LINE_RE = re.compile(r"^\(?(\d{1,3}(?:\.\d{1,2})?)\)?\.?\s+(\S.*?)\.?\s*$")
 
 
 def _items(pages: Sequence[tuple[int, str]]) -> list[tuple[str, int, list[str]]]:
@@ -63,6 +76,8 @@ def _asked_item(question: Question, items: Sequence[tuple[str, int, list[str]]]
             entry = table.get(item[0].split()[1].rstrip("."))
             if entry is not None and entry.section == section:
                 return item
+    if EXHIBITS_RE.search(question.ranking_text):
+        return next((i for i in items if i not in events), None)
     if len(events) == 1:
         return events[0]
     return _most_shared(question, events)
@@ -73,7 +88,7 @@ def _most_shared(question: Question, events: Sequence[tuple[str, int, list[str]]
     """The Item whose heading, then body, shares the most of the question's words ("bylaws"
     with "Amendments to Articles of Incorporation or Bylaws"); None on a tie or none shared."""
     company = set(words(" ".join(question.companies)))
-    asked = {w for w in words(question.ranking_text) if len(w) >= 4} - company
+    asked = {w for w in words(question.ranking_text) if len(w) >= 4} - company - REPORT_WORDS
     shared = sorted((((len(asked & set(words(h))), len(asked & set(words(" ".join(body))))),
                       (h, p, body)) for h, p, body in events), key=lambda x: x[0], reverse=True)
     if not shared or not any(shared[0][0]) or (len(shared) > 1 and shared[1][0] == shared[0][0]):
@@ -108,9 +123,11 @@ def current_item(question: Question, document: str, year: int,
         return None
     if form_of(document, pages[0][1]) != "8-K":
         return None
-    found = _asked_item(question, _items(pages))
+    items = _items(pages)
+    found = _asked_item(question, items)
     if found is None:
-        return None
+        return None if SIGNATURE_RE.search(question.ranking_text) else _every_item(
+            document, year, items)
     heading, page, lines = found
     kept, text = _body(lines)
     if not text:
@@ -120,6 +137,34 @@ def current_item(question: Question, document: str, year: int,
                         chunk_rank=0, page=page, located=True, quote=quote, text=quote)
     return DirectAnswer(kind="list", units=[unit], supports=quote,
                         text=f"{_named(heading)}: {text.rstrip('.')}.")
+
+
+def _every_item(document: str, year: int, items: Sequence[tuple[str, int, list[str]]]
+                ) -> DirectAnswer | None:
+    """Every Item the report states, each named with its first sentence (Item 9.01 with the
+    exhibits it lists): what an 8-K reports as a whole."""
+    parts: list[str] = []
+    units: list[EvidenceUnit] = []
+    for heading, page, lines in items:
+        kept, _ = _body(lines)
+        if heading.startswith(f"Item {EXHIBITS_ITEM}"):
+            lead = ", ".join(f"Exhibit {m[1]} ({m[2]})" for line in kept
+                             if (m := EXHIBIT_LINE_RE.match(line)))
+        else:  # as printed: a bulleted body's opening sentence comes first
+            lead = next(iter(split_sentences(" ".join(kept))), "")
+        lead = " ".join(lead.split()[:MAX_LEAD_WORDS]).rstrip(".:;")
+        if not kept or not lead:
+            continue
+        quote = "\n".join(kept)
+        units.append(EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
+                                  year=year, chunk_rank=0, page=page, located=True,
+                                  quote=quote, text=quote))
+        parts.append(f"{_named(heading)}: {lead}")
+    if not units:
+        return None
+    count = f"{len(parts)} Items" if len(parts) > 1 else "one Item"
+    return DirectAnswer(kind="list", units=units,
+                        text=f"The report states {count}: {'; '.join(parts)}.")
 
 
 def _named(heading: str) -> str:

@@ -33,7 +33,7 @@ from pydantic import BaseModel, Field
 
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
-from rag_assets.core.question.vocabulary import terms_in
+from rag_assets.core.question.vocabulary import qualifier_pattern, terms_in
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
 from rag_assets.core.text.figures import AMOUNT_STATED_RE, DECIMALS, INTEGER, count_of
 from rag_assets.core.text.years import YEARLIKE_RE
@@ -197,9 +197,11 @@ def answer_patterns(kind: str) -> tuple[re.Pattern[str], ...]:
 @cache
 def answer_qualifiers(kind: str, key: str = "qualifiers") -> tuple[re.Pattern[str], ...]:
     """The words that make a sentence's measure another one than the question's
-    (``answer_types.json``'s ``qualifiers`` of ``kind``: "adjusted", "segment" ...; its
-    ``others``: a measure that is never the one asked unless named, "ratio")."""
-    return tuple(re.compile(p) for p in _answer_types()[kind].get(key, []))
+    (``answer_types.json``'s ``qualifiers`` of ``kind``, "segment", with the vocabulary's
+    qualifiers, "adjusted", "comparable" ...; its ``others``: a measure that is never the one
+    asked unless named, "ratio")."""
+    own = tuple(re.compile(p) for p in _answer_types()[kind].get(key, []))
+    return (qualifier_pattern(), *own) if key == "qualifiers" else own
 
 
 @cache

@@ -106,8 +106,9 @@ def load_rules(path: Path = RULES_FILE) -> Rules:
 
 def named_items(text: str, exclude: frozenset[str] = frozenset()) -> list[TermMatch]:
     """The metrics and line items the statement facts carry that a text names (the
-    vocabulary's :func:`terms_in`), but those in ``exclude``."""
-    return terms_in(text, facts_only=True, exclude=exclude)
+    vocabulary's :func:`terms_in`), but those in ``exclude`` and those a qualifier makes
+    another measure ("adjusted EBIT" is no EBIT the statements print)."""
+    return terms_in(text, facts_only=True, exclude=exclude, qualified=False)
 
 
 # --- the question ----------------------------------------------------------------------------

@@ -136,7 +136,10 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
     """The :class:`Question` of ``text``; ``profiles`` are the indexed documents it may name."""
     vocabulary = load_vocabulary()
     ranking = strip_instructions(text)
-    metrics = list(dict.fromkeys(t.name for t in terms_in(ranking)))
+    # a qualified term ("comparable sales growth") is a measure asked, but none the statements
+    # print: no metric for the engine, still a figure to answer
+    measures = terms_in(ranking)
+    metrics = list(dict.fromkeys(t.name for t in terms_in(ranking, qualified=False)))
     named = statements_named(text)
     # a statement named in an instruction ("... only has access to the statement of income")
     # leaves the ranking text with the instruction: its printed title searches for it
@@ -153,7 +156,7 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
         months=months_asked(text), dates=dates_named(text), kinds=sorted(kinds_asked(text)),
         metrics=metrics, statements=statements, named_statements=named, expansion=expansion,
         intents=intents,
-        sections=sections_for(intents), expects=expected_answer(ranking, bool(metrics), intents),
+        sections=sections_for(intents), expects=expected_answer(ranking, bool(measures), intents),
         decimals=decimals_asked(text), counts=counted(ranking),
         documents=documents,
         companies=list(dict.fromkeys(short_display_name(titles[d]) for d in documents

@@ -101,6 +101,13 @@ class Abbreviations(BaseModel):
     source: str = ""
 
 
+class Qualifiers(BaseModel):
+    """The words that make a term another measure (``_doc`` says which and why)."""
+
+    phrases: list[str] = Field(default_factory=list)
+    source: str = ""
+
+
 class Vocabulary(BaseModel):
     """``finance_terms.json``, validated."""
 
@@ -111,6 +118,7 @@ class Vocabulary(BaseModel):
     metrics: dict[str, MetricDef]
     sets: dict[str, ConceptSet] = Field(default_factory=dict)
     abbreviations: Abbreviations = Field(default_factory=Abbreviations)
+    qualifiers: Qualifiers = Field(default_factory=Qualifiers)
 
     @model_validator(mode="after")
     def _one_key_per_alias(self) -> Vocabulary:
@@ -230,12 +238,30 @@ def _patterns(path: Path = TERMS_FILE) -> tuple[tuple[str, bool, bool, re.Patter
                  for name, entry in vocabulary.entries() for phrase in phrases_of(name, entry))
 
 
-def terms_in(text: str, *, facts_only: bool = False,
-             exclude: frozenset[str] = frozenset()) -> list[TermMatch]:
+@cache
+def qualifier_pattern(path: Path = TERMS_FILE) -> re.Pattern[str]:
+    """The vocabulary's qualifiers ("adjusted", "comparable store" ...) as whole words, any
+    spacing or hyphen: matches in a sentence as printed (lower case) and in :func:`normalize`'s
+    form alike."""
+    phrases = sorted(load_vocabulary(path).qualifiers.phrases, key=len, reverse=True)
+    body = "|".join(r"[\s-]+".join(re.escape(w) for w in p.split()) for p in phrases)
+    return re.compile(rf"(?<![\w&])(?:{body})(?![\w&])")
+
+
+def _qualified(norm: str, start: int) -> bool:
+    """Whether a qualifier is printed just before ``start`` ("comparable| sales growth")."""
+    before = norm[:start].rstrip()
+    return any(m.end() == len(before) for m in qualifier_pattern().finditer(before[-40:]))
+
+
+def terms_in(text: str, *, facts_only: bool = False, exclude: frozenset[str] = frozenset(),
+             qualified: bool = True) -> list[TermMatch]:
     """The terms a text names, in order, each match in :func:`normalize`'s form of ``text``;
     where phrases overlap the longest wins, a metric before a concept of the same span
     ("capex as a % of revenue" is one metric, not capex and revenue). ``facts_only``: only the
-    terms the statement facts carry (the metric engine's targets)."""
+    terms the statement facts carry (the metric engine's targets). ``qualified=False`` leaves
+    out a term a qualifier is printed just before: "comparable sales growth" names no revenue
+    growth, "adjusted EPS" no diluted EPS (the vocabulary's ``qualifiers``)."""
     norm = normalize(text)
     found = [TermMatch(m.start(), m.end(), name, is_metric)
              for name, is_metric, in_facts, pattern in _patterns()
@@ -245,6 +271,8 @@ def terms_in(text: str, *, facts_only: bool = False,
     for match in sorted(found, key=lambda f: (f.start - f.end, not f.is_metric, f.start)):
         if all(match.end <= t.start or match.start >= t.end for t in taken):
             taken.append(match)
+    if not qualified:
+        taken = [t for t in taken if not _qualified(norm, t.start)]
     return sorted(taken)
 
 

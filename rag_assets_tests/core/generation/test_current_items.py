@@ -57,6 +57,31 @@ def test_the_item_is_the_one_the_question_words_name() -> None:
     assert text is not None and text.startswith("Item 8.01 (Other Events): ")
 
 
+def test_a_question_of_the_report_as_a_whole_is_answered_by_every_item() -> None:
+    for question in ("What is the key agenda of Costco's 8-K dated August 9, 2023?",
+                     "Which Items does Costco's current report of August 9, 2023 state?"):
+        text = _answer(question)
+        assert text is not None
+        lead = answer_lead(text)  # one sentence: each Item with its first printed sentence
+        assert lead.startswith("The report states 3 Items: Item 5.03 (Amendments to Articles "
+                               "of Incorporation or Bylaws): The Board of Directors of Costco "
+                               "Wholesale Corporation amended and restated the Company’s Bylaws")
+        assert ("; Item 8.01 (Other Events): The Board of Directors declared a quarterly cash "
+                "dividend on the Company's common stock; Item 9.01") in lead
+        assert lead.endswith("Item 9.01 (Financial Statements and Exhibits): Exhibit 3.2 (Bylaws "
+                             "as amended of Costco Wholesale Corporation), Exhibit 99.1 (Press "
+                             "release dated August 9, 2023), Exhibit 104 (Cover Page Interactive "
+                             "Data File (embedded within the Inline XBRL document)).")
+        assert "/s/" not in text
+
+
+def test_exhibits_asked_are_item_9_01_and_a_signer_is_no_item() -> None:
+    text = _answer("What exhibits did Costco file with its August 2023 8-K?")
+    assert text is not None and text.startswith("Item 9.01 (Financial Statements and Exhibits)")
+    assert "3.2. Bylaws as amended" in text
+    assert _answer("Who signed Costco's 8-K of August 9, 2023?") is None  # the quotes answer
+
+
 def test_not_an_8k_or_not_a_text_question_gives_nothing() -> None:
     assert _answer("How many bylaws amendments did Costco make?") is None  # a figure asked
     assert _answer("What changes did Costco make to its bylaws?", TEN_K) is None  # its cover

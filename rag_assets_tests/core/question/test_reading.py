@@ -152,6 +152,27 @@ def test_metrics_in_questions(question: str, metrics: list[str]) -> None:
     assert metrics_in(question) == metrics
 
 
+@pytest.mark.parametrize(("question", "measure"), [
+    ("What was Ulta Beauty's comparable sales growth in the second quarter?", "revenue_growth"),
+    ("What were Walmart's comparable store sales in fiscal 2020?", "revenue"),
+    ("What was Costco's same-store sales growth in 2021?", "revenue_growth"),
+    ("What was Kraft Heinz's adjusted EPS in 2021?", "eps"),
+    ("What was Coca-Cola's organic revenue growth in 2019?", "revenue_growth"),
+    ("What was Walmart's non-GAAP operating income?", "operating_income"),
+])
+def test_a_qualified_measure_is_no_metric_the_statements_print(question: str,
+                                                                measure: str) -> None:
+    """Regulation G: "comparable sales growth" is no revenue growth, "adjusted EPS" no EPS: no
+    metric for the engine to compute, still a figure to answer with what the filing states."""
+    asked = read_question(question)
+    assert measure in metrics_in(question)  # the term is there, qualified
+    assert asked.metrics == [] and asked.expects == "figure"
+    unqualified = question.replace("comparable store ", "").replace("comparable ", "").replace(
+        "same-store ", "").replace("adjusted ", "").replace("organic ", "").replace(
+        "non-GAAP ", "")
+    assert measure in read_question(unqualified).metrics
+
+
 @pytest.mark.parametrize(("question", "statements"), [
     ("Using the cash flow statement, what is capex?", ["cash_flow"]),
     ("from the statement of income and the statement of financial position",
