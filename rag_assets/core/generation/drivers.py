@@ -83,6 +83,13 @@ CHANGE_RE = re.compile(r"\b(?:increas|decreas|declin|grow|grew|rose|rise|fell|fa
                        # "was $2,807 million compared to $2,841 million": two periods' amounts
                        r"compared (?:to|with))", re.IGNORECASE)
 NAME_RE = re.compile(r"\b[A-Z][a-z][\w&'-]*")
+# a change that might happen is no change a filing explains: "any significant decrease in
+# display glass pricing could have a material ... impact" (a risk factor's conditional)
+# a line stated as a share of revenue (a common-size figure) names revenue as its base, not as
+# what changed: "Operating expenses as a percentage of net sales decreased" is no net sales
+COMMON_SIZE_RE = re.compile(r"\bas an? (?:percent(?:age)?|share|%) of (?:(?:total|net|"
+                            r"consolidated|operating)\s+)*(?:sales|revenues?)\b", re.IGNORECASE)
+HYPOTHETICAL_RE = re.compile(r"\b(?:could|might|would|may)\b")
 NAME_RUN_RE = re.compile(r"\b[A-Z][a-z][\w&'-]*(?:\s+(?:&\s+)?[A-Z][a-z][\w&'-]*)*")
 # capitalized words that name no other subject: months, a heading's first words, statements
 MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august",
@@ -164,6 +171,7 @@ class Reading(NamedTuple):
 
     roots: frozenset[str]
     whole: frozenset[str] = frozenset()
+    common_size: bool = False  # the question asks a share of revenue: its base is named too
 
 
 def measure_readings(question: Question) -> list[Reading]:
@@ -172,7 +180,8 @@ def measure_readings(question: Question) -> list[Reading]:
     asks about the gross margin or the operating margin (``finance_terms.json``'s line items
     that share a word with the metric's phrase)."""
     roots = measure_roots(question)
-    readings = [Reading(frozenset(roots))]
+    common_size = COMMON_SIZE_RE.search(question.ranking_text) is not None
+    readings = [Reading(frozenset(roots), common_size=common_size)]
     norm = normalize(question.ranking_text)
     vocabulary = load_vocabulary()
     for term in terms_in(question.ranking_text):
@@ -183,7 +192,8 @@ def measure_readings(question: Question) -> list[Reading]:
             # its alternate in parentheses is no part of it: "operating income (loss)"
             item_roots = {root(w) for w in words(PARENTHESES_RE.sub(" ", item))
                           if w.isalpha() and len(w) >= 3}
-            reading = Reading(frozenset((roots - phrase) | item_roots), frozenset(item_roots))
+            reading = Reading(frozenset((roots - phrase) | item_roots), frozenset(item_roots),
+                              common_size)
             if item_roots & phrase and item_roots != phrase and reading not in readings:
                 readings.append(reading)
     return readings
@@ -231,10 +241,13 @@ def _splits(unit: EvidenceUnit) -> list[tuple[str, str]]:
 
 def _share_named(readings: Sequence[Reading], subject: str) -> float:
     """The best share of a reading of the measure the sentence names before its connective;
-    0 below half its roots (or below two of them), or without its line item's every root."""
-    named = {root(w) for w in words(subject) if w.isalpha()}
+    0 below half its roots (or below two of them), or without its line item's every root. The
+    revenue a common-size figure is stated against counts only for a question that asks one."""
+    named_all = {root(w) for w in words(subject) if w.isalpha()}
+    named_changed = {root(w) for w in words(COMMON_SIZE_RE.sub(" ", subject)) if w.isalpha()}
     best = 0.0
-    for roots, whole in readings:
+    for roots, whole, common_size in readings:
+        named = named_all if common_size else named_changed
         found = len(roots & named)
         if (roots and found / len(roots) >= MIN_MEASURE_SHARE and found >= min(len(roots), 2)
                 and whole <= named):
@@ -279,9 +292,10 @@ def _another_measure(question_words: set[str], subject: str, key: str = "qualifi
     (``answer_types.json``'s qualifiers: non-GAAP and segment measures are others; with
     ``key="others"``, a ratio the measure is a term of), unless the question says it too."""
     lowered = subject.lower()
-    asked = " ".join(sorted(question_words))
-    return any(p.search(lowered) and not p.search(asked)
-               for p in answer_qualifiers("cause", key))
+    asked = {part for w in question_words for part in re.findall(r"[a-z0-9]+", w.lower())}
+    # named by the question too when it asks every word of it ("as a percentage of")
+    return any(m is not None and not set(re.findall(r"[a-z0-9]+", m.group(0))) <= asked
+               for m in (p.search(lowered) for p in answer_qualifiers("cause", key)))
 
 
 def _names_another_subject(question_words: set[str], subject: str) -> bool:
@@ -320,11 +334,15 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
     """(score, units cited, what changed, its causes) of the sentence's best split, or None;
     ``roots`` the measure's readings, ``asked`` the question's words, lower case, ``owners``
     the segment it names."""
+    if unit.is_row or "risk_factors" in sections_of(unit.scope):
+        return None  # Item 1A says what could happen; Item 303 asks MD&A for what did
     best = None
-    for subject, causes in ([] if unit.is_row else _splits(unit)):
+    for subject, causes in _splits(unit):
         subject = CLAUSE_START_RE.split(subject)[-1]  # "... reflecting: - Net interest income"
         if len(subject.split()) > MAX_SUBJECT_WORDS or reads_as_table(subject):
             continue  # a table's cells run into the sentence: no subject a reader would name
+        if HYPOTHETICAL_RE.search(subject):
+            continue  # a change that could happen is none the filing explains
         if any(p.search(subject.lower()) for p in answer_patterns("cause")):
             continue  # a connective inside the causes ("..., primarily due to ...") splits them
         cited = [unit]

@@ -142,7 +142,8 @@ def _matches(plan: Question, unit: EvidenceUnit, asked_refs: set[str]) -> float:
     """Share of the question's specific asks that the unit prints: its figures, its years (in
     the unit's own words or column headings, not the chunk header every unit of the report
     shares), its metric's line items, a figure at all when it names a metric, its Article and
-    Note references, the kind of answer asked (:func:`answer_type_held`)."""
+    Note references, a qualified measure stated (:func:`states_qualified`), the kind of answer
+    asked (:func:`answer_type_held`)."""
     text = unit.text
     lower = f"{unit.scope} {text}".lower()
     asks, found = 0, 0
@@ -160,6 +161,9 @@ def _matches(plan: Question, unit: EvidenceUnit, asked_refs: set[str]) -> float:
     if asked_refs:
         asks += 1
         found += bool(asked_refs & {r.key for r in find_references(f"{unit.scope} {text}")})
+    if plan.qualified:  # "comparable sales growth": the sentence that states it, not a cause
+        asks += 1
+        found += states_qualified(plan, text)
     if (counted_noun(plan.text) or _NAME_ASKED_RE.match(plan.text)
             or plan.expects == "cause"):
         asks += 1
@@ -337,6 +341,11 @@ def evidence_strength(plan: Question, best: ScoredUnit | None) -> float:
     return round(0.5 * max(0.0, best.dense) + 0.5 * best.coverage, 6)
 
 
+# a measure's change, not the measure: "comparable sales growth" is stated as "comparable
+# sales increased 8.0%"
+CHANGE_ROOTS = frozenset({"growt", "incre", "decre", "chang", "decli"})
+
+
 def figure_first(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit]:
     """The quotes in the order they are given: for a figure asked ("How much ...?"), those
     that print an amount (money, a percentage, a figure with a scale word: not "Note 10" or
@@ -350,8 +359,21 @@ def figure_first(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUni
     def group(item: ScoredUnit) -> int:
         if counted is not None and counted.search(item.unit.text):
             return 0
-        return 1 if AMOUNT_STATED_RE.search(item.unit.text) else 2
+        if AMOUNT_STATED_RE.search(item.unit.text) is None:
+            return 3
+        return 1 if states_qualified(plan, item.unit.text) else 2
     return sorted(chosen, key=group)
+
+
+def states_qualified(plan: Question, text: str) -> bool:
+    """Whether a sentence opens with a qualified measure the question asks, before its first
+    amount: "Comparable sales (...) increased 8.0%" states "comparable sales growth", "Net
+    sales increased 10.1% ... due to increased comparable sales" does not (the measure there
+    is a cause, not what the figure is of)."""
+    amount = AMOUNT_STATED_RE.search(text)
+    opening = roots(text[:amount.start()] if amount else text)
+    return any((wanted := roots(phrase) - CHANGE_ROOTS) and wanted <= opening
+               for phrase in plan.qualified)
 
 
 def select(scored: Sequence[ScoredUnit], config: ExtractiveConfig,

@@ -25,7 +25,12 @@ from rag_assets.core.question.instructions import (
     strip_instructions,
 )
 from rag_assets.core.question.intents import AnswerForm, answer_form_of, intents_in, sections_for
-from rag_assets.core.question.vocabulary import load_vocabulary, normalize, terms_in
+from rag_assets.core.question.vocabulary import (
+    load_vocabulary,
+    normalize,
+    qualified_measures,
+    terms_in,
+)
 from rag_assets.core.text.filing_kinds import filing_years, kinds_asked
 from rag_assets.core.text.periods import (
     asked_quarters,
@@ -101,6 +106,9 @@ class Question(BaseModel):
     named_statements: list[StatementKind] = Field(description="the statements it names itself")
     expansion: list[str] = Field(description="titles of the named statements, line items of "
                                              "its metrics: BM25 terms")
+    qualified: list[str] = Field(default_factory=list, description="measures it names with a "
+                                 "qualifier ('comparable sales growth', 'adjusted eps'): no "
+                                 "metric, a figure the filing states in words")
     intents: list[str] = Field(default_factory=list, description="intent_lexicon.json keys")
     sections: list[str] = Field(default_factory=list, description="the sections that answer "
                                                                   "its intents")
@@ -155,6 +163,7 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
         quarters=sorted(asked_quarters(text)), periods=periods_named(text),
         months=months_asked(text), dates=dates_named(text), kinds=sorted(kinds_asked(text)),
         metrics=metrics, statements=statements, named_statements=named, expansion=expansion,
+        qualified=qualified_measures(ranking),
         intents=intents,
         sections=sections_for(intents), expects=expected_answer(ranking, bool(measures), intents),
         decimals=decimals_asked(text), counts=counted(ranking),

@@ -248,10 +248,27 @@ def qualifier_pattern(path: Path = TERMS_FILE) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w&])(?:{body})(?![\w&])")
 
 
-def _qualified(norm: str, start: int) -> bool:
-    """Whether a qualifier is printed just before ``start`` ("comparable| sales growth")."""
+def _qualifier_before(norm: str, start: int) -> int | None:
+    """Where the qualifier printed just before ``start`` begins ("comparable| sales growth"),
+    or None."""
     before = norm[:start].rstrip()
-    return any(m.end() == len(before) for m in qualifier_pattern().finditer(before[-40:]))
+    offset = max(0, len(before) - 40)
+    return next((offset + m.start() for m in qualifier_pattern().finditer(before[offset:])
+                 if offset + m.end() == len(before)), None)
+
+
+def _qualified(norm: str, start: int) -> bool:
+    """Whether a qualifier is printed just before ``start``."""
+    return _qualifier_before(norm, start) is not None
+
+
+def qualified_measures(text: str) -> list[str]:
+    """The measures a text names with a qualifier, qualifier and term as :func:`normalize`
+    writes them ("comparable sales growth", "adjusted eps"): what a filing states apart from
+    its statements, and what a sentence that states it names."""
+    norm = normalize(text)
+    return [norm[begin:t.end] for t in terms_in(text)
+            if (begin := _qualifier_before(norm, t.start)) is not None]
 
 
 def terms_in(text: str, *, facts_only: bool = False, exclude: frozenset[str] = frozenset(),

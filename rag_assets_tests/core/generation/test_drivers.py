@@ -341,3 +341,37 @@ def test_the_change_of_the_year_asked_and_of_its_own_measure() -> None:
                  "5.4 in fiscal 2018, primarily driven by a decrease in long-term debt.",
                  scope=MDNA)
     assert drivers(cash, [ratio]) is None
+
+
+RISKS = "Acme 10-K 2023 | Item 1A. Risk Factors"
+
+
+def test_a_risk_factor_or_a_change_that_could_happen_explains_nothing() -> None:
+    """Item 1A says what could happen; Item 303 asks MD&A for what did (Corning 2022's risk
+    factor on display glass pricing was once given as its operating margin's driver)."""
+    question = read_question("What drove the change in Acme's operating margin in 2022?")
+    risk = unit("Operating margin decreased in the past due to factors such as industry "
+                "competition and over-capacity.", scope=RISKS)
+    conditional = unit("Any significant decrease in display glass pricing could reduce our "
+                       "operating margin, due to factors such as industry competition.",
+                       scope=MDNA)
+    assert drivers(question, [risk]) is None
+    assert drivers(question, [conditional]) is None
+    printed = unit("Operating margin decreased 2 points in 2022, primarily due to higher "
+                   "freight costs.", scope=MDNA)
+    found = drivers(question, [risk, conditional, printed])
+    assert found is not None and found.text.startswith("Primarily due to higher freight costs")
+
+
+def test_a_line_stated_as_a_share_of_revenue_is_no_change_of_revenue() -> None:
+    """A common-size line names revenue as its base: "Operating expenses as a percentage of net
+    sales decreased ..." explains no net sales (Walmart's first quarter of fiscal 2024), but
+    answers a question that asks that share."""
+    ratio = unit("Operating expenses as a percentage of net sales decreased 58 basis points for "
+                 "the three months ended April 30, 2023, primarily driven by strong sales "
+                 "growth.", scope=MDNA)
+    assert drivers(read_question("What drove Acme's net sales in the first quarter of "
+                                 "2023?"), [ratio]) is None
+    found = drivers(read_question("What drove Acme's operating expenses as a percentage of "
+                                  "net sales in the first quarter of 2023?"), [ratio])
+    assert found is not None and found.text.startswith("Primarily driven by strong sales")
