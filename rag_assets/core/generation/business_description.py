@@ -38,6 +38,11 @@ NEXT_ITEM_RE = re.compile(r"\bitem\s+1a\b", re.IGNORECASE)
 HEADING_PREFIX_RE = re.compile(
     r"^(?:.{0,40}?\bitem\s+1\s*\.?\s*[-–—:]?\s*)?(?:business\.?\s+)?"
     r"(?:(?:about us|company overview|overview|general|the company)\s+)?", re.IGNORECASE)
+# an introductory phrase before the subject: "With a history dating back to 1886, American
+# Water is the largest ... water and wastewater utility company"
+INTRO_RE = re.compile(r"^(?:with|since|founded|established|headquartered|based|incorporated|"
+                      r"through|as|for over|for more than)\b[^,]{0,80},\s+(?=[A-Z])",
+                      re.IGNORECASE)
 
 
 def _business_pages(document: str, items: Mapping[int, str | None],
@@ -85,7 +90,7 @@ def business_description(question: Question, document: str, year: int,
     company = company_name(document, None).lower().replace("-", " ").split()[:1]
     for page in _business_pages(document, items, pages):
         for sentence in split_sentences(page_prose(texts.get(page, ""))):
-            said = _without_heading(" ".join(sentence.split()))
+            said = INTRO_RE.sub("", _without_heading(" ".join(sentence.split())), count=1)
             if any((m := p.search(said)) and _of_the_company(said[:m.end()], company)
                    for p in patterns):
                 unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,

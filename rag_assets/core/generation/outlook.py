@@ -7,6 +7,12 @@ the answer; a sentence around it is not. The first page of the filing whose head
 outlook (and the year asked, when one is) and is followed by lines that print figures gives
 the first line of the answer: those lines, as printed, joined. Text extraction keeps a table's
 row on one line, which is what makes the block readable without a table model.
+
+A block that revises the outlook prints each measure's prior range beside its updated one
+("Prior FY23 Outlook Updated FY23 Outlook"; "Operating margin 14.7% to 15.0% 14.5% to 14.8%";
+"no change"): its first line says which way each moved, the midpoints compared ("Revised its
+outlook: raised net sales to $11.0 billion to $11.1 billion (from ...); lowered ..."), then
+the block as printed.
 """
 
 from __future__ import annotations
@@ -28,6 +34,12 @@ MAX_HEADING_WORDS = 12
 MIN_ROWS = 3
 MAX_ROWS = 15
 MIN_BULLETS = 2
+# a revision's columns: the prior range, then the updated one
+REVISION_RE = re.compile(r"\bprior\b.*\b(?:updated|revised|current|new)\b", re.IGNORECASE)
+NO_CHANGE_RE = re.compile(r"\b(?:no change|unchanged|reaffirmed)\b", re.IGNORECASE)
+AMOUNT = r"(?:approximately\s+)?\$?\d[\d,]*(?:\.\d+)?%?(?:\s*(?:billion|million|thousand)\b)?"
+RANGE_RE = re.compile(rf"(?P<lo>{AMOUNT})(?:\s*(?:to|-|–)\s*(?P<hi>{AMOUNT}))?", re.IGNORECASE)
+SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 # a sentence that introduces the year's targets as a list: "our key full-year fiscal 2024
 # targets are summarized below:", "we expect the following for 2024:"
 TARGETS_INTRO_RE = re.compile(r"\b(?:outlook|guidance|targets?|expect(?:s|ed|ations?)?)\b",
@@ -116,6 +128,54 @@ def _table_block(question: Question, document: str, year: int, page: int,
         unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
                             year=year, chunk_rank=0, page=page, located=True, quote=quote,
                             text=quote)
+        moved = revision(rows)
         return DirectAnswer(kind="list", units=[unit], supports=quote,
-                            text=f"{heading}: {'; '.join(r.rstrip(' .;') for r in rows)}.")
+                            text=(f"{moved}. " if moved else "")
+                            + f"{heading}: {'; '.join(r.rstrip(' .;') for r in rows)}.")
     return None
+
+
+def _midpoint(found: re.Match[str]) -> float:
+    """The middle of a printed range ("$11.0 billion to $11.1 billion"), in units."""
+    def value(text: str) -> float:
+        number = re.search(r"\d[\d,]*(?:\.\d+)?", text)
+        scale = re.search(r"thousand|million|billion", text, re.IGNORECASE)
+        return float(number.group(0).replace(",", "")) * (  # type: ignore[union-attr]
+            SCALES[scale.group(0).lower()] if scale else 1.0)
+    high = found["hi"] or found["lo"]
+    low = found["lo"] if found["hi"] else high
+    if found["hi"] and not re.search(r"thousand|million|billion", low, re.IGNORECASE):
+        low = f"{low} {m.group(0)}" if (m := re.search(r"thousand|million|billion", high,
+                                                         re.IGNORECASE)) else low
+    return (value(low) + value(high)) / 2
+
+
+def revision(rows: Sequence[str]) -> str | None:
+    """Which way a revised outlook moved each measure: a row's prior and updated ranges
+    compared by their midpoints, "no change" read as printed; None when the block prints no
+    prior and updated columns or no measure moved."""
+    if not any(REVISION_RE.search(r) for r in rows[:2]):
+        return None
+    moved: dict[str, list[str]] = {"raised": [], "lowered": [], "unchanged": []}
+    for row in rows:
+        ranges = [] if REVISION_RE.search(row) else list(RANGE_RE.finditer(row))
+        label = row[:ranges[0].start()].strip(" :,") if ranges else ""
+        if not label:
+            continue
+        if len(ranges) == 1 and NO_CHANGE_RE.search(row):
+            moved["unchanged"].append(label.lower())
+        elif len(ranges) == 2:
+            before, after = (_midpoint(r) for r in ranges)
+            way = "raised" if after > before else "lowered" if after < before else "unchanged"
+            moved[way].append(label.lower() if way == "unchanged" else
+                              f"{label.lower()} to {ranges[1].group(0)} (from "
+                              f"{ranges[0].group(0)})")
+    if not moved["raised"] and not moved["lowered"]:
+        return None
+    verb = ("Raised" if not moved["lowered"] else "Lowered" if not moved["raised"]
+            else "Revised")
+    parts = [f"{way + ' ' if verb == 'Revised' else ''}{', '.join(items)}"
+             for way, items in moved.items() if items and way != "unchanged"]
+    if moved["unchanged"]:
+        parts.append(f"unchanged: {', '.join(moved['unchanged'])}")
+    return f"{verb} its outlook: {'; '.join(parts)}"

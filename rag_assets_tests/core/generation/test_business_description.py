@@ -40,6 +40,21 @@ def test_item_1_found_by_its_heading_when_no_page_has_an_item() -> None:
                                                 "leading innovators in materials science.")
 
 
+def test_an_introductory_phrase_before_the_company_is_read_past() -> None:
+    """American Water's 10-K for 2021 opens Item 1 with "With a history dating back to 1886,"
+    before its name (the first words of the company's)."""
+    pages = [(5, "Table of Contents PART I ITEM 1. BUSINESS The Company With a history dating "
+                 "back to 1886, American Water is the largest and most geographically diverse, "
+                 "publicly-traded water and wastewater utility company in the United States, as "
+                 "measured by both operating revenues and population served.")]
+    question = read_question("What industry does American Water Works operate in?")
+    found = business_description(question, "american-water-works-10k", 2021, pages,
+                                 {5: "Item 1. Business"})
+    assert found is not None and found.text.startswith(
+        "American Water is the largest and most geographically diverse, publicly-traded water "
+        "and wastewater utility company")
+
+
 def test_a_yes_no_or_another_intent_is_not_answered_here() -> None:
     items = {1: None, 2: "Item 1. Business"}
     for text in ("Is Netflix's business cyclical?", "What drove Netflix's revenue growth?",

@@ -43,5 +43,27 @@ def test_the_outlook_sections_table_wins_over_a_headline_that_names_it() -> None
     lead = _lead("financebench-bulk/pdfs/ULTABEAUTY_2023Q2_EARNINGS.pdf",
                  "ulta-beauty-earnings-q2", 2023,
                  "What guidance for fiscal 2023 did Ulta Beauty give with its second quarter?")
-    assert lead.startswith("Fiscal 2023 Outlook: ")
-    assert "$11.05 billion to $11.15 billion" in lead and "$25.10 to $25.60" in lead
+    # the prior and updated ranges compared: the first line says which way each moved
+    assert lead.startswith("Raised its outlook: net sales to $11.05 billion to $11.15 billion "
+                           "(from $11.0 billion to $11.1 billion), comparable sales to 4.5% to "
+                           "5.5% (from 4% to 5%), operating margin to 14.6% to 14.8% (from "
+                           "14.5% to 14.8%), diluted earnings per share to $25.10 to $25.60 "
+                           "(from $24.70 to $25.40); unchanged: new stores, net")
+
+
+def test_a_revision_that_moves_measures_both_ways_says_each() -> None:
+    """Ulta's first quarter: net sales raised, the operating margin and the tax rate lowered."""
+    from rag_assets.core.generation.outlook import revision
+
+    rows = ["Prior FY23 Outlook Updated FY23 Outlook",
+            "Net sales $10.95 billion to $11.05 billion $11.0 billion to $11.1 billion",
+            "Comparable sales 4% to 5% no change",
+            "Operating margin 14.7% to 15.0% 14.5% to 14.8%",
+            "Interest income approximately $17 million",  # no prior beside it: left out
+            "Effective tax rate approximately 24.6% approximately 23.9%"]
+    assert revision(rows) == (
+        "Revised its outlook: raised net sales to $11.0 billion to $11.1 billion (from $10.95 "
+        "billion to $11.05 billion); lowered operating margin to 14.5% to 14.8% (from 14.7% to "
+        "15.0%), effective tax rate to approximately 23.9% (from approximately 24.6%); "
+        "unchanged: comparable sales")
+    assert revision(rows[1:]) is None  # no prior and updated columns: no revision read
