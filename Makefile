@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export GX_ANALYTICS_ENABLED := false
 export DAGSTER_DISABLE_TELEMETRY := 1
 
-.PHONY: install demo ask test test-fast test-corpora ui serve bench bench-real bench-statements bench-reading bench-judgments bench-vocabulary bench-ask bench-ask-scale backfill-check scale-check lint typecheck settings-table sample clean
+.PHONY: install demo ask test test-fast test-corpora ui serve bench bench-real bench-statements bench-reading bench-judgments bench-vocabulary bench-probe bench-ask bench-ask-scale backfill-check scale-check lint typecheck settings-table sample clean
 
 install: $(STAMP) ocr
 
@@ -153,6 +153,11 @@ bench-judgments: install
 # why not, for analyst-tune's companies (in-sample) and every other company (totals only)
 bench-vocabulary: install
 	$(BIN)/python bench/vocabulary_bench.py
+
+# an analyst's usual questions asked of filings no question set asks about (bench/probes): the
+# first lines, against the verdicts a person read (bench/probes/readings.jsonl)
+bench-probe: install
+	$(BIN)/python bench/probe_bench.py
 
 # rag-assets ask on hostile questions and broken stores (two real 10-Ks ingested once under
 # bench/out/ask_battery): exit code, first line, seconds, tracebacks and signals per case

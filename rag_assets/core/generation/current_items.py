@@ -130,6 +130,8 @@ def current_item(question: Question, document: str, year: int,
             document, year, items)
     heading, page, lines = found
     kept, text = _body(lines)
+    if heading.startswith(f"Item {EXHIBITS_ITEM}"):
+        text = _exhibits(kept) or text  # "(d) Exhibits." heads the list, it is not the list
     if not text:
         return None
     quote = "\n".join(kept)
@@ -148,8 +150,7 @@ def _every_item(document: str, year: int, items: Sequence[tuple[str, int, list[s
     for heading, page, lines in items:
         kept, _ = _body(lines)
         if heading.startswith(f"Item {EXHIBITS_ITEM}"):
-            lead = ", ".join(f"Exhibit {m[1]} ({m[2]})" for line in kept
-                             if (m := EXHIBIT_LINE_RE.match(line)))
+            lead = _exhibits(kept)
         else:  # as printed: a bulleted body's opening sentence comes first
             lead = next(iter(split_sentences(" ".join(kept))), "")
         lead = " ".join(lead.split()[:MAX_LEAD_WORDS]).rstrip(".:;")
@@ -165,6 +166,13 @@ def _every_item(document: str, year: int, items: Sequence[tuple[str, int, list[s
     count = f"{len(parts)} Items" if len(parts) > 1 else "one Item"
     return DirectAnswer(kind="list", units=units,
                         text=f"The report states {count}: {'; '.join(parts)}.")
+
+
+def _exhibits(lines: Sequence[str]) -> str:
+    """Item 9.01's exhibits, each by number and title: "Exhibit 99.1 (Press release dated
+    August 9, 2023)"."""
+    return ", ".join(f"Exhibit {m[1]} ({m[2]})" for line in lines
+                     if (m := EXHIBIT_LINE_RE.match(line)))
 
 
 def _named(heading: str) -> str:

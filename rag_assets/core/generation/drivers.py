@@ -83,12 +83,17 @@ CHANGE_RE = re.compile(r"\b(?:increas|decreas|declin|grow|grew|rose|rise|fell|fa
                        # "was $2,807 million compared to $2,841 million": two periods' amounts
                        r"compared (?:to|with))", re.IGNORECASE)
 NAME_RE = re.compile(r"\b[A-Z][a-z][\w&'-]*")
-# a change that might happen is no change a filing explains: "any significant decrease in
-# display glass pricing could have a material ... impact" (a risk factor's conditional)
 # a line stated as a share of revenue (a common-size figure) names revenue as its base, not as
 # what changed: "Operating expenses as a percentage of net sales decreased" is no net sales
 COMMON_SIZE_RE = re.compile(r"\bas an? (?:percent(?:age)?|share|%) of (?:(?:total|net|"
                             r"consolidated|operating)\s+)*(?:sales|revenues?)\b", re.IGNORECASE)
+# a level compared with another measure, not with another period: "Our effective income tax
+# rate is typically lower than the U.S. statutory rate" states no change
+OTHER_THAN_RE = re.compile(r"\b(?:higher|lower)\s+than\s+(?!(?:in\s+|during\s+|for\s+|at\s+)?"
+                           r"(?:the\s+|our\s+)?(?:prior|previous|last|same|fiscal|first|"
+                           r"second|third|fourth|\d{4}|year|quarter|period))", re.IGNORECASE)
+# a change that might happen is no change a filing explains: "any significant decrease in
+# display glass pricing could have a material ... impact" (a risk factor's conditional)
 HYPOTHETICAL_RE = re.compile(r"\b(?:could|might|would|may)\b")
 NAME_RUN_RE = re.compile(r"\b[A-Z][a-z][\w&'-]*(?:\s+(?:&\s+)?[A-Z][a-z][\w&'-]*)*")
 # capitalized words that name no other subject: months, a heading's first words, statements
@@ -265,7 +270,7 @@ def _score(readings: Sequence[Reading], unit: EvidenceUnit, subject: str,
     share = _share_named(readings, subject)
     if not share or _another_measure(question_words, subject, "others"):
         return 0.0  # "net debt to operating cash flow ratio" is no operating cash flow
-    if not CHANGE_RE.search(subject):
+    if not _states_change(subject):
         if not level:
             return 0.0  # Item 303 explains a change: "because it is useful to investors" is none
         share -= LEVEL_DISCOUNT  # a sentence that gives the change itself wins
@@ -278,6 +283,13 @@ def _score(readings: Sequence[Reading], unit: EvidenceUnit, subject: str,
     if asked and changed and asked != changed:
         other += OTHER_SUBJECT_PENALTY  # an increase does not explain the decline asked
     return share - other + (MDNA_BONUS if "mdna" in sections_of(unit.scope) else 0.0)
+
+
+def _states_change(subject: str) -> bool:
+    """Whether the subject states a change: a change word, not "lower than" another measure."""
+    compared = [m.span() for m in OTHER_THAN_RE.finditer(subject)]
+    return any(not any(a <= m.start() < b for a, b in compared)
+               for m in CHANGE_RE.finditer(subject))
 
 
 def _direction(text: str) -> str | None:

@@ -214,6 +214,11 @@ _YES_NO_RE = re.compile(r"(?:^|[,:;]\s+)(?:does|do|did|has|have|had|is|are|was|w
 _AVERAGE_RE = re.compile(r"\baverage\b", re.IGNORECASE)
 # a trend asked as a record over the years, not one year's change: "an improving margin
 # profile", "historically", "over time", "consistently"
+# an event a balance cannot answer: "Did X issue or repay any debt?" asks of the period's
+# flows (the debt note, the cash flow statement), not of the debt it holds at the end
+_EVENT_RE = re.compile(r"\b(?:issu(?:e|ed|es|ing)|repa(?:y|id|ys|ying)|borrow(?:ed|s|ing)?|"
+                       r"refinanc\w*|redeem\w*|retir(?:e|ed|es|ing)|pa(?:y|id) down)\b",
+                       re.IGNORECASE)
 _HISTORY_RE = re.compile(r"\bprofile\b|\bhistor(?:y|ical|ically)\b|\bover (?:time|the years)\b|"
                          r"\bconsisten(?:t|tly)\b|\btrack record\b", re.IGNORECASE)
 _CAGR_RE = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual\s+growth", re.IGNORECASE)
@@ -716,7 +721,11 @@ def parse_question(question: Question) -> MetricQuestion | None:
         target, is_metric = defined, True
     if target is None:
         return None
-    stored = load_vocabulary().metrics.get(target) if is_metric else None
+    vocabulary = load_vocabulary()
+    if (not is_metric and _YES_NO_RE.search(asking) and _EVENT_RE.search(asking)
+            and target in vocabulary.concepts and vocabulary.concepts[target].kind == "stock"):
+        return None  # a balance at the period's end says nothing of an issuance or repayment
+    stored = vocabulary.metrics.get(target) if is_metric else None
     aggregate, years, direction = _aggregate(asked, norm, years, choice is not None, judgment,
                                              bool(stored and "[-1]" in (stored.formula or "")))
     if each and aggregate == "value":

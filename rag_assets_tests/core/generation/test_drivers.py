@@ -375,3 +375,18 @@ def test_a_line_stated_as_a_share_of_revenue_is_no_change_of_revenue() -> None:
     found = drivers(read_question("What drove Acme's operating expenses as a percentage of "
                                   "net sales in the first quarter of 2023?"), [ratio])
     assert found is not None and found.text.startswith("Primarily driven by strong sales")
+
+
+def test_a_rate_below_another_measure_is_no_change() -> None:
+    """Walmart's fiscal 2018 10-K: "Our effective income tax rate is typically lower than the
+    U.S. statutory rate primarily because of ..." says why the rate is low, not what changed
+    it; "lower than the prior year" still is a change."""
+    question = read_question("What drove the change in Acme's effective tax rate in 2018?")
+    level = unit("Our effective income tax rate is typically lower than the U.S. statutory "
+                 "rate primarily because of benefits from lower-taxed global operations.",
+                 scope=MDNA)
+    assert drivers(question, [level]) is None
+    changed = unit("Our effective income tax rate was lower than the prior year primarily "
+                   "because of the Tax Act's remeasurement of deferred taxes.", scope=MDNA)
+    found = drivers(question, [level, changed])
+    assert found is not None and found.text.startswith("Primarily because of the Tax Act")

@@ -535,3 +535,15 @@ def test_a_line_item_defined_as_itself_is_no_optional_zero() -> None:
 def test_a_definitions_phrase_against_printed_labels(phrase: str, label: str,
                                                       distance: int | None) -> None:
     assert _label_distance(_label_words(phrase), label) == distance
+
+
+def test_an_issuance_or_repayment_asked_is_no_balance() -> None:
+    """A balance at the period's end says nothing of the period's events: "Did Corning issue
+    or repay any debt in Q2 2023?" was once answered "Yes. ... total debt is $7,624 million"."""
+    for text in ("Did Corning issue or repay any debt in Q2 2023?",
+                 "Did Walmart borrow under its credit facility in fiscal 2024?"):
+        assert parse_question(read_question(text)) is None, text
+    held = parse_question(read_question("Does Corning have any debt as of 2023?"))
+    assert held is not None and held.target == "total_debt" and held.yes_no
+    paid = parse_question(read_question("Did Costco pay dividends in fiscal 2021?"))
+    assert paid is not None and paid.yes_no  # a flow's amount answers whether it was paid
