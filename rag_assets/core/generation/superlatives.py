@@ -24,6 +24,7 @@ from rag_assets.core.generation.direct_rows import (
     first_match,
     heading_has,
     money,
+    parse_cell,
     read_row,
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
@@ -50,14 +51,31 @@ def _terms_asked(question: Question, cues: DirectCues) -> list[HeadingTerm]:
             if any(re.search(rf"\b{re.escape(w)}\b", q) for w in t.question)]
 
 
+def _is_figure(heading: str) -> bool:
+    """A column heading printed as a figure ("$ 3,384", "(17)", "24.4%"), not a year: the
+    table's first row of figures read as its header (American Water's segment note), so which
+    column holds which measure or member is unknown."""
+    text = heading.strip()
+    return parse_cell(text) is not None and not FISCAL_YEAR_RE.fullmatch(text)
+
+
+def _kinds(headings: Sequence[str]) -> int:
+    """How many kinds of column the headings name, their years aside ("2022" and "2021" are
+    one kind; "Net sales 2022" and "Long-lived assets 2022" two)."""
+    return len({re.sub(r"\d", "", h) for h in headings})
+
+
 def column_asked(rows: Sequence[Row], question: Question, unit: EvidenceUnit,
             cues: DirectCues) -> str | None:
     """The column a superlative compares: the measure and the period the question names, or
-    None when the table does not print them (or two columns fit equally)."""
+    None when the table does not print them (or two columns fit equally). Columns of several
+    kinds of which none names the measure or the period asked (segments across, "Regulated |
+    Market-Based | Consolidated") are not guessed at, nor columns headed by figures."""
     headings = list(dict.fromkeys(c.heading for r in rows for c in r.cells))
-    if not headings:
+    if not headings or any(_is_figure(h) for h in headings):
         return None
     terms = _terms_asked(question, cues)
+    named = False  # a heading names the measure or the period asked
     # what the rows measure: the table's title and header, or the caption they are under
     scope = " ".join([unit.scope, *{r.unit.caption for r in rows}]).lower()
     if terms:
@@ -65,20 +83,18 @@ def column_asked(rows: Sequence[Row], question: Question, unit: EvidenceUnit,
         fit = [h for h in headings if any(w in h.lower() for w in words)]
         if not fit and not any(w in scope for w in words):
             return None
-        headings = fit or headings
+        named, headings = bool(fit), fit or headings
     periods = question.periods
     if periods:
         fit = [h for h in headings if any(heading_has(h, p) for p in periods)]
         if not fit and (any(FISCAL_YEAR_RE.search(h) for h in headings)
                         or not any(heading_has(unit.scope, p) for p in periods)):
             return None  # the columns are other periods, or the table is another year's
-        headings = fit or headings
+        named, headings = named or bool(fit), fit or headings
         if not any(q for q, _ in periods):  # a year asked: its full year before its quarter
             headings = [h for h in headings if not PART_OF_YEAR_RE.search(h)] or headings
-    elif len({re.sub(r"\d", "", h) for h in headings}) > 1 and len(headings) > 1:
-        # several measures, none named: unsure which one ranks the rows
-        return None if not terms else headings[0]
-    return headings[0]
+    # several kinds of column, none named by the question: unsure which one ranks the rows
+    return None if _kinds(headings) > 1 and not named else headings[0]
 
 
 def _measure(question: Question, column: str, cues: DirectCues) -> str:
@@ -224,7 +240,17 @@ def _members(units: Sequence[EvidenceUnit], table: TableKey, groups_asked: bool,
     members = [r for r in printed
                if r.label and first_match(cues.row_not_a_member, r.label.lower()) is None
                and not any(w in r.label.lower() for w in measures)]  # the measure's total
-    return _measured(members, question, cues), printed, False
+    measured = _measured(members, question, cues)
+    return ([] if _line_items(measured, measures, cues) else measured), printed, False
+
+
+def _line_items(rows: Sequence[Row], measures: Sequence[str], cues: DirectCues) -> bool:
+    """A row is named for a measure other than the one asked ("Net income attributable to
+    common shareholders" beside "Cash paid for capital expenditures"): the rows are a
+    statement's line items, over members printed as columns, not members to rank."""
+    asked = measures or cues.terms[UNNAMED_MEASURE].heading
+    others = [w for t in cues.terms.values() for w in t.heading if w not in asked]
+    return any(re.search(rf"\b{re.escape(w)}\b", r.label.lower()) for r in rows for w in others)
 
 
 def _ranked_winner(question: Question, direction: str, rows: Sequence[Row],

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from rag_assets.core.evaluation.answer_correctness import answer_lead
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.direct import direct_answer
 from rag_assets.core.generation.direct_rows import DirectAnswer
@@ -18,6 +19,8 @@ from rag_assets.core.generation.evidence import EvidenceUnit, page_table_rows
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.question.question import read_question
 from rag_assets_tests.real_filings import real_filing
+
+from .conftest import Corpus, real_corpus
 
 
 def direct_answer_to(text: str, *args: Any, **kwargs: Any) -> DirectAnswer | None:
@@ -154,3 +157,63 @@ def test_a_table_printed_without_rules_ranks_the_change_of_each_region() -> None
                                  "2023 against $5,034 million in three months 2022")
     claim = verify_claims([found.claim()], pages)[0]
     assert [c.mark for c in claim.citations] == ["valid"]
+
+
+# American Water Works' 10-K for 2021 (dev): the segment note's table (printed page 136) is read
+# with its first row of figures ("Operating revenues $ 3,384 $ 563 $ (17) $ 3,930") as its
+# header, the state table of Item 1 (printed page 7) with its first state's ("New Jersey $ 778
+# ..."); Corning's 10-K for 2022 (dev) prints net sales by region over their countries (p.106)
+DEV = "financebench-dev/pdfs"
+AWK_DOC, AWK_YEAR, AWK_SEGMENTS, AWK_STATES = "american-water-works-10k", 2021, 135, 6
+AWK_REGION = ("Which geographic region contributed the most to American Water Works's net sales "
+              "in FY2021?")
+
+
+@pytest.fixture(scope="module")
+def regions_corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
+    return real_corpus(Path(tmp_path_factory.mktemp("regions_lancedb")), [
+        (f"{DEV}/AMERICANWATERWORKS_2021_10K.pdf", AWK_DOC, AWK_YEAR, [AWK_STATES, AWK_SEGMENTS]),
+        (f"{DEV}/CORNING_2022_10K.pdf", "corning-10k", 2022, [105])])
+
+
+@pytest.mark.slow
+def test_a_table_headed_by_figures_names_no_region(regions_corpus: Corpus) -> None:
+    """Columns headed "$ 3,384" are a row of figures read as the header: which column is which
+    is unknown, so no row of it is ranked (the cash flow line "Cash paid for capital
+    expenditures" was named the top region, "7% of the 23,365 total" of assets)."""
+    result = regions_corpus.answerer().ask(AWK_REGION)
+    lead = answer_lead(result.answer)
+    # New Jersey (826 of 3,384) leads; its row is the state table's header here: no winner
+    assert result.method != "direct superlative" or lead.startswith("New Jersey"), lead
+    assert "Cash paid" not in lead and "$ 3,384:" not in result.answer
+
+
+@pytest.mark.slow
+def test_a_regions_net_sales_stay_ranked_over_their_countries(regions_corpus: Corpus) -> None:
+    result = regions_corpus.answerer().ask("Which geographic region contributed the most to "
+                                           "Corning's net sales in FY2022?")
+    assert result.method == "direct superlative", result.answer
+    assert answer_lead(result.answer) == (
+        "Asia Pacific had the most net sales in 2022: $7,108 million, 48% of the $14,805 million "
+        "total (7,108 / 14,805).")
+    assert all(c.mark == "valid" for claim in result.claims for c in claim.citations)
+
+
+def test_line_items_across_segment_columns_are_not_ranked_as_regions() -> None:
+    """The segment table read with its header (Regulated | Market-Based | Other | Consolidated)
+    and its year: its rows are line items of the statements, not regions, and its columns name
+    neither the measure nor the year asked: no winner, no share of "Total assets"."""
+    named = {"$ 3,384": "Regulated Businesses", "$ 563": "Market-Based Businesses",
+             "$ (17)": "Other", "$ 3,930": "Consolidated"}
+    pages = PageTexts.from_pages(AWK_DOC, AWK_YEAR, real_filing(
+        f"{DEV}/AMERICANWATERWORKS_2021_10K.pdf").pages)
+    units = []
+    for unit in page_table_rows(pages, AWK_DOC, AWK_YEAR, AWK_SEGMENTS):
+        text = unit.text
+        for figure, name in named.items():
+            text = text.replace(f"{figure}:", f"{name}:")
+        units.append(unit.model_copy(update={"text": text,
+                                             "scope": f"10-K fiscal 2021 | {unit.scope}"}))
+    capex = [u for u in units if u.text.startswith("Cash paid for capital expenditures")]
+    assert len(capex) == 1 and "Regulated Businesses: 1,747" in capex[0].text
+    assert direct_answer_to(AWK_REGION, capex, units) is None
