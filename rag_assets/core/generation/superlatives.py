@@ -45,6 +45,11 @@ _SENTENCE_WINNER = (r"^(?P<name>(?:[A-Z][\w&'’./-]*)(?: (?:[A-Z][\w&'’./-]*|
                     r"(?:again )?(?:the|our) {word}\b")
 
 
+# what a region or segment question ranks, and the members of another kind a table may list
+ORGANIZATIONAL = frozenset({"region", "geograph", "country", "segment", "division"})
+OTHER_MEMBERS = ("product", "brand", "customer", "franchise")
+
+
 def _terms_asked(question: Question, cues: DirectCues) -> list[HeadingTerm]:
     q = question.text.lower()
     return [t for t in cues.terms.values()
@@ -173,6 +178,8 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
         if (ranks or not quoted) and not _named_by(scope, ranks) and not _of_measure(scope,
                                                                                       measures):
             continue  # a customers table does not rank products
+        if _of_other_members(scope, ranks):
+            continue  # General Mills' "net sales by class of similar products" ranks no region
         rows, printed, grouped = _members(units, table, groups_asked, measures, question, cues)
         if not rows or len({(r.unit.caption, r.label) for r in rows}) < len(rows):
             continue  # none, or one label twice: measures under captions, not members
@@ -219,6 +226,17 @@ def _named_by(scope: str, ranks: Sequence[str]) -> int:
     segment's product lines), else 0."""
     own = " | ".join(scope.split(" | ")[-2:]).lower()
     return 2 if any(r in own for r in ranks) else int(any(r in scope.lower() for r in ranks))
+
+
+def _of_other_members(scope: str, ranks: Sequence[str]) -> bool:
+    """Whether a table's own title names members of another kind than the regions or segments
+    asked: products, brands, customers or franchises (ASC 280-10-50-40 and -41 disclose
+    revenue by product and by geography in separate tables)."""
+    if not any(r in ORGANIZATIONAL for r in ranks):
+        return False
+    own = " | ".join(scope.split(" | ")[-2:]).lower()
+    return _named_by(scope, ranks) < 2 and any(
+        re.search(rf"\b{w}(?:s|es)?\b", own) for w in OTHER_MEMBERS)
 
 
 def _of_measure(scope: str, measures: Sequence[str]) -> bool:

@@ -217,3 +217,20 @@ def test_line_items_across_segment_columns_are_not_ranked_as_regions() -> None:
     capex = [u for u in units if u.text.startswith("Cash paid for capital expenditures")]
     assert len(capex) == 1 and "Regulated Businesses: 1,747" in capex[0].text
     assert direct_answer_to(AWK_REGION, capex, units) is None
+
+
+@pytest.mark.slow
+def test_a_table_of_products_ranks_no_region(tmp_path: Path) -> None:
+    """General Mills' 10-K for fiscal 2022 (wide) prints net sales "by class of similar
+    products" (Snacks first) beside its geographic table: a region question ranks no product
+    ("Snacks had the most net sales" was once its answer), a product question still does."""
+    corpus = real_corpus(tmp_path, [("financebench-wide/pdfs/GENERALMILLS_2022_10K.pdf",
+                                     "general-mills-10k", 2022, [84])])
+    region = corpus.answerer().ask("Which geographic region contributed the most to General "
+                                   "Mills's net sales in FY2022?")
+    lead = answer_lead(region.answer)
+    assert not lead.startswith("Snacks"), lead
+    assert region.method != "direct superlative" or lead.startswith("United States"), lead
+    product = corpus.answerer().ask("Which product category contributed the most to General "
+                                    "Mills's net sales in FY2022?")
+    assert answer_lead(product.answer).startswith("Snacks had the most net sales in 2022")
