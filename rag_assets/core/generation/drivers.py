@@ -87,6 +87,12 @@ NAME_RE = re.compile(r"\b[A-Z][a-z][\w&'-]*")
 # what changed: "Operating expenses as a percentage of net sales decreased" is no net sales
 COMMON_SIZE_RE = re.compile(r"\bas an? (?:percent(?:age)?|share|%) of (?:(?:total|net|"
                             r"consolidated|operating)\s+)*(?:sales|revenues?)\b", re.IGNORECASE)
+# a change named as a noun with what changed after it: "changes to the contribution rate"
+CHANGE_OF_RE = re.compile(r"(?:increases?|decreases?|declines?|changes?|reductions?|"
+                          r"improvements?|expansions?|gains?|losses|growth)\s+(?:in|to|of)\s+"
+                          r"(?P<what>(?:(?:the|our|its)\s+)?[a-z][\w&'’-]*(?:\s+[\w&'’-]+){0,4}?)"
+                          r"(?=\s+(?:for|in|during|from|of|was|were|is|and|by|to|at|as|"
+                          r"compared)\b|[,.;]|$)", re.IGNORECASE)
 # a level compared with another measure, not with another period: "Our effective income tax
 # rate is typically lower than the U.S. statutory rate" states no change
 OTHER_THAN_RE = re.compile(r"\b(?:higher|lower)\s+than\s+(?!(?:in\s+|during\s+|for\s+|at\s+)?"
@@ -270,6 +276,8 @@ def _score(readings: Sequence[Reading], unit: EvidenceUnit, subject: str,
     share = _share_named(readings, subject)
     if not share or _another_measure(question_words, subject, "others"):
         return 0.0  # "net debt to operating cash flow ratio" is no operating cash flow
+    if _changes_only_another(readings, subject):
+        return 0.0  # "minor changes to the contribution rate" is no change of operating income
     if not _states_change(subject):
         if not level:
             return 0.0  # Item 303 explains a change: "because it is useful to investors" is none
@@ -283,6 +291,16 @@ def _score(readings: Sequence[Reading], unit: EvidenceUnit, subject: str,
     if asked and changed and asked != changed:
         other += OTHER_SUBJECT_PENALTY  # an increase does not explain the decline asked
     return share - other + (MDNA_BONUS if "mdna" in sections_of(unit.scope) else 0.0)
+
+
+def _changes_only_another(readings: Sequence[Reading], subject: str) -> bool:
+    """Whether every change the subject names is a noun with what changed after it ("changes
+    to the contribution rate", "an increase in costs") and none of those is the measure asked:
+    the measure is then named beside another thing's change, not as what changed."""
+    found = list(CHANGE_RE.finditer(subject))
+    named = [CHANGE_OF_RE.match(subject, m.start()) for m in found]
+    return bool(found) and all(n is not None and not _share_named(readings, n["what"])
+                               for n in named)
 
 
 def _states_change(subject: str) -> bool:

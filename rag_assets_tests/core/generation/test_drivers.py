@@ -390,3 +390,20 @@ def test_a_rate_below_another_measure_is_no_change() -> None:
                    "because of the Tax Act's remeasurement of deferred taxes.", scope=MDNA)
     found = drivers(question, [level, changed])
     assert found is not None and found.text.startswith("Primarily because of the Tax Act")
+
+
+def test_a_measure_named_beside_another_things_change_is_not_what_changed() -> None:
+    """Walmart's fiscal 2018 10-K: "Each ... has generally maintained a consistent contribution
+    rate to the Company's net sales and operating income ... other than minor changes to the
+    contribution rate for the Walmart International segment due to fluctuations in currency
+    exchange rates" names operating income, but what changed is a contribution rate."""
+    question = read_question("What drove the change in Acme's operating margin in 2018?")
+    beside = unit("Each, however, has generally maintained a consistent contribution rate to "
+                  "the Company's net sales and operating income in recent years other than "
+                  "minor changes to the contribution rate for the International segment due to "
+                  "fluctuations in currency exchange rates.", scope=MDNA)
+    assert drivers(question, [beside]) is None
+    own = unit("The decrease in operating income as a percentage of net sales was primarily "
+               "due to higher labor costs.", scope=MDNA)
+    found = drivers(question, [beside, own])
+    assert found is not None and found.text.startswith("Primarily due to higher labor costs")
