@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
+from rag_assets.core.ingest.entities import other_entity_pages, registrant_statements
 from rag_assets.core.ingest.pages import Page
 from rag_assets.core.ingest.routing import COVER_PAGES, DocumentProfile, cover_profile, display_name
 from rag_assets.core.ingest.sections import page_items, sections_of, topic_title, topics_by_page
@@ -102,15 +103,18 @@ def document_context(document: str, year: int, pages: Sequence[Page],
     """Company, form and routing profile from the cover pages (``profile`` when the caller
     read it already), the Item of every page and what each page is: the statement
     classification (:func:`statements.classify_pages` over the pages with their tables in
-    place: a continued statement and the segment note's later pages included), made here once
-    per report."""
+    place: a continued statement and the segment note's later pages included; another
+    company's statements left out, :mod:`entities`), made here once per report."""
     cover = [p.text for p in pages[:COVER_PAGES]]
     profile = profile or cover_profile(document, year, pages)
     lines = [p.lines for p in pages]
     doc_type = form_of(document, "\n".join(cover))
     items, opened = page_items(lines, doc_type)
     topics = topics_by_page(lines, items)
-    kinds = classify_pages([page_lines(p) for p in pages])
+    rendered = [page_lines(p) for p in pages]
+    # another company's statements (an investee's under Rule 3-09) are no statement pages
+    kinds = registrant_statements(classify_pages(rendered), other_entity_pages(
+        rendered, items, [profile.title, *profile.aliases]))
     return DocumentContext(
         document=document, year=year, company=company_name(document, profile.title),
         doc_type=doc_type, title=profile.title, aliases=profile.aliases,

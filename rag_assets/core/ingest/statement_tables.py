@@ -452,9 +452,48 @@ def _headings_elsewhere(printed: Sequence[_Printed], width: int) -> list[Column]
 def read_tables(page: Page, statement: StatementKind) -> list[StatementTable]:
     """The statement's tables printed on one page: one, or one per block when the page stacks
     blocks of other periods, each under its own duration caption (Ulta's Q4 release: "13 Weeks
-    Ended" over the quarter, "52 Weeks Ended" over the year, each with its date headings)."""
+    Ended" over the quarter, "52 Weeks Ended" over the year, each with its date headings).
+
+    A page of text whose lines mostly end inside the next row's label is read as one run of
+    text (:func:`_wraps_rows`), when that gives columns of a year."""
+    tables = _tables_of(page, statement, _printed_rows(page, statement))
+    if page.tables or not _wraps_rows(page.lines):
+        return tables
+    wrapped = _tables_of(page, statement, _wrapped_rows(page))
+    return wrapped if _dated(wrapped) else tables
+
+
+def _dated(tables: Sequence[StatementTable]) -> bool:
+    """Some column of the tables names its year: the rows were read under their headings."""
+    return any(c.year is not None for t in tables for c in t.columns)
+
+
+def _wraps_rows(lines: Sequence[str]) -> bool:
+    """The PDF gave the page as rows run together and wrapped at the page's width: most lines
+    that print figures go on after them with words, the next row's label ("... Depreciation
+    1,130 1,167 971 Amortization of purchased"), where a statement prints a row to a line and
+    its figures end it."""
+    with_figures = wrapping = 0
+    for line in lines:
+        tokens = _tokens(line)
+        figures = [at for at, token in enumerate(tokens) if _is_figure(token)]
+        with_figures += bool(figures)
+        wrapping += bool(figures) and figures[-1] < len(tokens) - 1
+    return wrapping * 2 > with_figures > 0
+
+
+def _wrapped_rows(page: Page) -> list[_Printed]:
+    """The page's lines joined into one text, read as a run of rows (Corning 2015's cash flow
+    statement: "... Depreciation 1,130 1,167 971 Amortization of purchased" / "intangibles 54
+    33 31 Restructuring, ...")."""
+    return _run_on_rows(" ".join(line.strip() for line in page.lines if line.strip()))
+
+
+def _tables_of(page: Page, statement: StatementKind,
+               printed: list[_Printed]) -> list[StatementTable]:
+    """The tables of one reading of the page's rows (a line at a time, or as one run)."""
     tables: list[StatementTable] = []
-    for kind, rows in _by_title(_printed_rows(page, statement), statement):
+    for kind, rows in _by_title(printed, statement):
         for block in _stacked_blocks(rows):
             if (table := _read_block(page, kind, block)) is not None:
                 table.first_row = sum(len(t.rows) for t in tables)
