@@ -52,6 +52,7 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import roots
 from rag_assets.core.generation.major_customers import major_customers
 from rag_assets.core.generation.member_shares import PagesPrinting, member_share
+from rag_assets.core.generation.per_share_dividends import per_share_dividend
 from rag_assets.core.generation.quoted_amounts import quoted_arithmetic
 from rag_assets.core.generation.superlatives import superlative
 from rag_assets.core.generation.yes_no import Before, prose_yes_no, stated_none
@@ -177,6 +178,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
     return ((None if asks_members_drove(question)
              else drivers(question, selected, pool, preceding, scan, following))
             or stated_none(question, selected, pool, before, scan)
+            or per_share_dividend(question, selected, pool)
             or quoted_arithmetic(question, selected, scan)
             or major_customers(question, selected, pool, before, scan)
             or member_share(question, selected, pool, page_rows, cues, printing)
