@@ -21,7 +21,7 @@ from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.intents import IntentEntry, load_intents
 from rag_assets.core.question.question import Question
-from rag_assets.core.text.periods import months_asked
+from rag_assets.core.text.periods import listed_months, months_asked
 from rag_assets.core.text.years import years_in
 
 # the text a page prints just before a unit (for ``stated_near``), and every sentence of the
@@ -55,12 +55,13 @@ def polarity(entry: IntentEntry, sentence: str, before: str = "") -> bool | None
 def of_the_period(question: Question, sentence: str) -> bool:
     """Whether the sentence may speak of the period asked: no year named, or one asked; no
     period of another length named ("during the nine months" does not say what the third
-    quarter did)."""
+    quarter did), unless it lists the length asked beside it."""
     named = years_in(sentence)
     if named and question.years and not set(named) & set(question.years):
         return False
     months = months_asked(sentence)
-    return months in (12, question.months)
+    # "during the three and six months ended June 30, 2023" speaks of the quarter too
+    return months in (12, question.months) or question.months in (listed_months(sentence) or [])
 
 
 def candidates(selected: Sequence[EvidenceUnit], pool: Sequence[EvidenceUnit],

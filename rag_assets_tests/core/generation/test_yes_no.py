@@ -64,3 +64,15 @@ def test_a_figure_of_what_was_never_paid_is_none() -> None:
     assert stated_none(buybacks, [quarter]) is None  # a quarter says nothing of the year
     both = read_question("How much cash did the Firm return to shareholders in 2022?")
     assert stated_none(both, [NEVER_PAID]) is None
+
+
+def test_three_and_six_months_listed_together_speak_of_the_quarter() -> None:
+    """Corning's 10-Q for Q2 2023: "No shares were purchased on the open market during the
+    three and six months ended June 30, 2023." answers the quarter; 2022's sentence does not."""
+    question = read_question("Did Corning buy back stock in the second quarter of 2023?")
+    prior = unit("During the three and six months ended June 30, 2022, the Company repurchased "
+                 "1.6 million shares and 5.5 million shares, respectively, of common stock.")
+    none = unit("No shares were purchased on the open market during the three and six months "
+                "ended June 30, 2023.")
+    found = prose_yes_no(question, [prior, none])
+    assert found is not None and found.text == f"No. {none.text}"
