@@ -37,8 +37,12 @@ BODY_END_RE = re.compile(r"^\s*(?:the foregoing (?:description|summary)|a copy o
 EXHIBITS_ITEM = "9.01"
 MAX_BODY_WORDS = 300
 MAX_LEAD_WORDS = 60
-# a question on who signed the report asks of its signature block, which follows the Items
+# a question on who signed the report asks of its signature block, which follows the Items;
+# one on the registrant (its address, state, symbol, file number) asks of its cover page
 SIGNATURE_RE = re.compile(r"\bsign(?:ed|s|ature|atory|er)\b", re.IGNORECASE)
+COVER_RE = re.compile(r"\b(?:address|offices?|located|headquarter\w*|incorporat\w*|telephone|"
+                      r"phone|trading symbol|ticker|stock exchange|file number|"
+                      r"employer identification|emerging growth)\b", re.IGNORECASE)
 # words that name the report or its date, not an event: every Item's body may print them
 REPORT_WORDS = frozenset({
     "current", "report", "reports", "reported", "form", "item", "items", "dated", "filed",
@@ -123,11 +127,12 @@ def current_item(question: Question, document: str, year: int,
         return None
     if form_of(document, pages[0][1]) != "8-K":
         return None
+    if SIGNATURE_RE.search(question.ranking_text) or COVER_RE.search(question.ranking_text):
+        return None  # the signature block or the cover answers, not an Item
     items = _items(pages)
     found = _asked_item(question, items)
     if found is None:
-        return None if SIGNATURE_RE.search(question.ranking_text) else _every_item(
-            document, year, items)
+        return _every_item(document, year, items)
     heading, page, lines = found
     kept, text = _body(lines)
     if heading.startswith(f"Item {EXHIBITS_ITEM}"):

@@ -86,7 +86,8 @@ NAME_RE = re.compile(r"\b[A-Z][a-z][\w&'-]*")
 # a line stated as a share of revenue (a common-size figure) names revenue as its base, not as
 # what changed: "Operating expenses as a percentage of net sales decreased" is no net sales
 COMMON_SIZE_RE = re.compile(r"\bas an? (?:percent(?:age)?|share|%) of (?:(?:total|net|"
-                            r"consolidated|operating)\s+)*(?:sales|revenues?)\b", re.IGNORECASE)
+                            r"consolidated|operating|segment)\s+)*(?:sales|revenues?)\b",
+                            re.IGNORECASE)
 # a change named as a noun with what changed after it: "changes to the contribution rate"
 CHANGE_OF_RE = re.compile(r"(?:increases?|decreases?|declines?|changes?|reductions?|"
                           r"improvements?|expansions?|gains?|losses|growth)\s+(?:in|to|of)\s+"
@@ -96,8 +97,9 @@ CHANGE_OF_RE = re.compile(r"(?:increases?|decreases?|declines?|changes?|reductio
 # a level compared with another measure, not with another period: "Our effective income tax
 # rate is typically lower than the U.S. statutory rate" states no change
 OTHER_THAN_RE = re.compile(r"\b(?:higher|lower)\s+than\s+(?!(?:in\s+|during\s+|for\s+|at\s+)?"
-                           r"(?:the\s+|our\s+)?(?:prior|previous|last|same|fiscal|first|"
-                           r"second|third|fourth|\d{4}|year|quarter|period))", re.IGNORECASE)
+                           r"(?:(?:the|our|its|a|an|that\s+of)\s+)?(?:prior|previous|last|same|"
+                           r"comparable|corresponding|fiscal|first|second|third|fourth|three|"
+                           r"six|nine|twelve|\d{4}|year|quarter|period|month))", re.IGNORECASE)
 # a change that might happen is no change a filing explains: "any significant decrease in
 # display glass pricing could have a material ... impact" (a risk factor's conditional)
 HYPOTHETICAL_RE = re.compile(r"\b(?:could|might|would|may)\b")

@@ -216,9 +216,13 @@ _AVERAGE_RE = re.compile(r"\baverage\b", re.IGNORECASE)
 # profile", "historically", "over time", "consistently"
 # an event a balance cannot answer: "Did X issue or repay any debt?" asks of the period's
 # flows (the debt note, the cash flow statement), not of the debt it holds at the end
-_EVENT_RE = re.compile(r"\b(?:issu(?:e|ed|es|ing)|repa(?:y|id|ys|ying)|borrow(?:ed|s|ing)?|"
-                       r"refinanc\w*|redeem\w*|retir(?:e|ed|es|ing)|pa(?:y|id) down)\b",
-                       re.IGNORECASE)
+_EVENT_RE = re.compile(r"(?<!\bafter )(?<!\bto )(?<!\bafter it )(?<!\bgiven )"
+                       r"\b(?:issue|issued|repa(?:y|id)|borrow(?:ed)?|refinanc(?:e|ed)|"
+                       r"redeem(?:ed)?|retire[d]?|pa(?:y|id) down)\b", re.IGNORECASE)
+# the balance's own change asked ("Did its long-term debt increase ... after it issued notes?"):
+# a trend of the balance, whatever event the question names beside it
+_BALANCE_CHANGE_RE = re.compile(r"\b(?:increas\w*|decreas\w*|declin\w*|ris(?:e|en)|rose|fall|fell|"
+                                r"grow\w*|grew|higher|lower|change[ds]?)\b", re.IGNORECASE)
 _HISTORY_RE = re.compile(r"\bprofile\b|\bhistor(?:y|ical|ically)\b|\bover (?:time|the years)\b|"
                          r"\bconsisten(?:t|tly)\b|\btrack record\b", re.IGNORECASE)
 _CAGR_RE = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual\s+growth", re.IGNORECASE)
@@ -723,6 +727,7 @@ def parse_question(question: Question) -> MetricQuestion | None:
         return None
     vocabulary = load_vocabulary()
     if (not is_metric and _YES_NO_RE.search(asking) and _EVENT_RE.search(asking)
+            and not _BALANCE_CHANGE_RE.search(asking)
             and target in vocabulary.concepts and vocabulary.concepts[target].kind == "stock"):
         return None  # a balance at the period's end says nothing of an issuance or repayment
     stored = vocabulary.metrics.get(target) if is_metric else None

@@ -47,7 +47,9 @@ _SENTENCE_WINNER = (r"^(?P<name>(?:[A-Z][\w&'’./-]*)(?: (?:[A-Z][\w&'’./-]*|
 
 # what a region or segment question ranks, and the members of another kind a table may list
 ORGANIZATIONAL = frozenset({"region", "geograph", "country", "segment", "division"})
-OTHER_MEMBERS = ("product", "brand", "customer", "franchise")
+OTHER_MEMBERS = ("product", "brand", "customer", "franchise", "categor", "merchandise")
+# a segment question's table is no geographic one (ASC 280-10-50-41 discloses geography apart)
+GEOGRAPHIC = ("geograph", "region", "countr")
 
 
 def _terms_asked(question: Question, cues: DirectCues) -> list[HeadingTerm]:
@@ -230,13 +232,13 @@ def _named_by(scope: str, ranks: Sequence[str]) -> int:
 
 def _of_other_members(scope: str, ranks: Sequence[str]) -> bool:
     """Whether a table's own title names members of another kind than the regions or segments
-    asked: products, brands, customers or franchises (ASC 280-10-50-40 and -41 disclose
-    revenue by product and by geography in separate tables)."""
+    asked: products, categories, brands, customers or franchises, or, for segments, regions
+    (ASC 280-10-50-40 and -41 disclose revenue by product and by geography apart)."""
     if not any(r in ORGANIZATIONAL for r in ranks):
         return False
+    others = OTHER_MEMBERS + (() if any(r in GEOGRAPHIC for r in ranks) else GEOGRAPHIC)
     own = " | ".join(scope.split(" | ")[-2:]).lower()
-    return _named_by(scope, ranks) < 2 and any(
-        re.search(rf"\b{w}(?:s|es)?\b", own) for w in OTHER_MEMBERS)
+    return _named_by(scope, ranks) < 2 and any(re.search(rf"\b{w}\w*", own) for w in others)
 
 
 def _of_measure(scope: str, measures: Sequence[str]) -> bool:

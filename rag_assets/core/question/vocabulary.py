@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Literal, NamedTuple, TypeVar
@@ -105,6 +105,8 @@ class Qualifiers(BaseModel):
     """The words that make a term another measure (``_doc`` says which and why)."""
 
     phrases: list[str] = Field(default_factory=list)
+    after: list[str] = Field(default_factory=list)
+    also_reported: list[str] = Field(default_factory=list)
     source: str = ""
 
 
@@ -243,23 +245,48 @@ def qualifier_pattern(path: Path = TERMS_FILE) -> re.Pattern[str]:
     """The vocabulary's qualifiers ("adjusted", "comparable store" ...) as whole words, any
     spacing or hyphen: matches in a sentence as printed (lower case) and in :func:`normalize`'s
     form alike."""
-    phrases = sorted(load_vocabulary(path).qualifiers.phrases, key=len, reverse=True)
-    body = "|".join(r"[\s-]+".join(re.escape(w) for w in p.split()) for p in phrases)
-    return re.compile(rf"(?<![\w&])(?:{body})(?![\w&])")
+    return _words_pattern(load_vocabulary(path).qualifiers.phrases,
+                          r"(?<![\w&])(?<!non )(?<!non-)(?<!un )(?<!un-)")
+
+
+def _words_pattern(phrases: Sequence[str], before: str = r"(?<![\w&])") -> re.Pattern[str]:
+    """Whole-word phrases, longest first, any spacing or hyphen between their words."""
+    ordered = sorted(phrases, key=len, reverse=True)
+    body = "|".join(r"[\s-]+".join(re.escape(w) for w in p.split()) for p in ordered)
+    return re.compile(rf"{before}(?:{body})(?![\w&])")
+
+
+@cache
+def _after_pattern() -> re.Pattern[str]:
+    """A qualifier printed after a term, a change word maybe between ("net sales grew on an
+    organic basis", "revenue growth in constant currency")."""
+    after = _words_pattern(load_vocabulary().qualifiers.after, "")
+    return re.compile(rf"^\s+(?:(?:grow|grew|growth|increas\w*|decreas\w*|declin\w*|rose|"
+                      rf"fell|chang\w*)\s+)?{after.pattern}")
+
+
+@cache
+def _reported_pattern() -> re.Pattern[str]:
+    """The reported figure asked beside the qualified one: "GAAP and adjusted EPS"."""
+    return re.compile(_words_pattern(load_vocabulary().qualifiers.also_reported).pattern + r"$")
 
 
 def _qualifier_before(norm: str, start: int) -> int | None:
     """Where the qualifier printed just before ``start`` begins ("comparable| sales growth"),
-    or None."""
+    or None; none when the reported figure is asked beside it ("GAAP and adjusted EPS")."""
     before = norm[:start].rstrip()
     offset = max(0, len(before) - 40)
-    return next((offset + m.start() for m in qualifier_pattern().finditer(before[offset:])
-                 if offset + m.end() == len(before)), None)
+    begin = next((offset + m.start() for m in qualifier_pattern().finditer(before[offset:])
+                  if offset + m.end() == len(before)), None)
+    if begin is not None and _reported_pattern().search(norm[:begin].rstrip()):
+        return None
+    return begin
 
 
-def _qualified(norm: str, start: int) -> bool:
-    """Whether a qualifier is printed just before ``start``."""
-    return _qualifier_before(norm, start) is not None
+def _qualified(norm: str, start: int, end: int) -> bool:
+    """Whether a qualifier is printed just before ``start`` or just after ``end``."""
+    return (_qualifier_before(norm, start) is not None
+            or _after_pattern().match(norm[end:]) is not None)
 
 
 def qualified_measures(text: str) -> list[str]:
@@ -267,8 +294,15 @@ def qualified_measures(text: str) -> list[str]:
     writes them ("comparable sales growth", "adjusted eps"): what a filing states apart from
     its statements, and what a sentence that states it names."""
     norm = normalize(text)
-    return [norm[begin:t.end] for t in terms_in(text)
-            if (begin := _qualifier_before(norm, t.start)) is not None]
+    found = []
+    for term in terms_in(text):
+        begin = _qualifier_before(norm, term.start)
+        after = _after_pattern().match(norm[term.end:])
+        if begin is not None:
+            found.append(norm[begin:term.end])
+        elif after is not None:
+            found.append(norm[term.start:term.end + after.end()])
+    return found
 
 
 def terms_in(text: str, *, facts_only: bool = False, exclude: frozenset[str] = frozenset(),
@@ -289,7 +323,7 @@ def terms_in(text: str, *, facts_only: bool = False, exclude: frozenset[str] = f
         if all(match.end <= t.start or match.start >= t.end for t in taken):
             taken.append(match)
     if not qualified:
-        taken = [t for t in taken if not _qualified(norm, t.start)]
+        taken = [t for t in taken if not _qualified(norm, t.start, t.end)]
     return sorted(taken)
 
 

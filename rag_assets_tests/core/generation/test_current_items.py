@@ -88,3 +88,10 @@ def test_exhibits_asked_are_item_9_01_and_a_signer_is_no_item() -> None:
 def test_not_an_8k_or_not_a_text_question_gives_nothing() -> None:
     assert _answer("How many bylaws amendments did Costco make?") is None  # a figure asked
     assert _answer("What changes did Costco make to its bylaws?", TEN_K) is None  # its cover
+
+
+def test_a_question_of_the_cover_or_the_signer_is_left_to_the_quotes() -> None:
+    for question in ("Where are Costco's principal executive offices located, per its August "
+                     "2023 8-K?", "In which state is Costco incorporated, per its 8-K of August "
+                     "9, 2023?"):
+        assert _answer(question) is None, question

@@ -234,3 +234,12 @@ def test_a_table_of_products_ranks_no_region(tmp_path: Path) -> None:
     product = corpus.answerer().ask("Which product category contributed the most to General "
                                     "Mills's net sales in FY2022?")
     assert answer_lead(product.answer).startswith("Snacks had the most net sales in 2022")
+
+
+@pytest.mark.slow
+def test_a_segment_question_ranks_no_geographic_table(regions_corpus: Corpus) -> None:
+    """Corning's geographic table (Asia Pacific over its countries) answers a region question,
+    never "Which segment had the highest net sales?"."""
+    result = regions_corpus.answerer().ask("Which Corning segment had the highest net sales in "
+                                           "2022?")
+    assert not answer_lead(result.answer).startswith("Asia Pacific"), result.answer

@@ -407,3 +407,15 @@ def test_a_measure_named_beside_another_things_change_is_not_what_changed() -> N
                "due to higher labor costs.", scope=MDNA)
     found = drivers(question, [beside, own])
     assert found is not None and found.text.startswith("Primarily due to higher labor costs")
+
+
+def test_higher_than_a_year_ago_is_a_change_and_a_segments_share_no_net_sales() -> None:
+    question = read_question("What drove the change in Acme's free cash flow in 2023?")
+    year_ago = unit("Free cash flow was $1.1 billion higher than a year ago, primarily due to "
+                    "lower cash taxes.", scope=MDNA)
+    found = drivers(question, [year_ago])
+    assert found is not None and found.text.startswith("Primarily due to lower cash taxes")
+    segment = unit("Operating expenses as a percentage of segment net sales increased 25 basis "
+                   "points, primarily due to investments in wages.", scope=MDNA)
+    assert drivers(read_question("What drove Acme's net sales increase in 2022?"),
+                   [segment]) is None

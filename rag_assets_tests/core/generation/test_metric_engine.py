@@ -547,3 +547,14 @@ def test_an_issuance_or_repayment_asked_is_no_balance() -> None:
     assert held is not None and held.target == "total_debt" and held.yes_no
     paid = parse_question(read_question("Did Costco pay dividends in fiscal 2021?"))
     assert paid is not None and paid.yes_no  # a flow's amount answers whether it was paid
+
+
+def test_a_balances_own_change_asked_beside_an_issuance_is_its_trend() -> None:
+    """"Did Netflix's long-term debt increase in 2017 after it issued new senior notes?" asks
+    the balance's change: a trend, whatever event the question names beside it."""
+    found = parse_question(read_question("Did Netflix's long-term debt increase in 2017 after "
+                                         "it issued new senior notes?"))
+    assert found is not None and found.aggregate == "trend" and found.yes_no
+    cash = parse_question(read_question("Did Walmart's cash balance decline after it repaid debt "
+                                        "in fiscal 2022?"))
+    assert cash is not None and cash.target == "cash" and cash.aggregate == "trend"

@@ -406,3 +406,21 @@ def test_the_dates_a_question_names_are_read_once() -> None:
 ])
 def test_what_a_count_counts_is_read_once(text: str, counts: str | None) -> None:
     assert read_question(text).counts == counts
+
+
+@pytest.mark.parametrize(("question", "metrics", "qualified"), [
+    # "non-adjusted" is the GAAP figure; "GAAP and adjusted" asks the GAAP one too
+    ("What was Coca-Cola's non-adjusted operating income in 2019?", ["operating_income"], []),
+    ("What were Coca-Cola's GAAP and adjusted EPS in 2019?", ["eps"], []),
+    # a qualifier after the term, a change word maybe between
+    ("Did Kraft Heinz's net sales grow on an organic basis in 2021?", [],
+     ["net sales grow on an organic basis"]),
+    ("What was Netflix's revenue growth in constant currency in Q2 2023?", [],
+     ["revenue growth in constant currency"]),
+    ("What was Kraft Heinz's Adjusted EBITDA in 2021?", [], ["adjusted ebitda"]),
+    ("What was Kraft Heinz's EBITDA in 2021?", ["ebitda"], []),
+])
+def test_a_qualifier_read_where_it_is_printed(question: str, metrics: list[str],
+                                              qualified: list[str]) -> None:
+    asked = read_question(question)
+    assert asked.metrics == metrics and asked.qualified == qualified
