@@ -40,9 +40,8 @@ HEADING_PREFIX_RE = re.compile(
     r"(?:(?:about us|company overview|overview|general|the company)\s+)?", re.IGNORECASE)
 # an introductory phrase before the subject: "With a history dating back to 1886, American
 # Water is the largest ... water and wastewater utility company"
-INTRO_RE = re.compile(r"^(?:with|since|founded|established|headquartered|based|incorporated|"
-                      r"through|as|for over|for more than)\b[^,]{0,80},\s+(?=[A-Z])",
-                      re.IGNORECASE)
+INTRO_RE = re.compile(r"^(?:with|since|founded|established|based|incorporated|through|as|"
+                      r"for over|for more than)\b[^,]{0,80},\s+(?=[A-Z])", re.IGNORECASE)
 
 
 def _business_pages(document: str, items: Mapping[int, str | None],

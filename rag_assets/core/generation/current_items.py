@@ -40,7 +40,7 @@ MAX_LEAD_WORDS = 60
 # a question on who signed the report asks of its signature block, which follows the Items;
 # one on the registrant (its address, state, symbol, file number) asks of its cover page
 SIGNATURE_RE = re.compile(r"\bsign(?:ed|s|ature|atory|er)\b", re.IGNORECASE)
-COVER_RE = re.compile(r"\b(?:address|offices?|located|headquarter\w*|incorporat\w*|telephone|"
+COVER_RE = re.compile(r"\b(?:address|offices?|located|incorporat\w*|telephone|"
                       r"phone|trading symbol|ticker|stock exchange|file number|"
                       r"employer identification|emerging growth)\b", re.IGNORECASE)
 # words that name the report or its date, not an event: every Item's body may print them

@@ -28,7 +28,7 @@ from rag_assets.core.generation.extractive import answer_patterns, answer_qualif
 from rag_assets.core.ingest.sections import sections_of
 from rag_assets.core.question.question import ACCOUNTED_FOR_CHANGE, Question
 from rag_assets.core.question.vocabulary import load_vocabulary, normalize, terms_in
-from rag_assets.core.text.periods import months_asked
+from rag_assets.core.text.periods import months_asked, names_a_period
 from rag_assets.core.text.sentences import (
     ends_at,
     page_prose,
@@ -94,12 +94,10 @@ CHANGE_OF_RE = re.compile(r"(?:increases?|decreases?|declines?|changes?|reductio
                           r"(?P<what>(?:(?:the|our|its)\s+)?[a-z][\w&'’-]*(?:\s+[\w&'’-]+){0,4}?)"
                           r"(?=\s+(?:for|in|during|from|of|was|were|is|and|by|to|at|as|"
                           r"compared)\b|[,.;]|$)", re.IGNORECASE)
-# a level compared with another measure, not with another period: "Our effective income tax
-# rate is typically lower than the U.S. statutory rate" states no change
-OTHER_THAN_RE = re.compile(r"\b(?:higher|lower)\s+than\s+(?!(?:in\s+|during\s+|for\s+|at\s+)?"
-                           r"(?:(?:the|our|its|a|an|that\s+of)\s+)?(?:prior|previous|last|same|"
-                           r"comparable|corresponding|fiscal|first|second|third|fourth|three|"
-                           r"six|nine|twelve|\d{4}|year|quarter|period|month))", re.IGNORECASE)
+# a level compared with another measure, not with another period ("Our effective income tax
+# rate is typically lower than the U.S. statutory rate" states no change; what follows "than"
+# when a period does is core/text's names_a_period)
+OTHER_THAN_RE = re.compile(r"\b(?:higher|lower)\s+than\s+", re.IGNORECASE)
 # a change that might happen is no change a filing explains: "any significant decrease in
 # display glass pricing could have a material ... impact" (a risk factor's conditional)
 HYPOTHETICAL_RE = re.compile(r"\b(?:could|might|would|may)\b")
@@ -307,7 +305,8 @@ def _changes_only_another(readings: Sequence[Reading], subject: str) -> bool:
 
 def _states_change(subject: str) -> bool:
     """Whether the subject states a change: a change word, not "lower than" another measure."""
-    compared = [m.span() for m in OTHER_THAN_RE.finditer(subject)]
+    compared = [m.span() for m in OTHER_THAN_RE.finditer(subject)
+                if not names_a_period(subject[m.end():])]
     return any(not any(a <= m.start() < b for a, b in compared)
                for m in CHANGE_RE.finditer(subject))
 

@@ -157,6 +157,20 @@ def figure_in_period_re(period: str) -> re.Pattern[str]:
         re.IGNORECASE)
 
 
+# what "higher than" / "lower than" is followed by when it states a change over time: another
+# period ("than a year ago", "than the prior year", "than in the first six months of 2022"),
+# not another measure ("than the U.S. statutory rate")
+_PERIOD_COMPARED_RE = re.compile(
+    r"(?:in\s+|during\s+|for\s+|at\s+)?(?:(?:the|our|its|a|an|that\s+of)\s+)?(?:prior|previous|"
+    r"last|same|comparable|corresponding|fiscal|first|second|third|fourth|three|six|nine|twelve|"
+    r"(?:19|20)\d\d|year|quarter|period|month)\b", re.IGNORECASE)
+
+
+def names_a_period(text: str) -> bool:
+    """Whether ``text`` opens with a period a figure is compared with."""
+    return _PERIOD_COMPARED_RE.match(text) is not None
+
+
 # two period lengths listed for figures listed after them: "During the three and six months
 # ended June 30, 2023, the Company repurchased 1,849,324 and 3,071,380 shares, respectively"
 _LISTED_MONTHS_RE = re.compile(r"\b(three|six|nine|twelve) and (three|six|nine|twelve)\s+months\b",
