@@ -451,3 +451,24 @@ def test_a_share_count_is_read_in_the_scale_its_statement_prints(
                        "net income divided by diluted weighted average shares outstanding?")
     assert answer.value == pytest.approx(value, rel=1e-4)
     assert shares in {o.label for o in answer.operands}
+
+
+@pytest.mark.parametrize(("question", "opens", "verdict"), [
+    # General Mills fiscal 2022 (wide): total debt 11,620.4 over equity 10,788.0
+    ("Is General Mills highly leveraged based on its FY2022 debt-to-equity ratio?", "No.",
+     "debt to equity is 1.08: moderately leveraged"),
+    ("Does General Mills have a healthy quick ratio as of FY2022?", "No.",
+     "quick ratio is 0.28: weak liquidity"),
+    # operating profit 3,475.8 over interest, net 379.6
+    ("Can General Mills comfortably cover its interest expense in FY2022?", "Yes.",
+     "interest coverage is 9.16: comfortable coverage"),
+    ("Is General Mills profitable as of FY2022?", "Yes.", "net profit margin is 14.3%: profitable"),
+])
+def test_leverage_quick_liquidity_coverage_and_profit_are_judged_by_their_rules(
+        question: str, opens: str, verdict: str) -> None:
+    """judgment_rules.json: each verdict from its own metric and rule, the rule stated (a quick
+    ratio's bands are not the current ratio's)."""
+    answer = _answered("financebench-wide/pdfs/GENERALMILLS_2022_10K.pdf", "general-mills-10k",
+                       2022, "General Mills", question)
+    assert answer.headline.startswith(opens) and verdict in answer.headline, answer.headline
+    assert "Rule:" in answer.text
