@@ -16,7 +16,7 @@ form (verdict empty) for a person to read and add. Printed: the verdicts per for
 lines, the wrong ones; ``BENCH_JSON {...}``; everything to ``bench/out/probe.json``.
 
 Run: ``make bench-probe`` or ``.venv/bin/python bench/probe_bench.py [--only DOC_NAME ...]``
-(about 10 minutes on 2 cores for the ten filings; vectors come from the persistent cache).
+(about 5 minutes on 2 cores for the fifteen filings once their vectors are in the cache).
 """
 
 from __future__ import annotations
