@@ -25,6 +25,7 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.ingest.sections import heading_topic
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.bullets import bullet_groups, is_bullet, numbered
+from rag_assets.core.text.figures import SCALE_WORDS
 from rag_assets.core.text.sentences import split_sentences
 from rag_assets.core.text.years import years_in
 
@@ -37,9 +38,11 @@ MIN_BULLETS = 2
 # a revision's columns: the prior range, then the updated one
 REVISION_RE = re.compile(r"\bprior\b.*\b(?:updated|revised|current|new)\b", re.IGNORECASE)
 NO_CHANGE_RE = re.compile(r"\b(?:no change|unchanged|reaffirmed)\b", re.IGNORECASE)
-AMOUNT = r"(?:approximately\s+)?\$?\d[\d,]*(?:\.\d+)?%?(?:\s*(?:billion|million|thousand)\b)?"
+AMOUNT = (r"(?:approximately\s+)?[-–]?\$?\d[\d,]*(?:\.\d+)?%?"
+          r"(?:\s*(?:billion|million|thousand)\b)?")
 RANGE_RE = re.compile(rf"(?P<lo>{AMOUNT})(?:\s*(?:to|-|–)\s*(?P<hi>{AMOUNT}))?", re.IGNORECASE)
-SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+SCALE_RE = re.compile("|".join(SCALE_WORDS), re.IGNORECASE)
+SIGNED_NUMBER_RE = re.compile(r"(?P<sign>[-–])?\$?(?P<n>\d[\d,]*(?:\.\d+)?)")
 # a sentence that introduces the year's targets as a list: "our key full-year fiscal 2024
 # targets are summarized below:", "we expect the following for 2024:"
 TARGETS_INTRO_RE = re.compile(r"\b(?:outlook|guidance|targets?|expect(?:s|ed|ations?)?)\b",
@@ -136,18 +139,20 @@ def _table_block(question: Question, document: str, year: int, page: int,
 
 
 def _midpoint(found: re.Match[str]) -> float:
-    """The middle of a printed range ("$11.0 billion to $11.1 billion"), in units."""
-    def value(text: str) -> float:
-        number = re.search(r"\d[\d,]*(?:\.\d+)?", text)
-        scale = re.search(r"thousand|million|billion", text, re.IGNORECASE)
-        return float(number.group(0).replace(",", "")) * (  # type: ignore[union-attr]
-            SCALES[scale.group(0).lower()] if scale else 1.0)
-    high = found["hi"] or found["lo"]
-    low = found["lo"] if found["hi"] else high
-    if found["hi"] and not re.search(r"thousand|million|billion", low, re.IGNORECASE):
-        low = f"{low} {m.group(0)}" if (m := re.search(r"thousand|million|billion", high,
-                                                         re.IGNORECASE)) else low
-    return (value(low) + value(high)) / 2
+    """The middle of a printed range ("$11.0 billion to $11.1 billion", "-1% to 1%"), in units;
+    a scale printed once ("$10.95 to $11.05 billion") holds for both ends."""
+    ends = [found["lo"], found["hi"] or found["lo"]]
+    return sum(_amount(end, " ".join(ends)) for end in ends) / 2
+
+
+def _amount(text: str, range_text: str) -> float:
+    """A printed amount in units: its sign, digits and scale (else the range's scale)."""
+    number = SIGNED_NUMBER_RE.search(text)
+    if number is None:
+        return 0.0
+    scale = SCALE_RE.search(text) or SCALE_RE.search(range_text)
+    value = float(number["n"].replace(",", "")) * (SCALE_WORDS[scale[0].lower()] if scale else 1)
+    return -value if number["sign"] else value
 
 
 def revision(rows: Sequence[str]) -> str | None:

@@ -67,3 +67,14 @@ def test_a_revision_that_moves_measures_both_ways_says_each() -> None:
         "15.0%), effective tax rate to approximately 23.9% (from approximately 24.6%); "
         "unchanged: comparable sales")
     assert revision(rows[1:]) is None  # no prior and updated columns: no revision read
+
+
+def test_a_negative_range_and_a_scale_printed_once_are_read() -> None:
+    from rag_assets.core.generation.outlook import revision
+
+    rows = ["Prior FY24 Outlook Updated FY24 Outlook",
+            "Comparable sales -1% to 1% -2% to 0%",
+            "Net sales $10.95 to $11.05 billion $11.0 to $11.1 billion"]
+    assert revision(rows) == ("Revised its outlook: raised net sales to $11.0 to $11.1 billion "
+                              "(from $10.95 to $11.05 billion); lowered comparable sales to -2% "
+                              "to 0% (from -1% to 1%)")
