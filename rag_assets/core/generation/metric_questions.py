@@ -212,17 +212,13 @@ _HOW_CHANGED_RE = re.compile(
 _YES_NO_RE = re.compile(r"(?:^|[,:;]\s+)(?:does|do|did|has|have|had|is|are|was|were|will|can|"
                         r"could|would|should)\b", re.IGNORECASE)
 _AVERAGE_RE = re.compile(r"\baverage\b", re.IGNORECASE)
-# a trend asked as a record over the years, not one year's change: "an improving margin
-# profile", "historically", "over time", "consistently"
 # an event a balance cannot answer: "Did X issue or repay any debt?" asks of the period's
 # flows (the debt note, the cash flow statement), not of the debt it holds at the end
 _EVENT_RE = re.compile(r"(?<!\bafter )(?<!\bto )(?<!\bafter it )(?<!\bgiven )"
                        r"\b(?:issue|issued|repa(?:y|id)|borrow(?:ed)?|refinanc(?:e|ed)|"
                        r"redeem(?:ed)?|retire[d]?|pa(?:y|id) down)\b", re.IGNORECASE)
-# the balance's own change asked ("Did its long-term debt increase ... after it issued notes?"):
-# a trend of the balance, whatever event the question names beside it
-_BALANCE_CHANGE_RE = re.compile(r"\b(?:increas\w*|decreas\w*|declin\w*|ris(?:e|en)|rose|fall|fell|"
-                                r"grow\w*|grew|higher|lower|change[ds]?)\b", re.IGNORECASE)
+# a trend asked as a record over the years, not one year's change: "an improving margin
+# profile", "historically", "over time", "consistently"
 _HISTORY_RE = re.compile(r"\bprofile\b|\bhistor(?:y|ical|ically)\b|\bover (?:time|the years)\b|"
                          r"\bconsisten(?:t|tly)\b|\btrack record\b", re.IGNORECASE)
 _CAGR_RE = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual\s+growth", re.IGNORECASE)
@@ -727,9 +723,11 @@ def parse_question(question: Question) -> MetricQuestion | None:
         return None
     vocabulary = load_vocabulary()
     if (not is_metric and _YES_NO_RE.search(asking) and _EVENT_RE.search(asking)
-            and not _BALANCE_CHANGE_RE.search(asking)
+            and not any(p.search(asking) for _, p in _DIRECTIONS)
             and target in vocabulary.concepts and vocabulary.concepts[target].kind == "stock"):
-        return None  # a balance at the period's end says nothing of an issuance or repayment
+        # a balance at the period's end says nothing of an issuance or repayment, unless its
+        # own change is asked ("did its debt increase after it issued notes?": a trend)
+        return None
     stored = vocabulary.metrics.get(target) if is_metric else None
     aggregate, years, direction = _aggregate(asked, norm, years, choice is not None, judgment,
                                              bool(stored and "[-1]" in (stored.formula or "")))
