@@ -29,6 +29,7 @@ from rag_assets.core.ingest.statements import exhibit_of
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.bullets import bullet_groups, numbered
 from rag_assets.core.text.filing_kinds import form_of
+from rag_assets.core.text.periods import MONTH_RE
 from rag_assets.core.text.sentences import split_sentences
 
 # where an Item's body ends: the pointer to the exhibit that holds the full text, the signature
@@ -43,11 +44,11 @@ SIGNATURE_RE = re.compile(r"\bsign(?:ed|s|ature|atory|er)\b", re.IGNORECASE)
 COVER_RE = re.compile(r"\b(?:address|offices?|located|incorporat\w*|telephone|"
                       r"phone|trading symbol|ticker|stock exchange|file number|"
                       r"employer identification|emerging growth)\b", re.IGNORECASE)
-# words that name the report or its date, not an event: every Item's body may print them
+# words that name the report, not an event: every Item's body may print them (as it may its
+# date's month, core/text's MONTH_RE)
 REPORT_WORDS = frozenset({
     "current", "report", "reports", "reported", "form", "item", "items", "dated", "filed",
-    "filing", "january", "february", "march", "april", "june", "july", "august", "september",
-    "october", "november", "december"})
+    "filing"})
 EXHIBITS_RE = re.compile(r"\bexhibits?\b", re.IGNORECASE)
 EXHIBIT_LINE_RE = re.compile(r"^\(?(\d{1,3}(?:\.\d{1,2})?)\)?\.?\s+(\S.*?)\.?\s*$")
 
@@ -92,7 +93,8 @@ def _most_shared(question: Question, events: Sequence[tuple[str, int, list[str]]
     """The Item whose heading, then body, shares the most of the question's words ("bylaws"
     with "Amendments to Articles of Incorporation or Bylaws"); None on a tie or none shared."""
     company = set(words(" ".join(question.companies)))
-    asked = {w for w in words(question.ranking_text) if len(w) >= 4} - company - REPORT_WORDS
+    asked = {w for w in words(question.ranking_text)
+             if len(w) >= 4 and not MONTH_RE.fullmatch(w)} - company - REPORT_WORDS
     shared = sorted((((len(asked & set(words(h))), len(asked & set(words(" ".join(body))))),
                       (h, p, body)) for h, p, body in events), key=lambda x: x[0], reverse=True)
     if not shared or not any(shared[0][0]) or (len(shared) > 1 and shared[1][0] == shared[0][0]):
