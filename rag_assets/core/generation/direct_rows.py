@@ -49,6 +49,10 @@ class Cue(BaseModel):
     level: Literal["group"] | None = Field(
         default=None, description="a category that names groups of rows (a region over its "
         "countries): ranked by the totals that close each caption's block, when printed")
+    kind: Literal["place", "unit", "offering", "customer"] | None = Field(
+        default=None, description="what the category's members are: places (regions, "
+        "countries), units of the company (segments), offerings (products, brands), customers; "
+        "a table titled by another kind's members ranks no place or unit asked")
 
 
 class HeadingTerm(BaseModel):

@@ -45,13 +45,6 @@ _SENTENCE_WINNER = (r"^(?P<name>(?:[A-Z][\w&'’./-]*)(?: (?:[A-Z][\w&'’./-]*|
                     r"(?:again )?(?:the|our) {word}\b")
 
 
-# what a region or segment question ranks, and the members of another kind a table may list
-ORGANIZATIONAL = frozenset({"region", "geograph", "country", "segment", "division"})
-OTHER_MEMBERS = ("product", "brand", "customer", "franchise", "categor", "merchandise")
-# a segment question's table is no geographic one (ASC 280-10-50-41 discloses geography apart)
-GEOGRAPHIC = ("geograph", "region", "countr")
-
-
 def _terms_asked(question: Question, cues: DirectCues) -> list[HeadingTerm]:
     q = question.text.lower()
     return [t for t in cues.terms.values()
@@ -180,7 +173,7 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
         if (ranks or not quoted) and not _named_by(scope, ranks) and not _of_measure(scope,
                                                                                       measures):
             continue  # a customers table does not rank products
-        if _of_other_members(scope, ranks):
+        if _of_other_members(scope, categories, ranks, cues):
             continue  # General Mills' "net sales by class of similar products" ranks no region
         rows, printed, grouped = _members(units, table, groups_asked, measures, question, cues)
         if not rows or len({(r.unit.caption, r.label) for r in rows}) < len(rows):
@@ -230,13 +223,18 @@ def _named_by(scope: str, ranks: Sequence[str]) -> int:
     return 2 if any(r in own for r in ranks) else int(any(r in scope.lower() for r in ranks))
 
 
-def _of_other_members(scope: str, ranks: Sequence[str]) -> bool:
-    """Whether a table's own title names members of another kind than the regions or segments
-    asked: products, categories, brands, customers or franchises, or, for segments, regions
-    (ASC 280-10-50-40 and -41 disclose revenue by product and by geography apart)."""
-    if not any(r in ORGANIZATIONAL for r in ranks):
+def _of_other_members(scope: str, categories: Sequence[Cue], ranks: Sequence[str],
+                      cues: DirectCues) -> bool:
+    """Whether a table's own title names members of another kind (``direct_cues.json``'s
+    categories' ``kind``) than the places or units asked: products, categories, brands,
+    customers, or, for a segment, places (ASC 280-10-50-40 and -41 disclose revenue by product
+    and by geography apart). A unit is never another kind: a company's segments may be its
+    regions."""
+    asked = {c.kind for c in categories if c.kind}
+    if not asked & {"place", "unit"}:
         return False
-    others = OTHER_MEMBERS + (() if any(r in GEOGRAPHIC for r in ranks) else GEOGRAPHIC)
+    others = [w for c in cues.categories if c.kind and c.kind not in asked and c.kind != "unit"
+              for w in (c.word, *c.also) if w]
     own = " | ".join(scope.split(" | ")[-2:]).lower()
     return _named_by(scope, ranks) < 2 and any(re.search(rf"\b{w}\w*", own) for w in others)
 
