@@ -721,14 +721,9 @@ def parse_question(question: Question) -> MetricQuestion | None:
         target, is_metric = defined, True
     if target is None:
         return None
-    vocabulary = load_vocabulary()
-    if (not is_metric and _YES_NO_RE.search(asking) and _EVENT_RE.search(asking)
-            and not any(p.search(asking) for _, p in _DIRECTIONS)
-            and target in vocabulary.concepts and vocabulary.concepts[target].kind == "stock"):
-        # a balance at the period's end says nothing of an issuance or repayment, unless its
-        # own change is asked ("did its debt increase after it issued notes?": a trend)
+    if not is_metric and _event_of_a_balance(asking, target):
         return None
-    stored = vocabulary.metrics.get(target) if is_metric else None
+    stored = load_vocabulary().metrics.get(target) if is_metric else None
     aggregate, years, direction = _aggregate(asked, norm, years, choice is not None, judgment,
                                              bool(stored and "[-1]" in (stored.formula or "")))
     if each and aggregate == "value":
@@ -748,6 +743,16 @@ def parse_question(question: Question) -> MetricQuestion | None:
         choices=choice[0] if choice else each if aggregate == "each" and each else [],
         pick=choice[1] if choice else None,
         dated=dated, history=aggregate == "trend" and bool(_HISTORY_RE.search(asked)))
+
+
+def _event_of_a_balance(asking: str, target: str) -> bool:
+    """Whether a yes or no asks an issuance or a repayment of a balance (a stock concept): the
+    balance at the period's end does not say, unless its own change is asked ("did its debt
+    increase after it issued notes?" is its trend)."""
+    concept = load_vocabulary().concepts.get(target)
+    return (concept is not None and concept.kind == "stock" and bool(_YES_NO_RE.search(asking))
+            and bool(_EVENT_RE.search(asking))
+            and not any(p.search(asking) for _, p in _DIRECTIONS))
 
 
 def _target(asked: str, judgment: str | None, definitions: list[tuple[str | None, str]]
