@@ -28,11 +28,13 @@ from rag_assets.core.generation.direct_rows import (
     read_row,
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.ingest.statement_tables import TRAILING_MARKER_RE
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.periods import (
     NAME_THEN_DURATION_RE,
     NAME_THEN_PERIOD_RE,
     PART_OF_YEAR_RE,
+    PERIOD_CAPTION_RE,
     PERIOD_WORD_RE,
 )
 from rag_assets.core.text.years import FISCAL_YEAR_RE
@@ -409,60 +411,169 @@ def _total_of(printed: Sequence[Row], ranked: Sequence[tuple[Cell, Row]], column
     return min(totals, key=lambda t: t[0].value) if totals else None
 
 
-def _column_winner(question: Question, direction: str, units: Sequence[EvidenceUnit],
-                   page_rows: PageRows | None, cues: DirectCues) -> DirectAnswer | None:
-    """The winner among a table's columns, when its columns are what is ranked and its rows the
-    measures (JPMorgan's segment results: "Total net revenue" over a column per segment and
-    period, headed "Corporate three months 2021"): the cells of the row that prints the measure
-    asked, under the period asked, compared across the names heading them. A table printed as
-    two blocks side by side on a page (four segments, then Corporate, the reconciling items
-    and the total) is compared whole: the rows of one label on one page. Only a whole table
-    names a winner: its total column must be printed and equal the sum of the other columns
-    (rounding aside), so a block missing from the evidence never crowns a runner-up."""
-    if not _categories(question, cues):
+ColumnKey = tuple[str, int, int, str]  # (document, year, page, the label of the measure's row)
+Members = dict[str, tuple[Cell, Row]]  # a member's name -> its cell and the row printing it
+
+
+def _member_and_period(cell: Cell, unit: EvidenceUnit) -> tuple[str, str] | None:
+    """The member a cell is of and its period: both in its heading ("Corporate three months
+    2021", JPMorgan's segment results), or the member in its heading and the period in the
+    caption its row is printed under (Walmart's and Corning's segment notes: a column per
+    segment, a block of rows per year captioned "Fiscal Year Ended January 31, 2018")."""
+    named = NAME_THEN_DURATION_RE.match(cell.heading)
+    if named is not None:
+        return named["name"], named["period"]
+    name = TRAILING_MARKER_RE.sub("", cell.heading).strip()  # "Businesses (1)": its note
+    if name and PERIOD_CAPTION_RE.match(unit.caption):
+        return name, unit.caption
+    return None
+
+
+def _whole(by_name: dict[str, list[tuple[Cell, Row]]], cues: DirectCues) -> Members | None:
+    """The members' cells of one period, when the table prints them whole: one column per
+    name and a total column equal to the sum of the others (rounding aside), so a block missing
+    from the evidence never crowns a runner-up; else None."""
+    if any(len(cells) != 1 for cells in by_name.values()):
+        return None  # a name under two columns of the period: which one is asked is unsure
+    totals = [n for n in by_name if first_match(cues.total_row, n.lower())]
+    members = {n: cells[0] for n, cells in by_name.items()
+               if first_match(cues.row_not_a_member, n.lower()) is None}
+    if len(totals) != 1 or len(members) < 2:
         return None
-    measures = [w for t in _terms_asked(question, cues) for w in t.heading]
-    periods = question.periods
-    if not measures or not periods:
-        return None
+    total = by_name[totals[0]][0][0].value
+    parts = sum(cells[0][0].value for n, cells in by_name.items() if n != totals[0])
+    return members if abs(parts - total) <= max(abs(total) * 0.005, 1.0) else None
+
+
+def _columns(units: Sequence[EvidenceUnit], page_rows: PageRows | None,
+             measures: Sequence[str], cues: DirectCues) -> dict[ColumnKey, dict[str, Members]]:
+    """Every table whose columns are its members and whose rows its measures: the cells of
+    each row that prints a measure asked, by period, kept where a period is printed whole. A
+    table printed as two blocks side by side on a page (four segments, then Corporate, the
+    reconciling items and the total) is read whole: the rows of one label on one page."""
     rows = [u for u in units if u.is_row]
     if page_rows is not None:  # the pages of the rows that print the measure, read whole
         pages = {(u.document, u.year, u.page) for u in rows
                  if any(w in u.text.partition(": ")[0].lower() for w in measures)}
         rows += [u for key in sorted(pages)[:MAX_PAGES_READ] for u in page_rows(*key)]
-    found: dict[tuple[str, int, int, str], dict[str, list[tuple[Cell, Row]]]] = {}
+    found: dict[ColumnKey, dict[str, dict[str, list[tuple[Cell, Row]]]]] = {}
     for unit in {(u.document, u.year, u.page, u.quote): u for u in rows}.values():
         row = read_row(unit)
         if row is None or not any(w in row.label.lower() for w in measures):
             continue
         for cell in row.cells:
-            named = NAME_THEN_DURATION_RE.match(cell.heading)
-            if (named is None or cell.shown.endswith("%")
-                    or not any(heading_has(named["period"], p) for p in periods)):
+            named = _member_and_period(cell, unit)
+            if named is None or cell.shown.endswith("%"):
                 continue
             key = (unit.document, unit.year, unit.page, row.label.lower())
-            found.setdefault(key, {}).setdefault(named["name"], []).append((cell, row))
-    for by_name in found.values():
-        if any(len(cells) != 1 for cells in by_name.values()):
-            continue  # a name under two columns of the period: which one is asked is unsure
-        totals = [n for n in by_name if first_match(cues.total_row, n.lower())]
-        members = [n for n in by_name if first_match(cues.row_not_a_member, n.lower()) is None]
-        if len(totals) != 1 or len(members) < 2:
-            continue
-        total = by_name[totals[0]][0][0].value
-        parts = sum(cells[0][0].value for n, cells in by_name.items() if n != totals[0])
-        if abs(parts - total) > max(abs(total) * 0.005, 1.0):
-            continue  # not every column of the whole is in the evidence
-        ranked = sorted(((by_name[n][0], n) for n in members),
-                        key=lambda x: x[0][0].value, reverse=direction == "max")
-        if ranked[0][0][0].value == ranked[1][0][0].value:
-            continue
-        (cell, row), name = ranked[0]
-        period = cell.heading[len(name):].strip()
-        return DirectAnswer(kind="superlative", units=[row.unit], text=(
-            f"{name} had the {_asked_word(question, direction, cues)} {row.label[0].lower()}"
-            f"{row.label[1:]} ({period}): {money(cell, row.unit, cues)}."))
+            by_period = found.setdefault(key, {}).setdefault(named[1], {})
+            by_period.setdefault(named[0], []).append((cell, row))
+    whole: dict[ColumnKey, dict[str, Members]] = {}
+    for key, periods in found.items():
+        for period, by_name in periods.items():
+            if (members := _whole(by_name, cues)) is not None:
+                whole.setdefault(key, {})[period] = members
+    return whole
+
+
+def _asked(periods: dict[str, Members], question: Question) -> list[tuple[str, Members]]:
+    """The one period of a table the question asks, or none when it names no period printed
+    or several ("2022" over both the three and the six months' columns: no guess)."""
+    asked = [(period, members) for period, members in periods.items()
+             if any(heading_has(period, p) for p in question.periods)]
+    return asked if len(asked) == 1 else []
+
+
+def _period_words(period: str) -> str:
+    """A period as a sentence writes it: "for the year ended December 31, 2022", "in 2022"."""
+    return period[0].lower() + period[1:] if period.lower().startswith("for ") else f"in {period}"
+
+
+def _column_winner(question: Question, direction: str, units: Sequence[EvidenceUnit],
+                   page_rows: PageRows | None, cues: DirectCues) -> DirectAnswer | None:
+    """The winner among a table's columns, when its columns are what is ranked and its rows the
+    measures (:func:`_columns`): the cells of the row that prints the measure asked, under the
+    period asked, compared across the names heading them."""
+    measures = [w for t in _terms_asked(question, cues) for w in t.heading]
+    if not _categories(question, cues) or not measures or not question.periods:
+        return None
+    for periods in _columns(units, page_rows, measures, cues).values():
+        for period, members in _asked(periods, question):
+            ranked = sorted(members.items(), key=lambda x: x[1][0].value,
+                            reverse=direction == "max")
+            if ranked[0][1][0].value == ranked[1][1][0].value:
+                continue
+            name, (cell, row) = ranked[0]
+            return DirectAnswer(kind="superlative", units=[row.unit], text=(
+                f"{name} had the {_asked_word(question, direction, cues)} {row.label[0].lower()}"
+                f"{row.label[1:]} ({_period_words(period).removeprefix('in ')}): "
+                f"{money(cell, row.unit, cues)}."))
     return None
+
+
+def _column_change_winner(question: Question, direction: str, units: Sequence[EvidenceUnit],
+                          page_rows: PageRows | None, change: Cue, cues: DirectCues
+                          ) -> DirectAnswer | None:
+    """The column whose figure changed most (or least) from the prior period to the period
+    asked, in a table whose columns are its members (:func:`_columns`), ranked as
+    :func:`_change_winner` ranks rows; cited on the two rows that print the two figures."""
+    categories = _categories(question, cues)
+    measures = ([w for t in _terms_asked(question, cues) for w in t.heading]
+                or cues.terms[UNNAMED_MEASURE].heading)
+    if not categories or not question.periods:
+        return None
+    years = sorted({int(y) for _, y in question.periods})
+    for periods in _columns(units, page_rows, measures, cues).values():
+        for period, now in _asked(periods, question):
+            this = int(FISCAL_YEAR_RE.findall(period)[-1])
+            prior = _in_year(period, years[0] if years[0] < this else this - 1)
+            if prior is None or prior not in periods:
+                continue
+            then = periods[prior]
+            changes = [(now[n][0].value - then[n][0].value, now[n], then[n], n)
+                       for n in now if n in then and then[n][0].value > 0]
+            found = _ranked_change(question, direction, changes, change, categories,
+                                   (period, prior), cues)
+            if found is not None:
+                return found
+    return None
+
+
+def _ranked_change(question: Question, direction: str,
+                   changes: list[tuple[float, tuple[Cell, Row], tuple[Cell, Row], str]],
+                   change: Cue, categories: Sequence[Cue], periods: tuple[str, str],
+                   cues: DirectCues) -> DirectAnswer | None:
+    """The member whose figure changed most, as a percentage of the prior figure (or by its
+    amount), or None for fewer than two, a tie, or a change the question's words rule out."""
+    if len(changes) < 2:
+        return None
+    by_amount = change.by == "amount"
+
+    def size(c: tuple[float, tuple[Cell, Row], tuple[Cell, Row], str]) -> float:
+        return c[0] if by_amount else round(c[0] / c[2][0].value, 3)
+
+    changes.sort(key=size, reverse=direction == "max")
+    if size(changes[0]) == size(changes[1]):
+        return None
+    amount, (now, row), (then, prior_row), name = changes[0]
+    pct = 100 * amount / then.value
+    if round(pct) == 0 or (by_amount and (amount > 0) != (direction == "max")) or (
+            change.moved is not None and (amount > 0) != (change.moved == "up")):
+        return None
+    phrase = re.search(change.pattern, question.text, re.IGNORECASE)
+    what = phrase.group(0) if phrase else "largest change"
+    verb = "" if by_amount or VERB_PHRASE_RE.match(what) else "had the "  # "drove the ..."
+    measure = row.label[0].lower() + row.label[1:]
+    moved = "rose" if pct > 0 else "fell"
+    size_words = (f"{_difference(now, then, row.unit, cues)} ({abs(pct):.0f}%)" if by_amount
+                  else f"{abs(pct):.0f}%")
+    computed = (f"{now.shown.lstrip('$')} - {then.shown.lstrip('$')}" if by_amount
+                else f"{now.shown.lstrip('$')} / {then.shown.lstrip('$')} - 1")
+    return DirectAnswer(
+        kind="superlative", units=[row.unit, prior_row.unit],
+        text=(f"{name} {verb}{what} of the {categories[0].word}s: its {measure} {moved} "
+              f"{size_words}, {money(now, row.unit, cues)} {_period_words(periods[0])} against "
+              f"{money(then, prior_row.unit, cues)} {_period_words(periods[1])} ({computed})."))
 
 
 def _sentence_winner(question: Question, direction: str, selected: Sequence[EvidenceUnit],
@@ -495,8 +606,10 @@ def superlative(question: Question, selected: Sequence[EvidenceUnit],
         return None
     change = first_match(cues.change_rank, q)
     if change is not None and change.direction is not None:
-        return _table_winner(question, change.direction, selected, pool, page_rows, cues,
-                             change)
+        return (_table_winner(question, change.direction, selected, pool, page_rows, cues,
+                              change)
+                or _column_change_winner(question, change.direction, [*selected, *pool],
+                                         page_rows, change, cues))
     cue = first_match(cues.superlative, q)
     if cue is None or cue.direction is None:
         return None

@@ -30,7 +30,7 @@ from rag_assets.core.ingest.statements import (
 )
 from rag_assets.core.text.figures import NIL_RE, in_cents, is_figure, parse_figure
 from rag_assets.core.text.filing_kinds import FORM_OR_PAGE_AT_END_RE
-from rag_assets.core.text.periods import DURATIONS, MONTH_RE, MONTHS_IN_WORDS
+from rag_assets.core.text.periods import DURATIONS, MONTH_RE, MONTHS_IN_WORDS, PERIOD_CAPTION_RE
 from rag_assets.core.text.years import STATEMENT_YEAR_RE
 
 # the statements whose columns are periods (an equity statement's columns are its components)
@@ -703,18 +703,22 @@ INLINE_CAPTION_RE = re.compile(r"^\s*(?P<caption>[A-Za-z][A-Za-z ,&'’-]{1,40})
 
 def caption_label(cells: Sequence[str]) -> str | None:
     """A caption row's words ("Net sales:" over the segments' rows, "North America:" over its
-    countries): a label ending in a colon with every other cell blank; else None."""
+    countries, "For the year ended December 31, 2022" over a block of a segment note that
+    prints a column per segment): a label ending in a colon, or naming a period and nothing
+    else, with every other cell blank; else None."""
     label = cells[0].strip() if cells else ""
-    if len(label) > 1 and label.endswith(":") and not any(c.strip() for c in cells[1:]):
+    if len(label) < 2 or any(c.strip() for c in cells[1:]):
+        return None
+    if label.endswith(":"):
         return label[:-1].strip()
-    return None
+    return label if PERIOD_CAPTION_RE.match(label) else None
 
 
 class CaptionsInForce:
     """Reads a table's rows in order and says which caption each is printed under ("" for
     none, and for a caption row itself): a caption holds until the next one, or through the
     total row that closes its block ("Total North America" under "North America:"), so rows
-    after that total are under none."""
+    after that total are under none; a period's caption holds to the next caption."""
 
     def __init__(self) -> None:
         self.current = ""
@@ -736,8 +740,8 @@ class CaptionsInForce:
             self.current = caption
             return ""
         now = self.current
-        if cells and _BLOCK_TOTAL_RE.match(cells[0]):
-            self.current = ""
+        if cells and _BLOCK_TOTAL_RE.match(cells[0]) and not PERIOD_CAPTION_RE.match(now):
+            self.current = ""  # a period's block holds its totals and the rows after them
         return now
 
 

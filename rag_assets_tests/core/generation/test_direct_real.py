@@ -243,3 +243,51 @@ def test_a_segment_question_ranks_no_geographic_table(regions_corpus: Corpus) ->
     result = regions_corpus.answerer().ask("Which Corning segment had the highest net sales in "
                                            "2022?")
     assert not answer_lead(result.answer).startswith("Asia Pacific"), result.answer
+
+
+# Corning's 2022 10-K, segment note (printed page 102): a column per segment, a block of rows per
+# year, each block captioned "For the year ended December 31, 2022" (then 2021, 2020)
+CORNING = "corning-10k", 2022, 101
+
+
+@cache
+def _corning() -> PageTexts:
+    return PageTexts.from_pages(*CORNING[:2], real_filing(
+        "financebench-dev/pdfs/CORNING_2022_10K.pdf").pages)
+
+
+def _corning_net_sales_2022() -> list[EvidenceUnit]:
+    rows = page_table_rows(_corning(), *CORNING)
+    # retrieval returned the 2022 block's net sales row alone: the page is read for the rest
+    return [u for u in rows if u.text.startswith("Segment net sales")
+            and "5,023" in u.text]
+
+
+def test_a_segment_note_captioned_by_year_ranks_its_columns_by_growth() -> None:
+    pages = _corning()
+    selected = _corning_net_sales_2022()
+    assert len(selected) == 1 and "2022" in selected[0].caption
+    found = direct_answer_to("Which segment of Corning grew the fastest in FY2022?", selected,
+                             selected, lambda d, y, p: page_table_rows(pages, d, y, p))
+    assert found is not None
+    # 1,662 / 1,243 - 1 = 33.7%; Optical Communications 5,023 / 4,349 - 1 = 15.5% is second
+    assert found.text == (
+        "Hemlock and Emerging Growth Businesses grew the fastest of the segments: its segment "
+        "net sales rose 34%, $1,662 million for the year ended December 31, 2022 against "
+        "$1,243 million for the year ended December 31, 2021 (1,662 / 1,243 - 1).")
+    claim = verify_claims([found.claim()], pages)[0]
+    assert [c.mark for c in claim.citations] == ["valid", "valid"]
+    assert ["1,662" in c.quote and "1,243" not in c.quote for c in claim.citations] == [
+        True, False]
+
+
+def test_a_segment_note_captioned_by_year_ranks_the_year_asked() -> None:
+    pages = _corning()
+    selected = _corning_net_sales_2022()
+    found = direct_answer_to("Which Corning segment had the highest segment net sales in 2021?",
+                             selected, selected,
+                             lambda d, y, p: page_table_rows(pages, d, y, p))
+    assert found is not None
+    # the 2021 block: Optical Communications 4,349 over Display Technologies 3,700
+    assert found.text == ("Optical Communications had the highest segment net sales (for the "
+                          "year ended December 31, 2021): $4,349 million.")

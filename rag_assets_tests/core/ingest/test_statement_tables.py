@@ -1,0 +1,41 @@
+"""Captions in force over a real segment note: a block of rows per year, each captioned by its
+period ("For the year ended December 31, 2022"), so a row keeps the year its columns do not
+print."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.ingest.pages import markdown_cells
+from rag_assets.core.ingest.statement_tables import caption_label, captions_in_force
+from rag_assets_tests.real_filings import real_filing
+
+CORPORA = Path(__file__).resolve().parents[3].parent / "shared" / "corpora"
+pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here")
+
+
+def test_a_period_caption_holds_over_its_block_and_its_totals() -> None:
+    pages = PageTexts.from_pages("corning", 2022, real_filing(
+        "financebench-dev/pdfs/CORNING_2022_10K.pdf").pages)
+    text = pages.get("corning", 2022, 101) or ""  # printed page 102
+    lines = [x for x in text.split("\n") if x.startswith("|") and "---" not in x]
+    rows = [markdown_cells(x) for x in lines[1:]]  # the header row of segment names aside
+    captions = captions_in_force(rows)
+    by_label = [(r[0], c) for r, c in zip(rows, captions, strict=True)
+                if r[0] == "Segment net sales"]
+    assert [c for _, c in by_label] == [f"For the year ended December 31, {y}"
+                                        for y in (2022, 2021, 2020)]
+    # the capital expenditures row closes each block and is still under its year
+    capex = [c for r, c in zip(rows, captions, strict=True) if r[0] == "Capital expenditures"]
+    assert capex == [c for _, c in by_label]
+
+
+def test_only_a_period_or_a_colon_makes_a_caption() -> None:
+    assert caption_label(["Fiscal Year Ended January 31, 2018", "", ""]) == (
+        "Fiscal Year Ended January 31, 2018")
+    assert caption_label(["Net sales:", ""]) == "Net sales"
+    assert caption_label(["Research, development", "", ""]) is None  # a wrapped label
+    assert caption_label(["For the year ended December 31, 2022", "$ 5", ""]) is None
