@@ -178,7 +178,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
     return ((None if asks_members_drove(question)
              else drivers(question, selected, pool, preceding, scan, following))
             or stated_none(question, selected, pool, before, scan)
-            or per_share_dividend(question, selected, pool)
+            or per_share_dividend(question, selected, pool, page_rows, scan)
             or quoted_arithmetic(question, selected, scan)
             or major_customers(question, selected, pool, before, scan)
             or member_share(question, selected, pool, page_rows, cues, printing)

@@ -4,13 +4,17 @@ five years), the row as the table reader gives it: the figure of the year asked,
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator, Sequence
+
 import pytest
 
 from rag_assets.core.generation.citations import verify_claims
-from rag_assets.core.generation.evidence import page_table_rows
+from rag_assets.core.generation.evidence import EvidenceUnit, page_table_rows
 from rag_assets.core.generation.page_texts import PageTexts
-from rag_assets.core.generation.per_share_dividends import per_share_dividend
+from rag_assets.core.generation.per_share_dividends import PER_SHARE_RE, per_share_dividend
 from rag_assets.core.question.question import read_question
+from rag_assets.core.text.sentences import page_prose, split_sentences
 from rag_assets_tests.real_filings import CORPORA, real_filing
 
 pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here")
@@ -42,3 +46,29 @@ def test_no_single_year_or_no_printed_year_gives_nothing() -> None:
     assert _answer("How did American Water's dividends per share change from 2020 to "
                    "2021?") is None  # two periods: the trend is another question's
     assert _answer("How much did American Water pay in dividends in 2021?") is None  # dollars
+
+
+def test_the_row_is_read_from_the_page_that_prints_it_when_retrieval_missed_it() -> None:
+    pages = PageTexts.from_pages(DOCUMENT, YEAR, real_filing(
+        "financebench-dev/pdfs/AMERICANWATERWORKS_2021_10K.pdf").pages)
+    # retrieval returned a row of another table only
+    other = [u for u in page_table_rows(pages, DOCUMENT, YEAR, PAGE)
+             if not PER_SHARE_RE.search(u.text)][:1]
+    assert other
+
+    def scan(patterns: Sequence[re.Pattern[str]]) -> Iterator[EvidenceUnit]:
+        for page in pages.pages_of(DOCUMENT, YEAR):
+            for sentence in split_sentences(page_prose(pages.get(DOCUMENT, YEAR, page) or "")):
+                if any(p.search(sentence) for p in patterns):
+                    yield EvidenceUnit(chunk_id="scan", document=DOCUMENT, year=YEAR,
+                                       chunk_rank=0, page=page, located=True, quote=sentence,
+                                       text=sentence)
+
+    question = read_question("How much did American Water Works pay in dividends per share in "
+                             "FY2020?")
+    assert per_share_dividend(question, other) is None  # the rows retrieval returned alone
+    found = per_share_dividend(question, other, (),
+                               lambda d, y, p: page_table_rows(pages, d, y, p), scan)
+    assert found is not None and found.text == (
+        "Cash dividends declared per common share: $2.20 in 2020.")
+    assert [c.mark for c in verify_claims([found.claim()], pages)[0].citations] == ["valid"]
