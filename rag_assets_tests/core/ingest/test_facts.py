@@ -112,6 +112,8 @@ def test_labels_map_to_concepts_by_statement() -> None:
                       "cash_flow")[0] == "operating_cash_flow"
     assert concept_of("Additions to property, plant and equipment", "cash_flow")[0] == \
         "capital_expenditure"
+    # JPMorgan's 10-Q (Q1 2021) cash flow statement: a bank buys back its stock as treasury stock
+    assert concept_of("Treasury stock repurchased", "cash_flow")[0] == "share_repurchases"
     # a part of a line item ranks below the line item itself
     plain = concept_of("Net cash provided by operating activities", "cash_flow")
     part = concept_of("Net cash provided by operating activities from continuing operations",
