@@ -797,8 +797,23 @@ def _own_definitions(definitions: list[tuple[str | None, str]], target: str | No
                                     or target is None):
                 defined = own
         elif key:
-            formulas[key] = formula
+            formulas[_defined_by(key, formula, target)] = formula
     return formulas, titles, defined
+
+
+def _defined_by(key: str, formula: str, target: str | None) -> str:
+    """The metric a definition's formula is of: the name it defines, unless that name is an
+    amount (EBITDA, in dollars) and the formula a quotient while the metric asked divides that
+    name ("Define unadjusted EBITDA as operating income plus D&A, divided by net sales" asked
+    of the EBITDA margin): then the formula is the asked metric's own, not the amount's, and
+    the amount is not divided twice."""
+    metrics = load_vocabulary().metrics
+    asked = metrics.get(target or "")
+    if (target is None or asked is None or target == key or metrics[key].unit != "USD"
+            or not re.match(rf"^{re.escape(key)}\s*/", asked.formula or "")):
+        return key
+    tree = ast.parse(formula, mode="eval").body
+    return target if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Div) else key
 
 
 def _aggregate(asked: str, norm: str, years: list[int], choice: bool, judgment: str | None,

@@ -558,3 +558,28 @@ def test_a_balances_own_change_asked_beside_an_issuance_is_its_trend() -> None:
     cash = parse_question(read_question("Did Walmart's cash balance decline after it repaid debt "
                                         "in fiscal 2022?"))
     assert cash is not None and cash.target == "cash" and cash.aggregate == "trend"
+
+
+def test_an_amounts_definition_that_divides_defines_the_margin_asked() -> None:
+    # "unadjusted EBITDA ... divided by revenue" defines the margin, not the amount: EBITDA is
+    # not divided by revenue twice
+    text = ("What is Acme's FY2019 unadjusted EBITDA margin? Define unadjusted EBITDA as "
+            "operating income plus depreciation and amortization, divided by revenue.")
+    parsed = parse_text(text)
+    assert parsed is not None and parsed.target == "ebitda_margin"
+    assert list(parsed.formulas) == ["ebitda_margin"]
+    a = ask(text)
+    assert a.status == "answered"
+    assert round(a.value, 4) == round((1607 + 328) / 6489, 4)  # 29.8%
+    assert "29.8%" in a.headline and a.headline.count("%") == 1
+    # the amount defined alone stays the amount
+    amount = parse_text("What is Acme's FY2019 unadjusted EBITDA? Define unadjusted EBITDA as "
+                        "operating income plus depreciation and amortization.")
+    assert amount is not None and list(amount.formulas) == ["ebitda"]
+
+
+def test_a_ratio_written_as_a_percentage_says_it_once() -> None:
+    a = ask("What is Acme's FY2019 return on assets? Define ROA as net income divided by "
+            "average total assets between FY2018 and FY2019.")
+    # 1,503 / ((17,890 + 19,845) / 2) = 0.0797: "0.08 (8.0%)", the percentage written once
+    assert a.headline.count("(8.0%)") == 1, a.headline
