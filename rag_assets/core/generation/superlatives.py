@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from rag_assets.core.generation.direct_rows import (
     Cell,
@@ -336,54 +337,90 @@ def _prior_column(column: str, question: Question, rows: Sequence[Row]) -> str |
     return prior if prior and any(r.cell(prior) is not None for r in rows) else None
 
 
+class Change(NamedTuple):
+    """A member's figure in the period asked and in the one before, each with its row (one row
+    for both when a table prints the periods as columns)."""
+
+    name: str
+    now: Cell
+    then: Cell
+    now_row: Row
+    then_row: Row
+
+    @property
+    def amount(self) -> float:
+        return self.now.value - self.then.value
+
+
+def _ranked(changes: Sequence[Change], direction: str, change: Cue) -> Change | None:
+    """The member whose figure changed most (direction "max") or least, as a percentage of its
+    prior figure, or by its amount (what drove a total's change: ``change.by``); None for fewer
+    than two, a tie, a change of 0%, or one the question's words rule out (the largest rise
+    drove no decline, was no drop)."""
+    by_amount = change.by == "amount"
+
+    def size(c: Change) -> float:
+        return c.amount if by_amount else round(c.amount / c.then.value, 3)
+
+    ranked = sorted(changes, key=size, reverse=direction == "max")
+    if len(ranked) < 2 or size(ranked[0]) == size(ranked[1]):
+        return None
+    top = ranked[0]
+    pct = 100 * top.amount / top.then.value
+    if round(pct) == 0 or (by_amount and (top.amount > 0) != (direction == "max")) or (
+            change.moved is not None and (top.amount > 0) != (change.moved == "up")):
+        return None
+    return top
+
+
+def _change_answer(question: Question, top: Change, change: Cue, among: str, measure: str,
+                   periods: tuple[str, str], cues: DirectCues) -> DirectAnswer:
+    """The winner's sentence: how its figure moved, both figures with their periods, and the
+    arithmetic as computed ("(673,593 / 1,210,761 - 1)"); cited on the row (or the two rows)
+    that print the two figures."""
+    phrase = re.search(change.pattern, question.text, re.IGNORECASE)
+    what = phrase.group(0) if phrase else "largest change"
+    pct = 100 * top.amount / top.then.value
+    moved = "rose" if pct > 0 else "fell"
+    now, then = top.now.shown.lstrip("$"), top.then.shown.lstrip("$")
+    figures = (f"{money(top.now, top.now_row.unit, cues)} {_period_words(periods[0])} against "
+               f"{money(top.then, top.then_row.unit, cues)} {_period_words(periods[1])}")
+    if change.by == "amount":  # "drove the largest share of ... growth"
+        size = f"{_difference(top.now, top.then, top.now_row.unit, cues)} ({abs(pct):.0f}%)"
+        verb, computed = "", f"{now} - {then}"
+    else:
+        size = f"{abs(pct):.0f}%"
+        verb = "" if VERB_PHRASE_RE.match(what) else "had the "  # "grew the fastest"
+        computed = f"{now} / {then} - 1"
+    one_row = top.now_row is top.then_row
+    return DirectAnswer(
+        kind="superlative",
+        units=[top.now_row.unit] if one_row else [top.now_row.unit, top.then_row.unit],
+        supports=f"{top.name}: {figures}" if one_row else "",
+        text=f"{top.name} {verb}{what}{among}: its {measure} {moved} {size}, {figures} "
+             f"({computed}).")
+
+
 def _change_winner(question: Question, direction: str, rows: Sequence[Row], column: str,
                    change: Cue, categories: Sequence[Cue], cues: DirectCues
                    ) -> DirectAnswer | None:
     """The row whose figure changed most (direction "max") or least from the prior period's
-    column to ``column``, as a percentage of the prior figure, computed and shown as computed
-    ("(673,593 / 1,210,761 - 1)"); its citation stands for the two figures the row prints.
-    Rows whose prior figure is not positive have no percentage and are not ranked."""
+    column to ``column`` (:func:`_ranked`); its citation stands for the two figures the row
+    prints. Rows whose prior figure is not positive have no percentage and are not ranked."""
     prior = _prior_column(column, question, rows)
     if prior is None:
         return None
-    changes = [(now.value - then.value, now, then, r) for r in rows
-               if (now := r.cell(column)) is not None and (then := r.cell(prior)) is not None
-               and then.value > 0 and not now.shown.endswith("%")]
-    if len(changes) < 2:
+    top = _ranked([Change(r.label, now, then, r, r) for r in rows
+                   if (now := r.cell(column)) is not None and (then := r.cell(prior)) is not None
+                   and then.value > 0 and not now.shown.endswith("%")], direction, change)
+    if top is None:
         return None
-    by_amount = change.by == "amount"
-    changes.sort(key=lambda x: x[0] if by_amount else x[0] / x[2].value,
-                 reverse=direction == "max")
-    if by_amount and changes[0][0] == changes[1][0] or not by_amount and round(
-            changes[0][0] / changes[0][2].value, 3) == round(changes[1][0] / changes[1][2].value,
-                                                             3):
-        return None
-    amount, now, then, row = changes[0]
-    pct = 100 * amount / then.value
-    if round(pct) == 0 or (by_amount and (amount > 0) != (direction == "max")) or (
-            change.moved is not None and (amount > 0) != (change.moved == "up")):
-        return None  # "fell 0%" ranks nothing; the largest rise drove no decline, was no drop
-    phrase = re.search(change.pattern, question.text, re.IGNORECASE)
-    among = f" of the {categories[0].word}s" if categories else ""
     measure = _measure(question, column, cues).rsplit(" in ", 1)[0]
-    if measure == "figure" and row.unit.caption:  # what the rows are under: "Net sales"
-        measure = row.unit.caption[0].lower() + row.unit.caption[1:]
-    moved = "rose" if pct > 0 else "fell"
-    figures = (f"{money(now, row.unit, cues)} in {column} against {money(then, row.unit, cues)} "
-               f"in {prior}")
-    what = phrase.group(0) if phrase else "largest change"
-    if by_amount:
-        delta = _difference(now, then, row.unit, cues)
-        return DirectAnswer(
-            kind="superlative", units=[row.unit], supports=f"{row.label}: {figures}",
-            text=(f"{row.label} {what}{among}: its {measure} {moved} {delta} ({abs(pct):.0f}%), "
-                  f"{figures} ({now.shown.lstrip('$')} - {then.shown.lstrip('$')})."))
-    computed = f"{now.shown.lstrip('$')} / {then.shown.lstrip('$')} - 1"
-    verb = "" if VERB_PHRASE_RE.match(what) else "had the "  # "grew the fastest"
-    return DirectAnswer(
-        kind="superlative", units=[row.unit], supports=f"{row.label}: {figures}",
-        text=(f"{row.label} {verb}{what}{among}: its {measure} {moved} {abs(pct):.0f}%, "
-              f"{figures} ({computed})."))
+    caption = top.now_row.unit.caption
+    if measure == "figure" and caption:  # what the rows are under: "Net sales"
+        measure = caption[0].lower() + caption[1:]
+    among = f" of the {categories[0].word}s" if categories else ""
+    return _change_answer(question, top, change, among, measure, (column, prior), cues)
 
 
 def _difference(now: Cell, then: Cell, unit: EvidenceUnit, cues: DirectCues) -> str:
@@ -530,50 +567,14 @@ def _column_change_winner(question: Question, direction: str, units: Sequence[Ev
             if prior is None or prior not in periods:
                 continue
             then = periods[prior]
-            changes = [(now[n][0].value - then[n][0].value, now[n], then[n], n)
-                       for n in now if n in then and then[n][0].value > 0]
-            found = _ranked_change(question, direction, changes, change, categories,
-                                   (period, prior), cues)
-            if found is not None:
-                return found
+            top = _ranked([Change(n, now[n][0], then[n][0], now[n][1], then[n][1])
+                           for n in now if n in then and then[n][0].value > 0],
+                          direction, change)
+            if top is not None:
+                label = top.now_row.label
+                return _change_answer(question, top, change, f" of the {categories[0].word}s",
+                                      label[0].lower() + label[1:], (period, prior), cues)
     return None
-
-
-def _ranked_change(question: Question, direction: str,
-                   changes: list[tuple[float, tuple[Cell, Row], tuple[Cell, Row], str]],
-                   change: Cue, categories: Sequence[Cue], periods: tuple[str, str],
-                   cues: DirectCues) -> DirectAnswer | None:
-    """The member whose figure changed most, as a percentage of the prior figure (or by its
-    amount), or None for fewer than two, a tie, or a change the question's words rule out."""
-    if len(changes) < 2:
-        return None
-    by_amount = change.by == "amount"
-
-    def size(c: tuple[float, tuple[Cell, Row], tuple[Cell, Row], str]) -> float:
-        return c[0] if by_amount else round(c[0] / c[2][0].value, 3)
-
-    changes.sort(key=size, reverse=direction == "max")
-    if size(changes[0]) == size(changes[1]):
-        return None
-    amount, (now, row), (then, prior_row), name = changes[0]
-    pct = 100 * amount / then.value
-    if round(pct) == 0 or (by_amount and (amount > 0) != (direction == "max")) or (
-            change.moved is not None and (amount > 0) != (change.moved == "up")):
-        return None
-    phrase = re.search(change.pattern, question.text, re.IGNORECASE)
-    what = phrase.group(0) if phrase else "largest change"
-    verb = "" if by_amount or VERB_PHRASE_RE.match(what) else "had the "  # "drove the ..."
-    measure = row.label[0].lower() + row.label[1:]
-    moved = "rose" if pct > 0 else "fell"
-    size_words = (f"{_difference(now, then, row.unit, cues)} ({abs(pct):.0f}%)" if by_amount
-                  else f"{abs(pct):.0f}%")
-    computed = (f"{now.shown.lstrip('$')} - {then.shown.lstrip('$')}" if by_amount
-                else f"{now.shown.lstrip('$')} / {then.shown.lstrip('$')} - 1")
-    return DirectAnswer(
-        kind="superlative", units=[row.unit, prior_row.unit],
-        text=(f"{name} {verb}{what} of the {categories[0].word}s: its {measure} {moved} "
-              f"{size_words}, {money(now, row.unit, cues)} {_period_words(periods[0])} against "
-              f"{money(then, prior_row.unit, cues)} {_period_words(periods[1])} ({computed})."))
 
 
 def _sentence_winner(question: Question, direction: str, selected: Sequence[EvidenceUnit],
