@@ -560,6 +560,8 @@ def _is_cash_flow_item(name: str) -> bool:
 # words that say a line item is a payment without naming another one ("payments for
 # repurchases of common stock" is the repurchases' row)
 _PAYMENT_WORDS = frozenset({"payments", "payment", "for", "cash", "paid", "spent", "on", "used"})
+# words that say the whole of a line item, not another row: "total cash dividends" is dividends
+_WHOLE_WORDS = frozenset({"total", "all"})
 _TERM_EDGE_RE = re.compile(r"^(?:(?:of|and|in|for)\s+)+|(?:\s+(?:of|and|in|for))+$")
 @cache
 def _optional_re() -> re.Pattern[str]:
@@ -590,7 +592,7 @@ def _term(piece: str, exclude: frozenset[str]) -> str:
     for start, end, _, _ in reversed(items):
         residue = residue[:start] + " " + residue[end:]
     left = set(re.findall(r"[a-z0-9]+", residue))
-    if items and not left or (items and not left - _PAYMENT_WORDS and all(
+    if items and not left - _WHOLE_WORDS or (items and not left - _PAYMENT_WORDS and all(
             _is_cash_flow_item(name) for _, _, name, _ in items)):
         return "".join(f" {name} " for _, _, name, _ in items)
     label = " ".join(re.sub(r"[^a-z0-9&,.\s-]", " ", words).split()).strip(" ,.")
@@ -797,8 +799,42 @@ def _own_definitions(definitions: list[tuple[str | None, str]], target: str | No
                                     or target is None):
                 defined = own
         elif key:
+            ratio_of_its_own = _ratio_named(norm, key, formula) if key == target else None
+            if ratio_of_its_own:  # "free cash flow conversion": not free cash flow
+                own = "q_" + re.sub(r"[^a-z0-9]+", "_", ratio_of_its_own).strip("_")
+                formulas[own], titles[own], defined = formula, ratio_of_its_own, own
+                continue
             formulas[_defined_by(key, formula, target)] = formula
     return formulas, titles, defined
+
+
+def _is_quotient(formula: str) -> bool:
+    tree = ast.parse(formula, mode="eval").body
+    return isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Div)
+
+
+# words that end the name of what a question asks: "free cash flow conversion for FY2020?"
+_NAME_END_RE = re.compile(r"^(?:for|of|in|at|as|from|between|during|over|is|was|and|or|fy\w*|"
+                          r"\d\w*|defined|define|using|use|based|where|if)$")
+
+
+def _ratio_named(norm: str, key: str, formula: str) -> str | None:
+    """The name the question gives what it defines as a quotient of amounts when that name
+    only begins with an amount's ("free cash flow conversion, defined as (cash from operations
+    - capex) / net income"): a ratio of the question's own, named by its words; else None."""
+    if load_vocabulary().metrics[key].unit != "USD" or not _is_quotient(formula):
+        return None
+    spans = [i for i in named_items(norm) if i[2] == key]
+    if not spans:
+        return None
+    start, end = spans[0][0], spans[0][1]
+    extra = []
+    for word in norm[end:].split()[:3]:
+        word = word.strip(",.?;:")
+        if not word or _NAME_END_RE.match(word):
+            break
+        extra.append(word)
+    return " ".join([norm[start:end].strip(), *extra]) if extra else None
 
 
 def _defined_by(key: str, formula: str, target: str | None) -> str:
@@ -812,8 +848,7 @@ def _defined_by(key: str, formula: str, target: str | None) -> str:
     if (target is None or asked is None or target == key or metrics[key].unit != "USD"
             or not re.match(rf"^{re.escape(key)}\s*/", asked.formula or "")):
         return key
-    tree = ast.parse(formula, mode="eval").body
-    return target if isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Div) else key
+    return target if _is_quotient(formula) else key
 
 
 def _aggregate(asked: str, norm: str, years: list[int], choice: bool, judgment: str | None,

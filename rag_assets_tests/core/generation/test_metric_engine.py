@@ -583,3 +583,23 @@ def test_a_ratio_written_as_a_percentage_says_it_once() -> None:
             "average total assets between FY2018 and FY2019.")
     # 1,503 / ((17,890 + 19,845) / 2) = 0.0797: "0.08 (8.0%)", the percentage written once
     assert a.headline.count("(8.0%)") == 1, a.headline
+
+
+def test_a_quotient_named_after_an_amount_is_a_ratio_of_the_questions_own() -> None:
+    # "free cash flow conversion" defined as a quotient is no free cash flow (an amount)
+    a = ask("What is Acme's FY2019 free cash flow conversion? Define it as (cash from "
+            "operations minus capital expenditures) divided by net income.")
+    assert a.status == "answered"
+    assert round(a.value, 4) == round((1831 - 116) / 1503, 4)  # 1.14
+    assert "free cash flow conversion is 1.14" in a.headline and "$" not in a.headline
+    # the amount defined as an amount stays free cash flow
+    b = ask("What is Acme's FY2019 free cash flow? Define it as cash from operations minus "
+            "capital expenditures.")
+    assert "free cash flow is $1,715" in b.headline, b.headline
+
+
+def test_a_total_of_a_line_item_is_that_line_item() -> None:
+    a = ask("What is Acme's FY2019 retention ratio? Define it as (net income minus total cash "
+            "dividends) divided by net income.")
+    assert a.status == "answered"
+    assert round(a.value, 4) == round((1503 - 285) / 1503, 4)  # 0.81
