@@ -37,6 +37,7 @@ from rag_assets.core.text.periods import (
     PERIOD_AFTER_RE,
     PERIOD_OPENING_RE,
     PERIOD_OVER_PERIOD_RE,
+    PERIOD_WORD_RE,
     period_end_years,
     quarters_named,
     without_quarters,
@@ -317,7 +318,22 @@ def _split_definitions(text: str) -> tuple[str, list[tuple[str | None, str]]]:
                 definitions.append((_inline_name(before), _body(inline["body"])))
                 sentence = sentence[:inline.start()] + sentence[inline.end():]
             asked.append(sentence)
-    return " ".join(asked), [d for name, body in definitions for d in _with_where(name, body)]
+    return " ".join(asked), [d for name, body in definitions for named in _and_defined(name, body)
+                             for d in _with_where(*named)]
+
+
+# "Define net debt as total debt minus cash, and EBITDA as operating income plus D&A": a second
+# term defined in the first one's sentence
+_AND_DEFINED_RE = re.compile(r",\s+and\s+(?P<name>[A-Za-z][\w&'’ -]{0,40}?)\s+as\s+"
+                             r"(?P<body>.+)$", re.IGNORECASE)
+
+
+def _and_defined(name: str | None, body: str) -> list[tuple[str | None, str]]:
+    """A definition and the one written after it with ", and X as ...", each on its own."""
+    if name is None or (more := _AND_DEFINED_RE.search(body)) is None:
+        return [(name, body)]
+    return [(name, body[:more.start()].strip()), *_and_defined(more["name"].strip(),
+                                                                more["body"].strip())]
 
 
 # "EBIT divided by interest expense, where EBIT is operating income": a term defined after it
@@ -805,7 +821,27 @@ def _own_definitions(definitions: list[tuple[str | None, str]], target: str | No
                 formulas[own], titles[own], defined = formula, ratio_of_its_own, own
                 continue
             formulas[_defined_by(key, formula, target)] = formula
+    if defined is not None and (ratio := _ratio_of_defined(norm, titles[defined], formulas)):
+        own = "q_" + re.sub(r"[^a-z0-9]+", "_", ratio[0]).strip("_")
+        formulas[own], titles[own], defined = ratio[1], ratio[0], own
     return formulas, titles, defined
+
+
+def _ratio_of_defined(norm: str, phrase: str, formulas: dict[str, str]
+                      ) -> tuple[str, str] | None:
+    """The ratio the question asks of a term it defines ("net debt to EBITDA", net debt
+    defined): its name and formula (the defined term over the name after "to"), so the term
+    alone is never given as the answer; None when the question asks the term itself."""
+    found = re.search(rf"{re.escape(phrase)}\s+(?:to|over)\s+(?P<rest>.+)$", norm)
+    if found is None:
+        return None
+    rest = found["rest"]
+    items = [i for i in named_items(rest) if i[0] == 0]
+    key = max(items, key=lambda i: i[1])[2] if items else None
+    if key is None:
+        return None
+    own = "q_" + re.sub(r"[^a-z0-9]+", "_", phrase).strip("_")
+    return f"{phrase} to {rest[:max(i[1] for i in items)].strip()}", f"({own}) / ({key})"
 
 
 def _is_quotient(formula: str) -> bool:
@@ -814,8 +850,8 @@ def _is_quotient(formula: str) -> bool:
 
 
 # words that end the name of what a question asks: "free cash flow conversion for FY2020?"
-_NAME_END_RE = re.compile(r"^(?:for|of|in|at|as|from|between|during|over|is|was|and|or|fy\w*|"
-                          r"\d\w*|defined|define|using|use|based|where|if)$")
+_NAME_END_RE = re.compile(r"^(?:for|of|in|at|as|from|between|during|over|is|was|and|or|"
+                          r"defined|define|using|use|based|where|if)$")
 
 
 def _ratio_named(norm: str, key: str, formula: str) -> str | None:
@@ -831,8 +867,9 @@ def _ratio_named(norm: str, key: str, formula: str) -> str | None:
     extra = []
     for word in norm[end:].split()[:3]:
         word = word.strip(",.?;:")
-        if not word or _NAME_END_RE.match(word):
-            break
+        if (not word or _NAME_END_RE.match(word) or any(c.isdigit() for c in word)
+                or PERIOD_WORD_RE.fullmatch(word)):
+            break  # "for", "FY2020", "fiscal": the name has ended
         extra.append(word)
     return " ".join([norm[start:end].strip(), *extra]) if extra else None
 

@@ -603,3 +603,19 @@ def test_a_total_of_a_line_item_is_that_line_item() -> None:
             "dividends) divided by net income.")
     assert a.status == "answered"
     assert round(a.value, 4) == round((1503 - 285) / 1503, 4)  # 0.81
+
+
+def test_a_ratio_of_a_defined_term_is_asked_not_the_term() -> None:
+    # net debt defined, then EBITDA in the same sentence: the question asks net debt to EBITDA
+    text = ("What is Acme's FY2019 net debt to EBITDA? Define net debt as total debt minus "
+            "cash and cash equivalents, and EBITDA as operating income plus depreciation and "
+            "amortization from the cash flow statement.")
+    parsed = parse_text(text)
+    assert parsed is not None and parsed.target == "q_net_debt_to_ebitda"
+    assert parsed.formulas["q_net_debt"] == "total_debt - cash"
+    assert parsed.formulas["ebitda"] == "operating_income + depreciation_amortization"
+    a = ask(text, [*ACME, balance("cash", 2019, 1000, "Cash and cash equivalents")])
+    assert a.status == "answered", a.missing
+    # (2,675 of long-term debt - 1,000 of cash) / (1,607 + 328) = 0.87
+    assert round(a.value, 4) == round((2675 - 1000) / (1607 + 328), 4)
+    assert "net debt to ebitda is 0.87" in a.headline.lower(), a.headline
