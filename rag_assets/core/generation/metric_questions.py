@@ -677,6 +677,23 @@ def _answered_elsewhere(question: Question) -> bool:
                                                  for key in question.intents)
 
 
+# "SG&A as a percent of revenue": a part's share of a whole, asked in these words
+_PERCENT_OF_RE = re.compile(r"\s+as\s+a\s+(?:percent(?:age)?|%|share|proportion|fraction)\s+of\s+")
+
+
+def _share_of_unknown(norm: str) -> bool:
+    """Whether a share is asked ("X as a percent of Y") that no metric of the vocabulary names
+    across its words ("capex as a percentage of revenue" is one): neither the part nor the
+    whole alone answers it ("operating income as a percent of net sales" is no operating
+    income; "SG&A as a percent of revenue", with no SG&A line item, no revenue), so the prose
+    path quotes the filing instead."""
+    found = _PERCENT_OF_RE.search(norm)
+    if found is None:
+        return False
+    return not any(item.is_metric and item.start <= found.start() < item.end
+                   for item in named_items(norm))
+
+
 def _asks_prose(asking: str, judgment: str | None) -> bool:
     """Whether the asking sentence asks for prose (a cause, names, an outlook), unless it asks
     a judgment in other words ("Would you describe X as capital intensive?")."""
@@ -720,8 +737,8 @@ def parse_question(question: Question) -> MetricQuestion | None:
     rules = load_rules().rules
     judgment = next((key for key, rule in rules.items()
                      if any(re.search(p, norm) for p in rule.patterns)), None)
-    if (_asks_prose(asking, judgment) or _answered_elsewhere(question)) and not (
-            definitions or choice):
+    if (_asks_prose(asking, judgment) or _answered_elsewhere(question)
+            or _share_of_unknown(normalize(asking))) and not (definitions or choice):
         return None  # its question, not its instructions, asks for prose
     target, is_metric = _target(asked, judgment, definitions)
     each = None if choice or definitions or judgment or is_metric else each_asked(

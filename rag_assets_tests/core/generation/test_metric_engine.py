@@ -619,3 +619,18 @@ def test_a_ratio_of_a_defined_term_is_asked_not_the_term() -> None:
     # (2,675 of long-term debt - 1,000 of cash) / (1,607 + 328) = 0.87
     assert round(a.value, 4) == round((2675 - 1000) / (1607 + 328), 4)
     assert "net debt to ebitda is 0.87" in a.headline.lower(), a.headline
+
+
+@pytest.mark.parametrize(("text", "target"), [
+    # a share no metric names: neither its part nor its whole alone answers it
+    ("What is Acme's FY2019 SG&A as a percentage of revenue?", None),
+    ("What is Acme's FY2019 operating income as a percent of net sales?", None),
+    ("What was Acme's net income as a percentage of total revenue in FY2019?", None),
+    # a share the vocabulary names as a metric
+    ("What is Acme's FY2019 capex as a percentage of revenue?", "capex_to_revenue"),
+    ("What is Acme's FY2019 cost of goods sold as a % of revenue?", "cogs_to_revenue"),
+])
+def test_a_share_is_never_answered_with_its_part_or_its_whole(text: str,
+                                                              target: str | None) -> None:
+    parsed = parse_text(text)
+    assert (parsed.target if parsed else None) == target
