@@ -808,6 +808,11 @@ def _target(asked: str, judgment: str | None, definitions: list[tuple[str | None
     return target, is_metric
 
 
+def _own_key(phrase: str) -> str:
+    """The key of a metric of the question's own, named by its phrase ("q_net_debt")."""
+    return "q_" + re.sub(r"[^a-z0-9]+", "_", phrase).strip("_")
+
+
 def _own_definitions(definitions: list[tuple[str | None, str]], target: str | None, norm: str,
                      anchor: int | None) -> tuple[dict[str, str], dict[str, str], str | None]:
     """The formulas the question states, by the name they define; the titles of the metrics
@@ -826,7 +831,7 @@ def _own_definitions(definitions: list[tuple[str | None, str]], target: str | No
             continue
         phrase = " ".join(normalize(name).split()) if name else ""
         if phrase and key not in defs.metrics:
-            own = "q_" + re.sub(r"[^a-z0-9]+", "_", phrase).strip("_")
+            own = _own_key(phrase)
             formulas[own], titles[own] = formula, phrase
             if defined is None and (phrase_pattern(phrase).search(norm) or key == target
                                     or target is None):
@@ -834,12 +839,12 @@ def _own_definitions(definitions: list[tuple[str | None, str]], target: str | No
         elif key:
             ratio_of_its_own = _ratio_named(norm, key, formula) if key == target else None
             if ratio_of_its_own:  # "free cash flow conversion": not free cash flow
-                own = "q_" + re.sub(r"[^a-z0-9]+", "_", ratio_of_its_own).strip("_")
+                own = _own_key(ratio_of_its_own)
                 formulas[own], titles[own], defined = formula, ratio_of_its_own, own
                 continue
             formulas[_defined_by(key, formula, target)] = formula
     if defined is not None and (ratio := _ratio_of_defined(norm, titles[defined], formulas)):
-        own = "q_" + re.sub(r"[^a-z0-9]+", "_", ratio[0]).strip("_")
+        own = _own_key(ratio[0])
         formulas[own], titles[own], defined = ratio[1], ratio[0], own
     return formulas, titles, defined
 
@@ -857,7 +862,7 @@ def _ratio_of_defined(norm: str, phrase: str, formulas: dict[str, str]
     key = max(items, key=lambda i: i[1])[2] if items else None
     if key is None:
         return None
-    own = "q_" + re.sub(r"[^a-z0-9]+", "_", phrase).strip("_")
+    own = _own_key(phrase)
     return f"{phrase} to {rest[:max(i[1] for i in items)].strip()}", f"({own}) / ({key})"
 
 
