@@ -686,12 +686,15 @@ def _share_of_unknown(norm: str) -> bool:
     across its words ("capex as a percentage of revenue" is one): neither the part nor the
     whole alone answers it ("operating income as a percent of net sales" is no operating
     income; "SG&A as a percent of revenue", with no SG&A line item, no revenue), so the prose
-    path quotes the filing instead."""
+    path quotes the filing instead. A percentage metric said "as a percent of" its base is
+    itself."""
     found = _PERCENT_OF_RE.search(norm)
     if found is None:
         return False
-    return not any(item.is_metric and item.start <= found.start() < item.end
-                   for item in named_items(norm))
+    metrics = load_vocabulary().metrics
+    return not any(item.is_metric and (item.start <= found.start() < item.end or (
+        item.end == found.start() and metrics[item.name].unit == "percent"))
+        for item in named_items(norm))  # "gross margin as a percentage of net sales": itself
 
 
 def _asks_prose(asking: str, judgment: str | None) -> bool:

@@ -629,6 +629,8 @@ def test_a_ratio_of_a_defined_term_is_asked_not_the_term() -> None:
     # a share the vocabulary names as a metric
     ("What is Acme's FY2019 capex as a percentage of revenue?", "capex_to_revenue"),
     ("What is Acme's FY2019 cost of goods sold as a % of revenue?", "cogs_to_revenue"),
+    # a percentage metric said as a percentage of its base is itself
+    ("Calculate Acme's gross margin as a percentage of net sales for FY2019.", "gross_margin"),
 ])
 def test_a_share_is_never_answered_with_its_part_or_its_whole(text: str,
                                                               target: str | None) -> None:
