@@ -846,14 +846,13 @@ def _own_definitions(definitions: list[tuple[str | None, str]], target: str | No
                 formulas[own], titles[own], defined = formula, ratio_of_its_own, own
                 continue
             formulas[_defined_by(key, formula, target)] = formula
-    if defined is not None and (ratio := _ratio_of_defined(norm, titles[defined], formulas)):
+    if defined is not None and (ratio := _ratio_of_defined(norm, titles[defined])):
         own = _own_key(ratio[0])
         formulas[own], titles[own], defined = ratio[1], ratio[0], own
     return formulas, titles, defined
 
 
-def _ratio_of_defined(norm: str, phrase: str, formulas: dict[str, str]
-                      ) -> tuple[str, str] | None:
+def _ratio_of_defined(norm: str, phrase: str) -> tuple[str, str] | None:
     """The ratio the question asks of a term it defines ("net debt to EBITDA", net debt
     defined): its name and formula (the defined term over the name after "to"), so the term
     alone is never given as the answer; None when the question asks the term itself."""
@@ -861,12 +860,12 @@ def _ratio_of_defined(norm: str, phrase: str, formulas: dict[str, str]
     if found is None:
         return None
     rest = found["rest"]
-    items = [i for i in named_items(rest) if i[0] == 0]
-    key = max(items, key=lambda i: i[1])[2] if items else None
-    if key is None:
+    opening = [i for i in named_items(rest) if i.start == 0]  # the name right after "to"
+    if not opening:
         return None
-    own = _own_key(phrase)
-    return f"{phrase} to {rest[:max(i[1] for i in items)].strip()}", f"({own}) / ({key})"
+    whole = max(opening, key=lambda i: i.end)
+    return (f"{phrase} to {rest[:whole.end].strip()}",
+            f"({_own_key(phrase)}) / ({whole.name})")
 
 
 def _is_quotient(formula: str) -> bool:
@@ -885,10 +884,10 @@ def _ratio_named(norm: str, key: str, formula: str) -> str | None:
     - capex) / net income"): a ratio of the question's own, named by its words; else None."""
     if load_vocabulary().metrics[key].unit != "USD" or not _is_quotient(formula):
         return None
-    spans = [i for i in named_items(norm) if i[2] == key]
+    spans = [i for i in named_items(norm) if i.name == key]
     if not spans:
         return None
-    start, end = spans[0][0], spans[0][1]
+    start, end = spans[0].start, spans[0].end
     extra = []
     for word in norm[end:].split()[:3]:
         word = word.strip(",.?;:")

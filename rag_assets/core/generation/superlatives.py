@@ -325,15 +325,21 @@ def _latest(column: str, question: Question, rows: Sequence[Row]) -> str:
     return later if later and any(r.cell(later) is not None for r in rows) else column
 
 
-def _prior_column(column: str, question: Question, rows: Sequence[Row]) -> str | None:
-    """The column a change is measured from: the earlier year the question names, else the
-    year before ``column``, of the same duration, when the rows print it."""
-    years = list(FISCAL_YEAR_RE.finditer(column))
+def _prior_period(period: str, question: Question) -> str | None:
+    """The period a change is measured from, written as ``period`` is (a column's heading, a
+    block's caption): the earlier year the question names, else the year before, of the same
+    duration; None when ``period`` names no one year."""
+    years = list(FISCAL_YEAR_RE.finditer(period))
     if len(years) != 1:
         return None
     now = int(years[0][1])
     asked = sorted({int(y) for _, y in question.periods} - {now})
-    prior = _in_year(column, asked[0] if asked and asked[0] < now else now - 1)
+    return _in_year(period, asked[0] if asked and asked[0] < now else now - 1)
+
+
+def _prior_column(column: str, question: Question, rows: Sequence[Row]) -> str | None:
+    """The column a change is measured from (:func:`_prior_period`), when the rows print it."""
+    prior = _prior_period(column, question)
     return prior if prior and any(r.cell(prior) is not None for r in rows) else None
 
 
@@ -559,11 +565,9 @@ def _column_change_winner(question: Question, direction: str, units: Sequence[Ev
                 or cues.terms[UNNAMED_MEASURE].heading)
     if not categories or not question.periods:
         return None
-    years = sorted({int(y) for _, y in question.periods})
     for periods in _columns(units, page_rows, measures, cues).values():
         for period, now in _asked(periods, question):
-            this = int(FISCAL_YEAR_RE.findall(period)[-1])
-            prior = _in_year(period, years[0] if years[0] < this else this - 1)
+            prior = _prior_period(period, question)
             if prior is None or prior not in periods:
                 continue
             then = periods[prior]
