@@ -360,7 +360,11 @@ def answer_record(question: Any, result: Any, page_text: Any,
     question's scope was routed to, when it was), ``cites_other_company``: a cited filing of
     another company than the question's; ``asks``: the form the question asks its first
     sentence in (``Question.expects``: yes_no, cause, names, figure, text)."""
-    from rag_assets.core.evaluation.answer_correctness import answer_lead, strict_answer_correct
+    from rag_assets.core.evaluation.answer_correctness import (
+        answer_lead,
+        strict_answer_correct,
+        strict_miss,
+    )
     from rag_assets.core.evaluation.answer_metrics import score_answer
     from rag_assets.core.evaluation.citation_support import citation_marks
 
@@ -388,6 +392,8 @@ def answer_record(question: Any, result: Any, page_text: Any,
         "citations_valid": marks["valid"], "invalid_citations": score.invalid_citations,
         "all_cited_valid": marks["citations"] > 0 and marks["valid"] == marks["citations"],
         "seconds": result.seconds, "method": result.method, "asks": asks,
+        "miss": "abstained" if score.abstained else ("" if strict else strict_miss(
+            result.answer, question.answer or "", question.question)),
         "guardrails": list(dict.fromkeys(e.name for e in result.guardrail_events)),
     }
 
@@ -577,16 +583,19 @@ def retrieval_breakdown(records: dict[str, list[dict[str, Any]]],
 # how each answer's first sentence was reached (``QAResult.method``), per question type, and the
 # same per the form the question asks (``asks``: a names question answered by a quote): where a
 # set's wrong answers come from, as totals (a held-out set's too)
-ANSWER_BREAKDOWNS = (*BREAKDOWNS, ("method", ()), ("asks", ()))
+ANSWER_BREAKDOWNS = (*BREAKDOWNS, ("method", ()), ("asks", ()), ("miss", ()))
 
 
 def answer_breakdown(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, dict[str, Any]]]:
-    """``{"type" | "kind" | "method" | "asks": {group: answer_summary}}`` over labelled answer
-    records; a method's group is ``"<type>: <method>"``, an asked form's ``"<type>: asks <form>,
-    <method>"`` (the method without its missing-operand note)."""
+    """``{"type" | "kind" | "method" | "asks" | "miss": {group: answer_summary}}`` over labelled
+    answer records; a method's group is ``"<type>: <method>"``, an asked form's ``"<type>: asks
+    <form>, <method>"`` (the method without its missing-operand note), a miss's ``"<type>:
+    <method>: <why the lead missed>"`` (``strict_miss``; ``right`` when it did not)."""
     keyed = [{**r, "method": f"{r.get('type', '-')}: {r.get('method', '-')}",
               "asks": f"{r.get('type', '-')}: asks {r.get('asks', '-')}, "
-                      f"{str(r.get('method', '-')).split(',')[0]}"} for r in rows]
+                      f"{str(r.get('method', '-')).split(',')[0]}",
+              "miss": f"{r.get('type', '-')}: {str(r.get('method', '-')).split(',')[0]}: "
+                      f"{r.get('miss') or 'right'}"} for r in rows]
     return {key: {group: answer_summary(g) for group, g in grouped(keyed, key, order)}
             for key, order in ANSWER_BREAKDOWNS}
 
@@ -674,6 +683,7 @@ def report_breakdowns(figures: dict[str, Any]) -> None:
         report_answer_breakdown(sets, key, title)
     report_answer_breakdown(sets, "method", "type: how the first sentence was reached")
     report_answer_breakdown(sets, "asks", "type: the form asked, how it was reached")
+    report_answer_breakdown(sets, "miss", "type: how it was reached: why the lead missed")
 
 
 def report_answer_breakdown(sets: dict[str, Any], key: str, title: str) -> None:

@@ -167,3 +167,20 @@ def strict_answer_correct(answer_text: str, reference_answer: str,
     so FinanceBench's caveats after it ("The answer here assumes FY2023 refers to the 12 months
     ended on January 28, 2023 ...") ask for no figure."""
     return answer_correct(answer_lead(answer_text), answer_lead(reference_answer), question)
+
+
+def strict_miss(answer_text: str, reference_answer: str, question: str | None = None) -> str:
+    """Why the strict rule rejects an answer, as one word a held-out set may total without a
+    question being read: ``""`` (it is right), ``"polarity"`` (the lead says yes where the
+    reference says no, or the other way), ``"no polarity"`` (the reference opens with yes or
+    no, the lead with neither), ``"figure"`` (a reference figure is not in the lead) or
+    ``"words"`` (a figureless reference's content words are not)."""
+    lead, reference = answer_lead(answer_text), answer_lead(reference_answer)
+    if answer_correct(lead, reference, question):
+        return ""
+    polarity, given = _POLARITY.match(reference), _POLARITY.match(lead)
+    if polarity and given and polarity.group(1).lower() != given.group(1).lower():
+        return "polarity"
+    if [f for f in figures(reference) if not f.is_year]:
+        return "figure" if given or not polarity else "no polarity, figure"
+    return "words" if given or not polarity else "no polarity"

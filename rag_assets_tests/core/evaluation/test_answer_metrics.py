@@ -12,6 +12,7 @@ from rag_assets.core.evaluation.answer_correctness import (
     answer_correct,
     answer_lead,
     strict_answer_correct,
+    strict_miss,
 )
 from rag_assets.core.evaluation.answer_lexicon import figures, normalize_text
 from rag_assets.core.evaluation.answer_metrics import (
@@ -470,3 +471,18 @@ def test_score_answer_and_summary() -> None:
     assert only["abstention_accuracy"] == 1.0
     assert math.isnan(only["fact_recall"]) and math.isnan(only["citation_recall"])
     assert math.isnan(only["false_abstention_rate"])
+
+
+def test_strict_miss_names_why_a_lead_missed_its_reference() -> None:
+    """A held-out set's wrong answers are totalled by why the lead missed, never read one by
+    one: a wrong yes or no, a lead without one, a figure not in the lead, words not in it."""
+    yes = "Yes. Capital expenditure was 4.4% of revenue in FY2017."
+    assert strict_miss("Yes, 4.4% of revenue. [1]", yes) == ""
+    assert strict_miss("No. Capex was 4.4% of revenue.", yes) == "polarity"
+    assert strict_miss("Yes. Capex was 3.1% of revenue.", yes) == "figure"
+    assert strict_miss("Capex was 3.1% of revenue.", yes) == "no polarity, figure"
+    named = "Walmart Inc. and its affiliates are its largest customer."
+    assert strict_miss("Target is a customer.", named) == "words"
+    assert strict_miss("Yes.", "Yes. The company pays a dividend.") == "words"
+    assert strict_miss("Dividends were paid.", "No. The company pays no dividend.") == (
+        "no polarity")
