@@ -383,6 +383,11 @@ _SHARE_RES = (
                r"(?P<total>.+?) (?:did|does|do) (?P<part>.+?) (?:account for|represent|make up|"
                r"contribute)\s*\??$"),
 )
+# "What was SG&A as a percentage of revenue?": the part named first, then its total (a share
+# only where no metric of the vocabulary names these words: :func:`_share_of_unknown`)
+_PART_AS_SHARE_RE = re.compile(
+    r"\b(?:what (?:is|was|were|are)|how (?:much|large|high) (?:is|was|were)|calculate|compute)"
+    rf"\s+(?P<part>.+?) as an? {_SHARE_WORD} of (?:the )?(?P<total>.+?)\s*\??$")
 # "What percentage of its net sales did it keep after cost of sales?": what is left of the total
 _KEPT_AFTER_RE = re.compile(rf"\bwhat {_SHARE_WORD} of (?:the )?(?P<total>.+?) (?:did|does|do) "
                             r"\S+(?: \S+){0,4}? (?:keep|retain|have left|left) after (?:paying )?"
@@ -405,10 +410,13 @@ def _share_definition(asking: str) -> tuple[str, str] | None:
     net interest income account for", "did it keep as", "was paid out as") is net interest
     income divided by total net revenue (the company's name and the period are not terms);
     "how many times did operating income cover interest expense" is operating income divided
-    by interest expense."""
+    by interest expense; "what was SG&A as a percentage of revenue", where no metric names
+    those words, is SG&A divided by revenue."""
     norm = normalize(asking)
     match = next((m for pattern in (_KEPT_AFTER_RE, *_SHARE_RES, _COVER_RE)
                   if (m := pattern.search(norm))), None)
+    if match is None and _share_of_unknown(norm):
+        match = _PART_AS_SHARE_RE.search(norm)
     terms = share_terms(match) if match is not None else None
     if match is None or terms is None:
         return None
@@ -418,6 +426,8 @@ def _share_definition(asking: str) -> tuple[str, str] | None:
     if match.re is _COVER_RE:
         return f"{terms[0]} coverage of {terms[1]}", f"{terms[0]} divided by {terms[1]}"
     word = match.groupdict().get("word") or "share"
+    if match.re is _PART_AS_SHARE_RE:
+        return f"{terms[0]} as a {word} of {terms[1]}", f"{terms[0]} divided by {terms[1]}"
     return f"{word} of {terms[1]} from {terms[0]}", f"{terms[0]} divided by {terms[1]}"
 
 

@@ -130,32 +130,49 @@ def concept_of(label: str, statement: StatementKind) -> tuple[str | None, int]:
 
 
 def facts_of_table(document: str, year: int, table: StatementTable) -> list[StatementFact]:
-    """Every value of one statement table, cost of revenue completed from its parts."""
-    return with_cost_of_revenue(list(_table_facts(document, year, table)))
+    """Every value of one statement table, the line items printed only as parts completed."""
+    return with_wholes(list(_table_facts(document, year, table)))
 
 
-PART = "cost_of_revenue_part"
+class WholeOfParts(BaseModel):
+    """A line item some filers print only as its parts (``concept_map.json``'s "wholes")."""
+
+    whole: str
+    part: str
+    alone: list[int]  # the part patterns that may stand for the whole; empty: any part
+    source: str = ""
+
+    def stands_alone(self, fact: StatementFact) -> bool:
+        return not self.alone or fact.rank % DEMOTE in self.alone
 
 
-def with_cost_of_revenue(facts: list[StatementFact]) -> list[StatementFact]:
-    """Cost of revenue where a column prints only its parts ("Cost of products" and "Cost of
-    services", "Cost of sales—online", ...): a lone part is the cost of revenue itself; two or
-    more with no total row add up to it, as one more fact quoting every part's row. A printed
-    total ("Total cost of sales") always wins."""
+@lru_cache(maxsize=1)
+def whole_rules() -> tuple[WholeOfParts, ...]:
+    data = json.loads(CONCEPT_MAP_FILE.read_text(encoding="utf-8"))
+    return tuple(WholeOfParts.model_validate(r) for r in data["wholes"]["rules"])
+
+
+def with_wholes(facts: list[StatementFact]) -> list[StatementFact]:
+    """A line item where a column prints only its parts ("Cost of products" and "Cost of
+    services"; "Depreciation" and "Amortization of purchased intangibles"): a lone part that
+    may stand for it is the line item itself; two or more, one of them such a part, with no
+    whole row add up to it, as one more fact quoting every part's row. A printed whole ("Total
+    cost of sales", "Depreciation and amortization") always wins."""
     columns: dict[int, list[StatementFact]] = {}
     for fact in facts:
         columns.setdefault(fact.column, []).append(fact)
     out = list(facts)
-    for column in columns.values():
-        parts = [f for f in column if f.concept == PART and f.unit == "USD"]
-        if not parts or any(f.concept == "cost_of_revenue" for f in column):
+    for rule, column in ((r, c) for r in whole_rules() for c in columns.values()):
+        parts = [f for f in column if f.concept == rule.part and f.unit == "USD"]
+        if (not any(rule.stands_alone(f) for f in parts)
+                or any(f.concept == rule.whole for f in column)):
             continue
         if len(parts) == 1:
-            parts[0].concept = "cost_of_revenue"
+            parts[0].concept = rule.whole
             continue
         last = max(parts, key=lambda f: f.row)
         out.append(last.model_copy(update={
-            "label": " + ".join(f.label for f in parts), "concept": "cost_of_revenue",
+            "label": " + ".join(f.label for f in parts), "concept": rule.whole,
             "rank": max(f.rank for f in parts), "value": sum(f.value for f in parts),
             "printed": " + ".join(f.printed for f in parts),
             "quote": " | ".join(f.quote for f in parts), "total": True,

@@ -472,3 +472,26 @@ def test_leverage_quick_liquidity_coverage_and_profit_are_judged_by_their_rules(
                        2022, "General Mills", question)
     assert answer.headline.startswith(opens) and verdict in answer.headline, answer.headline
     assert "Rule:" in answer.text
+
+
+def test_a_share_no_metric_names_divides_its_part_by_its_whole() -> None:
+    """"SG&A as a percentage of net sales": no vocabulary metric, so the row the question names
+    over the total it names. General Mills fiscal 2022: selling, general and administrative
+    expenses 3,147.0 over net sales 18,992.8 = 16.57 %."""
+    answer = _answered("financebench-wide/pdfs/GENERALMILLS_2022_10K.pdf", "general-mills-10k",
+                       2022, "General Mills", "What was General Mills' SG&A as a percentage of "
+                       "net sales in fiscal 2022?")
+    assert round(answer.value, 4) == round(3147.0 / 18992.8, 4)
+    assert "16.6%" in answer.headline, answer.headline
+
+
+def test_depreciation_and_amortization_printed_as_two_rows_are_summed() -> None:
+    """Corning 2022's cash flows (p.60) print "Depreciation" 1,329 and "Amortization of
+    purchased intangibles" 123 and no total: EBITDA adds both to operating income 1,438;
+    net sales 14,189."""
+    answer = _answered("financebench-dev/pdfs/CORNING_2022_10K.pdf", "corning-10k", 2022,
+                       "Corning", "What is Corning's FY2022 unadjusted EBITDA margin? Define "
+                       "unadjusted EBITDA as operating income plus depreciation and "
+                       "amortization from the cash flow statement, divided by revenue.")
+    assert round(answer.value, 4) == round((1438 + 1329 + 123) / 14189, 4), answer.headline
+    assert "20.4%" in answer.headline

@@ -621,18 +621,25 @@ def test_a_ratio_of_a_defined_term_is_asked_not_the_term() -> None:
     assert "net debt to ebitda is 0.87" in a.headline.lower(), a.headline
 
 
-@pytest.mark.parametrize(("text", "target"), [
-    # a share no metric names: neither its part nor its whole alone answers it
-    ("What is Acme's FY2019 SG&A as a percentage of revenue?", None),
-    ("What is Acme's FY2019 operating income as a percent of net sales?", None),
-    ("What was Acme's net income as a percentage of total revenue in FY2019?", None),
+@pytest.mark.parametrize(("text", "target", "formula"), [
+    # a share no metric names: its part divided by its whole, neither of them alone
+    ("What is Acme's FY2019 SG&A as a percentage of revenue?",
+     "q_sg_a_as_a_percent_of_revenue", "row('sg&a') / revenue"),
+    ("What is Acme's FY2019 operating income as a percent of net sales?",
+     "q_operating_income_as_a_percent_of_net_sales", "operating_income / revenue"),
+    ("What was Acme's net income as a percentage of total revenue in FY2019?",
+     "q_net_income_as_a_percent_of_total_revenue", "net_income / revenue"),
     # a share the vocabulary names as a metric
-    ("What is Acme's FY2019 capex as a percentage of revenue?", "capex_to_revenue"),
-    ("What is Acme's FY2019 cost of goods sold as a % of revenue?", "cogs_to_revenue"),
+    ("What is Acme's FY2019 capex as a percentage of revenue?", "capex_to_revenue", None),
+    ("What is Acme's FY2019 cost of goods sold as a % of revenue?", "cogs_to_revenue", None),
     # a percentage metric said as a percentage of its base is itself
-    ("Calculate Acme's gross margin as a percentage of net sales for FY2019.", "gross_margin"),
+    ("Calculate Acme's gross margin as a percentage of net sales for FY2019.", "gross_margin",
+     None),
 ])
-def test_a_share_is_never_answered_with_its_part_or_its_whole(text: str,
-                                                              target: str | None) -> None:
+def test_a_share_is_never_answered_with_its_part_or_its_whole(
+        text: str, target: str, formula: str | None) -> None:
     parsed = parse_text(text)
-    assert (parsed.target if parsed else None) == target
+    assert parsed is not None and parsed.target == target
+    assert parsed.formulas.get(target) == formula
+    if formula:
+        assert parsed.percent

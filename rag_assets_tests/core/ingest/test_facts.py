@@ -107,6 +107,28 @@ def test_a_page_of_stacked_blocks_reads_each_under_its_own_duration() -> None:
 def test_labels_map_to_concepts_by_statement() -> None:
     assert concept_of("Total net revenue", "income_statement")[0] == "revenue"
     assert concept_of("Cost of products sold", "income_statement")[0] == "cost_of_revenue"
+
+
+def test_depreciation_and_amortization_of_intangibles_add_up_but_amortization_alone_does_not(
+        ) -> None:
+    """Corning's cash flows print "Depreciation" and "Amortization of purchased intangibles"
+    and no total (us-gaap's Depreciation + AmortizationOfIntangibleAssets): D&A is their sum;
+    depreciation alone stands for D&A; amortization alone is not D&A; a printed total wins."""
+    head = [["(In millions)", "2022", "2021"], ["Net income", "1,316", "1,906"]]
+    depreciation, amortization = (["Depreciation", "1,329", "1,352"],
+                                  ["Amortization of purchased intangibles", "123", "129"])
+
+    def dna(*rows: list[str]) -> list[float]:
+        page = Page(page_index=60, text="CONSOLIDATED STATEMENTS OF CASH FLOWS\n[[TABLE 1]]",
+                    tables=[TableBlock(index=1, rows=[*head, *rows])])
+        return [f.value for f in extract_facts("glass", 2022, [page], ["cash_flow"])
+                if f.concept == "depreciation_amortization"]
+
+    assert dna(depreciation, amortization) == [1_452e6, 1_481e6]
+    assert dna(depreciation) == [1_329e6, 1_352e6]
+    assert dna(amortization) == []
+    assert dna(["Depreciation and amortization", "1,460", "1,490"], amortization) == [
+        1_460e6, 1_490e6]
     assert concept_of("Property, plant and equipment — net", "balance_sheet")[0] == "ppe_net"
     assert concept_of("Net cash provided by (used in) operating activities",
                       "cash_flow")[0] == "operating_cash_flow"
