@@ -575,6 +575,10 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
     if isinstance(found, MetricAnswer):
         return found
     value, headline = found
+    if question.explained_by:
+        clause, flows = _explained(question, evaluator, years[-1], defs)
+        headline = headline[:-1] + clause + "." if clause else headline
+        operands = [*operands, *flows]
     return MetricAnswer(question=question, status="answered", value=value, values=values,
                         headline=headline, details=details, operands=operands)
 
@@ -736,7 +740,8 @@ def _each(question: MetricQuestion, evaluator: Evaluator, year: int, subject: st
     them is not zero. A member the filing does not print is named, never guessed."""
     when = when_asked(question, [year])
     known, operands = _members_read(question, evaluator, year)
-    if evaluator.missing:
+    unprinted = [defs.title(n) for n in question.choices if n not in known]
+    if evaluator.missing and not (question.yes_no and any(known.values())):
         return MetricAnswer(question=question, status="missing", operands=operands,
                             missing=list(dict.fromkeys(evaluator.missing)),
                             headline=f"The {when} figures cannot all be read from the "
@@ -744,10 +749,30 @@ def _each(question: MetricQuestion, evaluator: Evaluator, year: int, subject: st
     listed = " and ".join(f"{defs.title(n)} of {format_value(v, 'USD', None, question.scale)}"
                           for n, v in known.items())
     opening = ("Yes. " if any(known.values()) else "No. ") if question.yes_no else ""
+    # a yes already stated by one member: the others the statements do not print are named
+    none = f" (the statements print no {' or '.join(unprinted)})" if unprinted else ""
     return MetricAnswer(question=question, status="answered", value=next(iter(known.values())),
                         values={year: next(iter(known.values()))}, operands=operands,
-                        headline=f"{opening}{subject} {when}: {listed}.",
+                        headline=f"{opening}{subject} {when}: {listed}{none}.",
                         details=["Each as printed in the filing's statements."])
+
+
+def _explained(question: MetricQuestion, evaluator: Evaluator, year: int, defs: Vocabulary
+               ) -> tuple[str, list[Operand]]:
+    """The flows of the latest year that moved a balance whose change is asked with its reason
+    ("How did its total debt change, and why?": the long-term debt issued and repaid), each
+    read from the cash flow statement and cited; an empty clause when it prints none. Read on
+    a copy of the evaluator: a flow not printed never makes the change itself missing."""
+    trial = Evaluator(evaluator.facts, evaluator.months, evaluator.formulas)
+    read = {n: v for n in question.explained_by if (v := trial.evaluate(n, year)) is not None}
+    if not read:
+        return "", []
+    listed = " and ".join(f"{defs.title(n)} of {format_value(v, 'USD', None, question.scale)}"
+                          for n, v in read.items())
+    unprinted = [defs.title(n) for n in question.explained_by if n not in read]
+    listed += f" (no {' or '.join(unprinted)})" if unprinted else ""
+    return (f"; its {when_asked(question, [year])} cash flow statement prints {listed}",
+            [o for o in trial.operands.values() if o.concept in read])
 
 
 def _statement(operand: Operand) -> str:

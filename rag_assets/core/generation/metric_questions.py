@@ -148,6 +148,9 @@ class MetricQuestion(BaseModel):
                           "filing prints is given too")
     end_year_shift: int = Field(default=0, description="years between a fiscal period's name "
                                 "and the year its columns end in (the filer's naming)")
+    explained_by: list[str] = Field(
+        default_factory=list, description="the flows that moved a balance whose change is "
+        "asked with its reason ('and why?': the debt issued and repaid), read beside it")
 
     @property
     def stated(self) -> str | None:
@@ -769,8 +772,10 @@ def parse_question(question: Question) -> MetricQuestion | None:
         target, is_metric = defined, True
     if target is None:
         return None
-    if not is_metric and _event_of_a_balance(asking, target):
-        return None
+    if not is_metric and (flows := _flows_asked(asking, target)) is not None:
+        if not flows:
+            return None  # the balance at the period's end does not say
+        target, each = flows[0], flows if len(flows) > 1 else None
     stored = load_vocabulary().metrics.get(target) if is_metric else None
     aggregate, years, direction = _aggregate(asked, norm, years, choice is not None, judgment,
                                              bool(stored and "[-1]" in (stored.formula or "")))
@@ -790,17 +795,32 @@ def parse_question(question: Question) -> MetricQuestion | None:
         asks=rules[judgment].asked(norm) if judgment else None,
         choices=choice[0] if choice else each if aggregate == "each" and each else [],
         pick=choice[1] if choice else None,
-        dated=dated, history=aggregate == "trend" and bool(_HISTORY_RE.search(asked)))
+        dated=dated, history=aggregate == "trend" and bool(_HISTORY_RE.search(asked)),
+        explained_by=_why_flows(asking, target, aggregate))
 
 
-def _event_of_a_balance(asking: str, target: str) -> bool:
-    """Whether a yes or no asks an issuance or a repayment of a balance (a stock concept): the
-    balance at the period's end does not say, unless its own change is asked ("did its debt
+def _why_flows(asking: str, target: str, aggregate: str) -> list[str]:
+    """The flows read beside a balance's change asked with its reason ("How did its total debt
+    change, and why?": the debt issued and repaid); none for a metric or any other question."""
+    concept = load_vocabulary().concepts.get(target)
+    return list(concept.flows) if concept and aggregate == "trend" and _AND_WHY_RE.search(
+        asking) else []
+
+
+def _flows_asked(asking: str, target: str) -> list[str] | None:
+    """The flows an issuance or a repayment asked of a balance (a stock concept) asks ("Did X
+    issue or repay any debt?", "How much long-term debt did it repay?": the debt issued and the
+    debt repaid, the verbs of finance_terms.json's ``flows``); an empty list when a yes or no
+    asks one of a balance that names no such flow (the balance at the period's end does not
+    say); None when no event of a balance is asked, or its own change is ("did its debt
     increase after it issued notes?" is its trend)."""
     concept = load_vocabulary().concepts.get(target)
-    return (concept is not None and concept.kind == "stock" and bool(_YES_NO_RE.search(asking))
-            and bool(_EVENT_RE.search(asking))
-            and not any(p.search(asking) for _, p in _DIRECTIONS))
+    if (concept is None or concept.kind != "stock" or not _EVENT_RE.search(asking)
+            or any(p.search(asking) for _, p in _DIRECTIONS)):
+        return None
+    flows = [flow for flow, verbs in concept.flows.items()
+             if re.search(verbs, asking, re.IGNORECASE)]
+    return flows or ([] if _YES_NO_RE.search(asking) else None)
 
 
 def _target(asked: str, judgment: str | None, definitions: list[tuple[str | None, str]]

@@ -52,6 +52,8 @@ class ConceptDef(_Term):
     magnitude: bool = False
     derived: str | None = None
     unit: str = "USD"
+    flows: dict[str, str] = Field(default_factory=dict, description=(
+        "a balance's flows (concept -> the verbs that ask it): what moved the balance"))
 
 
 class MetricDef(_Term):

@@ -70,11 +70,14 @@ def test_total_debt_adds_every_debt_line_the_balance_sheet_prints_apart() -> Non
     answer, marks = _ask("financebench-wide/pdfs/GENERALMILLS_2019_10K.pdf", "general-mills-10k",
                          2019, "General Mills",
                          "How did General Mills' debt change in fiscal 2019, and why?")
+    # "and why?": the long-term debt issued and repaid that year, financing activities (p.56)
     assert answer.headline == (
         "General Mills' total debt decreased from $15,818.6 million in FY2018 to $14,490 million "
-        "in FY2019, by $1,328.6 million (8.4%).")
+        "in FY2019, by $1,328.6 million (8.4%); its FY2019 cash flow statement prints proceeds "
+        "from issuance of long-term debt of $339.1 million and repayments of long-term debt of "
+        "$1,493.8 million.")
     assert {o.printed for o in answer.operands} == {
-        "1,468.7", "1,396.5", "11,624.8", "1,549.8", "1,600.1", "12,668.7"}
+        "1,468.7", "1,396.5", "11,624.8", "1,549.8", "1,600.1", "12,668.7", "339.1", "(1,493.8)"}
     assert set(marks) == {"valid"}
 
 
@@ -495,3 +498,37 @@ def test_depreciation_and_amortization_printed_as_two_rows_are_summed() -> None:
                        "amortization from the cash flow statement, divided by revenue.")
     assert round(answer.value, 4) == round((1438 + 1329 + 123) / 14189, 4), answer.headline
     assert "20.4%" in answer.headline
+
+
+@pytest.mark.parametrize(("path", "document", "year", "company", "question", "headline"), [
+    # General Mills fiscal 2022 (p.48): "Issuance of long-term debt 2,203.7", "Payment of
+    # long-term debt (3,140.9)"
+    ("financebench-wide/pdfs/GENERALMILLS_2022_10K.pdf", "general-mills-10k", 2022,
+     "General Mills", "Did General Mills issue or repay any debt in fiscal 2022?",
+     "Yes. General Mills' FY2022: proceeds from issuance of long-term debt of $2,203.7 million "
+     "and repayments of long-term debt of $3,140.9 million."),
+    ("financebench-wide/pdfs/GENERALMILLS_2022_10K.pdf", "general-mills-10k", 2022,
+     "General Mills", "How much long-term debt did General Mills repay in FY2022?",
+     "General Mills' FY2022 repayments of long-term debt is $3,140.9 million."),
+    # JPMorgan Q1 2021 (p.82): "Proceeds from long-term borrowings 24,162", "Payments of
+    # long-term borrowings (14,983)"
+    ("financebench-wide/pdfs/JPMORGAN_2021Q1_10Q.pdf", "jpmorgan-10q-q1", 2021, "JPMorgan",
+     "Did JPMorgan issue or repay any debt in Q1 2021?",
+     "Yes. JPMorgan's Q1 (three months ended in 2021): proceeds from issuance of long-term debt "
+     "of $24,162 million and repayments of long-term debt of $14,983 million."),
+])
+def test_debt_issued_or_repaid_is_read_from_financing_activities(
+        path: str, document: str, year: int, company: str, question: str, headline: str
+        ) -> None:
+    """An issuance or a repayment is a flow of the period (the cash flow statement's financing
+    activities), never the balance at its end."""
+    answer = _answered(path, document, year, company, question)
+    assert answer.headline == headline
+
+
+def test_debt_issued_rows_of_a_column_are_added() -> None:
+    """Corning's six months to July 2, 2023 (p.5): "Proceeds from issuance of euro bonds 918"
+    and "Proceeds from issuance of other long-term debt 20": 938 of long-term debt issued."""
+    _, facts = _filing("financebench-bulk/pdfs/CORNING_2023Q2_10Q.pdf", "corning-10q-q2", 2023)
+    issued = [f for f in facts if f.concept == "debt_issued" and f.fiscal_year == 2023]
+    assert [(f.months, f.value) for f in issued] == [(6, 938e6)]
