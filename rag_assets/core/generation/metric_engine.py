@@ -211,6 +211,9 @@ class Evaluator:
         self.missing: list[str] = []
         self.absent: list[str] = []  # the concepts and rows not found (a kind may explain them)
         self.zeroed: list[str] = []
+        # a line item the filing prints no row of, computed from its parts (its ``derived``):
+        # its value and the operands it was read from
+        self.totals: dict[tuple[str, int], tuple[float, list[tuple[str, int]]]] = {}
         self._stack: list[str] = []
 
     def where(self, statements: Sequence[str]) -> str:
@@ -265,8 +268,12 @@ class Evaluator:
         entry = self.defs.concepts[name]
         fact = self.pick(name, fiscal_year)
         if fact is None:
-            if entry.derived:
-                return self.formula(entry.derived, fiscal_year, name)
+            if entry.derived:  # a total of the rows read for it, remembered as such
+                before = set(self.operands)
+                total = self.formula(entry.derived, fiscal_year, name)
+                self.totals.setdefault((name, fiscal_year), (total.value, [
+                    k for k in self.operands if k not in before]))  # read again: the same
+                return total
             when = period_name(fiscal_year, entry.kind, self.months)
             self.missing.append(f"the reader did not find {entry.title} for {when} "
                                 f"{self.where(entry.statements)}")
@@ -571,7 +578,8 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
                     f"as printed): {c}" for c in computations]
     if evaluator.zeroed:
         details.append(f"Taken as 0: {'; '.join(dict.fromkeys(evaluator.zeroed))}.")
-    found = _headline(question, values, years, title, subject_of(company), details, operands)
+    found = _headline(question, values, years, title, subject_of(company), details, operands,
+                      _figures_read(question, evaluator))
     if isinstance(found, MetricAnswer):
         return found
     value, headline = found
@@ -605,7 +613,7 @@ def _source(question: MetricQuestion, defs: Vocabulary) -> str:
 
 
 def _headline(question: MetricQuestion, values: dict[int, float], years: list[int], title: str,
-              subject: str, details: list[str], operands: list[Operand]
+              subject: str, details: list[str], operands: list[Operand], read: str = ""
               ) -> tuple[float, str] | MetricAnswer:
     """The result and the sentence that opens the answer, by the aggregate asked (a CAGR of a
     value that is not positive: an answer saying so)."""
@@ -640,9 +648,43 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
         if question.yes_no and not question.is_metric and not question.judgment:
             headline = f"{'Yes' if value else 'No'}. {headline}"
     if question.judgment:
+        if question.aggregate == "value" and read:
+            headline = f"{headline[:-1]} ({read})."
         headline, rule_line = _judged(question, value, headline, rules)
         details.append(rule_line)
     return value, headline
+
+
+def _figures_read(question: MetricQuestion, evaluator: Evaluator) -> str:
+    """The figures a computation rests on, as its first sentence states them: in the order
+    the formula reads them, each by its title and value ("capital expenditure of $2,297
+    million and revenue of $3,792 million"), a total computed from parts as the total ("total
+    debt of $11,620.4 million"), with its period when more than one is read (an average)."""
+    defs = load_vocabulary()
+    parts = {k for _, keys in evaluator.totals.values() for k in keys}
+    shown: list[tuple[str, int | None, int, float, Unit]] = []
+    for key, operand in evaluator.operands.items():
+        total = max(((name, fy) for (name, fy), (_, keys) in evaluator.totals.items()
+                     if key in keys), key=lambda t: len(evaluator.totals[t][1]), default=None)
+        if key in parts and total is not None:
+            if all(s[0] != defs.title(total[0]) or s[2] != total[1] for s in shown):
+                shown.append((defs.title(total[0]), operand.months, total[1],
+                              evaluator.totals[total][0], "USD"))
+            continue
+        shown.append((operand.title, operand.months, operand.fiscal_year, operand.value,
+                      _operand_unit(operand, defs)))
+    several = len({(months, fy) for _, months, fy, _, _ in shown}) > 1
+    items = []
+    for title, months, fy, value, unit in shown:
+        when = period_name(fy, "stock" if months is None else "flow", months or 12)
+        items.append(f"{title}{f' ({when})' if several else ''} of "
+                     f"{format_value(value, unit, None, question.scale)}")
+    return ", ".join(items[:-1]) + f" and {items[-1]}" if len(items) > 1 else "".join(items)
+
+
+def _operand_unit(operand: Operand, defs: Vocabulary) -> Unit:
+    concept = defs.concepts.get(operand.concept)
+    return _concept_unit(concept.unit) if concept else "USD"
 
 
 def _not_computed(question: MetricQuestion, evaluator: Evaluator, formula: str,

@@ -795,8 +795,16 @@ def parse_question(question: Question) -> MetricQuestion | None:
         asks=rules[judgment].asked(norm) if judgment else None,
         choices=choice[0] if choice else each if aggregate == "each" and each else [],
         pick=choice[1] if choice else None,
-        dated=dated, history=aggregate == "trend" and bool(_HISTORY_RE.search(asked)),
+        dated=dated, history=_history_asked(asked, aggregate, is_metric),
         explained_by=_why_flows(asking, target, aggregate))
+
+
+def _history_asked(asked: str, aggregate: str, is_metric: bool) -> bool:
+    """Whether a trend gives every earlier year the statements print: asked as a record ("an
+    improving margin profile", "historically"), or a metric's change asked as a yes or no
+    ("Did its gross margin improve?": the verdict rests on more than one year's move)."""
+    yes_no = bool(_YES_NO_RE.search(asked.split("?")[0] if "?" in asked else asked))
+    return aggregate == "trend" and (bool(_HISTORY_RE.search(asked)) or (is_metric and yes_no))
 
 
 def _why_flows(asking: str, target: str, aggregate: str) -> list[str]:

@@ -298,9 +298,13 @@ def test_a_profile_gives_every_year_the_statements_print() -> None:
         "by 0.5 percentage points (a deterioration: higher is better for operating margin), "
         "after 16.0% in FY2017.")
     assert {o.printed for o in profile.operands} >= {"2,492.1", "$15,619.8"}
-    # one year's change asks for the two years alone
+    # a metric's move asked as a yes or no gives the record too; a change asked plainly, the
+    # two years alone
+    improved = _answered(path, document, 2019, "General Mills",
+                         "Did General Mills' operating margin improve in fiscal 2019?")
+    assert improved.headline.startswith("No.") and "after 16.0% in FY2017" in improved.headline
     change = _answered(path, document, 2019, "General Mills",
-                       "Did General Mills' operating margin improve in fiscal 2019?")
+                       "How did General Mills' operating margin change in fiscal 2019?")
     assert "FY2017" not in change.headline and "2,492.1" not in {
         o.printed for o in change.operands}
 
@@ -459,18 +463,23 @@ def test_a_share_count_is_read_in_the_scale_its_statement_prints(
 @pytest.mark.parametrize(("question", "opens", "verdict"), [
     # General Mills fiscal 2022 (wide): total debt 11,620.4 over equity 10,788.0
     ("Is General Mills highly leveraged based on its FY2022 debt-to-equity ratio?", "No.",
-     "debt to equity is 1.08: moderately leveraged"),
+     "debt to equity is 1.08 (total debt of $11,620.4 million and shareholders' equity of "
+     "$10,788 million): moderately leveraged"),
     ("Does General Mills have a healthy quick ratio as of FY2022?", "No.",
-     "quick ratio is 0.28: weak liquidity"),
+     "quick ratio is 0.28 (cash and cash equivalents of $569.4 million, accounts receivable of "
+     "$1,692.1 million and total current liabilities of $8,019.9 million): weak liquidity"),
     # operating profit 3,475.8 over interest, net 379.6
     ("Can General Mills comfortably cover its interest expense in FY2022?", "Yes.",
-     "interest coverage is 9.16: comfortable coverage"),
-    ("Is General Mills profitable as of FY2022?", "Yes.", "net profit margin is 14.3%: profitable"),
+     "interest coverage is 9.16 (operating income of $3,475.8 million and interest expense of "
+     "$379.6 million): comfortable coverage"),
+    ("Is General Mills profitable as of FY2022?", "Yes.", "net profit margin is 14.3% (net "
+     "income of $2,707.3 million and revenue of $18,992.8 million): profitable"),
 ])
 def test_leverage_quick_liquidity_coverage_and_profit_are_judged_by_their_rules(
         question: str, opens: str, verdict: str) -> None:
     """judgment_rules.json: each verdict from its own metric and rule, the rule stated (a quick
-    ratio's bands are not the current ratio's)."""
+    ratio's bands are not the current ratio's), the figures it rests on in its first sentence
+    (a total computed from its rows as the total)."""
     answer = _answered("financebench-wide/pdfs/GENERALMILLS_2022_10K.pdf", "general-mills-10k",
                        2022, "General Mills", question)
     assert answer.headline.startswith(opens) and verdict in answer.headline, answer.headline
