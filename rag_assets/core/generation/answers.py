@@ -70,6 +70,8 @@ class Answerer:
         self.quotes = QuoteRoute(retriever, pages, self.config, chat)
         self.facts = None if facts is None else FactsRoute(
             facts, pages, self.held_years, self.company, chat, self.config.citation_threshold)
+        if self.facts is not None:  # a cause's measure computed beside its causes
+            self.quotes.change = self.facts.change
 
     @cached_property
     def companies(self) -> dict[str, str]:

@@ -58,9 +58,9 @@ ROOT_LETTERS = 6
 # the direction a change is worded in ("decreased", "growth"): a question's and its sentence's
 DIRECTION_RES = {
     "up": re.compile(r"\b(?:increas\w*|grow\w*|grew|growth|ris[ei]\w*|rose|higher|improv\w*|"
-                     r"expan\w*|gain\w*)\b", re.IGNORECASE),
+                     r"expan\w*|gain\w*|up(?= \$?\d))\b", re.IGNORECASE),  # "up 1.6 points"
     "down": re.compile(r"\b(?:decreas\w*|declin\w*|fell|fall\w*|drop\w*|lower|reduc\w*|"
-                       r"contract\w*|shr[iu]nk\w*)\b", re.IGNORECASE),
+                       r"contract\w*|shr[iu]nk\w*|down(?= \$?\d))\b", re.IGNORECASE),
 }
 # what a "which segment drove ..." question ranks, not the measure that changed
 MEMBER_WORDS = frozenset({"segment", "segments", "geography", "geographies", "region", "regions",
@@ -183,6 +183,9 @@ class Reading(NamedTuple):
     roots: frozenset[str]
     whole: frozenset[str] = frozenset()
     common_size: bool = False  # the question asks a share of revenue: its base is named too
+    # the line item's roots in the order it prints them: named whole is named as one phrase
+    # ("cash flows provided by operating activities ... net income" names no operating income)
+    phrase: tuple[str, ...] = ()
 
 
 def measure_readings(question: Question) -> list[Reading]:
@@ -201,10 +204,11 @@ def measure_readings(question: Question) -> list[Reading]:
         for item in vocabulary.line_items_of(term.name):
             # a line item keeps its short words: "net income" is not any income
             # its alternate in parentheses is no part of it: "operating income (loss)"
-            item_roots = {root(w) for w in words(PARENTHESES_RE.sub(" ", item))
-                          if w.isalpha() and len(w) >= 3}
+            ordered = tuple(root(w) for w in words(PARENTHESES_RE.sub(" ", item))
+                            if w.isalpha() and len(w) >= 3)
+            item_roots = set(ordered)
             reading = Reading(frozenset((roots - phrase) | item_roots), frozenset(item_roots),
-                              common_size)
+                              common_size, ordered)
             if item_roots & phrase and item_roots != phrase and reading not in readings:
                 readings.append(reading)
     return readings
@@ -256,14 +260,33 @@ def _share_named(readings: Sequence[Reading], subject: str) -> float:
     revenue a common-size figure is stated against counts only for a question that asks one."""
     named_all = {root(w) for w in words(subject) if w.isalpha()}
     named_changed = {root(w) for w in words(COMMON_SIZE_RE.sub(" ", subject)) if w.isalpha()}
+    sequence = [root(w) for w in words(subject) if w.isalpha() and len(w) >= 3]
     best = 0.0
-    for roots, whole, common_size in readings:
+    for roots, whole, common_size, phrase in readings:
         named = named_all if common_size else named_changed
         found = len(roots & named)
         if (roots and found / len(roots) >= MIN_MEASURE_SHARE and found >= min(len(roots), 2)
-                and whole <= named):
+                and whole <= named and _printed_as_one(phrase, sequence)):
             best = max(best, found / len(roots))
     return best
+
+
+def _printed_as_one(phrase: Sequence[str], sequence: Sequence[str]) -> bool:
+    """Whether a line item's roots run together in a sentence's (one word may come between:
+    "operating (loss) income"); true for no line item."""
+    if not phrase:
+        return True
+    for start in (i for i, r in enumerate(sequence) if r == phrase[0]):
+        at, ok = start, True
+        for wanted in phrase[1:]:
+            following = sequence[at + 1:at + 3]
+            if wanted not in following:
+                ok = False
+                break
+            at += 1 + following.index(wanted)
+        if ok:
+            return True
+    return False
 
 
 def _score(readings: Sequence[Reading], unit: EvidenceUnit, subject: str,
@@ -287,7 +310,7 @@ def _score(readings: Sequence[Reading], unit: EvidenceUnit, subject: str,
     if owners:
         where = f"{subject} {unit.scope}".lower()
         other = -OWNER_BONUS if any(o in where for o in owners) else OTHER_SUBJECT_PENALTY
-    asked, changed = _direction(" ".join(question_words)), _direction(subject)
+    asked, changed = stated_direction(" ".join(question_words)), stated_direction(subject)
     if asked and changed and asked != changed:
         other += OTHER_SUBJECT_PENALTY  # an increase does not explain the decline asked
     return share - other + (MDNA_BONUS if "mdna" in sections_of(unit.scope) else 0.0)
@@ -311,7 +334,7 @@ def _states_change(subject: str) -> bool:
                for m in CHANGE_RE.finditer(subject))
 
 
-def _direction(text: str) -> str | None:
+def stated_direction(text: str) -> str | None:
     """"up" or "down" when the text names one direction of change only, else None."""
     found = {d for d, pattern in DIRECTION_RES.items() if pattern.search(text)}
     return found.pop() if len(found) == 1 else None
@@ -386,7 +409,7 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
             # "The increase was due to ...": the change is the sentence before's, or the
             # anaphor's own ("The 2.6 percentage point decrease" of a rate "compared to")
             anaphor, subject, cited = subject.lower(), before.text, [before, unit]
-            asked_way, said_way = _direction(question.text), _direction(anaphor)
+            asked_way, said_way = stated_direction(question.text), stated_direction(anaphor)
             if (asked_way and said_way and asked_way != said_way) or (
                     _share_named(roots, subject) < 1.0):
                 # "The decrease" explains no increase asked; and the change the anaphor
@@ -403,7 +426,7 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
 def _level_agrees(question: Question, causes: str) -> bool:
     """Whether an item a measure includes can explain the change asked: a charge or a loss a
     decline, a gain or a benefit an increase; either, when no direction is asked."""
-    asked = _direction(question.text)
+    asked = stated_direction(question.text)
     if asked == "up":
         return not LOSS_ITEM_RE.search(causes)
     if asked == "down":

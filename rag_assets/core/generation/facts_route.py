@@ -19,10 +19,15 @@ from rag_assets.core.generation.claims import keep_verified, model_claims, model
 from rag_assets.core.generation.compose import Part, PartAnswer
 from rag_assets.core.generation.fiscal_names import fiscal_name_shift, in_fiscal_names
 from rag_assets.core.generation.metric_engine import MetricAnswer, answer_metric
-from rag_assets.core.generation.metric_questions import MetricQuestion, parse_question
+from rag_assets.core.generation.metric_questions import (
+    MetricQuestion,
+    parse_change,
+    parse_question,
+)
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.generation.records import (
     ABSTENTION,
+    Change,
     Claim,
     GuardrailEvent,
     SourceCitation,
@@ -42,6 +47,7 @@ if TYPE_CHECKING:
     from rag_assets.core.ingest.facts import StatementFact
 
 FactsProvider = Callable[[str, int], "Sequence[StatementFact]"]
+
 _FIGURE_RE = re.compile(r"-?\$?\d[\d,]*(?:\.\d+)?%?")
 MAX_STATED = 2  # sentences beside a headline: one per line item asked together, at most two
 
@@ -123,6 +129,23 @@ class FactsRoute:
                 answer.events += events
             return answer, computed
         return None if missing is None else (None, missing)
+
+    def change(self, question: Question, document: str, year: int) -> Change | None:
+        """The change of the measure a cause question asks (:func:`parse_change`), computed
+        from the facts of the filing its causes were read in: the headline, every operand
+        cited, and its way; None when the question names no such measure or an operand is
+        missing."""
+        if (parsed := parse_change(question)) is None:
+            return None
+        facts, shift = self.named_facts(parsed, document, year)
+        if not facts:
+            return None
+        computed = answer_metric(parsed.model_copy(update={"end_year_shift": shift}), facts,
+                                 self.company(document), self.pages.get(document, year, 0) or "")
+        if computed.status != "answered" or computed.value is None:
+            return None
+        return Change(claim=computed.claims()[0], way="up" if computed.value > 0 else
+                      "down" if computed.value < 0 else None)
 
     def stated(self, question: Question, computed: MetricAnswer, document: str, year: int
                ) -> list[Claim]:

@@ -806,8 +806,8 @@ def _explained(question: MetricQuestion, evaluator: Evaluator, year: int, defs: 
     read from the cash flow statement and cited; an empty clause when it prints none. Read on
     a copy of the evaluator: a flow not printed never makes the change itself missing."""
     trial = Evaluator(evaluator.facts, evaluator.months, evaluator.formulas)
-    read = {n: v for n in question.explained_by if (v := trial.evaluate(n, year)) is not None}
-    if not read:
+    read = {n: v for n in question.explained_by if (v := trial.evaluate(n, year))}
+    if not read:  # none printed, or each printed as nothing ("—")
         return "", []
     listed = " and ".join(f"{defs.title(n)} of {format_value(v, 'USD', None, question.scale)}"
                           for n, v in read.items())

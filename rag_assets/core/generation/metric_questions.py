@@ -737,9 +737,9 @@ def _periods_asked(text: str, asked: str, definitions: Sequence[tuple[str | None
     return quarter, years, dated
 
 
-def parse_question(question: Question) -> MetricQuestion | None:
+def parse_question(question: Question, cause: bool = False) -> MetricQuestion | None:
     """What a metric, trend or judgment question asks; None when it names no metric or line
-    item the vocabulary's facts hold and defines none itself (a question for the prose path)."""
+    item the facts hold and defines none, or asks prose (unless ``cause``: its measure)."""
     text = " ".join(question.text.split())
     asked, definitions = _split_definitions(text)
     share = _share_definition(next((x for x in split_sentences(asked) if x.rstrip()
@@ -754,7 +754,7 @@ def parse_question(question: Question) -> MetricQuestion | None:
     judgment = next((key for key, rule in rules.items()
                      if any(re.search(p, norm) for p in rule.patterns)), None)
     if (_asks_prose(asking, judgment) or _answered_elsewhere(question)
-            or _share_of_unknown(normalize(asking))) and not (definitions or choice):
+            or _share_of_unknown(normalize(asking))) and not (definitions or choice or cause):
         return None  # its question, not its instructions, asks for prose
     target, is_metric = _target(asked, judgment, definitions)
     each = None if choice or definitions or judgment or is_metric else each_asked(
@@ -797,6 +797,21 @@ def parse_question(question: Question) -> MetricQuestion | None:
         pick=choice[1] if choice else None,
         dated=dated, history=_history_asked(asked, aggregate, is_metric),
         explained_by=_why_flows(asking, target, aggregate))
+
+
+def parse_change(question: Question) -> MetricQuestion | None:
+    """The measure whose change a cause question asks ("What drove the change in its operating
+    margin in FY2022?", "Why did its net sales increase?"), as its change from the period
+    before to the one asked: what the causes are causes of, computed from the statements.
+    None for any other question, or one asking of several periods, a judgment or a choice."""
+    if question.expects != "cause":
+        return None
+    parsed = parse_question(question, cause=True)
+    if (parsed is None or parsed.aggregate not in ("value", "trend") or parsed.judgment
+            or parsed.choices or len(parsed.years) != 1):
+        return None
+    return parsed.model_copy(update={"aggregate": "trend", "direction": "change",
+                                     "yes_no": False, "history": False, "explained_by": []})
 
 
 def _history_asked(asked: str, aggregate: str, is_metric: bool) -> bool:

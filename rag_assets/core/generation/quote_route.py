@@ -10,7 +10,7 @@ evidence threshold a part abstains and says what it looked for.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -32,7 +32,11 @@ from rag_assets.core.generation.current_items import current_item
 from rag_assets.core.generation.declared_dividends import declared_dividend
 from rag_assets.core.generation.direct import direct_answer
 from rag_assets.core.generation.direct_rows import DirectAnswer
-from rag_assets.core.generation.drivers import following_on_page, preceding_on_page
+from rag_assets.core.generation.drivers import (
+    following_on_page,
+    preceding_on_page,
+    stated_direction,
+)
 from rag_assets.core.generation.evidence import EvidenceUnit, page_table_rows, units_of
 from rag_assets.core.generation.extractive import (
     ScoredUnit,
@@ -44,7 +48,13 @@ from rag_assets.core.generation.extractive import (
 )
 from rag_assets.core.generation.outlook import outlook_block
 from rag_assets.core.generation.page_texts import PageTexts, normalize
-from rag_assets.core.generation.records import ABSTENTION, Claim, GuardrailEvent, QAResult
+from rag_assets.core.generation.records import (
+    ABSTENTION,
+    Change,
+    Claim,
+    GuardrailEvent,
+    QAResult,
+)
 from rag_assets.core.generation.registered import registered_securities
 from rag_assets.core.llm.client import ChatModel, LLMReplyError
 from rag_assets.core.llm.prompts import render
@@ -84,6 +94,8 @@ class QuoteRoute:
     pages: PageTexts
     config: AnswerConfig
     chat: ChatModel | None = None
+    # the change of the measure a cause question asks, computed in a filing (the facts route)
+    change: Callable[[Question, str, int], Change | None] | None = None
 
     @cached_property
     def known_words(self) -> set[str]:
@@ -158,6 +170,7 @@ class QuoteRoute:
                 [claim_of(s.unit) for s in figure_first(part.question, chosen)], self.pages,
                 self.config.citation_threshold), "quoted units")
             direct, out.method = self.direct(part.question, [s.unit for s in chosen], units)
+            direct, out.method = self.with_change(part.question, direct, out.method, quotes)
             # a quote the direct sentence already holds whole ("Yes. <the sentence>") once
             out.claims = [*direct, *(q for q in quotes
                                      if not any(d.text.endswith(q.text) for d in direct))]
@@ -168,6 +181,31 @@ class QuoteRoute:
             out.method = "model"
         out.abstained = not out.claims
         return out
+
+    def with_change(self, question: Question, direct: list[Claim], method: str,
+                    quotes: Sequence[Claim]) -> tuple[list[Claim], str]:
+        """A cause question's first sentence with the change its causes explain, computed
+        from the statements of the filing they are read in ("Primarily driven by ...;
+        Corning's operating margin decreased from 17.8% in FY2021 to 10.1% in FY2022, by
+        7.7 percentage points."); the change alone first when no sentence gives its causes
+        (the quotes follow). Unchanged when the question names no measure the facts hold."""
+        cited = (direct or list(quotes))[:1]
+        if (self.change is None or question.expects != "cause" or not cited
+                or not cited[0].citations or method not in ("direct cause", "quoted")):
+            return direct, method
+        source = cited[0].citations[0]
+        change = self.change(question, source.document, source.year)
+        if change is None:
+            return direct, method
+        head = direct[0] if direct else None
+        said = stated_direction(head.text.rsplit("; ", 1)[-1]) if head and "; " in head.text \
+            else None
+        if head is None or (said and change.way and said != change.way):
+            # a cause whose change runs against the statements' explains another period or
+            # measure: the change computed leads, the quotes follow
+            return [change.claim], "computed change"
+        return [Claim(text=f"{head.text.rstrip().rstrip('.')}; {change.claim.text}",
+                      citations=[*head.citations, *change.claim.citations]), *direct[1:]], method
 
     def below_threshold(self, part: Part, hits: Sequence[Hit], strength: float,
                         out: PartAnswer) -> GuardrailEvent | None:

@@ -18,6 +18,7 @@ from rag_assets.core.generation.metric_questions import (
     MetricQuestion,
     definition_formula,
     load_rules,
+    parse_change,
     parse_question,
 )
 from rag_assets.core.generation.page_texts import PageTexts
@@ -652,3 +653,26 @@ def test_a_share_is_never_answered_with_its_part_or_its_whole(
     assert parsed.formulas.get(target) == formula
     if formula:
         assert parsed.percent
+
+
+@pytest.mark.parametrize(("text", "target"), [
+    ("What drove the change in Acme's operating margin in FY2022?", "operating_margin"),
+    ("Why did Acme's net sales increase in fiscal 2021?", "revenue"),
+    ("What caused Acme's effective tax rate to change in FY2018?", "effective_tax_rate"),
+    ("What drove operating margin change as of FY2022 for Acme?", "operating_margin"),
+])
+def test_a_cause_question_names_the_measure_whose_change_it_explains(text: str,
+                                                                     target: str) -> None:
+    """The causes are of a change: the measure a cause question names, as its change from
+    the period before, is what the statements compute beside them; no metric question."""
+    question = read_question(text)
+    assert question.expects == "cause" and parse_question(question) is None
+    change = parse_change(question)
+    assert change is not None and change.target == target
+    assert change.aggregate == "trend" and not change.yes_no and len(change.years) == 1
+
+
+def test_no_change_is_parsed_from_a_question_that_asks_no_cause() -> None:
+    for text in ("What is Acme's FY2022 operating margin?", "Who is Acme's largest customer?",
+                 "What drove Acme's growth in 2021 and 2022?"):
+        assert parse_change(read_question(text)) is None, text
