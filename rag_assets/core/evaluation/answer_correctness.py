@@ -174,13 +174,16 @@ def strict_miss(answer_text: str, reference_answer: str, question: str | None = 
     question being read: ``""`` (it is right), ``"polarity"`` (the lead says yes where the
     reference says no, or the other way), ``"no polarity"`` (the reference opens with yes or
     no, the lead with neither), ``"figure"`` (a reference figure is not in the lead) or
-    ``"words"`` (a figureless reference's content words are not)."""
+    ``"words"`` (a figureless reference's content words are not); "later" added when the
+    rest of the answer gives them (the lead's order, not the reading, is at fault)."""
     lead, reference = answer_lead(answer_text), answer_lead(reference_answer)
     if answer_correct(lead, reference, question):
         return ""
     polarity, given = _POLARITY.match(reference), _POLARITY.match(lead)
     if polarity and given and polarity.group(1).lower() != given.group(1).lower():
         return "polarity"
+    later = ", later" if answer_correct(_CITATION_MARKER.sub("", answer_text), reference,
+                                        question) else ""
     if [f for f in figures(reference) if not f.is_year]:
-        return "figure" if given or not polarity else "no polarity, figure"
-    return "words" if given or not polarity else "no polarity"
+        return ("figure" if given or not polarity else "no polarity, figure") + later
+    return ("words" if given or not polarity else "no polarity") + later
