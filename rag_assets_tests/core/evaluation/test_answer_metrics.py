@@ -490,6 +490,6 @@ def test_strict_miss_names_why_a_lead_missed_its_reference() -> None:
 
 def test_strict_miss_says_when_the_rest_of_the_answer_gives_the_reference() -> None:
     reference = "Capex was 4.4% of revenue in FY2017."
-    assert strict_miss("Capital expenditure is reported in the cash flows. [1]\nCapex was 4.4% of revenue. [2]", reference) == (
-        "figure, later")
-    assert strict_miss("Capital expenditure is reported in the cash flows. [1]\nRevenue grew. [2]", reference) == "figure"
+    opening = "Capital expenditure is reported in the cash flows. [1]\n"
+    assert strict_miss(f"{opening}Capex was 4.4% of revenue. [2]", reference) == "figure, later"
+    assert strict_miss(f"{opening}Revenue grew. [2]", reference) == "figure"
