@@ -18,7 +18,7 @@ from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.claims import keep_verified, model_claims, model_reply
 from rag_assets.core.generation.compose import Part, PartAnswer
 from rag_assets.core.generation.fiscal_names import fiscal_name_shift, in_fiscal_names
-from rag_assets.core.generation.metric_engine import MetricAnswer, answer_metric
+from rag_assets.core.generation.metric_engine import MetricAnswer, answer_metric, moved
 from rag_assets.core.generation.metric_questions import (
     MetricQuestion,
     parse_change,
@@ -140,11 +140,22 @@ class FactsRoute:
         facts, shift = self.named_facts(parsed, document, year)
         if not facts:
             return None
-        computed = answer_metric(parsed.model_copy(update={"end_year_shift": shift}), facts,
-                                 self.company(document), self.pages.get(document, year, 0) or "")
+        asked = parsed.model_copy(update={"end_year_shift": shift})
+        company, cover = self.company(document), self.pages.get(document, year, 0) or ""
+        computed = answer_metric(asked, facts, company, cover)
         if computed.status != "answered" or computed.value is None:
             return None
-        return Change(claim=computed.claims()[0], way="up" if computed.value > 0 else
+        claim = computed.claims()[0]
+        metric = load_vocabulary().metrics.get(parsed.target) if parsed.is_metric else None
+        # the metrics whose changes make up this one's: operating margin's, gross margin's
+        # and operating expenses' share of revenue
+        parts = [answer_metric(asked.model_copy(update={"target": name}), facts, company, cover)
+                 for name in (metric.bridge if metric else [])]
+        if parts and all(p.status == "answered" for p in parts):
+            claim = Claim(text=f"{claim.text[:-1]}: {' and '.join(moved(p) for p in parts)}.",
+                          citations=[*claim.citations, *(c for p in parts
+                                                         for c in p.claims()[0].citations)])
+        return Change(claim=claim, way="up" if computed.value > 0 else
                       "down" if computed.value < 0 else None)
 
     def stated(self, question: Question, computed: MetricAnswer, document: str, year: int

@@ -439,6 +439,22 @@ class MetricAnswer(BaseModel):
         return claims
 
 
+def moved(answer: MetricAnswer) -> str:
+    """A computed trend in a clause, for beside another's: "gross margin decreased from 36.0%
+    to 31.8%" (its first and last year); empty unless answered with two years."""
+    if answer.status != "answered" or len(answer.values) < 2:
+        return ""
+    defs = load_vocabulary()
+    first, last = (answer.values[y] for y in (min(answer.values), max(answer.values)))
+    unit = _unit(answer.question, defs)
+    went = "was unchanged at" if first == last else "increased from" if last > first \
+        else "decreased from"
+    shown = [format_value(v, unit, answer.question.decimals, answer.question.scale)
+             for v in (first, last)]
+    return (f"{_title(answer.question, defs)} {went} {shown[1]}" if first == last else
+            f"{_title(answer.question, defs)} {went} {shown[0]} to {shown[1]}")
+
+
 def _clip(quote: str, width: int = 140) -> str:
     quote = " ".join(quote.split())
     return quote if len(quote) <= width else quote[: width - 3].rstrip() + "..."

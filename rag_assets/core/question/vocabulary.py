@@ -68,6 +68,8 @@ class MetricDef(_Term):
     better: Literal["higher", "lower"] | None = None
     not_meaningful_for: list[str] = Field(
         default_factory=list, description="kinds of filer (filer_kinds.json) it does not apply to")
+    bridge: list[str] = Field(
+        default_factory=list, description="the metrics whose changes make up this one's")
     source: str = ""
 
     @model_validator(mode="after")
