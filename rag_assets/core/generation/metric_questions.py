@@ -810,8 +810,21 @@ def parse_change(question: Question) -> MetricQuestion | None:
     if (parsed is None or parsed.aggregate not in ("value", "trend") or parsed.judgment
             or parsed.choices or len(parsed.years) != 1):
         return None
-    return parsed.model_copy(update={"aggregate": "trend", "direction": "change",
-                                     "yes_no": False, "history": False, "explained_by": []})
+    update: dict[str, object] = {"aggregate": "trend", "direction": "change", "yes_no": False,
+                                 "history": False, "explained_by": []}
+    if (grown := _grown(parsed)) is not None:  # "what drove its revenue growth?": revenue's
+        update |= {"target": grown, "is_metric": False, "percent": False}
+    return parsed.model_copy(update=update)
+
+
+def _grown(parsed: MetricQuestion) -> str | None:
+    """The line item a growth metric is the change of ("revenue / revenue[-1] - 1": revenue),
+    or None: the causes of growth are those of the line item's change, not of the rate's."""
+    metric = load_vocabulary().metrics.get(parsed.target) if parsed.is_metric else None
+    if metric is None or "[-1]" not in (metric.formula or ""):
+        return None
+    names = set(re.findall(r"[a-z_]+", metric.formula or "")) & set(load_vocabulary().concepts)
+    return names.pop() if len(names) == 1 else None
 
 
 def _history_asked(asked: str, aggregate: str, is_metric: bool) -> bool:

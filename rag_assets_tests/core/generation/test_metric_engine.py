@@ -660,6 +660,8 @@ def test_a_share_is_never_answered_with_its_part_or_its_whole(
     ("Why did Acme's net sales increase in fiscal 2021?", "revenue"),
     ("What caused Acme's effective tax rate to change in FY2018?", "effective_tax_rate"),
     ("What drove operating margin change as of FY2022 for Acme?", "operating_margin"),
+    # growth is a change already: its causes are those of the line item's change
+    ("What drove Acme's revenue growth in fiscal 2019?", "revenue"),
 ])
 def test_a_cause_question_names_the_measure_whose_change_it_explains(text: str,
                                                                      target: str) -> None:
