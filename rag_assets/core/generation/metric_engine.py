@@ -839,7 +839,8 @@ def _statement(operand: Operand) -> str:
 
 def _concept_unit(unit: str) -> Unit:
     """How a line item's value is written: dollars, dollars per share, else a plain number."""
-    return "USD" if unit == "USD" else "USD/share" if unit == "USD/share" else "ratio"
+    return ("USD" if unit == "USD" else "USD/share" if unit == "USD/share" else
+            "shares" if unit == "shares" else "ratio")
 
 
 def _base_unit(question: MetricQuestion, defs: Vocabulary) -> Unit:

@@ -52,6 +52,10 @@ def format_value(value: float, unit: Unit, decimals: int | None,
         return f"{value:,.{2 if decimals is None else decimals}f} days"
     if unit == "USD/share":  # EPS as statements print it, to the cent
         return f"{'-' if value < 0 else ''}${abs(value):,.{2 if decimals is None else decimals}f}"
+    if unit == "shares":  # a share count, in millions as statements print most
+        shown = value / 1e6 if abs(value) >= 1e6 else value
+        return (f"{shown:,.{decimals_needed(shown) if decimals is None else decimals}f} million "
+                f"shares" if abs(value) >= 1e6 else f"{value:,.0f} shares")
     if unit == "ratio":
         ratio = f"{value:,.{2 if decimals is None else decimals}f}"
         if 0 < abs(value) < 1 and len(ratio.strip("-0.,")) < 2:  # 0.678 to one decimal: "0.7"

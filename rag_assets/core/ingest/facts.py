@@ -32,6 +32,7 @@ from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
 CONCEPT_MAP_FILE = Path(__file__).with_name("concept_map.json")
 DEMOTE = 100  # rank added to a part ("... from discontinued operations") of a line item
 EPS_CONCEPTS = frozenset({"eps", "eps_basic"})
+SHARE_COUNT_CONCEPTS = frozenset({"diluted_shares"})  # read with a share count's caption
 PER_SHARE_GROUP_RE = re.compile(r"per\s+(?:common\s+)?share|shares", re.IGNORECASE)
 
 
@@ -185,9 +186,12 @@ def _row_concept(row: StatementRow, statement: StatementKind, bare_eps: bool
     """A row's concept and rank, and whether its values are per share. "Basic" / "Diluted"
     under a per-share caption is EPS read with its caption (under a share count's caption, no
     line item); a bare "Basic" / "Diluted" of an income statement whose caption the reader
-    lost is EPS when ``bare_eps`` (:func:`_bare_eps_rows`)."""
+    lost is EPS when ``bare_eps`` (:func:`_bare_eps_rows`); "Diluted" under a share count's
+    caption the diluted share count."""
     if row.group and PER_SHARE_GROUP_RE.search(row.group):
         concept, rank = concept_of(f"{row.group} - {row.label}", statement)
+        if concept in SHARE_COUNT_CONCEPTS:
+            return concept, rank, False
         if concept not in EPS_CONCEPTS:
             return None, 0, False
         # "Continuing operations" under "Diluted earnings per share:" is a part of it

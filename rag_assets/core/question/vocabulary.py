@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rag_assets.core.ingest.statements import StatementKind
 
 TERMS_FILE = Path(__file__).with_name("finance_terms.json")
-Unit = Literal["percent", "ratio", "days", "USD", "USD/share"]
+Unit = Literal["percent", "ratio", "days", "USD", "USD/share", "shares"]
 # the statements a line item is printed on as a line, not a breakdown of it: what a question
 # naming the item is boosted towards (a segment note or MD&A breaks revenue down; the question
 # "what was revenue" asks for the income statement's line)

@@ -296,3 +296,27 @@ def test_a_share_count_takes_its_own_scale(units: str, label: str, scale: float)
     table = StatementTable(page=0, statement="income_statement", units=units, scale=1e6 if
                            "millions" in units else 1e3, columns=[], rows=[])
     assert table.share_scale(label) == scale
+
+
+@pytest.mark.parametrize(("label", "group"), [
+    ("AVERAGE SHARES OUTSTANDING — DILUTED", None),  # Coca-Cola 2017
+    ("Weighted average 3M common shares outstanding — diluted", "Operating expenses"),  # 3M
+    ("Diluted", "Weighted-average common shares outstanding"),  # Walmart, Netflix
+    ("Diluted", "Shares used in calculation (000’s)"),  # Costco
+    ("Average shares outstanding assuming dilution", None),
+])
+def test_the_diluted_share_count_is_a_line_item(label: str, group: str | None) -> None:
+    """The denominator of diluted EPS (us-gaap:WeightedAverageNumberOfDilutedSharesOutstanding)
+    as income statements print it, alone or read with its caption; the basic count is not it,
+    nor is diluted EPS."""
+    from rag_assets.core.ingest.facts import _row_concept
+    from rag_assets.core.ingest.statement_tables import StatementRow
+
+    def concept(text: str, caption: str | None) -> str | None:
+        row = StatementRow(label=text, group=caption or "", cells=[], values=[], quote=text)
+        return _row_concept(row, "income_statement", False)[0]
+
+    assert concept(label, group) == "diluted_shares"
+    assert concept(label.replace("DILUTED", "BASIC").replace("Diluted", "Basic")
+                   .replace("assuming dilution", "basic"), group) != "diluted_shares"
+    assert concept("Diluted", "Earnings per share") == "eps"
