@@ -187,15 +187,26 @@ RUN_ON_PAGE = 600  # characters: a line this long is a page the PDF ran into one
 def _run_on_pieces(text: str) -> list[tuple[str, list[str]]]:
     """A whole statement the PDF gave as one line (Corning 2015): a row at every run of
     figures, however many (a row that leaves a column blank prints fewer); the words after
-    the last run stay a row of their own."""
+    the last run stay a row of their own; two figures joined by "and" are the label's own
+    ("Trade accounts receivable, net of ... allowances - $48 and $47 1,372 1,501")."""
     rows: list[tuple[str, list[str]]] = []
     label: list[str] = []
     figures: list[str] = []
     tokens = _tokens(text)
     aside = False  # inside a parenthesis of words: "(Note 11 and 15)" holds no cell
+    paired = False  # the figure after "and" of the label's own pair ("- $48 and $47")
     for at, token in enumerate(tokens):
         following = tokens[at + 1] if at + 1 < len(tokens) else ""
         words_dash = NIL_RE.fullmatch(token) and not figures and following[:1].isalpha()
+        if paired and _is_figure(token):
+            label.append(token)
+            paired = False
+            continue
+        if figures and token == "and" and _is_figure(following):
+            # "net of allowances - $48 and $47 1,372 1,501": a pair the label prints
+            label += [*figures, token]
+            figures, paired = [], True
+            continue
         if not aside and _is_figure(token) and label and not words_dash:
             figures.append(token)
             continue

@@ -39,3 +39,20 @@ def test_only_a_period_or_a_colon_makes_a_caption() -> None:
     assert caption_label(["Net sales:", ""]) == "Net sales"
     assert caption_label(["Research, development", "", ""]) is None  # a wrapped label
     assert caption_label(["For the year ended December 31, 2022", "$ 5", ""]) is None
+
+
+def test_a_pair_of_figures_a_run_on_label_prints_stays_in_the_label() -> None:
+    """Corning 2015's balance sheet, one run-on line: "Trade accounts receivable, net of doubtful
+    accounts and allowances - $48 and $47 1,372 1,501" is a row of 1,372 and 1,501; the
+    allowances "$48 and $47" are the label's (read as cells, receivables were "-" and 48)."""
+    from rag_assets.core.ingest.statement_tables import _run_on_pieces
+
+    pieces = _run_on_pieces(
+        "Total cash, cash equivalents and short-term investments 4,600 6,068 Trade accounts "
+        "receivable, net of doubtful accounts and allowances - $48 and $47 1,372 1,501 "
+        "Inventories, net of inventory reserves - $146 and $127 (Note 5) 1,385 1,322")
+    assert pieces == [
+        ("Total cash, cash equivalents and short-term investments", ["4,600", "6,068"]),
+        ("Trade accounts receivable, net of doubtful accounts and allowances - $48 and $47",
+         ["1,372", "1,501"]),
+        ("Inventories, net of inventory reserves - $146 and $127 (Note 5)", ["1,385", "1,322"])]
