@@ -25,6 +25,7 @@ from rag_assets.core.generation.metric_questions import (
     parse_question,
 )
 from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.generation.rate_reconciliation import movers_clause, rate_movers
 from rag_assets.core.generation.records import (
     ABSTENTION,
     Change,
@@ -145,18 +146,33 @@ class FactsRoute:
         computed = answer_metric(asked, facts, company, cover)
         if computed.status != "answered" or computed.value is None:
             return None
+        claim = self.made_of(asked, computed, facts, document, year)
+        return Change(claim=claim, way="up" if computed.value > 0 else
+                      "down" if computed.value < 0 else None)
+
+    def made_of(self, asked: MetricQuestion, computed: MetricAnswer,
+                facts: Sequence[StatementFact], document: str, year: int) -> Claim:
+        """A change's sentence with what it is made of: the changes of the metrics it bridges
+        (operating margin's: gross margin's and the operating expense ratio's) and the items
+        of its reconciliation that moved most (the effective tax rate's), each cited."""
         claim = computed.claims()[0]
-        metric = load_vocabulary().metrics.get(parsed.target) if parsed.is_metric else None
-        # the metrics whose changes make up this one's: operating margin's, gross margin's
-        # and operating expenses' share of revenue
+        metric = load_vocabulary().metrics.get(asked.target) if asked.is_metric else None
+        if metric is None:
+            return claim
+        company, cover = self.company(document), self.pages.get(document, year, 0) or ""
         parts = [answer_metric(asked.model_copy(update={"target": name}), facts, company, cover)
-                 for name in (metric.bridge if metric else [])]
+                 for name in metric.bridge]
         if parts and all(p.status == "answered" for p in parts):
             claim = Claim(text=f"{claim.text[:-1]}: {' and '.join(moved(p) for p in parts)}.",
                           citations=[*claim.citations, *(c for p in parts
                                                          for c in p.claims()[0].citations)])
-        return Change(claim=claim, way="up" if computed.value > 0 else
-                      "down" if computed.value < 0 else None)
+        columns = (asked.years[0] - 1 + asked.end_year_shift,
+                   asked.years[0] + asked.end_year_shift)  # the years its headings print
+        if metric.reconciled and (movers := rate_movers(self.pages, document, year, columns)):
+            clause, cited = movers_clause(movers)
+            claim = Claim(text=f"{claim.text[:-1]}; {clause}.", citations=[*claim.citations,
+                                                                            *cited])
+        return claim
 
     def stated(self, question: Question, computed: MetricAnswer, document: str, year: int
                ) -> list[Claim]:

@@ -70,6 +70,8 @@ class MetricDef(_Term):
         default_factory=list, description="kinds of filer (filer_kinds.json) it does not apply to")
     bridge: list[str] = Field(
         default_factory=list, description="the metrics whose changes make up this one's")
+    reconciled: bool = Field(default=False, description=(
+        "the filing reconciles it item by item (the effective tax rate: ASC 740-10-50-12)"))
     source: str = ""
 
     @model_validator(mode="after")

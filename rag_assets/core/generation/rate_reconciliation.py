@@ -1,0 +1,129 @@
+"""What moved the effective tax rate, read from the filing's rate reconciliation.
+
+ASC 740-10-50-12 has a public entity reconcile its effective income tax rate to the statutory
+rate, item by item, for every year it presents; the income taxes note prints it as a table
+that opens with the statutory rate and closes with the effective rate. The items whose share
+of pretax income moved most between the two years asked are what moved the rate: read from
+the table as printed (a percentage per item and year; an item a year leaves blank is none
+that year), each cited on its row. Hand-written because no library reads a filing's notes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from rag_assets.core.chunks.units import page_tables
+from rag_assets.core.generation.direct_rows import Row, read_row
+from rag_assets.core.generation.evidence import page_table_rows
+from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.generation.records import SourceCitation
+from rag_assets.core.ingest.statement_tables import TRAILING_MARKER_RE
+from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
+
+OPENS_RE = re.compile(r"\bstatutory\b.*\brate\b|\brate\b.*\bstatutory\b", re.IGNORECASE)
+CLOSES_RE = re.compile(r"\beffective\b.*\btax\b.*\brate\b|^total\b", re.IGNORECASE)
+MOVERS = 3  # items named at most
+MIN_POINTS = 0.3  # percentage points an item must move to be named
+DECIMAL_RE = re.compile(r"\d\.\d")
+
+
+class Mover(NamedTuple):
+    """An item of the reconciliation, its share of pretax income in the two years (a blank
+    cell: none), and the row that prints it."""
+
+    label: str
+    before: float
+    after: float
+    row: Row
+
+    @property
+    def points(self) -> float:
+        return self.after - self.before
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _figure(cell: str) -> float | None:
+    """A printed percentage: "21.0%", "0.7", "(0.5)" (negative), its note marks left out
+    ("(17.5)⁵", "53.5 1"); blank or a dash is 0."""
+    tokens = re.sub(f"[{SUPERSCRIPT_DIGITS}]", "", cell).split()
+    text = (tokens[0] if tokens else "").replace("%", "").replace("$", "")
+    if text in ("", "-", "—", "–"):
+        return 0.0
+    negative = text.startswith("(") and text.endswith(")")
+    try:
+        value = float(text.strip("()").replace(",", ""))
+    except ValueError:
+        return None
+    return -value if negative else value
+
+
+def _table_years(lines: Sequence[str], opens: int) -> dict[int, int]:
+    """Column index -> year, from the header lines above the statutory rate's row."""
+    years: dict[int, int] = {}
+    for line in lines[:opens]:
+        for i, cell in enumerate(_cells(line)):
+            if re.fullmatch(r"(?:fiscal\s+)?(19|20)\d\d", cell, re.IGNORECASE):
+                years[i] = int(cell[-4:])
+    return years
+
+
+def _table_movers(lines: Sequence[str], years: tuple[int, int]) -> list[tuple[str, float, float]]:
+    """(label, before, after) of every item between the statutory and the effective rate's
+    rows of a markdown table, or nothing when it is no reconciliation of both years."""
+    labels = [_cells(line)[0] for line in lines]
+    opens = next((i for i, label in enumerate(labels) if OPENS_RE.search(label)), None)
+    if opens is None:
+        return []
+    closes = next((i for i in range(opens + 1, len(lines))
+                   if CLOSES_RE.search(labels[i])), None)
+    columns = {year: i for i, year in _table_years(lines, opens).items()}
+    if closes is None or any(y not in columns for y in years):
+        return []
+    out = []
+    for line in lines[opens + 1:closes]:
+        cells = _cells(line)
+        values = [_figure(cells[columns[y]]) if columns[y] < len(cells) else None
+                  for y in years]
+        # a decimal figure inside a label is a cell the reader ran into it: no row to read
+        if cells[0] and not DECIMAL_RE.search(cells[0]) and all(v is not None for v in values):
+            out.append((cells[0], values[0] or 0.0, values[1] or 0.0))
+    return out
+
+
+def rate_movers(pages: PageTexts, document: str, year: int, years: tuple[int, int]
+                ) -> list[Mover]:
+    """The reconciliation items that moved most from ``years[0]`` to ``years[1]`` (the
+    column headings' years), largest first, each with the row unit that cites it; empty when
+    the filing prints no reconciliation of both years."""
+    for page in pages.pages_of(document, year):
+        text = pages.get(document, year, page) or ""
+        if not OPENS_RE.search(text) or "effective" not in text.lower():
+            continue
+        for table in page_tables(text, page):
+            items = [i for i in _table_movers(table.lines, years)
+                     if abs(i[2] - i[1]) >= MIN_POINTS]
+            if not items:
+                continue
+            rows = {r.label: r for u in page_table_rows(pages, document, year, page)
+                    if (r := read_row(u)) is not None}
+            movers = [Mover(label, before, after, rows[key]) for label, before, after in items
+                      if (key := TRAILING_MARKER_RE.sub("", label).strip()) in rows]
+            return sorted(movers, key=lambda m: -abs(m.points))[:MOVERS]
+    return []
+
+
+def movers_clause(movers: Sequence[Mover]) -> tuple[str, list[SourceCitation]]:
+    """The movers as a clause ("its rate reconciliation (p.77) moved most on audit
+    settlements & change in reserve, 1.6% to 3.7%, and ...") and a citation per row."""
+    shown = [f"{m.label}, {m.before:g}% to {m.after:g}%" for m in movers]
+    listed = "; ".join(shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else shown[0]
+    cited = [SourceCitation(document=m.row.unit.document, year=m.row.unit.year,
+                            page=m.row.unit.page, quote=m.row.unit.quote,
+                            supports=m.row.unit.quote) for m in movers]
+    page = movers[0].row.unit.page
+    return f"its rate reconciliation (p.{page + 1}) moved most on {listed}", cited

@@ -1,0 +1,50 @@
+"""What moved the effective tax rate, read from real filings' rate reconciliations (ASC
+740-10-50-12), each item's two years checked against the page that prints them."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.generation.rate_reconciliation import (
+    _figure,
+    _table_movers,
+    movers_clause,
+    rate_movers,
+)
+from rag_assets_tests.real_filings import CORPORA, real_filing
+
+
+@pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here")
+def test_the_items_that_moved_the_rate_most_are_read_from_the_reconciliation() -> None:
+    """Corning 2022's Note 7 (p.77): the rate rose from 20.2% to 22.9%; valuation allowance
+    (0.5) to 2.1, audit settlements & change in reserve 1.6 to 3.7, foreign derived
+    intangible income (1.3) to (2.7) moved most; the statutory rate (21.0% both years) and
+    the smaller items are not named."""
+    pages = PageTexts.from_pages("corning-10k", 2022, real_filing(
+        "financebench-dev/pdfs/CORNING_2022_10K.pdf").pages)
+    movers = rate_movers(pages, "corning-10k", 2022, (2021, 2022))
+    assert [(m.label, m.before, m.after) for m in movers] == [
+        ("Valuation allowance", -0.5, 2.1),
+        ("Audit settlements & change in reserve", 1.6, 3.7),
+        ("Foreign derived intangible income", -1.3, -2.7)]
+    clause, cited = movers_clause(movers)
+    assert clause.startswith("its rate reconciliation (p.77) moved most on Valuation allowance,"
+                             " -0.5% to 2.1%;")
+    assert len(cited) == 3 and all(c.page == 76 for c in cited)
+
+
+def test_note_marks_and_a_misread_row_are_no_figures() -> None:
+    """Coca-Cola 2017 marks its cells with notes ("(17.5)⁵", "53.5 1"); a row whose label
+    swallowed a cell ("Other — net 5.9 2,3,4") is not read."""
+    lines = ["| Year Ended December 31, | 2017 | 2016 | 2015 |", "|---|---|---|---|",
+             "| Statutory U.S. federal tax rate | 35.0% | 35.0% | 35.0% |",
+             "| Earnings in jurisdictions taxed at other rates | (9.7) | (17.5)⁵ | (12.7) |",
+             "| Tax Reform Act | 53.5 1 | — | — |",
+             "| Other — net 5.9 2,3,4 |  | 3.8 6 | 1.5 |",
+             "| Effective tax rate | 82.5% | 19.5% | 22.5% |"]
+    assert _figure("(17.5)⁵") == -17.5 and _figure("53.5 1") == 53.5 and _figure("—") == 0.0
+    assert _table_movers(lines, (2016, 2017)) == [
+        ("Earnings in jurisdictions taxed at other rates", -17.5, -9.7),
+        ("Tax Reform Act", 0.0, 53.5)]
+    assert _table_movers(lines, (2013, 2014)) == []  # no column of those years
