@@ -21,6 +21,7 @@ from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.generation.records import SourceCitation
 from rag_assets.core.ingest.statement_tables import TRAILING_MARKER_RE
 from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
+from rag_assets.core.text.years import FISCAL_YEAR_RE
 
 OPENS_RE = re.compile(r"\bstatutory\b.*\brate\b|\brate\b.*\bstatutory\b", re.IGNORECASE)
 CLOSES_RE = re.compile(r"\beffective\b.*\btax\b.*\brate\b|^total\b", re.IGNORECASE)
@@ -67,8 +68,8 @@ def _table_years(lines: Sequence[str], opens: int) -> dict[int, int]:
     years: dict[int, int] = {}
     for line in lines[:opens]:
         for i, cell in enumerate(_cells(line)):
-            if re.fullmatch(r"(?:fiscal\s+)?(19|20)\d\d", cell, re.IGNORECASE):
-                years[i] = int(cell[-4:])
+            if (found := FISCAL_YEAR_RE.fullmatch(cell)) is not None:
+                years[i] = int(found.group(1))
     return years
 
 
