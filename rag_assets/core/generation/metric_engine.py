@@ -664,8 +664,9 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
         if question.yes_no and not question.is_metric and not question.judgment:
             headline = f"{'Yes' if value else 'No'}. {headline}"
     if question.judgment:
-        if question.aggregate == "value" and read:
-            headline = f"{headline[:-1]} ({read})."
+        if question.aggregate == "value" and read:  # "0.30 (30.1%; cash ...)", one aside
+            headline = (f"{headline[:-2]}; {read})." if headline.endswith(").")
+                        else f"{headline[:-1]} ({read}).")
         headline, rule_line = _judged(question, value, headline, rules)
         details.append(rule_line)
     return value, headline

@@ -541,3 +541,14 @@ def test_debt_issued_rows_of_a_column_are_added() -> None:
     _, facts = _filing("financebench-bulk/pdfs/CORNING_2023Q2_10Q.pdf", "corning-10q-q2", 2023)
     issued = [f for f in facts if f.concept == "debt_issued" and f.fiscal_year == 2023]
     assert [(f.months, f.value) for f in issued] == [(6, 938e6)]
+
+
+def test_a_ratio_shown_with_its_percentage_states_its_operands_in_one_aside() -> None:
+    """American Water 2020 (p.83): cash 547 and receivables 321 over current liabilities
+    2,881 = 0.30, written "0.30 (30.1%)" to two decimals; its operands join that aside."""
+    answer = _answered("financebench-dev/pdfs/AMERICANWATERWORKS_2020_10K.pdf",
+                       "american-water-works-10k", 2020, "American Water Works",
+                       "Does American Water Works have a healthy quick ratio as of FY2020?")
+    assert "quick ratio is 0.30 (30.1%; cash and cash equivalents of $547 million, accounts " \
+        "receivable of $321 million and total current liabilities of $2,881 million): weak " \
+        "liquidity" in answer.headline, answer.headline
