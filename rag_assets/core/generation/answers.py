@@ -67,11 +67,11 @@ class Answerer:
         self.pages = pages
         self.chat = chat
         self.config = config or AnswerConfig()
-        self.quotes = QuoteRoute(retriever, pages, self.config, chat)
         self.facts = None if facts is None else FactsRoute(
             facts, pages, self.held_years, self.company, chat, self.config.citation_threshold)
-        if self.facts is not None:  # a cause's measure computed beside its causes
-            self.quotes.change = self.facts.change
+        # a cause's measure computed beside its causes, by the facts route
+        self.quotes = QuoteRoute(retriever, pages, self.config, chat,
+                                 self.facts.change if self.facts else None)
 
     @cached_property
     def companies(self) -> dict[str, str]:

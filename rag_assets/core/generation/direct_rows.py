@@ -108,6 +108,8 @@ class DirectAnswer(BaseModel):
     units: list[EvidenceUnit] = Field(min_length=1)
     supports: str = Field(default="", description="the part of the sentence its one unit "
                           "prints (empty: all of it); a direction is read from the figures")
+    changed: str = Field(default="", description="for a cause: the change it explains, as "
+                         "printed (which way it went is read from it)")
 
     def claim(self) -> Claim:
         """The sentence as a claim, cited on every unit it is read from (each citation stands

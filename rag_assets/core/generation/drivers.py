@@ -274,19 +274,8 @@ def _share_named(readings: Sequence[Reading], subject: str) -> float:
 def _printed_as_one(phrase: Sequence[str], sequence: Sequence[str]) -> bool:
     """Whether a line item's roots run together in a sentence's (one word may come between:
     "operating (loss) income"); true for no line item."""
-    if not phrase:
-        return True
-    for start in (i for i, r in enumerate(sequence) if r == phrase[0]):
-        at, ok = start, True
-        for wanted in phrase[1:]:
-            following = sequence[at + 1:at + 3]
-            if wanted not in following:
-                ok = False
-                break
-            at += 1 + following.index(wanted)
-        if ok:
-            return True
-    return False
+    run = r"(?: \S+)? ".join(map(re.escape, phrase))
+    return not phrase or re.search(rf"(?:^| ){run}(?: |$)", " ".join(sequence)) is not None
 
 
 def _score(readings: Sequence[Reading], unit: EvidenceUnit, subject: str,
@@ -486,7 +475,7 @@ def drivers(question: Question, selected: Sequence[EvidenceUnit],
     if asked is not None:  # "Operating profit decreased 1 percent ...; Operating profit
         cited, change = [*cited, asked], f"{change}; {asked.text.rstrip(' .')}"  # margin ..."
     text = f"{causes[0].upper()}{causes[1:]}" + (f"; {change}." if change else ".")
-    return DirectAnswer(kind="cause", units=cited, text=text,
+    return DirectAnswer(kind="cause", units=cited, text=text, changed=change,
                         supports="" if len(cited) > 1 else cited[0].text)
 
 

@@ -48,7 +48,6 @@ if TYPE_CHECKING:
     from rag_assets.core.ingest.facts import StatementFact
 
 FactsProvider = Callable[[str, int], "Sequence[StatementFact]"]
-
 _FIGURE_RE = re.compile(r"-?\$?\d[\d,]*(?:\.\d+)?%?")
 MAX_STATED = 2  # sentences beside a headline: one per line item asked together, at most two
 
@@ -146,21 +145,22 @@ class FactsRoute:
         computed = answer_metric(asked, facts, company, cover)
         if computed.status != "answered" or computed.value is None:
             return None
-        claim = self.made_of(asked, computed, facts, document, year)
+        claim = self.made_of(asked, computed, facts, (company, cover), document, year)
         return Change(claim=claim, way="up" if computed.value > 0 else
                       "down" if computed.value < 0 else None)
 
     def made_of(self, asked: MetricQuestion, computed: MetricAnswer,
-                facts: Sequence[StatementFact], document: str, year: int) -> Claim:
+                facts: Sequence[StatementFact], filer: tuple[str | None, str], document: str,
+                year: int) -> Claim:
         """A change's sentence with what it is made of: the changes of the metrics it bridges
         (operating margin's: gross margin's and the operating expense ratio's) and the items
-        of its reconciliation that moved most (the effective tax rate's), each cited."""
+        of its reconciliation that moved most (the effective tax rate's), each cited; ``filer``
+        the company's name and cover page, as the change was computed with."""
         claim = computed.claims()[0]
         metric = load_vocabulary().metrics.get(asked.target) if asked.is_metric else None
         if metric is None:
             return claim
-        company, cover = self.company(document), self.pages.get(document, year, 0) or ""
-        parts = [answer_metric(asked.model_copy(update={"target": name}), facts, company, cover)
+        parts = [answer_metric(asked.model_copy(update={"target": name}), facts, *filer)
                  for name in metric.bridge]
         if parts and all(p.status == "answered" for p in parts):
             claim = Claim(text=f"{claim.text[:-1]}: {' and '.join(moved(p) for p in parts)}.",

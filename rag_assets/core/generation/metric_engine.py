@@ -211,9 +211,10 @@ class Evaluator:
         self.missing: list[str] = []
         self.absent: list[str] = []  # the concepts and rows not found (a kind may explain them)
         self.zeroed: list[str] = []
-        # a line item the filing prints no row of, computed from its parts (its ``derived``):
-        # its value and the operands it was read from
-        self.totals: dict[tuple[str, int], tuple[float, list[tuple[str, int]]]] = {}
+        # a line item the filing prints no row of, computed from its parts (its ``derived``),
+        # by key; and each operand read for one, the outermost total it is a part of
+        self.totals: dict[tuple[str, int], float] = {}
+        self.part_of: dict[tuple[str, int], tuple[str, int]] = {}
         self._stack: list[str] = []
 
     def where(self, statements: Sequence[str]) -> str:
@@ -271,8 +272,9 @@ class Evaluator:
             if entry.derived:  # a total of the rows read for it, remembered as such
                 before = set(self.operands)
                 total = self.formula(entry.derived, fiscal_year, name)
-                self.totals.setdefault((name, fiscal_year), (total.value, [
-                    k for k in self.operands if k not in before]))  # read again: the same
+                self.totals[(name, fiscal_year)] = total.value
+                for key in set(self.operands) - before:  # an outer total is read last
+                    self.part_of[key] = (name, fiscal_year)
                 return total
             when = period_name(fiscal_year, entry.kind, self.months)
             self.missing.append(f"the reader did not find {entry.title} for {when} "
@@ -678,21 +680,17 @@ def _figures_read(question: MetricQuestion, evaluator: Evaluator) -> str:
     million and revenue of $3,792 million"), a total computed from parts as the total ("total
     debt of $11,620.4 million"), with its period when more than one is read (an average)."""
     defs = load_vocabulary()
-    parts = {k for _, keys in evaluator.totals.values() for k in keys}
-    shown: list[tuple[str, int | None, int, float, Unit]] = []
+    shown: dict[tuple[str, int], tuple[str, int | None, float, Unit]] = {}
     for key, operand in evaluator.operands.items():
-        total = max(((name, fy) for (name, fy), (_, keys) in evaluator.totals.items()
-                     if key in keys), key=lambda t: len(evaluator.totals[t][1]), default=None)
-        if key in parts and total is not None:
-            if all(s[0] != defs.title(total[0]) or s[2] != total[1] for s in shown):
-                shown.append((defs.title(total[0]), operand.months, total[1],
-                              evaluator.totals[total][0], "USD"))
-            continue
-        shown.append((operand.title, operand.months, operand.fiscal_year, operand.value,
-                      _operand_unit(operand, defs)))
-    several = len({(months, fy) for _, months, fy, _, _ in shown}) > 1
+        if (total := evaluator.part_of.get(key)) is not None:
+            shown.setdefault(total, (defs.title(total[0]), operand.months,
+                                     evaluator.totals[total], _operand_unit(operand, defs)))
+        else:
+            shown[key] = (operand.title, operand.months, operand.value,
+                          _operand_unit(operand, defs))
+    several = len({(months, key[1]) for key, (_, months, _, _) in shown.items()}) > 1
     items = []
-    for title, months, fy, value, unit in shown:
+    for (_, fy), (title, months, value, unit) in shown.items():
         when = period_name(fy, "stock" if months is None else "flow", months or 12)
         items.append(f"{title}{f' ({when})' if several else ''} of "
                      f"{format_value(value, unit, None, question.scale)}")
@@ -805,8 +803,7 @@ def _each(question: MetricQuestion, evaluator: Evaluator, year: int, subject: st
                             missing=list(dict.fromkeys(evaluator.missing)),
                             headline=f"The {when} figures cannot all be read from the "
                                      f"statements: {'; '.join(dict.fromkeys(evaluator.missing))}.")
-    listed = " and ".join(f"{defs.title(n)} of {format_value(v, 'USD', None, question.scale)}"
-                          for n, v in known.items())
+    listed = _amounts(known, defs, question.scale)
     opening = ("Yes. " if any(known.values()) else "No. ") if question.yes_no else ""
     # a yes already stated by one member: the others the statements do not print are named
     none = f" (the statements print no {' or '.join(unprinted)})" if unprinted else ""
@@ -826,12 +823,18 @@ def _explained(question: MetricQuestion, evaluator: Evaluator, year: int, defs: 
     read = {n: v for n in question.explained_by if (v := trial.evaluate(n, year))}
     if not read:  # none printed, or each printed as nothing ("—")
         return "", []
-    listed = " and ".join(f"{defs.title(n)} of {format_value(v, 'USD', None, question.scale)}"
-                          for n, v in read.items())
+    listed = _amounts(read, defs, question.scale)
     unprinted = [defs.title(n) for n in question.explained_by if n not in read]
     listed += f" (no {' or '.join(unprinted)})" if unprinted else ""
     return (f"; its {when_asked(question, [year])} cash flow statement prints {listed}",
             [o for o in trial.operands.values() if o.concept in read])
+
+
+def _amounts(values: dict[str, float], defs: Vocabulary, scale: str | None) -> str:
+    """Line items and their amounts, as a sentence lists them ("cash dividends paid of $1,244.5
+    million and repurchases of common stock of $876.8 million")."""
+    return " and ".join(f"{defs.title(n)} of {format_value(v, 'USD', None, scale)}"
+                        for n, v in values.items())
 
 
 def _statement(operand: Operand) -> str:

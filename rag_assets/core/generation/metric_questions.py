@@ -710,6 +710,13 @@ def _share_of_unknown(norm: str) -> bool:
         for item in named_items(norm))  # "gross margin as a percentage of net sales": itself
 
 
+def _for_prose(question: Question, asking: str, judgment: str | None) -> bool:
+    """Whether the question is the prose path's: it asks prose, what a filing prints outside
+    its statements, or a share no metric names (and states no definition of it)."""
+    return (_asks_prose(asking, judgment) or _answered_elsewhere(question)
+            or _share_of_unknown(normalize(asking)))
+
+
 def _asks_prose(asking: str, judgment: str | None) -> bool:
     """Whether the asking sentence asks for prose (a cause, names, an outlook), unless it asks
     a judgment in other words ("Would you describe X as capital intensive?")."""
@@ -753,8 +760,7 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
     rules = load_rules().rules
     judgment = next((key for key, rule in rules.items()
                      if any(re.search(p, norm) for p in rule.patterns)), None)
-    if (_asks_prose(asking, judgment) or _answered_elsewhere(question)
-            or _share_of_unknown(normalize(asking))) and not (definitions or choice or cause):
+    if not (definitions or choice or cause) and _for_prose(question, asking, judgment):
         return None  # its question, not its instructions, asks for prose
     target, is_metric = _target(asked, judgment, definitions)
     each = None if choice or definitions or judgment or is_metric else each_asked(

@@ -36,6 +36,7 @@ from rag_assets.core.generation.drivers import (
     following_on_page,
     preceding_on_page,
     stated_direction,
+    subjects_named,
 )
 from rag_assets.core.generation.evidence import EvidenceUnit, page_table_rows, units_of
 from rag_assets.core.generation.extractive import (
@@ -169,8 +170,10 @@ class QuoteRoute:
             quotes, dropped = keep_verified(verify_claims(
                 [claim_of(s.unit) for s in figure_first(part.question, chosen)], self.pages,
                 self.config.citation_threshold), "quoted units")
-            direct, out.method = self.direct(part.question, [s.unit for s in chosen], units)
-            direct, out.method = self.with_change(part.question, direct, out.method, quotes)
+            direct, out.method, changed = self.direct(part.question, [s.unit for s in chosen],
+                                                      units)
+            direct, out.method = self.with_change(part.question, direct, out.method, quotes,
+                                                  changed)
             # a quote the direct sentence already holds whole ("Yes. <the sentence>") once
             out.claims = [*direct, *(q for q in quotes
                                      if not any(d.text.endswith(q.text) for d in direct))]
@@ -183,23 +186,25 @@ class QuoteRoute:
         return out
 
     def with_change(self, question: Question, direct: list[Claim], method: str,
-                    quotes: Sequence[Claim]) -> tuple[list[Claim], str]:
+                    quotes: Sequence[Claim], changed: str = "") -> tuple[list[Claim], str]:
         """A cause question's first sentence with the change its causes explain, computed
         from the statements of the filing they are read in ("Primarily driven by ...;
         Corning's operating margin decreased from 17.8% in FY2021 to 10.1% in FY2022, by
         7.7 percentage points."); the change alone first when no sentence gives its causes
-        (the quotes follow). Unchanged when the question names no measure the facts hold."""
+        (the quotes follow). Unchanged when the question names no measure the facts hold, or
+        asks of a segment's or a region's (``subjects_named``: the statements print the
+        company's)."""
         cited = (direct or list(quotes))[:1]
         if (self.change is None or question.expects != "cause" or not cited
-                or not cited[0].citations or method not in ("direct cause", "quoted")):
+                or not cited[0].citations or method not in ("direct cause", "quoted")
+                or subjects_named(question)):
             return direct, method
         source = cited[0].citations[0]
         change = self.change(question, source.document, source.year)
         if change is None:
             return direct, method
         head = direct[0] if direct else None
-        said = stated_direction(head.text.rsplit("; ", 1)[-1]) if head and "; " in head.text \
-            else None
+        said = stated_direction(changed) if changed else None
         if head is None or (said and change.way and said != change.way):
             # a cause whose change runs against the statements' explains another period or
             # measure: the change computed leads, the quotes follow
@@ -226,11 +231,12 @@ class QuoteRoute:
         return None
 
     def direct(self, question: Question, selected: Sequence[EvidenceUnit],
-               pool: Sequence[EvidenceUnit]) -> tuple[list[Claim], str]:
+               pool: Sequence[EvidenceUnit]) -> tuple[list[Claim], str, str]:
         """The one-line direct answer that goes before the quotes (:mod:`direct`: the winner
         of a superlative, the names of a list, the direction of a two-period comparison), when
         the selected units print it and each of its citations holds, else nothing; and how the
-        first sentence is reached ("direct <kind>", else "quoted")."""
+        first sentence is reached ("direct <kind>", else "quoted"), and for a cause the change
+        it explains, as printed."""
         read: dict[tuple[str, int, int], list[EvidenceUnit]] = {}  # each page parsed once
 
         def page_rows(document: str, year: int, page: int) -> list[EvidenceUnit]:
@@ -251,10 +257,10 @@ class QuoteRoute:
             scan=lambda patterns: self.sentences_matching(selected, patterns),
             following=following, printing=self.pages_printing)
         if found is None:
-            return [], "quoted"
+            return [], "quoted", ""
         checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
         kept = [c for c in checked if all(x.mark == "valid" for x in c.citations)]
-        return kept, f"direct {found.kind}" if kept else "quoted"
+        return kept, f"direct {found.kind}" if kept else "quoted", found.changed if kept else ""
 
     def by_structure(self, question: Question, selected: Sequence[EvidenceUnit]
                      ) -> DirectAnswer | None:

@@ -19,6 +19,7 @@ from rag_assets.core.generation.direct_rows import Row, read_row
 from rag_assets.core.generation.evidence import page_table_rows
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.generation.records import SourceCitation
+from rag_assets.core.ingest.pages import markdown_cells
 from rag_assets.core.ingest.statement_tables import TRAILING_MARKER_RE
 from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
 from rag_assets.core.text.years import FISCAL_YEAR_RE
@@ -44,10 +45,6 @@ class Mover(NamedTuple):
         return self.after - self.before
 
 
-def _cells(line: str) -> list[str]:
-    return [c.strip() for c in line.strip().strip("|").split("|")]
-
-
 def _figure(cell: str) -> float | None:
     """A printed percentage: "21.0%", "0.7", "(0.5)" (negative), its note marks left out
     ("(17.5)⁵", "53.5 1"); blank or a dash is 0."""
@@ -67,7 +64,7 @@ def _table_years(lines: Sequence[str], opens: int) -> dict[int, int]:
     """Column index -> year, from the header lines above the statutory rate's row."""
     years: dict[int, int] = {}
     for line in lines[:opens]:
-        for i, cell in enumerate(_cells(line)):
+        for i, cell in enumerate(markdown_cells(line)):
             if (found := FISCAL_YEAR_RE.fullmatch(cell)) is not None:
                 years[i] = int(found.group(1))
     return years
@@ -76,7 +73,7 @@ def _table_years(lines: Sequence[str], opens: int) -> dict[int, int]:
 def _table_movers(lines: Sequence[str], years: tuple[int, int]) -> list[tuple[str, float, float]]:
     """(label, before, after) of every item between the statutory and the effective rate's
     rows of a markdown table, or nothing when it is no reconciliation of both years."""
-    labels = [_cells(line)[0] for line in lines]
+    labels = [markdown_cells(line)[0] for line in lines]
     opens = next((i for i, label in enumerate(labels) if OPENS_RE.search(label)), None)
     if opens is None:
         return []
@@ -87,7 +84,7 @@ def _table_movers(lines: Sequence[str], years: tuple[int, int]) -> list[tuple[st
         return []
     out = []
     for line in lines[opens + 1:closes]:
-        cells = _cells(line)
+        cells = markdown_cells(line)
         values = [_figure(cells[columns[y]]) if columns[y] < len(cells) else None
                   for y in years]
         # a decimal figure inside a label is a cell the reader ran into it: no row to read

@@ -41,13 +41,13 @@ class Claim(BaseModel):
     citations: list[SourceCitation] = Field(default_factory=list)
 
 
-
 class Change(BaseModel):
     """A measure's change computed from the statements, for the causes beside it: its
     sentence (every operand cited) and which way it went ("up", "down"; None: unchanged)."""
 
     claim: Claim
     way: Literal["up", "down"] | None = None
+
 
 class Source(BaseModel):
     """A numbered source of an answer: only sources that a claim cites are listed."""

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -71,9 +72,15 @@ class ConceptRule(BaseModel):
 
 
 @lru_cache(maxsize=1)
+def _concept_map() -> dict[str, Any]:
+    """``concept_map.json``, read once."""
+    data: dict[str, Any] = json.loads(CONCEPT_MAP_FILE.read_text(encoding="utf-8"))
+    return data
+
+
+@lru_cache(maxsize=1)
 def concept_rules() -> tuple[tuple[ConceptRule, tuple[re.Pattern[str], ...]], ...]:
-    data = json.loads(CONCEPT_MAP_FILE.read_text(encoding="utf-8"))
-    rules = [ConceptRule.model_validate(r) for r in data["concepts"]]
+    rules = [ConceptRule.model_validate(r) for r in _concept_map()["concepts"]]
     return tuple(
         (rule, tuple(re.compile(p, re.IGNORECASE) for p in rule.patterns)) for rule in rules
     )
@@ -81,8 +88,7 @@ def concept_rules() -> tuple[tuple[ConceptRule, tuple[re.Pattern[str], ...]], ..
 
 @lru_cache(maxsize=1)
 def demote_patterns() -> tuple[re.Pattern[str], ...]:
-    data = json.loads(CONCEPT_MAP_FILE.read_text(encoding="utf-8"))
-    return tuple(re.compile(p, re.IGNORECASE) for p in data["demote"]["patterns"])
+    return tuple(re.compile(p, re.IGNORECASE) for p in _concept_map()["demote"]["patterns"])
 
 
 def normalize_label(label: str) -> str:
@@ -149,8 +155,7 @@ class WholeOfParts(BaseModel):
 
 @lru_cache(maxsize=1)
 def whole_rules() -> tuple[WholeOfParts, ...]:
-    data = json.loads(CONCEPT_MAP_FILE.read_text(encoding="utf-8"))
-    return tuple(WholeOfParts.model_validate(r) for r in data["wholes"]["rules"])
+    return tuple(WholeOfParts.model_validate(r) for r in _concept_map()["wholes"]["rules"])
 
 
 def with_wholes(facts: list[StatementFact]) -> list[StatementFact]:

@@ -360,3 +360,11 @@ def test_a_cause_asked_of_a_measure_the_statements_print_gives_its_change_first(
     assert result.method == "computed change" and len(result.answer.splitlines()) > 1
     cited = [c for claim in result.claims for c in claim.citations]
     assert cited and all(c.mark == "valid" for c in cited), [c.reason for c in cited]
+    # a segment's change asked: the statements print the company's, so none is computed
+    quotes = [c for c in result.claims[1:] if c.citations]
+    company = answerer.read("What drove the decline in 3M's operating income in FY2018?")
+    assert answerer.quotes.with_change(company, [], "quoted", quotes)[1] == "computed change"
+    segment = answerer.read("What drove the decline in operating income of 3M's Safety "
+                            "segment in FY2018?")
+    assert segment.expects == "cause"
+    assert answerer.quotes.with_change(segment, [], "quoted", quotes) == ([], "quoted")
