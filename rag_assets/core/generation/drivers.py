@@ -214,15 +214,20 @@ def measure_readings(question: Question) -> list[Reading]:
     return readings
 
 
+_NAME_WORD_RE = re.compile(r"[a-z0-9&]+")  # a name's words, its hyphens and dots left out
+
+
 def subjects_named(question: Question) -> set[str]:
     """Names the question gives the measure's owner beyond the company ("Regulated
     Businesses", "Asia Pacific"), each a run of capitalized words, lower case: a segment's
-    change is asked, not the company's."""
-    company = {w.lower() for w in " ".join(question.companies).split()}
+    change is asked, not the company's (written with or without its hyphen: "Coca-Cola's"
+    of the company "Coca Cola")."""
+    company = set(_NAME_WORD_RE.findall(" ".join(question.companies).lower()))
     found = set()
     for run in NAME_RUN_RE.finditer(question.ranking_text):
         kept = [w for w in (x.lower().removesuffix("'s").rstrip("'") for x in run.group(0).split())
-                if w not in company and w not in GENERIC_NAMES and w not in ASKING_WORDS]
+                if not set(_NAME_WORD_RE.findall(w)) <= company and w not in GENERIC_NAMES
+                and w not in ASKING_WORDS]
         if kept and run.start():
             found.add(" ".join(kept))
     return found

@@ -419,3 +419,17 @@ def test_higher_than_a_year_ago_is_a_change_and_a_segments_share_no_net_sales() 
                    "points, primarily due to investments in wages.", scope=MDNA)
     assert drivers(read_question("What drove Acme's net sales increase in 2022?"),
                    [segment]) is None
+
+
+def test_the_company_written_with_its_hyphen_is_no_other_subject() -> None:
+    """"Coca-Cola's net income" of the company "Coca Cola" is the company's; "Regulated
+    Businesses" of American Water's is a segment's."""
+    from rag_assets.core.generation.drivers import subjects_named
+
+    company = read_question("Why did Coca-Cola's net income attributable to shareowners fall "
+                            "about 81% in FY2017?").model_copy(update={"companies": ["Coca Cola"]})
+    assert subjects_named(company) == set()
+    segment = read_question("What drove the increase in operating revenues of American Water "
+                            "Works' Regulated Businesses in Q2 2023?").model_copy(
+        update={"companies": ["American Water Works"]})
+    assert subjects_named(segment) == {"regulated businesses"}
