@@ -108,6 +108,8 @@ def _measure(question: Question, column: str, cues: DirectCues) -> str:
     if named and not PART_OF_YEAR_RE.fullmatch(named["what"].strip()):
         # "Revenue 2024": "revenue in 2024" ("three months 2024" names a period, not a measure)
         what = named["what"]
+        while (bare := TRAILING_MARKER_RE.sub("", what)) != what:  # "Net sales (1)(3)"
+            what = bare
         what = what[0].lower() + what[1:] if what[1:2].islower() else what
         return f"{what} in {named['when']}"
     if PERIOD_WORD_RE.sub("", PART_OF_YEAR_RE.sub("", column.lower())).strip(" .,'-"):

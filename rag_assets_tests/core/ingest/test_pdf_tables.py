@@ -355,3 +355,29 @@ def test_a_note_that_prints_figures_stays_below_the_table(three_m: Processed) ->
     assert by_id["(1)@44"].text == "Effective income tax rate used for interest expense 23.4 % " \
         "35.5 % 28.3 %"
     assert 44 in by_id["(1)@44"].cited_pages
+
+
+def test_rows_printed_below_a_ruled_tables_last_rule_join_it() -> None:
+    """Corning 2020 p130: the grid rules the geographic table's header and the United States;
+    Canada to the total stand below as plain lines. They are the table's rows (with the regions'
+    captions between them), not prose, and the page's text holds them once, in the table."""
+    page = real_filing(CORPORA / "financebench-wide" / "pdfs" / "CORNING_2020_10K.pdf").pages[129]
+    (table,) = page.tables
+    assert table.found_by == "rules"
+    labels = [" ".join(row[0].split()) for row in table.rows]  # PDFium's no-break spaces
+    assert labels[labels.index("United States"):] == [
+        "United States", "Canada", "Mexico", "Total North America", "Asia Pacific:", "Japan",
+        "Taiwan", "China", "Korea", "Other", "Total Asia Pacific", "Europe:", "Germany", "Other",
+        "Total Europe", "All Other", "Total"]
+    assert table.rows[labels.index("Total Asia Pacific")][1:] == [
+        "6,214", "10,979", "5,869", "10,700", "5,747", "9,939"]
+    text = " ".join(page.text.split())
+    assert "Taiwan" not in text and "(1) Net sales are attributed" in text
+
+
+def test_a_table_below_a_ruled_table_is_not_taken_into_it(filing) -> None:
+    """American Water 2021 p65: the general taxes table's total is followed by a caption and
+    the next table's header of years; neither becomes a row of the first table."""
+    page = filing("AMERICANWATERWORKS_2021_10K").pages[64]
+    ended = next(t for t in page.tables if t.rows[-1][0] == "Total")
+    assert ended.rows[-1][1:] == ["$ 1,325", "$ 1,258", "$ 1,182"]

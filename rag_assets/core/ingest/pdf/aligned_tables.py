@@ -334,3 +334,55 @@ def _aligned_title(lines: list[Line], first: int, floor: int) -> str | None:
         if text.endswith(":"):
             break
     return " ".join(reversed(above)) or None
+
+
+MAX_CAPTIONS_BELOW = 2  # label-only lines in a row ("Asia Pacific:") a continued table holds
+MIN_COLUMNS_BELOW = 2  # a line of prose may end in one figure; rarely in two
+
+
+def continue_ruled_tables(lines: list[Line], blocks: dict[int, TableBlock]) -> list[Line]:
+    """A ruled table's rows printed below its last rule join it: lines right under its
+    placeholder that end in one figure per column of its last row (Corning's geographic areas:
+    the grid rules its header and first country, the other countries and the regions' totals
+    stand below as plain lines), with the caption lines between them ("Asia Pacific:"). The
+    rows join in printed order and their lines give way to the table, as its ruled rows did."""
+    out: list[Line] = []
+    n = 0
+    while n < len(lines):
+        out.append(lines[n])
+        match = TABLE_PLACEHOLDER_RE.match(lines[n].text.strip())
+        block = blocks.get(int(match.group(1))) if match else None
+        n += 1
+        if block is None or block.found_by != "rules" or not block.rows:
+            continue
+        rows, end = _rows_below(lines, n, len(block.rows[-1]) - 1)
+        block.rows.extend(rows)
+        n = end
+    return out
+
+
+def _rows_below(lines: list[Line], start: int, k: int) -> tuple[list[list[str]], int]:
+    """The rows of ``k`` figures printed from line ``start`` on, with the captions between
+    them, and the line after the last of them (``start`` when there is none)."""
+    rows: list[list[str]] = []
+    captions: list[list[str]] = []
+    end = start
+    for n in range(start, len(lines)) if k >= MIN_COLUMNS_BELOW else ():
+        text = lines[n].text.strip()
+        if (not text or not lines[n].size or lines[n].moved_in or NOTE_START_RE.match(text)
+                or PROSE_RE.search(text) or _period_header(text)):
+            break
+        groups = _trailing_figures(text)
+        if not groups:
+            if len(captions) >= MAX_CAPTIONS_BELOW or len(text) > 80 or text.endswith("."):
+                break
+            captions.append([text, *[""] * k])
+            continue
+        label = text[: groups[0][0]].strip()
+        figures = [figure_text(text[s:e]) for s, e, _ in groups]
+        if (len(groups) != k or not label or _figures_in_a_row(label) >= 2
+                or all(HEADER_YEAR_RE.match(f) for f in figures)):
+            break  # not this table's row: another table's header of years
+        rows += [*captions, [label, *figures]]
+        captions, end = [], n + 1
+    return rows, end

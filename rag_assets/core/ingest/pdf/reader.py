@@ -61,7 +61,11 @@ from rag_assets.core.ingest.pages import (
     TableBlock,
     one_line_cause,
 )
-from rag_assets.core.ingest.pdf.aligned_tables import ALIGNED_KEY, align_tables
+from rag_assets.core.ingest.pdf.aligned_tables import (
+    ALIGNED_KEY,
+    align_tables,
+    continue_ruled_tables,
+)
 from rag_assets.core.ingest.pdf.geometry import (
     SUPERSCRIPT_RATIO,
     CharSample,
@@ -434,6 +438,7 @@ def _read_page(pdf: pdfium.PdfDocument, index: int, use_ocr: bool = True) -> Par
     # statements printed without rules: found after the body size is measured, which they
     # would otherwise shift
     blocks = {n: TableBlock(index=n, rows=rows) for n, rows in found.items()}
+    lines = _guarded(faults, index, "ruled_tables", lines, continue_ruled_tables, lines, blocks)
     lines = _guarded(faults, index, "aligned_tables", lines,
                      align_tables, lines, textpage, blocks, ALIGNED_KEY)
     lines, tables = _number_tables(lines, blocks)
