@@ -181,8 +181,7 @@ def answer_type_held(plan: Question, text: str) -> bool:
     expected-answer-type rule of question answering)."""
     question = plan.text
     counted = counted_noun(question)
-    if counted and not re.search(rf"\d[\d,.]*\s+(?:[\w-]+\s+){{0,3}}{re.escape(counted)}\b",
-                                 text.lower()):
+    if counted and not counted_pattern(counted).search(text.lower()):
         return False
     lower = text.lower()
     if plan.expects == "cause" and not any(p.search(lower) for p in answer_patterns("cause")):
@@ -222,6 +221,33 @@ def counted_noun(question: str) -> str | None:
     Groups")."""
     match = _COUNT_ASKED_RE.search(question.lower())
     return match.group(1) if match else None
+
+
+@cache
+def counted_pattern(noun: str) -> re.Pattern[str]:
+    """A count printed before ``noun`` or a word the filer may count it under
+    (``answer_types.json``'s ``counted``: "853 warehouses" answers "How many stores"), plural
+    or not."""
+    one = _singular(noun)
+    words = next((e["words"] for e in _counted() if one in e["words"]), [one])
+    alternatives = "|".join(
+        f"{re.escape(w[:-1])}(?:y|ies)" if w.endswith("y") else f"{re.escape(w)}(?:s|es)?"
+        for w in words)
+    return re.compile(rf"\d[\d,.]*\s+(?:[\w-]+\s+){{0,3}}(?:{noun}|{alternatives})\b")
+
+
+def _singular(noun: str) -> str:
+    for plural, one in (("ies", "y"), ("ches", "ch"), ("shes", "sh"), ("sses", "ss"), ("s", "")):
+        if noun.endswith(plural) and not noun.endswith("ss"):
+            return noun[: -len(plural)] + one
+    return noun
+
+
+@cache
+def _counted() -> list[dict[str, list[str]]]:
+    entries: list[dict[str, list[str]]] = json.loads(
+        ANSWER_TYPES_PATH.read_text(encoding="utf-8"))["counted"]
+    return entries
 
 
 def new_names(question: str, text: str) -> list[str]:

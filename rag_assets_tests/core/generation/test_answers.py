@@ -368,3 +368,25 @@ def test_a_cause_asked_of_a_measure_the_statements_print_gives_its_change_first(
                             "segment in FY2018?")
     assert segment.expects == "cause"
     assert answerer.quotes.with_change(segment, [], "quoted", quotes) == ([], "quoted")
+
+
+# Costco's third-quarter release of fiscal 2023 (financebench-bulk), p2; Walmart 2018 10-K, p14
+WAREHOUSES = ("Costco currently operates 853 warehouses, including 587 in the United States and "
+              "Puerto Rico, 107 in Canada, 40 in Mexico, 32 in Japan")
+ASSOCIATES = ("As of the end of fiscal 2018, Walmart Inc. and our subsidiaries employed "
+              "approximately 2.3 million employees (\"associates\") worldwide, with 1.5 million "
+              "associates in the U.S. and 0.8 million associates internationally.")
+
+
+@pytest.mark.parametrize(("question", "text", "held"), [
+    # a count is printed under the filer's word for what is counted
+    ("How many stores did Costco operate at the end of Q3 fiscal 2023?", WAREHOUSES, True),
+    ("How many employees does Walmart have in the U.S.?", ASSOCIATES.split(" with ")[1], True),
+    # another thing counted, or the word without a count, answers nothing
+    ("How many employees did Costco have at the end of Q3 fiscal 2023?", WAREHOUSES, False),
+    ("How many stores does Walmart have?", ASSOCIATES, False),
+    ("How many stores did Costco open?", "Costco operates its stores in 14 countries", False),
+])
+def test_a_count_answers_under_the_filers_word_for_what_is_counted(
+        question: str, text: str, held: bool) -> None:
+    assert answer_type_held(read_question(question), text) is held
