@@ -7,7 +7,9 @@ accounted for 21 percent of our consolidated net sales ...") that they often clo
 ("No customer other than Walmart accounted for 10 percent or more of our consolidated net
 sales"). A question that asks for names of the customers intent is answered with those
 sentences of the period asked, joined, each cited: the customer, its share and the threshold
-the analyst judges concentration by. The patterns are ``intent_lexicon.json``'s (``affirms``
+the analyst judges concentration by; where no customer reaches it, "None" and the sentence
+that says so ("For 2020, 2019 and 2018, no customer met or exceeded 10% of ...", ``denies``).
+The patterns are ``intent_lexicon.json``'s (``affirms``
 and ``none_other`` of ``customers``, with their source); a share of a segment's sales ("three
 customers of the Display Technologies segment ...") is no share of the company's and is not
 matched, nor is several customers' share together ("ten largest customers"). The sentences are
@@ -54,15 +56,20 @@ def major_customers(question: Question, selected: Sequence[EvidenceUnit],
         return None
     entry = load_intents().intents[INTENT]
     affirms, others = compiled(entry.affirms), compiled(entry.none_other)
+    denies = compiled(entry.denies)
 
     shares: dict[str, EvidenceUnit] = {}
     closing: EvidenceUnit | None = None
-    for unit in candidates(selected, pool, scan, [*affirms, *others]):
+    denial: EvidenceUnit | None = None  # "no customer met or exceeded 10% of sales"
+    for unit in candidates(selected, pool, scan, [*affirms, *others, *denies]):
         text = " ".join(unit.text.split())
         if unit.is_row or not of_the_period(question, text):
             continue
         if closing is None and any(p.search(text) for p in others):
             closing = unit
+            continue
+        if denial is None and any(p.search(text) for p in denies):
+            denial = unit
             continue
         share = next((m for p in affirms if (m := p.search(text))), None)
         if share is None or polarity(entry, text, before(unit) if before else "") is not True:
@@ -75,7 +82,9 @@ def major_customers(question: Question, selected: Sequence[EvidenceUnit],
         elif closing is not None:
             break  # the filing need not be read further
     if not shares:
-        return None
+        return None if denial is None else DirectAnswer(
+            kind="customers", units=[denial], supports=denial.text,
+            text=f"None: {' '.join(denial.text.split()).rstrip(' .')}.")
     units = [*shares.values(), *([closing] if closing is not None else [])]
     said = "; ".join(" ".join(u.text.split()).rstrip(" .") for u in units)
     return DirectAnswer(kind="customers", units=units, text=f"{said}.",

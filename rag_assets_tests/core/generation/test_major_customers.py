@@ -64,3 +64,19 @@ def test_a_share_of_a_segments_sales_is_left_out_and_a_curly_apostrophe_read() -
                  "sales.")
     found = major_customers(question, [curly, segment], before=lambda _: "customers")
     assert found is not None and found.units == [curly]
+
+
+def test_none_when_the_filing_says_no_customer_reaches_the_threshold() -> None:
+    """Corning 2020 (wide), page index 90: no share is stated, the sentence that says none
+    reaches 10 % answers; a segment's customers (Corning 2015's sentence) are no company's."""
+    question = read_question("Which customers accounted for 10% or more of Corning's net sales "
+                             "in FY2020?")
+    denial = unit("For 2020, 2019 and 2018, no customer met or exceeded 10% of Corning’s "
+                  "consolidated net sales.")
+    segment = unit("For 2015, three customers of the Display Technologies segment accounted for "
+                   "62% of total segment net sales when combined.")
+    found = major_customers(question, [segment, denial], before=lambda _: "customers")
+    assert found is not None and found.units == [denial]
+    assert found.text.startswith("None: For 2020, 2019 and 2018, no customer met or exceeded")
+    older = unit("For 2017, no customer met or exceeded 10% of Corning’s consolidated net sales.")
+    assert major_customers(question, [older], before=lambda _: "customers") is None
