@@ -9,12 +9,12 @@ sales"). A question that asks for names of the customers intent is answered with
 sentences of the period asked, joined, each cited: the customer, its share and the threshold
 the analyst judges concentration by; where no customer reaches it, "None" and the sentence
 that says so ("For 2020, 2019 and 2018, no customer met or exceeded 10% of ...", ``denies``).
-The patterns are ``intent_lexicon.json``'s (``affirms``
-and ``none_other`` of ``customers``, with their source); a share of a segment's sales ("three
+The patterns are ``intent_lexicon.json``'s (``affirms``, ``denies`` and ``none_other`` of
+``customers``, with their source); a share of a segment's sales ("three
 customers of the Display Technologies segment ...") is no share of the company's and is not
 matched, nor is several customers' share together ("ten largest customers"). The sentences are
 looked for in the evidence selected, the part's other evidence, then every page of the filing;
-none stating a share, nothing.
+none stating a share or denying one, nothing.
 """
 
 from __future__ import annotations
