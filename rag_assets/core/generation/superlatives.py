@@ -233,15 +233,20 @@ def _of_other_members(scope: str, categories: Sequence[Cue], ranks: Sequence[str
     """Whether a table's own title names members of another kind (``direct_cues.json``'s
     categories' ``kind``) than the places or units asked: products, categories, brands,
     customers, or, for a segment, places (ASC 280-10-50-40 and -41 disclose revenue by product
-    and by geography apart). A unit is never another kind: a company's segments may be its
-    regions."""
+    and by geography apart); of a title that names two kinds, the first is its members'
+    (Corning's "geographic areas for reportable segments" ranks no segment). A unit is never
+    another kind: a company's segments may be its regions."""
     asked = {c.kind for c in categories if c.kind}
     if not asked & {"place", "unit"}:
         return False
     others = [w for c in cues.categories if c.kind and c.kind not in asked and c.kind != "unit"
               for w in (c.word, *c.also) if w]
-    own = " | ".join(scope.split(" | ")[-2:]).lower()
-    return _named_by(scope, ranks) < 2 and any(re.search(rf"\b{w}\w*", own) for w in others)
+    own = " ".join(" | ".join(scope.split(" | ")[-2:]).lower().split())
+    other_at = min((m.start() for w in others if (m := re.search(rf"\b{w}\w*", own))),
+                   default=None)
+    asked_at = min((at for r in ranks if (at := own.find(r)) >= 0), default=None)
+    # the kind a title names first is its members': "geographic areas for reportable segments"
+    return other_at is not None and (asked_at is None or other_at < asked_at)
 
 
 def _of_measure(scope: str, measures: Sequence[str]) -> bool:

@@ -329,6 +329,25 @@ def test_what_drove_a_totals_change_is_the_largest_amount_not_the_fastest_rate()
                             rising[:1], rising) is None
 
 
+def test_a_table_of_places_for_segments_ranks_no_segment() -> None:
+    """Corning 2021 (tune): "Information concerning principal geographic areas for reportable
+    segments ..." lists regions; the kind its title names first is its members', so "Which
+    segment drove ..." is not answered with North America. Titled by segment first, it ranks."""
+    def rows(title: str) -> list[EvidenceUnit]:
+        scope = f"Acme 10-K 2022 | {title} | USD millions 2021 2022"
+        values = {"North America": ("3,761", "5,104"), "Asia Pacific": ("6,214", "7,059")}
+        return [EvidenceUnit(chunk_id="c", document=DOC, year=2022, chunk_rank=0, page=5,
+                             located=True, is_row=True, quote=" ".join([label, *v]),
+                             text=f"{label}: 2021: {v[0]}; 2022: {v[1]}", scope=scope)
+                for label, v in values.items()]
+    asked = "Which segment drove the largest share of Acme's net sales growth in 2022?"
+    places = rows("Information concerning principal geographic areas for reportable segments")
+    assert direct_answer_to(asked, places[:1], places) is None
+    segments = rows("Net sales of reportable segments by geographic area")
+    found = direct_answer_to(asked, segments[:1], segments)
+    assert found is not None and found.text.startswith("North America drove")
+
+
 def test_a_members_share_of_the_total_its_table_prints() -> None:
     scope = "Acme 10-K 2022 | Net sales by segment (in millions) | USD millions 2021 2022"
     values = {"Alpha": ("1,000", "1,300"), "Beta": ("100", "180"), "Total": ("1,100", "1,480")}
