@@ -334,7 +334,7 @@ def test_a_table_of_places_for_segments_ranks_no_segment() -> None:
     segments ..." lists regions; the kind its title names first is its members', so "Which
     segment drove ..." is not answered with North America. Titled by segment first, it ranks."""
     def rows(title: str) -> list[EvidenceUnit]:
-        scope = f"Acme 10-K 2022 | {title} | USD millions 2021 2022"
+        scope = f"Acme 10-K 2022 | {title} | USD millions Net sales 2021 Net sales 2022"
         values = {"North America": ("3,761", "5,104"), "Asia Pacific": ("6,214", "7,059")}
         return [EvidenceUnit(chunk_id="c", document=DOC, year=2022, chunk_rank=0, page=5,
                              located=True, is_row=True, quote=" ".join([label, *v]),
