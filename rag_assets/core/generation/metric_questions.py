@@ -179,6 +179,11 @@ _PERCENT_RE = re.compile(r"\b(?:in\s+(?:units\s+of\s+)?|as\s+(?:a\s+)?)percent",
 # names and shares)
 # earnings per share is a line item of the income statement, not a per-share amount to read
 _EPS_RE = re.compile(r"\b(?:net )?(?:earnings|income) per (?:common )?share\b")
+# a year's dividends per share, a line the statements print (General Mills' income statement,
+# Corning's equity statement); a quarterly dividend declared is the prose path's (a release's
+# or an 8-K's sentence), as is a dividend per share without a period the statements cover
+_DPS_RE = re.compile(r"\b(?<!quarterly )(?:cash )?dividends? (?:declared |paid )?per "
+                     r"(?:common )?share\b")
 _PROSE_RE = re.compile(
     r"\b(?:which|who|whom|why|drove|drive[sn]?|driving|driver|explain\w*|describe\w*|"
     r"customers?|employees?|headcount|expects?|expected|expectations?|outlook|guidance|"
@@ -723,7 +728,10 @@ def _asks_prose(asking: str, judgment: str | None) -> bool:
     norm = normalize(asking)
     if judgment and _DESCRIBE_AS_RE.search(norm):
         return False
-    return bool(_PROSE_RE.search(_EPS_RE.sub(" eps ", normalize(_AND_WHY_RE.sub("", asking)))))
+    norm = _EPS_RE.sub(" eps ", normalize(_AND_WHY_RE.sub("", asking)))
+    if "quarter" not in norm:
+        norm = _DPS_RE.sub(" dps ", norm)
+    return bool(_PROSE_RE.search(norm))
 
 
 def _periods_asked(text: str, asked: str, definitions: Sequence[tuple[str | None, str]]

@@ -552,3 +552,15 @@ def test_a_ratio_shown_with_its_percentage_states_its_operands_in_one_aside() ->
     assert "quick ratio is 0.30 (30.1%; cash and cash equivalents of $547 million, accounts " \
         "receivable of $321 million and total current liabilities of $2,881 million): weak " \
         "liquidity" in answer.headline, answer.headline
+
+
+def test_a_years_dividends_per_share_is_read_from_the_statements() -> None:
+    """General Mills prints "Dividends per share $ 2.04 $ 2.02 $ 1.96" under its income
+    statement (p.45): a year's dividends per share is that row, not the dividends paid in
+    dollars; a quarterly dividend declared is left to the filing's sentences."""
+    path, document = "financebench-wide/pdfs/GENERALMILLS_2022_10K.pdf", "general-mills-10k"
+    answer = _answered(path, document, 2022, "General Mills",
+                       "How much did General Mills pay in dividends per share in FY2022?")
+    assert answer.headline == "General Mills' FY2022 dividends per share is $2.04."
+    assert parse_text("What quarterly dividend per share did General Mills declare in fiscal "
+                      "2022?") is None
