@@ -21,7 +21,7 @@ from rag_assets.core.footnotes.stitching import (
     is_reference,
 )
 from rag_assets.core.ingest.layout import detect_heading
-from rag_assets.core.ingest.pages import markdown_cells
+from rag_assets.core.ingest.pages import is_markdown_rule, markdown_cells
 from rag_assets.core.ingest.statement_tables import headed_markdown
 from rag_assets.core.text.figures import AMOUNT_IN_LINE_RE
 from rag_assets.core.text.periods import DATE_LINE_RE, DURATIONS
@@ -108,7 +108,8 @@ def _read_units(pages: Sequence[StitchedPage]) -> Iterable[Unit | StitchedTable]
                 lead = before.pop() if before and _introduces_table(before[-1].text) else None
                 yield from before
                 table_lines = []
-                while n < len(lines) and lines[n].strip().startswith("|"):
+                while n < len(lines) and lines[n].strip().startswith("|") and not (
+                        table_lines and _starts_table(lines, n)):
                     table_lines.append(lines[n].strip())
                     n += 1
                 below, n = rows_under_header(table_lines, lines, n)
@@ -130,6 +131,13 @@ def _read_units(pages: Sequence[StitchedPage]) -> Iterable[Unit | StitchedTable]
                 paragraph.append(line)
             n += 1
         yield from _flush(paragraph, page.page_index, section)
+
+
+def _starts_table(lines: Sequence[str], n: int) -> bool:
+    """Line ``n`` heads a table of its own (its header rule follows): two tables printed one
+    under the other (JPMorgan's segment results: four segments, then Corporate and the total)
+    are two, each under its own header."""
+    return n + 1 < len(lines) and is_markdown_rule(lines[n + 1])
 
 
 def page_tables(text: str, page: int) -> list[StitchedTable]:

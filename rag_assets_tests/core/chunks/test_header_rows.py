@@ -124,3 +124,26 @@ def test_a_caption_is_never_taken_out_of_the_prose_above_a_stacked_header() -> N
     assert table.title == "2022"
     prose = " ".join(u.text for u in units if isinstance(u, Unit))
     assert "We grew in each of our regions and we continue to invest in the business." in prose
+
+
+# JPMorgan's 10-Q for 2021 Q1, p160, as stored: the four segments' table, then Corporate's,
+# the reconciling items' and the total's, printed right under it with a header of its own
+TWO_TABLES = """Segment results and reconciliation(a)
+| As of or for the three months ended March 31, | Consumer & Community Banking |  | Commercial Banking |  |
+|---|---|---|---|---|
+| (in millions, except ratios) | 2021 | 2020 | 2021 | 2020 |
+| Total net revenue | 12,517 | 13,287 | 2,393 | 2,165 |
+| As of or for the three months ended March 31, | Corporate |  | Total |  |
+|---|---|---|---|---|
+| (in millions, except ratios) | 2021 | 2020 | 2021 | 2020 |
+| Total net revenue | (473) | 166 | 32,266 | 28,286 |"""
+
+
+def test_a_table_printed_right_under_another_is_read_under_its_own_header() -> None:
+    first, second = page_tables(TWO_TABLES, 159)
+    assert markdown_cells(first.lines[0])[1] == "Consumer & Community Banking three months 2021"
+    assert markdown_cells(second.lines[0])[1:] == [
+        "Corporate three months 2021", "Corporate three months 2020", "Total three months 2021",
+        "Total three months 2020"]
+    assert markdown_cells(second.lines[-1]) == [
+        "Total net revenue", "(473)", "166", "32,266", "28,286"]
