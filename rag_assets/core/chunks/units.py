@@ -107,7 +107,7 @@ def _read_units(pages: Sequence[StitchedPage]) -> Iterable[Unit | StitchedTable]
                 before = list(_flush(paragraph, page.page_index, section))
                 lead = before.pop() if before and _introduces_table(before[-1].text) else None
                 yield from before
-                table_lines = []
+                table_lines: list[str] = []
                 while n < len(lines) and lines[n].strip().startswith("|") and not (
                         table_lines and _starts_table(lines, n)):
                     table_lines.append(lines[n].strip())
