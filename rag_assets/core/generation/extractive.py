@@ -226,21 +226,30 @@ def counted_noun(question: str) -> str | None:
 @cache
 def counted_pattern(noun: str) -> re.Pattern[str]:
     """A count printed before ``noun`` or a word the filer may count it under
-    (``answer_types.json``'s ``counted``: "853 warehouses" answers "How many stores"), plural
-    or not."""
+    (``answer_types.json``'s ``counted``: "853 warehouses" answers "How many stores"), in the
+    question's number: "15 Employee Resource Groups" counts groups, not employees."""
     one = _singular(noun)
     words = next((e["words"] for e in _counted() if one in e["words"]), [one])
-    alternatives = "|".join(
-        f"{re.escape(w[:-1])}(?:y|ies)" if w.endswith("y") else f"{re.escape(w)}(?:s|es)?"
-        for w in words)
-    return re.compile(rf"\d[\d,.]*\s+(?:[\w-]+\s+){{0,3}}(?:{noun}|{alternatives})\b")
+    forms = {noun, *(w if one == noun else _plural(w) for w in words)}
+    alternatives = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+    return re.compile(rf"\d[\d,.]*\s+(?:[\w-]+\s+){{0,3}}(?:{alternatives})\b")
 
 
 def _singular(noun: str) -> str:
+    if noun == "people":
+        return "person"
     for plural, one in (("ies", "y"), ("ches", "ch"), ("shes", "sh"), ("sses", "ss"), ("s", "")):
         if noun.endswith(plural) and not noun.endswith("ss"):
             return noun[: -len(plural)] + one
     return noun
+
+
+def _plural(word: str) -> str:
+    if word in ("person", "people"):
+        return "people"
+    if word.endswith("y") and word[-2:-1] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + ("es" if word.endswith(("ch", "sh", "s", "x")) else "s")
 
 
 @cache

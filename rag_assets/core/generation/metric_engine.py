@@ -605,6 +605,10 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
         clause, flows = _explained(question, evaluator, years[-1], defs)
         headline = headline[:-1] + clause + "." if clause else headline
         operands = [*operands, *flows]
+    if question.judgment and question.aggregate == "value":
+        clause, beside = _also(question, evaluator, years[-1], defs)
+        headline = headline[:-1] + clause + "." if clause else headline
+        operands = [*operands, *beside]
     return MetricAnswer(question=question, status="answered", value=value, values=values,
                         headline=headline, details=details, operands=operands)
 
@@ -828,6 +832,28 @@ def _explained(question: MetricQuestion, evaluator: Evaluator, year: int, defs: 
     listed += f" (no {' or '.join(unprinted)})" if unprinted else ""
     return (f"; its {when_asked(question, [year])} cash flow statement prints {listed}",
             [o for o in trial.operands.values() if o.concept in read])
+
+
+def _also(question: MetricQuestion, evaluator: Evaluator, year: int, defs: Vocabulary
+          ) -> tuple[str, list[Operand]]:
+    """The metrics a judgment's rule states beside its own (``judgment_rules.json``'s
+    ``also``: capital intensity's fixed-asset and total-asset turnover), each in the year
+    asked where the filing prints every operand, with the operands to cite; read on a copy of
+    the evaluator, so one not printed never makes the judgment itself missing."""
+    rule = load_rules().rules[question.judgment or ""]
+    said: list[str] = []
+    operands: list[Operand] = []
+    for name in rule.also:
+        metric = defs.metrics.get(name)
+        trial = Evaluator(evaluator.facts, evaluator.months, evaluator.formulas)
+        value = trial.evaluate(metric.formula or name, year) if metric else None
+        if metric is None or value is None or trial.missing:
+            continue
+        said.append(f"{metric.title} is {format_value(value, metric.unit, None)}")
+        operands += [o for key, o in trial.operands.items() if key not in evaluator.operands]
+    if not said:
+        return "", []
+    return f"; its {' and its '.join(said)}", list({id(o): o for o in operands}.values())
 
 
 def _amounts(values: dict[str, float], defs: Vocabulary, scale: str | None) -> str:

@@ -81,6 +81,9 @@ class JudgmentRule(BaseModel):
                                                       "first whose pattern matches")
     rule: str
     source: str
+    also: list[str] = Field(default_factory=list, description="metrics an analyst states "
+                            "beside the rule's, each computed where the filing prints it")
+    also_source: str = ""
 
     def asked(self, norm: str) -> str:
         """The term the question asks about ("capital-light" for "is it asset light?")."""

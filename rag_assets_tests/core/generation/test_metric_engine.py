@@ -458,7 +458,22 @@ def test_a_judgments_first_word_agrees_with_its_verdict(question: str, opening: 
     capex = [f if f.concept != "capital_expenditure" else f.model_copy(
         update={"value": f.value * 3}) for f in ACME]  # 348 / 6,489: 5.4% of revenue
     a = ask(question, capex)
-    assert a.headline.startswith(opening) and a.headline.endswith(f": {verdict}."), a.headline
+    # the verdict closes the rule's own sentence; the metrics stated beside it follow
+    assert a.headline.startswith(opening) and f": {verdict}; its " in a.headline, a.headline
+
+
+def test_a_judgment_states_the_metrics_an_analyst_reads_beside_its_own() -> None:
+    """Capital intensity is read on capex and on how slowly the assets turn over
+    (judgment_rules.json's ``also``), each cited; a metric the facts cannot compute is left
+    out, never making the judgment missing."""
+    a = ask("Is Acme a capital-intensive business based on FY2019 data?")
+    assert a.status == "answered"
+    assert "; its fixed asset turnover is " in a.headline
+    assert a.headline.endswith(" and its total asset turnover is 0.34."), a.headline
+    assert "Total assets" in {o.label for o in a.operands}
+    bare = [f for f in ACME if f.concept != "total_assets"]
+    b = ask("Is Acme a capital-intensive business based on FY2019 data?", bare)
+    assert b.status == "answered" and "total asset turnover" not in b.headline
 
 
 def test_a_term_defined_after_where_is_written_out_in_its_definition() -> None:
