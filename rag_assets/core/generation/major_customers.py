@@ -47,6 +47,23 @@ AGGREGATE_RE = re.compile(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|te
 MAX_CUSTOMER_SENTENCES = 3
 
 
+# the name a share's sentence opens with, right before its verb ("Sam's Club accounted for")
+SUBJECT_RE = re.compile(r"(?:^|[,;]\s*)((?:[A-Z][\w&'’.-]*)(?:\s+(?:[A-Z][\w&'’.-]*|of|and|&))*)"
+                        r"\s*(?:\([^)]*\)\s*)?$")
+
+
+def _a_segment(before: str, scan: Scan | None) -> bool:
+    """Whether the name a share is stated of is one of the filer's segments, which the filing
+    calls so elsewhere ("Sam's Club accounted for approximately 12% of our fiscal 2018 net
+    sales": "the Sam's Club segment"): a segment's share of sales names no customer."""
+    found = SUBJECT_RE.search(before.strip())
+    if found is None or scan is None:
+        return False
+    name = re.escape(found.group(1).strip())
+    pattern = re.compile(rf"\b{name}\s+(?:reportable\s+|operating\s+)?segment\b", re.IGNORECASE)
+    return next(iter(scan([pattern])), None) is not None
+
+
 def major_customers(question: Question, selected: Sequence[EvidenceUnit],
                     pool: Sequence[EvidenceUnit] = (), before: Before | None = None,
                     scan: Scan | None = None) -> DirectAnswer | None:
@@ -75,7 +92,7 @@ def major_customers(question: Question, selected: Sequence[EvidenceUnit],
         if share is None or polarity(entry, text, before(unit) if before else "") is not True:
             continue
         if AGGREGATE_RE.search(text[:share.start()]) or SEGMENT_SHARE_RE.match(
-                text[share.end():]):
+                text[share.end():]) or _a_segment(text[:share.start()], scan):
             continue
         if len(shares) < MAX_CUSTOMER_SENTENCES:
             shares.setdefault(" ".join(text[share.start():].lower().split()[:8]), unit)

@@ -129,7 +129,8 @@ def test_a_caption_is_never_taken_out_of_the_prose_above_a_stacked_header() -> N
 # JPMorgan's 10-Q for 2021 Q1, p160, as stored: the four segments' table, then Corporate's,
 # the reconciling items' and the total's, printed right under it with a header of its own
 TWO_TABLES = """Segment results and reconciliation(a)
-| As of or for the three months ended March 31, | Consumer & Community Banking |  | Commercial Banking |  |
+| As of or for the three months ended March 31, | Consumer & Community Banking |  | \
+Commercial Banking |  |
 |---|---|---|---|---|
 | (in millions, except ratios) | 2021 | 2020 | 2021 | 2020 |
 | Total net revenue | 12,517 | 13,287 | 2,393 | 2,165 |

@@ -80,3 +80,21 @@ def test_none_when_the_filing_says_no_customer_reaches_the_threshold() -> None:
     assert found.text.startswith("None: For 2020, 2019 and 2018, no customer met or exceeded")
     older = unit("For 2017, no customer met or exceeded 10% of Corning’s consolidated net sales.")
     assert major_customers(question, [older], before=lambda _: "customers") is None
+
+
+def test_a_segments_share_of_sales_names_no_customer() -> None:
+    """Walmart 2018 (wide) states "Sam's Club accounted for approximately 12% of our fiscal 2018
+    net sales" beside its customers, and calls it "the Sam's Club segment" elsewhere: a
+    segment's share (here in the words a customer's is stated in) names no customer. Without
+    such a sentence in the filing the share stands."""
+    question = read_question("Which customers accounted for 10% or more of Walmart's net sales "
+                             "in FY2018?")
+    sams = unit("In fiscal 2018, Sam's Club accounted for approximately 12% of our net sales.")
+    segment = unit("Sam's Club operates with a lower gross profit rate and lower operating "
+                   "expenses as a percentage of net sales than our other segments (the Sam's "
+                   "Club segment).")
+    assert major_customers(question, [sams], before=lambda _: "customers",
+                           scan=lambda patterns: iter([segment])) is None
+    found = major_customers(question, [sams], before=lambda _: "customers",
+                            scan=lambda patterns: iter([]))
+    assert found is not None and found.units == [sams]
