@@ -571,12 +571,21 @@ def _read_block(page: Page, statement: StatementKind,
     captions = _OpenCaptions()
     for item in _captions_before(printed, first):
         captions.open(item.label)
-    for item in printed[first:]:
+    wrapped = ""  # a label printed over two lines, its first line ending mid-phrase
+    for at, item in enumerate(printed[first:], start=first):
         pieces = [(item.label, item.cells)]
         if sum(_is_figure(t) for t in _tokens(f"{item.label} {' '.join(item.cells)}")) > width:
             pieces = split_run_on_line(f"{item.label} {' '.join(item.cells)}", width)
         for label, cells in pieces:
             figures = [c for c in cells if c]
+            label, wrapped = f"{wrapped} {label}".strip(), ""
+            # a lone dash after the label's words ends its phrase ("... depreciation -")
+            dash = len(figures) == 1 and len(cells) < width and NIL_RE.fullmatch(figures[0])
+            whole = f"{label} {figures[0]}" if dash else label
+            if (not figures or dash) and label and at + 1 < len(printed) and _wraps_into(
+                    whole, printed[at + 1]):
+                wrapped = whole
+                continue
             if not figures:
                 if label:
                     captions.open(label)
@@ -612,13 +621,31 @@ def _read_block(page: Page, statement: StatementKind,
                           scale=scale, columns=columns, rows=rows)
 
 
+# a label line that stops mid-phrase: "..., net of accumulated depreciation -", "... net of"
+_CARRIES_ON_RE = re.compile(r"(?:\s[-–—]|,|\b(?:of|and|or|net|less|for|to|from))$")
+
+
+def _wraps_into(label: str, following: _Printed) -> bool:
+    """Whether a label printed without figures goes on in the next row, which prints them:
+    the label stops mid-phrase, or the next one opens with a figure or in lower case
+    (Corning's "Property, plant and equipment, net of accumulated depreciation -" over
+    "$13,663 and $12,995 (Note 9) 15,742 15,337"), never a caption ("Current assets:")."""
+    if not following.cells or label.endswith(":"):
+        return False
+    opening = following.label[:1]
+    return bool(_CARRIES_ON_RE.search(label)) or opening in "$(" and opening != "" \
+        or opening.isdigit() or opening.islower()
+
+
 def _without_note_marks(cells: list[str], width: int) -> list[str]:
     """A row of more cells than columns whose figures are in dollars and cents loses the bare
     digit a superscript note mark was read as ("$ 0.29 3 $ 1.51 $ 1.69": Coca-Cola's basic
-    EPS with note 3 after it), so the figures keep their columns."""
+    EPS with note 3 after it) and the note marks printed in parentheses ("(1) $ 0.36 $ 0.52
+    $ 0.39 (1)": Corning 2015's dividends declared per share, its note on the quarter declared
+    the year before), so the figures keep their columns."""
     if len(cells) <= width or not any(in_cents(c) for c in cells):
         return cells
-    kept = [c for c in cells if not re.fullmatch(r"\d", c.strip())]
+    kept = [c for c in cells if not re.fullmatch(r"\(?\d\)?|\([a-z]\)", c.strip())]
     return kept if len(kept) >= width else cells
 
 

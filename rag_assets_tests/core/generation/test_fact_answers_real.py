@@ -564,3 +564,25 @@ def test_a_years_dividends_per_share_is_read_from_the_statements() -> None:
     assert answer.headline == "General Mills' FY2022 dividends per share is $2.04."
     assert parse_text("What quarterly dividend per share did General Mills declare in fiscal "
                       "2022?") is None
+
+
+def test_a_label_wrapped_over_two_lines_is_read_whole() -> None:
+    """Corning 2020 (p.72) prints "Property, plant and equipment, net of accumulated
+    depreciation -" over "$13,663 and $12,995 (Note 9) 15,742 15,337": one row, its dash and
+    the accumulated depreciation its label's, the net PP&E its figures."""
+    path, document = "financebench-wide/pdfs/CORNING_2020_10K.pdf", "corning-10k"
+    _, facts = _filing(path, document, 2020)
+    ppe = {f.fiscal_year: f.value for f in facts if f.concept == "ppe_net"}
+    assert ppe == {2020: 15_742e6, 2019: 15_337e6}
+    answer = _answered(path, document, 2020, "Corning",
+                       "What is Corning's FY2020 fixed asset turnover?")
+    assert answer.headline == "Corning's FY2020 fixed asset turnover is 0.73."
+
+
+def test_note_marks_in_parentheses_take_no_column() -> None:
+    """Corning 2015 (bulk, p.87) prints "Dividends declared per common share (1) $ 0.36
+    $ 0.52 $ 0.39 (1)": its note (the first quarter's dividend declared the December before)
+    marks the label and the row, and takes no column from the figures."""
+    _, facts = _filing("financebench-bulk/pdfs/CORNING_2015_10K.pdf", "corning-10k", 2015)
+    declared = {f.fiscal_year: f.value for f in facts if f.concept == "dividends_per_share"}
+    assert declared == {2015: 0.36, 2014: 0.52, 2013: 0.39}
