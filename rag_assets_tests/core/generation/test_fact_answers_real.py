@@ -586,3 +586,13 @@ def test_note_marks_in_parentheses_take_no_column() -> None:
     _, facts = _filing("financebench-bulk/pdfs/CORNING_2015_10K.pdf", "corning-10k", 2015)
     declared = {f.fiscal_year: f.value for f in facts if f.concept == "dividends_per_share"}
     assert declared == {2015: 0.36, 2014: 0.52, 2013: 0.39}
+
+
+def test_debt_due_within_the_next_year_is_the_short_term_debt() -> None:
+    """"Debt due within the next year" is the debt the balance sheet lists as current: General
+    Mills' notes payable 811.4 and current portion of long-term debt 1,674.2 (p.47), not its
+    total debt."""
+    answer = _answered("financebench-wide/pdfs/GENERALMILLS_2022_10K.pdf", "general-mills-10k",
+                       2022, "General Mills",
+                       "Does General Mills have any debt due within the next year?")
+    assert answer.headline == "Yes. General Mills' FY2022 short-term debt is $2,485.6 million."
