@@ -18,6 +18,7 @@ import json
 import re
 from collections.abc import Sequence
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 from typing import Literal, cast
 
@@ -929,16 +930,39 @@ def _own_definitions(definitions: list[tuple[str | None, str]], target: str | No
                 formulas[own], titles[own], defined = formula, ratio_of_its_own, own
                 continue
             formulas[_defined_by(key, formula, target)] = formula
-    if defined is not None and (ratio := _ratio_of_defined(norm, titles[defined])):
+            if key == target and defined is None and (ratio := _ratio_of_defined(
+                    norm, phrase or defs.title(key), key)):
+                own = _own_key(ratio[0])  # "net debt to EBITDA", net debt defined: the ratio
+                formulas[own], titles[own], defined = ratio[1], ratio[0], own
+    ratio = (_ratio_of_defined(norm, titles[defined]) if defined is not None
+             else None if definitions else _amounts_ratio(norm))
+    if ratio is not None:
         own = _own_key(ratio[0])
         formulas[own], titles[own], defined = ratio[1], ratio[0], own
     return formulas, titles, defined
 
 
-def _ratio_of_defined(norm: str, phrase: str) -> tuple[str, str] | None:
+def _amounts_ratio(norm: str) -> tuple[str, str] | None:
+    """"Net debt to EBITDA ratio", "cash to current liabilities", no metric of the vocabulary
+    naming it: the amount named before "to" (or "over") over the one named right after, never
+    either amount alone; None when no two amounts are so joined (a ratio the vocabulary names
+    is its own metric, matched before its terms: "debt to equity")."""
+    metrics = load_vocabulary().metrics
+    items = [i for i in named_items(norm)
+             if i.name not in metrics or metrics[i.name].unit == "USD"]
+    for first, second in pairwise(items):
+        if re.fullmatch(r"\s+(?:to|over)\s+", norm[first.end:second.start]):
+            return (norm[first.start:second.end].strip(),
+                    f"({first.name}) / ({second.name})")
+    return None
+
+
+def _ratio_of_defined(norm: str, phrase: str, numerator: str | None = None
+                      ) -> tuple[str, str] | None:
     """The ratio the question asks of a term it defines ("net debt to EBITDA", net debt
-    defined): its name and formula (the defined term over the name after "to"), so the term
-    alone is never given as the answer; None when the question asks the term itself."""
+    defined): its name and formula (the defined term, or ``numerator`` when the term is the
+    vocabulary's, over the name after "to"), so the term alone is never given as the answer;
+    None when the question asks the term itself."""
     found = re.search(rf"{re.escape(phrase)}\s+(?:to|over)\s+(?P<rest>.+)$", norm)
     if found is None:
         return None
@@ -948,7 +972,7 @@ def _ratio_of_defined(norm: str, phrase: str) -> tuple[str, str] | None:
         return None
     whole = max(opening, key=lambda i: i.end)
     return (f"{phrase} to {rest[:whole.end].strip()}",
-            f"({_own_key(phrase)}) / ({whole.name})")
+            f"({numerator or _own_key(phrase)}) / ({whole.name})")
 
 
 def _is_quotient(formula: str) -> bool:

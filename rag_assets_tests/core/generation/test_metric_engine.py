@@ -637,12 +637,20 @@ def test_a_ratio_of_a_defined_term_is_asked_not_the_term() -> None:
             "amortization from the cash flow statement.")
     parsed = parse_text(text)
     assert parsed is not None and parsed.target == "q_net_debt_to_ebitda"
-    assert parsed.formulas["q_net_debt"] == "total_debt - cash"
+    assert parsed.formulas["net_debt"] == "total_debt - cash"  # the vocabulary's net debt
     assert parsed.formulas["ebitda"] == "operating_income + depreciation_amortization"
     a = ask(text, [*ACME, balance("cash", 2019, 1000, "Cash and cash equivalents")])
     assert a.status == "answered", a.missing
     # (2,675 of long-term debt - 1,000 of cash) / (1,607 + 328) = 0.87
     assert round(a.value, 4) == round((2675 - 1000) / (1607 + 328), 4)
+    # asked without definitions: the vocabulary's net debt over its EBITDA, never one alone
+    bare = parse_text("What is Acme's FY2019 net debt to EBITDA ratio?")
+    assert bare is not None and bare.target == "q_net_debt_to_ebitda"
+    assert bare.formulas == {"q_net_debt_to_ebitda": "(net_debt) / (ebitda)"}
+    cash = parse_text("What is Acme's FY2019 cash to current liabilities?")
+    assert cash is not None and cash.formulas[cash.target] == "(cash) / (current_liabilities)"
+    net = parse_text("What is Acme's FY2019 net debt?")
+    assert net is not None and net.target == "net_debt" and not net.formulas
     assert "net debt to ebitda is 0.87" in a.headline.lower(), a.headline
 
 
@@ -693,3 +701,13 @@ def test_no_change_is_parsed_from_a_question_that_asks_no_cause() -> None:
     for text in ("What is Acme's FY2022 operating margin?", "Who is Acme's largest customer?",
                  "What drove Acme's growth in 2021 and 2022?"):
         assert parse_change(read_question(text)) is None, text
+
+
+def test_a_yes_or_no_on_a_values_sign_says_which() -> None:
+    """"Does it have positive free cash flow?" is answered by the sign of the value computed:
+    Acme's FY2019 free cash flow is positive."""
+    positive = ask("Does Acme have positive free cash flow in FY2019?")
+    negative = ask("Did Acme have negative free cash flow in FY2019?")
+    assert positive.status == negative.status == "answered"
+    assert positive.headline.startswith("Yes. Acme's FY2019 free cash flow is $")
+    assert negative.headline.startswith("No. Acme's FY2019 free cash flow is $")
