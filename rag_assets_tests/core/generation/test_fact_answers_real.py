@@ -596,3 +596,11 @@ def test_debt_due_within_the_next_year_is_the_short_term_debt() -> None:
                        2022, "General Mills",
                        "Does General Mills have any debt due within the next year?")
     assert answer.headline == "Yes. General Mills' FY2022 short-term debt is $2,485.6 million."
+
+
+def test_goodwill_is_the_balance_sheets_line() -> None:
+    """Goodwill is a line of its own (ASC 350-20-45-1): Corning 2022's "Goodwill, net (Note 9)
+    2,394" (p.60), never a note's gross balance."""
+    answer = _answered("financebench-dev/pdfs/CORNING_2022_10K.pdf", "corning-10k", 2022,
+                       "Corning", "How much goodwill did Corning report at the end of FY2022?")
+    assert answer.headline == "Corning's FY2022 goodwill is $2,394 million."

@@ -143,7 +143,9 @@ def test_depreciation_and_amortization_of_intangibles_add_up_but_amortization_al
                       "cash_flow")
     assert plain[0] == part[0] == "operating_cash_flow" and part[1] > plain[1]
     assert concept_of("Total assets", "income_statement")[0] is None  # wrong statement
-    assert concept_of("Goodwill", "balance_sheet")[0] is None
+    assert concept_of("Goodwill", "balance_sheet")[0] == "goodwill"
+    assert concept_of("Goodwill", "income_statement")[0] is None  # wrong statement
+    assert concept_of("Other intangible assets, net", "balance_sheet")[0] is None
 
 
 @pytest.mark.parametrize(("label", "statement", "concept"), [
