@@ -186,8 +186,7 @@ _EPS_RE = re.compile(r"\b(?:net )?(?:earnings|income) per (?:common )?share\b")
 # a year's dividends per share, a line the statements print (General Mills' income statement,
 # Corning's equity statement); a quarterly dividend declared is the prose path's (a release's
 # or an 8-K's sentence), as is a dividend per share without a period the statements cover
-_DPS_RE = re.compile(r"\b(?<!quarterly )(?:cash )?dividends? (?:declared |paid )?per "
-                     r"(?:common )?share\b")
+_DPS_RE = re.compile(r"\b(?:cash )?dividends? (?:declared |paid )?per (?:common )?share\b")
 _PROSE_RE = re.compile(
     r"\b(?:which|who|whom|why|drove|drive[sn]?|driving|driver|explain\w*|describe\w*|"
     r"customers?|employees?|headcount|expects?|expected|expectations?|outlook|guidance|"
