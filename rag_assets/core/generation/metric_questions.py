@@ -942,15 +942,16 @@ def _own_definitions(definitions: list[tuple[str | None, str]], target: str | No
 
 
 def _amounts_ratio(norm: str) -> tuple[str, str] | None:
-    """"Net debt to EBITDA ratio", "cash to current liabilities", no metric of the vocabulary
-    naming it: the amount named before "to" (or "over") over the one named right after, never
+    """"Net debt to EBITDA ratio", "cash to current liabilities", "total current assets / total
+    assets", no metric of the vocabulary naming it: the amount named before "to" (or "over",
+    or a slash) over the one named right after, never
     either amount alone; None when no two amounts are so joined (a ratio the vocabulary names
     is its own metric, matched before its terms: "debt to equity")."""
     metrics = load_vocabulary().metrics
     items = [i for i in named_items(norm)
              if i.name not in metrics or metrics[i.name].unit == "USD"]
     for first, second in pairwise(items):
-        if re.fullmatch(r"\s+(?:to|over)\s+", norm[first.end:second.start]):
+        if re.fullmatch(r"\s+(?:to|over)\s+|\s*/\s*", norm[first.end:second.start]):
             return (norm[first.start:second.end].strip(),
                     f"({first.name}) / ({second.name})")
     return None

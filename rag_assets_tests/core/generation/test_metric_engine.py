@@ -649,6 +649,9 @@ def test_a_ratio_of_a_defined_term_is_asked_not_the_term() -> None:
     assert bare.formulas == {"q_net_debt_to_ebitda": "(net_debt) / (ebitda)"}
     cash = parse_text("What is Acme's FY2019 cash to current liabilities?")
     assert cash is not None and cash.formulas[cash.target] == "(cash) / (current_liabilities)"
+    slash = parse_text("What is Acme's FY2019 total current assets / total assets ratio?")
+    assert slash is not None
+    assert slash.formulas[slash.target] == "(current_assets) / (total_assets)"
     net = parse_text("What is Acme's FY2019 net debt?")
     assert net is not None and net.target == "net_debt" and not net.formulas
     assert "net debt to ebitda is 0.87" in a.headline.lower(), a.headline
