@@ -398,7 +398,7 @@ _SHARE_RES = (
 # only where no metric of the vocabulary names these words: :func:`_share_of_unknown`)
 _PART_AS_SHARE_RE = re.compile(
     r"\b(?:what (?:is|was|were|are)|how (?:much|large|high) (?:is|was|were)|calculate|compute)"
-    rf"\s+(?P<part>.+?) as an? {_SHARE_WORD} of (?:the )?(?P<total>.+?)\s*\??$")
+    rf"\s+(?P<part>.+?) as (?:an? )?{_SHARE_WORD} of (?:the )?(?P<total>.+?)\s*\??$")
 # "What percentage of its net sales did it keep after cost of sales?": what is left of the total
 _KEPT_AFTER_RE = re.compile(rf"\bwhat {_SHARE_WORD} of (?:the )?(?P<total>.+?) (?:did|does|do) "
                             r"\S+(?: \S+){0,4}? (?:keep|retain|have left|left) after (?:paying )?"
@@ -699,7 +699,31 @@ def _answered_elsewhere(question: Question) -> bool:
 
 
 # "SG&A as a percent of revenue": a part's share of a whole, asked in these words
-_PERCENT_OF_RE = re.compile(r"\s+as\s+a\s+(?:percent(?:age)?|%|share|proportion|fraction)\s+of\s+")
+_PERCENT_OF_RE = re.compile(
+    r"\s+as\s+(?:a\s+)?(?:percent(?:age)?|%|share|proportion|fraction)\s+of\s+")
+
+
+# "to" that belongs to the word before it: "net income attributable to shareowners"
+_TO_AFTER_WORD_RE = re.compile(r"\b(?:attributable|related|due|applicable|allocated|compared|"
+                               r"equal|prior|up|paid|returned|distributed)$")
+
+
+def _ratio_of_unknown(norm: str) -> bool:
+    """Whether a ratio is asked of an amount the vocabulary does not name ("long-term debt to
+    total capitalization", "the ratio of R&D to revenue" with no R&D line): neither amount
+    alone answers it, so the prose path quotes the filing. A ratio the vocabulary names
+    ("debt to equity", "current ratio") or two amounts it names (:func:`_amounts_ratio`) is
+    computed instead."""
+    items = named_items(norm)
+    metrics = load_vocabulary().metrics
+    if any(i.name in metrics and metrics[i.name].unit != "USD" for i in items):
+        return False  # a ratio or a percentage the vocabulary names
+    joined = [m for m in re.finditer(r"\s+(?:to|over)\s+|\s*/\s*", norm)
+              if any(i.end == m.start() for i in items) != any(i.start == m.end() for i in items)
+              and not PERIOD_WORD_RE.match(norm[m.end():].split(" ", 1)[0])
+              and not re.match(r"\d", norm[m.end():])
+              and not _TO_AFTER_WORD_RE.search(norm[:m.start()])]
+    return bool(joined) and _amounts_ratio(norm) is None
 
 
 def _share_of_unknown(norm: str) -> bool:
@@ -722,7 +746,7 @@ def _for_prose(question: Question, asking: str, judgment: str | None) -> bool:
     """Whether the question is the prose path's: it asks prose, what a filing prints outside
     its statements, or a share no metric names (and states no definition of it)."""
     return (_asks_prose(asking, judgment) or _answered_elsewhere(question)
-            or _share_of_unknown(normalize(asking)))
+            or _share_of_unknown(normalize(asking)) or _ratio_of_unknown(normalize(asking)))
 
 
 def _asks_prose(asking: str, judgment: str | None) -> bool:

@@ -652,6 +652,12 @@ def test_a_ratio_of_a_defined_term_is_asked_not_the_term() -> None:
     slash = parse_text("What is Acme's FY2019 total current assets / total assets ratio?")
     assert slash is not None
     assert slash.formulas[slash.target] == "(current_assets) / (total_assets)"
+    # a ratio of an amount the vocabulary does not name: neither amount alone, the quotes
+    assert parse_text("What is Acme's FY2019 long-term debt to total capitalization?") is None
+    share = parse_text("What is Acme's FY2019 SG&A as % of total revenue?")
+    assert share is not None and share.percent
+    owners = parse_text("What was Acme's net income attributable to shareholders in FY2019?")
+    assert owners is not None and owners.target == "net_income"
     net = parse_text("What is Acme's FY2019 net debt?")
     assert net is not None and net.target == "net_debt" and not net.formulas
     assert "net debt to ebitda is 0.87" in a.headline.lower(), a.headline
