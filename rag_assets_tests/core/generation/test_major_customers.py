@@ -3,6 +3,7 @@ sentences are real filings' (bulk), the units built here."""
 
 from __future__ import annotations
 
+from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.major_customers import major_customers
 from rag_assets.core.question.question import read_question
@@ -66,20 +67,27 @@ def test_a_share_of_a_segments_sales_is_left_out_and_a_curly_apostrophe_read() -
     assert found is not None and found.units == [curly]
 
 
+def _customers(question: str, units: list[EvidenceUnit],
+               segments: list[EvidenceUnit] | None = None) -> DirectAnswer | None:
+    """major_customers on ``units`` beside the word "customers", ``segments`` the filing's
+    sentences a scan finds."""
+    return major_customers(read_question(question), units, before=lambda _: "customers",
+                           scan=lambda patterns: iter(segments or []))
+
+
 def test_none_when_the_filing_says_no_customer_reaches_the_threshold() -> None:
     """Corning 2020 (wide), page index 90: no share is stated, the sentence that says none
     reaches 10 % answers; a segment's customers (Corning 2015's sentence) are no company's."""
-    question = read_question("Which customers accounted for 10% or more of Corning's net sales "
-                             "in FY2020?")
+    asked = "Which customers accounted for 10% or more of Corning's net sales in FY2020?"
     denial = unit("For 2020, 2019 and 2018, no customer met or exceeded 10% of Corning’s "
                   "consolidated net sales.")
     segment = unit("For 2015, three customers of the Display Technologies segment accounted for "
                    "62% of total segment net sales when combined.")
-    found = major_customers(question, [segment, denial], before=lambda _: "customers")
+    found = _customers(asked, [segment, denial])
     assert found is not None and found.units == [denial]
     assert found.text.startswith("None: For 2020, 2019 and 2018, no customer met or exceeded")
     older = unit("For 2017, no customer met or exceeded 10% of Corning’s consolidated net sales.")
-    assert major_customers(question, [older], before=lambda _: "customers") is None
+    assert _customers(asked, [older]) is None
 
 
 def test_a_segments_share_of_sales_names_no_customer() -> None:
@@ -87,14 +95,11 @@ def test_a_segments_share_of_sales_names_no_customer() -> None:
     net sales" beside its customers, and calls it "the Sam's Club segment" elsewhere: a
     segment's share (here in the words a customer's is stated in) names no customer. Without
     such a sentence in the filing the share stands."""
-    question = read_question("Which customers accounted for 10% or more of Walmart's net sales "
-                             "in FY2018?")
+    asked = "Which customers accounted for 10% or more of Walmart's net sales in FY2018?"
     sams = unit("In fiscal 2018, Sam's Club accounted for approximately 12% of our net sales.")
     segment = unit("Sam's Club operates with a lower gross profit rate and lower operating "
                    "expenses as a percentage of net sales than our other segments (the Sam's "
                    "Club segment).")
-    assert major_customers(question, [sams], before=lambda _: "customers",
-                           scan=lambda patterns: iter([segment])) is None
-    found = major_customers(question, [sams], before=lambda _: "customers",
-                            scan=lambda patterns: iter([]))
+    assert _customers(asked, [sams], [segment]) is None
+    found = _customers(asked, [sams])
     assert found is not None and found.units == [sams]
