@@ -108,6 +108,9 @@ def test_every_intents_first_section_is_found_in_real_filings(intent: str) -> No
     ("How much cash did Nike return to shareholders in fiscal 2023?", "buybacks",
      "figure"),
     ("Where does AMD generate most of its revenue?", "geography", "figure"),
+    # Item 101(c)(2)(ii): a count of employees is printed in Item 1 (Coca-Cola 2019, p.11)
+    ("How many employees did Coca-Cola have at the end of FY2019?", "employees", "figure"),
+    ("What was Corning's headcount at the end of 2022?", "employees", "figure"),
 ])
 def test_a_question_names_its_intent_and_its_answer_form(question: str, intent: str,
                                                          form: str) -> None:
