@@ -131,7 +131,7 @@ def _table_block(question: Question, document: str, year: int, page: int,
         unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
                             year=year, chunk_rank=0, page=page, located=True, quote=quote,
                             text=quote)
-        moved = revision(rows)
+        moved = revision(rows, heading)
         return DirectAnswer(kind="list", units=[unit], supports=quote,
                             text=(f"{moved}. " if moved else "")
                             + f"{heading}: {'; '.join(r.rstrip(' .;') for r in rows)}.")
@@ -155,11 +155,12 @@ def _amount(text: str, range_text: str) -> float:
     return -value if number["sign"] else value
 
 
-def revision(rows: Sequence[str]) -> str | None:
+def revision(rows: Sequence[str], heading: str = "") -> str | None:
     """Which way a revised outlook moved each measure: a row's prior and updated ranges
-    compared by their midpoints, "no change" read as printed; None when the block prints no
-    prior and updated columns or no measure moved."""
-    if not any(REVISION_RE.search(r) for r in rows[:2]):
+    compared by their midpoints, "no change" read as printed, a measure kept with the range it
+    keeps; None when the block prints no prior and updated columns (in its first rows or in
+    its heading: "Prior FY23 Outlook Updated FY23 Outlook") or no measure moved."""
+    if not any(REVISION_RE.search(r) for r in [heading, *rows[:2]]):
         return None
     moved: dict[str, list[str]] = {"raised": [], "lowered": [], "unchanged": []}
     for row in rows:
@@ -167,14 +168,14 @@ def revision(rows: Sequence[str]) -> str | None:
         label = row[:ranges[0].start()].strip(" :,") if ranges else ""
         if not label:
             continue
-        if len(ranges) == 1 and NO_CHANGE_RE.search(row):
-            moved["unchanged"].append(label.lower())
+        if len(ranges) == 1 and NO_CHANGE_RE.search(row):  # kept, with the range it keeps
+            moved["unchanged"].append(f"{label.lower()} ({ranges[0].group(0)})")
         elif len(ranges) == 2:
             before, after = (_midpoint(r) for r in ranges)
             way = "raised" if after > before else "lowered" if after < before else "unchanged"
-            moved[way].append(label.lower() if way == "unchanged" else
-                              f"{label.lower()} to {ranges[1].group(0)} (from "
-                              f"{ranges[0].group(0)})")
+            moved[way].append(f"{label.lower()} ({ranges[1].group(0)})" if way == "unchanged"
+                              else f"{label.lower()} to {ranges[1].group(0)} (from "
+                                   f"{ranges[0].group(0)})")
     if not moved["raised"] and not moved["lowered"]:
         return None
     verb = ("Raised" if not moved["lowered"] else "Lowered" if not moved["raised"]

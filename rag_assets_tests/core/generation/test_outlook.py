@@ -48,7 +48,7 @@ def test_the_outlook_sections_table_wins_over_a_headline_that_names_it() -> None
                            "(from $11.0 billion to $11.1 billion), comparable sales to 4.5% to "
                            "5.5% (from 4% to 5%), operating margin to 14.6% to 14.8% (from "
                            "14.5% to 14.8%), diluted earnings per share to $25.10 to $25.60 "
-                           "(from $24.70 to $25.40); unchanged: new stores, net")
+                           "(from $24.70 to $25.40); unchanged: new stores, net (25-30)")
 
 
 def test_a_revision_that_moves_measures_both_ways_says_each() -> None:
@@ -65,8 +65,22 @@ def test_a_revision_that_moves_measures_both_ways_says_each() -> None:
         "Revised its outlook: raised net sales to $11.0 billion to $11.1 billion (from $10.95 "
         "billion to $11.05 billion); lowered operating margin to 14.5% to 14.8% (from 14.7% to "
         "15.0%), effective tax rate to approximately 23.9% (from approximately 24.6%); "
-        "unchanged: comparable sales")
+        "unchanged: comparable sales (4% to 5%)")
     assert revision(rows[1:]) is None  # no prior and updated columns: no revision read
+    # the columns named in the block's heading, as the first quarter's release prints them
+    assert revision(rows[1:], heading=rows[0]) == revision(rows)
+
+
+def test_a_revision_named_in_the_outlook_heading_is_read() -> None:
+    """Ulta's first-quarter release (bulk) heads its block "Prior FY23 Outlook Updated FY23
+    Outlook": the measures' moves lead, each kept measure with the range it keeps."""
+    lead = _lead("financebench-bulk/pdfs/ULTABEAUTY_2024Q1_EARNINGS.pdf",
+                 "ulta-beauty-earnings-q1", 2024,
+                 "Did Ulta Beauty raise its fiscal 2023 guidance with its first quarter?")
+    assert lead.startswith("Revised its outlook: raised net sales to $11.0 billion to $11.1 "
+                           "billion (from $10.95 billion to $11.05 billion); lowered operating "
+                           "margin to 14.5% to 14.8%")
+    assert "diluted earnings per share ($24.70 to $25.40)" in lead
 
 
 def test_a_negative_range_and_a_scale_printed_once_are_read() -> None:
