@@ -15,12 +15,15 @@ contents, a page of prose that names years, or a numbered list makes no table. E
 its label whole with its note markers (``... licenses (1)``), which the footnote reader cites in
 the cell; a marker printed under its label or a label printed over two lines joins its row.
 The table's lines give way to its placeholder, as a ruled table's do, before line sizes and
-note lines are recorded (the body size is measured before, so it does not move). Why PDFium's
-text and not pdfplumber's text strategy: the latter needs pdfplumber's character objects
-(~0.5 s per page); here the candidate lines come from the text already read, and PDFium gives
-the box of each figure's last digit (a few calls per row, on pages with a header of periods).
-Measured on the 3M 10-K (160 pages, one process): ~50 ms in all, 1.5-2% of the load, while
-reading ruled tables word by word saved ~300 ms against the bounded-text call per cell.
+note lines are recorded (the body size is measured before, so it does not move). A ruled table
+whose grid rules only its first rows (Corning's geographic areas, JPMorgan's 10-Q tables) takes
+the lines printed right under it that end in one figure per column (``continue_ruled_tables``).
+Why PDFium's text and not pdfplumber's text strategy: the latter needs pdfplumber's character
+objects (~0.5 s per page); here the candidate lines come from the text already read, and
+PDFium gives the box of each figure's last digit (a few calls per row, on pages with a header
+of periods). Measured on the 3M 10-K (160 pages, one process): ~50 ms in all, 1.5-2% of the
+load, while reading ruled tables word by word saved ~300 ms against the bounded-text call per
+cell.
 """
 
 from __future__ import annotations
@@ -355,9 +358,10 @@ def continue_ruled_tables(lines: list[Line], blocks: dict[int, TableBlock]) -> l
         n += 1
         if block is None or block.found_by != "rules" or not block.rows:
             continue
-        rows, end = _rows_below(lines, n, len(block.rows[-1]) - 1)
-        block.rows.extend(rows)
-        n = end
+        width = len(block.rows[-1]) - 1  # its columns of figures
+        if width >= MIN_COLUMNS_BELOW:
+            rows, n = _rows_below(lines, n, width)
+            block.rows.extend(rows)
     return out
 
 
@@ -367,7 +371,7 @@ def _rows_below(lines: list[Line], start: int, k: int) -> tuple[list[list[str]],
     rows: list[list[str]] = []
     captions: list[list[str]] = []
     end = start
-    for n in range(start, len(lines)) if k >= MIN_COLUMNS_BELOW else ():
+    for n in range(start, len(lines)):
         text = lines[n].text.strip()
         if (not text or not lines[n].size or lines[n].moved_in or NOTE_START_RE.match(text)
                 or PROSE_RE.search(text) or _period_header(text)):
