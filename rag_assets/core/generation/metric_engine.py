@@ -851,7 +851,7 @@ def _also(question: MetricQuestion, evaluator: Evaluator, year: int, defs: Vocab
     the evaluator, so one not printed never makes the judgment itself missing."""
     rule = load_rules().rules[question.judgment or ""]
     said: list[str] = []
-    operands: list[Operand] = []
+    beside: dict[tuple[str, int], Operand] = {}  # each fact read once, beside the rule's own
     for name in rule.also:
         metric = defs.metrics.get(name)
         trial = Evaluator(evaluator.facts, evaluator.months, evaluator.formulas)
@@ -859,10 +859,8 @@ def _also(question: MetricQuestion, evaluator: Evaluator, year: int, defs: Vocab
         if metric is None or value is None or trial.missing:
             continue
         said.append(f"{metric.title} is {format_value(value, metric.unit, None)}")
-        operands += [o for key, o in trial.operands.items() if key not in evaluator.operands]
-    if not said:
-        return "", []
-    return f"; its {' and its '.join(said)}", list({id(o): o for o in operands}.values())
+        beside |= {k: o for k, o in trial.operands.items() if k not in evaluator.operands}
+    return (f"; its {' and its '.join(said)}", list(beside.values())) if said else ("", [])
 
 
 def _amounts(values: dict[str, float], defs: Vocabulary, scale: str | None) -> str:
