@@ -291,3 +291,19 @@ def test_a_segment_note_captioned_by_year_ranks_the_year_asked() -> None:
     # the 2021 block: Optical Communications 4,349 over Display Technologies 3,700
     assert found.text == ("Optical Communications had the highest segment net sales (for the "
                           "year ended December 31, 2021): $4,349 million.")
+
+
+def test_all_other_is_no_segment_to_rank() -> None:
+    """Corning 2020's segment note (wide, p126, its year blocks printed below its rules) puts
+    All Other (+102%: 465 / 230) beside its five reportable segments; ASC 280-10-50-15's
+    residual is no segment, so Specialty Materials (+18%: 1,884 / 1,594) grew the fastest."""
+    pages = PageTexts.from_pages("corning-10k", 2020, real_filing(
+        "financebench-wide/pdfs/CORNING_2020_10K.pdf").pages)
+    rows = page_table_rows(pages, "corning-10k", 2020, 125)
+    selected = [u for u in rows if u.text.startswith("Segment net sales") and "1,884" in u.text]
+    assert len(selected) == 1
+    found = direct_answer_to("Which segment of Corning grew the fastest in FY2020?", selected,
+                             selected, lambda d, y, p: page_table_rows(pages, d, y, p))
+    assert found is not None
+    assert found.text.startswith("Specialty Materials grew the fastest of the segments: its "
+                                 "segment net sales rose 18%")

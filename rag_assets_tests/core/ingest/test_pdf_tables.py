@@ -381,3 +381,21 @@ def test_a_table_below_a_ruled_table_is_not_taken_into_it(filing) -> None:
     page = filing("AMERICANWATERWORKS_2021_10K").pages[64]
     ended = next(t for t in page.tables if t.rows[-1][0] == "Total")
     assert ended.rows[-1][1:] == ["$ 1,325", "$ 1,258", "$ 1,182"]
+
+
+def test_a_segment_notes_year_blocks_below_its_rules_join_it() -> None:
+    """Corning 2020 p126: the grid rules the segment note's header and the 2020 block's first
+    row; the rest of 2020 (a label's note mark, a label wrapped over two lines), then the 2019
+    and 2018 blocks under their own period captions, stand below as plain lines."""
+    page = real_filing(CORPORA / "financebench-wide" / "pdfs" / "CORNING_2020_10K.pdf").pages[125]
+    (table,) = page.tables
+    rows = {(i, r[0]): r[1:] for i, r in enumerate(table.rows)}
+    labels = [r[0] for r in table.rows]
+    assert labels.count("Segment net sales") == 3
+    assert [r for r in labels if r.startswith("For the year ended")] == [
+        "For the year ended December 31, 2020", "For the year ended December 31, 2019",
+        "For the year ended December 31, 2018"]
+    assert "Research, development and engineering expenses (2)" in labels
+    second = labels.index("Segment net sales", labels.index("Segment net sales") + 1)
+    assert rows[(second, "Segment net sales")] == [
+        "$ 3,254", "$ 4,064", "$ 1,594", "$ 1,499", "$ 1,015", "$ 230", "$ 11,656"]

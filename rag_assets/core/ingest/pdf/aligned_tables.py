@@ -372,21 +372,34 @@ def _rows_below(lines: list[Line], start: int, k: int) -> tuple[list[list[str]],
     captions: list[list[str]] = []
     end = start
     for n in range(start, len(lines)):
-        text = lines[n].text.strip()
-        if (not text or not lines[n].size or lines[n].moved_in or NOTE_START_RE.match(text)
+        text = " ".join(lines[n].text.split())  # spaced as the ruled cells are (no-break too)
+        if (not text or not lines[n].size or NOTE_START_RE.match(text)
                 or PROSE_RE.search(text) or _period_header(text)):
             break
-        groups = _trailing_figures(text)
+        groups = [] if _one_period(text) else _trailing_figures(text)
         if not groups:
             if len(captions) >= MAX_CAPTIONS_BELOW or len(text) > 80 or text.endswith("."):
                 break
             captions.append([text, *[""] * k])
             continue
+        while len(groups) > k and MARKER_ONLY_RE.match(text[groups[0][0]:groups[0][1]]):
+            groups = groups[1:]  # "Depreciation (1) $ 548 ...": the label's note mark
         label = text[: groups[0][0]].strip()
         figures = [figure_text(text[s:e]) for s, e, _ in groups]
         if (len(groups) != k or not label or _figures_in_a_row(label) >= 2
                 or all(HEADER_YEAR_RE.match(f) for f in figures)):
             break  # not this table's row: another table's header of years
+        if captions and label[:1].islower():  # "Research, development" / "and engineering ..."
+            label = f"{captions.pop()[0]} {label}"
         rows += [*captions, [label, *figures]]
         captions, end = [], n + 1
     return rows, end
+
+
+def _one_period(text: str) -> bool:
+    """A caption naming one period ("For the year ended December 31, 2019"): a segment note's
+    next block of the same columns, not a row whose figure is a year."""
+    tokens = text.split()
+    return (all(_period_token(t) for t in tokens)
+            and sum(bool(HEADER_YEAR_RE.match(t)) for t in tokens) == 1
+            and any(t.lower().rstrip(".,") in PERIOD_WORDS for t in tokens))
