@@ -705,7 +705,9 @@ _PERCENT_OF_RE = re.compile(
 
 # "to" that belongs to the word before it: "net income attributable to shareowners"
 _TO_AFTER_WORD_RE = re.compile(r"\b(?:attributable|related|due|applicable|allocated|compared|"
-                               r"equal|prior|up|paid|returned|distributed)$")
+                               r"equal|prior|up|paid|returned|distributed|additions|proceeds|"
+                               r"payments|purchases|contributions|transfers|changes|increases|"
+                               r"decreases|adjustments|reclassifications)$")
 
 
 def _ratio_of_unknown(norm: str) -> bool:
@@ -958,11 +960,18 @@ def _own_definitions(definitions: list[tuple[str | None, str]], target: str | No
                 own = _own_key(ratio[0])  # "net debt to EBITDA", net debt defined: the ratio
                 formulas[own], titles[own], defined = ratio[1], ratio[0], own
     ratio = (_ratio_of_defined(norm, titles[defined]) if defined is not None
-             else None if definitions else _amounts_ratio(norm))
+             else None if definitions or _a_ratio(target) else _amounts_ratio(norm))
     if ratio is not None:
         own = _own_key(ratio[0])
         formulas[own], titles[own], defined = ratio[1], ratio[0], own
     return formulas, titles, defined
+
+
+def _a_ratio(name: str | None) -> bool:
+    """Whether a name is a metric of the vocabulary that is no amount (a margin, a ratio):
+    "gross profit over net operating revenues" written out as the gross margin's definition."""
+    metric = load_vocabulary().metrics.get(name or "")
+    return metric is not None and metric.unit != "USD"
 
 
 def _amounts_ratio(norm: str) -> tuple[str, str] | None:

@@ -658,6 +658,15 @@ def test_a_ratio_of_a_defined_term_is_asked_not_the_term() -> None:
     assert share is not None and share.percent
     owners = parse_text("What was Acme's net income attributable to shareholders in FY2019?")
     assert owners is not None and owners.target == "net_income"
+    # a ratio metric written out ("as gross profit over ...") stays that metric; a line
+    # item's own "to" ("additions to property and equipment") joins no ratio
+    margin = parse_text("Calculate Acme's gross margin for FY2019 as gross profit over net "
+                        "revenues, to one decimal place.")
+    assert margin is not None and margin.target == "gross_margin"
+    fcf = parse_text("How much free cash flow did Acme generate in FY2019, measured as net cash "
+                     "provided by operating activities less additions to property and "
+                     "equipment?")
+    assert fcf is not None and fcf.target == "free_cash_flow"
     net = parse_text("What is Acme's FY2019 net debt?")
     assert net is not None and net.target == "net_debt" and not net.formulas
     assert "net debt to ebitda is 0.87" in a.headline.lower(), a.headline
