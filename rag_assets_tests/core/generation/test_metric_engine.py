@@ -643,33 +643,36 @@ def test_a_ratio_of_a_defined_term_is_asked_not_the_term() -> None:
     assert a.status == "answered", a.missing
     # (2,675 of long-term debt - 1,000 of cash) / (1,607 + 328) = 0.87
     assert round(a.value, 4) == round((2675 - 1000) / (1607 + 328), 4)
-    # asked without definitions: the vocabulary's net debt over its EBITDA, never one alone
-    bare = parse_text("What is Acme's FY2019 net debt to EBITDA ratio?")
-    assert bare is not None and bare.target == "q_net_debt_to_ebitda"
-    assert bare.formulas == {"q_net_debt_to_ebitda": "(net_debt) / (ebitda)"}
-    cash = parse_text("What is Acme's FY2019 cash to current liabilities?")
-    assert cash is not None and cash.formulas[cash.target] == "(cash) / (current_liabilities)"
-    slash = parse_text("What is Acme's FY2019 total current assets / total assets ratio?")
-    assert slash is not None
-    assert slash.formulas[slash.target] == "(current_assets) / (total_assets)"
-    # a ratio of an amount the vocabulary does not name: neither amount alone, the quotes
-    assert parse_text("What is Acme's FY2019 long-term debt to total capitalization?") is None
-    share = parse_text("What is Acme's FY2019 SG&A as % of total revenue?")
-    assert share is not None and share.percent
-    owners = parse_text("What was Acme's net income attributable to shareholders in FY2019?")
-    assert owners is not None and owners.target == "net_income"
-    # a ratio metric written out ("as gross profit over ...") stays that metric; a line
-    # item's own "to" ("additions to property and equipment") joins no ratio
-    margin = parse_text("Calculate Acme's gross margin for FY2019 as gross profit over net "
-                        "revenues, to one decimal place.")
-    assert margin is not None and margin.target == "gross_margin"
-    fcf = parse_text("How much free cash flow did Acme generate in FY2019, measured as net cash "
-                     "provided by operating activities less additions to property and "
-                     "equipment?")
-    assert fcf is not None and fcf.target == "free_cash_flow"
-    net = parse_text("What is Acme's FY2019 net debt?")
-    assert net is not None and net.target == "net_debt" and not net.formulas
     assert "net debt to ebitda is 0.87" in a.headline.lower(), a.headline
+
+
+@pytest.mark.parametrize(("question", "target", "formula"), [
+    # asked without definitions: the vocabulary's net debt over its EBITDA, never one alone
+    ("What is Acme's FY2019 net debt to EBITDA ratio?", "q_net_debt_to_ebitda",
+     "(net_debt) / (ebitda)"),
+    ("What is Acme's FY2019 cash to current liabilities?", "q_cash_to_current_liabilities",
+     "(cash) / (current_liabilities)"),
+    ("What is Acme's FY2019 total current assets / total assets ratio?",
+     "q_total_current_assets_total_assets", "(current_assets) / (total_assets)"),
+    ("What is Acme's FY2019 net debt?", "net_debt", None),
+    # a ratio of an amount the vocabulary does not name: neither amount alone, the quotes
+    ("What is Acme's FY2019 long-term debt to total capitalization?", None, None),
+    ("What was Acme's net income attributable to shareholders in FY2019?", "net_income", None),
+    # a ratio metric written out ("as gross profit over ...") stays that metric; a line item's
+    # own "to" ("additions to property and equipment") joins no ratio
+    ("Calculate Acme's gross margin for FY2019 as gross profit over net revenues, to one "
+     "decimal place.", "gross_margin", None),
+    ("How much free cash flow did Acme generate in FY2019, measured as net cash provided by "
+     "operating activities less additions to property and equipment?", "free_cash_flow", None),
+])
+def test_two_amounts_asked_as_a_ratio_are_their_ratio(question: str, target: str | None,
+                                                       formula: str | None) -> None:
+    parsed = parse_text(question)
+    if target is None:
+        assert parsed is None
+        return
+    assert parsed is not None and parsed.target == target
+    assert parsed.formulas.get(target) == formula
 
 
 @pytest.mark.parametrize(("text", "target", "formula"), [
@@ -729,3 +732,9 @@ def test_a_yes_or_no_on_a_values_sign_says_which() -> None:
     assert positive.status == negative.status == "answered"
     assert positive.headline.startswith("Yes. Acme's FY2019 free cash flow is $")
     assert negative.headline.startswith("No. Acme's FY2019 free cash flow is $")
+
+
+def test_a_share_asked_as_percent_of_without_an_article_is_a_share() -> None:
+    """"SG&A as % of total revenue" (no "a") is SG&A over revenue, never revenue's amount."""
+    share = parse_text("What is Acme's FY2019 SG&A as % of total revenue?")
+    assert share is not None and share.percent and share.target != "revenue"
