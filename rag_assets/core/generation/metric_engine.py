@@ -669,10 +669,9 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
             headline = headline[:-1] + f" ({format_value(value, 'percent', None)})."
         if question.yes_no and not question.is_metric and not question.judgment:
             headline = f"{'Yes' if value else 'No'}. {headline}"
-        elif question.yes_no and not question.judgment and (
-                sign := _SIGN_ASKED_RE.search(question.question)):
+        elif question.yes_no and not question.judgment and question.sign:
             # "Does it have positive free cash flow?": the sign asked, against the value's
-            held = value > 0 if sign.group(1).lower() == "positive" else value < 0
+            held = value > 0 if question.sign == "positive" else value < 0
             headline = f"{'Yes' if held else 'No'}. {headline}"
     if question.judgment:
         if question.aggregate == "value" and read:  # "0.30 (30.1%; cash ...)", one aside
@@ -681,10 +680,6 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
         headline, rule_line = _judged(question, value, headline, rules)
         details.append(rule_line)
     return value, headline
-
-
-# a yes/no on a value's sign: "Does X have positive free cash flow?"
-_SIGN_ASKED_RE = re.compile(r"\b(positive|negative)\b", re.IGNORECASE)
 
 
 def _figures_read(question: MetricQuestion, evaluator: Evaluator) -> str:

@@ -147,6 +147,9 @@ class MetricQuestion(BaseModel):
     asks: str | None = Field(default=None, description="the term a judgment asks about")
     dated: bool = Field(default=False, description="the question writes a period-end date: its "
                         "years are columns' own years, not fiscal names")
+    sign: Literal["positive", "negative"] | None = Field(
+        default=None, description="the sign a yes or no asks of the value ('Does it have "
+        "positive free cash flow?')")
     history: bool = Field(default=False, description="a trend asked as a record over the "
                           "years (a margin 'profile', 'historically'): every earlier year the "
                           "filing prints is given too")
@@ -832,7 +835,7 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
         scale=cast(Scale, scale_match["scale"].lower()) if scale_match else None,
         percent=bool((share and " coverage of " not in share[0])
                      or _PERCENT_RE.search(normalize(text))), formulas=formulas,
-        titles=titles,
+        titles=titles, sign=_sign_asked(asking),
         yes_no=bool(_YES_NO_RE.search(asked.split("?")[0] if "?" in asked else asked)),
         direction=direction if aggregate == "trend" else None, judgment=judgment,
         asks=rules[judgment].asked(norm) if judgment else None,
@@ -840,6 +843,15 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
         pick=choice[1] if choice else None,
         dated=dated, history=_history_asked(asked, aggregate, is_metric),
         explained_by=_why_flows(asking, target, aggregate))
+
+
+# a yes/no on a value's sign: "Does X have positive free cash flow?"
+_SIGN_ASKED_RE = re.compile(r"\b(positive|negative)\b")
+
+
+def _sign_asked(asking: str) -> Literal["positive", "negative"] | None:
+    found = _SIGN_ASKED_RE.search(asking.lower())
+    return None if found is None else cast(Literal["positive", "negative"], found.group(1))
 
 
 def parse_change(question: Question) -> MetricQuestion | None:
