@@ -30,6 +30,7 @@ from rag_assets.core.ingest.statements import (
 )
 from rag_assets.core.text.figures import NIL_RE, in_cents, is_figure, parse_figure
 from rag_assets.core.text.filing_kinds import FORM_OR_PAGE_AT_END_RE
+from rag_assets.core.text.labels import LABEL_CARRIES_ON_RE
 from rag_assets.core.text.periods import DURATIONS, MONTH_RE, MONTHS_IN_WORDS, PERIOD_CAPTION_RE
 from rag_assets.core.text.years import STATEMENT_YEAR_RE
 
@@ -621,10 +622,6 @@ def _read_block(page: Page, statement: StatementKind,
                           scale=scale, columns=columns, rows=rows)
 
 
-# a label line that stops mid-phrase: "..., net of accumulated depreciation -", "... net of"
-_CARRIES_ON_RE = re.compile(r"(?:\s[-–—]|,|\b(?:of|and|or|net|less|for|to|from))$")
-
-
 def _wraps_into(label: str, following: _Printed) -> bool:
     """Whether a label printed without figures goes on in the next row, which prints them:
     the label stops mid-phrase, or the next one opens with a figure or in lower case
@@ -633,8 +630,7 @@ def _wraps_into(label: str, following: _Printed) -> bool:
     if not following.cells or label.endswith(":"):
         return False
     opening = following.label[:1]
-    return bool(_CARRIES_ON_RE.search(label)) or opening in "$(" and opening != "" \
-        or opening.isdigit() or opening.islower()
+    return bool(LABEL_CARRIES_ON_RE.search(label)) or bool(re.match(r"[$(\da-z]", opening))
 
 
 def _without_note_marks(cells: list[str], width: int) -> list[str]:

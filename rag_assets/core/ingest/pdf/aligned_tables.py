@@ -40,6 +40,7 @@ from rag_assets.core.ingest.pages import TABLE_PLACEHOLDER, TABLE_PLACEHOLDER_RE
 from rag_assets.core.ingest.pdf.geometry import SUPERSCRIPT_RATIO, Line
 from rag_assets.core.ingest.pdf.ruled_tables import figure_text
 from rag_assets.core.text.figures import NO_FIGURE_RE, is_figure
+from rag_assets.core.text.labels import LABEL_CARRIES_ON_RE
 from rag_assets.core.text.markers import FROM_SUPERSCRIPT, SUPERSCRIPT_DIGITS
 from rag_assets.core.text.years import HEADER_YEAR_RE
 
@@ -65,9 +66,6 @@ MARKER_ONLY_RE = re.compile(
     rf"^(?:\(?\d{{1,2}}\)?|\(?[a-z]\)|\*{{1,3}}|[†‡]|[{SUPERSCRIPT_DIGITS}]+)$"
 )
 PROSE_RE = re.compile(r"[a-z]{2,}[.!?] [A-Z]")  # a sentence ends and another begins
-CARRIES_ON_RE = re.compile(
-    r"(?:[,;-]|\b(?:of|and|or|to|for|the|in|on|from|by|with|net))$", re.IGNORECASE
-)
 
 _Group = tuple[int, int, int]  # a figure in a line: start, end, position of its last digit
 
@@ -313,7 +311,7 @@ def _join_wrapped_labels(rows: list[list[str]]) -> list[list[str]]:
         label = row[0]
         if prev is not None and not any(prev[1:]) and (
             not label or MARKER_ONLY_RE.match(label) or label[:1].islower()
-            or CARRIES_ON_RE.search(prev[0])
+            or LABEL_CARRIES_ON_RE.search(prev[0])
         ):
             out[-1] = [f"{prev[0]} {label}".strip(), *row[1:]]
         else:
@@ -389,11 +387,9 @@ def _rows_below(lines: list[Line], start: int, k: int) -> tuple[list[list[str]],
         if (len(groups) != k or not label or _figures_in_a_row(label) >= 2
                 or all(HEADER_YEAR_RE.match(f) for f in figures)):
             break  # not this table's row: another table's header of years
-        if captions and label[:1].islower():  # "Research, development" / "and engineering ..."
-            label = f"{captions.pop()[0]} {label}"
         rows += [*captions, [label, *figures]]
         captions, end = [], n + 1
-    return rows, end
+    return _join_wrapped_labels(rows), end  # "Research, development" / "and engineering ..."
 
 
 def _one_period(text: str) -> bool:
