@@ -21,7 +21,7 @@ from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.generation.records import SourceCitation
 from rag_assets.core.ingest.pages import markdown_cells
 from rag_assets.core.ingest.statement_tables import TRAILING_MARKER_RE
-from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
+from rag_assets.core.text.figures import parse_figure
 from rag_assets.core.text.years import FISCAL_YEAR_RE
 
 OPENS_RE = re.compile(r"\bstatutory\b.*\brate\b|\brate\b.*\bstatutory\b", re.IGNORECASE)
@@ -46,18 +46,9 @@ class Mover(NamedTuple):
 
 
 def _figure(cell: str) -> float | None:
-    """A printed percentage: "21.0%", "0.7", "(0.5)" (negative), its note marks left out
-    ("(17.5)⁵", "53.5 1"); blank or a dash is 0."""
-    tokens = re.sub(f"[{SUPERSCRIPT_DIGITS}]", "", cell).split()
-    text = (tokens[0] if tokens else "").replace("%", "").replace("$", "")
-    if text in ("", "-", "—", "–"):
-        return 0.0
-    negative = text.startswith("(") and text.endswith(")")
-    try:
-        value = float(text.strip("()").replace(",", ""))
-    except ValueError:
-        return None
-    return -value if negative else value
+    """A printed percentage (the one cell grammar, :func:`parse_figure`: "21.0%", "(0.5)",
+    its note marks left out); a cell a year leaves blank is 0: no such item that year."""
+    return 0.0 if not cell.strip() else parse_figure(cell)
 
 
 def _table_years(lines: Sequence[str], opens: int) -> dict[int, int]:

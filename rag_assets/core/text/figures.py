@@ -69,10 +69,16 @@ def in_cents(cell: str) -> bool:
     return is_figure(text) and bool(re.search(r"\.\d{2}\)?$", text))
 
 
+# a note number after a cell's figure: raised ("(17.5)⁵") or a lone digit set apart ("53.5 1")
+_TRAILING_MARK_RE = re.compile(rf"[{SUPERSCRIPT_DIGITS}]+$|(?<=[\d)%])\s+\d$")
+
+
 def parse_figure(cell: str) -> float | None:
     """A statement cell's value: ``$ (1,234.5)`` -> -1234.5, ``(6) %`` -> -6.0, ``5,645 (a)``
-    -> 5645.0 (a note marker after it), a nil dash -> 0.0, else None."""
-    text = CELL_MARKER_RE.sub("", cell.strip()).replace("$", "").replace(" ", "")
+    -> 5645.0 (a note marker after it, raised ``(17.5)⁵`` or set apart ``53.5 1``), a nil
+    dash -> 0.0, else None."""
+    text = _TRAILING_MARK_RE.sub("", CELL_MARKER_RE.sub("", cell.strip()))
+    text = text.replace("$", "").replace(" ", "")
     if not text:
         return None
     if NIL_RE.fullmatch(text):
