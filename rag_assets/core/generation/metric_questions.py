@@ -706,6 +706,8 @@ _PERCENT_OF_RE = re.compile(
     r"\s+as\s+(?:a\s+)?(?:percent(?:age)?|%|share|proportion|fraction)\s+of\s+")
 
 
+# what joins a ratio's two amounts: "net debt to EBITDA", "gross profit over revenue", "A / B"
+_JOINED_RE = re.compile(r"\s+(?:to|over)\s+|\s*/\s*")
 # "to" that belongs to the word before it: "net income attributable to shareowners"
 _TO_AFTER_WORD_RE = re.compile(r"\b(?:attributable|related|due|applicable|allocated|compared|"
                                r"equal|prior|up|paid|returned|distributed|additions|proceeds|"
@@ -723,7 +725,7 @@ def _ratio_of_unknown(norm: str) -> bool:
     metrics = load_vocabulary().metrics
     if any(i.name in metrics and metrics[i.name].unit != "USD" for i in items):
         return False  # a ratio or a percentage the vocabulary names
-    joined = [m for m in re.finditer(r"\s+(?:to|over)\s+|\s*/\s*", norm)
+    joined = [m for m in _JOINED_RE.finditer(norm)
               if any(i.end == m.start() for i in items) != any(i.start == m.end() for i in items)
               and not PERIOD_WORD_RE.match(norm[m.end():].split(" ", 1)[0])
               and not re.match(r"\d", norm[m.end():])
@@ -996,7 +998,7 @@ def _amounts_ratio(norm: str) -> tuple[str, str] | None:
     items = [i for i in named_items(norm)
              if i.name not in metrics or metrics[i.name].unit == "USD"]
     for first, second in pairwise(items):
-        if re.fullmatch(r"\s+(?:to|over)\s+|\s*/\s*", norm[first.end:second.start]):
+        if _JOINED_RE.fullmatch(norm[first.end:second.start]):
             return (norm[first.start:second.end].strip(),
                     f"({first.name}) / ({second.name})")
     return None
