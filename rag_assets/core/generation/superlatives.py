@@ -502,11 +502,9 @@ def _columns(units: Sequence[EvidenceUnit], page_rows: PageRows | None,
     table printed as two blocks side by side on a page (four segments, then Corporate, the
     reconciling items and the total) is read whole: the rows of one label on one page."""
     rows = [u for u in units if u.is_row]
-    if page_rows is not None:  # the pages of the rows that print the measure, read whole,
-        # and the page after each: a segment note prints a year's block per page (Corning)
+    if page_rows is not None:  # the pages of the rows that print the measure, read whole
         pages = {(u.document, u.year, u.page) for u in rows
                  if any(w in u.text.partition(": ")[0].lower() for w in measures)}
-        pages |= {(d, y, p + 1) for d, y, p in pages}
         rows += [u for key in sorted(pages)[:MAX_PAGES_READ] for u in page_rows(*key)]
     found: dict[ColumnKey, dict[str, dict[str, list[tuple[Cell, Row]]]]] = {}
     for unit in {(u.document, u.year, u.page, u.quote): u for u in rows}.values():
