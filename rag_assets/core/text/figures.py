@@ -81,7 +81,7 @@ def parse_figure(cell: str) -> float | None:
     text = text.replace("$", "").replace(" ", "")
     if not text:
         return None
-    if NIL_RE.fullmatch(text):
+    if NIL_RE.fullmatch(text.rstrip("%")):  # "—", "— %": nil
         return 0.0
     negative = text.startswith("(") or text.startswith("-")
     digits = text.strip("()-%")

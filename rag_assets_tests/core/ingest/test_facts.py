@@ -330,6 +330,7 @@ def test_the_diluted_share_count_is_a_line_item(label: str, group: str | None) -
     ("53.5 1", 53.5),  # a note number set apart by a space, not a digit of the figure
     ("$ 1", 1.0),  # a dollar sign's lone digit is the figure itself
     ("5,645 (a)", 5645.0),
+    ("— %", 0.0),  # a nil percentage (Walmart's rate reconciliation before the TCJA's items)
 ])
 def test_a_cells_note_number_is_no_digit_of_its_figure(cell: str, value: float) -> None:
     assert parse_figure(cell) == value
