@@ -399,3 +399,38 @@ def test_a_segment_notes_year_blocks_below_its_rules_join_it() -> None:
     second = labels.index("Segment net sales", labels.index("Segment net sales") + 1)
     assert rows[(second, "Segment net sales")] == [
         "$ 3,254", "$ 4,064", "$ 1,594", "$ 1,499", "$ 1,015", "$ 230", "$ 11,656"]
+
+
+def test_a_header_of_names_over_blocks_of_years_is_a_table() -> None:
+    """Walmart 2020 p81: the segment note prints no rules and no header of years; a column
+    per segment and one for the total, each named by a header wrapped over lines, a block of
+    rows per fiscal year. It is one table whose columns are the names as printed."""
+    page = real_filing(CORPORA / "financebench-wide" / "pdfs" / "WALMART_2020_10K.pdf").pages[80]
+    table = next(t for t in page.tables if t.found_by == "alignment")
+    assert table.rows[0] == ["(Amounts in millions)", "Walmart U.S.", "Walmart International",
+                             "Sam's Club", "Corporate and support", "Consolidated"]
+    labels = [r[0] for r in table.rows]
+    assert [label for label in labels if label.startswith("Fiscal Year")] == [
+        f"Fiscal Year Ended January 31, {year}" for year in (2020, 2019, 2018)]
+    second = labels.index("Net sales", labels.index("Net sales") + 1)
+    assert table.rows[second][1:] == ["$ 331,666", "$ 120,824", "$ 57,839", "$ —", "$ 510,329"]
+    assert table.rows[labels.index("Interest, net")][1:] == ["", "", "", "", "(2,410)"]
+    assert "Net sales $ 341,004" not in " ".join(page.text.split())  # its lines gave way
+
+
+def test_a_header_of_names_over_bare_years_and_a_header_across_columns() -> None:
+    """Costco 2018 p59: the segment note's blocks are captioned by a year alone and its header
+    names wrap over three lines; Coca-Cola 2017 p107: goodwill by segment is read
+    so, while a hedge table's header phrases run across
+    its two columns (words a space apart fall in both), so its names are not guessed."""
+    costco = real_filing(CORPORA / "financebench-bulk" / "pdfs" / "COSTCO_2018_10K.pdf")
+    table = next(t for t in costco.pages[58].tables if t.rows[0][-1] == "Total")
+    assert table.rows[0][1:] == ["United States Operations", "Canadian Operations",
+                                 "Other International Operations", "Total"]
+    assert table.rows[1:3] == [["2018", "", "", "", ""], [
+        "Total revenue", "$ 102,286", "$ 20,689", "$ 18,601", "$ 141,576"]]
+    coke = real_filing(CORPORA / "financebench-dev" / "pdfs" / "COCACOLA_2017_10K.pdf")
+    headers = [t.rows[0] for t in coke.pages[106].tables]
+    assert ["", "Europe, Middle East & Africa", "Latin America", "North America",
+            "Asia Pacific", "Bottling Investments", "Total"] in headers  # goodwill by segment
+    assert not any("Effectiveness" in cell for row in headers for cell in row)

@@ -42,7 +42,7 @@ from rag_assets.core.ingest.pdf.ruled_tables import figure_text
 from rag_assets.core.text.figures import NO_FIGURE_RE, is_figure
 from rag_assets.core.text.labels import LABEL_CARRIES_ON_RE
 from rag_assets.core.text.markers import FROM_SUPERSCRIPT, SUPERSCRIPT_DIGITS
-from rag_assets.core.text.years import HEADER_YEAR_RE
+from rag_assets.core.text.years import HEADER_YEAR_RE, WHOLE_YEAR_RE
 
 ALIGNED_KEY = 10_000  # placeholder keys of aligned tables until numbering (grids count from 0)
 MIN_ALIGNED_ROWS = 3  # rows with a figure in every column
@@ -179,7 +179,8 @@ def align_tables(
     i = 0
     while i < len(lines):
         header = _period_header(lines[i].text.strip()) if lines[i].size else None
-        table = _aligned_table(lines, i, header, textpage) if header else None
+        table = (_aligned_table(lines, i, header, textpage) if header
+                 else _named_columns_table(lines, i, textpage))
         if table is None:
             i += 1
             continue
@@ -399,3 +400,119 @@ def _one_period(text: str) -> bool:
     return (all(_period_token(t) for t in tokens)
             and sum(bool(HEADER_YEAR_RE.match(t)) for t in tokens) == 1
             and any(t.lower().rstrip(".,") in PERIOD_WORDS for t in tokens))
+
+
+# ----------------------------------------------------------- tables whose header names columns
+
+MAX_HEADER_LINES = 8  # a header of names wrapped over lines ("Walmart" / "International")
+SPILL = 1.5  # how far past half the gap to the next column a header word may reach
+
+
+def _block_caption(text: str) -> bool:
+    """The caption of a block of rows, one period: "Fiscal Year Ended January 31, 2020", "For
+    the year ended December 31, 2019", or a year alone ("2018"; Costco's segment note)."""
+    tokens = text.split()
+    return _one_period(text) or (0 < len(tokens) <= 2 and bool(WHOLE_YEAR_RE.match(tokens[-1]))
+                                 and all(t.lower() in PERIOD_WORDS for t in tokens[:-1]))
+
+
+def _named_columns_table(
+    lines: list[Line], c: int, textpage: pdfium.PdfTextPage
+) -> tuple[int, int, list[list[str]]] | None:
+    """A table whose header names its columns and whose rows come in blocks, each captioned
+    by its period (Walmart's and Costco's segment notes: a column per segment and one for the
+    total, a block per fiscal year): line ``c`` is the first block's caption, the rows below
+    are read as an aligned table's, and each word of the header lines above goes to the
+    column of figures it stands over. None unless every column is named."""
+    caption = lines[c].text.strip()
+    if not lines[c].size or c + 1 >= len(lines) or not _block_caption(caption):
+        return None
+    k = len(_trailing_figures(lines[c + 1].text))
+    if k < 2:
+        return None
+    table = _aligned_table(lines, c, ("", [""] * k), textpage)
+    header = _header_lines(lines, c)
+    if table is None or not header:
+        return None
+    _, end, rows = table
+    centres = _column_centres(lines[c + 1:end], textpage, k)
+    names = _column_names(header, textpage, centres) if centres else None
+    if names is None:
+        return None
+    stub, columns = names
+    return c - len(header), end, [[stub, *columns], [caption, *[""] * k], *rows[1:]]
+
+
+def _header_lines(lines: list[Line], c: int) -> list[Line]:
+    """The short lines right above line ``c`` that print no figure: a header of names, top
+    line first; none when a sentence or a table ends right above."""
+    above: list[Line] = []
+    for n in range(c - 1, max(c - 1 - MAX_HEADER_LINES, -1), -1):
+        text = lines[n].text.strip()
+        if (not text or not lines[n].size or not lines[n].raw or TABLE_PLACEHOLDER_RE.match(text)
+                or len(text) > 100 or text.endswith(":") or PROSE_RE.search(text)
+                or (text.endswith(".") and len(text.split()) >= 6) or _trailing_figures(text)):
+            break
+        above.append(lines[n])
+    return above[::-1]
+
+
+def _char_span(line: Line, textpage: pdfium.PdfTextPage, start: int, end: int
+               ) -> tuple[float, float]:
+    """The left and right edges of ``line.text[start:end]`` (PDF points)."""
+    shift = len(line.raw) - len(line.text)
+    left, _, _, _ = textpage.get_charbox(line.start + shift + start)
+    _, _, right, _ = textpage.get_charbox(line.start + shift + end - 1)
+    return left, right
+
+
+def _column_centres(rows: list[Line], textpage: pdfium.PdfTextPage, k: int
+                    ) -> list[float] | None:
+    """The middle of each column of figures, from the rows that print one figure per column
+    (the median of each figure's extent); None without three such rows."""
+    spans: list[list[float]] = []
+    for line in rows:
+        groups = _trailing_figures(line.text)
+        if len(groups) != k or not line.raw or not line.raw.endswith(
+                line.text[groups[0][0]:].translate(FROM_SUPERSCRIPT)):
+            continue
+        spans.append([sum(_char_span(line, textpage, s, e)) / 2 for s, e, _ in groups])
+    if len(spans) < MIN_ALIGNED_ROWS:
+        return None
+    return [statistics.median(s[j] for s in spans) for j in range(k)]
+
+
+def _column_names(header: list[Line], textpage: pdfium.PdfTextPage, centres: list[float]
+                  ) -> tuple[str, list[str]] | None:
+    """(the stub's words, each column's name): each header word goes to the column whose
+    middle is nearest its own, within half the narrowest gap between columns, and reaches at
+    most halfway into the next column; a word left of the first column is the stub's
+    ("(Amounts in millions)"). None when a column is left unnamed, a word stands across two
+    columns or right of the last, or words set a word space apart fall in two columns."""
+    half = min(b - a for a, b in pairwise(centres)) / 2
+    stub: list[tuple[int, float, str]] = []
+    named: list[list[tuple[int, float, str]]] = [[] for _ in centres]
+    for n, line in enumerate(header):  # in printed order: a wrapped name's first line first
+        if not line.raw.endswith(line.text.rstrip()):
+            return None
+        before: tuple[int, float] | None = None  # the column and right edge of the last word
+        for word in re.finditer(r"\S+", line.text):
+            left, right = _char_span(line, textpage, word.start(), word.end())
+            middle = (left + right) / 2
+            j = min(range(len(centres)), key=lambda i: abs(centres[i] - middle))
+            inside = ((j == 0 or left >= centres[j] - SPILL * half)
+                      and (j == len(centres) - 1 or right <= centres[j] + SPILL * half))
+            if before is not None and before[0] != j and left - before[1] < line.size:
+                return None  # a phrase run across two columns: the header is not theirs
+            before = (j, right)
+            if abs(centres[j] - middle) <= half and inside:
+                named[j].append((n, left, word.group()))
+            elif middle < centres[0]:
+                stub.append((n, left, word.group()))
+            else:
+                return None
+    if not all(named):
+        return None
+    return (" ".join(w for *_, w in sorted(stub)),
+            [" ".join(w for *_, w in sorted(words)) for words in named])
+
