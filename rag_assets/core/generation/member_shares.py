@@ -28,7 +28,13 @@ from rag_assets.core.generation.direct_rows import (
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.metric_questions import share_asked
-from rag_assets.core.generation.superlatives import column_asked, tables_in
+from rag_assets.core.generation.superlatives import (
+    column_asked,
+    column_tables,
+    measures_asked,
+    period_asked,
+    tables_in,
+)
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.years import years_in
 
@@ -86,13 +92,49 @@ def member_share(question: Question, selected: Sequence[EvidenceUnit],
         return None
     member, total_words = asked
     read, tables = tables_in(selected, pool, page_rows)
-    found = _share_in(question, member, total_words, [*read, *selected, *pool], tables, cues)
+    units = [*read, *selected, *pool]
+    found = (_share_in(question, member, total_words, units, tables, cues)
+             or _column_share(question, member, total_words, units, cues))
     if found is not None or printing is None or page_rows is None or not selected:
         return found
     pages = printing(selected[0].document, selected[0].year, member)[:MAX_PAGES_SCANNED]
     more = [u for page in pages for u in page_rows(selected[0].document, selected[0].year, page)]
     tables = {(u.document, u.year, u.scope): False for u in more if u.is_row}
-    return _share_in(question, member, total_words, more, tables, cues)
+    return (_share_in(question, member, total_words, more, tables, cues)
+            or _column_share(question, member, total_words, more, cues))
+
+
+def _column_share(question: Question, member: str, total_words: str,
+                  units: Sequence[EvidenceUnit], cues: DirectCues) -> DirectAnswer | None:
+    """The share from a table whose columns are the members and the total (Walmart's segment
+    note: a column per segment and "Consolidated", a block of rows per fiscal year), in the
+    row that prints the measure asked, under the period asked."""
+    measures = measures_asked(question, cues)
+    for periods in column_tables(units, None, measures, cues).values():
+        for period, whole in period_asked(periods, question):
+            name = next((n for n in whole.members if _named(n, member)), None)
+            if name is None:
+                continue
+            (cell, row), (total, total_row) = whole.members[name], whole.total
+            if total.value <= 0:
+                continue
+            return _share_answer(question, (name, cell, row), (total, total_row), total_words,
+                                 f" in {years_in(period)[-1]}" if years_in(period) else "", cues)
+    return None
+
+
+def _share_answer(question: Question, part: tuple[str, Cell, Row], whole: tuple[Cell, Row],
+                  total_words: str, period: str, cues: DirectCues) -> DirectAnswer:
+    """The share first, with its two cited figures and the division shown."""
+    name, cell, row = part
+    total_cell, total_row = whole
+    share = f"{100 * cell.value / total_cell.value:.{question.decimals or 0}f}%"
+    return DirectAnswer(
+        kind="arithmetic", units=[row.unit, total_row.unit],
+        text=(f"{name.rstrip(': ')}: {share} of {total_words.strip()} "
+              f"({money(cell, row.unit, cues)} of "
+              f"{money(total_cell, total_row.unit, cues)}"
+              f"{period}; {cell.shown.lstrip('$')} / {total_cell.shown.lstrip('$')})."))
 
 
 def _share_in(question: Question, member: str, total_words: str, units: Sequence[EvidenceUnit],
@@ -108,12 +150,6 @@ def _share_in(question: Question, member: str, total_words: str, units: Sequence
         found = _total(printed, row, column, total_words, cues)
         if found is None or cell.shown.endswith("%") or not found[0].value:
             continue
-        total_cell, total_row = found
-        share = f"{100 * cell.value / total_cell.value:.{question.decimals or 0}f}%"
         period = f" in {years_in(column)[-1]}" if years_in(column) else f" ({column})"
-        return DirectAnswer(
-            kind="arithmetic", units=[row.unit, total_row.unit],
-            text=(f"{row.label.rstrip(': ')}: {share} of {total_words.strip()} "
-                  f"({money(cell, row.unit, cues)} of {money(total_cell, total_row.unit, cues)}"
-                  f"{period}; {cell.shown.lstrip('$')} / {total_cell.shown.lstrip('$')})."))
+        return _share_answer(question, (row.label, cell, row), found, total_words, period, cues)
     return None

@@ -48,6 +48,11 @@ _SENTENCE_WINNER = (r"^(?P<name>(?:[A-Z][\w&'’./-]*)(?: (?:[A-Z][\w&'’./-]*|
                     r"(?:again )?(?:the|our) {word}\b")
 
 
+def measures_asked(question: Question, cues: DirectCues) -> list[str]:
+    """The headings that print the measure the question asks ("net sales", "revenues")."""
+    return [w for t in _terms_asked(question, cues) for w in t.heading]
+
+
 def _terms_asked(question: Question, cues: DirectCues) -> list[HeadingTerm]:
     q = question.text.lower()
     return [t for t in cues.terms.values()
@@ -170,7 +175,7 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
     ranks = [w for c in categories if c.word for w in (c.word, *c.also)]
     groups_asked = any(c.level == "group" for c in categories)
     read, tables = tables_in(selected, pool, page_rows)
-    measures = [w for t in _terms_asked(question, cues) for w in t.heading]
+    measures = measures_asked(question, cues)
     units = [*read, *selected, *pool]
     ordered = sorted(tables.items(), key=lambda t: -_named_by(t[0][2], ranks))  # stable
     for table, quoted in ordered:
@@ -465,6 +470,14 @@ ColumnKey = tuple[str, int, int, str]  # (document, year, page, the label of the
 Members = dict[str, tuple[Cell, Row]]  # a member's name -> its cell and the row printing it
 
 
+class Whole(NamedTuple):
+    """One period of a table whose columns are its members: each member's cell and the
+    total's (the column that sums them)."""
+
+    members: Members
+    total: tuple[Cell, Row]
+
+
 def _member_and_period(cell: Cell, unit: EvidenceUnit) -> tuple[str, str] | None:
     """The member a cell is of and its period: both in its heading ("Corporate three months
     2021", JPMorgan's segment results), or the member in its heading and the period in the
@@ -479,7 +492,7 @@ def _member_and_period(cell: Cell, unit: EvidenceUnit) -> tuple[str, str] | None
     return None
 
 
-def _whole(by_name: dict[str, list[tuple[Cell, Row]]], cues: DirectCues) -> Members | None:
+def _whole(by_name: dict[str, list[tuple[Cell, Row]]], cues: DirectCues) -> Whole | None:
     """The members' cells of one period, when the table prints them whole: one column per
     name and a total column equal to the sum of the others (rounding aside), so a block missing
     from the evidence never crowns a runner-up; else None."""
@@ -492,11 +505,13 @@ def _whole(by_name: dict[str, list[tuple[Cell, Row]]], cues: DirectCues) -> Memb
         return None
     total = by_name[totals[0]][0][0].value
     parts = sum(cells[0][0].value for n, cells in by_name.items() if n != totals[0])
-    return members if abs(parts - total) <= max(abs(total) * 0.005, 1.0) else None
+    if abs(parts - total) > max(abs(total) * 0.005, 1.0):
+        return None
+    return Whole(members, by_name[totals[0]][0])
 
 
-def _columns(units: Sequence[EvidenceUnit], page_rows: PageRows | None,
-             measures: Sequence[str], cues: DirectCues) -> dict[ColumnKey, dict[str, Members]]:
+def column_tables(units: Sequence[EvidenceUnit], page_rows: PageRows | None,
+                  measures: Sequence[str], cues: DirectCues) -> dict[ColumnKey, dict[str, Whole]]:
     """Every table whose columns are its members and whose rows its measures: the cells of
     each row that prints a measure asked, by period, kept where a period is printed whole. A
     table printed as two blocks side by side on a page (four segments, then Corporate, the
@@ -518,15 +533,15 @@ def _columns(units: Sequence[EvidenceUnit], page_rows: PageRows | None,
             key = (unit.document, unit.year, unit.page, row.label.lower())
             by_period = found.setdefault(key, {}).setdefault(named[1], {})
             by_period.setdefault(named[0], []).append((cell, row))
-    whole: dict[ColumnKey, dict[str, Members]] = {}
+    whole: dict[ColumnKey, dict[str, Whole]] = {}
     for key, periods in found.items():
         for period, by_name in periods.items():
-            if (members := _whole(by_name, cues)) is not None:
-                whole.setdefault(key, {})[period] = members
+            if (read := _whole(by_name, cues)) is not None:
+                whole.setdefault(key, {})[period] = read
     return whole
 
 
-def _asked(periods: dict[str, Members], question: Question) -> list[tuple[str, Members]]:
+def period_asked(periods: dict[str, Whole], question: Question) -> list[tuple[str, Whole]]:
     """The one period of a table the question asks, or none when it names no period printed
     or several ("2022" over both the three and the six months' columns: no guess)."""
     asked = [(period, members) for period, members in periods.items()
@@ -542,14 +557,14 @@ def _period_words(period: str) -> str:
 def _column_winner(question: Question, direction: str, units: Sequence[EvidenceUnit],
                    page_rows: PageRows | None, cues: DirectCues) -> DirectAnswer | None:
     """The winner among a table's columns, when its columns are what is ranked and its rows the
-    measures (:func:`_columns`): the cells of the row that prints the measure asked, under the
+    measures (:func:`column_tables`): the cells of the row that prints the measure asked, under the
     period asked, compared across the names heading them."""
-    measures = [w for t in _terms_asked(question, cues) for w in t.heading]
+    measures = measures_asked(question, cues)
     if not _categories(question, cues) or not measures or not question.periods:
         return None
-    for periods in _columns(units, page_rows, measures, cues).values():
-        for period, members in _asked(periods, question):
-            ranked = sorted(members.items(), key=lambda x: x[1][0].value,
+    for periods in column_tables(units, page_rows, measures, cues).values():
+        for period, whole in period_asked(periods, question):
+            ranked = sorted(whole.members.items(), key=lambda x: x[1][0].value,
                             reverse=direction == "max")
             if ranked[0][1][0].value == ranked[1][1][0].value:
                 continue
@@ -565,19 +580,19 @@ def _column_change_winner(question: Question, direction: str, units: Sequence[Ev
                           page_rows: PageRows | None, change: Cue, cues: DirectCues
                           ) -> DirectAnswer | None:
     """The column whose figure changed most (or least) from the prior period to the period
-    asked, in a table whose columns are its members (:func:`_columns`), ranked as
+    asked, in a table whose columns are its members (:func:`column_tables`), ranked as
     :func:`_change_winner` ranks rows; cited on the two rows that print the two figures."""
     categories = _categories(question, cues)
-    measures = ([w for t in _terms_asked(question, cues) for w in t.heading]
+    measures = (measures_asked(question, cues)
                 or cues.terms[UNNAMED_MEASURE].heading)
     if not categories or not question.periods:
         return None
-    for periods in _columns(units, page_rows, measures, cues).values():
-        for period, now in _asked(periods, question):
+    for periods in column_tables(units, page_rows, measures, cues).values():
+        for period, whole in period_asked(periods, question):
             prior = _prior_period(period, question)
             if prior is None or prior not in periods:
                 continue
-            then = periods[prior]
+            now, then = whole.members, periods[prior].members
             top = _ranked([Change(n, now[n][0], then[n][0], now[n][1], then[n][1])
                            for n in now if n in then and then[n][0].value > 0],
                           direction, change)

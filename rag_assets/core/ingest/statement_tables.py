@@ -802,7 +802,7 @@ def headed_markdown(lines: Sequence[str], above: Sequence[str], width: int | Non
     printed = [_Printed(label=r[0], cells=r[1:], quote=" ".join(c for c in r if c),
                         from_table=True) for r in rows]
     data = [i for i, p in enumerate(printed) if _is_data(p)]
-    if not data:
+    if not data or (data[0] > 0 and _names_its_columns(rows[0])):
         return list(lines)
     header = "\n".join([*above, _header_text(printed, data[0])])
     width = width or _width(printed, header)
@@ -831,6 +831,13 @@ def headed_markdown(lines: Sequence[str], above: Sequence[str], width: int | Non
         first_row = [f"{rows[0][0]} ({UNIT_NAMES[scale]})".strip(), *rows[0][1:]]
         return [markdown_row(first_row), *lines[1:]]
     return headed([column_name(c) for c in columns])
+
+
+def _names_its_columns(row: Sequence[str]) -> bool:
+    """A header row that names every column without a digit ("Walmart U.S.", ..., "Consolidated"
+    over a segment note's blocks of fiscal years): its columns are those names, not the
+    periods printed above or between its rows."""
+    return len(row) > 2 and all(cell.strip() and not re.search(r"\d", cell) for cell in row[1:])
 
 
 def two_level_headings(head: Sequence[Sequence[str]], width: int, full: int

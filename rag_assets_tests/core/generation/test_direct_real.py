@@ -307,3 +307,42 @@ def test_all_other_is_no_segment_to_rank() -> None:
     assert found is not None
     assert found.text.startswith("Specialty Materials grew the fastest of the segments: its "
                                  "segment net sales rose 18%")
+
+
+WALMART = "walmart-10k", 2020, 80  # printed page 75: the segment note, no rules, no years
+
+
+@cache
+def _walmart() -> PageTexts:
+    return PageTexts.from_pages(*WALMART[:2], real_filing(
+        "financebench-wide/pdfs/WALMART_2020_10K.pdf").pages)
+
+
+def _walmart_ask(question: str) -> DirectAnswer | None:
+    pages = _walmart()
+    rows = page_table_rows(pages, *WALMART)
+    selected = [u for u in rows if u.text.startswith("Net sales") and "120,130" in u.text]
+    assert len(selected) == 1 and selected[0].caption == "Fiscal Year Ended January 31, 2020"
+    return direct_answer_to(question, selected, selected,
+                            lambda d, y, p: page_table_rows(pages, d, y, p))
+
+
+def test_a_members_share_from_a_table_whose_columns_name_the_members_and_the_total() -> None:
+    """Walmart 2020: a column per segment and "Consolidated", a block of rows per fiscal year;
+    120,130 / 519,926 = 23.1%, cited on the row that prints both."""
+    found = _walmart_ask("What share of Walmart's fiscal 2020 consolidated net sales came from "
+                         "Walmart International?")
+    assert found is not None
+    assert found.text == ("Walmart International: 23% of consolidated net sales ($120,130 "
+                          "million of $519,926 million in 2020; 120,130 / 519,926).")
+    claim = verify_claims([found.claim()], _walmart())[0]
+    assert {c.mark for c in claim.citations} == {"valid"}
+
+
+def test_a_segment_note_named_by_its_header_ranks_the_segments_growth() -> None:
+    """Walmart U.S. 341,004 / 331,666 - 1 = 2.8%; Sam's Club 58,792 / 57,839 - 1 = 1.6%;
+    International fell (120,130 against 120,824); Corporate and support prints no sales."""
+    found = _walmart_ask("Which segment of Walmart grew the fastest in fiscal 2020?")
+    assert found is not None
+    assert found.text.startswith("Walmart U.S. grew the fastest of the segments: its net sales "
+                                 "rose 3%, $341,004 million")
