@@ -54,7 +54,7 @@ from rag_assets.core.generation.major_customers import major_customers
 from rag_assets.core.generation.member_shares import PagesPrinting, member_share
 from rag_assets.core.generation.per_share_dividends import per_share_dividend
 from rag_assets.core.generation.quoted_amounts import quoted_arithmetic
-from rag_assets.core.generation.superlatives import superlative
+from rag_assets.core.generation.superlatives import PagesTitling, superlative
 from rag_assets.core.generation.yes_no import Before, prose_yes_no, stated_none
 from rag_assets.core.question.question import Period, Question
 from rag_assets.core.text.periods import figure_in_period_re
@@ -163,15 +163,16 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
                   pool: Sequence[EvidenceUnit] = (), page_rows: PageRows | None = None,
                   cues: DirectCues | None = None, preceding: Adjacent | None = None,
                   before: Before | None = None, scan: Scan | None = None,
-                  following: Adjacent | None = None, printing: PagesPrinting | None = None
-                  ) -> DirectAnswer | None:
+                  following: Adjacent | None = None, printing: PagesPrinting | None = None,
+                  titling: PagesTitling | None = None) -> DirectAnswer | None:
     """The direct first sentence for ``question`` from the units the engine selected (best
     first), a table completed from ``pool`` (the part's other evidence units: a superlative
     compares every row of the table, not only the quoted ones) and from ``page_rows`` (every
     table row of a page, for a table whose blocks retrieval did not all return; ``preceding``
     and ``following`` the sentences a page prints before and after a unit, ``before`` the
     text before it, ``scan`` the filing's sentences a yes or no may be read from and
-    ``printing`` the filing's pages that print a name), or None."""
+    ``printing`` the filing's pages that print a name, ``titling`` those that title a table
+    by a word), or None."""
     cues = cues or load_cues()
     if not selected:
         return None
@@ -182,7 +183,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or quoted_arithmetic(question, selected, scan)
             or major_customers(question, selected, pool, before, scan)
             or member_share(question, selected, pool, page_rows, cues, printing)
-            or superlative(question, selected, pool, page_rows, cues)
+            or superlative(question, selected, pool, page_rows, cues, titling)
             or _comparison(question, selected, cues)
             or prose_yes_no(question, selected, pool, before, scan)
             or _list(question.text, selected, cues)

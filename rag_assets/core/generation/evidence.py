@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from itertools import zip_longest
 
 from pydantic import BaseModel, Field
 
@@ -21,6 +22,7 @@ from rag_assets.core.ingest.pages import is_markdown_rule
 from rag_assets.core.ingest.statement_tables import CaptionsInForce
 from rag_assets.core.retrieval.retriever import Hit
 from rag_assets.core.text.figures import FIGURE_AT_END_RE
+from rag_assets.core.text.years import HEADING_NUMBER_RE
 
 MIN_UNIT_WORDS = 3
 HEADING_WORDS = 8
@@ -102,6 +104,23 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
+def _heading_cell(cell: str) -> bool:
+    """A cell a header prints: words, years and days ("Year ended December 31,", "21 vs.
+    20"); not an amount."""
+    return all(not re.search(r"\d", t) or HEADING_NUMBER_RE.fullmatch(t) for t in cell.split())
+
+
+def _spanning(cells: list[str]) -> list[str]:
+    """A header row's cells with each heading carried over the blank cells to its right: a
+    caption printed once over the columns it spans ("Year ended December 31," over 2021, 2020
+    and 2019)."""
+    out = list(cells)
+    for i in range(2, len(out)):
+        if not out[i]:
+            out[i] = out[i - 1]
+    return out
+
+
 def _row_text(label: str, values: list[tuple[str, str]]) -> str:
     shown = "; ".join(f"{h}: {v}" if h else v for h, v in values if v)
     return f"{label}: {shown}" if label else shown
@@ -126,6 +145,7 @@ class _ChunkReader:
         self.units: list[EvidenceUnit] = []
         self.prose: list[str] = []
         self.header: list[str] | None = None
+        self.headed = False  # a row below the header was read: the header is whole
         self.captions = CaptionsInForce()
         self.title = ""
 
@@ -181,9 +201,17 @@ class _ChunkReader:
     def table_line(self, stripped: str) -> None:
         cells = _cells(stripped)
         if self.header is None:
-            self.header = cells
+            # the chunker's header of years names the columns already: no row joins it
+            self.header, self.headed = cells, bool(re.search(r"\d", " ".join(cells)))
             self.captions = CaptionsInForce()
             return
+        if not self.headed and not cells[0] and all(_heading_cell(c) for c in cells[1:]):
+            # a header printed over several rows ("%" over "change" over "21 vs. 20", years
+            # under "Year ended December 31,"): each column's heading is its cells joined
+            self.header = [" ".join(f"{a} {b}".split()) for a, b in
+                           zip_longest(self.header, _spanning(cells), fillvalue="")]
+            return
+        self.headed = True
         printed = cells
         caption, cells = self.captions.split(cells)
         label, values = cells[0], cells[1:]
@@ -221,3 +249,14 @@ def page_table_rows(pages: PageTexts, document: str, year: int, page: int
                 text="\n".join(filter(None, [table.title, *table.lines])))
             for i, table in enumerate(page_tables(text, page))]
     return [u for h in hits for u in units_of(h, locate) if u.is_row and u.located]
+
+
+def pages_titled(pages: PageTexts, document: str, year: int, words: Sequence[str]) -> list[int]:
+    """The filing's pages that print a table whose title, the line right above it, names one
+    of ``words`` ("The following table presents segment net sales by reportable segment"), in
+    page order: where a ranking looks when retrieval returned no table of what it ranks."""
+    named = "|".join(re.escape(w) for w in words)
+    titled = re.compile(rf"(?im)^(?![ \t]*\|)[^\n]*\b(?:{named})[^\n]*\n[ \t]*\|")
+    return [p for p in pages.pages_of(document, year)
+            if titled.search(pages.get(document, year, p) or "")]
+

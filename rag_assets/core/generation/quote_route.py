@@ -38,7 +38,12 @@ from rag_assets.core.generation.drivers import (
     stated_direction,
     subjects_named,
 )
-from rag_assets.core.generation.evidence import EvidenceUnit, page_table_rows, units_of
+from rag_assets.core.generation.evidence import (
+    EvidenceUnit,
+    page_table_rows,
+    pages_titled,
+    units_of,
+)
 from rag_assets.core.generation.extractive import (
     ScoredUnit,
     evidence_strength,
@@ -255,7 +260,7 @@ class QuoteRoute:
             question, selected, pool, page_rows, preceding=preceding,
             before=self.text_before,
             scan=lambda patterns: self.sentences_matching(selected, patterns),
-            following=following, printing=self.pages_printing)
+            following=following, printing=self.pages_printing, titling=self.pages_titling)
         if found is None:
             return [], "quoted", ""
         checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
@@ -295,6 +300,10 @@ class QuoteRoute:
         starts = re.compile(rf"(?im)^\s*(?:total\s+)?{spaced}\b[^\n]*\d")
         return [p for p in self.pages.pages_of(document, year)
                 if starts.search(self.pages.get(document, year, p) or "")]
+
+    def pages_titling(self, document: str, year: int, words: Sequence[str]) -> list[int]:
+        """The filing's pages that print a table titled by one of ``words``."""
+        return pages_titled(self.pages, document, year, words)
 
     def sentences_matching(self, units: Sequence[EvidenceUnit],
                            patterns: Sequence[re.Pattern[str]]) -> Iterator[EvidenceUnit]:

@@ -11,7 +11,7 @@ cites, and a share of the total is computed from two cited rows and says so.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from rag_assets.core.generation.direct_rows import (
@@ -43,6 +43,9 @@ from rag_assets.core.text.years import FISCAL_YEAR_RE
 VERB_PHRASE_RE = re.compile(r"(?:grew|rose|fell|declined|dropped)\b", re.IGNORECASE)
 UNNAMED_MEASURE = "revenue"  # what a member's size or growth is, when the question names none
 MAX_PAGES_READ = 4  # pages a ranking reads whole, at most
+MAX_PAGES_TITLED = 6  # pages of tables titled by what is ranked, read when the evidence has none
+# the filing's pages that print a table titled by one of the words: (document, year, words)
+PagesTitling = Callable[[str, int, Sequence[str]], list[int]]
 _SENTENCE_WINNER = (r"^(?P<name>(?:[A-Z][\w&'’./-]*)(?: (?:[A-Z][\w&'’./-]*|and|of|&))*?)"
                     r"(?: segment| business| division)? (?:was|were|is|are|remained|became) "
                     r"(?:again )?(?:the|our) {word}\b")
@@ -110,14 +113,16 @@ def _measure(question: Question, column: str, cues: DirectCues) -> str:
     ("Op. inc. 2023"), else the question's measure in the column's period ("net revenue in Q2
     2023")."""
     named = NAME_THEN_PERIOD_RE.match(column)
-    if named and not PART_OF_YEAR_RE.fullmatch(named["what"].strip()):
+    if named and not PART_OF_YEAR_RE.fullmatch(named["what"].strip()) and not (
+            PERIOD_CAPTION_RE.match(column)):  # "Year ended December 31, 2021": a period
         # "Revenue 2024": "revenue in 2024" ("three months 2024" names a period, not a measure)
         what = named["what"]
         while (bare := TRAILING_MARKER_RE.sub("", what)) != what:  # "Net sales (1)(3)"
             what = bare
         what = what[0].lower() + what[1:] if what[1:2].islower() else what
         return f"{what} in {named['when']}"
-    if PERIOD_WORD_RE.sub("", PART_OF_YEAR_RE.sub("", column.lower())).strip(" .,'-"):
+    if not PERIOD_CAPTION_RE.match(column) and PERIOD_WORD_RE.sub(
+            "", PART_OF_YEAR_RE.sub("", column.lower())).strip(" .,'-"):
         return column
     q = question.text.lower()
     for term in _terms_asked(question, cues):
@@ -625,21 +630,39 @@ def _sentence_winner(question: Question, direction: str, selected: Sequence[Evid
 
 
 def superlative(question: Question, selected: Sequence[EvidenceUnit],
-                pool: Sequence[EvidenceUnit], page_rows: PageRows | None, cues: DirectCues
-                ) -> DirectAnswer | None:
-    """The winner a superlative question asks for, or None (:mod:`superlatives`)."""
+                pool: Sequence[EvidenceUnit], page_rows: PageRows | None, cues: DirectCues,
+                titling: PagesTitling | None = None) -> DirectAnswer | None:
+    """The winner a superlative question asks for, or None (:mod:`superlatives`): from the
+    evidence's tables, else from the tables the filing titles by what is ranked (``titling``:
+    the segment net sales table retrieval did not return)."""
     q = question.text.lower()
     if first_match(cues.which_question, q) is None or first_match(cues.superlative_not, q):
         return None
     change = first_match(cues.change_rank, q)
-    if change is not None and change.direction is not None:
-        return (_table_winner(question, change.direction, selected, pool, page_rows, cues,
-                              change)
-                or _column_change_winner(question, change.direction, [*selected, *pool],
-                                         page_rows, change, cues))
-    cue = first_match(cues.superlative, q)
+    cue = change if change is not None and change.direction is not None else first_match(
+        cues.superlative, q)
     if cue is None or cue.direction is None:
         return None
+    found = _winner(question, cue, cue is change, selected, pool, page_rows, cues)
+    if found is not None or titling is None or page_rows is None or not selected:
+        return found
+    words = [w for c in _categories(question, cues) if c.word for w in (c.word, *c.also)]
+    document, year = selected[0].document, selected[0].year
+    pages = titling(document, year, words)[:MAX_PAGES_TITLED] if words else []
+    rows = [u for page in pages for u in page_rows(document, year, page)]
+    return _winner(question, cue, cue is change, rows, rows, None, cues) if rows else None
+
+
+def _winner(question: Question, cue: Cue, by_change: bool, selected: Sequence[EvidenceUnit],
+            pool: Sequence[EvidenceUnit], page_rows: PageRows | None, cues: DirectCues
+            ) -> DirectAnswer | None:
+    """The winner of the tables, then of the columns, then of a sentence, ranked by level or
+    (``by_change``) by the change from the prior period."""
+    assert cue.direction is not None
+    if by_change:
+        return (_table_winner(question, cue.direction, selected, pool, page_rows, cues, cue)
+                or _column_change_winner(question, cue.direction, [*selected, *pool],
+                                         page_rows, cue, cues))
     return (_table_winner(question, cue.direction, selected, pool, page_rows, cues)
             or _column_winner(question, cue.direction, [*selected, *pool], page_rows, cues)
             or _sentence_winner(question, cue.direction, selected, cues))

@@ -15,7 +15,7 @@ from rag_assets.core.evaluation.answer_correctness import answer_lead
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.direct import direct_answer
 from rag_assets.core.generation.direct_rows import DirectAnswer
-from rag_assets.core.generation.evidence import EvidenceUnit, page_table_rows
+from rag_assets.core.generation.evidence import EvidenceUnit, page_table_rows, pages_titled
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.question.question import read_question
 from rag_assets_tests.real_filings import real_filing
@@ -346,3 +346,40 @@ def test_a_segment_note_named_by_its_header_ranks_the_segments_growth() -> None:
     assert found is not None
     assert found.text.startswith("Walmart U.S. grew the fastest of the segments: its net sales "
                                  "rose 3%, $341,004 million")
+
+
+def test_a_header_printed_over_three_rows_names_each_column() -> None:
+    """Corning 2021 p26 (MD&A): "%" over "change" over "21 vs. 20", and "Year ended December
+    31," printed once over the three years; each column's heading is its cells joined, the
+    caption carried over the columns it spans."""
+    pages = PageTexts.from_pages("corning-10k", 2021, real_filing(
+        "financebench-wide/pdfs/CORNING_2021_10K.pdf").pages)
+    rows = page_table_rows(pages, "corning-10k", 2021, 26)
+    optical = next(u for u in rows if u.text.startswith("Optical Communications"))
+    assert optical.text == (
+        "Optical Communications: Year ended December 31, 2021: 4,349; Year ended December 31, "
+        "2020: 3,563; Year ended December 31, 2019: 4,064; % change 21 vs. 20: 22%; "
+        "% change 20 vs. 19: (12)%")
+    assert not any(u.text.startswith(("Year ended", "2021")) for u in rows)  # no header as a row
+
+
+def test_a_ranking_reads_the_tables_the_filing_titles_by_what_is_ranked() -> None:
+    """Corning 2021: retrieval returned the geographic areas (p118), titled "for reportable
+    segments" but of regions; the segment net sales table (p26) is found by its title, and
+    Optical Communications' +$786 million (4,349 - 3,563) is the largest of the segments'
+    changes (Display +528, Specialty +124, Environmental +216, Life Sciences +236)."""
+    pages = PageTexts.from_pages("corning-10k", 2021, real_filing(
+        "financebench-wide/pdfs/CORNING_2021_10K.pdf").pages)
+    assert 26 in pages_titled(pages, "corning-10k", 2021, ["segment"])
+    selected = [u for u in page_table_rows(pages, "corning-10k", 2021, 118)
+                if u.text.startswith("Total Europe")]
+    assert selected
+    found = direct_answer_to(
+        "Which segment drove the largest share of Corning's net sales growth in FY2021?",
+        selected, selected, lambda d, y, p: page_table_rows(pages, d, y, p),
+        titling=lambda d, y, words: pages_titled(pages, d, y, words))
+    assert found is not None
+    assert found.text.startswith("Optical Communications drove the largest share of Corning's "
+                                 "net sales growth of the segments: its net sales rose 786 (22%)")
+    claim = verify_claims([found.claim()], pages)[0]
+    assert {c.mark for c in claim.citations} == {"valid"}
