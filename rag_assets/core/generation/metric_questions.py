@@ -224,6 +224,9 @@ _HOW_CHANGED_RE = re.compile(
     r"\bwhat (?:was|is|were) the (?:change|increase|decrease|growth|decline) in\b|"
     r"\bhow (?:large|big|much|significant) (?:was|is|were) the (?:rise|increase|decrease|"
     rf"decline|growth|change|drop|fall)\b|\bby how much\b|{EITHER_WAY_RE.pattern}", re.IGNORECASE)
+# "How did its debt change?": the manner of a change, not only its size ("by how much")
+_HOW_IT_CHANGED_RE = re.compile(r"^\s*how (?:did|has|have) (?!.*\bby how much\b).*\bchange",
+                                re.IGNORECASE)
 _YES_NO_RE = re.compile(r"(?:^|[,:;]\s+)(?:does|do|did|has|have|had|is|are|was|were|will|can|"
                         r"could|would|should)\b", re.IGNORECASE)
 _AVERAGE_RE = re.compile(r"\baverage\b", re.IGNORECASE)
@@ -893,11 +896,13 @@ def _history_asked(asked: str, aggregate: str, is_metric: bool) -> bool:
 
 
 def _why_flows(asking: str, target: str, aggregate: str) -> list[str]:
-    """The flows read beside a balance's change asked with its reason ("How did its total debt
-    change, and why?": the debt issued and repaid); none for a metric or any other question."""
+    """The flows read beside a balance's change asked with its reason or its manner ("How did
+    its total debt change, and why?", "How did its debt change?": the debt issued and repaid,
+    which the balance's change is made of); none for "by how much", a metric or any other
+    question."""
     concept = load_vocabulary().concepts.get(target)
-    return list(concept.flows) if concept and aggregate == "trend" and _AND_WHY_RE.search(
-        asking) else []
+    asked = _AND_WHY_RE.search(asking) or _HOW_IT_CHANGED_RE.search(asking)
+    return list(concept.flows) if concept and aggregate == "trend" and asked else []
 
 
 def _flows_asked(asking: str, target: str) -> list[str] | None:

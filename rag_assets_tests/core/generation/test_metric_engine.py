@@ -568,6 +568,10 @@ def test_an_issuance_or_repayment_asked_is_no_balance() -> None:
     why = parse_question(read_question("How did Acme's total debt change in 2022, and why?"))
     assert why is not None and why.aggregate == "trend"
     assert why.explained_by == ["debt_issued", "debt_repaid"]
+    how = parse_question(read_question("How did Netflix's debt change in FY2017?"))
+    assert how is not None and how.explained_by == ["debt_issued", "debt_repaid"]  # its manner
+    size = parse_question(read_question("By how much did Netflix's debt change in FY2017?"))
+    assert size is not None and size.aggregate == "trend" and size.explained_by == []
     held = parse_question(read_question("Does Corning have any debt as of 2023?"))
     assert held is not None and held.target == "total_debt" and held.yes_no
     paid = parse_question(read_question("Did Costco pay dividends in fiscal 2021?"))
