@@ -124,14 +124,18 @@ def _body(lines: Sequence[str]) -> tuple[list[str], str]:
 def current_item(question: Question, document: str, year: int,
                  pages: Sequence[tuple[int, str]]) -> DirectAnswer | None:
     """The body of the 8-K Item the question asks about, as the first line, or None (not an
-    8-K, a figure or a yes or no asked, no Item that the question's sections name)."""
-    if question.expects not in ("text", "names") or not pages:
+    8-K, a figure asked, no Item that the question's sections name); for a yes or no on an
+    event, whether the report states the Item Form 8-K files that event under
+    (:func:`_item_stated`)."""
+    if question.expects not in ("text", "names", "yes_no") or not pages:
         return None
     if form_of(document, pages[0][1]) != "8-K":
         return None
     if SIGNATURE_RE.search(question.ranking_text) or COVER_RE.search(question.ranking_text):
         return None  # the signature block or the cover answers, not an Item
     items = _items(pages)
+    if question.expects == "yes_no":
+        return _item_stated(question, document, year, items)
     found = _asked_item(question, items)
     if found is None:
         return _every_item(document, year, items)
@@ -173,6 +177,55 @@ def _every_item(document: str, year: int, items: Sequence[tuple[str, int, list[s
     count = f"{len(parts)} Items" if len(parts) > 1 else "one Item"
     return DirectAnswer(kind="list", units=units,
                         text=f"The report states {count}: {'; '.join(parts)}.")
+
+
+def _item_stated(question: Question, document: str, year: int,
+                 items: Sequence[tuple[str, int, list[str]]]) -> DirectAnswer | None:
+    """"Did X's 8-K report a change in its officers?": Form 8-K files each event under its own
+    Item (5.02 for an officer or director), so the report answers by the Items it states:
+    "Yes" with the body of the Item asked, else "No" with the Items it does state. Only for a
+    question of one intent whose sections name an Item (of them, those whose title the
+    question names), and a report whose Items were read."""
+    table = load_sections().items_8k
+    if len(question.intents) != 1:
+        return None
+    of_section = [n for n, entry in table.items() if entry.section in question.sections]
+    # of a section's Items, those whose title the question's words name (an officer: 5.02's
+    # "Departure of Directors or Certain Officers", not 5.03's bylaws), else all of them
+    stems = _stems(question.ranking_text) - _stems(" ".join(question.companies))
+    named = [n for n in of_section if stems & _stems(table[n].title)]
+    asked = named or of_section
+    events = [i for i in items if not i[0].startswith(f"Item {EXHIBITS_ITEM}")]
+    if not asked or not events:
+        return None
+    stated = [i for i in events if i[0].split()[1].rstrip(".") in asked]
+    if stated:
+        heading, page, lines = stated[0]
+        kept, text = _body(lines)
+        if not text:
+            return None
+        unit = _unit(document, year, page, kept)
+        return DirectAnswer(kind="yes_no", units=[unit], supports=unit.quote,
+                            text=f"Yes. {_named(heading)}: {text.rstrip('.')}.")
+    listed = _every_item(document, year, items)
+    if listed is None:
+        return None
+    wanted = " or ".join(f"Item {n} ({table[n].title})" for n in asked)
+    _, _, stated_items = listed.text.partition(": ")
+    return DirectAnswer(kind="yes_no", units=listed.units, text=(
+        f"No. The report states no {wanted}; its Items: {stated_items}"))
+
+
+def _stems(text: str) -> set[str]:
+    """The words of four letters or more, a plural's "s" dropped, report words aside."""
+    return {w.removesuffix("s") for w in words(text) if len(w) >= 4} - REPORT_WORDS
+
+
+def _unit(document: str, year: int, page: int, kept: Sequence[str]) -> EvidenceUnit:
+    """An Item's body as printed on its page: the unit its claim cites."""
+    quote = "\n".join(kept)
+    return EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document, year=year,
+                        chunk_rank=0, page=page, located=True, quote=quote, text=quote)
 
 
 def _exhibits(lines: Sequence[str]) -> str:

@@ -95,3 +95,18 @@ def test_a_question_of_the_cover_or_the_signer_is_left_to_the_quotes() -> None:
                      "2023 8-K?", "In which state is Costco incorporated, per its 8-K of August "
                      "9, 2023?"):
         assert _answer(question) is None, question
+
+
+def test_an_event_the_report_files_under_no_item_is_a_no_with_the_items_it_states() -> None:
+    """Form 8-K files an officer's or a director's change under Item 5.02; Costco's report
+    states 5.03, 8.01 and 9.01, so it reported none, though 5.03 (bylaws) is of the same
+    governance section and its body names the Board of Directors."""
+    text = _answer("Did Costco's 8-K dated August 9, 2023 report any change in its officers "
+                   "or directors?")
+    assert text is not None
+    assert answer_lead(text).startswith(
+        "No. The report states no Item 5.02 (Departure of Directors or Certain Officers; "
+        "Election of Directors; Appointment of Certain Officers); its Items: Item 5.03")
+    # a dividend has no Item of its own (Item 8.01, other events, may hold anything): the
+    # Items say neither yes nor no, and the quotes answer
+    assert _answer("Did Costco announce a dividend in its 8-K dated August 9, 2023?") is None
