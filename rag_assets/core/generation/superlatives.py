@@ -165,7 +165,7 @@ def _measured(rows: list[Row], question: Question, cues: DirectCues) -> list[Row
 
 def _table_winner(question: Question, direction: str, selected: Sequence[EvidenceUnit],
                   pool: Sequence[EvidenceUnit], page_rows: PageRows | None, cues: DirectCues,
-                  change: Cue | None = None) -> DirectAnswer | None:
+                  change: Cue | None = None, titled_only: bool = False) -> DirectAnswer | None:
     """The winner among the rows of a selected row's table, or of a table of the part's other
     evidence whose title names what the question ranks ("Segment results" for "Which segment
     ..."), or else the measure asked (MGM's "ADJUSTED PROPERTY EBITDAR" table for "Which
@@ -175,7 +175,9 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
     ranks the totals of the captions' blocks where the table prints them (its regions' totals
     over their countries); rows under a caption that names another measure are not compared.
     With ``change`` (a cue of ``change_rank``: "worst topline performance", "biggest drop"),
-    the rows are ranked by their change from the prior period's column instead."""
+    the rows are ranked by their change from the prior period's column instead;
+    ``titled_only``: only the tables whose own title or header names what is ranked or the
+    measure asked, not those named only by their section."""
     categories = _categories(question, cues)
     ranks = [w for c in categories if c.word for w in (c.word, *c.also)]
     groups_asked = any(c.level == "group" for c in categories)
@@ -188,6 +190,8 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
         if (ranks or not quoted) and not _named_by(scope, ranks) and not _of_measure(scope,
                                                                                       measures):
             continue  # a customers table does not rank products
+        if titled_only and _named_by(scope, ranks) < 2 and not _of_measure(scope, measures):
+            continue  # under a "Segments" note: its own title may name other members
         if _of_other_members(scope, categories, ranks, cues):
             continue  # General Mills' "net sales by class of similar products" ranks no region
         rows, printed, grouped = _members(units, table, groups_asked, measures, question, cues)
@@ -659,10 +663,18 @@ def _winner(question: Question, cue: Cue, by_change: bool, selected: Sequence[Ev
     """The winner of the tables, then of the columns, then of a sentence, ranked by level or
     (``by_change``) by the change from the prior period."""
     assert cue.direction is not None
-    if by_change:
-        return (_table_winner(question, cue.direction, selected, pool, page_rows, cues, cue)
-                or _column_change_winner(question, cue.direction, [*selected, *pool],
-                                         page_rows, cue, cues))
-    return (_table_winner(question, cue.direction, selected, pool, page_rows, cues)
-            or _column_winner(question, cue.direction, [*selected, *pool], page_rows, cues)
-            or _sentence_winner(question, cue.direction, selected, cues))
+    change = cue if by_change else None
+    # a table titled by what is ranked, then one whose columns are the members whole (a
+    # segment note), then one named only by its section (the geographic table of a
+    # "Segments" note ranks no segment while the segment table is there)
+    found = _table_winner(question, cue.direction, selected, pool, page_rows, cues, change,
+                          titled_only=True)
+    if found is None:
+        units = [*selected, *pool]
+        found = (_column_change_winner(question, cue.direction, units, page_rows, cue, cues)
+                 if by_change else _column_winner(question, cue.direction, units, page_rows,
+                                                  cues))
+    return (found or _table_winner(question, cue.direction, selected, pool, page_rows, cues,
+                                   change)
+            or (None if by_change else _sentence_winner(question, cue.direction, selected,
+                                                         cues)))

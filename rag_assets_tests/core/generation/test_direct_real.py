@@ -383,3 +383,23 @@ def test_a_ranking_reads_the_tables_the_filing_titles_by_what_is_ranked() -> Non
                                  "net sales growth of the segments: its net sales rose 786 (22%)")
     claim = verify_claims([found.claim()], pages)[0]
     assert {c.mark for c in claim.citations} == {"valid"}
+
+
+def test_a_segment_note_ranks_the_segments_before_its_table_of_countries() -> None:
+    """Walmart 2018's "Segments" note prints the segments' columns (p86) and, a page on, total
+    revenues of its U.S. and non-U.S. operations (p87), a table named by the note alone: the
+    segments asked are the columns (Walmart U.S. 318,477 / 307,833 - 1 = 3.5%, Sam's Club
+    3.2%, International 1.7%), not the operations."""
+    pages = PageTexts.from_pages("walmart-10k", 2018, real_filing(
+        "financebench-wide/pdfs/WALMART_2018_10K.pdf").pages)
+    countries = [u for u in page_table_rows(pages, "walmart-10k", 2018, 86)
+                 if u.text.startswith(("U.S. operations", "Non-U.S. operations"))]
+    segments = [u for u in page_table_rows(pages, "walmart-10k", 2018, 85)
+                if u.text.startswith("Net sales")]
+    assert countries and segments
+    found = direct_answer_to("Which segment of Walmart grew the fastest in FY2018?",
+                             [*countries, *segments], [*countries, *segments],
+                             lambda d, y, p: page_table_rows(pages, d, y, p))
+    assert found is not None
+    assert found.text.startswith("Walmart U.S. grew the fastest of the segments: its net "
+                                 "sales rose 3%, $318,477 million")
