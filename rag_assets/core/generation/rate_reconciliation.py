@@ -5,7 +5,9 @@ rate, item by item, for every year it presents; the income taxes note prints it 
 that opens with the statutory rate and closes with the effective rate. The items whose share
 of pretax income moved most between the two years asked are what moved the rate: read from
 the table as printed (a percentage per item and year; an item a year leaves blank is none
-that year), each cited on its row. Hand-written because no library reads a filing's notes.
+that year; a table printed in amounts, each item over the pretax income its first row's tax
+at the statutory rate implies), each cited on its row. Hand-written because no library
+reads a filing's notes.
 """
 
 from __future__ import annotations
@@ -25,7 +27,11 @@ from rag_assets.core.text.figures import parse_figure
 from rag_assets.core.text.years import FISCAL_YEAR_RE
 
 OPENS_RE = re.compile(r"\bstatutory\b.*\brate\b|\brate\b.*\bstatutory\b", re.IGNORECASE)
-CLOSES_RE = re.compile(r"\beffective\b.*\btax\b.*\brate\b|^total\b", re.IGNORECASE)
+CLOSES_RE = re.compile(r"\beffective\b.*\btax\b.*\brate\b|^total\b|^(?:\(?benefit\)?\s+)?provision "
+                       r"for income taxes\b|^income tax (?:expense|provision)\b", re.IGNORECASE)
+# the statutory rate a reconciliation in amounts names in its first row ("Expected tax expense
+# at U.S. Federal statutory rate of 35%"): each item over the pretax income it implies
+STATUTORY_RATE_RE = re.compile(r"(\d{1,2}(?:\.\d+)?)\s?%")
 MOVERS = 3  # items named at most
 MIN_POINTS = 0.3  # percentage points an item must move to be named
 DECIMAL_RE = re.compile(r"\d\.\d")
@@ -73,6 +79,9 @@ def _table_movers(lines: Sequence[str], years: tuple[int, int]) -> list[tuple[st
     columns = {year: i for i, year in _table_years(lines, opens).items()}
     if closes is None or any(y not in columns for y in years):
         return []
+    scale = _points_per_unit(markdown_cells(lines[opens]), [columns[y] for y in years])
+    if scale is None:
+        return []
     out = []
     for line in lines[opens + 1:closes]:
         cells = markdown_cells(line)
@@ -80,8 +89,24 @@ def _table_movers(lines: Sequence[str], years: tuple[int, int]) -> list[tuple[st
                   for y in years]
         # a decimal figure inside a label is a cell the reader ran into it: no row to read
         if cells[0] and not DECIMAL_RE.search(cells[0]) and all(v is not None for v in values):
-            out.append((cells[0], values[0] or 0.0, values[1] or 0.0))
+            before, after = (round((v or 0.0) * k, 1) for v, k in zip(values, scale, strict=True))
+            out.append((cells[0], before, after))
     return out
+
+
+def _points_per_unit(opening: Sequence[str], at: Sequence[int]) -> list[float] | None:
+    """What one printed unit of each column asked is in points of pretax income: 1 for a
+    reconciliation printed in percentages; for one printed in amounts, the statutory rate its
+    first row names over that row's amount (the tax at that rate: 100 x rate / amount); None
+    when neither can be read."""
+    cells = [opening[i] if i < len(opening) else "" for i in at]
+    if all("%" in c for c in cells):
+        return [1.0] * len(cells)
+    rate = STATUTORY_RATE_RE.search(opening[0])
+    amounts = [parse_figure(c) for c in cells]
+    if rate is None or any(not a for a in amounts):
+        return None
+    return [float(rate.group(1)) / a for a in amounts if a]
 
 
 def rate_movers(pages: PageTexts, document: str, year: int, years: tuple[int, int]
@@ -91,7 +116,7 @@ def rate_movers(pages: PageTexts, document: str, year: int, years: tuple[int, in
     the filing prints no reconciliation of both years."""
     for page in pages.pages_of(document, year):
         text = pages.get(document, year, page) or ""
-        if not OPENS_RE.search(text) or "effective" not in text.lower():
+        if not OPENS_RE.search(text):
             continue
         for table in page_tables(text, page):
             items = [i for i in _table_movers(table.lines, years)

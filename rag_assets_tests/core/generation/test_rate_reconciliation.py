@@ -48,3 +48,23 @@ def test_note_marks_and_a_misread_row_are_no_figures() -> None:
         ("Earnings in jurisdictions taxed at other rates", -17.5, -9.7),
         ("Tax Reform Act", 0.0, 53.5)]
     assert _table_movers(lines, (2013, 2014)) == []  # no column of those years
+
+
+@pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here")
+def test_a_reconciliation_printed_in_amounts_is_read_over_the_pretax_income_it_implies() -> None:
+    """Netflix 2015 (p.58) reconciles in thousands of dollars, from "Expected tax expense at
+    U.S. Federal statutory rate of 35%" ($49,658 and $122,279: pretax income of $141,880 and
+    $349,369) to the "Provision for income taxes": the R&D tax credit, (18,655) and (29,363),
+    is -5.3 and -20.7 points, the largest move (the credit was extended retroactively)."""
+    pages = PageTexts.from_pages("netflix-10k", 2015, real_filing(
+        "financebench-wide/pdfs/NETFLIX_2015_10K.pdf").pages)
+    movers = rate_movers(pages, "netflix-10k", 2015, (2014, 2015))
+    assert [(m.label, m.before, m.after) for m in movers] == [
+        ("R&D tax credit", -5.3, -20.7),
+        ("Foreign earnings at other than US rates", 0.8, 3.7),
+        ("Release of tax reserves on previously unrecognized tax benefits", -11.1, -9.5)]
+    lines = ["| Year Ended December 31, | 2015 | 2014 |", "|---|---|---|",
+             "| Expected tax expense at the statutory rate | $ 49,658 | $ 122,279 |",
+             "| R&D tax credit | (29,363) | (18,655) |",
+             "| Provision for income taxes | $ 19,244 | $ 82,570 |"]
+    assert _table_movers(lines, (2014, 2015)) == []  # amounts without a rate: no share read
