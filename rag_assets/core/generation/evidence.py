@@ -22,6 +22,7 @@ from rag_assets.core.ingest.pages import is_markdown_rule
 from rag_assets.core.ingest.statement_tables import CaptionsInForce
 from rag_assets.core.retrieval.retriever import Hit
 from rag_assets.core.text.figures import FIGURE_AT_END_RE
+from rag_assets.core.text.filing_kinds import form_of
 from rag_assets.core.text.years import HEADING_NUMBER_RE
 
 MIN_UNIT_WORDS = 3
@@ -259,4 +260,23 @@ def pages_titled(pages: PageTexts, document: str, year: int, words: Sequence[str
     titled = re.compile(rf"(?im)^(?![ \t]*\|)[^\n]*\b(?:{named})[^\n]*\n[ \t]*\|")
     return [p for p in pages.pages_of(document, year)
             if titled.search(pages.get(document, year, p) or "")]
+
+
+# an attached charter, instrument or material contract (Regulation S-K Item 601(b)(3), (4),
+# (10)), as the page's Item names it ("Exhibit 10.42")
+LEGAL_EXHIBIT_RE = re.compile(r"^Exhibit (?:3|4|10)\.\d+\b")
+PERIODIC_FORMS = frozenset({"10-K", "10-Q"})
+
+
+def attached_legal_text(pages: PageTexts, document: str, year: int, page: int) -> bool:
+    """Whether a periodic report's page is one of its attached charters, instruments or
+    material contracts (Regulation S-K Item 601 exhibits 3, 4 and 10: a stock plan's
+    definition of a merger, a credit agreement's covenants), not the report's own disclosure,
+    which a question about the company asks of. An 8-K's exhibits (a press release, the
+    agreement an Item describes) are its content and stay."""
+    item = pages.page_items(document, year).get(page) or ""
+    if not LEGAL_EXHIBIT_RE.match(item):
+        return False
+    first = pages.get(document, year, min(pages.pages_of(document, year)))
+    return form_of(document, first or "") in PERIODIC_FORMS
 

@@ -40,6 +40,7 @@ from rag_assets.core.generation.drivers import (
 )
 from rag_assets.core.generation.evidence import (
     EvidenceUnit,
+    attached_legal_text,
     page_table_rows,
     pages_titled,
     units_of,
@@ -135,7 +136,9 @@ class QuoteRoute:
             hits = mmr(hits, vectors, k, cfg.mmr_lambda)
         # a unit no page prints as read (an extraction seam) cannot be cited, so never quoted
         units = [u for h in hits for u in units_of(h, self.locate) if u.located]
-        return hits, units
+        own = [u for u in units
+               if not attached_legal_text(self.pages, u.document, u.year, u.page)]
+        return hits, own or units
 
     def score(self, question: Question, units: Sequence[EvidenceUnit]) -> list[ScoredUnit]:
         """Units by relevance: the lexical signals rank all of them, the model embeds only the

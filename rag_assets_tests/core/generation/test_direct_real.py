@@ -403,3 +403,4 @@ def test_a_segment_note_ranks_the_segments_before_its_table_of_countries() -> No
     assert found is not None
     assert found.text.startswith("Walmart U.S. grew the fastest of the segments: its net "
                                  "sales rose 3%, $318,477 million")
+
