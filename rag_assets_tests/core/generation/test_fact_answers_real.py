@@ -86,10 +86,14 @@ def test_long_term_debt_includes_its_current_portion_both_cited() -> None:
     # = 21,801 (us-gaap:LongTermDebt); FY2020: 230 + 28,070 = 28,300
     answer, marks = _ask("financebench-bulk/pdfs/KRAFTHEINZ_2021_10K.pdf", "kraft-heinz-10k", 2021,
                          "Kraft Heinz", "How did Kraft Heinz's long-term debt change in FY2021?")
+    # "how did it change": its manner too, the debt repaid that year (financing activities)
     assert answer.headline == (
         "Kraft Heinz's long-term debt (including the current portion) decreased from $28,300 "
-        "million in FY2020 to $21,801 million in FY2021, by $6,499 million (23.0%).")
-    assert {o.printed for o in answer.operands} == {"740", "21,061", "230", "28,070"}
+        "million in FY2020 to $21,801 million in FY2021, by $6,499 million (23.0%); its FY2021 "
+        "cash flow statement prints repayments of long-term debt of $6,202 million (no proceeds "
+        "from issuance of long-term debt).")
+    printed = {o.printed for o in answer.operands}
+    assert printed - {"740", "21,061", "230", "28,070"} == {"(6,202)"}  # the repayment's row
     assert set(marks) == {"valid"}
 
 
