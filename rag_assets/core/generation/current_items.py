@@ -50,6 +50,8 @@ REPORT_WORDS = frozenset({
     "current", "report", "reports", "reported", "form", "item", "items", "dated", "filed",
     "filing"})
 EXHIBITS_RE = re.compile(r"\bexhibits?\b", re.IGNORECASE)
+# a question of what the report reports ("Did X's 8-K report ...?", "announce", "disclose")
+REPORTING_RE = re.compile(r"\b(?:report(?:s|ed)?|announc\w*|disclos\w*)\b", re.IGNORECASE)
 EXHIBIT_LINE_RE = re.compile(r"^\(?(\d{1,3}(?:\.\d{1,2})?)\)?\.?\s+(\S.*?)\.?\s*$")
 
 
@@ -125,8 +127,7 @@ def current_item(question: Question, document: str, year: int,
                  pages: Sequence[tuple[int, str]]) -> DirectAnswer | None:
     """The body of the 8-K Item the question asks about, as the first line, or None (not an
     8-K, a figure asked, no Item that the question's sections name); for a yes or no on an
-    event, whether the report states the Item Form 8-K files that event under
-    (:func:`_item_stated`)."""
+    event the report does not state the Item of, "No" (:func:`_item_stated`)."""
     if question.expects not in ("text", "names", "yes_no") or not pages:
         return None
     if form_of(document, pages[0][1]) != "8-K":
@@ -182,12 +183,14 @@ def _every_item(document: str, year: int, items: Sequence[tuple[str, int, list[s
 def _item_stated(question: Question, document: str, year: int,
                  items: Sequence[tuple[str, int, list[str]]]) -> DirectAnswer | None:
     """"Did X's 8-K report a change in its officers?": Form 8-K files each event under its own
-    Item (5.02 for an officer or director), so the report answers by the Items it states:
-    "Yes" with the body of the Item asked, else "No" with the Items it does state. Only for a
-    question of one intent whose sections name an Item (of them, those whose title the
-    question names), and a report whose Items were read."""
+    Item (5.02 for an officer or director), so a report that states no such Item did not
+    report it: "No", with the Items it does state. Only for a question that asks what the
+    report reports (a reporting verb), of one intent whose sections name Items (of them,
+    those whose title the question names), and a report whose Items were read; a report that
+    states the Item answers nothing here: whether the event went the way asked (a vote
+    carried, a nominee elected) is read from its body by the quotes."""
     table = load_sections().items_8k
-    if len(question.intents) != 1:
+    if len(question.intents) != 1 or not REPORTING_RE.search(question.ranking_text):
         return None
     of_section = [n for n, entry in table.items() if entry.section in question.sections]
     # of a section's Items, those whose title the question's words name (an officer: 5.02's
@@ -196,17 +199,8 @@ def _item_stated(question: Question, document: str, year: int,
     named = [n for n in of_section if stems & _stems(table[n].title)]
     asked = named or of_section
     events = [i for i in items if not i[0].startswith(f"Item {EXHIBITS_ITEM}")]
-    if not asked or not events:
+    if not asked or not events or any(i[0].split()[1].rstrip(".") in asked for i in events):
         return None
-    stated = [i for i in events if i[0].split()[1].rstrip(".") in asked]
-    if stated:
-        heading, page, lines = stated[0]
-        kept, text = _body(lines)
-        if not text:
-            return None
-        unit = _unit(document, year, page, kept)
-        return DirectAnswer(kind="yes_no", units=[unit], supports=unit.quote,
-                            text=f"Yes. {_named(heading)}: {text.rstrip('.')}.")
     listed = _every_item(document, year, items)
     if listed is None:
         return None
@@ -219,13 +213,6 @@ def _item_stated(question: Question, document: str, year: int,
 def _stems(text: str) -> set[str]:
     """The words of four letters or more, a plural's "s" dropped, report words aside."""
     return {w.removesuffix("s") for w in words(text) if len(w) >= 4} - REPORT_WORDS
-
-
-def _unit(document: str, year: int, page: int, kept: Sequence[str]) -> EvidenceUnit:
-    """An Item's body as printed on its page: the unit its claim cites."""
-    quote = "\n".join(kept)
-    return EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document, year=year,
-                        chunk_rank=0, page=page, located=True, quote=quote, text=quote)
 
 
 def _exhibits(lines: Sequence[str]) -> str:

@@ -107,6 +107,10 @@ def test_an_event_the_report_files_under_no_item_is_a_no_with_the_items_it_state
     assert answer_lead(text).startswith(
         "No. The report states no Item 5.02 (Departure of Directors or Certain Officers; "
         "Election of Directors; Appointment of Certain Officers); its Items: Item 5.03")
+    # an event the report states (5.03) is not answered "Yes" from its Item's presence: what
+    # the event was is read from the body by the quotes
+    assert _answer("Did Costco's 8-K dated August 9, 2023 report new bylaws for its board of "
+                   "directors?") is None
     # a dividend has no Item of its own (Item 8.01, other events, may hold anything): the
     # Items say neither yes nor no, and the quotes answer
     assert _answer("Did Costco announce a dividend in its 8-K dated August 9, 2023?") is None
