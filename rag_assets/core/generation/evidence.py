@@ -262,18 +262,19 @@ def pages_titled(pages: PageTexts, document: str, year: int, words: Sequence[str
             if titled.search(pages.get(document, year, p) or "")]
 
 
-# an attached charter, instrument or material contract (Regulation S-K Item 601(b)(3), (4),
-# (10)), as the page's Item names it ("Exhibit 10.42")
-LEGAL_EXHIBIT_RE = re.compile(r"^Exhibit (?:3|4|10)\.\d+\b")
+# an attached material contract (Regulation S-K Item 601(b)(10): plans, agreements), as the
+# page's Item names it ("Exhibit 10.42"); exhibits 3 and 4 (the charter, the description of
+# the registered securities) are read: they state what the company is and has issued
+LEGAL_EXHIBIT_RE = re.compile(r"^Exhibit 10\.\d+\b")
 PERIODIC_FORMS = frozenset({"10-K", "10-Q"})
 
 
 def attached_legal_text(pages: PageTexts, document: str, year: int, page: int) -> bool:
-    """Whether a periodic report's page is one of its attached charters, instruments or
-    material contracts (Regulation S-K Item 601 exhibits 3, 4 and 10: a stock plan's
-    definition of a merger, a credit agreement's covenants), not the report's own disclosure,
-    which a question about the company asks of. An 8-K's exhibits (a press release, the
-    agreement an Item describes) are its content and stay."""
+    """Whether a periodic report's page is one of its attached material contracts (Regulation
+    S-K Item 601 exhibit 10: a stock plan's definition of a merger, a credit agreement's
+    covenants), not the report's own disclosure, which a question about the company asks of.
+    An 8-K's exhibits (a press release, the agreement an Item describes) are its content and
+    stay."""
     item = pages.page_items(document, year).get(page) or ""
     if not LEGAL_EXHIBIT_RE.match(item):
         return False

@@ -14,16 +14,15 @@ pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not 
 def test_a_periodic_reports_attached_contracts_are_not_its_disclosure() -> None:
     """Corning 2022's 10-K attaches stock plans and agreements (Exhibits 10.40 to 10.42,
     pages 107-153): a plan's "consummation of a merger" answers no question about Corning's
-    deals. Its notes (Item 8) and its subsidiaries' list (Exhibit 21) are no such text; nor
-    is an 8-K's exhibit, its content (Costco's press release and bylaws)."""
+    deals. Its notes (Item 8) and its subsidiaries' list (Exhibit 21) are no such text, nor is
+    General Mills 2022's description of its registered securities (Exhibit 4.3, pages 99-115),
+    which states what it has issued."""
     pages = PageTexts.from_pages("corning-10k", 2022, real_filing(
         "financebench-dev/pdfs/CORNING_2022_10K.pdf").pages)
     assert attached_legal_text(pages, "corning-10k", 2022, 139)
     assert not attached_legal_text(pages, "corning-10k", 2022, 72)
     assert not attached_legal_text(pages, "corning-10k", 2022, 153)  # Exhibit 21
-    eight_k = PageTexts.from_pages("costco-8k-2023-08-09", 2023, real_filing(
-        "financebench-bulk/pdfs/COSTCO_2023_8K_dated-2023-08-09.pdf").pages)
-    exhibit = [p for p, item in eight_k.page_items("costco-8k-2023-08-09", 2023).items()
-               if (item or "").startswith("Exhibit 3")]
-    assert exhibit and not any(attached_legal_text(eight_k, "costco-8k-2023-08-09", 2023, p)
-                               for p in exhibit)
+    mills = PageTexts.from_pages("general-mills-10k", 2022, real_filing(
+        "financebench-wide/pdfs/GENERALMILLS_2022_10K.pdf").pages)
+    assert mills.page_items("general-mills-10k", 2022)[98] == "Exhibit 4.3"
+    assert not attached_legal_text(mills, "general-mills-10k", 2022, 98)
