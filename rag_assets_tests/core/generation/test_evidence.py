@@ -4,13 +4,38 @@ from __future__ import annotations
 
 import pytest
 
-from rag_assets.core.generation.evidence import attached_legal_text
+from rag_assets.core.generation.evidence import attached_legal_text, units_of
 from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.retrieval.retriever import Hit
 from rag_assets_tests.real_filings import CORPORA, real_filing
 
-pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here")
+NEEDS_CORPORA = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here")
 
 
+def _rows(*lines: str) -> list[str]:
+    hit = Hit(chunk_id="c", document="d", year=2021, page_start=0, page_end=0, rank=0,
+              score=0.0, stage="page", text="\n".join(lines))
+    return [u.text for u in units_of(hit, lambda *_: 0) if u.is_row]
+
+
+@pytest.mark.parametrize(("header", "expected"), [
+    # a header over three rows: "%" over "change" over "21 vs. 20", a caption over its years
+    (["|  |  |  |  | % |", "|---|---|---|---|---|", "|  | Year ended December 31, |  |  | change |",
+      "|  | 2021 | 2020 | 2019 | 21 vs. 20 |"],
+     "Display: Year ended December 31, 2021: $ 3,700; Year ended December 31, 2020: $ 3,172; "
+     "Year ended December 31, 2019: $ 3,254; % change 21 vs. 20: 17%"),
+    # a first row that names the periods already (the chunker's header of years) is whole: the
+    # label-less row under it is a row
+    (["| USD millions | 2021 | 2020 | 2019 | % |", "|---|---|---|---|---|",
+      "|  | Year ended | Year ended |  | change |"],
+     "2021: Year ended; 2020: Year ended; %: change"),
+])
+def test_a_header_printed_over_rows_names_each_column(header: list[str], expected: str) -> None:
+    rows = _rows(*header, "| Display | $ 3,700 | $ 3,172 | $ 3,254 | 17% |")
+    assert expected in rows
+
+
+@NEEDS_CORPORA
 def test_a_periodic_reports_attached_contracts_are_not_its_disclosure() -> None:
     """Corning 2022's 10-K attaches stock plans and agreements (Exhibits 10.40 to 10.42,
     pages 107-153): a plan's "consummation of a merger" answers no question about Corning's
