@@ -224,9 +224,6 @@ _HOW_CHANGED_RE = re.compile(
     r"\bwhat (?:was|is|were) the (?:change|increase|decrease|growth|decline) in\b|"
     r"\bhow (?:large|big|much|significant) (?:was|is|were) the (?:rise|increase|decrease|"
     rf"decline|growth|change|drop|fall)\b|\bby how much\b|{EITHER_WAY_RE.pattern}", re.IGNORECASE)
-# "How did its debt change?": the manner of a change, not only its size ("by how much")
-_HOW_IT_CHANGED_RE = re.compile(r"^\s*how (?:did|has|have) (?!.*\bby how much\b).*\bchange",
-                                re.IGNORECASE)
 _YES_NO_RE = re.compile(r"(?:^|[,:;]\s+)(?:does|do|did|has|have|had|is|are|was|were|will|can|"
                         r"could|would|should)\b", re.IGNORECASE)
 _AVERAGE_RE = re.compile(r"\baverage\b", re.IGNORECASE)
@@ -901,7 +898,10 @@ def _why_flows(asking: str, target: str, aggregate: str) -> list[str]:
     which the balance's change is made of); none for "by how much", a metric or any other
     question."""
     concept = load_vocabulary().concepts.get(target)
-    asked = _AND_WHY_RE.search(asking) or _HOW_IT_CHANGED_RE.search(asking)
+    change = _HOW_CHANGED_RE.search(asking)  # its manner: "how did ...", not "(by) how much"
+    manner = change is not None and re.match(r"how (?:did|has|have|does|do)\b", change.group(0),
+                                             re.IGNORECASE)
+    asked = _AND_WHY_RE.search(asking) or manner
     return list(concept.flows) if concept and aggregate == "trend" and asked else []
 
 

@@ -50,10 +50,10 @@ YEAR_OR_CHANGE_HEADING_RE = re.compile(r"(?<![\d,.$])(?P<year>(?:19|20)\d{2})(?!
 # a span of years a question asks over: "five-year", "3 years" (group "n")
 YEAR_SPAN_RE = re.compile(
     r"\b(?P<n>\d|two|three|four|five|six|seven|eight|nine|ten)[\s-]+years?\b", re.IGNORECASE)
-# a token of a PDF table's header row that is a year, a note marker maybe raised after it
-# ("2021*", "2020¹"): the whole token
 # a number a column heading prints: a year or a day ("2021", "21 vs. 20", "December 31,")
 HEADING_NUMBER_RE = re.compile(r"(?:19|20)?\d\d,?|\d,?")
+# a token of a PDF table's header row that is a year, a note marker maybe raised after it
+# ("2021*", "2020¹"): the whole token
 HEADER_YEAR_RE = re.compile(rf"^(?:19|20)\d\d[*{SUPERSCRIPT_DIGITS}]*$")
 
 
