@@ -19,7 +19,7 @@ from rag_assets.core.footnotes.blocks import sentences_with_blocks
 from rag_assets.core.footnotes.stitching import FOOTNOTE_BLOCK_RE
 from rag_assets.core.generation.page_texts import PageTexts, normalize
 from rag_assets.core.ingest.pages import is_markdown_rule
-from rag_assets.core.ingest.statement_tables import CaptionsInForce
+from rag_assets.core.ingest.statement_tables import CaptionsInForce, spanned
 from rag_assets.core.retrieval.retriever import Hit
 from rag_assets.core.text.figures import FIGURE_AT_END_RE
 from rag_assets.core.text.filing_kinds import form_of
@@ -111,17 +111,6 @@ def _heading_cell(cell: str) -> bool:
     return all(not re.search(r"\d", t) or HEADING_NUMBER_RE.fullmatch(t) for t in cell.split())
 
 
-def _spanning(cells: list[str]) -> list[str]:
-    """A header row's cells with each heading carried over the blank cells to its right: a
-    caption printed once over the columns it spans ("Year ended December 31," over 2021, 2020
-    and 2019)."""
-    out = list(cells)
-    for i in range(2, len(out)):
-        if not out[i]:
-            out[i] = out[i - 1]
-    return out
-
-
 def _row_text(label: str, values: list[tuple[str, str]]) -> str:
     shown = "; ".join(f"{h}: {v}" if h else v for h, v in values if v)
     return f"{label}: {shown}" if label else shown
@@ -210,7 +199,8 @@ class _ChunkReader:
             # a header printed over several rows ("%" over "change" over "21 vs. 20", years
             # under "Year ended December 31,"): each column's heading is its cells joined
             self.header = [" ".join(f"{a} {b}".split()) for a, b in
-                           zip_longest(self.header, _spanning(cells), fillvalue="")]
+                           zip_longest(self.header, [cells[0], *spanned(cells[1:])],
+                                       fillvalue="")]
             return
         self.headed = True
         printed = cells

@@ -91,17 +91,19 @@ def member_share(question: Question, selected: Sequence[EvidenceUnit],
     if asked is None:
         return None
     member, total_words = asked
+
+    def share(units: Sequence[EvidenceUnit], tables: Iterable[tuple[str, int, str]]
+              ) -> DirectAnswer | None:  # a member's row in a table, else its column
+        return (_share_in(question, member, total_words, units, tables, cues)
+                or _column_share(question, member, total_words, units, cues))
+
     read, tables = tables_in(selected, pool, page_rows)
-    units = [*read, *selected, *pool]
-    found = (_share_in(question, member, total_words, units, tables, cues)
-             or _column_share(question, member, total_words, units, cues))
+    found = share([*read, *selected, *pool], tables)
     if found is not None or printing is None or page_rows is None or not selected:
         return found
     pages = printing(selected[0].document, selected[0].year, member)[:MAX_PAGES_SCANNED]
     more = [u for page in pages for u in page_rows(selected[0].document, selected[0].year, page)]
-    tables = {(u.document, u.year, u.scope): False for u in more if u.is_row}
-    return (_share_in(question, member, total_words, more, tables, cues)
-            or _column_share(question, member, total_words, more, cues))
+    return share(more, {(u.document, u.year, u.scope): False for u in more if u.is_row})
 
 
 def _column_share(question: Question, member: str, total_words: str,

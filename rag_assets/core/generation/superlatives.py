@@ -113,15 +113,15 @@ def _measure(question: Question, column: str, cues: DirectCues) -> str:
     ("Op. inc. 2023"), else the question's measure in the column's period ("net revenue in Q2
     2023")."""
     named = NAME_THEN_PERIOD_RE.match(column)
-    if named and not PART_OF_YEAR_RE.fullmatch(named["what"].strip()) and not (
-            PERIOD_CAPTION_RE.match(column)):  # "Year ended December 31, 2021": a period
+    a_period = bool(PERIOD_CAPTION_RE.match(column))  # "Year ended December 31, 2021"
+    if named and not PART_OF_YEAR_RE.fullmatch(named["what"].strip()) and not a_period:
         # "Revenue 2024": "revenue in 2024" ("three months 2024" names a period, not a measure)
         what = named["what"]
         while (bare := TRAILING_MARKER_RE.sub("", what)) != what:  # "Net sales (1)(3)"
             what = bare
         what = what[0].lower() + what[1:] if what[1:2].islower() else what
         return f"{what} in {named['when']}"
-    if not PERIOD_CAPTION_RE.match(column) and PERIOD_WORD_RE.sub(
+    if not a_period and PERIOD_WORD_RE.sub(
             "", PART_OF_YEAR_RE.sub("", column.lower())).strip(" .,'-"):
         return column
     q = question.text.lower()
@@ -131,6 +131,11 @@ def _measure(question: Question, column: str, cues: DirectCues) -> str:
             if found:  # as the question writes it ("EBITDAR")
                 return f"{question.text[found.start():found.end()]} in {column}"
     return f"figure in {column}"
+
+
+def _ranks(question: Question, cues: DirectCues) -> list[str]:
+    """The words that name what is ranked ("segment", "region", "geograph", ...)."""
+    return [w for c in _categories(question, cues) if c.word for w in (c.word, *c.also)]
 
 
 def _categories(question: Question, cues: DirectCues) -> list[Cue]:
@@ -165,7 +170,8 @@ def _measured(rows: list[Row], question: Question, cues: DirectCues) -> list[Row
 
 def _table_winner(question: Question, direction: str, selected: Sequence[EvidenceUnit],
                   pool: Sequence[EvidenceUnit], page_rows: PageRows | None, cues: DirectCues,
-                  change: Cue | None = None, titled_only: bool = False) -> DirectAnswer | None:
+                  change: Cue | None = None, titled: bool | None = None
+                  ) -> DirectAnswer | None:
     """The winner among the rows of a selected row's table, or of a table of the part's other
     evidence whose title names what the question ranks ("Segment results" for "Which segment
     ..."), or else the measure asked (MGM's "ADJUSTED PROPERTY EBITDAR" table for "Which
@@ -175,11 +181,11 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
     ranks the totals of the captions' blocks where the table prints them (its regions' totals
     over their countries); rows under a caption that names another measure are not compared.
     With ``change`` (a cue of ``change_rank``: "worst topline performance", "biggest drop"),
-    the rows are ranked by their change from the prior period's column instead;
-    ``titled_only``: only the tables whose own title or header names what is ranked or the
-    measure asked, not those named only by their section."""
+    the rows are ranked by their change from the prior period's column instead. ``titled``:
+    True for only the tables whose own title or header names what is ranked or the measure
+    asked, False for only the others (named by their section alone), None for all."""
     categories = _categories(question, cues)
-    ranks = [w for c in categories if c.word for w in (c.word, *c.also)]
+    ranks = _ranks(question, cues)
     groups_asked = any(c.level == "group" for c in categories)
     read, tables = tables_in(selected, pool, page_rows)
     measures = measures_asked(question, cues)
@@ -190,7 +196,8 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
         if (ranks or not quoted) and not _named_by(scope, ranks) and not _of_measure(scope,
                                                                                       measures):
             continue  # a customers table does not rank products
-        if titled_only and _named_by(scope, ranks) < 2 and not _of_measure(scope, measures):
+        own = _named_by(scope, ranks) == 2 or _of_measure(scope, measures)
+        if titled is not None and own != titled:
             continue  # under a "Segments" note: its own title may name other members
         if _of_other_members(scope, categories, ranks, cues):
             continue  # General Mills' "net sales by class of similar products" ranks no region
@@ -650,7 +657,7 @@ def superlative(question: Question, selected: Sequence[EvidenceUnit],
     found = _winner(question, cue, cue is change, selected, pool, page_rows, cues)
     if found is not None or titling is None or page_rows is None or not selected:
         return found
-    words = [w for c in _categories(question, cues) if c.word for w in (c.word, *c.also)]
+    words = _ranks(question, cues)
     document, year = selected[0].document, selected[0].year
     pages = titling(document, year, words)[:MAX_PAGES_TITLED] if words else []
     rows = [u for page in pages for u in page_rows(document, year, page)]
@@ -668,13 +675,13 @@ def _winner(question: Question, cue: Cue, by_change: bool, selected: Sequence[Ev
     # segment note), then one named only by its section (the geographic table of a
     # "Segments" note ranks no segment while the segment table is there)
     found = _table_winner(question, cue.direction, selected, pool, page_rows, cues, change,
-                          titled_only=True)
+                          titled=True)
     if found is None:
         units = [*selected, *pool]
         found = (_column_change_winner(question, cue.direction, units, page_rows, cue, cues)
                  if by_change else _column_winner(question, cue.direction, units, page_rows,
                                                   cues))
     return (found or _table_winner(question, cue.direction, selected, pool, page_rows, cues,
-                                   change)
+                                   change, titled=False)
             or (None if by_change else _sentence_winner(question, cue.direction, selected,
                                                          cues)))

@@ -840,6 +840,15 @@ def _names_its_columns(row: Sequence[str]) -> bool:
     return len(row) > 2 and all(cell.strip() and not re.search(r"\d", cell) for cell in row[1:])
 
 
+def spanned(cells: Sequence[str]) -> list[str]:
+    """A header row's cells, each blank one taking the heading printed before it: a caption
+    printed once over the columns it spans ("Year ended December 31," over three years)."""
+    out: list[str] = []
+    for cell in cells:
+        out.append(cell or (out[-1] if out else ""))
+    return out
+
+
 def two_level_headings(head: Sequence[Sequence[str]], width: int, full: int
                        ) -> list[str] | None:
     """Column names of a header printed on two rows: a top row of cells each spanning as many
@@ -853,12 +862,8 @@ def two_level_headings(head: Sequence[Sequence[str]], width: int, full: int
     value_columns = range(full - width, full)
     for y in range(len(head) - 1):
         top_row, lower_row = head[y], head[y + 1]
-        tops: list[str | None] = []
-        current: str | None = None
-        for j in value_columns:
-            cell = top_row[j].strip() if j < len(top_row) else ""
-            current = cell or current
-            tops.append(current)
+        tops: list[str | None] = [t or None for t in spanned(
+            [top_row[j].strip() if j < len(top_row) else "" for j in value_columns])]
         lowers = [lower_row[j].strip() if j < len(lower_row) else "" for j in value_columns]
         spans = Counter(tops)
         if None in spans or len(spans) < 2 or len(set(spans.values())) != 1 or not all(lowers):

@@ -493,7 +493,7 @@ def _column_names(header: list[Line], textpage: pdfium.PdfTextPage, centres: lis
     stub: list[tuple[int, float, str]] = []
     named: list[list[tuple[int, float, str]]] = [[] for _ in centres]
     for n, line in enumerate(header):  # in printed order: a wrapped name's first line first
-        if not line.raw.endswith(line.text.rstrip()):
+        if not line.raw.endswith(line.text):  # the offsets _char_span counts from
             return None
         before: tuple[int, float] | None = None  # the column and right edge of the last word
         for word in re.finditer(r"\S+", line.text):
