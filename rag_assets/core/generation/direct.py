@@ -47,7 +47,7 @@ from rag_assets.core.generation.direct_rows import (
     read_row,
 )
 from rag_assets.core.generation.disclosures import stated_deals
-from rag_assets.core.generation.drivers import Adjacent, asks_members_drove, drivers
+from rag_assets.core.generation.drivers import Adjacent, Heading, asks_members_drove, drivers
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import roots
 from rag_assets.core.generation.major_customers import major_customers
@@ -164,7 +164,8 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
                   cues: DirectCues | None = None, preceding: Adjacent | None = None,
                   before: Before | None = None, scan: Scan | None = None,
                   following: Adjacent | None = None, printing: PagesPrinting | None = None,
-                  titling: PagesTitling | None = None) -> DirectAnswer | None:
+                  titling: PagesTitling | None = None, heading: Heading | None = None
+                  ) -> DirectAnswer | None:
     """The direct first sentence for ``question`` from the units the engine selected (best
     first), a table completed from ``pool`` (the part's other evidence units: a superlative
     compares every row of the table, not only the quoted ones) and from ``page_rows`` (every
@@ -177,7 +178,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
     if not selected:
         return None
     return ((None if asks_members_drove(question)
-             else drivers(question, selected, pool, preceding, scan, following))
+             else drivers(question, selected, pool, preceding, scan, following, heading))
             or stated_none(question, selected, pool, before, scan)
             or per_share_dividend(question, selected, pool, page_rows, scan)
             or quoted_arithmetic(question, selected, scan)
@@ -192,5 +193,5 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or (None if _asked_count(question.text, cues)
                 else stated_deals(question, selected, pool, scan, following))
             # "which segment drove the decline?" with no table to rank: MD&A's sentence
-            or (drivers(question, selected, pool, preceding, scan, following)
+            or (drivers(question, selected, pool, preceding, scan, following, heading)
                 if asks_members_drove(question) else None))

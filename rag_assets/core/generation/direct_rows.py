@@ -110,6 +110,8 @@ class DirectAnswer(BaseModel):
                           "prints (empty: all of it); a direction is read from the figures")
     changed: str = Field(default="", description="for a cause: the change it explains, as "
                          "printed (which way it went is read from it)")
+    causes: str = Field(default="", description="for a cause: the causes alone, as printed "
+                        "(from the connective on, with the sentences that go on giving them)")
 
     def claim(self) -> Claim:
         """The sentence as a claim, cited on every unit it is read from (each citation stands

@@ -28,7 +28,7 @@ from rag_assets.core.generation.extractive import answer_patterns, answer_qualif
 from rag_assets.core.ingest.sections import sections_of
 from rag_assets.core.question.question import ACCOUNTED_FOR_CHANGE, Question
 from rag_assets.core.question.vocabulary import load_vocabulary, normalize, terms_in
-from rag_assets.core.text.periods import months_asked, names_a_period
+from rag_assets.core.text.periods import months_asked, names_a_period, without_period_lead
 from rag_assets.core.text.sentences import (
     ends_at,
     page_prose,
@@ -40,6 +40,8 @@ from rag_assets.core.text.years import names_other_years, years_in
 
 # the sentence a page prints just before (or after) a unit, as a unit of its own (None: not found)
 Adjacent = Callable[[EvidenceUnit], EvidenceUnit | None]
+# the heading printed last above a unit ("Sam's Club Segment"), empty when none is found
+Heading = Callable[[EvidenceUnit], str]
 # words of a "what drove" question that ask, not name the measure
 ASKING_WORDS = frozenset({
     "what", "drove", "drive", "driven", "driving", "driver", "why", "cause", "caused",
@@ -69,6 +71,9 @@ MEMBER_WORDS = frozenset({"segment", "segments", "geography", "geographies", "re
 MEMBERS_DROVE_RE = re.compile(r"^\s*which\b[^?]{0,40}?\b(?:drove|drives|driving|contributed "
                               rf"(?:most )?to|{ACCOUNTED_FOR_CHANGE})\b", re.IGNORECASE)
 PARENTHESES_RE = re.compile(r"\([^()]*\)")
+# a heading over one segment's discussion in MD&A ("Sam's Club Segment", "Segment Results"):
+# its sentences explain the segment's change, not the company's
+SEGMENT_HEADING_RE = re.compile(r"\bsegments?\b", re.IGNORECASE)
 MIN_CAUSE_WORDS = 3  # "primarily due to pricing" is a cause; "due to" alone is not
 MAX_SUBJECT_WORDS = 60  # what changed, before the connective: a clause, not a page
 MDNA_BONUS = 0.5
@@ -304,6 +309,8 @@ def _score(readings: Sequence[Reading], unit: EvidenceUnit, subject: str,
     if owners:
         where = f"{subject} {unit.scope}".lower()
         other = -OWNER_BONUS if any(o in where for o in owners) else OTHER_SUBJECT_PENALTY
+    elif SEGMENT_HEADING_RE.search(unit.scope.rsplit("|", 1)[-1]):
+        other = OTHER_SUBJECT_PENALTY  # the company's change is asked, not a segment's
     asked, changed = stated_direction(" ".join(question_words)), stated_direction(subject)
     if asked and changed and asked != changed:
         other += OTHER_SUBJECT_PENALTY  # an increase does not explain the decline asked
@@ -326,6 +333,26 @@ def _states_change(subject: str) -> bool:
                 if not names_a_period(subject[m.end():])]
     return any(not any(a <= m.start() < b for a, b in compared)
                for m in CHANGE_RE.finditer(subject))
+
+
+def segments_change(answer: DirectAnswer) -> bool:
+    """Whether the change a cause answer explains is a segment's: its subject names a segment
+    ("operating expenses as a percentage of segment net sales") or a sentence it cites stands
+    under a segment's heading ("Sam's Club Segment", read by :func:`drivers`)."""
+    return bool(SEGMENT_HEADING_RE.search(answer.changed)) or any(
+        SEGMENT_HEADING_RE.search(u.scope.rsplit("|", 1)[-1]) for u in answer.units)
+
+
+def explained_way(answer: DirectAnswer) -> str | None:
+    """Which way the change a cause answer explains went, as its sentences say before their
+    causes: "For fiscal 2022, the decrease was primarily driven by ..." after "Gross profit
+    rate decreased 55 basis points and increased 50 basis points for fiscal 2022 and 2021"
+    went down; None when no sentence says one way."""
+    for unit in reversed(answer.units):
+        splits = _splits(unit)  # the first: what the sentence explains
+        if splits and (way := stated_direction(without_period_lead(splits[0][0]))):
+            return way
+    return stated_direction(answer.changed)
 
 
 def stated_direction(text: str) -> str | None:
@@ -387,6 +414,9 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
     best = None
     for subject, causes in _splits(unit):
         subject = CLAUSE_START_RE.split(subject)[-1]  # "... reflecting: - Net interest income"
+        # a scanned page's table may run into the sentence: "... 22.0 % 24.3 % (2.3)%
+        # Operating income margins decreased in 2018 versus 2017, driven primarily by ..."
+        subject = prose_after_table(subject)
         if len(subject.split()) > MAX_SUBJECT_WORDS or reads_as_table(subject):
             continue  # a table's cells run into the sentence: no subject a reader would name
         if HYPOTHETICAL_RE.search(subject):
@@ -431,7 +461,9 @@ def _level_agrees(question: Question, causes: str) -> bool:
 def _refers_back(subject: str) -> bool:
     """Whether the change a sentence explains is the sentence before's: "The increase was",
     "The 2.6 percentage point decrease was"; not "The $550 million change in current assets
-    and liabilities was", which names its own measure."""
+    and liabilities was", which names its own measure; read after the period it opens with
+    ("For fiscal 2018, the decrease was")."""
+    subject = without_period_lead(subject)
     match = ANAPHOR_RE.match(subject)
     return match is not None and OWN_MEASURE_RE.match(subject[match.end():]) is None
 
@@ -455,8 +487,8 @@ def _years_weight(question: Question, subject: str) -> float:
 
 def drivers(question: Question, selected: Sequence[EvidenceUnit],
             pool: Sequence[EvidenceUnit] = (), preceding: Adjacent | None = None,
-            scan: Scan | None = None, following: Adjacent | None = None
-            ) -> DirectAnswer | None:
+            scan: Scan | None = None, following: Adjacent | None = None,
+            heading: Heading | None = None) -> DirectAnswer | None:
     """The causes, first, of the sentence that explains the change the question names, then
     the change as printed; None when the question asks no cause or no sentence found names
     its measure and a cause. ``preceding`` gives the sentence a page prints before a unit,
@@ -467,7 +499,7 @@ def drivers(question: Question, selected: Sequence[EvidenceUnit],
     if not (question.expects == "cause" or asks_members_drove(question)) or not measure_roots(
             question):
         return None
-    best = _best_explained(question, selected, pool or selected, preceding, scan)
+    best = _best_explained(question, selected, pool or selected, preceding, scan, heading)
     if best is None:
         return None
     _, cited, subject, causes = best
@@ -480,15 +512,17 @@ def drivers(question: Question, selected: Sequence[EvidenceUnit],
     if asked is not None:  # "Operating profit decreased 1 percent ...; Operating profit
         cited, change = [*cited, asked], f"{change}; {asked.text.rstrip(' .')}"  # margin ..."
     text = f"{causes[0].upper()}{causes[1:]}" + (f"; {change}." if change else ".")
-    return DirectAnswer(kind="cause", units=cited, text=text, changed=change,
+    return DirectAnswer(kind="cause", units=cited, text=text, changed=change, causes=causes,
                         supports="" if len(cited) > 1 else cited[0].text)
 
 
 def _best_explained(question: Question, selected: Sequence[EvidenceUnit],
                     pool: Sequence[EvidenceUnit], preceding: Adjacent | None,
-                    scan: Scan | None) -> tuple[float, list[EvidenceUnit], str, str] | None:
+                    scan: Scan | None, heading: Heading | None = None
+                    ) -> tuple[float, list[EvidenceUnit], str, str] | None:
     """(score, units cited, what changed, its causes) of the best sentence that explains the
-    measure's change among the selected units, the pool and the filing's scanned ones."""
+    measure's change among the selected units, the pool and the filing's scanned ones; each
+    read under the heading printed above it (``heading``), as a chunk's sentences are."""
     roots, owners = measure_readings(question), subjects_named(question)
     asked = {w.lower() for w in re.findall(r"[\w&'-]+", question.text)}
     previous = _previous(pool)
@@ -500,8 +534,11 @@ def _best_explained(question: Question, selected: Sequence[EvidenceUnit],
         at = position.get((unit.chunk_id, unit.quote), len(pool))
         before = previous.get(id(pool[at])) if at < len(pool) else None
         if before is None and preceding is not None and (
-                ANAPHOR_RE.match(unit.text) or ACTIVE_CAUSE_RE.search(unit.text)):
+                ANAPHOR_RE.match(without_period_lead(unit.text))
+                or ACTIVE_CAUSE_RE.search(unit.text)):
             before = preceding(unit)
+        if heading is not None and (above := heading(unit)):
+            unit = unit.model_copy(update={"scope": f"{unit.scope} | {above}"})
         found = _candidate(question, roots, asked, unit, before, owners)
         # the best score; on a tie the higher chunk, then the earlier sentence: MD&A gives
         # the main reason first ("In addition, ..." follows it)
@@ -536,8 +573,9 @@ def _asked_change(question: Question, subject: str, unit: EvidenceUnit,
     if following is None or _share_named(asked, subject) == 1.0:
         return None
     after = following(unit)
-    if after is None or after.is_row or not CHANGE_RE.search(after.text):
-        return None
+    if (after is None or after.is_row or not CHANGE_RE.search(after.text)
+            or names_other_years(after.text, question.years)):
+        return None  # "For fiscal 2017, the increase in ..." is the year before's
     return after if _share_named(asked, after.text) == 1.0 else None
 
 

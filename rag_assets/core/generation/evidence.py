@@ -94,6 +94,22 @@ def is_heading(line: str) -> bool:
             and not FIGURE_AT_END_RE.search(text))
 
 
+def headings_at(text: str, flat: str) -> list[tuple[int, str]]:
+    """A page's heading lines (:func:`is_heading`; not a table's lines, its placeholder or a
+    caption in parentheses, "(Amounts in millions) 2022 2021"), each with where ``flat``, the
+    page on one line, prints it, in order."""
+    out, cursor = [], 0
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if stripped and not stripped.startswith(("|", "[[", "(")) and is_heading(stripped):
+            heading = " ".join(stripped.split())
+            at = flat.find(heading, cursor)
+            if at >= 0:
+                out.append((at, heading))
+                cursor = at + len(heading)
+    return out
+
+
 def _split_footnotes(sentence: str) -> tuple[str, list[FootnoteNote]]:
     notes = [FootnoteNote(marker=m.group("marker").strip(), text=m.group("text").strip())
              for m in FOOTNOTE_BLOCK_RE.finditer(sentence)]

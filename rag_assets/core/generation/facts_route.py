@@ -31,6 +31,7 @@ from rag_assets.core.generation.records import (
     Change,
     Claim,
     GuardrailEvent,
+    Moved,
     SourceCitation,
 )
 from rag_assets.core.generation.stated_figures import (
@@ -145,34 +146,38 @@ class FactsRoute:
         computed = answer_metric(asked, facts, company, cover)
         if computed.status != "answered" or computed.value is None:
             return None
-        claim = self.made_of(asked, computed, facts, (company, cover), document, year)
+        claim, parts = self.made_of(asked, computed, facts, (company, cover), document, year)
         return Change(claim=claim, way="up" if computed.value > 0 else
-                      "down" if computed.value < 0 else None)
+                      "down" if computed.value < 0 else None, parts=parts)
 
     def made_of(self, asked: MetricQuestion, computed: MetricAnswer,
                 facts: Sequence[StatementFact], filer: tuple[str | None, str], document: str,
-                year: int) -> Claim:
+                year: int) -> tuple[Claim, list[Moved]]:
         """A change's sentence with what it is made of: the changes of the metrics it bridges
         (operating margin's: gross margin's and the operating expense ratio's) and the items
-        of its reconciliation that moved most (the effective tax rate's), each cited; ``filer``
-        the company's name and cover page, as the change was computed with."""
+        of its reconciliation that moved most (the effective tax rate's), each cited; and the
+        bridged metrics that moved its way; ``filer`` the company's name and cover page, as
+        the change was computed with."""
         claim = computed.claims()[0]
-        metric = load_vocabulary().metrics.get(asked.target) if asked.is_metric else None
+        vocabulary = load_vocabulary()
+        metric = vocabulary.metrics.get(asked.target) if asked.is_metric else None
         if metric is None:
-            return claim
+            return claim, []
         parts = [answer_metric(asked.model_copy(update={"target": name}), facts, *filer)
                  for name in metric.bridge]
+        its_way: list[Moved] = []
         if parts and all(p.status == "answered" for p in parts):
             claim = Claim(text=f"{claim.text[:-1]}: {' and '.join(moved(p) for p in parts)}.",
                           citations=[*claim.citations, *(c for p in parts
                                                          for c in p.claims()[0].citations)])
+            its_way = _moved_its_way(metric.better, computed.value or 0.0, parts)
         columns = (asked.years[0] - 1 + asked.end_year_shift,
                    asked.years[0] + asked.end_year_shift)  # the years its headings print
         if metric.reconciled and (movers := rate_movers(self.pages, document, year, columns)):
             clause, cited = movers_clause(movers)
             claim = Claim(text=f"{claim.text[:-1]}; {clause}.", citations=[*claim.citations,
                                                                             *cited])
-        return claim
+        return claim, its_way
 
     def stated(self, question: Question, computed: MetricAnswer, document: str, year: int
                ) -> list[Claim]:
@@ -239,3 +244,23 @@ def operand_sources(computed: MetricAnswer) -> list[dict[str, object]]:
             f"{o.quote}  [{o.title}, {o.period}]")
     return [{"number": n, "document": d, "year": y, "page": p, "text": "\n".join(rows)}
             for n, ((d, y, p), rows) in enumerate(pages.items(), start=1)]
+
+
+def _moved_its_way(better: str | None, change: float, parts: Sequence[MetricAnswer]
+                   ) -> list[Moved]:
+    """The bridged metrics that went the way the whole did, in its own terms: a lower gross
+    margin and a higher expense ratio both lower an operating margin (each metric's
+    ``better`` says which way is an improvement)."""
+    if not change or better is None:
+        return []
+    improved = (change > 0) == (better == "higher")
+    out = []
+    for part in parts:
+        values = [part.values[y] for y in sorted(part.values)]
+        own = load_vocabulary().metrics.get(part.question.target)
+        if len(values) < 2 or values[-1] == values[0] or own is None or own.better is None:
+            continue
+        up = values[-1] > values[0]
+        if (up == (own.better == "higher")) == improved:
+            out.append(Moved(title=own.title, way="up" if up else "down"))
+    return out

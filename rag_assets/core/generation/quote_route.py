@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 
 from rag_assets.core.chunks.chunking import join_context
 from rag_assets.core.generation.answer_config import AnswerConfig
+from rag_assets.core.generation.bridged_causes import bridged_causes
 from rag_assets.core.generation.business_description import business_description
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.claims import (
@@ -31,8 +32,9 @@ from rag_assets.core.generation.compose import Part, PartAnswer, compose, distin
 from rag_assets.core.generation.current_items import current_item
 from rag_assets.core.generation.declared_dividends import declared_dividend
 from rag_assets.core.generation.direct import direct_answer
-from rag_assets.core.generation.direct_rows import DirectAnswer
+from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.drivers import (
+    drivers,
     following_on_page,
     preceding_on_page,
     stated_direction,
@@ -41,6 +43,7 @@ from rag_assets.core.generation.drivers import (
 from rag_assets.core.generation.evidence import (
     EvidenceUnit,
     attached_legal_text,
+    headings_at,
     page_table_rows,
     pages_titled,
     units_of,
@@ -68,7 +71,10 @@ from rag_assets.core.llm.prompts import render
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import load_vocabulary
 from rag_assets.core.retrieval.retriever import Hit, Retriever, Scope
-from rag_assets.core.text.sentences import page_prose, split_sentences
+from rag_assets.core.text.sentences import page_prose, split_sentences, without_folio
+
+QUOTE_PREFIX = 80  # characters of a quote that find it on its page
+HEADING_PAGES_BACK = 3  # pages a heading is looked for above a page that prints none
 
 
 def mmr(hits: Sequence[Hit], vectors: np.ndarray, k: int, lam: float) -> list[Hit]:
@@ -103,6 +109,8 @@ class QuoteRoute:
     chat: ChatModel | None = None
     # the change of the measure a cause question asks, computed in a filing (the facts route)
     change: Callable[[Question, str, int], Change | None] | None = None
+    _heading_cache: dict[tuple[str, int, int], list[tuple[int, str]]] = field(
+        default_factory=dict)
 
     @cached_property
     def known_words(self) -> set[str]:
@@ -181,7 +189,7 @@ class QuoteRoute:
             direct, out.method, changed = self.direct(part.question, [s.unit for s in chosen],
                                                       units)
             direct, out.method = self.with_change(part.question, direct, out.method, quotes,
-                                                  changed)
+                                                  changed, ([s.unit for s in chosen], units))
             # a quote the direct sentence already holds whole ("Yes. <the sentence>") once
             out.claims = [*direct, *(q for q in quotes
                                      if not any(d.text.endswith(q.text) for d in direct))]
@@ -194,14 +202,17 @@ class QuoteRoute:
         return out
 
     def with_change(self, question: Question, direct: list[Claim], method: str,
-                    quotes: Sequence[Claim], changed: str = "") -> tuple[list[Claim], str]:
+                    quotes: Sequence[Claim], changed: str = "",
+                    read: tuple[Sequence[EvidenceUnit], Sequence[EvidenceUnit]] = ((), ())
+                    ) -> tuple[list[Claim], str]:
         """A cause question's first sentence with the change its causes explain, computed
         from the statements of the filing they are read in ("Primarily driven by ...;
         Corning's operating margin decreased from 17.8% in FY2021 to 10.1% in FY2022, by
-        7.7 percentage points."); the change alone first when no sentence gives its causes
-        (the quotes follow). Unchanged when the question names no measure the facts hold, or
-        asks of a segment's or a region's (``subjects_named``: the statements print the
-        company's)."""
+        7.7 percentage points."); when no sentence gives its own causes, those of the parts
+        it is made of (:mod:`bridged_causes`, from ``read``: the units selected and their
+        pool), else the change alone first (the quotes follow). Unchanged when the question
+        names no measure the facts hold, or asks of a segment's or a region's
+        (``subjects_named``: the statements print the company's)."""
         cited = (direct or list(quotes))[:1]
         if (self.change is None or question.expects != "cause" or not cited
                 or not cited[0].citations or method not in ("direct cause", "quoted")
@@ -215,10 +226,27 @@ class QuoteRoute:
         said = stated_direction(changed) if changed else None
         if head is None or (said and change.way and said != change.way):
             # a cause whose change runs against the statements' explains another period or
-            # measure: the change computed leads, the quotes follow
-            return [change.claim], "computed change"
+            # measure: its parts' causes lead, else the change computed (the quotes follow)
+            head, direct = self.bridged(question, change, *read), []
+            if head is None:
+                return [change.claim], "computed change"
+            method = "direct cause"
         return [Claim(text=f"{head.text.rstrip().rstrip('.')}; {change.claim.text}",
                       citations=[*head.citations, *change.claim.citations]), *direct[1:]], method
+
+    def bridged(self, question: Question, change: Change, selected: Sequence[EvidenceUnit],
+                pool: Sequence[EvidenceUnit]) -> Claim | None:
+        """The causes of the parts of a change that moved its way, read as a cause question
+        is (:func:`drivers`), when every citation holds; else None."""
+        def explain(asked: Question) -> DirectAnswer | None:
+            return drivers(asked, selected, pool, self.preceding, self.scan(selected),
+                           self.following, self.heading_above)
+
+        found = bridged_causes(question, change, explain) if selected else None
+        if found is None:
+            return None
+        checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
+        return checked[0] if all(c.mark == "valid" for c in checked[0].citations) else None
 
     def below_threshold(self, part: Part, hits: Sequence[Hit], strength: float,
                         out: PartAnswer) -> GuardrailEvent | None:
@@ -253,17 +281,11 @@ class QuoteRoute:
                 read[key] = page_table_rows(self.pages, document, year, page)
             return read[key]
 
-        def preceding(unit: EvidenceUnit) -> EvidenceUnit | None:
-            return preceding_on_page(self.pages.get(unit.document, unit.year, unit.page), unit)
-
-        def following(unit: EvidenceUnit) -> EvidenceUnit | None:
-            return following_on_page(self.pages.get(unit.document, unit.year, unit.page), unit)
-
         found = self.by_structure(question, selected) or direct_answer(
-            question, selected, pool, page_rows, preceding=preceding,
-            before=self.text_before,
-            scan=lambda patterns: self.sentences_matching(selected, patterns),
-            following=following, printing=self.pages_printing, titling=self.pages_titling)
+            question, selected, pool, page_rows, preceding=self.preceding,
+            before=self.text_before, scan=self.scan(selected), following=self.following,
+            printing=self.pages_printing, titling=self.pages_titling,
+            heading=self.heading_above)
         if found is None:
             return [], "quoted", ""
         checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
@@ -289,6 +311,39 @@ class QuoteRoute:
                 or current_item(question, document, year, pages)
                 or business_description(question, document, year, pages,
                                         self.pages.page_items(document, year)))
+
+    def preceding(self, unit: EvidenceUnit) -> EvidenceUnit | None:
+        """The sentence a unit's page prints just before it."""
+        return preceding_on_page(self.pages.get(unit.document, unit.year, unit.page), unit)
+
+    def following(self, unit: EvidenceUnit) -> EvidenceUnit | None:
+        """The sentence a unit's page prints just after it."""
+        return following_on_page(self.pages.get(unit.document, unit.year, unit.page), unit)
+
+    def scan(self, selected: Sequence[EvidenceUnit]) -> Scan:
+        """The sentences of the filing of ``selected`` that match given patterns."""
+        return lambda patterns: self.sentences_matching(selected, patterns)
+
+    def heading_above(self, unit: EvidenceUnit) -> str:
+        """The heading printed last above a unit's quote: on its page, else the last of the
+        pages before it (a section's heading holds over page breaks), within a few pages."""
+        headings = self._headings(unit.document, unit.year, unit.page)
+        flat = page_prose(self.pages.get(unit.document, unit.year, unit.page) or "")
+        at = flat.find(" ".join(unit.quote.split())[:QUOTE_PREFIX])
+        above = [h for offset, h in headings if 0 <= offset <= at]
+        if above:
+            return above[-1]
+        for page in range(unit.page - 1, max(-1, unit.page - 1 - HEADING_PAGES_BACK), -1):
+            if earlier := self._headings(unit.document, unit.year, page):
+                return earlier[-1][1]
+        return ""
+
+    def _headings(self, document: str, year: int, page: int) -> list[tuple[int, str]]:
+        key = (document, year, page)
+        if key not in self._heading_cache:
+            text = self.pages.get(document, year, page) or ""
+            self._heading_cache[key] = headings_at(text, page_prose(text))
+        return self._heading_cache[key]
 
     def text_before(self, unit: EvidenceUnit, chars: int = 400) -> str:
         """The ``chars`` characters a page prints just before ``unit``'s quote."""
@@ -322,7 +377,10 @@ class QuoteRoute:
             flat = page_prose(self.pages.get(document, year, page) or "")
             if not any(p.search(flat) for p in patterns):
                 continue
-            for sentence in split_sentences(flat):
+            sentences = split_sentences(flat)
+            if sentences:
+                sentences[-1] = without_folio(sentences[-1])
+            for sentence in sentences:
                 if any(p.search(sentence) for p in patterns):
                     yield EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
                                        year=year, chunk_rank=len(units), page=page,

@@ -41,12 +41,22 @@ class Claim(BaseModel):
     citations: list[SourceCitation] = Field(default_factory=list)
 
 
+class Moved(BaseModel):
+    """A measure a change is made of, and which way it went: "gross margin", "down"."""
+
+    title: str
+    way: Literal["up", "down"]
+
+
 class Change(BaseModel):
     """A measure's change computed from the statements, for the causes beside it: its
     sentence (every operand cited) and which way it went ("up", "down"; None: unchanged)."""
 
     claim: Claim
     way: Literal["up", "down"] | None = None
+    parts: list[Moved] = Field(default_factory=list, description=(
+        "the measures it bridges that moved its way (a lower gross margin for a lower "
+        "operating margin): their causes explain it when its own are not printed"))
 
 
 class Source(BaseModel):

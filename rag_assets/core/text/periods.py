@@ -37,6 +37,11 @@ MONTH_RE = re.compile(
 # a change against the period before: "quarter over quarter", "year-over-year"
 PERIOD_OVER_PERIOD_RE = re.compile(r"\b(?:year|quarter|month)s?[\s-]+over[\s-]+(?:year|quarter|"
                                    r"month)s?\b", re.IGNORECASE)
+# the period a sentence opens with before what it says: "For fiscal 2018 , the decrease was ...",
+# "In 2022, ...", "For the year ended December 31, 2022, ..."
+PERIOD_LEAD_RE = re.compile(
+    r"^\s*(?:for|in|during)\s+(?:the\s+)?(?:(?:fiscal\s+)?(?:year|quarter)\s+ended\s+\w+\.?\s+"
+    r"\d{1,2},\s+|fiscal\s+(?:year\s+)?|fy\s*)?(?:19|20)\d{2}\s*,\s*", re.IGNORECASE)
 # a date as prose prints it: "August 9, 2023"
 PRINTED_DATE_RE = re.compile(rf"{MONTH_RE.pattern}\s+\d{{1,2}},\s+(?:19|20)\d{{2}}", re.IGNORECASE)
 # the captions naming a statement column's duration, with its months, in the order they may
@@ -236,3 +241,9 @@ def amounts_by_fiscal_name(text: str) -> list[NamedAmount]:
         out.append(NamedAmount(value, 0.5 * 10 ** -decimals * scale, int(m["year"]),
                                3 if m["quarter"] else 12))
     return out
+
+
+def without_period_lead(text: str) -> str:
+    """``text`` without the period it opens with ("For fiscal 2018, the decrease was" -> "the
+    decrease was"): what a sentence says is read after it."""
+    return PERIOD_LEAD_RE.sub("", text, count=1)

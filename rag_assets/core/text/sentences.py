@@ -118,6 +118,17 @@ def split_sentences(text: str) -> list[str]:
 RUNNING_HEADER_RE = re.compile(r"^\s*table of contents\b\s*", re.IGNORECASE)
 
 
+# the printed page number after a page's last words, when a sentence runs over the page break
+# ("... driven by cost 38"): no word of the sentence
+FOLIO_AFTER_WORDS_RE = re.compile(r"(?<=[a-z,])\s+\d{1,3}$")
+
+
+def without_folio(last_sentence: str) -> str:
+    """A page's last sentence without the page number printed after it, when the sentence
+    runs on to the next page ("... driven by cost 38" -> "... driven by cost")."""
+    return FOLIO_AFTER_WORDS_RE.sub("", last_sentence)
+
+
 def page_prose(page_text: str) -> str:
     """A page's text on one line, the running header that opens it ("Table of Contents") left
     out: the first sentence read from a page is the page's, not the header's."""
@@ -141,12 +152,18 @@ def prose_after_table(text: str) -> str:
     """The prose a sentence ends with when a table's cells ran into its start ("... Other,
     net (27.9) (182.9) Net cash provided by operating activities $ 2,807.0 $ 2,841.0 During
     fiscal 2019, cash provided by operations was $2,807 million compared to ..."): the text
-    from the last capitalized word that follows a figure with a table's figures before it
+    from the last capitalized word that follows a figure (or a figure's "%" printed apart:
+    "1.0 % Operating income margins decreased ...") with a table's figures before it
     (``TABLE_MIN_FIGURES``); the text itself otherwise."""
     tokens = text.split()
     figures_before = list(accumulate((is_figure(t) for t in tokens), initial=0))
+
+    def after_figure(at: int) -> bool:
+        return is_figure(tokens[at - 1]) or (
+            tokens[at - 1] == "%" and at >= 2 and is_figure(tokens[at - 2]))
+
     for at in range(len(tokens) - 1, 0, -1):  # one pass: the figures before each word counted
-        if (tokens[at][:1].isupper() and is_figure(tokens[at - 1])
+        if (tokens[at][:1].isupper() and after_figure(at)
                 and figures_before[at] >= TABLE_MIN_FIGURES):
             return " ".join(tokens[at:])
     return text

@@ -1,0 +1,77 @@
+"""What drove a margin's change when the filing explains the parts it is made of, not it.
+
+Operating margin is gross margin less the operating expense ratio (``finance_terms.json``'s
+``bridge``, the income statement's own subtraction), and MD&A (Regulation S-K Item 303(b))
+gives the reasons for each part's change where it discusses it: "For fiscal 2018, the decrease
+[in gross profit rate] was primarily due to strategic price investments ...", "the increase in
+operating expenses as a percentage of net sales was primarily due to approximately $0.6
+billion in charges ...". Filings seldom explain the operating margin in one sentence. When no
+sentence explains the margin itself, each part that moved the margin's way (a lower gross
+margin and a higher expense ratio both lower it: :class:`records.Moved`) is asked the question
+the margin was asked, and the causes found lead the answer: "A lower gross margin (primarily
+due to ...) and a higher operating expense ratio (primarily due to ...)"; the margin's change,
+computed with its parts, follows. Nothing is written that a cited sentence does not print but
+the part's name and its way, which the computation beside it shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rag_assets.core.generation.direct_rows import DirectAnswer
+from rag_assets.core.generation.drivers import explained_way, segments_change
+from rag_assets.core.generation.records import Change, Moved
+from rag_assets.core.question.question import Question
+from rag_assets.core.question.vocabulary import load_vocabulary, normalize, terms_in
+from rag_assets.core.text.periods import months_asked
+
+# a cause question answered in one filing: the sentence that explains its measure, or None
+Explain = Callable[[Question], DirectAnswer | None]
+WAY_WORDS = {"up": "a higher", "down": "a lower"}
+
+
+def asked_of_part(question: Question, part: str) -> Question | None:
+    """The question asked of a part instead of the bridged measure it names ("What drove the
+    change in Walmart's operating margin in FY2018?" -> "... gross margin in FY2018?"), with
+    everything else read from it kept; None when it names no bridged measure."""
+    vocabulary = load_vocabulary()
+    norm = normalize(question.ranking_text)
+    for term in terms_in(question.ranking_text):
+        metric = vocabulary.metrics.get(term.name)
+        if metric is not None and metric.bridge:
+            text = f"{norm[:term.start]}{part}{norm[term.end:]}"
+            return question.model_copy(update={"text": text, "ranking_text": text})
+    return None
+
+
+def bridged_causes(question: Question, change: Change, explain: Explain) -> DirectAnswer | None:
+    """The causes of each part of the change that moved its way, as one leading sentence
+    citing every sentence read; None when no part's change is explained."""
+    found: list[tuple[Moved, DirectAnswer]] = []
+    for part in change.parts:
+        asked = asked_of_part(question, part.title)
+        cause = explain(asked) if asked is not None else None
+        if (cause is None or not cause.causes or explained_way(cause) not in (None, part.way)
+                or segments_change(cause) or _another_length(question, cause)):
+            continue  # an increase's causes, a segment's or a quarter's do not explain it
+        found.append((part, cause))
+    if not found:
+        return None
+    said = " and ".join(f"{WAY_WORDS[part.way]} {part.title} ({_bare(cause.causes)})"
+                        for part, cause in found)
+    units = [u for _, cause in found for u in cause.units]
+    return DirectAnswer(kind="cause", text=f"{said[0].upper()}{said[1:]}.", units=units,
+                        supports=units[0].text if len(units) == 1 else "",
+                        changed=change.claim.text, causes=said)
+
+
+def _another_length(question: Question, cause: DirectAnswer) -> bool:
+    """Whether a sentence the cause is read from names a period of another length than the
+    one asked ("the fourth quarter of 2018" for a fiscal year's change)."""
+    return any(months_asked(u.text) != question.months for u in cause.units)
+
+
+def _bare(causes: str) -> str:
+    """Causes as a clause in parentheses: no closing stop ("primarily due to X." -> "primarily
+    due to X")."""
+    return causes.strip().rstrip(" .;")

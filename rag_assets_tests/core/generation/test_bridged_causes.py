@@ -1,0 +1,87 @@
+"""A margin's change explained by the parts it is made of, read from sentences as MD&A prints
+them (no store: units built here; the same on real filings is
+``test_bridged_causes_real.py``)."""
+
+from __future__ import annotations
+
+from rag_assets.core.generation.bridged_causes import asked_of_part, bridged_causes
+from rag_assets.core.generation.drivers import drivers, explained_way, segments_change
+from rag_assets.core.generation.evidence import EvidenceUnit, headings_at
+from rag_assets.core.generation.records import Change, Claim, Moved
+from rag_assets.core.question.question import Question, read_question
+from rag_assets.core.text.sentences import page_prose
+
+MDNA = "Acme 10-K 2023 | Item 7. Management's Discussion and Analysis"
+RATE = "Our gross profit rate decreased 26 basis points for fiscal 2023 when compared to 2022."
+RATE_CAUSE = "For fiscal 2023, the decrease was primarily due to price investments and mix."
+EXPENSES = ("Operating expenses as a percentage of net sales increased 32 basis points, primarily "
+            "due to $0.6 billion of charges related to club closures.")
+SEGMENT_EXPENSES = ("Operating expenses as a percentage of segment net sales increased 40 basis "
+                    "points, primarily due to higher wages.")
+CHANGE = Change(claim=Claim(text="Acme's operating margin decreased from 4.7% in FY2022 to 4.1% "
+                            "in FY2023, by 0.6 percentage points."), way="down",
+                parts=[Moved(title="gross margin", way="down"),
+                       Moved(title="operating expense ratio", way="up")])
+
+
+def unit(text: str, scope: str = MDNA, chunk: str = "c1") -> EvidenceUnit:
+    return EvidenceUnit(chunk_id=chunk, document="acme-10k", year=2023, chunk_rank=0, page=40,
+                        located=True, quote=text, text=text, scope=scope)
+
+
+def explain_from(units: list[EvidenceUnit]):  # noqa: ANN201
+    def explain(asked: Question):  # noqa: ANN202
+        return drivers(asked, units)
+    return explain
+
+
+def test_the_part_is_asked_as_the_margin_was() -> None:
+    question = read_question("What drove the change in Acme's operating margin in FY2023?")
+    asked = asked_of_part(question, "gross margin")
+    assert asked is not None
+    assert asked.ranking_text.endswith("gross margin in fy2023?")
+    assert "operating margin" not in asked.ranking_text
+    assert asked.years == question.years and asked.expects == "cause"
+    assert asked_of_part(read_question("What drove the change in Acme's net sales in FY2023?"),
+                         "gross margin") is None  # net sales bridges nothing
+
+
+def test_each_part_that_moved_the_margin_leads_with_its_causes() -> None:
+    question = read_question("What drove the change in Acme's operating margin in FY2023?")
+    found = bridged_causes(question, CHANGE, explain_from(
+        [unit(RATE), unit(RATE_CAUSE), unit(EXPENSES, chunk="c2")]))
+    assert found is not None and found.kind == "cause"
+    assert found.text == ("A lower gross margin (primarily due to price investments and mix) "
+                          "and a higher operating expense ratio (primarily due to $0.6 billion "
+                          "of charges related to club closures).")
+    assert [u.text for u in found.units] == [RATE, RATE_CAUSE, EXPENSES]
+
+
+def test_a_segments_or_the_other_ways_causes_are_left_out() -> None:
+    question = read_question("What drove the change in Acme's operating margin in FY2023?")
+    rose = unit("Our gross profit rate increased 10 basis points for fiscal 2023. For fiscal "
+                "2023, the increase was primarily due to lower freight costs.")
+    assert bridged_causes(question, CHANGE, explain_from([rose])) is None
+    assert bridged_causes(question, CHANGE, explain_from([unit(SEGMENT_EXPENSES)])) is None
+    under = unit(EXPENSES, scope=f"{MDNA} | Sam's Club Segment")
+    assert bridged_causes(question, CHANGE, explain_from([under])) is None
+
+
+def test_the_way_and_the_owner_a_cause_explains() -> None:
+    asked = read_question("What drove the change in Acme's gross margin in FY2023?")
+    found = drivers(asked, [unit(RATE), unit(RATE_CAUSE)])
+    assert found is not None and explained_way(found) == "down"
+    assert not segments_change(found)
+    segment = drivers(read_question("What drove the change in Acme's operating expense ratio "
+                                    "in FY2023?"), [unit(SEGMENT_EXPENSES)])
+    assert segment is not None and segments_change(segment)
+
+
+def test_a_pages_headings_and_where_they_stand() -> None:
+    text = ("Walmart U.S. Segment\n(Amounts in millions) 2022 2021\n[[TABLE 1]]\n| a | 1 |\n"
+            "Gross profit rate increased 51 basis points for fiscal 2022.\nSam's Club Segment\n"
+            "Gross profit rate decreased 68 basis points.\n40")
+    flat = page_prose(text)
+    found = headings_at(text, flat)
+    assert [h for _, h in found] == ["Walmart U.S. Segment", "Sam's Club Segment"]
+    assert flat.find("Gross profit rate decreased") > found[1][0] > flat.find("increased 51")

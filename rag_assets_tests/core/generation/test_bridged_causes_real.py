@@ -1,0 +1,80 @@
+"""What drove a real operating margin's change, when MD&A explains its parts: Walmart's 10-Ks
+explain the gross profit rate and operating expenses as a percentage of net sales, for the
+company and again for each segment, never the operating margin in one sentence. The answer
+leads with the causes of each part that moved the margin's way, the company's own (never a
+segment's, never the other way's), then the change computed from the statements.
+
+The store holds the MD&A pages of each filing (consolidated results and the three segments);
+the facts are read from the whole filing. The questions are this project's own (the probe's
+10-K battery); Walmart is an analyst-tune company, and no analyst-check filing is read."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from rag_assets.core.evaluation.answer_correctness import answer_lead
+from rag_assets.core.generation.answers import Answerer
+from rag_assets.core.ingest.facts import StatementFact, read_facts
+from rag_assets.core.retrieval.retriever import Retriever
+from rag_assets_tests.real_filings import CORPORA, real_filing
+
+from .conftest import Corpus, real_corpus
+
+pytestmark = [pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here"),
+              pytest.mark.slow]  # two real 10-Ks read whole, a few pages of each indexed
+
+WIDE, BULK = "financebench-wide/pdfs", "financebench-bulk/pdfs"
+FILINGS = [(f"{WIDE}/WALMART_2018_10K.pdf", "walmart-10k", 2018, range(38, 45)),
+           (f"{BULK}/WALMART_2022_10K.pdf", "walmart-10k", 2022, range(36, 42))]
+
+
+@cache
+def _facts(path: str, document: str, year: int) -> list[StatementFact]:
+    return read_facts(document, year, real_filing(path).pages)
+
+
+@pytest.fixture(scope="module")
+def margins_corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
+    return real_corpus(Path(tmp_path_factory.mktemp("bridged_lancedb")), FILINGS)
+
+
+def _answer(corpus: Corpus, question: str, year: int) -> tuple[str, Answerer]:
+    path = next(f[0] for f in FILINGS if f[2] == year)
+    answerer = Answerer(Retriever(corpus.store, corpus.embedder), corpus.pages,
+                        facts=lambda d, y: _facts(path, d, y) if y == year else [])
+    result = answerer.ask(question, document="walmart-10k", year=year)
+    assert result.method == "direct cause", result.answer
+    assert all(c.mark == "valid" for claim in result.claims for c in claim.citations)
+    return answer_lead(result.answer), answerer
+
+
+def test_both_parts_that_lowered_the_margin_lead_with_their_causes(
+        margins_corpus: Corpus) -> None:
+    # p.41: "Our gross profit rate decreased 26 basis points for fiscal 2018 ... For fiscal
+    # 2018, the decrease was primarily due to strategic price investments ..."
+    lead, _ = _answer(margins_corpus, "What drove the change in Walmart's operating margin in "
+                      "FY2018?", 2018)
+    assert lead.startswith("A lower gross margin (primarily due to strategic price investments "
+                           "and the mix impact from eCommerce) and a higher operating expense "
+                           "ratio (primarily due to approximately $0.6 billion in charges "
+                           "related to Sam's Club closures"), lead
+    assert "Walmart's operating margin decreased from 4.7% in FY2017 to 4.1% in FY2018" in lead
+    assert "fiscal 2017" not in lead  # the year before's causes, printed next, are not read
+
+
+def test_a_segments_causes_and_a_fall_do_not_explain_the_companys_rise(
+        margins_corpus: Corpus) -> None:
+    # fiscal 2022: the company's gross profit rate rose (p.38, its cause cut by the page break
+    # after "driven by cost"); International's fell (p.40: "shifts into lower margin formats"),
+    # and each segment's expenses are explained under its heading, the company's "benefited
+    # from" its causes (no causal connective the reader takes)
+    lead, _ = _answer(margins_corpus, "What drove the change in Walmart's operating margin in "
+                      "FY2022?", 2022)
+    assert lead.startswith("A higher gross margin (primarily due to price management in the "
+                           "Walmart U.S. segment driven by cost)"), lead
+    assert "Walmart's operating margin increased from 4.0% in FY2021 to 4.5% in FY2022" in lead
+    for segments in ("lower margin formats", "divested markets", "tobacco", " 38"):
+        assert segments not in lead, lead
