@@ -28,6 +28,7 @@ from rag_assets.core.text.periods import months_asked
 # a cause question answered in one filing: the sentence that explains its measure, or None
 Explain = Callable[[Question], DirectAnswer | None]
 WAY_WORDS = {"up": "a higher", "down": "a lower"}
+ARTICLES = frozenset({"The", "A", "An"})
 
 
 def asked_of_part(question: Question, part: str) -> Question | None:
@@ -72,6 +73,9 @@ def _another_length(question: Question, cause: DirectAnswer) -> bool:
 
 
 def _bare(causes: str) -> str:
-    """Causes as a clause in parentheses: no closing stop ("primarily due to X." -> "primarily
-    due to X")."""
-    return causes.strip().rstrip(" .;")
+    """Causes as a clause in parentheses: no closing stop, an article that opened a sentence
+    in lower case ("The negative impact of the yen ...;" -> "the negative impact of the yen
+    ..."; a name keeps its capital)."""
+    causes = causes.strip().rstrip(" .;")
+    first, _, rest = causes.partition(" ")
+    return f"{first.lower()} {rest}" if first in ARTICLES and rest else causes

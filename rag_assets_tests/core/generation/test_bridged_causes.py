@@ -77,6 +77,16 @@ def test_the_way_and_the_owner_a_cause_explains() -> None:
     assert segment is not None and segments_change(segment)
 
 
+def test_causes_said_before_their_verb_read_as_a_clause() -> None:
+    question = read_question("What drove the change in Acme's operating margin in FY2023?")
+    changed = unit("Gross margin as a percentage of net sales decreased in 2023.")
+    before = unit("The negative impact of the yen and price declines drove the decrease.")
+    found = bridged_causes(question, CHANGE, explain_from([changed, before]))
+    assert found is not None
+    assert found.text.startswith("A lower gross margin (the negative impact of the yen and "
+                                 "price declines)"), found.text
+
+
 def test_a_pages_headings_and_where_they_stand() -> None:
     text = ("Walmart U.S. Segment\n(Amounts in millions) 2022 2021\n[[TABLE 1]]\n| a | 1 |\n"
             "Gross profit rate increased 51 basis points for fiscal 2022.\nSam's Club Segment\n"
