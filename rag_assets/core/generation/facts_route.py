@@ -159,8 +159,7 @@ class FactsRoute:
         bridged metrics that moved its way; ``filer`` the company's name and cover page, as
         the change was computed with."""
         claim = computed.claims()[0]
-        vocabulary = load_vocabulary()
-        metric = vocabulary.metrics.get(asked.target) if asked.is_metric else None
+        metric = load_vocabulary().metrics.get(asked.target) if asked.is_metric else None
         if metric is None:
             return claim, []
         parts = [answer_metric(asked.model_copy(update={"target": name}), facts, *filer)

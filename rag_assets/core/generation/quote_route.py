@@ -109,7 +109,8 @@ class QuoteRoute:
     chat: ChatModel | None = None
     # the change of the measure a cause question asks, computed in a filing (the facts route)
     change: Callable[[Question, str, int], Change | None] | None = None
-    _heading_cache: dict[tuple[str, int, int], list[tuple[int, str]]] = field(
+    # a page's text, on one line, and its headings (:meth:`heading_above`)
+    _heading_cache: dict[tuple[str, int, int], tuple[str, str, list[tuple[int, str]]]] = field(
         default_factory=dict)
 
     @cached_property
@@ -327,23 +328,26 @@ class QuoteRoute:
     def heading_above(self, unit: EvidenceUnit) -> str:
         """The heading printed last above a unit's quote: on its page, else the last of the
         pages before it (a section's heading holds over page breaks), within a few pages."""
-        headings = self._headings(unit.document, unit.year, unit.page)
-        flat = page_prose(self.pages.get(unit.document, unit.year, unit.page) or "")
+        flat, headings = self._headings(unit.document, unit.year, unit.page)
         at = flat.find(" ".join(unit.quote.split())[:QUOTE_PREFIX])
         above = [h for offset, h in headings if 0 <= offset <= at]
         if above:
             return above[-1]
         for page in range(unit.page - 1, max(-1, unit.page - 1 - HEADING_PAGES_BACK), -1):
-            if earlier := self._headings(unit.document, unit.year, page):
+            if earlier := self._headings(unit.document, unit.year, page)[1]:
                 return earlier[-1][1]
         return ""
 
-    def _headings(self, document: str, year: int, page: int) -> list[tuple[int, str]]:
-        key = (document, year, page)
-        if key not in self._heading_cache:
-            text = self.pages.get(document, year, page) or ""
-            self._heading_cache[key] = headings_at(text, page_prose(text))
-        return self._heading_cache[key]
+    def _headings(self, document: str, year: int, page: int
+                  ) -> tuple[str, list[tuple[int, str]]]:
+        """A page on one line and its headings with their offsets, read once per page text
+        (a page indexed again is read again)."""
+        key, text = (document, year, page), self.pages.get(document, year, page) or ""
+        cached = self._heading_cache.get(key)
+        if cached is None or cached[0] != text:
+            flat = page_prose(text)
+            cached = self._heading_cache[key] = (text, flat, headings_at(text, flat))
+        return cached[1], cached[2]
 
     def text_before(self, unit: EvidenceUnit, chars: int = 400) -> str:
         """The ``chars`` characters a page prints just before ``unit``'s quote."""
