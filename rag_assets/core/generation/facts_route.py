@@ -17,7 +17,12 @@ from typing import TYPE_CHECKING
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.claims import keep_verified, model_claims, model_reply
 from rag_assets.core.generation.compose import Part, PartAnswer
-from rag_assets.core.generation.fiscal_names import fiscal_name_shift, in_fiscal_names
+from rag_assets.core.generation.fiscal_names import (
+    MONTHS_PER_QUARTER,
+    fiscal_name_shift,
+    in_fiscal_names,
+    quarter_shift,
+)
 from rag_assets.core.generation.metric_engine import MetricAnswer, answer_metric, moved
 from rag_assets.core.generation.metric_questions import (
     MetricQuestion,
@@ -63,22 +68,25 @@ class FactsRoute:
     company: Callable[[str], str | None]  # what an answer calls a document's company
     chat: ChatModel | None = None
     citation_threshold: float = 0.5
-    _shifts: dict[tuple[str, int], int] = field(default_factory=dict)
+    _shifts: dict[tuple[str, int, int | None], int] = field(default_factory=dict)
 
     def named_facts(self, parsed: MetricQuestion, document: str, year: int
                     ) -> tuple[list[StatementFact], int]:
         """The partition's facts with its columns' years as the filer names its fiscal periods
-        (:mod:`fiscal_names`; read once per partition), and the years they moved by; as
-        printed when the question dates its period itself ("three months ended April 30,
-        2023" names a column's own year)."""
+        (:mod:`fiscal_names`; read once per partition and quarter asked: a quarter's by the
+        naming the filing defines, else the amounts its prose names), and the years they moved
+        by; as printed when the question dates its period itself ("three months ended April
+        30, 2023" names a column's own year)."""
         facts = self.facts(document, year)
         if not facts or parsed.dated:
             return list(facts), 0
-        key = (document, year)
+        quarter = parsed.quarter if parsed.months == MONTHS_PER_QUARTER else None
+        key = (document, year, quarter)
         if key not in self._shifts:
             text = " ".join(self.pages.get(document, year, p) or ""
                             for p in self.pages.pages_of(document, year))
-            self._shifts[key] = fiscal_name_shift(facts, text)
+            named = quarter_shift(text, quarter) if quarter else None
+            self._shifts[key] = fiscal_name_shift(facts, text) if named is None else named
         return in_fiscal_names(facts, self._shifts[key]), self._shifts[key]
 
     def partitions(self, parsed_years: Sequence[int], routed: Scope, document: str | None,

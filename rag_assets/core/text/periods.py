@@ -221,6 +221,33 @@ _AMOUNT_IN_FISCAL_RE = re.compile(
     r"\s+of\s+)?fiscal\s+(?:year\s+)?(?P<year>(?:19|20)\d\d)\b", re.IGNORECASE)
 
 
+# a filing's own definition of its fiscal-year names: 'the fiscal year ending January 31, 2024
+# ("fiscal 2024")', 'fiscal year ending January 28, 2023 ("fiscal 2022")'
+_FISCAL_YEAR_DEFINED_RE = re.compile(
+    rf"fiscal\s+years?\s+end(?:s|ing|ed)\s+(?:on\s+)?(?P<month>{MONTH_RE.pattern})\s+\d{{1,2}},?\s+"
+    r"(?P<year>(?:19|20)\d\d)\s*\(\s*(?:the\s+)?[\"\u201c\u201d]?\s*fiscal\s+(?:year\s+)?"
+    r"(?P<name>(?:19|20)\d\d)\b", re.IGNORECASE)
+MONTH_NUMBERS = {m: i for i, m in enumerate(
+    ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+     "october", "november", "december"), start=1)}
+
+
+class FiscalYearEnd(NamedTuple):
+    """How a filing names its fiscal years: the month they end in, and the calendar year of
+    that end less the name (0: fiscal 2024 ends in 2024; 1: fiscal 2022 ends in 2023)."""
+
+    month: int
+    gap: int
+
+
+def fiscal_year_defined(text: str) -> FiscalYearEnd | None:
+    """The fiscal-year naming ``text`` defines in words, when every definition it prints
+    agrees; None when it defines none (or two that disagree)."""
+    found = {FiscalYearEnd(MONTH_NUMBERS[m["month"].lower()], int(m["year"]) - int(m["name"]))
+             for m in _FISCAL_YEAR_DEFINED_RE.finditer(text)}
+    return found.pop() if len(found) == 1 else None
+
+
 class NamedAmount(NamedTuple):
     """An amount the prose gives for a fiscal period, with the rounding it was printed to."""
 

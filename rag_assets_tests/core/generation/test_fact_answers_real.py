@@ -156,6 +156,25 @@ def test_a_retailer_is_asked_in_its_own_fiscal_names(question: str, opening: str
     assert printed <= {o.printed for o in computed.operands}
 
 
+def test_a_quarter_is_asked_in_the_fiscal_names_the_filing_defines() -> None:
+    """Walmart's 10-Q defines 'the fiscal year ending January 31, 2024 ("fiscal 2024")': its
+    first quarter ends in April 2023, the year its columns print (p.3: operating income 6,240
+    of total revenues 152,301, three months ended April 30, 2023), and no amount is named "in
+    fiscal 2024" for the prose votes to read."""
+    path, document, year = ("financebench-bulk/pdfs/WALMART_2024Q1_10Q.pdf", "walmart-10q-q1",
+                            2024)
+    pages, facts = _filing(path, document, year)
+    route = FactsRoute(facts=lambda d, y: facts, pages=PageTexts.from_pages(document, year, pages),
+                       held_years=lambda d: [year], company=lambda d: "Walmart")
+    found = route.answer(read_question("What was Walmart's operating margin in Q1 fiscal 2024?"),
+                         Scope.partition(document, year))
+    assert found is not None and found[0] is not None
+    computed = found[1]
+    assert computed.headline == ("Walmart's Q1 (three months ended in 2023) operating margin is "
+                                 "4.1%."), computed.headline
+    assert {o.printed for o in computed.operands} == {"6,240", "152,301"}
+
+
 @pytest.mark.parametrize(("filing", "question", "opening", "printed"), [
     # Lockheed Martin: operating profit 9,123 / net sales 67,044 (2021) against 8,644 / 65,398
     (("financebench-dev/pdfs/LOCKHEEDMARTIN_2021_10K.pdf", "lockheed-martin-10k", 2021,
