@@ -29,6 +29,7 @@ from rag_assets.core.text.periods import months_asked
 Explain = Callable[[Question], DirectAnswer | None]
 WAY_WORDS = {"up": "a higher", "down": "a lower"}
 ARTICLES = frozenset({"The", "A", "An"})
+YEAR_MONTHS = 12  # what months_asked reads from a text that names no part of a year
 
 
 def asked_of_part(question: Question, part: str) -> Question | None:
@@ -67,9 +68,11 @@ def bridged_causes(question: Question, change: Change, explain: Explain) -> Dire
 
 
 def _another_length(question: Question, cause: DirectAnswer) -> bool:
-    """Whether a sentence the cause is read from names a period of another length than the
-    one asked ("the fourth quarter of 2018" for a fiscal year's change)."""
-    return any(months_asked(u.text) != question.months for u in cause.units)
+    """Whether a sentence the cause is read from names a part of a year other than the one
+    asked ("the fourth quarter of 2018" for a fiscal year's change); a sentence that names
+    none ("The decrease was driven by ...") is of the period its neighbour names."""
+    return any((months := months_asked(u.text)) != YEAR_MONTHS and months != question.months
+               for u in cause.units)
 
 
 def _bare(causes: str) -> str:

@@ -75,6 +75,13 @@ PARENTHESES_RE = re.compile(r"\([^()]*\)")
 # its sentences explain the segment's change, not the company's
 SEGMENT_HEADING_RE = re.compile(r"\bsegments?\b", re.IGNORECASE)
 MIN_CAUSE_WORDS = 3  # "primarily due to pricing" is a cause; "due to" alone is not
+# causes that only point to where they are given: "due to the factors described above"
+POINTER_CAUSE_RE = re.compile(
+    r"^\W*(?:(?:primarily|largely|mainly|partly|partially)\s+)?(?:due\s+to|driven\s+by|"
+    r"as\s+a\s+result\s+of|attributable\s+to|because\s+of|reflecting|resulting\s+from)\s+"
+    r"(?:the|these|those)\s+(?:\w+\s+)?(?:factors?|items?|reasons?|changes?|matters?|drivers?)\s+"
+    r"(?:described|discussed|noted|mentioned|outlined|explained|set\s+forth)\s+"
+    r"(?:above|below|previously|earlier|herein)\b", re.IGNORECASE)
 MAX_SUBJECT_WORDS = 60  # what changed, before the connective: a clause, not a page
 MDNA_BONUS = 0.5
 YEAR_WEIGHT = 0.25
@@ -423,6 +430,8 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
             continue  # a change that could happen is none the filing explains
         if any(p.search(subject.lower()) for p in answer_patterns("cause")):
             continue  # a connective inside the causes ("..., primarily due to ...") splits them
+        if _refers_elsewhere(causes):
+            continue  # "due to the factors described above" names no cause
         cited = [unit]
         level = bool(LEVEL_CAUSE_RE.match(causes))
         if level and not _level_agrees(question, causes):
@@ -432,7 +441,9 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
         if not score and _refers_back(subject) and before is not None and not before.is_row:
             # "The increase was due to ...": the change is the sentence before's, or the
             # anaphor's own ("The 2.6 percentage point decrease" of a rate "compared to")
-            anaphor, subject, cited = subject.lower(), before.text, [before, unit]
+            # (a table run into the sentence before is no part of the change it states)
+            anaphor, subject, cited = subject.lower(), prose_after_table(before.text), [
+                before, unit]
             asked_way, said_way = stated_direction(question.text), stated_direction(anaphor)
             if (asked_way and said_way and asked_way != said_way) or (
                     _share_named(roots, subject) < 1.0):
@@ -445,6 +456,14 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
         if score and (best is None or score > best[0]):
             best = (score, cited, subject, causes)
     return best
+
+
+def _refers_elsewhere(causes: str) -> bool:
+    """Whether the causes only point to where the filing gives them ("due to the factors
+    described above", "As a result of the factors discussed above"): a reader learns no
+    cause from them."""
+    pointer = POINTER_CAUSE_RE.match(causes)
+    return pointer is not None and len(causes[pointer.end():].split()) < MIN_CAUSE_WORDS
 
 
 def _level_agrees(question: Question, causes: str) -> bool:

@@ -135,6 +135,7 @@ def page_prose(page_text: str) -> str:
     return RUNNING_HEADER_RE.sub("", " ".join(page_text.split()))
 
 
+CELL_MARKS = frozenset({"%", "|"})  # printed between a table's last figure and the prose after it
 TABLE_FIGURE_SHARE = 0.35  # a third of its words figures: a statement's row, not a sentence
 TABLE_MIN_FIGURES = 6  # a table's cells run together print six figures at least
 
@@ -152,15 +153,18 @@ def prose_after_table(text: str) -> str:
     """The prose a sentence ends with when a table's cells ran into its start ("... Other,
     net (27.9) (182.9) Net cash provided by operating activities $ 2,807.0 $ 2,841.0 During
     fiscal 2019, cash provided by operations was $2,807 million compared to ..."): the text
-    from the last capitalized word that follows a figure (or a figure's "%" printed apart:
-    "1.0 % Operating income margins decreased ...") with a table's figures before it
+    from the last capitalized word that follows a figure (its "%" printed apart or a cell's
+    closing bar between them: "1.0 % Operating income margins decreased ...", "| 4.1% | 3.8% |
+    Gross profit as a percentage ...") with a table's figures before it
     (``TABLE_MIN_FIGURES``); the text itself otherwise."""
     tokens = text.split()
     figures_before = list(accumulate((is_figure(t) for t in tokens), initial=0))
 
     def after_figure(at: int) -> bool:
-        return is_figure(tokens[at - 1]) or (
-            tokens[at - 1] == "%" and at >= 2 and is_figure(tokens[at - 2]))
+        before = at - 1
+        while before > 0 and tokens[before] in CELL_MARKS:
+            before -= 1
+        return is_figure(tokens[before])
 
     for at in range(len(tokens) - 1, 0, -1):  # one pass: the figures before each word counted
         if (tokens[at][:1].isupper() and after_figure(at)

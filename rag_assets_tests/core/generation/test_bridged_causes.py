@@ -95,3 +95,21 @@ def test_a_pages_headings_and_where_they_stand() -> None:
     found = headings_at(text, flat)
     assert [h for _, h in found] == ["Walmart U.S. Segment", "Sam's Club Segment"]
     assert flat.find("Gross profit rate decreased") > found[1][0] > flat.find("increased 51")
+
+
+def test_a_quarters_part_is_explained_by_a_sentence_that_names_no_period() -> None:
+    """A quarter asked: "The decrease was driven by ..." names no period of its own; it
+    explains the quarter its neighbour names. A fiscal year asked: the fourth quarter's
+    sentence explains another period."""
+    quarter = read_question("What drove the change in Acme's operating margin in Q1 2023?")
+    expenses = unit("Operating expenses as a percentage of net sales decreased 58 basis points "
+                    "for the three months ended April 30, 2023.")
+    cause = unit("The decrease was driven by higher sales in each of our segments.")
+    lower = CHANGE.model_copy(update={"way": "up", "parts": [
+        Moved(title="operating expense ratio", way="down")]})
+    found = bridged_causes(quarter, lower, explain_from([expenses, cause]))
+    assert found is not None
+    assert found.text == ("A lower operating expense ratio (driven by higher sales in each of "
+                          "our segments).")
+    year = read_question("What drove the change in Acme's operating margin in FY2023?")
+    assert bridged_causes(year, lower, explain_from([expenses, cause])) is None

@@ -433,3 +433,17 @@ def test_the_company_written_with_its_hyphen_is_no_other_subject() -> None:
                             "Works' Regulated Businesses in Q2 2023?").model_copy(
         update={"companies": ["American Water Works"]})
     assert subjects_named(segment) == {"regulated businesses"}
+
+
+def test_causes_that_only_point_elsewhere_are_none() -> None:
+    """MD&A often ends a section "... increased 34 basis points ..., due to the factors
+    described above": no cause a reader learns; the sentence that gives them is read."""
+    question = read_question("What drove the change in operating income in 2023?")
+    pointer = unit("Operating income increased $0.5 billion for 2023, due to the factors "
+                   "described above.", scope=MDNA)
+    found = drivers(question, [pointer])
+    assert found is None
+    given = unit("Operating income increased $0.5 billion for 2023, primarily due to higher "
+                 "sales and lower incremental costs.", scope=MDNA)
+    found = drivers(question, [pointer, given])
+    assert found is not None and found.causes.startswith("primarily due to higher sales")
