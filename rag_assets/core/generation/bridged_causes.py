@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
-from rag_assets.core.generation.drivers import explained_way, segments_change
+from rag_assets.core.generation.drivers import explained_way, refers_elsewhere, segments_change
 from rag_assets.core.generation.records import Change, Moved
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import load_vocabulary, normalize, terms_in
@@ -53,9 +53,10 @@ def bridged_causes(question: Question, change: Change, explain: Explain) -> Dire
     for part in change.parts:
         asked = asked_of_part(question, part.title)
         cause = explain(asked) if asked is not None else None
-        if (cause is None or not cause.causes or explained_way(cause) not in (None, part.way)
+        if (cause is None or refers_elsewhere(cause.causes)
+                or explained_way(cause) not in (None, part.way)
                 or segments_change(cause) or _another_length(question, cause)):
-            continue  # an increase's causes, a segment's or a quarter's do not explain it
+            continue  # a pointer, an increase's causes, a segment's or a quarter's explain none
         found.append((part, cause))
     if not found:
         return None

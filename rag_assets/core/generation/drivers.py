@@ -430,8 +430,6 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
             continue  # a change that could happen is none the filing explains
         if any(p.search(subject.lower()) for p in answer_patterns("cause")):
             continue  # a connective inside the causes ("..., primarily due to ...") splits them
-        if _refers_elsewhere(causes):
-            continue  # "due to the factors described above" names no cause
         cited = [unit]
         level = bool(LEVEL_CAUSE_RE.match(causes))
         if level and not _level_agrees(question, causes):
@@ -458,12 +456,15 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
     return best
 
 
-def _refers_elsewhere(causes: str) -> bool:
+def refers_elsewhere(causes: str) -> bool:
     """Whether the causes only point to where the filing gives them ("due to the factors
     described above", "As a result of the factors discussed above"): a reader learns no
-    cause from them."""
-    pointer = POINTER_CAUSE_RE.match(causes)
-    return pointer is not None and len(causes[pointer.end():].split()) < MIN_CAUSE_WORDS
+    cause from them, though the sentence still states the change as printed. Read on the
+    first clause: a cause answer's own text goes on with the change ("Due to the factors
+    described above; Operating income increased ...")."""
+    clause = causes.split(";", 1)[0]
+    pointer = POINTER_CAUSE_RE.match(clause)
+    return pointer is not None and len(clause[pointer.end():].split()) < MIN_CAUSE_WORDS
 
 
 def _level_agrees(question: Question, causes: str) -> bool:
@@ -507,7 +508,7 @@ def _years_weight(question: Question, subject: str) -> float:
 def drivers(question: Question, selected: Sequence[EvidenceUnit],
             pool: Sequence[EvidenceUnit] = (), preceding: Adjacent | None = None,
             scan: Scan | None = None, following: Adjacent | None = None,
-            heading: Heading | None = None) -> DirectAnswer | None:
+            heading: Heading | None = None, pointers: bool = True) -> DirectAnswer | None:
     """The causes, first, of the sentence that explains the change the question names, then
     the change as printed; None when the question asks no cause or no sentence found names
     its measure and a cause. ``preceding`` gives the sentence a page prints before a unit,
@@ -518,7 +519,8 @@ def drivers(question: Question, selected: Sequence[EvidenceUnit],
     if not (question.expects == "cause" or asks_members_drove(question)) or not measure_roots(
             question):
         return None
-    best = _best_explained(question, selected, pool or selected, preceding, scan, heading)
+    best = _best_explained(question, selected, pool or selected, preceding, scan, heading,
+                           pointers)
     if best is None:
         return None
     _, cited, subject, causes = best
@@ -537,11 +539,12 @@ def drivers(question: Question, selected: Sequence[EvidenceUnit],
 
 def _best_explained(question: Question, selected: Sequence[EvidenceUnit],
                     pool: Sequence[EvidenceUnit], preceding: Adjacent | None,
-                    scan: Scan | None, heading: Heading | None = None
+                    scan: Scan | None, heading: Heading | None = None, pointers: bool = True
                     ) -> tuple[float, list[EvidenceUnit], str, str] | None:
     """(score, units cited, what changed, its causes) of the best sentence that explains the
     measure's change among the selected units, the pool and the filing's scanned ones; each
-    read under the heading printed above it (``heading``), as a chunk's sentences are."""
+    read under the heading printed above it (``heading``), as a chunk's sentences are; with
+    ``pointers`` False, none whose causes only point elsewhere (:func:`refers_elsewhere`)."""
     roots, owners = measure_readings(question), subjects_named(question)
     asked = {w.lower() for w in re.findall(r"[\w&'-]+", question.text)}
     previous = _previous(pool)
@@ -559,6 +562,8 @@ def _best_explained(question: Question, selected: Sequence[EvidenceUnit],
         if heading is not None and (above := heading(unit)):
             unit = unit.model_copy(update={"scope": f"{unit.scope} | {above}"})
         found = _candidate(question, roots, asked, unit, before, owners)
+        if found is not None and not pointers and refers_elsewhere(found[3]):
+            found = None
         # the best score; on a tie the higher chunk, then the earlier sentence: MD&A gives
         # the main reason first ("In addition, ..." follows it)
         key = None if found is None else (-found[0], unit.chunk_rank, at)

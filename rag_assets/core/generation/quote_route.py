@@ -37,6 +37,7 @@ from rag_assets.core.generation.drivers import (
     drivers,
     following_on_page,
     preceding_on_page,
+    refers_elsewhere,
     stated_direction,
     subjects_named,
 )
@@ -225,13 +226,17 @@ class QuoteRoute:
             return direct, method
         head = direct[0] if direct else None
         said = stated_direction(changed) if changed else None
-        if head is None or (said and change.way and said != change.way):
+        against = bool(said and change.way and said != change.way)
+        if head is None or against or refers_elsewhere(head.text):
             # a cause whose change runs against the statements' explains another period or
-            # measure: its parts' causes lead, else the change computed (the quotes follow)
-            head, direct = self.bridged(question, change, *read), []
-            if head is None:
+            # measure, and "due to the factors described above" names none: its parts'
+            # causes lead, else the change computed (the quotes follow), else the pointer's
+            # sentence, which still states the change as printed
+            bridged = self.bridged(question, change, *read)
+            if bridged is not None:
+                head, direct, method = bridged, [], "direct cause"
+            elif head is None or against:
                 return [change.claim], "computed change"
-            method = "direct cause"
         return [Claim(text=f"{head.text.rstrip().rstrip('.')}; {change.claim.text}",
                       citations=[*head.citations, *change.claim.citations]), *direct[1:]], method
 
@@ -241,7 +246,7 @@ class QuoteRoute:
         is (:func:`drivers`), when every citation holds; else None."""
         def explain(asked: Question) -> DirectAnswer | None:
             return drivers(asked, selected, pool, self.preceding, self.scan(selected),
-                           self.following, self.heading_above)
+                           self.following, self.heading_above, pointers=False)
 
         found = bridged_causes(question, change, explain) if selected else None
         if found is None:
