@@ -422,8 +422,10 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
     for subject, causes in _splits(unit):
         subject = CLAUSE_START_RE.split(subject)[-1]  # "... reflecting: - Net interest income"
         # a scanned page's table may run into the sentence: "... 22.0 % 24.3 % (2.3)%
-        # Operating income margins decreased in 2018 versus 2017, driven primarily by ..."
-        subject = prose_after_table(subject)
+        # Operating income margins decreased in 2018 versus 2017, driven primarily by ...";
+        # an anaphor right after a table ("| 1,100 | The increase was ...") refers to it
+        if not _refers_back(prose := prose_after_table(subject)):
+            subject = prose
         if len(subject.split()) > MAX_SUBJECT_WORDS or reads_as_table(subject):
             continue  # a table's cells run into the sentence: no subject a reader would name
         if HYPOTHETICAL_RE.search(subject):

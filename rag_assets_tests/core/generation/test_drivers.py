@@ -449,3 +449,15 @@ def test_causes_that_only_point_elsewhere_are_read_as_pointers() -> None:
     assert not refers_elsewhere("primarily due to the factors described above and higher "
                                 "fuel prices in each market")
     assert not refers_elsewhere("primarily due to higher sales and lower incremental costs")
+
+
+def test_an_anaphor_after_a_table_refers_to_the_table() -> None:
+    """"| Net revenues | $ 1,234 | $ 1,100 | The increase was primarily due to ...": the table
+    the sentence runs on from is what increased; a table run into a sentence that names its
+    own measure is cut off it."""
+    question = read_question("What drove the change in net revenues in 2023?")
+    table = unit("Three Months Ended | 2023 | 2022 | Net revenues | $ 1,234 | $ 1,100 | Cost of "
+                 "revenues | 500 | 450 | Operating income | 300 | 260 | The increase was primarily "
+                 "due to higher subscription sales.", scope=MDNA)
+    found = drivers(question, [table])
+    assert found is not None and found.causes.startswith("primarily due to higher subscription")
