@@ -42,55 +42,51 @@ def margins_corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     return real_corpus(Path(tmp_path_factory.mktemp("bridged_lancedb")), FILINGS)
 
 
-def _answer(corpus: Corpus, question: str, year: int) -> tuple[str, Answerer]:
+def _answer(corpus: Corpus, question: str, year: int) -> str:
     path, document = next((f[0], f[1]) for f in FILINGS if f[2] == year)
     answerer = Answerer(Retriever(corpus.store, corpus.embedder), corpus.pages,
                         facts=lambda d, y: _facts(path, d, y) if y == year else [])
     result = answerer.ask(question, document=document, year=year)
     assert result.method == "direct cause", result.answer
     assert all(c.mark == "valid" for claim in result.claims for c in claim.citations)
-    return answer_lead(result.answer), answerer
+    return answer_lead(result.answer)
 
 
-def test_both_parts_that_lowered_the_margin_lead_with_their_causes(
-        margins_corpus: Corpus) -> None:
+@pytest.mark.parametrize(("period", "year", "opening", "change", "absent"), [
     # p.41: "Our gross profit rate decreased 26 basis points for fiscal 2018 ... For fiscal
-    # 2018, the decrease was primarily due to strategic price investments ..."
-    lead, _ = _answer(margins_corpus, "What drove the change in Walmart's operating margin in "
-                      "FY2018?", 2018)
-    assert lead.startswith("A lower gross margin (primarily due to strategic price investments "
-                           "and the mix impact from eCommerce) and a higher operating expense "
-                           "ratio (primarily due to approximately $0.6 billion in charges "
-                           "related to Sam's Club closures"), lead
-    assert "Walmart's operating margin decreased from 4.7% in FY2017 to 4.1% in FY2018" in lead
-    assert "fiscal 2017" not in lead  # the year before's causes, printed next, are not read
-
-
-def test_a_segments_causes_and_a_fall_do_not_explain_the_companys_rise(
-        margins_corpus: Corpus) -> None:
+    # 2018, the decrease was primarily due to strategic price investments ..."; the year
+    # before's causes, printed next, are not read
+    ("FY2018", 2018,
+     "A lower gross margin (primarily due to strategic price investments and the mix impact "
+     "from eCommerce) and a higher operating expense ratio (primarily due to approximately "
+     "$0.6 billion in charges related to Sam's Club closures",
+     "Walmart's operating margin decreased from 4.7% in FY2017 to 4.1% in FY2018",
+     ["fiscal 2017"]),
     # fiscal 2022: the company's gross profit rate rose (p.38, its cause cut by the page break
     # after "driven by cost"); International's fell (p.40: "shifts into lower margin formats"),
     # and each segment's expenses are explained under its heading, the company's "benefited
     # from" its causes (no causal connective the reader takes)
-    lead, _ = _answer(margins_corpus, "What drove the change in Walmart's operating margin in "
-                      "FY2022?", 2022)
-    assert lead.startswith("A higher gross margin (primarily due to price management in the "
-                           "Walmart U.S. segment driven by cost)"), lead
-    assert "Walmart's operating margin increased from 4.0% in FY2021 to 4.5% in FY2022" in lead
-    for segments in ("lower margin formats", "divested markets", "tobacco", " 38"):
-        assert segments not in lead, lead
-
-
-def test_a_quarters_margin_is_explained_by_the_part_the_10q_explains(
-        margins_corpus: Corpus) -> None:
-    # Walmart's 10-Q for Q1 fiscal 2024 (p.19): "Operating expenses as a percentage of net
-    # sales decreased 58 basis points ... The decrease was driven by higher sales in each of
-    # our segments as well as operating discipline."; its operating margin's own sentence
-    # gives only "due to the factors described above"
-    lead, _ = _answer(margins_corpus, "What drove the change in Walmart's operating margin in "
-                      "Q1 fiscal 2024?", 2024)
-    assert lead.startswith("A lower operating expense ratio (driven by higher sales in each of "
-                           "our segments as well as operating discipline)"), lead
-    assert "Walmart's operating margin increased from 3.8% in the three months ended in 2022 " \
-        "to 4.1% in the three months ended in 2023" in lead, lead
-    assert "factors described above" not in lead
+    ("FY2022", 2022,
+     "A higher gross margin (primarily due to price management in the Walmart U.S. segment "
+     "driven by cost)",
+     "Walmart's operating margin increased from 4.0% in FY2021 to 4.5% in FY2022",
+     ["lower margin formats", "divested markets", "tobacco", " 38"]),
+    # the 10-Q for Q1 fiscal 2024 (p.19): "Operating expenses as a percentage of net sales
+    # decreased 58 basis points ... The decrease was driven by higher sales in each of our
+    # segments as well as operating discipline."; the margin's own sentence gives only "due
+    # to the factors described above"
+    ("Q1 fiscal 2024", 2024,
+     "A lower operating expense ratio (driven by higher sales in each of our segments as well "
+     "as operating discipline)",
+     "Walmart's operating margin increased from 3.8% in the three months ended in 2022 to 4.1% "
+     "in the three months ended in 2023",
+     ["factors described above"]),
+])
+def test_the_parts_that_moved_the_margin_lead_with_the_companys_causes(
+        margins_corpus: Corpus, period: str, year: int, opening: str, change: str,
+        absent: list[str]) -> None:
+    lead = _answer(margins_corpus, f"What drove the change in Walmart's operating margin "
+                   f"in {period}?", year)
+    assert lead.startswith(opening), lead
+    assert change in lead, lead
+    assert not any(words in lead for words in absent), lead
