@@ -64,8 +64,7 @@ def bridged_causes(question: Question, change: Change, explain: Explain) -> Dire
                         for part, cause in found)
     units = [u for _, cause in found for u in cause.units]
     return DirectAnswer(kind="cause", text=f"{said[0].upper()}{said[1:]}.", units=units,
-                        supports=units[0].text if len(units) == 1 else "",
-                        changed=change.claim.text, causes=said)
+                        supports=units[0].text if len(units) == 1 else "", causes=said)
 
 
 def _another_length(question: Question, cause: DirectAnswer) -> bool:

@@ -333,17 +333,17 @@ class QuoteRoute:
     def heading_above(self, unit: EvidenceUnit) -> str:
         """The heading printed last above a unit's quote: on its page, else the last of the
         pages before it (a section's heading holds over page breaks), within a few pages."""
-        flat, headings = self._headings(unit.document, unit.year, unit.page)
+        flat, headings = self._read_page(unit.document, unit.year, unit.page)
         at = flat.find(" ".join(unit.quote.split())[:QUOTE_PREFIX])
         above = [h for offset, h in headings if 0 <= offset <= at]
         if above:
             return above[-1]
         for page in range(unit.page - 1, max(-1, unit.page - 1 - HEADING_PAGES_BACK), -1):
-            if earlier := self._headings(unit.document, unit.year, page)[1]:
+            if earlier := self._read_page(unit.document, unit.year, page)[1]:
                 return earlier[-1][1]
         return ""
 
-    def _headings(self, document: str, year: int, page: int
+    def _read_page(self, document: str, year: int, page: int
                   ) -> tuple[str, list[tuple[int, str]]]:
         """A page on one line and its headings with their offsets, read once per page text
         (a page indexed again is read again)."""
@@ -383,7 +383,7 @@ class QuoteRoute:
         document, year = units[0].document, units[0].year
         items = self.pages.page_items(document, year)
         for page in self.pages.pages_of(document, year):
-            flat = page_prose(self.pages.get(document, year, page) or "")
+            flat = self._read_page(document, year, page)[0]  # read once per page text
             if not any(p.search(flat) for p in patterns):
                 continue
             sentences = split_sentences(flat)
