@@ -35,6 +35,7 @@ DEMOTE = 100  # rank added to a part ("... from discontinued operations") of a l
 EPS_CONCEPTS = frozenset({"eps", "eps_basic"})
 SHARE_COUNT_CONCEPTS = frozenset({"diluted_shares"})  # read with a share count's caption
 PER_SHARE_GROUP_RE = re.compile(r"per\s+(?:common\s+)?share|shares", re.IGNORECASE)
+OWN_PER_SHARE_RE = re.compile(r"\bper\s+(?:common\s+)?share\b", re.IGNORECASE)
 
 
 class StatementFact(BaseModel):
@@ -198,7 +199,12 @@ def _row_concept(row: StatementRow, statement: StatementKind, bare_eps: bool
         if concept in SHARE_COUNT_CONCEPTS:
             return concept, rank, False
         if concept not in EPS_CONCEPTS:
-            return None, 0, False
+            # a row that names its own per-share item is that item, not a part of the
+            # caption's (Corning 2015: "Dividends declared per common share" under "Earnings
+            # per common share attributable to Corning Incorporated:")
+            own = concept_of(row.label, statement) if OWN_PER_SHARE_RE.search(row.label) \
+                else (None, 0)
+            return own[0], own[1], False
         # "Continuing operations" under "Diluted earnings per share:" is a part of it
         return concept, rank + (DEMOTE if _CONTINUING_RE.search(row.label) else 0), True
     if (statement == "income_statement" and bare_eps

@@ -480,17 +480,23 @@ def _dated(tables: Sequence[StatementTable]) -> bool:
     return any(c.year is not None for t in tables for c in t.columns)
 
 
+LABEL_PIECE_WORDS = 6  # a label's piece wrapped in a narrow column: a sentence's line is longer
+
+
 def _wraps_rows(lines: Sequence[str]) -> bool:
     """The PDF gave the page as rows run together and wrapped at the page's width: most lines
     that print figures go on after them with words, the next row's label ("... Depreciation
-    1,130 1,167 971 Amortization of purchased"), where a statement prints a row to a line and
-    its figures end it."""
+    1,130 1,167 971 Amortization of purchased"), or labels are wrapped over lines that go on in
+    lower case ("Net cash provided" / "by operating" / "activities 2,809"), where a statement
+    prints a row to a line and its figures end it."""
     with_figures = wrapping = 0
-    for line in lines:
-        tokens = _tokens(line)
+    tokens_of = [_tokens(line) for line in lines]
+    for tokens, following in zip(tokens_of, [*tokens_of[1:], []], strict=True):
         figures = [at for at, token in enumerate(tokens) if _is_figure(token)]
         with_figures += bool(figures)
         wrapping += bool(figures) and figures[-1] < len(tokens) - 1
+        wrapping += (0 < len(tokens) <= LABEL_PIECE_WORDS and not figures and bool(following)
+                     and following[0][:1].islower())
     return wrapping * 2 > with_figures > 0
 
 

@@ -73,6 +73,10 @@ SLOW = [
     # a whole statement page given by the PDF as one line of text (no fact before)
     (f"{BULK}/CORNING_2015_10K.pdf", "revenue", 2015, 12, 9_111e6, 86),
     (f"{BULK}/CORNING_2015_10K.pdf", "total_assets", 2015, None, 28_547e6, 88),
+    # its cash flow labels wrapped over rows ("Net cash provided" / "by operating" /
+    # "activities 2,809 ..."): read as one run; a per-share row under the EPS caption
+    (f"{BULK}/CORNING_2015_10K.pdf", "operating_cash_flow", 2015, 12, 2_809e6, 89),
+    (f"{BULK}/CORNING_2015_10K.pdf", "dividends_per_share", 2015, 12, 0.36, 86),
     # the cash flow statement's last rows on the page after a blank one that prints only "79":
     # the blank page neither ends the statement nor loses its columns' years
     (f"{BULK}/BLOCK_2018_10K.pdf", "financing_cash_flow", 2018, 12, 515_755e3, 80),

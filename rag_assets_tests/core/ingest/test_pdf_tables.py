@@ -434,3 +434,33 @@ def test_a_header_of_names_over_bare_years_and_a_header_across_columns() -> None
     assert ["", "Europe, Middle East & Africa", "Latin America", "North America",
             "Asia Pacific", "Bottling Investments", "Total"] in headers  # goodwill by segment
     assert not any("Effectiveness" in cell for row in headers for cell in row)
+
+
+def test_rows_pdfium_ran_together_are_a_table() -> None:
+    """General Mills 2022 p85 sets its segment note's tables in small type, rows close
+    together: PDFium's text runs a header and three rows into one line ("In Millions 2022 2021
+    2020 U.S. Meals & Baking Solutions $ 4,023.8 ... U.S. Snacks 3,191.4 ..."). Cut at each
+    printed row that ends in a figure or a caption's colon, they are tables: the operating
+    units' net sales and the geographic areas' (a caption's row over its members)."""
+    page = real_filing(CORPORA / "financebench-wide" / "pdfs"
+                       / "GENERALMILLS_2022_10K.pdf").pages[84]
+    units = next(t for t in page.tables if any(r[0] == "U.S. Snacks" for r in t.rows))
+    assert [r[0] for r in units.rows[1:]] == [
+        "U.S. Meals & Baking Solutions", "U.S. Morning Foods", "U.S. Snacks", "Canada", "Total"]
+    assert units.rows[0][1:] == ["2022", "2021", "2020"]
+    areas = next(t for t in page.tables if any(r[0] == "Non-United States" for r in t.rows))
+    assert areas.rows[1:4] == [["Net sales:", "", "", ""],
+                               ["United States", "$ 14,691.2", "$ 13,496.9", "$ 13,364.5"],
+                               ["Non-United States", "4,301.6", "4,630.1", "4,262.1"]]
+    assert "Meals & Baking Solutions $ 4,023.8" not in " ".join(page.text.split())
+
+
+def test_a_label_wrapped_over_rows_stays_whole() -> None:
+    """Corning 2015 p90 wraps its cash flow labels over rows ("Net cash provided / by
+    operating / activities 2,809"), and PDFium runs some of them into one line: a row is cut
+    after a figure, not inside a label, so a label and its figures stay one line."""
+    page = real_filing(CORPORA / "financebench-bulk" / "pdfs" / "CORNING_2015_10K.pdf").pages[89]
+    lines = [" ".join(line.split()) for line in page.text.split("\n")]  # its spaces are NBSPs
+    assert "Capital expenditures (1,250) (1,076) (1,019)" in lines
+    assert "Other, net 180 169 18" in lines
+    assert "Restructuring, impairment and other charges 71 67" in lines

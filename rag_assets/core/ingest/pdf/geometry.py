@@ -9,6 +9,7 @@ Kept apart so that the table modules need nothing from the reader: imports run r
 from __future__ import annotations
 
 import ctypes
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -61,6 +62,46 @@ def sample_chars(textpage: pdfium.PdfTextPage, start: int, line: str) -> list[Ch
         left, bottom, right, top = textpage.get_charbox(start + pos, loose=True)
         out.append(CharSample(round(top - bottom, 1), left, bottom, top, right))
     return out
+
+
+# how a table's printed row ends: a figure ("4,023.8", "(52)", "24%", "2022"), a dash for
+# nothing, or a caption's colon ("Net sales:"); a hyphen is a word broken at the row's end
+ROW_END_RE = re.compile(r"(?:\d%?\)?|[—–:])$")
+ROW_STEP = 0.5  # points a character's top lies below the last one's bottom: a new printed row
+
+
+def printed_rows(textpage: pdfium.PdfTextPage, start: int, line: str) -> list[tuple[int, str]]:
+    """A line of PDFium's text cut where it runs over printed rows of a table, each piece with
+    its offset in the page's text: PDFium joins rows set close together into one line (General
+    Mills prints "In Millions 2022 2021 2020 U.S. Meals & Baking Solutions $ 4,023.8 ... U.S.
+    Snacks 3,191.4 ..." as one), and a table whose rows run on is read as prose. A row ends
+    where the next character sits wholly below the last one, left of its right edge, after a
+    figure or a caption's colon (``ROW_END_RE``); a label or a sentence wrapped over rows stays
+    joined, as PDFium joined it (Corning 2015 sets "Net cash provided / by operating /
+    activities 2,809" over three rows). A piece of one character is text set vertically: the
+    line is kept whole. Characters are boxed only where the first and the last sit on
+    different rows: most lines cost two boxes."""
+    marks = [i for i, ch in enumerate(line) if not ch.isspace()]
+    if len(marks) < 2 or not _below(textpage.get_charbox(start + marks[-1], loose=True),
+                                    textpage.get_charbox(start + marks[0], loose=True)):
+        return [(start, line)]
+    cuts, prev, in_row = [0], None, 0
+    for i in marks:
+        box = textpage.get_charbox(start + i)
+        if prev is not None and _below(box, prev) and box[0] < prev[2]:
+            if in_row < 2:
+                return [(start, line)]  # set vertically: one character a row
+            if ROW_END_RE.search(line[cuts[-1]:i].rstrip()):
+                cuts.append(i)
+            in_row = 0
+        prev, in_row = box, in_row + 1
+    bounds = [*cuts, len(line)]
+    return [(start + a, line[a:b].rstrip()) for a, b in zip(bounds, bounds[1:], strict=False)]
+
+
+def _below(box: tuple[float, ...], above: tuple[float, ...]) -> bool:
+    """``box`` (left, bottom, right, top) lies wholly under ``above``."""
+    return box[3] < above[1] - ROW_STEP
 
 
 def path_bounds(

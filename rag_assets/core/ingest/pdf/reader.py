@@ -71,6 +71,7 @@ from rag_assets.core.ingest.pdf.geometry import (
     CharSample,
     Line,
     path_bounds,
+    printed_rows,
     sample_chars,
 )
 from rag_assets.core.ingest.pdf.parser import PageParser, PageReadError, ParsedPage
@@ -400,7 +401,8 @@ def _read_page(pdf: pdfium.PdfDocument, index: int, use_ocr: bool = True) -> Par
     for raw_line in text.split("\r\n"):
         start, offset = offset, offset + len(raw_line) + 2
         line = raw_line.replace("\n", " ").replace("\r", " ").rstrip()  # same offsets
-        raw.append((start, line, sample_chars(textpage, start, line) if line.strip() else []))
+        for at, row in printed_rows(textpage, start, line):
+            raw.append((at, row, sample_chars(textpage, at, row) if row.strip() else []))
     prose: tuple[list[Piece], dict[int, list[list[str]]]] = (
         [(start, line, samples, None) for start, line, samples in raw], {})
     pieces, found = _guarded(faults, index, "ruled_tables", prose,
