@@ -124,11 +124,12 @@ def _measure(question: Question, column: str, cues: DirectCues) -> str:
     if not a_period and PERIOD_WORD_RE.sub(
             "", PART_OF_YEAR_RE.sub("", column.lower())).strip(" .,'-"):
         return column
-    q = question.text.lower()
+    # as the question writes it ("EBITDAR"), not the words a retry adds after its "?"
+    q = question.text.lower().split("?")[0]
     for term in _terms_asked(question, cues):
         for word in term.question:
             found = re.search(rf"\b(?:net |total |gross )?{re.escape(word)}\b", q)
-            if found:  # as the question writes it ("EBITDAR")
+            if found:
                 return f"{question.text[found.start():found.end()]} in {column}"
     return f"figure in {column}"
 

@@ -464,3 +464,27 @@ def test_a_label_wrapped_over_rows_stays_whole() -> None:
     assert "Capital expenditures (1,250) (1,076) (1,019)" in lines
     assert "Other, net 180 169 18" in lines
     assert "Restructuring, impairment and other charges 71 67" in lines
+
+
+def test_headings_printed_above_a_grid_are_its_header() -> None:
+    """American Water 2021 p7 rules its state table from the first state down: the column
+    headings are printed above the top rule (PDFium runs the last of them on into the first
+    row), so the grid opens with "New Jersey" and its figures. The headings that stand over
+    one column each become the header; the one over a group of columns ("Operating Revenues
+    (in millions)") stays in the text above; no row is taken for a header."""
+    page = real_filing(FINANCEBENCH / "AMERICANWATERWORKS_2021_10K.pdf").pages[6]
+    table = next(t for t in page.tables if any(r[0] == "New Jersey" for r in t.rows))
+    assert table.rows[0] == ["", "Water (a)", "Wastewater", "Total", "% of Total", "Water",
+                             "Wastewater", "Total", "% of Total"]
+    assert table.rows[1] == ["New Jersey", "$ 778", "$ 48", "$ 826", "24.4%", "660", "55",
+                             "715", "20.3%"]
+    assert "Operating Revenues (in millions) Number of Customers (in thousands)" in page.text
+    assert "Water (a) Wastewater Total" not in page.text
+
+
+def test_figures_between_two_grids_are_no_header() -> None:
+    """3M 2018 p59 prints its equity statement's rows between grids: a row of figures above
+    a grid that opens with figures is no heading, and stays in the text."""
+    page = real_filing(CORPORA / "sec-10k" / "3M_2018_10K.pdf").pages[58]
+    assert not any("(2,678)" in cell for t in page.tables for cell in t.rows[0])
+    assert "Dividends declared ($4.44 per share, Note 8)" in page.text

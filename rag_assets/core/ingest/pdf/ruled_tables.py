@@ -145,13 +145,112 @@ def cut_tables(
                 pieces.append((at_start, part, sample_chars(textpage, at_start, part), None))
         found: dict[int, list[list[str]]] = {}
         for n, words in table_words.items():
-            rows = clean_table_rows(_grid_rows(grids[n], words, height))
+            cells = _grid_rows(grids[n], words, height)
+            rows = clean_table_rows(cells)
             if rows is None or not _has_words(rows):
                 rejected.add(n)
-            else:
-                found[n] = rows
+                continue
+            found[n] = rows
+            if _opens_with_data(rows):
+                header, used = _header_above(grids[n], cells, pieces, textpage)
+                with_header = clean_table_rows([header, *cells]) if used else None
+                # headings that stand over no column of figures part columns the rules joined
+                if with_header is not None and len(with_header[0]) == len(rows[0]):
+                    found[n] = with_header
+                    pieces = [(start, "", [], n) if table is None and start in used
+                              else (start, line, samples, table)
+                              for start, line, samples, table in pieces]
         if len(found) == len(table_words):
             return pieces, found
+
+
+HEADER_LINES = 4  # lines of column headings a grid's top rule may leave above it, at most
+YEAR_CELL_RE = re.compile(r"(?:19|20)\d\d")
+
+
+def _opens_with_data(rows: list[list[str]]) -> bool:
+    """The grid's first row prints figures under a label, no headings: its column headings
+    are printed above its top rule (16% of the corpora's ruled tables, American Water's
+    state table among them), and the markdown table would take the row for its header."""
+    cells = [c for c in rows[0][1:] if c]
+    return bool(cells) and all(FIGURE_START_RE.match(c) and not YEAR_CELL_RE.fullmatch(c)
+                               for c in cells)
+
+
+def _header_above(grid: Grid, cells: list[list[str]], pieces: list[Piece],
+                  textpage: pdfium.PdfTextPage) -> tuple[list[str], set[int]]:
+    """The column headings printed right above a grid that opens with a row of figures: the
+    lines stacked over its top rule (each within two of its heights of the one below), inside
+    its width, that print a heading over each of two columns or more, none spanning two (a
+    heading over a group of columns, "Operating Revenues (in millions)", stays above it);
+    each phrase goes to the column of figures or words nearest its centre, upper lines first
+    (of a line PDFium ran on into the grid's first row, the part above the grid). Also the
+    offsets of the prose pieces taken."""
+    left, _, right, top = grid.box
+    xs = sorted({c[0] for c in grid.cells})
+    ends = [*xs[1:], right]
+    # the columns that print a figure or a word: not the spacers that hold a "$" or "("
+    centres = {j: (xs[j] + ends[j]) / 2 for j in range(len(xs))
+               if any(any(ch.isalnum() for ch in r[j]) for r in cells)}
+    above = sorted(((start, text, samples) for start, text, samples, table in pieces
+                    if table is None and samples and min(c.bottom for c in samples) >= top - 1
+                    and min(c.left for c in samples) >= left - 2
+                    and max(c.right for c in samples) <= right + 2),
+                   key=lambda piece: min(c.bottom for c in piece[2]))
+    columns: list[list[tuple[float, str]]] = [[] for _ in xs]  # (top, phrase): upper first
+    used: set[int] = set()
+    edge = top
+    for start, text, samples in above[:HEADER_LINES]:
+        size = max(c.height for c in samples)
+        if min(c.bottom for c in samples) - edge > 2 * size or not centres:
+            break
+        phrases = _phrases(textpage, start, text)
+        if any(sum(x0 <= x <= x1 for x in centres.values()) > 1 for x0, x1, _, _ in phrases):
+            break  # a heading over a group of columns
+        if any(_prints_amounts(phrase) for _, _, _, phrase in phrases):
+            break  # a row of figures printed between two grids: no heading
+        placed = [(min(centres, key=lambda j: abs(centres[j] - (x0 + x1) / 2)), high, phrase)
+                  for x0, x1, high, phrase in phrases]
+        if len({j for j, _, _ in placed}) < 2:
+            break
+        for j, high, phrase in placed:
+            columns[j].append((high, phrase))
+        used.add(start)
+        edge = max(c.top for c in samples)
+    return [" ".join(p for _, p in sorted(column, key=lambda e: -e[0])) for column in columns], used
+
+
+NUMBER_TOKEN_RE = re.compile(r"[($]*\d[\d,.]*\)?%?")
+
+
+def _prints_amounts(phrase: str) -> bool:
+    """A phrase that prints an amount ("(2,678)", "$4.44", "24.4%") or only bare numbers that
+    are no years ("52 222"): figures, not a column's heading ("2021", "12/10", "Level 1")."""
+    numbers = [t for t in phrase.split() if NUMBER_TOKEN_RE.fullmatch(t)]
+    if any(re.search(r"[,.()$%]", t) for t in numbers):
+        return True
+    return len(numbers) == len(phrase.split()) and not all(YEAR_CELL_RE.fullmatch(t)
+                                                             for t in numbers)
+
+
+def _phrases(textpage: pdfium.PdfTextPage, start: int, line: str
+             ) -> list[tuple[float, float, float, str]]:
+    """A heading line's phrases, each with its left, right and top (PDF points): characters on
+    one row less than one and a half of their height apart ("December 31, 2021" is one,
+    "2021   2020" two)."""
+    phrases: list[tuple[float, float, float, list[str]]] = []  # left, right, top, characters
+    for pos, ch in enumerate(line):
+        if ch.isspace():
+            continue
+        x0, y0, x1, y1 = textpage.get_charbox(start + pos)
+        if phrases and x0 - phrases[-1][1] <= 1.5 * (y1 - y0) and x0 >= phrases[-1][0] \
+                and abs(y1 - phrases[-1][2]) <= y1 - y0:
+            first, _, high, chars = phrases[-1]
+            gap = " " if line[pos - 1].isspace() else ""
+            phrases[-1] = (first, x1, max(high, y1), [*chars, gap + ch])
+        else:
+            phrases.append((x0, x1, y1, [ch]))
+    return [(x0, x1, y1, "".join(chars)) for x0, x1, y1, chars in phrases]
 
 
 def _printed_rows(words: list[_Word]) -> list[list[_Word]]:
