@@ -103,3 +103,18 @@ def test_a_segments_share_of_sales_names_no_customer() -> None:
     assert _customers(asked, [sams], [segment]) is None
     found = _customers(asked, [sams])
     assert found is not None and found.units == [sams]
+
+
+def test_none_when_no_single_customer_is_material() -> None:
+    """Walmart 2018 (wide), its geographic note: "the Company did not generate material total
+    revenues from any single customer" says no customer reaches the threshold, beside a
+    segment's share stated in a customer's words."""
+    asked = "Which customers accounted for 10% or more of Walmart's net sales in FY2018?"
+    denial = unit("Additionally, the Company did not generate material total revenues from any "
+                  "single customer.", page=86)
+    sams = unit("In fiscal 2018, Sam's Club accounted for approximately 12% of our net sales.")
+    segment = unit("Sam's Club operates with a lower gross profit rate than our other segments "
+                   "(the Sam's Club segment).")
+    found = _customers(asked, [sams, denial], [segment])
+    assert found is not None and found.units == [denial]
+    assert found.text.startswith("None: Additionally, the Company did not generate material")
