@@ -165,6 +165,12 @@ class _ChunkReader:
                 if nxt.startswith("|") and len(stripped) < 120 and not stripped.endswith("."):
                     self.flush_prose()
                     self.title = stripped  # a table's title line
+                elif nxt.startswith("|") and stripped.endswith(":"):
+                    # a sentence leading into the table ("Presented in the table below is a
+                    # geographic summary of ...:"): quoted as prose, and what the rows are of
+                    self.prose.append(line)
+                    self.flush_prose()
+                    self.title = stripped
                 else:
                     self.prose.append(line)
                 continue
@@ -213,10 +219,12 @@ class _ChunkReader:
             return
         if not self.headed and not cells[0] and all(_heading_cell(c) for c in cells[1:]):
             # a header printed over several rows ("%" over "change" over "21 vs. 20", years
-            # under "Year ended December 31,"): each column's heading is its cells joined
+            # under "Year ended December 31,", American Water's "Water" and "Total" under
+            # "Operating Revenues"): each column's heading is its cells joined, a heading
+            # printed once over the columns it spans read over each
+            top = [self.header[0], *spanned(self.header[1:])] if self.header else []
             self.header = [" ".join(f"{a} {b}".split()) for a, b in
-                           zip_longest(self.header, [cells[0], *spanned(cells[1:])],
-                                       fillvalue="")]
+                           zip_longest(top, [cells[0], *spanned(cells[1:])], fillvalue="")]
             return
         self.headed = True
         printed = cells
@@ -251,9 +259,12 @@ def page_table_rows(pages: PageTexts, document: str, year: int, page: int
         return page if wanted and wanted in (pages.normalized(document, year, page) or "") \
             else None
 
+    # the sentence leading into a table ("Presented in the table below is a geographic
+    # summary of ... :") is its context, as a chunk's heading is: what its rows are of
     hits = [Hit(chunk_id=f"{document}:{year}:page{page}:table{i}", document=document, year=year,
                 page_start=page, page_end=page, pages=[page], rank=0, score=0.0, stage="page",
-                text="\n".join(filter(None, [table.title, *table.lines])))
+                text="\n".join(filter(None, [table.title, *table.lines])),
+                context=table.lead.text if table.lead is not None else "")
             for i, table in enumerate(page_tables(text, page))]
     return [u for h in hits for u in units_of(h, locate) if u.is_row and u.located]
 

@@ -40,6 +40,10 @@ from rag_assets.core.text.periods import (
 )
 from rag_assets.core.text.years import FISCAL_YEAR_RE
 
+# a heading's units ("Operating Revenues (in millions)"): the answer's amount prints them
+UNITS_NOTE_RE = re.compile(r"\((?:dollars |amounts )?in (?:millions|thousands|billions)\)",
+                           re.IGNORECASE)
+TOTAL_HEADING_RE = re.compile(r"\btotal\b", re.IGNORECASE)
 VERB_PHRASE_RE = re.compile(r"(?:grew|rose|fell|declined|dropped)\b", re.IGNORECASE)
 UNNAMED_MEASURE = "revenue"  # what a member's size or growth is, when the question names none
 MAX_PAGES_READ = 4  # pages a ranking reads whole, at most
@@ -105,7 +109,12 @@ def column_asked(rows: Sequence[Row], question: Question, unit: EvidenceUnit,
         if not any(q for q, _ in periods):  # a year asked: its full year before its quarter
             headings = [h for h in headings if not PART_OF_YEAR_RE.search(h)] or headings
     # several kinds of column, none named by the question: unsure which one ranks the rows
-    return None if _kinds(headings) > 1 and not named else headings[0]
+    if _kinds(headings) > 1 and not named:
+        return None
+    # of the measure's columns, its total over the parts ("Operating Revenues Total" beside
+    # "... Water" and "... Wastewater"), not a share of it
+    totals = [h for h in headings if TOTAL_HEADING_RE.search(h) and "%" not in h]
+    return totals[0] if len(headings) > 1 and totals else headings[0]
 
 
 def _measure(question: Question, column: str, cues: DirectCues) -> str:
@@ -123,7 +132,7 @@ def _measure(question: Question, column: str, cues: DirectCues) -> str:
         return f"{what} in {named['when']}"
     if not a_period and PERIOD_WORD_RE.sub(
             "", PART_OF_YEAR_RE.sub("", column.lower())).strip(" .,'-"):
-        return column
+        return " ".join(UNITS_NOTE_RE.sub(" ", column).split())  # the amount says its units
     # as the question writes it ("EBITDAR"), not the words a retry adds after its "?"
     q = question.text.lower().split("?")[0]
     for term in _terms_asked(question, cues):
@@ -263,7 +272,9 @@ def _of_other_members(scope: str, categories: Sequence[Cue], ranks: Sequence[str
         return False
     others = [w for c in cues.categories if c.kind and c.kind not in asked and c.kind != "unit"
               for w in (c.word, *c.also) if w]
-    own = " ".join(" | ".join(scope.split(" | ")[-2:]).lower().split())
+    # its title: the header names the columns, measures ("Number of Customers"), not members
+    parts = scope.split(" | ")
+    own = " ".join((parts[-2] if len(parts) > 1 else parts[-1]).lower().split())
     other_at = min((m.start() for w in others if (m := re.search(rf"\b{w}\w*", own))),
                    default=None)
     asked_at = min((at for r in ranks if (at := own.find(r)) >= 0), default=None)

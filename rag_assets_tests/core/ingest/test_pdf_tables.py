@@ -470,15 +470,17 @@ def test_headings_printed_above_a_grid_are_its_header() -> None:
     """American Water 2021 p7 rules its state table from the first state down: the column
     headings are printed above the top rule (PDFium runs the last of them on into the first
     row), so the grid opens with "New Jersey" and its figures. The headings that stand over
-    one column each become the header; the one over a group of columns ("Operating Revenues
-    (in millions)") stays in the text above; no row is taken for a header."""
+    one column each become the header, under a row of the headings over groups of columns
+    ("Operating Revenues (in millions)", printed once over the first of its group); no row is
+    taken for a header and no character is printed twice."""
     page = real_filing(FINANCEBENCH / "AMERICANWATERWORKS_2021_10K.pdf").pages[6]
     table = next(t for t in page.tables if any(r[0] == "New Jersey" for r in t.rows))
-    assert table.rows[0] == ["", "Water (a)", "Wastewater", "Total", "% of Total", "Water",
+    assert table.rows[0] == ["", "Operating Revenues (in millions)", "", "", "",
+                             "Number of Customers (in thousands)", "", "", ""]
+    assert table.rows[1] == ["", "Water (a)", "Wastewater", "Total", "% of Total", "Water",
                              "Wastewater", "Total", "% of Total"]
-    assert table.rows[1] == ["New Jersey", "$ 778", "$ 48", "$ 826", "24.4%", "660", "55",
+    assert table.rows[2] == ["New Jersey", "$ 778", "$ 48", "$ 826", "24.4%", "660", "55",
                              "715", "20.3%"]
-    assert "Operating Revenues (in millions) Number of Customers (in thousands)" in page.text
     assert "Water (a) Wastewater Total" not in page.text
 
 

@@ -153,7 +153,7 @@ def cut_tables(
             found[n] = rows
             if _opens_with_data(rows):
                 header, used = _header_above(grids[n], cells, pieces, textpage)
-                with_header = clean_table_rows([header, *cells]) if used else None
+                with_header = clean_table_rows([*header, *cells]) if used else None
                 # headings that stand over no column of figures part columns the rules joined
                 if with_header is not None and len(with_header[0]) == len(rows[0]):
                     found[n] = with_header
@@ -178,14 +178,14 @@ def _opens_with_data(rows: list[list[str]]) -> bool:
 
 
 def _header_above(grid: Grid, cells: list[list[str]], pieces: list[Piece],
-                  textpage: pdfium.PdfTextPage) -> tuple[list[str], set[int]]:
-    """The column headings printed right above a grid that opens with a row of figures: the
-    lines stacked over its top rule (each within two of its heights of the one below), inside
-    its width, that print a heading over each of two columns or more, none spanning two (a
-    heading over a group of columns, "Operating Revenues (in millions)", stays above it);
-    each phrase goes to the column of figures or words nearest its centre, upper lines first
-    (of a line PDFium ran on into the grid's first row, the part above the grid). Also the
-    offsets of the prose pieces taken."""
+                  textpage: pdfium.PdfTextPage) -> tuple[list[list[str]], set[int]]:
+    """The header rows printed right above a grid that opens with a row of figures: the lines
+    stacked over its top rule (each within two of its heights of the one below), inside its
+    width, that print a heading over each of two columns or more, each phrase in the column of
+    figures or words nearest its centre, upper lines first (of a line PDFium ran on into the
+    grid's first row, the part above the grid); above them, a line of headings each over a
+    group of those columns is a row of its own (:func:`_over_groups`). Also the offsets of the
+    prose pieces taken."""
     left, _, right, top = grid.box
     xs = sorted({c[0] for c in grid.cells})
     ends = [*xs[1:], right]
@@ -198,6 +198,7 @@ def _header_above(grid: Grid, cells: list[list[str]], pieces: list[Piece],
                     and max(c.right for c in samples) <= right + 2),
                    key=lambda piece: min(c.bottom for c in piece[2]))
     columns: list[list[tuple[float, str]]] = [[] for _ in xs]  # (top, phrase): upper first
+    groups = [""] * len(xs)
     used: set[int] = set()
     edge = top
     for start, text, samples in above[:HEADER_LINES]:
@@ -205,10 +206,15 @@ def _header_above(grid: Grid, cells: list[list[str]], pieces: list[Piece],
         if min(c.bottom for c in samples) - edge > 2 * size or not centres:
             break
         phrases = _phrases(textpage, start, text)
-        if any(sum(x0 <= x <= x1 for x in centres.values()) > 1 for x0, x1, _, _ in phrases):
-            break  # a heading over a group of columns
         if any(_prints_amounts(phrase) for _, _, _, phrase in phrases):
             break  # a row of figures printed between two grids: no heading
+        spanning = [sum(x0 <= x <= x1 for x in centres.values()) > 1 for x0, x1, _, _ in phrases]
+        if any(spanning):
+            headed = {j: centres[j] for j in centres if j > 0 and columns[j]}
+            if all(spanning) and len(headed) > 1:
+                groups = _over_groups(phrases, headed, len(xs))
+                used.add(start)
+            break  # the groups' line tops the header
         placed = [(min(centres, key=lambda j: abs(centres[j] - (x0 + x1) / 2)), high, phrase)
                   for x0, x1, high, phrase in phrases]
         if len({j for j, _, _ in placed}) < 2:
@@ -217,7 +223,25 @@ def _header_above(grid: Grid, cells: list[list[str]], pieces: list[Piece],
             columns[j].append((high, phrase))
         used.add(start)
         edge = max(c.top for c in samples)
-    return [" ".join(p for _, p in sorted(column, key=lambda e: -e[0])) for column in columns], used
+    row = [" ".join(p for _, p in sorted(column, key=lambda e: -e[0])) for column in columns]
+    return ([groups, row] if any(groups) else [row]), used
+
+
+def _over_groups(phrases: list[tuple[float, float, float, str]], centres: dict[int, float],
+                 width: int) -> list[str]:
+    """A row of headings each over a group of columns ("Operating Revenues (in millions)"
+    over water, wastewater, total and share), each in the first column of its group, the rest
+    blank, as a header spanning columns prints (``spanned`` reads it so): a column headed below
+    (``centres``) is in the group of the heading nearest it."""
+    def distance(j: int, phrase: tuple[float, float, float, str]) -> float:
+        return max(phrase[0] - centres[j], centres[j] - phrase[1], 0.0)
+
+    row = [""] * width
+    for j in sorted(centres):
+        heading = min(phrases, key=lambda p: distance(j, p))[3]
+        if heading not in row:
+            row[j] = heading
+    return row
 
 
 NUMBER_TOKEN_RE = re.compile(r"[($]*\d[\d,.]*\)?%?")
