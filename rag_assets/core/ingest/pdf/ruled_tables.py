@@ -28,6 +28,7 @@ from pdfplumber.table import TableFinder, TableSettings
 from pdfplumber.utils.geometry import rect_to_edges
 
 from rag_assets.core.ingest.pdf.geometry import CharSample, path_bounds, sample_chars
+from rag_assets.core.text.years import FISCAL_YEAR_RE
 
 if TYPE_CHECKING:
     from pdfplumber.page import Page as PlumberPage
@@ -165,7 +166,6 @@ def cut_tables(
 
 
 HEADER_LINES = 4  # lines of column headings a grid's top rule may leave above it, at most
-YEAR_CELL_RE = re.compile(r"(?:19|20)\d\d")
 
 
 def _opens_with_data(rows: list[list[str]]) -> bool:
@@ -173,7 +173,7 @@ def _opens_with_data(rows: list[list[str]]) -> bool:
     are printed above its top rule (16% of the corpora's ruled tables, American Water's
     state table among them), and the markdown table would take the row for its header."""
     cells = [c for c in rows[0][1:] if c]
-    return bool(cells) and all(FIGURE_START_RE.match(c) and not YEAR_CELL_RE.fullmatch(c)
+    return bool(cells) and all(FIGURE_START_RE.match(c) and not FISCAL_YEAR_RE.fullmatch(c)
                                for c in cells)
 
 
@@ -253,7 +253,7 @@ def _prints_amounts(phrase: str) -> bool:
     numbers = [t for t in phrase.split() if NUMBER_TOKEN_RE.fullmatch(t)]
     if any(re.search(r"[,.()$%]", t) for t in numbers):
         return True
-    return len(numbers) == len(phrase.split()) and not all(YEAR_CELL_RE.fullmatch(t)
+    return len(numbers) == len(phrase.split()) and not all(FISCAL_YEAR_RE.fullmatch(t)
                                                              for t in numbers)
 
 
