@@ -110,7 +110,8 @@ def cut_tables(
     printed row changes, so a word lands in the text or in a cell, never in both and never in
     neither. A row that starts left of a grid (rules drawn under some columns only) stays prose.
     A grid whose rows are no table (a box around text, a "table" without words) gives its
-    words back to the prose.
+    words back to the prose; one that opens with a row of figures takes the headings printed
+    above its top rule (:func:`_headed`).
     """
     words_of: dict[int, list[_Word]] = {}
     for number, (start, line, samples) in enumerate(raw):
@@ -151,18 +152,27 @@ def cut_tables(
             if rows is None or not _has_words(rows):
                 rejected.add(n)
                 continue
-            found[n] = rows
-            if _opens_with_data(rows):
-                header, used = _header_above(grids[n], cells, pieces, textpage)
-                with_header = clean_table_rows([*header, *cells]) if used else None
-                # headings that stand over no column of figures part columns the rules joined
-                if with_header is not None and len(with_header[0]) == len(rows[0]):
-                    found[n] = with_header
-                    pieces = [(start, "", [], n) if table is None and start in used
-                              else (start, line, samples, table)
-                              for start, line, samples, table in pieces]
+            found[n], pieces = _headed(n, grids[n], cells, rows, pieces, textpage)
         if len(found) == len(table_words):
             return pieces, found
+
+
+def _headed(n: int, grid: Grid, cells: list[list[str]], rows: list[list[str]],
+            pieces: list[Piece], textpage: pdfium.PdfTextPage
+            ) -> tuple[list[list[str]], list[Piece]]:
+    """Table ``n``'s rows under the headings printed above its top rule when it opens with a
+    row of figures (:func:`_header_above`), the prose pieces they were taken from now the
+    table's; else the rows and pieces as they are."""
+    if not _opens_with_data(rows):
+        return rows, pieces
+    header, used = _header_above(grid, cells, pieces, textpage)
+    with_header = clean_table_rows([*header, *cells]) if used else None
+    # headings that stand over no column of figures part columns the rules joined: not taken
+    if with_header is None or len(with_header[0]) != len(rows[0]):
+        return rows, pieces
+    return with_header, [(start, "", [], n) if table is None and start in used
+                         else (start, line, samples, table)
+                         for start, line, samples, table in pieces]
 
 
 HEADER_LINES = 4  # lines of column headings a grid's top rule may leave above it, at most
