@@ -33,6 +33,7 @@ from rag_assets.core.generation.yes_no import (
 )
 from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import Question
+from rag_assets.core.text.sentences import unlinked
 
 INTENT = "customers"
 # a share of a segment's sales: "7 percent of our net sales in the International segment"
@@ -101,7 +102,7 @@ def major_customers(question: Question, selected: Sequence[EvidenceUnit],
     if not shares:
         return None if denial is None else DirectAnswer(
             kind="customers", units=[denial], supports=denial.text,
-            text=f"None: {' '.join(denial.text.split()).rstrip(' .')}.")
+            text=f"None: {unlinked(' '.join(denial.text.split())).rstrip(' .')}.")
     units = [*shares.values(), *([closing] if closing is not None else [])]
     said = "; ".join(" ".join(u.text.split()).rstrip(" .") for u in units)
     return DirectAnswer(kind="customers", units=units, text=f"{said}.",

@@ -114,6 +114,18 @@ def split_sentences(text: str) -> list[str]:
     return out
 
 
+# an adverb that ties a sentence to the one before it ("Additionally, the Company did not
+# ..."): a sentence that leads an answer reads without it
+LINKING_ADVERB_RE = re.compile(r"^(?:additionally|in addition|also|further|furthermore|"
+                               r"moreover|similarly|likewise),\s+", re.IGNORECASE)
+
+
+def unlinked(sentence: str) -> str:
+    """A sentence without the linking adverb it opens with, its next word's case kept ("the
+    Company did not generate material total revenues ...")."""
+    return LINKING_ADVERB_RE.sub("", sentence)
+
+
 # the running header a filing prints atop each page (a link back to its contents)
 RUNNING_HEADER_RE = re.compile(r"^\s*table of contents\b\s*", re.IGNORECASE)
 

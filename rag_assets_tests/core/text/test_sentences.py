@@ -10,6 +10,7 @@ from rag_assets.core.text.sentences import (
     prose_after_table,
     reads_as_table,
     split_sentences,
+    unlinked,
 )
 
 
@@ -79,3 +80,14 @@ def test_the_prose_after_a_table_run_into_a_sentence() -> None:
                                       "period last year.")
     prose = "In 2019, 2018 and 2017 Revenue was $1.2 billion, up 5% from $1.1 billion."
     assert prose_after_table(prose) == prose
+
+
+@pytest.mark.parametrize(("sentence", "expected"), [
+    ("Additionally, the Company did not generate material total revenues from any single "
+     "customer.", "the Company did not generate material total revenues from any single "
+     "customer."),
+    ("In addition, no customer accounted for 10%.", "no customer accounted for 10%."),
+    ("Also included are the leases.", "Also included are the leases."),  # no comma: a verb's
+])
+def test_a_sentence_leads_without_its_linking_adverb(sentence: str, expected: str) -> None:
+    assert unlinked(sentence) == expected
