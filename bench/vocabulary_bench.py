@@ -14,7 +14,9 @@ Questions are written as analysts write them, not as the vocabulary titles them:
 company's FY2019 <title>?" for every item the facts can carry, and "What is the company's
 FY2019 test ratio? The test ratio is defined as <term> divided by total assets." for each
 term of ``TERMS`` (the line items a FinanceBench-style definition names, in its words), and
-each of ``DEFINITIONS`` (a metric question with its own formula, as analysts write one). Every
+each of ``DEFINITIONS`` (a metric question with its own formula, as analysts write one), and
+each label the statements print for the year, as the term of that test ratio, copied from the
+page (``label_questions``: answered only when a row of that label is read). Every
 10-Q and earnings release whose name says its quarter is asked a quarter's items
 (``quarter_questions``): the income statement's for the quarter ("in Q2 2023 (three months)"),
 the balance sheet's at its end, the cash flows' for the months of the year to date ("for the
@@ -159,6 +161,29 @@ def quarter_battery(quarter: int) -> Callable[[list[Any]], list[tuple[str, str, 
     return battery
 
 
+def label_questions(facts: list[Any], year: int) -> list[tuple[str, str, str]]:
+    """(kind, label, question) for every label a statement prints in a column of ``year`` (but
+    total assets, the test ratio's divisor), written as a definition's term as an analyst
+    copies it from the page: its row should answer, or a row of the same label (a balance and
+    its change print one label)."""
+    labels = dict.fromkeys(" ".join(f.label.split()).rstrip(":").strip() for f in facts
+                           if f.fiscal_year == year and f.unit == "USD")
+    return [("label", label, f"What is the company's FY{year} test ratio? The test ratio is "
+             f"defined as {label} divided by total assets.") for label in labels
+            if re.search("[a-z]", label) and label.lower() != "total assets"]
+
+
+def _label_status(answer: Any, label: str, facts: list[Any], year: int) -> str:
+    """answered when an operand is a row of that label, else "other row" (or the status)."""
+    if answer.status != "answered":
+        return str(answer.status)
+    same = {f.value for f in facts if f.fiscal_year == year
+            and " ".join(f.label.split()).rstrip(":").strip() == label}
+    values = {o.value for o in answer.operands}
+    return "answered" if any(abs(abs(v) - abs(s)) <= 1e-6 * max(1.0, abs(s))
+                             for v in values for s in same) else "other row"
+
+
 def measure(pdf: Path, year: int, pages_dir: Path | None,
             battery: Callable[[list[Any]], list[tuple[str, str, str]]] | None = None
             ) -> dict[str, tuple[str, str]]:
@@ -175,13 +200,15 @@ def measure(pdf: Path, year: int, pages_dir: Path | None,
     facts = read_facts(pdf.stem.lower(), year, pages)
     cover = "\n".join(p.text for p in pages[:2])
     row: dict[str, tuple[str, str]] = {}
-    for kind, item, asked in battery(facts) if battery else questions(year):
+    asked_all = battery(facts) if battery else [*questions(year), *label_questions(facts, year)]
+    for kind, item, asked in asked_all:
         parsed = parse_question(read_question(asked))
         if parsed is None:
             row[f"{kind}:{item}"] = ("unread", "")
             continue
         answer = answer_metric(parsed, facts, "The company", cover)
-        row[f"{kind}:{item}"] = (answer.status, (answer.missing or [""])[0][:120])
+        status = _label_status(answer, item, facts, year) if kind == "label" else answer.status
+        row[f"{kind}:{item}"] = (status, (answer.missing or [""])[0][:120])
     return row
 
 
@@ -214,7 +241,7 @@ def main() -> int:
                                         quarter_battery(int(named["q"])))
     summary: dict[str, Any] = {}
     for group, filings in rows.items():
-        for kind in ("item", "term", "definition", "quarter"):
+        for kind in ("item", "term", "definition", "label", "quarter"):
             counts = Counter(status for row in filings.values()
                              for key, (status, _) in row.items() if key.startswith(kind))
             asked = sum(1 for row in filings.values() if any(k.startswith(kind) for k in row))
@@ -223,7 +250,7 @@ def main() -> int:
     misses: dict[str, list[str]] = defaultdict(list)
     for name, row in rows["in-sample"].items():
         for key, (status, why) in row.items():
-            if status != "answered":
+            if status != "answered" and not key.startswith("label:"):
                 misses[key].append(f"{name}: {status} {why}")
     print("\nin-sample misses per item (held-out misses are not printed):")
     for key, found in sorted(misses.items(), key=lambda x: -len(x[1])):

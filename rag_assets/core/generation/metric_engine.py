@@ -111,12 +111,18 @@ _LABEL_STOP = frozenset({"the", "of", "a", "an", "total", "net", "and", "&"})
 
 # words a definition adds to a row's label without naming another row ("expenses", "amount")
 _IMPLIED_WORDS = frozenset({"expense", "consolidated", "reported"})
+# words of a row that holds a period's opening balance: the period before's closing one, never
+# a balance a definition names without saying so ("cash at end of year" is not "at beginning")
+_OPENING_WORDS = frozenset({"beginning", "opening"})
+# words of a row that holds a change of a balance ("Net increase in cash", "Other current assets"
+# under "Changes in certain working capital items"): the flow, never the balance it moves
+_CHANGE_WORDS = frozenset({"increase", "decrease", "change"})
 
 
 def _label_words(text: str) -> tuple[str, ...]:
     """A label's or a phrase's words as rows are matched on: no stop words, abbreviations
     spelled out, a plural as its singular ("expenses" is "expense")."""
-    text = normalize_label(text).replace("share-based", "stock-based")  # ASC 718's two names
+    text = re.sub(r"\bshare[- ]based\b", "stock-based", normalize_label(text))  # ASC 718's names
     spelled = load_vocabulary().abbreviations.labels  # "sg&a": the words a label prints
     words = " ".join(spelled.get(w, w) for w in re.findall(r"[a-z0-9&]+", text))
     return tuple(_singular(w) for w in words.split() if w not in _LABEL_STOP)
@@ -143,6 +149,8 @@ def _label_distance(phrase: tuple[str, ...], label: str) -> int | None:
     those before its first comma or parenthesis) are the phrase's, the count of extra words
     when it holds all of them (at most two), else None."""
     head = re.split(r",|\s\(", label, maxsplit=1)[0]
+    if _OPENING_WORDS & set(_label_words(label)) and not _OPENING_WORDS & set(phrase):
+        return None  # an opening balance answers only a phrase that asks for it
     if phrase in (_label_words(label), _label_words(head)):
         return 0
     words = _label_words(label)
@@ -165,6 +173,14 @@ def _row_distance(phrase: tuple[str, ...], fact: StatementFact) -> int | None:
     found = [d for label in (fact.label, f"{fact.group} {fact.label}" if bare else "")
              if label and (d := _label_distance(phrase, label)) is not None]
     return min(found, default=None)
+
+
+def _change_unasked(phrase: tuple[str, ...], fact: StatementFact) -> bool:
+    """A row of a balance's change that a phrase does not ask for: ranked after the balance's
+    own row ("other current assets" is the balance sheet's, not the working capital change)."""
+    caption = fact.group if re.match(r"(?i)(?:net )?changes? in\b", fact.group) else ""
+    return bool(_CHANGE_WORDS & set(_label_words(f"{caption} {fact.label}"))) and not (
+        _CHANGE_WORDS & set(phrase))
 
 
 def _units_named(phrase: tuple[str, ...]) -> frozenset[str]:
@@ -308,7 +324,8 @@ class Evaluator:
         if scored:
             # "net interest income" over "Interest income": the words ranking leaves out
             # ("net", "total") decide between labels that are otherwise the same
-            _, fact = min(scored, key=lambda x: (x[0], _all_words(x[1].label) != written,
+            _, fact = min(scored, key=lambda x: (_change_unasked(words, x[1]), x[0],
+                                                 _all_words(x[1].label) != written,
                                                  x[1].months is None, not x[1].total,
                                                  x[1].rank, x[1].page, x[1].row))
             entry = self.defs.concepts.get(fact.concept or "")

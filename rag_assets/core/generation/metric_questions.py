@@ -25,6 +25,7 @@ from typing import Literal, cast
 from pydantic import BaseModel, Field
 
 from rag_assets.core.generation.direct_rows import load_cues
+from rag_assets.core.ingest.facts import NOTES_CITED_RE
 from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import EITHER_WAY_RE, Question
 from rag_assets.core.question.vocabulary import (
@@ -534,6 +535,13 @@ _FILLER_RE = re.compile(
     r"\b(?:the|unadjusted|reported|annual|year|end|year end|total amount of|amount of|"
     r"from (?:the )?(?:cash flows? statement|statement of cash flows|income statement|"
     r"balance sheet)|\(from (?:the )?cash flows? statement\)|on (?:the )?balance sheet)\b")
+# the other sign a statement's label prints in parentheses, "Net cash provided by (used in)
+# operating activities", "(Gain) or loss on sale": the row's name without it, not a group
+_SIGN_ALTERNATE_RE = re.compile(
+    r"(?:\s+or|\s*/)?\s*\((?:used(?: in| for)?|provided(?: by)?|decrease|increase|"
+    r"loss(?:es)?|gains?|income|expenses?|benefit(?: from)?|provision|credits?|charges?|"
+    r"earnings|reversals|recoveries|paid|received|repayments(?: of)?|remittances|"
+    r"proceeds from|payments for)\)(?:\s+or\b)?", re.IGNORECASE)
 _OPERATOR_WORDS = ((r"\bdivided\s+by\b", "/"), (r"\bover\b", "/"), (r"\bmultiplied\s+by\b", "*"),
                    (r"\btimes\b", "*"), (r"\bplus\b", "+"), (r"\bminus\b", "-"),
                    (r"\bless\b", "-"), (r"[×x](?=\s*\(|\s+\d)", "*"), (r"÷", "/"))
@@ -551,7 +559,7 @@ def definition_formula(body: str, year: int | None, defining: str | None = None
     the vocabulary lacks ("payments for acquisition of property, plant and equipment") becomes
     ``row('...')``: the statement row printed under that label (:mod:`metric_engine`).
     """
-    text = normalize(body)
+    text = normalize(_SIGN_ALTERNATE_RE.sub(" ", NOTES_CITED_RE.sub(" ", body)))
     text = _AVG_RE.sub(lambda m: f" avg({m['x']}) ", text)
     text = _CHANGE_RE.sub(lambda m: f" change({m['x']}) ", text)
 
@@ -632,9 +640,10 @@ def _term(piece: str, exclude: frozenset[str]) -> str:
     for start, end, _, _ in reversed(items):
         residue = residue[:start] + " " + residue[end:]
     left = set(re.findall(r"[a-z0-9]+", residue))
-    if items and not left - _WHOLE_WORDS or (items and not left - _PAYMENT_WORDS and all(
-            _is_cash_flow_item(name) for _, _, name, _ in items)):
-        return "".join(f" {name} " for _, _, name, _ in items)
+    # one item: two side by side are one label the vocabulary splits ("cash dividend payments")
+    if len(items) == 1 and (not left - _WHOLE_WORDS or (
+            not left - _PAYMENT_WORDS and _is_cash_flow_item(items[0][2]))):
+        return f" {items[0][2]} "
     label = " ".join(re.sub(r"[^a-z0-9&,.\s-]", " ", words).split()).strip(" ,.")
     return f" row('{label}') " if re.search(r"[a-z]", label) else " "
 

@@ -92,12 +92,15 @@ def demote_patterns() -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(p, re.IGNORECASE) for p in _concept_map()["demote"]["patterns"])
 
 
+# a label's pointers to the notes, not its words: "(Note 7)", "(see Notes 3 and 9)"
+NOTES_CITED_RE = re.compile(r"\((?:see )?notes? \d+[a-z]?(?:(?:,| and) \d+)*\)", re.IGNORECASE)
+_NOTE_MARKER_RE = re.compile(rf"\((?:[a-z]|\d{{1,2}})\)|[{SUPERSCRIPT_DIGITS}*]+")  # "(a)", "¹"
+
+
 def normalize_label(label: str) -> str:
     """A label as the concept map reads it: lower case, no notes markers, single spaces."""
     text = " ".join(label.replace("’", "'").replace("—", "-").replace("–", "-").split())
-    text = re.sub(rf"\((?:[a-z]|\d{{1,2}})\)|[{SUPERSCRIPT_DIGITS}*]+", " ", text)  # note markers
-    text = re.sub(r"\((?:see )?notes? \d+[a-z]?(?:(?:,| and) \d+)*\)", " ", text,
-                  flags=re.IGNORECASE)  # "(Note 7)", "(see Notes 3 and 9)"
+    text = NOTES_CITED_RE.sub(" ", _NOTE_MARKER_RE.sub(" ", text))
     text = re.sub(r"\s*\.{3,}\s*", " ", text)  # dot leaders ("Total cost of sales ......")
     text = re.sub(r"\s*:\s*$", "", text)
     return " ".join(text.lower().split())
