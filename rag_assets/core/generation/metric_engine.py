@@ -41,7 +41,13 @@ from rag_assets.core.generation.metric_format import (
 from rag_assets.core.generation.metric_questions import MetricQuestion, Rules, load_rules
 from rag_assets.core.generation.records import Claim, SourceCitation
 from rag_assets.core.ingest.facts import concept_of, normalize_label
-from rag_assets.core.question.vocabulary import MetricDef, Unit, Vocabulary, load_vocabulary
+from rag_assets.core.question.vocabulary import (
+    ConceptDef,
+    MetricDef,
+    Unit,
+    Vocabulary,
+    load_vocabulary,
+)
 
 if TYPE_CHECKING:
     from rag_assets.core.ingest.facts import StatementFact
@@ -213,6 +219,19 @@ _BINARY: dict[type, tuple[str, Callable[[float, float], float]]] = {
 HISTORY_YEARS = 2  # years before the compared two a profile gives: a 10-K prints three
 
 
+def _parts_read(facts: Sequence[StatementFact], concepts: dict[str, ConceptDef]
+                ) -> list[StatementFact]:
+    """The facts of each line item read among another's rows (``part_of``: net sales among
+    revenue's), as facts of their own: the rows printed under one of its line items."""
+    out = []
+    for name, entry in concepts.items():
+        if entry.part_of:
+            labels = set(entry.line_items)
+            out += [f.model_copy(update={"concept": name}) for f in facts
+                    if f.concept == entry.part_of and normalize_label(f.label) in labels]
+    return out
+
+
 class Evaluator:
     """Evaluates formulas over one filing's facts, remembering every fact it used and every
     operand it could not find."""
@@ -220,7 +239,7 @@ class Evaluator:
     def __init__(self, facts: Sequence[StatementFact], months: int = 12,
                  formulas: dict[str, str] | None = None) -> None:
         self.defs = load_vocabulary()
-        self.facts = facts
+        self.facts = [*facts, *_parts_read(facts, self.defs.concepts)]
         self.months = months
         self.formulas = formulas or {}
         self.operands: dict[tuple[str, int], Operand] = {}

@@ -51,6 +51,9 @@ class ConceptDef(_Term):
     kind: Literal["flow", "stock"]
     magnitude: bool = False
     derived: str | None = None
+    part_of: str | None = Field(default=None, description=(
+        "a line item read among another's rows: those of its facts printed under one of its "
+        "own line_items (net sales above total revenues); its derived formula otherwise"))
     unit: str = "USD"
     flows: dict[str, str] = Field(default_factory=dict, description=(
         "a balance's flows (concept -> the verbs that ask it): what moved the balance"))

@@ -627,3 +627,18 @@ def test_goodwill_is_the_balance_sheets_line() -> None:
     answer = _answered("financebench-dev/pdfs/CORNING_2022_10K.pdf", "corning-10k", 2022,
                        "Corning", "How much goodwill did Corning report at the end of FY2022?")
     assert answer.headline == "Corning's FY2022 goodwill is $2,394 million."
+
+
+@pytest.mark.parametrize(("path", "document", "company", "sales", "cost"), [
+    # Costco FY2018, p.37: net sales 138,434 above membership fees, merchandise costs 123,152
+    ("financebench-bulk/pdfs/COSTCO_2018_10K.pdf", "costco-10k", "Costco", 138_434, 123_152),
+    # Walmart FY2018, p.57: net sales 495,761 above membership and other income, cost of
+    # sales 373,396 (its MD&A's "gross profit rate" is over net sales too)
+    ("financebench-wide/pdfs/WALMART_2018_10K.pdf", "walmart-10k", "Walmart", 495_761, 373_396),
+])
+def test_a_retailers_gross_margin_is_over_the_net_sales_its_costs_are_of(
+        path: str, document: str, company: str, sales: int, cost: int) -> None:
+    answer = _answered(path, document, 2018, company,
+                       f"What is {company}'s FY2018 gross margin?")
+    assert answer.value == pytest.approx((sales - cost) / sales)
+    assert any(o.label == "Net sales" for o in answer.operands)
