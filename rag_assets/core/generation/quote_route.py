@@ -463,12 +463,13 @@ class QuoteRoute:
 
     def rephrased(self, part: Part, answer: PartAnswer, per_part: int | None,
                   routed: Scope, events: list[GuardrailEvent]) -> PartAnswer:
-        """A part that found nothing asked in other words, the same documents and years: a
-        phrasing made of line items names no company, and read on its own it would search
-        every filing."""
+        """A part that found nothing searched with other words: the question as asked (its
+        answer's form, periods and measure), the same documents and years; only the words
+        that rank the chunks change (a phrasing of line items names no company)."""
         for phrasing in self.phrasings(part.question):
             retry = self.answer_part(part.model_copy(update={
-                "question": self.retriever.read(phrasing), "scope": part.scope or routed}),
+                "question": part.question.searched_as(phrasing),
+                "scope": part.scope or routed}),
                 self.config.k, per_part)
             events.append(GuardrailEvent(
                 name="alternative_phrasing",

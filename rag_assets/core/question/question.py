@@ -133,6 +133,11 @@ class Question(BaseModel):
         extra = [term for term in self.expansion if normalize(term) not in present]
         return " ".join([self.ranking_text, *extra])
 
+    def searched_as(self, words: str) -> Question:
+        """The question as asked, searched with other words (a retry's phrasing): what it asks,
+        its periods, intents and sections stay; only what ranks the chunks changes."""
+        return self.model_copy(update={"ranking_text": words, "expansion": []})
+
     def plain(self) -> Question:
         """The question ranked as written: no instructions dropped, no terms added."""
         return self.model_copy(update={"ranking_text": self.text, "metrics": [],

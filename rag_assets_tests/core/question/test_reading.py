@@ -424,3 +424,14 @@ def test_a_qualifier_read_where_it_is_printed(question: str, metrics: list[str],
                                               qualified: list[str]) -> None:
     asked = read_question(question)
     assert asked.metrics == metrics and asked.qualified == qualified
+
+
+def test_a_retry_searches_with_other_words_and_keeps_the_question_as_asked() -> None:
+    asked = read_question("Which segment of Walmart grew the fastest in FY2018 (net sales)?")
+    retry = asked.searched_as("segment net sales 2018")
+    # what ranks the chunks: the retry's words alone
+    assert (retry.ranking_text, retry.bm25_text) == ("segment net sales 2018",) * 2
+    # what the answer reads: the question as asked
+    assert retry.text == asked.text and retry.years == asked.years == [2018]
+    assert retry.metrics == asked.metrics and retry.intents == asked.intents
+    assert retry.expects == asked.expects
