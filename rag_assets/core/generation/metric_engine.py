@@ -224,8 +224,9 @@ def _parts_read(facts: Sequence[StatementFact], concepts: dict[str, ConceptDef]
     """The facts of each line item read among another's rows (``part_of``: net sales among
     revenue's), as facts of their own: the rows printed under one of its line items."""
     out = []
+    read = {f.concept for f in facts}
     for name, entry in concepts.items():
-        if entry.part_of:
+        if entry.part_of and name not in read:  # an evaluator's copy has them already
             labels = set(entry.line_items)
             out += [f.model_copy(update={"concept": name}) for f in facts
                     if f.concept == entry.part_of and normalize_label(f.label) in labels]
@@ -237,11 +238,16 @@ class Evaluator:
     operand it could not find."""
 
     def __init__(self, facts: Sequence[StatementFact], months: int = 12,
-                 formulas: dict[str, str] | None = None) -> None:
+                 formulas: dict[str, str] | None = None,
+                 written: dict[str, str] | None = None) -> None:
         self.defs = load_vocabulary()
         self.facts = [*facts, *_parts_read(facts, self.defs.concepts)]
         self.months = months
         self.formulas = formulas or {}
+        # the words a question's definition names a line item by: its row printed under those
+        # words before the vocabulary's preferred label ("net sales" beside "total revenues")
+        self.written_as = dict(written or {})
+        self.written = {k: _label_words(v) for k, v in self.written_as.items()}
         self.operands: dict[tuple[str, int], Operand] = {}
         self.missing: list[str] = []
         self.absent: list[str] = []  # the concepts and rows not found (a kind may explain them)
@@ -251,6 +257,10 @@ class Evaluator:
         self.totals: dict[tuple[str, int], float] = {}
         self.part_of: dict[tuple[str, int], tuple[str, int]] = {}
         self._stack: list[str] = []
+
+    def copy(self) -> Evaluator:
+        """A fresh evaluator over the same facts and question: a trial that marks nothing."""
+        return Evaluator(self.facts, self.months, self.formulas, self.written_as)
 
     def where(self, statements: Sequence[str]) -> str:
         """Where the reader looked: the first of the statements it read, with its pages."""
@@ -282,7 +292,10 @@ class Evaluator:
             candidates = self.interim_columns(concept, fiscal_year, entry.unit)
         if not candidates:
             return None
+        written = self.written.get(concept)
         return min(candidates, key=lambda f: (order.get(f.statement, len(order)),
+                                              written is not None
+                                              and _label_words(f.label) != written,
                                               f.rank, not f.total, f.page, f.row))
 
     def interim_columns(self, concept: str, fiscal_year: int, unit: str
@@ -574,7 +587,7 @@ def answer_metric(question: MetricQuestion, facts: Sequence[StatementFact],
     statement it needs, or a formula it cannot read: let another path answer).
     """
     defs = load_vocabulary()
-    evaluator = Evaluator(facts, question.months, question.formulas)
+    evaluator = Evaluator(facts, question.months, question.formulas, question.written)
     metric = metric_of(question, defs)
     formula = evaluator.formulas.get(question.target) or (
         (metric.formula or question.target) if metric else question.target)
@@ -657,7 +670,7 @@ def _earlier(question: MetricQuestion, evaluator: Evaluator, formula: str, first
     operand missing is tried on a copy, so it never marks the answer incomplete."""
     found: dict[int, float] = {}
     for year in range(first - 1, first - HISTORY_YEARS - 1, -1):
-        trial = Evaluator(evaluator.facts, evaluator.months, evaluator.formulas)
+        trial = evaluator.copy()
         value = trial.evaluate(formula, year)
         if value is None or trial.missing:
             break
@@ -863,7 +876,7 @@ def _explained(question: MetricQuestion, evaluator: Evaluator, year: int, defs: 
     ("How did its total debt change, and why?": the long-term debt issued and repaid), each
     read from the cash flow statement and cited; an empty clause when it prints none. Read on
     a copy of the evaluator: a flow not printed never makes the change itself missing."""
-    trial = Evaluator(evaluator.facts, evaluator.months, evaluator.formulas)
+    trial = evaluator.copy()
     read = {n: v for n in question.explained_by if (v := trial.evaluate(n, year))}
     if not read:  # none printed, or each printed as nothing ("—")
         return "", []
@@ -885,7 +898,7 @@ def _also(question: MetricQuestion, evaluator: Evaluator, year: int, defs: Vocab
     beside: dict[tuple[str, int], Operand] = {}  # each fact read once, beside the rule's own
     for name in rule.also:
         metric = defs.metrics.get(name)
-        trial = Evaluator(evaluator.facts, evaluator.months, evaluator.formulas)
+        trial = evaluator.copy()
         value = trial.evaluate(metric.formula or name, year) if metric else None
         if metric is None or value is None or trial.missing:
             continue

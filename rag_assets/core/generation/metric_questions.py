@@ -156,6 +156,9 @@ class MetricQuestion(BaseModel):
                           "filing prints is given too")
     end_year_shift: int = Field(default=0, description="years between a fiscal period's name "
                                 "and the year its columns end in (the filer's naming)")
+    written: dict[str, str] = Field(
+        default_factory=dict, description="the words the question's definitions name a line "
+        "item by ('net sales'): its row printed under them is read first")
     explained_by: list[str] = Field(
         default_factory=list, description="the flows that moved a balance whose change is "
         "asked with its reason ('and why?': the debt issued and repaid), read beside it")
@@ -547,8 +550,8 @@ _OPERATOR_WORDS = ((r"\bdivided\s+by\b", "/"), (r"\bover\b", "/"), (r"\bmultipli
                    (r"\bless\b", "-"), (r"[×x](?=\s*\(|\s+\d)", "*"), (r"÷", "/"))
 
 
-def definition_formula(body: str, year: int | None, defining: str | None = None
-                       ) -> str | None:
+def definition_formula(body: str, year: int | None, defining: str | None = None,
+                       written: dict[str, str] | None = None) -> str | None:
     """A definition the question writes, as a formula over concepts and metrics, or None when
     it writes no term at all (the stored definition is used then, never a guess).
 
@@ -558,6 +561,7 @@ def definition_formula(body: str, year: int | None, defining: str | None = None
     revenue": gross profit is the line item, not an alias of the metric). A term
     the vocabulary lacks ("payments for acquisition of property, plant and equipment") becomes
     ``row('...')``: the statement row printed under that label (:mod:`metric_engine`).
+    ``written`` gathers the words each line item is named by ("net sales" for revenue).
     """
     text = normalize(_SIGN_ALTERNATE_RE.sub(" ", NOTES_CITED_RE.sub(" ", body)))
     text = _AVG_RE.sub(lambda m: f" avg({m['x']}) ", text)
@@ -578,7 +582,7 @@ def definition_formula(body: str, year: int | None, defining: str | None = None
         text = f"({left}) / ({right})"
     text = normalize(_FILLER_RE.sub(" ", text))  # named_items' positions are in this form
     exclude = frozenset({defining} if defining else ())
-    out = [_term(piece, exclude) for piece in _TERM_SPLIT_RE.split(text)]
+    out = [_term(piece, exclude, written) for piece in _TERM_SPLIT_RE.split(text)]
     formula = re.sub(r"\(\s+", "(", re.sub(r"\s+\)", ")", " ".join("".join(out).split())))
     formula = re.sub(r"@(-?\d+)\s+(row\('[^']*'\)|[a-z_]+)", lambda m: f"{m[2]}[{m[1]}]",
                      formula)
@@ -625,7 +629,7 @@ def _optional_re() -> re.Pattern[str]:
 _TERM_SPLIT_RE = re.compile(r"((?<!@)[-+*/()]|\bavg\(|\bchange\(|@-?\d+)")
 
 
-def _term(piece: str, exclude: frozenset[str]) -> str:
+def _term(piece: str, exclude: frozenset[str], written: dict[str, str] | None = None) -> str:
     """One piece of a definition between operators: an operator or number as written, the
     names it is made of when they are all its words, else ``row('words')``: a label the
     statements may print ("payments for acquisition of property, plant and equipment" is a
@@ -643,6 +647,8 @@ def _term(piece: str, exclude: frozenset[str]) -> str:
     # one item: two side by side are one label the vocabulary splits ("cash dividend payments")
     if len(items) == 1 and (not left - _WHOLE_WORDS or (
             not left - _PAYMENT_WORDS and _is_cash_flow_item(items[0][2]))):
+        if written is not None and not left - _WHOLE_WORDS:  # the item in its own words
+            written.setdefault(items[0][2], words)
         return f" {items[0][2]} "
     label = " ".join(re.sub(r"[^a-z0-9&,.\s-]", " ", words).split()).strip(" ,.")
     return f" row('{label}') " if re.search(r"[a-z]", label) else " "
@@ -821,8 +827,9 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
     elif each:
         target, is_metric = each[0], False
     quarter, years, dated = _periods_asked(text, asked, definitions)
+    written: dict[str, str] = {}
     formulas, titles, defined = _own_definitions(definitions, target, norm,
-                                                  years[-1] if years else None)
+                                                  years[-1] if years else None, written)
     if share and definitions == [share]:  # the share the question asks is what it asks
         defined = next((key for key, title in titles.items() if title == share[0]), defined)
     if defined and not choice:
@@ -846,7 +853,7 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
         scale=cast(Scale, scale_match["scale"].lower()) if scale_match else None,
         percent=bool((share and " coverage of " not in share[0])
                      or _PERCENT_RE.search(normalize(text))), formulas=formulas,
-        titles=titles, sign=_sign_asked(asking),
+        titles=titles, written=written, sign=_sign_asked(asking),
         yes_no=bool(_YES_NO_RE.search(asked.split("?")[0] if "?" in asked else asked)),
         direction=direction if aggregate == "trend" else None, judgment=judgment,
         asks=rules[judgment].asked(norm) if judgment else None,
@@ -954,21 +961,25 @@ def _own_key(phrase: str) -> str:
 
 
 def _own_definitions(definitions: list[tuple[str | None, str]], target: str | None, norm: str,
-                     anchor: int | None) -> tuple[dict[str, str], dict[str, str], str | None]:
+                     anchor: int | None, written: dict[str, str]
+                     ) -> tuple[dict[str, str], dict[str, str], str | None]:
     """The formulas the question states, by the name they define; the titles of the metrics
     it defines under a name the vocabulary lacks or gives a line item ("operating cash flow
     ratio is defined as: cash from operations / total current liabilities": a metric of the
     question's own, whose formula's names are the line items, never itself); and that metric's
-    key when the asking text names it."""
+    key when the asking text names it; ``written`` gathers the words the formulas kept name
+    their line items by."""
     defs = load_vocabulary()
     formulas: dict[str, str] = {}
     titles: dict[str, str] = {}
     defined = None
     for name, body in definitions:
         key = _name_of(name) if name else target
-        formula = definition_formula(body, anchor, key if key in defs.metrics else None)
+        words: dict[str, str] = {}
+        formula = definition_formula(body, anchor, key if key in defs.metrics else None, words)
         if formula is None or formula == key:
             continue
+        written.update({k: v for k, v in words.items() if k not in written})
         phrase = " ".join(normalize(name).split()) if name else ""
         if phrase and key not in defs.metrics:
             own = _own_key(phrase)

@@ -70,3 +70,20 @@ def test_a_label_the_vocabulary_splits_in_two_is_read_as_one_row() -> None:
     label, value = _term_read("financebench-wide/pdfs/COSTCO_2021_10K.pdf", 2021,
                               "Cash dividend payments")
     assert (label, abs(value)) == ("Cash dividend payments", 5_748e6)
+
+
+@pytest.mark.parametrize(("path", "year", "term", "label", "value"), [
+    # Walmart 2018, p.57: "Net sales" 495,761 above "Total revenues" 500,343
+    ("financebench-wide/pdfs/WALMART_2018_10K.pdf", 2018, "net sales", "Net sales", 495_761e6),
+    ("financebench-wide/pdfs/WALMART_2018_10K.pdf", 2018, "total revenues", "Total revenues",
+     500_343e6),
+    # General Mills 2019: the stockholders' equity above the total with noncontrolling interests
+    ("financebench-wide/pdfs/GENERALMILLS_2019_10K.pdf", 2019, "total stockholders' equity",
+     "Total stockholders’ equity", 7_054.5e6),
+    # Coca-Cola 2017: its marketable securities, printed apart from short-term investments
+    ("financebench-dev/pdfs/COCACOLA_2017_10K.pdf", 2017, "marketable securities",
+     "Marketable securities", 5_317e6),
+])
+def test_a_line_item_named_by_a_label_the_filing_prints_reads_that_row(
+        path: str, year: int, term: str, label: str, value: float) -> None:
+    assert _term_read(path, year, term) == (label, value)
