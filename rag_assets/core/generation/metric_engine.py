@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import operator
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Literal
 
@@ -222,14 +223,19 @@ HISTORY_YEARS = 2  # years before the compared two a profile gives: a 10-K print
 def _parts_read(facts: Sequence[StatementFact], concepts: dict[str, ConceptDef]
                 ) -> list[StatementFact]:
     """The facts of each line item read among another's rows (``part_of``: net sales among
-    revenue's), as facts of their own: the rows printed under one of its line items."""
+    revenue's), as facts of their own: the rows printed under one of its line items where the
+    column prints another row of the whole (total revenues); a row that is the whole itself
+    is read as the whole, once."""
     out = []
     read = {f.concept for f in facts}
     for name, entry in concepts.items():
-        if entry.part_of and name not in read:  # an evaluator's copy has them already
-            labels = set(entry.line_items)
-            out += [f.model_copy(update={"concept": name}) for f in facts
-                    if f.concept == entry.part_of and normalize_label(f.label) in labels]
+        if not entry.part_of or name in read:  # an evaluator's copy has them already
+            continue
+        whole = [f for f in facts if f.concept == entry.part_of]
+        columns = Counter((f.statement, f.page, f.column) for f in whole)
+        out += [f.model_copy(update={"concept": name}) for f in whole
+                if normalize_label(f.label) in entry.line_items
+                and columns[(f.statement, f.page, f.column)] > 1]
     return out
 
 
