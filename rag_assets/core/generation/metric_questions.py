@@ -819,7 +819,8 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
                      if any(re.search(p, norm) for p in rule.patterns)), None)
     if not (definitions or choice or cause) and _for_prose(question, asking, judgment):
         return None  # its question, not its instructions, asks for prose
-    target, is_metric = _target(asked, judgment, definitions)
+    written: dict[str, str] = {}  # the words a line item is named by, asked or defined
+    target, is_metric = _target(asked, judgment, definitions, written)
     each = None if choice or definitions or judgment or is_metric else each_asked(
         normalize(asking))  # "retention ratio (using dividends and net income)" is one metric
     if choice:
@@ -827,7 +828,6 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
     elif each:
         target, is_metric = each[0], False
     quarter, years, dated = _periods_asked(text, asked, definitions)
-    written: dict[str, str] = {}
     formulas, titles, defined = _own_definitions(definitions, target, norm,
                                                   years[-1] if years else None, written)
     if share and definitions == [share]:  # the share the question asks is what it asks
@@ -937,15 +937,17 @@ def _flows_asked(asking: str, target: str) -> list[str] | None:
     return flows or ([] if _YES_NO_RE.search(asking) else None)
 
 
-def _target(asked: str, judgment: str | None, definitions: list[tuple[str | None, str]]
-            ) -> tuple[str | None, bool]:
+def _target(asked: str, judgment: str | None, definitions: list[tuple[str | None, str]],
+            written: dict[str, str]) -> tuple[str | None, bool]:
     """The metric (else the line item) the asking text names, the judgment's metric, or the
-    first definition's name."""
+    first definition's name; a line item's words as asked go to ``written`` ("net sales")."""
     rules = load_rules().rules
     items = named_items(asked)
     metrics = [i for i in items if i[3]]
     chosen = max(metrics or items, key=lambda i: i[1] - i[0], default=None)
     target, is_metric = (chosen[2], chosen[3]) if chosen else (None, False)
+    if chosen and not is_metric:
+        written[chosen.name] = normalize(asked)[chosen.start:chosen.end]
     if judgment and (target is None or target == rules[judgment].metric or not is_metric):
         target, is_metric = rules[judgment].metric, True
     named = [n for n, _ in definitions if n]

@@ -1,6 +1,7 @@
-"""A definition that copies a statement's label from the page (its other sign in parentheses,
-its note reference, its period) reads that row of a real filing: never the period's opening
-balance for its closing one, never a working capital change for the balance it moves."""
+"""A question or its definition that names a line item by a label a real filing prints reads
+that row: a label copied from the page (its other sign in parentheses, its note reference, its
+period), never the period's opening balance for its closing one, never a working capital change
+for the balance it moves, never the vocabulary's preferred row for the one named."""
 
 from __future__ import annotations
 
@@ -87,3 +88,16 @@ def test_a_label_the_vocabulary_splits_in_two_is_read_as_one_row() -> None:
 def test_a_line_item_named_by_a_label_the_filing_prints_reads_that_row(
         path: str, year: int, term: str, label: str, value: float) -> None:
     assert _term_read(path, year, term) == (label, value)
+
+
+@pytest.mark.parametrize(("question", "label", "value"), [
+    ("What were Walmart's FY2018 net sales?", "Net sales", 495_761e6),
+    ("What was Walmart's FY2018 total revenue?", "Total revenues", 500_343e6),
+])
+def test_a_line_item_asked_by_a_label_the_filing_prints_reads_that_row(
+        question: str, label: str, value: float) -> None:
+    path = "financebench-wide/pdfs/WALMART_2018_10K.pdf"
+    parsed = parse_question(read_question(question))
+    assert parsed is not None
+    answer = answer_metric(parsed, _facts(path, 2018), "Walmart")
+    assert [(o.label, o.value) for o in answer.operands] == [(label, value)]
