@@ -230,14 +230,13 @@ def test_a_bank_has_no_gross_margin_from_its_own_facts() -> None:
 
 @pytest.mark.parametrize(("path", "document", "year"), [
     ("financebench-dev/pdfs/LOCKHEEDMARTIN_2021_10K.pdf", "lockheed-martin-10k", 2021),
-    ("financebench-dev/pdfs/AMERICANWATERWORKS_2021_10K.pdf", "american-water-works-10k", 2021),
     ("financebench-dev/pdfs/MGMRESORTS_2020_10K.pdf", "mgm-resorts-10k", 2020),
     ("sec-10k/3M_2018_10K.pdf", "3m-10k", 2018),
 ])
 def test_margins_are_never_not_meaningful_for_a_filer_of_no_such_kind(
         path: str, document: str, year: int) -> None:
-    # issue 36 item 6: a utility and a resorts company print no cost of revenue line; what
-    # the reader did not find is said with the statement's pages, the filer is not blamed
+    # issue 36 item 6: a resorts company prints no cost of revenue line; what the reader did
+    # not find is said with the statement's pages, the filer is not blamed
     for metric in ("gross margin", "operating margin"):
         answer, _ = _ask(path, document, year, "The company",
                          f"What is the company's FY{year} {metric}?")
@@ -245,6 +244,22 @@ def test_margins_are_never_not_meaningful_for_a_filer_of_no_such_kind(
         if answer.status == "missing":
             assert "the reader did not find" in answer.headline
             assert " in the income statement on page" in answer.headline
+
+
+def test_a_regulated_utility_has_no_gross_margin_from_what_its_statements_print() -> None:
+    # American Water 2021 presents its expenses by function (ASC 980; NARUC's accounts): its
+    # statements print "Operation and maintenance" and "Regulatory assets", no cost of revenue
+    path, document = "financebench-dev/pdfs/AMERICANWATERWORKS_2021_10K.pdf", \
+        "american-water-works-10k"
+    answer, _ = _ask(path, document, 2021, "American Water Works",
+                     "What is American Water Works' FY2021 gross margin?")
+    assert answer.status == "not_meaningful"
+    assert "it is a regulated utility (its statements print \"Operation and maintenance\"" \
+        in answer.headline, answer.headline
+    # its operating margin is computed: a utility prints operating income
+    answer = _answered(path, document, 2021, "American Water Works",
+                       "What is American Water Works' FY2021 operating margin?")
+    assert answer.value == pytest.approx(1_196 / 3_930)
 
 
 @pytest.mark.parametrize(("path", "document", "year", "company", "value"), [
