@@ -254,6 +254,7 @@ class Evaluator:
         # words before the vocabulary's preferred label ("net sales" beside "total revenues")
         self.written_as = dict(written or {})
         self.written = {k: _label_words(v) for k, v in self.written_as.items()}
+        self.read_as: dict[str, str] = {}  # a line item read from the row of its words: label
         self.operands: dict[tuple[str, int], Operand] = {}
         self.missing: list[str] = []
         self.absent: list[str] = []  # the concepts and rows not found (a kind may explain them)
@@ -299,10 +300,13 @@ class Evaluator:
         if not candidates:
             return None
         written = self.written.get(concept)
-        return min(candidates, key=lambda f: (order.get(f.statement, len(order)),
-                                              written is not None
-                                              and _label_words(f.label) != written,
-                                              f.rank, not f.total, f.page, f.row))
+        chosen = min(candidates, key=lambda f: (order.get(f.statement, len(order)),
+                                                written is not None
+                                                and _label_words(f.label) != written,
+                                                f.rank, not f.total, f.page, f.row))
+        if written is not None and _label_words(chosen.label) == written:
+            self.read_as[concept] = normalize_label(chosen.label)
+        return chosen
 
     def interim_columns(self, concept: str, fiscal_year: int, unit: str
                         ) -> list[StatementFact]:
@@ -531,7 +535,14 @@ def metric_of(question: MetricQuestion, defs: Vocabulary) -> MetricDef | None:
                      unit="ratio" if divides else "USD", source="the question's own definition")
 
 
-def _title(question: MetricQuestion, defs: Vocabulary) -> str:
+def _title(question: MetricQuestion, defs: Vocabulary, read_as: dict[str, str] | None = None
+           ) -> str:
+    """How the answer names what it computed: the question's own name for a metric it defines,
+    a line item read from the row printed under the words the question asks it by under that
+    row's label ("net sales" beside total revenues: ``Evaluator.read_as``), else the title."""
+    label = (read_as or {}).get(question.target)
+    if label and _label_words(label) != _label_words(defs.title(question.target)):
+        return label
     return question.titles.get(question.target) or defs.title(question.target)
 
 
@@ -620,7 +631,6 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
               company: str | None, cover: str) -> MetricAnswer:
     """The formula evaluated in the years asked, then worded by the aggregate asked."""
     defs = load_vocabulary()
-    title = _title(question, defs)
     if question.aggregate in ("trend", "cagr") and len(years) == 1:
         years = [years[0] - 1, years[0]]
     if question.aggregate in ("trend", "cagr"):
@@ -643,6 +653,7 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
     if evaluator.missing:
         return _not_computed(question, evaluator, formula, years, company, cover, operands,
                              values)
+    title = _title(question, defs, evaluator.read_as)
     details = [f"Formula: {title} = {_pretty(formula, defs)}"
                + (" (as the question defines it)." if question.stated else
                   f" ({_source(question, defs)}).")] if question.is_metric else []

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rag_assets.core.generation.metric_engine import answer_metric
-from rag_assets.core.generation.metric_questions import parse_question
+from rag_assets.core.generation.metric_questions import parse_change, parse_question
 from rag_assets.core.ingest.facts import StatementFact, read_facts
 from rag_assets.core.question.question import read_question
 from rag_assets_tests.real_filings import real_filing
@@ -101,3 +101,16 @@ def test_a_line_item_asked_by_a_label_the_filing_prints_reads_that_row(
     assert parsed is not None
     answer = answer_metric(parsed, _facts(path, 2018), "Walmart")
     assert [(o.label, o.value) for o in answer.operands] == [(label, value)]
+
+
+def test_a_change_asked_of_a_printed_row_is_named_as_that_row() -> None:
+    # Costco's Q3 2023 release, p.3: net sales 52,604 against 51,612, apart from total revenue
+    path = "financebench-bulk/pdfs/COSTCO_2023Q3_EARNINGS.pdf"
+    question = read_question("What drove the change in Costco's net sales in the third quarter "
+                             "of fiscal 2023?")
+    parsed = parse_change(question)
+    assert parsed is not None
+    answer = answer_metric(parsed, _facts(path, 2023), "Costco Wholesale")
+    assert answer.headline.startswith(
+        "Costco Wholesale's net sales increased from $51,612 million in the three months ended "
+        "in 2022 to $52,604 million"), answer.headline
