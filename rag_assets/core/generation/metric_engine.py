@@ -252,8 +252,7 @@ class Evaluator:
         self.formulas = formulas or {}
         # the words a question's definition names a line item by: its row printed under those
         # words before the vocabulary's preferred label ("net sales" beside "total revenues")
-        self.written_as = dict(written or {})
-        self.written = {k: _label_words(v) for k, v in self.written_as.items()}
+        self.written = dict(written or {})
         self.read_as: dict[str, str] = {}  # a line item read from the row of its words: label
         self.operands: dict[tuple[str, int], Operand] = {}
         self.missing: list[str] = []
@@ -267,7 +266,7 @@ class Evaluator:
 
     def copy(self) -> Evaluator:
         """A fresh evaluator over the same facts and question: a trial that marks nothing."""
-        return Evaluator(self.facts, self.months, self.formulas, self.written_as)
+        return Evaluator(self.facts, self.months, self.formulas, self.written)
 
     def where(self, statements: Sequence[str]) -> str:
         """Where the reader looked: the first of the statements it read, with its pages."""
@@ -299,7 +298,7 @@ class Evaluator:
             candidates = self.interim_columns(concept, fiscal_year, entry.unit)
         if not candidates:
             return None
-        written = self.written.get(concept)
+        written = _label_words(self.written[concept]) if concept in self.written else None
         chosen = min(candidates, key=lambda f: (order.get(f.statement, len(order)),
                                                 written is not None
                                                 and _label_words(f.label) != written,

@@ -38,11 +38,9 @@ from rag_assets.core.text.periods import (
     PERIOD_CAPTION_RE,
     PERIOD_WORD_RE,
 )
+from rag_assets.core.text.prose import UNITS_NOTE_RE
 from rag_assets.core.text.years import FISCAL_YEAR_RE
 
-# a heading's units ("Operating Revenues (in millions)"): the answer's amount prints them
-UNITS_NOTE_RE = re.compile(r"\((?:dollars |amounts )?in (?:millions|thousands|billions)\)",
-                           re.IGNORECASE)
 TOTAL_HEADING_RE = re.compile(r"\btotal\b", re.IGNORECASE)
 VERB_PHRASE_RE = re.compile(r"(?:grew|rose|fell|declined|dropped)\b", re.IGNORECASE)
 UNNAMED_MEASURE = "revenue"  # what a member's size or growth is, when the question names none
@@ -132,8 +130,9 @@ def _measure(question: Question, column: str, cues: DirectCues) -> str:
         return f"{what} in {named['when']}"
     if not a_period and PERIOD_WORD_RE.sub(
             "", PART_OF_YEAR_RE.sub("", column.lower())).strip(" .,'-"):
-        return " ".join(UNITS_NOTE_RE.sub(" ", column).split())  # the amount says its units
-    # as the question writes it ("EBITDAR"), not the words a retry adds after its "?"
+        # a heading's units ("Operating Revenues (in millions)"): the amount says them
+        return " ".join(UNITS_NOTE_RE.sub(" ", column).split())
+    # as the asking sentence writes it ("EBITDAR"), not its instructions after the "?"
     q = question.text.lower().split("?")[0]
     for term in _terms_asked(question, cues):
         for word in term.question:

@@ -24,6 +24,7 @@ from rag_assets.core.ingest.pages import TABLE_PLACEHOLDER_RE, Page
 from rag_assets.core.text.figures import FIGURE_RE, NIL_IN_TEXT_RE
 from rag_assets.core.text.filing_kinds import FORM_10K_SUMMARY_TITLE
 from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
+from rag_assets.core.text.prose import UNITS_NOTE_RE
 from rag_assets.core.text.years import PAGE_YEAR_RE
 
 StatementKind = Literal[
@@ -320,7 +321,6 @@ def _join_title_words(text: str) -> str:
 # (In Millions, Except per Share Data) Fiscal Year 2015 2014 2013"): furniture before the
 # title, and after it the units in parentheses and the columns' years
 HEAD_FURNITURE_RE = re.compile(r"^(?:[A-Z]\w*\s+)?(?:table\s+of\s+contents|index)\s+", re.I)
-RUN_ON_UNITS_RE = re.compile(r"\([^()]*\b(?:millions|thousands|billions)\b[^()]*\)", re.I)
 RUN_ON_HEAD = 300  # characters of a run-on line read for its title
 
 
@@ -342,7 +342,7 @@ def _run_on_title(text: str) -> StatementKind | None:
         found = pattern.match(title)
         if found:
             rest = title[found.end():]
-            units = RUN_ON_UNITS_RE.search(rest)
+            units = UNITS_NOTE_RE.search(rest)
             if units and len(PAGE_YEAR_RE.findall(rest[units.end():])) >= 2:
                 return kind
             return None

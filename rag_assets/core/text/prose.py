@@ -26,7 +26,7 @@ MAX_HEADING_WORDS = 16
 _UNITS_RE = re.compile(r"(?P<unit>(?:\$|USD|US\$|EUR|€|£|GBP|dollars)?\s*(?:in\s+)?"
                        r"(?P<scale>billions?|millions?|thousands?)\b[^()|]*)", re.I)
 # a units line as a page prints it above a table: "(in $ millions)", "(Millions)"
-_UNITS_LINE_RE = re.compile(r"\([^()]*\b(?:millions|thousands|billions)\b[^()]*\)", re.I)
+UNITS_NOTE_RE = re.compile(r"\([^()]*\b(?:millions|thousands|billions)\b[^()]*\)", re.I)
 _CURRENCIES = (("$", ("$", "usd", "dollar")), ("€", ("€", "eur")), ("£", ("£", "gbp")))
 _FIGURE_RE = re.compile(r"^(?P<cur>[$€£])?\s?(?P<open>\()?(?P<minus>[-−])?\s?"
                         r"(?P<num>\d[\d,]*(?:\.\d+)?)\)?$")
@@ -141,7 +141,7 @@ def units_line_above(page_text: str, row_label: str) -> str:
     ``row_label`` (a chunk that starts inside a table carries no heading of it); "" when
     none."""
     at = page_text.find(row_label) if row_label else -1
-    found = _UNITS_LINE_RE.findall(page_text[:at] if at > 0 else "")
+    found = UNITS_NOTE_RE.findall(page_text[:at] if at > 0 else "")
     return found[-1] if found else ""
 
 
