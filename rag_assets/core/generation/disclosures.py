@@ -30,6 +30,7 @@ from rag_assets.core.generation.yes_no import of_the_period
 from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import MONEY_RE
+from rag_assets.core.text.periods import months_asked
 from rag_assets.core.text.years import names_other_years, years_in
 
 MAX_DEALS = 4
@@ -87,9 +88,12 @@ def _names_a_party(sentence: str) -> bool:
 
 def _in_period(question: Question, sentence: str) -> bool:
     """The sentence names a year asked (a deal of the period), or the question asks none, and
-    no period of another length (:func:`yes_no.of_the_period`)."""
+    no longer period than the one asked: a deal is an event, so one completed "during the
+    second quarter of fiscal 2017" is one of fiscal 2017, where "during the nine months" does
+    not say what the third quarter did (:func:`yes_no.of_the_period`)."""
     named = not question.years or bool(set(years_in(sentence)) & set(question.years))
-    return named and of_the_period(question, sentence)
+    return named and (months_asked(sentence) <= question.months
+                      or of_the_period(question, sentence))
 
 
 def _lacks_price(text: str) -> bool:

@@ -51,3 +51,20 @@ def test_proceeds_asked_of_a_sale_list_no_issuance() -> None:
              "Senior Notes due 2028.")
     found = stated_deals(question, [_unit(sale), _unit(notes)])
     assert found is not None and "Ohio" in found.text and "Senior Notes" not in found.text
+
+
+def test_a_deal_of_a_quarter_is_one_of_its_year_not_of_another_quarter() -> None:
+    """A deal is an event: General Mills' FY2017 10-K (p. 70) dates its sale of the Martel
+    plant by the quarter of the year asked; a quarter's question does not take a deal the
+    sentence dates only by the nine months around it."""
+    sale = ("During the second quarter of fiscal 2017, we sold our Martel, Ohio manufacturing "
+            "facility in our Convenience Stores & Foodservice segment.")
+    earlier = ("During the fourth quarter of fiscal 2016, we sold our General Mills de Venezuela "
+               "CA subsidiary to a third party.")
+    found = stated_deals(read_question("Which divestitures did General Mills complete in "
+                                       "FY2017?"), [_unit(sale), _unit(earlier)])
+    assert found is not None and "Martel" in found.text and "Venezuela" not in found.text
+    nine = ("During the nine months ended September 30, 2023, the Company sold its Ohio "
+            "subsidiary for $60 million.")
+    assert stated_deals(read_question("Which divestitures did Acme complete in Q3 2023?"),
+                        [_unit(nine)]) is None
