@@ -152,6 +152,8 @@ class _Partition:
     mentions: dict[int, list[Mention]] = field(default_factory=dict)
     labels: dict[int, list[Label]] | None = None
     items: dict[int, str | None] | None = None
+    # each page's lines set bold: (line number in the page's own text, the line)
+    bold: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
 
     @property
     def pages(self) -> list[int]:
@@ -214,7 +216,9 @@ class PageTexts:
         part = self._parts.get(key)
         texts = {**(part.texts if part else {}),
                  **{page.page_index: raw_page_text(page) for page in pages}}
-        self._parts[key] = _Partition(texts, items=dict(items) if items is not None else None)
+        bold = {**(part.bold if part else {}), **_bold_lines(pages)}
+        self._parts[key] = _Partition(texts, items=dict(items) if items is not None else None,
+                                      bold=bold)
         return self  # added, not read: never dropped
 
     def _partition(self, document: str, year: int) -> _Partition | None:
@@ -227,7 +231,7 @@ class PageTexts:
             pages = self._source.pages(*key)
             part = self._parts[key] = _Partition(
                 {page.page_index: raw_page_text(page) for page in pages}, loaded=True,
-                items=dict(self._source.items(*key)))
+                items=dict(self._source.items(*key)), bold=_bold_lines(pages))
             read = [k for k, p in self._parts.items() if p.loaded]
             for old in read[:max(0, len(read) - self._keep)]:
                 del self._parts[old]
@@ -287,6 +291,12 @@ class PageTexts:
             part.labels = _outline({p: text.split("\n") for p, text in part.texts.items()})
         return part.labels.get(key[2], [])
 
+    def bold_lines(self, document: str, year: int) -> dict[int, list[tuple[int, str]]]:
+        """Each page's lines set in a bold face, in order, with their line numbers in the
+        page's own text (a PDF's headings; none for pages given as text)."""
+        part = self._partition(document, year)
+        return part.bold if part is not None else {}
+
     def page_items(self, document: str, year: int) -> dict[int, str | None]:
         """The Item in force on each stored page of a report ("Item 7.", "Part I, Item 2.",
         "Item 2.02"; None outside any): where a sentence found outside retrieval stands in the
@@ -315,6 +325,15 @@ class PageTexts:
         if key[2] not in part.mentions:
             part.mentions[key[2]] = _mentions(part.texts[key[2]])
         return part.mentions[key[2]]
+
+
+def _bold_lines(pages: Sequence[Page]) -> dict[int, list[tuple[int, str]]]:
+    out = {}
+    for page in pages:
+        if page.bold_lines:
+            lines = page.text.splitlines()
+            out[page.page_index] = [(n, lines[n]) for n in page.bold_lines if n < len(lines)]
+    return out
 
 
 def _mentions(text: str) -> list[Mention]:

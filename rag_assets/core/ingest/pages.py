@@ -129,7 +129,9 @@ class Page(BaseModel):
     numbers (0-based, in ``text``) below a separator rule (a ``_____`` line, a TEI notes block, a
     short rule drawn in a PDF). A PDF also says what type each line is set in: ``line_sizes``
     (points, 0 for a blank or table line) against the document's ``body_size``; footnote zones
-    are read from both (``core/footnotes/stitching.py``). Text and TEI files have no type sizes.
+    are read from both (``core/footnotes/stitching.py``). ``bold_lines`` are the line numbers
+    set in a bold face: a filing's headings (its risk factors' captions). Text and TEI files
+    have no type sizes or weights.
 
     ``text_source`` says where ``text`` came from; ``text_note`` says, in one line, how OCR read
     the page ("ocr": engine, resolution, words, confidence) or why the page has no text ("none":
@@ -146,6 +148,7 @@ class Page(BaseModel):
     text: str
     note_lines: list[int] = Field(default_factory=list)
     line_sizes: list[float] = Field(default_factory=list)
+    bold_lines: list[int] = Field(default_factory=list)
     body_size: float = 0.0
     tables: list[TableBlock] = Field(default_factory=list)
     text_source: TextSource = "text"

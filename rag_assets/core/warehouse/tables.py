@@ -25,15 +25,15 @@ CONTEXT_COLUMNS = ["company", "doc_type", "topics", "other_items"]
 PROFILE_COLUMNS = ["profile_title", "profile_aliases"]
 RAW_PAGE_COLUMNS = [
     "document", "year", "page_index", "page_label", "section", "item", "statement", "text",
-    "note_lines", "line_sizes", "body_size", "tables_json", "tables_markdown", "n_tables",
-    "n_chars", "n_table_chars", "source_file", "sha256", "text_source", "text_note", "faults",
-    *CONTEXT_COLUMNS, *PROFILE_COLUMNS, "schema_version",
+    "note_lines", "line_sizes", "bold_lines", "body_size", "tables_json", "tables_markdown",
+    "n_tables", "n_chars", "n_table_chars", "source_file", "sha256", "text_source", "text_note",
+    "faults", *CONTEXT_COLUMNS, *PROFILE_COLUMNS, "schema_version",
 ]
 # The layout of raw_pages (its columns and what they hold; the other tables of a partition are
 # written with it, by the same step): raised with every change to it. A partition written with
 # an older layout is stale: the nightly reingest_schedule ingests it again, and no reader
 # guesses at it meanwhile (``StaleTable``).
-RAW_PAGES_SCHEMA = 3
+RAW_PAGES_SCHEMA = 4
 FOOTNOTE_COLUMNS = [
     "document", "year", "footnote_id", "marker", "style", "status", "text", "page_index", "line",
     "also_defined_on", "spans", "cited_pages", "citing_sentences", "cites", "source_sha256",
@@ -134,7 +134,8 @@ def pages_to_frame(
                 "item": page_context.item if page_context else None,
                 "statement": page_context.statement if page_context else None,
                 "text": p.text, "note_lines": json.dumps(p.note_lines),
-                "line_sizes": json.dumps(p.line_sizes), "body_size": p.body_size,
+                "line_sizes": json.dumps(p.line_sizes), "bold_lines": json.dumps(p.bold_lines),
+                "body_size": p.body_size,
                 "tables_json": json.dumps([t.model_dump() for t in p.tables]),
                 "tables_markdown": markdown, "n_tables": len(p.tables),
                 "n_chars": len(p.text), "n_table_chars": sum(len(c) for t in p.tables
@@ -200,6 +201,7 @@ def frame_to_pages(frame: pd.DataFrame) -> list[Page]:
             text=row.text,
             note_lines=json.loads(row.note_lines),
             line_sizes=json.loads(row.line_sizes),
+            bold_lines=json.loads(row.bold_lines),
             body_size=float(row.body_size),
             tables=[TableBlock.model_validate(t) for t in json.loads(row.tables_json)],
             text_source=cast(TextSource, row.text_source),  # a stored value, checked by Page

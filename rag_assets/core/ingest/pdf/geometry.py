@@ -32,6 +32,7 @@ class Line:
     right: float = 0.0
     raw: str = ""  # the text as PDFium gave it from ``start`` ("" once joined with another line)
     moved_in: bool = False  # note markers PDFium emitted elsewhere were put in it by position
+    bold: bool = False  # every sampled character set in a bold face (a heading's weight)
 
 
 @dataclass
@@ -43,6 +44,7 @@ class CharSample:
     bottom: float
     top: float
     right: float
+    bold: bool = False
 
     @property
     def x_center(self) -> float:
@@ -54,14 +56,36 @@ class CharSample:
 
 
 def sample_chars(textpage: pdfium.PdfTextPage, start: int, line: str) -> list[CharSample]:
-    """Loose boxes of up to three characters spread over a line (first one first)."""
+    """Loose boxes of up to three characters spread over a line (first one first), each with
+    whether it is set bold."""
     positions = [i for i, ch in enumerate(line) if not ch.isspace()]
     picks = {positions[0], positions[len(positions) // 2], positions[-1]} if positions else set()
     out = []
     for pos in sorted(picks):
         left, bottom, right, top = textpage.get_charbox(start + pos, loose=True)
-        out.append(CharSample(round(top - bottom, 1), left, bottom, top, right))
+        out.append(CharSample(round(top - bottom, 1), left, bottom, top, right,
+                              is_bold(textpage, start + pos)))
     return out
+
+
+# a bold face by its name, as PDF fonts are named ("TimesNewRomanPS-BoldMT", "ABCDEF+Times New
+# Roman,BoldItalic", "Arial-BoldMT", "Helvetica-Black"): most filings' fonts declare no weight
+BOLD_FONT_RE = re.compile(rb"bold|black|heavy|demi|semibd", re.IGNORECASE)
+BOLD_WEIGHT = 600  # the weight a font declares, when it does: 700 is bold (ISO 32000, FontWeight)
+FONT_NAME_BYTES = 128
+
+
+def is_bold(textpage: pdfium.PdfTextPage, index: int) -> bool:
+    """Whether the character at ``index`` is set in a bold face: by the weight its font
+    declares, else by the font's name (PDFium's ``FPDFText_GetFontWeight`` and
+    ``FPDFText_GetFontInfo``; pypdfium2 wraps neither)."""
+    if pdfium_raw.FPDFText_GetFontWeight(textpage.raw, index) >= BOLD_WEIGHT:
+        return True
+    name = ctypes.create_string_buffer(FONT_NAME_BYTES)
+    flags = ctypes.c_int()
+    pdfium_raw.FPDFText_GetFontInfo(textpage.raw, index, name, FONT_NAME_BYTES,
+                                    ctypes.byref(flags))
+    return BOLD_FONT_RE.search(name.value) is not None
 
 
 # how a table's printed row ends: a figure ("4,023.8", "(52)", "24%", "2022"), a dash for

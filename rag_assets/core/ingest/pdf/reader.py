@@ -426,7 +426,8 @@ def _read_page(pdf: pdfium.PdfDocument, index: int, use_ocr: bool = True) -> Par
         text_line = _guarded(faults, index, "superscripts", line,
                              _mark_superscripts, textpage, start, line, size)
         lines.append(Line(
-            text_line, start, size, first.left, first.bottom, first.top, samples[-1].right, line
+            text_line, start, size, first.left, first.bottom, first.top, samples[-1].right, line,
+            bold=all(c.bold for c in samples),
         ))
     _guarded(faults, index, "superscripts", None, _reattach_displaced_markers, lines, textpage)
     lines = _guarded(faults, index, "lines", lines, _join_split_rows, lines)
@@ -458,6 +459,7 @@ def _read_page(pdf: pdfium.PdfDocument, index: int, use_ocr: bool = True) -> Par
         text="\n".join(texts),
         note_lines=_lines_below_rule(lines, rules, margin, width, height),
         line_sizes=[ln.size if ln.text.strip() else 0.0 for ln in lines],
+        bold_lines=[n for n, ln in enumerate(lines) if ln.bold and ln.text.strip()],
         tables=tables,
         faults=faults,
     )
@@ -602,7 +604,7 @@ def _join_split_rows(lines: list[Line]) -> list[Line]:
         main = line if len(right) > len(left.strip()) else prev
         out[-1] = Line(
             left + ("" if glued else " ") + right, prev.start, main.size, prev.left,
-            main.bottom, main.top, line.right,
+            main.bottom, main.top, line.right, bold=prev.bold and line.bold,
         )
     return out
 

@@ -1,0 +1,140 @@
+"""The main risks a filing names: the captions of its risk factors, where Regulation S-K puts
+them and in the weight they are printed in.
+
+Item 105 of Regulation S-K (17 CFR 229.105, a 10-K's Item 1A and a 10-Q's Part II Item 1A)
+sets each risk factor "under a subcaption that adequately describes the risk" and has the
+factors "organized under relevant headings" ("Risks Related to Our Business", "General Risk
+Factors"). Filers print both captions in a bold face and the paragraphs that explain them in
+the body's; the PDF reader keeps which lines are bold (``Page.bold_lines``). Here the bold lines
+of the pages ingest read under Item 1A (``PageTexts.page_items``) are joined into captions; a
+short one that names risks and says nothing of them ("Operational Risks") heads a group, the
+others are the factors. The first line names the groups, each with how many factors it holds,
+then the first factor of each group (Item 105 asks for a logical order, and filers lead with
+what matters most); without groups, the first factors. Every caption is quoted from its page,
+so the claim is checked like any other. A filing whose Item 1A prints no bold caption (a 10-Q
+that refers to its 10-K, a text file) gets nothing here: its quotes stand.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from rag_assets.core.generation.direct_rows import DirectAnswer
+from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.ingest.sections import sections_of
+from rag_assets.core.question.question import Question
+
+INTENT = "risk"
+SECTION = "risk_factors"
+SHOWN = 5  # factors given in the first line
+MIN_FACTOR_WORDS = 4  # a caption shorter than this is a run-in label, not a risk
+MAX_GROUP_WORDS = 10
+# a group's heading names risks and states none: no verb a risk factor's caption states it with
+GROUP_RE = re.compile(r"\b(?:risks?|factors|matters)\b", re.IGNORECASE)
+STATES_RE = re.compile(r"\b(?:may|could|might|can|cannot|will|would|is|are|was|were|be|"
+                       r"been|has|have|had|depends?|relies?|faces?|affects?)\b", re.IGNORECASE)
+# bold lines that are not captions: the running header, a page number; the Item's heading
+# opens the captions, the next Item's closes them
+NOT_CAPTION_RE = re.compile(r"^\s*(?:risk factors\.?|table of contents|\d{1,3})\s*$|"
+                            r"^\s*part\s+i{1,3}\b", re.IGNORECASE)
+OPENS_RE = re.compile(r"^\s*(?:part\s+ii\W+)?item\s+1a\b", re.IGNORECASE)
+CLOSES_RE = re.compile(r"^\s*(?:part\s+ii\W+)?item\s+(?:1b|[2-9])\b", re.IGNORECASE)
+# a line a heading runs on from ("Risks Related to Our / Business")
+RUNS_ON_RE = re.compile(r"\b(?:to|of|and|the|our|in|for|with|&)$|[,;:-]$", re.IGNORECASE)
+
+
+@dataclass
+class _Group:
+    heading: EvidenceUnit | None
+    factors: list[EvidenceUnit] = field(default_factory=list)
+
+
+def _joined(parts: Sequence[str]) -> str:
+    return re.sub(r"(?<=\w)- (?=[a-z])", "-", " ".join(parts))
+
+
+def _captions(bold: Sequence[tuple[int, str]], first: bool) -> tuple[list[str], bool]:
+    """A page's bold lines joined into captions (lines printed one under the other are one,
+    but a group's heading ends at its line), from the Item's heading on when the page prints
+    it (``first``: the section's first page); and whether the next Item's heading closed
+    them."""
+    out: list[list[str]] = []
+    last = -2
+    if first and any(OPENS_RE.match(line) for _, line in bold):
+        bold = bold[next(i for i, (_, line) in enumerate(bold) if OPENS_RE.match(line)):]
+    for number, line in bold:
+        text = " ".join(line.split())
+        if CLOSES_RE.match(text):
+            return [_joined(parts) for parts in out], True
+        if not text or NOT_CAPTION_RE.match(text) or OPENS_RE.match(text):
+            last = -2
+            continue
+        heading = bool(out) and _is_group(_joined(out[-1])) and not RUNS_ON_RE.search(
+            out[-1][-1]) and text[:1].isupper()
+        if number == last + 1 and out and not heading:
+            out[-1].append(text)
+        else:
+            out.append([text])
+        last = number
+    return [_joined(parts) for parts in out], False
+
+
+def _is_group(caption: str) -> bool:
+    return (len(caption.split()) <= MAX_GROUP_WORDS and GROUP_RE.search(caption) is not None
+            and STATES_RE.search(caption) is None and not caption.endswith("."))
+
+
+def _groups(document: str, year: int, pages: Sequence[int],
+            bold: Mapping[int, Sequence[tuple[int, str]]]) -> list[_Group]:
+    groups = [_Group(None)]
+    for page in pages:
+        captions, closed = _captions(bold.get(page, ()), page == pages[0])
+        for caption in captions:
+            unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
+                                year=year, chunk_rank=0, page=page, located=True,
+                                quote=caption, text=caption, scope="Item 1A.")
+            if _is_group(caption):
+                groups.append(_Group(unit))
+            elif len(caption.split()) >= MIN_FACTOR_WORDS:
+                groups[-1].factors.append(unit)
+        if closed:
+            break
+    return [g for g in groups if g.factors]
+
+
+def _factors(count: int) -> str:
+    return f"{count} risk factor{'' if count == 1 else 's'}"
+
+
+def _sentence(groups: Sequence[_Group]) -> tuple[str, list[EvidenceUnit]]:
+    factors = sum(len(g.factors) for g in groups)
+    headings = [g.heading for g in groups if g.heading is not None]
+    if len(headings) > 1:
+        named = "; ".join(f"{g.heading.text.rstrip('.:')} ({len(g.factors)})"
+                          for g in groups if g.heading is not None)
+        lead = (f"Item 1A sets out {_factors(factors)} under {len(headings)} headings: "
+                f"{named}. The first of each:")
+        shown = [g.factors[0] for g in groups][:SHOWN]
+    else:
+        under = f" under {headings[0].text.rstrip('.:')}" if headings else ""
+        lead = f"Item 1A sets out {_factors(factors)}{under}; the first:"
+        shown = [f for g in groups for f in g.factors][:SHOWN]
+    listed = "; ".join(f"({n}) {u.text.rstrip('.')}" for n, u in enumerate(shown, start=1))
+    return f"{lead} {listed}.", [*headings, *shown]
+
+
+def risk_captions(question: Question, document: str, year: int,
+                  items: Mapping[int, str | None],
+                  bold: Mapping[int, Sequence[tuple[int, str]]]) -> DirectAnswer | None:
+    """The risk factors' headings and first captions of Item 1A, or None."""
+    if INTENT not in question.intents or question.expects not in ("text", "names"):
+        return None
+    pages = [page for page, item in sorted(items.items())
+             if item and SECTION in sections_of(item)]
+    groups = _groups(document, year, pages, bold)
+    if not groups:
+        return None
+    text, units = _sentence(groups)
+    return DirectAnswer(kind="risks", units=units, text=text)
