@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.ingest.sections import sections_of
+from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import Question
 
 INTENT = "risk"
@@ -48,7 +49,12 @@ RUNS_ON_RE = re.compile(r"\b(?:to|of|and|the|our|in|for|with|&)$|[,;:-]$", re.IG
 @dataclass
 class _Group:
     heading: EvidenceUnit | None
-    factors: list[EvidenceUnit] = field(default_factory=list)
+    # each factor's caption: one unit, or two when a page break cuts it
+    factors: list[list[EvidenceUnit]] = field(default_factory=list)
+
+
+def _caption(parts: Sequence[EvidenceUnit]) -> str:
+    return " ".join(u.text for u in parts).rstrip(".")
 
 
 def _joined(parts: Sequence[str]) -> str:
@@ -81,6 +87,12 @@ def _captions(bold: Sequence[tuple[int, str]], first: bool) -> tuple[list[str], 
     return [_joined(parts) for parts in out], False
 
 
+def _runs_on(caption: str, following: str) -> bool:
+    """Whether a page's first caption goes on with the last one of the page before ("... and
+    impact our" / "ability to ..."): no sentence ended, and it opens in lower case."""
+    return caption[-1:] not in ".?!" and following[:1].islower()
+
+
 def _is_group(caption: str) -> bool:
     return (len(caption.split()) <= MAX_GROUP_WORDS and GROUP_RE.search(caption) is not None
             and STATES_RE.search(caption) is None and not caption.endswith("."))
@@ -91,14 +103,17 @@ def _groups(document: str, year: int, pages: Sequence[int],
     groups = [_Group(None)]
     for page in pages:
         captions, closed = _captions(bold.get(page, ()), page == pages[0])
-        for caption in captions:
+        last = groups[-1].factors[-1] if groups[-1].factors else None
+        for n, caption in enumerate(captions):
             unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
                                 year=year, chunk_rank=0, page=page, located=True,
                                 quote=caption, text=caption, scope="Item 1A.")
-            if _is_group(caption):
+            if n == 0 and last is not None and _runs_on(last[-1].text, caption):
+                last.append(unit)  # the rest of a caption the page break cut
+            elif _is_group(caption):
                 groups.append(_Group(unit))
             elif len(caption.split()) >= MIN_FACTOR_WORDS:
-                groups[-1].factors.append(unit)
+                groups[-1].factors.append([unit])
         if closed:
             break
     return [g for g in groups if g.factors]
@@ -121,16 +136,18 @@ def _sentence(groups: Sequence[_Group]) -> tuple[str, list[EvidenceUnit]]:
         under = f" under {headings[0].text.rstrip('.:')}" if headings else ""
         lead = f"Item 1A sets out {_factors(factors)}{under}; the first:"
         shown = [f for g in groups for f in g.factors][:SHOWN]
-    listed = "; ".join(f"({n}) {u.text.rstrip('.')}" for n, u in enumerate(shown, start=1))
-    return f"{lead} {listed}.", [*headings, *shown]
+    listed = "; ".join(f"({n}) {_caption(parts)}" for n, parts in enumerate(shown, start=1))
+    return f"{lead} {listed}.", [*headings, *(u for parts in shown for u in parts)]
 
 
 def risk_captions(question: Question, document: str, year: int,
                   items: Mapping[int, str | None],
                   bold: Mapping[int, Sequence[tuple[int, str]]]) -> DirectAnswer | None:
     """The risk factors' headings and first captions of Item 1A, or None."""
-    if INTENT not in question.intents or question.expects not in ("text", "names"):
-        return None
+    asks_all = load_intents().intents[INTENT].asks_all
+    if (INTENT not in question.intents or question.expects not in ("text", "names")
+            or not asks_all or not re.search(asks_all, question.text, re.IGNORECASE)):
+        return None  # "How does X describe the pandemic in its risk factors?" asks one matter
     pages = [page for page, item in sorted(items.items())
              if item and SECTION in sections_of(item)]
     groups = _groups(document, year, pages, bold)

@@ -58,6 +58,10 @@ class IntentEntry(BaseModel):
                                  "insensitive) of the sentence that says what the company is "
                                  "or does, where the section opens")
     describes_source: str | None = None
+    asks_all: str | None = Field(default=None, description="a pattern (case-insensitive) of "
+                                 "a question that asks for the whole section ('What are the "
+                                 "main risks ...?'), not one matter it treats ('How does X "
+                                 "describe the pandemic's impact in its risk factors?')")
     nothing_paid: bool = Field(default=False, description="a denying sentence that says no, "
                                "not or never answers a figure asked: the amount is none (no "
                                "dividend paid, no share bought back); see polarity_source")

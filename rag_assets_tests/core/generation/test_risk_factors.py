@@ -65,3 +65,24 @@ def test_no_caption_a_yes_no_or_another_section_is_not_answered_here() -> None:
                          {15: WALMART[16]}) is None
     assert risk_captions(read_question("Does Walmart face significant competition risks?"),
                          "walmart-10k", 2018, ITEMS, WALMART) is None
+
+
+def test_a_caption_cut_by_a_page_break_is_one_and_one_matter_is_not_the_section() -> None:
+    """MGM Resorts' FY2020 10-K ends a page inside a caption ("... and impact our" /
+    "ability to ..."); a question on one matter its risk factors treat asks no list."""
+    bold = {30: [(1, "ITEM 1A. RISK FACTORS"), (9, "Our substantial indebtedness could"),
+                 (10, "adversely affect our operations and impact our")],
+            31: [(0, "ability to satisfy our obligations."),
+                 (12, "The global COVID-19 pandemic has continued to materially impact our "
+                      "business.")]}
+    items = {30: "Item 1A. Risk Factors", 31: "Item 1A. Risk Factors"}
+    found = risk_captions(read_question("What are the key risks MGM Resorts faces?"),
+                          "mgm-resorts-10k", 2020, items, bold)
+    assert found is not None and found.text == (
+        "Item 1A sets out 2 risk factors; the first: (1) Our substantial indebtedness could "
+        "adversely affect our operations and impact our ability to satisfy our obligations; (2) "
+        "The global COVID-19 pandemic has continued to materially impact our business.")
+    assert [u.page for u in found.units] == [30, 31, 31]
+    assert risk_captions(read_question(
+        "How does MGM Resorts describe the impact of the COVID-19 pandemic on its properties in "
+        "its 2020 10-K risk factors?"), "mgm-resorts-10k", 2020, items, bold) is None
