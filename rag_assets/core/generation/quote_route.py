@@ -319,7 +319,8 @@ class QuoteRoute:
                 or current_item(question, document, year, pages)
                 or business_description(question, document, year, pages,
                                         self.pages.page_items(document, year))
-                or risk_captions(question, document, year, self.pages.page_items(document, year),
+                or risk_captions(question, document, year, pages,
+                                 self.pages.page_items(document, year),
                                  self.pages.bold_lines(document, year)))
 
     def preceding(self, unit: EvidenceUnit) -> EvidenceUnit | None:

@@ -31,6 +31,7 @@ INTENT = "risk"
 SECTION = "risk_factors"
 SHOWN = 5  # factors given in the first line
 MIN_FACTOR_WORDS = 4  # a caption shorter than this is a run-in label, not a risk
+MAX_BOLD_SHARE = 0.5  # of a section's lines: a bold body, where the weight marks no caption
 MAX_GROUP_WORDS = 10
 # a group's heading names risks and states none: no verb a risk factor's caption states it with
 GROUP_RE = re.compile(r"\b(?:risks?|factors|matters)\b", re.IGNORECASE)
@@ -141,16 +142,22 @@ def _sentence(groups: Sequence[_Group]) -> tuple[str, list[EvidenceUnit]]:
 
 
 def risk_captions(question: Question, document: str, year: int,
-                  items: Mapping[int, str | None],
+                  pages: Sequence[tuple[int, str]], items: Mapping[int, str | None],
                   bold: Mapping[int, Sequence[tuple[int, str]]]) -> DirectAnswer | None:
-    """The risk factors' headings and first captions of Item 1A, or None."""
+    """The risk factors' headings and first captions of Item 1A, or None (also when most of
+    its lines are bold: General Mills' FY2020 10-K sets its body in a face named bold, so the
+    weight marks no caption)."""
     asks_all = load_intents().intents[INTENT].asks_all
     if (INTENT not in question.intents or question.expects not in ("text", "names")
             or not asks_all or not re.search(asks_all, question.text, re.IGNORECASE)):
         return None  # "How does X describe the pandemic in its risk factors?" asks one matter
-    pages = [page for page, item in sorted(items.items())
-             if item and SECTION in sections_of(item)]
-    groups = _groups(document, year, pages, bold)
+    section = [page for page, item in sorted(items.items())
+               if item and SECTION in sections_of(item)]
+    lines = sum(len([ln for ln in text.splitlines() if ln.strip()])
+                for page, text in pages if page in set(section))
+    if sum(len(bold.get(page, ())) for page in section) > MAX_BOLD_SHARE * lines:
+        return None
+    groups = _groups(document, year, section, bold)
     if not groups:
         return None
     text, units = _sentence(groups)

@@ -27,10 +27,16 @@ WALMART = {
 }
 
 
+def _texts(bold: dict[int, list[tuple[int, str]]], lines: int = 60) -> list[tuple[int, str]]:
+    """Pages of ``lines`` printed lines each, the bold ones among them."""
+    return [(page, "\n".join(f"A paragraph's line {n}." for n in range(lines)))
+            for page in bold]
+
+
 def test_the_headings_with_their_counts_then_the_first_factor_of_each() -> None:
     question = read_question("What are the main risks Walmart faces according to its FY2018 "
                              "10-K?")
-    found = risk_captions(question, "walmart-10k", 2018, ITEMS, WALMART)
+    found = risk_captions(question, "walmart-10k", 2018, _texts(WALMART), ITEMS, WALMART)
     assert found is not None and found.kind == "risks"
     assert found.text.startswith(
         "Item 1A sets out 4 risk factors under 3 headings: Strategic Risks (2); Operational Risks "
@@ -46,25 +52,31 @@ def test_without_headings_the_first_factors_and_a_heading_run_over_two_lines() -
                  (6, "Business Operations"),
                  (7, "Our Regulated Businesses are subject to extensive regulation by state")]}
     question = read_question("What are the key risks American Water Works faces?")
-    found = risk_captions(question, "american-water-works-10k", 2021, {27: "Item 1A."}, bold)
+    found = risk_captions(question, "american-water-works-10k", 2021, _texts(bold),
+                          {27: "Item 1A."}, bold)
     assert found is not None and found.text.startswith(
         "Item 1A sets out 1 risk factor under Risks Related to Our Industry and Business "
         "Operations; the first: (1) Our Regulated Businesses"), found.text
     plain = {27: [(7, "Our Regulated Businesses are subject to extensive regulation by state"),
                   (20, "We may be unable to maintain our margins")]}
-    found = risk_captions(question, "american-water-works-10k", 2021, {27: "Item 1A."}, plain)
+    found = risk_captions(question, "american-water-works-10k", 2021, _texts(plain),
+                          {27: "Item 1A."}, plain)
     assert found is not None and found.text.startswith(
         "Item 1A sets out 2 risk factors; the first: (1) Our Regulated Businesses"), found.text
 
 
 def test_no_caption_a_yes_no_or_another_section_is_not_answered_here() -> None:
     question = read_question("What are the main risks Walmart faces?")
-    assert risk_captions(question, "walmart-10q-q1", 2024, {30: "Item 1A. Risk Factors"},
-                         {}) is None  # a 10-Q that refers to its 10-K prints no caption
-    assert risk_captions(question, "walmart-10k", 2018, {15: "Item 1. Business"},
-                         {15: WALMART[16]}) is None
+    # a 10-Q that refers to its 10-K prints no caption
+    assert risk_captions(question, "walmart-10q-q1", 2024, [(30, "No material changes.")],
+                         {30: "Item 1A. Risk Factors"}, {}) is None
+    assert risk_captions(question, "walmart-10k", 2018, _texts({15: []}),
+                         {15: "Item 1. Business"}, {15: WALMART[16]}) is None
+    # a body set in a face named bold (General Mills' FY2020 10-K): the weight marks no caption
+    assert risk_captions(question, "walmart-10k", 2018, _texts(WALMART, lines=10), ITEMS,
+                         WALMART) is None
     assert risk_captions(read_question("Does Walmart face significant competition risks?"),
-                         "walmart-10k", 2018, ITEMS, WALMART) is None
+                         "walmart-10k", 2018, _texts(WALMART), ITEMS, WALMART) is None
 
 
 def test_a_caption_cut_by_a_page_break_is_one_and_one_matter_is_not_the_section() -> None:
@@ -77,7 +89,7 @@ def test_a_caption_cut_by_a_page_break_is_one_and_one_matter_is_not_the_section(
                       "business.")]}
     items = {30: "Item 1A. Risk Factors", 31: "Item 1A. Risk Factors"}
     found = risk_captions(read_question("What are the key risks MGM Resorts faces?"),
-                          "mgm-resorts-10k", 2020, items, bold)
+                          "mgm-resorts-10k", 2020, _texts(bold), items, bold)
     assert found is not None and found.text == (
         "Item 1A sets out 2 risk factors; the first: (1) Our substantial indebtedness could "
         "adversely affect our operations and impact our ability to satisfy our obligations; (2) "
@@ -85,4 +97,4 @@ def test_a_caption_cut_by_a_page_break_is_one_and_one_matter_is_not_the_section(
     assert [u.page for u in found.units] == [30, 31, 31]
     assert risk_captions(read_question(
         "How does MGM Resorts describe the impact of the COVID-19 pandemic on its properties in "
-        "its 2020 10-K risk factors?"), "mgm-resorts-10k", 2020, items, bold) is None
+        "its 2020 10-K risk factors?"), "mgm-resorts-10k", 2020, _texts(bold), items, bold) is None
