@@ -381,22 +381,40 @@ def evidence_strength(plan: Question, best: ScoredUnit | None) -> float:
 CHANGE_ROOTS = frozenset({"growt", "incre", "decre", "chang", "decli"})
 
 
-def figure_first(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit]:
-    """The quotes in the order they are given: for a figure asked ("How much ...?"), those
-    that print an amount (money, a percentage, a figure with a scale word: not "Note 10" or
-    "June 30") first, and for a count ("How many warehouses ...?") those that print a number of
-    the thing counted ("858 warehouses") before them, each group best first; the scores, and
-    so the evidence's strength and any abstention, are not touched."""
-    if plan.expects != "figure":
-        return list(chosen)
+# a sentence that sends the reader elsewhere and states nothing of its own ("For more
+# information regarding the acquisition terms, see Item 1.01 in our Current Report on Form
+# 8-K", "See Note 4 for further discussion", "Refer to Part II, Item 7"): Regulation S-K's
+# cross-references (Item 10(d), incorporation by reference) as filings word them
+POINTER_RE = re.compile(
+    r"^\W*(?:(?:for|with respect to)\s+(?:more|additional|further|a)\s+(?:information|details?|"
+    r"discussion|description)\b.{0,120}?\b(?:see|refer\s+to)\b|(?:please\s+)?(?:see|refer\s+to)\b)",
+    re.IGNORECASE)
+
+
+def points_elsewhere(text: str) -> bool:
+    """Whether a sentence only sends the reader elsewhere: it opens with a cross-reference and
+    prints no amount of its own."""
+    return POINTER_RE.match(text) is not None and AMOUNT_STATED_RE.search(text) is None
+
+
+def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit]:
+    """The quotes in the order they are given: a sentence that only points elsewhere after
+    those that state something; for a figure asked ("How much ...?"), those that print an
+    amount (money, a percentage, a figure with a scale word: not "Note 10" or "June 30")
+    first, and for a count ("How many warehouses ...?") those that print a number of the thing
+    counted ("858 warehouses") before them, each group best first; the scores, and so the
+    evidence's strength and any abstention, are not touched."""
     counted = re.compile(count_of(plan.counts), re.IGNORECASE) if plan.counts else None
 
-    def group(item: ScoredUnit) -> int:
+    def group(item: ScoredUnit) -> tuple[bool, int]:
+        pointer = points_elsewhere(item.unit.text)
+        if plan.expects != "figure":
+            return pointer, 0
         if counted is not None and counted.search(item.unit.text):
-            return 0
+            return pointer, 0
         if AMOUNT_STATED_RE.search(item.unit.text) is None:
-            return 3
-        return 1 if states_qualified(plan, item.unit.text) else 2
+            return pointer, 3
+        return pointer, 1 if states_qualified(plan, item.unit.text) else 2
     return sorted(chosen, key=group)
 
 

@@ -52,8 +52,8 @@ from rag_assets.core.generation.evidence import (
 from rag_assets.core.generation.extractive import (
     ScoredUnit,
     evidence_strength,
-    figure_first,
     missing_anchors,
+    quote_order,
     score_units,
     select,
 )
@@ -187,7 +187,7 @@ class QuoteRoute:
             # a quote whose citation does not hold on its page (a row whose headings the page
             # does not print as the chunk names them) is dropped, like a model's claim
             quotes, dropped = keep_verified(verify_claims(
-                [claim_of(s.unit) for s in figure_first(part.question, chosen)], self.pages,
+                [claim_of(s.unit) for s in quote_order(part.question, chosen)], self.pages,
                 self.config.citation_threshold), "quoted units")
             direct, out.method, changed = self.direct(part.question, [s.unit for s in chosen],
                                                       units)

@@ -377,16 +377,16 @@ def test_periods_read_each_quarter_once() -> None:
 def test_a_figure_asked_is_quoted_from_a_sentence_that_prints_one_first() -> None:
     """The quotes' order, not their scores: "How much" is first answered by the sentence that
     prints an amount; a year alone is no figure; other questions keep the scorer's order."""
-    from rag_assets.core.generation.extractive import ScoredUnit, figure_first
+    from rag_assets.core.generation.extractive import ScoredUnit, quote_order
     from rag_assets.core.question.question import read_question
 
     units = [_sentence("The board declared a quarterly dividend in August 2023."),
              _sentence("The dividend of $1.02 per share is payable September 8, 2023.")]
     chosen = [ScoredUnit(unit=u, score=1.0 - i / 10, dense=0, bm25=0, coverage=0, matches=0)
               for i, u in enumerate(units)]
-    asked = figure_first(read_question("How much was Acme's quarterly dividend in 2023?"), chosen)
+    asked = quote_order(read_question("How much was Acme's quarterly dividend in 2023?"), chosen)
     assert [s.unit.text[:20] for s in asked] == ["The dividend of $1.0", "The board declared a"]
-    kept = figure_first(read_question("Why did Acme declare a dividend in 2023?"), chosen)
+    kept = quote_order(read_question("Why did Acme declare a dividend in 2023?"), chosen)
     assert [s.unit for s in kept] == units
     # a count: the sentence that prints a number of the thing counted, then the amounts
     counts = [_sentence("Net sales rose 8% to $57.8 billion in the quarter."),
@@ -394,8 +394,26 @@ def test_a_figure_asked_is_quoted_from_a_sentence_that_prints_one_first() -> Non
               _sentence("Acme operates 858 warehouses, including 590 in the United States.")]
     ranked = [ScoredUnit(unit=u, score=1.0 - i / 10, dense=0, bm25=0, coverage=0, matches=0)
               for i, u in enumerate(counts)]
-    asked = figure_first(read_question("How many warehouses did Acme operate in 2023?"), ranked)
+    asked = quote_order(read_question("How many warehouses did Acme operate in 2023?"), ranked)
     assert [s.unit.text[:12] for s in asked] == ["Acme opened ", "Acme operate", "Net sales ro"]
+
+
+def test_a_sentence_that_only_points_elsewhere_is_quoted_after_one_that_states() -> None:
+    """Lockheed Martin's FY2020 10-K points to its 8-K for the Aerojet Rocketdyne agreement's
+    terms before it states them; a pointer that prints an amount states something."""
+    from rag_assets.core.generation.extractive import ScoredUnit, quote_order
+    from rag_assets.core.question.question import read_question
+
+    units = [_sentence("For more information regarding the acquisition terms, see Item 1.01 in "
+                       "our Current Report on Form 8-K filed with the SEC on December 21, 2020."),
+             _sentence("On December 20, 2020 we entered into an agreement to acquire Aerojet "
+                       "Rocketdyne Holdings, Inc. for $56 per share in cash."),
+             _sentence("See Note 3 for the $4.4 billion transaction value.")]
+    chosen = [ScoredUnit(unit=u, score=1.0 - i / 10, dense=0, bm25=0, coverage=0, matches=0)
+              for i, u in enumerate(units)]
+    ordered = quote_order(read_question("What acquisition did Lockheed Martin agree to in "
+                                        "December 2020, and at what price?"), chosen)
+    assert [s.unit.text[:12] for s in ordered] == ["On December ", "See Note 3 f", "For more inf"]
 
 
 def test_an_average_price_is_read_from_the_filings_repurchase_sentence() -> None:
