@@ -191,7 +191,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             # the deals stated one by one, unless a count of names is asked (the enumeration
             # answers that, or nothing does)
             or (None if _asked_count(question.text, cues)
-                else stated_deals(question, selected, pool, scan, following))
+                else stated_deals(question, selected, pool, scan, following, preceding))
             # "which segment drove the decline?" with no table to rank: MD&A's sentence
             or (drivers(question, selected, pool, preceding, scan, following, heading)
                 if asks_members_drove(question) else None))

@@ -86,14 +86,27 @@ def _names_a_party(sentence: str) -> bool:
                if m.start())
 
 
-def _in_period(question: Question, sentence: str) -> bool:
-    """The sentence names a year asked (a deal of the period), or the question asks none, and
-    no longer period than the one asked: a deal is an event, so one completed "during the
-    second quarter of fiscal 2017" is one of fiscal 2017, where "during the nine months" does
-    not say what the third quarter did (:func:`yes_no.of_the_period`)."""
-    named = not question.years or bool(set(years_in(sentence)) & set(question.years))
-    return named and (months_asked(sentence) <= question.months
+def _in_period(question: Question, sentence: str, before: str = "") -> bool:
+    """The sentence names a year asked (a deal of the period), or the question asks none, or
+    it names no year and goes on from a sentence that names one asked (``before``: "During the
+    second quarter of fiscal 2017, we sold our Martel plant ..." then "In addition, we sold our
+    Argentina foodservice business ..."); and no longer period than the one asked: a deal is an
+    event, so one completed "during the second quarter of fiscal 2017" is one of fiscal 2017,
+    where "during the nine months" does not say what the third quarter did
+    (:func:`yes_no.of_the_period`)."""
+    named = years_in(sentence)
+    asked = not question.years or bool(set(named or years_in(before)) & set(question.years))
+    return asked and (months_asked(sentence) <= question.months
                       or of_the_period(question, sentence))
+
+
+def _before(unit: EvidenceUnit, text: str, preceding: Adjacent | None) -> str:
+    """The sentence the page prints before a deal's that names no year: the one whose period
+    it goes on with."""
+    if preceding is None or years_in(text):
+        return ""
+    before = preceding(unit)
+    return before.text if before is not None and not before.is_row else ""
 
 
 def _lacks_price(text: str) -> bool:
@@ -131,7 +144,8 @@ def _priced(question: Question, unit: EvidenceUnit, text: str,
 
 def _one_per_deal(question: Question, patterns: Sequence[re.Pattern[str]],
                   candidates: Iterable[EvidenceUnit], pending: bool = False,
-                  following: Adjacent | None = None) -> dict[str, list[EvidenceUnit]]:
+                  following: Adjacent | None = None, preceding: Adjacent | None = None
+                  ) -> dict[str, list[EvidenceUnit]]:
     """Each deal of the period once (at most ``MAX_DEALS``, ``MAX_MATTERS`` of pending matters,
     in the order first stated), in the
     sentence that states it with its price when one does: the note prints "for $608 million
@@ -141,7 +155,8 @@ def _one_per_deal(question: Question, patterns: Sequence[re.Pattern[str]],
         text = " ".join(unit.text.split())
         match = next((m for p in patterns if (m := p.search(text))), None)
         if (match is None or unit.is_row or len(text.split()) > MAX_SENTENCE_WORDS
-                or not (_names_a_party(text) if pending else _in_period(question, text))):
+                or not (_names_a_party(text) if pending
+                        else _in_period(question, text, _before(unit, text, preceding)))):
             continue
         deal = _object_of(text[match.end():])
         if deal not in best and len(best) == (MAX_MATTERS if pending else MAX_DEALS):
@@ -156,7 +171,8 @@ def _one_per_deal(question: Question, patterns: Sequence[re.Pattern[str]],
 
 def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
                  pool: Sequence[EvidenceUnit] = (), scan: Scan | None = None,
-                 following: Adjacent | None = None) -> DirectAnswer | None:
+                 following: Adjacent | None = None, preceding: Adjacent | None = None
+                 ) -> DirectAnswer | None:
     """The period's deals (or the matters pending: lawsuits), each in the sentence that states
     it (and the next one, for its price), numbered; or None."""
     if question.expects != "names":
@@ -171,7 +187,7 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
         if scan is not None:
             yield from scan(patterns)
 
-    found = _one_per_deal(question, patterns, candidates(), pending, following)
+    found = _one_per_deal(question, patterns, candidates(), pending, following, preceding)
     if not found:
         return None
     listed = "; ".join(f"({n}) {text.rstrip('.')}" for n, text in enumerate(found, start=1))
