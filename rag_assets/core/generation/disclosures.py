@@ -43,6 +43,7 @@ PRICE_CUE_RE = re.compile(r"\b(?:purchase price|consideration|proceeds|received|
                           r"in cash|for (?:a total of |approximately |about )?\$)", re.IGNORECASE)
 MAX_MATTERS = 6  # Item 103 names every material proceeding: a longer list than a period's deals
 MAX_SENTENCE_WORDS = 80  # a sentence longer than this is a paragraph the reader failed to split
+PERIOD_SENTENCES_BACK = 3  # sentences a deal's that names no year goes on from
 PARTY_RE = re.compile(r"\b[A-Z][\w&.'’-]*")
 # capitalized words that name no party: the filer itself, a heading's words, months
 GENERIC_PARTIES = frozenset({
@@ -101,12 +102,21 @@ def _in_period(question: Question, sentence: str, before: str = "") -> bool:
 
 
 def _before(unit: EvidenceUnit, text: str, preceding: Adjacent | None) -> str:
-    """The sentence the page prints before a deal's that names no year: the one whose period
-    it goes on with."""
+    """For a deal's sentence that names no year, the nearest sentence before it on the page
+    that names one (at most ``PERIOD_SENTENCES_BACK`` back: "During the second quarter of
+    fiscal 2017, we sold our Martel plant ..." / "We received $17.5 million in cash ..." /
+    "In addition, we sold our Argentina foodservice business ..."): the period it goes on
+    with."""
     if preceding is None or years_in(text):
         return ""
     before = preceding(unit)
-    return before.text if before is not None and not before.is_row else ""
+    for _ in range(PERIOD_SENTENCES_BACK):
+        if before is None or before.is_row:
+            return ""
+        if years_in(before.text):
+            return before.text
+        before = preceding(before)
+    return ""
 
 
 def _lacks_price(text: str) -> bool:

@@ -72,16 +72,17 @@ def test_a_deal_of_a_quarter_is_one_of_its_year_not_of_another_quarter() -> None
 
 def test_a_deal_that_names_no_year_goes_on_with_the_sentence_before() -> None:
     """General Mills' FY2017 10-K (p. 70): "In addition, we sold our General Mills Argentina
-    S.A. foodservice business" follows the Martel sale of the second quarter of fiscal 2017;
-    the same sentence after one of fiscal 2016 is of that year."""
+    S.A. foodservice business" follows the Martel sale of the second quarter of fiscal 2017
+    and the sentence that gives its price; the same after a sale of fiscal 2016 is of 2016."""
     martel = ("During the second quarter of fiscal 2017, we sold our Martel, Ohio manufacturing "
               "facility.")
     argentina = ("In addition, we sold our General Mills Argentina S.A. foodservice business in "
                  "Argentina to a third party and recorded a pre-tax loss of $14.8 million.")
     venezuela = ("During the fourth quarter of fiscal 2016, we sold our General Mills de "
                  "Venezuela CA subsidiary.")
+    price = "We received $17.5 million in cash, and recorded a pre-tax loss of $13.5 million."
     question = read_question("Which divestitures did General Mills complete in FY2017?")
     for before, listed in ((martel, True), (venezuela, False)):
         found = stated_deals(question, [_unit(before), _unit(argentina)],
-                             preceding=_next([(argentina, before)]))
+                             preceding=_next([(argentina, price), (price, before)]))
         assert (found is not None and "Argentina" in found.text) is listed, found
