@@ -21,7 +21,7 @@ from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.yes_no import compiled
 from rag_assets.core.ingest.context import company_name
-from rag_assets.core.ingest.sections import sections_of
+from rag_assets.core.ingest.sections import pages_in_section
 from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.filing_kinds import form_of
@@ -47,12 +47,11 @@ INTRO_RE = re.compile(r"^(?:with|since|founded|established|based|incorporated|th
 def _business_pages(document: str, items: Mapping[int, str | None],
                     pages: Sequence[tuple[int, str]]) -> list[int]:
     """The first pages the filing prints under its Item 1 (the Item the business section
-    maps to in ``sections.json``, read by :func:`sections_of`); when ingest found no Item on
+    maps to in ``sections.json``, read by :func:`pages_in_section`); when ingest found no Item on
     them and the filing is a 10-K, the pages from the first that prints Item 1's heading with
     no Item 1A just after it (a table of contents lists them together; a 10-Q refers to the
     10-K's Item 1 and has none)."""
-    found = [page for page, item in sorted(items.items())
-             if item and SECTION in sections_of(item)]
+    found = pages_in_section(items, SECTION)
     if not found and form_of(document, " ".join(text for _, text in pages[:COVER_PAGES])
                              ) == ANNUAL_FORM:
         opening = next((page for page, text in pages

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.ingest.sections import sections_of
+from rag_assets.core.ingest.sections import pages_in_section
 from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import Question
 
@@ -151,10 +151,10 @@ def risk_captions(question: Question, document: str, year: int,
     if (INTENT not in question.intents or question.expects not in ("text", "names")
             or not asks_all or not re.search(asks_all, question.text, re.IGNORECASE)):
         return None  # "How does X describe the pandemic in its risk factors?" asks one matter
-    section = [page for page, item in sorted(items.items())
-               if item and SECTION in sections_of(item)]
-    lines = sum(len([ln for ln in text.splitlines() if ln.strip()])
-                for page, text in pages if page in set(section))
+    section = pages_in_section(items, SECTION)
+    read = set(section)
+    lines = sum(1 for page, text in pages if page in read
+                for ln in text.splitlines() if ln.strip())
     if sum(len(bold.get(page, ())) for page in section) > MAX_BOLD_SHARE * lines:
         return None
     groups = _groups(document, year, section, bold)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -329,3 +329,10 @@ def sections_of(header: str, statement: str | None = None) -> frozenset[str]:
     lowered = header.lower()
     found |= {key for key in (*table.notes, *table.headings) if topic_title(key).lower() in lowered}
     return frozenset(found)
+
+
+
+def pages_in_section(items: Mapping[int, str | None], section: str) -> list[int]:
+    """The pages, in order, whose Item (as ingest read it: ``raw_pages.item``) maps to
+    ``section``."""
+    return [page for page, item in sorted(items.items()) if item and section in sections_of(item)]
