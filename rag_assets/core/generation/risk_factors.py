@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.ingest.sections import pages_in_section
-from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import Question
 
 INTENT = "risk"
@@ -147,9 +146,7 @@ def risk_captions(question: Question, document: str, year: int,
     """The risk factors' headings and first captions of Item 1A, or None (also when most of
     its lines are bold: General Mills' FY2020 10-K sets its body in a face named bold, so the
     weight marks no caption)."""
-    asks_all = load_intents().intents[INTENT].asks_all
-    if (INTENT not in question.intents or question.expects not in ("text", "names")
-            or not asks_all or not re.search(asks_all, question.text, re.IGNORECASE)):
+    if INTENT not in question.wholes or question.expects not in ("text", "names"):
         return None  # "How does X describe the pandemic in its risk factors?" asks one matter
     section = pages_in_section(items, SECTION)
     read = set(section)

@@ -112,6 +112,15 @@ def intents_in(text: str, path: Path = INTENTS_PATH) -> list[str]:
     return [key for key, pattern in _intent_patterns(path) if pattern.search(norm)]
 
 
+def wholes_asked(text: str, intents: Iterable[str], path: Path = INTENTS_PATH) -> list[str]:
+    """Of the intents named, those the text asks for as a whole section (their ``asks_all``:
+    "What are the main risks ...?", not "How does X describe the pandemic in its risk
+    factors?")."""
+    lexicon = load_intents(path)
+    return [key for key in intents if (pattern := lexicon.intents[key].asks_all)
+            and re.search(pattern, text, re.IGNORECASE)]
+
+
 def sections_for(intents: Iterable[str], path: Path = INTENTS_PATH) -> list[str]:
     """The sections that answer the intents, each once, in order."""
     lexicon = load_intents(path)

@@ -24,7 +24,13 @@ from rag_assets.core.question.instructions import (
     statements_named,
     strip_instructions,
 )
-from rag_assets.core.question.intents import AnswerForm, answer_form_of, intents_in, sections_for
+from rag_assets.core.question.intents import (
+    AnswerForm,
+    answer_form_of,
+    intents_in,
+    sections_for,
+    wholes_asked,
+)
 from rag_assets.core.question.vocabulary import (
     load_vocabulary,
     normalize,
@@ -110,6 +116,8 @@ class Question(BaseModel):
                                  "qualifier ('comparable sales growth', 'adjusted eps'): no "
                                  "metric, a figure the filing states in words")
     intents: list[str] = Field(default_factory=list, description="intent_lexicon.json keys")
+    wholes: list[str] = Field(default_factory=list, description="of its intents, those it asks "
+                              "for as a whole section ('What are the main risks ...?')")
     sections: list[str] = Field(default_factory=list, description="the sections that answer "
                                                                   "its intents")
     expects: Expects = "text"
@@ -169,7 +177,7 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
         months=months_asked(text), dates=dates_named(text), kinds=sorted(kinds_asked(text)),
         metrics=metrics, statements=statements, named_statements=named, expansion=expansion,
         qualified=qualified_measures(ranking),
-        intents=intents,
+        intents=intents, wholes=wholes_asked(ranking, intents),
         sections=sections_for(intents), expects=expected_answer(ranking, bool(measures), intents),
         decimals=decimals_asked(text), counts=counted(ranking),
         documents=documents,

@@ -435,3 +435,15 @@ def test_a_retry_searches_with_other_words_and_keeps_the_question_as_asked() -> 
     assert retry.text == asked.text and retry.years == asked.years == [2018]
     assert retry.metrics == asked.metrics and retry.intents == asked.intents
     assert retry.expects == asked.expects
+
+
+@pytest.mark.parametrize(("text", "wholes"), [
+    ("What are the main risks Walmart faces according to its FY2018 10-K?", ["risk"]),
+    ("What risks does Netflix highlight in its 2015 10-K?", ["risk"]),
+    ("How does MGM Resorts describe the impact of the COVID-19 pandemic on its properties in its "
+     "2020 10-K risk factors?", []),
+    ("What franchise concentration risk does Activision Blizzard highlight?", []),
+    ("What was Costco's gross margin in FY2021?", []),
+])
+def test_a_section_asked_for_whole_is_read_once(text: str, wholes: list[str]) -> None:
+    assert read_question(text).wholes == wholes
