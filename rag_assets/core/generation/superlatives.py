@@ -115,10 +115,11 @@ def column_asked(rows: Sequence[Row], question: Question, unit: EvidenceUnit,
     return totals[0] if len(headings) > 1 and totals else headings[0]
 
 
-def _measure(question: Question, column: str, cues: DirectCues) -> str:
+def _measure(question: Question, column: str, cues: DirectCues, printed_as: str = "") -> str:
     """How the answer names the compared figure: the column's heading when it names a measure
-    ("Op. inc. 2023"), else the question's measure in the column's period ("net revenue in Q2
-    2023")."""
+    ("Op. inc. 2023"), else the measure the table's total row prints (``printed_as``:
+    "revenues" of "Total revenues"), else the question's measure in the column's period ("net
+    revenue in Q2 2023")."""
     named = NAME_THEN_PERIOD_RE.match(column)
     a_period = bool(PERIOD_CAPTION_RE.match(column))  # "Year ended December 31, 2021"
     if named and not PART_OF_YEAR_RE.fullmatch(named["what"].strip()) and not a_period:
@@ -132,6 +133,8 @@ def _measure(question: Question, column: str, cues: DirectCues) -> str:
             "", PART_OF_YEAR_RE.sub("", column.lower())).strip(" .,'-"):
         # a heading's units ("Operating Revenues (in millions)"): the amount says them
         return " ".join(UNITS_NOTE_RE.sub(" ", column).split())
+    if printed_as:
+        return f"{printed_as} in {column}"
     # as the asking sentence writes it ("EBITDAR"), not its instructions after the "?"
     q = question.text.lower().split("?")[0]
     for term in _terms_asked(question, cues):
@@ -294,6 +297,7 @@ def _members(units: Sequence[EvidenceUnit], table: TableKey, groups_asked: bool,
     members of the measure asked), every row it prints, and whether groups were ranked."""
     rows_of = {u.quote: u for u in units if u.is_row and (u.document, u.year, u.scope) == table}
     printed = [r for u in rows_of.values() if (r := read_row(u)) is not None and r.cells]
+    printed = _measure_block(printed, measures, cues) or printed
     rows = _group_totals(printed) if groups_asked else []
     if rows:
         return rows, printed, True
@@ -302,6 +306,28 @@ def _members(units: Sequence[EvidenceUnit], table: TableKey, groups_asked: bool,
                and not any(w in r.label.lower() for w in measures)]  # the measure's total
     measured = _measured(members, question, cues)
     return ([] if _line_items(measured, measures, cues) else measured), printed, False
+
+
+def _measure_block(printed: Sequence[Row], measures: Sequence[str], cues: DirectCues
+                   ) -> list[Row] | None:
+    """The block of the measure asked, where a table prints the same members once per measure
+    under an uncaptioned heading row, each block closed by its total (Walmart's entity-wide
+    disclosure, ASC 280-10-50-41: "U.S. operations" and "Non-U.S. operations" over "Total
+    revenues", then again over "Total long-lived assets"): the rows up to and including the
+    total that names the measure (sales when the question names none). None when no member is
+    printed twice, or no single block's total names the measure."""
+    labels = [r.label for r in printed if r.label]
+    if len(set(labels)) == len(labels):
+        return None
+    asked = measures or cues.terms[UNNAMED_MEASURE].heading
+    blocks: list[list[Row]] = [[]]
+    for row in printed:
+        blocks[-1].append(row)
+        if first_match(cues.total_row, row.label.lower()):
+            blocks.append([])
+    named = [b for b in blocks if b and first_match(cues.total_row, b[-1].label.lower())
+             and any(re.search(rf"\b{re.escape(w)}\b", b[-1].label.lower()) for w in asked)]
+    return named[0] if len(named) == 1 else None
 
 
 def _line_items(rows: Sequence[Row], measures: Sequence[str], cues: DirectCues) -> bool:
@@ -326,9 +352,15 @@ def _ranked_winner(question: Question, direction: str, rows: Sequence[Row],
     if ranked[0][0].value == ranked[1][0].value:
         return None  # a tie names no single winner
     cell, winner = ranked[0]
-    text = (f"{winner.label} had the {_asked_word(question, direction, cues)} "
-            f"{_measure(question, column, cues)}: {money(cell, winner.unit, cues)}")
     total = _total_of(printed, ranked, column, "" if grouped else winner.unit.caption, cues)
+    printed_as = _total_names(total[1].label, cues) if total is not None else ""
+    asked = measures_asked(question, cues) or cues.terms[UNNAMED_MEASURE].heading
+    if printed_as and not any(re.search(rf"\b{re.escape(w)}\b", printed_as.lower())
+                              for w in asked):
+        return None  # the rows' total is of another measure ("Total long-lived assets")
+    measure = _measure(question, column, cues, printed_as)
+    text = (f"{winner.label} had the {_asked_word(question, direction, cues)} {measure}: "
+            f"{money(cell, winner.unit, cues)}")
     if total is None or direction != "max":
         return DirectAnswer(kind="superlative", units=[winner.unit], text=f"{text}.")
     total_cell, total_row = total
@@ -337,6 +369,18 @@ def _ranked_winner(question: Question, direction: str, rows: Sequence[Row],
         kind="superlative", units=[winner.unit, total_row.unit],
         text=f"{text}, {share} of the {money(total_cell, total_row.unit, cues)} total "
              f"({cell.shown.lstrip('$')} / {total_cell.shown.lstrip('$')}).")
+
+
+def _total_names(label: str, cues: DirectCues) -> str:
+    """The measure a total row names ("revenues" of "Total revenues"), or "" when it names
+    none ("Total", "Total Asia Pacific")."""
+    named = re.fullmatch(r"\s*total\s+(?P<what>.+?)\s*", label, re.IGNORECASE)
+    words = [w for t in cues.terms.values() for w in t.heading]
+    if named is None or not any(re.search(rf"\b{re.escape(w)}\b", named["what"].lower())
+                                for w in words):
+        return ""
+    what = named["what"]
+    return what[0].lower() + what[1:] if what[1:2].islower() else what
 
 
 def _asked_word(question: Question, direction: str, cues: DirectCues) -> str:

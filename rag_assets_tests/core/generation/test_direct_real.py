@@ -407,3 +407,30 @@ def test_a_segment_note_ranks_the_segments_before_its_table_of_countries() -> No
     assert found.text.startswith("Walmart U.S. grew the fastest of the segments: its net "
                                  "sales rose 3%, $318,477 million")
 
+
+
+def test_a_region_question_ranks_the_block_of_revenues_over_that_of_assets() -> None:
+    """Walmart 2018's Note 15 (p86, ASC 280-10-50-41) prints "U.S. operations" and "Non-U.S.
+    operations" twice, over "Total revenues" and again over "Total long-lived assets", titled
+    by that split alone ("aggregated by the Company's U.S. and non-U.S. operations"): found by
+    its title, the revenues block ranked (380,580 / 500,343 = 76%), named as the total row
+    prints it (revenues, which hold membership income, not net sales alone)."""
+    pages = PageTexts.from_pages("walmart-10k", 2018, real_filing(
+        "financebench-wide/pdfs/WALMART_2018_10K.pdf").pages)
+    question = "Which geographic region contributed the most to Walmart's net sales in FY2018?"
+    assert 86 in pages_titled(pages, "walmart-10k", 2018, ["region", "geograph", "non-u.s."])
+    # retrieval returned the tax note's reconciliation (p78), which ranks no region
+    selected = page_table_rows(pages, "walmart-10k", 2018, 78)
+    assert selected
+    found = direct_answer_to(question, selected, selected,
+                             lambda d, y, p: page_table_rows(pages, d, y, p),
+                             titling=lambda d, y, words: pages_titled(pages, d, y, words))
+    assert found is not None
+    assert found.text == ("U.S. operations had the most revenues in 2018: $380,580 million, 76% "
+                          "of the $500,343 million total (380,580 / 500,343).")
+    claim = verify_claims([found.claim()], pages)[0]
+    assert {c.mark for c in claim.citations} == {"valid"}
+    # the assets block alone ranks nothing: its total names no measure asked
+    assets = [u for u in page_table_rows(pages, "walmart-10k", 2018, 86)
+              if "81,478" in u.text or "33,340" in u.text or "114,818" in u.text]
+    assert direct_answer_to(question, assets, assets, None) is None
