@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rag_assets.core.generation.drivers import (
     drivers,
+    explained_way,
     following_on_page,
     measure_roots,
     preceding_on_page,
@@ -461,3 +462,17 @@ def test_an_anaphor_after_a_table_refers_to_the_table() -> None:
                  "due to higher subscription sales.", scope=MDNA)
     found = drivers(question, [table])
     assert found is not None and found.causes.startswith("primarily due to higher subscription")
+
+
+def test_an_impact_named_by_its_way_is_a_change_of_that_way() -> None:
+    """Corning's 2020 MD&A (p27): the change's size, then "Negative impacts to gross margin were
+    primarily driven by ...": a decline's causes; "favorable impacts" an increase's."""
+    text = ("Negative impacts to gross margin were primarily driven by severance charges for the "
+            "Display Technologies segment and lower volumes in Display Technologies.")
+    question = read_question("What drove the change in gross margin in 2023?")
+    found = drivers(question, [unit(text, scope=MDNA)])
+    assert found is not None and found.kind == "cause"
+    assert found.text.startswith("Primarily driven by severance charges")
+    assert explained_way(found) == "down"
+    favorable = drivers(question, [unit(text.replace("Negative", "Favorable"), scope=MDNA)])
+    assert favorable is not None and explained_way(favorable) == "up"
