@@ -111,6 +111,25 @@ def test_a_quarter_is_named_by_the_months_it_ends_and_no_percentage_of_a_negativ
     assert set(marks) == {"valid"}
 
 
+def test_a_10q_balance_is_dated_no_further_than_its_statement_dates_it() -> None:
+    # Corning Q2 2023 (p.5): the balance sheet is as of June 30, 2023 and December 31, 2022
+    # (Regulation S-X Rule 10-01(c)(1)), not of June 30, 2022: current portion 187 and 224,
+    # long-term debt 7,437 and 6,687; no three months end on a balance
+    answer = _answered("financebench-bulk/pdfs/CORNING_2023Q2_10Q.pdf", "corning-10q-q2", 2023,
+                       "Corning", "How did Corning's total debt change in Q2 2023?")
+    assert answer.headline == (
+        "Corning's total debt increased from $6,911 million on its 2022 balance sheet date to "
+        "$7,624 million at the end of the three months ended in 2023, by $713 million (10.3%).")
+    # Walmart Q1 fiscal 2024 (p.5) prints April 30, 2023, January 31, 2023 and April 30, 2022:
+    # the earlier balance read is April 30, 2022's, in calendar 2022 as named
+    answer = _answered("financebench-bulk/pdfs/WALMART_2024Q1_10Q.pdf", "walmart-10q-q1", 2024,
+                       "Walmart", "How did Walmart's inventories change in Q1 fiscal 2024 (three "
+                       "months ended April 30, 2023)?")
+    assert answer.headline.startswith(
+        "Walmart's inventory decreased from $61,229 million on its 2022 balance sheet date to "
+        "$56,932 million at the end of the three months ended in 2023")
+
+
 @pytest.mark.parametrize(("path", "document", "year", "shift"), [
     ("financebench-wide/pdfs/ULTABEAUTY_2023Q4_EARNINGS.pdf", "ulta-beauty-earnings-q4", 2023, 1),
     ("financebench-bulk/pdfs/ULTABEAUTY_2023Q2_EARNINGS.pdf", "ulta-beauty-earnings-q2", 2023, 0),
