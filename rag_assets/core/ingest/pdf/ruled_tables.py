@@ -109,9 +109,9 @@ def cut_tables(
     row on from the lines above it (a title, the header years): such a line is cut where the
     printed row changes, so a word lands in the text or in a cell, never in both and never in
     neither. A row that starts left of a grid (rules drawn under some columns only) stays prose.
-    A grid whose rows are no table (a box around text, a "table" without words) gives its
-    words back to the prose; one that opens with a row of figures takes the headings printed
-    above its top rule (:func:`_headed`).
+    A grid whose rows are no table (a box around text, a paragraph framed, a "table" without
+    words) gives its words back to the prose; one that opens with a row of figures takes the
+    headings printed above its top rule (:func:`_headed`).
     """
     words_of: dict[int, list[_Word]] = {}
     for number, (start, line, samples) in enumerate(raw):
@@ -149,7 +149,7 @@ def cut_tables(
         for n, words in table_words.items():
             cells = _grid_rows(grids[n], words, height)
             rows = clean_table_rows(cells)
-            if rows is None or not _has_words(rows):
+            if rows is None or not _has_words(rows) or _boxed_prose(rows):
                 rejected.add(n)
                 continue
             found[n], pieces = _headed(n, grids[n], cells, rows, pieces, textpage)
@@ -374,6 +374,25 @@ def table_of(
 
 def _has_words(rows: list[list[str]]) -> bool:
     return any(sum(ch.isalpha() for ch in cell) >= 3 for row in rows for cell in row)
+
+
+MIN_PROSE_CELL_WORDS = 6  # a table prints some shorter cell: a figure, a date, a heading
+MIN_BOXED_LINES = 3  # two rows of two long cells may be a table of text (a standard and its note)
+SENTENCE_END_RE = re.compile(r"[a-z0-9)][.;:] +[A-Z(]|[a-z][.:]$")
+
+
+def _boxed_prose(rows: list[list[str]]) -> bool:
+    """Whether a grid's rows are a paragraph set in a box (American Water frames the passages
+    of its 2020 10-K that changed, its Note 6's acquisitions among them): the lines of one
+    paragraph, each row one cell but the first and the last (where the box cuts a line at an
+    indent), every cell a line of words, and a sentence ending in one; a table prints some
+    short cell, a figure, a date or a heading, and a table of text fills several cells of its
+    middle rows."""
+    cells = [cell for row in rows for cell in row if cell.strip()]
+    split = [n for n, row in enumerate(rows) if sum(bool(c.strip()) for c in row) > 1]
+    return (len(rows) >= MIN_BOXED_LINES and set(split) <= {0, len(rows) - 1}
+            and all(len(c.split()) >= MIN_PROSE_CELL_WORDS for c in cells)
+            and any(SENTENCE_END_RE.search(c) for c in cells))
 
 
 def clean_table_rows(rows: Sequence[Sequence[str | None]]) -> list[list[str]] | None:
