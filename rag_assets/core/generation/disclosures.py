@@ -45,6 +45,11 @@ MAX_MATTERS = 6  # Item 103 names every material proceeding: a longer list than 
 MAX_SENTENCE_WORDS = 80  # a sentence longer than this is a paragraph the reader failed to split
 PERIOD_SENTENCES_BACK = 3  # sentences a deal's that names no year goes on from
 PARTY_RE = re.compile(r"\b[A-Z][\w&.'’-]*")
+# Regulation S-K Item 103 leaves out "ordinary routine litigation incidental to the business":
+# a sentence of it ("a defendant in various lawsuits ... that arise in the normal course of
+# business") names no matter, and goes after those that do
+ROUTINE_RE = re.compile(r"\b(?:normal|ordinary|regular) course of (?:its |our |the |their )?"
+                        r"business\b|\broutine litigation\b", re.IGNORECASE)
 # capitalized words that name no party: the filer itself, a heading's words, months
 GENERIC_PARTIES = frozenset({
     "Company", "Company’s", "Company's", "Corporation", "We", "Our", "The", "In", "As", "On",
@@ -200,6 +205,8 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
     found = _one_per_deal(question, patterns, candidates(), pending, following, preceding)
     if not found:
         return None
+    if pending:  # the matters named first, the routine litigation after them (stable)
+        found = dict(sorted(found.items(), key=lambda item: bool(ROUTINE_RE.search(item[0]))))
     listed = "; ".join(f"({n}) {text.rstrip('.')}" for n, text in enumerate(found, start=1))
     units = [u for deal in found.values() for u in deal]
     return DirectAnswer(kind="list", units=units, text=f"{listed}.", supports=units[0].text)

@@ -86,3 +86,21 @@ def test_a_deal_that_names_no_year_goes_on_with_the_sentence_before() -> None:
         found = stated_deals(question, [_unit(before), _unit(argentina)],
                              preceding=_next([(argentina, price), (price, before)]))
         assert (found is not None and "Argentina" in found.text) is listed, found
+
+
+def test_a_matter_named_goes_before_the_routine_litigation_item_103_leaves_out() -> None:
+    """Corning's 10-K Item 3 (FY2022, p19): its routine lawsuits first, then the Superfund
+    sites it is a potentially responsible party for; the matter named leads."""
+    question = read_question("What legal proceedings does Acme disclose in its 2023 10-K?")
+    routine = ("Acme is a defendant in various lawsuits and is subject to various claims that "
+               "arise in the normal course of business, the most significant of which are "
+               "summarized in Note 13 (Commitments, Contingencies and Guarantees).")
+    superfund = ("Acme has been designated by federal or state governments under environmental "
+                 "laws, including Superfund, as a potentially responsible party that may be "
+                 "liable for cleanup costs associated with 19 hazardous waste sites.")
+    found = stated_deals(question, [_unit(routine), _unit(superfund)])
+    assert found is not None
+    assert found.text.startswith("(1) Acme has been designated by federal or state governments")
+    assert "(2) Acme is a defendant in various lawsuits" in found.text
+    alone = stated_deals(question, [_unit(routine)])
+    assert alone is not None and alone.text.startswith("(1) Acme is a defendant")
