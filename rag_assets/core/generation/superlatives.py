@@ -297,6 +297,8 @@ def _members(units: Sequence[EvidenceUnit], table: TableKey, groups_asked: bool,
     members of the measure asked), every row it prints, and whether groups were ranked."""
     rows_of = {u.quote: u for u in units if u.is_row and (u.document, u.year, u.scope) == table}
     printed = [r for u in rows_of.values() if (r := read_row(u)) is not None and r.cells]
+    if any(first_match(cues.roll_forward_row, r.label.lower()) for r in printed):
+        return [], printed, False  # a balance's movements: no members
     printed = _measure_block(printed, measures, cues) or printed
     rows = _group_totals(printed) if groups_asked else []
     if rows:
@@ -715,7 +717,10 @@ def superlative(question: Question, selected: Sequence[EvidenceUnit],
     words = _ranks(question, cues)
     document, year = selected[0].document, selected[0].year
     pages = titling(document, year, words)[:MAX_PAGES_TITLED] if words else []
-    rows = [u for page in pages for u in page_rows(document, year, page)]
+    # the tables so titled, not the page's others (Corning's 2015 page that titles a table by
+    # "non-U.S." also prints a deferred revenue roll-forward, whose balances are no regions)
+    rows = [u for page in pages for u in page_rows(document, year, page)
+            if _named_by(u.scope, words)]
     return _winner(question, cue, cue is change, rows, rows, None, cues) if rows else None
 
 

@@ -434,3 +434,21 @@ def test_a_region_question_ranks_the_block_of_revenues_over_that_of_assets() -> 
     assets = [u for u in page_table_rows(pages, "walmart-10k", 2018, 86)
               if "81,478" in u.text or "33,340" in u.text or "114,818" in u.text]
     assert direct_answer_to(question, assets, assets, None) is None
+
+
+def test_a_roll_forward_ranks_nothing_nor_lends_its_page_to_a_titled_ranking() -> None:
+    """Corning 2015 p172 prints a table titled by "non-U.S." and a deferred revenue roll-forward
+    ("Beginning balance as of January 1", what moved it, the ending balance): a region question
+    ranks neither the balances nor the flows, whether retrieval returned the roll-forward or
+    the page was read for its titled table; the geographic table (p143, printed without rules,
+    rows with blanks) is not read, so nothing is named."""
+    pages = PageTexts.from_pages("corning-10k", 2015, real_filing(
+        "financebench-bulk/pdfs/CORNING_2015_10K.pdf").pages)
+    assert 172 in pages_titled(pages, "corning-10k", 2015, ["region", "geograph", "non-u.s."])
+    roll = [u for u in page_table_rows(pages, "corning-10k", 2015, 172)
+            if "3,202.3" in u.text or "(182.5)" in u.text]
+    assert len(roll) >= 2
+    question = "Which geographic region contributed the most to Corning's net sales in FY2015?"
+    assert direct_answer_to(question, roll, roll,
+                            lambda d, y, p: page_table_rows(pages, d, y, p),
+                            titling=lambda d, y, words: pages_titled(pages, d, y, words)) is None
