@@ -57,14 +57,17 @@ ASKING_WORDS = frozenset({
     "reduction", "reduce", "reduced", "decreased", "increased", "declined",
 })
 ROOT_LETTERS = 6
+# a change named by its way: "Negative impacts to gross margin were primarily driven by ..."
+# (Corning's MD&A, after the change's size), "favorable impacts"
+IMPACT_BY_WAY = {"up": r"(?:positive(?:ly)?|favorabl[ey])\s+impact\w*",
+                 "down": r"(?:negative(?:ly)?|unfavorabl[ey]|advers[ey](?:ly)?)\s+impact\w*"}
 # the direction a change is worded in ("decreased", "growth"): a question's and its sentence's
 DIRECTION_RES = {
     "up": re.compile(r"\b(?:increas\w*|grow\w*|grew|growth|ris[ei]\w*|rose|higher|improv\w*|"
-                     r"expan\w*|gain\w*|up(?= \$?\d)|"  # "up 1.6 points"
-                     r"(?:positive(?:ly)?|favorabl[ey])\s+impact\w*)\b", re.IGNORECASE),
+                     rf"expan\w*|gain\w*|up(?= \$?\d)|{IMPACT_BY_WAY['up']})\b",  # "up 1.6"
+                     re.IGNORECASE),
     "down": re.compile(r"\b(?:decreas\w*|declin\w*|fell|fall\w*|drop\w*|lower|reduc\w*|"
-                       r"contract\w*|shr[iu]nk\w*|down(?= \$?\d)|"
-                       r"(?:negative(?:ly)?|unfavorabl[ey]|advers[ey](?:ly)?)\s+impact\w*)\b",
+                       rf"contract\w*|shr[iu]nk\w*|down(?= \$?\d)|{IMPACT_BY_WAY['down']})\b",
                        re.IGNORECASE),
 }
 # what a "which segment drove ..." question ranks, not the measure that changed
@@ -95,9 +98,7 @@ OWNER_BONUS = 0.25  # the segment the question names, in the sentence or its hea
 # "compared to" the period before
 CHANGE_RE = re.compile(r"\b(?:increas|decreas|declin|grow|grew|rose|rise|fell|fall|drop|"
                        r"improv|expan|contract|reduc|higher|lower|up|down|chang|gain|loss|"
-                       # a change named by its way: "Negative impacts to gross margin were
-                       # primarily driven by ..." (Corning's MD&A, after the change's size)
-                       r"(?:negative|positive|favorable|unfavorable|adverse)(?:ly)?\s+impact|"
+                       rf"{IMPACT_BY_WAY['up']}|{IMPACT_BY_WAY['down']}|"
                        # "was $2,807 million compared to $2,841 million": two periods' amounts
                        r"compared (?:to|with))", re.IGNORECASE)
 NAME_RE = re.compile(r"\b[A-Z][a-z][\w&'-]*")

@@ -33,9 +33,9 @@ from rag_assets.core.generation.filer_kinds import FilerKind, filer_kind
 from rag_assets.core.generation.metric_format import (
     format_value,
     period_name,
-    period_of,
     short,
     subject_of,
+    trend_when,
     when_asked,
     wrap,
 )
@@ -953,25 +953,12 @@ def _scales(operands: Sequence[Operand]) -> set[str]:
     return {"millions" if abs(o.value) >= 1e5 else "units" for o in operands}
 
 
-def _when(question: MetricQuestion, year: int, latest: int, balances: bool) -> str:
-    """When a trend's value stands: "in FY2022", "in the three months ended in 2023"; a
-    balance of an interim report at the end of its period, the earlier one on its balance
-    sheet date of that calendar year, which the statement facts do not date further: a 10-Q
-    compares with the preceding fiscal year's end (Regulation S-X Rule 10-01(c)(1): Corning's
-    December 31, 2022), and may add the quarter a year before (Walmart's April 30, 2022)."""
-    if not balances or question.months == 12:
-        return f"in {period_of(question, year)}"
-    if year != latest:
-        return f"on its {year + question.end_year_shift} balance sheet date"
-    return f"at the end of {period_of(question, year)}"
-
-
 def _trend(question: MetricQuestion, values: dict[int, float], years: Sequence[int],
            title: str, unit: Unit, subject: str, defs: Vocabulary, rules: Rules,
            balances: bool = False) -> tuple[float, str]:
     """The change between two years, worded up/down (improved/worsened where the metric says
     which way is better), with the yes/no the question asks for first; ``balances``: every
-    operand a balance (:func:`_when`)."""
+    operand a balance (:func:`metric_format.trend_when`)."""
     first, last = values[years[0]], values[years[-1]]
     change = last - first
     flat = (abs(change) < rules.trend.flat_points if unit == "percent"
@@ -1000,7 +987,7 @@ def _trend(question: MetricQuestion, values: dict[int, float], years: Sequence[i
     shown = [format_value(v, unit, question.decimals, question.scale) for v in (first, last)]
     earlier = sorted((y for y in values if y < years[0]), reverse=True)
     def when(year: int) -> str:
-        return _when(question, year, years[-1], balances)
+        return trend_when(question, year, years[-1], balances)
 
     after = ", after " + " and ".join(
         f"{format_value(values[y], unit, question.decimals, question.scale)} {when(y)}"

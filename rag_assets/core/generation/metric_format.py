@@ -94,6 +94,19 @@ def period_of(question: MetricQuestion, year: int) -> str:
         f"the {interim_period(question.months, year + question.end_year_shift)}"
 
 
+def trend_when(question: MetricQuestion, year: int, latest: int, balances: bool) -> str:
+    """When a trend's value stands: "in FY2022", "in the three months ended in 2023"; a
+    balance of an interim report at the end of its period, the earlier one on its balance
+    sheet date of that calendar year, which the statement facts do not date further: a 10-Q
+    compares with the preceding fiscal year's end (Regulation S-X Rule 10-01(c)(1): Corning's
+    December 31, 2022), and may add the quarter a year before (Walmart's April 30, 2022)."""
+    if not balances or question.months == 12:
+        return f"in {period_of(question, year)}"
+    if year != latest:
+        return f"on its {year + question.end_year_shift} balance sheet date"
+    return f"at the end of {period_of(question, year)}"
+
+
 def when_asked(question: MetricQuestion, years: Sequence[int]) -> str:
     """The period a headline names: "Q2 (three months ended in 2023)", "FY2017-FY2019 3-year
     average", "FY2022"."""

@@ -221,7 +221,8 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
             continue
         found = (_change_winner(question, direction, rows, _latest(column, question, rows),
                                 change, categories, cues) if change is not None
-                 else _ranked_winner(question, direction, rows, printed, grouped, column, cues))
+                 else _ranked_winner(question, direction, rows, printed, grouped, column,
+                                     measures, cues))
         if found is not None:
             return found
     return None
@@ -310,6 +311,17 @@ def _members(units: Sequence[EvidenceUnit], table: TableKey, groups_asked: bool,
     return ([] if _line_items(measured, measures, cues) else measured), printed, False
 
 
+def _names(text: str, words: Sequence[str]) -> bool:
+    """Whether ``text`` names one of ``words`` as whole words, in any case."""
+    lowered = text.lower()
+    return any(re.search(rf"\b{re.escape(w)}\b", lowered) for w in words)
+
+
+def _asked_or_sales(measures: Sequence[str], cues: DirectCues) -> Sequence[str]:
+    """The heading words of the measure asked, or of sales when the question names none."""
+    return measures or cues.terms[UNNAMED_MEASURE].heading
+
+
 def _measure_block(printed: Sequence[Row], measures: Sequence[str], cues: DirectCues
                    ) -> list[Row] | None:
     """The block of the measure asked, where a table prints the same members once per measure
@@ -321,14 +333,12 @@ def _measure_block(printed: Sequence[Row], measures: Sequence[str], cues: Direct
     labels = [r.label for r in printed if r.label]
     if len(set(labels)) == len(labels):
         return None
-    asked = measures or cues.terms[UNNAMED_MEASURE].heading
     blocks: list[list[Row]] = [[]]
     for row in printed:
         blocks[-1].append(row)
         if first_match(cues.total_row, row.label.lower()):
-            blocks.append([])
-    named = [b for b in blocks if b and first_match(cues.total_row, b[-1].label.lower())
-             and any(re.search(rf"\b{re.escape(w)}\b", b[-1].label.lower()) for w in asked)]
+            blocks.append([])  # a block closed by its total
+    named = [b for b in blocks[:-1] if _names(b[-1].label, _asked_or_sales(measures, cues))]
     return named[0] if len(named) == 1 else None
 
 
@@ -336,16 +346,17 @@ def _line_items(rows: Sequence[Row], measures: Sequence[str], cues: DirectCues) 
     """A row is named for a measure other than the one asked ("Net income attributable to
     common shareholders" beside "Cash paid for capital expenditures"): the rows are a
     statement's line items, over members printed as columns, not members to rank."""
-    asked = measures or cues.terms[UNNAMED_MEASURE].heading
+    asked = _asked_or_sales(measures, cues)
     others = [w for t in cues.terms.values() for w in t.heading if w not in asked]
-    return any(re.search(rf"\b{re.escape(w)}\b", r.label.lower()) for r in rows for w in others)
+    return any(_names(r.label, others) for r in rows)
 
 
 def _ranked_winner(question: Question, direction: str, rows: Sequence[Row],
-                   printed: Sequence[Row], grouped: bool, column: str, cues: DirectCues
-                   ) -> DirectAnswer | None:
+                   printed: Sequence[Row], grouped: bool, column: str,
+                   measures: Sequence[str], cues: DirectCues) -> DirectAnswer | None:
     """The row with the highest (or lowest) value in ``column``, with its share of the table's
-    total when one is printed; None for one row, a tie, or shares where an amount is asked."""
+    total when one is printed; None for one row, a tie, shares where an amount is asked, or a
+    total of another measure than ``measures`` (the heading words of the one asked)."""
     ranked = [(c, r) for r in rows if (c := r.cell(column)) is not None]
     if len(ranked) < 2 or (_terms_asked(question, cues)
                            and any(c.shown.endswith("%") for c, _ in ranked)):
@@ -356,9 +367,7 @@ def _ranked_winner(question: Question, direction: str, rows: Sequence[Row],
     cell, winner = ranked[0]
     total = _total_of(printed, ranked, column, "" if grouped else winner.unit.caption, cues)
     printed_as = _total_names(total[1].label, cues) if total is not None else ""
-    asked = measures_asked(question, cues) or cues.terms[UNNAMED_MEASURE].heading
-    if printed_as and not any(re.search(rf"\b{re.escape(w)}\b", printed_as.lower())
-                              for w in asked):
+    if printed_as and not _names(printed_as, _asked_or_sales(measures, cues)):
         return None  # the rows' total is of another measure ("Total long-lived assets")
     measure = _measure(question, column, cues, printed_as)
     text = (f"{winner.label} had the {_asked_word(question, direction, cues)} {measure}: "
@@ -377,9 +386,8 @@ def _total_names(label: str, cues: DirectCues) -> str:
     """The measure a total row names ("revenues" of "Total revenues"), or "" when it names
     none ("Total", "Total Asia Pacific")."""
     named = re.fullmatch(r"\s*total\s+(?P<what>.+?)\s*", label, re.IGNORECASE)
-    words = [w for t in cues.terms.values() for w in t.heading]
-    if named is None or not any(re.search(rf"\b{re.escape(w)}\b", named["what"].lower())
-                                for w in words):
+    if named is None or not _names(named["what"], [w for t in cues.terms.values()
+                                                   for w in t.heading]):
         return ""
     what = named["what"]
     return what[0].lower() + what[1:] if what[1:2].islower() else what

@@ -104,3 +104,13 @@ def test_a_matter_named_goes_before_the_routine_litigation_item_103_leaves_out()
     assert "(2) Acme is a defendant in various lawsuits" in found.text
     alone = stated_deals(question, [_unit(routine)])
     assert alone is not None and alone.text.startswith("(1) Acme is a defendant")
+
+
+def test_a_policy_that_mentions_responsible_parties_designates_nobody() -> None:
+    """Corning's accounting policy (FY2022, p67): "For sites with multiple potentially
+    responsible parties, the Company considers its likely proportionate share ..." names no
+    matter, where Item 3's designation ("as a potentially responsible party") does."""
+    question = read_question("What legal proceedings does Acme disclose in its 2023 10-K?")
+    policy = ("For sites with multiple potentially responsible parties, the EPA and Acme "
+              "consider each party's likely proportionate share of the remediation costs.")
+    assert stated_deals(question, [_unit(policy)]) is None
