@@ -49,15 +49,22 @@ VERDICTS = ("right", "partly", "quoted", "wrong", "abstains", "unread")
 
 def filings(probes: dict[str, Any], only: Sequence[str]) -> list[tuple[Any, dict[str, Any]]]:
     """Each probed filing (``financebench.Filing``) with its entry of ``probes.json``."""
-    from rag_assets.core.evaluation.financebench import filing_of, read_documents
+    from rag_assets.core.evaluation.financebench import (
+        filing_from_doc_name,
+        filing_of,
+        read_documents,
+    )
 
     listed = {d.doc_name: (d, folder / "pdfs") for folder in FOLDERS
               for d in read_documents(folder / "documents.jsonl")}
     chosen = [e for e in probes["filings"] if not only or e["doc_name"] in only]
-    missing = [e["doc_name"] for e in chosen if e["doc_name"] not in listed]
+    missing = [e["doc_name"] for e in chosen
+               if e["doc_name"] not in listed and "folder" not in e]
     if missing:
         raise SystemExit(f"not in any documents.jsonl of {rb.CORPORA}: {missing}")
-    return [(filing_of(*listed[e["doc_name"]]), e) for e in chosen]
+    return [(filing_of(*listed[e["doc_name"]]) if e["doc_name"] in listed else
+             filing_from_doc_name(e["doc_name"], e["company"], rb.CORPORA / e["folder"]), e)
+            for e in chosen]
 
 
 def questions_of(filing: Any, entry: dict[str, Any], probes: dict[str, Any]) -> list[str]:

@@ -49,6 +49,8 @@ COVER_RE = re.compile(r"\b(?:address|offices?|located|incorporat\w*|telephone|"
 REPORT_WORDS = frozenset({
     "current", "report", "reports", "reported", "form", "item", "items", "dated", "filed",
     "filing"})
+# "Which Items does the 8-K report?": every Item, the exhibits' too, not its one event
+EVERY_ITEM_RE = re.compile(r"\b(?:which|what)\s+items\b", re.IGNORECASE)
 EXHIBITS_RE = re.compile(r"\bexhibits?\b", re.IGNORECASE)
 # a question of what the report reports ("Did X's 8-K report ...?", "announce", "disclose")
 REPORTING_RE = re.compile(r"\b(?:report(?:s|ed)?|announc\w*|disclos\w*)\b", re.IGNORECASE)
@@ -137,7 +139,7 @@ def current_item(question: Question, document: str, year: int,
     items = _items(pages)
     if question.expects == "yes_no":
         return _item_stated(question, document, year, items)
-    found = _asked_item(question, items)
+    found = None if EVERY_ITEM_RE.search(question.text) else _asked_item(question, items)
     if found is None:
         return _every_item(document, year, items)
     heading, page, lines = found

@@ -7,7 +7,11 @@ A question that asks the dividends per share of a period (``finance_terms``'s
 ``dividends_per_share``) gets that row's cell under the period asked, as printed: from the rows
 retrieval returned, else from the rows of the filing's pages that print such a row (retrieval
 often returns the dividend sentences of Item 5 and not the table). A row that prints no column
-of the period, or two, gives nothing, and the quotes answer.
+of the period, or two, gives nothing. A filing that prints no such row may state the year's
+total in its equity note, one amount for each year listed: "which resulted in total year
+declared and paid dividends of $5.44, $4.70 and $4.44 per share, respectively" after "in 2018,
+2017 and 2016" (3M's 2018 10-K); the amount in the year's place is given, not a quarter's
+("$1.36 ... per share for each quarter"). Else nothing, and the quotes answer.
 """
 
 from __future__ import annotations
@@ -24,11 +28,19 @@ from rag_assets.core.generation.direct_rows import (
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
+from rag_assets.core.text.years import years_in
 
 METRIC = "dividends_per_share"
-# "Cash dividends declared per common share", "Dividends paid per share", "Dividends per share"
-PER_SHARE_RE = re.compile(r"\bdividends?\b(?:\s+[\w-]+){0,2}?\s+per\s+(?:common\s+|ordinary\s+)?"
-                          r"share\b", re.IGNORECASE)
+# "Cash dividends declared per common share", "Dividends paid per share", "Dividends per share",
+# "Cash dividends paid per 3M common share" (3M's 2018 10-K, Item 5)
+PER_SHARE_RE = re.compile(r"\bdividends?\b(?:\s+[\w-]+){0,2}?\s+per\s+"
+                          r"(?:(?:[\w&.-]+\s+)?(?:common|ordinary)\s+)?share\b", re.IGNORECASE)
+# "dividends of $5.44, $4.70 and $4.44 per share, respectively": one amount for each year listed
+LISTED_RE = re.compile(r"\bdividends?\s+(?:(?:declared|paid|and)\s+)*"
+                       r"(?:of|totaled|totaling|were)\s+"
+                       r"(?P<amounts>\$\s?\d[\d.]*(?:,\s+\$\s?\d[\d.]*)*,?\s+and\s+\$\s?\d[\d.]*)\s+"
+                       r"per\s+(?:common\s+)?share(?P<each>\s+for\s+each\s+quarter)?[^.;]*?"
+                       r"\brespectively\b", re.IGNORECASE)
 
 
 def per_share_dividend(question: Question, selected: Sequence[EvidenceUnit],
@@ -44,7 +56,26 @@ def per_share_dividend(question: Question, selected: Sequence[EvidenceUnit],
     if page_rows is None:
         return None
     pages = dict.fromkeys((u.document, u.year, u.page) for u in scan([PER_SHARE_RE]))
-    return _from_rows(period, [r for key in pages for r in page_rows(*key)])
+    return (_from_rows(period, [r for key in pages for r in page_rows(*key)])
+            or next((found for unit in scan([LISTED_RE])
+                     if (found := _from_listed(period, unit)) is not None), None))
+
+
+def _from_listed(period: tuple[str | None, str], unit: EvidenceUnit) -> DirectAnswer | None:
+    """The amount in the place of the year asked in a sentence that lists a year's dividends
+    per share for each year it names, "respectively"; a quarter's list is not the year's."""
+    if period[0] is not None:
+        return None  # a quarter or a half asked: the year's list is not its figure
+    years = list(dict.fromkeys(years_in(unit.text)))
+    for match in LISTED_RE.finditer(unit.text):
+        amounts = re.findall(r"\$\s?(\d[\d.]*\d|\d)", match["amounts"])
+        if match["each"] or len(amounts) != len(years) or int(period[1]) not in years:
+            continue
+        amount = amounts[years.index(int(period[1]))]
+        return DirectAnswer(kind="dividend", units=[unit],
+                            text=f"Dividends per share: ${amount} in {period[1]} (stated: "
+                                 f"\"{' '.join(match[0].split())}\").")
+    return None
 
 
 def _from_rows(period: tuple[str | None, str], units: Sequence[EvidenceUnit]

@@ -68,6 +68,7 @@ from rag_assets.core.generation.records import (
 )
 from rag_assets.core.generation.registered import registered_securities
 from rag_assets.core.generation.risk_factors import risk_captions
+from rag_assets.core.generation.signatures import signer
 from rag_assets.core.llm.client import ChatModel, LLMReplyError
 from rag_assets.core.llm.prompts import render
 from rag_assets.core.question.question import Question
@@ -305,7 +306,8 @@ class QuoteRoute:
         cover page's table of registered securities (:mod:`registered`), the outlook block of
         a release (:mod:`outlook`, for a question that asks for the outlook), a dividend's
         declaration (:mod:`declared_dividends`), the body of the 8-K Item asked
-        (:mod:`current_items`), the sentence that opens Item 1's description of the business
+        (:mod:`current_items`), the officer who signed an 8-K (:mod:`signatures`), the
+        sentence that opens Item 1's description of the business
         (:mod:`business_description`), the captions of Item 1A's risk factors
         (:mod:`risk_factors`); None otherwise."""
         if not selected:
@@ -317,6 +319,7 @@ class QuoteRoute:
                 or declared_dividend(question, document, year, pages)
                 or outlook_block(question, document, year, pages)
                 or current_item(question, document, year, pages)
+                or signer(question, document, year, pages)
                 or business_description(question, document, year, pages,
                                         self.pages.page_items(document, year))
                 or risk_captions(question, document, year, pages,

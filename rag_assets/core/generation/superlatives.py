@@ -275,14 +275,20 @@ def _of_other_members(scope: str, categories: Sequence[Cue], ranks: Sequence[str
         return False
     others = [w for c in cues.categories if c.kind and c.kind not in asked and c.kind != "unit"
               for w in (c.word, *c.also) if w]
-    # its title: the header names the columns, measures ("Number of Customers"), not members
+    # its titles, nearest first: the header names the columns, measures ("Number of
+    # Customers"), not members; the nearest title that names a kind decides (3M's Note 2,
+    # "Revenue by Product and Geography", prints its product lines under "Year ended")
     parts = scope.split(" | ")
-    own = " ".join((parts[-2] if len(parts) > 1 else parts[-1]).lower().split())
-    other_at = min((m.start() for w in others if (m := re.search(rf"\b{w}\w*", own))),
-                   default=None)
-    asked_at = min((at for r in ranks if (at := own.find(r)) >= 0), default=None)
-    # the kind a title names first is its members': "geographic areas for reportable segments"
-    return other_at is not None and (asked_at is None or other_at < asked_at)
+    for title in reversed(parts[:-1] or parts):
+        own = " ".join(title.lower().split())
+        other_at = min((m.start() for w in others if (m := re.search(rf"\b{w}\w*", own))),
+                       default=None)
+        asked_at = min((at for r in ranks if (at := own.find(r)) >= 0), default=None)
+        if other_at is not None or asked_at is not None:
+            # the kind a title names first is its members': "geographic areas for reportable
+            # segments"
+            return other_at is not None and (asked_at is None or other_at < asked_at)
+    return False
 
 
 def _of_measure(scope: str, measures: Sequence[str]) -> bool:

@@ -268,9 +268,13 @@ def extract_facts(
 def read_facts(document: str, year: int, pages: Sequence[Page],
                context: DocumentContext | None = None) -> list[StatementFact]:
     """Every statement fact of a filing's pages, on the statement pages its context names
-    (``context``: the one ``raw_pages`` stores; worked out from the pages when not given)."""
+    (``context``: the one ``raw_pages`` stores; worked out from the pages when not given), and
+    the parts a note prints of a statement's line (:mod:`breakdowns`)."""
+    from rag_assets.core.ingest.breakdowns import breakdown_facts  # it reads these facts
+
     context = context or document_context(document, year, pages)
-    return extract_facts(document, year, pages, context.statements(pages))
+    facts = extract_facts(document, year, pages, context.statements(pages))
+    return facts + breakdown_facts(pages, facts)
 
 
 KEY_CONCEPTS = ("revenue", "net_income", "total_assets", "operating_cash_flow",
