@@ -75,3 +75,17 @@ def test_only_a_sentence_about_the_company_and_only_a_10_k() -> None:
                     "largest regulated water and wastewater utility company in the United States.")]
     assert business_description(read_question("What industry is American Water in?"),
                                 "american-water-works-10q-q2", 2023, quarter, {33: None}) is None
+
+
+def test_a_name_that_opens_with_a_digit_is_the_company() -> None:
+    """3M's 10-K for 2018 (sec-10k): "3M is a diversified technology company ...", under the
+    heading "General", after the paragraph on the SEC's website."""
+    pages = [(3, "the Company electronically files such material with, or furnishes it to, the "
+                 "SEC.\nGeneral\n3M is a diversified technology company with a global presence "
+                 "in the following businesses: Industrial; Safety and Graphics; Health Care; "
+                 "Electronics and Energy; and Consumer. 3M is among the leading manufacturers "
+                 "of products for many of the markets it serves.")]
+    question = read_question("What industry does 3M operate in?")
+    found = business_description(question, "3m-10k", 2018, pages, {3: "Item 1. Business"})
+    assert found is not None and found.text.startswith(
+        "3M is a diversified technology company with a global presence")

@@ -114,3 +114,17 @@ def test_an_event_the_report_files_under_no_item_is_a_no_with_the_items_it_state
     # a dividend has no Item of its own (Item 8.01, other events, may hold anything): the
     # Items say neither yes nor no, and the quotes answer
     assert _answer("Did Costco announce a dividend in its 8-K dated August 9, 2023?") is None
+
+
+INTEL = "damaged/INTEL_2023_8K_dated-2023-08-16.pdf"
+
+
+def test_which_items_lists_every_item_where_the_report_states_one_event() -> None:
+    """Intel's damaged 8-K of August 16, 2023 (repaired on load) states Item 7.01 and Item
+    9.01: asked which Items, both, not its one event Item alone."""
+    pages = PageTexts.from_pages("intel-8k", 2023, real_filing(INTEL).pages)
+    listed = [(p, pages.get("intel-8k", 2023, p) or "") for p in pages.pages_of("intel-8k", 2023)]
+    found = current_item(read_question("Which Items does Intel's 8-K dated August 16, 2023 "
+                                       "report?"), "intel-8k", 2023, listed)
+    assert found is not None and found.text.startswith("The report states 2 Items: Item 7.01")
+    assert "Item 9.01 (Financial Statements and Exhibits): Exhibit 99.1" in found.text

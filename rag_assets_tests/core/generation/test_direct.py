@@ -348,6 +348,26 @@ def test_a_table_of_places_for_segments_ranks_no_segment() -> None:
     assert found is not None and found.text.startswith("North America drove")
 
 
+def test_a_table_whose_nearest_title_names_products_ranks_no_region() -> None:
+    """3M 2018 (sec-10k): Note 2, "Revenue by Product and Geography", prints its product lines
+    under a header of years and "Net Sales"; the nearest title that names a kind names
+    products first, so "Which geographic region ..." is not answered with a product line."""
+    def rows(title: str) -> list[EvidenceUnit]:
+        scope = f"Acme 10-K 2018 | Notes: {title} | Note 2. Revenue | Year ended | Net Sales"
+        values = {"Abrasives": ("1,804", "1,746"), "Adhesives and Tapes": ("4,607", "4,468"),
+                  "Total Company": ("32,765", "31,657")}
+        return [EvidenceUnit(chunk_id="c", document=DOC, year=2018, chunk_rank=0, page=5,
+                             located=True, is_row=True, quote=" ".join([label, *v]),
+                             text=f"{label}: 2018: {v[0]}; 2017: {v[1]}", scope=scope)
+                for label, v in values.items()]
+    asked = "Which geographic region contributed the most to Acme's net sales in FY2018?"
+    products = rows("Revenue by Product and Geography")
+    assert direct_answer_to(asked, products[:1], products) is None
+    places = rows("Revenue by Geography")
+    found = direct_answer_to(asked, places[:1], places)
+    assert found is not None and found.text.startswith("Adhesives and Tapes had the most")
+
+
 def test_a_members_share_of_the_total_its_table_prints() -> None:
     scope = "Acme 10-K 2022 | Net sales by segment (in millions) | USD millions 2021 2022"
     values = {"Alpha": ("1,000", "1,300"), "Beta": ("100", "180"), "Total": ("1,100", "1,480")}

@@ -72,3 +72,30 @@ def test_the_row_is_read_from_the_page_that_prints_it_when_retrieval_missed_it()
     assert found is not None and found.text == (
         "Cash dividends declared per common share: $2.20 in 2020.")
     assert [c.mark for c in verify_claims([found.claim()], pages)[0].citations] == ["valid"]
+
+
+def test_a_sentence_that_lists_each_years_dividend_respectively() -> None:
+    """3M's 2018 10-K (sec-10k) states the year's dividends in its equity note, after each
+    quarter's: the amount in the year's place, not a quarter's; no rows given to read."""
+    pages = PageTexts.from_pages("3m-10k", 2018, real_filing("sec-10k/3M_2018_10K.pdf").pages)
+
+    def scan(patterns: Sequence[re.Pattern[str]]) -> Iterator[EvidenceUnit]:
+        for page in pages.pages_of("3m-10k", 2018):
+            for sentence in split_sentences(page_prose(pages.get("3m-10k", 2018, page) or "")):
+                if any(p.search(sentence) for p in patterns):
+                    yield EvidenceUnit(chunk_id="scan", document="3m-10k", year=2018,
+                                       chunk_rank=0, page=page, located=True, quote=sentence,
+                                       text=sentence)
+
+    def asked(question: str) -> str | None:
+        found = per_share_dividend(read_question(question), [], (), lambda d, y, p: [], scan)
+        if found is not None:
+            assert [c.mark for c in verify_claims([found.claim()], pages)[0].citations] == [
+                "valid"]
+        return None if found is None else found.text
+
+    assert asked("How much did 3M pay in dividends per share in FY2017?") == (
+        'Dividends per share: $4.70 in 2017 (stated: "dividends of $5.44, $4.70 and $4.44 per '
+        'share, respectively").')
+    assert asked("What dividends per share did 3M pay in FY2015?") is None  # not listed
+    assert PER_SHARE_RE.search("Cash dividends paid per 3M common share")
