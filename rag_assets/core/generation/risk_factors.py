@@ -11,8 +11,9 @@ short one that names risks and says nothing of them ("Operational Risks") heads 
 others are the factors. The first line names the groups, each with how many factors it holds,
 then the first factor of each group (Item 105 asks for a logical order, and filers lead with
 what matters most); without groups, the first factors. Every caption is quoted from its page,
-so the claim is checked like any other. A filing whose Item 1A prints no bold caption (a 10-Q
-that refers to its 10-K, a text file) gets nothing here: its quotes stand.
+so the claim is checked like any other. An Item 1A without bold captions whose factors are
+bullets gives each bullet's run-in first sentence as its caption; one with neither (a 10-Q that
+refers to its 10-K, a text file) gets nothing here: its quotes stand.
 """
 
 from __future__ import annotations
@@ -43,6 +44,11 @@ NOT_CAPTION_RE = re.compile(r"^\s*(?:risk factors\.?|table of contents|\d{1,3})\
 OPENS_RE = re.compile(r"^\s*(?:part\s+ii\W+)?item\s+1a\b", re.IGNORECASE)
 CLOSES_RE = re.compile(r"^\s*(?:part\s+ii\W+)?item\s+(?:1b|[2-9])\b", re.IGNORECASE)
 # a line a heading runs on from ("Risks Related to Our / Business")
+# a risk factor's bullet, and where its run-in caption ends: a sentence's stop, then the body's
+# first word, with or without a space ("... cost of funding.The Company's credit ratings")
+BULLET_RE = re.compile(r"^\s*[*•·●▪]\s+(?P<text>\S.*)$")
+CAPTION_END_RE = re.compile(r"[.?!](?=\s*[A-Z“\"])")
+MAX_CAPTION_WORDS = 45
 RUNS_ON_RE = re.compile(r"\b(?:to|of|and|the|our|in|for|with|&)$|[,;:-]$", re.IGNORECASE)
 
 
@@ -119,6 +125,45 @@ def _groups(document: str, year: int, pages: Sequence[int],
     return [g for g in groups if g.factors]
 
 
+def _bulleted(document: str, year: int, pages: Sequence[tuple[int, str]],
+              section: Sequence[int]) -> list[_Group]:
+    """Without bold captions, the captions a bulleted Item 1A runs into its paragraphs (3M's
+    2018 10-K: "* Change in the Company's credit ratings could increase cost of funding.The
+    Company's credit ratings ..."): each bullet's first sentence, from the Item's heading (on
+    the page before the section's first when it prints it) to the next Item's (on the page
+    after its last: ingest files a page under the Item it ends with)."""
+    texts = dict(pages)
+    first = section[0] if section else None
+    read = [first - 1] if first and any(
+        OPENS_RE.match(line) for line in texts.get(first - 1, "").splitlines()) else []
+    opened = not read
+    group = _Group(None)
+    after = [section[-1] + 1] if section else []  # the page the next Item opens on
+    for page in [*read, *section, *after]:
+        lines = texts.get(page, "").splitlines()
+        for at, line in enumerate(lines):
+            opened = opened or bool(OPENS_RE.match(line))
+            if CLOSES_RE.match(line):
+                return [group] if group.factors else []
+            bullet = BULLET_RE.match(line)
+            if not opened or bullet is None:
+                continue
+            rest = [bullet["text"]]
+            for following in lines[at + 1:]:
+                if BULLET_RE.match(following) or CAPTION_END_RE.search(" ".join(rest)):
+                    break
+                rest.append(following.strip())
+            found = CAPTION_END_RE.search(" ".join(rest))
+            caption = " ".join(" ".join(rest)[:found.start() + 1 if found else 0].split())
+            if (MIN_FACTOR_WORDS <= len(caption.split()) <= MAX_CAPTION_WORDS
+                    and caption[:1].isupper()):  # a list inside a factor opens in lower case
+                group.factors.append([EvidenceUnit(
+                    chunk_id=f"{document}|{year}|p{page}", document=document, year=year,
+                    chunk_rank=0, page=page, located=True, quote=caption, text=caption,
+                    scope="Item 1A.")])
+    return [group] if group.factors else []
+
+
 def _factors(count: int) -> str:
     return f"{count} risk factor{'' if count == 1 else 's'}"
 
@@ -154,7 +199,7 @@ def risk_captions(question: Question, document: str, year: int,
                 for ln in text.splitlines() if ln.strip())
     if sum(len(bold.get(page, ())) for page in section) > MAX_BOLD_SHARE * lines:
         return None
-    groups = _groups(document, year, section, bold)
+    groups = _groups(document, year, section, bold) or _bulleted(document, year, pages, section)
     if not groups:
         return None
     text, units = _sentence(groups)

@@ -98,3 +98,23 @@ def test_a_caption_cut_by_a_page_break_is_one_and_one_matter_is_not_the_section(
     assert risk_captions(read_question(
         "How does MGM Resorts describe the impact of the COVID-19 pandemic on its properties in "
         "its 2020 10-K risk factors?"), "mgm-resorts-10k", 2020, _texts(bold), items, bold) is None
+
+
+def test_bulleted_factors_without_bold_captions_give_each_bullets_first_sentence() -> None:
+    """3M's 2018 10-K (sec-10k) prints its eleven factors as bullets whose caption runs into
+    the paragraph ("... cost of funding.The Company's ..."), none in bold; Item 1A opens on the
+    page before the first page ingest files under it."""
+    from rag_assets.core.generation.page_texts import PageTexts
+    from rag_assets_tests.real_filings import CORPORA, real_filing
+    if not CORPORA.is_dir():
+        return
+    texts = PageTexts.from_pages("3m-10k", 2018, real_filing("sec-10k/3M_2018_10K.pdf").pages)
+    pages = [(p, texts.get("3m-10k", 2018, p) or "") for p in texts.pages_of("3m-10k", 2018)]
+    found = risk_captions(read_question("What are the main risks 3M faces according to its "
+                                        "FY2018 10-K?"), "3m-10k", 2018, pages,
+                          texts.page_items("3m-10k", 2018), texts.bold_lines("3m-10k", 2018))
+    assert found is not None and found.text.startswith(
+        "Item 1A sets out 11 risk factors; the first: (1) Results are impacted by the ef ects of, "
+        "and changes in, worldwide economic, political, and capital markets conditions; (2) "
+        "Change in the Company’s credit ratings could increase cost of funding;")
+    assert [u.page for u in found.units] == [9, 9, 9, 9, 10]
