@@ -270,11 +270,13 @@ def page_table_rows(pages: PageTexts, document: str, year: int, page: int
 
 
 def pages_titled(pages: PageTexts, document: str, year: int, words: Sequence[str]) -> list[int]:
-    """The filing's pages that print a table whose title, the line right above it, names one
-    of ``words`` ("The following table presents segment net sales by reportable segment"), in
-    page order: where a ranking looks when retrieval returned no table of what it ranks."""
+    """The filing's pages that print a table whose title, the line right above it, or its
+    header, its first row, names one of ``words`` ("The following table presents segment net
+    sales by reportable segment"; 3M's untitled "Worldwide Sales Change By Business Segment"),
+    in page order: where a ranking looks when retrieval returned no table of what it ranks."""
     named = "|".join(re.escape(w) for w in words)
-    titled = re.compile(rf"(?im)^(?![ \t]*\|)[^\n]*\b(?:{named})[^\n]*\n[ \t]*\|")
+    titled = re.compile(rf"(?im)^(?![ \t]*\|)[^\n]*\b(?:{named})[^\n]*\n[ \t]*\||"
+                        rf"^(?![ \t]*\|)[^\n]*\n[ \t]*\|[^\n]*\b(?:{named})")
     return [p for p in pages.pages_of(document, year)
             if titled.search(pages.get(document, year, p) or "")]
 

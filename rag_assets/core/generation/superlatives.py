@@ -29,6 +29,7 @@ from rag_assets.core.generation.direct_rows import (
     read_row,
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.places import names_a_place
 from rag_assets.core.ingest.statement_tables import TRAILING_MARKER_RE
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.periods import (
@@ -42,6 +43,8 @@ from rag_assets.core.text.prose import UNITS_NOTE_RE
 from rag_assets.core.text.years import FISCAL_YEAR_RE
 
 TOTAL_HEADING_RE = re.compile(r"\btotal\b", re.IGNORECASE)
+# a column that prints a change itself: "Total sales change", "% Change", "Growth"
+CHANGE_COLUMN_RE = re.compile(r"\b(?:change|growth)\b", re.IGNORECASE)
 VERB_PHRASE_RE = re.compile(r"(?:grew|rose|fell|declined|dropped)\b", re.IGNORECASE)
 UNNAMED_MEASURE = "revenue"  # what a member's size or growth is, when the question names none
 MAX_PAGES_READ = 4  # pages a ranking reads whole, at most
@@ -216,6 +219,12 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
         rows, printed, grouped = _members(units, table, groups_asked, measures, question, cues)
         if not rows or len({(r.unit.caption, r.label) for r in rows}) < len(rows):
             continue  # none, or one label twice: measures under captions, not members
+        if "place" in {c.kind for c in categories} and not any(
+                names_a_place(r.label) for r in rows):
+            continue  # places asked: 3M's product lines under "Disaggregated revenue" are none
+        if change is not None and change.by == "percent" and (
+                printed_change := _printed_change_winner(question, direction, rows, change, cues)):
+            return printed_change
         column = column_asked(rows, question, rows[0].unit, cues)
         if column is None:
             continue
@@ -504,6 +513,45 @@ def _change_answer(question: Question, top: Change, change: Cue, among: str, mea
         supports=f"{top.name}: {figures}" if one_row else "",
         text=f"{top.name} {verb}{what}{among}: its {measure} {moved} {size}, {figures} "
              f"({computed}).")
+
+
+def _printed_change_winner(question: Question, direction: str, rows: Sequence[Row],
+                           change: Cue, cues: DirectCues) -> DirectAnswer | None:
+    """The row whose change the table prints itself is largest (or smallest): 3M's "Worldwide
+    Sales Change By Business Segment" prints each segment's "Total sales change" beside its
+    parts (organic, acquisitions, translation), so "Which segment grew the fastest?" is read
+    from that column, not computed. One column headed as a change (else the one headed as the
+    total change), in percent, of the measure asked (its heading or the table's title names
+    it) and of the year asked: a table captioned by three months is a quarter's."""
+    headings = list(dict.fromkeys(c.heading for r in rows for c in r.cells))
+    changes = [h for h in headings if CHANGE_COLUMN_RE.search(h)]
+    if len(changes) > 1:
+        changes = [h for h in changes if TOTAL_HEADING_RE.search(h)]
+    if len(changes) != 1:
+        return None
+    column = changes[0]
+    cells = [(c, r) for r in rows if (c := r.cell(column)) is not None]
+    when = " ".join({f"{r.unit.scope} {r.unit.caption}" for _, r in cells})
+    measured = f"{column} {rows[0].unit.scope}".lower()
+    if (len(cells) < 2 or any(not any(w in measured for w in t.heading)
+                              for t in _terms_asked(question, cues))
+            or not any(c.printed.rstrip().endswith("%") for c, _ in cells)
+            or (question.periods and not any(heading_has(when, p) for p in question.periods))
+            or (not any(q for q, _ in question.periods) and PART_OF_YEAR_RE.search(when))):
+        return None
+    ranked = sorted(cells, key=lambda x: x[0].value, reverse=direction == "max")
+    (cell, winner), runner_up = ranked[0], ranked[1][0]
+    if cell.value == runner_up.value or (change.moved == "up") != (cell.value > 0):
+        return None
+    phrase = re.search(change.pattern, question.text, re.IGNORECASE)
+    what = phrase.group(0) if phrase else "largest change"
+    verb = "" if VERB_PHRASE_RE.match(what) else "had the "
+    when_said = winner.unit.caption
+    caption = f" ({when_said[0].lower()}{when_said[1:]})" if when_said else ""
+    shown = cell.shown if cell.shown.endswith("%") else f"{cell.shown}%"
+    return DirectAnswer(kind="superlative", units=[winner.unit],
+                        text=f"{winner.label} {verb}{what}: its {column[0].lower()}"
+                             f"{column[1:]} was {shown}{caption}.")
 
 
 def _change_winner(question: Question, direction: str, rows: Sequence[Row], column: str,

@@ -348,24 +348,26 @@ def test_a_table_of_places_for_segments_ranks_no_segment() -> None:
     assert found is not None and found.text.startswith("North America drove")
 
 
-def test_a_table_whose_nearest_title_names_products_ranks_no_region() -> None:
+def test_a_table_of_products_ranks_no_region() -> None:
     """3M 2018 (sec-10k): Note 2, "Revenue by Product and Geography", prints its product lines
     under a header of years and "Net Sales"; the nearest title that names a kind names
-    products first, so "Which geographic region ..." is not answered with a product line."""
-    def rows(title: str) -> list[EvidenceUnit]:
+    products first, and no row names a place, so "Which geographic region ..." is not answered
+    with a product line. Rows that name places are ranked."""
+    def rows(title: str, values: dict[str, tuple[str, str]]) -> list[EvidenceUnit]:
         scope = f"Acme 10-K 2018 | Notes: {title} | Note 2. Revenue | Year ended | Net Sales"
-        values = {"Abrasives": ("1,804", "1,746"), "Adhesives and Tapes": ("4,607", "4,468"),
-                  "Total Company": ("32,765", "31,657")}
         return [EvidenceUnit(chunk_id="c", document=DOC, year=2018, chunk_rank=0, page=5,
                              located=True, is_row=True, quote=" ".join([label, *v]),
                              text=f"{label}: 2018: {v[0]}; 2017: {v[1]}", scope=scope)
                 for label, v in values.items()]
+    products = {"Abrasives": ("1,804", "1,746"), "Adhesives and Tapes": ("4,607", "4,468"),
+                "Total Company": ("32,765", "31,657")}
+    places = {"Asia Pacific": ("10,254", "9,809"), "United States": ("12,840", "12,372"),
+              "Total Company": ("32,765", "31,657")}
     asked = "Which geographic region contributed the most to Acme's net sales in FY2018?"
-    products = rows("Revenue by Product and Geography")
-    assert direct_answer_to(asked, products[:1], products) is None
-    places = rows("Revenue by Geography")
-    found = direct_answer_to(asked, places[:1], places)
-    assert found is not None and found.text.startswith("Adhesives and Tapes had the most")
+    for title in ("Revenue by Product and Geography", "Revenue by Geography"):
+        assert direct_answer_to(asked, (units := rows(title, products))[:1], units) is None
+    found = direct_answer_to(asked, (units := rows("Revenue by Geography", places))[:1], units)
+    assert found is not None and found.text.startswith("United States had the most")
 
 
 def test_a_members_share_of_the_total_its_table_prints() -> None:

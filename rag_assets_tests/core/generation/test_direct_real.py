@@ -452,3 +452,22 @@ def test_a_roll_forward_ranks_nothing_nor_lends_its_page_to_a_titled_ranking() -
     assert direct_answer_to(question, roll, roll,
                             lambda d, y, p: page_table_rows(pages, d, y, p),
                             titling=lambda d, y, words: pages_titled(pages, d, y, words)) is None
+
+
+def test_a_segment_ranked_by_the_change_its_table_prints() -> None:
+    """3M 2018 (sec-10k) p21: "Worldwide Sales Change By Business Segment" prints each
+    segment's "Total sales change" for the year; the same table of the fourth quarter (p20)
+    ranks no year."""
+    pages = PageTexts.from_pages("3m-10k", 2018, real_filing("sec-10k/3M_2018_10K.pdf").pages)
+    year, quarter = (page_table_rows(pages, "3m-10k", 2018, p) for p in (21, 20))
+    found = direct_answer_to("Which segment of 3M grew the fastest in FY2018?", year, year)
+    assert found is not None and found.text == (
+        "Safety and Graphics grew the fastest: its total sales change was 9.5% (year ended "
+        "December 31, 2018).")
+    assert all(c.mark == "valid" for c in verify_claims([found.claim()], pages)[0].citations)
+    fell = direct_answer_to("Which segment of 3M had the largest decline in net sales in FY2018?",
+                            year, year)
+    assert fell is not None and fell.text.startswith("Electronics and Energy had the largest "
+                                                     "decline: its total sales change was -0.5%")
+    assert direct_answer_to("Which segment of 3M grew the fastest in FY2018?", quarter,
+                            quarter) is None

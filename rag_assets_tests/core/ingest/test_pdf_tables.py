@@ -441,6 +441,19 @@ def test_a_header_of_names_over_bare_years_and_a_header_across_columns() -> None
     assert not any("Effectiveness" in cell for row in headers for cell in row)
 
 
+def test_a_caption_printed_over_a_header_of_names_heads_it() -> None:
+    """3M 2018 p21 (sec-10k): "Year ended December 31, 2018" is printed over the header names
+    ("Worldwide Sales Change By Business Segment" ... "Total sales change"), not under them;
+    the segments' rows follow."""
+    page = real_filing(CORPORA / "sec-10k" / "3M_2018_10K.pdf").pages[21]
+    table = next(t for t in page.tables if t.found_by == "alignment")
+    assert table.rows[0] == ["Worldwide Sales Change By Business Segment",
+                             "Organic local- currency sales", "Acquisitions", "Divestitures",
+                             "Translation", "Total sales change"]
+    assert table.rows[1][0] == "Year ended December 31, 2018"
+    assert row_with([table], "Safety and Graphics")[1:] == ["5.1", "7.3", "(3.1)", "0.2", "9.5"]
+
+
 def test_rows_pdfium_ran_together_are_a_table() -> None:
     """General Mills 2022 p85 sets its segment note's tables in small type, rows close
     together: PDFium's text runs a header and three rows into one line ("In Millions 2022 2021

@@ -423,24 +423,47 @@ def _named_columns_table(
     by its period (Walmart's and Costco's segment notes: a column per segment and one for the
     total, a block per fiscal year): line ``c`` is the first block's caption, the rows below
     are read as an aligned table's, and each word of the header lines above goes to the
-    column of figures it stands over. None unless every column is named."""
+    column of figures it stands over; a caption printed over the names (3M's "Year ended
+    December 31, 2018" over its regions) heads the names below it. None unless every column
+    is named."""
     caption = lines[c].text.strip()
     if not lines[c].size or c + 1 >= len(lines) or not _block_caption(caption):
         return None
-    k = len(_trailing_figures(lines[c + 1].text))
+    below = _names_below(lines, c)  # the caption over the names (3M's sales by geography)
+    h = c + len(below)  # the line the rows are read after
+    k = len(_trailing_figures(lines[h + 1].text)) if h + 1 < len(lines) else 0
     if k < 2:
         return None
-    table = _aligned_table(lines, c, ("", [""] * k), textpage)
-    header = _header_lines(lines, c)
+    table = _aligned_table(lines, h, ("", [""] * k), textpage)
+    header = below or _header_lines(lines, c)
     if table is None or not header:
         return None
     _, end, rows = table
-    centres = _column_centres(lines[c + 1:end], textpage, k)
+    centres = _column_centres(lines[h + 1:end], textpage, k)
     names = _column_names(header, textpage, centres) if centres else None
     if names is None:
         return None
     stub, columns = names
-    return c - len(header), end, [[stub, *columns], [caption, *[""] * k], *rows[1:]]
+    first = c if below else c - len(header)
+    return first, end, [[stub, *columns], [caption, *[""] * k], *rows[1:]]
+
+
+def _names_below(lines: list[Line], c: int) -> list[Line]:
+    """The header lines printed between a block's caption (line ``c``) and its first row of
+    figures ("Year ended December 31, 2018" / "Net Sales (Millions)" / "United" / "States Asia
+    Pacific" ... over "Industrial $ 4,538 $ 3,554 ..."), or none when the line under the caption
+    prints figures or what lies between is no header (a sentence, a placeholder, too many)."""
+    below: list[Line] = []
+    for n in range(c + 1, min(c + 1 + 2 * MAX_HEADER_LINES, len(lines))):
+        text = lines[n].text.strip()
+        if _trailing_figures(lines[n].text):
+            return below
+        if (not text or not lines[n].size or not lines[n].raw
+                or TABLE_PLACEHOLDER_RE.match(text) or len(text) > 100 or PROSE_RE.search(text)
+                or (text.endswith(".") and len(text.split()) >= 6) or _block_caption(text)):
+            return []
+        below.append(lines[n])
+    return []
 
 
 def _header_lines(lines: list[Line], c: int) -> list[Line]:
