@@ -53,6 +53,8 @@ SPOT_CHECKS = [
     ("sec-10k/3M_2018_10K.pdf", "revenue", 2016, 12, 30_109e6),
     ("sec-10k/3M_2018_10K.pdf", "total_assets", 2017, None, 37_987e6),
     ("sec-10k/3M_2018_10K.pdf", "current_liabilities", 2018, None, 7_244e6),
+    ("sec-10k/3M_2018_10K.pdf", "debt_issued", 2018, 12, 2_251e6),  # "Proceeds from debt
+    ("sec-10k/3M_2018_10K.pdf", "debt_repaid", 2018, 12, -1_034e6),  # (maturities > 90 days)"
     ("financebench-wide/pdfs/AMD_2015_10K.pdf", "revenue", 2015, 12, 3_991e6),
     ("financebench-wide/pdfs/AMD_2015_10K.pdf", "net_income", 2013, 12, -83e6),
     ("financebench-wide/pdfs/NIKE_2021_10K.pdf", "cost_of_revenue", 2020, 12, 21_162e6),
