@@ -30,6 +30,7 @@ from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import EITHER_WAY_RE, Question
 from rag_assets.core.question.vocabulary import (
     TermMatch,
+    Vocabulary,
     load_vocabulary,
     normalize,
     phrase_pattern,
@@ -589,6 +590,7 @@ def definition_formula(body: str, year: int | None, defining: str | None = None,
     names = set(re.findall(r"(?<!')\b[a-z_]+\b(?![^']*'\))", formula)) - {"avg", "change",
                                                                             "row"}
     defs = load_vocabulary()
+    formula = _parts_apart(formula, defs)
     if not re.fullmatch(r"[a-z_]+", formula):  # a lone line item is itself, never opt()
         formula = _optional_re().sub(r"opt(\1)", formula)
     if "@" in formula or not (names or "row(" in formula) or not names <= (
@@ -598,6 +600,45 @@ def definition_formula(body: str, year: int | None, defining: str | None = None,
         ast.parse(formula, mode="eval")
     except SyntaxError:
         return None
+    return formula
+
+
+def _addends(node: ast.expr) -> list[ast.expr]:
+    """The terms a chain of additions adds ("a + b + c"), else the node alone."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return [*_addends(node.left), *_addends(node.right)]
+    return [node]
+
+
+def _named(node: ast.expr) -> str | None:
+    """The line item a term names, bare or as ``opt(x)``."""
+    if isinstance(node, ast.Call) and len(node.args) == 1:
+        node = node.args[0]
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _parts_apart(formula: str, defs: Vocabulary) -> str:
+    """A definition that adds a whole and one of its own parts means the whole's other parts:
+    "long-term debt plus the current portion of long-term debt plus short-term borrowings"
+    adds the noncurrent line, since the vocabulary's long-term debt already holds the current
+    portion (Coca-Cola 2019 would count $4,253 million twice). The whole is replaced by its
+    other parts (its ``derived`` sum); a formula that adds no such pair is left as it is."""
+    try:
+        added = _addends(ast.parse(formula, mode="eval").body)
+    except SyntaxError:
+        return formula
+    names = {n for term in added if (n := _named(term))}
+    for whole in sorted(names):
+        entry = defs.concepts.get(whole)
+        if entry is None or not entry.derived:
+            continue
+        parts = _addends(ast.parse(entry.derived, mode="eval").body)
+        if not (names - {whole}) & {_named(p) for p in parts}:
+            continue
+        rest = [ast.unparse(p) for p in parts if _named(p) not in names]
+        if rest:
+            formula = re.sub(rf"\b{whole}\b(?!\()", f"({' + '.join(rest)})"
+                             if len(rest) > 1 else rest[0], formula)
     return formula
 
 

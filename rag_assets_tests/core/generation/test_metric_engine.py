@@ -136,6 +136,14 @@ def test_a_stated_definition_is_parsed_and_overrides_the_stored_one() -> None:
     ("FY2019 revenue / (average accounts and notes receivable between FY2018 and FY2019)", 2019,
      "revenue / (avg(row('accounts and notes receivable')))"),
     ("365 / 12", 2019, None),  # no term at all: the stored definition is used
+    # a whole added with one of its parts is its other part: long-term debt holds the current
+    # portion, so beside it the noncurrent line is meant (Coca-Cola 2019: $42,763 million, not
+    # the current portion's $4,253 million twice)
+    ("long-term debt plus the current portion of long-term debt plus short-term borrowings",
+     2019, "long_term_debt_noncurrent + opt(current_portion_long_term_debt) + "
+     "opt(short_term_borrowings)"),
+    ("long-term debt plus short-term borrowings", 2019,
+     "long_term_debt + opt(short_term_borrowings)"),
 ])
 def test_definitions_as_questions_write_them(body: str, year: int, formula: str | None) -> None:
     assert definition_formula(body, year) == formula
