@@ -28,6 +28,7 @@ from rag_assets.core.generation.direct_rows import (
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
+from rag_assets.core.text.periods import EACH_QUARTER_RE
 from rag_assets.core.text.years import years_in
 
 METRIC = "dividends_per_share"
@@ -39,8 +40,7 @@ PER_SHARE_RE = re.compile(r"\bdividends?\b(?:\s+[\w-]+){0,2}?\s+per\s+"
 LISTED_RE = re.compile(r"\bdividends?\s+(?:(?:declared|paid|and)\s+)*"
                        r"(?:of|totaled|totaling|were)\s+"
                        r"(?P<amounts>\$\s?\d[\d.]*(?:,\s+\$\s?\d[\d.]*)*,?\s+and\s+\$\s?\d[\d.]*)\s+"
-                       r"per\s+(?:common\s+)?share(?P<each>\s+for\s+each\s+quarter)?[^.;]*?"
-                       r"\brespectively\b", re.IGNORECASE)
+                       r"per\s+(?:common\s+)?share[^.;]*?\brespectively\b", re.IGNORECASE)
 
 
 def per_share_dividend(question: Question, selected: Sequence[EvidenceUnit],
@@ -69,7 +69,8 @@ def _from_listed(period: tuple[str | None, str], unit: EvidenceUnit) -> DirectAn
     years = list(dict.fromkeys(years_in(unit.text)))
     for match in LISTED_RE.finditer(unit.text):
         amounts = re.findall(r"\$\s?(\d[\d.]*\d|\d)", match["amounts"])
-        if match["each"] or len(amounts) != len(years) or int(period[1]) not in years:
+        if (EACH_QUARTER_RE.search(match[0]) or len(amounts) != len(years)
+                or int(period[1]) not in years):
             continue
         amount = amounts[years.index(int(period[1]))]
         return DirectAnswer(kind="dividend", units=[unit],

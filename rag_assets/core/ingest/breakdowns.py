@@ -21,11 +21,11 @@ from rag_assets.core.ingest.facts import StatementFact, concept_of, normalize_la
 from rag_assets.core.ingest.pages import Page, TableBlock
 from rag_assets.core.ingest.statements import StatementKind
 from rag_assets.core.text.figures import parse_figure
+from rag_assets.core.text.years import WHOLE_YEAR_RE
 
 # the statements of a period's flows: a balance's breakdown is by place or segment, not by item
 BROKEN_DOWN: tuple[StatementKind, ...] = ("income_statement", "cash_flow")
 MIN_LABEL_WORDS = 2  # "Other expense (income), net"; a one-word line ("Revenue") names too much
-YEAR_RE = re.compile(r"^\D*((?:19|20)\d\d)\D*$")
 TOTAL_RE = re.compile(r"^\s*total\b", re.IGNORECASE)
 
 
@@ -57,8 +57,8 @@ def _years(table: TableBlock) -> dict[int, int]:
     """Column -> the year its heading (the table's first row) names."""
     if not table.rows:
         return {}
-    return {column: int(m[1]) for column, cell in enumerate(table.rows[0])
-            if column and (m := YEAR_RE.match(cell.strip()))}
+    return {column: int(cell.strip()) for column, cell in enumerate(table.rows[0])
+            if column and WHOLE_YEAR_RE.match(cell.strip())}
 
 
 def _checked_line(table: TableBlock, years: dict[int, int], named: Sequence[StatementFact]

@@ -30,6 +30,9 @@ HALF_YEAR_RE = re.compile(r"\b(?:h1|first\s+half|six\s+months)\b", re.IGNORECASE
 NINE_MONTHS_RE = re.compile(r"\bnine\s+months\b", re.IGNORECASE)
 # a column or label of a part of a year: "three months", "6 months", "Q3"
 PART_OF_YEAR_RE = re.compile(r"\b(?:[369]|three|six|nine) months\b|\bq[1-4]\b", re.IGNORECASE)
+# a figure given for each quarter, not the year's: "$1.36 ... per share for each quarter"
+EACH_QUARTER_RE = re.compile(r"\b(?:for\s+)?(?:each|every|per)\s+quarter\b|\bquarterly\b",
+                             re.IGNORECASE)
 # a month's name, as a statement's date heading prints it ("December 31,")
 MONTH_RE = re.compile(
     r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
