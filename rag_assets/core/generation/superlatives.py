@@ -219,9 +219,8 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
         rows, printed, grouped = _members(units, table, groups_asked, measures, question, cues)
         if not rows or len({(r.unit.caption, r.label) for r in rows}) < len(rows):
             continue  # none, or one label twice: measures under captions, not members
-        if "place" in {c.kind for c in categories} and not any(
-                names_a_place(r.label) for r in rows):
-            continue  # places asked: 3M's product lines under "Disaggregated revenue" are none
+        if not _places_if_asked(categories, [r.label for r in rows]):
+            continue  # 3M's product lines under "Disaggregated revenue" are no regions
         if change is not None and change.by == "percent" and (
                 printed_change := _printed_change_winner(question, direction, rows, change, cues)):
             return printed_change
@@ -298,6 +297,13 @@ def _of_other_members(scope: str, categories: Sequence[Cue], ranks: Sequence[str
             # segments"
             return other_at is not None and (asked_at is None or other_at < asked_at)
     return False
+
+
+def _places_if_asked(categories: Sequence[Cue], members: Sequence[str]) -> bool:
+    """Whether members ranked for a place ("Which region ...") name one among them (a
+    region's rows, "MGM China", "Non-U.S."): rows or columns that name none are products or
+    segments, whatever the table's title says; True when no place is asked."""
+    return "place" not in {c.kind for c in categories} or any(map(names_a_place, members))
 
 
 def _of_measure(scope: str, measures: Sequence[str]) -> bool:
@@ -492,8 +498,7 @@ def _change_answer(question: Question, top: Change, change: Cue, among: str, mea
     """The winner's sentence: how its figure moved, both figures with their periods, and the
     arithmetic as computed ("(673,593 / 1,210,761 - 1)"); cited on the row (or the two rows)
     that print the two figures."""
-    phrase = re.search(change.pattern, question.text, re.IGNORECASE)
-    what = phrase.group(0) if phrase else "largest change"
+    what, verb = _change_asked(question, change)
     pct = 100 * top.amount / top.then.value
     moved = "rose" if pct > 0 else "fell"
     now, then = top.now.shown.lstrip("$"), top.then.shown.lstrip("$")
@@ -504,7 +509,6 @@ def _change_answer(question: Question, top: Change, change: Cue, among: str, mea
         verb, computed = "", f"{now} - {then}"
     else:
         size = f"{abs(pct):.0f}%"
-        verb = "" if VERB_PHRASE_RE.match(what) else "had the "  # "grew the fastest"
         computed = f"{now} / {then} - 1"
     one_row = top.now_row is top.then_row
     return DirectAnswer(
@@ -513,6 +517,14 @@ def _change_answer(question: Question, top: Change, change: Cue, among: str, mea
         supports=f"{top.name}: {figures}" if one_row else "",
         text=f"{top.name} {verb}{what}{among}: its {measure} {moved} {size}, {figures} "
              f"({computed}).")
+
+
+def _change_asked(question: Question, change: Cue) -> tuple[str, str]:
+    """The ranking as the question words it ("grew the fastest", "largest decline") and the
+    verb a winner's sentence takes before it ("had the ", none after "grew")."""
+    phrase = re.search(change.pattern, question.text, re.IGNORECASE)
+    what = phrase.group(0) if phrase else "largest change"
+    return what, "" if VERB_PHRASE_RE.match(what) else "had the "
 
 
 def _printed_change_winner(question: Question, direction: str, rows: Sequence[Row],
@@ -541,11 +553,10 @@ def _printed_change_winner(question: Question, direction: str, rows: Sequence[Ro
         return None
     ranked = sorted(cells, key=lambda x: x[0].value, reverse=direction == "max")
     (cell, winner), runner_up = ranked[0], ranked[1][0]
-    if cell.value == runner_up.value or (change.moved == "up") != (cell.value > 0):
-        return None
-    phrase = re.search(change.pattern, question.text, re.IGNORECASE)
-    what = phrase.group(0) if phrase else "largest change"
-    verb = "" if VERB_PHRASE_RE.match(what) else "had the "
+    if cell.value == runner_up.value or (
+            change.moved is not None and (change.moved == "up") != (cell.value > 0)):
+        return None  # "grew the fastest" with no member that grew
+    what, verb = _change_asked(question, change)
     when_said = winner.unit.caption
     caption = f" ({when_said[0].lower()}{when_said[1:]})" if when_said else ""
     shown = cell.shown if cell.shown.endswith("%") else f"{cell.shown}%"
@@ -695,10 +706,13 @@ def _column_winner(question: Question, direction: str, units: Sequence[EvidenceU
     measures (:func:`column_tables`): the cells of the row that prints the measure asked, under the
     period asked, compared across the names heading them."""
     measures = measures_asked(question, cues)
-    if not _categories(question, cues) or not measures or not question.periods:
+    categories = _categories(question, cues)
+    if not categories or not measures or not question.periods:
         return None
     for periods in column_tables(units, page_rows, measures, cues).values():
         for period, whole in period_asked(periods, question):
+            if not _places_if_asked(categories, list(whole.members)):
+                continue
             ranked = sorted(whole.members.items(), key=lambda x: x[1][0].value,
                             reverse=direction == "max")
             if ranked[0][1][0].value == ranked[1][1][0].value:
@@ -725,7 +739,8 @@ def _column_change_winner(question: Question, direction: str, units: Sequence[Ev
     for periods in column_tables(units, page_rows, measures, cues).values():
         for period, whole in period_asked(periods, question):
             prior = _prior_period(period, question)
-            if prior is None or prior not in periods:
+            if (prior is None or prior not in periods
+                    or not _places_if_asked(categories, list(whole.members))):
                 continue
             now, then = whole.members, periods[prior].members
             top = _ranked([Change(n, now[n][0], then[n][0], now[n][1], then[n][1])

@@ -471,3 +471,8 @@ def test_a_segment_ranked_by_the_change_its_table_prints() -> None:
                                                      "decline: its total sales change was -0.5%")
     assert direct_answer_to("Which segment of 3M grew the fastest in FY2018?", quarter,
                             quarter) is None
+    # a ranking that names no way ("best performance") takes the printed change as it is
+    best = direct_answer_to("Which segment of 3M had the best performance in FY2018?", year,
+                            year)
+    assert best is not None and best.text.startswith("Safety and Graphics had the best "
+                                                     "performance: its total sales change")
