@@ -67,7 +67,7 @@ def measure(pdf: Path, year: int | None, pages_dir: Path | None) -> dict[str, An
     from rag_assets.core.generation.filer_kinds import filer_kind
     from rag_assets.core.generation.metric_engine import answer_metric
     from rag_assets.core.generation.metric_questions import parse_question
-    from rag_assets.core.ingest.facts import read_facts
+    from rag_assets.core.ingest.filing_facts import read_facts
     from rag_assets.core.question.question import read_question
 
     started = time.perf_counter()

@@ -431,15 +431,16 @@ def answer_summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
 def facts_provider(docs: Sequence[rb.Doc]) -> Any:
     """The statement facts of ``docs`` as the metric engine asks for them (``Answerer``'s
     ``facts``: ``(document, year) -> facts``), read from the loaded pages on first use and kept
-    (``rag_assets.core.ingest.facts.read_facts``, what the ``financial_statements`` asset reads);
-    None when the project has no facts reader or ``Answerer`` takes no ``facts``. A filing whose
-    facts fail to read gives none, and the error is kept in ``provider.errors``."""
+    (``rag_assets.core.ingest.filing_facts.read_facts``, what the ``financial_statements``
+    asset reads); None when the project has no facts reader or ``Answerer`` takes no
+    ``facts``. A filing whose facts fail to read gives none, and the error is kept in
+    ``provider.errors``."""
     import inspect
 
     from rag_assets.core.generation.answers import Answerer
 
     try:
-        from rag_assets.core.ingest.facts import read_facts
+        from rag_assets.core.ingest.filing_facts import read_facts
     except ImportError:
         return None
     if "facts" not in inspect.signature(Answerer).parameters:

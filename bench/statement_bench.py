@@ -136,7 +136,7 @@ def why_no_statements(lines: list[list[str]]) -> str:
 
 def measure(pdf: Path, kind: str, fiscal: int | None, pages_dir: Path | None) -> dict[str, Any]:
     from rag_assets.core.ingest.context import document_context
-    from rag_assets.core.ingest.facts import extract_facts
+    from rag_assets.core.ingest.filing_facts import filing_facts
     from rag_assets.core.ingest.identities import check_identities
     from rag_assets.core.ingest.pages import DocumentError
     from rag_assets.core.ingest.statements import PRIMARY_STATEMENTS, page_lines
@@ -150,7 +150,7 @@ def measure(pdf: Path, kind: str, fiscal: int | None, pages_dir: Path | None) ->
     loaded = time.perf_counter()
     # the statement pages as ingest classifies them: the one classification raw_pages stores
     kinds = document_context(pdf.stem, fiscal or 0, pages).statements(pages)
-    facts = extract_facts(pdf.stem, fiscal or 0, pages, kinds)
+    facts = filing_facts(pdf.stem, fiscal or 0, pages, kinds)
     read = time.perf_counter()
     printed = {k for k in kinds if k in PRIMARY_STATEMENTS}
     expected = expected_items(kind, printed)

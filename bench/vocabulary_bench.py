@@ -193,7 +193,7 @@ def measure(pdf: Path, year: int, pages_dir: Path | None,
 
     from rag_assets.core.generation.metric_engine import answer_metric
     from rag_assets.core.generation.metric_questions import parse_question
-    from rag_assets.core.ingest.facts import read_facts
+    from rag_assets.core.ingest.filing_facts import read_facts
     from rag_assets.core.question.question import read_question
 
     pages = load_pages(pdf, pages_dir)

@@ -29,7 +29,8 @@ from rag_assets.core.footnotes.stitching import (
 )
 from rag_assets.core.ingest.context import DocumentContext, document_context
 from rag_assets.core.ingest.documents import load_document
-from rag_assets.core.ingest.facts import StatementFact, extract_facts
+from rag_assets.core.ingest.facts import StatementFact
+from rag_assets.core.ingest.filing_facts import filing_facts
 from rag_assets.core.ingest.pages import LoadedDocument, Page
 from rag_assets.core.ingest.routing import DocumentProfile, cover_profile
 
@@ -137,9 +138,10 @@ class ProcessedReport:
 
     @Stage
     def facts(self) -> list[StatementFact]:
-        """The statement facts, on the pages the context classifies as statements."""
-        return extract_facts(self.document, self.year, self.pages,
-                             self.context.statements(self.pages))
+        """The statement facts, on the pages the context classifies as statements, and the
+        parts the notes print of a statement's line (:mod:`filing_facts`)."""
+        return filing_facts(self.document, self.year, self.pages,
+                            self.context.statements(self.pages))
 
 
 def process_report(source: Path | LoadedDocument, document: str, year: int,

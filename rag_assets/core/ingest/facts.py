@@ -18,7 +18,6 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from rag_assets.core.ingest.context import DocumentContext, document_context
 from rag_assets.core.ingest.pages import Page
 from rag_assets.core.ingest.statement_tables import (
     CHANGE_HEADING,
@@ -263,18 +262,6 @@ def extract_facts(
     for table in read_statement_tables(pages, kinds):
         out.extend(facts_of_table(document, year, table))
     return out
-
-
-def read_facts(document: str, year: int, pages: Sequence[Page],
-               context: DocumentContext | None = None) -> list[StatementFact]:
-    """Every statement fact of a filing's pages, on the statement pages its context names
-    (``context``: the one ``raw_pages`` stores; worked out from the pages when not given), and
-    the parts a note prints of a statement's line (:mod:`breakdowns`)."""
-    from rag_assets.core.ingest.breakdowns import breakdown_facts  # it reads these facts
-
-    context = context or document_context(document, year, pages)
-    facts = extract_facts(document, year, pages, context.statements(pages))
-    return facts + breakdown_facts(pages, facts)
 
 
 KEY_CONCEPTS = ("revenue", "net_income", "total_assets", "operating_cash_flow",

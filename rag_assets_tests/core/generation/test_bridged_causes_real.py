@@ -17,7 +17,8 @@ import pytest
 
 from rag_assets.core.evaluation.answer_correctness import answer_lead
 from rag_assets.core.generation.answers import Answerer
-from rag_assets.core.ingest.facts import StatementFact, read_facts
+from rag_assets.core.ingest.facts import StatementFact
+from rag_assets.core.ingest.filing_facts import read_facts
 from rag_assets.core.retrieval.retriever import Retriever
 from rag_assets_tests.real_filings import CORPORA, real_filing
 

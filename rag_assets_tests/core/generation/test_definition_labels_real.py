@@ -12,7 +12,8 @@ import pytest
 
 from rag_assets.core.generation.metric_engine import answer_metric
 from rag_assets.core.generation.metric_questions import parse_change, parse_question
-from rag_assets.core.ingest.facts import StatementFact, read_facts
+from rag_assets.core.ingest.facts import StatementFact
+from rag_assets.core.ingest.filing_facts import read_facts
 from rag_assets.core.question.question import read_question
 from rag_assets_tests.real_filings import real_filing
 

@@ -14,7 +14,8 @@ from rag_assets.core.generation.fiscal_names import fiscal_name_shift
 from rag_assets.core.generation.metric_engine import answer_metric
 from rag_assets.core.generation.metric_questions import MetricQuestion, parse_question
 from rag_assets.core.generation.page_texts import PageTexts
-from rag_assets.core.ingest.facts import StatementFact, read_facts
+from rag_assets.core.ingest.facts import StatementFact
+from rag_assets.core.ingest.filing_facts import read_facts
 from rag_assets.core.ingest.pages import Page
 from rag_assets.core.question.question import read_question
 from rag_assets.core.retrieval.retriever import Scope

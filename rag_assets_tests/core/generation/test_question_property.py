@@ -17,7 +17,8 @@ import pytest
 
 from rag_assets.core.generation.metric_engine import answer_metric
 from rag_assets.core.generation.metric_questions import MetricQuestion, parse_question
-from rag_assets.core.ingest.facts import StatementFact, read_facts
+from rag_assets.core.ingest.facts import StatementFact
+from rag_assets.core.ingest.filing_facts import read_facts
 from rag_assets.core.ingest.routing import DocumentProfile
 from rag_assets.core.question.question import read_question
 from rag_assets.core.question.vocabulary import load_vocabulary

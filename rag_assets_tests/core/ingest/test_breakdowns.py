@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from rag_assets.core.chunks.report import process_report
 from rag_assets.core.ingest.breakdowns import breakdown_facts
-from rag_assets.core.ingest.facts import StatementFact, read_facts
+from rag_assets.core.ingest.facts import StatementFact
+from rag_assets.core.ingest.filing_facts import read_facts
 from rag_assets.core.ingest.pages import Page, TableBlock
 from rag_assets_tests.real_filings import real_filing
 
@@ -26,6 +28,10 @@ def test_3m_interest_expense_is_read_from_the_note_on_other_expense() -> None:
     assert {y: f.value for y, f in interest.items()} == {2018: 350e6, 2017: 322e6, 2016: 199e6}
     assert {(f.statement, f.page, f.label) for f in interest.values()} == {
         ("income_statement", 79, "Interest expense")}
+    # the ingest stage reads the same facts: what the financial_statements asset stores
+    report = process_report(real_filing("sec-10k/3M_2018_10K.pdf"), "3m-10k", 2018)
+    assert [f for f in report.facts if f.concept == "interest_expense"] == list(
+        interest.values())
 
 
 def _line(value: float, year: int) -> StatementFact:

@@ -16,7 +16,8 @@ from rag_assets.core.ingest.entities import (
     registrant_statements,
     same_entity,
 )
-from rag_assets.core.ingest.facts import extract_facts, read_facts
+from rag_assets.core.ingest.facts import extract_facts
+from rag_assets.core.ingest.filing_facts import read_facts
 from rag_assets.core.ingest.pages import Page
 from rag_assets_tests.real_filings import real_filing
 

@@ -14,8 +14,8 @@ from rag_assets.core.ingest.facts import (
     concept_of,
     extract_facts,
     missing_key_concepts,
-    read_facts,
 )
+from rag_assets.core.ingest.filing_facts import read_facts
 from rag_assets.core.ingest.identities import check_identities, share_holding
 from rag_assets.core.ingest.pages import Page, TableBlock, raw_page_text
 from rag_assets.core.ingest.statement_tables import (

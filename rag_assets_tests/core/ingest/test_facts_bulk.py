@@ -9,7 +9,8 @@ from functools import cache
 
 import pytest
 
-from rag_assets.core.ingest.facts import StatementFact, read_facts
+from rag_assets.core.ingest.facts import StatementFact
+from rag_assets.core.ingest.filing_facts import read_facts
 from rag_assets.core.ingest.identities import check_identities, share_holding
 from rag_assets.core.ingest.pages import Page, raw_page_text
 from rag_assets.core.ingest.statements import classify_pages, page_lines
