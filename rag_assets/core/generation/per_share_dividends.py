@@ -28,6 +28,7 @@ from rag_assets.core.generation.direct_rows import (
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
+from rag_assets.core.text.figures import MONEY_RE
 from rag_assets.core.text.periods import EACH_QUARTER_RE
 from rag_assets.core.text.years import years_in
 
@@ -68,7 +69,7 @@ def _from_listed(period: tuple[str | None, str], unit: EvidenceUnit) -> DirectAn
         return None  # a quarter or a half asked: the year's list is not its figure
     years = list(dict.fromkeys(years_in(unit.text)))
     for match in LISTED_RE.finditer(unit.text):
-        amounts = re.findall(r"\$\s?(\d[\d.]*\d|\d)", match["amounts"])
+        amounts = [money["n"] for money in MONEY_RE.finditer(match["amounts"])]
         if (EACH_QUARTER_RE.search(match[0]) or len(amounts) != len(years)
                 or int(period[1]) not in years):
             continue

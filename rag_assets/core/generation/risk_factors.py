@@ -43,12 +43,12 @@ NOT_CAPTION_RE = re.compile(r"^\s*(?:risk factors\.?|table of contents|\d{1,3})\
                             r"^\s*part\s+i{1,3}\b", re.IGNORECASE)
 OPENS_RE = re.compile(r"^\s*(?:part\s+ii\W+)?item\s+1a\b", re.IGNORECASE)
 CLOSES_RE = re.compile(r"^\s*(?:part\s+ii\W+)?item\s+(?:1b|[2-9])\b", re.IGNORECASE)
-# a line a heading runs on from ("Risks Related to Our / Business")
 # a risk factor's bullet, and where its run-in caption ends: a sentence's stop, then the body's
 # first word, with or without a space ("... cost of funding.The Company's credit ratings")
 BULLET_RE = re.compile(r"^\s*[*•·●▪]\s+(?P<text>\S.*)$")
 CAPTION_END_RE = re.compile(r"[.?!](?=\s*[A-Z“\"])")
 MAX_CAPTION_WORDS = 45
+# a line a heading runs on from ("Risks Related to Our / Business")
 RUNS_ON_RE = re.compile(r"\b(?:to|of|and|the|our|in|for|with|&)$|[,;:-]$", re.IGNORECASE)
 
 

@@ -455,12 +455,9 @@ def _names_below(lines: list[Line], c: int) -> list[Line]:
     prints figures or what lies between is no header (a sentence, a placeholder, too many)."""
     below: list[Line] = []
     for n in range(c + 1, min(c + 1 + 2 * MAX_HEADER_LINES, len(lines))):
-        text = lines[n].text.strip()
         if _trailing_figures(lines[n].text):
             return below
-        if (not text or not lines[n].size or not lines[n].raw
-                or TABLE_PLACEHOLDER_RE.match(text) or len(text) > 100 or PROSE_RE.search(text)
-                or (text.endswith(".") and len(text.split()) >= 6) or _block_caption(text)):
+        if not _may_head(lines[n]) or _block_caption(lines[n].text.strip()):
             return []
         below.append(lines[n])
     return []
@@ -472,12 +469,19 @@ def _header_lines(lines: list[Line], c: int) -> list[Line]:
     above: list[Line] = []
     for n in range(c - 1, max(c - 1 - MAX_HEADER_LINES, -1), -1):
         text = lines[n].text.strip()
-        if (not text or not lines[n].size or not lines[n].raw or TABLE_PLACEHOLDER_RE.match(text)
-                or len(text) > 100 or text.endswith(":") or PROSE_RE.search(text)
-                or (text.endswith(".") and len(text.split()) >= 6) or _trailing_figures(text)):
+        if not _may_head(lines[n]) or text.endswith(":") or _trailing_figures(text):
             break
         above.append(lines[n])
     return above[::-1]
+
+
+def _may_head(line: Line) -> bool:
+    """A line that may be a header's: short words set on the page, not a placeholder, a
+    sentence or a paragraph's line."""
+    text = line.text.strip()
+    return bool(text and line.size and line.raw and not TABLE_PLACEHOLDER_RE.match(text)
+                and len(text) <= 100 and not PROSE_RE.search(text)
+                and not (text.endswith(".") and len(text.split()) >= 6))
 
 
 def _char_span(line: Line, textpage: pdfium.PdfTextPage, start: int, end: int
