@@ -31,8 +31,11 @@ TOTAL_RE = re.compile(r"^\s*total\b", re.IGNORECASE)
 
 def breakdown_facts(pages: Sequence[Page], facts: Sequence[StatementFact]) -> list[StatementFact]:
     """The parts, as facts of the statement, of every note table that breaks down a line."""
-    lines = [f for f in facts if f.statement in BROKEN_DOWN
-             and len(normalize_label(f.label).split()) >= MIN_LABEL_WORDS]
+    lines: dict[str, list[StatementFact]] = {}  # each line's facts by its label, read once
+    for fact in facts:
+        label = normalize_label(fact.label)
+        if fact.statement in BROKEN_DOWN and len(label.split()) >= MIN_LABEL_WORDS:
+            lines.setdefault(label, []).append(fact)
     if not lines:
         return []
     given: set[tuple[str | None, int | None]] = {(f.concept, f.fiscal_year) for f in facts
@@ -41,7 +44,7 @@ def breakdown_facts(pages: Sequence[Page], facts: Sequence[StatementFact]) -> li
     for page in pages:
         for table in page.tables:
             title = normalize_label(table.title or "")
-            named = [f for f in lines if normalize_label(f.label) in title]
+            named = {label: of_line for label, of_line in lines.items() if label in title}
             years = _years(table)
             if not named or not years:
                 continue
@@ -61,7 +64,8 @@ def _years(table: TableBlock) -> dict[int, int]:
             if column and WHOLE_YEAR_RE.match(cell.strip())}
 
 
-def _checked_line(table: TableBlock, years: dict[int, int], named: Sequence[StatementFact]
+def _checked_line(table: TableBlock, years: dict[int, int],
+                  named: dict[str, list[StatementFact]]
                   ) -> tuple[list[StatementFact], dict[int, int]]:
     """The statement line's facts whose figure the table's total row prints in every year both
     have, and those years' columns (none: no line checks)."""
@@ -69,8 +73,7 @@ def _checked_line(table: TableBlock, years: dict[int, int], named: Sequence[Stat
                  None)
     if total is None:
         return [], {}
-    for label in dict.fromkeys(normalize_label(f.label) for f in named):
-        of_line = [f for f in named if normalize_label(f.label) == label]
+    for of_line in named.values():
         checked: dict[int, int] = {}
         for column, year in years.items():
             fact = next((f for f in of_line if f.fiscal_year == year), None)
