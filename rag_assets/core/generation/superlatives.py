@@ -533,8 +533,9 @@ def _printed_change_winner(question: Question, direction: str, rows: Sequence[Ro
     Sales Change By Business Segment" prints each segment's "Total sales change" beside its
     parts (organic, acquisitions, translation), so "Which segment grew the fastest?" is read
     from that column, not computed. One column headed as a change (else the one headed as the
-    total change), in percent, of the measure asked (its heading or the table's title names
-    it) and of the year asked: a table captioned by three months is a quarter's."""
+    total change), in percent, of the measure asked, or of sales when none is (its heading or
+    the table's title names it: an operating income's change is no growth of the segment), and
+    of the year asked: a table captioned by three months is a quarter's."""
     headings = list(dict.fromkeys(c.heading for r in rows for c in r.cells))
     changes = [h for h in headings if CHANGE_COLUMN_RE.search(h)]
     if len(changes) > 1:
@@ -544,9 +545,9 @@ def _printed_change_winner(question: Question, direction: str, rows: Sequence[Ro
     column = changes[0]
     cells = [(c, r) for r in rows if (c := r.cell(column)) is not None]
     when = " ".join({f"{r.unit.scope} {r.unit.caption}" for _, r in cells})
-    measured = f"{column} {rows[0].unit.scope}".lower()
-    if (len(cells) < 2 or any(not any(w in measured for w in t.heading)
-                              for t in _terms_asked(question, cues))
+    measured = f"{column} {rows[0].unit.scope}"
+    if (len(cells) < 2 or not _names(measured, _asked_or_sales(measures_asked(question, cues),
+                                                                cues))
             or not any(c.printed.rstrip().endswith("%") for c, _ in cells)
             or (question.periods and not any(heading_has(when, p) for p in question.periods))
             or (not any(q for q, _ in question.periods) and PART_OF_YEAR_RE.search(when))):

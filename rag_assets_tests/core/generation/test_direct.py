@@ -370,6 +370,27 @@ def test_a_table_of_products_ranks_no_region() -> None:
     assert found is not None and found.text.startswith("United States had the most")
 
 
+def test_a_printed_change_of_another_measure_ranks_no_growth() -> None:
+    """A table that prints each segment's change ranks "Which segment grew the fastest?" by it
+    only when the change is of sales (or of the measure asked): a column of operating income's
+    change says nothing of which segment grew (3M prints both in its MD&A)."""
+    def rows(heading: str) -> list[EvidenceUnit]:
+        scope = f"Acme 10-K 2018 | Item 7. | Worldwide {heading} By Business Segment"
+        values = {"Alpha": "9.5%", "Beta": "3.4%", "Gamma": "(0.5)%"}
+        return [EvidenceUnit(chunk_id="c", document=DOC, year=2018, chunk_rank=0, page=21,
+                             located=True, is_row=True, quote=f"{label} {v}",
+                             text=f"{label}: Total {heading.lower()}: {v}", scope=scope,
+                             caption="Year ended December 31, 2018")
+                for label, v in values.items()]
+    asked = "Which segment of Acme grew the fastest in FY2018?"
+    sales = rows("Sales Change")
+    found = direct_answer_to(asked, sales[:1], sales)
+    assert found is not None and found.text.startswith("Alpha grew the fastest: its total "
+                                                      "sales change was 9.5%")
+    income = rows("Operating Income Change")
+    assert direct_answer_to(asked, income[:1], income) is None
+
+
 def test_a_members_share_of_the_total_its_table_prints() -> None:
     scope = "Acme 10-K 2022 | Net sales by segment (in millions) | USD millions 2021 2022"
     values = {"Alpha": ("1,000", "1,300"), "Beta": ("100", "180"), "Total": ("1,100", "1,480")}
