@@ -313,7 +313,7 @@ def test_a_held_out_set_keeps_only_its_totals(real_bench) -> None:  # type: igno
 
 
 def test_facts_provider_reads_each_filing_once_and_keeps_errors(real_bench, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import rag_assets.core.ingest.facts as facts_module
+    import rag_assets.core.ingest.filing_facts as facts_module
 
     calls = []
 
