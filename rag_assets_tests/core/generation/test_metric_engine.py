@@ -253,6 +253,21 @@ def test_metrics_computed_exactly(question: str, expected: str) -> None:
     assert a.headline.endswith(f" {expected}.") or f" {expected}:" in a.headline, a.headline
 
 
+def test_net_interest_expense_nets_interest_income_only_when_printed_apart() -> None:
+    # Coca-Cola 2019 prints "Interest income 563" above "Interest expense 946": net is 383,
+    # never the gross 946; General Mills prints one row "Interest, net": that row is the net
+    apart = [*ACME, fact("interest_income", 2019, 563, "Interest income"),
+             fact("interest_expense", 2019, 946, "Interest expense")]
+    a = ask("What is Acme's FY2019 net interest expense?", apart)
+    assert a.status == "answered" and a.value == pytest.approx(383e6), a.headline
+    assert {o.concept for o in a.operands} == {"interest_expense", "interest_income"}
+    assert ask("What was Acme's interest expense in FY2019?", apart).value == pytest.approx(946e6)
+    netted = [*ACME, fact("interest_expense", 2019, 379.6, "Interest, net")]
+    b = ask("What was Acme's interest expense, net in FY2019?", netted)
+    assert b.status == "answered" and b.value == pytest.approx(379.6e6), b.headline
+    assert "Taken as 0" in b.text
+
+
 def test_a_missing_operand_is_said_plainly_never_guessed() -> None:
     a = ask("What is Acme's FY2019 inventory turnover ratio? Inventory turnover ratio is "
             "defined as: (FY2019 COGS) / (average inventory between FY2018 and FY2019).")
