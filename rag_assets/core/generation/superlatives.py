@@ -221,11 +221,14 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
             continue  # none, or one label twice: measures under captions, not members
         if not _places_if_asked(categories, [r.label for r in rows]):
             continue  # 3M's product lines under "Disaggregated revenue" are no regions
+        if _named_by(scope, ranks) < 2 and _places_only(categories, rows, measures, cues):
+            continue  # Coca-Cola's "United States" and "International" are no segments
         if change is not None and change.by == "percent" and (
                 printed_change := _printed_change_winner(question, direction, rows, change, cues)):
             return printed_change
         column = column_asked(rows, question, rows[0].unit, cues)
-        if column is None:
+        if column is None or (change is not None and not _names_measure(
+                rows, printed, column, measures, cues)):
             continue
         found = (_change_winner(question, direction, rows, _latest(column, question, rows),
                                 change, categories, cues) if change is not None
@@ -306,6 +309,17 @@ def _places_if_asked(categories: Sequence[Cue], members: Sequence[str]) -> bool:
     return "place" not in {c.kind for c in categories} or any(map(names_a_place, members))
 
 
+def _places_only(categories: Sequence[Cue], rows: Sequence[Row], measures: Sequence[str],
+                 cues: DirectCues) -> bool:
+    """Whether units are asked ("Which segment ...") of rows that all name places: the
+    entity-wide split by geography of ASC 280-10-50-41 (Coca-Cola's "United States" and
+    "International" in its segment note), which is no segment unless the table's own title
+    says so (Kraft Heinz's "Net sales by segment": United States, International, Canada)."""
+    members = [r.label for r in rows if not _names(r.label, _asked_or_sales(measures, cues))]
+    return ("unit" in {c.kind for c in categories} and bool(members)
+            and all(map(names_a_place, members)))
+
+
 def _of_measure(scope: str, measures: Sequence[str]) -> bool:
     """The table's own title or header names the measure asked ("EBITDAR")."""
     own = " | ".join(scope.split(" | ")[-2:]).lower()
@@ -330,6 +344,17 @@ def _members(units: Sequence[EvidenceUnit], table: TableKey, groups_asked: bool,
                and not any(w in r.label.lower() for w in measures)]  # the measure's total
     measured = _measured(members, question, cues)
     return ([] if _line_items(measured, measures, cues) else measured), printed, False
+
+
+def _names_measure(rows: Sequence[Row], printed: Sequence[Row], column: str,
+                   measures: Sequence[str], cues: DirectCues) -> bool:
+    """Whether the table names the measure asked, or sales when none is, in its section, title
+    or header, the column compared, the rows' caption or a total row: a growth is a change of
+    a measure the table prints. Coca-Cola 2019's segment note closes with "property, plant and
+    equipment - net" of the United States and International: a rise in either is no growth."""
+    totals = [r.label for r in printed if first_match(cues.total_row, r.label.lower())]
+    said = " | ".join([rows[0].unit.scope, column, *{r.unit.caption for r in rows}, *totals])
+    return _names(said, _asked_or_sales(measures, cues))
 
 
 def _names(text: str, words: Sequence[str]) -> bool:
@@ -573,11 +598,15 @@ def _change_winner(question: Question, direction: str, rows: Sequence[Row], colu
     column to ``column`` (:func:`_ranked`); its citation stands for the two figures the row
     prints. Rows whose prior figure is not positive have no percentage and are not ranked."""
     prior = _prior_column(column, question, rows)
-    if prior is None:
+    if prior is None or any(c.shown.endswith("%") for r in rows for c in r.cells
+                            if c.heading in (column, prior)):
+        # shares: a column that prints "%" on one row prints percentages on every row (Coca-
+        # Cola's segments "as a percentage of Company net operating revenues": 17.3%, 11.0,
+        # ...); a share that rose is no growth of the member
         return None
     top = _ranked([Change(r.label, now, then, r, r) for r in rows
                    if (now := r.cell(column)) is not None and (then := r.cell(prior)) is not None
-                   and then.value > 0 and not now.shown.endswith("%")], direction, change)
+                   and then.value > 0], direction, change)
     if top is None:
         return None
     measure = _measure(question, column, cues).rsplit(" in ", 1)[0]

@@ -476,3 +476,24 @@ def test_a_segment_ranked_by_the_change_its_table_prints() -> None:
                             year)
     assert best is not None and best.text.startswith("Safety and Graphics had the best "
                                                      "performance: its total sales change")
+
+
+def test_no_segment_grows_in_a_geographic_split_a_balance_or_a_share() -> None:
+    """Coca-Cola 2019 (bulk) p132, in its segment note: revenue and "property, plant and
+    equipment - net" of the United States and International (ASC 280-10-50-41, no segments),
+    and p49: each segment's share of revenue ("17.3%", "11.0", ...). International's plant rose
+    24% and Global Ventures' share 214%: neither is a segment's growth, so no winner."""
+    pages = PageTexts.from_pages("coca-cola-10k", 2019, real_filing(
+        "financebench-bulk/pdfs/COCACOLA_2019_10K.pdf").pages)
+    split = page_table_rows(pages, "coca-cola-10k", 2019, 132)
+    shares = page_table_rows(pages, "coca-cola-10k", 2019, 49)
+    plant = [u for u in split if "6,776" in u.text]
+    assert plant and any("Global Ventures" in u.text and "6.9" in u.text for u in shares)
+    question = "Which segment of Coca-Cola grew the fastest in FY2019?"
+    for rows in (split, plant, shares):
+        assert direct_answer_to(question, rows, rows) is None
+    # the same split still answers where a region is asked, from the revenue table only
+    region = direct_answer_to("Which geographic region contributed the most to Coca-Cola's "
+                              "net operating revenues in FY2019?", split, split)
+    assert region is not None and region.text == (
+        "International had the most revenues in 2019: $25,551 million.")
