@@ -268,6 +268,18 @@ def test_net_interest_expense_nets_interest_income_only_when_printed_apart() -> 
     assert "Taken as 0" in b.text
 
 
+def test_comfortably_asks_for_the_comfortable_band_not_coverage_alone() -> None:
+    # Kraft Heinz 2021 covers its interest 1.69 times: it covers it, not comfortably
+    thin = [*ACME, fact("interest_expense", 2019, 950, "Interest expense")]
+    comfortably = ask("Can Acme comfortably cover its interest expense in FY2019?", thin)
+    assert comfortably.headline.startswith("No."), comfortably.headline
+    assert "adequate but not comfortable coverage" in comfortably.text
+    assert ask("Can Acme cover its interest expense in FY2019?", thin).headline.startswith("Yes.")
+    ample = [*ACME, fact("interest_expense", 2019, 200, "Interest expense")]
+    assert ask("Can Acme comfortably cover its interest expense in FY2019?",
+               ample).headline.startswith("Yes.")
+
+
 def test_a_missing_operand_is_said_plainly_never_guessed() -> None:
     a = ask("What is Acme's FY2019 inventory turnover ratio? Inventory turnover ratio is "
             "defined as: (FY2019 COGS) / (average inventory between FY2018 and FY2019).")
