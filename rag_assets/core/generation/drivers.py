@@ -211,7 +211,8 @@ def measure_readings(question: Question) -> list[Reading]:
     """The measure's roots, then the same with a metric it names read as the line item a
     filing prints for it: MD&A explains "gross profit" or "operating income" where a question
     asks about the gross margin or the operating margin (``finance_terms.json``'s line items
-    that share a word with the metric's phrase)."""
+    that share a word with the metric's phrase), and a line item it names read as every label
+    the vocabulary prints it under ("operating revenues" for "net sales")."""
     roots = measure_roots(question)
     common_size = COMMON_SIZE_RE.search(question.ranking_text) is not None
     readings = [Reading(frozenset(roots), common_size=common_size)]
@@ -228,7 +229,12 @@ def measure_readings(question: Question) -> list[Reading]:
             item_roots = set(ordered)
             reading = Reading(frozenset((roots - phrase) | item_roots), frozenset(item_roots),
                               common_size, ordered)
-            if item_roots & phrase and item_roots != phrase and reading not in readings:
+            # a line item is the same measure printed under another name ("revenues" for
+            # "net sales": Netflix's and American Water's MD&A explain their revenues); a
+            # metric's line items only where they share a word with it (gross profit, not
+            # revenue, for the gross margin)
+            if ((item_roots & phrase or not term.is_metric) and item_roots != phrase
+                    and reading not in readings):
                 readings.append(reading)
     return readings
 

@@ -476,3 +476,18 @@ def test_an_impact_named_by_its_way_is_a_change_of_that_way() -> None:
     assert explained_way(found) == "down"
     favorable = drivers(question, [unit(text.replace("Negative", "Favorable"), scope=MDNA)])
     assert favorable is not None and explained_way(favorable) == "up"
+
+
+def test_a_line_item_asked_is_explained_under_any_label_it_is_printed_as() -> None:
+    """Netflix's Q2 2023 10-Q explains its "consolidated revenues" where an analyst asks of
+    its net sales: one line item, two labels. A metric is still read only as the line items
+    that share its words (the gross margin is no revenue)."""
+    revenues = unit("Consolidated revenues for the three months ended June 30, 2023 increased 3% "
+                    "due to the 6% growth in average paying memberships, partially offset by a "
+                    "3% decrease in average monthly revenue per paying membership.", scope=MDNA)
+    found = drivers(read_question("What drove the change in Acme's net sales in 2023?"),
+                    [revenues])
+    assert found is not None and found.text.startswith(
+        "Due to the 6% growth in average paying memberships")
+    assert drivers(read_question("What drove the change in Acme's gross margin in 2023?"),
+                   [revenues]) is None
