@@ -37,11 +37,15 @@ METRIC = "dividends_per_share"
 # "Cash dividends paid per 3M common share" (3M's 2018 10-K, Item 5)
 PER_SHARE_RE = re.compile(r"\bdividends?\b(?:\s+[\w-]+){0,2}?\s+per\s+"
                           r"(?:(?:[\w&.-]+\s+)?(?:common|ordinary)\s+)?share\b", re.IGNORECASE)
-# "dividends of $5.44, $4.70 and $4.44 per share, respectively": one amount for each year listed
+# one amount for each year listed, "respectively": "dividends of $5.44, $4.70 and $4.44 per
+# share" (3M 2018), "dividend was $1.60 per share, $1.56 per share and $1.48 per share in 2019,
+# 2018 and 2017" (Coca-Cola 2019, Item 7), "Dividends (per share - $1.60, $1.56 and $1.48 in
+# 2019, 2018 and 2017, respectively)" (Coca-Cola's equity statement)
+_AMOUNT = r"\$\s?\d[\d.]*(?:\s+per\s+(?:common\s+)?share)?"
 LISTED_RE = re.compile(r"\bdividends?\s+(?:(?:declared|paid|and)\s+)*"
-                       r"(?:of|totaled|totaling|were)\s+"
-                       r"(?P<amounts>\$\s?\d[\d.]*(?:,\s+\$\s?\d[\d.]*)*,?\s+and\s+\$\s?\d[\d.]*)\s+"
-                       r"per\s+(?:common\s+)?share[^.;]*?\brespectively\b", re.IGNORECASE)
+                       r"(?:(?:of|totaled|totaling|were|was)\s+|\(\s*per\s+share\s*[-\u2013\u2014]\s*)"
+                       rf"(?P<amounts>{_AMOUNT}(?:,\s+{_AMOUNT})*,?\s+and\s+{_AMOUNT})"
+                       r"(?:\s+per\s+(?:common\s+)?share)?[^.;]*?\brespectively\b", re.IGNORECASE)
 
 
 def per_share_dividend(question: Question, selected: Sequence[EvidenceUnit],

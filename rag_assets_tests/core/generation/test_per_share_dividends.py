@@ -99,3 +99,25 @@ def test_a_sentence_that_lists_each_years_dividend_respectively() -> None:
         'share, respectively").')
     assert asked("What dividends per share did 3M pay in FY2015?") is None  # not listed
     assert PER_SHARE_RE.search("Cash dividends paid per 3M common share")
+
+
+@pytest.mark.parametrize("sentence", [
+    # Coca-Cola 2019, Item 7: each amount with its "per share"
+    "Our annualized common stock dividend was $1.60 per share, $1.56 per share and $1.48 per "
+    "share in 2019, 2018 and 2017, respectively.",
+    # its equity statement's row
+    "Dividends (per share \u2014 $1.60, $1.56 and $1.48 in 2019, 2018 and 2017, respectively)",
+])
+def test_each_years_dividend_listed_in_other_words(sentence: str) -> None:
+    unit = EvidenceUnit(chunk_id="scan", document="coca-cola-10k", year=2019, chunk_rank=0,
+                        page=60, located=True, quote=sentence, text=sentence)
+
+    def asked(question: str) -> str | None:
+        found = per_share_dividend(read_question(question), [], (), lambda d, y, p: [],
+                                   lambda patterns: iter([unit]))
+        return None if found is None else found.text
+
+    assert (asked("How much did Coca-Cola pay in dividends per share in FY2018?") or "").startswith(
+        "Dividends per share: $1.56 in 2018")
+    assert asked("How much did Coca-Cola pay in dividends per share in FY2016?") is None
+
