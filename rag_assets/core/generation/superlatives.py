@@ -185,8 +185,8 @@ def _measured(rows: list[Row], question: Question, cues: DirectCues) -> list[Row
 
 def _table_winner(question: Question, direction: str, selected: Sequence[EvidenceUnit],
                   pool: Sequence[EvidenceUnit], page_rows: PageRows | None, cues: DirectCues,
-                  change: Cue | None = None, titled: bool | None = None
-                  ) -> DirectAnswer | None:
+                  change: Cue | None = None, titled: bool | None = None,
+                  also_ranks: Sequence[str] = ()) -> DirectAnswer | None:
     """The winner among the rows of a selected row's table, or of a table of the part's other
     evidence whose title names what the question ranks ("Segment results" for "Which segment
     ..."), or else the measure asked (MGM's "ADJUSTED PROPERTY EBITDAR" table for "Which
@@ -198,9 +198,11 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
     With ``change`` (a cue of ``change_rank``: "worst topline performance", "biggest drop"),
     the rows are ranked by their change from the prior period's column instead. ``titled``:
     True for only the tables whose own title or header names what is ranked or the measure
-    asked, False for only the others (named by their section alone), None for all."""
+    asked, False for only the others (named by their section alone), None for all;
+    ``also_ranks``: more words that name what is ranked (a filer's segments, when they are its
+    regions)."""
     categories = _categories(question, cues)
-    ranks = _ranks(question, cues)
+    ranks = [*_ranks(question, cues), *also_ranks]
     groups_asked = any(c.level == "group" for c in categories)
     read, tables = tables_in(selected, pool, page_rows)
     measures = measures_asked(question, cues)
@@ -821,34 +823,50 @@ def superlative(question: Question, selected: Sequence[EvidenceUnit],
     found = _winner(question, cue, cue is change, selected, pool, page_rows, cues)
     if found is not None or titling is None or page_rows is None or not selected:
         return found
-    words = _ranks(question, cues)
-    document, year = selected[0].document, selected[0].year
-    pages = titling(document, year, words)[:MAX_PAGES_TITLED] if words else []
-    # the tables so titled, not the page's others (Corning's 2015 page that titles a table by
-    # "non-U.S." also prints a deferred revenue roll-forward, whose balances are no regions)
-    rows = [u for page in pages for u in page_rows(document, year, page)
-            if _named_by(u.scope, words)]
-    return _winner(question, cue, cue is change, rows, rows, None, cues) if rows else None
+    for words in (_ranks(question, cues), _segments_if_places(question, selected, cues)):
+        document, year = selected[0].document, selected[0].year
+        pages = titling(document, year, words)[:MAX_PAGES_TITLED] if words else []
+        # the tables so titled, not the page's others (Corning's 2015 page that titles a table
+        # by "non-U.S." also prints a deferred revenue roll-forward, whose balances are no
+        # regions)
+        rows = [u for page in pages for u in page_rows(document, year, page)
+                if _named_by(u.scope, words)]
+        if rows and (found := _winner(question, cue, cue is change, rows, rows, None, cues,
+                                      words)):
+            return found
+    return None
+
+
+def _segments_if_places(question: Question, selected: Sequence[EvidenceUnit],
+                        cues: DirectCues) -> list[str]:
+    """The words that title segment tables, when a place is asked of a filer whose evidence
+    says its segments are defined by geography (``places_as_segments``: Kraft Heinz's "United
+    States, International, and Canada"); else none."""
+    if "place" not in {c.kind for c in _categories(question, cues)}:
+        return []
+    return next(([c.word] for c in cues.places_as_segments if c.word and any(
+        re.search(c.pattern, u.text, re.IGNORECASE) for u in selected)), [])
 
 
 def _winner(question: Question, cue: Cue, by_change: bool, selected: Sequence[EvidenceUnit],
-            pool: Sequence[EvidenceUnit], page_rows: PageRows | None, cues: DirectCues
-            ) -> DirectAnswer | None:
+            pool: Sequence[EvidenceUnit], page_rows: PageRows | None, cues: DirectCues,
+            also_ranks: Sequence[str] = ()) -> DirectAnswer | None:
     """The winner of the tables, then of the columns, then of a sentence, ranked by level or
-    (``by_change``) by the change from the prior period."""
+    (``by_change``) by the change from the prior period; ``also_ranks`` as for
+    :func:`_table_winner`."""
     assert cue.direction is not None
     change = cue if by_change else None
     # a table titled by what is ranked, then one whose columns are the members whole (a
     # segment note), then one named only by its section (the geographic table of a
     # "Segments" note ranks no segment while the segment table is there)
     found = _table_winner(question, cue.direction, selected, pool, page_rows, cues, change,
-                          titled=True)
+                          titled=True, also_ranks=also_ranks)
     if found is None:
         units = [*selected, *pool]
         found = (_column_change_winner(question, cue.direction, units, page_rows, cue, cues)
                  if by_change else _column_winner(question, cue.direction, units, page_rows,
                                                   cues))
     return (found or _table_winner(question, cue.direction, selected, pool, page_rows, cues,
-                                   change, titled=False)
+                                   change, titled=False, also_ranks=also_ranks)
             or (None if by_change else _sentence_winner(question, cue.direction, selected,
                                                          cues)))

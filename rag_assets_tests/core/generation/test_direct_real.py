@@ -497,3 +497,30 @@ def test_no_segment_grows_in_a_geographic_split_a_balance_or_a_share() -> None:
                               "net operating revenues in FY2019?", split, split)
     assert region is not None and region.text == (
         "International had the most revenues in 2019: $25,551 million.")
+
+
+def test_a_region_is_ranked_from_segments_the_filer_defines_by_geography() -> None:
+    """Kraft Heinz 2021 (bulk): "three reportable segments defined by geographic region:
+    United States, International, and Canada" (Item 7); its "Net sales by segment" (p114)
+    ranks its regions. Without that sentence, a segment table ranks no region."""
+    pages = PageTexts.from_pages("kraft-heinz-10k", 2021, real_filing(
+        "financebench-bulk/pdfs/KRAFTHEINZ_2021_10K.pdf").pages)
+    said = ("We manage and report our operating results through three reportable segments "
+            "defined by geographic region: United States, International, and Canada.")
+    stated = EvidenceUnit(chunk_id="c", document="kraft-heinz-10k", year=2021, chunk_rank=0,
+                          page=28, located=True, quote=said, text=said)
+    other = stated.model_copy(update={"quote": "We operate in a highly competitive industry.",
+                                      "text": "We operate in a highly competitive industry."})
+    question = ("Which geographic region contributed the most to Kraft Heinz's net sales in "
+                "FY2021?")
+
+    def ask(unit: EvidenceUnit) -> DirectAnswer | None:
+        return direct_answer_to(question, [unit], [unit],
+                                lambda d, y, p: page_table_rows(pages, d, y, p),
+                                titling=lambda d, y, words: pages_titled(pages, d, y, words))
+
+    found = ask(stated)
+    assert found is not None and found.text == (
+        "United States had the most net sales in 2021: $18,604 million, 71% of the $26,042 "
+        "million total (18,604 / 26,042).")
+    assert ask(other) is None
