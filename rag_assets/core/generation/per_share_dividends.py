@@ -11,7 +11,9 @@ of the period, or two, gives nothing. A filing that prints no such row may state
 total in its equity note, one amount for each year listed: "which resulted in total year
 declared and paid dividends of $5.44, $4.70 and $4.44 per share, respectively" after "in 2018,
 2017 and 2016" (3M's 2018 10-K); the amount in the year's place is given, not a quarter's
-("$1.36 ... per share for each quarter"). Else nothing, and the quotes answer.
+("$1.36 ... per share for each quarter"). Else the statement of equity's row of the common
+dividend may print it in its label, once in each year's block ("Dividends declared-common stock
+($1.60 per share)", Kraft Heinz 2021). Else nothing, and the quotes answer.
 """
 
 from __future__ import annotations
@@ -47,6 +49,17 @@ LISTED_RE = re.compile(r"\bdividends?\s+(?:(?:declared|paid|and)\s+)*"
                        rf"(?P<amounts>{_AMOUNT}(?:,\s+{_AMOUNT})*,?\s+and\s+{_AMOUNT})"
                        r"(?:\s+per\s+(?:common\s+)?share)?[^.;]*?\brespectively\b", re.IGNORECASE)
 
+# a statement of equity's row that prints the per-share amount in its label: "Dividends
+# declared-common stock ($1.60 per share)" (Kraft Heinz 2021), in the block of one year; a
+# noncontrolling interest's or a preferred stock's dividend is not the common share's
+LABELLED_RE = re.compile(r"\bdividends?\b[^()$]*\(\s*\$\s?(?P<n>\d[\d.]*)\s+per\s+"
+                         r"(?:common\s+)?share\s*\)", re.IGNORECASE)
+OTHER_HOLDERS_RE = re.compile(r"\b(?:noncontrolling|non-controlling|minority|preferred)\b",
+                              re.IGNORECASE)
+# the balance that closes a year's block of a statement of equity: "Balance at December 28,
+# 2019", "Balances as of January 31, 2021"
+CLOSING_BALANCE_RE = re.compile(r"^\s*balances?\s+(?:at|as\s+of)\b", re.IGNORECASE)
+
 
 def per_share_dividend(question: Question, selected: Sequence[EvidenceUnit],
                        pool: Sequence[EvidenceUnit] = (), page_rows: PageRows | None = None,
@@ -61,9 +74,11 @@ def per_share_dividend(question: Question, selected: Sequence[EvidenceUnit],
     if page_rows is None:
         return None
     pages = dict.fromkeys((u.document, u.year, u.page) for u in scan([PER_SHARE_RE]))
+    labelled = dict.fromkeys((u.document, u.year, u.page) for u in scan([LABELLED_RE]))
     return (_from_rows(period, [r for key in pages for r in page_rows(*key)])
             or next((found for unit in scan([LISTED_RE])
-                     if (found := _from_listed(period, unit)) is not None), None))
+                     if (found := _from_listed(period, unit)) is not None), None)
+            or _from_equity_blocks(period, [r for key in labelled for r in page_rows(*key)]))
 
 
 def _from_listed(period: tuple[str | None, str], unit: EvidenceUnit) -> DirectAnswer | None:
@@ -98,3 +113,33 @@ def _from_rows(period: tuple[str | None, str], units: Sequence[EvidenceUnit]
                                 text=f"{row.label}: {cell.printed.replace('$ ', '$')} in "
                                      f"{cell.heading}.")
     return None
+
+
+def _from_equity_blocks(period: tuple[str | None, str], units: Sequence[EvidenceUnit]
+                        ) -> DirectAnswer | None:
+    """The per-share amount a statement of equity prints in the label of its common dividend's
+    row, in the block of the year asked: the rows above the balance that closes that year
+    ("Balance at December 25, 2021" closes 2021's). A quarter's or a half's asked: nothing."""
+    if period[0] is not None:
+        return None
+    tables: dict[tuple[str, int, str], list[EvidenceUnit]] = {}
+    for unit in units:
+        if unit.is_row:
+            tables.setdefault((unit.document, unit.year, unit.scope), []).append(unit)
+    for rows in tables.values():
+        block: list[tuple[EvidenceUnit, re.Match[str]]] = []
+        for unit in rows:
+            row = read_row(unit)
+            label = row.label if row is not None else ""
+            closing = years_in(label) if CLOSING_BALANCE_RE.match(label) else []
+            if closing:
+                if closing[-1] == int(period[1]) and len(block) == 1:
+                    unit, match = block[0]
+                    return DirectAnswer(kind="dividend", units=[unit],
+                                        text=f"Dividends per share: ${match['n']} in "
+                                             f"{period[1]} (stated: \"{match[0]}\").")
+                block = []
+            elif (match := LABELLED_RE.search(label)) and not OTHER_HOLDERS_RE.search(label):
+                block.append((unit, match))
+    return None
+

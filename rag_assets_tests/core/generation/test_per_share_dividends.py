@@ -121,3 +121,33 @@ def test_each_years_dividend_listed_in_other_words(sentence: str) -> None:
         "Dividends per share: $1.56 in 2018")
     assert asked("How much did Coca-Cola pay in dividends per share in FY2016?") is None
 
+
+def test_the_common_dividend_a_statement_of_equity_prints_in_its_rows_label() -> None:
+    """Kraft Heinz 2021 (bulk) prints no per-share row: its statement of equity's "Dividends
+    declared-common stock ($1.60 per share)" in each year's block, closed by that year's
+    balance; the noncontrolling interest's ($108.71 per share) is not the common share's."""
+    doc, year = "kraft-heinz-10k", 2021
+    pages = PageTexts.from_pages(doc, year, real_filing(
+        "financebench-bulk/pdfs/KRAFTHEINZ_2021_10K.pdf").pages)
+
+    def scan(patterns: Sequence[re.Pattern[str]]) -> Iterator[EvidenceUnit]:
+        for page in pages.pages_of(doc, year):
+            for sentence in split_sentences(page_prose(pages.get(doc, year, page) or "")):
+                if any(p.search(sentence) for p in patterns):
+                    yield EvidenceUnit(chunk_id="scan", document=doc, year=year, chunk_rank=0,
+                                       page=page, located=True, quote=sentence, text=sentence)
+
+    def asked(question: str) -> str | None:
+        found = per_share_dividend(read_question(question), [], (),
+                                   lambda d, y, p: page_table_rows(pages, d, y, p), scan)
+        if found is not None:
+            assert [c.mark for c in verify_claims([found.claim()], pages)[0].citations] == [
+                "valid"]
+        return None if found is None else found.text
+
+    assert asked("How much did Kraft Heinz pay in dividends per share in FY2021?") == (
+        'Dividends per share: $1.60 in 2021 (stated: "Dividends declared-common stock ($1.60 '
+        'per share)").')
+    assert asked("What dividends per share did Kraft Heinz pay in FY2019?") is not None
+    assert asked("What dividends per share did Kraft Heinz pay in FY2018?") is None  # no block
+
