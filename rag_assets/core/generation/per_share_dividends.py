@@ -134,12 +134,12 @@ def _from_equity_blocks(period: tuple[str | None, str], units: Sequence[Evidence
             closing = years_in(label) if CLOSING_BALANCE_RE.match(label) else []
             if closing:
                 if closing[-1] == int(period[1]) and len(block) == 1:
-                    unit, match = block[0]
-                    return DirectAnswer(kind="dividend", units=[unit],
-                                        text=f"Dividends per share: ${match['n']} in "
-                                             f"{period[1]} (stated: \"{match[0]}\").")
+                    cited, stated = block[0]
+                    return DirectAnswer(kind="dividend", units=[cited],
+                                        text=f"Dividends per share: ${stated['n']} in "
+                                             f"{period[1]} (stated: \"{stated[0]}\").")
                 block = []
-            elif (match := LABELLED_RE.search(label)) and not OTHER_HOLDERS_RE.search(label):
-                block.append((unit, match))
+            elif (found := LABELLED_RE.search(label)) and not OTHER_HOLDERS_RE.search(label):
+                block.append((unit, found))
     return None
 
