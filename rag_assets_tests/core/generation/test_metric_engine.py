@@ -280,6 +280,19 @@ def test_comfortably_asks_for_the_comfortable_band_not_coverage_alone() -> None:
                ample).headline.startswith("Yes.")
 
 
+def test_a_goodwill_impairment_is_never_answered_with_the_goodwill_balance() -> None:
+    # Kraft Heinz 2021 prints "Goodwill impairment losses 318" on its income statement and a
+    # goodwill balance of $31,296 million: "did it record any goodwill impairment?" is the first
+    balance_only = [*ACME, balance("goodwill", 2019, 31296, "Goodwill")]
+    asked = "Did Acme record any goodwill impairment in FY2019?"
+    assert parse_text(asked).target == "goodwill_impairment"
+    assert ask(asked, balance_only).status != "answered"
+    impaired = [*balance_only, fact("goodwill_impairment", 2019, 318, "Goodwill impairment losses")]
+    found = ask(asked, impaired)
+    assert found.status == "answered" and found.value == pytest.approx(318e6)
+    assert found.headline.startswith("Yes."), found.headline
+
+
 def test_a_missing_operand_is_said_plainly_never_guessed() -> None:
     a = ask("What is Acme's FY2019 inventory turnover ratio? Inventory turnover ratio is "
             "defined as: (FY2019 COGS) / (average inventory between FY2018 and FY2019).")

@@ -175,6 +175,11 @@ def test_depreciation_and_amortization_of_intangibles_add_up_but_amortization_al
      "payable", "cash_flow", None),
     ("Less: current maturities of long-term debt", "balance_sheet", None),
     ("Amounts attributable to noncontrolling interests: Net income", "income_statement", None),
+    # Kraft Heinz 2021: impairment losses apart from the balance; interest income beside
+    # interest expense (Coca-Cola 2019)
+    ("Goodwill impairment losses", "income_statement", "goodwill_impairment"),
+    ("Intangible asset impairment losses", "income_statement", None),
+    ("Interest income", "income_statement", "interest_income"),
 ])
 def test_printed_label_variants(label: str, statement: StatementKind, concept: str | None
                                 ) -> None:
