@@ -426,6 +426,16 @@ class Evaluator:
             if not isinstance(offset, int):
                 raise FormulaError(f"a year offset is not a whole number: {offset!r}")
             return self.node(node.value, fy + offset)
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id == "either" and len(node.args) == 2):
+            # the first where the filing prints it, else the second: a line printed net
+            # ("Interest, net") is the net, not netted again
+            seen = len(self.missing)
+            try:
+                return self.node(node.args[0], fy)
+            except _Missing:
+                del self.missing[seen:]
+                return self.node(node.args[1], fy)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1:
             arg, func = node.args[0], node.func.id
             if func == "row" and isinstance(arg, ast.Constant) and isinstance(arg.value, str):
@@ -570,7 +580,7 @@ def _default_year(facts: Sequence[StatementFact], months: int) -> int | None:
 def _names(formula: str) -> set[str]:
     """The names a formula uses (a row's label words are not names)."""
     return set(re.findall(r"[a-z_]+", re.sub(r"row\('[^']*'\)", " ", formula))) - {
-        "avg", "change", "opt", "row"}
+        "avg", "change", "opt", "row", "either"}
 
 
 def _unread(formula: str, evaluator: Evaluator, defs: Vocabulary) -> str | None:
