@@ -223,7 +223,8 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
             continue  # none, or one label twice: measures under captions, not members
         if not _places_if_asked(categories, [r.label for r in rows]):
             continue  # 3M's product lines under "Disaggregated revenue" are no regions
-        if _named_by(scope, ranks) < 2 and _places_only(categories, rows, measures, cues):
+        if (_named_by(scope, ranks) < 2 and not BY_UNIT_RE.search(scope)
+                and _places_only(categories, rows, measures, cues)):
             continue  # Coca-Cola's "United States" and "International" are no segments
         if change is not None and change.by == "percent" and (
                 printed_change := _printed_change_winner(question, direction, rows, change, cues)):
@@ -241,6 +242,11 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
     return None
 
 
+# a table's lead or title that says its rows are segments ("Net sales by segment were (in
+# millions):", "segment net sales"), not a note's heading ("Segment Information") over a table
+# of another split
+BY_UNIT_RE = re.compile(r"\bby (?:reportable |operating |business )?segments?\b|"
+                        r"\bsegments?(?:'s?)? (?:net sales|revenues?|results)\b", re.IGNORECASE)
 TableKey = tuple[str, int, str]  # (document, year, the table's scope: title and header)
 
 

@@ -524,3 +524,9 @@ def test_a_region_is_ranked_from_segments_the_filer_defines_by_geography() -> No
         "United States had the most net sales in 2021: $18,604 million, 71% of the $26,042 "
         "million total (18,604 / 26,042).")
     assert ask(other) is None
+    # the same table titled "by segment" ranks the segments, places though they are
+    rows = page_table_rows(pages, "kraft-heinz-10k", 2021, 114)
+    grew = direct_answer_to("Which segment of Kraft Heinz grew the fastest in FY2021?", rows,
+                            rows)
+    assert grew is not None and grew.text.startswith(
+        "International grew the fastest of the segments: its net sales rose 7%"), grew

@@ -273,6 +273,10 @@ def test_net_interest_expense_nets_interest_income_only_when_printed_apart() -> 
     walmart = [*netted, fact("interest_income", 2019, -158, "Interest income")]
     c = ask("What is Acme's FY2019 net interest expense?", walmart)
     assert c.value == pytest.approx(379.6e6), c.text
+    # American Water prints "Interest, net (395)" among other income and expense: paid
+    printed_negative = [*ACME, fact("interest_expense_net", 2019, -395, "Interest, net")]
+    coverage = ask("What is Acme's FY2019 interest coverage ratio?", printed_negative)
+    assert coverage.value == pytest.approx(1607 / 395), coverage.text
 
 
 def test_comfortably_asks_for_the_comfortable_band_not_coverage_alone() -> None:
