@@ -256,11 +256,11 @@ def test_metrics_computed_exactly(question: str, expected: str) -> None:
 def test_net_interest_expense_nets_interest_income_only_when_printed_apart() -> None:
     # Coca-Cola 2019 prints "Interest income 563" above "Interest expense 946": net is 383,
     # never the gross 946; General Mills prints one row "Interest, net": that row is the net
-    apart = [*ACME, fact("interest_income", 2019, 563, "Interest income"),
+    apart = [*ACME, fact("nonoperating_interest_income", 2019, 563, "Interest income"),
              fact("interest_expense", 2019, 946, "Interest expense")]
     a = ask("What is Acme's FY2019 net interest expense?", apart)
     assert a.status == "answered" and a.value == pytest.approx(383e6), a.headline
-    assert {o.concept for o in a.operands} == {"interest_expense", "interest_income"}
+    assert {o.concept for o in a.operands} == {"interest_expense", "nonoperating_interest_income"}
     assert ask("What was Acme's interest expense in FY2019?", apart).value == pytest.approx(946e6)
     netted = [*ACME, fact("interest_expense_net", 2019, 379.6, "Interest, net")]
     b = ask("What was Acme's interest expense, net in FY2019?", netted)
@@ -270,7 +270,7 @@ def test_net_interest_expense_nets_interest_income_only_when_printed_apart() -> 
         379.6e6)
     # Walmart prints "Interest income (158)" inside its block closed by "Interest, net 1,836":
     # the printed net is never netted again
-    walmart = [*netted, fact("interest_income", 2019, -158, "Interest income")]
+    walmart = [*netted, fact("nonoperating_interest_income", 2019, -158, "Interest income")]
     c = ask("What is Acme's FY2019 net interest expense?", walmart)
     assert c.value == pytest.approx(379.6e6), c.text
     # American Water prints "Interest, net (395)" among other income and expense: paid

@@ -51,8 +51,8 @@ def _note(total: str) -> Page:
 def test_a_note_whose_total_is_not_the_line_gives_nothing() -> None:
     facts = [_line(207, 2018), _line(144, 2017)]
     assert {(f.concept, f.fiscal_year) for f in breakdown_facts([_note("$ 207")], facts)} == {
-        ("interest_expense", 2018), ("interest_expense", 2017), ("interest_income", 2018),
-        ("interest_income", 2017)}
+        ("interest_expense", 2018), ("interest_expense", 2017),
+        ("nonoperating_interest_income", 2018), ("nonoperating_interest_income", 2017)}
     assert breakdown_facts([_note("$ 208")], facts) == []
 
 
@@ -62,4 +62,4 @@ def test_a_part_the_statement_prints_is_not_added_and_only_checked_years_are() -
     added = breakdown_facts([_note("$ 207")], [_line(207, 2018), printed])
     # 2018's interest expense is the statement's; 2017's total is unchecked (no line fact)
     assert [(f.concept, f.fiscal_year, f.value) for f in added] == [
-        ("interest_income", 2018, -70e6)]
+        ("nonoperating_interest_income", 2018, -70e6)]

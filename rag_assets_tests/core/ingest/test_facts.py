@@ -179,7 +179,7 @@ def test_depreciation_and_amortization_of_intangibles_add_up_but_amortization_al
     # interest expense (Coca-Cola 2019)
     ("Goodwill impairment losses", "income_statement", "goodwill_impairment"),
     ("Intangible asset impairment losses", "income_statement", None),
-    ("Interest income", "income_statement", "interest_income"),
+    ("Interest income", "income_statement", "nonoperating_interest_income"),
     ("Interest, net", "income_statement", "interest_expense_net"),  # General Mills, Walmart
     ("Interest expense", "income_statement", "interest_expense"),
     ("Interest expense, net of amounts capitalized", "income_statement", "interest_expense"),
