@@ -5,7 +5,7 @@ five years), the row as the table reader gives it: the figure of the year asked,
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import pytest
 
@@ -74,25 +74,36 @@ def test_the_row_is_read_from_the_page_that_prints_it_when_retrieval_missed_it()
     assert [c.mark for c in verify_claims([found.claim()], pages)[0].citations] == ["valid"]
 
 
-def test_a_sentence_that_lists_each_years_dividend_respectively() -> None:
-    """3M's 2018 10-K (sec-10k) states the year's dividends in its equity note, after each
-    quarter's: the amount in the year's place, not a quarter's; no rows given to read."""
-    pages = PageTexts.from_pages("3m-10k", 2018, real_filing("sec-10k/3M_2018_10K.pdf").pages)
+def _asker(pages: PageTexts, doc: str, year: int, rows: bool = False
+           ) -> Callable[[str], str | None]:
+    """The direct answer's text for a question of one filing, its citation verified: the
+    filing's sentences scanned as the engine scans them, its pages' rows when ``rows``."""
 
     def scan(patterns: Sequence[re.Pattern[str]]) -> Iterator[EvidenceUnit]:
-        for page in pages.pages_of("3m-10k", 2018):
-            for sentence in split_sentences(page_prose(pages.get("3m-10k", 2018, page) or "")):
+        for page in pages.pages_of(doc, year):
+            for sentence in split_sentences(page_prose(pages.get(doc, year, page) or "")):
                 if any(p.search(sentence) for p in patterns):
-                    yield EvidenceUnit(chunk_id="scan", document="3m-10k", year=2018,
-                                       chunk_rank=0, page=page, located=True, quote=sentence,
-                                       text=sentence)
+                    yield EvidenceUnit(chunk_id="scan", document=doc, year=year, chunk_rank=0,
+                                       page=page, located=True, quote=sentence, text=sentence)
+
+    def page_rows(d: str, y: int, p: int) -> list[EvidenceUnit]:
+        return page_table_rows(pages, d, y, p) if rows else []
 
     def asked(question: str) -> str | None:
-        found = per_share_dividend(read_question(question), [], (), lambda d, y, p: [], scan)
+        found = per_share_dividend(read_question(question), [], (), page_rows, scan)
         if found is not None:
             assert [c.mark for c in verify_claims([found.claim()], pages)[0].citations] == [
                 "valid"]
         return None if found is None else found.text
+
+    return asked
+
+
+def test_a_sentence_that_lists_each_years_dividend_respectively() -> None:
+    """3M's 2018 10-K (sec-10k) states the year's dividends in its equity note, after each
+    quarter's: the amount in the year's place, not a quarter's; no rows given to read."""
+    pages = PageTexts.from_pages("3m-10k", 2018, real_filing("sec-10k/3M_2018_10K.pdf").pages)
+    asked = _asker(pages, "3m-10k", 2018)
 
     assert asked("How much did 3M pay in dividends per share in FY2017?") == (
         'Dividends per share: $4.70 in 2017 (stated: "dividends of $5.44, $4.70 and $4.44 per '
@@ -129,21 +140,7 @@ def test_the_common_dividend_a_statement_of_equity_prints_in_its_rows_label() ->
     doc, year = "kraft-heinz-10k", 2021
     pages = PageTexts.from_pages(doc, year, real_filing(
         "financebench-bulk/pdfs/KRAFTHEINZ_2021_10K.pdf").pages)
-
-    def scan(patterns: Sequence[re.Pattern[str]]) -> Iterator[EvidenceUnit]:
-        for page in pages.pages_of(doc, year):
-            for sentence in split_sentences(page_prose(pages.get(doc, year, page) or "")):
-                if any(p.search(sentence) for p in patterns):
-                    yield EvidenceUnit(chunk_id="scan", document=doc, year=year, chunk_rank=0,
-                                       page=page, located=True, quote=sentence, text=sentence)
-
-    def asked(question: str) -> str | None:
-        found = per_share_dividend(read_question(question), [], (),
-                                   lambda d, y, p: page_table_rows(pages, d, y, p), scan)
-        if found is not None:
-            assert [c.mark for c in verify_claims([found.claim()], pages)[0].citations] == [
-                "valid"]
-        return None if found is None else found.text
+    asked = _asker(pages, doc, year, rows=True)
 
     assert asked("How much did Kraft Heinz pay in dividends per share in FY2021?") == (
         'Dividends per share: $1.60 in 2021 (stated: "Dividends declared-common stock ($1.60 '
