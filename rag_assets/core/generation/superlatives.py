@@ -223,7 +223,7 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
             continue  # none, or one label twice: measures under captions, not members
         if not _places_if_asked(categories, [r.label for r in rows]):
             continue  # 3M's product lines under "Disaggregated revenue" are no regions
-        if (_named_by(scope, ranks) < 2 and not BY_UNIT_RE.search(scope)
+        if (_named_by(scope, ranks) < 2 and first_match(cues.segment_tables, scope.lower()) is None
                 and _places_only(categories, rows, measures, cues)):
             continue  # Coca-Cola's "United States" and "International" are no segments
         if change is not None and change.by == "percent" and (
@@ -242,11 +242,6 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
     return None
 
 
-# a table's lead or title that says its rows are segments ("Net sales by segment were (in
-# millions):", "segment net sales"), not a note's heading ("Segment Information") over a table
-# of another split
-BY_UNIT_RE = re.compile(r"\bby (?:reportable |operating |business )?segments?\b|"
-                        r"\bsegments?(?:'s?)? (?:net sales|revenues?|results)\b", re.IGNORECASE)
 TableKey = tuple[str, int, str]  # (document, year, the table's scope: title and header)
 
 
@@ -829,8 +824,8 @@ def superlative(question: Question, selected: Sequence[EvidenceUnit],
     found = _winner(question, cue, cue is change, selected, pool, page_rows, cues)
     if found is not None or titling is None or page_rows is None or not selected:
         return found
+    document, year = selected[0].document, selected[0].year
     for words in (_ranks(question, cues), _segments_if_places(question, selected, cues)):
-        document, year = selected[0].document, selected[0].year
         pages = titling(document, year, words)[:MAX_PAGES_TITLED] if words else []
         # the tables so titled, not the page's others (Corning's 2015 page that titles a table
         # by "non-U.S." also prints a deferred revenue roll-forward, whose balances are no
