@@ -47,6 +47,7 @@ from rag_assets.core.question.vocabulary import (
     MetricDef,
     Unit,
     Vocabulary,
+    formula_names,
     load_vocabulary,
 )
 
@@ -577,12 +578,6 @@ def _default_year(facts: Sequence[StatementFact], months: int) -> int | None:
     return max(years) if years else None
 
 
-def _names(formula: str) -> set[str]:
-    """The names a formula uses (a row's label words are not names)."""
-    return set(re.findall(r"[a-z_]+", re.sub(r"row\('[^']*'\)", " ", formula))) - {
-        "avg", "change", "opt", "row", "either"}
-
-
 def _unread(formula: str, evaluator: Evaluator, defs: Vocabulary) -> str | None:
     """A statement a line item of the formula is read from that the reader did not read at
     all (an extraction gap, or a filing without statements: another filing or the quotes may
@@ -591,7 +586,7 @@ def _unread(formula: str, evaluator: Evaluator, defs: Vocabulary) -> str | None:
     seen: set[str] = set()
     pending = [formula]
     while pending:
-        for name in _names(pending.pop()) - seen:
+        for name in set(formula_names(pending.pop())) - seen:
             seen.add(name)
             if name in evaluator.formulas:
                 pending.append(evaluator.formulas[name])
@@ -1015,7 +1010,7 @@ def _judged(question: MetricQuestion, value: float, headline: str, rules: Rules
     rule = rules.rules[question.judgment or ""]
     band = next((b for b in rule.bands if b.holds(value)), rule.bands[-1])
     asked = question.asks or rule.asks[-1].term  # the yes/no is the verdict's, never beside it
-    opening = f"{'Yes' if band.term == asked else 'No'}. " if question.yes_no else ""
+    opening = f"{'Yes' if band.says(asked) else 'No'}. " if question.yes_no else ""
     headline = f"{opening}{headline[:-1]}: {band.verdict}."
     return headline, f"Rule: {rule.rule} (source: {rule.source})."
 

@@ -66,6 +66,12 @@ class Band(BaseModel):
     verdict: str
     term: str = Field(description="what the verdict says the filer is: a yes to a question "
                                   "asking that, a no to one asking another term")
+    also: list[str] = Field(default_factory=list, description="narrower terms the band is a "
+                            "yes to as well: comfortable coverage also covers 'comfortably'")
+
+    def says(self, asked: str) -> bool:
+        """Whether the band is a yes to the term asked."""
+        return asked == self.term or asked in self.also
 
     def holds(self, value: float) -> bool:
         return (self.min is None or value >= self.min) and (self.max is None or value < self.max)

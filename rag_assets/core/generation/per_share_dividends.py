@@ -73,12 +73,17 @@ def per_share_dividend(question: Question, selected: Sequence[EvidenceUnit],
         return found  # else the filing's pages that print such a row, read as rows
     if page_rows is None:
         return None
-    pages = dict.fromkeys((u.document, u.year, u.page) for u in scan([PER_SHARE_RE]))
-    labelled = dict.fromkeys((u.document, u.year, u.page) for u in scan([LABELLED_RE]))
-    return (_from_rows(period, [r for key in pages for r in page_rows(*key)])
+
+    def rows_of_pages(pattern: re.Pattern[str]) -> list[EvidenceUnit]:
+        """The rows of the pages whose sentences match ``pattern``, each page read once."""
+        pages = dict.fromkeys((u.document, u.year, u.page) for u in scan([pattern]))
+        return [r for key in pages for r in page_rows(*key)]
+
+    # each reading only when the one before finds nothing: a scan reads the whole filing
+    return (_from_rows(period, rows_of_pages(PER_SHARE_RE))
             or next((found for unit in scan([LISTED_RE])
                      if (found := _from_listed(period, unit)) is not None), None)
-            or _from_equity_blocks(period, [r for key in labelled for r in page_rows(*key)]))
+            or _from_equity_blocks(period, rows_of_pages(LABELLED_RE)))
 
 
 def _from_listed(period: tuple[str | None, str], unit: EvidenceUnit) -> DirectAnswer | None:
