@@ -17,7 +17,8 @@ Eight kinds of question get one (cues in ``direct_cues.json``, each with its sou
 - **arithmetic** on a sentence's amounts ("at what average price per share", "by how much",
   "what is the total"): computed and shown with its operands (:mod:`quoted_amounts`);
 - a **yes or no** about a matter a filing discloses ("Does X depend on a few major customers?"):
-  the polarity of the sentence that discloses it, then the sentence (:mod:`yes_no`);
+  the polarity of the sentence that discloses it, then the sentence (:mod:`yes_no`); a
+  quarter's buyback from Item 703's row for the quarter first (:mod:`issuer_purchases`);
 - the **deals of a period** ("Which divestitures did X complete in FY2022?"): each in the
   sentence that states it, numbered (:mod:`disclosures`).
 
@@ -50,6 +51,7 @@ from rag_assets.core.generation.disclosures import stated_deals
 from rag_assets.core.generation.drivers import Adjacent, Heading, asks_members_drove, drivers
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import roots
+from rag_assets.core.generation.issuer_purchases import purchases_yes_no
 from rag_assets.core.generation.major_customers import major_customers
 from rag_assets.core.generation.member_shares import PagesPrinting, member_share
 from rag_assets.core.generation.per_share_dividends import per_share_dividend
@@ -186,6 +188,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or member_share(question, selected, pool, page_rows, cues, printing)
             or superlative(question, selected, pool, page_rows, cues, titling)
             or _comparison(question, selected, cues)
+            or purchases_yes_no(question, selected, pool, page_rows, scan)
             or prose_yes_no(question, selected, pool, before, scan)
             or _list(question.text, selected, cues)
             # the deals stated one by one, unless a count of names is asked (the enumeration

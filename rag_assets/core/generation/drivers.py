@@ -27,7 +27,7 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import answer_patterns, answer_qualifiers, words
 from rag_assets.core.ingest.sections import sections_of
 from rag_assets.core.question.question import ACCOUNTED_FOR_CHANGE, Question
-from rag_assets.core.question.vocabulary import load_vocabulary, normalize, terms_in
+from rag_assets.core.question.vocabulary import TermMatch, load_vocabulary, normalize, terms_in
 from rag_assets.core.text.periods import months_asked, names_a_period, without_period_lead
 from rag_assets.core.text.sentences import (
     ends_at,
@@ -135,6 +135,12 @@ ADVERB_BEFORE_RE = re.compile(r"\b(?:primarily|mainly|largely|principally|partia
                               re.IGNORECASE)
 # where a clause of a run-on bullet starts: "reflecting: - Net interest income", "; Card"
 CLAUSE_START_RE = re.compile(r"[:;•]\s*[-–—]?\s*|\s[-–—]\s")
+# the conjunction a subject ends on before its connective: "Total net revenue was up 1%, and
+# [reflected: ...]" (JPMorgan's 10-Q)
+TRAILING_AND_RE = re.compile(r"[\s,]+(?:and|but)$", re.IGNORECASE)
+# causes that open a list inside a bullet: "reflected: – Net interest income ..."
+LIST_OPENED_RE = re.compile(r"^[\w ]{1,40}:\s*[-–—◦]\s", re.IGNORECASE)
+MAX_LIST_SENTENCES = 4
 # the verb a subject ends on before its connective: "The decrease ... was [primarily due to]"
 TRAILING_VERB_RE = re.compile(r"\s+(?:was|were|is|are|has been|have been|had been)$",
                               re.IGNORECASE)
@@ -215,10 +221,15 @@ def measure_readings(question: Question) -> list[Reading]:
     the vocabulary prints it under ("operating revenues" for "net sales")."""
     roots = measure_roots(question)
     common_size = COMMON_SIZE_RE.search(question.ranking_text) is not None
-    readings = [Reading(frozenset(roots), common_size=common_size)]
     norm = normalize(question.ranking_text)
+    terms = terms_in(question.ranking_text)
+    readings = [Reading(frozenset(roots), common_size=common_size)]
+    if named := _line_item_named(terms, norm):
+        # a line item asked is named whole, short words and all: "net sales" is no "loan
+        # sales" (JPMorgan's "Home Lending warehouse loan sales outpaced originations")
+        readings = [Reading(frozenset(roots), frozenset(named), common_size, named)]
     vocabulary = load_vocabulary()
-    for term in terms_in(question.ranking_text):
+    for term in terms:
         phrase = {root(w) for w in words(norm[term.start:term.end])
                   if w.isalpha() and len(w) >= 4}
         for item in vocabulary.line_items_of(term.name):
@@ -237,6 +248,17 @@ def measure_readings(question: Question) -> list[Reading]:
                     and reading not in readings):
                 readings.append(reading)
     return readings
+
+
+def _line_item_named(terms: Sequence[TermMatch], norm: str) -> tuple[str, ...]:
+    """The roots, in order, of the one line item (not a metric) the question names in two
+    words or more; empty otherwise."""
+    items = [t for t in terms if not t.is_metric]
+    if len(items) != 1:
+        return ()
+    named = tuple(root(w) for w in words(norm[items[0].start:items[0].end])
+                  if w.isalpha() and len(w) >= 3)
+    return named if len(named) > 1 else ()
 
 
 _NAME_WORD_RE = re.compile(r"[a-z0-9&]+")  # a name's words, its hyphens and dots left out
@@ -324,7 +346,8 @@ def _score(readings: Sequence[Reading], unit: EvidenceUnit, subject: str,
         if not level:
             return 0.0  # Item 303 explains a change: "because it is useful to investors" is none
         share -= LEVEL_DISCOUNT  # a sentence that gives the change itself wins
-    other = OTHER_SUBJECT_PENALTY if (_names_another_subject(question_words, subject)
+    measure = frozenset(r for reading in readings for r in reading.whole)
+    other = OTHER_SUBJECT_PENALTY if (_names_another_subject(question_words, subject, measure)
                                       or _another_measure(question_words, subject)) else 0.0
     if owners:
         where = f"{subject} {unit.scope}".lower()
@@ -393,21 +416,26 @@ def _another_measure(question_words: set[str], subject: str, key: str = "qualifi
                for m in (p.search(lowered) for p in answer_qualifiers("cause", key)))
 
 
-def _names_another_subject(question_words: set[str], subject: str) -> bool:
+def _names_another_subject(question_words: set[str], subject: str,
+                           measure: frozenset[str] = frozenset()) -> bool:
     """Whether the change is of something the question does not name: a capitalized name past
     the subject's first word ("Convenience Stores & Foodservice net sales increased") when the
-    question asks of the company's."""
+    question asks of the company's, or a first word that qualifies the measure ("Noninterest
+    revenue decreased" where net sales, read as revenue, are asked)."""
     names = [m.group(0).lower() for m in NAME_RE.finditer(subject)
-             if m.start() or _names_the_measure(subject[m.end():], question_words)]
+             if m.start() or _names_the_measure(subject[m.end():], question_words, measure)]
     return any(n not in question_words for n in names if n not in GENERIC_NAMES)
 
 
-def _names_the_measure(after: str, question_words: set[str]) -> bool:
-    """Whether a sentence's first word is followed by the question's measure: the first word
-    of "Pet operating profit decreased" names whose operating profit it is (a segment's)."""
+def _names_the_measure(after: str, question_words: set[str],
+                       measure: frozenset[str] = frozenset()) -> bool:
+    """Whether a sentence's first word is followed by the question's measure, as the question
+    words it or as a label it is read under (``measure``: the readings' line-item roots): the
+    first word of "Pet operating profit decreased" names whose operating profit it is (a
+    segment's), that of "Lending revenue was $410 million" which revenue."""
     following = re.findall(r"[a-z]+", after.lower())[:1]
-    return bool(following) and following[0] in question_words and \
-        following[0] not in GENERIC_NAMES
+    return bool(following) and (following[0] in question_words or root(following[0]) in measure) \
+        and following[0] not in GENERIC_NAMES
 
 
 def _previous(units: Sequence[EvidenceUnit]) -> dict[int, EvidenceUnit]:
@@ -539,12 +567,14 @@ def drivers(question: Question, selected: Sequence[EvidenceUnit],
     if best is None:
         return None
     _, cited, subject, causes = best
-    change = TRAILING_VERB_RE.sub("", subject.strip(" \t-–—•,;:.")).rstrip(" ,")
+    change = TRAILING_VERB_RE.sub("", TRAILING_AND_RE.sub("", subject.strip(
+        " \t-–—•,;:."))).rstrip(" ,")
     asked = _asked_change(question, subject, cited[-1], following)
-    more = _continued(question, cited[-1], following)
-    if more is not None and (asked is None or more.quote != asked.quote):
-        causes, cited = f"{causes.rstrip(' .;')}; {more.text.strip().rstrip(' .')}", [
-            *cited, more]
+    more = _list_items(causes, cited[-1], following) or [
+        m for m in [_continued(question, cited[-1], following)] if m is not None]
+    for item in (m for m in more if asked is None or m.quote != asked.quote):
+        causes, cited = f"{causes.rstrip(' .;')}; {item.text.strip().rstrip(' .')}", [
+            *cited, item]
     if asked is not None:  # "Operating profit decreased 1 percent ...; Operating profit
         cited, change = [*cited, asked], f"{change}; {asked.text.rstrip(' .')}"  # margin ..."
     text = f"{causes[0].upper()}{causes[1:]}" + (f"; {change}." if change else ".")
@@ -600,6 +630,25 @@ def _continued(question: Question, unit: EvidenceUnit, following: Adjacent | Non
             or names_other_years(after.text, question.years)):
         return None
     return after
+
+
+def _list_items(causes: str, unit: EvidenceUnit, following: Adjacent | None
+                ) -> list[EvidenceUnit]:
+    """The sentences after ``unit`` that finish the list its causes open ("reflected: – Net
+    interest income of $15.1 billion, up 19%." then "Net interest income excluding Markets ...,
+    driven by higher rates ..." and "– Noninterest revenue ..., predominantly driven by: ◦ lower
+    Investment Banking fees ...", JPMorgan's 10-Q): a list opened by a dash or a sub-bullet
+    inside a bullet runs to the next bullet (•), MAX_LIST_SENTENCES at most."""
+    opened = LIST_OPENED_RE.match(causes)
+    if opened is None or following is None:
+        return []
+    items: list[EvidenceUnit] = []
+    while len(items) < MAX_LIST_SENTENCES:
+        after = following(items[-1] if items else unit)
+        if after is None or after.is_row or after.text.lstrip().startswith("•"):
+            break
+        items.append(after)
+    return items
 
 
 def _asked_change(question: Question, subject: str, unit: EvidenceUnit,

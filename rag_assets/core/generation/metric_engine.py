@@ -997,9 +997,15 @@ def _trend(question: MetricQuestion, values: dict[int, float], years: Sequence[i
     after = ", after " + " and ".join(
         f"{format_value(values[y], unit, question.decimals, question.scale)} {when(y)}"
         for y in earlier) if earlier else ""
-    sentence = (f"{subject} {title} {went} from {shown[0]} {when(years[0])} "
-                f"to {shown[1]} {when(years[-1])}"
-                + (f", by {delta}" if change else "") + f"{quality}{after}.")
+    if shown[0] == shown[1]:  # 33.3% both years: no change as written, whichever way it went
+        sentence = (f"{subject} {title} was unchanged at {shown[1]} {when(years[0])} "
+                    f"and {when(years[-1])}{after}.")
+        answer = {"up": False, "down": False, "improve": False, "worsen": False}.get(
+            question.direction or "change")
+    else:
+        sentence = (f"{subject} {title} {went} from {shown[0]} {when(years[0])} "
+                    f"to {shown[1]} {when(years[-1])}"
+                    + (f", by {delta}" if change else "") + f"{quality}{after}.")
     if question.yes_no and answer is not None:
         sentence = f"{'Yes' if answer else 'No'}. {sentence}"
     return change, sentence

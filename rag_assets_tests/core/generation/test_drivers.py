@@ -491,3 +491,19 @@ def test_a_line_item_asked_is_explained_under_any_label_it_is_printed_as() -> No
         "Due to the 6% growth in average paying memberships")
     assert drivers(read_question("What drove the change in Acme's gross margin in 2023?"),
                    [revenues]) is None
+
+
+def test_a_line_item_asked_is_named_whole_and_not_qualified_by_another() -> None:
+    """JPMorgan's 10-Q for Q2 2022: "loan sales" are no net sales, and "Noninterest revenue"
+    is one part of the total net revenue net sales are read as."""
+    question = read_question("What drove the change in net sales in 2023?")
+    loans = unit("Loans at fair value decreased from December 31, 2022, as warehouse loan sales "
+                 "outpaced originations due to higher interest rates and lower loan purchase "
+                 "activity.", scope=MDNA)
+    assert drivers(question, [loans]) is None
+    part = unit("Noninterest revenue decreased 12%, driven by lower investment banking fees.",
+                scope=MDNA)
+    total = unit("Total net revenue was up 1%, driven by higher net interest income.", rank=1,
+                 scope=MDNA)
+    found = drivers(question, [part, total])
+    assert found is not None and found.text.startswith("Driven by higher net interest income")

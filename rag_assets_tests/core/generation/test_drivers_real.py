@@ -51,6 +51,11 @@ def drivers_corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
      ["the addition of Blue Buffalo", "net sales increased 7 percent"]),
     ("What drove JPMorgan's net interest income growth in the second quarter of 2023?",
      ["higher rates", "First Republic acquisition", "up 44%"]),
+    # a bank's net sales read as its total net revenue, never "loan sales"; the list the
+    # causes open ("reflecting: – Net interest income ...") read to its end
+    ("What drove the change in JPMorgan's net sales in the second quarter of 2023?",
+     ["Net interest income of $21.8 billion, up 44%", "Noninterest revenue was $19.5 billion, "
+      "up 25%", "Total net revenue was $41.3 billion, up 34%"]),
     ("What drove Ulta Beauty's net sales growth in the first quarter of fiscal 2023?",
      ["increased comparable sales", "strong new store performance", "increased 12.3%"]),
     ("What drove the change in Walmart's net cash provided by operating activities in the "

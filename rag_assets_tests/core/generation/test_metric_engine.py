@@ -802,3 +802,19 @@ def test_a_share_asked_as_percent_of_without_an_article_is_a_share() -> None:
     """"SG&A as % of total revenue" (no "a") is SG&A over revenue, never revenue's amount."""
     share = parse_text("What is Acme's FY2019 SG&A as % of total revenue?")
     assert share is not None and share.percent and share.target != "revenue"
+
+
+def test_a_change_too_small_to_show_is_worded_unchanged() -> None:
+    """General Mills' effective tax rate was 33.3% in fiscal 2014 and 2015: no "increased
+    slightly ... by 0.0 percentage points"."""
+    facts = [fact("revenue", 2019, 1000, "Net sales", total=True),
+             fact("revenue", 2018, 1000, "Net sales", total=True),
+             fact("cost_of_revenue", 2019, 600.4, "Cost of sales"),
+             fact("cost_of_revenue", 2018, 600.0, "Cost of sales")]
+    improved = ask("Did Acme's gross margin improve between FY2018 and FY2019?", facts)
+    assert improved.headline == ("No. Acme's gross margin was unchanged at 40.0% in FY2018 and "
+                                 "in FY2019.")
+    moved = ask("How did Acme's gross margin change between FY2018 and FY2019?",
+                [*facts[:3], fact("cost_of_revenue", 2018, 590.0, "Cost of sales")])
+    assert moved.headline.startswith("Acme's gross margin decreased from 41.0% in FY2018 to "
+                                     "40.0% in FY2019, by 1.0 percentage points")

@@ -1,0 +1,66 @@
+"""Did the company buy back shares in the quarter asked: Item 703's table of issuer purchases.
+
+Regulation S-K Item 703 makes a 10-Q (Part II, Item 2) and a 10-K (Item 5) print, for each
+month of the quarter and for the quarter, the total number of shares the issuer purchased. A
+yes or no asked of a quarter's buyback is read from that table's row for the quarter asked
+("Second quarter: Total number of shares of common stock repurchased: 4,981,047; ... Aggregate
+purchase price of common stock repurchases (in millions): $ 622", JPMorgan's 10-Q for Q2 2022)
+before any sentence: a sentence saying the program is suspended may speak of a later date
+(JPMorgan suspended its buybacks in July 2022, after the quarter it bought $622 million in).
+A row of the quarter that prints a count above zero says yes, one that prints zero says no;
+a row that prints none ("—"), or no such row, leaves the question to the sentences.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rag_assets.core.generation.direct_rows import DirectAnswer, PageRows, Scan, read_row
+from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.question.question import Question
+from rag_assets.core.text.periods import QUARTER_WORDS
+
+INTENT = "buybacks"
+# Item 703's columns: "Total number of shares (of common stock) purchased", "... repurchased"
+SHARES_RE = re.compile(r"\btotal\s+number\s+of\s+(?:[\w-]+\s+){0,4}?shares\b[^:]*?\b"
+                       r"(?:re)?purchased\b", re.IGNORECASE)
+# the dollars beside them, where printed: "Aggregate purchase price of common stock repurchases"
+PRICE_RE = re.compile(r"\baggregate\s+purchase\s+price\b", re.IGNORECASE)
+
+
+def quarter_label_re(quarter: str) -> re.Pattern[str]:
+    """A row label naming the quarter ``quarter`` ("Q2"): "Second quarter", "Q2"."""
+    word = QUARTER_WORDS[int(quarter[-1]) - 1]
+    return re.compile(rf"^\s*(?:{word}\s+(?:fiscal\s+)?quarter|{quarter})\b", re.IGNORECASE)
+
+
+def purchases_yes_no(question: Question, selected: Sequence[EvidenceUnit],
+                     pool: Sequence[EvidenceUnit] = (), page_rows: PageRows | None = None,
+                     scan: Scan | None = None) -> DirectAnswer | None:
+    """"Yes." or "No." from the quarter's row of Item 703's table, or None."""
+    if (question.expects != "yes_no" or INTENT not in question.intents
+            or len(question.periods) != 1 or question.periods[0][0] is None):
+        return None
+    label_re = quarter_label_re(question.periods[0][0])
+    found = _from_rows(label_re, [*selected, *pool])
+    if found is not None or scan is None or page_rows is None:
+        return found
+    pages = dict.fromkeys((u.document, u.year, u.page) for u in scan([SHARES_RE]))
+    return _from_rows(label_re, [r for key in pages for r in page_rows(*key)])
+
+
+def _from_rows(label_re: re.Pattern[str], units: Sequence[EvidenceUnit]) -> DirectAnswer | None:
+    for unit in units:
+        row = read_row(unit)
+        if row is None or not label_re.search(row.label):
+            continue
+        shares = [c for c in row.cells if SHARES_RE.search(c.heading)]
+        if len(shares) != 1:
+            continue
+        price = next((c for c in row.cells if PRICE_RE.search(c.heading)), None)
+        said = [f"{c.heading}: {c.printed}" for c in (shares[0], price) if c is not None]
+        return DirectAnswer(kind="yes_no", units=[unit], supports=unit.text, text=(
+            f"{'Yes' if shares[0].value > 0 else 'No'}. {row.label}: {'; '.join(said)} "
+            f"(Item 703's table of issuer purchases)."))
+    return None
