@@ -11,7 +11,9 @@ of the period, or two, gives nothing. A filing that prints no such row may state
 total in its equity note, one amount for each year listed: "which resulted in total year
 declared and paid dividends of $5.44, $4.70 and $4.44 per share, respectively" after "in 2018,
 2017 and 2016" (3M's 2018 10-K); the amount in the year's place is given, not a quarter's
-("$1.36 ... per share for each quarter"). Else the statement of equity's row of the common
+("$1.36 ... per share for each quarter"). The quarterly data of a 10-K (Item 302) print a
+year's four quarters in one row ("Dividends per share: 2015: $ 0.41; ... 2015: $ 0.44",
+General Mills 2015): the year's is their sum, said as such. Else the statement of equity's row of the common
 dividend may print it in its label, once in each year's block ("Dividends declared-common stock
 ($1.60 per share)", Kraft Heinz 2021). Else nothing, and the quotes answer.
 """
@@ -49,6 +51,10 @@ LISTED_RE = re.compile(r"\bdividends?\s+(?:(?:declared|paid|and)\s+)*"
                        rf"(?P<amounts>{_AMOUNT}(?:,\s+{_AMOUNT})*,?\s+and\s+{_AMOUNT})"
                        r"(?:\s+per\s+(?:common\s+)?share)?[^.;]*?\brespectively\b", re.IGNORECASE)
 
+# the quarterly data Item 302 of Regulation S-K asked a 10-K for ("NOTE 18. QUARTERLY DATA
+# (UNAUDITED)", General Mills 2015): a year's four quarters side by side, summed for the year
+QUARTERLY_DATA_RE = re.compile(r"\bquarterly\s+(?:data|financial|results|information)\b",
+                               re.IGNORECASE)
 # a statement of equity's row that prints the per-share amount in its label: "Dividends
 # declared-common stock ($1.60 per share)" (Kraft Heinz 2021), in the block of one year; a
 # noncontrolling interest's or a preferred stock's dividend is not the common share's
@@ -117,6 +123,12 @@ def _from_rows(period: tuple[str | None, str], units: Sequence[EvidenceUnit]
             return DirectAnswer(kind="dividend", units=[unit],
                                 text=f"{row.label}: {cell.printed.replace('$ ', '$')} in "
                                      f"{cell.heading}.")
+        if (period[0] is None and len(cells) == 4 and all(c.value > 0 for c in cells)
+                and QUARTERLY_DATA_RE.search(f"{unit.scope} {unit.caption}")):
+            quarters = ", ".join(f"${c.value:.2f}" for c in cells)
+            return DirectAnswer(kind="dividend", units=[unit], supports=unit.quote, text=(
+                f"{row.label}: ${sum(c.value for c in cells):.2f} in {period[1]}, the sum of "
+                f"the four quarters the quarterly data print ({quarters})."))
     return None
 
 

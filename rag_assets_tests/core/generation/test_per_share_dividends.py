@@ -148,3 +148,20 @@ def test_the_common_dividend_a_statement_of_equity_prints_in_its_rows_label() ->
     assert asked("What dividends per share did Kraft Heinz pay in FY2019?") is not None
     assert asked("What dividends per share did Kraft Heinz pay in FY2018?") is None  # no block
 
+
+
+def test_a_years_four_quarters_in_the_quarterly_data_are_summed() -> None:
+    """General Mills 2015 (bulk) prints no year's per-share row: its quarterly data (Item 302)
+    print each quarter's, $0.41, $0.41, $0.41 and $0.44 in fiscal 2015, summed to the $1.67
+    MD&A says was paid (its equity statement's "($1.70 per share)" is what was declared)."""
+    doc, year = "general-mills-10k", 2015
+    pages = PageTexts.from_pages(doc, year, real_filing(
+        "financebench-bulk/pdfs/GENERALMILLS_2015_10K.pdf").pages)
+    asked = _asker(pages, doc, year, rows=True)
+
+    assert asked("How much did General Mills pay in dividends per share in FY2015?") == (
+        "Dividends per share: $1.67 in 2015, the sum of the four quarters the quarterly data "
+        "print ($0.41, $0.41, $0.41, $0.44).")
+    assert (asked("What was General Mills' dividend per share in fiscal 2014?") or "").startswith(
+        "Dividends per share: $1.55 in 2014")
+    assert asked("What was General Mills' dividend per share in Q4 2015?") is None  # a quarter
