@@ -84,14 +84,25 @@ def cover_words(path: Path = COVER_PATH) -> CoverWords:
 
 
 def cover_table(text: str) -> str | None:
-    """The text of a page's Section 12(b) table, header and rows as printed, or None."""
+    """The text of a page's Section 12(b) table, header and rows as printed, or None. Where
+    nothing is printed between the caption and the next part, text extraction put the table
+    elsewhere on the page (General Mills 2015: its header and row after the check boxes): it is
+    read from its header ("Title of each class") on."""
     opened = _re("opens").search(text)
     if opened is None:
         return None
-    rest = text[opened.end():opened.end() + MAX_BLOCK_CHARS]
+    block = _block(text, opened.end())
+    if not block:
+        header = _re("header", whole_words=True).search(text, opened.end())
+        block = _block(text, header.start()) if header else ""
+    return block or None
+
+
+def _block(text: str, start: int) -> str:
+    """The text from ``start`` to the cover page's next part, stripped."""
+    rest = text[start:start + MAX_BLOCK_CHARS]
     closed = _re("closes").search(rest)
-    block = rest[:closed.start()] if closed else rest
-    return block.strip() or None
+    return (rest[:closed.start()] if closed else rest).strip()
 
 
 def _cells(line: str, exchange: re.Pattern[str]) -> Security | None:

@@ -46,6 +46,10 @@ def _cover(path: str) -> list[str]:
     ("financebench-dev/pdfs/GENERALMILLS_2020_10K.pdf", 5,
      "Common Stock, $.10 par value (GIS, New York Stock Exchange)",
      "1.500% Notes due 2027 (GIS27, New York Stock Exchange)"),
+    # the table printed away from its caption, after the check boxes
+    ("financebench-bulk/pdfs/GENERALMILLS_2015_10K.pdf", 1,
+     "Common Stock, $.10 par value (New York Stock Exchange)",
+     "Common Stock, $.10 par value (New York Stock Exchange)"),
     ("financebench-bulk/pdfs/JPMORGAN_2022Q3_10Q.pdf", 9, "Common stock (JPM, The New York "
      "Stock Exchange)", "Guarantee of Callable Fixed Rate Notes due June 10, 2032 of JPMorgan "
      "Chase Financial Company LLC (JPM/32, The New York Stock Exchange)"),
