@@ -99,6 +99,11 @@ def _asker(pages: PageTexts, doc: str, year: int, rows: bool = False
     return asked
 
 
+def _filing_asker(path: str, doc: str, year: int) -> Callable[[str], str | None]:
+    """:func:`_asker` of a real filing of the corpora, its pages' rows read."""
+    return _asker(PageTexts.from_pages(doc, year, real_filing(path).pages), doc, year, rows=True)
+
+
 def test_a_sentence_that_lists_each_years_dividend_respectively() -> None:
     """3M's 2018 10-K (sec-10k) states the year's dividends in its equity note, after each
     quarter's: the amount in the year's place, not a quarter's; no rows given to read."""
@@ -137,10 +142,8 @@ def test_the_common_dividend_a_statement_of_equity_prints_in_its_rows_label() ->
     """Kraft Heinz 2021 (bulk) prints no per-share row: its statement of equity's "Dividends
     declared-common stock ($1.60 per share)" in each year's block, closed by that year's
     balance; the noncontrolling interest's ($108.71 per share) is not the common share's."""
-    doc, year = "kraft-heinz-10k", 2021
-    pages = PageTexts.from_pages(doc, year, real_filing(
-        "financebench-bulk/pdfs/KRAFTHEINZ_2021_10K.pdf").pages)
-    asked = _asker(pages, doc, year, rows=True)
+    asked = _filing_asker("financebench-bulk/pdfs/KRAFTHEINZ_2021_10K.pdf", "kraft-heinz-10k",
+                          2021)
 
     assert asked("How much did Kraft Heinz pay in dividends per share in FY2021?") == (
         'Dividends per share: $1.60 in 2021 (stated: "Dividends declared-common stock ($1.60 '
@@ -149,15 +152,12 @@ def test_the_common_dividend_a_statement_of_equity_prints_in_its_rows_label() ->
     assert asked("What dividends per share did Kraft Heinz pay in FY2018?") is None  # no block
 
 
-
 def test_a_years_four_quarters_in_the_quarterly_data_are_summed() -> None:
     """General Mills 2015 (bulk) prints no year's per-share row: its quarterly data (Item 302)
     print each quarter's, $0.41, $0.41, $0.41 and $0.44 in fiscal 2015, summed to the $1.67
     MD&A says was paid (its equity statement's "($1.70 per share)" is what was declared)."""
-    doc, year = "general-mills-10k", 2015
-    pages = PageTexts.from_pages(doc, year, real_filing(
-        "financebench-bulk/pdfs/GENERALMILLS_2015_10K.pdf").pages)
-    asked = _asker(pages, doc, year, rows=True)
+    asked = _filing_asker("financebench-bulk/pdfs/GENERALMILLS_2015_10K.pdf",
+                          "general-mills-10k", 2015)
 
     assert asked("How much did General Mills pay in dividends per share in FY2015?") == (
         "Dividends per share: $1.67 in 2015, the sum of the four quarters the quarterly data "
