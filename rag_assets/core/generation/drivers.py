@@ -138,6 +138,12 @@ CLAUSE_START_RE = re.compile(r"[:;•]\s*[-–—]?\s*|\s[-–—]\s")
 # the conjunction a subject ends on before its connective: "Total net revenue was up 1%, and
 # [reflected: ...]" (JPMorgan's 10-Q)
 TRAILING_AND_RE = re.compile(r"[\s,]+(?:and|but)$", re.IGNORECASE)
+# the words that end a measure's qualifiers, read back from the measure: "an increase in
+# [revenue]", "our [net sales]"
+QUALIFIER_STOPS = frozenset({"the", "our", "its", "their", "a", "an", "in", "of", "for", "and",
+                             "to", "from", "by", "on", "at", "with", "was", "were", "is", "are",
+                             "as", "or", "that", "which", "these", "this"})
+MAX_QUALIFIER_WORDS = 4
 # causes that open a list inside a bullet: "reflected: – Net interest income ..."
 LIST_OPENED_RE = re.compile(r"^[\w ]{1,40}:\s*[-–—◦]\s", re.IGNORECASE)
 MAX_LIST_SENTENCES = 4
@@ -348,7 +354,8 @@ def _score(readings: Sequence[Reading], unit: EvidenceUnit, subject: str,
         share -= LEVEL_DISCOUNT  # a sentence that gives the change itself wins
     measure = frozenset(r for reading in readings for r in reading.whole)
     other = OTHER_SUBJECT_PENALTY if (_names_another_subject(question_words, subject, measure)
-                                      or _another_measure(question_words, subject)) else 0.0
+                                      or _another_measure(question_words, subject)
+                                      or _qualified(readings, subject, question_words)) else 0.0
     if owners:
         where = f"{subject} {unit.scope}".lower()
         other = -OWNER_BONUS if any(o in where for o in owners) else OTHER_SUBJECT_PENALTY
@@ -424,7 +431,30 @@ def _names_another_subject(question_words: set[str], subject: str,
     revenue decreased" where net sales, read as revenue, are asked)."""
     names = [m.group(0).lower() for m in NAME_RE.finditer(subject)
              if m.start() or _names_the_measure(subject[m.end():], question_words, measure)]
-    return any(n not in question_words for n in names if n not in GENERIC_NAMES)
+    # a word of a label the measure is read as is no other subject ("Operating revenues")
+    return any(n not in question_words and root(n) not in measure for n in names
+               if n not in GENERIC_NAMES)
+
+
+def _qualified(readings: Sequence[Reading], subject: str, question_words: set[str]) -> bool:
+    """Whether the first word the subject names the measure by (a reading's last word) comes
+    after a word that neither the question nor any reading of the measure prints: a part or
+    another measure, not the one asked ("Principal transactions revenue increased", "higher net
+    mortgage servicing revenue" and "Comparable sales" where net sales are asked, read as
+    total net revenue; "Total net revenue" and "Operating revenues" are readings' own words)."""
+    heads = {r.phrase[-1] for r in readings if r.phrase}
+    allowed = ({w for r in readings for w in r.roots | r.whole} | {root(w) for w in
+               question_words | GENERIC_NAMES | QUALIFIER_STOPS})
+    tokens = re.findall(r"[a-z][\w'&-]*", subject.lower())
+    at = next((i for i, token in enumerate(tokens) if root(token) in heads), None)
+    if at is None:
+        return False
+    before = []
+    for token in reversed(tokens[max(0, at - MAX_QUALIFIER_WORDS):at]):
+        if token in QUALIFIER_STOPS:
+            break  # "an increase in [revenue]": what comes before is no qualifier
+        before.append(token)
+    return any(root(token) not in allowed for token in before)
 
 
 def _names_the_measure(after: str, question_words: set[str],

@@ -919,6 +919,11 @@ def _sign_asked(asking: str) -> Literal["positive", "negative"] | None:
     return None if found is None else cast(Literal["positive", "negative"], found.group(1))
 
 
+# the period a change is measured from: "compared with Q1 2020", "versus fiscal 2022"
+COMPARED_WITH_RE = re.compile(r"\b(?:compared\s+(?:with|to)|versus|vs\.?|relative\s+to)\s",
+                              re.IGNORECASE)
+
+
 def parse_change(question: Question) -> MetricQuestion | None:
     """The measure whose change a cause question asks ("What drove the change in its operating
     margin in FY2022?", "Why did its net sales increase?"), as its change from the period
@@ -928,13 +933,21 @@ def parse_change(question: Question) -> MetricQuestion | None:
         return None
     parsed = parse_question(question, cause=True)
     if (parsed is None or parsed.aggregate not in ("value", "trend") or parsed.judgment
-            or parsed.choices or len(parsed.years) != 1):
+            or parsed.choices or not _one_change(parsed.years, question.text)):
         return None
     update: dict[str, object] = {"aggregate": "trend", "direction": "change", "yes_no": False,
-                                 "history": False, "explained_by": []}
+                                 "history": False, "explained_by": [],
+                                 "years": [max(parsed.years)]}
     if (grown := _grown(parsed)) is not None:  # "what drove its revenue growth?": revenue's
         update |= {"target": grown, "is_metric": False, "percent": False}
     return parsed.model_copy(update=update)
+
+
+def _one_change(years: Sequence[int], asked: str) -> bool:
+    """Whether the years asked name one change: one year, or it and the year before it is
+    compared with ("in Q1 2021 compared with Q1 2020"; not "in 2021 and 2022", two changes)."""
+    return len(years) == 1 or (len(years) == 2 and max(years) - min(years) == 1
+                               and COMPARED_WITH_RE.search(asked) is not None)
 
 
 def _grown(parsed: MetricQuestion) -> str | None:

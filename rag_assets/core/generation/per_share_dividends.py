@@ -13,9 +13,10 @@ declared and paid dividends of $5.44, $4.70 and $4.44 per share, respectively" a
 2017 and 2016" (3M's 2018 10-K); the amount in the year's place is given, not a quarter's
 ("$1.36 ... per share for each quarter"). The quarterly data of a 10-K (Item 302) print a
 year's four quarters in one row ("Dividends per share: 2015: $ 0.41; ... 2015: $ 0.44",
-General Mills 2015): the year's is their sum, said as such. Else the statement of equity's row of the common
-dividend may print it in its label, once in each year's block ("Dividends declared-common stock
-($1.60 per share)", Kraft Heinz 2021). Else nothing, and the quotes answer.
+General Mills 2015): the year's is their sum, said as such. Else the statement of equity's
+row of the common dividend may print it in its label, once in each year's block ("Dividends
+declared-common stock ($1.60 per share)", Kraft Heinz 2021). Else nothing, and the quotes
+answer.
 """
 
 from __future__ import annotations

@@ -507,3 +507,20 @@ def test_a_line_item_asked_is_named_whole_and_not_qualified_by_another() -> None
                  scope=MDNA)
     found = drivers(question, [part, total])
     assert found is not None and found.text.startswith("Driven by higher net interest income")
+
+
+def test_a_measure_qualified_by_words_no_reading_prints_is_a_part() -> None:
+    """JPMorgan's 10-Q for Q1 2021: "Principal transactions revenue" is one revenue among
+    several, where the question asks net sales (read as total net revenue); "Operating
+    revenues" is a label net sales are read as (American Water's)."""
+    question = read_question("What drove the change in net sales in 2023?")
+    part = unit("Principal transactions revenue increased, driven by higher Markets revenue.",
+                scope=MDNA)
+    total = unit("Total net revenue was up 14%, driven by higher noninterest revenue.", rank=1,
+                 scope=MDNA)
+    found = drivers(question, [part, total])
+    assert found is not None and found.text.startswith("Driven by higher noninterest revenue")
+    labelled = unit("Operating revenues increased $140 million, primarily due to authorized rate "
+                    "increases.", rank=1, scope=MDNA)
+    found = drivers(question, [part, labelled])
+    assert found is not None and found.text.startswith("Primarily due to authorized rate")

@@ -770,6 +770,8 @@ def test_a_share_is_never_answered_with_its_part_or_its_whole(
     ("What drove operating margin change as of FY2022 for Acme?", "operating_margin"),
     # growth is a change already: its causes are those of the line item's change
     ("What drove Acme's revenue growth in fiscal 2019?", "revenue"),
+    # the year before named as what the change is measured from: one change, the later year's
+    ("What drove the change in Acme's net sales in Q1 2021 compared with Q1 2020?", "revenue"),
 ])
 def test_a_cause_question_names_the_measure_whose_change_it_explains(text: str,
                                                                      target: str) -> None:
@@ -780,11 +782,13 @@ def test_a_cause_question_names_the_measure_whose_change_it_explains(text: str,
     change = parse_change(question)
     assert change is not None and change.target == target
     assert change.aggregate == "trend" and not change.yes_no and len(change.years) == 1
+    assert change.years[0] == max(question.years)
 
 
 def test_no_change_is_parsed_from_a_question_that_asks_no_cause() -> None:
     for text in ("What is Acme's FY2022 operating margin?", "Who is Acme's largest customer?",
-                 "What drove Acme's growth in 2021 and 2022?"):
+                 "What drove Acme's growth in 2021 and 2022?",
+                 "What drove the change in Acme's net sales in 2021 and 2022?"):
         assert parse_change(read_question(text)) is None, text
 
 
