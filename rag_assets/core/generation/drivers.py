@@ -445,13 +445,14 @@ def _qualified(readings: Sequence[Reading], subject: str, question_words: set[st
     heads = {r.phrase[-1] for r in readings if r.phrase}
     allowed = ({w for r in readings for w in r.roots | r.whole} | {root(w) for w in
                question_words | GENERIC_NAMES | QUALIFIER_STOPS})
-    tokens = re.findall(r"[a-z][\w'&-]*", subject.lower())
+    # words, and the figures and marks that end a run of them ("2018 vs. 2017 Net Sales")
+    tokens = re.findall(r"[a-z][\w'&-]*|[^\sa-z]+", subject.lower())
     at = next((i for i, token in enumerate(tokens) if root(token) in heads), None)
     if at is None:
         return False
     before = []
     for token in reversed(tokens[max(0, at - MAX_QUALIFIER_WORDS):at]):
-        if token in QUALIFIER_STOPS:
+        if token in QUALIFIER_STOPS or not token[0].isalpha():
             break  # "an increase in [revenue]": what comes before is no qualifier
         before.append(token)
     return any(root(token) not in allowed for token in before)

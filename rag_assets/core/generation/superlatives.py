@@ -713,11 +713,27 @@ def column_tables(units: Sequence[EvidenceUnit], page_rows: PageRows | None,
             by_period = found.setdefault(key, {}).setdefault(named[1], {})
             by_period.setdefault(named[0], []).append((cell, row))
     whole: dict[ColumnKey, dict[str, Whole]] = {}
-    for key, periods in found.items():
+    # the rows that print the measure unqualified first: "Total net revenue" before
+    # "Noninterest revenue", one of its parts (JPMorgan's segment results)
+    for key, periods in sorted(found.items(), key=lambda kv: _qualified_label(kv[0][3],
+                                                                             measures)):
         for period, by_name in periods.items():
             if (read := _whole(by_name, cues)) is not None:
                 whole.setdefault(key, {})[period] = read
     return whole
+
+
+def _qualified_label(label: str, measures: Sequence[str]) -> bool:
+    """Whether a row's label names the measure after a word that qualifies it as a part
+    ("noninterest revenue"), not a total's ("total net revenue", "net sales")."""
+    at = min((m.start() for w in measures
+              if (m := re.search(rf"\b{re.escape(w)}\b", label)) is not None), default=None)
+    return at is not None and any(w not in TOTAL_WORDS for w in re.findall(r"[a-z]+",
+                                                                             label[:at]))
+
+
+# the words a total's label may print before its measure: "Total net revenue", "Net sales"
+TOTAL_WORDS = frozenset({"total", "net", "consolidated", "reported", "gross"})
 
 
 def period_asked(periods: dict[str, Whole], question: Question) -> list[tuple[str, Whole]]:
