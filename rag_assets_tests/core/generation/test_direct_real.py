@@ -530,3 +530,18 @@ def test_a_region_is_ranked_from_segments_the_filer_defines_by_geography() -> No
                             rows)
     assert grew is not None and grew.text.startswith(
         "International grew the fastest of the segments: its net sales rose 7%"), grew
+
+
+def test_a_segments_decline_is_ranked_on_the_row_of_the_whole_measure() -> None:
+    """The segment results (page 177 printed) print "Noninterest revenue" above "Total net
+    revenue": net sales asked of a bank are its total net revenue, not one part of it, even
+    when retrieval returned the part's row (CCB's noninterest revenue fell 17%, its total net
+    revenue 1%; CIB's total fell 10%)."""
+    pages = _pages()
+    part = [u for u in _rows(pages, 176) if u.text.startswith("Noninterest revenue:")][:1]
+    assert part
+    found, _ = _ask("Which segment of JPMorgan had the largest decline in net sales in Q2 2022?",
+                    part)
+    assert found is not None and found.text.startswith(
+        "Corporate & Investment Bank had the largest decline of the segments: its total net "
+        "revenue fell 10%")
