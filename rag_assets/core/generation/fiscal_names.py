@@ -59,3 +59,11 @@ def in_fiscal_names(facts: Sequence[StatementFact], shift: int) -> list[Statemen
         return list(facts)
     return [f.model_copy(update={"fiscal_year": f.fiscal_year - shift})
             if f.fiscal_year else f for f in facts]
+
+
+def periods_as_printed(periods: Sequence[tuple[str | None, str]], shift: int
+                       ) -> list[tuple[str | None, str]]:
+    """The quarters asked with the year their columns print: Walmart's "Q1 fiscal 2024" is
+    headed "Three Months Ended April 30, 2023" (``shift`` -1, :func:`quarter_shift`); a year
+    asked, or no shift, as asked."""
+    return [(q, str(int(y) + shift)) if q and shift else (q, y) for q, y in periods]

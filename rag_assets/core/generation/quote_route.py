@@ -57,6 +57,7 @@ from rag_assets.core.generation.extractive import (
     score_units,
     select,
 )
+from rag_assets.core.generation.fiscal_names import periods_as_printed, quarter_shift
 from rag_assets.core.generation.outlook import outlook_block
 from rag_assets.core.generation.page_texts import PageTexts, normalize
 from rag_assets.core.generation.records import (
@@ -115,6 +116,9 @@ class QuoteRoute:
     # a page's text, on one line, and its headings (:meth:`heading_above`)
     _heading_cache: dict[tuple[str, int, int], tuple[str, str, list[tuple[int, str]]]] = field(
         default_factory=dict)
+    # a filing's fiscal quarter's name against the year its columns print, by (document, year,
+    # quarter)
+    _quarter_shifts: dict[tuple[str, int, int], int] = field(default_factory=dict)
 
     @cached_property
     def known_words(self) -> set[str]:
@@ -290,7 +294,8 @@ class QuoteRoute:
             return read[key]
 
         found = self.by_structure(question, selected) or direct_answer(
-            question, selected, pool, page_rows, preceding=self.preceding,
+            self.as_printed(question, selected), selected, pool, page_rows,
+            preceding=self.preceding,
             before=self.text_before, scan=self.scan(selected), following=self.following,
             printing=self.pages_printing, titling=self.pages_titling,
             heading=self.heading_above)
@@ -299,6 +304,25 @@ class QuoteRoute:
         checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
         kept = [c for c in checked if all(x.mark == "valid" for x in c.citations)]
         return kept, f"direct {found.kind}" if kept else "quoted", found.changed if kept else ""
+
+    def as_printed(self, question: Question, selected: Sequence[EvidenceUnit]) -> Question:
+        """The question with the quarter it asks dated as the columns of the filing of the best
+        unit print it (:func:`fiscal_names.quarter_shift`, read once per filing and quarter):
+        the tables a direct answer ranks are headed by the calendar year a fiscal quarter
+        ends in. Its words and years stay as asked."""
+        quarters = {int(q[-1]) for q, _ in question.periods if q}
+        if not selected or len(quarters) != 1:
+            return question
+        document, year = selected[0].document, selected[0].year
+        key = (document, year, quarters.pop())
+        if key not in self._quarter_shifts:
+            text = " ".join(self.pages.get(document, year, p) or ""
+                            for p in self.pages.pages_of(document, year))
+            self._quarter_shifts[key] = quarter_shift(text, key[2]) or 0
+        shift = self._quarter_shifts[key]
+        return question.model_copy(update={"periods": periods_as_printed(question.periods,
+                                                                          shift)}) \
+            if shift else question
 
     def by_structure(self, question: Question, selected: Sequence[EvidenceUnit]
                      ) -> DirectAnswer | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag_assets.core.generation.fiscal_names import quarter_shift
+from rag_assets.core.generation.fiscal_names import periods_as_printed, quarter_shift
 from rag_assets.core.text.periods import FiscalYearEnd, fiscal_year_defined
 
 WALMART = ('the fiscal year ending January 31, 2024 ("fiscal 2024") and the fiscal year ended '
@@ -35,3 +35,14 @@ def test_each_quarter_ends_three_months_after_the_one_before(text: str, shifts: 
 def test_no_naming_defined_leaves_the_votes_to_decide() -> None:
     assert quarter_shift("Net sales increased in the first quarter.", 1) is None
     assert quarter_shift(WALMART, 5) is None
+
+
+def test_the_quarters_asked_dated_as_their_columns_print_them() -> None:
+    """Walmart's "Q1 fiscal 2024" is headed "Three Months Ended April 30, 2023": a table read
+    for a direct answer is read in the column of 2023; a year asked stays as asked."""
+    shift = quarter_shift(WALMART, 1)
+    assert shift == -1
+    assert periods_as_printed([("Q1", "2024")], shift) == [("Q1", "2023")]
+    assert periods_as_printed([(None, "2024")], shift) == [(None, "2024")]
+    assert periods_as_printed([("Q4", "2024")], quarter_shift(WALMART, 4) or 0) == [
+        ("Q4", "2024")]
