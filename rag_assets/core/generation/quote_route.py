@@ -103,6 +103,19 @@ def mmr(hits: Sequence[Hit], vectors: np.ndarray, k: int, lam: float) -> list[Hi
     return [hits[i] for i in sorted(chosen)]
 
 
+def filing_asked(question: Question, selected: Sequence[EvidenceUnit],
+                 held: Sequence[tuple[str, int]]) -> tuple[str, int]:
+    """The filing whose structure answers: the best unit's; for a question that names no
+    period, the latest filing held (``held``: every partition stored) of the document the best
+    unit is from, when the question names that document (the company as it is now: "Which
+    securities does General Mills have registered?" reads its newest cover, not the 2015 one
+    that ranked first)."""
+    document, year = selected[0].document, selected[0].year
+    if question.years or question.dates or document not in question.documents:
+        return document, year
+    return document, max((y for d, y in held if d == document), default=year)
+
+
 @dataclass
 class QuoteRoute:
     """Retrieval over one store, the stored pages to quote and verify, and the model, if any."""
@@ -336,7 +349,7 @@ class QuoteRoute:
         (:mod:`risk_factors`); None otherwise."""
         if not selected:
             return None
-        document, year = selected[0].document, selected[0].year
+        document, year = filing_asked(question, selected, self.pages.partitions())
         pages = [(p, self.pages.get(document, year, p) or "")
                  for p in self.pages.pages_of(document, year)]
         return (registered_securities(question, document, year, pages)
