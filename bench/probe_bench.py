@@ -16,7 +16,7 @@ form (verdict empty) for a person to read and add. Printed: the verdicts per for
 lines, the wrong ones; ``BENCH_JSON {...}``; everything to ``bench/out/probe.json``.
 
 Run: ``make bench-probe`` or ``.venv/bin/python bench/probe_bench.py [--only DOC_NAME ...]``
-(about 5 minutes on 2 cores for the seventeen filings once their vectors are in the cache). A
+(about 3 minutes on 2 cores for the twenty-five filings once their vectors are in the cache). A
 filing no ``documents.jsonl`` lists (3M's 10-K, Intel's 8-K) is named in ``probes.json`` with its
 ``company`` and the ``folder`` of the corpora it is in.
 """
