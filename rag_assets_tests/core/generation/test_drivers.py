@@ -3,6 +3,8 @@ the same rule on real filings is ``test_drivers_real.py``)."""
 
 from __future__ import annotations
 
+import pytest
+
 from rag_assets.core.generation.drivers import (
     drivers,
     explained_way,
@@ -493,34 +495,30 @@ def test_a_line_item_asked_is_explained_under_any_label_it_is_printed_as() -> No
                    [revenues]) is None
 
 
-def test_a_line_item_asked_is_named_whole_and_not_qualified_by_another() -> None:
-    """JPMorgan's 10-Q for Q2 2022: "loan sales" are no net sales, and "Noninterest revenue"
-    is one part of the total net revenue net sales are read as."""
+def test_a_line_item_asked_is_named_whole() -> None:
+    """JPMorgan's 10-Q for Q2 2022: "loan sales" are no net sales."""
     question = read_question("What drove the change in net sales in 2023?")
     loans = unit("Loans at fair value decreased from December 31, 2022, as warehouse loan sales "
                  "outpaced originations due to higher interest rates and lower loan purchase "
                  "activity.", scope=MDNA)
     assert drivers(question, [loans]) is None
-    part = unit("Noninterest revenue decreased 12%, driven by lower investment banking fees.",
-                scope=MDNA)
-    total = unit("Total net revenue was up 1%, driven by higher net interest income.", rank=1,
-                 scope=MDNA)
-    found = drivers(question, [part, total])
-    assert found is not None and found.text.startswith("Driven by higher net interest income")
 
 
-def test_a_measure_qualified_by_words_no_reading_prints_is_a_part() -> None:
-    """JPMorgan's 10-Q for Q1 2021: "Principal transactions revenue" is one revenue among
-    several, where the question asks net sales (read as total net revenue); "Operating
-    revenues" is a label net sales are read as (American Water's)."""
+@pytest.mark.parametrize(("part", "whole", "lead"), [
+    # JPMorgan's 10-Qs: one part of the total net revenue net sales are read as
+    ("Noninterest revenue decreased 12%, driven by lower investment banking fees.",
+     "Total net revenue was up 1%, driven by higher net interest income.",
+     "Driven by higher net interest income"),
+    ("Principal transactions revenue increased, driven by higher Markets revenue.",
+     "Total net revenue was up 14%, driven by higher noninterest revenue.",
+     "Driven by higher noninterest revenue"),
+    # a label net sales are read as is no qualifier (American Water's "operating revenues")
+    ("Principal transactions revenue increased, driven by higher Markets revenue.",
+     "Operating revenues increased $140 million, primarily due to authorized rate increases.",
+     "Primarily due to authorized rate"),
+])
+def test_a_measure_qualified_by_words_no_reading_prints_is_a_part(part: str, whole: str,
+                                                                   lead: str) -> None:
     question = read_question("What drove the change in net sales in 2023?")
-    part = unit("Principal transactions revenue increased, driven by higher Markets revenue.",
-                scope=MDNA)
-    total = unit("Total net revenue was up 14%, driven by higher noninterest revenue.", rank=1,
-                 scope=MDNA)
-    found = drivers(question, [part, total])
-    assert found is not None and found.text.startswith("Driven by higher noninterest revenue")
-    labelled = unit("Operating revenues increased $140 million, primarily due to authorized rate "
-                    "increases.", rank=1, scope=MDNA)
-    found = drivers(question, [part, labelled])
-    assert found is not None and found.text.startswith("Primarily due to authorized rate")
+    found = drivers(question, [unit(part, scope=MDNA), unit(whole, rank=1, scope=MDNA)])
+    assert found is not None and found.text.startswith(lead)
