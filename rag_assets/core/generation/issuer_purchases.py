@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from rag_assets.core.generation.direct_rows import DirectAnswer, PageRows, Scan, read_row
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
-from rag_assets.core.text.periods import QUARTER_WORDS
+from rag_assets.core.text.periods import quarter_label_re
 
 INTENT = "buybacks"
 # Item 703's columns: "Total number of shares (of common stock) purchased", "... repurchased"
@@ -27,12 +27,6 @@ SHARES_RE = re.compile(r"\btotal\s+number\s+of\s+(?:[\w-]+\s+){0,4}?shares\b[^:]
                        r"(?:re)?purchased\b", re.IGNORECASE)
 # the dollars beside them, where printed: "Aggregate purchase price of common stock repurchases"
 PRICE_RE = re.compile(r"\baggregate\s+purchase\s+price\b", re.IGNORECASE)
-
-
-def quarter_label_re(quarter: str) -> re.Pattern[str]:
-    """A row label naming the quarter ``quarter`` ("Q2"): "Second quarter", "Q2"."""
-    word = QUARTER_WORDS[int(quarter[-1]) - 1]
-    return re.compile(rf"^\s*(?:{word}\s+(?:fiscal\s+)?quarter|{quarter})\b", re.IGNORECASE)
 
 
 def purchases_yes_no(question: Question, selected: Sequence[EvidenceUnit],

@@ -34,7 +34,7 @@ from rag_assets.core.generation.direct_rows import (
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import MONEY_RE
-from rag_assets.core.text.periods import EACH_QUARTER_RE
+from rag_assets.core.text.periods import EACH_QUARTER_RE, QUARTERLY_DATA_RE
 from rag_assets.core.text.years import years_in
 
 METRIC = "dividends_per_share"
@@ -52,10 +52,6 @@ LISTED_RE = re.compile(r"\bdividends?\s+(?:(?:declared|paid|and)\s+)*"
                        rf"(?P<amounts>{_AMOUNT}(?:,\s+{_AMOUNT})*,?\s+and\s+{_AMOUNT})"
                        r"(?:\s+per\s+(?:common\s+)?share)?[^.;]*?\brespectively\b", re.IGNORECASE)
 
-# the quarterly data Item 302 of Regulation S-K asked a 10-K for ("NOTE 18. QUARTERLY DATA
-# (UNAUDITED)", General Mills 2015): a year's four quarters side by side, summed for the year
-QUARTERLY_DATA_RE = re.compile(r"\bquarterly\s+(?:data|financial|results|information)\b",
-                               re.IGNORECASE)
 # a statement of equity's row that prints the per-share amount in its label: "Dividends
 # declared-common stock ($1.60 per share)" (Kraft Heinz 2021), in the block of one year; a
 # noncontrolling interest's or a preferred stock's dividend is not the common share's

@@ -164,6 +164,19 @@ def quarter_or_three_months_re(quarter: str) -> re.Pattern[str]:
     return re.compile(rf"\b{quarter}\b|\b(?:3|three) months\b", re.IGNORECASE)
 
 
+def quarter_label_re(quarter: str) -> re.Pattern[str]:
+    """A table row's label naming the quarter ``quarter`` ("Q2"): "Second quarter", "Q2" (the
+    rows of Item 703's table of issuer purchases)."""
+    word = QUARTER_WORDS[int(quarter[-1]) - 1]
+    return re.compile(rf"^\s*(?:{word}\s+(?:fiscal\s+)?quarter|{quarter})\b", re.IGNORECASE)
+
+
+# the quarterly data Item 302 of Regulation S-K asked a 10-K for ("NOTE 18. QUARTERLY DATA
+# (UNAUDITED)", General Mills 2015): a year's four quarters side by side
+QUARTERLY_DATA_RE = re.compile(r"\bquarterly\s+(?:data|financial|results|information)\b",
+                               re.IGNORECASE)
+
+
 def figure_in_period_re(period: str) -> re.Pattern[str]:
     """A figure running text gives for ``period`` ("$1.2 billion in fiscal 2022", "12% for Q2
     2023"), the figure as group "fig"."""
