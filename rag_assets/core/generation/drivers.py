@@ -352,8 +352,7 @@ def _score(readings: Sequence[Reading], unit: EvidenceUnit, subject: str,
         if not level:
             return 0.0  # Item 303 explains a change: "because it is useful to investors" is none
         share -= LEVEL_DISCOUNT  # a sentence that gives the change itself wins
-    measure = frozenset(r for reading in readings for r in reading.whole)
-    other = OTHER_SUBJECT_PENALTY if (_names_another_subject(question_words, subject, measure)
+    other = OTHER_SUBJECT_PENALTY if (_names_another_subject(question_words, subject)
                                       or _another_measure(question_words, subject)
                                       or _qualified(readings, subject, question_words)) else 0.0
     if owners:
@@ -423,17 +422,13 @@ def _another_measure(question_words: set[str], subject: str, key: str = "qualifi
                for m in (p.search(lowered) for p in answer_qualifiers("cause", key)))
 
 
-def _names_another_subject(question_words: set[str], subject: str,
-                           measure: frozenset[str] = frozenset()) -> bool:
+def _names_another_subject(question_words: set[str], subject: str) -> bool:
     """Whether the change is of something the question does not name: a capitalized name past
     the subject's first word ("Convenience Stores & Foodservice net sales increased") when the
-    question asks of the company's, or a first word that qualifies the measure ("Noninterest
-    revenue decreased" where net sales, read as revenue, are asked)."""
+    question asks of the company's."""
     names = [m.group(0).lower() for m in NAME_RE.finditer(subject)
-             if m.start() or _names_the_measure(subject[m.end():], question_words, measure)]
-    # a word of a label the measure is read as is no other subject ("Operating revenues")
-    return any(n not in question_words and root(n) not in measure for n in names
-               if n not in GENERIC_NAMES)
+             if m.start() or _names_the_measure(subject[m.end():], question_words)]
+    return any(n not in question_words for n in names if n not in GENERIC_NAMES)
 
 
 def _qualified(readings: Sequence[Reading], subject: str, question_words: set[str]) -> bool:
@@ -458,15 +453,12 @@ def _qualified(readings: Sequence[Reading], subject: str, question_words: set[st
     return any(root(token) not in allowed for token in before)
 
 
-def _names_the_measure(after: str, question_words: set[str],
-                       measure: frozenset[str] = frozenset()) -> bool:
-    """Whether a sentence's first word is followed by the question's measure, as the question
-    words it or as a label it is read under (``measure``: the readings' line-item roots): the
-    first word of "Pet operating profit decreased" names whose operating profit it is (a
-    segment's), that of "Lending revenue was $410 million" which revenue."""
+def _names_the_measure(after: str, question_words: set[str]) -> bool:
+    """Whether a sentence's first word is followed by the question's measure: the first word
+    of "Pet operating profit decreased" names whose operating profit it is (a segment's)."""
     following = re.findall(r"[a-z]+", after.lower())[:1]
-    return bool(following) and (following[0] in question_words or root(following[0]) in measure) \
-        and following[0] not in GENERIC_NAMES
+    return bool(following) and following[0] in question_words and \
+        following[0] not in GENERIC_NAMES
 
 
 def _previous(units: Sequence[EvidenceUnit]) -> dict[int, EvidenceUnit]:

@@ -83,10 +83,11 @@ class FactsRoute:
         quarter = parsed.quarter if parsed.months == MONTHS_PER_QUARTER else None
         key = (document, year, quarter)
         if key not in self._shifts:
-            text = " ".join(self.pages.get(document, year, p) or ""
-                            for p in self.pages.pages_of(document, year))
-            named = quarter_shift(text, quarter) if quarter else None
-            self._shifts[key] = fiscal_name_shift(facts, text) if named is None else named
+            named = quarter_shift(self.pages.fiscal_year_defined(document, year),
+                                  quarter) if quarter else None
+            self._shifts[key] = named if named is not None else fiscal_name_shift(
+                facts, " ".join(self.pages.get(document, year, p) or ""
+                                for p in self.pages.pages_of(document, year)))
         return in_fiscal_names(facts, self._shifts[key]), self._shifts[key]
 
     def partitions(self, parsed_years: Sequence[int], routed: Scope, document: str | None,

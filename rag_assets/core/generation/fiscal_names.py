@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from rag_assets.core.ingest.facts import StatementFact
-from rag_assets.core.text.periods import amounts_by_fiscal_name, fiscal_year_defined
+from rag_assets.core.text.periods import FiscalYearEnd, amounts_by_fiscal_name
 
 LEAST_VOTES = 2
 QUARTERS, MONTHS_PER_QUARTER = 4, 3
@@ -39,14 +39,14 @@ def fiscal_name_shift(facts: Sequence[StatementFact], text: str) -> int:
     return 1 if votes[1] >= LEAST_VOTES and votes[1] > votes[0] else 0
 
 
-def quarter_shift(text: str, quarter: int) -> int | None:
+def quarter_shift(defined: FiscalYearEnd | None, quarter: int) -> int | None:
     """How many years a fiscal quarter's name lags the year its columns end in, from the
     fiscal-year naming the filing defines ('the fiscal year ending January 31, 2024 ("fiscal
-    2024")'): a quarter ends three months apart from the next, the fourth with the year, so
+    2024")'; ``defined``, read once per filing by :meth:`PageTexts.fiscal_year_defined`): a
+    quarter ends three months apart from the next, the fourth with the year, so
     the first quarter of Walmart's fiscal 2024 ends in April 2023 (-1) and the fourth of Ulta's
     fiscal 2022 in January 2023 (1); None when the filing defines no naming. A 10-Q prints no
     amount for its quarter "in fiscal 2024" for the votes to read."""
-    defined = fiscal_year_defined(text)
     if defined is None or not 1 <= quarter <= QUARTERS:
         return None
     ends_month = defined.month - MONTHS_PER_QUARTER * (QUARTERS - quarter)

@@ -1000,8 +1000,7 @@ def _trend(question: MetricQuestion, values: dict[int, float], years: Sequence[i
     if shown[0] == shown[1]:  # 33.3% both years: no change as written, whichever way it went
         sentence = (f"{subject} {title} was unchanged at {shown[1]} {when(years[0])} "
                     f"and {when(years[-1])}{after}.")
-        answer = {"up": False, "down": False, "improve": False, "worsen": False}.get(
-            question.direction or "change")
+        answer = None if answer is None else False  # no move: no to "did it go up?"
     else:
         sentence = (f"{subject} {title} {went} from {shown[0]} {when(years[0])} "
                     f"to {shown[1]} {when(years[-1])}"

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Protocol
 from rag_assets.core.footnotes.stitching import FOOTNOTE_BLOCK_RE
 from rag_assets.core.ingest.pages import Page, is_markdown_rule, raw_page_text
 from rag_assets.core.retrieval.references import find_references
+from rag_assets.core.text.periods import FiscalYearEnd, fiscal_year_defined
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -154,6 +155,8 @@ class _Partition:
     items: dict[int, str | None] | None = None
     # each page's lines set bold: (line number in the page's own text, the line)
     bold: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
+    # the fiscal-year naming the report defines, once read: (it,) so that None is an answer
+    fiscal_year: tuple[FiscalYearEnd | None] | None = None
 
     @property
     def pages(self) -> list[int]:
@@ -316,6 +319,18 @@ class PageTexts:
             items = items_for_form([part.texts[p].split("\n") for p in pages], form)
             part.items = dict(zip(pages, items, strict=True))
         return part.items
+
+    def fiscal_year_defined(self, document: str, year: int) -> FiscalYearEnd | None:
+        """The fiscal-year naming a report defines in words ('the fiscal year ending January
+        31, 2024 ("fiscal 2024")', :func:`~rag_assets.core.text.periods.fiscal_year_defined`),
+        read once per partition: the facts route and the direct answers both date a fiscal
+        quarter by it."""
+        part = self._partition(document, year)
+        if part is None:
+            return None
+        if part.fiscal_year is None:
+            part.fiscal_year = (fiscal_year_defined(" ".join(part.texts[p] for p in part.pages)),)
+        return part.fiscal_year[0]
 
     def page_mentions(self, key: PageKey) -> list[Mention]:
         """The Article and Note references a stored page prints, headings marked."""

@@ -129,9 +129,6 @@ class QuoteRoute:
     # a page's text, on one line, and its headings (:meth:`heading_above`)
     _heading_cache: dict[tuple[str, int, int], tuple[str, str, list[tuple[int, str]]]] = field(
         default_factory=dict)
-    # a filing's fiscal quarter's name against the year its columns print, by (document, year,
-    # quarter)
-    _quarter_shifts: dict[tuple[str, int, int], int] = field(default_factory=dict)
 
     @cached_property
     def known_words(self) -> set[str]:
@@ -320,19 +317,14 @@ class QuoteRoute:
 
     def as_printed(self, question: Question, selected: Sequence[EvidenceUnit]) -> Question:
         """The question with the quarter it asks dated as the columns of the filing of the best
-        unit print it (:func:`fiscal_names.quarter_shift`, read once per filing and quarter):
-        the tables a direct answer ranks are headed by the calendar year a fiscal quarter
-        ends in. Its words and years stay as asked."""
+        unit print it (:func:`fiscal_names.quarter_shift`, on the naming the filing defines,
+        read once per filing): the tables a direct answer ranks are headed by the calendar year
+        a fiscal quarter ends in. Its words and years stay as asked."""
         quarters = {int(q[-1]) for q, _ in question.periods if q}
         if not selected or len(quarters) != 1:
             return question
-        document, year = selected[0].document, selected[0].year
-        key = (document, year, quarters.pop())
-        if key not in self._quarter_shifts:
-            text = " ".join(self.pages.get(document, year, p) or ""
-                            for p in self.pages.pages_of(document, year))
-            self._quarter_shifts[key] = quarter_shift(text, key[2]) or 0
-        shift = self._quarter_shifts[key]
+        shift = quarter_shift(self.pages.fiscal_year_defined(selected[0].document,
+                                                             selected[0].year), quarters.pop())
         return question.model_copy(update={"periods": periods_as_printed(question.periods,
                                                                           shift)}) \
             if shift else question

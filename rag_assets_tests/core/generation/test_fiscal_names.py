@@ -29,20 +29,21 @@ def test_the_naming_a_filing_defines() -> None:
     (JUNE, [-1, -1, 0, 0]),  # September and December 2022, then March and June 2023
 ])
 def test_each_quarter_ends_three_months_after_the_one_before(text: str, shifts: list[int]) -> None:
-    assert [quarter_shift(text, q) for q in (1, 2, 3, 4)] == shifts
+    assert [quarter_shift(fiscal_year_defined(text), q) for q in (1, 2, 3, 4)] == shifts
 
 
 def test_no_naming_defined_leaves_the_votes_to_decide() -> None:
-    assert quarter_shift("Net sales increased in the first quarter.", 1) is None
-    assert quarter_shift(WALMART, 5) is None
+    assert quarter_shift(fiscal_year_defined("Net sales increased in the first quarter."),
+                         1) is None
+    assert quarter_shift(fiscal_year_defined(WALMART), 5) is None
 
 
 def test_the_quarters_asked_dated_as_their_columns_print_them() -> None:
     """Walmart's "Q1 fiscal 2024" is headed "Three Months Ended April 30, 2023": a table read
     for a direct answer is read in the column of 2023; a year asked stays as asked."""
-    shift = quarter_shift(WALMART, 1)
+    shift = quarter_shift(fiscal_year_defined(WALMART), 1)
     assert shift == -1
     assert periods_as_printed([("Q1", "2024")], shift) == [("Q1", "2023")]
     assert periods_as_printed([(None, "2024")], shift) == [(None, "2024")]
-    assert periods_as_printed([("Q4", "2024")], quarter_shift(WALMART, 4) or 0) == [
-        ("Q4", "2024")]
+    fourth = quarter_shift(fiscal_year_defined(WALMART), 4) or 0
+    assert periods_as_printed([("Q4", "2024")], fourth) == [("Q4", "2024")]
