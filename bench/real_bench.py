@@ -45,7 +45,9 @@ over filings of dev, wide and bulk (``bench/questions/README.md``), read by ``lo
 their store holds the filings their questions name; ``analyst-paraphrases`` asks tune's questions
 in other words (how much an answer rests on one wording). ``analyst-check`` is held out from whoever
 chooses answer rules (``HELD_OUT_SETS``): its per-question records are neither printed nor
-written, only its totals and its breakdowns per type and kind.
+written, only its totals and its breakdowns per type and kind. ``analyst-fresh`` and
+``analyst-fresh-held`` are questions written afresh over tune's companies' filings, split by
+filing: the first is read, the second held out like check.
 
 Every figure is printed with the set it comes from, and the role of that set for the retrieval
 settings (``SET_ROLES``: ``RetrievalConfig``'s weights were chosen on dev, wide is held out; see
@@ -92,18 +94,22 @@ BULK_DIR = rb.CORPORA / "financebench-bulk"
 QUESTIONS_DIR = REPO / "bench" / "questions"
 PROSE_DEV = QUESTIONS_DIR / "prose_dev.jsonl"
 SETS = {"dev": DEV_DIR, "wide": WIDE_DIR, "prose-dev": DEV_DIR, "analyst-tune": DEV_DIR,
-        "analyst-paraphrases": DEV_DIR, "analyst-check": DEV_DIR}
+        "analyst-paraphrases": DEV_DIR, "analyst-check": DEV_DIR, "analyst-fresh": DEV_DIR,
+        "analyst-fresh-held": DEV_DIR}
 # a set's questions when they are not the folder's own questions.jsonl: prose-dev is this
 # project's prose questions over the dev filings, the analyst sets its analysts' questions over
 # filings of dev, wide and bulk (bench/questions/README.md)
 QUESTION_FILES = {"prose-dev": PROSE_DEV,
                   "analyst-tune": QUESTIONS_DIR / "analyst_tune.jsonl",
                   "analyst-paraphrases": QUESTIONS_DIR / "analyst_tune_paraphrases.jsonl",
-                  "analyst-check": QUESTIONS_DIR / "analyst_check.jsonl"}
+                  "analyst-check": QUESTIONS_DIR / "analyst_check.jsonl",
+                  "analyst-fresh": QUESTIONS_DIR / "analyst_fresh.jsonl",
+                  "analyst-fresh-held": QUESTIONS_DIR / "analyst_fresh_held.jsonl"}
 # sets whose filings come from several folders: the filings their questions name
-MULTI_FOLDER_SETS = ("analyst-tune", "analyst-paraphrases", "analyst-check")
+MULTI_FOLDER_SETS = ("analyst-tune", "analyst-paraphrases", "analyst-check", "analyst-fresh",
+                     "analyst-fresh-held")
 # held out from whoever chooses answer rules: the bench prints and writes only their totals
-HELD_OUT_SETS = ("analyst-check",)
+HELD_OUT_SETS = ("analyst-check", "analyst-fresh-held")
 DEFAULT_SETS = ("dev", "wide")
 # what each set is to the retrieval settings (RetrievalConfig): bench/README.md, "Settings
 # provenance". A weight chosen on one set is reported on the other; change this when a setting
@@ -117,6 +123,10 @@ SET_ROLES = {
     "analyst-paraphrases": "in-sample: analyst-tune's questions that were answered right, each "
                            "asked in two other wordings; some rules were chosen on its failures",
     "analyst-check": "held out: only its totals are printed; no rule was chosen on it",
+    "analyst-fresh": "in-sample once read: questions written afresh over tune's companies' "
+                     "filings, the half of them (by filing) whose failures are read",
+    "analyst-fresh-held": "held out: the other half of the fresh questions (by filing); only "
+                          "its totals are printed; no rule was chosen on it",
 }
 QUESTION_TYPE_ORDER = ("metrics", "judgments", "prose")
 FILING_KIND_ORDER = ("10-K", "10-Q", "8-K", "earnings")
@@ -1008,7 +1018,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unknown sets {sorted(set(sets) - set(SETS))}; known: {', '.join(SETS)}")
     roots = {"dev": args.dev_dir, "wide": args.wide_dir, "prose-dev": args.dev_dir,
              "analyst-tune": args.dev_dir, "analyst-paraphrases": args.dev_dir,
-             "analyst-check": args.dev_dir}
+             "analyst-check": args.dev_dir, "analyst-fresh": args.dev_dir,
+             "analyst-fresh-held": args.dev_dir}
     for name in sets:
         if not (QUESTION_FILES.get(name) or roots[name] / "questions.jsonl").is_file():
             print(f"real_bench: FinanceBench {name} set not found under {roots[name]}",

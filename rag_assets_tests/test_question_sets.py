@@ -107,3 +107,18 @@ def test_the_analyst_sets_are_split_by_company_and_cover_thirty_filings() -> Non
     everything = [q for qs in sets.values() for q in qs]
     assert len(everything) >= 90
     assert len({q["doc_name"] for q in everything}) >= 30
+
+
+FRESH_SETS = {"analyst_fresh.jsonl": 0, "analyst_fresh_held.jsonl": 1}  # file -> its half
+
+
+def test_the_fresh_sets_are_split_by_filing_over_tunes_companies() -> None:
+    """The fresh questions: written after tune's rules, over filings of tune's companies only
+    (check's stay unseen), split by filing before any was read: a filing is in the held half
+    when the first byte of its doc_name's SHA-256 is odd; each half holds all three kinds."""
+    sets = {name: _read(name) for name in FRESH_SETS}
+    for name, half in FRESH_SETS.items():
+        assert {half_of(q["doc_name"]) for q in sets[name]} == {half}, name
+        assert {half_of(q["company"]) for q in sets[name]} == {0}, name
+        assert set(Counter(q["question_type"] for q in sets[name])) == TYPES, name
+        assert len({q["doc_name"] for q in sets[name]}) >= 8, name
