@@ -46,7 +46,13 @@ from rag_assets.core.text.periods import (
     without_quarters,
 )
 from rag_assets.core.text.sentences import split_sentences
-from rag_assets.core.text.years import FY_TERM_RE, YEAR_SPAN_RE, YEAR_TOKEN, years_in
+from rag_assets.core.text.years import (
+    FISCAL_TERM_RE,
+    FY_TERM_RE,
+    YEAR_SPAN_RE,
+    YEAR_TOKEN,
+    years_in,
+)
 
 RULES_FILE = Path(__file__).with_name("judgment_rules.json")
 
@@ -269,8 +275,10 @@ def _number(word: str) -> int:
 _INLINE_DEFINITION_RE = re.compile(r",\s*(?:defined|calculated|computed)\s+as\s*:?\s*"
                                    r"(?P<body>[^?;]+)", re.IGNORECASE)
 # an instruction a definition runs into: "...; round to one decimal place"
-_BODY_END_RE = re.compile(r"[;,]\s*(?:and\s+)?(?:round|express|answer|give|show|base)\w*\b.*$",
-                          re.IGNORECASE)
+# or where its figures come from: "..., using figures from the income statement", "..., both for
+# the three months ended June 30, 2023"
+_BODY_END_RE = re.compile(r"[;,]\s*(?:and\s+)?(?:round|express|answer|give|show|base|us(?:e|ing)\b|"
+                          r"both\b|taken\b)\w*\b.*$", re.IGNORECASE)
 # a name that points back at what the question asks: "Define it as ..." (read as that)
 _POINTING_NAMES = frozenset({"it", "this", "that", "this ratio", "the ratio", "this metric"})
 
@@ -571,6 +579,7 @@ def definition_formula(body: str, year: int | None, defining: str | None = None,
     ``written`` gathers the words each line item is named by ("net sales" for revenue).
     """
     text = normalize(_SIGN_ALTERNATE_RE.sub(" ", NOTES_CITED_RE.sub(" ", body)))
+    text = FISCAL_TERM_RE.sub(lambda m: f"fy{m['y']}", text)
     text = _AVG_RE.sub(lambda m: f" avg({m['x']}) ", text)
     text = _CHANGE_RE.sub(lambda m: f" change({m['x']}) ", text)
 

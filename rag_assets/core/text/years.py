@@ -30,6 +30,11 @@ YEARLIKE_RE = re.compile(r"\b(?:19|20)\d{2}\b")
 FISCAL_YEAR_RE = re.compile(r"\b(?:fy\s?|fiscal (?:year )?)?((?:19|20)\d{2})\b", re.IGNORECASE)
 # a year a definition writes on one of its terms ("FY2019 revenue", "FY 2018 PP&E")
 FY_TERM_RE = re.compile(r"\bfy\s*'?\s*(?P<y>(?:19|20)\d\d)\s+")
+# a year a definition writes in words on a term or a range: "fiscal 2022 cost of sales",
+# "fiscal year-end 2021", "the ends of fiscal 2019 and fiscal 2020" (read as "FY2022" ...)
+FISCAL_TERM_RE = re.compile(
+    r"\b(?:the\s+)?(?:ends?\s+of\s+)?(?:fiscal\s+(?:year[- ]end\s+|year\s+)?|"
+    r"(?:fiscal\s+)?year[- ]end(?:ed)?\s+)(?P<y>(?:19|20)\d\d)\b", re.IGNORECASE)
 # a year as a definition's range writes it: "FY2018", "fy 18", "2019"
 YEAR_TOKEN = r"(?:fy\s*'?\s*)?(?:(?:19|20)\d\d|\d\d)"
 # a year directory of the catalog, or a year given on the command line: the whole string

@@ -136,6 +136,11 @@ def test_a_stated_definition_is_parsed_and_overrides_the_stored_one() -> None:
     ("FY2019 revenue / (average accounts and notes receivable between FY2018 and FY2019)", 2019,
      "revenue / (avg(row('accounts and notes receivable')))"),
     ("365 / 12", 2019, None),  # no term at all: the stored definition is used
+    # a year written in words on a term or a range is the year, not a part of the line item
+    ("365 * (average accounts payable between fiscal year-end 2021 and fiscal year-end 2022) "
+     "/ (fiscal 2022 cost of sales)", 2022, "365 * (avg(accounts_payable)) / (cost_of_revenue)"),
+    ("365 * (average accounts payable between the ends of fiscal 2019 and fiscal 2020) / "
+     "fiscal 2020 cost of sales", 2020, "365 * (avg(accounts_payable)) / cost_of_revenue"),
     # a whole added with one of its parts is its other part: long-term debt holds the current
     # portion, so beside it the noncurrent line is meant (Coca-Cola 2019: $42,763 million, not
     # the current portion's $4,253 million twice)
@@ -147,6 +152,27 @@ def test_a_stated_definition_is_parsed_and_overrides_the_stored_one() -> None:
 ])
 def test_definitions_as_questions_write_them(body: str, year: int, formula: str | None) -> None:
     assert definition_formula(body, year) == formula
+
+
+@pytest.mark.parametrize(("question", "formula"), [
+    ("What is Acme's FY2020 interest coverage ratio? Interest coverage ratio is defined as: "
+     "FY2020 operating income / FY2020 interest expense, using figures from the consolidated "
+     "statement of income. Round your answer to two decimal places.",
+     "operating_income / interest_expense"),
+    ("What is Acme's interest coverage ratio for the second quarter of 2023? Interest coverage "
+     "ratio is defined as: operating income / interest expense, both for the three months ended "
+     "June 30, 2023, from the consolidated statement of income.",
+     "operating_income / interest_expense"),
+    ("What is the FY2014 - FY2015 change in Acme's operating margin? Operating margin is "
+     "defined as operating income / revenues, using the consolidated statements of operations. "
+     "Answer in units of percents.", "operating_income / revenue"),
+])
+def test_where_a_definitions_figures_come_from_is_no_part_of_its_terms(question: str,
+                                                                      formula: str) -> None:
+    """A clause after the formula saying which statement or period its figures are read from
+    ends the definition: "interest expense, using figures" is no row of any statement."""
+    parsed = parse_text(question)
+    assert parsed is not None and parsed.stated == formula
 
 
 @pytest.mark.parametrize(("question", "target", "years", "aggregate", "extra"), [
