@@ -15,6 +15,7 @@ from rag_assets.core.generation.direct import direct_answer
 from rag_assets.core.generation.direct_rows import DirectAnswer, load_cues, parse_cell
 from rag_assets.core.generation.evidence import EvidenceUnit, units_of
 from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.generation.superlatives import periods_ranked
 from rag_assets.core.question.question import read_question
 from rag_assets.core.retrieval.retriever import Hit
 
@@ -304,6 +305,31 @@ def test_a_change_between_two_years_asked_is_measured_between_them() -> None:
     grown = direct_answer_to("Which segment had the fastest growth in revenue from 2021 to "
                              "2022?", units[:1], units)
     assert grown is not None and grown.text.startswith("Gamma had the fastest growth")
+
+
+@pytest.mark.parametrize(("question", "periods"), [
+    # the base of a change is no period the ranking reads
+    ("Which segment grew net sales the fastest in the second quarter of 2023 versus the second "
+     "quarter of 2022?", [("Q2", "2023")]),
+    # a quarter's date beside it restates it, never adds the six months of its year
+    ("Which segment had the largest net sales in the second quarter of 2023 (three months "
+     "ended June 30, 2023)?", [("Q2", "2023")]),
+    ("Which segment had the largest revenue in 2022?", [(None, "2022")]),
+])
+def test_a_ranking_reads_the_latest_period_named(question: str,
+                                                 periods: list[tuple[str | None, str]]) -> None:
+    assert periods_ranked(read_question(question)) == periods
+
+
+@pytest.mark.parametrize(("question", "direction"), [
+    ("Which segment grew net sales the fastest in 2022?", "max"),
+    ("Which region's revenue declined the most in 2022?", "min"),
+])
+def test_a_change_ranking_asked_with_its_verb_and_measure_between(question: str,
+                                                                 direction: str) -> None:
+    cue = next((c for c in load_cues().change_rank
+                if re.search(c.pattern, question.lower())), None)
+    assert cue is not None and cue.direction == direction
 
 
 def test_what_drove_a_totals_change_is_the_largest_amount_not_the_fastest_rate() -> None:
