@@ -20,6 +20,9 @@ def is_bullet(line: str) -> bool:
 
 
 _INLINE_BULLET_RE = re.compile(r"\s+[•●■◦○▪▫]\s+")
+# where a bullet printed inside a line opens ("... 4 to 5 percent. ● Adjusted operating profit
+# ..."): the line is read as two, the bullet kept
+_INLINE_OPENING_RE = re.compile(r"(?<=\S)\s+(?=[•●■◦○▪▫]\s+)")
 
 
 def bullet_items(text: str) -> list[str]:
@@ -31,10 +34,11 @@ def bullet_items(text: str) -> list[str]:
 
 def bullet_groups(lines: Sequence[str]) -> tuple[list[str], list[list[str]]]:
     """The lines before the first bullet, and each top bullet with its sub-bullets (a line
-    that is no bullet continues the one before it: the page wrapped it)."""
+    that is no bullet continues the one before it: the page wrapped it; a bullet printed inside
+    a line opens an item of its own)."""
     opening: list[str] = []
     bullets: list[list[str]] = []
-    for line in lines:
+    for line in (piece for whole in lines for piece in _INLINE_OPENING_RE.split(whole)):
         if TOP_BULLET_RE.match(line) or (SUB_BULLET_RE.match(line) and not bullets):
             bullets.append([_clause(line)])
         elif SUB_BULLET_RE.match(line):
