@@ -52,8 +52,14 @@ Period = tuple[str | None, str]  # (quarter "Q2" or None, year "2023")
 
 # what the answer's first sentence must be, by how the asking sentence opens
 # (after a short opening clause: "As of Q2 2023, is Pfizer spinning off ...?")
-_YES_NO_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:does|do|did|has|have|had|is|are|was|were|"
-                        r"will|can|could|should|would)\b")
+# the auxiliary that opens a yes or no, after a short opening clause ("In FY2022, did ...") or
+# one that says what to base it on, its own commas aside ("Based on the count in the release
+# dated August 9, 2023, is ...")
+_YES_NO_RE = re.compile(r"^(?:[^,?]{1,40},\s*|(?:based on|according to|using|looking at|"
+                        r"considering|judging by|in light of)\b"
+                        r"(?:(?!\b(?:what|which|how|who|why|when|where)\b)[^?]){1,200}?,\s*)?"
+                        r"(?:does|do|did|has|have|had|is|are|was|were|will|can|could|should|"
+                        r"would)\b")
 # "accounted for" asks a cause of a change ("What accounted for the decline?"), never a share
 # ("Which customers accounted for 10% or more of net sales?")
 ACCOUNTED_FOR_CHANGE = (r"accounted for (?:(?!\d)[\w'’-]+ ){0,4}?(?:increas|decreas|declin|grow|"

@@ -447,3 +447,16 @@ def test_a_retry_searches_with_other_words_and_keeps_the_question_as_asked() -> 
 ])
 def test_a_section_asked_for_whole_is_read_once(text: str, wholes: list[str]) -> None:
     assert read_question(text).wholes == wholes
+
+
+@pytest.mark.parametrize(("text", "expects"), [
+    # what to base the answer on, said first, its own commas aside: still a yes or no
+    ("Based on the warehouse count in the press release attached to Costco's 8-K dated August "
+     "9, 2023, is Costco's warehouse base concentrated in the United States?", "yes_no"),
+    ("Based on its quick ratio, does Acme have a healthy liquidity position?", "yes_no"),
+    # a question asked inside the opening clause is the one asked
+    ("Based on the 10-K, what is Acme's revenue, is it growing?", "figure"),
+    ("According to the 8-K dated May 1, 2023, what did Acme announce?", "text"),
+])
+def test_a_yes_or_no_after_what_it_is_based_on(text: str, expects: str) -> None:
+    assert read_question(text).expects == expects
