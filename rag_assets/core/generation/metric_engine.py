@@ -152,6 +152,11 @@ def _all_words(text: str) -> tuple[str, ...]:
     return tuple(re.findall(r"[a-z0-9&]+", normalize_label(text)))
 
 
+# a formula that is one statement row the question names ("By how much did its provision for
+# credit losses change?"): no formula to state
+LONE_ROW_RE = re.compile(r"row\('[^']*'\)")
+
+
 def _label_distance(phrase: tuple[str, ...], label: str) -> int | None:
     """How far a printed label is from a phrase a definition writes: 0 when its words (or
     those before its first comma or parenthesis) are the phrase's, the count of extra words
@@ -660,7 +665,8 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
     title = _title(question, defs, evaluator.read_as)
     details = [f"Formula: {title} = {_pretty(formula, defs)}"
                + (" (as the question defines it)." if question.stated else
-                  f" ({_source(question, defs)}).")] if question.is_metric else []
+                  f" ({_source(question, defs)}).")] if question.is_metric and not (
+        LONE_ROW_RE.fullmatch(formula)) else []  # a row the question names: read, no formula
     if question.is_metric or question.aggregate != "value":
         details += [f"Computation ({'millions' if 'millions' in _scales(operands) else 'units'} "
                     f"as printed): {c}" for c in computations]

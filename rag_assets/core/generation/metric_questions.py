@@ -883,6 +883,8 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
         target, is_metric, judgment = choice[0][0], False, None
     elif each:
         target, is_metric = each[0], False
+    if target is None and not definitions and not choice and (row := _row_changed(asking)):
+        definitions = [(row, row)]  # read as a definition naming the row it changes
     quarter, years, dated = _periods_asked(text, asked, definitions)
     formulas, titles, defined = _own_definitions(definitions, target, norm,
                                                   years[-1] if years else None, written)
@@ -917,6 +919,25 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
         pick=choice[1] if choice else None,
         dated=dated, history=_history_asked(asked, aggregate, is_metric),
         explained_by=_why_flows(asking, target, aggregate))
+
+
+# "By how much did JPMorgan's provision for credit losses change ...": the measure between the
+# company's possessive and the verb of change
+_ROW_CHANGED_RE = re.compile(
+    r"^\s*(?:[Bb]y how much|[Hh]ow much) (?:did|has|have)\s+(?:the\s+)?(?:[A-Z][\w&.'’-]*\s+){0,4}?"
+    r"[\w&.-]+['’]s?\s+(?P<x>[a-z][a-z&'’ -]{3,60}?)\s+(?:change|increase|decrease|grow|decline|"
+    r"rise|fall|drop)\b")
+_MIN_ROW_WORDS = 2
+
+
+def _row_changed(asking: str) -> str | None:
+    """The measure a "by how much did X's <measure> change" question names when the
+    vocabulary names none: a statement row by its printed label's words (``row('...')``), of
+    two words at least; None for any other question."""
+    match = _ROW_CHANGED_RE.search(asking)
+    if match is None or len(match["x"].split()) < _MIN_ROW_WORDS:
+        return None
+    return match["x"]
 
 
 # a yes/no on a value's sign: "Does X have positive free cash flow?"

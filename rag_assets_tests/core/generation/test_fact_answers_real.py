@@ -248,6 +248,24 @@ def test_a_bank_has_no_gross_margin_from_its_own_facts() -> None:
     assert set(marks) == {"valid"}
 
 
+def test_the_change_of_a_row_the_vocabulary_lacks_is_read_from_the_row() -> None:
+    """"By how much did X's <line item> change" names a statement row by its printed label:
+    JPMorgan's provision for credit losses, a $2,285 million benefit in Q2 2021 and a $1,101
+    million expense in Q2 2022 (income statement, p.88), moved by $3,386 million."""
+    answer, marks = _ask("financebench-wide/pdfs/JPMORGAN_2022Q2_10Q.pdf", "jpmorgan-10q-q2",
+                         2022, "JPMorgan Chase", "By how much did JPMorgan Chase's provision for "
+                         "credit losses change in the second quarter of 2022 versus the second "
+                         "quarter of 2021?")
+    assert answer.headline == (
+        "JPMorgan Chase's provision for credit losses increased from -$2,285 million in the "
+        "three months ended in 2021 to $1,101 million in the three months ended in 2022, by "
+        "$3,386 million.")
+    assert "Formula:" not in answer.text  # a row read, no formula of the question's
+    assert set(marks) == {"valid"}
+    # one word names no row: the measure is no line item of a statement
+    assert parse_text("By how much did JPMorgan Chase's backlog change in 2022?") is None
+
+
 @pytest.mark.parametrize(("path", "document", "year"), [
     ("financebench-dev/pdfs/LOCKHEEDMARTIN_2021_10K.pdf", "lockheed-martin-10k", 2021),
     ("financebench-dev/pdfs/MGMRESORTS_2020_10K.pdf", "mgm-resorts-10k", 2020),
