@@ -33,9 +33,10 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import ScoredUnit
 from rag_assets.core.generation.facts_route import FactsProvider, FactsRoute
 from rag_assets.core.generation.metric_engine import MetricAnswer
+from rag_assets.core.generation.metric_questions import asks_cause
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.generation.quote_route import QuoteRoute
-from rag_assets.core.generation.records import ABSTENTION, GuardrailEvent, QAResult
+from rag_assets.core.generation.records import ABSTENTION, Claim, GuardrailEvent, QAResult
 from rag_assets.core.ingest.routing import short_display_name
 from rag_assets.core.llm.client import ChatModel
 from rag_assets.core.question.question import Question
@@ -114,8 +115,8 @@ class Answerer:
         events: list[GuardrailEvent] = []
         computed = self._from_facts(question, routed, document, year, events)
         if computed is not None and computed[0] is not None:
-            result = self._computed(question, [computed[0], *self._causes(question, computed[0])],
-                                    events)
+            answers = led_by_both(computed[0], self._causes(question, computed[0]))
+            result = self._computed(question, answers, events)
             return self._finished(result, started, log, "computed from statement facts")
         result = self._from_quotes(question, routed, document, year)
         if computed is not None:  # a computation that lacked an operand says which
@@ -140,10 +141,11 @@ class Answerer:
         """"How did its debt change, and why?": after the computed change, the quotes of the
         same filing that give its causes (the quote route, in the computation's partition);
         nothing for a question that does not ask why, or when they find nothing."""
-        if question.expects != "cause" or computed.part.scope is None:
+        if not asks_cause(question) or computed.part.scope is None:
             return []
+        asked = question.model_copy(update={"expects": "cause"})  # "Did it improve, and why?"
         try:
-            found = self.quotes.answer_part(Part(question=question, scope=computed.part.scope),
+            found = self.quotes.answer_part(Part(question=asked, scope=computed.part.scope),
                                             self.config.k)
         except Exception as error:  # the computed answer stands; the failure is an event
             computed.events.append(route_failed("quote", error))
@@ -186,6 +188,23 @@ class Answerer:
             log(f"{how} in {result.seconds:.1f} s: {len(result.claims)} claims, "
                 f"{len(result.sources_used)} sources{' (abstained)' if result.abstained else ''}")
         return result
+
+
+def led_by_both(computed: PartAnswer, causes: Sequence[PartAnswer]) -> list[PartAnswer]:
+    """The computed change and the sentence of MD&A that gives its causes, as one first
+    sentence ("... decreased from 35.6% to 33.7%; Higher input costs ...; gross margin
+    decreased 190 basis points."), each citation standing for what its own page prints: the
+    question asked both, so the answer's first sentence gives both. Only a cause the drivers
+    read (``direct cause``), never a quote of a sentence that merely ranked high."""
+    if not causes or causes[0].method != "direct cause" or not causes[0].claims or not (
+            computed.claims):
+        return [computed, *causes]
+    lead, cause = computed.claims[0], causes[0].claims[0]
+    both = Claim(text=f"{lead.text.rstrip(' .')}; {cause.text[:1].lower()}{cause.text[1:]}",
+                 citations=[*lead.citations, *cause.citations])
+    rest = causes[0].model_copy(update={"claims": causes[0].claims[1:]})
+    first = computed.model_copy(update={"claims": [both, *computed.claims[1:]]})
+    return [first, *([rest] if rest.claims else []), *causes[1:]]
 
 
 def missing_kind(computed: MetricAnswer) -> str:

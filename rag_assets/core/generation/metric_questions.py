@@ -232,6 +232,14 @@ _AND_WHY_RE = re.compile(
     r"(?:the|this|that|it) ?\w*|what explains (?:the|this|that|it) ?\w*|what (?:factors|reasons|"
     r"drivers) (?:were|are|was|is) behind (?:the|this|that|it) ?\w*)\s*\??\s*$",
     re.IGNORECASE)
+
+
+def asks_cause(question: Question) -> bool:
+    """Whether a question asks a cause, first ("What drove ...?") or after what it asks first
+    ("Did its gross margin improve, and what drove the change?")."""
+    return question.expects == "cause" or bool(_AND_WHY_RE.search(question.ranking_text))
+
+
 # "How did Walmart's long-term debt change in fiscal 2022?": against the year before
 # "how did X change", "by how much did X increase": the change itself is asked, against the
 # period the filing prints beside the one named

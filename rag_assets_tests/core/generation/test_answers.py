@@ -395,3 +395,29 @@ ASSOCIATES = ("As of the end of fiscal 2018, Walmart Inc. and our subsidiaries e
 def test_a_count_answers_under_the_filers_word_for_what_is_counted(
         question: str, text: str, held: bool) -> None:
     assert answer_type_held(read_question(question), text) is held
+
+
+def _part(method: str, *texts: str, page: int = 1) -> Any:
+    from rag_assets.core.generation.compose import Part, PartAnswer
+    from rag_assets.core.generation.records import Claim
+    citation = SourceCitation(document="acme-10k", year=2022, page=page, quote=texts[0])
+    return PartAnswer(part=Part(question=read_question("How did Acme's debt change, and why?")),
+                      abstained=False, method=method,
+                      claims=[Claim(text=t, citations=[citation]) for t in texts])
+
+
+def test_a_computed_change_and_its_causes_lead_as_one_sentence() -> None:
+    """Asked both, the change and the causes MD&A gives are the first sentence, each citation
+    standing for its own page; a cause that is only a quote that ranked high is not folded."""
+    from rag_assets.core.generation.answers import led_by_both
+    computed = _part("computed trend", "Acme's debt decreased from $10 million to $8 million.",
+                     "Computation: 10 - 8 = 2")
+    causes = _part("direct cause", "Repayments of the term loan; debt decreased $2 million.",
+                   "In addition, notes matured.", page=7)
+    first, rest = led_by_both(computed, [causes])
+    assert first.claims[0].text == ("Acme's debt decreased from $10 million to $8 million; "
+                                    "repayments of the term loan; debt decreased $2 million.")
+    assert [c.page for c in first.claims[0].citations] == [1, 7]
+    assert [c.text for c in rest.claims] == ["In addition, notes matured."]
+    quoted = _part("quoted", "Debt is a risk.", page=9)
+    assert led_by_both(computed, [quoted]) == [computed, quoted]
