@@ -33,7 +33,7 @@ than asked), there is no direct answer and the quotes stand alone.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rag_assets.core.generation.direct_rows import (
     DirectAnswer,
@@ -48,17 +48,25 @@ from rag_assets.core.generation.direct_rows import (
     read_row,
 )
 from rag_assets.core.generation.disclosures import stated_deals
-from rag_assets.core.generation.drivers import Adjacent, Heading, asks_members_drove, drivers
+from rag_assets.core.generation.drivers import (
+    Adjacent,
+    Heading,
+    asks_members_drove,
+    drivers,
+    refers_elsewhere,
+)
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import roots
 from rag_assets.core.generation.issuer_purchases import purchases_yes_no
 from rag_assets.core.generation.major_customers import major_customers
 from rag_assets.core.generation.member_shares import PagesPrinting, member_share
+from rag_assets.core.generation.metric_questions import asks_cause
 from rag_assets.core.generation.per_share_dividends import per_share_dividend
 from rag_assets.core.generation.quoted_amounts import quoted_arithmetic
 from rag_assets.core.generation.superlatives import PagesTitling, superlative
 from rag_assets.core.generation.yes_no import Before, prose_yes_no, stated_none
 from rag_assets.core.question.question import Period, Question
+from rag_assets.core.question.vocabulary import normalize, terms_in
 from rag_assets.core.text.periods import figure_in_period_re
 
 # -- lists ------------------------------------------------------------------------------------
@@ -158,6 +166,34 @@ def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: Dire
     return None
 
 
+# -- a winner and why --------------------------------------------------------------------------
+
+
+def with_causes(question: Question, found: DirectAnswer | None,
+                explain: Callable[[Question], DirectAnswer | None]) -> DirectAnswer | None:
+    """"Which segment grew the fastest, and why?": the winner's sentence and the causes MD&A
+    gives for the winner's own change, as one first sentence; the winner alone when the
+    question asks no cause or no sentence that names the winner (or is printed under its
+    heading) explains it."""
+    if found is None or found.kind != "superlative" or not found.named or not asks_cause(
+            question):
+        return found
+    measure = next((normalize(question.ranking_text)[t.start:t.end]
+                    for t in terms_in(question.ranking_text)), "")
+    owner = f"{found.named}'" if found.named.endswith("s") else f"{found.named}'s"
+    text = f"What drove the change in {owner} {measure}?"
+    cause = explain(question.model_copy(update={"text": text, "ranking_text": text,
+                                                 "expects": "cause"}))
+    named = found.named.lower()
+    if cause is None or refers_elsewhere(cause.causes) or not any(
+            named in f"{u.scope} {u.text}".lower() for u in cause.units):
+        return found
+    return DirectAnswer(kind="superlative", units=[*found.units, *cause.units],
+                        named=found.named,
+                        text=f"{found.text.rstrip(' .')}; {cause.text[:1].lower()}"
+                             f"{cause.text[1:]}")
+
+
 # -- the entry point --------------------------------------------------------------------------
 
 
@@ -186,7 +222,10 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or quoted_arithmetic(question, selected, scan)
             or major_customers(question, selected, pool, before, scan)
             or member_share(question, selected, pool, page_rows, cues, printing)
-            or superlative(question, selected, pool, page_rows, cues, titling)
+            or with_causes(question, superlative(question, selected, pool, page_rows, cues,
+                                                 titling),
+                           lambda asked: drivers(asked, selected, pool, preceding, scan,
+                                                 following, heading))
             or _comparison(question, selected, cues)
             or purchases_yes_no(question, selected, pool, page_rows, scan)
             or prose_yes_no(question, selected, pool, before, scan)

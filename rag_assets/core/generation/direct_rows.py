@@ -115,6 +115,7 @@ class DirectAnswer(BaseModel):
                          "printed (which way it went is read from it)")
     causes: str = Field(default="", description="for a cause: the causes alone, as printed "
                         "(from the connective on, with the sentences that go on giving them)")
+    named: str = Field(default="", description="for a superlative: the member it names")
 
     def claim(self) -> Claim:
         """The sentence as a claim, cited on every unit it is read from (each citation stands

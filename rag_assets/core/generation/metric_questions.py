@@ -891,8 +891,7 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
         target, is_metric, judgment = choice[0][0], False, None
     elif each:
         target, is_metric = each[0], False
-    if target is None and not definitions and not choice and (row := _row_changed(asking)):
-        definitions = [(row, row)]  # read as a definition naming the row it changes
+    definitions = _with_row_changed(definitions, target, bool(choice), asking)
     quarter, years, dated = _periods_asked(text, asked, definitions)
     formulas, titles, defined = _own_definitions(definitions, target, norm,
                                                   years[-1] if years else None, written)
@@ -911,12 +910,11 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
                                              bool(stored and "[-1]" in (stored.formula or "")))
     if each and aggregate == "value":
         aggregate = "each"
-    scale_match = _SCALE_RE.search(text)
     return MetricQuestion(
         question=question.text, target=target, is_metric=is_metric, years=years,
         aggregate=aggregate, months=question.months, quarter=quarter, decimals=question.decimals,
         # the pattern's group matches only the three scale words
-        scale=cast(Scale, scale_match["scale"].lower()) if scale_match else None,
+        scale=cast(Scale, m["scale"].lower()) if (m := _SCALE_RE.search(text)) else None,
         percent=bool((share and " coverage of " not in share[0])
                      or _PERCENT_RE.search(normalize(text))), formulas=formulas,
         titles=titles, written=written, sign=_sign_asked(asking),
@@ -936,6 +934,15 @@ _ROW_CHANGED_RE = re.compile(
     r"[\w&.-]+['’]s?\s+(?P<x>[a-z][a-z&'’ -]{3,60}?)\s+(?:change|increase|decrease|grow|decline|"
     r"rise|fall|drop)\b")
 _MIN_ROW_WORDS = 2
+
+
+def _with_row_changed(definitions: list[tuple[str | None, str]], target: str | None,
+                      choice: bool, asking: str) -> list[tuple[str | None, str]]:
+    """The definitions, or, for a change of a row no term names and nothing defines, that row
+    read as the question's own definition (:func:`_row_changed`)."""
+    if target is None and not (definitions or choice) and (row := _row_changed(asking)):
+        return [(row, row)]
+    return definitions
 
 
 def _row_changed(asking: str) -> str | None:

@@ -422,11 +422,12 @@ def _ranked_winner(question: Question, direction: str, rows: Sequence[Row],
     text = (f"{winner.label} had the {_asked_word(question, direction, cues)} {measure}: "
             f"{money(cell, winner.unit, cues)}")
     if total is None or direction != "max":
-        return DirectAnswer(kind="superlative", units=[winner.unit], text=f"{text}.")
+        return DirectAnswer(kind="superlative", units=[winner.unit], text=f"{text}.",
+                            named=winner.label)
     total_cell, total_row = total
     share = f"{100 * cell.value / total_cell.value:.{question.decimals or 0}f}%"
     return DirectAnswer(
-        kind="superlative", units=[winner.unit, total_row.unit],
+        kind="superlative", units=[winner.unit, total_row.unit], named=winner.label,
         text=f"{text}, {share} of the {money(total_cell, total_row.unit, cues)} total "
              f"({cell.shown.lstrip('$')} / {total_cell.shown.lstrip('$')}).")
 
@@ -530,17 +531,20 @@ def _change_answer(question: Question, top: Change, change: Cue, among: str, mea
     pct = 100 * top.amount / top.then.value
     moved = "rose" if pct > 0 else "fell"
     now, then = top.now.shown.lstrip("$"), top.then.shown.lstrip("$")
+    # both figures in the scale of the table they are read from (a block printed apart may
+    # not repeat its "in millions")
     figures = (f"{money(top.now, top.now_row.unit, cues)} {_period_words(periods[0])} against "
-               f"{money(top.then, top.then_row.unit, cues)} {_period_words(periods[1])}")
+               f"{money(top.then, top.now_row.unit, cues)} {_period_words(periods[1])}")
+    amount = _difference(top.now, top.then, top.now_row.unit, cues)
     if change.by == "amount":  # "drove the largest share of ... growth"
-        size = f"{_difference(top.now, top.then, top.now_row.unit, cues)} ({abs(pct):.0f}%)"
+        size = f"{amount} ({abs(pct):.0f}%)"
         verb, computed = "", f"{now} - {then}"
-    else:
-        size = f"{abs(pct):.0f}%"
+    else:  # the rate ranks; its amount is said beside it
+        size = f"{abs(pct):.0f}% ({amount})"
         computed = f"{now} / {then} - 1"
     one_row = top.now_row is top.then_row
     return DirectAnswer(
-        kind="superlative",
+        kind="superlative", named=top.name,
         units=[top.now_row.unit] if one_row else [top.now_row.unit, top.then_row.unit],
         supports=f"{top.name}: {figures}" if one_row else "",
         text=f"{top.name} {verb}{what}{among}: its {measure} {moved} {size}, {figures} "
@@ -589,7 +593,7 @@ def _printed_change_winner(question: Question, direction: str, rows: Sequence[Ro
     when_said = winner.unit.caption
     caption = f" ({when_said[0].lower()}{when_said[1:]})" if when_said else ""
     shown = cell.shown if cell.shown.endswith("%") else f"{cell.shown}%"
-    return DirectAnswer(kind="superlative", units=[winner.unit],
+    return DirectAnswer(kind="superlative", units=[winner.unit], named=winner.label,
                         text=f"{winner.label} {verb}{what}: its {column[0].lower()}"
                              f"{column[1:]} was {shown}{caption}.")
 
@@ -780,7 +784,7 @@ def _column_winner(question: Question, direction: str, units: Sequence[EvidenceU
             if ranked[0][1][0].value == ranked[1][1][0].value:
                 continue
             name, (cell, row) = ranked[0]
-            return DirectAnswer(kind="superlative", units=[row.unit], text=(
+            return DirectAnswer(kind="superlative", units=[row.unit], named=name, text=(
                 f"{name} had the {_asked_word(question, direction, cues)} {row.label[0].lower()}"
                 f"{row.label[1:]} ({_period_words(period).removeprefix('in ')}): "
                 f"{money(cell, row.unit, cues)}."))
@@ -831,7 +835,7 @@ def _sentence_winner(question: Question, direction: str, selected: Sequence[Evid
             figure = re.search(r"\bwith (?P<fig>[$€£]\s?\d[\d,.]*(?: (?:million|billion))? of "
                                r"[a-z]+(?: [a-z]+)?)\b", unit.text[match.end():])
             shown = f", with {figure['fig']}" if figure else ""
-            return DirectAnswer(kind="superlative", units=[unit],
+            return DirectAnswer(kind="superlative", units=[unit], named=match["name"],
                                 text=f"{match['name']}{shown}.")
     return None
 

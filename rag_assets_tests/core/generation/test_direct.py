@@ -297,7 +297,8 @@ def test_a_change_between_two_years_asked_is_measured_between_them() -> None:
     # 2021 -> 2022: Alpha +9%, Beta -10%, Gamma +50% (Gamma's -50% is 2020 -> 2021)
     assert found is not None
     assert found.text.startswith("Beta had the biggest drop of the segments: its revenue fell "
-                                 "10%, $45 million in 2022 against $50 million in 2021")
+                                 "10% ($5 million), $45 million in 2022 against $50 million in "
+                                 "2021")
     # with Beta's row gone nothing fell from 2021 to 2022: the least growth is no "biggest drop"
     rising = [u for u in units if not u.text.startswith("Beta")]
     assert direct_answer_to("Which segment had the biggest drop in revenue from 2021 to 2022?",
@@ -579,5 +580,39 @@ def test_a_caption_printed_on_its_first_rows_line_heads_the_rows_under_it() -> N
     fastest = direct_answer_to("Which segment of General Mills grew the fastest in fiscal "
                                "2017?", units[:1], units)
     assert fastest is not None and fastest.text.startswith(
-        "Asia & Latin America grew the fastest of the segments: its net sales rose 1%, 1,728.4 "
-        "million in 2017 against 1,704.7 million in 2016")
+        "Asia & Latin America grew the fastest of the segments: its net sales rose 1% (23.7 "
+        "million), 1,728.4 million in 2017 against 1,704.7 million in 2016")
+
+
+def test_a_winner_asked_why_leads_with_the_causes_of_its_own_change() -> None:
+    """"Which segment grew the fastest, and why?": the winner's sentence, then the causes
+    MD&A gives under the winner's heading, as one first sentence; causes printed of another
+    member are not the winner's, and a question that asks no cause gets the winner alone."""
+    from rag_assets.core.generation.direct import with_causes
+    winner = DirectAnswer(kind="superlative", named="Environmental Technologies",
+                          units=[_row("Environmental Technologies", "457", "356")],
+                          text="Environmental Technologies grew the fastest: its net sales "
+                               "rose 28%.")
+    sentence = _sentence("The increase in segment net sales was primarily driven by demand "
+                         "for automotive products.")
+    under = sentence.model_copy(update={"scope": f"{sentence.scope} | Environmental "
+                                                 "Technologies"})
+    asked: list[str] = []
+
+    def explain(question: Any, unit: EvidenceUnit = under) -> DirectAnswer:
+        asked.append(question.text)
+        return DirectAnswer(kind="cause", units=[unit], causes="demand for automotive products",
+                            text="Primarily driven by demand for automotive products; the "
+                                 "increase in segment net sales.")
+
+    why = read_question("Which segment grew net sales the fastest in 2022, and why?")
+    found = with_causes(why, winner, explain)
+    assert found is not None and found.text == (
+        "Environmental Technologies grew the fastest: its net sales rose 28%; primarily driven "
+        "by demand for automotive products; the increase in segment net sales.")
+    assert asked == ["What drove the change in Environmental Technologies' net sales?"]
+    assert len(found.units) == 2
+    # the causes of a sentence that neither names the winner nor is printed under it
+    assert with_causes(why, winner, lambda q: explain(q, sentence)) == winner
+    assert with_causes(read_question("Which segment grew net sales the fastest in 2022?"),
+                       winner, explain) == winner
