@@ -41,6 +41,7 @@ from rag_assets.core.text.periods import (
     PERIOD_OPENING_RE,
     PERIOD_OVER_PERIOD_RE,
     PERIOD_WORD_RE,
+    TERM_PERIOD_RE,
     period_end_years,
     quarters_named,
     without_quarters,
@@ -286,7 +287,8 @@ _INLINE_DEFINITION_RE = re.compile(r",\s*(?:defined|calculated|computed)\s+as\s*
 # or where its figures come from: "..., using figures from the income statement", "..., both for
 # the three months ended June 30, 2023"
 _BODY_END_RE = re.compile(r"[;,]\s*(?:and\s+)?(?:round|express|answer|give|show|base|us(?:e|ing)\b|"
-                          r"both\b|taken\b)\w*\b.*$", re.IGNORECASE)
+                          r"both\b|taken\b|all\s+(?:for|as|at|from|in|of)\b)\w*\b.*$",
+                          re.IGNORECASE)
 # a name that points back at what the question asks: "Define it as ..." (read as that)
 _POINTING_NAMES = frozenset({"it", "this", "that", "this ratio", "the ratio", "this metric"})
 
@@ -573,6 +575,14 @@ _OPERATOR_WORDS = ((r"\bdivided\s+by\b", "/"), (r"\bover\b", "/"), (r"\bmultipli
                    (r"\bless\b", "-"), (r"[×x](?=\s*\(|\s+\d)", "*"), (r"÷", "/"))
 
 
+# a term followed by the sum or difference it is ("total debt (short-term borrowings plus
+# long-term debt)"): the sum is the term
+_EXPLAINED_TERM_RE = re.compile(r"\b[a-z][a-z' ]*?[a-z]\s+\((?P<inner>[^()]*\s[-+]\s[^()]*)\)")
+# "long-term debt, including the current portion": the vocabulary's long-term debt includes it
+_CURRENT_INCLUDED_RE = re.compile(r",\s*including (?:the )?current portion|"
+                                  r"\s*\(including (?:the )?current portion\)")
+
+
 def definition_formula(body: str, year: int | None, defining: str | None = None,
                        written: dict[str, str] | None = None) -> str | None:
     """A definition the question writes, as a formula over concepts and metrics, or None when
@@ -588,6 +598,7 @@ def definition_formula(body: str, year: int | None, defining: str | None = None,
     """
     text = normalize(_SIGN_ALTERNATE_RE.sub(" ", NOTES_CITED_RE.sub(" ", body)))
     text = FISCAL_TERM_RE.sub(lambda m: f"fy{m['y']}", text)
+    text = TERM_PERIOD_RE.sub(lambda m: _period_of_term(m, year), text)
     text = _AVG_RE.sub(lambda m: f" avg({m['x']}) ", text)
     text = _CHANGE_RE.sub(lambda m: f" change({m['x']}) ", text)
 
@@ -600,6 +611,7 @@ def definition_formula(body: str, year: int | None, defining: str | None = None,
     for pattern, symbol in _OPERATOR_WORDS:
         text = re.sub(pattern, f" {symbol} ", text)
     text = _BARE_AVG_RE.sub(lambda m: f" avg({m['x']}) ", text)
+    text = _CURRENT_INCLUDED_RE.sub(" ", _EXPLAINED_TERM_RE.sub(r" (\g<inner>) ", text))
     if "(" not in text and text.count(" / ") == 1 and re.search(r" [-+] ", text):
         # "total debt minus cash divided by EBITDA": each side of the one division is a whole
         left, right = text.split(" / ")
@@ -624,6 +636,13 @@ def definition_formula(body: str, year: int | None, defining: str | None = None,
     except SyntaxError:
         return None
     return formula
+
+
+def _period_of_term(match: re.Match[str], year: int | None) -> str:
+    """A period written after a term: dropped when it is the year asked (the term is read
+    in it anyway), kept as written for another year (its offset is read before a term only)."""
+    written = int(match["fy"] or match["ended"])
+    return " " if year is None or written == year else match.group(0)
 
 
 def _addends(node: ast.expr) -> list[ast.expr]:

@@ -166,6 +166,21 @@ def test_definitions_as_questions_write_them(body: str, year: int, formula: str 
     ("What is the FY2014 - FY2015 change in Acme's operating margin? Operating margin is "
      "defined as operating income / revenues, using the consolidated statements of operations. "
      "Answer in units of percents.", "operating_income / revenue"),
+    # the period asked, written after a term or for all of them, is no part of a term
+    ("What was Acme's FY2020 free cash flow margin, calculated as (cash from operating "
+     "activities - capital expenditures) / revenue, all for FY2020?",
+     "(operating_cash_flow - capital_expenditure) / revenue"),
+    ("What is Acme's Q2 2023 gross margin? Gross margin is defined as gross profit divided by "
+     "net sales for the three months ended June 30, 2023.", "gross_profit / revenue"),
+    ("What is Acme's FY2021 interest coverage ratio? Interest coverage is defined as EBIT / "
+     "interest expense, where EBIT is operating income, for FY2021.",
+     "(operating_income) / interest_expense"),
+    # a term followed by the sum it is: the sum; "including the current portion" is the
+    # vocabulary's long-term debt
+    ("What is Acme's FY2022 debt-to-equity ratio? Debt-to-equity is defined as total debt "
+     "(short-term borrowings plus long-term debt, including the current portion) divided by "
+     "total shareholders' equity at the end of FY2022.",
+     "(opt(short_term_borrowings) + long_term_debt) / equity"),
 ])
 def test_where_a_definitions_figures_come_from_is_no_part_of_its_terms(question: str,
                                                                       formula: str) -> None:
