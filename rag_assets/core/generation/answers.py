@@ -33,15 +33,15 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import ScoredUnit
 from rag_assets.core.generation.facts_route import FactsProvider, FactsRoute
 from rag_assets.core.generation.metric_engine import MetricAnswer
-from rag_assets.core.generation.metric_questions import asks_cause
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.generation.quote_route import QuoteRoute
 from rag_assets.core.generation.records import ABSTENTION, Claim, GuardrailEvent, QAResult
 from rag_assets.core.ingest.routing import short_display_name
 from rag_assets.core.llm.client import ChatModel
-from rag_assets.core.question.question import Question
+from rag_assets.core.question.question import Question, asks_cause
 from rag_assets.core.retrieval.retriever import Retriever, Scope
 from rag_assets.core.text.question_input import checked_question
+from rag_assets.core.text.sentences import joined
 from rag_assets.core.warehouse.tables import StaleTable
 
 __all__ = ["AnswerConfig", "Answerer", "Part", "PartAnswer", "audit_record", "route_failed"]
@@ -200,16 +200,17 @@ def led_by_both(computed: PartAnswer, causes: Sequence[PartAnswer]) -> list[Part
             computed.claims):
         return [computed, *causes]
     lead, cause = computed.claims[0], causes[0].claims[0]
-    both = Claim(text=f"{lead.text.rstrip(' .')}; {cause.text[:1].lower()}{cause.text[1:]}",
-                 citations=[*lead.citations, *cause.citations])
+    both = Claim(text=joined(lead.text, cause.text), citations=[*lead.citations,
+                                                                *cause.citations])
     rest = causes[0].model_copy(update={"claims": causes[0].claims[1:]})
     first = computed.model_copy(update={"claims": [both, *computed.claims[1:]]})
     return [first, *([rest] if rest.claims else []), *causes[1:]]
 
 
 def missing_kind(computed: MetricAnswer) -> str:
-    """What a computation lacked, for an answer's method: a row the question's own definition
-    names, or a line item of the vocabulary (of the period asked)."""
+    """What a computation lacked, for an answer's method: a row the question names by its
+    printed label (in its own definition, or as the line item whose change it asks), or a
+    line item of the vocabulary (of the period asked)."""
     first = computed.missing[0] if computed.missing else ""
     return ", a row missing" if first.startswith("the reader did not find a row") else \
         ", a line item missing"

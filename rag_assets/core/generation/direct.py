@@ -53,6 +53,7 @@ from rag_assets.core.generation.drivers import (
     Heading,
     asks_members_drove,
     drivers,
+    explained_way,
     refers_elsewhere,
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
@@ -60,14 +61,15 @@ from rag_assets.core.generation.extractive import roots
 from rag_assets.core.generation.issuer_purchases import purchases_yes_no
 from rag_assets.core.generation.major_customers import major_customers
 from rag_assets.core.generation.member_shares import PagesPrinting, member_share
-from rag_assets.core.generation.metric_questions import asks_cause
+from rag_assets.core.generation.metric_format import subject_of
 from rag_assets.core.generation.per_share_dividends import per_share_dividend
 from rag_assets.core.generation.quoted_amounts import quoted_arithmetic
 from rag_assets.core.generation.superlatives import PagesTitling, superlative
 from rag_assets.core.generation.yes_no import Before, prose_yes_no, stated_none
-from rag_assets.core.question.question import Period, Question
+from rag_assets.core.question.question import Period, Question, asks_cause
 from rag_assets.core.question.vocabulary import normalize, terms_in
 from rag_assets.core.text.periods import figure_in_period_re
+from rag_assets.core.text.sentences import joined
 
 # -- lists ------------------------------------------------------------------------------------
 
@@ -169,29 +171,33 @@ def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: Dire
 # -- a winner and why --------------------------------------------------------------------------
 
 
+CHANGE_WORDS = {"up": "increase", "down": "decline", None: "change"}
+
+
 def with_causes(question: Question, found: DirectAnswer | None,
-                explain: Callable[[Question], DirectAnswer | None]) -> DirectAnswer | None:
+                explain: Callable[[Question], DirectAnswer | None],
+                cues: DirectCues) -> DirectAnswer | None:
     """"Which segment grew the fastest, and why?": the winner's sentence and the causes MD&A
     gives for the winner's own change, as one first sentence; the winner alone when the
-    question asks no cause or no sentence that names the winner (or is printed under its
-    heading) explains it."""
+    question asks no cause, or no sentence that names the winner (or is printed under its
+    heading) explains a change the way the winner's went."""
     if found is None or found.kind != "superlative" or not found.named or not asks_cause(
             question):
         return found
+    change = first_match(cues.change_rank, question.text.lower())
+    moved = change.moved if change is not None else None
     measure = next((normalize(question.ranking_text)[t.start:t.end]
                     for t in terms_in(question.ranking_text)), "")
-    owner = f"{found.named}'" if found.named.endswith("s") else f"{found.named}'s"
-    text = f"What drove the change in {owner} {measure}?"
+    text = f"What drove the {CHANGE_WORDS[moved]} in {subject_of(found.named)} {measure}?"
     cause = explain(question.model_copy(update={"text": text, "ranking_text": text,
                                                  "expects": "cause"}))
     named = found.named.lower()
-    if cause is None or refers_elsewhere(cause.causes) or not any(
-            named in f"{u.scope} {u.text}".lower() for u in cause.units):
+    if cause is None or refers_elsewhere(cause.causes) or explained_way(cause) not in (
+            None, moved) or not any(named in f"{u.scope} {u.text}".lower()
+                                    for u in cause.units):
         return found
     return DirectAnswer(kind="superlative", units=[*found.units, *cause.units],
-                        named=found.named,
-                        text=f"{found.text.rstrip(' .')}; {cause.text[:1].lower()}"
-                             f"{cause.text[1:]}")
+                        named=found.named, text=joined(found.text, cause.text))
 
 
 # -- the entry point --------------------------------------------------------------------------
@@ -225,7 +231,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or with_causes(question, superlative(question, selected, pool, page_rows, cues,
                                                  titling),
                            lambda asked: drivers(asked, selected, pool, preceding, scan,
-                                                 following, heading))
+                                                 following, heading), cues)
             or _comparison(question, selected, cues)
             or purchases_yes_no(question, selected, pool, page_rows, scan)
             or prose_yes_no(question, selected, pool, before, scan)

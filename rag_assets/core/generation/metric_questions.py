@@ -27,7 +27,7 @@ from pydantic import BaseModel, Field
 from rag_assets.core.generation.direct_rows import load_cues
 from rag_assets.core.ingest.facts import NOTES_CITED_RE
 from rag_assets.core.question.intents import load_intents
-from rag_assets.core.question.question import EITHER_WAY_RE, Question
+from rag_assets.core.question.question import AND_WHY_RE, EITHER_WAY_RE, Question
 from rag_assets.core.question.vocabulary import (
     TermMatch,
     Vocabulary,
@@ -226,21 +226,6 @@ _SOURCE_PHRASE_RE = re.compile(
     r"(?:consolidated\s+)?(?:cash\s+flows?\s+statement|income\s+statement|balance\s+sheet|"
     r"statements?\s+of\s+(?:[a-z']+\s+){0,3}?(?:income|operations|earnings|cash\s+flows?|"
     r"financial\s+position|equity))\b", re.IGNORECASE)
-# "..., and why?" after a change asked of a metric: the change is computed, its causes quoted
-# after it (answers.Answerer), so the metric is still read
-_AND_WHY_RE = re.compile(
-    r",?\s*and (?:why|what drove (?:the|this|that|it) ?\w*|(?:for )?what reasons?|what caused "
-    r"(?:the|this|that|it) ?\w*|what explains (?:the|this|that|it) ?\w*|what (?:factors|reasons|"
-    r"drivers) (?:were|are|was|is) behind (?:the|this|that|it) ?\w*)\s*\??\s*$",
-    re.IGNORECASE)
-
-
-def asks_cause(question: Question) -> bool:
-    """Whether a question asks a cause, first ("What drove ...?") or after what it asks first
-    ("Did its gross margin improve, and what drove the change?")."""
-    return question.expects == "cause" or bool(_AND_WHY_RE.search(question.ranking_text))
-
-
 # "How did Walmart's long-term debt change in fiscal 2022?": against the year before
 # "how did X change", "by how much did X increase": the change itself is asked, against the
 # period the filing prints beside the one named
@@ -286,9 +271,10 @@ _INLINE_DEFINITION_RE = re.compile(r",\s*(?:defined|calculated|computed)\s+as\s*
 # an instruction a definition runs into: "...; round to one decimal place"
 # or where its figures come from: "..., using figures from the income statement", "..., both for
 # the three months ended June 30, 2023"
-_BODY_END_RE = re.compile(r"[;,]\s*(?:and\s+)?(?:round|express|answer|give|show|base|us(?:e|ing)\b|"
-                          r"both\b|taken\b|all\s+(?:for|as|at|from|in|of)\b)\w*\b.*$",
-                          re.IGNORECASE)
+_BODY_END_RE = re.compile(
+    r"[;,]\s*(?:and\s+)?(?:(?:round|express|answer|give|show|base)\w*\b|us(?:e|ing)\s+(?:the\s+)?"
+    r"(?:(?:figures|numbers|data|amounts|values)\b|(?:consolidated\s+)?(?:statements?|balance|"
+    r"income|cash)\b)|(?:both|all)\s+(?:for|as|at|from|in|of)\b).*$", re.IGNORECASE)
 # a name that points back at what the question asks: "Define it as ..." (read as that)
 _POINTING_NAMES = frozenset({"it", "this", "that", "this ratio", "the ratio", "this metric"})
 
@@ -576,11 +562,19 @@ _OPERATOR_WORDS = ((r"\bdivided\s+by\b", "/"), (r"\bover\b", "/"), (r"\bmultipli
 
 
 # a term followed by the sum or difference it is ("total debt (short-term borrowings plus
-# long-term debt)"): the sum is the term
-_EXPLAINED_TERM_RE = re.compile(r"\b[a-z][a-z' ]*?[a-z]\s+\((?P<inner>[^()]*\s[-+]\s[^()]*)\)")
-# "long-term debt, including the current portion": the vocabulary's long-term debt includes it
-_CURRENT_INCLUDED_RE = re.compile(r",\s*including (?:the )?current portion|"
-                                  r"\s*\(including (?:the )?current portion\)")
+# long-term debt)"), the term a whole operand: at the start or after an operator
+_EXPLAINED_TERM_RE = re.compile(r"(?:^|(?<=[-+*/(]))\s*(?P<term>[a-z][a-z' ]*?[a-z])\s+"
+                                r"\((?P<inner>[^()]*\s[-+]\s[^()]*)\)")
+
+
+def _explained_term(match: re.Match[str]) -> str:
+    """The sum a term is explained as, when the term is one line item or metric of the
+    vocabulary, whole ("total debt"); else the text as written ("a share of (A - B)" is no
+    term explained)."""
+    term = match["term"].strip()
+    named = terms_in(term)
+    whole = len(named) == 1 and named[0].start == 0 and named[0].end == len(normalize(term))
+    return f" ({match['inner']}) " if whole else match.group(0)
 
 
 def definition_formula(body: str, year: int | None, defining: str | None = None,
@@ -611,7 +605,8 @@ def definition_formula(body: str, year: int | None, defining: str | None = None,
     for pattern, symbol in _OPERATOR_WORDS:
         text = re.sub(pattern, f" {symbol} ", text)
     text = _BARE_AVG_RE.sub(lambda m: f" avg({m['x']}) ", text)
-    text = _CURRENT_INCLUDED_RE.sub(" ", _EXPLAINED_TERM_RE.sub(r" (\g<inner>) ", text))
+    # "long-term debt, including the current portion": one term (an alias of the vocabulary)
+    text = _EXPLAINED_TERM_RE.sub(_explained_term, re.sub(r",\s+(?=including\b)", " ", text))
     if "(" not in text and text.count(" / ") == 1 and re.search(r" [-+] ", text):
         # "total debt minus cash divided by EBITDA": each side of the one division is a whole
         left, right = text.split(" / ")
@@ -641,7 +636,8 @@ def definition_formula(body: str, year: int | None, defining: str | None = None,
 def _period_of_term(match: re.Match[str], year: int | None) -> str:
     """A period written after a term: dropped when it is the year asked (the term is read
     in it anyway), kept as written for another year (its offset is read before a term only)."""
-    written = int(match["fy"] or match["ended"])
+    written = int(match["fy"]) if match["fy"] else next(iter(period_end_years(match["ended"])),
+                                                         None)
     return " " if year is None or written == year else match.group(0)
 
 
@@ -860,7 +856,7 @@ def _asks_prose(asking: str, judgment: str | None) -> bool:
     norm = normalize(asking)
     if judgment and _DESCRIBE_AS_RE.search(norm):
         return False
-    norm = _EPS_RE.sub(" eps ", normalize(_AND_WHY_RE.sub("", asking)))
+    norm = _EPS_RE.sub(" eps ", normalize(AND_WHY_RE.sub("", asking)))
     if "quarter" not in norm:
         norm = _DPS_RE.sub(" dps ", norm)
     return bool(_PROSE_RE.search(norm))
@@ -952,7 +948,7 @@ _ROW_CHANGED_RE = re.compile(
     r"^\s*(?:[Bb]y how much|[Hh]ow much) (?:did|has|have)\s+(?:the\s+)?(?:[A-Z][\w&.'’-]*\s+){0,4}?"
     r"[\w&.-]+['’]s?\s+(?P<x>[a-z][a-z&'’ -]{3,60}?)\s+(?:change|increase|decrease|grow|decline|"
     r"rise|fall|drop)\b")
-_MIN_ROW_WORDS = 2
+_MIN_ROW_WORDS = 3  # "credit losses" is both the provision's and the allowance's words
 
 
 def _with_row_changed(definitions: list[tuple[str | None, str]], target: str | None,
@@ -1041,7 +1037,7 @@ def _why_flows(asking: str, target: str, aggregate: str) -> list[str]:
     change = _HOW_CHANGED_RE.search(asking)  # its manner: "how did ...", not "(by) how much"
     manner = change is not None and re.match(r"how (?:did|has|have|does|do)\b", change.group(0),
                                              re.IGNORECASE)
-    asked = _AND_WHY_RE.search(asking) or manner
+    asked = AND_WHY_RE.search(asking) or manner
     return list(concept.flows) if concept and aggregate == "trend" and asked else []
 
 

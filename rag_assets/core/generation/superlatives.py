@@ -741,23 +741,29 @@ TOTAL_WORDS = frozenset({"total", "net", "consolidated", "reported", "gross"})
 
 
 def period_asked(periods: dict[str, Whole], question: Question) -> list[tuple[str, Whole]]:
-    """The one period of a table the question asks, or none when it names no period printed
-    or several ("2022" over both the three and the six months' columns: no guess)."""
-    meant = periods_ranked(question)
-    asked = [(period, members) for period, members in periods.items()
-             if any(heading_has(period, p) for p in meant)]
-    return asked if len(asked) == 1 else []
+    """The one period of a table the question asks (:func:`periods_ranked` first, then every
+    period named), or none when it names no period printed or several ("2022" over both the
+    three and the six months' columns: no guess)."""
+    for meant in (periods_ranked(question), question.periods):
+        asked = [(period, members) for period, members in periods.items()
+                 if any(heading_has(period, p) for p in meant)]
+        if asked:
+            return asked if len(asked) == 1 else []
+    return []
 
 
 def periods_ranked(question: Question) -> list[tuple[str | None, str]]:
-    """The periods a ranking reads its figures in: the latest year named (an earlier one is a
-    change's base: "in the second quarter of 2023 versus the second quarter of 2022"), and of
-    it the quarters named, when any are (a year beside a quarter restates its date: "the second
-    quarter of 2023 (three months ended June 30, 2023)")."""
-    if not question.periods:
-        return []
-    latest = max(int(year) for _, year in question.periods)
-    of_latest = [p for p in question.periods if int(p[1]) == latest]
+    """The periods a ranking reads its figures in, first: of the years named (a filing's own
+    year aside, "according to its FY2022 10-K"), the latest (an earlier one is a change's base:
+    "in the second quarter of 2023 versus the second quarter of 2022"), and of it the quarters
+    named, when any are (a year beside a quarter restates its date: "the second quarter of
+    2023 (three months ended June 30, 2023)"); a table that prints none of them is read in
+    every period named (:func:`period_asked`)."""
+    named = [p for p in question.periods if int(p[1]) not in question.filing_years]
+    if not named:
+        return list(question.periods)
+    latest = max(int(year) for _, year in named)
+    of_latest = [p for p in named if int(p[1]) == latest]
     return [p for p in of_latest if p[0]] or of_latest
 
 

@@ -159,6 +159,15 @@ class Question(BaseModel):
                                        "expansion": []})
 
 
+# "..., and why?" after what a question asks first: a metric's change is computed and its causes
+# read after it (answers.Answerer), a winner's causes read beside it (direct.with_causes)
+AND_WHY_RE = re.compile(
+    r",?\s*and (?:why|what drove (?:the|this|that|it) ?\w*|(?:for )?what reasons?|what caused "
+    r"(?:the|this|that|it) ?\w*|what explains (?:the|this|that|it) ?\w*|what (?:factors|reasons|"
+    r"drivers) (?:were|are|was|is) behind (?:the|this|that|it) ?\w*)\s*\??\s*$",
+    re.IGNORECASE)
+
+
 def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Question:
     """The :class:`Question` of ``text``; ``profiles`` are the indexed documents it may name."""
     vocabulary = load_vocabulary()
@@ -233,3 +242,9 @@ def expected_answer(asking: str, names_metric: bool, intents: Sequence[str] = ()
     if _TEXT_RE.search(sentence) or _OWN_FORM_RE.search(sentence):
         return "text"
     return answer_form_of(intents) or "text"
+
+
+def asks_cause(question: Question) -> bool:
+    """Whether a question asks a cause, first ("What drove ...?") or after what it asks first
+    ("Did its gross margin improve, and what drove the change?")."""
+    return question.expects == "cause" or bool(AND_WHY_RE.search(question.ranking_text))

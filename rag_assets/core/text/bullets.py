@@ -19,10 +19,11 @@ def is_bullet(line: str) -> bool:
     return bool(TOP_BULLET_RE.match(line) or SUB_BULLET_RE.match(line))
 
 
-_INLINE_BULLET_RE = re.compile(r"\s+[•●■◦○▪▫]\s+")
+INLINE_GLYPHS = "•●■◦○▪▫"  # the bullets that may run inside a line (a dash there is punctuation)
+_INLINE_BULLET_RE = re.compile(rf"\s+[{INLINE_GLYPHS}]\s+")
 # where a bullet printed inside a line opens ("... 4 to 5 percent. ● Adjusted operating profit
 # ..."): the line is read as two, the bullet kept
-_INLINE_OPENING_RE = re.compile(r"(?<=\S)\s+(?=[•●■◦○▪▫]\s+)")
+_INLINE_OPENING_RE = re.compile(rf"(?<=\S)\s+(?=[{INLINE_GLYPHS}]\s+)")
 
 
 def bullet_items(text: str) -> list[str]:

@@ -92,17 +92,17 @@ NAME_THEN_DURATION_RE = re.compile(r"^(?P<name>.*?[^\W\d_].*?) (?P<period>(?:(?:
 PERIOD_OPENING_RE = re.compile(r"\b(?:for|of|in|at|on|during|from|over|between|fy)\b|\d")
 # where a phrase names its period after the thing it measures: "operating income in Q3 FY2023",
 # "net sales for the six months ended", "revenue in fiscal 2019" (not "cost of sales")
-# the period a definition writes after one of its terms ("net sales for the three months ended
-# June 30, 2023", "total equity at the end of fy2022", "operating income, for fy2021"), in
-# lower case with a fiscal year as "fy2022" (metric_questions reads the year it names)
-TERM_PERIOD_RE = re.compile(
-    r"(?:,\s*)?\b(?:both\s+|all\s+)?(?:for|at|as\s+of|in|during)\s+(?:the\s+)?(?:end\s+of\s+)?"
-    r"(?:fy\s*(?P<fy>(?:19|20)\d\d)|(?:(?:three|six|nine|twelve)\s+months|(?:fiscal\s+)?year|"
-    rf"quarter)\s+ended\s+{MONTH_RE.pattern}\s+\d{{1,2}},?\s+(?P<ended>(?:19|20)\d\d))\b",
-    re.IGNORECASE)
 PERIOD_AFTER_RE = re.compile(
     r"\b(?:in|for|during|over)\s+(?:the\s+)?(?:(?:\w+\s+){0,2}(?:weeks?|months?|quarters?|"
     r"years?|fiscal|period)\b|q[1-4]\b|fy\s?\d|(?:first|second|third|fourth)\b)", re.IGNORECASE)
+# the period a definition writes after one of its terms ("net sales for the three months ended
+# June 30, 2023", "total equity at the end of fy2022", "operating income, for fy2021"), in
+# lower case with a fiscal year as "fy2022" (metric_questions reads the year it names); the
+# date as a period's end writes it (:data:`_PERIOD_END_RE`)
+TERM_PERIOD_RE = re.compile(
+    r"(?:,\s*)?\b(?:both\s+|all\s+)?(?:for|at|as\s+of|in|during)\s+(?:the\s+)?(?:end\s+of\s+)?"
+    r"(?:fy\s*(?P<fy>(?:19|20)\d\d)|(?:(?:three|six|nine|twelve)\s+months|(?:fiscal\s+)?year|"
+    r"quarter)\s+(?P<ended>ended\s+\w+\s+\d{1,2},?\s+(?:19|20)\d\d))\b", re.IGNORECASE)
 
 
 def unglued(text: str) -> str:

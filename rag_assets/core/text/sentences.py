@@ -120,6 +120,12 @@ LINKING_ADVERB_RE = re.compile(r"^(?:additionally|in addition|also|further|furth
                                r"moreover|similarly|likewise),\s+", re.IGNORECASE)
 
 
+def joined(lead: str, then: str) -> str:
+    """Two sentences as one first sentence, the first's end a semicolon ("X decreased from A
+    to B; primarily due to ..."): what a question asks together is answered together."""
+    return f"{lead.rstrip(' .')}; {then[:1].lower()}{then[1:]}"
+
+
 def unlinked(sentence: str) -> str:
     """A sentence without the linking adverb it opens with, its next word's case kept ("the
     Company did not generate material total revenues ...")."""

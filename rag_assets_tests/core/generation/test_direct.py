@@ -316,6 +316,9 @@ def test_a_change_between_two_years_asked_is_measured_between_them() -> None:
     ("Which segment had the largest net sales in the second quarter of 2023 (three months "
      "ended June 30, 2023)?", [("Q2", "2023")]),
     ("Which segment had the largest revenue in 2022?", [(None, "2022")]),
+    # the filing's own year is where the answer is read, not the year ranked
+    ("According to its FY2022 10-K, which segment had the highest revenue in FY2021?",
+     [(None, "2021")]),
 ])
 def test_a_ranking_reads_the_latest_period_named(question: str,
                                                  periods: list[tuple[str | None, str]]) -> None:
@@ -606,13 +609,13 @@ def test_a_winner_asked_why_leads_with_the_causes_of_its_own_change() -> None:
                                  "increase in segment net sales.")
 
     why = read_question("Which segment grew net sales the fastest in 2022, and why?")
-    found = with_causes(why, winner, explain)
+    found = with_causes(why, winner, explain, load_cues())
     assert found is not None and found.text == (
         "Environmental Technologies grew the fastest: its net sales rose 28%; primarily driven "
         "by demand for automotive products; the increase in segment net sales.")
-    assert asked == ["What drove the change in Environmental Technologies' net sales?"]
+    assert asked == ["What drove the increase in Environmental Technologies' net sales?"]
     assert len(found.units) == 2
     # the causes of a sentence that neither names the winner nor is printed under it
-    assert with_causes(why, winner, lambda q: explain(q, sentence)) == winner
+    assert with_causes(why, winner, lambda q: explain(q, sentence), load_cues()) == winner
     assert with_causes(read_question("Which segment grew net sales the fastest in 2022?"),
-                       winner, explain) == winner
+                       winner, explain, load_cues()) == winner

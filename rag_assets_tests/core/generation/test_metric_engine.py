@@ -154,6 +154,20 @@ def test_definitions_as_questions_write_them(body: str, year: int, formula: str 
     assert definition_formula(body, year) == formula
 
 
+def test_a_definition_that_says_what_it_uses_keeps_its_terms() -> None:
+    """"using operating cash flow minus capital expenditures" is the definition itself, not
+    where its figures come from: only "using" the figures, data or a statement ends it."""
+    from rag_assets.core.generation.metric_questions import _split_definitions
+    _, kept = _split_definitions("Free cash flow is defined as cash, using operating cash flow "
+                                 "minus capital expenditures.")
+    _, cut = _split_definitions("Free cash flow is defined as operating cash flow minus "
+                                "capital expenditures, using figures from the cash flow "
+                                "statement.")
+    assert kept == [("Free cash flow", "cash, using operating cash flow minus capital "
+                                       "expenditures")]
+    assert cut == [("Free cash flow", "operating cash flow minus capital expenditures")]
+
+
 @pytest.mark.parametrize(("question", "formula"), [
     ("What is Acme's FY2020 interest coverage ratio? Interest coverage ratio is defined as: "
      "FY2020 operating income / FY2020 interest expense, using figures from the consolidated "
