@@ -36,6 +36,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from rag_assets.core.generation.direct_rows import (
+    Cue,
     DirectAnswer,
     DirectCues,
     PageRows,
@@ -174,6 +175,17 @@ def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: Dire
 CHANGE_WORDS = {"up": "increase", "down": "decline", None: "change"}
 
 
+def _way_ranked(change: Cue | None) -> str | None:
+    """Which way the winner's figure went: the cue's own ("grew the fastest": up), or a
+    total's growth or decline driven by the largest amount ("drove the decline": down);
+    None for a ranking either way could win ("the worst performance")."""
+    if change is None:
+        return None
+    if change.moved is None and change.by == "amount":
+        return "up" if change.direction == "max" else "down"
+    return change.moved
+
+
 def with_causes(question: Question, found: DirectAnswer | None,
                 explain: Callable[[Question], DirectAnswer | None],
                 cues: DirectCues) -> DirectAnswer | None:
@@ -184,17 +196,16 @@ def with_causes(question: Question, found: DirectAnswer | None,
     if found is None or found.kind != "superlative" or not found.named or not asks_cause(
             question):
         return found
-    change = first_match(cues.change_rank, question.text.lower())
-    moved = change.moved if change is not None else None
+    moved = _way_ranked(first_match(cues.change_rank, question.text.lower()))
     measure = next((normalize(question.ranking_text)[t.start:t.end]
                     for t in terms_in(question.ranking_text)), "")
     text = f"What drove the {CHANGE_WORDS[moved]} in {subject_of(found.named)} {measure}?"
     cause = explain(question.model_copy(update={"text": text, "ranking_text": text,
                                                  "expects": "cause"}))
     named = found.named.lower()
-    if cause is None or refers_elsewhere(cause.causes) or explained_way(cause) not in (
-            None, moved) or not any(named in f"{u.scope} {u.text}".lower()
-                                    for u in cause.units):
+    if cause is None or refers_elsewhere(cause.causes) or (
+            moved is not None and explained_way(cause) not in (None, moved)) or not any(
+            named in f"{u.scope} {u.text}".lower() for u in cause.units):
         return found
     return DirectAnswer(kind="superlative", units=[*found.units, *cause.units],
                         named=found.named, text=joined(found.text, cause.text))

@@ -619,3 +619,17 @@ def test_a_winner_asked_why_leads_with_the_causes_of_its_own_change() -> None:
     assert with_causes(why, winner, lambda q: explain(q, sentence), load_cues()) == winner
     assert with_causes(read_question("Which segment grew net sales the fastest in 2022?"),
                        winner, explain, load_cues()) == winner
+
+
+def test_the_way_a_winner_went_is_read_from_the_ranking_asked() -> None:
+    from rag_assets.core.generation.direct import _way_ranked
+    cues = load_cues()
+
+    def way(question: str) -> str | None:
+        return _way_ranked(next((c for c in cues.change_rank
+                                 if re.search(c.pattern, question.lower())), None))
+
+    assert way("Which segment grew net sales the fastest in 2022?") == "up"
+    assert way("Which segment drove the decline in net sales in 2022?") == "down"
+    assert way("Which segment drove the growth in net sales in 2022?") == "up"
+    assert way("Which region had the worst performance in 2022?") is None
