@@ -115,7 +115,11 @@ class Answerer:
         events: list[GuardrailEvent] = []
         computed = self._from_facts(question, routed, document, year, events)
         if computed is not None and computed[0] is not None:
-            answers = led_by_both(computed[0], self._causes(question, computed[0]))
+            causes = self._causes(question, computed[0])
+            # a balance's change is explained by the flows its lead already states (debt issued
+            # and repaid); a sentence MD&A ranks beside it is quoted after, never folded in
+            answers = ([computed[0], *causes] if computed[1].question.explained_by
+                       else led_by_both(computed[0], causes))
             result = self._computed(question, answers, events)
             return self._finished(result, started, log, "computed from statement facts")
         result = self._from_quotes(question, routed, document, year)
