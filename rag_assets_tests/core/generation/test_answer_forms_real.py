@@ -123,6 +123,8 @@ def test_a_change_asked_with_why_is_computed_then_explained(
                                "FY2022"), lines[0]
     assert any("extinguishment and maturities of certain long-term debt" in line
                for line in lines[1:]), result.answer
+    # a balance's flows explain it in the first sentence; MD&A's sentence follows, not folded
+    assert "cash flow statement prints" in lines[0] and "extinguishment" not in lines[0]
     assert all(c.mark == "valid" for claim in result.claims for c in claim.citations)
     assert result.method.startswith("computed "), result.method
 
