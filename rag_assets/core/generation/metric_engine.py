@@ -152,9 +152,9 @@ def _all_words(text: str) -> tuple[str, ...]:
     return tuple(re.findall(r"[a-z0-9&]+", normalize_label(text)))
 
 
-# a formula that is one statement row the question names ("By how much did its provision for
-# credit losses change?"): no formula to state
-LONE_ROW_RE = re.compile(r"row\('[^']*'\)")
+# a statement row a formula names by its printed label; a formula that is one such row alone
+# ("By how much did its provision for credit losses change?") has no formula to state
+ROW_TERM_RE = re.compile(r"\brow\('[^']*'\)")
 
 
 def _label_distance(phrase: tuple[str, ...], label: str) -> int | None:
@@ -666,7 +666,7 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
     details = [f"Formula: {title} = {_pretty(formula, defs)}"
                + (" (as the question defines it)." if question.stated else
                   f" ({_source(question, defs)}).")] if question.is_metric and not (
-        LONE_ROW_RE.fullmatch(formula)) else []  # a row the question names: read, no formula
+        ROW_TERM_RE.fullmatch(formula)) else []  # a row the question names: read, no formula
     if question.is_metric or question.aggregate != "value":
         details += [f"Computation ({'millions' if 'millions' in _scales(operands) else 'units'} "
                     f"as printed): {c}" for c in computations]
@@ -1029,7 +1029,7 @@ def _judged(question: MetricQuestion, value: float, headline: str, rules: Rules
 def _pretty(formula: str, defs: Vocabulary) -> str:
     """A formula with names as an answer writes them (a row's label quoted as written)."""
     labels = re.findall(r"\brow\('([^']*)'\)", formula)
-    text = re.sub(r"\brow\('[^']*'\)", "@", formula)
+    text = ROW_TERM_RE.sub("@", formula)
     text = re.sub(r"\bavg\(([a-z_@]+)\)", r"average \1 (prior and current year-end)", text)
     text = re.sub(r"\bchange\(([a-z_@]+)\)", r"change in \1 over the year", text)
     text = re.sub(r"\bopt\(([a-z_@]+)\)", r"\1", text)

@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 
 from rag_assets.core.generation.direct_rows import load_cues
 from rag_assets.core.ingest.facts import NOTES_CITED_RE
+from rag_assets.core.question.companies import POSSESSIVE_RE
 from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import AND_WHY_RE, EITHER_WAY_RE, Question
 from rag_assets.core.question.vocabulary import (
@@ -942,12 +943,12 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
         explained_by=_why_flows(asking, target, aggregate))
 
 
-# "By how much did JPMorgan's provision for credit losses change ...": the measure between the
-# company's possessive and the verb of change
-_ROW_CHANGED_RE = re.compile(
-    r"^\s*(?:[Bb]y how much|[Hh]ow much) (?:did|has|have)\s+(?:the\s+)?(?:[A-Z][\w&.'’-]*\s+){0,4}?"
-    r"[\w&.-]+['’]s?\s+(?P<x>[a-z][a-z&'’ -]{3,60}?)\s+(?:change|increase|decrease|grow|decline|"
-    r"rise|fall|drop)\b")
+# "By how much did JPMorgan's provision for credit losses change ...": the question's opening,
+# then (after the company's possessive, :data:`POSSESSIVE_RE`) the measure and its verb of change
+_HOW_MUCH_DID_RE = re.compile(r"^\s*(?:by how much|how much) (?:did|has|have)\s+(?:the\s+)?",
+                              re.IGNORECASE)
+_MEASURE_CHANGED_RE = re.compile(r"\s+(?P<x>[a-z][a-z&'’ -]{3,60}?)\s+(?:change|increase|"
+                                 r"decrease|grow|decline|rise|fall|drop)\b")
 _MIN_ROW_WORDS = 3  # "credit losses" is both the provision's and the allowance's words
 
 
@@ -963,8 +964,10 @@ def _with_row_changed(definitions: list[tuple[str | None, str]], target: str | N
 def _row_changed(asking: str) -> str | None:
     """The measure a "by how much did X's <measure> change" question names when the
     vocabulary names none: a statement row by its printed label's words (``row('...')``), of
-    two words at least; None for any other question."""
-    match = _ROW_CHANGED_RE.search(asking)
+    three words at least; None for any other question."""
+    opening = _HOW_MUCH_DID_RE.match(asking)
+    owner = POSSESSIVE_RE.match(asking, opening.end()) if opening else None
+    match = _MEASURE_CHANGED_RE.match(asking, owner.end()) if owner else None
     if match is None or len(match["x"].split()) < _MIN_ROW_WORDS:
         return None
     return match["x"]
