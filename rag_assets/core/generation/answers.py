@@ -30,7 +30,7 @@ from rag_assets.core.generation.compose import (
     compose,
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.extractive import ScoredUnit
+from rag_assets.core.generation.extractive import ScoredUnit, roots, words
 from rag_assets.core.generation.facts_route import FactsProvider, FactsRoute
 from rag_assets.core.generation.metric_engine import MetricAnswer
 from rag_assets.core.generation.page_texts import PageTexts
@@ -40,6 +40,7 @@ from rag_assets.core.ingest.routing import short_display_name
 from rag_assets.core.llm.client import ChatModel
 from rag_assets.core.question.question import Question, asks_cause
 from rag_assets.core.retrieval.retriever import Retriever, Scope
+from rag_assets.core.text.figures import AMOUNT_STATED_RE
 from rag_assets.core.text.question_input import checked_question
 from rag_assets.core.text.sentences import joined
 from rag_assets.core.warehouse.tables import StaleTable
@@ -120,6 +121,7 @@ class Answerer:
             # and repaid); a sentence MD&A ranks beside it is quoted after, never folded in
             answers = ([computed[0], *causes] if computed[1].question.explained_by
                        else led_by_both(computed[0], causes))
+            answers = self._with_parts(question, answers, routed, document, year)
             result = self._computed(question, answers, events)
             return self._finished(result, started, log, "computed from statement facts")
         result = self._from_quotes(question, routed, document, year)
@@ -169,18 +171,56 @@ class Answerer:
 
     def _from_quotes(self, question: Question, routed: Scope, document: str | None,
                      year: int | None) -> QAResult:
-        """The quote route's answer; a failure is an abstention saying why."""
-        asked = None
-        if document or year:
-            asked = Scope(documents=[document] if document else None,
-                          years=[int(year)] if year else None, how="asked")
+        """The quote route's answer, each clause asked folded in; a failure is an abstention
+        saying why."""
         try:
-            return self.quotes.answer(question, asked, routed, self.companies)
+            found = self.quotes.found(question, asked_scope(document, year), routed,
+                                      self.companies)
+            if len(found.answers) == 1:  # a comparison's parts are labelled, never folded
+                found.answers = self._with_parts(question, found.answers, routed, document,
+                                                 year)
+            return self.quotes.composed(question, found)
         except Exception as error:  # one place for the quote route
             event = route_failed("quote", error)
             return QAResult(question=question.text, answer=f"{ABSTENTION} ({event.detail})",
                             abstained=True, k=self.config.k, guardrail_events=[event],
                             method="abstained")
+
+    def _with_parts(self, question: Question, answers: list[PartAnswer], routed: Scope,
+                    document: str | None, year: int | None) -> list[PartAnswer]:
+        """"How was the redemption funded, and what interests did Corning hold after it?":
+        each clause the question asks (``Question.asked``) answered on its own, in the whole's
+        filing and period; a clause's answer a reader reached, that the answer does not give
+        already, joins its first sentence (:func:`led_by_all`). A clause that leans on the one
+        before it ("When is it payable?", "What was the total cost?") is no question alone:
+        only one that names its company, or a measure the statements compute, is asked."""
+        found: list[PartAnswer] = []
+        for text in question.asked:
+            own = self.read(text)
+            if not (own.documents or own.metrics):
+                continue
+            answer = self._part_answer(own.within(question), routed, document, year)
+            if answer is None or not reached(answer) or said(answer, [*answers, *found]):
+                continue
+            if own.documents or answer.method.startswith(COMPUTED):
+                found.append(answer)
+        return led_by_all(answers, found)
+
+    def _part_answer(self, part: Question, routed: Scope, document: str | None,
+                     year: int | None) -> PartAnswer | None:
+        """One clause's answer: computed from the statements, else quoted; None when it
+        would be answered in parts of its own or a route fails (the whole's answer stands)."""
+        computed = self._from_facts(part, routed, document, year, [])
+        if computed is not None and computed[0] is not None:
+            return computed[0]
+        parts = self.quotes.parts(part, asked_scope(document, year), routed, self.companies)
+        if len(parts) != 1:
+            return None
+        try:
+            return self.quotes.answer_part(parts[0], self.config.k)
+        except Exception as error:
+            route_failed("quote", error)
+            return None
 
     def _finished(self, result: QAResult, started: float, log: Callable[[str], None] | None,
                   how: str) -> QAResult:
@@ -209,6 +249,73 @@ def led_by_both(computed: PartAnswer, causes: Sequence[PartAnswer]) -> list[Part
     rest = causes[0].model_copy(update={"claims": causes[0].claims[1:]})
     first = computed.model_copy(update={"claims": [both, *computed.claims[1:]]})
     return [first, *([rest] if rest.claims else []), *causes[1:]]
+
+
+def asked_scope(document: str | None, year: int | None) -> Scope | None:
+    """The filing and year a caller asked to answer from, if any."""
+    if not (document or year):
+        return None
+    return Scope(documents=[document] if document else None,
+                 years=[int(year)] if year else None, how="asked")
+
+
+# the ways of answering that read what a clause asks (a computation, a reader of the filing's
+# structure); a clause merely quoted joins the first sentence only with the figure it asks
+READERS = ("computed", "judged", "direct")
+COMPUTED = ("computed", "judged")  # from the statements, the measure named
+
+
+def reached(answer: PartAnswer) -> bool:
+    """Whether a clause's answer says what the clause asks: a reader's, or a quote that prints
+    an amount when the clause asks a figure and holds most of the clause's own words (its
+    company's name aside): a sentence that merely ranked first is no answer to fold in."""
+    if answer.abstained or not answer.claims:
+        return False
+    if answer.method.startswith(READERS):
+        return True
+    clause, claim = answer.part.question, answer.claims[0].text
+    asked = roots(clause.ranking_text) - roots(" ".join(clause.companies))
+    return clause.expects == "figure" and bool(AMOUNT_STATED_RE.search(claim)) and len(
+        asked & roots(claim)) >= QUOTED_SHARE * len(asked)
+
+
+QUOTED_SHARE = 0.5
+
+
+def said(answer: PartAnswer, given: Sequence[PartAnswer]) -> bool:
+    """Whether a clause's first sentence is one the answer already gives (most of its words
+    in one of the answer's sentences): a clause the whole's reader answered is not said
+    twice."""
+    asked = set(words(answer.claims[0].text))
+    return any(len(asked & set(words(claim.text))) >= SAID_SHARE * len(asked)
+               for other in given for claim in other.claims)
+
+
+SAID_SHARE = 0.8
+
+
+def led_by_all(answers: list[PartAnswer], parts: Sequence[PartAnswer]) -> list[PartAnswer]:
+    """The answer's first sentence and each clause's, as one first sentence ("Corning's total
+    debt increased ... by $713 million; on May 15, 2023, Corning issued ..."), each citation
+    standing for its own page; each clause's other sentences after the answer's. An answer
+    that found nothing is led by the clauses'."""
+    if not parts:
+        return answers
+    if not answers or answers[0].abstained or not answers[0].claims:
+        return list(parts)
+    lead = answers[0].claims[0]
+    text, citations, rests = lead.text, list(lead.citations), []
+    given = {claim.text for answer in answers for claim in answer.claims}
+    for part in parts:
+        text, citations = joined(text, part.claims[0].text), [*citations,
+                                                              *part.claims[0].citations]
+        rest = [claim for claim in part.claims[1:] if claim.text not in given]
+        given |= {claim.text for claim in rest}
+        if rest:  # a sentence the answer gives already is not given twice
+            rests.append(part.model_copy(update={"claims": rest}))
+    first = answers[0].model_copy(update={"claims": [Claim(text=text, citations=citations),
+                                                     *answers[0].claims[1:]]})
+    return [first, *answers[1:], *rests]
 
 
 def missing_kind(computed: MetricAnswer) -> str:

@@ -49,6 +49,7 @@ from rag_assets.core.text.periods import (
 )
 from rag_assets.core.text.sentences import split_sentences
 from rag_assets.core.text.years import (
+    BASE_YEAR_RE,
     FISCAL_TERM_RE,
     FY_TERM_RE,
     YEAR_SPAN_RE,
@@ -863,10 +864,11 @@ def _asks_prose(asking: str, judgment: str | None) -> bool:
     return bool(_PROSE_RE.search(norm))
 
 
-def _periods_asked(text: str, asked: str, definitions: Sequence[tuple[str | None, str]]
-                   ) -> tuple[int | None, list[int], bool]:
+def _periods_asked(text: str, asked: str, definitions: Sequence[tuple[str | None, str]],
+                   read: Sequence[int] = ()) -> tuple[int | None, list[int], bool]:
     """The quarter asked, the years (those a definition names when the question names none;
-    a period-end date's own year), and whether a period-end date is written."""
+    a period-end date's own year; else those the question was read with: a clause's are its
+    whole question's), and whether a period-end date is written."""
     quarter, quarter_year = None, None
     if named := quarters_named(text):
         quarter, quarter_year, _ = named[0]
@@ -878,7 +880,7 @@ def _periods_asked(text: str, asked: str, definitions: Sequence[tuple[str | None
     dated = bool(ends := period_end_years(asked))
     if dated and not definitions:
         years = sorted(set(ends))  # the columns print the period's end, not its fiscal name
-    return quarter, years, dated
+    return quarter, years or sorted(set(read)), dated
 
 
 def parse_question(question: Question, cause: bool = False) -> MetricQuestion | None:
@@ -908,7 +910,7 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
     elif each:
         target, is_metric = each[0], False
     definitions = _with_row_changed(definitions, target, bool(choice), asking)
-    quarter, years, dated = _periods_asked(text, asked, definitions)
+    quarter, years, dated = _periods_asked(text, asked, definitions, question.years)
     formulas, titles, defined = _own_definitions(definitions, target, norm,
                                                   years[-1] if years else None, written)
     if share and definitions == [share]:  # the share the question asks is what it asks
@@ -1245,8 +1247,11 @@ def _aggregate(asked: str, norm: str, years: list[int], choice: bool, judgment: 
     elif direction and judgment is None and (len(years) > 1 or _YES_NO_RE.search(asked)):
         aggregate = "trend"
     elif direction and judgment is None and len(years) == 1 and _HOW_CHANGED_RE.search(asked):
-        aggregate, years = "trend", [years[0] - 1, years[0]]  # against the year the filing
-        # prints beside it
+        # against the year the filing prints beside it; a base written ("change from fiscal
+        # 2019") runs to the year after it
+        based = BASE_YEAR_RE.search(asked)
+        aggregate, years = "trend", ([years[0], years[0] + 1] if based and int(based[1]) ==
+                                     years[0] else [years[0] - 1, years[0]])
     elif years:
         years = [years[-1]]
     return aggregate, years, direction

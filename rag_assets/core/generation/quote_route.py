@@ -117,6 +117,16 @@ def filing_asked(question: Question, selected: Sequence[EvidenceUnit],
 
 
 @dataclass
+class Found:
+    """What the quote route found for a question, before it is composed."""
+
+    answers: list[PartAnswer]
+    events: list[GuardrailEvent]
+    retry_k: int | None = None
+    first_sources: int = 0
+
+
+@dataclass
 class QuoteRoute:
     """Retrieval over one store, the stored pages to quote and verify, and the model, if any."""
 
@@ -518,8 +528,14 @@ class QuoteRoute:
 
     def answer(self, question: Question, asked: Scope | None, routed: Scope,
                company: dict[str, str]) -> QAResult:
-        """The quote route's answer: each part answered (rephrased when it found nothing), a
-        retry with more chunks when a question that needs two sources cites fewer."""
+        """The quote route's answer: :meth:`found`, composed."""
+        return self.composed(question, self.found(question, asked, routed, company))
+
+    def found(self, question: Question, asked: Scope | None, routed: Scope,
+              company: dict[str, str]) -> Found:
+        """Each part answered (rephrased when it found nothing), a retry with more chunks when
+        a question that needs two sources cites fewer; not yet composed, so a caller may fold
+        in what another part of the question found."""
         cfg = self.config
         parts = self.parts(question, asked, routed, company)
         events: list[GuardrailEvent] = []
@@ -535,12 +551,18 @@ class QuoteRoute:
                 answer = self.rephrased(part, answer, per_part, routed, events)
             answers.append(answer)
         answers, retry_k = self.retried(question, parts, answers, per_part, events)
-        for answer in answers:
-            events += answer.events
-        result = compose(question.text, answers, self.pages, cfg.citation_threshold)
+        return Found(answers=answers, events=events, retry_k=retry_k,
+                     first_sources=first_sources)
+
+    def composed(self, question: Question, found: Found) -> QAResult:
+        """The parts' answers as one cited answer."""
+        events = [*found.events, *(e for answer in found.answers for e in answer.events)]
+        result = compose(question.text, found.answers, self.pages,
+                         self.config.citation_threshold)
         result.guardrail_events = events
-        result.evidence_strength = min((a.strength for a in answers), default=0.0)
-        result.k, result.retry_k, result.first_sources = cfg.k, retry_k, first_sources
+        result.evidence_strength = min((a.strength for a in found.answers), default=0.0)
+        result.k, result.retry_k = self.config.k, found.retry_k
+        result.first_sources = found.first_sources
         return result
 
     def retried(self, question: Question, parts: Sequence[Part], answers: list[PartAnswer],

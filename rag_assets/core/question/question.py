@@ -31,6 +31,7 @@ from rag_assets.core.question.intents import (
     sections_for,
     wholes_asked,
 )
+from rag_assets.core.question.parts import asked_parts
 from rag_assets.core.question.vocabulary import (
     load_vocabulary,
     normalize,
@@ -139,6 +140,8 @@ class Question(BaseModel):
                                  description="those documents' companies, as answers name them")
     unindexed: str | None = Field(default=None,
                                   description="a company it names that no indexed filing is from")
+    asked: list[str] = Field(default_factory=list, description="the clauses it asks, each a "
+                             "question, when it asks more than one (:mod:`parts`)")
 
     @property
     def bm25_text(self) -> str:
@@ -152,12 +155,34 @@ class Question(BaseModel):
         its periods, intents and sections stay; only what ranks the chunks changes."""
         return self.model_copy(update={"ranking_text": words, "expansion": []})
 
+    def within(self, whole: Question) -> Question:
+        """This question as a part of ``whole``: the whole's filing and company, and what it
+        does not name itself (the filing kind, the period) the whole's; one that names only
+        an earlier year than the whole ("change from fiscal 2019") reads up to its latest."""
+        update: dict[str, object] = {}
+        if whole.documents:  # one question is about one filing: its clauses too
+            update |= {"documents": whole.documents, "companies": whole.companies,
+                       "unindexed": whole.unindexed}
+        if not self.kinds:
+            update["kinds"] = whole.kinds
+        if not self.years:
+            update |= {name: getattr(whole, name) for name in _PERIOD_FIELDS}
+        elif whole.years and max(self.years) < max(whole.years):
+            latest = max(self.years)
+            update |= {"years": [*self.years, *(y for y in whole.years if y > latest)],
+                       "periods": [*self.periods, *(p for p in whole.periods
+                                                    if int(p[1]) > latest)]}
+        return self.model_copy(update=update)
+
     def plain(self) -> Question:
         """The question ranked as written: no instructions dropped, no terms added."""
         return self.model_copy(update={"ranking_text": self.text, "metrics": [],
                                        "statements": [], "named_statements": [],
                                        "expansion": []})
 
+
+# what a part of a question that names no period of its own takes from the whole
+_PERIOD_FIELDS = ("years", "filing_years", "quarters", "periods", "months", "dates")
 
 # "..., and why?" after what a question asks first: a metric's change is computed and its causes
 # read after it (answers.Answerer), a winner's causes read beside it (direct.with_causes)
@@ -198,7 +223,8 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
         documents=documents,
         companies=list(dict.fromkeys(short_display_name(titles[d]) for d in documents
                                      if d in titles)),
-        unindexed=None if documents or not profiles else unindexed_company(text, profiles))
+        unindexed=None if documents or not profiles else unindexed_company(text, profiles),
+        asked=asked_parts(text))
 
 
 def periods_named(text: str) -> list[Period]:

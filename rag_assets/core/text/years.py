@@ -38,6 +38,11 @@ FISCAL_TERM_RE = re.compile(
 # a year as a definition's range writes it: "FY2018", "fy 18", "2019"
 YEAR_TOKEN = r"(?:fy\s*'?\s*)?(?:(?:19|20)\d\d|\d\d)"
 # a year directory of the catalog, or a year given on the command line: the whole string
+# a year written as a change's base: "change from fiscal 2019", "since 2019", "compared with
+# FY2019", "versus 2019" (the change runs from it to the period after it)
+BASE_YEAR_RE = re.compile(r"\b(?:from|since|compared (?:with|to)|versus|vs\.?|relative to)\s+"
+                          r"(?:the\s+)?(?:fy\s?|fiscal (?:year\s+)?)?((?:19|20)\d{2})\b",
+                          re.IGNORECASE)
 WHOLE_YEAR_RE = re.compile(r"^(19|20)\d{2}$")
 # the digits of a year anywhere in a line, even inside "12/31/2022" or "FY2022": a line that
 # holds one is never read as a table's caption

@@ -421,3 +421,54 @@ def test_a_computed_change_and_its_causes_lead_as_one_sentence() -> None:
     assert [c.text for c in rest.claims] == ["In addition, notes matured."]
     quoted = _part("quoted", "Debt is a risk.", page=9)
     assert led_by_both(computed, [quoted]) == [computed, quoted]
+
+
+def test_each_clause_a_reader_answered_joins_the_first_sentence() -> None:
+    """"What debt did Acme issue, and how much did its total debt change?": a clause's answer a
+    reader reached joins the first sentence with its citation; one the answer already gives, a
+    quote that merely ranked first, or an abstention does not."""
+    from rag_assets.core.generation.answers import led_by_all, reached, said
+    whole = _part("computed trend", "Acme's total debt increased from $6 million to $8 million.",
+                  "Computation: 8 - 6 = 2")
+    issued = _part("direct list", "Acme issued $2 million of 4% notes due 2031.", page=35)
+    assert reached(issued) and not said(issued, [whole])
+    [first] = led_by_all([whole], [issued])
+    assert first.claims[0].text == ("Acme's total debt increased from $6 million to $8 million; "
+                                    "acme issued $2 million of 4% notes due 2031.")
+    assert [c.page for c in first.claims[0].citations] == [1, 35]
+    assert [c.text for c in first.claims[1:]] == ["Computation: 8 - 6 = 2"]
+    again = _part("computed trend", "Acme's total debt increased from $6 million to $8 million.")
+    assert said(again, [whole])
+    assert not reached(_part("quoted", "Debt is a risk to the business.", page=9))
+    assert not reached(issued.model_copy(update={"abstained": True, "claims": []}))
+    # an answer that found nothing is led by the clause's
+    nothing = whole.model_copy(update={"abstained": True, "claims": []})
+    assert led_by_all([nothing], [issued]) == [issued]
+
+
+def test_a_question_asking_two_things_answers_both_in_its_first_sentence(
+        corpus: Corpus, three_m: Processed) -> None:
+    """Over 3M's 2018 statements: "What was its operating margin, and how did its gross margin
+    change from FY2017?" leads with both computations (the whole read as a change, the year
+    it names the base), each operand cited on its page, each computation shown after."""
+    from rag_assets.core.ingest.facts import extract_facts
+    from rag_assets.core.ingest.statements import classify_pages, page_lines
+
+    from .conftest import THREE_M_PAGES
+
+    pages = three_m.pages
+    facts = [f for f in extract_facts("3m-10k", 2018, pages,
+                                      classify_pages([page_lines(p) for p in pages]))
+             if f.page in THREE_M_PAGES]
+    answerer = Answerer(Retriever(corpus.store, corpus.embedder), corpus.pages,
+                        facts=lambda d, y: facts if (d, y) == ("3m-10k", 2018) else [])
+    result = answerer.ask("What was 3M's operating margin in FY2018, and how did its gross "
+                          "margin change from FY2017?")
+    first = result.answer.splitlines()[0]
+    assert first.startswith("3M's operating margin decreased from 24.3% in FY2017 to 22.0% in "
+                            "FY2018"), first
+    assert "; 3M's gross margin decreased from 49.3% in FY2017 to 49.1% in FY2018" in first
+    assert "Computation (millions as printed): FY2018: (32,765 - 16,682) / 32,765 = 49.1%" in \
+        result.answer
+    cited = [c for claim in result.claims for c in claim.citations]
+    assert cited and all(c.mark == "valid" for c in cited), [c.reason for c in cited]

@@ -240,6 +240,9 @@ def test_where_a_definitions_figures_come_from_is_no_part_of_its_terms(question:
     ("How much did Acme's revenue decline in FY2020?", "revenue", [2019, 2020], "trend",
      {"direction": "down"}),
     ("How much revenue did Acme report in FY2020?", "revenue", [2020], "value", {}),
+    # a year written as the change's base runs to the year after it
+    ("How much did Acme's capital expenditures change from fiscal 2019?", "capital_expenditure",
+     [2019, 2020], "trend", {}),
     # the cash returned to shareholders is dividends and buybacks, not the cash on hand
     ("How much cash did Acme return to shareholders in fiscal 2018?", "shareholder_payout",
      [2018], "value", {}),
