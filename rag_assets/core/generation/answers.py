@@ -124,7 +124,11 @@ class Answerer:
             answers = self._with_parts(question, answers, routed, document, year)
             result = self._computed(question, answers, events)
             return self._finished(result, started, log, "computed from statement facts")
-        result = self._from_quotes(question, routed, document, year)
+        quoted = question
+        if computed is not None and computed[1].question.covers:
+            # whether one amount covers another is arithmetic: no sentence's polarity says it
+            quoted = question.model_copy(update={"expects": "figure"})
+        result = self._from_quotes(quoted, routed, document, year)
         if computed is not None:  # a computation that lacked an operand says which
             result.answer += f"\nNot computed from the statements: {computed[1].headline}"
             result.method += missing_kind(computed[1])

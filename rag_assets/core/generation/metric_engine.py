@@ -39,7 +39,12 @@ from rag_assets.core.generation.metric_format import (
     when_asked,
     wrap,
 )
-from rag_assets.core.generation.metric_questions import MetricQuestion, Rules, load_rules
+from rag_assets.core.generation.metric_questions import (
+    COVERAGE_OF,
+    MetricQuestion,
+    Rules,
+    load_rules,
+)
 from rag_assets.core.generation.records import Claim, SourceCitation
 from rag_assets.core.ingest.facts import concept_of, normalize_label
 from rag_assets.core.question.vocabulary import (
@@ -677,6 +682,9 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
     if isinstance(found, MetricAnswer):
         return found
     value, headline = found
+    if question.covers and question.yes_no:
+        headline = _covered(question, evaluator, years[-1], subject_of(company),
+                            when_asked(question, years)) or headline
     if question.explained_by:
         clause, flows = _explained(question, evaluator, years[-1], defs)
         headline = headline[:-1] + clause + "." if clause else headline
@@ -687,6 +695,45 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
         operands = [*operands, *beside]
     return MetricAnswer(question=question, status="answered", value=value, values=values,
                         headline=headline, details=details, operands=operands)
+
+
+def _covered(question: MetricQuestion, evaluator: Evaluator, year: int, subject: str,
+             when: str) -> str | None:
+    """"Was its free cash flow enough to cover its share repurchases?": yes when the first
+    amount is at least the second, said with both amounts, the gap between them and the
+    coverage (a ratio alone does not say by how much); None when the question's formula is
+    no quotient of two amounts."""
+    sides = quotient_sides(question.formulas.get(question.target, ""))
+    title = question.titles.get(question.target, "")
+    if sides is None or COVERAGE_OF not in title:
+        return None
+    part, total = (evaluator.copy().evaluate(side, year) for side in sides)
+    if part is None or total is None or not total:
+        return None
+    part_title, total_title = title.split(COVERAGE_OF, 1)
+    held = part >= total
+
+    def amount(value: float) -> str:
+        return format_value(value, "USD", None, question.scale)
+    return (f"{'Yes' if held else 'No'}. {subject} {when} {part_title} of {amount(part)} "
+            f"{'covered' if held else 'did not cover'} its {total_title} of {amount(total)}: "
+            f"{amount(abs(part - total))} {'to spare' if held else 'short'} "
+            f"({part / total:.2f} times).")
+
+
+def quotient_sides(formula: str) -> tuple[str, str] | None:
+    """A formula's numerator and denominator when it is one quotient at its top level
+    ("free_cash_flow / share_repurchases", "(a - b) / (c)"), else None."""
+    depth, cut = 0, None
+    for at, char in enumerate(formula):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "/" and depth == 0:
+            if cut is not None:
+                return None
+            cut = at
+    if cut is None:
+        return None
+    return formula[:cut].strip(), formula[cut + 1:].strip()
 
 
 def _earlier(question: MetricQuestion, evaluator: Evaluator, formula: str, first: int

@@ -175,6 +175,9 @@ class MetricQuestion(BaseModel):
     written: dict[str, str] = Field(
         default_factory=dict, description="the words the question's definitions name a line "
         "item by ('net sales'): its row printed under them is read first")
+    covers: bool = Field(default=False, description="a coverage asked ('was A enough to cover "
+                         "B', 'how many times did A cover B'): A / B; as a yes or no, covered "
+                         "when it is 1 or more")
     explained_by: list[str] = Field(
         default_factory=list, description="the flows that moved a balance whose change is "
         "asked with its reason ('and why?': the debt issued and repaid), read beside it")
@@ -426,10 +429,18 @@ _KEPT_AFTER_RE = re.compile(rf"\bwhat {_SHARE_WORD} of (?:the )?(?P<total>.+?) (
 # "How many times did its operating income cover its interest expense?": a coverage ratio
 _COVER_RE = re.compile(r"\bhow many times (?:did|does|do|could|can|would|was|is) "
                        r"(?P<part>.+?) (?:cover|covered) (?:by )?(?P<total>.+?)\s*\??$")
+# "Was its free cash flow enough to cover its share repurchases?": the same ratio, asked as a
+# yes or no (covered when it is 1 or more)
+_ENOUGH_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:was|were|is|are|did|does|do|could|can|would)"
+                        r" (?P<part>.+?) (?:(?:large |big |high )?enough|sufficient|adequate) "
+                        r"to (?:fully )?(?:cover|fund|finance|pay for) (?P<total>.+?)\s*\??$")
+COVERAGE_OF = " coverage of "  # the name a coverage's definition is given
 _POSSESSIVE_RE = re.compile(r"^.*?\b[a-z0-9&.]+ ?(?:'s|s')\s+")
 # where a share's term ends: a clause after a comma, "i.e.", "as a ...", the period it is of
 _TERM_END_RE = re.compile(rf",|;|\(|\bi\.?e\.?\b|\bas a\b|{PERIOD_AFTER_RE.pattern}",
                           re.IGNORECASE)
+_LIST_TERM_END_RE = re.compile(rf",(?!\s*(?:and\s+)?[a-z])|;|\(|\bi\.?e\.?\b|\bas a\b|"
+                               rf"{PERIOD_AFTER_RE.pattern}", re.IGNORECASE)
 _PRONOUNS = frozenset({"each", "it", "they", "them", "these", "those", "this", "that", "which"})
 _PERIOD_WORDS = frozenset({"fiscal", "fy", "year", "quarter", "calendar", "month", "months"})
 _EDGE_WORDS = frozenset({"in", "for", "during", "of", "the", "its", "ended", "and"})
@@ -444,7 +455,8 @@ def _share_definition(asking: str) -> tuple[str, str] | None:
     by interest expense; "what was SG&A as a percentage of revenue", where no metric names
     those words, is SG&A divided by revenue."""
     norm = normalize(asking)
-    match = next((m for pattern in (_KEPT_AFTER_RE, *_SHARE_RES, _COVER_RE)
+    # a coverage first: "share repurchases" names no share
+    match = next((m for pattern in (_COVER_RE, _ENOUGH_RE, _KEPT_AFTER_RE, *_SHARE_RES)
                   if (m := pattern.search(norm))), None)
     if match is None and _share_of_unknown(norm):
         match = _PART_AS_SHARE_RE.search(norm)
@@ -454,12 +466,22 @@ def _share_definition(asking: str) -> tuple[str, str] | None:
     if match.re is _KEPT_AFTER_RE:
         return (f"{match['word']} of {terms[1]} left after {terms[0]}",
                 f"({terms[1]} minus {terms[0]}) divided by {terms[1]}")
-    if match.re is _COVER_RE:
-        return f"{terms[0]} coverage of {terms[1]}", f"{terms[0]} divided by {terms[1]}"
+    if match.re in (_COVER_RE, _ENOUGH_RE):
+        listed = share_terms(match, listed=True) or terms
+        return f"{terms[0]}{COVERAGE_OF}{listed[1]}", \
+            f"{terms[0]} divided by {_sum_named(listed[1])}"
     word = match.groupdict().get("word") or "share"
     if match.re is _PART_AS_SHARE_RE:
         return f"{terms[0]} as a {word} of {terms[1]}", f"{terms[0]} divided by {terms[1]}"
     return f"{word} of {terms[1]} from {terms[0]}", f"{terms[0]} divided by {terms[1]}"
+
+
+def _sum_named(words: str) -> str:
+    """"capital expenditures, dividends and share repurchases": their sum, as a definition
+    writes it, each item its own term (a line item, else a row's label the reader looks for:
+    never one item read as the whole list); other words as they are."""
+    pieces = [p.strip() for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", words) if p.strip()]
+    return f"({' plus '.join(pieces)})" if len(pieces) > 1 else words
 
 
 def share_asked(asking: str) -> tuple[str, str] | None:
@@ -472,12 +494,14 @@ def share_asked(asking: str) -> tuple[str, str] | None:
     return share_terms(match) if match is not None else None
 
 
-def share_terms(match: re.Match[str]) -> tuple[str, str] | None:
+def share_terms(match: re.Match[str], listed: bool = False) -> tuple[str, str] | None:
     """The part's and the total's words of a share pattern's match, or None for a pronoun
-    ("how much ... did each account for": the members, not a line item)."""
+    ("how much ... did each account for": the members, not a line item); ``listed``: a
+    list's commas do not end a term ("capital expenditures, dividends and buybacks")."""
     terms = []
     for side in (match["part"], match["total"]):
-        side = _TERM_END_RE.split(side)[0]  # "..., i.e. its efficiency ratio", "in weeks ended"
+        # "..., i.e. its efficiency ratio", "in weeks ended"
+        side = (_LIST_TERM_END_RE if listed else _TERM_END_RE).split(side)[0]
         words = [w for w in _POSSESSIVE_RE.sub("", side).split()
                  if not re.search(r"\d", w) and w not in _PERIOD_WORDS]
         while words and words[0] in _EDGE_WORDS:
@@ -890,8 +914,8 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
     asked, definitions = _split_definitions(text)
     share = _share_definition(next((x for x in split_sentences(asked) if x.rstrip()
                                     .endswith("?")), asked))
-    if share and not definitions:
-        definitions.append(share)
+    if share and (not definitions or COVERAGE_OF in share[0]):  # the coverage of a term
+        definitions.append(share)  # the question defines is asked, not the term
     asked = _SOURCE_NOTE_RE.sub(" ", asked)  # "D&A (from cash flow statement) % margin"
     norm = normalize(asked)
     asking = next((x for x in split_sentences(asked) if x.rstrip().endswith("?")), asked)
@@ -913,7 +937,7 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
     quarter, years, dated = _periods_asked(text, asked, definitions, question.years)
     formulas, titles, defined = _own_definitions(definitions, target, norm,
                                                   years[-1] if years else None, written)
-    if share and definitions == [share]:  # the share the question asks is what it asks
+    if share and share in definitions:  # the share the question asks is what it asks
         defined = next((key for key, title in titles.items() if title == share[0]), defined)
     if defined and not choice:
         target, is_metric = defined, True
@@ -933,14 +957,14 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
         aggregate=aggregate, months=question.months, quarter=quarter, decimals=question.decimals,
         # the pattern's group matches only the three scale words
         scale=cast(Scale, m["scale"].lower()) if (m := _SCALE_RE.search(text)) else None,
-        percent=bool((share and " coverage of " not in share[0])
+        percent=bool((share and COVERAGE_OF not in share[0])
                      or _PERCENT_RE.search(normalize(text))), formulas=formulas,
         titles=titles, written=written, sign=_sign_asked(asking),
         yes_no=bool(_YES_NO_RE.search(asked.split("?")[0] if "?" in asked else asked)),
         direction=direction if aggregate == "trend" else None, judgment=judgment,
         asks=rules[judgment].asked(norm) if judgment else None,
         choices=choice[0] if choice else each if aggregate == "each" and each else [],
-        pick=choice[1] if choice else None,
+        pick=choice[1] if choice else None, covers=bool(share and COVERAGE_OF in share[0]),
         dated=dated, history=_history_asked(asked, aggregate, is_metric),
         explained_by=_why_flows(asking, target, aggregate))
 
@@ -1101,7 +1125,8 @@ def _own_definitions(definitions: list[tuple[str | None, str]], target: str | No
     titles: dict[str, str] = {}
     defined = None
     for name, body in definitions:
-        key = _name_of(name) if name else target
+        # a coverage is the question's own ratio, never the term it opens with
+        key = None if name and COVERAGE_OF in name else _name_of(name) if name else target
         words: dict[str, str] = {}
         formula = definition_formula(body, anchor, key if key in defs.metrics else None, words)
         if formula is None or formula == key:

@@ -97,11 +97,14 @@ class StatementTable(BaseModel):
         return self.scale
 
     def unit_of(self, label: str, group: str = "") -> str:
-        """What a row counts: per-share amounts and share counts are not dollars."""
+        """What a row counts: per-share amounts and share counts are not dollars; a cash flow
+        statement counts cash (ASC 230), so its "Repurchase of common shares" is the cash paid
+        for them, never a count."""
         text = f"{group} {label}"
         if PER_SHARE_RE.search(text):
             return "USD/share"
-        if SHARES_RE.search(text) and not re.search(r"equity|capital|stock\b", label, re.I):
+        if SHARES_RE.search(text) and not re.search(r"equity|capital|stock\b", label, re.I) \
+                and self.statement != "cash_flow":
             return "shares"
         return "USD"
 

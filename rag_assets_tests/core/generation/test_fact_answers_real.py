@@ -695,3 +695,31 @@ def test_a_retailers_gross_margin_is_over_the_net_sales_its_costs_are_of(
                        f"What is {company}'s FY2018 gross margin?")
     assert answer.value == pytest.approx((sales - cost) / sales)
     assert any(o.label == "Net sales" for o in answer.operands)
+
+
+ULTA_FY2022 = ("financebench-wide/pdfs/ULTABEAUTY_2023Q4_EARNINGS.pdf", "ulta-beauty-earnings-q4",
+               2023, "Ulta Beauty")
+
+
+def test_whether_one_amount_covers_another_is_said_with_both_and_the_gap() -> None:
+    """"Was its free cash flow enough to cover its share repurchases?" is the coverage A / B,
+    yes at 1 or more, said with both amounts and the gap. Ulta Beauty's release for fiscal
+    2022 (p.9): operating cash flow 1,481,915, capital expenditures (312,126), repurchase of
+    common shares (900,033), in thousands: a cash flow statement's "shares" row is cash."""
+    free = _answered(*ULTA_FY2022, "Was Ulta Beauty's free cash flow in the year ended January "
+                                   "28, 2023 enough to cover its share repurchases?")
+    assert free.headline == (
+        "Yes. Ulta Beauty's FY2023 free cash flow of $1,169.789 million covered its share "
+        "repurchases of $900.033 million: $269.756 million to spare (1.30 times).")
+    both = _answered(*ULTA_FY2022, "Was Ulta Beauty's operating cash flow in the year ended "
+                                   "January 28, 2023 sufficient to fund its capital "
+                                   "expenditures and share repurchases?")
+    assert both.value == pytest.approx(1_481_915 / (312_126 + 900_033))
+    assert both.headline.startswith("Yes. Ulta Beauty's FY2023 operating cash flow of "
+                                    "$1,481.915 million covered its capital expenditures and "
+                                    "share repurchases of $1,212.159 million")
+    # an item of the list no row prints: not computed, never the others read as all of it
+    listed, _ = _ask(*ULTA_FY2022, "Was Ulta Beauty's operating cash flow in the year ended "
+                                   "January 28, 2023 sufficient to fund its capital "
+                                   "expenditures, share repurchases and store openings?")
+    assert listed.status == "missing" and 'a row "store openings"' in listed.headline

@@ -880,3 +880,25 @@ def test_a_change_too_small_to_show_is_worded_unchanged() -> None:
                 [*facts[:3], fact("cost_of_revenue", 2018, 590.0, "Cost of sales")])
     assert moved.headline.startswith("Acme's gross margin decreased from 41.0% in FY2018 to "
                                      "40.0% in FY2019, by 1.0 percentage points")
+
+
+@pytest.mark.parametrize(("question", "formula", "yes_no"), [
+    ("Was Acme's free cash flow in fiscal 2022 enough to cover its share repurchases?",
+     "free_cash_flow / share_repurchases", True),
+    ("Was Acme's operating cash flow sufficient to fund its capital expenditures and dividends "
+     "in fiscal 2022?", "operating_cash_flow / (capital_expenditure + dividends_paid)", True),
+    # "share repurchases" names no share of anything
+    ("How many times did Acme's free cash flow cover its share repurchases in fiscal 2022?",
+     "free_cash_flow / share_repurchases", False),
+    # a term the question defines is read in the coverage, not taken for what is asked
+    ("Was Acme's free cash flow in fiscal 2022 enough to cover its share repurchases? Define "
+     "free cash flow as net cash provided by operating activities minus capital expenditures.",
+     "free_cash_flow / share_repurchases", True),
+])
+def test_a_coverage_is_one_amount_over_another(question: str, formula: str,
+                                               yes_no: bool) -> None:
+    q = parse_text(question)
+    assert q is not None and q.covers and q.yes_no is yes_no
+    assert q.stated == formula and q.years == [2022]
+    if "Define" in question:
+        assert q.formulas["free_cash_flow"] == "operating_cash_flow - capital_expenditure"
