@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
@@ -62,6 +63,9 @@ DATED_AFTER_RE = re.compile(rf"\bdeclared\s+on\s+(?P<date>{DATE})", re.IGNORECAS
 BEFORE_DIVIDEND_RE = re.compile(r"\b(?P<words>(?:[a-z-]+\s+){1,3})dividends?\b", re.IGNORECASE)
 DIVIDEND_KINDS = frozenset({"regular", "quarterly", "special", "annual", "semi-annual",
                             "interim", "final", "cash"})
+# a regular dividend's payments a year: the rate an analyst annualizes it at (the "indicated
+# annual dividend": the latest regular payment times the payments a year)
+PAYMENTS_A_YEAR = {"quarterly": 4, "semi-annual": 2, "monthly": 12}
 PAYABLE_RE = re.compile(rf"\bpayable\s+(?:on\s+)?(?P<date>{DATE})", re.IGNORECASE)
 RECORD_RE = re.compile(rf"\bof\s+record\b[^.]{{0,60}}?\b(?:on|as\s+of)\s+(?P<date>{DATE})|"
                        rf"\brecord\s+date\s+(?:of\s+)?(?P<date2>{DATE})", re.IGNORECASE)
@@ -157,6 +161,8 @@ def _sentence_of(found: Declaration) -> str:
     on ...": each part from the printed sentences, the parts not printed left out."""
     named = _kind(found)
     text = f"{'An' if named[0] in 'aeiou' else 'A'} {named} of ${found.amount} per share"
+    if times := next((n for word, n in PAYMENTS_A_YEAR.items() if word in named.split()), None):
+        text += f" (${Decimal(found.amount.replace(',', '')) * times:,} a year at that rate)"
     if found.declared_on:
         text += f", declared {found.declared_on}"
     if payable := PAYABLE_RE.search(found.quote):

@@ -36,13 +36,13 @@ def test_the_declaration_the_question_dates_is_stated_with_its_dates() -> None:
                   TEN_Q) == ("A special dividend of $1.00 per share, declared July 20, 2023, "
                              "payable August 15, 2023.")
     assert _asked("How much was the dividend Acme declared on April 20, 2023?", TEN_Q) == (
-        "A quarterly dividend of $0.25 per share, declared April 20, 2023, payable May 15, "
-        "2023, to shareholders of record on May 1, 2023.")
+        "A quarterly dividend of $0.25 per share ($1.00 a year at that rate), declared April "
+        "20, 2023, payable May 15, 2023, to shareholders of record on May 1, 2023.")
     # a current report's one declaration needs no date; of another year it is not
     assert _asked("What dividend did Acme declare, and when is it payable?", EIGHT_K,
-                  "acme-8k") == ("A quarterly cash dividend of $0.30 per share, declared March 3, "
-                                 "2023, payable April 14, 2023, to shareholders of record on "
-                                 "March 24, 2023.")
+                  "acme-8k") == ("A quarterly cash dividend of $0.30 per share ($1.20 a year "
+                                 "at that rate), declared March 3, 2023, payable April 14, "
+                                 "2023, to shareholders of record on March 24, 2023.")
     assert _asked("What dividend did Acme declare in 2022?", EIGHT_K, "acme-8k") is None
 
 
@@ -70,8 +70,8 @@ def test_a_press_release_declaration_on_a_real_8k() -> None:
         "What was the amount of the dividend Costco declared on August 9, 2023, and when is it "
         "paid?"), "costco-8k", 2023, pages)
     assert found is not None
-    assert found.text == ("A quarterly cash dividend of $1.02 per share, declared August 9, "
-                          "2023, payable September 8, 2023, to shareholders of record on "
-                          "August 25, 2023.")
+    assert found.text == ("A quarterly cash dividend of $1.02 per share ($4.08 a year at that "
+                          "rate), declared August 9, 2023, payable September 8, 2023, to "
+                          "shareholders of record on August 25, 2023.")
     checked = verify_claims([found.claim()], texts)
     assert all(c.mark == "valid" for claim in checked for c in claim.citations)
