@@ -155,6 +155,23 @@ def _amount(text: str, range_text: str) -> float:
     return -value if number["sign"] else value
 
 
+def _moved_by(change: float, row: str) -> str:
+    """How far a guided measure moved, in its own units: a percentage's in basis points
+    ("20 basis points lower"), dollars in the scale that fits ("$50 million higher"), a count
+    as a count; an analyst reads a revision by its size, not only its direction."""
+    way = "higher" if change > 0 else "lower"
+    size = abs(change)
+    if "%" in row:
+        return f"{round(size * 100):,} basis points {way}"
+    if "$" in row:
+        for word, scale in sorted(SCALE_WORDS.items(), key=lambda item: -item[1]):
+            if size >= scale:
+                return f"${size / scale:,.{2 if size / scale < 10 else 0}f} {word} {way}" \
+                    .replace(".00 ", " ")
+        return f"${size:,.2f} {way}"
+    return f"{size:,g} {way}"
+
+
 def revision(rows: Sequence[str], heading: str = "") -> str | None:
     """Which way a revised outlook moved each measure: a row's prior and updated ranges
     compared by their midpoints, "no change" read as printed, a measure kept with the range it
@@ -175,7 +192,8 @@ def revision(rows: Sequence[str], heading: str = "") -> str | None:
             way = "raised" if after > before else "lowered" if after < before else "unchanged"
             moved[way].append(f"{label.lower()} ({ranges[1].group(0)})" if way == "unchanged"
                               else f"{label.lower()} to {ranges[1].group(0)} (from "
-                                   f"{ranges[0].group(0)})")
+                                   f"{ranges[0].group(0)}; {_moved_by(after - before, row)} "
+                                   f"at the midpoint)")
     if not moved["raised"] and not moved["lowered"]:
         return None
     verb = ("Raised" if not moved["lowered"] else "Lowered" if not moved["raised"]

@@ -44,11 +44,15 @@ def test_the_outlook_sections_table_wins_over_a_headline_that_names_it() -> None
                  "ulta-beauty-earnings-q2", 2023,
                  "What guidance for fiscal 2023 did Ulta Beauty give with its second quarter?")
     # the prior and updated ranges compared: the first line says which way each moved
+    # and by how much, at the ranges' midpoints
     assert lead.startswith("Raised its outlook: net sales to $11.05 billion to $11.15 billion "
-                           "(from $11.0 billion to $11.1 billion), comparable sales to 4.5% to "
-                           "5.5% (from 4% to 5%), operating margin to 14.6% to 14.8% (from "
-                           "14.5% to 14.8%), diluted earnings per share to $25.10 to $25.60 "
-                           "(from $24.70 to $25.40); unchanged: new stores, net (25-30)")
+                           "(from $11.0 billion to $11.1 billion; $50 million higher at the "
+                           "midpoint), comparable sales to 4.5% to 5.5% (from 4% to 5%; 50 "
+                           "basis points higher at the midpoint), operating margin to 14.6% to "
+                           "14.8% (from 14.5% to 14.8%; 5 basis points higher at the midpoint), "
+                           "diluted earnings per share to $25.10 to $25.60 (from $24.70 to "
+                           "$25.40; $0.30 higher at the midpoint); unchanged: new stores, net "
+                           "(25-30)")
 
 
 def test_a_revision_that_moves_measures_both_ways_says_each() -> None:
@@ -63,9 +67,10 @@ def test_a_revision_that_moves_measures_both_ways_says_each() -> None:
             "Effective tax rate approximately 24.6% approximately 23.9%"]
     assert revision(rows) == (
         "Revised its outlook: raised net sales to $11.0 billion to $11.1 billion (from $10.95 "
-        "billion to $11.05 billion); lowered operating margin to 14.5% to 14.8% (from 14.7% to "
-        "15.0%), effective tax rate to approximately 23.9% (from approximately 24.6%); "
-        "unchanged: comparable sales (4% to 5%)")
+        "billion to $11.05 billion; $50 million higher at the midpoint); lowered operating "
+        "margin to 14.5% to 14.8% (from 14.7% to 15.0%; 20 basis points lower at the "
+        "midpoint), effective tax rate to approximately 23.9% (from approximately 24.6%; 70 "
+        "basis points lower at the midpoint); unchanged: comparable sales (4% to 5%)")
     assert revision(rows[1:]) is None  # no prior and updated columns: no revision read
     # the columns named in the block's heading, as the first quarter's release prints them
     assert revision(rows[1:], heading=rows[0]) == revision(rows)
@@ -78,8 +83,8 @@ def test_a_revision_named_in_the_outlook_heading_is_read() -> None:
                  "ulta-beauty-earnings-q1", 2024,
                  "Did Ulta Beauty raise its fiscal 2023 guidance with its first quarter?")
     assert lead.startswith("Revised its outlook: raised net sales to $11.0 billion to $11.1 "
-                           "billion (from $10.95 billion to $11.05 billion); lowered operating "
-                           "margin to 14.5% to 14.8%")
+                           "billion (from $10.95 billion to $11.05 billion; $50 million higher "
+                           "at the midpoint); lowered operating margin to 14.5% to 14.8%")
     assert "diluted earnings per share ($24.70 to $25.40)" in lead
 
 
@@ -90,5 +95,6 @@ def test_a_negative_range_and_a_scale_printed_once_are_read() -> None:
             "Comparable sales -1% to 1% -2% to 0%",
             "Net sales $10.95 to $11.05 billion $11.0 to $11.1 billion"]
     assert revision(rows) == ("Revised its outlook: raised net sales to $11.0 to $11.1 billion "
-                              "(from $10.95 to $11.05 billion); lowered comparable sales to -2% "
-                              "to 0% (from -1% to 1%)")
+                              "(from $10.95 to $11.05 billion; $50 million higher at the "
+                              "midpoint); lowered comparable sales to -2% to 0% (from -1% to "
+                              "1%; 100 basis points lower at the midpoint)")
