@@ -18,6 +18,7 @@ looked for.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable, Sequence
 from functools import cached_property
@@ -248,11 +249,24 @@ def led_by_both(computed: PartAnswer, causes: Sequence[PartAnswer]) -> list[Part
             computed.claims):
         return [computed, *causes]
     lead, cause = computed.claims[0], causes[0].claims[0]
-    both = Claim(text=joined(lead.text, cause.text), citations=[*lead.citations,
-                                                                *cause.citations])
+    both = Claim(text=joined(lead.text, without_change(cause.text, lead.text)),
+                 citations=[*lead.citations, *cause.citations])
     rest = causes[0].model_copy(update={"claims": causes[0].claims[1:]})
     first = computed.model_copy(update={"claims": [both, *computed.claims[1:]]})
     return [first, *([rest] if rest.claims else []), *causes[1:]]
+
+
+def without_change(cause: str, change: str) -> str:
+    """A cause's sentence without the computed change it repeats after its causes ("A higher
+    cost of sales ratio (...); General Mills' gross margin decreased from ...": the change
+    leads already)."""
+    core = YES_NO_OPENING_RE.sub("", change)[:CHANGE_PREFIX]
+    at = cause.find(core) if len(core) == CHANGE_PREFIX else -1
+    return f"{cause[:at].rstrip(' ;:,')}." if at > 0 else cause
+
+
+YES_NO_OPENING_RE = re.compile(r"^(?:Yes|No)\.\s+")
+CHANGE_PREFIX = 40  # enough of a change's sentence to know it again
 
 
 def asked_scope(document: str | None, year: int | None) -> Scope | None:

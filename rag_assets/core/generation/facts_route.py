@@ -175,9 +175,11 @@ class FactsRoute:
                  for name in metric.bridge]
         its_way: list[Moved] = []
         if parts and all(p.status == "answered" for p in parts):
-            claim = Claim(text=f"{claim.text[:-1]}: {' and '.join(moved(p) for p in parts)}.",
-                          citations=[*claim.citations, *(c for p in parts
-                                                         for c in p.claims()[0].citations)])
+            if len(parts) > 1:  # one part is the margin's complement: no news beside it
+                claim = Claim(text=f"{claim.text[:-1]}: {' and '.join(moved(p) for p in parts)}"
+                                   ".", citations=[*claim.citations,
+                                                   *(c for p in parts
+                                                     for c in p.claims()[0].citations)])
             its_way = _moved_its_way(metric.better, computed.value or 0.0, parts)
         columns = (asked.years[0] - 1 + asked.end_year_shift,
                    asked.years[0] + asked.end_year_shift)  # the years its headings print

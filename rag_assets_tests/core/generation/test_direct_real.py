@@ -242,6 +242,36 @@ def test_a_table_of_products_ranks_no_region(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_a_gross_margin_explained_by_its_cost_of_sales_leads_with_those_causes(
+        tmp_path: Path) -> None:
+    """General Mills' MD&A for fiscal 2022 (wide, p.19) says its gross margin fell 190 basis
+    points and gives no cause; the causes are its cost of sales': "Cost of sales increased
+    $912 million ... primarily driven by a $1,514 million increase attributable to product
+    rate and mix, partially offset by a $608 million decrease due to lower volume". Gross
+    margin is 1 - the cost of sales ratio (the bridge), which rose: those causes lead, the
+    change computed from the income statement follows, once."""
+    from rag_assets.core.generation.answers import Answerer
+    from rag_assets.core.ingest.filing_facts import read_facts
+    from rag_assets.core.retrieval.retriever import Retriever
+
+    path, document = "financebench-wide/pdfs/GENERALMILLS_2022_10K.pdf", "general-mills-10k"
+    corpus = real_corpus(tmp_path, [(path, document, 2022, [17, 18])])
+    facts = read_facts(document, 2022, real_filing(path).pages)
+    answerer = Answerer(Retriever(corpus.store, corpus.embedder), corpus.pages,
+                        facts=lambda d, y: facts if (d, y) == (document, 2022) else [])
+    result = answerer.ask("Did General Mills' gross margin improve in fiscal 2022, and what "
+                          "drove the change?")
+    lead = answer_lead(result.answer)
+    assert lead.startswith("No. General Mills' gross margin decreased from 35.6% in FY2021 to "
+                           "33.7% in FY2022"), lead
+    assert lead.endswith("; a higher cost of sales ratio (primarily driven by a $1,514 million "
+                         "increase attributable to product rate and mix, partially offset by a "
+                         "$608 million decrease due to lower volume)."), lead
+    assert lead.count("decreased from 35.6%") == 1
+    assert all(c.mark == "valid" for claim in result.claims for c in claim.citations)
+
+
+@pytest.mark.slow
 def test_a_segment_question_ranks_no_geographic_table(regions_corpus: Corpus) -> None:
     """Corning's geographic table (Asia Pacific over its countries) answers a region question,
     never "Which segment had the highest net sales?"."""
