@@ -331,6 +331,21 @@ def test_a_question_is_read_and_scoped_once_and_each_citation_verified_once(
     assert all(verified.count(c) == 1 for c in shown), verified  # each checked once
 
 
+def _three_m_answerer(corpus: Corpus, three_m: Processed) -> Answerer:
+    """An answerer over the corpus with 3M 2018's statement facts (its statements' pages)."""
+    from rag_assets.core.ingest.facts import extract_facts
+    from rag_assets.core.ingest.statements import classify_pages, page_lines
+
+    from .conftest import THREE_M_PAGES
+
+    pages = three_m.pages
+    facts = [f for f in extract_facts("3m-10k", 2018, pages,
+                                      classify_pages([page_lines(p) for p in pages]))
+             if f.page in THREE_M_PAGES]
+    return Answerer(Retriever(corpus.store, corpus.embedder), corpus.pages,
+                    facts=lambda d, y: facts if (d, y) == ("3m-10k", 2018) else [])
+
+
 def test_a_cause_asked_of_a_measure_the_statements_print_gives_its_change_after_mdnas_causes(
         corpus: Corpus, three_m: Processed) -> None:
     """"What drove the change in 3M's operating margin?" over 3M's statements and first notes
@@ -341,17 +356,7 @@ def test_a_cause_asked_of_a_measure_the_statements_print_gives_its_change_after_
     ("up 1.6 percentage points") and the components' bullets that name no year. The change
     computed from the income statement (operating income 7,207 and 7,692 on net sales 32,765
     and 31,657) follows, with its parts, every operand cited."""
-    from rag_assets.core.ingest.facts import extract_facts
-    from rag_assets.core.ingest.statements import classify_pages, page_lines
-
-    from .conftest import THREE_M_PAGES
-
-    pages = three_m.pages
-    facts = [f for f in extract_facts("3m-10k", 2018, pages,
-                                      classify_pages([page_lines(p) for p in pages]))
-             if f.page in THREE_M_PAGES]
-    answerer = Answerer(Retriever(corpus.store, corpus.embedder), corpus.pages,
-                        facts=lambda d, y: facts if (d, y) == ("3m-10k", 2018) else [])
+    answerer = _three_m_answerer(corpus, three_m)
     result = answerer.ask("What drove the change in 3M's operating margin in FY2018?")
     first = result.answer.splitlines()[0]
     assert first.startswith("Driven primarily by the charge related to the Minnesota NRD "
@@ -451,17 +456,7 @@ def test_a_question_asking_two_things_answers_both_in_its_first_sentence(
     """Over 3M's 2018 statements: "What was its operating margin, and how did its gross margin
     change from FY2017?" leads with both computations (the whole read as a change, the year
     it names the base), each operand cited on its page, each computation shown after."""
-    from rag_assets.core.ingest.facts import extract_facts
-    from rag_assets.core.ingest.statements import classify_pages, page_lines
-
-    from .conftest import THREE_M_PAGES
-
-    pages = three_m.pages
-    facts = [f for f in extract_facts("3m-10k", 2018, pages,
-                                      classify_pages([page_lines(p) for p in pages]))
-             if f.page in THREE_M_PAGES]
-    answerer = Answerer(Retriever(corpus.store, corpus.embedder), corpus.pages,
-                        facts=lambda d, y: facts if (d, y) == ("3m-10k", 2018) else [])
+    answerer = _three_m_answerer(corpus, three_m)
     result = answerer.ask("What was 3M's operating margin in FY2018, and how did its gross "
                           "margin change from FY2017?")
     first = result.answer.splitlines()[0]
