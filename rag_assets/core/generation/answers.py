@@ -41,7 +41,7 @@ from rag_assets.core.ingest.routing import short_display_name
 from rag_assets.core.llm.client import ChatModel
 from rag_assets.core.question.question import Question, asks_cause
 from rag_assets.core.retrieval.retriever import Retriever, Scope
-from rag_assets.core.text.figures import AMOUNT_STATED_RE
+from rag_assets.core.text.figures import AMOUNT_STATED_RE, money_amounts
 from rag_assets.core.text.question_input import checked_question
 from rag_assets.core.text.sentences import joined
 from rag_assets.core.warehouse.tables import StaleTable
@@ -302,14 +302,21 @@ QUOTED_SHARE = 0.5
 
 def said(answer: PartAnswer, given: Sequence[PartAnswer]) -> bool:
     """Whether a clause's first sentence is one the answer already gives (most of its words
-    in one of the answer's sentences): a clause the whole's reader answered is not said
-    twice."""
-    asked = set(words(answer.claims[0].text))
-    return any(len(asked & set(words(claim.text))) >= SAID_SHARE * len(asked)
-               for other in given for claim in other.claims)
+    in one of the answer's sentences), or its amount one the answer's first sentence states
+    within 1% (the cash a statement prints beside the cost a sentence gives with a tax): a
+    clause the whole's reader answered is not said twice."""
+    first = answer.claims[0].text
+    asked = set(words(first))
+    if any(len(asked & set(words(claim.text))) >= SAID_SHARE * len(asked)
+           for other in given for claim in other.claims):
+        return True
+    stated = [a for other in given[:1] for a in money_amounts(other.claims[0].text)]
+    return any(abs(amount - other) <= SAME_AMOUNT * other
+               for amount in money_amounts(first)[:1] for other in stated if other)
 
 
 SAID_SHARE = 0.8
+SAME_AMOUNT = 0.01
 
 
 def led_by_all(answers: list[PartAnswer], parts: Sequence[PartAnswer]) -> list[PartAnswer]:

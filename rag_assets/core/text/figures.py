@@ -57,6 +57,12 @@ FIGURE_AT_END_RE = re.compile(r"(?<![\d,.])(?!(?:19|20)\d\d$)\d[\d,.]*%?$")
 CELL_MARKER_RE = re.compile(r"\s*\([a-z]\)$")
 
 
+def money_amounts(text: str) -> list[float]:
+    """The amounts of dollars a text states, in dollars ("$285.8 million" is 285,800,000)."""
+    return [float(m["n"].replace(",", "")) * SCALE_WORDS.get(m["scale"] or "", 1.0)
+            for m in MONEY_RE.finditer(text)]
+
+
 def is_figure(token: str) -> bool:
     """The whole ``token`` is a figure (:data:`FIGURE_TOKEN_RE`)."""
     return bool(FIGURE_TOKEN_RE.fullmatch(token))

@@ -122,8 +122,16 @@ LINKING_ADVERB_RE = re.compile(r"^(?:additionally|in addition|also|further|furth
 
 def joined(lead: str, then: str) -> str:
     """Two sentences as one first sentence, the first's end a semicolon ("X decreased from A
-    to B; primarily due to ..."): what a question asks together is answered together."""
-    return f"{lead.rstrip(' .')}; {then[:1].lower()}{then[1:]}"
+    to B; primarily due to ..."): what a question asks together is answered together. A name
+    keeps its capital ("Ulta Beauty's ...", "JPMorgan ...")."""
+    named = bool(NAME_OPENING_RE.match(then))
+    return f"{lead.rstrip(' .')}; {then if named else then[:1].lower() + then[1:]}"
+
+
+# a sentence that opens with a name, not a sentence's capital: a possessive after capitalized
+# words ("Ulta Beauty's", "General Mills'"), a word of two capitals or more ("JPMorgan", "AMD")
+NAME_OPENING_RE = re.compile(r"^(?:(?:[A-Z][\w&.-]*\s+){0,3}[A-Z][\w&.-]*['’]s?(?=\s)|"
+                             r"[A-Z][\w.&-]*[A-Z][\w.]*)")
 
 
 def unlinked(sentence: str) -> str:

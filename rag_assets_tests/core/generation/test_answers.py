@@ -444,6 +444,10 @@ def test_each_clause_a_reader_answered_joins_the_first_sentence() -> None:
     assert [c.text for c in first.claims[1:]] == ["Computation: 8 - 6 = 2"]
     again = _part("computed trend", "Acme's total debt increased from $6 million to $8 million.")
     assert said(again, [whole])
+    # the cash a statement prints beside the cost a sentence gives with a tax: one amount
+    cost = _part("direct arithmetic", "About $528 per share: $285.8 million / 541,108 shares.")
+    cash = _part("computed value", "Acme's Q1 repurchases of common stock is $283.517 million.")
+    assert said(cash, [cost]) and not said(issued, [cost])
     assert not reached(_part("quoted", "Debt is a risk to the business.", page=9))
     assert not reached(issued.model_copy(update={"abstained": True, "claims": []}))
     # an answer that found nothing is led by the clause's

@@ -91,3 +91,18 @@ def test_the_prose_after_a_table_run_into_a_sentence() -> None:
 ])
 def test_a_sentence_leads_without_its_linking_adverb(sentence: str, expected: str) -> None:
     assert unlinked(sentence) == expected
+
+
+@pytest.mark.parametrize(("then", "joined_as"), [
+    ("Primarily due to higher costs.", "A rose; primarily due to higher costs."),
+    ("The Company repaid notes.", "A rose; the Company repaid notes."),
+    # a name keeps its capital
+    ("Ulta Beauty's repurchases were $283 million.",
+     "A rose; Ulta Beauty's repurchases were $283 million."),
+    ("General Mills' gross margin fell.", "A rose; General Mills' gross margin fell."),
+    ("JPMorgan issued notes.", "A rose; JPMorgan issued notes."),
+    ("U.S. sales rose.", "A rose; U.S. sales rose."),
+])
+def test_two_sentences_joined_as_one_keep_a_names_capital(then: str, joined_as: str) -> None:
+    from rag_assets.core.text.sentences import joined
+    assert joined("A rose.", then) == joined_as
