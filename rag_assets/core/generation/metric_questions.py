@@ -871,9 +871,19 @@ def _share_of_unknown(norm: str) -> bool:
 
 def _for_prose(question: Question, asking: str, judgment: str | None) -> bool:
     """Whether the question is the prose path's: it asks prose, what a filing prints outside
-    its statements, or a share no metric names (and states no definition of it)."""
+    its statements, a share no metric names (and states no definition of it), or the shares
+    of members it names by a pronoun ("how much of net revenues did each account for": the
+    customers a sentence lists, never the total)."""
+    norm = normalize(asking)
     return (_asks_prose(asking, judgment) or _answered_elsewhere(question)
-            or _share_of_unknown(normalize(asking)) or _ratio_of_unknown(normalize(asking)))
+            or _share_of_unknown(norm) or _ratio_of_unknown(norm) or _members_share(norm))
+
+
+def _members_share(norm: str) -> bool:
+    """Whether a share pattern asks the share of members named by a pronoun."""
+    match = next((m for pattern in _SHARE_RES if (m := pattern.search(norm))), None)
+    return match is not None and share_terms(match) is None and bool(
+        set(match["part"].split()[:1]) & _PRONOUNS)
 
 
 def _asks_prose(asking: str, judgment: str | None) -> bool:

@@ -902,3 +902,11 @@ def test_a_coverage_is_one_amount_over_another(question: str, formula: str,
     assert q.stated == formula and q.years == [2022]
     if "Define" in question:
         assert q.formulas["free_cash_flow"] == "operating_cash_flow - capital_expenditure"
+
+
+def test_the_shares_of_members_named_by_a_pronoun_are_no_metric() -> None:
+    """"How much of 2019 net revenues did each account for?" asks the customers' shares a
+    sentence lists, never the total revenue; a member named is a share of it."""
+    assert parse_text("How much of Acme's 2019 net revenues did each account for?") is None
+    named = parse_text("How much of Acme's 2019 net revenues did Apple account for?")
+    assert named is not None and named.stated == "row('apple') / revenue"
