@@ -981,8 +981,8 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
 
 # "By how much did JPMorgan's provision for credit losses change ...": the question's opening,
 # then (after the company's possessive, :data:`POSSESSIVE_RE`) the measure and its verb of change
-_HOW_MUCH_DID_RE = re.compile(r"^\s*(?:by how much|how much) (?:did|has|have)\s+(?:the\s+)?",
-                              re.IGNORECASE)
+_HOW_MUCH_DID_RE = re.compile(r"^\s*(?:(?:by how much|how much) )?(?:did|has|have)\s+"
+                              r"(?:the\s+)?", re.IGNORECASE)  # "did ... increase?" a yes or no
 _MEASURE_CHANGED_RE = re.compile(r"\s+(?P<x>[a-z][a-z&'’ -]{3,60}?)\s+(?:change|increase|"
                                  r"decrease|grow|decline|rise|fall|drop)\b")
 _MIN_ROW_WORDS = 3  # "credit losses" is both the provision's and the allowance's words
@@ -998,9 +998,9 @@ def _with_row_changed(definitions: list[tuple[str | None, str]], target: str | N
 
 
 def _row_changed(asking: str) -> str | None:
-    """The measure a "by how much did X's <measure> change" question names when the
-    vocabulary names none: a statement row by its printed label's words (``row('...')``), of
-    three words at least; None for any other question."""
+    """The measure a "by how much did X's <measure> change" (or "did X's <measure>
+    increase") question names when the vocabulary names none: a statement row by its printed
+    label's words (``row('...')``), of three words at least; None for any other question."""
     opening = _HOW_MUCH_DID_RE.match(asking)
     owner = POSSESSIVE_RE.match(asking, opening.end()) if opening else None
     match = _MEASURE_CHANGED_RE.match(asking, owner.end()) if owner else None

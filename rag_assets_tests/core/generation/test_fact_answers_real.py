@@ -264,6 +264,12 @@ def test_the_change_of_a_row_the_vocabulary_lacks_is_read_from_the_row() -> None
     assert set(marks) == {"valid"}
     # one word names no row: the measure is no line item of a statement
     assert parse_text("By how much did JPMorgan Chase's backlog change in 2022?") is None
+    # asked as a yes or no, the same row's change says which way it went
+    rose, marks = _ask("financebench-wide/pdfs/JPMORGAN_2022Q2_10Q.pdf", "jpmorgan-10q-q2",
+                       2022, "JPMorgan Chase", "Did JPMorgan Chase's provision for credit "
+                       "losses increase in Q2 2022 versus Q2 2021?")
+    assert rose.headline.startswith("Yes. JPMorgan Chase's provision for credit losses "
+                                    "increased from -$2,285 million") and set(marks) == {"valid"}
 
 
 @pytest.mark.parametrize(("path", "document", "year"), [
