@@ -302,17 +302,20 @@ QUOTED_SHARE = 0.5
 
 def said(answer: PartAnswer, given: Sequence[PartAnswer]) -> bool:
     """Whether a clause's first sentence is one the answer already gives (most of its words
-    in one of the answer's sentences), or its amount one the answer's first sentence states
-    within 1% (the cash a statement prints beside the cost a sentence gives with a tax): a
-    clause the whole's reader answered is not said twice."""
+    in one of the answer's sentences), or its amounts all ones the answer's first sentence
+    states within 1% (the cash a statement prints beside the cost a sentence gives with a
+    tax): a clause the whole's reader answered is not said twice; one that adds an amount
+    (a dividend's yearly rate) is."""
     first = answer.claims[0].text
     asked = set(words(first))
     if any(len(asked & set(words(claim.text))) >= SAID_SHARE * len(asked)
            for other in given for claim in other.claims):
         return True
-    stated = [a for other in given[:1] for a in money_amounts(other.claims[0].text)]
-    return any(abs(amount - other) <= SAME_AMOUNT * other
-               for amount in money_amounts(first)[:1] for other in stated if other)
+    stated = [a for other in given[:1] for a in money_amounts(other.claims[0].text) if a]
+    amounts = money_amounts(first)
+    return bool(amounts and stated) and all(
+        any(abs(amount - other) <= SAME_AMOUNT * other for other in stated)
+        for amount in amounts)
 
 
 SAID_SHARE = 0.8

@@ -448,6 +448,11 @@ def test_each_clause_a_reader_answered_joins_the_first_sentence() -> None:
     cost = _part("direct arithmetic", "About $528 per share: $285.8 million / 541,108 shares.")
     cash = _part("computed value", "Acme's Q1 repurchases of common stock is $283.517 million.")
     assert said(cash, [cost]) and not said(issued, [cost])
+    # a clause that adds an amount to the one the answer states is no repetition
+    quoted = _part("quoted", "The Board declared a quarterly cash dividend of $1.02 per share.")
+    rate = _part("direct dividend", "A quarterly cash dividend of $1.02 per share ($4.08 a year "
+                                    "at that rate), payable September 8, 2023.")
+    assert not said(rate, [quoted])
     assert not reached(_part("quoted", "Debt is a risk to the business.", page=9))
     assert not reached(issued.model_copy(update={"abstained": True, "claims": []}))
     # an answer that found nothing is led by the clause's
