@@ -17,11 +17,14 @@ import re
 from rag_assets.core.text.sentences import split_sentences
 
 _WH = r"(?:by how much|how|what|which|who|whom|when|where|on what|at what|in what)\b"
-# an interrogative opening a clause after a comma, "and" before it optional; an auxiliary only
-# after "and" ("..., and was any segment up?"), since one after a comma alone ends a question
-# an aside interrupted ("How much cash, if any, did Corning put toward ...?")
-_OPENING_RE = re.compile(rf",\s*(?:and\s+)?(?={_WH})|,\s*and\s+(?=(?:did|does|do|is|are|was|"
-                         r"were|has|have|had|can|will)\b)", re.IGNORECASE)
+# "how" and "what" open a clause after a comma, "and" before them optional; "which", "who",
+# "when" and "where" only after "and" (after a comma alone they open a relative clause: "fiscal
+# 2022 revenue, which includes 3 months of Asda"); an auxiliary only after "and" ("..., and was
+# any segment up?"), since one after a comma alone ends a question an aside interrupted ("How
+# much cash, if any, did Corning put toward ...?")
+_OPENING_RE = re.compile(r",\s*(?:and\s+)?(?=(?:by how much|how|what|on what|at what|in what)"
+                         r"\b)|,\s*and\s+(?=(?:which|who|whom|when|where|did|does|do|is|are|"
+                         r"was|were|has|have|had|can|will)\b)", re.IGNORECASE)
 # a clause that asks: an interrogative or an auxiliary first; any other first clause ("As of
 # FY2021", "According to its 2020 10-K") is the context of the one after it
 _ASKS_RE = re.compile(rf"^(?:{_WH}|(?:did|does|do|is|are|was|were|has|have|had|can|will)\b)",

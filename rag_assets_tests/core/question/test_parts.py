@@ -43,6 +43,8 @@ def test_a_question_that_asks_several_things_is_read_as_its_clauses(
     # a comma inside parentheses, or before a clause that is no question
     "What is Acme's quick ratio (cash, receivables and securities over current liabilities)?",
     "As of FY2021, is Acme reliant on a few large customers?",
+    # a relative clause is no question of its own
+    "What was Acme's fiscal 2022 revenue, which includes three months of Beta?",
 ])
 def test_a_question_that_asks_one_thing_has_no_clauses(question: str) -> None:
     assert asked_parts(question) == []
