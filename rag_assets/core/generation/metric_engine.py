@@ -44,6 +44,7 @@ from rag_assets.core.generation.metric_questions import (
     MetricQuestion,
     Rules,
     load_rules,
+    quotient_sides,
 )
 from rag_assets.core.generation.records import Claim, SourceCitation
 from rag_assets.core.ingest.facts import concept_of, normalize_label
@@ -719,21 +720,6 @@ def _covered(question: MetricQuestion, evaluator: Evaluator, year: int, subject:
             f"{'covered' if held else 'did not cover'} its {total_title} of {amount(total)}: "
             f"{amount(abs(part - total))} {'to spare' if held else 'short'} "
             f"({part / total:.2f} times).")
-
-
-def quotient_sides(formula: str) -> tuple[str, str] | None:
-    """A formula's numerator and denominator when it is one quotient at its top level
-    ("free_cash_flow / share_repurchases", "(a - b) / (c)"), else None."""
-    depth, cut = 0, None
-    for at, char in enumerate(formula):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if char == "/" and depth == 0:
-            if cut is not None:
-                return None
-            cut = at
-    if cut is None:
-        return None
-    return formula[:cut].strip(), formula[cut + 1:].strip()
 
 
 def _earlier(question: MetricQuestion, evaluator: Evaluator, formula: str, first: int

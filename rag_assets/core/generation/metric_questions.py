@@ -175,12 +175,15 @@ class MetricQuestion(BaseModel):
     written: dict[str, str] = Field(
         default_factory=dict, description="the words the question's definitions name a line "
         "item by ('net sales'): its row printed under them is read first")
-    covers: bool = Field(default=False, description="a coverage asked ('was A enough to cover "
-                         "B', 'how many times did A cover B'): A / B; as a yes or no, covered "
-                         "when it is 1 or more")
     explained_by: list[str] = Field(
         default_factory=list, description="the flows that moved a balance whose change is "
         "asked with its reason ('and why?': the debt issued and repaid), read beside it")
+
+    @property
+    def covers(self) -> bool:
+        """Whether a coverage is asked ("was A enough to cover B", "how many times did A cover
+        B"): A / B, the question's own; as a yes or no, covered when it is 1 or more."""
+        return COVERAGE_OF in self.titles.get(self.target, "")
 
     @property
     def stated(self) -> str | None:
@@ -490,8 +493,13 @@ def share_asked(asking: str) -> tuple[str, str] | None:
     International" -> ("walmart international", "net sales")), or None: the one grammar of
     a share asked, for the statements' line items here and a table's members
     (:mod:`member_shares`)."""
-    match = next((m for pattern in _SHARE_RES if (m := pattern.search(normalize(asking)))), None)
+    match = _share_match(normalize(asking))
     return share_terms(match) if match is not None else None
+
+
+def _share_match(norm: str) -> re.Match[str] | None:
+    """The first share pattern's match in a normalized asking sentence."""
+    return next((m for pattern in _SHARE_RES if (m := pattern.search(norm))), None)
 
 
 def share_terms(match: re.Match[str], listed: bool = False) -> tuple[str, str] | None:
@@ -881,7 +889,7 @@ def _for_prose(question: Question, asking: str, judgment: str | None) -> bool:
 
 def _members_share(norm: str) -> bool:
     """Whether a share pattern asks the share of members named by a pronoun."""
-    match = next((m for pattern in _SHARE_RES if (m := pattern.search(norm))), None)
+    match = _share_match(norm)
     return match is not None and share_terms(match) is None and bool(
         set(match["part"].split()[:1]) & _PRONOUNS)
 
@@ -974,7 +982,7 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
         direction=direction if aggregate == "trend" else None, judgment=judgment,
         asks=rules[judgment].asked(norm) if judgment else None,
         choices=choice[0] if choice else each if aggregate == "each" and each else [],
-        pick=choice[1] if choice else None, covers=bool(share and COVERAGE_OF in share[0]),
+        pick=choice[1] if choice else None,
         dated=dated, history=_history_asked(asked, aggregate, is_metric),
         explained_by=_why_flows(asking, target, aggregate))
 
@@ -1209,9 +1217,17 @@ def _ratio_of_defined(norm: str, phrase: str, numerator: str | None = None
             f"({numerator or _own_key(phrase)}) / ({whole.name})")
 
 
+def quotient_sides(formula: str) -> tuple[str, str] | None:
+    """A formula's numerator and denominator when it is a quotient at its top level
+    ("free_cash_flow / share_repurchases", "(a - b) / c"), else None."""
+    tree = ast.parse(formula, mode="eval").body if formula else None
+    if not (isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Div)):
+        return None
+    return ast.unparse(tree.left), ast.unparse(tree.right)
+
+
 def _is_quotient(formula: str) -> bool:
-    tree = ast.parse(formula, mode="eval").body
-    return isinstance(tree, ast.BinOp) and isinstance(tree.op, ast.Div)
+    return quotient_sides(formula) is not None
 
 
 # words that end the name of what a question asks: "free cash flow conversion for FY2020?"
