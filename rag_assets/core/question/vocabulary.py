@@ -20,6 +20,7 @@ from typing import Literal, NamedTuple, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rag_assets.core.ingest.statements import StatementKind
+from rag_assets.core.text.periods import MONTH_RE
 
 TERMS_FILE = Path(__file__).with_name("finance_terms.json")
 Unit = Literal["percent", "ratio", "days", "USD", "USD/share", "shares"]
@@ -110,12 +111,24 @@ class Abbreviations(BaseModel):
     source: str = ""
 
 
+class Parts(BaseModel):
+    """What, printed after a term, narrows it to a part of its total (``_doc`` says how)."""
+
+    openers: list[str] = Field(default_factory=list)
+    purpose: str = "on"
+    not_purposes: list[str] = Field(default_factory=list)
+    prepositions: list[str] = Field(default_factory=list)
+    nouns: list[str] = Field(default_factory=list)
+    source: str = ""
+
+
 class Qualifiers(BaseModel):
     """The words that make a term another measure (``_doc`` says which and why)."""
 
     phrases: list[str] = Field(default_factory=list)
     after: list[str] = Field(default_factory=list)
     also_reported: list[str] = Field(default_factory=list)
+    parts: Parts = Field(default_factory=Parts)
     source: str = ""
 
 
@@ -292,10 +305,30 @@ def _qualifier_before(norm: str, start: int) -> int | None:
     return begin
 
 
+@cache
+def _part_pattern() -> re.Pattern[str]:
+    """What narrows a term to a part, printed just after it (``qualifiers.parts``): "net income
+    attributable to Walmart", "capital spending on new stores and clubs", "operating income of
+    its International segment", "what share of its capital expenditures went to eCommerce"."""
+    parts = load_vocabulary().qualifiers.parts
+    openers = _words_pattern(parts.openers, "").pattern
+    not_purpose = _words_pattern(parts.not_purposes, "").pattern
+    nouns = _words_pattern(parts.nouns, "").pattern
+    prepositions = "|".join(re.escape(p) for p in parts.prepositions)
+    purpose = (rf"{re.escape(parts.purpose)}\s+(?!(?:an?|the)\s+(?:[\w&']+\s+){{0,3}}basis\b)"
+               rf"(?!{MONTH_RE.pattern}|\d)(?!(?:the|its|their)\s+(?:consolidated\s+)?(?:income|"
+               rf"balance|cash|statements?|financial)\b)(?!(?:its\s+|the\s+)?{not_purpose})"
+               rf"[a-z]")
+    member = (rf"(?:{prepositions})\s+(?:[\w&'.]+\s+){{0,4}}?{nouns}")
+    return re.compile(rf"^\s+(?:(?:that|which)\s+)?(?:{openers}|{purpose}|{member})")
+
+
 def _qualified(norm: str, start: int, end: int) -> bool:
-    """Whether a qualifier is printed just before ``start`` or just after ``end``."""
+    """Whether a qualifier is printed just before ``start`` or just after ``end``, or what
+    follows the term narrows it to a part (:func:`_part_pattern`)."""
     return (_qualifier_before(norm, start) is not None
-            or _after_pattern().match(norm[end:]) is not None)
+            or _after_pattern().match(norm[end:]) is not None
+            or _part_pattern().match(norm[end:]) is not None)
 
 
 def qualified_measures(text: str) -> list[str]:
@@ -306,11 +339,13 @@ def qualified_measures(text: str) -> list[str]:
     found = []
     for term in terms_in(text):
         begin = _qualifier_before(norm, term.start)
-        after = _after_pattern().match(norm[term.end:])
+        after = (_after_pattern().match(norm[term.end:])
+                 or _part_pattern().match(norm[term.end:]))
         if begin is not None:
             found.append(norm[begin:term.end])
-        elif after is not None:
-            found.append(norm[term.start:term.end + after.end()])
+        elif after is not None:  # to the end of the word it opens with ("... on new")
+            word = re.match(r"[\w&']*", norm[term.end + after.end():])
+            found.append(norm[term.start:term.end + after.end() + (word.end() if word else 0)])
     return found
 
 
@@ -332,8 +367,21 @@ def terms_in(text: str, *, facts_only: bool = False, exclude: frozenset[str] = f
         if all(match.end <= t.start or match.start >= t.end for t in taken):
             taken.append(match)
     if not qualified:
-        taken = [t for t in taken if not _qualified(norm, t.start, t.end)]
+        taken = [t for t in taken if not _qualified(norm, t.start, _coordinated_end(norm, t,
+                                                                                   taken))]
     return sorted(taken)
+
+
+def _coordinated_end(norm: str, term: TermMatch, taken: Sequence[TermMatch]) -> int:
+    """Where the last of the terms coordinated with ``term`` ends: "net sales and operating
+    income of its Industrial segment" narrows both to the segment, so what follows the last
+    term is read after each."""
+    end = term.end
+    for other in sorted(taken):
+        if other.start >= end and re.fullmatch(r"\s*(?:,|,?\s+and|,?\s+or)\s+(?:its\s+)?",
+                                               norm[end:other.start]):
+            end = other.end
+    return end
 
 
 def _unique(values: Iterable[T]) -> list[T]:

@@ -729,3 +729,27 @@ def test_whether_one_amount_covers_another_is_said_with_both_and_the_gap() -> No
                                    "January 28, 2023 sufficient to fund its capital "
                                    "expenditures, share repurchases and store openings?")
     assert listed.status == "missing" and 'a row "store openings"' in listed.headline
+
+
+@pytest.mark.parametrize("question", [
+    "What share of Walmart's total fiscal 2020 capital expenditures went to eCommerce, "
+    "technology, supply chain and other?",
+    "By how much did Walmart's capital spending on new stores and clubs (including expansions "
+    "and relocations) change from fiscal 2019?",
+    "What was Walmart's interest expense on its finance lease obligations in fiscal 2020?",
+    "What was the operating income of Walmart's Sam's Club segment in fiscal 2020?",
+])
+def test_a_part_of_a_measure_is_never_answered_with_its_total(question: str) -> None:
+    """Walmart's fiscal 2020 10-K prints capital expenditures of 10,705 in total (p.56),
+    interest, net 2,410 (p.51) and operating income 20,568, of which Sam's Club 1,642: what
+    went to eCommerce, new stores, finance leases or one segment is a part, read from MD&A or a
+    note, never the consolidated line."""
+    path, document, year = "financebench-wide/pdfs/WALMART_2020_10K.pdf", "walmart-10k", 2020
+    pages, facts = _filing(path, document, year)
+    route = FactsRoute(facts=lambda d, y: facts, pages=PageTexts.from_pages(document, year, pages),
+                       held_years=lambda d: [year], company=lambda d: "Walmart")
+    found = route.answer(read_question(question), Scope.partition(document, year))
+    assert found is None or found[0] is None
+    total = route.answer(read_question("What were Walmart's capital expenditures in fiscal "
+                                       "2020?"), Scope.partition(document, year))
+    assert total is not None and total[0] is not None and "10,705" in total[1].headline

@@ -426,6 +426,46 @@ def test_a_qualifier_read_where_it_is_printed(question: str, metrics: list[str],
     assert asked.metrics == metrics and asked.qualified == qualified
 
 
+@pytest.mark.parametrize(("question", "measure"), [
+    ("What share of Walmart's total fiscal 2020 capital expenditures went to eCommerce, "
+     "technology, supply chain and other?", "capital_expenditure"),
+    ("By how much did Walmart's capital spending on new stores and clubs change from fiscal "
+     "2019 to fiscal 2020?", "capital_expenditure"),
+    ("What was Walmart's interest expense on its finance lease obligations in fiscal 2020?",
+     "interest_expense"),
+    ("What was the operating income of Walmart's Sam's Club segment in fiscal 2020?",
+     "operating_income"),
+    ("What were Corning's net sales by segment in 2022?", "revenue"),
+    # coordinated: both are the segment's
+    ("What were the net sales and operating income of 3M's Industrial business segment in "
+     "2018?", "revenue"),
+    ("What drove the increase in operating revenues of its Regulated Businesses in Q2 2023?",
+     "revenue"),
+])
+def test_a_measure_narrowed_to_a_part_is_no_metric_the_statements_print(question: str,
+                                                                         measure: str) -> None:
+    """ASC 280 and 810: a segment's, a purpose's or an owner's part of a measure is not the
+    consolidated line: no total for the engine to answer it with; the quotes answer."""
+    asked = read_question(question)
+    assert measure in metrics_in(question) and measure not in asked.metrics
+    assert asked.expects == "figure" or "drove" in question
+
+
+@pytest.mark.parametrize("question", [
+    "How much did Walmart spend on capital expenditures in fiscal 2020?",
+    "What were 3M's capital expenditures on property, plant and equipment in FY2018?",
+    "What was Netflix's interest expense on the income statement for FY2021?",
+    "What were Costco's dividends on common stock in 2022?",
+    "What was Corning's capex on a cash basis in 2021?",
+    "What is the FY2019 operating income for Walmart in the consolidated income statement?",
+])
+def test_what_a_measure_is_of_by_definition_narrows_nothing(question: str) -> None:
+    """Capital spending on property and equipment is the total; "on the income statement" and
+    "on a cash basis" say where and how it is read, not which part."""
+    asked = read_question(question)
+    assert asked.metrics and all(m in asked.metrics for m in metrics_in(question)[:1])
+
+
 def test_a_retry_searches_with_other_words_and_keeps_the_question_as_asked() -> None:
     asked = read_question("Which segment of Walmart grew the fastest in FY2018 (net sales)?")
     retry = asked.searched_as("segment net sales 2018")
