@@ -200,22 +200,27 @@ class Answerer:
         before it ("When is it payable?", "What was the total cost?") is no question alone:
         only one that names its company, or a measure the statements compute, is asked."""
         found: list[PartAnswer] = []
+        failed: list[GuardrailEvent] = []  # a clause's route that failed: the answer says so
         for text in question.asked:
             own = self.read(text)
             if not (own.documents or own.metrics):
                 continue
-            answer = self._part_answer(own.within(question), routed, document, year)
+            answer = self._part_answer(own.within(question), routed, document, year, failed)
             if answer is None or not reached(answer) or said(answer, [*answers, *found]):
                 continue
             if own.documents or answer.method.startswith(COMPUTED):
                 found.append(answer)
-        return led_by_all(answers, found)
+        led = led_by_all(answers, found)
+        if failed and led:
+            led[0] = led[0].model_copy(update={"events": [*led[0].events, *failed]})
+        return led
 
     def _part_answer(self, part: Question, routed: Scope, document: str | None,
-                     year: int | None) -> PartAnswer | None:
+                     year: int | None, events: list[GuardrailEvent]) -> PartAnswer | None:
         """One clause's answer: computed from the statements, else quoted; None when it
-        would be answered in parts of its own or a route fails (the whole's answer stands)."""
-        computed = self._from_facts(part, routed, document, year, [])
+        would be answered in parts of its own or a route fails (the whole's answer stands;
+        the failure is added to ``events``)."""
+        computed = self._from_facts(part, routed, document, year, events)
         if computed is not None and computed[0] is not None:
             return computed[0]
         parts = self.quotes.parts(part, asked_scope(document, year), routed, self.companies)
@@ -224,7 +229,7 @@ class Answerer:
         try:
             return self.quotes.answer_part(parts[0], self.config.k)
         except Exception as error:
-            route_failed("quote", error)
+            events.append(route_failed("quote", error))
             return None
 
     def _finished(self, result: QAResult, started: float, log: Callable[[str], None] | None,

@@ -248,6 +248,36 @@ def test_a_route_that_fails_is_its_abstention_and_the_other_route_answers(
     assert result.claims or result.abstained  # the quotes answered (or abstained), no crash
 
 
+def test_a_clause_whose_route_fails_leaves_the_answer_and_says_so(
+        corpus: Corpus, three_m: Processed) -> None:
+    """A question of two clauses: the whole is computed from 3M's facts; the facts route fails
+    for each clause asked after it. The answer stands, and its events name the failure."""
+    from rag_assets.core.ingest.facts import extract_facts
+    from rag_assets.core.ingest.statements import classify_pages, page_lines
+
+    from .conftest import THREE_M_PAGES
+
+    pages = three_m.pages
+    facts = [f for f in extract_facts("3m-10k", 2018, pages,
+                                      classify_pages([page_lines(p) for p in pages]))
+             if f.page in THREE_M_PAGES]
+    calls: list[int] = []
+
+    def failing_after_first(document: str, year: int) -> list:
+        calls.append(1)
+        if len(calls) > 1:
+            raise KeyError("a facts table without its concept column")
+        return facts if (document, year) == ("3m-10k", 2018) else []
+
+    answerer = Answerer(Retriever(corpus.store, corpus.embedder), corpus.pages,
+                        facts=failing_after_first)
+    result = answerer.ask("What is 3M's FY2018 working capital ratio, and what was 3M's "
+                          "FY2018 revenue?")
+    assert "FY2018 current ratio is 1.89" in result.answer.splitlines()[0], result.answer
+    failed = [e for e in result.guardrail_events if e.detail.startswith("facts route failed")]
+    assert len(calls) > 1 and failed and "KeyError" in failed[0].detail
+
+
 def test_a_question_reads_the_pages_and_facts_of_the_filings_it_reads_only(
         corpus: Corpus, corpus_warehouse, monkeypatch) -> None:
     """Pages and statement facts come from the warehouse one partition at a time: a question
