@@ -20,7 +20,7 @@ from typing import Literal, NamedTuple, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rag_assets.core.ingest.statements import StatementKind
-from rag_assets.core.text.periods import MONTH_RE
+from rag_assets.core.text.periods import MONTH_RE, YEAR_AFTER_TERM_RE
 
 TERMS_FILE = Path(__file__).with_name("finance_terms.json")
 Unit = Literal["percent", "ratio", "days", "USD", "USD/share", "shares"]
@@ -324,11 +324,19 @@ def _part_pattern() -> re.Pattern[str]:
 
 
 def _qualified(norm: str, start: int, end: int) -> bool:
-    """Whether a qualifier is printed just before ``start`` or just after ``end``, or what
+    """Whether a qualifier is printed just before ``start`` or just after ``end`` (the year
+    asked maybe between: "revenue in fiscal 2020 on a constant currency basis"), or what
     follows the term narrows it to a part (:func:`_part_pattern`)."""
-    return (_qualifier_before(norm, start) is not None
-            or _after_pattern().match(norm[end:]) is not None
-            or _part_pattern().match(norm[end:]) is not None)
+    if _qualifier_before(norm, start) is not None:
+        return True
+    year = YEAR_AFTER_TERM_RE.match(norm[end:])
+    return any(_after_or_part(rest) for rest in (norm[end:],
+                                                 norm[end + year.end():] if year else ""))
+
+
+def _after_or_part(rest: str) -> re.Match[str] | None:
+    """A qualifier printed after a term, or what narrows it to a part, at ``rest``'s start."""
+    return _after_pattern().match(rest) or _part_pattern().match(rest)
 
 
 def qualified_measures(text: str) -> list[str]:
@@ -339,13 +347,16 @@ def qualified_measures(text: str) -> list[str]:
     found = []
     for term in terms_in(text):
         begin = _qualifier_before(norm, term.start)
-        after = (_after_pattern().match(norm[term.end:])
-                 or _part_pattern().match(norm[term.end:]))
+        year = YEAR_AFTER_TERM_RE.match(norm[term.end:])
+        skip = year.end() if year and not _after_or_part(norm[term.end:]) else 0
+        after = _after_or_part(norm[term.end + skip:])
         if begin is not None:
             found.append(norm[begin:term.end])
         elif after is not None:  # to the end of the word it opens with ("... on new")
-            word = re.match(r"[\w&']*", norm[term.end + after.end():])
-            found.append(norm[term.start:term.end + after.end() + (word.end() if word else 0)])
+            rest = norm[term.end + skip + after.end():]
+            word = re.match(r"[\w&']*", rest)
+            found.append(norm[term.start:term.end] + norm[term.end + skip:len(norm) - len(rest)]
+                         + (word.group(0) if word else ""))
     return found
 
 

@@ -95,6 +95,12 @@ PERIOD_OPENING_RE = re.compile(r"\b(?:for|of|in|at|on|during|from|over|between|f
 PERIOD_AFTER_RE = re.compile(
     r"\b(?:in|for|during|over)\s+(?:the\s+)?(?:(?:\w+\s+){0,2}(?:weeks?|months?|quarters?|"
     r"years?|fiscal|period)\b|q[1-4]\b|fy\s?\d|(?:first|second|third|fourth)\b)", re.IGNORECASE)
+# the year a question names right after a measure, before what qualifies it ("revenue in
+# fiscal 2020 on a constant currency basis", "net sales for q2 2023 excluding currency"), in
+# lower case as the vocabulary normalizes a question
+YEAR_AFTER_TERM_RE = re.compile(
+    r"^\s+(?:in|for|during|over)\s+(?:the\s+)?(?:(?:first|second|third|fourth)\s+quarter\s+"
+    r"(?:of\s+)?|q[1-4]\s+(?:of\s+)?)?(?:fiscal\s+(?:year\s+)?|fy\s?)?(?:19|20)\d\d\b")
 # the period a definition writes after one of its terms ("net sales for the three months ended
 # June 30, 2023", "total equity at the end of fy2022", "operating income, for fy2021"), in
 # lower case with a fiscal year as "fy2022" (metric_questions reads the year it names); the

@@ -418,6 +418,11 @@ def test_what_a_count_counts_is_read_once(text: str, counts: str | None) -> None
     ("What was Netflix's revenue growth in constant currency in Q2 2023?", [],
      ["revenue growth in constant currency"]),
     ("What was Kraft Heinz's Adjusted EBITDA in 2021?", [], ["adjusted ebitda"]),
+    # the year asked between the term and its qualifier
+    ("What was Walmart's revenue in fiscal 2020 on a constant currency basis?", [],
+     ["revenue on a constant currency basis"]),
+    ("What were Netflix's revenues for Q2 2023 excluding currency effects?", [],
+     ["revenues excluding currency"]),
     ("What was Kraft Heinz's EBITDA in 2021?", ["ebitda"], []),
 ])
 def test_a_qualifier_read_where_it_is_printed(question: str, metrics: list[str],
