@@ -959,8 +959,8 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
         defined = next((key for key, title in titles.items() if title == share[0]), defined)
     if defined and not choice:
         target, is_metric = defined, True
-    if target is None:
-        return None
+    if target is None or (target in question.narrowed and not definitions):
+        return None  # "operating income for Sam's Club": a member's, not the statements' line
     if not is_metric and (flows := _flows_asked(asking, target)) is not None:
         if not flows:
             return None  # the balance at the period's end does not say

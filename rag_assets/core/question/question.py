@@ -31,6 +31,7 @@ from rag_assets.core.question.intents import (
     sections_for,
     wholes_asked,
 )
+from rag_assets.core.question.members import narrowed_by_name
 from rag_assets.core.question.parts import asked_parts
 from rag_assets.core.question.vocabulary import (
     load_vocabulary,
@@ -122,6 +123,8 @@ class Question(BaseModel):
     qualified: list[str] = Field(default_factory=list, description="measures it names with a "
                                  "qualifier ('comparable sales growth', 'adjusted eps'): no "
                                  "metric, a figure the filing states in words")
+    narrowed: list[str] = Field(default_factory=list, description="terms it narrows to a member "
+                                "it names ('operating income for Sam's Club'): no metric")
     intents: list[str] = Field(default_factory=list, description="intent_lexicon.json keys")
     wholes: list[str] = Field(default_factory=list, description="of its intents, those it asks "
                               "for as a whole section ('What are the main risks ...?')")
@@ -200,7 +203,15 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
     # a qualified term ("comparable sales growth") is a measure asked, but none the statements
     # print: no metric for the engine, still a figure to answer
     measures = terms_in(ranking)
-    metrics = list(dict.fromkeys(t.name for t in terms_in(ranking, qualified=False)))
+    documents = named_filings(text, route(text, profiles)) if profiles else []
+    titles = {p.document: p.title for p in profiles if p.title}
+    companies = list(dict.fromkeys(short_display_name(titles[d]) for d in documents
+                                   if d in titles))
+    # a member named after the measure ("operating income for Sam's Club") narrows it as a
+    # qualifier does: no consolidated figure answers it
+    narrowed = narrowed_by_name(ranking, companies)
+    metrics = list(dict.fromkeys(t.name for t in terms_in(ranking, qualified=False)
+                                 if t.name not in narrowed))
     named = statements_named(text)
     # a statement named in an instruction ("... only has access to the statement of income")
     # leaves the ranking text with the instruction: its printed title searches for it
@@ -209,20 +220,16 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
     expansion = list(dict.fromkeys([*(STATEMENT_TITLES[s] for s in named),
                                     *(i for m in metrics for i in vocabulary.line_items_of(m))]))
     intents = intents_in(ranking)
-    documents = named_filings(text, route(text, profiles)) if profiles else []
-    titles = {p.document: p.title for p in profiles if p.title}
     return Question(
         text=text, ranking_text=ranking, years=years_in(text), filing_years=filing_years(text),
         quarters=sorted(asked_quarters(text)), periods=periods_named(text),
         months=months_asked(text), dates=dates_named(text), kinds=sorted(kinds_asked(text)),
         metrics=metrics, statements=statements, named_statements=named, expansion=expansion,
-        qualified=qualified_measures(ranking),
+        qualified=[*qualified_measures(ranking), *narrowed.values()], narrowed=list(narrowed),
         intents=intents, wholes=wholes_asked(ranking, intents),
         sections=sections_for(intents), expects=expected_answer(ranking, bool(measures), intents),
         decimals=decimals_asked(text), counts=counted(ranking),
-        documents=documents,
-        companies=list(dict.fromkeys(short_display_name(titles[d]) for d in documents
-                                     if d in titles)),
+        documents=documents, companies=companies,
         unindexed=None if documents or not profiles else unindexed_company(text, profiles),
         asked=asked_parts(text))
 

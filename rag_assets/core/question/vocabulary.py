@@ -119,6 +119,7 @@ class Parts(BaseModel):
     not_purposes: list[str] = Field(default_factory=list)
     prepositions: list[str] = Field(default_factory=list)
     nouns: list[str] = Field(default_factory=list)
+    not_members: list[str] = Field(default_factory=list)
     source: str = ""
 
 

@@ -456,6 +456,30 @@ def test_a_measure_narrowed_to_a_part_is_no_metric_the_statements_print(question
     assert asked.expects == "figure" or "drove" in question
 
 
+@pytest.mark.parametrize(("question", "narrowed"), [
+    ("What was Walmart's operating income for Sam's Club in fiscal 2020?",
+     {"operating_income": "operating income for Sam's Club"}),
+    ("What were Nike's revenues in Greater China in FY2022?",
+     {"revenue": "revenues in Greater China"}),
+    ("What was Walmart's revenue in the U.S. in 2020?", {"revenue": "revenue in the U.S."}),
+    # the owner, a statement, a period: no member
+    ("What is the FY2018 capital expenditure amount (in USD millions) for 3M?", {}),
+    ("What's the revenue for Walmart in 2020?", {}),
+    ("What was Walmart's revenue in the Consolidated Statements of Income for FY2020?", {}),
+    ("What was 3M's revenue for FY2018?", {}),
+    ("What was Costco's net income for Costco Wholesale Corporation in 2021?", {}),
+])
+def test_a_member_named_after_a_measure_narrows_it(question: str,
+                                                   narrowed: dict[str, str]) -> None:
+    """ASC 280: a segment's or a geography's figure named by its proper name ("for Sam's
+    Club") is the member's own; the owner named before the measure, or a filing's company, is
+    no member."""
+    asked = read_question(question)
+    assert asked.narrowed == list(narrowed)
+    assert all(term not in asked.metrics for term in narrowed)
+    assert all(phrase in asked.qualified for phrase in narrowed.values())
+
+
 @pytest.mark.parametrize("question", [
     "How much did Walmart spend on capital expenditures in fiscal 2020?",
     "What were 3M's capital expenditures on property, plant and equipment in FY2018?",
