@@ -29,6 +29,13 @@ _OWNER_RE = re.compile(r"\b([A-Z0-9][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)['’]s?\b")
 _NOT_OWNERS = frozenset({"what", "who", "how", "where", "when", "which", "that", "it", "there",
                          "here", "let"})  # "What's the revenue for Walmart?" names no owner
 _WORD_RE = re.compile(r"[a-z0-9&]+")
+# a name printed just before the measure, right after its owner's possessive: "Walmart's
+# eCommerce sales", "Microsoft's Azure revenues", "Walmart's international revenue"
+_MEMBER_BEFORE_RE = re.compile(r"(?P<owner>[A-Z0-9][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)['’]s\s+"
+                               r"(?P<name>[a-zA-Z][\w&.-]*(?:\s+[a-zA-Z][\w&.-]*){0,2})\s+$")
+# words a company's name carries besides its own: "Walmart Inc.", "Costco Corporation"
+_CORPORATE_WORDS = frozenset({"inc", "corporation", "corp", "company", "co", "ltd", "limited",
+                              "plc", "group", "holdings", "the"})
 
 
 def _term_spans(text: str, phrase: str) -> list[tuple[int, int]]:
@@ -44,21 +51,45 @@ def _words(text: str) -> set[str]:
 
 def narrowed_by_name(text: str, companies: Sequence[str] = ()) -> dict[str, str]:
     """The terms ``text`` narrows to a member it names, each with the member's phrase ("operating
-    income for Sam's Club"); empty when it names none."""
-    parts = load_vocabulary().qualifiers.parts
-    not_members = {normalize(w) for w in parts.not_members}
+    income for Sam's Club", "eCommerce sales"); empty when it names none."""
     norm = normalize(text)
     found: dict[str, str] = {}
     for term in terms_in(text):
         for start, end in _term_spans(text, norm[term.start:term.end]):
-            member = _MEMBER_RE.match(text[end:])
-            if member is None:
-                continue
             owners = [m.group(1) for m in _OWNER_RE.finditer(text[:start])
                       if m.group(1).lower() not in _NOT_OWNERS] + list(companies)
-            name = _words(unglued(member["name"]))  # "Q22023" is Q2 2023
-            if not owners or name & set().union(*(_words(o) for o in owners)) or (
-                    name & not_members) or FISCAL_YEAR_RE.search(unglued(member["name"])):
-                continue  # the owner itself, a statement, a unit or a period ("for FY2018")
-            found.setdefault(term.name, f"{text[start:end]}{member.group(0)}".strip())
+            after = _MEMBER_RE.match(text[end:])
+            before = _MEMBER_BEFORE_RE.search(text[:start]) or _after_company(text[:start],
+                                                                              companies)
+            if after and _is_member(after["name"], owners):
+                found.setdefault(term.name, f"{text[start:end]}{after.group(0)}".strip())
+            elif before and _is_member(before["name"], [before["owner"]], before=True):
+                found.setdefault(term.name, text[before.start("name"):end].strip())
     return found
+
+
+def _after_company(text: str, companies: Sequence[str]) -> re.Match[str] | None:
+    """A capitalized name after a filing's company, just before the measure: "Walmart U.S."
+    in "Walmart U.S. net sales" (the company "Walmart")."""
+    for company in companies:
+        found = re.search(rf"(?P<owner>{re.escape(company)})\s+(?P<name>[A-Z][\w&.-]*"
+                          rf"(?:\s+[A-Z][\w&.-]*){{0,2}})\s+$", text)
+        if found:
+            return found
+    return None
+
+
+def _is_member(name: str, owners: Sequence[str], before: bool = False) -> bool:
+    """Whether a name a question prints beside a measure is a member of its owner: not the
+    owner itself ("for 3M", "for Walmart Inc."), no statement, unit, period or word of the
+    measure's own ("Total", "GAAP", "FY2018"); a name before the measure only when an owner is
+    named (or the word names a part of any company: "international", "eCommerce")."""
+    parts = load_vocabulary().qualifiers.parts
+    words = _words(unglued(name))  # "Q22023" is Q2 2023
+    if not words or words & {normalize(w) for w in parts.not_members} or FISCAL_YEAR_RE.search(
+            unglued(name)) or (before and re.search(r"\d", name)):
+        return False  # "its FY22 quick ratio" names a period
+    if before and not re.search(r"[A-Z]", name):  # "international revenue", never "annual"
+        return words <= {w for m in parts.member_words for w in normalize(m).split()}
+    owned = set().union(*(_words(o) for o in owners)) if owners else set()
+    return bool(owners) and not words <= owned | _CORPORATE_WORDS

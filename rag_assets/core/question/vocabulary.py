@@ -120,6 +120,7 @@ class Parts(BaseModel):
     prepositions: list[str] = Field(default_factory=list)
     nouns: list[str] = Field(default_factory=list)
     not_members: list[str] = Field(default_factory=list)
+    member_words: list[str] = Field(default_factory=list)
     source: str = ""
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from rag_assets.core.ingest.statements import STATEMENT_KINDS, classify_pages, page_lines
 from rag_assets.core.question.instructions import statements_named, strip_instructions
+from rag_assets.core.question.members import narrowed_by_name
 from rag_assets.core.question.question import read_question
 from rag_assets.core.question.vocabulary import (
     TERMS_FILE,
@@ -467,10 +468,18 @@ def test_a_measure_narrowed_to_a_part_is_no_metric_the_statements_print(question
     ("What's the revenue for Walmart in 2020?", {}),
     ("What was Walmart's revenue in the Consolidated Statements of Income for FY2020?", {}),
     ("What was 3M's revenue for FY2018?", {}),
-    ("What was Costco's net income for Costco Wholesale Corporation in 2021?", {}),
+    # a member printed before the measure: capitalized, or a word that names a part
+    ("What were Walmart's eCommerce sales in fiscal 2020?", {"revenue": "eCommerce sales"}),
+    ("What were Microsoft's Azure revenues?", {"revenue": "Azure revenues"}),
+    ("What was Walmart's international revenue in 2020?",
+     {"revenue": "international revenue"}),
+    ("What was Walmart's annual revenue in 2020?", {}),
+    ("What was Walmart's Total Revenue in 2020?", {}),
+    ("What is Walmart's FY2020 Operating Income?", {}),
+    ("What is 3M Company revenue in 2018?", {}),
 ])
-def test_a_member_named_after_a_measure_narrows_it(question: str,
-                                                   narrowed: dict[str, str]) -> None:
+def test_a_member_named_beside_a_measure_narrows_it(question: str,
+                                                    narrowed: dict[str, str]) -> None:
     """ASC 280: a segment's or a geography's figure named by its proper name ("for Sam's
     Club") is the member's own; the owner named before the measure, or a filing's company, is
     no member."""
@@ -478,6 +487,15 @@ def test_a_member_named_after_a_measure_narrows_it(question: str,
     assert asked.narrowed == list(narrowed)
     assert all(term not in asked.metrics for term in narrowed)
     assert all(phrase in asked.qualified for phrase in narrowed.values())
+
+
+def test_a_filing_s_company_is_no_member_and_its_segment_is() -> None:
+    """With the filings' companies known (as the answerer reads every question), the company's
+    full name is its own and a segment named after it ("Walmart U.S.") is a member."""
+    assert narrowed_by_name("What was Costco's net income for Costco Wholesale Corporation in "
+                            "2021?", ["Costco Wholesale"]) == {}
+    assert narrowed_by_name("What were Walmart U.S. net sales in fiscal 2020?", ["Walmart"]) == {
+        "revenue": "U.S. net sales"}
 
 
 @pytest.mark.parametrize("question", [
