@@ -755,3 +755,13 @@ def test_a_part_of_a_measure_is_never_answered_with_its_total(question: str) -> 
     total = route.answer(read_question("What were Walmart's capital expenditures in fiscal "
                                        "2020?"), Scope.partition(document, year))
     assert total is not None and total[0] is not None and "10,705" in total[1].headline
+
+
+def test_spending_on_an_activity_is_the_expense_its_statement_prints() -> None:
+    """Corning 2020 (p.70): "Research, development and engineering expenses 1,154" of net sales
+    11,303: "R&D spending as a share of sales" is 10.2%, read from that row."""
+    answer = _answered("financebench-wide/pdfs/CORNING_2020_10K.pdf", "corning-10k", 2020,
+                       "Corning", "What was Corning's research and development spending as a "
+                       "share of sales in 2020?")
+    assert answer.headline.endswith("is 10.2%."), answer.headline
+    assert {o.printed for o in answer.operands} == {"1,154", "$11,303"}

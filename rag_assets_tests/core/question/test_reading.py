@@ -447,6 +447,8 @@ def test_a_qualifier_read_where_it_is_printed(question: str, metrics: list[str],
      "2018?", "revenue"),
     ("What drove the increase in operating revenues of its Regulated Businesses in Q2 2023?",
      "revenue"),
+    # ASC 323: the equity method's earnings are no equity of the balance sheet
+    ("What was Corning's equity in earnings of affiliated companies in 2020?", "equity"),
 ])
 def test_a_measure_narrowed_to_a_part_is_no_metric_the_statements_print(question: str,
                                                                          measure: str) -> None:
