@@ -90,6 +90,6 @@ def _is_member(name: str, owners: Sequence[str], before: bool = False) -> bool:
             unglued(name)) or (before and re.search(r"\d", name)):
         return False  # "its FY22 quick ratio" names a period
     if before and not re.search(r"[A-Z]", name):  # "international revenue", never "annual"
-        return words <= {w for m in parts.member_words for w in normalize(m).split()}
+        return bool(words & {w for m in parts.member_words for w in normalize(m).split()})
     owned = set().union(*(_words(o) for o in owners)) if owners else set()
     return bool(owners) and not words <= owned | _CORPORATE_WORDS

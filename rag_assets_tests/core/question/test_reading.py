@@ -447,6 +447,8 @@ def test_a_qualifier_read_where_it_is_printed(question: str, metrics: list[str],
      "2018?", "revenue"),
     ("What drove the increase in operating revenues of its Regulated Businesses in Q2 2023?",
      "revenue"),
+    # cash paid for something is a flow, not the balance sheet's cash
+    ("What was Netflix's cash paid for content assets in 2015?", "cash"),
     # ASC 323: the equity method's earnings are no equity of the balance sheet
     ("What was Corning's equity in earnings of affiliated companies in 2020?", "equity"),
 ])
@@ -475,6 +477,8 @@ def test_a_measure_narrowed_to_a_part_is_no_metric_the_statements_print(question
     ("What were Microsoft's Azure revenues?", {"revenue": "Azure revenues"}),
     ("What was Walmart's international revenue in 2020?",
      {"revenue": "international revenue"}),
+    ("What was Netflix's domestic streaming revenue in 2015?",
+     {"revenue": "domestic streaming revenue"}),
     ("What was Walmart's annual revenue in 2020?", {}),
     ("What was Walmart's Total Revenue in 2020?", {}),
     ("What is Walmart's FY2020 Operating Income?", {}),
