@@ -120,6 +120,7 @@ class Parts(BaseModel):
     prepositions: list[str] = Field(default_factory=list)
     nouns: list[str] = Field(default_factory=list)
     not_members: list[str] = Field(default_factory=list)
+    measures_before: list[str] = Field(default_factory=list)
     member_words: list[str] = Field(default_factory=list)
     source: str = ""
 
@@ -329,11 +330,19 @@ def _qualified(norm: str, start: int, end: int) -> bool:
     """Whether a qualifier is printed just before ``start`` or just after ``end`` (the year
     asked maybe between: "revenue in fiscal 2020 on a constant currency basis"), or what
     follows the term narrows it to a part (:func:`_part_pattern`)."""
-    if _qualifier_before(norm, start) is not None:
+    if _qualifier_before(norm, start) is not None or _measure_before().search(norm[:start]):
         return True
     year = YEAR_AFTER_TERM_RE.match(norm[end:])
     return any(_after_or_part(rest) for rest in (norm[end:],
                                                  norm[end + year.end():] if year else ""))
+
+
+@cache
+def _measure_before() -> re.Pattern[str]:
+    """A measure of the term opened before it, up to three words between: "return on tangible
+    common equity" is no equity, "cost of debt" no debt (``qualifiers.parts.measures_before``)."""
+    opening = _words_pattern(load_vocabulary().qualifiers.parts.measures_before).pattern
+    return re.compile(rf"{opening}\s+(?:[\w&']+\s+){{0,3}}$")
 
 
 def _after_or_part(rest: str) -> re.Match[str] | None:

@@ -447,6 +447,8 @@ def test_a_qualifier_read_where_it_is_printed(question: str, metrics: list[str],
      "2018?", "revenue"),
     ("What drove the increase in operating revenues of its Regulated Businesses in Q2 2023?",
      "revenue"),
+    # a measure of the term opened before it
+    ("What was JPMorgan's return on tangible common equity in Q2 2022?", "equity"),
     # cash paid for something is a flow, not the balance sheet's cash
     ("What was Netflix's cash paid for content assets in 2015?", "cash"),
     # ASC 323: the equity method's earnings are no equity of the balance sheet
