@@ -53,6 +53,7 @@ def narrowed_by_name(text: str, companies: Sequence[str] = ()) -> dict[str, str]
     """The terms ``text`` narrows to a member it names, each with the member's phrase ("operating
     income for Sam's Club", "eCommerce sales"); empty when it names none."""
     norm = normalize(text)
+    parts = load_vocabulary().qualifiers.parts
     found: dict[str, str] = {}
     for term in terms_in(text):
         for start, end in _term_spans(text, norm[term.start:term.end]):
@@ -61,9 +62,12 @@ def narrowed_by_name(text: str, companies: Sequence[str] = ()) -> dict[str, str]
             after = _MEMBER_RE.match(text[end:])
             before = _MEMBER_BEFORE_RE.search(text[:start]) or _after_company(text[:start],
                                                                               companies)
+            if before and before["owner"].lower() in _NOT_OWNERS:
+                before = None  # "What's the revenue ...?" names no owner
             if after and _is_member(after["name"], owners):
                 found.setdefault(term.name, f"{text[start:end]}{after.group(0)}".strip())
-            elif before and _is_member(before["name"], [before["owner"]], before=True):
+            elif before and _is_member(before["name"], [before["owner"]], before=True,
+                                       sourced=term.name in parts.sourced):
                 found.setdefault(term.name, text[before.start("name"):end].strip())
     return found
 
@@ -79,17 +83,21 @@ def _after_company(text: str, companies: Sequence[str]) -> re.Match[str] | None:
     return None
 
 
-def _is_member(name: str, owners: Sequence[str], before: bool = False) -> bool:
+def _is_member(name: str, owners: Sequence[str], before: bool = False,
+               sourced: bool = False) -> bool:
     """Whether a name a question prints beside a measure is a member of its owner: not the
     owner itself ("for 3M", "for Walmart Inc."), no statement, unit, period or word of the
     measure's own ("Total", "GAAP", "FY2018"); a name before the measure only when an owner is
-    named (or the word names a part of any company: "international", "eCommerce")."""
+    named (or the word names a part of any company: "international", "eCommerce"; before a
+    measure of where revenue comes from, ``sourced``, any other word does: "streaming")."""
     parts = load_vocabulary().qualifiers.parts
     words = _words(unglued(name))  # "Q22023" is Q2 2023
     if not words or words & {normalize(w) for w in parts.not_members} or FISCAL_YEAR_RE.search(
             unglued(name)) or (before and re.search(r"\d", name)):
         return False  # "its FY22 quick ratio" names a period
     if before and not re.search(r"[A-Z]", name):  # "international revenue", never "annual"
-        return bool(words & {w for m in parts.member_words for w in normalize(m).split()})
+        # where revenue comes from: any word but a plain modifier ("streaming revenue")
+        return sourced or bool(words & {w for m in parts.member_words
+                                        for w in normalize(m).split()})
     owned = set().union(*(_words(o) for o in owners)) if owners else set()
     return bool(owners) and not words <= owned | _CORPORATE_WORDS

@@ -209,9 +209,10 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
                                    if d in titles))
     # a member named after the measure ("operating income for Sam's Club") narrows it as a
     # qualifier does: no consolidated figure answers it
-    narrowed = narrowed_by_name(ranking, companies)
-    metrics = list(dict.fromkeys(t.name for t in terms_in(ranking, qualified=False)
-                                 if t.name not in narrowed))
+    unqualified = list(dict.fromkeys(t.name for t in terms_in(ranking, qualified=False)))
+    narrowed = {term: phrase for term, phrase in narrowed_by_name(ranking, companies).items()
+                if term in unqualified}
+    metrics = [m for m in unqualified if m not in narrowed]
     named = statements_named(text)
     # a statement named in an instruction ("... only has access to the statement of income")
     # leaves the ranking text with the instruction: its printed title searches for it

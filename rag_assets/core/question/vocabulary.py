@@ -121,6 +121,7 @@ class Parts(BaseModel):
     nouns: list[str] = Field(default_factory=list)
     not_members: list[str] = Field(default_factory=list)
     measures_before: list[str] = Field(default_factory=list)
+    sourced: list[str] = Field(default_factory=list)
     member_words: list[str] = Field(default_factory=list)
     source: str = ""
 

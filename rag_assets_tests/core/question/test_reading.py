@@ -481,6 +481,11 @@ def test_a_measure_narrowed_to_a_part_is_no_metric_the_statements_print(question
      {"revenue": "international revenue"}),
     ("What was Netflix's domestic streaming revenue in 2015?",
      {"revenue": "domestic streaming revenue"}),
+    # where revenue comes from: any word but a plain modifier
+    ("What was JPMorgan's investment banking fees revenue in Q2 2022?",
+     {"revenue": "investment banking fees revenue"}),
+    ("Which of Corning's reportable segments grew net sales the fastest in Q2 2023?", {}),
+    ("What was Walmart's full-year revenue in 2020?", {}),
     ("What was Walmart's annual revenue in 2020?", {}),
     ("What was Walmart's Total Revenue in 2020?", {}),
     ("What is Walmart's FY2020 Operating Income?", {}),
