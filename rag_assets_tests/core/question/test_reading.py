@@ -447,6 +447,9 @@ def test_a_qualifier_read_where_it_is_printed(question: str, metrics: list[str],
      "2018?", "revenue"),
     ("What drove the increase in operating revenues of its Regulated Businesses in Q2 2023?",
      "revenue"),
+    # ASC 810: the noncontrolling interest's share is no net income of the parent
+    ("What was Coca-Cola's net income attributable to noncontrolling interests in 2019?",
+     "net_income"),
     # a measure of the term opened before it
     ("What was JPMorgan's return on tangible common equity in Q2 2022?", "equity"),
     # cash paid for something is a flow, not the balance sheet's cash
