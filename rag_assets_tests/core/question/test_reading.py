@@ -447,6 +447,9 @@ def test_a_qualifier_read_where_it_is_printed(question: str, metrics: list[str],
      "2018?", "revenue"),
     ("What drove the increase in operating revenues of its Regulated Businesses in Q2 2023?",
      "revenue"),
+    # a measure per unit of operation is MD&A's, not the statements' total
+    ("What was Netflix's average monthly revenue per paying membership in Q2 2023?", "revenue"),
+    ("What were Costco's net sales per square foot in 2022?", "revenue"),
     # ASC 810: the noncontrolling interest's share is no net income of the parent
     ("What was Coca-Cola's net income attributable to noncontrolling interests in 2019?",
      "net_income"),
