@@ -43,6 +43,16 @@ _AMOUNT_RE = re.compile(rf"(?:{INTEGER})(?:{DECIMALS})?%?")
 _COUNT_ASKED_RE = re.compile(r"\bhow many ([a-z][a-z-]{2,})")
 # a question that asks to be told a name: "Which customer ...", "Who are ..."
 _NAME_ASKED_RE = re.compile(r"\s*(?:which|who|whom)\b", re.IGNORECASE)
+# "How was the redemption funded?", "how were the proceeds used": the manner of what a verb did
+# is asked, its participle ending the clause; a change asked so ("How has revenue changed?") is
+# a figure's, not a manner's
+_MANNER_ASKED_RE = re.compile(r"\bhow\s+(?:was|were|is|are|has|have|had|will|would)\s+"
+                              r"(?P<rest>[^?]*)", re.IGNORECASE)
+_CLAUSE_END_RE = re.compile(r",\s*(?:and\s+)?(?=(?:what|how|which|who|whom|when|where|why)\b)|"
+                            r"\?", re.IGNORECASE)
+_PARTICIPLE_RE = re.compile(r"\b(?P<stem>[a-z]{4,})(?:ed|en)\s*$", re.IGNORECASE)
+_CHANGE_VERBS = frozenset({"chang", "increas", "decreas", "declin", "grow", "mov", "evolv",
+                           "trend", "perform", "affect", "impact"})
 LONG_UNIT_WORDS = 60
 ANSWER_TYPES_PATH = Path(__file__).with_name("answer_types.json")
 QUESTION_WORDS = frozenset({
@@ -165,10 +175,23 @@ def _matches(plan: Question, unit: EvidenceUnit, asked_refs: set[str]) -> float:
         asks += 1
         found += states_qualified(plan, text)
     if (counted_noun(plan.text) or _NAME_ASKED_RE.match(plan.text)
-            or plan.expects == "cause"):
+            or plan.expects == "cause" or (plan.expects == "text" and manner_asked(plan.text))):
         asks += 1
         found += answer_type_held(plan, text)
     return found / asks if asks else 0.0
+
+
+def manner_asked(question: str) -> str | None:
+    """The stem of the verb whose manner a question asks ("fund" in "How was the redemption
+    funded, and ...?"), else None: the sentence that answers prints it ("The Redemption was
+    funded with HSG's existing cash on-hand of $75 million and ... debt of $175 million")."""
+    asked = _MANNER_ASKED_RE.search(question)
+    if asked is None:
+        return None
+    clause = _CLAUSE_END_RE.split(asked["rest"], maxsplit=1)[0]
+    verb = _PARTICIPLE_RE.search(clause)
+    stem = verb["stem"].lower() if verb else None
+    return stem if stem and stem not in _CHANGE_VERBS else None
 
 
 def answer_type_held(plan: Question, text: str) -> bool:
@@ -186,6 +209,9 @@ def answer_type_held(plan: Question, text: str) -> bool:
     lower = text.lower()
     if plan.expects == "cause" and not any(p.search(lower) for p in answer_patterns("cause")):
         return False  # a cause asked ("What drove ...?"), no causal connective printed
+    manner = manner_asked(question) if plan.expects == "text" else None
+    if manner and not re.search(rf"\b{re.escape(manner)}", lower):
+        return False  # "How was it funded?": a sentence that says how it was funded
     return not (_NAME_ASKED_RE.match(question) and not new_names(question, text))
 
 

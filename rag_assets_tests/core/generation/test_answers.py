@@ -12,7 +12,7 @@ from rag_assets.core.evaluation.answer_metrics import fact_recall
 from rag_assets.core.footnotes.blocks import sentences_with_blocks
 from rag_assets.core.generation.answers import AnswerConfig, Answerer
 from rag_assets.core.generation.evidence import looks_like_instruction
-from rag_assets.core.generation.extractive import anchors, answer_type_held
+from rag_assets.core.generation.extractive import anchors, answer_type_held, manner_asked
 from rag_assets.core.generation.records import ABSTENTION, SourceCitation
 from rag_assets.core.question.question import Question, read_question
 from rag_assets.core.retrieval.retriever import Retriever, Scope
@@ -430,6 +430,39 @@ ASSOCIATES = ("As of the end of fiscal 2018, Walmart Inc. and our subsidiaries e
 def test_a_count_answers_under_the_filers_word_for_what_is_counted(
         question: str, text: str, held: bool) -> None:
     assert answer_type_held(read_question(question), text) is held
+
+
+# Corning's 2020 10-K (p.86 and p.85): how the redemption was funded, and what it gave Corning
+FUNDED = ("The Redemption was funded with HSG's existing cash on-hand of $75 million and its "
+          "newly obtained third-party debt of $175 million, maturing on September 8, 2021.")
+HELD = ("On September 9, 2020, upon completion of the Redemption, the Company obtained a 100% "
+        "interest in Hemlock Semiconductor LLC and 80.5% interest in Hemlock Semiconductor "
+        "Operations LLC and began consolidating HSG.")
+
+
+@pytest.mark.parametrize(("question", "manner"), [
+    ("According to Corning's 2020 10-K, how was Hemlock Semiconductor Group's September 9, "
+     "2020 redemption of DuPont's ownership interest funded, and what ownership interests did "
+     "Corning hold once it was completed?", "fund"),
+    ("How was the acquisition financed?", "financ"),
+    ("How is revenue recognized?", "recogniz"),
+    ("How has revenue changed?", None),  # a change's figure, not a manner
+    ("How did revenue change in 2022?", None),
+    ("How were the proceeds used?", None),  # too short a stem to tell
+])
+def test_a_manner_asked_is_read_from_the_verb_that_ends_its_clause(question: str,
+                                                                   manner: str | None) -> None:
+    assert manner_asked(question) == manner
+
+
+def test_how_it_was_funded_is_answered_by_the_sentence_that_says_so() -> None:
+    """Expected answer type: "how was it funded?" asks the sentence that prints the verb, not
+    the one that shares the most words with the question (its date, its entities)."""
+    plan = read_question("According to Corning's 2020 10-K, how was Hemlock Semiconductor "
+                         "Group's September 9, 2020 redemption of DuPont's ownership interest "
+                         "funded?")
+    assert plan.expects == "text"
+    assert answer_type_held(plan, FUNDED) and not answer_type_held(plan, HELD)
 
 
 def _part(method: str, *texts: str, page: int = 1) -> Any:
