@@ -31,7 +31,13 @@ from rag_assets.core.generation.compose import (
     compose,
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.extractive import ScoredUnit, roots, words
+from rag_assets.core.generation.extractive import (
+    ScoredUnit,
+    answer_type_held,
+    manner_asked,
+    roots,
+    words,
+)
 from rag_assets.core.generation.facts_route import FactsProvider, FactsRoute
 from rag_assets.core.generation.metric_engine import MetricAnswer
 from rag_assets.core.generation.page_texts import PageTexts
@@ -291,12 +297,16 @@ COMPUTED = ("computed", "judged")  # from the statements, the measure named
 def reached(answer: PartAnswer) -> bool:
     """Whether a clause's answer says what the clause asks: a reader's, or a quote that prints
     an amount when the clause asks a figure and holds most of the clause's own words (its
-    company's name aside): a sentence that merely ranked first is no answer to fold in."""
+    company's name aside), or one that prints the event or manner the clause asks ("What debt
+    did it issue?", "How was it funded?"): a sentence that merely ranked first is no answer to
+    fold in."""
     if answer.abstained or not answer.claims:
         return False
     if answer.method.startswith(READERS):
         return True
     clause, claim = answer.part.question, answer.claims[0].text
+    if manner_asked(clause.text) and answer_type_held(clause, claim):
+        return True  # "What debt did it issue?": "the Company issued €300 million ..."
     asked = roots(clause.ranking_text) - roots(" ".join(clause.companies))
     return clause.expects == "figure" and bool(AMOUNT_STATED_RE.search(claim)) and len(
         asked & roots(claim)) >= QUOTED_SHARE * len(asked)

@@ -53,6 +53,12 @@ _CLAUSE_END_RE = re.compile(r",\s*(?:and\s+)?(?=(?:what|how|which|who|whom|when|
 _PARTICIPLE_RE = re.compile(r"\b(?P<stem>[a-z]{4,})(?:ed|en)\s*$", re.IGNORECASE)
 _CHANGE_VERBS = frozenset({"chang", "increas", "decreas", "declin", "grow", "mov", "evolv",
                            "trend", "perform", "affect", "impact"})
+# "What debt did Corning issue ...?", "Which businesses did it acquire?": the event a verb names
+# is asked, done by the company (a name, a pronoun); the sentence that answers prints the verb
+_EVENT_ASKED_RE = re.compile(
+    r"^\s*(?i:according to [^,]+,\s*)?(?i:what|which|how much|how many)\s+(?:[\w&'’-]+\s+){0,4}?"
+    r"(?:did|does|do|will)\s+(?:it|they|the company|[A-Z][\w&.’'-]*(?:\s+[A-Z][\w&.’'-]*)"
+    r"{0,3})\s+(?P<verb>[a-z]{4,})\b")
 LONG_UNIT_WORDS = 60
 ANSWER_TYPES_PATH = Path(__file__).with_name("answer_types.json")
 QUESTION_WORDS = frozenset({
@@ -175,7 +181,8 @@ def _matches(plan: Question, unit: EvidenceUnit, asked_refs: set[str]) -> float:
         asks += 1
         found += states_qualified(plan, text)
     if (counted_noun(plan.text) or _NAME_ASKED_RE.match(plan.text)
-            or plan.expects == "cause" or (plan.expects == "text" and manner_asked(plan.text))):
+            or plan.expects == "cause" or (plan.expects in ("text", "figure")
+                                            and manner_asked(plan.text))):
         asks += 1
         found += answer_type_held(plan, text)
     return found / asks if asks else 0.0
@@ -183,8 +190,12 @@ def _matches(plan: Question, unit: EvidenceUnit, asked_refs: set[str]) -> float:
 
 def manner_asked(question: str) -> str | None:
     """The stem of the verb whose manner a question asks ("fund" in "How was the redemption
-    funded, and ...?"), else None: the sentence that answers prints it ("The Redemption was
-    funded with HSG's existing cash on-hand of $75 million and ... debt of $175 million")."""
+    funded, and ...?"), or whose event it asks ("issu" in "What debt did Corning issue ...?"),
+    else None: the sentence that answers prints it ("The Redemption was funded with HSG's
+    existing cash on-hand of $75 million and ...", "the Company issued €300 million ...")."""
+    event = _EVENT_ASKED_RE.search(question)
+    if event and event["verb"].lower() in _events():
+        return event["verb"].lower().rstrip("e")[:EVENT_STEM]  # "issu": issued, issuance
     asked = _MANNER_ASKED_RE.search(question)
     if asked is None:
         return None
@@ -192,6 +203,17 @@ def manner_asked(question: str) -> str | None:
     verb = _PARTICIPLE_RE.search(clause)
     stem = verb["stem"].lower() if verb else None
     return stem if stem and stem not in _CHANGE_VERBS else None
+
+
+@cache
+def _events() -> frozenset[str]:
+    """The verbs of a transaction (``answer_types.json``'s ``events``)."""
+    return frozenset(json.loads(ANSWER_TYPES_PATH.read_text("utf-8"))["events"]["verbs"])
+
+
+EVENT_STEM = 5  # "acqui" of acquired and acquisition, "decla" of declared and declaration
+# what could be done is no event that was: "we may issue ... commercial paper", "plans to issue"
+_MODAL_BEFORE_RE = re.compile(r"\b(?:may|might|could|would|can|will|shall|to)\s+(?:\w+\s+)?$")
 
 
 def answer_type_held(plan: Question, text: str) -> bool:
@@ -209,9 +231,10 @@ def answer_type_held(plan: Question, text: str) -> bool:
     lower = text.lower()
     if plan.expects == "cause" and not any(p.search(lower) for p in answer_patterns("cause")):
         return False  # a cause asked ("What drove ...?"), no causal connective printed
-    manner = manner_asked(question) if plan.expects == "text" else None
-    if manner and not re.search(rf"\b{re.escape(manner)}", lower):
-        return False  # "How was it funded?": a sentence that says how it was funded
+    manner = manner_asked(question) if plan.expects in ("text", "figure") else None
+    if manner and not any(not _MODAL_BEFORE_RE.search(lower[:m.start()])
+                          for m in re.finditer(rf"\b{re.escape(manner)}", lower)):
+        return False  # "How was it funded?": a sentence that says how it was, not may be
     return not (_NAME_ASKED_RE.match(question) and not new_names(question, text))
 
 

@@ -449,6 +449,11 @@ HELD = ("On September 9, 2020, upon completion of the Redemption, the Company ob
     ("How has revenue changed?", None),  # a change's figure, not a manner
     ("How did revenue change in 2022?", None),
     ("How were the proceeds used?", None),  # too short a stem to tell
+    # an event asked by its verb (answer_types.json's events)
+    ("What debt did Corning issue in the second quarter of 2023, on what terms?", "issu"),
+    ("Which businesses did Walmart divest in fiscal 2022?", "dives"),
+    ("What acquisitions did Corning complete in FY2018?", None),  # "acquired Costa" answers
+    ("What industry does Corning operate in?", None),
 ])
 def test_a_manner_asked_is_read_from_the_verb_that_ends_its_clause(question: str,
                                                                    manner: str | None) -> None:
@@ -463,6 +468,17 @@ def test_how_it_was_funded_is_answered_by_the_sentence_that_says_so() -> None:
                          "funded?")
     assert plan.expects == "text"
     assert answer_type_held(plan, FUNDED) and not answer_type_held(plan, HELD)
+
+
+def test_an_event_asked_is_answered_by_the_sentence_that_it_happened_in() -> None:
+    """Corning's Q2 2023 10-Q: the notes it issued (p.11) answer "What debt did Corning issue?",
+    the commercial paper program under which it "may issue" notes (p.35) does not."""
+    plan = read_question("What debt did Corning issue in the second quarter of 2023?")
+    issued = ("On May 15, 2023, the Company issued €300 million 3.875% Notes due 2026 and €550 "
+              "million 4.125% Notes due 2031.")
+    program = ("We have a commercial paper program pursuant to which we may issue short-term, "
+               "unsecured commercial paper notes up to $1.5 billion.")
+    assert answer_type_held(plan, issued) and not answer_type_held(plan, program)
 
 
 def _part(method: str, *texts: str, page: int = 1) -> Any:
