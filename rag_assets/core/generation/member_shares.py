@@ -48,7 +48,7 @@ PagesPrinting = Callable[[str, int, str], list[int]]
 def _member_asked(question: Question) -> tuple[str, str] | None:
     """(the member named, the total's words), or None when the question asks no share (the
     one share grammar: :func:`metric_questions.share_asked`)."""
-    found = share_asked(" ".join(question.ranking_text.split()))
+    found = share_asked(" ".join(question.ranking_text.split()), listed=True)
     if found is None:
         return None
     member = found[0]

@@ -403,9 +403,12 @@ _SHARE_VERB = (r"(?:keep|kept|retain(?:ed)?|convert(?:ed)?|turn(?:ed)?|pay|paid|
 _SHARE_RES = (
     # "What share of <total> came from <part>?"
     re.compile(rf"\b(?:what {_SHARE_WORD}|how much) of (?:the )?(?P<total>.+?) "
-               r"(?:came|come|comes|was|were|is|did) (?:from|generated (?:by|in|from)|"
-               r"contributed by|derived from|earned (?:in|from)|attributable to) "
-               r"(?P<part>.+?)(?: account for| contribute| represent)?\s*\??$"),
+               r"(?:(?:came|come|comes|was|were|is|did) (?:from|generated (?:by|in|from)|"
+               r"contributed by|derived from|earned (?:in|from)|attributable to)|"
+               # "What share of its capital expenditures went to eCommerce?"
+               r"(?:went|goes|go|(?:was|were) (?:allocated|spent|devoted|directed)) "
+               r"(?:to|on|toward|towards)) (?P<part>.+?)(?: account for| contribute| represent)?"
+               r"\s*\??$"),
     # "What percentage of its revenues did Coca-Cola keep as gross profit?"
     re.compile(rf"\bwhat {_SHARE_WORD} of (?:the )?(?P<total>.+?) (?:did|does|do) \S+(?: \S+)"
                rf"{{0,4}}? {_SHARE_VERB} (?:as|into|to|in|on|for) (?P<part>.+?)\s*\??$"),
@@ -487,14 +490,15 @@ def _sum_named(words: str) -> str:
     return f"({' plus '.join(pieces)})" if len(pieces) > 1 else words
 
 
-def share_asked(asking: str) -> tuple[str, str] | None:
+def share_asked(asking: str, listed: bool = False) -> tuple[str, str] | None:
     """(the part, the total) a share question names, as its words without the company's name
     and the period ("what share of Walmart's fiscal 2020 net sales came from Walmart
     International" -> ("walmart international", "net sales")), or None: the one grammar of
     a share asked, for the statements' line items here and a table's members
-    (:mod:`member_shares`)."""
+    (:mod:`member_shares`; ``listed``: a member's name may hold commas, "eCommerce,
+    technology, supply chain and other")."""
     match = _share_match(normalize(asking))
-    return share_terms(match) if match is not None else None
+    return share_terms(match, listed) if match is not None else None
 
 
 def _share_match(norm: str) -> re.Match[str] | None:

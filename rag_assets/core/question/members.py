@@ -66,8 +66,8 @@ def narrowed_by_name(text: str, companies: Sequence[str] = ()) -> dict[str, str]
                 before = None  # "What's the revenue ...?" names no owner
             if after and _is_member(after["name"], owners):
                 found.setdefault(term.name, f"{text[start:end]}{after.group(0)}".strip())
-            elif before and _is_member(before["name"], [before["owner"]], before=True,
-                                       sourced=term.name in parts.sourced):
+            elif before and _is_member(before["name"], [before["owner"], *companies],
+                                       before=True, sourced=term.name in parts.sourced):
                 found.setdefault(term.name, text[before.start("name"):end].strip())
     return found
 

@@ -210,8 +210,9 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
     # a member named after the measure ("operating income for Sam's Club") narrows it as a
     # qualifier does: no consolidated figure answers it
     unqualified = list(dict.fromkeys(t.name for t in terms_in(ranking, qualified=False)))
-    narrowed = {term: phrase for term, phrase in narrowed_by_name(ranking, companies).items()
-                if term in unqualified}
+    names = [*companies, *(a for p in profiles if p.document in documents for a in p.aliases)]
+    narrowed = {term: phrase for term, phrase in narrowed_by_name(ranking, names).items()
+                if term in unqualified}  # "for Block (formerly known as Square)": its company
     metrics = [m for m in unqualified if m not in narrowed]
     named = statements_named(text)
     # a statement named in an instruction ("... only has access to the statement of income")

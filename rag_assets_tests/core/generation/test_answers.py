@@ -537,6 +537,10 @@ def test_each_clause_a_reader_answered_joins_the_first_sentence() -> None:
     # an answer that found nothing is led by the clause's
     nothing = whole.model_copy(update={"abstained": True, "claims": []})
     assert led_by_all([nothing], [issued]) == [issued]
+    # a sentence that merely ranked first gives way to the clause a reader answered
+    ranked = _part("quoted", "We project capital expenditures of approximately $11 billion.")
+    assert [a.claims[0].text for a in led_by_all([ranked], [issued])] == [
+        issued.claims[0].text, ranked.claims[0].text]
 
 
 def test_a_question_asking_two_things_answers_both_in_its_first_sentence(
