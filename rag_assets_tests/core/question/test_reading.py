@@ -508,6 +508,18 @@ def test_a_member_named_beside_a_measure_narrows_it(question: str,
     assert all(phrase in asked.qualified for phrase in narrowed.values())
 
 
+def test_a_company_named_by_its_other_name_is_its_own() -> None:
+    """Block's 10-K routes by the aliases of its cover and the alias table: "for Block
+    (formerly known as Square)" names the filing's company, no member of it."""
+    from rag_assets.core.ingest.routing import DocumentProfile
+    block = DocumentProfile(document="block-10k", year=2020, title="Square, Inc.",
+                            aliases=["Square", "Square, Inc.", "Block", "SQ"])
+    asked = read_question("What is the FY2019 - FY2020 total revenue growth rate for Block "
+                          "(formerly known as Square)?", [block])
+    assert asked.documents == ["block-10k"] and asked.metrics == ["revenue_growth"]
+    assert asked.narrowed == []
+
+
 def test_a_filing_s_company_is_no_member_and_its_segment_is() -> None:
     """With the filings' companies known (as the answerer reads every question), the company's
     full name is its own and a segment named after it ("Walmart U.S.") is a member."""
