@@ -375,6 +375,27 @@ def test_a_members_share_from_a_table_whose_columns_name_the_members_and_the_tot
     assert {c.mark for c in claim.citations} == {"valid"}
 
 
+def test_a_share_of_a_total_that_went_to_a_part_is_read_from_the_table_of_both() -> None:
+    """Walmart 2020's capital expenditures table: "eCommerce, technology, supply chain and other"
+    5,643 of "Total capital expenditures" 10,705 (52.7%): the member's name holds commas, and a
+    share that "went to" it is the member's share."""
+    pages = _walmart()
+    document, year, _ = WALMART
+    page = next(p for p in pages.pages_of(document, year)
+                if "New stores and clubs" in (text := pages.get(document, year, p) or "")
+                and "Total capital expenditures" in text)
+    rows = page_table_rows(pages, document, year, page)
+    selected = [u for u in rows if u.text.startswith("eCommerce, technology, supply chain")]
+    assert selected
+    found = direct_answer_to("What share of Walmart's total fiscal 2020 capital expenditures "
+                             "went to eCommerce, technology, supply chain and other?", selected,
+                             selected, lambda d, y, p: page_table_rows(pages, d, y, p))
+    assert found is not None
+    assert found.text.startswith("eCommerce, technology, supply chain and other: 53% of total "
+                                 "capital expenditures ($5,643 million of $10,705 million"), (
+        found.text)
+
+
 def test_a_segment_note_named_by_its_header_ranks_the_segments_growth() -> None:
     """Walmart U.S. 341,004 / 331,666 - 1 = 2.8%; Sam's Club 58,792 / 57,839 - 1 = 1.6%;
     International fell (120,130 against 120,824); Corporate and support prints no sales."""
