@@ -188,6 +188,7 @@ def _matches(plan: Question, unit: EvidenceUnit, asked_refs: set[str]) -> float:
     return found / asks if asks else 0.0
 
 
+@cache  # asked of every unit a question scores: read once per question
 def manner_asked(question: str) -> str | None:
     """The stem of the verb whose manner a question asks ("fund" in "How was the redemption
     funded, and ...?"), or whose event it asks ("issu" in "What debt did Corning issue ...?"),

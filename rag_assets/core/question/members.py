@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from rag_assets.core.question.vocabulary import load_vocabulary, normalize, terms_in
+from rag_assets.core.question.vocabulary import TermMatch, load_vocabulary, normalize, terms_in
 from rag_assets.core.text.periods import unglued
 from rag_assets.core.text.years import FISCAL_YEAR_RE
 
@@ -49,13 +49,15 @@ def _words(text: str) -> set[str]:
     return set(_WORD_RE.findall(normalize(text).replace("'s", "")))
 
 
-def narrowed_by_name(text: str, companies: Sequence[str] = ()) -> dict[str, str]:
+def narrowed_by_name(text: str, companies: Sequence[str] = (),
+                     terms: Sequence[TermMatch] | None = None) -> dict[str, str]:
     """The terms ``text`` narrows to a member it names, each with the member's phrase ("operating
-    income for Sam's Club", "eCommerce sales"); empty when it names none."""
+    income for Sam's Club", "eCommerce sales"); empty when it names none. ``terms``: the text's
+    terms (:func:`terms_in`) when the caller has read them already."""
     norm = normalize(text)
     parts = load_vocabulary().qualifiers.parts
     found: dict[str, str] = {}
-    for term in terms_in(text):
+    for term in terms_in(text) if terms is None else terms:
         for start, end in _term_spans(text, norm[term.start:term.end]):
             owners = [m.group(1) for m in _OWNER_RE.finditer(text[:start])
                       if m.group(1).lower() not in _NOT_OWNERS] + list(companies)

@@ -211,7 +211,8 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
     # qualifier does: no consolidated figure answers it
     unqualified = list(dict.fromkeys(t.name for t in terms_in(ranking, qualified=False)))
     names = [*companies, *(a for p in profiles if p.document in documents for a in p.aliases)]
-    narrowed = {term: phrase for term, phrase in narrowed_by_name(ranking, names).items()
+    narrowed = {term: phrase for term, phrase in narrowed_by_name(ranking, names,
+                                                                  measures).items()
                 if term in unqualified}  # "for Block (formerly known as Square)": its company
     metrics = [m for m in unqualified if m not in narrowed]
     named = statements_named(text)

@@ -331,11 +331,9 @@ def _qualified(norm: str, start: int, end: int) -> bool:
     """Whether a qualifier is printed just before ``start`` or just after ``end`` (the year
     asked maybe between: "revenue in fiscal 2020 on a constant currency basis"), or what
     follows the term narrows it to a part (:func:`_part_pattern`)."""
-    if _qualifier_before(norm, start) is not None or _measure_before().search(norm[:start]):
-        return True
-    year = YEAR_AFTER_TERM_RE.match(norm[end:])
-    return any(_after_or_part(rest) for rest in (norm[end:],
-                                                 norm[end + year.end():] if year else ""))
+    return (_qualifier_before(norm, start) is not None
+            or _measure_before().search(norm[:start]) is not None
+            or _narrowing_after(norm, end) is not None)
 
 
 @cache
@@ -346,9 +344,16 @@ def _measure_before() -> re.Pattern[str]:
     return re.compile(rf"{opening}\s+(?:[\w&']+\s+){{0,3}}$")
 
 
-def _after_or_part(rest: str) -> re.Match[str] | None:
-    """A qualifier printed after a term, or what narrows it to a part, at ``rest``'s start."""
-    return _after_pattern().match(rest) or _part_pattern().match(rest)
+def _narrowing_after(norm: str, end: int) -> tuple[int, re.Match[str]] | None:
+    """A qualifier printed after the term ending at ``end``, or what narrows it to a part, the
+    year asked maybe between ("revenue in fiscal 2020 on a constant currency basis"): where
+    the match was tried and the match, or None."""
+    year = YEAR_AFTER_TERM_RE.match(norm[end:])
+    for at in (end, end + year.end()) if year else (end,):
+        found = _after_pattern().match(norm[at:]) or _part_pattern().match(norm[at:])
+        if found:
+            return at, found
+    return None
 
 
 def qualified_measures(text: str) -> list[str]:
@@ -359,16 +364,14 @@ def qualified_measures(text: str) -> list[str]:
     found = []
     for term in terms_in(text):
         begin = _qualifier_before(norm, term.start)
-        year = YEAR_AFTER_TERM_RE.match(norm[term.end:])
-        skip = year.end() if year and not _after_or_part(norm[term.end:]) else 0
-        after = _after_or_part(norm[term.end + skip:])
+        after = _narrowing_after(norm, term.end)
         if begin is not None:
             found.append(norm[begin:term.end])
         elif after is not None:  # to the end of the word it opens with ("... on new")
-            rest = norm[term.end + skip + after.end():]
-            word = re.match(r"[\w&']*", rest)
-            found.append(norm[term.start:term.end] + norm[term.end + skip:len(norm) - len(rest)]
-                         + (word.group(0) if word else ""))
+            at, match = after
+            word = re.match(r"[\w&']*", norm[at + match.end():])
+            found.append(f"{norm[term.start:term.end]}{norm[at:at + match.end()]}"
+                         f"{word.group(0) if word else ''}")
     return found
 
 
