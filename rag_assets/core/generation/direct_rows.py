@@ -211,6 +211,12 @@ def _scale(unit: EvidenceUnit, cues: DirectCues) -> str:
     return f" {cue.word}" if cue and cue.word else ""
 
 
+def share_of(part: float, whole: float, decimals: int | None) -> str:
+    """A part's share of its whole as an analyst writes it: to one decimal unless the question
+    asks another precision ("52.7%", never a rounded "53%" that hides a point)."""
+    return f"{100 * part / whole:.{1 if decimals is None else decimals}f}%"
+
+
 def money(cell: Cell, unit: EvidenceUnit, cues: DirectCues) -> str:
     """The cell's figure with the currency and scale its table prints, never more."""
     shown = cell.shown

@@ -25,6 +25,7 @@ from rag_assets.core.generation.direct_rows import (
     first_match,
     money,
     read_row,
+    share_of,
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.metric_questions import share_asked
@@ -130,7 +131,7 @@ def _share_answer(question: Question, part: tuple[str, Cell, Row], whole: tuple[
     """The share first, with its two cited figures and the division shown."""
     name, cell, row = part
     total_cell, total_row = whole
-    share = f"{100 * cell.value / total_cell.value:.{question.decimals or 0}f}%"
+    share = share_of(cell.value, total_cell.value, question.decimals)
     return DirectAnswer(
         kind="arithmetic", units=[row.unit, total_row.unit],
         text=(f"{name.rstrip(': ')}: {share} of {total_words.strip()} "

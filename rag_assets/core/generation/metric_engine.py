@@ -108,6 +108,9 @@ class Operand(BaseModel):
 class _Value(BaseModel):
     value: float  # never None: a missing operand raises _Missing
     shown: str
+    # the computation in words, each operand by its title and amount ("365 * average accounts
+    # payable of $47,016.5 million / cost of revenue of $394,605 million"); "" for a zero taken
+    worded: str = ""
 
 
 class _Missing(Exception):
@@ -229,6 +232,18 @@ _BINARY: dict[type, tuple[str, Callable[[float, float], float]]] = {
 }
 
 
+def _worded(left: str, symbol: str, right: str) -> str:
+    """Two operands in words joined by their operation; a zero taken (no words) drops out."""
+    if not left or not right:
+        return f"-{wrap(right)}" if right and symbol == "-" else left or right
+    shown = {"*": "×", "/": "/", "+": "+", "-": "-", "^": "^"}[symbol]
+    return f"{wrap(left)} {shown} {wrap(right)}"
+
+
+_COMPUTED = re.compile(r" [-+×/^] ")  # words of a computation, not of one row read
+_WORDED_MOST = 240  # characters of a computation the first sentence gives in words
+
+
 HISTORY_YEARS = 2  # years before the compared two a profile gives: a 10-K prints three
 
 
@@ -275,6 +290,7 @@ class Evaluator:
         self.totals: dict[tuple[str, int], float] = {}
         self.part_of: dict[tuple[str, int], tuple[str, int]] = {}
         self._stack: list[str] = []
+        self._asked: int | None = None  # the fiscal year a formula is evaluated at
 
     def copy(self) -> Evaluator:
         """A fresh evaluator over the same facts and question: a trial that marks nothing."""
@@ -344,7 +360,8 @@ class Evaluator:
                 self.totals[(name, fiscal_year)] = total.value
                 for key in set(self.operands) - before:  # an outer total is read last
                     self.part_of[key] = (name, fiscal_year)
-                return total
+                return total.model_copy(update={"worded": self.amount(
+                    entry.title, total.value, _concept_unit(entry.unit), fiscal_year)})
             when = period_name(fiscal_year, entry.kind, self.months)
             self.missing.append(f"the reader did not find {entry.title} for {when} "
                                 f"{self.where(entry.statements)}")
@@ -361,7 +378,16 @@ class Evaluator:
             value=value, document=fact.document, year=fact.year, statement=fact.statement,
             label=fact.label, printed=fact.printed, page=fact.page, quote=fact.quote,
             scale=fact.scale))
-        return _Value(value=value, shown=short(value))
+        return _Value(value=value, shown=short(value),
+                      worded=self.amount(title, value, _concept_unit(fact.unit), fiscal_year))
+
+    def amount(self, title: str, value: float, unit: Unit, fiscal_year: int) -> str:
+        """An operand in words: its title and amount, with its year when not the one asked."""
+        when = f" ({period_name(fiscal_year, 'flow', 12)})" if (
+            self._asked is not None and fiscal_year != self._asked) else ""
+        if title[:1].isupper() and not title[1:2].isupper():  # a row's label, mid-sentence
+            title = title[:1].lower() + title[1:]
+        return f"{title}{when} of {format_value(value, unit, None)}"
 
     def row(self, phrase: str, fiscal_year: int) -> _Value:
         """The row a definition names by a label the vocabulary lacks ("accounts and notes
@@ -401,7 +427,10 @@ class Evaluator:
         if name in self.formulas and name not in self._stack:
             return self.formula(self.formulas[name], fiscal_year, name)
         if name in self.defs.metrics and name not in self._stack:
-            return self.formula(self.defs.formula_of(name), fiscal_year, name)
+            inner = self.formula(self.defs.formula_of(name), fiscal_year, name)
+            metric = self.defs.metrics[name]
+            return inner.model_copy(update={"worded": self.amount(
+                metric.title, inner.value, metric.unit, fiscal_year)})
         if name in self.defs.concepts:
             return self.concept(name, fiscal_year)
         if name in self._stack:
@@ -417,14 +446,16 @@ class Evaluator:
 
     def node(self, node: ast.expr, fy: int) -> _Value:
         if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
-            return _Value(value=float(node.value), shown=f"{node.value:g}")
+            return _Value(value=float(node.value), shown=f"{node.value:g}",
+                          worded=f"{node.value:g}")
         if isinstance(node, ast.Name):
             return self.name(node.id, fy)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
             inner = self.node(node.operand, fy)
             sign = -1 if isinstance(node.op, ast.USub) else 1
             return _Value(value=sign * inner.value, shown=f"-{inner.shown}" if sign < 0
-                          else inner.shown)
+                          else inner.shown, worded=f"-{inner.worded}" if sign < 0
+                          else inner.worded)
         if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
             symbol, op = _BINARY[type(node.op)]
             left, right = self.node(node.left, fy), self.node(node.right, fy)
@@ -432,7 +463,8 @@ class Evaluator:
                 self.missing.append("a denominator is zero")
                 raise _Missing
             return _Value(value=op(left.value, right.value),
-                          shown=f"{wrap(left.shown)} {symbol} {wrap(right.shown)}")
+                          shown=f"{wrap(left.shown)} {symbol} {wrap(right.shown)}",
+                          worded=_worded(left.worded, symbol, right.worded))
         if isinstance(node, ast.Subscript):
             offset = ast.literal_eval(node.slice)
             if not isinstance(offset, int):
@@ -454,8 +486,9 @@ class Evaluator:
                 return self.row(arg.value, fy)
             if func == "avg":
                 now, before = self.node(arg, fy), self.node(arg, fy - 1)
-                return _Value(value=(now.value + before.value) / 2,
-                              shown=f"({before.shown} + {now.shown}) / 2")
+                mean = (now.value + before.value) / 2
+                return _Value(value=mean, shown=f"({before.shown} + {now.shown}) / 2",
+                              worded=self.averaged(arg, mean, fy, now, before))
             if func == "change":
                 now, before = self.node(arg, fy), self.node(arg, fy - 1)
                 return _Value(value=now.value - before.value,
@@ -467,22 +500,47 @@ class Evaluator:
                 except _Missing:
                     self.zeroed += self.missing[seen:]
                     del self.missing[seen:]
-                    return _Value(value=0.0, shown="0")
+                    return _Value(value=0.0, shown="0")  # worded "": a zero taken, left out
         raise FormulaError(f"unsupported formula element: {ast.dump(node)[:80]}")
+
+    def averaged(self, arg: ast.expr, mean: float, fy: int, now: _Value, before: _Value) -> str:
+        """An average in words: "average accounts payable of $47,016.5 million" for a line
+        item, the two years' words otherwise."""
+        if isinstance(arg, ast.Name) and arg.id in self.defs.concepts:
+            entry = self.defs.concepts[arg.id]
+            return f"average {self.amount(entry.title, mean, _concept_unit(entry.unit), fy)}"
+        return f"the average of {before.worded} and {now.worded}"
 
     def evaluate(self, formula: str, fiscal_year: int) -> float | None:
         """The formula at a fiscal year, or None (the missing operands are in ``missing``);
         every operand is evaluated, so one answer names all that are missing."""
         try:
-            return self.formula(formula, fiscal_year).value
+            return self.at(formula, fiscal_year).value
         except _Missing:
             return None
 
     def shown(self, formula: str, fiscal_year: int) -> str:
         try:
-            return self.formula(formula, fiscal_year).shown
+            return self.at(formula, fiscal_year).shown
         except _Missing:
             return ""
+
+    def worded(self, formula: str, fiscal_year: int) -> str:
+        """The computation in words, each operand by its title and amount; "" when an operand
+        is missing."""
+        try:
+            return self.at(formula, fiscal_year).worded
+        except _Missing:
+            return ""
+
+    def at(self, formula: str, fiscal_year: int) -> _Value:
+        """The formula evaluated at the fiscal year asked (an operand of another year says
+        its year in words)."""
+        self._asked = fiscal_year
+        try:
+            return self.formula(formula, fiscal_year)
+        finally:
+            self._asked = None
 
 
 # --- the answer ------------------------------------------------------------------------------
@@ -679,7 +737,8 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
     if evaluator.zeroed:
         details.append(f"Taken as 0: {'; '.join(dict.fromkeys(evaluator.zeroed))}.")
     found = _headline(question, values, years, title, subject_of(company), details, operands,
-                      _figures_read(question, evaluator))
+                      _figures_read(question, evaluator),
+                      evaluator.copy().worded(formula, years[-1]) if question.is_metric else "")
     if isinstance(found, MetricAnswer):
         return found
     value, headline = found
@@ -744,10 +803,11 @@ def _source(question: MetricQuestion, defs: Vocabulary) -> str:
 
 
 def _headline(question: MetricQuestion, values: dict[int, float], years: list[int], title: str,
-              subject: str, details: list[str], operands: list[Operand], read: str = ""
-              ) -> tuple[float, str] | MetricAnswer:
+              subject: str, details: list[str], operands: list[Operand], read: str = "",
+              worded: str = "") -> tuple[float, str] | MetricAnswer:
     """The result and the sentence that opens the answer, by the aggregate asked (a CAGR of a
-    value that is not positive: an answer saying so)."""
+    value that is not positive: an answer saying so); a metric's value with how it was
+    reached, its computation in words when one sentence holds it."""
     defs, rules = load_vocabulary(), load_rules()
     unit = _unit(question, defs)
     when = when_asked(question, years)
@@ -774,6 +834,8 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
         value = values[years[-1]]
         shown = format_value(value, unit, question.decimals, question.scale)
         headline = f"{subject} {when} {title} is {shown}."
+        if not question.judgment and _COMPUTED.search(worded) and len(worded) <= _WORDED_MOST:
+            headline = _aside(headline, worded)
         metric = metric_of(question, defs)
         if unit == "ratio" and metric is not None and metric.unit == "percent" and not \
                 shown.endswith("%)"):  # format_value wrote it as a percentage already
@@ -785,12 +847,17 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
             held = value > 0 if question.sign == "positive" else value < 0
             headline = f"{'Yes' if held else 'No'}. {headline}"
     if question.judgment:
-        if question.aggregate == "value" and read:  # "0.30 (30.1%; cash ...)", one aside
-            headline = (f"{headline[:-2]}; {read})." if headline.endswith(").")
-                        else f"{headline[:-1]} ({read}).")
+        if question.aggregate == "value" and read:
+            headline = _aside(headline, read)
         headline, rule_line = _judged(question, value, headline, rules)
         details.append(rule_line)
     return value, headline
+
+
+def _aside(headline: str, aside: str) -> str:
+    """A sentence with one more aside, in its parentheses: "0.30 (30.1%; cash ...)"."""
+    return (f"{headline[:-2]}; {aside})." if headline.endswith(").")
+            else f"{headline[:-1]} ({aside}).")
 
 
 def _figures_read(question: MetricQuestion, evaluator: Evaluator) -> str:

@@ -27,6 +27,7 @@ from rag_assets.core.generation.direct_rows import (
     money,
     parse_cell,
     read_row,
+    share_of,
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.places import names_a_place
@@ -425,7 +426,7 @@ def _ranked_winner(question: Question, direction: str, rows: Sequence[Row],
         return DirectAnswer(kind="superlative", units=[winner.unit], text=f"{text}.",
                             named=winner.label)
     total_cell, total_row = total
-    share = f"{100 * cell.value / total_cell.value:.{question.decimals or 0}f}%"
+    share = share_of(cell.value, total_cell.value, question.decimals)
     return DirectAnswer(
         kind="superlative", units=[winner.unit, total_row.unit], named=winner.label,
         text=f"{text}, {share} of the {money(total_cell, total_row.unit, cues)} total "

@@ -116,7 +116,7 @@ def test_a_table_named_by_its_measure_ranks_its_rows_with_a_share_of_the_unlabel
     # 3,142,308 / 3,497,254 (the total printed without a label): 89.85%; the year's column,
     # not the quarter's (877,052)
     assert found.text == ("Las Vegas Strip Resorts had the most EBITDAR in 2022: $3,142,308 "
-                          "thousand, 90% of the $3,497,254 thousand total (3,142,308 / "
+                          "thousand, 89.9% of the $3,497,254 thousand total (3,142,308 / "
                           "3,497,254).")
     claim = verify_claims([found.claim()], pages)[0]
     assert [c.mark for c in claim.citations] == ["valid", "valid"]
@@ -187,7 +187,7 @@ def test_the_state_table_read_with_its_headings_ranks_its_states(regions_corpus:
     result = regions_corpus.answerer().ask(AWK_REGION)
     lead = answer_lead(result.answer)
     assert result.method == "direct superlative", result.answer
-    assert lead == ("New Jersey had the most Operating Revenues Total: $826 million, 24% of the "
+    assert lead == ("New Jersey had the most Operating Revenues Total: $826 million, 24.4% of the "
                     "$3,384 million total (826 / 3,384)."), lead
     assert "Cash paid" not in lead
     assert all(c.mark == "valid" for claim in result.claims for c in claim.citations)
@@ -199,7 +199,7 @@ def test_a_regions_net_sales_stay_ranked_over_their_countries(regions_corpus: Co
                                            "Corning's net sales in FY2022?")
     assert result.method == "direct superlative", result.answer
     assert answer_lead(result.answer) == (
-        "Asia Pacific had the most net sales in 2022: $7,108 million, 48% of the $14,805 million "
+        "Asia Pacific had the most net sales in 2022: $7,108 million, 48.0% of the $14,805 million "
         "total (7,108 / 14,805).")
     assert all(c.mark == "valid" for claim in result.claims for c in claim.citations)
 
@@ -369,7 +369,7 @@ def test_a_members_share_from_a_table_whose_columns_name_the_members_and_the_tot
     found = _walmart_ask("What share of Walmart's fiscal 2020 consolidated net sales came from "
                          "Walmart International?")
     assert found is not None
-    assert found.text == ("Walmart International: 23% of consolidated net sales ($120,130 "
+    assert found.text == ("Walmart International: 23.1% of consolidated net sales ($120,130 "
                           "million of $519,926 million in 2020; 120,130 / 519,926).")
     claim = verify_claims([found.claim()], _walmart())[0]
     assert {c.mark for c in claim.citations} == {"valid"}
@@ -391,7 +391,7 @@ def test_a_share_of_a_total_that_went_to_a_part_is_read_from_the_table_of_both()
                              "went to eCommerce, technology, supply chain and other?", selected,
                              selected, lambda d, y, p: page_table_rows(pages, d, y, p))
     assert found is not None
-    assert found.text.startswith("eCommerce, technology, supply chain and other: 53% of total "
+    assert found.text.startswith("eCommerce, technology, supply chain and other: 52.7% of total "
                                  "capital expenditures ($5,643 million of $10,705 million"), (
         found.text)
 
@@ -467,7 +467,7 @@ def test_a_region_question_ranks_the_block_of_revenues_over_that_of_assets() -> 
     """Walmart 2018's Note 15 (p86, ASC 280-10-50-41) prints "U.S. operations" and "Non-U.S.
     operations" twice, over "Total revenues" and again over "Total long-lived assets", titled
     by that split alone ("aggregated by the Company's U.S. and non-U.S. operations"): found by
-    its title, the revenues block ranked (380,580 / 500,343 = 76%), named as the total row
+    its title, the revenues block ranked (380,580 / 500,343 = 76.1%), named as the total row
     prints it (revenues, which hold membership income, not net sales alone)."""
     pages = PageTexts.from_pages("walmart-10k", 2018, real_filing(
         "financebench-wide/pdfs/WALMART_2018_10K.pdf").pages)
@@ -480,7 +480,7 @@ def test_a_region_question_ranks_the_block_of_revenues_over_that_of_assets() -> 
                              lambda d, y, p: page_table_rows(pages, d, y, p),
                              titling=lambda d, y, words: pages_titled(pages, d, y, words))
     assert found is not None
-    assert found.text == ("U.S. operations had the most revenues in 2018: $380,580 million, 76% "
+    assert found.text == ("U.S. operations had the most revenues in 2018: $380,580 million, 76.1% "
                           "of the $500,343 million total (380,580 / 500,343).")
     claim = verify_claims([found.claim()], pages)[0]
     assert {c.mark for c in claim.citations} == {"valid"}
@@ -575,7 +575,7 @@ def test_a_region_is_ranked_from_segments_the_filer_defines_by_geography() -> No
 
     found = ask(stated)
     assert found is not None and found.text == (
-        "United States had the most net sales in 2021: $18,604 million, 71% of the $26,042 "
+        "United States had the most net sales in 2021: $18,604 million, 71.4% of the $26,042 "
         "million total (18,604 / 26,042).")
     assert ask(other) is None
     # the same table titled "by segment" ranks the segments, places though they are

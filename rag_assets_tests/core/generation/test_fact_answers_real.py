@@ -59,7 +59,8 @@ def test_a_metric_opens_with_the_result_and_cites_every_operand() -> None:
     answer, marks = _ask("financebench-wide/pdfs/NIKE_2019_10K.pdf", "nike-10k", 2019, "Nike",
                          "What is Nike's FY2019 inventory turnover?")
     assert answer.status == "answered"
-    assert answer.headline == "Nike's FY2019 inventory turnover is 3.98."
+    assert answer.headline == ("Nike's FY2019 inventory turnover is 3.98 (cost of revenue of "
+                               "$21,643 million / average inventory of $5,441.5 million).")
     assert answer.value == pytest.approx(21_643 / ((5_622 + 5_261) / 2))
     assert {o.printed for o in answer.operands} == {"21,643", "5,622", "5,261"}
     assert marks and set(marks) == {"valid"}
@@ -191,7 +192,8 @@ def test_a_quarter_is_asked_in_the_fiscal_names_the_filing_defines() -> None:
     assert found is not None and found[0] is not None
     computed = found[1]
     assert computed.headline == ("Walmart's Q1 (three months ended in 2023) operating margin is "
-                                 "4.1%."), computed.headline
+                                 "4.1% (operating income of $6,240 million / revenue of "
+                                 "$152,301 million)."), computed.headline
     assert {o.printed for o in computed.operands} == {"6,240", "152,301"}
 
 
@@ -395,19 +397,24 @@ def test_a_profile_gives_every_year_the_statements_print() -> None:
     # Kraft Heinz FY2021 (p.54): operating income 3,460 / interest expense 2,047 = 1.69
     ("financebench-bulk/pdfs/KRAFTHEINZ_2021_10K.pdf", "kraft-heinz-10k", 2021, "Kraft Heinz",
      "How many times did Kraft Heinz's FY2021 operating income cover its interest expense?",
-     "Kraft Heinz's FY2021 operating income coverage of interest expense is 1.69."),
+     "Kraft Heinz's FY2021 operating income coverage of interest expense is 1.69 (operating "
+     "income of $3,460 million / interest expense of $2,047 million)."),
     # Coca-Cola FY2019 (p.68): gross profit 22,647 / net operating revenues 37,266 = 60.8%
     ("financebench-bulk/pdfs/COCACOLA_2019_10K.pdf", "coca-cola-10k", 2019, "Coca-Cola",
      "What percentage of its FY2019 net operating revenues did Coca-Cola keep as gross profit?",
-     "Coca-Cola's FY2019 percent of net operating revenues from gross profit is 60.8%."),
+     "Coca-Cola's FY2019 percent of net operating revenues from gross profit is 60.8% (gross "
+     "profit of $22,647 million / revenue of $37,266 million)."),
     ("financebench-bulk/pdfs/COCACOLA_2019_10K.pdf", "coca-cola-10k", 2019, "Coca-Cola",
      "What percentage of Coca-Cola's FY2019 net operating revenues was gross profit?",
-     "Coca-Cola's FY2019 percent of net operating revenues from gross profit is 60.8%."),
+     "Coca-Cola's FY2019 percent of net operating revenues from gross profit is 60.8% (gross "
+     "profit of $22,647 million / revenue of $37,266 million)."),
     # General Mills FY2019 (p.53): (16,865.2 - 11,108.4) / 16,865.2 = 34.1%
     ("financebench-wide/pdfs/GENERALMILLS_2019_10K.pdf", "general-mills-10k", 2019,
      "General Mills", "What percentage of fiscal 2019 net sales did General Mills keep after "
      "cost of sales (12 months)?",
-     "General Mills' FY2019 percent of net sales left after cost of sales is 34.1%."),
+     "General Mills' FY2019 percent of net sales left after cost of sales is 34.1% ((revenue "
+     "of $16,865.2 million - cost of revenue of $11,108.4 million) / revenue of $16,865.2 "
+     "million)."),
 ])
 def test_a_share_or_a_coverage_asked_in_words_is_computed(
         path: str, document: str, year: int, company: str, question: str, headline: str) -> None:
@@ -658,7 +665,8 @@ def test_a_label_wrapped_over_two_lines_is_read_whole() -> None:
     assert ppe == {2020: 15_742e6, 2019: 15_337e6}
     answer = _answered(path, document, 2020, "Corning",
                        "What is Corning's FY2020 fixed asset turnover?")
-    assert answer.headline == "Corning's FY2020 fixed asset turnover is 0.73."
+    assert answer.headline == ("Corning's FY2020 fixed asset turnover is 0.73 (revenue of "
+                               "$11,303 million / average PP&E (net) of $15,539.5 million).")
 
 
 def test_note_marks_in_parentheses_take_no_column() -> None:
@@ -763,5 +771,7 @@ def test_spending_on_an_activity_is_the_expense_its_statement_prints() -> None:
     answer = _answered("financebench-wide/pdfs/CORNING_2020_10K.pdf", "corning-10k", 2020,
                        "Corning", "What was Corning's research and development spending as a "
                        "share of sales in 2020?")
-    assert answer.headline.endswith("is 10.2%."), answer.headline
+    assert answer.headline.endswith(
+        "is 10.2% (research, development and engineering expenses of $1,154 million / revenue "
+        "of $11,303 million)."), answer.headline
     assert {o.printed for o in answer.operands} == {"1,154", "$11,303"}
