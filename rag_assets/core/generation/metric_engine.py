@@ -55,6 +55,8 @@ from rag_assets.core.question.vocabulary import (
     Vocabulary,
     formula_names,
     load_vocabulary,
+    normalize,
+    terms_in,
 )
 
 if TYPE_CHECKING:
@@ -770,7 +772,9 @@ def _covered(question: MetricQuestion, evaluator: Evaluator, year: int, subject:
     part, total = (evaluator.copy().evaluate(side, year) for side in sides)
     if part is None or total is None or not total:
         return None
-    part_title, total_title = title.split(COVERAGE_OF, 1)
+    part_title, total_title = (_said(side, words, evaluator.defs)
+                               for side, words in zip(sides, title.split(COVERAGE_OF, 1),
+                                                      strict=True))
     held = part >= total
 
     def amount(value: float) -> str:
@@ -779,6 +783,17 @@ def _covered(question: MetricQuestion, evaluator: Evaluator, year: int, subject:
             f"{'covered' if held else 'did not cover'} its {total_title} of {amount(total)}: "
             f"{amount(abs(part - total))} {'to spare' if held else 'short'} "
             f"({part / total:.2f} times).")
+
+
+def _said(side: str, words: str, defs: Vocabulary) -> str:
+    """A side of a coverage as the question names it when its words are the line item's name
+    ("share repurchases"), else by the line item's title ("the cash it spent repurchasing its
+    shares" is its repurchases of common stock)."""
+    named = terms_in(words)
+    if side in defs.concepts and not (len(named) == 1 and named[0].name == side
+                                      and named[0].end - named[0].start == len(normalize(words))):
+        return defs.title(side)
+    return words
 
 
 def _earlier(question: MetricQuestion, evaluator: Evaluator, formula: str, first: int

@@ -440,6 +440,9 @@ _COVER_RE = re.compile(r"\bhow many times (?:did|does|do|could|can|would|was|is)
 _ENOUGH_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:was|were|is|are|did|does|do|could|can|would)"
                         r" (?P<part>.+?) (?:(?:large |big |high )?enough|sufficient|adequate) "
                         r"to (?:fully )?(?:cover|fund|finance|pay for) (?P<total>.+?)\s*\??$")
+# "Did its operating cash flow cover its capital expenditures?": the same, without "enough"
+_COVERED_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:did|does|do|could|can|would) (?P<part>.+?) "
+                         r"(?:fully )?(?:cover|fund|finance|pay for) (?P<total>.+?)\s*\??$")
 COVERAGE_OF = " coverage of "  # the name a coverage's definition is given
 _POSSESSIVE_RE = re.compile(r"^.*?\b[a-z0-9&.]+ ?(?:'s|s')\s+")
 # where a share's term ends: a clause after a comma, "i.e.", "as a ...", the period it is of
@@ -462,7 +465,8 @@ def _share_definition(asking: str) -> tuple[str, str] | None:
     those words, is SG&A divided by revenue."""
     norm = normalize(asking)
     # a coverage first: "share repurchases" names no share
-    match = next((m for pattern in (_COVER_RE, _ENOUGH_RE, _KEPT_AFTER_RE, *_SHARE_RES)
+    match = next((m for pattern in (_COVER_RE, _ENOUGH_RE, _COVERED_RE, _KEPT_AFTER_RE,
+                                    *_SHARE_RES)
                   if (m := pattern.search(norm))), None)
     if match is None and _share_of_unknown(norm):
         match = _PART_AS_SHARE_RE.search(norm)
@@ -472,7 +476,7 @@ def _share_definition(asking: str) -> tuple[str, str] | None:
     if match.re is _KEPT_AFTER_RE:
         return (f"{match['word']} of {terms[1]} left after {terms[0]}",
                 f"({terms[1]} minus {terms[0]}) divided by {terms[1]}")
-    if match.re in (_COVER_RE, _ENOUGH_RE):
+    if match.re in (_COVER_RE, _ENOUGH_RE, _COVERED_RE):
         listed = share_terms(match, listed=True) or terms
         return f"{terms[0]}{COVERAGE_OF}{listed[1]}", \
             f"{terms[0]} divided by {_sum_named(listed[1])}"
@@ -728,7 +732,8 @@ def _is_cash_flow_item(name: str) -> bool:
 
 # words that say a line item is a payment without naming another one ("payments for
 # repurchases of common stock" is the repurchases' row)
-_PAYMENT_WORDS = frozenset({"payments", "payment", "for", "cash", "paid", "spent", "on", "used"})
+_PAYMENT_WORDS = frozenset({"payments", "payment", "for", "cash", "paid", "spent", "on", "used",
+                            "it", "they"})
 # words that say the whole of a line item, not another row: "total cash dividends" is dividends
 _WHOLE_WORDS = frozenset({"total", "all"})
 _TERM_EDGE_RE = re.compile(r"^(?:(?:of|and|in|for)\s+)+|(?:\s+(?:of|and|in|for))+$")
@@ -757,6 +762,8 @@ def _term(piece: str, exclude: frozenset[str], written: dict[str, str] | None = 
     if abbreviated := load_vocabulary().abbreviations.formula.get(words):
         return f" {abbreviated} "  # "CFO / net income": an operand, not the officer
     items = named_items(words, exclude)
+    if len(items) == 2 and items[0][2] == "cash" and _is_cash_flow_item(items[1][2]):
+        items = items[1:]  # "the cash it spent repurchasing its shares": the outflow, paid in cash
     residue = words
     for start, end, _, _ in reversed(items):
         residue = residue[:start] + " " + residue[end:]

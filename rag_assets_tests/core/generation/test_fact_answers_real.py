@@ -737,6 +737,18 @@ def test_whether_one_amount_covers_another_is_said_with_both_and_the_gap() -> No
                                    "January 28, 2023 sufficient to fund its capital "
                                    "expenditures, share repurchases and store openings?")
     assert listed.status == "missing" and 'a row "store openings"' in listed.headline
+    # the outflow named by what the cash was spent doing, and "did ... cover" without "enough"
+    spent = _answered(*ULTA_FY2022, "Was Ulta Beauty's free cash flow in the year ended January "
+                                    "28, 2023 enough to cover the cash it spent repurchasing its "
+                                    "shares?")
+    assert spent.headline == (
+        "Yes. Ulta Beauty's FY2023 free cash flow of $1,169.789 million covered its repurchases "
+        "of common stock of $900.033 million: $269.756 million to spare (1.30 times).")
+    plain = _answered(*ULTA_FY2022, "Did Ulta Beauty's operating cash flow in the year ended "
+                                    "January 28, 2023 cover its capital expenditures?")
+    assert plain.headline.startswith("Yes. Ulta Beauty's FY2023 operating cash flow of "
+                                     "$1,481.915 million covered its capital expenditures of "
+                                     "$312.126 million"), plain.headline
 
 
 @pytest.mark.parametrize("question", [
