@@ -36,6 +36,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from rag_assets.core.generation.direct_rows import (
+    Cell,
     Cue,
     DirectAnswer,
     DirectCues,
@@ -127,6 +128,28 @@ def _direction(later: float, earlier: float) -> str:
     return "Increased" if later > earlier else "Decreased" if later < earlier else "Unchanged"
 
 
+def _moved(later: Cell, earlier: Cell, unit: EvidenceUnit, cues: DirectCues) -> str:
+    """"Increased by $236 million (75.4%)": the direction, then by how much the two printed
+    figures differ, in the table's currency and scale at their precision, and relatively (a
+    percentage moves in percentage points)."""
+    way, change = _direction(later.value, earlier.value), later.value - earlier.value
+    if not change:
+        return way
+    decimals = max(_decimals_of(later.printed), _decimals_of(earlier.printed))
+    if later.shown.endswith("%"):
+        return f"{way} by {abs(change):,.{decimals}f} percentage points"
+    shown = f"{abs(change):,.{decimals}f}"
+    by = money(Cell(heading=later.heading, printed=shown, value=abs(change), shown=shown),
+               unit, cues)
+    relative = f" ({abs(change) / abs(earlier.value):.1%})" if earlier.value else ""
+    return f"{way} by {by}{relative}"
+
+
+def _decimals_of(printed: str) -> int:
+    found = re.search(r"\.(\d+)", printed)
+    return len(found.group(1)) if found else 0
+
+
 def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: DirectCues
                 ) -> DirectAnswer | None:
     if first_match(cues.comparison, question.text.lower()) is None:
@@ -147,7 +170,7 @@ def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: Dire
             figures = (f"{row.label} {money(a, unit, cues)} in {a.heading} against "
                        f"{money(b, unit, cues)} in {b.heading}")
             return DirectAnswer(kind="comparison", units=[unit], supports=figures,
-                                text=f"{_direction(a.value, b.value)}: {figures}.")
+                                text=f"{_moved(a, b, unit, cues)}: {figures}.")
         if unit.is_row:
             continue
         found = []

@@ -81,6 +81,8 @@ def _numbers(text: str) -> set[str]:
     return {n.replace(",", "") for n in re.findall(r"\d[\d,]*(?:\.\d+)?", text)}
 
 
+_MOVED_RE = re.compile(r"(?:In|De)creased by \$?(?P<by>[\d,.]+)(?: \((?P<pct>[\d.]+)%\))?: "
+                       r"\D*\$?(?P<now>[\d,.]+) .*? against \$?(?P<then>[\d,.]+) ")
 _SHARE_RE = re.compile(r", (\d+(?:\.\d)?)% of the .*? total \(([\d,.]+) / ([\d,.]+)\)")
 
 
@@ -94,6 +96,12 @@ def _assert_printed_and_valid(found: DirectAnswer, pages: PageTexts) -> None:
         part, whole = (float(x.replace(",", "")) for x in share.group(2, 3))
         assert float(share.group(1)) == round(100 * part / whole, 1)
     printed = _SHARE_RE.sub(lambda m: f" {m.group(2)} {m.group(3)}", found.text)
+    moved = _MOVED_RE.match(printed)
+    if moved:  # the change is the difference of the two figures it states, as it says
+        by, later, earlier = (float(moved[g].replace(",", "")) for g in ("by", "now", "then"))
+        assert by == abs(later - earlier)
+        assert moved["pct"] is None or float(moved["pct"]) == round(100 * by / earlier, 1)
+        printed = printed[moved.end("pct") + 2 if moved["pct"] else moved.end("by"):]
     assert _numbers(printed) <= _numbers(cited), (found.text, cited)
     for name in re.findall(r"\b[A-Z][a-z]+\b", found.text):
         if name not in {"Its", "Increased", "Decreased", "Unchanged"}:
@@ -220,7 +228,9 @@ def test_a_two_period_row_gives_the_direction(pages: PageTexts) -> None:
     found = direct_answer_to("Did vehicle deliveries increase or decrease in Q2 2023 compared to "
                           "Q2 2022?", [row])
     assert found is not None and found.kind == "comparison"
-    assert found.text == "Decreased: Vehicles delivered 45 in Q2 2023 against 60 in Q2 2022."
+    # the direction, then by how much the two printed figures differ
+    assert found.text == ("Decreased by 15 (25.0%): Vehicles delivered 45 in Q2 2023 against 60 "
+                          "in Q2 2022.")
     _assert_printed_and_valid(found, pages)
     # one period named, the other the year before
     prior = direct_answer_to("Did vehicle deliveries decrease in Q2 2023 compared to the prior "

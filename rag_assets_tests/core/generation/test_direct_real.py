@@ -396,6 +396,25 @@ def test_a_share_of_a_total_that_went_to_a_part_is_read_from_the_table_of_both()
         found.text)
 
 
+def test_by_how_much_a_row_changed_is_the_difference_of_its_two_printed_figures() -> None:
+    """Walmart 2020's capital expenditures table: "New stores and clubs, including expansions
+    and relocations" 77 in fiscal 2020 against 313 in 2019: down $236 million, 75.4%."""
+    pages = _walmart()
+    document, year, _ = WALMART
+    page = next(p for p in pages.pages_of(document, year)
+                if "New stores and clubs" in (text := pages.get(document, year, p) or "")
+                and "Total capital expenditures" in text)
+    selected = [u for u in page_table_rows(pages, document, year, page)
+                if u.text.startswith("New stores and clubs")]
+    found = direct_answer_to("By how much did Walmart's capital spending on new stores and clubs "
+                             "(including expansions and relocations) change from fiscal 2019 to "
+                             "fiscal 2020?", selected, selected)
+    assert found is not None and found.kind == "comparison"
+    assert found.text.startswith("Decreased by $236 million (75.4%): New stores and clubs, "
+                                 "including expansions and relocations $77 million in 2020 "
+                                 "against $313 million in 2019"), found.text
+
+
 def test_a_segment_note_named_by_its_header_ranks_the_segments_growth() -> None:
     """Walmart U.S. 341,004 / 331,666 - 1 = 2.8%; Sam's Club 58,792 / 57,839 - 1 = 1.6%;
     International fell (120,130 against 120,824); Corporate and support prints no sales."""
