@@ -58,6 +58,7 @@ from rag_assets.core.question.vocabulary import (
     normalize,
     terms_in,
 )
+from rag_assets.core.text.periods import MONTHS_IN_WORDS
 
 if TYPE_CHECKING:
     from rag_assets.core.ingest.facts import StatementFact
@@ -679,10 +680,55 @@ def answer_metric(question: MetricQuestion, facts: Sequence[StatementFact],
     statement it needs, or a formula it cannot read: let another path answer).
     """
     defs = load_vocabulary()
-    evaluator = Evaluator(facts, question.months, question.formulas, question.written)
     metric = metric_of(question, defs)
-    formula = evaluator.formulas.get(question.target) or (
+    formula = question.formulas.get(question.target) or (
         (metric.formula or question.target) if metric else question.target)
+    asked, question = question, _year_to_date(question, facts, formula, defs)
+    answer = _answered(question, facts, formula, defs, company, cover)
+    if question is not asked and answer.status == "answered":
+        given = when_asked(question, sorted(answer.values) or list(question.years))
+        answer.details.insert(0, f"A quarterly report's cash flow statement covers the year to "
+                                 f"date (Regulation S-X Rule 10-01(c)(4)): it prints no "
+                                 f"{MONTHS_IN_WORDS.get(asked.months, asked.months)}-month "
+                                 f"figure, so the {given} are given.")
+    return answer
+
+
+def _year_to_date(question: MetricQuestion, facts: Sequence[StatementFact], formula: str,
+                  defs: Vocabulary) -> MetricQuestion:
+    """A quarter asked of flows a 10-Q prints only in its cash flow statement, which covers
+    the year to date: the year-to-date period instead (said so in the answer), never a
+    quarter's figure made up and never "not found" for a figure the filing prints."""
+    if question.months >= 12:
+        return question
+    items = _line_items([*formula_names(formula), *question.choices], question, defs)
+    if not items or any(defs.concepts[i].statements[:1] != ["cash_flow"] for i in items):
+        return question
+    months = {f.months for f in facts if f.statement == "cash_flow" and f.months}
+    longer = sorted(m for m in months if question.months < m < 12)
+    if question.months in months or not longer:
+        return question
+    return question.model_copy(update={"months": longer[0], "quarter": None})
+
+
+def _line_items(names: Sequence[str], question: MetricQuestion, defs: Vocabulary,
+                depth: int = 0) -> set[str]:
+    """The line items a formula's names come down to (a metric's through its formula)."""
+    out: set[str] = set()
+    for name in names:
+        formula = question.formulas.get(name) or (
+            defs.metrics[name].formula if name in defs.metrics else None)
+        if formula and depth < 5:
+            out |= _line_items(formula_names(formula), question, defs, depth + 1)
+        elif name in defs.concepts:
+            out.add(name)
+    return out
+
+
+def _answered(question: MetricQuestion, facts: Sequence[StatementFact], formula: str,
+              defs: Vocabulary, company: str | None, cover: str) -> MetricAnswer:
+    """The question computed from the facts (:func:`answer_metric`'s statuses)."""
+    evaluator = Evaluator(facts, question.months, question.formulas, question.written)
     if (statement := _unread(formula, evaluator, defs)) is not None:
         return MetricAnswer(question=question, status="unavailable",
                             headline=f"The filing's {STATEMENT_NAMES.get(statement, statement)} "

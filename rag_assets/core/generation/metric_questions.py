@@ -441,7 +441,8 @@ _ENOUGH_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:was|were|is|are|did|does|do|co
                         r" (?P<part>.+?) (?:(?:large |big |high )?enough|sufficient|adequate) "
                         r"to (?:fully )?(?:cover|fund|finance|pay for) (?P<total>.+?)\s*\??$")
 # "Did its operating cash flow cover its capital expenditures?": the same, without "enough"
-_COVERED_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:did|does|do|could|can|would) (?P<part>.+?) "
+# ("can it comfortably cover its interest?" is the interest coverage judgment)
+_COVERED_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:did|does|do) (?P<part>.+?) "
                          r"(?:fully )?(?:cover|fund|finance|pay for) (?P<total>.+?)\s*\??$")
 COVERAGE_OF = " coverage of "  # the name a coverage's definition is given
 _POSSESSIVE_RE = re.compile(r"^.*?\b[a-z0-9&.]+ ?(?:'s|s')\s+")

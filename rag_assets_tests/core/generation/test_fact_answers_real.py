@@ -787,3 +787,20 @@ def test_spending_on_an_activity_is_the_expense_its_statement_prints() -> None:
         "is 10.2% (research, development and engineering expenses of $1,154 million / revenue "
         "of $11,303 million)."), answer.headline
     assert {o.printed for o in answer.operands} == {"1,154", "$11,303"}
+
+
+def test_a_quarter_of_cash_flows_is_the_year_to_date_the_10q_prints_said_as_such() -> None:
+    """Corning's Q2 2023 10-Q (p.6) prints its cash flow statement for the six months only
+    (Regulation S-X Rule 10-01(c)(4)): operating activities 570, capital expenditures (770).
+    A quarter's free cash flow is given for the six months, said so, never "not found"; a
+    quarter of the income statement stays the quarter."""
+    path, document = "financebench-bulk/pdfs/CORNING_2023Q2_10Q.pdf", "corning-10q-q2"
+    flows = _answered(path, document, 2023, "Corning",
+                      "What was Corning's free cash flow in Q2 2023?")
+    assert flows.headline.startswith("Corning's six months ended in 2023 free cash flow is "
+                                     "-$200 million"), flows.headline
+    assert "it prints no three-month figure" in flows.details[0]
+    margin = _answered(path, document, 2023, "Corning",
+                       "What was Corning's operating margin in Q2 2023?")
+    assert margin.headline.startswith("Corning's Q2 (three months ended in 2023) operating "
+                                      "margin is 8.6%"), margin.headline
