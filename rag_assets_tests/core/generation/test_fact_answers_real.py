@@ -533,9 +533,10 @@ def test_a_definitions_term_in_the_other_name_a_standard_gives_it() -> None:
 
 
 @pytest.mark.parametrize(("path", "document", "year", "company", "value", "shares"), [
-    # Walmart (p.51, "Amounts in millions, except per share data"): 15,201 / 2,868 million
+    # Walmart (p.51, "Amounts in millions, except per share data"): net income attributable
+    # to Walmart 14,881 / 2,868 million, the diluted EPS it prints ($5.19)
     ("financebench-wide/pdfs/WALMART_2020_10K.pdf", "walmart-10k", 2020, "Walmart",
-     15_201 / 2_868, "Diluted"),
+     14_881 / 2_868, "Diluted"),
     # 3M (p.56): 5,349 / 602.0 million, the diluted EPS it prints ($8.89)
     ("sec-10k/3M_2018_10K.pdf", "3m-10k", 2018, "3M", 5_349 / 602.0,
      "Weighted average 3M common shares outstanding — diluted"),
@@ -804,3 +805,13 @@ def test_a_quarter_of_cash_flows_is_the_year_to_date_the_10q_prints_said_as_such
                        "What was Corning's operating margin in Q2 2023?")
     assert margin.headline.startswith("Corning's Q2 (three months ended in 2023) operating "
                                       "margin is 8.6%"), margin.headline
+
+
+def test_net_income_is_the_parents_share_where_the_statement_prints_both() -> None:
+    """Walmart FY2020 (p.51): "Consolidated net income 15,201", of which the noncontrolling
+    interest's (320), "Consolidated net income attributable to Walmart 14,881": a company's
+    net income is its own share (ASC 810-10-50-1A), as its EPS is."""
+    answer = _answered("financebench-wide/pdfs/WALMART_2020_10K.pdf", "walmart-10k", 2020,
+                       "Walmart", "What was Walmart's FY2020 net income?")
+    assert answer.headline == "Walmart's FY2020 net income is $14,881 million.", answer.headline
+    assert [o.label for o in answer.operands] == ["Consolidated net income attributable to Walmart"]
