@@ -10,7 +10,9 @@ the file's name carries the PDF's path, size and modification time. A worker par
 holding a lock on its name (``fcntl.flock``): a second worker asking for it meanwhile waits and
 reads the pickle instead of parsing it a second time on the same two cores. Written to a
 temporary name, then renamed: no reader sees half a file. Folders of other code versions are
-removed on first use.
+removed on first use. A filing is parsed in the test's own process (``pdf_workers=1``): the
+two test workers keep both cores busy already, and a pool's two spawned parsers would add ~1.3
+CPU-seconds of imports per filing (about 90 s over the suite's cold run) for the same pages.
 ``RAG_ASSETS_TEST_CACHE=0`` turns the disk cache off."""
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ def cache_folder() -> Path | None:
 def _load(path: Path) -> LoadedDocument:
     folder = cache_folder()
     if folder is None:
-        return load_document(path)
+        return load_document(path, pdf_workers=1)
     stat = path.stat()
     name = hashlib.sha256(f"{path}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()[:16]
     kept = folder / f"{path.stem}-{name}.pickle"
@@ -73,7 +75,7 @@ def _load(path: Path) -> LoadedDocument:
             return pickle.loads(kept.read_bytes())
         except (OSError, pickle.UnpicklingError, EOFError):
             pass
-        doc = load_document(path)
+        doc = load_document(path, pdf_workers=1)
         partial = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
         partial.write_bytes(pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL))
         os.replace(partial, kept)

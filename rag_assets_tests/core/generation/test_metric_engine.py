@@ -499,11 +499,11 @@ def test_formatting(value: float, unit: str, decimals: int | None, scale: str | 
 def test_3m_metrics_from_its_real_facts_cite_rows_the_verifier_accepts() -> None:
     if not THREE_M.exists():
         pytest.skip(f"{THREE_M} is absent (../shared is not mounted)")
-    from rag_assets.core.ingest.documents import load_document
     from rag_assets.core.ingest.facts import extract_facts
     from rag_assets.core.ingest.statements import classify_pages, page_lines
+    from rag_assets_tests.real_filings import real_filing
 
-    doc = load_document(THREE_M)
+    doc = real_filing(THREE_M)
     facts = extract_facts("3m-10k", 2018, doc.pages, classify_pages(
         [page_lines(p) for p in doc.pages]))
     pages = PageTexts.from_pages("3m-10k", 2018, doc.pages)
