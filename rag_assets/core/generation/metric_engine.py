@@ -698,8 +698,10 @@ def _year_to_date(question: MetricQuestion, facts: Sequence[StatementFact], form
                   defs: Vocabulary) -> MetricQuestion:
     """A quarter asked of flows a 10-Q prints only in its cash flow statement, which covers
     the year to date: the year-to-date period instead (said so in the answer), never a
-    quarter's figure made up and never "not found" for a figure the filing prints."""
-    if question.months >= 12:
+    quarter's figure made up and never "not found" for a figure the filing prints. A yes or
+    no about the quarter ("Did it buy back shares in Q3?") is not answered from the year to
+    date: shares bought in the first half say nothing of the third quarter."""
+    if question.months >= 12 or question.yes_no:
         return question
     items = _line_items([*formula_names(formula), *question.choices], question, defs)
     if not items or any(defs.concepts[i].statements[:1] != ["cash_flow"] for i in items):

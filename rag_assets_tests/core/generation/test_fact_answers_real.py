@@ -815,3 +815,11 @@ def test_net_income_is_the_parents_share_where_the_statement_prints_both() -> No
                        "Walmart", "What was Walmart's FY2020 net income?")
     assert answer.headline == "Walmart's FY2020 net income is $14,881 million.", answer.headline
     assert [o.label for o in answer.operands] == ["Consolidated net income attributable to Walmart"]
+
+
+def test_a_yes_or_no_about_a_quarter_is_not_answered_from_the_year_to_date() -> None:
+    """"Did Corning issue or repay any debt in Q2 2023?": its 10-Q's cash flow statement
+    prints the six months only; what it issued in the half says nothing of the quarter."""
+    answer, _ = _ask("financebench-bulk/pdfs/CORNING_2023Q2_10Q.pdf", "corning-10q-q2", 2023,
+                     "Corning", "Did Corning issue or repay any debt in Q2 2023?")
+    assert answer.status != "answered" or "six months" not in answer.headline, answer.headline
