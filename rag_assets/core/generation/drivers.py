@@ -353,13 +353,14 @@ def _score(readings: Sequence[Reading], unit: EvidenceUnit, subject: str,
             return 0.0  # Item 303 explains a change: "because it is useful to investors" is none
         share -= LEVEL_DISCOUNT  # a sentence that gives the change itself wins
     other = OTHER_SUBJECT_PENALTY if (_names_another_subject(question_words, subject)
-                                      or _another_measure(question_words, subject)
                                       or _qualified(readings, subject, question_words)) else 0.0
     if owners:
         where = f"{subject} {unit.scope}".lower()
         other = -OWNER_BONUS if any(o in where for o in owners) else OTHER_SUBJECT_PENALTY
-    elif SEGMENT_HEADING_RE.search(unit.scope.rsplit("|", 1)[-1]):
-        other = OTHER_SUBJECT_PENALTY  # the company's change is asked, not a segment's
+    elif _another_measure(question_words, subject) or SEGMENT_HEADING_RE.search(
+            unit.scope.rsplit("|", 1)[-1]):
+        return 0.0  # the company's change is asked: a segment's ("Segment operating profit
+        # ... declined", a sentence under "U.S. Retail Segment") never explains it
     asked, changed = stated_direction(" ".join(question_words)), stated_direction(subject)
     if asked and changed and asked != changed:
         other += OTHER_SUBJECT_PENALTY  # an increase does not explain the decline asked

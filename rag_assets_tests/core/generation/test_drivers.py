@@ -148,6 +148,23 @@ def test_an_adjusted_or_segment_measure_is_not_the_one_asked() -> None:
     assert found is not None and found.units == [adjusted]
 
 
+def test_a_segments_change_alone_never_explains_the_companys() -> None:
+    """General Mills' 2015 10-K: "Segment operating profit of $2,159 million in fiscal 2015
+    declined $152 million ... The decrease was primarily driven by lower volume ..." is its
+    U.S. Retail segment's; the company's operating margin asked, no sentence of its own found:
+    no causes, rather than a segment's (the change computed from the statements answers)."""
+    question = read_question("What drove the change in operating profit in fiscal 2015?")
+    segment = unit("Segment operating profit of $2,159 million in fiscal 2015 declined $152 "
+                   "million, or 7 percent, from fiscal 2014, primarily driven by lower volume "
+                   "and an increase in supply chain costs.", scope=MDNA)
+    under = unit("Operating profit declined 7 percent, primarily driven by lower volume.",
+                 chunk="c2", scope=f"{MDNA} | U.S. Retail Segment")
+    assert drivers(question, [segment, under]) is None
+    asked = read_question("What drove the change in segment operating profit in fiscal 2015?")
+    found = drivers(asked, [segment])
+    assert found is not None and found.units == [segment]
+
+
 def test_a_margin_asked_gets_its_own_change_after_its_line_items() -> None:
     # MD&A explains operating profit, then prints the margin's change in the next sentence
     page = ("Operating profit decreased 1 percent to $3,434 million primarily driven by higher "
