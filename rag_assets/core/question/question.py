@@ -189,11 +189,12 @@ _PERIOD_FIELDS = ("years", "filing_years", "quarters", "periods", "months", "dat
 
 # "..., and why?" after what a question asks first: a metric's change is computed and its causes
 # read after it (answers.Answerer), a winner's causes read beside it (direct.with_causes)
+# (what it is: "the change", "it", "that segment's decline", up to three words)
+_THAT_CHANGE = r"(?:the|this|that|its?)(?:\s+[\w'’-]+){0,3}"
 AND_WHY_RE = re.compile(
-    r",?\s*and (?:why|what drove (?:the|this|that|it) ?\w*|(?:for )?what reasons?|what caused "
-    r"(?:the|this|that|it) ?\w*|what explains (?:the|this|that|it) ?\w*|what (?:factors|reasons|"
-    r"drivers) (?:were|are|was|is) behind (?:the|this|that|it) ?\w*)\s*\??\s*$",
-    re.IGNORECASE)
+    rf",?\s*and (?:why|what drove {_THAT_CHANGE}|(?:for )?what reasons?|what caused "
+    rf"{_THAT_CHANGE}|what explains {_THAT_CHANGE}|what (?:factors|reasons|drivers) "
+    rf"(?:were|are|was|is) behind {_THAT_CHANGE})\s*\??\s*$", re.IGNORECASE)
 
 
 def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Question:

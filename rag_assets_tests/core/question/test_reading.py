@@ -12,7 +12,7 @@ import pytest
 from rag_assets.core.ingest.statements import STATEMENT_KINDS, classify_pages, page_lines
 from rag_assets.core.question.instructions import statements_named, strip_instructions
 from rag_assets.core.question.members import narrowed_by_name
-from rag_assets.core.question.question import read_question
+from rag_assets.core.question.question import asks_cause, read_question
 from rag_assets.core.question.vocabulary import (
     TERMS_FILE,
     Vocabulary,
@@ -578,3 +578,15 @@ def test_a_section_asked_for_whole_is_read_once(text: str, wholes: list[str]) ->
 ])
 def test_a_yes_or_no_after_what_it_is_based_on(text: str, expects: str) -> None:
     assert read_question(text).expects == expects
+
+
+@pytest.mark.parametrize(("text", "cause"), [
+    ("Which of Walmart's three segments drove the decline in its consolidated operating income "
+     "in fiscal 2020, and what caused that segment's decline?", True),
+    ("How did Corning's total debt change in FY2015, and why?", True),
+    ("Did its gross margin improve in fiscal 2022, and what drove the change?", True),
+    ("Which segment grew the fastest in 2022, and what drove its growth?", True),
+    ("Which segment grew the fastest in 2022, and what was its revenue?", False),
+])
+def test_a_cause_asked_after_what_a_question_asks_first(text: str, cause: bool) -> None:
+    assert asks_cause(read_question(text)) is cause
