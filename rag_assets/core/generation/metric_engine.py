@@ -897,12 +897,12 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
         value = values[years[-1]]
         shown = format_value(value, unit, question.decimals, question.scale)
         headline = f"{subject} {when} {title} is {shown}."
-        if not question.judgment and _COMPUTED.search(worded) and len(worded) <= _WORDED_MOST:
-            headline = _aside(headline, worded)
         metric = metric_of(question, defs)
         if unit == "ratio" and metric is not None and metric.unit == "percent" and not \
                 shown.endswith("%)"):  # format_value wrote it as a percentage already
             headline = headline[:-1] + f" ({format_value(value, 'percent', None)})."
+        if not question.judgment and _COMPUTED.search(worded) and len(worded) <= _WORDED_MOST:
+            headline = _aside(headline, worded)
         if question.yes_no and not question.is_metric and not question.judgment:
             headline = f"{'Yes' if value else 'No'}. {headline}"
         elif question.yes_no and not question.judgment and question.sign:

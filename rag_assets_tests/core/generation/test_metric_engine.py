@@ -739,6 +739,14 @@ def test_a_ratio_written_as_a_percentage_says_it_once() -> None:
         a.headline, a.headline
 
 
+def test_a_ratio_of_a_percent_metric_gives_its_percentage_then_its_computation() -> None:
+    a = ask("What is Acme's FY2019 unadjusted EBITDA margin? Define unadjusted EBITDA as "
+            "operating income plus depreciation and amortization, divided by revenue.")
+    assert a.headline == (
+        "Acme's FY2019 EBITDA margin is 0.30 (29.8%; (operating income of $1,607 million + "
+        "depreciation and amortization of $328 million) / revenue of $6,489 million).")
+
+
 def test_a_quotient_named_after_an_amount_is_a_ratio_of_the_questions_own() -> None:
     # "free cash flow conversion" defined as a quotient is no free cash flow (an amount)
     a = ask("What is Acme's FY2019 free cash flow conversion? Define it as (cash from "
