@@ -23,6 +23,7 @@ from rag_assets.core.generation.drivers import explained_way, refers_elsewhere, 
 from rag_assets.core.generation.records import Change, Moved
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import load_vocabulary, normalize, terms_in
+from rag_assets.core.text.figures import AMOUNT_STATED_RE
 from rag_assets.core.text.periods import months_asked
 
 # a cause question answered in one filing: the sentence that explains its measure, or None
@@ -60,11 +61,25 @@ def bridged_causes(question: Question, change: Change, explain: Explain) -> Dire
         found.append((part, cause))
     if not found:
         return None
-    said = " and ".join(f"{WAY_WORDS[part.way]} {part.title} ({_bare(cause.causes)})"
-                        for part, cause in found)
+    said = " and ".join(f"{WAY_WORDS[part.way]} {part.title} ({_stated(cause)}"
+                        f"{_bare(cause.causes)})" for part, cause in found)
     units = [u for _, cause in found for u in cause.units]
     return DirectAnswer(kind="cause", text=f"{said[0].upper()}{said[1:]}.", units=units,
                         supports=units[0].text if len(units) == 1 else "", causes=said)
+
+
+def _stated(cause: DirectAnswer) -> str:
+    """The line item's change as MD&A prints it, before its causes, when it states an amount
+    ("cost of sales increased $912 million in fiscal 2022 to $12,591 million, "): the size of
+    what the causes explain; nothing for a change worded without one."""
+    changed = cause.changed.strip().rstrip(" .;,")
+    if not changed or not AMOUNT_STATED_RE.search(changed) or len(changed.split()) > MAX_STATED:
+        return ""
+    first, _, rest = changed.partition(" ")
+    return f"{first.lower() if first in ARTICLES else first} {rest}, " if rest else ""
+
+
+MAX_STATED = 25  # words of a printed change worth repeating before its causes
 
 
 def _another_length(question: Question, cause: DirectAnswer) -> bool:

@@ -57,6 +57,23 @@ def test_each_part_that_moved_the_margin_leads_with_its_causes() -> None:
     assert [u.text for u in found.units] == [RATE, RATE_CAUSE, EXPENSES]
 
 
+def test_a_parts_change_printed_with_its_amount_comes_before_its_causes() -> None:
+    """General Mills' 2022 10-K: "Cost of sales increased $912 million in fiscal 2022 to
+    $12,591 million. The increase was primarily driven by ...": the size of what the causes
+    explain is said with them."""
+    question = read_question("What drove the change in Acme's gross margin in FY2023?")
+    change = Change(claim=Claim(text="Acme's gross margin decreased."), way="down",
+                    parts=[Moved(title="cost of sales ratio", way="up")])
+    found = bridged_causes(question, change, explain_from([
+        unit("Cost of sales increased $912 million in fiscal 2023 to $12,591 million."),
+        unit("The increase was primarily driven by a $1,514 million increase attributable to "
+             "product rate and mix.")]))
+    assert found is not None
+    assert found.text == ("A higher cost of sales ratio (Cost of sales increased $912 million in "
+                          "fiscal 2023 to $12,591 million, primarily driven by a $1,514 million "
+                          "increase attributable to product rate and mix).")
+
+
 def test_a_segments_or_the_other_ways_causes_are_left_out() -> None:
     question = read_question("What drove the change in Acme's operating margin in FY2023?")
     rose = unit("Our gross profit rate increased 10 basis points for fiscal 2023. For fiscal "
