@@ -226,5 +226,5 @@ def test_a_members_share_is_computed_from_the_table_that_prints_it_and_its_total
     # Corning 2021, Note 20 (p.119): "Total Asia Pacific" 7,357 of the total 14,120 = 52%
     lead = _lead_and_valid(forms_corpus, "What share of Corning's 2021 net sales came from "
                                          "Asia Pacific?")
-    assert lead == ("Total Asia Pacific: 52% of net sales ($7,357 million of $14,120 million "
+    assert lead == ("Total Asia Pacific: 52.1% of net sales ($7,357 million of $14,120 million "
                     "in 2021; 7,357 / 14,120).")
