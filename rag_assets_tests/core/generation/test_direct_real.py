@@ -264,7 +264,8 @@ def test_a_gross_margin_explained_by_its_cost_of_sales_leads_with_those_causes(
     lead = answer_lead(result.answer)
     assert lead.startswith("No. General Mills' gross margin decreased from 35.6% in FY2021 to "
                            "33.7% in FY2022"), lead
-    assert lead.endswith("; a higher cost of sales ratio (primarily driven by a $1,514 million "
+    assert lead.endswith("; a higher cost of sales ratio (Cost of sales increased $912 million in "
+                         "fiscal 2022 to $12,591 million, primarily driven by a $1,514 million "
                          "increase attributable to product rate and mix, partially offset by a "
                          "$608 million decrease due to lower volume)."), lead
     assert lead.count("decreased from 35.6%") == 1
