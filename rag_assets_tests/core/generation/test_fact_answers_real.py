@@ -815,6 +815,11 @@ def test_net_income_is_the_parents_share_where_the_statement_prints_both() -> No
                        "Walmart", "What was Walmart's FY2020 net income?")
     assert answer.headline == "Walmart's FY2020 net income is $14,881 million.", answer.headline
     assert [o.label for o in answer.operands] == ["Consolidated net income attributable to Walmart"]
+    # Kraft Heinz FY2021 (p.54): "Net income/(loss) 1,024", "... attributable to common
+    # shareholders 1,012": the shareholders', however the row that includes the others is named
+    kraft = _answered("financebench-bulk/pdfs/KRAFTHEINZ_2021_10K.pdf", "kraft-heinz-10k", 2021,
+                      "Kraft Heinz", "What was Kraft Heinz's FY2021 net income?")
+    assert kraft.headline == "Kraft Heinz's FY2021 net income is $1,012 million.", kraft.headline
 
 
 def test_a_yes_or_no_about_a_quarter_is_not_answered_from_the_year_to_date() -> None:
