@@ -55,8 +55,7 @@ from rag_assets.core.question.vocabulary import (
     Vocabulary,
     formula_names,
     load_vocabulary,
-    normalize,
-    terms_in,
+    whole_term,
 )
 from rag_assets.core.text.periods import MONTHS_IN_WORDS
 
@@ -495,7 +494,8 @@ class Evaluator:
             if func == "change":
                 now, before = self.node(arg, fy), self.node(arg, fy - 1)
                 return _Value(value=now.value - before.value,
-                              shown=f"({now.shown} - {before.shown})")
+                              shown=f"({now.shown} - {before.shown})",
+                              worded=f"({_worded(now.worded, '-', before.worded)})")
             if func == "opt":
                 seen = len(self.missing)
                 try:
@@ -517,31 +517,22 @@ class Evaluator:
     def evaluate(self, formula: str, fiscal_year: int) -> float | None:
         """The formula at a fiscal year, or None (the missing operands are in ``missing``);
         every operand is evaluated, so one answer names all that are missing."""
-        try:
-            return self.at(formula, fiscal_year).value
-        except _Missing:
-            return None
+        found = self.computed(formula, fiscal_year)
+        return None if found is None else found.value
 
     def shown(self, formula: str, fiscal_year: int) -> str:
-        try:
-            return self.at(formula, fiscal_year).shown
-        except _Missing:
-            return ""
+        found = self.computed(formula, fiscal_year)
+        return "" if found is None else found.shown
 
-    def worded(self, formula: str, fiscal_year: int) -> str:
-        """The computation in words, each operand by its title and amount; "" when an operand
+    def computed(self, formula: str, fiscal_year: int) -> _Value | None:
+        """The formula evaluated at the fiscal year asked: its value, its computation in
+        figures and in words (an operand of another year says its year); None when an operand
         is missing."""
-        try:
-            return self.at(formula, fiscal_year).worded
-        except _Missing:
-            return ""
-
-    def at(self, formula: str, fiscal_year: int) -> _Value:
-        """The formula evaluated at the fiscal year asked (an operand of another year says
-        its year in words)."""
         self._asked = fiscal_year
         try:
             return self.formula(formula, fiscal_year)
+        except _Missing:
+            return None
         finally:
             self._asked = None
 
@@ -655,18 +646,29 @@ def _unread(formula: str, evaluator: Evaluator, defs: Vocabulary) -> str | None:
     all (an extraction gap, or a filing without statements: another filing or the quotes may
     answer), or None."""
     read = {f.statement for f in evaluator.facts}
+    return next((defs.concepts[n].statements[0]
+                 for n in _line_items(formula, evaluator.formulas, defs)
+                 if not read & set(defs.concepts[n].statements)), None)
+
+
+def _line_items(formula: str, formulas: dict[str, str], defs: Vocabulary) -> list[str]:
+    """The line items a formula comes down to, each once: through the question's own
+    definitions and the vocabulary's metrics."""
     seen: set[str] = set()
+    items: list[str] = []
     pending = [formula]
     while pending:
-        for name in set(formula_names(pending.pop())) - seen:
+        for name in formula_names(pending.pop()):
+            if name in seen:
+                continue
             seen.add(name)
-            if name in evaluator.formulas:
-                pending.append(evaluator.formulas[name])
+            if name in formulas:
+                pending.append(formulas[name])
             if name in defs.metrics:
                 pending.append(defs.formula_of(name))
-            elif name in defs.concepts and not read & set(defs.concepts[name].statements):
-                return defs.concepts[name].statements[0]
-    return None
+            elif name in defs.concepts:
+                items.append(name)
+    return items
 
 
 def answer_metric(question: MetricQuestion, facts: Sequence[StatementFact],
@@ -703,7 +705,7 @@ def _year_to_date(question: MetricQuestion, facts: Sequence[StatementFact], form
     date: shares bought in the first half say nothing of the third quarter."""
     if question.months >= 12 or question.yes_no:
         return question
-    items = _line_items([*formula_names(formula), *question.choices], question, defs)
+    items = _line_items(" + ".join([formula, *question.choices]), question.formulas, defs)
     if not items or any(defs.concepts[i].statements[:1] != ["cash_flow"] for i in items):
         return question
     months = {f.months for f in facts if f.statement == "cash_flow" and f.months}
@@ -711,20 +713,6 @@ def _year_to_date(question: MetricQuestion, facts: Sequence[StatementFact], form
     if question.months in months or not longer:
         return question
     return question.model_copy(update={"months": longer[0], "quarter": None})
-
-
-def _line_items(names: Sequence[str], question: MetricQuestion, defs: Vocabulary,
-                depth: int = 0) -> set[str]:
-    """The line items a formula's names come down to (a metric's through its formula)."""
-    out: set[str] = set()
-    for name in names:
-        formula = question.formulas.get(name) or (
-            defs.metrics[name].formula if name in defs.metrics else None)
-        if formula and depth < 5:
-            out |= _line_items(formula_names(formula), question, defs, depth + 1)
-        elif name in defs.concepts:
-            out.add(name)
-    return out
 
 
 def _answered(question: MetricQuestion, facts: Sequence[StatementFact], formula: str,
@@ -760,12 +748,13 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
         years = [years[0], years[-1]]
     values: dict[int, float] = {}
     computations: list[str] = []
+    worded = ""  # the latest year's computation in words, for a metric's first sentence
     for year in years:
-        value = evaluator.evaluate(formula, year)
-        if value is not None:
-            values[year] = value
-            computations.append(f"FY{year}: {evaluator.shown(formula, year)} = "
-                                f"{format_value(value, _base_unit(question, defs), None)}")
+        result = evaluator.computed(formula, year)
+        if result is not None:
+            values[year], worded = result.value, result.worded
+            computations.append(f"FY{year}: {result.shown} = "
+                                f"{format_value(result.value, _base_unit(question, defs), None)}")
     if question.history and not evaluator.missing:
         for year, value in _earlier(question, evaluator, formula, years[0]).items():
             values[year] = value
@@ -788,7 +777,7 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
         details.append(f"Taken as 0: {'; '.join(dict.fromkeys(evaluator.zeroed))}.")
     found = _headline(question, values, years, title, subject_of(company), details, operands,
                       _figures_read(question, evaluator),
-                      evaluator.copy().worded(formula, years[-1]) if question.is_metric else "")
+                      worded if question.is_metric and years[-1] in values else "")
     if isinstance(found, MetricAnswer):
         return found
     value, headline = found
@@ -837,11 +826,7 @@ def _said(side: str, words: str, defs: Vocabulary) -> str:
     """A side of a coverage as the question names it when its words are the line item's name
     ("share repurchases"), else by the line item's title ("the cash it spent repurchasing its
     shares" is its repurchases of common stock)."""
-    named = terms_in(words)
-    if side in defs.concepts and not (len(named) == 1 and named[0].name == side
-                                      and named[0].end - named[0].start == len(normalize(words))):
-        return defs.title(side)
-    return words
+    return defs.title(side) if side in defs.concepts and whole_term(words) != side else words
 
 
 def _earlier(question: MetricQuestion, evaluator: Evaluator, formula: str, first: int

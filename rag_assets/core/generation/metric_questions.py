@@ -36,6 +36,7 @@ from rag_assets.core.question.vocabulary import (
     normalize,
     phrase_pattern,
     terms_in,
+    whole_term,
 )
 from rag_assets.core.text.periods import (
     PERIOD_AFTER_RE,
@@ -614,10 +615,7 @@ def _explained_term(match: re.Match[str]) -> str:
     """The sum a term is explained as, when the term is one line item or metric of the
     vocabulary, whole ("total debt"); else the text as written ("a share of (A - B)" is no
     term explained)."""
-    term = match["term"].strip()
-    named = terms_in(term)
-    whole = len(named) == 1 and named[0].start == 0 and named[0].end == len(normalize(term))
-    return f" ({match['inner']}) " if whole else match.group(0)
+    return f" ({match['inner']}) " if whole_term(match["term"].strip()) else match.group(0)
 
 
 def definition_formula(body: str, year: int | None, defining: str | None = None,

@@ -398,6 +398,15 @@ def terms_in(text: str, *, facts_only: bool = False, exclude: frozenset[str] = f
     return sorted(taken)
 
 
+def whole_term(text: str) -> str | None:
+    """The one term a text is, whole ("total debt", "share repurchases"), else None: a text
+    that names a term among other words ("the cash it spent repurchasing its shares") is more
+    than the term."""
+    named = terms_in(text)
+    whole = len(named) == 1 and named[0].start == 0 and named[0].end == len(normalize(text))
+    return named[0].name if whole else None
+
+
 def _coordinated_end(norm: str, term: TermMatch, taken: Sequence[TermMatch]) -> int:
     """Where the last of the terms coordinated with ``term`` ends: "net sales and operating
     income of its Industrial segment" narrows both to the segment, so what follows the last

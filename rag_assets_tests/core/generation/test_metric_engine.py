@@ -747,6 +747,14 @@ def test_a_ratio_of_a_percent_metric_gives_its_percentage_then_its_computation()
         "depreciation and amortization of $328 million) / revenue of $6,489 million).")
 
 
+def test_a_change_a_definition_names_is_worded_with_both_years() -> None:
+    a = ask("What is Acme's FY2019 revenue change ratio? Define it as the change in revenue "
+            "between FY2018 and FY2019 divided by FY2019 revenue.")
+    assert a.headline == (
+        "Acme's FY2019 revenue change ratio is -0.16 ((revenue of $6,489 million - revenue "
+        "(FY2018) of $7,500 million) / revenue of $6,489 million).")
+
+
 def test_a_quotient_named_after_an_amount_is_a_ratio_of_the_questions_own() -> None:
     # "free cash flow conversion" defined as a quotient is no free cash flow (an amount)
     a = ask("What is Acme's FY2019 free cash flow conversion? Define it as (cash from "
