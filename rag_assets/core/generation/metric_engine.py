@@ -789,7 +789,7 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
         headline = headline[:-1] + clause + "." if clause else headline
         operands = [*operands, *flows]
     if question.judgment and question.aggregate == "value":
-        clause, beside = _also(question, evaluator, years[-1], defs)
+        clause, beside = _also(question, evaluator, years[-1], defs, headline)
         headline = headline[:-1] + clause + "." if clause else headline
         operands = [*operands, *beside]
     return MetricAnswer(question=question, status="answered", value=value, values=values,
@@ -1064,24 +1064,45 @@ def _explained(question: MetricQuestion, evaluator: Evaluator, year: int, defs: 
             [o for o in trial.operands.values() if o.concept in read])
 
 
-def _also(question: MetricQuestion, evaluator: Evaluator, year: int, defs: Vocabulary
-          ) -> tuple[str, list[Operand]]:
+def _also(question: MetricQuestion, evaluator: Evaluator, year: int, defs: Vocabulary,
+          headline: str) -> tuple[str, list[Operand]]:
     """The metrics a judgment's rule states beside its own (``judgment_rules.json``'s
     ``also``: capital intensity's fixed-asset and total-asset turnover), each in the year
     asked where the filing prints every operand, with the operands to cite; read on a copy of
-    the evaluator, so one not printed never makes the judgment itself missing."""
+    the evaluator, so one not printed never makes the judgment itself missing. Each is given
+    with its computation in words, as the rule's own metric is: the reader sees the operands
+    an analyst states with the judgment (capex and depreciation against revenue, net PP&E
+    against total assets) in the first sentence."""
     rule = load_rules().rules[question.judgment or ""]
     said: list[str] = []
     beside: dict[tuple[str, int], Operand] = {}  # each fact read once, beside the rule's own
     for name in rule.also:
         metric = defs.metrics.get(name)
         trial = evaluator.copy()
-        value = trial.evaluate(metric.formula or name, year) if metric else None
-        if metric is None or value is None or trial.missing:
+        found = trial.computed(metric.formula or name, year) if metric else None
+        if metric is None or found is None or trial.missing:
             continue
-        said.append(f"{metric.title} is {format_value(value, metric.unit, None)}")
+        how = _named_once(found.worded, f"{headline} {' '.join(said)}") if _COMPUTED.search(
+            found.worded) and len(found.worded) <= _WORDED_MOST else ""
+        said.append(f"its {metric.title} is {format_value(found.value, metric.unit, None)}"
+                    + (f" ({how})" if how else ""))
         beside |= {k: o for k, o in trial.operands.items() if k not in evaluator.operands}
-    return (f"; its {' and its '.join(said)}", list(beside.values())) if said else ("", [])
+    if not said:
+        return "", []
+    listed = ", ".join(said[:-1]) + f" and {said[-1]}" if len(said) > 1 else said[0]
+    return f"; {listed}", list(beside.values())
+
+
+# an operand in words: its title (maybe with a parenthesis, "PP&E (net)") and its amount
+_OPERAND_WORDS_RE = re.compile(r"(\w[\w&'’ ,.-]*?(?: \([^()]*\))?) of (-?\$?[\d,.]*\d"
+                               r"(?: (?:thousand|million|billion))?%?)")
+
+
+def _named_once(worded: str, said: str) -> str:
+    """A computation in words with each operand the sentence already gave by its amount named
+    by its title alone: "(depreciation of $1,399 million / revenue)" after "revenue of
+    $11,303 million"."""
+    return _OPERAND_WORDS_RE.sub(lambda m: m[1] if m[0] in said else m[0], worded)
 
 
 def _amounts(values: dict[str, float], defs: Vocabulary, scale: str | None) -> str:
@@ -1136,7 +1157,11 @@ def _trend(question: MetricQuestion, values: dict[int, float], years: Sequence[i
               "worsen": bool(quality.startswith(" (a deterioration"))}.get(
         question.direction or "change")
     if unit == "percent":
-        delta = f"{abs(change) * 100:.{question.decimals or 1}f} percentage points"
+        points = round(abs(change) * 100, question.decimals or 1)
+        # in basis points as well, as MD&A and analysts write a margin's move: of the points
+        # as shown, so the two never disagree ("1.9 percentage points, or 190 basis points")
+        delta = f"{points:.{question.decimals or 1}f} percentage points" + (
+            f", or {points * 100:,.0f} basis points" if points else "")
     elif unit == "USD":  # no percentage of a base that is not positive: it means nothing
         delta = f"{format_value(abs(change), unit, None, question.scale)} " \
                 f"({abs(change) / first * 100:.1f}%)" if first > 0 else format_value(

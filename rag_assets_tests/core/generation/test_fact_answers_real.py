@@ -379,7 +379,8 @@ def test_a_profile_gives_every_year_the_statements_print() -> None:
                         "fiscal 2019?")
     assert profile.headline == (
         "No. General Mills' operating margin decreased from 15.4% in FY2018 to 14.9% in FY2019, "
-        "by 0.5 percentage points (a deterioration: higher is better for operating margin), "
+        "by 0.5 percentage points, or 50 basis points (a deterioration: higher is better for "
+        "operating margin), "
         "after 16.0% in FY2017.")
     assert {o.printed for o in profile.operands} >= {"2,492.1", "$15,619.8"}
     # a metric's move asked as a yes or no gives the record too; a change asked plainly, the
@@ -668,6 +669,32 @@ def test_a_label_wrapped_over_two_lines_is_read_whole() -> None:
                        "What is Corning's FY2020 fixed asset turnover?")
     assert answer.headline == ("Corning's FY2020 fixed asset turnover is 0.73 (revenue of "
                                "$11,303 million / average PP&E (net) of $15,539.5 million).")
+
+
+def test_capital_intensity_states_every_measure_an_analyst_reads_it_on() -> None:
+    """Corning 2020: capex 1,377 of net sales 11,303 (12.2%), depreciation 1,399 printed apart
+    from the amortization of purchased intangibles 121 (12.4%, not D&A's 1,520), net PP&E
+    15,742 of total assets 30,775 (51.2%), and the turnovers, in the first sentence."""
+    answer = _answered("financebench-wide/pdfs/CORNING_2020_10K.pdf", "corning-10k", 2020,
+                       "Corning", "Is Corning a capital-intensive business?")
+    assert answer.headline.startswith(
+        "Yes. Corning's FY2020 capex as a % of revenue is 12.2% (capital expenditure of $1,377 "
+        "million and revenue of $11,303 million): capital-intensive; its depreciation as a % "
+        "of revenue is 12.4% (depreciation of $1,399 million / revenue), its net PP&E as a % of "
+        "total assets is 51.2% (PP&E (net) of $15,742 million / total assets of $30,775 "
+        "million), its fixed asset turnover is 0.73 (revenue / average PP&E (net) of "
+        "$15,539.5 million)"), answer.headline
+    assert {"1,399", "$30,775"} <= {o.printed for o in answer.operands}
+
+
+def test_a_margins_move_is_also_said_in_the_basis_points_of_the_points_shown() -> None:
+    """General Mills 2022: gross margin 35.6% to 33.7% (6,402.2 / 18,992.8 against 6,448.3 /
+    18,127.3), 1.9 points as shown, so 190 basis points (187 unrounded would disagree)."""
+    answer = _answered("financebench-wide/pdfs/GENERALMILLS_2022_10K.pdf",
+                       "general-mills-10k", 2022, "General Mills",
+                       "Does General Mills have an improving gross margin profile as of FY2022?")
+    assert "from 35.6% in FY2021 to 33.7% in FY2022, by 1.9 percentage points, or 190 basis " \
+           "points (a deterioration" in answer.headline, answer.headline
 
 
 def test_note_marks_in_parentheses_take_no_column() -> None:

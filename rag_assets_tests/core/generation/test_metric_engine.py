@@ -587,13 +587,18 @@ def test_a_judgments_first_word_agrees_with_its_verdict(question: str, opening: 
 
 
 def test_a_judgment_states_the_metrics_an_analyst_reads_beside_its_own() -> None:
-    """Capital intensity is read on capex and on how slowly the assets turn over
-    (judgment_rules.json's ``also``), each cited; a metric the facts cannot compute is left
-    out, never making the judgment missing."""
+    """Capital intensity is read on capex, on what the plant's use costs, on how much of the
+    assets is plant and on how slowly the assets turn over (judgment_rules.json's ``also``),
+    each with its computation in words and cited, an operand the sentence already gave named
+    by its title alone; a metric the facts cannot compute is left out, never making the
+    judgment missing."""
     a = ask("Is Acme a capital-intensive business based on FY2019 data?")
     assert a.status == "answered"
-    assert "; its fixed asset turnover is " in a.headline
-    assert a.headline.endswith(" and its total asset turnover is 0.34."), a.headline
+    assert ": capital-light; its depreciation as a % of revenue is " in a.headline, a.headline
+    assert ", its fixed asset turnover is 24.26 (revenue / average PP&E (net) of $267.5 " \
+           "million) and its total asset turnover is 0.34 (revenue / average total assets of " \
+           "$18,867.5 million)." in a.headline, a.headline
+    assert a.headline.count("revenue of $6,489 million") == 1
     assert "Total assets" in {o.label for o in a.operands}
     bare = [f for f in ACME if f.concept != "total_assets"]
     b = ask("Is Acme a capital-intensive business based on FY2019 data?", bare)
