@@ -748,11 +748,11 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
         years = [years[0], years[-1]]
     values: dict[int, float] = {}
     computations: list[str] = []
-    worded = ""  # the latest year's computation in words, for a metric's first sentence
+    worded: dict[int, str] = {}  # each year's computation in words, for the first sentence
     for year in years:
         result = evaluator.computed(formula, year)
         if result is not None:
-            values[year], worded = result.value, result.worded
+            values[year], worded[year] = result.value, result.worded
             computations.append(f"FY{year}: {result.shown} = "
                                 f"{format_value(result.value, _base_unit(question, defs), None)}")
     if question.history and not evaluator.missing:
@@ -777,7 +777,7 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
         details.append(f"Taken as 0: {'; '.join(dict.fromkeys(evaluator.zeroed))}.")
     found = _headline(question, values, years, title, subject_of(company), details, operands,
                       _figures_read(question, evaluator),
-                      worded if question.is_metric and years[-1] in values else "")
+                      worded if question.is_metric or question.aggregate == "trend" else {})
     if isinstance(found, MetricAnswer):
         return found
     value, headline = found
@@ -852,7 +852,7 @@ def _source(question: MetricQuestion, defs: Vocabulary) -> str:
 
 def _headline(question: MetricQuestion, values: dict[int, float], years: list[int], title: str,
               subject: str, details: list[str], operands: list[Operand], read: str = "",
-              worded: str = "") -> tuple[float, str] | MetricAnswer:
+              worded: dict[int, str] | None = None) -> tuple[float, str] | MetricAnswer:
     """The result and the sentence that opens the answer, by the aggregate asked (a CAGR of a
     value that is not positive: an answer saying so); a metric's value with how it was
     reached, its computation in words when one sentence holds it."""
@@ -877,7 +877,7 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
     elif question.aggregate == "trend":
         balances = bool(operands) and all(o.months is None for o in operands)
         value, headline = _trend(question, values, years, title, unit, subject, defs, rules,
-                                 balances)
+                                 balances, _computations(worded or {}, years))
     else:
         value = values[years[-1]]
         shown = format_value(value, unit, question.decimals, question.scale)
@@ -886,8 +886,8 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
         if unit == "ratio" and metric is not None and metric.unit == "percent" and not \
                 shown.endswith("%)"):  # format_value wrote it as a percentage already
             headline = headline[:-1] + f" ({format_value(value, 'percent', None)})."
-        if not question.judgment and _COMPUTED.search(worded) and len(worded) <= _WORDED_MOST:
-            headline = _aside(headline, worded)
+        if not question.judgment and (how := _computations(worded or {}, years[-1:])):
+            headline = _aside(headline, how[years[-1]])
         if question.yes_no and not question.is_metric and not question.judgment:
             headline = f"{'Yes' if value else 'No'}. {headline}"
         elif question.yes_no and not question.judgment and question.sign:
@@ -900,6 +900,14 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
         headline, rule_line = _judged(question, value, headline, rules)
         details.append(rule_line)
     return value, headline
+
+
+def _computations(worded: dict[int, str], years: Sequence[int]) -> dict[int, str]:
+    """The years' computations in words a first sentence gives: each a computation (not one
+    row read), short enough for the sentence, and given for every year asked or for none."""
+    most = _WORDED_MOST // max(len(years), 1)  # the sentence's room, shared by the years
+    shown = {y: w for y in years if _COMPUTED.search(w := worded.get(y, "")) and len(w) <= most}
+    return shown if len(shown) == len(years) else {}
 
 
 def _aside(headline: str, aside: str) -> str:
@@ -1135,10 +1143,12 @@ def _scales(operands: Sequence[Operand]) -> set[str]:
 
 def _trend(question: MetricQuestion, values: dict[int, float], years: Sequence[int],
            title: str, unit: Unit, subject: str, defs: Vocabulary, rules: Rules,
-           balances: bool = False) -> tuple[float, str]:
+           balances: bool = False, worded: dict[int, str] | None = None) -> tuple[float, str]:
     """The change between two years, worded up/down (improved/worsened where the metric says
     which way is better), with the yes/no the question asks for first; ``balances``: every
-    operand a balance (:func:`metric_format.trend_when`)."""
+    operand a balance (:func:`metric_format.trend_when`); ``worded``: each year's computation
+    in words, given after its year ("0.48 at the end of FY2014 (long-term debt of $885.8
+    million / total equity of $1,857.7 million)")."""
     first, last = values[years[0]], values[years[-1]]
     change = last - first
     flat = (abs(change) < rules.trend.flat_points if unit == "percent"
@@ -1170,8 +1180,9 @@ def _trend(question: MetricQuestion, values: dict[int, float], years: Sequence[i
         delta = format_value(abs(change), unit, question.decimals)
     shown = [format_value(v, unit, question.decimals, question.scale) for v in (first, last)]
     earlier = sorted((y for y in values if y < years[0]), reverse=True)
-    def when(year: int) -> str:
-        return trend_when(question, year, years[-1], balances)
+    def when(year: int, how: bool = False) -> str:
+        said = trend_when(question, year, years[-1], balances)
+        return f"{said} ({worded[year]})" if how and worded and year in worded else said
 
     after = ", after " + " and ".join(
         f"{format_value(values[y], unit, question.decimals, question.scale)} {when(y)}"
@@ -1181,8 +1192,8 @@ def _trend(question: MetricQuestion, values: dict[int, float], years: Sequence[i
                     f"and {when(years[-1])}{after}.")
         answer = None if answer is None else False  # no move: no to "did it go up?"
     else:
-        sentence = (f"{subject} {title} {went} from {shown[0]} {when(years[0])} "
-                    f"to {shown[1]} {when(years[-1])}"
+        sentence = (f"{subject} {title} {went} from {shown[0]} {when(years[0], True)} "
+                    f"to {shown[1]} {when(years[-1], True)}"
                     + (f", by {delta}" if change else "") + f"{quality}{after}.")
     if question.yes_no and answer is not None:
         sentence = f"{'Yes' if answer else 'No'}. {sentence}"

@@ -1183,6 +1183,8 @@ def _own_definitions(definitions: list[tuple[str | None, str]], target: str | No
     if ratio is not None:
         own = _own_key(ratio[0])
         formulas[own], titles[own], defined = ratio[1], ratio[0], own
+    if target and not formulas and (named := _operands_named(norm, target)):
+        formulas[target] = named  # "leverage, based on its long-term debt and equity"
     return formulas, titles, defined
 
 
@@ -1225,6 +1227,33 @@ def _ratio_of_defined(norm: str, phrase: str, numerator: str | None = None
     whole = max(opening, key=lambda i: i.end)
     return (f"{phrase} to {rest[:whole.end].strip()}",
             f"({numerator or _own_key(phrase)}) / ({whole.name})")
+
+
+# "based on its long-term debt and stockholders' equity": the two amounts a ratio is read on
+_BASED_ON_RE = re.compile(r"\b(?:based on|measured by|in terms of|judged by) (?P<named>.+?)"
+                          r"(?=\s+(?:at|in|for|as of|between|from|over|versus|vs)\b|[,;?]|$)")
+
+
+def _operands_named(norm: str, target: str) -> str | None:
+    """A ratio the question reads on two amounts it names ("leverage ... based on its long-term
+    debt and stockholders' equity"): the stored quotient with the side the question names
+    otherwise (long-term debt / equity, not total debt / equity), the other side kept as the
+    question names it too; None when it names no such pair or names the stored sides."""
+    metric = load_vocabulary().metrics.get(target)
+    sides = quotient_sides(metric.formula or "") if metric else None
+    found = _BASED_ON_RE.search(norm)
+    if sides is None or found is None:
+        return None
+    named = named_items(found["named"])
+    if len(named) != 2 or any(i.is_metric for i in named) or not re.fullmatch(
+            r"\s+and\s+(?:its\s+|the\s+)?", found["named"][named[0].end:named[1].start]):
+        return None
+    first, second = named[0].name, named[1].name
+    if first != sides[0] and second == sides[1]:
+        return f"{first} / {second}"
+    if first == sides[0] and second != sides[1]:
+        return f"{first} / {second}"
+    return None
 
 
 def quotient_sides(formula: str) -> tuple[str, str] | None:

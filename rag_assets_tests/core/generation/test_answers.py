@@ -393,8 +393,10 @@ def test_a_cause_asked_of_a_measure_the_statements_print_gives_its_change_after_
     first = result.answer.splitlines()[0]
     assert first.startswith("Driven primarily by the charge related to the Minnesota NRD "
                             "resolution"), result.answer
-    assert "; Operating income margins decreased in 2018 versus 2017; 3M's operating margin " \
-        "decreased from 24.3% in FY2017 to 22.0% in FY2018, by 2.3 percentage points" in first
+    assert ("; Operating income margins decreased in 2018 versus 2017; 3M's operating margin "
+            "decreased from 24.3% in FY2017 (operating income of $7,692 million / revenue of "
+            "$31,657 million) to 22.0% in FY2018 (operating income of $7,207 million / revenue "
+            "of $32,765 million), by 2.3 percentage points") in first
     # and the changes it is made of: gross margin's, operating expenses' share of sales
     assert ": gross margin decreased from 49.3% to 49.1% and operating expense ratio increased " \
         "from 25.0% to 27.1%." in first, first
@@ -554,9 +556,11 @@ def test_a_question_asking_two_things_answers_both_in_its_first_sentence(
     result = answerer.ask("What was 3M's operating margin in FY2018, and how did its gross "
                           "margin change from FY2017?")
     first = result.answer.splitlines()[0]
-    assert first.startswith("3M's operating margin decreased from 24.3% in FY2017 to 22.0% in "
-                            "FY2018"), first
-    assert "; 3M's gross margin decreased from 49.3% in FY2017 to 49.1% in FY2018" in first
+    assert first.startswith("3M's operating margin decreased from 24.3% in FY2017 (operating "
+                            "income of $7,692 million / revenue of $31,657 million) to 22.0% "
+                            "in FY2018"), first
+    assert "; 3M's gross margin decreased from 49.3% in FY2017 (gross profit of $15,602 million " \
+        "/ net sales of $31,657 million) to 49.1% in FY2018" in first
     assert "Computation (millions as printed): FY2018: (32,765 - 16,682) / 32,765 = 49.1%" in \
         result.answer
     cited = [c for claim in result.claims for c in claim.citations]

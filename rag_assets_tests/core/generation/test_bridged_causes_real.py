@@ -61,7 +61,9 @@ def _answer(corpus: Corpus, question: str, year: int) -> str:
      "A lower gross margin (primarily due to strategic price investments and the mix impact "
      "from eCommerce) and a higher operating expense ratio (primarily due to approximately "
      "$0.6 billion in charges related to Sam's Club closures",
-     "Walmart's operating margin decreased from 4.7% in FY2017 to 4.1% in FY2018",
+     "Walmart's operating margin decreased from 4.7% in FY2017 (operating income of $22,764 "
+     "million / revenue of $485,873 million) to 4.1% in FY2018 (operating income of $20,437 "
+     "million / revenue of $500,343 million), by 0.6 percentage points",
      ["fiscal 2017"]),
     # fiscal 2022: the company's gross profit rate rose (p.38, its cause cut by the page break
     # after "driven by cost"); International's fell (p.40: "shifts into lower margin formats"),
@@ -70,7 +72,8 @@ def _answer(corpus: Corpus, question: str, year: int) -> str:
     ("FY2022", 2022,
      "A higher gross margin (primarily due to price management in the Walmart U.S. segment "
      "driven by cost)",
-     "Walmart's operating margin increased from 4.0% in FY2021 to 4.5% in FY2022",
+     "Walmart's operating margin increased from 4.0% in FY2021 (operating income of $22,548 "
+     "million / revenue of $559,151 million) to 4.5% in FY2022",
      ["lower margin formats", "divested markets", "tobacco", " 38"]),
     # the 10-Q for Q1 fiscal 2024 (p.19): "Operating expenses as a percentage of net sales
     # decreased 58 basis points ... The decrease was driven by higher sales in each of our
@@ -79,8 +82,9 @@ def _answer(corpus: Corpus, question: str, year: int) -> str:
     ("Q1 fiscal 2024", 2024,
      "A lower operating expense ratio (driven by higher sales in each of our segments as well "
      "as operating discipline)",
-     "Walmart's operating margin increased from 3.8% in the three months ended in 2022 to 4.1% "
-     "in the three months ended in 2023",
+     "Walmart's operating margin increased from 3.8% in the three months ended in 2022 "
+     "(operating income of $5,318 million / revenue of $141,569 million) to 4.1% in the three "
+     "months ended in 2023",
      ["factors described above"]),
 ])
 def test_the_parts_that_moved_the_margin_lead_with_the_companys_causes(

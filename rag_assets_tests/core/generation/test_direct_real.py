@@ -262,7 +262,8 @@ def test_a_gross_margin_explained_by_its_cost_of_sales_leads_with_those_causes(
     result = answerer.ask("Did General Mills' gross margin improve in fiscal 2022, and what "
                           "drove the change?")
     lead = answer_lead(result.answer)
-    assert lead.startswith("No. General Mills' gross margin decreased from 35.6% in FY2021 to "
+    assert lead.startswith("No. General Mills' gross margin decreased from 35.6% in FY2021 "
+                           "(gross profit of $6,448.3 million / net sales of $18,127 million) to "
                            "33.7% in FY2022"), lead
     assert lead.endswith("; a higher cost of sales ratio (Cost of sales increased $912 million in "
                          "fiscal 2022 to $12,591 million, primarily driven by a $1,514 million "

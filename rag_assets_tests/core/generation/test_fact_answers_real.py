@@ -154,7 +154,8 @@ def test_a_filer_s_fiscal_names_are_read_from_its_own_prose(path: str, document:
     # 2022"): operating income 1,638,610 of net sales 10,208,580 (16.1%) against 1,297,492 of
     # 8,630,889 (15.0%); fiscal 2022 is the year ended January 28, 2023
     ("Does Ulta Beauty have an improving operating margin profile as of fiscal 2022?",
-     "Yes. Ulta Beauty's operating margin increased from 15.0% in FY2021 to 16.1% in FY2022",
+     "Yes. Ulta Beauty's operating margin increased from 15.0% in FY2021 (operating income of "
+     "$1,297.492 million / revenue of $8,630.889 million) to 16.1% in FY2022",
      {"1,638,610", "$10,208,580", "1,297,492", "$8,630,889"}),
     # a question that dates its period names the column itself (p.8: operating cash flow
     # 1,481,915 less capital expenditures 312,126 = 1,169,789), whatever else it defines
@@ -202,7 +203,8 @@ def test_a_quarter_is_asked_in_the_fiscal_names_the_filing_defines() -> None:
     (("financebench-dev/pdfs/LOCKHEEDMARTIN_2021_10K.pdf", "lockheed-martin-10k", 2021,
       "Lockheed Martin"),
      "Did Lockheed Martin's operating margin improve between FY2020 and FY2021?",
-     "Yes. Lockheed Martin's operating margin increased from 13.2% in FY2020 to 13.6% in FY2021",
+     "Yes. Lockheed Martin's operating margin increased from 13.2% in FY2020 (operating income "
+     "of $8,644 million / revenue of $65,398 million) to 13.6% in FY2021",
      {"9,123", "8,644"}),
     # Costco's Q3 fiscal 2023 release: p.3 prints the income statement ("12 Weeks Ended / 36
     # Weeks Ended"), then the top of the balance sheet (cash 12,493); p.4 carries it on
@@ -378,10 +380,11 @@ def test_a_profile_gives_every_year_the_statements_print() -> None:
                         "Does General Mills have an improving operating margin profile as of "
                         "fiscal 2019?")
     assert profile.headline == (
-        "No. General Mills' operating margin decreased from 15.4% in FY2018 to 14.9% in FY2019, "
-        "by 0.5 percentage points, or 50 basis points (a deterioration: higher is better for "
-        "operating margin), "
-        "after 16.0% in FY2017.")
+        "No. General Mills' operating margin decreased from 15.4% in FY2018 (operating income "
+        "of $2,419.9 million / revenue of $15,740.4 million) to 14.9% in FY2019 (operating "
+        "income of $2,515.9 million / revenue of $16,865.2 million), by 0.5 percentage points, "
+        "or 50 basis points (a deterioration: higher is better for operating margin), after "
+        "16.0% in FY2017.")
     assert {o.printed for o in profile.operands} >= {"2,492.1", "$15,619.8"}
     # a metric's move asked as a yes or no gives the record too; a change asked plainly, the
     # two years alone
@@ -693,8 +696,10 @@ def test_a_margins_move_is_also_said_in_the_basis_points_of_the_points_shown() -
     answer = _answered("financebench-wide/pdfs/GENERALMILLS_2022_10K.pdf",
                        "general-mills-10k", 2022, "General Mills",
                        "Does General Mills have an improving gross margin profile as of FY2022?")
-    assert "from 35.6% in FY2021 to 33.7% in FY2022, by 1.9 percentage points, or 190 basis " \
-           "points (a deterioration" in answer.headline, answer.headline
+    assert "from 35.6% in FY2021 (gross profit of $6,448.3 million / net sales of $18,127 " \
+           "million) to 33.7% in FY2022 (gross profit of $6,402.2 million / net sales of " \
+           "$18,992.8 million), by 1.9 percentage points, or 190 basis points (a deterioration" \
+           in answer.headline, answer.headline
 
 
 def test_note_marks_in_parentheses_take_no_column() -> None:
@@ -855,3 +860,23 @@ def test_a_yes_or_no_about_a_quarter_is_not_answered_from_the_year_to_date() -> 
     answer, _ = _ask("financebench-bulk/pdfs/CORNING_2023Q2_10Q.pdf", "corning-10q-q2", 2023,
                      "Corning", "Did Corning issue or repay any debt in Q2 2023?")
     assert answer.status != "answered" or "six months" not in answer.headline, answer.headline
+
+
+def test_a_ratio_read_on_the_amounts_the_question_names() -> None:
+    """"Financial leverage ... based on its long-term debt and stockholders' equity" is debt to
+    equity with the debt the question names: Netflix's long-term debt 885.849 and 2,371.362
+    over equity 1,857.708 and 2,223.426 (p.43), 0.48 to 1.07, each year's operands given."""
+    path, document = "financebench-wide/pdfs/NETFLIX_2015_10K.pdf", "netflix-10k"
+    asked = ("Did Netflix's financial leverage increase in 2015, based on its long-term debt and "
+             "stockholders' equity at year-end 2015 versus 2014?")
+    parsed = parse_text(asked)
+    assert parsed is not None and parsed.stated == "long_term_debt / equity"
+    answer = _answered(path, document, 2015, "Netflix", asked)
+    assert answer.headline.startswith(
+        "Yes. Netflix's debt to equity increased from 0.48 in FY2014 (long-term debt (including "
+        "the current portion) of $885.849 million / shareholders' equity of $1,857.708 million) "
+        "to 1.07 in FY2015"), answer.headline
+    # the ratio asked by its name alone keeps its own operands
+    plain = parse_text("What is Netflix's FY2015 debt to equity ratio, based on its total debt "
+                       "and shareholders' equity?")
+    assert plain is not None and plain.stated is None

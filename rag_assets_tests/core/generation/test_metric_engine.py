@@ -908,8 +908,11 @@ def test_a_change_too_small_to_show_is_worded_unchanged() -> None:
                                  "in FY2019.")
     moved = ask("How did Acme's gross margin change between FY2018 and FY2019?",
                 [*facts[:3], fact("cost_of_revenue", 2018, 590.0, "Cost of sales")])
-    assert moved.headline.startswith("Acme's gross margin decreased from 41.0% in FY2018 to "
-                                     "40.0% in FY2019, by 1.0 percentage points")
+    assert moved.headline.startswith(
+        "Acme's gross margin decreased from 41.0% in FY2018 (gross profit of $410 million / "
+        "net sales of $1,000 million) to 40.0% in FY2019"), moved.headline
+    assert "in FY2019 (gross profit of $399.6 million / net sales of $1,000 million), by 1.0 " \
+           "percentage points, or 100 basis points (a deterioration" in moved.headline
 
 
 @pytest.mark.parametrize(("question", "formula", "yes_no"), [
