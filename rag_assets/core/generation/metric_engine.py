@@ -806,20 +806,34 @@ def _covered(question: MetricQuestion, evaluator: Evaluator, year: int, subject:
     title = question.titles.get(question.target, "")
     if sides is None or COVERAGE_OF not in title:
         return None
-    part, total = (evaluator.copy().evaluate(side, year) for side in sides)
-    if part is None or total is None or not total:
+    found = [evaluator.copy().computed(_expanded(side, question, evaluator.defs), year)
+             for side in sides]
+    read = [f for f in found if f is not None]
+    if len(read) < 2 or not read[1].value:
         return None
+    part, total = read[0].value, read[1].value
     part_title, total_title = (_said(side, words, evaluator.defs)
                                for side, words in zip(sides, title.split(COVERAGE_OF, 1),
                                                       strict=True))
     held = part >= total
+    how = [f" ({w.worded})" if _COMPUTED.search(w.worded) and len(w.worded) <= _WORDED_MOST // 2
+           else "" for w in read]  # "free cash flow of $195.1 million (operating ... - capex)"
 
     def amount(value: float) -> str:
         return format_value(value, "USD", None, question.scale)
-    return (f"{'Yes' if held else 'No'}. {subject} {when} {part_title} of {amount(part)} "
-            f"{'covered' if held else 'did not cover'} its {total_title} of {amount(total)}: "
-            f"{amount(abs(part - total))} {'to spare' if held else 'short'} "
-            f"({part / total:.2f} times).")
+    used = f": its {total_title} took {abs(total / part) * 100:.1f}% of it" if part > 0 else ""
+    return (f"{'Yes' if held else 'No'}. {subject} {when} {part_title} of {amount(part)}{how[0]} "
+            f"{'covered' if held else 'did not cover'} its {total_title} of {amount(total)}"
+            f"{how[1]}: {amount(abs(part - total))} {'to spare' if held else 'short'} "
+            f"({part / total:.2f} times{used}).")
+
+
+def _expanded(side: str, question: MetricQuestion, defs: Vocabulary) -> str:
+    """A coverage's side as the formula it is computed by, so its computation is said in
+    words: a metric of the vocabulary (free cash flow) as its formula, a name the question
+    defines or a line item as itself."""
+    metric = defs.metrics.get(side)
+    return (metric.formula or side) if metric and side not in question.formulas else side
 
 
 def _said(side: str, words: str, defs: Vocabulary) -> str:

@@ -750,14 +750,17 @@ ULTA_FY2022 = ("financebench-wide/pdfs/ULTABEAUTY_2023Q4_EARNINGS.pdf", "ulta-be
 
 def test_whether_one_amount_covers_another_is_said_with_both_and_the_gap() -> None:
     """"Was its free cash flow enough to cover its share repurchases?" is the coverage A / B,
-    yes at 1 or more, said with both amounts and the gap. Ulta Beauty's release for fiscal
+    yes at 1 or more, said with both amounts (a computed one with its computation in words),
+    the gap and the share of A that B took. Ulta Beauty's release for fiscal
     2022 (p.9): operating cash flow 1,481,915, capital expenditures (312,126), repurchase of
     common shares (900,033), in thousands: a cash flow statement's "shares" row is cash."""
     free = _answered(*ULTA_FY2022, "Was Ulta Beauty's free cash flow in the year ended January "
                                    "28, 2023 enough to cover its share repurchases?")
     assert free.headline == (
-        "Yes. Ulta Beauty's FY2023 free cash flow of $1,169.789 million covered its share "
-        "repurchases of $900.033 million: $269.756 million to spare (1.30 times).")
+        "Yes. Ulta Beauty's FY2023 free cash flow of $1,169.789 million (cash flow from "
+        "operating activities of $1,481.915 million - capital expenditure of $312.126 million) "
+        "covered its share repurchases of $900.033 million: $269.756 million to spare (1.30 "
+        "times: its share repurchases took 76.9% of it).")
     both = _answered(*ULTA_FY2022, "Was Ulta Beauty's operating cash flow in the year ended "
                                    "January 28, 2023 sufficient to fund its capital "
                                    "expenditures and share repurchases?")
@@ -775,8 +778,10 @@ def test_whether_one_amount_covers_another_is_said_with_both_and_the_gap() -> No
                                     "28, 2023 enough to cover the cash it spent repurchasing its "
                                     "shares?")
     assert spent.headline == (
-        "Yes. Ulta Beauty's FY2023 free cash flow of $1,169.789 million covered its repurchases "
-        "of common stock of $900.033 million: $269.756 million to spare (1.30 times).")
+        "Yes. Ulta Beauty's FY2023 free cash flow of $1,169.789 million (cash flow from "
+        "operating activities of $1,481.915 million - capital expenditure of $312.126 million) "
+        "covered its repurchases of common stock of $900.033 million: $269.756 million to "
+        "spare (1.30 times: its repurchases of common stock took 76.9% of it).")
     plain = _answered(*ULTA_FY2022, "Did Ulta Beauty's operating cash flow in the year ended "
                                     "January 28, 2023 cover its capital expenditures?")
     assert plain.headline.startswith("Yes. Ulta Beauty's FY2023 operating cash flow of "
