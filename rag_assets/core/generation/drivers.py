@@ -28,6 +28,7 @@ from rag_assets.core.generation.extractive import answer_patterns, answer_qualif
 from rag_assets.core.ingest.sections import sections_of
 from rag_assets.core.question.question import ACCOUNTED_FOR_CHANGE, Question
 from rag_assets.core.question.vocabulary import TermMatch, load_vocabulary, normalize, terms_in
+from rag_assets.core.text.figures import states_other_amount
 from rag_assets.core.text.periods import months_asked, names_a_period, without_period_lead
 from rag_assets.core.text.sentences import (
     ends_at,
@@ -575,19 +576,24 @@ def _years_weight(question: Question, subject: str) -> float:
 def drivers(question: Question, selected: Sequence[EvidenceUnit],
             pool: Sequence[EvidenceUnit] = (), preceding: Adjacent | None = None,
             scan: Scan | None = None, following: Adjacent | None = None,
-            heading: Heading | None = None, pointers: bool = True) -> DirectAnswer | None:
+            heading: Heading | None = None, pointers: bool = True,
+            levels: Sequence[float] = ()) -> DirectAnswer | None:
     """The causes, first, of the sentence that explains the change the question names, then
     the change as printed; None when the question asks no cause or no sentence found names
     its measure and a cause. ``preceding`` gives the sentence a page prints before a unit,
     for "The increase ..." whose chunk begins with it, and ``following`` the one after it:
     the margin's own change a filing prints after explaining its profit's; ``scan`` the
     filing's sentences that print a causal connective, each with its page's Item: MD&A
-    explains the change wherever retrieval looked (a sentence retrieval found wins a tie)."""
+    explains the change wherever retrieval looked (a sentence retrieval found wins a tie).
+    ``levels``: the measure's amounts the statements print for the change asked (its two
+    periods' and the change, in dollars): a sentence that states the measure at another
+    amount ("The provision for credit losses was $59 million", a business line's, where the
+    firm's is $1,101 million) explains another's change."""
     if not (question.expects == "cause" or asks_members_drove(question)) or not measure_roots(
             question):
         return None
     best = _best_explained(question, selected, pool or selected, preceding, scan, heading,
-                           pointers)
+                           pointers, levels)
     if best is None:
         return None
     _, cited, subject, causes = best
@@ -608,7 +614,8 @@ def drivers(question: Question, selected: Sequence[EvidenceUnit],
 
 def _best_explained(question: Question, selected: Sequence[EvidenceUnit],
                     pool: Sequence[EvidenceUnit], preceding: Adjacent | None,
-                    scan: Scan | None, heading: Heading | None = None, pointers: bool = True
+                    scan: Scan | None, heading: Heading | None = None, pointers: bool = True,
+                    levels: Sequence[float] = ()
                     ) -> tuple[float, list[EvidenceUnit], str, str] | None:
     """(score, units cited, what changed, its causes) of the best sentence that explains the
     measure's change among the selected units, the pool and the filing's scanned ones; each
@@ -633,6 +640,8 @@ def _best_explained(question: Question, selected: Sequence[EvidenceUnit],
         found = _candidate(question, roots, asked, unit, before, owners)
         if found is not None and not pointers and refers_elsewhere(found[3]):
             found = None
+        if found is not None and states_other_amount(found[2], levels):
+            found = None  # a part's level or another period's: not the change asked
         # the best score; on a tie the higher chunk, then the earlier sentence: MD&A gives
         # the main reason first ("In addition, ..." follows it)
         key = None if found is None else (-found[0], unit.chunk_rank, at)

@@ -1004,6 +1004,13 @@ _HOW_MUCH_DID_RE = re.compile(r"^\s*(?:(?:by how much|how much) )?(?:did|has|hav
 _MEASURE_CHANGED_RE = re.compile(r"\s+(?P<x>[a-z][a-z&'’ -]{3,60}?)\s+(?:change|increase|"
                                  r"decrease|grow|decline|rise|fall|drop)\b")
 _MIN_ROW_WORDS = 3  # "credit losses" is both the provision's and the allowance's words
+# "What drove JPMorgan's provision for credit losses in ...": a cause asked of a measure, the
+# measure after the company's possessive, up to the period or the question's end
+_CAUSE_OF_RE = re.compile(r"^\s*what\s+(?:drove|made\s+up|caused|explains|was\s+behind)\s+"
+                          r"(?:the\s+(?:change|increase|decrease|decline|rise|fall)\s+in\s+)?",
+                          re.IGNORECASE)
+_MEASURE_ENDS_RE = re.compile(r"\s*(?P<x>[a-z][a-z&'’ -]{3,60}?)\s*(?:\b(?:in|during|over|"
+                              r"versus|compared)\b|[,?(]|$)")  # "provision for credit losses"
 
 
 def _with_row_changed(definitions: list[tuple[str | None, str]], target: str | None,
@@ -1017,14 +1024,17 @@ def _with_row_changed(definitions: list[tuple[str | None, str]], target: str | N
 
 def _row_changed(asking: str) -> str | None:
     """The measure a "by how much did X's <measure> change" (or "did X's <measure>
-    increase") question names when the vocabulary names none: a statement row by its printed
-    label's words (``row('...')``), of three words at least; None for any other question."""
-    opening = _HOW_MUCH_DID_RE.match(asking)
-    owner = POSSESSIVE_RE.match(asking, opening.end()) if opening else None
-    match = _MEASURE_CHANGED_RE.match(asking, owner.end()) if owner else None
-    if match is None or len(match["x"].split()) < _MIN_ROW_WORDS:
-        return None
-    return match["x"]
+    increase", or "what drove X's <measure> in ...") question names when the vocabulary names
+    none: a statement row by its printed label's words (``row('...')``), of three words at
+    least; None for any other question."""
+    for opening_re, measure_re in ((_HOW_MUCH_DID_RE, _MEASURE_CHANGED_RE),
+                                   (_CAUSE_OF_RE, _MEASURE_ENDS_RE)):
+        opening = opening_re.match(asking)
+        owner = POSSESSIVE_RE.match(asking, opening.end()) if opening else None
+        match = measure_re.match(asking, owner.end()) if owner else None
+        if match is not None and len(match["x"].split()) >= _MIN_ROW_WORDS:
+            return match["x"]
+    return None
 
 
 # a yes/no on a value's sign: "Does X have positive free cash flow?"

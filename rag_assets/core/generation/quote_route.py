@@ -75,6 +75,7 @@ from rag_assets.core.llm.prompts import render
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import load_vocabulary
 from rag_assets.core.retrieval.retriever import Hit, Retriever, Scope
+from rag_assets.core.text.figures import states_other_amount
 from rag_assets.core.text.sentences import page_prose, split_sentences, without_folio
 
 QUOTE_PREFIX = 80  # characters of a quote that find it on its page
@@ -251,6 +252,12 @@ class QuoteRoute:
         if change is None:
             return direct, method
         head = direct[0] if direct else None
+        if head is not None and states_other_amount(changed, change.levels):
+            # "The provision for credit losses was $59 million": a business line's, where the
+            # statements print the firm's $1,101 million; the sentence that states the
+            # measure at its printed amount is asked for, else none
+            direct, changed = self.explained_at(question, change.levels, *read)
+            head = direct[0] if direct else None
         said = stated_direction(changed) if changed else None
         against = bool(said and change.way and said != change.way)
         if head is None or against or refers_elsewhere(head.text):
@@ -265,6 +272,20 @@ class QuoteRoute:
                 return [change.claim], "computed change"
         return [Claim(text=f"{head.text.rstrip().rstrip('.')}; {change.claim.text}",
                       citations=[*head.citations, *change.claim.citations]), *direct[1:]], method
+
+    def explained_at(self, question: Question, levels: Sequence[float],
+                     selected: Sequence[EvidenceUnit], pool: Sequence[EvidenceUnit]
+                     ) -> tuple[list[Claim], str]:
+        """The cause answer again, and the change it explains as printed, among sentences
+        that state the measure at none but the amounts the statements print (``levels``),
+        when every citation holds; else none."""
+        found = drivers(question, selected, pool, self.preceding, self.scan(selected),
+                        self.following, self.heading_above, levels=levels) if selected else None
+        if found is None:
+            return [], ""
+        checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
+        return (checked, found.changed) if all(
+            c.mark == "valid" for c in checked[0].citations) else ([], "")
 
     def bridged(self, question: Question, change: Change, selected: Sequence[EvidenceUnit],
                 pool: Sequence[EvidenceUnit]) -> Claim | None:

@@ -57,6 +57,10 @@ class Change(BaseModel):
     parts: list[Moved] = Field(default_factory=list, description=(
         "the measures it bridges that moved its way (a lower gross margin for a lower "
         "operating margin): their causes explain it when its own are not printed"))
+    levels: list[float] = Field(default_factory=list, description=(
+        "an amount's two periods' values and its change, in dollars, as the statements print "
+        "them: a sentence stating the measure at none of them is another's (a segment's); "
+        "empty for a ratio"))
 
 
 class Source(BaseModel):

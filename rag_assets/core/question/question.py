@@ -189,11 +189,14 @@ _PERIOD_FIELDS = ("years", "filing_years", "quarters", "periods", "months", "dat
 
 # "..., and why?" after what a question asks first: a metric's change is computed and its causes
 # read after it (answers.Answerer), a winner's causes read beside it (direct.with_causes)
-# (what it is: "the change", "it", "that segment's decline", up to three words)
+# (what it is: "the change", "it", "that segment's decline", up to three words); what made
+# up an amount is asked as its causes are: MD&A states both in one sentence ("The provision for
+# credit losses was $1.1 billion, reflecting $657 million of net charge-offs and ...")
 _THAT_CHANGE = r"(?:the|this|that|its?)(?:\s+[\w'’-]+){0,3}"
 AND_WHY_RE = re.compile(
     rf",?\s*and (?:why|what drove {_THAT_CHANGE}|(?:for )?what reasons?|what caused "
-    rf"{_THAT_CHANGE}|what explains {_THAT_CHANGE}|what (?:factors|reasons|drivers) "
+    rf"{_THAT_CHANGE}|what explains {_THAT_CHANGE}|what (?:made up|comprised) {_THAT_CHANGE}|"
+    rf"what (?:factors|reasons|drivers) "
     rf"(?:were|are|was|is) behind {_THAT_CHANGE})\s*\??\s*$", re.IGNORECASE)
 
 

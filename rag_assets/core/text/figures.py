@@ -18,6 +18,7 @@ per-share cell), and :data:`INTEGER` /
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
 
@@ -61,6 +62,18 @@ def money_amounts(text: str) -> list[float]:
     """The amounts of dollars a text states, in dollars ("$285.8 million" is 285,800,000)."""
     return [float(m["n"].replace(",", "")) * SCALE_WORDS.get(m["scale"] or "", 1.0)
             for m in MONEY_RE.finditer(text)]
+
+
+def states_other_amount(text: str, values: Sequence[float]) -> bool:
+    """Whether a text states amounts of dollars with their scale words ("$59 million") and
+    none is one of ``values`` (in dollars) to the precision printed ("$1.1 billion" is
+    1,101 million): it states another measure's level, or a part's. False when it states no
+    such amount or no value is known."""
+    stated = [m for m in MONEY_RE.finditer(text) if m["scale"]]
+    return bool(stated and values) and not any(
+        abs(float(m["n"].replace(",", "")) * SCALE_WORDS[m["scale"]] - abs(value))
+        <= 0.5 * 10 ** -len(m["n"].partition(".")[2]) * SCALE_WORDS[m["scale"]]
+        for m in stated for value in values)
 
 
 def is_figure(token: str) -> bool:

@@ -71,3 +71,41 @@ def test_the_first_sentence_leads_with_the_causes_of_the_change(
     assert any(p.search(opening) for p in answer_patterns("cause")), lead
     assert result.claims and all(c.mark == "valid" for claim in result.claims
                                  for c in claim.citations)
+
+
+JPM_2022 = (f"{WIDE}/JPMORGAN_2022Q2_10Q.pdf", "jpmorgan-10q-q2", 2022)
+
+
+@pytest.fixture(scope="module")
+def levels_corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
+    """JPMorgan's 10-Q for Q2 2022: the executive overview (p.5), the consolidated results
+    (p.13), and three business lines' pages (p.23, p.28, p.34), each of which says "The
+    provision for credit losses was $N" of its own with its causes."""
+    return real_corpus(Path(tmp_path_factory.mktemp("levels_lancedb")),
+                       [(*JPM_2022, [4, 12, 22, 27, 33])])
+
+
+@pytest.mark.parametrize("question", [
+    "What drove JPMorgan's provision for credit losses in Q2 2022?",
+    "What made up JPMorgan Chase's provision for credit losses in the second quarter of 2022?",
+])
+def test_a_business_lines_level_never_explains_the_firms(levels_corpus: Corpus,
+                                                         question: str) -> None:
+    """The income statement prints the firm's provision, 1,101 (p.88): a sentence that states
+    the provision at $59 million (Commercial Banking's) or $761 million (Consumer & Community
+    Banking's) explains a part; the firm's "$1.1 billion, reflecting $657 million of net
+    charge-offs and a net addition of $428 million" does."""
+    from rag_assets.core.generation.answers import Answerer
+    from rag_assets.core.ingest.filing_facts import read_facts
+    from rag_assets.core.retrieval.retriever import Retriever
+    from rag_assets_tests.real_filings import real_filing
+
+    facts = read_facts(JPM_2022[1], JPM_2022[2], real_filing(JPM_2022[0]).pages)
+    answerer = Answerer(Retriever(levels_corpus.store, levels_corpus.embedder),
+                        levels_corpus.pages, facts=lambda d, y: facts if y == 2022 else [])
+    result = answerer.ask(question, document=JPM_2022[1], year=JPM_2022[2])
+    lead = answer_lead(result.answer)
+    assert "$657 million of net charge-offs" in lead and "$428 million" in lead, lead
+    assert "$1,101 million" in lead, lead
+    assert not any(part in lead for part in ("$59 million", "$761 million", "$504 million")), lead
+    assert all(c.mark == "valid" for claim in result.claims for c in claim.citations)
