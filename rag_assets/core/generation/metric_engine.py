@@ -1181,11 +1181,13 @@ def _trend(question: MetricQuestion, values: dict[int, float], years: Sequence[i
               "worsen": bool(quality.startswith(" (a deterioration"))}.get(
         question.direction or "change")
     if unit == "percent":
-        points = round(abs(change) * 100, question.decimals or 1)
-        # in basis points as well, as MD&A and analysts write a margin's move: of the points
-        # as shown, so the two never disagree ("1.9 percentage points, or 190 basis points")
-        delta = f"{points:.{question.decimals or 1}f} percentage points" + (
-            f", or {points * 100:,.0f} basis points" if points else "")
+        places = question.decimals or 1
+        # the move between the two values as shown, as MD&A computes it, so the sentence's own
+        # figures add up (15.0% to 16.1% is 1.1 points, though 15.03% to 16.05% is 1.02); in
+        # basis points as well, as MD&A and analysts write a margin's move
+        points = abs(round(last * 100, places) - round(first * 100, places))
+        delta = f"{points:.{places}f} percentage points" + (
+            f", or {points * 100:,.0f} basis points" if round(points, places) else "")
     elif unit == "USD":  # no percentage of a base that is not positive: it means nothing
         delta = f"{format_value(abs(change), unit, None, question.scale)} " \
                 f"({abs(change) / first * 100:.1f}%)" if first > 0 else format_value(

@@ -155,8 +155,9 @@ def test_a_filer_s_fiscal_names_are_read_from_its_own_prose(path: str, document:
     # 8,630,889 (15.0%); fiscal 2022 is the year ended January 28, 2023
     ("Does Ulta Beauty have an improving operating margin profile as of fiscal 2022?",
      "Yes. Ulta Beauty's operating margin increased from 15.0% in FY2021 (operating income of "
-     "$1,297.492 million / revenue of $8,630.889 million) to 16.1% in FY2022",
-     {"1,638,610", "$10,208,580", "1,297,492", "$8,630,889"}),
+     "$1,297.492 million / revenue of $8,630.889 million) to 16.1% in FY2022 (operating "
+     "income of $1,638.61 million / revenue of $10,208.58 million), by 1.1 percentage points",
+     {"1,638,610", "$10,208,580", "1,297,492", "$8,630,889"}),  # the shown figures' move
     # a question that dates its period names the column itself (p.8: operating cash flow
     # 1,481,915 less capital expenditures 312,126 = 1,169,789), whatever else it defines
     ("What was Ulta Beauty's free cash flow in fiscal 2022 (52 weeks ended January 28, 2023), "
