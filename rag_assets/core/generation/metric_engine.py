@@ -902,12 +902,13 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
             headline = headline[:-1] + f" ({format_value(value, 'percent', None)})."
         if not question.judgment and (how := _computations(worded or {}, years[-1:])):
             headline = _aside(headline, how[years[-1]])
-        if question.yes_no and not question.is_metric and not question.judgment:
-            headline = f"{'Yes' if value else 'No'}. {headline}"
-        elif question.yes_no and not question.judgment and question.sign:
+        if question.yes_no and not question.judgment and question.sign:
             # "Does it have positive free cash flow?": the sign asked, against the value's
             held = value > 0 if question.sign == "positive" else value < 0
             headline = f"{'Yes' if held else 'No'}. {headline}"
+        elif question.exists and (not question.is_metric or unit == "USD") and not (
+                question.judgment):  # "Did it pay dividends?": whether there is any
+            headline = f"{'Yes' if value else 'No'}. {headline}"
     if question.judgment:
         if question.aggregate == "value" and read:
             headline = _aside(headline, read)

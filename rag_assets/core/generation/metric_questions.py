@@ -187,6 +187,13 @@ class MetricQuestion(BaseModel):
         return COVERAGE_OF in self.titles.get(self.target, "")
 
     @property
+    def exists(self) -> bool:
+        """Whether the yes or no asks if the amount is there at all ("Did it pay dividends?",
+        "Does it have any debt due within the year?"): yes when it is not zero; a quality asked
+        of it ("Is its debt load manageable?") is not answered by its size."""
+        return self.yes_no and bool(_EXISTENCE_RE.search(self.question))
+
+    @property
     def stated(self) -> str | None:
         """The question's own formula of its target, when it states one."""
         return self.formulas.get(self.target)
@@ -246,6 +253,13 @@ _HOW_CHANGED_RE = re.compile(
     rf"decline|growth|change|drop|fall)\b|\bby how much\b|{EITHER_WAY_RE.pattern}", re.IGNORECASE)
 _YES_NO_RE = re.compile(r"(?:^|[,:;]\s+)(?:does|do|did|has|have|had|is|are|was|were|will|can|"
                         r"could|would|should)\b", re.IGNORECASE)
+# whether an amount is there: "Did X pay dividends?", "Has it repurchased shares?", "Does it
+# have any debt due ...?", "Is there ...?"; not "Is its debt load manageable?"
+_EXISTENCE_RE = re.compile(
+    r"^\s*(?:(?:does|do|did|has|have|had)\s+(?:\S+\s+){0,5}?(?:have|has|had|pay|paid|hold|"
+    r"carry|record|report|incur|owe|make|made|repurchase|repurchased|buy|bought|issue|issued|"
+    r"spend|spent|return|returned|receive|received|recognize|recognized|generate|generated)\b|"
+    r"(?:is|are|was|were)\s+there\b)|\bany\b", re.IGNORECASE)
 _AVERAGE_RE = re.compile(r"\baverage\b", re.IGNORECASE)
 # an event a balance cannot answer: "Did X issue or repay any debt?" asks of the period's
 # flows (the debt note, the cash flow statement), not of the debt it holds at the end

@@ -886,3 +886,29 @@ def test_a_ratio_read_on_the_amounts_the_question_names() -> None:
     plain = parse_text("What is Netflix's FY2015 debt to equity ratio, based on its total debt "
                        "and shareholders' equity?")
     assert plain is not None and plain.stated is None
+
+
+GM_FY2022 = ("financebench-wide/pdfs/GENERALMILLS_2022_10K.pdf", "general-mills-10k", 2022,
+             "General Mills")
+
+
+@pytest.mark.parametrize(("question", "headline"), [
+    # whether an amount is there: its size says yes
+    ("Did General Mills return cash to shareholders in fiscal 2022, and how much?",
+     "Yes. General Mills' FY2022 cash returned to shareholders is $2,121.3 million (cash "
+     "dividends paid of $1,244.5 million + repurchases of common stock of $876.8 million)."),
+    # "its dividend" is the rate declared per share (p.45: $2.04 against $2.02), not the
+    # total paid, which fell with the share count ($1,244.5 million against $1,246.4 million)
+    ("Did General Mills increase its dividend in fiscal 2022?",
+     "Yes. General Mills' dividends per share increased from $2.02 in FY2021 to $2.04 in "
+     "FY2022"),
+    # a quality asked of the debt is the leverage judgment, never "Yes" from its size
+    ("Is General Mills' debt load manageable relative to its earnings?",
+     "Yes. General Mills' FY2022 debt to equity is 1.08 (total debt of $11,620.4 million and "
+     "shareholders' equity of $10,788 million): moderately leveraged; its interest coverage "
+     "is 9.16"),
+])
+def test_a_yes_or_no_is_what_the_question_asks_of_the_amount(question: str,
+                                                             headline: str) -> None:
+    answer = _answered(*GM_FY2022, question)
+    assert answer.headline.startswith(headline), answer.headline

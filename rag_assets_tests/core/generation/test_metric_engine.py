@@ -890,6 +890,18 @@ def test_a_yes_or_no_on_a_values_sign_says_which() -> None:
     assert negative.headline.startswith("No. Acme's FY2019 free cash flow is $")
 
 
+@pytest.mark.parametrize(("question", "opening"), [
+    ("Did Acme pay dividends in FY2019?", "Yes. "),
+    ("Does Acme have any capital expenditure in FY2019?", "Yes. "),
+    # a quality of the amount is not its size: no yes or no from a value that is not zero
+    ("Is Acme's FY2019 capital expenditure sustainable?", "Acme's FY2019 "),
+    ("Was Acme's FY2019 revenue impressive?", "Acme's FY2019 "),
+])
+def test_a_values_size_answers_only_whether_it_is_there(question: str, opening: str) -> None:
+    answer = ask(question)
+    assert answer.status == "answered" and answer.headline.startswith(opening), answer.headline
+
+
 def test_a_share_asked_as_percent_of_without_an_article_is_a_share() -> None:
     """"SG&A as % of total revenue" (no "a") is SG&A over revenue, never revenue's amount."""
     share = parse_text("What is Acme's FY2019 SG&A as % of total revenue?")
