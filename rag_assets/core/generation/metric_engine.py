@@ -512,6 +512,10 @@ class Evaluator:
         if isinstance(arg, ast.Name) and arg.id in self.defs.concepts:
             entry = self.defs.concepts[arg.id]
             return f"average {self.amount(entry.title, mean, _concept_unit(entry.unit), fy)}"
+        title = now.worded.rpartition(" of ")[0]
+        if title and before.worded.startswith(f"{title} ("):  # one line item, either's pick
+            unit: Unit = "USD" if "$" in now.worded else "ratio"
+            return f"average {self.amount(title, mean, unit, fy)}"
         return f"the average of {before.worded} and {now.worded}"
 
     def evaluate(self, formula: str, fiscal_year: int) -> float | None:
@@ -687,6 +691,11 @@ def answer_metric(question: MetricQuestion, facts: Sequence[StatementFact],
         (metric.formula or question.target) if metric else question.target)
     asked, question = question, _year_to_date(question, facts, formula, defs)
     answer = _answered(question, facts, formula, defs, company, cover)
+    if answer.status == "missing" and (ended := _at_year_end(question, formula)):
+        at_end = _answered(question, facts, ended, defs, company, cover)
+        if at_end.status == "answered":
+            answer = at_end
+            answer.details.insert(0, _YEAR_END_NOTE)
     if question is not asked and answer.status == "answered":
         given = when_asked(question, sorted(answer.values) or list(question.years))
         answer.details.insert(0, f"A quarterly report's cash flow statement covers the year to "
@@ -694,6 +703,21 @@ def answer_metric(question: MetricQuestion, facts: Sequence[StatementFact],
                                  f"{MONTHS_IN_WORDS.get(asked.months, asked.months)}-month "
                                  f"figure, so the {given} are given.")
     return answer
+
+
+_AVERAGE_TERM_RE = re.compile(r"\bavg\(((?:[^()]|\([^()]*\))+)\)")  # avg(either(a, b)) too
+_YEAR_END_NOTE = ("The balance sheet prints two year-ends, so the earlier year has no average "
+                  "balance: both years are computed on year-end balances.")
+
+
+def _at_year_end(question: MetricQuestion, formula: str) -> str | None:
+    """A trend of a metric over average balances, on year-end balances instead: a 10-K's
+    balance sheet prints two year-ends, so the earlier year's average needs a third the
+    filing does not print (return on equity's move from FY2018 to FY2019). Said in the
+    answer; None for any other question."""
+    if question.aggregate != "trend" or not _AVERAGE_TERM_RE.search(formula):
+        return None
+    return _AVERAGE_TERM_RE.sub(r"\1", formula)
 
 
 def _year_to_date(question: MetricQuestion, facts: Sequence[StatementFact], formula: str,

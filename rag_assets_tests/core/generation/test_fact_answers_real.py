@@ -912,3 +912,25 @@ def test_a_yes_or_no_is_what_the_question_asks_of_the_amount(question: str,
                                                              headline: str) -> None:
     answer = _answered(*GM_FY2022, question)
     assert answer.headline.startswith(headline), answer.headline
+
+
+def test_return_on_equity_is_over_the_parents_equity_and_its_move_over_year_ends() -> None:
+    """Coca-Cola 2019 (p.64): net income attributable to shareowners 8,920 and 6,434 over the
+    equity attributable to them, 18,981 and 16,981, not the total equity with noncontrolling
+    interests (21,098); the balance sheet prints two year-ends, so ROE's move is over year-end
+    equity, said so: 37.9% to 47.0%."""
+    path, document = "financebench-bulk/pdfs/COCACOLA_2019_10K.pdf", "coca-cola-10k"
+    level = _answered(path, document, 2019, "Coca-Cola",
+                      "What was Coca-Cola's return on equity in 2019?")
+    assert level.headline == (
+        "Coca-Cola's FY2019 return on equity (ROE) is 49.6% (net income of $8,920 million / "
+        "average shareholders' equity attributable to the company of $17,981 million)."), \
+        level.headline
+    moved = _answered(path, document, 2019, "Coca-Cola",
+                      "Did Coca-Cola's return on equity improve in 2019?")
+    assert moved.headline.startswith("Yes. Coca-Cola's return on equity (ROE) increased from "
+                                     "37.9% in FY2018"), moved.headline
+    assert "computed on year-end balances" in moved.details[0]
+    leverage = _answered(path, document, 2019, "Coca-Cola",
+                         "What is Coca-Cola's FY2019 debt to equity ratio?")
+    assert "shareholders' equity of $21,098 million" in leverage.headline  # the total's

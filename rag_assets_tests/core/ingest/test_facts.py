@@ -169,7 +169,12 @@ def test_depreciation_and_amortization_of_intangibles_add_up_but_amortization_al
      "inventory"),  # Corning 2018
     # Netflix: the total of both sides is not the equity
     ("Total liabilities and stockholders’ equity", "balance_sheet", "liabilities_and_equity"),
-    ("Total Walmart shareholders’ equity", "balance_sheet", "equity"),
+    # the parent's equity, apart from noncontrolling interests; "Total equity" is equity
+    ("Total Walmart shareholders’ equity", "balance_sheet", "parent_equity"),
+    ("Equity Attributable to Shareowners of The Coca-Cola Company", "balance_sheet",
+     "parent_equity"),
+    ("Equity attributable to noncontrolling interests", "balance_sheet", None),
+    ("Total stockholders' equity", "balance_sheet", "equity"),
     # a caption whose rows are not the line item: a non-cash disclosure, a deduction
     ("Noncash investing and financing activities: Capital expenditures included in accounts "
      "payable", "cash_flow", None),
