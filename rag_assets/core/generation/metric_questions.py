@@ -230,7 +230,11 @@ _PROSE_RE = re.compile(
     r"forecast\w*|anticipat\w*|segments?|"
     r"regions?|regional|geograph\w*|per share|each shareholder|reasons?|occurred|"
     r"behind|factors?|contributed to|contributors?|led to|accounted for|responsible for|"
-    r"caused?|causing|what (?:are|were) (?:the )?(?:main|key|major|three|two))\b")
+    r"caused?|causing|what (?:are|were) (?:the )?(?:main|key|major|three|two)|"
+    # the instruments and their terms, not an amount: "What debt did it issue, and on what
+    # terms?" is the debt note's or the 8-K's sentence (notes, rates, maturities), unless an
+    # amount is asked beside them ("..., and how much did its total debt change?")
+    r"(?:on what terms|what (?:debt|notes|bonds|securities|instruments) did)(?!.*\bhow much\b))\b")
 # "Would you describe Corning as capital intensive?": a judgment asked in other words
 _DESCRIBE_AS_RE = re.compile(r"\b(?:describe|characteri[sz]e|consider|call|classify|regard)\b"
                              r".*\bas\b")

@@ -934,3 +934,17 @@ def test_return_on_equity_is_over_the_parents_equity_and_its_move_over_year_ends
     leverage = _answered(path, document, 2019, "Coca-Cola",
                          "What is Coca-Cola's FY2019 debt to equity ratio?")
     assert "shareholders' equity of $21,098 million" in leverage.headline  # the total's
+
+
+def test_the_instruments_and_their_terms_are_asked_of_the_prose() -> None:
+    """"What debt did Corning issue ..., and on what terms?" asks for the notes, their rates
+    and maturities (the 10-Q's debt note: "€300 million 3.875% Notes due 2026 ..."), not the
+    cash flow statement's proceeds; an amount asked beside them keeps its computation."""
+    assert parse_text("What debt did Corning issue in the second quarter of 2023, and on what "
+                      "terms?") is None
+    assert parse_text("On what terms did Corning borrow in 2023?") is None
+    both = parse_text("What debt did Corning issue in the second quarter of 2023, on what "
+                      "terms, and how much did its total debt change between December 31, 2022 "
+                      "and June 30, 2023?")
+    assert both is not None and both.target == "total_debt"
+    assert parse_text("How much debt did Corning issue in 2023?") is not None
