@@ -1131,8 +1131,8 @@ def _also(question: MetricQuestion, evaluator: Evaluator, year: int, defs: Vocab
             continue
         how = _named_once(found.worded, f"{headline} {' '.join(said)}") if _COMPUTED.search(
             found.worded) and len(found.worded) <= _WORDED_MOST else ""
-        said.append(f"its {metric.title} is {format_value(found.value, metric.unit, None)}"
-                    + (f" ({how})" if how else ""))
+        stated = f"its {metric.title} is {format_value(found.value, metric.unit, None)}."
+        said.append((_aside(stated, how) if how else stated)[:-1])  # "0.20 (19.9%; revenue / ...)"
         beside |= {k: o for k, o in trial.operands.items() if k not in evaluator.operands}
     if not said:
         return "", []
