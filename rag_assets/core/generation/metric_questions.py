@@ -249,12 +249,16 @@ _SOURCE_PHRASE_RE = re.compile(
 # "How did Walmart's long-term debt change in fiscal 2022?": against the year before
 # "how did X change", "by how much did X increase": the change itself is asked, against the
 # period the filing prints beside the one named
+_COMPARED_WITH_PRIOR = (r"\bhow (?:did|does|do) (?:it|that|this|they|these) compare (?:with|to) "
+                        r"(?:the )?(?:prior|previous|preceding|last|year[- ]ago|same)\b")
 _HOW_CHANGED_RE = re.compile(
     r"\b(?:how|by how much|how much) (?:did|has|have|does|do)\b.*\b(?:chang|increas|decreas|"
     r"gr[eo]w|declin|ris[ei]|rose|fell|fall|drop)|\bwhat (?:happened|has happened) to\b|"
     r"\bwhat (?:was|is|were) the (?:change|increase|decrease|growth|decline) in\b|"
     r"\bhow (?:large|big|much|significant) (?:was|is|were) the (?:rise|increase|decrease|"
-    rf"decline|growth|change|drop|fall)\b|\bby how much\b|{EITHER_WAY_RE.pattern}", re.IGNORECASE)
+    rf"decline|growth|change|drop|fall)\b|\bby how much\b|{EITHER_WAY_RE.pattern}|"
+    # "..., and how did it compare with the prior year?": against the period printed beside it
+    rf"{_COMPARED_WITH_PRIOR}", re.IGNORECASE)
 _YES_NO_RE = re.compile(r"(?:^|[,:;]\s+)(?:does|do|did|has|have|had|is|are|was|were|will|can|"
                         r"could|would|should)\b", re.IGNORECASE)
 # whether an amount is there: "Did X pay dividends?", "Has it repurchased shares?", "Does it
@@ -283,8 +287,8 @@ _DIRECTIONS: tuple[tuple[Direction, re.Pattern[str]], ...] = (
                       r"\bgo(?:ne)?\s+up|\bhigher\b|\bexpand\w*", re.IGNORECASE)),
     ("down", re.compile(r"\bdecreas\w*|\bdeclin\w*|\bdrop\w*|\bfell\b|\bfall\w*|\bwent\s+down|"
                         r"\bgo(?:ne)?\s+down|\blower\b|\breduc\w*|\bshr[iu]nk\w*", re.IGNORECASE)),
-    ("change", re.compile(r"\bchang\w*|\bmov\w*|\bdifference\b|\btrend\w*|\bhappen\w*",
-                          re.IGNORECASE)),
+    ("change", re.compile(r"\bchang\w*|\bmov\w*|\bdifference\b|\btrend\w*|\bhappen\w*|"
+                          rf"{_COMPARED_WITH_PRIOR}", re.IGNORECASE)),
 )
 
 

@@ -948,3 +948,16 @@ def test_the_instruments_and_their_terms_are_asked_of_the_prose() -> None:
                       "and June 30, 2023?")
     assert both is not None and both.target == "total_debt"
     assert parse_text("How much debt did Corning issue in 2023?") is not None
+
+
+def test_a_value_asked_with_how_it_compares_with_the_prior_year_is_its_change() -> None:
+    """Costco's Q3 fiscal 2023 release (p.3): net income 1,302 against 1,353 a year before;
+    "..., and how did it compare with the prior year?" asks the move, both amounts given."""
+    answer = _answered("financebench-bulk/pdfs/COSTCO_2023Q3_EARNINGS.pdf",
+                       "costco-earnings-q3", 2023, "Costco",
+                       "What was Costco's net income for the third quarter of fiscal 2023, and "
+                       "how did it compare with the prior year?")
+    assert answer.headline.startswith(
+        "Costco's net income decreased from $1,353 million in the three months ended in 2022 "
+        "to $1,302 million in the three months ended in 2023, by $51 million (3.8%)"), \
+        answer.headline
