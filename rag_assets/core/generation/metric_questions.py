@@ -976,7 +976,7 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
     if not (definitions or choice or cause) and _for_prose(question, asking, judgment):
         return None  # its question, not its instructions, asks for prose
     written: dict[str, str] = {}  # the words a line item is named by, asked or defined
-    target, is_metric = _target(asked, judgment, definitions, written)
+    target, is_metric, judgment = _judged_target(asked, asking, judgment, definitions, written)
     each = None if choice or definitions or judgment or is_metric else each_asked(
         normalize(asking))  # "retention ratio (using dividends and net income)" is one metric
     if choice:
@@ -1144,6 +1144,21 @@ def _flows_asked(asking: str, target: str) -> list[str] | None:
     flows = [flow for flow, verbs in concept.flows.items()
              if re.search(verbs, asking, re.IGNORECASE)]
     return flows or ([] if _YES_NO_RE.search(asking) else None)
+
+
+# "Did its leverage increase in 2019?": the move of the judgment's metric, not its verdict
+_MOVE_ASKED_RE = re.compile(r"^\s*(?:how\s+)?(?:did|has|have)\b.*\b(?:increas|decreas|ris[ei]|"
+                            r"rose|fell|fall|declin|improv|worsen|deteriorat|chang)",
+                            re.IGNORECASE)
+
+
+def _judged_target(asked: str, asking: str, judgment: str | None,
+                   definitions: list[tuple[str | None, str]], written: dict[str, str]
+                   ) -> tuple[str | None, bool, str | None]:
+    """:func:`_target`, and the judgment asked: none when the question asks how the
+    judgment's measure moved ("Did its leverage increase?": the metric's move)."""
+    target, is_metric = _target(asked, judgment, definitions, written)
+    return target, is_metric, None if _MOVE_ASKED_RE.search(asking) else judgment
 
 
 def _target(asked: str, judgment: str | None, definitions: list[tuple[str | None, str]],

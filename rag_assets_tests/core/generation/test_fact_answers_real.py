@@ -961,3 +961,21 @@ def test_a_value_asked_with_how_it_compares_with_the_prior_year_is_its_change() 
         "Costco's net income decreased from $1,353 million in the three months ended in 2022 "
         "to $1,302 million in the three months ended in 2023, by $51 million (3.8%)"), \
         answer.headline
+
+
+@pytest.mark.parametrize(("question", "headline"), [
+    # a judgment's measure asked how it moved is the move of its metric, not the verdict
+    ("Did Coca-Cola's leverage increase in 2019?",
+     "No. Coca-Cola's debt to equity decreased from 2.32 in FY2018 (total debt of $44,214 "
+     "million / shareholders' equity of $19,058 million) to 2.03 in FY2019"),
+    ("Did Coca-Cola's liquidity improve in 2019?",
+     "No. Coca-Cola's current ratio decreased from 0.87 in FY2018"),
+    # and asked as a level, the verdict
+    ("Is Coca-Cola's leverage high?",
+     "Yes. Coca-Cola's FY2019 debt to equity is 2.03"),
+])
+def test_a_judgments_measure_asked_how_it_moved_is_its_metrics_move(question: str,
+                                                                   headline: str) -> None:
+    answer = _answered("financebench-bulk/pdfs/COCACOLA_2019_10K.pdf", "coca-cola-10k", 2019,
+                       "Coca-Cola", question)
+    assert answer.headline.startswith(headline), answer.headline
