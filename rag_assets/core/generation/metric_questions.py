@@ -292,6 +292,10 @@ _DIRECTIONS: tuple[tuple[Direction, re.Pattern[str]], ...] = (
 )
 
 
+# a growth rate's own move: "Did its revenue growth accelerate (slow) in 2017?"
+_PACE_RE = re.compile(r"\b(?:accelerat|decelerat|slow(?:ed|ing|s)?\b)\w*", re.IGNORECASE)
+
+
 def _number(word: str) -> int:
     return int(word) if word.isdigit() else NUMBER_WORDS[word.lower()]
 
@@ -1366,6 +1370,8 @@ def _aggregate(asked: str, norm: str, years: list[int], choice: bool, judgment: 
         if pattern.search(norm.replace("growth rate", "")) and not growth:
             direction = candidate
             break
+    if growth and (paced := _PACE_RE.search(norm)):  # "did its growth accelerate?"
+        direction = "down" if paced[0].startswith(("dec", "slow")) else "up"
     span = YEAR_SPAN_RE.search(asked)
     if _CAGR_RE.search(asked):
         aggregate = "cagr"

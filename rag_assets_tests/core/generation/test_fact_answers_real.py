@@ -979,3 +979,16 @@ def test_a_judgments_measure_asked_how_it_moved_is_its_metrics_move(question: st
     answer = _answered("financebench-bulk/pdfs/COCACOLA_2019_10K.pdf", "coca-cola-10k", 2019,
                        "Coca-Cola", question)
     assert answer.headline.startswith(headline), answer.headline
+
+
+@pytest.mark.parametrize(("question", "opening"), [
+    ("Did Netflix's revenue growth accelerate in 2017?", "Yes."),
+    ("Did Netflix's revenue growth slow in 2017?", "No."),
+])
+def test_a_growth_rate_asked_whether_it_sped_up_is_its_move(question: str, opening: str) -> None:
+    """Netflix 2017 (p.20): revenues 11,692.713, 8,830.669 and 6,779.511: growth 30.3% in 2016
+    and 32.4% in 2017, so it accelerated; never the 2017 rate alone."""
+    answer = _answered("financebench-wide/pdfs/NETFLIX_2017_10K.pdf", "netflix-10k", 2017,
+                       "Netflix", question)
+    assert answer.headline.startswith(f"{opening} Netflix's revenue growth increased from 30.3% "
+                                      f"in FY2016"), answer.headline
