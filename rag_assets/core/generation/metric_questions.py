@@ -1035,7 +1035,8 @@ _MIN_ROW_WORDS = 3  # "credit losses" is both the provision's and the allowance'
 _CAUSE_OF_RE = re.compile(r"^\s*what\s+(?:drove|made\s+up|caused|explains|was\s+behind)\s+"
                           r"(?:the\s+(?:change|increase|decrease|decline|rise|fall)\s+in\s+)?",
                           re.IGNORECASE)
-_MEASURE_ENDS_RE = re.compile(r"\s*(?P<x>[a-z][a-z&'’ -]{3,60}?)\s*(?:\b(?:in|during|over|"
+_MEASURE_ENDS_RE = re.compile(r"\s*(?:\$[\d.,]+\s+(?:thousand|million|billion)\s+)?"  # "$1.5 bn"
+                              r"(?P<x>[a-z][a-z&'’ -]{3,60}?)\s*(?:\b(?:in|during|over|"
                               r"versus|compared)\b|[,?(]|$)")  # "provision for credit losses"
 
 

@@ -109,3 +109,15 @@ def test_a_business_lines_level_never_explains_the_firms(levels_corpus: Corpus,
     assert "$1,101 million" in lead, lead
     assert not any(part in lead for part in ("$59 million", "$761 million", "$504 million")), lead
     assert all(c.mark == "valid" for claim in result.claims for c in claim.citations)
+
+
+def test_a_measure_asked_with_its_amount_is_read_as_the_statements_row() -> None:
+    """"What made up JPMorgan's $1.5 billion provision ...?" names the row after its amount:
+    the change is computed from it, so the allowance's "$20.8 billion, reflecting a net
+    addition of $2.1 billion" (another measure stating another amount) explains nothing."""
+    from rag_assets.core.generation.metric_questions import parse_change
+    from rag_assets.core.question.question import read_question
+
+    parsed = parse_change(read_question("What made up JPMorgan's $1.5 billion provision for "
+                                        "credit losses in Q3 2022?"))
+    assert parsed is not None and parsed.stated == "row('provision for credit losses')"
