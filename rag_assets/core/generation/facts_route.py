@@ -23,7 +23,7 @@ from rag_assets.core.generation.fiscal_names import (
     in_fiscal_names,
     quarter_shift,
 )
-from rag_assets.core.generation.metric_engine import ROW_TERM_RE, MetricAnswer, answer_metric, moved
+from rag_assets.core.generation.metric_engine import MetricAnswer, answer_metric, base_unit, moved
 from rag_assets.core.generation.metric_questions import (
     MetricQuestion,
     parse_change,
@@ -159,7 +159,7 @@ class FactsRoute:
         return Change(claim=claim, way="up" if computed.value > 0 else
                       "down" if computed.value < 0 else None, parts=parts,
                       levels=[*computed.values.values(), computed.value]
-                      if _in_dollars(asked) else [])
+                      if base_unit(asked, load_vocabulary()) == "USD" else [])
 
     def made_of(self, asked: MetricQuestion, computed: MetricAnswer,
                 facts: Sequence[StatementFact], filer: tuple[str | None, str], document: str,
@@ -276,13 +276,3 @@ def _moved_its_way(better: str | None, change: float, parts: Sequence[MetricAnsw
         if (up == (own.better == "higher")) == improved:
             out.append(Moved(title=own.title, way="up" if up else "down"))
     return out
-
-
-def _in_dollars(asked: MetricQuestion) -> bool:
-    """Whether what a change is computed of is an amount of dollars: a line item or an
-    amount metric of the vocabulary, or a statement row the question names."""
-    defs = load_vocabulary()
-    entry = defs.concepts.get(asked.target) or defs.metrics.get(asked.target)
-    if entry is not None:
-        return entry.unit == "USD"
-    return bool(ROW_TERM_RE.fullmatch(asked.formulas.get(asked.target, "")))

@@ -113,6 +113,10 @@ class _Value(BaseModel):
     # the computation in words, each operand by its title and amount ("365 * average accounts
     # payable of $47,016.5 million / cost of revenue of $394,605 million"); "" for a zero taken
     worded: str = ""
+    # the line item one row read stands for, and its unit: an average of two years of the same
+    # line item is said as that line item's average; "" for a computation
+    title: str = ""
+    unit: Unit = "USD"
 
 
 class _Missing(Exception):
@@ -293,6 +297,7 @@ class Evaluator:
         self.part_of: dict[tuple[str, int], tuple[str, int]] = {}
         self._stack: list[str] = []
         self._asked: int | None = None  # the fiscal year a formula is evaluated at
+        self.said = ""  # the sentence so far: an operand it gives is named by its title alone
 
     def copy(self) -> Evaluator:
         """A fresh evaluator over the same facts and question: a trial that marks nothing."""
@@ -362,8 +367,10 @@ class Evaluator:
                 self.totals[(name, fiscal_year)] = total.value
                 for key in set(self.operands) - before:  # an outer total is read last
                     self.part_of[key] = (name, fiscal_year)
+                unit = _concept_unit(entry.unit)
                 return total.model_copy(update={"worded": self.amount(
-                    entry.title, total.value, _concept_unit(entry.unit), fiscal_year)})
+                    entry.title, total.value, unit, fiscal_year), "title": entry.title,
+                    "unit": unit})
             when = period_name(fiscal_year, entry.kind, self.months)
             self.missing.append(f"the reader did not find {entry.title} for {when} "
                                 f"{self.where(entry.statements)}")
@@ -380,8 +387,9 @@ class Evaluator:
             value=value, document=fact.document, year=fact.year, statement=fact.statement,
             label=fact.label, printed=fact.printed, page=fact.page, quote=fact.quote,
             scale=fact.scale))
+        unit = _concept_unit(fact.unit)
         return _Value(value=value, shown=short(value),
-                      worded=self.amount(title, value, _concept_unit(fact.unit), fiscal_year))
+                      worded=self.amount(title, value, unit, fiscal_year), title=title, unit=unit)
 
     def amount(self, title: str, value: float, unit: Unit, fiscal_year: int) -> str:
         """An operand in words: its title and amount, with its year when not the one asked."""
@@ -389,7 +397,8 @@ class Evaluator:
             self._asked is not None and fiscal_year != self._asked) else ""
         if title[:1].isupper() and not title[1:2].isupper():  # a row's label, mid-sentence
             title = title[:1].lower() + title[1:]
-        return f"{title}{when} of {format_value(value, unit, None)}"
+        full = f"{title}{when} of {format_value(value, unit, None)}"
+        return f"{title}{when}" if full in self.said else full  # given once in a sentence
 
     def row(self, phrase: str, fiscal_year: int) -> _Value:
         """The row a definition names by a label the vocabulary lacks ("accounts and notes
@@ -432,7 +441,8 @@ class Evaluator:
             inner = self.formula(self.defs.formula_of(name), fiscal_year, name)
             metric = self.defs.metrics[name]
             return inner.model_copy(update={"worded": self.amount(
-                metric.title, inner.value, metric.unit, fiscal_year)})
+                metric.title, inner.value, metric.unit, fiscal_year), "title": metric.title,
+                "unit": metric.unit})
         if name in self.defs.concepts:
             return self.concept(name, fiscal_year)
         if name in self._stack:
@@ -509,13 +519,8 @@ class Evaluator:
     def averaged(self, arg: ast.expr, mean: float, fy: int, now: _Value, before: _Value) -> str:
         """An average in words: "average accounts payable of $47,016.5 million" for a line
         item, the two years' words otherwise."""
-        if isinstance(arg, ast.Name) and arg.id in self.defs.concepts:
-            entry = self.defs.concepts[arg.id]
-            return f"average {self.amount(entry.title, mean, _concept_unit(entry.unit), fy)}"
-        title = now.worded.rpartition(" of ")[0]
-        if title and before.worded.startswith(f"{title} ("):  # one line item, either's pick
-            unit: Unit = "USD" if "$" in now.worded else "ratio"
-            return f"average {self.amount(title, mean, unit, fy)}"
+        if now.title and now.title == before.title:  # one line item (either's pick too)
+            return f"average {self.amount(now.title, mean, now.unit, fy)}"
         return f"the average of {before.worded} and {now.worded}"
 
     def evaluate(self, formula: str, fiscal_year: int) -> float | None:
@@ -778,12 +783,12 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
         if result is not None:
             values[year], worded[year] = result.value, result.worded
             computations.append(f"FY{year}: {result.shown} = "
-                                f"{format_value(result.value, _base_unit(question, defs), None)}")
+                                f"{format_value(result.value, base_unit(question, defs), None)}")
     if question.history and not evaluator.missing:
         for year, value in _earlier(question, evaluator, formula, years[0]).items():
             values[year] = value
             computations.insert(0, f"FY{year}: {evaluator.shown(formula, year)} = "
-                                   f"{format_value(value, _base_unit(question, defs), None)}")
+                                   f"{format_value(value, base_unit(question, defs), None)}")
     operands = sorted(evaluator.operands.values(),
                       key=lambda o: (o.fiscal_year, o.statement, o.page, o.concept))
     if evaluator.missing:
@@ -1126,11 +1131,12 @@ def _also(question: MetricQuestion, evaluator: Evaluator, year: int, defs: Vocab
     for name in rule.also:
         metric = defs.metrics.get(name)
         trial = evaluator.copy()
+        trial.said = f"{headline} {' '.join(said)}"  # an operand given already: its title
         found = trial.computed(metric.formula or name, year) if metric else None
         if metric is None or found is None or trial.missing:
             continue
-        how = _named_once(found.worded, f"{headline} {' '.join(said)}") if _COMPUTED.search(
-            found.worded) and len(found.worded) <= _WORDED_MOST else ""
+        how = found.worded if _COMPUTED.search(found.worded) and len(
+            found.worded) <= _WORDED_MOST else ""
         stated = f"its {metric.title} is {format_value(found.value, metric.unit, None)}."
         said.append((_aside(stated, how) if how else stated)[:-1])  # "0.20 (19.9%; revenue / ...)"
         beside |= {k: o for k, o in trial.operands.items() if k not in evaluator.operands}
@@ -1138,18 +1144,6 @@ def _also(question: MetricQuestion, evaluator: Evaluator, year: int, defs: Vocab
         return "", []
     listed = ", ".join(said[:-1]) + f" and {said[-1]}" if len(said) > 1 else said[0]
     return f"; {listed}", list(beside.values())
-
-
-# an operand in words: its title (maybe with a parenthesis, "PP&E (net)") and its amount
-_OPERAND_WORDS_RE = re.compile(r"(\w[\w&'’ ,.-]*?(?: \([^()]*\))?) of (-?\$?[\d,.]*\d"
-                               r"(?: (?:thousand|million|billion))?%?)")
-
-
-def _named_once(worded: str, said: str) -> str:
-    """A computation in words with each operand the sentence already gave by its amount named
-    by its title alone: "(depreciation of $1,399 million / revenue)" after "revenue of
-    $11,303 million"."""
-    return _OPERAND_WORDS_RE.sub(lambda m: m[1] if m[0] in said else m[0], worded)
 
 
 def _amounts(values: dict[str, float], defs: Vocabulary, scale: str | None) -> str:
@@ -1169,7 +1163,7 @@ def _concept_unit(unit: str) -> Unit:
             "shares" if unit == "shares" else "ratio")
 
 
-def _base_unit(question: MetricQuestion, defs: Vocabulary) -> Unit:
+def base_unit(question: MetricQuestion, defs: Vocabulary) -> Unit:
     metric = metric_of(question, defs)
     if metric is None:
         return _concept_unit(defs.concepts[question.target].unit)

@@ -1301,11 +1301,8 @@ def _operands_named(norm: str, target: str) -> str | None:
             r"\s+and\s+(?:its\s+|the\s+)?", found["named"][named[0].end:named[1].start]):
         return None
     first, second = named[0].name, named[1].name
-    if first != sides[0] and second == sides[1]:
-        return f"{first} / {second}"
-    if first == sides[0] and second != sides[1]:
-        return f"{first} / {second}"
-    return None
+    # one side as stored, the other as the question names it
+    return f"{first} / {second}" if (first == sides[0]) != (second == sides[1]) else None
 
 
 def quotient_sides(formula: str) -> tuple[str, str] | None:
