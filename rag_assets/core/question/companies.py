@@ -150,6 +150,23 @@ def unindexed_company(question: str, profiles: Sequence[DocumentProfile]) -> str
     return None
 
 
+# a business line printed by its name: "our Sam's Club segment", "the Walmart International
+# segment" (ASC 280 has a filing name each reportable segment)
+_MEMBER_NOUNS = r"(?:segments?|divisions?)"
+
+
+def printed_as_member(name: str, text: str) -> bool:
+    """Whether ``text`` prints ``name`` as one of the filer's own business lines: the name (its
+    possessive and the capitalised words that complete it: "Sam" of "Sam's Club") before
+    "segment" or "division". A question's "Sam's Club's operating income" names a
+    segment of an indexed filing, not a company no filing is from; a competitor a filing names
+    ("Kroger") is printed as no segment of its own."""
+    spaced = r"\s+".join(re.escape(w) for w in name.split())
+    pattern = (rf"(?<![\w&.-]){spaced}(?:['’]s)?(?:\s+[A-Z][\w&.'’-]*){{0,3}}\s+"
+               rf"{_MEMBER_NOUNS}\b")
+    return re.search(pattern, text) is not None
+
+
 def _straight(text: str) -> str:
     """Curly apostrophes as straight ones: "Mickey D’s" is "Mickey D's"."""
     return text.replace("’", "'").replace("‘", "'")

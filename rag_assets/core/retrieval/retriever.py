@@ -46,6 +46,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rag_assets.core.chunks.chunking import ChunkKind
 from rag_assets.core.ingest.routing import DocumentProfile
 from rag_assets.core.ingest.sections import sections_of
+from rag_assets.core.question.companies import printed_as_member
 from rag_assets.core.question.question import Question, read_question
 from rag_assets.core.retrieval.embeddings import Embedder
 from rag_assets.core.retrieval.references import blend_scores, citation_scores
@@ -63,6 +64,7 @@ STRATEGIES: tuple[Strategy, ...] = (
 # an annual report prints the two fiscal years before its own beside it (a 10-K's income and
 # cash-flow statements): a question spanning up to this many years is read in the latest report
 COMPARATIVE_YEARS = 2
+MEMBER_LOOKUP_K = 5  # chunks read to tell a segment a question names from an unindexed company
 DEFAULT_STRATEGY: Strategy = "routed"  # chosen on the golden set and the FinanceBench dev set
 DEFAULT_CROSS_ENCODER = "cross-encoder/ms-marco-MiniLM-L-6-v2"
 
@@ -348,6 +350,8 @@ class Retriever:
         held_years = {y for _, y in held}
         asked = question.filing_years or question.years
         unindexed = question.unindexed
+        if unindexed and self.names_member(unindexed, kind):
+            unindexed = None  # "Sam's Club's operating income": a segment of a filing indexed
         how = [f"documents {', '.join(documents)}" if documents
                else f"no indexed company named ({unindexed}): all documents" if unindexed
                else "all documents"]
@@ -375,6 +379,16 @@ class Retriever:
                 documents = holding
                 how.append(f"documents holding those years: {', '.join(holding)}")
         return Scope(documents=documents, years=years, how="; ".join(how), unindexed=unindexed)
+
+    def names_member(self, name: str, kind: ChunkKind) -> bool:
+        """Whether an indexed filing prints ``name`` as a segment of its own
+        (:func:`printed_as_member`): the few chunks the full-text index ranks first for the
+        name and the word, so the check costs one lookup, not a read of the corpus."""
+        try:
+            rows = self.store.bm25(kind, f"{name} segment", MEMBER_LOOKUP_K)
+        except (LookupError, ValueError, RuntimeError):  # no chunks of that kind, or no
+            return False  # full-text index (lancedb's errors): the company stays unindexed
+        return any(printed_as_member(name, row["text"]) for row in rows)
 
     # -- strategies -----------------------------------------------------------------------
     def search(

@@ -31,6 +31,10 @@ class ProfilesOnly:
         del kind
         return [(p.document, p.year) for p in self._profiles]
 
+    def bm25(self, kind: str, text: str, k: int) -> list[dict[str, Any]]:
+        del kind, text, k
+        return []  # no chunk prints a segment the question names
+
 
 @pytest.fixture(scope="module")
 def retriever() -> Retriever:
@@ -139,3 +143,42 @@ def test_one_companys_filings_are_one_part_two_companies_two(jpm_filings: Retrie
     [plan] = answerer.parts(answerer.read("How much does JPM expect to invest over 2021-2025, "
                                           "according to its 2022 10-Q?"))
     assert not plan.label
+
+
+class PrintingSegments(ProfilesOnly):
+    """Profiles, and chunks that print segments by name: the full-text index's answer."""
+
+    def __init__(self, profiles: list[DocumentProfile], texts: list[str]) -> None:
+        super().__init__(profiles)
+        self.texts = texts
+
+    def bm25(self, kind: str, text: str, k: int) -> list[dict[str, Any]]:
+        del kind, text
+        return [{"text": t} for t in self.texts[:k]]
+
+
+# Walmart's FY2020 10-K, Item 1 (Business), as printed
+WALMART_SEGMENTS = [
+    "Since then, our international presence has expanded and, as of January 31, 2020, our "
+    "Walmart International segment conducted business in 26 countries.",
+    "Suppliers shipped the balance of the Sam's Club segment's club purchases directly to "
+    "Sam's Club locations.",
+    "Sam's Club competes with other membership-only warehouse clubs, the largest of which is "
+    "Costco, as well as with discount retailers, retail and wholesale grocers, general "
+    "merchandise wholesalers ...",
+]
+
+
+def test_a_segment_named_as_a_possessive_is_no_unindexed_company() -> None:
+    """"Sam's Club's operating income" names a segment an indexed filing prints, not a company
+    named "Sam": searched over all documents, no abstention; a competitor the filing names,
+    and a company it never prints, stay companies no filing is from."""
+    profiles = [_profile(d).model_copy(update={"year": YEARS[d]}) for d in ROUTED]
+    retriever = Retriever(PrintingSegments(profiles, WALMART_SEGMENTS),  # type: ignore[arg-type]
+                          embedder=None)  # type: ignore[arg-type]
+    scope = retriever.resolve_scope(retriever.read(
+        "What drove the increase in Sam's Club's operating income in fiscal 2020?"), "enriched")
+    assert scope.unindexed is None and scope.how.startswith("all documents")
+    for named in ("Costco", "Tesla"):
+        assert_routes_to_nothing(retriever, f"What was {named}'s revenue in fiscal 2020?",
+                                 named)
