@@ -16,21 +16,30 @@ the part's name and its way, which the computation beside it shows.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
-from rag_assets.core.generation.drivers import explained_way, refers_elsewhere, segments_change
+from rag_assets.core.generation.drivers import (
+    explained_way,
+    names_owner,
+    refers_elsewhere,
+    segments_change,
+)
 from rag_assets.core.generation.records import Change, Moved
 from rag_assets.core.question.question import Question
-from rag_assets.core.question.vocabulary import load_vocabulary, normalize, terms_in
+from rag_assets.core.question.vocabulary import MetricDef, load_vocabulary, normalize, terms_in
 from rag_assets.core.text.figures import AMOUNT_STATED_RE
 from rag_assets.core.text.periods import months_asked
 
 # a cause question answered in one filing: the sentence that explains its measure, or None
 Explain = Callable[[Question], DirectAnswer | None]
 WAY_WORDS = {"up": "a higher", "down": "a lower"}
-ARTICLES = frozenset({"The", "A", "An"})
+# a sentence's opening words that go lower case inside a clause ("our gross profit rate ...")
+ARTICLES = frozenset({"The", "A", "An", "Our"})
 YEAR_MONTHS = 12  # what months_asked reads from a text that names no part of a year
+SALES = "revenue"  # the denominator of a margin, and a segment profit's other driver
+MIN_PARTS = 2
 
 
 def asked_of_part(question: Question, part: str) -> Question | None:
@@ -66,6 +75,62 @@ def bridged_causes(question: Question, change: Change, explain: Explain) -> Dire
     units = [u for _, cause in found for u in cause.units]
     return DirectAnswer(kind="cause", text=f"{said[0].upper()}{said[1:]}.", units=units,
                         supports=units[0].text if len(units) == 1 else "", causes=said)
+
+
+def _margin_of(amount: str) -> MetricDef | None:
+    """The bridged margin whose numerator is the line item ``amount`` (operating income's
+    operating margin: ``operating_income / revenue``), or None."""
+    return next((m for m in load_vocabulary().metrics.values()
+                 if m.bridge and m.formula == f"{amount} / {SALES}"), None)
+
+
+def member_causes(question: Question, owners: set[str], explain: Explain
+                  ) -> DirectAnswer | None:
+    """What drove a segment's profit, as its own MD&A discussion gives it: a segment's
+    operating income moves with its sales and with the parts of its margin (``bridge``: gross
+    margin, operating expense ratio), and Item 303(b) has the segment's section explain each
+    ("Net sales for the Walmart International segment decreased $1.6 billion ... primarily due
+    to ... currency exchange rates of $4.1 billion"; "Gross profit rate decreased 136 ...
+    basis points ... primarily due to Flipkart"), then sum up "As a result of the factors
+    discussed above, segment operating income decreased $1.5 billion", a pointer that names
+    no cause. Each part is asked of the segment (``owners``: the names the question gives
+    it) and kept when a sentence of that segment's, named or under its heading, explains it;
+    said the way it went, as printed. None when the question asks no segment's profit, or
+    fewer than two parts are explained (one part alone is no bridge)."""
+    terms = [t for t in terms_in(question.ranking_text) if not t.is_metric]
+    margin = _margin_of(terms[0].name) if len(terms) == 1 else None
+    if margin is None:
+        return None
+    # the measure's words as the question prints them, its capitals (the segment's name) kept
+    printed = re.compile(r"\W+".join(re.escape(w) for w in normalize(
+        question.ranking_text)[terms[0].start:terms[0].end].split()), re.IGNORECASE)
+    vocabulary = load_vocabulary()
+    found: list[tuple[str, DirectAnswer]] = []
+    for part in (SALES, *margin.bridge):
+        entry = vocabulary.metrics.get(part) or vocabulary.concepts.get(part)
+        title = entry.title if entry is not None else part
+        text = printed.sub(title, question.ranking_text, count=1)
+        cause = explain(question.model_copy(update={"text": text, "ranking_text": text}))
+        if (cause is None or refers_elsewhere(cause.causes) or _another_length(question, cause)
+                or not any(names_owner(f"{u.scope} {u.text}", owners) for u in cause.units)):
+            continue
+        found.append((title, cause))
+    if len(found) < MIN_PARTS:
+        return None
+    said = "; ".join(f"{_moved(title, explained_way(cause))} ({_stated(cause)}"
+                     f"{_bare(cause.causes)})" for title, cause in found)
+    units = [u for _, cause in found for u in cause.units]
+    return DirectAnswer(kind="cause", text=f"{said[0].upper()}{said[1:]}.", units=units,
+                        supports=units[0].text if len(units) == 1 else "", causes=said)
+
+
+def _moved(title: str, way: str | None) -> str:
+    """A part and the way it went, as the sentence explaining it says: "a lower gross margin",
+    "lower revenue" (a mass noun takes no article); "its revenue" when no way is said."""
+    if way not in WAY_WORDS:
+        return f"its {title}"
+    words = WAY_WORDS[way]
+    return f"{words.removeprefix('a ')} {title}" if title == SALES else f"{words} {title}"
 
 
 def _stated(cause: DirectAnswer) -> str:

@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from rag_assets.core.generation.bridged_causes import member_causes
 from rag_assets.core.generation.direct_rows import (
     Cell,
     Cue,
@@ -57,6 +58,7 @@ from rag_assets.core.generation.drivers import (
     drivers,
     explained_way,
     refers_elsewhere,
+    subjects_named,
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import roots
@@ -265,7 +267,10 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or with_causes(question, superlative(question, selected, pool, page_rows, cues,
                                                  titling),
                            lambda asked: drivers(asked, selected, pool, preceding, scan,
-                                                 following, heading), cues)
+                                                 following, heading)
+                           or member_causes(asked, subjects_named(asked), lambda part: drivers(
+                               part, selected, pool, preceding, scan, following, heading,
+                               pointers=False)), cues)
             or _comparison(question, selected, cues)
             or purchases_yes_no(question, selected, pool, page_rows, scan)
             or prose_yes_no(question, selected, pool, before, scan)

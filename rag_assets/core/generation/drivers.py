@@ -121,6 +121,7 @@ OTHER_THAN_RE = re.compile(r"\b(?:higher|lower)\s+than\s+", re.IGNORECASE)
 # a change that might happen is no change a filing explains: "any significant decrease in
 # display glass pricing could have a material ... impact" (a risk factor's conditional)
 HYPOTHETICAL_RE = re.compile(r"\b(?:could|might|would|may)\b")
+POSSESSIVE_S_RE = re.compile(r"['’]s\b")
 NAME_RUN_RE = re.compile(r"\b[A-Z][a-z][\w&'-]*(?:\s+(?:&\s+)?[A-Z][a-z][\w&'-]*)*")
 # capitalized words that name no other subject: months, a heading's first words, statements
 MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august",
@@ -287,6 +288,13 @@ def subjects_named(question: Question) -> set[str]:
     return found
 
 
+def names_owner(text: str, owners: frozenset[str] | set[str]) -> bool:
+    """Whether ``text`` names one of the owners :func:`subjects_named` read (lower case, a
+    possessive's "'s" dropped: "Sam's Club Segment" names "sam club")."""
+    plain = POSSESSIVE_S_RE.sub("", text.lower())
+    return any(o in plain for o in owners)
+
+
 def _splits(unit: EvidenceUnit) -> list[tuple[str, str]]:
     """(what changed, its causes) at each causal connective of a sentence, in order: "Total net
     revenue was up 34%, reflecting: - Net interest income up 44%, driven by higher rates" holds
@@ -356,8 +364,8 @@ def _score(readings: Sequence[Reading], unit: EvidenceUnit, subject: str,
     other = OTHER_SUBJECT_PENALTY if (_names_another_subject(question_words, subject)
                                       or _qualified(readings, subject, question_words)) else 0.0
     if owners:
-        where = f"{subject} {unit.scope}".lower()
-        other = -OWNER_BONUS if any(o in where for o in owners) else OTHER_SUBJECT_PENALTY
+        other = -OWNER_BONUS if names_owner(f"{subject} {unit.scope}", owners) else \
+            OTHER_SUBJECT_PENALTY
     elif _another_measure(question_words, subject) or SEGMENT_HEADING_RE.search(
             unit.scope.rsplit("|", 1)[-1]):
         return 0.0  # the company's change is asked: a segment's ("Segment operating profit

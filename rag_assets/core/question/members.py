@@ -33,6 +33,8 @@ _WORD_RE = re.compile(r"[a-z0-9&]+")
 # eCommerce sales", "Microsoft's Azure revenues", "Walmart's international revenue"
 _MEMBER_BEFORE_RE = re.compile(r"(?P<owner>[A-Z0-9][\w&.-]*(?:\s+[A-Z][\w&.-]*)*)['’]s\s+"
                                r"(?P<name>[a-zA-Z][\w&.-]*(?:\s+[a-zA-Z][\w&.-]*){0,2})\s+$")
+# what a member is called after its name: "the Walmart U.S. segment's net sales"
+_MEMBER_KIND = r"(?:segment|division|business)"
 # words a company's name carries besides its own: "Walmart Inc.", "Costco Corporation"
 _CORPORATE_WORDS = frozenset({"inc", "corporation", "corp", "company", "co", "ltd", "limited",
                               "plc", "group", "holdings", "the"})
@@ -76,10 +78,13 @@ def narrowed_by_name(text: str, companies: Sequence[str] = (),
 
 def _after_company(text: str, companies: Sequence[str]) -> re.Match[str] | None:
     """A capitalized name after a filing's company, just before the measure: "Walmart U.S."
-    in "Walmart U.S. net sales" (the company "Walmart")."""
+    in "Walmart U.S. net sales" (the company "Walmart"), also as a possessive, with or without
+    the word that says what it is: "Walmart International's operating income", "the Walmart
+    U.S. segment's net sales" (ASC 280: a segment's figure is its own)."""
     for company in companies:
         found = re.search(rf"(?P<owner>{re.escape(company)})\s+(?P<name>[A-Z][\w&.-]*"
-                          rf"(?:\s+[A-Z][\w&.-]*){{0,2}})\s+$", text)
+                          rf"(?:\s+[A-Z][\w&.-]*){{0,2}})(?:\s+{_MEMBER_KIND})?(?:['’]s)?\s+$",
+                          text)
         if found:
             return found
     return None

@@ -48,9 +48,10 @@ NO_FIGURE_RE = re.compile(r"[-–—]+|n/a|N/A|NM|nm")  # fullmatch: a cell that
 # figure, a group of thousands or decimals ("$ 5", "(12", "1,234", "3.5"); the chunker's test for
 # a row of figures between a table and the headings above it
 AMOUNT_IN_LINE_RE = re.compile(r"\$|\(\d|\d,\d{3}|\d\.\d")
-# an amount a sentence states as one: money, a percentage, a figure with a scale word (not
-# "Note 10", "June 30" or "Item 1A"): what answers "how much"
-AMOUNT_STATED_RE = re.compile(rf"{MONEY}|\d\s?%|\d\s?(?:percent|thousand|million|billion)\b")
+# an amount a sentence states as one: money, a percentage, a figure with a scale word, basis
+# points (not "Note 10", "June 30" or "Item 1A"): what answers "how much"
+AMOUNT_STATED_RE = re.compile(rf"{MONEY}|\d\s?%|\d\s?(?:percent|thousand|million|billion|basis "
+                              r"points?)\b")
 # a figure a line ends with, unless it is a year alone: "Revenue 1,234" and "Growth 5%" end in
 # one, the heading "Fiscal 2022" does not
 FIGURE_AT_END_RE = re.compile(r"(?<![\d,.])(?!(?:19|20)\d\d$)\d[\d,.]*%?$")

@@ -4,8 +4,13 @@ them (no store: units built here; the same on real filings is
 
 from __future__ import annotations
 
-from rag_assets.core.generation.bridged_causes import asked_of_part, bridged_causes
-from rag_assets.core.generation.drivers import drivers, explained_way, segments_change
+from rag_assets.core.generation.bridged_causes import asked_of_part, bridged_causes, member_causes
+from rag_assets.core.generation.drivers import (
+    drivers,
+    explained_way,
+    segments_change,
+    subjects_named,
+)
 from rag_assets.core.generation.evidence import EvidenceUnit, headings_at
 from rag_assets.core.generation.records import Change, Claim, Moved
 from rag_assets.core.question.question import Question, read_question
@@ -51,9 +56,12 @@ def test_each_part_that_moved_the_margin_leads_with_its_causes() -> None:
     found = bridged_causes(question, CHANGE, explain_from(
         [unit(RATE), unit(RATE_CAUSE), unit(EXPENSES, chunk="c2")]))
     assert found is not None and found.kind == "cause"
-    assert found.text == ("A lower gross margin (primarily due to price investments and mix) "
-                          "and a higher operating expense ratio (primarily due to $0.6 billion "
-                          "of charges related to club closures).")
+    # each part's change as printed (its basis points) before its causes
+    assert found.text == ("A lower gross margin (our gross profit rate decreased 26 basis points "
+                          "for fiscal 2023 when compared to 2022, primarily due to price "
+                          "investments and mix) and a higher operating expense ratio (Operating "
+                          "expenses as a percentage of net sales increased 32 basis points, "
+                          "primarily due to $0.6 billion of charges related to club closures).")
     assert [u.text for u in found.units] == [RATE, RATE_CAUSE, EXPENSES]
 
 
@@ -126,7 +134,43 @@ def test_a_quarters_part_is_explained_by_a_sentence_that_names_no_period() -> No
         Moved(title="operating expense ratio", way="down")]})
     found = bridged_causes(quarter, lower, explain_from([expenses, cause]))
     assert found is not None
-    assert found.text == ("A lower operating expense ratio (driven by higher sales in each of "
-                          "our segments).")
+    assert found.text == ("A lower operating expense ratio (Operating expenses as a percentage "
+                          "of net sales decreased 58 basis points for the three months ended "
+                          "April 30, 2023, driven by higher sales in each of our segments).")
     year = read_question("What drove the change in Acme's operating margin in FY2023?")
     assert bridged_causes(year, lower, explain_from([expenses, cause])) is None
+
+
+# a segment's own discussion, under its heading (Walmart's 10-K prints one per segment)
+SEGMENT = f"{MDNA} | Acme International Segment"
+SEGMENT_SALES = ("Net sales for the Acme International segment decreased $1.6 billion for fiscal "
+                 "2023, primarily due to negative fluctuations in currency exchange rates of $4.1 "
+                 "billion.")
+SEGMENT_RATE = ("Gross profit rate decreased 136 basis points for fiscal 2023, primarily due to "
+                "the dilutive impact of a new business.")
+SEGMENT_SUM = ("As a result of the factors discussed above, segment operating income decreased "
+               "$1.5 billion for fiscal 2023.")
+
+
+def test_a_segments_profit_is_explained_by_its_sales_and_its_margins_parts() -> None:
+    """"What drove the decline in Acme International's operating income?": the segment's
+    discussion ends "As a result of the factors discussed above" (a pointer, no cause), so its
+    sales' and its gross margin's causes lead, each as the segment's sentences print them;
+    the company's own expense sentence (under no segment heading) explains none of them."""
+    question = read_question("What drove the decline in Acme International's operating income "
+                             "in FY2023?")
+    units = [unit(SEGMENT_SALES, SEGMENT), unit(SEGMENT_RATE, SEGMENT), unit(SEGMENT_SUM, SEGMENT),
+             unit(EXPENSES, chunk="c2")]
+    found = member_causes(question, subjects_named(question), explain_from(units))
+    assert found is not None and found.kind == "cause"
+    assert found.text == (
+        "Lower revenue (Net sales for the Acme International segment decreased $1.6 billion for "
+        "fiscal 2023, primarily due to negative fluctuations in currency exchange rates of $4.1 "
+        "billion); a lower gross margin (Gross profit rate decreased 136 basis points for fiscal "
+        "2023, primarily due to the dilutive impact of a new business).")
+    assert [u.text for u in found.units] == [SEGMENT_SALES, SEGMENT_RATE]
+    # one part explained is no bridge; a company's profit, or a margin, is not asked this way
+    assert member_causes(question, subjects_named(question),
+                         explain_from([unit(SEGMENT_RATE, SEGMENT)])) is None
+    company = read_question("What drove the decline in Acme's operating margin in FY2023?")
+    assert member_causes(company, {"international"}, explain_from(units)) is None

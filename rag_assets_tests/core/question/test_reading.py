@@ -527,6 +527,17 @@ def test_a_filing_s_company_is_no_member_and_its_segment_is() -> None:
                             "2021?", ["Costco Wholesale"]) == {}
     assert narrowed_by_name("What were Walmart U.S. net sales in fiscal 2020?", ["Walmart"]) == {
         "revenue": "U.S. net sales"}
+    # a segment's possessive, with or without the word "segment": its own figure is asked (it
+    # had read "Walmart's FY2020 operating income is $20,568 million", the consolidated line)
+    for question, phrase in [
+            ("What was Walmart International's operating income in fiscal 2020?",
+             "International's operating income"),
+            ("What drove the Walmart U.S. segment's operating income in fiscal 2020?",
+             "U.S. segment's operating income")]:
+        assert narrowed_by_name(question, ["Walmart"]) == {"operating_income": phrase}
+    for own in ("What was Walmart's operating income in fiscal 2020?",
+                "What was Walmart Inc.'s operating income in fiscal 2020?"):
+        assert narrowed_by_name(own, ["Walmart"]) == {}
 
 
 @pytest.mark.parametrize("question", [
