@@ -5,7 +5,9 @@ the columns are what is ranked (JPMorgan's segment results: a column per segment
 change between two periods when the question asks for the best or worst performance or the
 biggest drop, or the name a cited sentence gives it ("Pumps was the largest contributor ...").
 Cues in ``direct_cues.json``; every name and figure of the answer is copied from the rows it
-cites, and a share of the total is computed from two cited rows and says so.
+cites, and a share of the total is computed from two cited rows and says so. A change ranking
+whose every member moved the other way ("the largest decline" when each segment grew) is
+answered "None", with the change nearest to the one asked and every row compared cited.
 """
 
 from __future__ import annotations
@@ -523,6 +525,39 @@ def _ranked(changes: Sequence[Change], direction: str, change: Cue) -> Change | 
     return top
 
 
+def _way_asked(change: Cue) -> str | None:
+    """Which way the winner must have moved: the cue's own ("the largest decline": down), or
+    a total's growth or decline driven by amount ("drove the decline": down)."""
+    if change.moved is not None or change.by != "amount":
+        return change.moved
+    return "up" if change.direction == "max" else "down"
+
+
+def _none_moved(changes: Sequence[Change], change: Cue, category: str, measure: str,
+                periods: tuple[str, str], cues: DirectCues) -> DirectAnswer | None:
+    """"Which segment had the largest decline in net sales?" when every member's figure rose
+    (or, asked of growth, fell): no member is the answer, and the first sentence says so with
+    the change nearest to the one asked, cited on every row compared (Walmart's Q1 fiscal 2024
+    segments all grew). None when a member moved the way asked, or fewer than two compare."""
+    way = _way_asked(change)
+    if way is None or len(changes) < 2 or any(
+            c.amount == 0 or (c.amount > 0) == (way == "up") for c in changes):
+        return None
+    # nearest to the way asked, measured as the ranking measures (a rate, or an amount)
+    nearest = min(changes, key=lambda c: abs(c.amount if change.by == "amount"
+                                             else c.amount / c.then.value))
+    pct = 100 * nearest.amount / nearest.then.value
+    moved, other = ("declined", "rose") if way == "down" else ("grew", "fell")
+    units = list({id(u): u for c in changes for u in (c.now_row.unit, c.then_row.unit)}.values())
+    unit = nearest.now_row.unit
+    when = f"{_period_words(periods[0])} against {_period_words(periods[1]).removeprefix('in ')}"
+    return DirectAnswer(
+        kind="superlative", units=units, text=(
+            f"None: no {category}'s {measure} {moved} ({when}); each {other}, {nearest.name}'s "
+            f"the least, by {abs(pct):.0f}% ({_difference(nearest.now, nearest.then, unit, cues)}"
+            f"; {money(nearest.now, unit, cues)} against {money(nearest.then, unit, cues)})."))
+
+
 def _change_answer(question: Question, top: Change, change: Cue, among: str, measure: str,
                    periods: tuple[str, str], cues: DirectCues) -> DirectAnswer:
     """The winner's sentence: how its figure moved, both figures with their periods, and the
@@ -612,15 +647,17 @@ def _change_winner(question: Question, direction: str, rows: Sequence[Row], colu
         # Cola's segments "as a percentage of Company net operating revenues": 17.3%, 11.0,
         # ...); a share that rose is no growth of the member
         return None
-    top = _ranked([Change(r.label, now, then, r, r) for r in rows
-                   if (now := r.cell(column)) is not None and (then := r.cell(prior)) is not None
-                   and then.value > 0], direction, change)
-    if top is None:
-        return None
+    changes = [Change(r.label, now, then, r, r) for r in rows
+               if (now := r.cell(column)) is not None and (then := r.cell(prior)) is not None
+               and then.value > 0]
+    top = _ranked(changes, direction, change)
     measure = _measure(question, column, cues).rsplit(" in ", 1)[0]
-    caption = top.now_row.unit.caption
+    caption = rows[0].unit.caption if top is None else top.now_row.unit.caption
     if measure == "figure" and caption:  # what the rows are under: "Net sales"
         measure = caption[0].lower() + caption[1:]
+    if top is None:
+        return _none_moved(changes, change, categories[0].word or "member", measure,
+                           (column, prior), cues) if categories else None
     among = f" of the {categories[0].word}s" if categories else ""
     return _change_answer(question, top, change, among, measure, (column, prior), cues)
 
@@ -816,13 +853,17 @@ def _column_change_winner(question: Question, direction: str, units: Sequence[Ev
                     or not _places_if_asked(categories, list(whole.members))):
                 continue
             now, then = whole.members, periods[prior].members
-            top = _ranked([Change(n, now[n][0], then[n][0], now[n][1], then[n][1])
-                           for n in now if n in then and then[n][0].value > 0],
-                          direction, change)
+            changes = [Change(n, now[n][0], then[n][0], now[n][1], then[n][1])
+                       for n in now if n in then and then[n][0].value > 0]
+            top = _ranked(changes, direction, change)
+            label = (top or changes[0]).now_row.label if changes else ""
+            measure = label[0].lower() + label[1:] if label else ""
             if top is not None:
-                label = top.now_row.label
                 return _change_answer(question, top, change, f" of the {categories[0].word}s",
-                                      label[0].lower() + label[1:], (period, prior), cues)
+                                      measure, (period, prior), cues)
+            if (none := _none_moved(changes, change, categories[0].word or "member", measure,
+                                    (period, prior), cues)) is not None:
+                return none
     return None
 
 

@@ -309,10 +309,15 @@ def test_a_change_between_two_years_asked_is_measured_between_them() -> None:
     assert found.text.startswith("Beta had the biggest drop of the segments: its revenue fell "
                                  "10% ($5 million), $45 million in 2022 against $50 million in "
                                  "2021")
-    # with Beta's row gone nothing fell from 2021 to 2022: the least growth is no "biggest drop"
+    # with Beta's row gone nothing fell from 2021 to 2022: the least growth is no "biggest
+    # drop", and the answer says no segment's revenue fell, with the rise nearest to one
     rising = [u for u in units if not u.text.startswith("Beta")]
-    assert direct_answer_to("Which segment had the biggest drop in revenue from 2021 to 2022?",
-                            rising[:1], rising) is None
+    none = direct_answer_to("Which segment had the biggest drop in revenue from 2021 to 2022?",
+                            rising[:1], rising)
+    assert none is not None and none.text == (
+        "None: no segment's revenue declined (in 2022 against 2021); each rose, Alpha's the "
+        "least, by 9% ($10 million; $120 million against $110 million).")
+    assert len(none.units) == 2  # every row compared is cited
     grown = direct_answer_to("Which segment had the fastest growth in revenue from 2021 to "
                              "2022?", units[:1], units)
     assert grown is not None and grown.text.startswith("Gamma had the fastest growth")
@@ -360,13 +365,16 @@ def test_what_drove_a_totals_change_is_the_largest_amount_not_the_fastest_rate()
     assert found.text == ("Alpha drove Acme's net sales growth of the segments: its net sales "
                           "rose $300 million (30%), $1,300 million in 2022 against $1,000 "
                           "million in 2021 (1,300 - 1,000).")
-    # a decline is driven by the largest fall; none fell: no answer
+    # a decline is driven by the largest fall; none fell: the question's premise is said false
     found = direct_answer_to("Which segment drove the decline in Acme's net sales in 2022?",
                              units[:1], units)
     assert found is not None and found.text.startswith("Gamma drove the decline")
     rising = [u for u in units if not u.text.startswith("Gamma")]
-    assert direct_answer_to("Which segment drove the decline in Acme's net sales in 2022?",
-                            rising[:1], rising) is None
+    none = direct_answer_to("Which segment drove the decline in Acme's net sales in 2022?",
+                            rising[:1], rising)
+    assert none is not None and none.text.startswith(
+        "None: no segment's net sales declined (in 2022 against 2021); each rose, Beta's the "
+        "least, by 80% ($80 million;")  # by amount, as a total's driver is ranked
 
 
 def test_a_table_of_places_for_segments_ranks_no_segment() -> None:
