@@ -112,7 +112,7 @@ def member_causes(question: Question, owners: set[str], explain: Explain
         text = printed.sub(title, question.ranking_text, count=1)
         cause = explain(question.model_copy(update={"text": text, "ranking_text": text}))
         if (cause is None or refers_elsewhere(cause.causes) or _another_length(question, cause)
-                or not any(names_owner(f"{u.scope} {u.text}", owners) for u in cause.units)):
+                or not _of_member(cause, owners)):
             continue
         found.append((title, cause))
     if len(found) < MIN_PARTS:
@@ -122,6 +122,15 @@ def member_causes(question: Question, owners: set[str], explain: Explain
     units = [u for _, cause in found for u in cause.units]
     return DirectAnswer(kind="cause", text=f"{said[0].upper()}{said[1:]}.", units=units,
                         supports=units[0].text if len(units) == 1 else "", causes=said)
+
+
+def _of_member(cause: DirectAnswer, owners: set[str]) -> bool:
+    """Whether the change a cause explains is the segment's: the segment named in what changed
+    ("Net sales for the Walmart International segment decreased"), or every sentence cited under
+    its heading; a company sentence that mentions it among its causes ("price investment in the
+    Walmart U.S. segment") is the company's."""
+    return names_owner(cause.changed, owners) or all(
+        names_owner(u.scope.rsplit("|", 1)[-1], owners) for u in cause.units)
 
 
 def _moved(title: str, way: str | None) -> str:

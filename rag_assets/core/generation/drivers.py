@@ -122,7 +122,10 @@ OTHER_THAN_RE = re.compile(r"\b(?:higher|lower)\s+than\s+", re.IGNORECASE)
 # display glass pricing could have a material ... impact" (a risk factor's conditional)
 HYPOTHETICAL_RE = re.compile(r"\b(?:could|might|would|may)\b")
 POSSESSIVE_S_RE = re.compile(r"['’]s\b")
-NAME_RUN_RE = re.compile(r"\b[A-Z][a-z][\w&'-]*(?:\s+(?:&\s+)?[A-Z][a-z][\w&'-]*)*")
+# a run of capitalized words, dotted initials among them ("Walmart U.S.", "U.K. Retail"; not
+# the accounting standards' "U.S. GAAP")
+_NAME_WORD = r"(?:[A-Z][a-z][\w&'-]*|[A-Z]\.(?:[A-Z]\.)+(?:['’]s)?(?!\s+GAAP))"
+NAME_RUN_RE = re.compile(rf"\b{_NAME_WORD}(?:\s+(?:&\s+)?{_NAME_WORD})*")
 # capitalized words that name no other subject: months, a heading's first words, statements
 MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august",
                     "september", "october", "november", "december"})

@@ -445,7 +445,7 @@ def test_higher_than_a_year_ago_is_a_change_and_a_segments_share_no_net_sales() 
 def test_the_company_written_with_its_hyphen_is_no_other_subject() -> None:
     """"Coca-Cola's net income" of the company "Coca Cola" is the company's; "Regulated
     Businesses" of American Water's is a segment's."""
-    from rag_assets.core.generation.drivers import subjects_named
+    from rag_assets.core.generation.drivers import names_owner, subjects_named
 
     company = read_question("Why did Coca-Cola's net income attributable to shareowners fall "
                             "about 81% in FY2017?").model_copy(update={"companies": ["Coca Cola"]})
@@ -454,6 +454,17 @@ def test_the_company_written_with_its_hyphen_is_no_other_subject() -> None:
                             "Works' Regulated Businesses in Q2 2023?").model_copy(
         update={"companies": ["American Water Works"]})
     assert subjects_named(segment) == {"regulated businesses"}
+    # a segment named by dotted initials, possessive or not; the standards' "U.S. GAAP" is none
+    walmart = {"companies": ["Walmart"]}
+    for asked in ("What drove the change in the Walmart U.S. segment's operating income in "
+                  "fiscal 2020?", "What drove the change in Walmart U.S.'s net sales in fiscal "
+                  "2020?"):
+        assert subjects_named(read_question(asked).model_copy(update=walmart)) == {"u.s."}
+    assert subjects_named(read_question("What drove the change in Walmart's effective tax rate "
+                                        "under U.S. GAAP in fiscal 2020?").model_copy(
+        update=walmart)) == set()
+    # a possessive's "'s" is no part of the name a heading prints
+    assert names_owner("Item 7. MD&A | Sam's Club Segment", {"sam club"})
 
 
 def test_causes_that_only_point_elsewhere_are_read_as_pointers() -> None:
