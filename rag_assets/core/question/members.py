@@ -36,8 +36,8 @@ _MEMBER_BEFORE_RE = re.compile(r"(?P<owner>[A-Z0-9][\w&.-]*(?:\s+[A-Z][\w&.-]*)*
 # what a member is called after its name: "the Walmart U.S. segment's net sales"
 _MEMBER_KIND = r"(?:segment|division|business)"
 # words a company's name carries besides its own: "Walmart Inc.", "Costco Corporation"
-_CORPORATE_WORDS = frozenset({"inc", "corporation", "corp", "company", "co", "ltd", "limited",
-                              "plc", "group", "holdings", "the"})
+_CORPORATE_WORDS = frozenset({"inc", "incorporated", "corporation", "corp", "company", "co",
+                              "ltd", "limited", "plc", "group", "holdings", "the"})
 
 
 def _term_spans(text: str, phrase: str) -> list[tuple[int, int]]:
@@ -73,7 +73,22 @@ def narrowed_by_name(text: str, companies: Sequence[str] = (),
             elif before and _is_member(before["name"], [before["owner"], *companies],
                                        before=True, sourced=term.name in parts.sourced):
                 found.setdefault(term.name, text[before.start("name"):end].strip())
+            elif (named := _company_member(text, companies)) is not None:
+                found.setdefault(term.name, f"{text[start:end]} of {named}")
     return found
+
+
+def _company_member(text: str, companies: Sequence[str]) -> str | None:
+    """A member the question names as the subject beside its company, wherever the measure
+    stands: "How much operating income did Walmart International generate?" (the company
+    "Walmart"); None when the words after the company are its own name, a period or a word of
+    no member ("Walmart Inc.", "Costco Wholesale", "Walmart FY2020")."""
+    for company in companies:
+        for found in re.finditer(rf"(?<![\w&.-]){re.escape(company)}\s+(?P<name>[A-Z][\w&.-]*"
+                                 rf"(?:\s+[A-Z][\w&.-]*){{0,2}})(?![\w&'’-])", text):
+            if _is_member(found["name"], companies, before=True):
+                return found.group(0)  # "Walmart International", as the filing names it
+    return None
 
 
 def _after_company(text: str, companies: Sequence[str]) -> re.Match[str] | None:

@@ -535,9 +535,18 @@ def test_a_filing_s_company_is_no_member_and_its_segment_is() -> None:
             ("What drove the Walmart U.S. segment's operating income in fiscal 2020?",
              "U.S. segment's operating income")]:
         assert narrowed_by_name(question, ["Walmart"]) == {"operating_income": phrase}
+    # the member as the subject beside its company, the measure elsewhere in the question
+    assert narrowed_by_name("How much operating income did Walmart International generate in "
+                            "fiscal 2020?", ["Walmart"]) == {
+        "operating_income": "operating income of Walmart International"}
     for own in ("What was Walmart's operating income in fiscal 2020?",
-                "What was Walmart Inc.'s operating income in fiscal 2020?"):
-        assert narrowed_by_name(own, ["Walmart"]) == {}
+                "What was Walmart Inc.'s operating income in fiscal 2020?",
+                "Did Walmart Inc. grow its net sales in fiscal 2020?",
+                "Does Walmart Q1 revenue exceed $150 billion?",
+                "What was Walmart's operating income according to the Walmart Annual Report?"):
+        assert narrowed_by_name(own, ["Walmart"]) == {}, own
+    assert narrowed_by_name("What was Corning Incorporated's net income in 2020?",
+                            ["Corning"]) == {}
 
 
 @pytest.mark.parametrize("question", [
