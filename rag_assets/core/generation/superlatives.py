@@ -859,12 +859,46 @@ def _column_change_winner(question: Question, direction: str, units: Sequence[Ev
             label = (top or changes[0]).now_row.label if changes else ""
             measure = label[0].lower() + label[1:] if label else ""
             if top is not None:
-                return _change_answer(question, top, change, f" of the {categories[0].word}s",
-                                      measure, (period, prior), cues)
+                found = _change_answer(question, top, change, f" of the {categories[0].word}s",
+                                       measure, (period, prior), cues)
+                return _with_margins(found, top, (period, prior), units, page_rows, measures,
+                                     cues)
             if (none := _none_moved(changes, change, categories[0].word or "member", measure,
                                     (period, prior), cues)) is not None:
                 return none
     return None
+
+
+def _with_margins(found: DirectAnswer, top: Change, periods: tuple[str, str],
+                  units: Sequence[EvidenceUnit], page_rows: PageRows | None,
+                  measures: Sequence[str], cues: DirectCues) -> DirectAnswer:
+    """A member's profit change with its margins beside it, as a segment's discussion states
+    them: its operating income over its own revenue in each period, read from the rows of the
+    same table that print its revenue ("(its operating income as a % of net sales: 2.8% against
+    4.0%)"), each row cited. The answer as it was when the measure is revenue itself, or the
+    table prints no revenue of the member in both periods."""
+    if not any(w in cues.terms["operating income"].heading for w in measures):
+        return found
+    revenue = cues.terms[UNNAMED_MEASURE].heading
+    own = top.now_row.unit  # the page of the profit's row prints the revenue rows beside it
+    read = [*units, *(page_rows(own.document, own.year, own.page) if page_rows else [])]
+    for periods_of in column_tables(read, page_rows, revenue, cues).values():
+        now, then = (periods_of.get(p) for p in periods)
+        if now is None or then is None or top.name not in now.members or \
+                top.name not in then.members:
+            continue
+        (sales_now, row_now), (sales_then, row_then) = now.members[top.name], \
+            then.members[top.name]
+        if sales_now.value <= 0 or sales_then.value <= 0:
+            continue
+        label = row_now.label[0].lower() + row_now.label[1:]
+        margins = (f" (its {top.now_row.label[0].lower()}{top.now_row.label[1:]} as a % of "
+                   f"{label}: {100 * top.now.value / sales_now.value:.1f}% against "
+                   f"{100 * top.then.value / sales_then.value:.1f}%)")
+        cited = list({id(u): u for u in [*found.units, row_now.unit, row_then.unit]}.values())
+        return found.model_copy(update={"text": f"{found.text[:-1]}{margins}.",
+                                        "units": cited, "supports": ""})
+    return found
 
 
 def _sentence_winner(question: Question, direction: str, selected: Sequence[EvidenceUnit],

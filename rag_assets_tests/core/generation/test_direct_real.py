@@ -620,3 +620,22 @@ def test_a_segments_decline_is_ranked_on_the_row_of_the_whole_measure() -> None:
     assert found is not None and found.text.startswith(
         "Corporate & Investment Bank had the largest decline of the segments: its total net "
         "revenue fell 10%")
+
+
+def test_a_segments_profit_change_is_given_with_its_margins() -> None:
+    """Walmart 2020's segment note prints each segment's net sales and operating income in a
+    block per fiscal year: the segment that drove the decline in operating income is given with
+    its operating income as a share of its own net sales in both years (3,370 / 120,130 and
+    4,883 / 120,824), each row cited."""
+    pages = _walmart()
+    rows = page_table_rows(pages, *WALMART)
+    selected = [u for u in rows if u.text.startswith("Operating income") and "3,370" in u.text]
+    assert len(selected) == 1  # retrieval returned the 2020 block's operating income row
+    found = direct_answer_to("Which segment drove the decline in Walmart's operating income "
+                             "in fiscal 2020?", selected, selected,
+                             lambda d, y, p: page_table_rows(pages, d, y, p))
+    assert found is not None and found.named == "Walmart International"
+    assert found.text.endswith("(3,370 - 4,883) (its operating income (loss) as a % of net "
+                               "sales: 2.8% against 4.0%)."), found.text
+    claim = verify_claims([found.claim()], pages)[0]
+    assert len(claim.citations) == 4 and all(c.mark == "valid" for c in claim.citations)
