@@ -17,7 +17,7 @@ the part's name and its way, which the computation beside it shows.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.drivers import (
@@ -70,8 +70,16 @@ def bridged_causes(question: Question, change: Change, explain: Explain) -> Dire
         found.append((part, cause))
     if not found:
         return None
-    said = " and ".join(f"{WAY_WORDS[part.way]} {part.title} ({_stated(cause)}"
-                        f"{_bare(cause.causes)})" for part, cause in found)
+    return _led_by(" and ", [(f"{WAY_WORDS[part.way]} {part.title}", cause)
+                             for part, cause in found])
+
+
+def _led_by(joiner: str, found: Sequence[tuple[str, DirectAnswer]]) -> DirectAnswer:
+    """One leading sentence of the parts that moved, each with its change as printed and its
+    causes in parentheses ("A lower gross margin (... primarily due to ...)"), citing every
+    sentence read."""
+    said = joiner.join(f"{moved} ({_stated(cause)}{_bare(cause.causes)})"
+                       for moved, cause in found)
     units = [u for _, cause in found for u in cause.units]
     return DirectAnswer(kind="cause", text=f"{said[0].upper()}{said[1:]}.", units=units,
                         supports=units[0].text if len(units) == 1 else "", causes=said)
@@ -117,11 +125,7 @@ def member_causes(question: Question, owners: set[str], explain: Explain
         found.append((title, cause))
     if len(found) < MIN_PARTS:
         return None
-    said = "; ".join(f"{_moved(title, explained_way(cause))} ({_stated(cause)}"
-                     f"{_bare(cause.causes)})" for title, cause in found)
-    units = [u for _, cause in found for u in cause.units]
-    return DirectAnswer(kind="cause", text=f"{said[0].upper()}{said[1:]}.", units=units,
-                        supports=units[0].text if len(units) == 1 else "", causes=said)
+    return _led_by("; ", [(_moved(title, explained_way(cause)), cause) for title, cause in found])
 
 
 def _of_member(cause: DirectAnswer, owners: set[str]) -> bool:

@@ -18,7 +18,7 @@ import numpy as np
 
 from rag_assets.core.chunks.chunking import join_context
 from rag_assets.core.generation.answer_config import AnswerConfig
-from rag_assets.core.generation.bridged_causes import bridged_causes, member_causes
+from rag_assets.core.generation.bridged_causes import Explain, bridged_causes, member_causes
 from rag_assets.core.generation.business_description import business_description
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.claims import (
@@ -295,28 +295,28 @@ class QuoteRoute:
 
     def bridged(self, question: Question, change: Change, selected: Sequence[EvidenceUnit],
                 pool: Sequence[EvidenceUnit]) -> Claim | None:
-        """The causes of the parts of a change that moved its way, read as a cause question
-        is (:func:`drivers`), when every citation holds; else None."""
-        def explain(asked: Question) -> DirectAnswer | None:
-            return drivers(asked, selected, pool, self.preceding, self.scan(selected),
-                           self.following, self.heading_above, pointers=False)
-
-        found = bridged_causes(question, change, explain) if selected else None
-        if found is None:
-            return None
-        checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
-        return checked[0] if all(c.mark == "valid" for c in checked[0].citations) else None
+        """The causes of the parts of a change that moved its way (:func:`bridged_causes`)."""
+        return self.parts_explained(lambda explain: bridged_causes(question, change, explain),
+                                    selected, pool)
 
     def member_bridged(self, question: Question, owners: set[str],
                        selected: Sequence[EvidenceUnit], pool: Sequence[EvidenceUnit]
                        ) -> Claim | None:
         """A segment's profit change explained by its sales' and its margin's parts
-        (:func:`member_causes`), when every citation holds; else None."""
+        (:func:`member_causes`)."""
+        return self.parts_explained(lambda explain: member_causes(question, owners, explain),
+                                    selected, pool)
+
+    def parts_explained(self, read: Callable[[Explain], DirectAnswer | None],
+                        selected: Sequence[EvidenceUnit], pool: Sequence[EvidenceUnit]
+                        ) -> Claim | None:
+        """The answer ``read`` makes of parts each asked as a cause question is (:func:`drivers`,
+        no pointer taken for a cause), when every citation holds; else None."""
         def explain(asked: Question) -> DirectAnswer | None:
             return drivers(asked, selected, pool, self.preceding, self.scan(selected),
                            self.following, self.heading_above, pointers=False)
 
-        found = member_causes(question, owners, explain) if selected else None
+        found = read(explain) if selected else None
         if found is None:
             return None
         checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
