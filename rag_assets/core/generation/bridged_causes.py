@@ -130,10 +130,11 @@ def member_causes(question: Question, owners: set[str], explain: Explain
 
 def _of_member(cause: DirectAnswer, owners: set[str]) -> bool:
     """Whether the change a cause explains is the segment's: the segment named in what changed
-    ("Net sales for the Walmart International segment decreased"), or every sentence cited under
-    its heading; a company sentence that mentions it among its causes ("price investment in the
-    Walmart U.S. segment") is the company's."""
-    return names_owner(cause.changed, owners) or all(
+    ("Net sales for the Walmart International segment decreased"), or a sentence cited under
+    its heading (the one read under the heading above it; the sentence before it, its change,
+    is of the same section); a company sentence that mentions it among its causes ("price
+    investment in the Walmart U.S. segment") is the company's."""
+    return names_owner(cause.changed, owners) or any(
         names_owner(u.scope.rsplit("|", 1)[-1], owners) for u in cause.units)
 
 
