@@ -7,7 +7,8 @@ biggest drop, or the name a cited sentence gives it ("Pumps was the largest cont
 Cues in ``direct_cues.json``; every name and figure of the answer is copied from the rows it
 cites, and a share of the total is computed from two cited rows and says so. A change ranking
 whose every member moved the other way ("the largest decline" when each segment grew) is
-answered "None", with the change nearest to the one asked and every row compared cited.
+answered "None", with the change nearest to the one asked and every row compared cited, when
+the rows are the whole table (they sum to its total).
 """
 
 from __future__ import annotations
@@ -237,7 +238,7 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
                 rows, printed, column, measures, cues)):
             continue
         found = (_change_winner(question, direction, rows, _latest(column, question, rows),
-                                change, categories, cues) if change is not None
+                                change, categories, cues, printed) if change is not None
                  else _ranked_winner(question, direction, rows, printed, grouped, column,
                                      measures, cues))
         if found is not None:
@@ -635,11 +636,14 @@ def _printed_change_winner(question: Question, direction: str, rows: Sequence[Ro
 
 
 def _change_winner(question: Question, direction: str, rows: Sequence[Row], column: str,
-                   change: Cue, categories: Sequence[Cue], cues: DirectCues
-                   ) -> DirectAnswer | None:
+                   change: Cue, categories: Sequence[Cue], cues: DirectCues,
+                   printed: Sequence[Row] = ()) -> DirectAnswer | None:
     """The row whose figure changed most (direction "max") or least from the prior period's
     column to ``column`` (:func:`_ranked`); its citation stands for the two figures the row
-    prints. Rows whose prior figure is not positive have no percentage and are not ranked."""
+    prints. Rows whose prior figure is not positive have no percentage and are not ranked.
+    "None" (:func:`_none_moved`) only when the rows are the whole table: their figures sum to
+    the total it prints (``printed``) in both columns, so no member left out moved the way
+    asked."""
     prior = _prior_column(column, question, rows)
     if prior is None or any(c.shown.endswith("%") for r in rows for c in r.cells
                             if c.heading in (column, prior)):
@@ -656,8 +660,11 @@ def _change_winner(question: Question, direction: str, rows: Sequence[Row], colu
     if measure == "figure" and caption:  # what the rows are under: "Net sales"
         measure = caption[0].lower() + caption[1:]
     if top is None:
+        whole = len(changes) == len(rows) and all(_sums_to_total(
+            printed, [(c, r) for r in rows if (c := r.cell(col)) is not None], col, caption)
+            for col in (column, prior))
         return _none_moved(changes, change, categories[0].word or "member", measure,
-                           (column, prior), cues) if categories else None
+                           (column, prior), cues) if categories and whole else None
     among = f" of the {categories[0].word}s" if categories else ""
     return _change_answer(question, top, change, among, measure, (column, prior), cues)
 
@@ -685,6 +692,17 @@ def _total_of(printed: Sequence[Row], ranked: Sequence[tuple[Cell, Row]], column
               and (first_match(cues.total_row, r.label.lower())  # a total printed unlabelled
                    or (not r.label and c.value <= summed * 1.005))]
     return min(totals, key=lambda t: t[0].value) if totals else None
+
+
+def _sums_to_total(printed: Sequence[Row], cells: Sequence[tuple[Cell, Row]], column: str,
+                   caption: str) -> bool:
+    """Whether ``cells`` sum to a figure another row of the table prints in ``column`` under the
+    same caption, rounding aside ("Total", or the measure's own row: Walmart's "Net sales"
+    under its segments): every member is there."""
+    summed, members = sum(c.value for c, _ in cells), {id(r.unit) for _, r in cells}
+    return any(id(r.unit) not in members and r.unit.caption == caption
+               and (c := r.cell(column)) is not None and not c.shown.endswith("%")
+               and abs(c.value - summed) <= max(abs(summed) * 0.005, 1.0) for r in printed)
 
 
 ColumnKey = tuple[str, int, int, str]  # (document, year, page, the label of the measure's row)

@@ -310,14 +310,25 @@ def test_a_change_between_two_years_asked_is_measured_between_them() -> None:
                                  "10% ($5 million), $45 million in 2022 against $50 million in "
                                  "2021")
     # with Beta's row gone nothing fell from 2021 to 2022: the least growth is no "biggest
-    # drop", and the answer says no segment's revenue fell, with the rise nearest to one
+    # drop"; and without a total the rows sum to, a member left out may have fallen: no answer
     rising = [u for u in units if not u.text.startswith("Beta")]
+    assert direct_answer_to("Which segment had the biggest drop in revenue from 2021 to 2022?",
+                            rising[:1], rising) is None
+    # the whole table (its total the sum of the rows) where each rose: "None", with the rise
+    # nearest to a drop, every row compared cited
+    whole = [*rising, EvidenceUnit(chunk_id="c", document=DOC, year=2022, chunk_rank=0, page=5,
+                                   located=True, is_row=True, quote="Total 300 210 270",
+                                   text="Total: 2020: 300; 2021: 210; 2022: 270", scope=scope)]
     none = direct_answer_to("Which segment had the biggest drop in revenue from 2021 to 2022?",
-                            rising[:1], rising)
+                            whole[:1], whole)
     assert none is not None and none.text == (
         "None: no segment's revenue declined (in 2022 against 2021); each rose, Alpha's the "
         "least, by 9% ($10 million; $120 million against $110 million).")
-    assert len(none.units) == 2  # every row compared is cited
+    assert len(none.units) == 2
+    short = [u.model_copy(update={"text": "Total: 2020: 300; 2021: 260; 2022: 315"})
+             if u.text.startswith("Total") else u for u in whole]  # Beta's 50 and 45 in it
+    assert direct_answer_to("Which segment had the biggest drop in revenue from 2021 to 2022?",
+                            short[:1], short) is None
     grown = direct_answer_to("Which segment had the fastest growth in revenue from 2021 to "
                              "2022?", units[:1], units)
     assert grown is not None and grown.text.startswith("Gamma had the fastest growth")
@@ -370,8 +381,10 @@ def test_what_drove_a_totals_change_is_the_largest_amount_not_the_fastest_rate()
                              units[:1], units)
     assert found is not None and found.text.startswith("Gamma drove the decline")
     rising = [u for u in units if not u.text.startswith("Gamma")]
+    total = units[0].model_copy(update={"quote": "Total 1,100 1,480",
+                                        "text": "Total: 2021: 1,100; 2022: 1,480"})
     none = direct_answer_to("Which segment drove the decline in Acme's net sales in 2022?",
-                            rising[:1], rising)
+                            rising[:1], [*rising, total])
     assert none is not None and none.text.startswith(
         "None: no segment's net sales declined (in 2022 against 2021); each rose, Beta's the "
         "least, by 80% ($80 million;")  # by amount, as a total's driver is ranked
