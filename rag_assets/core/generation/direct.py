@@ -236,6 +236,22 @@ def with_causes(question: Question, found: DirectAnswer | None,
                         named=found.named, text=joined(found.text, cause.text))
 
 
+def causes_read(question: Question, selected: Sequence[EvidenceUnit],
+                pool: Sequence[EvidenceUnit], preceding: Adjacent | None, scan: Scan | None,
+                following: Adjacent | None, heading: Heading | None) -> DirectAnswer | None:
+    """What drove the change asked: the sentence that explains it (:func:`drivers`); for a
+    segment's profit that no sentence explains but a pointer ("As a result of the factors
+    discussed above"), its sales' and its margin's parts as the segment's own discussion
+    explains them (:func:`member_causes`), each part asked as a cause question is."""
+    found = drivers(question, selected, pool, preceding, scan, following, heading)
+    owners = subjects_named(question)
+    if owners and (found is None or refers_elsewhere(found.causes)):
+        parts = member_causes(question, owners, lambda part: drivers(
+            part, selected, pool, preceding, scan, following, heading, pointers=False))
+        return parts or found
+    return found
+
+
 # -- the entry point --------------------------------------------------------------------------
 
 
@@ -257,8 +273,10 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
     cues = cues or load_cues()
     if not selected:
         return None
-    return ((None if asks_members_drove(question)
-             else drivers(question, selected, pool, preceding, scan, following, heading))
+    def explained(asked: Question) -> DirectAnswer | None:
+        return causes_read(asked, selected, pool, preceding, scan, following, heading)
+
+    return ((None if asks_members_drove(question) else explained(question))
             or stated_none(question, selected, pool, before, scan)
             or per_share_dividend(question, selected, pool, page_rows, scan)
             or quoted_arithmetic(question, selected, scan)
@@ -266,11 +284,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or member_share(question, selected, pool, page_rows, cues, printing)
             or with_causes(question, superlative(question, selected, pool, page_rows, cues,
                                                  titling),
-                           lambda asked: drivers(asked, selected, pool, preceding, scan,
-                                                 following, heading)
-                           or member_causes(asked, subjects_named(asked), lambda part: drivers(
-                               part, selected, pool, preceding, scan, following, heading,
-                               pointers=False)), cues)
+                           explained, cues)
             or _comparison(question, selected, cues)
             or purchases_yes_no(question, selected, pool, page_rows, scan)
             or prose_yes_no(question, selected, pool, before, scan)

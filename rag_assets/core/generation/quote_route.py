@@ -18,7 +18,7 @@ import numpy as np
 
 from rag_assets.core.chunks.chunking import join_context
 from rag_assets.core.generation.answer_config import AnswerConfig
-from rag_assets.core.generation.bridged_causes import Explain, bridged_causes, member_causes
+from rag_assets.core.generation.bridged_causes import bridged_causes
 from rag_assets.core.generation.business_description import business_description
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.claims import (
@@ -242,16 +242,10 @@ class QuoteRoute:
         pool), else the change alone first (the quotes follow). Unchanged when the question
         names no measure the facts hold, or asks of a segment's or a region's
         (``subjects_named``: the statements print the company's)."""
-        owners = subjects_named(question)
-        if question.expects == "cause" and method == "quoted" and owners:
-            # no sentence explains a segment's profit itself: its sales' and its margin's
-            # parts' causes, from the segment's own discussion (:func:`member_causes`)
-            found = self.member_bridged(question, owners, *read)
-            return ([found], "direct cause") if found is not None else (direct, method)
         cited = (direct or list(quotes))[:1]
         if (self.change is None or question.expects != "cause" or not cited
                 or not cited[0].citations or method not in ("direct cause", "quoted")
-                or owners):
+                or subjects_named(question)):
             return direct, method
         source = cited[0].citations[0]
         change = self.change(question, source.document, source.year)
@@ -295,28 +289,13 @@ class QuoteRoute:
 
     def bridged(self, question: Question, change: Change, selected: Sequence[EvidenceUnit],
                 pool: Sequence[EvidenceUnit]) -> Claim | None:
-        """The causes of the parts of a change that moved its way (:func:`bridged_causes`)."""
-        return self.parts_explained(lambda explain: bridged_causes(question, change, explain),
-                                    selected, pool)
-
-    def member_bridged(self, question: Question, owners: set[str],
-                       selected: Sequence[EvidenceUnit], pool: Sequence[EvidenceUnit]
-                       ) -> Claim | None:
-        """A segment's profit change explained by its sales' and its margin's parts
-        (:func:`member_causes`)."""
-        return self.parts_explained(lambda explain: member_causes(question, owners, explain),
-                                    selected, pool)
-
-    def parts_explained(self, read: Callable[[Explain], DirectAnswer | None],
-                        selected: Sequence[EvidenceUnit], pool: Sequence[EvidenceUnit]
-                        ) -> Claim | None:
-        """The answer ``read`` makes of parts each asked as a cause question is (:func:`drivers`,
-        no pointer taken for a cause), when every citation holds; else None."""
+        """The causes of the parts of a change that moved its way, read as a cause question
+        is (:func:`drivers`), when every citation holds; else None."""
         def explain(asked: Question) -> DirectAnswer | None:
             return drivers(asked, selected, pool, self.preceding, self.scan(selected),
                            self.following, self.heading_above, pointers=False)
 
-        found = read(explain) if selected else None
+        found = bridged_causes(question, change, explain) if selected else None
         if found is None:
             return None
         checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
