@@ -28,7 +28,13 @@ from rag_assets.core.generation.drivers import (
 )
 from rag_assets.core.generation.records import Change, Moved
 from rag_assets.core.question.question import Question
-from rag_assets.core.question.vocabulary import MetricDef, load_vocabulary, normalize, terms_in
+from rag_assets.core.question.vocabulary import (
+    MetricDef,
+    TermMatch,
+    load_vocabulary,
+    normalize,
+    terms_in,
+)
 from rag_assets.core.text.figures import AMOUNT_STATED_RE
 from rag_assets.core.text.periods import months_asked
 
@@ -47,13 +53,20 @@ def asked_of_part(question: Question, part: str) -> Question | None:
     change in Walmart's operating margin in FY2018?" -> "... gross margin in FY2018?"), with
     everything else read from it kept; None when it names no bridged measure."""
     vocabulary = load_vocabulary()
-    norm = normalize(question.ranking_text)
     for term in terms_in(question.ranking_text):
         metric = vocabulary.metrics.get(term.name)
         if metric is not None and metric.bridge:
-            text = f"{norm[:term.start]}{part}{norm[term.end:]}"
-            return question.model_copy(update={"text": text, "ranking_text": text})
+            return _reworded(question, term, part)
     return None
+
+
+def _reworded(question: Question, term: TermMatch, words: str) -> Question:
+    """The question with ``words`` for the measure ``term`` reads, as it prints it (any case,
+    spacing or hyphen), the rest as written: a segment's name keeps its capitals."""
+    printed = re.compile(r"\W+".join(re.escape(w) for w in normalize(
+        question.ranking_text)[term.start:term.end].split()), re.IGNORECASE)
+    text = printed.sub(words, question.ranking_text, count=1)
+    return question.model_copy(update={"text": text, "ranking_text": text})
 
 
 def bridged_causes(question: Question, change: Change, explain: Explain) -> DirectAnswer | None:
@@ -109,16 +122,12 @@ def member_causes(question: Question, owners: set[str], explain: Explain
     margin = _margin_of(terms[0].name) if len(terms) == 1 else None
     if margin is None:
         return None
-    # the measure's words as the question prints them, its capitals (the segment's name) kept
-    printed = re.compile(r"\W+".join(re.escape(w) for w in normalize(
-        question.ranking_text)[terms[0].start:terms[0].end].split()), re.IGNORECASE)
     vocabulary = load_vocabulary()
     found: list[tuple[str, DirectAnswer]] = []
     for part in (SALES, *margin.bridge):
         entry = vocabulary.metrics.get(part) or vocabulary.concepts.get(part)
         title = entry.title if entry is not None else part
-        text = printed.sub(title, question.ranking_text, count=1)
-        cause = explain(question.model_copy(update={"text": text, "ranking_text": text}))
+        cause = explain(_reworded(question, terms[0], title))
         if (cause is None or refers_elsewhere(cause.causes) or _another_length(question, cause)
                 or not _of_member(cause, owners)):
             continue
