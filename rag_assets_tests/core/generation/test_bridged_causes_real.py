@@ -113,3 +113,17 @@ def test_a_segments_profit_leads_with_the_causes_its_own_discussion_gives(
     assert "a higher operating expense ratio (primarily due to a charge of approximately $0.6 " \
            "billion related to club closures" in lead, lead
     assert "strategic price investments" not in lead and "factors discussed" not in lead, lead
+
+
+def test_a_segment_named_without_its_company_is_searched_not_refused(
+        margins_corpus: Corpus) -> None:
+    """No scope given and no company named: "Sam's Club's" names a segment Walmart's pages print
+    ("the Sam's Club segment"), found by the store's full-text index, so the question is
+    answered from the filing; a company no page prints as its segment is still refused."""
+    answerer = Answerer(Retriever(margins_corpus.store, margins_corpus.embedder),
+                        margins_corpus.pages)
+    found = answerer.ask("What drove the change in Sam's Club's operating income in fiscal 2018?")
+    assert not found.abstained and "No indexed filing" not in found.answer
+    assert {s.document for s in found.sources_used} == {"walmart-10k"}
+    refused = answerer.ask("What drove the change in Kroger's operating income in fiscal 2018?")
+    assert refused.answer == "No indexed filing is from Kroger." and refused.abstained
