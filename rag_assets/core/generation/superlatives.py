@@ -358,10 +358,19 @@ def _names_measure(rows: Sequence[Row], printed: Sequence[Row], column: str,
     """Whether the table names the measure asked, or sales when none is, in its section, title
     or header, the column compared, the rows' caption or a total row: a growth is a change of
     a measure the table prints. Coca-Cola 2019's segment note closes with "property, plant and
-    equipment - net" of the United States and International: a rise in either is no growth."""
+    equipment - net" of the United States and International: a rise in either is no growth.
+    A total row under the rows' caption that names a measure decides it: Walmart's "Total
+    long-lived assets" closes a block whose caption row the chunker left in the chunk before,
+    under a note titled "Segments and Disaggregated Revenue"."""
+    asked = _asked_or_sales(measures, cues)
+    captions = {r.unit.caption for r in rows}
+    named = [n for r in printed if r.unit.caption in captions
+             and (n := _total_names(r.label, cues))]
+    if named:
+        return any(_names(n, asked) for n in named)
     totals = [r.label for r in printed if first_match(cues.total_row, r.label.lower())]
     said = " | ".join([rows[0].unit.scope, column, *{r.unit.caption for r in rows}, *totals])
-    return _names(said, _asked_or_sales(measures, cues))
+    return _names(said, asked)
 
 
 def _names(text: str, words: Sequence[str]) -> bool:

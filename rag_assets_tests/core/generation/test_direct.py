@@ -618,6 +618,33 @@ def test_a_caption_printed_on_its_first_rows_line_heads_the_rows_under_it() -> N
         "million), 1,728.4 million in 2017 against 1,704.7 million in 2016")
 
 
+WALMART_ASSETS_CHUNK = """\
+| Fiscal Years Ended January 31, (Amounts in millions) | 2020 | 2019 | 2018 |
+|---|---|---|---|
+| U.S. operations | $ 86,944 | $ 81,144 | $ 81,478 |
+| Non-U.S. operations | 40,105 | 30,251 | 33,340 |
+| Total long-lived assets | $ 127,049 | $ 111,395 | $ 114,818 |
+No individual country outside of the U.S. had total revenues or long-lived assets that were \
+material to the consolidated totals."""
+
+
+def test_a_block_closed_by_another_measures_total_ranks_no_growth() -> None:
+    """Walmart's 10-K for fiscal 2020 (wide, p81), as the chunker cut it: the entity-wide
+    table's second block, whose "Long-lived assets" caption row ended the chunk before, under
+    "Note 13. Segments and Disaggregated Revenue". Its total names the measure: Non-U.S.
+    operations' assets rose 33%, which is no segment's net sales growth."""
+    hit = Hit(chunk_id="walmart-2020-p81", document="walmart-10k", year=2020, page_start=81,
+              page_end=81, section="Note 13. Segments and Disaggregated Revenue",
+              context="Walmart Inc | 10-K fiscal 2020 | Note 13. Segments and Disaggregated "
+                      "Revenue", text=WALMART_ASSETS_CHUNK, rank=0, score=1.0, stage="page")
+    units = [u for u in units_of(hit, lambda *_: 81) if u.is_row]
+    assert [u.text.split(":")[0] for u in units] == [
+        "U.S. operations", "Non-U.S. operations", "Total long-lived assets"]
+    for question in ("Which segment of Walmart grew net sales the fastest in fiscal 2020?",
+                     "Which segment of Walmart grew the fastest in fiscal 2020?"):
+        assert direct_answer_to(question, units[:2], units) is None, question
+
+
 def test_a_winner_asked_why_leads_with_the_causes_of_its_own_change() -> None:
     """"Which segment grew the fastest, and why?": the winner's sentence, then the causes
     MD&A gives under the winner's heading, as one first sentence; causes printed of another
