@@ -41,6 +41,9 @@ PROCEEDS_RE = re.compile(r"\bproceeds\b", re.IGNORECASE)
 # rate base or the use of proceeds
 PRICE_CUE_RE = re.compile(r"\b(?:purchase price|consideration|proceeds|received|paid|"
                           r"in cash|for (?:a total of |approximately |about )?\$)", re.IGNORECASE)
+# a term a filing defines in parentheses, "(the “Nuts Transaction”)", and one that is a date
+DEFINED_TERM_RE = re.compile(r"\((?:the\s+)?[“\"]([A-Z][^”\"]{2,60})[”\"]\s*\)")
+DATE_TERM_RE = re.compile(r"\b(?:Date|Period|Agreement)\b")
 MAX_MATTERS = 6  # Item 103 names every material proceeding: a longer list than a period's deals
 MAX_SENTENCE_WORDS = 80  # a sentence longer than this is a paragraph the reader failed to split
 PERIOD_SENTENCES_BACK = 3  # sentences a deal's that names no year goes on from
@@ -144,23 +147,52 @@ def _gives_price(question: Question, deal: str, after: EvidenceUnit,
 
 
 def _priced(question: Question, unit: EvidenceUnit, text: str,
-            patterns: Sequence[re.Pattern[str]], following: Adjacent | None
-            ) -> tuple[str, list[EvidenceUnit]]:
+            patterns: Sequence[re.Pattern[str]], following: Adjacent | None,
+            scan: Scan | None = None) -> tuple[str, list[EvidenceUnit]]:
     """The deal's sentence, with the sentence after it in parentheses when the deal's own
     lacks its price and the next one gives it ("purchase price", "consideration", "received",
-    "for $"); and the units it is read from."""
+    "for $"), else with the sentences that define the deals it names by a defined term
+    (:func:`_defined_prices`); and the units it is read from."""
     if following is None or not _lacks_price(text):
         return text, [unit]
     after = following(unit)
     if after is None or not _gives_price(question, text, after, patterns):
-        return text, [unit]
+        defined = _defined_prices(text, unit, scan)
+        return (f"{text.rstrip('. ')} ({'; '.join(d for d, _ in defined)})"
+                if defined else text), [unit, *(u for _, u in defined)]
     return f"{text.rstrip('. ')} ({' '.join(after.text.split()).rstrip('. ')})", [unit, after]
+
+
+def _defined_prices(text: str, unit: EvidenceUnit, scan: Scan | None
+                    ) -> list[tuple[str, EvidenceUnit]]:
+    """For a deal sentence that names its deals by defined terms and prints no price ("we
+    completed the sale of certain assets in our global nuts business (the “Nuts
+    Transaction”)"), the sentence elsewhere in the filing that defines each term with the
+    deal's price: drafting defines a deal once, where its terms are stated (Kraft Heinz
+    2021's note: "to sell certain assets in our global nuts business for total consideration
+    of approximately $3.4 billion (the “Nuts Transaction”)"). That sentence may name the year
+    the agreement was signed: it is the same deal."""
+    if scan is None:
+        return []
+    found: list[tuple[str, EvidenceUnit]] = []
+    for term in DEFINED_TERM_RE.findall(text):
+        if DATE_TERM_RE.search(term):
+            continue  # "the “Assan Foods Acquisition Date”" defines a date, not a deal
+        defining = re.compile(rf"[“\"]{re.escape(term)}[”\"]\s*\)")
+        for other in scan([defining]):
+            said = " ".join(other.text.split())
+            if (other.quote != unit.quote and not other.is_row
+                    and len(said.split()) <= MAX_SENTENCE_WORDS
+                    and MONEY_RE.search(said) and PRICE_CUE_RE.search(said)):
+                found.append((said.rstrip(". "), other))
+                break
+    return found
 
 
 def _one_per_deal(question: Question, patterns: Sequence[re.Pattern[str]],
                   candidates: Iterable[EvidenceUnit], pending: bool = False,
-                  following: Adjacent | None = None, preceding: Adjacent | None = None
-                  ) -> dict[str, list[EvidenceUnit]]:
+                  following: Adjacent | None = None, preceding: Adjacent | None = None,
+                  scan: Scan | None = None) -> dict[str, list[EvidenceUnit]]:
     """Each deal of the period once (at most ``MAX_DEALS``, ``MAX_MATTERS`` of pending matters,
     in the order first stated), in the
     sentence that states it with its price when one does: the note prints "for $608 million
@@ -178,7 +210,8 @@ def _one_per_deal(question: Question, patterns: Sequence[re.Pattern[str]],
             continue
         if deal in best and MONEY_RE.search(best[deal][0]):
             continue
-        text, units = _priced(question, unit, text, patterns, None if pending else following)
+        text, units = _priced(question, unit, text, patterns, None if pending else following,
+                              scan)
         if deal not in best or MONEY_RE.search(text):
             best[deal] = (text, units)
     return {text: units for text, units in best.values()}
@@ -202,7 +235,8 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
         if scan is not None:
             yield from scan(patterns)
 
-    found = _one_per_deal(question, patterns, candidates(), pending, following, preceding)
+    found = _one_per_deal(question, patterns, candidates(), pending, following, preceding,
+                          scan)
     if not found:
         return None
     if pending:  # the matters named first, the routine litigation after them (stable)

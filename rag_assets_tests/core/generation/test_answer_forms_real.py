@@ -182,7 +182,11 @@ def test_the_issuances_of_a_period_each_with_its_net_proceeds(forms_corpus: Corp
     # ASC 805: "During 2018, Corning acquired substantially all of CMD for $841 million", stated
     # again in the note and Item 9A: one deal
     ("Which acquisitions did Corning complete in 2018?", ["CMD", "$841 million"], 1),
-    ("Which divestitures did Kraft Heinz complete in 2021?", ["nuts", "cheese"], 2),
+    # the sale of the nuts and cheese businesses, named by the terms the note defines with
+    # their prices ("for total consideration of approximately $3.4 billion (the “Nuts
+    # Transaction”)"), the cheese one agreed in 2020
+    ("Which divestitures did Kraft Heinz complete in 2021?",
+     ["nuts", "cheese", "Hormel", "$3.4 billion", "Lactalis", "$3.34 billion"], 2),
     # the sales of the New York and Michigan subsidiaries, each stated with its date; the
     # note's "completed the previously disclosed sale ... to Liberty" prints no price, the
     # sentence after it does: "... for a purchase price of $608 million in cash"

@@ -31,6 +31,31 @@ def test_a_price_is_read_from_the_next_sentence_only_when_it_says_it_is_one() ->
     assert found is not None and "$3.3 billion" not in found.text
 
 
+def test_a_deal_named_by_a_defined_term_is_priced_where_the_term_is_defined() -> None:
+    """The sentence that defines a deal's term with a price is read, even of the year the
+    agreement was signed; a defined date, or a definition without a price, is not."""
+    question = read_question("Which divestitures did Acme complete in 2023?")
+    sale = ("In 2023, we completed the sale of certain assets in our global nuts business "
+            "(the “Nuts Transaction”) on May 1, 2023 (the “Closing Date”).")
+    defined = ("In December 2022, we entered into a definitive agreement with Buyer to sell "
+               "certain assets in our global nuts business for total consideration of "
+               "approximately $3.4 billion (the “Nuts Transaction”).")
+    dated = "The Closing Date purchase price adjustment was $12 million (the “Closing Date”)."
+
+    def scan(texts: Sequence[str]):  # type: ignore[no-untyped-def]
+        return lambda patterns: [_unit(t) for t in texts if any(p.search(t) for p in patterns)]
+
+    nothing_next = _next([])
+    found = stated_deals(question, [_unit(sale)], scan=scan([sale, defined, dated]),
+                         following=nothing_next)
+    assert found is not None and found.text.count("$3.4 billion") == 1, found
+    assert "$12 million" not in found.text and len(found.units) == 2
+    unpriced = defined.replace("for total consideration of approximately $3.4 billion ", "")
+    found = stated_deals(question, [_unit(sale)], scan=scan([sale, unpriced]),
+                         following=nothing_next)
+    assert found is not None and len(found.units) == 1, found
+
+
 def test_two_issuances_of_notes_of_one_kind_are_two() -> None:
     question = read_question("Which debt offerings did Acme complete in 2023?")
     first = ("In May 2023, the Company issued $500 million aggregate principal amount of 4.0% "
