@@ -27,7 +27,7 @@ from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.drivers import Adjacent
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.yes_no import of_the_period
-from rag_assets.core.question.intents import load_intents
+from rag_assets.core.question.intents import Statement, load_intents
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import MONEY_RE
 from rag_assets.core.text.periods import months_asked
@@ -44,6 +44,10 @@ PRICE_CUE_RE = re.compile(r"\b(?:purchase price|consideration|proceeds|received|
 # a term a filing defines in parentheses, "(the “Nuts Transaction”)", and one that is a date
 DEFINED_TERM_RE = re.compile(r"\((?:the\s+)?[“\"]([A-Z][^”\"]{2,60})[”\"]\s*\)")
 DATE_TERM_RE = re.compile(r"\b(?:Date|Period|Agreement)\b")
+# a short name a filing gives a party or a deal ("HSG", "CMD"), and capitals that name none
+SHORT_NAME_RE = re.compile(r"\b[A-Z]{3,6}\b")
+NO_DEAL_NAMES = frozenset({"LLC", "INC", "GAAP", "SEC", "FDIC", "USA", "NYSE", "CEO", "CFO",
+                           "ASC", "ASU", "IRS", "EBITDA", "EPS", "LIBOR", "SOFR"})
 MAX_MATTERS = 6  # Item 103 names every material proceeding: a longer list than a period's deals
 MAX_SENTENCE_WORDS = 80  # a sentence longer than this is a paragraph the reader failed to split
 PERIOD_SENTENCES_BACK = 3  # sentences a deal's that names no year goes on from
@@ -60,17 +64,42 @@ GENERIC_PARTIES = frozenset({
     "October", "November", "December", "Item", "Note", "Legal", "Proceedings"})
 
 
+def _statements(question: Question) -> list[Statement]:
+    """The statements of the kinds the question asks (a sale for "divestitures")."""
+    intents = load_intents().intents
+    return [statement for key in question.intents for statement in intents[key].states
+            if re.search(statement.asked, question.ranking_text, re.IGNORECASE)]
+
+
 def _patterns(question: Question) -> tuple[list[re.Pattern[str]], bool]:
     """The patterns of the sentences that state what the question asks, by the kind asked,
     and whether what they state is pending (a lawsuit: no year asked of its sentence)."""
-    intents = load_intents().intents
-    out, pending = [], False
-    for key in question.intents:
-        for statement in intents[key].states:
-            if re.search(statement.asked, question.ranking_text, re.IGNORECASE):
-                out.append(re.compile(statement.stated, re.IGNORECASE))
-                pending = pending or statement.pending
-    return out, pending
+    statements = _statements(question)
+    return ([re.compile(s.stated, re.IGNORECASE) for s in statements],
+            any(s.pending for s in statements))
+
+
+def _none_stated(question: Question, candidates: Iterable[EvidenceUnit]) -> DirectAnswer | None:
+    """"None", with the sentence that says no deal of the kind asked was completed in the
+    period ("There were no material acquisitions completed in 2020 or 2019"), or None. Only
+    when every kind asked is denied: a question of acquisitions or divestitures is not
+    answered by a denial of one of them."""
+    denials = [re.compile(s.none_stated, re.IGNORECASE) for s in _statements(question)
+               if s.none_stated]
+    if not denials or len(denials) < len(_statements(question)):
+        return None
+    said: dict[int, EvidenceUnit] = {}
+    for unit in candidates:
+        text = " ".join(unit.text.split())
+        for n, denial in enumerate(denials):
+            if (n not in said and not unit.is_row and denial.search(text)
+                    and set(years_in(text)) & set(question.years or years_in(text))):
+                said[n] = unit
+    if len(said) < len(denials):
+        return None
+    units = list({u.quote: u for u in said.values()}.values())
+    shown = "; ".join(" ".join(u.text.split()).rstrip(". ") for u in units)
+    return DirectAnswer(kind="list", units=units, text=f"None: {shown}.", supports=shown)
 
 
 def _object_of(rest: str) -> str:
@@ -189,6 +218,17 @@ def _defined_prices(text: str, unit: EvidenceUnit, scan: Scan | None
     return found
 
 
+def _known_as(deal: str, text: str, best: dict[str, tuple[str, list[EvidenceUnit]]]) -> str:
+    """The key of a deal already listed that this sentence names by the short name both
+    print ("HSG": "Corning obtained a controlling interest in HSG" and "HSG redeemed Dupont’s
+    entire ownership of HSG ... Corning obtained a 100% interest in HS LLC"), else ``deal``."""
+    names = set(SHORT_NAME_RE.findall(text)) - NO_DEAL_NAMES
+    for key, (said, _) in best.items():
+        if names & (set(SHORT_NAME_RE.findall(said)) - NO_DEAL_NAMES):
+            return key
+    return deal
+
+
 def _one_per_deal(question: Question, patterns: Sequence[re.Pattern[str]],
                   candidates: Iterable[EvidenceUnit], pending: bool = False,
                   following: Adjacent | None = None, preceding: Adjacent | None = None,
@@ -206,6 +246,7 @@ def _one_per_deal(question: Question, patterns: Sequence[re.Pattern[str]],
                         else _in_period(question, text, _before(unit, text, preceding)))):
             continue
         deal = _object_of(text[match.end():])
+        deal = deal if pending else _known_as(deal, text, best)
         if deal not in best and len(best) == (MAX_MATTERS if pending else MAX_DEALS):
             continue
         if deal in best and MONEY_RE.search(best[deal][0]):
@@ -235,10 +276,18 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
         if scan is not None:
             yield from scan(patterns)
 
+    def candidates_denying() -> Iterable[EvidenceUnit]:
+        yield from selected
+        yield from pool
+        denials = [re.compile(s.none_stated, re.IGNORECASE) for s in _statements(question)
+                   if s.none_stated]
+        if scan is not None and denials:
+            yield from scan(denials)
+
     found = _one_per_deal(question, patterns, candidates(), pending, following, preceding,
                           scan)
     if not found:
-        return None
+        return None if pending else _none_stated(question, candidates_denying())
     if pending:  # the matters named first, the routine litigation after them (stable)
         found = dict(sorted(found.items(), key=lambda item: bool(ROUTINE_RE.search(item[0]))))
     listed = "; ".join(f"({n}) {text.rstrip('.')}" for n, text in enumerate(found, start=1))

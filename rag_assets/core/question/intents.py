@@ -33,6 +33,10 @@ class Statement(BaseModel):
     pending: bool = Field(default=False, description="what the sentence states stands at the "
                           "filing's date (a lawsuit pending), not an event of the year asked: "
                           "no year is required of it")
+    none_stated: str | None = Field(default=None, description="the sentence that says no such "
+                                    "event happened in the period ('There were no material "
+                                    "acquisitions completed in 2020'): the answer when none is "
+                                    "stated")
 
 
 class IntentEntry(BaseModel):

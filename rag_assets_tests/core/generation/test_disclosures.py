@@ -56,6 +56,41 @@ def test_a_deal_named_by_a_defined_term_is_priced_where_the_term_is_defined() ->
     assert found is not None and len(found.units) == 1, found
 
 
+CORNING_2020_HSG = [  # Corning's 2020 10-K (wide), p69, p101, p68 as its reader splits them
+    "As of September 9, 2020, HSG redeemed Dupont’s entire ownership of HSG with a value of $250 "
+    "million (Redemption), Upon completion of the redemption, Corning obtained a 100% interest in "
+    "HS LLC and 80.5% interest in HSO LLC.",
+    "The Company obtained a controlling interest in Hemlock Semiconductor Group (“HSG”) during "
+    "the third quarter of 2020 and has consolidated results in “All Other” as of September 9, "
+    "2020.",
+    "During the third quarter of 2020, Corning obtained a controlling interest in HSG and recorded "
+    "deferred revenue of $1,070 million at fair value."]
+CORNING_2020_NONE = "Acquisitions There were no material acquisitions completed in 2020 or 2019."
+
+
+def test_a_deal_stated_again_by_its_short_name_is_listed_once_with_its_price() -> None:
+    """ASC 805-10-25-11: a controlling interest obtained without a purchase is a business
+    combination ("Corning obtained a 100% interest in HS LLC" when HSG redeemed DuPont's
+    interest); the three sentences name one deal by "HSG", listed once, with its $250 million."""
+    question = read_question("Which acquisitions did Corning complete in 2020?")
+    found = stated_deals(question, [_unit(t) for t in CORNING_2020_HSG])
+    assert found is not None and found.text.startswith("(1) As of September 9, 2020"), found
+    assert "; (2)" not in found.text and "$250 million" in found.text
+
+
+def test_none_is_the_sentence_that_says_no_deal_of_the_kind_was_completed() -> None:
+    """Where no deal is stated, the filing's own "no material acquisitions completed in 2020"
+    answers; of another year, or of acquisitions for a question of acquisitions and
+    divestitures, it does not."""
+    found = stated_deals(read_question("Which acquisitions did Corning complete in 2020?"),
+                         [_unit(CORNING_2020_NONE)])
+    assert found is not None and found.text == (
+        "None: Acquisitions There were no material acquisitions completed in 2020 or 2019.")
+    for question in ("Which acquisitions did Corning complete in 2021?",
+                     "What acquisitions or divestitures did Corning complete in 2020?"):
+        assert stated_deals(read_question(question), [_unit(CORNING_2020_NONE)]) is None
+
+
 def test_two_issuances_of_notes_of_one_kind_are_two() -> None:
     question = read_question("Which debt offerings did Acme complete in 2023?")
     first = ("In May 2023, the Company issued $500 million aggregate principal amount of 4.0% "
