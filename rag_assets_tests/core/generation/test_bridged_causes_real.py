@@ -29,6 +29,7 @@ pytestmark = [pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not
 
 WIDE, BULK = "financebench-wide/pdfs", "financebench-bulk/pdfs"
 FILINGS = [(f"{WIDE}/WALMART_2018_10K.pdf", "walmart-10k", 2018, range(38, 45)),
+           (f"{WIDE}/WALMART_2020_10K.pdf", "walmart-10k", 2020, range(35, 39)),
            (f"{BULK}/WALMART_2022_10K.pdf", "walmart-10k", 2022, range(36, 42)),
            (f"{BULK}/WALMART_2024Q1_10Q.pdf", "walmart-10q-q1", 2024, range(16, 24))]
 
@@ -113,6 +114,22 @@ def test_a_segments_profit_leads_with_the_causes_its_own_discussion_gives(
     assert "a higher operating expense ratio (primarily due to a charge of approximately $0.6 " \
            "billion related to club closures" in lead, lead
     assert "strategic price investments" not in lead and "factors discussed" not in lead, lead
+
+
+def test_a_segments_gross_margin_is_its_own_when_its_discussion_says_the_result_of(
+        margins_corpus: Corpus) -> None:
+    """Walmart's FY2020 Walmart U.S. discussion: "Gross profit rate decreased 14 and 28 basis
+    points ... For fiscal 2020, the decreases were primarily the result of continued price
+    investments ...". The company's sentence names the segment too ("price investment in the
+    Walmart U.S. segment and the addition of Flipkart in the Walmart International segment"),
+    and is not the segment's."""
+    lead = _answer(margins_corpus, "What drove the increase in Walmart U.S.'s operating income "
+                   "in fiscal 2020?", 2020)
+    assert lead.startswith("Higher revenue (primarily due to increases in comparable store "
+                           "sales of 2.9%"), lead
+    assert ("a lower gross margin (Gross profit rate decreased 14 and 28 basis points"
+            in lead and "primarily the result of continued price investments" in lead), lead
+    assert "Flipkart" not in lead and "factors discussed" not in lead, lead
 
 
 def test_a_segment_named_without_its_company_is_searched_not_refused(
