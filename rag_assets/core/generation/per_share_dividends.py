@@ -59,6 +59,12 @@ LABELLED_RE = re.compile(r"\bdividends?\b[^()$]*\(\s*\$\s?(?P<n>\d[\d.]*)\s+per\
                          r"(?:common\s+)?share\s*\)", re.IGNORECASE)
 OTHER_HOLDERS_RE = re.compile(r"\b(?:noncontrolling|non-controlling|minority|preferred)\b",
                               re.IGNORECASE)
+# how a year's dividend declared at once is paid: "the annual dividend was or will be paid in
+# four quarterly installments of $0.57 per share" (Walmart's 10-Q for Q1 fiscal 2024)
+INSTALLMENTS_RE = re.compile(r"\b(?P<count>four|two|three|\d)\s+(?:equal\s+)?quarterly\s+"
+                             r"installments\s+of\s+\$\s?(?P<each>\d+(?:\.\d+)?)\s+per\s+"
+                             r"(?:common\s+)?share\b", re.IGNORECASE)
+COUNTS = {"two": 2, "three": 3, "four": 4}
 # the balance that closes a year's block of a statement of equity: "Balance at December 28,
 # 2019", "Balances as of January 31, 2021"
 CLOSING_BALANCE_RE = re.compile(r"^\s*balances?\s+(?:at|as\s+of)\b", re.IGNORECASE)
@@ -72,21 +78,47 @@ def per_share_dividend(question: Question, selected: Sequence[EvidenceUnit],
         return None
     period = question.periods[0]
     found = _from_rows(period, [*selected, *pool])
-    if found is not None or scan is None:
-        return found  # else the filing's pages that print such a row, read as rows
-    if page_rows is None:
-        return None
+    if found is None and scan is not None and page_rows is not None:
+        # the filing's pages that print such a row, read as rows
+        def rows_of_pages(pattern: re.Pattern[str]) -> list[EvidenceUnit]:
+            """The rows of the pages whose sentences match ``pattern``, each page read once."""
+            pages = dict.fromkeys((u.document, u.year, u.page) for u in scan([pattern]))
+            return [r for key in pages for r in page_rows(*key)]
 
-    def rows_of_pages(pattern: re.Pattern[str]) -> list[EvidenceUnit]:
-        """The rows of the pages whose sentences match ``pattern``, each page read once."""
-        pages = dict.fromkeys((u.document, u.year, u.page) for u in scan([pattern]))
-        return [r for key in pages for r in page_rows(*key)]
+        # each reading only when the one before finds nothing: a scan reads the whole filing
+        found = (_from_rows(period, rows_of_pages(PER_SHARE_RE))
+                 or next((found for unit in scan([LISTED_RE])
+                          if (found := _from_listed(period, unit)) is not None), None)
+                 or _from_equity_blocks(period, rows_of_pages(LABELLED_RE)))
+    if found is not None and scan is not None and period[0] is not None:
+        return _in_installments(found, scan)
+    return found
 
-    # each reading only when the one before finds nothing: a scan reads the whole filing
-    return (_from_rows(period, rows_of_pages(PER_SHARE_RE))
-            or next((found for unit in scan([LISTED_RE])
-                     if (found := _from_listed(period, unit)) is not None), None)
-            or _from_equity_blocks(period, rows_of_pages(LABELLED_RE)))
+
+def _in_installments(found: DirectAnswer, scan: Scan) -> DirectAnswer:
+    """A quarter's declared dividend that is the year's, paid in installments: Walmart's board
+    approves the fiscal year's annual dividend in its first quarter ("$2.28 in three months
+    2023"), and the filing says how it is paid ("paid in four quarterly installments of $0.57
+    per share"). The installment is named when installments times it make the amount the row
+    declares; else the row's answer as it is."""
+    declared = MONEY_RE.search(found.text.split(":", 1)[-1])
+    if declared is None:
+        return found
+    amount = float(declared["n"].replace(",", ""))
+    for unit in scan([INSTALLMENTS_RE]):
+        said = " ".join(unit.text.split())
+        for match in INSTALLMENTS_RE.finditer(said):
+            count = COUNTS.get(match["count"].lower()) or int(match["count"])
+            each = float(match["each"])
+            if count > 1 and abs(count * each - amount) < 0.005:
+                # quoted up to the installment: the sentence runs on into the dates' table
+                quoted = unit.model_copy(update={"quote": said[:match.end()],
+                                                 "text": said[:match.end()]})
+                return DirectAnswer(
+                    kind="dividend", units=[*found.units, quoted], supports=found.supports,
+                    text=f"{found.text.rstrip('.')}, the year's dividend, paid in {match['count']} "
+                         f"quarterly installments of ${match['each']} per share.")
+    return found
 
 
 def _from_listed(period: tuple[str | None, str], unit: EvidenceUnit) -> DirectAnswer | None:

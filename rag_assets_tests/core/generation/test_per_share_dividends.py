@@ -11,6 +11,7 @@ import pytest
 
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.evidence import EvidenceUnit, page_table_rows
+from rag_assets.core.generation.fiscal_names import periods_as_printed
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.generation.per_share_dividends import PER_SHARE_RE, per_share_dividend
 from rag_assets.core.question.question import read_question
@@ -74,7 +75,7 @@ def test_the_row_is_read_from_the_page_that_prints_it_when_retrieval_missed_it()
     assert [c.mark for c in verify_claims([found.claim()], pages)[0].citations] == ["valid"]
 
 
-def _asker(pages: PageTexts, doc: str, year: int, rows: bool = False
+def _asker(pages: PageTexts, doc: str, year: int, rows: bool = False, shift: int = 0
            ) -> Callable[[str], str | None]:
     """The direct answer's text for a question of one filing, its citation verified: the
     filing's sentences scanned as the engine scans them, its pages' rows when ``rows``."""
@@ -90,18 +91,23 @@ def _asker(pages: PageTexts, doc: str, year: int, rows: bool = False
         return page_table_rows(pages, d, y, p) if rows else []
 
     def asked(question: str) -> str | None:
-        found = per_share_dividend(read_question(question), [], (), page_rows, scan)
+        read = read_question(question)
+        if shift:  # dated as the filing's columns print the quarter, as the engine does
+            read = read.model_copy(update={"periods": periods_as_printed(read.periods, shift)})
+        found = per_share_dividend(read, [], (), page_rows, scan)
         if found is not None:
-            assert [c.mark for c in verify_claims([found.claim()], pages)[0].citations] == [
-                "valid"]
+            marks = [c.mark for c in verify_claims([found.claim()], pages)[0].citations]
+            assert marks and set(marks) == {"valid"}, marks
         return None if found is None else found.text
 
     return asked
 
 
-def _filing_asker(path: str, doc: str, year: int) -> Callable[[str], str | None]:
+def _filing_asker(path: str, doc: str, year: int, shift: int = 0
+                  ) -> Callable[[str], str | None]:
     """:func:`_asker` of a real filing of the corpora, its pages' rows read."""
-    return _asker(PageTexts.from_pages(doc, year, real_filing(path).pages), doc, year, rows=True)
+    return _asker(PageTexts.from_pages(doc, year, real_filing(path).pages), doc, year,
+                  rows=True, shift=shift)
 
 
 def test_a_sentence_that_lists_each_years_dividend_respectively() -> None:
@@ -165,3 +171,14 @@ def test_a_years_four_quarters_in_the_quarterly_data_are_summed() -> None:
     assert (asked("What was General Mills' dividend per share in fiscal 2014?") or "").startswith(
         "Dividends per share: $1.55 in 2014")
     assert asked("What was General Mills' dividend per share in Q4 2015?") is None  # a quarter
+
+
+def test_a_quarters_declared_dividend_paid_in_installments_names_the_installment() -> None:
+    """Walmart's 10-Q for Q1 fiscal 2024 (bulk): its board approves the year's dividend in the
+    first quarter, so the quarter's row declares $2.28, "paid in four quarterly installments of
+    $0.57 per share" (4 x $0.57 = $2.28); a year asked is the row's alone."""
+    asked = _filing_asker("financebench-bulk/pdfs/WALMART_2024Q1_10Q.pdf", "walmart-10q-q1",
+                          2024, shift=-1)
+    assert asked("What quarterly dividend per share did Walmart declare in Q1 fiscal 2024?") == (
+        "Dividends declared per common share: $2.28 in three months 2023, the year's dividend, "
+        "paid in four quarterly installments of $0.57 per share.")
