@@ -48,6 +48,11 @@ DATE_TERM_RE = re.compile(r"\b(?:Date|Period|Agreement)\b")
 SHORT_NAME_RE = re.compile(r"\b[A-Z]{3,6}\b")
 NO_DEAL_NAMES = frozenset({"LLC", "INC", "GAAP", "SEC", "FDIC", "USA", "NYSE", "CEO", "CFO",
                            "ASC", "ASU", "IRS", "EBITDA", "EPS", "LIBOR", "SOFR"})
+# a sentence on a matter named before it ("meritorious defenses to the claims raised in this
+# class action complaint"): the matter's status, not a matter of its own
+REFERS_BACK_RE = re.compile(r"\b(?:this|these|such|the foregoing)\s+(?:[\w-]+\s+){0,2}?"
+                            r"(?:complaints?|lawsuits?|suits?|actions?|litigation|matters?|"
+                            r"cases?|proceedings?|claims?)\b", re.IGNORECASE)
 MAX_MATTERS = 6  # Item 103 names every material proceeding: a longer list than a period's deals
 MAX_SENTENCE_WORDS = 80  # a sentence longer than this is a paragraph the reader failed to split
 PERIOD_SENTENCES_BACK = 3  # sentences a deal's that names no year goes on from
@@ -242,7 +247,7 @@ def _one_per_deal(question: Question, patterns: Sequence[re.Pattern[str]],
         text = " ".join(unit.text.split())
         match = next((m for p in patterns if (m := p.search(text))), None)
         if (match is None or unit.is_row or len(text.split()) > MAX_SENTENCE_WORDS
-                or not (_names_a_party(text) if pending
+                or not (_names_a_party(text) and not REFERS_BACK_RE.search(text) if pending
                         else _in_period(question, text, _before(unit, text, preceding)))):
             continue
         deal = _object_of(text[match.end():])

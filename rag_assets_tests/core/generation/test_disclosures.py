@@ -174,3 +174,18 @@ def test_a_policy_that_mentions_responsible_parties_designates_nobody() -> None:
     policy = ("For sites with multiple potentially responsible parties, the EPA and Acme "
               "consider each party's likely proportionate share of the remediation costs.")
     assert stated_deals(question, [_unit(policy)]) is None
+
+
+def test_a_sentence_on_a_matter_named_before_it_is_no_matter_of_its_own() -> None:
+    """American Water Works' 10-Q for Q2 2023 (bulk, Part II Item 1): "... believe that WVAWC
+    has valid, meritorious defenses to the claims raised in this class action complaint" is the
+    Dunbar matter's status, after the sentence that names it."""
+    question = read_question("What legal proceedings does Acme disclose in its Q2 2023 10-Q?")
+    named = ("Dunbar, West Virginia Water Main Break Class Action Litigation On the evening of "
+             "June 23, 2015, a 36-inch pre-stressed concrete transmission water main, installed "
+             "in the early 1970s, failed.")
+    status = ("The Company and WVAWC believe that WVAWC has valid, meritorious defenses to the "
+              "claims raised in this class action complaint.")
+    found = stated_deals(question, [_unit(status), _unit(named)])
+    assert found is not None and found.text.startswith("(1) Dunbar, West Virginia"), found
+    assert "meritorious defenses" not in found.text
