@@ -46,8 +46,9 @@ DEFINED_TERM_RE = re.compile(r"\((?:the\s+)?[“\"]([A-Z][^”\"]{2,60})[”\"]\
 DATE_TERM_RE = re.compile(r"\b(?:Date|Period|Agreement)\b")
 # a short name a filing gives a party or a deal ("HSG", "CMD"), and capitals that name none
 SHORT_NAME_RE = re.compile(r"\b[A-Z]{3,6}\b")
-NO_DEAL_NAMES = frozenset({"LLC", "INC", "GAAP", "SEC", "FDIC", "USA", "NYSE", "CEO", "CFO",
-                           "ASC", "ASU", "IRS", "EBITDA", "EPS", "LIBOR", "SOFR"})
+NO_DEAL_NAMES = frozenset({"LLC", "INC", "LLP", "PLC", "GAAP", "SEC", "FDIC", "FTC", "USA",
+                           "NYSE", "CEO", "CFO", "ASC", "ASU", "IRS", "EBITDA", "EPS", "LIBOR",
+                           "SOFR", "USD", "EUR", "GBP", "JPY", "CAD", "IPO", "CARES", "COVID"})
 # a sentence on a matter named before it ("meritorious defenses to the claims raised in this
 # class action complaint"): the matter's status, not a matter of its own
 REFERS_BACK_RE = re.compile(r"\b(?:this|these|such|the foregoing)\s+(?:[\w-]+\s+){0,2}?"
