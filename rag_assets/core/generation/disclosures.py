@@ -193,6 +193,9 @@ def _priced(question: Question, unit: EvidenceUnit, text: str,
     after = following(unit)
     if after is None or not _gives_price(question, text, after, patterns):
         defined = _defined_prices(text, unit, scan)
+        whole = next(((d, u) for d, u in defined if _restates(d, text)), None)
+        if whole is not None:  # the same sentence read whole elsewhere, its price in it
+            return whole[0], [whole[1]]
         return (f"{text.rstrip('. ')} ({'; '.join(d for d, _ in defined)})"
                 if defined else text), [unit, *(u for _, u in defined)]
     return f"{text.rstrip('. ')} ({' '.join(after.text.split()).rstrip('. ')})", [unit, after]
@@ -211,17 +214,28 @@ def _defined_prices(text: str, unit: EvidenceUnit, scan: Scan | None
         return []
     found: list[tuple[str, EvidenceUnit]] = []
     for term in DEFINED_TERM_RE.findall(text):
-        if DATE_TERM_RE.search(term):
-            continue  # "the “Assan Foods Acquisition Date”" defines a date, not a deal
+        if DATE_TERM_RE.search(term) or term in NO_DEAL_NAMES:
+            continue  # "the “Assan Foods Acquisition Date”" defines a date, "FDIC" an agency
         defining = re.compile(rf"[“\"]{re.escape(term)}[”\"]\s*\)")
         for other in scan([defining]):
             said = " ".join(other.text.split())
             if (other.quote != unit.quote and not other.is_row
                     and len(said.split()) <= MAX_SENTENCE_WORDS
                     and MONEY_RE.search(said) and PRICE_CUE_RE.search(said)):
-                found.append((said.rstrip(". "), other))
+                if all(u.quote != other.quote for _, u in found):
+                    found.append((said.rstrip(". "), other))
                 break
     return found
+
+
+def _restates(defining: str, deal: str) -> bool:
+    """Whether the defining sentence is the deal's own sentence read whole (a chunk cut it
+    before its price: "... First Republic Bank (the “First Republic acquisition”) from the
+    FDIC" and, on the page, "... from the FDIC, as receiver, for $67.9 billion")."""
+    def words(text: str) -> str:
+        return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+    core = words(re.sub(r"^.*?\b(?=On |In |During )", "", deal, count=1))[:80]
+    return len(core) >= 40 and core in words(defining)
 
 
 def _known_as(deal: str, text: str, best: dict[str, tuple[str, list[EvidenceUnit]]]) -> str:

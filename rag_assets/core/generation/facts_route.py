@@ -24,6 +24,7 @@ from rag_assets.core.generation.fiscal_names import (
     quarter_shift,
 )
 from rag_assets.core.generation.metric_engine import MetricAnswer, answer_metric, base_unit, moved
+from rag_assets.core.generation.metric_format import format_value
 from rag_assets.core.generation.metric_questions import (
     MetricQuestion,
     parse_change,
@@ -54,6 +55,9 @@ if TYPE_CHECKING:
     from rag_assets.core.ingest.facts import StatementFact
 
 FactsProvider = Callable[[str, int], "Sequence[StatementFact]"]
+# the lines net income's change is bridged by (``ConceptDef.parts``), in the statement's order
+BRIDGED_PARTS = ("operating_income", "pretax_income", "income_tax")
+REST_SHARE = 0.05  # what is left below income taxes is named past this share of the change
 _FIGURE_RE = re.compile(r"-?\$?\d[\d,]*(?:\.\d+)?%?")
 MAX_STATED = 2  # sentences beside a headline: one per line item asked together, at most two
 
@@ -172,7 +176,7 @@ class FactsRoute:
         claim = computed.claims()[0]
         metric = load_vocabulary().metrics.get(asked.target) if asked.is_metric else None
         if metric is None:
-            return claim, []
+            return _with_parts(claim, computed, facts, filer), []
         parts = [answer_metric(asked.model_copy(update={"target": name}), facts, *filer)
                  for name in metric.bridge]
         its_way: list[Moved] = []
@@ -256,6 +260,44 @@ def operand_sources(computed: MetricAnswer) -> list[dict[str, object]]:
             f"{o.quote}  [{o.title}, {o.period}]")
     return [{"number": n, "document": d, "year": y, "page": p, "text": "\n".join(rows)}
             for n, ((d, y, p), rows) in enumerate(pages.items(), start=1)]
+
+
+def _with_parts(claim: Claim, computed: MetricAnswer, facts: Sequence[StatementFact],
+                filer: tuple[str | None, str]) -> Claim:
+    """Net income's change with what the income statement makes it of (``ConceptDef.parts``:
+    operating income, pretax income, income taxes): operating income's change, the
+    non-operating items' (pretax income's change less operating income's), income taxes' and
+    what is left below them (noncontrolling interests, discontinued operations), the largest
+    first, each cited: Walmart's fiscal 2020 net income rose $8.2 billion while its operating
+    income fell, on the items below it."""
+    asked, total = computed.question, computed.value
+    concept = load_vocabulary().concepts.get(asked.target)
+    if (concept is None or tuple(concept.parts) != BRIDGED_PARTS or asked.aggregate != "trend"
+            or total is None or len(computed.values) != 2):
+        return claim
+    answers = [answer_metric(asked.model_copy(update={"target": name}), facts, *filer)
+               for name in concept.parts]
+    if any(a.status != "answered" or len(a.values) != 2 for a in answers):
+        return claim
+    operating, pretax, taxes = (a.values[max(a.values)] - a.values[min(a.values)]
+                                for a in answers)
+    shown = [(abs(operating), moved(answers[0])),
+             (abs(pretax - operating), _added("the items between operating income and pretax "
+                                              "income", pretax - operating, asked)
+              + " (pretax income's change less operating income's)"),
+             (abs(taxes), moved(answers[2]))]
+    if abs(rest := total - pretax + taxes) > REST_SHARE * abs(total):
+        shown.append((abs(rest), _added("the items after income taxes", rest, asked)))
+    said = [text for _, text in sorted(shown, key=lambda s: -s[0]) if text]
+    cited = [c for a in answers for c in a.claims()[0].citations]
+    return Claim(text=f"{claim.text[:-1]}: {'; '.join(said)}.",
+                 citations=[*claim.citations, *cited])
+
+
+def _added(what: str, amount: float, asked: MetricQuestion) -> str:
+    """"<what> added $X million" (or "subtracted"), in the answer's scale."""
+    shown = format_value(abs(amount), "USD", asked.decimals, asked.scale)
+    return f"{what} {'added' if amount >= 0 else 'subtracted'} {shown}"
 
 
 def _moved_its_way(better: str | None, change: float, parts: Sequence[MetricAnswer]

@@ -189,3 +189,24 @@ def test_a_sentence_on_a_matter_named_before_it_is_no_matter_of_its_own() -> Non
     found = stated_deals(question, [_unit(status), _unit(named)])
     assert found is not None and found.text.startswith("(1) Dunbar, West Virginia"), found
     assert "meritorious defenses" not in found.text
+
+
+def test_a_deal_sentence_cut_before_its_price_is_read_whole_where_it_defines_its_term() -> None:
+    """JPMorgan's 10-Q for Q2 2023 (bulk): a chunk cut "... of First Republic Bank (the “First
+    Republic acquisition”) from the Federal Deposit Insurance Corporation (“FDIC”)"; the page
+    prints the same sentence on, "as receiver, for $67.9 billion": that sentence is the deal,
+    once, and "FDIC" (an agency) is no deal's term."""
+    question = read_question("Which acquisition did JPMorgan complete in Q2 2023?")
+    cut = ("On May 1, 2023, JPMorgan Chase acquired certain assets and assumed certain "
+           "liabilities of First Republic Bank (the “First Republic acquisition”) from the "
+           "Federal Deposit Insurance Corporation (“FDIC”).")
+    whole = ("Business Developments First Republic acquisition On May 1, 2023, JPMorgan Chase "
+             "acquired certain assets and assumed certain liabilities of First Republic Bank "
+             "(the \"First Republic acquisition\") from the Federal Deposit Insurance Corporation "
+             "(“FDIC”), as receiver, for $67.9 billion, resulting in an estimated bargain "
+             "purchase gain of $2.7 billion recorded in other income.")
+    found = stated_deals(question, [_unit(cut)], following=_next([]),
+                         scan=lambda patterns: [_unit(t) for t in (cut, whole)
+                                                if any(p.search(t) for p in patterns)])
+    assert found is not None and found.text == f"(1) {whole}", found
+    assert [u.quote for u in found.units] == [whole]

@@ -992,3 +992,27 @@ def test_a_growth_rate_asked_whether_it_sped_up_is_its_move(question: str, openi
                        "Netflix", question)
     assert answer.headline.startswith(f"{opening} Netflix's revenue growth increased from 30.3% "
                                       f"in FY2016"), answer.headline
+
+
+def test_net_incomes_change_is_shown_with_the_lines_the_statement_makes_it_of() -> None:
+    """Walmart's fiscal 2020 10-K (wide, p.52): net income attributable to Walmart rose from
+    6,670 to 14,881 while operating income fell from 21,957 to 20,568; pretax income rose from
+    11,460 to 20,116, so the items between them added 10,045 (the JD.com gain); income taxes
+    rose from 4,281 to 4,915. The largest leads; what is left below taxes (189) is too small to
+    name."""
+    path, document, year = "financebench-wide/pdfs/WALMART_2020_10K.pdf", "walmart-10k", 2020
+    pages, facts = _filing(path, document, year)
+    texts = PageTexts.from_pages(document, year, pages)
+    route = FactsRoute(facts=lambda d, y: facts, pages=texts, held_years=lambda d: [year],
+                       company=lambda d: "Walmart")
+    change = route.change(read_question("What drove the change in Walmart's net income in "
+                                        "fiscal 2020?"), document, year)
+    assert change is not None
+    assert change.claim.text == (
+        "Walmart's net income increased from $6,670 million in FY2019 to $14,881 million in "
+        "FY2020, by $8,211 million (123.1%): the items between operating income and pretax "
+        "income added $10,045 million (pretax income's change less operating income's); "
+        "operating income decreased from $21,957 million to $20,568 million; income tax "
+        "expense increased from $4,281 million to $4,915 million."), change.claim.text
+    marks = [c.mark for c in verify_claims([change.claim], texts)[0].citations]
+    assert marks and set(marks) == {"valid"}, marks
