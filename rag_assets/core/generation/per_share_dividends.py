@@ -34,7 +34,7 @@ from rag_assets.core.generation.direct_rows import (
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import MONEY_RE
-from rag_assets.core.text.periods import EACH_QUARTER_RE, QUARTERLY_DATA_RE
+from rag_assets.core.text.periods import EACH_QUARTER_RE, INSTALLMENTS_RE, QUARTERLY_DATA_RE
 from rag_assets.core.text.years import years_in
 
 METRIC = "dividends_per_share"
@@ -59,11 +59,6 @@ LABELLED_RE = re.compile(r"\bdividends?\b[^()$]*\(\s*\$\s?(?P<n>\d[\d.]*)\s+per\
                          r"(?:common\s+)?share\s*\)", re.IGNORECASE)
 OTHER_HOLDERS_RE = re.compile(r"\b(?:noncontrolling|non-controlling|minority|preferred)\b",
                               re.IGNORECASE)
-# how a year's dividend declared at once is paid: "the annual dividend was or will be paid in
-# four quarterly installments of $0.57 per share" (Walmart's 10-Q for Q1 fiscal 2024)
-INSTALLMENTS_RE = re.compile(r"\b(?P<count>four|two|three|\d)\s+(?:equal\s+)?quarterly\s+"
-                             r"installments\s+of\s+\$\s?(?P<each>\d+(?:\.\d+)?)\s+per\s+"
-                             r"(?:common\s+)?share\b", re.IGNORECASE)
 COUNTS = {"two": 2, "three": 3, "four": 4}
 # the balance that closes a year's block of a statement of equity: "Balance at December 28,
 # 2019", "Balances as of January 31, 2021"

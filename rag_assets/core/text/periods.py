@@ -189,6 +189,11 @@ def quarter_label_re(quarter: str) -> re.Pattern[str]:
 # (UNAUDITED)", General Mills 2015): a year's four quarters side by side
 QUARTERLY_DATA_RE = re.compile(r"\bquarterly\s+(?:data|financial|results|information)\b",
                                re.IGNORECASE)
+# how a year's dividend declared at once is paid: "the annual dividend was or will be paid in
+# four quarterly installments of $0.57 per share" (Walmart's 10-Q for Q1 fiscal 2024)
+INSTALLMENTS_RE = re.compile(r"\b(?P<count>four|two|three|\d)\s+(?:equal\s+)?quarterly\s+"
+                             r"installments\s+of\s+\$\s?(?P<each>\d+(?:\.\d+)?)\s+per\s+"
+                             r"(?:common\s+)?share\b", re.IGNORECASE)
 
 
 def figure_in_period_re(period: str) -> re.Pattern[str]:
