@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import words
+from rag_assets.core.generation.metric_questions import share_asked
 from rag_assets.core.ingest.sections import current_item_of, load_sections
 from rag_assets.core.ingest.statements import exhibit_of
 from rag_assets.core.question.question import Question
@@ -128,14 +129,16 @@ def _body(lines: Sequence[str]) -> tuple[list[str], str]:
 def current_item(question: Question, document: str, year: int,
                  pages: Sequence[tuple[int, str]]) -> DirectAnswer | None:
     """The body of the 8-K Item the question asks about, as the first line, or None (not an
-    8-K, a figure asked, no Item that the question's sections name); for a yes or no on an
-    event the report does not state the Item of, "No" (:func:`_item_stated`)."""
+    8-K, a figure or a share asked, no Item that the question's sections name); for a yes or
+    no on an event the report does not state the Item of, "No" (:func:`_item_stated`)."""
     if question.expects not in ("text", "names", "yes_no") or not pages:
         return None
     if form_of(document, pages[0][1]) != "8-K":
         return None
     if SIGNATURE_RE.search(question.ranking_text) or COVER_RE.search(question.ranking_text):
         return None  # the signature block or the cover answers, not an Item
+    if share_asked(question.ranking_text) is not None:
+        return None  # a share is a figure: an Item's body, or the list of Items, gives none
     items = _items(pages)
     if question.expects == "yes_no":
         return _item_stated(question, document, year, items)

@@ -87,6 +87,9 @@ def test_exhibits_asked_are_item_9_01_and_a_signer_is_no_item() -> None:
 
 def test_not_an_8k_or_not_a_text_question_gives_nothing() -> None:
     assert _answer("How many bylaws amendments did Costco make?") is None  # a figure asked
+    # a share is a figure too: the release's warehouse count answers, not Item 8.01's dividend
+    assert _answer("What share of Costco's warehouses were in the United States as of the "
+                   "8-K dated August 9, 2023?") is None
     assert _answer("What changes did Costco make to its bylaws?", TEN_K) is None  # its cover
 
 
