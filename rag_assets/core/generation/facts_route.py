@@ -23,7 +23,13 @@ from rag_assets.core.generation.fiscal_names import (
     in_fiscal_names,
     quarter_shift,
 )
-from rag_assets.core.generation.metric_engine import MetricAnswer, answer_metric, base_unit, moved
+from rag_assets.core.generation.metric_engine import (
+    MetricAnswer,
+    Operand,
+    answer_metric,
+    base_unit,
+    moved,
+)
 from rag_assets.core.generation.metric_format import format_value
 from rag_assets.core.generation.metric_questions import (
     MetricQuestion,
@@ -55,8 +61,6 @@ if TYPE_CHECKING:
     from rag_assets.core.ingest.facts import StatementFact
 
 FactsProvider = Callable[[str, int], "Sequence[StatementFact]"]
-# the lines net income's change is bridged by (``ConceptDef.parts``), in the statement's order
-BRIDGED_PARTS = ("operating_income", "pretax_income", "income_tax")
 REST_SHARE = 0.05  # what is left below income taxes is named past this share of the change
 _FIGURE_RE = re.compile(r"-?\$?\d[\d,]*(?:\.\d+)?%?")
 MAX_STATED = 2  # sentences beside a headline: one per line item asked together, at most two
@@ -264,15 +268,16 @@ def operand_sources(computed: MetricAnswer) -> list[dict[str, object]]:
 
 def _with_parts(claim: Claim, computed: MetricAnswer, facts: Sequence[StatementFact],
                 filer: tuple[str | None, str]) -> Claim:
-    """Net income's change with what the income statement makes it of (``ConceptDef.parts``:
-    operating income, pretax income, income taxes): operating income's change, the
-    non-operating items' (pretax income's change less operating income's), income taxes' and
-    what is left below them (noncontrolling interests, discontinued operations), the largest
-    first, each cited: Walmart's fiscal 2020 net income rose $8.2 billion while its operating
-    income fell, on the items below it."""
+    """A line item's change with what its statement makes it of (``ConceptDef.parts``, in the
+    statement's order: net income's operating income, pretax income and income taxes):
+    operating income's change, the items between it and pretax income (pretax income's change
+    less operating income's, with the row printed between them that moved most), income
+    taxes' and what is left below them (noncontrolling interests, discontinued operations),
+    the largest first, each cited: Walmart's fiscal 2020 net income rose $8.2 billion while
+    its operating income fell, on the items below it."""
     asked, total = computed.question, computed.value
     concept = load_vocabulary().concepts.get(asked.target)
-    if (concept is None or tuple(concept.parts) != BRIDGED_PARTS or asked.aggregate != "trend"
+    if (concept is None or len(concept.parts) != 3 or asked.aggregate != "trend"
             or total is None or len(computed.values) != 2):
         return claim
     answers = [answer_metric(asked.model_copy(update={"target": name}), facts, *filer)
@@ -281,47 +286,55 @@ def _with_parts(claim: Claim, computed: MetricAnswer, facts: Sequence[StatementF
         return claim
     operating, pretax, taxes = (a.values[max(a.values)] - a.values[min(a.values)]
                                 for a in answers)
-    between = _largest_between(facts, sorted(answers[0].values))
+    between, row_cited = _largest_between(facts, answers[0], answers[1])
     shown = [(abs(operating), moved(answers[0])),
              (abs(pretax - operating), _added("the items between operating income and pretax "
                                               "income", pretax - operating, asked)
-              + f" (pretax income's change less operating income's{between[0]})"),
+              + f" (pretax income's change less operating income's{between})"),
              (abs(taxes), moved(answers[2]))]
     if abs(rest := total - pretax + taxes) > REST_SHARE * abs(total):
         shown.append((abs(rest), _added("the items after income taxes", rest, asked)))
     said = [text for _, text in sorted(shown, key=lambda s: -s[0]) if text]
-    cited = [c for a in answers for c in a.claims()[0].citations] + between[1]
+    cited = [c for a in answers for c in a.claims()[0].citations] + row_cited
     return Claim(text=f"{claim.text[:-1]}: {'; '.join(said)}.",
                  citations=[*claim.citations, *cited])
 
 
-def _largest_between(facts: Sequence[StatementFact], years: Sequence[int]
+def _largest_between(facts: Sequence[StatementFact], above: MetricAnswer, below: MetricAnswer
                      ) -> tuple[str, list[SourceCitation]]:
-    """The row printed between operating income and pretax income on the income statement
-    whose figure moved most between ``years`` (its label and both figures as printed, and its
-    citation): Walmart's "Other (gains) and losses", 8,368 in FY2019 and (1,958) in FY2020;
-    ("", []) when the statement prints no such row of both years."""
-    first, last = years[0], years[-1]
+    """The row printed between two computed lines of one statement (operating income, pretax
+    income) whose figure moved most between their two periods, read in the columns those
+    lines were read from (its label and both figures as printed, as the line's own change
+    names no period, and its citation): Walmart's "Other (gains) and losses", from 8,368 to
+    (1,958) in fiscal 2020; ("", [])
+    when the two lines are not printed one above the other on one page."""
+    def fact_of(operand: Operand) -> StatementFact | None:
+        return next((f for f in facts if f.page == operand.page and f.label == operand.label
+                     and f.fiscal_year == operand.fiscal_year and f.months == operand.months),
+                    None)
 
-    def row_of(concept: str) -> StatementFact | None:
-        return next((f for f in facts if f.concept == concept and f.fiscal_year == last
-                     and f.statement == "income_statement"), None)
-
-    top, bottom = row_of("operating_income"), row_of("pretax_income")
-    if top is None or bottom is None or top.page != bottom.page:
+    if len(above.operands) != 2:
+        return "", []  # a line computed from parts is printed on no one row
+    then_op, now_op = sorted(above.operands, key=lambda o: o.fiscal_year)
+    now_top = fact_of(now_op)
+    bottom = next((b for o in below.operands if o.fiscal_year == now_op.fiscal_year
+                   and (b := fact_of(o)) is not None), None)
+    if now_top is None or bottom is None or bottom.page != now_top.page:
         return "", []
-    on_page = [f for f in facts if f.statement == "income_statement" and f.page == top.page
-               and top.row < f.row < bottom.row and not f.total and f.unit == "USD"]
-    pairs = [(then, now) for now in on_page if now.fiscal_year == last
-             for then in on_page if then.label == now.label and then.fiscal_year == first
-             and then.months == now.months]
+    columns = {o.fiscal_year: f.column for o in (then_op, now_op) if (f := fact_of(o))}
+    between = {(f.label, f.fiscal_year): f for f in facts
+               if f.page == now_top.page and now_top.row < f.row < bottom.row and not f.total
+               and f.unit == "USD" and f.fiscal_year in columns
+               and columns[f.fiscal_year] == f.column}
+    pairs = [(then, now) for (label, year), now in between.items()
+             if year == now_op.fiscal_year
+             and (then := between.get((label, then_op.fiscal_year))) is not None]
     if not pairs:
         return "", []
     then, now = max(pairs, key=lambda p: abs(p[1].value - p[0].value))
     citation = SourceCitation(document=now.document, year=now.year, page=now.page,
                               quote=now.quote, supports=now.quote)
-    return (f"; the most, \"{now.label}\": {then.printed} in FY{first}, {now.printed} in "
-            f"FY{last}", [citation])
+    return f"; the most, \"{now.label}\", from {then.printed} to {now.printed}", [citation]
 
 
 def _added(what: str, amount: float, asked: MetricQuestion) -> str:

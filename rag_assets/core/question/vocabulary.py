@@ -59,9 +59,10 @@ class ConceptDef(_Term):
     flows: dict[str, str] = Field(default_factory=dict, description=(
         "a balance's flows (concept -> the verbs that ask it): what moved the balance"))
     parts: list[str] = Field(default_factory=list, description=(
-        "the lines of the statement's own arithmetic that make up its change (net income: "
-        "operating income, less income taxes, with the items between): a cause question's "
-        "change is shown with theirs, the largest first"))
+        "three lines of the statement's own arithmetic that make up its change, in the "
+        "statement's order: the line above, the subtotal the items between it end in, the line "
+        "deducted (net income: operating income, pretax income, income taxes); a cause "
+        "question's change is shown with theirs, the largest first"))
 
 
 class MetricDef(_Term):
