@@ -72,7 +72,7 @@ def per_share_dividend(question: Question, selected: Sequence[EvidenceUnit],
     if question.metrics != [METRIC] or question.expects != "figure" or len(question.periods) != 1:
         return None
     period = question.periods[0]
-    found = _from_rows(period, [*selected, *pool])
+    found = _from_rows(period, [*selected, *pool], scan)
     if found is None and scan is not None and page_rows is not None:
         # the filing's pages that print such a row, read as rows
         def rows_of_pages(pattern: re.Pattern[str]) -> list[EvidenceUnit]:
@@ -81,25 +81,19 @@ def per_share_dividend(question: Question, selected: Sequence[EvidenceUnit],
             return [r for key in pages for r in page_rows(*key)]
 
         # each reading only when the one before finds nothing: a scan reads the whole filing
-        found = (_from_rows(period, rows_of_pages(PER_SHARE_RE))
+        found = (_from_rows(period, rows_of_pages(PER_SHARE_RE), scan)
                  or next((found for unit in scan([LISTED_RE])
                           if (found := _from_listed(period, unit)) is not None), None)
                  or _from_equity_blocks(period, rows_of_pages(LABELLED_RE)))
-    if found is not None and scan is not None and period[0] is not None:
-        return _in_installments(found, scan)
     return found
 
 
-def _in_installments(found: DirectAnswer, scan: Scan) -> DirectAnswer:
+def _in_installments(found: DirectAnswer, amount: float, scan: Scan) -> DirectAnswer:
     """A quarter's declared dividend that is the year's, paid in installments: Walmart's board
     approves the fiscal year's annual dividend in its first quarter ("$2.28 in three months
     2023"), and the filing says how it is paid ("paid in four quarterly installments of $0.57
     per share"). The installment is named when installments times it make the amount the row
-    declares; else the row's answer as it is."""
-    declared = MONEY_RE.search(found.text.split(":", 1)[-1])
-    if declared is None:
-        return found
-    amount = float(declared["n"].replace(",", ""))
+    declares (``amount``); else the row's answer as it is."""
     for unit in scan([INSTALLMENTS_RE]):
         said = " ".join(unit.text.split())
         for match in INSTALLMENTS_RE.finditer(said):
@@ -134,9 +128,10 @@ def _from_listed(period: tuple[str | None, str], unit: EvidenceUnit) -> DirectAn
     return None
 
 
-def _from_rows(period: tuple[str | None, str], units: Sequence[EvidenceUnit]
-               ) -> DirectAnswer | None:
-    """The cell under the period asked of the first row labelled as dividends per share."""
+def _from_rows(period: tuple[str | None, str], units: Sequence[EvidenceUnit],
+               scan: Scan | None = None) -> DirectAnswer | None:
+    """The cell under the period asked of the first row labelled as dividends per share; a
+    quarter's with the installment it is paid in, when the filing says (``scan``)."""
     for unit in units:
         row = read_row(unit)
         if row is None or not PER_SHARE_RE.search(row.label):
@@ -144,9 +139,11 @@ def _from_rows(period: tuple[str | None, str], units: Sequence[EvidenceUnit]
         cells = [c for c in row.cells if heading_has(c.heading, period)]
         if len(cells) == 1 and cells[0].value > 0:
             cell = cells[0]
-            return DirectAnswer(kind="dividend", units=[unit],
-                                text=f"{row.label}: {cell.printed.replace('$ ', '$')} in "
-                                     f"{cell.heading}.")
+            found = DirectAnswer(kind="dividend", units=[unit],
+                                 text=f"{row.label}: {cell.printed.replace('$ ', '$')} in "
+                                      f"{cell.heading}.")
+            return (_in_installments(found, cell.value, scan)
+                    if period[0] is not None and scan is not None else found)
         if (period[0] is None and len(cells) == 4 and all(c.value > 0 for c in cells)
                 and QUARTERLY_DATA_RE.search(f"{unit.scope} {unit.caption}")):
             quarters = ", ".join(f"${c.value:.2f}" for c in cells)
