@@ -54,6 +54,7 @@ NO_DEAL_NAMES = frozenset({"LLC", "INC", "LLP", "PLC", "GAAP", "SEC", "FDIC", "F
 REFERS_BACK_RE = re.compile(r"\b(?:this|these|such|the foregoing)\s+(?:[\w-]+\s+){0,2}?"
                             r"(?:complaints?|lawsuits?|suits?|actions?|litigation|matters?|"
                             r"cases?|proceedings?|claims?)\b", re.IGNORECASE)
+RESTATED_CHARS = 60  # of a cut deal sentence's end, found in the sentence read whole
 MAX_MATTERS = 6  # Item 103 names every material proceeding: a longer list than a period's deals
 MAX_SENTENCE_WORDS = 80  # a sentence longer than this is a paragraph the reader failed to split
 PERIOD_SENTENCES_BACK = 3  # sentences a deal's that names no year goes on from
@@ -85,14 +86,21 @@ def _patterns(question: Question) -> tuple[list[re.Pattern[str]], bool]:
             any(s.pending for s in statements))
 
 
-def _none_stated(question: Question, candidates: Iterable[EvidenceUnit]) -> DirectAnswer | None:
+def _denials(question: Question) -> list[re.Pattern[str]]:
+    """The patterns of the sentences that say no deal of each kind asked was completed, or
+    none when a kind asked has no such pattern."""
+    statements = _statements(question)
+    denials = [re.compile(s.none_stated, re.IGNORECASE) for s in statements if s.none_stated]
+    return denials if len(denials) == len(statements) else []
+
+
+def _none_stated(question: Question, denials: Sequence[re.Pattern[str]],
+                 candidates: Iterable[EvidenceUnit]) -> DirectAnswer | None:
     """"None", with the sentence that says no deal of the kind asked was completed in the
     period ("There were no material acquisitions completed in 2020 or 2019"), or None. Only
-    when every kind asked is denied: a question of acquisitions or divestitures is not
-    answered by a denial of one of them."""
-    denials = [re.compile(s.none_stated, re.IGNORECASE) for s in _statements(question)
-               if s.none_stated]
-    if not denials or len(denials) < len(_statements(question)):
+    when every kind asked is denied (``denials``: :func:`_denials`): a question of
+    acquisitions or divestitures is not answered by a denial of one of them."""
+    if not denials:
         return None
     said: dict[int, EvidenceUnit] = {}
     for unit in candidates:
@@ -234,8 +242,9 @@ def _restates(defining: str, deal: str) -> bool:
     FDIC" and, on the page, "... from the FDIC, as receiver, for $67.9 billion")."""
     def words(text: str) -> str:
         return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
-    core = words(re.sub(r"^.*?\b(?=On |In |During )", "", deal, count=1))[:80]
-    return len(core) >= 40 and core in words(defining)
+    # its end, where the chunk cut it: a heading run into its start is not the sentence's
+    tail = words(deal)[-RESTATED_CHARS:]
+    return len(tail) == RESTATED_CHARS and tail in words(defining)
 
 
 def _known_as(deal: str, text: str, best: dict[str, tuple[str, list[EvidenceUnit]]]) -> str:
@@ -296,18 +305,12 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
         if scan is not None:
             yield from scan(patterns)
 
-    def candidates_denying() -> Iterable[EvidenceUnit]:
-        yield from selected
-        yield from pool
-        denials = [re.compile(s.none_stated, re.IGNORECASE) for s in _statements(question)
-                   if s.none_stated]
-        if scan is not None and denials:
-            yield from scan(denials)
-
     found = _one_per_deal(question, patterns, candidates(), pending, following, preceding,
                           scan)
     if not found:
-        return None if pending else _none_stated(question, candidates_denying())
+        denials = [] if pending else _denials(question)
+        return _none_stated(question, denials, [
+            *selected, *pool, *(scan(denials) if scan is not None and denials else ())])
     if pending:  # the matters named first, the routine litigation after them (stable)
         found = dict(sorted(found.items(), key=lambda item: bool(ROUTINE_RE.search(item[0]))))
     listed = "; ".join(f"({n}) {text.rstrip('.')}" for n, text in enumerate(found, start=1))
