@@ -994,6 +994,19 @@ def test_a_growth_rate_asked_whether_it_sped_up_is_its_move(question: str, openi
                                       f"in FY2016"), answer.headline
 
 
+def _walmart_change(path: str, document: str, year: int, question: str) -> str:
+    """The change a cause question asks of one Walmart filing, its citations all valid."""
+    pages, facts = _filing(path, document, year)
+    texts = PageTexts.from_pages(document, year, pages)
+    route = FactsRoute(facts=lambda d, y: facts, pages=texts, held_years=lambda d: [year],
+                       company=lambda d: "Walmart")
+    change = route.change(read_question(question), document, year)
+    assert change is not None
+    marks = [c.mark for c in verify_claims([change.claim], texts)[0].citations]
+    assert marks and set(marks) == {"valid"}, marks
+    return change.claim.text
+
+
 def test_net_incomes_change_is_shown_with_the_lines_the_statement_makes_it_of() -> None:
     """Walmart's fiscal 2020 10-K (wide, p.52): net income attributable to Walmart rose from
     6,670 to 14,881 while operating income fell from 21,957 to 20,568; pretax income rose from
@@ -1001,41 +1014,25 @@ def test_net_incomes_change_is_shown_with_the_lines_the_statement_makes_it_of() 
     between them that moved most ("Other (gains) and losses", 8,368 to (1,958)); income taxes
     rose from 4,281 to 4,915. The largest leads; what is left below taxes (189) is too small to
     name."""
-    path, document, year = "financebench-wide/pdfs/WALMART_2020_10K.pdf", "walmart-10k", 2020
-    pages, facts = _filing(path, document, year)
-    texts = PageTexts.from_pages(document, year, pages)
-    route = FactsRoute(facts=lambda d, y: facts, pages=texts, held_years=lambda d: [year],
-                       company=lambda d: "Walmart")
-    change = route.change(read_question("What drove the change in Walmart's net income in "
-                                        "fiscal 2020?"), document, year)
-    assert change is not None
-    assert change.claim.text == (
+    text = _walmart_change("financebench-wide/pdfs/WALMART_2020_10K.pdf", "walmart-10k", 2020,
+                           "What drove the change in Walmart's net income in fiscal 2020?")
+    assert text == (
         "Walmart's net income increased from $6,670 million in FY2019 to $14,881 million in "
         "FY2020, by $8,211 million (123.1%): the items between operating income and pretax "
         "income added $10,045 million (pretax income's change less operating income's; the "
         "most, \"Other (gains) and losses\", from 8,368 to (1,958)); "
         "operating income decreased from $21,957 million to $20,568 million; income tax "
-        "expense increased from $4,281 million to $4,915 million."), change.claim.text
-    marks = [c.mark for c in verify_claims([change.claim], texts)[0].citations]
-    assert marks and set(marks) == {"valid"}, marks
+        "expense increased from $4,281 million to $4,915 million."), text
 
 
 def test_a_quarters_net_income_is_bridged_in_the_quarters_columns() -> None:
     """Walmart's 10-Q for Q1 fiscal 2024 (bulk, p.3): net income 2,054 to 1,673 as operating
     income rose 5,318 to 6,240; the row between that moved most is "Other (gains) and losses",
     1,998 to 2,995 in the three months' columns."""
-    path, document, year = ("financebench-bulk/pdfs/WALMART_2024Q1_10Q.pdf", "walmart-10q-q1",
-                            2024)
-    pages, facts = _filing(path, document, year)
-    texts = PageTexts.from_pages(document, year, pages)
-    route = FactsRoute(facts=lambda d, y: facts, pages=texts, held_years=lambda d: [year],
-                       company=lambda d: "Walmart")
-    change = route.change(read_question("What drove the change in Walmart's net income in Q1 "
-                                        "fiscal 2024?"), document, year)
-    assert change is not None
+    text = _walmart_change("financebench-bulk/pdfs/WALMART_2024Q1_10Q.pdf", "walmart-10q-q1",
+                           2024, "What drove the change in Walmart's net income in Q1 fiscal "
+                           "2024?")
     assert ("the items between operating income and pretax income subtracted $1,135 million "
             "(pretax income's change less operating income's; the most, \"Other (gains) and "
-            "losses\", from 1,998 to 2,995)") in change.claim.text, change.claim.text
-    assert "operating income increased from $5,318 million to $6,240 million" in change.claim.text
-    marks = [c.mark for c in verify_claims([change.claim], texts)[0].citations]
-    assert marks and set(marks) == {"valid"}, marks
+            "losses\", from 1,998 to 2,995)") in text, text
+    assert "operating income increased from $5,318 million to $6,240 million" in text
