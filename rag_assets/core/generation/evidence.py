@@ -269,13 +269,20 @@ def page_table_rows(pages: PageTexts, document: str, year: int, page: int
     return [u for h in hits for u in units_of(h, locate) if u.is_row and u.located]
 
 
+MAX_SUBTITLE_CHARS = 80  # a line between a table's title and the table: its period, its unit
+
+
 def pages_titled(pages: PageTexts, document: str, year: int, words: Sequence[str]) -> list[int]:
     """The filing's pages that print a table whose title, the line right above it, or its
     header, its first row, names one of ``words`` ("The following table presents segment net
     sales by reportable segment"; 3M's untitled "Worldwide Sales Change By Business Segment"),
     in page order: where a ranking looks when retrieval returned no table of what it ranks."""
     named = "|".join(re.escape(w) for w in words)
-    titled = re.compile(rf"(?im)^(?![ \t]*\|)[^\n]*\b(?:{named})[^\n]*\n[ \t]*\||"
+    # the title may stand a short line above the table: the period or unit it is printed in
+    # ("Presented in the tables below is summarized segment information:" over "As of or for
+    # the Three Months Ended June 30, 2023", American Water's 10-Q)
+    titled = re.compile(rf"(?im)^(?![ \t]*\|)[^\n]*\b(?:{named})[^\n]*\n"
+                        rf"(?:(?![ \t]*\|)[^\n]{{1,{MAX_SUBTITLE_CHARS}}}\n)?[ \t]*\||"
                         rf"^(?![ \t]*\|)[^\n]*\n[ \t]*\|[^\n]*\b(?:{named})")
     return [p for p in pages.pages_of(document, year)
             if titled.search(pages.get(document, year, p) or "")]

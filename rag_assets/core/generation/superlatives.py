@@ -730,14 +730,23 @@ def _member_and_period(cell: Cell, unit: EvidenceUnit) -> tuple[str, str] | None
     """The member a cell is of and its period: both in its heading ("Corporate three months
     2021", JPMorgan's segment results), or the member in its heading and the period in the
     caption its row is printed under (Walmart's and Corning's segment notes: a column per
-    segment, a block of rows per year captioned "Fiscal Year Ended January 31, 2018")."""
+    segment, a block of rows per year captioned "Fiscal Year Ended January 31, 2018") or in
+    the table's title (American Water's, a table per period)."""
     named = NAME_THEN_DURATION_RE.match(cell.heading)
     if named is not None:
         return named["name"], named["period"]
     name = TRAILING_MARKER_RE.sub("", cell.heading).strip()  # "Businesses (1)": its note
     if name and PERIOD_CAPTION_RE.match(unit.caption):
         return name, unit.caption
-    return None
+    titled = next((p for part in unit.scope.split(" | ")
+                   if PERIOD_CAPTION_RE.match(p := TITLE_PERIOD_RE.sub("", part.strip()))), None)
+    return (name, titled) if name and titled else None
+
+
+# a table titled by its period as of and for it: "As of or for the Three Months Ended June 30,
+# 2023" (American Water's segment tables), whose flows are the three months'; kept as a
+# caption prints it ("Three Months Ended June 30, 2023")
+TITLE_PERIOD_RE = re.compile(r"^(?:as\s+of\s+(?:or|and)\s+)?for\s+the\s+", re.IGNORECASE)
 
 
 def _whole(by_name: dict[str, list[tuple[Cell, Row]]], cues: DirectCues) -> Whole | None:
@@ -749,7 +758,7 @@ def _whole(by_name: dict[str, list[tuple[Cell, Row]]], cues: DirectCues) -> Whol
     totals = [n for n in by_name if first_match(cues.total_row, n.lower())]
     members = {n: cells[0] for n, cells in by_name.items()
                if first_match(cues.row_not_a_member, n.lower()) is None}
-    if len(totals) != 1 or len(members) < 2:
+    if len(totals) != 1 or not members:
         return None
     total = by_name[totals[0]][0][0].value
     parts = sum(cells[0][0].value for n, cells in by_name.items() if n != totals[0])
@@ -833,8 +842,18 @@ def periods_ranked(question: Question) -> list[tuple[str | None, str]]:
 
 
 def _period_words(period: str) -> str:
-    """A period as a sentence writes it: "for the year ended December 31, 2022", "in 2022"."""
-    return period[0].lower() + period[1:] if period.lower().startswith("for ") else f"in {period}"
+    """A period as a sentence writes it: "for the year ended December 31, 2022", "in 2022", "in
+    the fiscal year ended January 31, 2018" (a caption's "Fiscal Year Ended January 31,
+    2018")."""
+    if period.lower().startswith("for "):
+        return period[0].lower() + period[1:]
+    if (ended := ENDED_RE.match(period)) is not None:
+        return f"in the {ended[0].lower()}{period[ended.end():]}"
+    return f"in {period}"
+
+
+ENDED_RE = re.compile(r"(?:fiscal\s+)?(?:years?|quarters?|(?:three|six|nine|twelve)\s+months|"
+                      r"\d\d\s+weeks)\s+ended\b", re.IGNORECASE)
 
 
 def _column_winner(question: Question, direction: str, units: Sequence[EvidenceUnit],
@@ -852,6 +871,11 @@ def _column_winner(question: Question, direction: str, units: Sequence[EvidenceU
                 continue
             ranked = sorted(whole.members.items(), key=lambda x: x[1][0].value,
                             reverse=direction == "max")
+            if len(ranked) == 1:
+                if direction == "max" and (only := _only_member(whole, period, categories,
+                                                                 cues)) is not None:
+                    return only
+                continue
             if ranked[0][1][0].value == ranked[1][1][0].value:
                 continue
             name, (cell, row) = ranked[0]
@@ -860,6 +884,26 @@ def _column_winner(question: Question, direction: str, units: Sequence[EvidenceU
                 f"{row.label[1:]} ({_period_words(period).removeprefix('in ')}): "
                 f"{money(cell, row.unit, cues)}."))
     return None
+
+
+def _only_member(whole: Whole, period: str, categories: Sequence[Cue], cues: DirectCues
+                 ) -> DirectAnswer | None:
+    """The one member a table prints beside what is no member ("Other", eliminations): the
+    largest by construction, said with its share of the total it is read against; None when it
+    is not most of the total (the columns left out would then outweigh it)."""
+    name, (cell, row) = next(iter(whole.members.items()))
+    total, _ = whole.total
+    if total.value <= 0 or cell.value <= total.value / 2:
+        return None
+    word = categories[0].word or "member"
+    # the citation stands for the row's figures; the share is computed from two of them
+    return DirectAnswer(kind="superlative", units=[row.unit], named=name,
+                        supports=row.unit.quote, text=(
+        f"{name}, the only {word} the table ranks beside what is not one, had "
+        f"{row.label[0].lower()}{row.label[1:]} of {money(cell, row.unit, cues)} "
+        f"{_period_words(period)}, {share_of(cell.value, total.value, None)} of the "
+        f"{money(total, row.unit, cues)} total ({cell.shown.lstrip('$')} / "
+        f"{total.shown.lstrip('$')})."))
 
 
 def _column_change_winner(question: Question, direction: str, units: Sequence[EvidenceUnit],
@@ -873,13 +917,15 @@ def _column_change_winner(question: Question, direction: str, units: Sequence[Ev
                 or cues.terms[UNNAMED_MEASURE].heading)
     if not categories or not question.periods:
         return None
-    for periods in column_tables(units, page_rows, measures, cues).values():
+    tables = column_tables(units, page_rows, measures, cues)
+    for key, periods in tables.items():
         for period, whole in period_asked(periods, question):
             prior = _prior_period(period, question)
-            if (prior is None or prior not in periods
-                    or not _places_if_asked(categories, list(whole.members))):
+            then_whole = None if prior is None else _in_period(tables, key, periods, prior)
+            if then_whole is None or not _places_if_asked(categories, list(whole.members)):
                 continue
-            now, then = whole.members, periods[prior].members
+            assert prior is not None
+            now, then = whole.members, then_whole.members
             changes = [Change(n, now[n][0], then[n][0], now[n][1], then[n][1])
                        for n in now if n in then and then[n][0].value > 0]
             top = _ranked(changes, direction, change)
@@ -894,6 +940,18 @@ def _column_change_winner(question: Question, direction: str, units: Sequence[Ev
                                     (period, prior), cues)) is not None:
                 return none
     return None
+
+
+def _in_period(tables: dict[ColumnKey, dict[str, Whole]], key: ColumnKey,
+               periods: dict[str, Whole], period: str) -> Whole | None:
+    """A table's period, or the same row's in the filing's table of that period printed on
+    another page (American Water's 10-Q: a segment table per period, the prior year's on the
+    next page)."""
+    if period in periods:
+        return periods[period]
+    return next((other[period] for (document, year, _, label), other in tables.items()
+                 if (document, year, label) == (key[0], key[1], key[3]) and period in other),
+                None)
 
 
 def _with_margins(found: DirectAnswer, top: Change, periods: tuple[str, str],

@@ -577,7 +577,8 @@ def test_no_segment_grows_in_a_geographic_split_a_balance_or_a_share() -> None:
 def test_a_region_is_ranked_from_segments_the_filer_defines_by_geography() -> None:
     """Kraft Heinz 2021 (bulk): "three reportable segments defined by geographic region:
     United States, International, and Canada" (Item 7); its "Net sales by segment" (p114)
-    ranks its regions. Without that sentence, a segment table ranks no region."""
+    ranks its regions. Without that sentence, a segment table ranks no region: the table the
+    filing titles by geography does."""
     pages = PageTexts.from_pages("kraft-heinz-10k", 2021, real_filing(
         "financebench-bulk/pdfs/KRAFTHEINZ_2021_10K.pdf").pages)
     said = ("We manage and report our operating results through three reportable segments "
@@ -598,13 +599,45 @@ def test_a_region_is_ranked_from_segments_the_filer_defines_by_geography() -> No
     assert found is not None and found.text == (
         "United States had the most net sales in 2021: $18,604 million, 71.4% of the $26,042 "
         "million total (18,604 / 26,042).")
-    assert ask(other) is None
+    # without it, the note's own "Our net sales by geography were (in millions):" (p116, its
+    # dates' line between the title and the table) ranks the countries, not the segments
+    by_country = ask(other)
+    assert by_country is not None and by_country.text.startswith(
+        "United States had the most net sales in 2021: $18,604 million"), by_country
+    assert {u.page for u in by_country.units} == {116}
     # the same table titled "by segment" ranks the segments, places though they are
     rows = page_table_rows(pages, "kraft-heinz-10k", 2021, 114)
     grew = direct_answer_to("Which segment of Kraft Heinz grew the fastest in FY2021?", rows,
                             rows)
     assert grew is not None and grew.text.startswith(
         "International grew the fastest of the segments: its net sales rose 7%"), grew
+
+
+def test_a_segment_table_titled_over_its_period_ranks_its_one_segment() -> None:
+    """American Water's Q2 2023 10-Q (bulk), p.31: "Presented in the tables below is summarized
+    segment information:" over "As of or for the Three Months Ended June 30, 2023", then the
+    columns Regulated Businesses, Other (not a segment: ASC 280-10-50-15) and Consolidated.
+    The title a line above, the period in it, the one segment ranked with its share."""
+    pages = PageTexts.from_pages("american-water-works-10q-q2", 2023, real_filing(
+        "financebench-bulk/pdfs/AMERICANWATERWORKS_2023Q2_10Q.pdf").pages)
+    said = "We operate in a highly regulated industry."
+    unit = EvidenceUnit(chunk_id="c", document="american-water-works-10q-q2", year=2023,
+                        chunk_rank=0, page=31, located=True, quote=said, text=said)
+
+    def ask(question: str) -> DirectAnswer | None:
+        return direct_answer_to(question, [unit], [unit],
+                                lambda d, y, p: page_table_rows(pages, d, y, p),
+                                titling=lambda d, y, words: pages_titled(pages, d, y, words))
+
+    found = ask("Which segment contributed the most to American Water Works's net sales in "
+                "Q2 2023?")
+    assert found is not None and found.text == (
+        "Regulated Businesses, the only segment the table ranks beside what is not one, had "
+        "operating revenues of $1,005 in the three months ended June 30, 2023, 91.6% of the "
+        "$1,097 total (1,005 / 1,097).")
+    assert verify_claims([found.claim()], pages, 0.5)[0].citations[0].mark == "valid"
+    # the prior year's table is on the next page; "Other" grew faster, and is no segment
+    assert ask("Which segment of American Water Works grew the fastest in Q2 2023?") is None
 
 
 def test_a_segments_decline_is_ranked_on_the_row_of_the_whole_measure() -> None:
