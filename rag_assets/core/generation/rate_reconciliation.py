@@ -6,8 +6,11 @@ that opens with the statutory rate and closes with the effective rate. The items
 of pretax income moved most between the two years asked are what moved the rate: read from
 the table as printed (a percentage per item and year; an item a year leaves blank is none
 that year; a table printed in amounts, each item over the pretax income its first row's tax
-at the statutory rate implies), each cited on its row. Hand-written because no library
-reads a filing's notes.
+at the statutory rate implies), each cited on its row. A reconciliation the page prints as
+lines of text, whole (Coca-Cola 2019) or after its first rows (Corning 2020), is read line by
+line: a line that prints fewer figures than years leaves unsaid which year it is blank in,
+so no item is named that such a line might outmove. Hand-written because no library reads a
+filing's notes.
 """
 
 from __future__ import annotations
@@ -17,13 +20,14 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from rag_assets.core.chunks.units import page_tables
-from rag_assets.core.generation.direct_rows import Row, read_row
+from rag_assets.core.generation.direct_rows import read_row
 from rag_assets.core.generation.evidence import page_table_rows
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.generation.records import SourceCitation
 from rag_assets.core.ingest.pages import markdown_cells
 from rag_assets.core.ingest.statement_tables import TRAILING_MARKER_RE
-from rag_assets.core.text.figures import parse_figure
+from rag_assets.core.text.figures import parse_figure, trailing_cells
+from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
 from rag_assets.core.text.years import FISCAL_YEAR_RE
 
 OPENS_RE = re.compile(r"\bstatutory\b.*\brate\b|\brate\b.*\bstatutory\b", re.IGNORECASE)
@@ -37,14 +41,25 @@ MIN_POINTS = 0.3  # percentage points an item must move to be named
 DECIMAL_RE = re.compile(r"\d\.\d")
 
 
+# a note's mark set apart beside rates printed with decimals ("0.1 7 52.4 8", Coca-Cola 2019;
+# "Tax credits (2) (29.7)", Corning 2020): no cell
+NOTE_MARKS_RE = re.compile(r"\(?\d{1,2}\)?")
+# several notes' marks set apart ("1,2,3", "9,10"): never a figure, whose groups are of three
+MARK_LISTS_RE = re.compile(r"(?<!\S)\d{1,2}(?:,\d{1,2})+(?!\S)")
+YEAR_LINE_RE = re.compile(r"\b(?:19|20)\d{2}\b")
+
+
 class Mover(NamedTuple):
     """An item of the reconciliation, its share of pretax income in the two years (a blank
-    cell: none), and the row that prints it."""
+    cell: none), and where it is printed: its row's quote on its page."""
 
     label: str
     before: float
     after: float
-    row: Row
+    document: str
+    year: int
+    page: int
+    quote: str
 
     @property
     def points(self) -> float:
@@ -125,10 +140,80 @@ def rate_movers(pages: PageTexts, document: str, year: int, years: tuple[int, in
                 continue
             rows = {r.label: r for u in page_table_rows(pages, document, year, page)
                     if (r := read_row(u)) is not None}
-            movers = [Mover(label, before, after, rows[key]) for label, before, after in items
+            movers = [Mover(label, before, after, document, year, page, rows[key].unit.quote)
+                      for label, before, after in items
                       if (key := TRAILING_MARKER_RE.sub("", label).strip()) in rows]
             return sorted(movers, key=lambda m: -abs(m.points))[:MOVERS]
+        if (movers := _line_movers(text, years, (document, year, page))):
+            return movers
     return []
+
+
+def _page_lines(text: str) -> list[tuple[str, list[str], str]]:
+    """(label, cells, quote) of each line of a page: a ruled row's cells as ruled (a blank one
+    kept: none that year), a text line's trailing figures; a line of words alone is a label
+    the next line goes on with ("Repatriation tax on accumulated previously untaxed" /
+    "foreign earnings 9.1 (1.2)"), whose quote is the line of figures."""
+    out: list[tuple[str, list[str], str]] = []
+    carried = ""
+    for line in text.splitlines():
+        if line.lstrip().startswith("|"):
+            cells = markdown_cells(line)
+            if cells and not all(set(c) <= set("-: ") for c in cells):  # not the rule
+                out.append((cells[0], cells[1:], " ".join(c for c in cells if c)))
+            carried = ""
+            continue
+        label, cells = trailing_cells(MARK_LISTS_RE.sub(" ", line.replace(" %", "%")))
+        if not cells:
+            carried = f"{carried} {label}".strip()
+            continue
+        out.append((f"{carried} {label}".strip(), cells, " ".join(line.split())))
+        carried = ""
+    return out
+
+
+def _line_movers(text: str, years: tuple[int, int], where: tuple[str, int, int]
+                 ) -> list[Mover]:
+    """The movers of a reconciliation printed as lines (:func:`_page_lines`) from the
+    statutory rate's line to the effective rate's, the years' columns in the order the
+    nearest line of years above prints them; an item named only when it moved more than any
+    line of fewer figures than years could have."""
+    lines = _page_lines(text)
+    opens = next((i for i, (label, cells, _) in enumerate(lines)
+                  if OPENS_RE.search(label) and len(cells) >= 2
+                  and not all(YEAR_LINE_RE.fullmatch(c) for c in cells)), None)
+    if opens is None:
+        return []
+    heading = next((YEAR_LINE_RE.findall(f"{label} {' '.join(cells)}")
+                    for label, cells, _ in reversed(lines[:opens])
+                    if len(YEAR_LINE_RE.findall(f"{label} {' '.join(cells)}")) >= 2), [])
+    order = [int(y) for y in heading]
+    width = len(lines[opens][1])
+    if len(order) != width or any(y not in order for y in years):
+        return []
+    at = [order.index(y) for y in years]
+    scale = _points_per_unit([lines[opens][0], *lines[opens][1]], [i + 1 for i in at])
+    closes = next((i for i in range(opens + 1, len(lines)) if CLOSES_RE.search(lines[i][0])),
+                  None)
+    if scale is None or closes is None:
+        return []
+    marks = all(DECIMAL_RE.search(c) for c in lines[opens][1])  # a set-apart integer: a mark
+    read, unsure = [], 0.0
+    for label, cells, quote in lines[opens + 1:closes]:
+        if DECIMAL_RE.search(label):  # a cell the reader ran into the label: no row to read
+            unsure = float("inf")
+            continue
+        kept = [c.rstrip(SUPERSCRIPT_DIGITS) for c in cells
+                if not (marks and NOTE_MARKS_RE.fullmatch(c))]
+        values = [_figure(c) for c in kept]
+        if len(values) != width or any(v is None for v in values):
+            unsure = max(unsure, sum(abs(v or 0.0) * max(scale) for v in values))
+            continue
+        before, after = (round((values[i] or 0.0) * k, 1) for i, k in zip(at, scale,
+                                                                           strict=True))
+        read.append(Mover(label, before, after, *where, quote))
+    named = [m for m in read if abs(m.points) >= MIN_POINTS and abs(m.points) > unsure]
+    return sorted(named, key=lambda m: -abs(m.points))[:MOVERS]
 
 
 def movers_clause(movers: Sequence[Mover]) -> tuple[str, list[SourceCitation]]:
@@ -136,8 +221,7 @@ def movers_clause(movers: Sequence[Mover]) -> tuple[str, list[SourceCitation]]:
     settlements & change in reserve, 1.6% to 3.7%, and ...") and a citation per row."""
     shown = [f"{m.label}, {m.before:g}% to {m.after:g}%" for m in movers]
     listed = "; ".join(shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else shown[0]
-    cited = [SourceCitation(document=m.row.unit.document, year=m.row.unit.year,
-                            page=m.row.unit.page, quote=m.row.unit.quote,
-                            supports=m.row.unit.quote) for m in movers]
-    page = movers[0].row.unit.page
+    cited = [SourceCitation(document=m.document, year=m.year, page=m.page, quote=m.quote,
+                            supports=m.quote) for m in movers]
+    page = movers[0].page
     return f"its rate reconciliation (p.{page + 1}) moved most on {listed}", cited

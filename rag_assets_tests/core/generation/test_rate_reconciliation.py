@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.generation.rate_reconciliation import (
     _figure,
@@ -12,6 +13,7 @@ from rag_assets.core.generation.rate_reconciliation import (
     movers_clause,
     rate_movers,
 )
+from rag_assets.core.generation.records import Claim
 from rag_assets_tests.real_filings import CORPORA, real_filing
 
 
@@ -68,3 +70,38 @@ def test_a_reconciliation_printed_in_amounts_is_read_over_the_pretax_income_it_i
              "| R&D tax credit | (29,363) | (18,655) |",
              "| Provision for income taxes | $ 19,244 | $ 82,570 |"]
     assert _table_movers(lines, (2014, 2015)) == []  # amounts without a rate: no share read
+
+
+@pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here")
+def test_a_reconciliation_printed_as_lines_is_read_line_by_line() -> None:
+    """Coca-Cola 2019 (p.57) prints its reconciliation as lines of text, with notes' marks set
+    apart ("federal tax rate 1.1 1,2,3 3.1 5,6 (9.5)", "Tax Reform Act — 0.1 7 52.4 8") and
+    one label on two lines; from 21.3% to 16.7%, Other — net moved 3.2 points."""
+    pages = PageTexts.from_pages("coca-cola-10k", 2019, real_filing(
+        "financebench-bulk/pdfs/COCACOLA_2019_10K.pdf").pages)
+    movers = rate_movers(pages, "coca-cola-10k", 2019, (2018, 2019))
+    assert [(m.label, m.before, m.after) for m in movers] == [
+        ("Other — net", -0.6, -3.8),
+        ("Earnings in jurisdictions taxed at rates different from the statutory U.S. federal "
+         "tax rate", 3.1, 1.1),
+        ("Equity income or loss", -2.5, -1.6)]
+    _, cited = movers_clause(movers)
+    assert [c.quote for c in cited][1] == "federal tax rate 1.1 1,2,3 3.1 5,6 (9.5)"
+
+
+@pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here")
+def test_a_line_that_leaves_its_blank_year_unsaid_bounds_what_is_named() -> None:
+    """Corning 2020 (p.94) rules its first three rows, then prints lines; "Foreign derived
+    intangible income (8.5) (0.6)" leaves unsaid which of three years is blank, so it might
+    have moved up to 9.1 points and the repatriation tax's line 10.3: only tax credits (26.9
+    points) and the remeasurement (12.8) are surely the largest; the valuation allowance's
+    6.2 is not named."""
+    pages = PageTexts.from_pages("corning-10k", 2020, real_filing(
+        "financebench-wide/pdfs/CORNING_2020_10K.pdf").pages)
+    movers = rate_movers(pages, "corning-10k", 2020, (2019, 2020))
+    assert [(m.label, m.before, m.after) for m in movers] == [
+        ("Tax credits", -2.8, -29.7),
+        ("Remeasurement of deferred tax assets and liabilities", -0.6, -13.4)]
+    assert verify_claims([Claim(text="Tax credits moved from (2.8) to (29.7).",
+                                citations=movers_clause(movers)[1][:1])], pages)[0] \
+        .citations[0].mark == "valid"
