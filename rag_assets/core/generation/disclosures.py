@@ -94,11 +94,12 @@ def _denials(question: Question) -> list[re.Pattern[str]]:
     return denials if len(denials) == len(statements) else []
 
 
-def _none_stated(question: Question, denials: Sequence[re.Pattern[str]],
+def _none_stated(question: Question, denials: Sequence[re.Pattern[str]], pending: bool,
                  candidates: Iterable[EvidenceUnit]) -> DirectAnswer | None:
     """"None", with the sentence that says no deal of the kind asked was completed in the
-    period ("There were no material acquisitions completed in 2020 or 2019"), or None. Only
-    when every kind asked is denied (``denials``: :func:`_denials`): a question of
+    period ("There were no material acquisitions completed in 2020 or 2019"), or no matter is
+    pending (``pending``: said as of the filing's date, so no year is required of it), or
+    None. Only when every kind asked is denied (``denials``: :func:`_denials`): a question of
     acquisitions or divestitures is not answered by a denial of one of them."""
     if not denials:
         return None
@@ -107,7 +108,8 @@ def _none_stated(question: Question, denials: Sequence[re.Pattern[str]],
         text = " ".join(unit.text.split())
         for n, denial in enumerate(denials):
             if (n not in said and not unit.is_row and denial.search(text)
-                    and set(years_in(text)) & set(question.years or years_in(text))):
+                    and (pending or set(years_in(text)) & set(question.years
+                                                              or years_in(text)))):
                 said[n] = unit
     if len(said) < len(denials):
         return None
@@ -308,8 +310,8 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
     found = _one_per_deal(question, patterns, candidates(), pending, following, preceding,
                           scan)
     if not found:
-        denials = [] if pending else _denials(question)
-        return _none_stated(question, denials, [
+        denials = _denials(question)
+        return _none_stated(question, denials, pending, [
             *selected, *pool, *(scan(denials) if scan is not None and denials else ())])
     if pending:  # the matters named first, the routine litigation after them (stable)
         found = dict(sorted(found.items(), key=lambda item: bool(ROUTINE_RE.search(item[0]))))

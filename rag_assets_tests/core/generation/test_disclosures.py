@@ -91,6 +91,29 @@ def test_none_is_the_sentence_that_says_no_deal_of_the_kind_was_completed() -> N
         assert stated_deals(read_question(question), [_unit(CORNING_2020_NONE)]) is None
 
 
+GENERAL_MILLS_2020_NONE = (
+    "In our opinion, there were no claims or litigation pending as of May 31, 2020, that were "
+    "reasonably likely to have a material adverse effect on our consolidated financial "
+    "position or results of operations.")
+
+
+def test_no_legal_matter_is_the_sentence_that_says_none_is_pending() -> None:
+    """General Mills' 2020 10-K, Item 3 (p.16): no matter named, its sentence that none is
+    material answers, of the filing's date; a sentence that excepts the matters it names
+    ("other than") is no denial, nor a sentence that names a matter."""
+    question = read_question("What legal proceedings does General Mills disclose in its FY2020 "
+                             "10-K?")
+    found = stated_deals(question, [_unit(GENERAL_MILLS_2020_NONE)])
+    assert found is not None and found.text == f"None: {GENERAL_MILLS_2020_NONE}"
+    excepted = ("Other than as described above, we are not a party to any material pending "
+                "legal proceedings.")
+    assert stated_deals(question, [_unit(excepted)]) is None
+    named = ("On May 4, 2020, a putative class action lawsuit, Smith v. Acme Corp., was filed "
+             "against the Company in the U.S. District Court for the District of Minnesota.")
+    found = stated_deals(question, [_unit(named), _unit(GENERAL_MILLS_2020_NONE)])
+    assert found is not None and not found.text.startswith("None")
+
+
 def test_two_issuances_of_notes_of_one_kind_are_two() -> None:
     question = read_question("Which debt offerings did Acme complete in 2023?")
     first = ("In May 2023, the Company issued $500 million aggregate principal amount of 4.0% "
