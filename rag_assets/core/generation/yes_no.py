@@ -21,6 +21,7 @@ from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.intents import IntentEntry, load_intents
 from rag_assets.core.question.question import Question
+from rag_assets.core.text.figures import AMOUNT_STATED_RE
 from rag_assets.core.text.periods import listed_months, months_asked
 from rag_assets.core.text.years import years_in
 
@@ -79,23 +80,34 @@ def candidates(selected: Sequence[EvidenceUnit], pool: Sequence[EvidenceUnit],
 def prose_yes_no(question: Question, selected: Sequence[EvidenceUnit],
                  pool: Sequence[EvidenceUnit] = (), before: Before | None = None,
                  scan: Scan | None = None) -> DirectAnswer | None:
-    """"Yes." or "No." and the sentence that says it, or None."""
+    """"Yes." or "No." and the sentence that says it, or None: the first sentence that says
+    either, or a later one that says the same and prints the amount it is of ("Yes" to "Does
+    it pay a dividend?" with the sentence that states the dividend per share, not only the
+    one that says the board declares them)."""
     if question.expects != "yes_no":
         return None
     entries = _entries(question)
     if not entries:
         return None
     patterns = [p for e in entries for p in compiled([*e.affirms, *e.denies])]
+    first: tuple[EvidenceUnit, bool] | None = None
     for unit in candidates(selected, pool, scan, patterns):
         if unit.is_row or not of_the_period(question, unit.text):
             continue
         context = before(unit) if before else ""
-        for entry in entries:
-            said = polarity(entry, unit.text, context)
-            if said is not None:
-                return DirectAnswer(kind="yes_no", units=[unit], supports=unit.text,
-                                    text=f"{'Yes' if said else 'No'}. {unit.text}")
-    return None
+        said = next((s for e in entries if (s := polarity(e, unit.text, context)) is not None),
+                    None)
+        if said is None or (first is not None and said != first[1]):
+            continue
+        first = first or (unit, said)
+        if AMOUNT_STATED_RE.search(unit.text):  # the same answer, with its amount
+            first = (unit, said)
+            break
+    if first is None:
+        return None
+    unit, said = first
+    return DirectAnswer(kind="yes_no", units=[unit], supports=unit.text,
+                        text=f"{'Yes' if said else 'No'}. {unit.text}")
 
 
 # what a denial says when it says the amount is none ("have not declared or paid any", "no
