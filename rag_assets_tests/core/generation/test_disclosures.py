@@ -114,6 +114,22 @@ def test_no_legal_matter_is_the_sentence_that_says_none_is_pending() -> None:
     assert found is not None and not found.text.startswith("None")
 
 
+def test_a_deal_is_of_the_period_its_sentence_opens_with() -> None:
+    """General Mills' 2015 10-K: the grain elevators were sold "In the fourth quarter of fiscal
+    2014", their working capital adjustment finalized in fiscal 2015: a deal of fiscal 2014,
+    not one of fiscal 2015 (Annie's, acquired "In the second quarter of fiscal 2015", is)."""
+    question = read_question("What acquisitions or divestitures did General Mills complete in "
+                             "FY2015?")
+    sold = ("In the fourth quarter of fiscal 2014, we sold certain grain elevators for $124 "
+            "million in cash, including a working capital adjustment finalized in the first "
+            "quarter of fiscal 2015.")
+    bought = ("In the second quarter of fiscal 2015, we acquired Annie’s, a publicly traded "
+              "food company headquartered in Berkeley, California, for an aggregate purchase "
+              "price of $809 million, net of $12 million of cash acquired.")
+    found = stated_deals(question, [_unit(sold), _unit(bought)])
+    assert found is not None and "Annie’s" in found.text and "grain" not in found.text
+
+
 def test_two_issuances_of_notes_of_one_kind_are_two() -> None:
     question = read_question("Which debt offerings did Acme complete in 2023?")
     first = ("In May 2023, the Company issued $500 million aggregate principal amount of 4.0% "
