@@ -5,6 +5,7 @@ the answer on a real filing's facts with every operand's citation verified."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -545,6 +546,31 @@ def test_a_definition_reusing_a_line_items_name_is_the_questions_own_metric() ->
     margin = ask("What is Acme's FY2019 gross margin? Gross margin = gross profit / revenue.")
     assert margin.question.stated == "gross_profit / revenue"
     assert margin.value == pytest.approx((6489 - 2000) / 6489)
+
+
+@pytest.mark.parametrize(("question", "concepts", "formula"), [
+    ("What is Acme's FY2019 cash ratio?", {"cash", "current_liabilities"},
+     lambda v: v["cash"] / v["current_liabilities"]),
+    ("What is Acme's FY2019 operating cash flow ratio?",
+     {"operating_cash_flow", "current_liabilities"},
+     lambda v: v["operating_cash_flow"] / v["current_liabilities"]),
+    # the debt is read from its parts the balance sheet prints (here its noncurrent part)
+    ("What is Acme's FY2019 debt to capital ratio?", {"long_term_debt_noncurrent", "equity"},
+     lambda v: v["long_term_debt_noncurrent"] / (v["long_term_debt_noncurrent"] + v["equity"])),
+    ("What is Acme's FY2019 long-term debt to total capital ratio?",
+     {"long_term_debt_noncurrent", "equity"},
+     lambda v: v["long_term_debt_noncurrent"] / (v["long_term_debt_noncurrent"] + v["equity"])),
+])
+def test_a_liquidity_or_capital_ratio_is_computed_by_its_own_definition(
+        question: str, concepts: set[str], formula: Any) -> None:
+    """The cash ratio and the operating cash flow ratio are ratios over current liabilities,
+    not the cash or the cash flow alone; debt to capital is over debt and equity (CFA L1 FSA)."""
+    a = ask(question, [*ACME, balance("cash", 2019, 4750, "Cash and cash equivalents"),
+                       balance("equity", 2019, 11500, "Total shareholders' equity")])
+    assert a.status == "answered", a.headline
+    values = {o.concept: o.value for o in a.operands}
+    assert set(values) >= concepts, values
+    assert a.value == pytest.approx(formula(values))
 
 
 def test_a_definition_naming_printed_labels_is_matched_to_the_rows_by_their_words() -> None:
