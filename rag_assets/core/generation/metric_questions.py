@@ -257,6 +257,9 @@ _HOW_CHANGED_RE = re.compile(
     r"\bwhat (?:was|is|were) the (?:change|increase|decrease|growth|decline) in\b|"
     r"\bhow (?:large|big|much|significant) (?:was|is|were) the (?:rise|increase|decrease|"
     rf"decline|growth|change|drop|fall)\b|\bby how much\b|{EITHER_WAY_RE.pattern}|"
+    # "What is its FY2019 change in cash?", "What is its FY2019 net income growth (rate)?": the
+    # change named as a noun, of the year named
+    r"^\s*what (?:was|is|were)\b[^?]*\b(?:growth|change)(?:\s+rate)?(?:\s+(?:in|of)\b|\s*\??\s*$)|"
     # "..., and how did it compare with the prior year?": against the period printed beside it
     rf"{_COMPARED_WITH_PRIOR}", re.IGNORECASE)
 _YES_NO_RE = re.compile(r"(?:^|[,:;]\s+)(?:does|do|did|has|have|had|is|are|was|were|will|can|"

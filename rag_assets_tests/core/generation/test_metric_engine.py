@@ -560,17 +560,35 @@ def test_a_definition_reusing_a_line_items_name_is_the_questions_own_metric() ->
     ("What is Acme's FY2019 long-term debt to total capital ratio?",
      {"long_term_debt_noncurrent", "equity"},
      lambda v: v["long_term_debt_noncurrent"] / (v["long_term_debt_noncurrent"] + v["equity"])),
+    ("What is Acme's FY2019 debt to assets ratio?", {"long_term_debt_noncurrent", "total_assets"},
+     lambda v: v["long_term_debt_noncurrent"] / v["total_assets"]),
+    ("What is Acme's FY2019 payout ratio including buybacks?",
+     {"dividends_paid", "share_repurchases", "net_income"},
+     lambda v: (abs(v["dividends_paid"]) + abs(v["share_repurchases"])) / v["net_income"]),
 ])
 def test_a_liquidity_or_capital_ratio_is_computed_by_its_own_definition(
         question: str, concepts: set[str], formula: Any) -> None:
     """The cash ratio and the operating cash flow ratio are ratios over current liabilities,
     not the cash or the cash flow alone; debt to capital is over debt and equity (CFA L1 FSA)."""
     a = ask(question, [*ACME, balance("cash", 2019, 4750, "Cash and cash equivalents"),
-                       balance("equity", 2019, 11500, "Total shareholders' equity")])
+                       balance("equity", 2019, 11500, "Total shareholders' equity"),
+                       cash("share_repurchases", 2019, -400, "Repurchases of common stock")])
     assert a.status == "answered", a.headline
     values = {o.concept: o.value for o in a.operands}
     assert set(values) >= concepts, values
     assert a.value == pytest.approx(formula(values))
+
+
+def test_a_change_named_as_a_noun_is_the_years_change_not_its_level() -> None:
+    """"What is its FY2019 net income growth?", "... FY2019 change in revenue?": the move from
+    the year before, never the year's level answered as if it were the change."""
+    for question in ("What is Acme's FY2019 operating income growth?",
+                     "What is Acme's FY2019 change in operating income?"):
+        a = ask(question)
+        assert a.question.aggregate == "trend" and a.question.years == [2018, 2019], question
+        assert a.headline.startswith("Acme's operating income decreased from $1,988 million in "
+                                     "FY2018 to $1,607 million in FY2019, by $381 million"), \
+            a.headline
 
 
 def test_a_definition_naming_printed_labels_is_matched_to_the_rows_by_their_words() -> None:
