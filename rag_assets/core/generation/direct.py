@@ -108,6 +108,8 @@ def _list(question: str, selected: Sequence[EvidenceUnit], cues: DirectCues
                     continue
             if len(items) < 2 or (count is not None and len(items) != count):
                 continue
+            if all(not re.search(r"[^\W\d_]", i) for i in items):
+                continue  # "2019, 2018 and 2017": years or amounts name nothing asked
             shown = ", ".join(items[:-1]) + f" and {items[-1]}"
             return DirectAnswer(kind="list", units=[unit], text=f"{shown}.")
     return None

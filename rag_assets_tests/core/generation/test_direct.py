@@ -223,6 +223,15 @@ def test_a_list_sentence_gives_the_names_it_prints(pages: PageTexts) -> None:
     _assert_printed_and_valid(found, pages)
 
 
+def test_a_list_of_years_names_nothing_asked() -> None:
+    """Coca-Cola 2019: "During the years ended December 31, 2019, 2018 and 2017, the Company
+    recorded ..." answered "What are the geographies ...?" with "2019, 2018 and 2017."."""
+    said = ("During the years ended December 31, 2019, 2018 and 2017, the Company recorded "
+            "charges in the geographies where it operates.")
+    assert direct_answer_to("What are the geographies that Acme primarily operates in as of "
+                            "FY2019?", [_sentence(said)]) is None
+
+
 def test_a_two_period_row_gives_the_direction(pages: PageTexts) -> None:
     row = _row(*DELIVERIES, page=9, scope="Acme Q2 2023 | Operating data |  Q2 2023 Q2 2022")
     found = direct_answer_to("Did vehicle deliveries increase or decrease in Q2 2023 compared to "

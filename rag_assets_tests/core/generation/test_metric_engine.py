@@ -579,6 +579,14 @@ def test_a_liquidity_or_capital_ratio_is_computed_by_its_own_definition(
     assert a.value == pytest.approx(formula(values))
 
 
+def test_how_many_times_it_sold_its_inventory_is_its_inventory_turnover() -> None:
+    """Issue 38's "sold its inventory how many times": a turnover, not the inventory's level."""
+    facts = [*ACME, balance("inventory", 2019, 500, "Inventories"),
+             balance("inventory", 2018, 300, "Inventories")]
+    a = ask("Roughly how many times has Acme sold its inventory in FY2019?", facts)
+    assert a.question.target == "inventory_turnover" and a.value == pytest.approx(2000 / 400)
+
+
 def test_a_change_named_as_a_noun_is_the_years_change_not_its_level() -> None:
     """"What is its FY2019 net income growth?", "... FY2019 change in revenue?": the move from
     the year before, never the year's level answered as if it were the change."""
