@@ -579,6 +579,17 @@ def test_a_liquidity_or_capital_ratio_is_computed_by_its_own_definition(
     assert a.value == pytest.approx(formula(values))
 
 
+def test_restructuring_costs_are_the_income_statements_own_line() -> None:
+    """"What is the quantity of restructuring costs directly outlined in its income
+    statement?" is the line's figure; with no such line, nothing is made up."""
+    facts = [*ACME, fact("restructuring_costs", 2019, 170.4, "Restructuring charges")]
+    asked = ("What is the quantity of restructuring costs directly outlined in Acme's income "
+             "statement for FY2019?")
+    a = ask(asked, facts)
+    assert a.question.target == "restructuring_costs" and a.value == pytest.approx(170.4e6)
+    assert ask(asked).status != "answered"
+
+
 def test_how_many_times_it_sold_its_inventory_is_its_inventory_turnover() -> None:
     """Issue 38's "sold its inventory how many times": a turnover, not the inventory's level."""
     facts = [*ACME, balance("inventory", 2019, 500, "Inventories"),

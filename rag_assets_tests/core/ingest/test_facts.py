@@ -188,6 +188,13 @@ def test_depreciation_and_amortization_of_intangibles_add_up_but_amortization_al
     ("Interest, net", "income_statement", "interest_expense_net"),  # General Mills, Walmart
     ("Interest expense", "income_statement", "interest_expense"),
     ("Interest expense, net of amounts capitalized", "income_statement", "interest_expense"),
+    # General Mills 2022: restructuring on a line of its own (ASC 420-10-45-3), recoveries too;
+    # the cash flow statement's restructuring payments are no income statement cost
+    ("Restructuring, impairment, and other exit (recoveries) costs", "income_statement",
+     "restructuring_costs"),
+    ("Restructuring charges", "income_statement", "restructuring_costs"),
+    ("Restructuring and other charges, net", "income_statement", "restructuring_costs"),
+    ("Restructuring charges", "cash_flow", None),
 ])
 def test_printed_label_variants(label: str, statement: StatementKind, concept: str | None
                                 ) -> None:
