@@ -590,6 +590,19 @@ def test_restructuring_costs_are_the_income_statements_own_line() -> None:
     assert ask(asked).status != "answered"
 
 
+@pytest.mark.parametrize(("question", "opens"), [
+    ("Is Acme's dividend sustainable based on its FY2019 payout ratio?", "Yes."),
+    ("Is Acme's dividend at risk in FY2019?", "No."),
+])
+def test_a_dividends_sustainability_is_judged_on_its_payout_ratio(question: str,
+                                                                   opens: str) -> None:
+    """judgment_rules.json's dividend_coverage: Acme pays 285 of 1,503 (19%): comfortably
+    covered, so sustainable and not at risk; the rule is stated."""
+    a = ask(question)
+    assert a.headline.startswith(opens), a.headline
+    assert "comfortably covered by earnings" in a.headline
+
+
 def test_how_many_times_it_sold_its_inventory_is_its_inventory_turnover() -> None:
     """Issue 38's "sold its inventory how many times": a turnover, not the inventory's level."""
     facts = [*ACME, balance("inventory", 2019, 500, "Inventories"),
