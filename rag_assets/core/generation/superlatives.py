@@ -427,7 +427,9 @@ def _ranked_winner(question: Question, direction: str, rows: Sequence[Row],
     if ranked[0][0].value == ranked[1][0].value:
         return None  # a tie names no single winner
     cell, winner = ranked[0]
-    total = _total_of(printed, ranked, column, "" if grouped else winner.unit.caption, cues)
+    others = [] if grouped else _not_ranked(printed, winner.unit.caption, column, cues)
+    total = _total_of(printed, [*ranked, *others], column,
+                      "" if grouped else winner.unit.caption, cues)
     printed_as = _total_names(total[1].label, cues) if total is not None else ""
     if printed_as and not _names(printed_as, _asked_or_sales(measures, cues)):
         return None  # the rows' total is of another measure ("Total long-lived assets")
@@ -443,6 +445,17 @@ def _ranked_winner(question: Question, direction: str, rows: Sequence[Row],
         kind="superlative", units=[winner.unit, total_row.unit], named=winner.label,
         text=f"{text}, {share} of the {money(total_cell, total_row.unit, cues)} total "
              f"({cell.shown.lstrip('$')} / {total_cell.shown.lstrip('$')}).")
+
+
+def _not_ranked(printed: Sequence[Row], caption: str, column: str, cues: DirectCues
+                ) -> list[tuple[Cell, Row]]:
+    """The rows under ``caption`` that are no member (``row_not_a_member``: "Other (c)",
+    American Water's other states; eliminations) but which the table's total still sums: a
+    share is of the whole, not of a subtotal ("Total—Top Five States") the members reach."""
+    return [(c, r) for r in printed
+            if r.unit.caption == caption and r.label and (c := r.cell(column)) is not None
+            and not c.shown.endswith("%") and first_match(cues.total_row, r.label.lower()) is None
+            and first_match(cues.row_not_a_member, r.label.lower()) is not None]
 
 
 def _total_names(label: str, cues: DirectCues) -> str:

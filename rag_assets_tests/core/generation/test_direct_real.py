@@ -613,6 +613,19 @@ def test_a_region_is_ranked_from_segments_the_filer_defines_by_geography() -> No
         "International grew the fastest of the segments: its net sales rose 7%"), grew
 
 
+def test_a_share_is_of_the_whole_table_not_of_a_subtotal_the_members_reach() -> None:
+    """American Water 2022 (dev), p.5: the five states, "Total—Top Five States" (2,745),
+    "Other (c)" (760, no state) and "Total Regulated Businesses" (3,505): New Jersey's $909
+    million is 25.9% of the whole, as the table prints, not 33.1% of the top five."""
+    pages = PageTexts.from_pages("american-water-works-10k", 2022, real_filing(
+        "financebench-dev/pdfs/AMERICANWATERWORKS_2022_10K.pdf").pages)
+    rows = page_table_rows(pages, "american-water-works-10k", 2022, 5)
+    found = direct_answer_to("Which state generated the most Regulated Businesses operating "
+                             "revenue for American Water Works in 2022?", rows, rows)
+    assert found is not None and found.text.startswith("New Jersey had the most"), found
+    assert found.text.endswith("$909 million, 25.9% of the $3,505 million total (909 / 3,505).")
+
+
 def test_a_segment_table_titled_over_its_period_ranks_its_one_segment() -> None:
     """American Water's Q2 2023 10-Q (bulk), p.31: "Presented in the tables below is summarized
     segment information:" over "As of or for the Three Months Ended June 30, 2023", then the
