@@ -68,6 +68,7 @@ from rag_assets.core.generation.member_shares import PagesPrinting, member_share
 from rag_assets.core.generation.metric_format import subject_of
 from rag_assets.core.generation.per_share_dividends import per_share_dividend
 from rag_assets.core.generation.quoted_amounts import quoted_arithmetic
+from rag_assets.core.generation.stated_moves import stated_move
 from rag_assets.core.generation.superlatives import PagesTitling, superlative
 from rag_assets.core.generation.yes_no import Before, prose_yes_no, stated_none
 from rag_assets.core.question.question import Period, Question, asks_cause
@@ -290,6 +291,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or _comparison(question, selected, cues)
             or purchases_yes_no(question, selected, pool, page_rows, scan)
             or prose_yes_no(question, selected, pool, before, scan)
+            or stated_move(question, selected, pool, scan)
             or _list(question.text, selected, cues)
             # the deals stated one by one, unless a count of names is asked (the enumeration
             # answers that, or nothing does)

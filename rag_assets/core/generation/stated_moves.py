@@ -1,0 +1,85 @@
+"""Yes or no to "Did its comparable sales grow?" from the sentence that states the measure's move.
+
+A measure no statement prints (comparable sales, same-store sales, traffic, average ticket) is
+stated in MD&A or a release as a move: "Comparable sales (...) increased 9.3%". A yes/no
+question that asks whether the measure it names (``Question.qualified``) moved a way is
+answered by the sentence that states the measure, a verb of its direction and the amount it
+moved by: "Yes" when the stated direction is the one asked, "No" when it is the other, then
+the sentence. The sentence must speak of the period asked (:func:`yes_no.of_the_period`);
+one that names the measure before its verb is preferred to one that names it in passing. The
+verbs are the ones a filing states a move with; hand-written because no library reads them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
+from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.yes_no import candidates, of_the_period
+from rag_assets.core.question.question import Question
+from rag_assets.core.text.years import years_in
+
+ASKED_UP_RE = re.compile(r"\b(?:gr[eo]w\w*|increas\w*|ris[ei]\w*|rose|improv\w*|expand\w*|"
+                         r"go up|went up)\b", re.IGNORECASE)
+ASKED_DOWN_RE = re.compile(r"\b(?:declin\w*|decreas\w*|f[ae]ll\w*|drop\w*|shr[iu]nk\w*|"
+                           r"contract\w*|go down|went down)\b", re.IGNORECASE)
+BASE_RE = re.compile(r"\b(?:compared (?:to|with)|versus|vs\.?|from)\b", re.IGNORECASE)
+STATED_UP = frozenset({"increased", "rose", "grew", "improved", "was up", "were up"})
+# the amount a move is stated with: a percentage, basis points or an amount of money
+MOVE_AMOUNT = r"(?:-?\d[\d,]*(?:\.\d+)?\s?(?:%|percent\b|basis points\b)|\$\s?\d[\d,.]*)"
+# between the measure and its verb: "Comparable sales (sales for stores open at least 14 months
+# and e-commerce sales) increased 9.3%" (Ulta Beauty's release)
+MAX_GAP_CHARS = 90
+
+
+def _asked_way(question: Question) -> bool | None:
+    """True when the question asks whether the measure went up, False down, None neither or
+    both ("Did it rise or fall?" asks no way)."""
+    up, down = ASKED_UP_RE.search(question.text), ASKED_DOWN_RE.search(question.text)
+    return None if bool(up) == bool(down) else bool(up)
+
+
+def _moved(measure: str) -> re.Pattern[str]:
+    """A statement of ``measure``'s move: the measure, a verb of direction (group "verb"),
+    then the amount it moved by."""
+    verbs = "increased|decreased|rose|fell|grew|declined|improved|was up|were up|was down|" \
+            "were down"
+    return re.compile(rf"\b{re.escape(measure)}\b[^.;]{{0,{MAX_GAP_CHARS}}}?\b(?P<verb>{verbs})"
+                      rf"\b[^.;]{{0,40}}?{MOVE_AMOUNT}", re.IGNORECASE)
+
+
+def _against_the_year_before(question: Question, text: str) -> bool:
+    """Whether a move names only the year before the one asked, as its base ("increased 9.3%
+    compared to an increase of 18.0% in the first quarter of fiscal 2022", asked of fiscal
+    2023): the move is the period asked's."""
+    named = set(years_in(text))
+    return bool(named and question.years and BASE_RE.search(text)
+                and named <= {y - 1 for y in question.years})
+
+
+def stated_move(question: Question, selected: Sequence[EvidenceUnit],
+                pool: Sequence[EvidenceUnit] = (), scan: Scan | None = None
+                ) -> DirectAnswer | None:
+    """"Yes." or "No." and the sentence that states the measure's move (the evidence's, then
+    the filing's), the one that names the measure nearest its start, then the shortest; or
+    None."""
+    asked = _asked_way(question)
+    if question.expects != "yes_no" or asked is None or not question.qualified:
+        return None
+    patterns = [_moved(m) for m in question.qualified]
+    best: tuple[tuple[int, int], EvidenceUnit, bool] | None = None
+    for unit in candidates(selected, pool, scan, patterns):
+        if unit.is_row or not (of_the_period(question, unit.text)
+                               or _against_the_year_before(question, unit.text)):
+            continue
+        for found in (m for p in patterns if (m := p.search(unit.text)) is not None):
+            rank = (found.start(), len(unit.text))
+            if best is None or rank < best[0]:
+                best = (rank, unit, found["verb"].lower() in STATED_UP)
+    if best is None:
+        return None
+    _, unit, up = best
+    return DirectAnswer(kind="yes_no", units=[unit], supports=unit.text,
+                        text=f"{'Yes' if up == asked else 'No'}. {unit.text}")

@@ -1,0 +1,43 @@
+"""Yes or no to whether a measure no statement prints moved a way, from the sentence that states
+its move (Ulta Beauty's Q1 fiscal 2023 release, p.1; units built here)."""
+
+from __future__ import annotations
+
+from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.stated_moves import stated_move
+from rag_assets.core.question.question import read_question
+
+ULTA = ("Comparable sales (sales for stores open at least 14 months and e-commerce sales) "
+        "increased 9.3% compared to an increase of 18.0% in the first quarter of fiscal 2022, "
+        "driven by an 11.0% increase in transactions and a 1.5% decrease in average ticket.")
+HEADLINE = ("Ulta Beauty Announces First Quarter Fiscal 2023 Results Net Sales of $2.6 Billion "
+            "Comparable Sales Increased 9.3% Net Income of $347.1 Million")
+
+
+def _unit(text: str) -> EvidenceUnit:
+    return EvidenceUnit(chunk_id="c", document="ulta-beauty-earnings-q1", year=2024,
+                        chunk_rank=0, page=0, located=True, quote=text, text=text)
+
+
+def test_the_stated_move_says_yes_or_no_to_the_way_asked() -> None:
+    grew = stated_move(read_question("Did Ulta Beauty's comparable sales grow in the first "
+                                     "quarter of fiscal 2023?"), [_unit(ULTA)])
+    assert grew is not None and grew.text == f"Yes. {ULTA}"
+    fell = stated_move(read_question("Did Ulta Beauty's comparable sales decline in the first "
+                                     "quarter of fiscal 2023?"), [_unit(ULTA)])
+    assert fell is not None and fell.text == f"No. {ULTA}"
+
+
+def test_the_sentence_that_names_the_measure_first_is_preferred() -> None:
+    found = stated_move(read_question("Did Ulta Beauty's comparable sales grow in the first "
+                                      "quarter of fiscal 2023?"), [_unit(HEADLINE), _unit(ULTA)])
+    assert found is not None and found.units[0].text == ULTA
+
+
+def test_no_answer_without_a_way_asked_or_of_another_year() -> None:
+    either = read_question("Did Ulta Beauty's comparable sales rise or fall in the first quarter "
+                           "of fiscal 2023?")
+    assert stated_move(either, [_unit(ULTA)]) is None
+    later = read_question("Did Ulta Beauty's comparable sales grow in the first quarter of "
+                          "fiscal 2024?")
+    assert stated_move(later, [_unit(ULTA)]) is None
