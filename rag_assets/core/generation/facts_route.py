@@ -51,6 +51,7 @@ from rag_assets.core.generation.stated_figures import (
     stated_sentence,
     with_statements,
 )
+from rag_assets.core.generation.statement_lines import asks_largest_line, largest_line
 from rag_assets.core.llm.client import ChatModel
 from rag_assets.core.llm.prompts import render
 from rag_assets.core.question.question import Question
@@ -120,6 +121,8 @@ class FactsRoute:
                year: int | None = None) -> tuple[PartAnswer | None, MetricAnswer] | None:
         """The computed answer (a part, and the computation), the computation alone when an
         operand is missing, or None (not a metric question, no filing whose facts hold it)."""
+        if asks_largest_line(question.text):
+            return self.largest(question, routed, document, year)
         if (parsed := parse_question(question)) is None:
             return None
         missing: MetricAnswer | None = None
@@ -147,6 +150,21 @@ class FactsRoute:
                 answer.events += events
             return answer, computed
         return None if missing is None else (None, missing)
+
+    def largest(self, question: Question, routed: Scope, document: str | None,
+                year: int | None) -> tuple[PartAnswer | None, MetricAnswer] | None:
+        """The largest line of the side of the balance sheet asked (:mod:`statement_lines`),
+        from the first filing of the company whose statements print it."""
+        for doc, y in self.partitions(question.years, routed, document, year):
+            found = largest_line(question.text, question.years, self.facts(doc, y),
+                                 self.company(doc))
+            if found is not None:
+                part = Part(question=question, scope=Scope.partition(doc, y), label=doc)
+                return PartAnswer(part=part, claims=found.claims(), abstained=False,
+                                  strength=1.0, looked_for=[found.question.target],
+                                  first_pages=len({o.page for o in found.operands}),
+                                  method="computed choice"), found
+        return None
 
     def change(self, question: Question, document: str, year: int) -> Change | None:
         """The change of the measure a cause question asks (:func:`parse_change`), computed
