@@ -562,6 +562,20 @@ def test_a_definition_reusing_a_line_items_name_is_the_questions_own_metric() ->
      lambda v: v["long_term_debt_noncurrent"] / (v["long_term_debt_noncurrent"] + v["equity"])),
     ("What is Acme's FY2019 debt to assets ratio?", {"long_term_debt_noncurrent", "total_assets"},
      lambda v: v["long_term_debt_noncurrent"] / v["total_assets"]),
+    ("What is Acme's FY2019 pretax margin?", {"pretax_income", "revenue"},
+     lambda v: v["pretax_income"] / v["revenue"]),
+    ("What is Acme's FY2019 unadjusted EBITDA less capital expenditures?",
+     {"operating_income", "depreciation_amortization", "capital_expenditure"},
+     lambda v: v["operating_income"] + v["depreciation_amortization"]
+     - abs(v["capital_expenditure"])),
+    ("What is Acme's FY2019 capital expenditure to operating cash flow ratio?",
+     {"capital_expenditure", "operating_cash_flow"},
+     lambda v: abs(v["capital_expenditure"]) / v["operating_cash_flow"]),
+    ("What is Acme's FY2019 liabilities to equity ratio?", {"total_liabilities", "equity"},
+     lambda v: v["total_liabilities"] / v["equity"]),
+    ("What is Acme's FY2019 return on capital employed?",
+     {"operating_income", "total_assets", "current_liabilities"},
+     lambda v: v["operating_income"] / (v["total_assets"] - v["current_liabilities"])),
     ("What is Acme's FY2019 payout ratio including buybacks?",
      {"dividends_paid", "share_repurchases", "net_income"},
      lambda v: (abs(v["dividends_paid"]) + abs(v["share_repurchases"])) / v["net_income"]),
@@ -572,7 +586,8 @@ def test_a_liquidity_or_capital_ratio_is_computed_by_its_own_definition(
     not the cash or the cash flow alone; debt to capital is over debt and equity (CFA L1 FSA)."""
     a = ask(question, [*ACME, balance("cash", 2019, 4750, "Cash and cash equivalents"),
                        balance("equity", 2019, 11500, "Total shareholders' equity"),
-                       cash("share_repurchases", 2019, -400, "Repurchases of common stock")])
+                       cash("share_repurchases", 2019, -400, "Repurchases of common stock"),
+                       balance("total_liabilities", 2019, 8345, "Total liabilities")])
     assert a.status == "answered", a.headline
     values = {o.concept: o.value for o in a.operands}
     assert set(values) >= concepts, values
