@@ -67,6 +67,7 @@ from rag_assets.core.generation.major_customers import major_customers
 from rag_assets.core.generation.member_shares import PagesPrinting, member_share
 from rag_assets.core.generation.metric_format import subject_of
 from rag_assets.core.generation.per_share_dividends import per_share_dividend
+from rag_assets.core.generation.quarter_events import quarter_debt_event
 from rag_assets.core.generation.quoted_amounts import quoted_arithmetic
 from rag_assets.core.generation.stated_moves import stated_move
 from rag_assets.core.generation.superlatives import PagesTitling, superlative
@@ -292,6 +293,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or purchases_yes_no(question, selected, pool, page_rows, scan)
             or prose_yes_no(question, selected, pool, before, scan)
             or stated_move(question, selected, pool, scan)
+            or quarter_debt_event(question, scan)
             or _list(question.text, selected, cues)
             # the deals stated one by one, unless a count of names is asked (the enumeration
             # answers that, or nothing does)

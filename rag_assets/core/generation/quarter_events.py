@@ -1,0 +1,79 @@
+"""Yes to "Did X issue or repay any debt in Q2 2023?" from a 10-Q's dated sentence of the event.
+
+A 10-Q's cash flow statement covers the year to date, so its flows do not say what happened in
+the quarter (the metric engine never answers a quarter's yes or no from them). The debt note
+and MD&A date each issuance or repayment ("On May 15, 2023, the Company issued €300 million
+3.875% Notes due 2026 ..."), and the cover names the quarter the report covers ("For the
+quarterly period ended June 30, 2023", Form 10-Q's cover page): a sentence that states such an
+event on a date within the three months ending then answers "Yes", with the sentence. Only a
+calendar quarter the question names as the report's is read (a fiscal quarter's name would need
+the filer's fiscal calendar), and no sentence is no "No": a reader that finds none says nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
+from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.question.question import Question
+
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+          "september", "october", "november", "december")
+_MONTH = "|".join(MONTHS)
+QUARTER_END_RE = re.compile(rf"\bfor the quarterly period ended\s+({_MONTH})\s+\d{{1,2}},?\s+"
+                            r"((?:19|20)\d{2})\b", re.IGNORECASE)
+# a debt event the question asks of: issuing, repaying, redeeming or borrowing debt
+ASKS_DEBT_EVENT_RE = re.compile(r"\b(?:issue[ds]?|repa(?:y|id)|redeem(?:ed)?|borrow(?:ed)?|"
+                                r"retire[ds]?)\b.*\b(?:debt|notes|bonds|borrowings)\b",
+                                re.IGNORECASE)
+# a sentence that states one ("3.875% Notes": a rate's point is no sentence's end), and the
+# date it opens with or names
+STATES_DEBT_EVENT_RE = re.compile(
+    r"\b(?:issued|completed (?:an|the) (?:offering|issuance)|redeemed|repaid|retired|"
+    r"borrowed|prepaid)\b(?:[^.;]|\.(?=\d)){0,160}?\b(?:notes|bonds|debentures|term loans?|debt|"
+    r"borrowings)\b", re.IGNORECASE)
+DATED_RE = re.compile(rf"\b(?:on|in)\s+({_MONTH})\s+(?:\d{{1,2}},?\s+)?((?:19|20)\d{{2}})\b",
+                      re.IGNORECASE)
+
+
+def _quarter_end(units: Sequence[EvidenceUnit]) -> tuple[int, int] | None:
+    """(year, month) the report's quarter ends, from its cover."""
+    for unit in units:
+        if (found := QUARTER_END_RE.search(" ".join(unit.text.split()))) is not None:
+            return int(found[2]), MONTHS.index(found[1].lower()) + 1
+    return None
+
+
+def _in_quarter(date: tuple[int, int], end: tuple[int, int]) -> bool:
+    """Whether (year, month) is one of the three months ending at ``end``."""
+    months = (end[0] * 12 + end[1]) - (date[0] * 12 + date[1])
+    return 0 <= months <= 2
+
+
+def _asked_is_reported(question: Question, end: tuple[int, int]) -> bool:
+    """Whether the quarter asked is the report's calendar quarter ("Q2 2023" of June 30)."""
+    if end[1] % 3 or len(question.periods) != 1:
+        return False
+    quarter, year = question.periods[0]
+    return quarter == f"Q{end[1] // 3}" and int(year) == end[0]
+
+
+def quarter_debt_event(question: Question, scan: Scan | None) -> DirectAnswer | None:
+    """"Yes." and the sentence dating a debt event in the quarter asked, or None."""
+    if (scan is None or question.expects != "yes_no" or question.months != 3
+            or not ASKS_DEBT_EVENT_RE.search(question.text)):
+        return None
+    end = _quarter_end(list(scan([QUARTER_END_RE])))
+    if end is None or not _asked_is_reported(question, end):
+        return None
+    for unit in scan([STATES_DEBT_EVENT_RE]):
+        text = " ".join(unit.text.split())
+        dated = DATED_RE.search(text)
+        if unit.is_row or dated is None or not STATES_DEBT_EVENT_RE.search(text):
+            continue
+        if _in_quarter((int(dated[2]), MONTHS.index(dated[1].lower()) + 1), end):
+            return DirectAnswer(kind="yes_no", units=[unit], supports=unit.text,
+                                text=f"Yes. {unit.text}")
+    return None
