@@ -272,6 +272,16 @@ def _known_as(deal: str, text: str, best: dict[str, tuple[str, list[EvidenceUnit
     return deal
 
 
+# a risk factor's example ("In California, lawsuits have been filed in connection with ...
+# wildfires"): Item 1A (Regulation S-K Item 105) states risks, Item 103's matters are Item 3's,
+# a 10-Q's Part II Item 1's and the contingencies note's
+RISK_FACTORS_RE = re.compile(r"\bItem\s+1A\b", re.IGNORECASE)
+# where Item 103 puts them: Item 3 of a 10-K, Part II Item 1 of a 10-Q ("Legal Proceedings"),
+# the contingencies note
+LEGAL_SECTION_RE = re.compile(r"\bItem\s+3\b|\blegal proceedings\b|\bcontingencies\b",
+                              re.IGNORECASE)
+
+
 def _one_per_deal(question: Question, patterns: Sequence[re.Pattern[str]],
                   candidates: Iterable[EvidenceUnit], pending: bool = False,
                   following: Adjacent | None = None, preceding: Adjacent | None = None,
@@ -285,7 +295,8 @@ def _one_per_deal(question: Question, patterns: Sequence[re.Pattern[str]],
         text = " ".join(unit.text.split())
         match = next((m for p in patterns if (m := p.search(text))), None)
         if (match is None or unit.is_row or len(text.split()) > MAX_SENTENCE_WORDS
-                or not (_names_a_party(text) and not REFERS_BACK_RE.search(text) if pending
+                or not (_names_a_party(text) and not REFERS_BACK_RE.search(text)
+                        and not RISK_FACTORS_RE.search(unit.scope) if pending
                         else _in_period(question, text, _before(unit, text, preceding)))):
             continue
         deal = _object_of(text[match.end():])
@@ -325,8 +336,11 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
         denials = _denials(question)
         return _none_stated(question, denials, pending, [
             *selected, *pool, *(scan(denials) if scan is not None and denials else ())])
-    if pending:  # the matters named first, the routine litigation after them (stable)
-        found = dict(sorted(found.items(), key=lambda item: bool(ROUTINE_RE.search(item[0]))))
+    if pending:  # the matters named first, those of the legal section before others, the
+        # routine litigation after them (stable)
+        found = dict(sorted(found.items(), key=lambda item: (
+            bool(ROUTINE_RE.search(item[0])),
+            not any(LEGAL_SECTION_RE.search(u.scope) for u in item[1]))))
     listed = "; ".join(f"({n}) {text.rstrip('.')}" for n, text in enumerate(found, start=1))
     units = [u for deal in found.values() for u in deal]
     return DirectAnswer(kind="list", units=units, text=f"{listed}.", supports=units[0].text)

@@ -130,6 +130,26 @@ def test_a_deal_is_of_the_period_its_sentence_opens_with() -> None:
     assert found is not None and "Annie’s" in found.text and "grain" not in found.text
 
 
+def test_a_risk_factors_example_is_no_matter_and_item_3s_come_first() -> None:
+    """American Water's 2020 10-K: Item 1A's "For example, our New York subsidiary experienced
+    ... an investigation by the New York State Public Service Commission" is a risk, not a
+    matter pending (Regulation S-K Item 105 against Item 103); Item 3's matters are listed
+    before those stated elsewhere."""
+    question = read_question("What legal proceedings does Acme disclose in its FY2020 10-K?")
+    risk = _unit("For example, our New York subsidiary experienced increased scrutiny related "
+                 "to an investigation by the New York State Public Service Commission.")
+    risk = risk.model_copy(update={"scope": "Item 1A. Risk Factors"})
+    business = _unit("On November 25, 2020, the Company’s California subsidiary filed a petition "
+                     "challenging this certification in the Superior Court.")
+    business = business.model_copy(update={"scope": "Item 1. Business"})
+    item3 = _unit("On May 8, 2020, the City of Chattanooga filed a lawsuit against the Company "
+                  "in the Circuit Court.")
+    item3 = item3.model_copy(update={"scope": "Item 3. Legal Proceedings"})
+    found = stated_deals(question, [risk, business, item3])
+    assert found is not None and "Public Service Commission" not in found.text
+    assert found.text.startswith("(1) On May 8, 2020, the City of Chattanooga"), found.text
+
+
 def test_two_issuances_of_notes_of_one_kind_are_two() -> None:
     question = read_question("Which debt offerings did Acme complete in 2023?")
     first = ("In May 2023, the Company issued $500 million aggregate principal amount of 4.0% "
