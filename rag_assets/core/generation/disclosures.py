@@ -30,7 +30,7 @@ from rag_assets.core.generation.yes_no import of_the_period
 from rag_assets.core.question.intents import Statement, load_intents
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import MONEY_RE
-from rag_assets.core.text.periods import months_asked
+from rag_assets.core.text.periods import OPENING_PERIOD_RE, months_asked
 from rag_assets.core.text.years import names_other_years, years_in
 
 MAX_DEALS = 4
@@ -150,20 +150,12 @@ def _in_period(question: Question, sentence: str, before: str = "") -> bool:
     (:func:`yes_no.of_the_period`)."""
     named = years_in(sentence)
     asked = not question.years or bool(set(named or years_in(before)) & set(question.years))
-    opening = DATED_OPENING_RE.match(sentence)
+    opening = OPENING_PERIOD_RE.match(sentence)
     if opening is not None and question.years and int(opening[1]) not in question.years:
         return False  # "In the fourth quarter of fiscal 2014, we sold ..., finalized in 2015"
     return asked and (months_asked(sentence) <= question.months
                       or of_the_period(question, sentence))
 
-
-# the period a sentence opens with, which dates the event it states ("In the fourth quarter of
-# fiscal 2014, we sold certain grain elevators ..., including a working capital adjustment
-# finalized in the first quarter of fiscal 2015": a deal of fiscal 2014); a calendar date
-# ("On March 1, 2017") is not read, for a fiscal year may end in the next calendar year
-DATED_OPENING_RE = re.compile(r"(?:in|during)\s+(?:the\s+)?(?:(?:first|second|third|fourth)\s+"
-                              r"(?:fiscal\s+)?quarter\s+of\s+)?(?:fiscal\s+(?:year\s+)?)?"
-                              r"((?:19|20)\d{2})\b", re.IGNORECASE)
 
 
 def _before(unit: EvidenceUnit, text: str, preceding: Adjacent | None) -> str:

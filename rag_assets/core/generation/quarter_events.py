@@ -18,12 +18,8 @@ from collections.abc import Sequence
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
+from rag_assets.core.text.periods import EVENT_DATE_RE, QUARTERLY_PERIOD_END_RE, month_number
 
-MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
-          "september", "october", "november", "december")
-_MONTH = "|".join(MONTHS)
-QUARTER_END_RE = re.compile(rf"\bfor the quarterly period ended\s+({_MONTH})\s+\d{{1,2}},?\s+"
-                            r"((?:19|20)\d{2})\b", re.IGNORECASE)
 # a debt event the question asks of: issuing, repaying, redeeming or borrowing debt
 ASKS_DEBT_EVENT_RE = re.compile(r"\b(?:issue[ds]?|repa(?:y|id)|redeem(?:ed)?|borrow(?:ed)?|"
                                 r"retire[ds]?)\b.*\b(?:debt|notes|bonds|borrowings)\b",
@@ -34,15 +30,13 @@ STATES_DEBT_EVENT_RE = re.compile(
     r"\b(?:issued|completed (?:an|the) (?:offering|issuance)|redeemed|repaid|retired|"
     r"borrowed|prepaid)\b(?:[^.;]|\.(?=\d)){0,160}?\b(?:notes|bonds|debentures|term loans?|debt|"
     r"borrowings)\b", re.IGNORECASE)
-DATED_RE = re.compile(rf"\b(?:on|in)\s+({_MONTH})\s+(?:\d{{1,2}},?\s+)?((?:19|20)\d{{2}})\b",
-                      re.IGNORECASE)
 
 
 def _quarter_end(units: Sequence[EvidenceUnit]) -> tuple[int, int] | None:
     """(year, month) the report's quarter ends, from its cover."""
     for unit in units:
-        if (found := QUARTER_END_RE.search(" ".join(unit.text.split()))) is not None:
-            return int(found[2]), MONTHS.index(found[1].lower()) + 1
+        if (found := QUARTERLY_PERIOD_END_RE.search(" ".join(unit.text.split()))) is not None:
+            return int(found[2]), month_number(found[1])
     return None
 
 
@@ -65,15 +59,15 @@ def quarter_debt_event(question: Question, scan: Scan | None) -> DirectAnswer | 
     if (scan is None or question.expects != "yes_no" or question.months != 3
             or not ASKS_DEBT_EVENT_RE.search(question.text)):
         return None
-    end = _quarter_end(list(scan([QUARTER_END_RE])))
+    end = _quarter_end(list(scan([QUARTERLY_PERIOD_END_RE])))
     if end is None or not _asked_is_reported(question, end):
         return None
     for unit in scan([STATES_DEBT_EVENT_RE]):
         text = " ".join(unit.text.split())
-        dated = DATED_RE.search(text)
+        dated = EVENT_DATE_RE.search(text)
         if unit.is_row or dated is None or not STATES_DEBT_EVENT_RE.search(text):
             continue
-        if _in_quarter((int(dated[2]), MONTHS.index(dated[1].lower()) + 1), end):
+        if _in_quarter((int(dated[2]), month_number(dated[1])), end):
             return DirectAnswer(kind="yes_no", units=[unit], supports=unit.text,
                                 text=f"Yes. {unit.text}")
     return None

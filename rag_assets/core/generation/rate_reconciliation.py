@@ -28,7 +28,7 @@ from rag_assets.core.ingest.pages import markdown_cells
 from rag_assets.core.ingest.statement_tables import TRAILING_MARKER_RE
 from rag_assets.core.text.figures import parse_figure, trailing_cells
 from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
-from rag_assets.core.text.years import FISCAL_YEAR_RE
+from rag_assets.core.text.years import FISCAL_YEAR_RE, years_in
 
 OPENS_RE = re.compile(r"\bstatutory\b.*\brate\b|\brate\b.*\bstatutory\b", re.IGNORECASE)
 CLOSES_RE = re.compile(r"\beffective\b.*\btax\b.*\brate\b|^total\b|^(?:\(?benefit\)?\s+)?provision "
@@ -46,7 +46,6 @@ DECIMAL_RE = re.compile(r"\d\.\d")
 NOTE_MARKS_RE = re.compile(r"\(?\d{1,2}\)?")
 # several notes' marks set apart ("1,2,3", "9,10"): never a figure, whose groups are of three
 MARK_LISTS_RE = re.compile(r"(?<!\S)\d{1,2}(?:,\d{1,2})+(?!\S)")
-YEAR_LINE_RE = re.compile(r"\b(?:19|20)\d{2}\b")
 
 
 class Mover(NamedTuple):
@@ -181,13 +180,11 @@ def _line_movers(text: str, years: tuple[int, int], where: tuple[str, int, int]
     lines = _page_lines(text)
     opens = next((i for i, (label, cells, _) in enumerate(lines)
                   if OPENS_RE.search(label) and len(cells) >= 2
-                  and not all(YEAR_LINE_RE.fullmatch(c) for c in cells)), None)
+                  and not all(FISCAL_YEAR_RE.fullmatch(c) for c in cells)), None)
     if opens is None:
         return []
-    heading = next((YEAR_LINE_RE.findall(f"{label} {' '.join(cells)}")
-                    for label, cells, _ in reversed(lines[:opens])
-                    if len(YEAR_LINE_RE.findall(f"{label} {' '.join(cells)}")) >= 2), [])
-    order = [int(y) for y in heading]
+    order = next((printed for label, cells, _ in reversed(lines[:opens])
+                  if len(printed := years_in(f"{label} {' '.join(cells)}")) >= 2), [])
     width = len(lines[opens][1])
     if len(order) != width or any(y not in order for y in years):
         return []

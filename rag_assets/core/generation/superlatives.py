@@ -37,6 +37,7 @@ from rag_assets.core.generation.places import names_a_place
 from rag_assets.core.ingest.statement_tables import TRAILING_MARKER_RE
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.periods import (
+    DURATION_ENDED_RE,
     NAME_THEN_DURATION_RE,
     NAME_THEN_PERIOD_RE,
     PART_OF_YEAR_RE,
@@ -860,13 +861,10 @@ def _period_words(period: str) -> str:
     2018")."""
     if period.lower().startswith("for "):
         return period[0].lower() + period[1:]
-    if (ended := ENDED_RE.match(period)) is not None:
+    if (ended := DURATION_ENDED_RE.match(period)) is not None:
         return f"in the {ended[0].lower()}{period[ended.end():]}"
     return f"in {period}"
 
-
-ENDED_RE = re.compile(r"(?:fiscal\s+)?(?:years?|quarters?|(?:three|six|nine|twelve)\s+months|"
-                      r"\d\d\s+weeks)\s+ended\b", re.IGNORECASE)
 
 
 def _column_winner(question: Question, direction: str, units: Sequence[EvidenceUnit],

@@ -309,3 +309,28 @@ def without_period_lead(text: str) -> str:
     """``text`` without the period it opens with ("For fiscal 2018, the decrease was" -> "the
     decrease was"): what a sentence says is read after it."""
     return PERIOD_LEAD_RE.sub("", text, count=1)
+
+
+# the period a sentence opens with, which dates the event it states ("In the fourth quarter of
+# fiscal 2014, we sold ..."; group 1 the year); a calendar date opening it is another matter
+OPENING_PERIOD_RE = re.compile(r"(?:in|during)\s+(?:the\s+)?(?:(?:first|second|third|fourth)\s+"
+                               r"(?:fiscal\s+)?quarter\s+of\s+)?(?:fiscal\s+(?:year\s+)?)?"
+                               r"((?:19|20)\d{2})\b", re.IGNORECASE)
+# a duration a caption prints before its date: "Fiscal Year Ended", "Three Months Ended"
+DURATION_ENDED_RE = re.compile(r"(?:fiscal\s+)?(?:years?|quarters?|(?:three|six|nine|twelve)\s+"
+                               r"months|\d\d\s+weeks)\s+ended\b", re.IGNORECASE)
+MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august",
+               "september", "october", "november", "december")
+_MONTH_NAME = "|".join(MONTH_NAMES)
+# Form 10-Q's cover: "For the quarterly period ended June 30, 2023" (groups: month, year)
+QUARTERLY_PERIOD_END_RE = re.compile(rf"\bfor the quarterly period ended\s+({_MONTH_NAME})\s+"
+                                     r"\d{1,2},?\s+((?:19|20)\d{2})\b", re.IGNORECASE)
+# a date a sentence states an event on: "On May 15, 2023", "In May 2023" (groups: month, year)
+EVENT_DATE_RE = re.compile(rf"\b(?:on|in)\s+({_MONTH_NAME})\s+(?:\d{{1,2}},?\s+)?"
+                           r"((?:19|20)\d{2})\b", re.IGNORECASE)
+
+
+def month_number(name: str) -> int:
+    """A month's number from its name ("May" -> 5)."""
+    return MONTH_NAMES.index(name.lower()) + 1
+
