@@ -135,6 +135,10 @@ class Qualifiers(BaseModel):
     """The words that make a term another measure (``_doc`` says which and why)."""
 
     phrases: list[str] = Field(default_factory=list)
+    kinds: list[str] = Field(default_factory=list, description="a kind of the term printed "
+                             "before it: a part or another balance ('subscription revenue', "
+                             "'deferred revenue')")
+    kinds_source: str = ""
     after: list[str] = Field(default_factory=list)
     also_reported: list[str] = Field(default_factory=list)
     parts: Parts = Field(default_factory=Parts)
@@ -276,7 +280,8 @@ def qualifier_pattern(path: Path = TERMS_FILE) -> re.Pattern[str]:
     """The vocabulary's qualifiers ("adjusted", "comparable store" ...) as whole words, any
     spacing or hyphen: matches in a sentence as printed (lower case) and in :func:`normalize`'s
     form alike."""
-    return _words_pattern(load_vocabulary(path).qualifiers.phrases,
+    qualifiers = load_vocabulary(path).qualifiers
+    return _words_pattern([*qualifiers.phrases, *qualifiers.kinds],
                           r"(?<![\w&])(?<!non )(?<!non-)(?<!un )(?<!un-)")
 
 

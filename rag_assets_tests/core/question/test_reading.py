@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from rag_assets.core.generation.metric_questions import parse_question
 from rag_assets.core.ingest.statements import STATEMENT_KINDS, classify_pages, page_lines
 from rag_assets.core.question.instructions import statements_named, strip_instructions
 from rag_assets.core.question.members import narrowed_by_name
@@ -151,6 +152,20 @@ def test_dpo_expands_to_accounts_payable_and_cost_of_sales() -> None:
 ])
 def test_metrics_in_questions(question: str, metrics: list[str]) -> None:
     assert metrics_in(question) == metrics
+
+
+@pytest.mark.parametrize(("question", "measure"), [
+    ("What is Acme's FY2021 deferred revenue?", "revenue"),
+    ("What is Acme's FY2021 subscription revenue?", "revenue"),
+    ("What is Acme's FY2021 deferred income taxes?", "income_tax"),
+])
+def test_a_kind_of_a_measure_is_another_measure(question: str, measure: str) -> None:
+    """ASC 606-10-55-91 and 606-10-45-2, ASC 740-10-45-4: subscription revenue is a part of
+    revenue, deferred revenue a liability, deferred income taxes a balance: never the total
+    revenue or the provision the statements print."""
+    asked = read_question(question)
+    assert measure in metrics_in(question) and asked.metrics == []
+    assert asked.qualified and parse_question(asked) is None
 
 
 @pytest.mark.parametrize(("question", "measure"), [
