@@ -43,6 +43,7 @@ from rag_assets.core.generation.metric_questions import (
     COVERAGE_OF,
     MetricQuestion,
     Rules,
+    Threshold,
     load_rules,
     quotient_sides,
 )
@@ -931,7 +932,9 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
             headline = headline[:-1] + f" ({format_value(value, 'percent', None)})."
         if not question.judgment and (how := _computations(worded or {}, years[-1:])):
             headline = _aside(headline, how[years[-1]])
-        if question.yes_no and not question.judgment and question.sign:
+        if question.yes_no and not question.judgment and question.threshold and unit != "USD":
+            headline = _against_threshold(question.threshold, value, unit, headline)
+        elif question.yes_no and not question.judgment and question.sign:
             # "Does it have positive free cash flow?": the sign asked, against the value's
             held = value > 0 if question.sign == "positive" else value < 0
             headline = f"{'Yes' if held else 'No'}. {headline}"
@@ -944,6 +947,23 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
         headline, rule_line = _judged(question, value, headline, rules)
         details.append(rule_line)
     return value, headline
+
+
+def _against_threshold(threshold: Threshold, value: float, unit: str, headline: str) -> str:
+    """"Yes."/"No." to "Is its effective tax rate above 21%?", the level said after the
+    value, compared at the precision the value is shown (69.18% is the 69.2% a reader sees):
+    a percent metric's level is a fraction of the value's (21% is 0.21); a ratio's written in
+    percent is read as a fraction too."""
+    level = threshold.level / 100 if threshold.percent or (
+        unit == "percent" and threshold.level > 1) else threshold.level
+    places = 3 if unit == "percent" else 2
+    value, level = round(value, places), round(level, places)
+    if threshold.above:
+        held = value >= level if threshold.inclusive else value > level
+    else:
+        held = value <= level if threshold.inclusive else value < level
+    side = "above" if value > level else "below" if value < level else "at"
+    return f"{'Yes' if held else 'No'}. {headline[:-1]}, {side} the {threshold.shown} asked."
 
 
 def _computations(worded: dict[int, str], years: Sequence[int]) -> dict[int, str]:

@@ -137,6 +137,16 @@ def named_items(text: str, exclude: frozenset[str] = frozenset()) -> list[TermMa
 # --- the question ----------------------------------------------------------------------------
 
 
+class Threshold(BaseModel):
+    """A level a yes or no asks the value against: "above 21%", "at least 1.5"."""
+
+    above: bool = Field(description="asked above (or at least) the level; False: below it")
+    inclusive: bool = Field(default=False, description="'at least', 'at most'")
+    level: float = Field(description="the level as written, a percent as its number (21)")
+    percent: bool = Field(description="written with a percent sign or word")
+    shown: str = Field(description="as written: '21%', '1.5'")
+
+
 class MetricQuestion(BaseModel):
     """What a metric, trend or judgment question asks, read from its words."""
 
@@ -168,6 +178,9 @@ class MetricQuestion(BaseModel):
     sign: Literal["positive", "negative"] | None = Field(
         default=None, description="the sign a yes or no asks of the value ('Does it have "
         "positive free cash flow?')")
+    threshold: Threshold | None = Field(
+        default=None, description="the level a yes or no compares the value with ('Is its "
+        "effective tax rate above the 21% statutory rate?')")
     history: bool = Field(default=False, description="a trend asked as a record over the "
                           "years (a margin 'profile', 'historically'): every earlier year the "
                           "filing prints is given too")
@@ -1017,6 +1030,7 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
         percent=bool((share and COVERAGE_OF not in share[0])
                      or _PERCENT_RE.search(normalize(text))), formulas=formulas,
         titles=titles, written=written, sign=_sign_asked(asking),
+        threshold=threshold_asked(asking),
         yes_no=bool(_YES_NO_RE.search(asked.split("?")[0] if "?" in asked else asked)),
         direction=direction if aggregate == "trend" else None, judgment=judgment,
         asks=rules[judgment].asked(norm) if judgment else None,
@@ -1074,6 +1088,25 @@ _SIGN_ASKED_RE = re.compile(r"\b(positive|negative)\b")
 def _sign_asked(asking: str) -> Literal["positive", "negative"] | None:
     found = _SIGN_ASKED_RE.search(asking.lower())
     return None if found is None else cast(Literal["positive", "negative"], found.group(1))
+
+
+# a level a yes or no compares a value with: "above the 21% federal statutory rate", "at least
+# 1.5 times"; a year is no level
+_THRESHOLD_RE = re.compile(
+    r"\b(?P<op>above|over|more than|greater than|higher than|exceed(?:s|ed|ing)?|at least|"
+    r"below|under|less than|lower than|at most)\s+(?:the\s+|a\s+)?(?P<n>\d+(?:\.\d+)?)"
+    r"\s*(?P<pct>%|percent\b)?", re.IGNORECASE)
+
+
+def threshold_asked(asking: str) -> Threshold | None:
+    """The level a yes or no question asks the value against, or None."""
+    found = _THRESHOLD_RE.search(asking)
+    if found is None or (not found["pct"] and re.fullmatch(r"(?:19|20)\d\d", found["n"])):
+        return None
+    op = found["op"].lower()
+    return Threshold(above=not op.startswith(("below", "under", "less", "lower", "at most")),
+                     inclusive=op.startswith("at "), level=float(found["n"]),
+                     percent=bool(found["pct"]), shown=f"{found['n']}{'%' if found['pct'] else ''}")
 
 
 # the period a change is measured from: "compared with Q1 2020", "versus fiscal 2022"

@@ -618,6 +618,34 @@ def test_a_dividends_sustainability_is_judged_on_its_payout_ratio(question: str,
     assert "comfortably covered by earnings" in a.headline
 
 
+@pytest.mark.parametrize(("question", "opens", "ends"), [
+    ("Is Acme's gross margin above 50% in FY2019?", "Yes.", "above the 50% asked."),
+    ("Is Acme's current ratio below 2 at the end of FY2019?", "No.", "above the 2 asked."),
+    ("Is Acme's gross margin at least 69.2% in FY2019?", "Yes.", "at the 69.2% asked."),
+])
+def test_a_level_asked_is_compared_with_the_value(question: str, opens: str,
+                                                   ends: str) -> None:
+    """"Is its effective tax rate above the 21% statutory rate?": the value against the level
+    written, a percent metric's level read as the fraction it is (gross margin 69.2%, current
+    ratio 2.43)."""
+    a = ask(question)
+    assert a.headline.startswith(opens) and a.headline.endswith(ends), a.headline
+
+
+def test_a_net_cash_position_and_a_net_loss_are_judged_not_read_as_amounts() -> None:
+    """"Did it have a net cash position?" is net debt below zero, never "Yes" because it holds
+    cash; "Did it report a net loss?" is the profitability judgment's, never a quote."""
+    facts = [*ACME, balance("cash", 2019, 4750, "Cash and cash equivalents")]
+    cash = ask("Did Acme have a net cash position at the end of FY2019?", facts)
+    assert cash.headline.startswith("Yes. Acme's FY2019 net debt is -$2,075 million"), \
+        cash.headline
+    owing = [*ACME, balance("cash", 2019, 500, "Cash and cash equivalents")]
+    assert ask("Does Acme have more cash than debt at the end of FY2019?", owing) \
+        .headline.startswith("No.")
+    loss = ask("Did Acme report a net loss in FY2019?")
+    assert loss.headline.startswith("No.") and "profitable" in loss.headline
+
+
 def test_how_many_times_it_sold_its_inventory_is_its_inventory_turnover() -> None:
     """Issue 38's "sold its inventory how many times": a turnover, not the inventory's level."""
     facts = [*ACME, balance("inventory", 2019, 500, "Inventories"),
