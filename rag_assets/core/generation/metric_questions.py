@@ -1029,8 +1029,7 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
         scale=cast(Scale, m["scale"].lower()) if (m := _SCALE_RE.search(text)) else None,
         percent=bool((share and COVERAGE_OF not in share[0])
                      or _PERCENT_RE.search(normalize(text))), formulas=formulas,
-        titles=titles, written=written, sign=_sign_asked(asking),
-        threshold=threshold_asked(asking),
+        titles=titles, written=written, sign=_sign_asked(asking), threshold=threshold_asked(asking),
         yes_no=bool(_YES_NO_RE.search(asked.split("?")[0] if "?" in asked else asked)),
         direction=direction if aggregate == "trend" else None, judgment=judgment,
         asks=rules[judgment].asked(norm) if judgment else None,
@@ -1101,8 +1100,8 @@ _THRESHOLD_RE = re.compile(
 def threshold_asked(asking: str) -> Threshold | None:
     """The level a yes or no question asks the value against, or None."""
     found = _THRESHOLD_RE.search(asking)
-    if found is None or (not found["pct"] and re.fullmatch(r"(?:19|20)\d\d", found["n"])):
-        return None
+    if found is None or (not found["pct"] and years_in(found["n"])):
+        return None  # "above 2021 levels": a year, no level
     op = found["op"].lower()
     return Threshold(above=not op.startswith(("below", "under", "less", "lower", "at most")),
                      inclusive=op.startswith("at "), level=float(found["n"]),
