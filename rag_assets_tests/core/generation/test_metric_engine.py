@@ -122,9 +122,9 @@ def test_a_stated_definition_is_parsed_and_overrides_the_stored_one() -> None:
     ("CFO / net income", 2019, "operating_cash_flow / net_income"),
     ("payments for repurchases of common stock / net income", 2019,
      "share_repurchases / net_income"),
-    # cash paid is not the provision, a payment on debt not the debt: rows of their own
-    ("income taxes paid divided by pretax income", 2019,
-     "row('income taxes paid') / pretax_income"),
+    # cash paid is not the provision (a line item of its own, ASC 230-10-50-2), a payment on
+    # debt not the debt (a row of its own)
+    ("income taxes paid divided by pretax income", 2019, "income_taxes_paid / pretax_income"),
     ("payments on long-term debt / revenue", 2019, "row('payments on long term debt') / revenue"),
     # the vocabulary's own convention: a filer without short-term investments holds none
     ("(cash and cash equivalents + short-term investments + accounts receivable) / total "

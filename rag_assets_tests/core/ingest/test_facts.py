@@ -195,6 +195,10 @@ def test_depreciation_and_amortization_of_intangibles_add_up_but_amortization_al
     ("Restructuring charges", "income_statement", "restructuring_costs"),
     ("Restructuring and other charges, net", "income_statement", "restructuring_costs"),
     ("Restructuring charges", "cash_flow", None),
+    # the cash paid for taxes and interest (ASC 230-10-50-2), apart from the expenses
+    ("Income taxes paid", "cash_flow", "income_taxes_paid"),
+    ("Cash paid for income taxes, net of refunds", "cash_flow", "income_taxes_paid"),
+    ("Interest paid, net of amounts capitalized", "cash_flow", "interest_paid"),
 ])
 def test_printed_label_variants(label: str, statement: StatementKind, concept: str | None
                                 ) -> None:

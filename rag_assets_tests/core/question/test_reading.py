@@ -168,6 +168,19 @@ def test_a_kind_of_a_measure_is_another_measure(question: str, measure: str) -> 
     assert asked.qualified and parse_question(asked) is None
 
 
+@pytest.mark.parametrize(("question", "target"), [
+    ("What is Acme's FY2021 income taxes paid?", "income_taxes_paid"),
+    ("What is Acme's FY2021 income tax expense?", "income_tax"),
+    ("What is Acme's FY2021 interest paid?", "interest_paid"),
+    ("What is Acme's FY2021 interest expense?", "interest_expense"),
+])
+def test_the_cash_paid_is_not_the_expense(question: str, target: str) -> None:
+    """ASC 230-10-50-2: income taxes and interest paid in cash are disclosed apart from the
+    provision and the expense the income statement prints."""
+    parsed = parse_question(read_question(question))
+    assert parsed is not None and parsed.target == target
+
+
 @pytest.mark.parametrize(("question", "measure"), [
     ("What was Ulta Beauty's comparable sales growth in the second quarter?", "revenue_growth"),
     ("What were Walmart's comparable store sales in fiscal 2020?", "revenue"),
