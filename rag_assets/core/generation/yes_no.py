@@ -80,34 +80,36 @@ def candidates(selected: Sequence[EvidenceUnit], pool: Sequence[EvidenceUnit],
 def prose_yes_no(question: Question, selected: Sequence[EvidenceUnit],
                  pool: Sequence[EvidenceUnit] = (), before: Before | None = None,
                  scan: Scan | None = None) -> DirectAnswer | None:
-    """"Yes." or "No." and the sentence that says it, or None: the first sentence that says
-    either, or a later one that says the same and prints the amount it is of ("Yes" to "Does
-    it pay a dividend?" with the sentence that states the dividend per share, not only the
-    one that says the board declares them)."""
+    """"Yes." or "No." and the sentence that says it, or None: of the evidence's sentences, the
+    first that says either, or a later one that says the same and prints the amount it is of
+    ("Yes" to "Does it pay a dividend?" with the sentence that states the dividend per share,
+    not only the one that says the board declares them); else the filing's first."""
     if question.expects != "yes_no":
         return None
     entries = _entries(question)
     if not entries:
         return None
     patterns = [p for e in entries for p in compiled([*e.affirms, *e.denies])]
-    first: tuple[EvidenceUnit, bool] | None = None
-    for unit in candidates(selected, pool, scan, patterns):
+
+    def said(unit: EvidenceUnit) -> bool | None:
         if unit.is_row or not of_the_period(question, unit.text):
-            continue
+            return None
         context = before(unit) if before else ""
-        said = next((s for e in entries if (s := polarity(e, unit.text, context)) is not None),
+        return next((s for e in entries if (s := polarity(e, unit.text, context)) is not None),
                     None)
-        if said is None or (first is not None and said != first[1]):
-            continue
-        first = first or (unit, said)
-        if AMOUNT_STATED_RE.search(unit.text):  # the same answer, with its amount
-            first = (unit, said)
-            break
-    if first is None:
+
+    # the evidence first, where a later sentence of the same answer may print its amount; the
+    # filing's other sentences only when the evidence says neither, and then its first (a
+    # sentence far from the question saying "dividends" may be of a partner's dividends)
+    stated = [(u, s) for u in [*selected, *pool] if (s := said(u)) is not None]
+    found = next(((u, s) for u, s in stated if s == stated[0][1]
+                  and AMOUNT_STATED_RE.search(u.text)), stated[0]) if stated else next(
+        ((u, s) for u in (scan(patterns) if scan else ()) if (s := said(u)) is not None), None)
+    if found is None:
         return None
-    unit, said = first
+    unit, yes = found
     return DirectAnswer(kind="yes_no", units=[unit], supports=unit.text,
-                        text=f"{'Yes' if said else 'No'}. {unit.text}")
+                        text=f"{'Yes' if yes else 'No'}. {unit.text}")
 
 
 # what a denial says when it says the amount is none ("have not declared or paid any", "no
