@@ -102,6 +102,15 @@ class Operand(BaseModel):
             return f"FY{self.fiscal_year}"
         return f"{self.months} months of FY{self.fiscal_year}"
 
+    @classmethod
+    def read(cls, concept: str, title: str, fiscal_year: int, fact: StatementFact,
+             value: float) -> Operand:
+        """The operand a statement fact gives, its row cited as printed."""
+        return cls(concept=concept, title=title, fiscal_year=fiscal_year, months=fact.months,
+                   value=value, document=fact.document, year=fact.year,
+                   statement=fact.statement, label=fact.label, printed=fact.printed,
+                   page=fact.page, quote=fact.quote, scale=fact.scale)
+
     def citation(self) -> SourceCitation:
         """The operand's row as a citation: it stands for the label and the printed figure."""
         return SourceCitation(document=self.document, year=self.year, page=self.page,
@@ -383,11 +392,8 @@ class Evaluator:
     def used(self, key: str, title: str, fiscal_year: int, fact: StatementFact,
              value: float) -> _Value:
         """A fact an operand is read from, remembered for the answer to cite."""
-        self.operands.setdefault((key, fiscal_year), Operand(
-            concept=key, title=title, fiscal_year=fiscal_year, months=fact.months,
-            value=value, document=fact.document, year=fact.year, statement=fact.statement,
-            label=fact.label, printed=fact.printed, page=fact.page, quote=fact.quote,
-            scale=fact.scale))
+        self.operands.setdefault((key, fiscal_year),
+                                 Operand.read(key, title, fiscal_year, fact, value))
         unit = _concept_unit(fact.unit)
         return _Value(value=value, shown=short(value),
                       worded=self.amount(title, value, unit, fiscal_year), title=title, unit=unit)

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 
 from rag_assets.core.generation.metric_engine import MetricAnswer, Operand
-from rag_assets.core.generation.metric_format import subject_of
+from rag_assets.core.generation.metric_format import format_value, subject_of
 from rag_assets.core.generation.metric_questions import MetricQuestion
 from rag_assets.core.ingest.facts import StatementFact
 
@@ -75,32 +75,16 @@ def largest_line(text: str, years: Sequence[int], facts: Sequence[StatementFact]
         return None
     top = max(items, key=lambda f: f.value)
     whole = total.value if total is not None else sum(f.value for f in items)
-    of = (f"total {'liabilities' if side == 'liability' else 'assets'} of "
-          f"{_money(whole, top.scale)}" if total is not None else
-          f"the {len(items)} {side} lines summed, {_money(whole, top.scale)}")
+    amount, whole_shown = (format_value(v, "USD", None, None) for v in (top.value, whole))
+    of = (f"total {'liabilities' if side == 'liability' else 'assets'} of {whole_shown}"
+          if total is not None else f"the {len(items)} {side} lines summed, {whole_shown}")
     owner = subject_of(company) if company else "the company's"
-    headline = (f"{top.label} was {owner} largest {side} at the end of FY{year}: "
-                f"{_money(top.value, top.scale)}, {100 * top.value / whole:.1f}% of {of}.")
+    headline = (f"{top.label} was {owner} largest {side} at the end of FY{year}: {amount}, "
+                f"{100 * top.value / whole:.1f}% of {of}.")
     asked = MetricQuestion(question=text, target="total_liabilities" if side == "liability"
                            else "total_assets", is_metric=False, years=[year], aggregate="choice")
     cited = [top, *([total] if total is not None else [])]
     return MetricAnswer(question=asked, status="answered", value=top.value,
                         values={year: top.value}, headline=headline,
-                        operands=[_operand(f) for f in cited])
-
-
-def _money(value: float, scale: float) -> str:
-    """An amount in millions ("$27,516 million", "$9,134.8 million" as printed to a tenth),
-    whatever scale its statement prints it in."""
-    millions = value / 1e6
-    if millions < 1:
-        return f"${value:,.0f}"
-    return f"${millions:,.1f} million" if scale >= 1e6 and round(millions, 1) != round(
-        millions) else f"${millions:,.0f} million"
-
-
-def _operand(fact: StatementFact) -> Operand:
-    return Operand(concept=fact.concept or "line", title=fact.label, fiscal_year=fact.fiscal_year
-                   or fact.year, months=None, value=fact.value, document=fact.document,
-                   year=fact.year, statement=fact.statement, label=fact.label,
-                   printed=fact.printed, page=fact.page, quote=fact.quote, scale=fact.scale)
+                        operands=[Operand.read(f.concept or "line", f.label, year, f, f.value)
+                                  for f in cited])
