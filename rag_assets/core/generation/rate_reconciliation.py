@@ -3,13 +3,14 @@
 ASC 740-10-50-12 has a public entity reconcile its effective income tax rate to the statutory
 rate, item by item, for every year it presents; the income taxes note prints it as a table
 that opens with the statutory rate and closes with the effective rate. The items whose share
-of pretax income moved most between the two years asked are what moved the rate: read from
-the table as printed (a percentage per item and year; an item a year leaves blank is none
-that year; a table printed in amounts, each item over the pretax income its first row's tax
-at the statutory rate implies), each cited on its row. A reconciliation the page prints as
-lines of text, whole (Coca-Cola 2019) or after its first rows (Corning 2020), is read line by
-line: a line that prints fewer figures than years leaves unsaid which year it is blank in,
-so no item is named that such a line might outmove. Hand-written because no library reads a
+of pretax income moved most between the two years asked are what moved the rate, each cited
+on its row. The page is read line by line, a ruled row by its cells (a blank cell: none that
+year) and a line of text by the figures it ends with, whether the reconciliation is ruled,
+printed as text (Coca-Cola 2019) or both (Corning 2020's first rows ruled): a percentage per
+item and year, or, printed in amounts, each item over the pretax income its first row's tax at
+the statutory rate implies. A line that prints fewer figures than years leaves unsaid which
+year it is blank in, and a label that swallowed a cell leaves its row unread, so no item is
+named that such a line might outmove. Hand-written because no library reads a
 filing's notes.
 """
 
@@ -19,13 +20,9 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from rag_assets.core.chunks.units import page_tables
-from rag_assets.core.generation.direct_rows import read_row
-from rag_assets.core.generation.evidence import page_table_rows
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.generation.records import SourceCitation
 from rag_assets.core.ingest.pages import markdown_cells
-from rag_assets.core.ingest.statement_tables import TRAILING_MARKER_RE
 from rag_assets.core.text.figures import parse_figure, trailing_cells
 from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
 from rag_assets.core.text.years import FISCAL_YEAR_RE, years_in
@@ -39,6 +36,7 @@ STATUTORY_RATE_RE = re.compile(r"(\d{1,2}(?:\.\d+)?)\s?%")
 MOVERS = 3  # items named at most
 MIN_POINTS = 0.3  # percentage points an item must move to be named
 DECIMAL_RE = re.compile(r"\d\.\d")
+DECIMAL_FIGURE_RE = re.compile(r"\(?-?\d[\d,]*\.\d+\)?")
 
 
 # a note's mark set apart beside rates printed with decimals ("0.1 7 52.4 8", Coca-Cola 2019;
@@ -71,43 +69,6 @@ def _figure(cell: str) -> float | None:
     return 0.0 if not cell.strip() else parse_figure(cell)
 
 
-def _table_years(lines: Sequence[str], opens: int) -> dict[int, int]:
-    """Column index -> year, from the header lines above the statutory rate's row."""
-    years: dict[int, int] = {}
-    for line in lines[:opens]:
-        for i, cell in enumerate(markdown_cells(line)):
-            if (found := FISCAL_YEAR_RE.fullmatch(cell)) is not None:
-                years[i] = int(found.group(1))
-    return years
-
-
-def _table_movers(lines: Sequence[str], years: tuple[int, int]) -> list[tuple[str, float, float]]:
-    """(label, before, after) of every item between the statutory and the effective rate's
-    rows of a markdown table, or nothing when it is no reconciliation of both years."""
-    labels = [markdown_cells(line)[0] for line in lines]
-    opens = next((i for i, label in enumerate(labels) if OPENS_RE.search(label)), None)
-    if opens is None:
-        return []
-    closes = next((i for i in range(opens + 1, len(lines))
-                   if CLOSES_RE.search(labels[i])), None)
-    columns = {year: i for i, year in _table_years(lines, opens).items()}
-    if closes is None or any(y not in columns for y in years):
-        return []
-    scale = _points_per_unit(markdown_cells(lines[opens]), [columns[y] for y in years])
-    if scale is None:
-        return []
-    out = []
-    for line in lines[opens + 1:closes]:
-        cells = markdown_cells(line)
-        values = [_figure(cells[columns[y]]) if columns[y] < len(cells) else None
-                  for y in years]
-        # a decimal figure inside a label is a cell the reader ran into it: no row to read
-        if cells[0] and not DECIMAL_RE.search(cells[0]) and all(v is not None for v in values):
-            before, after = (round((v or 0.0) * k, 1) for v, k in zip(values, scale, strict=True))
-            out.append((cells[0], before, after))
-    return out
-
-
 def _points_per_unit(opening: Sequence[str], at: Sequence[int]) -> list[float] | None:
     """What one printed unit of each column asked is in points of pretax income: 1 for a
     reconciliation printed in percentages; for one printed in amounts, the statutory rate its
@@ -130,20 +91,8 @@ def rate_movers(pages: PageTexts, document: str, year: int, years: tuple[int, in
     the filing prints no reconciliation of both years."""
     for page in pages.pages_of(document, year):
         text = pages.get(document, year, page) or ""
-        if not OPENS_RE.search(text):
-            continue
-        for table in page_tables(text, page):
-            items = [i for i in _table_movers(table.lines, years)
-                     if abs(i[2] - i[1]) >= MIN_POINTS]
-            if not items:
-                continue
-            rows = {r.label: r for u in page_table_rows(pages, document, year, page)
-                    if (r := read_row(u)) is not None}
-            movers = [Mover(label, before, after, document, year, page, rows[key].unit.quote)
-                      for label, before, after in items
-                      if (key := TRAILING_MARKER_RE.sub("", label).strip()) in rows]
-            return sorted(movers, key=lambda m: -abs(m.points))[:MOVERS]
-        if (movers := _line_movers(text, years, (document, year, page))):
+        if OPENS_RE.search(text) and (movers := _line_movers(text, years,
+                                                             (document, year, page))):
             return movers
     return []
 
@@ -197,8 +146,11 @@ def _line_movers(text: str, years: tuple[int, int], where: tuple[str, int, int]
     marks = all(DECIMAL_RE.search(c) for c in lines[opens][1])  # a set-apart integer: a mark
     read, unsure = [], 0.0
     for label, cells, quote in lines[opens + 1:closes]:
-        if DECIMAL_RE.search(label):  # a cell the reader ran into the label: no row to read
-            unsure = float("inf")
+        if DECIMAL_RE.search(label):  # a cell the reader ran into the label: no row to read,
+            # and it may have moved as much as its figures add up to
+            seen = [abs(v) for f in DECIMAL_FIGURE_RE.findall(f"{label} {' '.join(cells)}")
+                    if (v := parse_figure(f)) is not None]
+            unsure = max(unsure, sum(seen) * max(scale))
             continue
         kept = [c.rstrip(SUPERSCRIPT_DIGITS) for c in cells
                 if not (marks and NOTE_MARKS_RE.fullmatch(c))]
