@@ -42,6 +42,7 @@ from rag_assets.core.text.periods import (
     NAME_THEN_PERIOD_RE,
     PART_OF_YEAR_RE,
     PERIOD_CAPTION_RE,
+    PERIOD_TITLE_LEAD_RE,
     PERIOD_WORD_RE,
 )
 from rag_assets.core.text.prose import UNITS_NOTE_RE
@@ -752,15 +753,10 @@ def _member_and_period(cell: Cell, unit: EvidenceUnit) -> tuple[str, str] | None
     name = TRAILING_MARKER_RE.sub("", cell.heading).strip()  # "Businesses (1)": its note
     if name and PERIOD_CAPTION_RE.match(unit.caption):
         return name, unit.caption
-    titled = next((p for part in unit.scope.split(" | ")
-                   if PERIOD_CAPTION_RE.match(p := TITLE_PERIOD_RE.sub("", part.strip()))), None)
+    titles = (PERIOD_TITLE_LEAD_RE.sub("", part.strip()) for part in unit.scope.split(" | "))
+    titled = next((title for title in titles if PERIOD_CAPTION_RE.match(title)), None)
     return (name, titled) if name and titled else None
 
-
-# a table titled by its period as of and for it: "As of or for the Three Months Ended June 30,
-# 2023" (American Water's segment tables), whose flows are the three months'; kept as a
-# caption prints it ("Three Months Ended June 30, 2023")
-TITLE_PERIOD_RE = re.compile(r"^(?:as\s+of\s+(?:or|and)\s+)?for\s+the\s+", re.IGNORECASE)
 
 
 def _whole(by_name: dict[str, list[tuple[Cell, Row]]], cues: DirectCues) -> Whole | None:
@@ -864,7 +860,6 @@ def _period_words(period: str) -> str:
     if (ended := DURATION_ENDED_RE.match(period)) is not None:
         return f"in the {ended[0].lower()}{period[ended.end():]}"
     return f"in {period}"
-
 
 
 def _column_winner(question: Question, direction: str, units: Sequence[EvidenceUnit],

@@ -334,3 +334,7 @@ def month_number(name: str) -> int:
     """A month's number from its name ("May" -> 5)."""
     return MONTH_NAMES.index(name.lower()) + 1
 
+
+# what leads a table's title into its period: "As of or for the Three Months Ended June 30,
+# 2023" (American Water's segment tables) read as the caption "Three Months Ended June 30, 2023"
+PERIOD_TITLE_LEAD_RE = re.compile(r"^(?:as\s+of\s+(?:or|and)\s+)?for\s+the\s+", re.IGNORECASE)
