@@ -41,28 +41,34 @@ from rag_assets.core.text.years import years_in
 
 # what is said of a member but is not its name: "the Asia Pacific region", "its U.S. business"
 EDGE_WORDS_RE = re.compile(r"^(?:the|its|in|for|of)\s+|\s+(?:segment|region|market|business)$")
+# "came from outside the United States": the whole less the place's row
+OUTSIDE_RE = re.compile(r"^(?:outside|out of)\s+(?:of\s+)?", re.IGNORECASE)
+# "United States Operations" is the row of the United States
+ROW_TAIL_RE = re.compile(r"\s+(?:operations|segment)$")
 MAX_PAGES_SCANNED = 8
 # the pages of a filing that print a name at a line's start: (document, year, name) -> pages
 PagesPrinting = Callable[[str, int, str], list[int]]
 
 
-def _member_asked(question: Question) -> tuple[str, str] | None:
-    """(the member named, the total's words), or None when the question asks no share (the
-    one share grammar: :func:`metric_questions.share_asked`)."""
+def _member_asked(question: Question) -> tuple[str, str, bool] | None:
+    """(the member named, the total's words, whether the share asked is of what lies outside
+    it), or None when the question asks no share (the one share grammar:
+    :func:`metric_questions.share_asked`)."""
     found = share_asked(" ".join(question.ranking_text.split()), listed=True)
     if found is None:
         return None
-    member = found[0]
+    member = OUTSIDE_RE.sub("", found[0])
+    outside = member != found[0]
     while (trimmed := EDGE_WORDS_RE.sub("", member)) != member:
         member = trimmed
-    return (member, found[1]) if member else None
+    return (member, found[1], outside) if member else None
 
 
 def _named(label: str, member: str) -> bool:
     """The row's label is the member's name ("Walmart International", "United States"), as
     printed, case aside, a footnote marker or a colon after it, "Total" before it."""
     name = " ".join(re.sub(r"[\s:(0-9)*]+$", "", label).lower().split())
-    return name.removeprefix("total ") == " ".join(member.lower().split())
+    return ROW_TAIL_RE.sub("", name.removeprefix("total ")) == " ".join(member.lower().split())
 
 
 def _total(printed: Sequence[Row], row: Row, column: str, total_words: str,
@@ -91,12 +97,12 @@ def member_share(question: Question, selected: Sequence[EvidenceUnit],
     asked = _member_asked(question)
     if asked is None:
         return None
-    member, total_words = asked
+    member, total_words, outside = asked
 
     def share(units: Sequence[EvidenceUnit], tables: Iterable[tuple[str, int, str]]
               ) -> DirectAnswer | None:  # a member's row in a table, else its column
-        return (_share_in(question, member, total_words, units, tables, cues)
-                or _column_share(question, member, total_words, units, cues))
+        return (_share_in(question, member, total_words, units, tables, cues, outside)
+                or _column_share(question, member, total_words, units, cues, outside))
 
     read, tables = tables_in(selected, pool, page_rows)
     found = share([*read, *selected, *pool], tables)
@@ -108,7 +114,8 @@ def member_share(question: Question, selected: Sequence[EvidenceUnit],
 
 
 def _column_share(question: Question, member: str, total_words: str,
-                  units: Sequence[EvidenceUnit], cues: DirectCues) -> DirectAnswer | None:
+                  units: Sequence[EvidenceUnit], cues: DirectCues, outside: bool = False
+                  ) -> DirectAnswer | None:
     """The share from a table whose columns are the members and the total (Walmart's segment
     note: a column per segment and "Consolidated", a block of rows per fiscal year), in the
     row that prints the measure asked, under the period asked."""
@@ -122,15 +129,26 @@ def _column_share(question: Question, member: str, total_words: str,
             if total.value <= 0:
                 continue
             return _share_answer(question, (name, cell, row), (total, total_row), total_words,
-                                 f" in {years_in(period)[-1]}" if years_in(period) else "", cues)
+                                 f" in {years_in(period)[-1]}" if years_in(period) else "", cues,
+                                 outside)
     return None
 
 
 def _share_answer(question: Question, part: tuple[str, Cell, Row], whole: tuple[Cell, Row],
-                  total_words: str, period: str, cues: DirectCues) -> DirectAnswer:
-    """The share first, with its two cited figures and the division shown."""
+                  total_words: str, period: str, cues: DirectCues, outside: bool = False
+                  ) -> DirectAnswer:
+    """The share first, with its two cited figures and the division shown; ``outside``: the
+    share of the whole less the member's."""
     name, cell, row = part
     total_cell, total_row = whole
+    if outside:
+        rest = share_of(total_cell.value - cell.value, total_cell.value, question.decimals)
+        return DirectAnswer(kind="arithmetic", units=[row.unit, total_row.unit], text=(
+            f"Outside {name.rstrip(': ')}: {rest} of {total_words.strip()} "
+            f"({money(total_cell, total_row.unit, cues)} in all, "
+            f"{money(cell, row.unit, cues)} of it {name.rstrip(': ')}{period}; "
+            f"({total_cell.shown.lstrip('$')} - {cell.shown.lstrip('$')}) / "
+            f"{total_cell.shown.lstrip('$')})."))
     share = share_of(cell.value, total_cell.value, question.decimals)
     return DirectAnswer(
         kind="arithmetic", units=[row.unit, total_row.unit],
@@ -141,7 +159,8 @@ def _share_answer(question: Question, part: tuple[str, Cell, Row], whole: tuple[
 
 
 def _share_in(question: Question, member: str, total_words: str, units: Sequence[EvidenceUnit],
-              tables: Iterable[tuple[str, int, str]], cues: DirectCues) -> DirectAnswer | None:
+              tables: Iterable[tuple[str, int, str]], cues: DirectCues, outside: bool = False
+              ) -> DirectAnswer | None:
     """The share from the first of ``tables`` that prints the member and its total."""
     for table in tables:
         rows_of = {u.quote: u for u in units if u.is_row and (u.document, u.year, u.scope) == table}
@@ -154,5 +173,6 @@ def _share_in(question: Question, member: str, total_words: str, units: Sequence
         if found is None or cell.shown.endswith("%") or not found[0].value:
             continue
         period = f" in {years_in(column)[-1]}" if years_in(column) else f" ({column})"
-        return _share_answer(question, (row.label, cell, row), found, total_words, period, cues)
+        return _share_answer(question, (row.label, cell, row), found, total_words, period, cues,
+                             outside)
     return None

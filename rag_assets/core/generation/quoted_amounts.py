@@ -57,6 +57,11 @@ _DIFFERENCE_RE = re.compile(r"\bby how much\b|\bhow much (?:more|less|higher|low
 _TOTAL_RE = re.compile(r"\bwhat (?:is|was|were) the (?:total|combined|aggregate)\b|"
                        r"\bin total\b|\bcombined\b", re.IGNORECASE)
 # an amount printed as the change itself: "increased $184 million", "an increase of $8.4 billion"
+# "$27.9 billion of purchase obligations, of which $9.3 billion is due within one year": the
+# second amount is a part of the first, so the two are never added
+_PART_OF_RE = re.compile(r"\b(?:of which|including|includ(?:es|ed)|of (?:this|that|the|these) "
+                         r"(?:amount|total|amounts)s?|of (?:this|that)|comprising)\b[^$.;]{0,30}$",
+                         re.IGNORECASE)
 _CHANGE_BEFORE_RE = re.compile(r"\b(?:increas|decreas|declin|grew|rose|fell|gain|drop)\w*\s+"
                                r"(?:of\s+|by\s+)?(?:approximately\s+|about\s+)?$|\bup\s+$",
                                re.IGNORECASE)
@@ -175,11 +180,16 @@ def _difference_or_total(question: Question, unit: EvidenceUnit) -> DirectAnswer
     two = _two_amounts(unit)
     if two is None:
         return None
-    (a, _), (b, _) = two
+    (a, _), (b, at) = two
+    part_of = bool(_PART_OF_RE.search(unit.text[:at]))
     if _DIFFERENCE_RE.search(question.text):
         big, small = (a, b) if a.value >= b.value else (b, a)
         return DirectAnswer(kind="arithmetic", units=[unit], supports=unit.text, text=(
             f"{_scaled(big.value - small.value, big, small)}: {big.printed} - {small.printed}."))
+    if _TOTAL_RE.search(question.text) and part_of:
+        # the whole is printed: its part is already in it
+        return DirectAnswer(kind="arithmetic", units=[unit], supports=unit.text, text=(
+            f"{a.printed} in total, as printed; the {b.printed} beside it is a part of it."))
     if _TOTAL_RE.search(question.text):
         return DirectAnswer(kind="arithmetic", units=[unit], supports=unit.text, text=(
             f"{_scaled(a.value + b.value, a, b)} in total: {a.printed} + {b.printed}."))

@@ -139,7 +139,11 @@ class Qualifiers(BaseModel):
                              "before it: a part or another balance ('subscription revenue', "
                              "'deferred revenue')")
     kinds_source: str = ""
+    after_source: str = ""
     after: list[str] = Field(default_factory=list)
+    paid_out: list[str] = Field(default_factory=list, description="verbs that ask what was "
+                                "paid out of a balance ('how much cash did it pay for ...')")
+    paid_out_source: str = ""
     also_reported: list[str] = Field(default_factory=list)
     parts: Parts = Field(default_factory=Parts)
     source: str = ""
@@ -263,7 +267,7 @@ def phrase_pattern(phrase: str) -> re.Pattern[str]:
     ("capital expenditures as a percent of revenues")."""
     words = [re.escape(w) + (r"(?:s|es)?" if len(w) >= 3 and w[-1].isalpha() else "")
              for w in normalize(phrase).split()]
-    body = r"\s+".join(words)
+    body = r",?\s+".join(words)  # "acquisitions, net of cash acquired"
     return re.compile(rf"(?<![\w&]){body}(?![\w&])")
 
 
@@ -295,9 +299,10 @@ def _words_pattern(phrases: Sequence[str], before: str = r"(?<![\w&])") -> re.Pa
 @cache
 def _after_pattern() -> re.Pattern[str]:
     """A qualifier printed after a term, a change word maybe between ("net sales grew on an
-    organic basis", "revenue growth in constant currency")."""
+    organic basis", "revenue growth in constant currency", "debt that is maturing")."""
     after = _words_pattern(load_vocabulary().qualifiers.after, "")
-    return re.compile(rf"^\s+(?:(?:grow|grew|growth|increas\w*|decreas\w*|declin\w*|rose|"
+    return re.compile(rf"^\s+(?:(?:that|which)\s+)?(?:(?:is|are|was|were|will)\s+)?"
+                      rf"(?:(?:grow|grew|growth|increas\w*|decreas\w*|declin\w*|rose|"
                       rf"fell|chang\w*)\s+)?{after.pattern}")
 
 
@@ -404,8 +409,25 @@ def terms_in(text: str, *, facts_only: bool = False, exclude: frozenset[str] = f
             taken.append(match)
     if not qualified:
         taken = [t for t in taken if not _qualified(norm, t.start, _coordinated_end(norm, t,
-                                                                                   taken))]
+                                                                                   taken))
+                 and not _paid_out_of(norm, t)]
     return sorted(taken)
+
+
+@cache
+def _paid_out_pattern() -> re.Pattern[str]:
+    """A payment asked of a balance: "cash| did Corning pay for acquisitions"."""
+    verbs = _words_pattern(load_vocabulary().qualifiers.paid_out, "").pattern
+    return re.compile(rf"^\s+(?:did|does|do|will|has|have|had|was|were)\s+"
+                      rf"(?:[\w&'.]+\s+){{0,4}}?{verbs}")
+
+
+def _paid_out_of(norm: str, term: TermMatch) -> bool:
+    """Whether a balance (a stock concept) is asked as what was paid out of it: a flow, never
+    the balance the statements print (``qualifiers.paid_out``)."""
+    concept = load_vocabulary().concepts.get(term.name)
+    return (concept is not None and concept.kind == "stock"
+            and _paid_out_pattern().match(norm[term.end:]) is not None)
 
 
 def whole_term(text: str) -> str | None:

@@ -39,6 +39,8 @@ FILINGS: list[tuple[str, str, int, Sequence[int]]] = [
     (f"{BULK}/AMERICANWATERWORKS_2023Q2_10Q.pdf", "american-water-works-10q-q2", 2023,
      [19, 20, 43]),
     (f"{BULK}/COSTCO_2023Q3_EARNINGS.pdf", "costco-earnings-q3", 2023, range(0, 2)),
+    (f"{BULK}/WALMART_2022_10K.pdf", "walmart-10k", 2022, [43]),
+    (f"{BULK}/COSTCO_2018_10K.pdf", "costco-10k", 2018, [58]),
 ]
 
 
@@ -73,6 +75,24 @@ def test_a_yes_or_no_is_read_from_the_sentence_that_discloses_it(
     lead = _lead_and_valid(forms_corpus, question, "direct yes_no")
     assert lead.startswith(opens), lead
     assert all(part in lead for part in lead_has), lead
+
+
+def test_a_part_printed_with_its_whole_is_never_added_to_it(forms_corpus: Corpus) -> None:
+    # Walmart 2022 (p.44): "$27.9 billion of unrecorded purchase obligations outstanding, of
+    # which $9.3 billion is due within one year": the total is the whole, as printed
+    lead = _lead_and_valid(forms_corpus, "What was the total amount of Walmart's purchase "
+                                         "obligations at the end of fiscal 2022?",
+                           "direct arithmetic")
+    assert lead.startswith("$27.9 billion in total") and "$37.2" not in lead, lead
+
+
+def test_a_share_outside_a_place_is_the_whole_less_the_place(forms_corpus: Corpus) -> None:
+    # Costco 2018, Note 11 (p.59): total revenue $141,576 million, United States Operations
+    # $102,286 million: 27.8% outside
+    lead = _lead_and_valid(forms_corpus, "What share of Costco's fiscal 2018 total revenue "
+                                         "came from outside the United States?")
+    assert lead.startswith("Outside United States Operations: 27.8% of"), lead
+    assert "(141,576 - 102,286) / 141,576" in lead, lead
 
 
 @pytest.mark.parametrize(("question", "lead_has"), [

@@ -181,6 +181,36 @@ def test_the_cash_paid_is_not_the_expense(question: str, target: str) -> None:
     assert parsed is not None and parsed.target == target
 
 
+@pytest.mark.parametrize(("question", "target"), [
+    ("How much cash did Corning pay for acquisitions, net of cash acquired, in FY2018?",
+     "business_acquisitions"),
+    ("How much did Walmart spend on acquisitions in FY2022?", "business_acquisitions"),
+    ("How much cash did Walmart have at the end of FY2022?", "cash"),
+    ("How much did Walmart pay in dividends in FY2022?", "dividends_paid"),
+])
+def test_what_was_paid_is_a_flow_not_the_balance(question: str, target: str) -> None:
+    """ASC 230-10-45-13: the cash paid for acquisitions is an investing outflow; a cash balance
+    asked as what was paid out of it is never the balance sheet's cash."""
+    parsed = parse_question(read_question(question))
+    assert parsed is not None and parsed.target == target
+
+
+@pytest.mark.parametrize("question", [
+    "How much remained available under Corning's share repurchase authorization at the end of "
+    "FY2018?",
+    "What is Walmart's remaining share repurchase authorization?",
+    "How much of Corning's long-term debt matures within the next year?",
+    "How much of Walmart's total debt is maturing in fiscal 2023?",
+])
+def test_a_maturity_or_an_authorization_is_no_balance_or_flow(question: str) -> None:
+    """ASC 470-10-50-1 (the maturities of the debt note) and Item 703 of Regulation S-K (the
+    amount that may yet be purchased): neither is the balance or the cash spent the statements
+    print, so no metric is computed for them, and no outlook is read for "the next year"."""
+    asked = read_question(question)
+    assert parse_question(asked) is None and asked.expects == "figure"
+    assert "outlook" not in asked.intents
+
+
 @pytest.mark.parametrize(("question", "measure"), [
     ("What was Ulta Beauty's comparable sales growth in the second quarter?", "revenue_growth"),
     ("What were Walmart's comparable store sales in fiscal 2020?", "revenue"),
