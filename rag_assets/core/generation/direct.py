@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from itertools import islice
 
 from rag_assets.core.generation.bridged_causes import member_causes
 from rag_assets.core.generation.direct_rows import (
@@ -80,6 +81,9 @@ from rag_assets.core.text.sentences import joined
 # -- lists ------------------------------------------------------------------------------------
 
 
+MAX_STATED_LISTS = 12  # sentences read, in page order, for a list a filing names
+
+
 def _asked_count(question: str, cues: DirectCues) -> int | None:
     for word in re.findall(r"[a-z0-9]+", question.lower()):
         if word in cues.list_counts:
@@ -113,7 +117,23 @@ def _list(question: str, selected: Sequence[EvidenceUnit], cues: DirectCues
             if all(not re.search(r"[^\W\d_]", i) for i in items):
                 continue  # "2019, 2018 and 2017": years or amounts name nothing asked
             shown = ", ".join(items[:-1]) + f" and {items[-1]}"
-            return DirectAnswer(kind="list", units=[unit], text=f"{shown}.")
+            return DirectAnswer(kind="list", units=[unit], text=f"{shown.rstrip('.')}.")
+    return None
+
+
+def _stated_list(question: str, scan: Scan | None, cues: DirectCues) -> DirectAnswer | None:
+    """The list a filing is required to name, read from the filing's sentence that names it
+    (``list_stated``: "Our businesses are organized into four operating segments: North
+    America Retail, International, Pet, and North America Foodservice."), where retrieval did
+    not look; None when no cue asks it or no such sentence lists the names."""
+    if scan is None:
+        return None
+    for cue in cues.list_stated:
+        if re.search(cue.pattern, question.lower()) and cue.stated:
+            found = _list(question, list(islice(scan([re.compile(cue.stated, re.IGNORECASE)]),
+                                               MAX_STATED_LISTS)), cues)
+            if found is not None:
+                return found
     return None
 
 
@@ -294,7 +314,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or prose_yes_no(question, selected, pool, before, scan)
             or stated_move(question, selected, pool, scan)
             or quarter_debt_event(question, scan)
-            or _list(question.text, selected, cues)
+            or _list(question.text, selected, cues) or _stated_list(question.text, scan, cues)
             # the deals stated one by one, unless a count of names is asked (the enumeration
             # answers that, or nothing does)
             or (None if _asked_count(question.text, cues)

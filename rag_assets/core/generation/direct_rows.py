@@ -53,6 +53,9 @@ class Cue(BaseModel):
         default=None, description="what the category's members are: places (regions, "
         "countries), units of the company (segments), offerings (products, brands), customers; "
         "a table titled by another kind's members ranks no place or unit asked")
+    stated: str | None = Field(
+        default=None, description="the sentence of the filing that states what the cue asks, "
+        "read where retrieval did not look (a list of segments)")
 
 
 class HeadingTerm(BaseModel):
@@ -92,6 +95,11 @@ class DirectCues(BaseModel):
     categories: list[Cue]
     heading_terms: dict[str, HeadingTerm | str]
     scales: list[Cue]
+    list_stated: list[Cue] = Field(default_factory=list)
+    counted_as: dict[str, list[str]] = Field(
+        default_factory=dict, description="the nouns a filing counts a thing asked by: "
+        "employees as associates, people or team members")
+    counted_as_source: str = ""
 
     @property
     def terms(self) -> dict[str, HeadingTerm]:

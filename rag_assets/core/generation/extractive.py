@@ -31,6 +31,7 @@ from typing import Annotated
 import numpy as np
 from pydantic import BaseModel, Field
 
+from rag_assets.core.generation.direct_rows import load_cues
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import qualifier_pattern, terms_in
@@ -447,6 +448,17 @@ def points_elsewhere(text: str) -> bool:
     return POINTER_RE.match(text) is not None and AMOUNT_STATED_RE.search(text) is None
 
 
+def count_patterns(counts: str | None) -> list[re.Pattern[str]]:
+    """A number of the thing a count asks, in each word a filing counts it by ("2.3 million
+    associates" for employees: ``direct_cues.json`` ``counted_as``), the noun in lower case
+    as a sentence prints it, else none."""
+    if not counts:
+        return []
+    nouns = load_cues().counted_as.get(counts, [counts])
+    # in lower case: "15 different Employee Resource Groups" counts groups, not employees
+    return [re.compile(count_of(noun, between=3)) for noun in nouns]
+
+
 def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit]:
     """The quotes in the order they are given: a sentence that only points elsewhere after
     those that state something; for a figure asked ("How much ...?"), those that print an
@@ -454,13 +466,13 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
     first, and for a count ("How many warehouses ...?") those that print a number of the thing
     counted ("858 warehouses") before them, each group best first; the scores, and so the
     evidence's strength and any abstention, are not touched."""
-    counted = re.compile(count_of(plan.counts), re.IGNORECASE) if plan.counts else None
+    counted = count_patterns(plan.counts)
 
     def group(item: ScoredUnit) -> tuple[bool, int]:
         pointer = points_elsewhere(item.unit.text)
         if plan.expects != "figure":
             return pointer, 0
-        if counted is not None and counted.search(item.unit.text):
+        if any(p.search(item.unit.text) for p in counted):
             return pointer, 0
         if AMOUNT_STATED_RE.search(item.unit.text) is None:
             return pointer, 3

@@ -24,6 +24,7 @@ from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.ingest.sections import heading_topic
 from rag_assets.core.question.question import Question
+from rag_assets.core.question.vocabulary import terms_in
 from rag_assets.core.text.bullets import bullet_groups, is_bullet, numbered
 from rag_assets.core.text.figures import SCALE_WORDS
 from rag_assets.core.text.sentences import split_sentences
@@ -80,9 +81,16 @@ def outlook_block(question: Question, document: str, year: int,
         for page, lines in read:
             found = _table_block(question, document, year, page, lines, strict) or (
                 None if strict else _bulleted_block(question, document, year, page, lines))
-            if found is not None:
+            if found is not None and _prints_asked(question, found.text):
                 return found
     return None
+
+
+def _prints_asked(question: Question, block: str) -> bool:
+    """Whether the block prints a measure the question names, or the question names none:
+    a display glass outlook answers no "What capital expenditures does Corning expect?"."""
+    asked = {t.name for t in terms_in(question.text)}
+    return not asked or bool(asked & {t.name for t in terms_in(block)})
 
 
 def _bulleted_block(question: Question, document: str, year: int, page: int,

@@ -51,6 +51,7 @@ from rag_assets.core.generation.evidence import (
 )
 from rag_assets.core.generation.extractive import (
     ScoredUnit,
+    count_patterns,
     evidence_strength,
     missing_anchors,
     quote_order,
@@ -77,6 +78,7 @@ from rag_assets.core.question.vocabulary import load_vocabulary
 from rag_assets.core.retrieval.retriever import Hit, Retriever, Scope
 from rag_assets.core.text.figures import states_other_amount
 from rag_assets.core.text.sentences import page_prose, split_sentences, without_folio
+from rag_assets.core.text.years import names_other_years
 
 QUOTE_PREFIX = 80  # characters of a quote that find it on its page
 HEADING_PAGES_BACK = 3  # pages a heading is looked for above a page that prints none
@@ -209,7 +211,8 @@ class QuoteRoute:
             out.events.append(event)
             return out
         if self.chat is None:
-            chosen = select(scored, self.config.extractive, max_claims)
+            chosen = self.count_first(part.question,
+                                      select(scored, self.config.extractive, max_claims), scored)
             # a quote whose citation does not hold on its page (a row whose headings the page
             # does not print as the chunk names them) is dropped, like a model's claim
             quotes, dropped = keep_verified(verify_claims(
@@ -229,6 +232,32 @@ class QuoteRoute:
             out.method = "model"
         out.abstained = not out.claims
         return out
+
+    def count_first(self, question: Question, chosen: list[ScoredUnit],
+                    scored: Sequence[ScoredUnit]) -> list[ScoredUnit]:
+        """A count asked ("How many employees ...?") with the sentence that prints a number of
+        the thing counted among the quotes: the best scored one, else the filing's first
+        (Item 101(c)(2)(ii) prints the employees in Item 1, where retrieval may not look),
+        never one that names only other years. Unchanged when a quote prints one already."""
+        patterns = count_patterns(question.counts)
+        if not patterns or not chosen:
+            return chosen
+
+        def counts(unit: EvidenceUnit) -> bool:
+            return (any(p.search(unit.text) for p in patterns)
+                    and not names_other_years(unit.text, question.years))
+
+        if any(counts(s.unit) for s in chosen):
+            return chosen
+        found = next((s for s in scored if counts(s.unit)), None)
+        if found is None:
+            unit = next((u for u in self.sentences_matching([chosen[0].unit], patterns)
+                         if counts(u)), None)
+            if unit is None:
+                return chosen
+            found = ScoredUnit(unit=unit, score=chosen[0].score, dense=0.0, bm25=0.0,
+                               coverage=0.0, matches=0.0)
+        return [found, *chosen[:max(1, len(chosen) - 1)]]
 
     def with_change(self, question: Question, direct: list[Claim], method: str,
                     quotes: Sequence[Claim], changed: str = "",
