@@ -96,10 +96,6 @@ class DirectCues(BaseModel):
     heading_terms: dict[str, HeadingTerm | str]
     scales: list[Cue]
     list_stated: list[Cue] = Field(default_factory=list)
-    counted_as: dict[str, list[str]] = Field(
-        default_factory=dict, description="the nouns a filing counts a thing asked by: "
-        "employees as associates, people or team members")
-    counted_as_source: str = ""
 
     @property
     def terms(self) -> dict[str, HeadingTerm]:

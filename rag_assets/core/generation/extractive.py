@@ -31,12 +31,11 @@ from typing import Annotated
 import numpy as np
 from pydantic import BaseModel, Field
 
-from rag_assets.core.generation.direct_rows import load_cues
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import qualifier_pattern, terms_in
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
-from rag_assets.core.text.figures import AMOUNT_STATED_RE, DECIMALS, INTEGER, count_of
+from rag_assets.core.text.figures import AMOUNT_STATED_RE, DECIMALS, INTEGER
 from rag_assets.core.text.years import YEARLIKE_RE
 
 _WORD_RE = re.compile(r"[a-z][a-z0-9'-]*|\d[\d,.]*")
@@ -448,17 +447,6 @@ def points_elsewhere(text: str) -> bool:
     return POINTER_RE.match(text) is not None and AMOUNT_STATED_RE.search(text) is None
 
 
-def count_patterns(counts: str | None) -> list[re.Pattern[str]]:
-    """A number of the thing a count asks, in each word a filing counts it by ("2.3 million
-    associates" for employees: ``direct_cues.json`` ``counted_as``), the noun in lower case
-    as a sentence prints it, else none."""
-    if not counts:
-        return []
-    nouns = load_cues().counted_as.get(counts, [counts])
-    # in lower case: "15 different Employee Resource Groups" counts groups, not employees
-    return [re.compile(count_of(noun, between=3)) for noun in nouns]
-
-
 def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit]:
     """The quotes in the order they are given: a sentence that only points elsewhere after
     those that state something; for a figure asked ("How much ...?"), those that print an
@@ -466,13 +454,13 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
     first, and for a count ("How many warehouses ...?") those that print a number of the thing
     counted ("858 warehouses") before them, each group best first; the scores, and so the
     evidence's strength and any abstention, are not touched."""
-    counted = count_patterns(plan.counts)
+    counted = counted_pattern(plan.counts) if plan.counts else None
 
     def group(item: ScoredUnit) -> tuple[bool, int]:
         pointer = points_elsewhere(item.unit.text)
         if plan.expects != "figure":
             return pointer, 0
-        if any(p.search(item.unit.text) for p in counted):
+        if counted is not None and counted.search(item.unit.text.lower()):
             return pointer, 0
         if AMOUNT_STATED_RE.search(item.unit.text) is None:
             return pointer, 3

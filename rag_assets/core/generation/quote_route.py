@@ -51,7 +51,7 @@ from rag_assets.core.generation.evidence import (
 )
 from rag_assets.core.generation.extractive import (
     ScoredUnit,
-    count_patterns,
+    counted_pattern,
     evidence_strength,
     missing_anchors,
     quote_order,
@@ -239,20 +239,21 @@ class QuoteRoute:
         the thing counted among the quotes: the best scored one, else the filing's first
         (Item 101(c)(2)(ii) prints the employees in Item 1, where retrieval may not look),
         never one that names only other years. Unchanged when a quote prints one already."""
-        patterns = count_patterns(question.counts)
-        if not patterns or not chosen:
+        if not question.counts or not chosen:
             return chosen
+        counted = counted_pattern(question.counts)  # in the filer's word: "associates"
 
         def counts(unit: EvidenceUnit) -> bool:
-            return (any(p.search(unit.text) for p in patterns)
+            return (counted.search(unit.text.lower()) is not None
                     and not names_other_years(unit.text, question.years))
 
         if any(counts(s.unit) for s in chosen):
             return chosen
         found = next((s for s in scored if counts(s.unit)), None)
         if found is None:
-            unit = next((u for u in self.sentences_matching([chosen[0].unit], patterns)
-                         if counts(u)), None)
+            unit = next((u for u in self.sentences_matching(
+                [chosen[0].unit], [re.compile(counted.pattern, re.IGNORECASE)]) if counts(u)),
+                None)
             if unit is None:
                 return chosen
             found = ScoredUnit(unit=unit, score=chosen[0].score, dense=0.0, bm25=0.0,

@@ -135,10 +135,8 @@ def trailing_cells(text: str) -> tuple[str, list[str]]:
     return " ".join(tokens[:end]), cells
 
 
-def count_of(noun: str, between: int = 2) -> str:
+def count_of(noun: str) -> str:
     """The pattern of a number of ``noun`` as a sentence prints it, the number in group ``n``:
-    "858 warehouses", "2,601 retail stores", "1 store" (the noun's root: "stores" -> "store"),
-    at most ``between`` words between ("57,500 full- and part-time employees": three)."""
+    "858 warehouses", "2,601 retail stores", "1 store" (the noun's root: "stores" -> "store")."""
     stem = re.escape(noun[:-1] if noun.endswith("s") else noun)
-    return (rf"(?<![\w$.,])(?P<n>\d[\d,]*)(?:\.\d+)?\s+(?:[a-z-]+\s+){{0,{between}}}?"
-            rf"{stem}s?")
+    return rf"(?<![\w$.,])(?P<n>\d[\d,]*)(?:\.\d+)?\s+(?:[a-z-]+\s+){{0,2}}?{stem}s?"
