@@ -107,7 +107,8 @@ def _list(question: str, selected: Sequence[EvidenceUnit], cues: DirectCues
         if not asked & roots(unit.text):
             continue
         for match in pattern.finditer(unit.text):
-            items = [i.strip() for i in re.split(r",? and |, ", match["items"]) if i.strip()]
+            items = [i.strip() for i in re.split(r"[,;]?\s+and |[,;]\s+", match["items"])
+                     if i.strip()]
             if any(first_match(cues.list_item_not, i.split()[0]) for i in items):
                 items = [i for i in items if not first_match(cues.list_item_not, i.split()[0])]
                 if len(items) < 3 or not match["items"].endswith(items[-1]):

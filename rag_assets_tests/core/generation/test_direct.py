@@ -223,6 +223,16 @@ def test_a_list_sentence_gives_the_names_it_prints(pages: PageTexts) -> None:
     _assert_printed_and_valid(found, pages)
 
 
+def test_names_set_apart_by_semicolons_are_a_list() -> None:
+    """General Mills 2023, Item 1: the segments set apart by semicolons, a line break before
+    the last; the names as printed, joined as a list."""
+    said = ("We manage and review the financial results of our business under four operating "
+            "segments: North America Retail; International; Pet;\nand North America Foodservice.")
+    found = direct_answer_to("What are General Mills' operating segments?", [_sentence(said)])
+    assert found is not None and found.kind == "list"
+    assert found.text == "North America Retail, International, Pet and North America Foodservice."
+
+
 def test_a_list_of_years_names_nothing_asked() -> None:
     """Coca-Cola 2019: "During the years ended December 31, 2019, 2018 and 2017, the Company
     recorded ..." answered "What are the geographies ...?" with "2019, 2018 and 2017."."""
