@@ -808,7 +808,8 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
         ROW_TERM_RE.fullmatch(formula)) else []  # a row the question names: read, no formula
     if question.is_metric or question.aggregate != "value":
         details += [f"Computation ({'millions' if 'millions' in _scales(operands) else 'units'} "
-                    f"as printed): {c}" for c in computations]
+                    f"as printed): {c}" for c in computations
+                    if _COMPUTED.search(c)]  # one figure read is no computation
     if evaluator.zeroed:
         details.append(f"Taken as 0: {'; '.join(dict.fromkeys(evaluator.zeroed))}.")
     found = _headline(question, values, years, title, subject_of(company), details, operands,
