@@ -288,8 +288,9 @@ class Evaluator:
 
     def __init__(self, facts: Sequence[StatementFact], months: int = 12,
                  formulas: dict[str, str] | None = None,
-                 written: dict[str, str] | None = None) -> None:
+                 written: dict[str, str] | None = None, year_end: bool = True) -> None:
         self.defs = load_vocabulary()
+        self.year_end = year_end  # an interim balance's earlier one: the fiscal year's end
         self.facts = [*facts, *_parts_read(facts, self.defs.concepts)]
         self.months = months
         self.formulas = formulas or {}
@@ -311,7 +312,7 @@ class Evaluator:
 
     def copy(self) -> Evaluator:
         """A fresh evaluator over the same facts and question: a trial that marks nothing."""
-        return Evaluator(self.facts, self.months, self.formulas, self.written)
+        return Evaluator(self.facts, self.months, self.formulas, self.written, self.year_end)
 
     def where(self, statements: Sequence[str]) -> str:
         """Where the reader looked: the first of the statements it read, with its pages."""
@@ -341,6 +342,8 @@ class Evaluator:
                           and f.fiscal_year == fiscal_year and f.unit == entry.unit]
         if not candidates and entry.kind != "stock" and self.months < 12:
             candidates = self.interim_columns(concept, fiscal_year, entry.unit)
+        if entry.kind == "stock" and self.months < 12 and self.year_end:
+            candidates = self.year_end_columns(concept, fiscal_year, entry.unit) or candidates
         if not candidates:
             return None
         written = _label_words(self.written[concept]) if concept in self.written else None
@@ -365,6 +368,22 @@ class Evaluator:
                               and f.unit == unit and f.months is None), key=lambda f: f.column)
             if len(columns) == 2:
                 out.append(columns[0] if self.months == 3 else columns[1])
+        return out
+
+    def year_end_columns(self, concept: str, fiscal_year: int, unit: str
+                         ) -> list[StatementFact]:
+        """The preceding fiscal year's end, for the year before an interim balance sheet's:
+        Regulation S-X Rule 10-01(c)(1) compares the quarter's end with it, and a retailer adds
+        the quarter a year before after it (Walmart: April 30, 2023, January 31, 2023, April
+        30, 2022). A row that prints two dates of the next year holds it as the later of the
+        two; none when no row does."""
+        out = []
+        for page, row in sorted({(f.page, f.row) for f in self.facts if f.concept == concept}):
+            later = sorted((f for f in self.facts if f.concept == concept and f.page == page
+                            and f.row == row and f.fiscal_year == fiscal_year + 1
+                            and f.unit == unit and f.months is None), key=lambda f: f.column)
+            if len(later) == 2:
+                out.append(later[1])
         return out
 
     def concept(self, name: str, fiscal_year: int) -> _Value:
@@ -754,7 +773,8 @@ def _year_to_date(question: MetricQuestion, facts: Sequence[StatementFact], form
 def _answered(question: MetricQuestion, facts: Sequence[StatementFact], formula: str,
               defs: Vocabulary, company: str | None, cover: str) -> MetricAnswer:
     """The question computed from the facts (:func:`answer_metric`'s statuses)."""
-    evaluator = Evaluator(facts, question.months, question.formulas, question.written)
+    evaluator = Evaluator(facts, question.months, question.formulas, question.written,
+                          year_end=not question.year_ago)
     if (statement := _unread(formula, evaluator, defs)) is not None:
         return MetricAnswer(question=question, status="unavailable",
                             headline=f"The filing's {STATEMENT_NAMES.get(statement, statement)} "

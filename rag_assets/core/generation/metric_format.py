@@ -96,14 +96,17 @@ def period_of(question: MetricQuestion, year: int) -> str:
 
 def trend_when(question: MetricQuestion, year: int, latest: int, balances: bool) -> str:
     """When a trend's value stands: "in FY2022", "in the three months ended in 2023"; a
-    balance of an interim report at the end of its period, the earlier one on its balance
-    sheet date of that calendar year, which the statement facts do not date further: a 10-Q
-    compares with the preceding fiscal year's end (Regulation S-X Rule 10-01(c)(1): Corning's
-    December 31, 2022), and may add the quarter a year before (Walmart's April 30, 2022)."""
+    balance of an interim report at the end of its period, the earlier one at the preceding
+    fiscal year's end, which a 10-Q compares it with (Regulation S-X Rule 10-01(c)(1):
+    Corning's December 31, 2022; Walmart's January 31, 2023, not the April 30, 2022 it adds:
+    ``Evaluator.year_end_columns``)."""
     if not balances or question.months == 12:
         return f"in {period_of(question, year)}"
     if year != latest:
-        return f"on its {year + question.end_year_shift} balance sheet date"
+        # a year before asked: the date its balance sheet prints in that year (a 10-Q that
+        # prints no quarter a year before gives the fiscal year's end)
+        return (f"on its {year + question.end_year_shift} balance sheet date" if question.year_ago
+                else "at the end of its preceding fiscal year")
     return f"at the end of {period_of(question, year)}"
 
 

@@ -24,7 +24,7 @@ from typing import Literal, cast
 
 from pydantic import BaseModel, Field
 
-from rag_assets.core.generation.direct_rows import load_cues
+from rag_assets.core.generation.direct_rows import first_match, load_cues
 from rag_assets.core.ingest.facts import NOTES_CITED_RE
 from rag_assets.core.question.companies import POSSESSIVE_RE
 from rag_assets.core.question.intents import load_intents
@@ -157,6 +157,10 @@ class MetricQuestion(BaseModel):
     aggregate: Aggregate = "value"
     months: int = Field(default=12, description="12 for a fiscal year, 3 for a quarter, 6 ...")
     quarter: int | None = None
+    year_ago: bool = Field(default=False, description="an interim balance compared with the "
+                           "quarter a year before, as the question names it ('compared with "
+                           "Q1 fiscal 2023', 'a year ago'), not with the preceding fiscal "
+                           "year's end a 10-Q compares it with")
     decimals: int | None = None
     scale: Scale | None = None
     percent: bool = Field(default=False, description="the question asks for percents")
@@ -1025,6 +1029,8 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
     return MetricQuestion(
         question=question.text, target=target, is_metric=is_metric, years=years,
         aggregate=aggregate, months=question.months, quarter=quarter, decimals=question.decimals,
+        year_ago=(sum(1 for q, _ in question.periods if q) > 1
+                  or first_match(load_cues().prior_period, norm) is not None),
         # the pattern's group matches only the three scale words
         scale=cast(Scale, m["scale"].lower()) if (m := _SCALE_RE.search(text)) else None,
         percent=bool((share and COVERAGE_OF not in share[0])

@@ -113,23 +113,35 @@ def test_a_quarter_is_named_by_the_months_it_ends_and_no_percentage_of_a_negativ
     assert set(marks) == {"valid"}
 
 
-def test_a_10q_balance_is_dated_no_further_than_its_statement_dates_it() -> None:
+def test_a_10q_balance_changes_from_the_preceding_fiscal_year_end() -> None:
     # Corning Q2 2023 (p.5): the balance sheet is as of June 30, 2023 and December 31, 2022
     # (Regulation S-X Rule 10-01(c)(1)), not of June 30, 2022: current portion 187 and 224,
     # long-term debt 7,437 and 6,687; no three months end on a balance
     answer = _answered("financebench-bulk/pdfs/CORNING_2023Q2_10Q.pdf", "corning-10q-q2", 2023,
                        "Corning", "How did Corning's total debt change in Q2 2023?")
     assert answer.headline == (
-        "Corning's total debt increased from $6,911 million on its 2022 balance sheet date to "
-        "$7,624 million at the end of the three months ended in 2023, by $713 million (10.3%).")
+        "Corning's total debt increased from $6,911 million at the end of its preceding fiscal "
+        "year to $7,624 million at the end of the three months ended in 2023, by $713 million "
+        "(10.3%).")
     # Walmart Q1 fiscal 2024 (p.5) prints April 30, 2023, January 31, 2023 and April 30, 2022:
-    # the earlier balance read is April 30, 2022's, in calendar 2022 as named
+    # a change in the quarter runs from the fiscal year's end (January 31, 2023: inventories
+    # 56,576; debt 372 + 4,191 + 34,649), the quarter a year before only when it is asked
     answer = _answered("financebench-bulk/pdfs/WALMART_2024Q1_10Q.pdf", "walmart-10q-q1", 2024,
                        "Walmart", "How did Walmart's inventories change in Q1 fiscal 2024 (three "
                        "months ended April 30, 2023)?")
     assert answer.headline.startswith(
+        "Walmart's inventory increased from $56,576 million at the end of its preceding fiscal "
+        "year to $56,932 million at the end of the three months ended in 2023")
+    answer = _answered("financebench-bulk/pdfs/WALMART_2024Q1_10Q.pdf", "walmart-10q-q1", 2024,
+                       "Walmart", "How much did Walmart's total debt change during the first "
+                       "quarter of fiscal 2024 (three months ended April 30, 2023)?")
+    assert answer.headline.startswith("Walmart's total debt increased from $39,212 million")
+    answer = _answered("financebench-bulk/pdfs/WALMART_2024Q1_10Q.pdf", "walmart-10q-q1", 2024,
+                       "Walmart", "How did Walmart's inventories change in the three months "
+                       "ended April 30, 2023 compared with a year ago?")
+    assert answer.headline.startswith(
         "Walmart's inventory decreased from $61,229 million on its 2022 balance sheet date to "
-        "$56,932 million at the end of the three months ended in 2023")
+        "$56,932 million")
 
 
 @pytest.mark.parametrize(("path", "document", "year", "shift"), [
