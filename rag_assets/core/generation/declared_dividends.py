@@ -43,6 +43,7 @@ PAYMENT_ASKED_RE = re.compile(r"\bdividends?\b.*(?:\bpayable\b|\brecord date\b|\
                               r"(?:\bpayable\b|\brecord date\b|\bpayment date\b).*\bdividends?\b",
                               re.IGNORECASE)
 # what another answer gives: a total of the year, a ratio, the amounts of a statement
+DIVIDEND_ASKED_RE = re.compile(r"\bdividends?\b", re.IGNORECASE)
 NOT_ASKED_RE = re.compile(r"\b(?:total|aggregate|ratio|yield|in (?:thousands|millions|"
                           r"billions)|why|risks?|increase|raise|cut)\b", re.IGNORECASE)
 DECLARED_RE = re.compile(r"\bdeclar\w*\b.*?\bdividends?\b|\bdividends?\b.*?\bdeclared\b",
@@ -176,10 +177,13 @@ def declared_dividend(question: Question, document: str, year: int,
                       pages: Sequence[tuple[int, str]]) -> DirectAnswer | None:
     """The declaration the question asks about, stated and cited, or None."""
     asking = question.ranking_text
-    if question.expects not in ("figure", "text") or NOT_ASKED_RE.search(asking) or not (
-            DECLARED_ASKED_RE.search(asking) or PAYMENT_ASKED_RE.search(asking)):
+    if question.expects not in ("figure", "text") or NOT_ASKED_RE.search(asking):
         return None
     current_report = bool(pages) and form_of(document, pages[0][1]) == "8-K"
+    # a dividend asked of a current report is its declaration (Item 8.01's announcement)
+    if not (DECLARED_ASKED_RE.search(asking) or PAYMENT_ASKED_RE.search(asking)
+            or (current_report and DIVIDEND_ASKED_RE.search(asking))):
+        return None
     found = _chosen(question, _declarations(pages), current_report)
     if found is None:
         return None

@@ -75,3 +75,8 @@ def test_a_press_release_declaration_on_a_real_8k() -> None:
                           "shareholders of record on August 25, 2023.")
     checked = verify_claims([found.claim()], texts)
     assert all(c.mark == "valid" for claim in checked for c in claim.citations)
+    # a dividend asked of a current report is its declaration, whatever verb the question uses
+    for asked in ("What was the amount of Costco's quarterly cash dividend per share in its 8-K "
+                  "dated August 9, 2023?", "What dividend did Costco announce in its 8-K?"):
+        again = declared_dividend(read_question(asked), "costco-8k", 2023, pages)
+        assert again is not None and again.text == found.text, asked
