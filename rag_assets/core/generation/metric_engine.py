@@ -33,6 +33,7 @@ from rag_assets.core.generation.filer_kinds import FilerKind, filer_kind
 from rag_assets.core.generation.metric_format import (
     format_value,
     period_name,
+    period_of,
     short,
     subject_of,
     trend_when,
@@ -921,6 +922,25 @@ def _source(question: MetricQuestion, defs: Vocabulary) -> str:
     return metric.source if metric else ""
 
 
+def _within(question: MetricQuestion, values: dict[int, float], title: str, unit: Unit,
+            subject: str) -> tuple[float, str]:
+    """Whether a measure stayed within the band asked ("consistent (within 2% each year)"):
+    its highest less its lowest over the years, in percentage points for a percentage."""
+    years = sorted(values)
+    spread = max(values.values()) - min(values.values())
+    shown = spread * 100 if unit == "percent" else spread
+    held = shown <= question.within + 1e-9 if question.within is not None else False
+    points = " percentage points" if unit == "percent" else ""
+    band = f"{question.within:g}{points.removesuffix('s') if question.within == 1 else points}"
+    each = ", ".join(f"{format_value(values[y], unit, question.decimals)} in "
+                     f"{period_of(question, y)}" for y in years)
+    return spread, (f"{'Yes' if held else 'No'}. {subject} {title} "
+                    f"{'stayed within' if held else 'moved by more than'} "
+                    f"{band} over {period_of(question, years[0])}-"
+                    f"{period_of(question, years[-1])}: {each} (from its lowest to its highest, "
+                    f"{shown:.1f}{points}).")
+
+
 def _headline(question: MetricQuestion, values: dict[int, float], years: list[int], title: str,
               subject: str, details: list[str], operands: list[Operand], read: str = "",
               worded: dict[int, str] | None = None) -> tuple[float, str] | MetricAnswer:
@@ -930,7 +950,9 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
     defs, rules = load_vocabulary(), load_rules()
     unit = _unit(question, defs)
     when = when_asked(question, years)
-    if question.aggregate == "average":
+    if question.within is not None and len(values) >= 2:
+        value, headline = _within(question, values, title, unit, subject)
+    elif question.aggregate == "average":
         value = sum(values.values()) / len(values)
         headline = f"{subject} {when} {title} is " \
                    f"{format_value(value, unit, question.decimals, question.scale)}."

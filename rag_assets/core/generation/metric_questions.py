@@ -157,6 +157,9 @@ class MetricQuestion(BaseModel):
     aggregate: Aggregate = "value"
     months: int = Field(default=12, description="12 for a fiscal year, 3 for a quarter, 6 ...")
     quarter: int | None = None
+    within: float | None = Field(default=None, description="the band a measure is asked to "
+                                 "stay within over the years ('consistent (within 2% each "
+                                 "year)'), in percentage points for a percentage")
     year_ago: bool = Field(default=False, description="an interim balance compared with the "
                            "quarter a year before, as the question names it ('compared with "
                            "Q1 fiscal 2023', 'a year ago'), not with the preceding fiscal "
@@ -1026,11 +1029,9 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
                                              bool(stored and "[-1]" in (stored.formula or "")))
     if each and aggregate == "value":
         aggregate = "each"
-    return MetricQuestion(
+    return _spanned(MetricQuestion(
         question=question.text, target=target, is_metric=is_metric, years=years,
         aggregate=aggregate, months=question.months, quarter=quarter, decimals=question.decimals,
-        year_ago=(sum(1 for q, _ in question.periods if q) > 1
-                  or first_match(load_cues().prior_period, norm) is not None),
         # the pattern's group matches only the three scale words
         scale=cast(Scale, m["scale"].lower()) if (m := _SCALE_RE.search(text)) else None,
         percent=bool((share and COVERAGE_OF not in share[0])
@@ -1042,7 +1043,18 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
         choices=choice[0] if choice else each if aggregate == "each" and each else [],
         pick=choice[1] if choice else None,
         dated=dated, history=_history_asked(asked, aggregate, is_metric),
-        explained_by=_why_flows(asking, target, aggregate))
+        explained_by=_why_flows(asking, target, aggregate)), question, asking, norm)
+
+
+def _spanned(parsed: MetricQuestion, question: Question, asking: str,
+             norm: str) -> MetricQuestion:
+    """The periods a question compares beyond its years: the quarter a year before, named;
+    a band over a span ("consistent (within 2% each year) over FY2020-FY2022"), each year."""
+    update: dict[str, object] = {"year_ago": sum(1 for q, _ in question.periods if q) > 1 or
+                                 first_match(load_cues().prior_period, norm) is not None}
+    if parsed.aggregate == "value" and (within := within_asked(asking)) is not None:
+        update |= {"within": within, "years": _band_years(question.years, parsed.years)}
+    return parsed.model_copy(update=update)
 
 
 # "By how much did JPMorgan's provision for credit losses change ...": the question's opening,
@@ -1101,6 +1113,27 @@ _THRESHOLD_RE = re.compile(
     r"\b(?P<op>above|over|more than|greater than|higher than|exceed(?:s|ed|ing)?|at least|"
     r"below|under|less than|lower than|at most)\s+(?:the\s+|a\s+)?(?P<n>\d+(?:\.\d+)?)"
     r"\s*(?P<pct>%|percent\b)?", re.IGNORECASE)
+
+
+# "consistent (within 2% each year)", "stable, within 1 percentage point": a band over the years
+_WITHIN_RE = re.compile(r"\bwithin\s+(?:a\s+(?:range|band)\s+of\s+)?(?P<n>\d+(?:\.\d+)?)\s*"
+                        r"(?:%|percent(?:age)?(?:\s+points?)?|points?|pp\b)", re.IGNORECASE)
+_STEADY_RE = re.compile(r"\b(?:consistent\w*|stable|steady|stayed|remained|maintain\w*|"
+                        r"fluctuat\w*|var(?:y|ied))\b", re.IGNORECASE)
+
+
+def within_asked(asking: str) -> float | None:
+    """The band a steadiness question asks a measure to stay within, or None."""
+    found = _WITHIN_RE.search(asking) if _STEADY_RE.search(asking) else None
+    return float(found["n"]) if found else None
+
+
+def _band_years(asked: Sequence[int], years: list[int]) -> list[int]:
+    """Every year of the span a steadiness question asks ("over FY2020-FY2022"), else the three
+    years to the latest asked (a 10-K's income statement prints three)."""
+    if len(asked) >= 2:
+        return list(range(min(asked), max(asked) + 1))
+    return list(range(max(years) - 2, max(years) + 1)) if years else years
 
 
 def threshold_asked(asking: str) -> Threshold | None:

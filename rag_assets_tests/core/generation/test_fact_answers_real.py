@@ -113,6 +113,23 @@ def test_a_quarter_is_named_by_the_months_it_ends_and_no_percentage_of_a_negativ
     assert set(marks) == {"valid"}
 
 
+def test_a_margin_asked_steady_within_a_band_is_computed_each_year() -> None:
+    # Walmart 2022 (p.54): operating income 20,568, 22,548, 25,942 over total revenues 523,964,
+    # 559,151, 572,754: 3.9%, 4.0%, 4.5%, a spread of 0.6 points
+    answer = _answered("financebench-bulk/pdfs/WALMART_2022_10K.pdf", "walmart-10k", 2022,
+                       "Walmart", "Have Walmart's operating margins been consistent (within 2% "
+                       "each year) over FY2020-FY2022?")
+    assert answer.headline == (
+        "Yes. Walmart's operating margin stayed within 2 percentage points over FY2020-FY2022: "
+        "3.9% in FY2020, 4.0% in FY2021, 4.5% in FY2022 (from its lowest to its highest, 0.6 "
+        "percentage points).")
+    narrower = _answered("financebench-bulk/pdfs/WALMART_2022_10K.pdf", "walmart-10k", 2022,
+                         "Walmart", "Has Walmart kept its operating margin stable (within 0.5 "
+                         "percentage points) over the last three years as of FY2022?")
+    assert narrower.headline.startswith("No. Walmart's operating margin moved by more than 0.5 "
+                                        "percentage points over FY2020-FY2022"), narrower.headline
+
+
 def test_a_10q_balance_changes_from_the_preceding_fiscal_year_end() -> None:
     # Corning Q2 2023 (p.5): the balance sheet is as of June 30, 2023 and December 31, 2022
     # (Regulation S-X Rule 10-01(c)(1)), not of June 30, 2022: current portion 187 and 224,
