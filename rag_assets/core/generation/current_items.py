@@ -29,6 +29,7 @@ from rag_assets.core.ingest.sections import current_item_of, load_sections
 from rag_assets.core.ingest.statements import exhibit_of
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.bullets import bullet_groups, numbered
+from rag_assets.core.text.figures import AMOUNT_STATED_RE
 from rag_assets.core.text.filing_kinds import form_of
 from rag_assets.core.text.periods import MONTH_RE
 from rag_assets.core.text.sentences import split_sentences
@@ -38,6 +39,7 @@ BODY_END_RE = re.compile(r"^\s*(?:the foregoing (?:description|summary)|a copy o
                          r"information (?:in|contained in) this|signatures?\s*$)", re.IGNORECASE)
 EXHIBITS_ITEM = "9.01"
 MAX_BODY_WORDS = 300
+TERMS_READ = 4  # an Item's sentences read for the amount its opening does not state
 MAX_LEAD_WORDS = 60
 # a question on who signed the report asks of its signature block, which follows the Items;
 # one on the registrant (its address, state, symbol, file number) asks of its cover page
@@ -169,8 +171,7 @@ def _every_item(document: str, year: int, items: Sequence[tuple[str, int, list[s
         if heading.startswith(f"Item {EXHIBITS_ITEM}"):
             lead = _exhibits(kept)
         else:  # as printed: a bulleted body's opening sentence comes first
-            lead = next(iter(split_sentences(" ".join(kept))), "")
-        lead = " ".join(lead.split()[:MAX_LEAD_WORDS]).rstrip(".:;")
+            lead = _lead(split_sentences(" ".join(kept)))
         if not kept or not lead:
             continue
         quote = "\n".join(kept)
@@ -183,6 +184,20 @@ def _every_item(document: str, year: int, items: Sequence[tuple[str, int, list[s
     count = f"{len(parts)} Items" if len(parts) > 1 else "one Item"
     return DirectAnswer(kind="list", units=units,
                         text=f"The report states {count}: {'; '.join(parts)}.")
+
+
+def _lead(sentences: Sequence[str]) -> str:
+    """An Item's opening sentence, and the first of its next ones that states an amount when
+    the opening states none ("... entered into an Underwriting Agreement ..."; "The Notes bear
+    interest at 5.25% ..."): what the event is, then its terms."""
+    if not sentences:
+        return ""
+    first = " ".join(sentences[0].split()[:MAX_LEAD_WORDS]).rstrip(".:;")
+    if AMOUNT_STATED_RE.search(first):
+        return first
+    terms = next((s for s in sentences[1:TERMS_READ] if AMOUNT_STATED_RE.search(s)), "")
+    shown = " ".join(terms.split()[:MAX_LEAD_WORDS]).rstrip(".:;")
+    return f"{first}; {shown}" if shown else first
 
 
 def _item_stated(question: Question, document: str, year: int,

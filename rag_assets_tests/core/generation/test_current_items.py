@@ -62,12 +62,16 @@ def test_a_question_of_the_report_as_a_whole_is_answered_by_every_item() -> None
                      "Which Items does Costco's current report of August 9, 2023 state?"):
         text = _answer(question)
         assert text is not None
-        lead = answer_lead(text)  # one sentence: each Item with its first printed sentence
+        # one sentence: each Item with its first printed sentence, and the first of the next
+        # ones that states an amount when the opening states none (the dividend's terms)
+        lead = answer_lead(text)
         assert lead.startswith("The report states 3 Items: Item 5.03 (Amendments to Articles "
                                "of Incorporation or Bylaws): The Board of Directors of Costco "
                                "Wholesale Corporation amended and restated the Company’s Bylaws")
         assert ("; Item 8.01 (Other Events): The Board of Directors declared a quarterly cash "
-                "dividend on the Company's common stock; Item 9.01") in lead
+                "dividend on the Company's common stock; The dividend of $1.02 per share "
+                "declared on August 9, 2023, is payable September 8, 2023, to shareholders of "
+                "record at the close of business on August 25, 2023; Item 9.01") in lead
         assert lead.endswith("Item 9.01 (Financial Statements and Exhibits): Exhibit 3.2 (Bylaws "
                              "as amended of Costco Wholesale Corporation), Exhibit 99.1 (Press "
                              "release dated August 9, 2023), Exhibit 104 (Cover Page Interactive "
