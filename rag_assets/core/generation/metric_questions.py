@@ -28,7 +28,12 @@ from rag_assets.core.generation.direct_rows import first_match, load_cues
 from rag_assets.core.ingest.facts import NOTES_CITED_RE
 from rag_assets.core.question.companies import POSSESSIVE_RE
 from rag_assets.core.question.intents import load_intents
-from rag_assets.core.question.question import AND_WHY_RE, EITHER_WAY_RE, Question
+from rag_assets.core.question.question import (
+    AND_WHY_RE,
+    EITHER_WAY_RE,
+    KINDS_ASKED_RE,
+    Question,
+)
 from rag_assets.core.question.vocabulary import (
     TermMatch,
     Vocabulary,
@@ -942,8 +947,15 @@ def _for_prose(question: Question, asking: str, judgment: str | None) -> bool:
     of members it names by a pronoun ("how much of net revenues did each account for": the
     customers a sentence lists, never the total)."""
     norm = normalize(asking)
-    return (_asks_prose(asking, judgment) or _answered_elsewhere(question)
+    return (_asks_prose(asking, judgment) or _kinds_asked(question, judgment)
+            or _answered_elsewhere(question)
             or _share_of_unknown(norm) or _ratio_of_unknown(norm) or _members_share(norm))
+
+
+def _kinds_asked(question: Question, judgment: str | None) -> bool:
+    """Whether names are asked of a measure's kinds or parts ("What debt instruments does X
+    have?", "What types of revenue ...?"): the question reader's form, never an amount."""
+    return judgment is None and KINDS_ASKED_RE.search(normalize(question.text)) is not None
 
 
 def _members_share(norm: str) -> bool:

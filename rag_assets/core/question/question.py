@@ -83,6 +83,12 @@ _COUNT_FIRST_RE = re.compile(r"\bhow many [a-z][a-z-]{2,}|\bwhat (?:is |was )?(?
 _COUNTED_RE = re.compile(r"\b(?:how many|(?:the )?number of)\s+(?:[a-z-]+\s+){0,2}?"
                          r"(?P<noun>(?!times\b)[a-z]{3,}s)\b")
 # after a short opening clause too: "As of fiscal 2022, which of Walmart's debt securities ..."
+# the kinds or the parts of a measure, never its amount: "What debt instruments does X have?",
+# "What types of revenue ...?", "What makes up its cost of sales?", "its main revenue streams"
+KINDS_ASKED_RE = re.compile(r"\bwhat (?:(?!of\b)[a-z]+ ){0,2}(?:types|kinds|categories|"
+                            r"sources|components|instruments|streams|classes) (?:of|does|do|"
+                            r"did|are|were|make)\b|\bwhat (?:makes?|made) up\b|"
+                            r"\b(?:revenue|income) streams\b")
 _NAMES_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:which|who|whom|name|list)\b|"
                        r"\bwhat (?:are|were) (?:the )?"
                        r"(?:main|key|major|largest|primary|two|three|four|five|names?)\b|"
@@ -90,7 +96,8 @@ _NAMES_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:which|who|whom|name|list)\b|"
                        r"^(?:[^,?]{1,40},\s*)?what (?:(?!of\b)[a-z]+ ){0,2}(?:business(?:es)?|"
                        r"compan(?:y|ies)|brands?|subsidiar(?:y|ies)|entit(?:y|ies)|"
                        r"acquisitions?|divestitures?|offerings?|issuances?|transactions?) "
-                       r"(?:did|does|do|has|have|had|will|was|were|is|are)\b")
+                       r"(?:did|does|do|has|have|had|will|was|were|is|are)\b|"
+                       + KINDS_ASKED_RE.pattern)
 # a question that asks what the filing says, not for a fact of its own form
 _TEXT_RE = re.compile(r"\b(?:says?|said|describes?|described|description|discuss(?:es)?)\b")
 _FIGURE_RE = re.compile(r"\bhow (?:much|many)\b|\bwhat (?:is |was )?(?:the )?number of\b|"

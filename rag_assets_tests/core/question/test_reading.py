@@ -196,6 +196,20 @@ def test_what_was_paid_is_a_flow_not_the_balance(question: str, target: str) -> 
 
 
 @pytest.mark.parametrize("question", [
+    "What debt instruments does Walmart have outstanding?",
+    "What types of revenue does Walmart report?",
+    "What are the components of Walmart's total debt?",
+    "What makes up Walmart's cost of sales?",
+    "What are Walmart's main revenue streams?",
+])
+def test_the_kinds_or_parts_of_a_measure_are_names_not_its_amount(question: str) -> None:
+    """A question of a measure's kinds or parts asks names: the total the statements print
+    (total debt, revenue) is no answer to "what instruments" or "what types"."""
+    asked = read_question(question)
+    assert asked.expects == "names" and parse_question(asked) is None
+
+
+@pytest.mark.parametrize("question", [
     "How much remained available under Corning's share repurchase authorization at the end of "
     "FY2018?",
     "What is Walmart's remaining share repurchase authorization?",
