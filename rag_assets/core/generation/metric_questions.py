@@ -495,6 +495,13 @@ _COVER_RE = re.compile(r"\bhow many times (?:did|does|do|could|can|would|was|is)
 _ENOUGH_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:was|were|is|are|did|does|do|could|can|would)"
                         r" (?P<part>.+?) (?:(?:large |big |high )?enough|sufficient|adequate) "
                         r"to (?:fully )?(?:cover|fund|finance|pay for) (?P<total>.+?)\s*\??$")
+# "Does Walmart generate enough operating cash flow to cover its capital expenditures?": the
+# same, the measure after "enough"
+_HAS_ENOUGH_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:did|does|do|could|can|would|will) "
+                            r"[a-z0-9&.' -]{1,40}? (?:generate|generated|have|has|had|produce|"
+                            r"produced|earn|earned) (?:(?:large |big |high )?enough|sufficient|"
+                            r"adequate) (?P<part>.+?) to (?:fully )?(?:cover|fund|finance|pay for) "
+                            r"(?P<total>.+?)\s*\??$")
 # "Did its operating cash flow cover its capital expenditures?": the same, without "enough"
 # ("can it comfortably cover its interest?" is the interest coverage judgment)
 _COVERED_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:did|does|do) (?P<part>.+?) "
@@ -521,8 +528,8 @@ def _share_definition(asking: str) -> tuple[str, str] | None:
     those words, is SG&A divided by revenue."""
     norm = normalize(asking)
     # a coverage first: "share repurchases" names no share
-    match = next((m for pattern in (_COVER_RE, _ENOUGH_RE, _COVERED_RE, _KEPT_AFTER_RE,
-                                    *_SHARE_RES)
+    match = next((m for pattern in (_COVER_RE, _HAS_ENOUGH_RE, _ENOUGH_RE, _COVERED_RE,
+                                    _KEPT_AFTER_RE, *_SHARE_RES)
                   if (m := pattern.search(norm))), None)
     if match is None and _share_of_unknown(norm):
         match = _PART_AS_SHARE_RE.search(norm)
@@ -532,7 +539,7 @@ def _share_definition(asking: str) -> tuple[str, str] | None:
     if match.re is _KEPT_AFTER_RE:
         return (f"{match['word']} of {terms[1]} left after {terms[0]}",
                 f"({terms[1]} minus {terms[0]}) divided by {terms[1]}")
-    if match.re in (_COVER_RE, _ENOUGH_RE, _COVERED_RE):
+    if match.re in (_COVER_RE, _HAS_ENOUGH_RE, _ENOUGH_RE, _COVERED_RE):
         listed = share_terms(match, listed=True) or terms
         return f"{terms[0]}{COVERAGE_OF}{listed[1]}", \
             f"{terms[0]} divided by {_sum_named(listed[1])}"

@@ -791,6 +791,13 @@ def test_whether_one_amount_covers_another_is_said_with_both_and_the_gap() -> No
         "operating activities of $1,481.915 million - capital expenditure of $312.126 million) "
         "covered its share repurchases of $900.033 million: $269.756 million to spare (1.30 "
         "times: its share repurchases took 76.9% of it).")
+    # the measure after "enough", its subject the company
+    generated = _answered(*ULTA_FY2022, "Did Ulta Beauty generate enough operating cash flow "
+                                        "in the year ended January 28, 2023 to cover its "
+                                        "capital expenditures?")
+    assert generated.headline.startswith(
+        "Yes. Ulta Beauty's FY2023 operating cash flow of $1,481.915 million covered its capital "
+        "expenditures of $312.126 million"), generated.headline
     both = _answered(*ULTA_FY2022, "Was Ulta Beauty's operating cash flow in the year ended "
                                    "January 28, 2023 sufficient to fund its capital "
                                    "expenditures and share repurchases?")
