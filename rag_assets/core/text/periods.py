@@ -94,7 +94,10 @@ PERIOD_OPENING_RE = re.compile(r"\b(?:for|of|in|at|on|during|from|over|between|f
 # "net sales for the six months ended", "revenue in fiscal 2019" (not "cost of sales")
 PERIOD_AFTER_RE = re.compile(
     r"\b(?:in|for|during|over)\s+(?:the\s+)?(?:(?:\w+\s+){0,2}(?:weeks?|months?|quarters?|"
-    r"years?|fiscal|period)\b|q[1-4]\b|fy\s?\d|(?:first|second|third|fourth)\b)", re.IGNORECASE)
+    r"years?|fiscal|period)\b|q[1-4]\b|fy\s?\d|(?:first|second|third|fourth)\b)|"
+    # a balance's date: "at the end of FY2022", "as of January 31, 2022"
+    r"\b(?:at|by)\s+(?:the\s+)?end\s+of\b|\bas\s+of\s+(?:the\s+)?(?:end|\w+\s+\d|fy|fiscal|"
+    r"(?:19|20)\d\d)", re.IGNORECASE)
 # the year a question names right after a measure, before what qualifies it ("revenue in
 # fiscal 2020 on a constant currency basis", "net sales for q2 2023 excluding currency"), in
 # lower case as the vocabulary normalizes a question

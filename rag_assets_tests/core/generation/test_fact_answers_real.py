@@ -791,6 +791,14 @@ def test_whether_one_amount_covers_another_is_said_with_both_and_the_gap() -> No
         "operating activities of $1,481.915 million - capital expenditure of $312.126 million) "
         "covered its share repurchases of $900.033 million: $269.756 million to spare (1.30 "
         "times: its share repurchases took 76.9% of it).")
+    # a balance's date after the term ends it: "short-term debt at the end of FY2022" is
+    # short-term debt (Walmart 2022, p.55: cash 14,760; borrowings 410 + due within a year
+    # 2,803)
+    dated = _answered("financebench-bulk/pdfs/WALMART_2022_10K.pdf", "walmart-10k", 2022,
+                      "Walmart", "Does Walmart have sufficient cash to cover its short-term debt "
+                      "at the end of FY2022?")
+    assert dated.headline.startswith("Yes. Walmart's FY2022 cash of $14,760 million covered its "
+                                     "short term debt of $3,213 million"), dated.headline
     # the measure after "enough", its subject the company
     generated = _answered(*ULTA_FY2022, "Did Ulta Beauty generate enough operating cash flow "
                                         "in the year ended January 28, 2023 to cover its "
