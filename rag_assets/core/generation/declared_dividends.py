@@ -43,7 +43,10 @@ PAYMENT_ASKED_RE = re.compile(r"\bdividends?\b.*(?:\bpayable\b|\brecord date\b|\
                               r"(?:\bpayable\b|\brecord date\b|\bpayment date\b).*\bdividends?\b",
                               re.IGNORECASE)
 # what another answer gives: a total of the year, a ratio, the amounts of a statement
-DIVIDEND_ASKED_RE = re.compile(r"\bdividends?\b", re.IGNORECASE)
+# the dividend is what is asked: "What dividend did Costco announce?", never "How many
+# warehouses did Costco operate at the time of its dividend announcement?"
+DIVIDEND_ASKED_RE = re.compile(r"\b(?:what|which|how much)\b[^?]{0,60}?\bdividends?\b",
+                               re.IGNORECASE)
 NOT_ASKED_RE = re.compile(r"\b(?:total|aggregate|ratio|yield|in (?:thousands|millions|"
                           r"billions)|why|risks?|increase|raise|cut)\b", re.IGNORECASE)
 DECLARED_RE = re.compile(r"\bdeclar\w*\b.*?\bdividends?\b|\bdividends?\b.*?\bdeclared\b",

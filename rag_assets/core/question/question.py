@@ -84,11 +84,11 @@ _COUNTED_RE = re.compile(r"\b(?:how many|(?:the )?number of)\s+(?:[a-z-]+\s+){0,
                          r"(?P<noun>(?!times\b)[a-z]{3,}s)\b")
 # after a short opening clause too: "As of fiscal 2022, which of Walmart's debt securities ..."
 # the kinds or the parts of a measure, never its amount: "What debt instruments does X have?",
-# "What types of revenue ...?", "What makes up its cost of sales?", "its main revenue streams"
+# "What types of revenue ...?", "its main revenue streams" ("what made up the provision?" asks
+# what drove it, as a cause question reads it)
 KINDS_ASKED_RE = re.compile(r"\bwhat (?:(?!of\b)[a-z]+ ){0,2}(?:types|kinds|categories|"
                             r"sources|components|instruments|streams|classes) (?:of|does|do|"
-                            r"did|are|were|make)\b|\bwhat (?:makes?|made) up\b|"
-                            r"\b(?:revenue|income) streams\b")
+                            r"did|are|were|make)\b|\b(?:revenue|income) streams\b")
 _NAMES_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:which|who|whom|name|list)\b|"
                        r"\bwhat (?:are|were) (?:the )?"
                        r"(?:main|key|major|largest|primary|two|three|four|five|names?)\b|"

@@ -80,3 +80,7 @@ def test_a_press_release_declaration_on_a_real_8k() -> None:
                   "dated August 9, 2023?", "What dividend did Costco announce in its 8-K?"):
         again = declared_dividend(read_question(asked), "costco-8k", 2023, pages)
         assert again is not None and again.text == found.text, asked
+    # a dividend named only to date what is asked is not asked
+    assert declared_dividend(read_question(
+        "How many warehouses did Costco operate at the time of its August 9, 2023 dividend "
+        "announcement?"), "costco-8k", 2023, pages) is None
