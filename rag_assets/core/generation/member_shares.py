@@ -44,7 +44,7 @@ EDGE_WORDS_RE = re.compile(r"^(?:the|its|in|for|of)\s+|\s+(?:segment|region|mark
 # "came from outside the United States": the whole less the place's row
 OUTSIDE_RE = re.compile(r"^(?:outside|out of)\s+(?:of\s+)?", re.IGNORECASE)
 # "United States Operations" is the row of the United States
-ROW_TAIL_RE = re.compile(r"\s+(?:operations|segment)$")
+ROW_TAIL_RE = re.compile(r"\s+(?:operations|segment)$", re.IGNORECASE)
 MAX_PAGES_SCANNED = 8
 # the pages of a filing that print a name at a line's start: (document, year, name) -> pages
 PagesPrinting = Callable[[str, int, str], list[int]]
@@ -143,8 +143,9 @@ def _share_answer(question: Question, part: tuple[str, Cell, Row], whole: tuple[
     total_cell, total_row = whole
     if outside:
         rest = share_of(total_cell.value - cell.value, total_cell.value, question.decimals)
+        place = ROW_TAIL_RE.sub("", name.rstrip(": "))  # "United States Operations"'s place
         return DirectAnswer(kind="arithmetic", units=[row.unit, total_row.unit], text=(
-            f"Outside {name.rstrip(': ')}: {rest} of {total_words.strip()} "
+            f"Outside {place}: {rest} of {total_words.strip()} "
             f"({money(total_cell, total_row.unit, cues)} in all, "
             f"{money(cell, row.unit, cues)} of it {name.rstrip(': ')}{period}; "
             f"({total_cell.shown.lstrip('$')} - {cell.shown.lstrip('$')}) / "

@@ -124,7 +124,7 @@ def test_a_share_outside_a_place_is_the_whole_less_the_place(forms_corpus: Corpu
     # $102,286 million: 27.8% outside
     lead = _lead_and_valid(forms_corpus, "What share of Costco's fiscal 2018 total revenue "
                                          "came from outside the United States?")
-    assert lead.startswith("Outside United States Operations: 27.8% of"), lead
+    assert lead.startswith("Outside United States: 27.8% of"), lead
     assert "(141,576 - 102,286) / 141,576" in lead, lead
 
 
