@@ -142,7 +142,8 @@ def _table_block(question: Question, document: str, year: int, page: int,
         moved = revision(rows, heading)
         return DirectAnswer(kind="list", units=[unit], supports=quote,
                             text=(f"{moved}. " if moved else "")
-                            + f"{heading}: {'; '.join(r.rstrip(' .;') for r in rows)}.")
+                            + f"{heading.rstrip(': ')}: "
+                              f"{'; '.join(r.rstrip(' .;') for r in rows)}.")
     return None
 
 
