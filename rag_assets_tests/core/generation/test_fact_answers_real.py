@@ -116,16 +116,14 @@ def test_a_quarter_is_named_by_the_months_it_ends_and_no_percentage_of_a_negativ
 def test_a_margin_asked_steady_within_a_band_is_computed_each_year() -> None:
     # Walmart 2022 (p.54): operating income 20,568, 22,548, 25,942 over total revenues 523,964,
     # 559,151, 572,754: 3.9%, 4.0%, 4.5%, a spread of 0.6 points
-    answer = _answered("financebench-bulk/pdfs/WALMART_2022_10K.pdf", "walmart-10k", 2022,
-                       "Walmart", "Have Walmart's operating margins been consistent (within 2% "
-                       "each year) over FY2020-FY2022?")
+    answer = _answered(*WALMART_FY2022, "Have Walmart's operating margins been consistent "
+                       "(within 2% each year) over FY2020-FY2022?")
     assert answer.headline == (
         "Yes. Walmart's operating margin stayed within 2 percentage points over FY2020-FY2022: "
         "3.9% in FY2020, 4.0% in FY2021, 4.5% in FY2022 (from its lowest to its highest, 0.6 "
         "percentage points).")
-    narrower = _answered("financebench-bulk/pdfs/WALMART_2022_10K.pdf", "walmart-10k", 2022,
-                         "Walmart", "Has Walmart kept its operating margin stable (within 0.5 "
-                         "percentage points) over the last three years as of FY2022?")
+    narrower = _answered(*WALMART_FY2022, "Has Walmart kept its operating margin stable "
+                         "(within 0.5 percentage points) over the last three years as of FY2022?")
     assert narrower.headline.startswith("No. Walmart's operating margin moved by more than 0.5 "
                                         "percentage points over FY2020-FY2022"), narrower.headline
 
@@ -776,6 +774,7 @@ def test_a_retailers_gross_margin_is_over_the_net_sales_its_costs_are_of(
 
 ULTA_FY2022 = ("financebench-wide/pdfs/ULTABEAUTY_2023Q4_EARNINGS.pdf", "ulta-beauty-earnings-q4",
                2023, "Ulta Beauty")
+WALMART_FY2022 = ("financebench-bulk/pdfs/WALMART_2022_10K.pdf", "walmart-10k", 2022, "Walmart")
 
 
 def test_whether_one_amount_covers_another_is_said_with_both_and_the_gap() -> None:
@@ -794,9 +793,8 @@ def test_whether_one_amount_covers_another_is_said_with_both_and_the_gap() -> No
     # a balance's date after the term ends it: "short-term debt at the end of FY2022" is
     # short-term debt (Walmart 2022, p.55: cash 14,760; borrowings 410 + due within a year
     # 2,803)
-    dated = _answered("financebench-bulk/pdfs/WALMART_2022_10K.pdf", "walmart-10k", 2022,
-                      "Walmart", "Does Walmart have sufficient cash to cover its short-term debt "
-                      "at the end of FY2022?")
+    dated = _answered(*WALMART_FY2022, "Does Walmart have sufficient cash to cover its "
+                      "short-term debt at the end of FY2022?")
     assert dated.headline.startswith("Yes. Walmart's FY2022 cash of $14,760 million covered its "
                                      "short term debt of $3,213 million"), dated.headline
     # the measure after "enough", its subject the company
