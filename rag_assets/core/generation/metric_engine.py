@@ -362,14 +362,8 @@ class Evaluator:
         year on a page, no months): Regulation S-X Rule 10-01(c)(2) orders them the quarter,
         then the year to date, so the first is the three months asked and the second a
         longer period."""
-        out = []
-        for page, row in sorted({(f.page, f.row) for f in self.facts if f.concept == concept}):
-            columns = sorted((f for f in self.facts if f.concept == concept and f.page == page
-                              and f.row == row and f.fiscal_year == fiscal_year
-                              and f.unit == unit and f.months is None), key=lambda f: f.column)
-            if len(columns) == 2:
-                out.append(columns[0] if self.months == 3 else columns[1])
-        return out
+        return [pair[0] if self.months == 3 else pair[1]
+                for pair in self._dated_pairs(concept, fiscal_year, unit)]
 
     def year_end_columns(self, concept: str, fiscal_year: int, unit: str
                          ) -> list[StatementFact]:
@@ -378,14 +372,23 @@ class Evaluator:
         the quarter a year before after it (Walmart: April 30, 2023, January 31, 2023, April
         30, 2022). A row that prints two dates of the next year holds it as the later of the
         two; none when no row does."""
-        out = []
-        for page, row in sorted({(f.page, f.row) for f in self.facts if f.concept == concept}):
-            later = sorted((f for f in self.facts if f.concept == concept and f.page == page
-                            and f.row == row and f.fiscal_year == fiscal_year + 1
-                            and f.unit == unit and f.months is None), key=lambda f: f.column)
-            if len(later) == 2:
-                out.append(later[1])
-        return out
+        return [pair[1] for pair in self._dated_pairs(concept, fiscal_year + 1, unit)]
+
+    def _dated_pairs(self, concept: str, fiscal_year: int, unit: str
+                     ) -> list[tuple[StatementFact, StatementFact]]:
+        """The two columns of the year each row of the concept prints, when it prints exactly
+        two (dates, or periods whose length the reader lost), in column order."""
+        rows: dict[tuple[int, int], list[StatementFact]] = {}
+        for f in self.facts:
+            if (f.concept == concept and f.fiscal_year == fiscal_year and f.unit == unit
+                    and f.months is None):
+                rows.setdefault((f.page, f.row), []).append(f)
+        pairs = []
+        for _, found in sorted(rows.items()):
+            if len(found) == 2:
+                first, second = sorted(found, key=lambda f: f.column)
+                pairs.append((first, second))
+        return pairs
 
     def concept(self, name: str, fiscal_year: int) -> _Value:
         entry = self.defs.concepts[name]
@@ -922,16 +925,16 @@ def _source(question: MetricQuestion, defs: Vocabulary) -> str:
     return metric.source if metric else ""
 
 
-def _within(question: MetricQuestion, values: dict[int, float], title: str, unit: Unit,
-            subject: str) -> tuple[float, str]:
+def _within(question: MetricQuestion, within: float, values: dict[int, float], title: str,
+            unit: Unit, subject: str) -> tuple[float, str]:
     """Whether a measure stayed within the band asked ("consistent (within 2% each year)"):
     its highest less its lowest over the years, in percentage points for a percentage."""
     years = sorted(values)
     spread = max(values.values()) - min(values.values())
     shown = spread * 100 if unit == "percent" else spread
-    held = shown <= question.within + 1e-9 if question.within is not None else False
+    held = shown <= within + 1e-9
     points = " percentage points" if unit == "percent" else ""
-    band = f"{question.within:g}{points.removesuffix('s') if question.within == 1 else points}"
+    band = f"{within:g}{points.removesuffix('s') if within == 1 else points}"
     each = ", ".join(f"{format_value(values[y], unit, question.decimals)} in "
                      f"{period_of(question, y)}" for y in years)
     return spread, (f"{'Yes' if held else 'No'}. {subject} {title} "
@@ -951,7 +954,7 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
     unit = _unit(question, defs)
     when = when_asked(question, years)
     if question.within is not None and len(values) >= 2:
-        value, headline = _within(question, values, title, unit, subject)
+        value, headline = _within(question, question.within, values, title, unit, subject)
     elif question.aggregate == "average":
         value = sum(values.values()) / len(values)
         headline = f"{subject} {when} {title} is " \

@@ -89,7 +89,7 @@ def outlook_block(question: Question, document: str, year: int,
 def _prints_asked(question: Question, block: str) -> bool:
     """Whether the block prints a measure the question names, or the question names none:
     a display glass outlook answers no "What capital expenditures does Corning expect?"."""
-    asked = {t.name for t in terms_in(question.text)}
+    asked = set(question.metrics)  # read once, with the question
     return not asked or bool(asked & {t.name for t in terms_in(block)})
 
 
