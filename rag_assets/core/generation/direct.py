@@ -91,6 +91,20 @@ def _asked_count(question: str, cues: DirectCues) -> int | None:
     return None
 
 
+def _items(listed: str) -> list[str]:
+    """The names of an enumeration. Where semicolons set the names apart, a name may hold
+    commas and "and" ("Europe, Middle East and Africa; Latin America; ... Global Ventures and
+    Bottling Investments"): only the semicolons and the last "and" part them."""
+    if ";" not in listed:
+        return [i.strip() for i in re.split(r",?\s+and |,\s+", listed) if i.strip()]
+    *named, last = re.split(r";\s+", listed)
+    if last.startswith("and "):
+        named.append(last[4:])
+    else:
+        named.extend(last.rsplit(" and ", 1))
+    return [i.strip() for i in named if i.strip()]
+
+
 def _list(question: str, selected: Sequence[EvidenceUnit], cues: DirectCues
           ) -> DirectAnswer | None:
     q = question.lower()
@@ -107,8 +121,7 @@ def _list(question: str, selected: Sequence[EvidenceUnit], cues: DirectCues
         if not asked & roots(unit.text):
             continue
         for match in pattern.finditer(unit.text):
-            items = [i.strip() for i in re.split(r"[,;]?\s+and |[,;]\s+", match["items"])
-                     if i.strip()]
+            items = _items(match["items"])
             if any(first_match(cues.list_item_not, i.split()[0]) for i in items):
                 items = [i for i in items if not first_match(cues.list_item_not, i.split()[0])]
                 if len(items) < 3 or not match["items"].endswith(items[-1]):

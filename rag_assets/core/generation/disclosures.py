@@ -309,11 +309,13 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
                  following: Adjacent | None = None, preceding: Adjacent | None = None
                  ) -> DirectAnswer | None:
     """The period's deals (or the matters pending: lawsuits), each in the sentence that states
-    it (and the next one, for its price), numbered; or None."""
-    if question.expects != "names":
-        return None
+    it (and the next one, for its price), numbered; or None. Whether the period had any deal
+    ("Did X complete any acquisitions in 2019?") is "Yes" with them, or "No" with the sentence
+    that says none was completed; whether a matter is pending is left to what the filing
+    concludes of it (its materiality), not to a count of the matters."""
     patterns, pending = _patterns(question)
-    if not patterns:
+    yes_no = question.expects == "yes_no" and not pending
+    if not patterns or not (question.expects == "names" or yes_no):
         return None
 
     def candidates() -> Iterable[EvidenceUnit]:
@@ -326,8 +328,10 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
                           scan)
     if not found:
         denials = _denials(question)
-        return _none_stated(question, denials, pending, [
+        denied = _none_stated(question, denials, pending, [
             *selected, *pool, *(scan(denials) if scan is not None and denials else ())])
+        return denied.model_copy(update={"text": f"No. {denied.text}"}) if (
+            denied is not None and yes_no) else denied
     if pending:  # the matters named first, those of the legal section before others, the
         # routine litigation after them (stable)
         found = dict(sorted(found.items(), key=lambda item: (
@@ -335,4 +339,5 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
             not any(LEGAL_SECTION_RE.search(u.scope) for u in item[1]))))
     listed = "; ".join(f"({n}) {text.rstrip('.')}" for n, text in enumerate(found, start=1))
     units = [u for deal in found.values() for u in deal]
-    return DirectAnswer(kind="list", units=units, text=f"{listed}.", supports=units[0].text)
+    return DirectAnswer(kind="list", units=units, text=f"{'Yes: ' if yes_no else ''}{listed}.",
+                        supports=units[0].text)

@@ -207,6 +207,21 @@ def manner_asked(question: str) -> str | None:
 
 
 @cache
+def _form_text() -> tuple[tuple[re.Pattern[str], ...], re.Pattern[str]]:
+    """The patterns of a form's own text and of a question that asks of it
+    (``answer_types.json``'s ``form_text``)."""
+    entry = json.loads(ANSWER_TYPES_PATH.read_text("utf-8"))["form_text"]
+    return tuple(re.compile(p) for p in entry["patterns"]), re.compile(entry["asked"])
+
+
+def form_text(plan: Question, lower: str) -> bool:
+    """Whether ``lower`` is text every filing of its form prints (a certification, the cover's
+    check boxes) and the question does not ask of it."""
+    patterns, asked = _form_text()
+    return any(p.search(lower) for p in patterns) and not asked.search(plan.text.lower())
+
+
+@cache
 def _events() -> frozenset[str]:
     """The verbs of a transaction (``answer_types.json``'s ``events``)."""
     return frozenset(json.loads(ANSWER_TYPES_PATH.read_text("utf-8"))["events"]["verbs"])
@@ -224,12 +239,15 @@ def answer_type_held(plan: Question, text: str) -> bool:
     the question's words ("Corning employees all contribute ...", "No other customer accounted
     for 10 percent", "Merchandise inventories ... totaled $1.6 billion") does not answer "How
     many employees", "Which customer" or "What drove the increase in inventories" (the
-    expected-answer-type rule of question answering)."""
+    expected-answer-type rule of question answering); nor does the text every filing of its
+    form prints (:func:`form_text`)."""
     question = plan.text
     counted = counted_noun(question)
     if counted and not counted_pattern(counted).search(text.lower()):
         return False
     lower = text.lower()
+    if form_text(plan, lower):
+        return False  # "I have reviewed this Quarterly Report ...": every filing prints it
     if plan.expects == "cause" and not any(p.search(lower) for p in answer_patterns("cause")):
         return False  # a cause asked ("What drove ...?"), no causal connective printed
     manner = manner_asked(question) if plan.expects in ("text", "figure") else None

@@ -37,6 +37,7 @@ from rag_assets.core.generation.superlatives import (
     tables_in,
 )
 from rag_assets.core.question.question import Question
+from rag_assets.core.question.vocabulary import terms_in
 from rag_assets.core.text.years import years_in
 
 # what is said of a member but is not its name: "the Asia Pacific region", "its U.S. business"
@@ -83,8 +84,18 @@ def _total(printed: Sequence[Row], row: Row, column: str, total_words: str,
     found = [(c, r) for r in printed if r is not row and (c := r.cell(column)) is not None
              and not c.shown.endswith("%") and c.value > own.value
              and (first_match(cues.total_row, r.label.lower())
-                  or set(re.findall(r"[a-z]+", r.label.lower())) <= words)]
+                  or set(re.findall(r"[a-z]+", r.label.lower())) <= words
+                  or _names_measure(r.label, total_words))]
     return max(found, key=lambda t: t[0].value) if found else None
+
+
+def _names_measure(label: str, total_words: str) -> bool:
+    """The row's whole label is a name of the measure asked: Coca-Cola's "Net operating
+    revenues" under its geographic areas is the revenue a share of revenue is of."""
+    asked = {t.name for t in terms_in(total_words)}
+    named = terms_in(label)
+    return len(named) == 1 and named[0].name in asked and named[0].start == 0 and (
+        named[0].end >= len(label.rstrip(" :")))
 
 
 def member_share(question: Question, selected: Sequence[EvidenceUnit],

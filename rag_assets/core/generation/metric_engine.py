@@ -991,7 +991,9 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
             held = value > 0 if question.sign == "positive" else value < 0
             headline = f"{'Yes' if held else 'No'}. {headline}"
         elif question.exists and (not question.is_metric or unit == "USD") and not (
-                question.judgment):  # "Did it pay dividends?": whether there is any
+                question.judgment or question.threshold
+        ):  # "Did it pay dividends?": whether there is any; "more than 10% of revenue" is a
+            # share of revenue, which revenue alone does not settle
             headline = f"{'Yes' if value else 'No'}. {headline}"
     if question.judgment:
         if question.aggregate == "value" and read:

@@ -33,6 +33,11 @@ _ASKS_RE = re.compile(rf"^(?:{_WH}|(?:did|does|do|is|are|was|were|has|have|had|c
 _CAUSE_CLAUSE_RE = re.compile(r"^(?:why|what (?:drove|caused|explains|factors|reasons|drivers)|"
                               r"(?:for )?what reasons?)\b", re.IGNORECASE)
 LEANING_WORDS = 3  # a clause this short continues the one before ("on what terms")
+# a clause whose subject is a pronoun continues the one before: "Who are its major customers,
+# and does any account for more than 10% of revenue?" asks of the customers, not of revenue
+_PRONOUN_SUBJECT_RE = re.compile(r"^(?:did|does|do|is|are|was|were|has|have|had|can|will)\s+"
+                                 r"(?:any|it|they|these|those|either|each|none|one)\b",
+                                 re.IGNORECASE)
 
 
 def _top_level(text: str) -> list[int]:
@@ -66,7 +71,7 @@ def asked_parts(text: str) -> list[str]:
             context = f"{context}{piece.rstrip('?')}"  # "As of FY2021, ..." opens the first
             continue
         if clauses and (len(re.findall(r"[\w'’-]+", clause)) <= LEANING_WORDS or
-                        _CAUSE_CLAUSE_RE.match(clause)):
+                        _CAUSE_CLAUSE_RE.match(clause) or _PRONOUN_SUBJECT_RE.match(clause)):
             clauses[-1] = f"{clauses[-1]}{piece.rstrip('?')}"
             continue
         clauses.append(f"{context.strip()}, {clause}" if context and not clauses else clause)

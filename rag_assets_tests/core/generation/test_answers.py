@@ -436,6 +436,27 @@ def test_a_count_answers_under_the_filers_word_for_what_is_counted(
     assert answer_type_held(read_question(question), text) is held
 
 
+@pytest.mark.parametrize(("question", "text", "held"), [
+    # Netflix's Q2 2023 10-Q: Exhibit 31's certification and the cover's check box answer
+    # nothing asked of the business
+    ("Did Netflix record any impairment charges in Q2 2023?",
+     "I have reviewed this Quarterly Report on Form 10-Q of Netflix, Inc.; 2.", False),
+    ("What new accounting standards did Netflix adopt in Q2 2023?",
+     "If an emerging growth company, indicate by check mark if the registrant has elected not "
+     "to use the extended transition period for complying with any new or revised financial "
+     "accounting standards provided pursuant to Section 13(a) of the Exchange Act.", False),
+    # unless the question asks of them
+    ("Who certified Netflix's Q2 2023 quarterly report?",
+     "I have reviewed this Quarterly Report on Form 10-Q of Netflix, Inc.; 2.", True),
+    ("Is Netflix an emerging growth company?",
+     "If an emerging growth company, indicate by check mark if the registrant has elected not "
+     "to use the extended transition period.", True),
+])
+def test_the_text_every_filing_of_a_form_prints_answers_nothing_else(
+        question: str, text: str, held: bool) -> None:
+    assert answer_type_held(read_question(question), text) is held
+
+
 # Corning's 2020 10-K (p.86 and p.85): how the redemption was funded, and what it gave Corning
 FUNDED = ("The Redemption was funded with HSG's existing cash on-hand of $75 million and its "
           "newly obtained third-party debt of $175 million, maturing on September 8, 2021.")

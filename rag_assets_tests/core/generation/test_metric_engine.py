@@ -1015,6 +1015,8 @@ def test_a_yes_or_no_on_a_values_sign_says_which() -> None:
     # a quality of the amount is not its size: no yes or no from a value that is not zero
     ("Is Acme's FY2019 capital expenditure sustainable?", "Acme's FY2019 "),
     ("Was Acme's FY2019 revenue impressive?", "Acme's FY2019 "),
+    # "more than 10% of revenue" is a share of revenue: revenue alone settles nothing
+    ("Does any account for more than 10% of Acme's FY2019 revenue?", "Acme's FY2019 "),
 ])
 def test_a_values_size_answers_only_whether_it_is_there(question: str, opening: str) -> None:
     answer = ask(question)

@@ -38,6 +38,8 @@ def test_a_question_that_asks_several_things_is_read_as_its_clauses(
     "Which business did Acme buy in 2023, and on what terms?",
     # "and why" is the cause of what is asked first, answered with it
     "Did Acme's gross margin improve in 2022, and what drove the change?",
+    # a clause whose subject is a pronoun asks of what the clause before names
+    "Who are Acme's largest customers, and does any account for more than 10% of sales?",
     # an aside between commas, an auxiliary after it: one question
     "How much cash, if any, did Acme put toward buybacks in 2022?",
     # a comma inside parentheses, or before a clause that is no question
