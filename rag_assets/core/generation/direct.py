@@ -82,6 +82,8 @@ from rag_assets.core.text.sentences import joined
 
 
 MAX_STATED_LISTS = 12  # sentences read, in page order, for a list a filing names
+# a heading in capitals the page prints before a sentence: "BUSINESS SEGMENTS We operate ..."
+HEADING_CAPS_RE = re.compile(r"^(?:[A-Z][A-Z&’'-]+\s+)+(?=[A-Z][a-z])")
 
 
 def _asked_count(question: str, cues: DirectCues) -> int | None:
@@ -148,7 +150,19 @@ def _stated_list(question: str, scan: Scan | None, cues: DirectCues) -> DirectAn
                                                MAX_STATED_LISTS)), cues)
             if found is not None:
                 return found
+            if cue.single and (one := _single(scan, re.compile(cue.single, re.IGNORECASE))):
+                return one
     return None
+
+
+def _single(scan: Scan, single: re.Pattern[str]) -> DirectAnswer | None:
+    """"One: ...", with the filing's sentence that says there is only one of what is listed
+    ("We operate as one operating segment"), or None."""
+    unit = next(iter(scan([single])), None)
+    if unit is None or unit.is_row:
+        return None
+    said = HEADING_CAPS_RE.sub("", " ".join(unit.text.split()))  # "BUSINESS SEGMENTS We ..."
+    return DirectAnswer(kind="list", units=[unit], text=f"One: {said.rstrip('.')}.")
 
 
 # -- comparisons ------------------------------------------------------------------------------

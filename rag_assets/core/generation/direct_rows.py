@@ -56,6 +56,9 @@ class Cue(BaseModel):
     stated: str | None = Field(
         default=None, description="the sentence of the filing that states what the cue asks, "
         "read where retrieval did not look (a list of segments)")
+    single: str | None = Field(
+        default=None, description="the sentence that says there is only one of what a list "
+        "asks ('We operate as one operating segment'): the answer, where no list is printed")
 
 
 class HeadingTerm(BaseModel):

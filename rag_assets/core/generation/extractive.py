@@ -243,7 +243,7 @@ def answer_type_held(plan: Question, text: str) -> bool:
     form prints (:func:`form_text`)."""
     question = plan.text
     counted = counted_noun(question)
-    if counted and not counted_pattern(counted).search(text.lower()):
+    if counted and not counts_asked(question, counted, text):
         return False
     lower = text.lower()
     if form_text(plan, lower):
@@ -301,6 +301,25 @@ def counted_pattern(noun: str) -> re.Pattern[str]:
     forms = {noun, *(w if one == noun else _plural(w) for w in words)}
     alternatives = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
     return re.compile(rf"\d[\d,.]*\s+(?:[\w-]+\s+){{0,3}}(?:{alternatives})\b")
+
+
+@cache
+def count_change_re() -> re.Pattern[str]:
+    """The words of a count's change in the period (``answer_types.json``'s
+    ``count_changes``: "opened", "net new")."""
+    pattern = json.loads(ANSWER_TYPES_PATH.read_text("utf-8"))["count_changes"]["pattern"]
+    return re.compile(pattern, re.IGNORECASE)
+
+
+def counts_asked(question: str, noun: str, text: str) -> bool:
+    """Whether ``text`` prints a number of ``noun`` as the question counts it: how many there
+    are, unless it asks how many were opened, closed or added ("41 net new stores" answers
+    "How many stores did X open?", not "How many stores did X operate?")."""
+    lower = text.lower()
+    changes = count_change_re()
+    asks_change = changes.search(question) is not None
+    return any(asks_change or not changes.search(lower[max(0, m.start() - 12):m.end()])
+               for m in counted_pattern(noun).finditer(lower))
 
 
 def _singular(noun: str) -> str:
@@ -472,13 +491,12 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
     first, and for a count ("How many warehouses ...?") those that print a number of the thing
     counted ("858 warehouses") before them, each group best first; the scores, and so the
     evidence's strength and any abstention, are not touched."""
-    counted = counted_pattern(plan.counts) if plan.counts else None
 
     def group(item: ScoredUnit) -> tuple[bool, int]:
         pointer = points_elsewhere(item.unit.text)
         if plan.expects != "figure":
             return pointer, 0
-        if counted is not None and counted.search(item.unit.text.lower()):
+        if plan.counts and counts_asked(plan.text, plan.counts, item.unit.text):
             return pointer, 0
         if AMOUNT_STATED_RE.search(item.unit.text) is None:
             return pointer, 3
@@ -487,14 +505,20 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
 
 
 def states_qualified(plan: Question, text: str) -> bool:
-    """Whether a sentence opens with a qualified measure the question asks, before its first
-    amount: "Comparable sales (...) increased 8.0%" states "comparable sales growth", "Net
-    sales increased 10.1% ... due to increased comparable sales" does not (the measure there
-    is a cause, not what the figure is of)."""
-    amount = AMOUNT_STATED_RE.search(text)
-    opening = roots(text[:amount.start()] if amount else text)
-    return any((wanted := roots(phrase) - CHANGE_ROOTS) and wanted <= opening
-               for phrase in plan.qualified)
+    """Whether a sentence prints a qualified measure the question asks just before one of its
+    amounts (after the amount before it): "Comparable sales (...) increased 8.0%" and a
+    release's headline "Net Sales of $2.6 Billion ... Comparable Sales Increased 9.3%" state
+    "comparable sales growth"; "Net sales increased 10.1% ... due to increased comparable
+    sales" does not (the measure there is a cause, after every amount, not what one is of)."""
+    wanted = [w for phrase in plan.qualified if (w := roots(phrase) - CHANGE_ROOTS)]
+    start = 0
+    for amount in AMOUNT_STATED_RE.finditer(text):
+        leading = roots(text[start:amount.start()])
+        if any(w <= leading for w in wanted):
+            return True
+        start = amount.end()
+    # a sentence without an amount states the measure wherever it names it
+    return start == 0 and any(w <= roots(text) for w in wanted)
 
 
 def select(scored: Sequence[ScoredUnit], config: ExtractiveConfig,

@@ -52,6 +52,7 @@ from rag_assets.core.generation.evidence import (
 from rag_assets.core.generation.extractive import (
     ScoredUnit,
     counted_pattern,
+    counts_asked,
     evidence_strength,
     missing_anchors,
     quote_order,
@@ -208,8 +209,11 @@ class QuoteRoute:
                          looked_for=looked_for,
                          first_pages=len({(h.document, h.year, p) for h in hits for p in h.pages}))
         if event := self.below_threshold(part, hits, strength, out):
-            out.events.append(event)
-            return out
+            counted = self.counted_instead(part, scored, hits)
+            if counted is None:
+                out.events.append(event)
+                return out
+            scored = [counted]
         if self.chat is None:
             chosen = self.count_first(part.question,
                                       select(scored, self.config.extractive, max_claims), scored)
@@ -241,10 +245,11 @@ class QuoteRoute:
         never one that names only other years. Unchanged when a quote prints one already."""
         if not question.counts or not chosen:
             return chosen
-        counted = counted_pattern(question.counts)  # in the filer's word: "associates"
+        noun = question.counts
+        counted = counted_pattern(noun)  # in the filer's word: "associates"
 
         def counts(unit: EvidenceUnit) -> bool:
-            return (counted.search(unit.text.lower()) is not None
+            return (counts_asked(question.text, noun, unit.text)
                     and not names_other_years(unit.text, question.years))
 
         if any(counts(s.unit) for s in chosen):
@@ -259,6 +264,21 @@ class QuoteRoute:
             found = ScoredUnit(unit=unit, score=chosen[0].score, dense=0.0, bm25=0.0,
                                coverage=0.0, matches=0.0)
         return [found, *chosen[:max(1, len(chosen) - 1)]]
+
+    def counted_instead(self, part: Part, scored: Sequence[ScoredUnit], hits: Sequence[Hit]
+                        ) -> ScoredUnit | None:
+        """A count asked of the filing routed to, its evidence too weak to quote: the sentence
+        that prints a number of the thing counted (:meth:`count_first`: Ulta's release, "the
+        Company operated 1,359 stores", where retrieval did not look), else None. Never for a
+        question whose words the evidence does not name, nor one routed to no filing."""
+        if (self.chat is not None or not part.question.counts or not scored
+                or not (part.scope and part.scope.documents) or missing_anchors(
+                    part.question, " ".join(f"{h.context} {h.text}" for h in hits),
+                    self.known_words)):
+            return None
+        found = self.count_first(part.question, list(scored[:1]), scored)[0]
+        return found if counts_asked(part.question.text, part.question.counts,
+                                     found.unit.text) else None
 
     def with_change(self, question: Question, direct: list[Claim], method: str,
                     quotes: Sequence[Claim], changed: str = "",

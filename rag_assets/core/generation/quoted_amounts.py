@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.extractive import count_change_re
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import DECIMALS, INTEGER, MONEY_RE, SCALE_WORDS, count_of
 from rag_assets.core.text.periods import listed_months
@@ -46,8 +47,6 @@ NOT_REPURCHASE_RE = re.compile(r"\b(?:dividends?|distributions?|options?|exercis
 OUTSIDE_ASKED_RE = re.compile(r"\b(?:outside(?:\s+of)?|excluding|other\s+than|not\s+in)\s+"
                               r"(?P<the>the\s+)?(?P<place>[A-Z][\w.&'-]*(?:\s+(?:and\s+)?[A-Z][\w.&'-]*)*)")
 # a count of what was opened or closed is no count of what is operated
-CHANGED_COUNT_RE = re.compile(r"\b(?:open|opened|opening|close|closed|closing|new|added|acquired)"
-                              r"\b", re.IGNORECASE)
 # a sentence that states a repurchase: "the Company repurchased 1,849,324 ... shares"
 REPURCHASED_RE = re.compile(r"\b(?:repurchased|bought back|purchased)\b[^.]{0,80}?\bshares\b",
                             re.IGNORECASE)
@@ -204,7 +203,7 @@ def quoted_arithmetic(question: Question, selected: Sequence[EvidenceUnit],
     (``scan``), those that name years naming the one asked: Item 703 and the equity note state
     the shares bought and the amount paid where retrieval may not have looked."""
     outside = OUTSIDE_ASKED_RE.search(question.ranking_text)
-    if outside and question.counts and not CHANGED_COUNT_RE.search(question.ranking_text):
+    if outside and question.counts and not count_change_re().search(question.ranking_text):
         found = next((found for unit in selected if not unit.is_row
                       and (found := _remainder(question.counts, outside["place"], unit,
                                                bool(outside["the"])))), None)

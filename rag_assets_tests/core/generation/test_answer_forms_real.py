@@ -150,6 +150,16 @@ def test_names_set_apart_by_semicolons_may_hold_commas(forms_corpus: Corpus) -> 
                     "Global Ventures and Bottling Investments."), lead
 
 
+def test_a_count_of_what_is_operated_is_not_the_count_of_those_opened(
+        forms_corpus: Corpus) -> None:
+    # Ulta Beauty's Q1 2023 release prints "41 net new stores" (p.2) before "the Company
+    # operated 1,359 stores"
+    result = forms_corpus.answerer().ask("How many stores did Ulta Beauty operate at the end "
+                                         "of the first quarter of fiscal 2023?")
+    lead = answer_lead(result.answer)
+    assert "1,359" in lead and "41 net new" not in lead, result.answer
+
+
 def test_whether_a_period_had_deals_is_yes_with_each_deal(forms_corpus: Corpus) -> None:
     # Kraft Heinz 2021, Note 5 (not indexed): the Assan Foods and BR Spices acquisitions, each
     # in the sentence that states it

@@ -430,6 +430,14 @@ ASSOCIATES = ("As of the end of fiscal 2018, Walmart Inc. and our subsidiaries e
     ("How many employees did Costco have at the end of Q3 fiscal 2023?", WAREHOUSES, False),
     ("How many stores does Walmart have?", ASSOCIATES, False),
     ("How many stores did Costco open?", "Costco operates its stores in 14 countries", False),
+    # a count of the period's change answers only a question asking of that change (Ulta's Q1
+    # 2023 release: "41 net new stores" before "the Company operated 1,359 stores")
+    ("How many stores did Ulta operate at the end of the quarter?",
+     "The increase is due to inventory to support higher demand, 41 net new stores.", False),
+    ("How many stores did Ulta operate at the end of the quarter?",
+     "At the end of the first quarter the Company operated 1,359 stores.", True),
+    ("How many new stores did Ulta open in the year?",
+     "The increase is due to inventory to support higher demand, 41 net new stores.", True),
 ])
 def test_a_count_answers_under_the_filers_word_for_what_is_counted(
         question: str, text: str, held: bool) -> None:

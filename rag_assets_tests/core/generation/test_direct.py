@@ -233,6 +233,21 @@ def test_names_set_apart_by_semicolons_are_a_list() -> None:
     assert found.text == "North America Retail, International, Pet and North America Foodservice."
 
 
+def test_a_pointer_names_no_segments_and_one_segment_is_said() -> None:
+    """Netflix's 2020 10-K: "See Note 12, Segment and Geographic Information" is no list of
+    segments; the filing says it has one ("BUSINESS SEGMENTS We operate as one operating
+    segment"), read from the filing where retrieval did not look."""
+    pointer = _sentence("See Note 12, Segment and Geographic Information, in the accompanying "
+                        "notes to our consolidated financial statements for further detail.")
+    one = _sentence("BUSINESS SEGMENTS We operate as one operating segment.")
+    question = "What are Netflix's reportable segments?"
+    assert direct_answer_to(question, [pointer]) is None
+    found = direct_answer_to(question, [pointer], scan=lambda patterns: [
+        u for u in (pointer, one) if any(p.search(u.text) for p in patterns)])
+    assert found is not None and found.kind == "list"
+    assert found.text == "One: We operate as one operating segment."
+
+
 def test_a_list_of_years_names_nothing_asked() -> None:
     """Coca-Cola 2019: "During the years ended December 31, 2019, 2018 and 2017, the Company
     recorded ..." answered "What are the geographies ...?" with "2019, 2018 and 2017."."""
