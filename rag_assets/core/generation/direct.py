@@ -76,7 +76,7 @@ from rag_assets.core.generation.yes_no import Before, prose_yes_no, stated_none
 from rag_assets.core.question.question import Period, Question, asks_cause
 from rag_assets.core.question.vocabulary import normalize, terms_in
 from rag_assets.core.text.periods import figure_in_period_re
-from rag_assets.core.text.sentences import joined
+from rag_assets.core.text.sentences import joined, split_sentences
 
 # -- lists ------------------------------------------------------------------------------------
 
@@ -97,13 +97,14 @@ def _items(listed: str) -> list[str]:
     """The names of an enumeration. Where semicolons set the names apart, a name may hold
     commas and "and" ("Europe, Middle East and Africa; Latin America; ... Global Ventures and
     Bottling Investments"): only the semicolons and the last "and" part them."""
+    listed = " ".join(listed.split())  # "Europe &\nAustralia" is one name
     if ";" not in listed:
-        return [i.strip() for i in re.split(r",?\s+and |,\s+", listed) if i.strip()]
-    *named, last = re.split(r";\s+", listed)
-    if last.startswith("and "):
-        named.append(last[4:])
+        named = re.split(r",?\s+and |,\s+", listed)
     else:
-        named.extend(last.rsplit(" and ", 1))
+        *named, last = re.split(r";\s+", listed)
+        named.extend([last[4:]] if last.startswith("and ") else last.rsplit(" and ", 1))
+    if named and (ends := split_sentences(named[-1])):
+        named[-1] = ends[0]  # "Asia & Latin America. See Note 16": the sentence ends first
     return [i.strip() for i in named if i.strip()]
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.extractive import count_change_re
+from rag_assets.core.generation.extractive import count_change_re, roots
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import DECIMALS, INTEGER, MONEY_RE, SCALE_WORDS, count_of
 from rag_assets.core.text.periods import listed_months
@@ -53,6 +53,9 @@ REPURCHASED_RE = re.compile(r"\b(?:repurchased|bought back|purchased)\b[^.]{0,80
 _DIFFERENCE_RE = re.compile(r"\bby how much\b|\bhow much (?:more|less|higher|lower)\b|"
                             r"\bwhat (?:is|was) the (?:difference|increase|decrease)\b",
                             re.IGNORECASE)
+# the words of a total's question that name no part of what is totalled
+TOTAL_WORDS = frozenset({"amount", "amounts", "sum", "end", "beginning", "fiscal", "year",
+                         "quarter", "period", "its", "their", "outstanding"})
 _TOTAL_RE = re.compile(r"\bwhat (?:is|was|were) the (?:total|combined|aggregate)\b|"
                        r"\bin total\b|\bcombined\b", re.IGNORECASE)
 # an amount printed as the change itself: "increased $184 million", "an increase of $8.4 billion"
@@ -175,9 +178,20 @@ def _remainder(noun: str, place: str, unit: EvidenceUnit, the: bool = False
         f"({listed['n']} - {listed['m']})."))
 
 
+def _of_what_is_totalled(question: Question, text: str) -> bool:
+    """Whether a sentence names what a total asks of, every content word of it (the lower-case
+    words of the question but the total's own: "purchase obligations"): General Mills' 2017
+    "guarantees and comfort letters of $505 million for the debt and other obligations ...
+    and ... of $165 million" totals no purchase obligations."""
+    asked = {w for w in re.findall(r"\b[a-z][a-z-]+\b", _TOTAL_RE.sub(" ", question.text))
+             if w not in TOTAL_WORDS}
+    return roots(" ".join(asked)) <= roots(text)
+
+
 def _difference_or_total(question: Question, unit: EvidenceUnit) -> DirectAnswer | None:
     two = _two_amounts(unit)
-    if two is None:
+    if two is None or (_TOTAL_RE.search(question.text) and not _DIFFERENCE_RE.search(
+            question.text) and not _of_what_is_totalled(question, unit.text)):
         return None
     (a, _), (b, at) = two
     part_of = bool(_PART_OF_RE.search(unit.text[:at]))

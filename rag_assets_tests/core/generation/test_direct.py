@@ -248,6 +248,34 @@ def test_a_pointer_names_no_segments_and_one_segment_is_said() -> None:
     assert found.text == "One: We operate as one operating segment."
 
 
+def test_names_joined_by_ampersands_end_with_their_sentence() -> None:
+    """General Mills 2017, Item 1: names with "&" between their words, a line break inside
+    one, and the next sentence after the last."""
+    said = ("We manage and review the financial results of our business under four operating "
+            "segments: North America Retail; Convenience Stores & Foodservice; Europe &\n"
+            "Australia; and Asia & Latin America. See Management's Discussion.")
+    found = direct_answer_to("What are General Mills' operating segments?", [_sentence(said)])
+    assert found is not None and found.text == (
+        "North America Retail, Convenience Stores & Foodservice, Europe & Australia and Asia & "
+        "Latin America.")
+
+
+def test_a_total_is_of_what_the_sentence_names() -> None:
+    """General Mills 2017: two guarantees are no purchase obligations to add up; Walmart's
+    purchase obligations are."""
+    guarantees = _sentence("As of May 28, 2017, we have issued guarantees and comfort letters "
+                           "of $505 million for the debt and other obligations of consolidated "
+                           "subsidiaries, and guarantees and comfort letters of $165 million for "
+                           "the debt and other obligations of non-consolidated affiliates.")
+    assert direct_answer_to("What was the total amount of General Mills's purchase obligations "
+                            "at the end of fiscal 2017?", [guarantees]) is None
+    purchases = _sentence("We had $20.1 billion of purchase obligations for inventory and "
+                          "$1.2 billion of purchase obligations for services.")
+    found = direct_answer_to("What was the total amount of Acme's purchase obligations at the "
+                             "end of fiscal 2017?", [purchases])
+    assert found is not None and found.text.startswith("$21.3 billion in total")
+
+
 def test_a_list_of_years_names_nothing_asked() -> None:
     """Coca-Cola 2019: "During the years ended December 31, 2019, 2018 and 2017, the Company
     recorded ..." answered "What are the geographies ...?" with "2019, 2018 and 2017."."""
