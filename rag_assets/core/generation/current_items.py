@@ -46,7 +46,8 @@ MAX_LEAD_WORDS = 60
 SIGNATURE_RE = re.compile(r"\bsign(?:ed|s|ature|atory|er)\b", re.IGNORECASE)
 COVER_RE = re.compile(r"\b(?:address|offices?|located|incorporat\w*|telephone|"
                       r"phone|trading symbol|ticker|stock exchange|file number|"
-                      r"employer identification|emerging growth)\b", re.IGNORECASE)
+                      r"employer identification|emerging growth|listed|which exchange|"
+                      r"earliest event)\b", re.IGNORECASE)
 # words that name the report, not an event: every Item's body may print them (as it may its
 # date's month, core/text's MONTH_RE)
 REPORT_WORDS = frozenset({
@@ -142,6 +143,8 @@ def current_item(question: Question, document: str, year: int,
     if share_asked(question.ranking_text) is not None:
         return None  # a share is a figure: an Item's body, or the list of Items, gives none
     items = _items(pages)
+    if question.expects == "yes_no" and EXHIBITS_RE.search(question.ranking_text):
+        return _exhibits_filed(document, year, items)
     if question.expects == "yes_no":
         return _item_stated(question, document, year, items)
     found = None if EVERY_ITEM_RE.search(question.text) else _asked_item(question, items)
@@ -228,6 +231,32 @@ def _item_stated(question: Question, document: str, year: int,
     _, _, stated_items = listed.text.partition(": ")
     return DirectAnswer(kind="yes_no", units=listed.units, text=(
         f"No. The report states no {wanted}; its Items: {stated_items}"))
+
+
+def _exhibits_filed(document: str, year: int, items: Sequence[tuple[str, int, list[str]]]
+                    ) -> DirectAnswer | None:
+    """"Did X's 8-K include any exhibits?": "Yes", with Item 9.01's exhibits (Form 8-K files
+    its financial statements and exhibits there), or "No" when the report states no Item 9.01;
+    None when no Item was read."""
+    listed = _every_item(document, year, items)
+    if listed is None:
+        return None
+    exhibits = next((i for i in items if i[0].startswith(f"Item {EXHIBITS_ITEM}")), None)
+    if exhibits is None:
+        _, _, stated = listed.text.partition(": ")
+        return DirectAnswer(kind="yes_no", units=listed.units, text=(
+            f"No. The report states no Item {EXHIBITS_ITEM} (Financial Statements and "
+            f"Exhibits); its Items: {stated}"))
+    heading, page, lines = exhibits
+    kept, text = _body(lines)
+    text = _exhibits(kept) or text
+    if not text:
+        return None
+    quote = "\n".join(kept)
+    unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document, year=year,
+                        chunk_rank=0, page=page, located=True, quote=quote, text=quote)
+    return DirectAnswer(kind="yes_no", units=[unit], supports=quote,
+                        text=f"Yes. {_named(heading)}: {text.rstrip('.')}.")
 
 
 def _stems(text: str) -> set[str]:

@@ -33,7 +33,7 @@ than asked), there is no direct answer and the quotes stand alone.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import islice
 
 from rag_assets.core.generation.bridged_causes import member_causes
@@ -151,19 +151,31 @@ def _stated_list(question: str, scan: Scan | None, cues: DirectCues) -> DirectAn
                                                MAX_STATED_LISTS)), cues)
             if found is not None:
                 return found
-            if cue.single and (one := _single(scan, re.compile(cue.single, re.IGNORECASE))):
+            if cue.single and (one := _single(question, scan([re.compile(cue.single,
+                                                                      re.IGNORECASE)]), cues)):
                 return one
     return None
 
 
-def _single(scan: Scan, single: re.Pattern[str]) -> DirectAnswer | None:
-    """"One: ...", with the filing's sentence that says there is only one of what is listed
-    ("We operate as one operating segment"), or None."""
-    unit = next(iter(scan([single])), None)
-    if unit is None or unit.is_row:
+def _single(question: str, units: Iterable[EvidenceUnit], cues: DirectCues
+            ) -> DirectAnswer | None:
+    """"One: ...", with the first of ``units`` that says there is only one of what a list
+    asks ("We operate as one operating segment"; ``list_stated``'s ``single``), or None. One
+    reportable segment is no answer to the operating segments asked: a filer may have several
+    too small to report (American Water Works' four market-based businesses)."""
+    q = question.lower()
+    cue = next((c for c in cues.list_stated if c.single and re.search(c.pattern, q)), None)
+    if cue is None:
         return None
-    said = HEADING_CAPS_RE.sub("", " ".join(unit.text.split()))  # "BUSINESS SEGMENTS We ..."
-    return DirectAnswer(kind="list", units=[unit], text=f"One: {said.rstrip('.')}.")
+    single = re.compile(cue.single or "", re.IGNORECASE)
+    for unit in units:
+        said = " ".join(unit.text.split())
+        if unit.is_row or not (m := single.search(said)) or (
+                "operating" in q and "reportable" in m.group(0).lower()):
+            continue
+        said = HEADING_CAPS_RE.sub("", said)  # "BUSINESS SEGMENTS We ..."
+        return DirectAnswer(kind="list", units=[unit], text=f"One: {said.rstrip('.')}.")
+    return None
 
 
 # -- comparisons ------------------------------------------------------------------------------
@@ -343,6 +355,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or prose_yes_no(question, selected, pool, before, scan)
             or stated_move(question, selected, pool, scan)
             or quarter_debt_event(question, scan)
+            or _single(question.text, selected, cues)
             or _list(question.text, selected, cues) or _stated_list(question.text, scan, cues)
             # the deals stated one by one, unless a count of names is asked (the enumeration
             # answers that, or nothing does)

@@ -89,6 +89,13 @@ def test_exhibits_asked_are_item_9_01_and_a_signer_is_no_item() -> None:
     assert _answer("Who signed Costco's 8-K of August 9, 2023?") is None  # the quotes answer
 
 
+def test_whether_exhibits_were_filed_is_yes_with_item_9_01s_list() -> None:
+    text = _answer("Did Costco's 8-K dated August 9, 2023 include any financial statements "
+                   "or exhibits?")
+    assert text is not None and answer_lead(text).startswith(
+        "Yes. Item 9.01 (Financial Statements and Exhibits): Exhibit 3.2 (Bylaws as amended")
+
+
 def test_not_an_8k_or_not_a_text_question_gives_nothing() -> None:
     assert _answer("How many bylaws amendments did Costco make?") is None  # a figure asked
     # a share is a figure too: the release's warehouse count answers, not Item 8.01's dividend
@@ -100,7 +107,9 @@ def test_not_an_8k_or_not_a_text_question_gives_nothing() -> None:
 def test_a_question_of_the_cover_or_the_signer_is_left_to_the_quotes() -> None:
     for question in ("Where are Costco's principal executive offices located, per its August "
                      "2023 8-K?", "In which state is Costco incorporated, per its 8-K of August "
-                     "9, 2023?"):
+                     "9, 2023?", "On which exchange is Costco's common stock listed, according "
+                     "to its 8-K dated August 9, 2023?", "What is the date of the earliest "
+                     "event reported in Costco's 8-K dated August 9, 2023?"):
         assert _answer(question) is None, question
 
 

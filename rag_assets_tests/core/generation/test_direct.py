@@ -248,6 +248,22 @@ def test_a_pointer_names_no_segments_and_one_segment_is_said() -> None:
     assert found.text == "One: We operate as one operating segment."
 
 
+def test_one_reportable_segment_is_said_before_the_operating_segments_listed() -> None:
+    """American Water Works' 2017 10-K: one reportable segment, beside four market-based
+    operating segments too small to report; asked the operating segments, those are listed."""
+    one = _sentence("The Company operates its businesses primarily through one reportable "
+                    "segment, the Regulated Businesses segment.")
+    four = _sentence("Our market-based businesses include four operating segments: Military "
+                     "Services Group, Contract Operations Group, Homeowner Services Group and "
+                     "Keystone Operations.")
+    reportable = direct_answer_to("What are American Water Works' reportable segments?",
+                                  [four, one])
+    assert reportable is not None and reportable.text.startswith("One: The Company operates")
+    operating = direct_answer_to("What are American Water Works' operating segments?",
+                                 [four, one])
+    assert operating is not None and operating.text.startswith("Military Services Group")
+
+
 def test_names_joined_by_ampersands_end_with_their_sentence() -> None:
     """General Mills 2017, Item 1: names with "&" between their words, a line break inside
     one, and the next sentence after the last."""
