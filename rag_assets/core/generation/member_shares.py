@@ -155,8 +155,15 @@ def _share_answer(question: Question, part: tuple[str, Cell, Row], whole: tuple[
     if outside:
         rest = share_of(total_cell.value - cell.value, total_cell.value, question.decimals)
         place = ROW_TAIL_RE.sub("", name.rstrip(": "))  # "United States Operations"'s place
+        decimals = len(total_cell.shown.partition(".")[2].rstrip("%"))
+        left = total_cell.value - cell.value
+        printed = f"{'$' if total_cell.shown.startswith('$') else ''}{left:,.{decimals}f}"
+        amount = money(Cell(heading=total_cell.heading, printed=printed, value=left,
+                            shown=printed), total_row.unit, cues)
+        the = "the " if re.search(rf"\bthe\s+{re.escape(place)}", question.text,
+                                  re.IGNORECASE) else ""
         return DirectAnswer(kind="arithmetic", units=[row.unit, total_row.unit], text=(
-            f"Outside {place}: {rest} of {total_words.strip()} "
+            f"Outside {the}{place}: {amount}, {rest} of {total_words.strip()} "
             f"({money(total_cell, total_row.unit, cues)} in all, "
             f"{money(cell, row.unit, cues)} of it {name.rstrip(': ')}{period}; "
             f"({total_cell.shown.lstrip('$')} - {cell.shown.lstrip('$')}) / "

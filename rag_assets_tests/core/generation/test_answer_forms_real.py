@@ -125,7 +125,7 @@ def test_a_share_outside_a_place_is_the_whole_less_the_place(forms_corpus: Corpu
     # $102,286 million: 27.8% outside
     lead = _lead_and_valid(forms_corpus, "What share of Costco's fiscal 2018 total revenue "
                                          "came from outside the United States?")
-    assert lead.startswith("Outside United States: 27.8% of"), lead
+    assert lead.startswith("Outside the United States: $39,290, 27.8% of"), lead
     assert "(141,576 - 102,286) / 141,576" in lead, lead
 
 
@@ -136,7 +136,7 @@ def test_a_share_is_read_from_the_geographic_table_retrieval_did_not_return(
     # table and its whole as "Net operating revenues", the measure asked
     lead = _lead_and_valid(forms_corpus, "What share of Coca-Cola's fiscal 2019 revenue came "
                                          "from outside the United States?")
-    assert lead.startswith("Outside United States: 68.6% of revenue"), lead
+    assert lead.startswith("Outside the United States: $25,551 million, 68.6% of revenue"), lead
     assert "(37,266 - 11,715) / 37,266" in lead, lead
 
 
