@@ -337,6 +337,10 @@ SAID_SHARE = 0.8
 SAME_AMOUNT = 0.01
 
 
+# a clause's answer that opens with the yes or no the answer's first sentence opens with
+POLARITY_RE = re.compile(r"^(?:Yes|No)\.\s+")
+
+
 def led_by_all(answers: list[PartAnswer], parts: Sequence[PartAnswer]) -> list[PartAnswer]:
     """The answer's first sentence and each clause's, as one first sentence ("Corning's total
     debt increased ... by $713 million; on May 15, 2023, Corning issued ..."), each citation
@@ -355,8 +359,10 @@ def led_by_all(answers: list[PartAnswer], parts: Sequence[PartAnswer]) -> list[P
     text, citations, rests = lead.text, list(lead.citations), []
     given = {claim.text for answer in answers for claim in answer.claims}
     for part in parts:
-        text, citations = joined(text, part.claims[0].text), [*citations,
-                                                              *part.claims[0].citations]
+        said = part.claims[0].text
+        if (polar := POLARITY_RE.match(said)) and text.startswith(polar.group(0)):
+            said = said[polar.end():]  # "Yes. A; Yes. B" says yes once: "Yes. A; B"
+        text, citations = joined(text, said), [*citations, *part.claims[0].citations]
         rest = [claim for claim in part.claims[1:] if claim.text not in given]
         given |= {claim.text for claim in rest}
         if rest:  # a sentence the answer gives already is not given twice

@@ -567,6 +567,13 @@ def test_each_clause_a_reader_answered_joins_the_first_sentence() -> None:
     assert not said(rate, [quoted])
     assert not reached(_part("quoted", "Debt is a risk to the business.", page=9))
     assert not reached(issued.model_copy(update={"abstained": True, "claims": []}))
+    # the yes both say is said once: "Yes. A; B"
+    paid = _part("computed value", "Yes. Acme's FY2017 cash dividends paid is $289 million.")
+    raised = _part("computed trend", "Yes. Acme's dividends per share increased from $1.50 to "
+                                     "$1.66.")
+    [both] = led_by_all([raised], [paid])
+    assert both.claims[0].text == ("Yes. Acme's dividends per share increased from $1.50 to "
+                                   "$1.66; Acme's FY2017 cash dividends paid is $289 million.")
     # an answer that found nothing is led by the clause's
     nothing = whole.model_copy(update={"abstained": True, "claims": []})
     assert led_by_all([nothing], [issued]) == [issued]
