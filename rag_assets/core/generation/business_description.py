@@ -37,7 +37,8 @@ ITEM_1_HEADING_RE = re.compile(r"\bitem\s+1\s*\.?\s*[-–—:]?\s*business\b", r
 NEXT_ITEM_RE = re.compile(r"\bitem\s+1a\b", re.IGNORECASE)
 HEADING_PREFIX_RE = re.compile(
     r"^(?:.{0,40}?\bitem\s+1\s*\.?\s*[-–—:]?\s*)?(?:business\.?\s+)?"
-    r"(?:(?:about us|company overview|overview|general|the company)\s+)?", re.IGNORECASE)
+    r"(?:(?:about us|company overview|overview|general|the company|our company)\s+)?",
+    re.IGNORECASE)
 # an introductory phrase before the subject: "With a history dating back to 1886, American
 # Water is the largest ... water and wastewater utility company"
 INTRO_RE = re.compile(r"^(?:with|since|founded|established|based|incorporated|through|as|"

@@ -53,6 +53,11 @@ def test_an_introductory_phrase_before_the_company_is_read_past() -> None:
     assert found is not None and found.text.startswith(
         "American Water is the largest and most geographically diverse, publicly-traded water "
         "and wastewater utility company")
+    # its 2017 10-K heads the paragraph "Our Company"
+    pages = [(5, pages[0][1].replace("The Company With", "Our Company With"))]
+    found = business_description(question, "american-water-works-10k", 2017, pages,
+                                 {5: "Item 1. Business"})
+    assert found is not None and found.text.startswith("American Water is the largest")
 
 
 def test_a_yes_no_or_another_intent_is_not_answered_here() -> None:
