@@ -46,6 +46,7 @@ from rag_assets.core.generation.records import (
     Moved,
     SourceCitation,
 )
+from rag_assets.core.generation.row_footnotes import row_footnote
 from rag_assets.core.generation.stated_figures import (
     computed_total,
     stated_sentence,
@@ -138,7 +139,8 @@ class FactsRoute:
                 missing = missing or (computed if computed.status == "missing" else None)
                 continue
             part = Part(question=question, scope=Scope.partition(doc, y), label=doc)
-            answer = PartAnswer(part=part, claims=self.stated(question, computed, doc, y),
+            claims = self.footnoted(self.stated(question, computed, doc, y), computed)
+            answer = PartAnswer(part=part, claims=claims,
                                 abstained=False,
                                 strength=1.0, looked_for=[parsed.target],
                                 first_pages=len({o.page for o in computed.operands}),
@@ -248,6 +250,29 @@ class FactsRoute:
                                 supports=sentence) for page, sentence in found]
         return [Claim(text=with_statements(head.text, found),
                       citations=[*head.citations, *cited]), *claims[1:]]
+
+    def footnoted(self, claims: list[Claim], computed: MetricAnswer) -> list[Claim]:
+        """The first sentence with the notes the rows of the measure asked point to, each
+        cited to its page (:mod:`row_footnotes`: "Dividends declared per common share (1)"
+        and its "(1) The first quarter 2015 dividend was declared on December 3, 2014")."""
+        asked = computed.question
+        notes: dict[str, SourceCitation] = {}
+        for o in computed.operands:
+            if o.concept not in {asked.target, *asked.choices}:
+                continue
+            found = row_footnote(o.label, self.pages.get(o.document, o.year, o.page) or "",
+                                 o.quote)
+            if found is not None:
+                bare, marker, note = found
+                shown = f"({marker})" if marker.isalnum() else marker
+                notes.setdefault(f"note {shown} to \"{bare}\": {note.rstrip('.')}",
+                                 SourceCitation(document=o.document, year=o.year, page=o.page,
+                                                quote=note, supports=note))
+        if not notes or not claims:
+            return claims
+        head = claims[0]
+        return [Claim(text=f"{head.text.rstrip('.')} ({'; '.join(notes)}).",
+                      citations=[*head.citations, *notes.values()]), *claims[1:]]
 
     def explained(self, question: str, computed: MetricAnswer
                   ) -> tuple[list[Claim], list[GuardrailEvent]]:
