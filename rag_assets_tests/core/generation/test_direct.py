@@ -292,6 +292,14 @@ def test_a_total_is_of_what_the_sentence_names() -> None:
     assert found is not None and found.text.startswith("$21.3 billion in total")
 
 
+def test_a_companys_legal_suffix_parts_no_list() -> None:
+    """General Mills 2015, an officer's biography: "Data Systems, Inc. and Newell Rubbermaid"
+    names two companies, never the executive officers asked."""
+    said = ("He serves on the boards of Automatic Data Systems, Inc. and Newell Rubbermaid.")
+    assert direct_answer_to("Who are General Mills's executive officers?",
+                            [_sentence(said)]) is None
+
+
 def test_a_list_of_years_names_nothing_asked() -> None:
     """Coca-Cola 2019: "During the years ended December 31, 2019, 2018 and 2017, the Company
     recorded ..." answered "What are the geographies ...?" with "2019, 2018 and 2017."."""
