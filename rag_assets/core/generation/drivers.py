@@ -121,6 +121,12 @@ OTHER_THAN_RE = re.compile(r"\b(?:higher|lower)\s+than\s+", re.IGNORECASE)
 # a change that might happen is no change a filing explains: "any significant decrease in
 # display glass pricing could have a material ... impact" (a risk factor's conditional)
 HYPOTHETICAL_RE = re.compile(r"\b(?:could|might|would|may)\b")
+# what will be done is a policy or an expectation, no change that was ("As glass is shipped to
+# the customer, Corning will recognize revenue ... resulting from the sale of glass", its 2015
+# 10-K's revenue recognition), unless the question asks what is expected
+FUTURE_RE = re.compile(r"\bwill\b")
+FUTURE_ASKED_RE = re.compile(r"\b(?:will|expect\w*|outlook|guidance|forecast\w*|plan\w*|"
+                             r"next|coming|future)\b", re.IGNORECASE)
 POSSESSIVE_S_RE = re.compile(r"['’]s\b")
 # a run of capitalized words, dotted initials among them ("Walmart U.S.", "U.K. Retail"; not
 # the accounting standards' "U.S. GAAP")
@@ -505,8 +511,9 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
             subject = prose
         if len(subject.split()) > MAX_SUBJECT_WORDS or reads_as_table(subject):
             continue  # a table's cells run into the sentence: no subject a reader would name
-        if HYPOTHETICAL_RE.search(subject):
-            continue  # a change that could happen is none the filing explains
+        if HYPOTHETICAL_RE.search(subject) or (FUTURE_RE.search(subject) and not
+                                               FUTURE_ASKED_RE.search(question.text)):
+            continue  # a change that could happen, or will, is none the filing explains
         if any(p.search(subject.lower()) for p in answer_patterns("cause")):
             continue  # a connective inside the causes ("..., primarily due to ...") splits them
         cited = [unit]

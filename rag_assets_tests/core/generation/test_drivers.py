@@ -80,6 +80,16 @@ def test_no_cause_asked_or_none_printed_gives_nothing() -> None:
     assert drivers(why, [unit("Operating revenues were $4.2 billion in 2023.")]) is None
     # a cause of another measure is not the answer
     assert drivers(why, [unit("Interest expense rose, primarily due to higher debt.")]) is None
+    # what will be done is a policy, no change explained (Corning's 2015 revenue recognition),
+    # unless what is expected is asked
+    policy = unit("As glass is shipped, Acme will recognize revenues and reduce the customer "
+                  "deposits, resulting from the sale of glass.", scope=MDNA)
+    assert drivers(read_question("What drove Acme's operating revenues growth in 2023?"),
+                   [policy]) is None
+    expected = unit("Acme expects operating revenues will increase in 2024, primarily due to "
+                    "authorized rate increases.", scope=MDNA)
+    assert drivers(read_question("What will drive Acme's operating revenues growth in 2024?"),
+                   [expected]) is not None
     assert measure_roots(why) == {"operat", "revenu"}
     # six letters, a plural's "s" dropped: interest is not interchange, revenues are revenue
     assert measure_roots(read_question("What drove net interest income growth in 2023?")) == {
