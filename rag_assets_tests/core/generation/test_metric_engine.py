@@ -1048,6 +1048,16 @@ def test_a_change_too_small_to_show_is_worded_unchanged() -> None:
            "percentage points, or 100 basis points (a deterioration" in moved.headline
 
 
+@pytest.mark.parametrize("question", [
+    "Did Acme repurchase any shares in Q1 fiscal 2024?",
+    "Did Acme repurchase any of its shares in FY2018?",
+    "Did Acme buy back any shares in fiscal 2022, and how much did it spend?",
+])
+def test_a_buyback_asked_with_any_is_the_repurchases(question: str) -> None:
+    parsed = parse_text(question)
+    assert parsed is not None and parsed.target == "share_repurchases", parsed
+
+
 @pytest.mark.parametrize(("question", "formula", "yes_no"), [
     ("Was Acme's free cash flow in fiscal 2022 enough to cover its share repurchases?",
      "free_cash_flow / share_repurchases", True),
