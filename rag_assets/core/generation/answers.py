@@ -215,7 +215,9 @@ class Answerer:
             if answer is None or not reached(answer) or said(answer, [*answers, *found]):
                 continue
             if own.documents or answer.method.startswith(COMPUTED):
-                found.append(answer)
+                # the whole's filing: no filing's label before the clause's sentences
+                found.append(answer.model_copy(update={
+                    "part": answer.part.model_copy(update={"label": ""})}))
         led = led_by_all(answers, found)
         if failed and led:
             led[0] = led[0].model_copy(update={"events": [*led[0].events, *failed]})
