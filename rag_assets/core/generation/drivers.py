@@ -516,6 +516,8 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
             continue  # a change that could happen, or will, is none the filing explains
         if any(p.search(subject.lower()) for p in answer_patterns("cause")):
             continue  # a connective inside the causes ("..., primarily due to ...") splits them
+        if _wider_line_item(question, subject):
+            continue
         cited = [unit]
         level = bool(LEVEL_CAUSE_RE.match(causes))
         if level and not _level_agrees(question, causes):
@@ -528,6 +530,8 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
             # (a table run into the sentence before is no part of the change it states)
             anaphor, subject, cited = subject.lower(), prose_after_table(before.text), [
                 before, unit]
+            if _wider_line_item(question, subject):
+                continue
             asked_way, said_way = stated_direction(question.text), stated_direction(anaphor)
             if (asked_way and said_way and asked_way != said_way) or (
                     _share_named(roots, subject) < 1.0):
@@ -540,6 +544,24 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
         if score and (best is None or score > best[0]):
             best = (score, cited, subject, causes)
     return best
+
+
+def _wider_line_item(question: Question, subject: str) -> bool:
+    """Whether the subject's change is of another line item whose name holds the one asked:
+    "cash used in investing activities increased $588 million" where the cash balance is asked
+    (American Water's Q2 2023 10-Q), a flow of another statement, not the balance."""
+    asked = [t for t in terms_in(question.ranking_text) if not t.is_metric]
+    named = [t for t in terms_in(subject) if not t.is_metric]
+    if not asked or not named or {t.name for t in asked} & {t.name for t in named}:
+        return False
+    said, norm, vocabulary = normalize(question.ranking_text), normalize(subject), load_vocabulary()
+    for a in asked:
+        # the words the question's phrase shares with the line item's title ("cash" of "cash
+        # position" and "cash and cash equivalents")
+        key = set(said[a.start:a.end].split()) & set(normalize(vocabulary.title(a.name)).split())
+        if key and any(key <= set(norm[n.start:n.end].split()) for n in named):
+            return True
+    return False
 
 
 def refers_elsewhere(causes: str) -> bool:

@@ -218,6 +218,20 @@ def test_the_period_asked_wins_and_a_table_run_into_a_sentence_is_no_subject() -
     assert drivers(question, [table]) is None
 
 
+def test_a_flow_whose_name_holds_the_balance_asked_does_not_explain_it() -> None:
+    """American Water's Q2 2023 10-Q: the change in cash used in investing activities is no
+    cause of the cash balance's change; the change in cash and cash equivalents is."""
+    question = read_question("How did Acme's cash position change during Q2 2023, and why?")
+    flow = unit("For the six months ended June 30, 2023, cash used in investing activities "
+                "increased $588 million, primarily due to proceeds received from a sale in "
+                "2022.", scope=MDNA)
+    assert drivers(question, [flow]) is None
+    balance = unit("Cash and cash equivalents increased $709 million, primarily due to the "
+                   "proceeds of the notes issued in June.", scope=MDNA)
+    found = drivers(question, [flow, balance])
+    assert found is not None and found.text.startswith("Primarily due to the proceeds")
+
+
 def test_an_increase_does_not_explain_the_decline_asked() -> None:
     question = read_question("Why did net sales decline in the second quarter of 2023?")
     rise = unit("Segment net sales increased in the three months ended June 30, 2023, driven by "
