@@ -546,20 +546,32 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
     return best
 
 
+# what a cash flow line prints between its head and its activity: "cash provided by (used in)"
+HEAD_GAP_RE = re.compile(r"(?:[\s()]|provided|used|by|in|from|generated)*")
+
+
 def _wider_line_item(question: Question, subject: str) -> bool:
     """Whether the subject's change is of another line item whose name holds the one asked:
     "cash used in investing activities increased $588 million" where the cash balance is asked
     (American Water's Q2 2023 10-Q), a flow of another statement, not the balance."""
     asked = [t for t in terms_in(question.ranking_text) if not t.is_metric]
+    names = {t.name for t in asked}
     named = [t for t in terms_in(subject) if not t.is_metric]
-    if not asked or not named or {t.name for t in asked} & {t.name for t in named}:
+    others = [t for t in named if t.name not in names]
+    # the measure asked named as the head of another's phrase is that other's: "Net cash
+    # provided by (used in) investing activities" names no cash balance
+    norm = normalize(subject)
+    own = [t for t in named if t.name in names and not any(
+        o.start >= t.end and HEAD_GAP_RE.fullmatch(norm[t.end:o.start]) for o in others)]
+    if not asked or not others or own:
         return False
-    said, norm, vocabulary = normalize(question.ranking_text), normalize(subject), load_vocabulary()
+    said, vocabulary = normalize(question.ranking_text), load_vocabulary()
     for a in asked:
         # the words the question's phrase shares with the line item's title ("cash" of "cash
         # position" and "cash and cash equivalents")
         key = set(said[a.start:a.end].split()) & set(normalize(vocabulary.title(a.name)).split())
-        if key and any(key <= set(norm[n.start:n.end].split()) for n in named):
+        if key and any(key <= set(norm[t.start:o.end].split()) for o in others
+                       for t in [*named, o] if t.start <= o.start):
             return True
     return False
 

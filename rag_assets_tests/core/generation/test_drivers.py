@@ -226,6 +226,11 @@ def test_a_flow_whose_name_holds_the_balance_asked_does_not_explain_it() -> None
                 "increased $588 million, primarily due to proceeds received from a sale in "
                 "2022.", scope=MDNA)
     assert drivers(question, [flow]) is None
+    # Netflix's Q2 2023 10-Q: the cash head of the line's own phrase
+    netflix = unit("Net cash provided by (used in) investing activities increased $257 "
+                   "million, primarily due to proceeds from maturities of short-term "
+                   "investments.", scope=MDNA)
+    assert drivers(question, [netflix]) is None
     balance = unit("Cash and cash equivalents increased $709 million, primarily due to the "
                    "proceeds of the notes issued in June.", scope=MDNA)
     found = drivers(question, [flow, balance])
