@@ -162,7 +162,7 @@ def _matches(plan: Question, unit: EvidenceUnit, asked_refs: set[str]) -> float:
     asked (:func:`answer_type_held`)."""
     text = unit.text
     lower = f"{unit.scope} {text}".lower()
-    asks, found = 0, 0
+    asks, found = 0, 0.0
     asked_figures = figures(plan.text)
     if asked_figures:
         asks += 1
@@ -178,8 +178,9 @@ def _matches(plan: Question, unit: EvidenceUnit, asked_refs: set[str]) -> float:
         asks += 1
         found += bool(asked_refs & {r.key for r in find_references(f"{unit.scope} {text}")})
     if plan.qualified:  # "comparable sales growth": the sentence that states it, not a cause
-        asks += 1
-        found += states_qualified(plan, text)
+        asks += 1  # opening with it, or half as much after another amount (a headline's run)
+        at = qualified_at(plan, text)
+        found += 0.0 if at is None else 1.0 if at == 0 else 0.5
     if (counted_noun(plan.text) or _NAME_ASKED_RE.match(plan.text)
             or plan.expects == "cause" or (plan.expects in ("text", "figure")
                                             and manner_asked(plan.text))):
@@ -499,8 +500,11 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
         if plan.counts and counts_asked(plan.text, plan.counts, item.unit.text):
             return pointer, 0
         if AMOUNT_STATED_RE.search(item.unit.text) is None:
-            return pointer, 3
-        return pointer, 1 if states_qualified(plan, item.unit.text) else 2
+            return pointer, 4
+        at = qualified_at(plan, item.unit.text)
+        # the sentence that opens with the measure, then one that states it later (a
+        # release's headline run into its first sentence), then any amount
+        return pointer, 3 if at is None else 1 if at == 0 else 2
     return sorted(chosen, key=group)
 
 
@@ -510,15 +514,21 @@ def states_qualified(plan: Question, text: str) -> bool:
     release's headline "Net Sales of $2.6 Billion ... Comparable Sales Increased 9.3%" state
     "comparable sales growth"; "Net sales increased 10.1% ... due to increased comparable
     sales" does not (the measure there is a cause, after every amount, not what one is of)."""
+    return qualified_at(plan, text) is not None
+
+
+def qualified_at(plan: Question, text: str) -> int | None:
+    """Before which of a sentence's amounts (0: the first, or a sentence without one) it
+    states a qualified measure the question asks (:func:`states_qualified`), or None."""
     wanted = [w for phrase in plan.qualified if (w := roots(phrase) - CHANGE_ROOTS)]
     start = 0
-    for amount in AMOUNT_STATED_RE.finditer(text):
+    for n, amount in enumerate(AMOUNT_STATED_RE.finditer(text)):
         leading = roots(text[start:amount.start()])
         if any(w <= leading for w in wanted):
-            return True
+            return n
         start = amount.end()
     # a sentence without an amount states the measure wherever it names it
-    return start == 0 and any(w <= roots(text) for w in wanted)
+    return 0 if start == 0 and any(w <= roots(text) for w in wanted) else None
 
 
 def select(scored: Sequence[ScoredUnit], config: ExtractiveConfig,
