@@ -587,6 +587,11 @@ def test_a_share_count_is_read_in_the_scale_its_statement_prints(
     ("Is General Mills highly leveraged based on its FY2022 debt-to-equity ratio?", "No.",
      "debt to equity is 1.08 (total debt of $11,620.4 million and shareholders' equity of "
      "$10,788 million): moderately leveraged"),
+    # a debt level asked healthy is a leverage below twice equity; relied on, leverage itself
+    ("Does General Mills have a healthy debt level based on its FY2022 debt-to-equity ratio?",
+     "Yes.", "debt to equity is 1.08"),
+    ("Does General Mills rely heavily on debt financing as of FY2022?", "No.",
+     "moderately leveraged"),
     ("Does General Mills have a healthy quick ratio as of FY2022?", "No.",
      "quick ratio is 0.28 (cash and cash equivalents of $569.4 million, accounts receivable of "
      "$1,692.1 million and total current liabilities of $8,019.9 million): weak liquidity"),
