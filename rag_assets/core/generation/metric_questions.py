@@ -305,7 +305,9 @@ _EVENT_RE = re.compile(r"(?<!\bafter )(?<!\bto )(?<!\bafter it )(?<!\bgiven )"
 # a trend asked as a record over the years, not one year's change: "an improving margin
 # profile", "historically", "over time", "consistently"
 _HISTORY_RE = re.compile(r"\bprofile\b|\bhistor(?:y|ical|ically)\b|\bover (?:time|the years)\b|"
-                         r"\bconsisten(?:t|tly)\b|\btrack record\b", re.IGNORECASE)
+                         r"\bconsisten(?:t|tly)\b|\btrack record\b|\bin recent years\b|"
+                         r"\bover the (?:last|past) (?:two|three|four|five|several|few|\d) years\b",
+                         re.IGNORECASE)
 _CAGR_RE = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual\s+growth", re.IGNORECASE)
 _DIRECTIONS: tuple[tuple[Direction, re.Pattern[str]], ...] = (
     ("improve", re.compile(r"\bimprov\w*|\bbetter\b", re.IGNORECASE)),

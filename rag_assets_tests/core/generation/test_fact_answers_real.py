@@ -423,6 +423,10 @@ def test_a_profile_gives_every_year_the_statements_print() -> None:
                        "How did General Mills' operating margin change in fiscal 2019?")
     assert "FY2017" not in change.headline and "2,492.1" not in {
         o.printed for o in change.operands}
+    # "over the last three years" asks the record
+    record = _answered(path, document, 2019, "General Mills",
+                       "Has General Mills' net sales grown over the last three years?")
+    assert "after $15,619.8 million in FY2017" in record.headline, record.headline
 
 
 @pytest.mark.parametrize(("path", "document", "year", "company", "question", "headline"), [
