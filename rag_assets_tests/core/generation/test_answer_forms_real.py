@@ -67,6 +67,9 @@ def _lead_and_valid(corpus: Corpus, question: str, method: str | None = None) ->
      "Yes.", ["Walmart", "21 percent"]),
     ("Does Kraft Heinz depend on one large customer for its 2021 net sales?",
      "Yes.", ["Walmart", "22%"]),
+    # the filer's "Seasonality" paragraph (Item 101(c)(1)(v) before 2020)
+    ("Is General Mills' business seasonal?", "No.", ["evenly balanced"]),
+    ("Is Kraft Heinz's business affected by seasonality?", "Yes.", ["Seasonal factors"]),
     # Item 703: what was repurchased, or the suspension that says nothing was
     ("Did JPMorgan repurchase common stock in the third quarter of 2022?",
      "No.", ["suspended"]),
