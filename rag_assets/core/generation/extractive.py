@@ -32,6 +32,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.places import places_printed
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import qualifier_pattern, terms_in
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
@@ -440,9 +441,12 @@ def missing_anchors(question: Question, evidence: str, known_words: set[str]) ->
     "2025" or "Article 120" is not answered by text that never names them."""
     text = evidence.lower()
     refs = {r.key for r in find_references(evidence)}
+    abbreviated = places_printed(question.text, evidence)  # "United States" printed "U.S."
     missing = []
     for anchor in anchors(question, known_words):
         key = anchor.lower()
+        if key in abbreviated:
+            continue
         if key.startswith(("article ", "note ")):
             if key not in refs and key.split("(")[0] not in refs:
                 missing.append(anchor)

@@ -29,6 +29,7 @@ from rag_assets.core.generation.direct_rows import (
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.metric_questions import share_asked
+from rag_assets.core.generation.places import place_forms, place_name
 from rag_assets.core.generation.superlatives import (
     column_asked,
     column_tables,
@@ -46,7 +47,8 @@ EDGE_WORDS_RE = re.compile(r"^(?:the|its|in|for|of)\s+|\s+(?:segment|region|mark
 OUTSIDE_RE = re.compile(r"^(?:outside|out of)\s+(?:of\s+)?", re.IGNORECASE)
 # "United States Operations" is the row of the United States
 ROW_TAIL_RE = re.compile(r"\s+(?:operations|segment)$", re.IGNORECASE)
-MAX_PAGES_SCANNED = 8
+MAX_PAGES_SCANNED = 24  # a name printed in many tables ("Walmart U.S."): read in page order
+PAGES_PER_READ = 4
 # the pages of a filing that print a name at a line's start: (document, year, name) -> pages
 PagesPrinting = Callable[[str, int, str], list[int]]
 
@@ -55,7 +57,9 @@ def _member_asked(question: Question) -> tuple[str, str, bool] | None:
     """(the member named, the total's words, whether the share asked is of what lies outside
     it), or None when the question asks no share (the one share grammar:
     :func:`metric_questions.share_asked`)."""
-    found = share_asked(" ".join(question.ranking_text.split()), listed=True)
+    # the question as asked when a retry searched with other words ("net sales 2020")
+    found = share_asked(" ".join(question.ranking_text.split()), listed=True) or share_asked(
+        " ".join(question.text.split()), listed=True)
     if found is None:
         return None
     member = OUTSIDE_RE.sub("", found[0])
@@ -69,7 +73,7 @@ def _named(label: str, member: str) -> bool:
     """The row's label is the member's name ("Walmart International", "United States"), as
     printed, case aside, a footnote marker or a colon after it, "Total" before it."""
     name = " ".join(re.sub(r"[\s:(0-9)*]+$", "", label).lower().split())
-    return ROW_TAIL_RE.sub("", name.removeprefix("total ")) == " ".join(member.lower().split())
+    return place_name(ROW_TAIL_RE.sub("", name.removeprefix("total "))) == place_name(member)
 
 
 def _total(printed: Sequence[Row], row: Row, column: str, total_words: str,
@@ -81,12 +85,39 @@ def _total(printed: Sequence[Row], row: Row, column: str, total_words: str,
     if own is None:
         return None
     words = set(re.findall(r"[a-z]+", total_words.lower()))
-    found = [(c, r) for r in printed if r is not row and (c := r.cell(column)) is not None
+    found = [(c, r) for r in _block_of(printed, row)
+             if r is not row and (c := r.cell(column)) is not None
              and not c.shown.endswith("%") and c.value > own.value
-             and (first_match(cues.total_row, r.label.lower())
+             and ((first_match(cues.total_row, r.label.lower())
+                   and not _totals_another(r.label, total_words))
                   or set(re.findall(r"[a-z]+", r.label.lower())) <= words
                   or _names_measure(r.label, total_words))]
     return max(found, key=lambda t: t[0].value) if found else None
+
+
+def _block_of(printed: Sequence[Row], row: Row) -> Sequence[Row]:
+    """The rows of the member's block: from the table's start or the row after the member's
+    previous namesake to the row before its next one (Walmart's table prints "U.S.
+    operations" over revenues, then again over long-lived assets)."""
+    same = [i for i, r in enumerate(printed) if r.label == row.label]
+    at = next(i for i, r in enumerate(printed) if r is row)
+    start = max((i + 1 for i in same if i < at), default=0)
+    end = min((i for i in same if i > at), default=len(printed))
+    return printed[start:end]
+
+
+def _totals_another(label: str, total_words: str) -> bool:
+    """Whether a "Total ..." row totals another measure than the one asked: Walmart's
+    "Total long-lived assets" below its "U.S. operations" and "Non-U.S. operations", where
+    revenue is asked (the same table's first block closes with "Total revenues")."""
+    rest = re.sub(r"^\s*(?:total|sub-?total|consolidated|combined)\b|\btotal\s*$", "",
+                  label.lower()).strip(" :")
+    if not re.search(r"[a-z]", rest):
+        return False  # "Total", "Consolidated": the table's whole
+    asked = {t.name for t in terms_in(total_words)}
+    named = {t.name for t in terms_in(rest)}
+    return not (named & asked) and not set(re.findall(r"[a-z]+", rest)) <= set(
+        re.findall(r"[a-z]+", total_words.lower()))
 
 
 def _names_measure(label: str, total_words: str) -> bool:
@@ -119,9 +150,17 @@ def member_share(question: Question, selected: Sequence[EvidenceUnit],
     found = share([*read, *selected, *pool], tables)
     if found is not None or printing is None or page_rows is None or not selected:
         return found
-    pages = printing(selected[0].document, selected[0].year, member)[:MAX_PAGES_SCANNED]
-    more = [u for page in pages for u in page_rows(selected[0].document, selected[0].year, page)]
-    return share(more, {(u.document, u.year, u.scope): False for u in more if u.is_row})
+    document, year = selected[0].document, selected[0].year
+    # the place as the filer prints it too: Walmart's "U.S. operations" for the United States
+    pages = sorted({p for form in place_forms(member) for p in printing(document, year, form)}
+                   )[:MAX_PAGES_SCANNED]
+    for start in range(0, len(pages), PAGES_PER_READ):  # the first table that holds both
+        more = [u for page in pages[start:start + PAGES_PER_READ]
+                for u in page_rows(document, year, page)]
+        if found := share(more, {(u.document, u.year, u.scope): False for u in more
+                                 if u.is_row}):
+            return found
+    return None
 
 
 def _column_share(question: Question, member: str, total_words: str,
@@ -160,8 +199,14 @@ def _share_answer(question: Question, part: tuple[str, Cell, Row], whole: tuple[
         printed = f"{'$' if total_cell.shown.startswith('$') else ''}{left:,.{decimals}f}"
         amount = money(Cell(heading=total_cell.heading, printed=printed, value=left,
                             shown=printed), total_row.unit, cues)
-        the = "the " if re.search(rf"\bthe\s+{re.escape(place)}", question.text,
-                                  re.IGNORECASE) else ""
+        # the place as the question names it ("the United States" for a row's "U.S.")
+        said: re.Match[str] | None = None
+        for form in place_forms(place):
+            if said := re.search(rf"\b(?:the\s+)?{re.escape(form)}(?!\w)", question.text,
+                                 re.IGNORECASE):
+                place = said.group(0).removeprefix("the ").removeprefix("The ")
+                break
+        the = "the " if said and said.group(0).lower().startswith("the ") else ""
         return DirectAnswer(kind="arithmetic", units=[row.unit, total_row.unit], text=(
             f"Outside {the}{place}: {amount}, {rest} of {total_words.strip()} "
             f"({money(total_cell, total_row.unit, cues)} in all, "
@@ -184,14 +229,16 @@ def _share_in(question: Question, member: str, total_words: str, units: Sequence
     for table in tables:
         rows_of = {u.quote: u for u in units if u.is_row and (u.document, u.year, u.scope) == table}
         printed = [r for u in rows_of.values() if (r := read_row(u)) is not None and r.cells]
-        row = next((r for r in printed if r.label and _named(r.label, member)), None)
-        column = column_asked(printed, question, row.unit, cues) if row else None
-        if row is None or column is None or (cell := row.cell(column)) is None:
-            continue
-        found = _total(printed, row, column, total_words, cues)
-        if found is None or cell.shown.endswith("%") or not found[0].value:
-            continue
-        period = f" in {years_in(column)[-1]}" if years_in(column) else f" ({column})"
-        return _share_answer(question, (row.label, cell, row), found, total_words, period, cues,
-                             outside)
+        # of the member's rows (one per block: revenues, then long-lived assets), the first
+        # whose block the measure's whole closes
+        for row in (r for r in printed if r.label and _named(r.label, member)):
+            column = column_asked(printed, question, row.unit, cues)
+            if column is None or (cell := row.cell(column)) is None:
+                continue
+            found = _total(printed, row, column, total_words, cues)
+            if found is None or cell.shown.endswith("%") or not found[0].value:
+                continue
+            period = f" in {years_in(column)[-1]}" if years_in(column) else f" ({column})"
+            return _share_answer(question, (row.label, cell, row), found, total_words, period,
+                                 cues, outside)
     return None

@@ -143,6 +143,18 @@ def test_a_share_is_read_from_the_geographic_table_retrieval_did_not_return(
     assert "(37,266 - 11,715) / 37,266" in lead, lead
 
 
+def test_a_share_outside_a_place_printed_in_short_is_of_its_own_block(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    # Walmart 2020 (p.82, not indexed): "U.S. operations" over revenues, then again over
+    # long-lived assets, each block closed by its own total; asked again with other words
+    corpus = real_corpus(Path(tmp_path_factory.mktemp("walmart_2020")),
+                         [(f"{WIDE}/WALMART_2020_10K.pdf", "walmart-10k", 2020, [40])])
+    lead = _lead_and_valid(corpus, "What share of Walmart's fiscal 2020 revenue came from "
+                                   "outside the United States?")
+    assert lead.startswith("Outside the United States: $121,432 million, 23.2% of revenue"), lead
+    assert "(523,964 - 402,532) / 523,964" in lead, lead
+
+
 def test_names_set_apart_by_semicolons_may_hold_commas(forms_corpus: Corpus) -> None:
     # Coca-Cola 2019, MD&A (p.43): "Europe, Middle East and Africa; Latin America; North
     # America; Asia Pacific; Global Ventures and Bottling Investments": six segments, the first
