@@ -53,6 +53,8 @@ REPURCHASED_RE = re.compile(r"\b(?:repurchased|bought back|purchased)\b[^.]{0,80
 _DIFFERENCE_RE = re.compile(r"\bby how much\b|\bhow much (?:more|less|higher|lower)\b|"
                             r"\bwhat (?:is|was) the (?:difference|increase|decrease)\b",
                             re.IGNORECASE)
+# an amount the sentence prints as the total of what it lists: "... Thereafter 89 Total $ 2,944"
+PRINTED_TOTAL_RE = re.compile(r"\btotal\s*(?:of\s*)?$", re.IGNORECASE)
 # the words of a total's question that name no part of what is totalled
 TOTAL_WORDS = frozenset({"amount", "amounts", "sum", "end", "beginning", "fiscal", "year",
                          "quarter", "period", "its", "their", "outstanding"})
@@ -193,8 +195,15 @@ def _difference_or_total(question: Question, unit: EvidenceUnit) -> DirectAnswer
     if two is None or (_TOTAL_RE.search(question.text) and not _DIFFERENCE_RE.search(
             question.text) and not _of_what_is_totalled(question, unit.text)):
         return None
-    (a, _), (b, at) = two
+    (a, a_at), (b, at) = two
     part_of = bool(_PART_OF_RE.search(unit.text[:at]))
+    printed_total = next((x for x, x_at in ((a, a_at), (b, at))
+                          if PRINTED_TOTAL_RE.search(unit.text[:x_at])), None)
+    if printed_total is not None and _TOTAL_RE.search(question.text):
+        # a schedule run into prose ("2020 $ 1,324 2021 590 ... Total $ 2,944"): its total
+        # is printed, and the other amount is one of its lines
+        return DirectAnswer(kind="arithmetic", units=[unit], supports=unit.text, text=(
+            f"{printed_total.printed.replace('$ ', '$')} in total, as printed."))
     if _DIFFERENCE_RE.search(question.text):
         big, small = (a, b) if a.value >= b.value else (b, a)
         return DirectAnswer(kind="arithmetic", units=[unit], supports=unit.text, text=(

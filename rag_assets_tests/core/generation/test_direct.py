@@ -300,6 +300,17 @@ def test_a_companys_legal_suffix_parts_no_list() -> None:
                             [_sentence(said)]) is None
 
 
+def test_a_schedule_run_into_prose_gives_its_printed_total() -> None:
+    """Kraft Heinz 2019: "2020 $ 1,324 2021 590 ... Thereafter 89 Total $ 2,944": the total
+    is printed, never $1,324 + $2,944."""
+    said = _sentence("As of December 28, 2019, our take-or-pay purchase obligations were as "
+                     "follows (in millions): 2020 $ 1,324 2021 590 2022 448 2023 306 2024 187 "
+                     "Thereafter 89 Total $ 2,944")
+    found = direct_answer_to("What was the total amount of Kraft Heinz's purchase obligations "
+                             "at the end of FY2019?", [said])
+    assert found is not None and found.text == "$2,944 in total, as printed."
+
+
 def test_a_list_of_years_names_nothing_asked() -> None:
     """Coca-Cola 2019: "During the years ended December 31, 2019, 2018 and 2017, the Company
     recorded ..." answered "What are the geographies ...?" with "2019, 2018 and 2017."."""
