@@ -33,6 +33,7 @@ from rag_assets.core.generation.places import place_forms, place_name
 from rag_assets.core.generation.superlatives import (
     column_asked,
     column_tables,
+    measure_block,
     measures_asked,
     period_asked,
     tables_in,
@@ -85,25 +86,13 @@ def _total(printed: Sequence[Row], row: Row, column: str, total_words: str,
     if own is None:
         return None
     words = set(re.findall(r"[a-z]+", total_words.lower()))
-    found = [(c, r) for r in _block_of(printed, row)
-             if r is not row and (c := r.cell(column)) is not None
+    found = [(c, r) for r in printed if r is not row and (c := r.cell(column)) is not None
              and not c.shown.endswith("%") and c.value > own.value
              and ((first_match(cues.total_row, r.label.lower())
                    and not _totals_another(r.label, total_words))
                   or set(re.findall(r"[a-z]+", r.label.lower())) <= words
                   or _names_measure(r.label, total_words))]
     return max(found, key=lambda t: t[0].value) if found else None
-
-
-def _block_of(printed: Sequence[Row], row: Row) -> Sequence[Row]:
-    """The rows of the member's block: from the table's start or the row after the member's
-    previous namesake to the row before its next one (Walmart's table prints "U.S.
-    operations" over revenues, then again over long-lived assets)."""
-    same = [i for i, r in enumerate(printed) if r.label == row.label]
-    at = next(i for i, r in enumerate(printed) if r is row)
-    start = max((i + 1 for i in same if i < at), default=0)
-    end = min((i for i in same if i > at), default=len(printed))
-    return printed[start:end]
 
 
 def _totals_another(label: str, total_words: str) -> bool:
@@ -229,8 +218,9 @@ def _share_in(question: Question, member: str, total_words: str, units: Sequence
     for table in tables:
         rows_of = {u.quote: u for u in units if u.is_row and (u.document, u.year, u.scope) == table}
         printed = [r for u in rows_of.values() if (r := read_row(u)) is not None and r.cells]
-        # of the member's rows (one per block: revenues, then long-lived assets), the first
-        # whose block the measure's whole closes
+        # the block the measure's whole closes, where the members print once per measure
+        # (Walmart's "U.S. operations" over revenues, then over long-lived assets)
+        printed = measure_block(printed, measures_asked(question, cues), cues) or printed
         for row in (r for r in printed if r.label and _named(r.label, member)):
             column = column_asked(printed, question, row.unit, cues)
             if column is None or (cell := row.cell(column)) is None:

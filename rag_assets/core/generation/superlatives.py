@@ -344,7 +344,7 @@ def _members(units: Sequence[EvidenceUnit], table: TableKey, groups_asked: bool,
     printed = [r for u in rows_of.values() if (r := read_row(u)) is not None and r.cells]
     if any(first_match(cues.roll_forward_row, r.label.lower()) for r in printed):
         return [], printed, False  # a balance's movements: no members
-    printed = _measure_block(printed, measures, cues) or printed
+    printed = measure_block(printed, measures, cues) or printed
     rows = _group_totals(printed) if groups_asked else []
     if rows:
         return rows, printed, True
@@ -386,7 +386,7 @@ def _asked_or_sales(measures: Sequence[str], cues: DirectCues) -> Sequence[str]:
     return measures or cues.terms[UNNAMED_MEASURE].heading
 
 
-def _measure_block(printed: Sequence[Row], measures: Sequence[str], cues: DirectCues
+def measure_block(printed: Sequence[Row], measures: Sequence[str], cues: DirectCues
                    ) -> list[Row] | None:
     """The block of the measure asked, where a table prints the same members once per measure
     under an uncaptioned heading row, each block closed by its total (Walmart's entity-wide
