@@ -34,3 +34,18 @@ def test_dates_as_prose_prints_them() -> None:
     assert dates_named("declared on August 9,  2023 and payable September 8, 2023") == [
         "August 9, 2023", "September 8, 2023"]
     assert dates_named("in May 2023, as of 2023-05-01") == []
+
+
+@pytest.mark.parametrize(("heading", "a_period"), [
+    ("Year ended December 31, 2021", True),
+    ("As of December 31, 2021", True),
+    # Kraft Heinz 2019's segment table heads its columns with the fiscal year's last day:
+    # a date names no measure ("United States had the most december 28, in 2019")
+    ("December 28, 2019", True),
+    ("Revenue 2024", False),
+    ("Net sales", False),
+])
+def test_a_heading_that_only_dates_its_column(heading: str, a_period: bool) -> None:
+    from rag_assets.core.text.periods import PERIOD_CAPTION_RE
+
+    assert bool(PERIOD_CAPTION_RE.match(heading)) is a_period
