@@ -787,6 +787,8 @@ def _answered(question: MetricQuestion, facts: Sequence[StatementFact], formula:
     if not years:
         return MetricAnswer(question=question, status="unavailable",
                             headline="The filing's statements name no fiscal year.")
+    if question.aggregate == "trend" and not question.years:
+        years = [years[0] - 1, years[0]]  # a change asked of no year: the latest against its prior
     try:
         if question.aggregate == "choice":
             return _choice(question, evaluator, years[-1], subject_of(company), defs)

@@ -1488,6 +1488,8 @@ def _aggregate(asked: str, norm: str, years: list[int], choice: bool, judgment: 
         based = BASE_YEAR_RE.search(asked)
         aggregate, years = "trend", ([years[0], years[0] + 1] if based and int(based[1]) ==
                                      years[0] else [years[0] - 1, years[0]])
+    elif direction and judgment is None and not years and _HOW_CHANGED_RE.search(asked):
+        aggregate = "trend"  # "How did it change compared with the prior year?": the latest two
     elif years:
         years = [years[-1]]
     return aggregate, years, direction

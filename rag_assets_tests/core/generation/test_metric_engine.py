@@ -1048,6 +1048,19 @@ def test_a_change_too_small_to_show_is_worded_unchanged() -> None:
            "percentage points, or 100 basis points (a deterioration" in moved.headline
 
 
+def test_a_change_asked_of_no_year_is_the_latest_against_its_prior() -> None:
+    """Ulta Beauty's release: "How much did its merchandise inventories change compared with
+    the prior year?" names no year: the latest balance against the one before."""
+    facts = [fact("inventory", 2019, 1603.451, "Merchandise inventories, net", months=None,
+                  statement="balance_sheet"),
+             fact("inventory", 2018, 1499.218, "Merchandise inventories, net", months=None,
+                  statement="balance_sheet")]
+    answer = ask("How much did Acme's merchandise inventories change compared with the prior "
+                 "year?", facts)
+    assert answer.status == "answered" and "increased from $1,499.218 million in FY2018 to " \
+        "$1,603.451 million in FY2019, by $104.233 million" in answer.headline, answer.headline
+
+
 @pytest.mark.parametrize("question", [
     "Did Acme repurchase any shares in Q1 fiscal 2024?",
     "Did Acme repurchase any of its shares in FY2018?",

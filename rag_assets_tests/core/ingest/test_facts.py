@@ -151,6 +151,8 @@ def test_depreciation_and_amortization_of_intangibles_add_up_but_amortization_al
 
 
 @pytest.mark.parametrize(("label", "statement", "concept"), [
+    # Ulta Beauty's release: "Merchandise inventories, net" (us-gaap:InventoryNet)
+    ("Merchandise inventories, net", "balance_sheet", "inventory"),
     # General Mills 2019 cash flows (p.57): a section's caption joined to its first row
     ("Cash Flows - Investing Activities Purchases of land, buildings, and equipment",
      "cash_flow", "capital_expenditure"),
