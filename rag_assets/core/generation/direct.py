@@ -157,12 +157,14 @@ def _stated_list(question: str, scan: Scan | None, cues: DirectCues) -> DirectAn
     return None
 
 
-def _single(question: str, units: Iterable[EvidenceUnit], cues: DirectCues
-            ) -> DirectAnswer | None:
+def _single(question: str, units: Iterable[EvidenceUnit], cues: DirectCues,
+            strict: bool = False) -> DirectAnswer | None:
     """"One: ...", with the first of ``units`` that says there is only one of what a list
     asks ("We operate as one operating segment"; ``list_stated``'s ``single``), or None. One
     reportable segment is no answer to the operating segments asked: a filer may have several
-    too small to report (American Water Works' four market-based businesses)."""
+    too small to report (American Water Works' four market-based businesses). ``strict``,
+    before any list is read: only a sentence that names the kind asked ("one reportable
+    segment" for the reportable segments), not one a segment says of itself."""
     q = question.lower()
     cue = next((c for c in cues.list_stated if c.single and re.search(c.pattern, q)), None)
     if cue is None:
@@ -173,6 +175,9 @@ def _single(question: str, units: Iterable[EvidenceUnit], cues: DirectCues
         if unit.is_row or not (m := single.search(said)) or (
                 "operating" in q and "reportable" in m.group(0).lower()):
             continue
+        if strict and not any(w in q and w in m.group(0).lower()
+                              for w in ("reportable", "operating")):
+            continue  # before a list: only the one segment of the kind asked
         said = HEADING_CAPS_RE.sub("", said)  # "BUSINESS SEGMENTS We ..."
         return DirectAnswer(kind="list", units=[unit], text=f"One: {said.rstrip('.')}.")
     return None
@@ -355,7 +360,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or prose_yes_no(question, selected, pool, before, scan)
             or stated_move(question, selected, pool, scan)
             or quarter_debt_event(question, scan)
-            or _single(question.text, selected, cues)
+            or _single(question.text, selected, cues, strict=True)
             or _list(question.text, selected, cues) or _stated_list(question.text, scan, cues)
             # the deals stated one by one, unless a count of names is asked (the enumeration
             # answers that, or nothing does)

@@ -262,6 +262,12 @@ def test_one_reportable_segment_is_said_before_the_operating_segments_listed() -
     operating = direct_answer_to("What are American Water Works' operating segments?",
                                  [four, one])
     assert operating is not None and operating.text.startswith("Military Services Group")
+    # a segment that says it is one segment names no kind asked: the list the filing prints
+    three = _sentence("Our operations are conducted in three reportable segments: Walmart U.S., "
+                      "Walmart International and Sam's Club.")
+    itself = _sentence("Sam's Club has one segment manager who reports to the CEO.")
+    walmart = direct_answer_to("What are Walmart's reportable segments?", [itself, three])
+    assert walmart is not None and walmart.text.startswith("Walmart U.S., Walmart")
 
 
 def test_names_joined_by_ampersands_end_with_their_sentence() -> None:
