@@ -150,7 +150,14 @@ def current_item(question: Question, document: str, year: int,
     found = None if EVERY_ITEM_RE.search(question.text) else _asked_item(question, items)
     if found is None:
         return _every_item(document, year, items)
-    heading, page, lines = found
+    return _item_answer(document, year, found)
+
+
+def _item_answer(document: str, year: int, item: tuple[str, int, list[str]],
+                 opening: str = "") -> DirectAnswer | None:
+    """The Item's body as one sentence after its name, quoted from its page (``opening``:
+    a yes before it); None when its body holds nothing."""
+    heading, page, lines = item
     kept, text = _body(lines)
     if heading.startswith(f"Item {EXHIBITS_ITEM}"):
         text = _exhibits(kept) or text  # "(d) Exhibits." heads the list, it is not the list
@@ -159,8 +166,8 @@ def current_item(question: Question, document: str, year: int,
     quote = "\n".join(kept)
     unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document, year=year,
                         chunk_rank=0, page=page, located=True, quote=quote, text=quote)
-    return DirectAnswer(kind="list", units=[unit], supports=quote,
-                        text=f"{_named(heading)}: {text.rstrip('.')}.")
+    return DirectAnswer(kind="yes_no" if opening else "list", units=[unit], supports=quote,
+                        text=f"{opening}{_named(heading)}: {text.rstrip('.')}.")
 
 
 def _every_item(document: str, year: int, items: Sequence[tuple[str, int, list[str]]]
@@ -247,16 +254,7 @@ def _exhibits_filed(document: str, year: int, items: Sequence[tuple[str, int, li
         return DirectAnswer(kind="yes_no", units=listed.units, text=(
             f"No. The report states no Item {EXHIBITS_ITEM} (Financial Statements and "
             f"Exhibits); its Items: {stated}"))
-    heading, page, lines = exhibits
-    kept, text = _body(lines)
-    text = _exhibits(kept) or text
-    if not text:
-        return None
-    quote = "\n".join(kept)
-    unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document, year=year,
-                        chunk_rank=0, page=page, located=True, quote=quote, text=quote)
-    return DirectAnswer(kind="yes_no", units=[unit], supports=quote,
-                        text=f"Yes. {_named(heading)}: {text.rstrip('.')}.")
+    return _item_answer(document, year, exhibits, "Yes. ")
 
 
 def _stems(text: str) -> set[str]:
