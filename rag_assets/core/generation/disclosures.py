@@ -326,12 +326,18 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
 
     found = _one_per_deal(question, patterns, candidates(), pending, following, preceding,
                           scan)
+    if yes_no and question.years and found:
+        # a "Yes" rests on deals dated in the year asked: a 10-K restates the year before's
+        # ("Upon completion of the Redemption, Corning obtained a 100% interest", 2020's, in
+        # its 2021 10-K)
+        found = {text: units for text, units in found.items()
+                 if set(years_in(text)) & set(question.years)}
     if not found:
         denials = _denials(question)
         denied = _none_stated(question, denials, pending, [
             *selected, *pool, *(scan(denials) if scan is not None and denials else ())])
-        return denied.model_copy(update={"text": f"No. {denied.text}"}) if (
-            denied is not None and yes_no) else denied
+        return denied.model_copy(update={"text": f"No. {denied.text.removeprefix('None: ')}"}
+                                 ) if denied is not None and yes_no else denied
     if pending:  # the matters named first, those of the legal section before others, the
         # routine litigation after them (stable)
         found = dict(sorted(found.items(), key=lambda item: (

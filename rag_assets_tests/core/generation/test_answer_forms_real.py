@@ -183,6 +183,14 @@ def test_whether_a_period_had_deals_is_yes_with_each_deal(forms_corpus: Corpus) 
     assert lead.startswith("Yes: (1) ") and "Assan" in lead and "BR Spices" in lead, lead
 
 
+def test_a_deal_of_the_year_before_is_no_yes(forms_corpus: Corpus) -> None:
+    # Corning 2021 restates 2020's Redemption ("Upon completion of the Redemption, Corning
+    # obtained a 100% interest in HS LLC"), no year in its sentence; its 2021: none
+    lead = _lead_and_valid(forms_corpus, "Did Corning complete any acquisitions in 2021?")
+    assert lead.startswith("No.") and "no other material acquisitions completed in 2021" in lead
+    assert "Redemption" not in lead, lead
+
+
 def test_the_place_asked_with_in_which_is_the_largest_row(forms_corpus: Corpus) -> None:
     # Kraft Heinz 2021 defines its segments by geography: United States $18,604 million of
     # $26,042 million
