@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import NamedTuple
 
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
@@ -554,8 +555,10 @@ def _wider_line_item(question: Question, subject: str) -> bool:
     """Whether the subject's change is of another line item whose name holds the one asked:
     "cash used in investing activities increased $588 million" where the cash balance is asked
     (American Water's Q2 2023 10-Q), a flow of another statement, not the balance."""
-    asked = [t for t in terms_in(question.ranking_text) if not t.is_metric]
-    names = {t.name for t in asked}
+    keys = _asked_line_items(question.ranking_text)
+    if not keys:
+        return False
+    names = {name for name, _ in keys}
     named = [t for t in terms_in(subject) if not t.is_metric]
     others = [t for t in named if t.name not in names]
     # the measure asked named as the head of another's phrase is that other's: "Net cash
@@ -563,17 +566,21 @@ def _wider_line_item(question: Question, subject: str) -> bool:
     norm = normalize(subject)
     own = [t for t in named if t.name in names and not any(
         o.start >= t.end and HEAD_GAP_RE.fullmatch(norm[t.end:o.start]) for o in others)]
-    if not asked or not others or own:
+    if not others or own:
         return False
-    said, vocabulary = normalize(question.ranking_text), load_vocabulary()
-    for a in asked:
-        # the words the question's phrase shares with the line item's title ("cash" of "cash
-        # position" and "cash and cash equivalents")
-        key = set(said[a.start:a.end].split()) & set(normalize(vocabulary.title(a.name)).split())
-        if key and any(key <= set(norm[t.start:o.end].split()) for o in others
-                       for t in [*named, o] if t.start <= o.start):
-            return True
-    return False
+    return any(key and any(key <= set(norm[t.start:o.end].split()) for o in others
+                           for t in [*named, o] if t.start <= o.start) for _, key in keys)
+
+
+@cache
+def _asked_line_items(ranking_text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """The line items a question names, each with the words its phrase shares with the
+    item's title ("cash" of "cash position" and "cash and cash equivalents"): read once per
+    question, not once per sentence scanned."""
+    said, vocabulary = normalize(ranking_text), load_vocabulary()
+    return tuple((t.name, frozenset(said[t.start:t.end].split())
+                  & frozenset(normalize(vocabulary.title(t.name)).split()))
+                 for t in terms_in(ranking_text) if not t.is_metric)
 
 
 def refers_elsewhere(causes: str) -> bool:

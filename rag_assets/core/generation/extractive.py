@@ -159,7 +159,7 @@ def _matches(plan: Question, unit: EvidenceUnit, asked_refs: set[str]) -> float:
     """Share of the question's specific asks that the unit prints: its figures, its years (in
     the unit's own words or column headings, not the chunk header every unit of the report
     shares), its metric's line items, a figure at all when it names a metric, its Article and
-    Note references, a qualified measure stated (:func:`states_qualified`), the kind of answer
+    Note references, a qualified measure stated (:func:`qualified_at`), the kind of answer
     asked (:func:`answer_type_held`)."""
     text = unit.text
     lower = f"{unit.scope} {text}".lower()
@@ -512,18 +512,13 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
     return sorted(chosen, key=group)
 
 
-def states_qualified(plan: Question, text: str) -> bool:
-    """Whether a sentence prints a qualified measure the question asks just before one of its
-    amounts (after the amount before it): "Comparable sales (...) increased 8.0%" and a
-    release's headline "Net Sales of $2.6 Billion ... Comparable Sales Increased 9.3%" state
-    "comparable sales growth"; "Net sales increased 10.1% ... due to increased comparable
-    sales" does not (the measure there is a cause, after every amount, not what one is of)."""
-    return qualified_at(plan, text) is not None
-
-
 def qualified_at(plan: Question, text: str) -> int | None:
     """Before which of a sentence's amounts (0: the first, or a sentence without one) it
-    states a qualified measure the question asks (:func:`states_qualified`), or None."""
+    states a qualified measure the question asks, just before that amount (after the one
+    before it), or None: "Comparable sales (...) increased 8.0%" states "comparable sales
+    growth" before its first amount, a release's headline "Net Sales of $2.6 Billion ...
+    Comparable Sales Increased 9.3%" before a later one; "Net sales increased 10.1% ... due to
+    increased comparable sales" not at all (a cause, after every amount)."""
     wanted = [w for phrase in plan.qualified if (w := roots(phrase) - CHANGE_ROOTS)]
     start = 0
     for n, amount in enumerate(AMOUNT_STATED_RE.finditer(text)):
