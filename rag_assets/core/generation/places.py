@@ -61,7 +61,7 @@ def places_printed(question: str, evidence: str) -> set[str]:
     the evidence prints as the filer abbreviates it is printed."""
     asked, printed = question.lower(), evidence.lower()
     found: set[str] = set()
-    for name in {name for name in _aliases().values()}:
+    for name in set(_aliases().values()):
         if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", asked) and any(
                 re.search(rf"(?<![\w.]){re.escape(form)}(?!\w)", printed)
                 for form in place_forms(name)):
