@@ -1,12 +1,12 @@
 """``make backfill-check`` as a test: a real daemon over many partitions, a SIGKILLed run, and
-tables that end exact. The slow test uses the quick fleet (four one-page text notes with golden
-questions: more runs than the two run slots and the one warehouse-writer slot, so runs queue)
-materialized in process first, then one backfill in which a run is SIGKILLed and re-executed
-from failure; its run monitoring looks every second instead of every 5 s and frees a killed
-run's pool slot 1 s after failing it instead of 10 s. ``make backfill-check`` runs the full
-check with the same code: twelve partitions of the sample corpus' PDFs carried through every
-asset by the sensors, a backfill, then a second one over the rows it wrote with the kill, on
-the repo's instance settings."""
+tables that end exact. The slow test uses the quick fleet (three one-page text notes with
+golden questions: more runs than the two run slots and the one warehouse-writer slot, so runs
+queue) materialized in process first, then one backfill in which a run is SIGKILLed and
+re-executed from failure; its run monitoring looks every second instead of every 5 s and frees
+a killed run's pool slot 1 s after failing it instead of 10 s. ``make backfill-check`` runs the
+full check with the same code: twelve partitions of the sample corpus' PDFs carried through
+every asset by the sensors, a backfill, then a second one over the rows it wrote with the kill,
+on the repo's instance settings."""
 
 from __future__ import annotations
 
@@ -78,10 +78,10 @@ def test_a_kept_work_folder_must_be_empty(tmp_path: Path):
 
 
 @pytest.mark.slow
-def test_daemon_backfill_over_four_partitions_survives_a_killed_run(tmp_path: Path):
-    flow, fault = check(tmp_path, fleet="notes", partitions=4, flow="in-process",
+def test_daemon_backfill_over_three_partitions_survives_a_killed_run(tmp_path: Path):
+    flow, fault = check(tmp_path, fleet="notes", partitions=3, flow="in-process",
                         monitor_every=1, free_slots_after=1, kill_in_first_backfill=True)
-    assert flow.partitions == 4 and flow.failed == 0
-    assert fault.partitions == 4 and fault.runs == 5  # a run per partition, and the re-execution
-    assert fault.failed == 1 and fault.succeeded == 4  # the killed run failed, its re-execution not
+    assert flow.partitions == 3 and flow.failed == 0
+    assert fault.partitions == 3 and fault.runs == 4  # a run per partition, and the re-execution
+    assert fault.failed == 1 and fault.succeeded == 3  # the killed run failed, its re-execution not
     assert "killed run" in fault.note and fault.note.endswith("1/1 succeeded")

@@ -38,6 +38,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -193,14 +194,31 @@ class RetrievalResult(BaseModel):
 @lru_cache(maxsize=4)
 def load_cross_encoder(model: str, device: str = "cpu"
                        ) -> tuple[CrossEncoder | None, str | None]:
-    """The model, or why it cannot be loaded; tried once per process (a failed offline lookup
-    costs seconds)."""
+    """The model, or why it cannot be loaded; tried once per process. A model whose files are
+    not on this machine is refused before sentence-transformers is imported: that import
+    (torch) costs 5 s, paid by every run of the evaluation that only learns the model is
+    absent."""
+    if not model_files_present(model):
+        return None, cross_encoder_unavailable(model, FileNotFoundError(model))
     try:
         from sentence_transformers import CrossEncoder
 
         return CrossEncoder(model, device=device), None
     except Exception as err:  # noqa: BLE001 - reported, the pipeline runs on without it
         return None, cross_encoder_unavailable(model, err)
+
+
+def model_files_present(model: str) -> bool:
+    """A local folder, or a name whose configuration is in the Hugging Face cache (the hub is
+    never asked: this machine has no network beyond the package registries)."""
+    if Path(model).expanduser().is_dir():
+        return True
+    from huggingface_hub import try_to_load_from_cache
+
+    try:
+        return isinstance(try_to_load_from_cache(model, "config.json"), str)
+    except ValueError:  # not a hub name either (huggingface_hub's HFValidationError)
+        return False
 
 
 def cross_encoder_unavailable(model: str, err: Exception) -> str:
