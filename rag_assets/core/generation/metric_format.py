@@ -111,11 +111,12 @@ def trend_when(question: MetricQuestion, year: int, latest: int, balances: bool)
 
 
 def when_asked(question: MetricQuestion, years: Sequence[int]) -> str:
-    """The period a headline names: "Q2 (three months ended in 2023)", "FY2017-FY2019 3-year
-    average", "FY2022"."""
+    """The period a headline names: "Q2 (three months ended in 2023)", "year-to-date Q2
+    (six months ended in 2023)", "FY2017-FY2019 3-year average", "FY2022"."""
     end = years[-1] + question.end_year_shift if years else 0
     if question.quarter and years:
-        return f"Q{question.quarter} ({interim_period(question.months, end)})"
+        through = "" if question.months <= 3 else "year-to-date "
+        return f"{through}Q{question.quarter} ({interim_period(question.months, end)})"
     if question.months not in (12,) and years:
         return interim_period(question.months, end)
     if question.aggregate == "average" and len(years) > 1:

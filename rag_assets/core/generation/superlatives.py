@@ -885,11 +885,25 @@ def _column_winner(question: Question, direction: str, units: Sequence[EvidenceU
             if ranked[0][1][0].value == ranked[1][1][0].value:
                 continue
             name, (cell, row) = ranked[0]
-            return DirectAnswer(kind="superlative", units=[row.unit], named=name, text=(
-                f"{name} had the {_asked_word(question, direction, cues)} {row.label[0].lower()}"
-                f"{row.label[1:]} ({_period_words(period).removeprefix('in ')}): "
-                f"{money(cell, row.unit, cues)}."))
+            text = (f"{name} had the {_asked_word(question, direction, cues)} "
+                    f"{row.label[0].lower()}{row.label[1:]} "
+                    f"({_period_words(period).removeprefix('in ')}): {money(cell, row.unit, cues)}")
+            return DirectAnswer(kind="superlative", units=[row.unit], named=name,
+                                supports=row.unit.quote,
+                                text=f"{text}{_share_of_whole(cell, whole, direction, cues)}.")
     return None
+
+
+def _share_of_whole(cell: Cell, whole: Whole, direction: str, cues: DirectCues) -> str:
+    """", 32.9% of the $3,243 million total (1,066 / 3,243)": the largest member's share of the
+    column that sums the members, in the same row; nothing for a smallest (a share of it says
+    little) or a total that is not positive."""
+    total, total_row = whole.total
+    if direction != "max" or total.value <= 0:
+        return ""
+    return (f", {share_of(cell.value, total.value, None)} of the "
+            f"{money(total, total_row.unit, cues)} total ({cell.shown.lstrip('$')} / "
+            f"{total.shown.lstrip('$')})")
 
 
 def _only_member(whole: Whole, period: str, categories: Sequence[Cue], cues: DirectCues

@@ -407,11 +407,38 @@ def terms_in(text: str, *, facts_only: bool = False, exclude: frozenset[str] = f
     for match in sorted(found, key=lambda f: (f.start - f.end, not f.is_metric, f.start)):
         if all(match.end <= t.start or match.start >= t.end for t in taken):
             taken.append(match)
+    taken = [_split_alias(norm, t, facts_only, exclude) or t for t in taken]
     if not qualified:
         taken = [t for t in taken if not _qualified(norm, t.start, _coordinated_end(norm, t,
                                                                                    taken))
                  and not _paid_out_of(norm, t)]
     return sorted(taken)
+
+
+# the question's own verb between a term and the rest of an alias: "how much long-term debt
+# does Walmart have due within one year" (the alias "long-term debt due within one year")
+SPLIT_BY_VERB_RE = re.compile(r"^\s+(?:does|do|did|will)\s+(?:[\w&'.]+\s+){1,4}?"
+                              r"(?:have|has|owe|hold|carry)\s+(?P<rest>.*)$")
+SPLIT_REST_WORDS = 6  # the longest rest of an alias tried after the verb
+
+
+def _split_alias(norm: str, term: TermMatch, facts_only: bool,
+                 exclude: frozenset[str]) -> TermMatch | None:
+    """The entry an alias names when the question's verb splits it: the term's words and the
+    longest run of words after the verb that together are another entry's alias."""
+    split = SPLIT_BY_VERB_RE.match(norm[term.end:])
+    if split is None:
+        return None
+    words = list(re.finditer(r"[\w&'.]+", split["rest"]))[:SPLIT_REST_WORDS]
+    named = norm[term.start:term.end]
+    for count in range(len(words), 0, -1):
+        joined = f"{named} {' '.join(w.group(0) for w in words[:count])}"
+        for name, is_metric, in_facts, pattern in _patterns():
+            if name != term.name and name not in exclude and (in_facts or not facts_only) \
+                    and pattern.fullmatch(joined):
+                end = term.end + split.start("rest") + words[count - 1].end()
+                return TermMatch(term.start, end, name, is_metric)
+    return None
 
 
 @cache

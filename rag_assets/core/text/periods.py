@@ -28,6 +28,9 @@ ASKED_QUARTER_RE = re.compile(
     re.IGNORECASE)
 HALF_YEAR_RE = re.compile(r"\b(?:h1|first\s+half|six\s+months)\b", re.IGNORECASE)
 NINE_MONTHS_RE = re.compile(r"\bnine\s+months\b", re.IGNORECASE)
+# the year to date through a quarter: the second column a 10-Q's income statement prints
+# (Regulation S-X Rule 10-01(c)(2): the interim period and the year to date)
+YEAR_TO_DATE_RE = re.compile(r"\byear[\s-]+to[\s-]+date\b|\bytd\b", re.IGNORECASE)
 # a column or label of a part of a year: "three months", "6 months", "Q3"
 PART_OF_YEAR_RE = re.compile(r"\b(?:[369]|three|six|nine) months\b|\bq[1-4]\b", re.IGNORECASE)
 # a figure given for each quarter, not the year's: "$1.36 ... per share for each quarter"
@@ -160,7 +163,10 @@ def dates_named(text: str) -> list[str]:
 
 def months_asked(text: str) -> int:
     """The length of the period a text asks about: 3 for a quarter, 6 for a half, 9 for nine
-    months, else 12 (a fiscal year)."""
+    months, the year to date through a quarter named (6 through Q2), else 12 (a fiscal
+    year)."""
+    if YEAR_TO_DATE_RE.search(text) and (named := quarters_named(text)):
+        return 3 * named[0][0]
     if HALF_YEAR_RE.search(text) or ASKED_WEEKS_RE[6].search(text):
         return 6
     if NINE_MONTHS_RE.search(text) or ASKED_WEEKS_RE[9].search(text):

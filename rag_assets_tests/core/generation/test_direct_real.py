@@ -328,7 +328,8 @@ def test_a_segment_note_captioned_by_year_ranks_the_year_asked() -> None:
     assert found is not None
     # the 2021 block: Optical Communications 4,349 over Display Technologies 3,700
     assert found.text == ("Optical Communications had the highest segment net sales (for the "
-                          "year ended December 31, 2021): $4,349 million.")
+                          "year ended December 31, 2021): $4,349 million, 30.8% of the $14,120 "
+                          "million total (4,349 / 14,120).")
 
 
 def test_all_other_is_no_segment_to_rank() -> None:

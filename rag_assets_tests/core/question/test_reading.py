@@ -195,6 +195,23 @@ def test_what_was_paid_is_a_flow_not_the_balance(question: str, target: str) -> 
     assert parsed is not None and parsed.target == target
 
 
+@pytest.mark.parametrize(("question", "target"), [
+    ("How much long-term debt does Walmart have due within one year at the end of Q1 fiscal "
+     "2024?", "current_portion_long_term_debt"),
+    ("How much long-term debt did Corning have due within one year at the end of 2022?",
+     "current_portion_long_term_debt"),
+    ("What long-term debt does Corning have?", "long_term_debt"),
+    ("How much cash does Corning have on hand?", "cash"),
+])
+def test_an_alias_the_questions_verb_splits_is_still_its_entry(question: str,
+                                                               target: str) -> None:
+    """"long-term debt ... due within one year" is the vocabulary's current portion (ASC
+    210-10-45: the obligations due within a year are current liabilities), whatever verb the
+    question puts between the term and the rest of the alias."""
+    parsed = parse_question(read_question(question))
+    assert parsed is not None and parsed.target == target
+
+
 @pytest.mark.parametrize("question", [
     "What debt instruments does Walmart have outstanding?",
     "What types of revenue does Walmart report?",

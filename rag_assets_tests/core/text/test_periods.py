@@ -19,6 +19,10 @@ from rag_assets.core.text.periods import dates_named, months_asked
     ("What were net sales for the 24 weeks ended February 12, 2023?", 6),
     ("What was capex for the first six months of 2023?", 6),
     ("What were net sales for the 36 weeks ended May 7, 2023?", 9),
+    # the year to date through a quarter: the 10-Q's second column (S-X Rule 10-01(c)(2))
+    ("What were Corning's revenues for the year to date through Q2 2023?", 6),
+    ("What was net income year-to-date through the third quarter of 2022?", 9),
+    ("What were YTD sales through Q1 2023?", 3),
     ("What is Costco's cash, including investments with maturities of three months or less, "
      "at the end of fiscal 2021?", 12),
     ("What did three month LIBOR average in 2021?", 12),
