@@ -63,7 +63,7 @@ from rag_assets.core.generation.drivers import (
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import roots
-from rag_assets.core.generation.issuer_purchases import purchases_yes_no
+from rag_assets.core.generation.issuer_purchases import purchases_count, purchases_yes_no
 from rag_assets.core.generation.major_customers import major_customers
 from rag_assets.core.generation.member_shares import PagesPrinting, member_share
 from rag_assets.core.generation.metric_format import subject_of
@@ -357,6 +357,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
                            explained, cues)
             or _comparison(question, selected, cues)
             or purchases_yes_no(question, selected, pool, page_rows, scan)
+            or purchases_count(question, selected, pool, page_rows, scan)
             or prose_yes_no(question, selected, pool, before, scan)
             or stated_move(question, selected, pool, scan)
             or quarter_debt_event(question, scan)

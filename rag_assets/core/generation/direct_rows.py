@@ -23,7 +23,8 @@ from rag_assets.core.text.years import year_heading_re
 
 CUES_PATH = Path(__file__).with_name("direct_cues.json")
 DirectKind = Literal["superlative", "list", "comparison", "cause", "arithmetic", "yes_no",
-                     "securities", "dividend", "customers", "business", "risks", "none"]
+                     "securities", "dividend", "customers", "business", "risks", "count",
+                     "none"]
 # the table rows a page prints, by (document, year, page): a table read whole from its page
 PageRows = Callable[[str, int, int], list[EvidenceUnit]]
 # the filing's sentences one of the patterns matches, as units: what retrieval did not return
@@ -212,7 +213,8 @@ def heading_has(heading: str, period: tuple[str | None, str]) -> bool:
     return quarter is None or bool(quarter_or_three_months_re(quarter).search(heading))
 
 
-def _scale(unit: EvidenceUnit, cues: DirectCues) -> str:
+def scale_of(unit: EvidenceUnit, cues: DirectCues) -> str:
+    """" million" where the unit's table prints its figures in millions (its unit line)."""
     scope = f"{unit.scope} {unit.text}".lower()
     cue = first_match(cues.scales, scope)
     return f" {cue.word}" if cue and cue.word else ""
@@ -229,7 +231,7 @@ def money(cell: Cell, unit: EvidenceUnit, cues: DirectCues) -> str:
     shown = cell.shown
     if shown.endswith("%"):
         return shown
-    scale = _scale(unit, cues)
+    scale = scale_of(unit, cues)
     if "$" not in shown and scale and ("$" in unit.scope
                                        or re.search(r"dollar|\busd\b", unit.scope.lower())):
         sign = "-" if shown.startswith("-") else ""

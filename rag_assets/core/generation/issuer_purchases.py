@@ -1,4 +1,5 @@
-"""Did the company buy back shares in the quarter asked: Item 703's table of issuer purchases.
+"""Did the company buy back shares in the quarter asked, and how many: Item 703's table of issuer
+purchases.
 
 Regulation S-K Item 703 makes a 10-Q (Part II, Item 2) and a 10-K (Item 5) print, for each
 month of the quarter and for the quarter, the total number of shares the issuer purchased. A
@@ -9,6 +10,12 @@ before any sentence: a sentence saying the program is suspended may speak of a l
 (JPMorgan suspended its buybacks in July 2022, after the quarter it bought $622 million in).
 A row of the quarter that prints a count above zero says yes, one that prints zero says no;
 a row that prints none ("—"), or no such row, leaves the question to the sentences.
+
+"How many shares did it repurchase?" is read from the same table's quarter row, or from a row
+that is the count itself ("Total number of shares repurchased 4.8 16.9" under "Three Months
+Ended April 30, 2023 2022", Walmart's MD&A for Q1 fiscal 2024), in its first column: a filing
+prints the period it reports first (Regulation S-X Rule 10-01(c): the interim period, then the
+same period of the preceding year).
 """
 
 from __future__ import annotations
@@ -16,7 +23,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from rag_assets.core.generation.direct_rows import DirectAnswer, PageRows, Scan, read_row
+from rag_assets.core.generation.direct_rows import (
+    DirectAnswer,
+    PageRows,
+    Row,
+    Scan,
+    load_cues,
+    read_row,
+    scale_of,
+)
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.periods import quarter_label_re
@@ -27,6 +42,9 @@ SHARES_RE = re.compile(r"\btotal\s+number\s+of\s+(?:[\w-]+\s+){0,4}?shares\b[^:]
                        r"(?:re)?purchased\b", re.IGNORECASE)
 # the dollars beside them, where printed: "Aggregate purchase price of common stock repurchases"
 PRICE_RE = re.compile(r"\baggregate\s+purchase\s+price\b", re.IGNORECASE)
+# a question asking the count of shares bought back: "How many shares did X repurchase"
+HOW_MANY_SHARES_RE = re.compile(r"\bhow\s+many\s+(?:of\s+its\s+)?(?:common\s+)?shares\b",
+                                re.IGNORECASE)
 
 
 def purchases_yes_no(question: Question, selected: Sequence[EvidenceUnit],
@@ -58,3 +76,46 @@ def _from_rows(label_re: re.Pattern[str], units: Sequence[EvidenceUnit]) -> Dire
             f"{'Yes' if shares[0].value > 0 else 'No'}. {row.label}: {'; '.join(said)} "
             f"(Item 703's table of issuer purchases)."))
     return None
+
+
+def purchases_count(question: Question, selected: Sequence[EvidenceUnit],
+                    pool: Sequence[EvidenceUnit] = (), page_rows: PageRows | None = None,
+                    scan: Scan | None = None) -> DirectAnswer | None:
+    """The number of shares bought back in the period asked, as the filing's table prints it,
+    or None."""
+    if (INTENT not in question.intents or question.expects == "yes_no"
+            or not HOW_MANY_SHARES_RE.search(question.text)):
+        return None
+    quarter = question.periods[0][0] if len(question.periods) == 1 else None
+    label_re = quarter_label_re(quarter) if quarter else None
+    found = _count_from_rows(label_re, [*selected, *pool])
+    if found is not None or scan is None or page_rows is None:
+        return found
+    pages = dict.fromkeys((u.document, u.year, u.page) for u in scan([SHARES_RE]))
+    return _count_from_rows(label_re, [r for key in pages for r in page_rows(*key)])
+
+
+def _count_from_rows(label_re: re.Pattern[str] | None, units: Sequence[EvidenceUnit]
+                     ) -> DirectAnswer | None:
+    rows = [row for unit in units if (row := read_row(unit)) is not None and row.cells]
+    for row in rows:  # Item 703's table: the quarter's row, its count column
+        shares = [c for c in row.cells if SHARES_RE.search(c.heading)]
+        if label_re is not None and label_re.search(row.label) and len(shares) == 1:
+            # its scale only as its own heading prints one: the table's "(in millions)" is
+            # the dollars' column's (JPMorgan's "Aggregate purchase price ... (in millions)")
+            scale = next((f" {c.word}" for c in load_cues().scales
+                          if c.word and re.search(c.pattern, shares[0].heading.lower())), "")
+            return _count_answer(row, shares[0].heading, shares[0].printed, scale)
+    for row in rows:  # a row that is the count, the period reported first
+        if SHARES_RE.search(row.label):
+            first = row.cells[0]
+            return _count_answer(row, first.heading, first.printed,
+                                 scale_of(row.unit, load_cues()))
+    return None
+
+
+def _count_answer(row: Row, heading: str, printed: str, scale: str) -> DirectAnswer:
+    where = f"{row.label}, {heading}" if heading else row.label
+    return DirectAnswer(kind="count", units=[row.unit],
+                        supports=row.unit.text,
+                        text=f"{printed.strip()}{scale} shares ({where}: {printed.strip()}).")

@@ -72,3 +72,30 @@ def test_a_quarter_the_table_does_not_print_is_left_to_the_sentences() -> None:
     for asked in ("Did JPMorgan repurchase shares in 2022?",
                   "How much did JPMorgan spend on buybacks in Q2 2022?"):
         assert purchases_yes_no(read_question(asked), [], [], None, _scan) is None
+
+
+def test_how_many_shares_is_the_quarter_rows_count_without_the_dollars_scale() -> None:
+    """The quarter's row prints the count in shares; "(in millions)" heads the dollars beside
+    it, never the count."""
+    assert _ask("How many shares did JPMorgan repurchase in Q2 2022?") == (
+        "4,981,047 shares (Second quarter, Total number of shares of common stock repurchased: "
+        "4,981,047).")
+
+
+WALMART = ("walmart-10q-q1", 2024, "financebench-bulk/pdfs/WALMART_2024Q1_10Q.pdf")
+
+
+def test_a_row_that_is_the_count_gives_the_period_reported_first_in_its_tables_scale() -> None:
+    """Walmart's MD&A for Q1 fiscal 2024: "Total number of shares repurchased 4.8 16.9" under
+    "Three Months Ended April 30, 2023 2022" and "(Amounts in millions, except per share
+    data)"."""
+    document, year, path = WALMART
+    pages = PageTexts.from_pages(document, year, real_filing(path).pages)
+    rows = [u for page in pages.pages_of(document, year)
+            for u in page_table_rows(pages, document, year, page)
+            if re.match(r"total number of shares repurchased", u.text, re.IGNORECASE)]
+    question = read_question("How many shares did Walmart repurchase during Q1 fiscal 2024?")
+    found = direct_answer(question, rows, rows, None)
+    assert found is not None and found.text.startswith("4.8 million shares (Total number of "
+                                                       "shares repurchased")
+    assert [c.mark for c in verify_claims([found.claim()], pages)[0].citations] == ["valid"]
