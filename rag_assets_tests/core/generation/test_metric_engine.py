@@ -948,14 +948,15 @@ def test_two_amounts_asked_as_a_ratio_are_their_ratio(question: str, target: str
 
 @pytest.mark.parametrize(("text", "target", "formula"), [
     # a share no metric names: its part divided by its whole, neither of them alone
-    ("What is Acme's FY2019 SG&A as a percentage of revenue?",
-     "q_sg_a_as_a_percent_of_revenue", "row('sg&a') / revenue"),
+    ("What is Acme's FY2019 advertising expense as a percentage of revenue?",
+     "q_advertising_expense_as_a_percent_of_revenue", "row('advertising expense') / revenue"),
     ("What is Acme's FY2019 operating income as a percent of net sales?",
      "q_operating_income_as_a_percent_of_net_sales", "operating_income / revenue"),
     ("What was Acme's net income as a percentage of total revenue in FY2019?",
      "q_net_income_as_a_percent_of_total_revenue", "net_income / revenue"),
     # a share the vocabulary names as a metric
     ("What is Acme's FY2019 capex as a percentage of revenue?", "capex_to_revenue", None),
+    ("What is Acme's FY2019 SG&A as a percentage of revenue?", "sga_to_revenue", None),
     ("What is Acme's FY2019 cost of goods sold as a % of revenue?", "cogs_to_revenue", None),
     # a percentage metric said as a percentage of its base is itself
     ("Calculate Acme's gross margin as a percentage of net sales for FY2019.", "gross_margin",
