@@ -46,6 +46,7 @@ from rag_assets.core.generation.records import ABSTENTION, Claim, GuardrailEvent
 from rag_assets.core.ingest.routing import short_display_name
 from rag_assets.core.llm.client import ChatModel
 from rag_assets.core.question.question import Question, asks_cause
+from rag_assets.core.question.vocabulary import load_vocabulary, terms_in
 from rag_assets.core.retrieval.retriever import Retriever, Scope
 from rag_assets.core.text.figures import AMOUNT_STATED_RE, money_amounts
 from rag_assets.core.text.question_input import checked_question
@@ -137,7 +138,9 @@ class Answerer:
             quoted = question.model_copy(update={"expects": "figure"})
         result = self._from_quotes(quoted, routed, document, year)
         if computed is not None:  # a computation that lacked an operand says which
-            result.answer += f"\nNot computed from the statements: {computed[1].headline}"
+            said = f"Not computed from the statements: {computed[1].headline}"
+            result.answer = (f"{said}\n{result.answer}" if quotes_name_none(result, computed[1])
+                             else f"{result.answer}\n{said}")
             result.method += missing_kind(computed[1])
         result.guardrail_events = events + result.guardrail_events
         return self._finished(result, started, log, "answered")
@@ -372,6 +375,19 @@ def led_by_all(answers: list[PartAnswer], parts: Sequence[PartAnswer]) -> list[P
     first = answers[0].model_copy(update={"claims": [Claim(text=text, citations=citations),
                                                      *answers[0].claims[1:]]})
     return [first, *answers[1:], *rests]
+
+
+def quotes_name_none(result: QAResult, computed: MetricAnswer) -> bool:
+    """No quoted sentence names the measure asked, nor one it is computed from: the quotes
+    answer another question ("Paid memberships ..." for Netflix's goodwill, which its balance
+    sheet does not print), so what the statements lack leads, the quotes after it."""
+    vocabulary = load_vocabulary()
+    target = computed.question.target
+    if target not in vocabulary.names or not result.claims:
+        return False
+    asked = set(vocabulary.closure(target))
+    return not any(term.name in asked for claim in result.claims
+                   for term in terms_in(claim.text))
 
 
 def missing_kind(computed: MetricAnswer) -> str:

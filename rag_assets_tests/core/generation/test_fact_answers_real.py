@@ -8,12 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from rag_assets.core.generation.answers import quotes_name_none
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.facts_route import FactsRoute
 from rag_assets.core.generation.fiscal_names import fiscal_name_shift
 from rag_assets.core.generation.metric_engine import answer_metric
 from rag_assets.core.generation.metric_questions import MetricQuestion, parse_question
 from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.generation.records import Claim, QAResult
 from rag_assets.core.ingest.facts import StatementFact
 from rag_assets.core.ingest.filing_facts import read_facts
 from rag_assets.core.ingest.pages import Page
@@ -1110,3 +1112,19 @@ def test_a_quarters_net_income_is_bridged_in_the_quarters_columns() -> None:
             "(pretax income's change less operating income's; the most, \"Other (gains) and "
             "losses\", from 1,998 to 2,995)") in text, text
     assert "operating income increased from $5,318 million to $6,240 million" in text
+
+
+def test_what_the_statements_lack_leads_when_no_quote_names_the_measure() -> None:
+    """Netflix's Q2 2023 10-Q prints no goodwill on its balance sheet: a quote of paid
+    memberships answers another question, so the line saying what the reader did not find
+    leads; a quote that names the measure (restructuring charges of another period) still
+    leads, the line after it."""
+    answer, _ = _ask("financebench-bulk/pdfs/NETFLIX_2023Q2_10Q.pdf", "netflix-10q-q2", 2023,
+                     "Netflix", "What was Netflix's goodwill balance at the end of Q2 2023?")
+    assert answer.status == "missing"
+    memberships = QAResult(question="q", answer="a", claims=[Claim(
+        text="Paid memberships at end of period: 2023: 42,466; 2022: 39,624")])
+    assert quotes_name_none(memberships, answer)
+    named = QAResult(question="q", answer="a", claims=[Claim(
+        text="Goodwill was unchanged in the quarter.")])
+    assert not quotes_name_none(named, answer)
