@@ -1270,6 +1270,8 @@ def _target(asked: str, judgment: str | None, definitions: list[tuple[str | None
     metrics = [i for i in items if i[3]]
     chosen = max(metrics or items, key=lambda i: i[1] - i[0], default=None)
     target, is_metric = (chosen[2], chosen[3]) if chosen else (None, False)
+    if not metrics and (ratio := _ratio_compared(asked, items)) is not None:
+        chosen, (target, is_metric) = None, (ratio, True)
     if chosen and not is_metric:
         written[chosen.name] = normalize(asked)[chosen.start:chosen.end]
     if judgment and (target is None or target == rules[judgment].metric or not is_metric):
@@ -1279,6 +1281,24 @@ def _target(asked: str, judgment: str | None, definitions: list[tuple[str | None
         target = _name_of(named[0])
         is_metric = target in load_vocabulary().metrics
     return target, is_metric
+
+
+# two line items set against each other: "how did its operating cash flow compare with its net
+# income?", "revenue versus cost of sales"
+COMPARED_RE = re.compile(r"\bcompared?s?\b(?:\s+\w+){0,2}?\s+(?:with|to|against)\b|\bversus\b|"
+                         r"\bvs\b\.?|\brelative\s+to\b")
+
+
+def _ratio_compared(asked: str, items: Sequence[TermMatch]) -> str | None:
+    """The vocabulary's metric that is the first line item over the second, when the question
+    compares two (cash conversion for operating cash flow against net income): the ratio
+    states both and how they stand; None when none is defined."""
+    names = list(dict.fromkeys(item.name for item in items))
+    if len(names) != 2 or not COMPARED_RE.search(normalize(asked)):
+        return None
+    wanted = f"{names[0]} / {names[1]}"
+    return next((name for name, metric in load_vocabulary().metrics.items()
+                 if " ".join((metric.formula or "").split()) == wanted), None)
 
 
 def _own_key(phrase: str) -> str:

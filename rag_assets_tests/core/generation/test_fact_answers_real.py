@@ -607,6 +607,7 @@ def test_a_share_count_is_read_in_the_scale_its_statement_prints(
      "$379.6 million): comfortable coverage"),
     ("Is General Mills profitable as of FY2022?", "Yes.", "net profit margin is 14.3% (net "
      "income of $2,707.3 million and revenue of $18,992.8 million): profitable"),
+    ("Is General Mills' return on equity healthy in FY2022?", "Yes.", "strong: 15% or more"),
 ])
 def test_leverage_quick_liquidity_coverage_and_profit_are_judged_by_their_rules(
         question: str, opens: str, verdict: str) -> None:
@@ -619,10 +620,10 @@ def test_leverage_quick_liquidity_coverage_and_profit_are_judged_by_their_rules(
     assert "Rule:" in answer.text
 
 
-def test_a_share_no_metric_names_divides_its_part_by_its_whole() -> None:
-    """"SG&A as a percentage of net sales": no vocabulary metric, so the row the question names
-    over the total it names. General Mills fiscal 2022: selling, general and administrative
-    expenses 3,147.0 over net sales 18,992.8 = 16.57 %."""
+def test_sga_as_a_share_of_net_sales_is_its_caption_over_revenue() -> None:
+    """"SG&A as a percentage of net sales": the vocabulary's SG&A over revenue. General Mills
+    fiscal 2022: selling, general and administrative expenses 3,147.0 over net sales 18,992.8 =
+    16.57 %."""
     answer = _answered("financebench-wide/pdfs/GENERALMILLS_2022_10K.pdf", "general-mills-10k",
                        2022, "General Mills", "What was General Mills' SG&A as a percentage of "
                        "net sales in fiscal 2022?")
@@ -1128,3 +1129,17 @@ def test_what_the_statements_lack_leads_when_no_quote_names_the_measure() -> Non
     named = QAResult(question="q", answer="a", claims=[Claim(
         text="Goodwill was unchanged in the quarter.")])
     assert not quotes_name_none(named, answer)
+
+
+def test_two_line_items_compared_are_the_ratio_the_vocabulary_defines_on_them() -> None:
+    """"How did its operating cash flow compare with its net income?" is cash conversion (CFO /
+    net income), both figures stated; "sell its inventory" is inventory turnover."""
+    path, document, year = ("financebench-wide/pdfs/GENERALMILLS_2022_10K.pdf",
+                            "general-mills-10k", 2022)
+    compared = _answered(path, document, year, "General Mills", "How did General Mills' "
+                         "operating cash flow compare with its net income in FY2022?")
+    assert compared.question.target == "cash_conversion"
+    assert "net income of $2,707.3 million" in compared.headline, compared.headline
+    turned = _answered(path, document, year, "General Mills", "How many times did General "
+                       "Mills sell its inventory in FY2022?")
+    assert turned.question.target == "inventory_turnover"
