@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import islice
 
 from rag_assets.core.generation.bridged_causes import member_causes
+from rag_assets.core.generation.concentration import concentration
 from rag_assets.core.generation.direct_rows import (
     Cell,
     Cue,
@@ -352,6 +353,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or quoted_arithmetic(question, selected, scan)
             or major_customers(question, selected, pool, before, scan)
             or member_share(question, selected, pool, page_rows, cues, printing)
+            or concentration(question, selected, pool, page_rows, cues, titling)
             or with_causes(question, superlative(question, selected, pool, page_rows, cues,
                                                  titling),
                            explained, cues)

@@ -100,6 +100,8 @@ class DirectCues(BaseModel):
     heading_terms: dict[str, HeadingTerm | str]
     scales: list[Cue]
     list_stated: list[Cue] = Field(default_factory=list)
+    concentration: list[Cue] = Field(default_factory=list)
+    disaggregation_tables: list[Cue] = Field(default_factory=list)
 
     @property
     def terms(self) -> dict[str, HeadingTerm]:
@@ -124,6 +126,8 @@ class DirectAnswer(BaseModel):
     causes: str = Field(default="", description="for a cause: the causes alone, as printed "
                         "(from the connective on, with the sentences that go on giving them)")
     named: str = Field(default="", description="for a superlative: the member it names")
+    share: float | None = Field(default=None, description="for a superlative: the winner's "
+                                "share of the total it is read against, where one is printed")
 
     def claim(self) -> Claim:
         """The sentence as a claim, cited on every unit it is read from (each citation stands

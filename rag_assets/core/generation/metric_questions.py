@@ -952,12 +952,14 @@ def _share_of_unknown(norm: str) -> bool:
 
 def _for_prose(question: Question, asking: str, judgment: str | None) -> bool:
     """Whether the question is the prose path's: it asks prose, what a filing prints outside
-    its statements, a share no metric names (and states no definition of it), or the shares
-    of members it names by a pronoun ("how much of net revenues did each account for": the
-    customers a sentence lists, never the total)."""
+    its statements, a share no metric names (and states no definition of it), a revenue
+    base's concentration, or the shares of members it names by a pronoun ("how much of net
+    revenues did each account for": the customers a sentence lists, never the total)."""
     norm = normalize(asking)
     return (_asks_prose(asking, judgment) or _kinds_asked(question, judgment)
             or _answered_elsewhere(question)
+            # whether a revenue base is diversified is its segments' shares, no total's value
+            or (judgment is None and first_match(load_cues().concentration, norm) is not None)
             or _share_of_unknown(norm) or _ratio_of_unknown(norm) or _members_share(norm))
 
 
@@ -1182,7 +1184,10 @@ def parse_change(question: Question) -> MetricQuestion | None:
         return None
     parsed = parse_question(question, cause=True)
     if (parsed is None or parsed.aggregate not in ("value", "trend") or parsed.judgment
-            or parsed.choices or not _one_change(parsed.years, question.text)):
+            or parsed.choices
+            # the years the question names: "what was it in FY2018, and why did it change?"
+            # reads as a trend over FY2017-FY2018, one change all the same
+            or not _one_change(question.years or parsed.years, question.text)):
         return None
     update: dict[str, object] = {"aggregate": "trend", "direction": "change", "yes_no": False,
                                  "history": False, "explained_by": [],

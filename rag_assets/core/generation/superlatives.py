@@ -445,6 +445,7 @@ def _ranked_winner(question: Question, direction: str, rows: Sequence[Row],
     share = share_of(cell.value, total_cell.value, question.decimals)
     return DirectAnswer(
         kind="superlative", units=[winner.unit, total_row.unit], named=winner.label,
+        share=cell.value / total_cell.value if total_cell.value > 0 else None,
         text=f"{text}, {share} of the {money(total_cell, total_row.unit, cues)} total "
              f"({cell.shown.lstrip('$')} / {total_cell.shown.lstrip('$')}).")
 
@@ -888,9 +889,10 @@ def _column_winner(question: Question, direction: str, units: Sequence[EvidenceU
             text = (f"{name} had the {_asked_word(question, direction, cues)} "
                     f"{row.label[0].lower()}{row.label[1:]} "
                     f"({_period_words(period).removeprefix('in ')}): {money(cell, row.unit, cues)}")
+            share_text = _share_of_whole(cell, whole, direction, cues)
             return DirectAnswer(kind="superlative", units=[row.unit], named=name,
-                                supports=row.unit.quote,
-                                text=f"{text}{_share_of_whole(cell, whole, direction, cues)}.")
+                                supports=row.unit.quote, text=f"{text}{share_text}.",
+                                share=cell.value / whole.total[0].value if share_text else None)
     return None
 
 
@@ -918,7 +920,7 @@ def _only_member(whole: Whole, period: str, categories: Sequence[Cue], cues: Dir
     word = categories[0].word or "member"
     # the citation stands for the row's figures; the share is computed from two of them
     return DirectAnswer(kind="superlative", units=[row.unit], named=name,
-                        supports=row.unit.quote, text=(
+                        supports=row.unit.quote, share=cell.value / total.value, text=(
         f"{name}, the only {word} the table ranks beside what is not one, had "
         f"{row.label[0].lower()}{row.label[1:]} of {money(cell, row.unit, cues)} "
         f"{_period_words(period)}, {share_of(cell.value, total.value, None)} of the "

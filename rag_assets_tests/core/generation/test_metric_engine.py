@@ -980,6 +980,9 @@ def test_a_share_is_never_answered_with_its_part_or_its_whole(
     ("What drove Acme's revenue growth in fiscal 2019?", "revenue"),
     # the year before named as what the change is measured from: one change, the later year's
     ("What drove the change in Acme's net sales in Q1 2021 compared with Q1 2020?", "revenue"),
+    # a value asked with why it changed: the year named, one change
+    ("What was Acme's effective tax rate in FY2018, and why did it change?",
+     "effective_tax_rate"),
 ])
 def test_a_cause_question_names_the_measure_whose_change_it_explains(text: str,
                                                                      target: str) -> None:

@@ -1,0 +1,45 @@
+"""Is a revenue base diversified, or does one segment dominate it: the largest segment's share
+of the segment table's total, on real filings of three companies (the table's page read
+whole, as retrieval returns it)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag_assets.core.generation.citations import verify_claims
+from rag_assets.core.generation.direct import direct_answer
+from rag_assets.core.generation.evidence import page_table_rows
+from rag_assets.core.generation.metric_questions import parse_question
+from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.question.question import read_question
+from rag_assets_tests.real_filings import CORPORA, real_filing
+
+pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here")
+
+
+@pytest.mark.parametrize(("path", "document", "year", "page", "question", "opens"), [
+    # Costco 2018 (p.58): United States Operations 102,286 of total revenue 141,576, 72.2%
+    ("financebench-bulk/pdfs/COSTCO_2018_10K.pdf", "costco-10k", 2018, 58,
+     "Does Costco have a diversified revenue base, or does one segment dominate its FY2018 "
+     "revenue?", "No. United States Operations had the largest total revenue"),
+    # Kraft Heinz 2021 (p.114): United States 18,604 of net sales 26,042, 71.4%; asked the
+    # other way round, the same share is a yes
+    ("financebench-bulk/pdfs/KRAFTHEINZ_2021_10K.pdf", "kraft-heinz-10k", 2021, 114,
+     "Is Kraft Heinz's revenue dominated by one segment in 2021?",
+     "Yes. United States had the largest net sales in 2021: $18,604 million, 71.4%"),
+    # Corning 2022 (p.101): Optical Communications 5,023 of segment net sales 14,805, 33.9%
+    ("financebench-dev/pdfs/CORNING_2022_10K.pdf", "corning-10k", 2022, 101,
+     "Does Corning have a diversified revenue base in FY2022?",
+     "Yes. Optical Communications had the largest segment net sales"),
+])
+def test_the_largest_segments_share_says_whether_one_dominates(
+        path: str, document: str, year: int, page: int, question: str, opens: str) -> None:
+    pages = PageTexts.from_pages(document, year, real_filing(path).pages)
+    rows = page_table_rows(pages, document, year, page)
+    asked = read_question(question)
+    assert parse_question(asked) is None  # no "Yes." from the total's value
+    found = direct_answer(asked, rows, rows, lambda d, y, p: page_table_rows(pages, d, y, p))
+    assert found is not None and found.text.startswith(opens), found and found.text
+    assert found.text.endswith(("so one segment dominates.", "so the base is diversified."))
+    marks = [c.mark for c in verify_claims([found.claim()], pages)[0].citations]
+    assert marks and set(marks) == {"valid"}
