@@ -130,6 +130,10 @@ def test_an_event_the_report_files_under_no_item_is_a_no_with_the_items_it_state
     # a dividend has no Item of its own (Item 8.01, other events, may hold anything): the
     # Items say neither yes nor no, and the quotes answer
     assert _answer("Did Costco announce a dividend in its 8-K dated August 9, 2023?") is None
+    # earnings results are Item 2.02's (Results of Operations and Financial Condition)
+    text = _answer("Does Costco's 8-K dated August 9, 2023 report earnings results?")
+    assert text is not None and answer_lead(text).startswith(
+        "No. The report states no Item 2.02 (Results of Operations and Financial Condition)")
 
 
 INTEL = "damaged/INTEL_2023_8K_dated-2023-08-16.pdf"
