@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 
 from rag_assets.core.generation.citations import verify_claims
+from rag_assets.core.generation.concentration import concentration
 from rag_assets.core.generation.direct import direct_answer
+from rag_assets.core.generation.direct_rows import load_cues
 from rag_assets.core.generation.evidence import page_table_rows
 from rag_assets.core.generation.metric_questions import parse_question
 from rag_assets.core.generation.page_texts import PageTexts
@@ -43,3 +45,15 @@ def test_the_largest_segments_share_says_whether_one_dominates(
     assert found.text.endswith(("so one segment dominates.", "so the base is diversified."))
     marks = [c.mark for c in verify_claims([found.claim()], pages)[0].citations]
     assert marks and set(marks) == {"valid"}
+
+
+def test_a_customer_concentration_is_no_segments_question() -> None:
+    """"Significant customer concentration" asks of major customers (ASC 280-10-50-42: Walmart's
+    21% of Kraft Heinz's net sales), never of the segments' shares."""
+    document, year, path = ("kraft-heinz-10k", 2021,
+                            "financebench-bulk/pdfs/KRAFTHEINZ_2021_10K.pdf")
+    pages = PageTexts.from_pages(document, year, real_filing(path).pages)
+    rows = page_table_rows(pages, document, year, 114)
+    asked = read_question("Does Kraft Heinz have significant customer concentration as of "
+                          "FY2021?")
+    assert concentration(asked, rows, rows, None, load_cues()) is None
