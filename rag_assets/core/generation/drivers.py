@@ -231,6 +231,21 @@ class Reading(NamedTuple):
     phrase: tuple[str, ...] = ()
 
 
+@cache
+def _abbreviation_re() -> re.Pattern[str]:
+    """The captions' abbreviations of the vocabulary that are no word ("SG&A", "R&D")."""
+    keys = [k for k in load_vocabulary().abbreviations.labels if "&" in k]
+    return re.compile(rf"(?<![\w&])(?:{'|'.join(map(re.escape, keys))})(?![\w&])", re.IGNORECASE)
+
+
+def spelled_out(text: str) -> str:
+    """``text`` with each abbreviation followed by its words ("SG&A selling general
+    administrative"), so a sentence that abbreviates a measure names it as one that spells
+    it out does."""
+    labels = load_vocabulary().abbreviations.labels
+    return _abbreviation_re().sub(lambda m: f"{m[0]} {labels[m[0].lower()]}", text)
+
+
 def measure_readings(question: Question) -> list[Reading]:
     """The measure's roots, then the same with a metric it names read as the line item a
     filing prints for it: MD&A explains "gross profit" or "operating income" where a question
@@ -241,7 +256,12 @@ def measure_readings(question: Question) -> list[Reading]:
     common_size = COMMON_SIZE_RE.search(question.ranking_text) is not None
     norm = normalize(question.ranking_text)
     terms = terms_in(question.ranking_text)
-    readings = [Reading(frozenset(roots), common_size=common_size)]
+    # an abbreviation asked ("SG&A") is named whole, spelled out or not: "Sales and marketing
+    # expenses" shares two words with "SG&A expense as a percent of net sales" and is another
+    labels = load_vocabulary().abbreviations.labels
+    spelled = frozenset(root(w) for m in _abbreviation_re().finditer(question.ranking_text)
+                        for w in words(labels[m[0].lower()]) if len(w) >= 4)
+    readings = [Reading(frozenset(roots | spelled), spelled, common_size=common_size)]
     if named := _line_item_named(terms, norm):
         # a line item asked is named whole, short words and all: "net sales" is no "loan
         # sales" (JPMorgan's "Home Lending warehouse loan sales outpaced originations")
@@ -335,6 +355,7 @@ def _share_named(readings: Sequence[Reading], subject: str) -> float:
     """The best share of a reading of the measure the sentence names before its connective;
     0 below half its roots (or below two of them), or without its line item's every root. The
     revenue a common-size figure is stated against counts only for a question that asks one."""
+    subject = spelled_out(subject)
     named_all = {root(w) for w in words(subject) if w.isalpha()}
     named_changed = {root(w) for w in words(COMMON_SIZE_RE.sub(" ", subject)) if w.isalpha()}
     sequence = [root(w) for w in words(subject) if w.isalpha() and len(w) >= 3]

@@ -12,7 +12,12 @@ from rag_assets.core.evaluation.answer_metrics import fact_recall
 from rag_assets.core.footnotes.blocks import sentences_with_blocks
 from rag_assets.core.generation.answers import AnswerConfig, Answerer
 from rag_assets.core.generation.evidence import looks_like_instruction
-from rag_assets.core.generation.extractive import anchors, answer_type_held, manner_asked
+from rag_assets.core.generation.extractive import (
+    anchors,
+    answer_type_held,
+    manner_asked,
+    missing_anchors,
+)
 from rag_assets.core.generation.records import ABSTENTION, SourceCitation
 from rag_assets.core.question.question import Question, read_question
 from rag_assets.core.retrieval.retriever import Retriever, Scope
@@ -113,6 +118,18 @@ def test_unanswerable_questions_get_an_honest_refusal(corpus: Corpus) -> None:
 def test_anchors_are_the_names_years_and_references_a_question_holds(
         question: str, expected: list[str]) -> None:
     assert anchors(read_question(question), set()) == expected
+
+
+def test_an_abbreviated_caption_is_printed_as_such_or_spelled_out() -> None:
+    """"SG&A" is the vocabulary's, yet no word a filing need not print: its answer prints
+    "SG&A" or "selling, general and administrative", never "sales and marketing" alone."""
+    question = read_question("What drove the reduction in SG&A expense as a percent of net "
+                             "sales in FY2023?")
+    assert anchors(question, set()) == ["SG&A"]  # "FY2023" is a fiscal year, not a name
+    assert missing_anchors(question, "Selling, general and administrative expenses fell in "
+                           "fiscal 2023.", set()) == []
+    assert missing_anchors(question, "Sales and marketing expenses rose in fiscal 2023.",
+                           set()) == ["SG&A"]
 
 
 CAUSE = ("The decrease in the total number of employees in 2017 was primarily due to the "

@@ -218,6 +218,23 @@ def test_the_period_asked_wins_and_a_table_run_into_a_sentence_is_no_subject() -
     assert drivers(question, [table]) is None
 
 
+def test_an_abbreviation_asked_is_named_whole_spelled_out_or_not() -> None:
+    """"SG&A expense as a percent of net sales" shares "sales" and "expenses" with "Sales and
+    marketing expenses increased ...", another measure; "SG&A" or "selling, general and
+    administrative expenses" names it."""
+    question = read_question("What drove the reduction in SG&A expense as a percent of net "
+                             "sales in FY2023?")
+    other = unit("Sales and marketing expenses increased $934 million or 4% driven by growth "
+                 "from acquisitions and investments in commercial sales.", scope=MDNA)
+    assert drivers(question, [other]) is None
+    for printed in ("As a percentage of net sales, SG&A expenses decreased to 23.5%, primarily "
+                    "due to lower marketing expenses.",
+                    "As a percentage of net sales, selling, general and administrative expenses "
+                    "decreased to 23.5%, primarily due to lower marketing expenses."):
+        found = drivers(question, [unit(printed, scope=MDNA)])
+        assert found is not None and "lower marketing expenses" in found.text, printed
+
+
 def test_a_flow_whose_name_holds_the_balance_asked_does_not_explain_it() -> None:
     """American Water's Q2 2023 10-Q: the change in cash used in investing activities is no
     cause of the cash balance's change; the change in cash and cash equivalents is."""
