@@ -46,7 +46,7 @@ from rag_assets.core.generation.records import ABSTENTION, Claim, GuardrailEvent
 from rag_assets.core.ingest.routing import short_display_name
 from rag_assets.core.llm.client import ChatModel
 from rag_assets.core.question.question import Question, asks_cause
-from rag_assets.core.question.vocabulary import load_vocabulary, terms_in
+from rag_assets.core.question.vocabulary import load_vocabulary, phrases_of
 from rag_assets.core.retrieval.retriever import Retriever, Scope
 from rag_assets.core.text.figures import AMOUNT_STATED_RE, money_amounts
 from rag_assets.core.text.question_input import checked_question
@@ -378,16 +378,28 @@ def led_by_all(answers: list[PartAnswer], parts: Sequence[PartAnswer]) -> list[P
 
 
 def quotes_name_none(result: QAResult, computed: MetricAnswer) -> bool:
-    """No quoted sentence names the measure asked, nor one it is computed from: the quotes
-    answer another question ("Paid memberships ..." for Netflix's goodwill, which its balance
-    sheet does not print), so what the statements lack leads, the quotes after it."""
+    """A value asked of one line item or metric, and no quoted sentence names a word of it or
+    of what it is computed from (their titles, aliases and printed labels): the quotes answer
+    another question ("Paid memberships ..." for Netflix's goodwill, which its balance sheet
+    does not print), so what the statements lack leads, the quotes after it. A yes or no, a
+    trend or several line items asked keep the quotes first: a sentence may answer them in
+    words no label holds ("issued EUR 300 million Notes")."""
+    asked = computed.question
     vocabulary = load_vocabulary()
-    target = computed.question.target
-    if target not in vocabulary.names or not result.claims:
+    if (asked.aggregate != "value" or asked.yes_no or asked.choices
+            or asked.target not in vocabulary.names or not result.claims):
         return False
-    asked = set(vocabulary.closure(target))
-    return not any(term.name in asked for claim in result.claims
-                   for term in terms_in(claim.text))
+    named = {_stem(w) for name in vocabulary.closure(asked.target)
+             for phrase in (vocabulary.title(name), *phrases_of(name, vocabulary.entry(name)),
+                            *vocabulary.entry(name).line_items)
+             for w in re.findall(r"[a-z&]+", phrase.lower()) if len(w) >= 4}
+    return not any(_stem(w) in named for claim in result.claims
+                   for w in re.findall(r"[a-z&]+", claim.text.lower()) if len(w) >= 4)
+
+
+def _stem(word: str) -> str:
+    """A word's first five letters: "dividends" and "dividend", "issued" and "issuance"."""
+    return word[:5]
 
 
 def missing_kind(computed: MetricAnswer) -> str:
