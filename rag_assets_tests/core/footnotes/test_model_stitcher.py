@@ -18,6 +18,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import dagster as dg
+import httpx
 import openai
 import pytest
 
@@ -246,7 +247,9 @@ def test_garbage_and_missing_pages_fall_back_page_by_page(earnings):
 def test_a_model_error_falls_back_for_its_batch_without_raising(earnings):
     def reply(prompt: str) -> str:
         if 0 in pages_asked(prompt):
-            raise openai.APITimeoutError(request=None)
+            # a real request: openai 3.60 reads the request's headers when the error is made
+            raise openai.APITimeoutError(request=httpx.Request(
+                "POST", "http://127.0.0.1/v1/chat/completions"))
         return perfect_model(earnings)(prompt)
 
     chat, _ = chat_with(reply)
