@@ -389,17 +389,11 @@ def quotes_name_none(result: QAResult, computed: MetricAnswer) -> bool:
     if (asked.aggregate != "value" or asked.yes_no or asked.choices
             or asked.target not in vocabulary.names or not result.claims):
         return False
-    named = {_stem(w) for name in vocabulary.closure(asked.target)
-             for phrase in (vocabulary.title(name), *phrases_of(name, vocabulary.entry(name)),
-                            *vocabulary.entry(name).line_items)
-             for w in re.findall(r"[a-z&]+", phrase.lower()) if len(w) >= 4}
-    return not any(_stem(w) in named for claim in result.claims
-                   for w in re.findall(r"[a-z&]+", claim.text.lower()) if len(w) >= 4)
-
-
-def _stem(word: str) -> str:
-    """A word's first five letters: "dividends" and "dividend", "issued" and "issuance"."""
-    return word[:5]
+    named = set().union(*(roots(phrase) for name in vocabulary.closure(asked.target)
+                          for phrase in (vocabulary.title(name),
+                                         *phrases_of(name, vocabulary.entry(name)),
+                                         *vocabulary.entry(name).line_items)))
+    return bool(named) and not any(roots(claim.text) & named for claim in result.claims)
 
 
 def missing_kind(computed: MetricAnswer) -> str:

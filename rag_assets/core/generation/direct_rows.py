@@ -219,8 +219,12 @@ def heading_has(heading: str, period: tuple[str | None, str]) -> bool:
 
 def scale_of(unit: EvidenceUnit, cues: DirectCues) -> str:
     """" million" where the unit's table prints its figures in millions (its unit line)."""
-    scope = f"{unit.scope} {unit.text}".lower()
-    cue = first_match(cues.scales, scope)
+    return scale_in(f"{unit.scope} {unit.text}", cues)
+
+
+def scale_in(text: str, cues: DirectCues) -> str:
+    """" million" where ``text`` (a unit line, a column's heading) says millions."""
+    cue = first_match(cues.scales, text.lower())
     return f" {cue.word}" if cue and cue.word else ""
 
 

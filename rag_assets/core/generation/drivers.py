@@ -28,7 +28,15 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import answer_patterns, answer_qualifiers, words
 from rag_assets.core.ingest.sections import sections_of
 from rag_assets.core.question.question import ACCOUNTED_FOR_CHANGE, Question
-from rag_assets.core.question.vocabulary import TermMatch, load_vocabulary, normalize, terms_in
+from rag_assets.core.question.vocabulary import (
+    TermMatch,
+    abbreviation_re,
+    load_vocabulary,
+    normalize,
+    spelled_out,
+    spelled_words,
+    terms_in,
+)
 from rag_assets.core.text.figures import states_other_amount
 from rag_assets.core.text.periods import months_asked, names_a_period, without_period_lead
 from rag_assets.core.text.sentences import (
@@ -231,21 +239,6 @@ class Reading(NamedTuple):
     phrase: tuple[str, ...] = ()
 
 
-@cache
-def _abbreviation_re() -> re.Pattern[str]:
-    """The captions' abbreviations of the vocabulary that are no word ("SG&A", "R&D")."""
-    keys = [k for k in load_vocabulary().abbreviations.labels if "&" in k]
-    return re.compile(rf"(?<![\w&])(?:{'|'.join(map(re.escape, keys))})(?![\w&])", re.IGNORECASE)
-
-
-def spelled_out(text: str) -> str:
-    """``text`` with each abbreviation followed by its words ("SG&A selling general
-    administrative"), so a sentence that abbreviates a measure names it as one that spells
-    it out does."""
-    labels = load_vocabulary().abbreviations.labels
-    return _abbreviation_re().sub(lambda m: f"{m[0]} {labels[m[0].lower()]}", text)
-
-
 def measure_readings(question: Question) -> list[Reading]:
     """The measure's roots, then the same with a metric it names read as the line item a
     filing prints for it: MD&A explains "gross profit" or "operating income" where a question
@@ -258,9 +251,8 @@ def measure_readings(question: Question) -> list[Reading]:
     terms = terms_in(question.ranking_text)
     # an abbreviation asked ("SG&A") is named whole, spelled out or not: "Sales and marketing
     # expenses" shares two words with "SG&A expense as a percent of net sales" and is another
-    labels = load_vocabulary().abbreviations.labels
-    spelled = frozenset(root(w) for m in _abbreviation_re().finditer(question.ranking_text)
-                        for w in words(labels[m[0].lower()]) if len(w) >= 4)
+    spelled = frozenset(root(w) for m in abbreviation_re().finditer(question.ranking_text)
+                        for w in spelled_words(m[0]) if len(w) >= 4)
     readings = [Reading(frozenset(roots | spelled), spelled, common_size=common_size)]
     if named := _line_item_named(terms, norm):
         # a line item asked is named whole, short words and all: "net sales" is no "loan

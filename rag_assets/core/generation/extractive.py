@@ -34,7 +34,7 @@ from pydantic import BaseModel, Field
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.places import places_printed
 from rag_assets.core.question.question import Question
-from rag_assets.core.question.vocabulary import load_vocabulary, qualifier_pattern, terms_in
+from rag_assets.core.question.vocabulary import qualifier_pattern, spelled_words, terms_in
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
 from rag_assets.core.text.figures import AMOUNT_STATED_RE, DECIMALS, INTEGER
 from rag_assets.core.text.years import YEARLIKE_RE
@@ -428,20 +428,12 @@ def anchors(question: Question, known_words: set[str]) -> list[str]:
     for match in _CAPITAL_RE.finditer(text):
         word = match.group(0).removesuffix("'s").removesuffix("’s")
         if match.start() in starts or word.lower() in GENERIC_CAPITALS or (
-                word.lower() in known_words) or (terms_in(word) and not _spelled(word)):
+                word.lower() in known_words) or (terms_in(word) and not spelled_words(word)):
             continue  # "EPS" is the vocabulary's, written "earnings per share" by a filing
         found.append(word)
     found += YEARLIKE_RE.findall(text)
     found += [r.key for r in find_references(text) if r.kind in ("article", "note")]
     return list(dict.fromkeys(found))
-
-
-def _spelled(word: str) -> list[str]:
-    """The words a caption's abbreviation that is no word stands for ("SG&A": selling, general,
-    administrative; the vocabulary's ``abbreviations``), which an answer must print, or it the
-    abbreviation; none for another word."""
-    label = load_vocabulary().abbreviations.labels.get(word.lower(), "")
-    return label.split() if "&" in word else []
 
 
 def missing_anchors(question: Question, evidence: str, known_words: set[str]) -> list[str]:
@@ -453,7 +445,7 @@ def missing_anchors(question: Question, evidence: str, known_words: set[str]) ->
     missing = []
     for anchor in anchors(question, known_words):
         key = anchor.lower()
-        if key in abbreviated or ((spelled := _spelled(anchor)) and re.search(
+        if key in abbreviated or ((spelled := spelled_words(anchor)) and re.search(
                 r",?\s+(?:and\s+|&\s+)?".join(spelled), text)):
             continue  # "SG&A" printed "selling, general and administrative"
         if key.startswith(("article ", "note ")):

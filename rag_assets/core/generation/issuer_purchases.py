@@ -13,9 +13,9 @@ a row that prints none ("—"), or no such row, leaves the question to the sente
 
 "How many shares did it repurchase?" is read from the same table's quarter row, or from a row
 that is the count itself ("Total number of shares repurchased 4.8 16.9" under "Three Months
-Ended April 30, 2023 2022", Walmart's MD&A for Q1 fiscal 2024), in its first column: a filing
-prints the period it reports first (Regulation S-X Rule 10-01(c): the interim period, then the
-same period of the preceding year).
+Ended April 30, 2023 2022", Walmart's MD&A for Q1 fiscal 2024), in the column its heading dates
+as the period asked, else its first: a filing prints the period it reports first (Regulation
+S-X Rule 10-01(c): the interim period, then the same period of the preceding year).
 """
 
 from __future__ import annotations
@@ -28,8 +28,10 @@ from rag_assets.core.generation.direct_rows import (
     PageRows,
     Row,
     Scan,
+    heading_has,
     load_cues,
     read_row,
+    scale_in,
     scale_of,
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
@@ -86,30 +88,30 @@ def purchases_count(question: Question, selected: Sequence[EvidenceUnit],
     if (INTENT not in question.intents or question.expects == "yes_no"
             or not HOW_MANY_SHARES_RE.search(question.text)):
         return None
-    quarter = question.periods[0][0] if len(question.periods) == 1 else None
-    label_re = quarter_label_re(quarter) if quarter else None
-    found = _count_from_rows(label_re, [*selected, *pool])
+    period = question.periods[0] if len(question.periods) == 1 else None
+    found = _count_from_rows(period, [*selected, *pool])
     if found is not None or scan is None or page_rows is None:
         return found
     pages = dict.fromkeys((u.document, u.year, u.page) for u in scan([SHARES_RE]))
-    return _count_from_rows(label_re, [r for key in pages for r in page_rows(*key)])
+    return _count_from_rows(period, [r for key in pages for r in page_rows(*key)])
 
 
-def _count_from_rows(label_re: re.Pattern[str] | None, units: Sequence[EvidenceUnit]
+def _count_from_rows(period: tuple[str | None, str] | None, units: Sequence[EvidenceUnit]
                      ) -> DirectAnswer | None:
+    label_re = quarter_label_re(period[0]) if period and period[0] else None
     rows = [row for unit in units if (row := read_row(unit)) is not None and row.cells]
     for row in rows:  # Item 703's table: the quarter's row, its count column
         shares = [c for c in row.cells if SHARES_RE.search(c.heading)]
         if label_re is not None and label_re.search(row.label) and len(shares) == 1:
             # its scale only as its own heading prints one: the table's "(in millions)" is
             # the dollars' column's (JPMorgan's "Aggregate purchase price ... (in millions)")
-            scale = next((f" {c.word}" for c in load_cues().scales
-                          if c.word and re.search(c.pattern, shares[0].heading.lower())), "")
-            return _count_answer(row, shares[0].heading, shares[0].printed, scale)
-    for row in rows:  # a row that is the count, the period reported first
+            return _count_answer(row, shares[0].heading, shares[0].printed,
+                                 scale_in(shares[0].heading, load_cues()))
+    for row in rows:  # a row that is the count: the period asked's column, else the first
         if SHARES_RE.search(row.label):
-            first = row.cells[0]
-            return _count_answer(row, first.heading, first.printed,
+            cell = next((c for c in row.cells if period and heading_has(c.heading, period)),
+                        row.cells[0])
+            return _count_answer(row, cell.heading, cell.printed,
                                  scale_of(row.unit, load_cues()))
     return None
 

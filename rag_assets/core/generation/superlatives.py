@@ -923,9 +923,7 @@ def _only_member(whole: Whole, period: str, categories: Sequence[Cue], cues: Dir
                         supports=row.unit.quote, share=cell.value / total.value, text=(
         f"{name}, the only {word} the table ranks beside what is not one, had "
         f"{row.label[0].lower()}{row.label[1:]} of {money(cell, row.unit, cues)} "
-        f"{_period_words(period)}, {share_of(cell.value, total.value, None)} of the "
-        f"{money(total, row.unit, cues)} total ({cell.shown.lstrip('$')} / "
-        f"{total.shown.lstrip('$')})."))
+        f"{_period_words(period)}{_share_of_whole(cell, whole, 'max', cues)}."))
 
 
 def _column_change_winner(question: Question, direction: str, units: Sequence[EvidenceUnit],

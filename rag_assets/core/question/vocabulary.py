@@ -234,6 +234,29 @@ class Vocabulary(BaseModel):
         return _unique(i for n in self.closure(name) for i in self.entry(n).line_items)
 
 
+@cache
+def abbreviation_re() -> re.Pattern[str]:
+    """The captions' abbreviations of ``abbreviations.labels`` that are no word ("SG&A",
+    "R&D"), whole."""
+    keys = [k for k in load_vocabulary().abbreviations.labels if "&" in k]
+    return re.compile(rf"(?<![\w&])(?:{'|'.join(map(re.escape, keys))})(?![\w&])", re.IGNORECASE)
+
+
+def spelled_words(abbreviation: str) -> list[str]:
+    """The words an abbreviation that is no word stands for ("SG&A": selling, general,
+    administrative); none for any other word."""
+    if not abbreviation_re().fullmatch(abbreviation):
+        return []
+    return load_vocabulary().abbreviations.labels[abbreviation.lower()].split()
+
+
+def spelled_out(text: str) -> str:
+    """``text`` with each such abbreviation followed by its words ("SG&A selling general
+    administrative"), so a text that abbreviates a caption names it as one that spells it
+    out does."""
+    return abbreviation_re().sub(lambda m: f"{m[0]} {' '.join(spelled_words(m[0]))}", text)
+
+
 def formula_names(formula: str) -> list[str]:
     """The names a formula computes from (not its functions nor a ``row('label')``)."""
     bare = re.sub(r"row\('[^']*'\)", " ", formula)
