@@ -2,7 +2,8 @@
 of the total its segment table prints (``direct_cues.json``'s ``concentration``: ASC
 280-10-50-32, revenue by reportable segment reconciled to the total). A segment with more than
 half of the total (a majority) dominates; the share is stated with the rule, so a reader can
-apply another."""
+apply another. The superlative never ranks a table that disaggregates revenue by product or
+place for a segment (``superlatives.disaggregates``)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def concentration(question: Question, selected: Sequence[EvidenceUnit],
         return None
     ranked = question.model_copy(update={"text": f"Which {cue.word} had the largest revenue?"})
     found = superlative(ranked, selected, pool, page_rows, cues, titling)
-    if found is None or found.share is None or not _of_segments(found, cues):
+    if found is None or found.share is None:
         return None
     dominated = found.share > MAJORITY
     yes = dominated if _asks_dominated_first(question.text) else not dominated
@@ -46,10 +47,3 @@ def _asks_dominated_first(text: str) -> bool:
         return False
     return diversified is None or dominated.start() < diversified.start()
 
-
-def _of_segments(found: DirectAnswer, cues: DirectCues) -> bool:
-    """The winner's table is not one of revenue disaggregated by product, category or place
-    (``disaggregation_tables``): its rows are the segments (Walmart's "Revenue by Product and
-    Geography" ranks merchandise categories and countries, never its three segments)."""
-    return not any(re.search(c.pattern, f"{u.caption} {u.scope}", re.IGNORECASE)
-                   for c in cues.disaggregation_tables for u in found.units)

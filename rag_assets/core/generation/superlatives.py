@@ -46,7 +46,7 @@ from rag_assets.core.text.periods import (
     PERIOD_WORD_RE,
 )
 from rag_assets.core.text.prose import UNITS_NOTE_RE
-from rag_assets.core.text.years import FISCAL_YEAR_RE
+from rag_assets.core.text.years import FISCAL_YEAR_RE, years_in
 
 TOTAL_HEADING_RE = re.compile(r"\btotal\b", re.IGNORECASE)
 # a column that prints a change itself: "Total sales change", "% Change", "Growth"
@@ -224,6 +224,8 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
             continue  # under a "Segments" note: its own title may name other members
         if _of_other_members(scope, categories, ranks, cues):
             continue  # General Mills' "net sales by class of similar products" ranks no region
+        if not also_ranks and disaggregates(scope, categories, ranks, cues):
+            continue  # Walmart's "net sales by merchandise category" ranks no segment
         rows, printed, grouped = _members(units, table, groups_asked, measures, question, cues)
         if not rows or len({(r.unit.caption, r.label) for r in rows}) < len(rows):
             continue  # none, or one label twice: measures under captions, not members
@@ -309,6 +311,22 @@ def _of_other_members(scope: str, categories: Sequence[Cue], ranks: Sequence[str
             # segments"
             return other_at is not None and (asked_at is None or other_at < asked_at)
     return False
+
+
+def disaggregates(scope: str, categories: Sequence[Cue], ranks: Sequence[str],
+                  cues: DirectCues) -> bool:
+    """Whether a unit is asked (a segment, a division) of a table whose own title or header
+    disaggregates revenue by product, category, market or place (``disaggregation_tables``:
+    ASC 606-10-50-5, printed beside the segment note, whose rows are no segments) and does
+    not name what is ranked before that ("Net sales of reportable segments by geographic
+    area" ranks segments). Its section's heading does not count: Walmart's "Segments and
+    Disaggregated Revenue" heads both tables."""
+    if "unit" not in {c.kind for c in categories}:
+        return False
+    own = " ".join(scope.split(" | ")[-2:]).lower()
+    split = min((m.start() for c in cues.disaggregation_tables
+                 if (m := re.search(c.pattern, own, re.IGNORECASE))), default=None)
+    return split is not None and not any(0 <= own.find(r) < split for r in ranks)
 
 
 def _places_if_asked(categories: Sequence[Cue], members: Sequence[str]) -> bool:
@@ -828,7 +846,15 @@ TOTAL_WORDS = frozenset({"total", "net", "consolidated", "reported", "gross"})
 def period_asked(periods: dict[str, Whole], question: Question) -> list[tuple[str, Whole]]:
     """The one period of a table the question asks (:func:`periods_ranked` first, then every
     period named), or none when it names no period printed or several ("2022" over both the
-    three and the six months' columns: no guess)."""
+    three and the six months' columns: no guess). A question that names no period reads the
+    latest the table prints, when one period alone is of its latest year (a 10-K's segment
+    table: "Fiscal Year Ended January 31, 2022" over 2021's and 2020's), as a ranking of rows
+    reads the latest column."""
+    if not question.periods:
+        latest = {period: max(years_in(period), default=0) for period in periods}
+        top = max(latest.values(), default=0)
+        asked = [(p, w) for p, w in periods.items() if top and latest[p] == top]
+        return asked if len(asked) == 1 else []
     for meant in (periods_ranked(question), question.periods):
         asked = [(period, members) for period, members in periods.items()
                  if any(heading_has(period, p) for p in meant)]
@@ -870,7 +896,7 @@ def _column_winner(question: Question, direction: str, units: Sequence[EvidenceU
     period asked, compared across the names heading them."""
     measures = measures_asked(question, cues)
     categories = _categories(question, cues)
-    if not categories or not measures or not question.periods:
+    if not categories or not measures:
         return None
     for periods in column_tables(units, page_rows, measures, cues).values():
         for period, whole in period_asked(periods, question):

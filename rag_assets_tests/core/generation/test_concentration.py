@@ -57,3 +57,23 @@ def test_a_customer_concentration_is_no_segments_question() -> None:
     asked = read_question("Does Kraft Heinz have significant customer concentration as of "
                           "FY2021?")
     assert concentration(asked, rows, rows, None, load_cues()) is None
+
+
+def test_a_table_that_disaggregates_revenue_ranks_no_segment() -> None:
+    """Walmart 2022 prints its segment table (p.77: net sales under "Walmart U.S.", "Walmart
+    International", "Sam's Club", their headings above the grid's top rule) before the tables
+    that disaggregate each segment's net sales by merchandise category or market (p.78). Asked
+    of both, the segments are ranked (Walmart U.S. 393,247 of 567,762); asked of the
+    disaggregation alone, no category ("Grocery") and no market is named a segment."""
+    document, year, path = ("walmart-10k", 2022, "financebench-bulk/pdfs/WALMART_2022_10K.pdf")
+    pages = PageTexts.from_pages(document, year, real_filing(path).pages)
+    disaggregated = page_table_rows(pages, document, year, 77)
+    segments = page_table_rows(pages, document, year, 76)
+    asked = read_question("Does Walmart have a diversified revenue base?")
+    found = concentration(asked, disaggregated, [*disaggregated, *segments], None, load_cues())
+    assert found is not None and found.text.startswith(
+        "No. Walmart U.S. had the largest net sales (the fiscal year ended January 31, 2022): "
+        "$393,247 million, 69.3% of the $567,762 million total"), found and found.text
+    ranked = read_question("Which segment had the largest revenue?")
+    alone = direct_answer(ranked, disaggregated, disaggregated, None)
+    assert alone is None or not alone.text.startswith(("Grocery", "Mexico")), alone.text

@@ -502,6 +502,19 @@ def test_headings_printed_above_a_grid_are_its_header() -> None:
     assert "Water (a) Wastewater Total" not in page.text
 
 
+def test_headings_above_a_grid_that_opens_with_a_caption() -> None:
+    """Walmart 2022 p77 rules its segment table from a caption down ("Fiscal Year Ended
+    January 31, 2022" over the net sales row, a "$ —" among its figures): the segments' names,
+    stacked two lines high above the top rule ("Walmart" over "International"), are its header;
+    the sentence that leads into the table is no heading over its columns."""
+    page = real_filing(CORPORA / "financebench-bulk" / "pdfs" / "WALMART_2022_10K.pdf").pages[76]
+    table = next(t for t in page.tables if any(r[0] == "Net sales" for r in t.rows))
+    assert table.rows[0] == ["(Amounts in millions)", "Walmart U.S.", "Walmart International",
+                             "Sam's Club", "Corporate and support", "Consolidated"]
+    assert table.rows[1][0] == "Fiscal Year Ended January 31, 2022"
+    assert "is provided in the following table:" in page.text
+
+
 def test_figures_between_two_grids_are_no_header() -> None:
     """3M 2018 p59 prints its equity statement's rows between grids: a row of figures above
     a grid that opens with figures is no heading, and stays in the text."""

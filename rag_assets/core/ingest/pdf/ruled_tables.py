@@ -175,14 +175,20 @@ def _headed(n: int, grid: Grid, cells: list[list[str]], rows: list[list[str]],
                          for start, line, samples, table in pieces]
 
 
-HEADER_LINES = 4  # lines of column headings a grid's top rule may leave above it, at most
+# a sentence that leads into the table ("... is provided in the following table:"), never a
+# heading over a group of its columns
+LEAD_IN_RE = re.compile(r":\s*$|(?:\S+\s+){8}")
+HEADER_LINES = 6  # lines of column headings a grid's top rule may leave above it, at most
 
 
 def _opens_with_data(rows: list[list[str]]) -> bool:
-    """The grid's first row prints figures under a label, no headings: its column headings
-    are printed above its top rule (16% of the corpora's ruled tables, American Water's
-    state table among them), and the markdown table would take the row for its header."""
-    cells = [c for c in rows[0][1:] if c]
+    """The grid's first row prints figures under a label, no headings, or is a caption over
+    such a row (Walmart 2022's segment table: "Fiscal Year Ended January 31, 2022" over its net
+    sales): its column headings are printed above its top rule (16% of the corpora's ruled
+    tables, American Water's state table among them), and the markdown table would take the
+    row for its header."""
+    first = 1 if len(rows) > 1 and rows[0][0] and not any(rows[0][1:]) else 0
+    cells = [c for c in rows[first][1:] if c]
     return bool(cells) and all(FIGURE_START_RE.match(c) and not FISCAL_YEAR_RE.fullmatch(c)
                                for c in cells)
 
@@ -221,14 +227,15 @@ def _header_above(grid: Grid, cells: list[list[str]], pieces: list[Piece],
         spanning = [sum(x0 <= x <= x1 for x in centres.values()) > 1 for x0, x1, _, _ in phrases]
         if any(spanning):
             headed = {j: centres[j] for j in centres if j > 0 and columns[j]}
-            if all(spanning) and len(headed) > 1:
+            if all(spanning) and len(headed) > 1 and not any(
+                    LEAD_IN_RE.search(phrase) for _, _, _, phrase in phrases):
                 groups = _over_groups(phrases, headed, len(xs))
                 used.add(start)
             break  # the groups' line tops the header
         placed = [(min(centres, key=lambda j: abs(centres[j] - (x0 + x1) / 2)), high, phrase)
                   for x0, x1, high, phrase in phrases]
-        if len({j for j, _, _ in placed}) < 2:
-            break
+        if len({j for j, _, _ in placed}) < 2 and not any(map(any, columns[1:])):
+            break  # a line over one column is a heading's upper part, never the header's first
         for j, high, phrase in placed:
             columns[j].append((high, phrase))
         used.add(start)
@@ -272,19 +279,22 @@ def _phrases(textpage: pdfium.PdfTextPage, start: int, line: str
     """A heading line's phrases, each with its left, right and top (PDF points): characters on
     one row less than one and a half of their height apart ("December 31, 2021" is one,
     "2021   2020" two)."""
-    phrases: list[tuple[float, float, float, list[str]]] = []  # left, right, top, characters
+    # left, right, top, bottom, characters; a phrase's characters share its baseline (a
+    # period's box is a fraction of a letter's height, its bottom the letters')
+    phrases: list[tuple[float, float, float, float, list[str]]] = []
     for pos, ch in enumerate(line):
         if ch.isspace():
             continue
         x0, y0, x1, y1 = textpage.get_charbox(start + pos)
-        if phrases and x0 - phrases[-1][1] <= 1.5 * (y1 - y0) and x0 >= phrases[-1][0] \
-                and abs(y1 - phrases[-1][2]) <= y1 - y0:
-            first, _, high, chars = phrases[-1]
-            gap = " " if line[pos - 1].isspace() else ""
-            phrases[-1] = (first, x1, max(high, y1), [*chars, gap + ch])
-        else:
-            phrases.append((x0, x1, y1, [ch]))
-    return [(x0, x1, y1, "".join(chars)) for x0, x1, y1, chars in phrases]
+        if phrases:
+            first, right, high, low, chars = phrases[-1]
+            tall = max(y1 - y0, high - low)
+            if x0 - right <= 1.5 * tall and x0 >= first and min(y1, high) > max(y0, low):
+                gap = " " if line[pos - 1].isspace() else ""
+                phrases[-1] = (first, x1, max(high, y1), min(low, y0), [*chars, gap + ch])
+                continue
+        phrases.append((x0, x1, y1, y0, [ch]))
+    return [(x0, x1, y1, "".join(chars)) for x0, x1, y1, _, chars in phrases]
 
 
 def _printed_rows(words: list[_Word]) -> list[list[_Word]]:
@@ -452,7 +462,7 @@ def _markers_to_labels(rows: list[list[str]], width: int) -> None:
 
 
 OPENING_CELL_RE = re.compile(r"^[$€£(]+(?: [$€£(]+)*$")  # "$", "(", "$ (", "($"
-FIGURE_START_RE = re.compile(r"^(?:[$€£]\s?)?\(?[-–—]?\.?\d|^[-–—]$")
+FIGURE_START_RE = re.compile(r"^(?:[$€£]\s?)?\(?[-–—]?\.?\d|^(?:[$€£]\s?)?[-–—]$")
 CLOSING_RE = re.compile(r"^[)%]+")
 CLOSE_UP_RE = re.compile(r"(?<=\d)\s+(?=[)%])|(?<=\d\))\s+(?=%)")  # "17 %", "(3,900 )"
 TRAILING_OPENING_RE = re.compile(r"\s([$€£(]+(?: [$€£(]+)*)$")
