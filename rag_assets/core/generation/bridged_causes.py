@@ -78,7 +78,7 @@ def bridged_causes(question: Question, change: Change, explain: Explain) -> Dire
         cause = explain(asked) if asked is not None else None
         if (cause is None or refers_elsewhere(cause.causes)
                 or explained_way(cause) not in (None, part.way)
-                or segments_change(cause) or _another_length(question, cause)):
+                or segments_change(cause) or another_length(question, cause)):
             continue  # a pointer, an increase's causes, a segment's or a quarter's explain none
         found.append((part, cause))
     if not found:
@@ -91,7 +91,7 @@ def _led_by(joiner: str, found: Sequence[tuple[str, DirectAnswer]]) -> DirectAns
     """One leading sentence of the parts that moved, each with its change as printed and its
     causes in parentheses ("A lower gross margin (... primarily due to ...)"), citing every
     sentence read."""
-    said = joiner.join(f"{moved} ({_stated(cause)}{_bare(cause.causes)})"
+    said = joiner.join(f"{moved} ({_stated(cause)}{bare_causes(cause.causes)})"
                        for moved, cause in found)
     units = [u for _, cause in found for u in cause.units]
     return DirectAnswer(kind="cause", text=f"{said[0].upper()}{said[1:]}.", units=units,
@@ -128,7 +128,7 @@ def member_causes(question: Question, owners: set[str], explain: Explain
         entry = vocabulary.metrics.get(part) or vocabulary.concepts.get(part)
         title = entry.title if entry is not None else part
         cause = explain(_reworded(question, terms[0], title))
-        if (cause is None or refers_elsewhere(cause.causes) or _another_length(question, cause)
+        if (cause is None or refers_elsewhere(cause.causes) or another_length(question, cause)
                 or not _of_member(cause, owners)):
             continue
         found.append((title, cause))
@@ -170,7 +170,7 @@ def _stated(cause: DirectAnswer) -> str:
 MAX_STATED = 25  # words of a printed change worth repeating before its causes
 
 
-def _another_length(question: Question, cause: DirectAnswer) -> bool:
+def another_length(question: Question, cause: DirectAnswer) -> bool:
     """Whether a sentence the cause is read from names a part of a year other than the one
     asked ("the fourth quarter of 2018" for a fiscal year's change); a sentence that names
     none ("The decrease was driven by ...") is of the period its neighbour names."""
@@ -178,7 +178,7 @@ def _another_length(question: Question, cause: DirectAnswer) -> bool:
                for u in cause.units)
 
 
-def _bare(causes: str) -> str:
+def bare_causes(causes: str) -> str:
     """Causes as a clause in parentheses: no closing stop, an article that opened a sentence
     in lower case ("The negative impact of the yen ...;" -> "the negative impact of the yen
     ..."; a name keeps its capital)."""

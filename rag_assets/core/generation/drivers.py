@@ -19,7 +19,7 @@ and for this. Nothing is written that the sentence does not print.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from typing import NamedTuple
 
@@ -666,9 +666,15 @@ def drivers(question: Question, selected: Sequence[EvidenceUnit],
         return None
     best = _best_explained(question, selected, pool or selected, preceding, scan, heading,
                            pointers, levels)
-    if best is None:
-        return None
-    _, cited, subject, causes = best
+    return None if best is None else _as_cause(best, following, question)
+
+
+def _as_cause(explained: Explained, following: Adjacent | None, question: Question
+              ) -> DirectAnswer:
+    """A sentence that explains a change as a cause answer: its causes first, then the change
+    as printed, with the sentences after it that go on listing or explaining (``following``)
+    and the one that gives the change of the measure asked itself."""
+    _, cited, subject, causes = explained
     change = TRAILING_VERB_RE.sub("", TRAILING_AND_RE.sub("", subject.strip(
         " \t-–—•,;:."))).rstrip(" ,")
     asked = _asked_change(question, subject, cited[-1], following)
@@ -684,22 +690,58 @@ def drivers(question: Question, selected: Sequence[EvidenceUnit],
                         supports="" if len(cited) > 1 else cited[0].text)
 
 
+Explained = tuple[float, list[EvidenceUnit], str, str]  # score, units cited, change, causes
+
+
 def _best_explained(question: Question, selected: Sequence[EvidenceUnit],
                     pool: Sequence[EvidenceUnit], preceding: Adjacent | None,
                     scan: Scan | None, heading: Heading | None = None, pointers: bool = True,
-                    levels: Sequence[float] = ()
-                    ) -> tuple[float, list[EvidenceUnit], str, str] | None:
+                    levels: Sequence[float] = ()) -> Explained | None:
     """(score, units cited, what changed, its causes) of the best sentence that explains the
     measure's change among the selected units, the pool and the filing's scanned ones; each
     read under the heading printed above it (``heading``), as a chunk's sentences are; with
-    ``pointers`` False, none whose causes only point elsewhere (:func:`refers_elsewhere`)."""
+    ``pointers`` False, none whose causes only point elsewhere (:func:`refers_elsewhere`);
+    none that states the measure at an amount other than ``levels``."""
+    best, best_key = None, None
+    for found, key in _explained(question, selected, pool, preceding, scan, heading):
+        if (not pointers and refers_elsewhere(found[3])) or states_other_amount(found[2],
+                                                                                 levels):
+            continue  # a part's level or another period's: not the change asked
+        if best_key is None or key < best_key:
+            best, best_key = found, key
+    return best
+
+
+def parts_explained(question: Question, selected: Sequence[EvidenceUnit],
+                    pool: Sequence[EvidenceUnit], preceding: Adjacent | None,
+                    scan: Scan | None, heading: Heading | None,
+                    levels: Sequence[float]) -> list[DirectAnswer]:
+    """The sentences that explain the measure's change at an amount the statements do not
+    print for it (``levels``): a segment's part of the change, where MD&A discusses each
+    segment and not the whole (Item 303(b)); each cause once, best first, pointers left out."""
+    found: dict[str, tuple[tuple[float, int, int], Explained]] = {}
+    for explained, key in _explained(question, selected, pool, preceding, scan, heading):
+        if refers_elsewhere(explained[3]) or not states_other_amount(explained[2], levels):
+            continue
+        said = " ".join(explained[2].split())
+        if said not in found or key < found[said][0]:
+            found[said] = (key, explained)
+    return [_as_cause(explained, None, question) for _, explained in sorted(
+        found.values(), key=lambda kv: kv[0])]
+
+
+def _explained(question: Question, selected: Sequence[EvidenceUnit],
+               pool: Sequence[EvidenceUnit], preceding: Adjacent | None, scan: Scan | None,
+               heading: Heading | None) -> Iterator[tuple[Explained, tuple[float, int, int]]]:
+    """Every sentence that explains the measure's change, with its rank key: the best score;
+    on a tie the higher chunk, then the earlier sentence (MD&A gives the main reason first:
+    "In addition, ..." follows it)."""
     roots, owners = measure_readings(question), subjects_named(question)
     asked = {w.lower() for w in re.findall(r"[\w&'-]+", question.text)}
     previous = _previous(pool)
     position = {(u.chunk_id, u.quote): i for i, u in enumerate(pool)}
     scanned = (list(scan([*answer_patterns("cause"), ACTIVE_CAUSE_RE])) if scan is not None
                else [])
-    best, best_key = None, None
     for unit in [*selected, *pool, *scanned]:
         at = position.get((unit.chunk_id, unit.quote), len(pool))
         before = previous.get(id(pool[at])) if at < len(pool) else None
@@ -710,16 +752,8 @@ def _best_explained(question: Question, selected: Sequence[EvidenceUnit],
         if heading is not None and (above := heading(unit)):
             unit = unit.model_copy(update={"scope": f"{unit.scope} | {above}"})
         found = _candidate(question, roots, asked, unit, before, owners)
-        if found is not None and not pointers and refers_elsewhere(found[3]):
-            found = None
-        if found is not None and states_other_amount(found[2], levels):
-            found = None  # a part's level or another period's: not the change asked
-        # the best score; on a tie the higher chunk, then the earlier sentence: MD&A gives
-        # the main reason first ("In addition, ..." follows it)
-        key = None if found is None else (-found[0], unit.chunk_rank, at)
-        if key is not None and (best_key is None or key < best_key):
-            best, best_key = found, key
-    return best
+        if found is not None:
+            yield found, (-found[0], unit.chunk_rank, at)
 
 
 def _continued(question: Question, unit: EvidenceUnit, following: Adjacent | None

@@ -36,6 +36,7 @@ from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.drivers import (
     drivers,
     following_on_page,
+    parts_explained,
     preceding_on_page,
     refers_elsewhere,
     stated_direction,
@@ -62,6 +63,7 @@ from rag_assets.core.generation.extractive import (
 from rag_assets.core.generation.fiscal_names import periods_as_printed, quarter_shift
 from rag_assets.core.generation.outlook import outlook_block
 from rag_assets.core.generation.page_texts import PageTexts, normalize
+from rag_assets.core.generation.part_causes import parts_summing
 from rag_assets.core.generation.records import (
     ABSTENTION,
     Change,
@@ -315,7 +317,8 @@ class QuoteRoute:
             # measure, and "due to the factors described above" names none: its parts'
             # causes lead, else the change computed (the quotes follow), else the pointer's
             # sentence, which still states the change as printed
-            bridged = self.bridged(question, change, *read)
+            bridged = self.bridged(question, change, *read) or self.by_parts(
+                question, change, *read)
             if bridged is not None:
                 head, direct, method = bridged, [], "direct cause"
             elif head is None or against:
@@ -346,6 +349,21 @@ class QuoteRoute:
                            self.following, self.heading_above, pointers=False)
 
         found = bridged_causes(question, change, explain) if selected else None
+        if found is None:
+            return None
+        checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
+        return checked[0] if all(c.mark == "valid" for c in checked[0].citations) else None
+
+    def by_parts(self, question: Question, change: Change, selected: Sequence[EvidenceUnit],
+                 pool: Sequence[EvidenceUnit]) -> Claim | None:
+        """The causes of the parts MD&A explains a change by when it explains no whole
+        (:mod:`part_causes`: their stated changes add up to the one computed), when every
+        citation holds; else None."""
+        if not selected or not change.levels:
+            return None
+        parts = parts_explained(question, selected, pool, self.preceding,
+                                self.scan(selected), self.heading_above, change.levels)
+        found = parts_summing(change.levels[-1], question.months, parts)
         if found is None:
             return None
         checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)

@@ -73,6 +73,45 @@ def test_the_first_sentence_leads_with_the_causes_of_the_change(
                                  for c in claim.citations)
 
 
+AWK_2023 = (f"{BULK}/AMERICANWATERWORKS_2023Q2_10Q.pdf", "american-water-works-10q-q2", 2023)
+
+
+@pytest.mark.parametrize(("question", "lead_has"), [
+    ("What drove the change in American Water Works's operating revenues in Q2 2023 compared "
+     "with Q2 2022?", ["increased $140 million", "authorized rate increases",
+                       "increased $20 million and $34 million, respectively",
+                       "capital projects in MSG", "($140 million + $20 million)",
+                       "by $160 million"]),
+    ("What drove the change in American Water Works's operating revenues in the six months "
+     "ended June 30, 2023?", ["increased $222 million", "$34 million, respectively",
+                              "$222 million + $34 million", "by $256 million"]),
+])
+def test_a_change_mdna_explains_only_by_its_parts_is_led_by_them(
+        drivers_corpus: Corpus, question: str, lead_has: list[str]) -> None:
+    """American Water's 10-Q explains its Regulated Businesses' operating revenues ("increased
+    $140 million, primarily due to ...") and its other businesses' ("increased $20 million and
+    $34 million, respectively, due primarily to ...") and never the company's, which the income
+    statement prints (937 to 1,097 in the quarter): the parts whose changes add up to the
+    whole's lead, each with its causes, the sum shown, then the change computed; the six
+    months' sentence ($222 million) is no part of the quarter's."""
+    from rag_assets.core.generation.answers import Answerer
+    from rag_assets.core.ingest.filing_facts import read_facts
+    from rag_assets.core.retrieval.retriever import Retriever
+    from rag_assets_tests.real_filings import real_filing
+
+    facts = read_facts(AWK_2023[1], AWK_2023[2], real_filing(AWK_2023[0]).pages)
+    answerer = Answerer(Retriever(drivers_corpus.store, drivers_corpus.embedder),
+                        drivers_corpus.pages,
+                        facts=lambda d, y: facts if d == AWK_2023[1] else [])
+    result = answerer.ask(question, document=AWK_2023[1], year=AWK_2023[2])
+    lead = answer_lead(result.answer)
+    assert lead.startswith("By its parts, as MD&A explains each: "), lead
+    assert all(part in lead for part in lead_has), lead
+    if "six months" not in question:
+        assert "$222 million" not in lead, lead
+    assert all(c.mark == "valid" for claim in result.claims for c in claim.citations)
+
+
 JPM_2022 = (f"{WIDE}/JPMORGAN_2022Q2_10Q.pdf", "jpmorgan-10q-q2", 2022)
 
 
