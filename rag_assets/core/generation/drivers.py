@@ -813,6 +813,31 @@ def following_on_page(page_text: str | None, unit: EvidenceUnit) -> EvidenceUnit
     return _adjacent_on_page(page_text, unit, after=True)
 
 
+def continued_on_next_page(page_text: str | None, next_page: str | None,
+                           unit: EvidenceUnit) -> EvidenceUnit | None:
+    """The sentence the next page opens with, when ``unit`` ends its page (its printed page
+    number aside) and that page goes on with a list's next item or the sentence's rest ("– $657
+    million of net charge-offs, down $77 million, driven by Card.", JPMorgan's executive
+    overview, whose list of what drove the provision runs over the page break); else None."""
+    if not page_text or not next_page:
+        return None
+    flat, quote = page_prose(page_text), " ".join(unit.quote.split())
+    at = flat.find(quote)
+    if at < 0 or not quote or not PAGE_END_RE.fullmatch(flat[at + len(quote):]):
+        return None
+    opening = split_sentences(page_prose(next_page))[:1]
+    if not opening or not CONTINUATION_RE.match(opening[0]):
+        return None
+    return unit.model_copy(update={"quote": opening[0], "text": opening[0], "footnotes": [],
+                                   "page": unit.page + 1})
+
+
+# what a page prints after its last sentence: nothing, or its page number
+PAGE_END_RE = re.compile(r"\s*(?:\d{1,3}|[ivxlc]{1,6})?\s*", re.IGNORECASE)
+# a page that opens by going on: a list's next item, or a sentence's rest in lower case
+CONTINUATION_RE = re.compile(r"[–—◦•-]\s|[a-z]")
+
+
 def preceding_on_page(page_text: str | None, unit: EvidenceUnit) -> EvidenceUnit | None:
     """The sentence ``page_text`` prints just before ``unit``'s quote, as a unit of the same
     chunk and page; None when the quote is not found or opens the page."""

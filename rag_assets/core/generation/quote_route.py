@@ -34,6 +34,7 @@ from rag_assets.core.generation.declared_dividends import declared_dividend
 from rag_assets.core.generation.direct import direct_answer
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.drivers import (
+    continued_on_next_page,
     drivers,
     following_on_page,
     parts_explained,
@@ -459,8 +460,11 @@ class QuoteRoute:
         return preceding_on_page(self.pages.get(unit.document, unit.year, unit.page), unit)
 
     def following(self, unit: EvidenceUnit) -> EvidenceUnit | None:
-        """The sentence a unit's page prints just after it."""
-        return following_on_page(self.pages.get(unit.document, unit.year, unit.page), unit)
+        """The sentence a unit's page prints just after it, or the next page's opening when
+        the unit ends its page and that page goes on with it (:func:`continued_on_next_page`)."""
+        page = self.pages.get(unit.document, unit.year, unit.page)
+        return following_on_page(page, unit) or continued_on_next_page(
+            page, self.pages.get(unit.document, unit.year, unit.page + 1), unit)
 
     def scan(self, selected: Sequence[EvidenceUnit]) -> Scan:
         """The sentences of the filing of ``selected`` that match given patterns."""

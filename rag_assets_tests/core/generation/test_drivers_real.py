@@ -160,3 +160,29 @@ def test_a_measure_asked_with_its_amount_is_read_as_the_statements_row() -> None
     parsed = parse_change(read_question("What made up JPMorgan's $1.5 billion provision for "
                                         "credit losses in Q3 2022?"))
     assert parsed is not None and parsed.stated == "row('provision for credit losses')"
+
+
+def test_a_list_of_causes_runs_on_over_the_page_break() -> None:
+    """JPMorgan's Q2 2022 executive overview lists what drove the provision for credit losses
+    over a page break: p.5 ends "– a net addition of $428 million ..., and" (its page number
+    after it), p.6 opens "– $657 million of net charge-offs, ...". The item that ends a page is
+    followed by the next page's opening; a page that opens with a new sentence follows
+    nothing."""
+    from rag_assets.core.generation.drivers import continued_on_next_page
+    from rag_assets.core.generation.evidence import EvidenceUnit
+    from rag_assets_tests.real_filings import real_filing
+
+    pages = [p.text for p in real_filing(JPM_2022[0]).pages]
+    item = ("– a net addition of $428 million to the allowance for credit losses, primarily "
+            "reflecting loan growth, as well as a modest deterioration in the Firm's "
+            "macroeconomic forecast, and")
+    unit = EvidenceUnit(chunk_id="jpm|2022|p4", document=JPM_2022[1], year=JPM_2022[2],
+                        chunk_rank=0, page=4, located=True, quote=item, text=item)
+    after = continued_on_next_page(pages[4], pages[5], unit)
+    assert after is not None and after.page == 5, after
+    assert after.text.startswith("– $657 million of net charge-offs, down $77 million"), after
+    ends = " ".join(pages[3].split()).rsplit(" ", 1)[0]  # p.4's prose without its number
+    closing = ends[ends.rindex("Information on the Firm"):]
+    last = unit.model_copy(update={"page": 3, "quote": closing, "text": closing})
+    assert continued_on_next_page(pages[3], pages[4], last) is None  # p.5 opens anew
+    assert continued_on_next_page(pages[3], pages[3], last) is None  # no page goes on so
