@@ -229,6 +229,9 @@ def test_the_kinds_or_parts_of_a_measure_are_names_not_its_amount(question: str)
     "How much remained available under Corning's share repurchase authorization at the end of "
     "FY2018?",
     "What is Walmart's remaining share repurchase authorization?",
+    "How much did Costco have remaining under its stock repurchase program at the end of "
+    "fiscal 2018?",
+    "How much is available under the share repurchase program of Corning at the end of 2018?",
     "How much of Corning's long-term debt matures within the next year?",
     "How much of Walmart's total debt is maturing in fiscal 2023?",
 ])
