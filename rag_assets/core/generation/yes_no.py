@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
+from rag_assets.core.generation.drivers import stated_direction
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.intents import IntentEntry, load_intents
 from rag_assets.core.question.question import Question
@@ -77,6 +78,13 @@ def candidates(selected: Sequence[EvidenceUnit], pool: Sequence[EvidenceUnit],
         yield from scan(patterns)
 
 
+# a yes/no question that asks whether the matter changed ("Did it raise its dividend?"): a
+# sentence that states the matter and no change of it answers nothing asked
+ASKS_CHANGE_RE = re.compile(r"\b(?:chang(?:e|ed|ing)|rais(?:e|ed|ing)|increas(?:e|ed|ing)|"
+                            r"cut|reduc(?:e|ed|ing)|lower(?:ed|ing)?|decreas(?:e|ed|ing))\b",
+                            re.IGNORECASE)
+
+
 def prose_yes_no(question: Question, selected: Sequence[EvidenceUnit],
                  pool: Sequence[EvidenceUnit] = (), before: Before | None = None,
                  scan: Scan | None = None) -> DirectAnswer | None:
@@ -91,9 +99,13 @@ def prose_yes_no(question: Question, selected: Sequence[EvidenceUnit],
         return None
     patterns = [p for e in entries for p in compiled([*e.affirms, *e.denies])]
 
+    asks_change = bool(ASKS_CHANGE_RE.search(question.ranking_text))
+
     def said(unit: EvidenceUnit) -> bool | None:
         if unit.is_row or not of_the_period(question, unit.text):
             return None
+        if asks_change and stated_direction(unit.text) is None:
+            return None  # "declared a quarterly dividend of $0.28" says no dividend changed
         context = before(unit) if before else ""
         return next((s for e in entries if (s := polarity(e, unit.text, context)) is not None),
                     None)

@@ -76,3 +76,20 @@ def test_three_and_six_months_listed_together_speak_of_the_quarter() -> None:
                 "ended June 30, 2023.")
     found = prose_yes_no(question, [prior, none])
     assert found is not None and found.text == f"No. {none.text}"
+
+
+RAISED = unit("On February 1, 2022, our Board of Directors declared a 7% increase in the "
+              "quarterly dividend on the Company's common stock, to $0.27 per share.")
+
+
+def test_a_dividend_declared_says_no_change_of_it() -> None:
+    """"Did it change (raise) its dividend?" asks of a change: the declaration of the same
+    quarterly dividend answers neither yes nor no; the sentence that states the increase says
+    yes."""
+    for asked in ("Did the Firm change its dividend in the second quarter of 2022?",
+                  "Did the Firm raise its quarterly dividend in 2022?"):
+        question = read_question(asked)
+        assert prose_yes_no(question, [DECLARED]) is None, asked
+    found = prose_yes_no(read_question("Did the Firm raise its quarterly dividend in 2022?"),
+                         [DECLARED, RAISED])
+    assert found is not None and found.text.startswith("Yes. On February 1, 2022"), found
