@@ -123,6 +123,16 @@ def filing_asked(question: Question, selected: Sequence[EvidenceUnit],
     return document, max((y for d, y in held if d == document), default=year)
 
 
+# the heading of the cautionary statement that a forward-looking statement's safe harbor asks
+# for (Securities Exchange Act Section 21E(c), the PSLRA): the factors it lists ("- the amount
+# and timing of any future dividends; - possible disruption in our supply chain") are what
+# could happen, never what the filing says did; they answer a question on the risks alone
+CAUTIONARY_HEADING_RE = re.compile(
+    r"^\s*(?:special\s+note|cautionary\s+(?:note|statements?|language))?\s*(?:(?:regarding|"
+    r"concerning|about|on|for)\s+)?forward[\s-]+looking\s+(?:statements?|information)\b",
+    re.IGNORECASE)
+
+
 @dataclass
 class Found:
     """What the quote route found for a question, before it is composed."""
@@ -181,6 +191,8 @@ class QuoteRoute:
         units = [u for h in hits for u in units_of(h, self.locate) if u.located]
         own = [u for u in units
                if not attached_legal_text(self.pages, u.document, u.year, u.page)]
+        if "risk" not in question.intents:  # the factors are a summary of the risks
+            own = [u for u in own if not CAUTIONARY_HEADING_RE.match(self.heading_above(u))]
         return hits, own or units
 
     def score(self, question: Question, units: Sequence[EvidenceUnit]) -> list[ScoredUnit]:
