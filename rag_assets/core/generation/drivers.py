@@ -675,6 +675,11 @@ def _as_cause(explained: Explained, following: Adjacent | None, question: Questi
     as printed, with the sentences after it that go on listing or explaining (``following``)
     and the one that gives the change of the measure asked itself."""
     _, cited, subject, causes = explained
+    if following is not None and not SENTENCE_END_RE.search(causes) and (
+            rest := following(cited[-1])) is not None and rest.text[:1].islower():
+        # a sentence the page break cut ("... driven by cost" | "inflation as well as ..."):
+        # its causes go on on the next page
+        causes, cited = f"{causes.rstrip()} {rest.text.strip().rstrip(' .')}", [*cited, rest]
     change = TRAILING_VERB_RE.sub("", TRAILING_AND_RE.sub("", subject.strip(
         " \t-–—•,;:."))).rstrip(" ,")
     asked = _asked_change(question, subject, cited[-1], following)
@@ -832,6 +837,7 @@ def continued_on_next_page(page_text: str | None, next_page: str | None,
                                    "page": unit.page + 1})
 
 
+SENTENCE_END_RE = re.compile(r"[.;:!?)\]]['’”\"]?\s*$")
 # what a page prints after its last sentence: nothing, or its page number
 PAGE_END_RE = re.compile(r"\s*(?:\d{1,3}|[ivxlc]{1,6})?\s*", re.IGNORECASE)
 # a page that opens by going on: a list's next item, or a sentence's rest in lower case

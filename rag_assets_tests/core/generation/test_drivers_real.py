@@ -186,3 +186,40 @@ def test_a_list_of_causes_runs_on_over_the_page_break() -> None:
     last = unit.model_copy(update={"page": 3, "quote": closing, "text": closing})
     assert continued_on_next_page(pages[3], pages[4], last) is None  # p.5 opens anew
     assert continued_on_next_page(pages[3], pages[3], last) is None  # no page goes on so
+
+
+def test_causes_the_page_break_cuts_go_on_on_the_next_page() -> None:
+    """Walmart's fiscal 2022 10-K breaks its gross profit rate's cause over two pages: p.38
+    ends "For fiscal 2022, the increase was primarily due to price management in the Walmart
+    U.S. segment driven by cost", p.39 opens "inflation as well as merchandise mix, partially
+    offset by increased supply chain costs." The causes are read whole, both pages cited."""
+    from rag_assets.core.generation.drivers import (
+        continued_on_next_page,
+        drivers,
+        following_on_page,
+        preceding_on_page,
+    )
+    from rag_assets.core.generation.evidence import EvidenceUnit
+    from rag_assets.core.question.question import read_question
+    from rag_assets_tests.real_filings import real_filing
+
+    pages = [p.text for p in real_filing(f"{BULK}/WALMART_2022_10K.pdf").pages]
+    head = ("For fiscal 2022, the increase was primarily due to price management in the "
+            "Walmart U.S. segment driven by cost")
+    unit = EvidenceUnit(chunk_id="walmart|2022|p37", document="walmart-10k", year=2022,
+                        chunk_rank=0, page=37, located=True, quote=head, text=head,
+                        scope="Item 7. Management's Discussion and Analysis | Gross Profit Rate")
+
+    def following(u: EvidenceUnit) -> EvidenceUnit | None:
+        text = pages[u.page]
+        return following_on_page(text, u) or continued_on_next_page(
+            text, pages[u.page + 1] if u.page + 1 < len(pages) else None, u)
+
+    asked = read_question("What drove the change in Walmart's gross profit rate in fiscal 2022?")
+    found = drivers(asked, [unit], following=following,
+                    preceding=lambda u: preceding_on_page(pages[u.page], u))
+    assert found is not None and found.causes.startswith(
+        "primarily due to price management in the Walmart U.S. segment driven by cost "
+        "inflation as well as merchandise mix, partially offset by increased supply chain "
+        "costs"), found
+    assert [u.page for u in found.units][-2:] == [37, 38], found.units
