@@ -675,8 +675,9 @@ def _as_cause(explained: Explained, following: Adjacent | None, question: Questi
     as printed, with the sentences after it that go on listing or explaining (``following``)
     and the one that gives the change of the measure asked itself."""
     _, cited, subject, causes = explained
-    if following is not None and not SENTENCE_END_RE.search(causes) and (
-            rest := following(cited[-1])) is not None and rest.text[:1].islower():
+    if following is not None and not SENTENCE_END_RE.search(cited[-1].text) and (
+            rest := following(cited[-1])) is not None and rest.text[:1].islower() and (
+            rest.text.strip().rstrip(" .") not in causes):
         # a sentence the page break cut ("... driven by cost" | "inflation as well as ..."):
         # its causes go on on the next page
         causes, cited = f"{causes.rstrip()} {rest.text.strip().rstrip(' .')}", [*cited, rest]

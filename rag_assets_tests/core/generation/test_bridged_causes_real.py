@@ -67,13 +67,15 @@ def _answer(corpus: Corpus, question: str, year: int) -> str:
      "million / revenue of $500,343 million), by 0.6 percentage points",
      ["fiscal 2017"]),
     # fiscal 2022: the company's gross profit rate rose (p.38, its cause cut by the page break
-    # after "driven by cost"); International's fell (p.40: "shifts into lower margin formats"),
-    # and each segment's expenses are explained under its heading, the company's "benefited
-    # from" its causes (no causal connective the reader takes)
+    # after "driven by cost", read on from p.39's opening); International's fell (p.40:
+    # "shifts into lower margin formats"), and each segment's expenses are explained under
+    # its heading, the company's "benefited from" its causes (no causal connective the reader
+    # takes)
     ("FY2022", 2022,
      "A higher gross margin (our gross profit rate increased 14 and 20 basis points for "
      "fiscal 2022 and 2021, respectively, when compared to the previous fiscal year, primarily "
-     "due to price management in the Walmart U.S. segment driven by cost)",
+     "due to price management in the Walmart U.S. segment driven by cost inflation as well as "
+     "merchandise mix, partially offset by increased supply chain costs)",
      "Walmart's operating margin increased from 4.0% in FY2021 (operating income of $22,548 "
      "million / revenue of $559,151 million) to 4.5% in FY2022",
      ["lower margin formats", "divested markets", "tobacco", " 38"]),
