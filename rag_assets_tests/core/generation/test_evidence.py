@@ -52,30 +52,3 @@ def test_a_periodic_reports_attached_contracts_are_not_its_disclosure() -> None:
     assert mills.page_items("general-mills-10k", 2022)[98] == "Exhibit 4.3"
     assert not attached_legal_text(mills, "general-mills-10k", 2022, 98)
 
-
-def test_a_sentence_over_a_page_break_is_cited_on_the_page_it_starts_on() -> None:
-    """A chunk that runs over a page break holds a sentence neither page prints whole: the
-    unit keeps the sentence and quotes the opening its first page prints, when the next page
-    prints the rest (no page printing it, the unit stays unlocated, never quoted)."""
-    pages = ["Gross profit rate increased for fiscal 2022. For fiscal 2022, the increase was "
-             "primarily due to price management driven by cost\n38",
-             "inflation as well as merchandise mix, partially offset by increased supply chain "
-             "costs. Operating expenses decreased."]
-    text = ("For fiscal 2022, the increase was primarily due to price management driven by cost "
-            "inflation as well as merchandise mix, partially offset by increased supply chain "
-            "costs. Operating expenses decreased as a share of sales.")
-    hit = Hit(chunk_id="c", document="d", year=2022, page_start=0, page_end=1, rank=0,
-              score=0.0, stage="page", text=text)
-
-    def locate(document: str, year: int, wanted: list[int], quote: str) -> int | None:
-        return next((p for p in wanted if 0 <= p < len(pages)
-                     and " ".join(quote.split()) in " ".join(pages[p].split())), None)
-
-    units = units_of(hit, locate)
-    spanning = next(u for u in units if u.text.startswith("For fiscal 2022"))
-    assert spanning.located and spanning.page == 0
-    assert spanning.quote == ("For fiscal 2022, the increase was primarily due to price "
-                              "management driven by cost")
-    assert spanning.text.endswith("partially offset by increased supply chain costs.")
-    elsewhere = next(u for u in units if u.text.startswith("Operating expenses"))
-    assert not elsewhere.located  # "as a share of sales" is printed on neither page
