@@ -165,10 +165,16 @@ def _headed(n: int, grid: Grid, cells: list[list[str]], rows: list[list[str]],
     table's; else the rows and pieces as they are."""
     if not _opens_with_data(rows):
         return rows, pieces
-    header, used = _header_above(grid, cells, pieces, textpage)
+    header, used, crowded = _header_above(grid, cells, pieces, textpage)
     with_header = clean_table_rows([*header, *cells]) if used else None
     # headings that stand over no column of figures part columns the rules joined: not taken
     if with_header is None or len(with_header[0]) != len(rows[0]):
+        return rows, pieces
+    if _captioned(rows) and (crowded or len(header) > 1):
+        # a grid that opens with a caption takes headings that name its columns one to one:
+        # Kraft Heinz's organic net sales table prints six headings over five ruled columns
+        # ("Organic Net Sales", "Price", "Volume/Mix" over one), and "Acquisitions and" over
+        # "Divestitures", which no line of groups is
         return rows, pieces
     return with_header, [(start, "", [], n) if table is None and start in used
                          else (start, line, samples, table)
@@ -187,21 +193,26 @@ def _opens_with_data(rows: list[list[str]]) -> bool:
     sales): its column headings are printed above its top rule (16% of the corpora's ruled
     tables, American Water's state table among them), and the markdown table would take the
     row for its header."""
-    first = 1 if len(rows) > 1 and rows[0][0] and not any(rows[0][1:]) else 0
-    cells = [c for c in rows[first][1:] if c]
+    cells = [c for c in rows[int(_captioned(rows))][1:] if c]
     return bool(cells) and all(FIGURE_START_RE.match(c) and not FISCAL_YEAR_RE.fullmatch(c)
                                for c in cells)
 
 
+def _captioned(rows: list[list[str]]) -> bool:
+    """The grid's first row is a caption over its rows of figures: a label alone."""
+    return len(rows) > 1 and bool(rows[0][0]) and not any(rows[0][1:])
+
+
 def _header_above(grid: Grid, cells: list[list[str]], pieces: list[Piece],
-                  textpage: pdfium.PdfTextPage) -> tuple[list[list[str]], set[int]]:
+                  textpage: pdfium.PdfTextPage) -> tuple[list[list[str]], set[int], bool]:
     """The header rows printed right above a grid that opens with a row of figures: the lines
     stacked over its top rule (each within two of its heights of the one below), inside its
     width, that print a heading over each of two columns or more, each phrase in the column of
     figures or words nearest its centre, upper lines first (of a line PDFium ran on into the
     grid's first row, the part above the grid); above them, a line of headings each over a
     group of those columns is a row of its own (:func:`_over_groups`). Also the offsets of the
-    prose pieces taken."""
+    prose pieces taken, and whether a line put two of its phrases over one column (more
+    headings than ruled columns)."""
     left, _, right, top = grid.box
     xs = sorted({c[0] for c in grid.cells})
     ends = [*xs[1:], right]
@@ -216,6 +227,7 @@ def _header_above(grid: Grid, cells: list[list[str]], pieces: list[Piece],
     columns: list[list[tuple[float, str]]] = [[] for _ in xs]  # (top, phrase): upper first
     groups = [""] * len(xs)
     used: set[int] = set()
+    crowded = False
     edge = top
     for start, text, samples in above[:HEADER_LINES]:
         size = max(c.height for c in samples)
@@ -236,12 +248,13 @@ def _header_above(grid: Grid, cells: list[list[str]], pieces: list[Piece],
                   for x0, x1, high, phrase in phrases]
         if len({j for j, _, _ in placed}) < 2 and not any(map(any, columns[1:])):
             break  # a line over one column is a heading's upper part, never the header's first
+        crowded = crowded or len({j for j, _, _ in placed}) < len(placed)
         for j, high, phrase in placed:
             columns[j].append((high, phrase))
         used.add(start)
         edge = max(c.top for c in samples)
     row = [" ".join(p for _, p in sorted(column, key=lambda e: -e[0])) for column in columns]
-    return ([groups, row] if any(groups) else [row]), used
+    return ([groups, row] if any(groups) else [row]), used, crowded
 
 
 def _over_groups(phrases: list[tuple[float, float, float, str]], centres: dict[int, float],
