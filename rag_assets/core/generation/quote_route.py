@@ -129,7 +129,7 @@ def filing_asked(question: Question, selected: Sequence[EvidenceUnit],
 # could happen, never what the filing says did; they answer a question on the risks alone
 CAUTIONARY_HEADING_RE = re.compile(
     r"^\s*(?:special\s+note|cautionary\s+(?:note|statements?|language))?\s*(?:(?:regarding|"
-    r"concerning|about|on|for)\s+)?forward[\s-]+looking\s+(?:statements?|information)\b",
+    r"concerning|about|on|for)\s+)?forward[\s\-\u2010\u2011]+looking\s+(?:statements?|information)\b",
     re.IGNORECASE)
 
 
@@ -156,6 +156,8 @@ class QuoteRoute:
     # a page's text, on one line, and its headings (:meth:`heading_above`)
     _heading_cache: dict[tuple[str, int, int], tuple[str, str, list[tuple[int, str]]]] = field(
         default_factory=dict)
+    # a page's sentences by its text on one line (:meth:`sentences_matching`)
+    _sentence_cache: dict[str, list[str]] = field(default_factory=dict)
 
     @cached_property
     def known_words(self) -> set[str]:
@@ -347,11 +349,8 @@ class QuoteRoute:
         when every citation holds; else none."""
         found = drivers(question, selected, pool, self.preceding, self.scan(selected),
                         self.following, self.heading_above, levels=levels) if selected else None
-        if found is None:
-            return [], ""
-        checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
-        return (checked, found.changed) if all(
-            c.mark == "valid" for c in checked[0].citations) else ([], "")
+        kept = self.verified(found.claim()) if found is not None else None
+        return ([kept], found.changed) if kept is not None and found is not None else ([], "")
 
     def bridged(self, question: Question, change: Change, selected: Sequence[EvidenceUnit],
                 pool: Sequence[EvidenceUnit]) -> Claim | None:
@@ -362,10 +361,7 @@ class QuoteRoute:
                            self.following, self.heading_above, pointers=False)
 
         found = bridged_causes(question, change, explain) if selected else None
-        if found is None:
-            return None
-        checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
-        return checked[0] if all(c.mark == "valid" for c in checked[0].citations) else None
+        return self.verified(found.claim()) if found is not None else None
 
     def by_parts(self, question: Question, change: Change, selected: Sequence[EvidenceUnit],
                  pool: Sequence[EvidenceUnit]) -> Claim | None:
@@ -377,10 +373,13 @@ class QuoteRoute:
         parts = parts_explained(question, selected, pool, self.preceding,
                                 self.scan(selected), self.heading_above, change.levels)
         found = parts_summing(change.levels[-1], question.months, parts)
-        if found is None:
-            return None
-        checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
-        return checked[0] if all(c.mark == "valid" for c in checked[0].citations) else None
+        return self.verified(found.claim()) if found is not None else None
+
+    def verified(self, claim: Claim) -> Claim | None:
+        """``claim`` with its citations checked against the pages, when every one holds; else
+        None: a direct answer is all verified or not given."""
+        checked = verify_claims([claim], self.pages, self.config.citation_threshold)[0]
+        return checked if all(c.mark == "valid" for c in checked.citations) else None
 
     def below_threshold(self, part: Part, hits: Sequence[Hit], strength: float,
                         out: PartAnswer) -> GuardrailEvent | None:
@@ -421,11 +420,10 @@ class QuoteRoute:
             before=self.text_before, scan=self.scan(selected), following=self.following,
             printing=self.pages_printing, titling=self.pages_titling,
             heading=self.heading_above)
-        if found is None:
+        kept = self.verified(found.claim()) if found is not None else None
+        if kept is None or found is None:
             return [], "quoted", ""
-        checked = verify_claims([found.claim()], self.pages, self.config.citation_threshold)
-        kept = [c for c in checked if all(x.mark == "valid" for x in c.citations)]
-        return kept, f"direct {found.kind}" if kept else "quoted", found.changed if kept else ""
+        return [kept], f"direct {found.kind}", found.changed
 
     def as_printed(self, question: Question, selected: Sequence[EvidenceUnit]) -> Question:
         """The question with the quarter it asks dated as the columns of the filing of the best
@@ -506,6 +504,17 @@ class QuoteRoute:
             cached = self._heading_cache[key] = (text, flat, headings_at(text, flat))
         return cached[1], cached[2]
 
+    def _sentences(self, flat: str) -> list[str]:
+        """A page's sentences, its folio off the last, split once per page text: the cause,
+        bridge and parts readers scan the same filing for one question."""
+        sentences = self._sentence_cache.get(flat)
+        if sentences is None:
+            sentences = split_sentences(flat)
+            if sentences:
+                sentences[-1] = without_folio(sentences[-1])
+            self._sentence_cache[flat] = sentences
+        return sentences
+
     def text_before(self, unit: EvidenceUnit, chars: int = 400) -> str:
         """The ``chars`` characters a page prints just before ``unit``'s quote."""
         flat = " ".join((self.pages.get(unit.document, unit.year, unit.page) or "").split())
@@ -538,10 +547,7 @@ class QuoteRoute:
             flat = self._read_page(document, year, page)[0]  # read once per page text
             if not any(p.search(flat) for p in patterns):
                 continue
-            sentences = split_sentences(flat)
-            if sentences:
-                sentences[-1] = without_folio(sentences[-1])
-            for sentence in sentences:
+            for sentence in self._sentences(flat):
                 if any(p.search(sentence) for p in patterns):
                     yield EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
                                        year=year, chunk_rank=len(units), page=page,

@@ -27,6 +27,14 @@ def test_the_cautionary_statements_heading_is_read_as_one() -> None:
                    for _, h in headings_at(overview, page_prose(overview)))
 
 
+def test_a_heading_printed_with_a_non_breaking_hyphen_is_cautionary_too() -> None:
+    """Ulta Beauty's release prints "Forward\u2011Looking Statements" (U+2011) over its factors."""
+    text = real_filing("financebench-bulk/pdfs/ULTABEAUTY_2024Q1_EARNINGS.pdf").pages[2].text
+    headings = [h for _, h in headings_at(text, page_prose(text)) if "Looking" in h]
+    assert headings == ["Forward\u2011Looking Statements"]
+    assert CAUTIONARY_HEADING_RE.match(headings[0])
+
+
 @pytest.mark.parametrize(("heading", "cautionary"), [
     ("Cautionary Statement Regarding Forward-Looking Statements", True),
     ("Special Note Regarding Forward-Looking Statements", True),
