@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import partial
 from itertools import zip_longest
 
 from pydantic import BaseModel, Field
@@ -186,6 +187,8 @@ class _ChunkReader:
             return
         hit = self.hit
         page = self.locate(hit.document, hit.year, self.pages, quote)
+        if page is None and not is_row:
+            page, quote = self.over_page_break(quote)
         for note in notes:
             note.page = self.locate(hit.document, hit.year, self.pages, note.text)
         self.units.append(EvidenceUnit(
@@ -193,6 +196,29 @@ class _ChunkReader:
             page=page if page is not None else hit.page_start, located=page is not None,
             is_row=is_row, quote=quote, text=text, scope=scope, footnotes=notes,
             caption=caption))
+
+    def over_page_break(self, quote: str) -> tuple[int | None, str]:
+        """The page a sentence that runs over a page break starts on, and the part of it that
+        page prints (Walmart's 10-K breaks a sentence on a quarter of its pages): its longest
+        opening one page prints, when the next page prints the rest; else (None, the quote).
+        The sentence is the unit's text whole; its citation quotes what its page prints."""
+        words, find = quote.split(), partial(self.locate, self.hit.document, self.hit.year,
+                                             self.pages)
+        low, high = 0, len(words) - 1  # the longest opening printed: a shorter one is too
+        while low < high:
+            middle = (low + high + 1) // 2
+            if find(" ".join(words[:middle])) is not None:
+                low = middle
+            else:
+                high = middle - 1
+        if low < MIN_UNIT_WORDS or len(words) - low < 1:
+            return None, quote
+        start = find(" ".join(words[:low]))
+        rest = self.locate(self.hit.document, self.hit.year, [start + 1] if start is not None
+                           else [], " ".join(words[low:]))
+        if start is None or rest is None:
+            return None, quote
+        return start, " ".join(words[:low])
 
     def flush_prose(self) -> None:
         heading = ""

@@ -37,7 +37,7 @@ from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import qualifier_pattern, spelled_words, terms_in
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
 from rag_assets.core.text.figures import AMOUNT_STATED_RE, DECIMALS, INTEGER
-from rag_assets.core.text.years import YEARLIKE_RE
+from rag_assets.core.text.years import YEARLIKE_RE, only_base_years
 
 _WORD_RE = re.compile(r"[a-z][a-z0-9'-]*|\d[\d,.]*")
 _AMOUNT_RE = re.compile(rf"(?:{INTEGER})(?:{DECIMALS})?%?")
@@ -464,7 +464,9 @@ def evidence_strength(plan: Question, best: ScoredUnit | None) -> float:
     text = f"{best.unit.scope} {best.unit.text}"
     if plan.years and not any(str(y) in text for y in plan.years):
         held = YEARLIKE_RE.findall(text)
-        if held:  # it prints other years: not the period asked about
+        if held and not only_base_years(best.unit.text, plan.years):
+            # it prints other years: not the period asked about; a sentence that states the
+            # period asked against its base speaks of it, whatever its header's year
             return 0.0
     return round(0.5 * max(0.0, best.dense) + 0.5 * best.coverage, 6)
 

@@ -43,6 +43,11 @@ YEAR_TOKEN = r"(?:fy\s*'?\s*)?(?:(?:19|20)\d\d|\d\d)"
 BASE_YEAR_RE = re.compile(r"\b(?:from|since|compared (?:with|to)|versus|vs\.?|relative to)\s+"
                           r"(?:the\s+)?(?:fy\s?|fiscal (?:year\s+)?)?((?:19|20)\d{2})\b",
                           re.IGNORECASE)
+# a year a sentence prints as the base of the change it states, a few words after the marker:
+# "compared to 40.1% in the first quarter of fiscal 2022", "from $1.2 billion in 2022"
+BASE_PERIOD_RE = re.compile(r"\b(?:from|since|compared (?:with|to)|versus|vs\.?|relative to)\s"
+                            r"(?:[^.;!?]|\.\d){0,80}?\b(?:fy\s?|fiscal (?:year\s+)?)?"
+                            r"((?:19|20)\d{2})\b", re.IGNORECASE)
 WHOLE_YEAR_RE = re.compile(r"^(19|20)\d{2}$")
 # the digits of a year anywhere in a line, even inside "12/31/2022" or "FY2022": a line that
 # holds one is never read as a table's caption
@@ -99,3 +104,15 @@ def names_other_years(text: str, asked: Sequence[int]) -> bool:
 def years_in(text: str) -> list[int]:
     """The years a text names, in order of mention, each once."""
     return list(dict.fromkeys(year for year, _ in year_mentions(unglued(text))))
+
+
+def only_base_years(text: str, years: Sequence[int]) -> bool:
+    """Whether every year ``text`` prints is the year before one of ``years``, printed as the
+    base of the change it states ("Gross margin decreased to 39.7%, compared to 40.1% in the
+    first quarter of fiscal 2022" states fiscal 2023's): a year-over-year comparison, the form
+    Item 303(b) MD&A takes, speaks of the later period while printing only the earlier one."""
+    held = [m.start() for m in YEARLIKE_RE.finditer(text)]
+    bases = {m.start(1) for m in BASE_PERIOD_RE.finditer(text)
+             if int(m.group(1)) + 1 in years}
+    return bool(held) and all(at in bases for at in held)
+

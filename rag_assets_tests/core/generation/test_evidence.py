@@ -52,3 +52,31 @@ def test_a_periodic_reports_attached_contracts_are_not_its_disclosure() -> None:
     assert mills.page_items("general-mills-10k", 2022)[98] == "Exhibit 4.3"
     assert not attached_legal_text(mills, "general-mills-10k", 2022, 98)
 
+
+
+def test_a_sentence_over_a_page_break_is_cited_on_the_page_it_starts_on() -> None:
+    """A chunk that runs over a page break holds a sentence neither page prints whole: the
+    unit keeps the sentence and quotes the opening its first page prints, when the next page
+    prints the rest. Walmart's fiscal 2022 10-K ends p.38 with "... driven by cost" and opens
+    p.39 with "inflation as well as merchandise mix, ...". A sentence no page prints (an
+    extraction seam) stays unlocated, never quoted."""
+    pages = [p.text for p in real_filing("financebench-bulk/pdfs/WALMART_2022_10K.pdf").pages]
+    whole = ("For fiscal 2022, the increase was primarily due to price management in the "
+             "Walmart U.S. segment driven by cost inflation as well as merchandise mix, "
+             "partially offset by increased supply chain costs.")
+    text = f"{whole} Operating expenses decreased as a share of every warehouse's sales."
+    hit = Hit(chunk_id="c", document="walmart-10k", year=2022, page_start=37, page_end=38,
+              rank=0, score=0.0, stage="page", text=text)
+
+    def locate(document: str, year: int, wanted: list[int], quote: str) -> int | None:
+        return next((p for p in wanted if 0 <= p < len(pages)
+                     and " ".join(quote.split()) in " ".join(pages[p].split())), None)
+
+    assert locate("walmart-10k", 2022, [37, 38], whole) is None  # neither page prints it whole
+    units = units_of(hit, locate)
+    spanning = next(u for u in units if u.text.startswith("For fiscal 2022"))
+    assert spanning.located and spanning.page == 37
+    assert spanning.quote.endswith("Walmart U.S. segment driven by cost")
+    assert spanning.text.endswith("partially offset by increased supply chain costs.")
+    elsewhere = next(u for u in units if u.text.startswith("Operating expenses"))
+    assert not elsewhere.located
