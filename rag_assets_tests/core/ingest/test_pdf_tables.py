@@ -521,3 +521,22 @@ def test_figures_between_two_grids_are_no_header() -> None:
     page = real_filing(CORPORA / "sec-10k" / "3M_2018_10K.pdf").pages[58]
     assert not any("(2,678)" in cell for t in page.tables for cell in t.rows[0])
     assert "Dividends declared ($4.44 per share, Note 8)" in page.text
+
+
+def test_a_period_centred_under_a_lead_in_is_the_tables_caption() -> None:
+    """American Water's 2021 10-K prints its segment note as a table per year, each year
+    centred a blank line under the sentence that leads in ("... for the years ended December
+    31:" then "2021"; p.137 "Table of Contents" then "2020"), and PDFium runs the two into one
+    line. A character a blank line below the last starts a printed row of its own: the year
+    is a line of its own, above the segments' headings, which stay the grid's header."""
+    pages = real_filing(CORPORA / "financebench-dev" / "pdfs" /
+                        "AMERICANWATERWORKS_2021_10K.pdf").pages
+    for index, year, revenues in ((135, "2021", "$ 3,384"), (136, "2020", "$ 3,255")):
+        lines = [line.strip() for line in pages[index].text.splitlines()]
+        table = next(t for t in pages[index].tables if t.rows[1][0] == "Operating revenues")
+        assert table.rows[0] == ["", "Regulated Businesses", "Market-Based Businesses",
+                                 "Other", "Consolidated"]
+        assert table.rows[1][1] == revenues
+        assert year in lines  # a line of its own, above the header
+    assert any(line.strip().endswith("for the years ended December 31:")
+               for line in pages[135].text.splitlines())

@@ -28,6 +28,7 @@ from pdfplumber.table import TableFinder, TableSettings
 from pdfplumber.utils.geometry import rect_to_edges
 
 from rag_assets.core.ingest.pdf.geometry import CharSample, path_bounds, sample_chars
+from rag_assets.core.text.periods import PERIOD_CAPTION_RE
 from rag_assets.core.text.years import FISCAL_YEAR_RE
 
 if TYPE_CHECKING:
@@ -233,6 +234,8 @@ def _header_above(grid: Grid, cells: list[list[str]], pieces: list[Piece],
         size = max(c.height for c in samples)
         if min(c.bottom for c in samples) - edge > 2 * size or not centres:
             break
+        if any(map(any, columns[1:])) and PERIOD_CAPTION_RE.match(text.strip()):
+            break  # a period over the headings ("2021", American Water's segment note): caption
         phrases = _phrases(textpage, start, text)
         if any(_prints_amounts(phrase) for _, _, _, phrase in phrases):
             break  # a row of figures printed between two grids: no heading
