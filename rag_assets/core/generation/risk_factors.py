@@ -12,8 +12,11 @@ others are the factors. The first line names the groups, each with how many fact
 then the first factor of each group (Item 105 asks for a logical order, and filers lead with
 what matters most); without groups, the first factors. Every caption is quoted from its page,
 so the claim is checked like any other. An Item 1A without bold captions whose factors are
-bullets gives each bullet's run-in first sentence as its caption; one with neither (a 10-Q that
-refers to its 10-K, a text file) gets nothing here: its quotes stand.
+bullets gives each bullet's run-in first sentence as its caption. A 10-Q's Part II Item 1A asks
+only for the material changes from the risk factors of the 10-K (Form 10-Q, Part II, Item 1A);
+one that prints no caption and refers to the 10-K is answered by its own sentences: the one
+that refers, and the one that says no material change. A text file, or a 10-K's Item 1A with
+neither captions nor bullets, gets nothing here: its quotes stand.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.ingest.sections import pages_in_section
 from rag_assets.core.question.question import Question
+from rag_assets.core.text.sentences import split_sentences
 
 INTENT = "risk"
 SECTION = "risk_factors"
@@ -49,6 +53,13 @@ BULLET_RE = re.compile(r"^\s*[*•·●▪]\s+(?P<text>\S.*)$")
 CAPTION_END_RE = re.compile(r"[.?!](?=\s*[A-Z“\"])")
 MAX_CAPTION_WORDS = 45
 # a line a heading runs on from ("Risks Related to Our / Business")
+# a 10-Q's Part II, Item 1A sending the reader to the 10-K's risk factors, and saying that they
+# have not changed in substance (Form 10-Q, Part II, Item 1A: "any material changes from risk
+# factors as previously disclosed")
+REFERS_RE = re.compile(r"\bForm\s+10-K\b|\bAnnual\s+Report\b", re.IGNORECASE)
+NO_CHANGE_RE = re.compile(r"\bno\s+material\s+changes?\b", re.IGNORECASE)
+ITEM_CITED_RE = re.compile(r"\bItem\s+\d{1,2}[A-C]?\.$")  # an Item named inside a sentence
+TOC_LINE_RE = re.compile(r"\s\d{1,3}\s*$")  # a table of contents' line ends in its page
 RUNS_ON_RE = re.compile(r"\b(?:to|of|and|the|our|in|for|with|&)$|[,;:-]$", re.IGNORECASE)
 
 
@@ -201,6 +212,46 @@ def risk_captions(question: Question, document: str, year: int,
         return None
     groups = _groups(document, year, section, bold) or _bulleted(document, year, pages, section)
     if not groups:
-        return None
+        return _referred(document, year, pages, items)
     text, units = _sentence(groups)
     return DirectAnswer(kind="risks", units=units, text=text)
+
+
+def _referred(document: str, year: int, pages: Sequence[tuple[int, str]],
+              items: Mapping[int, str | None]) -> DirectAnswer | None:
+    """A 10-Q's Part II, Item 1A that refers to the 10-K's risk factors: the sentence that
+    refers and the one that says no material change, quoted from the page that prints the
+    Item's heading (ingest files a page under the Item it ends with, so Part II's pages are
+    read for it); None when the Item prints neither there."""
+    for page, text in pages:
+        if not (items.get(page) or "").startswith("Part II"):
+            continue
+        lines = text.splitlines()
+        at = next((i for i, line in enumerate(lines)
+                   if OPENS_RE.match(line) and not TOC_LINE_RE.search(line)), None)
+        if at is None:
+            continue
+        body: list[str] = []
+        for line in lines[at + 1:]:
+            if CLOSES_RE.match(line):
+                break
+            body.append(line)
+        sentences: list[str] = []
+        for sentence in split_sentences(" ".join(" ".join(body).split())):
+            if sentences and ITEM_CITED_RE.search(sentences[-1]):
+                sentences[-1] = f"{sentences[-1]} {sentence}"  # "Part I, Item 1A. Risk ..."
+            else:
+                sentences.append(sentence)
+        refers = next((s for s in sentences if REFERS_RE.search(s)), None)
+        if refers is None:
+            return None
+        unchanged = next((s for s in sentences if NO_CHANGE_RE.search(s) and s != refers), None)
+        quoted = [refers, *([unchanged] if unchanged else [])]
+        units = [EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
+                              year=year, chunk_rank=0, page=page, located=True, quote=q,
+                              text=q, scope="Part II, Item 1A.") for q in quoted]
+        said = " and reports no material change in them" if unchanged else ""
+        return DirectAnswer(kind="risks", units=units, text=(
+            f"Its Part II, Item 1A refers to the risk factors of the Form 10-K{said}: "
+            + " ".join(f"“{q.rstrip('.')}.”" for q in quoted)))
+    return None
