@@ -365,11 +365,12 @@ def test_every_evidence_page_is_what_it_holds(
     filings: dict[str, tuple[list[list[str]], list[list[str]]]],
 ) -> None:
     for rendered in (0, 1):  # tables rendered, and tables as placeholders
-        got = {}
+        names = {name for name, _ in EVIDENCE}  # each filing read once, its pages looked up
+        kinds = {name: classify_pages(filings[name][rendered]) for name in names}
+        items = {name: items_by_page(filings[name][rendered]) for name in names}
+        got = {(name, page): kinds[name][page] for (name, page) in EVIDENCE}
         for (name, page) in EVIDENCE:
-            pages = filings[name][rendered]
-            got[(name, page)] = classify_pages(pages)[page]
-            item = items_by_page(pages)[page]
+            item = items[name][page]
             assert item == EVIDENCE_ITEMS.get((name, page), ITEM_8), (name, page, item)
         assert got == EVIDENCE
 
@@ -414,13 +415,13 @@ def test_classifying_grows_linearly_with_the_pages(
     filings: dict[str, tuple[list[list[str]], list[list[str]]]],
 ) -> None:
     """Classifying four times the pages costs about four times as much (under 8x: quadratic
-    work would take 16x), measured in one process, the faster of three runs of each size, over
+    work would take 16x), measured in one process, the faster of two runs of each size, over
     four real filings. A cost per page belongs to a benchmark, not to a test."""
     filing = [rendered for rendered, _ in filings.values()][:4]
 
     def fastest(times: int) -> float:
         best = float("inf")
-        for _ in range(3):
+        for _ in range(2):
             start = time.process_time()  # CPU time: waiting for a core is not work
             for rendered in filing:
                 classify_pages(rendered * times)
