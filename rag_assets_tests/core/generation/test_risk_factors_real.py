@@ -1,7 +1,8 @@
 """The main risks of three real 10-Ks from the captions their Item 1A prints in bold (Regulation
 S-K Item 105): the headings with how many factors each groups, then the first factor of each,
-every caption cited on its page; and of three 10-Qs whose Part II Item 1A refers to the 10-K. The store indexes a few pages of each filing; every page is
-kept to read Item 1A from and to cite. The questions are this project's own (the probe's 10-K
+every caption cited on its page; and of three 10-Qs whose Part II Item 1A refers to the 10-K.
+The store indexes a few pages of each filing; every page is kept to read Item 1A from and to
+cite. The questions are this project's own (the probe's 10-K
 battery, of analyst-tune companies); no analyst-check filing is read."""
 
 from __future__ import annotations
