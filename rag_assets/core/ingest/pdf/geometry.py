@@ -100,10 +100,10 @@ def printed_rows(textpage: pdfium.PdfTextPage, start: int, line: str) -> list[tu
     Mills prints "In Millions 2022 2021 2020 U.S. Meals & Baking Solutions $ 4,023.8 ... U.S.
     Snacks 3,191.4 ..." as one), and a table whose rows run on is read as prose. A row ends
     where the next character sits wholly below the last one, left of its right edge, after a
-    figure or a caption's colon (``ROW_END_RE``), or anywhere when it lies under the row by
-    more than twice the row's tallest character, a blank line between (American Water's
-    segment note centres its caption "2021" under "... for the years ended December 31:",
-    and PDFium runs the two into one line; a wrapped label's rows are closer); a label
+    figure or a caption's colon (``ROW_END_RE``), or right of the last when it lies under the
+    row by more than twice the row's tallest character, a blank line between (American
+    Water's segment note centres its caption "2021" under "... for the years ended December
+    31:", and PDFium runs the two into one line; a wrapped label's rows are closer); a label
     or a sentence wrapped over rows stays joined, as PDFium joined it (Corning 2015 sets "Net
     cash provided / by operating / activities 2,809" over three rows). A piece of one character
     is text set vertically: the line is kept whole. Characters are boxed only where the first
@@ -115,7 +115,9 @@ def printed_rows(textpage: pdfium.PdfTextPage, start: int, line: str) -> list[tu
     cuts, prev, in_row, tallest = [0], None, 0, 0.0
     for i in marks:
         box = textpage.get_charbox(start + i)
-        apart = prev is not None and box[3] < prev[1] - 2 * tallest
+        # right of the last, a blank line below it: a centred caption or heading of its own
+        apart = (prev is not None and box[0] >= prev[2]
+                 and box[3] < prev[1] - 2 * tallest)
         if prev is not None and _below(box, prev) and (box[0] < prev[2] or apart):
             if in_row < 2:
                 return [(start, line)]  # set vertically: one character a row
