@@ -29,6 +29,7 @@ from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.ingest.sections import pages_in_section
 from rag_assets.core.question.question import Question
+from rag_assets.core.text.filing_kinds import kinds_asked
 from rag_assets.core.text.sentences import split_sentences
 
 INTENT = "risk"
@@ -52,14 +53,13 @@ CLOSES_RE = re.compile(r"^\s*(?:part\s+ii\W+)?item\s+(?:1b|[2-9])\b", re.IGNOREC
 BULLET_RE = re.compile(r"^\s*[*•·●▪]\s+(?P<text>\S.*)$")
 CAPTION_END_RE = re.compile(r"[.?!](?=\s*[A-Z“\"])")
 MAX_CAPTION_WORDS = 45
-# a line a heading runs on from ("Risks Related to Our / Business")
-# a 10-Q's Part II, Item 1A sending the reader to the 10-K's risk factors, and saying that they
-# have not changed in substance (Form 10-Q, Part II, Item 1A: "any material changes from risk
-# factors as previously disclosed")
-REFERS_RE = re.compile(r"\bForm\s+10-K\b|\bAnnual\s+Report\b", re.IGNORECASE)
+# a 10-Q's Part II, Item 1A saying that the 10-K's risk factors (the sentence that names the
+# 10-K: ``filing_kinds.kinds_asked``) have not changed in substance (Form 10-Q, Part II, Item
+# 1A: "any material changes from risk factors as previously disclosed")
 NO_CHANGE_RE = re.compile(r"\bno\s+material\s+changes?\b", re.IGNORECASE)
 ITEM_CITED_RE = re.compile(r"\bItem\s+\d{1,2}[A-C]?\.$")  # an Item named inside a sentence
 TOC_LINE_RE = re.compile(r"\s\d{1,3}\s*$")  # a table of contents' line ends in its page
+# a line a heading runs on from ("Risks Related to Our / Business")
 RUNS_ON_RE = re.compile(r"\b(?:to|of|and|the|our|in|for|with|&)$|[,;:-]$", re.IGNORECASE)
 
 
@@ -242,7 +242,7 @@ def _referred(document: str, year: int, pages: Sequence[tuple[int, str]],
                 sentences[-1] = f"{sentences[-1]} {sentence}"  # "Part I, Item 1A. Risk ..."
             else:
                 sentences.append(sentence)
-        refers = next((s for s in sentences if REFERS_RE.search(s)), None)
+        refers = next((s for s in sentences if "10k" in kinds_asked(s)), None)
         if refers is None:
             return None
         unchanged = next((s for s in sentences if NO_CHANGE_RE.search(s) and s != refers), None)
@@ -250,7 +250,8 @@ def _referred(document: str, year: int, pages: Sequence[tuple[int, str]],
         units = [EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
                               year=year, chunk_rank=0, page=page, located=True, quote=q,
                               text=q, scope="Part II, Item 1A.") for q in quoted]
-        said = " and reports no material change in them" if unchanged else ""
+        said = (" and reports no material change in them"
+                if unchanged or NO_CHANGE_RE.search(refers) else "")
         return DirectAnswer(kind="risks", units=units, text=(
             f"Its Part II, Item 1A refers to the risk factors of the Form 10-K{said}: "
             + " ".join(f"“{q.rstrip('.')}.”" for q in quoted)))
