@@ -91,6 +91,8 @@ def is_bold(textpage: pdfium.PdfTextPage, index: int) -> bool:
 # how a table's printed row ends: a figure ("4,023.8", "(52)", "24%", "2022"), a dash for
 # nothing, or a caption's colon ("Net sales:"); a hyphen is a word broken at the row's end
 ROW_END_RE = re.compile(r"(?:\d%?\)?|[—–:])$")
+WORD_RE = re.compile(r"[^\W\d_]{2,}")  # a word of two letters or more, no note marker
+HEADING_WORDS = 4  # a row of at most this many words over a blank line is a heading
 ROW_STEP = 0.5  # points a character's top lies below the last one's bottom: a new printed row
 
 
@@ -100,10 +102,11 @@ def printed_rows(textpage: pdfium.PdfTextPage, start: int, line: str) -> list[tu
     Mills prints "In Millions 2022 2021 2020 U.S. Meals & Baking Solutions $ 4,023.8 ... U.S.
     Snacks 3,191.4 ..." as one), and a table whose rows run on is read as prose. A row ends
     where the next character sits wholly below the last one, left of its right edge, after a
-    figure or a caption's colon (``ROW_END_RE``), or right of the last when it lies under the
-    row by more than twice the row's tallest character, a blank line between (American
-    Water's segment note centres its caption "2021" under "... for the years ended December
-    31:", and PDFium runs the two into one line; a wrapped label's rows are closer); a label
+    figure or a caption's colon (``ROW_END_RE``), or right of the last when it lies under a
+    lead-in's colon or a short heading by more than twice the row's tallest character, a
+    blank line between (American Water's segment note centres its caption "2021" under "...
+    for the years ended December 31:", and PDFium runs the two into one line; a wrapped
+    label's rows are closer; a paragraph's last line keeps its folio); a label
     or a sentence wrapped over rows stays joined, as PDFium joined it (Corning 2015 sets "Net
     cash provided / by operating / activities 2,809" over three rows). A piece of one character
     is text set vertically: the line is kept whole. Characters are boxed only where the first
@@ -115,9 +118,11 @@ def printed_rows(textpage: pdfium.PdfTextPage, start: int, line: str) -> list[tu
     cuts, prev, in_row, tallest = [0], None, 0, 0.0
     for i in marks:
         box = textpage.get_charbox(start + i)
-        # right of the last, a blank line below it: a centred caption or heading of its own
-        apart = (prev is not None and box[0] >= prev[2]
-                 and box[3] < prev[1] - 2 * tallest)
+        # right of the last, a blank line below a lead-in's colon or a short heading: a
+        # centred caption of its own ("December 31:" over "2021"; "Table of Contents" over
+        # "2020"); a paragraph's last line keeps its folio, note markers their footer
+        apart = (prev is not None and box[0] >= prev[2] and box[3] < prev[1] - 2 * tallest
+                 and _heads(line[cuts[-1]:i]))
         if prev is not None and _below(box, prev) and (box[0] < prev[2] or apart):
             if in_row < 2:
                 return [(start, line)]  # set vertically: one character a row
@@ -127,6 +132,14 @@ def printed_rows(textpage: pdfium.PdfTextPage, start: int, line: str) -> list[tu
         prev, in_row, tallest = box, in_row + 1, max(tallest, box[3] - box[1])
     bounds = [*cuts, len(line)]
     return [(start + a, line[a:b].rstrip()) for a, b in zip(bounds, bounds[1:], strict=False)]
+
+
+def _heads(row: str) -> bool:
+    """A row that a caption set a blank line under it stands apart from: a lead-in ending in
+    a colon, or a heading of two to four words ("Table of Contents")."""
+    words = len(WORD_RE.findall(row))
+    return row.rstrip().endswith(":") or (1 < words <= HEADING_WORDS
+                                           and words == len(row.split()))
 
 
 def _below(box: tuple[float, ...], above: tuple[float, ...]) -> bool:
