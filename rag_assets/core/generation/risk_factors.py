@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.ingest.sections import pages_in_section
+from rag_assets.core.ingest.sections import pages_in_section, quarterly_item_of, sections_of
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.filing_kinds import kinds_asked
 from rag_assets.core.text.sentences import split_sentences
@@ -57,8 +57,10 @@ MAX_CAPTION_WORDS = 45
 # 10-K: ``filing_kinds.kinds_asked``) have not changed in substance (Form 10-Q, Part II, Item
 # 1A: "any material changes from risk factors as previously disclosed")
 NO_CHANGE_RE = re.compile(r"\bno\s+material\s+changes?\b", re.IGNORECASE)
+# a "no material change" that excepts what follows ("... except for the risk factor below")
+EXCEPT_RE = re.compile(r"\b(?:except|other\s+than|below|following|supplement\w*|update\w*)\b",
+                       re.IGNORECASE)
 ITEM_CITED_RE = re.compile(r"\bItem\s+\d{1,2}[A-C]?\.$")  # an Item named inside a sentence
-TOC_LINE_RE = re.compile(r"\s\d{1,3}\s*$")  # a table of contents' line ends in its page
 # a line a heading runs on from ("Risks Related to Our / Business")
 RUNS_ON_RE = re.compile(r"\b(?:to|of|and|the|our|in|for|with|&)$|[,;:-]$", re.IGNORECASE)
 
@@ -226,16 +228,14 @@ def _referred(document: str, year: int, pages: Sequence[tuple[int, str]],
     for page, text in pages:
         if not (items.get(page) or "").startswith("Part II"):
             continue
-        lines = text.splitlines()
-        at = next((i for i, line in enumerate(lines)
-                   if OPENS_RE.match(line) and not TOC_LINE_RE.search(line)), None)
+        # the Items as ingest reads a 10-Q's headings (contents lines and cross references
+        # are none), from Item 1A's to the next
+        headed = [(i, quarterly_item_of(line, "II")) for i, line in enumerate(text.splitlines())]
+        at = next((i for i, item in headed if item and SECTION in sections_of(item)), None)
         if at is None:
             continue
-        body: list[str] = []
-        for line in lines[at + 1:]:
-            if CLOSES_RE.match(line):
-                break
-            body.append(line)
+        end = next((i for i, item in headed[at + 1:] if item), len(headed))
+        body = text.splitlines()[at + 1:end]
         sentences: list[str] = []
         for sentence in split_sentences(" ".join(" ".join(body).split())):
             if sentences and ITEM_CITED_RE.search(sentences[-1]):
@@ -245,13 +245,14 @@ def _referred(document: str, year: int, pages: Sequence[tuple[int, str]],
         refers = next((s for s in sentences if "10k" in kinds_asked(s)), None)
         if refers is None:
             return None
-        unchanged = next((s for s in sentences if NO_CHANGE_RE.search(s) and s != refers), None)
+        unchanged = next((s for s in sentences if NO_CHANGE_RE.search(s)
+                          and not EXCEPT_RE.search(s) and s != refers), None)
         quoted = [refers, *([unchanged] if unchanged else [])]
         units = [EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
                               year=year, chunk_rank=0, page=page, located=True, quote=q,
                               text=q, scope="Part II, Item 1A.") for q in quoted]
-        said = (" and reports no material change in them"
-                if unchanged or NO_CHANGE_RE.search(refers) else "")
+        said = (" and reports no material change in them" if unchanged or (
+            NO_CHANGE_RE.search(refers) and not EXCEPT_RE.search(refers)) else "")
         return DirectAnswer(kind="risks", units=units, text=(
             f"Its Part II, Item 1A refers to the risk factors of the Form 10-K{said}: "
             + " ".join(f"“{q.rstrip('.')}.”" for q in quoted)))
