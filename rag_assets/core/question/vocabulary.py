@@ -295,21 +295,16 @@ def phrase_pattern(phrase: str) -> re.Pattern[str]:
 
 
 @cache
-def _patterns(path: Path = TERMS_FILE) -> tuple[tuple[str, bool, bool, re.Pattern[str]], ...]:
-    """(name, is_metric, in the facts, pattern) for every phrase of the vocabulary."""
+def _patterns(path: Path = TERMS_FILE
+              ) -> tuple[tuple[str, bool, bool, re.Pattern[str], str], ...]:
+    """(name, is_metric, in the facts, pattern, first word) for every phrase of the vocabulary.
+    The first word, as :func:`phrase_pattern` prints it, is in any text the pattern matches: a
+    substring test on it costs next to nothing beside a regular expression's search (586
+    phrases are searched in every question, several times)."""
     vocabulary = load_vocabulary(path)
-    return tuple((name, name in vocabulary.metrics, entry.facts, phrase_pattern(phrase))
+    return tuple((name, name in vocabulary.metrics, entry.facts, phrase_pattern(phrase),
+                  normalize(phrase).split()[0])
                  for name, entry in vocabulary.entries() for phrase in phrases_of(name, entry))
-
-
-@cache
-def _first_words(path: Path = TERMS_FILE) -> tuple[str, ...]:
-    """Each phrase's first word as :func:`phrase_pattern` prints it: a pattern can match only
-    a text that holds it, and a substring test costs next to nothing beside a regular
-    expression's search (586 phrases are searched in every question, several times)."""
-    vocabulary = load_vocabulary(path)
-    return tuple(normalize(phrase).split()[0] for name, entry in vocabulary.entries()
-                 for phrase in phrases_of(name, entry))
 
 
 @cache
@@ -433,8 +428,7 @@ def terms_in(text: str, *, facts_only: bool = False, exclude: frozenset[str] = f
     growth, "adjusted EPS" no diluted EPS (the vocabulary's ``qualifiers``)."""
     norm = normalize(text)
     found = [TermMatch(m.start(), m.end(), name, is_metric)
-             for (name, is_metric, in_facts, pattern), first in zip(_patterns(), _first_words(),
-                                                                     strict=True)
+             for name, is_metric, in_facts, pattern, first in _patterns()
              if first in norm and (in_facts or not facts_only) and name not in exclude
              for m in pattern.finditer(norm)]
     taken: list[TermMatch] = []
@@ -467,7 +461,7 @@ def _split_alias(norm: str, term: TermMatch, facts_only: bool,
     named = norm[term.start:term.end]
     for count in range(len(words), 0, -1):
         joined = f"{named} {' '.join(w.group(0) for w in words[:count])}"
-        for name, is_metric, in_facts, pattern in _patterns():
+        for name, is_metric, in_facts, pattern, _ in _patterns():
             if name != term.name and name not in exclude and (in_facts or not facts_only) \
                     and pattern.fullmatch(joined):
                 end = term.end + split.start("rest") + words[count - 1].end()
