@@ -349,8 +349,9 @@ class QuoteRoute:
         when every citation holds; else none."""
         found = drivers(question, selected, pool, self.preceding, self.scan(selected),
                         self.following, self.heading_above, levels=levels) if selected else None
-        kept = self.verified(found.claim()) if found is not None else None
-        return ([kept], found.changed) if kept is not None and found is not None else ([], "")
+        if found is None or (kept := self.verified(found.claim())) is None:
+            return [], ""
+        return [kept], found.changed
 
     def bridged(self, question: Question, change: Change, selected: Sequence[EvidenceUnit],
                 pool: Sequence[EvidenceUnit]) -> Claim | None:
@@ -420,8 +421,7 @@ class QuoteRoute:
             before=self.text_before, scan=self.scan(selected), following=self.following,
             printing=self.pages_printing, titling=self.pages_titling,
             heading=self.heading_above)
-        kept = self.verified(found.claim()) if found is not None else None
-        if kept is None or found is None:
+        if found is None or (kept := self.verified(found.claim())) is None:
             return [], "quoted", ""
         return [kept], f"direct {found.kind}", found.changed
 
