@@ -76,9 +76,11 @@ def answer_correct(answer_text: str, reference_answer: str, question: str | None
 
     1. polarity: when the reference opens with "Yes" or "No", an answer that opens with the other
        one is wrong;
-    2. figures (:func:`figures`): years (``FY 2022``) are labels and left out unless the
-       reference has no other figure. Every reference figure must be matched by some figure of
-       the answer, compared in the reference's units: the answer's value, converted, either
+    2. figures (:func:`figures`): years (``FY 2022``) and a date's day (``September 8, 2021``)
+       are labels, the when of an amount, and left out unless the reference has no other
+       figure (then its days count, and its years when it has nothing else: ``October 1``).
+       Every reference figure must be matched by some figure of the answer, compared in the
+       reference's units: the answer's value, converted, either
        rounds (half up) to the reference's printed precision and equals it (``24.257`` or
        ``24.26`` for ``24.26``; ``0.0126`` for ``0.01``), or is within 0.5 % of it (``$1.83
        billion`` for ``1832.00`` in millions). Units: ``%`` against ``%``; a plain fraction
@@ -100,7 +102,8 @@ def answer_correct(answer_text: str, reference_answer: str, question: str | None
     given = _POLARITY.match(answer_text)
     if polarity and given and polarity.group(1).lower() != given.group(1).lower():
         return False
-    amounts = [f for f in reference_figures if not f.is_year] or reference_figures
+    amounts = ([f for f in reference_figures if not f.is_label]
+               or [f for f in reference_figures if not f.is_year] or reference_figures)
     if not amounts:
         wanted = content_words(reference_answer)
         if not wanted:
@@ -184,6 +187,6 @@ def strict_miss(answer_text: str, reference_answer: str, question: str | None = 
         return "polarity"
     later = ", later" if answer_correct(_CITATION_MARKER.sub("", answer_text), reference,
                                         question) else ""
-    if [f for f in figures(reference) if not f.is_year]:
+    if [f for f in figures(reference) if not f.is_label]:
         return ("figure" if given or not polarity else "no polarity, figure") + later
     return ("words" if given or not polarity else "no polarity") + later

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from rag_assets.core.text.figures import DECIMALS, INTEGER
+from rag_assets.core.text.periods import MONTH_RE
 
 # --------------------------------------------------------------------------------- normalization
 
@@ -58,6 +59,10 @@ _VALUE_RE = re.compile(
 )
 
 
+# a month's name right before a figure: the figure is a date's day ("September 8, 2021")
+_MONTH_BEFORE_RE = re.compile(rf"{MONTH_RE.pattern}\s*$", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Figure:
     """A number as printed: unsigned value, decimals printed, sign, percent, scale word."""
@@ -70,13 +75,23 @@ class Figure:
     scale: Decimal | None
     currency: bool
     text: str
+    after_month: bool = False  # printed right after a month's name: "September 8"
 
     @property
     def is_year(self) -> bool:
         """A bare four-digit 1900-2100 (``2022``, ``FY 2022``): a label, not an amount."""
+        return (self._bare and "," not in self.text and 1900 <= self.value <= 2100)
+
+    @property
+    def is_label(self) -> bool:
+        """A year, or a date's day (``September 8, 2021``, ``as of December 31``): the when of
+        a figure, not an amount."""
+        return self.is_year or (self._bare and self.after_month and 1 <= self.value <= 31)
+
+    @property
+    def _bare(self) -> bool:
         return (not (self.percent or self.currency or self.decimals or self.scale)
-                and "," not in self.text and self.value == self.value.to_integral_value()
-                and 1900 <= self.value <= 2100)
+                and self.value == self.value.to_integral_value())
 
 
 def figures(text: str) -> list[Figure]:
@@ -91,7 +106,8 @@ def figures(text: str) -> list[Figure]:
     (``FY2021``, ``Q4``) or followed by a letter other than ``x`` (``1st``; ``1.33x`` is a
     figure) are not a figure."""
     out: list[Figure] = []
-    for m in _VALUE_RE.finditer(unicodedata.normalize("NFKC", text)):
+    text = unicodedata.normalize("NFKC", text)
+    for m in _VALUE_RE.finditer(text):
         digits = m.group("number").replace(",", "") + (m.group("decimals") or "")
         scale_word = (m.group("scale") or "").strip().lower()
         scale_word = scale_word[:-1] if scale_word.endswith("s") and len(scale_word) > 3 else (
@@ -105,6 +121,7 @@ def figures(text: str) -> list[Figure]:
             scale=SCALES.get(scale_word) if scale_word else None,
             currency=bool(m.group("currency")),
             text=m.group(0).strip(),
+            after_month=bool(_MONTH_BEFORE_RE.search(text, max(0, m.start() - 16), m.start())),
         ))
     return out
 

@@ -110,6 +110,12 @@ def test_figures_read_signs_scales_percentages_and_years() -> None:
         ("2022", False, False, None, True),  # FY2021: digits inside a word are no figure
         ("1577.00", False, False, None, False),
     ]
+    # a date's day is a label as a year is; a count after a month's name is not a day
+    assert [(f.text, f.is_label) for f in figures(
+        "Closed September 8, 2021; as of December 31 it had 31 stores; in May 2023 $15 million"
+    )] == [
+        ("8", True), ("2021", True), ("31", True), ("31", False), ("2023", True),
+        ("$15 million", False)]
     # a company's name is no figure: "3M's" is not three million, "$3M" is
     assert [f.text for f in figures("3M's Communication Markets Division for $841 million")] == [
         "$841 million"]
@@ -367,6 +373,20 @@ STRICT_CASES = [
     ("36%. The answer here assumes FY2023 refers to the 12 months ended on January 28, 2023 "
      "(although the company refers to this period as its fiscal 2022.", None,
      "Gross margin was 36% in FY2023.", True, False),
+    # a date's day is the when of an amount, not an amount to give (analyst-tune's Kraft Heinz
+    # reference); it counts when the reference prints nothing else (the "October 1" litigation)
+    ("The sale of its cheese business to Lactalis (about $3.34 billion, closed November 29, "
+     "2021) and of its nuts business to Hormel (about $3.4 billion).", None,
+     "In 2021 it sold its cheese business to Lactalis for $3.34 billion and its nuts business "
+     "to Hormel for $3.4 billion.", True, True),
+    ("The sale of its cheese business to Lactalis (about $3.34 billion, closed November 29, "
+     "2021) and of its nuts business to Hormel (about $3.4 billion).", None,
+     "It sold its cheese business to Lactalis on November 29, 2021 for $3.34 billion.", False,
+     False),
+    ("The October 1 litigation: lawsuits over the October 1, 2017 shooting.", None,
+     "Other litigation. October 1 litigation.", True, True),
+    ("The October 1 litigation: lawsuits over the October 1, 2017 shooting.", None,
+     "Other litigation. Negligence claims.", False, False),
 ]
 
 
