@@ -99,9 +99,14 @@ def busy_cores(seconds: float = 0.5) -> float | None:
     return (1 - (idle2 - idle) / (total2 - total)) * (os.cpu_count() or 1)
 
 
-def server_threads(busy: float | None) -> int:
-    """Two threads decode the reply and read the prompt when this machine is otherwise idle, one
-    when other work runs (``busy`` cores: see ``busy_cores``) or the load is unknown.
+def server_threads(busy: float | None, workers: int = 1) -> int:
+    """Two threads decode the reply and read the prompt when this machine is otherwise idle and
+    stays so, one when other work runs (``busy`` cores: see ``busy_cores``), when the load is
+    unknown, or when the suite's other ``workers`` (pytest-xdist's) leave fewer than two cores
+    free: they keep their cores busy for the whole session, even where the server starts at its
+    first moment, when the load it sees is none (the suite of 2026-12-03: two threads chosen at
+    0.04 cores busy, then 4 to 20 tokens/s decoded beside the other worker; 148 s in the
+    server's 20 replies, 19.7 s for one of 191 tokens after a 700-token prompt).
 
     llama.cpp's threads meet at a spinning barrier after every operation: two of them on a
     2-core machine where anything else runs wait for each other's time slices, and the waiting
@@ -112,7 +117,7 @@ def server_threads(busy: float | None) -> int:
     other worker two threads read 60-90 tokens/s, each spinning core taken from that worker (the
     suite of 2026-11-27: 64 s of prompt reading, about 128 core-seconds, for 5,500 tokens). Idle,
     the server uses no CPU either way."""
-    if (os.cpu_count() or 1) < 2 or busy is None or busy > 0.3:
+    if (os.cpu_count() or 1) - (workers - 1) < 2 or busy is None or busy > 0.3:
         return 1
     return 2
 
@@ -127,8 +132,10 @@ def start_llama_server(log_dir: Path, *, timeout: float = 60.0, attempts: int = 
     now). The log's first line says how many and why."""
     if threads is None:
         busy = busy_cores()
-        threads = server_threads(busy)
-        why = f"{busy:.2f} cores busy" if busy is not None else "load unknown"
+        workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+        threads = server_threads(busy, workers)
+        why = (f"{busy:.2f} cores busy" if busy is not None else "load unknown") + (
+            f", {workers} test workers on {os.cpu_count()} cores" if workers > 1 else "")
     else:
         why = "as asked"
     if importlib.util.find_spec("llama_cpp") is None:
