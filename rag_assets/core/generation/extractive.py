@@ -37,6 +37,7 @@ from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import qualifier_pattern, spelled_words, terms_in
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
 from rag_assets.core.text.figures import AMOUNT_STATED_RE, DECIMALS, INTEGER
+from rag_assets.core.text.periods import horizons
 from rag_assets.core.text.years import YEARLIKE_RE, only_base_years
 
 _WORD_RE = re.compile(r"[a-z][a-z0-9'-]*|\d[\d,.]*")
@@ -158,9 +159,9 @@ def _coverage(query: list[str], doc: set[str], idf: dict[str, float]) -> float:
 def _matches(plan: Question, unit: EvidenceUnit, asked_refs: set[str]) -> float:
     """Share of the question's specific asks that the unit prints: its figures, its years (in
     the unit's own words or column headings, not the chunk header every unit of the report
-    shares), its metric's line items, a figure at all when it names a metric, its Article and
-    Note references, a qualified measure stated (:func:`qualified_at`), the kind of answer
-    asked (:func:`answer_type_held`)."""
+    shares), the span ahead it asks ("the next five years"), its metric's line items, a
+    figure at all when it names a metric, its Article and Note references, a qualified measure
+    stated (:func:`qualified_at`), the kind of answer asked (:func:`answer_type_held`)."""
     text = unit.text
     lower = f"{unit.scope} {text}".lower()
     asks, found = 0, 0.0
@@ -171,6 +172,9 @@ def _matches(plan: Question, unit: EvidenceUnit, asked_refs: set[str]) -> float:
     if plan.years:
         asks += 1
         found += any(str(y) in text for y in plan.years)
+    if plan.horizons:  # "for the next five years": the plan stated over that span
+        asks += 1
+        found += bool(set(plan.horizons) & set(horizons(text)))
     if plan.metrics:
         asks += 2
         found += any(term.lower() in lower for term in plan.expansion)
@@ -497,21 +501,26 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
     those that state something; for a figure asked ("How much ...?"), those that print an
     amount (money, a percentage, a figure with a scale word: not "Note 10" or "June 30")
     first, and for a count ("How many warehouses ...?") those that print a number of the thing
-    counted ("858 warehouses") before them, each group best first; the scores, and so the
-    evidence's strength and any abstention, are not touched."""
+    counted ("858 warehouses") before them, each group best first; a sentence that states
+    only other spans ahead than the one asked ("the next 10 years" for "the next five years")
+    after the rest, as a figure of another period; the scores, and so the evidence's strength
+    and any abstention, are not touched."""
 
-    def group(item: ScoredUnit) -> tuple[bool, int]:
-        pointer = points_elsewhere(item.unit.text)
+    def group(item: ScoredUnit) -> tuple[bool, bool, int]:
+        text = item.unit.text
+        pointer = points_elsewhere(text)
+        spans = set(horizons(text)) if plan.horizons else set()
+        other_span = bool(spans) and not spans & set(plan.horizons)
         if plan.expects != "figure":
-            return pointer, 0
-        if plan.counts and counts_asked(plan.text, plan.counts, item.unit.text):
-            return pointer, 0
-        if AMOUNT_STATED_RE.search(item.unit.text) is None:
-            return pointer, 4
-        at = qualified_at(plan, item.unit.text)
+            return pointer, other_span, 0
+        if plan.counts and counts_asked(plan.text, plan.counts, text):
+            return pointer, other_span, 0
+        if AMOUNT_STATED_RE.search(text) is None:
+            return pointer, other_span, 4
+        at = qualified_at(plan, text)
         # the sentence that opens with the measure, then one that states it later (a
         # release's headline run into its first sentence), then any amount
-        return pointer, 3 if at is None else 1 if at == 0 else 2
+        return pointer, other_span, 3 if at is None else 1 if at == 0 else 2
     return sorted(chosen, key=group)
 
 

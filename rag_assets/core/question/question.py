@@ -43,6 +43,7 @@ from rag_assets.core.text.filing_kinds import filing_years, kinds_asked
 from rag_assets.core.text.periods import (
     asked_quarters,
     dates_named,
+    horizons,
     months_asked,
     quarters_named,
 )
@@ -121,6 +122,8 @@ class Question(BaseModel):
     months: int = Field(description="12 for a fiscal year, 3 a quarter, 6 a half, 9")
     dates: list[str] = Field(default_factory=list,
                              description="dates it names as printed ('August 9, 2023')")
+    horizons: list[int] = Field(default_factory=list, description="spans ahead it asks, in "
+                                "years ('over the next five years': 5)")
     kinds: list[str] = Field(description="filing kinds it names, as document ids write them")
     metrics: list[str] = Field(description="terms of the finance vocabulary it names")
     statements: list[StatementKind] = Field(description="named first, then its metrics'")
@@ -237,7 +240,8 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
     return Question(
         text=text, ranking_text=ranking, years=years_in(text), filing_years=filing_years(text),
         quarters=sorted(asked_quarters(text)), periods=periods_named(text),
-        months=months_asked(text), dates=dates_named(text), kinds=sorted(kinds_asked(text)),
+        months=months_asked(text), dates=dates_named(text), horizons=horizons(text),
+        kinds=sorted(kinds_asked(text)),
         metrics=metrics, statements=statements, named_statements=named, expansion=expansion,
         qualified=[*qualified_measures(ranking), *narrowed.values()], narrowed=list(narrowed),
         intents=intents, wholes=wholes_asked(ranking, intents),

@@ -624,6 +624,36 @@ def test_a_sentence_that_only_points_elsewhere_is_quoted_after_one_that_states()
     assert [s.unit.text[:12] for s in ordered] == ["On December ", "See Note 3 f", "For more inf"]
 
 
+def test_a_plan_over_the_span_asked_is_quoted_before_one_over_another_span() -> None:
+    """American Water's FY2022 10-K states its capital plan over ten years (p.8) and over five
+    (p.66): the span asked is the period asked, the other span's figure is quoted after."""
+    from rag_assets.core.generation.extractive import ScoredUnit, quote_order
+    from rag_assets.core.question.question import read_question
+
+    units = [_sentence("Capital Investment The Company plans to invest between $30 billion and "
+                       "$34 billion over the next 10 years for capital improvements, including "
+                       "acquisitions, to its Regulated Businesses' water and wastewater "
+                       "infrastructure."),
+             _sentence("As previously noted, over the next five years the Company expects to "
+                       "invest between $14 billion to $15 billion, with $12.5 billion to $13 "
+                       "billion for infrastructure improvements in the Regulated Businesses, and "
+                       "the Company expects to invest between $30 billion to $34 billion over "
+                       "the next 10 years."),
+             _sentence("The Company invested approximately $2.3 billion in 2022.")]
+    chosen = [ScoredUnit(unit=u, score=1.0 - i / 10, dense=0, bm25=0, coverage=0, matches=0)
+              for i, u in enumerate(units)]
+    five = quote_order(read_question("How much does American Water Works plan to invest over "
+                                     "the next five years?"), chosen)
+    assert [s.unit.text[:12] for s in five] == ["As previousl", "The Company ", "Capital Inve"]
+    ten = quote_order(read_question("How much does American Water Works plan to invest over "
+                                    "the next 10 years?"), chosen)
+    assert [s.unit for s in ten] == [s.unit for s in chosen]  # both print ten years
+    # a question that asks no span keeps the scorer's order
+    kept = quote_order(read_question("How much does American Water Works plan to invest?"),
+                       chosen)
+    assert [s.unit for s in kept] == [s.unit for s in chosen]
+
+
 def test_an_average_price_is_read_from_the_filings_repurchase_sentence() -> None:
     """The sentence that states the repurchase is read from the filing when retrieval returned
     only the Item 703 table's heading; a sentence of another year is not."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag_assets.core.text.periods import dates_named, months_asked
+from rag_assets.core.text.periods import dates_named, horizons, months_asked
 
 
 @pytest.mark.parametrize(("text", "months"), [
@@ -38,6 +38,16 @@ def test_dates_as_prose_prints_them() -> None:
     assert dates_named("declared on August 9,  2023 and payable September 8, 2023") == [
         "August 9, 2023", "September 8, 2023"]
     assert dates_named("in May 2023, as of 2023-05-01") == []
+
+
+def test_the_spans_ahead_a_plan_names() -> None:
+    # American Water's 2022 10-K: a plan over five years and one over ten, in one sentence
+    assert horizons("expects to invest between $14 billion to $15 billion over the next five "
+                    "years, and between $30 billion to $34 billion over the next 10 years, "
+                    "including $2.9 billion in 2023") == [5, 10]
+    assert horizons("over the next five fiscal years") == [5]
+    # a span behind, or a year ahead, is no span ahead
+    assert horizons("over the past five years; next year; in the next 12 months") == []
 
 
 @pytest.mark.parametrize(("heading", "a_period"), [
