@@ -200,7 +200,8 @@ class FactsRoute:
         claim = computed.claims()[0]
         metric = load_vocabulary().metrics.get(asked.target) if asked.is_metric else None
         if metric is None:
-            return _with_parts(claim, computed, facts, filer), []
+            return _with_parts(claim, computed, facts, filer, lambda: self.tax_rate_moved(
+                asked, facts, filer, document, year)), []
         parts = [answer_metric(asked.model_copy(update={"target": name}), facts, *filer)
                  for name in metric.bridge]
         its_way: list[Moved] = []
@@ -218,6 +219,26 @@ class FactsRoute:
             claim = Claim(text=f"{claim.text[:-1]}; {clause}.", citations=[*claim.citations,
                                                                             *cited])
         return claim, its_way
+
+    def tax_rate_moved(self, asked: MetricQuestion, facts: Sequence[StatementFact],
+                       filer: tuple[str | None, str], document: str, year: int
+                       ) -> tuple[str, list[SourceCitation]]:
+        """How the effective tax rate moved over the years of a change (income taxes over
+        pretax income, each year's), with the items of its reconciliation that moved it most
+        (ASC 740-10-50-12), for a change whose largest part is income taxes: Coca-Cola's 2017
+        net income fell 81% as its rate went from 19.5% to 82.5%. Empty when not computed."""
+        rate = answer_metric(asked.model_copy(update={
+            "target": "effective_tax_rate", "is_metric": True, "scale": None, "decimals": None,
+            "percent": False}), facts, *filer)
+        if not (said := moved(rate)):
+            return "", []
+        cited = list(rate.claims()[0].citations)
+        columns = (asked.years[0] - 1 + asked.end_year_shift,
+                   asked.years[0] + asked.end_year_shift)
+        if movers := rate_movers(self.pages, document, year, columns):
+            clause, rows = movers_clause(movers)
+            said, cited = f"{said}, {clause}", [*cited, *rows]
+        return said, cited
 
     def stated(self, question: Question, computed: MetricAnswer, document: str, year: int
                ) -> list[Claim]:
@@ -310,14 +331,17 @@ def operand_sources(computed: MetricAnswer) -> list[dict[str, object]]:
 
 
 def _with_parts(claim: Claim, computed: MetricAnswer, facts: Sequence[StatementFact],
-                filer: tuple[str | None, str]) -> Claim:
+                filer: tuple[str | None, str],
+                tax_rate: Callable[[], tuple[str, list[SourceCitation]]] | None = None
+                ) -> Claim:
     """A line item's change with what its statement makes it of (``ConceptDef.parts``, in the
     statement's order: net income's operating income, pretax income and income taxes):
     operating income's change, the items between it and pretax income (pretax income's change
     less operating income's, with the row printed between them that moved most), income
     taxes' and what is left below them (noncontrolling interests, discontinued operations),
     the largest first, each cited: Walmart's fiscal 2020 net income rose $8.2 billion while
-    its operating income fell, on the items below it."""
+    its operating income fell, on the items below it. Income taxes the largest part, how the
+    effective tax rate moved is said beside them (``tax_rate``)."""
     asked, total = computed.question, computed.value
     concept = load_vocabulary().concepts.get(asked.target)
     if (concept is None or len(concept.parts) != 3 or asked.aggregate != "trend"
@@ -330,15 +354,17 @@ def _with_parts(claim: Claim, computed: MetricAnswer, facts: Sequence[StatementF
     operating, pretax, taxes = (a.values[max(a.values)] - a.values[min(a.values)]
                                 for a in answers)
     between, row_cited = _largest_between(facts, answers[0], answers[1])
+    rate, rate_cited = ("", []) if tax_rate is None or abs(taxes) < max(
+        abs(operating), abs(pretax - operating)) else tax_rate()
     shown = [(abs(operating), moved(answers[0])),
              (abs(pretax - operating), _added("the items between operating income and pretax "
                                               "income", pretax - operating, asked)
               + f" (pretax income's change less operating income's{between})"),
-             (abs(taxes), moved(answers[2]))]
+             (abs(taxes), moved(answers[2]) + (f" ({rate})" if rate else ""))]
     if abs(rest := total - pretax + taxes) > REST_SHARE * abs(total):
         shown.append((abs(rest), _added("the items after income taxes", rest, asked)))
     said = [text for _, text in sorted(shown, key=lambda s: -s[0]) if text]
-    cited = [c for a in answers for c in a.claims()[0].citations] + row_cited
+    cited = [c for a in answers for c in a.claims()[0].citations] + row_cited + rate_cited
     return Claim(text=f"{claim.text[:-1]}: {'; '.join(said)}.",
                  citations=[*claim.citations, *cited])
 

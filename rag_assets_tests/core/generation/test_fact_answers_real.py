@@ -1065,12 +1065,14 @@ def test_a_growth_rate_asked_whether_it_sped_up_is_its_move(question: str, openi
                                       f"in FY2016"), answer.headline
 
 
-def _walmart_change(path: str, document: str, year: int, question: str) -> str:
-    """The change a cause question asks of one Walmart filing, its citations all valid."""
+def _walmart_change(path: str, document: str, year: int, question: str,
+                    company: str = "Walmart") -> str:
+    """The change a cause question asks of one filing (Walmart's unless ``company`` says),
+    its citations all valid."""
     pages, facts = _filing(path, document, year)
     texts = PageTexts.from_pages(document, year, pages)
     route = FactsRoute(facts=lambda d, y: facts, pages=texts, held_years=lambda d: [year],
-                       company=lambda d: "Walmart")
+                       company=lambda d: company)
     change = route.change(read_question(question), document, year)
     assert change is not None
     marks = [c.mark for c in verify_claims([change.claim], texts)[0].citations]
@@ -1094,6 +1096,19 @@ def test_net_incomes_change_is_shown_with_the_lines_the_statement_makes_it_of() 
         "most, \"Other (gains) and losses\", from 8,368 to (1,958)); "
         "operating income decreased from $21,957 million to $20,568 million; income tax "
         "expense increased from $4,281 million to $4,915 million."), text
+
+
+def test_a_change_led_by_income_taxes_says_how_the_effective_rate_moved() -> None:
+    """Coca-Cola's 2017 10-K (dev): net income fell from 6,527 to 1,248 as income taxes rose
+    from 1,586 to 5,560 (p.74), the largest part; the rate is each year's taxes over pretax
+    income (1,586 / 8,136 and 5,560 / 6,742), and its reconciliation (p.60) moved most on the
+    Tax Reform Act's line, none in 2016 and 53.5% in 2017. Walmart's fiscal 2020 change, led
+    by the items above taxes, says no rate (above)."""
+    text = _walmart_change("financebench-dev/pdfs/COCACOLA_2017_10K.pdf", "coca-cola-10k", 2017,
+                           "Why did Coca-Cola's net income fall in 2017?", "Coca-Cola")
+    assert ("income tax expense increased from $1,586 million to $5,560 million (effective tax "
+            "rate increased from 19.5% to 82.5%, its rate reconciliation (p.60) moved most on "
+            "Tax Reform Act, 0% to 53.5%); operating income decreased") in text, text
 
 
 def test_a_quarters_net_income_is_bridged_in_the_quarters_columns() -> None:
