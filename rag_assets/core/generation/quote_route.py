@@ -144,6 +144,24 @@ class Found:
 
 
 @dataclass
+class ReadPage:
+    """A page as the quote readers read it, derived once per page text: on one line, its
+    headings with their offsets on that line, and its sentences (the folio off the last),
+    split when first asked."""
+
+    text: str
+    flat: str
+    headings: list[tuple[int, str]]
+
+    @cached_property
+    def sentences(self) -> list[str]:
+        sentences = split_sentences(self.flat)
+        if sentences:
+            sentences[-1] = without_folio(sentences[-1])
+        return sentences
+
+
+@dataclass
 class QuoteRoute:
     """Retrieval over one store, the stored pages to quote and verify, and the model, if any."""
 
@@ -153,11 +171,8 @@ class QuoteRoute:
     chat: ChatModel | None = None
     # the change of the measure a cause question asks, computed in a filing (the facts route)
     change: Callable[[Question, str, int], Change | None] | None = None
-    # a page's text, on one line, and its headings (:meth:`heading_above`)
-    _heading_cache: dict[tuple[str, int, int], tuple[str, str, list[tuple[int, str]]]] = field(
-        default_factory=dict)
-    # a page's sentences by its text on one line (:meth:`sentences_matching`)
-    _sentence_cache: dict[str, list[str]] = field(default_factory=dict)
+    # each page as the readers read it (:meth:`read_page`), by its key
+    _read_pages: dict[tuple[str, int, int], ReadPage] = field(default_factory=dict)
 
     @cached_property
     def known_words(self) -> set[str]:
@@ -483,37 +498,25 @@ class QuoteRoute:
     def heading_above(self, unit: EvidenceUnit) -> str:
         """The heading printed last above a unit's quote: on its page, else the last of the
         pages before it (a section's heading holds over page breaks), within a few pages."""
-        flat, headings = self._read_page(unit.document, unit.year, unit.page)
-        at = flat.find(" ".join(unit.quote.split())[:QUOTE_PREFIX])
-        above = [h for offset, h in headings if 0 <= offset <= at]
+        read = self.read_page(unit.document, unit.year, unit.page)
+        at = read.flat.find(" ".join(unit.quote.split())[:QUOTE_PREFIX])
+        above = [h for offset, h in read.headings if 0 <= offset <= at]
         if above:
             return above[-1]
         for page in range(unit.page - 1, max(-1, unit.page - 1 - HEADING_PAGES_BACK), -1):
-            if earlier := self._read_page(unit.document, unit.year, page)[1]:
+            if earlier := self.read_page(unit.document, unit.year, page).headings:
                 return earlier[-1][1]
         return ""
 
-    def _read_page(self, document: str, year: int, page: int
-                  ) -> tuple[str, list[tuple[int, str]]]:
-        """A page on one line and its headings with their offsets, read once per page text
-        (a page indexed again is read again)."""
+    def read_page(self, document: str, year: int, page: int) -> ReadPage:
+        """A page as the readers read it, once per page text (a page indexed again is read
+        again): the cause, bridge and parts readers scan the same filing for one question."""
         key, text = (document, year, page), self.pages.get(document, year, page) or ""
-        cached = self._heading_cache.get(key)
-        if cached is None or cached[0] != text:
+        read = self._read_pages.get(key)
+        if read is None or read.text != text:
             flat = page_prose(text)
-            cached = self._heading_cache[key] = (text, flat, headings_at(text, flat))
-        return cached[1], cached[2]
-
-    def _sentences(self, flat: str) -> list[str]:
-        """A page's sentences, its folio off the last, split once per page text: the cause,
-        bridge and parts readers scan the same filing for one question."""
-        sentences = self._sentence_cache.get(flat)
-        if sentences is None:
-            sentences = split_sentences(flat)
-            if sentences:
-                sentences[-1] = without_folio(sentences[-1])
-            self._sentence_cache[flat] = sentences
-        return sentences
+            read = self._read_pages[key] = ReadPage(text, flat, headings_at(text, flat))
+        return read
 
     def text_before(self, unit: EvidenceUnit, chars: int = 400) -> str:
         """The ``chars`` characters a page prints just before ``unit``'s quote."""
@@ -544,10 +547,10 @@ class QuoteRoute:
         document, year = units[0].document, units[0].year
         items = self.pages.page_items(document, year)
         for page in self.pages.pages_of(document, year):
-            flat = self._read_page(document, year, page)[0]  # read once per page text
-            if not any(p.search(flat) for p in patterns):
+            read = self.read_page(document, year, page)
+            if not any(p.search(read.flat) for p in patterns):
                 continue
-            for sentence in self._sentences(flat):
+            for sentence in read.sentences:
                 if any(p.search(sentence) for p in patterns):
                     yield EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
                                        year=year, chunk_rank=len(units), page=page,
