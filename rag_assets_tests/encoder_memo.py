@@ -20,16 +20,18 @@ The memo is shared by ``make test``'s two workers through the disk, as the loade
 (``rag_assets_tests.real_filings``): each vector the model computes is written under
 ``.pytest_cache/encoder_vectors/<model>/`` (``<model>`` a hash of the memo's key but the text;
 one file per text, named by its text's hash, written to a temporary name and renamed), and a
-text one worker encoded is read there by the other. In a fresh clone's suite the workers'
-stores hold the same reports (the samples, 3M, GDPR, the real filings' pages): about 160
-core-seconds of encoding in the suite of 2026-12-03. ``RAG_ASSETS_TEST_CACHE=0`` keeps the memo
-in the process.
+text one worker encoded is read there by the other. A folder names its model in ``MODEL``; the
+folders of an earlier file at the same model path (a model installed again) are removed. In a
+fresh clone's suite the workers' stores hold the same reports (the samples, 3M, GDPR, the real
+filings' pages): about 160 core-seconds of encoding in the suite of 2026-12-03.
+``RAG_ASSETS_TEST_CACHE=0`` keeps the memo in the process.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -42,6 +44,8 @@ from rag_assets_tests.real_filings import CACHE_ROOT
 
 _VECTORS: dict[tuple[str, int, str], np.ndarray] = {}
 DISK = CACHE_ROOT.parent / "encoder_vectors"
+MODEL_FILE = "MODEL"  # the memo's key but the token limit and the text, in its folder
+_PRUNED: set[Path] = set()  # the folders of this process, their replaced models removed
 _original = OnnxEncoder.encode
 _enabled = True
 
@@ -74,8 +78,27 @@ def _folder(model: str, max_seq_length: int) -> Path | None:
         return None
     name = hashlib.sha256(f"{model}|{max_seq_length}".encode()).hexdigest()[:16]
     folder = DISK / name
-    folder.mkdir(parents=True, exist_ok=True)
+    if folder not in _PRUNED:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / MODEL_FILE).write_text(model)
+        _prune_replaced(model, folder)
+        _PRUNED.add(folder)
     return folder
+
+
+def _prune_replaced(model: str, kept: Path) -> None:
+    """Remove the vectors of an earlier file at this model's path (a model installed again
+    has another size or time: its old folder would never be read again)."""
+    path = model.rsplit("|", 2)[0]
+    for folder in DISK.iterdir():
+        if folder == kept:
+            continue
+        try:
+            other = (folder / MODEL_FILE).read_text()
+        except OSError:
+            continue
+        if other != model and other.rsplit("|", 2)[0] == path:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _file(folder: Path, text: str) -> Path:
