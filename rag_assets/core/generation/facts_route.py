@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from rag_assets.core.ingest.facts import StatementFact
 
 FactsProvider = Callable[[str, int], "Sequence[StatementFact]"]
+EXPENSE_RATIO = "operating_expense_ratio"  # an operating margin's bridge from its gross margin
 REST_SHARE = 0.05  # what is left below income taxes is named past this share of the change
 _FIGURE_RE = re.compile(r"-?\$?\d[\d,]*(?:\.\d+)?%?")
 MAX_STATED = 2  # sentences beside a headline: one per line item asked together, at most two
@@ -207,10 +208,13 @@ class FactsRoute:
         its_way: list[Moved] = []
         if parts and all(p.status == "answered" for p in parts):
             if len(parts) > 1:  # one part is the margin's complement: no news beside it
-                claim = Claim(text=f"{claim.text[:-1]}: {' and '.join(moved(p) for p in parts)}"
-                                   ".", citations=[*claim.citations,
-                                                   *(c for p in parts
-                                                     for c in p.claims()[0].citations)])
+                said, cited = [], [*claim.citations]
+                for part in parts:
+                    row, row_cited = ("", []) if part.question.target != EXPENSE_RATIO else (
+                        _expense_moved_most(facts, computed, parts))
+                    said.append(moved(part) + row)
+                    cited += [*part.claims()[0].citations, *row_cited]
+                claim = Claim(text=f"{claim.text[:-1]}: {' and '.join(said)}.", citations=cited)
             its_way = _moved_its_way(metric.better, computed.value or 0.0, parts)
         columns = (asked.years[0] - 1 + asked.end_year_shift,
                    asked.years[0] + asked.end_year_shift)  # the years its headings print
@@ -378,9 +382,7 @@ def _largest_between(facts: Sequence[StatementFact], above: MetricAnswer, below:
     (1,958) in fiscal 2020; ("", [])
     when the two lines are not printed one above the other on one page."""
     def fact_of(operand: Operand) -> StatementFact | None:
-        return next((f for f in facts if f.page == operand.page and f.label == operand.label
-                     and f.fiscal_year == operand.fiscal_year and f.months == operand.months),
-                    None)
+        return _fact_of(facts, operand)
 
     if len(above.operands) != 2:
         return "", []  # a line computed from parts is printed on no one row
@@ -404,6 +406,54 @@ def _largest_between(facts: Sequence[StatementFact], above: MetricAnswer, below:
     citation = SourceCitation(document=now.document, year=now.year, page=now.page,
                               quote=now.quote, supports=now.quote)
     return f"; the most, \"{now.label}\", from {then.printed} to {now.printed}", [citation]
+
+
+def _expense_moved_most(facts: Sequence[StatementFact], margin: MetricAnswer,
+                        parts: Sequence[MetricAnswer]) -> tuple[str, list[SourceCitation]]:
+    """The income statement's expense row whose share of revenue moved most between the two
+    years of an operating margin's change: a row printed between revenue (or gross profit,
+    where printed) and operating income, in their columns, not a row the gross margin counts
+    (General Mills' fiscal 2015 "Restructuring, impairment, and other exit costs", 0.0% to
+    3.1% of net sales); ("", []) when those lines are not printed one above the other."""
+    by_year: dict[int, dict[str, StatementFact]] = {}
+    for o in margin.operands:
+        if (f := _fact_of(facts, o)) is not None:
+            by_year.setdefault(o.fiscal_year, {})[o.concept] = f
+    gross = {o.label for p in parts if p.question.target != EXPENSE_RATIO for o in p.operands}
+    rows: dict[int, dict[str, StatementFact]] = {}
+    for year, lines in by_year.items():
+        top, bottom = lines.get("revenue"), lines.get("operating_income")
+        if top is None or bottom is None or top.page != bottom.page or top.row >= bottom.row:
+            return "", []
+        start = max([top.row, *(f.row for f in facts if f.page == top.page
+                                  and f.label in gross and f.row < bottom.row)])
+        rows[year] = {f.label: f for f in facts
+                      if f.page == top.page and start < f.row < bottom.row and not f.total
+                      and f.unit == "USD" and f.fiscal_year == year and f.column == top.column
+                      and f.label not in gross}
+    if len(rows) != 2:
+        return "", []
+    then_year, now_year = sorted(rows)
+    revenue = {y: by_year[y]["revenue"].value for y in rows}
+    if not all(revenue.values()):
+        return "", []
+    moves = [(now.value / revenue[now_year] - then.value / revenue[then_year], then, now)
+             for label, now in rows[now_year].items()
+             if (then := rows[then_year].get(label)) is not None]
+    if not moves:
+        return "", []
+    _, then, now = max(moves, key=lambda m: abs(m[0]))
+    shares = [f"{f.value / revenue[y]:.1%}" for f, y in ((then, then_year), (now, now_year))]
+    citation = SourceCitation(document=now.document, year=now.year, page=now.page,
+                              quote=now.quote, supports=now.quote)
+    return (f" (the most, \"{now.label}\", from {shares[0]} to {shares[1]} of "
+            f"{by_year[now_year]['revenue'].label.lower()})", [citation])
+
+
+def _fact_of(facts: Sequence[StatementFact], operand: Operand) -> StatementFact | None:
+    """The statement fact an operand was read from (its page, row label, year and months)."""
+    return next((f for f in facts if f.page == operand.page and f.label == operand.label
+                 and f.fiscal_year == operand.fiscal_year and f.months == operand.months), None)
 
 
 def _added(what: str, amount: float, asked: MetricQuestion) -> str:

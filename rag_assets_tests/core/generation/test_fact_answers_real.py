@@ -1065,7 +1065,7 @@ def test_a_growth_rate_asked_whether_it_sped_up_is_its_move(question: str, openi
                                       f"in FY2016"), answer.headline
 
 
-def _walmart_change(path: str, document: str, year: int, question: str,
+def _change_of(path: str, document: str, year: int, question: str,
                     company: str = "Walmart") -> str:
     """The change a cause question asks of one filing (Walmart's unless ``company`` says),
     its citations all valid."""
@@ -1087,7 +1087,7 @@ def test_net_incomes_change_is_shown_with_the_lines_the_statement_makes_it_of() 
     between them that moved most ("Other (gains) and losses", 8,368 to (1,958)); income taxes
     rose from 4,281 to 4,915. The largest leads; what is left below taxes (189) is too small to
     name."""
-    text = _walmart_change("financebench-wide/pdfs/WALMART_2020_10K.pdf", "walmart-10k", 2020,
+    text = _change_of("financebench-wide/pdfs/WALMART_2020_10K.pdf", "walmart-10k", 2020,
                            "What drove the change in Walmart's net income in fiscal 2020?")
     assert text == (
         "Walmart's net income increased from $6,670 million in FY2019 to $14,881 million in "
@@ -1104,18 +1104,32 @@ def test_a_change_led_by_income_taxes_says_how_the_effective_rate_moved() -> Non
     income (1,586 / 8,136 and 5,560 / 6,742), and its reconciliation (p.60) moved most on the
     Tax Reform Act's line, none in 2016 and 53.5% in 2017. Walmart's fiscal 2020 change, led
     by the items above taxes, says no rate (above)."""
-    text = _walmart_change("financebench-dev/pdfs/COCACOLA_2017_10K.pdf", "coca-cola-10k", 2017,
+    text = _change_of("financebench-dev/pdfs/COCACOLA_2017_10K.pdf", "coca-cola-10k", 2017,
                            "Why did Coca-Cola's net income fall in 2017?", "Coca-Cola")
     assert ("income tax expense increased from $1,586 million to $5,560 million (effective tax "
             "rate increased from 19.5% to 82.5%, its rate reconciliation (p.60) moved most on "
             "Tax Reform Act, 0% to 53.5%); operating income decreased") in text, text
 
 
+def test_an_operating_margins_expense_ratio_names_the_row_that_moved_it_most() -> None:
+    """General Mills' fiscal 2015 10-K (bulk): operating margin fell from 16.5% to 11.8%, its
+    expense ratio up from 19.1% to 22.0%; of the rows between cost of sales and operating
+    profit, restructuring, impairment and other exit costs rose most as a share of net sales
+    (3.6 of 17,909.6 to 543.9 of 17,630.3), more than selling, general and administrative
+    expenses fell."""
+    text = _change_of("financebench-bulk/pdfs/GENERALMILLS_2015_10K.pdf", "general-mills-10k",
+                      2015, "What drove the change in General Mills' operating margin in fiscal "
+                      "2015?", "General Mills")
+    assert ("gross margin decreased from 35.6% to 33.7% and operating expense ratio increased "
+            "from 19.1% to 22.0% (the most, \"Restructuring, impairment, and other exit costs\", "
+            "from 0.0% to 3.1% of net sales).") in text, text
+
+
 def test_a_quarters_net_income_is_bridged_in_the_quarters_columns() -> None:
     """Walmart's 10-Q for Q1 fiscal 2024 (bulk, p.3): net income 2,054 to 1,673 as operating
     income rose 5,318 to 6,240; the row between that moved most is "Other (gains) and losses",
     1,998 to 2,995 in the three months' columns."""
-    text = _walmart_change("financebench-bulk/pdfs/WALMART_2024Q1_10Q.pdf", "walmart-10q-q1",
+    text = _change_of("financebench-bulk/pdfs/WALMART_2024Q1_10Q.pdf", "walmart-10q-q1",
                            2024, "What drove the change in Walmart's net income in Q1 fiscal "
                            "2024?")
     assert ("the items between operating income and pretax income subtracted $1,135 million "
