@@ -14,6 +14,7 @@ from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.direct import direct_answer
 from rag_assets.core.generation.direct_rows import DirectAnswer, load_cues, parse_cell
 from rag_assets.core.generation.evidence import EvidenceUnit, units_of
+from rag_assets.core.generation.extractive import ScoredUnit
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.generation.superlatives import periods_ranked
 from rag_assets.core.question.question import read_question
@@ -51,6 +52,12 @@ def _row(label: str, *values: str, page: int = TABLE_PAGE, scope: str = SCOPE) -
 def _sentence(text: str, page: int = PROSE_PAGE) -> EvidenceUnit:
     return EvidenceUnit(chunk_id="c-prose", document=DOC, year=YEAR, chunk_rank=1, page=page,
                         located=True, quote=text, text=text, scope="Acme Q2 2023 | Overview")
+
+
+def _ranked(units: list[EvidenceUnit]) -> list[ScoredUnit]:
+    """The units as the scorer would give them, best first."""
+    return [ScoredUnit(unit=u, score=1.0 - i / 10, dense=0, bm25=0, coverage=0, matches=0)
+            for i, u in enumerate(units)]
 
 
 @pytest.fixture
@@ -584,13 +591,12 @@ def test_periods_read_each_quarter_once() -> None:
 def test_a_figure_asked_is_quoted_from_a_sentence_that_prints_one_first() -> None:
     """The quotes' order, not their scores: "How much" is first answered by the sentence that
     prints an amount; a year alone is no figure; other questions keep the scorer's order."""
-    from rag_assets.core.generation.extractive import ScoredUnit, quote_order
+    from rag_assets.core.generation.extractive import quote_order
     from rag_assets.core.question.question import read_question
 
     units = [_sentence("The board declared a quarterly dividend in August 2023."),
              _sentence("The dividend of $1.02 per share is payable September 8, 2023.")]
-    chosen = [ScoredUnit(unit=u, score=1.0 - i / 10, dense=0, bm25=0, coverage=0, matches=0)
-              for i, u in enumerate(units)]
+    chosen = _ranked(units)
     asked = quote_order(read_question("How much was Acme's quarterly dividend in 2023?"), chosen)
     assert [s.unit.text[:20] for s in asked] == ["The dividend of $1.0", "The board declared a"]
     kept = quote_order(read_question("Why did Acme declare a dividend in 2023?"), chosen)
@@ -600,8 +606,7 @@ def test_a_figure_asked_is_quoted_from_a_sentence_that_prints_one_first() -> Non
     counts = [_sentence("Net sales rose 8% to $57.8 billion in the quarter."),
               _sentence("Acme opened 12 new warehouses in the third quarter of 2023."),
               _sentence("Acme operates 858 warehouses, including 590 in the United States.")]
-    ranked = [ScoredUnit(unit=u, score=1.0 - i / 10, dense=0, bm25=0, coverage=0, matches=0)
-              for i, u in enumerate(counts)]
+    ranked = _ranked(counts)
     asked = quote_order(read_question("How many warehouses did Acme operate in 2023?"), ranked)
     assert [s.unit.text[:12] for s in asked][0] == "Acme operate"
 
@@ -609,7 +614,7 @@ def test_a_figure_asked_is_quoted_from_a_sentence_that_prints_one_first() -> Non
 def test_a_sentence_that_only_points_elsewhere_is_quoted_after_one_that_states() -> None:
     """Lockheed Martin's FY2020 10-K points to its 8-K for the Aerojet Rocketdyne agreement's
     terms before it states them; a pointer that prints an amount states something."""
-    from rag_assets.core.generation.extractive import ScoredUnit, quote_order
+    from rag_assets.core.generation.extractive import quote_order
     from rag_assets.core.question.question import read_question
 
     units = [_sentence("For more information regarding the acquisition terms, see Item 1.01 in "
@@ -617,8 +622,7 @@ def test_a_sentence_that_only_points_elsewhere_is_quoted_after_one_that_states()
              _sentence("On December 20, 2020 we entered into an agreement to acquire Aerojet "
                        "Rocketdyne Holdings, Inc. for $56 per share in cash."),
              _sentence("See Note 3 for the $4.4 billion transaction value.")]
-    chosen = [ScoredUnit(unit=u, score=1.0 - i / 10, dense=0, bm25=0, coverage=0, matches=0)
-              for i, u in enumerate(units)]
+    chosen = _ranked(units)
     ordered = quote_order(read_question("What acquisition did Lockheed Martin agree to in "
                                         "December 2020, and at what price?"), chosen)
     assert [s.unit.text[:12] for s in ordered] == ["On December ", "See Note 3 f", "For more inf"]
@@ -627,7 +631,7 @@ def test_a_sentence_that_only_points_elsewhere_is_quoted_after_one_that_states()
 def test_a_plan_over_the_span_asked_is_quoted_before_one_over_another_span() -> None:
     """American Water's FY2022 10-K states its capital plan over ten years (p.8) and over five
     (p.66): the span asked is the period asked, the other span's figure is quoted after."""
-    from rag_assets.core.generation.extractive import ScoredUnit, quote_order
+    from rag_assets.core.generation.extractive import quote_order
     from rag_assets.core.question.question import read_question
 
     units = [_sentence("Capital Investment The Company plans to invest between $30 billion and "
@@ -640,8 +644,7 @@ def test_a_plan_over_the_span_asked_is_quoted_before_one_over_another_span() -> 
                        "the Company expects to invest between $30 billion to $34 billion over "
                        "the next 10 years."),
              _sentence("The Company invested approximately $2.3 billion in 2022.")]
-    chosen = [ScoredUnit(unit=u, score=1.0 - i / 10, dense=0, bm25=0, coverage=0, matches=0)
-              for i, u in enumerate(units)]
+    chosen = _ranked(units)
     five = quote_order(read_question("How much does American Water Works plan to invest over "
                                      "the next five years?"), chosen)
     assert [s.unit.text[:12] for s in five] == ["As previousl", "The Company ", "Capital Inve"]
