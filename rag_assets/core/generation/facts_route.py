@@ -410,11 +410,12 @@ def _largest_between(facts: Sequence[StatementFact], above: MetricAnswer, below:
 
 def _expense_moved_most(facts: Sequence[StatementFact], margin: MetricAnswer,
                         parts: Sequence[MetricAnswer]) -> tuple[str, list[SourceCitation]]:
-    """The income statement's expense row whose share of revenue moved most between the two
-    years of an operating margin's change: a row printed between revenue (or gross profit,
-    where printed) and operating income, in their columns, not a row the gross margin counts
-    (General Mills' fiscal 2015 "Restructuring, impairment, and other exit costs", 0.0% to
-    3.1% of net sales); ("", []) when those lines are not printed one above the other."""
+    """The income statement's expense row whose share of revenue moved most, the expense
+    ratio's way, between the two years of an operating margin's change: a row printed between
+    revenue (or gross profit, where printed) and operating income, in their columns, not a row
+    the gross margin counts (General Mills' fiscal 2015 "Restructuring, impairment, and other
+    exit costs", 0.0% to 3.1% of net sales); ("", []) when those lines are not printed one
+    above the other, or no row moved the ratio's way."""
     by_year: dict[int, dict[str, StatementFact]] = {}
     for o in margin.operands:
         if (f := _fact_of(facts, o)) is not None:
@@ -437,9 +438,12 @@ def _expense_moved_most(facts: Sequence[StatementFact], margin: MetricAnswer,
     revenue = {y: by_year[y]["revenue"].value for y in rows}
     if not all(revenue.values()):
         return "", []
-    moves = [(now.value / revenue[now_year] - then.value / revenue[then_year], then, now)
-             for label, now in rows[now_year].items()
-             if (then := rows[then_year].get(label)) is not None]
+    ratio = next(p.values for p in parts if p.question.target == EXPENSE_RATIO)
+    way = ratio[max(ratio)] - ratio[min(ratio)]
+    moves = [(move, then, now) for label, now in rows[now_year].items()
+             if (then := rows[then_year].get(label)) is not None
+             and (move := now.value / revenue[now_year] - then.value / revenue[then_year]) * way
+             > 0]  # the ratio's way: a row that moved against it did not drive it
     if not moves:
         return "", []
     _, then, now = max(moves, key=lambda m: abs(m[0]))
