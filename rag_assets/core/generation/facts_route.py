@@ -381,18 +381,15 @@ def _largest_between(facts: Sequence[StatementFact], above: MetricAnswer, below:
     names no period, and its citation): Walmart's "Other (gains) and losses", from 8,368 to
     (1,958) in fiscal 2020; ("", [])
     when the two lines are not printed one above the other on one page."""
-    def fact_of(operand: Operand) -> StatementFact | None:
-        return _fact_of(facts, operand)
-
     if len(above.operands) != 2:
         return "", []  # a line computed from parts is printed on no one row
     then_op, now_op = sorted(above.operands, key=lambda o: o.fiscal_year)
-    now_top = fact_of(now_op)
+    now_top = _fact_of(facts, now_op)
     bottom = next((b for o in below.operands if o.fiscal_year == now_op.fiscal_year
-                   and (b := fact_of(o)) is not None), None)
+                   and (b := _fact_of(facts, o)) is not None), None)
     if now_top is None or bottom is None or bottom.page != now_top.page:
         return "", []
-    columns = {o.fiscal_year: f.column for o in (then_op, now_op) if (f := fact_of(o))}
+    columns = {o.fiscal_year: f.column for o in (then_op, now_op) if (f := _fact_of(facts, o))}
     between = {(f.label, f.fiscal_year): f for f in facts
                if f.page == now_top.page and now_top.row < f.row < bottom.row and not f.total
                and f.unit == "USD" and f.fiscal_year in columns
