@@ -216,8 +216,7 @@ class FactsRoute:
                     cited += [*part.claims()[0].citations, *row_cited]
                 claim = Claim(text=f"{claim.text[:-1]}: {' and '.join(said)}.", citations=cited)
             its_way = _moved_its_way(metric.better, computed.value or 0.0, parts)
-        columns = (asked.years[0] - 1 + asked.end_year_shift,
-                   asked.years[0] + asked.end_year_shift)  # the years its headings print
+        columns = _heading_years(asked)
         if metric.reconciled and (movers := rate_movers(self.pages, document, year, columns)):
             clause, cited = movers_clause(movers)
             claim = Claim(text=f"{claim.text[:-1]}; {clause}.", citations=[*claim.citations,
@@ -237,8 +236,7 @@ class FactsRoute:
         if not (said := moved(rate)):
             return "", []
         cited = list(rate.claims()[0].citations)
-        columns = (asked.years[0] - 1 + asked.end_year_shift,
-                   asked.years[0] + asked.end_year_shift)
+        columns = _heading_years(asked)
         if movers := rate_movers(self.pages, document, year, columns):
             clause, rows = movers_clause(movers)
             said, cited = f"{said}, {clause}", [*cited, *rows]
@@ -449,6 +447,11 @@ def _expense_moved_most(facts: Sequence[StatementFact], margin: MetricAnswer,
                               quote=now.quote, supports=now.quote)
     return (f" (the most, \"{now.label}\", from {shares[0]} to {shares[1]} of "
             f"{by_year[now_year]['revenue'].label.lower()})", [citation])
+
+
+def _heading_years(asked: MetricQuestion) -> tuple[int, int]:
+    """The two years a change's columns are headed by (a 52-53 week year's shift applied)."""
+    return (asked.years[0] - 1 + asked.end_year_shift, asked.years[0] + asked.end_year_shift)
 
 
 def _fact_of(facts: Sequence[StatementFact], operand: Operand) -> StatementFact | None:

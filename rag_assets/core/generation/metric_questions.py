@@ -44,6 +44,7 @@ from rag_assets.core.question.vocabulary import (
     whole_term,
 )
 from rag_assets.core.text.periods import (
+    NUMBER_WORDS,
     PERIOD_AFTER_RE,
     PERIOD_OPENING_RE,
     PERIOD_OVER_PERIOD_RE,
@@ -68,8 +69,6 @@ RULES_FILE = Path(__file__).with_name("judgment_rules.json")
 Aggregate = Literal["value", "average", "cagr", "trend", "choice", "each"]
 Scale = Literal["thousands", "millions", "billions"]
 Direction = Literal["up", "down", "improve", "worsen", "change"]
-NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-                "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 SCALES = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
 
 # --- definitions (data) ----------------------------------------------------------------------

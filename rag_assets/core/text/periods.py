@@ -156,17 +156,20 @@ ASKED_WEEKS_RE = {
 }
 
 
+# a count in words, as questions and filings write spans ("the next five years", "over the last
+# three years")
+NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+                "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "fifteen": 15,
+                "twenty": 20}
 # the span ahead a plan or an outlook covers: "over the next five years", "the next 10 years"
 # (Item 303(b)(1)(ii)'s known commitments for capital expenditures, a release's long-term targets)
 HORIZON_RE = re.compile(r"\bnext\s+(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten|"
                         r"fifteen|twenty)\s+(?:fiscal\s+)?years\b", re.IGNORECASE)
-_HORIZON_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                  "nine": 9, "ten": 10, "fifteen": 15, "twenty": 20}
 
 
 def horizons(text: str) -> list[int]:
     """The spans ahead, in years, a text names ("the next five years": 5), in order."""
-    return [int(w) if w.isdigit() else _HORIZON_WORDS[w.lower()]
+    return [int(w) if w.isdigit() else NUMBER_WORDS[w.lower()]
             for w in HORIZON_RE.findall(text)]
 
 
