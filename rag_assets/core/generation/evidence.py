@@ -68,6 +68,8 @@ class EvidenceUnit(BaseModel):
                        "the unit is about beyond its own words")
     caption: str = Field(default="", description="a table row's caption row (\"Net sales\" "
                          "over the segments' rows): what its figures measure, when printed")
+    period: str = Field(default="", description="the period captioning the row's block "
+                        "(\"2019\" over a segment note's block), when one is printed")
     footnotes: list[FootnoteNote] = Field(default_factory=list)
 
     @property
@@ -182,7 +184,7 @@ class _ChunkReader:
         return self.units
 
     def add(self, quote: str, text: str, scope: str, notes: list[FootnoteNote], is_row: bool,
-            caption: str = "") -> None:
+            caption: str = "", period: str = "") -> None:
         if (len(text.split()) < MIN_UNIT_WORDS and not is_row) or looks_like_instruction(text):
             return
         hit = self.hit
@@ -195,7 +197,7 @@ class _ChunkReader:
             chunk_id=hit.chunk_id, document=hit.document, year=hit.year, chunk_rank=hit.rank,
             page=page if page is not None else hit.page_start, located=page is not None,
             is_row=is_row, quote=quote, text=text, scope=scope, footnotes=notes,
-            caption=caption))
+            caption=caption, period=period))
 
     def over_page_break(self, quote: str) -> tuple[int | None, str]:
         """The page a sentence that runs over a page break starts on, and the part of it that
@@ -267,7 +269,7 @@ class _ChunkReader:
                           for h, v in zip(headings, values, strict=False)])
         scope = " | ".join(p for p in (self.hit.context, self.title, " ".join(self.header))
                            if p)
-        self.add(quote, text, scope, notes, True, caption)
+        self.add(quote, text, scope, notes, True, caption, self.captions.period)
 
 
 def page_table_rows(pages: PageTexts, document: str, year: int, page: int

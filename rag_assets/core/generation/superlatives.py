@@ -763,15 +763,16 @@ class Whole(NamedTuple):
 def _member_and_period(cell: Cell, unit: EvidenceUnit) -> tuple[str, str] | None:
     """The member a cell is of and its period: both in its heading ("Corporate three months
     2021", JPMorgan's segment results), or the member in its heading and the period in the
-    caption its row is printed under (Walmart's and Corning's segment notes: a column per
-    segment, a block of rows per year captioned "Fiscal Year Ended January 31, 2018") or in
-    the table's title (American Water's, a table per period)."""
+    caption its row's block is printed under (Walmart's, Corning's and Coca-Cola's segment
+    notes: a column per segment, a block of rows per year captioned "Fiscal Year Ended
+    January 31, 2018" or "2019") or in the table's title (American Water's, a table per
+    period)."""
     named = NAME_THEN_DURATION_RE.match(cell.heading)
     if named is not None:
         return named["name"], named["period"]
     name = TRAILING_MARKER_RE.sub("", cell.heading).strip()  # "Businesses (1)": its note
-    if name and PERIOD_CAPTION_RE.match(unit.caption):
-        return name, unit.caption
+    if name and unit.period:
+        return name, unit.period
     titles = (PERIOD_TITLE_LEAD_RE.sub("", part.strip()) for part in unit.scope.split(" | "))
     titled = next((title for title in titles if PERIOD_CAPTION_RE.match(title)), None)
     return (name, titled) if name and titled else None
@@ -881,7 +882,8 @@ def periods_ranked(question: Question) -> list[tuple[str | None, str]]:
 def _period_words(period: str) -> str:
     """A period as a sentence writes it: "for the year ended December 31, 2022", "in 2022", "in
     the fiscal year ended January 31, 2018" (a caption's "Fiscal Year Ended January 31,
-    2018")."""
+    2018"; Netflix's "As of/Year ended December 31, 2015" read as its year's)."""
+    period = re.sub(r"^as\s+of\s*/\s*", "", period, flags=re.IGNORECASE)
     if period.lower().startswith("for "):
         return period[0].lower() + period[1:]
     if (ended := DURATION_ENDED_RE.match(period)) is not None:

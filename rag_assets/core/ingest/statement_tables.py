@@ -761,10 +761,13 @@ class CaptionsInForce:
     """Reads a table's rows in order and says which caption each is printed under ("" for
     none, and for a caption row itself): a caption holds until the next one, or through the
     total row that closes its block ("Total North America" under "North America:"), so rows
-    after that total are under none; a period's caption holds to the next caption."""
+    after that total are under none; a period's caption holds to the next caption, and its
+    period (:attr:`period`) to the next period's, over the captions nested in its block
+    (Coca-Cola's segment note: "2019" over "Net operating revenues:" over its rows)."""
 
     def __init__(self) -> None:
         self.current = ""
+        self.period = ""
 
     def split(self, cells: Sequence[str]) -> tuple[str, list[str]]:
         """A row's caption (:meth:`row`) and its cells, a caption printed on the block's first
@@ -781,6 +784,8 @@ class CaptionsInForce:
         caption = caption_label(cells)
         if caption is not None:
             self.current = caption
+            if PERIOD_CAPTION_RE.match(caption):
+                self.period = caption
             return ""
         now = self.current
         if cells and _BLOCK_TOTAL_RE.match(cells[0]) and not PERIOD_CAPTION_RE.match(now):

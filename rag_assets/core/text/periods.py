@@ -74,11 +74,13 @@ YEAR_OR_DATE_CELL_RE = re.compile(
 # a table's row that dates the block of rows under it, and says nothing else: "For the year
 # ended December 31, 2022", "Fiscal Year Ended January 31, 2018", "Three Months Ended June 30,
 # 2023", "As of December 31, 2021", "December 28, 2019", "2021" (a segment note with a column
-# per segment and a block per year: Walmart's, Corning's)
+# per segment and a block per year: Walmart's, Corning's), "As of/Year ended December 31, 2015"
+# (Netflix's: a block of balances and flows)
 PERIOD_CAPTION_RE = re.compile(
-    r"^(?:for\s+the\s+)?(?:(?:fiscal\s+)?(?:years?|quarters?|(?:three|six|nine|twelve)\s+months|"
-    r"\d\d\s+weeks)\s+ended\s+(?:[a-z]+\.?\s+\d{1,2},?\s+)?|(?:(?:as\s+of|at)\s+)?[a-z]+\.?\s+"
-    r"\d{1,2},?\s+|fiscal\s+(?:year\s+)?)?(?:19|20)\d{2}:?$", re.IGNORECASE)
+    r"^(?:for\s+the\s+|as\s+of\s*/\s*)?(?:(?:fiscal\s+)?(?:years?|quarters?|"
+    r"(?:three|six|nine|twelve)\s+months|\d\d\s+weeks)\s+ended\s+(?:[a-z]+\.?\s+\d{1,2},?\s+)?|"
+    r"(?:(?:as\s+of|at)\s+)?[a-z]+\.?\s+\d{1,2},?\s+|fiscal\s+(?:year\s+)?)?"
+    r"(?:19|20)\d{2}:?$", re.IGNORECASE)
 # a column heading that names a measure, then its period: "Revenue 2024", "Op. inc. Q2 FY2023"
 # (groups "what" and "when"; the measure has a lowercase letter, so "FY 2024" is no measure)
 NAME_THEN_PERIOD_RE = re.compile(r"^(?P<what>.*?[a-z].*?)\s+(?P<when>(?:Q[1-4]\s*)?"

@@ -575,6 +575,47 @@ def test_no_segment_grows_in_a_geographic_split_a_balance_or_a_share() -> None:
         "International had the most revenues in 2019: $25,551 million.")
 
 
+def test_a_segment_notes_block_under_its_year_and_a_caption_ranks_its_columns() -> None:
+    """Coca-Cola 2019 (bulk) p133: a column per segment, named over stacked lines, a block per
+    year captioned "2019" with "Net operating revenues:" captioning its rows within it; the
+    year holds over the nested caption. Global Ventures (Costa's first full year) grew most:
+    2,562 / 770 - 1 = 233%; Europe, Middle East & Africa alone fell (7,058 / 7,099 - 1)."""
+    pages = PageTexts.from_pages("coca-cola-10k", 2019, real_filing(
+        "financebench-bulk/pdfs/COCACOLA_2019_10K.pdf").pages)
+    rows = page_table_rows(pages, "coca-cola-10k", 2019, 133)
+    revenues = [u for u in rows if u.text.startswith("Total net operating revenues")]
+    assert [(u.caption, u.period) for u in revenues] == [
+        ("Net operating revenues", year) for year in ("2019", "2018", "2017")]
+    grew = direct_answer_to("Which segment of Coca-Cola grew the fastest in FY2019?", rows, rows)
+    assert grew is not None and grew.text.startswith(
+        "Global Ventures grew the fastest of the segments: its total net operating revenues "
+        "rose 233% (1,792 million), 2,562 million in 2019 against 770 million in 2018"), grew
+    fell = direct_answer_to("Which segment had the largest decline in net operating revenues "
+                            "in 2019?", rows, rows)
+    assert fell is not None and fell.text.startswith(
+        "Europe, Middle East & Africa had the largest decline of the segments: its total net "
+        "operating revenues fell 1% (41 million)"), fell
+    claim = verify_claims([grew.claim()], pages)[0]
+    assert [c.mark for c in claim.citations] == ["valid", "valid"]
+
+
+def test_a_segment_table_per_year_captioned_as_of_and_year_ended() -> None:
+    """Netflix 2015 (wide) p60: a table per year under "As of/Year ended December 31, 2015",
+    its segments' names stacked over the columns and "(in thousands)" centred under them.
+    International streaming grew fastest (1,953,435 / 1,308,061 - 1 = 49%), DVD fell 16%."""
+    pages = PageTexts.from_pages("netflix-10k", 2015, real_filing(
+        "financebench-wide/pdfs/NETFLIX_2015_10K.pdf").pages)
+    rows = page_table_rows(pages, "netflix-10k", 2015, 60)
+    grew = direct_answer_to("Which segment of Netflix grew the fastest in FY2015?", rows, rows)
+    assert grew is not None and grew.text == (
+        "International Streaming grew the fastest of the segments: its revenues rose 49% "
+        "($645,374 thousand), $1,953,435 thousand in the year ended December 31, 2015 against "
+        "$1,308,061 thousand in the year ended December 31, 2014 (1,953,435 / 1,308,061 - 1).")
+    fell = direct_answer_to("Which segment of Netflix had the largest decline in revenues in "
+                            "2015?", rows, rows)
+    assert fell is not None and fell.text.startswith("Domestic DVD had the largest decline"), fell
+
+
 def test_a_region_is_ranked_from_segments_the_filer_defines_by_geography() -> None:
     """Kraft Heinz 2021 (bulk): "three reportable segments defined by geographic region:
     United States, International, and Canada" (Item 7); its "Net sales by segment" (p114)

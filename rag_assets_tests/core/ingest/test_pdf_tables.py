@@ -441,6 +441,33 @@ def test_a_header_of_names_over_bare_years_and_a_header_across_columns() -> None
     assert not any("Effectiveness" in cell for row in headers for cell in row)
 
 
+def test_names_stacked_over_a_block_whose_rows_open_with_a_caption() -> None:
+    """Coca-Cola 2019 p133 stacks its segments' names over up to three lines ("Europe, Middle"
+    / "East & Africa", centred on their column) above blocks captioned "2019", whose first
+    line is a caption ("Net operating revenues:") and not a header; Netflix 2015 p60 captions
+    its blocks "As of/Year ended December 31, 2015", prints its first row with a note mark
+    ("Total memberships at end of period (1) 44,738 ...") and centres "(in thousands)" under
+    the names: the units are the stub's, not a column's."""
+    coke = real_filing(CORPORA / "financebench-bulk" / "pdfs" / "COCACOLA_2019_10K.pdf")
+    table = next(t for t in coke.pages[133].tables if t.found_by == "alignment")
+    assert table.rows[0] == ["", "Europe, Middle East & Africa", "Latin America",
+                             "North America", "Asia Pacific", "Global Ventures",
+                             "Bottling Investments", "Corporate", "Eliminations", "Consolidated"]
+    assert table.rows[1:3] == [["2019", *[""] * 9], ["Net operating revenues:", *[""] * 9]]
+    assert row_with([table], "Total net operating revenues")[1:] == [
+        "7,058", "4,118", "11,915", "5,327", "2,562", "7,440", "94", "(1,248)", "37,266"]
+    netflix = real_filing(CORPORA / "financebench-wide" / "pdfs" / "NETFLIX_2015_10K.pdf")
+    first, second = (t for t in netflix.pages[60].tables if t.found_by == "alignment")
+    assert first.rows[0] == ["(in thousands)", "Domestic Streaming", "International Streaming",
+                             "Domestic DVD", "Consolidated"]
+    assert [t.rows[1][0] for t in (first, second)] == [
+        f"As of/Year ended December 31, {year}" for year in (2015, 2014)]
+    assert row_with([first], "Revenues")[1:] == [
+        "$ 4,180,339", "$ 1,953,435", "$ 645,737", "$ 6,779,511"]
+    assert row_with([first], "Total memberships at end of period (1)")[1:] == [
+        "44,738", "30,024", "4,904", "—"]
+
+
 def test_a_caption_printed_over_a_header_of_names_heads_it() -> None:
     """3M 2018 p21 (sec-10k): "Year ended December 31, 2018" is printed over the header names
     ("Worldwide Sales Change By Business Segment" ... "Total sales change"), not under them;

@@ -10,7 +10,11 @@ import pytest
 
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.ingest.pages import markdown_cells
-from rag_assets.core.ingest.statement_tables import caption_label, captions_in_force
+from rag_assets.core.ingest.statement_tables import (
+    CaptionsInForce,
+    caption_label,
+    captions_in_force,
+)
 from rag_assets_tests.real_filings import real_filing
 
 CORPORA = Path(__file__).resolve().parents[3].parent / "shared" / "corpora"
@@ -56,3 +60,19 @@ def test_a_pair_of_figures_a_run_on_label_prints_stays_in_the_label() -> None:
         ("Trade accounts receivable, net of doubtful accounts and allowances - $48 and $47",
          ["1,372", "1,501"]),
         ("Inventories, net of inventory reserves - $146 and $127 (Note 5)", ["1,385", "1,322"])]
+
+
+def test_a_periods_caption_holds_its_period_over_a_caption_nested_in_its_block() -> None:
+    """Coca-Cola 2019's segment note: "2019" over "Net operating revenues:" over its rows; the
+    rows are under the nested caption and still of 2019, until "2018" opens the next block."""
+    reader = CaptionsInForce()
+    seen = []
+    for cells in (["2019", "", ""], ["Net operating revenues:", "", ""], ["Third party", "1", "2"],
+                  ["Operating income", "3", "4"], ["2018", "", ""],
+                  ["Net operating revenues:", "", ""], ["Third party", "5", "6"]):
+        caption = reader.row(cells)
+        if any(cells[1:]):
+            seen.append((cells[0], caption, reader.period))
+    assert seen == [("Third party", "Net operating revenues", "2019"),
+                    ("Operating income", "Net operating revenues", "2019"),
+                    ("Third party", "Net operating revenues", "2018")]

@@ -42,6 +42,7 @@ from rag_assets.core.ingest.pdf.ruled_tables import figure_text
 from rag_assets.core.text.figures import NO_FIGURE_RE, is_figure
 from rag_assets.core.text.labels import LABEL_CARRIES_ON_RE
 from rag_assets.core.text.markers import FROM_SUPERSCRIPT, SUPERSCRIPT_DIGITS
+from rag_assets.core.text.prose import UNITS_NOTE_RE
 from rag_assets.core.text.years import HEADER_YEAR_RE, WHOLE_YEAR_RE
 
 ALIGNED_KEY = 10_000  # placeholder keys of aligned tables until numbering (grids count from 0)
@@ -71,6 +72,10 @@ _Group = tuple[int, int, int]  # a figure in a line: start, end, position of its
 
 
 def _period_token(token: str) -> bool:
+    """A word of a period: a year, a day, a month or a period word; words joined by a slash
+    are each one ("As of/Year ended December 31, 2015": Netflix's segment note)."""
+    if "/" in token and not HEADER_YEAR_RE.match(token):
+        return all(_period_token(part) for part in token.split("/"))
     word = token.lower().rstrip(".,")
     return bool(HEADER_YEAR_RE.match(token) or DAY_RE.match(token)) or word in MONTHS | PERIOD_WORDS
 
@@ -404,7 +409,7 @@ def _one_period(text: str) -> bool:
 
 # ----------------------------------------------------------- tables whose header names columns
 
-MAX_HEADER_LINES = 8  # a header of names wrapped over lines ("Walmart" / "International")
+MAX_HEADER_LINES = 12  # a header of names wrapped over lines ("Walmart" / "International")
 SPILL = 1.5  # how far past half the gap to the next column a header word may reach
 
 
@@ -431,7 +436,7 @@ def _named_columns_table(
         return None
     below = _names_below(lines, c)  # the caption over the names (3M's sales by geography)
     h = c + len(below)  # the line the rows are read after
-    k = len(_trailing_figures(lines[h + 1].text)) if h + 1 < len(lines) else 0
+    k = _columns_below(lines, h)
     if k < 2:
         return None
     table = _aligned_table(lines, h, ("", [""] * k), textpage)
@@ -448,6 +453,22 @@ def _named_columns_table(
     return first, end, [[stub, *columns], [caption, *[""] * k], *rows[1:]]
 
 
+def _columns_below(lines: list[Line], h: int) -> int:
+    """The columns of the rows under line ``h``: the most common count of figures among the
+    first rows that print two or more, past the caption rows that print none (Coca-Cola's
+    "Net operating revenues:" over "Third party $ 6,434 ..."); a row whose label ends in a
+    note mark ("... end of period (1) 44,738 ...", Netflix) counts one more, so the first row
+    alone does not say."""
+    counts: list[int] = []
+    for n in range(h + 1, min(h + 1 + 2 * MIN_ALIGNED_ROWS, len(lines))):
+        found = len(_trailing_figures(lines[n].text))
+        if found >= 2:
+            counts.append(found)
+        elif not found and not lines[n].text.strip().endswith(":") and not counts:
+            return 0
+    return Counter(counts).most_common(1)[0][0] if counts else 0
+
+
 def _names_below(lines: list[Line], c: int) -> list[Line]:
     """The header lines printed between a block's caption (line ``c``) and its first row of
     figures ("Year ended December 31, 2018" / "Net Sales (Millions)" / "United" / "States Asia
@@ -457,8 +478,9 @@ def _names_below(lines: list[Line], c: int) -> list[Line]:
     for n in range(c + 1, min(c + 1 + 2 * MAX_HEADER_LINES, len(lines))):
         if _trailing_figures(lines[n].text):
             return below
-        if not _may_head(lines[n]) or _block_caption(lines[n].text.strip()):
-            return []
+        text = lines[n].text.strip()
+        if not _may_head(lines[n]) or _block_caption(text) or text.endswith(":"):
+            return []  # a row's caption ("Net operating revenues:") is no column's name
         below.append(lines[n])
     return []
 
@@ -511,35 +533,48 @@ def _column_centres(rows: list[Line], textpage: pdfium.PdfTextPage, k: int
 
 def _column_names(header: list[Line], textpage: pdfium.PdfTextPage, centres: list[float]
                   ) -> tuple[str, list[str]] | None:
-    """(the stub's words, each column's name): each header word goes to the column whose
-    middle is nearest its own, within half the narrowest gap between columns, and reaches at
-    most halfway into the next column; a word left of the first column is the stub's
-    ("(Amounts in millions)"). None when a column is left unnamed, a word stands across two
-    columns or right of the last, or words set a word space apart fall in two columns."""
+    """(the stub's words, each column's name): each phrase of a header line (words a word
+    space apart: "Europe, Middle" centred over its column) goes to the column whose middle is
+    nearest its own, within half the narrowest gap between columns, and reaches at most
+    halfway into the next column; a phrase left of the first column, or the table's units
+    wherever they stand (Netflix centres "(in thousands)" under its names), is the stub's
+    ("(Amounts in millions)"). None when a column is left unnamed, or a phrase stands across
+    two columns or right of the last."""
     half = min(b - a for a, b in pairwise(centres)) / 2
     stub: list[tuple[int, float, str]] = []
     named: list[list[tuple[int, float, str]]] = [[] for _ in centres]
     for n, line in enumerate(header):  # in printed order: a wrapped name's first line first
         if not line.raw.endswith(line.text):  # the offsets _char_span counts from
             return None
-        before: tuple[int, float] | None = None  # the column and right edge of the last word
-        for word in re.finditer(r"\S+", line.text):
-            left, right = _char_span(line, textpage, word.start(), word.end())
+        for left, right, phrase in _phrases(line, textpage):
             middle = (left + right) / 2
             j = min(range(len(centres)), key=lambda i: abs(centres[i] - middle))
             inside = ((j == 0 or left >= centres[j] - SPILL * half)
                       and (j == len(centres) - 1 or right <= centres[j] + SPILL * half))
-            if before is not None and before[0] != j and left - before[1] < line.size:
-                return None  # a phrase run across two columns: the header is not theirs
-            before = (j, right)
-            if abs(centres[j] - middle) <= half and inside:
-                named[j].append((n, left, word.group()))
-            elif middle < centres[0]:
-                stub.append((n, left, word.group()))
+            if UNITS_NOTE_RE.fullmatch(phrase):
+                stub.append((n, left, phrase))
+            elif abs(centres[j] - middle) <= half and inside:
+                named[j].append((n, left, phrase))
+            elif right < centres[0]:
+                stub.append((n, left, phrase))
             else:
-                return None
+                return None  # across two columns, or right of the last
     if not all(named):
         return None
     return (" ".join(w for *_, w in sorted(stub)),
             [" ".join(w for *_, w in sorted(words)) for words in named])
+
+
+def _phrases(line: Line, textpage: pdfium.PdfTextPage) -> list[tuple[float, float, str]]:
+    """The line's phrases, each (left edge, right edge, its words): words set less than a
+    type size apart are one phrase; a wider gap parts two columns' names."""
+    phrases: list[tuple[float, float, str]] = []
+    for word in re.finditer(r"\S+", line.text):
+        left, right = _char_span(line, textpage, word.start(), word.end())
+        if phrases and left - phrases[-1][1] < line.size:
+            first, _, words = phrases[-1]
+            phrases[-1] = (first, right, f"{words} {word.group()}")
+        else:
+            phrases.append((left, right, word.group()))
+    return phrases
 
