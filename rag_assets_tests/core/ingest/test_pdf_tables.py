@@ -542,6 +542,21 @@ def test_headings_above_a_grid_that_opens_with_a_caption() -> None:
     assert "is provided in the following table:" in page.text
 
 
+def test_headings_of_one_printed_line_given_as_two_pieces_head_a_grid() -> None:
+    """American Water 2020 p129 rules each year's segment table from its first row; above the
+    top rule, "Regulated" / "Market-Based" over "Businesses" / "Businesses Other Consolidated",
+    the lower line given by PDFium as two pieces ("Businesses" alone, over one column, then the
+    rest). Read as one printed line, the four segments head the grid, under the year."""
+    page = real_filing(CORPORA / "financebench-bulk" / "pdfs"
+                       / "AMERICANWATERWORKS_2020_10K.pdf").pages[129]
+    tables = [t for t in page.tables if t.rows[1][0] == "Operating revenues"]
+    assert [t.title for t in tables] == ["2020", "2019"]
+    for table in tables:
+        assert table.rows[0] == ["", "Regulated Businesses", "Market-Based Businesses", "Other",
+                                 "Consolidated"]
+    assert tables[0].rows[1][1:] == ["$ 3,255", "$ 540", "$ (18)", "$ 3,777"]
+
+
 def test_figures_between_two_grids_are_no_header() -> None:
     """3M 2018 p59 prints its equity statement's rows between grids: a row of figures above
     a grid that opens with figures is no heading, and stays in the text."""

@@ -449,6 +449,8 @@ def _named_columns_table(
     if names is None:
         return None
     stub, columns = names
+    if any(any(_period_token(t) and not t.isalpha() for t in name.split()) for name in columns):
+        return None  # a header of dates wrapped over lines ("May 26," / "2019 May 27," / "2018")
     first = c if below else c - len(header)
     return first, end, [[stub, *columns], [caption, *[""] * k], *rows[1:]]
 

@@ -230,13 +230,13 @@ def _header_above(grid: Grid, cells: list[list[str]], pieces: list[Piece],
     used: set[int] = set()
     crowded = False
     edge = top
-    for start, text, samples in above[:HEADER_LINES]:
+    for starts, text, samples in _printed_lines(above)[:HEADER_LINES]:
         size = max(c.height for c in samples)
         if min(c.bottom for c in samples) - edge > 2 * size or not centres:
             break
         if any(map(any, columns[1:])) and PERIOD_CAPTION_RE.match(text.strip()):
             break  # a period over the headings ("2021", American Water's segment note): caption
-        phrases = _phrases(textpage, start, text)
+        phrases = sorted(p for start, line in starts for p in _phrases(textpage, start, line))
         if any(_prints_amounts(phrase) for _, _, _, phrase in phrases):
             break  # a row of figures printed between two grids: no heading
         spanning = [sum(x0 <= x <= x1 for x in centres.values()) > 1 for x0, x1, _, _ in phrases]
@@ -245,7 +245,7 @@ def _header_above(grid: Grid, cells: list[list[str]], pieces: list[Piece],
             if all(spanning) and len(headed) > 1 and not any(
                     LEAD_IN_RE.search(phrase) for _, _, _, phrase in phrases):
                 groups = _over_groups(phrases, headed, len(xs))
-                used.add(start)
+                used.update(start for start, _ in starts)
             break  # the groups' line tops the header
         placed = [(min(centres, key=lambda j: abs(centres[j] - (x0 + x1) / 2)), high, phrase)
                   for x0, x1, high, phrase in phrases]
@@ -254,10 +254,29 @@ def _header_above(grid: Grid, cells: list[list[str]], pieces: list[Piece],
         crowded = crowded or len({j for j, _, _ in placed}) < len(placed)
         for j, high, phrase in placed:
             columns[j].append((high, phrase))
-        used.add(start)
+        used.update(start for start, _ in starts)
         edge = max(c.top for c in samples)
     row = [" ".join(p for _, p in sorted(column, key=lambda e: -e[0])) for column in columns]
     return ([groups, row] if any(groups) else [row]), used, crowded
+
+
+def _printed_lines(pieces: list[tuple[int, str, list[CharSample]]]
+                   ) -> list[tuple[list[tuple[int, str]], str, list[CharSample]]]:
+    """The pieces (sorted from the lowest up), each a line of its own, but the pieces of the
+    lowest printed line joined: PDFium may give one line's headings as two pieces (American
+    Water 2020's "Businesses" under "Regulated", then "Businesses Other Consolidated"), and
+    the lowest read alone would put a heading over one column first, which no header opens
+    with. Pieces that print a year are not joined: a line of years is a header of periods,
+    which the chunker reads with the captions over it (MGM's release: "2022 2021 2022 2021"
+    under its three and twelve months). Each line: its pieces (offset, text), its text, its
+    characters."""
+    lines = [([(start, text)], text, samples) for start, text, samples in pieces]
+    while len(lines) > 1 and abs(min(c.bottom for c in lines[0][2])
+                                 - min(c.bottom for c in lines[1][2])) < 1.0 and not any(
+            FISCAL_YEAR_RE.search(text) for _, text, _ in lines[:2]):
+        (starts, text, chars), (more, then, samples) = lines[0], lines[1]
+        lines[:2] = [([*starts, *more], f"{text} {then}", [*chars, *samples])]
+    return lines
 
 
 def _over_groups(phrases: list[tuple[float, float, float, str]], centres: dict[int, float],
