@@ -125,6 +125,15 @@ def wholes_asked(text: str, intents: Iterable[str], path: Path = INTENTS_PATH) -
             and re.search(pattern, text, re.IGNORECASE)]
 
 
+def answering_first(intents: Iterable[str], expects: str, path: Path = INTENTS_PATH
+                    ) -> list[str]:
+    """The intents, those whose answer takes the form the question expects first: "What
+    drove the change in its effective tax rate?" names taxes and drivers, and asks a cause,
+    which MD&A is required to give (Item 303(b)), so MD&A is read before the tax note."""
+    lexicon = load_intents(path)
+    return sorted(intents, key=lambda key: lexicon.intents[key].answer != expects)
+
+
 def sections_for(intents: Iterable[str], path: Path = INTENTS_PATH) -> list[str]:
     """The sections that answer the intents, each once, in order."""
     lexicon = load_intents(path)

@@ -27,6 +27,7 @@ from rag_assets.core.question.instructions import (
 from rag_assets.core.question.intents import (
     AnswerForm,
     answer_form_of,
+    answering_first,
     intents_in,
     sections_for,
     wholes_asked,
@@ -237,6 +238,7 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
     expansion = list(dict.fromkeys([*(STATEMENT_TITLES[s] for s in named),
                                     *(i for m in metrics for i in vocabulary.line_items_of(m))]))
     intents = intents_in(ranking)
+    expects = expected_answer(ranking, bool(measures), intents)
     return Question(
         text=text, ranking_text=ranking, years=years_in(text), filing_years=filing_years(text),
         quarters=sorted(asked_quarters(text)), periods=periods_named(text),
@@ -245,7 +247,7 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
         metrics=metrics, statements=statements, named_statements=named, expansion=expansion,
         qualified=[*qualified_measures(ranking), *narrowed.values()], narrowed=list(narrowed),
         intents=intents, wholes=wholes_asked(ranking, intents),
-        sections=sections_for(intents), expects=expected_answer(ranking, bool(measures), intents),
+        sections=sections_for(answering_first(intents, expects)), expects=expects,
         decimals=decimals_asked(text), counts=counted(ranking),
         documents=documents, companies=companies,
         unindexed=None if documents or not profiles else unindexed_company(text, profiles),

@@ -701,3 +701,19 @@ def test_a_yes_or_no_after_what_it_is_based_on(text: str, expects: str) -> None:
 ])
 def test_a_cause_asked_after_what_a_question_asks_first(text: str, cause: bool) -> None:
     assert asks_cause(read_question(text)) is cause
+
+
+@pytest.mark.parametrize(("question", "sections"), [
+    # a cause is MD&A's to give (Item 303(b)), before the tax note's reconciliation
+    ("What drove the change in Netflix's effective tax rate in FY2015?",
+     ["mdna", "income_taxes"]),
+    # a figure asked of the same measure reads the tax note first, as the lexicon orders it
+    ("What was Netflix's effective tax rate in FY2015?", ["income_taxes", "mdna"]),
+    # the securities registered are named on the cover (Item 12(b)), before the debt note
+    ("Which debt securities are registered to trade on a national securities exchange under "
+     "Walmart's name as of fiscal 2022?", ["cover", "debt"]),
+])
+def test_the_section_that_gives_the_form_asked_is_read_first(question: str,
+                                                             sections: list[str]) -> None:
+    found = read_question(question).sections
+    assert found[:len(sections)] == sections, found
