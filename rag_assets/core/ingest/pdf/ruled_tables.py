@@ -230,7 +230,9 @@ def _header_above(grid: Grid, cells: list[list[str]], pieces: list[Piece],
     used: set[int] = set()
     crowded = False
     edge = top
-    for starts, text, samples in _printed_lines(above)[:HEADER_LINES]:
+    lines = _printed_lines(above)
+    joined = bool(lines) and len(lines[0][0]) > 1
+    for starts, text, samples in lines[:HEADER_LINES]:
         size = max(c.height for c in samples)
         if min(c.bottom for c in samples) - edge > 2 * size or not centres:
             break
@@ -242,6 +244,8 @@ def _header_above(grid: Grid, cells: list[list[str]], pieces: list[Piece],
         spanning = [sum(x0 <= x <= x1 for x in centres.values()) > 1 for x0, x1, _, _ in phrases]
         if any(spanning):
             headed = {j: centres[j] for j in centres if j > 0 and columns[j]}
+            if joined:  # a heading wider than its column, above a joined line: not read
+                return [[""] * len(xs)], set(), False
             if all(spanning) and len(headed) > 1 and not any(
                     LEAD_IN_RE.search(phrase) for _, _, _, phrase in phrases):
                 groups = _over_groups(phrases, headed, len(xs))
@@ -266,7 +270,9 @@ def _printed_lines(pieces: list[tuple[int, str, list[CharSample]]]
     lowest printed line joined: PDFium may give one line's headings as two pieces (American
     Water 2020's "Businesses" under "Regulated", then "Businesses Other Consolidated"), and
     the lowest read alone would put a heading over one column first, which no header opens
-    with. Pieces that print a year are not joined: a line of years is a header of periods,
+    with. Above a joined line, a heading across columns leaves the grid unheaded, as before
+    the join (American Water 2022's "Weighted Average Grant", wider than the column it heads,
+    is no group's). Pieces that print a year are not joined: a line of years is a header of periods,
     which the chunker reads with the captions over it (MGM's release: "2022 2021 2022 2021"
     under its three and twelve months). Each line: its pieces (offset, text), its text, its
     characters."""
