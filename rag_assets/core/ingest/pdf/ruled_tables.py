@@ -244,10 +244,10 @@ def _header_above(grid: Grid, cells: list[list[str]], pieces: list[Piece],
         spanning = [sum(x0 <= x <= x1 for x in centres.values()) > 1 for x0, x1, _, _ in phrases]
         if any(spanning):
             headed = {j: centres[j] for j in centres if j > 0 and columns[j]}
-            if joined:  # a heading wider than its column, above a joined line: not read
-                return [[""] * len(xs)], set(), False
             if all(spanning) and len(headed) > 1 and not any(
                     LEAD_IN_RE.search(phrase) for _, _, _, phrase in phrases):
+                if joined:  # a heading wider than its column, above a joined line: unheaded
+                    return [[""] * len(xs)], set(), False
                 groups = _over_groups(phrases, headed, len(xs))
                 used.update(start for start, _ in starts)
             break  # the groups' line tops the header
