@@ -547,14 +547,19 @@ def test_headings_of_one_printed_line_given_as_two_pieces_head_a_grid() -> None:
     top rule, "Regulated" / "Market-Based" over "Businesses" / "Businesses Other Consolidated",
     the lower line given by PDFium as two pieces ("Businesses" alone, over one column, then the
     rest). Read as one printed line, the four segments head the grid, under the year."""
-    page = real_filing(CORPORA / "financebench-bulk" / "pdfs"
-                       / "AMERICANWATERWORKS_2020_10K.pdf").pages[129]
+    page = real_filing(FINANCEBENCH / "AMERICANWATERWORKS_2020_10K.pdf").pages[129]
     tables = [t for t in page.tables if t.rows[1][0] == "Operating revenues"]
     assert [t.title for t in tables] == ["2020", "2019"]
     for table in tables:
         assert table.rows[0] == ["", "Regulated Businesses", "Market-Based Businesses", "Other",
                                  "Consolidated"]
     assert tables[0].rows[1][1:] == ["$ 3,255", "$ 540", "$ (18)", "$ 3,777"]
+    # American Water 2022 p107: "Weighted Average Grant" over "Date Fair Value (per" over
+    # "share)", beside "Shares (in thousands)": a heading wider than its column, above a
+    # joined line, would be read as a group over the shares; the grid stays unheaded
+    awards = real_filing(FINANCEBENCH / "AMERICANWATERWORKS_2022_10K.pdf").pages[107]
+    assert "Weighted Average Grant" in awards.text
+    assert not any("Weighted Average Grant" in cell for t in awards.tables for cell in t.rows[0])
 
 
 def test_figures_between_two_grids_are_no_header() -> None:
