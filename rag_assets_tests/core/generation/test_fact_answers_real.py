@@ -1125,6 +1125,20 @@ def test_an_operating_margins_expense_ratio_names_the_row_that_moved_it_most() -
             "from 0.0% to 3.1% of net sales).") in text, text
 
 
+def test_a_row_that_moved_against_the_expense_ratio_is_not_named() -> None:
+    """General Mills' fiscal 2023 annual report (bulk, p.42): the expense ratio rose 15.4% to
+    15.5%. The divestitures gain moved most (-194.1 to -444.6: -1.0% to -2.2% of net sales,
+    1.2 points), but against the ratio: it did not raise it. Selling, general and
+    administrative expenses, 16.6% to 17.4% (3,147.0 / 18,992.8 to 3,500.4 / 20,094.2), moved
+    most of the rows that raised it."""
+    text = _change_of("financebench-bulk/pdfs/GENERALMILLS_2023_annualreport.pdf",
+                      "general-mills-10k-annualreport", 2023, "What drove the change in "
+                      "General Mills' operating margin in fiscal 2023?", "General Mills")
+    assert ("operating expense ratio increased from 15.4% to 15.5% (the most, \"Selling, "
+            "general, and administrative expenses\", from 16.6% to 17.4% of net sales)") in text
+    assert "Divestitures" not in text
+
+
 def test_a_quarters_net_income_is_bridged_in_the_quarters_columns() -> None:
     """Walmart's 10-Q for Q1 fiscal 2024 (bulk, p.3): net income 2,054 to 1,673 as operating
     income rose 5,318 to 6,240; the row between that moved most is "Other (gains) and losses",
