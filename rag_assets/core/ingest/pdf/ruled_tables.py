@@ -211,7 +211,10 @@ def _header_above(grid: Grid, cells: list[list[str]], pieces: list[Piece],
     width, that print a heading over each of two columns or more, each phrase in the column of
     figures or words nearest its centre, upper lines first (of a line PDFium ran on into the
     grid's first row, the part above the grid); above them, a line of headings each over a
-    group of those columns is a row of its own (:func:`_over_groups`). Also the offsets of the
+    group of those columns is a row of its own (:func:`_over_groups`), unless the lowest line
+    was joined from pieces (:func:`_printed_lines`): then the grid stays unheaded, as before
+    the join (American Water 2022's "Weighted Average Grant", wider than the column it heads
+    over a joined line, is no group's heading). Also the offsets of the
     prose pieces taken, and whether a line put two of its phrases over one column (more
     headings than ruled columns)."""
     left, _, right, top = grid.box
@@ -270,9 +273,7 @@ def _printed_lines(pieces: list[tuple[int, str, list[CharSample]]]
     lowest printed line joined: PDFium may give one line's headings as two pieces (American
     Water 2020's "Businesses" under "Regulated", then "Businesses Other Consolidated"), and
     the lowest read alone would put a heading over one column first, which no header opens
-    with. Above a joined line, a heading across columns leaves the grid unheaded, as before
-    the join (American Water 2022's "Weighted Average Grant", wider than the column it heads,
-    is no group's). Pieces that print a year are not joined: a line of years is a header of periods,
+    with. Pieces that print a year are not joined: a line of years is a header of periods,
     which the chunker reads with the captions over it (MGM's release: "2022 2021 2022 2021"
     under its three and twelve months). Each line: its pieces (offset, text), its text, its
     characters."""
