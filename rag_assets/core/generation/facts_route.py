@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.claims import keep_verified, model_claims, model_reply
@@ -208,14 +208,10 @@ class FactsRoute:
         its_way: list[Moved] = []
         if parts and all(p.status == "answered" for p in parts):
             if len(parts) > 1:  # one part is the margin's complement: no news beside it
-                said, cited = [], [*claim.citations]
-                for part in parts:
-                    row, row_cited = ("", []) if part.question.target != EXPENSE_RATIO else (
-                        _expense_moved_most(facts, computed, parts))
-                    said.append(moved(part) + row)
-                    cited += [*part.claims()[0].citations, *row_cited]
-                claim = Claim(text=f"{claim.text[:-1]}: {' and '.join(said)}.", citations=cited)
+                claim = _bridged(claim, computed, parts, facts)
             its_way = _moved_its_way(metric.better, computed.value or 0.0, parts)
+        elif EXPENSE_RATIO in metric.bridge:
+            claim = _expenses_bridged(claim, computed, facts)
         columns = _heading_years(asked)
         if metric.reconciled and (movers := rate_movers(self.pages, document, year, columns)):
             clause, cited = movers_clause(movers)
@@ -403,24 +399,36 @@ def _largest_between(facts: Sequence[StatementFact], above: MetricAnswer, below:
     return f"; the most, \"{now.label}\", from {then.printed} to {now.printed}", [citation]
 
 
+class RowMoved(NamedTuple):
+    """An expense row's share of revenue in a change's two years, as said and cited."""
+
+    label: str
+    shares: tuple[str, str]  # "0.0%", "3.1%"
+    of: str  # the revenue line's label, lower case
+    citation: SourceCitation
+
+    def said(self) -> str:
+        return f"\"{self.label}\", from {self.shares[0]} to {self.shares[1]} of {self.of}"
+
+
 def _expense_moved_most(facts: Sequence[StatementFact], margin: MetricAnswer,
-                        parts: Sequence[MetricAnswer]) -> tuple[str, list[SourceCitation]]:
-    """The income statement's expense row whose share of revenue moved most, the expense
-    ratio's way, between the two years of an operating margin's change: a row printed between
-    revenue (or gross profit, where printed) and operating income, in their columns, not a row
-    the gross margin counts (General Mills' fiscal 2015 "Restructuring, impairment, and other
-    exit costs", 0.0% to 3.1% of net sales); ("", []) when those lines are not printed one
-    above the other, or no row moved the ratio's way."""
+                        gross: set[str], way: float) -> RowMoved | None:
+    """The income statement's expense row whose share of revenue moved most ``way`` (up,
+    positive: the expense ratio's way, or against the margin's where no gross margin is
+    printed) between the two years of an operating margin's change: a row printed between
+    revenue (or the ``gross`` margin's rows, where printed) and operating income, in their
+    columns, not one of those rows (General Mills' fiscal 2015 "Restructuring, impairment, and
+    other exit costs", 0.0% to 3.1% of net sales); None when those lines are not printed one
+    above the other, or no row moved that way."""
     by_year: dict[int, dict[str, StatementFact]] = {}
     for o in margin.operands:
         if (f := _fact_of(facts, o)) is not None:
             by_year.setdefault(o.fiscal_year, {})[o.concept] = f
-    gross = {o.label for p in parts if p.question.target != EXPENSE_RATIO for o in p.operands}
     rows: dict[int, dict[str, StatementFact]] = {}
     for year, lines in by_year.items():
         top, bottom = lines.get("revenue"), lines.get("operating_income")
         if top is None or bottom is None or top.page != bottom.page or top.row >= bottom.row:
-            return "", []
+            return None
         start = max([top.row, *(f.row for f in facts if f.page == top.page
                                   and f.label in gross and f.row < bottom.row)])
         rows[year] = {f.label: f for f in facts
@@ -428,25 +436,56 @@ def _expense_moved_most(facts: Sequence[StatementFact], margin: MetricAnswer,
                       and f.unit == "USD" and f.fiscal_year == year and f.column == top.column
                       and f.label not in gross}
     if len(rows) != 2:
-        return "", []
+        return None
     then_year, now_year = sorted(rows)
     revenue = {y: by_year[y]["revenue"].value for y in rows}
     if not all(revenue.values()):
-        return "", []
-    ratio = next(p.values for p in parts if p.question.target == EXPENSE_RATIO)
-    way = ratio[max(ratio)] - ratio[min(ratio)]
+        return None
     moves = [(move, then, now) for label, now in rows[now_year].items()
              if (then := rows[then_year].get(label)) is not None
              and (move := now.value / revenue[now_year] - then.value / revenue[then_year]) * way
              > 0]  # the ratio's way: a row that moved against it did not drive it
     if not moves:
-        return "", []
+        return None
     _, then, now = max(moves, key=lambda m: abs(m[0]))
     shares = [f"{f.value / revenue[y]:.1%}" for f, y in ((then, then_year), (now, now_year))]
     citation = SourceCitation(document=now.document, year=now.year, page=now.page,
                               quote=now.quote, supports=now.quote)
-    return (f" (the most, \"{now.label}\", from {shares[0]} to {shares[1]} of "
-            f"{by_year[now_year]['revenue'].label.lower()})", [citation])
+    return RowMoved(now.label, (shares[0], shares[1]),
+                    by_year[now_year]["revenue"].label.lower(), citation)
+
+
+def _bridged(claim: Claim, computed: MetricAnswer, parts: Sequence[MetricAnswer],
+             facts: Sequence[StatementFact]) -> Claim:
+    """A margin's change with how each metric it bridges moved (the gross margin's and the
+    expense ratio's), the expense ratio with the row that moved it most, each cited."""
+    said, cited = [], [*claim.citations]
+    gross = {o.label for p in parts if p.question.target != EXPENSE_RATIO for o in p.operands}
+    for part in parts:
+        row = None if part.question.target != EXPENSE_RATIO else (
+            _expense_moved_most(facts, computed, gross, _rise(part.values)))
+        said.append(moved(part) + (f" (the most, {row.said()})" if row else ""))
+        cited += [*part.claims()[0].citations, *([row.citation] if row else [])]
+    return Claim(text=f"{claim.text[:-1]}: {' and '.join(said)}.", citations=cited)
+
+
+def _expenses_bridged(claim: Claim, computed: MetricAnswer, facts: Sequence[StatementFact]
+                      ) -> Claim:
+    """An operating margin's change where no gross margin is printed (a utility's statement:
+    operating revenues, then its expenses): the expense row whose share of revenue moved most
+    against the margin (American Water 2021: operation and maintenance, 42.9% to 45.2% of
+    operating revenues, as the margin fell from 33.0% to 30.4%), cited; else the claim."""
+    if not computed.value or (row := _expense_moved_most(facts, computed, set(),
+                                                         -computed.value)) is None:
+        return claim
+    went = "rose" if computed.value < 0 else "fell"
+    return Claim(text=f"{claim.text[:-1]}: its expenses {went} as a share of revenue, the "
+                 f"most on {row.said()}.", citations=[*claim.citations, row.citation])
+
+
+def _rise(values: dict[int, float]) -> float:
+    """How much a yearly figure rose from its first year to its last (negative: fell)."""
+    return values[max(values)] - values[min(values)]
 
 
 def _heading_years(asked: MetricQuestion) -> tuple[int, int]:

@@ -1139,6 +1139,18 @@ def test_a_row_that_moved_against_the_expense_ratio_is_not_named() -> None:
     assert "Divestitures" not in text
 
 
+def test_a_margin_without_a_gross_margin_names_the_expense_row_that_moved_it() -> None:
+    """American Water's 2021 10-K (dev): a utility's income statement prints operating
+    revenues, then its operating expenses, and no gross profit, so no gross margin bridges the
+    operating margin (33.0% to 30.4%). Of the rows between, operation and maintenance moved
+    most against it: 1,622 / 3,777 = 42.9% to 1,777 / 3,930 = 45.2% of operating revenues."""
+    text = _change_of("financebench-dev/pdfs/AMERICANWATERWORKS_2021_10K.pdf",
+                      "american-water-works-10k", 2021, "What drove the change in American "
+                      "Water Works' operating margin in FY2021?", "American Water Works")
+    assert text.endswith(": its expenses rose as a share of revenue, the most on \"Operation "
+                         "and maintenance\", from 42.9% to 45.2% of operating revenues."), text
+
+
 def test_a_quarters_net_income_is_bridged_in_the_quarters_columns() -> None:
     """Walmart's 10-Q for Q1 fiscal 2024 (bulk, p.3): net income 2,054 to 1,673 as operating
     income rose 5,318 to 6,240; the row between that moved most is "Other (gains) and losses",
