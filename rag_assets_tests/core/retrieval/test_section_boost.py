@@ -11,7 +11,8 @@ from rag_assets.core.retrieval.retriever import Hit, RetrievalConfig, Retriever
 
 
 @pytest.mark.parametrize(("question", "sections"), [
-    ("What drove KHC's 2019 impairments?", ["goodwill", "mdna"]),  # MD&A gives the reasons
+    # a cause is asked: MD&A gives the reasons (Item 303(b)), read before the goodwill note
+    ("What drove KHC's 2019 impairments?", ["mdna", "goodwill"]),
     ("Where are Pfizer's legal proceedings discussed?", ["legal"]),
     ("Has MGM Resorts paid dividends to common shareholders in FY2022?",
      ["shareholder_returns"]),
