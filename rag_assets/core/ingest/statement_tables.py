@@ -849,9 +849,12 @@ def headed_markdown(lines: Sequence[str], above: Sequence[str], width: int | Non
 
 def _names_its_columns(row: Sequence[str]) -> bool:
     """A header row that names every column without a digit ("Walmart U.S.", ..., "Consolidated"
-    over a segment note's blocks of fiscal years): its columns are those names, not the
-    periods printed above or between its rows."""
-    return len(row) > 2 and all(cell.strip() and not re.search(r"\d", cell) for cell in row[1:])
+    over a segment note's blocks of fiscal years), or by a duration and no year (Costco's "12
+    Weeks", "12 Weeks Adjusted*", "36 Weeks"): its columns are those names, not the periods
+    printed above or between its rows (a lead-in's "fiscal 2023" names no column)."""
+    return len(row) > 2 and all(cell.strip() and (not re.search(r"\d", cell) or (
+        any(p.search(cell) for p, _ in DURATIONS) and not STATEMENT_YEAR_RE.search(cell)))
+        for cell in row[1:])
 
 
 def spanned(cells: Sequence[str]) -> list[str]:

@@ -273,6 +273,22 @@ def test_a_header_on_two_rows_names_each_column_by_measure_and_year() -> None:
     assert headed_markdown(gaps, ["(in millions)"]) == gaps
 
 
+def test_a_header_of_durations_without_a_year_keeps_its_names() -> None:
+    """Costco's comparable sales columns are named "12 Weeks" ... "36 Weeks Adjusted*" and the
+    lead-in above says "fiscal 2023": the year names no column (every column would read
+    "2023"), the durations do."""
+    lines = ["|  | 12 Weeks | 12 Weeks Adjusted* | 36 Weeks | 36 Weeks Adjusted* |",
+             "|---|---|---|---|---|",
+             "| U.S. | -0.1% | 1.8% | 4.9% | 4.7% |",
+             "| Total Company | 0.3% | 3.5% | 4.0% | 5.8% |"]
+    above = ["and Year-to-Date Operating Results for Fiscal 2023", "5/25/2023",
+             "(Nasdaq: COST) today announced its operating results for the third quarter "
+             "(twelve weeks) and the first 36 weeks of", "fiscal 2023, ended May 7, 2023.",
+             "Comparable sales for the third quarter and first 36 weeks of fiscal 2023 were as "
+             "follows:"]
+    assert headed_markdown(lines, above) == lines
+
+
 @needs_corpora
 def test_corning_geographic_table_chunks_name_their_columns() -> None:
     from rag_assets.core.chunks.chunking import enriched_chunks

@@ -481,6 +481,24 @@ def test_a_caption_printed_over_a_header_of_names_heads_it() -> None:
     assert row_with([table], "Safety and Graphics")[1:] == ["5.1", "7.3", "(3.1)", "0.2", "9.5"]
 
 
+def test_a_header_of_durations_names_its_columns() -> None:
+    """Costco's Q3 fiscal 2023 release p1 prints its comparable sales under "12 Weeks 12 Weeks
+    36 Weeks 36 Weeks" and, under the second and fourth, "Adjusted*"; no year (the sentence
+    leading into it says fiscal 2023). Each column is named by the words printed over it, and
+    a row that prints a figure per column keeps each in its column though the figures are
+    centred ("-10.0%" under "0.3%")."""
+    page = real_filing(CORPORA / "financebench-bulk" / "pdfs"
+                       / "COSTCO_2023Q3_EARNINGS.pdf").pages[0]
+    table = next(t for t in page.tables if t.found_by == "alignment")
+    assert table.rows[0] == ["", "12 Weeks", "12 Weeks Adjusted*", "36 Weeks",
+                             "36 Weeks Adjusted*"]
+    assert table.title is not None and table.title.startswith("Comparable sales for the third")
+    assert row_with([table], "Total Company")[1:] == ["0.3%", "3.5%", "4.0%", "5.8%"]
+    assert row_with([table], "E-commerce")[1:] == ["-10.0%", "-9.0%", "-7.8%", "-6.6%"]
+    assert [r[0] for r in table.rows[1:]] == ["U.S.", "Canada", "Other International",
+                                              "Total Company", "E-commerce"]
+
+
 def test_rows_pdfium_ran_together_are_a_table() -> None:
     """General Mills 2022 p85 sets its segment note's tables in small type, rows close
     together: PDFium's text runs a header and three rows into one line ("In Millions 2022 2021

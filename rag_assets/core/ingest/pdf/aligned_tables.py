@@ -42,6 +42,7 @@ from rag_assets.core.ingest.pdf.ruled_tables import figure_text
 from rag_assets.core.text.figures import NO_FIGURE_RE, is_figure
 from rag_assets.core.text.labels import LABEL_CARRIES_ON_RE
 from rag_assets.core.text.markers import FROM_SUPERSCRIPT, SUPERSCRIPT_DIGITS
+from rag_assets.core.text.periods import DURATIONS
 from rag_assets.core.text.prose import UNITS_NOTE_RE
 from rag_assets.core.text.years import HEADER_YEAR_RE, WHOLE_YEAR_RE
 
@@ -185,7 +186,8 @@ def align_tables(
     while i < len(lines):
         header = _period_header(lines[i].text.strip()) if lines[i].size else None
         table = (_aligned_table(lines, i, header, textpage) if header
-                 else _named_columns_table(lines, i, textpage))
+                 else _named_columns_table(lines, i, textpage)
+                 or _durations_table(lines, i, textpage))
         if table is None:
             i += 1
             continue
@@ -250,6 +252,9 @@ def _aligned_table(
     tol = max(2.0, 0.4 * statistics.median(lines[n].size for n, _ in entries))
     if any(b - a <= tol for a, b in pairwise(columns)):
         return None
+    # a row with a figure per column may reach further: a column of centred figures moves a
+    # wider figure's last digit right (Costco's "-10.0%" under "-0.1%" ... "0.3%")
+    full_tol = max(tol, min(b - a for a, b in pairwise(columns)) / 4) if k > 1 else tol
     rows: list[list[str]] = []
     placed: list[bool] = []
     for n, groups in entries:
@@ -269,7 +274,9 @@ def _aligned_table(
             for (s, _, anchor), piece, (x, tall) in zip(groups, pieces, row_boxes, strict=True):
                 if text[anchor - offset].isdigit():  # figures are set flush right
                     col = min(range(k), key=lambda j: abs(columns[j] - x))
-                    fits = abs(columns[col] - x) <= tol and tall >= SUPERSCRIPT_RATIO * digit_height
+                    reach = full_tol if len(groups) == k else tol
+                    fits = abs(columns[col] - x) <= reach and (
+                        tall >= SUPERSCRIPT_RATIO * digit_height)
                 else:  # a dash for nil may stand anywhere in its column
                     col = bisect_left(columns, x - tol)
                     left = columns[col - 1] if col else columns[0] - (columns[1] - columns[0]) / 2
@@ -453,6 +460,37 @@ def _named_columns_table(
         return None  # a header of dates wrapped over lines ("May 26," / "2019 May 27," / "2018")
     first = c if below else c - len(header)
     return first, end, [[stub, *columns], [caption, *[""] * k], *rows[1:]]
+
+
+def _durations_table(
+    lines: list[Line], c: int, textpage: pdfium.PdfTextPage
+) -> tuple[int, int, list[list[str]]] | None:
+    """A table whose header names each column by its duration and prints no year (Costco's
+    release: "12 Weeks 12 Weeks 36 Weeks 36 Weeks" over "Adjusted* Adjusted*", then a row per
+    region of comparable sales; the sentence leading into it names the fiscal year): line
+    ``c`` names one duration per column of figures, the short lines under it qualify the
+    columns they stand over; every phrase is placed by where it is printed. None unless each
+    column's name holds a duration."""
+    caption = lines[c].text.strip()
+    durations = [m for pattern, _ in DURATIONS for m in pattern.finditer(caption)]
+    if not lines[c].size or len(durations) < 2 or not _period_caption(caption):
+        return None
+    below = _names_below(lines, c)
+    h = c + len(below)
+    k = _columns_below(lines, h)
+    if k != len(durations):
+        return None
+    table = _aligned_table(lines, h, ("", [""] * k), textpage)
+    if table is None:
+        return None
+    _, end, rows = table
+    centres = _column_centres(lines[h + 1:end], textpage, k)
+    names = _column_names([lines[c], *below], textpage, centres) if centres else None
+    if names is None or not all(any(p.search(name) for p, _ in DURATIONS)
+                                for name in names[1]):
+        return None
+    stub, columns = names
+    return c, end, [[stub, *columns], *rows[1:]]
 
 
 def _columns_below(lines: list[Line], h: int) -> int:
