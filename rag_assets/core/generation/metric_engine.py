@@ -1160,7 +1160,8 @@ def _each(question: MetricQuestion, evaluator: Evaluator, year: int, subject: st
     when = when_asked(question, [year])
     known, operands = _members_read(question, evaluator, year)
     unprinted = [defs.title(n) for n in question.choices if n not in known]
-    if evaluator.missing and not (question.yes_no and any(known.values())):
+    if evaluator.missing and not (question.yes_no and any(known.values())) and not (
+            _none_printed(question, evaluator, year, known)):
         return MetricAnswer(question=question, status="missing", operands=operands,
                             missing=list(dict.fromkeys(evaluator.missing)),
                             headline=f"The {when} figures cannot all be read from the "
@@ -1173,6 +1174,33 @@ def _each(question: MetricQuestion, evaluator: Evaluator, year: int, subject: st
                         values={year: next(iter(known.values()))}, operands=operands,
                         headline=f"{opening}{subject} {when}: {listed}{none}.",
                         details=["Each as printed in the filing's statements."])
+
+
+# a cash flow statement's row of a debt flow that the vocabulary may not know ("Proceeds from
+# borrowings under the revolving credit facility", "Short-term borrowings, net") still says
+# the period had one; an operating adjustment on debt ("Foreign currency remeasurement loss
+# (gain) on debt", "Amortization of debt issuance costs") is no flow of debt
+_DEBT_NOUN = r"(?:debt|borrowings?|notes|bonds|debentures|loans?|commercial\s+paper)"
+_DEBT_ROW_RE = re.compile(
+    rf"^(?:net\s+)?(?:(?:proceeds|issuances?|repayments?|payments?|redemptions?|retirements?|"
+    rf"principal|(?:increase|decrease|change)s?)\b.*\b{_DEBT_NOUN}\b|"
+    rf"(?:short|long)-term\s+{_DEBT_NOUN}\b|{_DEBT_NOUN}\b)", re.IGNORECASE)
+
+
+def _none_printed(question: MetricQuestion, evaluator: Evaluator, year: int,
+                  known: dict[str, float]) -> bool:
+    """A yes or no asked of flows that the period's cash flow statement prints as nil or not
+    at all ("Did Netflix issue or repay any debt in Q2 2023?": "Repayments of debt —" in the
+    quarter's column and no row of debt issued; ASC 230-10-45 requires the gross proceeds and
+    repayments, so a flow the period had is printed): "No", when one of the flows asked is
+    printed (the statement's rows of the period were read) and no other row of that period
+    names debt with a figure (a row the vocabulary does not know is never taken for none)."""
+    if not question.yes_no or not known or any(known.values()):
+        return False
+    return not any(fact.statement == "cash_flow" and fact.concept not in question.choices
+                   and fact.value and fact.months == evaluator.months
+                   and fact.fiscal_year == year and _DEBT_ROW_RE.search(fact.label)
+                   for fact in evaluator.facts)
 
 
 def _explained(question: MetricQuestion, evaluator: Evaluator, year: int, defs: Vocabulary

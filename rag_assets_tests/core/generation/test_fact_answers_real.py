@@ -676,14 +676,31 @@ def test_depreciation_and_amortization_printed_as_two_rows_are_summed() -> None:
      "Did JPMorgan issue or repay any debt in Q1 2021?",
      "Yes. JPMorgan's Q1 (three months ended in 2021): proceeds from issuance of long-term debt "
      "of $24,162 million and repayments of long-term debt of $14,983 million."),
+    # Netflix Q2 2023 (p.5): "Repayments of debt — — — (700,000)" (three months 2023 and
+    # 2022, six months 2023 and 2022) and no row of debt issued: the quarter had neither
+    ("financebench-bulk/pdfs/NETFLIX_2023Q2_10Q.pdf", "netflix-10q-q2", 2023, "Netflix",
+     "Did Netflix issue or repay any debt in Q2 2023?",
+     "No. Netflix's Q2 (three months ended in 2023): repayments of long-term debt of $0 (the "
+     "statements print no proceeds from issuance of long-term debt)."),
 ])
 def test_debt_issued_or_repaid_is_read_from_financing_activities(
         path: str, document: str, year: int, company: str, question: str, headline: str
         ) -> None:
     """An issuance or a repayment is a flow of the period (the cash flow statement's financing
-    activities), never the balance at its end."""
+    activities), never the balance at its end; "No" when the period's column prints one of
+    them as nil and no row of debt flows has a figure."""
     answer = _answered(path, document, year, company, question)
     assert answer.headline == headline
+
+
+def test_no_is_not_said_while_another_row_of_debt_moved() -> None:
+    """"No" needs every row of debt flows nil in the period: a row the vocabulary does not know
+    ("Proceeds from borrowings under the credit facility 250") keeps the answer from it."""
+    from rag_assets.core.generation.metric_engine import _DEBT_ROW_RE
+    assert _DEBT_ROW_RE.search("Proceeds from borrowings under the credit facility")
+    assert _DEBT_ROW_RE.search("Short-term borrowings, net")
+    assert not _DEBT_ROW_RE.search("Foreign currency remeasurement loss (gain) on debt")
+    assert not _DEBT_ROW_RE.search("Amortization of debt issuance costs")
 
 
 def test_debt_issued_rows_of_a_column_are_added() -> None:
