@@ -212,10 +212,12 @@ def align_tables(
 
 
 def _aligned_table(
-    lines: list[Line], h: int, header: tuple[str, list[str]], textpage: pdfium.PdfTextPage
+    lines: list[Line], h: int, header: tuple[str, list[str]], textpage: pdfium.PdfTextPage,
+    centred: bool = False
 ) -> tuple[int, int, list[list[str]]] | None:
     """The table whose header of periods is line ``h``: (its first line, the line after its
-    last, its rows), or None when the lines below are no aligned figures."""
+    last, its rows), or None when the lines below are no aligned figures. ``centred``: the
+    figures may be centred in their columns (a release's table of percentages)."""
     label, periods = header
     k = len(periods)
     first = h
@@ -252,9 +254,10 @@ def _aligned_table(
     tol = max(2.0, 0.4 * statistics.median(lines[n].size for n, _ in entries))
     if any(b - a <= tol for a, b in pairwise(columns)):
         return None
-    # a row with a figure per column may reach further: a column of centred figures moves a
-    # wider figure's last digit right (Costco's "-10.0%" under "-0.1%" ... "0.3%")
-    full_tol = max(tol, min(b - a for a, b in pairwise(columns)) / 4) if k > 1 else tol
+    # in a table of centred figures, a row with a figure per column may reach further: a
+    # wider figure's last digit stands right of the others' (Costco's "-10.0%" under "0.3%")
+    full_tol = max(tol, min(b - a for a, b in pairwise(columns)) / 4) if centred and k > 1 \
+        else tol
     rows: list[list[str]] = []
     placed: list[bool] = []
     for n, groups in entries:
@@ -480,7 +483,7 @@ def _durations_table(
     k = _columns_below(lines, h)
     if k != len(durations):
         return None
-    table = _aligned_table(lines, h, ("", [""] * k), textpage)
+    table = _aligned_table(lines, h, ("", [""] * k), textpage, centred=True)
     if table is None:
         return None
     _, end, rows = table
