@@ -363,6 +363,18 @@ def _guarded(faults: list[PageFault], index: int, reader: PageReader, fallback: 
 
 
 def _read_page(pdf: pdfium.PdfDocument, index: int, use_ocr: bool = True) -> ParsedPage:
+    """The page read (:func:`_read_opened_page`) and closed whatever happens: a run
+    interrupted mid-page (Ctrl-C, a terminated step) leaves no page or text page for
+    PDFium's finalizers to close at interpreter exit, where they print a traceback."""
+    page = pdf[index]
+    try:
+        return _read_opened_page(pdf, page, index, use_ocr)
+    finally:
+        page.close()
+
+
+def _read_opened_page(pdf: pdfium.PdfDocument, page: pdfium.PdfPage, index: int,
+                      use_ocr: bool = True) -> ParsedPage:
     """A page, the characters per type size in its upper 60% (for the body size), and whether
     it carries ``/Rotate`` (for the warning).
 
@@ -375,7 +387,6 @@ def _read_page(pdf: pdfium.PdfDocument, index: int, use_ocr: bool = True) -> Par
     (``_guarded``): one that fails leaves the page without what it adds, and says so.
     """
     faults: list[PageFault] = []
-    page = pdf[index]
     rotation = page.get_rotation()
     rotated = rotation != 0
     if rotated:
