@@ -449,16 +449,11 @@ def _named_columns_table(
     k = _columns_below(lines, h)
     if k < 2:
         return None
-    table = _aligned_table(lines, h, ("", [""] * k), textpage)
     header = below or _header_lines(lines, c)
-    if table is None or not header:
+    named = _named_rows(lines, h, k, header, textpage) if header else None
+    if named is None:
         return None
-    _, end, rows = table
-    centres = _column_centres(lines[h + 1:end], textpage, k)
-    names = _column_names(header, textpage, centres) if centres else None
-    if names is None:
-        return None
-    stub, columns = names
+    end, rows, stub, columns = named
     if any(any(_period_token(t) and not t.isalpha() for t in name.split()) for name in columns):
         return None  # a header of dates wrapped over lines ("May 26," / "2019 May 27," / "2018")
     first = c if below else c - len(header)
@@ -483,17 +478,25 @@ def _durations_table(
     k = _columns_below(lines, h)
     if k != len(durations):
         return None
-    table = _aligned_table(lines, h, ("", [""] * k), textpage, centred=True)
+    named = _named_rows(lines, h, k, [lines[c], *below], textpage, centred=True)
+    if named is None or not all(any(p.search(name) for p, _ in DURATIONS) for name in named[3]):
+        return None
+    end, rows, stub, columns = named
+    return c, end, [[stub, *columns], *rows[1:]]
+
+
+def _named_rows(lines: list[Line], h: int, k: int, header: list[Line],
+                textpage: pdfium.PdfTextPage, centred: bool = False
+                ) -> tuple[int, list[list[str]], str, list[str]] | None:
+    """The aligned rows of ``k`` columns under line ``h`` and the names ``header`` gives their
+    columns: (the line after the last row, the rows, the stub's words, each column's name)."""
+    table = _aligned_table(lines, h, ("", [""] * k), textpage, centred)
     if table is None:
         return None
     _, end, rows = table
     centres = _column_centres(lines[h + 1:end], textpage, k)
-    names = _column_names([lines[c], *below], textpage, centres) if centres else None
-    if names is None or not all(any(p.search(name) for p, _ in DURATIONS)
-                                for name in names[1]):
-        return None
-    stub, columns = names
-    return c, end, [[stub, *columns], *rows[1:]]
+    names = _column_names(header, textpage, centres) if centres else None
+    return None if names is None else (end, rows, names[0], names[1])
 
 
 def _columns_below(lines: list[Line], h: int) -> int:
