@@ -17,6 +17,7 @@ import re
 
 from rag_assets.core.ingest.statements import StatementKind
 from rag_assets.core.question.vocabulary import normalize
+from rag_assets.core.text.filing_kinds import filing_references_dropped
 from rag_assets.core.text.sentences import split_sentences
 from rag_assets.core.text.years import YEAR_RE, years_in
 
@@ -157,8 +158,10 @@ def _definition(sentence: str) -> str:
 def strip_instructions(question: str) -> str:
     """The question without instruction boilerplate, definitions without arithmetic.
 
-    A year named only in a dropped instruction ("Using the FY2020 cash flow statement, ...") is
-    kept, appended at the end: the substance never goes.
+    The references to the filing to read go too ("according to its 2020 10-K":
+    :func:`filing_references_dropped`). A year named only in a dropped instruction or reference
+    ("Using the FY2020 cash flow statement, ...") is kept, appended at the end: the substance
+    never goes.
     """
     text = INSTRUCTION_PAREN_RE.sub("", " ".join(question.split()))
     kept: list[str] = []
@@ -180,6 +183,10 @@ def strip_instructions(question: str) -> str:
         kept, dropped = [text], []
     out = " ".join(OPERATOR_TOKEN_RE.sub("", " ".join(kept)).split())
     out = re.sub(r"\s+(?=[.,;?!])", "", out)
+    referenced = out
+    out = filing_references_dropped(out)
+    if out != referenced:
+        dropped.append(referenced)
     years = set(years_in(out))
     for lost in (m.group(0) for d in dropped for m in YEAR_RE.finditer(d)):
         year = years_in(lost)

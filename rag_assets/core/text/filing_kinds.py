@@ -118,3 +118,39 @@ def form_of(document: str, cover_text: str) -> str:
             return kind.form
     words = id_words(document)
     return next((kind.form for kind in FILING_KINDS if kind.id_words & words), "report")
+
+
+# --- where a question says to look ---------------------------------------------------------------
+
+# "according to", "as set out in", "described in", "attached to", "in", "from", "of": what
+# opens a reference to the filing the answer is in
+_REFERENCE_OPENS = (r"(?i:according\s+to|(?:(?:as|is|are|was|were)\s+)?(?:set\s+out|described|"
+                    r"reported|stated|disclosed|presented|shown|given)\s+in|attached\s+to|in|"
+                    r"from|of|per|within)")
+# whose: "the", "its", "their", or a name in the possessive ("Costco's", "Ulta Beauty's")
+_REFERENCE_OWNER = r"(?:(?i:the|its|their)|[A-Z][\w.&-]*(?:\s+[A-Z][\w.&-]*){0,3}['’]s)"
+# the filing: a kind as a question names it (:data:`FILING_KINDS`), or a release
+_REFERENCE_FORM = "(?:" + "|".join(k.asked.pattern for k in FILING_KINDS if k.asked) + \
+    r"|(?i:\brelease\b))"
+# when it was filed: "dated August 9, 2023", "filed that day", "filed on 2023-08-09"
+_REFERENCE_DATED = (r"(?:\s+(?i:dated|filed|issued|released|published)(?:\s+(?i:on))?\s+"
+                    r"(?:(?i:that\s+day)|[A-Z][a-z]+\.?\s+\d{1,2},\s+\d{4}|\d{4}-\d\d-\d\d))?")
+FILING_REFERENCE_RE = re.compile(
+    rf"(?:,\s*|\s+|^)\b{_REFERENCE_OPENS}\s+{_REFERENCE_OWNER}\s+(?:[\w-]+\s+){{0,5}}?"
+    rf"(?i:{_REFERENCE_FORM}){_REFERENCE_DATED}(?=\s*(?:[,?.;!]|$))")
+
+
+def filing_references_dropped(text: str) -> str:
+    """``text`` without the references that say where to look ("according to Corning's 2020
+    10-K", "in its first quarter fiscal 2023 earnings release", "in the press release attached
+    to Costco's 8-K dated August 9, 2023"): a reference says which filing to read, which the
+    question as asked routes to; ranked, its words find the cover page that prints the form's
+    name and date instead of the sentence that answers. A reference that is all the question
+    asks of ("What is in its 10-K?") stays."""
+    out = text
+    while (dropped := FILING_REFERENCE_RE.sub("", out, count=1)) != out:
+        out = dropped
+    out = re.sub(r"^[\s,;:]+", "", out)
+    if out == text or len(re.findall(r"[^\W\d_]{3,}", out)) < 3:
+        return text
+    return out[:1].upper() + out[1:]
