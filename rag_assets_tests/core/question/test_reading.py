@@ -315,6 +315,27 @@ def test_named_statements_come_first_and_survive_the_instruction_that_names_them
      "What is the capex of 3M? FY2020"),  # a year is never dropped
     ("Explain the role of derivatives in 3M's hedging. Summarize the data reported by segment.",
      "Explain the role of derivatives in 3M's hedging. Summarize the data reported by segment."),
+    # where to look is no instruction of what is asked, and no word to rank by
+    ("According to Corning's 2020 10-K, how was the redemption of DuPont's interest funded?",
+     "How was the redemption of DuPont's interest funded? 2020"),
+    ("Based on the warehouse count in the press release attached to Costco's 8-K dated August 9, "
+     "2023, is Costco's warehouse base concentrated in the United States?",
+     "Based on the warehouse count, is Costco's warehouse base concentrated in the United "
+     "States? 2023"),
+    ("What changes to Costco's bylaws are described in its 8-K filed that day?",
+     "What changes to Costco's bylaws?"),
+    ("What fiscal 2023 outlook did Ulta Beauty give in its first quarter fiscal 2023 earnings "
+     "release?", "What fiscal 2023 outlook did Ulta Beauty give?"),
+    ("What legal proceedings does Lockheed Martin describe in the Legal Proceedings section of "
+     "its 2018 10-K?",
+     "What legal proceedings does Lockheed Martin describe in the Legal Proceedings section? "
+     "2018"),
+    # a reference that is the question's substance, or a release that is no filing, stays
+    ("What concentration risk does it highlight in its 2019 10-K risk factors?",
+     "What concentration risk does it highlight in its 2019 10-K risk factors?"),
+    ("Did the release of the valuation allowance in 2022 lift net income?",
+     "Did the release of the valuation allowance in 2022 lift net income?"),
+    ("What is in its 10-K?", "What is in its 10-K?"),
 ])
 def test_instructions_are_stripped_in_any_wording(question: str, ranking: str) -> None:
     assert strip_instructions(question) == ranking
