@@ -42,6 +42,8 @@ class Cue(BaseModel):
         default=None, description="which way the change a cue names went: the winner of "
         "'the largest decline' must have fallen")
     word: str | None = None
+    plural: str | None = Field(default=None, description="how an answer names the members "
+                               "ranked, where the word's plural is no word ('geograph')")
     also: list[str] = Field(default_factory=list, description="other words a table's title "
                             "uses for the category ('geographic area' for a region)")
     by: Literal["percent", "amount"] = Field(
@@ -203,6 +205,11 @@ def read_row(unit: EvidenceUnit) -> Row | None:
     label = TRAILING_MARKER_RE.sub("", first).strip()
     # a row without a label is read too: a total printed under a rule alone (MGM)
     return Row(unit=unit, label=label, cells=cells) if label or cells else None
+
+
+def members_word(cue: Cue) -> str:
+    """What an answer calls the members a category ranks: "segments", "geographic areas"."""
+    return cue.plural or f"{cue.word or 'member'}s"
 
 
 def first_match(cues: Sequence[Cue], text: str) -> Cue | None:

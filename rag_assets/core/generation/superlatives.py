@@ -27,6 +27,7 @@ from rag_assets.core.generation.direct_rows import (
     Row,
     first_match,
     heading_has,
+    members_word,
     money,
     parse_cell,
     read_row,
@@ -136,7 +137,8 @@ def _measure(question: Question, column: str, cues: DirectCues, printed_as: str 
         what = named["what"]
         while (bare := TRAILING_MARKER_RE.sub("", what)) != what:  # "Net sales (1)(3)"
             what = bare
-        what = what[0].lower() + what[1:] if what[1:2].islower() else what
+        # "Net Sales" reads "net sales"; an acronym ("EBITDAR", "U.S.") keeps its capitals
+        what = " ".join(w.lower() if w[1:].islower() else w for w in what.split())
         return f"{what} in {named['when']}"
     if not a_period and PERIOD_WORD_RE.sub(
             "", PART_OF_YEAR_RE.sub("", column.lower())).strip(" .,'-"):
@@ -708,7 +710,7 @@ def _change_winner(question: Question, direction: str, rows: Sequence[Row], colu
             for col in (column, prior))
         return _none_moved(changes, change, categories[0].word or "member", measure,
                            (column, prior), cues) if categories and whole else None
-    among = f" of the {categories[0].word}s" if categories else ""
+    among = f" of the {members_word(categories[0])}" if categories else ""
     return _change_answer(question, top, change, among, measure, (column, prior), cues)
 
 
@@ -980,8 +982,9 @@ def _column_change_winner(question: Question, direction: str, units: Sequence[Ev
             label = (top or changes[0]).now_row.label if changes else ""
             measure = label[0].lower() + label[1:] if label else ""
             if top is not None:
-                found = _change_answer(question, top, change, f" of the {categories[0].word}s",
-                                       measure, (period, prior), cues)
+                among = f" of the {members_word(categories[0])}"
+                found = _change_answer(question, top, change, among, measure, (period, prior),
+                                       cues)
                 return _with_margins(found, top, (period, prior), units, page_rows, measures,
                                      cues)
             if (none := _none_moved(changes, change, categories[0].word or "member", measure,

@@ -122,11 +122,11 @@ def form_of(document: str, cover_text: str) -> str:
 
 # --- where a question says to look ---------------------------------------------------------------
 
-# "according to", "as set out in", "described in", "attached to", "in", "from", "of": what
-# opens a reference to the filing the answer is in
+# "according to", "as set out in", "described in", "attached to", "in", "from": what opens a
+# reference to the filing the answer is in ("the key agenda of its 8-K" asks of the filing)
 _REFERENCE_OPENS = (r"(?i:according\s+to|(?:(?:as|is|are|was|were)\s+)?(?:set\s+out|described|"
                     r"reported|stated|disclosed|presented|shown|given)\s+in|attached\s+to|in|"
-                    r"from|of|per|within)")
+                    r"from|per|within)")
 # whose: "the", "its", "their", or a name in the possessive ("Costco's", "Ulta Beauty's")
 _REFERENCE_OWNER = r"(?:(?i:the|its|their)|[A-Z][\w.&-]*(?:\s+[A-Z][\w.&-]*){0,3}['’]s)"
 # the filing: a kind as a question names it (:data:`FILING_KINDS`), or a release

@@ -554,6 +554,31 @@ def test_a_segment_ranked_by_the_change_its_table_prints() -> None:
                                                      "performance: its total sales change")
 
 
+def test_a_region_ranked_by_the_kind_of_column_asked() -> None:
+    """3M 2018 (sec-10k) p127, Note 19: net sales over three years and net property over two,
+    each run of years under its own name; the region is ranked by the column the question's
+    measure names, in the year asked."""
+    pages = PageTexts.from_pages("3m-10k", 2018, real_filing("sec-10k/3M_2018_10K.pdf").pages)
+    rows = page_table_rows(pages, "3m-10k", 2018, 126)  # the page index of p127
+    sales = direct_answer_to("Which geographic region contributed the most to 3M's net sales "
+                             "in FY2018?", rows, rows)
+    assert sales is not None and sales.text == (
+        "United States had the most net sales in 2018: $12,840 million, 39.2% of the $32,765 "
+        "million total (12,840 / 32,765).")
+    plant = direct_answer_to("Which region held the most property, plant and equipment at 3M "
+                             "in 2018?", rows, rows)
+    assert plant is not None and plant.text.startswith(
+        "United States had the most property, plant and equipment - net in 2018: $4,915 "
+        "million, 56.2% of the $8,738 million total")
+    grew = direct_answer_to("Which geographic area of 3M grew net sales the fastest in 2018?",
+                            rows, rows)
+    assert grew is not None and grew.text.startswith(
+        "Asia Pacific grew net sales the fastest of the geographic areas: its net sales rose 5%")
+    for found in (sales, plant, grew):
+        assert all(c.mark == "valid"
+                   for c in verify_claims([found.claim()], pages)[0].citations)
+
+
 def test_no_segment_grows_in_a_geographic_split_a_balance_or_a_share() -> None:
     """Coca-Cola 2019 (bulk) p132, in its segment note: revenue and "property, plant and
     equipment - net" of the United States and International (ASC 280-10-50-41, no segments),

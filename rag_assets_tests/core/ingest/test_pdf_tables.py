@@ -499,6 +499,40 @@ def test_a_header_of_durations_names_its_columns() -> None:
                                               "Total Company", "E-commerce"]
 
 
+def test_a_header_of_runs_of_years_names_each_kind_of_column() -> None:
+    """3M's 2018 10-K prints its geographic areas under "Net Sales" over 2018 2017 2016 and
+    "Property, Plant and" / "Equipment - net" over 2018 2017 (p127), and its employees,
+    capital spending and net property over three, three and two years (p39): each column is
+    named by the words over its run of years, so no two columns share a name."""
+    pages = real_filing(CORPORA / "sec-10k" / "3M_2018_10K.pdf").pages
+    note = next(t for t in pages[126].tables if t.found_by == "alignment")
+    assert note.rows[0] == ["(Millions)", "Net Sales 2018", "Net Sales 2017", "Net Sales 2016",
+                            "Property, Plant and Equipment - net 2018",
+                            "Property, Plant and Equipment - net 2017"]
+    assert row_with([note], "Asia Pacific")[1:] == ["10,254", "9,809", "8,847", "1,624", "1,672"]
+    assert row_with([note], "Total Company")[1:] == ["$ 32,765", "$ 31,657", "$ 30,109",
+                                                     "$ 8,738", "$ 8,866"]
+    mdna = next(t for t in pages[38].tables if t.found_by == "alignment")
+    assert [h.rsplit(" ", 1)[0] for h in mdna.rows[0][1::3]] == [
+        "Employees as of December 31,", "Capital Spending",
+        "Property, Plant and Equipment - net as of December 31,"]
+    assert len(set(mdna.rows[0])) == len(mdna.rows[0]) == 9
+    assert row_with([mdna], "United States")[1:4] == ["37,412", "36,958", "35,748"]
+
+
+@pytest.mark.parametrize(("years", "runs"), [
+    ([2018, 2017, 2016, 2018, 2017], [3, 2]),
+    ([2018, 2017, 2016, 2018, 2017, 2016, 2018, 2017], [3, 3, 2]),
+    ([2021, 2020, 2021, 2020], None),  # one length: a plain repetition, read as before
+    ([2023, 2025, 2027], None),  # a row of years with gaps (patent expiries) is no header
+    ([2018, 2017, 2018], None),  # a run of one year
+])
+def test_runs_of_years(years: list[int], runs: list[int] | None) -> None:
+    from rag_assets.core.ingest.pdf.aligned_tables import year_runs
+
+    assert year_runs(years) == runs
+
+
 def test_rows_pdfium_ran_together_are_a_table() -> None:
     """General Mills 2022 p85 sets its segment note's tables in small type, rows close
     together: PDFium's text runs a header and three rows into one line ("In Millions 2022 2021

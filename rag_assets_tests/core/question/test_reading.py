@@ -328,14 +328,16 @@ def test_named_statements_come_first_and_survive_the_instruction_that_names_them
      "release?", "What fiscal 2023 outlook did Ulta Beauty give?"),
     ("What legal proceedings does Lockheed Martin describe in the Legal Proceedings section of "
      "its 2018 10-K?",
-     "What legal proceedings does Lockheed Martin describe in the Legal Proceedings section? "
-     "2018"),
+     "What legal proceedings does Lockheed Martin describe in the Legal Proceedings section of "
+     "its 2018 10-K?"),
     # a reference that is the question's substance, or a release that is no filing, stays
     ("What concentration risk does it highlight in its 2019 10-K risk factors?",
      "What concentration risk does it highlight in its 2019 10-K risk factors?"),
     ("Did the release of the valuation allowance in 2022 lift net income?",
      "Did the release of the valuation allowance in 2022 lift net income?"),
     ("What is in its 10-K?", "What is in its 10-K?"),
+    ("What is the key agenda of Intel's 8-K dated August 16, 2023?",
+     "What is the key agenda of Intel's 8-K dated August 16, 2023?"),
 ])
 def test_instructions_are_stripped_in_any_wording(question: str, ranking: str) -> None:
     assert strip_instructions(question) == ranking

@@ -95,9 +95,9 @@ def _period_header(text: str) -> tuple[str, list[str]] | None:
     if len(years) < 2 or not periods or not HEADER_YEAR_RE.match(periods[-1]):
         return None
     counts = Counter(years)
-    if len(counts) < 2 or max(counts) - min(counts) + 1 != len(counts) or len(
-        set(counts.values())
-    ) != 1:
+    if len(counts) < 2 or max(counts) - min(counts) + 1 != len(counts) or (
+        len(set(counts.values())) != 1 and year_runs(years) is None
+    ):
         return None
     label = " ".join(prefix)
     if prefix and not (label.startswith("(") and label.endswith(")")) and (
@@ -115,6 +115,24 @@ def _period_header(text: str) -> tuple[str, list[str]] | None:
         words = cells[0].split()  # "Year Ended December 31, 2017 2016 2015": the caption
         label, cells[0] = " ".join([*prefix, *words[:-1]]), words[-1]
     return label, cells
+
+
+def year_runs(years: list[int]) -> list[int] | None:
+    """The lengths of the runs of consecutive years a header of several kinds of column prints,
+    each kind over its own years ("2018 2017 2016 2018 2017": net sales over three years, net
+    property over two; 3M's geographic areas): two runs or more, each of two years or more,
+    runs of unequal lengths (runs of one length are a header's plain repetition); else None."""
+    runs, direction = [1], 0
+    for before, year in pairwise(years):
+        step = year - before
+        if abs(step) == 1 and (runs[-1] == 1 or step == direction):
+            runs[-1] += 1
+        else:
+            runs.append(1)
+        direction = step if abs(step) == 1 else 0
+    if len(runs) < 2 or min(runs) < 2 or len(set(runs)) == 1:
+        return None
+    return runs
 
 
 def _period_caption(text: str) -> bool:
@@ -301,7 +319,60 @@ def _aligned_table(
     if sum(several) < 0.9 * len(several) or labelled < 0.5 * sum(placed):
         return None
     rows = _join_wrapped_labels(rows)
+    runs = year_runs([int(p[-4:]) for p in periods]) if all(
+        HEADER_YEAR_RE.match(p.split()[-1]) for p in periods if p) and all(periods) else None
+    if runs is not None:  # a kind of column per run of years: each named by the words over it
+        kinds = _kinds_over(lines, first, lines[h + 1:entries[-1][0] + 1], runs, textpage)
+        if kinds is None:
+            return None
+        first, names = kinds
+        periods = [f"{names[g]} {period}" for g, run in enumerate(runs)
+                   for period in periods[sum(runs[:g]):sum(runs[:g + 1])]]
     return first, entries[-1][0] + 1, [[label, *periods], *rows]
+
+
+MAX_KIND_LINES = 4  # lines a kind of column's name is printed over ("Property, Plant and" ...)
+
+
+def _kinds_over(lines: list[Line], first: int, rows: list[Line], runs: list[int],
+                textpage: pdfium.PdfTextPage) -> tuple[int, list[str]] | None:
+    """(the header's first line, each run's name): the phrases of the short lines above a
+    header of several runs of years ("Net Sales" over 2018 2017 2016, "Property, Plant and" /
+    "Equipment - net" over 2018 2017), each given to the run whose columns its middle stands
+    over; a line with a phrase over no run, or across two, is above the header. None unless
+    every run is named."""
+    centres = _column_centres(rows, textpage, sum(runs))
+    if centres is None:
+        return None
+    gap = min(b - a for a, b in pairwise(centres))
+    ends = [sum(runs[:g + 1]) for g in range(len(runs))]
+    bounds = [((centres[e - r - 1] + centres[e - r]) / 2 if e - r else centres[0] - gap / 2,
+               (centres[e - 1] + centres[e]) / 2 if e < len(centres) else centres[-1] + gap / 2)
+              for e, r in zip(ends, runs, strict=True)]
+    named: list[list[str]] = [[] for _ in runs]
+    top = first
+    for n in range(first - 1, max(first - 1 - MAX_KIND_LINES, -1), -1):
+        if not _may_head(lines[n]) or _trailing_figures(lines[n].text) or not lines[
+                n].raw.endswith(lines[n].text):
+            break
+        placed: list[tuple[int, str]] = []
+        for left, right, phrase in _phrases(lines[n], textpage):
+            over = [g for g, (a, b) in enumerate(bounds) if a <= (left + right) / 2 <= b
+                    and left >= a - gap and right <= b + gap]
+            if right < bounds[0][0]:
+                continue  # the stub's words
+            if len(over) != 1:
+                placed = []
+                break
+            placed.append((over[0], phrase))
+        if not placed:
+            break
+        for g, phrase in reversed(placed):
+            named[g].insert(0, phrase)
+        top = n
+    if not all(named):
+        return None
+    return top, [" ".join(words) for words in named]
 
 
 def _figures_in_a_row(text: str) -> int:
