@@ -170,10 +170,19 @@ def _categories(question: Question, cues: DirectCues) -> list[Cue]:
 
 def _group_totals(rows: Sequence[Row]) -> list[Row]:
     """The rows that close a caption's block ("Total Asia Pacific" under "Asia Pacific:"),
-    named by their caption; none unless two blocks or more print one."""
-    totals = [r.model_copy(update={"label": r.unit.caption}) for r in rows
-              if r.unit.caption and re.fullmatch(rf"total\s+{re.escape(r.unit.caption)}",
-                                                 r.label, re.IGNORECASE)]
+    named by their caption, or by the place they total where the caption was printed on the
+    block's first row ("Europe Germany 326 ..." over "Total Europe": Corning 2015); none unless
+    two blocks or more print one."""
+    totals = []
+    for row in rows:
+        group = re.fullmatch(r"total\s+(?P<name>.+)", " ".join(row.label.split()), re.IGNORECASE)
+        if group is None:
+            continue
+        if row.unit.caption and group["name"].lower() == " ".join(row.unit.caption.split()
+                                                                   ).lower():
+            totals.append(row.model_copy(update={"label": row.unit.caption}))
+        elif names_a_place(group["name"]):
+            totals.append(row.model_copy(update={"label": group["name"]}))
     return totals if len(totals) >= 2 else []
 
 

@@ -516,8 +516,9 @@ def test_a_roll_forward_ranks_nothing_nor_lends_its_page_to_a_titled_ranking() -
     """Corning 2015 p172 prints a table titled by "non-U.S." and a deferred revenue roll-forward
     ("Beginning balance as of January 1", what moved it, the ending balance): a region question
     ranks neither the balances nor the flows, whether retrieval returned the roll-forward or
-    the page was read for its titled table; the geographic table (p143, printed without rules,
-    rows with blanks) is not read, so nothing is named."""
+    the page was read for its titled table; the region is ranked from the geographic table
+    (p143, printed without rules, each year over "Net sales" and "Long-lived assets", rows
+    with blanks, a region's name run onto its first country's row and closed by its total)."""
     pages = PageTexts.from_pages("corning-10k", 2015, real_filing(
         "financebench-bulk/pdfs/CORNING_2015_10K.pdf").pages)
     assert 172 in pages_titled(pages, "corning-10k", 2015, ["region", "geograph", "non-u.s."])
@@ -525,9 +526,15 @@ def test_a_roll_forward_ranks_nothing_nor_lends_its_page_to_a_titled_ranking() -
             if "3,202.3" in u.text or "(182.5)" in u.text]
     assert len(roll) >= 2
     question = "Which geographic region contributed the most to Corning's net sales in FY2015?"
-    assert direct_answer_to(question, roll, roll,
-                            lambda d, y, p: page_table_rows(pages, d, y, p),
-                            titling=lambda d, y, words: pages_titled(pages, d, y, words)) is None
+    assert direct_answer_to(question, roll, roll) is None
+    found = direct_answer_to(question, roll, roll,
+                             lambda d, y, p: page_table_rows(pages, d, y, p),
+                             titling=lambda d, y, words: pages_titled(pages, d, y, words))
+    assert found is not None and found.text == (
+        "Asia Pacific had the most net sales in 2015: 4,982 million, 54.7% of the $9,111 "
+        "million total (4,982 / 9,111).")
+    assert {u.page for u in found.units} == {143}
+    assert {c.mark for c in verify_claims([found.claim()], pages)[0].citations} == {"valid"}
 
 
 def test_a_segment_ranked_by_the_change_its_table_prints() -> None:

@@ -520,6 +520,24 @@ def test_a_header_of_runs_of_years_names_each_kind_of_column() -> None:
     assert row_with([mdna], "United States")[1:4] == ["37,412", "36,958", "35,748"]
 
 
+def test_years_each_over_a_block_of_named_columns() -> None:
+    """Corning's 2015 10-K p144 prints its geographic areas under "2015 2014 2013", PDFium
+    running the years onto the sentence that leads into the table, each year over "Net sales
+    (2)" and "Long-lived assets (1)" stacked over lines: each column is named by its words and
+    the year over it, the sentence heads the stub, and a row with blanks keeps its figures in
+    their columns."""
+    page = real_filing(CORPORA / "financebench-bulk" / "pdfs" / "CORNING_2015_10K.pdf").pages[143]
+    table = next(t for t in page.tables if t.found_by == "alignment")
+    assert table.rows[0] == [
+        "Information concerning principal geographic areas was as follows (in millions):",
+        "Net sales (2) 2015", "Long-lived assets (1) 2015", "Net sales (2) 2014",
+        "Long-lived assets (1) 2014", "Net sales (2) 2013", "Long-lived assets (1) 2013"]
+    assert row_with([table], "Total\xa0Asia\xa0Pacific")[1:] == [
+        "4,982", "8,147", "5,783", "8,135", "4,287", "8,404"]
+    assert row_with([table], "Total")[1:3] == ["$ 9,111", "$ 18,189"]
+    assert row_with([table], "Mexico")[1:] == ["37", "135", "35", "50", "23", "36"]
+
+
 @pytest.mark.parametrize(("years", "runs"), [
     ([2018, 2017, 2016, 2018, 2017], [3, 2]),
     ([2018, 2017, 2016, 2018, 2017, 2016, 2018, 2017], [3, 3, 2]),

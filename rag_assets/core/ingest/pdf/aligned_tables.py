@@ -205,7 +205,8 @@ def align_tables(
         header = _period_header(lines[i].text.strip()) if lines[i].size else None
         table = (_aligned_table(lines, i, header, textpage) if header
                  else _named_columns_table(lines, i, textpage)
-                 or _durations_table(lines, i, textpage))
+                 or _durations_table(lines, i, textpage)
+                 or _years_over_names_table(lines, i, textpage))
         if table is None:
             i += 1
             continue
@@ -556,6 +557,49 @@ def _durations_table(
     return c, end, [[stub, *columns], *rows[1:]]
 
 
+def _years_over_names_table(
+    lines: list[Line], c: int, textpage: pdfium.PdfTextPage
+) -> tuple[int, int, list[list[str]]] | None:
+    """A table whose years each stand over a block of named columns (Corning 2015's
+    geographic areas: "2015 2014 2013", each over "Net sales (2)" and "Long-lived assets (1)",
+    the years run by PDFium onto the sentence leading into the table): line ``c`` ends in the
+    years, the short lines under it name the columns, and each column takes the year printed
+    nearest over it. The words before the years head the stub, so no text is lost. None unless
+    every year heads as many columns as the others, under the same names."""
+    tokens = lines[c].text.split()
+    years = [t for t in reversed(tokens) if HEADER_YEAR_RE.fullmatch(t)]
+    cut = len(tokens)
+    while cut and HEADER_YEAR_RE.fullmatch(tokens[cut - 1]):
+        cut -= 1
+    if not lines[c].size or len(tokens) - cut < 2 or not lines[c].raw.endswith(lines[c].text):
+        return None
+    below = _names_below(lines, c)
+    h = c + len(below)
+    k = _columns_below(lines, h)
+    per_year = k // (len(tokens) - cut)
+    if not below or per_year < 2 or per_year * (len(tokens) - cut) != k:
+        return None
+    named = _named_rows(lines, h, k, below, textpage)
+    if named is None:
+        return None
+    end, rows, stub, columns = named
+    printed = [(left + right) / 2 for left, right, word in _phrases(lines[c], textpage)
+               if HEADER_YEAR_RE.fullmatch(word)][-len(years):]
+    centres = _column_centres(lines[h + 1:end], textpage, k)
+    if centres is None or len(printed) != len(years):
+        return None
+    over = [min(range(len(printed)), key=lambda y: abs(printed[y] - x)) for x in centres]
+    blocks = [columns[j:j + per_year] for j in range(0, k, per_year)]
+    if over != sorted(over) or any(over.count(y) != per_year for y in range(len(printed))) or (
+            any(block != blocks[0] for block in blocks)):
+        return None
+    heads = tokens[cut:]
+    label = " ".join(part for part in (" ".join(tokens[:cut]), stub) if part)
+    return c, end, [[label, *(f"{name} {heads[y]}" for name, y in zip(columns, over,
+                                                                        strict=True))],
+                    *rows[1:]]
+
+
 def _named_rows(lines: list[Line], h: int, k: int, header: list[Line],
                 textpage: pdfium.PdfTextPage, centred: bool = False
                 ) -> tuple[int, list[list[str]], str, list[str]] | None:
@@ -593,13 +637,21 @@ def _names_below(lines: list[Line], c: int) -> list[Line]:
     prints figures or what lies between is no header (a sentence, a placeholder, too many)."""
     below: list[Line] = []
     for n in range(c + 1, min(c + 1 + 2 * MAX_HEADER_LINES, len(lines))):
-        if _trailing_figures(lines[n].text):
+        if _trailing_figures(lines[n].text) and not _ends_in_a_note_mark(lines[n].text):
             return below
         text = lines[n].text.strip()
         if not _may_head(lines[n]) or _block_caption(text) or text.endswith(":"):
             return []  # a row's caption ("Net operating revenues:") is no column's name
         below.append(lines[n])
     return []
+
+
+def _ends_in_a_note_mark(text: str) -> bool:
+    """A name's line that ends in its note mark ("assets (1)", Corning's geographic areas):
+    words, then a parenthesized number that is no figure of a row."""
+    groups = _trailing_figures(text)
+    return len(groups) == 1 and bool(re.fullmatch(r"\(\d{1,2}\)", text[groups[0][0]:].strip())
+                                     ) and bool(re.search(r"[^\W\d_]{2,}", text[:groups[0][0]]))
 
 
 def _header_lines(lines: list[Line], c: int) -> list[Line]:
