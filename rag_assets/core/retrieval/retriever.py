@@ -161,6 +161,9 @@ class Scope(BaseModel):
 
     documents: list[str] | None = None
     years: list[int] | None = None
+    latest: list[tuple[str, int]] | None = Field(
+        default=None, description="the one partition of each document to search (its latest "
+        "filing), when the question names no period")
     how: str = "whole corpus"
     unindexed: str | None = Field(
         default=None, description="a company the question names that no indexed document is "
@@ -172,6 +175,9 @@ class Scope(BaseModel):
             clauses.append(f"document IN ({', '.join(sql_text(d) for d in self.documents)})")
         if self.years:
             clauses.append(f"year IN ({', '.join(str(int(y)) for y in self.years)})")
+        if self.latest:
+            clauses.append("(" + " OR ".join(f"(document = {sql_text(d)} AND year = {int(y)})"
+                                             for d, y in self.latest) + ")")
         return " AND ".join(clauses) or None
 
     @classmethod
@@ -390,13 +396,24 @@ class Retriever:
                 how.append(f"no partition for {asked}: years ±1 {years}")
             else:
                 how.append(f"no partition within a year of {asked}: all years")
+        latest = None
+        if documents and not (asked or question.dates or question.periods):
+            # no period named: the company as it is now, each filing kind's latest report
+            # ("How dependent is X on the U.S. Government?" is read in its newest 10-K)
+            newest = {d: max(y for e, y in held if e == d) for d in documents
+                      if any(e == d for e, _ in held)}
+            if any(sum(e == d for e, _ in held) > 1 for d in newest):
+                latest = sorted(newest.items())
+                how.append("no period named: each filing's latest, "
+                           + ", ".join(f"{d}|{y}" for d, y in latest))
         if documents and years and len(documents) > 1:
             # one company's filings of other years than asked hold no answer to search
             holding = sorted({d for d, y in held if y in years})
             if holding and holding != documents:
                 documents = holding
                 how.append(f"documents holding those years: {', '.join(holding)}")
-        return Scope(documents=documents, years=years, how="; ".join(how), unindexed=unindexed)
+        return Scope(documents=documents, years=years, latest=latest, how="; ".join(how),
+                     unindexed=unindexed)
 
     def names_member(self, name: str, kind: ChunkKind) -> bool:
         """Whether an indexed filing prints ``name`` as a segment of its own

@@ -227,6 +227,10 @@ def test_routed_searches_the_documents_the_question_names(
     assert result.scope.years == years
     held = {(d, y) for d, y in CORPUS if (documents is None or d in documents)
             and (years is None or y in years)}
+    if result.scope.latest:  # no period named: each document's latest partition only
+        newest = {d: max(y for e, y in held if e == d) for d, _ in held}
+        assert result.scope.latest == sorted(newest.items())
+        held = set(newest.items())
     assert {(h.document, h.year) for h in result.hits} == held
     assert len(result.hits) == sum(len(CORPUS[p]) for p in held)
     assert {h.stage for h in result.hits} == {"citation_rerank"}

@@ -127,6 +127,23 @@ def test_one_companys_filings_narrow_to_the_quarter_and_year_asked(
     assert scope.years == years
 
 
+def test_a_question_naming_no_period_reads_each_filings_latest(jpm_filings: Retriever) -> None:
+    """No year, quarter or date named: the company as it is now, so each of its filings is
+    searched in its latest partition (the Q2 10-Q of 2023, not of 2022); a year named reads
+    that year's, whatever is latest."""
+    scope = jpm_filings.resolve_scope(jpm_filings.read("How does JPM manage liquidity risk?"),
+                                      "enriched")
+    assert scope.latest == [("jpmorgan-10q-q1", 2021), ("jpmorgan-10q-q2", 2023)]
+    where = scope.where() or ""
+    assert "(document = 'jpmorgan-10q-q2' AND year = 2023)" in where and "2022" not in where
+    assert "latest" in scope.how
+    dated = jpm_filings.resolve_scope(jpm_filings.read("How did JPM manage liquidity risk in "
+                                                       "2022?"), "enriched")
+    assert dated.latest is None and dated.years == [2022]
+    single = jpm_filings.resolve_scope(jpm_filings.read("What does Nike sell?"), "enriched")
+    assert single.latest is None  # one filing: nothing to choose among
+
+
 def test_one_companys_filings_are_one_part_two_companies_two(jpm_filings: Retriever) -> None:
     """A question over one company's several filings is answered from the one that holds the
     answer (one part), not once per filing with a refusal for the others; a comparison of two
