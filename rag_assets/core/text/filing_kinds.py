@@ -135,8 +135,13 @@ _REFERENCE_FORM = "(?:" + "|".join(k.asked.pattern for k in FILING_KINDS if k.as
 # when it was filed: "dated August 9, 2023", "filed that day", "filed on 2023-08-09"
 _REFERENCE_DATED = (r"(?:\s+(?i:dated|filed|issued|released|published)(?:\s+(?i:on))?\s+"
                     r"(?:(?i:that\s+day)|[A-Z][a-z]+\.?\s+\d{1,2},\s+\d{4}|\d{4}-\d\d-\d\d))?")
+# what may stand between the owner and the filing: its period and kind, never what is asked
+# ("in the United States as of the 8-K" is a place asked, then a reference)
+_REFERENCE_WORD = (r"(?:(?i:fiscal|fy\s?'?\d{2,4}|q[1-4]|first|second|third|fourth|quarter|"
+                   r"annual|quarterly|full[- ]year|most|recent|latest|last|current|form|"
+                   r"earnings|press|news)|(?:19|20)\d\d)")
 FILING_REFERENCE_RE = re.compile(
-    rf"(?:,\s*|\s+|^)\b{_REFERENCE_OPENS}\s+{_REFERENCE_OWNER}\s+(?:[\w-]+\s+){{0,5}}?"
+    rf"(?:,\s*|\s+|^)\b{_REFERENCE_OPENS}\s+{_REFERENCE_OWNER}\s+(?:{_REFERENCE_WORD}\s+){{0,5}}?"
     rf"(?i:{_REFERENCE_FORM}){_REFERENCE_DATED}(?=\s*(?:[,?.;!]|$))")
 
 

@@ -336,6 +336,10 @@ def test_named_statements_come_first_and_survive_the_instruction_that_names_them
     ("Did the release of the valuation allowance in 2022 lift net income?",
      "Did the release of the valuation allowance in 2022 lift net income?"),
     ("What is in its 10-K?", "What is in its 10-K?"),
+    # a reference holds the filing's period and kind, never what is asked (a place here)
+    ("What share of Costco's warehouses were in the United States as of the 8-K dated August 9, "
+     "2023?", "What share of Costco's warehouses were in the United States as of the 8-K dated "
+     "August 9, 2023?"),
     ("What is the key agenda of Intel's 8-K dated August 16, 2023?",
      "What is the key agenda of Intel's 8-K dated August 16, 2023?"),
 ])
