@@ -538,10 +538,22 @@ def test_years_each_over_a_block_of_named_columns() -> None:
     assert row_with([table], "Mexico")[1:] == ["37", "135", "35", "50", "23", "36"]
 
 
+def test_a_header_repeated_under_names_is_named_by_them() -> None:
+    """Coca-Cola's 2019 10-K p108 prints its benefit obligations under "Pension Benefits" and
+    "Other Benefits", each over 2019 2018: the repeated years are named by the words over
+    them; where no words name every run (its p109's plan assets), the header stays as printed."""
+    pages = real_filing(CORPORA / "financebench-bulk" / "pdfs" / "COCACOLA_2019_10K.pdf").pages
+    obligations = next(t for t in pages[107].tables if t.found_by == "alignment")
+    assert obligations.rows[0] == ["Year Ended December 31,", "Pension Benefits 2019",
+                                   "Pension Benefits 2018", "Other Benefits 2019",
+                                   "Other Benefits 2018"]
+    assert obligations.rows[1][1:] == ["$ 8,015", "$ 9,469", "$ 719", "$ 795"]
+
+
 @pytest.mark.parametrize(("years", "runs"), [
     ([2018, 2017, 2016, 2018, 2017], [3, 2]),
     ([2018, 2017, 2016, 2018, 2017, 2016, 2018, 2017], [3, 3, 2]),
-    ([2021, 2020, 2021, 2020], None),  # one length: a plain repetition, read as before
+    ([2021, 2020, 2021, 2020], None),  # one length: a header repeated, named only if words are
     ([2023, 2025, 2027], None),  # a row of years with gaps (patent expiries) is no header
     ([2018, 2017, 2018], None),  # a run of one year
 ])
@@ -549,6 +561,8 @@ def test_runs_of_years(years: list[int], runs: list[int] | None) -> None:
     from rag_assets.core.ingest.pdf.aligned_tables import year_runs
 
     assert year_runs(years) == runs
+    if len(set(years)) < len(years) and runs is None and len(years) == 4:
+        assert year_runs(years, repeated=True) == [2, 2]
 
 
 def test_rows_pdfium_ran_together_are_a_table() -> None:

@@ -117,11 +117,12 @@ def _period_header(text: str) -> tuple[str, list[str]] | None:
     return label, cells
 
 
-def year_runs(years: list[int]) -> list[int] | None:
+def year_runs(years: list[int], repeated: bool = False) -> list[int] | None:
     """The lengths of the runs of consecutive years a header of several kinds of column prints,
     each kind over its own years ("2018 2017 2016 2018 2017": net sales over three years, net
-    property over two; 3M's geographic areas): two runs or more, each of two years or more,
-    runs of unequal lengths (runs of one length are a header's plain repetition); else None."""
+    property over two; 3M's geographic areas): two runs or more, each of two years or more, of
+    unequal lengths unless ``repeated`` (runs of one length are a header's plain repetition,
+    "2019 2018 2019 2018" under "Pension Benefits" and "Other Benefits"); else None."""
     runs, direction = [1], 0
     for before, year in pairwise(years):
         step = year - before
@@ -130,7 +131,7 @@ def year_runs(years: list[int]) -> list[int] | None:
         else:
             runs.append(1)
         direction = step if abs(step) == 1 else 0
-    if len(runs) < 2 or min(runs) < 2 or len(set(runs)) == 1:
+    if len(runs) < 2 or min(runs) < 2 or (len(set(runs)) == 1 and not repeated):
         return None
     return runs
 
@@ -320,12 +321,13 @@ def _aligned_table(
     if sum(several) < 0.9 * len(several) or labelled < 0.5 * sum(placed):
         return None
     rows = _join_wrapped_labels(rows)
-    runs = year_runs([int(p[-4:]) for p in periods]) if all(
+    runs = year_runs([int(p[-4:]) for p in periods], repeated=True) if all(
         HEADER_YEAR_RE.match(p.split()[-1]) for p in periods if p) and all(periods) else None
     if runs is not None:  # a kind of column per run of years: each named by the words over it
         kinds = _kinds_over(lines, first, lines[h + 1:entries[-1][0] + 1], runs, textpage)
-        if kinds is None:
-            return None
+        if kinds is None:  # runs of one length unnamed stay a header repeated, as printed
+            return None if len(set(runs)) > 1 else (first, entries[-1][0] + 1,
+                                                    [[label, *periods], *rows])
         first, names = kinds
         periods = [f"{names[g]} {period}" for g, run in enumerate(runs)
                    for period in periods[sum(runs[:g]):sum(runs[:g + 1])]]
