@@ -42,8 +42,10 @@ class Cue(BaseModel):
         default=None, description="which way the change a cue names went: the winner of "
         "'the largest decline' must have fallen")
     word: str | None = None
+    singular: str | None = Field(default=None, description="how an answer names one member "
+                                 "ranked, where the word is a stem ('geograph')")
     plural: str | None = Field(default=None, description="how an answer names the members "
-                               "ranked, where the word's plural is no word ('geograph')")
+                               "ranked, where the word's plural is no word")
     also: list[str] = Field(default_factory=list, description="other words a table's title "
                             "uses for the category ('geographic area' for a region)")
     by: Literal["percent", "amount"] = Field(
@@ -207,9 +209,14 @@ def read_row(unit: EvidenceUnit) -> Row | None:
     return Row(unit=unit, label=label, cells=cells) if label or cells else None
 
 
+def member_word(cue: Cue) -> str:
+    """What an answer calls one member a category ranks: "segment", "geographic area"."""
+    return cue.singular or cue.word or "member"
+
+
 def members_word(cue: Cue) -> str:
     """What an answer calls the members a category ranks: "segments", "geographic areas"."""
-    return cue.plural or f"{cue.word or 'member'}s"
+    return cue.plural or f"{member_word(cue)}s"
 
 
 def first_match(cues: Sequence[Cue], text: str) -> Cue | None:

@@ -582,7 +582,9 @@ class QuoteRoute:
         documents = routed.documents or []
         if len({company.get(d, d) for d in documents}) > 1:
             return [Part(question=question, label=d,
-                         scope=Scope(documents=[d], years=routed.years, how=f"part: {d}"))
+                         scope=Scope(documents=[d], years=routed.years, how=f"part: {d}",
+                                     latest=[p for p in routed.latest or [] if p[0] == d]
+                                     or None))
                     for d in documents]
         if routed.years and len(routed.years) > 1:
             return [Part(question=question, label=str(y),

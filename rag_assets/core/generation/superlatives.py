@@ -27,6 +27,7 @@ from rag_assets.core.generation.direct_rows import (
     Row,
     first_match,
     heading_has,
+    member_word,
     members_word,
     money,
     parse_cell,
@@ -69,9 +70,15 @@ def measures_asked(question: Question, cues: DirectCues) -> list[str]:
 
 
 def _terms_asked(question: Question, cues: DirectCues) -> list[HeadingTerm]:
+    """The heading terms the question names; a term named only inside a longer one's words
+    is not asked ("long-lived assets" asks no "assets")."""
     q = question.text.lower()
-    return [t for t in cues.terms.values()
-            if any(re.search(rf"\b{re.escape(w)}\b", q) for w in t.question)]
+    spans = {key: [m.span() for w in t.question for m in re.finditer(rf"\b{re.escape(w)}\b", q)]
+             for key, t in cues.terms.items()}
+    return [cues.terms[key] for key, found in spans.items() if any(
+        not any(a <= start and end <= b and (a, b) != (start, end)
+                for other, elsewhere in spans.items() if other != key for a, b in elsewhere)
+        for start, end in found)]
 
 
 def _is_figure(heading: str) -> bool:
@@ -717,7 +724,7 @@ def _change_winner(question: Question, direction: str, rows: Sequence[Row], colu
         whole = len(changes) == len(rows) and all(_sums_to_total(
             printed, [(c, r) for r in rows if (c := r.cell(col)) is not None], col, caption)
             for col in (column, prior))
-        return _none_moved(changes, change, categories[0].word or "member", measure,
+        return _none_moved(changes, change, member_word(categories[0]), measure,
                            (column, prior), cues) if categories and whole else None
     among = f" of the {members_word(categories[0])}" if categories else ""
     return _change_answer(question, top, change, among, measure, (column, prior), cues)
@@ -956,7 +963,7 @@ def _only_member(whole: Whole, period: str, categories: Sequence[Cue], cues: Dir
     total, _ = whole.total
     if total.value <= 0 or cell.value <= total.value / 2:
         return None
-    word = categories[0].word or "member"
+    word = member_word(categories[0])
     # the citation stands for the row's figures; the share is computed from two of them
     return DirectAnswer(kind="superlative", units=[row.unit], named=name,
                         supports=row.unit.quote, share=cell.value / total.value, text=(
@@ -996,7 +1003,7 @@ def _column_change_winner(question: Question, direction: str, units: Sequence[Ev
                                        cues)
                 return _with_margins(found, top, (period, prior), units, page_rows, measures,
                                      cues)
-            if (none := _none_moved(changes, change, categories[0].word or "member", measure,
+            if (none := _none_moved(changes, change, member_word(categories[0]), measure,
                                     (period, prior), cues)) is not None:
                 return none
     return None

@@ -155,11 +155,12 @@ def _definition(sentence: str) -> str:
     return " ".join(ARITHMETIC_RE.sub(" ", sentence).split())
 
 
-def strip_instructions(question: str) -> str:
+def strip_instructions(question: str, references: bool = True) -> str:
     """The question without instruction boilerplate, definitions without arithmetic.
 
-    The references to the filing to read go too ("according to its 2020 10-K":
-    :func:`filing_references_dropped`). A year named only in a dropped instruction or reference
+    The references to the filing to read go too, unless ``references`` is False ("according
+    to its 2020 10-K": :func:`filing_references_dropped`; an intent may be named in one, "in
+    its earnings release"). A year named only in a dropped instruction or reference
     ("Using the FY2020 cash flow statement, ...") is kept, appended at the end: the substance
     never goes.
     """
@@ -184,7 +185,7 @@ def strip_instructions(question: str) -> str:
     out = " ".join(OPERATOR_TOKEN_RE.sub("", " ".join(kept)).split())
     out = re.sub(r"\s+(?=[.,;?!])", "", out)
     referenced = out
-    out = filing_references_dropped(out)
+    out = filing_references_dropped(out) if references else out
     if out != referenced:
         dropped.append(referenced)
     years = set(years_in(out))

@@ -237,7 +237,7 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
                                                for s in vocabulary.statements_of(m))]))
     expansion = list(dict.fromkeys([*(STATEMENT_TITLES[s] for s in named),
                                     *(i for m in metrics for i in vocabulary.line_items_of(m))]))
-    intents = intents_in(ranking)
+    intents = intents_in(strip_instructions(text, references=False))  # "in its release"
     expects = expected_answer(ranking, bool(measures), intents)
     return Question(
         text=text, ranking_text=ranking, years=years_in(text), filing_years=filing_years(text),

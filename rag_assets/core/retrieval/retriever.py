@@ -35,6 +35,7 @@ Scopes: an explicit :class:`Scope` always wins; otherwise ``routed`` derives one
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from functools import lru_cache
@@ -65,6 +66,11 @@ STRATEGIES: tuple[Strategy, ...] = (
 # an annual report prints the two fiscal years before its own beside it (a 10-K's income and
 # cash-flow statements): a question spanning up to this many years is read in the latest report
 COMPARATIVE_YEARS = 2
+# a period the year grammar does not read ("3Q22", "Q2'23", "2H22", "fiscal '22") or a word that
+# asks of an earlier filing ("its previous 10-K", "historically"): no latest partition alone
+UNREAD_PERIOD_RE = re.compile(r"\b[1-4]Q\s?'?\d{2}\b|\bQ[1-4]\s?'\d{2}\b|\b[12]H\s?'?\d{2}\b|"
+                              r"'\d{2}\b|\b(?:previous|prior|earlier|historical(?:ly)?|"
+                              r"over\s+time)\b", re.IGNORECASE)
 MEMBER_LOOKUP_K = 5  # chunks read to tell a segment a question names from an unindexed company
 DEFAULT_STRATEGY: Strategy = "routed"  # chosen on the golden set and the FinanceBench dev set
 DEFAULT_CROSS_ENCODER = "cross-encoder/ms-marco-MiniLM-L-6-v2"
@@ -368,7 +374,9 @@ class Retriever:
     def resolve_scope(self, question: Question, kind: ChunkKind) -> Scope:
         """Documents the question names, and the years it asks about (±1 when none is held; the
         latest when they span at most ``COMPARATIVE_YEARS`` and it is held); a year written on
-        a filing ("its 2020 10-K") is the one asked, whatever other years it quotes."""
+        a filing ("its 2020 10-K") is the one asked, whatever other years it quotes; no period
+        named, each document's latest partition (``Scope.latest``: the company as it is now),
+        unless it names one the year grammar does not read or asks of an earlier filing."""
         documents = question.documents or None
         held = [(d, y) for d, y in self.partitions(kind) if documents is None or d in documents]
         held_years = {y for _, y in held}
@@ -397,7 +405,8 @@ class Retriever:
             else:
                 how.append(f"no partition within a year of {asked}: all years")
         latest = None
-        if documents and not (asked or question.dates or question.periods):
+        if documents and not (asked or question.dates or question.periods or question.quarters
+                              or UNREAD_PERIOD_RE.search(question.text)):
             # no period named: the company as it is now, each filing kind's latest report
             # ("How dependent is X on the U.S. Government?" is read in its newest 10-K)
             newest = {d: max(y for e, y in held if e == d) for d in documents

@@ -122,24 +122,27 @@ def form_of(document: str, cover_text: str) -> str:
 
 # --- where a question says to look ---------------------------------------------------------------
 
-# "according to", "as set out in", "described in", "attached to", "in", "from": what opens a
-# reference to the filing the answer is in ("the key agenda of its 8-K" asks of the filing)
-_REFERENCE_OPENS = (r"(?i:according\s+to|(?:(?:as|is|are|was|were)\s+)?(?:set\s+out|described|"
-                    r"reported|stated|disclosed|presented|shown|given)\s+in|attached\s+to|in|"
-                    r"from|per|within)")
-# whose: "the", "its", "their", or a name in the possessive ("Costco's", "Ulta Beauty's")
-_REFERENCE_OWNER = r"(?:(?i:the|its|their)|[A-Z][\w.&-]*(?:\s+[A-Z][\w.&-]*){0,3}['’]s)"
-# the filing: a kind as a question names it (:data:`FILING_KINDS`), or a release
+# "according to", "as set out in", "attached to", "in", "from": what opens a reference to the
+# filing the answer is in ("the key agenda of its 8-K" asks of the filing; "was a vote reported
+# in the 8-K?" keeps its verb: "reported in" is no opener, only its "in" is)
+_REFERENCE_OPENS = (r"(?i:according\s+to|as\s+(?:set\s+out|described|reported|stated|"
+                    r"disclosed|presented|shown|given)\s+in|attached\s+to|in|from|per|within)")
+# whose: "the", "its", "their", "the company's", or a name in the possessive ("Costco's",
+# "Ulta Beauty's", "3M's")
+_REFERENCE_OWNER = (r"(?:(?i:(?:the\s+)?company['’]s|the|its|their)|"
+                    r"[A-Z0-9][\w.&-]*(?:\s+[A-Z][\w.&-]*){0,3}['’]s)")
+# the filing: a kind as a question names it (:data:`FILING_KINDS`), or a release its period or
+# kind names ("its second quarter fiscal 2023 release"; "the gain from the release" is none)
 _REFERENCE_FORM = "(?:" + "|".join(k.asked.pattern for k in FILING_KINDS if k.asked) + \
-    r"|(?i:\brelease\b))"
+    r"|(?i:(?<=\d{4}\s)release|(?:quarter|year|results|earnings|press|news)\s+release)\b)"
 # when it was filed: "dated August 9, 2023", "filed that day", "filed on 2023-08-09"
 _REFERENCE_DATED = (r"(?:\s+(?i:dated|filed|issued|released|published)(?:\s+(?i:on))?\s+"
-                    r"(?:(?i:that\s+day)|[A-Z][a-z]+\.?\s+\d{1,2},\s+\d{4}|\d{4}-\d\d-\d\d))?")
+                    r"(?i:that\s+day|[a-z]+\.?\s+\d{1,2},\s+\d{4}|\d{4}-\d\d-\d\d))?")
 # what may stand between the owner and the filing: its period and kind, never what is asked
 # ("in the United States as of the 8-K" is a place asked, then a reference)
-_REFERENCE_WORD = (r"(?:(?i:fiscal|fy\s?'?\d{2,4}|q[1-4]|first|second|third|fourth|quarter|"
-                   r"annual|quarterly|full[- ]year|most|recent|latest|last|current|form|"
-                   r"earnings|press|news)|(?:19|20)\d\d)")
+_REFERENCE_WORD = (r"(?:(?i:fiscal|year|fy\s?'?\d{2,4}|q[1-4]|first|second|third|fourth|"
+                   r"quarter|annual|quarterly|full[- ]year|most|recent|latest|last|current|"
+                   r"form|earnings|press|news)|(?:19|20)\d\d)")
 FILING_REFERENCE_RE = re.compile(
     rf"(?:,\s*|\s+|^)\b{_REFERENCE_OPENS}\s+{_REFERENCE_OWNER}\s+(?:{_REFERENCE_WORD}\s+){{0,5}}?"
     rf"(?i:{_REFERENCE_FORM}){_REFERENCE_DATED}(?=\s*(?:[,?.;!]|$))")
@@ -151,7 +154,10 @@ def filing_references_dropped(text: str) -> str:
     to Costco's 8-K dated August 9, 2023"): a reference says which filing to read, which the
     question as asked routes to; ranked, its words find the cover page that prints the form's
     name and date instead of the sentence that answers. A reference that is all the question
-    asks of ("What is in its 10-K?") stays."""
+    asks of ("What is in its 10-K?"), and so do the references of a question that compares
+    filings of two years ("in the 2022 10-K than in the 2021 10-K")."""
+    if len(filing_years(text)) > 1:
+        return text
     out = text
     while (dropped := FILING_REFERENCE_RE.sub("", out, count=1)) != out:
         out = dropped

@@ -323,7 +323,13 @@ def test_named_statements_come_first_and_survive_the_instruction_that_names_them
      "Based on the warehouse count, is Costco's warehouse base concentrated in the United "
      "States? 2023"),
     ("What changes to Costco's bylaws are described in its 8-K filed that day?",
-     "What changes to Costco's bylaws?"),
+     "What changes to Costco's bylaws are described?"),  # the verb asked stays
+    ("Was a shareholder vote reported in the 8-K?", "Was a shareholder vote reported?"),
+    ("What was the gain from the release?", "What was the gain from the release?"),
+    ("Does it report its segments differently in the 2022 10-K than in the 2021 10-K?",
+     "Does it report its segments differently in the 2022 10-K than in the 2021 10-K?"),
+    ("What did 3M disclose about PFAS in 3M's 2018 10-K?", "What did 3M disclose about PFAS? "
+     "2018"),
     ("What fiscal 2023 outlook did Ulta Beauty give in its first quarter fiscal 2023 earnings "
      "release?", "What fiscal 2023 outlook did Ulta Beauty give?"),
     ("What legal proceedings does Lockheed Martin describe in the Legal Proceedings section of "
@@ -744,3 +750,11 @@ def test_the_section_that_gives_the_form_asked_is_read_first(question: str,
                                                              sections: list[str]) -> None:
     found = read_question(question).sections
     assert found[:len(sections)] == sections, found
+
+
+def test_an_intent_named_in_a_reference_to_the_filing_is_still_asked() -> None:
+    """"in its most recent earnings release" says where to look, and that results are asked:
+    the reference leaves the ranked words, its intent stays."""
+    question = read_question("What did Nike announce in its most recent earnings release?")
+    assert question.ranking_text == "What did Nike announce?"
+    assert question.intents == ["results"]

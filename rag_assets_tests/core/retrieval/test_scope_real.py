@@ -142,6 +142,9 @@ def test_a_question_naming_no_period_reads_each_filings_latest(jpm_filings: Retr
     assert dated.latest is None and dated.years == [2022]
     single = jpm_filings.resolve_scope(jpm_filings.read("What does Nike sell?"), "enriched")
     assert single.latest is None  # one filing: nothing to choose among
+    for unread in ("How did JPM's net interest income move in 3Q22?",
+                   "How did JPM's previous 10-Q describe liquidity risk?"):
+        assert jpm_filings.resolve_scope(jpm_filings.read(unread), "enriched").latest is None
 
 
 def test_one_companys_filings_are_one_part_two_companies_two(jpm_filings: Retriever) -> None:

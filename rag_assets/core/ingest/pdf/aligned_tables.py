@@ -321,7 +321,7 @@ def _aligned_table(
     if sum(several) < 0.9 * len(several) or labelled < 0.5 * sum(placed):
         return None
     rows = _join_wrapped_labels(rows)
-    runs = year_runs([int(p[-4:]) for p in periods], repeated=True) if all(
+    runs = year_runs([int(p.split()[-1][:4]) for p in periods], repeated=True) if all(
         HEADER_YEAR_RE.match(p.split()[-1]) for p in periods if p) and all(periods) else None
     if runs is not None:  # a kind of column per run of years: each named by the words over it
         kinds = _kinds_over(lines, first, lines[h + 1:entries[-1][0] + 1], runs, textpage)
@@ -569,10 +569,10 @@ def _years_over_names_table(
     nearest over it. The words before the years head the stub, so no text is lost. None unless
     every year heads as many columns as the others, under the same names."""
     tokens = lines[c].text.split()
-    years = [t for t in reversed(tokens) if HEADER_YEAR_RE.fullmatch(t)]
     cut = len(tokens)
     while cut and HEADER_YEAR_RE.fullmatch(tokens[cut - 1]):
         cut -= 1
+    years = tokens[cut:]  # the years the line ends in, not one the sentence before names
     if not lines[c].size or len(tokens) - cut < 2 or not lines[c].raw.endswith(lines[c].text):
         return None
     below = _names_below(lines, c)
