@@ -53,6 +53,7 @@ from rag_assets.core.question.question import Question, read_question
 from rag_assets.core.retrieval.embeddings import Embedder
 from rag_assets.core.retrieval.references import blend_scores, citation_scores
 from rag_assets.core.retrieval.store import VectorStore, sql_text
+from rag_assets.core.text.filing_kinds import form_of
 
 if TYPE_CHECKING:
     from sentence_transformers import CrossEncoder
@@ -375,8 +376,9 @@ class Retriever:
         """Documents the question names, and the years it asks about (±1 when none is held; the
         latest when they span at most ``COMPARATIVE_YEARS`` and it is held); a year written on
         a filing ("its 2020 10-K") is the one asked, whatever other years it quotes; no period
-        named, each document's latest partition (``Scope.latest``: the company as it is now),
-        unless it names one the year grammar does not read or asks of an earlier filing."""
+        named, each document's latest partition when they are of one form (``Scope.latest``: the
+        company as it is now), unless it names a period the year grammar does not read or asks
+        of an earlier filing."""
         documents = question.documents or None
         held = [(d, y) for d, y in self.partitions(kind) if documents is None or d in documents]
         held_years = {y for _, y in held}
@@ -405,10 +407,12 @@ class Retriever:
             else:
                 how.append(f"no partition within a year of {asked}: all years")
         latest = None
-        if documents and not (asked or question.dates or question.periods or question.quarters
-                              or UNREAD_PERIOD_RE.search(question.text)):
-            # no period named: the company as it is now, each filing kind's latest report
-            # ("How dependent is X on the U.S. Government?" is read in its newest 10-K)
+        if documents and len({form_of(d, "") for d in documents}) == 1 and not (
+                asked or question.dates or question.periods or question.quarters
+                or UNREAD_PERIOD_RE.search(question.text)):
+            # no period named: the company as it is now, its latest report of the one form
+            # held ("How dependent is X on the U.S. Government?" is read in its newest 10-K);
+            # filings of several forms are all read, a 10-Q's Part I being no Item 1 of a 10-K
             newest = {d: max(y for e, y in held if e == d) for d in documents
                       if any(e == d for e, _ in held)}
             if any(sum(e == d for e, _ in held) > 1 for d in newest):

@@ -531,9 +531,14 @@ def test_a_roll_forward_ranks_nothing_nor_lends_its_page_to_a_titled_ranking() -
                              lambda d, y, p: page_table_rows(pages, d, y, p),
                              titling=lambda d, y, words: pages_titled(pages, d, y, words))
     assert found is not None and found.text == (
-        "Asia Pacific had the most net sales in 2015: 4,982 million, 54.7% of the $9,111 "
+        "Asia Pacific had the most net sales in 2015: $4,982 million, 54.7% of the $9,111 "
         "million total (4,982 / 9,111).")
     assert {u.page for u in found.units} == {143}
+    # its regions are no segments, though the note is headed "Reportable Segments": the
+    # sentence leading into the table says they are geographic areas
+    areas = page_table_rows(pages, "corning-10k", 2015, 143)
+    assert direct_answer_to("Which segment of Corning grew the fastest in FY2015?", areas,
+                            areas) is None
     assert {c.mark for c in verify_claims([found.claim()], pages)[0].citations} == {"valid"}
 
 

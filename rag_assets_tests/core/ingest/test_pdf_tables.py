@@ -528,8 +528,11 @@ def test_years_each_over_a_block_of_named_columns() -> None:
     their columns."""
     page = real_filing(CORPORA / "financebench-bulk" / "pdfs" / "CORNING_2015_10K.pdf").pages[143]
     table = next(t for t in page.tables if t.found_by == "alignment")
+    assert table.title == ("Information concerning principal geographic areas was as follows "
+                           "(in millions):")
+    assert "areas was as follows (in millions):\n[[TABLE" in page.text  # a line of the page
     assert table.rows[0] == [
-        "Information concerning principal geographic areas was as follows (in millions):",
+        "",
         "Net sales (2) 2015", "Long-lived assets (1) 2015", "Net sales (2) 2014",
         "Long-lived assets (1) 2014", "Net sales (2) 2013", "Long-lived assets (1) 2013"]
     assert row_with([table], "Total\xa0Asia\xa0Pacific")[1:] == [

@@ -32,6 +32,7 @@ import re
 import statistics
 from bisect import bisect_left
 from collections import Counter
+from dataclasses import replace
 from itertools import pairwise
 
 import pypdfium2 as pdfium
@@ -566,8 +567,9 @@ def _years_over_names_table(
     geographic areas: "2015 2014 2013", each over "Net sales (2)" and "Long-lived assets (1)",
     the years run by PDFium onto the sentence leading into the table): line ``c`` ends in the
     years, the short lines under it name the columns, and each column takes the year printed
-    nearest over it. The words before the years head the stub, so no text is lost. None unless
-    every year heads as many columns as the others, under the same names."""
+    nearest over it. The words before the years stay the page's line above the table, its
+    title, so no text is lost. None unless every year heads as many columns as the others,
+    under the same names."""
     tokens = lines[c].text.split()
     cut = len(tokens)
     while cut and HEADER_YEAR_RE.fullmatch(tokens[cut - 1]):
@@ -596,10 +598,14 @@ def _years_over_names_table(
             any(block != blocks[0] for block in blocks)):
         return None
     heads = tokens[cut:]
-    label = " ".join(part for part in (" ".join(tokens[:cut]), stub) if part)
-    return c, end, [[label, *(f"{name} {heads[y]}" for name, y in zip(columns, over,
-                                                                        strict=True))],
-                    *rows[1:]]
+    header = [stub, *(f"{name} {heads[y]}" for name, y in zip(columns, over, strict=True))]
+    if not cut:
+        return c, end, [header, *rows[1:]]
+    # the sentence the years ran onto stays a line of the page, right above the table: its
+    # title ("Information concerning principal geographic areas was as follows"), which says
+    # what the rows are
+    lines[c] = replace(lines[c], text=" ".join(tokens[:cut]), raw="")
+    return c + 1, end, [header, *rows[1:]]
 
 
 def _named_rows(lines: list[Line], h: int, k: int, header: list[Line],
