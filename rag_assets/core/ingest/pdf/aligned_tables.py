@@ -359,6 +359,8 @@ def _kinds_over(lines: list[Line], first: int, rows: list[Line], runs: list[int]
         if not _may_head(lines[n]) or _trailing_figures(lines[n].text) or not lines[
                 n].raw.endswith(lines[n].text):
             break
+        if _names_periods(lines[n].text):
+            break  # "Thirteen weeks ended": the periods' caption, the header's own
         placed: list[tuple[int, str]] = []
         for left, right, phrase in _phrases(lines[n], textpage):
             over = [g for g, (a, b) in enumerate(bounds) if a <= (left + right) / 2 <= b
@@ -377,6 +379,18 @@ def _kinds_over(lines: list[Line], first: int, rows: list[Line], runs: list[int]
     if not all(named):
         return None
     return top, [" ".join(words) for words in named]
+
+
+DURATION_WORDS = frozenset({"ended", "ending", "weeks", "months", "quarter", "quarters"})
+
+
+def _names_periods(text: str) -> bool:
+    """A line over a header that captions its periods, not kinds of column ("Thirteen weeks
+    ended  Thirty-nine weeks ended", "Fiscal Year", "(Unaudited)"): a duration word, period
+    words only, or a parenthesised remark."""
+    words = text.split()
+    return _period_caption(text) or (text.startswith("(") and text.endswith(")")) or any(
+        w.lower().rstrip(".,") in DURATION_WORDS for w in words)
 
 
 def _figures_in_a_row(text: str) -> int:
