@@ -75,6 +75,7 @@ from rag_assets.core.generation.records import (
 from rag_assets.core.generation.registered import registered_securities
 from rag_assets.core.generation.risk_factors import risk_captions
 from rag_assets.core.generation.signatures import signer
+from rag_assets.core.generation.unfound import unfound_disclosure
 from rag_assets.core.llm.client import ChatModel, LLMReplyError
 from rag_assets.core.llm.prompts import render
 from rag_assets.core.question.question import Question
@@ -246,6 +247,12 @@ class QuoteRoute:
                 out.events.append(event)
                 return out
             scored = [counted]
+        if missing := unfound_disclosure(part.question, [s.unit for s in scored],
+                                         self.scan([s.unit for s in scored])):
+            out.looked_for = [missing]
+            out.events.append(GuardrailEvent(name="required_disclosure_unfound",
+                                             detail=f"{part.label or 'question'}: {missing}"))
+            return out
         if self.chat is None:
             chosen = self.count_first(part.question,
                                       select(scored, self.config.extractive, max_claims), scored)

@@ -81,7 +81,7 @@ class GuardrailEvent(BaseModel):
     name: Literal[
         "too_few_sources", "invalid_json", "decomposed", "alternative_phrasing",
         "below_evidence_threshold", "unsupported_claims_dropped", "model_error",
-        "route_failed", "unindexed_company",
+        "route_failed", "unindexed_company", "required_disclosure_unfound",
     ]
     detail: str = ""
 

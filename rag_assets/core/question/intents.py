@@ -39,6 +39,24 @@ class Statement(BaseModel):
                                     "stated")
 
 
+class Unfound(BaseModel):
+    """A disclosure a filing is required to make when it has something to disclose: a whole
+    filing with no sentence of it says what a reader needs to know ("no customer of 10% or
+    more"), so the answer abstains and says what it looked for instead of quoting another
+    sentence. Patterns case-insensitive."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    asked: str = Field(description="a pattern of the question that asks for this disclosure "
+                       "('10%', 'major', 'reliant'), not any question naming the intent")
+    stated: list[str] = Field(min_length=1, description="patterns of a sentence that states "
+                              "something of it, beside the intent's affirms, denies and "
+                              "none_other: the looser wordings a filing may use; any such "
+                              "sentence and the part quotes, as before")
+    looked_for: str = Field(min_length=1, description="what the abstention says it looked for")
+    source: str = Field(min_length=1, description="the rule that requires the disclosure")
+
+
 class IntentEntry(BaseModel):
     """One intent: how questions ask about it, the sections that answer it (the first is where
     the filing is required to print it), the answer's form and the rule behind the section."""
@@ -74,6 +92,8 @@ class IntentEntry(BaseModel):
     states: list[Statement] = Field(default_factory=list, description="for a names question, "
                                     "the sentence that states each answer, by what is asked")
     states_source: str | None = None
+    unfound: Unfound | None = Field(default=None, description="a required disclosure whose "
+                                    "absence from the whole filing the answer reports")
     never_a_metric: bool = Field(default=False, description="the filing answers it outside its "
                                  "statements (the cover page), so a line item the question "
                                  "names ('debt securities') asks for no computed figure")

@@ -1,0 +1,66 @@
+"""A required disclosure no sentence of the filing makes: what the part looked for, from the
+intent lexicon's ``unfound`` entry. The sentences are real filings' (wide, bulk); the filing's
+pages are stood for by the scan given."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.unfound import unfound_disclosure
+from rag_assets.core.question.question import read_question
+
+
+def unit(text: str) -> EvidenceUnit:
+    return EvidenceUnit(chunk_id="c1", document="coca-cola-10k", year=2019, chunk_rank=0,
+                        page=1, located=True, quote=text, text=text)
+
+
+def filing(*sentences: str):  # type: ignore[no-untyped-def]
+    """A scan over a filing that prints ``sentences``."""
+    def scan(patterns: Sequence[re.Pattern[str]]) -> Iterable[EvidenceUnit]:
+        return (unit(s) for s in sentences if any(p.search(s) for p in patterns))
+    return scan
+
+
+OTHER = ("Our bottling partners' financial condition is affected in large part by conditions "
+         "and events that are beyond our control.")
+ASKED = "Which customers accounted for 10% or more of Coca-Cola's net sales in FY2019?"
+
+
+def test_a_filing_stating_no_customer_share_is_reported_as_looked_for() -> None:
+    looked = unfound_disclosure(read_question(ASKED), [unit(OTHER)], filing(OTHER))
+    assert looked is not None
+    assert looked.startswith("a sentence stating a customer's share of its revenue")
+    assert "every page of coca-cola-10k 2019: none found" in looked and "ASC 280-10-50-42" in looked
+
+
+def test_any_sentence_stating_or_denying_a_share_keeps_the_quotes() -> None:
+    question = read_question(ASKED)
+    for said in (
+        # affirms (General Mills 2019 10-K)
+        "During fiscal 2019, Walmart Inc. and its affiliates (Walmart) accounted for 20 percent "
+        "of our consolidated net sales.",
+        # denies (Corning 2021 10-K)
+        "For 2021, 2020 and 2019, no customer met or exceeded 10% of Corning's consolidated net "
+        "sales.",
+        # a looser wording (Lockheed Martin 2022 10-K, prose-dev's evidence)
+        "In 2022, 73% of our $66.0 billion in net sales were from the U.S. Government, either as "
+        "a prime contractor or as a subcontractor, 26% were from international customers.",
+        # a share of revenue beside the word customer, about something else (American Water
+        # Works 2021 10-K): the reader may have missed a wording, so it quotes
+        "The Company is to receive 10% of the revenue generated from customers who are billed "
+        "for home warranty services.",
+    ):
+        assert unfound_disclosure(question, [unit(OTHER)], filing(OTHER, said)) is None, said
+
+
+def test_only_a_question_asking_for_the_disclosure() -> None:
+    scan = filing(OTHER)
+    for asked in ("How many customers does American Water Works serve?",  # a count
+                  "How does Coca-Cola describe its customers?"):  # no threshold, no reliance
+        assert unfound_disclosure(read_question(asked), [unit(OTHER)], scan) is None, asked
+    reliant = read_question("Is Coca-Cola reliant on any single customer?")
+    assert unfound_disclosure(reliant, [unit(OTHER)], scan) is not None
+    assert unfound_disclosure(reliant, [], scan) is None  # no filing read

@@ -1,0 +1,51 @@
+"""A question asking for a required disclosure of a real filing that does not make it: the
+answer abstains and says what it looked for on every page (Coca-Cola 2019 names no customer
+of 10% or more), where it used to quote a sentence on something else; a filing that states
+one is answered from it (General Mills 2019: Walmart, 20%). Questions are this project's own;
+the held-out analyst-check set is never read here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rag_assets_tests.real_filings import CORPORA
+
+from .conftest import Corpus, real_corpus
+
+pytestmark = [pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here"),
+              pytest.mark.slow]  # two real 10-Ks read, a few pages of each indexed
+
+FILINGS = [
+    ("financebench-bulk/pdfs/COCACOLA_2019_10K.pdf", "coca-cola-10k", 2019, [*range(3, 8), 14]),
+    ("financebench-wide/pdfs/GENERALMILLS_2019_10K.pdf", "general-mills-10k", 2019,
+     [*range(2, 6), 77]),
+]
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
+    return real_corpus(Path(tmp_path_factory.mktemp("unfound_lancedb")), FILINGS)
+
+
+@pytest.mark.parametrize("question", [
+    "Which customers accounted for 10% or more of Coca-Cola's net sales in FY2019?",
+    "Is Coca-Cola reliant on any single customer?",
+])
+def test_no_customer_share_anywhere_abstains_saying_what_it_looked_for(
+        corpus: Corpus, question: str) -> None:
+    result = corpus.answerer().ask(question)
+    assert result.abstained and not result.claims, result.answer
+    assert "a sentence stating a customer's share of its revenue" in result.answer
+    assert "every page of coca-cola-10k 2019: none found" in result.answer
+    assert any(e.name == "required_disclosure_unfound" for e in result.guardrail_events)
+
+
+def test_a_filing_stating_its_major_customer_is_answered(corpus: Corpus) -> None:
+    result = corpus.answerer().ask(
+        "Which customers accounted for 10% or more of General Mills' net sales in fiscal 2019?")
+    assert not result.abstained and result.method == "direct customers", result.answer
+    lead = result.answer.split("\n")[0]
+    assert "Walmart" in lead and "20 percent of our consolidated net sales" in lead
+    assert all(c.mark == "valid" for claim in result.claims for c in claim.citations)
