@@ -75,7 +75,7 @@ from rag_assets.core.generation.records import (
 from rag_assets.core.generation.registered import registered_securities
 from rag_assets.core.generation.risk_factors import risk_captions
 from rag_assets.core.generation.signatures import signer
-from rag_assets.core.generation.unfound import unfound_disclosure
+from rag_assets.core.generation.unfound import Prints, unfound_disclosure, unprinted_line_item
 from rag_assets.core.llm.client import ChatModel, LLMReplyError
 from rag_assets.core.llm.prompts import render
 from rag_assets.core.question.question import Question
@@ -247,8 +247,9 @@ class QuoteRoute:
                 out.events.append(event)
                 return out
             scored = [counted]
-        if missing := unfound_disclosure(part.question, [s.unit for s in scored],
-                                         self.scan([s.unit for s in scored])):
+        found = [s.unit for s in scored]
+        if missing := (unfound_disclosure(part.question, found, self.scan(found))
+                       or unprinted_line_item(part.question, found, self.prints(found))):
             out.looked_for = [missing]
             out.events.append(GuardrailEvent(name="required_disclosure_unfound",
                                              detail=f"{part.label or 'question'}: {missing}"))
@@ -501,6 +502,16 @@ class QuoteRoute:
     def scan(self, selected: Sequence[EvidenceUnit]) -> Scan:
         """The sentences of the filing of ``selected`` that match given patterns."""
         return lambda patterns: self.sentences_matching(selected, patterns)
+
+    def prints(self, units: Sequence[EvidenceUnit]) -> Prints:
+        """Whether a page of the filing of ``units[0]``, its text as stored (tables too),
+        matches one of given patterns."""
+        def any_page(patterns: Sequence[re.Pattern[str]]) -> bool:
+            document, year = units[0].document, units[0].year
+            texts = (" ".join((self.pages.get(document, year, page) or "").split())
+                     for page in self.pages.pages_of(document, year))
+            return any(p.search(text) for text in texts for p in patterns)
+        return any_page
 
     def heading_above(self, unit: EvidenceUnit) -> str:
         """The heading printed last above a unit's quote: on its page, else the last of the

@@ -11,20 +11,26 @@ question looks like, the sentences that would state the disclosure (with the int
 filing is scanned, and only a filing with none of them makes the part abstain. A looser
 sentence anywhere ("10% of the revenue generated from customers") and the part quotes as
 before: the reader may have missed a wording, and the filing is not blamed for it.
+
+A figure asked of a line item that no page of the filing names in any of the vocabulary's
+words for it ("What was Costco's net income reported in its 8-K dated August 9, 2023?" of a
+dividend announcement) is not in that filing either: the part says so rather than quote.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rag_assets.core.generation.direct_rows import Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.yes_no import compiled
 from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import Question
+from rag_assets.core.question.vocabulary import load_vocabulary, normalize, phrases_of
 
 ASKING_FORMS = frozenset({"names", "yes_no"})  # "which customers ...?", "is it reliant on ...?"
+Prints = Callable[[Sequence[re.Pattern[str]]], bool]  # whether any page of the filing matches
 
 
 def unfound_disclosure(question: Question, units: Sequence[EvidenceUnit], scan: Scan
@@ -45,3 +51,29 @@ def unfound_disclosure(question: Question, units: Sequence[EvidenceUnit], scan: 
         filing = f"{units[0].document} {units[0].year}"
         return f"{wanted.looked_for}, on every page of {filing}: none found ({wanted.source})"
     return None
+
+
+def unprinted_line_item(question: Question, units: Sequence[EvidenceUnit], prints: Prints
+                        ) -> str | None:
+    """What the part looked for when a figure of one line item is asked and no page of the
+    filing of ``units`` (its text, tables included) names the item in any of the
+    vocabulary's words for it; None when one does, or another question is asked."""
+    vocabulary = load_vocabulary()
+    if not units or question.expects != "figure" or len(question.metrics) != 1 or (
+            entry := vocabulary.concepts.get(question.metrics[0])) is None:
+        return None
+    names = list(dict.fromkeys([*(normalize(item) for item in entry.line_items),
+                                *phrases_of(question.metrics[0], entry)]))
+    if prints([_loose(name) for name in names]):
+        return None
+    filing = f"{units[0].document} {units[0].year}"
+    return f"{entry.title} (as {', '.join(repr(n) for n in names[:4])} or another of its " \
+           f"names), on every page of {filing}: none names it"
+
+
+def _loose(phrase: str) -> re.Pattern[str]:
+    """A phrase as a page may print it: any case, words apart by spaces, hyphens or a comma,
+    a plural ending (the vocabulary's phrases are written normalized)."""
+    words = [re.escape(w) + (r"(?:s|es)?" if len(w) >= 3 and w[-1].isalpha() else "")
+             for w in phrase.split()]
+    return re.compile(r"(?<![\w&])" + r"[\s,\-]+".join(words) + r"(?![\w&])", re.IGNORECASE)

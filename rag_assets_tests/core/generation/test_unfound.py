@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.unfound import unfound_disclosure
+from rag_assets.core.generation.unfound import unfound_disclosure, unprinted_line_item
 from rag_assets.core.question.question import read_question
 
 
@@ -64,3 +64,31 @@ def test_only_a_question_asking_for_the_disclosure() -> None:
     reliant = read_question("Is Coca-Cola reliant on any single customer?")
     assert unfound_disclosure(reliant, [unit(OTHER)], scan) is not None
     assert unfound_disclosure(reliant, [], scan) is None  # no filing read
+
+
+def printing(*texts: str):  # type: ignore[no-untyped-def]
+    """Whether a filing of pages ``texts`` prints a pattern."""
+    return lambda patterns: any(p.search(t) for t in texts for p in patterns)
+
+
+RELEASE = ("Costco Wholesale Corporation announced that its Board of Directors has declared a "
+           "quarterly cash dividend on Costco common stock of $1.02 per share.")
+
+
+def test_a_line_item_no_page_names_is_reported_as_looked_for() -> None:
+    asked = read_question("What was Costco's net income reported in its 8-K dated August 9, "
+                          "2023?")
+    looked = unprinted_line_item(asked, [unit(RELEASE)], printing(RELEASE))
+    assert looked is not None and looked.startswith("net income (as 'net income', 'net earnings'")
+    assert looked.endswith("on every page of coca-cola-10k 2019: none names it")
+    for page in ("Net Income Attributable to Costco $ 1,300",  # a statement's row, any case
+                 "net earnings attributable to the company rose",
+                 "NET-INCOME"):  # a hyphen between the words
+        assert unprinted_line_item(asked, [unit(RELEASE)], printing(RELEASE, page)) is None, page
+
+
+def test_only_a_figure_of_one_line_item() -> None:
+    quiet = printing(RELEASE)
+    for asked in ("What is Costco's operating margin in its 8-K dated August 9, 2023?",  # a metric
+                  "What did Costco announce in its 8-K dated August 9, 2023?"):  # no figure
+        assert unprinted_line_item(read_question(asked), [unit(RELEASE)], quiet) is None, asked
