@@ -6,7 +6,8 @@ a filer state each customer of 10% or more of its revenue, so a filing with none
 nothing at all. A question that asks for one ("Which customers accounted for 10% or more of
 3M's net sales?") of such a filing used to be answered with the best-ranked sentence on
 customers, a quote that answers nothing. The intent lexicon's ``unfound`` entry says what the
-question looks like, the sentences that would state the disclosure (with the intent's
+question looks like and the forms it is asked in, the sentences that would state the
+disclosure (with the intent's
 ``affirms``, ``denies`` and ``none_other``) and the rule that requires it; every page of the
 filing is scanned, and only a filing with none of them makes the part abstain. A looser
 sentence anywhere ("10% of the revenue generated from customers") and the part quotes as
@@ -15,6 +16,10 @@ before: the reader may have missed a wording, and the filing is not blamed for i
 A figure asked of a line item that no page of the filing names in any of the vocabulary's
 words for it ("What was Costco's net income reported in its 8-K dated August 9, 2023?" of a
 dividend announcement) is not in that filing either: the part says so rather than quote.
+
+Guidance is no required disclosure, but a release that gives one prints it under its own
+heading or in a sentence of what the company expects; a release with neither (the safe
+harbor's list of words aside) gave none, and "What outlook did Costco give?" is told so.
 """
 
 from __future__ import annotations
@@ -29,7 +34,6 @@ from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import load_vocabulary, normalize, phrases_of
 
-ASKING_FORMS = frozenset({"names", "yes_no"})  # "which customers ...?", "is it reliant on ...?"
 Prints = Callable[[Sequence[re.Pattern[str]]], bool]  # whether any page of the filing matches
 
 
@@ -37,16 +41,18 @@ def unfound_disclosure(question: Question, units: Sequence[EvidenceUnit], scan: 
                        ) -> str | None:
     """What the part looked for on every page of the filing of ``units`` and did not find, for
     a question asking for a required disclosure; None when it is found, or not asked."""
-    if not units or question.expects not in ASKING_FORMS:
+    if not units:
         return None
     lexicon = load_intents()
     for key in question.intents:
         entry = lexicon.intents[key]
         wanted = entry.unfound
-        if wanted is None or not re.search(wanted.asked, question.text, re.IGNORECASE):
+        if wanted is None or question.expects not in wanted.forms or not re.search(
+                wanted.asked, question.text, re.IGNORECASE):
             continue
         patterns = compiled([*entry.affirms, *entry.denies, *entry.none_other, *wanted.stated])
-        if next(iter(scan(patterns)), None) is not None:
+        ignored = re.compile(wanted.ignore, re.IGNORECASE) if wanted.ignore else None
+        if any(ignored is None or not ignored.search(u.text) for u in scan(patterns)):
             return None
         filing = f"{units[0].document} {units[0].year}"
         return f"{wanted.looked_for}, on every page of {filing}: none found ({wanted.source})"

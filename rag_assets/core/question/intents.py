@@ -53,8 +53,14 @@ class Unfound(BaseModel):
                               "something of it, beside the intent's affirms, denies and "
                               "none_other: the looser wordings a filing may use; any such "
                               "sentence and the part quotes, as before")
+    forms: list[AnswerForm] = Field(default=["names", "yes_no"], min_length=1, description=(
+        "the forms of the questions asked: 'which customers ...?', 'is it reliant on ...?'"))
+    ignore: str | None = Field(default=None, description="a pattern of a sentence that names "
+                               "its words and states none of it (the safe harbor's 'words "
+                               "such as outlook'): it does not count")
     looked_for: str = Field(min_length=1, description="what the abstention says it looked for")
-    source: str = Field(min_length=1, description="the rule that requires the disclosure")
+    source: str = Field(min_length=1, description="the rule that requires the disclosure, or "
+                        "where a filing that makes it prints it")
 
 
 class IntentEntry(BaseModel):

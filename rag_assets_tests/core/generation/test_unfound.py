@@ -92,3 +92,22 @@ def test_only_a_figure_of_one_line_item() -> None:
     for asked in ("What is Costco's operating margin in its 8-K dated August 9, 2023?",  # a metric
                   "What did Costco announce in its 8-K dated August 9, 2023?"):  # no figure
         assert unprinted_line_item(read_question(asked), [unit(RELEASE)], quiet) is None, asked
+
+
+SAFE_HARBOR = ("Forward-looking statements are statements that address activities, events, "
+               "conditions or developments that the Company expects or anticipates may occur "
+               "in the future.")
+
+
+def test_a_release_giving_no_guidance_is_reported_as_looked_for() -> None:
+    """Costco's Q3 2023 release: its safe harbor names the words and gives no outlook."""
+    for asked in ("What outlook did Costco give for fiscal 2023 in its third quarter earnings "
+                  "release?",
+                  "Did Costco raise or lower its fiscal 2023 guidance in its third quarter "
+                  "release?"):
+        looked = unfound_disclosure(read_question(asked), [unit(RELEASE)],
+                                    filing(RELEASE, SAFE_HARBOR))
+        assert looked is not None and looked.startswith("guidance for a coming period"), asked
+    given = "The Company has updated its outlook for fiscal 2023."  # Ulta Beauty's Q2 release
+    assert unfound_disclosure(read_question("What outlook did Ulta Beauty give for fiscal 2023?"),
+                              [unit(RELEASE)], filing(SAFE_HARBOR, given)) is None

@@ -3,7 +3,9 @@ answer abstains and says what it looked for on every page (Coca-Cola 2019 names 
 of 10% or more), where it used to quote a sentence on something else; a filing that states
 one is answered from it (General Mills 2019: Walmart, 20%). A figure of a line item no page
 of the filing names (net income, of Costco's 8-K announcing a dividend) abstains the same
-way. Questions are this project's own; the held-out analyst-check set is never read here."""
+way, and so does the outlook asked of a release that gives none (Costco's Q3 2023), not of one
+that does (Ulta Beauty's Q2 2023). Questions are this project's own; the held-out
+analyst-check set is never read here."""
 
 from __future__ import annotations
 
@@ -16,13 +18,16 @@ from rag_assets_tests.real_filings import CORPORA
 from .conftest import Corpus, real_corpus
 
 pytestmark = [pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here"),
-              pytest.mark.slow]  # two real 10-Ks and an 8-K read, a few pages of each indexed
+              pytest.mark.slow]  # two 10-Ks, an 8-K and two releases read, a few pages indexed
 
 FILINGS = [
     ("financebench-bulk/pdfs/COCACOLA_2019_10K.pdf", "coca-cola-10k", 2019, [*range(3, 8), 14]),
     ("financebench-wide/pdfs/GENERALMILLS_2019_10K.pdf", "general-mills-10k", 2019,
      [*range(2, 6), 77]),
     ("financebench-bulk/pdfs/COSTCO_2023_8K_dated-2023-08-09.pdf", "costco-8k-2023-08-09", 2023,
+     None),
+    ("financebench-bulk/pdfs/COSTCO_2023Q3_EARNINGS.pdf", "costco-earnings-q3", 2023, None),
+    ("financebench-bulk/pdfs/ULTABEAUTY_2023Q2_EARNINGS.pdf", "ulta-beauty-earnings-q2", 2023,
      None),
 ]
 
@@ -64,3 +69,14 @@ def test_a_line_item_the_filing_never_names_abstains(corpus: Corpus) -> None:
     declared = answerer.ask("What dividend did Costco declare in its 8-K dated August 9, 2023?")
     assert declared.answer.startswith("A quarterly cash dividend of $1.02 per share"), \
         declared.answer
+
+
+def test_a_release_with_no_outlook_abstains_one_with_it_answers(corpus: Corpus) -> None:
+    answerer = corpus.answerer()
+    none = answerer.ask("What outlook did Costco give for fiscal 2023 in its third quarter "
+                        "earnings release?")
+    assert none.abstained and "guidance for a coming period" in none.answer, none.answer
+    assert "every page of costco-earnings-q3 2023: none found" in none.answer
+    given = answerer.ask("What outlook did Ulta Beauty give for fiscal 2023?")
+    assert given.answer.startswith("Raised its outlook: net sales to $11.05 billion"), \
+        given.answer
