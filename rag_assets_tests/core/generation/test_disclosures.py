@@ -114,6 +114,24 @@ def test_no_legal_matter_is_the_sentence_that_says_none_is_pending() -> None:
     assert found is not None and not found.text.startswith("None")
 
 
+NETFLIX_2023_Q2_NONE = (
+    "The Company is involved in litigation matters not listed herein but does not consider "
+    "the matters to be material either individually or in the aggregate at this time.")
+
+
+def test_no_legal_matter_named_and_the_rest_not_material_is_none() -> None:
+    """Netflix's Q2 2023 10-Q, its legal note (p.16): no matter named, the sentence that the
+    matters it does not list are not material answers; a sentence on what litigation may cost
+    is no such sentence."""
+    question = read_question("What legal proceedings does Netflix disclose in its Q2 2023 "
+                             "10-Q?")
+    found = stated_deals(question, [_unit(NETFLIX_2023_Q2_NONE)])
+    assert found is not None and found.text == f"None: {NETFLIX_2023_Q2_NONE}"
+    other = ("Litigation can be expensive and disruptive to normal business operations, and "
+             "its outcome may be material.")
+    assert stated_deals(question, [_unit(other)]) is None
+
+
 def test_a_deal_is_of_the_period_its_sentence_opens_with() -> None:
     """General Mills' 2015 10-K: the grain elevators were sold "In the fourth quarter of fiscal
     2014", their working capital adjustment finalized in fiscal 2015: a deal of fiscal 2014,
