@@ -80,6 +80,7 @@ from rag_assets.core.llm.client import ChatModel, LLMReplyError
 from rag_assets.core.llm.prompts import render
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import load_vocabulary
+from rag_assets.core.question.vocabulary import normalize as as_phrased
 from rag_assets.core.retrieval.retriever import Hit, Retriever, Scope
 from rag_assets.core.text.figures import states_other_amount
 from rag_assets.core.text.sentences import page_prose, split_sentences, without_folio
@@ -504,11 +505,11 @@ class QuoteRoute:
         return lambda patterns: self.sentences_matching(selected, patterns)
 
     def prints(self, units: Sequence[EvidenceUnit]) -> Prints:
-        """Whether a page of the filing of ``units[0]``, its text as stored (tables too),
-        matches one of given patterns."""
+        """Whether a page of the filing of ``units[0]``, its text as stored (tables too) and
+        normalized as the vocabulary's phrases are, matches one of given patterns."""
         def any_page(patterns: Sequence[re.Pattern[str]]) -> bool:
             document, year = units[0].document, units[0].year
-            texts = (" ".join((self.pages.get(document, year, page) or "").split())
+            texts = (as_phrased(self.pages.get(document, year, page) or "")
                      for page in self.pages.pages_of(document, year))
             return any(p.search(text) for text in texts for p in patterns)
         return any_page

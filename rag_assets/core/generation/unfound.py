@@ -7,9 +7,9 @@ nothing at all. A question that asks for one ("Which customers accounted for 10%
 3M's net sales?") of such a filing used to be answered with the best-ranked sentence on
 customers, a quote that answers nothing. The intent lexicon's ``unfound`` entry says what the
 question looks like and the forms it is asked in, the sentences that would state the
-disclosure (with the intent's
-``affirms``, ``denies`` and ``none_other``) and the rule that requires it; every page of the
-filing is scanned, and only a filing with none of them makes the part abstain. A looser
+disclosure (with the intent's ``affirms``, ``denies`` and ``none_other``) and the rule that
+requires it; every page of the filing is scanned, and only a filing with none of them makes
+the part abstain. A looser
 sentence anywhere ("10% of the revenue generated from customers") and the part quotes as
 before: the reader may have missed a wording, and the filing is not blamed for it.
 
@@ -32,9 +32,15 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.yes_no import compiled
 from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.question import Question
-from rag_assets.core.question.vocabulary import load_vocabulary, normalize, phrases_of
+from rag_assets.core.question.vocabulary import (
+    load_vocabulary,
+    normalize,
+    phrase_pattern,
+    phrases_of,
+)
 
-Prints = Callable[[Sequence[re.Pattern[str]]], bool]  # whether any page of the filing matches
+# whether a page of the filing, its text normalized (vocabulary.normalize), matches a pattern
+Prints = Callable[[Sequence[re.Pattern[str]]], bool]
 
 
 def unfound_disclosure(question: Question, units: Sequence[EvidenceUnit], scan: Scan
@@ -70,16 +76,9 @@ def unprinted_line_item(question: Question, units: Sequence[EvidenceUnit], print
         return None
     names = list(dict.fromkeys([*(normalize(item) for item in entry.line_items),
                                 *phrases_of(question.metrics[0], entry)]))
-    if prints([_loose(name) for name in names]):
+    if prints([phrase_pattern(name) for name in names]):
         return None
     filing = f"{units[0].document} {units[0].year}"
     return f"{entry.title} (as {', '.join(repr(n) for n in names[:4])} or another of its " \
            f"names), on every page of {filing}: none names it"
 
-
-def _loose(phrase: str) -> re.Pattern[str]:
-    """A phrase as a page may print it: any case, words apart by spaces, hyphens or a comma,
-    a plural ending (the vocabulary's phrases are written normalized)."""
-    words = [re.escape(w) + (r"(?:s|es)?" if len(w) >= 3 and w[-1].isalpha() else "")
-             for w in phrase.split()]
-    return re.compile(r"(?<![\w&])" + r"[\s,\-]+".join(words) + r"(?![\w&])", re.IGNORECASE)

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.unfound import unfound_disclosure, unprinted_line_item
 from rag_assets.core.question.question import read_question
+from rag_assets.core.question.vocabulary import normalize
 
 
 def unit(text: str) -> EvidenceUnit:
@@ -67,8 +68,9 @@ def test_only_a_question_asking_for_the_disclosure() -> None:
 
 
 def printing(*texts: str):  # type: ignore[no-untyped-def]
-    """Whether a filing of pages ``texts`` prints a pattern."""
-    return lambda patterns: any(p.search(t) for t in texts for p in patterns)
+    """Whether a filing of pages ``texts`` prints a pattern, each page normalized as the
+    quote route gives them."""
+    return lambda patterns: any(p.search(normalize(t)) for t in texts for p in patterns)
 
 
 RELEASE = ("Costco Wholesale Corporation announced that its Board of Directors has declared a "
