@@ -76,9 +76,16 @@ def unprinted_line_item(question: Question, units: Sequence[EvidenceUnit], print
         return None
     names = list(dict.fromkeys([*(normalize(item) for item in entry.line_items),
                                 *phrases_of(question.metrics[0], entry)]))
-    if prints([phrase_pattern(name) for name in names]):
+    if prints([phrase_pattern(_singular(name)) for name in names]):
         return None
     filing = f"{units[0].document} {units[0].year}"
     return f"{entry.title} (as {', '.join(repr(n) for n in names[:4])} or another of its " \
            f"names), on every page of {filing}: none names it"
 
+
+def _singular(phrase: str) -> str:
+    """The phrase with each plural word in the singular, which the phrase pattern takes in
+    both numbers ("dividends declared" matches "a dividend declared"); a name missed is a
+    filing blamed, so its matching errs toward finding it."""
+    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith(
+        ("ss", "us", "is")) else w for w in phrase.split())

@@ -89,6 +89,15 @@ def test_a_line_item_no_page_names_is_reported_as_looked_for() -> None:
         assert unprinted_line_item(asked, [unit(RELEASE)], printing(RELEASE, page)) is None, page
 
 
+def test_a_name_is_found_in_either_number() -> None:
+    """The vocabulary writes "dividends declared"; a table prints "Dividend declared" in the
+    singular (JPMorgan's preferred stock table, its heading split over lines): found."""
+    asked = read_question("What quarterly dividend per share did JPMorgan declare in Q1 2021?")
+    page = "Dividend declared: Three months ended March 31, 2021"
+    assert unprinted_line_item(asked, [unit(RELEASE)], printing(page)) is None
+    assert unprinted_line_item(asked, [unit(RELEASE)], printing("Dividend yield —%")) is not None
+
+
 def test_only_a_figure_of_one_line_item() -> None:
     quiet = printing(RELEASE)
     for asked in ("What is Costco's operating margin in its 8-K dated August 9, 2023?",  # a metric
