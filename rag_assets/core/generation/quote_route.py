@@ -248,9 +248,9 @@ class QuoteRoute:
                 out.events.append(event)
                 return out
             scored = [counted]
-        found = [s.unit for s in scored]
-        if missing := (unfound_disclosure(part.question, found, self.scan(found))
-                       or unprinted_line_item(part.question, found, self.prints(found))):
+        read = self.filings_read([*(s.unit for s in scored), *units])
+        if missing := (unfound_disclosure(part.question, read, self.scan_all(read))
+                       or unprinted_line_item(part.question, read, self.prints(read))):
             out.looked_for = [missing]
             out.events.append(GuardrailEvent(name="required_disclosure_unfound",
                                              detail=f"{part.label or 'question'}: {missing}"))
@@ -504,13 +504,25 @@ class QuoteRoute:
         """The sentences of the filing of ``selected`` that match given patterns."""
         return lambda patterns: self.sentences_matching(selected, patterns)
 
-    def prints(self, units: Sequence[EvidenceUnit]) -> Prints:
-        """Whether a page of the filing of ``units[0]``, its text as stored (tables too) and
+    @staticmethod
+    def filings_read(units: Sequence[EvidenceUnit]) -> list[EvidenceUnit]:
+        """A unit of each filing (document and year) among ``units``, in their order."""
+        first: dict[tuple[str, int], EvidenceUnit] = {}
+        for unit in units:
+            first.setdefault((unit.document, unit.year), unit)
+        return list(first.values())
+
+    def scan_all(self, filings: Sequence[EvidenceUnit]) -> Scan:
+        """The sentences of every filing of ``filings`` that match given patterns."""
+        return lambda patterns: (unit for filing in filings
+                                 for unit in self.sentences_matching([filing], patterns))
+
+    def prints(self, filings: Sequence[EvidenceUnit]) -> Prints:
+        """Whether a page of a filing of ``filings``, its text as stored (tables too) and
         normalized as the vocabulary's phrases are, matches one of given patterns."""
         def any_page(patterns: Sequence[re.Pattern[str]]) -> bool:
-            document, year = units[0].document, units[0].year
-            texts = (as_phrased(self.pages.get(document, year, page) or "")
-                     for page in self.pages.pages_of(document, year))
+            texts = (as_phrased(self.pages.get(u.document, u.year, page) or "")
+                     for u in filings for page in self.pages.pages_of(u.document, u.year))
             return any(p.search(text) for text in texts for p in patterns)
         return any_page
 

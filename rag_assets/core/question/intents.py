@@ -55,6 +55,10 @@ class Unfound(BaseModel):
                               "sentence and the part quotes, as before")
     forms: list[AnswerForm] = Field(default=["names", "yes_no"], min_length=1, description=(
         "the forms of the questions asked: 'which customers ...?', 'is it reliant on ...?'"))
+    alongside: list[str] = Field(default_factory=list, description="the other intents a "
+                                 "question may name and still ask for this disclosure alone "
+                                 "('results' of 'in its earnings release'); any other and the "
+                                 "part quotes")
     ignore: str | None = Field(default=None, description="a pattern of a sentence that names "
                                "its words and states none of it (the safe harbor's 'words "
                                "such as outlook'): it does not count")

@@ -553,6 +553,20 @@ def test_a_header_repeated_under_names_is_named_by_them() -> None:
     assert obligations.rows[1][1:] == ["$ 8,015", "$ 9,469", "$ 719", "$ 795"]
 
 
+@pytest.mark.parametrize(("line", "periods"), [
+    ("Thirteen weeks ended Thirty-nine weeks ended", True),  # Foot Locker's Q3 2023 10-Q
+    ("(Unaudited)", True),
+    ("Three Months Ended June 30, Six Months Ended June 30,", True),
+    ("Fiscal Year", True),
+    ("Pension Benefits Other Benefits", False),  # Coca-Cola 2019 p108: kinds of column
+    ("Net Sales Property, Plant and", False),  # 3M 2018 p127
+])
+def test_a_line_captioning_periods_names_no_kind_of_column(line: str, periods: bool) -> None:
+    from rag_assets.core.ingest.pdf.aligned_tables import _names_periods
+
+    assert _names_periods(line) is periods
+
+
 @pytest.mark.parametrize(("years", "runs"), [
     ([2018, 2017, 2016, 2018, 2017], [3, 2]),
     ([2018, 2017, 2016, 2018, 2017, 2016, 2018, 2017], [3, 3, 2]),

@@ -359,8 +359,8 @@ def _kinds_over(lines: list[Line], first: int, rows: list[Line], runs: list[int]
         if not _may_head(lines[n]) or _trailing_figures(lines[n].text) or not lines[
                 n].raw.endswith(lines[n].text):
             break
-        if _names_periods(lines[n].text):
-            break  # "Thirteen weeks ended": the periods' caption, the header's own
+        if len(set(runs)) == 1 and _names_periods(lines[n].text):
+            break  # "Thirteen weeks ended" over runs of one length: the periods' caption
         placed: list[tuple[int, str]] = []
         for left, right, phrase in _phrases(lines[n], textpage):
             over = [g for g, (a, b) in enumerate(bounds) if a <= (left + right) / 2 <= b
