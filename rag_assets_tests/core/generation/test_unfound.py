@@ -155,3 +155,37 @@ def test_a_release_giving_no_guidance_is_reported_as_looked_for() -> None:
     assert unfound_disclosure(read_question("What outlook did Acme give for fiscal 2024?"),
                               [unit(RELEASE, "acme-earnings-q4")],
                               filing(SAFE_HARBOR, expects)) is None
+
+
+def test_a_dividend_is_looked_for_beyond_an_option_assumption_and_the_safe_harbor() -> None:
+    question = read_question("What quarterly dividend per share did Netflix declare in Q2 2023?")
+    q2 = unit("Dividend yield —% —% —% —%", "netflix-10q-q2", 2023)  # Black-Scholes inputs
+    harbor = ("These forward-looking statements include, but are not limited to, statements "
+              "regarding: acquisitions; membership growth; partnerships; dividends; the impact "
+              "of foreign exchange rates.")  # Netflix's Q2 2023 10-Q, page 19
+    looked = unfound_disclosure(question, [q2], filing(q2.text, harbor))
+    assert looked is not None and looked.startswith("a dividend declared or paid")
+    assert "Regulation S-X Rule 3-04" in looked
+    for declared in (
+        "On June 21, 2023, our Board of Directors declared a quarterly dividend of $0.28 per "
+        "share of common stock.",  # Corning's Q2 2023 10-Q
+        "Cash dividends declared per share 0.90 0.90 0.90",  # JPMorgan's Q1 2021 10-Q
+        "We have not declared or paid any cash dividends, and we have no present intention of "
+        "paying any cash dividends in the foreseeable future.",  # Netflix 2015 10-K, Item 5
+    ):
+        assert unfound_disclosure(question, [q2], filing(q2.text, declared)) is None, declared
+
+
+def test_a_repurchase_is_looked_for_beyond_item_5s_title() -> None:
+    question = read_question("How much did Netflix spend on share repurchases in FY2017?")
+    title = ("Item 5. Market for Registrant's Common Equity, Related Stockholder Matters and "
+             "Issuer Purchases of Equity Securities")
+    looked = unfound_disclosure(question, [unit(title, "netflix-10k", 2017)], filing(title))
+    assert looked is not None and looked.startswith("a repurchase of its own shares")
+    for stated in (
+        "Repurchases of common stock (645,146) — (1,045,247) —",  # Netflix Q2 2023, cash flows
+        "During fiscal 2017, we repurchased 25 million shares of our common stock for $1,652 "
+        "million.",  # General Mills 2017 10-K, page 35
+        "Treasury stock repurchased",  # JPMorgan's Q1 2021 10-Q, its cash flow statement's row
+    ):
+        assert unfound_disclosure(question, [unit(title)], filing(title, stated)) is None, stated

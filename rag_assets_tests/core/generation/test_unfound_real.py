@@ -4,7 +4,10 @@ of 10% or more), where it used to quote a sentence on something else; a filing t
 one is answered from it (General Mills 2019: Walmart, 20%). A figure of a line item no page
 of the filing names (net income, of Costco's 8-K announcing a dividend) abstains the same
 way, and so does the outlook asked of a release that gives none (Costco's Q3 2023), not of one
-that does (Ulta Beauty's Q2 2023). Questions are this project's own; the held-out
+that does (Ulta Beauty's Q2 2023), a dividend asked of a 10-Q that names none declared
+(Netflix's Q2 2023, whose "Dividend yield" is an option-pricing assumption) and a repurchase
+asked of a release that names none (Costco's Q3 2023), not of a 10-Q that prints its own
+(Netflix's). Questions are this project's own; the held-out
 analyst-check set is never read here."""
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ FILINGS = [
     ("financebench-bulk/pdfs/COSTCO_2023Q3_EARNINGS.pdf", "costco-earnings-q3", 2023, None),
     ("financebench-bulk/pdfs/ULTABEAUTY_2023Q2_EARNINGS.pdf", "ulta-beauty-earnings-q2", 2023,
      None),
+    ("financebench-bulk/pdfs/NETFLIX_2023Q2_10Q.pdf", "netflix-10q-q2", 2023, range(15, 20)),
 ]
 
 
@@ -80,3 +84,18 @@ def test_a_release_with_no_outlook_abstains_one_with_it_answers(corpus: Corpus) 
     given = answerer.ask("What outlook did Ulta Beauty give for fiscal 2023?")
     assert given.answer.startswith("Raised its outlook: net sales to $11.05 billion"), \
         given.answer
+
+
+def test_a_dividend_or_a_repurchase_no_page_names_abstains(corpus: Corpus) -> None:
+    answerer = corpus.answerer()
+    dividend = answerer.ask("What quarterly dividend per share did Netflix declare in Q2 2023?")
+    assert dividend.abstained and not dividend.claims, dividend.answer
+    assert "a dividend declared or paid, or a sentence that none is, on every page of " \
+        "netflix-10q-q2 2023: none found (Regulation S-X Rule 3-04" in dividend.answer
+    repurchases = answerer.ask("How much did Costco spend on share repurchases in the third "
+                               "quarter of fiscal 2023?")
+    assert repurchases.abstained and "a repurchase of its own shares" in repurchases.answer
+    assert "every page of costco-earnings-q3 2023: none found" in repurchases.answer
+    printed = answerer.ask("Did Netflix repurchase shares in Q2 2023?")
+    assert not printed.abstained and "repurchase" in printed.answer.split("\n")[0].lower()
+    assert not any(e.name == "required_disclosure_unfound" for e in printed.guardrail_events)
