@@ -98,6 +98,7 @@ class DirectCues(BaseModel):
     row_not_a_member: list[Cue]
     roll_forward_row: list[Cue] = Field(default_factory=list)
     places_as_segments: list[Cue] = Field(default_factory=list)
+    reconciling_caption: list[Cue] = Field(default_factory=list)
     segment_tables: list[Cue] = Field(default_factory=list)
     total_row: list[Cue]
     categories: list[Cue]

@@ -386,6 +386,7 @@ def _members(units: Sequence[EvidenceUnit], table: TableKey, groups_asked: bool,
         return rows, printed, True
     members = [r for r in printed
                if r.label and first_match(cues.row_not_a_member, r.label.lower()) is None
+               and first_match(cues.reconciling_caption, r.unit.caption.lower()) is None
                and not any(w in r.label.lower() for w in measures)]  # the measure's total
     measured = _measured(members, question, cues)
     return ([] if _line_items(measured, measures, cues) else measured), printed, False

@@ -764,3 +764,25 @@ def test_a_segments_profit_change_is_given_with_its_margins() -> None:
                                "sales: 2.8% against 4.0%)."), found.text
     claim = verify_claims([found.claim()], pages)[0]
     assert len(claim.citations) == 4 and all(c.mark == "valid" for c in claim.citations)
+
+
+
+@pytest.mark.slow
+def test_a_reconciliations_items_are_no_segments(tmp_path: Path) -> None:
+    """Corning's Q2 2023 10-Q p20 reconciles the segments' net income to the consolidated
+    figure (ASC 280-10-50-30), its reconciling items under "Unallocated amounts" ("Gain on
+    foreign currency hedges related to translated earnings", 116, was once the segment of the
+    highest net income): none is a segment, so the table ranks none; the segment note's table
+    of net income by segment (its p27 in MD&A, its note's chunk) ranks Display Technologies."""
+    path, document = "financebench-bulk/pdfs/CORNING_2023Q2_10Q.pdf", "corning-10q-q2"
+    pages = PageTexts.from_pages(document, 2023, real_filing(path).pages)
+    reconciled = [u for u in page_table_rows(pages, document, 2023, 20) if "net income" in u.scope]
+    assert any("Gain on foreign currency hedges" in u.text for u in reconciled)
+    question = "Which segment of Corning had the highest net income in Q2 2023?"
+    assert direct_answer_to(question, reconciled, reconciled) is None
+    result = real_corpus(tmp_path, [(path, document, 2023, range(17, 29))]).answerer().ask(
+        question)
+    assert answer_lead(result.answer).startswith(
+        "Display Technologies had the highest segment net income (the three months ended June "
+        "30, 2023): $208 million"), result.answer
+    assert all(c.mark == "valid" for claim in result.claims for c in claim.citations)
