@@ -232,6 +232,9 @@ def test_the_kinds_or_parts_of_a_measure_are_names_not_its_amount(question: str)
     "How much did Costco have remaining under its stock repurchase program at the end of "
     "fiscal 2018?",
     "How much is available under the share repurchase program of Corning at the end of 2018?",
+    # a name between (Walmart's Q1 fiscal 2024 10-Q: its $686 million spent was once the answer)
+    "What is the remaining amount authorized under Walmart's share repurchase program as of Q1 "
+    "fiscal 2024?",
     "How much of Corning's long-term debt matures within the next year?",
     "How much of Walmart's total debt is maturing in fiscal 2023?",
 ])
