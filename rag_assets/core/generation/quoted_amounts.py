@@ -24,7 +24,15 @@ from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import count_change_re, roots
 from rag_assets.core.question.question import Question
-from rag_assets.core.text.figures import DECIMALS, INTEGER, MONEY_RE, SCALE_WORDS, count_of
+from rag_assets.core.text.figures import (
+    CURRENCY_SIGNS,
+    DECIMALS,
+    INTEGER,
+    MONEY_RE,
+    SCALE_WORDS,
+    SIGNED_MONEY_RE,
+    count_of,
+)
 from rag_assets.core.text.periods import listed_months
 from rag_assets.core.text.years import names_other_years, years_in
 
@@ -57,7 +65,9 @@ _DIFFERENCE_RE = re.compile(r"\bby how much\b|\bhow much (?:more|less|higher|low
 PRINTED_TOTAL_RE = re.compile(r"\btotal\s*(?:of\s*)?$", re.IGNORECASE)
 # the words of a total's question that name no part of what is totalled
 TOTAL_WORDS = frozenset({"amount", "amounts", "sum", "end", "beginning", "fiscal", "year",
-                         "quarter", "period", "its", "their", "outstanding"})
+                         "quarter", "period", "its", "their", "outstanding", "principal",
+                         "face", "euro", "euros", "dollar", "dollars", "pound", "pounds",
+                         "sterling"})  # the currency is the amounts' sign, not their words
 _TOTAL_RE = re.compile(r"\bwhat (?:is|was|were) the (?:total|combined|aggregate)\b|"
                        r"\bin total\b|\bcombined\b", re.IGNORECASE)
 # an amount printed as the change itself: "increased $184 million", "an increase of $8.4 billion"
@@ -134,11 +144,12 @@ def _per_share(question: Question, unit: EvidenceUnit) -> DirectAnswer | None:
 
 
 def _two_amounts(unit: EvidenceUnit) -> list[tuple[Amount, int]] | None:
-    """The sentence's two money amounts and where each starts; None for any other count or
-    when one of them is printed as a change ("increased $184 million")."""
+    """The sentence's two money amounts and where each starts; None for any other count, for
+    two currencies ("€300 million" and "$918 million" are never added) or when one of them is
+    printed as a change ("increased $184 million")."""
     found = [(m, _amount(m["n"], m["scale"], m.group(0).strip()))
-             for m in MONEY_RE.finditer(unit.text)]
-    if len(found) != 2:
+             for m in SIGNED_MONEY_RE.finditer(unit.text)]
+    if len(found) != 2 or len({m["sign"] for m, _ in found}) != 1:
         return None
     if any(_CHANGE_BEFORE_RE.search(unit.text[:m.start()]) for m, _ in found):
         return None
@@ -151,11 +162,14 @@ def _decimals(printed: str) -> int:
 
 
 def _scaled(value: float, *operands: Amount) -> str:
-    """``value`` in the scale of the first printed operand and at the operands' precision."""
+    """``value`` in the currency and scale of the first printed operand and at the operands'
+    precision."""
     like = operands[0]
     scale = next((w for w in SCALE_WORDS if like.printed.endswith(w)), "")
     decimals = max(_decimals(a.printed) for a in operands)
-    return f"${value / SCALE_WORDS.get(scale, 1.0):,.{decimals}f}{f' {scale}' if scale else ''}"
+    sign = like.printed[0] if like.printed[:1] in CURRENCY_SIGNS else "$"
+    return f"{sign}{value / SCALE_WORDS.get(scale, 1.0):,.{decimals}f}" \
+        f"{f' {scale}' if scale else ''}"
 
 
 def _remainder(noun: str, place: str, unit: EvidenceUnit, the: bool = False

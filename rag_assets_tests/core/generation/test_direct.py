@@ -305,6 +305,17 @@ def test_a_total_is_of_what_the_sentence_names() -> None:
     assert found is not None and found.text.startswith("$21.3 billion in total")
 
 
+def test_a_total_of_amounts_in_another_currency_keeps_its_sign() -> None:
+    """Corning's Q2 2023 10-Q: "issued €300 million 3.875% Notes due 2026 ... and €550 million
+    4.125% Notes due 2031": the total is in euros, as printed."""
+    euros = _sentence("On May 15, 2023, the Company issued €300 million 3.875% Notes due 2026 "
+                      "(“2026 Notes”) and €550 million 4.125% Notes due 2031 (“2031 Notes”).")
+    question = ("What is the total principal amount of the euro notes Corning issued in Q2 "
+                "2023?")
+    found = direct_answer_to(question, [euros])
+    assert found is not None and found.text == "€850 million in total: €300 million + €550 million."
+
+
 def test_a_companys_legal_suffix_parts_no_list() -> None:
     """General Mills 2015, an officer's biography: "Data Systems, Inc. and Newell Rubbermaid"
     names two companies, never the executive officers asked."""
