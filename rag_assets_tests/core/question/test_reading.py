@@ -200,6 +200,10 @@ def test_what_was_paid_is_a_flow_not_the_balance(question: str, target: str) -> 
      "2024?", "current_portion_long_term_debt"),
     ("How much long-term debt did Corning have due within one year at the end of 2022?",
      "current_portion_long_term_debt"),
+    # 3M 2018's whole long-term debt, $13,411 million, once answered it
+    ("How much long-term debt does 3M have maturing in the next year?",
+     "current_portion_long_term_debt"),
+    ("What is 3M's long-term debt due in the next 12 months?", "current_portion_long_term_debt"),
     ("What long-term debt does Corning have?", "long_term_debt"),
     ("How much cash does Corning have on hand?", "cash"),
 ])
