@@ -99,6 +99,7 @@ class DirectCues(BaseModel):
     roll_forward_row: list[Cue] = Field(default_factory=list)
     places_as_segments: list[Cue] = Field(default_factory=list)
     reconciling_caption: list[Cue] = Field(default_factory=list)
+    whole_entity: list[Cue] = Field(default_factory=list)
     segment_tables: list[Cue] = Field(default_factory=list)
     total_row: list[Cue]
     categories: list[Cue]

@@ -89,20 +89,21 @@ def _total(printed: Sequence[Row], row: Row, column: str, total_words: str,
     found = [(c, r) for r in printed if r is not row and (c := r.cell(column)) is not None
              and not c.shown.endswith("%") and c.value > own.value
              and ((first_match(cues.total_row, r.label.lower())
-                   and not _totals_another(r.label, total_words))
+                   and not _totals_another(r.label, total_words, cues))
                   or set(re.findall(r"[a-z]+", r.label.lower())) <= words
                   or _names_measure(r.label, total_words))]
     return max(found, key=lambda t: t[0].value) if found else None
 
 
-def _totals_another(label: str, total_words: str) -> bool:
+def _totals_another(label: str, total_words: str, cues: DirectCues) -> bool:
     """Whether a "Total ..." row totals another measure than the one asked: Walmart's
     "Total long-lived assets" below its "U.S. operations" and "Non-U.S. operations", where
-    revenue is asked (the same table's first block closes with "Total revenues")."""
+    revenue is asked (the same table's first block closes with "Total revenues"); a total
+    named for the entity ("Total Company", ``whole_entity``) is the table's whole."""
     rest = re.sub(r"^\s*(?:total|sub-?total|consolidated|combined)\b|\btotal\s*$", "",
                   label.lower()).strip(" :")
-    if not re.search(r"[a-z]", rest):
-        return False  # "Total", "Consolidated": the table's whole
+    if not re.search(r"[a-z]", rest) or first_match(cues.whole_entity, rest):
+        return False  # "Total", "Consolidated", "Total Company": the table's whole
     asked = {t.name for t in terms_in(total_words)}
     named = {t.name for t in terms_in(rest)}
     return not (named & asked) and not set(re.findall(r"[a-z]+", rest)) <= set(

@@ -378,6 +378,20 @@ def test_a_members_share_from_a_table_whose_columns_name_the_members_and_the_tot
     assert {c.mark for c in claim.citations} == {"valid"}
 
 
+def test_a_total_named_for_the_company_is_the_whole_a_share_is_of() -> None:
+    """3M 2018 (sec-10k) p126: the geographic areas' net sales close with "Total Company"
+    (32,765), the whole of the table, not a total of another measure: the United States'
+    12,840 leaves 19,925 outside it, 60.8%."""
+    pages = PageTexts.from_pages("3m-10k", 2018, real_filing("sec-10k/3M_2018_10K.pdf").pages)
+    rows = page_table_rows(pages, "3m-10k", 2018, 126)
+    found = direct_answer_to("What percentage of 3M's net sales came from outside the United "
+                             "States in FY2018?", rows, rows)
+    assert found is not None and found.text == (
+        "Outside the United States: $19,925 million, 60.8% of net sales ($32,765 million in "
+        "all, $12,840 million of it United States in 2018; (32,765 - 12,840) / 32,765).")
+    assert {c.mark for c in verify_claims([found.claim()], pages)[0].citations} == {"valid"}
+
+
 def test_a_share_of_a_total_that_went_to_a_part_is_read_from_the_table_of_both() -> None:
     """Walmart 2020's capital expenditures table: "eCommerce, technology, supply chain and other"
     5,643 of "Total capital expenditures" 10,705 (52.7%): the member's name holds commas, and a
