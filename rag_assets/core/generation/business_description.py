@@ -29,6 +29,7 @@ from rag_assets.core.text.sentences import page_prose, split_sentences
 
 INTENT = "industry"
 SECTION = "business"
+RISK_SECTION = "risk_factors"  # where a filer that does not describe itself names its industry
 PAGES_READ = 3  # Item 1 opens with it: its first pages, not a later page's segment summary
 ANNUAL_FORM = "10-K"
 COVER_PAGES = 3
@@ -96,4 +97,27 @@ def business_description(question: Question, document: str, year: int,
                                     year=year, chunk_rank=0, page=page, located=True,
                                     quote=said, text=said, scope="Item 1.")
                 return DirectAnswer(kind="business", units=[unit], text=said)
+    return _industry_named(document, year, texts, items, entry.names_industry)
+
+
+def _industry_named(document: str, year: int, texts: Mapping[int, str],
+                    items: Mapping[int, str | None], pattern: str | None) -> DirectAnswer | None:
+    """The first sentence of Item 1, then of Item 1A, that names the company's industry ("The
+    food and beverage industry is highly competitive"), led by that name, or None: a filer
+    whose Item 1 opens with no description of the company still says where it competes."""
+    if pattern is None:
+        return None
+    names = re.compile(pattern, re.IGNORECASE)
+    for section in (SECTION, RISK_SECTION):
+        for page in pages_in_section(items, section):
+            for sentence in split_sentences(page_prose(texts.get(page, ""))):
+                said = " ".join(sentence.split())
+                if (m := names.search(said)) is None:
+                    continue
+                unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
+                                    year=year, chunk_rank=0, page=page, located=True,
+                                    quote=said, text=said, scope=items.get(page) or "")
+                industry = " ".join(m["industry"].split()).rstrip(",")
+                return DirectAnswer(kind="business", units=[unit], supports=said,
+                                    text=f"The {industry} industry: {said}")
     return None

@@ -90,6 +90,11 @@ class IntentEntry(BaseModel):
                                  "insensitive) of the sentence that says what the company is "
                                  "or does, where the section opens")
     describes_source: str | None = None
+    names_industry: str | None = Field(default=None, description="a pattern (case-insensitive) "
+                                       "of a sentence that names the industry the company is "
+                                       "in, its group 'industry' the name: read in Item 1, "
+                                       "then Item 1A, when no sentence describes the company")
+    names_industry_source: str | None = None
     asks_all: str | None = Field(default=None, description="a pattern (case-insensitive) of "
                                  "a question that asks for the whole section ('What are the "
                                  "main risks ...?'), not one matter it treats ('How does X "

@@ -94,3 +94,21 @@ def test_a_name_that_opens_with_a_digit_is_the_company() -> None:
     found = business_description(question, "3m-10k", 2018, pages, {3: "Item 1. Business"})
     assert found is not None and found.text.startswith(
         "3M is a diversified technology company with a global presence")
+
+
+def test_a_filer_that_does_not_describe_itself_is_answered_with_the_industry_it_names() -> None:
+    """Kraft Heinz's 10-K for 2021 opens Item 1 with "We are driving transformation ..." and
+    describes no business; its Item 1A names the industry it competes in (p.13). "A highly
+    competitive industry" names none."""
+    pages = [(5, "Item 1. Business.\nGeneral\nWe are driving transformation at The Kraft Heinz "
+                 "Company (Nasdaq: KHC), inspired by our Purpose, Let’s Make Life Delicious."),
+             (12, "We operate in a highly competitive industry."),
+             (13, "The food and beverage industry is highly competitive across all of our "
+                  "product offerings.")]
+    items = {5: "Item 1. Business", 12: "Item 1A. Risk Factors", 13: "Item 1A. Risk Factors"}
+    question = read_question("What industry does Kraft Heinz operate in?")
+    found = business_description(question, "kraft-heinz-10k", 2021, pages, items)
+    assert found is not None and found.units[0].page == 13
+    assert found.text == ("The food and beverage industry: The food and beverage industry is "
+                          "highly competitive across all of our product offerings.")
+    assert business_description(question, "kraft-heinz-10k", 2021, pages[:2], items) is None
