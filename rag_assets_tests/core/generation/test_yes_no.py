@@ -93,3 +93,16 @@ def test_a_dividend_declared_says_no_change_of_it() -> None:
     found = prose_yes_no(read_question("Did the Firm raise its quarterly dividend in 2022?"),
                          [DECLARED, RAISED])
     assert found is not None and found.text.startswith("Yes. On February 1, 2022"), found
+
+
+def test_a_dividend_approved_as_an_increase_over_the_last_says_yes() -> None:
+    """Walmart's Q1 fiscal 2024 10-Q: the annual dividend approved is "an increase over" the
+    year before's, its amounts printed with decimals: a change stated."""
+    approved = unit("Effective February 21, 2023, the Board of Directors approved the fiscal 2024 "
+                    "annual dividend of $2.28 per share, an increase over the fiscal 2023 annual "
+                    "dividend of $2.24 per share.")
+    for asked in ("Did Walmart change its annual dividend in fiscal 2024?",
+                  "Did Walmart raise its dividend in fiscal 2024?"):
+        found = prose_yes_no(read_question(asked), [approved])
+        assert found is not None and found.text.startswith("Yes. Effective February 21, 2023"), \
+            asked
