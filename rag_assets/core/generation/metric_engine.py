@@ -1309,8 +1309,14 @@ def _trend(question: MetricQuestion, values: dict[int, float], years: Sequence[i
         # figures add up (15.0% to 16.1% is 1.1 points, though 15.03% to 16.05% is 1.02); in
         # basis points as well, as MD&A and analysts write a margin's move
         points = abs(round(last * 100, places) - round(first * 100, places))
+        # a move the rounding of the two shown values bends by half a shown unit or more
+        # (Walmart's gross margin, 23.84% to 23.65%: 0.1 points as shown, 18 basis points
+        # as its MD&A says) is given unrounded too
+        exact = abs(last - first) * 10_000
+        bent = abs(exact - points * 100) >= 10 ** (2 - places) / 2
         delta = f"{points:.{places}f} percentage points" + (
-            f", or {points * 100:,.0f} basis points" if round(points, places) else "")
+            (f" as shown, or {exact:,.0f} basis points unrounded" if bent
+             else f", or {points * 100:,.0f} basis points") if round(points, places) else "")
     elif unit == "USD":  # no percentage of a base that is not positive: it means nothing
         delta = f"{format_value(abs(change), unit, None, question.scale)} " \
                 f"({abs(change) / first * 100:.1f}%)" if first > 0 else format_value(
