@@ -105,8 +105,8 @@ def test_a_margins_move_the_rounding_bends_is_given_unrounded_too() -> None:
     # Walmart Q1 fiscal 2024 (p.4): 33,441 / 140,288 = 23.84% and 35,720 / 151,004 = 23.65%:
     # 0.1 points between the values as shown, 18 basis points as its MD&A says (p.21), not 10
     answer = _answered("financebench-bulk/pdfs/WALMART_2024Q1_10Q.pdf", "walmart-10q-q1", 2024,
-                       "Walmart", "Did Walmart's gross margin improve in Q1 fiscal 2024 (three months "
-                       "ended April 30, 2023)?")
+                       "Walmart", "Did Walmart's gross margin improve in Q1 fiscal 2024 (three "
+                       "months ended April 30, 2023)?")
     assert "from 23.8% in the three months ended in 2022" in answer.headline
     assert "by 0.1 percentage points as shown, or 18 basis points unrounded" in answer.headline
 
