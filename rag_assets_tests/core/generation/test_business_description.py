@@ -112,3 +112,16 @@ def test_a_filer_that_does_not_describe_itself_is_answered_with_the_industry_it_
     assert found.text == ("The food and beverage industry: The food and beverage industry is "
                           "highly competitive across all of our product offerings.")
     assert business_description(question, "kraft-heinz-10k", 2021, pages[:2], items) is None
+
+
+def test_a_segments_industry_is_not_the_companys() -> None:
+    """Corning's 10-K for 2022 names "the display glass industry" of its Display Technologies
+    segment (Item 1): one segment's industry, not the company's."""
+    pages = [(5, "Item 1. Business\nCorning manufactures products at 124 plants in 15 countries."),
+             (6, "This segment develops, manufactures and supplies high quality glass substrates "
+                 "using technology expertise and a proprietary fusion manufacturing process, "
+                 "which we invented and is the cornerstone of our technology leadership in the "
+                 "display glass industry.")]
+    question = read_question("What industry does Corning operate in?")
+    assert business_description(question, "corning-10k", 2022, pages,
+                                {5: "Item 1. Business", 6: "Item 1. Business"}) is None
