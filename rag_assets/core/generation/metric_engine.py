@@ -859,6 +859,23 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
                         headline=headline, details=details, operands=operands)
 
 
+def _points_moved(first: float, last: float, places: int) -> str:
+    """A percentage's move between the two values as shown, as MD&A computes it, so the
+    sentence's own figures add up (15.0% to 16.1% is 1.1 points, though 15.03% to 16.05% is
+    1.02), and in basis points as MD&A and analysts write a margin's move; a move the
+    rounding of the two shown values bends by half a shown unit or more (Walmart's gross
+    margin, 23.84% to 23.65%: 0.1 points as shown, 18 basis points as its MD&A says) is given
+    unrounded too."""
+    points = abs(round(last * 100, places) - round(first * 100, places))
+    if not round(points, places):
+        return f"{points:.{places}f} percentage points"
+    exact = abs(last - first) * 10_000
+    if abs(exact - points * 100) >= 10 ** (2 - places) / 2:
+        return f"{points:.{places}f} percentage points as shown, or {exact:,.0f} basis points " \
+               f"unrounded"
+    return f"{points:.{places}f} percentage points, or {points * 100:,.0f} basis points"
+
+
 def _covered(question: MetricQuestion, evaluator: Evaluator, year: int, subject: str,
              when: str) -> str | None:
     """"Was its free cash flow enough to cover its share repurchases?": yes when the first
@@ -1304,19 +1321,7 @@ def _trend(question: MetricQuestion, values: dict[int, float], years: Sequence[i
               "worsen": bool(quality.startswith(" (a deterioration"))}.get(
         question.direction or "change")
     if unit == "percent":
-        places = question.decimals or 1
-        # the move between the two values as shown, as MD&A computes it, so the sentence's own
-        # figures add up (15.0% to 16.1% is 1.1 points, though 15.03% to 16.05% is 1.02); in
-        # basis points as well, as MD&A and analysts write a margin's move
-        points = abs(round(last * 100, places) - round(first * 100, places))
-        # a move the rounding of the two shown values bends by half a shown unit or more
-        # (Walmart's gross margin, 23.84% to 23.65%: 0.1 points as shown, 18 basis points
-        # as its MD&A says) is given unrounded too
-        exact = abs(last - first) * 10_000
-        bent = abs(exact - points * 100) >= 10 ** (2 - places) / 2
-        delta = f"{points:.{places}f} percentage points" + (
-            (f" as shown, or {exact:,.0f} basis points unrounded" if bent
-             else f", or {points * 100:,.0f} basis points") if round(points, places) else "")
+        delta = _points_moved(first, last, question.decimals or 1)
     elif unit == "USD":  # no percentage of a base that is not positive: it means nothing
         delta = f"{format_value(abs(change), unit, None, question.scale)} " \
                 f"({abs(change) / first * 100:.1f}%)" if first > 0 else format_value(
