@@ -117,7 +117,7 @@ def _industry_named(document: str, year: int, texts: Mapping[int, str],
                 unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
                                     year=year, chunk_rank=0, page=page, located=True,
                                     quote=said, text=said, scope=items.get(page) or "")
-                industry = " ".join(m["industry"].split()).rstrip(",")
+                industry = " ".join((m["industry"] or m["named"]).split()).rstrip(",")
                 return DirectAnswer(kind="business", units=[unit], supports=said,
                                     text=f"The {industry} industry: {said}")
     return None

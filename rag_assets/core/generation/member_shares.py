@@ -86,23 +86,41 @@ def _total(printed: Sequence[Row], row: Row, column: str, total_words: str,
     if own is None:
         return None
     words = set(re.findall(r"[a-z]+", total_words.lower()))
+    # a total named for the entity is the whole only where the column prints one: a table of
+    # a block per measure, each closed by "Total Company", names no measure of its own
+    entity_totals = sum(1 for r in printed if r.cell(column) is not None and _names_entity(
+        r.label, cues))
     found = [(c, r) for r in printed if r is not row and (c := r.cell(column)) is not None
              and not c.shown.endswith("%") and c.value > own.value
              and ((first_match(cues.total_row, r.label.lower())
-                   and not _totals_another(r.label, total_words, cues))
+                   and not _totals_another(r.label, total_words, cues,
+                                           entity_whole=entity_totals == 1))
                   or set(re.findall(r"[a-z]+", r.label.lower())) <= words
                   or _names_measure(r.label, total_words))]
     return max(found, key=lambda t: t[0].value) if found else None
 
 
-def _totals_another(label: str, total_words: str, cues: DirectCues) -> bool:
+def _total_rest(label: str) -> str:
+    """A total row's label without its "Total" ("Company" of "Total Company")."""
+    return re.sub(r"^\s*(?:total|sub-?total|consolidated|combined)\b|\btotal\s*$", "",
+                  label.lower()).strip(" :")
+
+
+def _names_entity(label: str, cues: DirectCues) -> bool:
+    """Whether a total row is named for the entity ("Total Company", ``whole_entity``)."""
+    rest = _total_rest(label)
+    return rest != label.lower().strip(" :") and first_match(cues.whole_entity, rest) is not None
+
+
+def _totals_another(label: str, total_words: str, cues: DirectCues,
+                    entity_whole: bool = False) -> bool:
     """Whether a "Total ..." row totals another measure than the one asked: Walmart's
     "Total long-lived assets" below its "U.S. operations" and "Non-U.S. operations", where
     revenue is asked (the same table's first block closes with "Total revenues"); a total
-    named for the entity ("Total Company", ``whole_entity``) is the table's whole."""
-    rest = re.sub(r"^\s*(?:total|sub-?total|consolidated|combined)\b|\btotal\s*$", "",
-                  label.lower()).strip(" :")
-    if not re.search(r"[a-z]", rest) or first_match(cues.whole_entity, rest):
+    named for the entity ("Total Company") is the table's whole when the column prints only
+    one (``entity_whole``)."""
+    rest = _total_rest(label)
+    if not re.search(r"[a-z]", rest) or (entity_whole and _names_entity(label, cues)):
         return False  # "Total", "Consolidated", "Total Company": the table's whole
     asked = {t.name for t in terms_in(total_words)}
     named = {t.name for t in terms_in(rest)}

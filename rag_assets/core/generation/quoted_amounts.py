@@ -144,13 +144,18 @@ def _per_share(question: Question, unit: EvidenceUnit) -> DirectAnswer | None:
 
 
 def _two_amounts(unit: EvidenceUnit) -> list[tuple[Amount, int]] | None:
-    """The sentence's two money amounts and where each starts; None for any other count, for
-    two currencies ("€300 million" and "$918 million" are never added) or when one of them is
-    printed as a change ("increased $184 million")."""
-    found = [(m, _amount(m["n"], m["scale"], m.group(0).strip()))
-             for m in SIGNED_MONEY_RE.finditer(unit.text)]
-    if len(found) != 2 or len({m["sign"] for m, _ in found}) != 1:
+    """The sentence's two money amounts of one currency and where each starts (of several
+    currencies, the one that prints exactly two: "€300 million" and "$918 million" are never
+    added); None for any other count or when one of them is printed as a change ("increased
+    $184 million")."""
+    by_sign: dict[str, list[tuple[re.Match[str], Amount]]] = {}
+    for m in SIGNED_MONEY_RE.finditer(unit.text):
+        by_sign.setdefault(m["sign"], []).append(
+            (m, _amount(m["n"], m["scale"], m.group(0).strip())))
+    pairs = [found for found in by_sign.values() if len(found) == 2]
+    if len(pairs) != 1:
         return None
+    found = pairs[0]
     if any(_CHANGE_BEFORE_RE.search(unit.text[:m.start()]) for m, _ in found):
         return None
     return [(a, m.start()) for m, a in found]

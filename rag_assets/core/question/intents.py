@@ -92,8 +92,10 @@ class IntentEntry(BaseModel):
     describes_source: str | None = None
     names_industry: str | None = Field(default=None, description="a pattern (case-insensitive) "
                                        "of a sentence that names the industry the company is "
-                                       "in, its group 'industry' the name: read in Item 1, "
-                                       "then Item 1A, when no sentence describes the company")
+                                       "in, its group 'industry' (the sentence's subject) or "
+                                       "'named' (what the company operates in) the name: read "
+                                       "in Item 1, then Item 1A, when no sentence describes "
+                                       "the company")
     names_industry_source: str | None = None
     asks_all: str | None = Field(default=None, description="a pattern (case-insensitive) of "
                                  "a question that asks for the whole section ('What are the "

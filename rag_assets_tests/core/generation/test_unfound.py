@@ -189,3 +189,19 @@ def test_a_repurchase_is_looked_for_beyond_item_5s_title() -> None:
         "Treasury stock repurchased",  # JPMorgan's Q1 2021 10-Q, its cash flow statement's row
     ):
         assert unfound_disclosure(question, [unit(title)], filing(title, stated)) is None, stated
+
+
+def test_a_dividend_is_found_in_a_rows_words_and_an_option_input_is_not_asked_for() -> None:
+    """The wordings a filing that pays a dividend prints where it names no "cash dividend":
+    Coca-Cola 2019's cash flow row, American Water's Q2 2023 equity row, Costco's 8-K; and a
+    question of an option's dividend yield or of dividend income asks for no dividend paid."""
+    asked = read_question("What quarterly dividend per share did Netflix declare in Q2 2023?")
+    q2 = unit("Dividend yield —% —% —% —%", "netflix-10q-q2", 2023)
+    for printed in ("Dividends (6,845) (6,644) (6,320)",
+                    "Dividends ($0.7075 declared per common share) — — — (137) — — — (137)",
+                    "The dividend of $1.02 per share declared"):
+        assert unfound_disclosure(asked, [q2], filing(q2.text, printed)) is None, printed
+    for question in ("What dividend yield did Netflix assume in valuing its options in Q2 2023?",
+                     "How much dividend income did Netflix report in Q2 2023?"):
+        assert unfound_disclosure(read_question(question), [q2], filing(q2.text)) is None, \
+            question
