@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
-from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.evidence import printed_unit
 from rag_assets.core.generation.yes_no import compiled
 from rag_assets.core.ingest.context import company_name
 from rag_assets.core.ingest.sections import pages_in_section
@@ -93,9 +93,7 @@ def business_description(question: Question, document: str, year: int,
             said = INTRO_RE.sub("", _without_heading(" ".join(sentence.split())), count=1)
             if any((m := p.search(said)) and _of_the_company(said[:m.end()], company)
                    for p in patterns):
-                unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
-                                    year=year, chunk_rank=0, page=page, located=True,
-                                    quote=said, text=said, scope="Item 1.")
+                unit = printed_unit(document, year, page, said, "Item 1.")
                 return DirectAnswer(kind="business", units=[unit], text=said)
     return _industry_named(document, year, texts, items, entry.names_industry)
 
@@ -114,9 +112,7 @@ def _industry_named(document: str, year: int, texts: Mapping[int, str],
                 said = " ".join(sentence.split())
                 if (m := names.search(said)) is None:
                     continue
-                unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
-                                    year=year, chunk_rank=0, page=page, located=True,
-                                    quote=said, text=said, scope=items.get(page) or "")
+                unit = printed_unit(document, year, page, said, items.get(page) or "")
                 industry = " ".join((m["industry"] or m["named"]).split()).rstrip(",")
                 return DirectAnswer(kind="business", units=[unit], supports=said,
                                     text=f"The {industry} industry: {said}")

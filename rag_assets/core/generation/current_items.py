@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
-from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.evidence import EvidenceUnit, printed_unit
 from rag_assets.core.generation.extractive import words
 from rag_assets.core.generation.metric_questions import share_asked
 from rag_assets.core.ingest.sections import current_item_of, load_sections
@@ -164,8 +164,7 @@ def _item_answer(document: str, year: int, item: tuple[str, int, list[str]],
     if not text:
         return None
     quote = "\n".join(kept)
-    unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document, year=year,
-                        chunk_rank=0, page=page, located=True, quote=quote, text=quote)
+    unit = printed_unit(document, year, page, quote)
     return DirectAnswer(kind="yes_no" if opening else "list", units=[unit], supports=quote,
                         text=f"{opening}{_named(heading)}: {text.rstrip('.')}.")
 
@@ -185,9 +184,7 @@ def _every_item(document: str, year: int, items: Sequence[tuple[str, int, list[s
         if not kept or not lead:
             continue
         quote = "\n".join(kept)
-        units.append(EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
-                                  year=year, chunk_rank=0, page=page, located=True,
-                                  quote=quote, text=quote))
+        units.append(printed_unit(document, year, page, quote))
         parts.append(f"{_named(heading)}: {lead}")
     if not units:
         return None

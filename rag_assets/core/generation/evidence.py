@@ -79,6 +79,15 @@ class EvidenceUnit(BaseModel):
         return f"{self.text} {notes}".strip()
 
 
+def printed_unit(document: str, year: int, page: int, quote: str, scope: str = "",
+                 rank: int = 0) -> EvidenceUnit:
+    """A passage a reader found by reading the page itself (a cover page's table, an Item's
+    body, a caption), not a retrieved chunk: located, its text the words as printed."""
+    return EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document, year=year,
+                        chunk_rank=rank, page=page, located=True, quote=quote, text=quote,
+                        scope=scope)
+
+
 def looks_like_instruction(text: str) -> bool:
     """Words that speak to a model ("ignore previous instructions", "SYSTEM:", "you are now in
     developer mode", a forged ``</document>`` fence) or markup a browser would run (``<script>``,

@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
-from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.evidence import printed_unit
 from rag_assets.core.ingest.sections import heading_topic
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import terms_in
@@ -114,8 +114,7 @@ def _bulleted_block(question: Question, document: str, year: int, page: int,
             continue
         intro = split_sentences(" ".join(line.split()))[-1]
         quote = "\n".join([line.strip(), *block])
-        unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document, year=year,
-                            chunk_rank=0, page=page, located=True, quote=quote, text=quote)
+        unit = printed_unit(document, year, page, quote)
         return DirectAnswer(kind="list", units=[unit], supports=quote,
                             text=f"{intro} {numbered(bullets)}.")
     return None
@@ -136,9 +135,7 @@ def _table_block(question: Question, document: str, year: int, page: int,
             continue
         heading = line.strip()
         quote = "\n".join([heading, *rows])
-        unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
-                            year=year, chunk_rank=0, page=page, located=True, quote=quote,
-                            text=quote)
+        unit = printed_unit(document, year, page, quote)
         moved = revision(rows, heading)
         return DirectAnswer(kind="list", units=[unit], supports=quote,
                             text=(f"{moved}. " if moved else "")

@@ -49,6 +49,7 @@ from rag_assets.core.generation.evidence import (
     headings_at,
     page_table_rows,
     pages_titled,
+    printed_unit,
     units_of,
 )
 from rag_assets.core.generation.extractive import (
@@ -583,10 +584,8 @@ class QuoteRoute:
                 continue
             for sentence in read.sentences:
                 if any(p.search(sentence) for p in patterns):
-                    yield EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
-                                       year=year, chunk_rank=len(units), page=page,
-                                       located=True, quote=sentence, text=sentence,
-                                       scope=items.get(page) or "")
+                    yield printed_unit(document, year, page, sentence,
+                                       items.get(page) or "", rank=len(units))
 
     def claims_from_model(self, question: str, scored: Sequence[ScoredUnit]
                           ) -> tuple[list[Claim], list[GuardrailEvent]]:

@@ -23,7 +23,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
-from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.evidence import printed_unit
 from rag_assets.core.question.question import Question
 
 COVER_PATH = Path(__file__).with_name("cover_page.json")
@@ -269,6 +269,5 @@ def registered_securities(question: Question, document: str, year: int,
                 f"{where}{f' on {on}' if on else ''}; the cover page lists {_named(listed)}.")
     else:
         return None
-    unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document, year=year,
-                        chunk_rank=0, page=page, located=True, quote=block, text=block)
+    unit = printed_unit(document, year, page, block)
     return DirectAnswer(kind="securities", units=[unit], text=text)

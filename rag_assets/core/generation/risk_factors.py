@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
-from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.evidence import EvidenceUnit, printed_unit
 from rag_assets.core.ingest.sections import pages_in_section, quarterly_item_of, sections_of
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.filing_kinds import kinds_asked
@@ -124,9 +124,7 @@ def _groups(document: str, year: int, pages: Sequence[int],
         captions, closed = _captions(bold.get(page, ()), page == pages[0])
         last = groups[-1].factors[-1] if groups[-1].factors else None
         for n, caption in enumerate(captions):
-            unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
-                                year=year, chunk_rank=0, page=page, located=True,
-                                quote=caption, text=caption, scope="Item 1A.")
+            unit = printed_unit(document, year, page, caption, "Item 1A.")
             if n == 0 and last is not None and _runs_on(last[-1].text, caption):
                 last.append(unit)  # the rest of a caption the page break cut
             elif _is_group(caption):
@@ -170,10 +168,7 @@ def _bulleted(document: str, year: int, pages: Sequence[tuple[int, str]],
             caption = " ".join(" ".join(rest)[:found.start() + 1 if found else 0].split())
             if (MIN_FACTOR_WORDS <= len(caption.split()) <= MAX_CAPTION_WORDS
                     and caption[:1].isupper()):  # a list inside a factor opens in lower case
-                group.factors.append([EvidenceUnit(
-                    chunk_id=f"{document}|{year}|p{page}", document=document, year=year,
-                    chunk_rank=0, page=page, located=True, quote=caption, text=caption,
-                    scope="Item 1A.")])
+                group.factors.append([printed_unit(document, year, page, caption, "Item 1A.")])
     return [group] if group.factors else []
 
 
@@ -248,9 +243,7 @@ def _referred(document: str, year: int, pages: Sequence[tuple[int, str]],
         unchanged = next((s for s in sentences if NO_CHANGE_RE.search(s)
                           and not EXCEPT_RE.search(s) and s != refers), None)
         quoted = [refers, *([unchanged] if unchanged else [])]
-        units = [EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document,
-                              year=year, chunk_rank=0, page=page, located=True, quote=q,
-                              text=q, scope="Part II, Item 1A.") for q in quoted]
+        units = [printed_unit(document, year, page, q, "Part II, Item 1A.") for q in quoted]
         said = (" and reports no material change in them" if unchanged or (
             NO_CHANGE_RE.search(refers) and not EXCEPT_RE.search(refers)) else "")
         return DirectAnswer(kind="risks", units=units, text=(

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
-from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.evidence import printed_unit
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.filing_kinds import form_of
 
@@ -41,8 +41,7 @@ def signer(question: Question, document: str, year: int, pages: Sequence[tuple[i
     title = next((line for line in after if line != name and TITLE_WORDS_RE.search(line)), "")
     quote = "\n".join([match.group(0).strip(), *after[:after.index(title) + 1]]
                       if title else [match.group(0).strip()])
-    unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{page}", document=document, year=year,
-                        chunk_rank=0, page=page, located=True, quote=quote, text=quote)
+    unit = printed_unit(document, year, page, quote)
     said = f"{name}, {title}" if title else name
     return DirectAnswer(kind="list", units=[unit], text=f"Signed by {said}.")
 
