@@ -33,11 +33,12 @@ CURRENCY = rf"[{''.join(sorted(CURRENCY_SIGNS))}]"
 # an amount of dollars as prose writes it: "$645 million", "$8.6 billion", "$1,849" (groups "n"
 # and "scale"); SCALE_WORDS gives the scale's factor
 SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
-MONEY = rf"\$\s?(?P<n>(?:{INTEGER})(?:{DECIMALS})?)(?:\s(?P<scale>thousand|million|billion))?\b"
+_AFTER_SIGN = rf"\s?(?P<n>(?:{INTEGER})(?:{DECIMALS})?)(?:\s(?P<scale>thousand|million|billion))?\b"
+MONEY = rf"\${_AFTER_SIGN}"
 MONEY_RE = re.compile(MONEY)
 # an amount in any currency the figures grammar signs ("€300 million", "£45 million"): its sign
 # in group "sign", so amounts of two currencies are never added
-SIGNED_MONEY_RE = re.compile(MONEY.replace(r"\$", rf"(?P<sign>{CURRENCY})", 1))
+SIGNED_MONEY_RE = re.compile(rf"(?P<sign>{CURRENCY}){_AFTER_SIGN}")
 FIGURE = rf"\(?[-–]?{CURRENCY}?\(?[-–]?{AMOUNT}\)?%?\)?"
 
 # a whole token: "$1,234", "(56)", "12.5%", "$(0.28)", "2028¹" (a note number raised after it)
