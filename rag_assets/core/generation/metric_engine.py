@@ -997,6 +997,9 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
         value = values[years[-1]]
         shown = format_value(value, unit, question.decimals, question.scale)
         headline = f"{subject} {when} {title} is {shown}."
+        if question.months != 12 and operands and all(o.months is None for o in operands):
+            # an interim report's balance stands at its period's end, not over its months
+            headline = f"{subject} {title} at the end of {when} is {shown}."
         metric = metric_of(question, defs)
         if unit == "ratio" and metric is not None and metric.unit == "percent" and not \
                 shown.endswith("%)"):  # format_value wrote it as a percentage already

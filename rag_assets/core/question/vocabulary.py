@@ -444,9 +444,12 @@ def terms_in(text: str, *, facts_only: bool = False, exclude: frozenset[str] = f
 
 
 # the question's own verb between a term and the rest of an alias: "how much long-term debt
-# does Walmart have due within one year" (the alias "long-term debt due within one year")
+# does Walmart have due within one year" (the alias "long-term debt due within one year"); a
+# verb that is itself the rest's first word stays in it: "what dividend did Pfizer declare" is
+# the alias "dividend declare", the rate a board declares per share, never the total it paid
 SPLIT_BY_VERB_RE = re.compile(r"^\s+(?:does|do|did|will)\s+(?:[\w&'.]+\s+){1,4}?"
-                              r"(?:have|has|owe|hold|carry)\s+(?P<rest>.*)$")
+                              r"(?:(?:have|has|owe|hold|carry)\s+|(?=declare\b))"
+                              r"(?P<rest>.*)$")
 SPLIT_REST_WORDS = 6  # the longest rest of an alias tried after the verb
 
 

@@ -255,7 +255,7 @@ def test_a_quarter_is_asked_in_the_fiscal_names_the_filing_defines() -> None:
       "Costco"),
      "Does Costco have a reasonably healthy liquidity profile based on its quick ratio at the "
      "end of Q3 FY2023 (May 7, 2023)?",
-     "No. Costco's Q3 (three months ended in 2023) quick ratio is 0.51",
+     "No. Costco's quick ratio at the end of Q3 (three months ended in 2023) is 0.51",
      {"$12,493", "1,215", "2,502", "31,708"}),
 ])
 def test_a_trend_or_a_judgment_opens_with_its_answer(filing: tuple[str, str, int, str],

@@ -91,6 +91,11 @@ def test_every_intents_first_section_is_found_in_real_filings(intent: str) -> No
     ("What drove the change in Nike's operating margin in FY2023?", "drivers", "cause"),
     ("Which debt securities are registered to trade on a national securities exchange under "
      "3M's name as of Q2 of 2023?", "registered_securities", "names"),
+    # where a class of stock trades is the cover page's Section 12(b) table
+    ("On which exchange is Costco's common stock listed, according to its 8-K dated August 9, "
+     "2023?", "registered_securities", "names"),
+    ("What is American Water Works' ticker symbol and on what exchange does it trade?",
+     "registered_securities", "names"),
     ("What industry does General Mills operate in?", "industry", "text"),
     ("Which legal proceedings is Kraft Heinz involved in?", "legal", "names"),
     ("What was the outcome of Foot Locker's shareholder vote?", "shareholder_vote", "text"),

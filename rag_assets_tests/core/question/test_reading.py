@@ -206,6 +206,11 @@ def test_what_was_paid_is_a_flow_not_the_balance(question: str, target: str) -> 
     ("What is 3M's long-term debt due in the next 12 months?", "current_portion_long_term_debt"),
     ("What long-term debt does Corning have?", "long_term_debt"),
     ("How much cash does Corning have on hand?", "cash"),
+    # what a board declares is a rate per share: American Water Works' six months' $257
+    # million of dividends paid once answered it
+    ("What dividend did American Water Works declare during Q2 2023?", "dividends_per_share"),
+    ("What quarterly dividend did Pfizer declare in Q2 2023?", "dividends_per_share"),
+    ("How much did Pfizer declare in dividends in 2023?", "dividends_paid"),
 ])
 def test_an_alias_the_questions_verb_splits_is_still_its_entry(question: str,
                                                                target: str) -> None:
