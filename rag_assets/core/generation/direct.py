@@ -71,6 +71,7 @@ from rag_assets.core.generation.metric_format import subject_of
 from rag_assets.core.generation.per_share_dividends import per_share_dividend
 from rag_assets.core.generation.quarter_events import quarter_debt_event
 from rag_assets.core.generation.quoted_amounts import quoted_arithmetic
+from rag_assets.core.generation.stated_line_items import stated_line_item
 from rag_assets.core.generation.stated_moves import stated_move
 from rag_assets.core.generation.superlatives import PagesTitling, superlative
 from rag_assets.core.generation.yes_no import Before, prose_yes_no, stated_none
@@ -350,6 +351,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
     return ((None if asks_members_drove(question) else explained(question))
             or stated_none(question, selected, pool, before, scan)
             or per_share_dividend(question, selected, pool, page_rows, scan)
+            or stated_line_item(question, selected, scan)
             or quoted_arithmetic(question, selected, scan)
             or major_customers(question, selected, pool, before, scan)
             or member_share(question, selected, pool, page_rows, cues, printing)
