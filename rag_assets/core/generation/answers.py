@@ -260,13 +260,21 @@ def led_by_both(computed: PartAnswer, causes: Sequence[PartAnswer]) -> list[Part
     sentence ("... decreased from 35.6% to 33.7%; Higher input costs ...; gross margin
     decreased 190 basis points."), each citation standing for what its own page prints: the
     question asked both, so the answer's first sentence gives both. Only a cause the drivers
-    read (``direct cause``), never a quote of a sentence that merely ranked high."""
-    if not causes or causes[0].method != "direct cause" or not causes[0].claims or not (
-            computed.claims):
+    read (``direct cause``), never a quote of a sentence that merely ranked high; or the same
+    change computed with what moved it (``computed change``: the items of the effective tax
+    rate's reconciliation, the margins an operating margin is bridged by), which extends the
+    lead."""
+    if not causes or not causes[0].claims or not computed.claims:
         return [computed, *causes]
     lead, cause = computed.claims[0], causes[0].claims[0]
-    both = Claim(text=joined(lead.text, without_change(cause.text, lead.text)),
-                 citations=[*lead.citations, *cause.citations])
+    if causes[0].method == "computed change" and cause.text.startswith(
+            lead.text.rstrip(". ")) and len(cause.text) > len(lead.text):
+        both = Claim(text=cause.text, citations=[*lead.citations, *cause.citations])
+    elif causes[0].method == "direct cause":
+        both = Claim(text=joined(lead.text, without_change(cause.text, lead.text)),
+                     citations=[*lead.citations, *cause.citations])
+    else:
+        return [computed, *causes]
     rest = causes[0].model_copy(update={"claims": causes[0].claims[1:]})
     first = computed.model_copy(update={"claims": [both, *computed.claims[1:]]})
     return [first, *([rest] if rest.claims else []), *causes[1:]]

@@ -560,6 +560,23 @@ def test_a_computed_change_and_its_causes_lead_as_one_sentence() -> None:
     assert led_by_both(computed, [quoted]) == [computed, quoted]
 
 
+def test_the_same_change_computed_with_what_moved_it_extends_the_lead() -> None:
+    """"What was Coca-Cola's effective tax rate in FY2019, and what drove the change?": the
+    change a cause question computes (its 2019 10-K's rate reconciliation, p.57) says what
+    moved the rate; it replaces the bare change, each citation kept."""
+    from rag_assets.core.generation.answers import led_by_both
+    change = ("Coca Cola's effective tax rate decreased from 21.3% in FY2018 to 16.7% in "
+              "FY2019, by 4.6 percentage points")
+    computed = _part("computed trend", f"{change}.")
+    moved = _part("computed change", f"{change}; its rate reconciliation (p.57) moved most on "
+                  "Other — net, -0.6% to -3.8%.", page=57)
+    first, *rest = led_by_both(computed, [moved])
+    assert first.claims[0].text == moved.claims[0].text and not rest
+    assert [c.page for c in first.claims[0].citations] == [1, 57]
+    other = _part("computed change", "Acme's debt decreased from $10 million to $8 million.")
+    assert led_by_both(computed, [other]) == [computed, other]  # another change: not folded
+
+
 def test_each_clause_a_reader_answered_joins_the_first_sentence() -> None:
     """"What debt did Acme issue, and how much did its total debt change?": a clause's answer a
     reader reached joins the first sentence with its citation; one the answer already gives, a
