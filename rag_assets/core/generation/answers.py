@@ -160,13 +160,22 @@ class Answerer:
     def _causes(self, question: Question, computed: PartAnswer) -> list[PartAnswer]:
         """"How did its debt change, and why?": after the computed change, the quotes of the
         same filing that give its causes (the quote route, in the computation's partition);
-        nothing for a question that does not ask why, or when they find nothing."""
+        nothing for a question that does not ask why, or when they find nothing. The question's
+        other clause ("Did its operating margin improve, ...") weakens the evidence the quotes
+        are ranked on; the measure is computed already, so weak evidence is read all the same,
+        but then only a cause the drivers read, or the change computed with what moved it, is
+        kept, never a quote that merely ranked high."""
         if not asks_cause(question) or computed.part.scope is None:
             return []
         asked = question.model_copy(update={"expects": "cause"})  # "Did it improve, and why?"
+        part = Part(question=asked, scope=computed.part.scope)
         try:
-            found = self.quotes.answer_part(Part(question=asked, scope=computed.part.scope),
-                                            self.config.k)
+            found = self.quotes.answer_part(part, self.config.k)
+            if found.abstained and any(e.detail.startswith("question: evidence ")
+                                       for e in found.events):
+                found = self.quotes.answer_part(part, self.config.k, floor=0.0)
+                if found.method not in ("direct cause", "computed change"):
+                    return []
         except Exception as error:  # the computed answer stands; the failure is an event
             computed.events.append(route_failed("quote", error))
             return []

@@ -228,8 +228,10 @@ class QuoteRoute:
                            embedder.encode([u.text for u in shortlist]), config)
 
     # -- one part -------------------------------------------------------------------------
-    def answer_part(self, part: Part, k: int, max_claims: int | None = None) -> PartAnswer:
-        """One part answered from its scope, or its abstention saying why."""
+    def answer_part(self, part: Part, k: int, max_claims: int | None = None,
+                    floor: float | None = None) -> PartAnswer:
+        """One part answered from its scope, or its abstention saying why; ``floor`` the
+        evidence strength it abstains below, when not the configured one."""
         hits, units = self.evidence(part.question, part.scope, k)
         scored = self.score(part.question, units)
         if scored and not (part.scope and part.scope.documents):
@@ -243,7 +245,7 @@ class QuoteRoute:
         out = PartAnswer(part=part, strength=strength, chunk_ids=[h.chunk_id for h in hits],
                          looked_for=looked_for,
                          first_pages=len({(h.document, h.year, p) for h in hits for p in h.pages}))
-        if event := self.below_threshold(part, hits, strength, out):
+        if event := self.below_threshold(part, hits, strength, out, floor):
             counted = self.counted_instead(part, scored, hits)
             if counted is None:
                 out.events.append(event)
@@ -408,7 +410,7 @@ class QuoteRoute:
         return checked if all(c.mark == "valid" for c in checked.citations) else None
 
     def below_threshold(self, part: Part, hits: Sequence[Hit], strength: float,
-                        out: PartAnswer) -> GuardrailEvent | None:
+                        out: PartAnswer, floor: float | None = None) -> GuardrailEvent | None:
         """Why the part abstains before quoting: the evidence never names what the question
         does (said first in what it looked for), or is too weak; else None."""
         label = part.label or "question"
@@ -419,7 +421,7 @@ class QuoteRoute:
             return GuardrailEvent(name="below_evidence_threshold",
                                   detail=f"{label}: the documents found never name "
                                          f"{', '.join(missing)}")
-        floor = self.config.extractive.abstain_below
+        floor = self.config.extractive.abstain_below if floor is None else floor
         if strength < floor:
             return GuardrailEvent(name="below_evidence_threshold",
                                   detail=f"{label}: evidence {strength:.2f} < {floor:.2f}")
