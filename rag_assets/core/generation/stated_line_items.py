@@ -5,7 +5,8 @@ tables: the interest and income taxes paid in cash (ASC 230-10-50-2, "Total inte
 $921 million, $903 million and $803 million in 2019, 2018 and 2017, respectively", Coca-Cola's
 2019 debt note), advertising or research costs in a policy note. When the statement facts hold
 no such line, the question's one line item is read from the sentence that names it (one of the
-vocabulary's words for it) before the amount, in the year asked: the amount in the year's
+vocabulary's words for it, no qualifier such as "adjusted" or "core" before it: another
+measure) before the amount, in dollars, in the year asked: the amount in the year's
 place of a "respectively" list of as many years as amounts, or the first amount after the
 name in a sentence that names that year alone (what follows it details it: "totaled $5,542
 million, which primarily related to the acquisitions of Costa and the remaining interest in
@@ -24,11 +25,17 @@ from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.stated_figures import QUALIFIER_RE, RESPECTIVELY_RE
 from rag_assets.core.question.question import Question
-from rag_assets.core.question.vocabulary import load_vocabulary, phrase_pattern, phrases_of
+from rag_assets.core.question.vocabulary import (
+    load_vocabulary,
+    phrase_pattern,
+    phrases_of,
+    qualifier_pattern,
+)
 from rag_assets.core.text.figures import MONEY_RE
 from rag_assets.core.text.years import years_in
 
 MAX_SENTENCE_WORDS = 70
+QUALIFIER_CHARS = 40  # how far before a name a qualifier of it is looked for
 # the words between a line item's name and its amount: "Total interest paid was $921 million",
 # "income taxes paid, net of refunds, of $1.2 billion"
 BETWEEN_RE = re.compile(r"^[^$.;]{0,60}$")
@@ -54,6 +61,13 @@ def _in_year(sentence: str, named_at: int, year: int) -> re.Match[str] | None:
     return amounts[0] if years_in(sentence) == [year] else None
 
 
+def _qualified(text: str, start: int) -> bool:
+    """Whether a qualifier is printed just before the name ("Core earnings per share",
+    "adjusted interest expense"): another measure than the line item."""
+    before = text[max(0, start - QUALIFIER_CHARS):start].rstrip().lower()
+    return any(m.end() == len(before) for m in qualifier_pattern().finditer(before))
+
+
 def stated_line_item(question: Question, selected: Sequence[EvidenceUnit],
                      scan: Scan | None) -> DirectAnswer | None:
     """The sentence that states the one line item asked in the one year asked, and its
@@ -61,7 +75,7 @@ def stated_line_item(question: Question, selected: Sequence[EvidenceUnit],
     concepts = load_vocabulary().concepts
     if (scan is None or not selected or question.expects != "figure" or question.quarters
             or len(question.metrics) != 1 or question.metrics[0] not in concepts
-            or len(question.years) != 1):
+            or concepts[question.metrics[0]].unit != "USD" or len(question.years) != 1):
         return None
     name, year = question.metrics[0], question.years[0]
     patterns = _patterns(name)
@@ -70,7 +84,8 @@ def stated_line_item(question: Question, selected: Sequence[EvidenceUnit],
         text = " ".join(unit.text.split())
         if len(text.split()) > MAX_SENTENCE_WORDS:
             continue
-        for named in (m for p in patterns for m in p.finditer(text)):
+        for named in (m for p in patterns for m in p.finditer(text)
+                      if not _qualified(text, m.start())):
             stated = _in_year(text, named.end(), year)
             if stated is not None and not QUALIFIER_RE.search(text[:stated.end()]):
                 found.setdefault(stated.group(0), unit)

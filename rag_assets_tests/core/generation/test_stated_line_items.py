@@ -59,6 +59,18 @@ def test_the_first_amount_after_the_name_in_a_sentence_of_the_year_alone() -> No
     assert answer.endswith(ACQUIRED_2019)  # 2018's sentence is another year's
 
 
+CORE_EPS = ("Core earnings per share decreased in the year ended December 31, 2020 to $1.39 per "
+            "share, driven by the decrease in core net income.")  # Corning's 2020 10-K
+ADJUSTED = ("Adjusted interest expense was $850 million in 2019.")
+
+
+def test_no_amount_of_another_measure_nor_per_share() -> None:
+    """Corning's core earnings per share once answered its 2020 dividends per share: a rate per
+    share is the per-share readers', and a qualified name is another measure."""
+    assert _answer("How much did Corning pay in dividends per share in FY2020?", CORE_EPS) is None
+    assert _answer("What was Coca-Cola's interest expense in FY2019?", ADJUSTED) is None
+
+
 def test_no_amount_from_a_plan_another_year_or_another_question() -> None:
     assert _answer("How much did Walmart pay in interest in FY2023?", ESTIMATED) is None
     assert _answer("How much did Coca-Cola pay for acquisitions in FY2017?", ACQUIRED_2018,
