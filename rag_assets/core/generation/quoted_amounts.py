@@ -68,7 +68,8 @@ TOTAL_WORDS = frozenset({"amount", "amounts", "sum", "end", "beginning", "fiscal
                          "quarter", "period", "its", "their", "outstanding", "principal",
                          "face", "euro", "euros", "dollar", "dollars", "pound", "pounds",
                          "sterling"})  # the currency is the amounts' sign, not their words
-_TOTAL_RE = re.compile(r"\bwhat (?:is|was|were) the (?:total|combined|aggregate)\b|"
+_TOTAL_RE = re.compile(r"\bwhat (?:is|was|were) the (?:total|combined|aggregate)\b"
+                       r"(?!\s+market\s+value)|"
                        r"\bin total\b|\bcombined\b", re.IGNORECASE)
 # an amount printed as the change itself: "increased $184 million", "an increase of $8.4 billion"
 # "$27.9 billion of purchase obligations, of which $9.3 billion is due within one year": the
@@ -209,10 +210,24 @@ def _of_what_is_totalled(question: Question, text: str) -> bool:
     return roots(" ".join(asked)) <= roots(text)
 
 
+# a price is no amount to add to or take from another: "was $22 billion based on the $27.51
+# price as reported" (Corning's cover page: the market value and the price it was taken at)
+_PRICE_AFTER_RE = re.compile(r"^[^\s]*(?:\s(?:thousand|million|billion))?\s+(?:closing\s+)?"
+                             r"(?:price|per\s+(?:common\s+)?share)\b", re.IGNORECASE)
+_PRICE_BEFORE_RE = re.compile(r"\bprice\s+(?:of|was|is)\s*$", re.IGNORECASE)
+
+
+def _is_price(text: str, at: int) -> bool:
+    return bool(_PRICE_AFTER_RE.search(text[at:at + 60])
+                or _PRICE_BEFORE_RE.search(text[max(0, at - 30):at]))
+
+
 def _difference_or_total(question: Question, unit: EvidenceUnit) -> DirectAnswer | None:
     two = _two_amounts(unit)
     if two is None or (_TOTAL_RE.search(question.text) and not _DIFFERENCE_RE.search(
             question.text) and not _of_what_is_totalled(question, unit.text)):
+        return None
+    if any(_is_price(unit.text, at) for _, at in two):
         return None
     (a, a_at), (b, at) = two
     part_of = bool(_PART_OF_RE.search(unit.text[:at]))

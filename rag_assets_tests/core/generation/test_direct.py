@@ -305,6 +305,22 @@ def test_a_total_is_of_what_the_sentence_names() -> None:
     assert found is not None and found.text.startswith("$21.3 billion in total")
 
 
+def test_a_price_is_never_added_to_an_amount() -> None:
+    """Corning's 2018 cover page: the market value of its stock and the price it was taken at
+    once made "$22.00 billion in total: $22 billion + $27.51"; the aggregate market value is a
+    disclosure's name, no total to add up."""
+    cover = _sentence("As of June 30, 2018, the aggregate market value of the registrant’s "
+                      "common stock held by non-affiliates of the registrant was $22 billion "
+                      "based on the $27.51 price as reported on the New York Stock Exchange.")
+    found = direct_answer_to("What was the aggregate market value of Corning's common stock "
+                             "held by non-affiliates?", [cover])
+    assert found is None or "in total" not in found.text, found.text
+    paid = _sentence("The Company paid $4.2 billion for the shares at a $52.10 price per share.")
+    from rag_assets.core.generation.quoted_amounts import quoted_arithmetic
+    asked = read_question("What was the total amount the Company paid for the shares?")
+    assert quoted_arithmetic(asked, [paid]) is None
+
+
 def test_a_total_of_amounts_in_another_currency_keeps_its_sign() -> None:
     """Corning's Q2 2023 10-Q: "issued €300 million 3.875% Notes due 2026 ... and €550 million
     4.125% Notes due 2031": the total is in euros, as printed."""
