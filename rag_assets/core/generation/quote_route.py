@@ -29,6 +29,7 @@ from rag_assets.core.generation.claims import (
     page_sources,
 )
 from rag_assets.core.generation.compose import Part, PartAnswer, compose, distinct_pages
+from rag_assets.core.generation.cover_facts import cover_fact
 from rag_assets.core.generation.current_items import current_item
 from rag_assets.core.generation.declared_dividends import declared_dividend
 from rag_assets.core.generation.direct import direct_answer
@@ -469,7 +470,8 @@ class QuoteRoute:
     def by_structure(self, question: Question, selected: Sequence[EvidenceUnit]
                      ) -> DirectAnswer | None:
         """What the filing of the best unit prints where its form puts the answer: the
-        cover page's table of registered securities (:mod:`registered`), the outlook block of
+        cover page's table of registered securities (:mod:`registered`) and what else the cover
+        states of the registrant (:mod:`cover_facts`), the outlook block of
         a release (:mod:`outlook`, for a question that asks for the outlook), a dividend's
         declaration (:mod:`declared_dividends`), the body of the 8-K Item asked
         (:mod:`current_items`), the officer who signed an 8-K (:mod:`signatures`), the
@@ -482,6 +484,7 @@ class QuoteRoute:
         pages = [(p, self.pages.get(document, year, p) or "")
                  for p in self.pages.pages_of(document, year)]
         return (registered_securities(question, document, year, pages)
+                or cover_fact(question, document, year, pages)
                 or declared_dividend(question, document, year, pages)
                 or outlook_block(question, document, year, pages)
                 or current_item(question, document, year, pages)

@@ -1,0 +1,80 @@
+"""What a cover page states of its registrant, read where Form 10-K prints it (Corning's 2018
+and Netflix's 2020 covers, their lines as the reader stores them: Corning's words joined by
+no-break spaces)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag_assets.core.generation.cover_facts import cover_fact
+from rag_assets.core.question.question import read_question
+
+NBSP = "\xa0"
+CORNING = "\n".join([
+    "Commission file number: 1-3247",
+    "CORNING INCORPORATED",
+    "(Exact name of registrant as specified in its charter)".replace(" ", NBSP),
+    "NEW YORK 16-0393470",
+    "(State or other jurisdiction of incorporation or organization)".replace(" ", NBSP)
+    + " (I.R.S." + NBSP + "Employer" + NBSP + "Identification" + NBSP + "No.)",
+    "ONE RIVERFRONT PLAZA, CORNING, NY 14831",
+    "(Address of principal executive offices) (Zip Code)".replace(" ", NBSP),
+    "Indicate by check mark whether the registrant is a shell company (as defined in Rule 12b-2 "
+    "of the Exchange Act).",
+    "Yes    ☐                                    No    ☒",
+    "As of June 30, 2018, the aggregate market value of the registrant’s common stock held by "
+    "non-affiliates of the registrant was $22 billion based on the $27.51 price as",
+    "reported on the New York Stock Exchange.",
+    "There were 786,761,073 shares of Corning’s common stock issued and outstanding as of "
+    "January 31, 2019.",
+])
+NETFLIX = "\n".join([
+    "Netflix, Inc.",
+    "(Exact name of registrant as specified in its charter)",
+    " _____________ Delaware 77-0467272",
+    "(State or other jurisdiction of incorporation or organization) (I.R.S. Employer "
+    "Identification No.)",
+    "100 Winchester Circle, Los Gatos, California 95032",
+    "(Address and zip code of principal executive offices)",
+    "    As of December 31, 2020, there were 442,895,261 shares of the registrant’s common "
+    "stock, par value $0.001, outstanding.",
+])
+
+
+def _answer(question: str, cover: str) -> str | None:
+    found = cover_fact(read_question(question), "acme-10k", 2018, [(0, cover), (1, "Item 1.")])
+    return None if found is None else found.text
+
+
+@pytest.mark.parametrize(("question", "cover", "expected"), [
+    ("Where is Netflix headquartered?", NETFLIX,
+     "Its principal executive offices, as its cover page prints them: 100 Winchester Circle, "
+     "Los Gatos, California 95032."),
+    ("What is Corning's address?", CORNING, "Its principal executive offices, as its cover page "
+     "prints them: ONE RIVERFRONT PLAZA, CORNING, NY 14831."),
+    # the employer identification number printed beside the state is no part of it
+    ("In which state is Corning incorporated?", CORNING, "Its state or other jurisdiction of "
+     "incorporation, as its cover page prints it: NEW YORK."),
+    ("Where is Netflix incorporated?", NETFLIX, "Its state or other jurisdiction of "
+     "incorporation, as its cover page prints it: Delaware."),
+    ("How many shares of common stock does Netflix have outstanding?", NETFLIX,
+     "As of December 31, 2020, there were 442,895,261 shares of the registrant’s common stock, "
+     "par value $0.001, outstanding."),
+    # the check boxes run into the sentence are no part of it
+    ("What was the aggregate market value of Corning's common stock held by non-affiliates?",
+     CORNING, "As of June 30, 2018, the aggregate market value of the registrant’s common stock "
+     "held by non-affiliates of the registrant was $22 billion based on the $27.51 price as "
+     "reported on the New York Stock Exchange."),
+])
+def test_the_cover_states_it(question: str, cover: str, expected: str) -> None:
+    assert _answer(question, cover) == expected
+
+
+@pytest.mark.parametrize("question", [
+    "How many shares outstanding did Corning have at the end of 2018?",  # the balance sheet's
+    "What were Corning's weighted average diluted shares outstanding in 2018?",
+    "How does Corning address climate risk?",
+    "What did Corning's shares outstanding change by in 2018?",
+])
+def test_another_question_is_not_the_covers(question: str) -> None:
+    assert _answer(question, CORNING) is None
