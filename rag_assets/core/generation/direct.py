@@ -351,7 +351,6 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
     return ((None if asks_members_drove(question) else explained(question))
             or stated_none(question, selected, pool, before, scan)
             or per_share_dividend(question, selected, pool, page_rows, scan)
-            or stated_line_item(question, selected, scan)
             or quoted_arithmetic(question, selected, scan)
             or major_customers(question, selected, pool, before, scan)
             or member_share(question, selected, pool, page_rows, cues, printing)
@@ -365,6 +364,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or prose_yes_no(question, selected, pool, before, scan)
             or stated_move(question, selected, pool, scan)
             or quarter_debt_event(question, scan)
+            or stated_line_item(question, selected, scan)
             or _single(question.text, selected, cues, strict=True)
             or _list(question.text, selected, cues) or _stated_list(question.text, scan, cues)
             # the deals stated one by one, unless a count of names is asked (the enumeration

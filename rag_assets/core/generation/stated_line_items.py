@@ -35,6 +35,7 @@ from rag_assets.core.text.figures import MONEY_RE
 from rag_assets.core.text.years import years_in
 
 MAX_SENTENCE_WORDS = 70
+PER_SHARE_RE = re.compile(r"\s+(?:per|a|each)\s+(?:common\s+)?share\b", re.IGNORECASE)
 QUALIFIER_CHARS = 40  # how far before a name a qualifier of it is looked for
 # the words between a line item's name and its amount: "Total interest paid was $921 million",
 # "income taxes paid, net of refunds, of $1.2 billion"
@@ -50,7 +51,8 @@ def _patterns(name: str) -> list[re.Pattern[str]]:
 
 def _in_year(sentence: str, named_at: int, year: int) -> re.Match[str] | None:
     """The amount the sentence states for ``year`` after the name at ``named_at``."""
-    amounts = list(MONEY_RE.finditer(sentence, named_at))
+    amounts = [m for m in MONEY_RE.finditer(sentence, named_at)
+               if not PER_SHARE_RE.match(sentence, m.end())]  # a rate, not the amount
     if not amounts or not BETWEEN_RE.match(sentence[named_at:amounts[0].start()]):
         return None
     years = years_in(sentence[amounts[0].start():])
@@ -74,7 +76,7 @@ def stated_line_item(question: Question, selected: Sequence[EvidenceUnit],
     amount first; None when the question asks anything else or no one sentence states it."""
     concepts = load_vocabulary().concepts
     if (scan is None or not selected or question.expects != "figure" or question.quarters
-            or len(question.metrics) != 1 or question.metrics[0] not in concepts
+            or question.counts or len(question.metrics) != 1 or question.metrics[0] not in concepts
             or concepts[question.metrics[0]].unit != "USD" or len(question.years) != 1):
         return None
     name, year = question.metrics[0], question.years[0]

@@ -71,6 +71,20 @@ def test_no_amount_of_another_measure_nor_per_share() -> None:
     assert _answer("What was Coca-Cola's interest expense in FY2019?", ADJUSTED) is None
 
 
+DECLARED = ("The dividend of $1.02 per share declared on August 9, 2023, is payable September "
+            "8, 2023, to shareholders of record at the close of business on August 25, 2023.")
+
+
+def test_no_rate_per_share_for_an_amount_nor_a_count_asked() -> None:
+    """Costco's 8-K of August 9, 2023: its dividend per share is no amount of dividends paid,
+    and a count asked beside it ("How many warehouses ... at the time of its dividend
+    announcement?") is not the dividends'."""
+    assert _answer("How much did Costco pay in dividends in 2023?", DECLARED) is None
+    assert _answer("How many warehouses did Costco operate at the time of its August 9, 2023 "
+                   "dividend announcement?", "Costco paid dividends of $1,251 million in "
+                   "2023.") is None
+
+
 def test_no_amount_from_a_plan_another_year_or_another_question() -> None:
     assert _answer("How much did Walmart pay in interest in FY2023?", ESTIMATED) is None
     assert _answer("How much did Coca-Cola pay for acquisitions in FY2017?", ACQUIRED_2018,
