@@ -33,7 +33,7 @@ COVER_PAGES = 3  # the cover is the first page; a wrapper or a table of contents
 COVER_WORD_RE = re.compile(r"\bcover\b", re.IGNORECASE)
 # a caption the cover prints under a value: "(Exact name of registrant as specified in its
 # charter)", "(Address of principal executive offices) (Zip Code)"
-CAPTION_LINE_RE = re.compile(r"^\(.*\)$")
+CAPTION_LINE_RE = re.compile(r"^\(|\)$")  # a caption's line, or one of its two
 # the check boxes the cover prints before a sentence, run into it: "Yes ☐ No ☒ As of ..."
 CHECK_BOXES_RE = re.compile(r"^.*[☐☒]\s*")
 # an employer identification number printed on the state's line: "Delaware 77-0467272"
@@ -45,6 +45,8 @@ class CoverFact(BaseModel):
     not_asked: str = ""
     cover_named: bool = False
     caption: str | None = None
+    lines: int = 1
+    cut_at_digit: bool = False
     states: str | None = None
     says: str
     source: str
@@ -76,11 +78,24 @@ def _captioned(fact: CoverFact, text: str) -> tuple[str, str] | None:
     lines = [" ".join(line.split()) for line in text.splitlines()]  # no-break spaces too
     for at, line in enumerate(lines):
         if fact.caption and re.search(fact.caption, line, re.IGNORECASE):
-            above = next((lines[i] for i in range(at - 1, -1, -1) if lines[i]), "")
-            value = EMPLOYER_NUMBER_RE.sub("", above.strip(" _"))
-            if value and not value.startswith("("):
-                return value, f"{above}\n{line}"
+            above = _above(lines, at, fact.lines)
+            value = EMPLOYER_NUMBER_RE.sub("", ", ".join(above).strip(" _"))
+            if fact.cut_at_digit:
+                value = re.split(r"\s+\d", value)[0]
+            if value:
+                return value, "\n".join([*above, line])
     return None
+
+
+def _above(lines: Sequence[str], at: int, most: int) -> list[str]:
+    """The lines above line ``at`` that print its value, at most ``most``: up to a blank line,
+    another caption or a line of check boxes."""
+    taken: list[str] = []
+    for line in reversed(lines[max(0, at - most):at]):
+        if not line or CAPTION_LINE_RE.match(line) or "☐" in line or "☒" in line:
+            break
+        taken.insert(0, line.strip(" _"))
+    return taken
 
 
 def _blocks(text: str) -> list[str]:

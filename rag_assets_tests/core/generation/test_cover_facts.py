@@ -40,6 +40,22 @@ NETFLIX = "\n".join([
     "stock, par value $0.001, outstanding.",
 ])
 
+# captions over two lines, a street over a city, a state beside two numbers: General Mills' 2017
+# 10-K and Costco's 8-K of August 9, 2023
+GENERAL_MILLS = "\n".join([
+    "(Exact name of registrant as specified in its charter)", "Delaware 41-0274440",
+    "(State or other jurisdiction of (I.R.S. Employer",
+    "incorporation or organization) Identification No.)",
+    "Number One General Mills Boulevard", "Minneapolis, Minnesota 55426",
+    "(Address of principal executive offices) (Zip Code)", "(763) 764-7600",
+])
+COSTCO = "\n".join([
+    "(Exact name of registrant as specified in its charter)", "Washington 0-20355 91-1223280",
+    "(State or other jurisdiction", "of incorporation)", "(Commission", "File No.)",
+    "(I.R.S. Employer", "Identification No.)", "999 Lake Drive", "Issaquah, WA 98027",
+    "(Address of principal executive offices and zip code)",
+])
+
 
 def _answer(question: str, cover: str) -> str | None:
     found = cover_fact(read_question(question), "acme-10k", 2018, [(0, cover), (1, "Item 1.")])
@@ -57,6 +73,15 @@ def _answer(question: str, cover: str) -> str | None:
      "incorporation, as its cover page prints it: NEW YORK."),
     ("Where is Netflix incorporated?", NETFLIX, "Its state or other jurisdiction of "
      "incorporation, as its cover page prints it: Delaware."),
+    ("Where is General Mills headquartered?", GENERAL_MILLS, "Its principal executive "
+     "offices, as its cover page prints them: Number One General Mills Boulevard, Minneapolis, "
+     "Minnesota 55426."),
+    ("In which state is General Mills incorporated?", GENERAL_MILLS, "Its state or other "
+     "jurisdiction of incorporation, as its cover page prints it: Delaware."),
+    ("Where is Costco headquartered?", COSTCO, "Its principal executive offices, as its cover "
+     "page prints them: 999 Lake Drive, Issaquah, WA 98027."),
+    ("In which state is Costco incorporated?", COSTCO, "Its state or other jurisdiction of "
+     "incorporation, as its cover page prints it: Washington."),
     ("How many shares of common stock does Netflix have outstanding?", NETFLIX,
      "As of December 31, 2020, there were 442,895,261 shares of the registrant’s common stock, "
      "par value $0.001, outstanding."),
