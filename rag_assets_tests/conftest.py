@@ -29,6 +29,7 @@ from pathlib import Path
 import pytest
 
 from rag_assets_tests.llm_server import LlamaServer, LlamaServerError, start_llama_server
+from rag_assets_tests.real_filings import CODE_VERSION_ENV, code_version
 
 pytest_plugins = (
     "rag_assets_tests.browser",  # the headless Chromium fixtures
@@ -132,7 +133,11 @@ def pytest_configure(config: pytest.Config) -> None:
     and waits 30 s for, outlived their runs: an in-process run took a minute to end (a fresh
     clone's suite, 2026-11-27: ``test_sigterm_stops_a_command_waiting_for_a_pool_slot``'s pool
     holder still STARTED after its 60 s join). The commands set their own handlers
-    (``rag_assets.runtime.processes``); the test process gets Python's own."""
+    (``rag_assets.runtime.processes``); the test process gets Python's own. The code version
+    the cache of real filings is kept under is fixed here, before the workers start
+    (``real_filings.code_version``)."""
+    # one code version for the session's cache of real filings, fixed before workers start
+    os.environ.setdefault(CODE_VERSION_ENV, code_version())
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if signal.getsignal(signal.SIGTERM) == signal.SIG_IGN:

@@ -10,7 +10,9 @@ the file's name carries the PDF's path, size and modification time. A worker par
 holding a lock on its name (``fcntl.flock``): a second worker asking for it meanwhile waits and
 reads the pickle instead of parsing it a second time on the same two cores. Written to a
 temporary name, then renamed: no reader sees half a file. Folders of other code versions are
-removed on first use. A filing is parsed in the test's own process (``pdf_workers=1``): the
+removed on first use once they are six hours old (a younger one may be another session's, in
+use), and the workers take the controller's code version (a file saved during the run is
+never a second version). A filing is parsed in the test's own process (``pdf_workers=1``): the
 two test workers keep both cores busy already, and a pool's two spawned parsers would add ~1.3
 CPU-seconds of imports per filing (about 90 s over the suite's cold run) for the same pages.
 ``RAG_ASSETS_TEST_CACHE=0`` turns the disk cache off."""
@@ -22,6 +24,7 @@ import hashlib
 import os
 import pickle
 import shutil
+import time
 from functools import cache
 from pathlib import Path
 
@@ -36,9 +39,19 @@ CACHE_ROOT = REPO / ".pytest_cache" / "real_filings"
 PACKAGE = Path(rag_assets.__file__).parent
 
 
+CODE_VERSION_ENV = "RAG_ASSETS_TEST_CODE_VERSION"
+# another session's folder in use (a second checkout's suite, a file saved during a run) is
+# younger than this: only older folders of other versions are removed
+STALE_SECONDS = 6 * 3600
+
+
 @cache
 def code_version() -> str:
-    """A hash of every file of the ``rag_assets`` package but bytecode: the code that loads."""
+    """A hash of every file of the ``rag_assets`` package but bytecode: the code that loads;
+    the session's, once computed by its controller (``CODE_VERSION_ENV``), in every worker:
+    a file saved while the suite runs never splits it into two versions."""
+    if given := os.environ.get(CODE_VERSION_ENV):
+        return given
     digest = hashlib.sha256()
     for path in sorted(PACKAGE.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts:
@@ -55,8 +68,9 @@ def cache_folder() -> Path | None:
         return None
     folder = CACHE_ROOT / code_version()
     folder.mkdir(parents=True, exist_ok=True)
+    now = time.time()
     for other in CACHE_ROOT.iterdir():
-        if other != folder:
+        if other != folder and now - other.stat().st_mtime > STALE_SECONDS:
             shutil.rmtree(other, ignore_errors=True)
     return folder
 

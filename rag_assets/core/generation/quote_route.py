@@ -18,8 +18,10 @@ import numpy as np
 
 from rag_assets.core.chunks.chunking import join_context
 from rag_assets.core.generation.answer_config import AnswerConfig
+from rag_assets.core.generation.auditor import auditor
 from rag_assets.core.generation.bridged_causes import bridged_causes
 from rag_assets.core.generation.business_description import business_description
+from rag_assets.core.generation.certifications import certifying_officer
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.claims import (
     claim_of,
@@ -474,7 +476,9 @@ class QuoteRoute:
         states of the registrant (:mod:`cover_facts`), the outlook block of
         a release (:mod:`outlook`, for a question that asks for the outlook), a dividend's
         declaration (:mod:`declared_dividends`), the body of the 8-K Item asked
-        (:mod:`current_items`), the officer who signed an 8-K (:mod:`signatures`), the
+        (:mod:`current_items`), the officer who signed an 8-K (:mod:`signatures`), the officers who
+        certify a report (:mod:`certifications`), the firm that signs its auditor's report
+        (:mod:`auditor`), the
         sentence that opens Item 1's description of the business
         (:mod:`business_description`), the captions of Item 1A's risk factors
         (:mod:`risk_factors`); None otherwise."""
@@ -489,6 +493,8 @@ class QuoteRoute:
                 or outlook_block(question, document, year, pages)
                 or current_item(question, document, year, pages)
                 or signer(question, document, year, pages)
+                or certifying_officer(question, document, year, pages)
+                or auditor(question, document, year, pages)
                 or business_description(question, document, year, pages,
                                         self.pages.page_items(document, year))
                 or risk_captions(question, document, year, pages,
