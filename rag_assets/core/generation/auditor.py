@@ -50,4 +50,4 @@ def auditor(question: Question, document: str, year: int, pages: Sequence[tuple[
     if since is not None:
         units.append(printed_unit(document, year, since[0], " ".join(since[1].group(0).split())))
         said += f" and has served as the company's auditor since {since[1]['year']}"
-    return DirectAnswer(kind="list", text=f"{said}.", units=units)
+    return DirectAnswer(kind="list", text=f"{said}.", units=units, supports=units[0].text)

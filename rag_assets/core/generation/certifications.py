@@ -91,5 +91,6 @@ def certifying_officer(question: Question, document: str, year: int,
     if not named:
         return None
     said = " and ".join(f"{name} ({title})" for name, (title, _) in named.items())
+    units = [u for _, us in named.values() for u in us]
     return DirectAnswer(kind="list", text=f"{said}, certifying the report as its {office} "
-                        f"(Rule 13a-14(a)).", units=[u for _, us in named.values() for u in us])
+                        f"(Rule 13a-14(a)).", units=units, supports=units[0].text)
