@@ -99,6 +99,8 @@ def test_the_cover_states_it(question: str, cover: str, expected: str) -> None:
     "How many shares outstanding did Corning have at the end of 2018?",  # the balance sheet's
     "What were Corning's weighted average diluted shares outstanding in 2018?",
     "How does Corning address climate risk?",
+    "Where is Corning's largest plant located?",  # a place of its business, not its offices
+    "Where is most of Corning's revenue located?",
     "What did Corning's shares outstanding change by in 2018?",
 ])
 def test_another_question_is_not_the_covers(question: str) -> None:
