@@ -11,7 +11,8 @@ place of a "respectively" list of as many years as amounts, or the first amount 
 name in a sentence that names that year alone (what follows it details it: "totaled $5,542
 million, which primarily related to the acquisitions of Costa and the remaining interest in
 CHI"). A sentence whose words up to the amount make it another figure (an estimate, what
-remains, a plan: ``stated_figures.QUALIFIER_RE``) states nothing here; two sentences that
+remains, a plan: ``stated_figures.QUALIFIER_RE``) or its change ("increased $18 million to
+$921 million") states nothing here; two sentences that
 state two amounts for the year leave the choice to the quotes. Hand-written: no library pairs a
 filing's amounts with its years.
 """
@@ -40,6 +41,11 @@ QUALIFIER_CHARS = 40  # how far before a name a qualifier of it is looked for
 # the words between a line item's name and its amount: "Total interest paid was $921 million",
 # "income taxes paid, net of refunds, of $1.2 billion"
 BETWEEN_RE = re.compile(r"^[^$.;]{0,60}$")
+# words between the name and the amount that make it the change, not the amount: "total debt
+# increased $1.2 billion to $42.8 billion"
+CHANGED_RE = re.compile(r"\b(?:increas\w*|decreas\w*|declin\w*|r[io]se|risen|f[ae]ll\w*|"
+                        r"gr[eo]w\w*|drop\w*|up|down|by|change\w*|higher|lower)\b",
+                        re.IGNORECASE)
 
 
 def _patterns(name: str) -> list[re.Pattern[str]]:
@@ -53,7 +59,8 @@ def _in_year(sentence: str, named_at: int, year: int) -> re.Match[str] | None:
     """The amount the sentence states for ``year`` after the name at ``named_at``."""
     amounts = [m for m in MONEY_RE.finditer(sentence, named_at)
                if not PER_SHARE_RE.match(sentence, m.end())]  # a rate, not the amount
-    if not amounts or not BETWEEN_RE.match(sentence[named_at:amounts[0].start()]):
+    between = sentence[named_at:amounts[0].start()] if amounts else ""
+    if not amounts or not BETWEEN_RE.match(between) or CHANGED_RE.search(between):
         return None
     years = years_in(sentence[amounts[0].start():])
     if RESPECTIVELY_RE.search(sentence):

@@ -91,3 +91,5 @@ def test_no_amount_from_a_plan_another_year_or_another_question() -> None:
                    ACQUIRED_2019) is None
     assert _answer("Did Coca-Cola pay more interest in 2019 than in 2018?", INTEREST) is None
     assert _answer("How much did Coca-Cola pay in interest in Q2 2019?", INTEREST) is None
+    changed = "In 2019, interest paid increased $18 million to $921 million."
+    assert _answer("How much did Coca-Cola pay in interest in FY2019?", changed) is None
