@@ -210,8 +210,9 @@ def _of_what_is_totalled(question: Question, text: str) -> bool:
     return roots(" ".join(asked)) <= roots(text)
 
 
-# a price is no amount to add to or take from another: "was $22 billion based on the $27.51
-# price as reported" (Corning's cover page: the market value and the price it was taken at)
+# a price is no amount to add to or take from an amount in millions: "was $22 billion based on
+# the $27.51 price as reported" (Corning's cover page: the market value and the price it was
+# taken at); two prices are ("from $0.70 to $0.79 per share": by how much it was raised)
 _PRICE_AFTER_RE = re.compile(r"^[^\s]*(?:\s(?:thousand|million|billion))?\s+(?:closing\s+)?"
                              r"(?:price|per\s+(?:common\s+)?share)\b", re.IGNORECASE)
 _PRICE_BEFORE_RE = re.compile(r"\bprice\s+(?:of|was|is)\s*$", re.IGNORECASE)
@@ -227,8 +228,9 @@ def _difference_or_total(question: Question, unit: EvidenceUnit) -> DirectAnswer
     if two is None or (_TOTAL_RE.search(question.text) and not _DIFFERENCE_RE.search(
             question.text) and not _of_what_is_totalled(question, unit.text)):
         return None
-    if any(_is_price(unit.text, at) for _, at in two):
-        return None
+    if any(_is_price(unit.text, at) for _, at in two) and any(
+            a.printed.endswith(tuple(SCALE_WORDS)) for a, _ in two):
+        return None  # a price beside an amount in millions: two kinds, never one sum
     (a, a_at), (b, at) = two
     part_of = bool(_PART_OF_RE.search(unit.text[:at]))
     printed_total = next((x for x, x_at in ((a, a_at), (b, at))
