@@ -85,7 +85,9 @@ def certifying_officer(question: Question, document: str, year: int,
                 signed = _title_signed(text, found.end())
                 if signed is None or not OFFICES[office].search(signed[0]):
                     continue
-                title = signed[0]
+                # the name and the title on one line: "Jeffrey L. Harmening Chief Executive
+                # Officer" (General Mills)
+                title = re.sub(rf"^{re.escape(name)}\s+", "", signed[0], flags=re.IGNORECASE)
                 units.append(printed_unit(document, year, page, signed[1]))
             named.setdefault(name, (_office_title(title, office), units))
     if not named:

@@ -36,6 +36,9 @@ COVER_WORD_RE = re.compile(r"\bcover\b", re.IGNORECASE)
 CAPTION_LINE_RE = re.compile(r"^\(|\)$")  # a caption's line, or one of its two
 # the check boxes the cover prints before a sentence, run into it: "Yes ☐ No ☒ As of ..."
 CHECK_BOXES_RE = re.compile(r"^.*[☐☒]\s*")
+# a heading run into the sentence before it, three words in capitals: "... 575.8 million
+# DOCUMENTS INCORPORATED BY REFERENCE ..." (3M's 2018 cover)
+HEADING_RUN_RE = re.compile(r"\s+(?=(?:[A-Z]{2,}\s+){2,}[A-Z]{2,}\b)")
 # an employer identification number printed on the state's line: "Delaware 77-0467272"
 EMPLOYER_NUMBER_RE = re.compile(r"\s+\d{2}-\d{7}\s*$")
 
@@ -47,6 +50,7 @@ class CoverFact(BaseModel):
     caption: str | None = None
     lines: int = 1
     cut_at_digit: bool = False
+    labelled: str | None = None
     states: str | None = None
     says: str
     source: str
@@ -73,9 +77,12 @@ def fact_asked(question: Question) -> CoverFact | None:
 
 
 def _captioned(fact: CoverFact, text: str) -> tuple[str, str] | None:
-    """The value printed on the line above the caption, and the two lines as printed (the
-    caption names what the value is)."""
+    """The value printed after its label on one line, else on the lines above its caption, and
+    the lines as printed (the label or the caption names what the value is)."""
     lines = [" ".join(line.split()) for line in text.splitlines()]  # no-break spaces too
+    for line in lines:
+        if fact.labelled and (found := re.search(fact.labelled, line, re.IGNORECASE)):
+            return found["value"].strip(), line
     for at, line in enumerate(lines):
         if fact.caption and re.search(fact.caption, line, re.IGNORECASE):
             above = _above(lines, at, fact.lines)
@@ -92,7 +99,7 @@ def _above(lines: Sequence[str], at: int, most: int) -> list[str]:
     another caption or a line of check boxes."""
     taken: list[str] = []
     for line in reversed(lines[max(0, at - most):at]):
-        if not line or CAPTION_LINE_RE.match(line) or "☐" in line or "☒" in line:
+        if not line or CAPTION_LINE_RE.search(line) or "☐" in line or "☒" in line:
             break
         taken.insert(0, line.strip(" _"))
     return taken
@@ -104,7 +111,7 @@ def _blocks(text: str) -> list[str]:
     blocks, block = [], []
     for line in (" ".join(line.split()) for line in text.splitlines()):
         block.append(line)
-        if CAPTION_LINE_RE.match(line) or "☐" in line or "☒" in line:
+        if CAPTION_LINE_RE.search(line) or "☐" in line or "☒" in line:
             blocks.append(" ".join(block))
             block = []
     return [*blocks, " ".join(block)]
@@ -114,7 +121,9 @@ def _stated(fact: CoverFact, text: str) -> str | None:
     """The cover's sentence that states the fact."""
     found = next((s for block in _blocks(text) for s in split_sentences(block)
                   if fact.states and re.search(fact.states, s, re.IGNORECASE)), None)
-    return CHECK_BOXES_RE.sub("", found).strip() if found else None
+    if found is None:
+        return None
+    return HEADING_RUN_RE.split(CHECK_BOXES_RE.sub("", found).strip())[0]
 
 
 def cover_fact(question: Question, document: str, year: int,

@@ -30,6 +30,9 @@ NETFLIX = [
     "EXHIBIT 31.3\nI, Spencer Neumann, certify that:\n1. I have reviewed this Annual Report;\n"
     "Dated: January 28, 2021 By: /S/ SPENCER NEUMANN\nSpencer Neumann\nChief Financial Officer",
 ]
+GENERAL_MILLS = ("Exhibit 31.1\nI, Jeffrey L. Harmening, certify that:\n1. I have reviewed this "
+                 "Annual Report on Form 10-K;\n/s/ Jeffrey L. Harmening\nJeffrey L. Harmening "
+                 "Chief Executive Officer")
 BIOGRAPHY = ("Mr. Sarandos was appointed as co-Chief Executive Officer in July 2020 and serves "
              "as Chief Content Officer.")
 
@@ -51,6 +54,9 @@ def _officers(question: str, *texts: str) -> str | None:
     ("Who is Netflix's Chief Executive Officer?", tuple(NETFLIX),
      "Reed Hastings (Co-Chief Executive Officer) and Ted Sarandos (Co-Chief Executive Officer), "
      "certifying the report as its chief executive officer (Rule 13a-14(a))."),
+    # the name and the title on one line under the signature
+    ("Who is General Mills' CEO?", (GENERAL_MILLS,), "Jeffrey L. Harmening (Chief Executive "
+     "Officer), certifying the report as its chief executive officer (Rule 13a-14(a))."),
 ])
 def test_the_certifying_officer_of_the_office_asked(question: str, texts: tuple[str, ...],
                                                     expected: str) -> None:

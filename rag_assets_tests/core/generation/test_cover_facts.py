@@ -56,6 +56,26 @@ COSTCO = "\n".join([
     "(Address of principal executive offices and zip code)",
 ])
 
+# a label before its value on one line, a heading run into the shares' line: 3M's 2018 cover
+THREE_M = "\n".join([
+    "3M COMPANY",
+    "State of Incorporation: Delaware I.R.S. Employer Identification No. 41-0417775",
+    "Principal executive offices: 3M Center, St. Paul, Minnesota 55144",
+    "Telephone number: (651) 733-1110",
+    "Indicate by check mark whether the Registrant is a shell company (as defined in Rule 12b-2 "
+    "of the Act). Yes ☐ No ☒",
+    "Shares of common stock outstanding at January 31, 2019: 575.8 million",
+    "DOCUMENTS INCORPORATED BY REFERENCE",
+    "Parts of the Company’s definitive proxy statement are incorporated by reference.",
+])
+# a caption's closing line run beside the street: what the stored text of General Mills'
+# cover once held
+MERGED = "\n".join([
+    "incorporation or organization) Identification No.)",
+    "Number One General Mills Boulevard Minneapolis, Minnesota 55426",
+    "(Address of principal executive offices) (Zip Code)",
+])
+
 
 def _answer(question: str, cover: str) -> str | None:
     found = cover_fact(read_question(question), "acme-10k", 2018, [(0, cover), (1, "Item 1.")])
@@ -82,6 +102,14 @@ def _answer(question: str, cover: str) -> str | None:
      "page prints them: 999 Lake Drive, Issaquah, WA 98027."),
     ("In which state is Costco incorporated?", COSTCO, "Its state or other jurisdiction of "
      "incorporation, as its cover page prints it: Washington."),
+    ("Where is 3M headquartered?", THREE_M, "Its principal executive offices, as its cover page "
+     "prints them: 3M Center, St. Paul, Minnesota 55144."),
+    ("Where is 3M incorporated?", THREE_M, "Its state or other jurisdiction of incorporation, as "
+     "its cover page prints it: Delaware."),
+    ("How many shares of common stock does 3M have outstanding?", THREE_M,
+     "Shares of common stock outstanding at January 31, 2019: 575.8 million"),
+    ("Where is General Mills headquartered?", MERGED, "Its principal executive offices, as its "
+     "cover page prints them: Number One General Mills Boulevard Minneapolis, Minnesota 55426."),
     ("How many shares of common stock does Netflix have outstanding?", NETFLIX,
      "As of December 31, 2020, there were 442,895,261 shares of the registrant’s common stock, "
      "par value $0.001, outstanding."),
