@@ -64,6 +64,9 @@ THREE_M = "\n".join([
     "Telephone number: (651) 733-1110",
     "Indicate by check mark whether the Registrant is a shell company (as defined in Rule 12b-2 "
     "of the Act). Yes ☐ No ☒",
+    "The aggregate market value of voting stock held by nonaffiliates of the Registrant, "
+    "computed by reference to the closing price and shares outstanding, was approximately "
+    "$115.3 billion as of January 31, 2019.",
     "Shares of common stock outstanding at January 31, 2019: 575.8 million",
     "DOCUMENTS INCORPORATED BY REFERENCE",
     "Parts of the Company’s definitive proxy statement are incorporated by reference.",
