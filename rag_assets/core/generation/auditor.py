@@ -22,10 +22,10 @@ from rag_assets.core.question.question import Question
 ASKS_AUDITOR_RE = re.compile(r"\bauditors?\b|\baudits?\b[^?]*\bfinancial\s+statements\b|"
                              r"\b(?:registered\s+public\s+)?accounting\s+firm\b|\baudit\s+firm\b",
                              re.IGNORECASE)
-# what else a question on the audit asks: its fees, its committee, its matters, its opinion
-NOT_ASKED_RE = re.compile(r"\bfees?\b|\bpaid\b|\bcommittee\b|\bcritical\b|\bopinion\b|"
-                          r"\bmaterial\s+weakness\w*\b|\bchang\w+\b|\bresign\w*\b",
-                          re.IGNORECASE)
+# what else a question on the audit asks: what it is paid, its committee, its matters, its opinion
+NOT_ASKED_RE = re.compile(r"\bfees?\b|\bpa(?:id|y|ys)\b|\bhow much\b|\bcommittee\b|"
+                          r"\bcritical\b|\bopinion\b|\bmaterial\s+weakness\w*\b|\bchang\w+\b|"
+                          r"\bresign\w*\b", re.IGNORECASE)
 SIGNED_FIRM_RE = re.compile(r"/s/\s*(?P<firm>[A-Z][\w&.,'’ -]{1,60}?\b(?:LLP|L\.L\.P\.|LLC))",
                             re.IGNORECASE)
 SINCE_RE = re.compile(r"We have served as the Company[’']s auditors? since (?P<year>\d{4})\.?",

@@ -90,3 +90,4 @@ def test_no_firm_of_two_nor_for_the_audits_fees() -> None:
     predecessor = "/s/ KPMG LLP\nWe served as the Company's auditor from 1950 to 2019."
     assert _auditor("Who is Coca-Cola's auditor?", AUDIT, predecessor) is None
     assert _auditor("How much did Coca-Cola pay its auditor in fees?", AUDIT) is None
+    assert _auditor("How much does Coca-Cola pay its auditor?", AUDIT) is None
