@@ -170,16 +170,14 @@ class Answerer:
         asked = question.model_copy(update={"expects": "cause"})  # "Did it improve, and why?"
         part = Part(question=asked, scope=computed.part.scope)
         try:
-            found = self.quotes.answer_part(part, self.config.k)
-            if found.abstained and any(e.detail.startswith("question: evidence ")
-                                       for e in found.events):
-                found = self.quotes.answer_part(part, self.config.k, floor=0.0)
-                if found.method not in ("direct cause", "computed change"):
-                    return []
+            found = self.quotes.answer_part(part, self.config.k, floor=0.0)
         except Exception as error:  # the computed answer stands; the failure is an event
             computed.events.append(route_failed("quote", error))
             return []
-        return [] if found.abstained else [found]
+        weak = found.strength < self.config.extractive.abstain_below
+        if found.abstained or (weak and found.method not in ("direct cause", "computed change")):
+            return []
+        return [found]
 
     def _computed(self, question: Question, answers: Sequence[PartAnswer],
                   events: list[GuardrailEvent]) -> QAResult:

@@ -25,11 +25,11 @@ from pydantic import BaseModel, Field
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import printed_unit
+from rag_assets.core.generation.registered import COVER_PAGES
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.sentences import split_sentences
 
 FACTS_PATH = Path(__file__).with_name("cover_facts.json")
-COVER_PAGES = 3  # the cover is the first page; a wrapper or a table of contents may come first
 COVER_WORD_RE = re.compile(r"\bcover\b", re.IGNORECASE)
 # a caption the cover prints under a value: "(Exact name of registrant as specified in its
 # charter)", "(Address of principal executive offices) (Zip Code)"

@@ -364,7 +364,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or prose_yes_no(question, selected, pool, before, scan)
             or stated_move(question, selected, pool, scan)
             or quarter_debt_event(question, scan)
-            or stated_line_item(question, selected, scan)
+            or stated_line_item(question, scan)
             or _single(question.text, selected, cues, strict=True)
             or _list(question.text, selected, cues) or _stated_list(question.text, scan, cues)
             # the deals stated one by one, unless a count of names is asked (the enumeration

@@ -972,6 +972,7 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
     defs, rules = load_vocabulary(), load_rules()
     unit = _unit(question, defs)
     when = when_asked(question, years)
+    balances = bool(operands) and all(o.months is None for o in operands)
     if question.within is not None and len(values) >= 2:
         value, headline = _within(question, question.within, values, title, unit, subject)
     elif question.aggregate == "average":
@@ -990,14 +991,13 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
         headline = f"{subject} {when} {title} CAGR is " \
                    f"{format_value(value, 'percent', question.decimals)}."
     elif question.aggregate == "trend":
-        balances = bool(operands) and all(o.months is None for o in operands)
         value, headline = _trend(question, values, years, title, unit, subject, defs, rules,
                                  balances, _computations(worded or {}, years))
     else:
         value = values[years[-1]]
         shown = format_value(value, unit, question.decimals, question.scale)
         headline = f"{subject} {when} {title} is {shown}."
-        if question.months != 12 and operands and all(o.months is None for o in operands):
+        if question.months != 12 and balances:
             # an interim report's balance stands at its period's end, not over its months
             headline = f"{subject} {title} at the end of {when} is {shown}."
         metric = metric_of(question, defs)

@@ -68,8 +68,7 @@ TOTAL_WORDS = frozenset({"amount", "amounts", "sum", "end", "beginning", "fiscal
                          "quarter", "period", "its", "their", "outstanding", "principal",
                          "face", "euro", "euros", "dollar", "dollars", "pound", "pounds",
                          "sterling"})  # the currency is the amounts' sign, not their words
-_TOTAL_RE = re.compile(r"\bwhat (?:is|was|were) the (?:total|combined|aggregate)\b"
-                       r"(?!\s+market\s+value)|"
+_TOTAL_RE = re.compile(r"\bwhat (?:is|was|were) the (?:total|combined|aggregate)\b|"
                        r"\bin total\b|\bcombined\b", re.IGNORECASE)
 # an amount printed as the change itself: "increased $184 million", "an increase of $8.4 billion"
 # "$27.9 billion of purchase obligations, of which $9.3 billion is due within one year": the

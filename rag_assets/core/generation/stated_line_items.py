@@ -20,7 +20,6 @@ filing's amounts with its years.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
@@ -77,12 +76,11 @@ def _qualified(text: str, start: int) -> bool:
     return any(m.end() == len(before) for m in qualifier_pattern().finditer(before))
 
 
-def stated_line_item(question: Question, selected: Sequence[EvidenceUnit],
-                     scan: Scan | None) -> DirectAnswer | None:
+def stated_line_item(question: Question, scan: Scan | None) -> DirectAnswer | None:
     """The sentence that states the one line item asked in the one year asked, and its
     amount first; None when the question asks anything else or no one sentence states it."""
     concepts = load_vocabulary().concepts
-    if (scan is None or not selected or question.expects != "figure" or question.quarters
+    if (scan is None or question.expects != "figure" or question.quarters
             or question.counts or len(question.metrics) != 1 or question.metrics[0] not in concepts
             or concepts[question.metrics[0]].unit != "USD" or len(question.years) != 1):
         return None

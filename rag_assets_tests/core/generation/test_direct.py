@@ -307,8 +307,9 @@ def test_a_total_is_of_what_the_sentence_names() -> None:
 
 def test_a_price_is_never_added_to_an_amount() -> None:
     """Corning's 2018 cover page: the market value of its stock and the price it was taken at
-    once made "$22.00 billion in total: $22 billion + $27.51"; the aggregate market value is a
-    disclosure's name, no total to add up."""
+    once made "$22.00 billion in total: $22 billion + $27.51": a price beside an amount in
+    billions is another kind of figure, never added to it (the cover's reader answers the
+    market value itself)."""
     cover = _sentence("As of June 30, 2018, the aggregate market value of the registrant’s "
                       "common stock held by non-affiliates of the registrant was $22 billion "
                       "based on the $27.51 price as reported on the New York Stock Exchange.")

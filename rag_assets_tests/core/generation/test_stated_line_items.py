@@ -37,8 +37,8 @@ def _scan(*texts: str):  # type: ignore[no-untyped-def]
 
 
 def _answer(question: str, *texts: str) -> str | None:
-    scan, units = _scan(*texts)
-    found = stated_line_item(read_question(question), units, scan)
+    scan, _ = _scan(*texts)
+    found = stated_line_item(read_question(question), scan)
     return None if found is None else found.text
 
 
