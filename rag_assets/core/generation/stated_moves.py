@@ -19,6 +19,7 @@ from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.yes_no import candidates, of_the_period
 from rag_assets.core.question.question import Question
+from rag_assets.core.text.periods import months_asked
 from rag_assets.core.text.years import years_in
 
 ASKED_UP_RE = re.compile(r"\b(?:gr[eo]w\w*|increas\w*|ris[ei]\w*|rose|improv\w*|expand\w*|"
@@ -53,10 +54,12 @@ def _moved(measure: str) -> re.Pattern[str]:
 def _against_the_year_before(question: Question, text: str) -> bool:
     """Whether a move names only the year before the one asked, as its base ("increased 9.3%
     compared to an increase of 18.0% in the first quarter of fiscal 2022", asked of fiscal
-    2023): the move is the period asked's."""
+    2023): the move is the period asked's, when the base is a period of the length asked ("in
+    the first six months of fiscal 2022" is no base of the second quarter's move)."""
     named = set(years_in(text))
     return bool(named and question.years and BASE_RE.search(text)
-                and named <= {y - 1 for y in question.years})
+                and named <= {y - 1 for y in question.years}
+                and months_asked(text) == question.months)
 
 
 def stated_move(question: Question, selected: Sequence[EvidenceUnit],

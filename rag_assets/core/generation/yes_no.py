@@ -78,6 +78,27 @@ def candidates(selected: Sequence[EvidenceUnit], pool: Sequence[EvidenceUnit],
         yield from scan(patterns)
 
 
+def names_qualified(question: Question, sentence: str) -> bool:
+    """Whether the sentence names a measure the question qualifies, when it qualifies one, of a
+    year asked: "Did Costco pay a special dividend in FY2018?" is answered by a sentence of a
+    special dividend, never by one of its quarterly dividend, and the year printed nearest the
+    measure is the one it is of ("$8.90 per share in 2017, which included a special cash
+    dividend" is 2017's). Each word of the measure is matched by its first five letters."""
+    if not question.qualified:
+        return True
+    lowered = sentence.lower()
+    printed = {w[:5] for w in re.findall(r"[a-z]+", lowered)}
+    for measure in question.qualified:
+        words = [w[:5] for w in re.findall(r"[a-z]+", measure.lower())]
+        if words and all(w in printed for w in words):
+            at = re.search(rf"\b{words[0]}", lowered)
+            years = [(abs(m.start() - at.start()), int(m.group(0)))
+                     for m in re.finditer(r"\b(?:19|20)\d\d\b", lowered)] if at else []
+            if not years or not question.years or min(years)[1] in question.years:
+                return True
+    return False
+
+
 # a yes/no question that asks whether the matter changed ("Did it raise its dividend?"): a
 # sentence that states the matter and no change of it answers nothing asked
 ASKS_CHANGE_RE = re.compile(r"\b(?:chang(?:e|ed|ing)|rais(?:e|ed|ing)|increas(?:e|ed|ing)|"
@@ -102,7 +123,8 @@ def prose_yes_no(question: Question, selected: Sequence[EvidenceUnit],
     asks_change = bool(ASKS_CHANGE_RE.search(question.ranking_text))
 
     def said(unit: EvidenceUnit) -> bool | None:
-        if unit.is_row or not of_the_period(question, unit.text):
+        if unit.is_row or not of_the_period(question, unit.text) \
+                or not names_qualified(question, unit.text):
             return None
         if asks_change and stated_direction(unit.text) is None:
             return None  # "declared a quarterly dividend of $0.28" says no dividend changed

@@ -435,7 +435,8 @@ def terms_in(text: str, *, facts_only: bool = False, exclude: frozenset[str] = f
     for match in sorted(found, key=lambda f: (f.start - f.end, not f.is_metric, f.start)):
         if all(match.end <= t.start or match.start >= t.end for t in taken):
             taken.append(match)
-    taken = [_split_alias(norm, t, facts_only, exclude) or t for t in taken]
+    taken = [_split_alias(norm, t, facts_only, exclude)
+             or _shared_head(norm, t, taken, facts_only, exclude) or t for t in taken]
     if not qualified:
         taken = [t for t in taken if not _qualified(norm, t.start, _coordinated_end(norm, t,
                                                                                    taken))
@@ -468,6 +469,32 @@ def _split_alias(norm: str, term: TermMatch, facts_only: bool,
             if name != term.name and name not in exclude and (in_facts or not facts_only) \
                     and pattern.fullmatch(joined):
                 end = term.end + split.start("rest") + words[count - 1].end()
+                return TermMatch(term.start, end, name, is_metric)
+    return None
+
+
+# what follows a term when it is coordinated with a conjunct of ``count`` words, the last its
+# head noun: "goodwill| or intangible asset impairments"
+SHARED_HEAD_WORDS = 4
+
+
+def _shared_head(norm: str, term: TermMatch, taken: Sequence[TermMatch], facts_only: bool,
+                 exclude: frozenset[str]) -> TermMatch | None:
+    """The entry a term names with the head noun of the conjunct coordinated after it, when no
+    term is named in that conjunct: "goodwill or intangible asset impairments" asks goodwill's
+    impairments (the alias "goodwill impairment"), never the balance of goodwill."""
+    for count in range(SHARED_HEAD_WORDS):
+        found = re.match(rf"\s+(?:or|and)\s+(?:[\w&'.-]+\s+){{{count}}}(?P<head>[\w&'-]+)"
+                         rf"(?=[\s?,.;:]|$)", norm[term.end:])
+        if found is None:
+            return None
+        end = term.end + found.end("head")
+        if any(term.end < t.start < end for t in taken):
+            return None
+        joined = f"{norm[term.start:term.end]} {found['head']}"
+        for name, is_metric, in_facts, alias, _ in _patterns():
+            if name != term.name and name not in exclude and (in_facts or not facts_only) \
+                    and alias.fullmatch(joined):
                 return TermMatch(term.start, end, name, is_metric)
     return None
 

@@ -41,3 +41,20 @@ def test_no_answer_without_a_way_asked_or_of_another_year() -> None:
     later = read_question("Did Ulta Beauty's comparable sales grow in the first quarter of "
                           "fiscal 2024?")
     assert stated_move(later, [_unit(ULTA)]) is None
+
+
+def test_a_move_against_a_base_of_another_length_is_not_the_quarters() -> None:
+    """Ulta Beauty's Q2 fiscal 2023 release prints the six months' move beside the quarter's:
+    asked of the quarter, only the quarter's sentence answers (8.0%, not 8.7%)."""
+    half = ("Comparable sales increased 8.7% compared to an increase of 16.2% in the first six "
+            "months of fiscal 2022, driven by a 10.1% increase in transactions and a 1.4% "
+            "decrease in average ticket.")
+    quarter = ("Comparable sales (sales for stores open at least 14 months and e-commerce "
+               "sales) increased 8.0% compared to an increase of 14.4% in the second quarter of "
+               "fiscal 2022, driven by a 9.0% increase in transactions and a 1.0% decrease in "
+               "average ticket.")
+    asked = read_question("Did Ulta Beauty's comparable sales increase in the second quarter of "
+                          "fiscal 2023?")
+    found = stated_move(asked, [_unit(half), _unit(quarter)])
+    assert found is not None and found.text == f"Yes. {quarter}"
+    assert stated_move(asked, [_unit(half)]) is None

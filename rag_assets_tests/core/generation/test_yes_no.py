@@ -106,3 +106,26 @@ def test_a_dividend_approved_as_an_increase_over_the_last_says_yes() -> None:
         found = prose_yes_no(read_question(asked), [approved])
         assert found is not None and found.text.startswith("Yes. Effective February 21, 2023"), \
             asked
+
+
+# Costco's 10-K for fiscal 2018 (tune's company): Item 7's dividends and the income taxes note
+COSTCO_DECLARED = unit("Dividends Cash dividends declared in 2018 totaled $ 2.14 per share, as "
+                       "compared to $ 8.90 per share in 2017 , which included a special cash "
+                       "dividend of $7.00 per share.")
+COSTCO_QUARTERLY = unit("Subsequent to the end of 2018, the Board of Directors declared a "
+                        "quarterly cash dividend in the amount of $0.57 per share, which is "
+                        "payable on November 23, 2018.")
+COSTCO_NONE = unit("There was no similar special cash dividend in 2018 or 2016.")
+
+
+def test_a_qualified_dividend_is_answered_by_a_sentence_of_it_and_its_year() -> None:
+    """A special dividend is not the quarterly one, and 2017's special dividend is no yes for
+    2018: the sentence must name the qualified measure, nearest a year asked."""
+    question = read_question("Did Costco pay a special dividend in FY2018?")
+    assert question.qualified
+    assert prose_yes_no(question, [COSTCO_QUARTERLY, COSTCO_DECLARED]) is None
+    found = prose_yes_no(question, [COSTCO_QUARTERLY, COSTCO_DECLARED, COSTCO_NONE])
+    assert found is not None and found.text == f"No. {COSTCO_NONE.text}"
+    plain = prose_yes_no(read_question("Did Costco pay a dividend in FY2018?"),
+                         [COSTCO_QUARTERLY])
+    assert plain is not None and plain.text.startswith("Yes. Subsequent")

@@ -211,12 +211,17 @@ def test_what_was_paid_is_a_flow_not_the_balance(question: str, target: str) -> 
     ("What dividend did American Water Works declare during Q2 2023?", "dividends_per_share"),
     ("What quarterly dividend did Pfizer declare in Q2 2023?", "dividends_per_share"),
     ("How much did Pfizer declare in dividends in 2023?", "dividends_paid"),
+    # a head noun shared by a coordinated conjunct: Kraft Heinz 2021's goodwill balance, $31.3
+    # billion, once answered "Did it record goodwill or intangible asset impairments?"
+    ("Did Kraft Heinz record goodwill or intangible asset impairments in FY2021? How much?",
+     "goodwill_impairment"),
 ])
 def test_an_alias_the_questions_verb_splits_is_still_its_entry(question: str,
                                                                target: str) -> None:
     """"long-term debt ... due within one year" is the vocabulary's current portion (ASC
     210-10-45: the obligations due within a year are current liabilities), whatever verb the
-    question puts between the term and the rest of the alias."""
+    question puts between the term and the rest of the alias; a term coordinated with a
+    conjunct takes the head noun they share ("goodwill or intangible asset impairments")."""
     parsed = parse_question(read_question(question))
     assert parsed is not None and parsed.target == target
 
@@ -263,6 +268,8 @@ def test_a_maturity_or_an_authorization_is_no_balance_or_flow(question: str) -> 
     ("What was Kraft Heinz's adjusted EPS in 2021?", "eps"),
     ("What was Coca-Cola's organic revenue growth in 2019?", "revenue_growth"),
     ("What was Walmart's non-GAAP operating income?", "operating_income"),
+    # Costco 2018's $689 million of dividends paid once said "Yes" to it
+    ("How much did Costco pay in special dividends in FY2018?", "dividends_paid"),
 ])
 def test_a_qualified_measure_is_no_metric_the_statements_print(question: str,
                                                                 measure: str) -> None:
@@ -273,7 +280,7 @@ def test_a_qualified_measure_is_no_metric_the_statements_print(question: str,
     assert asked.metrics == [] and asked.expects == "figure"
     unqualified = question.replace("comparable store ", "").replace("comparable ", "").replace(
         "same-store ", "").replace("adjusted ", "").replace("organic ", "").replace(
-        "non-GAAP ", "")
+        "non-GAAP ", "").replace("special ", "")
     assert measure in read_question(unqualified).metrics
 
 
