@@ -78,6 +78,12 @@ STATEMENT_NAMES = {
 # --- evaluation ------------------------------------------------------------------------------
 
 
+# the other rows of a statement page that print the year's column, before a row that leaves it
+# blank is read as a nil (a page that prints the column on so few rows is no statement of it)
+NIL_COLUMN_ROWS = 3
+NIL_PRINTED = "(no amount)"
+
+
 class Operand(BaseModel):
     """A fact a computation used: the concept, its period and the row it was read from."""
 
@@ -356,6 +362,30 @@ class Evaluator:
             self.read_as[concept] = normalize_label(chosen.label)
         return chosen
 
+    def printed_nil(self, concept: str, fiscal_year: int) -> StatementFact | None:
+        """The concept's row as its primary statement prints it with no amount in the column
+        of the year asked, while that page prints the column on other rows: a nil, cited with
+        its row (Corning's 2018 income statement prints "Restructuring, impairment and other
+        charges" with 77 for 2016 and nothing for 2018 or 2017: none that year, not a line the
+        reader missed). None when no such row is printed."""
+        entry = self.defs.concepts[concept]
+        months = None if entry.kind == "stock" else self.months
+        primary = entry.statements[0] if entry.statements else None
+        rows: dict[tuple[int, int], list[StatementFact]] = {}
+        for f in self.facts:
+            if f.concept == concept and f.statement == primary and f.unit == entry.unit \
+                    and f.months == months:
+                rows.setdefault((f.page, f.row), []).append(f)
+        for (page, row), printed in sorted(rows.items()):
+            if any(f.fiscal_year == fiscal_year for f in printed):
+                continue
+            others = {f.row for f in self.facts if f.page == page and f.statement == primary
+                      and f.fiscal_year == fiscal_year and f.months == months and f.row != row}
+            if len(others) >= NIL_COLUMN_ROWS:
+                return printed[0].model_copy(update={"fiscal_year": fiscal_year, "value": 0.0,
+                                                     "printed": NIL_PRINTED})
+        return None
+
     def interim_columns(self, concept: str, fiscal_year: int, unit: str
                         ) -> list[StatementFact]:
         """An interim statement whose period headings the reader lost (two columns of one
@@ -393,6 +423,8 @@ class Evaluator:
     def concept(self, name: str, fiscal_year: int) -> _Value:
         entry = self.defs.concepts[name]
         fact = self.pick(name, fiscal_year)
+        if fact is None and not entry.derived:
+            fact = self.printed_nil(name, fiscal_year)
         if fact is None:
             if entry.derived:  # a total of the rows read for it, remembered as such
                 before = set(self.operands)
@@ -1006,23 +1038,47 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
             headline = headline[:-1] + f" ({format_value(value, 'percent', None)})."
         if not question.judgment and (how := _computations(worded or {}, years[-1:])):
             headline = _aside(headline, how[years[-1]])
-        if question.yes_no and not question.judgment and question.threshold and unit != "USD":
-            headline = _against_threshold(question.threshold, value, unit, headline)
-        elif question.yes_no and not question.judgment and question.sign:
-            # "Does it have positive free cash flow?": the sign asked, against the value's
-            held = value > 0 if question.sign == "positive" else value < 0
-            headline = f"{'Yes' if held else 'No'}. {headline}"
-        elif question.exists and (not question.is_metric or unit == "USD") and not (
-                question.judgment or question.threshold
-        ):  # "Did it pay dividends?": whether there is any; "more than 10% of revenue" is a
-            # share of revenue, which revenue alone does not settle
-            headline = f"{'Yes' if value else 'No'}. {headline}"
+        headline, nil = _nil_said(headline, operands, years[-1], when)
+        if not nil:  # a line printed blank says nothing of what other lines hold
+            headline = _value_polarity(question, value, unit, headline)
     if question.judgment:
         if question.aggregate == "value" and read:
             headline = _aside(headline, read)
         headline, rule_line = _judged(question, value, headline, rules)
         details.append(rule_line)
     return value, headline
+
+
+def _value_polarity(question: MetricQuestion, value: float, unit: str, headline: str) -> str:
+    """The value's headline opened with the yes or no a question asks of it: against a
+    threshold, by its sign, or whether there is any."""
+    if question.yes_no and not question.judgment and question.threshold and unit != "USD":
+        return _against_threshold(question.threshold, value, unit, headline)
+    if question.yes_no and not question.judgment and question.sign:
+        # "Does it have positive free cash flow?": the sign asked, against the value's
+        held = value > 0 if question.sign == "positive" else value < 0
+        return f"{'Yes' if held else 'No'}. {headline}"
+    if question.exists and (not question.is_metric or unit == "USD") and not (
+            question.judgment or question.threshold
+    ):  # "Did it pay dividends?": whether there is any; "more than 10% of revenue" is a
+        # share of revenue, which revenue alone does not settle
+        return f"{'Yes' if value else 'No'}. {headline}"
+    return headline
+
+
+def _nil_said(headline: str, operands: Sequence[Operand], year: int, when: str
+              ) -> tuple[str, bool]:
+    """The headline with the row a nil was read from, when the value asked is a row its
+    statement prints with no amount that year (``Evaluator.printed_nil``), and whether it was:
+    a blank on the income statement's restructuring line is no sign that none was recorded
+    in its other lines (Corning 2018's core adjustments hold $130 million of them)."""
+    nil = [o for o in operands if o.printed == NIL_PRINTED and o.fiscal_year == year]
+    if not nil:
+        return headline, False
+    statement = nil[0].statement.replace("_", " ")
+    label = " ".join(nil[0].label.split())
+    return (f"{headline[:-1]}: the {statement} prints its row \"{label}\" with no amount for "
+            f"{when}.", True)
 
 
 def _against_threshold(threshold: Threshold, value: float, unit: str, headline: str) -> str:

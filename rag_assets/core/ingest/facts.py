@@ -35,6 +35,11 @@ EPS_CONCEPTS = frozenset({"eps", "eps_basic"})
 SHARE_COUNT_CONCEPTS = frozenset({"diluted_shares"})  # read with a share count's caption
 PER_SHARE_GROUP_RE = re.compile(r"per\s+(?:common\s+)?share|shares", re.IGNORECASE)
 OWN_PER_SHARE_RE = re.compile(r"\bper\s+(?:common\s+)?share\b", re.IGNORECASE)
+# the supplemental caption of ASC 230-10-50-2's cash paid, its rows one word each under it
+# (Kraft Heinz 2021: "CASH PAID DURING THE PERIOD FOR:" over "Interest" and "Income taxes, net
+# of refunds"): a row under it is read as "cash paid for" its label
+CASH_PAID_GROUP_RE = re.compile(r"^\s*(?:supplemental\b[^:]*?)?cash\s+paid\s+(?:during\s+the\s+"
+                                r"(?:period|year)\s+)?for\b", re.IGNORECASE)
 
 
 class StatementFact(BaseModel):
@@ -212,6 +217,11 @@ def _row_concept(row: StatementRow, statement: StatementKind, bare_eps: bool
     if (statement == "income_statement" and bare_eps
             and (bare := _BARE_EPS_RE.fullmatch(normalize_label(row.label)))):
         return ("eps" if bare["kind"] == "diluted" else "eps_basic"), 0, True
+    if statement == "cash_flow" and row.group and CASH_PAID_GROUP_RE.search(row.group) \
+            and not re.match(r"\s*cash\s+paid\b", row.label, re.IGNORECASE):
+        concept, rank = concept_of(f"cash paid for {row.label}", statement)
+        if concept is not None:
+            return concept, rank, False
     concept, rank = concept_of(row.label, statement)
     return concept, rank, False
 

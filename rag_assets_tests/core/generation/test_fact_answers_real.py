@@ -1219,3 +1219,19 @@ def test_two_line_items_compared_are_the_ratio_the_vocabulary_defines_on_them() 
     turned = _answered(path, document, year, "General Mills", "How many times did General "
                        "Mills sell its inventory in FY2022?")
     assert turned.question.target == "inventory_turnover"
+
+
+def test_a_row_printed_blank_in_the_year_asked_is_a_nil_of_that_line() -> None:
+    """Corning's 2018 income statement (p.80) prints "Restructuring, impairment and other
+    charges" with 77 for 2016 and no amount for 2018 or 2017: $0 on that line, cited with its
+    row, and no "No" (its core adjustments hold $130 million of such charges in other lines);
+    2016's 77 is still read as printed."""
+    path = "financebench-bulk/pdfs/CORNING_2018_10K.pdf"
+    answer = _answered(path, "corning-10k", 2018, "Corning",
+                       "Did Corning record restructuring charges in FY2018? How much?")
+    assert answer.value == 0 and not answer.headline.startswith(("No", "Yes"))
+    assert 'prints its row "Restructuring, impairment and other charges" with no amount for ' \
+           'FY2018' in answer.headline
+    earlier = _answered(path, "corning-10k", 2018, "Corning",
+                        "What were Corning's restructuring costs in FY2016?")
+    assert earlier.value == 77_000_000

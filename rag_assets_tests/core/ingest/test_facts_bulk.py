@@ -134,3 +134,13 @@ def test_cost_of_revenue_from_its_printed_parts() -> None:
     assert fact.value == pytest.approx(1_585e6)
     assert fact.printed == "921 + 224 + 412 + 28"
     assert fact.quote.count("|") == 3 and fact.quote.startswith("Cost of sales—product costs")
+
+
+def test_a_row_under_the_cash_paid_caption_is_read_with_it() -> None:
+    """Kraft Heinz 2021's cash flow statement (p.58) prints "CASH PAID DURING THE PERIOD FOR:"
+    over "Interest" and "Income taxes, net of refunds" (ASC 230-10-50-2): interest and taxes
+    paid, not an interest row of no concept."""
+    path = f"{BULK}/KRAFTHEINZ_2021_10K.pdf"
+    interest = _fact(path, "interest_paid", 2021, 12)
+    assert (interest.value, interest.page, interest.label) == (1_196e6, 57, "Interest")
+    assert _fact(path, "income_taxes_paid", 2020, 12).value == 1_027e6
