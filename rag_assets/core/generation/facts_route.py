@@ -30,7 +30,7 @@ from rag_assets.core.generation.metric_engine import (
     base_unit,
     moved,
 )
-from rag_assets.core.generation.metric_format import format_value
+from rag_assets.core.generation.metric_format import format_value, subject_of, when_asked
 from rag_assets.core.generation.metric_questions import (
     MetricQuestion,
     parse_change,
@@ -45,6 +45,13 @@ from rag_assets.core.generation.records import (
     GuardrailEvent,
     Moved,
     SourceCitation,
+)
+from rag_assets.core.generation.relative_measures import (
+    Relative,
+    asks_growth_against,
+    compared,
+    relative_asked,
+    sides,
 )
 from rag_assets.core.generation.row_footnotes import row_footnote
 from rag_assets.core.generation.stated_figures import (
@@ -125,6 +132,10 @@ class FactsRoute:
         operand is missing, or None (not a metric question, no filing whose facts hold it)."""
         if asks_largest_line(question.text):
             return self.largest(question, routed, document, year)
+        if (relative := relative_asked(question)) is not None and question.years:
+            return self.relative(question, relative, routed, document, year)
+        if asks_growth_against(question):
+            return None  # one side's growth alone is no answer: the quotes answer
         if (parsed := parse_question(question)) is None:
             return None
         missing: MetricAnswer | None = None
@@ -153,6 +164,31 @@ class FactsRoute:
                 answer.events += events
             return answer, computed
         return None if missing is None else (None, missing)
+
+    def relative(self, question: Question, relative: Relative, routed: Scope,
+                 document: str | None, year: int | None
+                 ) -> tuple[PartAnswer | None, MetricAnswer] | None:
+        """Two measures compared (:mod:`relative_measures`), from the first filing of the
+        company whose statements give both; the computation that failed when none does."""
+        asked, failed = sides(relative, question), None
+        for doc, y in self.partitions(asked[0].years, routed, document, year):
+            computed = []
+            for side in asked:
+                facts, shift = self.named_facts(side, doc, y)
+                computed.append(answer_metric(side.model_copy(update={"end_year_shift": shift}),
+                                              facts, self.company(doc),
+                                              self.pages.get(doc, y, 0) or ""))
+            answer = compared(relative, computed, subject_of(self.company(doc)),
+                              lambda q: when_asked(q, q.years[-1:]))
+            if answer.status != "answered":
+                failed = failed or (answer if answer.status == "missing" else None)
+                continue
+            part = Part(question=question, scope=Scope.partition(doc, y), label=doc)
+            return PartAnswer(part=part, claims=answer.claims(), abstained=False, strength=1.0,
+                              looked_for=[relative.first, relative.second],
+                              first_pages=len({o.page for o in answer.operands}),
+                              method="computed comparison"), answer
+        return None if failed is None else (None, failed)
 
     def largest(self, question: Question, routed: Scope, document: str | None,
                 year: int | None) -> tuple[PartAnswer | None, MetricAnswer] | None:
