@@ -189,6 +189,10 @@ def _all_words(text: str) -> tuple[str, ...]:
 ROW_TERM_RE = re.compile(r"\brow\('[^']*'\)")
 
 
+# what a label nets its item of: the words after it name a deduction, not the row's item
+_NET_OF_RE = re.compile(r"\bnet\s+of\b|,\s*less\b", re.IGNORECASE)
+
+
 def _label_distance(phrase: tuple[str, ...], label: str) -> int | None:
     """How far a printed label is from a phrase a definition writes: 0 when its words (or
     those before its first comma or parenthesis) are the phrase's, the count of extra words
@@ -196,6 +200,9 @@ def _label_distance(phrase: tuple[str, ...], label: str) -> int | None:
     head = re.split(r",|\s\(", label, maxsplit=1)[0]
     if _OPENING_WORDS & set(_label_words(label)) and not _OPENING_WORDS & set(phrase):
         return None  # an opening balance answers only a phrase that asks for it
+    netted = _NET_OF_RE.split(label, maxsplit=1)
+    if len(netted) > 1 and not set(phrase) <= set(_label_words(netted[0])):
+        return None  # "Investment securities, net of allowance for credit losses" is no allowance
     if phrase in (_label_words(label), _label_words(head)):
         return 0
     words = _label_words(label)

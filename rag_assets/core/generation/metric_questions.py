@@ -312,8 +312,8 @@ _DIRECTIONS: tuple[tuple[Direction, re.Pattern[str]], ...] = (
     ("improve", re.compile(r"\bimprov\w*|\bbetter\b", re.IGNORECASE)),
     ("worsen", re.compile(r"\bworse\w*|\bdeteriorat\w*", re.IGNORECASE)),
     ("change", EITHER_WAY_RE),  # "did it rise or fall": which way is asked, not one of them
-    ("up", re.compile(r"\bincreas\w*|\bgr[eo]w\w*|\brais\w*|\bros[ee]\b|\brise\b|\bwent\s+up|"
-                      r"\bgo(?:ne)?\s+up|\bhigher\b|\bexpand\w*", re.IGNORECASE)),
+    ("up", re.compile(r"\bincreas\w*|\bgr[eo]w\w*|\brais\w*|\bros[ee]\b|\bris(?:e|ing)\b|"
+                      r"\bwent\s+up|\bgo(?:ne)?\s+up|\bhigher\b|\bexpand\w*", re.IGNORECASE)),
     ("down", re.compile(r"\bdecreas\w*|\bdeclin\w*|\bdrop\w*|\bfell\b|\bfall\w*|\bwent\s+down|"
                         r"\bgo(?:ne)?\s+down|\blower\b|\breduc\w*|\bshr[iu]nk\w*", re.IGNORECASE)),
     ("change", re.compile(r"\bchang\w*|\bmov\w*|\bdifference\b|\btrend\w*|\bhappen\w*|"

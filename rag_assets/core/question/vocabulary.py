@@ -384,7 +384,14 @@ def _measure_before() -> re.Pattern[str]:
     """A measure of the term opened before it, up to three words between: "return on tangible
     common equity" is no equity, "cost of debt" no debt (``qualifiers.parts.measures_before``)."""
     opening = _words_pattern(load_vocabulary().qualifiers.parts.measures_before).pattern
-    return re.compile(rf"{opening}\s+(?:[\w&']+\s+){{0,3}}$")
+    return re.compile(rf"{opening}\s+(?:[\w&']+\s+){{0,3}}$|{IMPACT_ON_RE.pattern}")
+
+
+# what a thing did to a term: "the impact of the Tax Cuts and Jobs Act on Coca-Cola's FY2017
+# income tax expense" asks the part of the expense the act caused, never the expense
+IMPACT_ON_RE = re.compile(r"\b(?:impact|effect)s?\s+of\b[^?;]{1,80}?\bon\s+(?:the\s+|its\s+|"
+                          r"(?:[\w.&-]+\s+){0,2}[\w.&-]+(?:'s|s')\s+)?"
+                          r"(?:(?:fy|fiscal)\s?\d{4}\s+|\d{4}\s+)?$")
 
 
 def _narrowing_after(norm: str, end: int) -> tuple[int, re.Match[str]] | None:

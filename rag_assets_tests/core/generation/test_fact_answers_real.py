@@ -1235,3 +1235,14 @@ def test_a_row_printed_blank_in_the_year_asked_is_a_nil_of_that_line() -> None:
     earlier = _answered(path, "corning-10k", 2018, "Corning",
                         "What were Corning's restructuring costs in FY2016?")
     assert earlier.value == 77_000_000
+
+
+def test_a_row_netted_of_the_item_asked_is_not_that_item() -> None:
+    """JPMorgan's Q2 2023 10-Q prints "Investment securities, net of allowance for credit
+    losses" (612,203): a row of securities, never the allowance asked for; its own row, when
+    the statements read print none, is missing rather than another row."""
+    answer, _ = _ask("financebench-wide/pdfs/JPMORGAN_2023Q2_10Q.pdf", "jpmorgan-10q-q2", 2023,
+                     "JPMorgan Chase", "How much did JPMorgan's allowance for credit losses "
+                     "change in Q2 2023?")
+    assert "612,203" not in answer.headline and "612,203" not in {
+        o.printed for o in answer.operands}

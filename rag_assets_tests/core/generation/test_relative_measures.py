@@ -104,3 +104,11 @@ def test_a_comparison_is_answered_from_both_sides(path: str, document: str, year
     answer = _answer(path, document, year, company, text)
     assert answer.headline.startswith(headline)
     assert len({o.concept for o in answer.operands}) >= 2
+
+
+def test_is_it_rising_asks_a_trend() -> None:
+    """"Is Netflix's debt rising?" asks which way it moved, not its level."""
+    from rag_assets.core.generation.metric_questions import parse_question
+
+    parsed = parse_question(read_question("Is Netflix's debt rising in FY2020?"))
+    assert parsed is not None and (parsed.aggregate, parsed.direction) == ("trend", "up")

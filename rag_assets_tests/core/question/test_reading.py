@@ -777,3 +777,15 @@ def test_an_intent_named_in_a_reference_to_the_filing_is_still_asked() -> None:
     question = read_question("What did Nike announce in its most recent earnings release?")
     assert question.ranking_text == "What did Nike announce?"
     assert question.intents == ["results"]
+
+
+@pytest.mark.parametrize(("question", "metrics"), [
+    # Coca-Cola 2017's whole income tax expense, $5,560 million, once answered it
+    ("What was the impact of the Tax Cuts and Jobs Act on Coca-Cola's FY2017 income tax "
+     "expense?", []),
+    ("What was the effect of foreign currency on revenue in 2022?", []),
+    ("What was Coca-Cola's income tax expense in 2017?", ["income_tax"]),
+])
+def test_what_a_thing_did_to_a_measure_is_no_measure_the_statements_print(
+        question: str, metrics: list[str]) -> None:
+    assert read_question(question).metrics == metrics
