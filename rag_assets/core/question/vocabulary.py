@@ -487,22 +487,26 @@ SHARED_HEAD_WORDS = 4
 
 def _shared_head(norm: str, term: TermMatch, taken: Sequence[TermMatch], facts_only: bool,
                  exclude: frozenset[str]) -> TermMatch | None:
-    """The entry a term names with the head noun of the conjunct coordinated after it, when no
-    term is named in that conjunct: "goodwill or intangible asset impairments" asks goodwill's
-    impairments (the alias "goodwill impairment"), never the balance of goodwill."""
-    for count in range(SHARED_HEAD_WORDS):
-        found = re.match(rf"\s+(?:or|and)\s+(?:[\w&'.-]+\s+){{{count}}}(?P<head>[\w&'-]+)"
-                         rf"(?=[\s?,.;:]|$)", norm[term.end:])
-        if found is None:
-            return None
-        end = term.end + found.end("head")
-        if any(term.end < t.start < end for t in taken):
-            return None
-        joined = f"{norm[term.start:term.end]} {found['head']}"
+    """The entry a term names with the head noun of the conjunct coordinated after it, when the
+    conjunct names no other term before its head: "goodwill or intangible asset impairments"
+    asks goodwill's impairments (the alias "goodwill impairment"), never the balance of
+    goodwill; the match keeps the term's own span, so the conjunct is still read after it."""
+    found = re.match(rf"\s+(?:or|and)\s+(?P<conjunct>(?:[\w&'.-]+\s+){{0,{SHARED_HEAD_WORDS - 1}}}?"
+                     rf"[\w&'-]+)(?=\s*(?:[?,.;:]|$|\s(?:in|for|during|of|at|as)\b))",
+                     norm[term.end:])
+    if found is None:
+        return None
+    end = term.end + found.end("conjunct")
+    if any(term.end < t.start and t.end < end for t in taken if t.start < end):
+        return None  # the conjunct names a term of its own before its head
+    words = found["conjunct"].split()
+    named = norm[term.start:term.end]
+    for count in range(1, len(words)):  # the head's words, the shortest first
+        joined = f"{named} {' '.join(words[-count:])}"
         for name, is_metric, in_facts, alias, _ in _patterns():
             if name != term.name and name not in exclude and (in_facts or not facts_only) \
                     and alias.fullmatch(joined):
-                return TermMatch(term.start, end, name, is_metric)
+                return TermMatch(term.start, term.end, name, is_metric)
     return None
 
 

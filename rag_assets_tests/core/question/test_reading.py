@@ -789,3 +789,17 @@ def test_an_intent_named_in_a_reference_to_the_filing_is_still_asked() -> None:
 def test_what_a_thing_did_to_a_measure_is_no_measure_the_statements_print(
         question: str, metrics: list[str]) -> None:
     assert read_question(question).metrics == metrics
+
+
+@pytest.mark.parametrize("question", [
+    "What was Kraft Heinz's total goodwill and intangible asset impairment in FY2019?",
+    "Did Kraft Heinz record goodwill or intangible asset impairments in FY2021? How much?",
+    "How much were Kraft Heinz's goodwill and intangible asset impairment losses in 2019?",
+])
+def test_a_shared_head_names_both_line_items(question: str) -> None:
+    """ASC 350-20-45-2 and 350-30-45-3: goodwill's and other intangibles' impairment losses are
+    two lines of Kraft Heinz's income statement; the coordinated head names both, never the
+    goodwill balance."""
+    parsed = parse_question(read_question(question))
+    assert parsed is not None
+    assert parsed.choices == ["goodwill_impairment", "intangible_asset_impairment"]
