@@ -46,6 +46,7 @@ class Relative(BaseModel):
     second: str
     by: Literal["growth", "level"]
     more: bool
+    written: dict[str, str] = {}  # each measure's words as asked: its row printed so first
 
 
 def asks_growth_against(question: Question) -> bool:
@@ -74,17 +75,20 @@ def relative_asked(question: Question) -> Relative | None:
         return None
     way = found.groupdict().get("way")
     more = not (way in ("slower", "more slowly", "less") or found.groupdict().get("below"))
-    return Relative(first=before[0].name, second=after[0].name, by=by, more=more) \
-        if _comparable(before[0], after[0]) else None
+    if not _comparable(before[0], after[0]):
+        return None
+    words = normalize(question.text.split("?")[0])
+    return Relative(first=before[0].name, second=after[0].name, by=by, more=more,
+                    written={t.name: words[t.start:t.end] for t in (before[0], after[0])})
 
 
 def _comparable(first: TermMatch, second: TermMatch) -> bool:
-    """Two different measures in dollars: a growth of a ratio against an amount's is no
-    analyst's comparison."""
+    """Two different measures of one unit that grows: dollars, or dollars per share (dividends
+    per share against EPS); a ratio's growth against another's is no analyst's comparison."""
     defs = load_vocabulary()
-    units = [defs.metrics[t.name].unit if t.name in defs.metrics else
-             defs.concepts[t.name].unit for t in (first, second)]
-    return first.name != second.name and units == ["USD", "USD"]
+    units = {defs.metrics[t.name].unit if t.name in defs.metrics else
+             defs.concepts[t.name].unit for t in (first, second)}
+    return first.name != second.name and units in ({"USD"}, {"USD/share"})
 
 
 def sides(relative: Relative, question: Question) -> list[MetricQuestion]:
@@ -96,7 +100,9 @@ def sides(relative: Relative, question: Question) -> list[MetricQuestion]:
     return [MetricQuestion(question=question.text, target=name, is_metric=name in defs.metrics,
                            years=years, months=question.months,
                            aggregate="trend" if relative.by == "growth" else "value",
-                           year_ago=relative.by == "growth" and question.months < 12)
+                           year_ago=relative.by == "growth" and question.months < 12,
+                           written={name: relative.written[name]}
+                           if name in relative.written else {})
             for name in (relative.first, relative.second)]
 
 
@@ -118,8 +124,7 @@ def compared(relative: Relative, computed: list[MetricAnswer], subject: str,
         held = a > b if relative.more else a < b
         word = "exceeded" if a > b else "did not exceed" if relative.more else "fell short of"
         headline = (f"{'Yes' if held else 'No'}. {subject} {when(first.question)} {titles[0]} "
-                    f"of {format_value(a, 'USD', None)} {word} its {titles[1]} of "
-                    f"{format_value(b, 'USD', None)}.")
+                    f"of {_money(first, a)} {word} its {titles[1]} of {_money(second, b)}.")
         return first.model_copy(update={"headline": headline, "operands": operands,
                                          "details": [first.headline, second.headline]})
     rates = [_growth(c) for c in computed]
@@ -146,4 +151,12 @@ def _moved(computed: MetricAnswer, rate: float) -> str:
     earlier, later = (computed.values[y] for y in sorted(computed.values)[-2:])
     verb = "grew" if rate > 0 else "fell" if rate < 0 else "was unchanged"
     return (f"{verb} {format_value(abs(rate), 'percent', 1)} (from "
-            f"{format_value(earlier, 'USD', None)} to {format_value(later, 'USD', None)})")
+            f"{_money(computed, earlier)} to {_money(computed, later)})")
+
+
+def _money(computed: MetricAnswer, value: float) -> str:
+    """An amount in its measure's unit: "$1,867.3 million", "$2.62" a share."""
+    defs = load_vocabulary()
+    name = computed.question.target
+    unit = defs.metrics[name].unit if name in defs.metrics else defs.concepts[name].unit
+    return format_value(value, "USD/share" if unit == "USD/share" else "USD", None)

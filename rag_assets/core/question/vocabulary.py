@@ -492,7 +492,8 @@ def _shared_head(norm: str, term: TermMatch, taken: Sequence[TermMatch], facts_o
     asks goodwill's impairments (the alias "goodwill impairment"), never the balance of
     goodwill; the match keeps the term's own span, so the conjunct is still read after it."""
     found = re.match(rf"\s+(?:or|and)\s+(?P<conjunct>(?:[\w&'.-]+\s+){{0,{SHARED_HEAD_WORDS - 1}}}?"
-                     rf"[\w&'-]+)(?=\s*(?:[?,.;:]|$|\s(?:in|for|during|of|at|as)\b))",
+                     rf"[\w&'-]+)(?=\s*(?:[?,.;:]|$|\s(?:in|for|during|of|at|as|did|does|do|was|"
+                     rf"were|is|are|has|have|had)\b))",
                      norm[term.end:])
     if found is None:
         return None
