@@ -1246,3 +1246,16 @@ def test_a_row_netted_of_the_item_asked_is_not_that_item() -> None:
                      "change in Q2 2023?")
     assert "612,203" not in answer.headline and "612,203" not in {
         o.printed for o in answer.operands}
+
+
+def test_line_items_asked_as_a_total_are_given_with_their_sum() -> None:
+    """Kraft Heinz 2019's income statement (p.50) prints goodwill impairment losses (1,197) and
+    intangible asset impairment losses (702) on two lines: asked as a total, each with its sum;
+    "total revenues and net income" asks no sum."""
+    path = "financebench-wide/pdfs/KRAFTHEINZ_2019_10K.pdf"
+    answer = _answered(path, "kraft-heinz-10k", 2019, "Kraft Heinz",
+                       "What was Kraft Heinz's total goodwill and intangible asset impairment in "
+                       "FY2019?")
+    assert answer.headline.startswith("Kraft Heinz's FY2019: goodwill impairment of $1,197 "
+                                      "million and intangible asset impairment of $702 million, "
+                                      "$1,899 million in total")
