@@ -506,22 +506,48 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
     after the rest, as a figure of another period; the scores, and so the evidence's strength
     and any abstention, are not touched."""
 
-    def group(item: ScoredUnit) -> tuple[bool, bool, int]:
+    def group(item: ScoredUnit) -> tuple[bool, bool, int, float]:
         text = item.unit.text
         pointer = points_elsewhere(text)
         spans = set(horizons(text)) if plan.horizons else set()
         other_span = bool(spans) and not spans & set(plan.horizons)
         if plan.expects != "figure":
-            return pointer, other_span, 0
+            return pointer, other_span, 0, 0.0
         if plan.counts and counts_asked(plan.text, plan.counts, text):
-            return pointer, other_span, 0
+            # the whole before a part of it: 86,200 employees before the 1,100 of them a
+            # collective agreement covers
+            return pointer, other_span, 0, -largest_count(plan.counts, text)
         if AMOUNT_STATED_RE.search(text) is None:
-            return pointer, other_span, 4
+            return pointer, other_span, 4, 0.0
         at = qualified_at(plan, text)
         # the sentence that opens with the measure, then one that states it later (a
         # release's headline run into its first sentence), then any amount
-        return pointer, other_span, 3 if at is None else 1 if at == 0 else 2
+        return pointer, other_span, 3 if at is None else 1 if at == 0 else 2, 0.0
     return sorted(chosen, key=group)
+
+
+_COUNT_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+
+
+def largest_count(noun: str, text: str) -> float:
+    """The largest number a text prints of the thing counted ("approximately 2.3 million
+    associates" is 2,300,000): of a whole and its parts, the whole."""
+    values = [0.0]
+    lower = text.lower()
+    for found in counted_pattern(noun).finditer(lower):
+        # the counts listed before it with "and": "86,200 and 62,600 employees, respectively"
+        listed = _LISTED_COUNTS_RE.search(lower[:found.start()])
+        before = listed.group(0) if listed and " and " in f" {listed.group(0)}" else ""
+        numbers = [n for n in _NUMBER_RE.findall(f"{before} {found.group(0)}")
+                   if not re.fullmatch(r"(?:19|20)\d\d", n)]  # "As of December 31, 2019,"
+        scale = next((v for w, v in _COUNT_SCALES.items() if w in found.group(0)), 1.0)
+        values += [float(n.replace(",", "")) * scale for n in numbers]
+    return max(values)
+
+
+_NUMBER_RE = re.compile(r"\d[\d,]*(?:\.\d+)?")
+_LISTED_COUNTS_RE = re.compile(r"(?:\d[\d,]*(?:\.\d+)?\s*(?:,\s*and\s+|,\s*|and\s+)"
+                               r"(?:approximately\s+|about\s+)?)+$")
 
 
 def qualified_at(plan: Question, text: str) -> int | None:

@@ -60,6 +60,7 @@ from rag_assets.core.generation.extractive import (
     counted_pattern,
     counts_asked,
     evidence_strength,
+    largest_count,
     missing_anchors,
     quote_order,
     score_units,
@@ -299,8 +300,16 @@ class QuoteRoute:
             return (counts_asked(question.text, noun, unit.text)
                     and not names_other_years(unit.text, question.years))
 
-        if any(counts(s.unit) for s in chosen):
-            return chosen
+        counting = next((s for s in chosen if counts(s.unit)), None)
+        if counting is not None:
+            # a whole printed beside a part of it on the same page: 86,200 employees beside
+            # the 1,100 a collective agreement covers (Coca-Cola 2019, Item 1)
+            whole = max((s for s in scored if counts(s.unit) and s.unit.page == counting.unit.page
+                         and s.unit.document == counting.unit.document),
+                        key=lambda s: largest_count(noun, s.unit.text), default=counting)
+            if largest_count(noun, whole.unit.text) <= largest_count(noun, counting.unit.text):
+                return chosen
+            return [whole, *(s for s in chosen if s is not whole)][:max(1, len(chosen))]
         found = next((s for s in scored if counts(s.unit)), None)
         if found is None:
             unit = next((u for u in self.sentences_matching(

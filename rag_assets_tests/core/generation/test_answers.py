@@ -15,6 +15,7 @@ from rag_assets.core.generation.evidence import looks_like_instruction
 from rag_assets.core.generation.extractive import (
     anchors,
     answer_type_held,
+    largest_count,
     manner_asked,
     missing_anchors,
 )
@@ -638,3 +639,16 @@ def test_a_question_asking_two_things_answers_both_in_its_first_sentence(
         result.answer
     cited = [c for claim in result.claims for c in claim.citations]
     assert cited and all(c.mark == "valid" for c in cited), [c.reason for c in cited]
+
+
+def test_the_whole_count_is_the_largest_of_a_sentences_counts() -> None:
+    """Coca-Cola's 2019 10-K, Item 1 (p.11): the employees it had (86,200) before the 1,100 of
+    them a collective agreement covers; a scale word is read ("2.3 million associates")."""
+    whole = ("Employees As of December 31, 2019 and 2018, our Company had approximately 86,200 "
+             "and 62,600 employees, respectively, of which approximately 10,100 and 11,400, "
+             "respectively, were located in the United States.")
+    part = ("As of December 31, 2019, approximately 1,100 employees in North America were "
+            "covered by collective bargaining agreements.")
+    assert largest_count("employees", whole) == 86_200
+    assert largest_count("employees", part) == 1_100
+    assert largest_count("employees", ASSOCIATES) == 2_300_000
