@@ -304,12 +304,7 @@ class QuoteRoute:
         if counting is not None:
             # a whole printed beside a part of it on the same page: 86,200 employees beside
             # the 1,100 a collective agreement covers (Coca-Cola 2019, Item 1)
-            whole = max((s for s in scored if counts(s.unit) and s.unit.page == counting.unit.page
-                         and s.unit.document == counting.unit.document),
-                        key=lambda s: largest_count(noun, s.unit.text), default=counting)
-            if largest_count(noun, whole.unit.text) <= largest_count(noun, counting.unit.text):
-                return chosen
-            return [whole, *(s for s in chosen if s is not whole)][:max(1, len(chosen))]
+            return self.whole_count(noun, counting, chosen, counts)
         found = next((s for s in scored if counts(s.unit)), None)
         if found is None:
             unit = next((u for u in self.sentences_matching(
@@ -320,6 +315,22 @@ class QuoteRoute:
             found = ScoredUnit(unit=unit, score=chosen[0].score, dense=0.0, bm25=0.0,
                                coverage=0.0, matches=0.0)
         return [found, *chosen[:max(1, len(chosen) - 1)]]
+
+    def whole_count(self, noun: str, counting: ScoredUnit, chosen: list[ScoredUnit],
+                    counts: Callable[[EvidenceUnit], bool]) -> list[ScoredUnit]:
+        """The quotes led by the largest count of the thing printed on the page of the one
+        chosen, when it is larger: a whole beside a part of it (Coca-Cola 2019's 86,200
+        employees beside the 1,100 a collective agreement covers, Item 1)."""
+        pattern = re.compile(counted_pattern(noun).pattern, re.IGNORECASE)
+        page = [u for u in self.sentences_matching([counting.unit], [pattern])
+                if u.page == counting.unit.page and counts(u)]
+        whole = max(page, key=lambda u: largest_count(noun, u.text), default=None)
+        if whole is None or largest_count(noun, whole.text) <= largest_count(
+                noun, counting.unit.text):
+            return chosen
+        lead = ScoredUnit(unit=whole, score=counting.score, dense=0.0, bm25=0.0, coverage=0.0,
+                          matches=0.0)
+        return [lead, *(s for s in chosen if s.unit.text != whole.text)][:max(1, len(chosen))]
 
     def counted_instead(self, part: Part, scored: Sequence[ScoredUnit], hits: Sequence[Hit]
                         ) -> ScoredUnit | None:
