@@ -37,7 +37,7 @@ from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import qualifier_pattern, spelled_words, terms_in
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
 from rag_assets.core.text.figures import AMOUNT_STATED_RE, DECIMALS, INTEGER
-from rag_assets.core.text.periods import horizons
+from rag_assets.core.text.periods import horizons, quarters_named
 from rag_assets.core.text.years import YEARLIKE_RE, only_base_years
 
 _WORD_RE = re.compile(r"[a-z][a-z0-9'-]*|\d[\d,.]*")
@@ -510,7 +510,7 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
         text = item.unit.text
         pointer = points_elsewhere(text)
         spans = set(horizons(text)) if plan.horizons else set()
-        other_span = bool(spans) and not spans & set(plan.horizons)
+        other_span = bool(spans) and not spans & set(plan.horizons) or other_quarter(plan, text)
         if plan.expects != "figure":
             return pointer, other_span, 0, 0.0
         if plan.counts and counts_asked(plan.text, plan.counts, text):
@@ -524,6 +524,17 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
         # release's headline run into its first sentence), then any amount
         return pointer, other_span, 3 if at is None else 1 if at == 0 else 2, 0.0
     return sorted(chosen, key=group)
+
+
+def other_quarter(plan: Question, text: str) -> bool:
+    """Whether a sentence names only quarters other than the one asked and its base a year
+    before: JPMorgan's year-to-date paragraph ("... down 45%, ... markdowns ... in the second
+    quarter of 2022") speaks of no third quarter of 2022 (after the quarter's own, as another
+    span is)."""
+    asked = {(int(q[1]), int(y)) for q, y in plan.periods if q and q[1:].isdigit()}
+    named = {(q, y) for q, y, _ in quarters_named(text)}
+    bases = {(q, y - 1) for q, y in asked}
+    return bool(asked and named) and not named & (asked | bases)
 
 
 _COUNT_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}

@@ -18,6 +18,7 @@ from rag_assets.core.generation.extractive import (
     largest_count,
     manner_asked,
     missing_anchors,
+    other_quarter,
 )
 from rag_assets.core.generation.records import ABSTENTION, SourceCitation
 from rag_assets.core.question.question import Question, read_question
@@ -652,3 +653,14 @@ def test_the_whole_count_is_the_largest_of_a_sentences_counts() -> None:
     assert largest_count("employees", whole) == 86_200
     assert largest_count("employees", part) == 1_100
     assert largest_count("employees", ASSOCIATES) == 2_300_000
+
+
+def test_a_sentence_of_another_quarter_is_no_quote_of_the_quarter_asked() -> None:
+    """JPMorgan's Q3 2022 10-Q prints its year-to-date paragraph ("... markdowns ... in the
+    second quarter of 2022") beside the quarter's: asked of Q3 2022, a sentence naming only Q2
+    2022 speaks of another period; Q3 2021 is the quarter's base."""
+    plan = read_question("How did JPMorgan's investment banking fees change in Q3 2022?")
+    assert other_quarter(plan, "down 45%, and $225 million of markdowns in the second quarter "
+                               "of 2022.")
+    assert not other_quarter(plan, "down 47% compared with the third quarter of 2021.")
+    assert not other_quarter(plan, "Investment Banking fees were down 47%.")

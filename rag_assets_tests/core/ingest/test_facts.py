@@ -185,6 +185,8 @@ def test_depreciation_and_amortization_of_intangibles_add_up_but_amortization_al
     # Kraft Heinz 2021: impairment losses apart from the balance; interest income beside
     # interest expense (Coca-Cola 2019)
     ("Goodwill impairment losses", "income_statement", "goodwill_impairment"),
+    # Costco: a warehouse club's membership fees, a line of total revenue
+    ("Membership fees", "income_statement", "membership_fees"),
     ("Intangible asset impairment losses", "income_statement", "intangible_asset_impairment"),
     ("Interest income", "income_statement", "nonoperating_interest_income"),
     ("Interest, net", "income_statement", "interest_expense_net"),  # General Mills, Walmart
