@@ -33,6 +33,7 @@ from rag_assets.core.question.vocabulary import (
     abbreviation_re,
     load_vocabulary,
     normalize,
+    qualifier_pattern,
     spelled_out,
     spelled_words,
     terms_in,
@@ -46,7 +47,7 @@ from rag_assets.core.text.sentences import (
     reads_as_table,
     split_sentences,
 )
-from rag_assets.core.text.years import names_other_years, years_in
+from rag_assets.core.text.years import names_other_years, only_base_years, years_in
 
 # the sentence a page prints just before (or after) a unit, as a unit of its own (None: not found)
 Adjacent = Callable[[EvidenceUnit], EvidenceUnit | None]
@@ -554,7 +555,7 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
                 anaphor = ""
             score = _score(roots, unit, f"{subject} {anaphor}".strip(), asked, owners)
         if score:
-            score += _years_weight(question, subject)
+            score += _years_weight(question, subject) - _unqualified(question, subject)
         if score and (best is None or score > best[0]):
             best = (score, cited, subject, causes)
     return best
@@ -628,6 +629,17 @@ def _refers_back(subject: str) -> bool:
     return match is not None and OWN_MEASURE_RE.match(subject[match.end():]) is None
 
 
+def _unqualified(question: Question, subject: str) -> float:
+    """What a subject loses that does not name the qualified measure asked ("What drove its
+    comparable sales?": "Net sales increased 10.1% ... due to increased comparable sales" is
+    net sales' change, and comparable sales its cause, not its subject)."""
+    named = {root(w) for w in words(subject) if w.isalpha()}
+    # a measure a qualifier opens ("comparable sales"), not a part a segment narrows it to
+    asked = [{root(w) for w in words(m) if w.isalpha()} for m in question.qualified
+             if qualifier_pattern().match(m)]
+    return OTHER_SUBJECT_PENALTY if asked and not any(a <= named for a in asked if a) else 0.0
+
+
 def _years_weight(question: Question, subject: str) -> float:
     """A change that names a year the question asks is preferred, one that names only other
     years is not (2019's increase, not 2018's, when the 10-K prints both); a fiscal year that
@@ -640,8 +652,11 @@ def _years_weight(question: Question, subject: str) -> float:
     printed = set(years_in(subject))
     if not printed or not question.years:
         return other_length
-    # "fiscal 2017 ... compared to ... fiscal 2016" is 2017's change, not 2016's
-    own = printed & set(question.years) and max(printed) <= max(question.years)
+    # "fiscal 2017 ... compared to ... fiscal 2016" is 2017's change, not 2016's; "increased
+    # 8.0% compared to an increase of 14.4% in the second quarter of fiscal 2022" names only
+    # its base, the year before the one asked
+    own = (printed & set(question.years) and max(printed) <= max(question.years)) or \
+        only_base_years(subject, question.years)
     return other_length + (YEAR_WEIGHT if own else -YEAR_WEIGHT)
 
 

@@ -58,6 +58,10 @@ def drivers_corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
       "up 25%", "Total net revenue was $41.3 billion, up 34%"]),
     ("What drove Ulta Beauty's net sales growth in the first quarter of fiscal 2023?",
      ["increased comparable sales", "strong new store performance", "increased 12.3%"]),
+    # comparable sales are the subject of their own sentence, never net sales' cause (its base
+    # the year before's: "compared to an increase of 18.0% in the first quarter of fiscal 2022")
+    ("What drove the increase in Ulta Beauty's comparable sales in the first quarter of fiscal "
+     "2023?", ["an 11.0% increase in transactions", "increased 9.3%"]),
     ("What drove the change in Walmart's net cash provided by operating activities in the "
      "first quarter of fiscal 2024?", ["moderated levels of inventory purchases",
                                       "increase of $8.4 billion"]),
