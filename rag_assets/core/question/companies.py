@@ -158,13 +158,20 @@ _MEMBER_NOUNS = r"(?:segments?|divisions?)"
 def printed_as_member(name: str, text: str) -> bool:
     """Whether ``text`` prints ``name`` as one of the filer's own business lines: the name (its
     possessive and the capitalised words that complete it: "Sam" of "Sam's Club") before
-    "segment" or "division". A question's "Sam's Club's operating income" names a
-    segment of an indexed filing, not a company no filing is from; a competitor a filing names
-    ("Kroger") is printed as no segment of its own."""
+    "segment" or "division", or named in the list of segments after the noun. A question's
+    "Sam's Club's operating income" names a segment of an indexed filing, not a company no
+    filing is from; a competitor a filing names ("Kroger") is printed as no segment of its
+    own."""
     spaced = r"\s+".join(re.escape(w) for w in name.split())
     pattern = (rf"(?<![\w&.-]){spaced}(?:['’]s)?(?:\s+[A-Z][\w&.'’-]*){{0,3}}\s+"
                rf"{_MEMBER_NOUNS}\b")
-    return re.search(pattern, text) is not None
+    # the noun, then the list of the segments' names: "four major reportable business
+    # segments – Consumer & Community Banking, Corporate & Investment Bank, ..." (JPMorgan's
+    # 10-Q); "The Firm's consumer business segment is Consumer & Community Banking"
+    listed = (rf"\b{_MEMBER_NOUNS}\s*(?:(?:is|are|include[sd]?|including|consist\s+of|"
+              rf"comprise)\s+|[:–—-]\s*)(?:(?:the\s+)?[A-Z][\w&.'’\s-]*?(?:\s*\([^)]*\))?"
+              rf",\s*(?:and\s+)?)*(?:the\s+)?[\w&.'’\s-]*?(?<![\w&.-]){spaced}(?![\w])")
+    return re.search(pattern, text) is not None or re.search(listed, text) is not None
 
 
 def _straight(text: str) -> str:
