@@ -37,8 +37,8 @@ from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import qualifier_pattern, spelled_words, terms_in
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
 from rag_assets.core.text.figures import AMOUNT_STATED_RE, DECIMALS, INTEGER
-from rag_assets.core.text.periods import horizons, quarters_named
-from rag_assets.core.text.years import YEARLIKE_RE, only_base_years
+from rag_assets.core.text.periods import horizons, months_asked, quarters_named
+from rag_assets.core.text.years import YEARLIKE_RE, names_other_years, only_base_years
 
 _WORD_RE = re.compile(r"[a-z][a-z0-9'-]*|\d[\d,.]*")
 _AMOUNT_RE = re.compile(rf"(?:{INTEGER})(?:{DECIMALS})?%?")
@@ -510,7 +510,8 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
         text = item.unit.text
         pointer = points_elsewhere(text)
         spans = set(horizons(text)) if plan.horizons else set()
-        other_span = bool(spans) and not spans & set(plan.horizons) or other_quarter(plan, text)
+        other_span = (bool(spans) and not spans & set(plan.horizons)
+                      or other_quarter(plan, text) or other_block(plan, item.unit))
         if plan.expects != "figure":
             return pointer, other_span, 0, 0.0
         if plan.counts and counts_asked(plan.text, plan.counts, text):
@@ -524,6 +525,18 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
         # release's headline run into its first sentence), then any amount
         return pointer, other_span, 3 if at is None else 1 if at == 0 else 2, 0.0
     return sorted(chosen, key=group)
+
+
+def other_block(plan: Question, unit: EvidenceUnit) -> bool:
+    """Whether a table row stands under a header of another period than the one asked: the
+    header's length of period ("Three months ended June 30, 2023" when the first half is
+    asked) or only other years ("Six months ended June 30, 2022"); Corning's Q2 2023 10-Q
+    stacks four blocks of its non-GAAP reconciliation, each headed by its period."""
+    if not unit.is_row or not plan.years:
+        return False
+    header = unit.scope.rsplit(" | ", 1)[-1]
+    months = months_asked(header)
+    return (months != 12 and months != plan.months) or names_other_years(header, plan.years)
 
 
 def other_quarter(plan: Question, text: str) -> bool:

@@ -11,13 +11,14 @@ import pytest
 from rag_assets.core.evaluation.answer_metrics import fact_recall
 from rag_assets.core.footnotes.blocks import sentences_with_blocks
 from rag_assets.core.generation.answers import AnswerConfig, Answerer
-from rag_assets.core.generation.evidence import looks_like_instruction
+from rag_assets.core.generation.evidence import EvidenceUnit, looks_like_instruction
 from rag_assets.core.generation.extractive import (
     anchors,
     answer_type_held,
     largest_count,
     manner_asked,
     missing_anchors,
+    other_block,
     other_quarter,
 )
 from rag_assets.core.generation.records import ABSTENTION, SourceCitation
@@ -664,3 +665,21 @@ def test_a_sentence_of_another_quarter_is_no_quote_of_the_quarter_asked() -> Non
                                "of 2022.")
     assert not other_quarter(plan, "down 47% compared with the third quarter of 2021.")
     assert not other_quarter(plan, "Investment Banking fees were down 47%.")
+
+
+def test_a_row_under_another_periods_header_is_quoted_after_the_periods_own() -> None:
+    """Corning's Q2 2023 10-Q (pp.31-32) stacks its reconciliation's blocks, each headed by its
+    period: asked of the first half of 2023, the block of the three months ended June 30, 2022
+    and that of the six months ended June 30, 2022 are other periods'."""
+    plan = read_question("What restructuring, impairment or other charges did Corning record "
+                         "in the first half of 2023?")
+
+    def row(header: str) -> EvidenceUnit:
+        text = "Restructuring, impairment and other charges and credits (6): 46; 36; 0.04"
+        return EvidenceUnit(chunk_id="c", document="corning-10q-q2", year=2023, chunk_rank=0,
+                            page=30, located=True, is_row=True, quote=text, text=text,
+                            scope=f"Item 2. MD&A | {header}")
+
+    assert other_block(plan, row("Three months ended June 30, 2022"))
+    assert other_block(plan, row("Six months ended June 30, 2022"))
+    assert not other_block(plan, row("Six months ended June 30, 2023"))
