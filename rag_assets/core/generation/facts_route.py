@@ -130,6 +130,9 @@ class FactsRoute:
                year: int | None = None) -> tuple[PartAnswer | None, MetricAnswer] | None:
         """The computed answer (a part, and the computation), the computation alone when an
         operand is missing, or None (not a metric question, no filing whose facts hold it)."""
+        if question.unindexed and not routed.unindexed:
+            return None  # a segment's name the question gives its measure to ("Consumer &
+            # Community Banking's net income"): the filer's consolidated line is no answer
         if asks_largest_line(question.text):
             return self.largest(question, routed, document, year)
         if (relative := relative_asked(question)) is not None and question.years:

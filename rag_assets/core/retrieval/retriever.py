@@ -72,7 +72,7 @@ COMPARATIVE_YEARS = 2
 UNREAD_PERIOD_RE = re.compile(r"\b[1-4]Q\s?'?\d{2}\b|\bQ[1-4]\s?'\d{2}\b|\b[12]H\s?'?\d{2}\b|"
                               r"'\d{2}\b|\b(?:previous|prior|earlier|historical(?:ly)?|"
                               r"over\s+time)\b", re.IGNORECASE)
-MEMBER_LOOKUP_K = 5  # chunks read to tell a segment a question names from an unindexed company
+MEMBER_LOOKUP_K = 10  # chunks read to tell a segment a question names from an unindexed company
 DEFAULT_STRATEGY: Strategy = "routed"  # chosen on the golden set and the FinanceBench dev set
 DEFAULT_CROSS_ENCODER = "cross-encoder/ms-marco-MiniLM-L-6-v2"
 
@@ -334,6 +334,14 @@ def fuse_ranks(lists: Sequence[tuple[Sequence[Hit], float]], stage: str) -> list
     ]
 
 
+def _of_quarters(documents: list[str], quarters: Sequence[str]) -> list[str]:
+    """The documents of the quarters asked ("q3": "jpmorgan-10q-q3"), when any is; else all:
+    a company's 10-Q for Q2 prints no third quarter."""
+    asked = {q.lower() for q in quarters}
+    kept = [d for d in documents if asked & set(re.findall(r"(?<=-)q[1-4]\b", d))]
+    return kept or documents
+
+
 class Retriever:
     """Every strategy over one store and one embedding model."""
 
@@ -384,8 +392,15 @@ class Retriever:
         held_years = {y for _, y in held}
         asked = question.filing_years or question.years
         unindexed = question.unindexed
-        if unindexed and self.names_member(unindexed, kind):
-            unindexed = None  # "Sam's Club's operating income": a segment of a filing indexed
+        owners = self.member_owners(unindexed, kind) if unindexed else None
+        if owners is not None:
+            # "Sam's Club's operating income": a segment of an indexed filer, whose filings
+            # are the ones read when the question names no company
+            unindexed = None
+            if owners and not documents:
+                documents = _of_quarters(owners, question.quarters)
+                held = [(d, y) for d, y in self.partitions(kind) if d in documents]
+                held_years = {y for _, y in held}
         how = [f"documents {', '.join(documents)}" if documents
                else f"no indexed company named ({unindexed}): all documents" if unindexed
                else "all documents"]
@@ -428,15 +443,23 @@ class Retriever:
         return Scope(documents=documents, years=years, latest=latest, how="; ".join(how),
                      unindexed=unindexed)
 
-    def names_member(self, name: str, kind: ChunkKind) -> bool:
-        """Whether an indexed filing prints ``name`` as a segment of its own
-        (:func:`printed_as_member`): the few chunks the full-text index ranks first for the
-        name and the word, so the check costs one lookup, not a read of the corpus."""
+    def member_owners(self, name: str, kind: ChunkKind) -> list[str] | None:
+        """When an indexed filing prints ``name`` as a segment of its own
+        (:func:`printed_as_member`), the documents of that filer (every filing of the company:
+        its profiles' title; empty when the chunks do not say whose); None when none does. The
+        few chunks the full-text index ranks first for the name and the word are read, so the
+        check costs one lookup, not a read of the corpus."""
         try:
-            rows = self.store.bm25(kind, f"{name} segment", MEMBER_LOOKUP_K)
+            rows = self.store.bm25(kind, f"{name} segment segments", MEMBER_LOOKUP_K)
         except (LookupError, ValueError, RuntimeError):  # no chunks of that kind, or no
-            return False  # full-text index (lancedb's errors): the company stays unindexed
-        return any(printed_as_member(name, row["text"]) for row in rows)
+            return None  # full-text index (lancedb's errors): the company stays unindexed
+        printing = [row for row in rows if printed_as_member(name, row["text"])]
+        if not printing:
+            return None
+        found = {row["document"] for row in printing if row.get("document")}
+        titles = {p.title or p.document for p in self.profiles if p.document in found}
+        return sorted({p.document for p in self.profiles if (p.title or p.document) in titles}
+                      | found)
 
     # -- strategies -----------------------------------------------------------------------
     def search(

@@ -202,3 +202,26 @@ def test_a_segment_named_as_a_possessive_is_no_unindexed_company() -> None:
     for named in ("Costco", "Tesla"):
         assert_routes_to_nothing(retriever, f"What was {named}'s revenue in fiscal 2020?",
                                  named)
+
+
+# JPMorgan's 10-Q for Q3 2022 (p.21), as the full-text index returns it with its document
+JPM_SEGMENTS = ("There are four major reportable business segments – Consumer & Community "
+                "Banking, Corporate & Investment Bank, Commercial Banking and Asset & Wealth "
+                "Management.")
+
+
+class PrintingOwnSegments(PrintingSegments):
+    def bm25(self, kind: str, text: str, k: int) -> list[dict[str, Any]]:
+        return [{**row, "document": "jpmorgan-10q-q2"} for row in super().bm25(kind, text, k)]
+
+
+def test_a_segment_named_alone_reads_its_filers_filings_of_the_quarter() -> None:
+    """"What was Consumer & Community Banking's net income in Q2 2022?" names no company: the
+    filer that prints the segment is read (its 10-Q of the quarter asked), never every filing,
+    and no abstention as if "Community Banking" were a company no filing is from."""
+    profiles = [_profile(d).model_copy(update={"year": YEARS[d]}) for d in ROUTED]
+    retriever = Retriever(PrintingOwnSegments(profiles, [JPM_SEGMENTS]),  # type: ignore[arg-type]
+                          embedder=None)  # type: ignore[arg-type]
+    scope = retriever.resolve_scope(retriever.read(
+        "What was Consumer & Community Banking's net income in Q2 2022?"), "enriched")
+    assert scope.unindexed is None and scope.documents == ["jpmorgan-10q-q2"]
