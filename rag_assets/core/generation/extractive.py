@@ -38,7 +38,12 @@ from rag_assets.core.question.vocabulary import qualifier_pattern, spelled_words
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
 from rag_assets.core.text.figures import AMOUNT_STATED_RE, DECIMALS, INTEGER
 from rag_assets.core.text.periods import horizons, months_asked, quarters_named
-from rag_assets.core.text.years import YEARLIKE_RE, names_other_years, only_base_years
+from rag_assets.core.text.years import (
+    WHOLE_YEAR_RE,
+    YEARLIKE_RE,
+    names_other_years,
+    only_base_years,
+)
 
 _WORD_RE = re.compile(r"[a-z][a-z0-9'-]*|\d[\d,.]*")
 _AMOUNT_RE = re.compile(rf"(?:{INTEGER})(?:{DECIMALS})?%?")
@@ -563,7 +568,7 @@ def largest_count(noun: str, text: str) -> float:
         listed = _LISTED_COUNTS_RE.search(lower[:found.start()])
         before = listed.group(0) if listed and " and " in f" {listed.group(0)}" else ""
         numbers = [n for n in _NUMBER_RE.findall(f"{before} {found.group(0)}")
-                   if not re.fullmatch(r"(?:19|20)\d\d", n)]  # "As of December 31, 2019,"
+                   if not WHOLE_YEAR_RE.match(n)]  # "As of December 31, 2019,"
         scale = next((v for w, v in _COUNT_SCALES.items() if w in found.group(0)), 1.0)
         values += [float(n.replace(",", "")) * scale for n in numbers]
     return max(values)

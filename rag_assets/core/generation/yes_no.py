@@ -25,7 +25,7 @@ from rag_assets.core.question.intents import IntentEntry, load_intents
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import AMOUNT_STATED_RE
 from rag_assets.core.text.periods import listed_months, months_asked
-from rag_assets.core.text.years import years_in
+from rag_assets.core.text.years import year_mentions, years_in
 
 # the text a page prints just before a unit (for ``stated_near``), and every sentence of the
 # filing the units are from that any of the patterns may match (read only when needed)
@@ -93,8 +93,8 @@ def names_qualified(question: Question, sentence: str) -> bool:
         words = [w[:5] for w in re.findall(r"[a-z]+", measure.lower())]
         if words and all(w in printed for w in words):
             at = re.search(rf"\b{words[0]}", lowered)
-            years = [(abs(m.start() - at.start()), int(m.group(0)))
-                     for m in re.finditer(r"\b(?:19|20)\d\d\b", lowered)] if at else []
+            years = [(abs(offset - at.start()), year)
+                     for year, offset in year_mentions(lowered)] if at else []
             if not years or not question.years or min(years)[1] in question.years:
                 return True
     return False

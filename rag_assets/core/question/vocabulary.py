@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rag_assets.core.ingest.statements import StatementKind
 from rag_assets.core.text.periods import MONTH_RE, YEAR_AFTER_TERM_RE
+from rag_assets.core.text.years import FISCAL_YEAR_RE
 
 TERMS_FILE = Path(__file__).with_name("finance_terms.json")
 Unit = Literal["percent", "ratio", "days", "USD", "USD/share", "shares"]
@@ -391,7 +392,7 @@ def _measure_before() -> re.Pattern[str]:
 # income tax expense" asks the part of the expense the act caused, never the expense
 IMPACT_ON_RE = re.compile(r"\b(?:impact|effect)s?\s+of\b[^?;]{1,80}?\bon\s+(?:the\s+|its\s+|"
                           r"(?:[\w.&-]+\s+){0,2}[\w.&-]+(?:'s|s')\s+)?"
-                          r"(?:(?:fy|fiscal)\s?\d{4}\s+|\d{4}\s+)?$")
+                          rf"(?:{FISCAL_YEAR_RE.pattern}\s+)?$", re.IGNORECASE)
 
 
 def _narrowing_after(norm: str, end: int) -> tuple[int, re.Match[str]] | None:

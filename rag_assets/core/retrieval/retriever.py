@@ -53,7 +53,7 @@ from rag_assets.core.question.question import Question, read_question
 from rag_assets.core.retrieval.embeddings import Embedder
 from rag_assets.core.retrieval.references import blend_scores, citation_scores
 from rag_assets.core.retrieval.store import VectorStore, sql_text
-from rag_assets.core.text.filing_kinds import form_of
+from rag_assets.core.text.filing_kinds import document_quarters, form_of
 
 if TYPE_CHECKING:
     from sentence_transformers import CrossEncoder
@@ -338,7 +338,7 @@ def _of_quarters(documents: list[str], quarters: Sequence[str]) -> list[str]:
     """The documents of the quarters asked ("q3": "jpmorgan-10q-q3"), when any is; else all:
     a company's 10-Q for Q2 prints no third quarter."""
     asked = {q.lower() for q in quarters}
-    kept = [d for d in documents if asked & set(re.findall(r"(?<=-)q[1-4]\b", d))]
+    kept = [d for d in documents if asked & document_quarters(d)]
     return kept or documents
 
 

@@ -52,6 +52,14 @@ GENERIC_ID_WORDS = frozenset({"10k", "10q", "8k", "20f", "annual", "report", "an
                               "paper", "earnings", "release", "filing"})
 # a document id's words that date it rather than name it: a quarter, a half, a year, a day
 PERIOD_ID_WORD_RE = re.compile(r"(?:q[1-4]|h[12]|fy\d{2,4}|\d+)", re.IGNORECASE)
+_QUARTER_ID_WORD_RE = re.compile(r"q[1-4]", re.IGNORECASE)
+
+
+def document_quarters(document: str) -> set[str]:
+    """The quarters a document id names ("jpmorgan-10q-q3": {"q3"}), lower case."""
+    return {w.lower() for w in re.split(r"[-_]", document) if _QUARTER_ID_WORD_RE.fullmatch(w)}
+
+
 # how FinanceBench names a filing: COMPANY_YEAR[Qn]_TYPE[_dated-YYYY-MM-DD]; what tells two
 # filings of one company, kind and year apart is the quarter of a 10-Q or an earnings release
 # (``JPMORGAN_2021Q1_10Q``) or the date of an 8-K (``FOOTLOCKER_2022_8K_dated-2022-05-20``)
