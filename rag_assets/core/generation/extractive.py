@@ -36,7 +36,7 @@ from rag_assets.core.generation.places import places_printed
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import qualifier_pattern, spelled_words, terms_in
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
-from rag_assets.core.text.figures import AMOUNT_STATED_RE, DECIMALS, INTEGER
+from rag_assets.core.text.figures import AMOUNT, AMOUNT_STATED_RE, DECIMALS, INTEGER, SCALE_WORDS
 from rag_assets.core.text.periods import horizons, months_asked, quarters_named
 from rag_assets.core.text.years import (
     WHOLE_YEAR_RE,
@@ -555,9 +555,6 @@ def other_quarter(plan: Question, text: str) -> bool:
     return bool(asked and named) and not named & (asked | bases)
 
 
-_COUNT_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
-
-
 def largest_count(noun: str, text: str) -> float:
     """The largest number a text prints of the thing counted ("approximately 2.3 million
     associates" is 2,300,000): of a whole and its parts, the whole."""
@@ -569,13 +566,13 @@ def largest_count(noun: str, text: str) -> float:
         before = listed.group(0) if listed and " and " in f" {listed.group(0)}" else ""
         numbers = [n for n in _NUMBER_RE.findall(f"{before} {found.group(0)}")
                    if not WHOLE_YEAR_RE.match(n)]  # "As of December 31, 2019,"
-        scale = next((v for w, v in _COUNT_SCALES.items() if w in found.group(0)), 1.0)
+        scale = next((v for w, v in SCALE_WORDS.items() if w in found.group(0)), 1.0)
         values += [float(n.replace(",", "")) * scale for n in numbers]
     return max(values)
 
 
-_NUMBER_RE = re.compile(r"\d[\d,]*(?:\.\d+)?")
-_LISTED_COUNTS_RE = re.compile(r"(?:\d[\d,]*(?:\.\d+)?\s*(?:,\s*and\s+|,\s*|and\s+)"
+_NUMBER_RE = re.compile(AMOUNT)
+_LISTED_COUNTS_RE = re.compile(rf"(?:{AMOUNT}\s*(?:,\s*and\s+|,\s*|and\s+)"
                                r"(?:approximately\s+|about\s+)?)+$")
 
 

@@ -77,9 +77,8 @@ def relative_asked(question: Question) -> Relative | None:
     more = not (way in ("slower", "more slowly", "less") or found.groupdict().get("below"))
     if not _comparable(before[0], after[0]):
         return None
-    words = normalize(question.text.split("?")[0])
     return Relative(first=before[0].name, second=after[0].name, by=by, more=more,
-                    written={t.name: words[t.start:t.end] for t in (before[0], after[0])})
+                    written={t.name: norm[t.start:t.end] for t in (before[0], after[0])})
 
 
 def _comparable(first: TermMatch, second: TermMatch) -> bool:
@@ -109,13 +108,14 @@ def sides(relative: Relative, question: Question) -> list[MetricQuestion]:
 def compared(relative: Relative, computed: list[MetricAnswer], subject: str,
              when: Callable[[MetricQuestion], str]) -> MetricAnswer:
     """The answer: "Yes"/"No" from the two sides, each with its figures; the first side's
-    computation when the other's is missing (its status says so)."""
+    computation's "missing" when a side lacks an operand, else "unavailable" (a side with one
+    year only, a base that is not positive): never one side's answer as the comparison's."""
     missing = [c for c in computed if c.status != "answered" or len(c.values) < (
         2 if relative.by == "growth" else 1)]
     first, second = computed
-    if missing:
-        return missing[0].model_copy(update={"status": "missing"}) \
-            if missing[0].status == "missing" else missing[0]
+    if missing:  # one side alone is never the answer: what is missing, else none
+        return missing[0] if missing[0].status == "missing" else missing[0].model_copy(
+            update={"status": "unavailable"})
     defs = load_vocabulary()
     titles = [defs.title(c.question.target) for c in computed]
     operands = [*first.operands, *second.operands]

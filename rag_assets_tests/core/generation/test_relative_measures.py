@@ -112,3 +112,19 @@ def test_is_it_rising_asks_a_trend() -> None:
 
     parsed = parse_question(read_question("Is Netflix's debt rising in FY2020?"))
     assert parsed is not None and (parsed.aggregate, parsed.direction) == ("trend", "up")
+
+
+def test_one_side_with_one_year_is_never_the_comparisons_answer() -> None:
+    """A side whose earlier year the statements do not give leaves no growth to compare: the
+    answer is no answer (unavailable), never the other side's figure as a yes or no."""
+    question = read_question("Did General Mills' inventories grow faster than its net sales in "
+                             "fiscal 2022?")
+    relative = relative_asked(question)
+    assert relative is not None
+    first, second = sides(relative, question)
+    both = MetricAnswer(question=first, status="answered", values={2021: 1820.5, 2022: 1867.3},
+                        headline="inventory")
+    one = MetricAnswer(question=second, status="answered", values={2022: 18992.8},
+                       headline="revenue")
+    answer = compared(relative, [both, one], "General Mills'", lambda q: "FY2022")
+    assert answer.status == "unavailable"
