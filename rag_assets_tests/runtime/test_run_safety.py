@@ -33,6 +33,8 @@ from rag_assets.samples.pdf_layout import Page, Paragraph, Title, render_pdf
 pytestmark = pytest.mark.slow  # real CLI processes, killed and run again (~40 s)
 
 REPO = Path(__file__).resolve().parents[2]
+# a sitecustomize that holds the ingest step in its middle (its docstring says how)
+STEP_GATE = Path(__file__).resolve().parent / "step_gate"
 POOL = "duckdb_writer"
 PARTITION = ("acme-annual", 2023)
 # the report below: 3 pages, 4 footnote definitions, each cited once
@@ -319,18 +321,23 @@ def test_sigterm_stops_a_command_waiting_for_a_pool_slot(tmp_path, report, insta
 
 
 def test_sigint_stops_a_command_in_the_middle_of_a_step(tmp_path, report, instance_of):
-    """The run ends itself on Ctrl-C, canceled by the step's own interruption: the watchdog is
-    given more time than a loaded machine takes (on two busy cores the step took over 6 s to
-    stop), so which of the two ended the run never depends on the machine's speed."""
+    """The run ends itself on Ctrl-C, canceled by the step's own interruption: the step is held
+    in its middle by ``step_gate`` (the report is read in under a second, and a signal sent on
+    the step's start had found the run over), and the watchdog is given more time than a loaded
+    machine takes (on two busy cores the step took over 6 s to stop), so neither which of the
+    two ended the run nor whether the step was still running depends on the machine's speed."""
     home = new_home(tmp_path)
     instance = instance_of(home)
-    command = ingest(tmp_path, home, report, "interrupted",
-                     env={"RAG_ASSETS_STOP_GRACE_SECONDS": "120"})
+    gate = tmp_path / "gate"
+    gate.mkdir()
+    command = ingest(tmp_path, home, report, "interrupted", env={
+        "RAG_ASSETS_STOP_GRACE_SECONDS": "120", "RAG_ASSETS_TEST_STEP_GATE": str(gate),
+        "PYTHONPATH": os.pathsep.join([str(STEP_GATE), str(REPO)])})
     try:
         run = wait_until(lambda: cli_run(instance), 60, "a run recorded", command)
-        # the ingest step: reading, chunking and the GX suites, holding the duckdb_writer slot
-        wait_until(lambda: step_started(instance, run.run_id, "ingest_report"), 60,
-                   "ingest_report started", command)
+        # the ingest step, holding the duckdb_writer slot, held by the gate before its reading
+        wait_until(lambda: (gate / "entered").exists(), 60, "the ingest step's reading", command)
+        assert step_started(instance, run.run_id, "ingest_report")
         os.kill(command.pid, signal.SIGINT)
         assert command.wait(150.0) == 128 + signal.SIGINT
     finally:

@@ -46,13 +46,7 @@ from rag_assets.core.generation.records import (
     Moved,
     SourceCitation,
 )
-from rag_assets.core.generation.relative_measures import (
-    Relative,
-    asks_growth_against,
-    compared,
-    relative_asked,
-    sides,
-)
+from rag_assets.core.generation.relative_measures import compared, sides
 from rag_assets.core.generation.row_footnotes import row_footnote
 from rag_assets.core.generation.stated_figures import (
     computed_total,
@@ -62,6 +56,7 @@ from rag_assets.core.generation.stated_figures import (
 from rag_assets.core.generation.statement_lines import asks_largest_line, largest_line
 from rag_assets.core.llm.client import ChatModel
 from rag_assets.core.llm.prompts import render
+from rag_assets.core.question.comparison import Comparison
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import load_vocabulary
 from rag_assets.core.retrieval.retriever import Scope
@@ -135,9 +130,9 @@ class FactsRoute:
             # Community Banking's net income"): the filer's consolidated line is no answer
         if asks_largest_line(question.text):
             return self.largest(question, routed, document, year)
-        if (relative := relative_asked(question)) is not None and question.years:
-            return self.relative(question, relative, routed, document, year)
-        if asks_growth_against(question):
+        if (compares := question.compares) and compares.measures and question.years:
+            return self.relative(question, compares, routed, document, year)
+        if question.compares_growth:
             return None  # one side's growth alone is no answer: the quotes answer
         if (parsed := parse_question(question)) is None:
             return None
@@ -168,7 +163,7 @@ class FactsRoute:
             return answer, computed
         return None if missing is None else (None, missing)
 
-    def relative(self, question: Question, relative: Relative, routed: Scope,
+    def relative(self, question: Question, relative: Comparison, routed: Scope,
                  document: str | None, year: int | None
                  ) -> tuple[PartAnswer | None, MetricAnswer] | None:
         """Two measures compared (:mod:`relative_measures`), from the first filing of the
@@ -188,7 +183,7 @@ class FactsRoute:
                 continue
             part = Part(question=question, scope=Scope.partition(doc, y), label=doc)
             return PartAnswer(part=part, claims=answer.claims(), abstained=False, strength=1.0,
-                              looked_for=[relative.first, relative.second],
+                              looked_for=list(relative.measures or ()),
                               first_pages=len({o.page for o in answer.operands}),
                               method="computed comparison"), answer
         return None if failed is None else (None, failed)

@@ -57,8 +57,6 @@ from rag_assets.core.question.vocabulary import (
     Vocabulary,
     formula_names,
     load_vocabulary,
-    normalize,
-    terms_in,
     whole_term,
 )
 from rag_assets.core.text.periods import MONTHS_IN_WORDS
@@ -1252,7 +1250,7 @@ def _each(question: MetricQuestion, evaluator: Evaluator, year: int, subject: st
                             headline=f"The {when} figures cannot all be read from the "
                                      f"statements: {'; '.join(dict.fromkeys(evaluator.missing))}.")
     listed = _amounts(known, defs, question.scale)
-    if len(known) > 1 and _total_asked(question.question):
+    if len(known) > 1 and question.total:
         listed += f", {format_value(sum(known.values()), 'USD', None, question.scale)} in total"
     opening = ("Yes. " if any(known.values()) else "No. ") if question.yes_no else ""
     # a yes already stated by one member: the others the statements do not print are named
@@ -1272,20 +1270,6 @@ _DEBT_ROW_RE = re.compile(
     rf"^(?:net\s+)?(?:(?:proceeds|issuances?|repayments?|payments?|redemptions?|retirements?|"
     rf"principal|(?:increase|decrease|change)s?)\b.*\b{_DEBT_NOUN}\b|"
     rf"(?:short|long)-term\s+{_DEBT_NOUN}\b|{_DEBT_NOUN}\b)", re.IGNORECASE)
-
-
-# the sum of line items asked together: "What was its total goodwill and intangible asset
-# impairment?", "... in total?", "combined"
-_TOTAL_ASKED_RE = re.compile(r"\b(?:total|combined|together|altogether|sum)\b")
-
-
-def _total_asked(text: str) -> bool:
-    """Whether a question asks the sum of the line items it names: a word of a total that is no
-    part of a term's own name ("total revenues and net income" asks no sum)."""
-    norm = normalize(text)
-    spans = [(t.start, t.end) for t in terms_in(text)]
-    return any(not any(a <= m.start() < b for a, b in spans)
-               for m in _TOTAL_ASKED_RE.finditer(norm))
 
 
 def _none_printed(question: MetricQuestion, evaluator: Evaluator, year: int,

@@ -174,6 +174,8 @@ class MetricQuestion(BaseModel):
     formulas: dict[str, str] = Field(
         default_factory=dict, description="definitions the question states, by metric name")
     yes_no: bool = False
+    total: bool = Field(default=False, description="the sum of the line items asked together "
+                        "is asked too (``Question.total``)")
     direction: Direction | None = None
     judgment: str | None = None
     choices: list[str] = Field(default_factory=list,
@@ -1060,6 +1062,7 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
                      or _PERCENT_RE.search(normalize(text))), formulas=formulas,
         titles=titles, written=written, sign=_sign_asked(asking), threshold=threshold_asked(asking),
         yes_no=bool(_YES_NO_RE.search(asked.split("?")[0] if "?" in asked else asked)),
+        total=question.total,
         direction=direction if aggregate == "trend" else None, judgment=judgment,
         asks=rules[judgment].asked(norm) if judgment else None,
         choices=choice[0] if choice else each if aggregate == "each" and each else [],

@@ -8,91 +8,27 @@ ratios), dividends above free cash flow are paid from borrowing or cash on hand 
 measure, every operand cited: its change over the year asked and the year before (a quarter
 against the same quarter a year before), or its value; the answer is "Yes" or "No" from the
 comparison, with both figures. One side the statements do not give, no answer: a yes or no
-from the other side alone would be a guess. Hand-written: no library reads a comparison's two
-sides from a question.
+from the other side alone would be a guess. The comparison asked is read once, onto the
+question (``Question.compares``, :mod:`rag_assets.core.question.comparison`).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from typing import Literal
-
-from pydantic import BaseModel
 
 from rag_assets.core.generation.metric_engine import MetricAnswer
 from rag_assets.core.generation.metric_format import format_value
 from rag_assets.core.generation.metric_questions import MetricQuestion
+from rag_assets.core.question.comparison import Comparison
 from rag_assets.core.question.question import Question
-from rag_assets.core.question.vocabulary import TermMatch, load_vocabulary, normalize, terms_in
-
-# "grew faster than", "increase more than", "rose less than" (in normalize's lower case)
-GROWTH_RE = re.compile(r"\b(?:grow|grew|grown|growing|increas(?:e|ed|ing)|ris(?:e|en|ing)|rose)"
-                       r"\s+(?:at\s+a\s+)?(?P<way>faster|more quickly|more|slower|more slowly|"
-                       r"less)(?:\s+rate)?\s+than\b(?!\s*\$?\d)")
-OUTPACE_RE = re.compile(r"\b(?:outpac(?:e|ed|es|ing)|outgr(?:ow|ew|own|ows))\b")
-# "did dividends paid exceed free cash flow", "was capex higher than depreciation"
-LEVEL_RE = re.compile(r"\b(?:(?P<above>exceed(?:ed|s)?|surpass(?:ed|es)?|(?:higher|greater|"
-                      r"larger|more)\s+than)|(?P<below>(?:lower|less|smaller)\s+than))\b"
-                      r"(?!\s*\$?\d)")
-YES_NO_RE = re.compile(r"^\s*(?:did|does|do|has|have|had|is|are|was|were)\b")
+from rag_assets.core.question.vocabulary import load_vocabulary
 
 
-class Relative(BaseModel):
-    """Two measures a question compares: ``first`` against ``second`` (vocabulary keys),
-    by their growth or their level, asking whether the first is above (``more``) or below."""
-
-    first: str
-    second: str
-    by: Literal["growth", "level"]
-    more: bool
-    written: dict[str, str] = {}  # each measure's words as asked: its row printed so first
-
-
-def asks_growth_against(question: Question) -> bool:
-    """Whether a yes/no question compares one measure's growth with another's ("Did inventory
-    grow faster than sales?"): one side alone never answers it."""
-    norm = normalize(question.text.split("?")[0])
-    return bool(YES_NO_RE.match(norm) and (GROWTH_RE.search(norm) or OUTPACE_RE.search(norm)))
-
-
-def relative_asked(question: Question) -> Relative | None:
-    """The comparison a yes/no question asks of two line items the statements print, or None
-    (no comparison word, or not one term of the facts on each side)."""
-    norm = normalize(question.text.split("?")[0])
-    if not YES_NO_RE.match(norm):
-        return None
-    found = GROWTH_RE.search(norm) or OUTPACE_RE.search(norm)
-    by: Literal["growth", "level"] = "growth"
-    if found is None:
-        found, by = LEVEL_RE.search(norm), "level"
-    if found is None:
-        return None
-    terms = terms_in(question.text.split("?")[0], facts_only=True, qualified=False)
-    before = [t for t in terms if t.end <= found.start()]
-    after = [t for t in terms if t.start >= found.end()]
-    if len(before) != 1 or not after:
-        return None
-    way = found.groupdict().get("way")
-    more = not (way in ("slower", "more slowly", "less") or found.groupdict().get("below"))
-    if not _comparable(before[0], after[0]):
-        return None
-    return Relative(first=before[0].name, second=after[0].name, by=by, more=more,
-                    written={t.name: norm[t.start:t.end] for t in (before[0], after[0])})
-
-
-def _comparable(first: TermMatch, second: TermMatch) -> bool:
-    """Two different measures of one unit that grows: dollars, or dollars per share (dividends
-    per share against EPS); a ratio's growth against another's is no analyst's comparison."""
-    defs = load_vocabulary()
-    units = {defs.metrics[t.name].unit if t.name in defs.metrics else
-             defs.concepts[t.name].unit for t in (first, second)}
-    return first.name != second.name and units in ({"USD"}, {"USD/share"})
-
-
-def sides(relative: Relative, question: Question) -> list[MetricQuestion]:
+def sides(relative: Comparison, question: Question) -> list[MetricQuestion]:
     """The two measures as the metric engine computes them: each one's trend over the year
     asked and the one before (a quarter against the quarter a year before), or its value."""
+    if relative.measures is None:
+        raise ValueError(f"no two line items compared: {question.text}")
     defs = load_vocabulary()
     year = max(question.years)
     years = [year - 1, year] if relative.by == "growth" else [year]
@@ -102,10 +38,10 @@ def sides(relative: Relative, question: Question) -> list[MetricQuestion]:
                            year_ago=relative.by == "growth" and question.months < 12,
                            written={name: relative.written[name]}
                            if name in relative.written else {})
-            for name in (relative.first, relative.second)]
+            for name in relative.measures]
 
 
-def compared(relative: Relative, computed: list[MetricAnswer], subject: str,
+def compared(relative: Comparison, computed: list[MetricAnswer], subject: str,
              when: Callable[[MetricQuestion], str]) -> MetricAnswer:
     """The answer: "Yes"/"No" from the two sides, each with its figures; the first side's
     computation's "missing" when a side lacks an operand, else "unavailable" (a side with one

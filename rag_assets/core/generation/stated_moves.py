@@ -17,7 +17,6 @@ from collections.abc import Sequence
 
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.relative_measures import asks_growth_against
 from rag_assets.core.generation.yes_no import candidates, of_the_period
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.periods import months_asked
@@ -71,7 +70,7 @@ def stated_move(question: Question, selected: Sequence[EvidenceUnit],
     None."""
     asked = _asked_way(question)
     if question.expects != "yes_no" or asked is None or not question.qualified \
-            or asks_growth_against(question):
+            or question.compares_growth:
         return None  # one measure's move is no answer to whether it outgrew another
     patterns = [_moved(m) for m in question.qualified]
     best: tuple[tuple[int, int], EvidenceUnit, bool] | None = None

@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterable, Sequence
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.drivers import stated_direction
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.relative_measures import asks_growth_against
 from rag_assets.core.question.intents import IntentEntry, load_intents
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import AMOUNT_STATED_RE
@@ -114,7 +113,7 @@ def prose_yes_no(question: Question, selected: Sequence[EvidenceUnit],
     first that says either, or a later one that says the same and prints the amount it is of
     ("Yes" to "Does it pay a dividend?" with the sentence that states the dividend per share,
     not only the one that says the board declares them); else the filing's first."""
-    if question.expects != "yes_no" or asks_growth_against(question):
+    if question.expects != "yes_no" or question.compares_growth:
         return None  # one measure's move is no answer to whether it outgrew another
     entries = _entries(question)
     if not entries:

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from rag_assets.core.ingest.routing import DocumentProfile, short_display_name
 from rag_assets.core.ingest.statements import STATEMENT_TITLES, StatementKind
 from rag_assets.core.question.companies import named_filings, route, unindexed_company
+from rag_assets.core.question.comparison import Comparison, comparison_asked, total_asked
 from rag_assets.core.question.instructions import (
     decimals_asked,
     statements_named,
@@ -156,6 +157,16 @@ class Question(BaseModel):
                                   description="a company it names that no indexed filing is from")
     asked: list[str] = Field(default_factory=list, description="the clauses it asks, each a "
                              "question, when it asks more than one (:mod:`parts`)")
+    compares: Comparison | None = Field(default=None, description="two measures a yes or no "
+                                        "compares by growth or level (:mod:`comparison`)")
+    total: bool = Field(default=False, description="it asks the sum of the line items it names "
+                        "('its total goodwill and intangible asset impairment')")
+
+    @property
+    def compares_growth(self) -> bool:
+        """Whether it compares one measure's growth with another's ("Did inventory grow
+        faster than sales?"): one side's move alone never answers it."""
+        return self.compares is not None and self.compares.by == "growth"
 
     @property
     def bm25_text(self) -> str:
@@ -251,7 +262,7 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
         decimals=decimals_asked(text), counts=counted(ranking),
         documents=documents, companies=companies,
         unindexed=None if documents or not profiles else unindexed_company(text, profiles),
-        asked=asked_parts(text))
+        asked=asked_parts(text), compares=comparison_asked(text), total=total_asked(text))
 
 
 def periods_named(text: str) -> list[Period]:

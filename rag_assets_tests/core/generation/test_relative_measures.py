@@ -13,12 +13,7 @@ from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.metric_engine import MetricAnswer, answer_metric
 from rag_assets.core.generation.metric_format import when_asked
 from rag_assets.core.generation.page_texts import PageTexts
-from rag_assets.core.generation.relative_measures import (
-    asks_growth_against,
-    compared,
-    relative_asked,
-    sides,
-)
+from rag_assets.core.generation.relative_measures import compared, sides
 from rag_assets.core.ingest.facts import StatementFact
 from rag_assets.core.ingest.filing_facts import read_facts
 from rag_assets.core.ingest.pages import Page
@@ -40,7 +35,7 @@ CORPORA = Path(__file__).resolve().parents[3].parent / "shared" / "corpora"
 ])
 def test_the_two_sides_and_the_way_asked(text: str, first: str, second: str, by: str,
                                          more: bool) -> None:
-    relative = relative_asked(read_question(text))
+    relative = read_question(text).compares
     assert relative is not None
     assert (relative.first, relative.second, relative.by, relative.more) == (
         first, second, by, more)
@@ -53,7 +48,8 @@ def test_the_two_sides_and_the_way_asked(text: str, first: str, second: str, by:
     "Did inventories grow in fiscal 2022?",  # one measure
 ])
 def test_no_comparison_of_two_measures_is_read_where_none_is_asked(text: str) -> None:
-    assert relative_asked(read_question(text)) is None
+    compares = read_question(text).compares
+    assert compares is None or compares.measures is None
 
 
 def test_a_growth_against_another_is_known_even_when_a_side_is_no_line_item() -> None:
@@ -61,7 +57,8 @@ def test_a_growth_against_another_is_known_even_when_a_side_is_no_line_item() ->
     comparison, so revenue's growth alone must not answer it."""
     question = read_question("Did Netflix's total content obligations grow faster than revenues "
                              "in 2020?")
-    assert relative_asked(question) is None and asks_growth_against(question)
+    assert question.compares is not None and question.compares.measures is None
+    assert question.compares_growth
 
 
 @cache
@@ -73,7 +70,7 @@ def _filing(path: str, document: str, year: int) -> tuple[list[Page], list[State
 def _answer(path: str, document: str, year: int, company: str, text: str) -> MetricAnswer:
     pages, facts = _filing(path, document, year)
     question = read_question(text)
-    relative = relative_asked(question)
+    relative = question.compares
     assert relative is not None
     computed = [answer_metric(side, facts, company) for side in sides(relative, question)]
     answer = compared(relative, computed, f"{company}'s",
@@ -119,7 +116,7 @@ def test_one_side_with_one_year_is_never_the_comparisons_answer() -> None:
     answer is no answer (unavailable), never the other side's figure as a yes or no."""
     question = read_question("Did General Mills' inventories grow faster than its net sales in "
                              "fiscal 2022?")
-    relative = relative_asked(question)
+    relative = question.compares
     assert relative is not None
     first, second = sides(relative, question)
     both = MetricAnswer(question=first, status="answered", values={2021: 1820.5, 2022: 1867.3},

@@ -1,0 +1,30 @@
+"""What a question compares or adds up, read once onto the ``Question`` (``comparison.py``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag_assets.core.question.question import read_question
+
+
+@pytest.mark.parametrize(("text", "total"), [
+    ("What was Kraft Heinz's total goodwill and intangible asset impairment in 2019?", True),
+    ("How much did Costco pay in dividends and buybacks combined in FY2021?", True),
+    # "total revenues" is the line item's own name, no sum of the two asked
+    ("What were Walmart's total revenues and net income in FY2022?", False),
+    ("What was Netflix's revenue in 2020?", False),
+])
+def test_a_sum_is_asked_only_by_a_word_outside_the_terms(text: str, total: bool) -> None:
+    assert read_question(text).total is total
+
+
+def test_a_level_comparison_names_its_two_line_items() -> None:
+    question = read_question("Did Coca-Cola's dividends paid exceed its free cash flow in 2019?")
+    assert question.compares is not None and not question.compares_growth
+    assert question.compares.measures == ("dividends_paid", "free_cash_flow")
+    assert question.compares.more
+
+
+def test_no_comparison_where_a_threshold_is_asked() -> None:
+    question = read_question("Did Costco's net sales grow more than 5% in fiscal 2021?")
+    assert question.compares is None and not question.compares_growth
