@@ -1062,11 +1062,10 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
                      or _PERCENT_RE.search(normalize(text))), formulas=formulas,
         titles=titles, written=written, sign=_sign_asked(asking), threshold=threshold_asked(asking),
         yes_no=bool(_YES_NO_RE.search(asked.split("?")[0] if "?" in asked else asked)),
-        total=question.total,
         direction=direction if aggregate == "trend" else None, judgment=judgment,
         asks=rules[judgment].asked(norm) if judgment else None,
         choices=choice[0] if choice else each if aggregate == "each" and each else [],
-        pick=choice[1] if choice else None,
+        pick=choice[1] if choice else None, total=question.total,
         dated=dated, history=_history_asked(asked, aggregate, is_metric),
         explained_by=_why_flows(asking, target, aggregate)), question, asking, norm)
 
