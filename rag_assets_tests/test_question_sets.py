@@ -110,6 +110,7 @@ def test_the_analyst_sets_are_split_by_company_and_cover_thirty_filings() -> Non
 
 
 FRESH_SETS = {"analyst_fresh.jsonl": 0, "analyst_fresh_held.jsonl": 1}  # file -> its half
+OPEN_SETS = {"analyst_open.jsonl": 0, "analyst_open_held.jsonl": 1}
 
 
 def test_the_fresh_sets_are_split_by_filing_over_tunes_companies() -> None:
@@ -122,3 +123,17 @@ def test_the_fresh_sets_are_split_by_filing_over_tunes_companies() -> None:
         assert {half_of(q["company"]) for q in sets[name]} == {0}, name
         assert set(Counter(q["question_type"] for q in sets[name])) == TYPES, name
         assert len({q["doc_name"] for q in sets[name]}) >= 8, name
+
+
+def test_the_open_sets_are_split_by_filing_over_tunes_companies() -> None:
+    """The open questions (judgments and what a filing says, two of each per filing): over
+    filings of tune's companies only, split by filing as the fresh sets are, six filings a
+    half, the same four questions' kinds in each."""
+    sets = {name: _read(name) for name in OPEN_SETS}
+    for name, half in OPEN_SETS.items():
+        assert {half_of(q["doc_name"]) for q in sets[name]} == {half}, name
+        assert {half_of(q["company"]) for q in sets[name]} == {0}, name
+        per_filing = Counter((q["doc_name"], q["question_type"]) for q in sets[name])
+        assert len({doc for doc, _ in per_filing}) == 6, name
+        assert set(per_filing.values()) == {2}, name
+        assert {kind for _, kind in per_filing} == {"novel-generated", "domain-relevant"}, name

@@ -292,7 +292,8 @@ def test_sets_are_checked_before_anything_loads(real_bench, tmp_path: Path) -> N
     assert real_bench.main(["--sets", "wide", "--wide-dir", str(tmp_path)]) == 2
     assert set(real_bench.SETS) == {"dev", "wide", "prose-dev", "analyst-tune",
                                     "analyst-paraphrases", "analyst-check", "analyst-fresh",
-                                    "analyst-fresh-held"} == set(
+                                    "analyst-fresh-held", "analyst-open",
+                                    "analyst-open-held"} == set(
         real_bench.SET_ROLES)
     assert real_bench.DEFAULT_SETS == ("dev", "wide")  # the project's own sets run when asked
     assert all(path.is_file() for path in real_bench.QUESTION_FILES.values())
