@@ -47,7 +47,8 @@ in other words (how much an answer rests on one wording). ``analyst-check`` is h
 chooses answer rules (``HELD_OUT_SETS``): its per-question records are neither printed nor
 written, only its totals and its breakdowns per type and kind. ``analyst-fresh`` and
 ``analyst-fresh-held`` are questions written afresh over tune's companies' filings, split by
-filing: the first is read, the second held out like check.
+filing: the first is read, the second held out like check; ``analyst-open`` and
+``analyst-open-held`` are judgments and open questions split the same way.
 
 Every figure is printed with the set it comes from, and the role of that set for the retrieval
 settings (``SET_ROLES``: ``RetrievalConfig``'s weights were chosen on dev, wide is held out; see
@@ -1023,10 +1024,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
     if not sets or set(sets) - set(SETS):
         parser.error(f"unknown sets {sorted(set(sets) - set(SETS))}; known: {', '.join(SETS)}")
-    roots = {"dev": args.dev_dir, "wide": args.wide_dir, "prose-dev": args.dev_dir,
-             "analyst-tune": args.dev_dir, "analyst-paraphrases": args.dev_dir,
-             "analyst-check": args.dev_dir, "analyst-fresh": args.dev_dir,
-             "analyst-fresh-held": args.dev_dir}
+    # the analyst sets name their filings across dev, wide and bulk: the dev folder stands for
+    # them (MULTI_FOLDER_SETS)
+    roots = {name: args.wide_dir if name == "wide" else args.dev_dir for name in SETS}
     for name in sets:
         if not (QUESTION_FILES.get(name) or roots[name] / "questions.jsonl").is_file():
             print(f"real_bench: FinanceBench {name} set not found under {roots[name]}",
