@@ -883,6 +883,7 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
     if isinstance(found, MetricAnswer):
         return found
     value, headline = found
+    headline = _with_parts_moved(question, headline, formula, evaluator, years, defs)
     if question.covers and question.yes_no:
         headline = _covered(question, evaluator, years[-1], subject_of(company),
                             when_asked(question, years)) or headline
@@ -1000,6 +1001,44 @@ def _within(question: MetricQuestion, within: float, values: dict[int, float], t
                     f"{band} over {period_of(question, years[0])}-"
                     f"{period_of(question, years[-1])}: {each} (from its lowest to its highest, "
                     f"{shown:.1f}{points}).")
+
+
+# a measure made of two line items: a ratio ("operating_income / revenue") or a difference
+# ("operating_cash_flow - capex")
+_TWO_PARTS_RE = re.compile(r"^\s*([a-z_]+)\s*[/-]\s*([a-z_]+)\s*$")
+
+
+def _with_parts_moved(question: MetricQuestion, headline: str, formula: str,
+                      evaluator: Evaluator, years: Sequence[int], defs: Vocabulary) -> str:
+    """A trend's sentence ended with how each of the two dollar line items its measure is made
+    of moved between the two years compared ("; gross profit fell $233 million (18.7%) to
+    $1,013 million and net sales fell $372 million (10.3%) to $3,243 million"). Why: a margin
+    moves with its numerator against its denominator, and a difference with each side; MD&A
+    explains it by both (over the last two years of a record over several). Unchanged for a
+    move too small to show ("was unchanged at 40.0%") or a measure of other parts."""
+    parts = _TWO_PARTS_RE.match(formula)
+    if (parts is None or len(years) != 2 or question.aggregate != "trend"
+            or " was unchanged " in headline):
+        return headline
+    scale = question.scale
+    said = []
+    for name in parts.groups():
+        concept = defs.concepts.get(name)
+        then, now = (evaluator.computed(name, year) for year in years)
+        if concept is None or concept.unit != "USD" or then is None or now is None \
+                or then.value <= 0:
+            return headline
+        change = now.value - then.value
+        level = format_value(now.value, "USD", None, scale)
+        if not change:
+            said.append(f"{defs.title(name)} was unchanged at {level}")
+            continue
+        size = (f"{format_value(abs(change), 'USD', None, scale)} "
+                f"({abs(change) / then.value * 100:.1f}%)")
+        said.append(f"{defs.title(name)} {'rose' if change > 0 else 'fell'} {size} to {level}")
+    # after earlier years of a record ("..., after 16.0% in FY2017"), the two years named
+    against = f" against {period_of(question, years[0])}," if ", after " in headline else ""
+    return f"{headline[:-1]};{against} {' and '.join(said)}."
 
 
 def _headline(question: MetricQuestion, values: dict[int, float], years: list[int], title: str,

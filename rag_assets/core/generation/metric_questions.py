@@ -311,8 +311,10 @@ _HISTORY_RE = re.compile(r"\bprofile\b|\bhistor(?:y|ical|ically)\b|\bover (?:tim
                          re.IGNORECASE)
 _CAGR_RE = re.compile(r"\bcagr\b|\bcompound(?:ed)?\s+annual\s+growth", re.IGNORECASE)
 _DIRECTIONS: tuple[tuple[Direction, re.Pattern[str]], ...] = (
-    ("improve", re.compile(r"\bimprov\w*|\bbetter\b", re.IGNORECASE)),
-    ("worsen", re.compile(r"\bworse\w*|\bdeteriorat\w*", re.IGNORECASE)),
+    # "Did its liquidity strengthen?", "Did its free cash flow weaken?": the measure's own
+    # better way, as improve and worsen
+    ("improve", re.compile(r"\bimprov\w*|\bbetter\b|\bstrengthen\w*", re.IGNORECASE)),
+    ("worsen", re.compile(r"\bworse\w*|\bdeteriorat\w*|\bweaken\w*", re.IGNORECASE)),
     ("change", EITHER_WAY_RE),  # "did it rise or fall": which way is asked, not one of them
     ("up", re.compile(r"\bincreas\w*|\bgr[eo]w\w*|\brais\w*|\bros[ee]\b|\bris(?:e|ing)\b|"
                       r"\bwent\s+up|\bgo(?:ne)?\s+up|\bhigher\b|\bexpand\w*", re.IGNORECASE)),
@@ -1485,9 +1487,13 @@ def _aggregate(asked: str, norm: str, years: list[int], choice: bool, judgment: 
     the change)."""
     aggregate: Aggregate = "value"
     direction: Direction | None = None
-    for candidate, pattern in _DIRECTIONS:
-        if pattern.search(norm.replace("growth rate", "")) and not growth:
-            direction = candidate
+    # the asking clause's own verb first: "Is its credit cost rising, and how much of it
+    # relates to ... deterioration?" asks whether it rose
+    wording = norm.replace("growth rate", "")
+    for text in (re.split(r",\s*and\b", wording, maxsplit=1)[0], wording):
+        direction = None if growth else next(
+            (candidate for candidate, pattern in _DIRECTIONS if pattern.search(text)), None)
+        if direction:
             break
     if growth and (paced := _PACE_RE.search(norm)):  # "did its growth accelerate?"
         direction = "down" if paced[0].startswith(("dec", "slow")) else "up"

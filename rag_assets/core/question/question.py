@@ -206,6 +206,11 @@ class Question(BaseModel):
                                        "expansion": []})
 
 
+# a clause that concedes what the ask is set against: "even with the acquisition", "despite
+# lower earnings", "in spite of ...", up to the next comma or the question's end
+CONCESSIVE_RE = re.compile(r",?\s*\b(?:even (?:with|after|though)|despite|in spite of|"
+                           r"notwithstanding)\b[^,?;]*", re.IGNORECASE)
+
 # what a part of a question that names no period of its own takes from the whole
 _PERIOD_FIELDS = ("years", "filing_years", "quarters", "periods", "months", "dates")
 
@@ -248,7 +253,9 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
                                                for s in vocabulary.statements_of(m))]))
     expansion = list(dict.fromkeys([*(STATEMENT_TITLES[s] for s in named),
                                     *(i for m in metrics for i in vocabulary.line_items_of(m))]))
-    intents = intents_in(strip_instructions(text, references=False))  # "in its release"
+    # "in its release" stays; a concessive clause is the ask's context, not the ask ("Did it
+    # grow its deposits, even with the First Republic acquisition?" asks of no deal)
+    intents = intents_in(CONCESSIVE_RE.sub("", strip_instructions(text, references=False)))
     expects = expected_answer(ranking, bool(measures), intents)
     return Question(
         text=text, ranking_text=ranking, years=years_in(text), filing_years=filing_years(text),

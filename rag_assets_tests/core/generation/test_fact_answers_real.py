@@ -424,7 +424,8 @@ def test_a_profile_gives_every_year_the_statements_print() -> None:
         "of $2,419.9 million / revenue of $15,740.4 million) to 14.9% in FY2019 (operating "
         "income of $2,515.9 million / revenue of $16,865.2 million), by 0.5 percentage points, "
         "or 50 basis points (a deterioration: higher is better for operating margin), after "
-        "16.0% in FY2017.")
+        "16.0% in FY2017; against FY2018, operating income rose $96 million (4.0%) to $2,515.9 "
+        "million and revenue rose $1,124.8 million (7.1%) to $16,865.2 million.")
     assert {o.printed for o in profile.operands} >= {"2,492.1", "$15,619.8"}
     # a metric's move asked as a yes or no gives the record too; a change asked plainly, the
     # two years alone
@@ -1259,3 +1260,24 @@ def test_line_items_asked_as_a_total_are_given_with_their_sum() -> None:
     assert answer.headline.startswith("Kraft Heinz's FY2019: goodwill impairment of $1,197 "
                                       "million and intangible asset impairment of $702 million, "
                                       "$1,899 million in total")
+
+
+def test_a_margins_move_ends_with_how_its_two_line_items_moved() -> None:
+    # Corning Q2 2023 (p.3): gross margin 1,013 of net sales 3,243, against 1,246 of 3,615 in
+    # Q2 2022: gross profit fell 233 (18.7%), net sales 372 (10.3%)
+    answer = _answered("financebench-bulk/pdfs/CORNING_2023Q2_10Q.pdf", "corning-10q-q2", 2023,
+                       "Corning", "Is Corning's gross margin improving in Q2 2023?")
+    assert answer.headline.startswith("No. Corning's gross margin decreased from 34.5%")
+    assert answer.headline.endswith(
+        "; gross profit fell $233 million (18.7%) to $1,013 million and net sales fell $372 "
+        "million (10.3%) to $3,243 million.")
+    # Walmart fiscal 2022 (p.55): free cash flow is operating cash flow less capital
+    # expenditures, 36,074 - 10,264 against 24,181 - 13,106; "weaken" asks of its better way
+    answer = _answered("financebench-bulk/pdfs/WALMART_2022_10K.pdf", "walmart-10k", 2022,
+                       "Walmart", "Did Walmart's free cash flow weaken in fiscal 2022?")
+    assert answer.headline.startswith("Yes. Walmart's free cash flow decreased from $25,810 "
+                                      "million in FY2021")
+    assert answer.headline.endswith(
+        "; against FY2021, cash flow from operating activities fell $11,893 million (33.0%) to "
+        "$24,181 million "
+        "and capital expenditure rose $2,842 million (27.7%) to $13,106 million.")

@@ -28,3 +28,27 @@ def test_a_level_comparison_names_its_two_line_items() -> None:
 def test_no_comparison_where_a_threshold_is_asked() -> None:
     question = read_question("Did Costco's net sales grow more than 5% in fiscal 2021?")
     assert question.compares is None and not question.compares_growth
+
+
+def test_a_concessive_clause_is_context_not_the_ask() -> None:
+    """"Did it grow its deposits, even with the First Republic acquisition?" asks of deposits:
+    the deal named in the concession is no acquisitions question (a list of deals had been
+    answered "Yes" to it)."""
+    assert read_question("Did JPMorgan Chase grow its average deposits in Q2 2023, even with "
+                         "the First Republic acquisition?").intents == []
+    assert "acquisitions" in read_question("Did JPMorgan Chase complete any acquisitions in "
+                                           "Q2 2023?").intents
+
+
+@pytest.mark.parametrize(("text", "direction"), [
+    ("Did Walmart's free cash flow weaken in fiscal 2022?", "worsen"),
+    ("Did Costco's operating margin strengthen in fiscal 2021?", "improve"),
+    # the asking clause's verb, not a word of the clause after it
+    ("Is Walmart's net income rising in fiscal 2022, and how much of it came despite the "
+     "deterioration of its margins?", "up"),
+])
+def test_the_way_asked_is_the_asking_clauses(text: str, direction: str) -> None:
+    from rag_assets.core.generation.metric_questions import parse_question
+
+    parsed = parse_question(read_question(text))
+    assert parsed is not None and (parsed.aggregate, parsed.direction) == ("trend", direction)
