@@ -214,17 +214,18 @@ class Answerer:
         filing and period; a clause's answer a reader reached, that the answer does not give
         already, joins its first sentence (:func:`led_by_all`). A clause that leans on the one
         before it ("When is it payable?", "What was the total cost?") is no question alone:
-        only one that names its company, or a measure the statements compute, is asked."""
+        only one that names its company, a measure the statements compute, or an intent of its
+        own ("how much repurchase capacity remains?": a buyback's authorization) is asked."""
         found: list[PartAnswer] = []
         failed: list[GuardrailEvent] = []  # a clause's route that failed: the answer says so
         for text in question.asked:
             own = self.read(text)
-            if not (own.documents or own.metrics):
+            if not (own.documents or own.metrics or own.intents):
                 continue
             answer = self._part_answer(own.within(question), routed, document, year, failed)
             if answer is None or not reached(answer) or said(answer, [*answers, *found]):
                 continue
-            if own.documents or answer.method.startswith(COMPUTED):
+            if own.documents or own.intents or answer.method.startswith(COMPUTED):
                 # the whole's filing: no filing's label before the clause's sentences
                 found.append(answer.model_copy(update={
                     "part": answer.part.model_copy(update={"label": ""})}))

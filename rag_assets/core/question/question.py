@@ -82,8 +82,9 @@ _NAME_FIRST_RE = re.compile(r"^(?:which|who|whom)\b(?! (?:factors?|reasons?|driv
                             r"items?|causes?)\b)")
 _COUNT_FIRST_RE = re.compile(r"\bhow many [a-z][a-z-]{2,}|\bwhat (?:is |was )?(?:the )?number of\b")
 # what a count asks to count: "how many warehouses", "the number of stores", "how many retail
-# stores" (a plural noun after at most two words); never "how many times" (a ratio)
-_COUNTED_RE = re.compile(r"\b(?:how many|(?:the )?number of)\s+(?:[a-z-]+\s+){0,2}?"
+# stores", "how many of Costco's warehouses" (a plural noun after at most two words); never "how
+# many times" (a ratio)
+_COUNTED_RE = re.compile(r"\b(?:how many|(?:the )?number of)\s+(?:[a-z'’-]+\s+){0,2}?"
                          r"(?P<noun>(?!times\b)[a-z]{3,}s)\b")
 # after a short opening clause too: "As of fiscal 2022, which of Walmart's debt securities ..."
 # the kinds or the parts of a measure, never its amount: "What debt instruments does X have?",

@@ -406,3 +406,42 @@ def test_a_measure_computed_with_its_causes_or_stated_outside_the_statements(
     lead = answer_lead(result.answer)
     assert all(part in lead for part in lead_has), result.answer
     assert all(c.mark == "valid" for claim in result.claims for c in claim.citations)
+
+
+def test_a_clause_with_an_intent_of_its_own_joins_the_first_sentence(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Ulta Beauty's Q4 fiscal 2022 release (p.3): "During fiscal 2022, the Company repurchased
+    2.2 million shares ... at a cost of $900.0 million. As of January 28, 2023, $1.1 billion
+    remained available under the $2.0 billion share repurchase program": the second clause
+    names no company and no line item, but asks of buybacks, so its sentence joins the
+    computed amount's."""
+    from rag_assets.core.generation.answers import Answerer
+    from rag_assets.core.retrieval.retriever import Retriever
+
+    from ..conftest import process_real
+
+    filing = (f"{WIDE}/ULTABEAUTY_2023Q4_EARNINGS.pdf", "ulta-beauty-earnings-q4", 2023)
+    corpus = real_corpus(Path(tmp_path_factory.mktemp("clause_lancedb")), [(*filing, None)])
+    facts = process_real(Path(filing[0]), filing[1], filing[2]).facts
+    answerer = Answerer(Retriever(corpus.store, corpus.embedder), corpus.pages,
+                        facts=lambda document, year: facts)
+    result = answerer.ask("How much capital did Ulta Beauty return through share buybacks in "
+                          "fiscal 2022, and how much repurchase capacity remains?")
+    lead = answer_lead(result.answer)
+    assert "$900.0" in lead and "$1.1 billion remained available" in lead, result.answer
+    assert all(c.mark == "valid" for claim in result.claims for c in claim.citations)
+
+
+@pytest.mark.parametrize(("question", "lead_has"), [
+    # Costco's Q3 fiscal 2023 release (p.1): the charge is in the net income sentence, after
+    # the release's opening paragraph that names the quarter and no charge
+    ("What one-time charge weighed on Costco's Q3 FY2023 earnings, and what was it for?",
+     ["$298 million", "charter shipping"]),
+    # "operates 853 warehouses, including 587 in the United States and Puerto Rico"
+    ("How many of Costco's warehouses were located outside the United States and Puerto Rico "
+     "as of its Q3 FY2023 earnings release?", ["266 of them outside", "(853 - 587)"]),
+])
+def test_the_sentence_names_what_the_question_asks_of(forms_corpus: Corpus, question: str,
+                                                      lead_has: list[str]) -> None:
+    lead = _lead_and_valid(forms_corpus, question)
+    assert all(part in lead for part in lead_has), lead
