@@ -17,7 +17,7 @@ amounts or none of each kind asked, and nothing is computed either.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
@@ -69,7 +69,17 @@ TOTAL_WORDS = frozenset({"amount", "amounts", "sum", "end", "beginning", "fiscal
                          "face", "euro", "euros", "dollar", "dollars", "pound", "pounds",
                          "sterling"})  # the currency is the amounts' sign, not their words
 _TOTAL_RE = re.compile(r"\bwhat (?:is|was|were) the (?:total|combined|aggregate)\b|"
-                       r"\bin total\b|\bcombined\b", re.IGNORECASE)
+                       r"\bwhat total\b|\bin total\b|\bcombined\b", re.IGNORECASE)
+# "What total net consideration did Walmart receive from the Asda and Seiyu divestitures?":
+# what is totalled (the words after "total", to the verb or preposition), and the things named
+# together whose amounts are added (two or three capitalized names joined by "and")
+_TOTALLED_RE = re.compile(r"\b(?:total|combined|aggregate)\s+(?P<what>(?:(?!(?:did|does|do|was|"
+                          r"were|is|are|of|from|for|in|that)\b)[a-z][\w-]*\s+){0,3}?"
+                          r"(?!(?:did|does|do|was|were|is|are|of|from|for|in|that)\b)[a-z][\w-]*)"
+                          r"\s+(?:did|does|do|was|were|is|are|of|from|for|in|that)\b")
+_NAMED_TOGETHER_RE = re.compile(r"\b(?P<first>[A-Z][\w&'’-]+)(?:,\s+(?P<second>[A-Z][\w&'’-]+))?"
+                                r",?\s+and\s+(?P<last>[A-Z][\w&'’-]+)\b")
+_MONEY_AFTER_RE = re.compile(rf"\$\s?(?P<n>{_NUMBER})(?:\s(?P<scale>thousand|million|billion))?")
 # an amount printed as the change itself: "increased $184 million", "an increase of $8.4 billion"
 # "$27.9 billion of purchase obligations, of which $9.3 billion is due within one year": the
 # second amount is a part of the first, so the two are never added
@@ -253,6 +263,52 @@ def _difference_or_total(question: Question, unit: EvidenceUnit) -> DirectAnswer
     return None
 
 
+def _named_amount(name: str, others: Sequence[str], what: str,
+                  units: Iterable[EvidenceUnit]) -> tuple[Amount, EvidenceUnit] | None:
+    """The amount of ``what`` a sentence prints of ``name`` alone ("the divestiture of Asda
+    ... for net consideration of $9.6 billion"): the first sentence that names it and none of
+    the ``others``, the money figure within a few words after the words of what is totalled."""
+    spaced = r"\s+".join(re.escape(w) for w in what.split())
+    near = re.compile(rf"\b{spaced}\b[^$.;]{{0,25}}?(?={_MONEY_AFTER_RE.pattern})",
+                      re.IGNORECASE)
+    for unit in units:
+        if unit.is_row or not re.search(rf"\b{re.escape(name)}\b", unit.text) or any(
+                re.search(rf"\b{re.escape(o)}\b", unit.text) for o in others):
+            continue
+        if (at := near.search(unit.text)) and (money := _MONEY_AFTER_RE.match(
+                unit.text, at.end())):
+            return _amount(money["n"], money["scale"], money.group(0).replace("$ ", "$")), unit
+    return None
+
+
+def _total_of_named(question: Question, selected: Sequence[EvidenceUnit],
+                    scan: Scan | None) -> DirectAnswer | None:
+    """"What total net consideration did Walmart receive from the Asda and Seiyu
+    divestitures?": each thing named together has its amount in a sentence of its own (MD&A and
+    the note state each deal apart), so each is read where it is printed and the sum is
+    computed, each operand cited; None unless every name's amount is found."""
+    totalled = _TOTALLED_RE.search(question.text)
+    together = _NAMED_TOGETHER_RE.search(question.text)
+    if totalled is None or together is None or _DIFFERENCE_RE.search(question.text):
+        return None
+    names = [n for n in together.groups() if n and n not in question.companies]
+    if len(names) < 2:
+        return None
+    found = []
+    for name in names:
+        others = [n for n in names if n != name]
+        pool = [*selected, *(scan([re.compile(rf"\b{re.escape(name)}\b")]) if scan else [])]
+        read = _named_amount(name, others, totalled["what"], pool)
+        if read is None:
+            return None
+        found.append(read)
+    total = _scaled(sum(a.value for a, _ in found), *(a for a, _ in found))
+    parts = " + ".join(f"{a.printed} ({name})" for (a, _), name in zip(found, names, strict=True))
+    units = list({id(u): u for _, u in found}.values())
+    return DirectAnswer(kind="arithmetic", units=units, supports=found[0][1].text,
+                        text=f"{total} in total {totalled['what']}: {parts}.")
+
+
 def quoted_arithmetic(question: Question, selected: Sequence[EvidenceUnit],
                       scan: Scan | None = None) -> DirectAnswer | None:
     """The arithmetic the question asks on the amounts of the first selected sentence that
@@ -272,6 +328,8 @@ def quoted_arithmetic(question: Question, selected: Sequence[EvidenceUnit],
     if not (per_share or _DIFFERENCE_RE.search(question.text)
             or _TOTAL_RE.search(question.text)):
         return None
+    if not per_share and (named := _total_of_named(question, selected, scan)):
+        return named
     for unit in selected:
         if unit.is_row:
             continue
