@@ -721,14 +721,52 @@ def _change_winner(question: Question, direction: str, rows: Sequence[Row], colu
     caption = rows[0].unit.caption if top is None else top.now_row.unit.caption
     if measure == "figure" and caption:  # what the rows are under: "Net sales"
         measure = caption[0].lower() + caption[1:]
+    whole = len(changes) == len(rows) and all(_sums_to_total(
+        printed, [(c, r) for r in rows if (c := r.cell(col)) is not None], col, caption)
+        for col in (column, prior))
     if top is None:
-        whole = len(changes) == len(rows) and all(_sums_to_total(
-            printed, [(c, r) for r in rows if (c := r.cell(col)) is not None], col, caption)
-            for col in (column, prior))
         return _none_moved(changes, change, member_word(categories[0]), measure,
                            (column, prior), cues) if categories and whole else None
     among = f" of the {members_word(categories[0])}" if categories else ""
-    return _change_answer(question, top, change, among, measure, (column, prior), cues)
+    answer = _change_answer(question, top, change, among, measure, (column, prior), cues)
+    return _with_those_moved(question, answer, changes, categories, measure, cues, whole)
+
+
+# "Which of its segments grew net sales ...?": every member that moved the way asked is named
+# before the one ranked (a plural asks for all of them)
+_MOVED_VERBS = {"up": r"grew|increased|rose|expanded|gained", "down":
+                r"declined|decreased|fell|shrank|dropped"}
+
+
+def _with_those_moved(question: Question, answer: DirectAnswer, changes: Sequence[Change],
+                      categories: Sequence[Cue], measure: str, cues: DirectCues,
+                      whole: bool) -> DirectAnswer:
+    """The winner's answer led by the members that moved the way a plural "which" asks
+    ("Which segments grew net sales?": each with its change and its figure), of the rows the
+    table prints; "Only" when they are its whole (their figures sum to its total). The answer
+    unchanged when the question asks no such list."""
+    if not categories:
+        return answer
+    plural = members_word(categories[0])
+    way = next((w for w, verbs in _MOVED_VERBS.items() if re.search(
+        rf"\bwhich\b[^?]*?\b{re.escape(plural)}\b[^?]*?\b(?:{verbs})\b", question.text,
+        re.IGNORECASE)), None)
+    moved = [c for c in changes if c.amount and (c.amount > 0) == (way == "up")]
+    if way is None or not moved:
+        return answer
+    said = [f"{c.name} ({'up' if way == 'up' else 'down'} "
+            f"{_difference(c.now, c.then, c.now_row.unit, cues)}, or "
+            f"{abs(100 * c.amount / c.then.value):.0f}%, to {money(c.now, c.now_row.unit, cues)})"
+            for c in moved]
+    names = said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+    verb = "grew" if way == "up" else "declined"
+    among = "the table prints" if whole else "compared"
+    lead = (f"{'Only ' if whole and len(moved) < len(changes) else ''}{names} {verb} "
+            f"{measure}, of the {len(changes)} {plural} {among}")
+    units = list({id(u): u for c in moved for u in (c.now_row.unit, c.then_row.unit)}.values())
+    return answer.model_copy(update={"text": f"{lead}; {answer.text}",
+                                     "units": [*units, *(u for u in answer.units
+                                                        if all(u is not v for v in units))]})
 
 
 def _difference(now: Cell, then: Cell, unit: EvidenceUnit, cues: DirectCues) -> str:
@@ -1000,8 +1038,10 @@ def _column_change_winner(question: Question, direction: str, units: Sequence[Ev
             measure = label[0].lower() + label[1:] if label else ""
             if top is not None:
                 among = f" of the {members_word(categories[0])}"
-                found = _change_answer(question, top, change, among, measure, (period, prior),
-                                       cues)
+                found = _with_those_moved(
+                    question, _change_answer(question, top, change, among, measure,
+                                             (period, prior), cues),
+                    changes, categories, measure, cues, whole=False)
                 return _with_margins(found, top, (period, prior), units, page_rows, measures,
                                      cues)
             if (none := _none_moved(changes, change, member_word(categories[0]), measure,

@@ -451,3 +451,18 @@ def test_the_sentence_names_what_the_question_asks_of(forms_corpus: Corpus, ques
                                                       lead_has: list[str]) -> None:
     lead = _lead_and_valid(forms_corpus, question)
     assert all(part in lead for part in lead_has), lead
+
+
+def test_which_members_grew_are_all_named_before_the_largest(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Corning's Q2 2023 10-Q prints its segments' net sales as a table's columns (p.20-21):
+    of six, Display Technologies (928 against 878) and Environmental Technologies (457 against
+    356) grew. "Which segments grew ..." asks for all of them; the largest gain follows."""
+    corpus = real_corpus(Path(tmp_path_factory.mktemp("grew_lancedb")), [
+        (f"{BULK}/CORNING_2023Q2_10Q.pdf", "corning-10q-q2", 2023, [19, 20, 26])])
+    lead = _lead_and_valid(corpus, "Which of Corning's reportable segments grew net sales in "
+                                   "Q2 2023 versus Q2 2022, and what drove the biggest gain?")
+    assert lead.startswith(
+        "Display Technologies (up $50 million, or 6%, to $928 million) and Environmental "
+        "Technologies (up $101 million, or 28%, to $457 million) grew segment net sales, of the "
+        "6 segments compared; Environmental Technologies drove the biggest gain"), lead
