@@ -25,7 +25,12 @@ from typing import NamedTuple
 
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.extractive import answer_patterns, answer_qualifiers, words
+from rag_assets.core.generation.extractive import (
+    answer_patterns,
+    answer_qualifiers,
+    names_measure,
+    words,
+)
 from rag_assets.core.ingest.sections import sections_of
 from rag_assets.core.question.question import ACCOUNTED_FOR_CHANGE, Question
 from rag_assets.core.question.vocabulary import (
@@ -633,11 +638,10 @@ def _unqualified(question: Question, subject: str) -> float:
     """What a subject loses that does not name the qualified measure asked ("What drove its
     comparable sales?": "Net sales increased 10.1% ... due to increased comparable sales" is
     net sales' change, and comparable sales its cause, not its subject)."""
-    named = {root(w) for w in words(subject) if w.isalpha()}
     # a measure a qualifier opens ("comparable sales"), not a part a segment narrows it to
-    asked = [{root(w) for w in words(m) if w.isalpha()} for m in question.qualified
-             if qualifier_pattern().match(m)]
-    return OTHER_SUBJECT_PENALTY if asked and not any(a <= named for a in asked if a) else 0.0
+    asked = [m for m in question.qualified if qualifier_pattern().match(m)]
+    return OTHER_SUBJECT_PENALTY if asked and not any(
+        names_measure(m, subject) for m in asked) else 0.0
 
 
 def _years_weight(question: Question, subject: str) -> float:

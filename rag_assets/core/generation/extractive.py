@@ -128,6 +128,14 @@ def roots(text: str, letters: int = 5) -> set[str]:
     return {w[:letters] for w in words(text) if len(w) >= letters and w.isalpha()}
 
 
+def names_measure(measure: str, text: str) -> bool:
+    """Whether a text names a measure: every content word of it, by its root ("a special cash
+    dividend" names "special dividend"; "net sales increased ... due to comparable sales"
+    names comparable sales, though not as its subject: the caller asks of the subject)."""
+    asked = roots(measure)
+    return bool(asked) and asked <= roots(text)
+
+
 def figures(text: str) -> set[str]:
     """Figures as printed, without thousands separators: "32,765" and "32765" are one."""
     return {f.replace(",", "").rstrip(".") for f in _AMOUNT_RE.findall(text)

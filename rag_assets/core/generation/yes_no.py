@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.drivers import stated_direction
 from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.extractive import names_measure, words
 from rag_assets.core.question.intents import IntentEntry, load_intents
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import AMOUNT_STATED_RE
@@ -83,15 +84,13 @@ def names_qualified(question: Question, sentence: str) -> bool:
     year asked: "Did Costco pay a special dividend in FY2018?" is answered by a sentence of a
     special dividend, never by one of its quarterly dividend, and the year printed nearest the
     measure is the one it is of ("$8.90 per share in 2017, which included a special cash
-    dividend" is 2017's). Each word of the measure is matched by its first five letters."""
+    dividend" is 2017's). The measure's words are matched by their roots (:func:`names_measure`)."""
     if not question.qualified:
         return True
     lowered = sentence.lower()
-    printed = {w[:5] for w in re.findall(r"[a-z]+", lowered)}
     for measure in question.qualified:
-        words = [w[:5] for w in re.findall(r"[a-z]+", measure.lower())]
-        if words and all(w in printed for w in words):
-            at = re.search(rf"\b{words[0]}", lowered)
+        if names_measure(measure, sentence):
+            at = re.search(rf"\b{re.escape(words(measure)[0][:5])}", lowered)
             years = [(abs(offset - at.start()), year)
                      for year, offset in year_mentions(lowered)] if at else []
             if not years or not question.years or min(years)[1] in question.years:
