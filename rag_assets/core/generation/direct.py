@@ -64,6 +64,7 @@ from rag_assets.core.generation.drivers import (
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import roots
+from rag_assets.core.generation.introduced_tables import introduced_total
 from rag_assets.core.generation.issuer_purchases import purchases_count, purchases_yes_no
 from rag_assets.core.generation.major_customers import major_customers
 from rag_assets.core.generation.member_shares import PagesPrinting, member_share
@@ -352,6 +353,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or stated_none(question, selected, pool, before, scan)
             or per_share_dividend(question, selected, pool, page_rows, scan)
             or quoted_arithmetic(question, selected, scan)
+            or introduced_total(question, selected, page_rows, cues)
             or major_customers(question, selected, pool, before, scan)
             or member_share(question, selected, pool, page_rows, cues, printing)
             or concentration(question, selected, pool, page_rows, cues, titling)

@@ -466,3 +466,21 @@ def test_which_members_grew_are_all_named_before_the_largest(
         "Display Technologies (up $50 million, or 6%, to $928 million) and Environmental "
         "Technologies (up $101 million, or 28%, to $457 million) grew segment net sales, of the "
         "6 segments compared; Environmental Technologies drove the biggest gain"), lead
+
+
+def test_a_measure_a_sentence_introduces_a_table_of_is_its_total_row(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """American Water's Q2 2023 10-Q (MD&A p.37, Note 3 p.13): "Presented in the table below
+    are annualized incremental revenues ... resulting from general rate case authorizations
+    that became effective during 2023:" over five states and "Total general rate case
+    authorizations $ 273"; Pennsylvania's 138 is the largest. The question's revenue is a
+    qualified measure, never the income statement's."""
+    corpus = real_corpus(Path(tmp_path_factory.mktemp("introduced_lancedb")), [
+        (f"{BULK}/AMERICANWATERWORKS_2023Q2_10Q.pdf", "american-water-works-10q-q2", 2023,
+         [12, 36])])
+    lead = _lead_and_valid(corpus, "How much annualized incremental revenue did American Water "
+                                   "Works' general rate case authorizations effective in 2023 "
+                                   "provide, and which state contributed the most?",
+                           "direct stated")
+    assert lead == ("Total general rate case authorizations: $273 million; the largest, "
+                    "Pennsylvania, $138 million."), lead
