@@ -736,6 +736,9 @@ def _change_winner(question: Question, direction: str, rows: Sequence[Row], colu
 # before the one ranked (a plural asks for all of them)
 _MOVED_VERBS = {"up": r"grew|increased|rose|expanded|gained", "down":
                 r"declined|decreased|fell|shrank|dropped"}
+_SUPERLATIVE_WORD_RE = re.compile(r"\b(?:fastest|slowest|highest|lowest|greatest|largest|"
+                                  r"biggest|smallest|strongest|weakest|most|least)\b",
+                                  re.IGNORECASE)
 
 
 def _with_those_moved(question: Question, answer: DirectAnswer, changes: Sequence[Change],
@@ -748,9 +751,12 @@ def _with_those_moved(question: Question, answer: DirectAnswer, changes: Sequenc
     if not categories:
         return answer
     plural = members_word(categories[0])
-    way = next((w for w, verbs in _MOVED_VERBS.items() if re.search(
-        rf"\bwhich\b[^?]*?\b{re.escape(plural)}\b[^?]*?\b(?:{verbs})\b", question.text,
-        re.IGNORECASE)), None)
+    # the verb's own clause asks no superlative: "Which of its segments grew the fastest?"
+    # asks one member, "Which segments grew ..., and which grew the most?" all that grew first
+    way = next((w for w, verbs in _MOVED_VERBS.items() if (found := re.search(
+        rf"\bwhich\b[^?]*?\b{re.escape(plural)}\b[^?]*?\b(?:{verbs})\b(?P<rest>[^,;?]*)",
+        question.text, re.IGNORECASE)) and not _SUPERLATIVE_WORD_RE.search(
+            found["rest"].split(" and ")[0])), None)
     moved = [c for c in changes if c.amount and (c.amount > 0) == (way == "up")]
     if way is None or not moved:
         return answer

@@ -484,3 +484,13 @@ def test_a_measure_a_sentence_introduces_a_table_of_is_its_total_row(
                            "direct stated")
     assert lead == ("Total general rate case authorizations: $273 million; the largest, "
                     "Pennsylvania, $138 million."), lead
+
+
+def test_which_member_grew_the_fastest_asks_one(tmp_path_factory: pytest.TempPathFactory
+                                                ) -> None:
+    """"Which of its segments grew the fastest?" asks one member: no list of those that grew."""
+    corpus = real_corpus(Path(tmp_path_factory.mktemp("fastest_lancedb")), [
+        (f"{BULK}/CORNING_2023Q2_10Q.pdf", "corning-10q-q2", 2023, [19, 20, 26])])
+    lead = _lead_and_valid(corpus, "Which of Corning's segments grew net sales the fastest in "
+                                   "Q2 2023?")
+    assert lead.startswith("Environmental Technologies grew net sales the fastest"), lead
