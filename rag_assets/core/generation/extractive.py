@@ -129,11 +129,17 @@ def roots(text: str, letters: int = 5) -> set[str]:
 
 
 def names_measure(measure: str, text: str) -> bool:
-    """Whether a text names a measure: every content word of it, by its root ("a special cash
-    dividend" names "special dividend"; "net sales increased ... due to comparable sales"
-    names comparable sales, though not as its subject: the caller asks of the subject)."""
-    asked = roots(measure)
-    return bool(asked) and asked <= roots(text)
+    """Whether a text names a measure: every content word of it, short ones too, by its first
+    five letters ("a special cash dividend" names "special dividend"; "the quarterly dividend"
+    names no "one time dividend", "net sales" no "comp sales"; "net sales increased ... due to
+    comparable sales" names comparable sales, though not as its subject: the caller asks of
+    the subject)."""
+    asked = _prefixes(measure)
+    return bool(asked) and asked <= _prefixes(text)
+
+
+def _prefixes(text: str) -> set[str]:
+    return {w[:5] for w in words(text) if w.isalpha()}
 
 
 def figures(text: str) -> set[str]:
@@ -202,7 +208,7 @@ def _matches(plan: Question, unit: EvidenceUnit, asked_refs: set[str]) -> float:
     if (counted_noun(plan.text) or _NAME_ASKED_RE.match(plan.text)
             or plan.expects == "cause" or (plan.expects in ("text", "figure")
                                             and manner_asked(plan.text))
-            or asked_head(plan)):
+            or plan.asks_of):
         asks += 1
         found += answer_type_held(plan, text)
     return found / asks if asks else 0.0
@@ -274,35 +280,11 @@ def answer_type_held(plan: Question, text: str) -> bool:
     if manner and not any(not _MODAL_BEFORE_RE.search(lower[:m.start()])
                           for m in re.finditer(rf"\b{re.escape(manner)}", lower)):
         return False  # "How was it funded?": a sentence that says how it was, not may be
-    head = asked_head(plan)
-    if head and head[:5] not in roots(text):
+    if plan.asks_of and plan.asks_of[:5] not in roots(text):
         return False  # "What one-time charge weighed on ...?": a sentence that names a charge
     return not (_NAME_ASKED_RE.match(question) and not new_names(question, text))
 
 
-# the noun a "what" asks to be told of: "What one-time charge weighed on ...?", "What
-# euro-denominated notes did Corning issue?" (at most two words before it, none "of": "What
-# percentage of revenue did ..." asks a percentage), then an auxiliary or a past tense
-_HEAD_ASKED_RE = re.compile(
-    r"^(?:[^,?]{1,40},\s*)?what\s+(?:(?!(?:is|was|are|were|did|does|do|has|have|had|of)\b)"
-    r"[a-z][\w'’-]*\s+){0,2}?(?P<noun>(?!(?:is|was|are|were|did|does|do|has|have|had)\b)"
-    r"[a-z]{5,})\s+(?:did|does|do|has|have|had|was|were|is|are|will|[a-z]{3,}ed)\b",
-    re.IGNORECASE)
-
-
-def asked_head(plan: Question) -> str | None:
-    """The noun a "what" question asks to be told of, lower case, else None: the sentence that
-    answers it names one (the expected answer type of question answering). Only of a question
-    that asks what the filing says and names no intent: an intent's sections and readers know
-    their answer's words ("What industry ...?" is answered by a sentence of Item 1 that need
-    not say "industry")."""
-    if plan.expects != "text" or plan.intents:
-        return None
-    found = _HEAD_ASKED_RE.match(plan.text.strip())
-    return found["noun"].lower() if found else None
-
-
-@cache
 @cache
 def answer_patterns(kind: str) -> tuple[re.Pattern[str], ...]:
     """What a sentence that gives one worded answer type prints (``answer_types.json``'s

@@ -102,6 +102,14 @@ _NAMES_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:which|who|whom|name|list)\b|"
                        r"acquisitions?|divestitures?|offerings?|issuances?|transactions?) "
                        r"(?:did|does|do|has|have|had|will|was|were|is|are)\b|"
                        + KINDS_ASKED_RE.pattern)
+# the noun a "what" asks to be told of: "What one-time charge weighed on ...?", "What
+# euro-denominated notes did Corning issue?" (at most two words before it, none "of": "What
+# percentage of revenue did ..." asks a percentage), then an auxiliary or a past tense
+_HEAD_ASKED_RE = re.compile(
+    r"^(?:[^,?]{1,40},\s*)?what\s+(?:(?!(?:is|was|are|were|did|does|do|has|have|had|of)\b)"
+    r"[a-z][\w'’-]*\s+){0,2}?(?P<noun>(?!(?:is|was|are|were|did|does|do|has|have|had)\b)"
+    r"[a-z]{5,})\s+(?:did|does|do|has|have|had|was|were|is|are|will|[a-z]{3,}ed)\b",
+    re.IGNORECASE)
 # a question that asks what the filing says, not for a fact of its own form
 _TEXT_RE = re.compile(r"\b(?:says?|said|describes?|described|description|discuss(?:es)?)\b")
 _FIGURE_RE = re.compile(r"\bhow (?:much|many)\b|\bwhat (?:is |was )?(?:the )?number of\b|"
@@ -162,6 +170,10 @@ class Question(BaseModel):
                                         "compares by growth or level (:mod:`comparison`)")
     total: bool = Field(default=False, description="it asks the sum of the line items it names "
                         "('its total goodwill and intangible asset impairment')")
+    asks_of: str | None = Field(default=None, description="the noun a 'what' question that asks "
+                                "what the filing says, and names no intent, asks to be told "
+                                "of ('What one-time charge ...?': 'charge'): the sentence that "
+                                "answers it names one")
 
     @property
     def compares_growth(self) -> bool:
@@ -270,7 +282,8 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
         decimals=decimals_asked(text), counts=counted(ranking),
         documents=documents, companies=companies,
         unindexed=None if documents or not profiles else unindexed_company(text, profiles),
-        asked=asked_parts(text), compares=comparison_asked(text), total=total_asked(text))
+        asked=asked_parts(text), compares=comparison_asked(text), total=total_asked(text),
+        asks_of=asked_head(text, expects, intents))
 
 
 def periods_named(text: str) -> list[Period]:
@@ -283,6 +296,17 @@ def periods_named(text: str) -> list[Period]:
     # a quarter whose year is glued to it ("Q22023") is no year the year grammar sees alone
     found.update({at: period for at, period in quarters.items() if at not in found})
     return list(dict.fromkeys(period for _, period in sorted(found.items())))
+
+
+def asked_head(text: str, expects: Expects, intents: Sequence[str]) -> str | None:
+    """The noun a "what" question asks to be told of, lower case, else None (the expected
+    answer type of question answering). Only of a question that asks what the filing says and
+    names no intent: an intent's sections and readers know their answer's words ("What
+    industry ...?" is answered by a sentence of Item 1 that need not say "industry")."""
+    if expects != "text" or intents:
+        return None
+    found = _HEAD_ASKED_RE.match(text.strip())
+    return found["noun"].lower() if found else None
 
 
 def counted(asking: str) -> str | None:

@@ -129,3 +129,13 @@ def test_a_qualified_dividend_is_answered_by_a_sentence_of_it_and_its_year() -> 
     plain = prose_yes_no(read_question("Did Costco pay a dividend in FY2018?"),
                          [COSTCO_QUARTERLY])
     assert plain is not None and plain.text.startswith("Yes. Subsequent")
+
+
+def test_a_measure_is_named_by_every_word_short_ones_too() -> None:
+    """The one check of a qualified measure (yes_no and drivers): every word, "one time" too."""
+    from rag_assets.core.generation.extractive import names_measure
+
+    assert names_measure("special dividend", "which included a special cash dividend")
+    assert not names_measure("one time dividend", "the quarterly dividend of $0.28")
+    assert not names_measure("comp sales", "net sales rose 5%")
+    assert names_measure("comp sales", "comp sales increased 3%")

@@ -52,3 +52,14 @@ def test_the_way_asked_is_the_asking_clauses(text: str, direction: str) -> None:
 
     parsed = parse_question(read_question(text))
     assert parsed is not None and (parsed.aggregate, parsed.direction) == ("trend", direction)
+
+
+@pytest.mark.parametrize(("text", "noun"), [
+    ("What one-time charge weighed on Costco's Q3 FY2023 earnings?", "charge"),
+    ("What euro-denominated notes did Corning issue in Q2 2023?", "notes"),
+    ("What percentage of revenue did Netflix spend on marketing in 2020?", None),  # a figure
+    ("What guidance did Ulta give for fiscal 2023?", None),  # an intent's readers know it
+])
+def test_the_noun_a_what_question_asks_of(text: str, noun: str | None) -> None:
+    assert read_question(text).asks_of == noun
+
