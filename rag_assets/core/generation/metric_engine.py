@@ -883,7 +883,7 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
     if isinstance(found, MetricAnswer):
         return found
     value, headline = found
-    headline = _with_parts_moved(question, headline, formula, evaluator, years, defs)
+    headline = _with_parts_moved(question, headline, formula, evaluator, values, years)
     if question.covers and question.yes_no:
         headline = _covered(question, evaluator, years[-1], subject_of(company),
                             when_asked(question, years)) or headline
@@ -1009,18 +1009,21 @@ _TWO_PARTS_RE = re.compile(r"^\s*([a-z_]+)\s*[/-]\s*([a-z_]+)\s*$")
 
 
 def _with_parts_moved(question: MetricQuestion, headline: str, formula: str,
-                      evaluator: Evaluator, years: Sequence[int], defs: Vocabulary) -> str:
+                      evaluator: Evaluator, values: dict[int, float], years: Sequence[int]
+                      ) -> str:
     """A trend's sentence ended with how each of the two dollar line items its measure is made
     of moved between the two years compared ("; gross profit fell $233 million (18.7%) to
     $1,013 million and net sales fell $372 million (10.3%) to $3,243 million"). Why: a margin
     moves with its numerator against its denominator, and a difference with each side; MD&A
     explains it by both (over the last two years of a record over several). Unchanged for a
     move too small to show ("was unchanged at 40.0%") or a measure of other parts."""
+    defs, scale = load_vocabulary(), question.scale
     parts = _TWO_PARTS_RE.match(formula)
-    if (parts is None or len(years) != 2 or question.aggregate != "trend"
-            or " was unchanged " in headline):
+    if parts is None or len(years) != 2 or question.aggregate != "trend":
         return headline
-    scale = question.scale
+    unit = _unit(question, defs)
+    if len({format_value(values[y], unit, question.decimals, scale) for y in years}) == 1:
+        return headline  # a move too small to show: "was unchanged at 40.0%"
     said = []
     for name in parts.groups():
         concept = defs.concepts.get(name)
@@ -1037,7 +1040,8 @@ def _with_parts_moved(question: MetricQuestion, headline: str, formula: str,
                 f"({abs(change) / then.value * 100:.1f}%)")
         said.append(f"{defs.title(name)} {'rose' if change > 0 else 'fell'} {size} to {level}")
     # after earlier years of a record ("..., after 16.0% in FY2017"), the two years named
-    against = f" against {period_of(question, years[0])}," if ", after " in headline else ""
+    earlier = any(y < years[0] for y in values)
+    against = f" against {period_of(question, years[0])}," if earlier else ""
     return f"{headline[:-1]};{against} {' and '.join(said)}."
 
 

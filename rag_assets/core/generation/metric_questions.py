@@ -1050,9 +1050,9 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
         if not flows:
             return None  # the balance at the period's end does not say
         target, each = flows[0], flows if len(flows) > 1 else None
-    stored = load_vocabulary().metrics.get(target) if is_metric else None
     aggregate, years, direction = _aggregate(asked, norm, years, choice is not None, judgment,
-                                             bool(stored and "[-1]" in (stored.formula or "")))
+                                             _is_growth(target if is_metric else None),
+                                             question.asked)
     if each and aggregate == "value":
         aggregate = "each"
     return _spanned(MetricQuestion(
@@ -1480,19 +1480,26 @@ def _defined_by(key: str, formula: str, target: str | None) -> str:
     return target if _is_quotient(formula) else key
 
 
+def _is_growth(metric: str | None) -> bool:
+    """Whether a metric's own formula is a change (it reads the year before: ``[-1]``)."""
+    stored = load_vocabulary().metrics.get(metric or "")
+    return bool(stored and "[-1]" in (stored.formula or ""))
+
+
 def _aggregate(asked: str, norm: str, years: list[int], choice: bool, judgment: str | None,
-               growth: bool) -> tuple[Aggregate, list[int], Direction | None]:
+               growth: bool, clauses: Sequence[str] = ()
+               ) -> tuple[Aggregate, list[int], Direction | None]:
     """What is done with the years asked (a value, an average, a CAGR, a choice, a trend), the
     years it needs, and a trend's direction (none for a growth metric: its own formula is
     the change)."""
     aggregate: Aggregate = "value"
     direction: Direction | None = None
-    # the asking clause's own verb first: "Is its credit cost rising, and how much of it
-    # relates to ... deterioration?" asks whether it rose
-    wording = norm.replace("growth rate", "")
-    for text in (re.split(r",\s*and\b", wording, maxsplit=1)[0], wording):
+    # the first clause's own verb first (``Question.asked``): "Is its net income rising, and
+    # how much of it came despite the deterioration of its margins?" asks whether it rose
+    for text in ([normalize(clauses[0])] if clauses else []) + [norm]:
         direction = None if growth else next(
-            (candidate for candidate, pattern in _DIRECTIONS if pattern.search(text)), None)
+            (candidate for candidate, pattern in _DIRECTIONS
+             if pattern.search(text.replace("growth rate", ""))), None)
         if direction:
             break
     if growth and (paced := _PACE_RE.search(norm)):  # "did its growth accelerate?"
