@@ -5,10 +5,11 @@ names it: "Presented in the table below are annualized incremental revenues ... 
 general rate case authorizations that became effective during 2023:" heads American Water's
 rate cases by state and their "Total general rate case authorizations $ 273". The table's total
 is the measure's amount (each row is a part of it, as the sentence says), and where the question
-also asks which part is the largest, that row follows. The rows are the page's own table, read
-whole, never a guess at which rows belong: a row belongs to the table its page prints under the
-introducing sentence (the row's scope opens with that text). Hand-written: no library links a
-sentence to the table it introduces.
+also asks which part is the largest, that row follows. Of a table of several columns, only the
+column headed by the year asked is read; when that is not clear, nothing is. The rows are the
+page's own table, read whole, never a guess at which rows belong: a row belongs to the table its
+page prints under the introducing sentence (the row's scope opens with that text).
+Hand-written: no library links a sentence to the table it introduces.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import re
 from collections.abc import Sequence
 
 from rag_assets.core.generation.direct_rows import (
+    Cell,
     DirectAnswer,
     DirectCues,
     PageRows,
@@ -27,6 +29,7 @@ from rag_assets.core.generation.direct_rows import (
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import names_measure
 from rag_assets.core.question.question import Question
+from rag_assets.core.text.years import years_in
 
 # a sentence that introduces the table after it: "Presented in the table below are ...",
 # "The following table shows ...", "... were as follows:"
@@ -55,6 +58,15 @@ def _table_under(intro: EvidenceUnit, page_rows: PageRows) -> list[Row]:
     return [row for row in rows if row is not None and row.cells]
 
 
+def _cell_asked(row: Row, question: Question) -> Cell | None:
+    """The row's one figure, or, of several columns, the one headed by the year asked (a table
+    of two years prints the prior year's total beside it); None when that is not clear."""
+    if len(row.cells) == 1:
+        return row.cells[0]
+    headed = [c for c in row.cells if set(years_in(c.heading)) & set(question.years)]
+    return headed[0] if len(headed) == 1 else None
+
+
 def introduced_total(question: Question, selected: Sequence[EvidenceUnit],
                      page_rows: PageRows | None, cues: DirectCues) -> DirectAnswer | None:
     """The total row of the table a selected sentence introduces, when the sentence names the
@@ -68,14 +80,15 @@ def introduced_total(question: Question, selected: Sequence[EvidenceUnit],
             continue
         rows = _table_under(intro, page_rows)
         total = next((r for r in rows if TOTAL_LABEL_RE.match(r.label)), None)
-        if total is None:
+        if total is None or (amount := _cell_asked(total, question)) is None:
             continue
-        text = f"{total.label}: {money(total.cells[-1], total.unit, cues)}"
+        text = f"{total.label}: {money(amount, total.unit, cues)}"
         units = [intro, total.unit]
-        parts = [r for r in rows if r is not total and not TOTAL_LABEL_RE.match(r.label)]
+        parts = [(r, cell) for r in rows if r is not total and not TOTAL_LABEL_RE.match(r.label)
+                 and (cell := _cell_asked(r, question)) is not None]
         if LARGEST_ASKED_RE.search(question.text) and parts:
-            top = max(parts, key=lambda r: r.cells[-1].value)
-            text += f"; the largest, {top.label}, {money(top.cells[-1], top.unit, cues)}"
+            top, most = max(parts, key=lambda part: part[1].value)
+            text += f"; the largest, {top.label}, {money(most, top.unit, cues)}"
             units.append(top.unit)
         return DirectAnswer(kind="stated", units=units, text=f"{text}.")
     return None
