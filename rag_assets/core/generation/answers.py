@@ -275,9 +275,12 @@ def led_by_both(computed: PartAnswer, causes: Sequence[PartAnswer]) -> list[Part
     if not causes or not causes[0].claims or not computed.claims:
         return [computed, *causes]
     lead, cause = computed.claims[0], causes[0].claims[0]
+    opening = YES_NO_OPENING_RE.match(lead.text)  # "No. ": the computed verdict stays first
+    change = lead.text[opening.end() if opening else 0:]
     if causes[0].method == "computed change" and cause.text.startswith(
-            lead.text.rstrip(". ")) and len(cause.text) > len(lead.text):
-        both = Claim(text=cause.text, citations=[*lead.citations, *cause.citations])
+            change.rstrip(". ")) and len(cause.text) > len(change):
+        both = Claim(text=f"{opening.group(0) if opening else ''}{cause.text}",
+                     citations=[*lead.citations, *cause.citations])
     elif causes[0].method == "direct cause":
         both = Claim(text=joined(lead.text, without_change(cause.text, lead.text)),
                      citations=[*lead.citations, *cause.citations])

@@ -34,7 +34,7 @@ from rag_assets.core.question.intents import (
     wholes_asked,
 )
 from rag_assets.core.question.members import narrowed_by_name
-from rag_assets.core.question.parts import asked_parts
+from rag_assets.core.question.parts import CAUSE_VERBS, asked_parts
 from rag_assets.core.question.vocabulary import (
     load_vocabulary,
     normalize,
@@ -234,8 +234,8 @@ _PERIOD_FIELDS = ("years", "filing_years", "quarters", "periods", "months", "dat
 # credit losses was $1.1 billion, reflecting $657 million of net charge-offs and ...")
 _THAT_CHANGE = r"(?:the|this|that|its?)(?:\s+[\w'’-]+){0,3}"
 AND_WHY_RE = re.compile(
-    rf",?\s*and (?:why|what drove {_THAT_CHANGE}|(?:for )?what reasons?|what caused "
-    rf"{_THAT_CHANGE}|what explains {_THAT_CHANGE}|what (?:made up|comprised) {_THAT_CHANGE}|"
+    rf",?\s*and (?:why|what {CAUSE_VERBS} {_THAT_CHANGE}|(?:for )?what reasons?|"
+    rf"what (?:made up|comprised) {_THAT_CHANGE}|"
     rf"what (?:factors|reasons|drivers) "
     rf"(?:were|are|was|is) behind {_THAT_CHANGE})\s*\??\s*$", re.IGNORECASE)
 

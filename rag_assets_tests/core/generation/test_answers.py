@@ -578,6 +578,9 @@ def test_the_same_change_computed_with_what_moved_it_extends_the_lead() -> None:
     assert [c.page for c in first.claims[0].citations] == [1, 57]
     other = _part("computed change", "Acme's debt decreased from $10 million to $8 million.")
     assert led_by_both(computed, [other]) == [computed, other]  # another change: not folded
+    judged = _part("computed trend", f"No. {change}.")  # "Did it improve, and what drove it?"
+    first, *rest = led_by_both(judged, [moved])
+    assert first.claims[0].text == f"No. {moved.claims[0].text}" and not rest
 
 
 def test_each_clause_a_reader_answered_joins_the_first_sentence() -> None:
