@@ -440,9 +440,28 @@ class RowMoved(NamedTuple):
     shares: tuple[str, str]  # "0.0%", "3.1%"
     of: str  # the revenue line's label, lower case
     citation: SourceCitation
+    moved: str = ""  # "as it rose $344 million (7.7%)": the row's own move, in dollars
 
     def said(self) -> str:
-        return f"\"{self.label}\", from {self.shares[0]} to {self.shares[1]} of {self.of}"
+        share = f"\"{self.label}\", from {self.shares[0]} to {self.shares[1]} of {self.of}"
+        return f"{share}, as it {self.moved}" if self.moved else share
+
+
+def dollars_moved(then: StatementFact, now: StatementFact) -> str:
+    """A row's move between two years as MD&A states it, in the row's own printed scale:
+    "rose $344 million (7.7%)" (Costco's SG&A, Q3 fiscal 2023: a cost ratio rises when the
+    cost grows faster than revenue, and the analyst's sentence says by how much); no
+    percentage for a row that more than doubled from next to nothing (General Mills' fiscal
+    2015 restructuring costs, $3.6 million to $543.9 million, "rose $540.3 million"); "" for a
+    row that did not move or was nothing the year before."""
+    change = now.value - then.value
+    if not change or then.value <= 0:
+        return ""
+    scale = {1e3: "thousands", 1e6: "millions", 1e9: "billions"}.get(now.scale)
+    size = format_value(abs(change), "USD", None, scale)
+    share = abs(change) / then.value
+    return (f"{'rose' if change > 0 else 'fell'} {size}"
+            f"{f' ({share:.1%})' if share <= 1 else ''}")
 
 
 def _expense_moved_most(facts: Sequence[StatementFact], margin: MetricAnswer,
@@ -486,7 +505,8 @@ def _expense_moved_most(facts: Sequence[StatementFact], margin: MetricAnswer,
     citation = SourceCitation(document=now.document, year=now.year, page=now.page,
                               quote=now.quote, supports=now.quote)
     return RowMoved(now.label, (shares[0], shares[1]),
-                    by_year[now_year]["revenue"].label.lower(), citation)
+                    by_year[now_year]["revenue"].label.lower(), citation,
+                    dollars_moved(then, now))
 
 
 def _bridged(claim: Claim, computed: MetricAnswer, parts: Sequence[MetricAnswer],

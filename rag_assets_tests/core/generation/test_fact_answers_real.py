@@ -1144,13 +1144,14 @@ def test_an_operating_margins_expense_ratio_names_the_row_that_moved_it_most() -
     expense ratio up from 19.1% to 22.0%; of the rows between cost of sales and operating
     profit, restructuring, impairment and other exit costs rose most as a share of net sales
     (3.6 of 17,909.6 to 543.9 of 17,630.3), more than selling, general and administrative
-    expenses fell."""
+    expenses fell; its own move, $540.3 million, is said without a percentage (it was next to
+    nothing the year before)."""
     text = _change_of("financebench-bulk/pdfs/GENERALMILLS_2015_10K.pdf", "general-mills-10k",
                       2015, "What drove the change in General Mills' operating margin in fiscal "
                       "2015?", "General Mills")
     assert ("gross margin decreased from 35.6% to 33.7% and operating expense ratio increased "
             "from 19.1% to 22.0% (the most, \"Restructuring, impairment, and other exit costs\", "
-            "from 0.0% to 3.1% of net sales).") in text, text
+            "from 0.0% to 3.1% of net sales, as it rose $540.3 million).") in text, text
 
 
 def test_a_row_that_moved_against_the_expense_ratio_is_not_named() -> None:
@@ -1158,12 +1159,13 @@ def test_a_row_that_moved_against_the_expense_ratio_is_not_named() -> None:
     15.5%. The divestitures gain moved most (-194.1 to -444.6: -1.0% to -2.2% of net sales,
     1.2 points), but against the ratio: it did not raise it. Selling, general and
     administrative expenses, 16.6% to 17.4% (3,147.0 / 18,992.8 to 3,500.4 / 20,094.2), moved
-    most of the rows that raised it."""
+    most of the rows that raised it, and rose $353.4 million (11.2%) itself."""
     text = _change_of("financebench-bulk/pdfs/GENERALMILLS_2023_annualreport.pdf",
                       "general-mills-10k-annualreport", 2023, "What drove the change in "
                       "General Mills' operating margin in fiscal 2023?", "General Mills")
     assert ("operating expense ratio increased from 15.4% to 15.5% (the most, \"Selling, "
-            "general, and administrative expenses\", from 16.6% to 17.4% of net sales)") in text
+            "general, and administrative expenses\", from 16.6% to 17.4% of net sales, as it rose "
+            "$353.4 million (11.2%))") in text
     assert "Divestitures" not in text
 
 
@@ -1171,12 +1173,14 @@ def test_a_margin_without_a_gross_margin_names_the_expense_row_that_moved_it() -
     """American Water's 2021 10-K (dev): a utility's income statement prints operating
     revenues, then its operating expenses, and no gross profit, so no gross margin bridges the
     operating margin (33.0% to 30.4%). Of the rows between, operation and maintenance moved
-    most against it: 1,622 / 3,777 = 42.9% to 1,777 / 3,930 = 45.2% of operating revenues."""
+    most against it: 1,622 / 3,777 = 42.9% to 1,777 / 3,930 = 45.2% of operating revenues, as it
+    rose $155 million (9.6%)."""
     text = _change_of("financebench-dev/pdfs/AMERICANWATERWORKS_2021_10K.pdf",
                       "american-water-works-10k", 2021, "What drove the change in American "
                       "Water Works' operating margin in FY2021?", "American Water Works")
     assert text.endswith(": its expenses rose as a share of revenue, the most on \"Operation "
-                         "and maintenance\", from 42.9% to 45.2% of operating revenues."), text
+                         "and maintenance\", from 42.9% to 45.2% of operating revenues, as it "
+                         "rose $155 million (9.6%)."), text
 
 
 def test_a_quarters_net_income_is_bridged_in_the_quarters_columns() -> None:
