@@ -15,12 +15,15 @@ from rag_assets.core.ingest.context import DocumentContext, document_context
 from rag_assets.core.ingest.facts import StatementFact, extract_facts
 from rag_assets.core.ingest.pages import Page
 from rag_assets.core.ingest.statements import StatementKind
+from rag_assets.core.ingest.supplemental import supplemental_facts
 
 
 def filing_facts(document: str, year: int, pages: Sequence[Page],
                  kinds: Sequence[StatementKind | None]) -> list[StatementFact]:
-    """The statement facts of the pages ``kinds`` classifies, then the notes' parts."""
+    """The statement facts of the pages ``kinds`` classifies, then the notes' parts and the
+    supplemental disclosures the notes print (interest and income taxes paid)."""
     facts = extract_facts(document, year, pages, kinds)
+    facts += supplemental_facts(document, year, pages, kinds, facts)
     return facts + breakdown_facts(pages, facts)
 
 

@@ -1,0 +1,50 @@
+"""The cash flow statement's supplemental disclosures, read where a note prints them.
+
+ASC 230-10-50-2 requires the interest and the income taxes paid in cash to be disclosed; many
+filers print them in a note's table, not under the statement: General Mills' fiscal 2022 10-K,
+Note 18 ("Certain Consolidated Statements of Cash Flows amounts are as follows: ... Cash
+interest payments $ 357.8 $ 412.5 $ 418.5"), Corning's 2022 10-K ("supplemental disclosures of
+cash flow information ... Cash paid for interest and income taxes: Interest (1) $ 275"). Such a
+table is read with the statements' own table reader, as a cash flow table, and only its rows of
+the supplemental line items are kept: a note page's other rows (a quarterly data table, a lease
+note's "Cash paid for amounts included in the measurement of lease liabilities") are not
+statement lines. A line item the statements print already keeps the statements' figure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rag_assets.core.ingest.facts import StatementFact, facts_of_table
+from rag_assets.core.ingest.pages import Page
+from rag_assets.core.ingest.statement_tables import read_tables
+from rag_assets.core.ingest.statements import StatementKind
+
+# the line items ASC 230-10-50-2 has disclosed apart from the statement's own lines
+SUPPLEMENTAL_CONCEPTS = frozenset({"interest_paid", "income_taxes_paid"})
+# where a note prints them: its title, or the caption over the rows
+SUPPLEMENTAL_RE = re.compile(
+    r"supplemental (?:disclosures? of )?cash flows? (?:information|disclosures?)|"
+    r"statements? of cash flows? (?:amounts|information)|cash paid (?:during the \w+ )?for "
+    r"(?:interest|income taxes)|cash interest payments|interest paid", re.IGNORECASE)
+
+
+def supplemental_facts(document: str, year: int, pages: Sequence[Page],
+                       kinds: Sequence[StatementKind | None],
+                       facts: Sequence[StatementFact]) -> list[StatementFact]:
+    """The interest and income taxes paid that notes print, as cash flow facts, for the years
+    the statements give none of."""
+    given = {(f.concept, f.fiscal_year) for f in facts if f.concept in SUPPLEMENTAL_CONCEPTS}
+    added: list[StatementFact] = []
+    for page, kind in zip(pages, kinds, strict=True):
+        if kind is not None or not SUPPLEMENTAL_RE.search(page.text):
+            continue
+        for table in read_tables(page, "cash_flow"):
+            for fact in facts_of_table(document, year, table):
+                key = (fact.concept, fact.fiscal_year)
+                if fact.concept in SUPPLEMENTAL_CONCEPTS and fact.months is not None \
+                        and key not in given:
+                    given.add(key)
+                    added.append(fact)
+    return added
