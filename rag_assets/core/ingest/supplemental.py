@@ -35,7 +35,8 @@ def supplemental_facts(document: str, year: int, pages: Sequence[Page],
                        facts: Sequence[StatementFact]) -> list[StatementFact]:
     """The interest and income taxes paid that notes print, as cash flow facts, for the years
     the statements give none of."""
-    given = {(f.concept, f.fiscal_year) for f in facts if f.concept in SUPPLEMENTAL_CONCEPTS}
+    given: set[tuple[str | None, int | None]] = {
+        (f.concept, f.fiscal_year) for f in facts if f.concept in SUPPLEMENTAL_CONCEPTS}
     added: list[StatementFact] = []
     for page, kind in zip(pages, kinds, strict=True):
         if kind is not None or not SUPPLEMENTAL_RE.search(page.text):
