@@ -52,8 +52,12 @@ def row_footnote(label: str, page_text: str, quote: str = "") -> tuple[str, str,
         return None
     bare, marker = marked
     escaped = re.escape(marker)
-    opening = re.compile(rf"^[ \t\xa0]*(?:\({escaped}\)|{escaped}[.)]?)[ \t\xa0]+(?P<note>\S.*)$",
-                         re.MULTILINE)
+    # a marker printed in parentheses opens its note the same way: "(1) Includes ...", never
+    # a note's own heading "1. Summary of Significant Accounting Policies" (Corning's 2022 10-K,
+    # whose supplemental table's "Interest (1)" is printed under that heading)
+    form = (rf"\({escaped}\)" if f"({marker})" in " ".join(f"{label} {quote}".split())
+            else rf"(?:\({escaped}\)|{escaped}[.)]?)")
+    opening = re.compile(rf"^[ \t\xa0]*{form}[ \t\xa0]+(?P<note>\S.*)$", re.MULTILINE)
     for line in opening.finditer(page_text):
         note = " ".join(line["note"].split())
         if bare.lower() in note.lower()[:len(bare) + 5]:

@@ -61,3 +61,14 @@ def test_a_figure_read_from_a_marked_row_is_given_with_its_note(corning_2015: Co
     assert "$0.36" in lead and ('note (1) to "Dividends declared per common share": The first '
                                 "quarter 2015 dividend was declared on December 3, 2014") in lead
     assert all(c.mark == "valid" for claim in result.claims for c in claim.citations)
+
+
+def test_a_parenthesized_marker_is_not_a_notes_numbered_heading() -> None:
+    """Corning's 2022 10-K (p.66): the supplemental table's "Interest (1) $ 275" sits under the
+    page's heading "1. Summary of Significant Accounting Policies (Continued)"; its note is the
+    line that opens "(1) Includes approximately $48 million ...", not that heading."""
+    page = ("1. Summary of Significant Accounting Policies (Continued)\nStock Options\n"
+            "Interest (1) $ 275 $ 287 $ 298\n(1) Includes approximately $48 million, $36 "
+            "million and $58 million of interest costs that were capitalized.")
+    found = row_footnote("Interest", page, "Interest (1) $ 275 $ 287 $ 298")
+    assert found is not None and found[2].startswith("Includes approximately $48 million")
