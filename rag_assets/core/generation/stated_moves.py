@@ -47,8 +47,9 @@ def _moved(measure: str) -> re.Pattern[str]:
     then the amount it moved by."""
     verbs = "increased|decreased|rose|fell|grew|declined|improved|was up|were up|was down|" \
             "were down"
-    return re.compile(rf"\b{re.escape(measure)}\b[^.;]{{0,{MAX_GAP_CHARS}}}?\b(?P<verb>{verbs})"
-                      rf"\b[^.;]{{0,40}}?{MOVE_AMOUNT}", re.IGNORECASE)
+    within = r"(?:[^.;]|\.(?=\d))"  # a decimal point ("of $2.4 trillion") ends no sentence
+    return re.compile(rf"\b{re.escape(measure)}\b{within}{{0,{MAX_GAP_CHARS}}}?\b(?P<verb>{verbs})"
+                      rf"\b{within}{{0,40}}?{MOVE_AMOUNT}", re.IGNORECASE)
 
 
 def _against_the_year_before(question: Question, text: str) -> bool:
@@ -69,10 +70,11 @@ def stated_move(question: Question, selected: Sequence[EvidenceUnit],
     the filing's), the one that names the measure nearest its start, then the shortest; or
     None."""
     asked = _asked_way(question)
-    if question.expects != "yes_no" or asked is None or not question.qualified \
+    measures = question.qualified or ([question.moved] if question.moved else [])
+    if question.expects != "yes_no" or asked is None or not measures \
             or question.compares_growth:
         return None  # one measure's move is no answer to whether it outgrew another
-    patterns = [_moved(m) for m in question.qualified]
+    patterns = [_moved(m) for m in measures]
     best: tuple[tuple[int, int], EvidenceUnit, bool] | None = None
     for unit in candidates(selected, pool, scan, patterns):
         if unit.is_row or not (of_the_period(question, unit.text)

@@ -34,6 +34,7 @@ from rag_assets.core.question.intents import (
     wholes_asked,
 )
 from rag_assets.core.question.members import narrowed_by_name
+from rag_assets.core.question.moves import moved_measure
 from rag_assets.core.question.parts import CAUSE_VERBS, asked_parts
 from rag_assets.core.question.vocabulary import (
     load_vocabulary,
@@ -174,6 +175,10 @@ class Question(BaseModel):
                                 "what the filing says, and names no intent, asks to be told "
                                 "of ('What one-time charge ...?': 'charge'): the sentence that "
                                 "answers it names one")
+    moved: str | None = Field(default=None, description="the measure a yes/no question asks "
+                              "the move of, when only prose names it ('grow its average "
+                              "deposits': 'average deposits'; :mod:`moves`): no metric, no "
+                              "qualified measure")
 
     @property
     def compares_growth(self) -> bool:
@@ -270,13 +275,16 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
     # grow its deposits, even with the First Republic acquisition?" asks of no deal)
     intents = intents_in(CONCESSIVE_RE.sub("", strip_instructions(text, references=False)))
     expects = expected_answer(ranking, bool(measures), intents)
+    qualified = [*qualified_measures(ranking), *narrowed.values()]
+    moved = moved_measure(ranking) if expects == "yes_no" and not (metrics or qualified) \
+        else None
     return Question(
         text=text, ranking_text=ranking, years=years_in(text), filing_years=filing_years(text),
         quarters=sorted(asked_quarters(text)), periods=periods_named(text),
         months=months_asked(text), dates=dates_named(text), horizons=horizons(text),
         kinds=sorted(kinds_asked(text)),
         metrics=metrics, statements=statements, named_statements=named, expansion=expansion,
-        qualified=[*qualified_measures(ranking), *narrowed.values()], narrowed=list(narrowed),
+        qualified=qualified, narrowed=list(narrowed), moved=moved,
         intents=intents, wholes=wholes_asked(ranking, intents),
         sections=sections_for(answering_first(intents, expects)), expects=expects,
         decimals=decimals_asked(text), counts=counted(ranking),

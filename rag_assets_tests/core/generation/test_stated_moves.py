@@ -58,3 +58,19 @@ def test_a_move_against_a_base_of_another_length_is_not_the_quarters() -> None:
     found = stated_move(asked, [_unit(half), _unit(quarter)])
     assert found is not None and found.text == f"Yes. {quarter}"
     assert stated_move(asked, [_unit(half)]) is None
+
+
+def test_a_measure_only_prose_names_is_read_from_the_questions_grammar() -> None:
+    """JPMorgan's Q2 2023 10-Q (p.6): "Firmwide average deposits of $2.4 trillion were down
+    6%". No statement prints average deposits and the vocabulary has no such term; the
+    question's object ("grow its average deposits") is the measure, and the decimal point of
+    "$2.4 trillion" ends no sentence. The concessive clause asks of no deal."""
+    firmwide = ("Firmwide average deposits of $2.4 trillion were down 6%, driven by the "
+                "continued migration into higher-yielding investments in AWM.")
+    asked = read_question("Did JPMorgan Chase grow its average deposits in Q2 2023, even with "
+                          "the First Republic acquisition?")
+    assert asked.moved == "average deposits" and not asked.metrics
+    found = stated_move(asked, [_unit(firmwide)])
+    assert found is not None and found.text == f"No. {firmwide}"
+    # a measure the vocabulary holds is the metric engine's, never read here
+    assert read_question("Did Ulta Beauty grow its net sales in fiscal 2022?").moved is None
