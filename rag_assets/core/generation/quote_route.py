@@ -388,7 +388,7 @@ class QuoteRoute:
                 head, direct, method = bridged, [], "direct cause"
             elif head is None or against:
                 return [change.claim], "computed change"
-        return [Claim(text=f"{head.text.rstrip().rstrip('.')}; {change.claim.text}",
+        return [Claim(text=f"{without_bare_change(head.text, changed)}; {change.claim.text}",
                       citations=[*head.citations, *change.claim.citations]), *direct[1:]], method
 
     def explained_at(self, question: Question, levels: Sequence[float],
@@ -758,3 +758,15 @@ class QuoteRoute:
                    f"retried with k={retry_k}"))
         return [self.answer_part(a.part, retry_k, per_part) if a.abstained or len(parts) == 1
                 else a for a in answers], retry_k
+
+
+def without_bare_change(causes: str, changed: str) -> str:
+    """A cause answer without the change as printed at its end when that states no figure
+    ("Primarily driven by higher inflationary and production costs ...; The decline in gross
+    margin as a percentage of sales", Corning's Q2 2023 10-Q): the change computed after it
+    says what changed, and by how much. A change that prints a figure or a year stays."""
+    text = causes.rstrip().rstrip(".")
+    bare = changed.strip().rstrip(" .")
+    if bare and not re.search(r"\d", bare) and text.endswith(f"; {bare}"):
+        return text[:-len(bare)].rstrip(" ;,")
+    return text

@@ -686,3 +686,19 @@ def test_a_row_under_another_periods_header_is_quoted_after_the_periods_own() ->
     assert other_block(plan, row("Three months ended June 30, 2022"))
     assert other_block(plan, row("Six months ended June 30, 2022"))
     assert not other_block(plan, row("Six months ended June 30, 2023"))
+
+
+def test_a_change_printed_without_a_figure_gives_way_to_the_one_computed() -> None:
+    """Corning's Q2 2023 10-Q: "The decline in gross margin as a percentage of sales was
+    primarily driven by ..." is read causes first, the change as printed last; before the
+    change computed from the statements that bare change says nothing more and is dropped;
+    a printed change with a figure or a year stays."""
+    from rag_assets.core.generation.quote_route import without_bare_change
+    causes = ("Primarily driven by higher inflationary and production costs; The decline in "
+              "gross margin as a percentage of sales.")
+    changed = "The decline in gross margin as a percentage of sales"
+    assert without_bare_change(causes, changed) == ("Primarily driven by higher inflationary "
+                                                    "and production costs")
+    dated = "Primarily driven by the charge; Operating income margins decreased in 2018."
+    assert without_bare_change(dated, "Operating income margins decreased in 2018") == \
+        dated.rstrip(".")
