@@ -444,7 +444,12 @@ class RowMoved(NamedTuple):
 
     def said(self) -> str:
         share = f"\"{self.label}\", from {self.shares[0]} to {self.shares[1]} of {self.of}"
-        return f"{share}, as it {self.moved}" if self.moved else share
+        if not self.moved:
+            return share
+        # a share that fell while its dollars rose (revenue grew faster) says so: "while"
+        along = (float(self.shares[1].rstrip("%")) >= float(self.shares[0].rstrip("%"))) == \
+            self.moved.startswith("rose")
+        return f"{share}, {'as' if along else 'while'} it {self.moved}"
 
 
 def dollars_moved(then: StatementFact, now: StatementFact) -> str:
@@ -453,12 +458,13 @@ def dollars_moved(then: StatementFact, now: StatementFact) -> str:
     cost grows faster than revenue, and the analyst's sentence says by how much); no
     percentage for a row that more than doubled from next to nothing (General Mills' fiscal
     2015 restructuring costs, $3.6 million to $543.9 million, "rose $540.3 million"); "" for a
-    row that did not move or was nothing the year before."""
+    row that did not move, or was nothing or a credit the year before."""
     change = now.value - then.value
     if not change or then.value <= 0:
         return ""
-    scale = {1e3: "thousands", 1e6: "millions", 1e9: "billions"}.get(now.scale)
-    size = format_value(abs(change), "USD", None, scale)
+    # a statement in thousands is said in millions, as MD&A says it ("$216.9 million")
+    scale = {1e6: "millions", 1e9: "billions"}.get(now.scale)
+    size = format_value(abs(change), "USD", 1 if scale is None else None, scale)
     share = abs(change) / then.value
     return (f"{'rose' if change > 0 else 'fell'} {size}"
             f"{f' ({share:.1%})' if share <= 1 else ''}")

@@ -55,7 +55,7 @@ def row_footnote(label: str, page_text: str, quote: str = "") -> tuple[str, str,
     # a marker printed in parentheses opens its note the same way: "(1) Includes ...", never
     # a note's own heading "1. Summary of Significant Accounting Policies" (Corning's 2022 10-K,
     # whose supplemental table's "Interest (1)" is printed under that heading)
-    form = (rf"\({escaped}\)" if f"({marker})" in " ".join(f"{label} {quote}".split())
+    form = (rf"\(\s*{escaped}\s*\)" if re.search(rf"\(\s*{escaped}\s*\)", f"{label} {quote}")
             else rf"(?:\({escaped}\)|{escaped}[.)]?)")
     opening = re.compile(rf"^[ \t\xa0]*{form}[ \t\xa0]+(?P<note>\S.*)$", re.MULTILINE)
     for line in opening.finditer(page_text):

@@ -1,8 +1,9 @@
 """Yes or no to "Did its comparable sales grow?" from the sentence that states the measure's move.
 
-A measure no statement prints (comparable sales, same-store sales, traffic, average ticket) is
-stated in MD&A or a release as a move: "Comparable sales (...) increased 9.3%". A yes/no
-question that asks whether the measure it names (``Question.qualified``) moved a way is
+A measure no statement prints (comparable sales, same-store sales, traffic, average ticket, a
+bank's average deposits) is stated in MD&A or a release as a move: "Comparable sales (...)
+increased 9.3%". A yes/no question that asks whether the measure it names
+(``Question.qualified``, else the one its grammar names: ``Question.moved``) moved a way is
 answered by the sentence that states the measure, a verb of its direction and the amount it
 moved by: "Yes" when the stated direction is the one asked, "No" when it is the other, then
 the sentence. The sentence must speak of the period asked (:func:`yes_no.of_the_period`);
@@ -42,14 +43,27 @@ def _asked_way(question: Question) -> bool | None:
     return None if bool(up) == bool(down) else bool(up)
 
 
-def _moved(measure: str) -> re.Pattern[str]:
+def _moved(measure: str, subject: bool = False) -> re.Pattern[str]:
     """A statement of ``measure``'s move: the measure, a verb of direction (group "verb"),
-    then the amount it moved by."""
+    then the amount it moved by; between the measure and its verb (group "gap") no clause of
+    another subject ("... were flat at $2.4 trillion while average loans increased 13%") and
+    no end of sentence (a decimal point, "$2.4 trillion", ends none). ``subject``: the
+    measure must open the sentence, a scope word ("Firmwide", "Total") aside: a measure read
+    from the question's grammar is matched only where it is what the sentence speaks of, never
+    the object of another ("Interest expense on deposits increased")."""
     verbs = "increased|decreased|rose|fell|grew|declined|improved|was up|were up|was down|" \
             "were down"
-    within = r"(?:[^.;]|\.(?=\d))"  # a decimal point ("of $2.4 trillion") ends no sentence
-    return re.compile(rf"\b{re.escape(measure)}\b{within}{{0,{MAX_GAP_CHARS}}}?\b(?P<verb>{verbs})"
-                      rf"\b{within}{{0,40}}?{MOVE_AMOUNT}", re.IGNORECASE)
+    within = rf"(?:(?!\b(?:{_OTHER_CLAUSE})\b)(?:[^.;]|\.(?=\d)))"
+    opening = rf"^[\s•●▪*–—-]*(?:(?:{_SCOPE})\s+)?" if subject else r"\b"
+    return re.compile(rf"{opening}{re.escape(measure)}\b(?P<gap>{within}{{0,{MAX_GAP_CHARS}}}?)"
+                      rf"\b(?P<verb>{verbs})\b{within}{{0,40}}?{MOVE_AMOUNT}", re.IGNORECASE)
+
+
+# what opens another clause, or says the measure did not move, between a measure and a verb
+_OTHER_CLAUSE = "while|whereas|but|remained|flat|unchanged"
+# what may scope the measure a sentence opens with: the whole company's
+_SCOPE = "firmwide|firm-wide|total|global|consolidated|overall|company-wide|our"
+_MEMBER_IN_GAP_RE = re.compile(r"\b(?:and|in|at|for)\b|\b[A-Z][a-z]")
 
 
 def _against_the_year_before(question: Question, text: str) -> bool:
@@ -68,23 +82,31 @@ def stated_move(question: Question, selected: Sequence[EvidenceUnit],
                 ) -> DirectAnswer | None:
     """"Yes." or "No." and the sentence that states the measure's move (the evidence's, then
     the filing's), the one that names the measure nearest its start, then the shortest; or
-    None."""
-    asked = _asked_way(question)
-    measures = question.qualified or ([question.moved] if question.moved else [])
+    None. A measure only prose names (``Question.moved``) is read with the way its question's
+    verb asks, only from a sentence it opens with nothing of a member between it and its verb
+    ("Average deposits in CIB were up 4%" is a segment's), and only when every such sentence
+    states the same way."""
+    moved = question.moved if not question.qualified else None
+    asked = moved.up if moved is not None else _asked_way(question)
+    measures = question.qualified or ([moved.measure] if moved is not None else [])
     if question.expects != "yes_no" or asked is None or not measures \
             or question.compares_growth:
         return None  # one measure's move is no answer to whether it outgrew another
-    patterns = [_moved(m) for m in measures]
+    patterns = [_moved(m, subject=moved is not None) for m in measures]
     best: tuple[tuple[int, int], EvidenceUnit, bool] | None = None
+    ways: set[bool] = set()
     for unit in candidates(selected, pool, scan, patterns):
         if unit.is_row or not (of_the_period(question, unit.text)
                                or _against_the_year_before(question, unit.text)):
             continue
         for found in (m for p in patterns if (m := p.search(unit.text)) is not None):
-            rank = (found.start(), len(unit.text))
+            if moved is not None and _MEMBER_IN_GAP_RE.search(found["gap"]):
+                continue
+            rank, up = (found.start(), len(unit.text)), found["verb"].lower() in STATED_UP
+            ways.add(up)
             if best is None or rank < best[0]:
-                best = (rank, unit, found["verb"].lower() in STATED_UP)
-    if best is None:
+                best = (rank, unit, up)
+    if best is None or (moved is not None and len(ways) > 1):
         return None
     _, unit, up = best
     return DirectAnswer(kind="yes_no", units=[unit], supports=unit.text,

@@ -25,25 +25,27 @@ from rag_assets.core.ingest.statements import StatementKind
 SUPPLEMENTAL_CONCEPTS = frozenset({"interest_paid", "income_taxes_paid"})
 # where a note prints them: its title, or the caption over the rows
 SUPPLEMENTAL_RE = re.compile(
-    r"supplemental (?:disclosures? of )?cash flows? (?:information|disclosures?)|"
-    r"statements? of cash flows? (?:amounts|information)|cash paid (?:during the \w+ )?for "
-    r"(?:interest|income taxes)|cash interest payments|interest paid", re.IGNORECASE)
+    r"supplemental\s+(?:disclosures?\s+of\s+)?cash\s+flows?\s+(?:information|disclosures?)|"
+    r"statements?\s+of\s+cash\s+flows?\s+(?:amounts|information)|cash\s+paid\s+"
+    r"(?:during\s+the\s+\w+\s+)?for\s+(?:interest|income\s+taxes)|cash\s+interest\s+payments|"
+    r"interest\s+paid", re.IGNORECASE)  # \s: Corning's 10-Ks print no-break spaces
 
 
 def supplemental_facts(document: str, year: int, pages: Sequence[Page],
                        kinds: Sequence[StatementKind | None],
                        facts: Sequence[StatementFact]) -> list[StatementFact]:
-    """The interest and income taxes paid that notes print, as cash flow facts, for the years
-    the statements give none of."""
-    given: set[tuple[str | None, int | None]] = {
-        (f.concept, f.fiscal_year) for f in facts if f.concept in SUPPLEMENTAL_CONCEPTS}
+    """The interest and income taxes paid that notes print, as cash flow facts, for the periods
+    (year and length) the statements give none of."""
+    given: set[tuple[str | None, int | None, int | None]] = {
+        (f.concept, f.fiscal_year, f.months) for f in facts
+        if f.concept in SUPPLEMENTAL_CONCEPTS}
     added: list[StatementFact] = []
     for page, kind in zip(pages, kinds, strict=True):
         if kind is not None or not SUPPLEMENTAL_RE.search(page.text):
             continue
         for table in read_tables(page, "cash_flow"):
             for fact in facts_of_table(document, year, table):
-                key = (fact.concept, fact.fiscal_year)
+                key = (fact.concept, fact.fiscal_year, fact.months)
                 if fact.concept in SUPPLEMENTAL_CONCEPTS and fact.months is not None \
                         and key not in given:
                     given.add(key)

@@ -1,4 +1,4 @@
-"""The measure a yes/no question asks the move of, when only prose names it.
+"""The measure a yes/no question asks the move of, when only prose names it, and the way asked.
 
 "Did JPMorgan Chase grow its average deposits in Q2 2023?" asks whether a measure went up that
 no statement prints and the finance vocabulary does not hold: a bank's average deposits, a
@@ -6,38 +6,67 @@ backlog, paid memberships. The filing states such a measure's move in MD&A or a 
 ("Firmwide average deposits of $2.4 trillion were down 6%"), and the stated-move reader answers
 from that sentence once it knows the measure's words. They are read from the question's grammar,
 never from a list of measures: the object of the verb of direction ("grow its average
-deposits") or the subject that verb follows ("Did Netflix's paid memberships increase ...?").
-A vocabulary term or a qualified measure is read elsewhere (the metric engine, the qualified
-measures), so this is asked only when neither is named. Plain Python.
+deposits") or the subject that verb follows ("Did Netflix's paid memberships increase ...?"),
+and the way asked is that verb's ("reduce its content spending" asks down, whatever else the
+question says). A vocabulary term or a qualified measure is read elsewhere (the metric engine,
+the qualified measures), so this is asked only when neither is named; a question that asks a
+threshold ("by more than 10%") or names a member ("grow its average deposits in Asset & Wealth
+Management") asks more than a direction, and is left to the other readers. Plain Python.
 """
 
 from __future__ import annotations
 
 import re
 
+from pydantic import BaseModel
+
 _AUX = r"(?:did|does|do|has|have|had|is|are|was|were)"
-_UP_DOWN = (r"(?:gr[eo]w\w*|increas\w*|rais\w*|r[io]s[ei]\w*|expand\w*|improv\w*|reduc\w*|"
-            r"decreas\w*|cut|lower\w*|shr[iu]nk\w*|declin\w*|f[ae]ll\w*|drop\w*)")
+# the verbs of direction a question asks with, each with its way
+_UP = r"gr[eo]w\w*|increas\w*|rais\w*|r[io]s[ei]\w*|expand\w*|improv\w*"
+_DOWN = r"reduc\w*|decreas\w*|cut|lower\w*|shr[iu]nk\w*|declin\w*|f[ae]ll\w*|drop\w*"
+_VERB = rf"(?P<verb>{_UP}|{_DOWN})"
 # a measure's words: one to four lower-case words, up to the period, comparison or clause after
 _MEASURE = r"(?P<measure>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?)"
 _AFTER = (r"(?=\s+(?:in|during|for|from|over|between|as|compared|versus|year|since|at|by|"
-          r"through|on|after|before|quarter)\b|\s*[,?(]|\s*$)")
+          r"through|on|after|before|quarter|to|above|below|more|less)\b|\s*[,?(]|\s*$)")
 # "Did <company> grow its average deposits ...?"
-_OBJECT_RE = re.compile(rf"^{_AUX}\s+\S[^?]*?\s+{_UP_DOWN}\s+(?:its|their)\s+{_MEASURE}{_AFTER}")
+_OBJECT_RE = re.compile(rf"^{_AUX}\s+\S[^?]*?\s+{_VERB}\s+(?:its|their)\s+{_MEASURE}{_AFTER}")
 # "Did <company>'s paid memberships increase ...?"
-_SUBJECT_RE = re.compile(rf"^{_AUX}\s+[^?]*?['’]s?\s+{_MEASURE}\s+{_UP_DOWN}\b")
-# words that name no measure of their own: a pronoun's object, a period, the company itself
-_NO_MEASURE_RE = re.compile(r"^(?:business|company|firm|operations|results|performance|"
-                            r"position|profile|it|them|this|that)\b")
+_SUBJECT_RE = re.compile(rf"^{_AUX}\s+[^?]*?['’]s?\s+{_MEASURE}\s+{_VERB}\b")
+# words that name no measure of their own: a position, the business, a pronoun's object
+_NO_MEASURE_RE = re.compile(r"\b(?:business|company|firm|operations|results|performance|"
+                            r"position|profile|it|them|this|that)$")
+# a threshold or a member asked in the clause ("by more than 10%", "its Consumer & Community
+# Banking segment"), or a member named after the measure ("in Asset & Wealth Management"): more
+# than a direction
+_MORE_ASKED_RE = re.compile(r"%|\$|\b(?:more|less|fewer|greater|at least|at most|above|below|"
+                            r"faster|slower|than|segment|division|region|business)\b",
+                            re.IGNORECASE)
+_MEMBER_RE = re.compile(r"\b(?:in|at|for|of)\s+(?:its\s+|the\s+)?(?!Q[1-4]\b|FY|Fiscal\b)"
+                        r"[A-Z][a-z]")
 
 
-def moved_measure(text: str) -> str | None:
-    """The words of the measure whose move a yes/no question asks ("average deposits"), or
-    None when its grammar names none."""
+class Move(BaseModel):
+    """A measure named only in prose and the way the question asks whether it moved."""
+
+    measure: str
+    up: bool
+
+
+def moved_measure(text: str) -> Move | None:
+    """The measure whose move a yes/no question asks ("average deposits") and the way its
+    verb asks, or None when its grammar names none or asks more than a direction."""
     asking = text.strip()
+    asking = asking[:1].lower() + asking[1:]
     for pattern in (_OBJECT_RE, _SUBJECT_RE):
-        found = pattern.match(asking[:1].lower() + asking[1:])
-        if found is not None:
-            measure = " ".join(found["measure"].split())
-            return None if _NO_MEASURE_RE.match(measure) else measure
+        found = pattern.match(asking)
+        if found is None:
+            continue
+        measure = " ".join(found["measure"].split())
+        rest = asking[max(found.end("measure"), found.end("verb")):]
+        clause = asking.split("?")[0].split(",")[0]  # its own clause, not a concessive one
+        if _NO_MEASURE_RE.search(measure) or _MORE_ASKED_RE.search(clause) \
+                or _MEMBER_RE.search(rest.split("?")[0].split(",")[0]):
+            return None
+        return Move(measure=measure, up=re.fullmatch(_UP, found["verb"]) is not None)
     return None

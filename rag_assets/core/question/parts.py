@@ -30,10 +30,11 @@ _OPENING_RE = re.compile(r",\s*(?:and\s+)?(?=(?:by how much|how|what|on what|at 
 _ASKS_RE = re.compile(rf"^(?:{_WH}|(?:did|does|do|is|are|was|were|has|have|had|can|will)\b)",
                       re.IGNORECASE)
 # what asks a cause of what the clause before asks (answered together already)
-# the verbs that ask what moved a thing ("what drove", "what is driving"), shared with the
-# question's "..., and why?" reader (``question.AND_WHY_RE``)
-CAUSE_VERBS = r"(?:drove|drives|is driving|['’]s driving|has been driving|caused|explains)"
-_CAUSE_CLAUSE_RE = re.compile(rf"^(?:why|what (?:{CAUSE_VERBS}|factors|reasons|drivers)|"
+# what asks what moved a thing ("what drove", "what's driving"), shared with the question's
+# "..., and why?" reader (``question.AND_WHY_RE``)
+CAUSE_ASKED = (r"what(?:['’]s\s+driving|\s+(?:drove|drives|is driving|has been driving|"
+               r"caused|explains))")
+_CAUSE_CLAUSE_RE = re.compile(rf"^(?:why|{CAUSE_ASKED}|what (?:factors|reasons|drivers)|"
                               r"(?:for )?what reasons?)\b", re.IGNORECASE)
 LEANING_WORDS = 3  # a clause this short continues the one before ("on what terms")
 # a clause whose subject is a pronoun continues the one before: "Who are its major customers,

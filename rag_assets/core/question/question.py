@@ -34,8 +34,8 @@ from rag_assets.core.question.intents import (
     wholes_asked,
 )
 from rag_assets.core.question.members import narrowed_by_name
-from rag_assets.core.question.moves import moved_measure
-from rag_assets.core.question.parts import CAUSE_VERBS, asked_parts
+from rag_assets.core.question.moves import Move, moved_measure
+from rag_assets.core.question.parts import CAUSE_ASKED, asked_parts
 from rag_assets.core.question.vocabulary import (
     load_vocabulary,
     normalize,
@@ -175,10 +175,10 @@ class Question(BaseModel):
                                 "what the filing says, and names no intent, asks to be told "
                                 "of ('What one-time charge ...?': 'charge'): the sentence that "
                                 "answers it names one")
-    moved: str | None = Field(default=None, description="the measure a yes/no question asks "
+    moved: Move | None = Field(default=None, description="the measure a yes/no question asks "
                               "the move of, when only prose names it ('grow its average "
-                              "deposits': 'average deposits'; :mod:`moves`): no metric, no "
-                              "qualified measure")
+                              "deposits': 'average deposits', asked up; :mod:`moves`): no "
+                              "metric, no qualified measure")
 
     @property
     def compares_growth(self) -> bool:
@@ -239,7 +239,7 @@ _PERIOD_FIELDS = ("years", "filing_years", "quarters", "periods", "months", "dat
 # credit losses was $1.1 billion, reflecting $657 million of net charge-offs and ...")
 _THAT_CHANGE = r"(?:the|this|that|its?)(?:\s+[\w'’-]+){0,3}"
 AND_WHY_RE = re.compile(
-    rf",?\s*and (?:why|what {CAUSE_VERBS} {_THAT_CHANGE}|(?:for )?what reasons?|"
+    rf",?\s*and (?:why|{CAUSE_ASKED} {_THAT_CHANGE}|(?:for )?what reasons?|"
     rf"what (?:made up|comprised) {_THAT_CHANGE}|"
     rf"what (?:factors|reasons|drivers) "
     rf"(?:were|are|was|is) behind {_THAT_CHANGE})\s*\??\s*$", re.IGNORECASE)

@@ -72,3 +72,6 @@ def test_a_parenthesized_marker_is_not_a_notes_numbered_heading() -> None:
             "million and $58 million of interest costs that were capitalized.")
     found = row_footnote("Interest", page, "Interest (1) $ 275 $ 287 $ 298")
     assert found is not None and found[2].startswith("Includes approximately $48 million")
+    spaced = row_footnote("Interest ( 1 )", page.replace("Interest (1)", "Interest ( 1 )"),
+                          "Interest ( 1 ) $ 275 $ 287 $ 298")
+    assert spaced is not None and spaced[2].startswith("Includes approximately $48 million")

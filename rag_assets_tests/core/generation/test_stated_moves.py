@@ -69,8 +69,32 @@ def test_a_measure_only_prose_names_is_read_from_the_questions_grammar() -> None
                 "continued migration into higher-yielding investments in AWM.")
     asked = read_question("Did JPMorgan Chase grow its average deposits in Q2 2023, even with "
                           "the First Republic acquisition?")
-    assert asked.moved == "average deposits" and not asked.metrics
+    assert asked.moved is not None and asked.moved.measure == "average deposits"
+    assert not asked.metrics
     found = stated_move(asked, [_unit(firmwide)])
     assert found is not None and found.text == f"No. {firmwide}"
     # a measure the vocabulary holds is the metric engine's, never read here
     assert read_question("Did Ulta Beauty grow its net sales in fiscal 2022?").moved is None
+
+
+def test_a_measure_read_from_grammar_is_answered_only_where_the_sentence_speaks_of_it() -> None:
+    """A segment's sentence, another subject's clause, or the measure as the object of another
+    answer nothing; two sentences that state two ways leave it to the quotes."""
+    asked = read_question("Did JPMorgan Chase grow its average deposits in Q2 2023?")
+    firmwide = "Firmwide average deposits of $2.4 trillion were down 6%."
+    segment = "Average deposits in CIB were up 4%."
+    assert stated_move(asked, [_unit(segment)]) is None
+    found = stated_move(asked, [_unit(segment), _unit(firmwide)])
+    assert found is not None and found.text == f"No. {firmwide}"
+    after = "Average deposits were up 4% in CIB."  # the member after the verb: two ways stated
+    assert stated_move(asked, [_unit(firmwide), _unit(after)]) is None
+    flat = "Average deposits were flat at $2.4 trillion while average loans increased 13%."
+    assert stated_move(asked, [_unit(flat)]) is None
+    other = "Interest expense on deposits increased $3.2 billion."
+    assert stated_move(read_question("Did JPMorgan Chase grow its deposits in Q2 2023?"),
+                       [_unit(other)]) is None
+    # the way is the question's verb's: "reduce" asks down
+    spent = "Content spending decreased 10% in 2023."
+    reduced = stated_move(read_question("Did Netflix reduce its content spending in 2023 to "
+                                        "support growth?"), [_unit(spent)])
+    assert reduced is not None and reduced.text == f"Yes. {spent}"

@@ -35,19 +35,26 @@ def test_general_mills_cash_interest_payments_are_read_from_its_supplemental_not
 @needs_corpora
 def test_corning_interest_paid_is_read_under_its_cash_paid_caption() -> None:
     """Corning's 2022 10-K (p.66, index 65): "Cash paid for interest and income taxes:" over
-    "Interest (1) $ 275 $ 287 $ 298": the row is interest paid, read with its caption; the
-    accruals for capital expenditures above it are no supplemental line item."""
+    "Interest (1) $ 275 $ 287 $ 298" and "Income taxes, net of refunds received $ 426 $ 377
+    $ 220": each row read with its caption; the accruals for capital expenditures above them
+    are no supplemental line item. Its 2020 10-K titles the table with no-break spaces
+    ("Supplemental disclosure of cash flow information"), read the same (p.77, index 76)."""
     paid = _paid("financebench-dev/pdfs/CORNING_2022_10K.pdf", "corning-10k", 2022)
-    interest = {year: value for (concept, year), (value, _) in paid.items()
-                if concept == "interest_paid"}
-    assert interest == {2022: 275e6, 2021: 287e6, 2020: 298e6}
+    assert {k: v for k, (v, _) in paid.items()} == {
+        ("interest_paid", 2022): 275e6, ("interest_paid", 2021): 287e6,
+        ("interest_paid", 2020): 298e6, ("income_taxes_paid", 2022): 426e6,
+        ("income_taxes_paid", 2021): 377e6, ("income_taxes_paid", 2020): 220e6}
+    earlier = _paid("financebench-wide/pdfs/CORNING_2020_10K.pdf", "corning-10k", 2020)
+    assert earlier[("interest_paid", 2020)] == (298e6, 76)
+    assert earlier[("interest_paid", 2018)] == (205e6, 76)
 
 
 @needs_corpora
 def test_american_water_interest_paid_net_of_capitalized_amount_is_read() -> None:
     """American Water's 2021 10-K prints it under the cash flow statement itself (p.88, index
     87): "Cash paid during the year for: Interest, net of capitalized amount $ 389 $ 382
-    $ 383", the caption's words in another order than "net of amounts capitalized"."""
+    $ 383", the caption's words in another order than "net of amounts capitalized" (the
+    statement's own reader, not the notes'; the statement's figure is the one kept)."""
     paid = _paid("financebench-dev/pdfs/AMERICANWATERWORKS_2021_10K.pdf",
                  "american-water-works-10k", 2021)
     interest = {year: value for (concept, year), (value, page) in paid.items()
