@@ -13,22 +13,31 @@ statement lines. A line item the statements print already keeps the statements' 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from rag_assets.core.ingest.facts import StatementFact, facts_of_table
+from rag_assets.core.ingest.facts import (
+    StatementFact,
+    concept_rules,
+    facts_of_table,
+    normalize_label,
+)
 from rag_assets.core.ingest.pages import Page
 from rag_assets.core.ingest.statement_tables import read_tables
 from rag_assets.core.ingest.statements import StatementKind
 
 # the line items ASC 230-10-50-2 has disclosed apart from the statement's own lines
 SUPPLEMENTAL_CONCEPTS = frozenset({"interest_paid", "income_taxes_paid"})
-# where a note prints them: its title, or the caption over the rows
-SUPPLEMENTAL_RE = re.compile(
-    r"supplemental\s+(?:disclosures?\s+of\s+)?cash\s+flows?\s+(?:information|disclosures?)|"
-    r"statements?\s+of\s+cash\s+flows?\s+(?:amounts|information)|cash\s+paid\s+"
-    r"(?:during\s+the\s+\w+\s+)?for\s+(?:interest|income\s+taxes)|cash\s+interest\s+payments|"
-    r"interest\s+paid", re.IGNORECASE)  # \s: Corning's 10-Ks print no-break spaces
+
+
+def _printing(page: Page) -> bool:
+    """Whether a page prints one of the supplemental line items: a label of the concept map's
+    for one of them, searched in the page's prose and its tables' cells (a ruled table is
+    held apart from the prose) as the map reads labels (lower case, single spaces: Corning's
+    10-Ks print no-break spaces), so the map stays the one list of the items' names."""
+    cells = (cell for table in page.tables for row in table.rows for cell in row)
+    flat = normalize_label(" ".join([page.text, *cells]))
+    return any(pattern.search(flat) for rule, patterns in concept_rules()
+               if rule.concept in SUPPLEMENTAL_CONCEPTS for pattern in patterns)
 
 
 def supplemental_facts(document: str, year: int, pages: Sequence[Page],
@@ -41,7 +50,7 @@ def supplemental_facts(document: str, year: int, pages: Sequence[Page],
         if f.concept in SUPPLEMENTAL_CONCEPTS}
     added: list[StatementFact] = []
     for page, kind in zip(pages, kinds, strict=True):
-        if kind is not None or not SUPPLEMENTAL_RE.search(page.text):
+        if kind is not None or not _printing(page):
             continue
         for table in read_tables(page, "cash_flow"):
             for fact in facts_of_table(document, year, table):
