@@ -30,7 +30,12 @@ from rag_assets.core.generation.metric_engine import (
     base_unit,
     moved,
 )
-from rag_assets.core.generation.metric_format import format_value, subject_of, when_asked
+from rag_assets.core.generation.metric_format import (
+    dollars_moved,
+    format_value,
+    subject_of,
+    when_asked,
+)
 from rag_assets.core.generation.metric_questions import (
     MetricQuestion,
     parse_change,
@@ -452,22 +457,16 @@ class RowMoved(NamedTuple):
         return f"{share}, {'as' if along else 'while'} it {self.moved}"
 
 
-def dollars_moved(then: StatementFact, now: StatementFact) -> str:
-    """A row's move between two years as MD&A states it, in the row's own printed scale:
-    "rose $344 million (7.7%)" (Costco's SG&A, Q3 fiscal 2023: a cost ratio rises when the
-    cost grows faster than revenue, and the analyst's sentence says by how much); no
-    percentage for a row that more than doubled from next to nothing (General Mills' fiscal
-    2015 restructuring costs, $3.6 million to $543.9 million, "rose $540.3 million"); "" for a
-    row that did not move, or was nothing or a credit the year before."""
-    change = now.value - then.value
-    if not change or then.value <= 0:
-        return ""
-    # a statement in thousands is said in millions, as MD&A says it ("$216.9 million")
+def row_moved(then: StatementFact, now: StatementFact) -> str:
+    """A row's move between two years as MD&A states it (:func:`dollars_moved`): "rose $344
+    million (7.7%)" (Costco's SG&A, Q3 fiscal 2023: a cost ratio rises when the cost grows
+    faster than revenue, and the analyst's sentence says by how much); no percentage for a row
+    that more than doubled from next to nothing (General Mills' fiscal 2015 restructuring
+    costs, $3.6 million to $543.9 million, "rose $540.3 million"); a statement in thousands
+    said in millions ("$216.9 million")."""
     scale = {1e6: "millions", 1e9: "billions"}.get(now.scale)
-    size = format_value(abs(change), "USD", 1 if scale is None else None, scale)
-    share = abs(change) / then.value
-    return (f"{'rose' if change > 0 else 'fell'} {size}"
-            f"{f' ({share:.1%})' if share <= 1 else ''}")
+    return dollars_moved(then.value, now.value, scale, 1 if scale is None else None,
+                         whole_share_only=True)
 
 
 def _expense_moved_most(facts: Sequence[StatementFact], margin: MetricAnswer,
@@ -512,7 +511,7 @@ def _expense_moved_most(facts: Sequence[StatementFact], margin: MetricAnswer,
                               quote=now.quote, supports=now.quote)
     return RowMoved(now.label, (shares[0], shares[1]),
                     by_year[now_year]["revenue"].label.lower(), citation,
-                    dollars_moved(then, now))
+                    row_moved(then, now))
 
 
 def _bridged(claim: Claim, computed: MetricAnswer, parts: Sequence[MetricAnswer],

@@ -31,6 +31,7 @@ from pydantic import BaseModel, Field
 
 from rag_assets.core.generation.filer_kinds import FilerKind, filer_kind
 from rag_assets.core.generation.metric_format import (
+    dollars_moved,
     format_value,
     period_name,
     period_of,
@@ -1031,14 +1032,10 @@ def _with_parts_moved(question: MetricQuestion, headline: str, formula: str,
         if concept is None or concept.unit != "USD" or then is None or now is None \
                 or then.value <= 0:
             return headline
-        change = now.value - then.value
         level = format_value(now.value, "USD", None, scale)
-        if not change:
-            said.append(f"{defs.title(name)} was unchanged at {level}")
-            continue
-        size = (f"{format_value(abs(change), 'USD', None, scale)} "
-                f"({abs(change) / then.value * 100:.1f}%)")
-        said.append(f"{defs.title(name)} {'rose' if change > 0 else 'fell'} {size} to {level}")
+        moved = dollars_moved(then.value, now.value, scale)
+        said.append(f"{defs.title(name)} {moved} to {level}" if moved
+                    else f"{defs.title(name)} was unchanged at {level}")
     # after earlier years of a record ("..., after 16.0% in FY2017"), the two years named
     earlier = any(y < years[0] for y in values)
     against = f" against {period_of(question, years[0])}," if earlier else ""

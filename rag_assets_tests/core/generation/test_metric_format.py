@@ -1,0 +1,20 @@
+"""How a computed answer writes a dollar amount's move."""
+
+from __future__ import annotations
+
+from rag_assets.core.generation.metric_format import dollars_moved
+
+
+def test_a_dollar_move_is_said_as_md_and_a_says_it() -> None:
+    """Costco's SG&A, Q3 fiscal 2023 release (p.3: 4,450 to 4,794 million: up $344 million,
+    7.7%); General Mills' fiscal 2015 restructuring costs ($3.6 million to $543.9 million): a
+    move larger than what it moved from has no percentage when asked so; a statement in
+    thousands (Netflix's 2015 marketing, 607,186 to 824,092) said in millions to one decimal;
+    nothing from a credit, or for no move."""
+    assert dollars_moved(4450e6, 4794e6, "millions") == "rose $344 million (7.7%)"
+    assert dollars_moved(543.9e6, 3.6e6, "millions") == "fell $540.3 million (99.3%)"
+    assert dollars_moved(3.6e6, 543.9e6, "millions", whole_share_only=True) == \
+        "rose $540.3 million"
+    assert dollars_moved(607_186e3, 824_092e3, None, 1) == "rose $216.9 million (35.7%)"
+    assert dollars_moved(-194.1e6, 53.5e6, "millions") == ""
+    assert dollars_moved(10e6, 10e6, "millions") == ""
