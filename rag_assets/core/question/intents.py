@@ -147,6 +147,18 @@ def _intent_patterns(path: Path = INTENTS_PATH) -> tuple[tuple[str, re.Pattern[s
     )
 
 
+@cache
+def cause_openings(path: Path = INTENTS_PATH) -> str:
+    """The drivers intent's phrases that open a question asking a cause ("what drove",
+    "what's driving", "what accounted for", "why did"), longest first, as one regular
+    group for a reader of a question's raw text (an apostrophe either way, any spaces):
+    the lexicon stays the one list of the words that ask what moved a thing."""
+    phrases = [p for p in load_intents(path).intents["drivers"].phrases
+               if re.match(r"(?:what|why)\b", p)]
+    return "(?:" + "|".join(re.escape(p).replace(r"\ ", r"\s+").replace("'", "['’]")
+                            for p in sorted(phrases, key=len, reverse=True)) + ")"
+
+
 def intents_in(text: str, path: Path = INTENTS_PATH) -> list[str]:
     """Intent keys the text names, in the lexicon's order."""
     norm = normalize(text)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from rag_assets.core.question.intents import cause_openings
 from rag_assets.core.text.sentences import split_sentences
 
 _WH = r"(?:by how much|how|what|which|who|whom|when|where|on what|at what|in what)\b"
@@ -30,10 +31,9 @@ _OPENING_RE = re.compile(r",\s*(?:and\s+)?(?=(?:by how much|how|what|on what|at 
 _ASKS_RE = re.compile(rf"^(?:{_WH}|(?:did|does|do|is|are|was|were|has|have|had|can|will)\b)",
                       re.IGNORECASE)
 # what asks a cause of what the clause before asks (answered together already)
-# what asks what moved a thing ("what drove", "what's driving"), shared with the question's
-# "..., and why?" reader (``question.AND_WHY_RE``)
-CAUSE_ASKED = (r"what(?:['’]s\s+driving|\s+(?:drove|drives|is driving|has been driving|"
-               r"caused|explains))")
+# what asks what moved a thing ("what drove", "what's driving"): the drivers intent's own
+# phrases, shared with the question's "..., and why?" reader (``question.AND_WHY_RE``)
+CAUSE_ASKED = cause_openings()
 _CAUSE_CLAUSE_RE = re.compile(rf"^(?:why|{CAUSE_ASKED}|what (?:factors|reasons|drivers)|"
                               r"(?:for )?what reasons?)\b", re.IGNORECASE)
 LEANING_WORDS = 3  # a clause this short continues the one before ("on what terms")

@@ -34,3 +34,4 @@ def test_the_measure_is_the_verbs_object_or_subject(text: str, measure: str, up:
 ])
 def test_no_measure_when_the_question_asks_more_than_a_direction(text: str) -> None:
     assert moved_measure(text) is None
+

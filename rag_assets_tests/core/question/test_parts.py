@@ -64,3 +64,16 @@ def test_a_clause_is_read_within_its_question() -> None:
         read_question("How much did Acme spend on buybacks in Q1 2023, and what was the average "
                       "price paid?"))
     assert (bare.years, bare.quarters, bare.months) == ([2023], ["q1"], 3)
+
+
+@pytest.mark.parametrize("text", [
+    "Did Costco's gross margin improve in FY2023, and what's driving the change in it?",
+    "Is Corning's gross margin improving in Q2 2023, and what is driving it?",
+    "What was its provision for credit losses in Q2 2023, and what accounted for the change?",
+])
+def test_a_cause_asked_after_the_first_clause_is_the_drivers_intents_phrase(text: str) -> None:
+    """The words that ask a cause are the drivers intent's phrases (``intent_lexicon.json``):
+    one list for the clause split and the "..., and why?" reader, an apostrophe either way."""
+    from rag_assets.core.question.question import asks_cause, read_question
+    question = read_question(text)
+    assert asks_cause(question) and not question.asked
