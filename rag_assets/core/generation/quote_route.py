@@ -388,7 +388,8 @@ class QuoteRoute:
                 head, direct, method = bridged, [], "direct cause"
             elif head is None or against:
                 return [change.claim], "computed change"
-        return [Claim(text=f"{without_bare_change(head.text, changed)}; {change.claim.text}",
+        return [Claim(text=f"{without_bare_change(head.text, changed, change.claim.text)}; "
+                           f"{change.claim.text}",
                       citations=[*head.citations, *change.claim.citations]), *direct[1:]], method
 
     def explained_at(self, question: Question, levels: Sequence[float],
@@ -760,13 +761,29 @@ class QuoteRoute:
                 else a for a in answers], retry_k
 
 
-def without_bare_change(causes: str, changed: str) -> str:
-    """A cause answer without the change as printed at its end when that states no figure
-    ("Primarily driven by higher inflationary and production costs ...; The decline in gross
-    margin as a percentage of sales", Corning's Q2 2023 10-Q): the change computed after it
-    says what changed, and by how much. A change that prints a figure or a year stays."""
+def without_bare_change(causes: str, changed: str, computed: str) -> str:
+    """A cause answer without the change as printed at its end when that only names the
+    change the computed sentence after it states with its figures: a change put as a noun
+    ("The decline in gross margin as a percentage of sales", Corning's Q2 2023 10-Q; "The
+    increase in our consolidated revenues") whose words the ``computed`` sentence holds.
+    A change that prints a figure or a year, says it as a clause ("Principal transactions
+    revenue increased": a part's, which the lead must name), or names anything the computed
+    sentence does not, stays."""
     text = causes.rstrip().rstrip(".")
     bare = changed.strip().rstrip(" .")
-    if bare and not re.search(r"\d", bare) and text.endswith(f"; {bare}"):
+    noun = _NOMINAL_CHANGE_RE.match(bare)
+    if noun is None or re.search(r"\d", bare) or not text.endswith(f"; {bare}"):
+        return text
+    said = {w[:5] for w in re.findall(r"[a-z]+", computed.lower())}
+    named = [w for w in re.findall(r"[a-z]+", noun["what"].lower()) if w not in _NO_MEASURE]
+    if all(w[:5] in said for w in named):
         return text[:-len(bare)].rstrip(" ;,")
     return text
+
+
+# a change put as a noun: "The decline in ...", "The increase in ..."
+_NOMINAL_CHANGE_RE = re.compile(r"^the (?:increase|decrease|decline|change|improvement|rise|"
+                                r"fall|growth|reduction|deterioration) in (?P<what>.+)$",
+                                re.IGNORECASE)
+_NO_MEASURE = frozenset({"the", "our", "its", "a", "an", "of", "as", "in", "and",
+                         "consolidated", "total"})

@@ -44,19 +44,25 @@ def supplemental_facts(document: str, year: int, pages: Sequence[Page],
                        kinds: Sequence[StatementKind | None],
                        facts: Sequence[StatementFact]) -> list[StatementFact]:
     """The interest and income taxes paid that notes print, as cash flow facts, for the periods
-    (year and length) the statements give none of."""
+    (year and length) the statements give none of. A filing discloses each once, in its own
+    notes: a line item is read from the first page that prints it, never again from a later
+    one (an equity investee's statements that a 10-K attaches, Rule 3-09, or the parent-only
+    schedule that follows the notes)."""
     given: set[tuple[str | None, int | None, int | None]] = {
         (f.concept, f.fiscal_year, f.months) for f in facts
         if f.concept in SUPPLEMENTAL_CONCEPTS}
+    read: set[str] = set()  # the line items a page gave already
     added: list[StatementFact] = []
     for page, kind in zip(pages, kinds, strict=True):
         if kind is not None or not _printing(page):
             continue
-        for table in read_tables(page, "cash_flow"):
-            for fact in facts_of_table(document, year, table):
-                key = (fact.concept, fact.fiscal_year, fact.months)
-                if fact.concept in SUPPLEMENTAL_CONCEPTS and fact.months is not None \
-                        and key not in given:
-                    given.add(key)
-                    added.append(fact)
+        found = [fact for table in read_tables(page, "cash_flow")
+                 for fact in facts_of_table(document, year, table)
+                 if fact.concept in SUPPLEMENTAL_CONCEPTS - read and fact.months is not None]
+        for fact in found:
+            key = (fact.concept, fact.fiscal_year, fact.months)
+            if key not in given:
+                given.add(key)
+                added.append(fact)
+        read |= {fact.concept for fact in found if fact.concept}
     return added

@@ -149,12 +149,13 @@ def _intent_patterns(path: Path = INTENTS_PATH) -> tuple[tuple[str, re.Pattern[s
 
 @cache
 def cause_openings(path: Path = INTENTS_PATH) -> str:
-    """The drivers intent's phrases that open a question asking a cause ("what drove",
-    "what's driving", "what accounted for", "why did"), longest first, as one regular
-    group for a reader of a question's raw text (an apostrophe either way, any spaces):
-    the lexicon stays the one list of the words that ask what moved a thing."""
+    """The drivers intent's phrases that open a clause asking a cause with "what" ("what
+    drove", "what's driving", "what accounted for"), longest first, as one regular group for
+    a reader of a question's raw text (an apostrophe either way, any spaces): the lexicon
+    stays the one list of the words that ask what moved a thing. "Why" is its readers' own
+    opening ("and why?" alone asks the cause of what the question asks first)."""
     phrases = [p for p in load_intents(path).intents["drivers"].phrases
-               if re.match(r"(?:what|why)\b", p)]
+               if re.match(r"what\b", p)]
     return "(?:" + "|".join(re.escape(p).replace(r"\ ", r"\s+").replace("'", "['’]")
                             for p in sorted(phrases, key=len, reverse=True)) + ")"
 

@@ -20,6 +20,8 @@ import re
 
 from pydantic import BaseModel
 
+from rag_assets.core.text.periods import MONTH_RE, names_a_period
+
 _AUX = r"(?:did|does|do|has|have|had|is|are|was|were)"
 # the verbs of direction a question asks with, each with its way
 _UP = r"gr[eo]w\w*|increas\w*|rais\w*|r[io]s[ei]\w*|expand\w*|improv\w*"
@@ -27,8 +29,8 @@ _DOWN = r"reduc\w*|decreas\w*|cut|lower\w*|shr[iu]nk\w*|declin\w*|f[ae]ll\w*|dro
 _VERB = rf"(?P<verb>{_UP}|{_DOWN})"
 # a measure's words: one to four lower-case words, up to the period, comparison or clause after
 _MEASURE = r"(?P<measure>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?)"
-_AFTER = (r"(?=\s+(?:in|during|for|from|over|between|as|compared|versus|year|since|at|by|"
-          r"through|on|after|before|quarter|to|above|below|more|less)\b|\s*[,?(]|\s*$)")
+_AFTER = (r"(?=\s+(?:in|during|for|from|over|between|as|compared|versus|since|at|by|through|"
+          r"on|after|before|to|above|below|more|less)\b|\s*[,?(]|\s*$)")
 # "Did <company> grow its average deposits ...?"
 _OBJECT_RE = re.compile(rf"^{_AUX}\s+\S[^?]*?\s+{_VERB}\s+(?:its|their)\s+{_MEASURE}{_AFTER}")
 # "Did <company>'s paid memberships increase ...?"
@@ -42,8 +44,14 @@ _NO_MEASURE_RE = re.compile(r"\b(?:business|company|firm|operations|results|perf
 _MORE_ASKED_RE = re.compile(r"%|\$|\b(?:more|less|fewer|greater|at least|at most|above|below|"
                             r"faster|slower|than|segment|division|region|business)\b",
                             re.IGNORECASE)
-_MEMBER_RE = re.compile(r"\b(?:in|at|for|of)\s+(?:its\s+|the\s+)?(?!Q[1-4]\b|FY|Fiscal\b)"
-                        r"[A-Z][a-z]")
+# a name after "in", "at", "for" or "of" ("in Asset & Wealth Management"), unless it opens a
+# period ("in Fiscal 2022", "in January"; "Q2" and "FY2022" are no such name)
+_MEMBER_RE = re.compile(r"\b(?:in|at|for|of)\s+(?:its\s+|the\s+)?(?P<name>[A-Z][a-z])")
+
+
+def _names_member(text: str) -> bool:
+    return any(not (names_a_period(text[m.start("name"):]) or MONTH_RE.match(text, m.start("name")))
+               for m in _MEMBER_RE.finditer(text))
 
 
 class Move(BaseModel):
@@ -66,7 +74,7 @@ def moved_measure(text: str) -> Move | None:
         rest = asking[max(found.end("measure"), found.end("verb")):]
         clause = asking.split("?")[0].split(",")[0]  # its own clause, not a concessive one
         if _NO_MEASURE_RE.search(measure) or _MORE_ASKED_RE.search(clause) \
-                or _MEMBER_RE.search(rest.split("?")[0].split(",")[0]):
+                or _names_member(rest.split("?")[0].split(",")[0]):
             return None
         return Move(measure=measure, up=re.fullmatch(_UP, found["verb"]) is not None)
     return None
