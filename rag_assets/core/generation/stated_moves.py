@@ -20,6 +20,7 @@ from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.yes_no import candidates, of_the_period
 from rag_assets.core.question.question import Question
+from rag_assets.core.text.bullets import TOP_BULLET_RE
 from rag_assets.core.text.periods import months_asked
 from rag_assets.core.text.years import years_in
 
@@ -109,5 +110,6 @@ def stated_move(question: Question, selected: Sequence[EvidenceUnit],
     if best is None or (moved is not None and len(ways) > 1):
         return None
     _, unit, up = best
+    said = TOP_BULLET_RE.sub("", unit.text)  # "• Firmwide average deposits ...": no glyph
     return DirectAnswer(kind="yes_no", units=[unit], supports=unit.text,
-                        text=f"{'Yes' if up == asked else 'No'}. {unit.text}")
+                        text=f"{'Yes' if up == asked else 'No'}. {said}")

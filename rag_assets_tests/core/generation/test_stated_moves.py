@@ -73,6 +73,8 @@ def test_a_measure_only_prose_names_is_read_from_the_questions_grammar() -> None
     assert not asked.metrics
     found = stated_move(asked, [_unit(firmwide)])
     assert found is not None and found.text == f"No. {firmwide}"
+    bulleted = stated_move(asked, [_unit(f"• {firmwide}")])  # the page's bullet, not said
+    assert bulleted is not None and bulleted.text == f"No. {firmwide}"
     # a measure the vocabulary holds is the metric engine's, never read here
     assert read_question("Did Ulta Beauty grow its net sales in fiscal 2022?").moved is None
 
