@@ -62,9 +62,11 @@ from rag_assets.core.generation.extractive import (
     evidence_strength,
     largest_count,
     missing_anchors,
+    names_measure,
     quote_order,
     score_units,
     select,
+    words,
 )
 from rag_assets.core.generation.fiscal_names import periods_as_printed, quarter_shift
 from rag_assets.core.generation.outlook import outlook_block
@@ -774,11 +776,8 @@ def without_bare_change(causes: str, changed: str, computed: str) -> str:
     noun = _NOMINAL_CHANGE_RE.match(bare)
     if noun is None or re.search(r"\d", bare) or not text.endswith(f"; {bare}"):
         return text
-    said = {w[:5] for w in re.findall(r"[a-z]+", computed.lower())}
-    named = [w for w in re.findall(r"[a-z]+", noun["what"].lower()) if w not in _NO_MEASURE]
-    if all(w[:5] in said for w in named):
-        return text[:-len(bare)].rstrip(" ;,")
-    return text
+    named = " ".join(w for w in words(noun["what"]) if w not in _NO_MEASURE)
+    return text[:-len(bare)].rstrip(" ;,") if names_measure(named, computed) else text
 
 
 # a change put as a noun: "The decline in ...", "The increase in ..."

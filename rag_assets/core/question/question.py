@@ -240,7 +240,6 @@ _PERIOD_FIELDS = ("years", "filing_years", "quarters", "periods", "months", "dat
 _THAT_CHANGE = r"(?:the|this|that|its?)(?:\s+[\w'’-]+){0,3}"
 AND_WHY_RE = re.compile(
     rf",?\s*and (?:why|{CAUSE_ASKED} {_THAT_CHANGE}|(?:for )?what reasons?|"
-    rf"what (?:made up|comprised) {_THAT_CHANGE}|"
     rf"what (?:factors|reasons|drivers) "
     rf"(?:were|are|was|is) behind {_THAT_CHANGE})\s*\??\s*$", re.IGNORECASE)
 
