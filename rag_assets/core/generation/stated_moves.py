@@ -19,15 +19,12 @@ from collections.abc import Sequence
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.yes_no import candidates, of_the_period
+from rag_assets.core.question.moves import way_asked
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.bullets import TOP_BULLET_RE
 from rag_assets.core.text.periods import months_asked
 from rag_assets.core.text.years import years_in
 
-ASKED_UP_RE = re.compile(r"\b(?:gr[eo]w\w*|increas\w*|ris[ei]\w*|rose|improv\w*|expand\w*|"
-                         r"go up|went up)\b", re.IGNORECASE)
-ASKED_DOWN_RE = re.compile(r"\b(?:declin\w*|decreas\w*|f[ae]ll\w*|drop\w*|shr[iu]nk\w*|"
-                           r"contract\w*|go down|went down)\b", re.IGNORECASE)
 BASE_RE = re.compile(r"\b(?:compared (?:to|with)|versus|vs\.?|from)\b", re.IGNORECASE)
 STATED_UP = frozenset({"increased", "rose", "grew", "improved", "was up", "were up"})
 # the amount a move is stated with: a percentage, basis points or an amount of money
@@ -35,13 +32,6 @@ MOVE_AMOUNT = r"(?:-?\d[\d,]*(?:\.\d+)?\s?(?:%|percent\b|basis points\b)|\$\s?\d
 # between the measure and its verb: "Comparable sales (sales for stores open at least 14 months
 # and e-commerce sales) increased 9.3%" (Ulta Beauty's release)
 MAX_GAP_CHARS = 90
-
-
-def _asked_way(question: Question) -> bool | None:
-    """True when the question asks whether the measure went up, False down, None neither or
-    both ("Did it rise or fall?" asks no way)."""
-    up, down = ASKED_UP_RE.search(question.text), ASKED_DOWN_RE.search(question.text)
-    return None if bool(up) == bool(down) else bool(up)
 
 
 def _moved(measure: str, subject: bool = False) -> re.Pattern[str]:
@@ -88,7 +78,7 @@ def stated_move(question: Question, selected: Sequence[EvidenceUnit],
     ("Average deposits in CIB were up 4%" is a segment's), and only when every such sentence
     states the same way."""
     moved = question.moved if not question.qualified else None
-    asked = moved.up if moved is not None else _asked_way(question)
+    asked = moved.up if moved is not None else way_asked(question.text)
     measures = question.qualified or ([moved.measure] if moved is not None else [])
     if question.expects != "yes_no" or asked is None or not measures \
             or question.compares_growth:

@@ -23,9 +23,17 @@ from pydantic import BaseModel
 from rag_assets.core.text.periods import MONTH_RE, names_a_period
 
 _AUX = r"(?:did|does|do|has|have|had|is|are|was|were)"
-# the verbs of direction a question asks with, each with its way
-_UP = r"gr[eo]w\w*|increas\w*|rais\w*|r[io]s[ei]\w*|expand\w*|improv\w*"
-_DOWN = r"reduc\w*|decreas\w*|cut|lower\w*|shr[iu]nk\w*|declin\w*|f[ae]ll\w*|drop\w*"
+# the verbs of direction a question asks with, each with its way; anywhere in a question they
+# ask the way (:func:`way_asked`)
+UP_ASKED = r"gr[eo]w\w*|increas\w*|ris[ei]\w*|rose|improv\w*|expand\w*|go up|went up"
+DOWN_ASKED = (r"declin\w*|decreas\w*|f[ae]ll\w*|drop\w*|shr[iu]nk\w*|contract\w*|go down|"
+              r"went down")
+# and those that move their object, a way only as "<verb> its <measure>" ("Despite lower
+# earnings, ..." asks no way down)
+_UP = rf"{UP_ASKED}|rais\w*"
+_DOWN = rf"{DOWN_ASKED}|reduc\w*|cut|lower\w*"
+_UP_ASKED_RE = re.compile(rf"\b(?:{UP_ASKED})\b", re.IGNORECASE)
+_DOWN_ASKED_RE = re.compile(rf"\b(?:{DOWN_ASKED})\b", re.IGNORECASE)
 _VERB = rf"(?P<verb>{_UP}|{_DOWN})"
 # a measure's words: one to four lower-case words, up to the period, comparison or clause after
 _MEASURE = r"(?P<measure>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?)"
@@ -52,6 +60,13 @@ _MEMBER_RE = re.compile(r"\b(?:in|at|for|of)\s+(?:its\s+|the\s+)?(?P<name>[A-Z][
 def _names_member(text: str) -> bool:
     return any(not (names_a_period(text[m.start("name"):]) or MONTH_RE.match(text, m.start("name")))
                for m in _MEMBER_RE.finditer(text))
+
+
+def way_asked(text: str) -> bool | None:
+    """True when a question asks whether something went up, False down, None neither or both
+    ("Did it rise or fall?" asks no way)."""
+    up, down = _UP_ASKED_RE.search(text), _DOWN_ASKED_RE.search(text)
+    return None if bool(up) == bool(down) else bool(up)
 
 
 class Move(BaseModel):
