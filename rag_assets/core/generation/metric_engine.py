@@ -60,7 +60,7 @@ from rag_assets.core.question.vocabulary import (
     load_vocabulary,
     whole_term,
 )
-from rag_assets.core.text.periods import MONTHS_IN_WORDS
+from rag_assets.core.text.periods import MONTHS_IN_WORDS, TO_DATE_RE
 
 if TYPE_CHECKING:
     from rag_assets.core.ingest.facts import StatementFact
@@ -801,8 +801,9 @@ def _year_to_date(question: MetricQuestion, facts: Sequence[StatementFact], form
     the year to date: the year-to-date period instead (said so in the answer), never a
     quarter's figure made up and never "not found" for a figure the filing prints. A yes or
     no about the quarter ("Did it buy back shares in Q3?") is not answered from the year to
-    date: shares bought in the first half say nothing of the third quarter."""
-    if question.months >= 12 or question.yes_no:
+    date: shares bought in the first half say nothing of the third quarter; one asked "as of
+    Q2" (the point the year has reached) is."""
+    if question.months >= 12 or (question.yes_no and not TO_DATE_RE.search(question.question)):
         return question
     items = _line_items(" + ".join([formula, *question.choices]), question.formulas, defs)
     if not items or any(defs.concepts[i].statements[:1] != ["cash_flow"] for i in items):
@@ -1052,6 +1053,7 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
     unit = _unit(question, defs)
     when = when_asked(question, years)
     balances = bool(operands) and all(o.months is None for o in operands)
+    read_said = False
     if question.within is not None and len(values) >= 2:
         value, headline = _within(question, question.within, values, title, unit, subject)
     elif question.aggregate == "average":
@@ -1085,11 +1087,14 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
             headline = headline[:-1] + f" ({format_value(value, 'percent', None)})."
         if not question.judgment and (how := _computations(worded or {}, years[-1:])):
             headline = _aside(headline, how[years[-1]])
+        read_said = bool(question.judgment and question.aggregate == "value" and read)
+        if read_said:  # the operands, then what a blank row says
+            headline = _aside(headline, read)
         headline, nil = _nil_said(headline, operands, years[-1], when)
         if not nil:  # a line printed blank says nothing of what other lines hold
             headline = _value_polarity(question, value, unit, headline)
     if question.judgment:
-        if question.aggregate == "value" and read:
+        if question.aggregate == "value" and read and not read_said:
             headline = _aside(headline, read)
         headline, rule_line = _judged(question, value, headline, rules)
         details.append(rule_line)
@@ -1468,6 +1473,26 @@ def _judged(question: MetricQuestion, value: float, headline: str, rules: Rules
     return headline, f"Rule: {rule.rule} (source: {rule.source})."
 
 
+def _either_worded(text: str) -> str:
+    """``either(a, b)`` as a reader takes it: "a (else b)", b read where the filing prints
+    no a; nested parentheses kept whole."""
+    start = text.find("either(")
+    if start < 0:
+        return text
+    depth, comma, end = 0, -1, -1
+    for at in range(start + len("either"), len(text)):
+        depth += {"(": 1, ")": -1}.get(text[at], 0)
+        if text[at] == "," and depth == 1 and comma < 0:
+            comma = at
+        if depth == 0:
+            end = at
+            break
+    if comma < 0 or end < 0:
+        return text
+    first, second = text[start + len("either("):comma].strip(), text[comma + 1:end].strip()
+    return f"{text[:start]}{first} (else {_either_worded(second)}){_either_worded(text[end + 1:])}"
+
+
 def _pretty(formula: str, defs: Vocabulary) -> str:
     """A formula with names as an answer writes them (a row's label quoted as written)."""
     labels = re.findall(r"\brow\('([^']*)'\)", formula)
@@ -1475,6 +1500,7 @@ def _pretty(formula: str, defs: Vocabulary) -> str:
     text = re.sub(r"\bavg\(([a-z_@]+)\)", r"average \1 (prior and current year-end)", text)
     text = re.sub(r"\bchange\(([a-z_@]+)\)", r"change in \1 over the year", text)
     text = re.sub(r"\bopt\(([a-z_@]+)\)", r"\1", text)
+    text = _either_worded(text)
     text = re.sub(r"\b([a-z_]+|@)\[-1\]", r"prior-year \1", text)
     text = re.sub(r"\b[a-z]+(?:_[a-z]+)+\b|\b[a-z]+\b",
                   lambda m: defs.title(m[0]) if m[0] in defs.concepts or m[0] in defs.metrics

@@ -108,6 +108,13 @@ class JudgmentRule(BaseModel):
                             "beside the rule's, each computed where the filing prints it")
     also_source: str = ""
 
+    def without_its_words(self, norm: str) -> str:
+        """The question without the words the rule reads ("returning cash to shareholders"):
+        they ask the judgment, not a ratio of "cash to" another amount."""
+        for pattern in self.patterns:
+            norm = re.sub(pattern, " ", norm)
+        return norm
+
     def asked(self, norm: str) -> str:
         """The term the question asks about ("capital-light" for "is it asset light?")."""
         return next((a.term for a in self.asks if re.search(a.pattern, norm)),
@@ -806,12 +813,15 @@ _TERM_EDGE_RE = re.compile(r"^(?:(?:of|and|in|for)\s+)+|(?:\s+(?:of|and|in|for))
 def _optional_re() -> re.Pattern[str]:
     """The line items the vocabulary's own formulas take as zero when a filer prints none
     (``opt(short_term_investments)`` in the quick ratio), as they stand in a formula: a
-    question's definition names them under the same convention. Built on first use, not at
-    import."""
+    question's definition names them under the same convention. One a formula also needs
+    (cash returned to shareholders is repurchases alone where no dividends are printed) is
+    not. Built on first use, not at import."""
     defs = load_vocabulary()
     formulas = [m.formula or "" for m in defs.metrics.values()]
     formulas += [c.derived or "" for c in defs.concepts.values()]
-    names = sorted({x for f in formulas for x in re.findall(r"\bopt\(([a-z_]+)\)", f)})
+    needed = {x for f in formulas for x in re.findall(r"(?<!opt\()\b([a-z_]+)\b(?!\()", f)}
+    names = sorted({x for f in formulas for x in re.findall(r"\bopt\(([a-z_]+)\)", f)}
+                   - needed)
     return re.compile(rf"(?<!\w)(?<!opt\()({'|'.join(names)})\b(?!\[)")
 _TERM_SPLIT_RE = re.compile(r"((?<!@)[-+*/()]|\bavg\(|\bchange\(|@-?\d+)")
 
@@ -963,7 +973,8 @@ def _for_prose(question: Question, asking: str, judgment: str | None) -> bool:
             or _answered_elsewhere(question)
             # whether a revenue base is diversified is its segments' shares, no total's value
             or (judgment is None and first_match(load_cues().concentration, norm) is not None)
-            or _share_of_unknown(norm) or _ratio_of_unknown(norm) or _members_share(norm))
+            or _share_of_unknown(norm) or _members_share(norm) or _ratio_of_unknown(
+                load_rules().rules[judgment].without_its_words(norm) if judgment else norm))
 
 
 def _kinds_asked(question: Question, judgment: str | None) -> bool:

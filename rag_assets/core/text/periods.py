@@ -31,6 +31,11 @@ NINE_MONTHS_RE = re.compile(r"\bnine\s+months\b", re.IGNORECASE)
 # the year to date through a quarter: the second column a 10-Q's income statement prints
 # (Regulation S-X Rule 10-01(c)(2): the interim period and the year to date)
 YEAR_TO_DATE_RE = re.compile(r"\byear[\s-]+to[\s-]+date\b|\bytd\b", re.IGNORECASE)
+# a quarter asked as the point the year has reached ("as of Q2 2023", "through the second
+# quarter", "year to date"): its flows are the year to date's, not the three months'
+TO_DATE_RE = re.compile(r"\b(?:as\s+of|through)\s+(?:the\s+end\s+of\s+)?(?:q[1-4]\b|the\s+"
+                        r"(?:first|second|third|fourth)\s+quarter\b)|" + YEAR_TO_DATE_RE.pattern,
+                        re.IGNORECASE)
 # a column or label of a part of a year: "three months", "6 months", "Q3"
 PART_OF_YEAR_RE = re.compile(r"\b(?:[369]|three|six|nine) months\b|\bq[1-4]\b", re.IGNORECASE)
 # a figure given for each quarter, not the year's: "$1.36 ... per share for each quarter"

@@ -992,10 +992,11 @@ GM_FY2022 = ("financebench-wide/pdfs/GENERALMILLS_2022_10K.pdf", "general-mills-
 
 
 @pytest.mark.parametrize(("question", "headline"), [
-    # whether an amount is there: its size says yes
+    # whether it returns cash: the capital-return judgment on the amount, its rule stated
     ("Did General Mills return cash to shareholders in fiscal 2022, and how much?",
      "Yes. General Mills' FY2022 cash returned to shareholders is $2,121.3 million (cash "
-     "dividends paid of $1,244.5 million + repurchases of common stock of $876.8 million)."),
+     "dividends paid of $1,244.5 million and repurchases of common stock of $876.8 million): "
+     "returning cash to its shareholders; its dividend payout ratio is 0.46"),
     # "its dividend" is the rate declared per share (p.45: $2.04 against $2.02), not the
     # total paid, which fell with the share count ($1,244.5 million against $1,246.4 million)
     ("Did General Mills increase its dividend in fiscal 2022?",
@@ -1285,3 +1286,34 @@ def test_a_margins_move_ends_with_how_its_two_line_items_moved() -> None:
         "; against FY2021, cash flow from operating activities fell $11,893 million (33.0%) to "
         "$24,181 million "
         "and capital expenditure rose $2,842 million (27.7%) to $13,106 million.")
+
+
+def test_returning_capital_is_judged_on_the_dividends_and_buybacks_the_cash_flows_print() -> None:
+    # Corning Q2 2023 (p.6, six months ended June 30, 2023): "Dividends paid (495) (462)";
+    # "Purchases of common stock for treasury (201)" prints only 2022's amount (no shares
+    # bought on the open market in 2023, p.16); net income attributable 457 (p.4)
+    answer = _answered("financebench-bulk/pdfs/CORNING_2023Q2_10Q.pdf", "corning-10q-q2", 2023,
+                       "Corning", "Despite lower earnings, is Corning still returning capital to "
+                       "shareholders as of Q2 2023?")
+    assert answer.headline.startswith(
+        "Yes. Corning's six months ended in 2023 cash returned to shareholders is $495 million "
+        "(cash dividends paid of $495 million and repurchases of common stock of $0)")
+    assert "returning cash to its shareholders" in answer.headline
+    # as of the quarter: the year to date a 10-Q's cash flows cover; in the quarter alone, a
+    # yes or no the year to date does not settle
+    assert any("covers the year to date" in d for d in answer.details)
+    quarter, _ = _ask("financebench-bulk/pdfs/CORNING_2023Q2_10Q.pdf", "corning-10q-q2", 2023,
+                      "Corning", "Did Corning return cash to shareholders in Q2 2023?")
+    assert quarter.status != "answered"
+    # American Water Q2 2023 (p.10): "Dividends paid (257) (228)" and no repurchase row: the
+    # cash returned is its dividends, the repurchases taken as none and said so
+    answer = _answered("financebench-bulk/pdfs/AMERICANWATERWORKS_2023Q2_10Q.pdf",
+                       "awk-10q-q2", 2023, "American Water Works",
+                       "Is American Water Works returning cash to its shareholders as of Q2 "
+                       "2023?")
+    assert answer.headline.startswith(
+        "Yes. American Water Works' six months ended in 2023 cash returned to shareholders is "
+        "$257 million (cash dividends paid of $257 million)")
+    assert any(d.startswith("Taken as 0: the reader did not find repurchases of common stock")
+               for d in answer.details)
+    assert any("(else repurchases of common stock)" in d for d in answer.details)
