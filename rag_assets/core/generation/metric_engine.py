@@ -1433,6 +1433,8 @@ def _trend(question: MetricQuestion, values: dict[int, float], years: Sequence[i
               "improve": bool(quality.startswith(" (an improvement")),
               "worsen": bool(quality.startswith(" (a deterioration"))}.get(
         question.direction or "change")
+    if question.direction in ("improve", "worsen") and not better and not flat:
+        answer = None  # which way is better for a line item is not the engine's to say
     if unit == "percent":
         delta = _points_moved(first, last, question.decimals or 1)
     elif unit == "USD":  # no percentage of a base that is not positive: it means nothing

@@ -50,6 +50,7 @@ from rag_assets.core.text.periods import (
     PERIOD_OVER_PERIOD_RE,
     PERIOD_WORD_RE,
     TERM_PERIOD_RE,
+    THAN_PERIOD_RE,
     period_end_years,
     quarters_named,
     without_quarters,
@@ -223,8 +224,10 @@ class MetricQuestion(BaseModel):
     def exists(self) -> bool:
         """Whether the yes or no asks if the amount is there at all ("Did it pay dividends?",
         "Does it have any debt due within the year?"): yes when it is not zero; a quality asked
-        of it ("Is its debt load manageable?") is not answered by its size."""
-        return self.yes_no and bool(_EXISTENCE_RE.search(self.question))
+        of it ("Is its debt load manageable?") is not answered by its size, nor is a size
+        asked ("Does it have a lot of goodwill relative to its assets?"): any is no yes."""
+        return self.yes_no and bool(_EXISTENCE_RE.search(self.question)) and not \
+            _SIZE_ASKED_RE.search(self.question)
 
     @property
     def stated(self) -> str | None:
@@ -303,7 +306,14 @@ _EXISTENCE_RE = re.compile(
     r"^\s*(?:(?:does|do|did|has|have|had)\s+(?:\S+\s+){0,5}?(?:have|has|had|pay|paid|hold|"
     r"carry|record|report|incur|owe|make|made|repurchase|repurchased|buy|bought|issue|issued|"
     r"spend|spent|return|returned|receive|received|recognize|recognized|generate|generated)\b|"
-    r"(?:is|are|was|were)\s+there\b)|\bany\b", re.IGNORECASE)
+    r"(?:is|are|was|were)\s+there\b|(?:is|are|was|were)\s+(?:\S+\s+){0,5}?(?:paying|buying|"
+    r"repurchasing|returning|issuing|incurring)\b)|\bany\b", re.IGNORECASE)
+# how much of it is asked, not whether there is any: a size no rule here judges
+_SIZE_ASKED_RE = re.compile(
+    r"\b(?:a lot of|lots of|too much|too many|significant|substantial|large|big|high|heavy|"
+    r"excessive|sizable|sizeable|considerable|more|less|fewer|higher|lower|greater|smaller)\b|"
+    r"\brelative to\b|\bcompared (?:to|with)\b|"
+    r"\bas a (?:share|percent\w*|proportion|fraction) of\b", re.IGNORECASE)
 _AVERAGE_RE = re.compile(r"\baverage\b", re.IGNORECASE)
 # an event a balance cannot answer: "Did X issue or repay any debt?" asks of the period's
 # flows (the debt note, the cash flow statement), not of the debt it holds at the end
@@ -324,9 +334,13 @@ _DIRECTIONS: tuple[tuple[Direction, re.Pattern[str]], ...] = (
     ("worsen", re.compile(r"\bworse\w*|\bdeteriorat\w*|\bweaken\w*", re.IGNORECASE)),
     ("change", EITHER_WAY_RE),  # "did it rise or fall": which way is asked, not one of them
     ("up", re.compile(r"\bincreas\w*|\bgr[eo]w\w*|\brais\w*|\bros[ee]\b|\bris(?:e|ing)\b|"
-                      r"\bwent\s+up|\bgo(?:ne)?\s+up|\bhigher\b|\bexpand\w*", re.IGNORECASE)),
+                      r"\bwent\s+up|\bgo(?:ne)?\s+up|\bhigher\b|\bexpand\w*|"
+                      rf"\b(?:more|greater|larger)\b(?=[^?]*{THAN_PERIOD_RE.pattern})",
+                      re.IGNORECASE)),
     ("down", re.compile(r"\bdecreas\w*|\bdeclin\w*|\bdrop\w*|\bfell\b|\bfall\w*|\bwent\s+down|"
-                        r"\bgo(?:ne)?\s+down|\blower\b|\breduc\w*|\bshr[iu]nk\w*", re.IGNORECASE)),
+                        r"\bgo(?:ne)?\s+down|\blower\b|\breduc\w*|\bshr[iu]nk\w*|"
+                        rf"\b(?:less|fewer|smaller)\b(?=[^?]*{THAN_PERIOD_RE.pattern})",
+                        re.IGNORECASE)),
     ("change", re.compile(r"\bchang\w*|\bmov\w*|\bdifference\b|\btrend\w*|\bhappen\w*|"
                           rf"{_COMPARED_WITH_PRIOR}", re.IGNORECASE)),
 )

@@ -45,6 +45,14 @@ EACH_QUARTER_RE = re.compile(r"\b(?:for\s+)?(?:each|every|per)\s+quarter\b|\bqua
 MONTH_RE = re.compile(
     r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
     r"december)\b", re.IGNORECASE)
+# a comparison's other period: "more cash than in fiscal 2021", "less than at the end of
+# 2020", "higher than the prior year", "than at December 31, 2022" (never a level: "more
+# than 21%")
+THAN_PERIOD_RE = re.compile(
+    r"\bthan\s+(?:it\s+(?:did|had|was)\s+)?(?:(?:in|at|on|as\s+of|during|for|over)\s+)?(?:the\s+)?"
+    r"(?:end\s+of\s+)?(?:(?:fiscal\s+|fy\s?)(?:year\s+)?(?:19|20)?\d\d\b|(?:19|20)\d\d\b|(?:prior|"
+    r"previous|preceding|last)\s+(?:fiscal\s+)?(?:year|quarter|period)\b|a\s+year\s+(?:earlier|"
+    rf"ago|before)\b|{MONTH_RE.pattern}\s+\d{{1,2}},?\s+(?:19|20)\d\d\b)", re.IGNORECASE)
 # a change against the period before: "quarter over quarter", "year-over-year"
 PERIOD_OVER_PERIOD_RE = re.compile(r"\b(?:year|quarter|month)s?[\s-]+over[\s-]+(?:year|quarter|"
                                    r"month)s?\b", re.IGNORECASE)

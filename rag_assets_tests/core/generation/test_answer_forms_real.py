@@ -494,3 +494,14 @@ def test_which_member_grew_the_fastest_asks_one(tmp_path_factory: pytest.TempPat
     lead = _lead_and_valid(corpus, "Which of Corning's segments grew net sales the fastest in "
                                    "Q2 2023?")
     assert lead.startswith("Environmental Technologies grew net sales the fastest"), lead
+
+
+def test_equity_raised_is_asked_of_the_issuances_not_of_the_equity_balance(
+        forms_corpus: Corpus) -> None:
+    """"Raise equity" names a financing (ASC 505-10-50), not a rise of the equity balance,
+    which earnings move too: the offering of 12,650,000 shares for $1,688 million is read."""
+    result = forms_corpus.answerer().ask("Did American Water Works raise new equity in the first "
+                                         "half of 2023?")
+    lead = answer_lead(result.answer)
+    assert lead.startswith("Yes: (1) "), lead
+    assert all(f in lead for f in ("12,650,000 shares", "$1,688 million")), lead

@@ -1317,3 +1317,51 @@ def test_returning_capital_is_judged_on_the_dividends_and_buybacks_the_cash_flow
     assert any(d.startswith("Taken as 0: the reader did not find repurchases of common stock")
                for d in answer.details)
     assert any("(else repurchases of common stock)" in d for d in answer.details)
+
+
+@pytest.mark.parametrize(("question", "headline"), [
+    # a comparison with another year is the move between them (p.46: cash and cash equivalents
+    # 569.4 against 1,505.2), never a yes because there is cash
+    ("Did General Mills have more cash at the end of fiscal 2022 than at the end of fiscal 2021?",
+     "No. General Mills' cash and cash equivalents decreased from $1,505.2 million in FY2021 to "
+     "$569.4 million in FY2022"),
+    # "less ... than the prior year" asks down (p.48: 568.7 against 530.8)
+    ("Did General Mills spend less on capital expenditures in fiscal 2022 than the prior year?",
+     "No. General Mills' capital expenditure increased from $530.8 million in FY2021 to "
+     "$568.7 million in FY2022"),
+    # a level is no other period: "more than 21%" stays a threshold
+    ("Was General Mills' effective tax rate in fiscal 2022 more than 21%?",
+     "No. General Mills' FY2022 effective tax rate is 18.3%"),
+    # an act asked in the present ("is it buying back") is whether there is any (p.48: 876.8)
+    ("Is General Mills buying back its shares?",
+     "Yes. General Mills' FY2022 repurchases of common stock is $876.8 million"),
+])
+def test_a_comparison_or_an_act_asked_is_answered_by_what_it_asks(question: str,
+                                                                  headline: str) -> None:
+    answer = _answered(*GM_FY2022, question)
+    assert answer.headline.startswith(headline), answer.headline
+
+
+def test_a_size_asked_is_no_yes_from_there_being_any() -> None:
+    # "a lot of goodwill relative to its assets" asks a size no rule here judges: the amount
+    # (p.46: 14,378.5) without a yes; "any goodwill" is a yes
+    answer = _answered(*GM_FY2022, "Does General Mills have a lot of goodwill relative to its "
+                                   "assets?")
+    assert not answer.headline.startswith(("Yes", "No")), answer.headline
+    answer = _answered(*GM_FY2022, "Does General Mills have any goodwill?")
+    assert answer.headline.startswith("Yes. General Mills' FY2022 goodwill is $14,378.5 million")
+
+
+def test_a_line_items_better_way_is_not_assumed_and_a_date_compared_is_a_move() -> None:
+    # Corning Q2 2023 (p.5): cash and cash equivalents 1,538 at June 30, 2023 against 1,671 at
+    # December 31, 2022; total debt 187 + 7,437 against 224 + 6,687. "Weakened" asks which way
+    # is worse, which no line item says: the move, no yes or no
+    path = "financebench-bulk/pdfs/CORNING_2023Q2_10Q.pdf"
+    answer = _answered(path, "corning-10q-q2", 2023, "Corning",
+                       "Has Corning's cash position weakened during the first half of 2023?")
+    assert answer.headline.startswith("Corning's cash and cash equivalents decreased from $1,671 "
+                                      "million"), answer.headline
+    answer = _answered(path, "corning-10q-q2", 2023, "Corning",
+                       "Did Corning have more debt at June 30, 2023 than at December 31, 2022?")
+    assert answer.headline.startswith("Yes. Corning's total debt increased from $6,911 million"), \
+        answer.headline
