@@ -1114,7 +1114,8 @@ def _value_polarity(question: MetricQuestion, value: float, unit: str, headline:
             question.judgment or question.threshold
     ):  # "Did it pay dividends?": whether there is any; "more than 10% of revenue" is a
         # share of revenue, which revenue alone does not settle
-        return f"{'Yes' if value else 'No'}. {headline}"
+        held = value > 0 if question.asks_gain else bool(value)
+        return f"{'Yes' if held else 'No'}. {headline}"
     return headline
 
 

@@ -230,6 +230,13 @@ class MetricQuestion(BaseModel):
             _SIZE_ASKED_RE.search(self.question)
 
     @property
+    def asks_gain(self) -> bool:
+        """Whether the amount asked is one a company brings in ("Did it generate cash from
+        operations?", "earn a profit"): an outflow of operations is no cash generated, so only
+        an amount above zero is a yes."""
+        return self.exists and bool(_GAIN_ASKED_RE.search(self.question))
+
+    @property
     def stated(self) -> str | None:
         """The question's own formula of its target, when it states one."""
         return self.formulas.get(self.target)
@@ -308,6 +315,9 @@ _EXISTENCE_RE = re.compile(
     r"spend|spent|return|returned|receive|received|recognize|recognized|generate|generated)\b|"
     r"(?:is|are|was|were)\s+there\b|(?:is|are|was|were)\s+(?:\S+\s+){0,5}?(?:paying|buying|"
     r"repurchasing|returning|issuing|incurring)\b)|\bany\b", re.IGNORECASE)
+# a verb of bringing an amount in: a negative one is none
+_GAIN_ASKED_RE = re.compile(r"\b(?:generat\w*|earn\w*|make|made|making|produc\w*)\b",
+                            re.IGNORECASE)
 # how much of it is asked, not whether there is any: a size no rule here judges
 _SIZE_ASKED_RE = re.compile(
     r"\b(?:a lot of|lots of|too much|too many|significant|substantial|large|big|high|heavy|"
@@ -334,16 +344,28 @@ _DIRECTIONS: tuple[tuple[Direction, re.Pattern[str]], ...] = (
     ("worsen", re.compile(r"\bworse\w*|\bdeteriorat\w*|\bweaken\w*", re.IGNORECASE)),
     ("change", EITHER_WAY_RE),  # "did it rise or fall": which way is asked, not one of them
     ("up", re.compile(r"\bincreas\w*|\bgr[eo]w\w*|\brais\w*|\bros[ee]\b|\bris(?:e|ing)\b|"
-                      r"\bwent\s+up|\bgo(?:ne)?\s+up|\bhigher\b|\bexpand\w*|"
-                      rf"\b(?:more|greater|larger)\b(?=[^?]*{THAN_PERIOD_RE.pattern})",
+                      r"\bwent\s+up|\bgo(?:ne)?\s+up|\bhigher\b(?!\s+than\b)|\bexpand\w*|"
+                      rf"\b(?:more|greater|larger|higher)\b(?=[^?]*{THAN_PERIOD_RE.pattern})",
                       re.IGNORECASE)),
     ("down", re.compile(r"\bdecreas\w*|\bdeclin\w*|\bdrop\w*|\bfell\b|\bfall\w*|\bwent\s+down|"
-                        r"\bgo(?:ne)?\s+down|\blower\b|\breduc\w*|\bshr[iu]nk\w*|"
-                        rf"\b(?:less|fewer|smaller)\b(?=[^?]*{THAN_PERIOD_RE.pattern})",
+                        r"\bgo(?:ne)?\s+down|\blower\b(?!\s+than\b)|\breduc\w*|\bshr[iu]nk\w*|"
+                        rf"\b(?:less|fewer|smaller|lower)\b(?=[^?]*{THAN_PERIOD_RE.pattern})",
                         re.IGNORECASE)),
     ("change", re.compile(r"\bchang\w*|\bmov\w*|\bdifference\b|\btrend\w*|\bhappen\w*|"
                           rf"{_COMPARED_WITH_PRIOR}", re.IGNORECASE)),
 )
+
+
+# a pace asked of a verb ("Did its revenue grow faster in 2015 than in 2014?"): the move of
+# its growth rate, not of the amount
+_PACE_WORDED_RE = re.compile(
+    r"\b(?:grow|grew|grown|growing|increas(?:e|ed|es|ing)|r(?:ise|ose|isen|ising))\s+(?:at\s+an?\s+)?"
+    r"(?P<pace>faster|quicker|more\s+quickly|more\s+rapidly|slower|more\s+slowly)\b(?:\s+(?:pace|"
+    r"rate))?", re.IGNORECASE)
+
+
+def _pace_as_growth(match: re.Match[str]) -> str:
+    return "growth " + ("slow" if "slow" in match["pace"].lower() else "accelerate")
 
 
 # a growth rate's own move: "Did its revenue growth accelerate (slow) in 2017?"
@@ -532,6 +554,9 @@ _HAS_ENOUGH_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:did|does|do|could|can|woul
 # ("can it comfortably cover its interest?" is the interest coverage judgment)
 _COVERED_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:did|does|do) (?P<part>.+?) "
                          r"(?:fully )?(?:cover|fund|finance|pay for) (?P<total>.+?)\s*\??$")
+# "Is its dividend covered by its free cash flow?": the same, asked of what is covered
+_COVERED_BY_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:is|are|was|were) (?P<total>.+?) (?:fully |"
+                            r"well )?(?:covered|funded|financed|paid for) by (?P<part>.+?)\s*\??$")
 COVERAGE_OF = " coverage of "  # the name a coverage's definition is given
 _POSSESSIVE_RE = re.compile(r"^.*?\b[a-z0-9&.]+ ?(?:'s|s')\s+")
 # where a share's term ends: a clause after a comma, "i.e.", "as a ...", the period it is of
@@ -555,7 +580,7 @@ def _share_definition(asking: str) -> tuple[str, str] | None:
     norm = normalize(asking)
     # a coverage first: "share repurchases" names no share
     match = next((m for pattern in (_COVER_RE, _HAS_ENOUGH_RE, _ENOUGH_RE, _COVERED_RE,
-                                    _KEPT_AFTER_RE, *_SHARE_RES)
+                                    _COVERED_BY_RE, _KEPT_AFTER_RE, *_SHARE_RES)
                   if (m := pattern.search(norm))), None)
     if match is None and _share_of_unknown(norm):
         match = _PART_AS_SHARE_RE.search(norm)
@@ -565,7 +590,7 @@ def _share_definition(asking: str) -> tuple[str, str] | None:
     if match.re is _KEPT_AFTER_RE:
         return (f"{match['word']} of {terms[1]} left after {terms[0]}",
                 f"({terms[1]} minus {terms[0]}) divided by {terms[1]}")
-    if match.re in (_COVER_RE, _HAS_ENOUGH_RE, _ENOUGH_RE, _COVERED_RE):
+    if match.re in (_COVER_RE, _HAS_ENOUGH_RE, _ENOUGH_RE, _COVERED_RE, _COVERED_BY_RE):
         listed = share_terms(match, listed=True) or terms
         return f"{terms[0]}{COVERAGE_OF}{listed[1]}", \
             f"{terms[0]} divided by {_sum_named(listed[1])}"
@@ -1044,13 +1069,12 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
                                     .endswith("?")), asked))
     if share and (not definitions or COVERAGE_OF in share[0]):  # the coverage of a term
         definitions.append(share)  # the question defines is asked, not the term
-    asked = _SOURCE_NOTE_RE.sub(" ", asked)  # "D&A (from cash flow statement) % margin"
+    # "D&A (from cash flow statement) % margin"; "grow faster": its growth rate's pace
+    asked = _PACE_WORDED_RE.sub(_pace_as_growth, _SOURCE_NOTE_RE.sub(" ", asked))
     norm = normalize(asked)
     asking = next((x for x in split_sentences(asked) if x.rstrip().endswith("?")), asked)
     choice = choice_asked(normalize(asking))
-    rules = load_rules().rules
-    judgment = next((key for key, rule in rules.items()
-                     if any(re.search(p, norm) for p in rule.patterns)), None)
+    judgment = _judgment_asked(norm)
     if not (definitions or choice or cause) and _for_prose(question, asking, judgment):
         return None  # its question, not its instructions, asks for prose
     written: dict[str, str] = {}  # the words a line item is named by, asked or defined
@@ -1090,7 +1114,7 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
         titles=titles, written=written, sign=_sign_asked(asking), threshold=threshold_asked(asking),
         yes_no=bool(_YES_NO_RE.search(asked.split("?")[0] if "?" in asked else asked)),
         direction=direction if aggregate == "trend" else None, judgment=judgment,
-        asks=rules[judgment].asked(norm) if judgment else None,
+        asks=load_rules().rules[judgment].asked(norm) if judgment else None,
         choices=choice[0] if choice else each if aggregate == "each" and each else [],
         pick=choice[1] if choice else None, total=question.total,
         dated=dated, history=_history_asked(asked, aggregate, is_metric),
@@ -1285,12 +1309,22 @@ _MOVE_ASKED_RE = re.compile(r"^\s*(?:how\s+)?(?:did|has|have)\b.*\b(?:increas|de
                             re.IGNORECASE)
 
 
+def _judgment_asked(norm: str) -> str | None:
+    """The first judgment rule whose words the question uses."""
+    return next((key for key, rule in load_rules().rules.items()
+                 if any(re.search(p, norm) for p in rule.patterns)), None)
+
+
 def _judged_target(asked: str, asking: str, judgment: str | None,
                    definitions: list[tuple[str | None, str]], written: dict[str, str]
                    ) -> tuple[str | None, bool, str | None]:
     """:func:`_target`, and the judgment asked: none when the question asks how the
-    judgment's measure moved ("Did its leverage increase?": the metric's move)."""
+    judgment's measure moved ("Did its leverage increase?": the metric's move), nor when it
+    names another metric than the rule's ("Is its dividend covered by its free cash flow?":
+    a rule's bands judge its own metric's value only)."""
     target, is_metric = _target(asked, judgment, definitions, written)
+    if judgment and is_metric and target != load_rules().rules[judgment].metric:
+        judgment = None
     return target, is_metric, None if _MOVE_ASKED_RE.search(asking) else judgment
 
 
@@ -1529,6 +1563,8 @@ def _aggregate(asked: str, norm: str, years: list[int], choice: bool, judgment: 
             break
     if growth and (paced := _PACE_RE.search(norm)):  # "did its growth accelerate?"
         direction = "down" if paced[0].startswith(("dec", "slow")) else "up"
+    elif _PACE_RE.search(norm):  # the pace of a measure no growth rate is stored for: the
+        direction = None  # amount's own move does not say whether its growth sped up
     span = YEAR_SPAN_RE.search(asked)
     if _CAGR_RE.search(asked):
         aggregate = "cagr"
