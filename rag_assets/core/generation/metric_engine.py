@@ -937,17 +937,21 @@ def _covered(question: MetricQuestion, evaluator: Evaluator, year: int, subject:
     part_title, total_title = (_said(side, words, evaluator.defs)
                                for side, words in zip(sides, title.split(COVERAGE_OF, 1),
                                                       strict=True))
-    held = part >= total
+    held = part > total if question.exceeds else part >= total
     how = [f" ({w.worded})" if _COMPUTED.search(w.worded) and len(w.worded) <= _WORDED_MOST // 2
            else "" for w in read]  # "free cash flow of $195.1 million (operating ... - capex)"
 
     def amount(value: float) -> str:
         return format_value(value, "USD", None, question.scale)
+    opening = f"{'Yes' if held else 'No'}. {subject} {when} {part_title} of {amount(part)}{how[0]}"
+    if question.exceeds:  # two amounts set side by side: by how much one passes the other
+        gap = f"by {amount(part - total)}" if held else f"{amount(abs(part - total))} less"
+        return (f"{opening} {'exceeded' if held else 'did not exceed'} its {total_title} of "
+                f"{amount(total)}{how[1]}{' ' if held else ': '}{gap} ({part / total:.2f} times).")
     used = f": its {total_title} took {abs(total / part) * 100:.1f}% of it" if part > 0 else ""
-    return (f"{'Yes' if held else 'No'}. {subject} {when} {part_title} of {amount(part)}{how[0]} "
-            f"{'covered' if held else 'did not cover'} its {total_title} of {amount(total)}"
-            f"{how[1]}: {amount(abs(part - total))} {'to spare' if held else 'short'} "
-            f"({part / total:.2f} times{used}).")
+    return (f"{opening} {'covered' if held else 'did not cover'} its {total_title} of "
+            f"{amount(total)}{how[1]}: {amount(abs(part - total))} "
+            f"{'to spare' if held else 'short'} ({part / total:.2f} times{used}).")
 
 
 def _expanded(side: str, question: MetricQuestion, defs: Vocabulary) -> str:

@@ -221,6 +221,12 @@ class MetricQuestion(BaseModel):
         return COVERAGE_OF in self.titles.get(self.target, "")
 
     @property
+    def exceeds(self) -> bool:
+        """Whether the coverage is asked as one amount exceeding another ("Did its operating
+        cash flow exceed its net income?"): a yes only above it, worded so."""
+        return self.covers and bool(_EXCEEDS_RE.search(normalize(self.question)))
+
+    @property
     def exists(self) -> bool:
         """Whether the yes or no asks if the amount is there at all ("Did it pay dividends?",
         "Does it have any debt due within the year?"): yes when it is not zero; a quality asked
@@ -557,6 +563,12 @@ _COVERED_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:did|does|do) (?P<part>.+?) "
 # "Is its dividend covered by its free cash flow?": the same, asked of what is covered
 _COVERED_BY_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:is|are|was|were) (?P<total>.+?) (?:fully |"
                             r"well )?(?:covered|funded|financed|paid for) by (?P<part>.+?)\s*\??$")
+# "Did its operating cash flow exceed its net income?", "Is its capital expenditure higher
+# than its depreciation?": two amounts set against each other, the first over the second (a
+# level, "higher than 15%", or a period, "than in 2021", names no amount: no such pair)
+_EXCEEDS_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:did|does|do|was|were|is|are) (?P<part>.+?) "
+                         r"(?:exceed(?:s|ed)?|surpass(?:es|ed)?|outpace(?:s|d)?|(?:come in )?"
+                         r"(?:higher|greater|larger|more) than) (?P<total>(?![$€£\d]).+?)\s*\??$")
 COVERAGE_OF = " coverage of "  # the name a coverage's definition is given
 _POSSESSIVE_RE = re.compile(r"^.*?\b[a-z0-9&.]+ ?(?:'s|s')\s+")
 # where a share's term ends: a clause after a comma, "i.e.", "as a ...", the period it is of
@@ -580,7 +592,7 @@ def _share_definition(asking: str) -> tuple[str, str] | None:
     norm = normalize(asking)
     # a coverage first: "share repurchases" names no share
     match = next((m for pattern in (_COVER_RE, _HAS_ENOUGH_RE, _ENOUGH_RE, _COVERED_RE,
-                                    _COVERED_BY_RE, _KEPT_AFTER_RE, *_SHARE_RES)
+                                    _COVERED_BY_RE, _EXCEEDS_RE, _KEPT_AFTER_RE, *_SHARE_RES)
                   if (m := pattern.search(norm))), None)
     if match is None and _share_of_unknown(norm):
         match = _PART_AS_SHARE_RE.search(norm)
@@ -590,7 +602,8 @@ def _share_definition(asking: str) -> tuple[str, str] | None:
     if match.re is _KEPT_AFTER_RE:
         return (f"{match['word']} of {terms[1]} left after {terms[0]}",
                 f"({terms[1]} minus {terms[0]}) divided by {terms[1]}")
-    if match.re in (_COVER_RE, _HAS_ENOUGH_RE, _ENOUGH_RE, _COVERED_RE, _COVERED_BY_RE):
+    if match.re in (_COVER_RE, _HAS_ENOUGH_RE, _ENOUGH_RE, _COVERED_RE, _COVERED_BY_RE,
+                    _EXCEEDS_RE):
         listed = share_terms(match, listed=True) or terms
         return f"{terms[0]}{COVERAGE_OF}{listed[1]}", \
             f"{terms[0]} divided by {_sum_named(listed[1])}"

@@ -1351,11 +1351,23 @@ def test_a_size_asked_is_no_yes_from_there_being_any() -> None:
     answer = _answered(*GM_FY2022, "Does General Mills have any goodwill?")
     assert answer.headline.startswith("Yes. General Mills' FY2022 goodwill is $14,378.5 million")
     # "higher than its depreciation" sets two line items side by side, not two years: capex
-    # rose (530.8 to 568.7) but stayed under depreciation and amortization (570.3), so the
-    # year's move is no answer to it
+    # rose (530.8 to 568.7) but stayed under depreciation and amortization (570.3, p.49), so
+    # the year's move is no answer to it; "exceed" asks the same of operating cash flow
+    # (3,316.1) and net income (2,707.3)
     answer = _answered(*GM_FY2022, "Is General Mills' capital expenditure higher than its "
                                    "depreciation in fiscal 2022?")
-    assert not answer.headline.startswith(("Yes", "No")), answer.headline
+    assert answer.headline == (
+        "No. General Mills' FY2022 capital expenditure of $568.7 million did not exceed its "
+        "depreciation of $570.3 million: $1.6 million less (1.00 times).")
+    answer = _answered(*GM_FY2022, "Did General Mills' operating cash flow exceed its net income "
+                                   "in fiscal 2022?")
+    assert answer.headline == (
+        "Yes. General Mills' FY2022 operating cash flow of $3,316.1 million exceeded its net "
+        "income of $2,707.3 million by $608.8 million (1.22 times).")
+    # a level in dollars is no second amount
+    answer = _answered(*GM_FY2022, "Did General Mills' revenue exceed $20 billion in fiscal "
+                                   "2022?")
+    assert answer.headline.startswith("General Mills' FY2022 revenue is $18,992.8 million")
 
 
 def test_a_line_items_better_way_is_not_assumed_and_a_date_compared_is_a_move() -> None:
