@@ -946,8 +946,9 @@ def _covered(question: MetricQuestion, evaluator: Evaluator, year: int, subject:
     opening = f"{'Yes' if held else 'No'}. {subject} {when} {part_title} of {amount(part)}{how[0]}"
     if question.exceeds:  # two amounts set side by side: by how much one passes the other
         gap = f"by {amount(part - total)}" if held else f"{amount(abs(part - total))} less"
+        times = f" ({part / total:.2f} times)" if total > 0 and part > 0 else ""
         return (f"{opening} {'exceeded' if held else 'did not exceed'} its {total_title} of "
-                f"{amount(total)}{how[1]}{' ' if held else ': '}{gap} ({part / total:.2f} times).")
+                f"{amount(total)}{how[1]}{' ' if held else ': '}{gap}{times}.")
     used = f": its {total_title} took {abs(total / part) * 100:.1f}% of it" if part > 0 else ""
     return (f"{opening} {'covered' if held else 'did not cover'} its {total_title} of "
             f"{amount(total)}{how[1]}: {amount(abs(part - total))} "
@@ -1091,9 +1092,8 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
             headline = headline[:-1] + f" ({format_value(value, 'percent', None)})."
         if not question.judgment and (how := _computations(worded or {}, years[-1:])):
             headline = _aside(headline, how[years[-1]])
-        read_said = bool(question.judgment and question.aggregate == "value" and read)
-        if read_said:  # the operands, then what a blank row says
-            headline = _aside(headline, read)
+        if read_said := bool(question.judgment and question.aggregate == "value" and read):
+            headline = _aside(headline, read)  # the operands, then what a blank row says
         headline, nil = _nil_said(headline, operands, years[-1], when)
         if not nil:  # a line printed blank says nothing of what other lines hold
             headline = _value_polarity(question, value, unit, headline)
@@ -1497,7 +1497,8 @@ def _either_worded(text: str) -> str:
     if comma < 0 or end < 0:
         return text
     first, second = text[start + len("either("):comma].strip(), text[comma + 1:end].strip()
-    return f"{text[:start]}{first} (else {_either_worded(second)}){_either_worded(text[end + 1:])}"
+    return (f"{text[:start]}({_either_worded(first)}, else {_either_worded(second)})"
+            f"{_either_worded(text[end + 1:])}")
 
 
 def _pretty(formula: str, defs: Vocabulary) -> str:

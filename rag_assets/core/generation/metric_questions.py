@@ -238,8 +238,8 @@ class MetricQuestion(BaseModel):
     @property
     def asks_gain(self) -> bool:
         """Whether the amount asked is one a company brings in ("Did it generate cash from
-        operations?", "earn a profit"): an outflow of operations is no cash generated, so only
-        an amount above zero is a yes."""
+        operations?", "earn a profit"): cash its operations used is none generated, so only an
+        amount above zero is a yes (an outflow asked, "generate cash outflows", is not)."""
         return self.exists and bool(_GAIN_ASKED_RE.search(self.question))
 
     @property
@@ -319,14 +319,14 @@ _EXISTENCE_RE = re.compile(
     r"^\s*(?:(?:does|do|did|has|have|had)\s+(?:\S+\s+){0,5}?(?:have|has|had|pay|paid|hold|"
     r"carry|record|report|incur|owe|make|made|repurchase|repurchased|buy|bought|issue|issued|"
     r"spend|spent|return|returned|receive|received|recognize|recognized|generate|generated)\b|"
-    r"(?:is|are|was|were)\s+there\b|(?:is|are|was|were)\s+(?:\S+\s+){0,5}?(?:paying|buying|"
-    r"repurchasing|returning|issuing|incurring)\b)|\bany\b", re.IGNORECASE)
+    r"(?:is|are|was|were)\s+there\b|(?:is|are|was|were)\s+(?:\S+\s+){0,5}?(?:buying\s+back|"
+    r"repurchasing|paying\s+(?:a\s+|any\s+)?(?:cash\s+)?dividends?)\b)|\bany\b", re.IGNORECASE)
 # a verb of bringing an amount in: a negative one is none
-_GAIN_ASKED_RE = re.compile(r"\b(?:generat\w*|earn\w*|make|made|making|produc\w*)\b",
-                            re.IGNORECASE)
+_GAIN_ASKED_RE = re.compile(r"\b(?:generat\w*|earn\w*|produc\w*)\b(?![^?]*\b(?:outflows?|"
+                            r"used|spent|burn\w*|loss(?:es)?)\b)", re.IGNORECASE)
 # how much of it is asked, not whether there is any: a size no rule here judges
 _SIZE_ASKED_RE = re.compile(
-    r"\b(?:a lot of|lots of|too much|too many|significant|substantial|large|big|high|heavy|"
+    r"\b(?:a lot of|lots of|too much|too many|significant|substantial|large|high|heavy|"
     r"excessive|sizable|sizeable|considerable|more|less|fewer|higher|lower|greater|smaller)\b|"
     r"\brelative to\b|\bcompared (?:to|with)\b|"
     r"\bas a (?:share|percent\w*|proportion|fraction) of\b", re.IGNORECASE)
@@ -350,12 +350,10 @@ _DIRECTIONS: tuple[tuple[Direction, re.Pattern[str]], ...] = (
     ("worsen", re.compile(r"\bworse\w*|\bdeteriorat\w*|\bweaken\w*", re.IGNORECASE)),
     ("change", EITHER_WAY_RE),  # "did it rise or fall": which way is asked, not one of them
     ("up", re.compile(r"\bincreas\w*|\bgr[eo]w\w*|\brais\w*|\bros[ee]\b|\bris(?:e|ing)\b|"
-                      r"\bwent\s+up|\bgo(?:ne)?\s+up|\bhigher\b(?!\s+than\b)|\bexpand\w*|"
-                      rf"\b(?:more|greater|larger|higher)\b(?=[^?]*{THAN_PERIOD_RE.pattern})",
+                      r"\bwent\s+up|\bgo(?:ne)?\s+up|\bhigher\b(?!\s+than\b)|\bexpand\w*",
                       re.IGNORECASE)),
     ("down", re.compile(r"\bdecreas\w*|\bdeclin\w*|\bdrop\w*|\bfell\b|\bfall\w*|\bwent\s+down|"
-                        r"\bgo(?:ne)?\s+down|\blower\b(?!\s+than\b)|\breduc\w*|\bshr[iu]nk\w*|"
-                        rf"\b(?:less|fewer|smaller|lower)\b(?=[^?]*{THAN_PERIOD_RE.pattern})",
+                        r"\bgo(?:ne)?\s+down|\blower\b(?!\s+than\b)|\breduc\w*|\bshr[iu]nk\w*",
                         re.IGNORECASE)),
     ("change", re.compile(r"\bchang\w*|\bmov\w*|\bdifference\b|\btrend\w*|\bhappen\w*|"
                           rf"{_COMPARED_WITH_PRIOR}", re.IGNORECASE)),
@@ -370,8 +368,39 @@ _PACE_WORDED_RE = re.compile(
     r"rate))?", re.IGNORECASE)
 
 
-def _pace_as_growth(match: re.Match[str]) -> str:
-    return "growth " + ("slow" if "slow" in match["pace"].lower() else "accelerate")
+def _paced(asked: str) -> str:
+    """The question with a pace asked of a verb as its growth rate's move, unless "than" sets
+    another measure against it ("grow faster than its cost of sales": no pace over time)."""
+    if re.search(r"\bthan\b", asked, re.IGNORECASE) and not _than_period(normalize(asked)):
+        return asked
+    return _PACE_WORDED_RE.sub(lambda m: "growth " + ("slow" if "slow" in m["pace"].lower()
+                                                      else "accelerate"), asked)
+
+
+# a comparative word before "than": the way a comparison asks
+_COMPARATIVE_RE = re.compile(r"\b(?P<word>more|greater|larger|higher|less|fewer|smaller|lower)\b"
+                             r"(?=[^?]*\bthan\b)", re.IGNORECASE)
+_UPWARD = frozenset({"more", "greater", "larger", "higher"})
+
+
+def _period_compared(norm: str) -> Direction | None:
+    """The way a comparison with another period asks ("more cash than in fiscal 2021",
+    "revenue higher than its fiscal 2021 revenue": up): None when "than" sets another measure
+    against it ("capex higher than its depreciation in fiscal 2022") or no period."""
+    than = _than_period(norm)
+    word = _COMPARATIVE_RE.search(norm[:than.end()]) if than else None
+    if than is None or word is None:
+        return None
+    return "up" if word["word"].lower() in _UPWARD else "down"
+
+
+def _than_period(norm: str) -> re.Match[str] | None:
+    """Where "than" names another period of the measure before it, not another measure."""
+    than = THAN_PERIOD_RE.search(norm)
+    if than is None or {i.name for i in named_items(norm[than.start():than.end()])} - {
+            i.name for i in named_items(norm[:than.start()])}:
+        return None
+    return than
 
 
 # a growth rate's own move: "Did its revenue growth accelerate (slow) in 2017?"
@@ -593,7 +622,8 @@ def _share_definition(asking: str) -> tuple[str, str] | None:
     # a coverage first: "share repurchases" names no share
     match = next((m for pattern in (_COVER_RE, _HAS_ENOUGH_RE, _ENOUGH_RE, _COVERED_RE,
                                     _COVERED_BY_RE, _EXCEEDS_RE, _KEPT_AFTER_RE, *_SHARE_RES)
-                  if (m := pattern.search(norm))), None)
+                  if (m := pattern.search(norm))
+                  and (pattern is not _EXCEEDS_RE or _two_amounts(m, norm))), None)
     if match is None and _share_of_unknown(norm):
         match = _PART_AS_SHARE_RE.search(norm)
     terms = share_terms(match) if match is not None else None
@@ -611,6 +641,26 @@ def _share_definition(asking: str) -> tuple[str, str] | None:
     if match.re is _PART_AS_SHARE_RE:
         return f"{terms[0]} as a {word} of {terms[1]}", f"{terms[0]} divided by {terms[1]}"
     return f"{word} of {terms[1]} from {terms[0]}", f"{terms[0]} divided by {terms[1]}"
+
+
+def _two_amounts(match: re.Match[str], norm: str) -> bool:
+    """Whether "A exceeds B" sets two different amounts side by side, each a line item or a
+    dollar metric: "higher than its fiscal 2021 revenue" is another period, "greater than
+    one" a level, and two ratios ("gross margin higher than operating margin") differ by no
+    amount."""
+    terms = share_terms(match)
+    if terms is None or _period_compared(norm) is not None:
+        return False
+    names = []
+    for term in terms:
+        items = named_items(normalize(term))
+        if not items:
+            return False
+        item = max(items, key=lambda i: i.end - i.start)
+        if item.is_metric and load_vocabulary().metrics[item.name].unit != "USD":
+            return False
+        names.append(item.name)
+    return names[0] != names[1]
 
 
 def _sum_named(words: str) -> str:
@@ -871,7 +921,8 @@ def _optional_re() -> re.Pattern[str]:
     defs = load_vocabulary()
     formulas = [m.formula or "" for m in defs.metrics.values()]
     formulas += [c.derived or "" for c in defs.concepts.values()]
-    needed = {x for f in formulas for x in re.findall(r"(?<!opt\()\b([a-z_]+)\b(?!\()", f)}
+    needed = {x for f in formulas for x in re.findall(r"(?<!opt\()\b([a-z_]+)\b(?!\()",
+                                                      re.sub(r"\brow\('[^']*'\)", " ", f))}
     names = sorted({x for f in formulas for x in re.findall(r"\bopt\(([a-z_]+)\)", f)}
                    - needed)
     return re.compile(rf"(?<!\w)(?<!opt\()({'|'.join(names)})\b(?!\[)")
@@ -1083,7 +1134,7 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
     if share and (not definitions or COVERAGE_OF in share[0]):  # the coverage of a term
         definitions.append(share)  # the question defines is asked, not the term
     # "D&A (from cash flow statement) % margin"; "grow faster": its growth rate's pace
-    asked = _PACE_WORDED_RE.sub(_pace_as_growth, _SOURCE_NOTE_RE.sub(" ", asked))
+    asked = _paced(_SOURCE_NOTE_RE.sub(" ", asked))
     norm = normalize(asked)
     asking = next((x for x in split_sentences(asked) if x.rstrip().endswith("?")), asked)
     choice = choice_asked(normalize(asking))
@@ -1337,8 +1388,11 @@ def _judged_target(asked: str, asking: str, judgment: str | None,
     a rule's bands judge its own metric's value only)."""
     target, is_metric = _target(asked, judgment, definitions, written)
     if judgment and is_metric and target != load_rules().rules[judgment].metric:
-        judgment = None
-    return target, is_metric, None if _MOVE_ASKED_RE.search(asking) else judgment
+        # its words were the rule's: read without it, "cash to shareholders" is no ratio
+        return (None, False, None) if _ratio_of_unknown(normalize(asked)) else (
+            target, is_metric, None)
+    moved = _MOVE_ASKED_RE.search(asking) or _period_compared(normalize(asking))
+    return target, is_metric, None if moved else judgment
 
 
 def _target(asked: str, judgment: str | None, definitions: list[tuple[str | None, str]],
@@ -1571,9 +1625,11 @@ def _aggregate(asked: str, norm: str, years: list[int], choice: bool, judgment: 
     for text in ([normalize(clauses[0])] if clauses else []) + [norm]:
         direction = None if growth else next(
             (candidate for candidate, pattern in _DIRECTIONS
-             if pattern.search(text.replace("growth rate", ""))), None)
+             if pattern.search(text.replace("growth rate", ""))), _period_compared(text))
         if direction:
             break
+    if _PACE_WORDED_RE.search(norm):  # "grow faster than its cost of sales": two growth
+        direction = None  # rates, which no amount's move compares
     if growth and (paced := _PACE_RE.search(norm)):  # "did its growth accelerate?"
         direction = "down" if paced[0].startswith(("dec", "slow")) else "up"
     elif _PACE_RE.search(norm):  # the pace of a measure no growth rate is stored for: the
@@ -1595,6 +1651,8 @@ def _aggregate(asked: str, norm: str, years: list[int], choice: bool, judgment: 
         years = years[-1:]
     elif direction and judgment is None and (len(years) > 1 or _YES_NO_RE.search(asked)):
         aggregate = "trend"
+        if len(years) == 1 and (than := _than_period(norm)) and str(years[0]) in than[0]:
+            years = [years[0], years[0] + 1]  # "higher than in fiscal 2021": from it, a year on
     elif direction and judgment is None and len(years) == 1 and _HOW_CHANGED_RE.search(asked):
         # against the year the filing prints beside it; a base written ("change from fiscal
         # 2019") runs to the year after it

@@ -46,13 +46,17 @@ MONTH_RE = re.compile(
     r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
     r"december)\b", re.IGNORECASE)
 # a comparison's other period: "more cash than in fiscal 2021", "less than at the end of
-# 2020", "higher than the prior year", "than at December 31, 2022" (never a level: "more
-# than 21%")
+# 2020", "higher than the prior year", "than at December 31, 2022", "than its fiscal 2021
+# revenue", "than the same quarter last year" (never a level, "more than 21%", nor another
+# benchmark, "higher than the industry average in 2022")
 THAN_PERIOD_RE = re.compile(
-    r"\bthan\s+(?:it\s+(?:did|had|was)\s+)?(?:(?:in|at|on|as\s+of|during|for|over)\s+)?(?:the\s+)?"
-    r"(?:end\s+of\s+)?(?:(?:fiscal\s+|fy\s?)(?:year\s+)?(?:19|20)?\d\d\b|(?:19|20)\d\d\b|(?:prior|"
-    r"previous|preceding|last)\s+(?:fiscal\s+)?(?:year|quarter|period)\b|a\s+year\s+(?:earlier|"
-    rf"ago|before)\b|{MONTH_RE.pattern}\s+\d{{1,2}},?\s+(?:19|20)\d\d\b)", re.IGNORECASE)
+    r"\bthan\s+(?![$€£\d])(?:(?:it|they)\s+(?:did|had|was|were)\s+)?(?:(?!average|industry|peers?|"
+    r"competitors?|median|target|guidance|budget|plan|forecast|estimate|expected)[\w'’.-]+\s+)"
+    r"{0,4}?(?:(?:fiscal\s+|fy\s?)(?:year[\s-]+)?(?:19|20)?\d\d\b|(?:year[\s-]+end\s+)?(?:19|20)"
+    r"\d\d\b|(?:prior|previous|preceding|last)\s+(?:fiscal\s+)?(?:year|quarter|period)\b|(?:a|the)"
+    r"\s+year\s+(?:earlier|ago|before)\b|(?:the\s+)?(?:first|second|third|fourth)\s+quarter\b|"
+    r"q[1-4]\b|(?:the\s+)?same\s+(?:quarter|period)\b|"
+    rf"{MONTH_RE.pattern}\s+\d{{1,2}},?\s+(?:19|20)\d\d\b)", re.IGNORECASE)
 # a change against the period before: "quarter over quarter", "year-over-year"
 PERIOD_OVER_PERIOD_RE = re.compile(r"\b(?:year|quarter|month)s?[\s-]+over[\s-]+(?:year|quarter|"
                                    r"month)s?\b", re.IGNORECASE)
