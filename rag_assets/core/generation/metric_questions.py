@@ -1379,6 +1379,15 @@ def _judgment_asked(norm: str) -> str | None:
                  if any(re.search(p, norm) for p in rule.patterns)), None)
 
 
+def _judged_with(judgment: str) -> set[str]:
+    """The metrics a judgment is read with: its rule's metric, the names its formula is
+    computed from ("backed by operating cash flow" names cash conversion's numerator) and
+    the metrics stated beside it."""
+    rule = load_rules().rules[judgment]
+    formula = load_vocabulary().metrics[rule.metric].formula or ""
+    return {rule.metric, *re.findall(r"\b[a-z_]+\b", formula), *rule.also}
+
+
 def _judged_target(asked: str, asking: str, judgment: str | None,
                    definitions: list[tuple[str | None, str]], written: dict[str, str]
                    ) -> tuple[str | None, bool, str | None]:
@@ -1387,7 +1396,7 @@ def _judged_target(asked: str, asking: str, judgment: str | None,
     names another metric than the rule's ("Is its dividend covered by its free cash flow?":
     a rule's bands judge its own metric's value only)."""
     target, is_metric = _target(asked, judgment, definitions, written)
-    if judgment and is_metric and target != load_rules().rules[judgment].metric:
+    if judgment and is_metric and target not in _judged_with(judgment):
         # its words were the rule's: read without it, "cash to shareholders" is no ratio
         return (None, False, None) if _ratio_of_unknown(normalize(asked)) else (
             target, is_metric, None)

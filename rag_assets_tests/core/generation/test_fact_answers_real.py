@@ -1482,3 +1482,26 @@ def test_no_yes_or_no_where_the_amount_does_not_say(filing: tuple[str, str, int,
         return  # the quotes answer it
     answer, _ = _ask(*filing, question)
     assert not answer.headline.startswith(("Yes", "No")), answer.headline
+
+
+@pytest.mark.parametrize(("filing", "question", "headline"), [
+    # earnings quality on accruals, net income - operating cash flow (General Mills p.49:
+    # 2,707.3 - 3,316.1 = -608.8; Netflix 2015 p.42: 122.641 - (-749.439) = 872.08), whose
+    # sign holds where a ratio's would not (a loss, an operating outflow)
+    (GM_FY2022, "Are General Mills' earnings in fiscal 2022 backed by operating cash flow?",
+     "Yes. General Mills' FY2022 accruals (net income - operating cash flow) is -$608.8 million"),
+    (NETFLIX_2015, "Are Netflix's earnings backed by cash in 2015?",
+     "No. Netflix's FY2015 accruals (net income - operating cash flow) is $872.08 million"),
+    # reinvestment on capital expenditures against depreciation: General Mills 568.7 / 570.3
+    # (p.49), a maintenance level; Netflix 91.248 / 62.283 (p.42), growing its asset base
+    (GM_FY2022, "Is General Mills reinvesting in its business in fiscal 2022?",
+     "Yes. General Mills' FY2022 capital expenditures to depreciation is 1.00"),
+    (NETFLIX_2015, "Is Netflix growing its asset base in 2015?",
+     "Yes. Netflix's FY2015 capital expenditures to depreciation is 1.47"),
+    (GM_FY2022, "Is General Mills growing its asset base in fiscal 2022?",
+     "No. General Mills' FY2022 capital expenditures to depreciation is 1.00"),
+])
+def test_earnings_quality_and_reinvestment_are_judged_on_the_cash_flows(
+        filing: tuple[str, str, int, str], question: str, headline: str) -> None:
+    answer = _answered(*filing, question)
+    assert answer.headline.startswith(headline), answer.headline
