@@ -623,7 +623,8 @@ def _share_definition(asking: str) -> tuple[str, str] | None:
     match = next((m for pattern in (_COVER_RE, _HAS_ENOUGH_RE, _ENOUGH_RE, _COVERED_RE,
                                     _COVERED_BY_RE, _EXCEEDS_RE, _KEPT_AFTER_RE, *_SHARE_RES)
                   if (m := pattern.search(norm))
-                  and (pattern is not _EXCEEDS_RE or _two_amounts(m, norm))), None)
+                  and (pattern is not _EXCEEDS_RE or _two_amounts(m, norm))
+                  and not _funded_by_a_balance(m)), None)
     if match is None and _share_of_unknown(norm):
         match = _PART_AS_SHARE_RE.search(norm)
     terms = share_terms(match) if match is not None else None
@@ -641,6 +642,22 @@ def _share_definition(asking: str) -> tuple[str, str] | None:
     if match.re is _PART_AS_SHARE_RE:
         return f"{terms[0]} as a {word} of {terms[1]}", f"{terms[0]} divided by {terms[1]}"
     return f"{word} of {terms[1]} from {terms[0]}", f"{terms[0]} divided by {terms[1]}"
+
+
+def _funded_by_a_balance(match: re.Match[str]) -> bool:
+    """Whether a coverage asks what a balance funded ("Is its capex funded by debt?"): a
+    balance at the period's end says nothing of what paid for the period's spending, so no
+    ratio of the two answers it (a balance may still cover another, "current liabilities
+    covered by current assets")."""
+    if not re.search(r"\b(?:fund|financ|pa(?:y|id) for)", match[0]):
+        return False
+    terms = share_terms(match)
+    items = named_items(normalize(terms[0])) if terms else []
+    if not items:
+        return False
+    item = max(items, key=lambda i: i.end - i.start)
+    concept = load_vocabulary().concepts.get(item.name)
+    return concept is not None and concept.kind == "stock"
 
 
 def _two_amounts(match: re.Match[str], norm: str) -> bool:

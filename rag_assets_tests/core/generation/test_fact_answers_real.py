@@ -1471,6 +1471,8 @@ def test_what_a_comparison_or_a_channel_names_is_what_is_answered(
     (GM_FY2022, "Is General Mills paying down debt?"),
     (AWK_Q2_2023, "Is American Water Works issuing equity in 2023?"),
     (NETFLIX_2015, "Is Netflix paying its debt with free cash flow?"),
+    # a balance at the year's end funded nothing the year spent: no coverage of the two
+    (GM_FY2022, "Is General Mills' capital expenditure funded by debt in fiscal 2022?"),
     # two growth rates compared, which no amount's move answers (net sales 4.8%, cost of sales
     # 7.8%)
     (GM_FY2022, "Did General Mills' net sales grow faster than its cost of sales in fiscal 2022?"),
