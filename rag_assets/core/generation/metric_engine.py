@@ -42,10 +42,10 @@ from rag_assets.core.generation.metric_format import (
     wrap,
 )
 from rag_assets.core.generation.metric_questions import (
-    COVERAGE_OF,
     MetricQuestion,
     Rules,
     Threshold,
+    coverage_sides,
     load_rules,
     quotient_sides,
 )
@@ -926,7 +926,8 @@ def _covered(question: MetricQuestion, evaluator: Evaluator, year: int, subject:
     no quotient of two amounts."""
     sides = quotient_sides(question.formulas.get(question.target, ""))
     title = question.titles.get(question.target, "")
-    if sides is None or COVERAGE_OF not in title:
+    named = coverage_sides(title)
+    if sides is None or named is None:
         return None
     found = [evaluator.copy().computed(_expanded(side, question, evaluator.defs), year)
              for side in sides]
@@ -935,7 +936,7 @@ def _covered(question: MetricQuestion, evaluator: Evaluator, year: int, subject:
         return None
     part, total = read[0].value, read[1].value
     part_title, total_title = (_said(side, words, evaluator.defs)
-                               for side, words in zip(sides, title.split(COVERAGE_OF, 1),
+                               for side, words in zip(sides, named,
                                                       strict=True))
     held = part > total if question.exceeds else part >= total
     how = [f" ({w.worded})" if _COMPUTED.search(w.worded) and len(w.worded) <= _WORDED_MOST // 2

@@ -218,13 +218,13 @@ class MetricQuestion(BaseModel):
     def covers(self) -> bool:
         """Whether a coverage is asked ("was A enough to cover B", "how many times did A cover
         B"): A / B, the question's own; as a yes or no, covered when it is 1 or more."""
-        return COVERAGE_OF in self.titles.get(self.target, "")
+        return coverage_sides(self.titles.get(self.target, "")) is not None
 
     @property
     def exceeds(self) -> bool:
         """Whether the coverage is asked as one amount exceeding another ("Did its operating
         cash flow exceed its net income?"): a yes only above it, worded so."""
-        return self.covers and bool(_EXCEEDS_RE.search(normalize(self.question)))
+        return EXCESS_OF in self.titles.get(self.target, "")
 
     @property
     def exists(self) -> bool:
@@ -599,6 +599,13 @@ _EXCEEDS_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:did|does|do|was|were|is|are) 
                          r"(?:exceed(?:s|ed)?|surpass(?:es|ed)?|outpace(?:s|d)?|(?:come in )?"
                          r"(?:higher|greater|larger|more) than) (?P<total>(?![$€£\d]).+?)\s*\??$")
 COVERAGE_OF = " coverage of "  # the name a coverage's definition is given
+EXCESS_OF = " excess over "  # the name of one amount set against another ("A exceeds B")
+
+
+def coverage_sides(name: str) -> list[str] | None:
+    """A coverage's (or an excess's) two sides as its name writes them, else None."""
+    mark = next((m for m in (COVERAGE_OF, EXCESS_OF) if m in name), None)
+    return name.split(mark, 1) if mark else None
 _POSSESSIVE_RE = re.compile(r"^.*?\b[a-z0-9&.]+ ?(?:'s|s')\s+")
 # where a share's term ends: a clause after a comma, "i.e.", "as a ...", the period it is of
 _TERM_END_RE = re.compile(rf",|;|\(|\bi\.?e\.?\b|\bas a\b|{PERIOD_AFTER_RE.pattern}",
@@ -636,7 +643,8 @@ def _share_definition(asking: str) -> tuple[str, str] | None:
     if match.re in (_COVER_RE, _HAS_ENOUGH_RE, _ENOUGH_RE, _COVERED_RE, _COVERED_BY_RE,
                     _EXCEEDS_RE):
         listed = share_terms(match, listed=True) or terms
-        return f"{terms[0]}{COVERAGE_OF}{listed[1]}", \
+        mark = EXCESS_OF if match.re is _EXCEEDS_RE else COVERAGE_OF
+        return f"{terms[0]}{mark}{listed[1]}", \
             f"{terms[0]} divided by {_sum_named(listed[1])}"
     word = match.groupdict().get("word") or "share"
     if match.re is _PART_AS_SHARE_RE:
@@ -652,12 +660,14 @@ def _funded_by_a_balance(match: re.Match[str]) -> bool:
     if not re.search(r"\b(?:fund|financ|pa(?:y|id) for)", match[0]):
         return False
     terms = share_terms(match)
-    items = named_items(normalize(terms[0])) if terms else []
-    if not items:
-        return False
-    item = max(items, key=lambda i: i.end - i.start)
-    concept = load_vocabulary().concepts.get(item.name)
+    item = _longest_named(terms[0]) if terms else None
+    concept = load_vocabulary().concepts.get(item.name) if item else None
     return concept is not None and concept.kind == "stock"
+
+
+def _longest_named(term: str) -> TermMatch | None:
+    """The line item or metric a term names: its longest name."""
+    return max(named_items(normalize(term)), key=lambda i: i.end - i.start, default=None)
 
 
 def _two_amounts(match: re.Match[str], norm: str) -> bool:
@@ -668,16 +678,11 @@ def _two_amounts(match: re.Match[str], norm: str) -> bool:
     terms = share_terms(match)
     if terms is None or _period_compared(norm) is not None:
         return False
-    names = []
-    for term in terms:
-        items = named_items(normalize(term))
-        if not items:
-            return False
-        item = max(items, key=lambda i: i.end - i.start)
-        if item.is_metric and load_vocabulary().metrics[item.name].unit != "USD":
-            return False
-        names.append(item.name)
-    return names[0] != names[1]
+    first, second = (_longest_named(term) for term in terms)
+    if first is None or second is None or first.name == second.name:
+        return False
+    return all(not i.is_metric or load_vocabulary().metrics[i.name].unit == "USD"
+               for i in (first, second))
 
 
 def _sum_named(words: str) -> str:
@@ -1148,7 +1153,7 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
     asked, definitions = _split_definitions(text)
     share = _share_definition(next((x for x in split_sentences(asked) if x.rstrip()
                                     .endswith("?")), asked))
-    if share and (not definitions or COVERAGE_OF in share[0]):  # the coverage of a term
+    if share and (not definitions or coverage_sides(share[0])):  # the coverage of a term
         definitions.append(share)  # the question defines is asked, not the term
     # "D&A (from cash flow statement) % margin"; "grow faster": its growth rate's pace
     asked = _paced(_SOURCE_NOTE_RE.sub(" ", asked))
@@ -1190,7 +1195,7 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
         aggregate=aggregate, months=question.months, quarter=quarter, decimals=question.decimals,
         # the pattern's group matches only the three scale words
         scale=cast(Scale, m["scale"].lower()) if (m := _SCALE_RE.search(text)) else None,
-        percent=bool((share and COVERAGE_OF not in share[0])
+        percent=bool((share and not coverage_sides(share[0]))
                      or _PERCENT_RE.search(normalize(text))), formulas=formulas,
         titles=titles, written=written, sign=_sign_asked(asking), threshold=threshold_asked(asking),
         yes_no=bool(_YES_NO_RE.search(asked.split("?")[0] if "?" in asked else asked)),
@@ -1481,7 +1486,7 @@ def _own_definitions(definitions: list[tuple[str | None, str]], target: str | No
     defined = None
     for name, body in definitions:
         # a coverage is the question's own ratio, never the term it opens with
-        key = None if name and COVERAGE_OF in name else _name_of(name) if name else target
+        key = None if name and coverage_sides(name) else _name_of(name) if name else target
         words: dict[str, str] = {}
         formula = definition_formula(body, anchor, key if key in defs.metrics else None, words)
         if formula is None or formula == key:
