@@ -1482,8 +1482,9 @@ def _judged(question: MetricQuestion, value: float, headline: str, rules: Rules
 
 
 def _either_worded(text: str) -> str:
-    """``either(a, b)`` as a reader takes it: "a (else b)", b read where the filing prints
-    no a; nested parentheses kept whole."""
+    """``either(a, b)`` as a reader takes it: "(a, else b)", b read where the filing prints
+    no a. The formula is walked as text, as :func:`_pretty` words it, so the parentheses
+    are counted here rather than parsed back from an ``ast``."""
     start = text.find("either(")
     if start < 0:
         return text
