@@ -60,7 +60,7 @@ from rag_assets.core.question.vocabulary import (
     load_vocabulary,
     whole_term,
 )
-from rag_assets.core.text.periods import MONTHS_IN_WORDS, TO_DATE_RE
+from rag_assets.core.text.periods import MONTHS_IN_WORDS
 
 if TYPE_CHECKING:
     from rag_assets.core.ingest.facts import StatementFact
@@ -803,7 +803,7 @@ def _year_to_date(question: MetricQuestion, facts: Sequence[StatementFact], form
     no about the quarter ("Did it buy back shares in Q3?") is not answered from the year to
     date: shares bought in the first half say nothing of the third quarter; one asked "as of
     Q2" (the point the year has reached) is."""
-    if question.months >= 12 or (question.yes_no and not TO_DATE_RE.search(question.question)):
+    if question.months >= 12 or (question.yes_no and not question.to_date):
         return question
     items = _line_items(" + ".join([formula, *question.choices]), question.formulas, defs)
     if not items or any(defs.concepts[i].statements[:1] != ["cash_flow"] for i in items):

@@ -168,6 +168,8 @@ class MetricQuestion(BaseModel):
     years: list[int] = Field(default_factory=list, description="fiscal years asked, sorted")
     aggregate: Aggregate = "value"
     months: int = Field(default=12, description="12 for a fiscal year, 3 for a quarter, 6 ...")
+    to_date: bool = Field(default=False, description="the year to date is asked "
+                          "(``Question.to_date``)")
     quarter: int | None = None
     within: float | None = Field(default=None, description="the band a measure is asked to "
                                  "stay within over the years ('consistent (within 2% each "
@@ -1192,7 +1194,8 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
         aggregate = "each"
     return _spanned(MetricQuestion(
         question=question.text, target=target, is_metric=is_metric, years=years,
-        aggregate=aggregate, months=question.months, quarter=quarter, decimals=question.decimals,
+        aggregate=aggregate, months=question.months, to_date=question.to_date, quarter=quarter,
+        decimals=question.decimals,
         # the pattern's group matches only the three scale words
         scale=cast(Scale, m["scale"].lower()) if (m := _SCALE_RE.search(text)) else None,
         percent=bool((share and not coverage_sides(share[0]))

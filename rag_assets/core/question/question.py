@@ -45,6 +45,7 @@ from rag_assets.core.question.vocabulary import (
 from rag_assets.core.text.filing_kinds import filing_years, kinds_asked
 from rag_assets.core.text.periods import (
     asked_quarters,
+    asks_to_date,
     dates_named,
     horizons,
     months_asked,
@@ -132,6 +133,8 @@ class Question(BaseModel):
     quarters: list[str] = Field(description="quarters it names, as document ids write them")
     periods: list[Period] = Field(description="(quarter or None, year) in order of mention")
     months: int = Field(description="12 for a fiscal year, 3 a quarter, 6 a half, 9")
+    to_date: bool = Field(default=False, description="it asks of the point the year has "
+                          "reached ('as of Q2', 'year to date'): a 10-Q's year-to-date flows")
     dates: list[str] = Field(default_factory=list,
                              description="dates it names as printed ('August 9, 2023')")
     horizons: list[int] = Field(default_factory=list, description="spans ahead it asks, in "
@@ -280,7 +283,8 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
     return Question(
         text=text, ranking_text=ranking, years=years_in(text), filing_years=filing_years(text),
         quarters=sorted(asked_quarters(text)), periods=periods_named(text),
-        months=months_asked(text), dates=dates_named(text), horizons=horizons(text),
+        months=months_asked(text), to_date=asks_to_date(text), dates=dates_named(text),
+        horizons=horizons(text),
         kinds=sorted(kinds_asked(text)),
         metrics=metrics, statements=statements, named_statements=named, expansion=expansion,
         qualified=qualified, narrowed=list(narrowed), moved=moved,

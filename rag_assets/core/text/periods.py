@@ -36,6 +36,14 @@ YEAR_TO_DATE_RE = re.compile(r"\byear[\s-]+to[\s-]+date\b|\bytd\b", re.IGNORECAS
 TO_DATE_RE = re.compile(r"\b(?:as\s+of|through)\s+(?:the\s+end\s+of\s+)?(?:q[1-4]\b|the\s+"
                         r"(?:first|second|third|fourth)\s+quarter\b)|" + YEAR_TO_DATE_RE.pattern,
                         re.IGNORECASE)
+
+
+def asks_to_date(text: str) -> bool:
+    """Whether a question asks of the point the year has reached ("as of Q2 2023", "year to
+    date"), whose flows a 10-Q prints for the year to date."""
+    return bool(TO_DATE_RE.search(text))
+
+
 # a column or label of a part of a year: "three months", "6 months", "Q3"
 PART_OF_YEAR_RE = re.compile(r"\b(?:[369]|three|six|nine) months\b|\bq[1-4]\b", re.IGNORECASE)
 # a figure given for each quarter, not the year's: "$1.36 ... per share for each quarter"
