@@ -82,6 +82,7 @@ from rag_assets.core.generation.records import (
 from rag_assets.core.generation.registered import registered_securities
 from rag_assets.core.generation.risk_factors import risk_captions
 from rag_assets.core.generation.signatures import signer
+from rag_assets.core.generation.transaction_terms import transaction_terms
 from rag_assets.core.generation.unfound import Prints, unfound_disclosure, unprinted_line_item
 from rag_assets.core.llm.client import ChatModel, LLMReplyError
 from rag_assets.core.llm.prompts import render
@@ -504,7 +505,8 @@ class QuoteRoute:
         (:mod:`auditor`), the
         sentence that opens Item 1's description of the business
         (:mod:`business_description`), the captions of Item 1A's risk factors
-        (:mod:`risk_factors`); None otherwise."""
+        (:mod:`risk_factors`), a transaction and its terms (:mod:`transaction_terms`); None
+        otherwise."""
         if not selected:
             return None
         document, year = filing_asked(question, selected, self.pages.partitions())
@@ -522,7 +524,8 @@ class QuoteRoute:
                                         self.pages.page_items(document, year))
                 or risk_captions(question, document, year, pages,
                                  self.pages.page_items(document, year),
-                                 self.pages.bold_lines(document, year)))
+                                 self.pages.bold_lines(document, year))
+                or transaction_terms(question, selected, document, year, pages))
 
     def preceding(self, unit: EvidenceUnit) -> EvidenceUnit | None:
         """The sentence a unit's page prints just before it."""

@@ -42,6 +42,7 @@ FILINGS: list[tuple[str, str, int, Sequence[int]]] = [
     (f"{BULK}/WALMART_2022_10K.pdf", "walmart-10k", 2022, [33, 43, 75]),
     (f"{BULK}/COSTCO_2018_10K.pdf", "costco-10k", 2018, [58]),
     (f"{BULK}/COCACOLA_2019_10K.pdf", "coca-cola-10k", 2019, [14, 42]),
+    (f"{BULK}/CORNING_2023Q2_10Q.pdf", "corning-10q-q2", 2023, [10]),
 ]
 
 
@@ -317,6 +318,31 @@ def test_the_issuances_of_a_period_each_with_its_net_proceeds(forms_corpus: Corp
     assert lead.startswith("(1) ") and lead.count("; (") == 1, lead
     assert all(f in lead for f in ("12,650,000 shares", "$1,688 million", "$1,035 million",
                                    "$1,022 million")), lead
+
+
+@pytest.mark.parametrize(("question", "lead_has"), [
+    # Note 7 states the notes, then their proceeds and maturity, and the next page opens with
+    # their exchange rate (MD&A prints the same sentence with fewer terms after it: the note is
+    # read); page numbers here are 1-based: pages 21 and 22
+    ("What were the main terms of the exchangeable senior notes American Water's finance "
+     "subsidiary issued in June 2023?",
+     ["$1,035 million", "3.625%", "$1,022 million", "June 15, 2026", "5.8213", "$171.78"]),
+    # two tranches, then the net proceeds two sentences on (the sentence between them names
+    # the notes) and the dollar value at the quarter's end; page 11
+    ("On what terms did Corning issue its euro notes in the second quarter of 2023?",
+     ["€300 million", "3.875%", "€550 million", "4.125%", "$918 million", "$920 million"]),
+])
+def test_the_terms_of_a_transaction_follow_the_sentence_that_states_it(
+        forms_corpus: Corpus, question: str, lead_has: list[str]) -> None:
+    lead = _lead_and_valid(forms_corpus, question, "direct terms")
+    assert all(part in lead for part in lead_has), lead
+
+
+def test_a_transaction_asked_without_its_terms_is_not_given_them(forms_corpus: Corpus) -> None:
+    result = forms_corpus.answerer().ask("Did American Water's finance subsidiary issue "
+                                         "exchangeable notes in June 2023?")
+    assert result.method != "direct terms" and "5.8213" not in answer_lead(result.answer), (
+        result.answer)
 
 
 @pytest.mark.parametrize(("question", "lead_has", "count"), [
