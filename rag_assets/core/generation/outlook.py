@@ -39,6 +39,12 @@ MIN_BULLETS = 2
 # a revision's columns: the prior range, then the updated one
 REVISION_RE = re.compile(r"\bprior\b.*\b(?:updated|revised|current|new)\b", re.IGNORECASE)
 NO_CHANGE_RE = re.compile(r"\b(?:no change|unchanged|reaffirmed)\b", re.IGNORECASE)
+# the way a yes or no asks the outlook moved: "Did X raise its guidance?", "cut", "reaffirm"
+WAYS_ASKED = {
+    "raised": re.compile(r"\b(?:rais|increas|lift|boost|upgrad|hik)\w*", re.IGNORECASE),
+    "lowered": re.compile(r"\b(?:lower|cut|reduc|decreas|trim|downgrad)\w*", re.IGNORECASE),
+    "unchanged": re.compile(r"\b(?:reaffirm|maintain|kept|keep|reiterat|unchanged)\w*",
+                            re.IGNORECASE)}
 AMOUNT = (r"(?:approximately\s+)?[-–]?\$?\d[\d,]*(?:\.\d+)?%?"
           r"(?:\s*(?:billion|million|thousand)\b)?")
 RANGE_RE = re.compile(rf"(?P<lo>{AMOUNT})(?:\s*(?:to|-|–)\s*(?P<hi>{AMOUNT}))?", re.IGNORECASE)
@@ -137,8 +143,10 @@ def _table_block(question: Question, document: str, year: int, page: int,
         quote = "\n".join([heading, *rows])
         unit = printed_unit(document, year, page, quote)
         moved = revision(rows, heading)
-        return DirectAnswer(kind="list", units=[unit], supports=quote,
-                            text=(f"{moved}. " if moved else "")
+        polarity = revised_yes_no(question, rows, heading) if moved else None
+        return DirectAnswer(kind="yes_no" if polarity else "list", units=[unit], supports=quote,
+                            text=(f"{polarity} " if polarity else "")
+                            + (f"{moved}. " if moved else "")
                             + f"{heading.rstrip(': ')}: "
                               f"{'; '.join(r.rstrip(' .;') for r in rows)}.")
     return None
@@ -178,34 +186,72 @@ def _moved_by(change: float, row: str) -> str:
     return f"{size:,g} {way}"
 
 
-def revision(rows: Sequence[str], heading: str = "") -> str | None:
-    """Which way a revised outlook moved each measure: a row's prior and updated ranges
-    compared by their midpoints, "no change" read as printed, a measure kept with the range it
-    keeps; None when the block prints no prior and updated columns (in its first rows or in
-    its heading: "Prior FY23 Outlook Updated FY23 Outlook") or no measure moved."""
+Moves = dict[str, list[tuple[str, str]]]  # way moved -> (the measure's label, what it says)
+
+
+def _moves(rows: Sequence[str], heading: str = "") -> Moves | None:
+    """Each measure of a revised outlook by the way it moved ("raised", "lowered",
+    "unchanged"): a row's prior and updated ranges compared by their midpoints, "no change"
+    read as printed; None when the block prints no prior and updated columns (in its first
+    rows or in its heading: "Prior FY23 Outlook Updated FY23 Outlook")."""
     if not any(REVISION_RE.search(r) for r in [heading, *rows[:2]]):
         return None
-    moved: dict[str, list[str]] = {"raised": [], "lowered": [], "unchanged": []}
+    moved: Moves = {"raised": [], "lowered": [], "unchanged": []}
     for row in rows:
         ranges = [] if REVISION_RE.search(row) else list(RANGE_RE.finditer(row))
         label = row[:ranges[0].start()].strip(" :,") if ranges else ""
         if not label:
             continue
         if len(ranges) == 1 and NO_CHANGE_RE.search(row):  # kept, with the range it keeps
-            moved["unchanged"].append(f"{label.lower()} ({ranges[0].group(0)})")
+            moved["unchanged"].append((label, f"{label.lower()} ({ranges[0].group(0)})"))
         elif len(ranges) == 2:
             before, after = (_midpoint(r) for r in ranges)
             way = "raised" if after > before else "lowered" if after < before else "unchanged"
-            moved[way].append(f"{label.lower()} ({ranges[1].group(0)})" if way == "unchanged"
-                              else f"{label.lower()} to {ranges[1].group(0)} (from "
-                                   f"{ranges[0].group(0)}; {_moved_by(after - before, row)} "
-                                   f"at the midpoint)")
-    if not moved["raised"] and not moved["lowered"]:
+            moved[way].append((label, f"{label.lower()} ({ranges[1].group(0)})"
+                               if way == "unchanged" else
+                               f"{label.lower()} to {ranges[1].group(0)} (from "
+                               f"{ranges[0].group(0)}; {_moved_by(after - before, row)} "
+                               f"at the midpoint)"))
+    return moved
+
+
+def revision(rows: Sequence[str], heading: str = "") -> str | None:
+    """Which way a revised outlook moved each measure (:func:`_moves`), a measure kept with
+    the range it keeps; None when the block is no revision or no measure moved."""
+    moved = _moves(rows, heading)
+    if moved is None or not moved["raised"] and not moved["lowered"]:
         return None
     verb = ("Raised" if not moved["lowered"] else "Lowered" if not moved["raised"]
             else "Revised")
-    parts = [f"{way + ' ' if verb == 'Revised' else ''}{', '.join(items)}"
+    parts = [f"{way + ' ' if verb == 'Revised' else ''}{', '.join(d for _, d in items)}"
              for way, items in moved.items() if items and way != "unchanged"]
     if moved["unchanged"]:
-        parts.append(f"unchanged: {', '.join(moved['unchanged'])}")
+        parts.append(f"unchanged: {', '.join(d for _, d in moved['unchanged'])}")
     return f"{verb} its outlook: {'; '.join(parts)}"
+
+
+def revised_yes_no(question: Question, rows: Sequence[str], heading: str = "") -> str | None:
+    """"Yes." or "No." to a yes or no asking which way the outlook moved ("Did X raise its
+    guidance?", "... lower its operating margin outlook?", "... reaffirm ...?"), read from the
+    revised block's measures: those the question names (by their printed labels), else every
+    one. A raise asked is a yes when a measure was raised and none lowered, a no when none
+    was raised; a kept outlook asked, a yes when nothing moved. None when the question asks no
+    way, the block is no revision, a measure named is not printed, or the measures moved both
+    ways and the question names none (the revision's own words say each)."""
+    asked = next((way for way, pattern in WAYS_ASKED.items()
+                  if pattern.search(question.ranking_text)), None)
+    moved = None if asked is None else _moves(rows, heading)
+    if asked is None or moved is None or question.expects != "yes_no":
+        return None
+    text = question.ranking_text.lower()
+    named = {way: [label for label, _ in items if label.lower() in text]
+             for way, items in moved.items()}
+    if (question.metrics or question.qualified) and not any(named.values()):
+        return None
+    ways = named if any(named.values()) else {w: [x for x, _ in i] for w, i in moved.items()}
+    up, down = bool(ways["raised"]), bool(ways["lowered"])
+    if asked == "unchanged":
+        return "No." if up or down else "Yes."
+    if up and down:
+        return None
+    return "Yes." if ways[asked] else "No."

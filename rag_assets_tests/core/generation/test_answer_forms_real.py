@@ -383,6 +383,10 @@ def releases_corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
      "release?", ["Revised its outlook: raised net sales to $11.0 billion to $11.1 billion",
                   "operating margin to 14.5% to 14.8%", "diluted earnings per share ($24.70 to "
                   "$25.40)"]),
+    # a yes or no on the way one measure moved: that measure's row decides
+    ("Did Ulta Beauty lower its fiscal 2023 operating margin outlook in its first quarter "
+     "fiscal 2023 release?", ["Yes. Revised its outlook:", "lowered operating margin to 14.5% "
+                               "to 14.8%"]),
     ("What is Ulta Beauty's fiscal 2023 guidance in its fourth quarter fiscal 2022 release?",
      ["$10.95 billion to $11.05 billion", "14.7% to 15.0%", "$24.70 to $25.40"]),
 ])

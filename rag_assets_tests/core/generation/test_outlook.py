@@ -88,6 +88,30 @@ def test_a_revision_named_in_the_outlook_heading_is_read() -> None:
     assert "diluted earnings per share ($24.70 to $25.40)" in lead
 
 
+@pytest.mark.parametrize(("question", "opens"), [
+    # the measure named, by its printed label: net sales raised, operating margin lowered
+    ("Did Ulta Beauty raise its fiscal 2023 net sales outlook with its first quarter?",
+     "Yes. Revised its outlook: raised net sales"),
+    ("Did Ulta Beauty raise its fiscal 2023 operating margin guidance with its first quarter?",
+     "No. Revised its outlook:"),
+    ("Did Ulta Beauty cut its fiscal 2023 operating margin outlook with its first quarter?",
+     "Yes. Revised its outlook:"),
+    ("Did Ulta Beauty keep its fiscal 2023 comparable sales outlook unchanged in its first "
+     "quarter release?", "Yes. Revised its outlook:"),
+    # the outlook as a whole, reaffirmed: measures moved, so no
+    ("Did Ulta Beauty reaffirm its fiscal 2023 outlook with its first quarter?",
+     "No. Revised its outlook:"),
+    # raised as a whole, while measures moved both ways: the revision's words, no yes or no
+    ("Did Ulta Beauty raise its fiscal 2023 guidance with its first quarter?",
+     "Revised its outlook:"),
+])
+def test_a_yes_or_no_on_a_revision_is_read_from_the_measures_it_moved(question: str,
+                                                                       opens: str) -> None:
+    lead = _lead("financebench-bulk/pdfs/ULTABEAUTY_2024Q1_EARNINGS.pdf",
+                 "ulta-beauty-earnings-q1", 2024, question)
+    assert lead.startswith(opens), lead
+
+
 def test_a_negative_range_and_a_scale_printed_once_are_read() -> None:
     from rag_assets.core.generation.outlook import revision
 
