@@ -27,7 +27,12 @@ from functools import cache
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit, printed_unit
-from rag_assets.core.generation.extractive import ANSWER_TYPES_PATH, roots
+from rag_assets.core.generation.extractive import (
+    ANSWER_TYPES_PATH,
+    EVENT_STEM,
+    manner_asked,
+    roots,
+)
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import AMOUNT_STATED_RE
 from rag_assets.core.text.periods import MONTH_RE
@@ -39,6 +44,13 @@ MAX_UNNAMED = 2  # sentences in a row that do not name the transaction, in its r
 EVENTS_READ = 5  # of the selected units, the best ones a transaction is looked for in
 # the name a filing gives a transaction where it states it: (the "Notes"), ("2026 Notes")
 DEFINED_RE = re.compile(r"\((?:the\s+)?[“\"]([^”\"]{2,60})[”\"]\)")
+# an amount of a currency as a transaction's sentence prints it: "€300 million", "$1,035 million"
+AMOUNT_RE = re.compile(r"(?P<cur>[$€£¥])\s?(?P<n>\d[\d,]*(?:\.\d+)?)"
+                       r"(?:\s+(?P<scale>million|billion))?")
+TOTAL_RE = re.compile(r"\btotal\b", re.IGNORECASE)
+# a tranche's rate right after its amount: "€300 million 3.875% Notes", "$500 million of 4.5%"
+TRANCHE_RATE_RE = re.compile(r"\s+(?:(?:aggregate\s+)?principal\s+amount\s+)?(?:of\s+)?"
+                             r"(?:(?:the|its|our)\s+)?\d+(?:\.\d+)?%")
 # a sentence that sends the reader elsewhere, or turns to another transaction
 STOP_RE = re.compile(r"^(?:refer to|see\b|for (?:more|additional|further) (?:information|"
                      r"details)|in addition to\b)", re.IGNORECASE)
@@ -49,25 +61,58 @@ MODAL_RE = re.compile(r"\b(?:may|might|could|would|will|plans? to|intends? to)\s
 
 
 @cache
-def _asked_re() -> re.Pattern[str]:
-    """The words that ask a transaction's terms (``answer_types.json``'s ``terms``)."""
+def _asked_re() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The words that ask a transaction's terms, and the terms a question may name
+    (``answer_types.json``'s ``terms``: ``asked``, ``named``)."""
     entry = json.loads(ANSWER_TYPES_PATH.read_text("utf-8"))["terms"]
-    return re.compile(entry["asked"], re.IGNORECASE)
+    return (re.compile(entry["asked"], re.IGNORECASE),
+            re.compile(entry["named"], re.IGNORECASE))
+
+
+@cache
+def _event_stems() -> frozenset[str]:
+    """The stems of a transaction's verbs: ``answer_types.json``'s ``events`` and ``terms``'
+    ``events`` ("entered into"), cut as the extractive engine cuts them (``manner_asked``)."""
+    entry = json.loads(ANSWER_TYPES_PATH.read_text("utf-8"))
+    verbs = [*entry["events"]["verbs"], *entry["terms"]["events"]]
+    return frozenset(v.rstrip("e")[:EVENT_STEM] for v in verbs)
 
 
 @cache
 def _event_re() -> re.Pattern[str]:
-    """A transaction's verb as printed: ``answer_types.json``'s ``events`` and ``terms``'
-    ``events`` ("entered into"), cut to their stems as the extractive engine cuts them."""
-    entry = json.loads(ANSWER_TYPES_PATH.read_text("utf-8"))
-    verbs = [*entry["events"]["verbs"], *entry["terms"]["events"]]
-    stems = sorted({v.rstrip("e")[:5] for v in verbs}, key=len, reverse=True)
+    """A transaction's verb as printed ("issued", "acquisition", "entered into")."""
+    stems = sorted(_event_stems(), key=len, reverse=True)
     return re.compile(rf"\b(?:{'|'.join(stems)})\w*", re.IGNORECASE)
 
 
 def asks_terms(question: Question) -> bool:
-    """Whether the question asks the terms of a transaction ("key terms", "on what terms")."""
-    return bool(_asked_re().search(question.ranking_text))
+    """Whether the question asks the terms of a transaction: "key terms", "on what terms"; or
+    asks of a transaction by its verb ("What notes did Corning issue?": the notes are told by
+    their terms), for what it says or with a term named ("..., and what were their net
+    proceeds?"), never a yes or no, a figure alone or a cause."""
+    asked, named = _asked_re()
+    text = question.ranking_text
+    if asked.search(text):
+        return True
+    event = manner_asked(text) in _event_stems()
+    return event and (bool(named.search(text)) or question.expects in ("text", "names"))
+
+
+def _in_all(event: str, asked: bool) -> str:
+    """The total of the amounts ``event`` prints in one currency and scale ("€300 million ...
+    and €550 million ...": " (€850 million in all)"): of every amount when a total is
+    ``asked``, else of the tranches of notes it lists, each amount with its rate ("€300
+    million 3.875% Notes due 2026 ... and €550 million 4.125% Notes due 2031"); "" for fewer
+    than two (a price and the gain it resulted in are no total)."""
+    found = [(m["cur"], m["scale"] or "", float(m["n"].replace(",", "")))
+             for m in AMOUNT_RE.finditer(event)
+             if asked or TRANCHE_RATE_RE.match(event, m.end())]
+    if len(found) < 2 or len({(c, s) for c, s, _ in found}) != 1:
+        return ""
+    currency, scale, _ = found[0]
+    total = float(sum(n for *_, n in found))
+    shown = f"{total:,.{0 if total.is_integer() else 2}f}"
+    return f" ({currency}{shown}{' ' + scale if scale else ''} in all)"
 
 
 def _states_event(question: Question, unit: EvidenceUnit) -> bool:
@@ -143,5 +188,6 @@ def transaction_terms(question: Question, selected: Sequence[EvidenceUnit], docu
         return None
     units = [printed_unit(document, year, best, said),
              *(printed_unit(document, year, p, s) for p, s in terms)]
-    text = "; ".join(s.rstrip(" .") for s in [said, *(s for _, s in terms)])
+    total = _in_all(said, bool(TOTAL_RE.search(question.ranking_text)))
+    text = "; ".join([said.rstrip(" .") + total, *(s.rstrip(" .") for _, s in terms)])
     return DirectAnswer(kind="terms", units=units, text=f"{text}.")

@@ -330,12 +330,34 @@ def test_the_issuances_of_a_period_each_with_its_net_proceeds(forms_corpus: Corp
     # two tranches, then the net proceeds two sentences on (the sentence between them names
     # the notes) and the dollar value at the quarter's end; page 11
     ("On what terms did Corning issue its euro notes in the second quarter of 2023?",
-     ["€300 million", "3.875%", "€550 million", "4.125%", "$918 million", "$920 million"]),
+     ["€300 million", "3.875%", "€550 million", "4.125%", "(€850 million in all)",
+      "$918 million", "$920 million"]),
 ])
 def test_the_terms_of_a_transaction_follow_the_sentence_that_states_it(
         forms_corpus: Corpus, question: str, lead_has: list[str]) -> None:
     lead = _lead_and_valid(forms_corpus, question, "direct terms")
     assert all(part in lead for part in lead_has), lead
+
+
+def test_notes_asked_by_their_verb_are_told_by_their_terms(forms_corpus: Corpus) -> None:
+    """A term named of a transaction asked by its verb asks its terms; the clause's euro
+    amounts are no dollar amount the whole's first sentence already states."""
+    lead = _lead_and_valid(forms_corpus, "Which euro notes did Corning issue in the second "
+                           "quarter of 2023, and what were their net proceeds?")
+    assert all(part in lead for part in ("€300 million", "€550 million", "$918 million")), lead
+
+
+def test_only_tranches_or_a_total_asked_are_added_up() -> None:
+    from rag_assets.core.generation.transaction_terms import _in_all
+
+    tranches = ("On May 15, 2023, the Company issued €300 million 3.875% Notes due 2026 (“2026 "
+                "Notes”) and €550 million 4.125% Notes due 2031 (“2031 Notes”).")
+    assert _in_all(tranches, asked=False) == " (€850 million in all)"
+    # JPMorgan's Q2 2023 10-Q (page 9): a price and the gain it resulted in are no total
+    deal = ("On May 1, 2023, JPMorgan Chase acquired certain assets ... for $67.9 billion, "
+            "resulting in an estimated bargain purchase gain of $2.7 billion recorded in other "
+            "income.")
+    assert _in_all(deal, asked=False) == ""
 
 
 def test_a_transaction_asked_without_its_terms_is_not_given_them(forms_corpus: Corpus) -> None:
