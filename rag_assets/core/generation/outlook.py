@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import printed_unit
 from rag_assets.core.ingest.sections import heading_topic
+from rag_assets.core.question.moves import way_asked
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import terms_in
 from rag_assets.core.text.bullets import bullet_groups, is_bullet, numbered
@@ -39,12 +40,10 @@ MIN_BULLETS = 2
 # a revision's columns: the prior range, then the updated one
 REVISION_RE = re.compile(r"\bprior\b.*\b(?:updated|revised|current|new)\b", re.IGNORECASE)
 NO_CHANGE_RE = re.compile(r"\b(?:no change|unchanged|reaffirmed)\b", re.IGNORECASE)
-# the way a yes or no asks the outlook moved: "Did X raise its guidance?", "cut", "reaffirm"
-WAYS_ASKED = {
-    "raised": re.compile(r"\b(?:rais|increas|lift|boost|upgrad|hik)\w*", re.IGNORECASE),
-    "lowered": re.compile(r"\b(?:lower|cut|reduc|decreas|trim|downgrad)\w*", re.IGNORECASE),
-    "unchanged": re.compile(r"\b(?:reaffirm|maintain|kept|keep|reiterat|unchanged)\w*",
-                            re.IGNORECASE)}
+# a yes or no asking whether the outlook was kept ("Did X reaffirm its guidance?"); raised or
+# lowered is asked by the verbs of direction (``moves.way_asked``)
+KEPT_ASKED_RE = re.compile(r"\b(?:reaffirm|maintain|kept|keep|reiterat|unchanged)\w*",
+                           re.IGNORECASE)
 AMOUNT = (r"(?:approximately\s+)?[-–]?\$?\d[\d,]*(?:\.\d+)?%?"
           r"(?:\s*(?:billion|million|thousand)\b)?")
 RANGE_RE = re.compile(rf"(?P<lo>{AMOUNT})(?:\s*(?:to|-|–)\s*(?P<hi>{AMOUNT}))?", re.IGNORECASE)
@@ -238,8 +237,9 @@ def revised_yes_no(question: Question, rows: Sequence[str], heading: str = "") -
     was raised; a kept outlook asked, a yes when nothing moved. None when the question asks no
     way, the block is no revision, a measure named is not printed, or the measures moved both
     ways and the question names none (the revision's own words say each)."""
-    asked = next((way for way, pattern in WAYS_ASKED.items()
-                  if pattern.search(question.ranking_text)), None)
+    way = way_asked(question.ranking_text, moved_by=True)
+    asked = ("unchanged" if KEPT_ASKED_RE.search(question.ranking_text)
+             else None if way is None else "raised" if way else "lowered")
     moved = None if asked is None else _moves(rows, heading)
     if asked is None or moved is None or question.expects != "yes_no":
         return None

@@ -34,6 +34,8 @@ _UP = rf"{UP_ASKED}|rais\w*"
 _DOWN = rf"{DOWN_ASKED}|reduc\w*|cut|lower\w*"
 _UP_ASKED_RE = re.compile(rf"\b(?:{UP_ASKED})\b", re.IGNORECASE)
 _DOWN_ASKED_RE = re.compile(rf"\b(?:{DOWN_ASKED})\b", re.IGNORECASE)
+_MOVED_UP_RE = re.compile(rf"\b(?:{_UP})\b", re.IGNORECASE)
+_MOVED_DOWN_RE = re.compile(rf"\b(?:{_DOWN})\b", re.IGNORECASE)
 _VERB = rf"(?P<verb>{_UP}|{_DOWN})"
 # a measure's words: one to four lower-case words, up to the period, comparison or clause after
 _MEASURE = r"(?P<measure>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?)"
@@ -62,10 +64,13 @@ def _names_member(text: str) -> bool:
                for m in _MEMBER_RE.finditer(text))
 
 
-def way_asked(text: str) -> bool | None:
+def way_asked(text: str, moved_by: bool = False) -> bool | None:
     """True when a question asks whether something went up, False down, None neither or both
-    ("Did it rise or fall?" asks no way)."""
-    up, down = _UP_ASKED_RE.search(text), _DOWN_ASKED_RE.search(text)
+    ("Did it rise or fall?" asks no way); ``moved_by``: the verbs that move their object count
+    too ("Did it raise its guidance?", "cut its outlook")."""
+    up_re, down_re = (_MOVED_UP_RE, _MOVED_DOWN_RE) if moved_by else (_UP_ASKED_RE,
+                                                                      _DOWN_ASKED_RE)
+    up, down = up_re.search(text), down_re.search(text)
     return None if bool(up) == bool(down) else bool(up)
 
 
