@@ -9,7 +9,8 @@ Eight kinds of question get one (cues in ``direct_cues.json``, each with its sou
 - a **list** ("What are three main companies acquired ..."): the names a cited sentence
   enumerates, as printed: "Trillium, Array and Therachon.";
 - a **comparison of two periods** ("Did X increase or decrease ..."): the two figures of one
-  cited row or sentence: "Decreased: 45 in Q2 2023 against 60 in Q2 2022.";
+  cited row or sentence: "Decreased: 45 in Q2 2023 against 60 in Q2 2022." ("Yes." or "No."
+  before it when the question asks one way: "Did deliveries decline ...?");
 - a **cause** ("What drove ...?"): the causes the sentence that explains the named measure's
   change prints, first (:mod:`drivers`);
 - a **member's share** of a total ("What share of net sales came from Walmart International?"):
@@ -76,6 +77,7 @@ from rag_assets.core.generation.stated_line_items import stated_line_item
 from rag_assets.core.generation.stated_moves import stated_move
 from rag_assets.core.generation.superlatives import PagesTitling, superlative
 from rag_assets.core.generation.yes_no import Before, prose_yes_no, stated_none
+from rag_assets.core.question.moves import way_asked
 from rag_assets.core.question.question import Period, Question, asks_cause
 from rag_assets.core.question.vocabulary import normalize, terms_in
 from rag_assets.core.text.periods import figure_in_period_re
@@ -225,8 +227,30 @@ def _decimals_of(printed: str) -> int:
     return len(found.group(1)) if found else 0
 
 
+def _polar(question: Question, found: DirectAnswer | None) -> DirectAnswer | None:
+    """A comparison asked yes or no one way ("Did X decline ...?"): "Yes." or "No." from the
+    way the two figures went, before them; as found when no one way is asked (an improvement
+    is no direction a row's figures say)."""
+    if found is None or question.expects != "yes_no" or IMPROVED_RE.search(question.text):
+        return found
+    up = way_asked(question.ranking_text)
+    if up is None:
+        return found
+    went = found.text.split(":", 1)[0].split()[0]
+    yes = went == ("Increased" if up else "Decreased")
+    return found.model_copy(update={"text": f"{'Yes' if yes else 'No'}. {found.text}"})
+
+
+IMPROVED_RE = re.compile(r"\b(?:improv|worsen|deteriorat|strengthen|weaken)\w*", re.IGNORECASE)
+
+
 def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: DirectCues
                 ) -> DirectAnswer | None:
+    return _polar(question, _two_periods(question, selected, cues))
+
+
+def _two_periods(question: Question, selected: Sequence[EvidenceUnit], cues: DirectCues
+                 ) -> DirectAnswer | None:
     if first_match(cues.comparison, question.text.lower()) is None:
         return None
     periods = _periods_compared(question, cues)

@@ -370,10 +370,17 @@ def test_a_two_period_row_gives_the_direction(pages: PageTexts) -> None:
     assert found.text == ("Decreased by 15 (25.0%): Vehicles delivered 45 in Q2 2023 against 60 "
                           "in Q2 2022.")
     _assert_printed_and_valid(found, pages)
-    # one period named, the other the year before
+    # one period named, the other the year before; asked one way, a yes or no leads
     prior = direct_answer_to("Did vehicle deliveries decrease in Q2 2023 compared to the prior "
                           "year?", [row])
-    assert prior is not None and prior.text == found.text
+    assert prior is not None and prior.text == f"Yes. {found.text}"
+    rose = direct_answer_to("Did vehicle deliveries increase in Q2 2023 compared to the prior "
+                         "year?", [row])
+    assert rose is not None and rose.text == f"No. {found.text}"
+    # an improvement is no direction the row says
+    better = direct_answer_to("Did vehicle deliveries improve in Q2 2023 compared to the prior "
+                           "year?", [row])
+    assert better is not None and better.text == found.text
 
 
 def test_a_sentence_stating_the_comparison() -> None:
