@@ -344,16 +344,18 @@ def said(answer: PartAnswer, given: Sequence[PartAnswer]) -> bool:
     in one of the answer's sentences), or its amounts all ones the answer's first sentence
     states within 1% (the cash a statement prints beside the cost a sentence gives with a
     tax): a clause the whole's reader answered is not said twice; one that adds an amount
-    (a dividend's yearly rate), or states one in another currency, is."""
+    (a dividend's yearly rate), or one in another currency the whole's first sentence does
+    not print, is."""
     first = answer.claims[0].text
     asked = set(words(first))
     if any(len(asked & set(words(claim.text))) >= SAID_SHARE * len(asked)
            for other in given for claim in other.claims):
         return True
+    whole = given[0].claims[0].text if given and given[0].claims else ""
+    if any(m.group(0) not in whole for m in OTHER_CURRENCY_RE.finditer(first)):
+        return False  # "€300 million ... and €550 million": amounts no dollar figure says
     stated = [a for other in given[:1] for a in money_amounts(other.claims[0].text) if a]
     amounts = money_amounts(first)
-    if OTHER_CURRENCY_RE.search(first):
-        return False  # "€300 million ... and €550 million": amounts no dollar figure says
     return bool(amounts and stated) and all(
         any(abs(amount - other) <= SAME_AMOUNT * other for other in stated)
         for amount in amounts)
@@ -361,7 +363,8 @@ def said(answer: PartAnswer, given: Sequence[PartAnswer]) -> bool:
 
 SAID_SHARE = 0.8
 SAME_AMOUNT = 0.01
-OTHER_CURRENCY_RE = re.compile(r"[€£¥]\s?\d")  # an amount of another currency than dollars
+# an amount of another currency than dollars: "€300 million"
+OTHER_CURRENCY_RE = re.compile(r"[€£¥]\s?\d[\d,.]*(?:\s+(?:million|billion))?")
 
 
 # a clause's answer that opens with the yes or no the answer's first sentence opens with

@@ -214,6 +214,16 @@ def _matches(plan: Question, unit: EvidenceUnit, asked_refs: set[str]) -> float:
     return found / asks if asks else 0.0
 
 
+def event_asked(question: str) -> str | None:
+    """The stem of the transaction's verb a "what/which ... did X <verb>" question asks of
+    ("issu" in "What debt did Corning issue ...?"), else None (a manner asked, "How was it
+    funded?", is no transaction asked)."""
+    event = _EVENT_ASKED_RE.search(question)
+    if event and event["verb"].lower() in _events():
+        return event["verb"].lower().rstrip("e")[:EVENT_STEM]
+    return None
+
+
 @cache  # asked of every unit a question scores: read once per question
 def manner_asked(question: str) -> str | None:
     """The stem of the verb whose manner a question asks ("fund" in "How was the redemption

@@ -28,6 +28,7 @@ from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import terms_in
 from rag_assets.core.text.bullets import bullet_groups, is_bullet, numbered
 from rag_assets.core.text.figures import SCALE_WORDS
+from rag_assets.core.text.periods import PERIOD_WORD_RE
 from rag_assets.core.text.sentences import split_sentences
 from rag_assets.core.text.years import years_in
 
@@ -42,6 +43,13 @@ REVISION_RE = re.compile(r"\bprior\b.*\b(?:updated|revised|current|new)\b", re.I
 NO_CHANGE_RE = re.compile(r"\b(?:no change|unchanged|reaffirmed)\b", re.IGNORECASE)
 # a yes or no asking whether the outlook was kept ("Did X reaffirm its guidance?"); raised or
 # lowered is asked by the verbs of direction (``moves.way_asked``)
+# a question's own clause ends at a comma or a concessive word ("..., even as net sales rose")
+CLAUSE_END_RE = re.compile(r",|\b(?:even|while|although|though|despite|as)\b", re.IGNORECASE)
+LABEL_NET_RE = re.compile(r",?\s*net\s*$", re.IGNORECASE)  # "New stores, net"
+LINKING_WORDS = frozenset({"full", "for", "the", "its", "of", "updated", "revised", "prior"})
+# the measure a question names before the outlook: "its fiscal 2023 new stores outlook"
+OUTLOOK_OF_RE = re.compile(r"\b(?:its|the|their)\s+(?P<what>[^?]*?)\s*(?:outlook|guidance|"
+                           r"forecast)\b", re.IGNORECASE)
 KEPT_ASKED_RE = re.compile(r"\b(?:reaffirm|maintain|kept|keep|reiterat|unchanged)\w*",
                            re.IGNORECASE)
 AMOUNT = (r"(?:approximately\s+)?[-–]?\$?\d[\d,]*(?:\.\d+)?%?"
@@ -141,8 +149,8 @@ def _table_block(question: Question, document: str, year: int, page: int,
         heading = line.strip()
         quote = "\n".join([heading, *rows])
         unit = printed_unit(document, year, page, quote)
-        moved = revision(rows, heading)
-        polarity = revised_yes_no(question, rows, heading) if moved else None
+        moves = _moves(rows, heading)
+        moved, polarity = _worded(moves), revised_yes_no(question, moves)
         return DirectAnswer(kind="yes_no" if polarity else "list", units=[unit], supports=quote,
                             text=(f"{polarity} " if polarity else "")
                             + (f"{moved}. " if moved else "")
@@ -217,7 +225,10 @@ def _moves(rows: Sequence[str], heading: str = "") -> Moves | None:
 def revision(rows: Sequence[str], heading: str = "") -> str | None:
     """Which way a revised outlook moved each measure (:func:`_moves`), a measure kept with
     the range it keeps; None when the block is no revision or no measure moved."""
-    moved = _moves(rows, heading)
+    return _worded(_moves(rows, heading))
+
+
+def _worded(moved: Moves | None) -> str | None:
     if moved is None or not moved["raised"] and not moved["lowered"]:
         return None
     verb = ("Raised" if not moved["lowered"] else "Lowered" if not moved["raised"]
@@ -229,26 +240,48 @@ def revision(rows: Sequence[str], heading: str = "") -> str | None:
     return f"{verb} its outlook: {'; '.join(parts)}"
 
 
-def revised_yes_no(question: Question, rows: Sequence[str], heading: str = "") -> str | None:
+def _words(text: str) -> set[str]:
+    """Lower-case words, a plural's s dropped ("stores" is "store")."""
+    return {w[:-1] if len(w) > 3 and w.endswith("s") else w
+            for w in re.findall(r"[a-z]+", text.lower())}
+
+
+def _measures_named(question: Question, moved: Moves) -> Moves | None:
+    """The measures of ``moved`` the question's own clause names, every word of a row's label
+    ("New stores, net": "new stores"; a concessive clause after a comma, "... even as net
+    sales rose", names none); all of them when it names no measure before "outlook" or
+    "guidance" ("Did X raise its fiscal 2023 guidance?"); None when it names one no label
+    prints."""
+    clause = CLAUSE_END_RE.split(question.ranking_text, maxsplit=1)[0]
+    said = _words(clause)
+    named: Moves = {way: [(label, d) for label, d in items
+                          if _words(LABEL_NET_RE.sub("", label)) <= said]
+                    for way, items in moved.items()}
+    if any(named.values()):
+        return named
+    before = OUTLOOK_OF_RE.search(clause)
+    measure = {w for w in _words(before["what"]) if not PERIOD_WORD_RE.fullmatch(w)
+               and w not in LINKING_WORDS} if before else set()
+    return None if measure or question.metrics or question.qualified else moved
+
+
+def revised_yes_no(question: Question, moved: Moves | None) -> str | None:
     """"Yes." or "No." to a yes or no asking which way the outlook moved ("Did X raise its
     guidance?", "... lower its operating margin outlook?", "... reaffirm ...?"), read from the
-    revised block's measures: those the question names (by their printed labels), else every
-    one. A raise asked is a yes when a measure was raised and none lowered, a no when none
-    was raised; a kept outlook asked, a yes when nothing moved. None when the question asks no
-    way, the block is no revision, a measure named is not printed, or the measures moved both
-    ways and the question names none (the revision's own words say each)."""
-    way = way_asked(question.ranking_text, moved_by=True)
-    asked = ("unchanged" if KEPT_ASKED_RE.search(question.ranking_text)
+    revised block's measures the question names (:func:`_measures_named`). A raise asked is a
+    yes when a measure was raised and none lowered, a no when none was raised; a kept outlook
+    asked, a yes when nothing moved. None when the question asks no way, the block is no
+    revision, a measure named is not printed, or the measures moved both ways and the
+    question names none (the revision's own words say each)."""
+    clause = CLAUSE_END_RE.split(question.ranking_text, maxsplit=1)[0]  # "as costs rose"
+    way = way_asked(clause, moved_by=True)
+    asked = ("unchanged" if KEPT_ASKED_RE.search(clause)
              else None if way is None else "raised" if way else "lowered")
-    moved = None if asked is None else _moves(rows, heading)
     if asked is None or moved is None or question.expects != "yes_no":
         return None
-    text = question.ranking_text.lower()
-    named = {way: [label for label, _ in items if label.lower() in text]
-             for way, items in moved.items()}
-    if (question.metrics or question.qualified) and not any(named.values()):
+    ways = _measures_named(question, moved)
+    if ways is None:
         return None
-    ways = named if any(named.values()) else {w: [x for x, _ in i] for w, i in moved.items()}
     up, down = bool(ways["raised"]), bool(ways["lowered"])
     if asked == "unchanged":
         return "No." if up or down else "Yes."

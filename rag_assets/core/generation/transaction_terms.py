@@ -30,99 +30,137 @@ from rag_assets.core.generation.evidence import EvidenceUnit, printed_unit
 from rag_assets.core.generation.extractive import (
     ANSWER_TYPES_PATH,
     EVENT_STEM,
-    manner_asked,
-    roots,
+    event_asked,
 )
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import AMOUNT_STATED_RE
 from rag_assets.core.text.periods import MONTH_RE
-from rag_assets.core.text.sentences import page_prose, split_sentences
+from rag_assets.core.text.sentences import joined, page_prose, split_sentences
 
 MAX_TERMS = 3  # sentences of terms after the transaction's
 MAX_READ = 6  # sentences read after the transaction's, over a page break too
 MAX_UNNAMED = 2  # sentences in a row that do not name the transaction, in its run of terms
 EVENTS_READ = 5  # of the selected units, the best ones a transaction is looked for in
-# the name a filing gives a transaction where it states it: (the "Notes"), ("2026 Notes")
-DEFINED_RE = re.compile(r"\((?:the\s+)?[“\"]([^”\"]{2,60})[”\"]\)")
+NAMED_LETTERS = 4  # a question's words compared by their first four letters ("note", "loan")
+WORD_RE = re.compile(r"[a-z]{4,}")
+# the words that ask, which name nothing of the transaction
+ASKING_STEMS = frozenset({"what", "whic", "were", "term", "main", "prin", "mate", "sign",
+                          "thei", "their", "with", "from", "that", "this", "does", "have",
+                          "much", "many", "tota", "amou", "year", "quar", "fisc"})
+# the name a filing gives a transaction where it states it: (the "Notes"), ("2026 Notes"),
+# (collectively, the "Notes"), (the ‘Notes’ or ...)
+DEFINED_RE = re.compile(r"\([^()“\"‘]{0,30}?[“\"‘]([^”\"’]{2,60})[”\"’]")
 # an amount of a currency as a transaction's sentence prints it: "€300 million", "$1,035 million"
-AMOUNT_RE = re.compile(r"(?P<cur>[$€£¥])\s?(?P<n>\d[\d,]*(?:\.\d+)?)"
+AMOUNT_RE = re.compile(r"(?P<cur>[$€£¥])\s?(?P<n>\d[\d,]*(?:\.(?P<d>\d+))?)"
                        r"(?:\s+(?P<scale>million|billion))?")
-TOTAL_RE = re.compile(r"\btotal\b", re.IGNORECASE)
+TOTAL_RE = re.compile(r"\btotal\s+(?:face|principal|aggregate)\b", re.IGNORECASE)
 # a tranche's rate right after its amount: "€300 million 3.875% Notes", "$500 million of 4.5%"
 TRANCHE_RATE_RE = re.compile(r"\s+(?:(?:aggregate\s+)?principal\s+amount\s+)?(?:of\s+)?"
                              r"(?:(?:the|its|our)\s+)?\d+(?:\.\d+)?%")
+# between two tranches of one issuance: "and", and no other verb or clause ("to redeem",
+# "of which")
+TRANCHE_GAP_RE = re.compile(r"^[^;]*\band\s+$")
+OTHER_CLAUSE_RE = re.compile(r"\b(?:to|which|whom|while|whereas)\b", re.IGNORECASE)
 # a sentence that sends the reader elsewhere, or turns to another transaction
 STOP_RE = re.compile(r"^(?:refer to|see\b|for (?:more|additional|further) (?:information|"
                      r"details)|in addition to\b)", re.IGNORECASE)
 DATE_RE = re.compile(rf"{MONTH_RE.pattern}\s+\d{{1,2}},\s+\d{{4}}", MONTH_RE.flags)
-# a verb of a transaction done, as printed: "issued", "acquired", "entered into"
-MODAL_RE = re.compile(r"\b(?:may|might|could|would|will|plans? to|intends? to)\s+\w+$",
+# what could be done is no transaction done: "we may issue", "plans to issue", "will be issued"
+MODAL_RE = re.compile(r"\b(?:may|might|could|would|will|shall|can|to)(?:\s+\w+)?\s*$",
                       re.IGNORECASE)
 
 
 @cache
+def _entry() -> dict[str, object]:
+    """``answer_types.json``'s ``terms`` and the transaction verbs of its ``events``."""
+    types = json.loads(ANSWER_TYPES_PATH.read_text("utf-8"))
+    return {**types["terms"], "verbs": [*types["events"]["verbs"], *types["terms"]["events"]]}
+
+
+@cache
 def _asked_re() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """The words that ask a transaction's terms, and the terms a question may name
-    (``answer_types.json``'s ``terms``: ``asked``, ``named``)."""
-    entry = json.loads(ANSWER_TYPES_PATH.read_text("utf-8"))["terms"]
-    return (re.compile(entry["asked"], re.IGNORECASE),
-            re.compile(entry["named"], re.IGNORECASE))
+    """The words that ask a transaction's terms, and the terms a question may name."""
+    entry = _entry()
+    return (re.compile(str(entry["asked"]), re.IGNORECASE),
+            re.compile(str(entry["named"]), re.IGNORECASE))
 
 
 @cache
 def _event_stems() -> frozenset[str]:
-    """The stems of a transaction's verbs: ``answer_types.json``'s ``events`` and ``terms``'
-    ``events`` ("entered into"), cut as the extractive engine cuts them (``manner_asked``)."""
-    entry = json.loads(ANSWER_TYPES_PATH.read_text("utf-8"))
-    verbs = [*entry["events"]["verbs"], *entry["terms"]["events"]]
-    return frozenset(v.rstrip("e")[:EVENT_STEM] for v in verbs)
+    """The stems of a transaction's verbs, cut as the extractive engine cuts them."""
+    verbs = _entry()["verbs"]
+    assert isinstance(verbs, list)
+    return frozenset(str(v).rstrip("e")[:EVENT_STEM] for v in verbs)
 
 
 @cache
 def _event_re() -> re.Pattern[str]:
-    """A transaction's verb as printed ("issued", "acquisition", "entered into")."""
-    stems = sorted(_event_stems(), key=len, reverse=True)
-    return re.compile(rf"\b(?:{'|'.join(stems)})\w*", re.IGNORECASE)
+    """A transaction's verb as a sentence that states it done prints it: a past form
+    ("issued", "acquired", "repaid") or "entered into", never a noun ("financial", "issues")."""
+    stems = "|".join(sorted(_event_stems(), key=len, reverse=True))
+    return re.compile(rf"\b(?:(?:{stems})\w*ed|repaid|entered\s+into)\b", re.IGNORECASE)
 
 
 def asks_terms(question: Question) -> bool:
-    """Whether the question asks the terms of a transaction: "key terms", "on what terms"; or
-    asks of a transaction by its verb ("What notes did Corning issue?": the notes are told by
-    their terms), for what it says or with a term named ("..., and what were their net
-    proceeds?"), never a yes or no, a figure alone or a cause."""
+    """Whether the question asks the terms of a transaction: "key terms", "on what terms"
+    (never "in terms of"); or asks of a transaction by its verb ("What notes did Corning
+    issue?": the notes are told by their terms) for what the filing says or with a term named
+    ("..., and what were their net proceeds?"). Never a yes or no or a cause, and a figure only
+    when the terms are asked in words."""
+    if question.expects in ("yes_no", "cause"):
+        return False
     asked, named = _asked_re()
     text = question.ranking_text
     if asked.search(text):
         return True
-    event = manner_asked(text) in _event_stems()
-    return event and (bool(named.search(text)) or question.expects in ("text", "names"))
+    return event_asked(text) is not None and (
+        question.expects in ("text", "names") or bool(named.search(text))
+        and question.expects != "figure")
 
 
 def _in_all(event: str, asked: bool) -> str:
     """The total of the amounts ``event`` prints in one currency and scale ("€300 million ...
-    and €550 million ...": " (€850 million in all)"): of every amount when a total is
-    ``asked``, else of the tranches of notes it lists, each amount with its rate ("€300
-    million 3.875% Notes due 2026 ... and €550 million 4.125% Notes due 2031"); "" for fewer
-    than two (a price and the gain it resulted in are no total)."""
-    found = [(m["cur"], m["scale"] or "", float(m["n"].replace(",", "")))
-             for m in AMOUNT_RE.finditer(event)
+    and €550 million ...": " (€850 million in all)"), at the decimals printed: of every amount
+    when a total amount is ``asked``, else of the tranches of notes it lists, each amount with
+    its rate and joined by "and" ("€300 million 3.875% Notes due 2026 ... and €550 million
+    4.125% Notes due 2031"); "" for fewer than two (a price and the gain it resulted in, notes
+    issued "to redeem" others, are no total)."""
+    found = [m for m in AMOUNT_RE.finditer(event)
              if asked or TRANCHE_RATE_RE.match(event, m.end())]
-    if len(found) < 2 or len({(c, s) for c, s, _ in found}) != 1:
+    if not asked and any(not TRANCHE_GAP_RE.match(event[a.end():b.start()])
+                         or OTHER_CLAUSE_RE.search(event[a.end():b.start()])
+                         for a, b in zip(found, found[1:], strict=False)):
         return ""
-    currency, scale, _ = found[0]
-    total = float(sum(n for *_, n in found))
-    shown = f"{total:,.{0 if total.is_integer() else 2}f}"
-    return f" ({currency}{shown}{' ' + scale if scale else ''} in all)"
+    if len(found) < 2 or len({(m["cur"], m["scale"]) for m in found}) != 1:
+        return ""
+    total = sum(float(m["n"].replace(",", "")) for m in found)
+    decimals = max(len(m["d"] or "") for m in found)
+    scale = f" {found[0]['scale']}" if found[0]["scale"] else ""
+    return f" ({found[0]['cur']}{total:,.{decimals}f}{scale} in all)"
 
 
-def _states_event(question: Question, unit: EvidenceUnit) -> bool:
-    """A sentence that states a transaction done, with an amount, and names what the question
-    names beyond its company and the word "terms"."""
+def _stems(text: str) -> set[str]:
+    """A text's words of four letters or more, by their first four ("notes" and "note",
+    "euro-denominated" "euro" and "deno"); the extractive engine's stop words leave "notes"
+    out, which names the transaction here."""
+    return {w[:NAMED_LETTERS] for w in WORD_RE.findall(text.lower())}
+
+
+def _named(question: Question) -> set[str]:
+    """What the question names beyond its company, the words that ask and the transaction's
+    verb ("exch", "note", "firs", "repu")."""
+    asked = _stems(question.ranking_text) - _stems(" ".join(question.companies))
+    return {w for w in asked - ASKING_STEMS
+            if not any(w.startswith(stem[:NAMED_LETTERS]) for stem in _event_stems())}
+
+
+def _states_event(named: set[str], unit: EvidenceUnit) -> bool:
+    """A sentence that states a transaction done (not after "may", "will" or "to"), with an
+    amount, naming something the question names (:func:`_named`)."""
     text = " ".join(unit.text.split())
-    done = any(not MODAL_RE.search(text[:m.start()].rstrip()) for m in _event_re().finditer(text))
-    named = roots(question.ranking_text) - roots(" ".join(question.companies)) - {"term"}
+    done = any(not MODAL_RE.search(text[:m.start()]) for m in _event_re().finditer(text))
     return (not unit.is_row and done and bool(AMOUNT_STATED_RE.search(text))
-            and bool(named & roots(text)))
+            and bool(named & _stems(text)))
 
 
 def _states_term(sentence: str) -> bool:
@@ -133,17 +171,18 @@ def _names_defined(sentence: str, defined: Sequence[str]) -> bool:
     return any(re.search(rf"\b{re.escape(name.split()[-1])}\b", sentence) for name in defined)
 
 
-def _terms_after(event: str, page: int, pages: dict[int, str]) -> list[tuple[int, str]]:
+def _terms_after(event: str, page: int, prose: dict[int, str]) -> list[tuple[int, str]]:
     """The sentences of terms after ``event`` printed on ``page`` (``MAX_TERMS`` at most, of
-    ``MAX_READ`` read), the next page's opening ones when it names the transaction again."""
-    flat = page_prose(pages.get(page, ""))
+    ``MAX_READ`` read), the next page's opening ones when it names the transaction again;
+    ``prose``: each page's text on one line."""
+    flat = prose.get(page, "")
     at = flat.find(event)
     if at < 0:
         return []
     defined = DEFINED_RE.findall(event)
     read = [(page, s) for s in split_sentences(flat[at + len(event):])][:MAX_READ]
-    if len(read) < MAX_READ and page + 1 in pages:
-        opening = split_sentences(page_prose(pages[page + 1]))
+    if len(read) < MAX_READ and page + 1 in prose:
+        opening = split_sentences(prose[page + 1])
         if opening and _names_defined(opening[0], defined):
             read += [(page + 1, s) for s in opening[:MAX_READ - len(read)]]
     terms: list[tuple[int, str]] = []
@@ -157,14 +196,14 @@ def _terms_after(event: str, page: int, pages: dict[int, str]) -> list[tuple[int
     return terms
 
 
-def _event_stated(question: Question, best: Sequence[EvidenceUnit], pages: dict[int, str]
+def _event_stated(named: set[str], best: Sequence[EvidenceUnit], prose: dict[int, str]
                   ) -> str | None:
     """The sentence that states the transaction asked: of the best units, else of the
     sentences of their pages (the word "terms" ranks a sentence on "similar terms and
     maturities" before the issuance printed below it), in their order."""
     on_pages = (printed_unit(u.document, u.year, u.page, s) for u in best
-                for s in split_sentences(page_prose(pages.get(u.page, ""))))
-    found = next((u for u in [*best, *on_pages] if _states_event(question, u)), None)
+                for s in split_sentences(prose.get(u.page, "")))
+    found = next((u for u in [*best, *on_pages] if _states_event(named, u)), None)
     return None if found is None else " ".join(found.text.split())
 
 
@@ -174,20 +213,18 @@ def transaction_terms(question: Question, selected: Sequence[EvidenceUnit], docu
     the question asks no terms or no selected sentence of ``document`` states a transaction."""
     if not asks_terms(question):
         return None
-    texts = dict(pages)
-    said = _event_stated(question, [u for u in selected[:EVENTS_READ]
-                                    if (u.document, u.year) == (document, year)], texts)
+    prose = {page: page_prose(text) for page, text in pages}  # each page read once
+    said = _event_stated(_named(question), [u for u in selected[:EVENTS_READ]
+                                            if (u.document, u.year) == (document, year)], prose)
     if said is None:
         return None
-    printed = [p for p, text in pages if said in page_prose(text)]
-    if not printed:
-        return None
-    best = max(printed, key=lambda p: len(_terms_after(said, p, texts)))
-    terms = _terms_after(said, best, texts)
-    if not terms:
+    found = {p: _terms_after(said, p, prose) for p, flat in prose.items() if said in flat}
+    best = max(found, key=lambda p: len(found[p]), default=None)
+    if best is None or not found[best]:
         return None
     units = [printed_unit(document, year, best, said),
-             *(printed_unit(document, year, p, s) for p, s in terms)]
-    total = _in_all(said, bool(TOTAL_RE.search(question.ranking_text)))
-    text = "; ".join([said.rstrip(" .") + total, *(s.rstrip(" .") for _, s in terms)])
-    return DirectAnswer(kind="terms", units=units, text=f"{text}.")
+             *(printed_unit(document, year, p, s) for p, s in found[best])]
+    text = said.rstrip(" .") + _in_all(said, bool(TOTAL_RE.search(question.ranking_text)))
+    for _, sentence in found[best]:
+        text = joined(text, sentence)
+    return DirectAnswer(kind="terms", units=units, text=f"{text.rstrip(' .')}.")

@@ -347,26 +347,6 @@ def test_notes_asked_by_their_verb_are_told_by_their_terms(forms_corpus: Corpus)
     assert all(part in lead for part in ("€300 million", "€550 million", "$918 million")), lead
 
 
-def test_only_tranches_or_a_total_asked_are_added_up() -> None:
-    from rag_assets.core.generation.transaction_terms import _in_all
-
-    tranches = ("On May 15, 2023, the Company issued €300 million 3.875% Notes due 2026 (“2026 "
-                "Notes”) and €550 million 4.125% Notes due 2031 (“2031 Notes”).")
-    assert _in_all(tranches, asked=False) == " (€850 million in all)"
-    # JPMorgan's Q2 2023 10-Q (page 9): a price and the gain it resulted in are no total
-    deal = ("On May 1, 2023, JPMorgan Chase acquired certain assets ... for $67.9 billion, "
-            "resulting in an estimated bargain purchase gain of $2.7 billion recorded in other "
-            "income.")
-    assert _in_all(deal, asked=False) == ""
-
-
-def test_a_transaction_asked_without_its_terms_is_not_given_them(forms_corpus: Corpus) -> None:
-    result = forms_corpus.answerer().ask("Did American Water's finance subsidiary issue "
-                                         "exchangeable notes in June 2023?")
-    assert result.method != "direct terms" and "5.8213" not in answer_lead(result.answer), (
-        result.answer)
-
-
 @pytest.mark.parametrize(("question", "lead_has", "count"), [
     # ASC 805: "During 2018, Corning acquired substantially all of CMD for $841 million", stated
     # again in the note and Item 9A: one deal

@@ -112,6 +112,33 @@ def test_a_yes_or_no_on_a_revision_is_read_from_the_measures_it_moved(question: 
     assert lead.startswith(opens), lead
 
 
+def test_the_measure_a_question_names_is_the_row_that_decides() -> None:
+    """Rows as Ulta's first-quarter release prints them: a label read by its words ("New
+    stores, net"), a concessive clause naming no measure asked, a measure no row prints, and a
+    block that kept every measure."""
+    from rag_assets.core.generation.outlook import _moves, revised_yes_no
+
+    moves = _moves(["Prior FY23 Outlook Updated FY23 Outlook",
+                    "Net sales $10.95 billion to $11.05 billion $11.0 billion to $11.1 billion",
+                    "Comparable sales 4% to 5% no change",
+                    "New stores, net 25-30 no change",
+                    "Operating margin 14.7% to 15.0% 14.5% to 14.8%"])
+
+    def said(question: str) -> str | None:
+        return revised_yes_no(read_question(question), moves)
+
+    assert said("Did Ulta Beauty keep its fiscal 2023 new stores outlook unchanged?") == "Yes."
+    assert said("Did Ulta Beauty keep its comparable sales outlook unchanged, even as net sales "
+                "rose?") == "Yes."
+    assert said("Did Ulta Beauty lower its operating margin outlook as costs increased?") == \
+        "Yes."
+    assert said("Did Ulta Beauty raise its capital expenditures outlook?") is None
+    kept = _moves(["Prior FY23 Outlook Updated FY23 Outlook",
+                   "Comparable sales 4% to 5% no change", "New stores, net 25-30 no change"])
+    assert revised_yes_no(read_question("Did Ulta Beauty reaffirm its fiscal 2023 outlook?"),
+                          kept) == "Yes."
+
+
 def test_a_negative_range_and_a_scale_printed_once_are_read() -> None:
     from rag_assets.core.generation.outlook import revision
 
