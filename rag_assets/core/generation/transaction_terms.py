@@ -65,6 +65,12 @@ OTHER_CLAUSE_RE = re.compile(r"\b(?:to|which|whom|while|whereas)\b", re.IGNORECA
 STOP_RE = re.compile(r"^(?:refer to|see\b|for (?:more|additional|further) (?:information|"
                      r"details)|in addition to\b)", re.IGNORECASE)
 DATE_RE = re.compile(rf"{MONTH_RE.pattern}\s+\d{{1,2}},\s+\d{{4}}", MONTH_RE.flags)
+# a deal stated as completed (ASC 805-10-50-2: "completed its acquisition of", "closed the sale")
+COMPLETED = (r"\b(?:completed|closed|consummated|finalized)\s+(?:the|its|our|an?)\s+"
+             r"(?:[\w-]+\s+){0,3}?(?:acquisition|merger|sale|divestiture|offering|issuance)s?\b")
+# a past participle before the noun it qualifies is no transaction: "the divested markets"
+ATTRIBUTIVE_RE = re.compile(r"\b(?:the|its|our|their|these|those|such|newly|previously)\s*$",
+                            re.IGNORECASE)
 # what could be done is no transaction done: "we may issue", "plans to issue", "will be issued"
 MODAL_RE = re.compile(r"\b(?:may|might|could|would|will|shall|can|to)(?:\s+\w+)?\s*$",
                       re.IGNORECASE)
@@ -96,23 +102,28 @@ def _event_stems() -> frozenset[str]:
 @cache
 def _event_re() -> re.Pattern[str]:
     """A transaction's verb as a sentence that states it done prints it: a past form
-    ("issued", "acquired", "repaid") or "entered into", never a noun ("financial", "issues")."""
+    ("issued", "acquired", "repaid"), "entered into", or a deal completed ("completed its
+    acquisition of"); never a noun alone ("financial", "issues")."""
     stems = "|".join(sorted(_event_stems(), key=len, reverse=True))
-    return re.compile(rf"\b(?:(?:{stems})\w*ed|repaid|entered\s+into)\b", re.IGNORECASE)
+    return re.compile(rf"\b(?:(?:{stems})\w*ed|repaid|entered\s+into)\b|{COMPLETED}",
+                      re.IGNORECASE)
 
 
 def asks_terms(question: Question) -> bool:
     """Whether the question asks the terms of a transaction: "key terms", "on what terms"
     (never "in terms of"); or asks of a transaction by its verb ("What notes did Corning
     issue?": the notes are told by their terms) for what the filing says or with a term named
-    ("..., and what were their net proceeds?"). Never a yes or no or a cause, and a figure only
-    when the terms are asked in words."""
+    ("..., and what were their net proceeds?"), unless it asks of deals, which
+    ``disclosures.stated_deals`` lists. Never a yes or no or a cause, and a figure only when
+    the terms are asked in words."""
     if question.expects in ("yes_no", "cause"):
         return False
     asked, named = _asked_re()
     text = question.ranking_text
     if asked.search(text):
         return True
+    if "acquisitions" in question.intents:
+        return False  # "What operations did it divest?": the deals of a period have their reader
     return event_asked(text) is not None and (
         question.expects in ("text", "names") or bool(named.search(text))
         and question.expects != "figure")
@@ -158,7 +169,8 @@ def _states_event(named: set[str], unit: EvidenceUnit) -> bool:
     """A sentence that states a transaction done (not after "may", "will" or "to"), with an
     amount, naming something the question names (:func:`_named`)."""
     text = " ".join(unit.text.split())
-    done = any(not MODAL_RE.search(text[:m.start()]) for m in _event_re().finditer(text))
+    done = any(not MODAL_RE.search(text[:m.start()]) and not ATTRIBUTIVE_RE.search(
+        text[:m.start()]) for m in _event_re().finditer(text))
     return (not unit.is_row and done and bool(AMOUNT_STATED_RE.search(text))
             and bool(named & _stems(text)))
 

@@ -28,6 +28,8 @@ from rag_assets.core.question.question import read_question
     ("How was the redemption funded?", False),
     ("How many shares did Corning repurchase in 2018, and at what average purchase price?",
      False),
+    # the deals of a period are listed by their own reader
+    ("What operations did Walmart divest during fiscal 2022?", False),
 ])
 def test_what_asks_a_transactions_terms(question: str, asks: bool) -> None:
     assert asks_terms(read_question(question)) is asks
@@ -44,6 +46,12 @@ NOTES = ("On June 29, 2023, AWCC, issued $1,035 million aggregate principal amou
     ("AWCC plans to issue $500 million of notes in the second half of 2023.", False),
     ("Based on borrowing rates currently available for notes with similar terms, the fair "
      "value of long-term debt was $7.1 billion.", False),
+    # Walmart's fiscal 2022 10-K: a participle before its noun states no transaction
+    ("The decrease in operating expenses was primarily due to impacts from the divested "
+     "markets and $0.4 billion of lower incremental costs related to the notes.", False),
+    # a deal stated as completed by its noun
+    ("On March 1, 2021, AWCC completed its previously announced offering of $1,100 million of "
+     "senior notes.", True),
 ])
 def test_a_transaction_is_a_sentence_that_states_one_done(sentence: str, states: bool) -> None:
     named = _named(read_question("What were the key terms of the notes American Water issued "
