@@ -45,7 +45,7 @@ NAMED_LETTERS = 4  # a question's words compared by their first four letters ("n
 WORD_RE = re.compile(r"[a-z]{4,}")
 # the words that ask, which name nothing of the transaction
 ASKING_STEMS = frozenset({"what", "whic", "were", "term", "main", "prin", "mate", "sign",
-                          "thei", "their", "with", "from", "that", "this", "does", "have",
+                          "thei", "with", "from", "that", "this", "does", "have",
                           "much", "many", "tota", "amou", "year", "quar", "fisc"})
 # the name a filing gives a transaction where it states it: (the "Notes"), ("2026 Notes"),
 # (collectively, the "Notes"), (the ‘Notes’ or ...)
