@@ -13,7 +13,11 @@ Only a question that asks what was declared ("declared" and "dividend") or when 
 ratio, a yes or no or a name. The declaration is the one whose own date (printed before "declared",
 or right after "declared on") the question names; a question on an 8-K that names no date
 takes the report's declarations (of the years it names, if it names any). A 10-K or a 10-Q
-prints a year's declarations in tables and prose apart, so there a date must be named. Of
+prints a year's declarations in tables and prose apart, so there a date must be named, or, of
+a 10-Q, the calendar quarter its cover reports ("For the quarterly period ended June 30, 2023"
+and "Q2 2023"): the declarations dated in that quarter ("On June 21, 2023, our Board of
+Directors declared a quarterly dividend of $0.28 per share"), never the equity statement's
+six months' row. Of
 several, all must state the same amount: which of several is not ours to guess. A sentence
 that prints a total or two amounts per share declares nothing here, nor does a preferred
 stock's unless the question asks of preferred stock; a table's cells before a sentence are
@@ -29,12 +33,14 @@ from decimal import Decimal
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.quarter_events import asks_reported_quarter, in_quarter, quarter_end
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.filing_kinds import form_of
-from rag_assets.core.text.periods import PRINTED_DATE_RE
+from rag_assets.core.text.periods import PRINTED_DATE_RE, month_number
 from rag_assets.core.text.sentences import page_prose, split_sentences
 
 DATE = PRINTED_DATE_RE.pattern
+COVER_PAGES = 2  # a 10-Q's cover, where it names the quarter it reports
 # the question asks what was declared, or when it is paid
 DECLARED_ASKED_RE = re.compile(r"\bdeclar\w*\b.*\bdividends?\b|\bdividends?\b.*\bdeclar\w*",
                                re.IGNORECASE)
@@ -124,15 +130,20 @@ def _declarations(pages: Sequence[tuple[int, str]]) -> list[Declaration]:
     return found
 
 
-def _chosen(question: Question, declared: Sequence[Declaration], current_report: bool
-            ) -> Declaration | None:
+def _chosen(question: Question, declared: Sequence[Declaration], current_report: bool,
+            quarter: tuple[int, int] | None = None) -> Declaration | None:
     """The declaration the question dates (its own date), else an 8-K's (of the years the
-    question names), when they all state one amount."""
+    question names), else a 10-Q's dated in the quarter it reports when that is the quarter
+    asked (``quarter``: the (year, month) its cover says it ends), when they all state one
+    amount."""
     if not PREFERRED_RE.search(question.text):
         declared = [d for d in declared if not PREFERRED_RE.search(d.sentence)]
     if question.dates:
         dates = {d.lower() for d in question.dates}
         matching = [d for d in declared if d.declared_on.lower() in dates]
+    elif quarter is not None and asks_reported_quarter(question, quarter):
+        matching = [d for d in declared if d.declared_on and in_quarter(
+            (int(d.declared_on[-4:]), month_number(d.declared_on.split()[0])), quarter)]
     elif current_report and not question.quarters:
         matching = [d for d in declared if not question.years or (
             d.declared_on and int(d.declared_on[-4:]) in question.years)]
@@ -187,7 +198,8 @@ def declared_dividend(question: Question, document: str, year: int,
     if not (DECLARED_ASKED_RE.search(asking) or PAYMENT_ASKED_RE.search(asking)
             or (current_report and DIVIDEND_ASKED_RE.search(asking))):
         return None
-    found = _chosen(question, _declarations(pages), current_report)
+    quarter = None if current_report else quarter_end(text for _, text in pages[:COVER_PAGES])
+    found = _chosen(question, _declarations(pages), current_report, quarter)
     if found is None:
         return None
     unit = EvidenceUnit(chunk_id=f"{document}|{year}|p{found.page}", document=document,

@@ -13,10 +13,9 @@ the filer's fiscal calendar), and no sentence is no "No": a reader that finds no
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable
 
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
-from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.periods import EVENT_DATE_RE, QUARTERLY_PERIOD_END_RE, month_number
 
@@ -32,21 +31,22 @@ STATES_DEBT_EVENT_RE = re.compile(
     r"borrowings)\b", re.IGNORECASE)
 
 
-def _quarter_end(units: Sequence[EvidenceUnit]) -> tuple[int, int] | None:
-    """(year, month) the report's quarter ends, from its cover."""
-    for unit in units:
-        if (found := QUARTERLY_PERIOD_END_RE.search(" ".join(unit.text.split()))) is not None:
+def quarter_end(texts: Iterable[str]) -> tuple[int, int] | None:
+    """(year, month) the report's quarter ends, from its cover (the first text that prints
+    it)."""
+    for text in texts:
+        if (found := QUARTERLY_PERIOD_END_RE.search(" ".join(text.split()))) is not None:
             return int(found[2]), month_number(found[1])
     return None
 
 
-def _in_quarter(date: tuple[int, int], end: tuple[int, int]) -> bool:
+def in_quarter(date: tuple[int, int], end: tuple[int, int]) -> bool:
     """Whether (year, month) is one of the three months ending at ``end``."""
     months = (end[0] * 12 + end[1]) - (date[0] * 12 + date[1])
     return 0 <= months <= 2
 
 
-def _asked_is_reported(question: Question, end: tuple[int, int]) -> bool:
+def asks_reported_quarter(question: Question, end: tuple[int, int]) -> bool:
     """Whether the quarter asked is the report's calendar quarter ("Q2 2023" of June 30)."""
     if end[1] % 3 or len(question.periods) != 1:
         return False
@@ -59,15 +59,15 @@ def quarter_debt_event(question: Question, scan: Scan | None) -> DirectAnswer | 
     if (scan is None or question.expects != "yes_no" or question.months != 3
             or not ASKS_DEBT_EVENT_RE.search(question.text)):
         return None
-    end = _quarter_end(list(scan([QUARTERLY_PERIOD_END_RE])))
-    if end is None or not _asked_is_reported(question, end):
+    end = quarter_end(u.text for u in scan([QUARTERLY_PERIOD_END_RE]))
+    if end is None or not asks_reported_quarter(question, end):
         return None
     for unit in scan([STATES_DEBT_EVENT_RE]):
         text = " ".join(unit.text.split())
         dated = EVENT_DATE_RE.search(text)
         if unit.is_row or dated is None or not STATES_DEBT_EVENT_RE.search(text):
             continue
-        if _in_quarter((int(dated[2]), month_number(dated[1])), end):
+        if in_quarter((int(dated[2]), month_number(dated[1])), end):
             return DirectAnswer(kind="yes_no", units=[unit], supports=unit.text,
                                 text=f"Yes. {unit.text}")
     return None

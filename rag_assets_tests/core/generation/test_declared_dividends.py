@@ -1,6 +1,6 @@
 """A dividend's declaration stated whole (amount per share, declaration, payable and record
 dates) from the sentences that print it: Costco's 8-K of August 9, 2023 (an analyst-tune
-filing), and pages like a 10-Q's and an 8-K's that print declarations beside what is not one
+filing), Corning's 10-Q for Q2 2023 (a probe filing), and pages like a 10-Q's and an 8-K's that print declarations beside what is not one
 (a year's total, a preferred series' note, a table's cells)."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from rag_assets.core.question.question import read_question
 from rag_assets_tests.real_filings import CORPORA, real_filing
 
 COSTCO_8K = "financebench-bulk/pdfs/COSTCO_2023_8K_dated-2023-08-09.pdf"
+CORNING_10Q = "financebench-bulk/pdfs/CORNING_2023Q2_10Q.pdf"
 TEN_Q = [(7, "Subsequent events. On April 20, 2023, the Board declared a quarterly dividend of "
              "$0.25 per share, payable May 15, 2023 to shareholders of record as of May 1, 2023. "
              "On July 20, 2023, the Board declared a special dividend of $1.00 per share. It is "
@@ -84,3 +85,37 @@ def test_a_press_release_declaration_on_a_real_8k() -> None:
     assert declared_dividend(read_question(
         "How many warehouses did Costco operate at the time of its August 9, 2023 dividend "
         "announcement?"), "costco-8k", 2023, pages) is None
+
+
+def test_a_quarterly_report_declares_what_its_quarter_dated() -> None:
+    """A 10-Q asked of the quarter its cover reports: the declarations dated in that quarter,
+    the ones dated before it not."""
+    cover = (0, "FORM 10-Q For the quarterly period ended September 30, 2023 Acme Inc.")
+    # July's was special, not quarterly
+    assert _asked("What quarterly dividend did Acme declare in Q3 2023?", [cover, *TEN_Q]) is None
+    assert _asked("What dividend did Acme declare in Q3 2023?", [cover, *TEN_Q]) == (
+        "A special dividend of $1.00 per share, declared July 20, 2023, payable August 15, 2023.")
+    # April's declaration is Q2's; a quarter the report does not cover is not read
+    assert _asked("What dividend did Acme declare in Q2 2023?", [cover, *TEN_Q]) is None
+    assert _asked("What dividend did Acme declare in Q3 2023?", TEN_Q) is None  # no cover
+
+
+@pytest.mark.skipif(not (CORPORA / CORNING_10Q).is_file(), reason=f"{CORNING_10Q} is not here")
+def test_the_quarter_s_declaration_on_a_real_10q() -> None:
+    """Corning's 10-Q prints the equity statement's six months' row ($0.56 per share) and, in
+    MD&A, the quarter's declaration ($0.28): the declaration answers."""
+    filing = real_filing(CORNING_10Q)
+    texts = PageTexts.from_pages("corning-10q-q2", 2023, filing.pages)
+    pages = [(p, texts.get("corning-10q-q2", 2023, p) or "")
+             for p in texts.pages_of("corning-10q-q2", 2023)]
+    found = declared_dividend(read_question(
+        "What quarterly dividend per share did Corning declare in Q2 2023?"), "corning-10q-q2",
+        2023, pages)
+    assert found is not None
+    assert found.text == ("A quarterly dividend of $0.28 per share ($1.12 a year at that rate), "
+                          "declared June 21, 2023, payable September 28, 2023.")
+    checked = verify_claims([found.claim()], texts)
+    assert all(c.mark == "valid" for claim in checked for c in claim.citations)
+    assert declared_dividend(read_question(
+        "What quarterly dividend per share did Corning declare in Q1 2023?"), "corning-10q-q2",
+        2023, pages) is None
