@@ -34,7 +34,6 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import (
     ScoredUnit,
     answer_type_held,
-    manner_asked,
     roots,
     words,
 )
@@ -329,7 +328,7 @@ def reached(answer: PartAnswer) -> bool:
     if answer.method.startswith(READERS):
         return True
     clause, claim = answer.part.question, answer.claims[0].text
-    if manner_asked(clause.text) and answer_type_held(clause, claim):
+    if clause.manner and answer_type_held(clause, claim):
         return True  # "What debt did it issue?": "the Company issued €300 million ..."
     asked = roots(clause.ranking_text) - roots(" ".join(clause.companies))
     return clause.expects == "figure" and bool(AMOUNT_STATED_RE.search(claim)) and len(

@@ -77,7 +77,6 @@ from rag_assets.core.generation.stated_line_items import stated_line_item
 from rag_assets.core.generation.stated_moves import stated_move
 from rag_assets.core.generation.superlatives import PagesTitling, superlative
 from rag_assets.core.generation.yes_no import Before, prose_yes_no, stated_none
-from rag_assets.core.question.moves import way_asked
 from rag_assets.core.question.question import Period, Question, asks_cause
 from rag_assets.core.question.vocabulary import normalize, terms_in
 from rag_assets.core.text.periods import figure_in_period_re
@@ -231,17 +230,12 @@ def _polar(question: Question, found: DirectAnswer | None) -> DirectAnswer | Non
     """A comparison asked yes or no one way ("Did X decline ...?"): "Yes." or "No." from the
     way the two figures went, before them; as found when no one way is asked (an improvement
     is no direction a row's figures say)."""
-    if found is None or question.expects != "yes_no" or IMPROVED_RE.search(question.text):
+    if found is None or question.way not in ("up", "down"):
         return found
-    up = way_asked(question.ranking_text)
-    if up is None:
-        return found
+    up = question.way == "up"
     went = found.text.split(":", 1)[0].split()[0]
     yes = went == ("Increased" if up else "Decreased")
     return found.model_copy(update={"text": f"{'Yes' if yes else 'No'}. {found.text}"})
-
-
-IMPROVED_RE = re.compile(r"\b(?:improv|worsen|deteriorat|strengthen|weaken)\w*", re.IGNORECASE)
 
 
 def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: DirectCues

@@ -50,22 +50,6 @@ _AMOUNT_RE = re.compile(rf"(?:{INTEGER})(?:{DECIMALS})?%?")
 _COUNT_ASKED_RE = re.compile(r"\bhow many ([a-z][a-z-]{2,})")
 # a question that asks to be told a name: "Which customer ...", "Who are ..."
 _NAME_ASKED_RE = re.compile(r"\s*(?:which|who|whom)\b", re.IGNORECASE)
-# "How was the redemption funded?", "how were the proceeds used": the manner of what a verb did
-# is asked, its participle ending the clause; a change asked so ("How has revenue changed?") is
-# a figure's, not a manner's
-_MANNER_ASKED_RE = re.compile(r"\bhow\s+(?:was|were|is|are|has|have|had|will|would)\s+"
-                              r"(?P<rest>[^?]*)", re.IGNORECASE)
-_CLAUSE_END_RE = re.compile(r",\s*(?:and\s+)?(?=(?:what|how|which|who|whom|when|where|why)\b)|"
-                            r"\?", re.IGNORECASE)
-_PARTICIPLE_RE = re.compile(r"\b(?P<stem>[a-z]{4,})(?:ed|en)\s*$", re.IGNORECASE)
-_CHANGE_VERBS = frozenset({"chang", "increas", "decreas", "declin", "grow", "mov", "evolv",
-                           "trend", "perform", "affect", "impact"})
-# "What debt did Corning issue ...?", "Which businesses did it acquire?": the event a verb names
-# is asked, done by the company (a name, a pronoun); the sentence that answers prints the verb
-_EVENT_ASKED_RE = re.compile(
-    r"^\s*(?i:according to [^,]+,\s*)?(?i:what|which|how much|how many)\s+(?:[\w&'’-]+\s+){0,4}?"
-    r"(?:did|does|do|will)\s+(?:it|they|the company|[A-Z][\w&.’'-]*(?:\s+[A-Z][\w&.’'-]*)"
-    r"{0,3})\s+(?P<verb>[a-z]{4,})\b")
 LONG_UNIT_WORDS = 60
 ANSWER_TYPES_PATH = Path(__file__).with_name("answer_types.json")
 QUESTION_WORDS = frozenset({
@@ -207,39 +191,11 @@ def _matches(plan: Question, unit: EvidenceUnit, asked_refs: set[str]) -> float:
         found += 0.0 if at is None else 1.0 if at == 0 else 0.5
     if (counted_noun(plan.text) or _NAME_ASKED_RE.match(plan.text)
             or plan.expects == "cause" or (plan.expects in ("text", "figure")
-                                            and manner_asked(plan.text))
+                                            and plan.manner)
             or plan.asks_of):
         asks += 1
         found += answer_type_held(plan, text)
     return found / asks if asks else 0.0
-
-
-def event_asked(question: str) -> str | None:
-    """The stem of the transaction's verb a "what/which ... did X <verb>" question asks of
-    ("issu" in "What debt did Corning issue ...?"), else None (a manner asked, "How was it
-    funded?", is no transaction asked)."""
-    event = _EVENT_ASKED_RE.search(question)
-    if event and event["verb"].lower() in _events():
-        return event["verb"].lower().rstrip("e")[:EVENT_STEM]
-    return None
-
-
-@cache  # asked of every unit a question scores: read once per question
-def manner_asked(question: str) -> str | None:
-    """The stem of the verb whose manner a question asks ("fund" in "How was the redemption
-    funded, and ...?"), or whose event it asks ("issu" in "What debt did Corning issue ...?"),
-    else None: the sentence that answers prints it ("The Redemption was funded with HSG's
-    existing cash on-hand of $75 million and ...", "the Company issued €300 million ...")."""
-    event = _EVENT_ASKED_RE.search(question)
-    if event and event["verb"].lower() in _events():
-        return event["verb"].lower().rstrip("e")[:EVENT_STEM]  # "issu": issued, issuance
-    asked = _MANNER_ASKED_RE.search(question)
-    if asked is None:
-        return None
-    clause = _CLAUSE_END_RE.split(asked["rest"], maxsplit=1)[0]
-    verb = _PARTICIPLE_RE.search(clause)
-    stem = verb["stem"].lower() if verb else None
-    return stem if stem and stem not in _CHANGE_VERBS else None
 
 
 @cache
@@ -257,13 +213,6 @@ def form_text(plan: Question, lower: str) -> bool:
     return any(p.search(lower) for p in patterns) and not asked.search(plan.text.lower())
 
 
-@cache
-def _events() -> frozenset[str]:
-    """The verbs of a transaction (``answer_types.json``'s ``events``)."""
-    return frozenset(json.loads(ANSWER_TYPES_PATH.read_text("utf-8"))["events"]["verbs"])
-
-
-EVENT_STEM = 5  # "acqui" of acquired and acquisition, "decla" of declared and declaration
 # what could be done is no event that was: "we may issue ... commercial paper", "plans to issue"
 _MODAL_BEFORE_RE = re.compile(r"\b(?:may|might|could|would|can|will|shall|to)\s+(?:\w+\s+)?$")
 
@@ -286,7 +235,7 @@ def answer_type_held(plan: Question, text: str) -> bool:
         return False  # "I have reviewed this Quarterly Report ...": every filing prints it
     if plan.expects == "cause" and not any(p.search(lower) for p in answer_patterns("cause")):
         return False  # a cause asked ("What drove ...?"), no causal connective printed
-    manner = manner_asked(question) if plan.expects in ("text", "figure") else None
+    manner = plan.manner if plan.expects in ("text", "figure") else None
     if manner and not any(not _MODAL_BEFORE_RE.search(lower[:m.start()])
                           for m in re.finditer(rf"\b{re.escape(manner)}", lower)):
         return False  # "How was it funded?": a sentence that says how it was, not may be

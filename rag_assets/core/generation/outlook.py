@@ -23,7 +23,6 @@ from collections.abc import Sequence
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import printed_unit
 from rag_assets.core.ingest.sections import heading_topic
-from rag_assets.core.question.moves import way_asked
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import terms_in
 from rag_assets.core.text.bullets import bullet_groups, is_bullet, numbered
@@ -41,17 +40,15 @@ MIN_BULLETS = 2
 # a revision's columns: the prior range, then the updated one
 REVISION_RE = re.compile(r"\bprior\b.*\b(?:updated|revised|current|new)\b", re.IGNORECASE)
 NO_CHANGE_RE = re.compile(r"\b(?:no change|unchanged|reaffirmed)\b", re.IGNORECASE)
-# a yes or no asking whether the outlook was kept ("Did X reaffirm its guidance?"); raised or
-# lowered is asked by the verbs of direction (``moves.way_asked``)
-# a question's own clause ends at a comma or a concessive word ("..., even as net sales rose")
-CLAUSE_END_RE = re.compile(r",|\b(?:even|while|although|though|despite|as)\b", re.IGNORECASE)
+# the way a yes or no asks (``Question.way``, in its own clause) as a revision's words say it:
+# an improved outlook is a raised one
+OUTLOOK_WAYS = {"up": "raised", "better": "raised", "down": "lowered", "worse": "lowered",
+                "kept": "unchanged"}
 LABEL_NET_RE = re.compile(r",?\s*net\s*$", re.IGNORECASE)  # "New stores, net"
 LINKING_WORDS = frozenset({"full", "for", "the", "its", "of", "updated", "revised", "prior"})
 # the measure a question names before the outlook: "its fiscal 2023 new stores outlook"
 OUTLOOK_OF_RE = re.compile(r"\b(?:its|the|their)\s+(?P<what>[^?]*?)\s*(?:outlook|guidance|"
                            r"forecast)\b", re.IGNORECASE)
-KEPT_ASKED_RE = re.compile(r"\b(?:reaffirm|maintain|kept|keep|reiterat|unchanged)\w*",
-                           re.IGNORECASE)
 AMOUNT = (r"(?:approximately\s+)?[-–]?\$?\d[\d,]*(?:\.\d+)?%?"
           r"(?:\s*(?:billion|million|thousand)\b)?")
 RANGE_RE = re.compile(rf"(?P<lo>{AMOUNT})(?:\s*(?:to|-|–)\s*(?P<hi>{AMOUNT}))?", re.IGNORECASE)
@@ -252,7 +249,7 @@ def _measures_named(question: Question, moved: Moves) -> Moves | None:
     sales rose", names none); all of them when it names no measure before "outlook" or
     "guidance" ("Did X raise its fiscal 2023 guidance?"); None when it names one no label
     prints."""
-    clause = CLAUSE_END_RE.split(question.ranking_text, maxsplit=1)[0]
+    clause = question.clause
     said = _words(clause)
     named: Moves = {way: [(label, d) for label, d in items
                           if _words(LABEL_NET_RE.sub("", label)) <= said]
@@ -273,10 +270,7 @@ def revised_yes_no(question: Question, moved: Moves | None) -> str | None:
     asked, a yes when nothing moved. None when the question asks no way, the block is no
     revision, a measure named is not printed, or the measures moved both ways and the
     question names none (the revision's own words say each)."""
-    clause = CLAUSE_END_RE.split(question.ranking_text, maxsplit=1)[0]  # "as costs rose"
-    way = way_asked(clause, moved_by=True)
-    asked = ("unchanged" if KEPT_ASKED_RE.search(clause)
-             else None if way is None else "raised" if way else "lowered")
+    asked = OUTLOOK_WAYS.get(question.way) if question.way else None
     if asked is None or moved is None or question.expects != "yes_no":
         return None
     ways = _measures_named(question, moved)

@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.yes_no import candidates, of_the_period
-from rag_assets.core.question.moves import way_asked
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.bullets import TOP_BULLET_RE
 from rag_assets.core.text.periods import months_asked
@@ -27,6 +26,9 @@ from rag_assets.core.text.years import years_in
 
 BASE_RE = re.compile(r"\b(?:compared (?:to|with)|versus|vs\.?|from)\b", re.IGNORECASE)
 STATED_UP = frozenset({"increased", "rose", "grew", "improved", "was up", "were up"})
+# the way a yes or no asks (``Question.way``) as a stated move's verb says it: an improvement
+# is stated "improved", a move up (``STATED_UP``); a worsening has no verb of its own here
+STATED_WAYS = {"up": True, "better": True, "down": False}
 # the amount a move is stated with: a percentage, basis points or an amount of money
 MOVE_AMOUNT = r"(?:-?\d[\d,]*(?:\.\d+)?\s?(?:%|percent\b|basis points\b)|\$\s?\d[\d,.]*)"
 # between the measure and its verb: "Comparable sales (sales for stores open at least 14 months
@@ -78,7 +80,7 @@ def stated_move(question: Question, selected: Sequence[EvidenceUnit],
     ("Average deposits in CIB were up 4%" is a segment's), and only when every such sentence
     states the same way."""
     moved = question.moved if not question.qualified else None
-    asked = moved.up if moved is not None else way_asked(question.text)
+    asked = moved.up if moved is not None else STATED_WAYS.get(question.way or "")
     measures = question.qualified or ([moved.measure] if moved is not None else [])
     if question.expects != "yes_no" or asked is None or not measures \
             or question.compares_growth:

@@ -20,19 +20,14 @@ is quoted from its page and cited.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from functools import cache
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit, printed_unit
-from rag_assets.core.generation.extractive import (
-    ANSWER_TYPES_PATH,
-    EVENT_STEM,
-    event_asked,
-)
 from rag_assets.core.question.question import Question
+from rag_assets.core.question.transactions import printed_verbs, stem
 from rag_assets.core.text.figures import AMOUNT_STATED_RE
 from rag_assets.core.text.periods import MONTH_RE
 from rag_assets.core.text.sentences import joined, page_prose, split_sentences
@@ -77,26 +72,9 @@ MODAL_RE = re.compile(r"\b(?:may|might|could|would|will|shall|can|to)(?:\s+\w+)?
 
 
 @cache
-def _entry() -> dict[str, object]:
-    """``answer_types.json``'s ``terms`` and the transaction verbs of its ``events``."""
-    types = json.loads(ANSWER_TYPES_PATH.read_text("utf-8"))
-    return {**types["terms"], "verbs": [*types["events"]["verbs"], *types["terms"]["events"]]}
-
-
-@cache
-def _asked_re() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """The words that ask a transaction's terms, and the terms a question may name."""
-    entry = _entry()
-    return (re.compile(str(entry["asked"]), re.IGNORECASE),
-            re.compile(str(entry["named"]), re.IGNORECASE))
-
-
-@cache
 def _event_stems() -> frozenset[str]:
-    """The stems of a transaction's verbs, cut as the extractive engine cuts them."""
-    verbs = _entry()["verbs"]
-    assert isinstance(verbs, list)
-    return frozenset(str(v).rstrip("e")[:EVENT_STEM] for v in verbs)
+    """The stems of the verbs a sentence that states a transaction prints."""
+    return frozenset(stem(v) for v in printed_verbs())
 
 
 @cache
@@ -107,26 +85,6 @@ def _event_re() -> re.Pattern[str]:
     stems = "|".join(sorted(_event_stems(), key=len, reverse=True))
     return re.compile(rf"\b(?:(?:{stems})\w*ed|repaid|entered\s+into)\b|{COMPLETED}",
                       re.IGNORECASE)
-
-
-def asks_terms(question: Question) -> bool:
-    """Whether the question asks the terms of a transaction: "key terms", "on what terms"
-    (never "in terms of"); or asks of a transaction by its verb ("What notes did Corning
-    issue?": the notes are told by their terms) for what the filing says or with a term named
-    ("..., and what were their net proceeds?"), unless it asks of deals, which
-    ``disclosures.stated_deals`` lists. Never a yes or no or a cause, and a figure only when
-    the terms are asked in words."""
-    if question.expects in ("yes_no", "cause"):
-        return False
-    asked, named = _asked_re()
-    text = question.ranking_text
-    if asked.search(text):
-        return True
-    if "acquisitions" in question.intents:
-        return False  # "What operations did it divest?": the deals of a period have their reader
-    return event_asked(text) is not None and (
-        question.expects in ("text", "names") or bool(named.search(text))
-        and question.expects != "figure")
 
 
 def _in_all(event: str, asked: bool) -> str:
@@ -223,7 +181,7 @@ def transaction_terms(question: Question, selected: Sequence[EvidenceUnit], docu
                       year: int, pages: Sequence[tuple[int, str]]) -> DirectAnswer | None:
     """The transaction the best units state and its terms, as one first sentence; None when
     the question asks no terms or no selected sentence of ``document`` states a transaction."""
-    if not asks_terms(question):
+    if not question.terms:
         return None
     prose = {page: page_prose(text) for page, text in pages}  # each page read once
     said = _event_stated(_named(question), [u for u in selected[:EVENTS_READ]

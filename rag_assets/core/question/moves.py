@@ -17,6 +17,7 @@ Management") asks more than a direction, and is left to the other readers. Plain
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from pydantic import BaseModel
 
@@ -72,6 +73,30 @@ def way_asked(text: str, moved_by: bool = False) -> bool | None:
                                                                       _DOWN_ASKED_RE)
     up, down = up_re.search(text), down_re.search(text)
     return None if bool(up) == bool(down) else bool(up)
+
+
+Way = Literal["up", "down", "kept", "better", "worse"]
+# a yes or no asking whether something was kept ("Did X reaffirm its guidance?")
+_KEPT_ASKED_RE = re.compile(r"\b(?:reaffirm|maintain|kept|keep|reiterat|unchanged)\w*",
+                            re.IGNORECASE)
+# a judgment of which way is better, which no figure's direction says alone ("Did its credit
+# quality improve?": lower losses are better)
+_BETTER_ASKED_RE = re.compile(r"\b(?:improv|strengthen)\w*", re.IGNORECASE)
+_WORSE_ASKED_RE = re.compile(r"\b(?:worsen|deteriorat|weaken)\w*", re.IGNORECASE)
+
+
+def way_of(clause: str) -> Way | None:
+    """The way a yes or no's own clause asks something moved: kept ("reaffirm its outlook"),
+    better or worse (a judgment: "improve", "deteriorate"), else up or down by the verbs of
+    direction, those that move their object too ("raise its guidance", "reduce its debt");
+    None when it asks no way, or both ("Did it rise or fall?")."""
+    if _KEPT_ASKED_RE.search(clause):
+        return "kept"
+    better, worse = _BETTER_ASKED_RE.search(clause), _WORSE_ASKED_RE.search(clause)
+    if better or worse:
+        return None if better and worse else "better" if better else "worse"
+    up = way_asked(clause, moved_by=True)
+    return None if up is None else "up" if up else "down"
 
 
 class Move(BaseModel):

@@ -34,8 +34,9 @@ from rag_assets.core.question.intents import (
     wholes_asked,
 )
 from rag_assets.core.question.members import narrowed_by_name
-from rag_assets.core.question.moves import Move, moved_measure
+from rag_assets.core.question.moves import Move, Way, moved_measure, way_of
 from rag_assets.core.question.parts import CAUSE_ASKED, asked_parts
+from rag_assets.core.question.transactions import manner_asked, terms_asked
 from rag_assets.core.question.vocabulary import (
     load_vocabulary,
     normalize,
@@ -65,8 +66,8 @@ Period = tuple[str | None, str]  # (quarter "Q2" or None, year "2023")
 _YES_NO_RE = re.compile(r"^(?:[^,?]{1,40},\s*|(?:based on|according to|using|looking at|"
                         r"considering|judging by|in light of)\b"
                         r"(?:(?!\b(?:what|which|how|who|why|when|where)\b)[^?]){1,200}?,\s*)?"
-                        r"(?:does|do|did|has|have|had|is|are|was|were|will|can|could|should|"
-                        r"would)\b")
+                        r"(?P<aux>does|do|did|has|have|had|is|are|was|were|will|can|could|"
+                        r"should|would)\b")
 # "accounted for" asks a cause of a change ("What accounted for the decline?"), never a share
 # ("Which customers accounted for 10% or more of net sales?")
 ACCOUNTED_FOR_CHANGE = (r"accounted for (?:(?!\d)[\w'’-]+ ){0,4}?(?:increas|decreas|declin|grow|"
@@ -182,6 +183,19 @@ class Question(BaseModel):
                               "the move of, when only prose names it ('grow its average "
                               "deposits': 'average deposits', asked up; :mod:`moves`): no "
                               "metric, no qualified measure")
+    clause: str = Field(default="", description="the clause it asks in: from a yes or no's "
+                        "auxiliary (after a short opening clause) or its start, up to a comma "
+                        "or a concessive word ('Did X raise its outlook, even as sales rose?': "
+                        "'Did X raise its outlook')")
+    way: Way | None = Field(default=None, description="the way a yes or no asks something "
+                            "moved, in its own clause (:func:`moves.way_of`): up, down, kept, "
+                            "or a judgment (better, worse)")
+    manner: str | None = Field(default=None, description="the stem of the verb whose event or "
+                               "manner it asks ('issu' in 'What debt did Corning issue?', "
+                               "'fund' in 'How was the redemption funded?': "
+                               ":mod:`transactions`): the sentence that answers prints it")
+    terms: bool = Field(default=False, description="it asks a transaction's terms ('What were "
+                        "the key terms of the notes ...?': :mod:`transactions`)")
 
     @property
     def compares_growth(self) -> bool:
@@ -232,6 +246,21 @@ class Question(BaseModel):
 CONCESSIVE_RE = re.compile(r",?\s*\b(?:even (?:with|after|though)|despite|in spite of|"
                            r"notwithstanding)\b[^,?;]*", re.IGNORECASE)
 
+# a question's own clause ends at a comma or a concessive word ("..., even as net sales rose",
+# "... as costs rose")
+CLAUSE_END_RE = re.compile(r",|\b(?:even|while|although|though|despite|as)\b", re.IGNORECASE)
+
+
+def own_clause(asking: str) -> str:
+    """The clause a question asks in: its concessive clauses left out, from a yes or no's
+    auxiliary after a short opening clause ("As of Q2 2023, did ..."), up to a comma or a
+    concessive word."""
+    text = CONCESSIVE_RE.sub("", asking).strip(" ,;")
+    opening = _YES_NO_RE.match(text.lower()) if len(text.lower()) == len(text) else None
+    start = opening.start("aux") if opening else 0
+    return CLAUSE_END_RE.split(text[start:], maxsplit=1)[0].strip()
+
+
 # what a part of a question that names no period of its own takes from the whole
 _PERIOD_FIELDS = ("years", "filing_years", "quarters", "periods", "months", "dates")
 
@@ -280,6 +309,7 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
     qualified = [*qualified_measures(ranking), *narrowed.values()]
     moved = moved_measure(ranking) if expects == "yes_no" and not (metrics or qualified) \
         else None
+    clause = own_clause(ranking)
     return Question(
         text=text, ranking_text=ranking, years=years_in(text), filing_years=filing_years(text),
         quarters=sorted(asked_quarters(text)), periods=periods_named(text),
@@ -294,7 +324,9 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
         documents=documents, companies=companies,
         unindexed=None if documents or not profiles else unindexed_company(text, profiles),
         asked=asked_parts(text), compares=comparison_asked(text), total=total_asked(text),
-        asks_of=asked_head(text, expects, intents))
+        asks_of=asked_head(text, expects, intents), manner=manner_asked(text), clause=clause,
+        way=way_of(clause) if expects == "yes_no" else None,
+        terms=terms_asked(ranking, expects, intents))
 
 
 def periods_named(text: str) -> list[Period]:

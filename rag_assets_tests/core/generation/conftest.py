@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from rag_assets.core.chunks.records import ChunkKind
 from rag_assets.core.generation.answers import Answerer
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.retrieval.embeddings import Embedder
@@ -43,25 +44,29 @@ def real_corpus(folder: Path, filings: Sequence[tuple[str, str, int, Sequence[in
                 ) -> Corpus:
     """A store in ``folder`` of real filings of ``../shared/corpora``: each ``(file, document,
     year, pages kept)`` processed whole (headed and resolved as the whole report) and indexed
-    on the pages kept (None: all)."""
+    on the pages kept (None: all), its enriched chunks alone: the answerer reads those
+    (``AnswerConfig.kind``), and the naive ones are the sample corpus' to compare with."""
     from ..conftest import process_real
 
     embedder = Embedder()
     store = VectorStore.of(embedder, folder)
     pages = PageTexts()
     for path, document, year, keep in filings:
-        add(store, embedder, pages, process_real(path, document, year), keep)
+        add(store, embedder, pages, process_real(path, document, year), keep,
+            kinds=("enriched",))
     return Corpus(store, embedder, pages, {document for _, document, _, _ in filings})
 
 
 def add(store: VectorStore, embedder: Embedder, pages: PageTexts, processed: Processed,
-        keep: Sequence[int] | None = None) -> None:
-    """The report indexed naive and enriched (the pages in ``keep`` alone, headed and resolved
-    as the whole report), its routing profile stored, every page of it kept to cite against."""
+        keep: Sequence[int] | None = None,
+        kinds: Sequence[ChunkKind] = ("naive", "enriched")) -> None:
+    """The report indexed as ``kinds`` (the pages in ``keep`` alone, headed and resolved as the
+    whole report), its routing profile stored, every page of it kept to cite against."""
     document, year = processed.document, processed.year
     part = processed if keep is None else processed.part(keep)
     footnotes = processed.index.footnotes
-    for kind, chunks in (("naive", part.naive_chunks), ("enriched", part.enriched_chunks)):
+    for kind in kinds:
+        chunks = part.naive_chunks if kind == "naive" else part.enriched_chunks
         index_partition(store, embedder, kind, document, year, chunks, footnotes)
     store.put_profile(document, year, processed.profile.title, processed.profile.aliases)
     pages.add(document, year, processed.pages,

@@ -1,7 +1,8 @@
 """A dividend's declaration stated whole (amount per share, declaration, payable and record
 dates) from the sentences that print it: Costco's 8-K of August 9, 2023 (an analyst-tune
-filing), Corning's 10-Q for Q2 2023 (a probe filing), and pages like a 10-Q's and an 8-K's that print declarations beside what is not one
-(a year's total, a preferred series' note, a table's cells)."""
+filing), Corning's 10-Q for Q2 2023 (a probe filing), and pages like a 10-Q's and an 8-K's
+that print declarations beside what is not one (a year's total, a preferred series' note, a
+table's cells)."""
 
 from __future__ import annotations
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from rag_assets.core.question.moves import moved_measure
+from rag_assets.core.question.question import read_question
 
 
 @pytest.mark.parametrize(("text", "measure", "up"), [
@@ -35,3 +36,32 @@ def test_the_measure_is_the_verbs_object_or_subject(text: str, measure: str, up:
 def test_no_measure_when_the_question_asks_more_than_a_direction(text: str) -> None:
     assert moved_measure(text) is None
 
+
+
+@pytest.mark.parametrize(("text", "clause", "way"), [
+    # the question's own clause: a concessive clause or one after a comma asks no way
+    ("Did Ulta Beauty raise its fiscal 2023 net sales outlook, even as costs rose?",
+     "Did Ulta Beauty raise its fiscal 2023 net sales outlook", "up"),
+    ("Despite lower earnings, did Costco increase its quarterly dividend in 2023?",
+     "did Costco increase its quarterly dividend in 2023?", "up"),
+    ("As of Q2 2023, did JPMorgan Chase reduce its long-term debt?",
+     "did JPMorgan Chase reduce its long-term debt?", "down"),
+    ("Did Walmart's net sales decline in fiscal 2022 as store counts fell?",
+     "Did Walmart's net sales decline in fiscal 2022", "down"),
+    ("Did Ulta Beauty reaffirm its fiscal 2024 guidance?",
+     "Did Ulta Beauty reaffirm its fiscal 2024 guidance?", "kept"),
+    # a judgment of which way is better, which no figure's direction says alone
+    ("Did JPMorgan Chase's credit quality improve in 2022?",
+     "Did JPMorgan Chase's credit quality improve in 2022?", "better"),
+    ("Did Corning's liquidity deteriorate in 2023?",
+     "Did Corning's liquidity deteriorate in 2023?", "worse"),
+    # both ways, or a question that is no yes or no, ask none
+    ("Did Netflix's revenue rise or fall in Q2 2023?",
+     "Did Netflix's revenue rise or fall in Q2 2023?", None),
+    ("What drove the decline in Corning's net sales in 2023?",
+     "What drove the decline in Corning's net sales in 2023?", None),
+])
+def test_the_way_asked_is_read_in_the_questions_own_clause(text: str, clause: str,
+                                                             way: str | None) -> None:
+    question = read_question(text)
+    assert (question.clause, question.way) == (clause, way)
