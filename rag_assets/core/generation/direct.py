@@ -230,7 +230,7 @@ def _polar(question: Question, found: DirectAnswer | None) -> DirectAnswer | Non
     """A comparison asked yes or no one way ("Did X decline ...?"): "Yes." or "No." from the
     way the two figures went, before them; as found when no one way is asked (an improvement
     is no direction a row's figures say)."""
-    if found is None or question.way not in ("up", "down"):
+    if found is None or question.expects != "yes_no" or question.way not in ("up", "down"):
         return found
     up = question.way == "up"
     went = found.text.split(":", 1)[0].split()[0]

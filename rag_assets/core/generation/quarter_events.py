@@ -47,8 +47,9 @@ def in_quarter(date: tuple[int, int], end: tuple[int, int]) -> bool:
 
 
 def asks_reported_quarter(question: Question, end: tuple[int, int]) -> bool:
-    """Whether the quarter asked is the report's calendar quarter ("Q2 2023" of June 30)."""
-    if end[1] % 3 or len(question.periods) != 1:
+    """Whether the quarter asked is the report's calendar quarter ("Q2 2023" of June 30); a
+    fiscal quarter asked ("fiscal Q1 2023") is not read: its months are the filer's."""
+    if end[1] % 3 or len(question.periods) != 1 or question.fiscal:
         return False
     quarter, year = question.periods[0]
     return quarter == f"Q{end[1] // 3}" and int(year) == end[0]

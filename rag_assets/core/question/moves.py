@@ -76,11 +76,12 @@ def way_asked(text: str, moved_by: bool = False) -> bool | None:
 
 
 Way = Literal["up", "down", "kept", "better", "worse"]
-# a yes or no asking whether something was kept ("Did X reaffirm its guidance?")
-_KEPT_ASKED_RE = re.compile(r"\b(?:reaffirm|maintain|kept|keep|reiterat|unchanged)\w*",
-                            re.IGNORECASE)
-# a judgment of which way is better, which no figure's direction says alone ("Did its credit
-# quality improve?": lower losses are better)
+# a yes or no asking whether something was kept ("Did X reaffirm its guidance?"), never a move
+# kept on ("Did it keep growing its memberships?" asks up)
+_KEPT_ASKED_RE = re.compile(r"\b(?:reaffirm\w*|maintain\w*|reiterat\w*|unchanged|"
+                            r"(?:kept|keep\w*)(?!\s+(?:on\s+)?[a-z]+ing\b))", re.IGNORECASE)
+# a judgment of which way is better: each reader says which way of its measure that is (a
+# stated "improved" is a move up, an improved outlook a raised one; two figures alone say none)
 _BETTER_ASKED_RE = re.compile(r"\b(?:improv|strengthen)\w*", re.IGNORECASE)
 _WORSE_ASKED_RE = re.compile(r"\b(?:worsen|deteriorat|weaken)\w*", re.IGNORECASE)
 
@@ -88,14 +89,17 @@ _WORSE_ASKED_RE = re.compile(r"\b(?:worsen|deteriorat|weaken)\w*", re.IGNORECASE
 def way_of(clause: str) -> Way | None:
     """The way a yes or no's own clause asks something moved: kept ("reaffirm its outlook"),
     better or worse (a judgment: "improve", "deteriorate"), else up or down by the verbs of
-    direction, those that move their object too ("raise its guidance", "reduce its debt");
-    None when it asks no way, or both ("Did it rise or fall?")."""
+    direction; those that move their object ("raise its guidance", "reduce its debt") only when
+    no other verb of direction says it ("increase ... on lower gasoline prices" asks up); None
+    when it asks no way, or both ("Did it rise or fall?")."""
     if _KEPT_ASKED_RE.search(clause):
         return "kept"
     better, worse = _BETTER_ASKED_RE.search(clause), _WORSE_ASKED_RE.search(clause)
     if better or worse:
         return None if better and worse else "better" if better else "worse"
-    up = way_asked(clause, moved_by=True)
+    up = way_asked(clause)
+    if up is None and not (_UP_ASKED_RE.search(clause) and _DOWN_ASKED_RE.search(clause)):
+        up = way_asked(clause, moved_by=True)
     return None if up is None else "up" if up else "down"
 
 

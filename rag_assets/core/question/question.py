@@ -50,6 +50,7 @@ from rag_assets.core.text.periods import (
     dates_named,
     horizons,
     months_asked,
+    names_fiscal,
     quarters_named,
 )
 from rag_assets.core.text.sentences import split_sentences
@@ -68,6 +69,7 @@ _YES_NO_RE = re.compile(r"^(?:[^,?]{1,40},\s*|(?:based on|according to|using|loo
                         r"(?:(?!\b(?:what|which|how|who|why|when|where)\b)[^?]){1,200}?,\s*)?"
                         r"(?P<aux>does|do|did|has|have|had|is|are|was|were|will|can|could|"
                         r"should|would)\b")
+_YES_NO_OPENING_RE = re.compile(_YES_NO_RE.pattern, re.IGNORECASE)  # on the text as written
 # "accounted for" asks a cause of a change ("What accounted for the decline?"), never a share
 # ("Which customers accounted for 10% or more of net sales?")
 ACCOUNTED_FOR_CHANGE = (r"accounted for (?:(?!\d)[\w'’-]+ ){0,4}?(?:increas|decreas|declin|grow|"
@@ -136,6 +138,9 @@ class Question(BaseModel):
     months: int = Field(description="12 for a fiscal year, 3 a quarter, 6 a half, 9")
     to_date: bool = Field(default=False, description="it asks of the point the year has "
                           "reached ('as of Q2', 'year to date'): a 10-Q's year-to-date flows")
+    fiscal: bool = Field(default=False, description="it names its period as the filer's "
+                         "fiscal one ('fiscal Q1 2023', 'FY2023'): a calendar quarter only for "
+                         "a year that ends in December")
     dates: list[str] = Field(default_factory=list,
                              description="dates it names as printed ('August 9, 2023')")
     horizons: list[int] = Field(default_factory=list, description="spans ahead it asks, in "
@@ -247,8 +252,11 @@ CONCESSIVE_RE = re.compile(r",?\s*\b(?:even (?:with|after|though)|despite|in spi
                            r"notwithstanding)\b[^,?;]*", re.IGNORECASE)
 
 # a question's own clause ends at a comma or a concessive word ("..., even as net sales rose",
-# "... as costs rose")
-CLAUSE_END_RE = re.compile(r",|\b(?:even|while|although|though|despite|as)\b", re.IGNORECASE)
+# "... as costs rose"), never at an "as" inside its measure or its period ("gross profit as a
+# percentage of net sales", "as of June 30", "as compared to 2022")
+CLAUSE_END_RE = re.compile(r",|\b(?:even|while|although|though|despite)\b|\bas\b(?!\s+(?:a|an|"
+                           r"of|compared|part|well|much|many|measured|reported|adjusted|"
+                           r"defined|stated|such|per)\b)", re.IGNORECASE)
 
 
 def own_clause(asking: str) -> str:
@@ -256,7 +264,7 @@ def own_clause(asking: str) -> str:
     auxiliary after a short opening clause ("As of Q2 2023, did ..."), up to a comma or a
     concessive word."""
     text = CONCESSIVE_RE.sub("", asking).strip(" ,;")
-    opening = _YES_NO_RE.match(text.lower()) if len(text.lower()) == len(text) else None
+    opening = _YES_NO_OPENING_RE.match(text)
     start = opening.start("aux") if opening else 0
     return CLAUSE_END_RE.split(text[start:], maxsplit=1)[0].strip()
 
@@ -314,6 +322,7 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
         text=text, ranking_text=ranking, years=years_in(text), filing_years=filing_years(text),
         quarters=sorted(asked_quarters(text)), periods=periods_named(text),
         months=months_asked(text), to_date=asks_to_date(text), dates=dates_named(text),
+        fiscal=names_fiscal(text),
         horizons=horizons(text),
         kinds=sorted(kinds_asked(text)),
         metrics=metrics, statements=statements, named_statements=named, expansion=expansion,

@@ -5,8 +5,8 @@
 report); "How was the redemption funded?" asks the manner of what a verb did; "What were the
 key terms of the notes ...?" asks a transaction's terms (``terms``' ``asked``), as does a
 transaction asked by its verb with a term named ("..., and what were their net proceeds?":
-``terms``' ``named``). Each is read once, with the question (:class:`Question`'s ``event``,
-``manner`` and ``terms``); the readers of the sentences that state a transaction take its verbs
+``terms``' ``named``). Each is read once, with the question (``Question.manner`` and
+``Question.terms``); the readers of the sentences that state a transaction take its verbs
 from here (:func:`event_verbs`, :func:`printed_verbs`). Plain Python.
 """
 
@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 TRANSACTIONS_PATH = Path(__file__).with_name("transactions.json")
 EVENT_STEM = 5  # "acqui" of acquired and acquisition, "decla" of declared and declaration
@@ -38,8 +39,8 @@ _CHANGE_VERBS = frozenset({"chang", "increas", "decreas", "declin", "grow", "mov
 
 
 @cache
-def _entries() -> dict[str, dict[str, object]]:
-    entries: dict[str, dict[str, object]] = json.loads(TRANSACTIONS_PATH.read_text("utf-8"))
+def _entries() -> dict[str, Any]:
+    entries: dict[str, Any] = json.loads(TRANSACTIONS_PATH.read_text("utf-8"))
     return entries
 
 

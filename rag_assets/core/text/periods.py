@@ -44,6 +44,16 @@ def asks_to_date(text: str) -> bool:
     return bool(TO_DATE_RE.search(text))
 
 
+# a period named as the filer's fiscal one: "fiscal Q1 2023", "Q2 FY2023", "FY23"
+FISCAL_RE = re.compile(r"\bfiscal\b|\bfy\s?'?\d", re.IGNORECASE)
+
+
+def names_fiscal(text: str) -> bool:
+    """Whether a question names its period as the filer's fiscal one ("fiscal Q1 2023"): a
+    fiscal quarter is a calendar quarter only for a filer whose year ends in December."""
+    return bool(FISCAL_RE.search(text))
+
+
 # a column or label of a part of a year: "three months", "6 months", "Q3"
 PART_OF_YEAR_RE = re.compile(r"\b(?:[369]|three|six|nine) months\b|\bq[1-4]\b", re.IGNORECASE)
 # a figure given for each quarter, not the year's: "$1.36 ... per share for each quarter"

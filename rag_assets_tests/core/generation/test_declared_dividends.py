@@ -99,6 +99,8 @@ def test_a_quarterly_report_declares_what_its_quarter_dated() -> None:
     # April's declaration is Q2's; a quarter the report does not cover is not read
     assert _asked("What dividend did Acme declare in Q2 2023?", [cover, *TEN_Q]) is None
     assert _asked("What dividend did Acme declare in Q3 2023?", TEN_Q) is None  # no cover
+    # a fiscal quarter's months are the filer's: not read as the calendar's
+    assert _asked("What dividend did Acme declare in fiscal Q3 2023?", [cover, *TEN_Q]) is None
 
 
 @pytest.mark.skipif(not (CORPORA / CORNING_10Q).is_file(), reason=f"{CORNING_10Q} is not here")

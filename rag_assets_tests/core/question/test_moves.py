@@ -37,7 +37,6 @@ def test_no_measure_when_the_question_asks_more_than_a_direction(text: str) -> N
     assert moved_measure(text) is None
 
 
-
 @pytest.mark.parametrize(("text", "clause", "way"), [
     # the question's own clause: a concessive clause or one after a comma asks no way
     ("Did Ulta Beauty raise its fiscal 2023 net sales outlook, even as costs rose?",
@@ -55,6 +54,17 @@ def test_no_measure_when_the_question_asks_more_than_a_direction(text: str) -> N
      "Did JPMorgan Chase's credit quality improve in 2022?", "better"),
     ("Did Corning's liquidity deteriorate in 2023?",
      "Did Corning's liquidity deteriorate in 2023?", "worse"),
+    # an "as" inside the measure or the period ends no clause; an adjective moves nothing
+    ("Did Ulta Beauty's gross profit as a percentage of net sales increase in fiscal 2023?",
+     "Did Ulta Beauty's gross profit as a percentage of net sales increase in fiscal 2023?",
+     "up"),
+    ("Did Costco's comparable sales increase in fiscal 2023 on lower gasoline prices?",
+     "Did Costco's comparable sales increase in fiscal 2023 on lower gasoline prices?", "up"),
+    ("Did Ulta Beauty lower its operating margin outlook for fiscal 2023?",
+     "Did Ulta Beauty lower its operating margin outlook for fiscal 2023?", "down"),
+    # a move kept on is that move's way
+    ("Did Netflix keep growing its paid memberships in Q2 2023?",
+     "Did Netflix keep growing its paid memberships in Q2 2023?", "up"),
     # both ways, or a question that is no yes or no, ask none
     ("Did Netflix's revenue rise or fall in Q2 2023?",
      "Did Netflix's revenue rise or fall in Q2 2023?", None),
