@@ -37,7 +37,7 @@ from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import qualifier_pattern, spelled_words, terms_in
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
 from rag_assets.core.text.figures import AMOUNT, AMOUNT_STATED_RE, DECIMALS, INTEGER, SCALE_WORDS
-from rag_assets.core.text.periods import horizons, months_asked, quarters_named
+from rag_assets.core.text.periods import horizons, months_asked, of_prior_period, quarters_named
 from rag_assets.core.text.years import (
     WHOLE_YEAR_RE,
     YEARLIKE_RE,
@@ -482,8 +482,9 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
     amount (money, a percentage, a figure with a scale word: not "Note 10" or "June 30")
     first, and for a count ("How many warehouses ...?") those that print a number of the thing
     counted ("858 warehouses") before them, each group best first; a sentence that states
-    only other spans ahead than the one asked ("the next 10 years" for "the next five years")
-    after the rest, as a figure of another period; the scores, and so the evidence's strength
+    only other spans ahead than the one asked ("the next 10 years" for "the next five years"),
+    or whose subject is the year-ago period ("The prior year provision was ..."), after the
+    rest, as a figure of another period; the scores, and so the evidence's strength
     and any abstention, are not touched."""
 
     def group(item: ScoredUnit) -> tuple[bool, bool, int, float]:
@@ -491,7 +492,8 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
         pointer = points_elsewhere(text)
         spans = set(horizons(text)) if plan.horizons else set()
         other_span = (bool(spans) and not spans & set(plan.horizons)
-                      or other_quarter(plan, text) or other_block(plan, item.unit))
+                      or other_quarter(plan, text) or other_block(plan, item.unit)
+                      or of_prior_period(text, plan.text))
         if plan.expects != "figure":
             return pointer, other_span, 0, 0.0
         if plan.counts and counts_asked(plan.text, plan.counts, text):

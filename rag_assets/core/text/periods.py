@@ -54,6 +54,22 @@ def names_fiscal(text: str) -> bool:
     return bool(FISCAL_RE.search(text))
 
 
+# the year-ago period named as such: "the prior year", "prior-year quarter", "the previous period"
+PRIOR_PERIOD = r"(?:prior|previous|preceding)[\s-]+(?:year|quarter|period)"
+PRIOR_PERIOD_RE = re.compile(rf"\b{PRIOR_PERIOD}\b", re.IGNORECASE)
+# a sentence whose subject is the year-ago period's: "The prior year provision was a net benefit
+# of $1.5 billion, reflecting ...", "In the prior-year quarter, ..."
+PRIOR_PERIOD_OPENING_RE = re.compile(rf"^\s*(?:(?:in|for|during)\s+)?(?:the\s+)?{PRIOR_PERIOD}\b",
+                                     re.IGNORECASE)
+
+
+def of_prior_period(sentence: str, asking: str) -> bool:
+    """Whether a sentence opens with the year-ago period as its subject ("The prior year
+    provision was ...") and the question asks no such period: it states the comparison's base,
+    not the period asked."""
+    return bool(PRIOR_PERIOD_OPENING_RE.match(sentence)) and not PRIOR_PERIOD_RE.search(asking)
+
+
 # a column or label of a part of a year: "three months", "6 months", "Q3"
 PART_OF_YEAR_RE = re.compile(r"\b(?:[369]|three|six|nine) months\b|\bq[1-4]\b", re.IGNORECASE)
 # a figure given for each quarter, not the year's: "$1.36 ... per share for each quarter"

@@ -646,6 +646,29 @@ def test_a_figure_asked_is_quoted_from_a_sentence_that_prints_one_first() -> Non
     assert [s.unit.text[:12] for s in asked][0] == "Acme operate"
 
 
+def test_a_sentence_of_the_year_ago_period_is_quoted_after_the_periods_own() -> None:
+    """JPMorgan's Q3 2022 10-Q prints the quarter's provision and, after it, the year-ago
+    quarter's ("The prior year provision was a net benefit of $1.5 billion, reflecting ..."):
+    asked of Q3 2022, the quarter's comes first whatever the scores; asked of the prior year's,
+    the order stands."""
+    from rag_assets.core.generation.extractive import quote_order
+    from rag_assets.core.question.question import read_question
+
+    units = [_sentence("The prior year provision was a net benefit of $1.5 billion, reflecting "
+                       "a net reduction in the allowance for credit losses of $2.1 billion and "
+                       "net charge-offs of $524 million."),
+             _sentence("The provision for credit losses was $1.5 billion, reflecting a net "
+                       "addition of $808 million to the allowance for credit losses and $727 "
+                       "million of net charge-offs.")]
+    chosen = _ranked(units)
+    asked = quote_order(read_question("What were the components of JPMorgan's $1.5 billion "
+                                      "provision for credit losses in Q3 2022?"), chosen)
+    assert [s.unit.text[:12] for s in asked] == ["The provisio", "The prior ye"]
+    prior = quote_order(read_question("What was JPMorgan's prior year provision for credit "
+                                      "losses in its Q3 2022 10-Q?"), chosen)
+    assert [s.unit for s in prior] == units
+
+
 def test_a_sentence_that_only_points_elsewhere_is_quoted_after_one_that_states() -> None:
     """Lockheed Martin's FY2020 10-K points to its 8-K for the Aerojet Rocketdyne agreement's
     terms before it states them; a pointer that prints an amount states something."""
