@@ -70,6 +70,9 @@ _YES_NO_RE = re.compile(r"^(?:[^,?]{1,40},\s*|(?:based on|according to|using|loo
                         r"(?P<aux>does|do|did|has|have|had|is|are|was|were|will|can|could|"
                         r"should|would)\b")
 _YES_NO_OPENING_RE = re.compile(_YES_NO_RE.pattern, re.IGNORECASE)  # on the text as written
+# a short opening clause before a question word: "In fiscal 2022, what ..."
+_OPENING_CLAUSE_RE = re.compile(r"^[^,?]{1,40},\s*(?=(?:what|which|how|who|whom|why|when|where)\b)",
+                                re.IGNORECASE)
 # "accounted for" asks a cause of a change ("What accounted for the decline?"), never a share
 # ("Which customers accounted for 10% or more of net sales?")
 ACCOUNTED_FOR_CHANGE = (r"accounted for (?:(?!\d)[\w'’-]+ ){0,4}?(?:increas|decreas|declin|grow|"
@@ -261,12 +264,14 @@ CLAUSE_END_RE = re.compile(r",|\b(?:even|while|although|though|despite)\b|\bas\b
 
 def own_clause(asking: str) -> str:
     """The clause a question asks in: its concessive clauses left out, from a yes or no's
-    auxiliary after a short opening clause ("As of Q2 2023, did ..."), up to a comma or a
-    concessive word."""
+    auxiliary or a question word after a short opening clause ("As of Q2 2023, did ...",
+    "In fiscal 2022, what ..."), up to a comma, a concessive word or its question mark."""
     text = CONCESSIVE_RE.sub("", asking).strip(" ,;")
     opening = _YES_NO_OPENING_RE.match(text)
     start = opening.start("aux") if opening else 0
-    return CLAUSE_END_RE.split(text[start:], maxsplit=1)[0].strip()
+    if opening is None and (asked := _OPENING_CLAUSE_RE.match(text)):
+        start = asked.end()
+    return CLAUSE_END_RE.split(text[start:], maxsplit=1)[0].strip().rstrip("?").strip()
 
 
 # what a part of a question that names no period of its own takes from the whole

@@ -31,8 +31,8 @@ _EVENT_ASKED_RE = re.compile(
 # a figure's, not a manner's
 _MANNER_ASKED_RE = re.compile(r"\bhow\s+(?:was|were|is|are|has|have|had|will|would)\s+"
                               r"(?P<rest>[^?]*)", re.IGNORECASE)
-_CLAUSE_END_RE = re.compile(r",\s*(?:and\s+)?(?=(?:what|how|which|who|whom|when|where|why)\b)|"
-                            r"\?", re.IGNORECASE)
+_MANNER_CLAUSE_END_RE = re.compile(r",\s*(?:and\s+)?(?=(?:what|how|which|who|whom|when|where|"
+                                   r"why)\b)|\?", re.IGNORECASE)
 _PARTICIPLE_RE = re.compile(r"\b(?P<stem>[a-z]{4,})(?:ed|en)\s*$", re.IGNORECASE)
 _CHANGE_VERBS = frozenset({"chang", "increas", "decreas", "declin", "grow", "mov", "evolv",
                            "trend", "perform", "affect", "impact"})
@@ -86,7 +86,7 @@ def manner_asked(asking: str) -> str | None:
     asked = _MANNER_ASKED_RE.search(asking)
     if asked is None:
         return None
-    clause = _CLAUSE_END_RE.split(asked["rest"], maxsplit=1)[0]
+    clause = _MANNER_CLAUSE_END_RE.split(asked["rest"], maxsplit=1)[0]
     verb = _PARTICIPLE_RE.search(clause)
     found = verb["stem"].lower() if verb else None
     return found if found and found not in _CHANGE_VERBS else None
