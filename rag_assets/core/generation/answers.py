@@ -47,7 +47,7 @@ from rag_assets.core.llm.client import ChatModel
 from rag_assets.core.question.question import Question, asks_cause
 from rag_assets.core.question.vocabulary import load_vocabulary, phrases_of
 from rag_assets.core.retrieval.retriever import Retriever, Scope
-from rag_assets.core.text.figures import AMOUNT_STATED_RE, money_amounts
+from rag_assets.core.text.figures import AMOUNT_STATED_RE, SIGNED_MONEY_RE, money_amounts
 from rag_assets.core.text.question_input import checked_question
 from rag_assets.core.text.sentences import joined
 from rag_assets.core.warehouse.tables import StaleTable
@@ -351,7 +351,8 @@ def said(answer: PartAnswer, given: Sequence[PartAnswer]) -> bool:
            for other in given for claim in other.claims):
         return True
     whole = given[0].claims[0].text if given and given[0].claims else ""
-    if any(m.group(0) not in whole for m in OTHER_CURRENCY_RE.finditer(first)):
+    if any(m["sign"] != "$" and m.group(0) not in whole
+           for m in SIGNED_MONEY_RE.finditer(first)):
         return False  # "€300 million ... and €550 million": amounts no dollar figure says
     stated = [a for other in given[:1] for a in money_amounts(other.claims[0].text) if a]
     amounts = money_amounts(first)
@@ -362,8 +363,6 @@ def said(answer: PartAnswer, given: Sequence[PartAnswer]) -> bool:
 
 SAID_SHARE = 0.8
 SAME_AMOUNT = 0.01
-# an amount of another currency than dollars: "€300 million"
-OTHER_CURRENCY_RE = re.compile(r"[€£¥]\s?\d[\d,.]*(?:\s+(?:million|billion))?")
 
 
 # a clause's answer that opens with the yes or no the answer's first sentence opens with

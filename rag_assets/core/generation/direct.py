@@ -226,25 +226,18 @@ def _decimals_of(printed: str) -> int:
     return len(found.group(1)) if found else 0
 
 
-def _polar(question: Question, found: DirectAnswer | None) -> DirectAnswer | None:
-    """A comparison asked yes or no one way ("Did X decline ...?"): "Yes." or "No." from the
-    way the two figures went, before them; as found when no one way is asked (an improvement
-    is no direction a row's figures say)."""
-    if found is None or question.expects != "yes_no" or question.way not in ("up", "down"):
-        return found
-    up = question.way == "up"
-    went = found.text.split(":", 1)[0].split()[0]
-    yes = went == ("Increased" if up else "Decreased")
-    return found.model_copy(update={"text": f"{'Yes' if yes else 'No'}. {found.text}"})
+def _polar(question: Question, later: float, earlier: float) -> str:
+    """"Yes. " or "No. " before a comparison asked yes or no one way ("Did X decline ...?"),
+    from the way the two figures went (unchanged is neither way: "No. "); "" when no one way
+    is asked (an improvement is no direction a row's figures say)."""
+    if question.expects != "yes_no" or question.way not in ("up", "down"):
+        return ""
+    yes = later > earlier if question.way == "up" else later < earlier
+    return "Yes. " if yes else "No. "
 
 
 def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: DirectCues
                 ) -> DirectAnswer | None:
-    return _polar(question, _two_periods(question, selected, cues))
-
-
-def _two_periods(question: Question, selected: Sequence[EvidenceUnit], cues: DirectCues
-                 ) -> DirectAnswer | None:
     if first_match(cues.comparison, question.text.lower()) is None:
         return None
     periods = _periods_compared(question, cues)
@@ -263,7 +256,8 @@ def _two_periods(question: Question, selected: Sequence[EvidenceUnit], cues: Dir
             figures = (f"{row.label} {money(a, unit, cues)} in {a.heading} against "
                        f"{money(b, unit, cues)} in {b.heading}")
             return DirectAnswer(kind="comparison", units=[unit], supports=figures,
-                                text=f"{_moved(a, b, unit, cues)}: {figures}.")
+                                text=f"{_polar(question, a.value, b.value)}"
+                                     f"{_moved(a, b, unit, cues)}: {figures}.")
         if unit.is_row:
             continue
         found = []
@@ -281,6 +275,7 @@ def _two_periods(question: Question, selected: Sequence[EvidenceUnit], cues: Dir
         (a, a_label), (b, b_label) = found
         figures = f"{a} in {a_label} against {b} in {b_label}"
         return DirectAnswer(kind="comparison", units=[unit], supports=figures, text=(
+            f"{_polar(question, values[0][0], values[1][0])}"  # type: ignore[index]
             f"{_direction(values[0][0], values[1][0])}: {figures}."))  # type: ignore[index]
     return None
 

@@ -214,7 +214,8 @@ def form_text(plan: Question, lower: str) -> bool:
 
 
 # what could be done is no event that was: "we may issue ... commercial paper", "plans to issue"
-_MODAL_BEFORE_RE = re.compile(r"\b(?:may|might|could|would|can|will|shall|to)\s+(?:\w+\s+)?$")
+MODAL_BEFORE_RE = re.compile(r"\b(?:may|might|could|would|will|shall|can|to)(?:\s+\w+)?\s*$",
+                             re.IGNORECASE)
 
 
 def answer_type_held(plan: Question, text: str) -> bool:
@@ -236,7 +237,7 @@ def answer_type_held(plan: Question, text: str) -> bool:
     if plan.expects == "cause" and not any(p.search(lower) for p in answer_patterns("cause")):
         return False  # a cause asked ("What drove ...?"), no causal connective printed
     manner = plan.manner if plan.expects in ("text", "figure") else None
-    if manner and not any(not _MODAL_BEFORE_RE.search(lower[:m.start()])
+    if manner and not any(not MODAL_BEFORE_RE.search(lower[:m.start()])
                           for m in re.finditer(rf"\b{re.escape(manner)}", lower)):
         return False  # "How was it funded?": a sentence that says how it was, not may be
     if plan.asks_of and plan.asks_of[:5] not in roots(text):

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import printed_unit
+from rag_assets.core.generation.extractive import words
 from rag_assets.core.ingest.sections import heading_topic
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import terms_in
@@ -146,8 +147,8 @@ def _table_block(question: Question, document: str, year: int, page: int,
         heading = line.strip()
         quote = "\n".join([heading, *rows])
         unit = printed_unit(document, year, page, quote)
-        moves = _moves(rows, heading)
-        moved, polarity = _worded(moves), revised_yes_no(question, moves)
+        moves = revision_moves(rows, heading)
+        moved, polarity = revision_text(moves), revised_yes_no(question, moves)
         return DirectAnswer(kind="yes_no" if polarity else "list", units=[unit], supports=quote,
                             text=(f"{polarity} " if polarity else "")
                             + (f"{moved}. " if moved else "")
@@ -193,7 +194,7 @@ def _moved_by(change: float, row: str) -> str:
 Moves = dict[str, list[tuple[str, str]]]  # way moved -> (the measure's label, what it says)
 
 
-def _moves(rows: Sequence[str], heading: str = "") -> Moves | None:
+def revision_moves(rows: Sequence[str], heading: str = "") -> Moves | None:
     """Each measure of a revised outlook by the way it moved ("raised", "lowered",
     "unchanged"): a row's prior and updated ranges compared by their midpoints, "no change"
     read as printed; None when the block prints no prior and updated columns (in its first
@@ -219,13 +220,7 @@ def _moves(rows: Sequence[str], heading: str = "") -> Moves | None:
     return moved
 
 
-def revision(rows: Sequence[str], heading: str = "") -> str | None:
-    """Which way a revised outlook moved each measure (:func:`_moves`), a measure kept with
-    the range it keeps; None when the block is no revision or no measure moved."""
-    return _worded(_moves(rows, heading))
-
-
-def _worded(moved: Moves | None) -> str | None:
+def revision_text(moved: Moves | None) -> str | None:
     if moved is None or not moved["raised"] and not moved["lowered"]:
         return None
     verb = ("Raised" if not moved["lowered"] else "Lowered" if not moved["raised"]
@@ -237,12 +232,6 @@ def _worded(moved: Moves | None) -> str | None:
     return f"{verb} its outlook: {'; '.join(parts)}"
 
 
-def _words(text: str) -> set[str]:
-    """Lower-case words, a plural's s dropped ("stores" is "store")."""
-    return {w[:-1] if len(w) > 3 and w.endswith("s") else w
-            for w in re.findall(r"[a-z]+", text.lower())}
-
-
 def _measures_named(question: Question, moved: Moves) -> Moves | None:
     """The measures of ``moved`` the question's own clause names, every word of a row's label
     ("New stores, net": "new stores"; a concessive clause after a comma, "... even as net
@@ -250,14 +239,14 @@ def _measures_named(question: Question, moved: Moves) -> Moves | None:
     "guidance" ("Did X raise its fiscal 2023 guidance?"); None when it names one no label
     prints."""
     clause = question.clause
-    said = _words(clause)
+    said = set(words(clause))
     named: Moves = {way: [(label, d) for label, d in items
-                          if _words(LABEL_NET_RE.sub("", label)) <= said]
+                          if set(words(LABEL_NET_RE.sub("", label))) <= said]
                     for way, items in moved.items()}
     if any(named.values()):
         return named
     before = OUTLOOK_OF_RE.search(clause)
-    measure = {w for w in _words(before["what"]) if not PERIOD_WORD_RE.fullmatch(w)
+    measure = {w for w in words(before["what"]) if not PERIOD_WORD_RE.fullmatch(w)
                and w not in LINKING_WORDS} if before else set()
     return None if measure or question.metrics or question.qualified else moved
 

@@ -26,10 +26,11 @@ from functools import cache
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit, printed_unit
+from rag_assets.core.generation.extractive import MODAL_BEFORE_RE
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.transactions import printed_verbs, stem
-from rag_assets.core.text.figures import AMOUNT_STATED_RE
-from rag_assets.core.text.periods import MONTH_RE
+from rag_assets.core.text.figures import AMOUNT_STATED_RE, SIGNED_MONEY_RE
+from rag_assets.core.text.periods import PRINTED_DATE_RE
 from rag_assets.core.text.sentences import joined, page_prose, split_sentences
 
 MAX_TERMS = 3  # sentences of terms after the transaction's
@@ -45,9 +46,6 @@ ASKING_STEMS = frozenset({"what", "whic", "were", "term", "main", "prin", "mate"
 # the name a filing gives a transaction where it states it: (the "Notes"), ("2026 Notes"),
 # (collectively, the "Notes"), (the ‘Notes’ or ...)
 DEFINED_RE = re.compile(r"\([^()“\"‘]{0,30}?[“\"‘]([^”\"’]{2,60})[”\"’]")
-# an amount of a currency as a transaction's sentence prints it: "€300 million", "$1,035 million"
-AMOUNT_RE = re.compile(r"(?P<cur>[$€£¥])\s?(?P<n>\d[\d,]*(?:\.(?P<d>\d+))?)"
-                       r"(?:\s+(?P<scale>million|billion))?")
 TOTAL_RE = re.compile(r"\btotal\s+(?:face|principal|aggregate)\b", re.IGNORECASE)
 # a tranche's rate right after its amount: "€300 million 3.875% Notes", "$500 million of 4.5%"
 TRANCHE_RATE_RE = re.compile(r"\s+(?:(?:aggregate\s+)?principal\s+amount\s+)?(?:of\s+)?"
@@ -59,16 +57,13 @@ OTHER_CLAUSE_RE = re.compile(r"\b(?:to|which|whom|while|whereas)\b", re.IGNORECA
 # a sentence that sends the reader elsewhere, or turns to another transaction
 STOP_RE = re.compile(r"^(?:refer to|see\b|for (?:more|additional|further) (?:information|"
                      r"details)|in addition to\b)", re.IGNORECASE)
-DATE_RE = re.compile(rf"{MONTH_RE.pattern}\s+\d{{1,2}},\s+\d{{4}}", MONTH_RE.flags)
 # a deal stated as completed (ASC 805-10-50-2: "completed its acquisition of", "closed the sale")
 COMPLETED = (r"\b(?:completed|closed|consummated|finalized)\s+(?:the|its|our|an?)\s+"
              r"(?:[\w-]+\s+){0,3}?(?:acquisition|merger|sale|divestiture|offering|issuance)s?\b")
 # a past participle before the noun it qualifies is no transaction: "the divested markets"
 ATTRIBUTIVE_RE = re.compile(r"\b(?:the|its|our|their|these|those|such|newly|previously)\s*$",
                             re.IGNORECASE)
-# what could be done is no transaction done: "we may issue", "plans to issue", "will be issued"
-MODAL_RE = re.compile(r"\b(?:may|might|could|would|will|shall|can|to)(?:\s+\w+)?\s*$",
-                      re.IGNORECASE)
+
 
 
 @cache
@@ -94,18 +89,18 @@ def _in_all(event: str, asked: bool) -> str:
     its rate and joined by "and" ("€300 million 3.875% Notes due 2026 ... and €550 million
     4.125% Notes due 2031"); "" for fewer than two (a price and the gain it resulted in, notes
     issued "to redeem" others, are no total)."""
-    found = [m for m in AMOUNT_RE.finditer(event)
+    found = [m for m in SIGNED_MONEY_RE.finditer(event)
              if asked or TRANCHE_RATE_RE.match(event, m.end())]
     if not asked and any(not TRANCHE_GAP_RE.match(event[a.end():b.start()])
                          or OTHER_CLAUSE_RE.search(event[a.end():b.start()])
                          for a, b in zip(found, found[1:], strict=False)):
         return ""
-    if len(found) < 2 or len({(m["cur"], m["scale"]) for m in found}) != 1:
+    if len(found) < 2 or len({(m["sign"], m["scale"]) for m in found}) != 1:
         return ""
     total = sum(float(m["n"].replace(",", "")) for m in found)
-    decimals = max(len(m["d"] or "") for m in found)
+    decimals = max(len(m["n"].partition(".")[2]) for m in found)
     scale = f" {found[0]['scale']}" if found[0]["scale"] else ""
-    return f" ({found[0]['cur']}{total:,.{decimals}f}{scale} in all)"
+    return f" ({found[0]['sign']}{total:,.{decimals}f}{scale} in all)"
 
 
 def _stems(text: str) -> set[str]:
@@ -127,14 +122,14 @@ def _states_event(named: set[str], unit: EvidenceUnit) -> bool:
     """A sentence that states a transaction done (not after "may", "will" or "to"), with an
     amount, naming something the question names (:func:`_named`)."""
     text = " ".join(unit.text.split())
-    done = any(not MODAL_RE.search(text[:m.start()]) and not ATTRIBUTIVE_RE.search(
+    done = any(not MODAL_BEFORE_RE.search(text[:m.start()]) and not ATTRIBUTIVE_RE.search(
         text[:m.start()]) for m in _event_re().finditer(text))
     return (not unit.is_row and done and bool(AMOUNT_STATED_RE.search(text))
             and bool(named & _stems(text)))
 
 
 def _states_term(sentence: str) -> bool:
-    return bool(AMOUNT_STATED_RE.search(sentence) or DATE_RE.search(sentence))
+    return bool(AMOUNT_STATED_RE.search(sentence) or PRINTED_DATE_RE.search(sentence))
 
 
 def _names_defined(sentence: str, defined: Sequence[str]) -> bool:

@@ -57,7 +57,7 @@ def test_the_outlook_sections_table_wins_over_a_headline_that_names_it() -> None
 
 def test_a_revision_that_moves_measures_both_ways_says_each() -> None:
     """Ulta's first quarter: net sales raised, the operating margin and the tax rate lowered."""
-    from rag_assets.core.generation.outlook import revision
+    from rag_assets.core.generation.outlook import revision_moves, revision_text
 
     rows = ["Prior FY23 Outlook Updated FY23 Outlook",
             "Net sales $10.95 billion to $11.05 billion $11.0 billion to $11.1 billion",
@@ -65,15 +65,17 @@ def test_a_revision_that_moves_measures_both_ways_says_each() -> None:
             "Operating margin 14.7% to 15.0% 14.5% to 14.8%",
             "Interest income approximately $17 million",  # no prior beside it: left out
             "Effective tax rate approximately 24.6% approximately 23.9%"]
-    assert revision(rows) == (
+    assert revision_text(revision_moves(rows)) == (
         "Revised its outlook: raised net sales to $11.0 billion to $11.1 billion (from $10.95 "
         "billion to $11.05 billion; $50 million higher at the midpoint); lowered operating "
         "margin to 14.5% to 14.8% (from 14.7% to 15.0%; 20 basis points lower at the "
         "midpoint), effective tax rate to approximately 23.9% (from approximately 24.6%; 70 "
         "basis points lower at the midpoint); unchanged: comparable sales (4% to 5%)")
-    assert revision(rows[1:]) is None  # no prior and updated columns: no revision read
+    # no prior and updated columns: no revision read
+    assert revision_text(revision_moves(rows[1:])) is None
     # the columns named in the block's heading, as the first quarter's release prints them
-    assert revision(rows[1:], heading=rows[0]) == revision(rows)
+    assert revision_text(revision_moves(rows[1:], heading=rows[0])) == revision_text(
+        revision_moves(rows))
 
 
 def test_a_revision_named_in_the_outlook_heading_is_read() -> None:
@@ -116,9 +118,9 @@ def test_the_measure_a_question_names_is_the_row_that_decides() -> None:
     """Rows as Ulta's first-quarter release prints them: a label read by its words ("New
     stores, net"), a concessive clause naming no measure asked, a measure no row prints, and a
     block that kept every measure."""
-    from rag_assets.core.generation.outlook import _moves, revised_yes_no
+    from rag_assets.core.generation.outlook import revised_yes_no, revision_moves
 
-    moves = _moves(["Prior FY23 Outlook Updated FY23 Outlook",
+    moves = revision_moves(["Prior FY23 Outlook Updated FY23 Outlook",
                     "Net sales $10.95 billion to $11.05 billion $11.0 billion to $11.1 billion",
                     "Comparable sales 4% to 5% no change",
                     "New stores, net 25-30 no change",
@@ -133,19 +135,19 @@ def test_the_measure_a_question_names_is_the_row_that_decides() -> None:
     assert said("Did Ulta Beauty lower its operating margin outlook as costs increased?") == \
         "Yes."
     assert said("Did Ulta Beauty raise its capital expenditures outlook?") is None
-    kept = _moves(["Prior FY23 Outlook Updated FY23 Outlook",
+    kept = revision_moves(["Prior FY23 Outlook Updated FY23 Outlook",
                    "Comparable sales 4% to 5% no change", "New stores, net 25-30 no change"])
     assert revised_yes_no(read_question("Did Ulta Beauty reaffirm its fiscal 2023 outlook?"),
                           kept) == "Yes."
 
 
 def test_a_negative_range_and_a_scale_printed_once_are_read() -> None:
-    from rag_assets.core.generation.outlook import revision
+    from rag_assets.core.generation.outlook import revision_moves, revision_text
 
     rows = ["Prior FY24 Outlook Updated FY24 Outlook",
             "Comparable sales -1% to 1% -2% to 0%",
             "Net sales $10.95 to $11.05 billion $11.0 to $11.1 billion"]
-    assert revision(rows) == ("Revised its outlook: raised net sales to $11.0 to $11.1 billion "
-                              "(from $10.95 to $11.05 billion; $50 million higher at the "
-                              "midpoint); lowered comparable sales to -2% to 0% (from -1% to "
-                              "1%; 100 basis points lower at the midpoint)")
+    assert revision_text(revision_moves(rows)) == (
+        "Revised its outlook: raised net sales to $11.0 to $11.1 billion (from $10.95 to $11.05 "
+        "billion; $50 million higher at the midpoint); lowered comparable sales to -2% to 0% "
+        "(from -1% to 1%; 100 basis points lower at the midpoint)")
