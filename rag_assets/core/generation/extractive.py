@@ -37,7 +37,12 @@ from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import qualifier_pattern, spelled_words, terms_in
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
 from rag_assets.core.text.figures import AMOUNT, AMOUNT_STATED_RE, DECIMALS, INTEGER, SCALE_WORDS
-from rag_assets.core.text.periods import horizons, months_asked, of_prior_period, quarters_named
+from rag_assets.core.text.periods import (
+    horizons,
+    months_asked,
+    opens_with_prior_period,
+    quarters_named,
+)
 from rag_assets.core.text.years import (
     WHOLE_YEAR_RE,
     YEARLIKE_RE,
@@ -494,7 +499,7 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
         spans = set(horizons(text)) if plan.horizons else set()
         other_span = (bool(spans) and not spans & set(plan.horizons)
                       or other_quarter(plan, text) or other_block(plan, item.unit)
-                      or of_prior_period(text, plan.text))
+                      or opens_with_prior_period(text) and not plan.prior_period)
         if plan.expects != "figure":
             return pointer, other_span, 0, 0.0
         if plan.counts and counts_asked(plan.text, plan.counts, text):

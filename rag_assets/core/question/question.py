@@ -51,6 +51,7 @@ from rag_assets.core.text.periods import (
     horizons,
     months_asked,
     names_fiscal,
+    names_prior_period,
     quarters_named,
 )
 from rag_assets.core.text.sentences import split_sentences
@@ -144,6 +145,8 @@ class Question(BaseModel):
     fiscal: bool = Field(default=False, description="it names its period as the filer's "
                          "fiscal one ('fiscal Q1 2023', 'FY2023'): a calendar quarter only for "
                          "a year that ends in December")
+    prior_period: bool = Field(default=False, description="it names the year-ago period as "
+                               "such ('the prior year'): a sentence of that period answers it")
     dates: list[str] = Field(default_factory=list,
                              description="dates it names as printed ('August 9, 2023')")
     horizons: list[int] = Field(default_factory=list, description="spans ahead it asks, in "
@@ -327,7 +330,7 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
         text=text, ranking_text=ranking, years=years_in(text), filing_years=filing_years(text),
         quarters=sorted(asked_quarters(text)), periods=periods_named(text),
         months=months_asked(text), to_date=asks_to_date(text), dates=dates_named(text),
-        fiscal=names_fiscal(text),
+        fiscal=names_fiscal(text), prior_period=names_prior_period(text),
         horizons=horizons(text),
         kinds=sorted(kinds_asked(text)),
         metrics=metrics, statements=statements, named_statements=named, expansion=expansion,

@@ -63,11 +63,15 @@ PRIOR_PERIOD_OPENING_RE = re.compile(rf"^\s*(?:(?:in|for|during)\s+)?(?:the\s+)?
                                      re.IGNORECASE)
 
 
-def of_prior_period(sentence: str, asking: str) -> bool:
+def names_prior_period(text: str) -> bool:
+    """Whether a text names the year-ago period as such ("the prior year")."""
+    return bool(PRIOR_PERIOD_RE.search(text))
+
+
+def opens_with_prior_period(sentence: str) -> bool:
     """Whether a sentence opens with the year-ago period as its subject ("The prior year
-    provision was ...") and the question asks no such period: it states the comparison's base,
-    not the period asked."""
-    return bool(PRIOR_PERIOD_OPENING_RE.match(sentence)) and not PRIOR_PERIOD_RE.search(asking)
+    provision was ..."): it states a comparison's base, not the period it compares."""
+    return bool(PRIOR_PERIOD_OPENING_RE.match(sentence))
 
 
 # a column or label of a part of a year: "three months", "6 months", "Q3"
