@@ -194,10 +194,10 @@ class Question(BaseModel):
                               "the move of, when only prose names it ('grow its average "
                               "deposits': 'average deposits', asked up; :mod:`moves`): no "
                               "metric, no qualified measure")
-    clause: str = Field(default="", description="the clause it asks in: from a yes or no's "
-                        "auxiliary (after a short opening clause) or its start, up to a comma "
-                        "or a concessive word ('Did X raise its outlook, even as sales rose?': "
-                        "'Did X raise its outlook')")
+    clause: str = Field(default="", description="the clause it asks in (:func:`own_clause`): "
+                        "from its auxiliary or question word, after a short opening clause, up "
+                        "to a comma, a concessive word or its question mark ('Did X raise its "
+                        "outlook, even as sales rose?': 'Did X raise its outlook')")
     way: Way | None = Field(default=None, description="the way a yes or no asks something "
                             "moved, in its own clause (:func:`moves.way_of`): up, down, kept, "
                             "or a judgment (better, worse)")
@@ -278,7 +278,8 @@ def own_clause(asking: str) -> str:
 
 
 # what a part of a question that names no period of its own takes from the whole
-_PERIOD_FIELDS = ("years", "filing_years", "quarters", "periods", "months", "dates")
+_PERIOD_FIELDS = ("years", "filing_years", "quarters", "periods", "months", "to_date",
+                  "fiscal", "dates")
 
 # "..., and why?" after what a question asks first: a metric's change is computed and its causes
 # read after it (answers.Answerer), a winner's causes read beside it (direct.with_causes)

@@ -64,6 +64,11 @@ def test_a_clause_is_read_within_its_question() -> None:
         read_question("How much did Acme spend on buybacks in Q1 2023, and what was the average "
                       "price paid?"))
     assert (bare.years, bare.quarters, bare.months) == ([2023], ["q1"], 3)
+    # what the whole says of its period: the year to date, a fiscal quarter
+    to_date = read_question("What was the free cash flow?").within(read_question(
+        "What did Acme spend on buybacks as of Q2 FY2023, and what was the free cash "
+        "flow?"))
+    assert (to_date.to_date, to_date.fiscal) == (True, True)
 
 
 @pytest.mark.parametrize("text", [
