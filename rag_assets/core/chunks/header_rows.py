@@ -11,6 +11,7 @@ row that leaves its "Change" cells blank stays prose, as printed).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from rag_assets.core.ingest.pages import (
@@ -25,6 +26,9 @@ from rag_assets.core.text.periods import DURATIONS
 from rag_assets.core.text.years import STATEMENT_YEAR_RE, YEAR_OR_CHANGE_HEADING_RE
 
 MAX_WRAPPED_LABEL = 60  # a longer line without figures is prose, not a row's label
+# the years a "% change" column compares, as its header prints them: "15 vs. 14", "2015 vs 2014"
+COMPARED_YEARS_RE = re.compile(r"(?<![\d,.])(?:\d{2}|\d{4})\s*vs\.?\s*(?:\d{2}|\d{4})(?![\d,.])",
+                               re.IGNORECASE)
 MIN_TEXT_ROWS = 3  # lines of as many figures in a run: a table printed without rules
 MAX_HEADING_LINES = 16  # lines above such a run read for the headings of its columns
 
@@ -104,8 +108,11 @@ def text_tables(lines: Sequence[str]) -> list[tuple[str, list[str]]]:
         while end < len(lines) and not lines[end].lstrip().startswith("|") and (
                 len(_row(lines[end])[1]) == width):
             end += 1
-        if width >= 2 and end - at >= MIN_TEXT_ROWS:
-            table = _named_text_table(lines, at, end, width)
+        # a caption line that ends in the column headings reads as a row of years: it heads
+        # the run, it is not in it
+        start = at + 1 if width >= 2 and _caption_headings(lines[at], width) else at
+        if width >= 2 and end - start >= MIN_TEXT_ROWS:
+            table = _named_text_table(lines, start, end, width)
             if table is not None:
                 out.append(table)
         at = max(end, at + 1)
@@ -120,6 +127,37 @@ def _heading_line(line: str) -> bool:
         AMOUNT_IN_LINE_RE.search(text) or text.endswith((".", ":")))
 
 
+def _caption_headings(line: str, width: int) -> tuple[str, str] | None:
+    """A caption line that ends in the columns' headings, as (caption, headings): the text
+    layer prints a header on the line of the title above it (Corning's segment note: "...
+    (in millions): Years Ended December 31, Revenues from External Customers 2015 2014
+    2013"). Only the line's last ``width`` headings, and only when nothing follows them."""
+    text = line.strip()
+    found = list(YEAR_OR_CHANGE_HEADING_RE.finditer(text))
+    if len(found) < width or text.endswith((".", ":")):
+        return None
+    tail = found[-width].start()
+    rest = YEAR_OR_CHANGE_HEADING_RE.sub("", text[tail:])
+    return (text[:tail].strip(), text[tail:]) if not rest.strip() else None
+
+
+def _by_column_kind(headings: list[re.Match[str]], rows: Sequence[Sequence[str]]
+                    ) -> list[re.Match[str]]:
+    """The headings in the order of the columns they head: a stacked header's text prints
+    its "% Change" cells before the years they follow (Corning's "Year ended December 31, %
+    / Change % / Change 2015 2014 2013 15 vs. 14 14 vs. 13" over "$ 3,086 $ 3,851 $ 2,545
+    (20)% 51%"), so when the columns whose cells are percentages are as many as the change
+    headings, the changes head those and the years the others, each in print order."""
+    changes = [h for h in headings if h["change"]]
+    percent = [all(c.strip().endswith("%") for c in column if c.strip())
+               for column in zip(*rows, strict=False)]
+    if not changes or len(percent) != len(headings) or sum(percent) != len(changes):
+        return headings
+    years = iter([h for h in headings if not h["change"]])
+    moves = iter(changes)
+    return [next(moves) if is_percent else next(years) for is_percent in percent]
+
+
 def _named_text_table(lines: Sequence[str], start: int, end: int, width: int
                       ) -> tuple[str, list[str]] | None:
     top = start
@@ -127,16 +165,26 @@ def _named_text_table(lines: Sequence[str], start: int, end: int, width: int
         top -= 1
     header = "\n".join(line.strip() for line in lines[top:start])
     headings = list(YEAR_OR_CHANGE_HEADING_RE.finditer(header))
+    caption = None
+    if not headings and top > 0 and (caption := _caption_headings(lines[top - 1], width)):
+        header = " ".join(caption)
+        headings = list(YEAR_OR_CHANGE_HEADING_RE.finditer(header))[-width:]
     if len(headings) != width:
         return None
+    rows = [_row(line) for line in lines[start:end]]
+    headings = _by_column_kind(headings, [cells for _, cells in rows])
     durations = sorted((m.start(), months) for p, months in DURATIONS for m in p.finditer(header))
+    compared = iter(m.group(0) for m in COMPARED_YEARS_RE.finditer(header))
     names = []
     for i, heading in enumerate(headings):
         months = durations[i * len(durations) // width][1] if durations else None
-        names.append(f"{duration_words(months)}{heading['year'] or '% change'}")
-    _, scale = read_units(header)
-    title = lines[top - 1].strip() if top > 0 else ""
-    rows = [_row(line) for line in lines[start:end]]
+        name = heading["year"] or f"% change {next(compared, '')}".strip()
+        names.append(f"{duration_words(months)}{name}")
+    if len(set(names)) != len(names):
+        return None  # two columns of one name: which is which is not printed
+    # a caption's clauses are read one by one: its units are a clause, not the whole line
+    _, scale = read_units(header.replace(": ", ":\n") if caption else header)
+    title = caption[0] if caption else lines[top - 1].strip() if top > 0 else ""
     table = [[UNIT_NAMES.get(scale, ""), *names], *([label, *cells] for label, cells in rows)]
     markdown = [markdown_row(row) for row in table]
     return title, [markdown[0], markdown_rule(width + 1), *markdown[1:]]

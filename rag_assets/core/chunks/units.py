@@ -148,8 +148,19 @@ def page_tables(text: str, page: int) -> list[StitchedTable]:
     indexed as prose."""
     stitched = StitchedPage(page_index=page, page_label=None, text=text, section=None)
     tables = [u for u in _read_units([stitched]) if isinstance(u, StitchedTable)]
-    return [*tables, *(StitchedTable(title or None, lines, [], page, None)
+    return [*tables, *(_text_table(title, lines, page)
                        for title, lines in text_tables(text.split("\n")))]
+
+
+def _text_table(title: str, lines: list[str], page: int) -> StitchedTable:
+    """A table printed without rules; a title that opens with the sentence leading into the
+    table ("Selected financial information concerning the Company's product lines and
+    reportable segments follow (in millions): Years Ended December 31, Revenues from External
+    Customers") has that sentence as its lead: what the rows are of."""
+    lead, colon, rest = title.rpartition(": ")
+    if not colon or not rest:
+        return StitchedTable(title or None, lines, [], page, None)
+    return StitchedTable(rest, lines, [], page, None, lead=Unit(f"{lead}:", page, None))
 
 
 def header_block(lines: Sequence[str], table_start: int) -> list[str]:

@@ -322,7 +322,17 @@ def pages_titled(pages: PageTexts, document: str, year: int, words: Sequence[str
                         rf"(?:(?![ \t]*\|)[^\n]{{1,{MAX_SUBTITLE_CHARS}}}\n)?[ \t]*\||"
                         rf"^(?![ \t]*\|)[^\n]*\n[ \t]*\|[^\n]*\b(?:{named})")
     return [p for p in pages.pages_of(document, year)
-            if titled.search(pages.get(document, year, p) or "")]
+            if titled.search(text := pages.get(document, year, p) or "")
+            or _text_table_titled(text, p, re.compile(rf"(?i)\b(?:{named})"))]
+
+
+def _text_table_titled(text: str, page: int, named: re.Pattern[str]) -> bool:
+    """A table printed without rules whose title or leading sentence names what is asked
+    (Corning's segment note: "... product lines and reportable segments follow (in
+    millions): ... 2015 2014 2013" over lines of figures)."""
+    return bool(named.search(text)) and any(
+        named.search(f"{t.lead.text if t.lead else ''} {t.title or ''}")
+        for t in page_tables(text, page))
 
 
 # an attached material contract (Regulation S-K Item 601(b)(10): plans, agreements), as the

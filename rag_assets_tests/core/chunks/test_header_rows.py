@@ -148,3 +148,51 @@ def test_a_table_printed_right_under_another_is_read_under_its_own_header() -> N
         "Total three months 2020"]
     assert markdown_cells(second.lines[-1]) == [
         "Total net revenue", "(473)", "166", "32,266", "28,286"]
+
+
+# Corning's 2015 10-K, page 143 as the text layer prints it: the header on the caption's line
+CAPTIONED = ("Corning Index 20. Reportable Segments (continued) Selected financial information "
+             "concerning the Company’s product lines and reportable segments follow (in "
+             "millions): Years Ended December 31, Revenues from External Customers 2015 2014 "
+             """2013
+Display Technologies $ 3,086 $ 3,851 $ 2,545
+Optical Communications Carrier network 2,194 2,036 1,782
+Enterprise network 786 616 544
+Total Optical Communications 2,980 2,652 2,326
+All Other 64 53 8
+$ 9,111 $ 9,715 $ 7,819
+© 2016 Corning Incorporated. All Rights Reserved. -141-""")
+
+
+def test_a_caption_line_that_ends_in_the_years_heads_the_rows_under_it() -> None:
+    [(title, lines)] = text_tables(CAPTIONED.split("\n"))
+    assert title.endswith("follow (in millions): Years Ended December 31, Revenues from "
+                          "External Customers")
+    assert markdown_cells(lines[0]) == ["USD millions", "2015", "2014", "2013"]
+    assert markdown_cells(lines[2]) == ["Display Technologies", "$ 3,086", "$ 3,851",
+                                        "$ 2,545"]
+    assert markdown_cells(lines[-1]) == ["", "$ 9,111", "$ 9,715", "$ 7,819"]
+    assert len(lines) == 2 + 6  # the caption is no row, the page footer none either
+    # a line of prose that ends in a sentence is no caption
+    assert text_tables([CAPTIONED.split("\n")[0] + ".", *CAPTIONED.split("\n")[1:4]]) == []
+
+
+# Corning's 2015 10-K, page 29: a stacked header whose "% Change" cells print before the years
+STACKED = """Net Sales The following table presents net sales by reportable segment (in millions):
+Year ended December 31, %
+Change %
+Change 2015 2014 2013 15 vs. 14 14 vs. 13
+Display Technologies $ 3,086 $ 3,851 $ 2,545 (20)% 51%
+Optical Communications 2,980 2,652 2,326 12% 14%
+Environmental Technologies 1,053 1,092 919 (4)% 19%"""
+
+
+def test_change_columns_are_named_by_their_cells_and_the_years_they_compare() -> None:
+    [(_, lines)] = text_tables(STACKED.split("\n"))
+    assert markdown_cells(lines[0])[1:] == ["2015", "2014", "2013", "% change 15 vs. 14",
+                                            "% change 14 vs. 13"]
+    assert markdown_cells(lines[3]) == ["Optical Communications", "2,980", "2,652", "2,326",
+                                        "12%", "14%"]
+    # without the years compared the two change columns would share a name: no table
+    unnamed = STACKED.replace(" 15 vs. 14 14 vs. 13", "")
+    assert text_tables(unnamed.split("\n")) == []

@@ -800,3 +800,31 @@ def test_a_reconciliations_items_are_no_segments(tmp_path: Path) -> None:
         "Display Technologies had the highest segment net income (the three months ended June "
         "30, 2023): $208 million"), result.answer
     assert all(c.mark == "valid" for claim in result.claims for c in claim.citations)
+
+
+def test_a_segment_table_printed_without_rules_is_found_by_its_leading_sentence() -> None:
+    """Corning 2015: retrieval returns the sentences that give each segment's share of sales;
+    the segment tables are printed without rules: p29's stacked header prints its "% Change"
+    cells before the years ("15 vs. 14", "14 vs. 13" name them), p143's header runs on the
+    line of the sentence that leads into it ("... product lines and reportable segments
+    follow (in millions): ... 2015 2014 2013"). Both are found by the words that title them,
+    and the fastest grower is computed from the years' columns, not read from the wrong
+    "% Change"."""
+    pages = PageTexts.from_pages("corning-10k", 2015, real_filing(
+        "financebench-bulk/pdfs/CORNING_2015_10K.pdf").pages)
+    assert {28, 142} <= set(pages_titled(pages, "corning-10k", 2015, ["segment"]))
+    areas = page_table_rows(pages, "corning-10k", 2015, 143)
+
+    def ask(question: str) -> DirectAnswer | None:
+        return direct_answer_to(question, areas, areas,
+                                lambda d, y, p: page_table_rows(pages, d, y, p),
+                                titling=lambda d, y, words: pages_titled(pages, d, y, words))
+
+    fastest = ask("Which segment of Corning grew the fastest in FY2015?")
+    assert fastest is not None and fastest.text.startswith(
+        "Optical Communications grew the fastest of the segments: its figure rose 12% (328), "
+        "2,980 in 2015 against 2,652 in 2014")
+    largest = ask("Which segment contributed the most to Corning's net sales in FY2015?")
+    assert largest is not None and largest.text.startswith(
+        "Display Technologies had the most net sales in 2015: $3,086")
+    assert {c.mark for c in verify_claims([fastest.claim()], pages)[0].citations} == {"valid"}
