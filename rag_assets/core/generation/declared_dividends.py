@@ -33,10 +33,10 @@ from decimal import Decimal
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.quarter_events import asks_reported_quarter, in_quarter, quarter_end
+from rag_assets.core.generation.quarter_events import asks_reported_quarter
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.filing_kinds import form_of
-from rag_assets.core.text.periods import PRINTED_DATE_RE, month_number
+from rag_assets.core.text.periods import PRINTED_DATE_RE, in_quarter, month_number, quarter_end
 from rag_assets.core.text.sentences import page_prose, split_sentences
 
 DATE = PRINTED_DATE_RE.pattern

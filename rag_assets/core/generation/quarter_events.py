@@ -13,11 +13,16 @@ the filer's fiscal calendar), and no sentence is no "No": a reader that finds no
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.question.question import Question
-from rag_assets.core.text.periods import EVENT_DATE_RE, QUARTERLY_PERIOD_END_RE, month_number
+from rag_assets.core.text.periods import (
+    EVENT_DATE_RE,
+    QUARTERLY_PERIOD_END_RE,
+    in_quarter,
+    month_number,
+    quarter_end,
+)
 
 # a debt event the question asks of: issuing, repaying, redeeming or borrowing debt
 ASKS_DEBT_EVENT_RE = re.compile(r"\b(?:issue[ds]?|repa(?:y|id)|redeem(?:ed)?|borrow(?:ed)?|"
@@ -29,21 +34,6 @@ STATES_DEBT_EVENT_RE = re.compile(
     r"\b(?:issued|completed (?:an|the) (?:offering|issuance)|redeemed|repaid|retired|"
     r"borrowed|prepaid)\b(?:[^.;]|\.(?=\d)){0,160}?\b(?:notes|bonds|debentures|term loans?|debt|"
     r"borrowings)\b", re.IGNORECASE)
-
-
-def quarter_end(texts: Iterable[str]) -> tuple[int, int] | None:
-    """(year, month) the report's quarter ends, from its cover (the first text that prints
-    it)."""
-    for text in texts:
-        if (found := QUARTERLY_PERIOD_END_RE.search(" ".join(text.split()))) is not None:
-            return int(found[2]), month_number(found[1])
-    return None
-
-
-def in_quarter(date: tuple[int, int], end: tuple[int, int]) -> bool:
-    """Whether (year, month) is one of the three months ending at ``end``."""
-    months = (end[0] * 12 + end[1]) - (date[0] * 12 + date[1])
-    return 0 <= months <= 2
 
 
 def asks_reported_quarter(question: Question, end: tuple[int, int]) -> bool:

@@ -7,6 +7,7 @@ weeks ended") and of the dates and periods a table's headings write ("December 3
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from rag_assets.core.text.figures import MONEY, SCALE_WORDS
@@ -416,6 +417,20 @@ EVENT_DATE_RE = re.compile(rf"\b(?:on|in)\s+({_MONTH_NAME})\s+(?:\d{{1,2}},?\s+)
 def month_number(name: str) -> int:
     """A month's number from its name ("May" -> 5)."""
     return MONTH_NAMES.index(name.lower()) + 1
+
+
+def quarter_end(texts: Iterable[str]) -> tuple[int, int] | None:
+    """(year, month) a 10-Q's quarter ends, from its cover (the first text that prints it)."""
+    for text in texts:
+        if (found := QUARTERLY_PERIOD_END_RE.search(" ".join(text.split()))) is not None:
+            return int(found[2]), month_number(found[1])
+    return None
+
+
+def in_quarter(date: tuple[int, int], end: tuple[int, int]) -> bool:
+    """Whether (year, month) is one of the three months ending at ``end``."""
+    months = (end[0] * 12 + end[1]) - (date[0] * 12 + date[1])
+    return 0 <= months <= 2
 
 
 # what leads a table's title into its period: "As of or for the Three Months Ended June 30,

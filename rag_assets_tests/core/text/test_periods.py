@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from rag_assets.core.text.periods import dates_named, horizons, months_asked
+from rag_assets.core.text.periods import (
+    dates_named,
+    horizons,
+    in_quarter,
+    months_asked,
+    quarter_end,
+)
 
 
 @pytest.mark.parametrize(("text", "months"), [
@@ -63,3 +69,13 @@ def test_a_heading_that_only_dates_its_column(heading: str, a_period: bool) -> N
     from rag_assets.core.text.periods import PERIOD_CAPTION_RE
 
     assert bool(PERIOD_CAPTION_RE.match(heading)) is a_period
+
+
+def test_the_quarter_a_10q_cover_reports_and_the_months_in_it() -> None:
+    # Corning's Q2 2023 10-Q cover, as its text layer prints it (a line break in the date)
+    cover = "FORM 10-Q QUARTERLY REPORT ... For the quarterly period ended June\n30, 2023"
+    assert quarter_end(["no cover here", cover]) == (2023, 6)
+    assert quarter_end(["For the fiscal year ended December 31, 2022"]) is None
+    assert [in_quarter((2023, m), (2023, 6)) for m in (3, 4, 5, 6, 7)] == [
+        False, True, True, True, False]
+    assert in_quarter((2022, 12), (2023, 2))  # a quarter that spans the new year
