@@ -175,8 +175,13 @@ class _ChunkReader:
                 self.header = None
                 nxt = lines[position + 1].strip() if position + 1 < len(lines) else ""
                 if nxt.startswith("|") and len(stripped) < 120 and not stripped.endswith("."):
+                    # a table's title line; a short line of dates or units under a line that
+                    # leads into the table ("Net sales by platform were (in millions):" over
+                    # "December 25, 2021 December 26, 2020 ...") is titled by both
+                    above = self.prose[-1].strip() if self.prose else ""
                     self.flush_prose()
-                    self.title = stripped  # a table's title line
+                    self.title = (f"{above} {stripped}" if above.endswith(":") and len(
+                        stripped) <= MAX_SUBTITLE_CHARS else stripped)
                 elif nxt.startswith("|") and stripped.endswith(":"):
                     # a sentence leading into the table ("Presented in the table below is a
                     # geographic summary of ...:"): quoted as prose, and what the rows are of

@@ -10,10 +10,11 @@ from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.concentration import concentration
 from rag_assets.core.generation.direct import direct_answer
 from rag_assets.core.generation.direct_rows import load_cues
-from rag_assets.core.generation.evidence import page_table_rows
+from rag_assets.core.generation.evidence import page_table_rows, units_of
 from rag_assets.core.generation.metric_questions import parse_question
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.question.question import read_question
+from rag_assets.core.retrieval.retriever import Hit
 from rag_assets_tests.real_filings import CORPORA, real_filing
 
 pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here")
@@ -83,3 +84,30 @@ def test_a_table_that_disaggregates_revenue_ranks_no_segment() -> None:
     found = direct_answer(category, disaggregated, disaggregated, None)
     assert found is not None and found.text.startswith(
         "Grocery had the largest net sales in 2022: $218,944 million"), found
+
+
+def test_net_sales_by_platform_in_the_segment_note_ranks_no_segment() -> None:
+    """Kraft Heinz 2021's segment note prints "Net sales by platform were (in millions):" (a
+    type of good, ASC 606-10-55-91) over its dates and table, in the chunk headed "Note 21.
+    Segment Reporting": its Flavorful Hydration (+8%) is no segment. The segments are
+    ranked from "Net sales by segment" (p.115): International grew the fastest."""
+    document, year, path = ("kraft-heinz-10k", 2021,
+                            "financebench-bulk/pdfs/KRAFTHEINZ_2021_10K.pdf")
+    pages = PageTexts.from_pages(document, year, real_filing(path).pages)
+    hit = Hit(chunk_id="c", document=document, year=year, page_start=115, page_end=115,
+              rank=0, score=0.0, stage="page",
+              context="The Kraft Heinz Company | 10-K fiscal 2021 | Note 21. Segment Reporting",
+              text="\n".join(["Net sales by platform were (in millions):",
+                              "December 25, 2021 December 26, 2020 December 28, 2019",
+                              "| USD millions | 2021 | 2020 | 2019 |", "|---|---|---|---|",
+                              "| Taste Elevation | $ 7,267 | $ 6,808 | $ 6,581 |",
+                              "| Fast Fresh Meals | 6,665 | 6,819 | 6,298 |",
+                              "| Flavorful Hydration | 1,777 | 1,648 | 1,495 |",
+                              "| Total net sales | $ 26,042 | $ 26,185 | $ 24,977 |"]))
+    platforms = [u for u in units_of(hit, lambda *_: 115) if u.is_row]
+    asked = read_question("Which segment of Kraft Heinz grew the fastest in FY2021?")
+    assert direct_answer(asked, platforms, platforms, None) is None
+    segments = page_table_rows(pages, document, year, 114)
+    found = direct_answer(asked, platforms, [*platforms, *segments], None)
+    assert found is not None and found.text.startswith(
+        "International grew the fastest of the segments: its net sales rose 7% ($350 million)")

@@ -80,3 +80,23 @@ def test_a_sentence_over_a_page_break_is_cited_on_the_page_it_starts_on() -> Non
     assert spanning.text.endswith("partially offset by increased supply chain costs.")
     elsewhere = next(u for u in units if u.text.startswith("Operating expenses"))
     assert not elsewhere.located
+
+
+def test_a_line_leading_into_a_table_titles_it_over_a_line_of_dates() -> None:
+    """Kraft Heinz 2021's segment note, as its enriched chunk holds it: "Net sales by platform
+    were (in millions):" over the dates and the table. The rows are of platforms (what a
+    segment ranking must not take for segments): the scope keeps the leading line."""
+    hit = Hit(chunk_id="c", document="kraft-heinz-10k", year=2021, page_start=115,
+              page_end=115, rank=0, score=0.0, stage="page", text="\n".join([
+                  "Net sales by platform were (in millions):",
+                  "December 25, 2021 December 26, 2020 December 28, 2019",
+                  "| USD millions | 2021 | 2020 | 2019 |", "|---|---|---|---|",
+                  "| Taste Elevation | $ 7,267 | $ 6,808 | $ 6,581 |",
+                  "| Flavorful Hydration | 1,777 | 1,648 | 1,495 |"]))
+    rows = [u for u in units_of(hit, lambda *_: 115) if u.is_row]
+    assert len(rows) == 2
+    assert rows[1].scope.startswith("Net sales by platform were (in millions): December 25, "
+                                    "2021 December 26, 2020 December 28, 2019")
+    # a line of prose above the dates is no title
+    hit = hit.model_copy(update={"text": hit.text.replace("(in millions):", "(in millions).")})
+    assert not [u for u in units_of(hit, lambda *_: 115) if u.is_row][0].scope.startswith("Net")
