@@ -23,12 +23,13 @@ from rag_assets.core.ingest.pages import (
 from rag_assets.core.ingest.statement_tables import UNIT_NAMES, duration_words, read_units
 from rag_assets.core.text.figures import AMOUNT_IN_LINE_RE, parse_figure, trailing_cells
 from rag_assets.core.text.periods import DURATIONS
-from rag_assets.core.text.years import STATEMENT_YEAR_RE, YEAR_OR_CHANGE_HEADING_RE
+from rag_assets.core.text.years import (
+    COMPARED_YEARS_RE,
+    STATEMENT_YEAR_RE,
+    YEAR_OR_CHANGE_HEADING_RE,
+)
 
 MAX_WRAPPED_LABEL = 60  # a longer line without figures is prose, not a row's label
-# the years a "% change" column compares, as its header prints them: "15 vs. 14", "2015 vs 2014"
-COMPARED_YEARS_RE = re.compile(r"(?<![\d,.])(?:\d{2}|\d{4})\s*vs\.?\s*(?:\d{2}|\d{4})(?![\d,.])",
-                               re.IGNORECASE)
 MIN_TEXT_ROWS = 3  # lines of as many figures in a run: a table printed without rules
 MAX_HEADING_LINES = 16  # lines above such a run read for the headings of its columns
 
@@ -104,13 +105,13 @@ def text_tables(lines: Sequence[str]) -> list[tuple[str, list[str]]]:
     at = 0
     while at < len(lines):
         width = len(_row(lines[at])[1])
-        end = at
-        while end < len(lines) and not lines[end].lstrip().startswith("|") and (
-                len(_row(lines[end])[1]) == width):
-            end += 1
         # a caption line that ends in the column headings reads as a row of years: it heads
-        # the run, it is not in it
+        # the run, it is not in it, and the next such caption heads the next run
         start = at + 1 if width >= 2 and _caption_headings(lines[at], width) else at
+        end = start
+        while end < len(lines) and not lines[end].lstrip().startswith("|") and (
+                len(_row(lines[end])[1]) == width) and not _caption_headings(lines[end], width):
+            end += 1
         if width >= 2 and end - start >= MIN_TEXT_ROWS:
             table = _named_text_table(lines, start, end, width)
             if table is not None:
@@ -127,41 +128,80 @@ def _heading_line(line: str) -> bool:
         AMOUNT_IN_LINE_RE.search(text) or text.endswith((".", ":")))
 
 
+def _units(text: str) -> tuple[str, float]:
+    """The units a header or caption names, its clauses read one by one: a long caption's
+    units are a clause of it ("... follow (in millions): Years Ended ...")."""
+    return read_units(text.replace(": ", ":\n"))
+
+
 def _caption_headings(line: str, width: int) -> tuple[str, str] | None:
     """A caption line that ends in the columns' headings, as (caption, headings): the text
     layer prints a header on the line of the title above it (Corning's segment note: "...
     (in millions): Years Ended December 31, Revenues from External Customers 2015 2014
-    2013"). Only the line's last ``width`` headings, and only when nothing follows them."""
+    2013"). Only the line's last ``width`` headings, only when nothing follows them and the
+    caption leads into the table (a colon) or names its units."""
     text = line.strip()
     found = list(YEAR_OR_CHANGE_HEADING_RE.finditer(text))
-    if len(found) < width or text.endswith((".", ":")):
+    if width < 2 or len(found) < width or text.endswith((".", ":")):
         return None
     tail = found[-width].start()
-    rest = YEAR_OR_CHANGE_HEADING_RE.sub("", text[tail:])
-    return (text[:tail].strip(), text[tail:]) if not rest.strip() else None
+    caption = text[:tail].strip()
+    if YEAR_OR_CHANGE_HEADING_RE.sub("", text[tail:]).strip() or not (
+            ":" in caption or _units(caption)[0]):
+        return None  # a row of figures that look like years ("Asia 1950 1975 2001") is no caption
+    return caption, text[tail:]
 
 
 def _by_column_kind(headings: list[re.Match[str]], rows: Sequence[Sequence[str]]
-                    ) -> list[re.Match[str]]:
+                    ) -> list[re.Match[str]] | None:
     """The headings in the order of the columns they head: a stacked header's text prints
     its "% Change" cells before the years they follow (Corning's "Year ended December 31, %
     / Change % / Change 2015 2014 2013 15 vs. 14 14 vs. 13" over "$ 3,086 $ 3,851 $ 2,545
-    (20)% 51%"), so when the columns whose cells are percentages are as many as the change
-    headings, the changes head those and the years the others, each in print order."""
+    (20)% 51%"), so when the columns whose figures are percentages are as many as the change
+    headings, the changes head those and the years the others, each in print order. Change
+    columns printed without "%" (Pfizer's "(20)") keep the print order; some but not as many
+    columns of percentages as changes, and which heads which is not printed: None."""
     changes = [h for h in headings if h["change"]]
-    percent = [all(c.strip().endswith("%") for c in column if c.strip())
-               for column in zip(*rows, strict=False)]
-    if not changes or len(percent) != len(headings) or sum(percent) != len(changes):
+    percent = [bool(figures) and all(c.endswith("%") for c in figures) for figures in (
+        [c.strip() for c in column if any(ch.isdigit() for ch in c)]
+        for column in zip(*rows, strict=True))]
+    if not changes or not any(percent):
         return headings
+    if len(percent) != len(headings) or sum(percent) != len(changes):
+        return None
     years = iter([h for h in headings if not h["change"]])
     moves = iter(changes)
     return [next(moves) if is_percent else next(years) for is_percent in percent]
 
 
+def _column_names(headings: Sequence[re.Match[str]], header: str) -> list[str] | None:
+    """Each column's name: its duration and year, or "% change"; change columns that would
+    share a name are named by the years they compare, as the header prints them ("15 vs.
+    14"), else by the two years before each (Nike's "FISCAL 2022 FISCAL 2021 % CHANGE FISCAL
+    2020 % CHANGE": "% change 2022 vs. 2021"). None when names still repeat."""
+    width = len(headings)
+    durations = sorted((m.start(), months) for p, months in DURATIONS for m in p.finditer(header))
+    lengths = [durations[i * len(durations) // width][1] if durations else None
+               for i in range(width)]
+    names = [f"{duration_words(m)}{h['year'] or '% change'}" for h, m in zip(
+        headings, lengths, strict=True)]
+    if len(set(names)) == len(names):
+        return names
+    changes = [i for i, h in enumerate(headings) if h["change"]]
+    printed = [m.group(0) for m in COMPARED_YEARS_RE.finditer(header)]
+    for number, i in enumerate(changes):
+        years = [h["year"] for h in headings[:i] if h["year"]][-2:]
+        compared = (printed[number] if len(printed) == len(changes)
+                    else " vs. ".join(years) if len(years) == 2 else "")
+        names[i] = f"{duration_words(lengths[i])}% change {compared}".strip()
+    return names if len(set(names)) == len(names) else None
+
+
 def _named_text_table(lines: Sequence[str], start: int, end: int, width: int
                       ) -> tuple[str, list[str]] | None:
     top = start
-    while top > max(0, start - MAX_HEADING_LINES) and _heading_line(lines[top - 1]):
+    while top > max(0, start - MAX_HEADING_LINES) and _heading_line(lines[top - 1]) and not (
+            _caption_headings(lines[top - 1], width)):
         top -= 1
     header = "\n".join(line.strip() for line in lines[top:start])
     headings = list(YEAR_OR_CHANGE_HEADING_RE.finditer(header))
@@ -172,18 +212,11 @@ def _named_text_table(lines: Sequence[str], start: int, end: int, width: int
     if len(headings) != width:
         return None
     rows = [_row(line) for line in lines[start:end]]
-    headings = _by_column_kind(headings, [cells for _, cells in rows])
-    durations = sorted((m.start(), months) for p, months in DURATIONS for m in p.finditer(header))
-    compared = iter(m.group(0) for m in COMPARED_YEARS_RE.finditer(header))
-    names = []
-    for i, heading in enumerate(headings):
-        months = durations[i * len(durations) // width][1] if durations else None
-        name = heading["year"] or f"% change {next(compared, '')}".strip()
-        names.append(f"{duration_words(months)}{name}")
-    if len(set(names)) != len(names):
-        return None  # two columns of one name: which is which is not printed
-    # a caption's clauses are read one by one: its units are a clause, not the whole line
-    _, scale = read_units(header.replace(": ", ":\n") if caption else header)
+    ordered = _by_column_kind(headings, [cells for _, cells in rows])
+    names = _column_names(ordered, header) if ordered is not None else None
+    if names is None:
+        return None  # which column is which is not printed
+    _, scale = _units(header)
     title = caption[0] if caption else lines[top - 1].strip() if top > 0 else ""
     table = [[UNIT_NAMES.get(scale, ""), *names], *([label, *cells] for label, cells in rows)]
     markdown = [markdown_row(row) for row in table]

@@ -25,7 +25,7 @@ from rag_assets.core.ingest.pages import is_markdown_rule, markdown_cells
 from rag_assets.core.ingest.statement_tables import headed_markdown
 from rag_assets.core.text.figures import AMOUNT_IN_LINE_RE
 from rag_assets.core.text.periods import DATE_LINE_RE, DURATIONS
-from rag_assets.core.text.sentences import sentence_ends
+from rag_assets.core.text.sentences import sentence_ends, split_sentences
 from rag_assets.core.text.years import YEAR_DIGITS_RE
 
 
@@ -49,6 +49,7 @@ class Unit:
 HEADING_LINES = 8  # lines above a table read for its column headings and units line
 MAX_HEADING_LINES = 16  # ... and at most, when they are one block of short lines
 HEADER_LINE_CHARS = 80  # a longer line is prose, not a column heading
+MIN_LEAD_WORDS = 4  # a sentence leading into a table, not a note's number ("Note 4:")
 
 
 @dataclass
@@ -148,19 +149,30 @@ def page_tables(text: str, page: int) -> list[StitchedTable]:
     indexed as prose."""
     stitched = StitchedPage(page_index=page, page_label=None, text=text, section=None)
     tables = [u for u in _read_units([stitched]) if isinstance(u, StitchedTable)]
-    return [*tables, *(_text_table(title, lines, page)
-                       for title, lines in text_tables(text.split("\n")))]
+    return [*tables, *unruled_tables(text, page)]
 
 
-def _text_table(title: str, lines: list[str], page: int) -> StitchedTable:
-    """A table printed without rules; a title that opens with the sentence leading into the
-    table ("Selected financial information concerning the Company's product lines and
-    reportable segments follow (in millions): Years Ended December 31, Revenues from External
-    Customers") has that sentence as its lead: what the rows are of."""
-    lead, colon, rest = title.rpartition(": ")
-    if not colon or not rest:
-        return StitchedTable(title or None, lines, [], page, None)
-    return StitchedTable(rest, lines, [], page, None, lead=Unit(f"{lead}:", page, None))
+def unruled_tables(text: str, page: int) -> list[StitchedTable]:
+    """The tables a page prints without rules (:func:`text_tables`), which the chunker leaves
+    as lines of text. A title that opens with the sentence leading into the table ("Selected
+    financial information concerning the Company's product lines and reportable segments
+    follow (in millions): Years Ended December 31, Revenues from External Customers") has
+    that sentence as its lead: what the rows are of; only the last sentence before the colon,
+    so the prose the text layer runs onto it is no part of it; a title with no such lead is
+    its last sentence ("... allocated to our Display Technologies segment . Cash Flows Summary
+    of cash flow data (in millions):" titles cash flows, not a segment)."""
+    out = []
+    for title, lines in text_tables(text.split("\n")):
+        lead, colon, rest = (re.split(r"(:\s)(?=[^:]*$)", title, maxsplit=1) + ["", ""])[:3]
+        sentences = split_sentences(lead) if colon and rest else []
+        opening = sentences[-1] if sentences else ""
+        if len(opening.split()) < MIN_LEAD_WORDS:  # "Note 4:" leads into nothing
+            last = split_sentences(title)[-1:] if title else []
+            out.append(StitchedTable(last[0] if last else None, lines, [], page, None))
+            continue
+        out.append(StitchedTable(rest, lines, [], page, None,
+                                 lead=Unit(f"{opening}:", page, None)))
+    return out
 
 
 def header_block(lines: Sequence[str], table_start: int) -> list[str]:

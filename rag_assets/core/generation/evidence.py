@@ -15,16 +15,17 @@ from itertools import zip_longest
 
 from pydantic import BaseModel, Field
 
-from rag_assets.core.chunks.units import page_tables
+from rag_assets.core.chunks.units import page_tables, unruled_tables
 from rag_assets.core.footnotes.blocks import sentences_with_blocks
 from rag_assets.core.footnotes.stitching import FOOTNOTE_BLOCK_RE
 from rag_assets.core.generation.page_texts import PageTexts, normalize
 from rag_assets.core.ingest.pages import is_markdown_rule
-from rag_assets.core.ingest.statement_tables import CaptionsInForce, spanned
+from rag_assets.core.ingest.statement_tables import CaptionsInForce, read_units, spanned
 from rag_assets.core.retrieval.retriever import Hit
 from rag_assets.core.text.figures import FIGURE_AT_END_RE
 from rag_assets.core.text.filing_kinds import form_of
-from rag_assets.core.text.years import HEADING_NUMBER_RE
+from rag_assets.core.text.periods import DATE_LINE_RE, MONTH_RE
+from rag_assets.core.text.years import HEADING_NUMBER_RE, YEAR_OR_CHANGE_HEADING_RE
 
 MIN_UNIT_WORDS = 3
 HEADING_WORDS = 8
@@ -180,8 +181,8 @@ class _ChunkReader:
                     # "December 25, 2021 December 26, 2020 ...") is titled by both
                     above = self.prose[-1].strip() if self.prose else ""
                     self.flush_prose()
-                    self.title = (f"{above} {stripped}" if above.endswith(":") and len(
-                        stripped) <= MAX_SUBTITLE_CHARS else stripped)
+                    self.title = (f"{above} {stripped}" if above.endswith(":") and (
+                        _dates_or_units(stripped)) else stripped)
                 elif nxt.startswith("|") and stripped.endswith(":"):
                     # a sentence leading into the table ("Presented in the table below is a
                     # geographic summary of ...:"): quoted as prose, and what the rows are of
@@ -314,6 +315,14 @@ def page_table_rows(pages: PageTexts, document: str, year: int, page: int
 MAX_SUBTITLE_CHARS = 80  # a line between a table's title and the table: its period, its unit
 
 
+def _dates_or_units(line: str) -> bool:
+    """A short line that only dates a table's columns or gives its units ("December 25, 2021
+    December 26, 2020 December 28, 2019", "(in millions)"): the title's subtitle."""
+    words = YEAR_OR_CHANGE_HEADING_RE.sub(" ", DATE_LINE_RE.sub(" ", line))
+    return len(line) <= MAX_SUBTITLE_CHARS and (
+        bool(read_units(line)[0]) or not re.search(r"[^\W\d_]{3,}", MONTH_RE.sub(" ", words)))
+
+
 def pages_titled(pages: PageTexts, document: str, year: int, words: Sequence[str]) -> list[int]:
     """The filing's pages that print a table whose title, the line right above it, or its
     header, its first row, names one of ``words`` ("The following table presents segment net
@@ -337,7 +346,7 @@ def _text_table_titled(text: str, page: int, named: re.Pattern[str]) -> bool:
     millions): ... 2015 2014 2013" over lines of figures)."""
     return bool(named.search(text)) and any(
         named.search(f"{t.lead.text if t.lead else ''} {t.title or ''}")
-        for t in page_tables(text, page))
+        for t in unruled_tables(text, page))
 
 
 # an attached material contract (Regulation S-K Item 601(b)(10): plans, agreements), as the

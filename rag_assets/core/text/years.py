@@ -62,6 +62,11 @@ STATEMENT_YEAR_RE = re.compile(r"(?<![\d,.$])(?:19[89]\d|20[0-4]\d)(?![\d,.]?\d)
 # century, unlike :data:`STATEMENT_YEAR_RE`) or a "% change" column (group "change")
 YEAR_OR_CHANGE_HEADING_RE = re.compile(r"(?<![\d,.$])(?P<year>(?:19|20)\d{2})(?![\d,.]?\d)|"
                                        r"(?P<change>%\s*change)", re.IGNORECASE)
+# the two years a "% change" column compares, as a stacked header prints them under it: "15
+# vs. 14" (two digits: a four-digit pair would also read as the years of the columns); never a
+# count of weeks ("53 vs. 52 weeks")
+COMPARED_YEARS_RE = re.compile(r"(?<![\d,.])\d\d\s*vs\.?\s*\d\d(?![\d,.%]|\s*weeks)",
+                               re.IGNORECASE)
 # a span of years a question asks over: "five-year", "3 years" (group "n")
 YEAR_SPAN_RE = re.compile(
     r"\b(?P<n>\d|two|three|four|five|six|seven|eight|nine|ten)[\s-]+years?\b", re.IGNORECASE)

@@ -196,3 +196,41 @@ def test_change_columns_are_named_by_their_cells_and_the_years_they_compare() ->
     # without the years compared the two change columns would share a name: no table
     unnamed = STACKED.replace(" 15 vs. 14 14 vs. 13", "")
     assert text_tables(unnamed.split("\n")) == []
+
+
+def test_a_caption_that_ends_in_years_starts_the_next_table_and_a_row_of_years_is_none() -> None:
+    # Corning 2015 p.102's second caption, under a first table: it heads its own rows
+    lines = ["Deferred taxes follow (in millions): December 31, 2015 2014",
+             "Inventories 120 110", "Pensions 80 75", "Other 12 10",
+             "They are classified as follows (in millions): December 31, 2015 2014",
+             "Current assets 20 22", "Non-current assets 192 173", "Total 212 195"]
+    tables = text_tables(lines)
+    assert [title for title, _ in tables] == [
+        "Deferred taxes follow (in millions): December 31,",
+        "They are classified as follows (in millions): December 31,"]
+    assert all(len(rows) == 2 + 3 for _, rows in tables)  # no caption read as a row of years
+    # a row whose figures look like years, under prose, is a row: no header of 1950 ... 2001
+    counts = ["Store counts at year end.", "Asia 1950 1975 2001", "Europe 812 790 700",
+              "Americas 1,204 1,190 1,100", "Africa 12 11 10"]
+    assert text_tables(counts) == []
+
+
+def test_change_columns_without_their_years_are_named_by_the_years_before_them() -> None:
+    # Nike 2022 p.37: each "% CHANGE" after the two fiscal years it compares
+    lines = ["(Dollars in millions)", "FISCAL 2022 FISCAL 2021 % CHANGE FISCAL 2020 % CHANGE",
+             "North America $ 5,114 $ 5,089 0 % $ 2,899 76 %",
+             "Europe, Middle East & Africa 3,293 2,435 35 % 1,541 58 %",
+             "Greater China 2,365 3,243 -27 % 2,490 30 %"]
+    [(_, rows)] = text_tables(lines)
+    assert markdown_cells(rows[0])[1:] == ["2022", "2021", "% change 2022 vs. 2021", "2020",
+                                           "% change 2021 vs. 2020"]
+
+
+def test_a_short_caption_with_its_years_keeps_its_words_as_the_title() -> None:
+    lines = ["The Company reports three segments.",
+             "Net sales by platform were (in millions): 2021 2020 2019",
+             "Taste Elevation $ 7,267 $ 6,808 $ 6,581", "Fast Fresh Meals 6,665 6,819 6,298",
+             "Flavorful Hydration 1,777 1,648 1,495"]
+    [(title, rows)] = text_tables(lines)
+    assert title == "Net sales by platform were (in millions):"
+    assert markdown_cells(rows[0]) == ["USD millions", "2021", "2020", "2019"]

@@ -97,6 +97,11 @@ def test_a_line_leading_into_a_table_titles_it_over_a_line_of_dates() -> None:
     assert len(rows) == 2
     assert rows[1].scope.startswith("Net sales by platform were (in millions): December 25, "
                                     "2021 December 26, 2020 December 28, 2019")
+    # a short line of words is no subtitle: the title is that line alone
+    words = hit.model_copy(update={"text": hit.text.replace(
+        "December 25, 2021 December 26, 2020 December 28, 2019", "Segment results")})
+    assert [u for u in units_of(words, lambda *_: 115) if u.is_row][0].scope.startswith(
+        "Segment results")
     # a line of prose above the dates is no title
     hit = hit.model_copy(update={"text": hit.text.replace("(in millions):", "(in millions).")})
     assert not [u for u in units_of(hit, lambda *_: 115) if u.is_row][0].scope.startswith("Net")
