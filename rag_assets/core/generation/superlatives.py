@@ -56,7 +56,7 @@ CHANGE_COLUMN_RE = re.compile(r"\b(?:change|growth)\b", re.IGNORECASE)
 VERB_PHRASE_RE = re.compile(r"(?:grew|rose|fell|declined|dropped)\b", re.IGNORECASE)
 UNNAMED_MEASURE = "revenue"  # what a member's size or growth is, when the question names none
 MAX_PAGES_READ = 4  # pages a ranking reads whole, at most
-MAX_PAGES_TITLED = 6  # pages of tables titled by what is ranked, read when the evidence has none
+MAX_PAGES_TITLED = 8  # pages of tables titled by what is ranked, read when the evidence has none
 # the filing's pages that print a table titled by one of the words: (document, year, words)
 PagesTitling = Callable[[str, int, Sequence[str]], list[int]]
 _SENTENCE_WINNER = (r"^(?P<name>(?:[A-Z][\w&'’./-]*)(?: (?:[A-Z][\w&'’./-]*|and|of|&))*?)"

@@ -17,6 +17,7 @@ from rag_assets.core.generation.direct import direct_answer
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit, page_table_rows, pages_titled
 from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.generation.superlatives import MAX_PAGES_TITLED
 from rag_assets.core.question.question import read_question
 from rag_assets_tests.real_filings import real_filing
 
@@ -812,7 +813,8 @@ def test_a_segment_table_printed_without_rules_is_found_by_its_leading_sentence(
     "% Change"."""
     pages = PageTexts.from_pages("corning-10k", 2015, real_filing(
         "financebench-bulk/pdfs/CORNING_2015_10K.pdf").pages)
-    assert {28, 142} <= set(pages_titled(pages, "corning-10k", 2015, ["segment"]))
+    titled = pages_titled(pages, "corning-10k", 2015, ["segment"])
+    assert {28, 142} <= set(titled)
     areas = page_table_rows(pages, "corning-10k", 2015, 143)
 
     def ask(question: str) -> DirectAnswer | None:
@@ -828,3 +830,13 @@ def test_a_segment_table_printed_without_rules_is_found_by_its_leading_sentence(
     assert largest is not None and largest.text.startswith(
         "Display Technologies had the most net sales in 2015: $3,086")
     assert {c.mark for c in verify_claims([fastest.claim()], pages)[0].citations} == {"valid"}
+
+
+def test_the_segment_note_is_read_before_unruled_tables_that_name_segments() -> None:
+    """Coca-Cola 2019's segment note (p.134, ruled) is among the pages a ranking reads
+    (``MAX_PAGES_TITLED``), after MD&A's tables printed without rules whose leading sentences
+    name a segment."""
+    pages = PageTexts.from_pages("coca-cola-10k", 2019, real_filing(
+        "financebench-bulk/pdfs/COCACOLA_2019_10K.pdf").pages)
+    titled = pages_titled(pages, "coca-cola-10k", 2019, ["segment"])
+    assert 133 in titled[:MAX_PAGES_TITLED] and len(titled) > 6
