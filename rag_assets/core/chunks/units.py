@@ -50,6 +50,7 @@ HEADING_LINES = 8  # lines above a table read for its column headings and units 
 MAX_HEADING_LINES = 16  # ... and at most, when they are one block of short lines
 HEADER_LINE_CHARS = 80  # a longer line is prose, not a column heading
 MIN_LEAD_WORDS = 4  # a sentence leading into a table, not a note's number ("Note 4:")
+_LAST_COLON_RE = re.compile(r":\s+(?=[^:]*$)")  # where a lead ends and the table's title starts
 
 
 @dataclass
@@ -163,8 +164,9 @@ def unruled_tables(text: str, page: int) -> list[StitchedTable]:
     of cash flow data (in millions):" titles cash flows, not a segment)."""
     out = []
     for title, lines in text_tables(text.split("\n")):
-        lead, colon, rest = (re.split(r"(:\s)(?=[^:]*$)", title, maxsplit=1) + ["", ""])[:3]
-        sentences = split_sentences(lead) if colon and rest else []
+        colon = _LAST_COLON_RE.search(title)
+        rest = title[colon.end():] if colon else ""
+        sentences = split_sentences(title[:colon.start()]) if colon and rest else []
         opening = sentences[-1] if sentences else ""
         if len(opening.split()) < MIN_LEAD_WORDS:  # "Note 4:" leads into nothing
             last = split_sentences(title)[-1:] if title else []

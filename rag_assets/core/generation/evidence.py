@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from functools import partial
+from functools import lru_cache, partial
 from itertools import zip_longest
 
 from pydantic import BaseModel, Field
@@ -335,18 +335,19 @@ def pages_titled(pages: PageTexts, document: str, year: int, words: Sequence[str
     titled = re.compile(rf"(?im)^(?![ \t]*\|)[^\n]*\b(?:{named})[^\n]*\n"
                         rf"(?:(?![ \t]*\|)[^\n]{{1,{MAX_SUBTITLE_CHARS}}}\n)?[ \t]*\||"
                         rf"^(?![ \t]*\|)[^\n]*\n[ \t]*\|[^\n]*\b(?:{named})")
+    word = re.compile(rf"(?i)\b(?:{named})")
     return [p for p in pages.pages_of(document, year)
             if titled.search(text := pages.get(document, year, p) or "")
-            or _text_table_titled(text, p, re.compile(rf"(?i)\b(?:{named})"))]
+            or (word.search(text) and any(word.search(t) for t in _unruled_titles(text, p)))]
 
 
-def _text_table_titled(text: str, page: int, named: re.Pattern[str]) -> bool:
-    """A table printed without rules whose title or leading sentence names what is asked
-    (Corning's segment note: "... product lines and reportable segments follow (in
-    millions): ... 2015 2014 2013" over lines of figures)."""
-    return bool(named.search(text)) and any(
-        named.search(f"{t.lead.text if t.lead else ''} {t.title or ''}")
-        for t in unruled_tables(text, page))
+@lru_cache(maxsize=1024)
+def _unruled_titles(text: str, page: int) -> tuple[str, ...]:
+    """The lead and title of each table a page prints without rules (Corning's segment note:
+    "... product lines and reportable segments follow (in millions): ... 2015 2014 2013" over
+    lines of figures), read once per page: every ranking of a filing asks the same pages."""
+    return tuple(f"{t.lead.text if t.lead else ''} {t.title or ''}"
+                 for t in unruled_tables(text, page))
 
 
 # an attached material contract (Regulation S-K Item 601(b)(10): plans, agreements), as the

@@ -4,7 +4,13 @@ columns keep their names, on a hand-made page and on JPMorgan's 10-Q, and no pri
 from __future__ import annotations
 
 from rag_assets.core.chunks.header_rows import rows_under_header, text_tables
-from rag_assets.core.chunks.units import StitchedTable, Unit, page_tables, stitched_units
+from rag_assets.core.chunks.units import (
+    StitchedTable,
+    Unit,
+    page_tables,
+    stitched_units,
+    unruled_tables,
+)
 from rag_assets.core.footnotes.stitching import StitchedPage
 from rag_assets.core.ingest.pages import markdown_cells
 
@@ -234,3 +240,16 @@ def test_a_short_caption_with_its_years_keeps_its_words_as_the_title() -> None:
     [(title, rows)] = text_tables(lines)
     assert title == "Net sales by platform were (in millions):"
     assert markdown_cells(rows[0]) == ["USD millions", "2021", "2020", "2019"]
+
+
+def test_an_unruled_tables_lead_is_the_last_sentence_before_its_last_colon() -> None:
+    [table] = unruled_tables(CAPTIONED, 142)
+    assert table.lead is not None and table.lead.text == (
+        "Reportable Segments (continued) Selected financial information concerning the "
+        "Company’s product lines and reportable segments follow (in millions):")
+    assert table.title == "Years Ended December 31, Revenues from External Customers"
+    # a note's number leads into nothing; prose run onto a title is no part of it
+    noted = CAPTIONED.replace(CAPTIONED.split("\n")[0], "Note 4: Segment Information 2015 "
+                              "2014 2013")
+    [table] = unruled_tables(noted, 142)
+    assert table.lead is None and table.title == "Note 4: Segment Information"
