@@ -12,8 +12,9 @@ import pytest
 
 from rag_assets.core.chunks.report import ProcessedReport, process_report
 from rag_assets.core.ingest import routing
+from rag_assets.core.ingest.facts import StatementFact, extract_facts
 from rag_assets.core.ingest.pages import DocumentError
-from rag_assets.core.ingest.statements import page_lines, statement_title
+from rag_assets.core.ingest.statements import PRIMARY_STATEMENTS, page_lines, statement_title
 from rag_assets.core.warehouse.tables import pages_to_frame
 from rag_assets_tests.real_filings import CORPORA, real_filing
 
@@ -32,19 +33,27 @@ def stored_statements(report: ProcessedReport) -> dict[int, str | None]:
 
 def disagreements(report: ProcessedReport) -> list[str]:
     """Each page where the facts reader or a chunker sees another statement than raw_pages
-    stores. The chunkers are run on the pages with a statement kind and the page after each
-    (where a kind ends): a page of none can only disagree by being given one there."""
+    stores, and each fact a note gives of a statement's line (``supplemental``,
+    ``breakdowns``) read off another statement's page. The chunkers are run on the pages with
+    a statement kind and the page after each (where a kind ends): a page of none can only
+    disagree by being given one there."""
     stored = stored_statements(report)
+    kinds = report.context.statements(report.pages)
     out = [f"page {p.page_index}: facts read {kind}, stored {stored[p.page_index]}"
-           for p, kind in zip(report.pages, report.context.statements(report.pages),
-                              strict=True) if kind != stored[p.page_index]]
+           for p, kind in zip(report.pages, kinds, strict=True) if kind != stored[p.page_index]]
     # a page may open a second statement under its own title (Costco's Q3 release: the balance
     # sheet under the income statement): the facts read there are of the statement titled
     titled = {p.page_index: {statement_title(line) for line in page_lines(p)}
               for p in report.pages}
+    own = extract_facts(report.document, report.year, report.pages, kinds)
     out += [f"page {f.page}: a fact of {f.statement}, stored {stored[f.page]}"
-            for f in report.facts
-            if f.statement != stored[f.page] and f.statement not in titled[f.page]]
+            for f in own if f.statement != stored[f.page] and f.statement not in titled[f.page]]
+    # what the notes print of a statement's lines (supplemental disclosures, a line broken
+    # down) is read off the statements' pages, never off another statement's
+    keys = {_key(f) for f in own}
+    out += [f"page {f.page}: a note's fact of {f.statement}, stored {stored[f.page]}"
+            for f in report.facts if _key(f) not in keys
+            and stored[f.page] in PRIMARY_STATEMENTS and stored[f.page] != f.statement]
     kinded = {i for i, kind in stored.items() if kind}
     part = report.part(kinded | {i + 1 for i in kinded})
     out += [f"page {c.page_start}: a {c.kind} chunk of {c.statement}, stored "
@@ -52,6 +61,10 @@ def disagreements(report: ProcessedReport) -> list[str]:
             for c in (*part.naive_chunks, *part.enriched_chunks)
             if c.statement != stored[c.page_start]]
     return out
+
+
+def _key(fact: StatementFact) -> tuple[int, int, int, str]:
+    return fact.page, fact.row, fact.column, fact.label
 
 
 def real_pdfs() -> list[Path]:
