@@ -556,7 +556,7 @@ _SHARE_RES = (
     re.compile(rf"\bwhat {_SHARE_WORD} of (?:the )?(?P<total>.+?) (?:was|were|is) "
                rf"{_SHARE_VERB} (?:as|into|to|in|on|for|by) (?P<part>.+?)\s*\??$"),
     # "What percentage of its total net revenue was net interest income?"
-    re.compile(rf"\bwhat {_SHARE_WORD} of (?:the )?(?P<total>.+?) (?:was|were|is) "
+    re.compile(rf"\bwhat {_SHARE_WORD} of (?:the )?(?P<total>.+?) (?:was|were|is|are) "
                r"(?!(?:up|down|higher|lower|about|approximately)\b)(?P<part>.+?)\s*\??$"),
     # "How much of its revenue did net interest income account for?"
     re.compile(rf"\b(?:how much|{_SHARE_WORD.replace('?P<word>', '?:')}) of (?:the )?"

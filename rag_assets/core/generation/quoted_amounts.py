@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import count_change_re, roots
+from rag_assets.core.generation.metric_questions import share_asked
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import (
     CURRENCY_SIGNS,
@@ -34,6 +35,7 @@ from rag_assets.core.text.figures import (
     count_of,
 )
 from rag_assets.core.text.periods import listed_months
+from rag_assets.core.text.sentences import sentence_ends
 from rag_assets.core.text.years import names_other_years, years_in
 
 _NUMBER = rf"(?:{INTEGER})(?:{DECIMALS})?"  # the one figure grammar (core/text)
@@ -187,26 +189,77 @@ def _scaled(value: float, *operands: Amount) -> str:
         f"{f' {scale}' if scale else ''}"
 
 
+def _count_in_place(noun: str, place: str, text: str) -> tuple[str, str, str] | None:
+    """The count a sentence prints and the number in one place that the list after it prints
+    ("operates 858 warehouses, including 590 in the United States and Puerto Rico, 107 in
+    Canada"; the list ends with the count's sentence), each as printed, and the place as
+    printed; None when it prints no such list. A
+    year is no count; a place the sentence prints with another ("the United States and Puerto
+    Rico" for "the United States") is not the one asked."""
+    whole = re.search(rf"{count_of(noun)},?\s+(?:including|of which)\s+", text, re.IGNORECASE)
+    if whole is None or years_in(whole["n"]):
+        return None
+    spaced = r"\s+".join(re.escape(w) for w in place.split())
+    item = re.compile(rf"(?<![\w.,])(?P<m>\d[\d,]*)\s+(?:(?:are|were|is)\s+)?in\s+"
+                      rf"(?P<place>(?:the\s+)?{spaced})(?=[,;:)]|\.(?:\s|$)|\s+\(|\s+and\s+\d|$)",
+                      re.IGNORECASE).search(text, whole.end(), next(
+                          (end for end in sentence_ends(text) if end > whole.end()), len(text)))
+    if item is None:
+        return None
+    count, inside = (int(n.replace(",", "")) for n in (whole["n"], item["m"]))
+    return (whole["n"], item["m"], item["place"]) if 0 < inside < count else None
+
+
 def _remainder(noun: str, place: str, unit: EvidenceUnit, the: bool = False
                ) -> DirectAnswer | None:
-    """How many of a count are outside a place, when a sentence prints the count and, in the
-    list that follows it, the number in that place and no other ("operates 858 warehouses,
-    including 590 in the United States and Puerto Rico, 107 in Canada"): the count less the
-    place's, each as printed. A year is no count; a place the sentence prints with another
-    ("the United States and Puerto Rico" for "the United States") is not the one asked."""
-    spaced = r"\s+".join(re.escape(w) for w in place.split())
-    listed = re.search(
-        rf"{count_of(noun)},?\s+(?:including|of which)\s+(?P<m>\d[\d,]*)\s+"
-        rf"(?:(?:are|were|is)\s+)?in\s+(?:the\s+)?{spaced}"
-        rf"(?=[,;:)]|\.(?:\s|$)|\s+\(|\s+and\s+\d|$)", unit.text, re.IGNORECASE)
-    if listed is None or years_in(listed["n"]):
+    """How many of a count are outside a place (:func:`_count_in_place`): the count less the
+    place's, each as printed."""
+    listed = _count_in_place(noun, place, unit.text)
+    if listed is None:
         return None
-    whole, inside = (int(m.replace(",", "")) for m in (listed["n"], listed["m"]))
-    if not 0 < inside < whole:
-        return None
+    whole, inside = (int(n.replace(",", "")) for n in listed[:2])
     return DirectAnswer(kind="arithmetic", units=[unit], supports=unit.text, text=(
         f"{whole:,} {noun}, {whole - inside:,} of them outside {'the ' if the else ''}{place} "
-        f"({listed['n']} - {listed['m']})."))
+        f"({listed[0]} - {listed[1]})."))
+
+
+# the place a share of a count asks of, as the share's part reads it ("located outside the
+# united states", "united states and puerto rico")
+_PLACE_PART_RE = re.compile(r"^(?:(?:located|based|operated)\s+)?(?P<outside>(?:outside(?:\s+of)?"
+                            r"|not\s+in)\s+)?(?:in\s+)?(?:the\s+)?(?P<place>[a-z][\w.&' -]*?)"
+                            r"[\s?.]*$")
+
+
+def _count_share(question: Question, unit: EvidenceUnit) -> DirectAnswer | None:
+    """The share of a count in (or outside) one place, when the question asks a share of a
+    plural noun ("What percentage of Costco's warehouses are in Canada?") and the sentence
+    prints the count with the place's number in its list (:func:`_count_in_place`): the
+    place's number (or the count less it) over the count, each as printed."""
+    asked = share_asked(question.ranking_text)
+    if asked is None or not asked[1].endswith("s"):
+        return None
+    noun = asked[1].split()[-1]
+    part = _PLACE_PART_RE.match(asked[0])
+    if part is None:
+        return None
+    # the place is the longest run of the part's words the list prints ("canada as of its
+    # earnings release": Canada), never one of several places asked together
+    words = part["place"].split()
+    listed = next((found for n in range(len(words), 0, -1)
+                   if n == len(words) or words[n] not in ("and", "or")
+                   if (found := _count_in_place(noun, " ".join(words[:n]), unit.text))), None)
+    if listed is None:
+        return None
+    printed_whole, printed_inside, place = listed
+    whole, inside = int(printed_whole.replace(",", "")), int(printed_inside.replace(",", ""))
+    if part["outside"]:
+        count, where = whole - inside, "outside"
+        shown = f"({printed_whole} - {printed_inside}) / {printed_whole}"
+    else:
+        count, where, shown = inside, "in", f"{printed_inside} / {printed_whole}"
+    return DirectAnswer(kind="arithmetic", units=[unit], supports=unit.text, text=(
+        f"{count / whole:.1%} of its {whole:,} {noun}, {count:,}, are {where} {place} "
+        f"({shown})."))
 
 
 def _of_what_is_totalled(question: Question, text: str) -> bool:
@@ -323,6 +376,10 @@ def quoted_arithmetic(question: Question, selected: Sequence[EvidenceUnit],
                                                bool(outside["the"])))), None)
         if found is not None:
             return found
+    shared = next((found for unit in selected if not unit.is_row
+                   and (found := _count_share(question, unit))), None)
+    if shared is not None:
+        return shared
     per_share = bool(PER_SHARE_RE.search(question.text) and REPURCHASE_ASKED_RE.search(
         question.text) and not NOT_REPURCHASE_RE.search(question.text))
     if not (per_share or _DIFFERENCE_RE.search(question.text)

@@ -123,7 +123,9 @@ _HEAD_ASKED_RE = re.compile(
 _TEXT_RE = re.compile(r"\b(?:says?|said|describes?|described|description|discuss(?:es)?)\b")
 _FIGURE_RE = re.compile(r"\bhow (?:much|many)\b|\bwhat (?:is |was )?(?:the )?number of\b|"
                         r"\bwhat total\b|\bwhat (?:is|was|were) (?:the )?"
-                        r"(?:amount|value|total|number|percent|ratio)\b")
+                        r"(?:amount|value|total|number|percent|ratio)\b|"
+                        # a share is a figure: "What percentage of its warehouses are in Canada?"
+                        r"\bwhat (?:share|percent(?:age)?|proportion|portion|fraction) of\b")
 # how, where and when ask for a manner, a place or a time, never an intent's usual form
 _OWN_FORM_RE = re.compile(r"^(?:how|where|when|in which item)\b")
 

@@ -478,6 +478,11 @@ def test_a_clause_with_an_intent_of_its_own_joins_the_first_sentence(
     # "operates 853 warehouses, including 587 in the United States and Puerto Rico"
     ("How many of Costco's warehouses were located outside the United States and Puerto Rico "
      "as of its Q3 FY2023 earnings release?", ["266 of them outside", "(853 - 587)"]),
+    # the same sentence: a share of the count, in one place of its list or outside it
+    ("What percentage of Costco's warehouses were in Canada as of its Q3 FY2023 earnings "
+     "release?", ["12.5% of its 853 warehouses", "(107 / 853)"]),
+    ("What share of Costco's warehouses were outside the United States and Puerto Rico as of "
+     "its Q3 FY2023 earnings release?", ["31.2% of its 853 warehouses", "((853 - 587) / 853)"]),
 ])
 def test_the_sentence_names_what_the_question_asks_of(forms_corpus: Corpus, question: str,
                                                       lead_has: list[str]) -> None:

@@ -773,6 +773,31 @@ def test_how_many_are_outside_a_place_is_the_count_less_the_places() -> None:
     assert found is not None and found.text.startswith("2,601 stores, 901 of them outside the U.S.")
 
 
+def test_a_share_of_a_count_is_the_places_number_over_the_count() -> None:
+    said = _sentence("Acme currently operates 858 warehouses, including 590 in the United "
+                     "States and Puerto Rico, 107 in Canada and 40 in Mexico. It opened 12 in "
+                     "Japan.")
+    for question, text in [
+            ("What percentage of Acme's warehouses are in Canada as of its 2023 release?",
+             "12.5% of its 858 warehouses, 107, are in Canada (107 / 858)."),
+            ("What share of Acme's warehouses were in the United States and Puerto Rico in "
+             "2023?", "68.8% of its 858 warehouses, 590, are in the United States and Puerto "
+             "Rico (590 / 858)."),
+            ("What proportion of Acme's warehouses were located outside the United States and "
+             "Puerto Rico?", "31.2% of its 858 warehouses, 268, are outside the United States "
+             "and Puerto Rico ((858 - 590) / 858).")]:
+        found = direct_answer_to(question, [said], [said])
+        assert found is not None and found.text == text, question
+    # only part of a place printed with another; a place of the next sentence; another noun
+    for question in ("What percentage of Acme's warehouses are in the United States?",
+                     "What percentage of Acme's warehouses are in Canada and Mexico combined?",
+                     "What percentage of Acme's warehouses are in Japan?",
+                     "What percentage of Acme's employees are in Canada?"):
+        found = direct_answer_to(question, [said], [said])
+        assert found is None or found.kind != "arithmetic", (question, found)
+
+
+
 GM_SEGMENT_TABLE = """Our operating segment results were as follows:
 | In Millions | 2017 | 2016 |
 | --- | --- | --- |
