@@ -240,7 +240,7 @@ def scale_of(unit: EvidenceUnit, cues: DirectCues) -> str:
 
 def scale_in(text: str, cues: DirectCues) -> str:
     """" million" where ``text`` (a unit line, a column's heading) says millions."""
-    cue = first_match(cues.scales, text.lower())
+    cue = first_match(cues.scales, " ".join(text.lower().split()))  # no-break spaces too
     return f" {cue.word}" if cue and cue.word else ""
 
 

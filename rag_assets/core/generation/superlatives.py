@@ -163,6 +163,17 @@ def _measure(question: Question, column: str, cues: DirectCues, printed_as: str 
     return f"figure in {column}"
 
 
+def _titled_measure(scope: str, cues: DirectCues) -> str | None:
+    """The measure a table's title names first, as it prints it (Corning 2015 p.29: "The
+    following table presents net sales by reportable segment": "net sales"), of the measures
+    a heading may print (``heading_terms``); None when it names none."""
+    title = " ".join(scope.split(" | ")[0].split()).lower()
+    found = [(m.start(), -len(m.group(0)), m.group(0)) for term in cues.terms.values()
+             for word in term.heading
+             if (m := re.search(rf"\b(?:net |total |gross )?{re.escape(word)}\b", title))]
+    return min(found)[2] if found else None
+
+
 def _ranks(question: Question, cues: DirectCues) -> list[str]:
     """The words that name what is ranked ("segment", "region", "geograph", ...)."""
     return [w for c in _categories(question, cues) if c.word for w in (c.word, *c.also)]
@@ -242,7 +253,8 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
             continue  # under a "Segments" note: its own title may name other members
         if _of_other_members(scope, categories, ranks, cues):
             continue  # General Mills' "net sales by class of similar products" ranks no region
-        if not also_ranks and disaggregates(scope, categories, ranks, cues):
+        if (not also_ranks and disaggregates(scope, categories, ranks, cues)
+                or _of_one_member(scope, ranks)):  # "for the Display Technologies segment"
             continue  # Walmart's "net sales by merchandise category" ranks no segment
         rows, printed, grouped = _members(units, table, groups_asked, measures, question, cues)
         if not rows or len({(r.unit.caption, r.label) for r in rows}) < len(rows):
@@ -329,6 +341,18 @@ def _of_other_members(scope: str, categories: Sequence[Cue], ranks: Sequence[str
             # segments"
             return other_at is not None and (asked_at is None or other_at < asked_at)
     return False
+
+
+def _of_one_member(scope: str, ranks: Sequence[str]) -> bool:
+    """Whether a table's own title says it is of one member of what is ranked, by the
+    member's name before the rank's word in the singular (Corning 2015 p.45: "net sales and
+    net income for the Display Technologies segment"): its rows are that member's measures
+    and reconciling items, never members."""
+    own = " | ".join(scope.split(" | ")[-2:])
+    singular = "|".join(re.escape(r.removesuffix("s")) for r in ranks if r)
+    return bool(singular) and re.search(
+        rf"\b(?:for|of)\s+(?:the|our|its)\s+(?:[A-Z][\w&'’-]*\s+){{1,4}}(?i:{singular})\b(?!s)",
+        own) is not None
 
 
 def disaggregates(scope: str, categories: Sequence[Cue], ranks: Sequence[str],
@@ -721,6 +745,8 @@ def _change_winner(question: Question, direction: str, rows: Sequence[Row], colu
     caption = rows[0].unit.caption if top is None else top.now_row.unit.caption
     if measure == "figure" and caption:  # what the rows are under: "Net sales"
         measure = caption[0].lower() + caption[1:]
+    if measure == "figure":  # what the table's title says it presents: "net sales by segment"
+        measure = _titled_measure(rows[0].unit.scope, cues) or measure
     whole = len(changes) == len(rows) and all(_sums_to_total(
         printed, [(c, r) for r in rows if (c := r.cell(col)) is not None], col, caption)
         for col in (column, prior))

@@ -474,7 +474,8 @@ def test_a_ranking_reads_the_tables_the_filing_titles_by_what_is_ranked() -> Non
         titling=lambda d, y, words: pages_titled(pages, d, y, words))
     assert found is not None
     assert found.text.startswith("Optical Communications drove the largest share of Corning's "
-                                 "net sales growth of the segments: its net sales rose 786 (22%)")
+                                 "net sales growth of the segments: its net sales rose 786 million "
+                                 "(22%)")
     claim = verify_claims([found.claim()], pages)[0]
     assert {c.mark for c in claim.citations} == {"valid"}
 
@@ -823,12 +824,24 @@ def test_a_segment_table_printed_without_rules_is_found_by_its_leading_sentence(
                                 titling=lambda d, y, words: pages_titled(pages, d, y, words))
 
     fastest = ask("Which segment of Corning grew the fastest in FY2015?")
+    # the measure as the table's title names it, its scale as its title prints it (with
+    # no-break spaces: "net\xa0sales\xa0by\xa0reportable\xa0segment\xa0(in\xa0millions)")
     assert fastest is not None and fastest.text.startswith(
-        "Optical Communications grew the fastest of the segments: its figure rose 12% (328), "
-        "2,980 in 2015 against 2,652 in 2014")
+        "Optical Communications grew the fastest of the segments: its net sales rose 12% (328 "
+        "million), 2,980 million in 2015 against 2,652 million in 2014")
     largest = ask("Which segment contributed the most to Corning's net sales in FY2015?")
     assert largest is not None and largest.text.startswith(
         "Display Technologies had the most net sales in 2015: $3,086")
+    # p45's table "for the Display Technologies segment" is one segment's lines and
+    # reconciling items: no member of it had the largest decline
+    display = page_table_rows(pages, "corning-10k", 2015, 45)
+    for question in ("Which segment of Corning had the largest decline in FY2015?",
+                     "Which segment contributed the most to Corning's net income in FY2015?"):
+        assert direct_answer_to(question, display, display) is None, question
+    fell = ask("Which segment of Corning had the largest decline in FY2015?")
+    assert fell is not None and fell.text.startswith(
+        "Display Technologies had the largest decline of the segments: its net sales fell 20% "
+        "($765 million)"), fell.text
     assert {c.mark for c in verify_claims([fastest.claim()], pages)[0].citations} == {"valid"}
 
 
