@@ -543,7 +543,7 @@ _SHARE_VERB = (r"(?:keep|kept|retain(?:ed)?|convert(?:ed)?|turn(?:ed)?|pay|paid|
 _SHARE_RES = (
     # "What share of <total> came from <part>?"
     re.compile(rf"\b(?:what {_SHARE_WORD}|how much) of (?:the )?(?P<total>.+?) "
-               r"(?:(?:came|come|comes|was|were|is|did) (?:from|generated (?:by|in|from)|"
+               r"(?:(?:came|come|comes|was|were|is|are|did) (?:from|generated (?:by|in|from)|"
                r"contributed by|derived from|earned (?:in|from)|attributable to)|"
                # "What share of its capital expenditures went to eCommerce?"
                r"(?:went|goes|go|(?:was|were) (?:allocated|spent|devoted|directed)) "
@@ -553,7 +553,7 @@ _SHARE_RES = (
     re.compile(rf"\bwhat {_SHARE_WORD} of (?:the )?(?P<total>.+?) (?:did|does|do) \S+(?: \S+)"
                rf"{{0,4}}? {_SHARE_VERB} (?:as|into|to|in|on|for) (?P<part>.+?)\s*\??$"),
     # "What share of its net income was paid out as cash dividends?"
-    re.compile(rf"\bwhat {_SHARE_WORD} of (?:the )?(?P<total>.+?) (?:was|were|is) "
+    re.compile(rf"\bwhat {_SHARE_WORD} of (?:the )?(?P<total>.+?) (?:was|were|is|are) "
                rf"{_SHARE_VERB} (?:as|into|to|in|on|for|by) (?P<part>.+?)\s*\??$"),
     # "What percentage of its total net revenue was net interest income?"
     re.compile(rf"\bwhat {_SHARE_WORD} of (?:the )?(?P<total>.+?) (?:was|were|is|are) "

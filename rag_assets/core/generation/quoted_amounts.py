@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
+from rag_assets.core.generation.direct_rows import DirectAnswer, Scan, share_of
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import count_change_re, roots
 from rag_assets.core.generation.metric_questions import share_asked
@@ -35,7 +35,6 @@ from rag_assets.core.text.figures import (
     count_of,
 )
 from rag_assets.core.text.periods import listed_months
-from rag_assets.core.text.sentences import sentence_ends
 from rag_assets.core.text.years import names_other_years, years_in
 
 _NUMBER = rf"(?:{INTEGER})(?:{DECIMALS})?"  # the one figure grammar (core/text)
@@ -54,8 +53,10 @@ REPURCHASE_ASKED_RE = re.compile(r"\b(?:repurchas\w*|buy\s?backs?|b(?:uy|ought)\
 NOT_REPURCHASE_RE = re.compile(r"\b(?:dividends?|distributions?|options?|exercise\w*|"
                                r"warrants?)\b", re.IGNORECASE)
 # "how many of them were outside the United States and Puerto Rico?": a count less a place's
-OUTSIDE_ASKED_RE = re.compile(r"\b(?:outside(?:\s+of)?|excluding|other\s+than|not\s+in)\s+"
-                              r"(?P<the>the\s+)?(?P<place>[A-Z][\w.&'-]*(?:\s+(?:and\s+)?[A-Z][\w.&'-]*)*)")
+OUTSIDE_WORDS = r"outside(?:\s+of)?|excluding|other\s+than|not\s+in"
+# a place as a list or a question prints it: capitalized words, "and" between two of them
+PLACE = r"[A-Z][\w.&'’-]*(?:\s+(?:and\s+)?[A-Z][\w.&'’-]*)*"
+OUTSIDE_ASKED_RE = re.compile(rf"\b(?:{OUTSIDE_WORDS})\s+(?P<the>the\s+)?(?P<place>{PLACE})")
 # a count of what was opened or closed is no count of what is operated
 # a sentence that states a repurchase: "the Company repurchased 1,849,324 ... shares"
 REPURCHASED_RE = re.compile(r"\b(?:repurchased|bought back|purchased)\b[^.]{0,80}?\bshares\b",
@@ -189,25 +190,47 @@ def _scaled(value: float, *operands: Amount) -> str:
         f"{f' {scale}' if scale else ''}"
 
 
-def _count_in_place(noun: str, place: str, text: str) -> tuple[str, str, str] | None:
-    """The count a sentence prints and the number in one place that the list after it prints
+# one item of the list that follows a count ("590 in the United States and Puerto Rico", "four
+# each in China and Spain"), read item after item: the list ends where an item does not follow
+_LIST_ITEM_RE = re.compile(
+    r"(?:,\s*|\s+)?(?:and\s+)?(?P<m>\d[\d,]*|(?:one|two|three|four|five|six|seven|eight|nine|"
+    r"ten|eleven|twelve)(?:\s+each)?)\s+(?:(?:are|were|is)\s+)?(?:located\s+)?in\s+"
+    rf"(?P<place>(?:the\s+)?{PLACE})")
+# what joins a second place to the one asked ("in Canada and Mexico", "Canada, Mexico")
+_ANOTHER_PLACE_RE = re.compile(r"\s*(?:,|&|\+|/|\band\b|\bor\b|\bplus\b|\bas well as\b)",
+                               re.IGNORECASE)
+
+
+def _place_key(place: str) -> str:
+    """A place's words as a list and a question both print it: lower case, no "the", no
+    closing period ("Canada." ends a sentence; "U.S." and "U.S" are one place)."""
+    return " ".join(re.sub(r"^the\s+", "", place.strip().lower()).rstrip(".").split())
+
+
+def _count_in_place(total: str, place: str, text: str) -> tuple[str, str, str] | None:
+    """The count a sentence prints of ``total`` (a plural noun, and any words that qualify it:
+    "leased warehouses") and the number in one place that the list right after it prints
     ("operates 858 warehouses, including 590 in the United States and Puerto Rico, 107 in
-    Canada"; the list ends with the count's sentence), each as printed, and the place as
-    printed; None when it prints no such list. A
-    year is no count; a place the sentence prints with another ("the United States and Puerto
-    Rico" for "the United States") is not the one asked."""
-    whole = re.search(rf"{count_of(noun)},?\s+(?:including|of which)\s+", text, re.IGNORECASE)
-    if whole is None or years_in(whole["n"]):
+    Canada"), each as printed, and the place as printed; None when it prints no such list. A
+    year is no count, nor a count of what was opened or closed ("opened 30 net new
+    warehouses, including 5 in Canada"); a place the list prints with another ("the United
+    States and Puerto Rico" for "the United States") is not the one asked."""
+    words = total.split()
+    whole = re.search(rf"{count_of(words[-1])},?\s+(?:including|of which)\s+", text,
+                      re.IGNORECASE)
+    if (whole is None or years_in(whole["n"])
+            or count_change_re().search(text[max(0, whole.start() - 12):whole.end()])
+            or not set(words[:-1]) <= set(whole.group(0).lower().split())):
         return None
-    spaced = r"\s+".join(re.escape(w) for w in place.split())
-    item = re.compile(rf"(?<![\w.,])(?P<m>\d[\d,]*)\s+(?:(?:are|were|is)\s+)?in\s+"
-                      rf"(?P<place>(?:the\s+)?{spaced})(?=[,;:)]|\.(?:\s|$)|\s+\(|\s+and\s+\d|$)",
-                      re.IGNORECASE).search(text, whole.end(), next(
-                          (end for end in sentence_ends(text) if end > whole.end()), len(text)))
-    if item is None:
-        return None
-    count, inside = (int(n.replace(",", "")) for n in (whole["n"], item["m"]))
-    return (whole["n"], item["m"], item["place"]) if 0 < inside < count else None
+    at, asked = whole.end(), _place_key(place)
+    while item := _LIST_ITEM_RE.match(text, at):
+        at = item.end()
+        if _place_key(item["place"]) == asked and item["m"][0].isdigit():
+            count, inside = (int(n.replace(",", "")) for n in (whole["n"], item["m"]))
+            printed = item["place"] if item["place"].count(".") > 1 else item[
+                "place"].rstrip(".")
+            return (whole["n"], item["m"], printed) if 0 < inside < count else None
+    return None
 
 
 def _remainder(noun: str, place: str, unit: EvidenceUnit, the: bool = False
@@ -224,30 +247,35 @@ def _remainder(noun: str, place: str, unit: EvidenceUnit, the: bool = False
 
 
 # the place a share of a count asks of, as the share's part reads it ("located outside the
-# united states", "united states and puerto rico")
-_PLACE_PART_RE = re.compile(r"^(?:(?:located|based|operated)\s+)?(?P<outside>(?:outside(?:\s+of)?"
-                            r"|not\s+in)\s+)?(?:in\s+)?(?:the\s+)?(?P<place>[a-z][\w.&' -]*?)"
-                            r"[\s?.]*$")
+# united states", "united states and puerto rico", "u.s.")
+_PLACE_PART_RE = re.compile(rf"^(?:(?:located|based|operated)\s+)?(?P<outside>(?:{OUTSIDE_WORDS})"
+                            r"\s+)?(?:in\s+)?(?:the\s+)?(?P<place>[a-z][\w.&'’ -]*?)[\s?]*$")
+
+
+def _asked_alone(asking: str, place: str) -> bool:
+    """Whether the question names no second place right after ``place`` ("in Canada and
+    Mexico", "in Canada, Mexico and Japan"): a list's one item answers one place."""
+    spaced = r"\s+".join(re.escape(w) for w in place.split())
+    named = re.search(rf"\b{spaced}", asking, re.IGNORECASE)
+    return named is None or not _ANOTHER_PLACE_RE.match(asking, named.end())
 
 
 def _count_share(question: Question, unit: EvidenceUnit) -> DirectAnswer | None:
     """The share of a count in (or outside) one place, when the question asks a share of a
     plural noun ("What percentage of Costco's warehouses are in Canada?") and the sentence
     prints the count with the place's number in its list (:func:`_count_in_place`): the
-    place's number (or the count less it) over the count, each as printed."""
+    place's number (or the count less it) over the count, each as printed, at the precision
+    asked. The place is the longest run of the part's words the list prints ("canada as of
+    its earnings release": Canada), never one of several places asked together."""
     asked = share_asked(question.ranking_text)
-    if asked is None or not asked[1].endswith("s"):
+    part = _PLACE_PART_RE.match(asked[0]) if asked and asked[1].endswith("s") else None
+    if asked is None or part is None:
         return None
-    noun = asked[1].split()[-1]
-    part = _PLACE_PART_RE.match(asked[0])
-    if part is None:
-        return None
-    # the place is the longest run of the part's words the list prints ("canada as of its
-    # earnings release": Canada), never one of several places asked together
     words = part["place"].split()
     listed = next((found for n in range(len(words), 0, -1)
-                   if n == len(words) or words[n] not in ("and", "or")
-                   if (found := _count_in_place(noun, " ".join(words[:n]), unit.text))), None)
+                   if _asked_alone(question.ranking_text, " ".join(words[:n]))
+                   if (found := _count_in_place(asked[1], " ".join(words[:n]), unit.text))),
+                  None)
     if listed is None:
         return None
     printed_whole, printed_inside, place = listed
@@ -258,8 +286,8 @@ def _count_share(question: Question, unit: EvidenceUnit) -> DirectAnswer | None:
     else:
         count, where, shown = inside, "in", f"{printed_inside} / {printed_whole}"
     return DirectAnswer(kind="arithmetic", units=[unit], supports=unit.text, text=(
-        f"{count / whole:.1%} of its {whole:,} {noun}, {count:,}, are {where} {place} "
-        f"({shown})."))
+        f"{share_of(count, whole, question.decimals)} of its {whole:,} {asked[1]}, {count:,}, "
+        f"are {where} {place} ({shown})."))
 
 
 def _of_what_is_totalled(question: Question, text: str) -> bool:

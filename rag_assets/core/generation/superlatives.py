@@ -164,13 +164,16 @@ def _measure(question: Question, column: str, cues: DirectCues, printed_as: str 
 
 
 def _titled_measure(scope: str, cues: DirectCues) -> str | None:
-    """The measure a table's title names first, as it prints it (Corning 2015 p.29: "The
-    following table presents net sales by reportable segment": "net sales"), of the measures
-    a heading may print (``heading_terms``); None when it names none."""
-    title = " ".join(scope.split(" | ")[0].split()).lower()
-    found = [(m.start(), -len(m.group(0)), m.group(0)) for term in cues.terms.values()
+    """The measure a table's title says it presents by what is ranked, as it prints it
+    (Corning 2015 p.29: "The following table presents net sales by reportable segment": "net
+    sales"), of the measures a heading may print (``heading_terms``); never a cost of one
+    ("cost of sales by segment"); None when its title names none."""
+    parts = scope.split(" | ")
+    title = " ".join(parts[-2 if len(parts) > 1 else 0].split()).lower()
+    found = [(m.start(), -len(m.group(1)), m.group(1)) for term in cues.terms.values()
              for word in term.heading
-             if (m := re.search(rf"\b(?:net |total |gross )?{re.escape(word)}\b", title))]
+             if (m := re.search(rf"(?<!cost of )(?<!costs of )\b((?:net |total |gross )?"
+                                rf"{re.escape(word)})\s+by\b", title))]
     return min(found)[2] if found else None
 
 
@@ -343,16 +346,26 @@ def _of_other_members(scope: str, categories: Sequence[Cue], ranks: Sequence[str
     return False
 
 
+# a name that is no member's: "for the reportable segment", "for each operating segment"
+_NO_MEMBER_NAMES = frozenset({"reportable", "operating", "business", "each", "total", "other",
+                              "respective", "applicable", "company's", "company"})
+
+
 def _of_one_member(scope: str, ranks: Sequence[str]) -> bool:
-    """Whether a table's own title says it is of one member of what is ranked, by the
-    member's name before the rank's word in the singular (Corning 2015 p.45: "net sales and
-    net income for the Display Technologies segment"): its rows are that member's measures
-    and reconciling items, never members."""
+    """Whether a table's own title says it is of one member of what is ranked: "for the",
+    the member's name, then the rank's word in the singular, and no second member after it
+    (Corning 2015 p.45: "net sales and net income for the Display Technologies segment"):
+    its rows are that member's measures and reconciling items, never members."""
     own = " | ".join(scope.split(" | ")[-2:])
-    singular = "|".join(re.escape(r.removesuffix("s")) for r in ranks if r)
-    return bool(singular) and re.search(
-        rf"\b(?:for|of)\s+(?:the|our|its)\s+(?:[A-Z][\w&'’-]*\s+){{1,4}}(?i:{singular})\b(?!s)",
-        own) is not None
+    words = "|".join(re.escape(r) for r in ranks if r.isalpha())  # "segment", "division"
+    if not words:
+        return False
+    for found in re.finditer(rf"\b(?i:for\s+(?:the|our|its))\s+(?P<name>[A-Z][\w&'’.-]*\s+"
+                             rf"(?:(?:[A-Z][\w&'’.-]*|and)\s+){{0,4}}?)(?i:(?:{words}))\b(?!\s*(?:,|and)\s+(?:the\s+)?"
+                             rf"(?:[A-Z][\w&'’.-]*\s+){{1,4}}(?i:(?:{words}))\b)", own):
+        if not set(found["name"].lower().split()) <= _NO_MEMBER_NAMES:
+            return True
+    return False
 
 
 def disaggregates(scope: str, categories: Sequence[Cue], ranks: Sequence[str],

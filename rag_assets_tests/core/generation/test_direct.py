@@ -773,6 +773,17 @@ def test_how_many_are_outside_a_place_is_the_count_less_the_places() -> None:
     assert found is not None and found.text.startswith("2,601 stores, 901 of them outside the U.S.")
 
 
+def test_a_share_is_asked_with_are_as_with_were() -> None:
+    from rag_assets.core.generation.metric_questions import share_asked
+    for verb in ("were", "are"):
+        assert share_asked(f"What percentage of Walmart's fiscal 2020 net sales {verb} from "
+                           "Walmart International?") == ("walmart international", "net sales")
+        assert share_asked(f"What percentage of Acme's warehouses {verb} in Canada?") == (
+            "canada", "warehouses")
+        assert share_asked(f"What share of its revenues {verb} paid out as dividends?") == (
+            "dividends", "revenues")
+
+
 def test_a_share_of_a_count_is_the_places_number_over_the_count() -> None:
     said = _sentence("Acme currently operates 858 warehouses, including 590 in the United "
                      "States and Puerto Rico, 107 in Canada and 40 in Mexico. It opened 12 in "
@@ -788,13 +799,35 @@ def test_a_share_of_a_count_is_the_places_number_over_the_count() -> None:
              "and Puerto Rico ((858 - 590) / 858).")]:
         found = direct_answer_to(question, [said], [said])
         assert found is not None and found.text == text, question
-    # only part of a place printed with another; a place of the next sentence; another noun
+    found = direct_answer_to("What percentage of Acme's warehouses are in Canada? Round to two "
+                             "decimal places.", [said], [said])
+    assert found is not None and found.text.startswith("12.47% of its 858 warehouses"), found
+    # only part of a place printed with another; several places asked; a place of the next
+    # sentence; another noun; a qualified count the sentence does not print
     for question in ("What percentage of Acme's warehouses are in the United States?",
                      "What percentage of Acme's warehouses are in Canada and Mexico combined?",
+                     "What percentage of Acme's warehouses are in Canada, Mexico and Japan?",
+                     "What percentage of Acme's warehouses are in Canada as well as Mexico?",
                      "What percentage of Acme's warehouses are in Japan?",
-                     "What percentage of Acme's employees are in Canada?"):
+                     "What percentage of Acme's employees are in Canada?",
+                     "What percentage of Acme's leased warehouses are in Canada?"):
         found = direct_answer_to(question, [said], [said])
         assert found is None or found.kind != "arithmetic", (question, found)
+    # the list ends where an item does not follow: a clause after it, a count of openings
+    for sentence in ("Acme operates 858 warehouses, including 590 in the United States, and "
+                     "expects to open 12 in Canada.",
+                     "Acme operates 858 warehouses, including 590 in the U.S. It plans to open "
+                     "12 in Canada.",
+                     "During 2023, Acme opened 30 net new warehouses, including 5 in Canada."):
+        unit = _sentence(sentence)
+        for question in ("What percentage of Acme's warehouses are in Canada?",
+                         "How many warehouses did Acme operate outside Canada in 2023?"):
+            found = direct_answer_to(question, [unit], [unit])
+            assert found is None or found.kind != "arithmetic", (sentence, question, found)
+    us = _sentence("Acme operates 2,601 stores, including 1,700 in the U.S. and 200 in Canada.")
+    found = direct_answer_to("What percentage of Acme's stores are outside the U.S.?", [us], [us])
+    assert found is not None and found.text == (
+        "34.6% of its 2,601 stores, 901, are outside the U.S. ((2,601 - 1,700) / 2,601).")
 
 
 
@@ -911,3 +944,28 @@ def test_the_way_a_winner_went_is_read_from_the_ranking_asked() -> None:
     assert way("Which segment drove the decline in net sales in 2022?") == "down"
     assert way("Which segment drove the growth in net sales in 2022?") == "up"
     assert way("Which region had the worst performance in 2022?") is None
+
+
+def test_a_change_ranking_names_the_measure_its_table_is_titled_by() -> None:
+    """A table "of net sales by segment" ranks its segments' net sales; one titled for one
+    segment ("for the Consumer segment") prints that segment's measures, no members; a cost
+    titled by segment is no sales."""
+    def rows(scope: str) -> list[EvidenceUnit]:
+        return [_row(label, now, then, scope=scope) for label, now, then in SEGMENTS]
+
+    asked = "Which segment of Acme grew the fastest in Q2 2023?"
+    titled = rows("Acme Q2 2023 | Item 2 | The following table presents net sales by reportable "
+                  "segment (in millions): | Q2 2023 Q2 2022")
+    found = direct_answer_to(asked, titled, titled)
+    assert found is not None and found.text.startswith(
+        "Enterprise grew the fastest of the segments: its net sales rose 9% (206 million)"), found
+    cost = rows("Acme Q2 2023 | Item 2 | Cost of sales by segment (in millions): | Q2 2023 Q2 2022")
+    found = direct_answer_to(asked, cost, cost)
+    assert found is not None and "its sales" not in found.text and "net sales" not in found.text
+    for title in ("Net sales and operating income for the Consumer segment (in millions):",
+                  "Results For The Consumer Segment (in millions):"):
+        one = rows(f"Acme Q2 2023 | Item 2 | {title} | Q2 2023 Q2 2022")
+        assert direct_answer_to(asked, one, one) is None, title
+    both = rows("Acme Q2 2023 | Item 2 | Net sales for the Consumer segment and the Enterprise "
+                "segment (in millions): | Q2 2023 Q2 2022")
+    assert direct_answer_to(asked, both, both) is not None
