@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan, share_of
 from rag_assets.core.generation.evidence import EvidenceUnit
@@ -57,7 +58,6 @@ OUTSIDE_WORDS = r"outside(?:\s+of)?|excluding|other\s+than|not\s+in"
 # a place as a list or a question prints it: capitalized words, "and" between two of them
 PLACE = r"[A-Z][\w.&'’-]*(?:\s+(?:and\s+)?[A-Z][\w.&'’-]*)*"
 OUTSIDE_ASKED_RE = re.compile(rf"\b(?:{OUTSIDE_WORDS})\s+(?P<the>the\s+)?(?P<place>{PLACE})")
-# a count of what was opened or closed is no count of what is operated
 # a sentence that states a repurchase: "the Company repurchased 1,849,324 ... shares"
 REPURCHASED_RE = re.compile(r"\b(?:repurchased|bought back|purchased)\b[^.]{0,80}?\bshares\b",
                             re.IGNORECASE)
@@ -207,7 +207,16 @@ def _place_key(place: str) -> str:
     return " ".join(re.sub(r"^the\s+", "", place.strip().lower()).rstrip(".").split())
 
 
-def _count_in_place(total: str, place: str, text: str) -> tuple[str, str, str] | None:
+class Listed(NamedTuple):
+    """A count, the number of it in one place, as printed and in units, and the place as
+    printed."""
+
+    whole: Amount
+    inside: Amount
+    place: str
+
+
+def _count_in_place(total: str, place: str, text: str) -> Listed | None:
     """The count a sentence prints of ``total`` (a plural noun, and any words that qualify it:
     "leased warehouses") and the number in one place that the list right after it prints
     ("operates 858 warehouses, including 590 in the United States and Puerto Rico, 107 in
@@ -226,10 +235,10 @@ def _count_in_place(total: str, place: str, text: str) -> tuple[str, str, str] |
     while item := _LIST_ITEM_RE.match(text, at):
         at = item.end()
         if _place_key(item["place"]) == asked and item["m"][0].isdigit():
-            count, inside = (int(n.replace(",", "")) for n in (whole["n"], item["m"]))
+            count, inside = (_amount(n, None, n) for n in (whole["n"], item["m"]))
             printed = item["place"] if item["place"].count(".") > 1 else item[
                 "place"].rstrip(".")
-            return (whole["n"], item["m"], printed) if 0 < inside < count else None
+            return Listed(count, inside, printed) if 0 < inside.value < count.value else None
     return None
 
 
@@ -240,10 +249,10 @@ def _remainder(noun: str, place: str, unit: EvidenceUnit, the: bool = False
     listed = _count_in_place(noun, place, unit.text)
     if listed is None:
         return None
-    whole, inside = (int(n.replace(",", "")) for n in listed[:2])
+    whole, inside = listed.whole, listed.inside
     return DirectAnswer(kind="arithmetic", units=[unit], supports=unit.text, text=(
-        f"{whole:,} {noun}, {whole - inside:,} of them outside {'the ' if the else ''}{place} "
-        f"({listed[0]} - {listed[1]})."))
+        f"{whole.value:,.0f} {noun}, {whole.value - inside.value:,.0f} of them outside "
+        f"{'the ' if the else ''}{place} ({whole.printed} - {inside.printed})."))
 
 
 # the place a share of a count asks of, as the share's part reads it ("located outside the
@@ -260,14 +269,15 @@ def _asked_alone(asking: str, place: str) -> bool:
     return named is None or not _ANOTHER_PLACE_RE.match(asking, named.end())
 
 
-def _count_share(question: Question, unit: EvidenceUnit) -> DirectAnswer | None:
+def _count_share(question: Question, asked: tuple[str, str] | None, unit: EvidenceUnit
+                 ) -> DirectAnswer | None:
     """The share of a count in (or outside) one place, when the question asks a share of a
-    plural noun ("What percentage of Costco's warehouses are in Canada?") and the sentence
+    plural noun (``asked``, :func:`share_asked` of the question, read once by the caller:
+    "What percentage of Costco's warehouses are in Canada?") and the sentence
     prints the count with the place's number in its list (:func:`_count_in_place`): the
     place's number (or the count less it) over the count, each as printed, at the precision
     asked. The place is the longest run of the part's words the list prints ("canada as of
     its earnings release": Canada), never one of several places asked together."""
-    asked = share_asked(question.ranking_text)
     part = _PLACE_PART_RE.match(asked[0]) if asked and asked[1].endswith("s") else None
     if asked is None or part is None:
         return None
@@ -278,16 +288,15 @@ def _count_share(question: Question, unit: EvidenceUnit) -> DirectAnswer | None:
                   None)
     if listed is None:
         return None
-    printed_whole, printed_inside, place = listed
-    whole, inside = int(printed_whole.replace(",", "")), int(printed_inside.replace(",", ""))
+    whole, inside = listed.whole, listed.inside
     if part["outside"]:
-        count, where = whole - inside, "outside"
-        shown = f"({printed_whole} - {printed_inside}) / {printed_whole}"
+        count, where = whole.value - inside.value, "outside"
+        shown = f"({whole.printed} - {inside.printed}) / {whole.printed}"
     else:
-        count, where, shown = inside, "in", f"{printed_inside} / {printed_whole}"
+        count, where, shown = inside.value, "in", f"{inside.printed} / {whole.printed}"
     return DirectAnswer(kind="arithmetic", units=[unit], supports=unit.text, text=(
-        f"{share_of(count, whole, question.decimals)} of its {whole:,} {asked[1]}, {count:,}, "
-        f"are {where} {place} ({shown})."))
+        f"{share_of(count, whole.value, question.decimals)} of its {whole.value:,.0f} "
+        f"{asked[1]}, {count:,.0f}, are {where} {listed.place} ({shown})."))
 
 
 def _of_what_is_totalled(question: Question, text: str) -> bool:
@@ -404,8 +413,9 @@ def quoted_arithmetic(question: Question, selected: Sequence[EvidenceUnit],
                                                bool(outside["the"])))), None)
         if found is not None:
             return found
+    asked_share = share_asked(question.ranking_text)
     shared = next((found for unit in selected if not unit.is_row
-                   and (found := _count_share(question, unit))), None)
+                   and (found := _count_share(question, asked_share, unit))), None)
     if shared is not None:
         return shared
     per_share = bool(PER_SHARE_RE.search(question.text) and REPURCHASE_ASKED_RE.search(
