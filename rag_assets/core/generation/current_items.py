@@ -24,7 +24,6 @@ from collections.abc import Sequence
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit, printed_unit
 from rag_assets.core.generation.extractive import words
-from rag_assets.core.generation.metric_questions import share_asked
 from rag_assets.core.ingest.sections import current_item_of, load_sections
 from rag_assets.core.ingest.statements import exhibit_of
 from rag_assets.core.question.question import Question
@@ -140,7 +139,7 @@ def current_item(question: Question, document: str, year: int,
         return None
     if SIGNATURE_RE.search(question.ranking_text) or COVER_RE.search(question.ranking_text):
         return None  # the signature block or the cover answers, not an Item
-    if share_asked(question.ranking_text) is not None:
+    if question.share is not None:
         return None  # a share is a figure: an Item's body, or the list of Items, gives none
     items = _items(pages)
     if question.expects == "yes_no" and EXHIBITS_RE.search(question.ranking_text):

@@ -28,7 +28,6 @@ from rag_assets.core.generation.direct_rows import (
     share_of,
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.metric_questions import share_asked
 from rag_assets.core.generation.places import place_forms, place_name
 from rag_assets.core.generation.superlatives import (
     column_asked,
@@ -56,13 +55,11 @@ PagesPrinting = Callable[[str, int, str], list[int]]
 
 def _member_asked(question: Question) -> tuple[str, str, bool] | None:
     """(the member named, the total's words, whether the share asked is of what lies outside
-    it), or None when the question asks no share (the one share grammar:
-    :func:`metric_questions.share_asked`)."""
-    # the question as asked when a retry searched with other words ("net sales 2020")
-    found = share_asked(" ".join(question.ranking_text.split()), listed=True) or share_asked(
-        " ".join(question.text.split()), listed=True)
-    if found is None:
+    it), or None when the question asks no share (:attr:`Question.share`, read as asked: a
+    retry's words, "net sales 2020", ask none; a member's name may hold commas)."""
+    if question.share is None:
         return None
+    found = question.share.listed_part, question.share.listed_total
     member = OUTSIDE_RE.sub("", found[0])
     outside = member != found[0]
     while (trimmed := EDGE_WORDS_RE.sub("", member)) != member:

@@ -34,6 +34,13 @@ from rag_assets.core.question.question import (
     KINDS_ASKED_RE,
     Question,
 )
+from rag_assets.core.question.shares import (
+    PRONOUNS,
+    SHARE_RES,
+    SHARE_WORD,
+    share_match,
+    share_terms,
+)
 from rag_assets.core.question.vocabulary import (
     TermMatch,
     Vocabulary,
@@ -45,7 +52,6 @@ from rag_assets.core.question.vocabulary import (
 )
 from rag_assets.core.text.periods import (
     NUMBER_WORDS,
-    PERIOD_AFTER_RE,
     PERIOD_OPENING_RE,
     PERIOD_OVER_PERIOD_RE,
     PERIOD_WORD_RE,
@@ -532,44 +538,13 @@ _OPERAND_SPLIT_RE = re.compile(r"(\s*(?:[-+*/()]|\b(?:divided by|times|plus|minu
                                r"\s*)", re.IGNORECASE)
 
 
-# "What share of <total> came from <part>?": the part divided by the total, a percentage (a
-# segment's or a line's share of the whole the statements print both of)
-_SHARE_WORD = r"(?P<word>share|percent|percentage|proportion|portion|fraction)"
-# what the filer did with the total that made the part of it: kept it as gross profit,
-# converted it into operating income, paid it out as dividends, spent it on capex
-_SHARE_VERB = (r"(?:keep|kept|retain(?:ed)?|convert(?:ed)?|turn(?:ed)?|pay|paid|pay out|paid out|"
-               r"return(?:ed)?|spend|spent|distribute[d]?|use[d]?|allocate[d]?|translate[d]?|"
-               r"consumed|absorbed|taken up)")
-_SHARE_RES = (
-    # "What share of <total> came from <part>?"
-    re.compile(rf"\b(?:what {_SHARE_WORD}|how much) of (?:the )?(?P<total>.+?) "
-               r"(?:(?:came|come|comes|was|were|is|are|did) (?:from|generated (?:by|in|from)|"
-               r"contributed by|derived from|earned (?:in|from)|attributable to)|"
-               # "What share of its capital expenditures went to eCommerce?"
-               r"(?:went|goes|go|(?:was|were) (?:allocated|spent|devoted|directed)) "
-               r"(?:to|on|toward|towards)) (?P<part>.+?)(?: account for| contribute| represent)?"
-               r"\s*\??$"),
-    # "What percentage of its revenues did Coca-Cola keep as gross profit?"
-    re.compile(rf"\bwhat {_SHARE_WORD} of (?:the )?(?P<total>.+?) (?:did|does|do) \S+(?: \S+)"
-               rf"{{0,4}}? {_SHARE_VERB} (?:as|into|to|in|on|for) (?P<part>.+?)\s*\??$"),
-    # "What share of its net income was paid out as cash dividends?"
-    re.compile(rf"\bwhat {_SHARE_WORD} of (?:the )?(?P<total>.+?) (?:was|were|is|are) "
-               rf"{_SHARE_VERB} (?:as|into|to|in|on|for|by) (?P<part>.+?)\s*\??$"),
-    # "What percentage of its total net revenue was net interest income?"
-    re.compile(rf"\bwhat {_SHARE_WORD} of (?:the )?(?P<total>.+?) (?:was|were|is|are) "
-               r"(?!(?:up|down|higher|lower|about|approximately)\b)(?P<part>.+?)\s*\??$"),
-    # "How much of its revenue did net interest income account for?"
-    re.compile(rf"\b(?:how much|{_SHARE_WORD.replace('?P<word>', '?:')}) of (?:the )?"
-               r"(?P<total>.+?) (?:did|does|do) (?P<part>.+?) (?:account for|represent|make up|"
-               r"contribute)\s*\??$"),
-)
 # "What was SG&A as a percentage of revenue?": the part named first, then its total (a share
 # only where no metric of the vocabulary names these words: :func:`_share_of_unknown`)
 _PART_AS_SHARE_RE = re.compile(
     r"\b(?:what (?:is|was|were|are)|how (?:much|large|high) (?:is|was|were)|calculate|compute)"
-    rf"\s+(?P<part>.+?) as (?:an? )?{_SHARE_WORD} of (?:the )?(?P<total>.+?)\s*\??$")
+    rf"\s+(?P<part>.+?) as (?:an? )?{SHARE_WORD} of (?:the )?(?P<total>.+?)\s*\??$")
 # "What percentage of its net sales did it keep after cost of sales?": what is left of the total
-_KEPT_AFTER_RE = re.compile(rf"\bwhat {_SHARE_WORD} of (?:the )?(?P<total>.+?) (?:did|does|do) "
+_KEPT_AFTER_RE = re.compile(rf"\bwhat {SHARE_WORD} of (?:the )?(?P<total>.+?) (?:did|does|do) "
                             r"\S+(?: \S+){0,4}? (?:keep|retain|have left|left) after (?:paying )?"
                             r"(?P<part>.+?)\s*\??$")
 # "How many times did its operating income cover its interest expense?": a coverage ratio
@@ -608,15 +583,6 @@ def coverage_sides(name: str) -> list[str] | None:
     """A coverage's (or an excess's) two sides as its name writes them, else None."""
     mark = next((m for m in (COVERAGE_OF, EXCESS_OF) if m in name), None)
     return name.split(mark, 1) if mark else None
-_POSSESSIVE_RE = re.compile(r"^.*?\b[a-z0-9&.]+ ?(?:'s|s')\s+")
-# where a share's term ends: a clause after a comma, "i.e.", "as a ...", the period it is of
-_TERM_END_RE = re.compile(rf",|;|\(|\bi\.?e\.?\b|\bas a\b|{PERIOD_AFTER_RE.pattern}",
-                          re.IGNORECASE)
-_LIST_TERM_END_RE = re.compile(rf",(?!\s*(?:and\s+)?[a-z])|;|\(|\bi\.?e\.?\b|\bas a\b|"
-                               rf"{PERIOD_AFTER_RE.pattern}", re.IGNORECASE)
-_PRONOUNS = frozenset({"each", "it", "they", "them", "these", "those", "this", "that", "which"})
-_PERIOD_WORDS = frozenset({"fiscal", "fy", "year", "quarter", "calendar", "month", "months"})
-_EDGE_WORDS = frozenset({"in", "for", "during", "of", "the", "its", "ended", "and"})
 
 
 def _share_definition(asking: str) -> tuple[str, str] | None:
@@ -630,7 +596,7 @@ def _share_definition(asking: str) -> tuple[str, str] | None:
     norm = normalize(asking)
     # a coverage first: "share repurchases" names no share
     match = next((m for pattern in (_COVER_RE, _HAS_ENOUGH_RE, _ENOUGH_RE, _COVERED_RE,
-                                    _COVERED_BY_RE, _EXCEEDS_RE, _KEPT_AFTER_RE, *_SHARE_RES)
+                                    _COVERED_BY_RE, _EXCEEDS_RE, _KEPT_AFTER_RE, *SHARE_RES)
                   if (m := pattern.search(norm))
                   and (pattern is not _EXCEEDS_RE or _two_amounts(m, norm))
                   and not _funded_by_a_balance(m)), None)
@@ -695,40 +661,6 @@ def _sum_named(words: str) -> str:
     return f"({' plus '.join(pieces)})" if len(pieces) > 1 else words
 
 
-def share_asked(asking: str, listed: bool = False) -> tuple[str, str] | None:
-    """(the part, the total) a share question names, as its words without the company's name
-    and the period ("what share of Walmart's fiscal 2020 net sales came from Walmart
-    International" -> ("walmart international", "net sales")), or None: the one grammar of
-    a share asked, for the statements' line items here and a table's members
-    (:mod:`member_shares`; ``listed``: a member's name may hold commas, "eCommerce,
-    technology, supply chain and other")."""
-    match = _share_match(normalize(asking))
-    return share_terms(match, listed) if match is not None else None
-
-
-def _share_match(norm: str) -> re.Match[str] | None:
-    """The first share pattern's match in a normalized asking sentence."""
-    return next((m for pattern in _SHARE_RES if (m := pattern.search(norm))), None)
-
-
-def share_terms(match: re.Match[str], listed: bool = False) -> tuple[str, str] | None:
-    """The part's and the total's words of a share pattern's match, or None for a pronoun
-    ("how much ... did each account for": the members, not a line item); ``listed``: a
-    list's commas do not end a term ("capital expenditures, dividends and buybacks")."""
-    terms = []
-    for side in (match["part"], match["total"]):
-        # "..., i.e. its efficiency ratio", "in weeks ended"
-        side = (_LIST_TERM_END_RE if listed else _TERM_END_RE).split(side)[0]
-        words = [w for w in _POSSESSIVE_RE.sub("", side).split()
-                 if not re.search(r"\d", w) and w not in _PERIOD_WORDS]
-        while words and words[0] in _EDGE_WORDS:
-            words.pop(0)
-        while words and words[-1] in _EDGE_WORDS:
-            words.pop()
-        if not words or words[0] in _PRONOUNS:
-            return None
-        terms.append(" ".join(words))
-    return terms[0], terms[1]
 
 
 def _inline_name(before: str) -> str | None:
@@ -1112,9 +1044,9 @@ def _kinds_asked(question: Question, judgment: str | None) -> bool:
 
 def _members_share(norm: str) -> bool:
     """Whether a share pattern asks the share of members named by a pronoun."""
-    match = _share_match(norm)
+    match = share_match(norm)
     return match is not None and share_terms(match) is None and bool(
-        set(match["part"].split()[:1]) & _PRONOUNS)
+        set(match["part"].split()[:1]) & PRONOUNS)
 
 
 def _asks_prose(asking: str, judgment: str | None) -> bool:

@@ -24,7 +24,6 @@ from typing import NamedTuple
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan, share_of
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import count_change_re, roots
-from rag_assets.core.generation.metric_questions import share_asked
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import (
     CURRENCY_SIGNS,
@@ -269,22 +268,22 @@ def _asked_alone(asking: str, place: str) -> bool:
     return named is None or not _ANOTHER_PLACE_RE.match(asking, named.end())
 
 
-def _count_share(question: Question, asked: tuple[str, str] | None, unit: EvidenceUnit
-                 ) -> DirectAnswer | None:
+def _count_share(question: Question, unit: EvidenceUnit) -> DirectAnswer | None:
     """The share of a count in (or outside) one place, when the question asks a share of a
-    plural noun (``asked``, :func:`share_asked` of the question, read once by the caller:
-    "What percentage of Costco's warehouses are in Canada?") and the sentence
+    plural noun (:attr:`Question.share`: "What percentage of Costco's warehouses are in
+    Canada?") and the sentence
     prints the count with the place's number in its list (:func:`_count_in_place`): the
     place's number (or the count less it) over the count, each as printed, at the precision
     asked. The place is the longest run of the part's words the list prints ("canada as of
     its earnings release": Canada), never one of several places asked together."""
-    part = _PLACE_PART_RE.match(asked[0]) if asked and asked[1].endswith("s") else None
+    asked = question.share
+    part = _PLACE_PART_RE.match(asked.part) if asked and asked.total.endswith("s") else None
     if asked is None or part is None:
         return None
     words = part["place"].split()
     listed = next((found for n in range(len(words), 0, -1)
                    if _asked_alone(question.ranking_text, " ".join(words[:n]))
-                   if (found := _count_in_place(asked[1], " ".join(words[:n]), unit.text))),
+                   if (found := _count_in_place(asked.total, " ".join(words[:n]), unit.text))),
                   None)
     if listed is None:
         return None
@@ -296,7 +295,7 @@ def _count_share(question: Question, asked: tuple[str, str] | None, unit: Eviden
         count, where, shown = inside.value, "in", f"{inside.printed} / {whole.printed}"
     return DirectAnswer(kind="arithmetic", units=[unit], supports=unit.text, text=(
         f"{share_of(count, whole.value, question.decimals)} of its {whole.value:,.0f} "
-        f"{asked[1]}, {count:,.0f}, are {where} {listed.place} ({shown})."))
+        f"{asked.total}, {count:,.0f}, are {where} {listed.place} ({shown})."))
 
 
 def _of_what_is_totalled(question: Question, text: str) -> bool:
@@ -413,9 +412,8 @@ def quoted_arithmetic(question: Question, selected: Sequence[EvidenceUnit],
                                                bool(outside["the"])))), None)
         if found is not None:
             return found
-    asked_share = share_asked(question.ranking_text)
     shared = next((found for unit in selected if not unit.is_row
-                   and (found := _count_share(question, asked_share, unit))), None)
+                   and (found := _count_share(question, unit))), None)
     if shared is not None:
         return shared
     per_share = bool(PER_SHARE_RE.search(question.text) and REPURCHASE_ASKED_RE.search(

@@ -36,6 +36,7 @@ from rag_assets.core.question.intents import (
 from rag_assets.core.question.members import narrowed_by_name
 from rag_assets.core.question.moves import Move, Way, moved_measure, way_of
 from rag_assets.core.question.parts import CAUSE_ASKED, asked_parts
+from rag_assets.core.question.shares import Share, share_asked
 from rag_assets.core.question.transactions import manner_asked, terms_asked
 from rag_assets.core.question.vocabulary import (
     load_vocabulary,
@@ -209,6 +210,9 @@ class Question(BaseModel):
                                ":mod:`transactions`): the sentence that answers prints it")
     terms: bool = Field(default=False, description="it asks a transaction's terms ('What were "
                         "the key terms of the notes ...?': :mod:`transactions`)")
+    share: Share | None = Field(default=None, description="the part and the total a share "
+                                "question names ('What share of its net sales came from "
+                                "Walmart International?': :mod:`shares`), else None")
 
     @property
     def compares_growth(self) -> bool:
@@ -346,7 +350,7 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
         asked=asked_parts(text), compares=comparison_asked(text), total=total_asked(text),
         asks_of=asked_head(text, expects, intents), manner=manner_asked(text), clause=clause,
         way=way_of(clause) if expects == "yes_no" else None,
-        terms=terms_asked(ranking, expects, intents))
+        terms=terms_asked(ranking, expects, intents), share=share_asked(ranking))
 
 
 def periods_named(text: str) -> list[Period]:
