@@ -52,9 +52,6 @@ from rag_assets.core.text.years import (
 
 _WORD_RE = re.compile(r"[a-z][a-z0-9'-]*|\d[\d,.]*")
 _AMOUNT_RE = re.compile(rf"(?:{INTEGER})(?:{DECIMALS})?%?")
-_COUNT_ASKED_RE = re.compile(r"\bhow many ([a-z][a-z-]{2,})")
-# a question that asks to be told a name: "Which customer ...", "Who are ..."
-_NAME_ASKED_RE = re.compile(r"\s*(?:which|who|whom)\b", re.IGNORECASE)
 LONG_UNIT_WORDS = 60
 ANSWER_TYPES_PATH = Path(__file__).with_name("answer_types.json")
 QUESTION_WORDS = frozenset({
@@ -194,7 +191,7 @@ def _matches(plan: Question, unit: EvidenceUnit, asked_refs: set[str]) -> float:
         asks += 1  # opening with it, or half as much after another amount (a headline's run)
         at = qualified_at(plan, text)
         found += 0.0 if at is None else 1.0 if at == 0 else 0.5
-    if (counted_noun(plan.text) or _NAME_ASKED_RE.match(plan.text)
+    if (plan.counts or plan.opens_with_name
             or plan.expects == "cause" or (plan.expects in ("text", "figure")
                                             and plan.manner)
             or plan.asks_of):
@@ -233,8 +230,7 @@ def answer_type_held(plan: Question, text: str) -> bool:
     expected-answer-type rule of question answering); nor does the text every filing of its
     form prints (:func:`form_text`)."""
     question = plan.text
-    counted = counted_noun(question)
-    if counted and not counts_asked(question, counted, text):
+    if plan.counts and not counts_asked(question, plan.counts, text):
         return False
     lower = text.lower()
     if form_text(plan, lower):
@@ -247,7 +243,7 @@ def answer_type_held(plan: Question, text: str) -> bool:
         return False  # "How was it funded?": a sentence that says how it was, not may be
     if plan.asks_of and plan.asks_of[:5] not in roots(text):
         return False  # "What one-time charge weighed on ...?": a sentence that names a charge
-    return not (_NAME_ASKED_RE.match(question) and not new_names(question, text))
+    return not (plan.opens_with_name and not new_names(question, text))
 
 
 @cache
@@ -272,15 +268,6 @@ def _answer_types() -> dict[str, dict[str, list[str]]]:
     types: dict[str, dict[str, list[str]]] = json.loads(
         ANSWER_TYPES_PATH.read_text(encoding="utf-8"))["types"]
     return types
-
-
-def counted_noun(question: str) -> str | None:
-    """What "how many" asks to count ("How many employees" -> "employees"): the unit that
-    answers prints a figure just before it ("approximately 57,500 full- and part-time
-    employees"), not only the word, and not the word as a modifier ("15 Employee Resource
-    Groups")."""
-    match = _COUNT_ASKED_RE.search(question.lower())
-    return match.group(1) if match else None
 
 
 @cache

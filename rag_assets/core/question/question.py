@@ -172,7 +172,10 @@ class Question(BaseModel):
                                                                   "its intents")
     expects: Expects = "text"
     counts: str | None = Field(default=None, description="what a count asks to count "
-                                                         "('warehouses'), else None")
+                                                         "('warehouses'), else None (a cause "
+                                                         "asked of a number, 'Why did the "
+                                                         "number of employees fall?', counts "
+                                                         "nothing)")
     decimals: int | None = Field(default=None, description="the decimals its instructions ask "
                                                            "a figure in ('round to one decimal "
                                                            "place'), else None")
@@ -219,6 +222,14 @@ class Question(BaseModel):
         """Whether it compares one measure's growth with another's ("Did inventory grow
         faster than sales?"): one side's move alone never answers it."""
         return self.compares is not None and self.compares.by == "growth"
+
+    @property
+    def opens_with_name(self) -> bool:
+        """Whether it opens by asking to be told a name ("Which customer ...?", "Who are
+        ...?"; never "Which factors drove ...?", a cause): the sentence that answers prints
+        one. Read from the text as it stands, so a question reworded to rank
+        ("Which segment had the largest revenue?") asks its own."""
+        return _NAME_FIRST_RE.match(normalize(self.text)) is not None
 
     @property
     def bm25_text(self) -> str:
@@ -344,7 +355,8 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
         qualified=qualified, narrowed=list(narrowed), moved=moved,
         intents=intents, wholes=wholes_asked(ranking, intents),
         sections=sections_for(answering_first(intents, expects)), expects=expects,
-        decimals=decimals_asked(text), counts=counted(ranking),
+        decimals=decimals_asked(text),
+        counts=counted(ranking) if expects != "cause" else None,
         documents=documents, companies=companies,
         unindexed=None if documents or not profiles else unindexed_company(text, profiles),
         asked=asked_parts(text), compares=comparison_asked(text), total=total_asked(text),
