@@ -80,7 +80,7 @@ def stated_move(question: Question, selected: Sequence[EvidenceUnit],
     ("Average deposits in CIB were up 4%" is a segment's), and only when every such sentence
     states the same way."""
     moved = question.moved if not question.qualified else None
-    asked = moved.up if moved is not None else STATED_WAYS.get(question.way or "")
+    asked = STATED_WAYS.get(question.way or "")
     measures = question.qualified or ([moved.measure] if moved is not None else [])
     if question.expects != "yes_no" or asked is None or not measures \
             or question.compares_growth:

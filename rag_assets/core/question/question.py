@@ -205,8 +205,9 @@ class Question(BaseModel):
                         "to a comma, a concessive word or its question mark ('Did X raise its "
                         "outlook, even as sales rose?': 'Did X raise its outlook')")
     way: Way | None = Field(default=None, description="the way a yes or no asks something "
-                            "moved, in its own clause (:func:`moves.way_of`): up, down, kept, "
-                            "or a judgment (better, worse)")
+                            "moved, in its own clause (:func:`way_asked_of`): up, down, kept, "
+                            "or a judgment (better, worse); of a measure only prose names, its "
+                            "governing verb's")
     manner: str | None = Field(default=None, description="the stem of the verb whose event or "
                                "manner it asks ('issu' in 'What debt did Corning issue?', "
                                "'fund' in 'How was the redemption funded?': "
@@ -361,8 +362,19 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
         unindexed=None if documents or not profiles else unindexed_company(text, profiles),
         asked=asked_parts(text), compares=comparison_asked(text), total=total_asked(text),
         asks_of=asked_head(text, expects, intents), manner=manner_asked(text), clause=clause,
-        way=way_of(clause) if expects == "yes_no" else None,
+        way=way_asked_of(clause, moved) if expects == "yes_no" else None,
         terms=terms_asked(ranking, expects, intents), share=share_asked(ranking))
+
+
+def way_asked_of(clause: str, moved: Move | None) -> Way | None:
+    """The way a yes or no asks in its own clause (:func:`moves.way_of`); of a measure only
+    prose names, the way of the verb that governs it ("Did Netflix reduce its content spending
+    to support growth?" asks down, whatever "growth" says), unless the clause asks a judgment
+    or that something was kept."""
+    way = way_of(clause)
+    if moved is not None and way in (None, "up", "down"):
+        return "up" if moved.up else "down"
+    return way
 
 
 def periods_named(text: str) -> list[Period]:

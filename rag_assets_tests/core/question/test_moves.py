@@ -22,6 +22,8 @@ from rag_assets.core.question.question import read_question
 def test_the_measure_is_the_verbs_object_or_subject(text: str, measure: str, up: bool) -> None:
     move = moved_measure(text)
     assert move is not None and (move.measure, move.up) == (measure, up)
+    # the question carries that one way: the stated moves and row comparisons read it there
+    assert read_question(text).way == ("up" if up else "down")
 
 
 @pytest.mark.parametrize("text", [
