@@ -191,7 +191,7 @@ def _matches(plan: Question, unit: EvidenceUnit, asked_refs: set[str]) -> float:
         asks += 1  # opening with it, or half as much after another amount (a headline's run)
         at = qualified_at(plan, text)
         found += 0.0 if at is None else 1.0 if at == 0 else 0.5
-    if (plan.counts or plan.opens_with_name
+    if (_count_asked(plan) or plan.opens_with_name
             or plan.expects == "cause" or (plan.expects in ("text", "figure")
                                             and plan.manner)
             or plan.asks_of):
@@ -230,7 +230,8 @@ def answer_type_held(plan: Question, text: str) -> bool:
     expected-answer-type rule of question answering); nor does the text every filing of its
     form prints (:func:`form_text`)."""
     question = plan.text
-    if plan.counts and not counts_asked(question, plan.counts, text):
+    counted = _count_asked(plan)
+    if counted and not counts_asked(question, counted, text):
         return False
     lower = text.lower()
     if form_text(plan, lower):
@@ -244,6 +245,13 @@ def answer_type_held(plan: Question, text: str) -> bool:
     if plan.asks_of and plan.asks_of[:5] not in roots(text):
         return False  # "What one-time charge weighed on ...?": a sentence that names a charge
     return not (plan.opens_with_name and not new_names(question, text))
+
+
+def _count_asked(plan: Question) -> str | None:
+    """What a question that asks a count's figure counts (``Question.counts`` when it asks a
+    figure: "Did the number of stores increase?" asks a yes or no, and its answer may state a
+    change, "opened 50 net new stores", or a percentage)."""
+    return plan.counts if plan.expects == "figure" else None
 
 
 @cache
@@ -274,12 +282,17 @@ def _answer_types() -> dict[str, dict[str, list[str]]]:
 def counted_pattern(noun: str) -> re.Pattern[str]:
     """A count printed before ``noun`` or a word the filer may count it under
     (``answer_types.json``'s ``counted``: "853 warehouses" answers "How many stores"), in the
-    question's number: "15 Employee Resource Groups" counts groups, not employees."""
+    question's number ("15 Employee Resource Groups" counts groups, not employees), or after
+    "the number of" it ("The number of shares ... outstanding ... was 2,690,000,000")."""
     one = _singular(noun)
     words = next((e["words"] for e in _counted() if one in e["words"]), [one])
     forms = {noun, *(w if one == noun else _plural(w) for w in words)}
     alternatives = "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
-    return re.compile(rf"\d[\d,.]*\s+(?:[\w-]+\s+){{0,3}}(?:{alternatives})\b")
+    # "858 warehouses", or "the number of shares ... outstanding ... was 2,690,000,000"
+    return re.compile(rf"\d[\d,.]*\s+(?:[\w-]+\s+){{0,3}}(?:{alternatives})\b|"
+                      rf"\bnumber of (?:[\w-]+\s+){{0,3}}?(?:{alternatives})\b[^.;]{{0,80}}?"
+                      r"\b(?:was|were|is|are|totaled|totalled|of)\s+(?:approximately\s+|"
+                      r"about\s+)?\d")
 
 
 @cache

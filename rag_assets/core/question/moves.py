@@ -104,10 +104,11 @@ def way_of(clause: str) -> Way | None:
 
 
 class Move(BaseModel):
-    """A measure named only in prose and the way the question asks whether it moved."""
+    """A measure named only in prose and the way its governing verb asks whether it moved
+    (up or down; "improve" a judgment, better)."""
 
     measure: str
-    up: bool
+    way: Way
 
 
 def moved_measure(text: str) -> Move | None:
@@ -125,5 +126,8 @@ def moved_measure(text: str) -> Move | None:
         if _NO_MEASURE_RE.search(measure) or _MORE_ASKED_RE.search(clause) \
                 or _names_member(rest.split("?")[0].split(",")[0]):
             return None
-        return Move(measure=measure, up=re.fullmatch(_UP, found["verb"]) is not None)
+        verb = found["verb"]
+        way: Way = ("better" if _BETTER_ASKED_RE.match(verb) else
+                    "up" if re.fullmatch(_UP, verb) else "down")
+        return Move(measure=measure, way=way)
     return None

@@ -88,14 +88,20 @@ EITHER_WAY_RE = re.compile(r"\b(?:increas|ris[ei]|gr[eo]w|go(?:ne)? up|improv|up
                            r"(?:decreas|fall|fell|declin|shr[iu]nk|go(?:ne)? down|worse|"
                            r"deteriorat|down)\w*", re.IGNORECASE)
 # "Which segment drove ...?" asks a name first; "Which factors drove ...?" asks the causes
+_NAME_OPENING_RE = re.compile(r"(?:which|who|whom)\b")
 _NAME_FIRST_RE = re.compile(r"^(?:which|who|whom)\b(?! (?:factors?|reasons?|drivers?|"
                             r"items?|causes?)\b)")
 _COUNT_FIRST_RE = re.compile(r"\bhow many [a-z][a-z-]{2,}|\bwhat (?:is |was )?(?:the )?number of\b")
+# a verb ends a count's noun phrase ("How many people does Costco employ?" counts people, never
+# "does"), and a pointing word is never its noun ("how many of this segment's stores": stores)
+_AUXILIARY = r"(?:did|does|do|is|are|was|were|has|have|had|will|would)"
+_POINTING = r"(?:this|these|those|its|his|was|does|has|is)"
 # what a count asks to count: "how many warehouses", "the number of stores", "how many retail
 # stores", "how many of Costco's warehouses" (a plural noun after at most two words); never "how
 # many times" (a ratio)
-_COUNTED_RE = re.compile(r"\b(?:how many|(?:the )?number of)\s+(?:[a-z'’-]+\s+){0,2}?"
-                         r"(?P<noun>(?!times\b)[a-z]{3,}s)\b")
+_COUNTED_RE = re.compile(r"\b(?:how many|(?:the )?number of)\s+(?:(?!" + _AUXILIARY + r"\b)"
+                         r"[a-z'’.-]+\s+){0,3}?(?P<noun>(?!times\b)(?!" + _POINTING +
+                         r"\b)(?:[a-z]{3,}s|people|personnel|staff))\b")
 # after a short opening clause too: "As of fiscal 2022, which of Walmart's debt securities ..."
 # the kinds or the parts of a measure, never its amount: "What debt instruments does X have?",
 # "What types of revenue ...?", "its main revenue streams" ("what made up the provision?" asks
@@ -227,10 +233,9 @@ class Question(BaseModel):
     @property
     def opens_with_name(self) -> bool:
         """Whether it opens by asking to be told a name ("Which customer ...?", "Who are
-        ...?"; never "Which factors drove ...?", a cause): the sentence that answers prints
-        one. Read from the text as it stands, so a question reworded to rank
-        ("Which segment had the largest revenue?") asks its own."""
-        return _NAME_FIRST_RE.match(normalize(self.text)) is not None
+        ...?"): the sentence that answers prints one. Read from the text as it stands, so a
+        question reworded to rank ("Which segment had the largest revenue?") asks its own."""
+        return _NAME_OPENING_RE.match(normalize(self.text)) is not None
 
     @property
     def bm25_text(self) -> str:
@@ -368,13 +373,11 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
 
 def way_asked_of(clause: str, moved: Move | None) -> Way | None:
     """The way a yes or no asks in its own clause (:func:`moves.way_of`); of a measure only
-    prose names, the way of the verb that governs it ("Did Netflix reduce its content spending
-    to support growth?" asks down, whatever "growth" says), unless the clause asks a judgment
-    or that something was kept."""
-    way = way_of(clause)
-    if moved is not None and way in (None, "up", "down"):
-        return "up" if moved.up else "down"
-    return way
+    prose names, the way of the verb that governs it, whatever else the clause says ("Did
+    Netflix reduce its content spending to support growth?" asks down, "Did it cut its
+    workforce to improve profitability?" down, "Did it maintain and grow its memberships?"
+    up, "Did its credit quality improve?" better)."""
+    return moved.way if moved is not None else way_of(clause)
 
 
 def periods_named(text: str) -> list[Period]:

@@ -155,6 +155,34 @@ def test_the_first_kind_of_answer_asked_leads(question: str, cause_held: bool,
     assert answer_type_held(plan, COUNT) is count_held
 
 
+@pytest.mark.parametrize(("question", "text", "held"), [
+    # the count is what the question's reader says it counts, never a verb after it
+    ("How many people does Costco employ?",
+     "We employ approximately 316,000 people worldwide.", True),
+    ("How many full-time equivalent employees did Acme have at year end?",
+     "Our employees are our most important asset.", False),
+    # "the number of" a thing, the count printed after it
+    ("What was the number of shares outstanding?", "The number of shares of common stock "
+     "outstanding as of July 1, 2023 was 2,690,000,000.", True),
+    # a yes or no on a number asks no printed count: a change or a percentage answers it
+    ("Did the number of stores increase in fiscal 2023?",
+     "During fiscal 2023 we opened 50 net new stores.", True),
+    ("Did the number of employees decline in 2023?",
+     "Headcount declined 6% in 2023 compared to 2022.", True),
+])
+def test_a_count_is_asked_as_the_question_reads_it(question: str, text: str,
+                                                   held: bool) -> None:
+    assert answer_type_held(read_question(question), text) is held
+
+
+def test_a_name_is_asked_by_a_question_that_opens_with_which_or_who() -> None:
+    names = "Walmart's largest customer is not disclosed; no customer accounted for 10%."
+    assert read_question("Which customer accounted for 10% of Acme's revenue?").opens_with_name
+    assert read_question("Who is Acme's chief executive officer?").opens_with_name
+    assert not read_question("What drove Acme's revenue growth?").opens_with_name
+    assert answer_type_held(read_question("Who audits Acme's statements?"), names) is False
+
+
 def test_a_comparison_across_companies_cites_each_company(corpus: Corpus) -> None:
     result = corpus.answerer().ask(
         "Compare Northwind's and Bluefin's net sales in fiscal 2023.")
