@@ -661,8 +661,6 @@ def _sum_named(words: str) -> str:
     return f"({' plus '.join(pieces)})" if len(pieces) > 1 else words
 
 
-
-
 def _inline_name(before: str) -> str | None:
     """What ", defined as ..." defines: the metric the words before it end with when the
     vocabulary knows it ("... its debt to equity ratio"), else the measure asked ("What is
