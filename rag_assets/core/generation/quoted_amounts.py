@@ -273,8 +273,9 @@ def _count_share(question: Question, unit: EvidenceUnit) -> DirectAnswer | None:
     plural noun (:attr:`Question.share`: "What percentage of Costco's warehouses are in
     Canada?") and the sentence prints the count with the place's number in its list
     (:func:`_count_in_place`): the place's number (or the count less it) over the count, each
-    as printed, at the precision asked. The place is the longest run of the part's words the list prints ("canada as of
-    its earnings release": Canada), never one of several places asked together."""
+    as printed, at the precision asked. The place is the longest run of the part's words the
+    list prints ("canada as of its earnings release": Canada), never one of several places
+    asked together."""
     asked = question.share
     part = _PLACE_PART_RE.match(asked.part) if asked and asked.total.endswith("s") else None
     if asked is None or part is None:
