@@ -88,19 +88,21 @@ EITHER_WAY_RE = re.compile(r"\b(?:increas|ris[ei]|gr[eo]w|go(?:ne)? up|improv|up
                            r"(?:decreas|fall|fell|declin|shr[iu]nk|go(?:ne)? down|worse|"
                            r"deteriorat|down)\w*", re.IGNORECASE)
 # "Which segment drove ...?" asks a name first; "Which factors drove ...?" asks the causes
-_NAME_OPENING_RE = re.compile(r"(?:which|who|whom)\b")
-_NAME_FIRST_RE = re.compile(r"^(?:which|who|whom)\b(?! (?:factors?|reasons?|drivers?|"
+_NAME_WORDS = r"(?:which|who|whom)\b"
+_NAME_OPENING_RE = re.compile(rf"\s*{_NAME_WORDS}", re.IGNORECASE)  # on the text as asked
+_NAME_FIRST_RE = re.compile(rf"^{_NAME_WORDS}(?! (?:factors?|reasons?|drivers?|"
                             r"items?|causes?)\b)")
 _COUNT_FIRST_RE = re.compile(r"\bhow many [a-z][a-z-]{2,}|\bwhat (?:is |was )?(?:the )?number of\b")
 # a verb ends a count's noun phrase ("How many people does Costco employ?" counts people, never
-# "does"), and a pointing word is never its noun ("how many of this segment's stores": stores)
+# "does"); a word that ends in "s" and is no plural is never its noun ("how many of this
+# segment's stores": stores)
 _AUXILIARY = r"(?:did|does|do|is|are|was|were|has|have|had|will|would)"
-_POINTING = r"(?:this|these|those|its|his|was|does|has|is)"
+_NO_PLURAL = r"(?:this|these|those|its|his|was|does|has|is)"
 # what a count asks to count: "how many warehouses", "the number of stores", "how many retail
-# stores", "how many of Costco's warehouses" (a plural noun after at most two words); never "how
-# many times" (a ratio)
+# stores", "how many of Costco's warehouses", "how many people" (a plural noun after at most
+# three words); never "how many times" (a ratio)
 _COUNTED_RE = re.compile(r"\b(?:how many|(?:the )?number of)\s+(?:(?!" + _AUXILIARY + r"\b)"
-                         r"[a-z'’.-]+\s+){0,3}?(?P<noun>(?!times\b)(?!" + _POINTING +
+                         r"[a-z'’.-]+\s+){0,3}?(?P<noun>(?!times\b)(?!" + _NO_PLURAL +
                          r"\b)(?:[a-z]{3,}s|people|personnel|staff))\b")
 # after a short opening clause too: "As of fiscal 2022, which of Walmart's debt securities ..."
 # the kinds or the parts of a measure, never its amount: "What debt instruments does X have?",
@@ -235,7 +237,7 @@ class Question(BaseModel):
         """Whether it opens by asking to be told a name ("Which customer ...?", "Who are
         ...?"): the sentence that answers prints one. Read from the text as it stands, so a
         question reworded to rank ("Which segment had the largest revenue?") asks its own."""
-        return _NAME_OPENING_RE.match(normalize(self.text)) is not None
+        return _NAME_OPENING_RE.match(self.text) is not None
 
     @property
     def bm25_text(self) -> str:
