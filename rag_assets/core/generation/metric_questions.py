@@ -1322,10 +1322,15 @@ def _flows_asked(asking: str, target: str) -> list[str] | None:
     return flows or ([] if _YES_NO_RE.search(asking) else None)
 
 
-# "Did its leverage increase in 2019?": the move of the judgment's metric, not its verdict
-_MOVE_ASKED_RE = re.compile(r"^\s*(?:how\s+)?(?:did|has|have)\b.*\b(?:increas|decreas|ris[ei]|"
-                            r"rose|fell|fall|declin|improv|worsen|deteriorat|chang)",
-                            re.IGNORECASE)
+# "Did its leverage increase in 2019?", "Did its liquidity strengthen?", "Is its liquidity
+# weakening?": the move of the judgment's metric, not its verdict (the verbs of ``_DIRECTIONS``)
+_MOVE_ASKED_RE = re.compile(
+    r"^\s*(?:how\s+)?(?:(?:did|has|have)\b.*\b(?:increas|decreas|ris[ei]|rose|fell|fall|declin|"
+    r"improv|worsen|deteriorat|chang|strengthen|weaken)|(?:is|are|was|were)\s+(?:\S+\s+){1,6}?"
+    r"(?:increas|decreas|ris|fall|declin|improv|worsen|deteriorat|chang|strengthen|weaken)ing"
+    # the clause's verb, its period or its end after it: not "healthy despite falling cash"
+    r"(?=\s*(?:[?,;]|$|(?:in|during|over|since|from|through|as|versus|vs|compared|relative|"
+    r"year|this|last|again|still)\b)))", re.IGNORECASE)
 
 
 def _judgment_asked(norm: str) -> str | None:

@@ -1096,6 +1096,28 @@ def test_a_judgments_measure_asked_how_it_moved_is_its_metrics_move(question: st
     assert answer.headline.startswith(headline), answer.headline
 
 
+@pytest.mark.parametrize(("question", "headline"), [
+    # "strengthen" and "weaken" ask a move as "improve" does; "Works'" is a possessive too
+    ("Did American Water Works' liquidity position strengthen during the first half of 2023?",
+     "Yes. American Water Works' current ratio increased from 0.44 at the end of its preceding "
+     "fiscal year"),
+    ("Is American Water Works' liquidity weakening in the first half of 2023?",
+     "No. American Water Works' current ratio increased from 0.44"),
+    ("Has American Water Works' leverage increased during the first half of 2023?",
+     "No. American Water Works' debt to equity decreased from 1.57"),
+    # an -ing word that is no clause's verb asks the verdict: "despite falling cash"
+    ("Is American Water Works' liquidity position healthy despite its falling inventories?",
+     "Yes. American Water Works' FY2023 current ratio is 1.13"),
+])
+def test_a_judgments_measure_asked_whether_it_strengthened_is_its_move_over_the_half(
+        question: str, headline: str) -> None:
+    """American Water's Q2 2023 10-Q (pp.6-7): current assets 1,989 and 1,250, current
+    liabilities 1,764 and 2,811 at June 30, 2023 and December 31, 2022."""
+    answer = _answered("financebench-bulk/pdfs/AMERICANWATERWORKS_2023Q2_10Q.pdf",
+                       "american-water-works-10q-q2", 2023, "American Water Works", question)
+    assert answer.headline.startswith(headline), answer.headline
+
+
 @pytest.mark.parametrize(("question", "opening"), [
     ("Did Netflix's revenue growth accelerate in 2017?", "Yes."),
     ("Did Netflix's revenue growth slow in 2017?", "No."),
