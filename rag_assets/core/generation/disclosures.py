@@ -115,7 +115,9 @@ def _none_stated(question: Question, denials: Sequence[re.Pattern[str]], pending
         return None
     units = list({u.quote: u for u in said.values()}.values())
     shown = "; ".join(" ".join(u.text.split()).rstrip(". ") for u in units)
-    return DirectAnswer(kind="list", units=units, text=f"None: {shown}.", supports=shown)
+    # a matter pending is denied as the filing concludes of it: none it holds material
+    opening = "None material" if pending else "None"
+    return DirectAnswer(kind="list", units=units, text=f"{opening}: {shown}.", supports=shown)
 
 
 def _object_of(rest: str) -> str:
@@ -314,7 +316,9 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
     that says none was completed; whether a matter is pending is left to what the filing
     concludes of it (its materiality), not to a count of the matters."""
     patterns, pending = _patterns(question)
-    yes_no = question.expects == "yes_no" and not pending
+    # whether a matter is pending is "No" only from the filing's own conclusion that none is
+    # material, with no matter named (never "Yes" from a count of the matters)
+    yes_no = question.expects == "yes_no"
     if not patterns or not (question.expects == "names" or yes_no):
         return None
 
@@ -336,8 +340,10 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
         denials = _denials(question)
         denied = _none_stated(question, denials, pending, [
             *selected, *pool, *(scan(denials) if scan is not None and denials else ())])
-        return denied.model_copy(update={"text": f"No. {denied.text.removeprefix('None: ')}"}
+        return denied.model_copy(update={"text": f"No. {denied.text.split(': ', 1)[1]}"}
                                  ) if denied is not None and yes_no else denied
+    if yes_no and pending:
+        return None  # matters named: whether any is material is the quotes' to show
     if pending:  # the matters named first, those of the legal section before others, the
         # routine litigation after them (stable)
         found = dict(sorted(found.items(), key=lambda item: (

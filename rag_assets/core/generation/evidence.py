@@ -107,6 +107,27 @@ def is_heading(line: str) -> bool:
             and not FIGURE_AT_END_RE.search(text))
 
 
+# a table of contents' line: a title in capitals, then its page number ("Legal Proceedings 17",
+# "Item 7. Management's Discussion and Analysis 25", "Notes to Financial Statements F-7")
+_CONTENTS_LINE_RE = re.compile(
+    r"^(?:(?:item|part|note)\s+[\dIVX]{1,4}[A-C]?\.?\s+)?(?:(?:[A-Z][\w'’&,-]*|and|of|the|for|"
+    r"on|in|to|or|with|about|&)\s+){2,14}(?:[A-Z]-)?\d{1,3}$", re.IGNORECASE)
+_CAPITAL_WORD_RE = re.compile(r"\b[A-Z][\w'’&-]*")
+
+
+def contents_line(text: str) -> bool:
+    """Whether a sentence is a line of a table of contents: it names a section and its page
+    and states nothing, so it is never quoted ("Legal Proceedings 17" is no answer to "What
+    legal proceedings does Netflix describe?"). Every word a capitalized one or a connective,
+    the last a page number."""
+    flat = " ".join(text.split())
+    if not _CONTENTS_LINE_RE.match(flat):
+        return False
+    words = [w for w in flat.split()[:-1] if not re.fullmatch(r"(?:\d+|[IVX]+)[A-C]?\.?", w)]
+    connectives = {"and", "of", "the", "for", "on", "in", "to", "or", "with", "about", "&"}
+    return all(w.lower() in connectives or _CAPITAL_WORD_RE.match(w) for w in words)
+
+
 def headings_at(text: str, flat: str) -> list[tuple[int, str]]:
     """A page's heading lines (:func:`is_heading`; not a table's lines, its placeholder or a
     caption in parentheses, "(Amounts in millions) 2022 2021"), each with where ``flat``, the

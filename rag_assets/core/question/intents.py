@@ -184,6 +184,21 @@ def answering_first(intents: Iterable[str], expects: str, path: Path = INTENTS_P
     return sorted(intents, key=lambda key: lexicon.intents[key].answer != expects)
 
 
+def items_asked(sentence: str, intents: Iterable[str], path: Path = INTENTS_PATH) -> bool:
+    """Whether a "what" asks for the items of a names intent by its own phrase: "What legal
+    proceedings does Netflix describe?" asks which proceedings (a list), as "Which legal
+    proceedings ...?" does, where "What does Netflix say about its litigation?" asks text.
+    ``sentence`` is the asking sentence, normalized (lower case)."""
+    lexicon = load_intents(path)
+    phrases = [p for key in intents if lexicon.intents[key].answer == "names"
+               for p in lexicon.intents[key].phrases]
+    if not phrases:
+        return False
+    nouns = "|".join(re.escape(p) + "s?" for p in sorted(phrases, key=len, reverse=True))
+    return re.search(rf"^(?:[^,?]{{1,40}},\s*)?what (?:(?!of\b)[a-z]+ ){{0,2}}(?:{nouns}) "
+                     r"(?:did|does|do|has|have|had|is|are|was|were)\b", sentence) is not None
+
+
 def sections_for(intents: Iterable[str], path: Path = INTENTS_PATH) -> list[str]:
     """The sections that answer the intents, each once, in order."""
     lexicon = load_intents(path)

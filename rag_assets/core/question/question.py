@@ -30,6 +30,7 @@ from rag_assets.core.question.intents import (
     answer_form_of,
     answering_first,
     intents_in,
+    items_asked,
     sections_for,
     wholes_asked,
 )
@@ -427,7 +428,7 @@ def expected_answer(asking: str, names_metric: bool, intents: Sequence[str] = ()
     if cause and not _NAME_FIRST_RE.match(sentence) and not (count and count.start()
                                                               < cause.start()):
         return "cause"
-    if _NAMES_RE.search(sentence):
+    if _NAMES_RE.search(sentence) or items_asked(sentence, intents):
         return "names"
     if names_metric or _FIGURE_RE.search(sentence):
         return "figure"

@@ -104,7 +104,7 @@ def test_no_legal_matter_is_the_sentence_that_says_none_is_pending() -> None:
     question = read_question("What legal proceedings does General Mills disclose in its FY2020 "
                              "10-K?")
     found = stated_deals(question, [_unit(GENERAL_MILLS_2020_NONE)])
-    assert found is not None and found.text == f"None: {GENERAL_MILLS_2020_NONE}"
+    assert found is not None and found.text == f"None material: {GENERAL_MILLS_2020_NONE}"
     excepted = ("Other than as described above, we are not a party to any material pending "
                 "legal proceedings.")
     assert stated_deals(question, [_unit(excepted)]) is None
@@ -126,10 +126,26 @@ def test_no_legal_matter_named_and_the_rest_not_material_is_none() -> None:
     question = read_question("What legal proceedings does Netflix disclose in its Q2 2023 "
                              "10-Q?")
     found = stated_deals(question, [_unit(NETFLIX_2023_Q2_NONE)])
-    assert found is not None and found.text == f"None: {NETFLIX_2023_Q2_NONE}"
+    assert found is not None and found.text == f"None material: {NETFLIX_2023_Q2_NONE}"
     other = ("Litigation can be expensive and disruptive to normal business operations, and "
              "its outcome may be material.")
     assert stated_deals(question, [_unit(other)]) is None
+
+
+def test_whether_a_material_matter_is_pending_is_no_only_from_the_filings_conclusion() -> None:
+    """Netflix's Q2 2023 10-Q: no matter named and the rest not material is "No"; a question
+    that asks the proceedings a filing "describes" asks them named, as "disclose" does; a
+    matter named leaves whether it is material to the quotes (never "Yes" from a count)."""
+    asked = read_question("Is Netflix involved in any material litigation as of Q2 2023?")
+    found = stated_deals(asked, [_unit(NETFLIX_2023_Q2_NONE)])
+    assert found is not None and found.text == f"No. {NETFLIX_2023_Q2_NONE}"
+    described = read_question("What legal proceedings does Netflix describe in its Q2 2023 "
+                              "10-Q?")
+    found = stated_deals(described, [_unit(NETFLIX_2023_Q2_NONE)])
+    assert found is not None and found.text == f"None material: {NETFLIX_2023_Q2_NONE}"
+    named = ("On May 4, 2023, a putative class action lawsuit, Smith v. Netflix, Inc., was "
+             "filed against the Company in the U.S. District Court for the District of Delaware.")
+    assert stated_deals(asked, [_unit(named), _unit(NETFLIX_2023_Q2_NONE)]) is None
 
 
 def test_a_deal_is_of_the_period_its_sentence_opens_with() -> None:

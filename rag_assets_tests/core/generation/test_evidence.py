@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag_assets.core.generation.evidence import attached_legal_text, units_of
+from rag_assets.core.generation.evidence import attached_legal_text, contents_line, units_of
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.retrieval.retriever import Hit
 from rag_assets_tests.real_filings import CORPORA, real_filing
@@ -105,3 +105,21 @@ def test_a_line_leading_into_a_table_titles_it_over_a_line_of_dates() -> None:
     # a line of prose above the dates is no title
     hit = hit.model_copy(update={"text": hit.text.replace("(in millions):", "(in millions).")})
     assert not [u for u in units_of(hit, lambda *_: 115) if u.is_row][0].scope.startswith("Net")
+
+
+@pytest.mark.parametrize(("text", "contents"), [
+    # Netflix 2020 10-K's table of contents (p.2): a section's title and its page
+    ("Legal Proceedings 17", True),
+    ("Item 3. Legal Proceedings 17", True),
+    ("Item 1A. Risk Factors 4", True),
+    ("Item 7. Management's Discussion and Analysis of Financial Condition and Results of "
+     "Operations 22", True),
+    ("Notes to Consolidated Financial Statements F-7", True),
+    # a sentence that states a figure, or a bare total, is no such line
+    ("Revenue was 17", False),
+    ("In 2020, the Company had 12", False),
+    ("Total 17", False),
+    ("Legal Proceedings", False),
+])
+def test_a_table_of_contents_line_states_nothing(text: str, contents: bool) -> None:
+    assert contents_line(text) is contents

@@ -803,3 +803,16 @@ def test_a_shared_head_names_both_line_items(question: str) -> None:
     parsed = parse_question(read_question(question))
     assert parsed is not None
     assert parsed.choices == ["goodwill_impairment", "intangible_asset_impairment"]
+
+
+@pytest.mark.parametrize(("question", "expects"), [
+    # "what" and a names intent's own phrase asks its items, whatever the verb after it
+    ("What legal proceedings does Netflix describe in its 2020 10-K?", "names"),
+    ("What lawsuits is Walmart facing as of fiscal 2020?", "names"),
+    ("What segments does Netflix report?", "names"),
+    # what the filing says of the intent asks text
+    ("What does Netflix say about litigation in its 2020 10-K?", "text"),
+    ("Describe Netflix's legal proceedings.", "text"),
+])
+def test_what_and_an_intents_items_asks_them_named(question: str, expects: str) -> None:
+    assert read_question(question).expects == expects
