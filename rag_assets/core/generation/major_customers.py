@@ -69,8 +69,11 @@ def major_customers(question: Question, selected: Sequence[EvidenceUnit],
                     pool: Sequence[EvidenceUnit] = (), before: Before | None = None,
                     scan: Scan | None = None) -> DirectAnswer | None:
     """The sentences that state each major customer's share of sales, then the one that
-    says no other reaches the threshold; None for another question or when none is found."""
-    if question.expects != "names" or INTENT not in question.intents:
+    says no other reaches the threshold; None for another question or when none is found.
+    Asked for their names, or how dependent the filer is on its customers (the shares are
+    the measure of it)."""
+    if not (question.expects == "names" or question.asks_degree) or (
+            INTENT not in question.intents):
         return None
     entry = load_intents().intents[INTENT]
     affirms, others = compiled(entry.affirms), compiled(entry.none_other)

@@ -91,6 +91,10 @@ EITHER_WAY_RE = re.compile(r"\b(?:increas|ris[ei]|gr[eo]w|go(?:ne)? up|improv|up
 # "Which segment drove ...?" asks a name first; "Which factors drove ...?" asks the causes
 _NAME_WORDS = r"(?:which|who|whom)\b"
 _NAME_OPENING_RE = re.compile(rf"\s*{_NAME_WORDS}", re.IGNORECASE)  # on the text as asked
+# a degree asked of a dependence ("How dependent is X on Walmart?", "To what extent does X
+# rely on ...?"): answered by the share that measures it, as a concentration is
+_DEGREE_RE = re.compile(r"^\s*(?:[^,?]{1,40},\s*)?(?:how\s+(?:dependent|reliant|concentrated|"
+                        r"exposed|diversified)|to\s+what\s+(?:extent|degree))\b", re.IGNORECASE)
 _NAME_FIRST_RE = re.compile(rf"^{_NAME_WORDS}(?! (?:factors?|reasons?|drivers?|"
                             r"items?|causes?)\b)")
 _COUNT_FIRST_RE = re.compile(r"\bhow many [a-z][a-z-]{2,}|\bwhat (?:is |was )?(?:the )?number of\b")
@@ -239,6 +243,13 @@ class Question(BaseModel):
         ...?"): the sentence that answers prints one. Read from the text as it stands, so a
         question reworded to rank ("Which segment had the largest revenue?") asks its own."""
         return _NAME_OPENING_RE.match(self.text) is not None
+
+    @property
+    def asks_degree(self) -> bool:
+        """Whether it asks how far a dependence goes ("How dependent is General Mills on
+        Walmart?"): the shares that measure it answer, as for the names of major customers.
+        Read from the text as asked."""
+        return _DEGREE_RE.match(self.text) is not None
 
     @property
     def bm25_text(self) -> str:

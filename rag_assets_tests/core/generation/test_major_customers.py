@@ -118,3 +118,20 @@ def test_none_when_no_single_customer_is_material() -> None:
     found = _customers(asked, [sams, denial], [segment])
     assert found is not None and found.units == [denial]
     assert found.text.startswith("None: the Company did not generate material total revenues")
+
+
+def test_how_dependent_a_filer_is_on_its_customers_is_answered_by_their_shares() -> None:
+    """"How dependent ...?" asks a degree, which the customer's share measures: the same
+    sentences as for the customers' names; a dependence asked of no customer is not here."""
+    for text in ("How dependent is General Mills on Wal-Mart as a customer in fiscal 2017?",
+                 "To what extent does General Mills rely on its largest customer in fiscal "
+                 "2017?"):
+        question = read_question(text)
+        assert question.asks_degree
+        found = major_customers(question, [unit(SHARE)], before=lambda _: "customers",
+                                scan=lambda patterns: iter([unit(NONE_OTHER, 9)]))
+        assert found is not None and found.text == f"{SHARE[:-1]}; {NONE_OTHER}", text
+    assert read_question("How dependent is General Mills on Wal-Mart as a customer?"
+                         ).expects != "names"  # the degree, not the names, lets it in
+    suppliers = read_question("How dependent is General Mills on its suppliers in fiscal 2017?")
+    assert major_customers(suppliers, [unit(SHARE)], before=lambda _: "customers") is None
