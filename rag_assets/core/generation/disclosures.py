@@ -306,6 +306,13 @@ def _one_per_deal(question: Question, patterns: Sequence[re.Pattern[str]],
     return {text: units for text, units in best.values()}
 
 
+# "Is X involved in any material litigation?", "Does X face any material pending legal
+# proceedings?": what a filing's conclusion on its matters (ASC 450-20, Item 103) answers
+MATERIAL_MATTER_ASKED_RE = re.compile(
+    r"\bany\s+(?:other\s+)?material\s+(?:pending\s+)?(?:legal\s+proceedings?|litigation|"
+    r"lawsuits?|legal\s+matters?|legal\s+actions?|claims)\b", re.IGNORECASE)
+
+
 def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
                  pool: Sequence[EvidenceUnit] = (), scan: Scan | None = None,
                  following: Adjacent | None = None, preceding: Adjacent | None = None
@@ -313,12 +320,15 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
     """The period's deals (or the matters pending: lawsuits), each in the sentence that states
     it (and the next one, for its price), numbered; or None. Whether the period had any deal
     ("Did X complete any acquisitions in 2019?") is "Yes" with them, or "No" with the sentence
-    that says none was completed; whether a matter is pending is left to what the filing
-    concludes of it (its materiality), not to a count of the matters."""
+    that says none was completed; whether any material matter is pending is "No" with the
+    filing's own conclusion that none is, where it names none, and otherwise left to the
+    quotes, never to a count of the matters."""
     patterns, pending = _patterns(question)
-    # whether a matter is pending is "No" only from the filing's own conclusion that none is
-    # material, with no matter named (never "Yes" from a count of the matters)
-    yes_no = question.expects == "yes_no"
+    # whether any material matter is pending is "No" only from the filing's own conclusion
+    # that none is, no matter named; any other yes or no of a matter (settled? won? one named,
+    # "opioid litigation"?) is the quotes' to show, never "Yes" from a count of the matters
+    yes_no = question.expects == "yes_no" and (
+        not pending or MATERIAL_MATTER_ASKED_RE.search(question.ranking_text) is not None)
     if not patterns or not (question.expects == "names" or yes_no):
         return None
 
@@ -330,7 +340,7 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
 
     found = _one_per_deal(question, patterns, candidates(), pending, following, preceding,
                           scan)
-    if yes_no and question.years and found:
+    if yes_no and question.years and found and not pending:
         # a "Yes" rests on deals dated in the year asked: a 10-K restates the year before's
         # ("Upon completion of the Redemption, Corning obtained a 100% interest", 2020's, in
         # its 2021 10-K)

@@ -21,6 +21,7 @@ from rag_assets.core.footnotes.stitching import FOOTNOTE_BLOCK_RE
 from rag_assets.core.generation.page_texts import PageTexts, normalize
 from rag_assets.core.ingest.pages import is_markdown_rule
 from rag_assets.core.ingest.statement_tables import CaptionsInForce, read_units, spanned
+from rag_assets.core.ingest.statements import is_contents_page
 from rag_assets.core.retrieval.retriever import Hit
 from rag_assets.core.text.figures import FIGURE_AT_END_RE
 from rag_assets.core.text.filing_kinds import form_of
@@ -107,25 +108,22 @@ def is_heading(line: str) -> bool:
             and not FIGURE_AT_END_RE.search(text))
 
 
-# a table of contents' line: a title in capitals, then its page number ("Legal Proceedings 17",
-# "Item 7. Management's Discussion and Analysis 25", "Notes to Financial Statements F-7")
-_CONTENTS_LINE_RE = re.compile(
-    r"^(?:(?:item|part|note)\s+[\dIVX]{1,4}[A-C]?\.?\s+)?(?:(?:[A-Z][\w'’&,-]*|and|of|the|for|"
-    r"on|in|to|or|with|about|&)\s+){2,14}(?:[A-Z]-)?\d{1,3}$", re.IGNORECASE)
-_CAPITAL_WORD_RE = re.compile(r"\b[A-Z][\w'’&-]*")
+# what a table of contents' sentence holds: an Item or a Part, or a page number at its end
+# ("Legal Proceedings 17 Item 4.", "Item 16. Form 10-K Summary 37 Signatures")
+_CONTENTS_ENTRY_RE = re.compile(r"\b(?:item|part)\s+(?:\d{1,2}[a-c]?|[ivx]{1,4})\b|"
+                                r"\s(?:[A-Z]-)?\d{1,3}\.?$", re.IGNORECASE)
 
 
-def contents_line(text: str) -> bool:
-    """Whether a sentence is a line of a table of contents: it names a section and its page
-    and states nothing, so it is never quoted ("Legal Proceedings 17" is no answer to "What
-    legal proceedings does Netflix describe?"). Every word a capitalized one or a connective,
-    the last a page number."""
-    flat = " ".join(text.split())
-    if not _CONTENTS_LINE_RE.match(flat):
+def contents_entry(pages: PageTexts, unit: EvidenceUnit) -> bool:
+    """Whether a sentence is an entry of the filing's table of contents: it names a section
+    and its page and states nothing, so it is never quoted ("Legal Proceedings 17 Item 4." is
+    no answer to "What legal proceedings does Netflix describe?"). Told by its page, which
+    lists three or more Items with their page numbers (:func:`is_contents_page`), not by its
+    words: a title-case sentence elsewhere ("Stores Opened 17") states something."""
+    if _CONTENTS_ENTRY_RE.search(" ".join(unit.text.split())) is None:
         return False
-    words = [w for w in flat.split()[:-1] if not re.fullmatch(r"(?:\d+|[IVX]+)[A-C]?\.?", w)]
-    connectives = {"and", "of", "the", "for", "on", "in", "to", "or", "with", "about", "&"}
-    return all(w.lower() in connectives or _CAPITAL_WORD_RE.match(w) for w in words)
+    text = pages.get(unit.document, unit.year, unit.page) or ""
+    return is_contents_page(text.splitlines())
 
 
 def headings_at(text: str, flat: str) -> list[tuple[int, str]]:

@@ -1323,14 +1323,19 @@ def _flows_asked(asking: str, target: str) -> list[str] | None:
 
 
 # "Did its leverage increase in 2019?", "Did its liquidity strengthen?", "Is its liquidity
-# weakening?": the move of the judgment's metric, not its verdict (the verbs of ``_DIRECTIONS``)
+# weakening?": the move of the judgment's metric, not its verdict (the verbs of ``_DIRECTIONS``;
+# strengthen and weaken as verbs only, never "despite a weakening economy")
 _MOVE_ASKED_RE = re.compile(
     r"^\s*(?:how\s+)?(?:(?:did|has|have)\b.*\b(?:increas|decreas|ris[ei]|rose|fell|fall|declin|"
-    r"improv|worsen|deteriorat|chang|strengthen|weaken)|(?:is|are|was|were)\s+(?:\S+\s+){1,6}?"
+    r"improv|worsen|deteriorat|chang|(?:strengthen|weaken)(?:s|ed)?\b)|(?:is|are|was|were)\s+"
+    # the subject, with no verdict ("healthy") nor a clause of its own ("with ...") in it
+    r"(?:(?!(?:healthy|strong|weak|adequate|sufficient|solid|sound|good|poor|high|low|with|"
+    r"despite|while|given|amid|although|though)\b)\S+\s+){1,8}?"
     r"(?:increas|decreas|ris|fall|declin|improv|worsen|deteriorat|chang|strengthen|weaken)ing"
-    # the clause's verb, its period or its end after it: not "healthy despite falling cash"
+    # the clause's verb, its period, a degree or its end after it
     r"(?=\s*(?:[?,;]|$|(?:in|during|over|since|from|through|as|versus|vs|compared|relative|"
-    r"year|this|last|again|still)\b)))", re.IGNORECASE)
+    r"year|this|last|again|still|further|significantly|meaningfully|materially|sharply|"
+    r"to)\b)))", re.IGNORECASE)
 
 
 def _judgment_asked(norm: str) -> str | None:

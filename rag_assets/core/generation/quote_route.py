@@ -49,7 +49,7 @@ from rag_assets.core.generation.drivers import (
 from rag_assets.core.generation.evidence import (
     EvidenceUnit,
     attached_legal_text,
-    contents_line,
+    contents_entry,
     headings_at,
     page_table_rows,
     pages_titled,
@@ -219,7 +219,7 @@ class QuoteRoute:
         units = [u for h in hits for u in units_of(h, self.locate) if u.located]
         own = [u for u in units  # an exhibit's legal text; a table of contents' line
                if not attached_legal_text(self.pages, u.document, u.year, u.page)
-               and (u.is_row or not contents_line(u.text))]
+               and not contents_entry(self.pages, u)]
         if "risk" not in question.intents:  # the factors are a summary of the risks
             own = [u for u in own if not CAUTIONARY_HEADING_RE.match(self.heading_above(u))]
         return hits, own or units

@@ -161,6 +161,12 @@ def _is_contents_page(lines: Sequence[str], headings: int) -> bool:
     return _listed_items(lines) > 0
 
 
+def is_contents_page(lines: Sequence[str]) -> bool:
+    """Whether a page is a table of contents: three or more Item lines that end in a page
+    number ("Item 3. Legal Proceedings 17")."""
+    return _listed_items(lines) >= 3
+
+
 def _listed_items(lines: Sequence[str]) -> int:
     return sum(
         1 for line in lines

@@ -190,10 +190,9 @@ def items_asked(sentence: str, intents: Iterable[str], path: Path = INTENTS_PATH
     proceedings ...?" does, where "What does Netflix say about its litigation?" asks text.
     ``sentence`` is the asking sentence, normalized (lower case)."""
     lexicon = load_intents(path)
-    phrases = [p for key in intents if lexicon.intents[key].answer == "names"
-               for p in lexicon.intents[key].phrases]
-    if not phrases:
-        return False
+    if {lexicon.intents[key].answer for key in intents} != {"names"}:
+        return False  # "What legal risks does X describe?" asks the risk factors' text too
+    phrases = [p for key in intents for p in lexicon.intents[key].phrases]
     nouns = "|".join(re.escape(p) + "s?" for p in sorted(phrases, key=len, reverse=True))
     return re.search(rf"^(?:[^,?]{{1,40}},\s*)?what (?:(?!of\b)[a-z]+ ){{0,2}}(?:{nouns}) "
                      r"(?:did|does|do|has|have|had|is|are|was|were)\b", sentence) is not None

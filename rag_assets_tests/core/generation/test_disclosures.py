@@ -143,9 +143,16 @@ def test_whether_a_material_matter_is_pending_is_no_only_from_the_filings_conclu
                               "10-Q?")
     found = stated_deals(described, [_unit(NETFLIX_2023_Q2_NONE)])
     assert found is not None and found.text == f"None material: {NETFLIX_2023_Q2_NONE}"
-    named = ("On May 4, 2023, a putative class action lawsuit, Smith v. Netflix, Inc., was "
+    # a matter named, of any year: not "No"
+    named = ("In October 2020, a putative class action lawsuit, Smith v. Netflix, Inc., was "
              "filed against the Company in the U.S. District Court for the District of Delaware.")
     assert stated_deals(asked, [_unit(named), _unit(NETFLIX_2023_Q2_NONE)]) is None
+    # a yes or no of anything but whether a material matter is pending: the quotes'
+    for other in ("Has Netflix settled any lawsuits in 2023?",
+                  "Did Netflix win its appeal in court in 2023?",
+                  "Is Netflix involved in any lawsuits?",
+                  "Is Netflix facing patent infringement litigation?"):
+        assert stated_deals(read_question(other), [_unit(NETFLIX_2023_Q2_NONE)]) is None, other
 
 
 def test_a_deal_is_of_the_period_its_sentence_opens_with() -> None:

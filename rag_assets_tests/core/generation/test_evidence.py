@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from rag_assets.core.generation.evidence import attached_legal_text, contents_line, units_of
+from rag_assets.core.generation.evidence import (
+    EvidenceUnit,
+    attached_legal_text,
+    contents_entry,
+    units_of,
+)
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.retrieval.retriever import Hit
+from rag_assets.core.text.sentences import split_sentences
 from rag_assets_tests.real_filings import CORPORA, real_filing
 
 NEEDS_CORPORA = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here")
@@ -107,19 +113,25 @@ def test_a_line_leading_into_a_table_titles_it_over_a_line_of_dates() -> None:
     assert not [u for u in units_of(hit, lambda *_: 115) if u.is_row][0].scope.startswith("Net")
 
 
-@pytest.mark.parametrize(("text", "contents"), [
-    # Netflix 2020 10-K's table of contents (p.2): a section's title and its page
-    ("Legal Proceedings 17", True),
-    ("Item 3. Legal Proceedings 17", True),
-    ("Item 1A. Risk Factors 4", True),
-    ("Item 7. Management's Discussion and Analysis of Financial Condition and Results of "
-     "Operations 22", True),
-    ("Notes to Consolidated Financial Statements F-7", True),
-    # a sentence that states a figure, or a bare total, is no such line
-    ("Revenue was 17", False),
-    ("In 2020, the Company had 12", False),
-    ("Total 17", False),
-    ("Legal Proceedings", False),
-])
-def test_a_table_of_contents_line_states_nothing(text: str, contents: bool) -> None:
-    assert contents_line(text) is contents
+
+@NEEDS_CORPORA
+def test_a_table_of_contents_entry_is_told_by_its_page_and_never_quoted() -> None:
+    """Netflix's 2020 10-K lists its Items with their pages on p.2 (index 1): each of its
+    sentences as the splitter reads them ("Legal Proceedings 17 Item 4.") is an entry; the
+    same words on the note's page (index 59), or a title-case sentence there, are not."""
+    pages = PageTexts.from_pages("netflix-10k", 2020, real_filing(
+        "financebench-bulk/pdfs/NETFLIX_2020_10K.pdf").pages)
+    toc = split_sentences(" ".join((pages.get("netflix-10k", 2020, 1) or "").split()))
+    listed = [s for s in toc if "Legal Proceedings 17" in s]
+    assert listed and all(contents_entry(pages, _unit(s, 1)) for s in listed), listed
+    assert sum(contents_entry(pages, _unit(s, 1)) for s in toc) >= 15
+    note = ("From time to time, in the normal course of its operations, the Company is subject "
+            "to litigation matters and claims, including claims relating to employee relations, "
+            "business practices and patent infringement.")
+    for text in (listed[0], note, "Stores Opened 17"):
+        assert not contents_entry(pages, _unit(text, 59)), text
+
+
+def _unit(text: str, page: int) -> EvidenceUnit:
+    return EvidenceUnit(chunk_id="c", document="netflix-10k", year=2020, chunk_rank=0,
+                        page=page, located=True, quote=text, text=text)

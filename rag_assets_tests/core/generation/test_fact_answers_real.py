@@ -1105,8 +1105,14 @@ def test_a_judgments_measure_asked_how_it_moved_is_its_metrics_move(question: st
      "No. American Water Works' current ratio increased from 0.44"),
     ("Has American Water Works' leverage increased during the first half of 2023?",
      "No. American Water Works' debt to equity decreased from 1.57"),
-    # an -ing word that is no clause's verb asks the verdict: "despite falling cash"
-    ("Is American Water Works' liquidity position healthy despite its falling inventories?",
+    # "is ... weakening" with a degree after it asks the move too
+    ("Is American Water Works' liquidity weakening further in the first half of 2023?",
+     "No. American Water Works' current ratio increased from 0.44"),
+    # a verdict asked beside a move of something else asks the verdict: "healthy with
+    # inventories rising", "adequate despite a weakening economy"
+    ("Is American Water Works' liquidity position healthy with inventories rising?",
+     "Yes. American Water Works' FY2023 current ratio is 1.13"),
+    ("Has American Water Works' liquidity remained adequate despite a weakening economy?",
      "Yes. American Water Works' FY2023 current ratio is 1.13"),
 ])
 def test_a_judgments_measure_asked_whether_it_strengthened_is_its_move_over_the_half(

@@ -813,6 +813,8 @@ def test_a_shared_head_names_both_line_items(question: str) -> None:
     # what the filing says of the intent asks text
     ("What does Netflix say about litigation in its 2020 10-K?", "text"),
     ("Describe Netflix's legal proceedings.", "text"),
+    # an intent of another form named beside it keeps its form: the risk factors' text
+    ("What legal risks does Walmart describe in its risk factors?", "text"),
 ])
 def test_what_and_an_intents_items_asks_them_named(question: str, expects: str) -> None:
     assert read_question(question).expects == expects
