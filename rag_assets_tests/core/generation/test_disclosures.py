@@ -136,23 +136,26 @@ def test_whether_a_material_matter_is_pending_is_no_only_from_the_filings_conclu
     """Netflix's Q2 2023 10-Q: no matter named and the rest not material is "No"; a question
     that asks the proceedings a filing "describes" asks them named, as "disclose" does; a
     matter named leaves whether it is material to the quotes (never "Yes" from a count)."""
-    asked = read_question("Is Netflix involved in any material litigation as of Q2 2023?")
-    found = stated_deals(asked, [_unit(NETFLIX_2023_Q2_NONE)])
-    assert found is not None and found.text == f"No. {NETFLIX_2023_Q2_NONE}"
-    described = read_question("What legal proceedings does Netflix describe in its Q2 2023 "
-                              "10-Q?")
-    found = stated_deals(described, [_unit(NETFLIX_2023_Q2_NONE)])
-    assert found is not None and found.text == f"None material: {NETFLIX_2023_Q2_NONE}"
+    asked = "Is Netflix involved in any material litigation as of Q2 2023?"
+    assert _said(asked, NETFLIX_2023_Q2_NONE) == f"No. {NETFLIX_2023_Q2_NONE}"
+    assert _said("What legal proceedings does Netflix describe in its Q2 2023 10-Q?",
+                 NETFLIX_2023_Q2_NONE) == f"None material: {NETFLIX_2023_Q2_NONE}"
     # a matter named, of any year: not "No"
     named = ("In October 2020, a putative class action lawsuit, Smith v. Netflix, Inc., was "
              "filed against the Company in the U.S. District Court for the District of Delaware.")
-    assert stated_deals(asked, [_unit(named), _unit(NETFLIX_2023_Q2_NONE)]) is None
+    assert _said(asked, named, NETFLIX_2023_Q2_NONE) is None
     # a yes or no of anything but whether a material matter is pending: the quotes'
     for other in ("Has Netflix settled any lawsuits in 2023?",
                   "Did Netflix win its appeal in court in 2023?",
                   "Is Netflix involved in any lawsuits?",
                   "Is Netflix facing patent infringement litigation?"):
-        assert stated_deals(read_question(other), [_unit(NETFLIX_2023_Q2_NONE)]) is None, other
+        assert _said(other, NETFLIX_2023_Q2_NONE) is None, other
+
+
+def _said(question: str, *sentences: str) -> str | None:
+    """What the reader says to ``question`` from ``sentences``, or None."""
+    found = stated_deals(read_question(question), [_unit(s) for s in sentences])
+    return None if found is None else found.text
 
 
 def test_a_deal_is_of_the_period_its_sentence_opens_with() -> None:
