@@ -65,6 +65,21 @@ def _a_segment(before: str, scan: Scan | None) -> bool:
     return next(iter(scan([pattern])), None) is not None
 
 
+# whom a dependence is asked of: "How dependent is General Mills on Walmart ...?", "... on the
+# U.S. Government as a customer?" (a name in capitals after "on")
+_DEPENDED_ON_RE = re.compile(r"\b(?:on|upon)\s+(?:the\s+)?(?P<who>[A-Z][\w.&'’-]*"
+                             r"(?:\s+[A-Z][\w.&'’-]*)*)")
+
+
+def depended_on(question: Question) -> str | None:
+    """The customer a degree question names, whose share alone answers it; None when it
+    names none ("How dependent is X on its largest customer?")."""
+    if not question.asks_degree:
+        return None
+    found = _DEPENDED_ON_RE.search(question.text)
+    return found["who"].strip(" .") if found else None
+
+
 def major_customers(question: Question, selected: Sequence[EvidenceUnit],
                     pool: Sequence[EvidenceUnit] = (), before: Before | None = None,
                     scan: Scan | None = None) -> DirectAnswer | None:
@@ -79,6 +94,7 @@ def major_customers(question: Question, selected: Sequence[EvidenceUnit],
     affirms, others = compiled(entry.affirms), compiled(entry.none_other)
     denies = compiled(entry.denies)
 
+    named = depended_on(question)
     shares: dict[str, EvidenceUnit] = {}
     closing: EvidenceUnit | None = None
     denial: EvidenceUnit | None = None  # "no customer met or exceeded 10% of sales"
@@ -95,6 +111,8 @@ def major_customers(question: Question, selected: Sequence[EvidenceUnit],
         share = next((m for p in affirms if (m := p.search(text))), None)
         if share is None or polarity(entry, text, before(unit) if before else "") is not True:
             continue
+        if named and named.lower() not in text.lower():
+            continue  # "How dependent is it on the U.S. Government?": not the F-35's share
         if AGGREGATE_RE.search(text[:share.start()]) or SEGMENT_SHARE_RE.match(
                 text[share.end():]) or _a_segment(text[:share.start()], scan):
             continue

@@ -612,12 +612,16 @@ class QuoteRoute:
         """Every sentence of the filing of ``units[0]`` that one of ``patterns`` matches, in
         page order, as units: a disclosure printed where retrieval did not look. A page none
         of the patterns matches is not split; each unit's scope is its page's Item ("Item 7."),
-        the section it stands in."""
+        the section it stands in. An attached material contract's pages are not read, as
+        retrieval's evidence leaves them out (:func:`attached_legal_text`): an employment
+        agreement's "subpoena power" is no legal matter of the filer's."""
         if not units:
             return
         document, year = units[0].document, units[0].year
         items = self.pages.page_items(document, year)
         for page in self.pages.pages_of(document, year):
+            if attached_legal_text(self.pages, document, year, page):
+                continue
             read = self.read_page(document, year, page)
             if not any(p.search(read.flat) for p in patterns):
                 continue

@@ -10,12 +10,14 @@ the analyst-tune set that chose the rules (the held-out analyst-check set is nev
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from rag_assets.core.evaluation.answer_correctness import answer_lead
+from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets_tests.real_filings import CORPORA
 
 from .conftest import Corpus, real_corpus
@@ -542,3 +544,17 @@ def test_equity_raised_is_asked_of_the_issuances_not_of_the_equity_balance(
     lead = answer_lead(result.answer)
     assert lead.startswith("Yes: (1) "), lead
     assert all(f in lead for f in ("12,650,000 shares", "$1,688 million")), lead
+
+
+def test_a_filings_every_page_scan_reads_no_attached_contract(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Corning's 2022 10-K says "change in control" in its notes (indexes 38 to 72) and in the
+    stock plans it attaches (Exhibits 10.40 to 10.42, indexes 106 to 147): a sentence looked
+    for on every page (a legal matter, a deal) is the filer's own, never a contract's."""
+    corpus = real_corpus(Path(tmp_path_factory.mktemp("corning_2022")), [
+        ("financebench-dev/pdfs/CORNING_2022_10K.pdf", "corning-10k", 2022, [72])])
+    filing = EvidenceUnit(chunk_id="c", document="corning-10k", year=2022, chunk_rank=0,
+                          page=72, located=True, quote="Corning", text="Corning")
+    pattern = re.compile(r"\bchange (?:in|of) control\b", re.IGNORECASE)
+    pages = {u.page for u in corpus.answerer().quotes.sentences_matching([filing], [pattern])}
+    assert pages and max(pages) < 106, pages

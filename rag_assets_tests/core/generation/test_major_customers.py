@@ -133,5 +133,9 @@ def test_how_dependent_a_filer_is_on_its_customers_is_answered_by_their_shares()
         assert found is not None and found.text == f"{SHARE[:-1]}; {NONE_OTHER}", text
     assert read_question("How dependent is General Mills on Wal-Mart as a customer?"
                          ).expects != "names"  # the degree, not the names, lets it in
+    # a customer named is answered by its own share alone: not Wal-Mart's for Target
+    target = read_question("How dependent is General Mills on Target as a customer in fiscal "
+                           "2017?")
+    assert major_customers(target, [unit(SHARE)], before=lambda _: "customers") is None
     suppliers = read_question("How dependent is General Mills on its suppliers in fiscal 2017?")
     assert major_customers(suppliers, [unit(SHARE)], before=lambda _: "customers") is None
