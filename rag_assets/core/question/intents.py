@@ -189,13 +189,22 @@ def items_asked(sentence: str, intents: Iterable[str], path: Path = INTENTS_PATH
     proceedings does Netflix describe?" asks which proceedings (a list), as "Which legal
     proceedings ...?" does, where "What does Netflix say about its litigation?" asks text.
     ``sentence`` is the asking sentence, normalized (lower case)."""
+    pattern = _items_pattern(tuple(intents), path)
+    return pattern is not None and pattern.search(sentence) is not None
+
+
+@cache
+def _items_pattern(intents: tuple[str, ...], path: Path) -> re.Pattern[str] | None:
+    """The pattern of a "what" that asks the intents' items by their phrases, once per set
+    of intents; None unless every intent named answers with names ("What legal risks does X
+    describe?" asks the risk factors' text too)."""
     lexicon = load_intents(path)
     if {lexicon.intents[key].answer for key in intents} != {"names"}:
-        return False  # "What legal risks does X describe?" asks the risk factors' text too
+        return None
     phrases = [p for key in intents for p in lexicon.intents[key].phrases]
     nouns = "|".join(re.escape(p) + "s?" for p in sorted(phrases, key=len, reverse=True))
-    return re.search(rf"^(?:[^,?]{{1,40}},\s*)?what (?:(?!of\b)[a-z]+ ){{0,2}}(?:{nouns}) "
-                     r"(?:did|does|do|has|have|had|is|are|was|were)\b", sentence) is not None
+    return re.compile(rf"^(?:[^,?]{{1,40}},\s*)?what (?:(?!of\b)[a-z]+ ){{0,2}}(?:{nouns}) "
+                      r"(?:did|does|do|has|have|had|is|are|was|were)\b")
 
 
 def sections_for(intents: Iterable[str], path: Path = INTENTS_PATH) -> list[str]:
