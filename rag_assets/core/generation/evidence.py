@@ -21,7 +21,6 @@ from rag_assets.core.footnotes.stitching import FOOTNOTE_BLOCK_RE
 from rag_assets.core.generation.page_texts import PageTexts, normalize
 from rag_assets.core.ingest.pages import is_markdown_rule
 from rag_assets.core.ingest.statement_tables import CaptionsInForce, read_units, spanned
-from rag_assets.core.ingest.statements import is_contents_page
 from rag_assets.core.retrieval.retriever import Hit
 from rag_assets.core.text.figures import FIGURE_AT_END_RE
 from rag_assets.core.text.filing_kinds import form_of
@@ -108,22 +107,21 @@ def is_heading(line: str) -> bool:
             and not FIGURE_AT_END_RE.search(text))
 
 
-# what a table of contents' sentence holds: an Item or a Part, or a page number at its end
-# ("Legal Proceedings 17 Item 4.", "Item 16. Form 10-K Summary 37 Signatures")
-_CONTENTS_ENTRY_RE = re.compile(r"\b(?:item|part)\s+(?:\d{1,2}[a-c]?|[ivx]{1,4})\b|"
-                                r"\s(?:[A-Z]-)?\d{1,3}\.?$", re.IGNORECASE)
+# what a table of contents' sentence holds: a page number before the next Item or Part, or at
+# its end ("Legal Proceedings 17 Item 4.", "Signatures 38"), never a sentence that refers to
+# an Item ("... set forth in Part II, Item 8. Financial Statements ... in this report.")
+_CONTENTS_ENTRY_RE = re.compile(r"(?:^|\s)(?:[A-Z]-)?\d{1,3}(?:\s+(?:item|part)\b|\.?$)",
+                                re.IGNORECASE)
 
 
 def contents_entry(pages: PageTexts, unit: EvidenceUnit) -> bool:
     """Whether a sentence is an entry of the filing's table of contents: it names a section
     and its page and states nothing, so it is never quoted ("Legal Proceedings 17 Item 4." is
     no answer to "What legal proceedings does Netflix describe?"). Told by its page, which
-    lists three or more Items with their page numbers (:func:`is_contents_page`), not by its
+    lists the Items with their page numbers (:meth:`PageTexts.contents_pages`), not by its
     words: a title-case sentence elsewhere ("Stores Opened 17") states something."""
-    if _CONTENTS_ENTRY_RE.search(" ".join(unit.text.split())) is None:
-        return False
-    text = pages.get(unit.document, unit.year, unit.page) or ""
-    return is_contents_page(text.splitlines())
+    return (unit.page in pages.contents_pages(unit.document, unit.year)
+            and _CONTENTS_ENTRY_RE.search(" ".join(unit.text.split())) is not None)
 
 
 def headings_at(text: str, flat: str) -> list[tuple[int, str]]:

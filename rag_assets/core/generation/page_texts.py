@@ -153,6 +153,7 @@ class _Partition:
     mentions: dict[int, list[Mention]] = field(default_factory=dict)
     labels: dict[int, list[Label]] | None = None
     items: dict[int, str | None] | None = None
+    contents: frozenset[int] | None = None  # the pages of its table of contents
     # each page's lines set bold: (line number in the page's own text, the line)
     bold: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
     # the fiscal-year naming the report defines, once read: (it,) so that None is an answer
@@ -319,6 +320,20 @@ class PageTexts:
             items = items_for_form([part.texts[p].split("\n") for p in pages], form)
             part.items = dict(zip(pages, items, strict=True))
         return part.items
+
+    def contents_pages(self, document: str, year: int) -> frozenset[int]:
+        """The pages of a report that are its table of contents (three or more Items listed
+        with their pages: :func:`~rag_assets.core.ingest.statements.is_contents_page`, the
+        reading that keeps them from setting an Item), once per partition."""
+        from rag_assets.core.ingest.statements import is_contents_page
+
+        part = self._partition(document, year)
+        if part is None:
+            return frozenset()
+        if part.contents is None:
+            part.contents = frozenset(p for p in part.pages
+                                      if is_contents_page(part.texts[p].split("\n")))
+        return part.contents
 
     def fiscal_year_defined(self, document: str, year: int) -> FiscalYearEnd | None:
         """The fiscal-year naming a report defines in words ('the fiscal year ending January

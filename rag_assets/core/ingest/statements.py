@@ -162,9 +162,9 @@ def _is_contents_page(lines: Sequence[str], headings: int) -> bool:
 
 
 def is_contents_page(lines: Sequence[str]) -> bool:
-    """Whether a page is a table of contents: three or more Item lines that end in a page
-    number ("Item 3. Legal Proceedings 17")."""
-    return _listed_items(lines) >= 3
+    """Whether a page is a table of contents (:func:`_is_contents_page` on its Item lines):
+    the page no Item is set by, asked of a whole page."""
+    return _is_contents_page(lines, len(_page_items(lines)))
 
 
 def _listed_items(lines: Sequence[str]) -> int:

@@ -130,6 +130,12 @@ def test_a_table_of_contents_entry_is_told_by_its_page_and_never_quoted() -> Non
             "business practices and patent infringement.")
     for text in (listed[0], note, "Stores Opened 17"):
         assert not contents_entry(pages, _unit(text, 59)), text
+    # a sentence that refers to an Item is no entry, on whatever page (Coca-Cola 2019's Item
+    # 9A, p.147, on a page of many Item headings)
+    referral = ("The report of management on our internal control over financial reporting "
+                "is set forth in Part II, \"Item 8. Financial Statements and Supplementary "
+                "Data\" in this report.")
+    assert not contents_entry(pages, _unit(referral, 1))
 
 
 def _unit(text: str, page: int) -> EvidenceUnit:
