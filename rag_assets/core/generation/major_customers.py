@@ -65,21 +65,6 @@ def _a_segment(before: str, scan: Scan | None) -> bool:
     return next(iter(scan([pattern])), None) is not None
 
 
-# whom a dependence is asked of: "How dependent is General Mills on Walmart ...?", "... on the
-# U.S. Government as a customer?" (a name in capitals after "on")
-_DEPENDED_ON_RE = re.compile(r"\b(?:on|upon)\s+(?:the\s+)?(?P<who>[A-Z][\w.&'’-]*"
-                             r"(?:\s+[A-Z][\w.&'’-]*)*)")
-
-
-def depended_on(question: Question) -> str | None:
-    """The customer a degree question names, whose share alone answers it; None when it
-    names none ("How dependent is X on its largest customer?")."""
-    if not question.asks_degree:
-        return None
-    found = _DEPENDED_ON_RE.search(question.text)
-    return found["who"].strip(" .") if found else None
-
-
 def major_customers(question: Question, selected: Sequence[EvidenceUnit],
                     pool: Sequence[EvidenceUnit] = (), before: Before | None = None,
                     scan: Scan | None = None) -> DirectAnswer | None:
@@ -94,7 +79,7 @@ def major_customers(question: Question, selected: Sequence[EvidenceUnit],
     affirms, others = compiled(entry.affirms), compiled(entry.none_other)
     denies = compiled(entry.denies)
 
-    named = depended_on(question)
+    named = question.depended_on
     shares: dict[str, EvidenceUnit] = {}
     closing: EvidenceUnit | None = None
     denial: EvidenceUnit | None = None  # "no customer met or exceeded 10% of sales"

@@ -91,12 +91,15 @@ EITHER_WAY_RE = re.compile(r"\b(?:increas|ris[ei]|gr[eo]w|go(?:ne)? up|improv|up
 # "Which segment drove ...?" asks a name first; "Which factors drove ...?" asks the causes
 _NAME_WORDS = r"(?:which|who|whom)\b"
 _NAME_OPENING_RE = re.compile(rf"\s*{_NAME_WORDS}", re.IGNORECASE)  # on the text as asked
-# a degree asked of a dependence ("How dependent is X on Walmart?", "To what extent does X
-# rely on ...?"): answered by the share that measures it, as a concentration is
-_DEGREE_RE = re.compile(r"^\s*(?:[^,?]{1,40},\s*)?(?:how\s+(?:dependent|reliant|concentrated|"
-                        r"exposed|diversified)|to\s+what\s+(?:extent|degree))\b", re.IGNORECASE)
 _NAME_FIRST_RE = re.compile(rf"^{_NAME_WORDS}(?! (?:factors?|reasons?|drivers?|"
                             r"items?|causes?)\b)")
+# a degree asked of a dependence ("How dependent is X on Walmart?", "To what extent does X
+# rely on ...?"): answered by the share that measures it, as a concentration is; and whom it
+# names after "on" ("... on the U.S. Government as a customer?")
+_DEGREE_RE = re.compile(r"^\s*(?:[^,?]{1,40},\s*)?(?:how\s+(?:dependent|reliant|concentrated|"
+                        r"exposed|diversified)|to\s+what\s+(?:extent|degree))\b", re.IGNORECASE)
+_DEPENDED_ON_RE = re.compile(r"\b(?:on|upon)\s+(?:the\s+)?(?P<who>[A-Z][\w.&'’-]*"
+                             r"(?:\s+[A-Z][\w.&'’-]*)*)")
 _COUNT_FIRST_RE = re.compile(r"\bhow many [a-z][a-z-]{2,}|\bwhat (?:is |was )?(?:the )?number of\b")
 # a verb ends a count's noun phrase ("How many people does Costco employ?" counts people, never
 # "does"); a word that ends in "s" and is no plural is never its noun ("how many of this
@@ -250,6 +253,14 @@ class Question(BaseModel):
         Walmart?"): the shares that measure it answer, as for the names of major customers.
         Read from the text as asked."""
         return _DEGREE_RE.match(self.text) is not None
+
+    @property
+    def depended_on(self) -> str | None:
+        """Whom a degree question names as depended on ("How dependent is General Mills on
+        Walmart?": Walmart), whose share alone answers it; None when it names none ("... on
+        its largest customer?") or asks no degree."""
+        found = _DEPENDED_ON_RE.search(self.text) if self.asks_degree else None
+        return found["who"].strip(" .") if found else None
 
     @property
     def bm25_text(self) -> str:
