@@ -120,6 +120,13 @@ def _none_stated(question: Question, denials: Sequence[re.Pattern[str]], pending
     return DirectAnswer(kind="list", units=units, text=f"{opening}: {shown}.", supports=shown)
 
 
+def _none_asked(question: Question) -> bool:
+    """Whether a yes or no asks what a pending matter's denial answers (``none_asked`` of the
+    kinds asked: "Is X involved in any material litigation?")."""
+    return any(s.none_asked and re.search(s.none_asked, question.ranking_text, re.IGNORECASE)
+               for s in _statements(question))
+
+
 def _object_of(rest: str) -> str:
     """What a deal sentence names after its verb, as a key: the first name it prints ("CMD",
     "Asda"), with the rate it prints (two issuances of "Senior Notes" are two), else its first
@@ -306,13 +313,6 @@ def _one_per_deal(question: Question, patterns: Sequence[re.Pattern[str]],
     return {text: units for text, units in best.values()}
 
 
-# "Is X involved in any material litigation?", "Does X face any material pending legal
-# proceedings?": what a filing's conclusion on its matters (ASC 450-20, Item 103) answers
-MATERIAL_MATTER_ASKED_RE = re.compile(
-    r"\bany\s+(?:other\s+)?material\s+(?:pending\s+)?(?:legal\s+proceedings?|litigation|"
-    r"lawsuits?|legal\s+matters?|legal\s+actions?|claims)\b", re.IGNORECASE)
-
-
 def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
                  pool: Sequence[EvidenceUnit] = (), scan: Scan | None = None,
                  following: Adjacent | None = None, preceding: Adjacent | None = None
@@ -327,8 +327,7 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
     # whether any material matter is pending is "No" only from the filing's own conclusion
     # that none is, no matter named; any other yes or no of a matter (settled? won? one named,
     # "opioid litigation"?) is the quotes' to show, never "Yes" from a count of the matters
-    yes_no = question.expects == "yes_no" and (
-        not pending or MATERIAL_MATTER_ASKED_RE.search(question.ranking_text) is not None)
+    yes_no = question.expects == "yes_no" and (not pending or _none_asked(question))
     if not patterns or not (question.expects == "names" or yes_no):
         return None
 
@@ -350,7 +349,7 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
         denials = _denials(question)
         denied = _none_stated(question, denials, pending, [
             *selected, *pool, *(scan(denials) if scan is not None and denials else ())])
-        return denied.model_copy(update={"text": f"No. {denied.text.split(': ', 1)[1]}"}
+        return denied.model_copy(update={"text": f"No. {denied.supports}."}
                                  ) if denied is not None and yes_no else denied
     if yes_no and pending:
         return None  # matters named: whether any is material is the quotes' to show

@@ -37,6 +37,10 @@ class Statement(BaseModel):
                                     "event happened in the period ('There were no material "
                                     "acquisitions completed in 2020'): the answer when none is "
                                     "stated")
+    none_asked: str | None = Field(default=None, description="of a pending matter, the yes or "
+                                   "no that ``none_stated`` answers 'No' to ('Is X involved in "
+                                   "any material litigation?'); another yes or no of a matter "
+                                   "is left to the quotes")
 
 
 class Unfound(BaseModel):
