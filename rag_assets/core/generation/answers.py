@@ -78,9 +78,11 @@ class Answerer:
         self.config = config or AnswerConfig()
         self.facts = None if facts is None else FactsRoute(
             facts, pages, self.held_years, self.company, chat, self.config.citation_threshold)
-        # a cause's measure computed beside its causes, by the facts route
+        # a cause's measure computed beside its causes, and the year an outlook is read
+        # against, by the facts route
         self.quotes = QuoteRoute(retriever, pages, self.config, chat,
-                                 self.facts.change if self.facts else None)
+                                 self.facts.change if self.facts else None,
+                                 self.facts.level if self.facts else None)
 
     @cached_property
     def companies(self) -> dict[str, str]:

@@ -134,6 +134,9 @@ class DirectAnswer(BaseModel):
     named: str = Field(default="", description="for a superlative: the member it names")
     share: float | None = Field(default=None, description="for a superlative: the winner's "
                                 "share of the total it is read against, where one is printed")
+    computed: list[SourceCitation] = Field(default_factory=list, description=(
+        "the rows of the statements a figure computed beside the units' is read from (an "
+        "outlook's range against the year's actual): cited after the units"))
 
     def claim(self) -> Claim:
         """The sentence as a claim, cited on every unit it is read from (each citation stands
@@ -145,7 +148,7 @@ class DirectAnswer(BaseModel):
             SourceCitation(document=u.document, year=u.year, page=u.page, quote=u.quote,
                            supports=(u.quote if u.is_row else u.text) if several
                            else self.supports)
-            for u in self.units])
+            for u in self.units] + self.computed)
 
 
 class Cell(BaseModel):

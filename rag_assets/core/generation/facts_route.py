@@ -229,6 +229,21 @@ class FactsRoute:
                       levels=[*computed.values.values(), computed.value]
                       if base_unit(asked, load_vocabulary()) == "USD" else [])
 
+    def level(self, question: Question, metric: str, document: str, year: int,
+              fiscal_year: int) -> MetricAnswer | None:
+        """A measure of the vocabulary in one fiscal year, as the filer names it, computed
+        from the partition's facts (what an outlook's range is read against); None when the
+        facts do not compute it."""
+        asked = MetricQuestion(question=question.text, target=metric,
+                               is_metric=metric in load_vocabulary().metrics, years=[fiscal_year])
+        facts, shift = self.named_facts(asked, document, year)
+        if not facts:
+            return None
+        computed = answer_metric(asked.model_copy(update={"end_year_shift": shift}), facts,
+                                 self.company(document), self.pages.get(document, year, 0) or "")
+        return computed if computed.status == "answered" and computed.value is not None \
+            else None
+
     def made_of(self, asked: MetricQuestion, computed: MetricAnswer,
                 facts: Sequence[StatementFact], filer: tuple[str | None, str], document: str,
                 year: int) -> tuple[Claim, list[Moved]]:

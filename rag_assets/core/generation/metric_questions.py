@@ -1278,11 +1278,7 @@ def _one_change(years: Sequence[int], asked: str) -> bool:
 def _grown(parsed: MetricQuestion) -> str | None:
     """The line item a growth metric is the change of ("revenue / revenue[-1] - 1": revenue),
     or None: the causes of growth are those of the line item's change, not of the rate's."""
-    metric = load_vocabulary().metrics.get(parsed.target) if parsed.is_metric else None
-    if metric is None or "[-1]" not in (metric.formula or ""):
-        return None
-    names = set(re.findall(r"[a-z_]+", metric.formula or "")) & set(load_vocabulary().concepts)
-    return names.pop() if len(names) == 1 else None
+    return load_vocabulary().grown(parsed.target) if parsed.is_metric else None
 
 
 def _history_asked(asked: str, aggregate: str, is_metric: bool) -> bool:

@@ -13,19 +13,30 @@ A block that revises the outlook prints each measure's prior range beside its up
 "no change"): its first line says which way each moved, the midpoints compared ("Revised its
 outlook: raised net sales to $11.0 billion to $11.1 billion (from ...); lowered ..."), then
 the block as printed.
+
+A yes or no that asks where the outlook takes a measure against the year just reported ("Does
+the fiscal 2023 outlook point to further operating margin expansion after fiscal 2022?") is
+answered from the measure's row read against the year before the outlook's, as the release's
+own statements compute it (the facts route's :meth:`level`): "No. The Fiscal 2023 Outlook
+guides operating margin to 14.7% to 15.0%, 110 to 140 basis points below the 16.1% of FY2022."
+A range on both sides of the year's figure answers neither way; the comparison is still said.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import printed_unit
 from rag_assets.core.generation.extractive import words
+from rag_assets.core.generation.metric_engine import MetricAnswer, base_unit
+from rag_assets.core.generation.metric_format import format_value
+from rag_assets.core.generation.records import SourceCitation
 from rag_assets.core.ingest.sections import heading_topic
 from rag_assets.core.question.question import Question
-from rag_assets.core.question.vocabulary import terms_in
+from rag_assets.core.question.vocabulary import Unit, load_vocabulary, terms_in
 from rag_assets.core.text.bullets import bullet_groups, is_bullet, numbered
 from rag_assets.core.text.figures import SCALE_WORDS
 from rag_assets.core.text.periods import PERIOD_WORD_RE
@@ -57,6 +68,10 @@ SCALE_RE = re.compile("|".join(SCALE_WORDS), re.IGNORECASE)
 SIGNED_NUMBER_RE = re.compile(r"(?P<sign>[-–])?\$?(?P<n>\d[\d,]*(?:\.\d+)?)")
 # a sentence that introduces the year's targets as a list: "our key full-year fiscal 2024
 # targets are summarized below:", "we expect the following for 2024:"
+# a measure's figure in a fiscal year, computed from the filing's statements (metric, year)
+Level = Callable[[str, int], "MetricAnswer | None"]
+# the ways a yes or no asks a measure to move, as the side of the year's figure it asks for
+SIDE_ASKED = {"up": 1, "better": 1, "down": -1, "worse": -1}
 TARGETS_INTRO_RE = re.compile(r"\b(?:outlook|guidance|targets?|expect(?:s|ed|ations?)?)\b",
                               re.IGNORECASE)
 
@@ -82,15 +97,17 @@ def _of_the_year(question: Question, heading: str) -> bool:
 
 
 def outlook_block(question: Question, document: str, year: int,
-                  pages: Sequence[tuple[int, str]]) -> DirectAnswer | None:
+                  pages: Sequence[tuple[int, str]], level: Level | None = None
+                  ) -> DirectAnswer | None:
     """The outlook block of the filing's pages (page index, text), or None: the table under
-    an outlook heading, or the bullets after a sentence that introduces the year's targets."""
+    an outlook heading, or the bullets after a sentence that introduces the year's targets;
+    ``level`` computes a measure's figure in the year the outlook is read against."""
     if "outlook" not in question.intents:
         return None
     read = [(page, [line for line in text.splitlines() if line.strip()]) for page, text in pages]
     for strict in (True, False):  # a section heading ("Fiscal 2023 Outlook") before a headline
         for page, lines in read:
-            found = _table_block(question, document, year, page, lines, strict) or (
+            found = _table_block(question, document, year, page, lines, strict, level) or (
                 None if strict else _bulleted_block(question, document, year, page, lines))
             if found is not None and _prints_asked(question, found.text):
                 return found
@@ -100,7 +117,8 @@ def outlook_block(question: Question, document: str, year: int,
 def _prints_asked(question: Question, block: str) -> bool:
     """Whether the block prints a measure the question names, or the question names none:
     a display glass outlook answers no "What capital expenditures does Corning expect?"."""
-    asked = set(question.metrics)  # read once, with the question
+    vocabulary = load_vocabulary()  # a growth asked is guided as its line item's range
+    asked = {vocabulary.grown(m) or m for m in question.metrics}
     return not asked or bool(asked & {t.name for t in terms_in(block)})
 
 
@@ -132,7 +150,8 @@ def _bulleted_block(question: Question, document: str, year: int, page: int,
 
 
 def _table_block(question: Question, document: str, year: int, page: int,
-                 lines: Sequence[str], strict: bool) -> DirectAnswer | None:
+                 lines: Sequence[str], strict: bool, level: Level | None = None
+                 ) -> DirectAnswer | None:
     """The rows under an outlook heading that print figures, or None; ``strict``: only under
     a heading that opens the outlook section (``sections.json``), not a headline that names
     it ("Company Raises Outlook for Fiscal Year 2023" over the quarter's results)."""
@@ -149,11 +168,16 @@ def _table_block(question: Question, document: str, year: int, page: int,
         unit = printed_unit(document, year, page, quote)
         moves = revision_moves(rows, heading)
         moved, polarity = revision_text(moves), revised_yes_no(question, moves)
+        block = f"{heading.rstrip(': ')}: {'; '.join(r.rstrip(' .;') for r in rows)}."
+        against = (read_against_year(question, rows, heading, level)
+                   if level is not None and moves is None else None)
+        if against is not None:
+            return DirectAnswer(kind="yes_no" if against.polarity else "comparison",
+                                units=[unit], supports=quote, computed=against.cited,
+                                text=f"{against.text} {block}")
         return DirectAnswer(kind="yes_no" if polarity else "list", units=[unit], supports=quote,
                             text=(f"{polarity} " if polarity else "")
-                            + (f"{moved}. " if moved else "")
-                            + f"{heading.rstrip(': ')}: "
-                              f"{'; '.join(r.rstrip(' .;') for r in rows)}.")
+                            + (f"{moved}. " if moved else "") + block)
     return None
 
 
@@ -271,3 +295,97 @@ def revised_yes_no(question: Question, moved: Moves | None) -> str | None:
     if up and down:
         return None
     return "Yes." if ways[asked] else "No."
+
+
+class Guided(NamedTuple):
+    """A measure's row of an outlook: its label, its range as printed and its ends in the
+    measure's own unit (a percentage as a fraction, dollars in dollars)."""
+
+    label: str
+    printed: str
+    low: float
+    high: float
+
+
+class Against(NamedTuple):
+    """An outlook's range read against the year's figure: the sentence, its "Yes." or "No."
+    (empty when the range is on both sides) and the statement rows the figure is read from."""
+
+    text: str
+    polarity: str
+    cited: list[SourceCitation]
+
+
+def guided_row(rows: Sequence[str], metric: str, unit: Unit) -> Guided | None:
+    """The row whose label names ``metric`` and prints one range in its unit (a percentage
+    for a ratio in percent, dollars for an amount or per share); None when no row does."""
+    for row in rows:
+        ranges = list(RANGE_RE.finditer(row))
+        if len(ranges) != 1 or not (label := row[:ranges[0].start()].strip(" :,")):
+            continue
+        printed = ranges[0].group(0).strip()
+        if (metric not in {t.name for t in terms_in(label)}
+                or ("%" in printed) != (unit == "percent")
+                or ("$" in printed) != unit.startswith("USD")):
+            continue
+        ends = [_amount(end, printed) / (100 if unit == "percent" else 1)
+                for end in (ranges[0]["lo"], ranges[0]["hi"] or ranges[0]["lo"])]
+        return Guided(label=LABEL_NET_RE.sub("", label), printed=printed, low=min(ends),
+                      high=max(ends))
+    return None
+
+
+def read_against_year(question: Question, rows: Sequence[str], heading: str,
+                      level: Level) -> Against | None:
+    """The range of the measure asked, read against the measure's figure in the year before
+    the outlook's (the year the release reports): for a yes or no that asks it to move, and
+    for the growth a range implies ("What net sales growth does the outlook imply?"). None
+    when the question asks neither, names no measure a row guides, or the heading no year."""
+    vocabulary = load_vocabulary()
+    yes_no = question.expects == "yes_no"
+    side = SIDE_ASKED.get(question.way or "") if yes_no else 0
+    named = years_in(heading)
+    if side is None or not named:
+        return None
+    reported = max(named) - 1
+    for asked in question.metrics:
+        metric = vocabulary.grown(asked) or asked  # "net sales growth": net sales guided
+        if not yes_no and metric == asked:
+            continue  # a level asked is the range itself: the block answers
+        computed = level(metric, reported)
+        if computed is None or computed.value is None:
+            continue
+        unit = base_unit(computed.question, vocabulary)
+        guided = guided_row(rows, metric, unit)
+        if guided is None:
+            continue
+        definition = vocabulary.metrics.get(metric)
+        if question.way in ("better", "worse") and definition and definition.better == "lower":
+            side = -side
+        return _against(guided, computed, unit, side, heading, reported)
+    return None
+
+
+def _against(guided: Guided, computed: MetricAnswer, unit: Unit, side: int, heading: str,
+             reported: int) -> Against:
+    """The sentence that reads ``guided`` against the year's figure, compared as shown (an
+    analyst reads 16.1% against 14.7% to 15.0%: 110 to 140 basis points)."""
+    shown = format_value(computed.value or 0.0, unit, computed.question.decimals)
+    actual = (round((computed.value or 0.0) * 100, 1) / 100 if unit == "percent"
+              else computed.value or 0.0)
+    above, below = guided.low > actual, guided.high < actual
+    ends = (guided.low, guided.high)
+    if unit == "percent":
+        points = sorted(round(abs(end - actual) * 10000) for end in ends)
+        size = f"{points[0]:,} to {points[1]:,} basis points"
+    else:
+        shares = sorted(abs(end / actual - 1) * 100 for end in ends) if actual else [0.0, 0.0]
+        size = f"{shares[0]:.1f}% to {shares[1]:.1f}%"
+    where = (f"{size} above" if above else f"{size} below" if below
+             else "on both sides of")
+    polarity = ("Yes." if above == (side > 0) else "No.") if side and (above or below) else ""
+    text = (f"{polarity + ' ' if polarity else ''}The {heading.rstrip(': ')} guides "
+            f"{guided.label.lower()} to {guided.printed}, {where} the {shown} of "
+            f"FY{reported}. {computed.headline}")
+    return Against(text=text, polarity=polarity,
+                   cited=[o.citation() for o in computed.operands])

@@ -70,7 +70,8 @@ from rag_assets.core.generation.extractive import (
     words,
 )
 from rag_assets.core.generation.fiscal_names import periods_as_printed, quarter_shift
-from rag_assets.core.generation.outlook import outlook_block
+from rag_assets.core.generation.metric_engine import MetricAnswer
+from rag_assets.core.generation.outlook import Level, outlook_block
 from rag_assets.core.generation.page_texts import PageTexts, normalize
 from rag_assets.core.generation.part_causes import parts_summing
 from rag_assets.core.generation.records import (
@@ -182,6 +183,8 @@ class QuoteRoute:
     chat: ChatModel | None = None
     # the change of the measure a cause question asks, computed in a filing (the facts route)
     change: Callable[[Question, str, int], Change | None] | None = None
+    # a measure's figure in a fiscal year, computed in a filing (the facts route's ``level``)
+    level: Callable[[Question, str, str, int, int], MetricAnswer | None] | None = None
     # each page as the readers read it (:meth:`read_page`), by its key
     _read_pages: dict[tuple[str, int, int], ReadPage] = field(default_factory=dict)
 
@@ -517,7 +520,8 @@ class QuoteRoute:
         return (registered_securities(question, document, year, pages)
                 or cover_fact(question, document, year, pages)
                 or declared_dividend(question, document, year, pages)
-                or outlook_block(question, document, year, pages)
+                or outlook_block(question, document, year, pages,
+                                 self.levels_in(question, document, year))
                 or current_item(question, document, year, pages)
                 or signer(question, document, year, pages)
                 or certifying_officer(question, document, year, pages)
@@ -528,6 +532,14 @@ class QuoteRoute:
                                  self.pages.page_items(document, year),
                                  self.pages.bold_lines(document, year))
                 or transaction_terms(question, selected, document, year, pages))
+
+    def levels_in(self, question: Question, document: str, year: int) -> Level | None:
+        """A measure's figure in a fiscal year as the filing's statements compute it, for
+        ``question`` (what an outlook is read against); None without the facts route."""
+        level = self.level
+        if level is None:
+            return None
+        return lambda metric, fiscal_year: level(question, metric, document, year, fiscal_year)
 
     def preceding(self, unit: EvidenceUnit) -> EvidenceUnit | None:
         """The sentence a unit's page prints just before it."""

@@ -196,6 +196,15 @@ class Vocabulary(BaseModel):
         entry = self.concepts.get(name) or self.metrics.get(name)
         return entry.title if entry else name.replace("_", " ")
 
+    def grown(self, name: str) -> str | None:
+        """The line item a growth metric is the change of ("revenue / revenue[-1] - 1":
+        revenue), or None: not a growth metric."""
+        metric = self.metrics.get(name)
+        if metric is None or "[-1]" not in (metric.formula or ""):
+            return None
+        found = set(re.findall(r"[a-z_]+", metric.formula or "")) & set(self.concepts)
+        return found.pop() if len(found) == 1 else None
+
     def formula_of(self, name: str) -> str:
         """A computed metric's formula (the engine computes no metric without one)."""
         formula = self.metrics[name].formula

@@ -9,8 +9,10 @@ import pytest
 
 from rag_assets.core.evaluation.answer_correctness import answer_lead
 from rag_assets.core.generation.citations import verify_claims
+from rag_assets.core.generation.facts_route import FactsRoute
 from rag_assets.core.generation.outlook import outlook_block
 from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.ingest.filing_facts import read_facts
 from rag_assets.core.question.question import read_question
 from rag_assets_tests.real_filings import CORPORA, real_filing
 
@@ -151,3 +153,64 @@ def test_a_negative_range_and_a_scale_printed_once_are_read() -> None:
         "Revised its outlook: raised net sales to $11.0 to $11.1 billion (from $10.95 to $11.05 "
         "billion; $50 million higher at the midpoint); lowered comparable sales to -2% to 0% "
         "(from -1% to 1%; 100 basis points lower at the midpoint)")
+
+
+def _against_year(question: str) -> tuple[str, int]:
+    """The outlook of Ulta's fourth-quarter release read against fiscal 2022 as its own
+    statements compute it (p.6: operating income 1,638,610 of net sales 10,208,580; diluted
+    EPS $24.01), every citation checked on its page."""
+
+    document, year = "ulta-beauty-earnings-q4", 2023
+    pages_read = real_filing("financebench-wide/pdfs/ULTABEAUTY_2023Q4_EARNINGS.pdf").pages
+    pages = PageTexts.from_pages(document, year, pages_read)
+    facts = read_facts(document, year, pages_read)
+    route = FactsRoute(facts=lambda d, y: facts, pages=pages, held_years=lambda d: [year],
+                       company=lambda d: "Ulta Beauty")
+    asked = read_question(question)
+    found = outlook_block(asked, document, year, [
+        (p, pages.get(document, year, p) or "") for p in pages.pages_of(document, year)],
+        lambda metric, fiscal_year: route.level(asked, metric, document, year, fiscal_year))
+    assert found is not None
+    checked = verify_claims([found.claim()], pages)
+    assert all(c.mark == "valid" for claim in checked for c in claim.citations)
+    return answer_lead(found.text), len(found.claim().citations)
+
+
+@pytest.mark.parametrize(("question", "opening"), [
+    # the range is below the year's 16.1%: no expansion, however the question words it
+    ("Does Ulta Beauty's fiscal 2023 outlook point to further operating margin expansion "
+     "after fiscal 2022?",
+     "No. The Fiscal 2023 Outlook guides operating margin to 14.7% to 15.0%, 110 to 140 basis "
+     "points below the 16.1% of FY2022."),
+    ("Does Ulta's fiscal 2023 guidance point to a lower operating margin?",
+     "Yes. The Fiscal 2023 Outlook guides operating margin to 14.7% to 15.0%, 110 to 140 "
+     "basis points below the 16.1% of FY2022."),
+    ("Does Ulta's fiscal 2023 outlook imply operating margin compression?",
+     "Yes. The Fiscal 2023 Outlook guides operating margin to 14.7% to 15.0%, 110 to 140 "
+     "basis points below the 16.1% of FY2022."),
+    # a growth asked is its line item's range against the year's: net sales $10,208.58 million
+    ("Does Ulta Beauty's fiscal 2023 guidance imply net sales growth over fiscal 2022?",
+     "Yes. The Fiscal 2023 Outlook guides net sales to $10.95 billion to $11.05 billion, 7.3% "
+     "to 8.2% above the $10,208.58 million of FY2022."),
+    ("What net sales growth does Ulta's fiscal 2023 outlook imply?",
+     "The Fiscal 2023 Outlook guides net sales to $10.95 billion to $11.05 billion, 7.3% to "
+     "8.2% above the $10,208.58 million of FY2022."),
+    ("Does Ulta expect diluted earnings per share to decline in fiscal 2023?",
+     "No. The Fiscal 2023 Outlook guides diluted earnings per share to $24.70 to $25.40, 2.9% "
+     "to 5.8% above the $24.01 of FY2022."),
+])
+def test_an_outlook_asked_against_the_year_reported_is_read_against_its_figure(
+        question: str, opening: str) -> None:
+    lead, cited = _against_year(question)
+    assert lead.startswith(opening)
+    assert cited > 1  # the block and the statements' rows the year's figure is read from
+
+
+def test_an_outlook_asked_as_such_is_the_block_with_no_year_beside_it() -> None:
+    # a level asked ("What operating margin ...?") is the range itself; a raise asked of an
+    # outlook that revises nothing has no way to read: the block, as printed
+    for question in ("What operating margin does Ulta expect for fiscal 2023?",
+                     "Did Ulta raise its fiscal 2023 outlook?"):
+        lead, cited = _against_year(question)
+        assert lead.startswith("Fiscal 2023 Outlook: For fiscal 2023"), question
+        assert cited == 1, question
