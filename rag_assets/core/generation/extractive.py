@@ -470,6 +470,9 @@ CHANGE_ROOTS = frozenset({"growt", "incre", "decre", "chang", "decli"})
 # information regarding the acquisition terms, see Item 1.01 in our Current Report on Form
 # 8-K", "See Note 4 for further discussion", "Refer to Part II, Item 7"): Regulation S-K's
 # cross-references (Item 10(d), incorporation by reference) as filings word them
+# a share as a filing prints one: "73%", "21 percent"
+SHARE_STATED_RE = re.compile(r"\d(?:\.\d+)?\s*(?:%|percent\b)", re.IGNORECASE)
+SALES_WORD_RE = re.compile(r"\b(?:sales|revenues?)\b", re.IGNORECASE)
 POINTER_RE = re.compile(
     r"^\W*(?:(?:for|with respect to)\s+(?:more|additional|further|a)\s+(?:information|details?|"
     r"discussion|description)\b.{0,120}?\b(?:see|refer\s+to)\b|(?:please\s+)?(?:see|refer\s+to)\b)",
@@ -487,11 +490,13 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
     those that state something; for a figure asked ("How much ...?"), those that print an
     amount (money, a percentage, a figure with a scale word: not "Note 10" or "June 30")
     first, and for a count ("How many warehouses ...?") those that print a number of the thing
-    counted ("858 warehouses") before them, each group best first; a sentence that states
-    only other spans ahead than the one asked ("the next 10 years" for "the next five years"),
-    or whose subject is the year-ago period ("The prior year provision was ..."), after the
-    rest, as a figure of another period; the scores, and so the evidence's strength
-    and any abstention, are not touched."""
+    counted ("858 warehouses") before them, each group best first (and for a degree asked,
+    "How dependent is X on Y?", the sentences that state the share that measures it:
+    :func:`states_share`); a
+    sentence that states only other spans ahead than the one asked ("the next 10 years" for
+    "the next five years"), or whose subject is the year-ago period ("The prior year
+    provision was ..."), after the rest, as a figure of another period; the scores, and so
+    the evidence's strength and any abstention, are not touched."""
 
     def group(item: ScoredUnit) -> tuple[bool, bool, int, float]:
         text = item.unit.text
@@ -500,6 +505,8 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
         other_span = (bool(spans) and not spans & set(plan.horizons)
                       or other_quarter(plan, text) or other_block(plan, item.unit)
                       or opens_with_prior_period(text) and not plan.prior_period)
+        if plan.asks_degree:  # "How dependent is X on Y?": the share measures it
+            return pointer, other_span, 0 if states_share(plan, item.unit) else 1, 0.0
         if plan.expects != "figure":
             return pointer, other_span, 0, 0.0
         if plan.counts and counts_asked(plan.text, plan.counts, text):
@@ -513,6 +520,18 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
         # release's headline run into its first sentence), then any amount
         return pointer, other_span, 3 if at is None else 1 if at == 0 else 2, 0.0
     return sorted(chosen, key=group)
+
+
+def states_share(plan: Question, unit: EvidenceUnit) -> bool:
+    """Whether a sentence states the share a dependence is measured by: a percentage of sales
+    or revenues (Item 101(c) measures a customer by its share of consolidated revenues), of
+    whom the question names as depended on, when it names one; never a table's row (an
+    ownership's 100%) or a percentage of something else (employees by region)."""
+    text = unit.text
+    if unit.is_row or not SHARE_STATED_RE.search(text) or not SALES_WORD_RE.search(text):
+        return False
+    named = plan.depended_on
+    return not named or all(w in words(text) for w in words(named))
 
 
 def other_block(plan: Question, unit: EvidenceUnit) -> bool:
