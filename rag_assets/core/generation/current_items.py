@@ -60,7 +60,7 @@ REPORTING_RE = re.compile(r"\b(?:report(?:s|ed)?|announc\w*|disclos\w*)\b", re.I
 EXHIBIT_LINE_RE = re.compile(r"^\(?(\d{1,3}(?:\.\d{1,2})?)\)?\.?\s+(\S.*?)\.?\s*$")
 
 
-def _items(pages: Sequence[tuple[int, str]]) -> list[tuple[str, int, list[str]]]:
+def report_items(pages: Sequence[tuple[int, str]]) -> list[tuple[str, int, list[str]]]:
     """Each Item of the report's own pages (before its exhibits): (its heading, its page, the
     lines of its body on that page)."""
     items: list[tuple[str, int, list[str]]] = []
@@ -141,7 +141,7 @@ def current_item(question: Question, document: str, year: int,
         return None  # the signature block or the cover answers, not an Item
     if question.share is not None:
         return None  # a share is a figure: an Item's body, or the list of Items, gives none
-    items = _items(pages)
+    items = report_items(pages)
     if question.expects == "yes_no" and EXHIBITS_RE.search(question.ranking_text):
         return _exhibits_filed(document, year, items)
     if question.expects == "yes_no":

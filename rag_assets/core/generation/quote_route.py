@@ -86,6 +86,7 @@ from rag_assets.core.generation.risk_factors import risk_captions
 from rag_assets.core.generation.signatures import signer
 from rag_assets.core.generation.transaction_terms import transaction_terms
 from rag_assets.core.generation.unfound import Prints, unfound_disclosure, unprinted_line_item
+from rag_assets.core.generation.vote_results import vote_result
 from rag_assets.core.llm.client import ChatModel, LLMReplyError
 from rag_assets.core.llm.prompts import render
 from rag_assets.core.question.question import Question
@@ -504,7 +505,8 @@ class QuoteRoute:
         cover page's table of registered securities (:mod:`registered`) and what else the cover
         states of the registrant (:mod:`cover_facts`), the outlook block of
         a release (:mod:`outlook`, for a question that asks for the outlook), a dividend's
-        declaration (:mod:`declared_dividends`), the body of the 8-K Item asked
+        declaration (:mod:`declared_dividends`), the counts of an 8-K's vote
+        (:mod:`vote_results`: the nominee or the share asked), the body of the 8-K Item asked
         (:mod:`current_items`), the officer who signed an 8-K (:mod:`signatures`), the officers who
         certify a report (:mod:`certifications`), the firm that signs its auditor's report
         (:mod:`auditor`), the
@@ -522,6 +524,7 @@ class QuoteRoute:
                 or declared_dividend(question, document, year, pages)
                 or outlook_block(question, document, year, pages,
                                  self.levels_in(question, document, year))
+                or vote_result(question, document, year, pages)
                 or current_item(question, document, year, pages)
                 or signer(question, document, year, pages)
                 or certifying_officer(question, document, year, pages)

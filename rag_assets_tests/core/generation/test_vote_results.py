@@ -1,0 +1,84 @@
+"""An 8-K's vote read from the counts Item 5.07 requires, on Foot Locker's real report of its
+2022 annual meeting (financebench-wide: its question on the nominees is where the reader was
+found, so that set is in-sample for it)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag_assets.core.generation.citations import verify_claims
+from rag_assets.core.generation.current_items import report_items
+from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.generation.vote_results import read_matters, vote_result
+from rag_assets.core.question.question import read_question
+from rag_assets_tests.real_filings import CORPORA, real_filing
+
+pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here")
+
+DOCUMENT, YEAR = "foot-locker-8k-2022-05-20", 2022
+
+
+def _pages() -> tuple[PageTexts, list[tuple[int, str]]]:
+    pages = PageTexts.from_pages(DOCUMENT, YEAR, real_filing(
+        "financebench-wide/pdfs/FOOTLOCKER_2022_8K_dated-2022-05-20.pdf").pages)
+    return pages, [(p, pages.get(DOCUMENT, YEAR, p) or "") for p in pages.pages_of(DOCUMENT, YEAR)]
+
+
+def _answer(question: str) -> str | None:
+    pages, read = _pages()
+    found = vote_result(read_question(question), DOCUMENT, YEAR, read)
+    if found is None:
+        return None
+    checked = verify_claims([found.claim()], pages)
+    assert all(c.mark == "valid" for claim in checked for c in claim.citations)
+    return found.text
+
+
+def test_the_matters_are_read_with_their_columns_rows_and_outcomes() -> None:
+    """Four proposals: the election's ten rows, say-on-pay's and the auditor's one row each;
+    the frequency vote's two-line header ("Votes For" thrice over "1 Year 2 Years 3 Years")
+    prints five counts under three columns named, so it is left to the quotes."""
+    _, read = _pages()
+    body = next(lines for heading, _, lines in report_items(read) if "5.07" in heading)
+    matters = read_matters(body)
+    assert [len(m.rows) for m in matters] == [10, 1, 1]
+    assert matters[0].rows[2] == ("Richard A. Johnson", [54_484_293, 16_105_005, 77_685,
+                                                         6_884_223])
+    assert matters[0].columns == ["for", "against", "abstain", "broker non-votes"]
+    assert matters[2].title.startswith("Proposal 4. With respect to the proposal to ratify")
+    # an outcome that wraps onto the next line is read whole
+    assert matters[2].outcome.endswith("for the 2022 fiscal year was duly ratified.")
+
+
+def test_a_nominee_far_above_the_others_in_votes_against_is_named() -> None:
+    # Johnson: 16,105,005 of 70,589,298 cast for or against (22.8%); the other nine's shares'
+    # median is 8.2%, so "substantially more" holds (at least twice)
+    assert _answer("Were there any board member nominees who had substantially more votes "
+                   "against joining than the other nominees?") == (
+        "Yes. Richard A. Johnson received 16,105,005 votes against (22.8% of the votes cast on "
+        "the nominee), compared with a median of 8.2% for the other 9 nominees; next, Dona D. "
+        "Young: 6,074,467. Based on the votes set forth above, each of the ten nominees to the "
+        "Board was duly elected.")
+    assert _answer("Which director nominee received the most votes against?") == (
+        "Richard A. Johnson received the most votes against of the 10 nominees: 16,105,005 "
+        "votes against (next, Dona D. Young: 6,074,467).")
+    assert _answer("Which nominee received the fewest votes for?").startswith(
+        "Dona D. Young received the fewest votes for of the 10 nominees: 53,876,257")
+
+
+def test_a_share_of_the_votes_cast_is_computed_for_the_matter_named() -> None:
+    # votes cast are for and against: abstentions and broker non-votes are not
+    assert _answer("What percentage of votes cast approved the executive compensation "
+                   "proposal?") == (
+        "81.1% of the votes cast were for it (57,172,731 for / (57,172,731 for + 13,324,080 "
+        "against)). Based on the votes set forth above, the NEOs’ compensation was approved.")
+    assert _answer("What share of the votes supported ratifying KPMG?").startswith(
+        "97.6% of the votes cast were for it (75,612,318 for / (75,612,318 for + 1,854,695 "
+        "against)).")
+
+
+def test_a_question_the_counts_do_not_answer_is_left_to_the_item() -> None:
+    # no nominee ranked nor share asked; a share of a matter no title names; not a vote
+    assert _answer("What were the results of Foot Locker's 2022 annual meeting vote?") is None
+    assert _answer("What percentage of votes approved the stock split?") is None
+    assert _answer("Who signed Foot Locker's 8-K?") is None
