@@ -465,14 +465,16 @@ def evidence_strength(plan: Question, best: ScoredUnit | None) -> float:
 # sales increased 8.0%"
 CHANGE_ROOTS = frozenset({"growt", "incre", "decre", "chang", "decli"})
 
+# a share of sales as a filing prints one: "73% of our $66.0 billion in net sales", "29% of
+# Corning's segment net sales", "21 percent of our consolidated net sales" (never a move:
+# "Net sales increased 5%")
+SHARE_OF_SALES_RE = re.compile(r"\d(?:\.\d+)?\s*(?:%|percent)\s+of\s+(?:[\w$.,'’-]+\s+){0,4}?"
+                               r"(?:net\s+)?(?:sales|revenues?)\b", re.IGNORECASE)
 
 # a sentence that sends the reader elsewhere and states nothing of its own ("For more
 # information regarding the acquisition terms, see Item 1.01 in our Current Report on Form
 # 8-K", "See Note 4 for further discussion", "Refer to Part II, Item 7"): Regulation S-K's
 # cross-references (Item 10(d), incorporation by reference) as filings word them
-# a share as a filing prints one: "73%", "21 percent"
-SHARE_STATED_RE = re.compile(r"\d(?:\.\d+)?\s*(?:%|percent\b)", re.IGNORECASE)
-SALES_WORD_RE = re.compile(r"\b(?:sales|revenues?)\b", re.IGNORECASE)
 POINTER_RE = re.compile(
     r"^\W*(?:(?:for|with respect to)\s+(?:more|additional|further|a)\s+(?:information|details?|"
     r"discussion|description)\b.{0,120}?\b(?:see|refer\s+to)\b|(?:please\s+)?(?:see|refer\s+to)\b)",
@@ -505,7 +507,7 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
         other_span = (bool(spans) and not spans & set(plan.horizons)
                       or other_quarter(plan, text) or other_block(plan, item.unit)
                       or opens_with_prior_period(text) and not plan.prior_period)
-        if plan.asks_degree:  # "How dependent is X on Y?": the share measures it
+        if plan.asks_dependence:  # "How dependent is X on Y?": the share measures it
             return pointer, other_span, 0 if states_share(plan, item.unit) else 1, 0.0
         if plan.expects != "figure":
             return pointer, other_span, 0, 0.0
@@ -528,7 +530,7 @@ def states_share(plan: Question, unit: EvidenceUnit) -> bool:
     whom the question names as depended on, when it names one; never a table's row (an
     ownership's 100%) or a percentage of something else (employees by region)."""
     text = unit.text
-    if unit.is_row or not SHARE_STATED_RE.search(text) or not SALES_WORD_RE.search(text):
+    if unit.is_row or not SHARE_OF_SALES_RE.search(text):
         return False
     named = plan.depended_on
     return not named or all(w in words(text) for w in words(named))

@@ -215,34 +215,40 @@ class FactsRoute:
         missing."""
         if (parsed := parse_change(question)) is None:
             return None
-        facts, shift = self.named_facts(parsed, document, year)
-        if not facts:
+        found = self.answered(parsed, document, year)
+        if found is None:
             return None
-        asked = parsed.model_copy(update={"end_year_shift": shift})
-        company, cover = self.company(document), self.pages.get(document, year, 0) or ""
-        computed = answer_metric(asked, facts, company, cover)
-        if computed.status != "answered" or computed.value is None:
-            return None
-        claim, parts = self.made_of(asked, computed, facts, (company, cover), document, year)
-        return Change(claim=claim, way="up" if computed.value > 0 else
-                      "down" if computed.value < 0 else None, parts=parts,
-                      levels=[*computed.values.values(), computed.value]
+        computed, facts = found
+        asked, filer = computed.question, (self.company(document),
+                                           self.pages.get(document, year, 0) or "")
+        claim, parts = self.made_of(asked, computed, facts, filer, document, year)
+        value = computed.value or 0.0
+        return Change(claim=claim, way="up" if value > 0 else "down" if value < 0 else None,
+                      parts=parts, levels=[*computed.values.values(), value]
                       if base_unit(asked, load_vocabulary()) == "USD" else [])
 
     def level(self, question: Question, metric: str, document: str, year: int,
               fiscal_year: int) -> MetricAnswer | None:
-        """A measure of the vocabulary in one fiscal year, as the filer names it, computed
+        """A measure of the vocabulary in one fiscal year (the filer's fiscal names), computed
         from the partition's facts (what an outlook's range is read against); None when the
         facts do not compute it."""
         asked = MetricQuestion(question=question.text, target=metric,
                                is_metric=metric in load_vocabulary().metrics, years=[fiscal_year])
-        facts, shift = self.named_facts(asked, document, year)
+        found = self.answered(asked, document, year)
+        return found[0] if found is not None else None
+
+    def answered(self, parsed: MetricQuestion, document: str, year: int
+                 ) -> tuple[MetricAnswer, list[StatementFact]] | None:
+        """``parsed`` computed from the partition's facts in the filer's fiscal names, with
+        those facts; None when it has none or the computation gives no value."""
+        facts, shift = self.named_facts(parsed, document, year)
         if not facts:
             return None
-        computed = answer_metric(asked.model_copy(update={"end_year_shift": shift}), facts,
+        computed = answer_metric(parsed.model_copy(update={"end_year_shift": shift}), facts,
                                  self.company(document), self.pages.get(document, year, 0) or "")
-        return computed if computed.status == "answered" and computed.value is not None \
-            else None
+        if computed.status != "answered" or computed.value is None:
+            return None
+        return computed, facts
 
     def made_of(self, asked: MetricQuestion, computed: MetricAnswer,
                 facts: Sequence[StatementFact], filer: tuple[str | None, str], document: str,

@@ -68,12 +68,28 @@ SCALE_RE = re.compile("|".join(SCALE_WORDS), re.IGNORECASE)
 SIGNED_NUMBER_RE = re.compile(r"(?P<sign>[-–])?\$?(?P<n>\d[\d,]*(?:\.\d+)?)")
 # a sentence that introduces the year's targets as a list: "our key full-year fiscal 2024
 # targets are summarized below:", "we expect the following for 2024:"
-# a measure's figure in a fiscal year, computed from the filing's statements (metric, year)
-Level = Callable[[str, int], "MetricAnswer | None"]
-# the ways a yes or no asks a measure to move, as the side of the year's figure it asks for
-SIDE_ASKED = {"up": 1, "better": 1, "down": -1, "worse": -1}
 TARGETS_INTRO_RE = re.compile(r"\b(?:outlook|guidance|targets?|expect(?:s|ed|ations?)?)\b",
                               re.IGNORECASE)
+# a measure's figure in a fiscal year, computed from the filing's statements (metric, year)
+Level = Callable[[str, int], MetricAnswer | None]
+# the ways a yes or no asks a measure to move, as the side of the year's figure it asks for
+SIDE_ASKED = {"up": 1, "better": 1, "down": -1, "worse": -1}
+# a row that guides another measure than the one read against the year: an adjusted figure
+# (unless the question asks it), or a change or growth of the measure
+ADJUSTED_RE = re.compile(r"\b(?:adjusted|non-gaap|core|organic|excluding|ex-|constant\s+"
+                         r"currency)", re.IGNORECASE)
+CHANGE_LABEL_RE = re.compile(r"\b(?:change|growth|expansion|increase|decrease|bps|basis\s+"
+                             r"points?)\b", re.IGNORECASE)
+LABEL_SCALE_RE = re.compile(r"\bin\s+(thousands|millions|billions)\b", re.IGNORECASE)
+LABEL_SCALE_PAREN_RE = re.compile(r"\s*\(\s*in\s+(?:thousands|millions|billions)\s*\)",
+                                  re.IGNORECASE)
+DECIMALS_RE = re.compile(r"\.(\d+)")
+# an outlook of part of a year ("First Quarter Fiscal 2023 Outlook") is no year's
+PART_OF_YEAR_RE = re.compile(r"\b(?:first|second|third|fourth|q[1-4]|quarter|half|three\s+"
+                             r"months|six\s+months|nine\s+months)\b", re.IGNORECASE)
+# a growth asked as a pace ("faster growth than in fiscal 2022"): growth rates compared
+PACE_RE = re.compile(r"\b(?:faster|slower|quicker|accelerat\w*|decelerat\w*|than|pace)\b",
+                     re.IGNORECASE)
 
 
 def _block(lines: Sequence[str], at: int) -> list[str]:
@@ -169,8 +185,8 @@ def _table_block(question: Question, document: str, year: int, page: int,
         moves = revision_moves(rows, heading)
         moved, polarity = revision_text(moves), revised_yes_no(question, moves)
         block = f"{heading.rstrip(': ')}: {'; '.join(r.rstrip(' .;') for r in rows)}."
-        against = (read_against_year(question, rows, heading, level)
-                   if level is not None and moves is None else None)
+        against = (read_against_year(question, rows, heading, level, moves is not None)
+                   if level is not None else None)
         if against is not None:
             return DirectAnswer(kind="yes_no" if against.polarity else "comparison",
                                 units=[unit], supports=quote, computed=against.cited,
@@ -298,65 +314,111 @@ def revised_yes_no(question: Question, moved: Moves | None) -> str | None:
 
 
 class Guided(NamedTuple):
-    """A measure's row of an outlook: its label, its range as printed and its ends in the
-    measure's own unit (a percentage as a fraction, dollars in dollars)."""
+    """A measure's row of an outlook: its label, its range as printed, its ends in the
+    measure's own unit (a percentage as a fraction, dollars in dollars) and the decimals its
+    figures are printed to, in the scale printed (the precision it is read at)."""
 
     label: str
     printed: str
     low: float
     high: float
+    decimals: int
+    scale: float
 
 
 class Against(NamedTuple):
     """An outlook's range read against the year's figure: the sentence, its "Yes." or "No."
-    (empty when the range is on both sides) and the statement rows the figure is read from."""
+    (empty when the range is on both sides or in line) and the statement rows the figure is
+    read from."""
 
     text: str
     polarity: str
     cited: list[SourceCitation]
 
 
-def guided_row(rows: Sequence[str], metric: str, unit: Unit) -> Guided | None:
-    """The row whose label names ``metric`` and prints one range in its unit (a percentage
-    for a ratio in percent, dollars for an amount or per share); None when no row does."""
+def guided_row(question: Question, rows: Sequence[str], metric: str, unit: Unit,
+               heading: str, revised: bool) -> Guided | None:
+    """The row whose label names ``metric`` and prints its range in the metric's unit (a
+    percentage for a ratio in percent, dollars for an amount or per share; a revision's
+    updated range, its last), a scale its label or heading prints ("(in millions)") applied;
+    never a row of an adjusted figure the question does not ask, nor of a measure's change
+    ("Operating margin change"); None when no row does."""
     for row in rows:
         ranges = list(RANGE_RE.finditer(row))
-        if len(ranges) != 1 or not (label := row[:ranges[0].start()].strip(" :,")):
+        if not ranges or len(ranges) > (2 if revised else 1):
             continue
-        printed = ranges[0].group(0).strip()
-        if (metric not in {t.name for t in terms_in(label)}
+        label, found = row[:ranges[0].start()].strip(" :,"), ranges[-1]
+        printed = found.group(0).strip()
+        if (not label or metric not in {t.name for t in terms_in(label)}
                 or ("%" in printed) != (unit == "percent")
-                or ("$" in printed) != unit.startswith("USD")):
+                or ("$" in printed) != unit.startswith("USD")
+                or ADJUSTED_RE.search(label) and not ADJUSTED_RE.search(question.text)
+                or CHANGE_LABEL_RE.search(label)):
             continue
-        ends = [_amount(end, printed) / (100 if unit == "percent" else 1)
-                for end in (ranges[0]["lo"], ranges[0]["hi"] or ranges[0]["lo"])]
-        return Guided(label=LABEL_NET_RE.sub("", label), printed=printed, low=min(ends),
-                      high=max(ends))
+        ends = [found["lo"], found["hi"] or found["lo"]]
+        scale = _scale_of(printed, f"{label} {heading}") if unit == "USD" else 1.0
+        values = [_amount(end, printed) * scale / (100 if unit == "percent" else 1)
+                  for end in ends]
+        decimals = max(len(d) for d in (DECIMALS_RE.findall(" ".join(ends)) or [""]))
+        in_scale = LABEL_SCALE_RE.search(f"{label} {heading}") if scale != 1.0 else None
+        return Guided(label=LABEL_NET_RE.sub("", LABEL_SCALE_PAREN_RE.sub("", label)),
+                      printed=f"{printed} ({in_scale[0]})" if in_scale else printed,
+                      low=min(values), high=max(values), decimals=decimals,
+                      scale=_printed_scale(printed) * scale)
     return None
 
 
+def _scale_of(printed: str, around: str) -> float:
+    """The scale a label or heading prints for a range that prints none ("Net sales (in
+    millions) $10,950 to $11,050"); 1 when the range prints its own or none is printed."""
+    if SCALE_RE.search(printed) or (found := LABEL_SCALE_RE.search(around)) is None:
+        return 1.0
+    return float(SCALE_WORDS[found[1].lower().removesuffix("s")])
+
+
+def _printed_scale(printed: str) -> float:
+    found = SCALE_RE.search(printed)
+    return float(SCALE_WORDS[found[0].lower()]) if found else 1.0
+
+
+def _year_against(question: Question, heading: str, revised: bool) -> int | None:
+    """The year an outlook is read against: the one the question names before the
+    outlook's ("versus fiscal 2021"), else the year before it, the year the release reports
+    (a revision's own moves answer unless the question names one); None for an outlook of
+    a quarter or a half, or one whose heading names no year."""
+    named = years_in(heading)
+    if not named or PART_OF_YEAR_RE.search(heading):
+        return None
+    earlier = [y for y in question.years if y < max(named)]
+    if earlier:
+        return max(earlier)
+    return None if revised else max(named) - 1
+
+
 def read_against_year(question: Question, rows: Sequence[str], heading: str,
-                      level: Level) -> Against | None:
-    """The range of the measure asked, read against the measure's figure in the year before
-    the outlook's (the year the release reports): for a yes or no that asks it to move, and
-    for the growth a range implies ("What net sales growth does the outlook imply?"). None
-    when the question asks neither, names no measure a row guides, or the heading no year."""
+                      level: Level, revised: bool = False) -> Against | None:
+    """The range of the measure asked, read against the measure's figure in the year the
+    outlook is compared with (:func:`_year_against`): for a yes or no that asks it to move,
+    and for the growth a range implies ("What net sales growth does the outlook imply?"; a
+    pace of growth, "faster than", is no level's move). None when the question asks
+    neither, names no measure a row guides, or no year is read against."""
     vocabulary = load_vocabulary()
     yes_no = question.expects == "yes_no"
     side = SIDE_ASKED.get(question.way or "") if yes_no else 0
-    named = years_in(heading)
-    if side is None or not named:
+    reported = _year_against(question, heading, revised)
+    if side is None or reported is None:
         return None
-    reported = max(named) - 1
     for asked in question.metrics:
         metric = vocabulary.grown(asked) or asked  # "net sales growth": net sales guided
-        if not yes_no and metric == asked:
+        grown = metric != asked
+        if (not yes_no and not grown) or (grown and (PACE_RE.search(question.text)
+                                                      or question.way in ("better", "worse"))):
             continue  # a level asked is the range itself: the block answers
         computed = level(metric, reported)
         if computed is None or computed.value is None:
             continue
         unit = base_unit(computed.question, vocabulary)
-        guided = guided_row(rows, metric, unit)
+        guided = guided_row(question, rows, metric, unit, heading, revised)
         if guided is None:
             continue
         definition = vocabulary.metrics.get(metric)
@@ -368,24 +430,40 @@ def read_against_year(question: Question, rows: Sequence[str], heading: str,
 
 def _against(guided: Guided, computed: MetricAnswer, unit: Unit, side: int, heading: str,
              reported: int) -> Against:
-    """The sentence that reads ``guided`` against the year's figure, compared as shown (an
-    analyst reads 16.1% against 14.7% to 15.0%: 110 to 140 basis points)."""
-    shown = format_value(computed.value or 0.0, unit, computed.question.decimals)
-    actual = (round((computed.value or 0.0) * 100, 1) / 100 if unit == "percent"
-              else computed.value or 0.0)
-    above, below = guided.low > actual, guided.high < actual
-    ends = (guided.low, guided.high)
+    """The sentence that reads ``guided`` against the year's figure at the precision the
+    range prints (an analyst reads 16.1% against 14.7% to 15.0%: 110 to 140 basis points;
+    "approximately $900 million" against $900.033 million: in line)."""
+    value = computed.value or 0.0
+    shown = format_value(value, unit, computed.question.decimals)
     if unit == "percent":
-        points = sorted(round(abs(end - actual) * 10000) for end in ends)
-        size = f"{points[0]:,} to {points[1]:,} basis points"
+        actual = round(value * 100, max(guided.decimals, 1)) / 100
+        compared = actual
     else:
-        shares = sorted(abs(end / actual - 1) * 100 for end in ends) if actual else [0.0, 0.0]
-        size = f"{shares[0]:.1f}% to {shares[1]:.1f}%"
-    where = (f"{size} above" if above else f"{size} below" if below
-             else "on both sides of")
+        actual = value
+        compared = round(value / guided.scale, guided.decimals) * guided.scale
+    above, below = guided.low > compared, guided.high < compared
+    where = ("in line with" if guided.low == guided.high == compared else
+             "around" if not (above or below) else
+             f"{_gap(guided, actual, unit)}{'above' if above else 'below'}")
     polarity = ("Yes." if above == (side > 0) else "No.") if side and (above or below) else ""
     text = (f"{polarity + ' ' if polarity else ''}The {heading.rstrip(': ')} guides "
             f"{guided.label.lower()} to {guided.printed}, {where} the {shown} of "
             f"FY{reported}. {computed.headline}")
     return Against(text=text, polarity=polarity,
                    cited=[o.citation() for o in computed.operands])
+
+
+def _gap(guided: Guided, actual: float, unit: Unit) -> str:
+    """How far the range's ends are from the year's figure, with a space after it: basis
+    points for a percentage, a percentage for an amount (none against a loss or nothing);
+    one size for a single figure."""
+    ends = sorted({guided.low, guided.high})
+    if unit == "percent":
+        sizes = sorted({f"{round(abs(end - actual) * 10000):,}" for end in ends}, key=float)
+        said = " to ".join(sizes) + " basis points"
+    elif actual > 0:
+        gaps = sorted({round(abs(end / actual - 1) * 100, 1) for end in ends})
+        said = " to ".join(f"{gap:.1f}%" for gap in gaps)
+    else:
+        return ""
+    return f"{said} "

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 
 import numpy as np
 
@@ -542,7 +542,12 @@ class QuoteRoute:
         level = self.level
         if level is None:
             return None
-        return lambda metric, fiscal_year: level(question, metric, document, year, fiscal_year)
+
+        @cache  # each measure computed once, however many headings are read
+        def computed(metric: str, fiscal_year: int) -> MetricAnswer | None:
+            return level(question, metric, document, year, fiscal_year)
+
+        return computed
 
     def preceding(self, unit: EvidenceUnit) -> EvidenceUnit | None:
         """The sentence a unit's page prints just before it."""

@@ -40,23 +40,51 @@ VOTE_ITEM = "5.07"
 # the columns Item 5.07(b) names, as reports head them
 COLUMN_RE = re.compile(r"\b(?:votes?\s+)?(for|against|withheld|abstentions?|abstain(?:ed|s)?|"
                        r"broker\s+non-?\s?votes?)\b", re.IGNORECASE)
-COUNT = r"(?:\d{1,3}(?:,\d{3})+|\d+|[-–—])"
-ROW_RE = re.compile(rf"^(?P<label>.*?)\s*(?P<counts>{COUNT}(?:\s+{COUNT})+)\s*$")
+# a count as reports print one: grouped by commas (a year in a label is no count) or a dash
+COUNT = r"(?:\d{1,3}(?:,\d{3})+|\d{1,3}|[-–—])"
+ROW_RE = re.compile(rf"^(?P<label>.*?)(?<![^\s])(?P<counts>{COUNT}(?:\s+{COUNT})+)\s*$")
 # the matter's opening: "Proposal 2.", "Proposal No. 2:", "2. Election of directors"
 MATTER_RE = re.compile(r"^(?:proposal\s+(?:no\.\s*)?\d+|item\s+\d+\b(?!\.\d)|\d{1,2}\.\s)",
                        re.IGNORECASE)
-OUTCOME_RE = re.compile(r"\b(?:elected|approved|ratified|adopted|passed|rejected|failed|"
-                        r"not\s+approved)\b", re.IGNORECASE)
-# a question on the nominees' counts, and the column it asks of
-NOMINEE_RE = re.compile(r"\b(?:nominees?|directors?|board\s+members?|candidates?)\b",
+# the outcome as it refers back to the counts ("Based on the votes set forth above, ... was
+# approved"; "... were elected"), never the next matter's opening ("The shareholders approved,
+# on an advisory basis, ...")
+OUTCOME_RE = re.compile(r"\bbased on the (?:votes|foregoing|results)\b|\b(?:was|were)\s+(?:duly\s+"
+                        r"|not\s+)?(?:elected|approved|ratified|adopted|passed|rejected)\b",
                         re.IGNORECASE)
-MOST_RE = re.compile(r"\b(?:most|highest|largest|more|greatest|biggest)\b", re.IGNORECASE)
+# a question on the nominees' counts ("director nominee", "board members"; never the Board of
+# Directors that recommends a matter), the extreme it asks and the column it names after
+# "votes" or the extreme ("the most votes against", "the fewest votes for", "most withheld")
+NOMINEE_RE = re.compile(r"\b(?:nominees?|(?<!board of )directors?|board\s+members?|"
+                        r"candidates?)\b", re.IGNORECASE)
+MOST_RE = re.compile(r"\b(?:most|highest|largest|greatest|biggest)\b", re.IGNORECASE)
 FEWEST_RE = re.compile(r"\b(?:fewest|least|lowest|smallest)\b", re.IGNORECASE)
-SHARE_ASKED_RE = re.compile(r"\b(?:percent(?:age)?|share|proportion|%|support)\b",
-                            re.IGNORECASE)
+COLUMN_ASKED_RE = re.compile(r"\b(?:votes?|most|fewest|least|highest|lowest)\s+(?:votes?\s+)?"
+                             r"(for|against|withheld|abstentions?)\b", re.IGNORECASE)
+# support asked in other words: the votes for; opposition: the votes against
+SUPPORT_RE = re.compile(r"\b(?:support|approval|backing|popular)\b", re.IGNORECASE)
+OPPOSITION_RE = re.compile(r"\b(?:opposition|opposed|dissent)\b", re.IGNORECASE)
+# a yes or no asking whether one nominee drew substantially more votes against than the rest
+OUTLIER_ASKED_RE = re.compile(r"\b(?:substantially|significantly|materially|far|much|"
+                              r"considerably|notably)\s+more\s+(?:votes\s+)?(?:against|"
+                              r"withheld)\b", re.IGNORECASE)
+# a share of the votes asked ("What percentage of votes cast approved ...?", "What share of
+# the votes ..."): never a share of the shares outstanding or present
+SHARE_ASKED_RE = re.compile(r"\b(?:percent(?:age)?|share|proportion)\s+of\s+(?:the\s+)?"
+                            r"votes\b|%\s+of\s+(?:the\s+)?votes\b", re.IGNORECASE)
+AGAINST_ASKED_RE = re.compile(r"\b(?:against|opposed|withheld)\b", re.IGNORECASE)
+OTHER_BASE_RE = re.compile(r"\b(?:outstanding|present|represented|entitled)\b", re.IGNORECASE)
+# words every matter's paragraph may print: they name no matter
+VOTE_WORDS = frozenset({"vote", "votes", "voted", "cast", "proposal", "proposals", "approve",
+                        "approved", "approval", "shareholder", "shareholders", "stockholder",
+                        "stockholders", "company", "meeting", "annual", "percentage", "percent",
+                        "share", "shares", "advisory", "basis", "respect", "set", "forth",
+                        "below", "fiscal", "year", "years", "term", "board", "new", "held"})
+MIN_SHARED = 1  # words a matter's paragraph shares with the question, beside the vote's own
 # one nominee's share of votes against "substantially" above the others': at least twice the
-# median of theirs (a judgment, said with the shares it is read from)
+# median of theirs and five points above it (a judgment, said with the shares it rests on)
 OUTLIER_FACTOR = 2.0
+OUTLIER_POINTS = 0.05
 AGAINST = ("against", "withheld")
 SEPARATOR_RE = re.compile(r"^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*$")  # a stored table's rule
 
@@ -102,7 +130,8 @@ def _counts(text: str) -> list[int]:
 
 def read_matters(lines: Sequence[str]) -> list[Matter]:
     """The matters of an Item 5.07 body: each header with its rows, the paragraph before it
-    (from its "Proposal" opening) and the outcome sentence after."""
+    (from its "Proposal" opening) and the outcome sentence after; a table is kept only when
+    every row prints a count per column and an outcome or the next matter follows it."""
     lines = [_as_text(line) for line in lines if not SEPARATOR_RE.match(line)]
     matters: list[Matter] = []
     context: list[str] = []
@@ -114,8 +143,9 @@ def read_matters(lines: Sequence[str]) -> list[Matter]:
         while _is_header(columns) and end < len(lines) and (row := ROW_RE.match(lines[end])):
             rows.append((row["label"].strip(), _counts(row["counts"])))
             end += 1
-        if rows and all(len(r[1]) == len(columns) for r in rows):
-            outcome, read = _outcome(lines[end:])
+        outcome, read = _outcome(lines[end:])
+        if rows and all(len(r[1]) == len(columns) for r in rows) and (
+                outcome or _opens_next(lines[end:end + 1])):
             opening = max((i for i, c in enumerate(context) if MATTER_RE.match(c)), default=0)
             title = " ".join(context[opening:])
             matters.append(Matter(title=title, columns=columns, rows=rows, outcome=outcome,
@@ -125,6 +155,13 @@ def read_matters(lines: Sequence[str]) -> list[Matter]:
         context.append(lines[at])
         at += 1
     return matters
+
+
+def _opens_next(lines: Sequence[str]) -> bool:
+    """Whether the line after a table opens the next matter or table: a table that runs to
+    the page's end, or into a line of its own (a name the page wrapped), may not be whole."""
+    return bool(lines) and (MATTER_RE.match(lines[0]) is not None
+                            or _is_header(_columns(lines[0])))
 
 
 def _outcome(lines: Sequence[str]) -> tuple[str, int]:
@@ -138,6 +175,8 @@ def _outcome(lines: Sequence[str]) -> tuple[str, int]:
         if line.rstrip().endswith("."):
             break
     sentence = " ".join(taken)
+    if any(ROW_RE.match(line) for line in taken):  # the table goes on past a wrapped line
+        return "", 0
     return (sentence, len(taken)) if taken and OUTCOME_RE.search(sentence) else ("", 0)
 
 
@@ -164,62 +203,79 @@ def vote_result(question: Question, document: str, year: int,
     return DirectAnswer(kind=kind, units=[unit], supports=matter.quote, text=text)
 
 
+def _column_asked(question: Question, election: Matter) -> int | None:
+    """The column a question on the nominees asks of: the one it names after "votes" or the
+    extreme ("the most votes against"), else the votes for when it asks support ("the
+    highest approval") and the votes against when it asks opposition; None otherwise."""
+    if (named := COLUMN_ASKED_RE.search(question.text)) is not None:
+        asked = _columns(named[1])
+        return election.column(AGAINST if asked[0] in AGAINST else asked)
+    if SUPPORT_RE.search(question.text):
+        return election.column(("for",))
+    if OPPOSITION_RE.search(question.text):
+        return election.column(AGAINST)
+    return None
+
+
 def _nominees(question: Question, matters: Sequence[Matter]
               ) -> tuple[str, Matter, DirectKind] | None:
-    """Which nominee received the most (fewest) votes of the column asked, or whether one
-    received substantially more votes against than the others."""
+    """Which nominee received the most (fewest) votes of the column asked, or, asked as a yes
+    or no, whether one received substantially more votes against than the others; None for
+    any other question on them (whether each got over 90%: the quotes and the table)."""
     election = next((m for m in matters if len(m.rows) > 1 and all(r[0] for r in m.rows)), None)
     if election is None:
         return None
-    against = election.column(AGAINST)
-    asked = [c for c in _columns(question.text) if c in election.columns]
-    column = election.column(asked[:1]) if asked else against
-    favour = election.column(("for",))
-    if column is None or favour is None:
-        return None
+    favour, against = election.column(("for",)), election.column(AGAINST)
+    if question.expects == "yes_no":
+        if not OUTLIER_ASKED_RE.search(question.text) or favour is None or against is None:
+            return None
+        ranked = sorted(election.rows, key=lambda r: r[1][against], reverse=True)
+        return _outlier(election, ranked, against, favour), election, "yes_no"
+    column = _column_asked(question, election)
     fewest = FEWEST_RE.search(question.text) is not None
-    if not fewest and not MOST_RE.search(question.text):
+    if column is None or not (fewest or MOST_RE.search(question.text)):
         return None
     ranked = sorted(election.rows, key=lambda r: r[1][column], reverse=not fewest)
-    name, counts = ranked[0]
-    said = f"{counts[column]:,} votes {election.columns[column]}"
-    if question.expects != "yes_no" or column != against:
-        return (f"{name} received the {'fewest' if fewest else 'most'} votes "
-                f"{election.columns[column]} of the {len(election.rows)} nominees: {said} "
-                f"(next, {ranked[1][0]}: {ranked[1][1][column]:,}).", election, "superlative")
-    return _outlier(election, ranked, column, favour), election, "yes_no"
+    (name, counts), word = ranked[0], election.columns[column]
+    return (f"{name} received the {'fewest' if fewest else 'most'} votes {word} of the "
+            f"{len(election.rows)} nominees: {counts[column]:,} votes {word} (next, "
+            f"{ranked[1][0]}: {ranked[1][1][column]:,}).", election, "superlative")
 
 
 def _outlier(election: Matter, ranked: Sequence[tuple[str, list[int]]], column: int,
              favour: int) -> str:
-    """"Yes." when the nominee with the most votes against has at least twice the median of
-    the others' shares of votes cast against (for and against), else "No."; either way the
-    shares it is read from."""
+    """"Yes." when the nominee with the most votes against (by count) has at least twice the
+    median of the others' shares of votes cast against (for and against) and five points
+    more, else "No."; either way the shares it is read from."""
     def share(counts: list[int]) -> float:
         cast = counts[favour] + counts[column]
         return counts[column] / cast if cast else 0.0
 
     name, counts = ranked[0]
     others = median(share(c) for _, c in ranked[1:])
-    outlier = others > 0 and share(counts) >= OUTLIER_FACTOR * others
+    outlier = (share(counts) >= OUTLIER_FACTOR * others
+               and share(counts) - others >= OUTLIER_POINTS)
     word = election.columns[column]
     return (f"{'Yes' if outlier else 'No'}. {name} received {counts[column]:,} votes {word} "
             f"({share(counts):.1%} of the votes cast on the nominee), compared with a median "
-            f"of {others:.1%} for the other {len(ranked) - 1} nominees"
-            f"{f'; next, {ranked[1][0]}: {ranked[1][1][column]:,}' if len(ranked) > 1 else ''}."
-            + (f" {election.outcome}" if election.outcome else ""))
+            f"of {others:.1%} for the other {len(ranked) - 1} nominees; next, {ranked[1][0]}: "
+            f"{ranked[1][1][column]:,}." + (f" {election.outcome}" if election.outcome else ""))
 
 
 def _approval(question: Question, matters: Sequence[Matter]
               ) -> tuple[str, Matter, DirectKind] | None:
-    """The share of votes cast for the matter the question names most words of, when it asks
-    a share: votes for over votes for and against."""
-    if not SHARE_ASKED_RE.search(question.text):
+    """The share of the votes cast for (or against, when asked) the matter whose paragraph
+    shares the most words with the question past the vote's own and the calendar's (more
+    than any other matter's): votes for over votes for and against. None for a yes or no, a
+    share of the shares outstanding or present, or no matter named."""
+    if (question.expects == "yes_no" or not SHARE_ASKED_RE.search(question.text)
+            or OTHER_BASE_RE.search(question.text)):
         return None
-    asked = set(words(question.ranking_text))
+    asked = set(words(question.ranking_text)) - VOTE_WORDS
     scored = sorted(((len(asked & set(words(m.title))), i) for i, m in enumerate(matters)
                      if len(m.rows) == 1), reverse=True)
-    if not scored or scored[0][0] == 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+    if (not scored or scored[0][0] < MIN_SHARED
+            or (len(scored) > 1 and scored[1][0] == scored[0][0])):
         return None
     matter = matters[scored[0][1]]
     favour, against = matter.column(("for",)), matter.column(AGAINST)
@@ -227,9 +283,11 @@ def _approval(question: Question, matters: Sequence[Matter]
         return None
     counts = matter.rows[0][1]
     cast = counts[favour] + counts[against]
+    column = against if AGAINST_ASKED_RE.search(question.text) else favour
     if not cast:
         return None
-    return (f"{counts[favour] / cast:.1%} of the votes cast were for it ({counts[favour]:,} "
-            f"for / ({counts[favour]:,} for + {counts[against]:,} "
+    word = matter.columns[column]
+    return (f"{counts[column] / cast:.1%} of the votes cast were {word} it ({counts[column]:,} "
+            f"{word} / ({counts[favour]:,} for + {counts[against]:,} "
             f"{matter.columns[against]}))." + (f" {matter.outcome}" if matter.outcome else "")
             ), matter, "arithmetic"

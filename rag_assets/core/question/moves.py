@@ -26,10 +26,12 @@ from rag_assets.core.text.periods import MONTH_RE, names_a_period
 _AUX = r"(?:did|does|do|has|have|had|is|are|was|were)"
 # the verbs of direction a question asks with, each with its way; anywhere in a question they
 # ask the way (:func:`way_asked`)
-UP_ASKED = (r"gr[eo]w\w*|increas\w*|ris[ei]\w*|rose|improv\w*|expand\w*|expansion|go up|"
-            r"went up")
+# a margin's move named as a noun ("operating margin expansion", "margin compression") asks it
+# too; "the expansion of e-commerce" and a "compressor" ask none
+UP_ASKED = (r"gr[eo]w\w*|increas\w*|ris[ei]\w*|rose|improv\w*|expand\w*|"
+            r"(?<=margin\s)expansion|go up|went up")
 DOWN_ASKED = (r"declin\w*|decreas\w*|f[ae]ll\w*|drop\w*|shr[iu]nk\w*|contract\w*|"
-              r"compress\w*|go down|went down")
+              r"(?<=margin\s)compression|go down|went down")
 # and those that move their object, a way only as "<verb> its <measure>" ("Despite lower
 # earnings, ..." asks no way down)
 _UP = rf"{UP_ASKED}|rais\w*"

@@ -96,10 +96,13 @@ _NAME_FIRST_RE = re.compile(rf"^{_NAME_WORDS}(?! (?:factors?|reasons?|drivers?|"
 # a degree asked of a dependence ("How dependent is X on Walmart?", "To what extent does X
 # rely on ...?"): answered by the share that measures it, as a concentration is; and whom it
 # names after "on" ("... on the U.S. Government as a customer?")
-_DEGREE_RE = re.compile(r"^\s*(?:[^,?]{1,40},\s*)?(?:how\s+(?:dependent|reliant|concentrated|"
-                        r"exposed|diversified)|to\s+what\s+(?:extent|degree))\b", re.IGNORECASE)
-_DEPENDED_ON_RE = re.compile(r"\b(?:on|upon)\s+(?:the\s+)?(?P<who>[A-Z][\w.&'’-]*"
-                             r"(?:\s+[A-Z][\w.&'’-]*)*)")
+_OPENING = r"^\s*(?:[^,?]{1,40},\s*)?"
+_DEPENDENCE = r"dependent|reliant|concentrated"  # a dependence, which a share measures
+_DEGREE_RE = re.compile(rf"{_OPENING}(?:how\s+(?:{_DEPENDENCE}|exposed|diversified)|to\s+what\s+"
+                        r"(?:extent|degree))\b", re.IGNORECASE)
+_DEPENDENCE_RE = re.compile(rf"{_OPENING}how\s+(?:{_DEPENDENCE})\b", re.IGNORECASE)
+_DEPENDED_ON_RE = re.compile(r"\b(?:on|upon)\s+(?:the\s+|its\s+|our\s+|their\s+)?"
+                             r"(?P<who>[A-Z][\w.&'’-]*(?:\s+[A-Z][\w.&'’-]*)*)")
 _COUNT_FIRST_RE = re.compile(r"\bhow many [a-z][a-z-]{2,}|\bwhat (?:is |was )?(?:the )?number of\b")
 # a verb ends a count's noun phrase ("How many people does Costco employ?" counts people, never
 # "does"); a word that ends in "s" and is no plural is never its noun ("how many of this
@@ -253,6 +256,12 @@ class Question(BaseModel):
         Walmart?"): the shares that measure it answer, as for the names of major customers.
         Read from the text as asked."""
         return _DEGREE_RE.match(self.text) is not None
+
+    @property
+    def asks_dependence(self) -> bool:
+        """Whether the degree asked is a dependence ("How dependent is X on Y?", "reliant",
+        "concentrated"), which a share of sales measures; not an exposure or an extent."""
+        return _DEPENDENCE_RE.match(self.text) is not None
 
     @property
     def depended_on(self) -> str | None:

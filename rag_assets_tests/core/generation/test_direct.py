@@ -964,23 +964,29 @@ def test_a_degree_asked_is_quoted_from_the_share_that_measures_it_first() -> Non
     """Corning's 2018 10-K says its Display Technologies segment "generates a significant
     amount of the Company's profits" (p.13) and that it "represented 29% of Corning's segment
     net sales in 2018" (p.3): "how dependent" is answered by the share first, whatever the
-    scores; a percentage of something other than sales (employees by region) or a table's
-    row (an ownership's 100%) measures no dependence, and other questions keep the order."""
+    scores; a share of another segment, a move of sales ("increased 5%"), a percentage of
+    something other than sales (employees by region) measure no dependence on it, and an
+    exposure or any other question keeps the order."""
     from rag_assets.core.generation.extractive import quote_order
     from rag_assets.core.question.question import read_question
 
     units = [_sentence("Corning's Display Technologies segment generates a significant amount "
                        "of the Company's profits and cash flow."),
+             _sentence("Net sales in the Display Technologies segment increased 5% in 2018."),
+             _sentence("Optical Communications represented 33% of Corning's segment net "
+                       "sales in 2018."),
              _sentence("Of these, 7,600 (81%) were located in the United States and Canada."),
              _sentence("The Display Technologies segment represented 29% of Corning's segment "
                        "net sales in 2018.")]
     chosen = _ranked(units)
     asked = quote_order(read_question("How dependent is Corning on its Display Technologies "
                                       "segment?"), chosen)
-    assert [s.unit.text[:12] for s in asked] == ["The Display ", "Corning's Di", "Of these, 7,"]
-    # a sales share of another than the one depended on answers no degree asked of it
+    assert [s.unit.text[:12] for s in asked] == [
+        "The Display ", "Corning's Di", "Net sales in", "Optical Comm", "Of these, 7,"]
+    # a share of sales of another than the one depended on answers no degree asked of it
     other = quote_order(read_question("How dependent is Corning on Samsung Display?"), chosen)
     assert [s.unit for s in other] == units
-    kept = quote_order(read_question("What does Corning's Display Technologies segment make?"),
-                       chosen)
-    assert [s.unit for s in kept] == units
+    for kept_asked in ("How exposed is Corning to its Display Technologies segment?",
+                       "What does Corning's Display Technologies segment make?"):
+        kept = quote_order(read_question(kept_asked), chosen)
+        assert [s.unit for s in kept] == units, kept_asked

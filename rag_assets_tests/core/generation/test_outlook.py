@@ -214,3 +214,52 @@ def test_an_outlook_asked_as_such_is_the_block_with_no_year_beside_it() -> None:
         lead, cited = _against_year(question)
         assert lead.startswith("Fiscal 2023 Outlook: For fiscal 2023"), question
         assert cited == 1, question
+
+
+def _read_against(question: str, rows: list[str], heading: str = "Fiscal 2023 Outlook",
+                  revised: bool = False) -> str | None:
+    """``read_against_year`` on rows worded as releases print them, against fiscal 2022 as
+    Ulta's fourth-quarter release's statements compute it."""
+    from rag_assets.core.generation.outlook import read_against_year
+
+    document, year = "ulta-beauty-earnings-q4", 2023
+    pages_read = real_filing("financebench-wide/pdfs/ULTABEAUTY_2023Q4_EARNINGS.pdf").pages
+    facts = read_facts(document, year, pages_read)
+    route = FactsRoute(facts=lambda d, y: facts,
+                       pages=PageTexts.from_pages(document, year, pages_read),
+                       held_years=lambda d: [year], company=lambda d: "Ulta Beauty")
+    asked = read_question(question)
+    found = read_against_year(asked, rows, heading, lambda metric, fiscal_year: route.level(
+        asked, metric, document, year, fiscal_year), revised)
+    return None if found is None else found.text.split(". Ulta")[0]
+
+
+def test_an_outlook_is_read_against_the_measure_and_year_asked_only() -> None:
+    """What the comparison must not read: a quarter's outlook against a year, an adjusted
+    row or a change row against the GAAP level, a pace of growth, a revision with no year
+    named; and what it reads: the year the question names, a label's scale, a figure in line
+    at the precision printed."""
+    margin = ["Net sales $10.95 billion to $11.05 billion", "Operating margin 14.7% to 15.0%"]
+    asked = "Does Ulta's fiscal 2023 outlook imply operating margin compression?"
+    assert _read_against(asked, margin, "First Quarter Fiscal 2023 Outlook") is None
+    assert _read_against(asked, ["Adjusted operating margin 16.5% to 16.8%",
+                                 "Operating margin change -0.3% to -0.1%"]) is None
+    assert _read_against("Does Ulta's fiscal 2023 outlook imply faster net sales growth than "
+                         "in fiscal 2022?", margin) is None
+    assert _read_against(asked, ["Operating margin 14.5% to 14.8% 14.6% to 14.8%"],
+                         revised=True) is None  # the revision's own moves answer
+    # the year named: fiscal 2021's 15.0% (p.6), the updated range of a revision
+    assert _read_against("Did Ulta's updated fiscal 2023 outlook point to operating margin "
+                         "compression versus fiscal 2021?",
+                         ["Operating margin 14.5% to 14.8% 14.6% to 14.8%"], revised=True) == (
+        "Yes. The Fiscal 2023 Outlook guides operating margin to 14.6% to 14.8%, 20 to 40 "
+        "basis points below the 15.0% of FY2021")
+    assert _read_against("Does Ulta's fiscal 2023 outlook imply net sales growth?",
+                         ["Net sales (in millions) $10,950 to $11,050"]) == (
+        "Yes. The Fiscal 2023 Outlook guides net sales to $10,950 to $11,050 (in millions), "
+        "7.3% to 8.2% above the $10,208.58 million of FY2022")
+    # $10.2 billion to one decimal is fiscal 2022's $10,208.58 million: no move either way
+    assert _read_against("Does Ulta's fiscal 2023 outlook imply net sales growth?",
+                         ["Net sales approximately $10.2 billion"]) == (
+        "The Fiscal 2023 Outlook guides net sales to approximately $10.2 billion, in line with "
+        "the $10,208.58 million of FY2022")

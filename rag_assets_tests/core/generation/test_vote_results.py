@@ -82,3 +82,49 @@ def test_a_question_the_counts_do_not_answer_is_left_to_the_item() -> None:
     assert _answer("What were the results of Foot Locker's 2022 annual meeting vote?") is None
     assert _answer("What percentage of votes approved the stock split?") is None
     assert _answer("Who signed Foot Locker's 8-K?") is None
+
+
+def test_the_column_the_extreme_and_the_matter_are_read_as_asked() -> None:
+    """Support asked is the votes for, a bare "For ..." opening names no column; a yes or no
+    the counts do not decide, a share of the shares outstanding, a share of a matter no
+    paragraph names and a share of the votes against are read as asked."""
+    assert _answer("Which director received the highest approval at Foot Locker's 2022 "
+                   "annual meeting?") == (
+        "Virginia C. Drosos received the most votes for of the 10 nominees: 59,657,810 votes "
+        "for (next, Tristan Walker: 55,528,794).")
+    assert _answer("For Foot Locker's 2022 annual meeting, which nominee received the most "
+                   "votes against?").startswith("Richard A. Johnson received the most votes "
+                                                "against")
+    assert _answer("Did each director nominee receive more than 90% of the votes cast?") is None
+    assert _answer("Did shareholders support the executive compensation proposal?") is None
+    assert _answer("What percentage of outstanding shares voted on the executive "
+                   "compensation proposal?") is None
+    assert _answer("What percentage of votes approved the company's new equity plan for the "
+                   "fiscal year?") is None
+    assert _answer("What percentage of votes cast were against the executive compensation "
+                   "proposal?") == (
+        "18.9% of the votes cast were against it (13,324,080 against / (57,172,731 for + "
+        "13,324,080 against)). Based on the votes set forth above, the NEOs’ compensation was "
+        "approved.")
+
+
+def test_a_table_is_read_whole_or_not_at_all() -> None:
+    """Lines worded as Item 5.07 prints them: a year in a row's label is no count, an outcome
+    is one that refers back to the counts (not the next matter's opening), and a table that
+    runs to the page's end or into a wrapped name is not read."""
+    header = "Name Votes For Votes Against Abstentions Broker Non-Votes"
+    wrapped = ["Proposal 1. Election of directors.", header,
+               "Ann Able 90,000,000 1,000,000 10,000 500,000", "Bob",
+               "Brown 89,000,000 2,000,000 10,000 500,000",
+               "Based on the votes set forth above, each nominee was elected."]
+    assert read_matters(wrapped) == []
+    assert read_matters(wrapped[:3]) == []  # the page ends under the table
+    year_in_label = ["Proposal 3. Ratification of the auditor.",
+                     "Votes For Votes Against Abstentions Broker Non-Votes",
+                     "Ratification of Ernst & Young LLP for 2023 94,000,000 1,000,000 100,000",
+                     "Proposal 4. The shareholders approved, on an advisory basis, the "
+                     "compensation of the named executive officers."]
+    assert read_matters(year_in_label) == []  # three counts under four columns
+    kept = read_matters([*year_in_label[:2], "94,000,000 1,000,000 100,000 0",
+                         year_in_label[3]])
+    assert [m.outcome for m in kept] == [""]  # the next matter's opening is no outcome
