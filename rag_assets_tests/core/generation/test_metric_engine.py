@@ -228,6 +228,11 @@ def test_where_a_definitions_figures_come_from_is_no_part_of_its_terms(question:
      "total_debt", [2022, 2023], "trend", {"yes_no": True, "direction": "up"}),
     ("Did Pfizer grow its PPNE between FY20 and FY21?", "ppe_net", [2020, 2021], "trend",
      {"direction": "up"}),
+    # a trend's way asked by its direction: a yes or no on the way, not any change
+    ("As of FY2017, is Coca-Cola's gross margin trending upward?", "gross_margin",
+     [2017], "trend", {"yes_no": True, "direction": "up"}),
+    ("Is Coca-Cola's operating margin trending downward as of FY2017?", "operating_margin",
+     [2017], "trend", {"yes_no": True, "direction": "down"}),
     ("What is the FY2016 COGS for Microsoft? Please state answer in USD millions.",
      "cost_of_revenue", [2016], "value", {"scale": "millions"}),
     ("What was JPM's net income in the second fiscal quarter of 2022?", "net_income",
