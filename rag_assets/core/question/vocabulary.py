@@ -150,6 +150,11 @@ class Qualifiers(BaseModel):
     source: str = ""
 
 
+# a growth rate's formula: a line item over itself a year earlier, less one (never an average
+# of two balances, "(x + x[-1]) / 2")
+GROWTH_FORMULA_RE = re.compile(r"^\s*([a-z_]+)\s*/\s*\1\[-1\]\s*-\s*1\s*$")
+
+
 class Vocabulary(BaseModel):
     """``finance_terms.json``, validated."""
 
@@ -200,10 +205,8 @@ class Vocabulary(BaseModel):
         """The line item a growth metric is the change of ("revenue / revenue[-1] - 1":
         revenue), or None: not a growth metric."""
         metric = self.metrics.get(name)
-        if metric is None or "[-1]" not in (metric.formula or ""):
-            return None
-        found = set(re.findall(r"[a-z_]+", metric.formula or "")) & set(self.concepts)
-        return found.pop() if len(found) == 1 else None
+        found = GROWTH_FORMULA_RE.match(metric.formula or "") if metric else None
+        return found[1] if found and found[1] in self.concepts else None
 
     def formula_of(self, name: str) -> str:
         """A computed metric's formula (the engine computes no metric without one)."""
