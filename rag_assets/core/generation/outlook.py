@@ -422,8 +422,10 @@ def read_against_year(question: Question, rows: Sequence[str], heading: str,
         if guided is None:
             continue
         definition = vocabulary.metrics.get(metric)
-        if question.way in ("better", "worse") and definition and definition.better == "lower":
-            side = -side
+        if question.way in ("better", "worse"):
+            if definition is None or definition.better is None:
+                continue  # which way is better the vocabulary says of a metric only
+            side = -side if definition.better == "lower" else side
         return _against(guided, computed, unit, side, heading, reported)
     return None
 

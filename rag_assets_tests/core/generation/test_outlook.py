@@ -248,6 +248,11 @@ def test_an_outlook_is_read_against_the_measure_and_year_asked_only() -> None:
                          "in fiscal 2022?", margin) is None
     assert _read_against(asked, ["Operating margin 14.5% to 14.8% 14.6% to 14.8%"],
                          revised=True) is None  # the revision's own moves answer
+    # which way is better the vocabulary says of a metric, never of a line item
+    assert _read_against("Does Ulta's fiscal 2023 outlook point to improved net sales?",
+                         margin) is None
+    assert _read_against("Does Ulta's fiscal 2023 outlook imply an improved operating margin?",
+                         margin).startswith("No. The Fiscal 2023 Outlook guides operating margin")
     # the year named: fiscal 2021's 15.0% (p.6), the updated range of a revision
     assert _read_against("Did Ulta's updated fiscal 2023 outlook point to operating margin "
                          "compression versus fiscal 2021?",
