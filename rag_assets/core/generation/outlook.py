@@ -39,7 +39,7 @@ from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import Unit, load_vocabulary, terms_in
 from rag_assets.core.text.bullets import bullet_groups, is_bullet, numbered
 from rag_assets.core.text.figures import SCALE_WORDS
-from rag_assets.core.text.periods import PERIOD_WORD_RE
+from rag_assets.core.text.periods import PERIOD_WORD_RE, months_asked
 from rag_assets.core.text.sentences import split_sentences
 from rag_assets.core.text.years import years_in
 
@@ -84,9 +84,7 @@ LABEL_SCALE_RE = re.compile(r"\bin\s+(thousands|millions|billions)\b", re.IGNORE
 LABEL_SCALE_PAREN_RE = re.compile(r"\s*\(\s*in\s+(?:thousands|millions|billions)\s*\)",
                                   re.IGNORECASE)
 DECIMALS_RE = re.compile(r"\.(\d+)")
-# an outlook of part of a year ("First Quarter Fiscal 2023 Outlook") is no year's
-PART_OF_YEAR_RE = re.compile(r"\b(?:first|second|third|fourth|q[1-4]|quarter|half|three\s+"
-                             r"months|six\s+months|nine\s+months)\b", re.IGNORECASE)
+MONTHS_PER_YEAR = 12
 # a growth asked as a pace ("faster growth than in fiscal 2022"): growth rates compared
 PACE_RE = re.compile(r"\b(?:faster|slower|quicker|accelerat\w*|decelerat\w*|than|pace)\b",
                      re.IGNORECASE)
@@ -387,7 +385,7 @@ def _year_against(question: Question, heading: str, revised: bool) -> int | None
     (a revision's own moves answer unless the question names one); None for an outlook of
     a quarter or a half, or one whose heading names no year."""
     named = years_in(heading)
-    if not named or PART_OF_YEAR_RE.search(heading):
+    if not named or months_asked(heading) < MONTHS_PER_YEAR:  # a quarter's, a half's
         return None
     earlier = [y for y in question.years if y < max(named)]
     if earlier:
