@@ -469,7 +469,8 @@ CHANGE_ROOTS = frozenset({"growt", "incre", "decre", "chang", "decli"})
 # Corning's segment net sales", "21 percent of our consolidated net sales" (never a move:
 # "Net sales increased 5%")
 SHARE_OF_SALES_RE = re.compile(r"\d(?:\.\d+)?\s*(?:%|percent)\s+of\s+(?:[\w$.,'’-]+\s+){0,4}?"
-                               r"(?:net\s+)?(?:sales|revenues?)\b", re.IGNORECASE)
+                               r"(?<!cost\sof\s)(?:net\s+)?(?<!cost\sof\s)(?:sales|revenues?)\b",
+                               re.IGNORECASE)
 
 # a sentence that sends the reader elsewhere and states nothing of its own ("For more
 # information regarding the acquisition terms, see Item 1.01 in our Current Report on Form
@@ -527,13 +528,14 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
 def states_share(plan: Question, unit: EvidenceUnit) -> bool:
     """Whether a sentence states the share a dependence is measured by: a percentage of sales
     or revenues (Item 101(c) measures a customer by its share of consolidated revenues), of
-    whom the question names as depended on, when it names one; never a table's row (an
-    ownership's 100%) or a percentage of something else (employees by region)."""
+    whom the question names as depended on (a question naming none, "its largest customer",
+    is left to the customers' reader); never a table's row (an ownership's 100%), a share of
+    cost of sales, or a percentage of something else (employees by region)."""
     text = unit.text
     if unit.is_row or not SHARE_OF_SALES_RE.search(text):
         return False
     named = plan.depended_on
-    return not named or all(w in words(text) for w in words(named))
+    return named is not None and all(w in words(text) for w in words(named))
 
 
 def other_block(plan: Question, unit: EvidenceUnit) -> bool:

@@ -61,6 +61,15 @@ LINKING_WORDS = frozenset({"full", "for", "the", "its", "of", "updated", "revise
 # the measure a question names before the outlook: "its fiscal 2023 new stores outlook"
 OUTLOOK_OF_RE = re.compile(r"\b(?:its|the|their)\s+(?P<what>[^?]*?)\s*(?:outlook|guidance|"
                            r"forecast)\b", re.IGNORECASE)
+# a way asked of the outlook itself ("Did X raise its net sales outlook?", "reaffirm its
+# guidance"): a revision; a measure's move ("imply operating margin expansion", "a lower
+# operating margin than in fiscal 2022") is asked against the year, never of the revision
+REVISION_ASKED_RE = re.compile(r"\b(?:rais|lower|cut|reduc|reaffirm|maintain|trim|boost|increas|"
+                               r"decreas|improv|kept|keep)\w*\s+(?:its\s+|"
+                               r"the\s+|their\s+)?(?:[\w&-]+\s+){0,5}?(?:outlook|guidance|"
+                               r"forecast|targets?)\b", re.IGNORECASE)
+# a way asked in the negative ("will not expand"): read neither way
+NEGATED_RE = re.compile(r"\b(?:not|never|no\s+longer)\b|n['’]t\b", re.IGNORECASE)
 AMOUNT = (r"(?:approximately\s+)?[-–]?\$?\d[\d,]*(?:\.\d+)?%?"
           r"(?:\s*(?:billion|million|thousand)\b)?")
 RANGE_RE = re.compile(rf"(?P<lo>{AMOUNT})(?:\s*(?:to|-|–)\s*(?P<hi>{AMOUNT}))?", re.IGNORECASE)
@@ -86,8 +95,8 @@ LABEL_SCALE_PAREN_RE = re.compile(r"\s*\(\s*in\s+(?:thousands|millions|billions)
 DECIMALS_RE = re.compile(r"\.(\d+)")
 MONTHS_PER_YEAR = 12
 # a growth asked as a pace ("faster growth than in fiscal 2022"): growth rates compared
-PACE_RE = re.compile(r"\b(?:faster|slower|quicker|accelerat\w*|decelerat\w*|than|pace)\b",
-                     re.IGNORECASE)
+PACE_RE = re.compile(r"\b(?:faster|slower|quicker|accelerat\w*|decelerat\w*|than|pace|slow\w*|"
+                     r"moderat\w*|weaker|stronger)\b", re.IGNORECASE)
 
 
 def _block(lines: Sequence[str], at: int) -> list[str]:
@@ -294,11 +303,13 @@ def revised_yes_no(question: Question, moved: Moves | None) -> str | None:
     guidance?", "... lower its operating margin outlook?", "... reaffirm ...?"), read from the
     revised block's measures the question names (:func:`_measures_named`). A raise asked is a
     yes when a measure was raised and none lowered, a no when none was raised; a kept outlook
-    asked, a yes when nothing moved. None when the question asks no way, the block is no
-    revision, a measure named is not printed, or the measures moved both ways and the
-    question names none (the revision's own words say each)."""
+    asked, a yes when nothing moved. None when the question asks no way of the outlook itself
+    (a measure's move, "imply operating margin expansion", is asked against the year), the
+    block is no revision, a measure named is not printed, or the measures moved both ways and
+    the question names none (the revision's own words say each)."""
     asked = OUTLOOK_WAYS.get(question.way) if question.way else None
-    if asked is None or moved is None or question.expects != "yes_no":
+    if (asked is None or moved is None or question.expects != "yes_no"
+            or not REVISION_ASKED_RE.search(question.clause)):
         return None
     ways = _measures_named(question, moved)
     if ways is None:
@@ -404,13 +415,14 @@ def read_against_year(question: Question, rows: Sequence[str], heading: str,
     yes_no = question.expects == "yes_no"
     side = SIDE_ASKED.get(question.way or "") if yes_no else 0
     reported = _year_against(question, heading, revised)
-    if side is None or reported is None:
+    if side is None or reported is None or NEGATED_RE.search(question.clause):
         return None
     for asked in question.metrics:
         metric = vocabulary.grown(asked) or asked  # "net sales growth": net sales guided
         grown = metric != asked
         if (not yes_no and not grown) or (grown and (PACE_RE.search(question.text)
-                                                      or question.way in ("better", "worse"))):
+                                                      or question.way in ("better", "worse",
+                                                                          "down"))):
             continue  # a level asked is the range itself: the block answers
         computed = level(metric, reported)
         if computed is None or computed.value is None:

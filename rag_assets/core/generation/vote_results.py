@@ -61,13 +61,20 @@ MOST_RE = re.compile(r"\b(?:most|highest|largest|greatest|biggest)\b", re.IGNORE
 FEWEST_RE = re.compile(r"\b(?:fewest|least|lowest|smallest)\b", re.IGNORECASE)
 COLUMN_ASKED_RE = re.compile(r"\b(?:votes?|most|fewest|least|highest|lowest)\s+(?:votes?\s+)?"
                              r"(for|against|withheld|abstentions?)\b", re.IGNORECASE)
+# a share asked of the nominees ("the lowest percentage of votes for"): ranked by their shares
+NOMINEE_SHARE_RE = re.compile(r"\b(?:percent(?:age)?|share|rate|proportion)\b", re.IGNORECASE)
+# a matter the counts are not read for: a frequency vote (its two-line header), abstentions or
+# broker non-votes as a share (no votes cast)
+UNREAD_ASKED_RE = re.compile(r"\b(?:frequency|every\s+(?:\d|one|two|three)|\d\s+years?|"
+                             r"abstentions?|abstain\w*|broker)\b", re.IGNORECASE)
 # support asked in other words: the votes for; opposition: the votes against
 SUPPORT_RE = re.compile(r"\b(?:support|approval|backing|popular)\b", re.IGNORECASE)
 OPPOSITION_RE = re.compile(r"\b(?:opposition|opposed|dissent)\b", re.IGNORECASE)
 # a yes or no asking whether one nominee drew substantially more votes against than the rest
 OUTLIER_ASKED_RE = re.compile(r"\b(?:substantially|significantly|materially|far|much|"
                               r"considerably|notably)\s+more\s+(?:votes\s+)?(?:against|"
-                              r"withheld)\b", re.IGNORECASE)
+                              r"withheld)\b(?:\s+[\w-]+){0,3}?\s+than\s+(?:the\s+|any\s+)?"
+                              r"(?:other|others|rest|remaining)\b", re.IGNORECASE)
 # a share of the votes asked ("What percentage of votes cast approved ...?", "What share of
 # the votes ..."): never a share of the shares outstanding or present
 SHARE_ASKED_RE = re.compile(r"\b(?:percent(?:age)?|share|proportion)\s+of\s+(?:the\s+)?"
@@ -235,11 +242,32 @@ def _nominees(question: Question, matters: Sequence[Matter]
     fewest = FEWEST_RE.search(question.text) is not None
     if column is None or not (fewest or MOST_RE.search(question.text)):
         return None
+    if NOMINEE_SHARE_RE.search(question.text):
+        if favour is None or against is None:
+            return None
+        return _share_ranked(election, column, favour, against, fewest), election, "superlative"
     ranked = sorted(election.rows, key=lambda r: r[1][column], reverse=not fewest)
     (name, counts), word = ranked[0], election.columns[column]
     return (f"{name} received the {'fewest' if fewest else 'most'} votes {word} of the "
             f"{len(election.rows)} nominees: {counts[column]:,} votes {word} (next, "
             f"{ranked[1][0]}: {ranked[1][1][column]:,}).", election, "superlative")
+
+
+def _share_ranked(election: Matter, column: int, favour: int, against: int,
+                  fewest: bool) -> str:
+    """The nominee with the highest (lowest) share of the votes cast on it (for and against)
+    in the column asked, the share stated with its counts."""
+
+    def share(counts: list[int]) -> float:
+        cast = counts[favour] + counts[against]
+        return counts[column] / cast if cast else 0.0
+
+    ranked = sorted(election.rows, key=lambda r: share(r[1]), reverse=not fewest)
+    (name, counts), word = ranked[0], election.columns[column]
+    return (f"{name} received the {'lowest' if fewest else 'highest'} share of votes {word} "
+            f"of the {len(election.rows)} nominees: {share(counts):.1%} of the votes cast on "
+            f"the nominee ({counts[column]:,} / ({counts[favour]:,} for + {counts[against]:,} "
+            f"{election.columns[against]})); next, {ranked[1][0]}: {share(ranked[1][1]):.1%}.")
 
 
 def _outlier(election: Matter, ranked: Sequence[tuple[str, list[int]]], column: int,
@@ -269,7 +297,7 @@ def _approval(question: Question, matters: Sequence[Matter]
     than any other matter's): votes for over votes for and against. None for a yes or no, a
     share of the shares outstanding or present, or no matter named."""
     if (question.expects == "yes_no" or not SHARE_ASKED_RE.search(question.text)
-            or OTHER_BASE_RE.search(question.text)):
+            or OTHER_BASE_RE.search(question.text) or UNREAD_ASKED_RE.search(question.text)):
         return None
     asked = set(words(question.ranking_text)) - VOTE_WORDS
     scored = sorted(((len(asked & set(words(m.title))), i) for i, m in enumerate(matters)

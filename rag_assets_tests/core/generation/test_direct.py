@@ -986,6 +986,15 @@ def test_a_degree_asked_is_quoted_from_the_share_that_measures_it_first() -> Non
     # a share of sales of another than the one depended on answers no degree asked of it
     other = quote_order(read_question("How dependent is Corning on Samsung Display?"), chosen)
     assert [s.unit for s in other] == units
+    # a share of cost of sales is no share of sales; a question naming no one reorders none
+    apple = [_sentence("Apple Inc. accounted for 12% of cost of sales purchases."),
+             _sentence("Apple accounted for 11% of Corning's consolidated net sales.")]
+    ranked = _ranked(apple)
+    asked = quote_order(read_question("How dependent is Corning on Apple?"), ranked)
+    assert [s.unit.text[:12] for s in asked] == ["Apple accoun", "Apple Inc. a"]
+    largest = quote_order(read_question("How dependent is Corning on its largest customer?"),
+                          ranked)
+    assert [s.unit for s in largest] == apple
     for kept_asked in ("How exposed is Corning to its Display Technologies segment?",
                        "What does Corning's Display Technologies segment make?"):
         kept = quote_order(read_question(kept_asked), chosen)

@@ -248,6 +248,12 @@ def test_an_outlook_is_read_against_the_measure_and_year_asked_only() -> None:
                          "in fiscal 2022?", margin) is None
     assert _read_against(asked, ["Operating margin 14.5% to 14.8% 14.6% to 14.8%"],
                          revised=True) is None  # the revision's own moves answer
+    # a negative asked, a growth's slowing (its pace), and a measure's move asked of a
+    # revision with no year named: neither way
+    assert _read_against("Does Ulta's fiscal 2023 outlook suggest operating margin will not "
+                         "expand?", margin) is None
+    assert _read_against("Does Ulta's fiscal 2023 guidance suggest net sales growth will slow "
+                         "from fiscal 2022?", margin) is None
     # which way is better the vocabulary says of a metric, never of a line item
     assert _read_against("Does Ulta's fiscal 2023 outlook point to improved net sales?",
                          margin) is None
@@ -268,3 +274,19 @@ def test_an_outlook_is_read_against_the_measure_and_year_asked_only() -> None:
                          ["Net sales approximately $10.2 billion"]) == (
         "The Fiscal 2023 Outlook guides net sales to approximately $10.2 billion, in line with "
         "the $10,208.58 million of FY2022")
+
+
+def test_a_measures_move_is_never_answered_by_the_revisions_moves() -> None:
+    """Ulta's second quarter raised its operating margin outlook 5 basis points at the midpoint
+    (14.5%-14.8% to 14.6%-14.8%); whether it implies margin expansion or a lower margin than
+    fiscal 2022 is no question of the revision: the block, with no yes or no (its statements
+    print no fiscal 2022 to read against); a raise asked of the outlook itself still is."""
+    for question in ("Does Ulta's updated fiscal 2023 outlook imply a lower operating margin "
+                     "than in fiscal 2022?",
+                     "Does Ulta's fiscal 2023 outlook imply operating margin expansion?"):
+        lead = _lead("financebench-bulk/pdfs/ULTABEAUTY_2023Q2_EARNINGS.pdf",
+                     "ulta-beauty-earnings-q2", 2023, question)
+        assert lead.startswith("Raised its outlook:"), (question, lead)
+    assert _lead("financebench-bulk/pdfs/ULTABEAUTY_2023Q2_EARNINGS.pdf",
+                 "ulta-beauty-earnings-q2", 2023,
+                 "Did Ulta raise its operating margin outlook for fiscal 2023?").startswith("Yes.")

@@ -128,3 +128,18 @@ def test_a_table_is_read_whole_or_not_at_all() -> None:
     kept = read_matters([*year_in_label[:2], "94,000,000 1,000,000 100,000 0",
                          year_in_label[3]])
     assert [m.outcome for m in kept] == [""]  # the next matter's opening is no outcome
+
+
+def test_what_the_counts_cannot_say_is_not_answered_from_them() -> None:
+    """Against the votes for (not the other nominees), a frequency vote (its table not read),
+    abstentions (no votes cast); a share asked of the nominees is ranked by their shares:
+    Johnson's 54,484,293 for of 70,589,298 cast is the lowest, not Young's fewest votes."""
+    assert _answer("Did any nominee receive substantially more votes against than for?") is None
+    assert _answer("What percentage of votes favored an annual frequency for the executive "
+                   "compensation vote?") is None
+    assert _answer("What percentage of the votes cast were abstentions on the KPMG "
+                   "ratification?") is None
+    assert _answer("Which nominee received the lowest percentage of votes for?") == (
+        "Richard A. Johnson received the lowest share of votes for of the 10 nominees: 77.2% "
+        "of the votes cast on the nominee (54,484,293 / (54,484,293 for + 16,105,005 "
+        "against)); next, Dona D. Young: 89.9%.")
