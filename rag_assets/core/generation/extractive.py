@@ -493,13 +493,12 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
     those that state something; for a figure asked ("How much ...?"), those that print an
     amount (money, a percentage, a figure with a scale word: not "Note 10" or "June 30")
     first, and for a count ("How many warehouses ...?") those that print a number of the thing
-    counted ("858 warehouses") before them, each group best first (and for a degree asked,
-    "How dependent is X on Y?", the sentences that state the share that measures it:
-    :func:`states_share`); a
-    sentence that states only other spans ahead than the one asked ("the next 10 years" for
-    "the next five years"), or whose subject is the year-ago period ("The prior year
-    provision was ..."), after the rest, as a figure of another period; the scores, and so
-    the evidence's strength and any abstention, are not touched."""
+    counted ("858 warehouses") before them, each group best first (and for a dependence
+    asked, "How dependent is X on Y?", the sentences that state the share that measures it:
+    :func:`states_share`); a sentence that states only other spans ahead than the one asked
+    ("the next 10 years" for "the next five years"), or whose subject is the year-ago period
+    ("The prior year provision was ..."), after the rest, as a figure of another period; the
+    scores, and so the evidence's strength and any abstention, are not touched."""
 
     def group(item: ScoredUnit) -> tuple[bool, bool, int, float]:
         text = item.unit.text

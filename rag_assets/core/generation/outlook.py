@@ -16,10 +16,13 @@ the block as printed.
 
 A yes or no that asks where the outlook takes a measure against the year just reported ("Does
 the fiscal 2023 outlook point to further operating margin expansion after fiscal 2022?") is
-answered from the measure's row read against the year before the outlook's, as the release's
-own statements compute it (the facts route's :meth:`level`): "No. The Fiscal 2023 Outlook
-guides operating margin to 14.7% to 15.0%, 110 to 140 basis points below the 16.1% of FY2022."
-A range on both sides of the year's figure answers neither way; the comparison is still said.
+answered from the measure's row read against the year the question names before the
+outlook's, else the year before it, as the release's own statements compute it (the facts
+route's :meth:`level`): "No. The Fiscal 2023 Outlook guides operating margin to 14.7% to
+15.0%, 110 to 140 basis points below the 16.1% of FY2022." A range on both sides of the year's
+figure answers neither way; the comparison is still said. A release whose statements print no
+such year (a quarter's, with the year's outlook) gets the block alone; a revision's own moves
+answer only a way asked of the outlook itself ("Did X raise its net sales outlook?").
 """
 
 from __future__ import annotations
