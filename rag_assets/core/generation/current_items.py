@@ -9,17 +9,20 @@ The Item is the one whose section (``sections.json``'s ``items_8k``) the questio
 read first, else the report's only event Item, else the one that shares most of the question's
 words; a question that asks of no one Item ("What is the key agenda of the 8-K?", "What did X
 announce?") is answered by every Item the report states, each with its first sentence (the
-Items are the events Form 8-K requires it to report). Its body runs from the heading to the
-sentence that
+Items are the events Form 8-K requires it to report). Its body runs from the heading (read
+whole where it wraps onto a second line) over as many pages as it takes, to the sentence that
 refers to the exhibit ("The foregoing description ... is qualified ...") or the next Item; a
-bulleted body is listed, numbered, after its opening words, each bullet as printed. The body is
-quoted from its page, so the claim is checked like any other.
+bulleted body is listed, numbered, after its opening words, each bullet as printed. A question
+that asks more than the event (the new officer's salary, who was appointed) is led by the body's
+sentences that share most of its own words, then the body from its opening. The body is quoted
+from its pages, so the claim is checked like any other.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit, printed_unit
@@ -40,6 +43,8 @@ EXHIBITS_ITEM = "9.01"
 MAX_BODY_WORDS = 300
 TERMS_READ = 4  # an Item's sentences read for the amount its opening does not state
 MAX_LEAD_WORDS = 60
+LEAD_SENTENCES = 3  # the body's sentences that may lead, each adding what the question asks
+MIN_GAIN = 2  # the question's own words a leading sentence must add
 # a question on who signed the report asks of its signature block, which follows the Items;
 # one on the registrant (its address, state, symbol, file number) asks of its cover page
 SIGNATURE_RE = re.compile(r"\bsign(?:ed|s|ature|atory|er)\b", re.IGNORECASE)
@@ -60,32 +65,72 @@ REPORTING_RE = re.compile(r"\b(?:report(?:s|ed)?|announc\w*|disclos\w*)\b", re.I
 EXHIBIT_LINE_RE = re.compile(r"^\(?(\d{1,3}(?:\.\d{1,2})?)\)?\.?\s+(\S.*?)\.?\s*$")
 
 
-def report_items(pages: Sequence[tuple[int, str]]) -> list[tuple[str, int, list[str]]]:
-    """Each Item of the report's own pages (before its exhibits): (its heading, its page, the
-    lines of its body on that page)."""
-    items: list[tuple[str, int, list[str]]] = []
+@dataclass
+class ReportItem:
+    """An Item of the report: its heading (the Form's title), the page it opens on, its body's
+    lines there, and the lines its body goes on with on each later page (until the next Item
+    or the exhibits: an officer's terms run past the page that names him)."""
+
+    heading: str
+    page: int
+    lines: list[str]
+    later: list[tuple[int, list[str]]] = field(default_factory=list)
+
+    @property
+    def number(self) -> str:
+        """The Item's number, "5.02"."""
+        return self.heading.split()[1].rstrip(".")
+
+    def parts(self) -> list[tuple[int, list[str]]]:
+        """The body's lines on each page it is printed on, in order."""
+        return [(self.page, self.lines), *((p, lines) for p, lines in self.later if lines)]
+
+
+def report_items(pages: Sequence[tuple[int, str]]) -> list[ReportItem]:
+    """Each Item of the report's own pages (before its exhibits), its heading's title read
+    whole where the printed heading wraps onto the next line ("...; Compensatory" /
+    "Arrangements of Certain Officers.": the Form's title, not the body's first sentence)."""
+    items: list[ReportItem] = []
     for page, text in pages:
         lines = [line for line in text.splitlines() if line.strip()]
         if exhibit_of(lines) is not None:
             break
-        open_here = False
+        sink = None
+        if items:  # the last Item's body goes on here until a heading opens another
+            items[-1].later.append((page, []))
+            sink = items[-1].later[-1][1]
+        printed = ""
         for line in lines:
             if (heading := current_item_of(line)) is not None:
-                items.append((heading, page, []))
-                open_here = True
-            elif open_here:
-                items[-1][2].append(line.strip())
+                items.append(ReportItem(heading, page, []))
+                sink, printed = items[-1].lines, line
+            elif sink is not None:
+                if printed and _completes_title(printed, line, items[-1].heading):
+                    printed = f"{printed} {line}"
+                    continue
+                printed = ""
+                sink.append(line.strip())
     return items
 
 
-def _asked_item(question: Question, items: Sequence[tuple[str, int, list[str]]]
-                ) -> tuple[str, int, list[str]] | None:
+def _completes_title(printed: str, line: str, heading: str) -> bool:
+    """Whether a line goes on with a heading printed over two lines: the printed heading and
+    the line together are the start of the Form's title of the Item (``sections.json``)."""
+    def plain(text: str) -> str:
+        return " ".join(re.sub(r"[^\w;]+", " ", text.lower()).split())
+    number, _, title = heading.partition(". ")
+    so_far = plain(printed.partition(number.split()[1])[2])
+    joined = plain(f"{so_far} {line}")
+    return bool(so_far) and len(joined) > len(so_far) and plain(title).startswith(joined)
+
+
+def _asked_item(question: Question, items: Sequence[ReportItem]) -> ReportItem | None:
     """The Item whose section the question reads first, else the report's only event Item."""
     table = load_sections().items_8k
-    events = [i for i in items if not i[0].startswith(f"Item {EXHIBITS_ITEM}")]
+    events = [i for i in items if i.number != EXHIBITS_ITEM]
     for section in question.sections:
         for item in events:
-            entry = table.get(item[0].split()[1].rstrip("."))
+            entry = table.get(item.number)
             if entry is not None and entry.section == section:
                 return item
     if EXHIBITS_RE.search(question.ranking_text):
@@ -95,37 +140,52 @@ def _asked_item(question: Question, items: Sequence[tuple[str, int, list[str]]]
     return _most_shared(question, events)
 
 
-def _most_shared(question: Question, events: Sequence[tuple[str, int, list[str]]]
-                 ) -> tuple[str, int, list[str]] | None:
+def _most_shared(question: Question, events: Sequence[ReportItem]) -> ReportItem | None:
     """The Item whose heading, then body, shares the most of the question's words ("bylaws"
     with "Amendments to Articles of Incorporation or Bylaws"); None on a tie or none shared."""
     company = set(words(" ".join(question.companies)))
     asked = {w for w in words(question.ranking_text)
              if len(w) >= 4 and not MONTH_RE.fullmatch(w)} - company - REPORT_WORDS
-    shared = sorted((((len(asked & set(words(h))), len(asked & set(words(" ".join(body))))),
-                      (h, p, body)) for h, p, body in events), key=lambda x: x[0], reverse=True)
+    shared = sorted((((len(asked & set(words(i.heading))),
+                       len(asked & set(words(" ".join(i.lines))))), i) for i in events),
+                    key=lambda x: x[0], reverse=True)
     if not shared or not any(shared[0][0]) or (len(shared) > 1 and shared[1][0] == shared[0][0]):
         return None
     return shared[0][1]
 
 
-def _body(lines: Sequence[str]) -> tuple[list[str], str]:
-    """The body's printed lines up to its end, and its text in one line: a bulleted body's
-    sentence that opens the list ("The amendments:"), each top bullet numbered with its
-    sub-bullets after it, then the sentences before the list; else the body as printed."""
-    kept: list[str] = []
-    for line in lines:
-        if BODY_END_RE.match(line) or current_item_of(line):
-            break
-        kept.append(line)
+def _kept(parts: Sequence[tuple[int, list[str]]]) -> list[tuple[int, list[str]]]:
+    """The body's printed lines on each page, up to its end (:data:`BODY_END_RE`, the next
+    Item)."""
+    out: list[tuple[int, list[str]]] = []
+    for page, lines in parts:
+        kept: list[str] = []
+        for line in lines:
+            if BODY_END_RE.match(line) or current_item_of(line):
+                return [*out, (page, kept)] if kept else out
+            kept.append(line)
+        if kept:
+            out.append((page, kept))
+    return out
+
+
+def _body(kept: Sequence[str]) -> tuple[list[str], bool]:
+    """The body's sentences, and whether it is bulleted: a bulleted body's sentence that opens
+    the list ("The amendments:"), each top bullet numbered with its sub-bullets after it, as one
+    sentence, then the sentences before the list; else the body's sentences as printed."""
     opening, bullets = bullet_groups(kept)
-    text = " ".join(opening)
-    if bullets:
-        before = split_sentences(text)
-        intro = before.pop() if before and before[-1].rstrip().endswith(":") else ""
-        text = " ".join(part for part in (intro, f"{numbered(bullets)}.", *before) if part)
-    words = text.split()
-    return kept, " ".join(words[:MAX_BODY_WORDS]) + (" ..." if len(words) > MAX_BODY_WORDS else "")
+    sentences = split_sentences(" ".join(opening))
+    if not bullets:
+        return sentences, False
+    intro = sentences.pop() if sentences and sentences[-1].rstrip().endswith(":") else ""
+    listed = " ".join(part for part in (intro, f"{numbered(bullets)}.") if part)
+    return [listed, *sentences], True
+
+
+def _cut(sentences: Sequence[str]) -> str:
+    """The sentences as one text of at most :data:`MAX_BODY_WORDS` words."""
+    words = " ".join(sentences).split()
+    return " ".join(words[:MAX_BODY_WORDS]) + (" ..." if len(words) > MAX_BODY_WORDS else "")
 
 
 def current_item(question: Question, document: str, year: int,
@@ -149,34 +209,69 @@ def current_item(question: Question, document: str, year: int,
     found = None if EVERY_ITEM_RE.search(question.text) else _asked_item(question, items)
     if found is None:
         return _every_item(document, year, items)
-    return _item_answer(document, year, found)
+    return _item_answer(document, year, found, question=question)
 
 
-def _item_answer(document: str, year: int, item: tuple[str, int, list[str]],
-                 opening: str = "") -> DirectAnswer | None:
-    """The Item's body as one sentence after its name, quoted from its page (``opening``:
-    a yes before it); None when its body holds nothing."""
-    heading, page, lines = item
-    kept, text = _body(lines)
-    if heading.startswith(f"Item {EXHIBITS_ITEM}"):
-        text = _exhibits(kept) or text  # "(d) Exhibits." heads the list, it is not the list
+def _item_answer(document: str, year: int, item: ReportItem, opening: str = "",
+                 question: Question | None = None) -> DirectAnswer | None:
+    """The Item's body as one sentence after its name, quoted from its pages (``opening``:
+    a yes before it), led by the sentences that answer the question's own words where the
+    body's opening does not (:func:`_answering`); None when its body holds nothing."""
+    kept = _kept(item.parts())
+    lines = [line for _, page_lines in kept for line in page_lines]
+    sentences, bulleted = _body(lines)
+    chosen = [] if bulleted or question is None else _answering(question, sentences)
+    if chosen:
+        lead = "; ".join(sentences[i].rstrip(" .;:") for i in chosen)
+        rest = [s for i, s in enumerate(sentences) if i not in chosen]
+        sentences = [f"{lead}.", *rest]
+    text = _cut(sentences)
+    if item.number == EXHIBITS_ITEM:
+        text = _exhibits(lines) or text  # "(d) Exhibits." heads the list, it is not the list
     if not text:
         return None
-    quote = "\n".join(kept)
-    unit = printed_unit(document, year, page, quote)
-    return DirectAnswer(kind="yes_no" if opening else "list", units=[unit], supports=quote,
-                        text=f"{opening}{_named(heading)}: {text.rstrip('.')}.")
+    units = [printed_unit(document, year, page, "\n".join(page_lines))
+             for page, page_lines in kept]
+    return DirectAnswer(kind="yes_no" if opening else "list", units=units,
+                        supports=units[0].quote if len(units) == 1 else "",
+                        text=f"{opening}{_named(item.heading)}: {text.rstrip('.')}.")
 
 
-def _every_item(document: str, year: int, items: Sequence[tuple[str, int, list[str]]]
+def _answering(question: Question, sentences: Sequence[str]) -> list[int]:
+    """The body's sentences that answer what the question asks, most telling first: the one
+    that shares most of its words (not the company's, the report's or a month's), then each
+    that adds at least :data:`MIN_GAIN` more, up to :data:`LEAD_SENTENCES`; none when the
+    opening sentence is the first so chosen (it already leads)."""
+    asked = _roots(question.text) - _roots(" ".join(question.companies))
+    chosen: list[int] = []
+    covered: set[str] = set()
+    for _ in range(LEAD_SENTENCES):
+        gains = [(len((asked - covered) & _roots(s)), -i) for i, s in enumerate(sentences)]
+        gain, at = max(gains, default=(0, 0))
+        if gain < MIN_GAIN and not (gain and not chosen and gain == len(asked)):
+            break
+        chosen.append(-at)
+        covered |= asked & _roots(sentences[-at])
+    return [] if not chosen or chosen[0] == 0 else chosen
+
+
+def _roots(text: str) -> set[str]:
+    """Content words of four letters or more, cut to five ("appointed" and "appointment"
+    share "appoi"), the report's words and months aside."""
+    return {w[:5] for w in words(text) if w.isalpha() and len(w) >= 4
+            and w not in REPORT_WORDS and not MONTH_RE.fullmatch(w)} - {"compa"}
+
+
+def _every_item(document: str, year: int, items: Sequence[ReportItem]
                 ) -> DirectAnswer | None:
     """Every Item the report states, each named with its first sentence (Item 9.01 with the
     exhibits it lists): what an 8-K reports as a whole."""
     parts: list[str] = []
     units: list[EvidenceUnit] = []
-    for heading, page, lines in items:
-        kept, _ = _body(lines)
-        if heading.startswith(f"Item {EXHIBITS_ITEM}"):
+    for item in items:
+        heading, page = item.heading, item.page
+        kept = next((lines for _, lines in _kept([(page, item.lines)])), [])
+        if item.number == EXHIBITS_ITEM:
             lead = _exhibits(kept)
         else:  # as printed: a bulleted body's opening sentence comes first
             lead = _lead(split_sentences(" ".join(kept)))
@@ -207,7 +302,7 @@ def _lead(sentences: Sequence[str]) -> str:
 
 
 def _item_stated(question: Question, document: str, year: int,
-                 items: Sequence[tuple[str, int, list[str]]]) -> DirectAnswer | None:
+                 items: Sequence[ReportItem]) -> DirectAnswer | None:
     """"Did X's 8-K report a change in its officers?": Form 8-K files each event under its own
     Item (5.02 for an officer or director), so a report that states no such Item did not
     report it: "No", with the Items it does state. Only for a question that asks what the
@@ -224,8 +319,8 @@ def _item_stated(question: Question, document: str, year: int,
     stems = _stems(question.ranking_text) - _stems(" ".join(question.companies))
     named = [n for n in of_section if stems & _stems(table[n].title)]
     asked = named or of_section
-    events = [i for i in items if not i[0].startswith(f"Item {EXHIBITS_ITEM}")]
-    if not asked or not events or any(i[0].split()[1].rstrip(".") in asked for i in events):
+    events = [i for i in items if i.number != EXHIBITS_ITEM]
+    if not asked or not events or any(i.number in asked for i in events):
         return None
     listed = _every_item(document, year, items)
     if listed is None:
@@ -236,7 +331,7 @@ def _item_stated(question: Question, document: str, year: int,
         f"No. The report states no {wanted}; its Items: {stated_items}"))
 
 
-def _exhibits_filed(document: str, year: int, items: Sequence[tuple[str, int, list[str]]]
+def _exhibits_filed(document: str, year: int, items: Sequence[ReportItem]
                     ) -> DirectAnswer | None:
     """"Did X's 8-K include any exhibits?": "Yes", with Item 9.01's exhibits (Form 8-K files
     its financial statements and exhibits there), or "No" when the report states no Item 9.01;
@@ -244,7 +339,7 @@ def _exhibits_filed(document: str, year: int, items: Sequence[tuple[str, int, li
     listed = _every_item(document, year, items)
     if listed is None:
         return None
-    exhibits = next((i for i in items if i[0].startswith(f"Item {EXHIBITS_ITEM}")), None)
+    exhibits = next((i for i in items if i.number == EXHIBITS_ITEM), None)
     if exhibits is None:
         _, _, stated = listed.text.partition(": ")
         return DirectAnswer(kind="yes_no", units=listed.units, text=(

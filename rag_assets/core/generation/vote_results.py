@@ -195,8 +195,8 @@ def vote_result(question: Question, document: str, year: int,
         return None
     if form_of(document, pages[0][1]) != "8-K":
         return None
-    found = next(((page, lines) for heading, page, lines in report_items(pages)
-                  if heading.split()[1].rstrip(".") == VOTE_ITEM), None)
+    found = next(((item.page, item.lines) for item in report_items(pages)
+                  if item.number == VOTE_ITEM), None)
     if found is None:
         return None
     page, lines = found

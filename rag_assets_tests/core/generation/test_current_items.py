@@ -12,6 +12,7 @@ from rag_assets.core.evaluation.answer_correctness import answer_lead
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.current_items import current_item
 from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.ingest.routing import cover_profile
 from rag_assets.core.question.question import read_question
 from rag_assets_tests.real_filings import CORPORA, real_filing
 
@@ -122,7 +123,8 @@ def test_an_event_the_report_files_under_no_item_is_a_no_with_the_items_it_state
     assert text is not None
     assert answer_lead(text).startswith(
         "No. The report states no Item 5.02 (Departure of Directors or Certain Officers; "
-        "Election of Directors; Appointment of Certain Officers); its Items: Item 5.03")
+        "Election of Directors; Appointment of Certain Officers; Compensatory Arrangements of "
+        "Certain Officers); its Items: Item 5.03")
     # an event the report states (5.03) is not answered "Yes" from its Item's presence: what
     # the event was is read from the body by the quotes
     assert _answer("Did Costco's 8-K dated August 9, 2023 report new bylaws for its board of "
@@ -148,3 +150,59 @@ def test_which_items_lists_every_item_where_the_report_states_one_event() -> Non
                                        "report?"), "intel-8k", 2023, listed)
     assert found is not None and found.text.startswith("The report states 2 Items: Item 7.01")
     assert "Item 9.01 (Financial Statements and Exhibits): Exhibit 99.1" in found.text
+
+
+OFFICER_8K = "financebench-wide/pdfs/FOOTLOCKER_2022_8K_dated_2022-08-19.pdf"
+OFFICER_DOCUMENT = "foot-locker-8k-2022-08-19"
+
+
+@cache
+def _officer_pages() -> PageTexts:
+    return PageTexts.from_pages(OFFICER_DOCUMENT, 2022, real_filing(OFFICER_8K).pages)
+
+
+def _officer_answer(question: str) -> str:
+    """The answer to a question read as the engine reads it: the company routed from the
+    report's cover (its words are the company's, not the question's own)."""
+    pages = _officer_pages()
+    profile = cover_profile(OFFICER_DOCUMENT, 2022, real_filing(OFFICER_8K).pages)
+    found = current_item(read_question(question, [profile]), OFFICER_DOCUMENT, 2022, [
+        (p, pages.get(OFFICER_DOCUMENT, 2022, p) or "")
+        for p in pages.pages_of(OFFICER_DOCUMENT, 2022)])
+    assert found is not None, question
+    checked = verify_claims([found.claim()], pages)
+    assert all(c.mark == "valid" for claim in checked for c in claim.citations)
+    return found.text
+
+
+TITLE_5_02 = ("Item 5.02 (Departure of Directors or Certain Officers; Election of Directors; "
+              "Appointment of Certain Officers; Compensatory Arrangements of Certain Officers): ")
+
+
+def test_an_item_heading_printed_over_two_lines_is_its_title_not_its_first_sentence() -> None:
+    """Foot Locker prints 5.02's heading as "...; Compensatory" / "Arrangements of Certain
+    Officers.": the second line ends the Form's title, so the body opens on the event."""
+    lead = answer_lead(_officer_answer("What did Foot Locker's 8-K of August 19, 2022 report?"))
+    assert lead.startswith(f"{TITLE_5_02}On August 19, 2022, Foot Locker, Inc.")
+    assert "Richard A. Johnson will step down as President and Chief Executive Officer" in lead
+
+
+def test_the_item_sentence_that_answers_the_question_leads() -> None:
+    """The body's sentence that shares most of the question's own words leads (the
+    appointment, the salary, the awards on the body's second page), then the body from its
+    opening; a question of the event as a whole keeps the opening first (above)."""
+    lead = answer_lead(_officer_answer(
+        "Who did Foot Locker appoint as its new CEO, and when does the appointment take "
+        "effect?"))
+    assert lead.startswith(f"{TITLE_5_02}Mary N. Dillon, 61, former Executive Chair and Chief "
+                           "Executive Officer of Ulta Beauty, Inc., has been appointed")
+    assert lead.endswith("each effective September 1, 2022.")
+    lead = answer_lead(_officer_answer(
+        "What base salary will Foot Locker's new chief executive receive?"))
+    assert "base salary of not less than $1,300,000 annually" in lead
+    lead = answer_lead(_officer_answer("What inducement awards will Mary Dillon receive?"))
+    assert "employment inducement awards" in lead and "$5,000,000" in lead
+    text = _officer_answer("What severance payments would Ms. Dillon receive if the company "
+                           "terminated her employment other than for cause?")
+    assert answer_lead(text).startswith(f"{TITLE_5_02}If Ms. Dillon’s employment is terminated")
+    assert "two years’ base salary continuation" in answer_lead(text)  # on the next page

@@ -39,7 +39,7 @@ def test_the_matters_are_read_with_their_columns_rows_and_outcomes() -> None:
     the frequency vote's two-line header ("Votes For" thrice over "1 Year 2 Years 3 Years")
     prints five counts under three columns named, so it is left to the quotes."""
     _, read = _pages()
-    body = next(lines for heading, _, lines in report_items(read) if "5.07" in heading)
+    body = next(item.lines for item in report_items(read) if item.number == "5.07")
     matters = read_matters(body)
     assert [len(m.rows) for m in matters] == [10, 1, 1]
     assert matters[0].rows[2] == ("Richard A. Johnson", [54_484_293, 16_105_005, 77_685,

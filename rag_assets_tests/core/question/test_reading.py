@@ -750,6 +750,11 @@ def test_a_yes_or_no_after_what_it_is_based_on(text: str, expects: str) -> None:
     ("Did its gross margin improve in fiscal 2022, and what drove the change?", True),
     ("Which segment grew the fastest in 2022, and what drove its growth?", True),
     ("Which segment grew the fastest in 2022, and what was its revenue?", False),
+    # the grounds of an officer's termination, not a cause asked
+    ("What severance would the new CEO receive if terminated without cause?", False),
+    ("What would Ms. Dillon receive if the company ended her employment other than for cause?",
+     False),
+    ("What caused the decline in gross margin?", True),
 ])
 def test_a_cause_asked_after_what_a_question_asks_first(text: str, cause: bool) -> None:
     assert asks_cause(read_question(text)) is cause
