@@ -74,6 +74,7 @@ from rag_assets.core.ingest.pdf.geometry import (
     printed_rows,
     sample_chars,
 )
+from rag_assets.core.ingest.pdf.ligatures import mark_hyphens, restore_ligatures
 from rag_assets.core.ingest.pdf.parser import PageParser, PageReadError, ParsedPage
 from rag_assets.core.ingest.pdf.repair import repaired_file
 from rag_assets.core.ingest.pdf.ruled_tables import (
@@ -206,6 +207,10 @@ def _read_pages(
             f"{path.name}: page(s) {', '.join(rotated)} carry /Rotate: read in the orientation "
             "their text was written in"
         )
+    for page in pages:  # the letters of ligatures the font lost, now the page is read
+        page.text = restore_ligatures(page.text)
+        for table in page.tables:
+            table.rows = [[restore_ligatures(cell) for cell in row] for row in table.rows]
     warnings.extend(text_source_warnings(path.name, pages))
     n_chars = sum(len(p.text.strip()) for p in pages)
     if n_chars < MIN_CHARS_PER_PAGE * n_pages and not any(p.tables for p in pages):
@@ -561,8 +566,10 @@ def _lines_below_rule(
 
 
 def clean_pdf_text(text: str) -> str:
-    """PDFium marks hyphenation with U+0002 / U+FFFE; both stand for a printed hyphen."""
-    return text.replace("\x02", "-").replace("\ufffe", "-").replace("\x00", "")
+    """PDFium marks hyphenation with U+0002 / U+FFFE, each a printed hyphen; a U+FFFE that
+    stands for a ligature the font lost is kept, one character for one, until the page is read
+    (``ligatures.py``)."""
+    return mark_hyphens(text.replace("\x02", "-")).replace("\x00", "")
 
 
 def _indented(line: Line, margin: float, body: float) -> str:
