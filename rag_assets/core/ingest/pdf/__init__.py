@@ -4,8 +4,9 @@ One module per concept, imports running one way (reader → tables → geometry)
 pages, their lines, superscripts, note zones and OCR, and the pool of spawned workers),
 ``ruled_tables`` (tables drawn with rules), ``aligned_tables`` (statements printed without
 rules, found by the alignment of their figures), ``geometry`` (the lines and boxes all three
-read), ``parser`` (what the reader asks of a page parser) and ``repair`` (qpdf's repair of a
-file PDFium cannot open).
+read), ``parser`` (what the reader asks of a page parser), ``ligatures`` (PDFium's U+FFFE read
+as the hyphen or the lost ligature it stands for) and ``repair`` (qpdf's repair of a file
+PDFium cannot open).
 """
 
 from rag_assets.core.ingest.pdf.aligned_tables import _period_header as _period_header  # tests
