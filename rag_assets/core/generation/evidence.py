@@ -19,6 +19,7 @@ from rag_assets.core.chunks.units import page_tables, unruled_tables
 from rag_assets.core.footnotes.blocks import sentences_with_blocks
 from rag_assets.core.footnotes.stitching import FOOTNOTE_BLOCK_RE
 from rag_assets.core.generation.page_texts import PageTexts, normalize
+from rag_assets.core.generation.row_footnotes import MARKER_RE
 from rag_assets.core.ingest.pages import is_markdown_rule
 from rag_assets.core.ingest.statement_tables import CaptionsInForce, read_units, spanned
 from rag_assets.core.retrieval.retriever import Hit
@@ -157,6 +158,11 @@ def _heading_cell(cell: str) -> bool:
     return all(not re.search(r"\d", t) or HEADING_NUMBER_RE.fullmatch(t) for t in cell.split())
 
 
+def _markers(headings: Sequence[str]) -> set[str]:
+    """The footnote markers column headings end with ("Adjusted*", "2023 (1)")."""
+    return {m["n"] or m["sup"] for h in headings if (m := MARKER_RE.search(h)) and m.start()}
+
+
 def _row_text(label: str, values: list[tuple[str, str]]) -> str:
     shown = "; ".join(f"{h}: {v}" if h else v for h, v in values if v)
     return f"{label}: {shown}" if label else shown
@@ -184,6 +190,8 @@ class _ChunkReader:
         self.headed = False  # a row below the header was read: the header is whole
         self.captions = CaptionsInForce()
         self.title = ""
+        # the last table's first row unit and its header's footnote markers ("Adjusted*")
+        self.marked_columns: tuple[int, set[str]] = (0, set())
 
     def read(self) -> list[EvidenceUnit]:
         lines = self.hit.text.split("\n")
@@ -191,6 +199,7 @@ class _ChunkReader:
             stripped = line.strip()
             if not stripped.startswith("|"):
                 self.header = None
+                self.note_marked_columns(stripped)
                 nxt = lines[position + 1].strip() if position + 1 < len(lines) else ""
                 if nxt.startswith("|") and len(stripped) < 120 and not stripped.endswith("."):
                     # a table's title line; a short line of dates or units under a line that
@@ -270,12 +279,29 @@ class _ChunkReader:
             heading = (line or "").strip()
         self.prose.clear()
 
+    def note_marked_columns(self, stripped: str) -> None:
+        """A footnote printed under a table whose column heading carries its marker ("12 Weeks
+        Adjusted*" over "*Excluding the impacts from changes in gasoline prices and foreign
+        exchange."): every row of the table is read with it, what its figures in that column
+        mean, and is found by its words."""
+        first, markers = self.marked_columns
+        found = FOOTNOTE_BLOCK_RE.fullmatch(stripped)
+        if found is None or found["marker"].strip() not in markers:
+            return
+        note = found["text"].strip()
+        for unit in self.units[first:]:
+            if unit.is_row:
+                unit.footnotes.append(FootnoteNote(marker=found["marker"].strip(), text=note))
+                unit.scope = " | ".join(p for p in (unit.scope, note) if p)
+
     def table_line(self, stripped: str) -> None:
         cells = _cells(stripped)
         if self.header is None:
             # the chunker's header of years names the columns already: no row joins it
             self.header, self.headed = cells, bool(re.search(r"\d", " ".join(cells)))
             self.captions = CaptionsInForce()
+            self.marked_columns = (len(self.units), set())
+            self.marked_columns[1].update(_markers(cells[1:]))
             return
         if not self.headed and not cells[0] and all(_heading_cell(c) for c in cells[1:]):
             # a header printed over several rows ("%" over "change" over "21 vs. 20", years

@@ -141,3 +141,32 @@ def test_a_table_of_contents_entry_is_told_by_its_page_and_never_quoted() -> Non
 def _unit(text: str, page: int) -> EvidenceUnit:
     return EvidenceUnit(chunk_id="c", document="netflix-10k", year=2020, chunk_rank=0,
                         page=page, located=True, quote=text, text=text)
+
+
+def test_a_note_under_a_table_marked_in_a_column_heading_goes_with_every_row() -> None:
+    """Costco's Q3 fiscal 2023 release, as its enriched chunk holds it: "12 Weeks Adjusted*"
+    over the rows, "*Excluding the impacts from changes in gasoline prices and foreign
+    exchange." under them. Each row's adjusted figures mean what the note says: the note is
+    written after the row and is what the row is about (its scope, which retrieval reads)."""
+    hit = Hit(chunk_id="c", document="costco-earnings-q3", year=2023, page_start=0,
+              page_end=0, rank=0, score=0.0, stage="page", text="\n".join([
+                  "Comparable sales for the third quarter and first 36 weeks of fiscal 2023 "
+                  "were as follows:",
+                  "|  | 12 Weeks | 12 Weeks Adjusted* | 36 Weeks | 36 Weeks Adjusted* |",
+                  "|---|---|---|---|---|",
+                  "| U.S. | -0.1% | 1.8% | 4.9% | 4.7% |",
+                  "| Total Company | 0.3% | 3.5% | 4.0% | 5.8% |",
+                  "{FOOTNOTE *: Excluding the impacts from changes in gasoline prices and "
+                  "foreign exchange.}"]))
+    rows = [u for u in units_of(hit, lambda *_: 0) if u.is_row]
+    assert [r.text.split(":")[0] for r in rows] == ["U.S.", "Total Company"]
+    for row in rows:
+        assert [(n.marker, n.text) for n in row.footnotes] == [
+            ("*", "Excluding the impacts from changes in gasoline prices and foreign exchange.")]
+        assert row.scope.endswith("gasoline prices and foreign exchange.")
+    assert rows[1].with_footnotes.endswith(
+        "36 Weeks Adjusted*: 5.8% (Footnote *: Excluding the impacts from changes in gasoline "
+        "prices and foreign exchange.)")
+    # a note whose marker no heading carries is not the rows'
+    other = hit.model_copy(update={"text": hit.text.replace("{FOOTNOTE *:", "{FOOTNOTE (1):")})
+    assert all(not u.footnotes for u in units_of(other, lambda *_: 0) if u.is_row)
