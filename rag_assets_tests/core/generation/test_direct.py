@@ -646,6 +646,32 @@ def test_a_figure_asked_is_quoted_from_a_sentence_that_prints_one_first() -> Non
     assert [s.unit.text[:12] for s in asked][0] == "Acme operate"
 
 
+def test_what_a_filing_says_is_quoted_from_its_specifics_first() -> None:
+    """Activision Blizzard's 2019 10-K heads its franchise risk with a sentence of the trend,
+    then states the three franchises' 67% of net revenues: asked what the filing says (text or
+    names), the sentence that prints an amount comes first; a table row's amount does not
+    jump a sentence; a cause asked keeps the scorer's order (its causes are read elsewhere)."""
+    from rag_assets.core.generation.extractive import quote_order
+    from rag_assets.core.question.question import read_question
+
+    units = [_sentence("Concentration of Sales Among the Most Popular Franchises The "
+                       "concentration of retail revenues among key titles has continued as a "
+                       "trend in the overall interactive entertainment industry."),
+             _row("Net revenues", "$ 6,489", "$ 7,500"),
+             _sentence("For example, in 2019, revenues associated with the Call of Duty, Candy "
+                       "Crush, and World of Warcraft franchises, collectively, accounted for "
+                       "approximately 67% of our net revenues.")]
+    chosen = _ranked(units)
+    for question in ("What franchise concentration risk does Activision Blizzard highlight in "
+                     "its 2019 10-K?", "Which franchises does Activision Blizzard depend on?"):
+        ordered = quote_order(read_question(question), chosen)
+        assert [s.unit.text[:12] for s in ordered] == [
+            "For example,", "Concentratio", "Net revenues"], question
+    kept = quote_order(read_question("Why did Activision Blizzard's net revenues fall?"),
+                       chosen)
+    assert [s.unit for s in kept] == units
+
+
 def test_a_sentence_of_the_year_ago_period_is_quoted_after_the_periods_own() -> None:
     """JPMorgan's Q3 2022 10-Q prints the quarter's provision and, after it, the year-ago
     quarter's ("The prior year provision was a net benefit of $1.5 billion, reflecting ..."):
