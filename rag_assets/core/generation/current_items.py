@@ -10,16 +10,19 @@ read first, else the report's only event Item, else the one that shares most of 
 words; a question that asks of no one Item ("What is the key agenda of the 8-K?", "What did X
 announce?") is answered by every Item the report states, each with its first sentence (the
 Items are the events Form 8-K requires it to report). Its body runs from the heading (read
-whole where it wraps onto a second line) over as many pages as it takes, to the sentence that
-refers to the exhibit ("The foregoing description ... is qualified ...") or the next Item; a
+whole where it wraps onto a second line) to the sentence that refers to the exhibit ("The
+foregoing description ... is qualified ..."), the signature page or the next Item, over the
+next page when a sentence runs over the break; a
 bulleted body is listed, numbered, after its opening words, each bullet as printed. A question
 that asks more than the event (the new officer's salary, who was appointed) is led by the body's
-sentences that share most of its own words, then the body from its opening. The body is quoted
+sentences whose words shared with it weigh most (a word rarer in the body weighs more), then
+the body from its opening. The body is quoted
 from its pages, so the claim is checked like any other.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -34,11 +37,15 @@ from rag_assets.core.text.bullets import bullet_groups, numbered
 from rag_assets.core.text.figures import AMOUNT_STATED_RE
 from rag_assets.core.text.filing_kinds import form_of
 from rag_assets.core.text.periods import MONTH_RE
+from rag_assets.core.text.prose import ends_sentence_line
 from rag_assets.core.text.sentences import split_sentences
 
 # where an Item's body ends: the pointer to the exhibit that holds the full text, the signature
 BODY_END_RE = re.compile(r"^\s*(?:the foregoing (?:description|summary)|a copy of|the "
-                         r"information (?:in|contained in) this|signatures?\s*$)", re.IGNORECASE)
+                         r"information (?:in|contained in) this|signatures?\s*$|pursuant to "
+                         r"the requirements of the securities exchange act)", re.IGNORECASE)
+# a page's printed number, alone on its line: no part of a body that runs over the page
+PAGE_NUMBER_RE = re.compile(r"(?:page\s+)?\d{1,3}", re.IGNORECASE)
 EXHIBITS_ITEM = "9.01"
 MAX_BODY_WORDS = 300
 TERMS_READ = 4  # an Item's sentences read for the amount its opening does not state
@@ -96,11 +103,13 @@ def report_items(pages: Sequence[tuple[int, str]]) -> list[ReportItem]:
         if exhibit_of(lines) is not None:
             break
         sink = None
-        if items:  # the last Item's body goes on here until a heading opens another
+        if items and _runs_on(items[-1]):  # a sentence cut by the page break goes on here
             items[-1].later.append((page, []))
             sink = items[-1].later[-1][1]
         printed = ""
         for line in lines:
+            if PAGE_NUMBER_RE.fullmatch(line.strip()):
+                continue
             if (heading := current_item_of(line)) is not None:
                 items.append(ReportItem(heading, page, []))
                 sink, printed = items[-1].lines, line
@@ -111,6 +120,14 @@ def report_items(pages: Sequence[tuple[int, str]]) -> list[ReportItem]:
                 printed = ""
                 sink.append(line.strip())
     return items
+
+
+def _runs_on(item: ReportItem) -> bool:
+    """Whether the Item's body goes on over the page break: its last line so far ends mid
+    sentence (an Item that ends with its page is done; the next page may be a signature page
+    or an exhibit printed without its label)."""
+    last = next((lines[-1] for _, lines in reversed(item.parts()) if lines), "")
+    return bool(last) and not ends_sentence_line(last)
 
 
 def _completes_title(printed: str, line: str, heading: str) -> bool:
@@ -239,26 +256,32 @@ def _item_answer(document: str, year: int, item: ReportItem, opening: str = "",
 
 def _answering(question: Question, sentences: Sequence[str]) -> list[int]:
     """The body's sentences that answer what the question asks, most telling first: the one
-    that shares most of its words (not the company's, the report's or a month's), then each
-    that adds at least :data:`MIN_GAIN` more, up to :data:`LEAD_SENTENCES`; none when the
-    opening sentence is the first so chosen (it already leads)."""
+    whose words shared with the question (not the company's, the report's or a month's) weigh
+    most, a word weighing more the fewer sentences print it ("sign-on" over "bonus", which
+    several do), then each that adds at least :data:`MIN_GAIN` more words, up to
+    :data:`LEAD_SENTENCES`; none when the opening sentence is the only one so chosen (it
+    already leads)."""
     asked = _roots(question.text) - _roots(" ".join(question.companies))
+    held = [_roots(s) & asked for s in sentences]
+    weight = {r: math.log(1 + len(held) / sum(r in h for h in held))
+              for r in set().union(*held)} if held else {}
     chosen: list[int] = []
     covered: set[str] = set()
     for _ in range(LEAD_SENTENCES):
-        gains = [(len((asked - covered) & _roots(s)), -i) for i, s in enumerate(sentences)]
-        gain, at = max(gains, default=(0, 0))
-        if gain < MIN_GAIN and not (gain and not chosen and gain == len(asked)):
+        gains = [(sum(weight[r] for r in h - covered), len(h - covered), -i)
+                 for i, h in enumerate(held)]
+        _, count, at = max(gains, default=(0.0, 0, 0))
+        if count < MIN_GAIN and not (count and not chosen and count == len(asked)):
             break
         chosen.append(-at)
-        covered |= asked & _roots(sentences[-at])
-    return [] if not chosen or chosen[0] == 0 else chosen
+        covered |= held[-at]
+    return [] if chosen[:1] == [0] and len(chosen) == 1 else chosen
 
 
 def _roots(text: str) -> set[str]:
     """Content words of four letters or more, cut to five ("appointed" and "appointment"
     share "appoi"), the report's words and months aside."""
-    return {w[:5] for w in words(text) if w.isalpha() and len(w) >= 4
+    return {w[:5] for w in words(re.sub(r"[-‐‑–]", " ", text)) if w.isalpha() and len(w) >= 4
             and w not in REPORT_WORDS and not MONTH_RE.fullmatch(w)} - {"compa"}
 
 

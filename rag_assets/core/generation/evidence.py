@@ -159,8 +159,13 @@ def _heading_cell(cell: str) -> bool:
 
 
 def _markers(headings: Sequence[str]) -> set[str]:
-    """The footnote markers column headings end with ("Adjusted*", "2023 (1)")."""
+    """The footnote markers column headings end with ("Adjusted*", "2023 (1)"), bare."""
     return {m["n"] or m["sup"] for h in headings if (m := MARKER_RE.search(h)) and m.start()}
+
+
+def _bare_marker(marker: str) -> str:
+    """A stitched note's marker as a heading's is read: "(1)" as "1", "*" as "*"."""
+    return marker.strip().strip("()[]").strip()
 
 
 def _row_text(label: str, values: list[tuple[str, str]]) -> str:
@@ -286,7 +291,11 @@ class _ChunkReader:
         mean, and is found by its words."""
         first, markers = self.marked_columns
         found = FOOTNOTE_BLOCK_RE.fullmatch(stripped)
-        if found is None or found["marker"].strip() not in markers:
+        if found is None:
+            if stripped:  # prose after the table: a note under it is no longer the table's
+                self.marked_columns = (first, set())
+            return
+        if _bare_marker(found["marker"]) not in markers:
             return
         note = found["text"].strip()
         for unit in self.units[first:]:

@@ -490,9 +490,10 @@ def points_elsewhere(text: str) -> bool:
 
 def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit]:
     """The quotes in the order they are given: a sentence that only points elsewhere after
-    those that state something; for what a filing says (text or names asked), the sentences
-    that print an amount first (its specifics: "... accounted for approximately 67% of our net
-    revenues" before the trend's heading sentence), never a table row ahead of a sentence;
+    those that state something; for what a filing says (text asked; names are read by their
+    own readers, and a name's sentence need print no amount), the sentences that print an
+    amount first (its specifics: "... accounted for approximately 67% of our net revenues"
+    before the trend's heading sentence), then the rest as scored (a table row is not moved);
     for a figure asked ("How much ...?"), those that print an
     amount (money, a percentage, a figure with a scale word: not "Note 10" or "June 30")
     first, and for a count ("How many warehouses ...?") those that print a number of the thing
@@ -512,7 +513,7 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
                       or opens_with_prior_period(text) and not plan.prior_period)
         if plan.asks_dependence:  # "How dependent is X on Y?": the share measures it
             return pointer, other_span, 0 if states_share(plan, item.unit) else 1, 0.0
-        if plan.expects in ("text", "names"):  # what the filing says: its specifics first
+        if plan.expects == "text":  # what the filing says: its specifics first
             states = not item.unit.is_row and AMOUNT_STATED_RE.search(text) is not None
             return pointer, other_span, 0 if states else 1, 0.0
         if plan.expects != "figure":

@@ -80,9 +80,11 @@ _OPENING_CLAUSE_RE = re.compile(r"^[^,?]{1,40},\s*(?=(?:what|which|how|who|whom|
 # ("Which customers accounted for 10% or more of net sales?")
 ACCOUNTED_FOR_CHANGE = (r"accounted for (?:(?!\d)[\w'’-]+ ){0,4}?(?:increas|decreas|declin|grow|"
                         r"rise|rose|drop|fall|fell|chang|improv|deteriorat|swing|shift)\w*")
-# "terminated for cause", "without cause": the grounds of an officer's termination, no cause asked
-_CAUSE_RE = re.compile(r"\b(?:why|drove|drive[sn]?|driving|drivers?|due to|reasons?|"
-                       r"(?<!for )(?<!without )caused?|explains?|explanation|contributed to|"
+# "terminated for cause", "without (good) cause", "resigns for good reason": the grounds of an
+# officer's termination in an employment agreement, no cause asked
+_CAUSE_RE = re.compile(r"\b(?:why|drove|drive[sn]?|driving|drivers?|due to|(?<!good )reasons?|"
+                       r"(?<!for )(?<!without )(?<!good )caused?|explains?|explanation|"
+                       r"contributed to|"
                        r"contributors?|led to|"
                        rf"{ACCOUNTED_FOR_CHANGE}|responsible for|behind|"
                        r"factors? (?:that|which|driving|contributing|explaining|for|in))\b")

@@ -22,6 +22,9 @@ _MARK_AFTER_RE = re.compile(r"$|[.,;:)\s]")
 _FUNCTION_WORDS = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or",
                    "the", "to", "with", "its", "their", "our", "that", "which"}
 _SENTENCE_END = tuple('.!?:"”’)]')
+# a line that ends its sentence: a stop, question or exclamation mark or a colon, closing
+# quotes or brackets after it ("... (the “Company”)" ends none)
+_LINE_ENDS_SENTENCE_RE = re.compile(r"[.!?:][\"”’)\]]*\s*$")
 MAX_HEADING_WORDS = 16
 _UNITS_RE = re.compile(r"(?P<unit>(?:\$|USD|US\$|EUR|€|£|GBP|dollars)?\s*(?:in\s+)?"
                        r"(?P<scale>billions?|millions?|thousands?)\b[^()|]*)", re.I)
@@ -169,3 +172,9 @@ def _figure(value: str, currency: str, scale: str) -> str:
     sign = "-" if match.group("open") or match.group("minus") else ""
     money = match.group("cur") or currency
     return f"{sign}{money}{match.group('num')}{' ' + scale if scale else ''}"
+
+
+def ends_sentence_line(line: str) -> bool:
+    """Whether a printed line ends its sentence: a text cut by a page break after a line that
+    does not goes on over the break."""
+    return bool(_LINE_ENDS_SENTENCE_RE.search(line))

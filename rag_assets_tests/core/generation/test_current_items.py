@@ -45,8 +45,8 @@ def test_the_item_asked_is_answered_by_its_body_its_bullets_numbered() -> None:
     text = _answer("What changes did Costco make to its bylaws in August 2023?")
     assert text is not None
     lead = answer_lead(text)  # one sentence: the Item, the list's opening, every bullet
-    assert lead.startswith("Item 5.03 (Amendments to Articles of Incorporation or Bylaws): "
-                           "The amendments: (1) implement requirements")
+    assert lead.startswith("Item 5.03 (Amendments to Articles of Incorporation or Bylaws; "
+                           "Change in Fiscal Year): The amendments: (1) implement requirements")
     assert "Rule 14a-19" in lead and "(2) make indemnification of officers required" in lead
     assert "(3) make various other updates." in lead
     assert "qualified in its entirety" not in text  # the pointer to the exhibit ends it
@@ -67,8 +67,9 @@ def test_a_question_of_the_report_as_a_whole_is_answered_by_every_item() -> None
         # ones that states an amount when the opening states none (the dividend's terms)
         lead = answer_lead(text)
         assert lead.startswith("The report states 3 Items: Item 5.03 (Amendments to Articles "
-                               "of Incorporation or Bylaws): The Board of Directors of Costco "
-                               "Wholesale Corporation amended and restated the Company’s Bylaws")
+                               "of Incorporation or Bylaws; Change in Fiscal Year): The Board of "
+                               "Directors of Costco Wholesale Corporation amended and restated "
+                               "the Company’s Bylaws")
         assert ("; Item 8.01 (Other Events): The Board of Directors declared a quarterly cash "
                 "dividend on the Company's common stock; The dividend of $1.02 per share "
                 "declared on August 9, 2023, is payable September 8, 2023, to shareholders of "
@@ -206,3 +207,44 @@ def test_the_item_sentence_that_answers_the_question_leads() -> None:
                            "terminated her employment other than for cause?")
     assert answer_lead(text).startswith(f"{TITLE_5_02}If Ms. Dillon’s employment is terminated")
     assert "two years’ base salary continuation" in answer_lead(text)  # on the next page
+
+
+def test_the_rarest_of_the_questions_words_chooses_the_sentence() -> None:
+    """"bonus" is printed in three of the body's sentences, "sign-on" in one: the sign-on
+    bonus leads, not the base salary's sentence that also says "receive" and "bonus"."""
+    lead = answer_lead(_officer_answer("What sign-on bonus will Mary Dillon receive?"))
+    assert lead.startswith(f"{TITLE_5_02}Within 30 days of her commencement of employment")
+    assert "cash sign-on bonus equal to $250,000" in lead
+
+
+def _acme_answer(question: str, pages: list[tuple[int, str]]) -> str | None:
+    found = current_item(read_question(question), "acme-8k-2023-05-01", 2023, pages)
+    return None if found is None else found.text
+
+
+ACME_COVER = (0, "UNITED STATES SECURITIES AND EXCHANGE COMMISSION\nFORM 8-K\nCURRENT REPORT\n"
+                 "Acme Corp.")
+
+
+def test_a_heading_wrapped_over_two_lines_and_a_body_that_ends_with_its_page() -> None:
+    """Form 8-K's titles in full (``sections.json``): Item 2.03 printed over two lines is its
+    title, not its body's first sentence; a body whose page ends a sentence ends there (the
+    next page, a signature page without its heading, is no part of it); a body cut mid
+    sentence by the page break goes on, its page number left out."""
+    item = ("Item 2.03 Creation of a Direct Financial Obligation or an Obligation under an "
+            "Off-Balance\nSheet Arrangement of a Registrant.\n")
+    ended = [ACME_COVER, (1, f"{item}On May 1, 2023, Acme issued $500 million of 5.25% notes "
+                             "due 2033.\nThe notes were issued under the indenture."),
+             (2, "Pursuant to the requirements of the Securities Exchange Act of 1934, the "
+                 "registrant has duly caused this report to be signed.\nBy: /s/ Jane Doe")]
+    text = _acme_answer("What did Acme announce in its 8-K dated May 1, 2023?", ended)
+    assert text is not None
+    assert text.startswith("Item 2.03 (Creation of a Direct Financial Obligation or an "
+                           "Obligation under an Off-Balance Sheet Arrangement of a Registrant): "
+                           "On May 1, 2023, Acme issued $500 million")
+    assert "Pursuant" not in text and "/s/" not in text
+    cut = [ACME_COVER, (1, f"{item}On May 1, 2023, Acme issued notes payable on June 1, 2024 "
+                           "to holders of\n2"),
+           (3, "record on May 15, 2024.\nSIGNATURES")]
+    text = _acme_answer("What did Acme announce in its 8-K dated May 1, 2023?", cut)
+    assert text is not None and "to holders of record on May 15, 2024." in text

@@ -648,9 +648,8 @@ def test_a_figure_asked_is_quoted_from_a_sentence_that_prints_one_first() -> Non
 
 def test_what_a_filing_says_is_quoted_from_its_specifics_first() -> None:
     """Activision Blizzard's 2019 10-K heads its franchise risk with a sentence of the trend,
-    then states the three franchises' 67% of net revenues: asked what the filing says (text or
-    names), the sentence that prints an amount comes first; a table row's amount does not
-    jump a sentence; a cause asked keeps the scorer's order (its causes are read elsewhere)."""
+    then states the three franchises' 67% of net revenues: asked what the filing says, the
+    sentence that prints an amount comes first, then the rest as scored (a row is not moved)."""
     from rag_assets.core.generation.extractive import quote_order
     from rag_assets.core.question.question import read_question
 
@@ -662,14 +661,17 @@ def test_what_a_filing_says_is_quoted_from_its_specifics_first() -> None:
                        "Crush, and World of Warcraft franchises, collectively, accounted for "
                        "approximately 67% of our net revenues.")]
     chosen = _ranked(units)
-    for question in ("What franchise concentration risk does Activision Blizzard highlight in "
-                     "its 2019 10-K?", "Which franchises does Activision Blizzard depend on?"):
-        ordered = quote_order(read_question(question), chosen)
-        assert [s.unit.text[:12] for s in ordered] == [
-            "For example,", "Concentratio", "Net revenues"], question
-    kept = quote_order(read_question("Why did Activision Blizzard's net revenues fall?"),
-                       chosen)
-    assert [s.unit for s in kept] == units
+    ordered = quote_order(read_question("What franchise concentration risk does Activision "
+                                        "Blizzard highlight in its 2019 10-K?"), chosen)
+    assert [s.unit.text[:12] for s in ordered] == ["For example,", "Concentratio",
+                                                   "Net revenues"]
+    # names are read by their own readers, and a name's sentence need print no amount (the
+    # auditor's "KPMG LLP has served as ..." before the fees it is paid); a cause's sentences
+    # are read for their causes
+    for question in ("Which franchises does Activision Blizzard depend on?",
+                     "Why did Activision Blizzard's net revenues fall?"):
+        kept = quote_order(read_question(question), chosen)
+        assert [s.unit for s in kept] == units, question
 
 
 def test_a_sentence_of_the_year_ago_period_is_quoted_after_the_periods_own() -> None:
@@ -992,7 +994,7 @@ def test_a_degree_asked_is_quoted_from_the_share_that_measures_it_first() -> Non
     net sales in 2018" (p.3): "how dependent" is answered by the share first, whatever the
     scores; a share of another segment, a move of sales ("increased 5%"), a percentage of
     something other than sales (employees by region) measure no dependence on it, and an
-    exposure or any other question keeps the order."""
+    exposure is quoted as any text asked is (:func:`quote_order`)."""
     from rag_assets.core.generation.extractive import quote_order
     from rag_assets.core.question.question import read_question
 
@@ -1021,7 +1023,11 @@ def test_a_degree_asked_is_quoted_from_the_share_that_measures_it_first() -> Non
     largest = quote_order(read_question("How dependent is Corning on its largest customer?"),
                           ranked)
     assert [s.unit for s in largest] == apple
-    for kept_asked in ("How exposed is Corning to its Display Technologies segment?",
-                       "What does Corning's Display Technologies segment make?"):
-        kept = quote_order(read_question(kept_asked), chosen)
-        assert [s.unit for s in kept] == units, kept_asked
+    # an exposure is no dependence: what the filing says of it is quoted as any text asked,
+    # its sentences that print an amount first, in their order; a name asked keeps the order
+    ordered = quote_order(read_question("How exposed is Corning to its Display Technologies "
+                                        "segment?"), chosen)
+    assert [s.unit for s in ordered] == [*units[1:], units[0]]
+    kept = quote_order(read_question("What does Corning's Display Technologies segment make?"),
+                       chosen)
+    assert [s.unit for s in kept] == units

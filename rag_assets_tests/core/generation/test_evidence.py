@@ -170,3 +170,10 @@ def test_a_note_under_a_table_marked_in_a_column_heading_goes_with_every_row() -
     # a note whose marker no heading carries is not the rows'
     other = hit.model_copy(update={"text": hit.text.replace("{FOOTNOTE *:", "{FOOTNOTE (1):")})
     assert all(not u.footnotes for u in units_of(other, lambda *_: 0) if u.is_row)
+    # a marker in parentheses, as MGM's Q2 2023 10-Q heads "Average Price Paid per Share (1)"
+    numbered = other.model_copy(update={"text": other.text.replace("Adjusted*", "Adjusted (1)")})
+    assert all(u.footnotes for u in units_of(numbered, lambda *_: 0) if u.is_row)
+    # a note printed after the prose that follows the table is that prose's, not the rows'
+    later = hit.model_copy(update={"text": hit.text.replace(
+        "{FOOTNOTE *:", "Net sales for the quarter increased 1.9 percent.\n{FOOTNOTE *:")})
+    assert all(not u.footnotes for u in units_of(later, lambda *_: 0) if u.is_row)

@@ -52,4 +52,6 @@ def test_the_release_whose_font_lost_its_ligatures_reads_whole() -> None:
     assert "Comparable sales for the third quarter and first 36 weeks of fiscal 2023" in opening
     assert "-rst" not in opening and "-scal" not in opening
     assert all(MARK not in page.text for page in pages)
+    assert all(MARK not in (table.title or "") and MARK not in " ".join(map(" ".join, table.rows))
+               for page in pages for table in page.tables)
     assert "employee benefits" in pages[1].text

@@ -754,7 +754,11 @@ def test_a_yes_or_no_after_what_it_is_based_on(text: str, expects: str) -> None:
     ("What severance would the new CEO receive if terminated without cause?", False),
     ("What would Ms. Dillon receive if the company ended her employment other than for cause?",
      False),
+    ("What severance would Ms. Dillon receive if terminated other than for cause or if she "
+     "resigned for good reason?", False),
+    ("What would the CEO receive if dismissed without good cause?", False),
     ("What caused the decline in gross margin?", True),
+    ("What were the reasons for the decline in gross margin?", True),
 ])
 def test_a_cause_asked_after_what_a_question_asks_first(text: str, cause: bool) -> None:
     assert asks_cause(read_question(text)) is cause

@@ -211,6 +211,7 @@ def _read_pages(
         page.text = restore_ligatures(page.text)
         for table in page.tables:
             table.rows = [[restore_ligatures(cell) for cell in row] for row in table.rows]
+            table.title = table.title and restore_ligatures(table.title)
     warnings.extend(text_source_warnings(path.name, pages))
     n_chars = sum(len(p.text.strip()) for p in pages)
     if n_chars < MIN_CHARS_PER_PAGE * n_pages and not any(p.tables for p in pages):
