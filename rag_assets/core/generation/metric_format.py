@@ -73,18 +73,24 @@ def format_value(value: float, unit: Unit, decimals: int | None,
     return f"{sign}${shown:,.{decimals}f} {scale[:-1]}"
 
 
+MULTIPLE_FROM = 2  # an amount that became at least this many times what it was: said as "2.7x"
+
+
 def dollars_moved(then: float, now: float, scale: str | None, decimals: int | None = None,
                   whole_share_only: bool = False) -> str:
     """A dollar amount's move as MD&A states it: "rose $344 million (7.7%)", "fell $233
     million (18.7%)", in ``scale`` and ``decimals`` as :func:`format_value` takes them; with
     ``whole_share_only``, no percentage for a move larger than the amount it moved from
-    ("rose $540.3 million": a row that was next to nothing the year before). "" when it did
-    not move or the amount it moved from is not positive (no share of it is meaningful)."""
+    ("rose $540.3 million": a row that was next to nothing the year before); an amount that
+    at least doubled is said as a multiple too, as an analyst says it ("rose $1,485.5 million
+    (167.7%; 2.7x)"). "" when it did not move or the amount it moved from is not positive (no
+    share of it is meaningful)."""
     change = now - then
     if not change or then <= 0:
         return ""
     share = abs(change) / then
-    percent = "" if whole_share_only and share > 1 else f" ({share * 100:.1f}%)"
+    multiple = f"; {now / then:.1f}x" if now >= MULTIPLE_FROM * then else ""
+    percent = "" if whole_share_only and share > 1 else f" ({share * 100:.1f}%{multiple})"
     return (f"{'rose' if change > 0 else 'fell'} "
             f"{format_value(abs(change), 'USD', decimals, scale)}{percent}")
 

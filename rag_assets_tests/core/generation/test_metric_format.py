@@ -16,5 +16,10 @@ def test_a_dollar_move_is_said_as_md_and_a_says_it() -> None:
     assert dollars_moved(3.6e6, 543.9e6, "millions", whole_share_only=True) == \
         "rose $540.3 million"
     assert dollars_moved(607_186e3, 824_092e3, None, 1) == "rose $216.9 million (35.7%)"
+    # Netflix's long-term debt, 2014 to 2015 ($885.8 to $2,371.4 million): more than doubled,
+    # said as a multiple too; a move short of doubling is not
+    assert dollars_moved(885.849e6, 2371.362e6, "millions", 3) == \
+        "rose $1,485.513 million (167.7%; 2.7x)"
+    assert dollars_moved(100e6, 199e6, "millions") == "rose $99 million (99.0%)"
     assert dollars_moved(-194.1e6, 53.5e6, "millions") == ""
     assert dollars_moved(10e6, 10e6, "millions") == ""
