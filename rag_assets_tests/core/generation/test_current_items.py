@@ -10,7 +10,7 @@ import pytest
 
 from rag_assets.core.evaluation.answer_correctness import answer_lead
 from rag_assets.core.generation.citations import verify_claims
-from rag_assets.core.generation.current_items import current_item
+from rag_assets.core.generation.current_items import current_item, report_items
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.ingest.routing import cover_profile
 from rag_assets.core.question.question import read_question
@@ -248,3 +248,17 @@ def test_a_heading_wrapped_over_two_lines_and_a_body_that_ends_with_its_page() -
            (3, "record on May 15, 2024.\nSIGNATURES")]
     text = _acme_answer("What did Acme announce in its 8-K dated May 1, 2023?", cut)
     assert text is not None and "to holders of record on May 15, 2024." in text
+
+
+def test_every_item_form_8k_names_bounds_the_one_before() -> None:
+    """Block's 8-K of January 28, 2022 (the Afterpay acquisition) states seven Items; Item
+    3.02 (Unregistered Sales of Equity Securities) is one of Form 8-K's, so its text is its own,
+    not the end of Item 2.03's body."""
+    path = "financebench-bulk/pdfs/BLOCK_2022_8K_dated-2022-01-28.pdf"
+    pages = [(p.page_index, p.text) for p in real_filing(path).pages]
+    items = report_items(pages)
+    assert [i.number for i in items] == ["1.01", "2.01", "2.03", "3.02", "5.02", "7.01", "9.01"]
+    obligation = next(i for i in items if i.number == "2.03")
+    assert not any("Block issued" in line for _, lines in obligation.parts() for line in lines)
+    issued = next(i for i in items if i.number == "3.02")
+    assert any("Block issued" in line for line in issued.lines)
