@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit, printed_unit
 from rag_assets.core.generation.extractive import words
+from rag_assets.core.ingest.layout import BARE_NUMBER_RE, PAGE_OF_RE
 from rag_assets.core.ingest.sections import current_item_of, load_sections
 from rag_assets.core.ingest.statements import exhibit_of
 from rag_assets.core.question.question import Question
@@ -44,8 +45,6 @@ from rag_assets.core.text.sentences import split_sentences
 BODY_END_RE = re.compile(r"^\s*(?:the foregoing (?:description|summary)|a copy of|the "
                          r"information (?:in|contained in) this|signatures?\s*$|pursuant to "
                          r"the requirements of the securities exchange act)", re.IGNORECASE)
-# a page's printed number, alone on its line: no part of a body that runs over the page
-PAGE_NUMBER_RE = re.compile(r"(?:page\s+)?\d{1,3}", re.IGNORECASE)
 EXHIBITS_ITEM = "9.01"
 MAX_BODY_WORDS = 300
 TERMS_READ = 4  # an Item's sentences read for the amount its opening does not state
@@ -108,8 +107,8 @@ def report_items(pages: Sequence[tuple[int, str]]) -> list[ReportItem]:
             sink = items[-1].later[-1][1]
         printed = ""
         for line in lines:
-            if PAGE_NUMBER_RE.fullmatch(line.strip()):
-                continue
+            if BARE_NUMBER_RE.match(line) or PAGE_OF_RE.match(line):
+                continue  # the page's printed label: no part of a body that runs over it
             if (heading := current_item_of(line)) is not None:
                 items.append(ReportItem(heading, page, []))
                 sink, printed = items[-1].lines, line
