@@ -31,6 +31,9 @@ RELEASE = "financebench-bulk/pdfs/COSTCO_2023Q3_EARNINGS.pdf"
     (f"long{MARK}term, wholly{MARK}owned, held{MARK}to{MARK}maturity",
      "long-term, wholly-owned, held-to-maturity"),
     (f"non{MARK}public co{MARK}brand", "non-public co-brand"),
+    # a word-opening mark after no space is a compound's hyphen ("filed" is a word)
+    (f"U.S.{MARK}led growth", "U.S.-led growth"),
+    (f"({MARK}rst quarter)", "(first quarter)"),
 ])
 def test_a_mark_is_a_lost_ligature_only_where_it_makes_a_word(printed: str, read: str) -> None:
     assert known_words(), "the bundled model's vocabulary is the word list"

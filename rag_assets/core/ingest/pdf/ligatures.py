@@ -59,6 +59,17 @@ def lost_ligature(before: str, after: str) -> str | None:
     return None
 
 
+def _ligature_at(found: re.Match[str]) -> str | None:
+    """:func:`lost_ligature` of a marked word; a mark that opens a word must follow a space, a
+    line's start or an opening quote or bracket ("U.S.\uFFFEled" is a compound's hyphen, never
+    "U.S.filed")."""
+    at = found.start()
+    if not found[1] and at and not (found.string[at - 1].isspace()
+                                    or found.string[at - 1] in "([“\"‘'"):
+        return None
+    return lost_ligature(found[1], found[2])
+
+
 def mark_hyphens(text: str) -> str:
     """Each mark that stands for a hyphen made one ("-"), each that stands for a lost ligature
     kept as the mark: a change of one character for one, so offsets into the page stay true
@@ -66,7 +77,7 @@ def mark_hyphens(text: str) -> str:
     if MARK not in text:
         return text
     return _MARKED_RE.sub(
-        lambda m: m[0] if lost_ligature(m[1], m[2]) else f"{m[1]}-{m[2]}", text)
+        lambda m: m[0] if _ligature_at(m) else f"{m[1]}-{m[2]}", text)
 
 
 def restore_ligatures(text: str) -> str:
@@ -74,4 +85,4 @@ def restore_ligatures(text: str) -> str:
     if MARK not in text:
         return text
     return _MARKED_RE.sub(
-        lambda m: f"{m[1]}{lost_ligature(m[1], m[2]) or '-'}{m[2]}", text)
+        lambda m: f"{m[1]}{_ligature_at(m) or '-'}{m[2]}", text)
