@@ -382,10 +382,10 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or stated_line_item(question, scan)
             or _single(question.text, selected, cues, strict=True)
             or _list(question.text, selected, cues) or _stated_list(question.text, scan, cues)
-            # the deals stated one by one, unless a count of names is asked (the enumeration
-            # answers that, or nothing does)
-            or (None if _asked_count(question.text, cues)
-                else stated_deals(question, selected, pool, scan, following, preceding))
+            # the deals stated one by one (a count asked that no enumeration printed: "three
+            # main companies acquired" named deal by deal, when at least as many are stated)
+            or stated_deals(question, selected, pool, scan, following, preceding,
+                            at_least=_asked_count(question.text, cues) or 0)
             # "which segment drove the decline?" with no table to rank: MD&A's sentence
             or (drivers(question, selected, pool, preceding, scan, following, heading)
                 if asks_members_drove(question) else None))

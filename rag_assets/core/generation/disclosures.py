@@ -315,14 +315,15 @@ def _one_per_deal(question: Question, patterns: Sequence[re.Pattern[str]],
 
 def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
                  pool: Sequence[EvidenceUnit] = (), scan: Scan | None = None,
-                 following: Adjacent | None = None, preceding: Adjacent | None = None
-                 ) -> DirectAnswer | None:
+                 following: Adjacent | None = None, preceding: Adjacent | None = None,
+                 at_least: int = 0) -> DirectAnswer | None:
     """The period's deals (or the matters pending: lawsuits), each in the sentence that states
-    it (and the next one, for its price), numbered; or None. Whether the period had any deal
-    ("Did X complete any acquisitions in 2019?") is "Yes" with them, or "No" with the sentence
-    that says none was completed; whether any material matter is pending is "No" with the
-    filing's own conclusion that none is, where it names none, and otherwise left to the
-    quotes, never to a count of the matters."""
+    it (and the next one, for its price), numbered; or None. A count of names asked ("three
+    main companies acquired": ``at_least``) is answered only by as many deals or more. Whether
+    the period had any deal ("Did X complete any acquisitions in 2019?") is "Yes" with them, or
+    "No" with the sentence that says none was completed; whether any material matter is
+    pending is "No" with the filing's own conclusion that none is, where it names none, and
+    otherwise left to the quotes, never to a count of the matters."""
     patterns, pending = _patterns(question)
     # whether any material matter is pending is "No" only from the filing's own conclusion
     # that none is, no matter named; any other yes or no of a matter (settled? won? one named,
@@ -351,6 +352,8 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
             *selected, *pool, *(scan(denials) if scan is not None and denials else ())])
         return denied.model_copy(update={"text": f"No. {denied.supports}."}
                                  ) if denied is not None and yes_no else denied
+    if len(found) < at_least:
+        return None  # fewer deals than the names asked: not the list the question means
     if yes_no and pending:
         return None  # matters named: whether any is material is the quotes' to show
     if pending:  # the matters named first, those of the legal section before others, the

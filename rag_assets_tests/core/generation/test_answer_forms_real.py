@@ -372,6 +372,24 @@ def test_the_deals_of_a_period_each_in_the_sentence_that_states_it(
     assert lead.count("; (") == count - 1, lead
 
 
+def test_a_count_of_names_asked_is_answered_deal_by_deal(forms_corpus: Corpus) -> None:
+    # Kraft Heinz 2021, Note 5: no sentence enumerates two names, two sentences state one deal
+    # each (Assan Foods, BR Spices); asked five, the two deals are no list of five
+    lead = _lead_and_valid(forms_corpus, "What are the two companies Kraft Heinz acquired in "
+                           "2021?", "direct list")
+    assert lead.startswith("(1) ") and "Assan" in lead and "BR Spices" in lead, lead
+    result = forms_corpus.answerer().ask("What are the five companies Kraft Heinz acquired "
+                                         "in 2021?")
+    assert not answer_lead(result.answer).startswith("(1) "), result.answer
+
+
+def test_a_deal_asked_by_an_inflected_verb_is_read_as_one(forms_corpus: Corpus) -> None:
+    # Walmart 2022 (p.35, not indexed): "we completed the sale of Asda ...", "... of Seiyu"
+    lead = _lead_and_valid(forms_corpus, "Which businesses has Walmart divested?",
+                           "direct list")
+    assert lead.startswith("(1) ") and "Asda" in lead and "Seiyu" in lead, lead
+
+
 @pytest.fixture(scope="module")
 def releases_corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     return real_corpus(Path(tmp_path_factory.mktemp("releases_lancedb")), [

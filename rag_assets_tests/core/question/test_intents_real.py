@@ -9,6 +9,7 @@ disk cache (``real_filings``), shared with the section tests.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -16,7 +17,12 @@ import pytest
 
 from rag_assets.core.ingest.context import document_context
 from rag_assets.core.ingest.sections import STATEMENT_SECTIONS, load_sections, sections_of
-from rag_assets.core.question.intents import answer_form_of, intents_in, load_intents
+from rag_assets.core.question.intents import (
+    answer_form_of,
+    intents_in,
+    load_intents,
+    word_forms,
+)
 from rag_assets.core.question.question import read_question
 from rag_assets_tests.core.conftest import CORPORA
 from rag_assets_tests.real_filings import real_filing
@@ -116,6 +122,10 @@ def test_every_intents_first_section_is_found_in_real_filings(intent: str) -> No
     # Item 101(c)(2)(ii): a count of employees is printed in Item 1 (Coca-Cola 2019, p.11)
     ("How many employees did Coca-Cola have at the end of FY2019?", "employees", "figure"),
     ("What was Corning's headcount at the end of 2022?", "employees", "figure"),
+    # a lexicon word in any of its forms: a verb's -ed, -ing and -s, "relying" for "rely"
+    ("Which businesses has Walmart divested?", "acquisitions", "names"),
+    ("Is Kraft Heinz relying on a single customer for its 2021 sales?", "customers", "yes_no"),
+    ("Is Corning still returning capital to shareholders in 2023?", "dividends", "yes_no"),
 ])
 def test_a_question_names_its_intent_and_its_answer_form(question: str, intent: str,
                                                          form: str) -> None:
@@ -123,6 +133,20 @@ def test_a_question_names_its_intent_and_its_answer_form(question: str, intent: 
     assert intent in intents_in(question)
     assert read.expects == form
     assert load_intents().intents[intent].sections[0] in read.sections
+
+
+@pytest.mark.parametrize(("word", "asked", "not_asked"), [
+    ("divest", ["divest", "divests", "divested", "divesting"], ["divestment"]),
+    ("acquire", ["acquire", "acquires", "acquired", "acquiring"], ["acquir", "acquirer"]),
+    ("rely", ["rely", "relies", "relied", "relying"], ["relay"]),
+    ("spin", ["spin", "spins", "spinning"], ["spine"]),
+    ("customer", ["customer", "customers"], ["customery"]),
+])
+def test_a_lexicon_word_matches_its_inflected_forms(word: str, asked: list[str],
+                                                   not_asked: list[str]) -> None:
+    pattern = re.compile(rf"^{word_forms(word)}$")
+    assert all(pattern.match(w) for w in asked), [w for w in asked if not pattern.match(w)]
+    assert not any(pattern.match(w) for w in not_asked)
 
 
 def test_the_intents_answer_form_is_the_default_when_the_wording_gives_none() -> None:
