@@ -69,6 +69,20 @@ EXHIBITS_RE = re.compile(r"\bexhibits?\b", re.IGNORECASE)
 # a question of what the report reports ("Did X's 8-K report ...?", "announce", "disclose")
 REPORTING_RE = re.compile(r"\b(?:report(?:s|ed)?|announc\w*|disclos\w*)\b", re.IGNORECASE)
 EXHIBIT_LINE_RE = re.compile(r"^\(?(\d{1,3}(?:\.\d{1,2})?)\)?\.?\s+(\S.*?)\.?\s*$")
+# the words that ask ("How long will he serve?"): no word the answer prints
+ASKING_WORDS_RE = re.compile(r"\bhow\s+(?:long|much|many|often|soon|far)\b", re.IGNORECASE)
+# the press release an 8-K furnishes (Regulation S-K Item 601(b)(99), "Exhibit 99.1"): where
+# the event's particulars the Item's body leaves to it are printed
+RELEASE_LABEL = "Exhibit 99"
+MAX_RELEASE_SENTENCE_WORDS = 80  # longer is a paragraph the splitter did not part
+# a person a sentence names: "Ms. Dillon", "Mary N. Dillon" (the surname is the group)
+PERSON_RE = re.compile(r"\b(?:Mr|Ms|Mrs|Dr)\.\s+(?P<honored>[A-Z][a-z]+)|"
+                       r"\b[A-Z][a-z]+\s+[A-Z]\.\s+(?P<named>[A-Z][a-z]+)")
+# capitalized words of a question that name an office, not a person
+OFFICE_WORDS = frozenset({
+    "executive", "chairman", "chair", "chairwoman", "chief", "officer", "president",
+    "director", "directors", "board", "vice", "senior", "financial", "operating", "interim",
+    "non", "lead", "independent", "secretary", "treasurer", "counsel", "general", "advisor"})
 
 
 @dataclass
@@ -225,20 +239,25 @@ def current_item(question: Question, document: str, year: int,
     found = None if EVERY_ITEM_RE.search(question.text) else _asked_item(question, items)
     if found is None:
         return _every_item(document, year, items)
-    return _item_answer(document, year, found, question=question)
+    return _item_answer(document, year, found, question=question,
+                        releases=_release_sentences(pages))
 
 
 def _item_answer(document: str, year: int, item: ReportItem, opening: str = "",
-                 question: Question | None = None) -> DirectAnswer | None:
+                 question: Question | None = None,
+                 releases: Sequence[tuple[int, str]] = ()) -> DirectAnswer | None:
     """The Item's body as one sentence after its name, quoted from its pages (``opening``:
     a yes before it), led by the sentences that answer the question's own words where the
-    body's opening does not (:func:`_answering`); None when its body holds nothing."""
+    body's opening does not (:func:`_answering`), the body's or the furnished press
+    release's (``releases``: its sentences and pages); None when its body holds nothing."""
     kept = _kept(item.parts())
     lines = [line for _, page_lines in kept for line in page_lines]
     sentences, bulleted = _body(lines)
-    chosen = [] if bulleted or question is None else _answering(question, sentences)
+    pool = [*sentences, *(sentence for _, sentence in releases)]
+    chosen = [] if bulleted or question is None else _answering(question, pool)
+    released = [releases[i - len(sentences)] for i in chosen if i >= len(sentences)]
     if chosen:
-        lead = "; ".join(sentences[i].rstrip(" .;:") for i in chosen)
+        lead = "; ".join(pool[i].rstrip(" .;:") for i in chosen)
         rest = [s for i, s in enumerate(sentences) if i not in chosen]
         sentences = [f"{lead}.", *rest]
     text = _cut(sentences)
@@ -248,6 +267,7 @@ def _item_answer(document: str, year: int, item: ReportItem, opening: str = "",
         return None
     units = [printed_unit(document, year, page, "\n".join(page_lines))
              for page, page_lines in kept]
+    units += [printed_unit(document, year, page, sentence) for page, sentence in released]
     return DirectAnswer(kind="yes_no" if opening else "list", units=units,
                         supports=units[0].quote if len(units) == 1 else "",
                         text=f"{opening}{_named(item.heading)}: {text.rstrip('.')}.")
@@ -260,8 +280,10 @@ def _answering(question: Question, sentences: Sequence[str]) -> list[int]:
     several do), then each that adds at least :data:`MIN_GAIN` more words, up to
     :data:`LEAD_SENTENCES`; none when the opening sentence is the only one so chosen (it
     already leads)."""
-    asked = _roots(question.text) - _roots(" ".join(question.companies))
-    held = [_roots(s) & asked for s in sentences]
+    asked = _roots(ASKING_WORDS_RE.sub(" ", question.text)) - _roots(" ".join(question.companies))
+    people = _people_asked(question)
+    held = [set() if people and _names_another(s, people) else _roots(s) & asked
+            for s in sentences]
     weight = {r: math.log(1 + len(held) / sum(r in h for h in held))
               for r in set().union(*held)} if held else {}
     chosen: list[int] = []
@@ -275,6 +297,37 @@ def _answering(question: Question, sentences: Sequence[str]) -> list[int]:
         chosen.append(-at)
         covered |= held[-at]
     return [] if chosen[:1] == [0] and len(chosen) == 1 else chosen
+
+
+def _people_asked(question: Question) -> set[str]:
+    """The capitalized words a question names a person by ("Richard", "Johnson"): past its
+    first word, neither its company's nor an office's."""
+    company = {w.lower() for w in " ".join(question.companies).split()}
+    return {w for w in re.findall(r"(?<!^)\b[A-Z][a-z]+\b", question.text.strip())
+            if w.lower() not in company and w.lower() not in OFFICE_WORDS}
+
+
+def _names_another(sentence: str, people: set[str]) -> bool:
+    """Whether the sentence is about someone the question does not name ("Ms. Dillon served
+    as Executive Chair" for a question on Richard Johnson): it names a person, none asked."""
+    named = {m.group("honored") or m.group("named") for m in PERSON_RE.finditer(sentence)}
+    return bool(named) and not named & people
+
+
+def _release_sentences(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The sentences of the press release the report furnishes (its pages from the label
+    "Exhibit 99.x" to the next exhibit's), each with its page."""
+    out: list[tuple[int, str]] = []
+    current: str | None = None
+    for page, text in pages:
+        lines = [line for line in text.splitlines() if line.strip()
+                 and not (BARE_NUMBER_RE.match(line) or PAGE_OF_RE.match(line))]
+        current = exhibit_of(lines) or current
+        if current is None or not current.startswith(RELEASE_LABEL):
+            continue
+        out += [(page, s) for s in split_sentences(" ".join(lines))
+                if len(s.split()) <= MAX_RELEASE_SENTENCE_WORDS]
+    return out
 
 
 def _roots(text: str) -> set[str]:

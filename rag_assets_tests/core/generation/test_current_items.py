@@ -262,3 +262,25 @@ def test_every_item_form_8k_names_bounds_the_one_before() -> None:
     assert not any("Block issued" in line for _, lines in obligation.parts() for line in lines)
     issued = next(i for i in items if i.number == "3.02")
     assert any("Block issued" in line for line in issued.lines)
+
+
+def test_a_sentence_about_another_person_does_not_lead() -> None:
+    """"How long will Richard Johnson serve as Executive Chairman?": the letter agreement's
+    "he will serve as Executive Chairman of the Board from September 1, 2022 until January 31,
+    2023" leads with the event; Ms. Dillon's biography ("served as Executive Chair of the Board
+    of Directors of Ulta Beauty"), as close in words, names someone else, and "how long" asks:
+    "long" is no word the answer prints ("a three-decade long career")."""
+    lead = answer_lead(_officer_answer("How long will Richard Johnson serve as Executive "
+                                       "Chairman of Foot Locker?"))
+    assert lead.startswith(f"{TITLE_5_02}On August 19, 2022"), lead
+    assert "until January 31, 2023" in lead and "Dillon" not in lead, lead
+
+
+def test_the_furnished_press_release_answers_what_the_body_leaves_to_it() -> None:
+    """The Item's body announces Mr. Johnson's retirement; his record is in the press release
+    it furnishes as Exhibit 99.1 ("been responsible for a number of investments and
+    acquisitions, including WSS and atmos in 2021"): that sentence leads, cited on its page."""
+    lead = answer_lead(_officer_answer("Which acquisitions was Richard Johnson responsible "
+                                       "for at Foot Locker?"))
+    assert lead.startswith(f"{TITLE_5_02}During Johnson’s tenure"), lead
+    assert "WSS and atmos" in lead, lead
