@@ -313,3 +313,25 @@ def test_a_deal_sentence_cut_before_its_price_is_read_whole_where_it_defines_its
                                                 if any(p.search(t) for p in patterns)])
     assert found is not None and found.text == f"(1) {whole}", found
     assert [u.quote for u in found.units] == [whole]
+
+
+def test_a_matter_item_103_identifies_goes_before_a_generic_sentence() -> None:
+    """Lockheed Martin's 2021 10-K (dev): Item 3 says it is "subject to various audits and
+    investigations by the U.S. Government", the contingencies note names its cases with
+    their courts and dates (Item 103: the court, the date instituted, the parties): the cases
+    lead, the general sentence after them."""
+    question = read_question("What legal proceedings does Acme disclose in its 2021 10-K?")
+    general = _unit("As a U.S. Government contractor, we are subject to various audits and "
+                    "investigations by the U.S. Government to determine whether our operations "
+                    "are being conducted in accordance with applicable regulatory requirements.")
+    general = general.model_copy(update={"scope": "Item 3. Legal Proceedings"})
+    case = _unit("Acme v. Metropolitan Transportation Authority On April 24, 2009, we filed a "
+                 "declaratory judgment action against the New York Metropolitan Transportation "
+                 "Authority asking the U.S. District Court for the Southern District of New "
+                 "York to find that the MTA is in material breach of our agreement.")
+    case = case.model_copy(update={"scope": "Note 14. Legal Proceedings, Commitments and "
+                                            "Contingencies"})
+    found = stated_deals(question, [general, case])
+    assert found is not None
+    assert found.text.startswith("(1) Acme v. Metropolitan Transportation Authority"), found.text
+    assert "(2) As a U.S. Government contractor" in found.text
