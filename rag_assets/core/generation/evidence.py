@@ -22,6 +22,7 @@ from rag_assets.core.generation.page_texts import PageTexts, normalize
 from rag_assets.core.generation.row_footnotes import MARKER_RE
 from rag_assets.core.ingest.pages import is_markdown_rule
 from rag_assets.core.ingest.statement_tables import CaptionsInForce, read_units, spanned
+from rag_assets.core.question.vocabulary import whole_term
 from rag_assets.core.retrieval.retriever import Hit
 from rag_assets.core.text.figures import FIGURE_AT_END_RE
 from rag_assets.core.text.filing_kinds import form_of
@@ -326,6 +327,10 @@ class _ChunkReader:
         caption, cells = self.captions.split(cells)
         label, values = cells[0], cells[1:]
         if not any(v for v in values):
+            if not caption and whole_term(label):
+                # a measure heading a block without a colon ("Net sales", then "Operating
+                # profit", over the same segments: Lockheed Martin's segment table)
+                self.captions.hold(label.strip())
             return  # a caption row: what the rows under it measure (their ``caption``)
         headings = self.header[1:] + [""] * max(0, len(values) - len(self.header) + 1)
         notes = [FootnoteNote(marker=m.group("marker").strip(), text=m.group("text").strip())

@@ -780,6 +780,11 @@ class CaptionsInForce:
         label = [inline["label"].strip(), *cells[1:]]
         return self.row(label), label
 
+    def hold(self, caption: str) -> None:
+        """Put a caption in force that its row does not mark as one (no colon): a block
+        heading the caller reads as a measure ("Operating profit" over the segments' rows)."""
+        self.current = caption
+
     def row(self, cells: Sequence[str]) -> str:
         caption = caption_label(cells)
         if caption is not None:

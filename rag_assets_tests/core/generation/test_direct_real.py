@@ -853,3 +853,29 @@ def test_the_segment_note_is_read_before_unruled_tables_that_name_segments() -> 
         "financebench-bulk/pdfs/COCACOLA_2019_10K.pdf").pages)
     titled = pages_titled(pages, "coca-cola-10k", 2019, ["segment"])
     assert 133 in titled[:MAX_PAGES_TITLED] and len(titled) > 6
+
+
+@pytest.mark.parametrize(("question", "text"), [
+    ("Which segment of Lockheed Martin had the highest operating profit in 2021?",
+     "Aeronautics had the highest business segment operating profit in 2021: $2,799 million, "
+     "37.9% of the 7,379 million total (2,799 / 7,379)."),
+    ("Which segment of Lockheed Martin had the lowest operating profit in 2021?",
+     "Space had the lowest business segment operating profit in 2021: 1,134 million."),
+    ("Which segment of Lockheed Martin had the highest net sales in 2021?",
+     "Aeronautics had the highest net sales in 2021: $26,748 million, 39.9% of the $67,044 "
+     "million total (26,748 / 67,044)."),
+])
+def test_a_block_headed_by_a_measure_without_a_colon_is_ranked_alone(question: str,
+                                                                    text: str) -> None:
+    """Lockheed Martin's 2021 10-K (dev, Note 3's summary, p82) prints its four segments twice,
+    under "Net sales" and under "Operating profit", each heading a row of its own with no
+    colon: a heading that is a measure of the vocabulary captions the rows under it, so each
+    block is ranked alone (the segments' names twice over were no ranking at all)."""
+    pages = PageTexts.from_pages("lockheed-martin-10k", 2021, real_filing(
+        "financebench-dev/pdfs/LOCKHEEDMARTIN_2021_10K.pdf").pages)
+    rows = page_table_rows(pages, "lockheed-martin-10k", 2021, 81)
+    assert [u.caption for u in rows[:2]] == ["Net sales", "Net sales"]
+    found = direct_answer_to(question, rows, rows, None)
+    assert found is not None and found.text == text, found
+    claim = verify_claims([found.claim()], pages)[0]
+    assert {c.mark for c in claim.citations} == {"valid"}
