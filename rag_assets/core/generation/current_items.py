@@ -14,10 +14,11 @@ whole where it wraps onto a second line) to the sentence that refers to the exhi
 foregoing description ... is qualified ..."), the signature page or the next Item, over the
 next page when a sentence runs over the break; a
 bulleted body is listed, numbered, after its opening words, each bullet as printed. A question
-that asks more than the event (the new officer's salary, who was appointed) is led by the body's
-sentences whose words shared with it weigh most (a word rarer in the body weighs more), then
-the body from its opening. The body is quoted
-from its pages, so the claim is checked like any other.
+that asks more than the event (the new officer's salary, who was appointed) is led by the
+sentences whose words shared with it weigh most (a word rarer in them weighs more), the body's
+or those of the press release Item 9.01 lists (an event's particulars the body leaves to it),
+never one about a person the question does not name, then the body from its opening. The body
+and the release are quoted from their pages, so the claim is checked like any other.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from rag_assets.core.question.question import Question
 from rag_assets.core.text.bullets import bullet_groups, numbered
 from rag_assets.core.text.figures import AMOUNT_STATED_RE
 from rag_assets.core.text.filing_kinds import form_of
-from rag_assets.core.text.periods import MONTH_RE
+from rag_assets.core.text.periods import MONTH_RE, PRINTED_DATE_RE
 from rag_assets.core.text.prose import ends_sentence_line
 from rag_assets.core.text.sentences import split_sentences
 
@@ -71,18 +72,21 @@ REPORTING_RE = re.compile(r"\b(?:report(?:s|ed)?|announc\w*|disclos\w*)\b", re.I
 EXHIBIT_LINE_RE = re.compile(r"^\(?(\d{1,3}(?:\.\d{1,2})?)\)?\.?\s+(\S.*?)\.?\s*$")
 # the words that ask ("How long will he serve?"): no word the answer prints
 ASKING_WORDS_RE = re.compile(r"\bhow\s+(?:long|much|many|often|soon|far)\b", re.IGNORECASE)
-# the press release an 8-K furnishes (Regulation S-K Item 601(b)(99), "Exhibit 99.1"): where
-# the event's particulars the Item's body leaves to it are printed
-RELEASE_LABEL = "Exhibit 99"
+# Item 9.01's title for the press release an 8-K furnishes (an exhibit 99 may also be an
+# acquired business's statements or pro forma figures, Item 9.01(a) and (b))
+RELEASE_TITLE_RE = re.compile(r"\b(?:press|news|earnings)\s+release\b", re.IGNORECASE)
+# a release's dateline: its text opens after it ("SAN FRANCISCO, January 31, 2022— Block,
+# Inc. ...", "ISSAQUAH, Wash., May 25, 2023 (GLOBE NEWSWIRE) -- Costco ..."); the headline and
+# contacts above it are no sentences
+DATELINE_RE = re.compile(rf",\s+{PRINTED_DATE_RE.pattern}\s*(?:\((?:GLOBE NEWSWIRE|BUSINESS "
+                         r"WIRE)\)|/\s*PRNewswire\s*/)?\s*(?:--|[-–—])\s*", re.IGNORECASE)
 MAX_RELEASE_SENTENCE_WORDS = 80  # longer is a paragraph the splitter did not part
-# a person a sentence names: "Ms. Dillon", "Mary N. Dillon" (the surname is the group)
-PERSON_RE = re.compile(r"\b(?:Mr|Ms|Mrs|Dr)\.\s+(?P<honored>[A-Z][a-z]+)|"
-                       r"\b[A-Z][a-z]+\s+[A-Z]\.\s+(?P<named>[A-Z][a-z]+)")
-# capitalized words of a question that name an office, not a person
-OFFICE_WORDS = frozenset({
-    "executive", "chairman", "chair", "chairwoman", "chief", "officer", "president",
-    "director", "directors", "board", "vice", "senior", "financial", "operating", "interim",
-    "non", "lead", "independent", "secretary", "treasurer", "counsel", "general", "advisor"})
+# a person a sentence names: "Ms. Dillon", "Mary N. Dillon", "Mr. McMillon" (the surname is
+# the last group, the given name the first)
+PERSON_RE = re.compile(r"\b(?:Mr|Ms|Mrs|Dr)\.\s+(?P<honored>[A-Z][\w’'-]+)\b|"
+                       r"\b(?P<given>[A-Z][\w’'-]+)\s+[A-Z]\.\s+(?P<named>[A-Z][\w’'-]+)\b")
+# a question that asks who: the person it asks for is one it does not name
+ASKS_WHO_RE = re.compile(r"\bwho(?:m|se)?\b", re.IGNORECASE)
 
 
 @dataclass
@@ -239,8 +243,8 @@ def current_item(question: Question, document: str, year: int,
     found = None if EVERY_ITEM_RE.search(question.text) else _asked_item(question, items)
     if found is None:
         return _every_item(document, year, items)
-    return _item_answer(document, year, found, question=question,
-                        releases=_release_sentences(pages))
+    releases = [] if found.number == EXHIBITS_ITEM else _release_sentences(pages, items)
+    return _item_answer(document, year, found, question=question, releases=releases)
 
 
 def _item_answer(document: str, year: int, item: ReportItem, opening: str = "",
@@ -274,14 +278,15 @@ def _item_answer(document: str, year: int, item: ReportItem, opening: str = "",
 
 
 def _answering(question: Question, sentences: Sequence[str]) -> list[int]:
-    """The body's sentences that answer what the question asks, most telling first: the one
-    whose words shared with the question (not the company's, the report's or a month's) weigh
-    most, a word weighing more the fewer sentences print it ("sign-on" over "bonus", which
-    several do), then each that adds at least :data:`MIN_GAIN` more words, up to
-    :data:`LEAD_SENTENCES`; none when the opening sentence is the only one so chosen (it
-    already leads)."""
+    """The sentences (the body's, then the release's) that answer what the question asks,
+    most telling first: the one whose words shared with the question (not the company's, the
+    report's, a month's or "how long"'s) weigh most, a word weighing more the fewer sentences
+    print it ("sign-on" over "bonus", which several do), then each that adds at least
+    :data:`MIN_GAIN` more words, up to :data:`LEAD_SENTENCES`; never one that names a person,
+    none of whom the question names, of a question that names one (:func:`_people_asked`);
+    none when the opening sentence is the only one so chosen (it already leads)."""
     asked = _roots(ASKING_WORDS_RE.sub(" ", question.text)) - _roots(" ".join(question.companies))
-    people = _people_asked(question)
+    people = _people_asked(question, sentences)
     held = [set() if people and _names_another(s, people) else _roots(s) & asked
             for s in sentences]
     weight = {r: math.log(1 + len(held) / sum(r in h for h in held))
@@ -299,12 +304,20 @@ def _answering(question: Question, sentences: Sequence[str]) -> list[int]:
     return [] if chosen[:1] == [0] and len(chosen) == 1 else chosen
 
 
-def _people_asked(question: Question) -> set[str]:
-    """The capitalized words a question names a person by ("Richard", "Johnson"): past its
-    first word, neither its company's nor an office's."""
-    company = {w.lower() for w in " ".join(question.companies).split()}
-    return {w for w in re.findall(r"(?<!^)\b[A-Z][a-z]+\b", question.text.strip())
-            if w.lower() not in company and w.lower() not in OFFICE_WORDS}
+def _names(text: str) -> set[str]:
+    """The given names and surnames of the persons a text names (:data:`PERSON_RE`)."""
+    return {name for m in PERSON_RE.finditer(text)
+            for name in (m.group("honored"), m.group("given"), m.group("named")) if name}
+
+
+def _people_asked(question: Question, sentences: Sequence[str]) -> set[str]:
+    """The names of the persons a question asks about ("Richard", "Johnson"): its words that
+    the sentences print as a person's name; none for a question that asks who (the person it
+    asks for is one it does not name: "Who will succeed Richard Johnson?")."""
+    if ASKS_WHO_RE.search(question.text):
+        return set()
+    printed = _names(" ".join(sentences))
+    return {w for w in re.findall(r"\b[A-Z][\w’'-]+\b", question.text) if w in printed}
 
 
 def _names_another(sentence: str, people: set[str]) -> bool:
@@ -314,18 +327,38 @@ def _names_another(sentence: str, people: set[str]) -> bool:
     return bool(named) and not named & people
 
 
-def _release_sentences(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
-    """The sentences of the press release the report furnishes (its pages from the label
-    "Exhibit 99.x" to the next exhibit's), each with its page."""
+def _release_numbers(items: Sequence[ReportItem]) -> set[str]:
+    """The exhibits Item 9.01 lists as a press release ("99.1 Press Release, dated ...")."""
+    lines = [line for item in items if item.number == EXHIBITS_ITEM
+             for _, part in _kept(item.parts()) for line in part]
+    return {m[1] for line in lines if (m := EXHIBIT_LINE_RE.match(line))
+            and RELEASE_TITLE_RE.search(m[2])}
+
+
+def _release_sentences(pages: Sequence[tuple[int, str]], items: Sequence[ReportItem]
+                       ) -> list[tuple[int, str]]:
+    """The sentences of the press release the report furnishes (an exhibit Item 9.01 lists
+    as one: its pages from its label to the next exhibit's), each with its page, from the end
+    of its dateline on (its headline and contacts above are no sentences)."""
+    wanted = {f"Exhibit {n}" for n in _release_numbers(items)}
     out: list[tuple[int, str]] = []
     current: str | None = None
+    opened = False
     for page, text in pages:
         lines = [line for line in text.splitlines() if line.strip()
                  and not (BARE_NUMBER_RE.match(line) or PAGE_OF_RE.match(line))]
-        current = exhibit_of(lines) or current
-        if current is None or not current.startswith(RELEASE_LABEL):
+        label = exhibit_of(lines)
+        if label is not None and label != current:
+            current, opened = label, False
+        if current not in wanted:
             continue
-        out += [(page, s) for s in split_sentences(" ".join(lines))
+        flat = " ".join(lines)
+        if not opened:
+            dateline = DATELINE_RE.search(flat)
+            if dateline is None:
+                continue
+            flat, opened = flat[dateline.end():], True
+        out += [(page, s) for s in split_sentences(flat)
                 if len(s.split()) <= MAX_RELEASE_SENTENCE_WORDS]
     return out
 

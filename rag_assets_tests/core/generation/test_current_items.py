@@ -10,7 +10,11 @@ import pytest
 
 from rag_assets.core.evaluation.answer_correctness import answer_lead
 from rag_assets.core.generation.citations import verify_claims
-from rag_assets.core.generation.current_items import current_item, report_items
+from rag_assets.core.generation.current_items import (
+    _release_sentences,
+    current_item,
+    report_items,
+)
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.ingest.routing import cover_profile
 from rag_assets.core.question.question import read_question
@@ -274,6 +278,26 @@ def test_a_sentence_about_another_person_does_not_lead() -> None:
                                        "Chairman of Foot Locker?"))
     assert lead.startswith(f"{TITLE_5_02}On August 19, 2022"), lead
     assert "until January 31, 2023" in lead and "Dillon" not in lead, lead
+
+
+def test_a_month_names_no_person_to_keep_out() -> None:
+    """"in August 2022" names no person (no sentence prints "August" as one's name): the
+    appointment's sentence, which names Ms. Dillon, still leads."""
+    lead = answer_lead(_officer_answer("Who did Foot Locker appoint as its new CEO in August "
+                                       "2022?"))
+    assert "Mary N. Dillon, 61" in lead, lead
+
+
+def test_the_release_is_read_from_its_dateline_and_only_as_item_9_01_lists_it() -> None:
+    """Item 9.01 lists "99.1 Press Release": its pages are read from the end of the dateline
+    ("NEW YORK, August 19, 2022 –"), the headline and the contacts above it left out; the
+    employment letter (Exhibit 10.1) is no release."""
+    pages = [(p, _officer_pages().get(OFFICER_DOCUMENT, 2022, p) or "")
+             for p in _officer_pages().pages_of(OFFICER_DOCUMENT, 2022)]
+    released = _release_sentences(pages, report_items(pages))
+    assert released[0][1].startswith("Foot Locker, Inc. (NYSE: FL)"), released[0]
+    assert min(page for page, _ in released) == 28  # the release's first page
+    assert not any("letter agreement" in s for _, s in released)
 
 
 def test_the_furnished_press_release_answers_what_the_body_leaves_to_it() -> None:
