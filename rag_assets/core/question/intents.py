@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from rag_assets.core.ingest.sections import load_sections
-from rag_assets.core.question.vocabulary import normalize
+from rag_assets.core.question.vocabulary import normalize, phrase_pattern, plural_forms
 
 INTENTS_PATH = Path(__file__).with_name("intent_lexicon.json")
 # the form of an answer's first sentence: a yes or no with its evidence, a figure, a list of
@@ -120,12 +120,22 @@ class IntentEntry(BaseModel):
                                  "names ('debt securities') asks for no computed figure")
 
 
+class Verbs(BaseModel):
+    """The lexicon's words a question asks as verbs: they match in every tense."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    words: list[str] = Field(min_length=1)
+    source: str
+
+
 class IntentLexicon(BaseModel):
     """``intent_lexicon.json``: intent key -> entry."""
 
     model_config = ConfigDict(populate_by_name=True, extra="forbid")
 
     doc: list[str] = Field(alias="_doc", min_length=1)
+    verbs: Verbs
     intents: dict[str, IntentEntry]
 
     @model_validator(mode="after")
@@ -146,38 +156,35 @@ def load_intents(path: Path = INTENTS_PATH) -> IntentLexicon:
 VOWELS = frozenset("aeiou")
 
 
-def word_forms(word: str) -> str:
-    """A lexicon word as a question inflects it: a noun's plural, a verb's -s, -ed and -ing
-    ("divest" asked as "divested", "acquire" as "acquiring", "rely" as "relied", "spin" as
-    "spinning"). Hand-written: English inflection of a word the lexicon lists; a stemmer
-    would also merge words the lexicon keeps apart."""
-    if len(word) < 3 or not word[-1].isalpha():
-        return re.escape(word)
-    if len(word) == 3 or not word.isalpha():
-        return re.escape(word) + "(?:s|es)?"
+def word_forms(word: str, verb: bool = False) -> str:
+    """A lexicon word as a question inflects it: a plural (:func:`plural_forms`), and a verb's
+    -s, -ed and -ing too ("divest" asked as "divested", "acquire" as "acquiring", "rely" as
+    "relied", "spin" as "spinning"). Hand-written: English inflection of a word the lexicon
+    lists; a stemmer would also merge words the lexicon keeps apart."""
+    if not verb or len(word) < 4 or not word.isalpha():
+        return plural_forms(word)
     if word.endswith("e"):
         return re.escape(word[:-1]) + "(?:e|es|ed|ing)"
     if word.endswith("y") and word[-2] not in VOWELS:
         return re.escape(word[:-1]) + "(?:y|ies|ied|ying)"
-    # one syllable closed by one consonant doubles it: "spinning", "planned"
+    # one syllable closed by one consonant doubles it: "spinning", "stepped"
     doubled = (f"|{re.escape(word[-1])}(?:ed|ing)" if len(word) == 4 and word[-1] not in
                VOWELS | {"w", "x", "y"} and word[-2] in VOWELS and word[-3] not in VOWELS
                else "")
     return re.escape(word) + f"(?:s|es|ed|ing{doubled})?"
 
 
-def intent_phrase_pattern(phrase: str) -> str:
-    """A lexicon phrase as a question asks it: whole words, any spacing, each word in any of
-    its forms (:func:`word_forms`)."""
-    body = r",?\s+".join(word_forms(w) for w in normalize(phrase).split())
-    return rf"(?<![\w&]){body}(?![\w&])"
-
-
 @cache
 def _intent_patterns(path: Path = INTENTS_PATH) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    lexicon = load_intents(path)
+    verbs = set(lexicon.verbs.words)
+
+    def forms(word: str) -> str:
+        return word_forms(word, word in verbs)
+
     return tuple(
-        (key, re.compile("|".join(intent_phrase_pattern(p) for p in entry.phrases)))
-        for key, entry in load_intents(path).intents.items()
+        (key, re.compile("|".join(phrase_pattern(p, forms).pattern for p in entry.phrases)))
+        for key, entry in lexicon.intents.items()
     )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Literal, NamedTuple, TypeVar
@@ -298,12 +298,17 @@ def normalize(text: str) -> str:
     return " ".join(text.split())
 
 
-def phrase_pattern(phrase: str) -> re.Pattern[str]:
-    """Whole words, any spacing; a word of three letters or more may take a plural ending
-    ("capital expenditures as a percent of revenues")."""
-    words = [re.escape(w) + (r"(?:s|es)?" if len(w) >= 3 and w[-1].isalpha() else "")
-             for w in normalize(phrase).split()]
-    body = r",?\s+".join(words)  # "acquisitions, net of cash acquired"
+def plural_forms(word: str) -> str:
+    """A word and, of three letters or more, its plural ("revenues")."""
+    return re.escape(word) + (r"(?:s|es)?" if len(word) >= 3 and word[-1].isalpha() else "")
+
+
+def phrase_pattern(phrase: str, forms: Callable[[str], str] = plural_forms) -> re.Pattern[str]:
+    """Whole words, any spacing; each word in its ``forms`` (by default a word of three
+    letters or more may take a plural ending: "capital expenditures as a percent of
+    revenues")."""
+    body = r",?\s+".join(forms(w) for w in normalize(phrase).split())
+    # ",?": "acquisitions, net of cash acquired"
     return re.compile(rf"(?<![\w&]){body}(?![\w&])")
 
 
