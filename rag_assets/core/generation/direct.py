@@ -90,6 +90,20 @@ MAX_STATED_LISTS = 12  # sentences read, in page order, for a list a filing name
 HEADING_CAPS_RE = re.compile(r"^(?:[A-Z][A-Z&’'-]+\s+)+(?=[A-Z][a-z])")
 
 
+# a count of names asked: "three main companies", "two largest acquisitions" (never "six
+# months", "5 million")
+COUNTED_RE = re.compile(r"\s+(?:[a-z]+\s+){0,2}?(?!(?:months|years|quarters|weeks|days|"
+                        r"million|billion|thousand|percent)\b)[a-z]{3,}s\b")
+
+
+def _names_counted(question: str, cues: DirectCues) -> int:
+    """The number of names a question asks for ("What are three main companies acquired
+    ...?": 3), 0 when it asks none."""
+    lowered = question.lower()
+    return next((cues.list_counts[m[0]] for m in re.finditer(r"\b[a-z0-9]+\b", lowered)
+                 if m[0] in cues.list_counts and COUNTED_RE.match(lowered, m.end())), 0)
+
+
 def _asked_count(question: str, cues: DirectCues) -> int | None:
     for word in re.findall(r"[a-z0-9]+", question.lower()):
         if word in cues.list_counts:
@@ -385,7 +399,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             # the deals stated one by one (a count asked that no enumeration printed: "three
             # main companies acquired" named deal by deal, when at least as many are stated)
             or stated_deals(question, selected, pool, scan, following, preceding,
-                            at_least=_asked_count(question.text, cues) or 0)
+                            at_least=_names_counted(question.text, cues))
             # "which segment drove the decline?" with no table to rank: MD&A's sentence
             or (drivers(question, selected, pool, preceding, scan, following, heading)
                 if asks_members_drove(question) else None))

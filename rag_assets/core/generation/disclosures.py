@@ -362,7 +362,7 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
             *selected, *pool, *(scan(denials) if scan is not None and denials else ())])
         return denied.model_copy(update={"text": f"No. {denied.supports}."}
                                  ) if denied is not None and yes_no else denied
-    if len(found) < at_least:
+    if len(found) < min(at_least, MAX_DEALS):
         return None  # fewer deals than the names asked: not the list the question means
     if yes_no and pending:
         return None  # matters named: whether any is material is the quotes' to show

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from rag_assets.core.generation.citations import verify_claims
-from rag_assets.core.generation.direct import direct_answer
+from rag_assets.core.generation.direct import _names_counted, direct_answer
 from rag_assets.core.generation.direct_rows import DirectAnswer, load_cues, parse_cell
 from rag_assets.core.generation.evidence import EvidenceUnit, units_of
 from rag_assets.core.generation.extractive import ScoredUnit
@@ -1031,3 +1031,14 @@ def test_a_degree_asked_is_quoted_from_the_share_that_measures_it_first() -> Non
     kept = quote_order(read_question("What does Corning's Display Technologies segment make?"),
                        chosen)
     assert [s.unit for s in kept] == units
+
+
+@pytest.mark.parametrize(("question", "count"), [
+    ("What are three main companies acquired by Pfizer mentioned in this 10K report?", 3),
+    ("Which two acquisitions did Acme complete in the first six months of 2023?", 2),
+    # a period or an amount is no count of names
+    ("Which acquisitions did Acme complete in the six months ended June 30, 2023?", 0),
+    ("Which deals over $5 million did Acme close in 2023?", 0),
+])
+def test_the_names_a_question_counts(question: str, count: int) -> None:
+    assert _names_counted(question, load_cues()) == count
