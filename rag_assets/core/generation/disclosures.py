@@ -30,7 +30,7 @@ from rag_assets.core.generation.yes_no import of_the_period
 from rag_assets.core.question.intents import Statement, load_intents
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import MONEY_RE
-from rag_assets.core.text.periods import MONTH_RE, OPENING_PERIOD_RE, months_asked
+from rag_assets.core.text.periods import EVENT_DATE_RE, OPENING_PERIOD_RE, months_asked
 from rag_assets.core.text.years import names_other_years, years_in
 
 MAX_DEALS = 4
@@ -65,15 +65,23 @@ PARTY_RE = re.compile(r"\b[A-Z][\w&.'’-]*")
 ROUTINE_RE = re.compile(r"\b(?:normal|ordinary|regular) course of (?:its |our |the |their )?"
                         r"business\b|\broutine litigation\b", re.IGNORECASE)
 # what Item 103 of Regulation S-K has a filer state of each material proceeding: the court, the
-# date it was instituted and the principal parties (a case's caption: "Lockheed Martin v.
-# Metropolitan Transportation Authority", "United States ex rel. Patzer", "In re ..."); a
-# sentence printing none of them says what proceedings may be, not which one is pending
-PARTICULARS_RE = (
-    re.compile(r"\b(?:court|tribunal|arbitrat\w*|commission)\b", re.IGNORECASE),
-    re.compile(r"\b[A-Z][\w.&'’-]* v\. [A-Z]|\bex rel\.|\bIn re [A-Z]"),
-    re.compile(rf"\b(?:{MONTH_RE.pattern})\s+(?:\d{{1,2}},\s+)?(?:19|20)\d\d\b|\bfiled\b",
-               re.IGNORECASE),
-)
+# principal parties (a case's caption: "Lockheed Martin v. Metropolitan Transportation
+# Authority", "United States ex rel. Patzer", "In re ...") and the date it was instituted ("In
+# October 2014, the U.S. Government filed a complaint"); a sentence printing none of them says
+# what proceedings may be ("lawsuits have been filed ... and more may be filed"), not which one
+COURT_RE = re.compile(r"\b(?:court|tribunal|arbitrat\w*)\b", re.IGNORECASE)
+CAPTION_RE = re.compile(r"\b[A-Z][\w.&'’-]* v\. [A-Z]|\bex rel\.|\bIn re [A-Z]")
+INSTITUTED_RE = re.compile(r"\b(?:filed|commenced|instituted|brought|initiated)\b",
+                           re.IGNORECASE)
+
+
+def _particulars(sentence: str) -> bool:
+    """Whether a matter's sentence prints one of Item 103's particulars (a court, a case's
+    caption, or the date it was instituted: a filing verb and an event's date)."""
+    return bool(COURT_RE.search(sentence) or CAPTION_RE.search(sentence)
+                or INSTITUTED_RE.search(sentence) and EVENT_DATE_RE.search(sentence))
+
+
 # capitalized words that name no party: the filer itself, a heading's words, months
 GENERIC_PARTIES = frozenset({
     "Company", "Company’s", "Company's", "Corporation", "We", "Our", "The", "In", "As", "On",
@@ -370,7 +378,7 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
         # those of the legal section, then others, the routine litigation after them (stable)
         found = dict(sorted(found.items(), key=lambda item: (
             bool(ROUTINE_RE.search(item[0])),
-            not any(p.search(item[0]) for p in PARTICULARS_RE),
+            not _particulars(item[0]),
             not any(LEGAL_SECTION_RE.search(u.scope) for u in item[1]))))
     listed = "; ".join(f"({n}) {text.rstrip('.')}" for n, text in enumerate(found, start=1))
     units = [u for deal in found.values() for u in deal]

@@ -335,3 +335,19 @@ def test_a_matter_item_103_identifies_goes_before_a_generic_sentence() -> None:
     assert found is not None
     assert found.text.startswith("(1) Acme v. Metropolitan Transportation Authority"), found.text
     assert "(2) As a U.S. Government contractor" in found.text
+
+
+def test_a_filing_verb_or_a_period_end_alone_is_no_particular() -> None:
+    """"... lawsuits have been filed ... and more may be filed", dated by a period's end,
+    names no court, no caption and no date a proceeding was instituted on: Item 3's matter
+    leads it."""
+    question = read_question("What legal proceedings does Acme disclose in its 2023 10-K?")
+    general = _unit("As of December 31, 2023, several class action lawsuits have been filed "
+                    "against Acme Foods and other companies in our industry, and more may be "
+                    "filed.")
+    matter = _unit("The Company received a civil investigative demand from the U.S. Department "
+                   "of Justice concerning its pricing practices.")
+    matter = matter.model_copy(update={"scope": "Item 3. Legal Proceedings"})
+    found = stated_deals(question, [general, matter])
+    assert found is not None
+    assert found.text.startswith("(1) The Company received a civil investigative demand"), found
