@@ -179,6 +179,12 @@ def units_of(hit: Hit, locate: PageLocator) -> list[EvidenceUnit]:
     return _ChunkReader(hit, locate).read()
 
 
+def is_measure(label: str) -> bool:
+    """Whether a table's row of words alone is a measure of the vocabulary ("Net sales",
+    "Operating profit", "Operating activities"): a block heading printed without a colon."""
+    return whole_term(label) is not None
+
+
 class _ChunkReader:
     """One chunk read line by line: prose into sentences (a heading line scopes the block after
     it), a table into rows (a title line above it, its header, the captions in force)."""
@@ -194,7 +200,7 @@ class _ChunkReader:
         self.prose: list[str] = []
         self.header: list[str] | None = None
         self.headed = False  # a row below the header was read: the header is whole
-        self.captions = CaptionsInForce()
+        self.captions = CaptionsInForce(measure=is_measure)
         self.title = ""
         # the last table's first row unit and its header's footnote markers ("Adjusted*")
         self.marked_columns: tuple[int, set[str]] = (0, set())
@@ -309,7 +315,7 @@ class _ChunkReader:
         if self.header is None:
             # the chunker's header of years names the columns already: no row joins it
             self.header, self.headed = cells, bool(re.search(r"\d", " ".join(cells)))
-            self.captions = CaptionsInForce()
+            self.captions = CaptionsInForce(measure=is_measure)
             self.marked_columns = (len(self.units), set())
             self.marked_columns[1].update(_markers(cells[1:]))
             return
@@ -327,10 +333,6 @@ class _ChunkReader:
         caption, cells = self.captions.split(cells)
         label, values = cells[0], cells[1:]
         if not any(v for v in values):
-            if not caption and whole_term(label):
-                # a measure heading a block without a colon ("Net sales", then "Operating
-                # profit", over the same segments: Lockheed Martin's segment table)
-                self.captions.hold(label.strip())
             return  # a caption row: what the rows under it measure (their ``caption``)
         headings = self.header[1:] + [""] * max(0, len(values) - len(self.header) + 1)
         notes = [FootnoteNote(marker=m.group("marker").strip(), text=m.group("text").strip())

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from pydantic import BaseModel, Field
 
@@ -763,11 +763,18 @@ class CaptionsInForce:
     total row that closes its block ("Total North America" under "North America:"), so rows
     after that total are under none; a period's caption holds to the next caption, and its
     period (:attr:`period`) to the next period's, over the captions nested in its block
-    (Coca-Cola's segment note: "2019" over "Net operating revenues:" over its rows)."""
+    (Coca-Cola's segment note: "2019" over "Net operating revenues:" over its rows).
 
-    def __init__(self) -> None:
+    ``measure``, when the caller knows the measures: a row of words alone, no colon, that is
+    one ("Net sales", then "Operating profit", over the same segments) captions the rows under
+    it too, up to the row that names it again ("Total net sales", "Net cash provided by
+    operating activities") or the next such heading."""
+
+    def __init__(self, measure: Callable[[str], bool] | None = None) -> None:
         self.current = ""
         self.period = ""
+        self.measure = measure
+        self.held = False  # the caption in force is a measure's heading
 
     def split(self, cells: Sequence[str]) -> tuple[str, list[str]]:
         """A row's caption (:meth:`row`) and its cells, a caption printed on the block's first
@@ -776,26 +783,34 @@ class CaptionsInForce:
         inline = INLINE_CAPTION_RE.match(cells[0]) if cells else None
         if inline is None or not any(c.strip() for c in cells[1:]):
             return self.row(cells), list(cells)
-        self.current = inline["caption"].strip()
+        self.current, self.held = inline["caption"].strip(), False
         label = [inline["label"].strip(), *cells[1:]]
         return self.row(label), label
-
-    def hold(self, caption: str) -> None:
-        """Put a caption in force that its row does not mark as one (no colon): a block
-        heading the caller reads as a measure ("Operating profit" over the segments' rows)."""
-        self.current = caption
 
     def row(self, cells: Sequence[str]) -> str:
         caption = caption_label(cells)
         if caption is not None:
-            self.current = caption
+            self.current, self.held = caption, False
             if PERIOD_CAPTION_RE.match(caption):
                 self.period = caption
             return ""
+        if self._heading(cells):
+            self.current, self.held = cells[0].strip(), True
+            return ""
         now = self.current
-        if cells and _BLOCK_TOTAL_RE.match(cells[0]) and not PERIOD_CAPTION_RE.match(now):
-            self.current = ""  # a period's block holds its totals and the rows after them
+        label = " ".join(cells[0].lower().split()) if cells else ""
+        total = bool(cells) and _BLOCK_TOTAL_RE.match(cells[0]) is not None
+        if self.held and (total or now.lower() in label) or not self.held and total \
+                and not PERIOD_CAPTION_RE.match(now):
+            self.current, self.held = "", False  # a period's block holds its totals too
         return now
+
+    def _heading(self, cells: Sequence[str]) -> bool:
+        """Whether the row is a measure's heading: its label alone, a measure, where no
+        caption but another such heading is in force."""
+        label = cells[0].strip() if cells else ""
+        return (self.measure is not None and bool(label) and not any(c.strip() for c in cells[1:])
+                and (not self.current or self.held) and self.measure(label))
 
 
 def captions_in_force(rows: Sequence[Sequence[str]]) -> list[str]:

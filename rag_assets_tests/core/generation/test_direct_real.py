@@ -875,7 +875,24 @@ def test_a_block_headed_by_a_measure_without_a_colon_is_ranked_alone(question: s
         "financebench-dev/pdfs/LOCKHEEDMARTIN_2021_10K.pdf").pages)
     rows = page_table_rows(pages, "lockheed-martin-10k", 2021, 81)
     assert [u.caption for u in rows[:2]] == ["Net sales", "Net sales"]
+    # the heading holds up to the row that names it again, then the next heading takes over
+    assert [u.caption for u in rows[4:7]] == ["Net sales", "Operating profit", "Operating profit"]
+    assert rows[10].caption == ""  # "FAS/CAS operating adjustment", after both blocks
     found = direct_answer_to(question, rows, rows, None)
     assert found is not None and found.text == text, found
     claim = verify_claims([found.claim()], pages)[0]
     assert {c.mark for c in claim.citations} == {"valid"}
+
+
+def test_a_measure_heading_holds_to_the_row_that_names_it_again() -> None:
+    """Lockheed Martin's 2021 cash flow statement (p69) heads its blocks "Investing
+    activities" and "Financing activities" without colons: each captions its rows up to its
+    own "Net cash used for ... activities", and the rows after both are under none."""
+    pages = PageTexts.from_pages("lockheed-martin-10k", 2021, real_filing(
+        "financebench-dev/pdfs/LOCKHEEDMARTIN_2021_10K.pdf").pages)
+    caption = {u.text.split(":")[0]: u.caption
+               for u in page_table_rows(pages, "lockheed-martin-10k", 2021, 68)}
+    assert caption["Capital expenditures"] == "Investing activities"
+    assert caption["Net cash used for investing activities"] == "Investing activities"
+    assert caption["Dividends paid"] == "Financing activities"
+    assert caption["Cash and cash equivalents at end of year"] == ""
