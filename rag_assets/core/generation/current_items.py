@@ -80,7 +80,7 @@ RELEASE_TITLE_RE = re.compile(r"\b(?:press|news|earnings)\s+release\b", re.IGNOR
 # contacts above it are no sentences
 DATELINE_RE = re.compile(rf",\s+{PRINTED_DATE_RE.pattern}\s*(?:\((?:GLOBE NEWSWIRE|BUSINESS "
                          r"WIRE)\)|/\s*PRNewswire\s*/)?\s*(?:--|[-–—])\s*", re.IGNORECASE)
-MAX_RELEASE_SENTENCE_WORDS = 80  # longer is a paragraph the splitter did not part
+MAX_RELEASE_SENTENCE_WORDS = 100  # longer is a paragraph the splitter did not part
 # a person a sentence names: "Ms. Dillon", "Mary N. Dillon", "Mr. McMillon" (the surname is
 # the last group, the given name the first)
 PERSON_RE = re.compile(r"\b(?:Mr|Ms|Mrs|Dr)\.\s+(?P<honored>[A-Z][\w’'-]+)\b|"
