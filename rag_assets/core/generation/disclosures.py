@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.drivers import Adjacent
 from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.extractive import roots
 from rag_assets.core.generation.yes_no import of_the_period
 from rag_assets.core.question.intents import Statement, load_intents
 from rag_assets.core.question.question import Question
@@ -69,10 +70,27 @@ ROUTINE_RE = re.compile(r"\b(?:normal|ordinary|regular) course of (?:its |our |t
 # Authority", "United States ex rel. Patzer", "In re ...") and the date it was instituted ("In
 # October 2014, the U.S. Government filed a complaint"); a sentence printing none of them says
 # what proceedings may be ("lawsuits have been filed ... and more may be filed"), not which one
-COURT_RE = re.compile(r"\b(?:court|tribunal|arbitrat\w*)\b", re.IGNORECASE)
+COURT_RE = re.compile(r"\b(?:court|tribunal)\b", re.IGNORECASE)  # an arbitrator is a contract's
 CAPTION_RE = re.compile(r"\b[A-Z][\w.&'’-]* v\. [A-Z]|\bex rel\.|\bIn re [A-Z]")
 INSTITUTED_RE = re.compile(r"\b(?:filed|commenced|instituted|brought|initiated)\b",
                            re.IGNORECASE)
+
+
+# words a question asks for matters with, not what the matters are of
+ASKING_ROOTS = frozenset({"disc", "desc", "spec", "ment", "sign", "mate", "pend", "invo",
+                          "curr", "face", "faci", "rela", "repo"})
+ROOT_LETTERS = 4  # "failures" and "failed" share "fail"
+
+
+def _matter_words(question: Question) -> set[str]:
+    """What the matters asked are of, when the question says ("class action lawsuits over
+    water main failures": {"main", "fail"}): its words but the company's, the intent's own
+    phrases' and the asking ones, cut to four letters; none of a question asking every
+    matter."""
+    intents = load_intents().intents
+    phrases = " ".join(p for key in question.intents for p in intents[key].phrases)
+    return (roots(question.ranking_text, ROOT_LETTERS) - roots(phrases, ROOT_LETTERS)
+            - ASKING_ROOTS - roots(" ".join(question.companies), ROOT_LETTERS))
 
 
 def _particulars(sentence: str) -> bool:
@@ -376,8 +394,10 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
         return None  # matters named: whether any is material is the quotes' to show
     if pending:  # the matters named first, those Item 103's particulars identify before
         # those of the legal section, then others, the routine litigation after them (stable)
+        asked = _matter_words(question)
         found = dict(sorted(found.items(), key=lambda item: (
             bool(ROUTINE_RE.search(item[0])),
+            bool(asked) and not asked & roots(item[0], ROOT_LETTERS),
             not _particulars(item[0]),
             not any(LEGAL_SECTION_RE.search(u.scope) for u in item[1]))))
     listed = "; ".join(f"({n}) {text.rstrip('.')}" for n, text in enumerate(found, start=1))

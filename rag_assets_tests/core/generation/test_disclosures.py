@@ -343,7 +343,7 @@ def test_a_filing_verb_or_a_period_end_alone_is_no_particular() -> None:
     leads it."""
     question = read_question("What legal proceedings does Acme disclose in its 2023 10-K?")
     general = _unit("As of December 31, 2023, several class action lawsuits have been filed "
-                    "against Acme Foods and other companies in our industry, and more may be "
+                    "against Beta Foods and other companies in our industry, and more may be "
                     "filed.")
     matter = _unit("The Company received a civil investigative demand from the U.S. Department "
                    "of Justice concerning its pricing practices.")
@@ -351,3 +351,18 @@ def test_a_filing_verb_or_a_period_end_alone_is_no_particular() -> None:
     found = stated_deals(question, [general, matter])
     assert found is not None
     assert found.text.startswith("(1) The Company received a civil investigative demand"), found
+
+
+def test_the_matters_of_what_the_question_names_lead() -> None:
+    """"What class action lawsuits over water main failures ...?" (American Water's 2020 10-K,
+    prose-dev): the matters whose sentences print what the question names them by ("main",
+    "fail") lead those it does not name, however particular."""
+    question = read_question("What class action lawsuits over water main failures does Acme "
+                             "disclose in its 2020 10-K?")
+    petition = _unit("In August 2019, MCWD filed a petition in Monterey County Superior Court "
+                     "challenging the County's approval of the permit application.")
+    dunbar = _unit("Dunbar, West Virginia Water Main Break Class Action Litigation On the "
+                   "evening of June 23, 2015, a 36-inch transmission water main, installed in "
+                   "the early 1970s, failed.")
+    found = stated_deals(question, [petition, dunbar])
+    assert found is not None and found.text.startswith("(1) Dunbar, West Virginia"), found
