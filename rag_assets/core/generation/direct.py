@@ -79,7 +79,7 @@ from rag_assets.core.generation.superlatives import PagesTitling, superlative
 from rag_assets.core.generation.yes_no import Before, prose_yes_no, stated_none
 from rag_assets.core.question.question import Period, Question, asks_cause
 from rag_assets.core.question.vocabulary import normalize, terms_in
-from rag_assets.core.text.periods import figure_in_period_re
+from rag_assets.core.text.periods import SPAN_NOUNS, figure_in_period_re
 from rag_assets.core.text.sentences import joined, split_sentences
 
 # -- lists ------------------------------------------------------------------------------------
@@ -92,8 +92,8 @@ HEADING_CAPS_RE = re.compile(r"^(?:[A-Z][A-Z&’'-]+\s+)+(?=[A-Z][a-z])")
 
 # a count of names asked: "three main companies", "two largest acquisitions" (never "six
 # months", "5 million")
-COUNTED_RE = re.compile(r"\s+(?:[a-z]+\s+){0,2}?(?!(?:months|years|quarters|weeks|days|"
-                        r"million|billion|thousand|percent)\b)[a-z]{3,}s\b")
+COUNTED_RE = re.compile(rf"\s+(?:[a-z]+\s+){{0,2}}?(?!(?:{SPAN_NOUNS}|million|billion|thousand|"
+                        r"percent)\b)[a-z]{3,}s\b")
 
 
 def _names_counted(question: str, cues: DirectCues) -> int:
