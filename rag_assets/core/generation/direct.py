@@ -104,13 +104,6 @@ def _names_counted(question: str, cues: DirectCues) -> int:
                  if m[0] in cues.list_counts and COUNTED_RE.match(lowered, m.end())), 0)
 
 
-def _asked_count(question: str, cues: DirectCues) -> int | None:
-    for word in re.findall(r"[a-z0-9]+", question.lower()):
-        if word in cues.list_counts:
-            return cues.list_counts[word]
-    return None
-
-
 def _items(listed: str) -> list[str]:
     """The names of an enumeration. Where semicolons set the names apart, a name may hold
     commas and "and" ("Europe, Middle East and Africa; Latin America; ... Global Ventures and
@@ -131,7 +124,7 @@ def _list(question: str, selected: Sequence[EvidenceUnit], cues: DirectCues
     q = question.lower()
     if first_match(cues.list_question, q) is None or first_match(cues.superlative, q):
         return None
-    count = _asked_count(question, cues)
+    count = _names_counted(question, cues) or None
     item = cues.enumeration.item
     pattern = re.compile(cues.enumeration.pattern.replace("{item}", item))
     asked = roots(question)

@@ -179,6 +179,7 @@ def units_of(hit: Hit, locate: PageLocator) -> list[EvidenceUnit]:
     return _ChunkReader(hit, locate).read()
 
 
+@lru_cache(maxsize=4096)
 def is_measure(label: str) -> bool:
     """Whether a table's row of words alone is a measure of the vocabulary ("Net sales",
     "Operating profit", "Operating activities"): a block heading printed without a colon."""

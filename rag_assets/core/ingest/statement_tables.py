@@ -800,9 +800,12 @@ class CaptionsInForce:
         now = self.current
         label = " ".join(cells[0].lower().split()) if cells else ""
         total = bool(cells) and _BLOCK_TOTAL_RE.match(cells[0]) is not None
-        if self.held and (total or now.lower() in label) or not self.held and total \
-                and not PERIOD_CAPTION_RE.match(now):
-            self.current, self.held = "", False  # a period's block holds its totals too
+        # a measure's heading closes where its block names it again; a caption at its total,
+        # but a period's, whose block holds its totals and the rows after them
+        closes = (total or now.lower() in label) if self.held else (
+            total and not PERIOD_CAPTION_RE.match(now))
+        if closes:
+            self.current, self.held = "", False
         return now
 
     def _heading(self, cells: Sequence[str]) -> bool:
