@@ -81,10 +81,12 @@ RELEASE_TITLE_RE = re.compile(r"\b(?:press|news|earnings)\s+release\b", re.IGNOR
 DATELINE_RE = re.compile(rf",\s+{PRINTED_DATE_RE.pattern}\s*(?:\((?:GLOBE NEWSWIRE|BUSINESS "
                          r"WIRE)\)|/\s*PRNewswire\s*/)?\s*(?:--|[-–—])\s*", re.IGNORECASE)
 MAX_RELEASE_SENTENCE_WORDS = 100  # longer is a paragraph the splitter did not part
+# a name as printed, without a possessive ("Johnson’s" is Johnson; "O’Brien" is whole)
+NAME = r"[A-Z][\w-]*(?:['’](?!s\b)[\w-]+)*"
 # a person a sentence names: "Ms. Dillon", "Mary N. Dillon", "Mr. McMillon" (the surname is
 # the last group, the given name the first)
-PERSON_RE = re.compile(r"\b(?:Mr|Ms|Mrs|Dr)\.\s+(?P<honored>[A-Z][\w’'-]+)\b|"
-                       r"\b(?P<given>[A-Z][\w’'-]+)\s+[A-Z]\.\s+(?P<named>[A-Z][\w’'-]+)\b")
+PERSON_RE = re.compile(rf"\b(?:Mr|Ms|Mrs|Dr)\.\s+(?P<honored>{NAME})|"
+                       rf"\b(?P<given>{NAME})\s+[A-Z]\.\s+(?P<named>{NAME})")
 # a question that asks who: the person it asks for is one it does not name
 ASKS_WHO_RE = re.compile(r"\bwho(?:m|se)?\b", re.IGNORECASE)
 
@@ -317,7 +319,7 @@ def _people_asked(question: Question, sentences: Sequence[str]) -> set[str]:
     if ASKS_WHO_RE.search(question.text):
         return set()
     printed = _names(" ".join(sentences))
-    return {w for w in re.findall(r"\b[A-Z][\w’'-]+\b", question.text) if w in printed}
+    return {w for w in re.findall(rf"\b{NAME}", question.text) if w in printed}
 
 
 def _names_another(sentence: str, people: set[str]) -> bool:

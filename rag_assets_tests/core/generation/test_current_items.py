@@ -280,6 +280,15 @@ def test_a_sentence_about_another_person_does_not_lead() -> None:
     assert "until January 31, 2023" in lead and "Dillon" not in lead, lead
 
 
+def test_a_possessive_is_the_person_it_names() -> None:
+    """"Mr. Johnson’s annual base salary" names Mr. Johnson, the person asked: the sentence
+    that prints his reduced salary leads, not the letter agreement or his record."""
+    lead = answer_lead(_officer_answer("What will Richard Johnson's annual base salary be "
+                                       "reduced to during his term as Senior Advisor?"))
+    assert lead.startswith(f"{TITLE_5_02}During his term as Senior Advisor, Mr. Johnson’s "
+                           "annual base salary will be reduced to fifty percent (50%)"), lead
+
+
 def test_a_month_names_no_person_to_keep_out() -> None:
     """"in August 2022" names no person (no sentence prints "August" as one's name): the
     appointment's sentence, which names Ms. Dillon, still leads."""
