@@ -54,7 +54,10 @@ TOTAL_HEADING_RE = re.compile(r"\btotal\b", re.IGNORECASE)
 # a column that prints a change itself: "Total sales change", "% Change", "Growth"
 CHANGE_COLUMN_RE = re.compile(r"\b(?:change|growth)\b", re.IGNORECASE)
 VERB_PHRASE_RE = re.compile(r"(?:grew|rose|fell|declined|dropped)\b", re.IGNORECASE)
-UNNAMED_MEASURE = "revenue"  # what a member's size or growth is, when the question names none
+# a ratio of the measure named just before: "Adjusted Property EBITDAR margin"
+RATIO_AFTER_RE = re.compile(r"\s+(margins?|ratios?)\b")
+UNNAMED_MEASURE = "revenue"
+FULL_YEAR_MONTHS = 12  # what a member's size or growth is, when the question names none
 MAX_PAGES_READ = 4  # pages a ranking reads whole, at most
 MAX_PAGES_TITLED = 8  # pages of tables titled by what is ranked, read when the evidence has none
 # the filing's pages that print a table titled by one of the words: (document, year, words)
@@ -71,14 +74,23 @@ def measures_asked(question: Question, cues: DirectCues) -> list[str]:
 
 def _terms_asked(question: Question, cues: DirectCues) -> list[HeadingTerm]:
     """The heading terms the question names; a term named only inside a longer one's words
-    is not asked ("long-lived assets" asks no "assets")."""
+    is not asked ("long-lived assets" asks no "assets"). A term named before "margin" or
+    "ratio" is that ratio, another measure: "EBITDAR margin" is ranked only where a heading
+    prints "EBITDAR margin", never by the EBITDAR amounts."""
     q = question.text.lower()
     spans = {key: [m.span() for w in t.question for m in re.finditer(rf"\b{re.escape(w)}\b", q)]
              for key, t in cues.terms.items()}
-    return [cues.terms[key] for key, found in spans.items() if any(
-        not any(a <= start and end <= b and (a, b) != (start, end)
-                for other, elsewhere in spans.items() if other != key for a, b in elsewhere)
-        for start, end in found)]
+    asked = []
+    for key, found in spans.items():
+        own = [(start, end) for start, end in found if not any(
+            a <= start and end <= b and (a, b) != (start, end)
+            for other, elsewhere in spans.items() if other != key for a, b in elsewhere)]
+        if own:
+            term = cues.terms[key]
+            ratio = next((m[1] for _, end in own if (m := RATIO_AFTER_RE.match(q, end))), None)
+            asked.append(term if ratio is None else term.model_copy(
+                update={"heading": [f"{h} {ratio}" for h in term.heading]}))
+    return asked
 
 
 def _is_figure(heading: str) -> bool:
@@ -121,8 +133,11 @@ def column_asked(rows: Sequence[Row], question: Question, unit: EvidenceUnit,
                         or not any(heading_has(unit.scope, p) for p in periods)):
             return None  # the columns are other periods, or the table is another year's
         named, headings = named or bool(fit), fit or headings
-        if not any(q for q, _ in periods):  # a year asked: its full year before its quarter
-            headings = [h for h in headings if not PART_OF_YEAR_RE.search(h)] or headings
+        if not any(q for q, _ in periods):  # a year asked: its full year before its quarter;
+            # "the three months ended December 31, 2022": its quarter before its full year
+            part = question.months < FULL_YEAR_MONTHS
+            headings = [h for h in headings
+                        if bool(PART_OF_YEAR_RE.search(h)) == part] or headings
     # several kinds of column, none named by the question: unsure which one ranks the rows
     if _kinds(headings) > 1 and not named:
         return None

@@ -123,6 +123,38 @@ def test_a_table_named_by_its_measure_ranks_its_rows_with_a_share_of_the_unlabel
     assert [c.mark for c in claim.citations] == ["valid", "valid"]
 
 
+def test_the_three_months_asked_rank_the_quarters_column() -> None:
+    """"in the three months ended December 31, 2022" names the year alone, but three months:
+    the quarter's column (877,052), not the year's (3,142,308)."""
+    found, _ = _mgm_ask("Which segment had the highest Adjusted Property EBITDAR in the three "
+                        "months ended December 31, 2022?", "EBITDAR")
+    assert found is not None
+    assert found.text.startswith("Las Vegas Strip Resorts had the highest EBITDAR in three "
+                                 "months 2022: $877,052 thousand"), found.text
+
+
+def test_a_margin_of_the_measure_is_not_ranked_by_its_amounts() -> None:
+    """"EBITDAR margin" is another measure than EBITDAR: a table of EBITDAR amounts names no
+    winner of the margin."""
+    found, _ = _mgm_ask("Which segment had the highest Adjusted Property EBITDAR margin in "
+                        "2022?", "EBITDAR")
+    assert found is None or "margin" in found.text.lower(), found.text
+
+
+def test_a_same_store_reconciliations_adjustments_are_no_members() -> None:
+    """The release's same-store reconciliation prints "Acquisitions(1)" and "Dispositions(2)"
+    between the Las Vegas Strip's net revenues and its same-store net revenues: adjustments
+    to one segment's figure, never the segment with the highest quarter."""
+    rows = page_table_rows(_mgm_pages(), MGM_DOC, MGM_YEAR, 14)
+    # the two rows retrieval returned, the net revenues' adjustments
+    quoted = [u for u in rows if u.text.startswith(("Acquisitions(1)", "Dispositions(2)"))][:2]
+    assert len(quoted) == 2
+    found = direct_answer_to("Which segment had the highest Adjusted Property EBITDAR in Q4 "
+                             "2022?", quoted, [])
+    assert found is None or not found.text.startswith(("Dispositions", "Acquisitions")), \
+        found.text
+
+
 def test_the_best_and_worst_performance_rank_the_change_from_the_prior_year() -> None:
     best, pages = _mgm_ask("Which region had the best revenue performance in 2022?", "REVENUES")
     # Las Vegas Strip 8,398,372 against 4,737,185: +77.3%; Regional +12.5%; MGM China -44.4%
