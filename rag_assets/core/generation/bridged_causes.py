@@ -46,6 +46,9 @@ ARTICLES = frozenset({"The", "A", "An", "Our"})
 YEAR_MONTHS = 12  # what months_asked reads from a text that names no part of a year
 SALES = "revenue"  # the denominator of a margin, and a segment profit's other driver
 MIN_PARTS = 2
+# the way a change went, named as a noun: "the increase in", "the decline of"
+WAY_NOUN_RE = re.compile(r"\b(?:increase|decrease|decline|rise|fall|drop|growth|improvement|"
+                         r"deterioration)(?=\s+(?:in|of)\b)", re.IGNORECASE)
 
 
 def asked_of_part(question: Question, part: str) -> Question | None:
@@ -62,10 +65,12 @@ def asked_of_part(question: Question, part: str) -> Question | None:
 
 def _reworded(question: Question, term: TermMatch, words: str) -> Question:
     """The question with ``words`` for the measure ``term`` reads, as it prints it (any case,
-    spacing or hyphen), the rest as written: a segment's name keeps its capitals."""
+    spacing or hyphen), the rest as written (a segment's name keeps its capitals) but the way
+    the whole went: a part may have gone the other way ("What drove the increase in Walmart
+    U.S.'s operating income" asks what drove the change in its gross margin, which fell)."""
     printed = re.compile(r"\W+".join(re.escape(w) for w in normalize(
         question.ranking_text)[term.start:term.end].split()), re.IGNORECASE)
-    text = printed.sub(words, question.ranking_text, count=1)
+    text = WAY_NOUN_RE.sub("change", printed.sub(words, question.ranking_text, count=1))
     return question.model_copy(update={"text": text, "ranking_text": text})
 
 

@@ -183,8 +183,12 @@ CHANGE_NOUN = (r"(?:increases?|decreases?|declines?|changes?|improvements?|growt
 ANAPHOR_RE = re.compile(r"^\s*(?:the|this|these|such)\s+"
                         # its size may come first: "The 2.6 percentage point decrease", "The
                         # $140 million increase"
-                        r"(?:\$?\d[\d.,]*\s*(?:%|percent(?:age[- ]points?)?|basis[- ]points?|"
-                        rf"bps|points?|million|billion)?[\s-]+)?{CHANGE_NOUN}", re.IGNORECASE)
+                        r"(?:(?:\$?\d[\d.,]*\s*(?:%|percent(?:age[- ]points?)?|basis[- ]points?|"
+                        rf"bps|points?|million|billion)?[\s-]+)?{CHANGE_NOUN}"
+                        # or the period whose results the sentence before gave: "The current
+                        # quarter was negatively affected by a three-day ... closure"
+                        r"|(?:current\s+)?(?:quarter|year|period)\b(?!\s+(?:ended|ending)))",
+                        re.IGNORECASE)
 # causes said before their verb: "The negative impact of the yen ... drove the decrease, but
 # were partially offset by cost reductions" (the change is the sentence before's)
 ACTIVE_CAUSE_RE = re.compile(
@@ -443,6 +447,14 @@ def explained_way(answer: DirectAnswer) -> str | None:
     return stated_direction(answer.changed)
 
 
+def _other_way(question: Question, subject: str) -> bool:
+    """Whether the sentence explains a change the other way than the one asked: "an increase
+    of 10% due to ..." explains no decline asked."""
+    asked = stated_direction(question.text)
+    said = stated_direction(subject)
+    return asked is not None and said is not None and said != asked
+
+
 def stated_direction(text: str) -> str | None:
     """"up" or "down" when the text names one direction of change only, else None."""
     found = {d for d, pattern in DIRECTION_RES.items() if pattern.search(text)}
@@ -536,7 +548,7 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
             continue  # a change that could happen, or will, is none the filing explains
         if any(p.search(subject.lower()) for p in answer_patterns("cause")):
             continue  # a connective inside the causes ("..., primarily due to ...") splits them
-        if _wider_line_item(question, subject):
+        if _wider_line_item(question, subject) or _other_way(question, subject):
             continue
         cited = [unit]
         level = bool(LEVEL_CAUSE_RE.match(causes))

@@ -1,4 +1,4 @@
-"""What drove a change, answered from real filings of six companies: the first sentence gives
+"""What drove a change, answered from real filings of seven companies: the first sentence gives
 the causes the filing prints for the change of the measure asked (MD&A's "primarily due to",
 "driven by", "reflecting"), first, then the change itself; a sentence whose change is the
 previous sentence's ("The increase is primarily due to ...") is read with it.
@@ -21,7 +21,7 @@ from rag_assets_tests.real_filings import CORPORA
 from .conftest import Corpus, real_corpus
 
 pytestmark = [pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here"),
-              pytest.mark.slow]  # six real filings read, a few pages of each indexed
+              pytest.mark.slow]  # seven real filings read, a few pages of each indexed
 
 BULK, WIDE = "financebench-bulk/pdfs", "financebench-wide/pdfs"
 # (file, document, year, zero-based pages kept): each MD&A sentence's page and its neighbours
@@ -33,6 +33,7 @@ FILINGS: list[tuple[str, str, int, Sequence[int]]] = [
     (f"{WIDE}/JPMORGAN_2023Q2_10Q.pdf", "jpmorgan-10q-q2", 2023, range(2, 7)),
     (f"{BULK}/ULTABEAUTY_2024Q1_EARNINGS.pdf", "ulta-beauty-earnings-q1", 2024, range(0, 3)),
     (f"{BULK}/WALMART_2024Q1_10Q.pdf", "walmart-10q-q1", 2024, range(18, 23)),
+    (f"{WIDE}/MGMRESORTS_2022Q4_EARNINGS.pdf", "mgm-resorts-earnings-q4", 2022, range(0, 2)),
 ]
 
 
@@ -65,6 +66,13 @@ def drivers_corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     ("What drove the change in Walmart's net cash provided by operating activities in the "
      "first quarter of fiscal 2024?", ["moderated levels of inventory purchases",
                                       "increase of $8.4 billion"]),
+    # a release's segment bullets: the segment's own, the way asked ("Regional Operations ...
+    # an increase of 10% due to an increase in business volume" explains no decline), its
+    # causes after "The current quarter was negatively affected by"
+    ("What drove the decline in MGM China's net revenues in Q4 2022?",
+     ["three-day COVID-19 related property closure at MGM Cotai", "a decrease of 44%"]),
+    ("What drove the increase in MGM Resorts' consolidated net revenues in Q4 2022?",
+     ["inclusion of the operating results of The Cosmopolitan", "an increase of 18%"]),
 ])
 def test_the_first_sentence_leads_with_the_causes_of_the_change(
         drivers_corpus: Corpus, question: str, lead_has: list[str]) -> None:
