@@ -138,8 +138,11 @@ OTHER_THAN_RE = re.compile(r"\b(?:higher|lower)\s+than\s+", re.IGNORECASE)
 HYPOTHETICAL_RE = re.compile(r"\b(?:could|might|would|may)\b")
 # what will be done is a policy or an expectation, no change that was ("As glass is shipped to
 # the customer, Corning will recognize revenue ... resulting from the sale of glass", its 2015
-# 10-K's revenue recognition), unless the question asks what is expected
-FUTURE_RE = re.compile(r"\bwill\b")
+# 10-K's revenue recognition), unless the question asks what is expected; so is what is
+# anticipated ("Company revenues are anticipated to be lower in 2023 than in 2022 due to
+# expected revenue declines", Pfizer's guidance, explains no quarter's decline)
+FUTURE_RE = re.compile(r"\bwill\b|\b(?:anticipated|expected|projected|forecasted) to\b|"
+                       r"\b(?:expects?|anticipates?)\b", re.IGNORECASE)
 FUTURE_ASKED_RE = re.compile(r"\b(?:will|expect\w*|outlook|guidance|forecast\w*|plan\w*|"
                              r"next|coming|future)\b", re.IGNORECASE)
 POSSESSIVE_S_RE = re.compile(r"['’]s\b")

@@ -48,6 +48,14 @@ from rag_assets.core.text.years import years_in
 
 OUTLOOK_HEADING_RE = re.compile(r"\b(?:outlook|guidance)\b", re.IGNORECASE)
 FIGURE_LINE_RE = re.compile(r"\d")  # a row of the block prints a figure
+# a line of a paragraph, not of a table: a sentence ends or breaks off, or a long line goes
+# on after a comma ("..., while maintaining"; a row's label may hold one: "New stores, net")
+PROSE_LINE_RE = re.compile(r"[.,;]$|[a-z]\.\s+[A-Z]|^(?:\S+\s+){10,}.*,\s+[a-z]")
+# a line that only goes on with its row's figures: "$67.0 to $70.0 billion", "(previously ...)"
+FIGURES_GO_ON_RE = re.compile(r"^[($~≥≤<>\d]")
+MAX_LABEL_WORDS = 8  # a row's label printed on a line of its own
+MAX_ROW_WORDS = 25  # a longer line is a paragraph's
+MAX_LEAD_LINES = 3  # lines of prose between an outlook's heading and its table
 MAX_HEADING_WORDS = 12
 MIN_ROWS = 3
 MAX_ROWS = 15
@@ -102,19 +110,67 @@ PACE_RE = re.compile(r"\b(?:faster|slower|quicker|accelerat\w*|decelerat\w*|than
                      r"moderat\w*|weaker|stronger)\b", re.IGNORECASE)
 
 
-def _block(lines: Sequence[str], at: int) -> list[str]:
-    """The rows after the heading at ``at``: the lines that print a figure, until the first
-    that prints none past the first row (a line of prose between heading and table is
-    skipped)."""
+def _block(lines: Sequence[str], at: int) -> tuple[list[str], int]:
+    """The rows after the heading at ``at``, and the index of the last line they take: the
+    table under it (:func:`_table_rows`), else its lines that print a figure (a paragraph of
+    expectations: Corning's "For full-year 2019, Corning expects the display glass market to
+    grow by a mid-single digit percentage, ...")."""
+    rows, end = _table_rows(lines, at)
+    return (rows, end) if len(rows) >= MIN_ROWS else _figure_lines(lines, at)
+
+
+def _table_rows(lines: Sequence[str], at: int) -> tuple[list[str], int]:
+    """The table's rows after the heading at ``at``, and the index of the last line they take.
+    At most :data:`MAX_LEAD_LINES` lines of prose between heading and table are skipped, their
+    figures too ("Pfizer narrowed its 2023 revenue guidance range to $67 to $70 billion, while
+    ..."); a label printed on a line of its own takes the figures under it ("Revenues" over
+    "$67.0 to $70.0 billion"), and a line that only goes on with figures ("(previously $67.0 to
+    $71.0 billion)") stays with its row. The table ends at the first line of prose, or one
+    that prints no figure and labels none."""
     rows: list[str] = []
-    for line in lines[at + 1:at + 1 + MAX_ROWS + 2]:
-        if FIGURE_LINE_RE.search(line) and len(line.split()) <= 25:
+    label, end, lead = "", at, 0
+    for index in range(at + 1, min(len(lines), at + 1 + MAX_ROWS + MAX_LEAD_LINES)):
+        text = lines[index].strip()
+        count = len(text.split())
+        figures = bool(FIGURE_LINE_RE.search(text)) and count <= MAX_ROW_WORDS
+        if not label and (PROSE_LINE_RE.search(text) or not figures and (
+                count > MAX_LABEL_WORDS or text.endswith((".", ":")))):
+            lead += 1
+            if rows or lead > MAX_LEAD_LINES:
+                break
+            continue
+        if not figures:
+            if label:
+                break  # a label over no figures: no table
+            label = text  # its figures are on the next line
+            continue
+        if label:
+            rows.append(f"{label} {text}")
+        elif rows and FIGURES_GO_ON_RE.match(text):
+            rows[-1] = f"{rows[-1]} {text}"
+        else:
+            rows.append(text)
+        label, end = "", index
+        if len(rows) == MAX_ROWS:
+            break
+    return rows, end
+
+
+def _figure_lines(lines: Sequence[str], at: int) -> tuple[list[str], int]:
+    """The lines after the heading at ``at`` that print a figure, until the first that prints
+    none past the first (a line without one before them is skipped)."""
+    rows: list[str] = []
+    end = at
+    for index in range(at + 1, min(len(lines), at + 1 + MAX_ROWS + 2)):
+        line = lines[index]
+        if FIGURE_LINE_RE.search(line) and len(line.split()) <= MAX_ROW_WORDS:
             rows.append(line.strip())
+            end = index
         elif rows:
             break
         if len(rows) == MAX_ROWS:
             break
-    return rows
+    return rows, end
 
 
 def _of_the_year(question: Question, heading: str) -> bool:
@@ -186,11 +242,11 @@ def _table_block(question: Question, document: str, year: int, page: int,
                 or not _of_the_year(question, line)
                 or (strict and heading_topic(line) != "outlook")):
             continue
-        rows = _block(lines, at)
+        rows, end = _block(lines, at)
         if len(rows) < MIN_ROWS:
             continue
         heading = line.strip()
-        quote = "\n".join([heading, *rows])
+        quote = "\n".join(printed.strip() for printed in lines[at:end + 1])  # as printed
         unit = printed_unit(document, year, page, quote)
         moves = revision_moves(rows, heading)
         moved, polarity = revision_text(moves), revised_yes_no(question, moves)

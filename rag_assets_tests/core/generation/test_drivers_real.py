@@ -1,4 +1,4 @@
-"""What drove a change, answered from real filings of seven companies: the first sentence gives
+"""What drove a change, answered from real filings of eight companies: the first sentence gives
 the causes the filing prints for the change of the measure asked (MD&A's "primarily due to",
 "driven by", "reflecting"), first, then the change itself; a sentence whose change is the
 previous sentence's ("The increase is primarily due to ...") is read with it.
@@ -21,7 +21,7 @@ from rag_assets_tests.real_filings import CORPORA
 from .conftest import Corpus, real_corpus
 
 pytestmark = [pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here"),
-              pytest.mark.slow]  # seven real filings read, a few pages of each indexed
+              pytest.mark.slow]  # eight real filings read, a few pages of each indexed
 
 BULK, WIDE = "financebench-bulk/pdfs", "financebench-wide/pdfs"
 # (file, document, year, zero-based pages kept): each MD&A sentence's page and its neighbours
@@ -34,6 +34,7 @@ FILINGS: list[tuple[str, str, int, Sequence[int]]] = [
     (f"{BULK}/ULTABEAUTY_2024Q1_EARNINGS.pdf", "ulta-beauty-earnings-q1", 2024, range(0, 3)),
     (f"{BULK}/WALMART_2024Q1_10Q.pdf", "walmart-10q-q1", 2024, range(18, 23)),
     (f"{WIDE}/MGMRESORTS_2022Q4_EARNINGS.pdf", "mgm-resorts-earnings-q4", 2022, range(0, 2)),
+    (f"{BULK}/PFIZER_2023Q2_EARNINGS.pdf", "pfizer-earnings-q2", 2023, range(1, 5)),
 ]
 
 
@@ -73,6 +74,10 @@ def drivers_corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
      ["three-day COVID-19 related property closure at MGM Cotai", "a decrease of 44%"]),
     ("What drove the increase in MGM Resorts' consolidated net revenues in Q4 2022?",
      ["inclusion of the operating results of The Cosmopolitan", "an increase of 18%"]),
+    # what is anticipated for the year ("Company revenues are anticipated to be lower in 2023
+    # than in 2022 due to expected revenue declines") explains no quarter's decline
+    ("What drove the decline in Pfizer's revenues in Q2 2023?",
+     ["primarily due to a decrease in Paxlovid and Comirnaty", "a decrease of $15.0 billion"]),
 ])
 def test_the_first_sentence_leads_with_the_causes_of_the_change(
         drivers_corpus: Corpus, question: str, lead_has: list[str]) -> None:

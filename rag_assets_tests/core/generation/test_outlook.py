@@ -57,6 +57,21 @@ def test_the_outlook_sections_table_wins_over_a_headline_that_names_it() -> None
                            "(25-30)")
 
 
+def test_a_guidance_table_under_a_paragraph_and_its_labels_on_lines_of_their_own() -> None:
+    """Pfizer's "2023 FINANCIAL GUIDANCE(4)" opens with a paragraph that prints figures
+    ("narrowed its 2023 revenue guidance range to $67 to $70 billion, while ...") and prints
+    "Revenues" over "$67.0 to $70.0 billion" and "(previously ...)": the table is the answer,
+    each label with its range, not the paragraph nor the assumptions its footnote lists; and
+    the paragraph after it is no row."""
+    lead = _lead("financebench-bulk/pdfs/PFIZER_2023Q2_EARNINGS.pdf", "pfizer-earnings-q2",
+                 2023, "What full-year 2023 revenue guidance did Pfizer give in its Q2 2023 "
+                       "earnings release?")
+    assert lead.startswith("2023 FINANCIAL GUIDANCE(4): Revenues $67.0 to $70.0 billion "
+                           "(previously $67.0 to $71.0 billion); Adjusted(3) Cost of Sales as "
+                           "a Percentage of Revenues 28.0% to 30.0%"), lead
+    assert lead.endswith("Adjusted(3) Diluted EPS $3.25 to $3.45."), lead
+
+
 def test_a_revision_that_moves_measures_both_ways_says_each() -> None:
     """Ulta's first quarter: net sales raised, the operating margin and the tax rate lowered."""
     from rag_assets.core.generation.outlook import revision_moves, revision_text
