@@ -148,6 +148,8 @@ def test_dpo_expands_to_accounts_payable_and_cost_of_sales() -> None:
                                                                 "effective_tax_rate"]),
     ("Capital expenditures as a percentage of revenue", ["capex_to_revenue"]),
     ("What is the 3 year EPS CAGR?", ["eps"]),  # a bare CAGR is no revenue CAGR
+    # a release's wording of diluted EPS, never net income
+    ("What was Costco's net income per diluted share in Q3 fiscal 2023?", ["eps"]),
     ("Who is the CFO of 3M?", []),
 ])
 def test_metrics_in_questions(question: str, metrics: list[str]) -> None:
