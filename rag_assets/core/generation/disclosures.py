@@ -349,6 +349,12 @@ def _one_per_deal(question: Question, patterns: Sequence[re.Pattern[str]],
     return {text: units for text, units in best.values()}
 
 
+def _in_legal_section(groups: Iterable[Sequence[EvidenceUnit]]) -> bool:
+    """Whether a unit of ``groups`` stands in Item 3 or the contingencies note, where Item 103
+    and ASC 450-20 have the filer state its material proceedings."""
+    return any(LEGAL_SECTION_RE.search(u.scope) for units in groups for u in units)
+
+
 def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
                  pool: Sequence[EvidenceUnit] = (), scan: Scan | None = None,
                  following: Adjacent | None = None, preceding: Adjacent | None = None,
@@ -382,12 +388,15 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
         # its 2021 10-K)
         found = {text: units for text, units in found.items()
                  if set(years_in(text)) & set(question.years)}
-    if not found:
+    if not found or (pending and not _in_legal_section(found.values())):
         denials = _denials(question)
         denied = _none_stated(question, denials, pending, [
             *selected, *pool, *(scan(denials) if scan is not None and denials else ())])
-        return denied.model_copy(update={"text": f"No. {denied.supports}."}
-                                 ) if denied is not None and yes_no else denied
+        # matters named only outside Item 3 (a tax note's "Altera Corp. v. Commissioner")
+        # give way to Item 3's own conclusion that none is material
+        if not found or (denied is not None and _in_legal_section([denied.units])):
+            return denied.model_copy(update={"text": f"No. {denied.supports}."}
+                                     ) if denied is not None and yes_no else denied
     if len(found) < min(at_least, MAX_DEALS):
         return None  # fewer deals than the names asked: not the list the question means
     if yes_no and pending:

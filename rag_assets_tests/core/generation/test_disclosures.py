@@ -152,6 +152,31 @@ def test_whether_a_material_matter_is_pending_is_no_only_from_the_filings_conclu
         assert _said(other, NETFLIX_2023_Q2_NONE) is None, other
 
 
+NIKE_2022_NONE = (
+    "We do not believe there are any material pending legal proceedings, other than ordinary "
+    "routine litigation incidental to our business, to which we are a party or of which any of "
+    "our property is the subject.")
+
+
+def test_item_3s_conclusion_answers_over_a_case_another_note_names() -> None:
+    """Nike's FY2022 10-K: Item 3 concludes no material matter is pending, beyond the routine
+    litigation Item 103 leaves out (an "other than" that excepts no matter); the income tax
+    note's "Altera Corp. v. Commissioner" is a tax reserve's, no proceeding Item 3 lists. A
+    matter Item 3 itself names is listed."""
+    question = read_question("What legal proceedings does Nike disclose in its FY2022 10-K?")
+    tax = _unit("Income tax audit and contingency reserves for the fiscal year ended May 31, "
+                "2021, reflects recognition of a reserve of 1.2% related to Altera Corp. v. "
+                "Commissioner, where the taxpayer was denied a hearing before the U.S. Supreme "
+                "Court on June 22, 2020.").model_copy(update={"scope": "Item 8."})
+    item_3 = _unit(NIKE_2022_NONE).model_copy(update={"scope": "Item 3."})
+    found = stated_deals(question, [tax, item_3])
+    assert found is not None and found.text == f"None material: {NIKE_2022_NONE}", found
+    named = _unit("On May 4, 2022, a putative class action lawsuit, Smith v. Nike, Inc., was "
+                  "filed against the Company.").model_copy(update={"scope": "Item 3."})
+    found = stated_deals(question, [tax, item_3, named])
+    assert found is not None and "Smith v. Nike" in found.text, found
+
+
 def _said(question: str, *sentences: str) -> str | None:
     """What the reader says to ``question`` from ``sentences``, or None."""
     found = stated_deals(read_question(question), [_unit(s) for s in sentences])
