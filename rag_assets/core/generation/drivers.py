@@ -104,6 +104,11 @@ POINTER_CAUSE_RE = re.compile(
     r"(?:the|these|those)\s+(?:\w+\s+)?(?:factors?|items?|reasons?|changes?|matters?|drivers?)\s+"
     r"(?:described|discussed|noted|mentioned|outlined|explained|set\s+forth)\s+"
     r"(?:above|below|previously|earlier|herein)\b", re.IGNORECASE)
+# causes that only open what follows, a list or a chart the text may have lost ("Gross
+# margin increased 120 basis points ... due to the following:", Nike's FY2022 10-K)
+FOLLOWING_CAUSES_RE = re.compile(r"^\W*(?:\w+ly\s+)?(?:due\s+to|driven\s+by|attributable\s+to|"
+                                 r"as\s+a\s+result\s+of|reflecting)\s+the\s+following\W*$",
+                                 re.IGNORECASE)
 MAX_SUBJECT_WORDS = 60  # what changed, before the connective: a clause, not a page
 MDNA_BONUS = 0.5
 YEAR_WEIGHT = 0.25
@@ -747,8 +752,10 @@ def _best_explained(question: Question, selected: Sequence[EvidenceUnit],
         if (not pointers and refers_elsewhere(found[3])) or states_other_amount(found[2],
                                                                                  levels):
             continue  # a part's level or another period's: not the change asked
-        if best_key is None or key < best_key:
-            best, best_key = found, key
+        # causes that open a list or chart ("due to the following:") after those stated
+        ranked = (bool(FOLLOWING_CAUSES_RE.match(found[3])), *key)
+        if best_key is None or ranked < best_key:
+            best, best_key = found, ranked
     return best
 
 

@@ -596,3 +596,31 @@ def test_a_measure_qualified_by_words_no_reading_prints_is_a_part(part: str, who
     question = read_question("What drove the change in net sales in 2023?")
     found = drivers(question, [unit(part, scope=MDNA), unit(whole, rank=1, scope=MDNA)])
     assert found is not None and found.text.startswith(lead)
+
+
+def test_causes_stated_win_over_a_pointer_to_what_follows() -> None:
+    """Nike's FY2022 10-K: "Gross margin increased 120 basis points ... due to the following:"
+    opens a chart the text lost; the next sentence states the causes, and leads."""
+    question = read_question("What drove the change in Nike's gross margin in fiscal 2022?")
+    pointer = unit("Gross margin increased 120 basis points to 46.0% for fiscal 2022 compared to "
+                   "44.8% for fiscal 2021 due to the following:", scope=MDNA)
+    stated = unit("The increase in gross margin for fiscal 2022 was primarily due to higher "
+                  "margin in our NIKE Direct business, a higher mix of full-price sales and "
+                  "favorable changes in net foreign currency exchange rates.", chunk="c2",
+                  rank=1, scope=MDNA)
+    found = drivers(question, [pointer, stated])
+    assert found is not None
+    assert found.text.startswith("Primarily due to higher margin in our NIKE Direct business"), \
+        found.text
+    alone = drivers(question, [pointer])  # the only explanation: still the one given
+    assert alone is not None and alone.text.startswith("Due to the following"), alone.text
+
+
+def test_a_change_the_other_way_explains_no_change_asked() -> None:
+    """"an increase of 10% due to ..." explains no decline asked."""
+    question = read_question("What drove the decline in MGM China's net revenues in Q4 2022?")
+    found = drivers(question, [unit("Net revenues of $991 million in the current quarter "
+                                    "compared to $900 million in the prior year quarter, an "
+                                    "increase of 10% due to an increase in business volume.",
+                                    scope=MDNA)])
+    assert found is None
