@@ -499,6 +499,9 @@ def test_a_ranking_reads_the_latest_period_named(question: str,
 @pytest.mark.parametrize(("question", "direction"), [
     ("Which segment grew net sales the fastest in 2022?", "max"),
     ("Which region's revenue declined the most in 2022?", "min"),
+    # the comparative of two members, ranked as the superlative of all
+    ("Which of AMD's segments had higher revenue growth in 2020?", "max"),
+    ("Which segment's revenue declined more in 2022?", "min"),
 ])
 def test_a_change_ranking_asked_with_its_verb_and_measure_between(question: str,
                                                                  direction: str) -> None:
