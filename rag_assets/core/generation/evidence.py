@@ -24,6 +24,7 @@ from rag_assets.core.ingest.pages import is_markdown_rule
 from rag_assets.core.ingest.statement_tables import CaptionsInForce, read_units, spanned
 from rag_assets.core.question.vocabulary import whole_term
 from rag_assets.core.retrieval.retriever import Hit
+from rag_assets.core.text.bullets import at_bullets
 from rag_assets.core.text.figures import FIGURE_AT_END_RE
 from rag_assets.core.text.filing_kinds import form_of
 from rag_assets.core.text.periods import DATE_LINE_RE, MONTH_RE
@@ -284,13 +285,22 @@ class _ChunkReader:
                 block.append(line)
                 continue
             # a heading line ends the block before it and is the scope of the one after it
-            for sentence in sentences_with_blocks("\n".join(block)):
-                body, notes = _split_footnotes(sentence)
-                scope = " | ".join(p for p in (self.hit.context, heading) if p)
-                self.add(FOOTNOTE_BLOCK_RE.sub(" ", sentence).strip(), body, scope, notes, False)
+            self.add_sentences(block, heading)
             block = []
             heading = (line or "").strip()
         self.prose.clear()
+
+    def add_sentences(self, block: Sequence[str], heading: str) -> None:
+        """Each sentence of the block of prose lines as a unit, under ``heading``; a bullet
+        opens a unit of its own: a release's highlights ("• Share buybacks of $2.8 billion in
+        2022 and $352 million in 4Q22 • New $2 billion share repurchase program ...") are no
+        one sentence."""
+        scope = " | ".join(p for p in (self.hit.context, heading) if p)
+        for item in at_bullets("\n".join(block)):
+            for sentence in sentences_with_blocks(item):
+                body, notes = _split_footnotes(sentence)
+                self.add(FOOTNOTE_BLOCK_RE.sub(" ", sentence).strip(), body, scope, notes,
+                         False)
 
     def note_marked_columns(self, stripped: str) -> None:
         """A footnote printed under a table whose column heading carries its marker ("12 Weeks

@@ -33,6 +33,14 @@ def bullet_items(text: str) -> list[str]:
     return [part.strip() for part in _INLINE_BULLET_RE.split(text) if part.strip()]
 
 
+def at_bullets(text: str) -> list[str]:
+    """The text cut where each bullet glyph printed in it opens an item ("... RESULTS • Record
+    Adjusted Property EBITDAR ... • Share buybacks of $2.8 billion ..."), each item with its
+    glyph; every character kept but the spaces cut at (a dash is no glyph: it is
+    punctuation)."""
+    return [part for part in _INLINE_OPENING_RE.split(text) if part.strip()]
+
+
 def bullet_groups(lines: Sequence[str]) -> tuple[list[str], list[list[str]]]:
     """The lines before the first bullet, and each top bullet with its sub-bullets (a line
     that is no bullet continues the one before it: the page wrapped it; a bullet printed inside

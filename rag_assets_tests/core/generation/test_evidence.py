@@ -177,3 +177,21 @@ def test_a_note_under_a_table_marked_in_a_column_heading_goes_with_every_row() -
     later = hit.model_copy(update={"text": hit.text.replace(
         "{FOOTNOTE *:", "Net sales for the quarter increased 1.9 percent.\n{FOOTNOTE *:")})
     assert all(not u.footnotes for u in units_of(later, lambda *_: 0) if u.is_row)
+
+
+def test_each_bullet_of_a_releases_highlights_is_a_unit_of_its_own() -> None:
+    """MGM Resorts' Q4 2022 release opens with its highlights run into one line of the chunk:
+    each bullet is a unit ("• Share buybacks of $2.8 billion in 2022 ..."), not one sentence
+    from the headline to the dateline's end; the text is kept whole."""
+    text = ("Exhibit 99.1 MGM RESORTS INTERNATIONAL REPORTS FOURTH QUARTER AND FULL YEAR 2022 "
+            "FINANCIAL AND OPERATING RESULTS • Record Adjusted Property EBITDAR in 4Q and full "
+            "year 2022 for Las Vegas Strip Resorts and Regional Operations • Share buybacks of "
+            "$2.8 billion in 2022 and $352 million in 4Q22 • Closed on the sale of the "
+            "operations of The Mirage for $1.1 billion in cash")
+    hit = Hit(chunk_id="c", document="d", year=2022, page_start=0, page_end=0, rank=0,
+              score=0.0, stage="page", text=text)
+    units = [u.text for u in units_of(hit, lambda *_: 0)]
+    assert "• Share buybacks of $2.8 billion in 2022 and $352 million in 4Q22" in units, units
+    assert units[-1] == ("• Closed on the sale of the operations of The Mirage for $1.1 "
+                         "billion in cash")
+    assert " ".join(units).split() == text.split()
