@@ -44,7 +44,12 @@ from rag_assets.core.question.vocabulary import (
     terms_in,
 )
 from rag_assets.core.text.figures import states_other_amount
-from rag_assets.core.text.periods import months_asked, names_a_period, without_period_lead
+from rag_assets.core.text.periods import (
+    PERIOD_REFERRED,
+    months_asked,
+    names_a_period,
+    without_period_lead,
+)
 from rag_assets.core.text.sentences import (
     ends_at,
     page_prose,
@@ -195,7 +200,7 @@ ANAPHOR_RE = re.compile(r"^\s*(?:the|this|these|such)\s+"
                         rf"bps|points?|million|billion)?[\s-]+)?{CHANGE_NOUN}"
                         # or the period whose results the sentence before gave: "The current
                         # quarter was negatively affected by a three-day ... closure"
-                        r"|(?:current\s+)?(?:quarter|year|period)\b(?!\s+(?:ended|ending)))",
+                        rf"|{PERIOD_REFERRED})",
                         re.IGNORECASE)
 # causes said before their verb: "The negative impact of the yen ... drove the decrease, but
 # were partially offset by cost reductions" (the change is the sentence before's)

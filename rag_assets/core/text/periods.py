@@ -79,6 +79,9 @@ def opens_with_prior_period(sentence: str) -> bool:
 # the plural nouns of a span of time ("six months", "three years"): a number before one counts
 # no things
 SPAN_NOUNS = r"(?:months|years|quarters|weeks|days)"
+# the period a sentence's results are of, named after "the" ("The current quarter was negatively
+# affected by ..."), not a period's date ("the year ended December 31")
+PERIOD_REFERRED = r"(?:current\s+)?(?:quarter|year|period)\b(?!\s+(?:ended|ending))"
 PART_OF_YEAR_RE = re.compile(r"\b(?:[369]|three|six|nine) months\b|\bq[1-4]\b", re.IGNORECASE)
 # a figure given for each quarter, not the year's: "$1.36 ... per share for each quarter"
 EACH_QUARTER_RE = re.compile(r"\b(?:for\s+)?(?:each|every|per)\s+quarter\b|\bquarterly\b",
