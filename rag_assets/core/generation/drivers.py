@@ -461,8 +461,12 @@ def explained_way(answer: DirectAnswer) -> str | None:
 
 
 def _other_way(question: Question, subject: str) -> bool:
-    """Whether the sentence explains a change the other way than the one asked: "an increase
-    of 10% due to ..." explains no decline asked."""
+    """Whether the sentence explains a change the other way than the one a cause question
+    names: "an increase of 10% due to ..." explains no decline asked ("What drove the decline
+    in ...?"); a yes or no asks the way ("Is its gross margin improving, and what is driving
+    it?"), it names none."""
+    if question.expects != "cause" or question.way is not None:
+        return False  # the way is asked ("Did it improve, and why?"), not named
     asked = stated_direction(question.text)
     said = stated_direction(subject)
     return asked is not None and said is not None and said != asked

@@ -624,3 +624,14 @@ def test_a_change_the_other_way_explains_no_change_asked() -> None:
                                     "increase of 10% due to an increase in business volume.",
                                     scope=MDNA)])
     assert found is None
+
+
+def test_a_way_asked_is_no_way_named() -> None:
+    """"Is its gross margin improving, and what is driving it?" asks the way: the sentence that
+    says it fell still gives the causes (the answer's "No" comes from the computed margin)."""
+    question = read_question("Is Acme's gross margin improving in 2023, and what is driving "
+                             "it?").model_copy(update={"expects": "cause"})
+    found = drivers(question, [unit("Gross margin decreased $233 million in 2023, primarily "
+                                    "driven by higher inflationary and production costs.",
+                                    scope=MDNA)])
+    assert found is not None and found.text.startswith("Primarily driven by higher inflationary")
