@@ -85,6 +85,13 @@ AMOUNT = (r"(?:approximately\s+)?[-–]?\$?\d[\d,]*(?:\.\d+)?%?"
           r"(?:\s*(?:billion|million|thousand)\b)?")
 RANGE_RE = re.compile(rf"(?P<lo>{AMOUNT})(?:\s*(?:to|-|–)\s*(?P<hi>{AMOUNT}))?", re.IGNORECASE)
 SCALE_RE = re.compile("|".join(SCALE_WORDS), re.IGNORECASE)
+# what a guided figure is printed as: a range, an estimate, or its change said in words
+# ("$67.0 to $70.0 billion", "25-30", "approximately $900 million", "~$7,325", "low-single
+# digit", "no change"); a table of results prints exact figures only
+ESTIMATE_RE = re.compile(r"\d%?(?:\s*(?:billion|million|thousand))?\s*(?:to|-|–)\s*[-–]?\$?\d|"
+                         r"\b(?:approximately|about|around|at least|up to|no change|unchanged|"
+                         r"reaffirmed|flat)\b|[~≈≥≤]|\bdigits?\b|\bexpect\w*\b",
+                         re.IGNORECASE)
 SIGNED_NUMBER_RE = re.compile(r"(?P<sign>[-–])?\$?(?P<n>\d[\d,]*(?:\.\d+)?)")
 # a sentence that introduces the year's targets as a list: "our key full-year fiscal 2024
 # targets are summarized below:", "we expect the following for 2024:"
@@ -184,8 +191,10 @@ def outlook_block(question: Question, document: str, year: int,
     """The outlook block of the filing's pages (page index, text), or None: the table under
     an outlook heading, or the bullets after a sentence that introduces the year's targets;
     ``level`` computes a measure's figure in the year the outlook is read against."""
-    if "outlook" not in question.intents:
-        return None
+    if "outlook" not in question.intents or (question.expects == "figure"
+                                             and not question.metrics):
+        return None  # a figure of no measure ("How much does Pfizer expect to pay to spin
+        # off Upjohn?") is one sentence's, not the outlook's
     read = [(page, [line for line in text.splitlines() if line.strip()]) for page, text in pages]
     for strict in (True, False):  # a section heading ("Fiscal 2023 Outlook") before a headline
         for page, lines in read:
@@ -243,8 +252,8 @@ def _table_block(question: Question, document: str, year: int, page: int,
                 or (strict and heading_topic(line) != "outlook")):
             continue
         rows, end = _block(lines, at)
-        if len(rows) < MIN_ROWS:
-            continue
+        if len(rows) < MIN_ROWS or not any(ESTIMATE_RE.search(row) for row in rows):
+            continue  # no table, or one of results ("An increase of 95% compared to 2020")
         heading = line.strip()
         quote = "\n".join(printed.strip() for printed in lines[at:end + 1])  # as printed
         unit = printed_unit(document, year, page, quote)

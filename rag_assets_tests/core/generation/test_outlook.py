@@ -305,3 +305,22 @@ def test_a_measures_move_is_never_answered_by_the_revisions_moves() -> None:
     assert _lead("financebench-bulk/pdfs/ULTABEAUTY_2023Q2_EARNINGS.pdf",
                  "ulta-beauty-earnings-q2", 2023,
                  "Did Ulta raise its operating margin outlook for fiscal 2023?").startswith("Yes.")
+
+
+def _found(path: str, document: str, year: int, question: str):  # type: ignore[no-untyped-def]
+    pages = PageTexts.from_pages(document, year, real_filing(path).pages)
+    return outlook_block(read_question(question), document, year, [
+        (p, pages.get(document, year, p) or "") for p in pages.pages_of(document, year)])
+
+
+def test_results_under_a_heading_that_names_the_outlook_are_no_outlook() -> None:
+    """Pfizer's 2021 10-K heads its highlights "OVERVIEW OF OUR PERFORMANCE, OPERATING
+    ENVIRONMENT, STRATEGY AND OUTLOOK": "2021 Total Revenues––$81.3 billion ... An increase of
+    95% compared to 2020" are results, no range or estimate; and a figure asked of no measure
+    ("How much does Pfizer expect to pay to spin off Upjohn?") is one sentence's, never the
+    outlook's."""
+    path = "financebench-wide/pdfs/PFIZER_2021_10K.pdf"
+    found = _found(path, "pfizer-10k", 2021, "What outlook does Pfizer give in its 2021 10-K?")
+    assert found is None or "compared to 2020" not in found.text, found.text
+    assert _found(path, "pfizer-10k", 2021, "How much does Pfizer expect to pay to spin off "
+                                            "Upjohn in the future?") is None
