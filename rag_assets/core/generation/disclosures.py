@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
-from rag_assets.core.generation.drivers import Adjacent
+from rag_assets.core.generation.drivers import Adjacent, names_owner
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import roots
 from rag_assets.core.generation.yes_no import of_the_period
@@ -349,6 +349,27 @@ def _one_per_deal(question: Question, patterns: Sequence[re.Pattern[str]],
     return {text: units for text, units in best.values()}
 
 
+# the party a question names after a deal's word: "acquisition of Seagen", "sale of Asda to"
+DEAL_NAMED_RE = re.compile(r"\b(?:acqui\w*|merg\w*|sale|sell\w*|sold|divest\w*|purchas\w*|"
+                           r"buy\w*|bought|spin\w*)\s+(?:off\s+)?(?:of\s+|with\s+)?(?:the\s+)?"
+                           r"(?P<name>(?-i:[A-Z])[\w&.'’-]*(?:\s+(?-i:[A-Z])[\w&.'’-]*)*)",
+                           re.IGNORECASE)
+
+
+def _printed_names(question: Question, units: Iterable[EvidenceUnit], scan: Scan | None
+                   ) -> set[str]:
+    """The names the question gives the other party of a deal ("the proposed acquisition of
+    Seagen": "seagen") that the filing prints, in ``units`` or any sentence of it: a name it
+    never prints is no party it states a deal with."""
+    named = {m["name"].lower() for m in DEAL_NAMED_RE.finditer(question.text)}
+    if not named:
+        return set()
+    pattern = re.compile("|".join(rf"\b{re.escape(n)}\b" for n in named), re.IGNORECASE)
+    printed = any(pattern.search(u.text) for u in units) or (
+        scan is not None and next(iter(scan([pattern])), None) is not None)
+    return named if printed else set()
+
+
 def _in_legal_section(groups: Iterable[Sequence[EvidenceUnit]]) -> bool:
     """Whether a unit of ``groups`` stands in Item 3 or the contingencies note, where Item 103
     and ASC 450-20 have the filer state its material proceedings."""
@@ -382,6 +403,12 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
 
     found = _one_per_deal(question, patterns, candidates(), pending, following, preceding,
                           scan)
+    if not pending and (named := _printed_names(question, candidates(), scan)):
+        # a deal the question names ("the proposed acquisition of Seagen"): only its own
+        # sentences answer, never the period's other deals (GBT)
+        found = {text: units for text, units in found.items() if names_owner(text, named)}
+        if not found:
+            return None
     if yes_no and question.years and found and not pending:
         # a "Yes" rests on deals dated in the year asked: a 10-K restates the year before's
         # ("Upon completion of the Redemption, Corning obtained a 100% interest", 2020's, in

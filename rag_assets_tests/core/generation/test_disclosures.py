@@ -391,3 +391,17 @@ def test_the_matters_of_what_the_question_names_lead() -> None:
                    "the early 1970s, failed.")
     found = stated_deals(question, [petition, dunbar])
     assert found is not None and found.text.startswith("(1) Dunbar, West Virginia"), found
+
+
+def test_a_deal_the_question_names_is_answered_by_its_own_sentences_only() -> None:
+    """Pfizer's Q2 2023 10-Q: "the proposed acquisition of Seagen" is asked; the completed
+    acquisition of GBT is another deal, never its answer; GBT's, asked, is."""
+    question = read_question("What is the purchase price of Pfizer's proposed acquisition of "
+                             "Seagen?")
+    gbt = _unit("On October 5, 2022, we acquired GBT, a biopharmaceutical company, for $68.50 "
+                "per share in cash, for total consideration of $5.4 billion.")
+    seagen = _unit("We continue to make progress toward our proposed acquisition of Seagen.")
+    assert stated_deals(question, [gbt, seagen]) is None
+    found = stated_deals(read_question("Which acquisition of GBT did Pfizer complete in "
+                                       "2022?"), [gbt, seagen])
+    assert found is not None and "GBT" in found.text
