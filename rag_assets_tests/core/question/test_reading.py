@@ -150,6 +150,8 @@ def test_dpo_expands_to_accounts_payable_and_cost_of_sales() -> None:
     ("What is the 3 year EPS CAGR?", ["eps"]),  # a bare CAGR is no revenue CAGR
     # a release's wording of diluted EPS, never net income
     ("What was Costco's net income per diluted share in Q3 fiscal 2023?", ["eps"]),
+    # what an offering raised, never the debt outstanding
+    ("How much did Pfizer raise in its debt offering in Q2 2023?", ["debt_issued"]),
     ("Who is the CFO of 3M?", []),
 ])
 def test_metrics_in_questions(question: str, metrics: list[str]) -> None:
