@@ -275,7 +275,8 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
                 or _of_one_member(scope, ranks)):  # "for the Display Technologies segment"
             continue  # Walmart's "net sales by merchandise category" ranks no segment
         rows, printed, grouped = _members(units, table, groups_asked, measures, question, cues)
-        if not rows or len({(r.unit.caption, r.label) for r in rows}) < len(rows):
+        if not rows or len({(r.unit.caption, r.label) for r in rows}) < len(rows) or (
+                _repeated_on_page(rows, page_rows)):
             continue  # none, or one label twice: measures under captions, not members
         if not _places_if_asked(categories, [r.label for r in rows]):
             continue  # 3M's product lines under "Disaggregated revenue" are no regions
@@ -296,6 +297,27 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
         if found is not None:
             return found
     return None
+
+
+def _repeated_on_page(rows: Sequence[Row], page_rows: PageRows | None) -> bool:
+    """Whether the rows are one block of a table their page prints whole, whose labels it
+    prints again under other captions: a chunk that holds MGM Resorts' "Casino, Rooms, Food and
+    beverage" under Las Vegas Strip Resorts alone, the segment note printing them again under
+    each segment (items of a member, not members)."""
+    if page_rows is None or not rows:
+        return False
+    unit = rows[0].unit
+    texts = {r.unit.text for r in rows}
+    tables: dict[str, list[EvidenceUnit]] = {}
+    for printed in page_rows(unit.document, unit.year, unit.page):
+        if printed.is_row:
+            tables.setdefault(printed.scope, []).append(printed)
+    for units in tables.values():
+        if texts <= {u.text for u in units}:
+            labels = [(u.caption, r.label) for u in units
+                      if (r := read_row(u)) is not None and r.label]
+            return len(set(labels)) < len(labels)
+    return False
 
 
 TableKey = tuple[str, int, str]  # (document, year, the table's scope: title and header)

@@ -928,3 +928,20 @@ def test_a_measure_heading_holds_to_the_row_that_names_it_again() -> None:
     assert caption["Net cash used for investing activities"] == "Investing activities"
     assert caption["Dividends paid"] == "Financing activities"
     assert caption["Cash and cash equivalents at end of year"] == ""
+
+
+def test_one_block_of_a_segment_note_that_repeats_its_rows_ranks_no_segment() -> None:
+    """MGM Resorts' Q2 2023 10-Q prints Casino, Rooms, Food and beverage and Entertainment
+    under each segment: a chunk that holds Las Vegas Strip Resorts' block alone ranks revenue
+    sources, never segments ("Rooms had the highest net revenues"); the page, read whole,
+    prints them again."""
+    document, year = "mgm-resorts-10q-q2", 2023
+    pages = PageTexts.from_pages(document, year, real_filing(
+        "financebench-wide/pdfs/MGMRESORTS_2023Q2_10Q.pdf").pages)
+    rows = page_table_rows(pages, document, year, 24)
+    block = [u.model_copy(update={"scope": f"chunk | {u.scope}"}) for u in rows[:5]]
+    assert [u.text.split(":")[0] for u in block[:2]] == ["Casino", "Rooms"]
+    question = "Which MGM Resorts segment had the highest net revenues in Q2 2023?"
+    found = direct_answer_to(question, block[:1], block,
+                             lambda d, y, p: page_table_rows(pages, d, y, p))
+    assert found is None or not found.text.startswith("Rooms"), found.text
