@@ -315,7 +315,8 @@ def _known_as(deal: str, text: str, best: dict[str, tuple[str, list[EvidenceUnit
 RISK_FACTORS_RE = re.compile(r"\bItem\s+1A\b", re.IGNORECASE)
 # where Item 103 puts them: Item 3 of a 10-K, Part II Item 1 of a 10-Q ("Legal Proceedings"),
 # the contingencies note
-LEGAL_SECTION_RE = re.compile(r"\bItem\s+3\b|\blegal proceedings\b|\bcontingencies\b",
+LEGAL_SECTION_RE = re.compile(r"\bItem\s+3\b|\blegal proceedings\b|\bcontingencies\b|"
+                              r"\blitigation\b|\blegal matters\b",
                               re.IGNORECASE)
 
 
@@ -356,15 +357,22 @@ DEAL_NAMED_RE = re.compile(r"\b(?:acqui\w*|merg\w*|sale|sell\w*|sold|divest\w*|p
                            re.IGNORECASE)
 
 
+# a party's legal form after its name: "Seagen Inc." is Seagen
+CORPORATE_SUFFIX_RE = re.compile(r"[\s,]+(?:inc|corp|corporation|co|ltd|llc|plc|l\.p|s\.a|n\.v|ag)"
+                                 r"\.?$|\.$", re.IGNORECASE)
+
+
 def _printed_names(question: Question, units: Iterable[EvidenceUnit], scan: Scan | None
                    ) -> set[str]:
     """The names the question gives the other party of a deal ("the proposed acquisition of
     Seagen": "seagen") that the filing prints, in ``units`` or any sentence of it: a name it
     never prints is no party it states a deal with."""
-    named = {m["name"].lower() for m in DEAL_NAMED_RE.finditer(question.text)}
+    named = {CORPORATE_SUFFIX_RE.sub("", m["name"]).lower()
+             for m in DEAL_NAMED_RE.finditer(question.text)} - {""}
     if not named:
         return set()
-    pattern = re.compile("|".join(rf"\b{re.escape(n)}\b" for n in named), re.IGNORECASE)
+    pattern = re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in named),
+                         re.IGNORECASE)
     printed = any(pattern.search(u.text) for u in units) or (
         scan is not None and next(iter(scan([pattern])), None) is not None)
     return named if printed else set()
@@ -396,19 +404,14 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
         return None
 
     def candidates() -> Iterable[EvidenceUnit]:
-        yield from selected
-        yield from pool
-        if scan is not None:
-            yield from scan(patterns)
+        yield from (*selected, *pool)
+        yield from (scan(patterns) if scan is not None else ())
 
     found = _one_per_deal(question, patterns, candidates(), pending, following, preceding,
                           scan)
-    if not pending and (named := _printed_names(question, candidates(), scan)):
-        # a deal the question names ("the proposed acquisition of Seagen"): only its own
-        # sentences answer, never the period's other deals (GBT)
-        found = {text: units for text, units in found.items() if names_owner(text, named)}
-        if not found:
-            return None
+    if not pending and (named := _printed_names(question, candidates(), scan)) and not (
+            found := {t: units for t, units in found.items() if names_owner(t, named)}):
+        return None  # the deal asked ("the acquisition of Seagen"), never another (GBT)
     if yes_no and question.years and found and not pending:
         # a "Yes" rests on deals dated in the year asked: a 10-K restates the year before's
         # ("Upon completion of the Redemption, Corning obtained a 100% interest", 2020's, in

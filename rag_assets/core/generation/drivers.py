@@ -109,11 +109,8 @@ POINTER_CAUSE_RE = re.compile(
     r"(?:the|these|those)\s+(?:\w+\s+)?(?:factors?|items?|reasons?|changes?|matters?|drivers?)\s+"
     r"(?:described|discussed|noted|mentioned|outlined|explained|set\s+forth)\s+"
     r"(?:above|below|previously|earlier|herein)\b", re.IGNORECASE)
-# causes that only open what follows, a list or a chart the text may have lost ("Gross
-# margin increased 120 basis points ... due to the following:", Nike's FY2022 10-K)
-FOLLOWING_CAUSES_RE = re.compile(r"^\W*(?:\w+ly\s+)?(?:due\s+to|driven\s+by|attributable\s+to|"
-                                 r"as\s+a\s+result\s+of|reflecting)\s+the\s+following\W*$",
-                                 re.IGNORECASE)
+# causes that only open what follows: a connective of a few words, then "the following"
+FOLLOWING_CAUSES_RE = re.compile(r"^\W*(?:[\w-]+\s+){1,4}the\s+following\W*$", re.IGNORECASE)
 MAX_SUBJECT_WORDS = 60  # what changed, before the connective: a clause, not a page
 MDNA_BONUS = 0.5
 YEAR_WEIGHT = 0.25
@@ -460,16 +457,29 @@ def explained_way(answer: DirectAnswer) -> str | None:
     return stated_direction(answer.changed)
 
 
-def _other_way(question: Question, subject: str) -> bool:
+def _other_way(question: Question, subject: str, causes: str = "") -> bool:
     """Whether the sentence explains a change the other way than the one a cause question
-    names: "an increase of 10% due to ..." explains no decline asked ("What drove the decline
-    in ...?"); a yes or no asks the way ("Is its gross margin improving, and what is driving
-    it?"), it names none."""
-    if question.expects != "cause" or question.way is not None:
-        return False  # the way is asked ("Did it improve, and why?"), not named
-    asked = stated_direction(question.text)
+    names ("an increase of 10% due to ..." explains no decline asked: "What drove the decline
+    in ...?"), or its connective says the change went the other way than its subject or the
+    question does ("Net sales increased 8%, negatively affected by currency"): a connective
+    that carries a way (``answer_types.json``'s ``up_only`` and ``down_only``) explains only
+    that way's part. A yes or no asks the way ("Is its gross margin improving, and what is
+    driving it?"), it names none."""
+    named = (stated_direction(question.text)
+             if question.expects == "cause" and question.way is None else None)
     said = stated_direction(subject)
-    return asked is not None and said is not None and said != asked
+    if named is not None and said is not None and said != named:
+        return True
+    connective = _connective_way(causes)
+    return connective is not None and connective != (said or named or connective)
+
+
+def _connective_way(causes: str) -> str | None:
+    """The way a cause's connective says the change went ("negatively affected by": down;
+    "benefited from": up), or None."""
+    head = causes.lstrip(" \t-–—•,;:").lower()
+    return next((way for way in ("up", "down")
+                 if any(p.match(head) for p in answer_qualifiers("cause", f"{way}_only"))), None)
 
 
 def stated_direction(text: str) -> str | None:
@@ -565,7 +575,7 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
             continue  # a change that could happen, or will, is none the filing explains
         if any(p.search(subject.lower()) for p in answer_patterns("cause")):
             continue  # a connective inside the causes ("..., primarily due to ...") splits them
-        if _wider_line_item(question, subject) or _other_way(question, subject):
+        if _wider_line_item(question, subject):
             continue
         cited = [unit]
         level = bool(LEVEL_CAUSE_RE.match(causes))
@@ -755,17 +765,39 @@ def _best_explained(question: Question, selected: Sequence[EvidenceUnit],
     measure's change among the selected units, the pool and the filing's scanned ones; each
     read under the heading printed above it (``heading``), as a chunk's sentences are; with
     ``pointers`` False, none whose causes only point elsewhere (:func:`refers_elsewhere`);
-    none that states the measure at an amount other than ``levels``."""
-    best, best_key = None, None
+    none that states the measure at an amount other than ``levels``. None when the best
+    explains a change the other way (:func:`_other_way`): the change asked is not explained,
+    and the next best may be another period's or another member's. A best whose causes only
+    open what follows ("due to the following:") gives way to the sentence of its page that
+    goes on with its change and states them ("The increase in gross margin for fiscal 2022
+    was primarily due to ...")."""
+    ranked: list[tuple[tuple[float, int, int], Explained]] = []
     for found, key in _explained(question, selected, pool, preceding, scan, heading):
         if (not pointers and refers_elsewhere(found[3])) or states_other_amount(found[2],
                                                                                  levels):
             continue  # a part's level or another period's: not the change asked
-        # causes that open a list or chart ("due to the following:") after those stated
-        ranked = (bool(FOLLOWING_CAUSES_RE.match(found[3])), *key)
-        if best_key is None or ranked < best_key:
-            best, best_key = found, ranked
+        ranked.append((key, found))
+    if not ranked:
+        return None
+    ranked.sort(key=lambda kf: kf[0])
+    best = ranked[0][1]
+    if _other_way(question, best[2], best[3]):
+        return None
+    if _points_to_following(best[3]):
+        page = best[1][0].page
+        stated = next((f for _, f in ranked if f[1][0].page == page
+                       and ANAPHOR_RE.match(without_period_lead(f[2]))
+                       and not _points_to_following(f[3])
+                       and not _other_way(question, f[2], f[3])), None)
+        return stated or best
     return best
+
+
+def _points_to_following(causes: str) -> bool:
+    """Whether the causes only open what follows, a list or a chart the text may have lost
+    ("Gross margin increased 120 basis points ... due to the following:", Nike's FY2022 10-K):
+    a connective and "the following", nothing else."""
+    return FOLLOWING_CAUSES_RE.match(causes) is not None
 
 
 def parts_explained(question: Question, selected: Sequence[EvidenceUnit],

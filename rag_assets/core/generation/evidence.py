@@ -294,9 +294,10 @@ class _ChunkReader:
         """Each sentence of the block of prose lines as a unit, under ``heading``; a bullet
         opens a unit of its own: a release's highlights ("• Share buybacks of $2.8 billion in
         2022 and $352 million in 4Q22 • New $2 billion share repurchase program ...") are no
-        one sentence."""
+        one sentence; a footnote's bullets, and a list its lead introduces, stay whole."""
         scope = " | ".join(p for p in (self.hit.context, heading) if p)
-        for item in at_bullets("\n".join(block)):
+        text = "\n".join(block)
+        for item in at_bullets(text, [m.span() for m in FOOTNOTE_BLOCK_RE.finditer(text)]):
             for sentence in sentences_with_blocks(item):
                 body, notes = _split_footnotes(sentence)
                 self.add(FOOTNOTE_BLOCK_RE.sub(" ", sentence).strip(), body, scope, notes,

@@ -44,7 +44,7 @@ from rag_assets.core.text.bullets import bullet_groups, is_bullet, numbered
 from rag_assets.core.text.figures import SCALE_WORDS
 from rag_assets.core.text.periods import PERIOD_WORD_RE, months_asked
 from rag_assets.core.text.sentences import split_sentences
-from rag_assets.core.text.years import years_in
+from rag_assets.core.text.years import YEAR_SPAN, years_in
 
 OUTLOOK_HEADING_RE = re.compile(r"\b(?:outlook|guidance)\b", re.IGNORECASE)
 FIGURE_LINE_RE = re.compile(r"\d")  # a row of the block prints a figure
@@ -87,11 +87,14 @@ RANGE_RE = re.compile(rf"(?P<lo>{AMOUNT})(?:\s*(?:to|-|–)\s*(?P<hi>{AMOUNT}))?
 SCALE_RE = re.compile("|".join(SCALE_WORDS), re.IGNORECASE)
 # what a guided figure is printed as: a range, an estimate, or its change said in words
 # ("$67.0 to $70.0 billion", "25-30", "approximately $900 million", "~$7,325", "low-single
-# digit", "no change"); a table of results prints exact figures only
-ESTIMATE_RE = re.compile(r"\d%?(?:\s*(?:billion|million|thousand))?\s*(?:to|-|–)\s*[-–]?\$?\d|"
-                         r"\b(?:approximately|about|around|at least|up to|no change|unchanged|"
-                         r"reaffirmed|flat)\b|[~≈≥≤]|\bdigits?\b|\bexpect\w*\b",
-                         re.IGNORECASE)
+# digit", "no change"); a table of results prints exact figures ("2021 Total Revenues––$81.3
+# billion", "An increase of 95% compared to 2020"): a span of years ("2019-2021") or a rate
+# run into an amount ("up 95% to $81.3 billion") is no range
+ESTIMATE_RE = re.compile(rf"(?<![\d,.])(?!{YEAR_SPAN})"
+                         r"\$?\d[\d,.]*(?:%(?!\s*to\s*\$))?(?:\s*(?:billion|million|thousand))?"
+                         r"\s*(?:to|-|–)\s*[-–]?\$?\d|"
+                         r"\b(?:approximately|around|at least|up to|no change|unchanged|reaffirmed|"
+                         r"flat)\b|[~≈≥≤]|\bdigits?\b|\bexpect\w*\b", re.IGNORECASE)
 SIGNED_NUMBER_RE = re.compile(r"(?P<sign>[-–])?\$?(?P<n>\d[\d,]*(?:\.\d+)?)")
 # a sentence that introduces the year's targets as a list: "our key full-year fiscal 2024
 # targets are summarized below:", "we expect the following for 2024:"
@@ -252,7 +255,7 @@ def _table_block(question: Question, document: str, year: int, page: int,
                 or (strict and heading_topic(line) != "outlook")):
             continue
         rows, end = _block(lines, at)
-        if len(rows) < MIN_ROWS or not any(ESTIMATE_RE.search(row) for row in rows):
+        if len(rows) < MIN_ROWS or 2 * sum(bool(ESTIMATE_RE.search(r)) for r in rows) < len(rows):
             continue  # no table, or one of results ("An increase of 95% compared to 2020")
         heading = line.strip()
         quote = "\n".join(printed.strip() for printed in lines[at:end + 1])  # as printed

@@ -42,6 +42,7 @@ from rag_assets.core.text.periods import (
     DURATION_ENDED_RE,
     NAME_THEN_DURATION_RE,
     NAME_THEN_PERIOD_RE,
+    PART_HEADING_RES,
     PART_OF_YEAR_RE,
     PERIOD_CAPTION_RE,
     PERIOD_TITLE_LEAD_RE,
@@ -56,8 +57,8 @@ CHANGE_COLUMN_RE = re.compile(r"\b(?:change|growth)\b", re.IGNORECASE)
 VERB_PHRASE_RE = re.compile(r"(?:grew|rose|fell|declined|dropped)\b", re.IGNORECASE)
 # a ratio of the measure named just before: "Adjusted Property EBITDAR margin"
 RATIO_AFTER_RE = re.compile(r"\s+(margins?|ratios?)\b")
-UNNAMED_MEASURE = "revenue"
-FULL_YEAR_MONTHS = 12  # what a member's size or growth is, when the question names none
+UNNAMED_MEASURE = "revenue"  # what a member's size or growth is, when the question names none
+FULL_YEAR_MONTHS = 12
 MAX_PAGES_READ = 4  # pages a ranking reads whole, at most
 MAX_PAGES_TITLED = 8  # pages of tables titled by what is ranked, read when the evidence has none
 # the filing's pages that print a table titled by one of the words: (document, year, words)
@@ -133,11 +134,12 @@ def column_asked(rows: Sequence[Row], question: Question, unit: EvidenceUnit,
                         or not any(heading_has(unit.scope, p) for p in periods)):
             return None  # the columns are other periods, or the table is another year's
         named, headings = named or bool(fit), fit or headings
-        if not any(q for q, _ in periods):  # a year asked: its full year before its quarter;
-            # "the three months ended December 31, 2022": its quarter before its full year
-            part = question.months < FULL_YEAR_MONTHS
-            headings = [h for h in headings
-                        if bool(PART_OF_YEAR_RE.search(h)) == part] or headings
+        if not any(q for q, _ in periods):  # a year asked: its full year before its part;
+            # "the three months ended December 31, 2022": its quarter's, never another length's
+            fit = [h for h in headings if _of_months(h, question.months)]
+            if not fit and question.months < FULL_YEAR_MONTHS:
+                return None  # no column of the months asked
+            headings = fit or headings
     # several kinds of column, none named by the question: unsure which one ranks the rows
     if _kinds(headings) > 1 and not named:
         return None
@@ -145,6 +147,15 @@ def column_asked(rows: Sequence[Row], question: Question, unit: EvidenceUnit,
     # "... Water" and "... Wastewater"), not a share of it
     totals = [h for h in headings if TOTAL_HEADING_RE.search(h) and "%" not in h]
     return totals[0] if len(headings) > 1 and totals else headings[0]
+
+
+def _of_months(heading: str, months: int) -> bool:
+    """Whether a column heading is of the months asked: a full year's names no part of one,
+    a part's names its length ("three months", "Q2", "six months")."""
+    if months >= FULL_YEAR_MONTHS:
+        return not PART_OF_YEAR_RE.search(heading)
+    part = PART_HEADING_RES.get(months)
+    return part is not None and bool(part.search(heading))
 
 
 def _measure(question: Question, column: str, cues: DirectCues, printed_as: str = "") -> str:
@@ -275,10 +286,9 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
                 or _of_one_member(scope, ranks)):  # "for the Display Technologies segment"
             continue  # Walmart's "net sales by merchandise category" ranks no segment
         rows, printed, grouped = _members(units, table, groups_asked, measures, question, cues)
-        if not rows or len({(r.unit.caption, r.label) for r in rows}) < len(rows) or (
-                _repeated_on_page(rows, page_rows)):
-            continue  # none, or one label twice: measures under captions, not members
-        if not _places_if_asked(categories, [r.label for r in rows]):
+        if (not rows or len({(r.unit.caption, r.label) for r in rows}) < len(rows)
+                or _repeated_on_page(rows, page_rows)  # measures under captions, not members
+                or not _places_if_asked(categories, [r.label for r in rows])):
             continue  # 3M's product lines under "Disaggregated revenue" are no regions
         if (_named_by(scope, ranks) < 2 and first_match(cues.segment_tables, scope.lower()) is None
                 and _places_only(categories, rows, measures, cues)):
@@ -300,10 +310,11 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
 
 
 def _repeated_on_page(rows: Sequence[Row], page_rows: PageRows | None) -> bool:
-    """Whether the rows are one block of a table their page prints whole, whose labels it
-    prints again under other captions: a chunk that holds MGM Resorts' "Casino, Rooms, Food and
-    beverage" under Las Vegas Strip Resorts alone, the segment note printing them again under
-    each segment (items of a member, not members)."""
+    """Whether the rows are one block of a table their page prints whole, which prints a
+    label twice under the same caption (none read): a chunk that holds MGM Resorts' "Casino,
+    Rooms, Food and beverage" of Las Vegas Strip Resorts alone, the segment note printing them
+    again for each segment under a heading its reader does not take as a caption (items of a
+    member, not members)."""
     if page_rows is None or not rows:
         return False
     unit = rows[0].unit

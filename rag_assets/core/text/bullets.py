@@ -33,12 +33,20 @@ def bullet_items(text: str) -> list[str]:
     return [part.strip() for part in _INLINE_BULLET_RE.split(text) if part.strip()]
 
 
-def at_bullets(text: str) -> list[str]:
+def at_bullets(text: str, keep: Sequence[tuple[int, int]] = ()) -> list[str]:
     """The text cut where each bullet glyph printed in it opens an item ("... RESULTS • Record
     Adjusted Property EBITDAR ... • Share buybacks of $2.8 billion ..."), each item with its
     glyph; every character kept but the spaces cut at (a dash is no glyph: it is
-    punctuation)."""
-    return [part for part in _INLINE_OPENING_RE.split(text) if part.strip()]
+    punctuation). Never inside the spans ``keep`` (a footnote's text), and not at all where a
+    lead introduces the list ("..., reflecting: • Net interest income ..."): its items are
+    what the lead says."""
+    cuts = [m for m in _INLINE_OPENING_RE.finditer(text)
+            if not any(a <= m.start() < b for a, b in keep)]
+    if not cuts or text[:cuts[0].start()].rstrip().endswith(":"):
+        return [text] if text.strip() else []
+    bounds = [0, *(m.end() for m in cuts)]
+    ends = [*(m.start() for m in cuts), len(text)]
+    return [text[a:b] for a, b in zip(bounds, ends, strict=True) if text[a:b].strip()]
 
 
 def bullet_groups(lines: Sequence[str]) -> tuple[list[str], list[list[str]]]:

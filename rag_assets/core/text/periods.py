@@ -81,8 +81,15 @@ def opens_with_prior_period(sentence: str) -> bool:
 SPAN_NOUNS = r"(?:months|years|quarters|weeks|days)"
 # the period a sentence's results are of, named after "the" ("The current quarter was negatively
 # affected by ..."), not a period's date ("the year ended December 31")
-PERIOD_REFERRED = r"(?:current\s+)?(?:quarter|year|period)\b(?!\s+(?:ended|ending))"
+PERIOD_REFERRED = (r"(?:current\s+)?(?:quarter|year|period)\b"
+                   r"(?![\s-]*(?:ended|ending|ago|over|prior|from|to\b))")
 PART_OF_YEAR_RE = re.compile(r"\b(?:[369]|three|six|nine) months\b|\bq[1-4]\b", re.IGNORECASE)
+# a column heading of each length of a part of a year: "three months 2022", "Q2", "six months"
+PART_HEADING_RES = {
+    3: re.compile(r"\b(?:3|three)[ -]months?\b|\bq[1-4]\b|\bquarters?\b", re.IGNORECASE),
+    6: re.compile(r"\b(?:6|six)[ -]months?\b|\bhalf\b", re.IGNORECASE),
+    9: re.compile(r"\b(?:9|nine)[ -]months?\b", re.IGNORECASE),
+}
 # a figure given for each quarter, not the year's: "$1.36 ... per share for each quarter"
 EACH_QUARTER_RE = re.compile(r"\b(?:for\s+)?(?:each|every|per)\s+quarter\b|\bquarterly\b",
                              re.IGNORECASE)

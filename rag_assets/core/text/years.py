@@ -18,6 +18,9 @@ from collections.abc import Sequence
 from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
 from rag_assets.core.text.periods import unglued
 
+# a span of years ("2019-2021", "2021 - 2020"): no range of a figure
+YEAR_SPAN = r"(?:19|20)\d\d\s*[-–]\s*(?:19|20)\d\d\b"
+
 YEAR_RE = re.compile(
     r"(?<![\d$.,/])(?:(?:fiscal(?:\s+year)?\s+)?(?P<year>(?:19[5-9]|20\d)\d)(?!\d|[,.]\d|/\d)"
     r"|\bFY\s?'?(?P<fy>\d{4}|\d{2})\b)",

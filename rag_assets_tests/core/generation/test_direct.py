@@ -510,6 +510,14 @@ def test_a_change_ranking_asked_with_its_verb_and_measure_between(question: str,
     assert cue is not None and cue.direction == direction
 
 
+@pytest.mark.parametrize("question", [
+    "Which regions grew net revenues more than 50% in 2022?",  # a threshold
+    "Which region grew net revenues faster than MGM China?",  # a member named after "than"
+])
+def test_a_comparative_with_than_ranks_nothing(question: str) -> None:
+    assert not any(re.search(c.pattern, question.lower()) for c in load_cues().change_rank)
+
+
 def test_what_drove_a_totals_change_is_the_largest_amount_not_the_fastest_rate() -> None:
     scope = "Acme 10-K 2022 | Net sales by segment (in millions) | USD millions 2021 2022"
     values = {"Alpha": ("1,000", "1,300"), "Beta": ("100", "180"), "Gamma": ("500", "440")}

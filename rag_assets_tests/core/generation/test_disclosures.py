@@ -175,6 +175,15 @@ def test_item_3s_conclusion_answers_over_a_case_another_note_names() -> None:
                   "filed against the Company.").model_copy(update={"scope": "Item 3."})
     found = stated_deals(question, [tax, item_3, named])
     assert found is not None and "Smith v. Nike" in found.text, found
+    # a litigation note's matter, and Item 3 excepting the matters a note describes
+    noted = named.model_copy(update={"scope": "Item 8. | Note 19 — Litigation"})
+    excepting = _unit(NIKE_2022_NONE.replace(", to which", " and the matters described in "
+                                             "Note 19, to which")).model_copy(
+        update={"scope": "Item 3."})
+    for units in ([tax, item_3, noted], [tax, excepting, named.model_copy(
+            update={"scope": "Item 8."})]):
+        found = stated_deals(question, units)
+        assert found is not None and "Smith v. Nike" in found.text, found
 
 
 def _said(question: str, *sentences: str) -> str | None:
@@ -402,6 +411,8 @@ def test_a_deal_the_question_names_is_answered_by_its_own_sentences_only() -> No
                 "per share in cash, for total consideration of $5.4 billion.")
     seagen = _unit("We continue to make progress toward our proposed acquisition of Seagen.")
     assert stated_deals(question, [gbt, seagen]) is None
+    assert stated_deals(read_question("What is the purchase price of Pfizer's proposed "
+                                      "acquisition of Seagen Inc.?"), [gbt, seagen]) is None
     found = stated_deals(read_question("Which acquisition of GBT did Pfizer complete in "
                                        "2022?"), [gbt, seagen])
     assert found is not None and "GBT" in found.text

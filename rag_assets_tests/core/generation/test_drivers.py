@@ -635,3 +635,31 @@ def test_a_way_asked_is_no_way_named() -> None:
                                     "driven by higher inflationary and production costs.",
                                     scope=MDNA)])
     assert found is not None and found.text.startswith("Primarily driven by higher inflationary")
+
+
+def test_a_change_the_other_way_ranked_first_leaves_the_cause_unanswered() -> None:
+    """The sentence that best explains net revenues went the other way than the decline asked:
+    no cause, never the next best, another year's ("decreased 5% in 2022")."""
+    question = read_question("What drove the decline in net revenues in 2023?")
+    found = drivers(question, [
+        unit("Net revenues increased 10% in 2023 due to higher volume at our resorts.",
+             scope=MDNA),
+        unit("Net revenues decreased 5% in 2022 due to the pandemic closures of our resorts.",
+             chunk="c2", rank=1, scope=MDNA)])
+    assert found is None
+
+
+def test_a_connective_that_says_a_way_explains_only_that_way() -> None:
+    """"negatively affected by" explains no increase; "The year-ago quarter" is no period a
+    sentence's own results are of."""
+    rose = read_question("What drove the increase in net sales in 2023?")
+    assert drivers(rose, [unit("Net sales increased 8% in 2023 and were negatively affected "
+                               "by foreign currency exchange rates.", scope=MDNA)]) is None
+    before = unit("Net revenues increased 10% to $3.5 billion in 2023 compared to the prior "
+                  "year.", scope=MDNA)
+    ago = unit("The year-ago quarter was negatively affected by a three-day closure of the "
+               "property.", chunk="c2", rank=1, scope=MDNA)
+    found = drivers(rose.model_copy(update={"text": "What drove the increase in net revenues "
+                                                    "in 2023?"}), [before, ago],
+                    preceding=lambda u: before if u is ago else None)
+    assert found is None or "closure" not in found.text, found.text

@@ -195,3 +195,18 @@ def test_each_bullet_of_a_releases_highlights_is_a_unit_of_its_own() -> None:
     assert units[-1] == ("• Closed on the sale of the operations of The Mirage for $1.1 "
                          "billion in cash")
     assert " ".join(units).split() == text.split()
+
+
+def test_a_footnotes_bullets_and_a_list_its_lead_introduces_stay_whole() -> None:
+    def texts(text: str) -> list[str]:
+        hit = Hit(chunk_id="c", document="d", year=2023, page_start=0, page_end=0, rank=0,
+                  score=0.0, stage="page", text=text)
+        return [u.text for u in units_of(hit, lambda *_: 0)]
+
+    noted = texts("Net sales increased 5% in 2023.{FOOTNOTE 1: Excludes: • fuel sales • "
+                  "currency effects} Gross margin rose 20 basis points.")
+    assert noted == ["Net sales increased 5% in 2023.", "Gross margin rose 20 basis points."]
+    led = texts("Total net revenue was $41.3 billion, up 34%, reflecting: • Net interest income "
+                "of $21.8 billion, up 44%, driven by higher rates")
+    assert led[0].startswith("Total net revenue was $41.3 billion, up 34%, reflecting: • Net "
+                             "interest income"), led
