@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.drivers import (
+    CHANGE_NOUN,
     explained_way,
     names_owner,
     refers_elsewhere,
@@ -47,8 +48,7 @@ YEAR_MONTHS = 12  # what months_asked reads from a text that names no part of a 
 SALES = "revenue"  # the denominator of a margin, and a segment profit's other driver
 MIN_PARTS = 2
 # the way a change went, named as a noun: "the increase in", "the decline of"
-WAY_NOUN_RE = re.compile(r"\b(?:increase|decrease|decline|rise|fall|drop|growth|improvement|"
-                         r"deterioration)(?=\s+(?:in|of)\b)", re.IGNORECASE)
+WAY_NOUN_RE = re.compile(rf"\b{CHANGE_NOUN}(?=\s+(?:in|of)\b)", re.IGNORECASE)
 
 
 def asked_of_part(question: Question, part: str) -> Question | None:

@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
-from rag_assets.core.generation.drivers import Adjacent, names_owner
+from rag_assets.core.generation.drivers import Adjacent
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import roots
 from rag_assets.core.generation.yes_no import of_the_period
@@ -362,20 +362,19 @@ CORPORATE_SUFFIX_RE = re.compile(r"[\s,]+(?:inc|corp|corporation|co|ltd|llc|plc|
                                  r"\.?$|\.$", re.IGNORECASE)
 
 
-def _printed_names(question: Question, units: Iterable[EvidenceUnit], scan: Scan | None
-                   ) -> set[str]:
+def _party_printed(question: Question, units: Sequence[EvidenceUnit], scan: Scan | None
+                   ) -> re.Pattern[str] | None:
     """The names the question gives the other party of a deal ("the proposed acquisition of
-    Seagen": "seagen") that the filing prints, in ``units`` or any sentence of it: a name it
-    never prints is no party it states a deal with."""
-    named = {CORPORATE_SUFFIX_RE.sub("", m["name"]).lower()
-             for m in DEAL_NAMED_RE.finditer(question.text)} - {""}
-    if not named:
-        return set()
+    Seagen Inc.": Seagen), as a pattern, when the filing prints one, in ``units`` or any
+    sentence of it; else None: a name it never prints is no party it states a deal with."""
+    named = {CORPORATE_SUFFIX_RE.sub("", m["name"]) for m in DEAL_NAMED_RE.finditer(question.text)}
+    if not (named := named - {""}):
+        return None
     pattern = re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in named),
                          re.IGNORECASE)
     printed = any(pattern.search(u.text) for u in units) or (
         scan is not None and next(iter(scan([pattern])), None) is not None)
-    return named if printed else set()
+    return pattern if printed else None
 
 
 def _in_legal_section(groups: Iterable[Sequence[EvidenceUnit]]) -> bool:
@@ -403,14 +402,10 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
     if not patterns or not (question.expects == "names" or yes_no):
         return None
 
-    def candidates() -> Iterable[EvidenceUnit]:
-        yield from (*selected, *pool)
-        yield from (scan(patterns) if scan is not None else ())
-
-    found = _one_per_deal(question, patterns, candidates(), pending, following, preceding,
-                          scan)
-    if not pending and (named := _printed_names(question, candidates(), scan)) and not (
-            found := {t: units for t, units in found.items() if names_owner(t, named)}):
+    candidates = [*selected, *pool, *(scan(patterns) if scan is not None else ())]
+    found = _one_per_deal(question, patterns, candidates, pending, following, preceding, scan)
+    if not pending and (named := _party_printed(question, candidates, scan)) and not (
+            found := {t: units for t, units in found.items() if named.search(t)}):
         return None  # the deal asked ("the acquisition of Seagen"), never another (GBT)
     if yes_no and question.years and found and not pending:
         # a "Yes" rests on deals dated in the year asked: a 10-K restates the year before's

@@ -470,8 +470,8 @@ def _other_way(question: Question, subject: str, causes: str = "") -> bool:
     said = stated_direction(subject)
     if named is not None and said is not None and said != named:
         return True
-    connective = _connective_way(causes)
-    return connective is not None and connective != (said or named or connective)
+    way, connective = said or named, _connective_way(causes)
+    return way is not None and connective is not None and connective != way
 
 
 def _connective_way(causes: str) -> str | None:

@@ -40,13 +40,14 @@ from rag_assets.core.ingest.statement_tables import TRAILING_MARKER_RE
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.periods import (
     DURATION_ENDED_RE,
+    MONTHS_PER_YEAR,
     NAME_THEN_DURATION_RE,
     NAME_THEN_PERIOD_RE,
-    PART_HEADING_RES,
     PART_OF_YEAR_RE,
     PERIOD_CAPTION_RE,
     PERIOD_TITLE_LEAD_RE,
     PERIOD_WORD_RE,
+    heading_months,
 )
 from rag_assets.core.text.prose import UNITS_NOTE_RE
 from rag_assets.core.text.years import FISCAL_YEAR_RE, years_in
@@ -58,7 +59,6 @@ VERB_PHRASE_RE = re.compile(r"(?:grew|rose|fell|declined|dropped)\b", re.IGNOREC
 # a ratio of the measure named just before: "Adjusted Property EBITDAR margin"
 RATIO_AFTER_RE = re.compile(r"\s+(margins?|ratios?)\b")
 UNNAMED_MEASURE = "revenue"  # what a member's size or growth is, when the question names none
-FULL_YEAR_MONTHS = 12
 MAX_PAGES_READ = 4  # pages a ranking reads whole, at most
 MAX_PAGES_TITLED = 8  # pages of tables titled by what is ranked, read when the evidence has none
 # the filing's pages that print a table titled by one of the words: (document, year, words)
@@ -137,7 +137,7 @@ def column_asked(rows: Sequence[Row], question: Question, unit: EvidenceUnit,
         if not any(q for q, _ in periods):  # a year asked: its full year before its part;
             # "the three months ended December 31, 2022": its quarter's, never another length's
             fit = [h for h in headings if _of_months(h, question.months)]
-            if not fit and question.months < FULL_YEAR_MONTHS:
+            if not fit and question.months < MONTHS_PER_YEAR:
                 return None  # no column of the months asked
             headings = fit or headings
     # several kinds of column, none named by the question: unsure which one ranks the rows
@@ -152,10 +152,9 @@ def column_asked(rows: Sequence[Row], question: Question, unit: EvidenceUnit,
 def _of_months(heading: str, months: int) -> bool:
     """Whether a column heading is of the months asked: a full year's names no part of one,
     a part's names its length ("three months", "Q2", "six months")."""
-    if months >= FULL_YEAR_MONTHS:
+    if months >= MONTHS_PER_YEAR:
         return not PART_OF_YEAR_RE.search(heading)
-    part = PART_HEADING_RES.get(months)
-    return part is not None and bool(part.search(heading))
+    return heading_months(heading) == months
 
 
 def _measure(question: Question, column: str, cues: DirectCues, printed_as: str = "") -> str:

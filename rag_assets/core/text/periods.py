@@ -75,7 +75,6 @@ def opens_with_prior_period(sentence: str) -> bool:
     return bool(PRIOR_PERIOD_OPENING_RE.match(sentence))
 
 
-# a column or label of a part of a year: "three months", "6 months", "Q3"
 # the plural nouns of a span of time ("six months", "three years"): a number before one counts
 # no things
 SPAN_NOUNS = r"(?:months|years|quarters|weeks|days)"
@@ -83,13 +82,12 @@ SPAN_NOUNS = r"(?:months|years|quarters|weeks|days)"
 # affected by ..."), not a period's date ("the year ended December 31")
 PERIOD_REFERRED = (r"(?:current\s+)?(?:quarter|year|period)\b"
                    r"(?![\s-]*(?:ended|ending|ago|over|prior|from|to\b))")
+MONTHS_PER_YEAR = 12
+# a column or label of a part of a year: "three months", "6 months", "Q3"
 PART_OF_YEAR_RE = re.compile(r"\b(?:[369]|three|six|nine) months\b|\bq[1-4]\b", re.IGNORECASE)
-# a column heading of each length of a part of a year: "three months 2022", "Q2", "six months"
-PART_HEADING_RES = {
-    3: re.compile(r"\b(?:3|three)[ -]months?\b|\bq[1-4]\b|\bquarters?\b", re.IGNORECASE),
-    6: re.compile(r"\b(?:6|six)[ -]months?\b|\bhalf\b", re.IGNORECASE),
-    9: re.compile(r"\b(?:9|nine)[ -]months?\b", re.IGNORECASE),
-}
+# a quarter's column heading as a table prints it: "three months 2022" (a question's "three
+# months ended" is :func:`months_asked`'s)
+THREE_MONTHS_HEADING_RE = re.compile(r"\b(?:3|three)[ -]months?\b", re.IGNORECASE)
 # a figure given for each quarter, not the year's: "$1.36 ... per share for each quarter"
 EACH_QUARTER_RE = re.compile(r"\b(?:for\s+)?(?:each|every|per)\s+quarter\b|\bquarterly\b",
                              re.IGNORECASE)
@@ -247,6 +245,13 @@ def horizons(text: str) -> list[int]:
 def dates_named(text: str) -> list[str]:
     """The dates a text prints ("August 9, 2023"), in order, its spaces normalized."""
     return [" ".join(m.group(0).split()) for m in PRINTED_DATE_RE.finditer(text)]
+
+
+def heading_months(heading: str) -> int:
+    """The length of the period a column heading names: :func:`months_asked`'s, a quarter's
+    "three months 2022" read as 3."""
+    months = months_asked(heading)
+    return 3 if months == MONTHS_PER_YEAR and THREE_MONTHS_HEADING_RE.search(heading) else months
 
 
 def months_asked(text: str) -> int:
