@@ -61,11 +61,20 @@ ask: install
 # .venv/bin/python -m pytest path::name
 PYTEST := $(BIN)/python -m pytest -q -n 2 --dist loadfile --no-loadscope-reorder --durations=15
 
-test: install browser services typecheck
+test: install warm-filings browser services typecheck
 	$(PYTEST) -m "not corpora"
 
-test-fast: install browser services
+test-fast: install warm-filings browser services
 	$(PYTEST) -m "not slow and not corpora"
+
+# The real filings the tests read, loaded into their cache (.pytest_cache/real_filings/) in the
+# background while make installs the browser and the services and type-checks; the test session
+# stops it when it starts (rag_assets_tests/real_filings.py). On a fresh machine those steps wait
+# minutes on apt-get, and a cold suite spends about 140 core-seconds parsing the filings.
+.PHONY: warm-filings
+warm-filings: install
+	@mkdir -p .pytest_cache
+	@$(BIN)/python -m rag_assets_tests.real_filings > .pytest_cache/warmer.log 2>&1 &
 
 # Sweeps over every filing of ../shared/corpora (each PDF read, about 8 minutes cold)
 test-corpora: install

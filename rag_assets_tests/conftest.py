@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from rag_assets_tests.llm_server import LlamaServer, LlamaServerError, start_llama_server
-from rag_assets_tests.real_filings import CODE_VERSION_ENV, code_version
+from rag_assets_tests.real_filings import CODE_VERSION_ENV, code_version, stop_warming
 
 pytest_plugins = (
     "rag_assets_tests.browser",  # the headless Chromium fixtures
@@ -135,7 +135,10 @@ def pytest_configure(config: pytest.Config) -> None:
     holder still STARTED after its 60 s join). The commands set their own handlers
     (``rag_assets.runtime.processes``); the test process gets Python's own. The code version
     the cache of real filings is kept under is fixed here, before the workers start
-    (``real_filings.code_version``)."""
+    (``real_filings.code_version``), and ``make test``'s warmer of that cache is stopped: from
+    here the test workers keep both cores."""
+    if not hasattr(config, "workerinput"):
+        stop_warming()
     # one code version for the session's cache of real filings, fixed before workers start
     os.environ.setdefault(CODE_VERSION_ENV, code_version())
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:

@@ -15,16 +15,27 @@ use), and the workers take the controller's code version (a file saved during th
 never a second version). A filing is parsed in the test's own process (``pdf_workers=1``): the
 two test workers keep both cores busy already, and a pool's two spawned parsers would add ~1.3
 CPU-seconds of imports per filing (about 90 s over the suite's cold run) for the same pages.
-``RAG_ASSETS_TEST_CACHE=0`` turns the disk cache off."""
+``RAG_ASSETS_TEST_CACHE=0`` turns the disk cache off.
+
+``make test`` starts ``python -m rag_assets_tests.real_filings`` in the background before it
+installs the browser and the services and type-checks (minutes of waiting on the network and
+one core on a fresh machine): it loads, two at a time, the corpora's filings whose names the
+test sources print, into the same cache, until the test session starts and stops it
+(``stop_warming``). A filing it had not reached is parsed by the test that needs it, as
+before; one it was parsing is waited for on its lock. It never changes what a test reads."""
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import os
 import pickle
+import re
 import shutil
+import signal
 import time
+from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 from pathlib import Path
 
@@ -103,3 +114,56 @@ def real_filing(path: str | Path) -> LoadedDocument:
     if not full.is_file():
         pytest.skip(f"real filing not found at {full} (../shared/corpora)")
     return _load(full.resolve())
+
+
+WARMER_PID = CACHE_ROOT / "warmer.pid"
+PDF_NAME_RE = re.compile(r"[A-Za-z0-9_.-]+\.pdf")
+
+
+def named_filings(tests: Path = Path(__file__).parent) -> list[Path]:
+    """The corpora's PDFs whose file names the test sources print, in the order of the sources
+    (a name built at run time is missed: that filing is parsed by its test, as without the
+    warmer)."""
+    by_name = {path.name: path for path in sorted(CORPORA.rglob("*.pdf"))}
+    named = dict.fromkeys(match for source in sorted(tests.rglob("*.py"))
+                          for match in PDF_NAME_RE.findall(source.read_text(encoding="utf-8")))
+    return [by_name[name].resolve() for name in named if name in by_name]
+
+
+def warm(paths: list[Path], processes: int = 2) -> int:
+    """Load ``paths`` into the disk cache, ``processes`` at a time; how many were loaded."""
+    if cache_folder() is None or not paths:
+        return 0
+    WARMER_PID.write_text(str(os.getpid()), encoding="utf-8")
+    try:
+        with ProcessPoolExecutor(processes) as pool:
+            return sum(1 for _ in pool.map(_warm_one, paths))
+    finally:
+        WARMER_PID.unlink(missing_ok=True)
+
+
+def _warm_one(path: Path) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool's processes end with the warmer
+    _load(path)
+
+
+def stop_warming() -> None:
+    """End the background warmer, if one runs (its pool with it: one process group): from
+    here the test workers keep both cores. A pid file left by a warmer that was killed names
+    no warmer any more and is only removed."""
+    try:
+        pid = int(WARMER_PID.read_text(encoding="utf-8"))
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except (OSError, ValueError):
+        command = b""
+    if b"rag_assets_tests.real_filings" in command:
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGTERM)
+    WARMER_PID.unlink(missing_ok=True)
+
+
+if __name__ == "__main__":
+    os.setpgrp()  # the warmer and its pool are one group, stopped together
+    os.environ.setdefault(CODE_VERSION_ENV, code_version())
+    loaded = warm(named_filings())
+    print(f"real filings: {loaded} loaded into {cache_folder()}")
