@@ -279,7 +279,14 @@ def wait_for_retry(dagster: Dagster, run_id: str) -> dg.DagsterRun:
             dg.RunsFilter(tags={PARENT_RUN_TAG: run_id}))]
         return next((r for r in children if r.is_finished), None)
 
-    return dagster.wait_for("the run's retry to end", retry)  # type: ignore[return-value]
+    try:
+        return dagster.wait_for("the run's retry to end", retry)  # type: ignore[return-value]
+    except TimeoutError as err:  # what the daemon made of the failure, for whoever reads it
+        run = dagster.instance.get_run_by_id(run_id)
+        tags = {k: v for k, v in (run.tags if run else {}).items()
+                if k in ("dagster/will_retry", "dagster/auto_retry_run_id",
+                         "dagster/failure_reason")}
+        raise TimeoutError(f"{err}; the failed run's retry tags: {tags or 'none'}") from err
 
 
 def backfill_phase(dagster: Dagster, keys: list[str], assets: Sequence[str], name: str,

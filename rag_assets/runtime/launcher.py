@@ -52,6 +52,8 @@ from dagster._core.launcher import (
 )
 from dagster._serdes import ConfigurableClass, ConfigurableClassData
 
+from rag_assets.runtime import run_retries
+
 # the Dagster whose private modules this file was read against (pyproject's pin): a test fails
 # when the installed or the pinned Dagster differs, until someone reads the patch again
 PATCHED_DAGSTER_VERSION = "1.13.27"
@@ -60,6 +62,9 @@ DEFAULT_PRELOAD = ("rag_assets.definitions",)
 SETTING = "RAG_ASSETS_PRELOADED_LAUNCHER"  # 0 / false / off: Dagster's DefaultRunLauncher
 _LOCK = threading.Lock()
 log = logging.getLogger(__name__)
+# the process that builds this launcher (the daemon) retries a run whose failure its event log
+# consumer read before the run's status (rag_assets/runtime/run_retries.py)
+run_retries.install()
 
 
 def private_api_problem() -> str | None:
