@@ -73,8 +73,15 @@ def label_from_lines(lines: Sequence[str]) -> str | None:
     return None
 
 
+# a page counter closing a running line ("... 13/14", "... Page 3 of 8") once digits are "#"
+COUNTER_KEY_RE = re.compile(r"\s*(?:page\s+)?#\s*(?:/|of)\s*#$")
+
+
 def furniture_key(line: str) -> str:
-    return re.sub(r"\d+", "#", " ".join(line.lower().split()))
+    """A line's key among its siblings on other pages: digits ignored, and a page counter at its
+    end dropped (a browser's print footer prints "file:///....html 13/14" on most pages and the
+    bare address on one)."""
+    return COUNTER_KEY_RE.sub("", re.sub(r"\d+", "#", " ".join(line.lower().split())))
 
 
 def _edge_indices(lines: Sequence[str]) -> list[int]:
@@ -101,10 +108,13 @@ def find_running_furniture(pages: Sequence[Sequence[str]], min_share: float = 0.
     return {key for key, n in counts.items() if n >= threshold and key.strip("# ")}
 
 
-def _carries_on(lines: Sequence[str], i: int) -> bool:
+def _carries_on(lines: Sequence[str], i: int, running: set[str]) -> bool:
     """A line in lower case after a line that ends mid-sentence: the end of a note or a
-    paragraph repeated on every page (``circular.``), not a running footer."""
+    paragraph repeated on every page (``circular.``), not a running footer. A running line
+    above is no sentence (a browser prints its date and title over its ``file:///`` line)."""
     above = next((lines[j].rstrip() for j in range(i - 1, -1, -1) if lines[j].strip()), "")
+    if could_be_furniture(above) and furniture_key(above) in running:
+        return False
     return lines[i].lstrip()[:1].islower() and bool(above) and not above.endswith(
         (".", "!", "?", ":")
     )
@@ -120,7 +130,7 @@ def furniture_lines(lines: Sequence[str], running: set[str]) -> set[int]:
         if (
             could_be_furniture(line)
             and furniture_key(line) in running
-            and not _carries_on(lines, i)
+            and not _carries_on(lines, i, running)
         ):
             found.add(i)
     if content and BARE_NUMBER_RE.match(lines[content[-1]]):

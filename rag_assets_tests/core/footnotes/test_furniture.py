@@ -100,3 +100,22 @@ def test_plain_text_notes_survive_on_every_page(tmp_path: Path, encoding: str) -
     assert cited == [0, 1, 2, 3, 4]
     assert index.unresolved == [] and index.orphans == []
     assert text_conservation(loaded.pages, index, stitched).lost == []
+
+
+def test_a_browsers_print_header_and_footer_are_furniture_on_every_page() -> None:
+    """Lockheed Martin's Q2 2023 release, printed from a browser: "7/16/23, 3:13 PM
+    3919443-1-1_Proof.html" over "file:///C:/Users/.../3919443-1-1_Proof.html 1/14" on each of
+    its 14 pages (the address without its counter on page 8)."""
+    from rag_assets_tests.real_filings import real_filing
+
+    doc = real_filing("financebench-bulk/pdfs/LOCKHEEDMARTIN_2023Q2_10Q.pdf")
+    views = page_views(doc.pages)
+    assert len(views) == 14
+    for view in views:
+        printed = [view.lines[i] for i in sorted(view.furniture)]
+        assert printed[0].endswith("3919443-1-1_Proof.html")
+        assert printed[1].startswith("file:///"), (view.page.page_index, printed)
+        kept = [line for i, line in enumerate(view.lines) if i not in view.furniture]
+        assert not [line for line in kept if "Proof.html" in line]
+    assert any(line.strip().startswith("Lockheed Martin Reports Second Quarter 2023")
+               for line in views[0].lines[2:5])
