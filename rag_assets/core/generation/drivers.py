@@ -84,13 +84,25 @@ IMPACT_BY_WAY = {"up": r"(?:positive(?:ly)?|favorabl[ey])\s+impact\w*",
                  "down": r"(?:negative(?:ly)?|unfavorabl[ey]|advers[ey](?:ly)?)\s+impact\w*"}
 # the direction a change is worded in ("decreased", "growth"): a question's and its sentence's
 DIRECTION_RES = {
-    "up": re.compile(r"\b(?:increas\w*|grow\w*|grew|growth|ris[ei]\w*|rose|higher|improv\w*|"
+    "up": re.compile(r"\b(?:increas\w*|grow\w*|grew|growth|ris[ei]\w*|rose|higher|"
                      rf"expan\w*|gain\w*|up(?= \$?\d)|{IMPACT_BY_WAY['up']})\b",  # "up 1.6"
                      re.IGNORECASE),
     "down": re.compile(r"\b(?:decreas\w*|declin\w*|fell|fall\w*|drop\w*|lower|reduc\w*|"
                        rf"contract\w*|shr[iu]nk\w*|down(?= \$?\d)|{IMPACT_BY_WAY['down']})\b",
                        re.IGNORECASE),
 }
+# a change worded by its worth, not its way: "improved" is up for a margin or sales, down for a
+# loss, an expense or a cost (a net loss improves as it narrows)
+WORTH = {"better": r"(?:improv\w*|better)", "worse": r"(?:worsen\w*|deteriorat\w*|worse)"}
+WORTH_RES = {worth: re.compile(rf"\b{words}\b", re.IGNORECASE) for worth, words in WORTH.items()}
+LOWER_IS_BETTER = r"(?:loss(?:es)?|expenses?|costs?|deficit)"
+# the measure that improved or worsened is one whose better way is down: "the improvement in
+# (our) net loss", "net loss for the quarter improved"; never across a connective ("improved
+# due to lower costs": the costs are the cause)
+_NEAR = r"(?:(?!(?:due|to|by|from|because|as|on|driven|reflecting)\b)\S+\s+){0,3}?"
+LOWER_IS_BETTER_RE = re.compile(
+    rf"\b(?:{WORTH['better']}|{WORTH['worse']})\s+{_NEAR}{LOWER_IS_BETTER}\b|"
+    rf"\b{LOWER_IS_BETTER}\s+{_NEAR}(?:{WORTH['better']}|{WORTH['worse']})", re.IGNORECASE)
 # what a "which segment drove ..." question ranks, not the measure that changed
 MEMBER_WORDS = frozenset({"segment", "segments", "geography", "geographies", "region", "regions",
                           "division", "divisions", "business", "businesses", "market", "markets",
@@ -483,8 +495,14 @@ def _connective_way(causes: str) -> str | None:
 
 
 def stated_direction(text: str) -> str | None:
-    """"up" or "down" when the text names one direction of change only, else None."""
+    """"up" or "down" when the text names one direction of change only, else None. A change
+    worded by its worth goes the measure's better way: up, but down for a loss, an expense or a
+    cost the text names ("the improvement in net loss" is its decrease)."""
     found = {d for d, pattern in DIRECTION_RES.items() if pattern.search(text)}
+    falls = LOWER_IS_BETTER_RE.search(text) is not None
+    for worth, pattern in WORTH_RES.items():
+        if pattern.search(text):
+            found.add("down" if (worth == "better") == falls else "up")
     return found.pop() if len(found) == 1 else None
 
 

@@ -12,6 +12,7 @@ from rag_assets.core.generation.drivers import (
     measure_roots,
     preceding_on_page,
     refers_elsewhere,
+    stated_direction,
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import read_question
@@ -663,3 +664,18 @@ def test_a_connective_that_says_a_way_explains_only_that_way() -> None:
                                                     "in 2023?"}), [before, ago],
                     preceding=lambda u: before if u is ago else None)
     assert found is None or "closure" not in found.text, found.text
+
+
+def test_a_loss_improves_as_it_narrows() -> None:
+    """"What drove the improvement in net loss?" asks the decrease a filing states; "improved"
+    is up for a margin, and "Gross margin improved due to lower costs" names both ways."""
+    question = read_question("What drove the improvement in Acme's net loss in 2023?")
+    found = drivers(question, [unit("The decrease in net loss in 2023 was primarily due to "
+                                    "higher gross profit and lower restructuring charges.",
+                                    scope=MDNA)])
+    assert found is not None and found.text.startswith("Primarily due to higher gross profit"), \
+        found
+    assert stated_direction("Net loss for the quarter improved by $5 million") == "down"
+    assert stated_direction("What drove the improvement in gross margin?") == "up"
+    assert stated_direction("the deterioration in credit costs") == "up"
+    assert stated_direction("Gross margin improved due to lower costs") is None
