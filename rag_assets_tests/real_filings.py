@@ -19,10 +19,11 @@ CPU-seconds of imports per filing (about 90 s over the suite's cold run) for the
 
 ``make test`` starts ``python -m rag_assets_tests.real_filings`` in the background before it
 installs the browser and the services and type-checks (minutes of waiting on the network and
-one core on a fresh machine): it loads, two at a time, the corpora's filings whose names the
-test sources print, into the same cache, until the test session starts and stops it
-(``stop_warming``). A filing it had not reached is parsed by the test that needs it, as
-before; one it was parsing is waited for on its lock. It never changes what a test reads."""
+one core on a fresh machine): at a lower priority than those steps, it loads, two at a time,
+the corpora's filings whose names the test sources print, into the same cache, until the test
+session starts and stops it (``stop_warming``). A filing it had not reached is parsed by the
+test that needs it, as before; one it was parsing is waited for on its lock. It never changes
+what a test reads."""
 
 from __future__ import annotations
 
@@ -164,6 +165,7 @@ def stop_warming() -> None:
 
 if __name__ == "__main__":
     os.setpgrp()  # the warmer and its pool are one group, stopped together
+    os.nice(10)  # make's own steps (mypy) keep their core; the warmer takes what is left
     os.environ.setdefault(CODE_VERSION_ENV, code_version())
     loaded = warm(named_filings())
     print(f"real filings: {loaded} loaded into {cache_folder()}")
