@@ -92,17 +92,19 @@ DIRECTION_RES = {
                        re.IGNORECASE),
 }
 # a change worded by its worth, not its way: "improved" is up for a margin or sales, down for a
-# loss, an expense or a cost (a net loss improves as it narrows)
-WORTH = {"better": r"(?:improv\w*|better)", "worse": r"(?:worsen\w*|deteriorat\w*|worse)"}
+# loss, an expense or a cost (a net loss improves as it narrows). Not "improvements" (leasehold
+# improvements are assets), nor "better" ("better than expected")
+WORTH = {"better": r"improv(?:e|es|ed|ing|ement)", "worse": r"(?:worsen\w*|deteriorat\w*)"}
 WORTH_RES = {worth: re.compile(rf"\b{words}\b", re.IGNORECASE) for worth, words in WORTH.items()}
 LOWER_IS_BETTER = r"(?:loss(?:es)?|expenses?|costs?|deficit)"
-# the measure that improved or worsened is one whose better way is down: "the improvement in
-# (our) net loss", "net loss for the quarter improved"; never across a connective ("improved
-# due to lower costs": the costs are the cause)
-_NEAR = r"(?:(?!(?:due|to|by|from|because|as|on|driven|reflecting)\b)\S+\s+){0,3}?"
+# the loss, expense or cost is what improved or worsened, as a noun's object ("the improvement
+# in (our) net loss") or a verb's subject with no object ("net loss for the quarter improved
+# by $5 million"); never a cause ("Cost savings improved margins", "improved with lower costs")
 LOWER_IS_BETTER_RE = re.compile(
-    rf"\b(?:{WORTH['better']}|{WORTH['worse']})\s+{_NEAR}{LOWER_IS_BETTER}\b|"
-    rf"\b{LOWER_IS_BETTER}\s+{_NEAR}(?:{WORTH['better']}|{WORTH['worse']})", re.IGNORECASE)
+    rf"\b(?:improvement|deterioration|worsening)\s+(?:in|of)\s+(?:\S+\s+){{0,2}}?"
+    rf"(?:net\s+)?{LOWER_IS_BETTER}\b|\b{LOWER_IS_BETTER}\s+(?:for\s+the\s+(?:\w+\s+){{0,2}}?)?"
+    r"(?:improved|worsened|deteriorated)\b(?=\s*(?:$|[,.;]|by\b|to\b|from\b|in\b|"
+    r"compared\b|versus\b|primarily\b|mainly\b|largely\b|due\b|as\b))", re.IGNORECASE)
 # what a "which segment drove ..." question ranks, not the measure that changed
 MEMBER_WORDS = frozenset({"segment", "segments", "geography", "geographies", "region", "regions",
                           "division", "divisions", "business", "businesses", "market", "markets",
@@ -401,7 +403,8 @@ def _printed_as_one(phrase: Sequence[str], sequence: Sequence[str]) -> bool:
 
 
 def _score(readings: Sequence[Reading], unit: EvidenceUnit, subject: str,
-           question_words: set[str], owners: frozenset[str] | set[str], level: bool = False
+           question_words: set[str], owners: frozenset[str] | set[str], asked_way: str | None,
+           level: bool = False
            ) -> float:
     """Share of the measure's roots the sentence names before its connective, plus a bonus
     in MD&A, the section required to give the reasons; 0 below half the roots. A question
@@ -425,8 +428,8 @@ def _score(readings: Sequence[Reading], unit: EvidenceUnit, subject: str,
             unit.scope.rsplit("|", 1)[-1]):
         return 0.0  # the company's change is asked: a segment's ("Segment operating profit
         # ... declined", a sentence under "U.S. Retail Segment") never explains it
-    asked, changed = stated_direction(" ".join(question_words)), stated_direction(subject)
-    if asked and changed and asked != changed:
+    changed = stated_direction(subject)
+    if asked_way and changed and asked_way != changed:
         other += OTHER_SUBJECT_PENALTY  # an increase does not explain the decline asked
     return share - other + (MDNA_BONUS if "mdna" in sections_of(unit.scope) else 0.0)
 
@@ -499,9 +502,10 @@ def stated_direction(text: str) -> str | None:
     worded by its worth goes the measure's better way: up, but down for a loss, an expense or a
     cost the text names ("the improvement in net loss" is its decrease)."""
     found = {d for d, pattern in DIRECTION_RES.items() if pattern.search(text)}
-    falls = LOWER_IS_BETTER_RE.search(text) is not None
+    falling = [m.span() for m in LOWER_IS_BETTER_RE.finditer(text)]
     for worth, pattern in WORTH_RES.items():
-        if pattern.search(text):
+        for m in pattern.finditer(text):
+            falls = any(a <= m.start() < b for a, b in falling)
             found.add("down" if (worth == "better") == falls else "up")
     return found.pop() if len(found) == 1 else None
 
@@ -578,7 +582,7 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
     the segment it names."""
     if unit.is_row or "risk_factors" in sections_of(unit.scope):
         return None  # Item 1A says what could happen; Item 303 asks MD&A for what did
-    best = None
+    best, asked_way = None, stated_direction(question.text)
     for subject, causes in _splits(unit):
         subject = CLAUSE_START_RE.split(subject)[-1]  # "... reflecting: - Net interest income"
         # a scanned page's table may run into the sentence: "... 22.0 % 24.3 % (2.3)%
@@ -600,7 +604,7 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
         if level and not _level_agrees(question, causes):
             continue
         causes = LEVEL_CAUSE_RE.sub("", causes, count=1) if level else causes
-        score = _score(roots, unit, subject, asked, owners, level)
+        score = _score(roots, unit, subject, asked, owners, asked_way, level)
         if not score and _refers_back(subject) and before is not None and not before.is_row:
             # "The increase was due to ...": the change is the sentence before's, or the
             # anaphor's own ("The 2.6 percentage point decrease" of a rate "compared to")
@@ -609,13 +613,14 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
                 before, unit]
             if _wider_line_item(question, subject):
                 continue
-            asked_way, said_way = stated_direction(question.text), stated_direction(anaphor)
+            said_way = stated_direction(anaphor)
             if (asked_way and said_way and asked_way != said_way) or (
                     _share_named(roots, subject) < 1.0):
                 # "The decrease" explains no increase asked; and the change the anaphor
                 # states is of the measure only when the sentence before names it whole
                 anaphor = ""
-            score = _score(roots, unit, f"{subject} {anaphor}".strip(), asked, owners)
+            score = _score(roots, unit, f"{subject} {anaphor}".strip(), asked, owners,
+                           asked_way)
         if score:
             score += _years_weight(question, subject) - _unqualified(question, subject)
         if score and (best is None or score > best[0]):

@@ -74,7 +74,8 @@ def label_from_lines(lines: Sequence[str]) -> str | None:
 
 
 # a page counter closing a running line ("... 13/14", "... Page 3 of 8") once digits are "#"
-COUNTER_KEY_RE = re.compile(r"\s*(?:page\s+)?#\s*(?:/|of)\s*#$")
+# (after other text: a bare "3/8" or "3 of 8" keeps its key "#/#" and is furniture as such)
+COUNTER_KEY_RE = re.compile(r"(?<=\S)\s+(?:page\s+)?#\s*(?:/|of)\s*#$")
 
 
 def furniture_key(line: str) -> str:
@@ -108,16 +109,16 @@ def find_running_furniture(pages: Sequence[Sequence[str]], min_share: float = 0.
     return {key for key, n in counts.items() if n >= threshold and key.strip("# ")}
 
 
-def _carries_on(lines: Sequence[str], i: int, running: set[str]) -> bool:
+def _carries_on(lines: Sequence[str], i: int, furniture: set[int]) -> bool:
     """A line in lower case after a line that ends mid-sentence: the end of a note or a
-    paragraph repeated on every page (``circular.``), not a running footer. A running line
-    above is no sentence (a browser prints its date and title over its ``file:///`` line)."""
-    above = next((lines[j].rstrip() for j in range(i - 1, -1, -1) if lines[j].strip()), "")
-    if could_be_furniture(above) and furniture_key(above) in running:
+    paragraph repeated on every page (``circular.``), not a running footer. A line above that
+    is furniture itself is no sentence (a browser prints its date and title over its
+    ``file:///`` line)."""
+    j = next((j for j in range(i - 1, -1, -1) if lines[j].strip()), None)
+    if j is None or j in furniture:
         return False
-    return lines[i].lstrip()[:1].islower() and bool(above) and not above.endswith(
-        (".", "!", "?", ":")
-    )
+    above = lines[j].rstrip()
+    return lines[i].lstrip()[:1].islower() and not above.endswith((".", "!", "?", ":"))
 
 
 def furniture_lines(lines: Sequence[str], running: set[str]) -> set[int]:
@@ -130,7 +131,7 @@ def furniture_lines(lines: Sequence[str], running: set[str]) -> set[int]:
         if (
             could_be_furniture(line)
             and furniture_key(line) in running
-            and not _carries_on(lines, i, running)
+            and not _carries_on(lines, i, found)
         ):
             found.add(i)
     if content and BARE_NUMBER_RE.match(lines[content[-1]]):

@@ -119,3 +119,19 @@ def test_a_browsers_print_header_and_footer_are_furniture_on_every_page() -> Non
         assert not [line for line in kept if "Proof.html" in line]
     assert any(line.strip().startswith("Lockheed Martin Reports Second Quarter 2023")
                for line in views[0].lines[2:5])
+
+
+def test_a_bare_page_counter_and_a_kept_sentence_above_a_running_line() -> None:
+    """A footer that is only "n/8" stays furniture; the last line of a disclaimer repeated at
+    every page's foot stays content when the line above it is kept (it carries on)."""
+    from rag_assets.core.ingest.layout import find_running_furniture, furniture_lines
+
+    body = [f"Body line {k} of the page says something else each time." for k in range(6)]
+    pages = [[*body, "Figures in this report remain subject to",
+              "review by the audit committee of the", "board of directors.", f"{n}/8"]
+             for n in range(1, 9)]
+    running = find_running_furniture(pages)
+    for lines in pages:
+        found = furniture_lines(lines, running)
+        assert 9 in found  # "n/8"
+        assert 7 not in found and 8 not in found  # the sentence goes on to its end

@@ -679,3 +679,9 @@ def test_a_loss_improves_as_it_narrows() -> None:
     assert stated_direction("What drove the improvement in gross margin?") == "up"
     assert stated_direction("the deterioration in credit costs") == "up"
     assert stated_direction("Gross margin improved due to lower costs") is None
+    # a cost that is the cause, not what improved; an asset's "improvements"
+    assert stated_direction("Cost savings improved margins") == "up"
+    assert stated_direction("Expense discipline improved operating margin") == "up"
+    assert stated_direction("Gross margin improved despite higher costs") == "up"
+    assert stated_direction("Depreciation expense for leasehold improvements increased") == "up"
+    assert stated_direction("Results were better than expected") is None
