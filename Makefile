@@ -69,12 +69,14 @@ test-fast: install warm-filings browser services
 
 # The real filings the tests read, loaded into their cache (.pytest_cache/real_filings/) in the
 # background while make installs the browser and the services and type-checks; the test session
-# stops it when it starts (rag_assets_tests/real_filings.py). On a fresh machine those steps wait
+# stops it when it starts (rag_assets_tests/real_filings.py), and it stops by itself once make
+# has ended (a step failed). On a fresh machine those steps wait
 # minutes on apt-get, and a cold suite spends about 140 core-seconds parsing the filings.
 .PHONY: warm-filings
 warm-filings: install
-	@mkdir -p .pytest_cache
-	@$(BIN)/python -m rag_assets_tests.real_filings > .pytest_cache/warmer.log 2>&1 &
+	@mkdir -p .pytest_cache/real_filings
+	@$(BIN)/python -m rag_assets_tests.real_filings --while $$PPID > .pytest_cache/warmer.log 2>&1 & \
+	    echo $$! > .pytest_cache/real_filings/warmer.pid
 
 # Sweeps over every filing of ../shared/corpora (each PDF read, about 8 minutes cold)
 test-corpora: install

@@ -35,8 +35,9 @@ import pickle
 import re
 import shutil
 import signal
+import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from functools import cache
 from pathlib import Path
 
@@ -131,16 +132,35 @@ def named_filings(tests: Path = Path(__file__).parent) -> list[Path]:
     return [by_name[name].resolve() for name in named if name in by_name]
 
 
-def warm(paths: list[Path], processes: int = 2) -> int:
-    """Load ``paths`` into the disk cache, ``processes`` at a time; how many were loaded."""
-    if cache_folder() is None or not paths:
+def warm(paths: list[Path], processes: int = 2, while_alive: int | None = None) -> int:
+    """Load ``paths`` into the disk cache, ``processes`` at a time, while the process
+    ``while_alive`` lives (make, which stops before the tests when a step fails); how many were
+    loaded."""
+    if cache_folder() is None:
         return 0
-    WARMER_PID.write_text(str(os.getpid()), encoding="utf-8")
+    loaded, queue = 0, list(paths)
+    with ProcessPoolExecutor(processes) as pool:
+        running: set[Future[None]] = set()
+        while queue or running:
+            while queue and len(running) < processes and _alive(while_alive):
+                running.add(pool.submit(_warm_one, queue.pop(0)))
+            if not running:
+                break
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            loaded += sum(1 for future in done if future.exception() is None)
+    return loaded
+
+
+def _alive(pid: int | None) -> bool:
+    if pid is None:
+        return True
     try:
-        with ProcessPoolExecutor(processes) as pool:
-            return sum(1 for _ in pool.map(_warm_one, paths))
-    finally:
-        WARMER_PID.unlink(missing_ok=True)
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
 
 
 def _warm_one(path: Path) -> None:
@@ -149,23 +169,34 @@ def _warm_one(path: Path) -> None:
 
 
 def stop_warming() -> None:
-    """End the background warmer, if one runs (its pool with it: one process group): from
-    here the test workers keep both cores. A pid file left by a warmer that was killed names
-    no warmer any more and is only removed."""
+    """End the background warmer, if one runs: from here the test workers keep both cores.
+    ``make test`` writes its pid as it starts it (no test session can look before), and the
+    warmer leads a process group with its pool once it has imported; a pid file left by a
+    warmer that ended names no warmer any more and is only removed."""
     try:
         pid = int(WARMER_PID.read_text(encoding="utf-8"))
         command = Path(f"/proc/{pid}/cmdline").read_bytes()
     except (OSError, ValueError):
         command = b""
     if b"rag_assets_tests.real_filings" in command:
-        with contextlib.suppress(OSError):
-            os.killpg(pid, signal.SIGTERM)
+        try:
+            os.killpg(pid, signal.SIGTERM)  # the warmer and its pool
+        except ProcessLookupError:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGTERM)  # still importing: no group of its own yet
     WARMER_PID.unlink(missing_ok=True)
 
 
-if __name__ == "__main__":
+def main(argv: list[str]) -> int:
+    """``python -m rag_assets_tests.real_filings [--while PID]``: warm the cache."""
     os.setpgrp()  # the warmer and its pool are one group, stopped together
     os.nice(10)  # make's own steps (mypy) keep their core; the warmer takes what is left
     os.environ.setdefault(CODE_VERSION_ENV, code_version())
-    loaded = warm(named_filings())
+    while_alive = int(argv[argv.index("--while") + 1]) if "--while" in argv else None
+    loaded = warm(named_filings(), while_alive=while_alive)
     print(f"real filings: {loaded} loaded into {cache_folder()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

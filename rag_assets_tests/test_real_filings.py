@@ -69,3 +69,13 @@ def test_stopping_the_warmer_ends_its_process_group(tmp_path: Path,
         os.killpg(group, 9)
         pytest.fail("the warmer's child outlived it")
     assert not pid_file.exists()
+
+
+def test_the_warmer_loads_nothing_once_make_has_ended() -> None:
+    """``make test`` stopped at a failing step: the warmer's ``--while`` process is gone, and
+    no filing is parsed for a session that will not come."""
+    if not CORPORA.is_dir():
+        pytest.skip(f"corpora not found at {CORPORA}")
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()
+    assert real_filings.warm(named_filings()[:2], while_alive=ended.pid) == 0
