@@ -9,10 +9,12 @@ still STARTED without the tag, ``should_retry`` says no, the cursor moves on and
 retried, while the backfill waits forever for the retry its tag then promises ("retries have not
 been launched"). Seen in the suite's Celery scale check on a loaded machine (2026-12-05).
 
-The patch re-reads such a run until its status has caught up with its event (a few milliseconds
-as a rule; ``CATCH_UP_SECONDS`` at most), then lets Dagster decide as before. It is installed by
-importing :mod:`rag_assets.runtime.launcher`, which the instance names as its run launcher: the
-daemon imports it before its consumer starts.
+The patch re-reads such runs until their status has caught up with their event (a few
+milliseconds as a rule; ``CATCH_UP_SECONDS`` at most for a batch), then lets Dagster decide as
+before. It is installed by importing :mod:`rag_assets.runtime.launcher`, the run launcher the
+instance names. Dagster builds the launcher when the daemon first launches or monitors a run,
+so a run the daemon launched is always covered; a daemon restarted while runs are in flight
+is covered from its first monitoring pass (seconds), not before.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 
-from dagster import DagsterInstance, DagsterRun
+from dagster import DagsterInstance, DagsterRun, RunsFilter
 from dagster._core.storage.dagster_run import NOT_FINISHED_STATUSES
 from dagster._core.storage.tags import WILL_RETRY_TAG
 from dagster._daemon.auto_run_reexecution import auto_run_reexecution
@@ -32,22 +34,31 @@ CATCH_UP_SECONDS = 10.0
 _original_filter = auto_run_reexecution.filter_runs_to_should_retry
 
 
-def caught_up(run: DagsterRun, instance: DagsterInstance,
-              seconds: float = CATCH_UP_SECONDS) -> DagsterRun:
-    """``run`` as stored once its status has left the unfinished ones (the consumer only hands
-    over runs with a new RUN_FAILURE or RUN_SUCCESS event), or as it is after ``seconds``."""
+def caught_up(runs: Sequence[DagsterRun], instance: DagsterInstance,
+              seconds: float = CATCH_UP_SECONDS) -> list[DagsterRun]:
+    """``runs`` as stored once each status has left the unfinished ones (the consumer only
+    hands over runs with a new RUN_FAILURE or RUN_SUCCESS event), re-read together, ``seconds``
+    at most for the whole batch; a run deleted meanwhile is left as it was."""
+    current = {run.run_id: run for run in runs}
+    pending = [run.run_id for run in runs if _unrecorded(run)]
     deadline = time.monotonic() + seconds
-    while run.status in NOT_FINISHED_STATUSES and WILL_RETRY_TAG not in run.tags \
-            and time.monotonic() < deadline:
+    while pending and time.monotonic() < deadline:
         time.sleep(0.05)
-        run = instance.get_run_by_id(run.run_id) or run
-    return run
+        stored = {run.run_id: run for run in instance.get_runs(RunsFilter(run_ids=pending))}
+        current.update(stored)
+        pending = [run_id for run_id in pending if run_id in stored
+                   and _unrecorded(stored[run_id])]
+    return [current[run.run_id] for run in runs]
+
+
+def _unrecorded(run: DagsterRun) -> bool:
+    return run.status in NOT_FINISHED_STATUSES and WILL_RETRY_TAG not in run.tags
 
 
 def filter_runs_to_should_retry(runs: Sequence[DagsterRun],
                                 instance: DagsterInstance) -> Iterator[DagsterRun]:
     """Dagster's filter over the runs as stored once their status has caught up."""
-    return _original_filter([caught_up(run, instance) for run in runs], instance)
+    return _original_filter(caught_up(runs, instance), instance)
 
 
 def install() -> None:

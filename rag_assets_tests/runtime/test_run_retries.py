@@ -54,7 +54,18 @@ def test_the_patched_filter_waits_for_the_status_and_retries(
 
 def test_a_finished_run_is_not_waited_for(instance: dg.DagsterInstance) -> None:
     run = create_run_for_test(instance, job_name="job", status=dg.DagsterRunStatus.SUCCESS)
-    assert run_retries.caught_up(run, instance, seconds=30.0) is run
+    assert run_retries.caught_up([run], instance, seconds=30.0) == [run]
+
+
+def test_a_run_deleted_while_waited_for_ends_the_wait(instance: dg.DagsterInstance,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """One look finds it gone: no more re-reading of a run that will never finish."""
+    naps: list[float] = []
+    monkeypatch.setattr(run_retries.time, "sleep", naps.append)
+    run = create_run_for_test(instance, job_name="job", status=dg.DagsterRunStatus.STARTED)
+    instance.delete_run(run.run_id)
+    assert run_retries.caught_up([run], instance, seconds=30.0) == [run]
+    assert len(naps) == 1
 
 
 def test_importing_the_launcher_installs_the_patch() -> None:
