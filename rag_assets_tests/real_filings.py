@@ -45,6 +45,7 @@ import pytest
 
 import rag_assets
 from rag_assets.core.ingest.documents import LoadedDocument, load_document
+from rag_assets.runtime.processes import process_alive
 
 REPO = Path(__file__).resolve().parents[1]
 CORPORA = REPO.parent / "shared" / "corpora"
@@ -142,7 +143,8 @@ def warm(paths: list[Path], processes: int = 2, while_alive: int | None = None) 
     with ProcessPoolExecutor(processes) as pool:
         running: set[Future[None]] = set()
         while queue or running:
-            while queue and len(running) < processes and _alive(while_alive):
+            while queue and len(running) < processes and (
+                    while_alive is None or process_alive(while_alive)):
                 running.add(pool.submit(_warm_one, queue.pop(0)))
             if not running:
                 break
@@ -150,17 +152,6 @@ def warm(paths: list[Path], processes: int = 2, while_alive: int | None = None) 
             loaded += sum(1 for future in done if future.exception() is None)
     return loaded
 
-
-def _alive(pid: int | None) -> bool:
-    if pid is None:
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        pass
-    return True
 
 
 def _warm_one(path: Path) -> None:
