@@ -63,6 +63,10 @@ COUNTS = {"two": 2, "three": 3, "four": 4}
 # the balance that closes a year's block of a statement of equity: "Balance at December 28,
 # 2019", "Balances as of January 31, 2021"
 CLOSING_BALANCE_RE = re.compile(r"^\s*balances?\s+(?:at|as\s+of)\b", re.IGNORECASE)
+# the same balance inside the text of a statement no table reader took apart (its header
+# stacked over nine lines: Nike's FY2022 10-K), with the date it is struck at
+BALANCE_DATED_RE = re.compile(r"\bbalances?\s+(?:at|as\s+of)\s+(?:[A-Z][a-z]+\.?\s+\d{1,2},?\s+)?"
+                              r"(?P<year>(?:19|20)\d{2})\b", re.IGNORECASE)
 
 
 def per_share_dividend(question: Question, selected: Sequence[EvidenceUnit],
@@ -84,7 +88,9 @@ def per_share_dividend(question: Question, selected: Sequence[EvidenceUnit],
         found = (_from_rows(period, rows_of_pages(PER_SHARE_RE), scan)
                  or next((found for unit in scan([LISTED_RE])
                           if (found := _from_listed(period, unit)) is not None), None)
-                 or _from_equity_blocks(period, rows_of_pages(LABELLED_RE)))
+                 or _from_equity_blocks(period, rows_of_pages(LABELLED_RE))
+                 or next((found for unit in scan([LABELLED_RE])
+                          if (found := _from_equity_text(period, unit)) is not None), None))
     return found
 
 
@@ -181,3 +187,24 @@ def _from_equity_blocks(period: tuple[str | None, str], units: Sequence[Evidence
                 block.append((unit, found))
     return None
 
+
+
+def _from_equity_text(period: tuple[str | None, str], unit: EvidenceUnit) -> DirectAnswer | None:
+    """The same reading as :func:`_from_equity_blocks` on the text of a statement of equity
+    that no table reader took apart: the common dividend's label with its per-share amount,
+    the only one before the balance that closes the year asked ("Dividends on common stock
+    ($1.190 per share) ... Balance at May 31, 2022", Nike's FY2022 10-K)."""
+    if period[0] is not None:
+        return None
+    text, start = " ".join(unit.text.split()), 0
+    for closing in BALANCE_DATED_RE.finditer(text):
+        block = [m for m in LABELLED_RE.finditer(text, start, closing.start())
+                 if not OTHER_HOLDERS_RE.search(m[0])]
+        start = closing.end()
+        if closing["year"] == period[1] and len(block) == 1:
+            stated = block[0]
+            cited = unit.model_copy(update={"quote": stated[0], "text": stated[0]})
+            return DirectAnswer(kind="dividend", units=[cited],
+                                text=f"Dividends per share: ${stated['n']} in {period[1]} "
+                                     f"(stated: \"{stated[0]}\").")
+    return None

@@ -182,3 +182,18 @@ def test_a_quarters_declared_dividend_paid_in_installments_names_the_installment
     assert asked("What quarterly dividend per share did Walmart declare in Q1 fiscal 2024?") == (
         "Dividends declared per common share: $2.28 in three months 2023, the year's dividend, "
         "paid in four quarterly installments of $0.57 per share.")
+
+
+def test_a_statement_of_equity_read_as_text_gives_the_years_dividend() -> None:
+    """Nike's FY2022 10-K (bulk) stacks its statement of equity's header over nine lines, and
+    no table reader takes it apart: its common dividend's label, "Dividends on common stock
+    ($1.190 per share)", is the one before "Balance at May 31, 2022" in the page's text. The
+    preferred stock's "($0.10 per share)" on the next line is never the answer."""
+    asked = _filing_asker("financebench-bulk/pdfs/NIKE_2022_10K.pdf", "nike-10k", 2022)
+    assert asked("What was Nike's dividend per share in fiscal 2022?") == (
+        'Dividends per share: $1.190 in 2022 (stated: "Dividends on common stock ($1.190 per '
+        'share)").')
+    assert asked("How much did Nike pay in dividends per share in FY2020?") == (
+        'Dividends per share: $0.955 in 2020 (stated: "Dividends on common stock ($0.955 per '
+        'share)").')
+    assert asked("What was Nike's dividend per share in fiscal 2019?") is None  # no block
