@@ -685,3 +685,6 @@ def test_a_loss_improves_as_it_narrows() -> None:
     assert stated_direction("Gross margin improved despite higher costs") == "up"
     assert stated_direction("Depreciation expense for leasehold improvements increased") == "up"
     assert stated_direction("Results were better than expected") is None
+    # a worsening of something else is no way of the measure asked (analyst-open, JPMorgan)
+    assert stated_direction("Is its credit cost rising, and how much relates to underlying "
+                            "deterioration?") == "up"
