@@ -34,7 +34,12 @@ from rag_assets.core.generation.direct_rows import (
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import MONEY_RE
-from rag_assets.core.text.periods import EACH_QUARTER_RE, INSTALLMENTS_RE, QUARTERLY_DATA_RE
+from rag_assets.core.text.periods import (
+    BALANCE_DATED_RE,
+    EACH_QUARTER_RE,
+    INSTALLMENTS_RE,
+    QUARTERLY_DATA_RE,
+)
 from rag_assets.core.text.years import years_in
 
 METRIC = "dividends_per_share"
@@ -63,10 +68,6 @@ COUNTS = {"two": 2, "three": 3, "four": 4}
 # the balance that closes a year's block of a statement of equity: "Balance at December 28,
 # 2019", "Balances as of January 31, 2021"
 CLOSING_BALANCE_RE = re.compile(r"^\s*balances?\s+(?:at|as\s+of)\b", re.IGNORECASE)
-# the same balance inside the text of a statement no table reader took apart (its header
-# stacked over nine lines: Nike's FY2022 10-K), with the date it is struck at
-BALANCE_DATED_RE = re.compile(r"\bbalances?\s+(?:at|as\s+of)\s+(?:[A-Z][a-z]+\.?\s+\d{1,2},?\s+)?"
-                              r"(?P<year>(?:19|20)\d{2})\b", re.IGNORECASE)
 
 
 def per_share_dividend(question: Question, selected: Sequence[EvidenceUnit],
