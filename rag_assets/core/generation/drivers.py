@@ -500,15 +500,17 @@ def _connective_way(causes: str) -> str | None:
 def stated_direction(text: str) -> str | None:
     """"up" or "down" when the text names one direction of change only, else None. A change
     worded by its worth goes the measure's better way: up, but down for a loss, an expense or a
-    cost the text names ("the improvement in net loss" is its decrease); a worsening counts only
-    of such a measure ("the deterioration in credit costs" is their rise)."""
+    cost the text names ("the improvement in net loss" is its decrease); a worsening of no such
+    measure counts only where no plain way is said ("credit cost rising ... versus underlying
+    deterioration" is up)."""
     found = {d for d, pattern in DIRECTION_RES.items() if pattern.search(text)}
+    stated = bool(found)
     falling = [m.span() for m in LOWER_IS_BETTER_RE.finditer(text)]
     for worth, pattern in WORTH_RES.items():
         for m in pattern.finditer(text):
             falls = any(a <= m.start() < b for a, b in falling)
-            if worth == "worse" and not falls:
-                continue  # "underlying deterioration" (of credit) is no way of the measure
+            if worth == "worse" and not falls and stated:
+                continue  # "rising ... underlying deterioration" (of credit): the way is said
             found.add("down" if (worth == "better") == falls else "up")
     return found.pop() if len(found) == 1 else None
 

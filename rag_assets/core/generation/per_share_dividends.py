@@ -65,6 +65,9 @@ LABELLED_RE = re.compile(r"\bdividends?\b[^()$]*\(\s*\$\s?(?P<n>\d[\d.]*)\s+per\
 OTHER_HOLDERS_RE = re.compile(r"\b(?:noncontrolling|non-controlling|minority|preferred)\b",
                               re.IGNORECASE)
 COUNTS = {"two": 2, "three": 3, "four": 4}
+PAYABLE_RE = re.compile(r"\bpayable\b", re.IGNORECASE)
+# a statement's balance row goes on with its figures ("Balance at May 31, 2022 305 $ — 1,266")
+FIGURES_AFTER_RE = re.compile(r"\s*(?:\$\s*)?(?:[\d(—–-])")
 # the balance that closes a year's block of a statement of equity: "Balance at December 28,
 # 2019", "Balances as of January 31, 2021"
 CLOSING_BALANCE_RE = re.compile(r"^\s*balances?\s+(?:at|as\s+of)\b", re.IGNORECASE)
@@ -189,20 +192,28 @@ def _from_equity_blocks(period: tuple[str | None, str], units: Sequence[Evidence
     return None
 
 
-
 def _from_equity_text(period: tuple[str | None, str], unit: EvidenceUnit) -> DirectAnswer | None:
     """The same reading as :func:`_from_equity_blocks` on the text of a statement of equity
     that no table reader took apart: the common dividend's label with its per-share amount,
-    the only one before the balance that closes the year asked ("Dividends on common stock
-    ($1.190 per share) ... Balance at May 31, 2022", Nike's FY2022 10-K)."""
+    the only one in the block the year-end balance of the year asked closes ("Dividends on
+    common stock ($1.190 per share) ... Balance at May 31, 2022", Nike's FY2022 10-K). A text
+    is such a statement where its balances, each followed by its figures, are struck at the
+    date of its last (the year-end: an opening balance at another date closes no year); a
+    label of a preferred or noncontrolling holder's dividend, one naming a year, or a dividend
+    payable (a liability's row) is no year's common dividend declared."""
     if period[0] is not None:
         return None
-    text, start = " ".join(unit.text.split()), 0
-    for closing in BALANCE_DATED_RE.finditer(text):
-        block = [m for m in LABELLED_RE.finditer(text, start, closing.start())
-                 if not OTHER_HOLDERS_RE.search(m[0])]
-        start = closing.end()
-        if closing["year"] == period[1] and len(block) == 1:
+    text = " ".join(unit.text.split())
+    balances = [b for b in BALANCE_DATED_RE.finditer(text) if FIGURES_AFTER_RE.match(text, b.end())]
+    year_end = balances[-1]["day"].lower() if balances else ""
+    closing = [b for b in balances if b["day"].lower() == year_end]
+    start = 0
+    for balance in closing:
+        block = [m for m in LABELLED_RE.finditer(text, start, balance.start())
+                 if not OTHER_HOLDERS_RE.search(text[max(start, m.start() - 40):m.end()])
+                 and not years_in(m[0]) and not PAYABLE_RE.search(m[0])]
+        start = balance.end()
+        if balance["year"] == period[1] and len(block) == 1:
             stated = block[0]
             cited = unit.model_copy(update={"quote": stated[0], "text": stated[0]})
             return DirectAnswer(kind="dividend", units=[cited],

@@ -119,8 +119,9 @@ PERIOD_LEAD_RE = re.compile(
 PRINTED_DATE_RE = re.compile(rf"{MONTH_RE.pattern}\s+\d{{1,2}},\s+(?:19|20)\d{{2}}", re.IGNORECASE)
 # a statement of equity's balance struck at a date, inside a page's text: "Balance at May 31,
 # 2022", "Balances as of January 31, 2021" (its year in group "year")
-BALANCE_DATED_RE = re.compile(rf"\bbalances?\s+(?:at|as\s+of)\s+(?:{MONTH_RE.pattern}\.?\s+"
-                              r"\d{1,2},?\s+)?(?P<year>(?:19|20)\d{2})\b", re.IGNORECASE)
+BALANCE_DATED_RE = re.compile(
+    rf"\bbalances?\s+(?:at|as\s+of)\s+(?P<day>(?:{MONTH_RE.pattern}|\b(?:jan|feb|mar|apr|jun|jul|"
+    r"aug|sept?|oct|nov|dec)\.)\s+\d{1,2}),?\s+(?P<year>(?:19|20)\d{2})\b", re.IGNORECASE)
 # the captions naming a statement column's duration, with its months, in the order they may
 # be printed: weeks in words too (Foot Locker's "Thirteen weeks ended / Thirty-nine weeks
 # ended"); "Quarters Ended" over a quarter's columns (Lockheed's 2023 Q2 release)

@@ -197,3 +197,35 @@ def test_a_statement_of_equity_read_as_text_gives_the_years_dividend() -> None:
         'Dividends per share: $0.955 in 2020 (stated: "Dividends on common stock ($0.955 per '
         'share)").')
     assert asked("What was Nike's dividend per share in fiscal 2019?") is None  # no block
+
+
+@pytest.mark.parametrize("text", [
+    # prose that names a dividend and, later, a balance: no statement of equity
+    "Dividends declared in 2021 ($0.20 per share) reduced retained earnings, and the outstanding "
+    "balance at December 31, 2022 under our revolving credit facility was zero.",
+    # a preferred holder's dividend is no common dividend
+    "Balance at December 31, 2021 100 50 Series A preferred stock dividends ($62.50 per share) "
+    "(10) Cash dividends declared on common stock (40) Balance at December 31, 2022 120 60",
+    # a liability's row under a balance of a note's table
+    "Dividends payable ($0.20 per share) 5 4 Accrued interest 3 2 Balance at December 31, "
+    "2022 7 6",
+    # an opening balance at another date closes no year
+    "Balance at January 1, 2021 100 Dividends ($0.80 per share) (8) Balance at January 1, 2022 "
+    "110 Dividends ($0.85 per share) (9) Balance at December 31, 2022 120",
+])
+def test_no_years_dividend_from_text_that_is_not_its_statement_of_equity(text: str) -> None:
+    unit = EvidenceUnit(chunk_id="scan", document="acme-10k", year=2022, chunk_rank=0, page=60,
+                        located=True, quote=text, text=text)
+    found = per_share_dividend(read_question("What was Acme's dividend per share in 2022?"), [],
+                               (), lambda d, y, p: [], lambda patterns: iter([unit]))
+    assert found is None, found
+
+
+def test_a_statement_of_equitys_balances_dated_as_filings_print_them() -> None:
+    from rag_assets.core.text.periods import BALANCE_DATED_RE
+
+    for printed, year in (("Balance at May 31, 2022 305", "2022"),
+                          ("Balances as of Jan. 31, 2021 1", "2021"),
+                          ("Balances at Sept. 30, 2021 (4)", "2021")):
+        match = BALANCE_DATED_RE.search(printed)
+        assert match is not None and match["year"] == year, printed
