@@ -52,9 +52,13 @@ def test_the_patched_filter_waits_for_the_status_and_retries(
     assert stored is not None and stored.tags.get("dagster/will_retry") == "true"
 
 
-def test_a_finished_run_is_not_waited_for(instance: dg.DagsterInstance) -> None:
+def test_a_finished_run_is_not_waited_for(instance: dg.DagsterInstance,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    naps: list[float] = []
+    monkeypatch.setattr(run_retries.time, "sleep", naps.append)
     run = create_run_for_test(instance, job_name="job", status=dg.DagsterRunStatus.SUCCESS)
     assert run_retries.caught_up([run], instance, seconds=30.0) == [run]
+    assert naps == []  # never re-read
 
 
 def test_a_run_deleted_while_waited_for_ends_the_wait(instance: dg.DagsterInstance,

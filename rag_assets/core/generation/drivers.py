@@ -580,14 +580,14 @@ def _previous(units: Sequence[EvidenceUnit]) -> dict[int, EvidenceUnit]:
 
 def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
                unit: EvidenceUnit, before: EvidenceUnit | None,
-               owners: frozenset[str] | set[str] = frozenset()
+               owners: frozenset[str] | set[str] = frozenset(), asked_way: str | None = None
                ) -> tuple[float, list[EvidenceUnit], str, str] | None:
     """(score, units cited, what changed, its causes) of the sentence's best split, or None;
     ``roots`` the measure's readings, ``asked`` the question's words, lower case, ``owners``
     the segment it names."""
     if unit.is_row or "risk_factors" in sections_of(unit.scope):
         return None  # Item 1A says what could happen; Item 303 asks MD&A for what did
-    best, asked_way = None, stated_direction(question.text)
+    best = None
     for subject, causes in _splits(unit):
         subject = CLAUSE_START_RE.split(subject)[-1]  # "... reflecting: - Net interest income"
         # a scanned page's table may run into the sentence: "... 22.0 % 24.3 % (2.3)%
@@ -854,6 +854,7 @@ def _explained(question: Question, selected: Sequence[EvidenceUnit],
     "In addition, ..." follows it)."""
     roots, owners = measure_readings(question), subjects_named(question)
     asked = {w.lower() for w in re.findall(r"[\w&'-]+", question.text)}
+    asked_way = stated_direction(question.text)  # read once, not per sentence scored
     previous = _previous(pool)
     position = {(u.chunk_id, u.quote): i for i, u in enumerate(pool)}
     scanned = (list(scan([*answer_patterns("cause"), ACTIVE_CAUSE_RE])) if scan is not None
@@ -867,7 +868,7 @@ def _explained(question: Question, selected: Sequence[EvidenceUnit],
             before = preceding(unit)
         if heading is not None and (above := heading(unit)):
             unit = unit.model_copy(update={"scope": f"{unit.scope} | {above}"})
-        found = _candidate(question, roots, asked, unit, before, owners)
+        found = _candidate(question, roots, asked, unit, before, owners, asked_way)
         if found is not None:
             yield found, (-found[0], unit.chunk_rank, at)
 
