@@ -22,7 +22,7 @@ from rag_assets.core.ingest.pages import (
 )
 from rag_assets.core.ingest.statement_tables import UNIT_NAMES, duration_words, read_units
 from rag_assets.core.text.figures import AMOUNT_IN_LINE_RE, parse_figure, trailing_cells
-from rag_assets.core.text.periods import DURATIONS
+from rag_assets.core.text.periods import DURATIONS, PERIOD_HEADING_WORDS_RE
 from rag_assets.core.text.years import (
     COMPARED_YEARS_RE,
     STATEMENT_YEAR_RE,
@@ -32,6 +32,7 @@ from rag_assets.core.text.years import (
 MAX_WRAPPED_LABEL = 60  # a longer line without figures is prose, not a row's label
 MIN_TEXT_ROWS = 3  # lines of as many figures in a run: a table printed without rules
 MAX_HEADING_LINES = 16  # lines above such a run read for the headings of its columns
+NOTE_MARKER_RE = re.compile(r"\(\d{1,2}\)")  # "(2)": a note's marker, or a small negative
 
 
 def _headings_only(rows: Sequence[Sequence[str]]) -> bool:
@@ -110,7 +111,7 @@ def text_tables(lines: Sequence[str]) -> list[tuple[str, list[str]]]:
         start = at + 1 if width >= 2 and _caption_headings(lines[at], width) else at
         end = start
         while end < len(lines) and not lines[end].lstrip().startswith("|") and (
-                len(_row(lines[end])[1]) == width) and not _caption_headings(lines[end], width):
+                width in _widths(lines[end])) and not _caption_headings(lines[end], width):
             end += 1
         if width >= 2 and end - start >= MIN_TEXT_ROWS:
             table = _named_text_table(lines, start, end, width)
@@ -120,10 +121,22 @@ def text_tables(lines: Sequence[str]) -> list[tuple[str, list[str]]]:
     return out
 
 
+def _widths(line: str) -> tuple[int, ...]:
+    """The cells a line may print: all its trailing cells, or one fewer when the first is a
+    note marker after the label ("Asia Pacific & Latin America (2) 5,955 5,343 ...", Nike's
+    revenue by geography): printed alike, a marker and a negative "(2)" differ only by the
+    run of rows the line is in, so the run's width decides which it is."""
+    cells = _row(line)[1]
+    marked = len(cells) > 2 and NOTE_MARKER_RE.fullmatch(cells[0]) is not None
+    return (len(cells), len(cells) - 1) if marked else (len(cells),)
+
+
 def _heading_line(line: str) -> bool:
     """A line that may head a text table's columns: short, no amount (years and dates are
     headings), no sentence's end, not a markdown table."""
     text = line.strip()
+    if YEAR_OR_CHANGE_HEADING_RE.search(text):  # "% CHANGE (1)": a heading's note marker
+        text = NOTE_MARKER_RE.sub(" ", text).strip()
     return bool(text) and len(text) <= 80 and not text.startswith("|") and not (
         AMOUNT_IN_LINE_RE.search(text) or text.endswith((".", ":")))
 
@@ -194,7 +207,24 @@ def _column_names(headings: Sequence[re.Match[str]], header: str) -> list[str] |
         compared = (printed[number] if len(printed) == len(changes)
                     else " vs. ".join(years) if len(years) == 2 else "")
         names[i] = f"{duration_words(lengths[i])}% change {compared}".strip()
+    if len(set(names)) < len(names):
+        # two changes of the same years, told apart by the words printed under one of them
+        # (Nike's "% CHANGE" beside "% CHANGE / EXCLUDING / CURRENCY / CHANGES")
+        for i in changes:
+            qualifier = _change_qualifier(header, headings[i])
+            if qualifier:
+                names[i] = names[i].replace("% change", f"% change {qualifier}", 1)
     return names if len(set(names)) == len(names) else None
+
+
+def _change_qualifier(header: str, heading: re.Match[str]) -> str:
+    """The words a stacked header prints under a "% change" heading, up to the next heading
+    ("excluding currency changes"): what that change leaves out. Note markers and the words
+    that open the next column's heading ("FISCAL 2020") are not its words."""
+    following = YEAR_OR_CHANGE_HEADING_RE.search(header, heading.end())
+    words = header[heading.end():following.start() if following else len(header)]
+    words = PERIOD_HEADING_WORDS_RE.split(NOTE_MARKER_RE.sub(" ", words), maxsplit=1)[0]
+    return " ".join(re.findall(r"[^\W\d_]+", words)).lower()
 
 
 def _named_text_table(lines: Sequence[str], start: int, end: int, width: int
@@ -211,7 +241,7 @@ def _named_text_table(lines: Sequence[str], start: int, end: int, width: int
         headings = list(YEAR_OR_CHANGE_HEADING_RE.finditer(header))[-width:]
     if len(headings) != width:
         return None
-    rows = [_row(line) for line in lines[start:end]]
+    rows = [_row(line, width) for line in lines[start:end]]
     ordered = _by_column_kind(headings, [cells for _, cells in rows])
     names = _column_names(ordered, header) if ordered is not None else None
     if names is None:

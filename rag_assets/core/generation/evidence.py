@@ -22,6 +22,7 @@ from rag_assets.core.generation.page_texts import PageTexts, normalize
 from rag_assets.core.generation.row_footnotes import MARKER_RE
 from rag_assets.core.ingest.pages import is_markdown_rule
 from rag_assets.core.ingest.statement_tables import CaptionsInForce, read_units, spanned
+from rag_assets.core.ingest.statements import STATEMENT_TITLES
 from rag_assets.core.question.vocabulary import whole_term
 from rag_assets.core.retrieval.retriever import Hit
 from rag_assets.core.text.bullets import at_bullets
@@ -374,11 +375,16 @@ def page_table_rows(pages: PageTexts, document: str, year: int, page: int
             else None
 
     # the sentence leading into a table ("Presented in the table below is a geographic
-    # summary of ... :") is its context, as a chunk's heading is: what its rows are of
+    # summary of ... :") is its context, as a chunk's heading is: what its rows are of; after
+    # the statement the page is, as a chunk's header says it (the segment note's table at the
+    # top of Nike's page 89 has no title of its own)
+    kind = pages.page_statements(document, year).get(page)
+    section = STATEMENT_TITLES[kind] if kind else ""
     hits = [Hit(chunk_id=f"{document}:{year}:page{page}:table{i}", document=document, year=year,
                 page_start=page, page_end=page, pages=[page], rank=0, score=0.0, stage="page",
                 text="\n".join(filter(None, [table.title, *table.lines])),
-                context=table.lead.text if table.lead is not None else "")
+                context=" | ".join(filter(None, [
+                    section, table.lead.text if table.lead is not None else ""])))
             for i, table in enumerate(page_tables(text, page))]
     return [u for h in hits for u in units_of(h, locate) if u.is_row and u.located]
 
@@ -398,7 +404,9 @@ def pages_titled(pages: PageTexts, document: str, year: int, words: Sequence[str
     """The filing's pages that print a table whose title, the line right above it, or its
     header, its first row, names one of ``words`` ("The following table presents segment net
     sales by reportable segment"; 3M's untitled "Worldwide Sales Change By Business Segment"),
-    in page order: where a ranking looks when retrieval returned no table of what it ranks."""
+    the pages of the statement or note the words name first (the segment note), then the
+    others in page order: where a ranking looks when retrieval returned no table of what it
+    ranks."""
     named = "|".join(re.escape(w) for w in words)
     # the title may stand a short line above the table: the period or unit it is printed in
     # ("Presented in the tables below is summarized segment information:" over "As of or for
@@ -407,9 +415,16 @@ def pages_titled(pages: PageTexts, document: str, year: int, words: Sequence[str
                         rf"(?:(?![ \t]*\|)[^\n]{{1,{MAX_SUBTITLE_CHARS}}}\n)?[ \t]*\||"
                         rf"^(?![ \t]*\|)[^\n]*\n[ \t]*\|[^\n]*\b(?:{named})")
     word = re.compile(rf"(?i)\b(?:{named})")
-    return [p for p in pages.pages_of(document, year)
-            if titled.search(text := pages.get(document, year, p) or "")
-            or (word.search(text) and any(word.search(t) for t in _unruled_titles(text, p)))]
+    # the pages of a statement or note so named first (the segment note, whose later pages'
+    # tables are titled only by its heading pages before: where ASC 280 requires the figures)
+    kinds = pages.page_statements(document, year)
+    named_note = [p for p in pages.pages_of(document, year)
+                  if (kind := kinds.get(p)) is not None and word.search(STATEMENT_TITLES[kind])
+                  and "|" in (pages.get(document, year, p) or "")]
+    return [*named_note, *(
+        p for p in pages.pages_of(document, year) if p not in named_note and (
+            titled.search(text := pages.get(document, year, p) or "")
+            or (word.search(text) and any(word.search(t) for t in _unruled_titles(text, p)))))]
 
 
 @lru_cache(maxsize=1024)

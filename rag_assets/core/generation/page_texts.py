@@ -29,6 +29,8 @@ from rag_assets.core.text.periods import FiscalYearEnd, fiscal_year_defined
 if TYPE_CHECKING:
     import pandas as pd
 
+    from rag_assets.core.ingest.statements import StatementKind
+
 PageKey = tuple[str, int, int]
 KEEP_PARTITIONS = 32  # partitions read from a source kept in memory (a question cites a few)
 
@@ -140,6 +142,8 @@ class PageSource(Protocol):
 
     def items(self, document: str, year: int) -> Mapping[int, str | None]: ...
 
+    def statements(self, document: str, year: int) -> Mapping[int, StatementKind | None]: ...
+
     def partitions(self) -> list[tuple[str, int]]: ...
 
 
@@ -153,6 +157,7 @@ class _Partition:
     mentions: dict[int, list[Mention]] = field(default_factory=dict)
     labels: dict[int, list[Label]] | None = None
     items: dict[int, str | None] | None = None
+    statements: dict[int, StatementKind | None] | None = None  # what each page is
     contents: frozenset[int] | None = None  # the pages of its table of contents
     # each page's lines set bold: (line number in the page's own text, the line)
     bold: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
@@ -196,11 +201,13 @@ class PageTexts:
         from rag_assets.core.warehouse.tables import (  # pandas only when used
             frame_to_items,
             frame_to_pages,
+            frame_to_statements,
         )
 
         out = cls()
         for (document, year), rows in raw_pages.groupby(["document", "year"], sort=False):
-            out.add(str(document), int(year), frame_to_pages(rows), frame_to_items(rows))
+            out.add(str(document), int(year), frame_to_pages(rows), frame_to_items(rows),
+                    frame_to_statements(rows))
         return out
 
     @classmethod
@@ -212,17 +219,19 @@ class PageTexts:
         return cls(source=StoredPages(database))
 
     def add(self, document: str, year: int, pages: Sequence[Page],
-            items: Mapping[int, str | None] | None = None) -> PageTexts:
-        """Add (or replace) one partition's pages, with the Item ingest read for each
-        (``DocumentContext``; ``raw_pages.item``) when the caller has it; returns self so
-        calls chain."""
+            items: Mapping[int, str | None] | None = None,
+            statements: Mapping[int, StatementKind | None] | None = None) -> PageTexts:
+        """Add (or replace) one partition's pages, with the Item ingest read for each and
+        the statement it classified each as (``DocumentContext``; ``raw_pages.item`` and
+        ``.statement``) when the caller has them; returns self so calls chain."""
         key = (document, int(year))
         part = self._parts.get(key)
         texts = {**(part.texts if part else {}),
                  **{page.page_index: raw_page_text(page) for page in pages}}
         bold = {**(part.bold if part else {}), **_bold_lines(pages)}
-        self._parts[key] = _Partition(texts, items=dict(items) if items is not None else None,
-                                      bold=bold)
+        self._parts[key] = _Partition(
+            texts, items=dict(items) if items is not None else None, bold=bold,
+            statements=dict(statements) if statements is not None else None)
         return self  # added, not read: never dropped
 
     def _partition(self, document: str, year: int) -> _Partition | None:
@@ -235,7 +244,8 @@ class PageTexts:
             pages = self._source.pages(*key)
             part = self._parts[key] = _Partition(
                 {page.page_index: raw_page_text(page) for page in pages}, loaded=True,
-                items=dict(self._source.items(*key)), bold=_bold_lines(pages))
+                items=dict(self._source.items(*key)), bold=_bold_lines(pages),
+                statements=dict(self._source.statements(*key)))
             read = [k for k, p in self._parts.items() if p.loaded]
             for old in read[:max(0, len(read) - self._keep)]:
                 del self._parts[old]
@@ -320,6 +330,22 @@ class PageTexts:
             items = items_for_form([part.texts[p].split("\n") for p in pages], form)
             part.items = dict(zip(pages, items, strict=True))
         return part.items
+
+    def page_statements(self, document: str, year: int) -> dict[int, StatementKind | None]:
+        """What each stored page of a report is (a statement, the segment note, MD&A; None
+        for another page), as ingest classified it (``raw_pages.statement``); for pages given
+        without it, classified by the function ingest classifies with
+        (:func:`~rag_assets.core.ingest.statements.classify_pages`), once per partition."""
+        from rag_assets.core.ingest.statements import classify_pages
+
+        part = self._partition(document, year)
+        if part is None:
+            return {}
+        if part.statements is None:
+            pages = part.pages
+            kinds = classify_pages([part.texts[p].split("\n") for p in pages])
+            part.statements = dict(zip(pages, kinds, strict=True))
+        return part.statements
 
     def contents_pages(self, document: str, year: int) -> frozenset[int]:
         """The pages of a report that are its table of contents (three or more Items listed

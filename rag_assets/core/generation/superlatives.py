@@ -176,8 +176,8 @@ def _measure(question: Question, column: str, cues: DirectCues, printed_as: str 
             "", PART_OF_YEAR_RE.sub("", column.lower())).strip(" .,'-"):
         # a heading's units ("Operating Revenues (in millions)"): the amount says them
         return " ".join(UNITS_NOTE_RE.sub(" ", column).split())
-    if printed_as:
-        return f"{printed_as} in {column}"
+    if printed_as:  # "TOTAL NIKE, INC. REVENUES" reads "nike, inc. revenues"
+        return f"{printed_as.lower() if printed_as.isupper() else printed_as} in {column}"
     # as the asking sentence writes it ("EBITDAR"), not its instructions after the "?"
     q = question.text.lower().split("?")[0]
     for term in _terms_asked(question, cues):
@@ -218,7 +218,10 @@ def _group_totals(rows: Sequence[Row]) -> list[Row]:
     """The rows that close a caption's block ("Total Asia Pacific" under "Asia Pacific:"),
     named by their caption, or by the place they total where the caption was printed on the
     block's first row ("Europe Germany 326 ..." over "Total Europe": Corning 2015); none unless
-    two blocks or more print one."""
+    two blocks or more print one, or when the blocks print the same members
+    (:func:`_blocks_repeat_members`: measures, not groups)."""
+    if _blocks_repeat_members(rows):
+        return []
     totals = []
     for row in rows:
         group = re.fullmatch(r"total\s+(?P<name>.+)", " ".join(row.label.split()), re.IGNORECASE)
@@ -230,6 +233,21 @@ def _group_totals(rows: Sequence[Row]) -> list[Row]:
         elif names_a_place(group["name"]):
             totals.append(row.model_copy(update={"label": group["name"]}))
     return totals if len(totals) >= 2 else []
+
+
+def _blocks_repeat_members(rows: Sequence[Row]) -> bool:
+    """Whether two captions' blocks print mostly the same members (two or more, and more
+    than half of the smaller block): the captions are measures of one set of members
+    (Nike's regions under "REVENUES" and under "DEPRECIATION"), where groups print members
+    of their own (Corning's countries under "Asia Pacific", an "Other" under each region)."""
+    blocks: dict[str, set[str]] = {}
+    for row in rows:
+        label = " ".join(row.label.lower().split())
+        if row.unit.caption and not label.startswith("total"):
+            blocks.setdefault(row.unit.caption, set()).add(label)
+    members = list(blocks.values())
+    return any(len(a & b) >= 2 and 2 * len(a & b) > min(len(a), len(b))
+               for i, a in enumerate(members) for b in members[i + 1:])
 
 
 def _measured(rows: list[Row], question: Question, cues: DirectCues) -> list[Row]:
@@ -514,8 +532,11 @@ def measure_block(printed: Sequence[Row], measures: Sequence[str], cues: DirectC
     disclosure, ASC 280-10-50-41: "U.S. operations" and "Non-U.S. operations" over "Total
     revenues", then again over "Total long-lived assets"): the rows up to and including the
     total that names the measure (sales when the question names none). None when no member is
-    printed twice, or no single block's total names the measure."""
-    labels = [r.label for r in printed if r.label]
+    printed twice, or no single block's total names the measure. Members printed again
+    under captions that name each block (Nike's segment note: "REVENUES", then "EARNINGS
+    BEFORE INTEREST AND TAXES" over the same regions, "Total NIKE Brand" closing a part of a
+    block) are told apart by their captions: no block is read by its totals."""
+    labels = [(r.unit.caption, r.label) for r in printed if r.label]
     if len(set(labels)) == len(labels):
         return None
     blocks: list[list[Row]] = [[]]
@@ -800,11 +821,12 @@ def _change_winner(question: Question, direction: str, rows: Sequence[Row], colu
     changes = [Change(r.label, now, then, r, r) for r in rows
                if (now := r.cell(column)) is not None and (then := r.cell(prior)) is not None
                and then.value > 0]
-    top = _ranked(changes, direction, change)
+    slight = _too_small_to_rank(changes, change)
+    top = _ranked([c for c in changes if c not in slight], direction, change)
     measure = _measure(question, column, cues).rsplit(" in ", 1)[0]
     caption = rows[0].unit.caption if top is None else top.now_row.unit.caption
     if measure == "figure" and caption:  # what the rows are under: "Net sales"
-        measure = caption[0].lower() + caption[1:]
+        measure = caption.lower() if caption.isupper() else caption[0].lower() + caption[1:]
     if measure == "figure":  # what the table's title says it presents: "net sales by segment"
         measure = _titled_measure(rows[0].unit.scope, cues) or measure
     whole = len(changes) == len(rows) and all(_sums_to_total(
@@ -815,7 +837,33 @@ def _change_winner(question: Question, direction: str, rows: Sequence[Row], colu
                            (column, prior), cues) if categories and whole else None
     among = f" of the {members_word(categories[0])}" if categories else ""
     answer = _change_answer(question, top, change, among, measure, (column, prior), cues)
+    if slight:
+        answer = answer.model_copy(update={"text": f"{answer.text} " + _not_ranked_note(
+            slight, changes, measure, _period_words(prior))})
     return _with_those_moved(question, answer, changes, categories, measure, cues, whole)
+
+
+MIN_RANKED_SHARE = 0.01  # of the members' prior total: a smaller member's rate ranks nothing
+
+
+def _too_small_to_rank(changes: Sequence[Change], change: Cue) -> list[Change]:
+    """Members too small for their growth rate to rank (under ``MIN_RANKED_SHARE`` of the
+    members' prior total: Nike's Global Brand Divisions, licensing revenues of $25 million
+    beside $44.5 billion, "grew" 308%): a rate on so small a base says nothing of the
+    business. Ranked by amount, every member counts."""
+    if change.by == "amount" or len(changes) < 3:
+        return []
+    whole = sum(c.then.value for c in changes)
+    return [c for c in changes if c.then.value < MIN_RANKED_SHARE * whole]
+
+
+def _not_ranked_note(slight: Sequence[Change], changes: Sequence[Change], measure: str,
+                     prior: str) -> str:
+    """The sentence that names the members left out of a rate's ranking, and why."""
+    whole = sum(c.then.value for c in changes)
+    named = "; ".join(f"{c.name}, {100 * c.then.value / whole:.1f}%" for c in slight)
+    return (f"Not ranked by its rate, as under {MIN_RANKED_SHARE:.0%} of the members' "
+            f"{measure} {prior}: {named}.")
 
 
 # "Which of its segments grew net sales ...?": every member that moved the way asked is named

@@ -736,6 +736,7 @@ def _continue_from(previous: StatementTable | None, table: StatementTable) -> No
 
 
 _BLOCK_TOTAL_RE = re.compile(r"^\s*total\b", re.I)
+_BARE_TOTAL_RE = re.compile(r"^\s*(?:total|sub-?total)\s*(?:\(\w{1,2}\))?\s*:?\s*$", re.I)
 # a note marker printed after a label or a heading: "Net sales (1)", "Other (c)", "Pet [2]"
 TRAILING_MARKER_RE = re.compile(r"\s*(?:\(\w{1,2}\)|\[\w{1,3}\]|\*+)\s*$")
 
@@ -775,6 +776,8 @@ class CaptionsInForce:
         self.period = ""
         self.measure = measure
         self.held = False  # the caption in force is a measure's heading
+        self.closed = False  # the row before closed a measure's block
+        self.totaled = False  # a total was printed in the measure's block in force
 
     def split(self, cells: Sequence[str]) -> tuple[str, list[str]]:
         """A row's caption (:meth:`row`) and its cells, a caption printed on the block's first
@@ -794,26 +797,35 @@ class CaptionsInForce:
             if PERIOD_CAPTION_RE.match(caption):
                 self.period = caption
             return ""
-        if self._heading(cells):
-            self.current, self.held = cells[0].strip(), True
+        closed, self.closed = self.closed, False
+        if self._heading(cells, closed or self.totaled):
+            self.current, self.held, self.totaled = cells[0].strip(), True, False
             return ""
         now = self.current
         label = " ".join(cells[0].lower().split()) if cells else ""
         total = bool(cells) and _BLOCK_TOTAL_RE.match(cells[0]) is not None
-        # a measure's heading closes where its block names it again; a caption at its total,
-        # but a period's, whose block holds its totals and the rows after them
-        closes = (total or now.lower() in label) if self.held else (
-            total and not PERIOD_CAPTION_RE.match(now))
+        # a measure's heading closes where its block names it again or at a bare "Total",
+        # never at a part's total inside it (Nike's segment note: "Total NIKE Brand" over
+        # Converse, in the block that "TOTAL NIKE, INC. REVENUES" closes); a caption at its
+        # total, but a period's, whose block holds its totals and the rows after them
+        closes = (now.lower() in label or (total and _BARE_TOTAL_RE.match(label) is not None)
+                  ) if self.held else (total and not PERIOD_CAPTION_RE.match(now))
         if closes:
+            self.closed = self.held
             self.current, self.held = "", False
+        self.totaled = self.held and (self.totaled or total)
         return now
 
-    def _heading(self, cells: Sequence[str]) -> bool:
+    def _heading(self, cells: Sequence[str], closed: bool = False) -> bool:
         """Whether the row is a measure's heading: its label alone, a measure, where no
-        caption but another such heading is in force."""
+        caption but another such heading is in force; or any label alone after a total of a
+        measure's block (Nike's segment note: "EARNINGS BEFORE INTEREST AND TAXES" under
+        "TOTAL NIKE, INC. REVENUES", "ADDITIONS TO PROPERTY, PLANT AND EQUIPMENT" under
+        "TOTAL NIKE, INC. INCOME BEFORE INCOME TAXES": measures the vocabulary need not
+        know), the next block's heading."""
         label = cells[0].strip() if cells else ""
         return (self.measure is not None and bool(label) and not any(c.strip() for c in cells[1:])
-                and (not self.current or self.held) and self.measure(label))
+                and (not self.current or self.held) and (closed or self.measure(label)))
 
 
 def captions_in_force(rows: Sequence[Sequence[str]]) -> list[str]:

@@ -579,10 +579,14 @@ def _opens_with_rows(lines: Sequence[str]) -> bool:
 
 
 def _continues_segment_note(lines: Sequence[str], segment_pages: int) -> bool:
+    """A page after the segment note's that says "segment", or prints figures under no
+    title (Nike 2022's page 89: the segment note's table of revenues, EBIT and additions by
+    segment, its title on the page before)."""
     return (
         0 < segment_pages < MAX_SEGMENT_PAGES
         and not _opens_other_note(lines)
-        and (segment_pages == 1 or any(SEGMENT_RE.search(line) for line in lines))
+        and (segment_pages == 1 or any(SEGMENT_RE.search(line) for line in lines)
+             or _continues_statement(lines))
     )
 
 

@@ -160,6 +160,10 @@ NAME_THEN_PERIOD_RE = re.compile(r"^(?P<what>.*?[a-z].*?)\s+(?P<when>(?:Q[1-4]\s
 # the words of a period in a lowercased heading ("q2", "fy", "fiscal", "year", a number):
 # what is left without them names a measure
 PERIOD_WORD_RE = re.compile(r"\b(?:q[1-4]|fy|fiscal|year|\d+)\b")
+# the words that open a column's heading before its year ("FISCAL 2020", "Year ended ..."):
+# where the words a stacked header prints under the heading before it end
+PERIOD_HEADING_WORDS_RE = re.compile(
+    r"\b(?:fiscal|years?|quarters?|months|weeks|ended|fy)\b", re.IGNORECASE)
 # a column as the statement reader names it after the name heading it: "Corporate three
 # months 2021", "CCB 2022" (groups "name" and "period": a duration in words, then a year)
 NAME_THEN_DURATION_RE = re.compile(r"^(?P<name>.*?[^\W\d_].*?) (?P<period>(?:(?:three|six|nine) "

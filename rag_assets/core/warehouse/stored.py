@@ -14,8 +14,14 @@ from pathlib import Path
 
 from rag_assets.core.ingest.facts import StatementFact
 from rag_assets.core.ingest.pages import Page
+from rag_assets.core.ingest.statements import StatementKind
 from rag_assets.core.warehouse.connection import read_partition_rows, read_partitions
-from rag_assets.core.warehouse.tables import frame_to_facts, frame_to_items, frame_to_pages
+from rag_assets.core.warehouse.tables import (
+    frame_to_facts,
+    frame_to_items,
+    frame_to_pages,
+    frame_to_statements,
+)
 
 PAGES_TABLE = "raw_pages"
 FACTS_TABLE = "financial_statements"
@@ -27,12 +33,16 @@ class StoredPages:
     def __init__(self, database: str | Path) -> None:
         self.database = database
         self._items: dict[tuple[str, int], dict[int, str | None]] = {}
+        self._statements: dict[tuple[str, int], dict[int, StatementKind | None]] = {}
 
     def pages(self, document: str, year: int) -> list[Page]:
         """The partition's pages in page order; none when it is not stored. The Item ingest
-        read for each page is kept from the same read (:meth:`items`)."""
+        read for each page and its statement are kept from the same read (:meth:`items`,
+        :meth:`statements`)."""
         frame = read_partition_rows(self.database, PAGES_TABLE, document, year)
         self._items[(document, int(year))] = frame_to_items(frame) if len(frame) else {}
+        self._statements[(document, int(year))] = (frame_to_statements(frame) if len(frame)
+                                                   else {})
         return frame_to_pages(frame) if len(frame) else []
 
     def items(self, document: str, year: int) -> dict[int, str | None]:
@@ -42,6 +52,14 @@ class StoredPages:
         if key not in self._items:
             self.pages(document, year)
         return self._items.pop(key, {})
+
+    def statements(self, document: str, year: int) -> dict[int, StatementKind | None]:
+        """The statement ingest classified each page of the partition as
+        (``raw_pages.statement``), from the last :meth:`pages` read of it."""
+        key = (document, int(year))
+        if key not in self._statements:
+            self.pages(document, year)
+        return self._statements.pop(key, {})
 
     def partitions(self) -> list[tuple[str, int]]:
         """The (document, year) partitions stored, sorted (a ``DISTINCT``, not the pages)."""

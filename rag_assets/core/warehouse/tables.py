@@ -18,6 +18,7 @@ from rag_assets.core.footnotes.stitching import Citation, Footnote, FootnoteInde
 from rag_assets.core.ingest.context import DocumentContext
 from rag_assets.core.ingest.facts import StatementFact
 from rag_assets.core.ingest.pages import Page, PageFault, TableBlock, TextSource
+from rag_assets.core.ingest.statements import StatementKind
 
 # the document context beside each page's Item and statement, and the routing profile of its
 # cover (document_profile reads those two columns alone)
@@ -188,6 +189,12 @@ def check_schema(frame: pd.DataFrame) -> None:
 def frame_to_items(frame: pd.DataFrame) -> dict[int, str | None]:
     """The Item ingest read for each page of ``raw_pages`` rows, by page index."""
     return {int(row.page_index): _none(row.item) for row in frame.itertuples()}
+
+
+def frame_to_statements(frame: pd.DataFrame) -> dict[int, StatementKind | None]:
+    """The statement ingest classified each page of ``raw_pages`` rows as, by page index."""
+    return {int(row.page_index): cast("StatementKind | None", _none(row.statement))
+            for row in frame.itertuples()}
 
 
 def frame_to_pages(frame: pd.DataFrame) -> list[Page]:

@@ -495,11 +495,14 @@ def test_a_header_printed_over_three_rows_names_each_column() -> None:
 
 def test_a_ranking_reads_the_tables_the_filing_titles_by_what_is_ranked() -> None:
     """Corning 2021: retrieval returned the geographic areas (p118), titled "for reportable
-    segments" but of regions; the segment net sales table (p26) is found by its title, and
-    Optical Communications' +$786 million (4,349 - 3,563) is the largest of the segments'
-    changes (Display +528, Specialty +124, Environmental +216, Life Sciences +236)."""
+    segments" but of regions; the segment note's table (p114) is read first, then the segment
+    net sales table (p26) found by its title, and Optical Communications' +$786 million
+    (4,349 - 3,563) is the largest of the segments' changes (Display +528, Specialty +124,
+    Environmental +216, Life Sciences +236)."""
     pages = PageTexts.from_pages("corning-10k", 2021, real_filing(
         "financebench-wide/pdfs/CORNING_2021_10K.pdf").pages)
+    assert pages_titled(pages, "corning-10k", 2021, ["segment"])[:8] == [
+        113, 114, 115, 116, 117, 118, 7, 14]  # the segment note's pages first
     assert 26 in pages_titled(pages, "corning-10k", 2021, ["segment"])
     selected = [u for u in page_table_rows(pages, "corning-10k", 2021, 118)
                 if u.text.startswith("Total Europe")]
@@ -510,8 +513,9 @@ def test_a_ranking_reads_the_tables_the_filing_titles_by_what_is_ranked() -> Non
         titling=lambda d, y, words: pages_titled(pages, d, y, words))
     assert found is not None
     assert found.text.startswith("Optical Communications drove the largest share of Corning's "
-                                 "net sales growth of the segments: its net sales rose 786 million "
-                                 "(22%)")
+                                 "net sales growth of the segments: its segment net sales rose "
+                                 "$786 million (22%), $4,349 million for the year ended December "
+                                 "31, 2021 against $3,563 million")
     claim = verify_claims([found.claim()], pages)[0]
     assert {c.mark for c in claim.citations} == {"valid"}
 
@@ -913,7 +917,9 @@ def test_a_block_headed_by_a_measure_without_a_colon_is_ranked_alone(question: s
     assert [u.caption for u in rows[:2]] == ["Net sales", "Net sales"]
     # the heading holds up to the row that names it again, then the next heading takes over
     assert [u.caption for u in rows[4:7]] == ["Net sales", "Operating profit", "Operating profit"]
-    assert rows[10].caption == ""  # "FAS/CAS operating adjustment", after both blocks
+    # "FAS/CAS operating adjustment", after both blocks: under the words alone after the
+    # operating profit block's total, the next block's heading
+    assert rows[10].caption == "Unallocated items"
     found = direct_answer_to(question, rows, rows, None)
     assert found is not None and found.text == text, found
     claim = verify_claims([found.claim()], pages)[0]
