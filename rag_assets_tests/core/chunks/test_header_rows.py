@@ -253,3 +253,32 @@ def test_an_unruled_tables_lead_is_the_last_sentence_before_its_last_colon() -> 
                               "2014 2013")
     [table] = unruled_tables(noted, 142)
     assert table.lead is None and table.title == "Note 4: Segment Information"
+
+
+def test_a_stacked_change_heading_is_named_by_the_words_under_it() -> None:
+    # Nike 2022 p.37: "% CHANGE" beside "% CHANGE / EXCLUDING / CURRENCY / CHANGES" for each
+    # pair of years, and note markers after a heading and after two labels
+    lines = ["The breakdown of Revenues is as follows:",
+             "(Dollars in millions) FISCAL 2022 FISCAL 2021 % CHANGE (1) (1)", "% CHANGE",
+             "EXCLUDING", "CURRENCY", "CHANGES FISCAL 2020 % CHANGE", "% CHANGE", "EXCLUDING",
+             "CURRENCY", "CHANGES",
+             "North America $ 18,353 $ 17,179 7 % 7 % $ 14,484 19 % 19 %",
+             "Greater China 7,547 8,290 -9 % -13 % 6,679 24 % 19 %",
+             "Asia Pacific & Latin America (2) 5,955 5,343 11 % 16 % 5,028 6 % 8 %",
+             "Corporate (4) (72) 40 — — (11) — —",
+             "TOTAL NIKE, INC. REVENUES $ 46,710 $ 44,538 5 % 6 % $ 37,403 19 % 17 %"]
+    [(title, rows)] = text_tables(lines)
+    assert title == "The breakdown of Revenues is as follows:"
+    assert markdown_cells(rows[0])[1:] == [
+        "2022", "2021", "% change 2022 vs. 2021",
+        "% change excluding currency changes 2022 vs. 2021", "2020", "% change 2021 vs. 2020",
+        "% change excluding currency changes 2021 vs. 2020"]
+    # a marker after the label is the label's, in a run of rows one cell narrower
+    assert markdown_cells(rows[4]) == ["Asia Pacific & Latin America (2)", "5,955", "5,343",
+                                       "11 %", "16 %", "5,028", "6 %", "8 %"]
+    assert markdown_cells(rows[5])[:3] == ["Corporate (4)", "(72)", "40"]
+    assert len(rows) == 2 + 5  # no row lost
+    # without the words under it, the second change of each pair would share the first's name
+    bare = [line.replace("CHANGES ", "") for line in lines
+            if line not in ("EXCLUDING", "CURRENCY", "CHANGES")]
+    assert text_tables(bare) == []

@@ -955,3 +955,65 @@ def test_one_block_of_a_segment_note_that_repeats_its_rows_ranks_no_segment() ->
     found = direct_answer_to(question, block[:1], block,
                              lambda d, y, p: page_table_rows(pages, d, y, p))
     assert found is None or not found.text.startswith("Rooms"), found.text
+
+
+NIKE_2022 = ("nike-10k", 2022)
+
+
+@cache
+def _nike_2022() -> PageTexts:
+    return PageTexts.from_pages(*NIKE_2022, real_filing(
+        "financebench-bulk/pdfs/NIKE_2022_10K.pdf").pages)
+
+
+@pytest.mark.parametrize(("question", "lead"), [
+    ("Which segment of Nike grew the fastest in FY2022?",
+     "Asia Pacific & Latin America grew the fastest of the segments: its revenues rose 11% ($612 "
+     "million), $5,955 million in 2022 against $5,343 million in 2021 (5,955 / 5,343 - 1). Not "
+     "ranked by its rate, as under 1% of the members' revenues in 2021: Global Brand Divisions, "
+     "0.1%; Corporate, 0.1%."),
+    ("Which segment of Nike had the highest revenue in FY2022?",
+     "North America had the highest nike, inc. revenues in 2022: $18,353 million"),
+])
+def test_a_segment_note_printing_its_measures_in_blocks_is_ranked_by_the_block_asked(
+        question: str, lead: str) -> None:
+    """Nike's FY2022 segment note (p89, titled on the page before) prints its segments under
+    "REVENUES", again under "EARNINGS BEFORE INTEREST AND TAXES", "ADDITIONS TO PROPERTY,
+    PLANT AND EQUIPMENT" and "DEPRECIATION": each block holds through "Total NIKE Brand" (a
+    part's total) to the total that closes it, so the revenues block is ranked whole, Converse
+    with the regions; Global Brand Divisions' $25 million and Corporate's $40 million are
+    under 1% of the segments' revenues and no rate of theirs (308%, -280%) is a ranking."""
+    pages = _nike_2022()
+    rows = page_table_rows(pages, *NIKE_2022, 89)
+    assert [u.caption for u in rows if u.text.startswith("Greater China")] == [
+        "REVENUES", "EARNINGS BEFORE INTEREST AND TAXES",
+        "ADDITIONS TO PROPERTY, PLANT AND EQUIPMENT", "DEPRECIATION"]
+    assert all(u.scope.startswith("Segment Information") for u in rows)
+    found = direct_answer_to(question, rows, rows, lambda d, y, p: page_table_rows(pages, d, y, p))
+    assert found is not None and found.text.startswith(lead), found
+    assert {c.mark for c in verify_claims([found.claim()], pages)[0].citations} == {"valid"}
+
+
+@pytest.mark.parametrize(("question", "lead"), [
+    ("Which geographic region contributed the most to Nike's net sales in FY2022?",
+     "North America had the most nike, inc. revenues in 2022: $18,353 million, 39.3% of the "
+     "$46,710 million total (18,353 / 46,710)."),
+    ("Which region had the worst topline performance for Nike during FY2022?",
+     "Greater China had the worst topline performance of the regions: its topline fell 9% ($743 "
+     "million), $7,547 million in 2022 against $8,290 million in 2021 (7,547 / 8,290 - 1)."),
+])
+def test_a_ranking_finds_the_segment_note_by_what_the_page_is(question: str, lead: str) -> None:
+    """Retrieval returned Nike's sentence that its segments are its regions, not the segment
+    note: the note's pages are read first, the table at the top of p89 among them, though no
+    line of that page titles it."""
+    pages = _nike_2022()
+    assert pages_titled(pages, *NIKE_2022, ["segment"])[:2] == [89, 90]
+    said = ("The NIKE Brand segments are defined by geographic regions for operations "
+            "participating in NIKE Brand sales activity.")
+    selected = EvidenceUnit(chunk_id="c", document=NIKE_2022[0], year=NIKE_2022[1],
+                            chunk_rank=0, page=87, located=True, quote=said, text=said)
+    found = direct_answer_to(question, [selected], [selected],
+                             lambda d, y, p: page_table_rows(pages, d, y, p),
+                             titling=lambda d, y, words: pages_titled(pages, d, y, words))
+    assert found is not None and found.text.startswith(lead), found
+    assert {c.mark for c in verify_claims([found.claim()], pages)[0].citations} == {"valid"}

@@ -29,3 +29,16 @@ def test_each_page_knows_its_item(path: str, document: str, expected: dict[int, 
     mdna = [page for page, item in items.items() if item and "mdna" in sections_of(item)]
     assert 19 in mdna or 40 in mdna
     assert pages.page_items("absent", 2023) == {}
+
+
+def test_each_page_knows_the_statement_it_is() -> None:
+    """Nike's FY2022 segment note opens on p87 and prints its table of revenues, EBIT,
+    additions and depreciation by segment at the top of p89 under no title of its own: a page
+    of figures after the note's pages carries the note (so a ranking reads it)."""
+    pages = PageTexts.from_pages("nike-10k", 2022, real_filing(
+        "financebench-bulk/pdfs/NIKE_2022_10K.pdf").pages)
+    kinds = pages.page_statements("nike-10k", 2022)
+    assert [page for page, kind in kinds.items() if kind == "segment_note"] == [87, 88, 89, 90]
+    assert kinds[60] == "income_statement"
+    assert pages.page_statements("nike-10k", 2022) is kinds  # classified once per report
+    assert pages.page_statements("absent", 2022) == {}

@@ -60,6 +60,10 @@ def test_a_partition_is_read_on_first_use_and_nothing_else(warehouse: Path,
     stored = {p.page_index: p.item for p in three_m.context.pages
               if p.page_index in STATEMENT_PAGES}
     assert pages.page_items(*THREE_M) == stored and any(stored.values())
+    # and what ingest classified each page as (raw_pages.statement), never classified again
+    kinds = {p.page_index: p.statement for p in three_m.context.pages
+             if p.page_index in STATEMENT_PAGES}
+    assert pages.page_statements(*THREE_M) == kinds and "income_statement" in kinds.values()
     assert pages.reads == [THREE_M]
     # a partition the warehouse does not hold is asked once, and holds nothing
     assert pages.get("tesla-10k", 2023, 0) is None and pages.pages_of("tesla-10k", 2023) == []
