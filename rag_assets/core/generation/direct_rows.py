@@ -108,6 +108,7 @@ class DirectCues(BaseModel):
     list_stated: list[Cue] = Field(default_factory=list)
     concentration: list[Cue] = Field(default_factory=list)
     disaggregation_tables: list[Cue] = Field(default_factory=list)
+    eliminated_tables: list[Cue] = Field(default_factory=list)
 
     @property
     def terms(self) -> dict[str, HeadingTerm]:

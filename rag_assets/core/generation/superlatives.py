@@ -302,6 +302,8 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
         if (not also_ranks and disaggregates(scope, categories, ranks, cues)
                 or _of_one_member(scope, ranks)):  # "for the Display Technologies segment"
             continue  # Walmart's "net sales by merchandise category" ranks no segment
+        if _eliminated(scope, question, cues):
+            continue  # Lockheed Martin's intersegment sales are no segment's sales
         rows, printed, grouped = _members(units, table, groups_asked, measures, question, cues)
         if (not rows or len({(r.unit.caption, r.label) for r in rows}) < len(rows)
                 or _repeated_on_page(rows, page_rows)  # measures under captions, not members
@@ -465,6 +467,15 @@ def _places_only(categories: Sequence[Cue], rows: Sequence[Row], measures: Seque
     members = [r.label for r in rows if not _names(r.label, _asked_or_sales(measures, cues))]
     return ("unit" in {c.kind for c in categories} and bool(members)
             and all(map(names_a_place, members)))
+
+
+def _eliminated(scope: str, question: Question, cues: DirectCues) -> bool:
+    """A table whose own title or header is of what consolidation eliminates
+    (``eliminated_tables``: intersegment sales), when the question does not ask for it."""
+    own = " ".join(scope.split(" | ")[-2:])
+    return any(re.search(c.pattern, own, re.IGNORECASE)
+               and not re.search(c.pattern, question.text, re.IGNORECASE)
+               for c in cues.eliminated_tables)
 
 
 def _of_measure(scope: str, measures: Sequence[str]) -> bool:

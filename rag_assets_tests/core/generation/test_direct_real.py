@@ -1017,3 +1017,20 @@ def test_a_ranking_finds_the_segment_note_by_what_the_page_is(question: str, lea
                              titling=lambda d, y, words: pages_titled(pages, d, y, words))
     assert found is not None and found.text.startswith(lead), found
     assert {c.mark for c in verify_claims([found.claim()], pages)[0].citations} == {"valid"}
+
+
+def test_intersegment_sales_rank_no_segment() -> None:
+    """Lockheed Martin's 2021 segment note prints each segment's intersegment sales (p82)
+    beside its net sales (p81): eliminated in consolidation (ASC 280-10-50-22(b)), their
+    growth (MFC's 562 to 618) is no segment's growth; Rotary and Mission Systems' net sales
+    grew the most (16,789 / 15,995 - 1; MFC 3.9%, Aeronautics 1.8%, Space -0.6%)."""
+    pages = PageTexts.from_pages("lockheed-martin-10k", 2021, real_filing(
+        "financebench-dev/pdfs/LOCKHEEDMARTIN_2021_10K.pdf").pages)
+    rows = [u for page in (82, 81) for u in page_table_rows(pages, "lockheed-martin-10k", 2021,
+                                                             page)]
+    assert any("Intersegment" in u.scope for u in rows)
+    found = direct_answer_to("Which segment of Lockheed Martin grew the fastest in FY2021?",
+                             rows, rows, None)
+    assert found is not None and found.text.startswith(
+        "Rotary and Mission Systems grew the fastest of the segments: its net sales rose 5% "
+        "(794 million), 16,789 million in 2021 against 15,995 million in 2020"), found
