@@ -404,18 +404,21 @@ def _printed_as_one(phrase: Sequence[str], sequence: Sequence[str]) -> bool:
 
 def _score(readings: Sequence[Reading], unit: EvidenceUnit, subject: str,
            question_words: set[str], owners: frozenset[str] | set[str], asked_way: str | None,
-           level: bool = False
+           level: bool = False, directed: str | None = None
            ) -> float:
     """Share of the measure's roots the sentence names before its connective, plus a bonus
     in MD&A, the section required to give the reasons; 0 below half the roots. A question
     that names the measure's owner (a segment) prefers the sentences of that owner (named in
-    the sentence or its section's heading), and the others lose as another subject's."""
+    the sentence or its section's heading), and the others lose as another subject's.
+    ``directed``: the way the connective itself says the measure went ("Consolidated
+    operating income was negatively affected by ...", MGM Resorts 2018: down), a change
+    stated as the subject would state it."""
     share = _share_named(readings, subject)
     if not share or _another_measure(question_words, subject, "others"):
         return 0.0  # "net debt to operating cash flow ratio" is no operating cash flow
     if _changes_only_another(readings, subject):
         return 0.0  # "minor changes to the contribution rate" is no change of operating income
-    if not _states_change(subject):
+    if not _states_change(subject) and directed is None:
         if not level:
             return 0.0  # Item 303 explains a change: "because it is useful to investors" is none
         share -= LEVEL_DISCOUNT  # a sentence that gives the change itself wins
@@ -428,7 +431,7 @@ def _score(readings: Sequence[Reading], unit: EvidenceUnit, subject: str,
             unit.scope.rsplit("|", 1)[-1]):
         return 0.0  # the company's change is asked: a segment's ("Segment operating profit
         # ... declined", a sentence under "U.S. Retail Segment") never explains it
-    changed = stated_direction(subject)
+    changed = stated_direction(subject) or directed
     if asked_way and changed and asked_way != changed:
         other += OTHER_SUBJECT_PENALTY  # an increase does not explain the decline asked
     return share - other + (MDNA_BONUS if "mdna" in sections_of(unit.scope) else 0.0)
@@ -487,6 +490,12 @@ def _other_way(question: Question, subject: str, causes: str = "") -> bool:
         return True
     way, connective = said or named, _connective_way(causes)
     return way is not None and connective is not None and connective != way
+
+
+def explained_direction(changed: str, causes: str) -> str | None:
+    """The way a sentence says what it explains went: its subject's words ("decreased"),
+    else its connective's ("was negatively affected by": down)."""
+    return stated_direction(changed) or _connective_way(causes)
 
 
 def _connective_way(causes: str) -> str | None:
@@ -580,11 +589,12 @@ def _previous(units: Sequence[EvidenceUnit]) -> dict[int, EvidenceUnit]:
 
 def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
                unit: EvidenceUnit, before: EvidenceUnit | None,
-               owners: frozenset[str] | set[str] = frozenset(), asked_way: str | None = None
-               ) -> tuple[float, list[EvidenceUnit], str, str] | None:
+               owners: frozenset[str] | set[str] = frozenset(), asked_way: str | None = None,
+               known_way: bool = False) -> tuple[float, list[EvidenceUnit], str, str] | None:
     """(score, units cited, what changed, its causes) of the sentence's best split, or None;
     ``roots`` the measure's readings, ``asked`` the question's words, lower case, ``owners``
-    the segment it names."""
+    the segment it names; with ``known_way`` (the statements say which way the measure
+    went), a connective that says the way states the change ("was negatively affected by")."""
     if unit.is_row or "risk_factors" in sections_of(unit.scope):
         return None  # Item 1A says what could happen; Item 303 asks MD&A for what did
     best = None
@@ -609,7 +619,8 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
         if level and not _level_agrees(question, causes):
             continue
         causes = LEVEL_CAUSE_RE.sub("", causes, count=1) if level else causes
-        score = _score(roots, unit, subject, asked, owners, asked_way, level)
+        score = _score(roots, unit, subject, asked, owners, asked_way, level,
+                       _connective_way(causes) if known_way else None)
         if not score and _refers_back(subject) and before is not None and not before.is_row:
             # "The increase was due to ...": the change is the sentence before's, or the
             # anaphor's own ("The 2.6 percentage point decrease" of a rate "compared to")
@@ -735,7 +746,7 @@ def drivers(question: Question, selected: Sequence[EvidenceUnit],
             pool: Sequence[EvidenceUnit] = (), preceding: Adjacent | None = None,
             scan: Scan | None = None, following: Adjacent | None = None,
             heading: Heading | None = None, pointers: bool = True,
-            levels: Sequence[float] = ()) -> DirectAnswer | None:
+            levels: Sequence[float] = (), way: str | None = None) -> DirectAnswer | None:
     """The causes, first, of the sentence that explains the change the question names, then
     the change as printed; None when the question asks no cause or no sentence found names
     its measure and a cause. ``preceding`` gives the sentence a page prints before a unit,
@@ -746,12 +757,14 @@ def drivers(question: Question, selected: Sequence[EvidenceUnit],
     ``levels``: the measure's amounts the statements print for the change asked (its two
     periods' and the change, in dollars): a sentence that states the measure at another
     amount ("The provision for credit losses was $59 million", a business line's, where the
-    firm's is $1,101 million) explains another's change."""
+    firm's is $1,101 million) explains another's change. ``way``: the way the statements
+    say the measure went, when the question names none: a sentence whose own words or
+    connective say the other way explains no part of the change the question asks of."""
     if not (question.expects == "cause" or asks_members_drove(question)) or not measure_roots(
             question):
         return None
     best = _best_explained(question, selected, pool or selected, preceding, scan, heading,
-                           pointers, levels)
+                           pointers, levels, way)
     return None if best is None else _as_cause(best, following, question)
 
 
@@ -788,7 +801,8 @@ Explained = tuple[float, list[EvidenceUnit], str, str]  # score, units cited, ch
 def _best_explained(question: Question, selected: Sequence[EvidenceUnit],
                     pool: Sequence[EvidenceUnit], preceding: Adjacent | None,
                     scan: Scan | None, heading: Heading | None = None, pointers: bool = True,
-                    levels: Sequence[float] = ()) -> Explained | None:
+                    levels: Sequence[float] = (), way: str | None = None
+                    ) -> Explained | None:
     """(score, units cited, what changed, its causes) of the best sentence that explains the
     measure's change among the selected units, the pool and the filing's scanned ones; each
     read under the heading printed above it (``heading``), as a chunk's sentences are; with
@@ -800,10 +814,12 @@ def _best_explained(question: Question, selected: Sequence[EvidenceUnit],
     goes on with its change and states them ("The increase in gross margin for fiscal 2022
     was primarily due to ...")."""
     ranked: list[tuple[tuple[float, int, int], Explained]] = []
-    for found, key in _explained(question, selected, pool, preceding, scan, heading):
+    for found, key in _explained(question, selected, pool, preceding, scan, heading, way):
         if (not pointers and refers_elsewhere(found[3])) or states_other_amount(found[2],
                                                                                  levels):
             continue  # a part's level or another period's: not the change asked
+        if way is not None and explained_direction(found[2], found[3]) not in (None, way):
+            continue  # "benefited from a gain" explains no part of a decline
         ranked.append((key, found))
     if not ranked:
         return None
@@ -848,13 +864,14 @@ def parts_explained(question: Question, selected: Sequence[EvidenceUnit],
 
 def _explained(question: Question, selected: Sequence[EvidenceUnit],
                pool: Sequence[EvidenceUnit], preceding: Adjacent | None, scan: Scan | None,
-               heading: Heading | None) -> Iterator[tuple[Explained, tuple[float, int, int]]]:
+               heading: Heading | None, way: str | None = None
+               ) -> Iterator[tuple[Explained, tuple[float, int, int]]]:
     """Every sentence that explains the measure's change, with its rank key: the best score;
     on a tie the higher chunk, then the earlier sentence (MD&A gives the main reason first:
     "In addition, ..." follows it)."""
     roots, owners = measure_readings(question), subjects_named(question)
     asked = {w.lower() for w in re.findall(r"[\w&'-]+", question.text)}
-    asked_way = stated_direction(question.text)  # read once, not per sentence scored
+    asked_way = stated_direction(question.text) or way  # read once, not per sentence
     previous = _previous(pool)
     position = {(u.chunk_id, u.quote): i for i, u in enumerate(pool)}
     scanned = (list(scan([*answer_patterns("cause"), ACTIVE_CAUSE_RE])) if scan is not None
@@ -868,7 +885,8 @@ def _explained(question: Question, selected: Sequence[EvidenceUnit],
             before = preceding(unit)
         if heading is not None and (above := heading(unit)):
             unit = unit.model_copy(update={"scope": f"{unit.scope} | {above}"})
-        found = _candidate(question, roots, asked, unit, before, owners, asked_way)
+        found = _candidate(question, roots, asked, unit, before, owners, asked_way,
+                           known_way=way is not None)
         if found is not None:
             yield found, (-found[0], unit.chunk_rank, at)
 

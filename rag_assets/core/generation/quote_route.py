@@ -39,11 +39,11 @@ from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.drivers import (
     continued_on_next_page,
     drivers,
+    explained_direction,
     following_on_page,
     parts_explained,
     preceding_on_page,
     refers_elsewhere,
-    stated_direction,
     subjects_named,
 )
 from rag_assets.core.generation.evidence import (
@@ -384,7 +384,8 @@ class QuoteRoute:
             # measure at its printed amount is asked for, else none
             direct, changed = self.explained_at(question, change.levels, *read)
             head = direct[0] if direct else None
-        said = stated_direction(changed) if changed else None
+        # the way its words say, else its causes' connective ("Benefited from ...")
+        said = explained_direction(changed, head.text) if head is not None else None
         against = bool(said and change.way and said != change.way)
         if head is None or against or refers_elsewhere(head.text):
             # a cause whose change runs against the statements' explains another period or
@@ -395,6 +396,13 @@ class QuoteRoute:
                 question, change, *read)
             if bridged is not None:
                 head, direct, method = bridged, [], "direct cause"
+            elif (head is None or against) and (
+                    again := self.explained_way(question, change.way, *read)):
+                # no sentence states the change the way the statements say it went, but one
+                # whose connective says that way ("Consolidated operating income was
+                # negatively affected by ...", MGM Resorts 2018) explains it
+                direct, changed = again
+                head, method = direct[0], "direct cause"
             elif head is None or against:
                 return [change.claim], "computed change"
         return [Claim(text=f"{without_bare_change(head.text, changed, change.claim.text)}; "
@@ -411,6 +419,18 @@ class QuoteRoute:
                         self.following, self.heading_above, levels=levels) if selected else None
         if found is None or (kept := self.verified(found.claim())) is None:
             return [], ""
+        return [kept], found.changed
+
+    def explained_way(self, question: Question, way: str | None,
+                      selected: Sequence[EvidenceUnit], pool: Sequence[EvidenceUnit]
+                      ) -> tuple[list[Claim], str] | None:
+        """The cause answer among sentences that explain the change the way the statements
+        say it went (``way``), with the change it explains, when every citation holds; else
+        None."""
+        found = drivers(question, selected, pool, self.preceding, self.scan(selected),
+                        self.following, self.heading_above, way=way) if selected else None
+        if found is None or (kept := self.verified(found.claim())) is None:
+            return None
         return [kept], found.changed
 
     def bridged(self, question: Question, change: Change, selected: Sequence[EvidenceUnit],

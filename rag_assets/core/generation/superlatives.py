@@ -297,13 +297,11 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
         own = _named_by(scope, ranks) == 2 or _of_measure(scope, measures)
         if titled is not None and own != titled:
             continue  # under a "Segments" note: its own title may name other members
-        if _of_other_members(scope, categories, ranks, cues):
+        if _of_other_members(scope, categories, ranks, cues) or _eliminated(scope, question, cues):
             continue  # General Mills' "net sales by class of similar products" ranks no region
         if (not also_ranks and disaggregates(scope, categories, ranks, cues)
                 or _of_one_member(scope, ranks)):  # "for the Display Technologies segment"
             continue  # Walmart's "net sales by merchandise category" ranks no segment
-        if _eliminated(scope, question, cues):
-            continue  # Lockheed Martin's intersegment sales are no segment's sales
         rows, printed, grouped = _members(units, table, groups_asked, measures, question, cues)
         if (not rows or len({(r.unit.caption, r.label) for r in rows}) < len(rows)
                 or _repeated_on_page(rows, page_rows)  # measures under captions, not members

@@ -688,3 +688,24 @@ def test_a_loss_improves_as_it_narrows() -> None:
     # a worsening of something else is no way of the measure asked (analyst-open, JPMorgan)
     assert stated_direction("Is its credit cost rising, and how much relates to underlying "
                             "deterioration?") == "up"
+
+
+def test_a_connective_that_says_the_way_states_the_change() -> None:
+    """MGM Resorts' 2018 MD&A (p34): "Consolidated operating income was negatively affected by
+    ..." states no change word, but its connective says the measure went down: it explains a
+    decline, and a sentence beside it that "benefited from" a gain explains none of it."""
+    fell = unit("Consolidated operating income was negatively affected by the ramp up of "
+                "operations at our recently opened resorts and an increase in corporate "
+                "expense.", scope=MDNA)
+    rose = unit("Consolidated operating income in 2018 benefited from a $45 million gain "
+                "related to the sale of Grand Victoria.", chunk="c0", scope=MDNA)
+    question = read_question("What drove the change in MGM Resorts's operating income in 2018?")
+    # without the statements' way it states no change (a currency effect is a part of one)
+    assert drivers(question, [fell]) is None
+    found = drivers(question, [fell], way="down")
+    assert found is not None and found.causes.startswith("negatively affected by the ramp up")
+    # the question names no way; the statements' way (down) leaves the gain out
+    assert drivers(question, [rose, fell], way="down").causes.startswith(  # type: ignore[union-attr]
+        "negatively affected by")
+    assert drivers(question, [rose], way="down") is None
+    assert drivers(question, [rose], way="up") is not None
