@@ -73,6 +73,7 @@ from rag_assets.core.generation.metric_format import subject_of
 from rag_assets.core.generation.per_share_dividends import per_share_dividend
 from rag_assets.core.generation.quarter_events import quarter_debt_event
 from rag_assets.core.generation.quoted_amounts import quoted_arithmetic
+from rag_assets.core.generation.stated_events import stated_event
 from rag_assets.core.generation.stated_line_items import stated_line_item
 from rag_assets.core.generation.stated_moves import stated_move
 from rag_assets.core.generation.superlatives import PagesTitling, superlative
@@ -386,6 +387,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or prose_yes_no(question, selected, pool, before, scan)
             or stated_move(question, selected, pool, scan)
             or quarter_debt_event(question, scan)
+            or stated_event(question, selected, pool)
             or stated_line_item(question, scan)
             or _single(question.text, selected, cues, strict=True)
             or _list(question.text, selected, cues) or _stated_list(question.text, scan, cues)

@@ -1,0 +1,58 @@
+"""Yes or no to what a filing says happened, from the sentence that prints the question's words
+(sentences as the check companies' 8-Ks and 10-Qs print them; units built here)."""
+
+from __future__ import annotations
+
+from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.stated_events import event_words, stated_event
+from rag_assets.core.question.question import read_question
+
+
+def unit(text: str, scope: str = "Part II, Item 1. Legal Proceedings") -> EvidenceUnit:
+    return EvidenceUnit(chunk_id="c", document="acme-10q-q2", year=2023, chunk_rank=0, page=30,
+                        located=True, quote=text, text=text, scope=scope)
+
+
+FTC = read_question("Did the U.S. district court grant the FTC's motion for a preliminary "
+                    "injunction to block Microsoft's acquisition of Activision Blizzard?")
+
+
+def test_the_opposite_verb_says_no() -> None:
+    # Activision Blizzard's Q2 2023 10-Q: "denied" is what "grant" did not
+    found = stated_event(FTC, [unit("On July 10, 2023, the district court denied the FTC's "
+                                    "motion for a preliminary injunction.")])
+    assert found is not None and found.text.startswith("No. On July 10, 2023")
+
+
+def test_the_sentence_that_prints_the_words_says_yes_and_a_negation_says_no() -> None:
+    question = read_question("Were all of MGM Resorts' properties open and free of COVID-19 "
+                             "operating restrictions as of June 30, 2023?")
+    said = ("As of June 30, 2023, all of the Company's properties were open and not subject to "
+            "any COVID-19 related operating restrictions.")
+    found = stated_event(question, [unit("Casino revenues rose."), unit(said)])
+    assert found is not None and found.text == f"Yes. {said}"
+    closed = ("As of June 30, 2023, the Company's Macau properties were not open and remained "
+              "subject to operating restrictions.")
+    found = stated_event(question, [unit(closed)])
+    assert found is not None and found.text.startswith("No. ")
+
+
+def test_a_proposal_a_risk_or_another_subject_is_no_event() -> None:
+    question = read_question("Did Foot Locker's shareholders ratify KPMG LLP as the independent "
+                             "registered public accounting firm for fiscal 2022?")
+    proposal = unit("With respect to the proposal to ratify the appointment of KPMG LLP as the "
+                    "Company's independent registered public accounting firm for the 2022 "
+                    "fiscal year, the votes were cast for the proposal.")
+    assert stated_event(question, [proposal]) is None
+    result = proposal.model_copy(update={"text": f"{proposal.text} Based on the votes set forth "
+                                         "above, the appointment of KPMG LLP was ratified."})
+    found = stated_event(question, [result])
+    assert found is not None and found.text.startswith("Yes. ")
+    seagen = read_question("Had Seagen's shareholders approved Pfizer's proposed acquisition?")
+    risk = unit("Risks include negative effects of the announcement of the proposed acquisition "
+                "on shareholders and the risk that approvals are not obtained.")
+    assert stated_event(seagen, [risk]) is None
+    # no yes or no from the words of another question's frame
+    assert event_words("Did Foot Locker agree to sell its stake in Retailors?") == [
+        "agree", "sell", "stake"]
+    assert stated_event(FTC, [unit("The court scheduled a hearing.")]) is None
