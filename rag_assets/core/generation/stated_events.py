@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -86,9 +87,8 @@ def _unrealized(words: list[str], sentence: str) -> bool:
     return bool(spots) and all(UNREALIZED_RE.search(lower[max(0, at - 30):at]) for at in spots)
 
 
-def stated_event(question: Question, selected: list[EvidenceUnit] | tuple[EvidenceUnit, ...],
-                 pool: list[EvidenceUnit] | tuple[EvidenceUnit, ...] = ()
-                 ) -> DirectAnswer | None:
+def stated_event(question: Question, selected: Sequence[EvidenceUnit],
+                 pool: Sequence[EvidenceUnit] = ()) -> DirectAnswer | None:
     """"Yes." or "No." and the evidence's sentence that states the event asked, or None."""
     if question.expects != "yes_no" or question.way is not None:
         return None  # a move is the metric engine's and the move readers'
