@@ -603,7 +603,10 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
         # a scanned page's table may run into the sentence: "... 22.0 % 24.3 % (2.3)%
         # Operating income margins decreased in 2018 versus 2017, driven primarily by ...";
         # an anaphor right after a table ("| 1,100 | The increase was ...") refers to it
+        trimmed = unit
         if not _refers_back(prose := prose_after_table(subject)):
+            if prose != subject:
+                trimmed = _from_prose(unit, prose)
             subject = prose
         if len(subject.split()) > MAX_SUBJECT_WORDS or reads_as_table(subject):
             continue  # a table's cells run into the sentence: no subject a reader would name
@@ -614,7 +617,7 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
             continue  # a connective inside the causes ("..., primarily due to ...") splits them
         if _wider_line_item(question, subject):
             continue
-        cited = [unit]
+        cited = [trimmed]
         level = bool(LEVEL_CAUSE_RE.match(causes))
         if level and not _level_agrees(question, causes):
             continue
@@ -642,6 +645,19 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
         if score and (best is None or score > best[0]):
             best = (score, cited, subject, causes)
     return best
+
+
+def _from_prose(unit: EvidenceUnit, prose: str) -> EvidenceUnit:
+    """The unit from where its prose starts, when a table's cells ran into its start (MGM
+    Resorts' Q2 2023 10-Q: the summary table's rows, then "Consolidated net revenues increased
+    21% ..."): what is cited is the sentence as the page prints it, not the table run into
+    it. The unit as it was when its quote does not print the prose's opening."""
+    opening = " ".join(prose.split()[:6])
+    flat_quote, flat_text = " ".join(unit.quote.split()), " ".join(unit.text.split())
+    at_quote, at_text = flat_quote.find(opening), flat_text.find(opening)
+    if at_quote < 0 or at_text < 0:
+        return unit
+    return unit.model_copy(update={"quote": flat_quote[at_quote:], "text": flat_text[at_text:]})
 
 
 # what a cash flow line prints between its head and its activity: "cash provided by (used in)"

@@ -709,3 +709,18 @@ def test_a_connective_that_says_the_way_states_the_change() -> None:
         "negatively affected by")
     assert drivers(question, [rose], way="down") is None
     assert drivers(question, [rose], way="up") is not None
+
+
+def test_a_table_run_into_the_sentence_is_not_cited_with_it() -> None:
+    """MGM Resorts' Q2 2023 10-Q: the summary table's rows run into "Consolidated net revenues
+    increased 21% ..." in one unit; the cause is cited on the sentence as the page prints it
+    (a quote holding the table's cells is found on no page, and the answer was dropped)."""
+    said = ("Consolidated net revenues increased 21% for the three months ended June 30, 2023 "
+            "compared to the prior year quarter due primarily to a 418% increase at MGM China.")
+    merged = unit(f"| Net revenues | $ 3,942,207 | $ 3,264,888 | $ 7,815,503 | $ 6,119,197 | "
+                  f"| Operating income | 371,378 | 2,381,451 | 1,102,217 | 2,487,239 | {said}",
+                  scope=MDNA)
+    question = read_question("What drove the increase in MGM Resorts' consolidated net revenues "
+                             "in Q2 2023?")
+    found = drivers(question, [merged])
+    assert found is not None and [u.quote for u in found.units] == [said]
