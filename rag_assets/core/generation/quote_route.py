@@ -44,6 +44,7 @@ from rag_assets.core.generation.drivers import (
     parts_explained,
     preceding_on_page,
     refers_elsewhere,
+    stated_direction,
     subjects_named,
 )
 from rag_assets.core.generation.evidence import (
@@ -424,12 +425,15 @@ class QuoteRoute:
     def explained_way(self, question: Question, way: str | None,
                       selected: Sequence[EvidenceUnit], pool: Sequence[EvidenceUnit]
                       ) -> tuple[list[Claim], str] | None:
-        """The cause answer among sentences that explain the change the way the statements
-        say it went (``way``), with the change it explains, when every citation holds; else
-        None."""
+        """The cause answer among sentences whose connective says the change went the way the
+        statements say (``way``: "was negatively affected by"), with the change it explains,
+        when every citation holds; else None. A sentence that states its own change was read
+        already: the best of those ran against the statements or was another's (a segment's
+        "increase in King's operating income" is no cause of the company's margin)."""
         found = drivers(question, selected, pool, self.preceding, self.scan(selected),
                         self.following, self.heading_above, way=way) if selected else None
-        if found is None or (kept := self.verified(found.claim())) is None:
+        if found is None or stated_direction(found.changed) is not None or (
+                kept := self.verified(found.claim())) is None:
             return None
         return [kept], found.changed
 
