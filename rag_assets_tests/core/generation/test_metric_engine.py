@@ -419,6 +419,23 @@ def test_gross_margin_is_not_meaningful_for_a_bank_decided_from_what_it_is() -> 
     assert b.status == "answered" and b.value == pytest.approx((6489 - 2000) / 6489)
 
 
+def test_gross_margin_is_not_meaningful_for_a_casino_resort_by_its_departments() -> None:
+    """MGM Resorts' income statement prints its revenues and expenses by department
+    ("Casino", "Rooms", "Food and beverage"), no cost of revenue: a gross margin asked of it is
+    not meaningful, said with the lines that make it a casino resort operator."""
+    lines = [fact("revenue", 2018, 11763, "Revenues", total=True),
+             fact(None, 2018, 6477, "Casino"), fact(None, 2018, 2212, "Rooms"),
+             fact(None, 2018, 1977, "Food and beverage"),
+             fact("operating_income", 2018, 1469, "Operating income")]
+    a = ask("Does MGM Resorts have an improving gross margin profile as of FY2018?", lines)
+    assert a.status == "not_meaningful"
+    assert 'it is a casino resort operator (its statements print "Casino", "Rooms", "Food and ' \
+           'beverage")' in a.headline
+    # one department alone makes no casino resort: the reader's miss is said as its own
+    assert ask("What is the FY2018 gross margin?", lines[:2] + lines[4:]).status == "missing"
+    assert "casino_resort" in load_kinds()
+
+
 def test_trends_and_judgments_state_the_rule() -> None:
     wc = ask("Does Acme have positive working capital based on FY2019 data?",
              [f if f.concept != "current_assets" else f.model_copy(update={"value": 1e9})
