@@ -432,8 +432,8 @@ class QuoteRoute:
         "increase in King's operating income" is no cause of the company's margin)."""
         found = drivers(question, selected, pool, self.preceding, self.scan(selected),
                         self.following, self.heading_above, way=way) if selected else None
-        if found is None or stated_direction(found.changed) is not None or (
-                kept := self.verified(found.claim())) is None:
+        if found is None or stated_direction(found.changed) is not None or explained_direction(
+                "", found.causes) != way or (kept := self.verified(found.claim())) is None:
             return None
         return [kept], found.changed
 
