@@ -185,8 +185,18 @@ def _page_items(lines: Sequence[str]) -> list[str]:
         item = item_of(line)
         if item and not OPEN_END_RE.search(previous):
             found.append(item)
+        elif item is None and (run_on := RUN_ON_HEADING_RE.search(line)):
+            # a heading the text layer ran onto the sentence above it, set in capitals to the
+            # line's end (Nike 2019 p20: "... through the year 2043 . ITEM 3. LEGAL
+            # PROCEEDINGS"): a cross reference is never in capitals after a sentence's end
+            found.extend(filter(None, [item_of(run_on.group("heading"))]))
         previous = line
     return found
+
+
+# an Item heading in capitals after a sentence's end, running to the end of its line
+RUN_ON_HEADING_RE = re.compile(
+    r"[.!?]\s+(?P<heading>ITEM\s+\d{1,2}[A-C]?\.\s+[A-Z][A-Z ,'’&()-]{3,})\s*$")
 
 
 EXHIBIT_RE = re.compile(r"^\s*exhibit\s+(\d{1,3}(?:\.\d{1,3}[a-z]?)?)\s*$", re.IGNORECASE)

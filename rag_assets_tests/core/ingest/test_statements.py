@@ -198,6 +198,17 @@ def test_items_by_page_ignores_contents_and_cross_references() -> None:
     ]
 
 
+def test_a_heading_run_onto_the_sentence_above_it_opens_its_item() -> None:
+    # Nike's 2019 10-K, p20: the text layer runs "ITEM 3. LEGAL PROCEEDINGS" onto the line of
+    # the properties' last sentence; a cross reference in the same place is no heading
+    properties = ["ITEM 2. PROPERTIES", "Our",
+                  "leases expire through the year 2043 . ITEM 3. LEGAL PROCEEDINGS",
+                  "There are no material pending legal proceedings."]
+    cited = ["ITEM 2. PROPERTIES", "For our leases, see Item 3. Legal Proceedings",
+             "As discussed. in ITEM 3. Legal Proceedings of this report"]
+    assert items_by_page([properties, cited]) == ["Item 3. Legal Proceedings", "Item 2. Properties"]
+
+
 def test_statements_after_item_15_are_item_8_and_exhibits_are_no_item() -> None:
     pages = [
         ["ITEM 15. EXHIBITS, FINANCIAL STATEMENT SCHEDULES", "(a) 1. Financial statements"],
