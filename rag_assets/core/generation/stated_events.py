@@ -29,6 +29,7 @@ OPPOSITES_PATH = Path(__file__).with_name("event_opposites.json")
 MIN_SHARE = 0.5  # of the question's words the sentence prints
 MIN_WORDS = 3
 STEM_CHARS = 5  # "ratify" and "ratified" share "ratif"; "approve" and "approval" "appro"
+WH_WORD_RE = re.compile(r"\b(?:what|how|which|who|whom|whose|when|where|why)\b", re.I)
 AUXILIARY_RE = re.compile(r"^\s*(?:did|does|do|has|have|had|is|are|was|were)\b", re.I)
 # words that carry no event: function words, periods, the question's frame
 _FRAME = frozenset({"the", "a", "an", "of", "to", "in", "on", "at", "for", "by", "as", "and",
@@ -90,8 +91,10 @@ def _unrealized(words: list[str], sentence: str) -> bool:
 def stated_event(question: Question, selected: Sequence[EvidenceUnit],
                  pool: Sequence[EvidenceUnit] = ()) -> DirectAnswer | None:
     """"Yes." or "No." and the evidence's sentence that states the event asked, or None."""
-    if question.expects != "yes_no" or question.way is not None:
-        return None  # a move is the metric engine's and the move readers'
+    if question.expects != "yes_no" or question.way is not None or WH_WORD_RE.search(
+            question.text.split("?")[0]):
+        return None  # a move is the metric engine's and the move readers'; "had rates stayed
+        # ..., what would its revenue have been?" asks a figure, not a yes or no
     words, core = event_words(question.text), event_words(question.clause)
     if len(words) < MIN_WORDS:
         return None

@@ -56,3 +56,14 @@ def test_a_proposal_a_risk_or_another_subject_is_no_event() -> None:
     assert event_words("Did Foot Locker agree to sell its stake in Retailors?") == [
         "agree", "sell", "stake"]
     assert stated_event(FTC, [unit("The court scheduled a hearing.")]) is None
+
+
+def test_a_question_that_asks_what_is_no_yes_or_no() -> None:
+    # analyst-fresh's Netflix 2015 question opens with a conditional "had": it asks a figure
+    question = read_question("According to Netflix's 2015 10-K, had foreign exchange rates "
+                             "stayed at 2014 levels, approximately what would its International "
+                             "streaming segment revenue have been in 2015?")
+    said = unit("We believe international revenues would have been approximately $331 million "
+                "higher in 2015 if foreign exchange rates had remained consistent with those for "
+                "the year ended December 31, 2014.")
+    assert stated_event(question, [said]) is None
