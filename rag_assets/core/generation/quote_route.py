@@ -397,8 +397,8 @@ class QuoteRoute:
                 question, change, *read)
             if bridged is not None:
                 head, direct, method = bridged, [], "direct cause"
-            elif (head is None or against) and (
-                    again := self.explained_way(question, change.way, *read)):
+            elif (head is None or against) and change.way is not None and (
+                    again := self.explained_way(question, change.way, change.levels, *read)):
                 # no sentence states the change the way the statements say it went, but one
                 # whose connective says that way ("Consolidated operating income was
                 # negatively affected by ...", MGM Resorts 2018) explains it
@@ -422,16 +422,18 @@ class QuoteRoute:
             return [], ""
         return [kept], found.changed
 
-    def explained_way(self, question: Question, way: str | None,
+    def explained_way(self, question: Question, way: str, levels: Sequence[float],
                       selected: Sequence[EvidenceUnit], pool: Sequence[EvidenceUnit]
                       ) -> tuple[list[Claim], str] | None:
         """The cause answer among sentences whose connective says the change went the way the
         statements say (``way``: "was negatively affected by"), with the change it explains,
-        when every citation holds; else None. A sentence that states its own change was read
+        when every citation holds, stating the measure at no amount but the statements'
+        (``levels``); else None. A sentence that states its own change was read
         already: the best of those ran against the statements or was another's (a segment's
         "increase in King's operating income" is no cause of the company's margin)."""
         found = drivers(question, selected, pool, self.preceding, self.scan(selected),
-                        self.following, self.heading_above, way=way) if selected else None
+                        self.following, self.heading_above, levels=levels,
+                        way=way) if selected else None
         if found is None or stated_direction(found.changed) is not None or explained_direction(
                 "", found.causes) != way or (kept := self.verified(found.claim())) is None:
             return None

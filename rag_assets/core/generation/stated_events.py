@@ -27,6 +27,7 @@ from rag_assets.core.question.question import Question
 
 OPPOSITES_PATH = Path(__file__).with_name("event_opposites.json")
 MIN_SHARE = 0.5  # of the question's words the sentence prints
+CLAUSE_SHARE = 2 / 3  # of the words of the question's own clause
 MIN_WORDS = 3
 STEM_CHARS = 5  # "ratify" and "ratified" share "ratif"; "approve" and "approval" "appro"
 WH_WORD_RE = re.compile(r"\b(?:what|how|which|who|whom|whose|when|where|why)\b", re.I)
@@ -42,18 +43,23 @@ _FRAME = frozenset({"the", "a", "an", "of", "to", "in", "on", "at", "for", "by",
 NEGATED_RE = re.compile(
     r"\b(?:did|does|do|has|have|had|was|were|is|are|will|would|could|can)\s+not\b|"
     r"\b(?:didn|doesn|hasn|haven|hadn|wasn|weren|isn|aren)['’]t\b|\bnever\b|^\s*no\b", re.I)
+SCOPE_CHARS = 40  # before the clause's word: where a negation or a condition governs it
 # a risk factor or a forward-looking statement's list of risks says what may happen
 RISK_RE = re.compile(r"\bItem 1A\b|\brisks?\b|\buncertaint", re.I)
-# a proposal, a plan or what may happen is no event: "the proposal to ratify ..."
-UNREALIZED_RE = re.compile(r"\b(?:proposals?|plans?|intends?|seeks?|may|might|could|would|"
-                           r"will)\s+(?:to\s+)?$", re.I)
+# a proposal, a plan, a condition or what may happen is no event: "the proposal to ratify",
+# "subject to approval by the shareholders", "is expected to be completed", "If we do not"
+UNREALIZED_RE = re.compile(r"\b(?:(?i:proposals?|plans?|intends?|seeks?|might|could|would|"
+                           r"will|expected|expects?|subject|pending|if|upon|until|unless|"
+                           r"whether)|may)\b[^.;]{0,12}$")  # "may", never the month "May"
 
 
 @cache
-def opposites() -> dict[str, tuple[str, ...]]:
-    """A verb's stem and the stems of the verbs that say it did not happen."""
+def opposites() -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
+    """Each verb's forms (whole words) and the forms of the verbs that say it did not
+    happen: whole words, so "compliance" is no "complete" and "electric" no "elect"."""
     data = json.loads(OPPOSITES_PATH.read_text(encoding="utf-8"))
-    return {e["word"]: tuple(e["opposites"]) for e in data["opposites"]}
+    return tuple((re.compile(e["asked"], re.I), re.compile(e["opposite"], re.I))
+                 for e in data["opposites"])
 
 
 def _stem(word: str) -> str:
@@ -74,18 +80,45 @@ def event_words(text: str) -> list[str]:
 def _printed(words: list[str], sentence: str) -> tuple[list[str], list[str]]:
     """The question's words the sentence prints (by stem), and those it prints the
     opposite of."""
-    stems = {_stem(t) for t in re.findall(r"[A-Za-z][A-Za-z'’-]+", sentence)}
+    tokens = [t.lower() for t in re.findall(r"[A-Za-z][A-Za-z'’-]+", sentence)]
+    stems = {_stem(t) for t in tokens}
     said = [w for w in words if _stem(w) in stems]
     opposed = [w for w in words if w not in said and any(
-        o in s for o in opposites().get(_stem(w), ()) for s in stems)]
+        asked.fullmatch(w) and any(opposite.fullmatch(t) for t in tokens)
+        for asked, opposite in opposites())]
     return said, opposed
 
 
-def _unrealized(words: list[str], sentence: str) -> bool:
-    """Whether every question word the sentence prints stands in a proposal or a plan."""
+def _clause_printed(core: list[str], printed: set[str]) -> bool:
+    """Whether the sentence prints the question's own clause: its first word (what the
+    clause is about: "compliance" in "Was it in compliance with its covenants?", which a
+    sentence about the covenants alone does not state) and two thirds of its words."""
+    return bool(core) and core[0] in printed and (
+        len(printed & set(core)) >= CLAUSE_SHARE * len(core))
+
+
+def _spots(words: list[str], sentence: str) -> list[int]:
+    """Where the sentence prints each of the words (by stem), in order."""
     lower = sentence.lower()
-    spots = [m.start() for w in words for m in re.finditer(rf"\b{re.escape(_stem(w))}", lower)]
-    return bool(spots) and all(UNREALIZED_RE.search(lower[max(0, at - 30):at]) for at in spots)
+    return sorted(m.start() for w in words for m in re.finditer(rf"\b{re.escape(_stem(w))}",
+                                                                 lower))
+
+
+def _unrealized(words: list[str], sentence: str) -> bool:
+    """Whether one of the clause's words stands only in a proposal, a plan or a condition
+    ("subject to approval", "expected to be completed"), wherever the sentence prints it: "the
+    proposal to ratify ... was ratified" states the event."""
+    return any(spots and all(UNREALIZED_RE.search(sentence[max(0, at - SCOPE_CHARS):at])
+                             for at in spots)
+               for spots in (_spots([w], sentence) for w in words))
+
+
+def _negated(spots: list[int], sentence: str) -> bool:
+    """Whether a negation stands right before a place the sentence prints its clause's words
+    ("were not open", "No share repurchases"), not in a clause of its own after them ("...,
+    which has not yet been paid")."""
+    lower = sentence.lower()
+    return any(NEGATED_RE.search(lower[max(0, at - SCOPE_CHARS):at]) for at in spots)
 
 
 def stated_event(question: Question, selected: Sequence[EvidenceUnit],
@@ -105,13 +138,15 @@ def stated_event(question: Question, selected: Sequence[EvidenceUnit],
             continue  # a risk says what may happen, not what did
         said, opposed = _printed(words, unit.text)
         covered = len(said) + len(opposed)
-        if covered < MIN_WORDS or covered < MIN_SHARE * len(words) or not (
-                set(core) & {*said, *opposed}):
-            continue  # the question's own clause (its verb, its subject) must be printed
-        if not opposed and _unrealized([w for w in said if w in core], unit.text):
+        if covered < MIN_WORDS or covered < MIN_SHARE * len(words) or not _clause_printed(
+                core, {*said, *opposed}):
+            continue  # the question's own clause (its subject, its verb) must be printed
+        clause = [w for w in [*said, *opposed] if w in core]
+        spots = _spots(clause, unit.text)
+        if _unrealized(clause, unit.text) or not spots:
             continue  # its own clause's words only in "the proposal to ratify ..."
         if best is None or covered > best[0]:
-            best = (covered, unit, not opposed and not NEGATED_RE.search(unit.text))
+            best = (covered, unit, not opposed and not _negated(spots, unit.text))
     if best is None:
         return None
     _, unit, yes = best

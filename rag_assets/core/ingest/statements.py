@@ -196,7 +196,7 @@ def _page_items(lines: Sequence[str]) -> list[str]:
 
 # an Item heading in capitals after a sentence's end, running to the end of its line
 RUN_ON_HEADING_RE = re.compile(
-    r"[.!?]\s+(?P<heading>ITEM\s+\d{1,2}[A-C]?\.\s+[A-Z][A-Z ,'’&()-]{3,})\s*$")
+    r"(?<=[a-z0-9)\s])[.!?]\s+(?P<heading>ITEM\s+\d{1,2}[A-C]?\.\s+[A-Z][A-Z ,'’&()-]{3,})\s*$")
 
 
 EXHIBIT_RE = re.compile(r"^\s*exhibit\s+(\d{1,3}(?:\.\d{1,3}[a-z]?)?)\s*$", re.IGNORECASE)
@@ -520,6 +520,7 @@ def classify_pages(pages_lines: Sequence[Sequence[str]]) -> list[StatementKind |
     segment_pages = 0  # pages of the segment note up to the page before, 0 when not in it
     previous_item: str | None = None
     printed: StatementKind | None = None  # the kind of the last page that prints any word
+    said_segment = False  # the page before said "segment"
     for lines, item in zip(pages_lines, items, strict=True):
         kind = classify_page(lines, item)
         if kind is None and printed in PRIMARY_STATEMENTS and _continues_statement(lines):
@@ -527,7 +528,7 @@ def classify_pages(pages_lines: Sequence[Sequence[str]]) -> list[StatementKind |
         if item != previous_item:
             segment_pages = 0
         previous_item = item
-        if kind is None and _continues_segment_note(lines, segment_pages):
+        if kind is None and _continues_segment_note(lines, segment_pages, said_segment):
             kind = "segment_note"
         opened = segment_heading(lines, item) if item != MDNA_ITEM else None
         if opened is True or (opened is None and kind == "segment_note"):
@@ -535,6 +536,7 @@ def classify_pages(pages_lines: Sequence[Sequence[str]]) -> list[StatementKind |
         else:  # another note opened, or the page is no part of the segment note
             segment_pages = 0
         out.append(kind)
+        said_segment = _says_segment(lines)
         if not prints_no_word(lines):
             printed = _last_titled(lines, kind) if kind in PRIMARY_STATEMENTS else kind
     return _titled_below_the_top(pages_lines, out)
@@ -588,16 +590,36 @@ def _opens_with_rows(lines: Sequence[str]) -> bool:
     )
 
 
-def _continues_segment_note(lines: Sequence[str], segment_pages: int) -> bool:
+def _continues_segment_note(lines: Sequence[str], segment_pages: int,
+                            said_before: bool = False) -> bool:
     """A page after the segment note's that says "segment", or prints figures under no
-    title (Nike 2022's page 89: the segment note's table of revenues, EBIT and additions by
-    segment, its title on the page before)."""
+    title right after a page that said it (``said_before``: Nike 2022's page 89, the segment
+    note's table of revenues, EBIT and additions by segment, titled on the page before); a
+    run of such pages carries nothing further (a 10-Q's MD&A, no Item heading ending it)."""
     return (
         0 < segment_pages < MAX_SEGMENT_PAGES
         and not _opens_other_note(lines)
-        and (segment_pages == 1 or any(SEGMENT_RE.search(line) for line in lines)
-             or _continues_statement(lines))
+        and (segment_pages == 1 or _says_segment(lines)
+             or (said_before and _opens_with_table(lines) and _continues_statement(lines)))
     )
+
+
+def _opens_with_table(lines: Sequence[str]) -> bool:
+    """A page whose first printed line, past a short running head ("Table of Contents"), is a
+    table's row: a table carried on from the page before, not prose of its own."""
+    for line in _top(lines, 3):
+        if line.lstrip().startswith("|"):
+            return True
+        if len(line.strip()) > MAX_RUNNING_HEAD:
+            return False
+    return False
+
+
+MAX_RUNNING_HEAD = 40  # characters of a line above a page's first table that heads every page
+
+
+def _says_segment(lines: Sequence[str]) -> bool:
+    return any(SEGMENT_RE.search(line) for line in lines)
 
 
 NOTES_HEADER_RE = re.compile(r"^\s*notes\s+to\b", re.IGNORECASE)

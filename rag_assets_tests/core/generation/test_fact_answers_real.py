@@ -341,7 +341,7 @@ def test_a_casino_resort_has_no_gross_margin_from_what_its_statements_print() ->
     answer, _ = _ask(path, document, 2020, "MGM Resorts", "What is MGM Resorts' FY2020 gross "
                      "margin?")
     assert answer.status == "not_meaningful"
-    assert 'it is a casino resort operator (its statements print "Casino", "Rooms"' \
+    assert 'it is a hotel or casino resort operator (its statements print "Casino", "Rooms"' \
         in answer.headline, answer.headline
     _answered(path, document, 2020, "MGM Resorts", "What is MGM Resorts' FY2020 operating "
               "margin?")

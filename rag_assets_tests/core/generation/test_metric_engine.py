@@ -429,8 +429,12 @@ def test_gross_margin_is_not_meaningful_for_a_casino_resort_by_its_departments()
              fact("operating_income", 2018, 1469, "Operating income")]
     a = ask("Does MGM Resorts have an improving gross margin profile as of FY2018?", lines)
     assert a.status == "not_meaningful"
-    assert 'it is a casino resort operator (its statements print "Casino", "Rooms", "Food and ' \
-           'beverage")' in a.headline
+    assert 'it is a hotel or casino resort operator (its statements print "Casino", "Rooms", ' \
+           '"Food and beverage")' in a.headline
+    # no SIC code makes one: 7011 holds hotel companies that print no department
+    plain = lines[:1] + lines[4:]
+    assert answer_metric(parse_text("What is the FY2018 gross margin?"), plain, "Acme",
+                         "Standard Industrial Classification: 7011").status == "missing"
     # one department alone makes no casino resort: the reader's miss is said as its own
     assert ask("What is the FY2018 gross margin?", lines[:2] + lines[4:]).status == "missing"
     assert "casino_resort" in load_kinds()

@@ -42,3 +42,12 @@ def test_each_page_knows_the_statement_it_is() -> None:
     assert kinds[57] == "income_statement" and kinds[59] == "balance_sheet"
     assert pages.page_statements("nike-10k", 2022) is kinds  # classified once per report
     assert pages.page_statements("absent", 2022) == {}
+
+
+def test_a_page_of_figures_carries_the_segment_note_only_as_a_table_carried_on() -> None:
+    """Walmart's Q1 fiscal 2024 10-Q names no Item a page reader finds, and its MD&A's pages of
+    figures follow the segment note's: they open with prose, so they are no part of it."""
+    pages = PageTexts.from_pages("walmart-10q-q1", 2024, real_filing(
+        "financebench-bulk/pdfs/WALMART_2024Q1_10Q.pdf").pages)
+    kinds = pages.page_statements("walmart-10q-q1", 2024)
+    assert [page for page, kind in kinds.items() if kind == "segment_note"] == [13, 14]
