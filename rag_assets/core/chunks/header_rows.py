@@ -105,7 +105,11 @@ def text_tables(lines: Sequence[str]) -> list[tuple[str, list[str]]]:
     out: list[tuple[str, list[str]]] = []
     at = 0
     while at < len(lines):
-        width = len(_row(lines[at])[1])
+        # a marker after the first row's label ("North America (1) ...") is read by the rows
+        # under it: the width the next line prints too
+        widths = _widths(lines[at])
+        following = _widths(lines[at + 1]) if at + 1 < len(lines) else ()
+        width = next((w for w in widths if w in following), widths[0])
         # a caption line that ends in the column headings reads as a row of years: it heads
         # the run, it is not in it, and the next such caption heads the next run
         start = at + 1 if width >= 2 and _caption_headings(lines[at], width) else at

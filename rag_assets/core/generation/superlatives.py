@@ -218,14 +218,14 @@ def _group_totals(rows: Sequence[Row]) -> list[Row]:
     """The rows that close a caption's block ("Total Asia Pacific" under "Asia Pacific:"),
     named by their caption, or by the place they total where the caption was printed on the
     block's first row ("Europe Germany 326 ..." over "Total Europe": Corning 2015); none unless
-    two blocks or more print one, or when the blocks print the same members
-    (:func:`_blocks_repeat_members`: measures, not groups)."""
-    if _blocks_repeat_members(rows):
-        return []
+    two blocks or more print one. Where the blocks print the same members
+    (:func:`_blocks_repeat_members`), only a place's block is a group (regions each over their
+    products); others are measures (Nike's segments under "REVENUES", then "DEPRECIATION")."""
+    repeated = _blocks_repeat_members(rows)
     totals = []
     for row in rows:
         group = re.fullmatch(r"total\s+(?P<name>.+)", " ".join(row.label.split()), re.IGNORECASE)
-        if group is None:
+        if group is None or (repeated and not names_a_place(group["name"])):
             continue
         if row.unit.caption and group["name"].lower() == " ".join(row.unit.caption.split()
                                                                    ).lower():

@@ -282,3 +282,11 @@ def test_a_stacked_change_heading_is_named_by_the_words_under_it() -> None:
     bare = [line.replace("CHANGES ", "") for line in lines
             if line not in ("EXCLUDING", "CURRENCY", "CHANGES")]
     assert text_tables(bare) == []
+
+
+def test_a_marker_on_the_first_rows_label_is_the_labels() -> None:
+    lines = ["(Dollars in millions) FISCAL 2022 FISCAL 2021 % CHANGE",
+             "North America (1) $ 18,353 $ 17,179 7 %",
+             "Greater China 7,547 8,290 -9 %", "Converse 2,346 2,205 6 %"]
+    [(_, rows)] = text_tables(lines)
+    assert markdown_cells(rows[2]) == ["North America (1)", "$ 18,353", "$ 17,179", "7 %"]

@@ -1053,3 +1053,22 @@ def test_a_degree_asked_is_quoted_from_the_share_that_measures_it_first() -> Non
 ])
 def test_the_names_a_question_counts(question: str, count: int) -> None:
     assert _names_counted(question, load_cues()) == count
+
+
+def test_regions_that_each_print_the_same_products_are_still_groups() -> None:
+    """Each region prints the same product lines ("Glass", "Ceramics") and its total: its
+    blocks repeat their members, yet the totals that close them are of places, so a region
+    question ranks them (where blocks of measures, "REVENUES" then "DEPRECIATION" over the
+    same segments, are no groups)."""
+    by_region = [("North America", "Glass", "$ 300", "$ 1", "$ 280", "$ 1"),
+                 ("North America", "Ceramics", "200", "1", "190", "1"),
+                 ("North America", "Total North America", "500", "2", "470", "2"),
+                 ("Asia Pacific", "Glass", "900", "1", "850", "1"),
+                 ("Asia Pacific", "Ceramics", "400", "1", "390", "1"),
+                 ("Asia Pacific", "Total Asia Pacific", "1,300", "2", "1,240", "2"),
+                 ("", "Total", "$ 1,800", "$ 4", "$ 1,710", "$ 4")]
+    rows = [_geo_row(*r) for r in by_region]
+    found = direct_answer_to("Which geographic region accounted for the largest share of Bolt's "
+                             "net sales in 2022?", rows[:1], rows)
+    assert found is not None and found.text.startswith(
+        "Asia Pacific had the largest net sales in 2022: $1,300 million"), found
