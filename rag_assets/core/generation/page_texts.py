@@ -334,8 +334,10 @@ class PageTexts:
     def page_statements(self, document: str, year: int) -> dict[int, StatementKind | None]:
         """What each stored page of a report is (a statement, the segment note, MD&A; None
         for another page), as ingest classified it (``raw_pages.statement``); for pages given
-        without it, classified by the function ingest classifies with
-        (:func:`~rag_assets.core.ingest.statements.classify_pages`), once per partition."""
+        without it (a test's or a bench's in-memory pages), classified from their text by
+        :func:`~rag_assets.core.ingest.statements.classify_pages`, once per partition: ingest
+        reads the same pages with their tables in place, and also leaves out the statements
+        of another company a filing appends (an investee's under Rule 3-09)."""
         from rag_assets.core.ingest.statements import classify_pages
 
         part = self._partition(document, year)

@@ -34,7 +34,7 @@ RAW_PAGE_COLUMNS = [
 # written with it, by the same step): raised with every change to it. A partition written with
 # an older layout is stale: the nightly reingest_schedule ingests it again, and no reader
 # guesses at it meanwhile (``StaleTable``).
-RAW_PAGES_SCHEMA = 4
+RAW_PAGES_SCHEMA = 5  # 5: the segment note's untitled table pages, Item headings run on
 FOOTNOTE_COLUMNS = [
     "document", "year", "footnote_id", "marker", "style", "status", "text", "page_index", "line",
     "also_defined_on", "spans", "cited_pages", "citing_sentences", "cites", "source_sha256",
