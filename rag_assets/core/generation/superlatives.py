@@ -176,8 +176,8 @@ def _measure(question: Question, column: str, cues: DirectCues, printed_as: str 
             "", PART_OF_YEAR_RE.sub("", column.lower())).strip(" .,'-"):
         # a heading's units ("Operating Revenues (in millions)"): the amount says them
         return " ".join(UNITS_NOTE_RE.sub(" ", column).split())
-    if printed_as:  # "TOTAL NIKE, INC. REVENUES" reads "nike, inc. revenues"
-        return f"{printed_as.lower() if printed_as.isupper() else printed_as} in {column}"
+    if printed_as:
+        return f"{as_read(printed_as, first_only=False)} in {column}"
     # as the asking sentence writes it ("EBITDAR"), not its instructions after the "?"
     q = question.text.lower().split("?")[0]
     for term in _terms_asked(question, cues):
@@ -186,6 +186,15 @@ def _measure(question: Question, column: str, cues: DirectCues, printed_as: str 
             if found:
                 return f"{question.text[found.start():found.end()]} in {column}"
     return f"figure in {column}"
+
+
+def as_read(printed: str, first_only: bool = True) -> str:
+    """A measure's name as a sentence reads it: a heading set in capitals in lower case
+    ("REVENUES", "NIKE, INC. REVENUES": Nike's segment note), else its first letter lowered
+    ("Net sales": "net sales"), or, with ``first_only`` False, as printed ("EBITDAR margin")."""
+    if printed.isupper():
+        return printed.lower()
+    return printed[:1].lower() + printed[1:] if first_only else printed
 
 
 def _titled_measure(scope: str, cues: DirectCues) -> str | None:
@@ -835,7 +844,7 @@ def _change_winner(question: Question, direction: str, rows: Sequence[Row], colu
     measure = _measure(question, column, cues).rsplit(" in ", 1)[0]
     caption = rows[0].unit.caption if top is None else top.now_row.unit.caption
     if measure == "figure" and caption:  # what the rows are under: "Net sales"
-        measure = caption.lower() if caption.isupper() else caption[0].lower() + caption[1:]
+        measure = as_read(caption)
     if measure == "figure":  # what the table's title says it presents: "net sales by segment"
         measure = _titled_measure(rows[0].unit.scope, cues) or measure
     whole = len(changes) == len(rows) and all(_sums_to_total(
