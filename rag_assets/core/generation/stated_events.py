@@ -4,12 +4,13 @@ An analyst asks yes or no of what a filing says happened: "Did the shareholders 
 (an 8-K's Item 5.07), "Did the court grant the FTC's motion?" (a 10-Q's legal proceedings),
 "Were all of its properties open as of June 30?". No intent's lexicon names these, but the
 sentence that answers prints the question's own words: of the evidence's sentences, the one
-that prints most of the clause's words (at least ``MIN_SHARE`` of them, and ``MIN_WORDS``),
-read in its own polarity: a negated verb ("did not", "was not") or a sentence that opens "No"
-says No, and so does the opposite of one of the question's words (``event_opposites.json``:
-"denied" for "grant"), each with its source. A proposal, a plan or what may happen is no event
-(the vote's result is). No such sentence, no yes or no: the quotes stand alone. Hand-written:
-no library here reads a clause's polarity; the rule reads only words the filing prints.
+that prints most of them (``MIN_SHARE``, at least ``MIN_WORDS``), its own clause's first word
+and two thirds of that clause (``CLAUSE_SHARE``). It is read in its own polarity: a sentence
+that opens "No", a negated verb or "never" right before the clause's words, or the opposite of
+a question word (``event_opposites.json``: "denied" for "grant", each with its source), says
+No. A proposal, a condition, what may happen or a risk is no event (the vote's result is). No
+such sentence, no yes or no: the quotes stand alone. Hand-written: no library here reads a
+clause's polarity; the rule reads only words the filing prints.
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ from pathlib import Path
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.extractive import QUESTION_WORDS
 from rag_assets.core.generation.yes_no import of_the_period
 from rag_assets.core.question.question import Question
+from rag_assets.core.retrieval.references import STOP_WORDS
 
 OPPOSITES_PATH = Path(__file__).with_name("event_opposites.json")
 MIN_SHARE = 0.5  # of the question's words the sentence prints
@@ -32,17 +35,15 @@ MIN_WORDS = 3
 STEM_CHARS = 5  # "ratify" and "ratified" share "ratif"; "approve" and "approval" "appro"
 WH_WORD_RE = re.compile(r"\b(?:what|how|which|who|whom|whose|when|where|why)\b", re.I)
 AUXILIARY_RE = re.compile(r"^\s*(?:did|does|do|has|have|had|is|are|was|were)\b", re.I)
-# words that carry no event: function words, periods, the question's frame
-_FRAME = frozenset({"the", "a", "an", "of", "to", "in", "on", "at", "for", "by", "as", "and",
-    "or", "with", "from", "its", "their", "his", "her", "our", "any", "all", "per", "into",
-    "under", "than", "that", "this", "these", "those", "which", "who", "whom", "what", "when",
-    "whether", "there", "after", "before", "during", "since", "until", "about", "also",
-    "other", "including", "based", "according", "fiscal", "year", "quarter", "quarters",
-    "months", "weeks", "ended", "ending", "period", "annual", "first", "second", "third",
-    "fourth", "half", "company", "company's", "companies"})
+# words that carry no event: the answer engine's function and question words, and the words
+# that frame a period ("in the first half of fiscal 2022")
+_FRAME = STOP_WORDS | QUESTION_WORDS | frozenset({
+    "quarter", "quarters", "months", "weeks", "ended", "ending", "period", "annual", "first",
+    "second", "third", "fourth", "half", "during", "since", "before", "including"})
 NEGATED_RE = re.compile(
     r"\b(?:did|does|do|has|have|had|was|were|is|are|will|would|could|can)\s+not\b|"
-    r"\b(?:didn|doesn|hasn|haven|hadn|wasn|weren|isn|aren)['’]t\b|\bnever\b|^\s*no\b", re.I)
+    r"\b(?:didn|doesn|hasn|haven|hadn|wasn|weren|isn|aren)['’]t\b|\bnever\b", re.I)
+OPENS_NO_RE = re.compile(r"^\W*no\b", re.I)  # "No share repurchases were completed ..."
 SCOPE_CHARS = 40  # before the clause's word: where a negation or a condition governs it
 # a risk factor or a forward-looking statement's list of risks says what may happen
 RISK_RE = re.compile(r"\bItem 1A\b|\brisks?\b|\buncertaint", re.I)
@@ -117,8 +118,8 @@ def _negated(spots: list[int], sentence: str) -> bool:
     """Whether a negation stands right before a place the sentence prints its clause's words
     ("were not open", "No share repurchases"), not in a clause of its own after them ("...,
     which has not yet been paid")."""
-    lower = sentence.lower()
-    return any(NEGATED_RE.search(lower[max(0, at - SCOPE_CHARS):at]) for at in spots)
+    return bool(OPENS_NO_RE.match(sentence)) or any(
+        NEGATED_RE.search(sentence[max(0, at - SCOPE_CHARS):at]) for at in spots)
 
 
 def stated_event(question: Question, selected: Sequence[EvidenceUnit],

@@ -92,3 +92,16 @@ def test_a_negation_or_condition_after_the_event_or_around_it_is_read_in_its_pla
                  "covenants at year end.")
     # "terminated" is no "compliance", and a sentence of the covenants alone states none
     assert stated_event(covenants, [ended]) is None
+
+
+def test_a_sentence_that_opens_no_says_no_and_a_word_ending_in_no_does_not() -> None:
+    bought = read_question("Did Pfizer repurchase any common shares in the first half of 2023?")
+    none = unit("No common share repurchases have been completed to date in 2023.")
+    found = stated_event(bought, [none])
+    assert found is not None and found.text.startswith("No. ")
+    # "casino" ends in "no": no negation of what follows it
+    # the 40 characters before "repurchased" open with the "no " that ends "casino"
+    some = unit("In 2023 our Macau casino, joined by each of its subsidiaries, "
+                "repurchased common shares under the program.")
+    found = stated_event(bought, [some])
+    assert found is not None and found.text.startswith("Yes. ")
