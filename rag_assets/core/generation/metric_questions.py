@@ -59,6 +59,7 @@ from rag_assets.core.text.periods import (
     THAN_PERIOD_RE,
     period_end_years,
     quarters_named,
+    same_year_dates,
     without_quarters,
 )
 from rag_assets.core.text.sentences import split_sentences
@@ -1114,6 +1115,8 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
         target, is_metric = defined, True
     if target is None or (target in question.narrowed and not definitions):
         return None  # "operating income for Sam's Club": a member's, not the statements' line
+    if same_year_dates(asked):
+        return None  # two columns of one year: the facts' years cannot tell them apart
     if not is_metric and (flows := _flows_asked(asking, target)) is not None:
         if not flows:
             return None  # the balance at the period's end does not say

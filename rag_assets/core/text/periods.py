@@ -256,6 +256,26 @@ def dates_named(text: str) -> list[str]:
     return [" ".join(m.group(0).split()) for m in PRINTED_DATE_RE.finditer(text)]
 
 
+# a date that names a document, not a period's end or a balance's: "its 8-K dated May 20, 2022"
+_DOCUMENT_DATE_BEFORE_RE = re.compile(r"\b(?:dated|filed|released|issued|published)\s+(?:on\s+)?$",
+                                      re.IGNORECASE)
+
+
+def same_year_dates(text: str) -> bool:
+    """Whether ``text`` writes two different period or balance dates of one year ("from
+    January 29, 2022 to October 29, 2022": a fiscal year's end and a quarter's), a date that
+    names a document ("dated", "filed") aside. A statement's columns are told apart by their
+    years, so two such dates are two columns one year cannot name."""
+    years: dict[str, str] = {}
+    for match in PRINTED_DATE_RE.finditer(text):
+        if _DOCUMENT_DATE_BEFORE_RE.search(text[max(0, match.start() - 20):match.start()]):
+            continue
+        date = " ".join(match.group(0).lower().split())
+        if years.setdefault(date[-4:], date) != date:
+            return True
+    return False
+
+
 def heading_months(heading: str) -> int:
     """The length of the period a column heading names: :func:`months_asked`'s, a quarter's
     "three months 2022" read as 3."""

@@ -1129,3 +1129,14 @@ def test_the_shares_of_members_named_by_a_pronoun_are_no_metric() -> None:
     assert parse_text("How much of Acme's 2019 net revenues did each account for?") is None
     named = parse_text("How much of Acme's 2019 net revenues did Apple account for?")
     assert named is not None and named.stated == "row('apple') / revenue"
+
+
+def test_two_balance_dates_of_one_year_are_not_read_as_two_fiscal_years() -> None:
+    """Foot Locker's 10-Q prints inventories at October 29, 2022, October 30, 2021 and January
+    29, 2022: a change from January 29, 2022 to October 29, 2022 is no change between fiscal
+    years, which the facts' years key (it was answered with the October 30, 2021 column)."""
+    assert parse_text("By how much did Foot Locker's merchandise inventories change from "
+                      "January 29, 2022 to October 29, 2022?") is None
+    between = parse_text("By how much did Foot Locker's merchandise inventories increase "
+                         "between October 30, 2021 and October 29, 2022?")
+    assert between is not None and between.years == [2021, 2022]

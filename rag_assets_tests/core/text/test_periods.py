@@ -12,6 +12,7 @@ from rag_assets.core.text.periods import (
     in_quarter,
     months_asked,
     quarter_end,
+    same_year_dates,
 )
 
 
@@ -79,3 +80,19 @@ def test_the_quarter_a_10q_cover_reports_and_the_months_in_it() -> None:
     assert [in_quarter((2023, m), (2023, 6)) for m in (3, 4, 5, 6, 7)] == [
         False, True, True, True, False]
     assert in_quarter((2022, 12), (2023, 2))  # a quarter that spans the new year
+
+
+@pytest.mark.parametrize(("text", "same"), [
+    # Foot Locker's 10-Q balance sheet: October 29, 2022, October 30, 2021 and January 29,
+    # 2022 (its fiscal year's end): two dates of 2022, two columns
+    ("By how much did merchandise inventories change from January 29, 2022 to October 29, "
+     "2022?", True),
+    ("By how much did merchandise inventories increase between October 30, 2021 and October "
+     "29, 2022?", False),
+    # a date that names the document is no column's
+    ("In its 8-K dated May 20, 2022, what were inventories at October 29, 2022?", False),
+    ("What was revenue for the three months ended June 30, 2023 and the six months ended "
+     "June 30, 2023?", False),
+])
+def test_two_dates_of_one_year_are_told_apart_from_dates_of_two(text: str, same: bool) -> None:
+    assert same_year_dates(text) is same
