@@ -1095,8 +1095,9 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
     asking = next((x for x in split_sentences(asked) if x.rstrip().endswith("?")), asked)
     choice = choice_asked(normalize(asking))
     judgment = _judgment_asked(norm)
-    if not (definitions or choice or cause) and _for_prose(question, asking, judgment):
-        return None  # its question, not its instructions, asks for prose
+    if same_year_dates(asked) or (not (definitions or choice or cause) and _for_prose(
+            question, asking, judgment)):  # two columns of one year, which the facts' years
+        return None  # cannot tell apart; or its question, not its instructions, asks prose
     written: dict[str, str] = {}  # the words a line item is named by, asked or defined
     target, is_metric, judgment = _judged_target(asked, asking, judgment, definitions, written)
     each = None if choice or definitions or judgment or is_metric else each_asked(
@@ -1111,12 +1112,9 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
                                                   years[-1] if years else None, written)
     if share and share in definitions:  # the share the question asks is what it asks
         defined = next((key for key, title in titles.items() if title == share[0]), defined)
-    if defined and not choice:
-        target, is_metric = defined, True
+    target, is_metric = (defined, True) if defined and not choice else (target, is_metric)
     if target is None or (target in question.narrowed and not definitions):
         return None  # "operating income for Sam's Club": a member's, not the statements' line
-    if same_year_dates(asked):
-        return None  # two columns of one year: the facts' years cannot tell them apart
     if not is_metric and (flows := _flows_asked(asking, target)) is not None:
         if not flows:
             return None  # the balance at the period's end does not say

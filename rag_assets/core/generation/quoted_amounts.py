@@ -34,7 +34,7 @@ from rag_assets.core.text.figures import (
     SIGNED_MONEY_RE,
     count_of,
 )
-from rag_assets.core.text.periods import listed_months
+from rag_assets.core.text.periods import listed_months, results_compared
 from rag_assets.core.text.years import names_other_years, years_in
 
 _NUMBER = rf"(?:{INTEGER})(?:{DECIMALS})?"  # the one figure grammar (core/text)
@@ -91,6 +91,22 @@ _PART_OF_RE = re.compile(r"\b(?:of which|including|includ(?:es|ed)|of (?:this|th
 _CHANGE_BEFORE_RE = re.compile(r"\b(?:increas|decreas|declin|grew|rose|fell|gain|drop)\w*\s+"
                                r"(?:of\s+|by\s+)?(?:approximately\s+|about\s+)?$|\bup\s+$",
                                re.IGNORECASE)
+
+
+# a sentence that prints the change of its two amounts after them: "$674 million in the current
+# year compared to $1.2 billion in the prior year, a decrease of 44%": it answers as it stands
+_CHANGE_STATED_RE = re.compile(r"\b(?:an?\s+)?(?:increase|decrease|decline|rise|drop|growth|"
+                               r"improvement)\s+of\s+(?:approximately\s+|about\s+)?[$€£]?\s?\d",
+                               re.IGNORECASE)
+# a bullet before a listed sentence and the "; and" that joins it to the next
+_LIST_MARKS_RE = re.compile(r"^[\s•▪◦·*-]+|[;,]?\s*(?:and|or)?\s*$")
+
+
+def _of_another_period(question: Question, text: str) -> bool:
+    """Whether a sentence compares a year's results where the question asks a quarter's, or a
+    quarter's where it asks a year's."""
+    compared = results_compared(text)
+    return compared is not None and compared != question.months
 
 
 @dataclass(frozen=True)
@@ -322,7 +338,13 @@ def _is_price(text: str, at: int) -> bool:
 
 
 def _difference_or_total(question: Question, unit: EvidenceUnit) -> DirectAnswer | None:
+    if _of_another_period(question, unit.text):
+        return None  # another period's amounts
     two = _two_amounts(unit)
+    if two is not None and _DIFFERENCE_RE.search(question.text) and _CHANGE_STATED_RE.search(
+            unit.text):  # the change is printed: the sentence answers as it stands
+        return DirectAnswer(kind="stated", units=[unit], supports=unit.text,
+                            text=_LIST_MARKS_RE.sub("", unit.text).strip())
     if two is None or (_TOTAL_RE.search(question.text) and not _DIFFERENCE_RE.search(
             question.text) and not _of_what_is_totalled(question, unit.text)):
         return None

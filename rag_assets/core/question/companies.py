@@ -25,7 +25,7 @@ from rag_assets.core.ingest.routing import (
     load_alias_table,
     short_name,
 )
-from rag_assets.core.text.filing_kinds import id_words, kinds_asked
+from rag_assets.core.text.filing_kinds import dated_filings, id_words, kinds_asked
 from rag_assets.core.text.periods import asked_quarters
 
 # in a question, only as a name is written: "WHAT WAS THE COMPANY REVENUE?" names no company
@@ -99,13 +99,14 @@ def route(question: str, profiles: Sequence[DocumentProfile]) -> list[str]:
 
 def named_filings(question: str, documents: Sequence[str]) -> list[str]:
     """Of the documents a question names (one company's 10-K, 10-Qs, 8-Ks, releases), those of
-    the kind and the quarter it asks about ("in this 10-K", "in 2021 Q1"); a word that names no
-    document's kind or quarter narrows nothing."""
+    the kind and the quarter it asks about ("in this 10-K", "in 2021 Q1") and of the date it
+    writes (:func:`dated_filings`: "its 8-K dated May 20, 2022"); a word that names no
+    document's kind, quarter or date narrows nothing."""
     kept = list(documents)
     for wanted in (kinds_asked(question), asked_quarters(question)):
         if wanted:
             kept = [d for d in kept if id_words(d) & wanted] or kept
-    return kept
+    return dated_filings(question, kept)
 
 
 def unindexed_company(question: str, profiles: Sequence[DocumentProfile]) -> str | None:

@@ -12,9 +12,11 @@ mgm-resorts-earnings-q4), so several filings of one company in one year stay dis
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from datetime import date
 from typing import NamedTuple
 
-from rag_assets.core.text.periods import unglued
+from rag_assets.core.text.periods import MONTH_NUMBERS, PRINTED_DATE_RE, unglued
 from rag_assets.core.text.years import YEAR_RE, year_of
 
 
@@ -94,6 +96,47 @@ QUARTERLY_PART_TITLE_RE = re.compile(r"(?:—|–|-)?\s*(?:financial|other)\s+in
 def id_words(document: str) -> set[str]:
     """The words of a document's id: its kind ("10q") and quarter ("q2") among them."""
     return set(re.split(r"[-_\s|]+", document.lower()))
+
+
+_ID_DATE_RE = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d\d)[-_](?P<m>\d\d)[-_](?P<d>\d\d)(?!\d)")
+# Form 8-K General Instruction B.1: a report is filed within four business days of its event,
+# so an 8-K is dated on its event's day or at most six calendar days after (a weekend between)
+REPORT_DAYS_AFTER_EVENT = 6
+
+
+def id_date(document: str) -> date | None:
+    """The date a document's id writes ("foot-locker-8k-2022-05-20"), or None."""
+    match = _ID_DATE_RE.search(document)
+    try:
+        return date(int(match["y"]), int(match["m"]), int(match["d"])) if match else None
+    except ValueError:
+        return None
+
+
+def _dates_written(text: str) -> list[date]:
+    out = []
+    for match in PRINTED_DATE_RE.finditer(text):
+        month, day, year = match.group(0).replace(",", " ").split()
+        try:
+            out.append(date(int(year), MONTH_NUMBERS[month.lower()], int(day)))
+        except ValueError:
+            continue
+    return out
+
+
+def dated_filings(text: str, documents: Sequence[str]) -> list[str]:
+    """Of several dated filings (a company's 8-Ks), those a date the question writes names:
+    the one dated that day, else one dated within the days Form 8-K allows after an event of
+    that day ("the May 18, 2022 annual meeting" is reported by the 8-K of May 20). Undated
+    filings are kept; all are kept when no date names one, or the filings are not several."""
+    dated = {d: when for d in documents if (when := id_date(d)) is not None}
+    asked = _dates_written(text)
+    if len(set(dated.values())) < 2 or not asked:
+        return list(documents)
+    exact = {d for d, when in dated.items() if when in asked}
+    near = exact or {d for d, when in dated.items()
+                     if any(0 <= (when - a).days <= REPORT_DAYS_AFTER_EVENT for a in asked)}
+    return [d for d in documents if d not in dated or d in near] if near else list(documents)
 
 
 def kinds_asked(text: str) -> set[str]:

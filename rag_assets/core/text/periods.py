@@ -276,6 +276,22 @@ def same_year_dates(text: str) -> bool:
     return False
 
 
+# a comparison of two years' results ("in the current year compared to ... the prior year") or
+# two quarters' ("in the current quarter compared to ... the prior year quarter"): MGM's release
+# prints both of a segment, one after the other
+_YEARS_COMPARED_RE = re.compile(r"\bcurrent\s+year\b(?!\s+quarter)", re.IGNORECASE)
+_QUARTERS_COMPARED_RE = re.compile(r"\bcurrent\s+quarter\b|\bprior\s+year\s+quarter\b",
+                                   re.IGNORECASE)
+
+
+def results_compared(text: str) -> int | None:
+    """The length in months of the periods a sentence compares by name ("the current quarter
+    ... the prior year quarter": 3; "the current year ... the prior year": 12), or None."""
+    if _QUARTERS_COMPARED_RE.search(text):
+        return 3
+    return MONTHS_PER_YEAR if _YEARS_COMPARED_RE.search(text) else None
+
+
 def heading_months(heading: str) -> int:
     """The length of the period a column heading names: :func:`months_asked`'s, a quarter's
     "three months 2022" read as 3."""

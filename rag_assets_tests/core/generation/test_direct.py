@@ -1072,3 +1072,22 @@ def test_regions_that_each_print_the_same_products_are_still_groups() -> None:
                              "net sales in 2022?", rows[:1], rows)
     assert found is not None and found.text.startswith(
         "Asia Pacific had the largest net sales in 2022: $1,300 million"), found
+
+
+# MGM Resorts' Q4 2022 release prints a segment's year and its quarter one after the other
+MGM_CHINA_YEAR = ("• Net revenues of $674 million in the current year compared to $1.2 billion "
+                  "in the prior year, a decrease of 44%; and")
+MGM_CHINA_QUARTER = ("• Net revenues of $175 million in the current quarter compared to $315 "
+                     "million in the prior year quarter, a decrease of 44%.")
+
+
+def test_a_difference_printed_by_its_sentence_is_stated_for_the_period_asked() -> None:
+    """"By how much did MGM China's net revenues grow in Q4 2022?" was answered "$0.5 billion:
+    $1.2 billion - $674 million": the year's amounts, subtracted as a growth, where the
+    quarter's sentence prints its decrease itself."""
+    units = [_sentence(MGM_CHINA_YEAR), _sentence(MGM_CHINA_QUARTER)]
+    quarter = direct_answer_to("By how much did MGM China's net revenues grow in Q4 2022?", units)
+    assert quarter is not None and quarter.kind == "stated"
+    assert quarter.text == MGM_CHINA_QUARTER[2:]
+    year = direct_answer_to("By how much did MGM China's net revenues change in 2022?", units)
+    assert year is not None and year.text == MGM_CHINA_YEAR[2:-5]

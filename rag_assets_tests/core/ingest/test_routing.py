@@ -226,6 +226,26 @@ def test_named_filings_keeps_the_kind_and_quarter_asked(question: str, kept: lis
     assert named_filings(question, JPM) == kept
 
 
+FOOT_LOCKER = ["foot-locker-8k-2022-05-20", "foot-locker-8k-2022-08-19", "foot-locker-10q-q3"]
+
+
+@pytest.mark.parametrize(("question", "kept"), [
+    # the two 8-Ks of ../shared/corpora's Foot Locker: the one the question dates, never the
+    # other (the May 20 report's "key agenda" was answered with the August CEO change)
+    ("What is the key agenda of Foot Locker's 8-K filing dated May 20, 2022?",
+     ["foot-locker-8k-2022-05-20"]),
+    # an event's day: the report filed within Form 8-K's four business days of it
+    ("How did shareholders vote at Foot Locker's May 18, 2022 annual meeting?",
+     ["foot-locker-8k-2022-05-20", "foot-locker-10q-q3"]),
+    ("What did Foot Locker's 8-K say about its CEO on August 19, 2022?",
+     ["foot-locker-8k-2022-08-19"]),
+    # a balance's date names no report: nothing is narrowed
+    ("What were Foot Locker's inventories at October 29, 2022?", FOOT_LOCKER),
+])
+def test_named_filings_keeps_the_report_of_the_date_asked(question: str, kept: list[str]) -> None:
+    assert named_filings(question, FOOT_LOCKER) == kept
+
+
 def test_filing_tokens_and_asked_quarters() -> None:
     assert {"8k", "2022", "05", "20"} <= id_words("foot-locker-8k-2022-05-20")
     assert asked_quarters("Q4 of FY2023 against the fourth quarter of 2022") == {"q4"}
