@@ -52,6 +52,17 @@ MATTER_RE = re.compile(r"^(?:proposal\s+(?:no\.\s*)?\d+|item\s+\d+\b(?!\.\d)|\d{
 OUTCOME_RE = re.compile(r"\bbased on the (?:votes|foregoing|results)\b|\b(?:was|were)\s+(?:duly\s+"
                         r"|not\s+)?(?:elected|approved|ratified|adopted|passed|rejected)\b",
                         re.IGNORECASE)
+# an outcome's polarity: passed ("was duly elected", "were approved") or not ("was not
+# approved", "failed", "was rejected")
+PASSED_RE = re.compile(r"\b(?:was|were)\s+(?:duly\s+)?(?P<not>not\s+)?(?:elected|approved|"
+                       r"ratified|adopted|passed)\b|(?P<failed>\b(?:was|were)\s+rejected\b|"
+                       r"\bfailed\b)", re.IGNORECASE)
+# a yes or no that asks whether a matter passed or failed, by its verb
+PASS_ASKED_RE = re.compile(r"\b(?:approv\w*|ratif\w*|elect(?:ed)?|pass(?:ed)?|adopt\w*|"
+                           r"reject\w*)\b", re.IGNORECASE)
+# a yes or no that asks whether a matter failed: its answer is the outcome's opposite
+REJECT_ASKED_RE = re.compile(r"\b(?:reject\w*|vote\w*\s+(?:down|against)|oppos\w*|fail\w*)\b",
+                             re.IGNORECASE)
 # a question on the nominees' counts ("director nominee", "board members"; never the Board of
 # Directors that recommends a matter), the extreme it asks and the column it names after
 # "votes" or the extreme ("the most votes against", "the fewest votes for", "most withheld")
@@ -202,7 +213,7 @@ def vote_result(question: Question, document: str, year: int,
     page, lines = found
     matters = read_matters(lines)
     answer = (_nominees(question, matters) if NOMINEE_RE.search(question.text)
-              else _approval(question, matters))
+              else _approval(question, matters)) or _passed(question, matters)
     if answer is None:
         return None
     text, matter, kind = answer
@@ -290,6 +301,42 @@ def _outlier(election: Matter, ranked: Sequence[tuple[str, list[int]]], column: 
             f"{ranked[1][1][column]:,}." + (f" {election.outcome}" if election.outcome else ""))
 
 
+def _named_matter(question: Question, matters: Sequence[Matter], rows: int | None = 1
+                  ) -> Matter | None:
+    """The matter whose paragraph shares the most words with the question past the vote's own
+    and the calendar's, more than any other matter's (of ``rows`` rows, or any); None when
+    none or two share as many."""
+    asked = set(words(question.ranking_text)) - VOTE_WORDS
+    scored = sorted(((len(asked & set(words(m.title))), i) for i, m in enumerate(matters)
+                     if rows is None or len(m.rows) == rows), reverse=True)
+    if (not scored or scored[0][0] < MIN_SHARED
+            or (len(scored) > 1 and scored[1][0] == scored[0][0])):
+        return None
+    return matters[scored[0][1]]
+
+
+def _passed(question: Question, matters: Sequence[Matter]
+            ) -> tuple[str, Matter, DirectKind] | None:
+    """Whether a matter passed, asked as a yes or no ("Did shareholders approve the executive
+    compensation?", "Were the nominees elected?"): the outcome sentence Item 5.07 closes the
+    matter with, read in its polarity ("was approved", "was not approved"), and turned when the
+    question asks the opposite ("Did shareholders reject ..."); the counts follow it. None
+    without an outcome sentence: the counts alone leave the company's voting standard unsaid."""
+    if (question.expects != "yes_no" or UNREAD_ASKED_RE.search(question.text)
+            or not PASS_ASKED_RE.search(question.text)):
+        return None  # a yes or no on the counts ("more than 90%?") is not the outcome's
+    matter = _named_matter(question, matters, rows=None)
+    if matter is None or not (said := PASSED_RE.search(matter.outcome)):
+        return None
+    passed = not said["not"] and not said["failed"]
+    answer = "Yes" if passed != bool(REJECT_ASKED_RE.search(question.text)) else "No"
+    favour, against = matter.column(("for",)), matter.column(AGAINST)
+    counts = (f" ({matter.rows[0][1][favour]:,} for, {matter.rows[0][1][against]:,} "
+              f"{matter.columns[against]})" if len(matter.rows) == 1 and favour is not None
+              and against is not None else "")
+    return f"{answer}. {matter.outcome.rstrip('.')}{counts}.", matter, "yes_no"
+
+
 def _approval(question: Question, matters: Sequence[Matter]
               ) -> tuple[str, Matter, DirectKind] | None:
     """The share of the votes cast for (or against, when asked) the matter whose paragraph
@@ -299,15 +346,10 @@ def _approval(question: Question, matters: Sequence[Matter]
     if (question.expects == "yes_no" or not SHARE_ASKED_RE.search(question.text)
             or OTHER_BASE_RE.search(question.text) or UNREAD_ASKED_RE.search(question.text)):
         return None
-    asked = set(words(question.ranking_text)) - VOTE_WORDS
-    scored = sorted(((len(asked & set(words(m.title))), i) for i, m in enumerate(matters)
-                     if len(m.rows) == 1), reverse=True)
-    if (not scored or scored[0][0] < MIN_SHARED
-            or (len(scored) > 1 and scored[1][0] == scored[0][0])):
-        return None
-    matter = matters[scored[0][1]]
-    favour, against = matter.column(("for",)), matter.column(AGAINST)
-    if favour is None or against is None:
+    matter = _named_matter(question, matters)
+    favour, against = (None, None) if matter is None else (matter.column(("for",)),
+                                                          matter.column(AGAINST))
+    if matter is None or favour is None or against is None:
         return None
     counts = matter.rows[0][1]
     cast = counts[favour] + counts[against]

@@ -143,3 +143,26 @@ def test_what_the_counts_cannot_say_is_not_answered_from_them() -> None:
         "Richard A. Johnson received the lowest share of votes for of the 10 nominees: 77.2% "
         "of the votes cast on the nominee (54,484,293 / (54,484,293 for + 16,105,005 "
         "against)); next, Dona D. Young: 89.9%.")
+
+
+def test_whether_a_matter_passed_is_the_outcome_item_5_07_closes_it_with() -> None:
+    """A yes or no on a matter is read from its outcome sentence, in its polarity, with its
+    counts; turned when the question asks the opposite. (The questions were written for this
+    reader on the report, so it is in-sample.)"""
+    assert _answer("Did Foot Locker's shareholders approve the executive compensation at the "
+                   "2022 annual meeting?") == (
+        "Yes. Based on the votes set forth above, the NEOs’ compensation was approved "
+        "(57,172,731 for, 13,324,080 against).")
+    assert _answer("Did shareholders reject the named executive officers' compensation at the "
+                   "annual meeting?") == (
+        "No. Based on the votes set forth above, the NEOs’ compensation was approved "
+        "(57,172,731 for, 13,324,080 against).")
+    ratified = _answer("Did Foot Locker's shareholders ratify KPMG LLP as the independent "
+                       "registered public accounting firm for fiscal 2022?")
+    assert ratified is not None and ratified.startswith("Yes.") and "75,612,318 for" in ratified
+    assert _answer("Were all of Foot Locker's director nominees elected at the 2022 annual "
+                   "meeting?") == ("Yes. Based on the votes set forth above, each of the ten "
+                                   "nominees to the Board was duly elected.")
+    # a frequency vote is not read; a matter no paragraph names is not guessed
+    assert _answer("Did shareholders approve an annual frequency for the say-on-pay vote?") is None
+    assert _answer("Did shareholders approve the stock split?") is None
