@@ -42,7 +42,7 @@ from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import Unit, load_vocabulary, terms_in
 from rag_assets.core.text.bullets import bullet_groups, is_bullet, numbered
 from rag_assets.core.text.figures import SCALE_WORDS
-from rag_assets.core.text.periods import PERIOD_WORD_RE, months_asked
+from rag_assets.core.text.periods import MONTH_YEAR, PERIOD_WORD_RE, months_asked
 from rag_assets.core.text.sentences import split_sentences
 from rag_assets.core.text.years import YEAR_SPAN, years_in
 
@@ -62,6 +62,21 @@ MAX_ROWS = 15
 MIN_BULLETS = 2
 # a revision's columns: the prior range, then the updated one
 REVISION_RE = re.compile(r"\bprior\b.*\b(?:updated|revised|current|new)\b", re.IGNORECASE)
+# a revision printed the other way round: the updated range first, then the prior one named
+# by its date or in words (Lockheed Martin: "Current Update April 2023"), or a row that gives
+# its prior range after the updated one (Pfizer: "$67.0 to $70.0 billion (previously $67.0 to
+# $71.0 billion)")
+UPDATED_FIRST_RE = re.compile(r"\b(?:current|updated|revised|new)\b.*\b(?:prior|previous|"
+                              rf"{MONTH_YEAR})", re.IGNORECASE)
+PREVIOUSLY_RE = re.compile(r"\(\s*previously\b", re.IGNORECASE)
+# a note marker printed after a row's label ("Business segment operating profit 2 ~$7,325"):
+# a bare number of one or two digits, no range of the measure
+MARKER_RE = re.compile(r"\d{1,2}")
+MARKER_AFTER_RE = re.compile(r"\s+\d{1,2}$")
+# a browser printout's running header: the page's path, or the date and time it was printed
+# ("7/16/23, 3:13 PM 3919443-1-1_Proof.html"): no heading and no row
+URL_RE = re.compile(r"\b[a-z]+:///?|^\s*\d{1,2}/\d{1,2}/\d{2,4},\s+\d{1,2}:\d\d\s*[AP]M\b",
+                    re.IGNORECASE)
 NO_CHANGE_RE = re.compile(r"\b(?:no change|unchanged|reaffirmed)\b", re.IGNORECASE)
 # the way a yes or no asks (``Question.way``, in its own clause) as a revision's words say it:
 # an improved outlook is a raised one
@@ -141,6 +156,8 @@ def _table_rows(lines: Sequence[str], at: int) -> tuple[list[str], int]:
     label, end, lead = "", at, 0
     for index in range(at + 1, min(len(lines), at + 1 + MAX_ROWS + MAX_LEAD_LINES)):
         text = lines[index].strip()
+        if URL_RE.search(text):
+            continue  # a printout's running header: no row
         count = len(text.split())
         figures = bool(FIGURE_LINE_RE.search(text)) and count <= MAX_ROW_WORDS
         if not label and (PROSE_LINE_RE.search(text) or not figures and (
@@ -199,9 +216,12 @@ def outlook_block(question: Question, document: str, year: int,
         return None  # a figure of no measure ("How much does Pfizer expect to pay to spin
         # off Upjohn?") is one sentence's, not the outlook's
     read = [(page, [line for line in text.splitlines() if line.strip()]) for page, text in pages]
+    following = {page: read[i + 1] for i, (page, _) in enumerate(read[:-1])
+                 if read[i + 1][0] == page + 1}
     for strict in (True, False):  # a section heading ("Fiscal 2023 Outlook") before a headline
         for page, lines in read:
-            found = _table_block(question, document, year, page, lines, strict, level) or (
+            found = _table_block(question, document, year, (page, lines), strict, level,
+                                 following.get(page)) or (
                 None if strict else _bulleted_block(question, document, year, page, lines))
             if found is not None and _prints_asked(question, found.text):
                 return found
@@ -243,22 +263,30 @@ def _bulleted_block(question: Question, document: str, year: int, page: int,
     return None
 
 
-def _table_block(question: Question, document: str, year: int, page: int,
-                 lines: Sequence[str], strict: bool, level: Level | None = None
-                 ) -> DirectAnswer | None:
+def _table_block(question: Question, document: str, year: int,
+                 read: tuple[int, Sequence[str]], strict: bool, level: Level | None = None,
+                 following: tuple[int, Sequence[str]] | None = None) -> DirectAnswer | None:
     """The rows under an outlook heading that print figures, or None; ``strict``: only under
     a heading that opens the outlook section (``sections.json``), not a headline that names
-    it ("Company Raises Outlook for Fiscal Year 2023" over the quarter's results)."""
+    it ("Company Raises Outlook for Fiscal Year 2023" over the quarter's results). A heading
+    the page ends soon after (a paragraph's first lines under it) heads the table the
+    ``following`` page opens with: Lockheed Martin's Q2 2023 release."""
+    page, lines = read
     for at, line in enumerate(lines):
         if (not OUTLOOK_HEADING_RE.search(line) or len(line.split()) > MAX_HEADING_WORDS
+                or URL_RE.search(line)  # a printout's path ("...\\Content.Outlook\\...")
                 or not _of_the_year(question, line)
                 or (strict and heading_topic(line) != "outlook")):
             continue
         rows, end = _block(lines, at)
+        printed = lines[at:end + 1]
+        if len(rows) < MIN_ROWS and following and at >= len(lines) - 1 - MAX_LEAD_LINES:
+            rows, end = _table_rows([line, *following[1]], 0)
+            page, printed = following[0], following[1][:end]
         if len(rows) < MIN_ROWS or 2 * sum(bool(ESTIMATE_RE.search(r)) for r in rows) < len(rows):
             continue  # no table, or one of results ("An increase of 95% compared to 2020")
         heading = line.strip()
-        quote = "\n".join(printed.strip() for printed in lines[at:end + 1])  # as printed
+        quote = "\n".join(line.strip() for line in printed)  # as printed
         unit = printed_unit(document, year, page, quote)
         moves = revision_moves(rows, heading)
         moved, polarity = revision_text(moves), revised_yes_no(question, moves)
@@ -317,18 +345,27 @@ def revision_moves(rows: Sequence[str], heading: str = "") -> Moves | None:
     "unchanged"): a row's prior and updated ranges compared by their midpoints, "no change"
     read as printed; None when the block prints no prior and updated columns (in its first
     rows or in its heading: "Prior FY23 Outlook Updated FY23 Outlook")."""
-    if not any(REVISION_RE.search(r) for r in [heading, *rows[:2]]):
+    head = [heading, *rows[:2]]
+    updated_first = any(UPDATED_FIRST_RE.search(r) for r in head)
+    if not (updated_first or any(REVISION_RE.search(r) for r in head)
+            or any(PREVIOUSLY_RE.search(r) for r in rows)):
         return None
     moved: Moves = {"raised": [], "lowered": [], "unchanged": []}
+    units = next((m for r in head if (m := LABEL_SCALE_RE.search(r))), None)  # "(in millions)"
     for row in rows:
-        ranges = [] if REVISION_RE.search(row) else list(RANGE_RE.finditer(row))
-        label = row[:ranges[0].start()].strip(" :,") if ranges else ""
+        ranges = [] if REVISION_RE.search(row) or UPDATED_FIRST_RE.search(row) else [
+            r for r in RANGE_RE.finditer(row) if not MARKER_RE.fullmatch(r.group(0))]
+        label = MARKER_AFTER_RE.sub("", row[:ranges[0].start()].strip(" :,~≥≤$(")) if ranges else ""
         if not label:
             continue
         if len(ranges) == 1 and NO_CHANGE_RE.search(row):  # kept, with the range it keeps
             moved["unchanged"].append((label, f"{label.lower()} ({ranges[0].group(0)})"))
         elif len(ranges) == 2:
-            before, after = (_midpoint(r) for r in ranges)
+            if updated_first or PREVIOUSLY_RE.search(row):
+                ranges.reverse()
+            scale = SCALE_WORDS[units[1].lower()[:-1]] if units and not SCALE_RE.search(
+                row) and "per share" not in label.lower() else 1.0
+            before, after = (scale * _midpoint(r) for r in ranges)
             way = "raised" if after > before else "lowered" if after < before else "unchanged"
             moved[way].append((label, f"{label.lower()} ({ranges[1].group(0)})"
                                if way == "unchanged" else
@@ -358,14 +395,18 @@ def _measures_named(question: Question, moved: Moves) -> Moves | None:
     prints."""
     clause = question.clause
     said = set(words(clause))
-    named: Moves = {way: [(label, d) for label, d in items
-                          if set(words(LABEL_NET_RE.sub("", label))) <= said]
+    before = OUTLOOK_OF_RE.search(clause)
+    measure = {w for w in words(before["what"]) if not PERIOD_WORD_RE.fullmatch(w)
+               and w not in LINKING_WORDS and not w.isdigit()} if before else set()
+
+    def names(label: str) -> bool:  # every word of the label, or the label holds the measure
+        printed = set(words(LABEL_NET_RE.sub("", label)))  # "diluted earnings per share"
+        return printed <= said or bool(measure) and measure <= printed
+
+    named: Moves = {way: [(label, d) for label, d in items if names(label)]
                     for way, items in moved.items()}
     if any(named.values()):
         return named
-    before = OUTLOOK_OF_RE.search(clause)
-    measure = {w for w in words(before["what"]) if not PERIOD_WORD_RE.fullmatch(w)
-               and w not in LINKING_WORDS} if before else set()
     return None if measure or question.metrics or question.qualified else moved
 
 

@@ -116,6 +116,9 @@ PERIOD_LEAD_RE = re.compile(
     r"^\s*(?:for|in|during)\s+(?:the\s+)?(?:(?:fiscal\s+)?(?:year|quarter)\s+ended\s+\w+\.?\s+"
     r"\d{1,2},\s+|fiscal\s+(?:year\s+)?|fy\s*)?(?:19|20)\d{2}\s*,\s*", re.IGNORECASE)
 # a date as prose prints it: "August 9, 2023"
+# a month and its year, as a column that names a past revision prints it ("April 2023¹": a
+# note marker may follow the year)
+MONTH_YEAR = rf"{MONTH_RE.pattern}\s+(?:19|20)\d\d(?![0-9])"
 PRINTED_DATE_RE = re.compile(rf"{MONTH_RE.pattern}\s+\d{{1,2}},\s+(?:19|20)\d{{2}}", re.IGNORECASE)
 # a statement of equity's balance struck at a date, inside a page's text: "Balance at May 31,
 # 2022", "Balances as of January 31, 2021" (its year in group "year")

@@ -63,13 +63,23 @@ def test_a_guidance_table_under_a_paragraph_and_its_labels_on_lines_of_their_own
     "Revenues" over "$67.0 to $70.0 billion" and "(previously ...)": the table is the answer,
     each label with its range, not the paragraph nor the assumptions its footnote lists; and
     the paragraph after it is no row."""
-    lead = _lead("financebench-bulk/pdfs/PFIZER_2023Q2_EARNINGS.pdf", "pfizer-earnings-q2",
-                 2023, "What full-year 2023 revenue guidance did Pfizer give in its Q2 2023 "
-                       "earnings release?")
-    assert lead.startswith("2023 FINANCIAL GUIDANCE(4): Revenues $67.0 to $70.0 billion "
-                           "(previously $67.0 to $71.0 billion); Adjusted(3) Cost of Sales as "
-                           "a Percentage of Revenues 28.0% to 30.0%"), lead
-    assert lead.endswith("Adjusted(3) Diluted EPS $3.25 to $3.45."), lead
+    question = ("What full-year 2023 revenue guidance did Pfizer give in its Q2 2023 earnings "
+                "release?")
+    pages = PageTexts.from_pages("pfizer-earnings-q2", 2023, real_filing(
+        "financebench-bulk/pdfs/PFIZER_2023Q2_EARNINGS.pdf").pages)
+    found = outlook_block(read_question(question), "pfizer-earnings-q2", 2023, [
+        (p, pages.get("pfizer-earnings-q2", 2023, p) or "")
+        for p in pages.pages_of("pfizer-earnings-q2", 2023)])
+    assert found is not None
+    # the row's prior range printed after it: the revision is read, then the table
+    assert answer_lead(found.text) == (
+        "Lowered its outlook: revenues to $67.0 to $70.0 billion (from $67.0 to $71.0 billion; "
+        "$500 million lower at the midpoint).")
+    block = found.text.split("midpoint). ", 1)[1]
+    assert block.startswith("2023 FINANCIAL GUIDANCE(4): Revenues $67.0 to $70.0 billion "
+                            "(previously $67.0 to $71.0 billion); Adjusted(3) Cost of Sales as "
+                            "a Percentage of Revenues 28.0% to 30.0%"), block
+    assert block.endswith("Adjusted(3) Diluted EPS $3.25 to $3.45."), block
 
 
 def test_a_revision_that_moves_measures_both_ways_says_each() -> None:
@@ -324,3 +334,26 @@ def test_results_under_a_heading_that_names_the_outlook_are_no_outlook() -> None
     assert found is None or "compared to 2020" not in found.text, found.text
     assert _found(path, "pfizer-10k", 2021, "How much does Pfizer expect to pay to spin off "
                                             "Upjohn in the future?") is None
+
+
+LOCKHEED_Q2 = ("financebench-bulk/pdfs/LOCKHEEDMARTIN_2023Q2_10Q.pdf", "lockheed-martin-10q-q2",
+               2023)
+
+
+def test_a_revision_printed_updated_first_under_a_heading_on_the_page_before() -> None:
+    """Lockheed Martin's Q2 2023 release (a browser printout): "2023 Financial Outlook" and
+    its paragraph end a page, the table opens the next under the printout's running header,
+    its columns "Current Update April 2023" (the updated range first), its labels with note
+    markers ("Business segment operating profit 2") and its amounts in millions. (Written
+    after reading this release's answer, so it is in-sample.)"""
+    lead = _lead(*LOCKHEED_Q2, "Did Lockheed Martin raise its 2023 earnings per share outlook "
+                               "with its Q2 2023 results?")
+    assert lead.startswith("Yes. Raised its outlook: net sales to $66,250 - $66,750 (from "
+                           "$65,000 - $66,000; $1 billion higher at the midpoint), business "
+                           "segment operating profit to $7,325 - $7,375 (from $7,255 - $7,355; "
+                           "$45 million higher at the midpoint), diluted earnings per share to "
+                           "$27.00 - $27.20 (from $26.60 - $26.90; $0.35 higher at the "
+                           "midpoint)"), lead
+    assert "file:" not in lead
+    assert _lead(*LOCKHEED_Q2, "Did Lockheed Martin lower its 2023 earnings per share outlook?"
+                 ).startswith("No. Raised its outlook")
