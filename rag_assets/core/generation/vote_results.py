@@ -63,6 +63,17 @@ PASS_ASKED_RE = re.compile(r"\b(?:approv\w*|ratif\w*|elect(?:ed)?|pass(?:ed)?|ad
 # a yes or no that asks whether a matter failed: its answer is the outcome's opposite
 REJECT_ASKED_RE = re.compile(r"\b(?:reject\w*|vote\w*\s+(?:down|against)|oppos\w*|fail\w*)\b",
                              re.IGNORECASE)
+# the quorum a report states before the matters: the shares entitled to vote, and those
+# represented in person or by proxy (one sentence may not span them: "$0.01 par value" holds
+# a period)
+_SAME_SENTENCE = r"(?:(?!\.\s+[A-Z]).){0,160}?"
+_SHARES_COUNTED = r"(?P<n>\d{1,3}(?:,\d{3})+)\s+shares\b"
+ENTITLED_RE = re.compile(rf"{_SHARES_COUNTED}{_SAME_SENTENCE}\boutstanding\b", re.IGNORECASE)
+REPRESENTED_RE = re.compile(rf"{_SHARES_COUNTED}{_SAME_SENTENCE}\b(?:were|was)\s+(?:represented|"
+                            r"present)\b", re.IGNORECASE)
+SHARE_WORD_RE = re.compile(r"\b(?:percent(?:age)?|share|proportion|fraction)\b|%", re.IGNORECASE)
+QUORUM_ASKED_RE = re.compile(r"\b(?:represented|present|quorum|turnout|attend\w*)\b",
+                             re.IGNORECASE)
 # a question on the nominees' counts ("director nominee", "board members"; never the Board of
 # Directors that recommends a matter), the extreme it asks and the column it names after
 # "votes" or the extreme ("the most votes against", "the fewest votes for", "most withheld")
@@ -211,6 +222,10 @@ def vote_result(question: Question, document: str, year: int,
     if found is None:
         return None
     page, lines = found
+    if (represented := _represented(question, lines)) is not None:
+        text, quote = represented
+        return DirectAnswer(kind="arithmetic", units=[printed_unit(document, year, page, quote)],
+                            supports=quote, text=text)
     matters = read_matters(lines)
     answer = (_nominees(question, matters) if NOMINEE_RE.search(question.text)
               else _approval(question, matters)) or _passed(question, matters)
@@ -219,6 +234,27 @@ def vote_result(question: Question, document: str, year: int,
     text, matter, kind = answer
     unit = printed_unit(document, year, page, matter.quote)
     return DirectAnswer(kind=kind, units=[unit], supports=matter.quote, text=text)
+
+
+def _represented(question: Question, lines: Sequence[str]) -> tuple[str, str] | None:
+    """The share of the shares entitled to vote that were represented at the meeting (the
+    quorum Item 5.07 reports before the matters: "there were a total of 96,089,997 shares ...
+    outstanding and entitled to vote ... 77,551,206 shares ... were represented in person or
+    by proxy"), and the lines it is read from; None unless a share of them is asked."""
+    if not (SHARE_WORD_RE.search(question.text) and QUORUM_ASKED_RE.search(question.text)):
+        return None
+    text = " ".join(lines)
+    whole, part = ENTITLED_RE.search(text), REPRESENTED_RE.search(text)
+    if whole is None or part is None:
+        return None
+    entitled, present = (int(m["n"].replace(",", "")) for m in (whole, part))
+    if not 0 < present <= entitled:
+        return None
+    first = next(i for i, line in enumerate(lines) if whole["n"] in line)
+    last = next(i for i, line in enumerate(lines) if part["n"] in line)
+    quote = "\n".join(lines[min(first, last):max(first, last) + 1])
+    return (f"{present / entitled:.1%} of the shares entitled to vote were represented at the "
+            f"meeting: {part['n']} / {whole['n']} shares."), quote
 
 
 def _column_asked(question: Question, election: Matter) -> int | None:

@@ -166,3 +166,14 @@ def test_whether_a_matter_passed_is_the_outcome_item_5_07_closes_it_with() -> No
     # a frequency vote is not read; a matter no paragraph names is not guessed
     assert _answer("Did shareholders approve an annual frequency for the say-on-pay vote?") is None
     assert _answer("Did shareholders approve the stock split?") is None
+
+
+def test_the_share_of_shares_represented_is_the_quorum_the_item_states() -> None:
+    """Item 5.07's quorum sentences: the shares outstanding and entitled to vote, then those
+    represented in person or by proxy (a question written for this reader: in-sample)."""
+    assert _answer("What percentage of Foot Locker's outstanding shares entitled to vote were "
+                   "represented at the May 18, 2022 annual meeting?") == (
+        "80.7% of the shares entitled to vote were represented at the meeting: 77,551,206 / "
+        "96,089,997 shares.")
+    assert _answer("How many shares were represented at Foot Locker's 2022 annual meeting?"
+                   ) is None  # a count, not a share: the sentence answers
