@@ -139,3 +139,19 @@ def test_a_measure_is_named_by_every_word_short_ones_too() -> None:
     assert not names_measure("one time dividend", "the quarterly dividend of $0.28")
     assert not names_measure("comp sales", "net sales rose 5%")
     assert names_measure("comp sales", "comp sales increased 3%")
+
+
+def test_a_dividend_never_declared_nor_paid_is_denied_in_each_wording() -> None:
+    """Block's 10-Ks (check's company; the sentences were found by asking its 2018 and 2020
+    filings, so those are in-sample): "did not declare any dividends", "have never declared
+    nor paid any cash dividends" deny a dividend as "have not declared or paid any" does."""
+    question = read_question("How much did the Firm pay in dividends per share in 2022?")
+    for said in ("As of December 31, 2022 , the Company did not declare any dividends.",
+                 "We have never declared nor paid any cash dividends on our capital stock.",
+                 "No cash dividends were declared or paid in 2022."):
+        found = stated_none(question, [unit(said)])
+        assert found is not None and found.text == f"None. {said}", said
+    asked = read_question("Did the Firm pay dividends in 2022?")
+    found = prose_yes_no(asked, [unit("As of December 31, 2022 , the Company did not declare "
+                                      "any dividends.")])
+    assert found is not None and found.text.startswith("No. As of December 31, 2022")
