@@ -297,6 +297,9 @@ def _table_block(question: Question, document: str, year: int,
             return DirectAnswer(kind="yes_no" if against.polarity else "comparison",
                                 units=[unit], supports=quote, computed=against.cited,
                                 text=f"{against.text} {block}")
+        if question.expects == "figure" and not polarity:  # the figures asked lead
+            return DirectAnswer(kind="list", units=[unit], supports=quote,
+                                text=block + (f" {moved}." if moved else ""))
         return DirectAnswer(kind="yes_no" if polarity else "list", units=[unit], supports=quote,
                             text=(f"{polarity} " if polarity else "")
                             + (f"{moved}. " if moved else "") + block)
