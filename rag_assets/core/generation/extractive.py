@@ -38,10 +38,13 @@ from rag_assets.core.question.vocabulary import qualifier_pattern, spelled_words
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
 from rag_assets.core.text.figures import AMOUNT, AMOUNT_STATED_RE, DECIMALS, INTEGER, SCALE_WORDS
 from rag_assets.core.text.periods import (
+    MONTHS_PER_YEAR,
     horizons,
+    listed_months,
     months_asked,
     opens_with_prior_period,
     quarters_named,
+    results_compared,
 )
 from rag_assets.core.text.years import (
     WHOLE_YEAR_RE,
@@ -510,6 +513,7 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
         spans = set(horizons(text)) if plan.horizons else set()
         other_span = (bool(spans) and not spans & set(plan.horizons)
                       or other_quarter(plan, text) or other_block(plan, item.unit)
+                      or other_length(plan, text)
                       or opens_with_prior_period(text) and not plan.prior_period)
         if plan.asks_dependence:  # "How dependent is X on Y?": the share measures it
             return pointer, other_span, 0 if states_share(plan, item.unit) else 1, 0.0
@@ -554,6 +558,19 @@ def other_block(plan: Question, unit: EvidenceUnit) -> bool:
     header = unit.scope.rsplit(" | ", 1)[-1]
     months = months_asked(header)
     return (months != 12 and months != plan.months) or names_other_years(header, plan.years)
+
+
+def other_length(plan: Question, text: str) -> bool:
+    """Whether a sentence speaks of a period of another length than the one asked: "During
+    the six months ended June 30, 2023, the Company repurchased ..." for the second quarter,
+    or a release's "in the current year compared to ... the prior year" for the fourth
+    quarter (MGM's Q2 2023 10-Q and Q4 2022 release print both, the other one first); a
+    sentence that lists the length asked beside it ("three and six months") speaks of it."""
+    if plan.months in (listed_months(text) or []):
+        return False
+    months = months_asked(text)
+    compared = results_compared(text)
+    return months not in (MONTHS_PER_YEAR, plan.months) or compared not in (None, plan.months)
 
 
 def other_quarter(plan: Question, text: str) -> bool:

@@ -18,6 +18,7 @@ from rag_assets.core.generation.extractive import (
     largest_count,
     missing_anchors,
     other_block,
+    other_length,
     other_quarter,
 )
 from rag_assets.core.generation.records import ABSTENTION, SourceCitation
@@ -675,6 +676,26 @@ def test_a_sentence_of_another_quarter_is_no_quote_of_the_quarter_asked() -> Non
                                "of 2022.")
     assert not other_quarter(plan, "down 47% compared with the third quarter of 2021.")
     assert not other_quarter(plan, "Investment Banking fees were down 47%.")
+
+
+def test_a_sentence_of_another_length_is_quoted_after_the_periods_own() -> None:
+    """MGM Resorts' Q2 2023 10-Q states the six months' repurchases before the quarter's, and
+    its Q4 2022 release a segment's year before its quarter: asked of the quarter, the six
+    months and the year compared are other periods (found on check's company's filings by
+    questions written for them: in-sample)."""
+    quarter = read_question("How many shares did MGM Resorts repurchase in Q2 2023?")
+    assert other_length(quarter, "During the six months ended June 30, 2023, the Company "
+                                 "repurchased approximately 27 million shares.")
+    assert not other_length(quarter, "During the three months ended June 30, 2023, the Company "
+                                     "repurchased approximately 15 million shares.")
+    assert not other_length(quarter, "During the three and six months ended June 30, 2023, the "
+                                     "Company repurchased 15 million and 27 million shares.")
+    assert other_length(quarter, "Net revenues of $674 million in the current year compared to "
+                                 "$1.2 billion in the prior year.")
+    year = read_question("How many shares did MGM Resorts repurchase in 2022?")
+    assert other_length(year, "Net revenues of $175 million in the current quarter compared to "
+                              "$315 million in the prior year quarter.")
+    assert not other_length(year, "The Company repurchased 76 million shares in 2022.")
 
 
 def test_a_row_under_another_periods_header_is_quoted_after_the_periods_own() -> None:
