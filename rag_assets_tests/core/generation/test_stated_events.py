@@ -105,3 +105,19 @@ def test_a_sentence_that_opens_no_says_no_and_a_word_ending_in_no_does_not() -> 
                 "repurchased common shares under the program.")
     found = stated_event(bought, [some])
     assert found is not None and found.text.startswith("Yes. ")
+
+
+def test_the_occasion_a_question_dates_its_event_by_is_no_part_of_it() -> None:
+    """MGM Resorts' Q4 2022 release (check's company; the question was written for it, so it
+    is in-sample): "when it reported fourth-quarter 2022 results" dates the event, and its
+    "when" asks nothing."""
+    question = read_question("Did MGM Resorts suspend its regular dividend when it reported "
+                             "fourth-quarter 2022 results?")
+    assert event_words(question.text) == ["suspend", "regular", "dividend"]
+    said = ("Furthermore, the Company announced that our Board of Directors had determined to "
+            "suspend our ongoing regular dividends in order to focus on our preferred method of "
+            "returning value to shareholders through our share repurchase plan.")
+    found = stated_event(question, [unit(said, "Exhibit 99.1")])
+    assert found is not None and found.text == f"Yes. {said}"
+    when = read_question("When did MGM Resorts suspend its regular dividend?")
+    assert stated_event(when, [unit(said, "Exhibit 99.1")]) is None
