@@ -94,6 +94,11 @@ REVISION_ASKED_RE = re.compile(r"\b(?:rais|lower|cut|reduc|reaffirm|maintain|tri
                                r"decreas|improv|kept|keep)\w*\s+(?:its\s+|"
                                r"the\s+|their\s+)?(?:[\w&-]+\s+){0,5}?(?:outlook|guidance|"
                                r"forecast|targets?)\b", re.IGNORECASE)
+# a figure asked of the revision itself ("How did it change its outlook?", "by how much did
+# it raise ...?"): the moves answer it, not the block
+CHANGE_ASKED_RE = re.compile(r"\b(?:chang|rais|lower|cut|revis|updat|narrow|widen|increas|"
+                             r"decreas|reduc|trim|boost|mov)\w*|\bby how much\b|\bcompared\b|"
+                             r"\b(?:previous|prior|earlier)\b", re.IGNORECASE)
 # a way asked in the negative ("will not expand"): read neither way
 NEGATED_RE = re.compile(r"\b(?:not|never|no\s+longer)\b|n['’]t\b", re.IGNORECASE)
 AMOUNT = (r"(?:approximately\s+)?[-–]?\$?\d[\d,]*(?:\.\d+)?%?"
@@ -297,7 +302,8 @@ def _table_block(question: Question, document: str, year: int,
             return DirectAnswer(kind="yes_no" if against.polarity else "comparison",
                                 units=[unit], supports=quote, computed=against.cited,
                                 text=f"{against.text} {block}")
-        if question.expects == "figure" and not polarity:  # the figures asked lead
+        if question.expects == "figure" and not polarity and not CHANGE_ASKED_RE.search(
+                question.text):  # the figures asked lead; a change asked, the revision
             return DirectAnswer(kind="list", units=[unit], supports=quote,
                                 text=block + (f" {moved}." if moved else ""))
         return DirectAnswer(kind="yes_no" if polarity else "list", units=[unit], supports=quote,

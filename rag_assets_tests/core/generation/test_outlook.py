@@ -356,3 +356,12 @@ def test_a_revision_printed_updated_first_under_a_heading_on_the_page_before() -
     assert "file:" not in lead
     assert _lead(*LOCKHEED_Q2, "Did Lockheed Martin lower its 2023 earnings per share outlook?"
                  ).startswith("No. Raised its outlook")
+
+
+def test_a_change_asked_of_the_outlook_is_led_by_the_revision() -> None:
+    """Asked how the guidance changed, the revision leads; asked the guidance, its figures:
+    Pfizer's release prints its prior revenue range in parentheses."""
+    changed = _lead("financebench-bulk/pdfs/PFIZER_2023Q2_EARNINGS.pdf", "pfizer-earnings-q2",
+                    2023, "How did Pfizer change its 2023 revenue guidance in its Q2 2023 "
+                          "earnings release?")
+    assert changed.startswith("Lowered its outlook: revenues to $67.0 to $70.0 billion"), changed
