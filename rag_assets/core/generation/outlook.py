@@ -284,15 +284,15 @@ def _table_block(question: Question, document: str, year: int,
                 or (strict and heading_topic(line) != "outlook")):
             continue
         rows, end = _block(lines, at)
-        printed = lines[at:end + 1]
+        where, printed = page, lines[at:end + 1]
         if len(rows) < MIN_ROWS and following and at >= len(lines) - 1 - MAX_LEAD_LINES:
             rows, end = _table_rows([line, *following[1]], 0)
-            page, printed = following[0], following[1][:end]
+            where, printed = following[0], following[1][:end]
         if len(rows) < MIN_ROWS or 2 * sum(bool(ESTIMATE_RE.search(r)) for r in rows) < len(rows):
             continue  # no table, or one of results ("An increase of 95% compared to 2020")
         heading = line.strip()
         quote = "\n".join(line.strip() for line in printed)  # as printed
-        unit = printed_unit(document, year, page, quote)
+        unit = printed_unit(document, year, where, quote)
         moves = revision_moves(rows, heading)
         moved, polarity = revision_text(moves), revised_yes_no(question, moves)
         block = f"{heading.rstrip(': ')}: {'; '.join(r.rstrip(' .;') for r in rows)}."
