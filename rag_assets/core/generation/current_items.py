@@ -69,6 +69,11 @@ EVERY_ITEM_RE = re.compile(r"\b(?:which|what)\s+items\b", re.IGNORECASE)
 EXHIBITS_RE = re.compile(r"\bexhibits?\b", re.IGNORECASE)
 # a question of what the report reports ("Did X's 8-K report ...?", "announce", "disclose")
 REPORTING_RE = re.compile(r"\b(?:report(?:s|ed)?|announc\w*|disclos\w*)\b", re.IGNORECASE)
+WHAT_RE = re.compile(r"^\s*what\b", re.IGNORECASE)
+# Form 8-K General Instruction B.2: information furnished under Item 2.02 or 7.01 "shall not
+# be deemed 'filed'": boilerplate, no part of the event
+FURNISHED_RE = re.compile(r"\bshall not be deemed\b|\bis (?:being )?furnished (?:herewith|"
+                          r"pursuant)\b", re.IGNORECASE)
 EXHIBIT_LINE_RE = re.compile(r"^\(?(\d{1,3}(?:\.\d{1,2})?)\)?\.?\s+(\S.*?)\.?\s*$")
 # the words that ask ("How long will he serve?"): no word the answer prints
 ASKING_WORDS_RE = re.compile(r"\bhow\s+(?:long|much|many|often|soon|far)\b", re.IGNORECASE)
@@ -260,7 +265,9 @@ def _item_answer(document: str, year: int, item: ReportItem, opening: str = "",
     lines = [line for _, page_lines in kept for line in page_lines]
     sentences, bulleted = _body(lines)
     pool = [*sentences, *(sentence for _, sentence in releases)]
-    chosen = [] if bulleted or question is None else _answering(question, pool)
+    chosen = [] if bulleted or question is None else (
+        _event_lead(sentences, len(releases)) if _asks_the_event(question)
+        else _answering(question, pool))
     released = [releases[i - len(sentences)] for i in chosen if i >= len(sentences)]
     if chosen:
         lead = "; ".join(pool[i].rstrip(" .;:") for i in chosen)
@@ -277,6 +284,27 @@ def _item_answer(document: str, year: int, item: ReportItem, opening: str = "",
     return DirectAnswer(kind="yes_no" if opening else "list", units=units,
                         supports=units[0].quote if len(units) == 1 else "",
                         text=f"{opening}{_named(item.heading)}: {text.rstrip('.')}.")
+
+
+def _asks_the_event(question: Question) -> bool:
+    """Whether the question asks what the report reports ("What leadership change did X
+    report?", "What did X announce in its 8-K?"): the event, not one of its particulars."""
+    return question.expects == "text" and bool(REPORTING_RE.search(question.ranking_text)) \
+        and bool(WHAT_RE.match(question.ranking_text))
+
+
+def _event_lead(sentences: Sequence[str], released: int) -> list[int]:
+    """The event as the Item states it: its opening sentence, then the next that is not the
+    furnishing boilerplate of Form 8-K General Instruction B.2 ("shall not be deemed
+    'filed'"), which names the event's particulars (the successor appointed, the new maturity);
+    where the body only points to its press release, the release's first sentence."""
+    if not sentences:
+        return []
+    following = next((i for i, s in enumerate(sentences[1:], start=1)
+                      if not FURNISHED_RE.search(s) and not BODY_END_RE.match(s)), None)
+    if following is None and released:
+        following = len(sentences)
+    return [0] if following is None else [0, following]
 
 
 def _answering(question: Question, sentences: Sequence[str]) -> list[int]:

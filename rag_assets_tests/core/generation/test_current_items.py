@@ -317,3 +317,35 @@ def test_the_furnished_press_release_answers_what_the_body_leaves_to_it() -> Non
                                        "for at Foot Locker?"))
     assert lead.startswith(f"{TITLE_5_02}During Johnson’s tenure"), lead
     assert "WSS and atmos" in lead, lead
+
+
+def test_the_event_asked_is_led_by_the_items_opening_and_its_particulars() -> None:
+    """"What leadership change did Foot Locker report?" asks the event: Item 5.02's opening
+    and the sentence after it (the successor appointed), not the sentence that shares the
+    word "leadership" with the question (Johnson's career). A question written on check's
+    company's 8-K for this reader: in-sample."""
+    lead = answer_lead(_officer_answer("What leadership change did Foot Locker report in its "
+                                       "8-K dated August 19, 2022?"))
+    assert "Richard A. Johnson will step down as President and Chief Executive Officer" in lead
+    assert "Mary N. Dillon, 61, former Executive Chair and Chief Executive Officer of Ulta " \
+           "Beauty, Inc., has been appointed President and Chief Executive Officer" in lead
+    assert "distinguished three-decade" not in lead
+
+
+def test_an_item_that_furnishes_a_release_is_led_by_the_releases_first_sentence() -> None:
+    """MGM Resorts' 8-K of September 12, 2023: Item 7.01 says a press release was issued, then
+    the furnishing boilerplate (General Instruction B.2); the release says what happened."""
+    path, document = "financebench-bulk/pdfs/MGMRESORTS_2023_8K_dated-2023-09-12.pdf", \
+        "mgm-resorts-8k-2023-09-12"
+    pages = PageTexts.from_pages(document, 2023, real_filing(path).pages)
+    found = current_item(read_question("What did MGM Resorts report in its 8-K dated September "
+                                       "12, 2023?"), document, 2023,
+                         [(p, pages.get(document, 2023, p) or "")
+                          for p in pages.pages_of(document, 2023)])
+    assert found is not None
+    checked = verify_claims([found.claim()], pages)
+    assert all(c.mark == "valid" for claim in checked for c in claim.citations)
+    lead = answer_lead(found.text)
+    assert "recently identified a cybersecurity issue affecting certain of the Company’s " \
+           "systems" in lead
+    assert "shall not be deemed" not in lead
