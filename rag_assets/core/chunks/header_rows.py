@@ -33,6 +33,9 @@ MAX_WRAPPED_LABEL = 60  # a longer line without figures is prose, not a row's la
 MIN_TEXT_ROWS = 3  # lines of as many figures in a run: a table printed without rules
 MAX_HEADING_LINES = 16  # lines above such a run read for the headings of its columns
 NOTE_MARKER_RE = re.compile(r"\(\d{1,2}\)")  # "(2)": a note's marker, or a small negative
+UNITS_PAREN_RE = re.compile(r"\(\s*\$?\s*in\s+(?:thousands|millions|billions)\b[^)]*\)",
+                            re.IGNORECASE)
+SUB_HEADING_RE = re.compile(r"[A-Z][a-z]{1,7}\.?")  # "Total", "Oper.": a column's sub-heading
 
 
 def _headings_only(rows: Sequence[Sequence[str]]) -> bool:
@@ -141,8 +144,40 @@ def _heading_line(line: str) -> bool:
     text = line.strip()
     if YEAR_OR_CHANGE_HEADING_RE.search(text):  # "% CHANGE (1)": a heading's note marker
         text = NOTE_MARKER_RE.sub(" ", text).strip()
+    text = UNITS_PAREN_RE.sub(" ", text).strip() or text  # "($ in millions)" prints no amount
     return bool(text) and len(text) <= 80 and not text.startswith("|") and not (
-        AMOUNT_IN_LINE_RE.search(text) or text.endswith((".", ":")))
+        AMOUNT_IN_LINE_RE.search(text) or text.endswith((".", ":"))) or bool(
+        _sub_headings(text))
+
+
+def _sub_headings(line: str) -> list[str] | None:
+    """The headings a stacked header prints under each "% Change" (Pfizer's release: "Total
+    Oper." under each, the change as reported and operationally), once per change: a line of
+    short capitalized words that repeats one cycle, the cycle; None for any other line."""
+    tokens = line.split()
+    if len(tokens) < 2 or not all(SUB_HEADING_RE.fullmatch(t) for t in tokens):
+        return None
+    cycle = next((k for k in range(1, len(tokens)) if len(tokens) % k == 0
+                  and tokens == tokens[:k] * (len(tokens) // k)), None)
+    return tokens[:cycle] if cycle and cycle > 1 else None
+
+
+def _expanded(headings: Sequence[re.Match[str]], header: str, width: int
+              ) -> list[str] | None:
+    """The columns' names where each "% Change" heads as many columns as the line under it
+    names ("% Change" over "Total Oper."): "three months % change total", "... oper"; None
+    when the widths do not add up."""
+    changes = sum(1 for h in headings if h["change"])
+    cycle = next((c for line in header.splitlines() if (c := _sub_headings(line.strip()))),
+                 None)
+    if not changes or cycle is None or len(headings) + changes * (len(cycle) - 1) != width:
+        return None
+    names = _column_names(headings, header)
+    if names is None:
+        return None
+    return [f"{name} {sub.lower().rstrip('.')}".strip()
+            for h, name in zip(headings, names, strict=True)
+            for sub in (cycle if h["change"] else [""])]
 
 
 def _units(text: str) -> tuple[str, float]:
@@ -231,6 +266,15 @@ def _change_qualifier(header: str, heading: re.Match[str]) -> str:
     return " ".join(re.findall(r"[^\W\d_]+", words)).lower()
 
 
+def _title_in(header: Sequence[str]) -> str:
+    """A title the header's first line prints when the table opens the page ("REVENUES" over
+    Pfizer's release's headings): a line that names no column, no period and no units."""
+    first = header[0].strip() if header else ""
+    named = YEAR_OR_CHANGE_HEADING_RE.search(first) or UNITS_PAREN_RE.search(first) or any(
+        p.search(first) for p, _ in DURATIONS) or _sub_headings(first)
+    return "" if named else first
+
+
 def _named_text_table(lines: Sequence[str], start: int, end: int, width: int
                       ) -> tuple[str, list[str]] | None:
     top = start
@@ -243,15 +287,17 @@ def _named_text_table(lines: Sequence[str], start: int, end: int, width: int
     if not headings and top > 0 and (caption := _caption_headings(lines[top - 1], width)):
         header = " ".join(caption)
         headings = list(YEAR_OR_CHANGE_HEADING_RE.finditer(header))[-width:]
-    if len(headings) != width:
-        return None
     rows = [_row(line, width) for line in lines[start:end]]
-    ordered = _by_column_kind(headings, [cells for _, cells in rows])
-    names = _column_names(ordered, header) if ordered is not None else None
+    if len(headings) != width:
+        names = _expanded(headings, header, width)
+    else:
+        ordered = _by_column_kind(headings, [cells for _, cells in rows])
+        names = _column_names(ordered, header) if ordered is not None else None
     if names is None:
         return None  # which column is which is not printed
     _, scale = _units(header)
-    title = caption[0] if caption else lines[top - 1].strip() if top > 0 else ""
+    title = caption[0] if caption else lines[top - 1].strip() if top > 0 else _title_in(
+        lines[top:start])
     table = [[UNIT_NAMES.get(scale, ""), *names], *([label, *cells] for label, cells in rows)]
     markdown = [markdown_row(row) for row in table]
     return title, [markdown[0], markdown_rule(width + 1), *markdown[1:]]

@@ -42,7 +42,8 @@ from rag_assets.core.question.vocabulary import terms_in
 from rag_assets.core.text.years import years_in
 
 # what is said of a member but is not its name: "the Asia Pacific region", "its U.S. business"
-EDGE_WORDS_RE = re.compile(r"^(?:the|its|in|for|of)\s+|\s+(?:segment|region|market|business)$")
+EDGE_WORDS_RE = re.compile(r"^(?:the|its|in|for|of)\s+|\s+(?:segment|region|market|business|"
+                           r"(?:customer\s+)?group|division)$")  # Pfizer's "customer group"
 # "came from outside the United States": the whole less the place's row
 OUTSIDE_RE = re.compile(r"^(?:outside|out of)\s+(?:of\s+)?", re.IGNORECASE)
 # "United States Operations" is the row of the United States

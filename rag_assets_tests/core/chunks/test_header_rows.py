@@ -290,3 +290,39 @@ def test_a_marker_on_the_first_rows_label_is_the_labels() -> None:
              "Greater China 7,547 8,290 -9 %", "Converse 2,346 2,205 6 %"]
     [(_, rows)] = text_tables(lines)
     assert markdown_cells(rows[2]) == ["North America (1)", "$ 18,353", "$ 17,179", "7 %"]
+
+
+# Pfizer's Q2 2023 release, page 3, as its text layer prints it: the table opens the page,
+# its units beside its durations, each "% Change" over "Total Oper."
+PFIZER_REVENUES = """REVENUES
+($ in millions) Second-Quarter Six Months
+2023 2022
+% Change
+2023 2022
+% Change
+Total Oper. Total Oper.
+Global Biopharmaceuticals
+Business (Biopharma)(6) $ 12,418 $ 27,425 (55%) (54%) $ 30,389 $ 52,748 (42%) (40%)
+Primary Care(6) 5,810 20,979 (72%) (72%) 17,315 39,830 (57%) (55%)
+Specialty Care(6) 3,653 3,358 9% 12% 7,264 6,863 6% 10%
+Oncology(6) 2,956 3,088 (4%) (3%) 5,811 6,055 (4%) (2%)
+Business Innovation $ 316 $ 317 — — $ 626 $ 655 (4%) (3%)
+TOTAL REVENUES $ 12,734 $ 27,742 (54%) (53%) $ 31,015 $ 53,402 (42%) (40%)
+Beginning in the third quarter of 2022, Pfizer made several organizational changes."""
+
+
+def test_a_change_heading_over_sub_headings_names_a_column_for_each() -> None:
+    """"% Change" over "Total Oper." heads two columns (reported and operational); the units
+    line beside the durations is a heading line, and the first line, which names no column,
+    is the title. (Found asking check's company's release: in-sample.)"""
+    [(title, lines)] = text_tables(PFIZER_REVENUES.split("\n"))
+    assert title == "REVENUES"
+    assert markdown_cells(lines[0]) == [
+        "USD millions", "three months 2023", "three months 2022", "three months % change total",
+        "three months % change oper", "six months 2023", "six months 2022",
+        "six months % change total", "six months % change oper"]
+    assert markdown_cells(lines[3]) == ["Primary Care(6)", "5,810", "20,979", "(72%)", "(72%)",
+                                        "17,315", "39,830", "(57%)", "(55%)"]
+    # sub-headings that do not add up to the columns name none
+    uneven = PFIZER_REVENUES.replace("Total Oper. Total Oper.", "Total Oper. Total")
+    assert text_tables(uneven.split("\n")) == []

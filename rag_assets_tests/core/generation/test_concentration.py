@@ -111,3 +111,20 @@ def test_net_sales_by_platform_in_the_segment_note_ranks_no_segment() -> None:
     found = direct_answer(asked, platforms, [*platforms, *segments], None)
     assert found is not None and found.text.startswith(
         "International grew the fastest of the segments: its net sales rose 7% ($350 million)")
+
+
+def test_a_members_share_is_read_from_a_release_table_printed_without_rules() -> None:
+    """Pfizer's Q2 2023 release (p.3, check's company: found asking it, in-sample): the
+    revenue table under "% Change" over "Total Oper." is read, so Primary Care's share of the
+    quarter's total revenues is computed; "customer group" is what Pfizer calls the member."""
+    document, year = "pfizer-earnings-q2", 2023
+    pages = PageTexts.from_pages(document, year, real_filing(
+        "financebench-bulk/pdfs/PFIZER_2023Q2_EARNINGS.pdf").pages)
+    rows = page_table_rows(pages, document, year, 2)
+    asked = read_question("What share of Pfizer's Q2 2023 total revenues came from the Primary "
+                          "Care customer group?")
+    found = direct_answer(asked, rows, rows, lambda d, y, p: page_table_rows(pages, d, y, p))
+    assert found is not None and found.text.startswith(
+        "Primary Care: 45.6% of total revenues ($5,810 million of $12,734 million"), found
+    marks = [c.mark for c in verify_claims([found.claim()], pages)[0].citations]
+    assert marks and set(marks) == {"valid"}
