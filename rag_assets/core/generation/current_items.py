@@ -69,7 +69,11 @@ EVERY_ITEM_RE = re.compile(r"\b(?:which|what)\s+items\b", re.IGNORECASE)
 EXHIBITS_RE = re.compile(r"\bexhibits?\b", re.IGNORECASE)
 # a question of what the report reports ("Did X's 8-K report ...?", "announce", "disclose")
 REPORTING_RE = re.compile(r"\b(?:report(?:s|ed)?|announc\w*|disclos\w*)\b", re.IGNORECASE)
-WHAT_RE = re.compile(r"^\s*what\b", re.IGNORECASE)
+# "What did X report?", "What leadership change did X announce?": the event itself asked,
+# not a particular of it ("What annual base salary did X disclose?")
+WHAT_RE = re.compile(r"^\s*what\s+(?:(?:[\w-]+\s+){0,2}(?:changes?|events?|news|"
+                     r"developments?|transactions?|agreements?)\s+)?(?:did|does|has|have)\b",
+                     re.IGNORECASE)
 # Form 8-K General Instruction B.2: information furnished under Item 2.02 or 7.01 "shall not
 # be deemed 'filed'": boilerplate, no part of the event
 FURNISHED_RE = re.compile(r"\bshall not be deemed\b|\bis (?:being )?furnished (?:herewith|"

@@ -513,7 +513,7 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
         spans = set(horizons(text)) if plan.horizons else set()
         other_span = (bool(spans) and not spans & set(plan.horizons)
                       or other_quarter(plan, text) or other_block(plan, item.unit)
-                      or other_length(plan, text)
+                      or not item.unit.is_row and other_length(plan, text)
                       or opens_with_prior_period(text) and not plan.prior_period)
         if plan.asks_dependence:  # "How dependent is X on Y?": the share measures it
             return pointer, other_span, 0 if states_share(plan, item.unit) else 1, 0.0

@@ -66,8 +66,9 @@ REVISION_RE = re.compile(r"\bprior\b.*\b(?:updated|revised|current|new)\b", re.I
 # by its date or in words (Lockheed Martin: "Current Update April 2023"), or a row that gives
 # its prior range after the updated one (Pfizer: "$67.0 to $70.0 billion (previously $67.0 to
 # $71.0 billion)")
-UPDATED_FIRST_RE = re.compile(r"\b(?:current|updated|revised|new)\b.*\b(?:prior|previous|"
-                              rf"{MONTH_YEAR})", re.IGNORECASE)
+UPDATED_WORD_RE = re.compile(r"\b(?:current|updated|revised|new)\b", re.IGNORECASE)
+PRIOR_WORD_RE = re.compile(r"\b(?:prior|previous(?:ly)?)\b", re.IGNORECASE)
+MONTH_YEAR_RE = re.compile(MONTH_YEAR, re.IGNORECASE)
 PREVIOUSLY_RE = re.compile(r"\(\s*previously\b", re.IGNORECASE)
 # a note marker printed after a row's label ("Business segment operating profit 2 ~$7,325"):
 # a bare number of one or two digits, no range of the measure
@@ -349,20 +350,32 @@ def _moved_by(change: float, row: str) -> str:
 Moves = dict[str, list[tuple[str, str]]]  # way moved -> (the measure's label, what it says)
 
 
+def _updated_first(line: str, heading: bool = False) -> bool:
+    """Whether a line heads a revision's columns updated range first: an updated word with no
+    prior word before it, then the prior column named by a prior word or, in the columns'
+    own line (not a heading: "Updated 2023 Outlook (July 2023)"), by its month and year."""
+    updated = UPDATED_WORD_RE.search(line)
+    if updated is None or PRIOR_WORD_RE.search(line[:updated.start()]):
+        return False
+    after = line[updated.end():]
+    return bool(PRIOR_WORD_RE.search(after) or not heading and MONTH_YEAR_RE.search(after))
+
+
 def revision_moves(rows: Sequence[str], heading: str = "") -> Moves | None:
     """Each measure of a revised outlook by the way it moved ("raised", "lowered",
     "unchanged"): a row's prior and updated ranges compared by their midpoints, "no change"
     read as printed; None when the block prints no prior and updated columns (in its first
     rows or in its heading: "Prior FY23 Outlook Updated FY23 Outlook")."""
     head = [heading, *rows[:2]]
-    updated_first = any(UPDATED_FIRST_RE.search(r) for r in head)
+    updated_first = _updated_first(heading, True) or any(_updated_first(r) for r in rows[:2])
     if not (updated_first or any(REVISION_RE.search(r) for r in head)
             or any(PREVIOUSLY_RE.search(r) for r in rows)):
         return None
     moved: Moves = {"raised": [], "lowered": [], "unchanged": []}
     units = next((m for r in head if (m := LABEL_SCALE_RE.search(r))), None)  # "(in millions)"
     for row in rows:
-        ranges = [] if REVISION_RE.search(row) or UPDATED_FIRST_RE.search(row) else [
+        header = _updated_first(row) and not re.search(r"[$%]", row)  # the columns' line
+        ranges = [] if REVISION_RE.search(row) or header else [
             r for r in RANGE_RE.finditer(row) if not MARKER_RE.fullmatch(r.group(0))]
         label = MARKER_AFTER_RE.sub("", row[:ranges[0].start()].strip(" :,~≥≤$(")) if ranges else ""
         if not label:
@@ -373,7 +386,7 @@ def revision_moves(rows: Sequence[str], heading: str = "") -> Moves | None:
             if updated_first or PREVIOUSLY_RE.search(row):
                 ranges.reverse()
             scale = SCALE_WORDS[units[1].lower()[:-1]] if units and not SCALE_RE.search(
-                row) and "per share" not in label.lower() else 1.0
+                row) and "per share" not in label.lower() and "%" not in row else 1.0
             before, after = (scale * _midpoint(r) for r in ranges)
             way = "raised" if after > before else "lowered" if after < before else "unchanged"
             moved[way].append((label, f"{label.lower()} ({ranges[1].group(0)})"

@@ -99,7 +99,11 @@ _CHANGE_STATED_RE = re.compile(r"\b(?:an?\s+)?(?:increase|decrease|decline|rise|
                                r"improvement)\s+of\s+(?:approximately\s+|about\s+)?[$€£]?\s?\d",
                                re.IGNORECASE)
 # a bullet before a listed sentence and the "; and" that joins it to the next
-_LIST_MARKS_RE = re.compile(r"^[\s•▪◦·*-]+|[;,]?\s*(?:and|or)?\s*$")
+_LIST_MARKS_RE = re.compile(r"^[\s•▪◦·*-]+|[;,]?\s*(?:\b(?:and|or))?\s*$")
+# a change over time asked ("by how much did X grow"), never a difference between two
+# measures ("the difference between gross profit and operating income")
+_MOVE_ASKED_RE = re.compile(r"\bby how much\b.*\b(?:chang|increas|decreas|grow|grew|declin|"
+                            r"rise|rose|fall|fell|drop|improv)\w*", re.IGNORECASE)
 
 
 def _of_another_period(question: Question, text: str) -> bool:
@@ -341,7 +345,7 @@ def _difference_or_total(question: Question, unit: EvidenceUnit) -> DirectAnswer
     if _of_another_period(question, unit.text):
         return None  # another period's amounts
     two = _two_amounts(unit)
-    if two is not None and _DIFFERENCE_RE.search(question.text) and _CHANGE_STATED_RE.search(
+    if two is not None and _MOVE_ASKED_RE.search(question.text) and _CHANGE_STATED_RE.search(
             unit.text):  # the change is printed: the sentence answers as it stands
         return DirectAnswer(kind="stated", units=[unit], supports=unit.text,
                             text=_LIST_MARKS_RE.sub("", unit.text).strip())

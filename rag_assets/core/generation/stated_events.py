@@ -43,8 +43,9 @@ _FRAME = STOP_WORDS | QUESTION_WORDS | frozenset({
 # the occasion a question dates the event by, no part of the event: "when it reported
 # fourth-quarter 2022 results", "with its Q2 2023 results"
 FRAME_CLAUSE_RE = re.compile(r",?\s+(?:when|as|after)\s+(?:it|they|the\s+company)\s+(?:reported|"
-                             r"announced|released|published)\b.*$|\s+(?:with|in)\s+(?:its|their)"
-                             r"\s+[^,]*?\bresults\b.*$", re.I)
+                             r"announced|released|published)\b[^,]*|\s+(?:with|in)\s+(?:its|their)"
+                             r"\s+(?:(?:first|second|third|fourth|q[1-4]|full|fiscal|[\d-]+|year|"
+                             r"quarter|annual|quarterly)[\s-]+)+results\b[^,]*", re.I)
 NEGATED_RE = re.compile(
     r"\b(?:did|does|do|has|have|had|was|were|is|are|will|would|could|can)\s+not\b|"
     r"\b(?:didn|doesn|hasn|haven|hadn|wasn|weren|isn|aren)['’]t\b|\bnever\b", re.I)

@@ -60,18 +60,25 @@ PASSED_RE = re.compile(r"\b(?:was|were)\s+(?:duly\s+)?(?P<not>not\s+)?(?:elected
 # a yes or no that asks whether a matter passed or failed, by its verb
 PASS_ASKED_RE = re.compile(r"\b(?:approv\w*|ratif\w*|elect(?:ed)?|pass(?:ed)?|adopt\w*|"
                            r"reject\w*)\b", re.IGNORECASE)
+# a yes or no on the counts ("with more than 99% of the votes", "a majority") or in the
+# negative ("was it not approved?"): the outcome sentence says neither
+COUNTS_ASKED_RE = re.compile(r"%|\bpercent|\bmore\s+than\b|\bless\s+than\b|\bmajority\b|"
+                             r"\bunanimous", re.IGNORECASE)
+NOT_ASKED_RE = re.compile(r"\bnot\b|n['’]t\b|\bnever\b|\bfail", re.IGNORECASE)
 # a yes or no that asks whether a matter failed: its answer is the outcome's opposite
-REJECT_ASKED_RE = re.compile(r"\b(?:reject\w*|vote\w*\s+(?:down|against)|oppos\w*|fail\w*)\b",
+REJECT_ASKED_RE = re.compile(r"\b(?:reject\w*|vote\w*\s+(?:down|against)|oppos\w*)\b",
                              re.IGNORECASE)
 # the quorum a report states before the matters: the shares entitled to vote, and those
 # represented in person or by proxy (one sentence may not span them: "$0.01 par value" holds
 # a period)
-_SAME_SENTENCE = r"(?:(?!\.\s+[A-Z]).){0,160}?"
+_SAME_SENTENCE = r"(?:(?!\.\s+[A-Z]|\d{1,3}(?:,\d{3})+\s+shares).){0,160}?"  # no other count
 _SHARES_COUNTED = r"(?P<n>\d{1,3}(?:,\d{3})+)\s+shares\b"
 ENTITLED_RE = re.compile(rf"{_SHARES_COUNTED}{_SAME_SENTENCE}\boutstanding\b", re.IGNORECASE)
 REPRESENTED_RE = re.compile(rf"{_SHARES_COUNTED}{_SAME_SENTENCE}\b(?:were|was)\s+(?:represented|"
                             r"present)\b", re.IGNORECASE)
 SHARE_WORD_RE = re.compile(r"\b(?:percent(?:age)?|share|proportion|fraction)\b|%", re.IGNORECASE)
+VOTES_ASKED_RE = re.compile(r"\b(?:voted|votes?\s+(?:cast|for|against)|cast\s+for|for\s+"
+                            r"(?:the|ratif\w*|approv\w*|elect\w*)|against)\b", re.IGNORECASE)
 QUORUM_ASKED_RE = re.compile(r"\b(?:represented|present|quorum|turnout|attend\w*)\b",
                              re.IGNORECASE)
 # a question on the nominees' counts ("director nominee", "board members"; never the Board of
@@ -241,14 +248,15 @@ def _represented(question: Question, lines: Sequence[str]) -> tuple[str, str] | 
     quorum Item 5.07 reports before the matters: "there were a total of 96,089,997 shares ...
     outstanding and entitled to vote ... 77,551,206 shares ... were represented in person or
     by proxy"), and the lines it is read from; None unless a share of them is asked."""
-    if not (SHARE_WORD_RE.search(question.text) and QUORUM_ASKED_RE.search(question.text)):
-        return None
+    if (question.expects == "yes_no" or not SHARE_WORD_RE.search(question.text)
+            or not QUORUM_ASKED_RE.search(question.text) or VOTES_ASKED_RE.search(question.text)):
+        return None  # a share of the votes for a matter is the matter's, not the quorum
     text = " ".join(lines)
     whole, part = ENTITLED_RE.search(text), REPRESENTED_RE.search(text)
     if whole is None or part is None:
         return None
     entitled, present = (int(m["n"].replace(",", "")) for m in (whole, part))
-    if not 0 < present <= entitled:
+    if not 0 < present < entitled or whole.start() == part.start():
         return None
     first = next(i for i, line in enumerate(lines) if whole["n"] in line)
     last = next(i for i, line in enumerate(lines) if part["n"] in line)
@@ -359,8 +367,9 @@ def _passed(question: Question, matters: Sequence[Matter]
     question asks the opposite ("Did shareholders reject ..."); the counts follow it. None
     without an outcome sentence: the counts alone leave the company's voting standard unsaid."""
     if (question.expects != "yes_no" or UNREAD_ASKED_RE.search(question.text)
-            or not PASS_ASKED_RE.search(question.text)):
-        return None  # a yes or no on the counts ("more than 90%?") is not the outcome's
+            or not PASS_ASKED_RE.search(question.text) or COUNTS_ASKED_RE.search(question.text)
+            or NOT_ASKED_RE.search(question.text)):
+        return None  # a yes or no on the counts ("more than 90%?"), or asked in the negative
     matter = _named_matter(question, matters, rows=None)
     if matter is None or not (said := PASSED_RE.search(matter.outcome)):
         return None

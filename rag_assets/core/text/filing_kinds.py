@@ -133,9 +133,11 @@ def dated_filings(text: str, documents: Sequence[str]) -> list[str]:
     asked = _dates_written(text)
     if len(set(dated.values())) < 2 or not asked:
         return list(documents)
-    exact = {d for d, when in dated.items() if when in asked}
-    near = exact or {d for d, when in dated.items()
-                     if any(0 <= (when - a).days <= REPORT_DAYS_AFTER_EVENT for a in asked)}
+    near: set[str] = set()
+    for day in asked:  # each date its own report: that day's, else the one filed after it
+        exact = {d for d, when in dated.items() if when == day}
+        near |= exact or {d for d, when in dated.items()
+                          if 0 <= (when - day).days <= REPORT_DAYS_AFTER_EVENT}
     return [d for d in documents if d not in dated or d in near] if near else list(documents)
 
 

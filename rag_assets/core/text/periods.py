@@ -260,8 +260,9 @@ def dates_named(text: str) -> list[str]:
 
 
 # a date that names a document, not a period's end or a balance's: "its 8-K dated May 20, 2022"
-_DOCUMENT_DATE_BEFORE_RE = re.compile(r"\b(?:dated|filed|released|issued|published)\s+(?:on\s+)?$",
-                                      re.IGNORECASE)
+_DOCUMENT_DATE_BEFORE_RE = re.compile(r"\b(?:dated|filed|released|issued|published|reported|"
+                                      r"announced)\b[^,.;]{0,30}?\s+(?:on\s+)?$|\b(?:in|per)\s+"
+                                      r"its\s+$", re.IGNORECASE)
 
 
 def same_year_dates(text: str) -> bool:
@@ -271,7 +272,7 @@ def same_year_dates(text: str) -> bool:
     years, so two such dates are two columns one year cannot name."""
     years: dict[str, str] = {}
     for match in PRINTED_DATE_RE.finditer(text):
-        if _DOCUMENT_DATE_BEFORE_RE.search(text[max(0, match.start() - 20):match.start()]):
+        if _DOCUMENT_DATE_BEFORE_RE.search(text[max(0, match.start() - 48):match.start()]):
             continue
         date = " ".join(match.group(0).lower().split())
         if years.setdefault(date[-4:], date) != date:
@@ -282,7 +283,7 @@ def same_year_dates(text: str) -> bool:
 # a comparison of two years' results ("in the current year compared to ... the prior year") or
 # two quarters' ("in the current quarter compared to ... the prior year quarter"): MGM's release
 # prints both of a segment, one after the other
-_YEARS_COMPARED_RE = re.compile(r"\bcurrent\s+year\b(?!\s+quarter)", re.IGNORECASE)
+_YEARS_COMPARED_RE = re.compile(r"\bcurrent\s+year\b(?!['’]s\b|\s+quarter)", re.IGNORECASE)
 _QUARTERS_COMPARED_RE = re.compile(r"\bcurrent\s+quarter\b|\bprior\s+year\s+quarter\b",
                                    re.IGNORECASE)
 

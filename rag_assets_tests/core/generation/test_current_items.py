@@ -349,3 +349,11 @@ def test_an_item_that_furnishes_a_release_is_led_by_the_releases_first_sentence(
     assert "recently identified a cybersecurity issue affecting certain of the Company’s " \
            "systems" in lead
     assert "shall not be deemed" not in lead
+
+
+def test_a_particular_asked_of_the_event_is_led_by_the_sentence_that_states_it() -> None:
+    """"What annual base salary did Foot Locker disclose?" asks a particular, not the event:
+    the sentence that states it leads (the review's case)."""
+    lead = answer_lead(_officer_answer("What annual base salary did Foot Locker disclose for "
+                                       "Mary Dillon in its 8-K?"))
+    assert "$1,300,000" in lead

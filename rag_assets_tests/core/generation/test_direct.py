@@ -1091,3 +1091,17 @@ def test_a_difference_printed_by_its_sentence_is_stated_for_the_period_asked() -
     assert quarter.text == MGM_CHINA_QUARTER[2:]
     year = direct_answer_to("By how much did MGM China's net revenues change in 2022?", units)
     assert year is not None and year.text == MGM_CHINA_YEAR[2:-5]
+
+
+def test_a_difference_between_two_measures_is_computed_though_a_change_is_printed() -> None:
+    """The stated change answers a change asked over time, never "the difference between" two
+    measures; a bullet's last word keeps its letters ("sector", not "sect")."""
+    said = _sentence("In Q2 2023 gross profit was $5.0 billion and operating income was $2.0 "
+                     "billion, an increase of 10% over the prior year.")
+    found = direct_answer_to("What is the difference between Acme's gross profit and operating "
+                             "income in Q2 2023?", [said])
+    assert found is not None and found.text == "$3.0 billion: $5.0 billion - $2.0 billion."
+    bullet = _sentence("• Net revenues of $175 million in the current quarter compared to $315 "
+                       "million in the prior year quarter, a decrease of 44% in the Macau sector")
+    stated = direct_answer_to("By how much did Acme's net revenues change in Q2 2023?", [bullet])
+    assert stated is not None and stated.text.endswith("in the Macau sector")

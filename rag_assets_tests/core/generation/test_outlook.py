@@ -10,7 +10,7 @@ import pytest
 from rag_assets.core.evaluation.answer_correctness import answer_lead
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.facts_route import FactsRoute
-from rag_assets.core.generation.outlook import outlook_block
+from rag_assets.core.generation.outlook import outlook_block, revision_moves, revision_text
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.ingest.filing_facts import read_facts
 from rag_assets.core.question.question import read_question
@@ -365,3 +365,17 @@ def test_a_change_asked_of_the_outlook_is_led_by_the_revision() -> None:
                     2023, "How did Pfizer change its 2023 revenue guidance in its Q2 2023 "
                           "earnings release?")
     assert changed.startswith("Lowered its outlook: revenues to $67.0 to $70.0 billion"), changed
+
+
+def test_a_prior_first_header_that_names_its_months_and_a_percent_row_keep_their_order() -> None:
+    """"Prior Outlook (January 2023) Current Outlook (April 2023)" prints the prior range first
+    (a month beside each column says nothing of the order); a percentage is never scaled by
+    the block's "(in millions, ...)" (the review's cases)."""
+    rows = ["(in millions, except per share and percentages) Prior Outlook (January 2023) "
+            "Current Outlook (April 2023)",
+            "Net sales $65,000 - $66,000 $66,250 - $66,750",
+            "Operating margin 10.0% - 10.5% 10.5% - 11.0%"]
+    text = revision_text(revision_moves(rows, "2023 Outlook"))
+    assert text == ("Raised its outlook: net sales to $66,250 - $66,750 (from $65,000 - $66,000; "
+                    "$1 billion higher at the midpoint), operating margin to 10.5% - 11.0% "
+                    "(from 10.0% - 10.5%; 50 basis points higher at the midpoint)"), text

@@ -119,5 +119,11 @@ def test_the_occasion_a_question_dates_its_event_by_is_no_part_of_it() -> None:
             "returning value to shareholders through our share repurchase plan.")
     found = stated_event(question, [unit(said, "Exhibit 99.1")])
     assert found is not None and found.text == f"Yes. {said}"
-    when = read_question("When did MGM Resorts suspend its regular dividend?")
-    assert stated_event(when, [unit(said, "Exhibit 99.1")]) is None
+    # a wh-word outside the dated occasion still asks more than a yes or no
+    why = read_question("Did MGM Resorts suspend its regular dividend when it reported "
+                        "fourth-quarter 2022 results, and why did it?")
+    assert why.expects == "yes_no" and stated_event(why, [unit(said, "Exhibit 99.1")]) is None
+    # a results phrase that names more than the period is the event's own qualifier
+    segment = read_question("Did Acme record a restructuring charge in its wholesale business "
+                            "results?")
+    assert "wholesale" in event_words(segment.text)

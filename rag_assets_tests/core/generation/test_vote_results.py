@@ -177,3 +177,17 @@ def test_the_share_of_shares_represented_is_the_quorum_the_item_states() -> None
         "96,089,997 shares.")
     assert _answer("How many shares were represented at Foot Locker's 2022 annual meeting?"
                    ) is None  # a count, not a share: the sentence answers
+
+
+def test_a_share_or_a_yes_or_no_the_quorum_and_the_outcome_do_not_answer() -> None:
+    """A share of the votes for a matter is the matter's, not the quorum's; a yes or no asked
+    in the negative or on the counts is not read from the outcome sentence (the review's
+    cases)."""
+    assert _answer("What percentage of the shares present at Foot Locker's 2022 annual meeting "
+                   "voted for ratifying KPMG?") is None
+    assert _answer("Were more than 90% of Foot Locker's outstanding shares represented at the "
+                   "2022 annual meeting?") is None
+    assert _answer("Was Foot Locker's executive compensation not approved at the 2022 annual "
+                   "meeting?") is None
+    assert _answer("Did Foot Locker's shareholders ratify KPMG LLP as auditor with more than "
+                   "99% of the votes cast?") is None

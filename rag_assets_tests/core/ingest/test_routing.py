@@ -241,6 +241,9 @@ FOOT_LOCKER = ["foot-locker-8k-2022-05-20", "foot-locker-8k-2022-08-19", "foot-l
      ["foot-locker-8k-2022-08-19"]),
     # a balance's date names no report: nothing is narrowed
     ("What were Foot Locker's inventories at October 29, 2022?", FOOT_LOCKER),
+    # each date its own report: an exact date does not hide the other's
+    ("What did Foot Locker report on May 16, 2022 and August 19, 2022?",
+     ["foot-locker-8k-2022-05-20", "foot-locker-8k-2022-08-19", "foot-locker-10q-q3"]),
 ])
 def test_named_filings_keeps_the_report_of_the_date_asked(question: str, kept: list[str]) -> None:
     assert named_filings(question, FOOT_LOCKER) == kept
