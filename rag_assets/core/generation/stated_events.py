@@ -27,6 +27,7 @@ from rag_assets.core.generation.extractive import QUESTION_WORDS
 from rag_assets.core.generation.yes_no import of_the_period
 from rag_assets.core.question.question import Question
 from rag_assets.core.retrieval.references import STOP_WORDS
+from rag_assets.core.text.periods import without_occasion
 
 OPPOSITES_PATH = Path(__file__).with_name("event_opposites.json")
 MIN_SHARE = 0.5  # of the question's words the sentence prints
@@ -40,12 +41,6 @@ AUXILIARY_RE = re.compile(r"^\s*(?:did|does|do|has|have|had|is|are|was|were)\b",
 _FRAME = STOP_WORDS | QUESTION_WORDS | frozenset({
     "quarter", "quarters", "months", "weeks", "ended", "ending", "period", "annual", "first",
     "second", "third", "fourth", "half", "during", "since", "before", "including"})
-# the occasion a question dates the event by, no part of the event: "when it reported
-# fourth-quarter 2022 results", "with its Q2 2023 results"
-FRAME_CLAUSE_RE = re.compile(r",?\s+(?:when|as|after)\s+(?:it|they|the\s+company)\s+(?:reported|"
-                             r"announced|released|published)\b[^,]*|\s+(?:with|in)\s+(?:its|their)"
-                             r"\s+(?:(?:first|second|third|fourth|q[1-4]|full|fiscal|[\d-]+|year|"
-                             r"quarter|annual|quarterly)[\s-]+)+results\b[^,]*", re.I)
 NEGATED_RE = re.compile(
     r"\b(?:did|does|do|has|have|had|was|were|is|are|will|would|could|can)\s+not\b|"
     r"\b(?:didn|doesn|hasn|haven|hadn|wasn|weren|isn|aren)['’]t\b|\bnever\b", re.I)
@@ -77,7 +72,7 @@ def event_words(text: str) -> list[str]:
     """The lower-case words of a question (up to its question mark, after its auxiliary)
     that name the event: no capitalized name (the filer, a counterparty), no frame word, no
     number."""
-    asked = FRAME_CLAUSE_RE.sub("", AUXILIARY_RE.sub("", text.split("?")[0]))
+    asked = without_occasion(AUXILIARY_RE.sub("", text.split("?")[0]))
     return list(dict.fromkeys(
         w.lower() for w in re.findall(r"[A-Za-z][A-Za-z'’-]+", asked)
         if w[0].islower() and len(w) > 2
@@ -132,7 +127,7 @@ def stated_event(question: Question, selected: Sequence[EvidenceUnit],
                  pool: Sequence[EvidenceUnit] = ()) -> DirectAnswer | None:
     """"Yes." or "No." and the evidence's sentence that states the event asked, or None."""
     if question.expects != "yes_no" or question.way is not None or WH_WORD_RE.search(
-            FRAME_CLAUSE_RE.sub("", question.text.split("?")[0])):
+            without_occasion(question.text.split("?")[0])):
         return None  # a move is the metric engine's and the move readers'; "had rates stayed
         # ..., what would its revenue have been?" asks a figure, not a yes or no
     words, core = event_words(question.text), event_words(question.clause)

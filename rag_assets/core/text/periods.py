@@ -296,6 +296,19 @@ def results_compared(text: str) -> int | None:
     return MONTHS_PER_YEAR if _YEARS_COMPARED_RE.search(text) else None
 
 
+# the occasion a question dates the event by, no part of the event: "when it reported
+# fourth-quarter 2022 results", "with its Q2 2023 results"
+_OCCASION_RE = re.compile(r",?\s+(?:when|as|after)\s+(?:it|they|the\s+company)\s+(?:reported|"
+                             r"announced|released|published)\b[^,]*|\s+(?:with|in)\s+(?:its|their)"
+                             r"\s+(?:(?:first|second|third|fourth|q[1-4]|full|fiscal|[\d-]+|year|"
+                             r"quarter|annual|quarterly)[\s-]+)+results\b[^,]*", re.I)
+
+
+def without_occasion(text: str) -> str:
+    """A question without the occasion it dates its event by (:data:`_OCCASION_RE`)."""
+    return _OCCASION_RE.sub("", text)
+
+
 def heading_months(heading: str) -> int:
     """The length of the period a column heading names: :func:`months_asked`'s, a quarter's
     "three months 2022" read as 3."""
