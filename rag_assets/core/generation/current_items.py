@@ -71,6 +71,12 @@ EXHIBITS_RE = re.compile(r"\bexhibits?\b", re.IGNORECASE)
 REPORTING_RE = re.compile(r"\b(?:report(?:s|ed)?|announc\w*|disclos\w*)\b", re.IGNORECASE)
 # "What did X report?", "What leadership change did X announce?": the event itself asked,
 # not a particular of it ("What annual base salary did X disclose?")
+# Item 5.07's outcome of a matter, as a report closes it with after the counts
+OUTCOME_OPENING_RE = re.compile(r"\b[Bb]ased on the (?:votes|foregoing|results)\b")
+# the vote's results asked as a whole ("What were the results of the vote?", "the outcome")
+VOTE_RESULTS_ASKED_RE = re.compile(r"\b(?:results?|outcomes?|agenda|happened)\b|^\s*what\s+"
+                                   r"did\s+\S+(?:\s+\S+)?\s+(?:report|announce|disclose)",
+                                   re.IGNORECASE)
 WHAT_RE = re.compile(r"^\s*what\s+(?:(?:[\w-]+\s+){0,2}(?:changes?|events?|news|"
                      r"developments?|transactions?|agreements?)\s+)?(?:did|does|has|have)\b",
                      re.IGNORECASE)
@@ -269,6 +275,10 @@ def _item_answer(document: str, year: int, item: ReportItem, opening: str = "",
     lines = [line for _, page_lines in kept for line in page_lines]
     sentences, bulleted = _body(lines)
     pool = [*sentences, *(sentence for _, sentence in releases)]
+    outcomes = vote_outcomes(sentences)
+    if outcomes and question is not None and VOTE_RESULTS_ASKED_RE.search(question.ranking_text):
+        sentences = ["; ".join([sentences[0].rstrip(" .;:"), *outcomes]) + ".", *sentences[1:]]
+        question = None  # the vote's event is how each matter went
     chosen = [] if bulleted or question is None else (
         _event_lead(sentences, len(releases)) if _asks_the_event(question)
         else _answering(question, pool))
@@ -429,6 +439,13 @@ def _every_item(document: str, year: int, items: Sequence[ReportItem]
                         text=f"The report states {count}: {'; '.join(parts)}.")
 
 
+def vote_outcomes(sentences: Sequence[str]) -> list[str]:
+    """The outcome Item 5.07 closes each matter with ("Based on the votes set forth above, each
+    of the ten nominees to the Board was duly elected"), in order, each as printed."""
+    return [" ".join(s[m.start():].split()).rstrip(".;") for s in sentences
+            if (m := OUTCOME_OPENING_RE.search(s))]
+
+
 def _lead(sentences: Sequence[str]) -> str:
     """An Item's opening sentence, and the first of its next ones that states an amount when
     the opening states none ("... entered into an Underwriting Agreement ..."; "The Notes bear
@@ -436,6 +453,8 @@ def _lead(sentences: Sequence[str]) -> str:
     if not sentences:
         return ""
     first = " ".join(sentences[0].split()[:MAX_LEAD_WORDS]).rstrip(".:;")
+    if outcomes := vote_outcomes(sentences):  # a vote's event is how each matter went
+        return f"{first}; {'; '.join(outcomes)}"
     if AMOUNT_STATED_RE.search(first):
         return first
     terms = next((s for s in sentences[1:TERMS_READ] if AMOUNT_STATED_RE.search(s)), "")

@@ -357,3 +357,23 @@ def test_a_particular_asked_of_the_event_is_led_by_the_sentence_that_states_it()
     lead = answer_lead(_officer_answer("What annual base salary did Foot Locker disclose for "
                                        "Mary Dillon in its 8-K?"))
     assert "$1,300,000" in lead
+
+
+def test_a_votes_results_are_how_each_matter_went() -> None:
+    """Foot Locker's 8-K of May 20, 2022 (check's company; asked for this reader, in-sample):
+    Item 5.07 closes each matter with its outcome ("Based on the votes set forth above, ..."),
+    so the results asked, and the report's agenda, are those outcomes in order, each cited."""
+    path, document = ("financebench-wide/pdfs/FOOTLOCKER_2022_8K_dated-2022-05-20.pdf",
+                      "foot-locker-8k-2022-05-20")
+    pages = PageTexts.from_pages(document, 2022, real_filing(path).pages)
+    read = [(p, pages.get(document, 2022, p) or "") for p in pages.pages_of(document, 2022)]
+    for question in ("What were the results of Foot Locker's 2022 annual meeting vote?",
+                     "What is the key agenda of Foot Locker's 8-K filing dated May 20, 2022?"):
+        found = current_item(read_question(question), document, 2022, read)
+        assert found is not None
+        checked = verify_claims([found.claim()], pages)
+        assert all(c.mark == "valid" for claim in checked for c in claim.citations)
+        lead = answer_lead(found.text)
+        assert "each of the ten nominees to the Board was duly elected; Based on the votes set " \
+               "forth above, the NEOs’ compensation was approved" in lead, question
+        assert lead.count("Based on the votes set forth above") == 4
