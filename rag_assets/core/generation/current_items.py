@@ -77,6 +77,9 @@ OUTCOME_OPENING_RE = re.compile(r"\b[Bb]ased on the (?:votes|foregoing|results)\
 VOTE_RESULTS_ASKED_RE = re.compile(r"\b(?:results?|outcomes?|agenda|happened)\b|^\s*what\s+"
                                    r"did\s+\S+(?:\s+\S+)?\s+(?:report|announce|disclose)",
                                    re.IGNORECASE)
+# the report's subject asked as a whole: "the key agenda", "the main purpose", "about"
+AGENDA_RE = re.compile(r"\bagenda\b|\bmain\s+(?:event|purpose|subject|topic)\b|\bwhat\s+is\s+"
+                       r"(?:\S+\s+){0,4}?(?:8-k|report|filing)\s+about\b", re.IGNORECASE)
 WHAT_RE = re.compile(r"^\s*what\s+(?:(?:[\w-]+\s+){0,2}(?:changes?|events?|news|"
                      r"developments?|transactions?|agreements?)\s+)?(?:did|does|has|have)\b",
                      re.IGNORECASE)
@@ -303,8 +306,9 @@ def _item_answer(document: str, year: int, item: ReportItem, opening: str = "",
 def _asks_the_event(question: Question) -> bool:
     """Whether the question asks what the report reports ("What leadership change did X
     report?", "What did X announce in its 8-K?"): the event, not one of its particulars."""
-    return question.expects == "text" and bool(REPORTING_RE.search(question.ranking_text)) \
-        and bool(WHAT_RE.match(question.ranking_text))
+    asked = question.ranking_text
+    return question.expects == "text" and (bool(AGENDA_RE.search(asked)) or bool(
+        REPORTING_RE.search(asked) and WHAT_RE.match(asked)))
 
 
 def _event_lead(sentences: Sequence[str], released: int) -> list[int]:
@@ -449,15 +453,19 @@ def vote_outcomes(sentences: Sequence[str]) -> list[str]:
 def _lead(sentences: Sequence[str]) -> str:
     """An Item's opening sentence, and the first of its next ones that states an amount when
     the opening states none ("... entered into an Underwriting Agreement ..."; "The Notes bear
-    interest at 5.25% ..."): what the event is, then its terms."""
+    interest at 5.25% ...") or that dates a change from one date to another: what the event
+    is, then its terms; a vote's outcomes (:func:`vote_outcomes`)."""
     if not sentences:
         return ""
     first = " ".join(sentences[0].split()[:MAX_LEAD_WORDS]).rstrip(".:;")
     if outcomes := vote_outcomes(sentences):  # a vote's event is how each matter went
         return f"{first}; {'; '.join(outcomes)}"
-    if AMOUNT_STATED_RE.search(first):
-        return first
-    terms = next((s for s in sentences[1:TERMS_READ] if AMOUNT_STATED_RE.search(s)), "")
+    # the terms: an amount the opening does not state, else the dates of what changed ("The
+    # Amendment extends the maturity date ... from August 24, 2027 to August 24, 2028")
+    stated = AMOUNT_STATED_RE.search(first) is not None
+    terms = next((s for s in sentences[1:TERMS_READ] if not FURNISHED_RE.search(s) and (
+        (not stated and AMOUNT_STATED_RE.search(s)) or len(PRINTED_DATE_RE.findall(s)) > 1)),
+        "")
     shown = " ".join(terms.split()[:MAX_LEAD_WORDS]).rstrip(".:;")
     return f"{first}; {shown}" if shown else first
 

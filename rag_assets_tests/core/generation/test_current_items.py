@@ -377,3 +377,23 @@ def test_a_votes_results_are_how_each_matter_went() -> None:
         assert "each of the ten nominees to the Board was duly elected; Based on the votes set " \
                "forth above, the NEOs’ compensation was approved" in lead, question
         assert lead.count("Based on the votes set forth above") == 4
+
+
+def test_the_key_agenda_of_one_event_is_its_opening_and_its_terms() -> None:
+    """Lockheed Martin's 8-K of August 24, 2023 (check's company; asked for this reader, in-
+    sample): the agenda of a report of one event is the event and what it changed, here the
+    maturity moved from one date to another."""
+    path, document = ("financebench-bulk/pdfs/LOCKHEEDMARTIN_2023_8K_dated-2023-08-24.pdf",
+                      "lockheed-martin-8k-2023-08-24")
+    pages = PageTexts.from_pages(document, 2023, real_filing(path).pages)
+    found = current_item(read_question("What is the key agenda of Lockheed Martin's 8-K dated "
+                                       "August 24, 2023?"), document, 2023,
+                         [(p, pages.get(document, 2023, p) or "")
+                          for p in pages.pages_of(document, 2023)])
+    assert found is not None
+    checked = verify_claims([found.claim()], pages)
+    assert all(c.mark == "valid" for claim in checked for c in claim.citations)
+    lead = answer_lead(found.text)
+    assert "entered into an Extension Agreement" in lead
+    assert lead.endswith("The Amendment extends the maturity date of the Credit Agreement by one "
+                         "year from August 24, 2027 to August 24, 2028.")
