@@ -47,6 +47,7 @@ BODY_END_RE = re.compile(r"^\s*(?:the foregoing (?:description|summary)|a copy o
                          r"information (?:in|contained in) this|signatures?\s*$|pursuant to "
                          r"the requirements of the securities exchange act)", re.IGNORECASE)
 EXHIBITS_ITEM = "9.01"
+VOTE_ITEM = "5.07"  # Submission of Matters to a Vote of Security Holders
 MAX_BODY_WORDS = 300
 TERMS_READ = 4  # an Item's sentences read for the amount its opening does not state
 MAX_LEAD_WORDS = 60
@@ -72,7 +73,10 @@ REPORTING_RE = re.compile(r"\b(?:report(?:s|ed)?|announc\w*|disclos\w*)\b", re.I
 # "What did X report?", "What leadership change did X announce?": the event itself asked,
 # not a particular of it ("What annual base salary did X disclose?")
 # Item 5.07's outcome of a matter, as a report closes it with after the counts
-OUTCOME_OPENING_RE = re.compile(r"\b[Bb]ased on the (?:votes|foregoing|results)\b")
+OUTCOME_OPENING_RE = re.compile(r"(?:^\W*|(?<=[\d|]\s))Based on the votes\b")  # after counts
+# a change an Item dates, from one date to another: "from August 24, 2027 to August 24, 2028"
+DATED_CHANGE_RE = re.compile(rf"\bfrom\s+(?P<a>{PRINTED_DATE_RE.pattern})\s+(?:to|through)\s+"
+                             rf"(?P<b>{PRINTED_DATE_RE.pattern})", re.IGNORECASE)
 # the vote's results asked as a whole ("What were the results of the vote?", "the outcome")
 VOTE_RESULTS_ASKED_RE = re.compile(r"\b(?:results?|outcomes?|agenda|happened)\b|^\s*what\s+"
                                    r"did\s+\S+(?:\s+\S+)?\s+(?:report|announce|disclose)",
@@ -278,8 +282,9 @@ def _item_answer(document: str, year: int, item: ReportItem, opening: str = "",
     lines = [line for _, page_lines in kept for line in page_lines]
     sentences, bulleted = _body(lines)
     pool = [*sentences, *(sentence for _, sentence in releases)]
-    outcomes = vote_outcomes(sentences)
-    if outcomes and question is not None and VOTE_RESULTS_ASKED_RE.search(question.ranking_text):
+    outcomes = vote_outcomes(sentences) if item.number == VOTE_ITEM and not bulleted else []
+    if outcomes and question is not None and VOTE_RESULTS_ASKED_RE.search(
+            question.ranking_text) and not _one_matter_asked(question, pool):
         sentences = ["; ".join([sentences[0].rstrip(" .;:"), *outcomes]) + ".", *sentences[1:]]
         question = None  # the vote's event is how each matter went
     chosen = [] if bulleted or question is None else (
@@ -430,7 +435,7 @@ def _every_item(document: str, year: int, items: Sequence[ReportItem]
         if item.number == EXHIBITS_ITEM:
             lead = _exhibits(kept)
         else:  # as printed: a bulleted body's opening sentence comes first
-            lead = _lead(split_sentences(" ".join(kept)))
+            lead = _lead(split_sentences(" ".join(kept)), vote=item.number == VOTE_ITEM)
         if not kept or not lead:
             continue
         quote = "\n".join(kept)
@@ -443,14 +448,28 @@ def _every_item(document: str, year: int, items: Sequence[ReportItem]
                         text=f"The report states {count}: {'; '.join(parts)}.")
 
 
+def _dates_a_change(sentence: str) -> bool:
+    """Whether a sentence moves something from one date to another date."""
+    found = DATED_CHANGE_RE.search(sentence)
+    return found is not None and " ".join(found["a"].split()) != " ".join(found["b"].split())
+
+
 def vote_outcomes(sentences: Sequence[str]) -> list[str]:
     """The outcome Item 5.07 closes each matter with ("Based on the votes set forth above, each
     of the ten nominees to the Board was duly elected"), in order, each as printed."""
-    return [" ".join(s[m.start():].split()).rstrip(".;") for s in sentences
-            if (m := OUTCOME_OPENING_RE.search(s))]
+    return [re.split(r"\s\(\d{1,2}\)\s", " ".join(s[m.start():].split()))[0].rstrip(".;")
+            for s in sentences[1:] if s.rstrip().endswith(".")  # whole: not cut at a page
+            and (m := OUTCOME_OPENING_RE.search(s))]
 
 
-def _lead(sentences: Sequence[str]) -> str:
+def _one_matter_asked(question: Question, sentences: Sequence[str]) -> bool:
+    """Whether the sentence the question's words choose first states one matter's outcome
+    ("the outcome of the proposal to ratify KPMG"): that matter is asked, not the vote."""
+    chosen = _answering(question, sentences)
+    return bool(chosen) and len(vote_outcomes(["", sentences[chosen[0]]])) == 1
+
+
+def _lead(sentences: Sequence[str], vote: bool = False) -> str:
     """An Item's opening sentence, and the first of its next ones that states an amount when
     the opening states none ("... entered into an Underwriting Agreement ..."; "The Notes bear
     interest at 5.25% ...") or that dates a change from one date to another: what the event
@@ -458,13 +477,13 @@ def _lead(sentences: Sequence[str]) -> str:
     if not sentences:
         return ""
     first = " ".join(sentences[0].split()[:MAX_LEAD_WORDS]).rstrip(".:;")
-    if outcomes := vote_outcomes(sentences):  # a vote's event is how each matter went
+    if vote and (outcomes := vote_outcomes(sentences)):  # a vote: how each matter went
         return f"{first}; {'; '.join(outcomes)}"
     # the terms: an amount the opening does not state, else the dates of what changed ("The
     # Amendment extends the maturity date ... from August 24, 2027 to August 24, 2028")
     stated = AMOUNT_STATED_RE.search(first) is not None
     terms = next((s for s in sentences[1:TERMS_READ] if not FURNISHED_RE.search(s) and (
-        (not stated and AMOUNT_STATED_RE.search(s)) or len(PRINTED_DATE_RE.findall(s)) > 1)),
+        (not stated and AMOUNT_STATED_RE.search(s)) or _dates_a_change(s))),
         "")
     shown = " ".join(terms.split()[:MAX_LEAD_WORDS]).rstrip(".:;")
     return f"{first}; {shown}" if shown else first

@@ -377,6 +377,12 @@ def test_a_votes_results_are_how_each_matter_went() -> None:
         assert "each of the ten nominees to the Board was duly elected; Based on the votes set " \
                "forth above, the NEOs’ compensation was approved" in lead, question
         assert lead.count("Based on the votes set forth above") == 4
+    # one matter asked: its own counts and outcome lead (the review's case)
+    one = current_item(read_question("What was the outcome of the proposal to ratify KPMG at "
+                                     "Foot Locker's 2022 annual meeting?"), document, 2022, read)
+    assert one is not None
+    lead = answer_lead(one.text)
+    assert "75,612,318" in lead and lead.count("Based on the votes set forth above") == 1
 
 
 def test_the_key_agenda_of_one_event_is_its_opening_and_its_terms() -> None:
