@@ -83,7 +83,7 @@ VOTE_RESULTS_ASKED_RE = re.compile(r"\b(?:results?|outcomes?|agenda|happened)\b|
                                    re.IGNORECASE)
 # the report's subject asked as a whole: "the key agenda", "the main purpose", "about"
 AGENDA_RE = re.compile(r"\bagenda\b|\bmain\s+(?:event|purpose|subject|topic)\b|\bwhat\s+is\s+"
-                       r"(?:\S+\s+){0,4}?(?:8-k|report|filing)\s+about\b", re.IGNORECASE)
+                       r"(?:\S+\s+){1,5}?about\b", re.IGNORECASE)
 WHAT_RE = re.compile(r"^\s*what\s+(?:(?:[\w-]+\s+){0,2}(?:changes?|events?|news|"
                      r"developments?|transactions?|agreements?)\s+)?(?:did|does|has|have)\b",
                      re.IGNORECASE)
