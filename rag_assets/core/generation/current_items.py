@@ -89,8 +89,8 @@ WHAT_RE = re.compile(r"^\s*what\s+(?:(?:[\w-]+\s+){0,2}(?:changes?|events?|news|
                      re.IGNORECASE)
 # Form 8-K General Instruction B.2: information furnished under Item 2.02 or 7.01 "shall not
 # be deemed 'filed'": boilerplate, no part of the event
-FURNISHED_RE = re.compile(r"\bshall not be deemed\b|\bis (?:being )?furnished (?:herewith|"
-                          r"pursuant)\b", re.IGNORECASE)
+FURNISHED_RE = re.compile(r"\bshall not be (?:deemed|treated)\b|\b(?:is|are) (?:being )?"
+                          r"furnished\b", re.IGNORECASE)
 EXHIBIT_LINE_RE = re.compile(r"^\(?(\d{1,3}(?:\.\d{1,2})?)\)?\.?\s+(\S.*?)\.?\s*$")
 # the words that ask ("How long will he serve?"): no word the answer prints
 ASKING_WORDS_RE = re.compile(r"\bhow\s+(?:long|much|many|often|soon|far)\b", re.IGNORECASE)

@@ -403,3 +403,17 @@ def test_the_key_agenda_of_one_event_is_its_opening_and_its_terms() -> None:
     assert "entered into an Extension Agreement" in lead
     assert lead.endswith("The Amendment extends the maturity date of the Credit Agreement by one "
                          "year from August 24, 2027 to August 24, 2028.")
+
+
+def test_the_furnishing_boilerplate_in_each_wording_is_no_part_of_the_event() -> None:
+    """General Instruction B.2's statement, as MGM Resorts' and Intel's 8-Ks word it (the
+    probe's Intel answer had led with it after the event)."""
+    from rag_assets.core.generation.current_items import FURNISHED_RE
+
+    for said in ("The information furnished pursuant to this Item 7.01 (including Exhibit 99.1) "
+                 "shall not be deemed to be “filed” for purposes of Section 18",
+                 "The information in Item 7.01 of this Current Report on Form 8-K and the press "
+                 "release attached hereto as Exhibit 99.1 are furnished and shall not be treated "
+                 "as filed for purposes of the Securities Exchange Act of 1934, as amended."):
+        assert FURNISHED_RE.search(said)
+    assert not FURNISHED_RE.search("Intel is terminating the Agreement and Plan of Merger.")

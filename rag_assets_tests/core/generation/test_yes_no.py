@@ -146,6 +146,11 @@ def test_a_dividend_never_declared_nor_paid_is_denied_in_each_wording() -> None:
     filings, so those are in-sample): "did not declare any dividends", "have never declared
     nor paid any cash dividends" deny a dividend as "have not declared or paid any" does."""
     question = read_question("How much did the Firm pay in dividends per share in 2022?")
+    # JPMorgan's Q1 2021 10-Q: a preferred series' footnote denies none of the common's (the
+    # probe's case: it had answered "None." for the $0.90 declared)
+    assert stated_none(question, [unit("(b) No dividends were declared for Series JJ from the "
+                                       "original issue date of March 17, 2021 through March 31, "
+                                       "2021.")]) is None
     for said in ("As of December 31, 2022 , the Company did not declare any dividends.",
                  "We have never declared nor paid any cash dividends on our capital stock.",
                  "No cash dividends were declared or paid in 2022."):
