@@ -332,20 +332,25 @@ def test_the_event_asked_is_led_by_the_items_opening_and_its_particulars() -> No
     assert "distinguished three-decade" not in lead
 
 
+def _report_lead(path: str, document: str, year: int, question: str) -> str:
+    """The lead of the answer to ``question`` from the 8-K at ``path``, every citation
+    checked against its pages."""
+    pages = PageTexts.from_pages(document, year, real_filing(path).pages)
+    found = current_item(read_question(question), document, year,
+                         [(p, pages.get(document, year, p) or "")
+                          for p in pages.pages_of(document, year)])
+    assert found is not None, question
+    checked = verify_claims([found.claim()], pages)
+    assert all(c.mark == "valid" for claim in checked for c in claim.citations)
+    return answer_lead(found.text)
+
+
 def test_an_item_that_furnishes_a_release_is_led_by_the_releases_first_sentence() -> None:
     """MGM Resorts' 8-K of September 12, 2023: Item 7.01 says a press release was issued, then
     the furnishing boilerplate (General Instruction B.2); the release says what happened."""
-    path, document = "financebench-bulk/pdfs/MGMRESORTS_2023_8K_dated-2023-09-12.pdf", \
-        "mgm-resorts-8k-2023-09-12"
-    pages = PageTexts.from_pages(document, 2023, real_filing(path).pages)
-    found = current_item(read_question("What did MGM Resorts report in its 8-K dated September "
-                                       "12, 2023?"), document, 2023,
-                         [(p, pages.get(document, 2023, p) or "")
-                          for p in pages.pages_of(document, 2023)])
-    assert found is not None
-    checked = verify_claims([found.claim()], pages)
-    assert all(c.mark == "valid" for claim in checked for c in claim.citations)
-    lead = answer_lead(found.text)
+    lead = _report_lead("financebench-bulk/pdfs/MGMRESORTS_2023_8K_dated-2023-09-12.pdf",
+                        "mgm-resorts-8k-2023-09-12", 2023,
+                        "What did MGM Resorts report in its 8-K dated September 12, 2023?")
     assert "recently identified a cybersecurity issue affecting certain of the Company’s " \
            "systems" in lead
     assert "shall not be deemed" not in lead
@@ -363,25 +368,17 @@ def test_a_votes_results_are_how_each_matter_went() -> None:
     """Foot Locker's 8-K of May 20, 2022 (check's company; asked for this reader, in-sample):
     Item 5.07 closes each matter with its outcome ("Based on the votes set forth above, ..."),
     so the results asked, and the report's agenda, are those outcomes in order, each cited."""
-    path, document = ("financebench-wide/pdfs/FOOTLOCKER_2022_8K_dated-2022-05-20.pdf",
-                      "foot-locker-8k-2022-05-20")
-    pages = PageTexts.from_pages(document, 2022, real_filing(path).pages)
-    read = [(p, pages.get(document, 2022, p) or "") for p in pages.pages_of(document, 2022)]
+    report = ("financebench-wide/pdfs/FOOTLOCKER_2022_8K_dated-2022-05-20.pdf",
+              "foot-locker-8k-2022-05-20", 2022)
     for question in ("What were the results of Foot Locker's 2022 annual meeting vote?",
                      "What is the key agenda of Foot Locker's 8-K filing dated May 20, 2022?"):
-        found = current_item(read_question(question), document, 2022, read)
-        assert found is not None
-        checked = verify_claims([found.claim()], pages)
-        assert all(c.mark == "valid" for claim in checked for c in claim.citations)
-        lead = answer_lead(found.text)
+        lead = _report_lead(*report, question)
         assert "each of the ten nominees to the Board was duly elected; Based on the votes set " \
                "forth above, the NEOs’ compensation was approved" in lead, question
         assert lead.count("Based on the votes set forth above") == 4
     # one matter asked: its own counts and outcome lead (the review's case)
-    one = current_item(read_question("What was the outcome of the proposal to ratify KPMG at "
-                                     "Foot Locker's 2022 annual meeting?"), document, 2022, read)
-    assert one is not None
-    lead = answer_lead(one.text)
+    lead = _report_lead(*report, "What was the outcome of the proposal to ratify KPMG at Foot "
+                                 "Locker's 2022 annual meeting?")
     assert "75,612,318" in lead and lead.count("Based on the votes set forth above") == 1
 
 
@@ -389,17 +386,9 @@ def test_the_key_agenda_of_one_event_is_its_opening_and_its_terms() -> None:
     """Lockheed Martin's 8-K of August 24, 2023 (check's company; asked for this reader, in-
     sample): the agenda of a report of one event is the event and what it changed, here the
     maturity moved from one date to another."""
-    path, document = ("financebench-bulk/pdfs/LOCKHEEDMARTIN_2023_8K_dated-2023-08-24.pdf",
-                      "lockheed-martin-8k-2023-08-24")
-    pages = PageTexts.from_pages(document, 2023, real_filing(path).pages)
-    found = current_item(read_question("What is the key agenda of Lockheed Martin's 8-K dated "
-                                       "August 24, 2023?"), document, 2023,
-                         [(p, pages.get(document, 2023, p) or "")
-                          for p in pages.pages_of(document, 2023)])
-    assert found is not None
-    checked = verify_claims([found.claim()], pages)
-    assert all(c.mark == "valid" for claim in checked for c in claim.citations)
-    lead = answer_lead(found.text)
+    lead = _report_lead("financebench-bulk/pdfs/LOCKHEEDMARTIN_2023_8K_dated-2023-08-24.pdf",
+                        "lockheed-martin-8k-2023-08-24", 2023,
+                        "What is the key agenda of Lockheed Martin's 8-K dated August 24, 2023?")
     assert "entered into an Extension Agreement" in lead
     assert lead.endswith("The Amendment extends the maturity date of the Credit Agreement by one "
                          "year from August 24, 2027 to August 24, 2028.")
