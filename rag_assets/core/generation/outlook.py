@@ -373,6 +373,9 @@ def revision_moves(rows: Sequence[str], heading: str = "") -> Moves | None:
         return None
     moved: Moves = {"raised": [], "lowered": [], "unchanged": []}
     units = next((m for r in head if (m := LABEL_SCALE_RE.search(r))), None)  # "(in millions)"
+    # a block that revises rows in place ("(previously ...)"): a row of one range was kept
+    inline = not updated_first and not any(REVISION_RE.search(r) for r in head) and any(
+        PREVIOUSLY_RE.search(r) for r in rows)
     for row in rows:
         header = _updated_first(row) and not re.search(r"[$%]", row)  # the columns' line
         ranges = [] if REVISION_RE.search(row) or header else [
@@ -380,7 +383,7 @@ def revision_moves(rows: Sequence[str], heading: str = "") -> Moves | None:
         label = MARKER_AFTER_RE.sub("", row[:ranges[0].start()].strip(" :,~≥≤$(")) if ranges else ""
         if not label:
             continue
-        if len(ranges) == 1 and NO_CHANGE_RE.search(row):  # kept, with the range it keeps
+        if len(ranges) == 1 and (NO_CHANGE_RE.search(row) or inline):  # kept, as it keeps
             moved["unchanged"].append((label, f"{label.lower()} ({ranges[0].group(0)})"))
         elif len(ranges) == 2:
             if updated_first or PREVIOUSLY_RE.search(row):

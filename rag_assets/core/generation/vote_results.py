@@ -375,10 +375,9 @@ def _passed(question: Question, matters: Sequence[Matter]
         return None
     passed = not said["not"] and not said["failed"]
     answer = "Yes" if passed != bool(REJECT_ASKED_RE.search(question.text)) else "No"
-    favour, against = matter.column(("for",)), matter.column(AGAINST)
-    counts = (f" ({matter.rows[0][1][favour]:,} for, {matter.rows[0][1][against]:,} "
-              f"{matter.columns[against]})" if len(matter.rows) == 1 and favour is not None
-              and against is not None else "")
+    counts = (" (" + ", ".join(f"{n:,} {c}" for c, n in zip(matter.columns, matter.rows[0][1],
+                                                            strict=True)) + ")"
+              if len(matter.rows) == 1 else "")  # every column Item 5.07(b) requires
     return f"{answer}. {matter.outcome.rstrip('.')}{counts}.", matter, "yes_no"
 
 

@@ -77,8 +77,10 @@ def test_a_guidance_table_under_a_paragraph_and_its_labels_on_lines_of_their_own
                            "(previously $67.0 to $71.0 billion); Adjusted(3) Cost of Sales as "
                            "a Percentage of Revenues 28.0% to 30.0%"), lead
     assert lead.endswith("Adjusted(3) Diluted EPS $3.25 to $3.45."), lead
-    assert found.text.endswith(" Lowered its outlook: revenues to $67.0 to $70.0 billion (from "
-                               "$67.0 to $71.0 billion; $500 million lower at the midpoint).")
+    assert (" Lowered its outlook: revenues to $67.0 to $70.0 billion (from $67.0 to $71.0 "
+            "billion; $500 million lower at the midpoint); unchanged: ") in found.text
+    # a row of one range in a block revised in place was kept: Pfizer "maintained" the rest
+    assert found.text.endswith("adjusted(3) diluted eps ($3.25 to $3.45)."), found.text
 
 
 def test_a_revision_that_moves_measures_both_ways_says_each() -> None:

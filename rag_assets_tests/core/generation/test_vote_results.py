@@ -152,11 +152,11 @@ def test_whether_a_matter_passed_is_the_outcome_item_5_07_closes_it_with() -> No
     assert _answer("Did Foot Locker's shareholders approve the executive compensation at the "
                    "2022 annual meeting?") == (
         "Yes. Based on the votes set forth above, the NEOs’ compensation was approved "
-        "(57,172,731 for, 13,324,080 against).")
+        "(57,172,731 for, 13,324,080 against, 170,172 abstain, 6,884,223 broker non-votes).")
     assert _answer("Did shareholders reject the named executive officers' compensation at the "
                    "annual meeting?") == (
         "No. Based on the votes set forth above, the NEOs’ compensation was approved "
-        "(57,172,731 for, 13,324,080 against).")
+        "(57,172,731 for, 13,324,080 against, 170,172 abstain, 6,884,223 broker non-votes).")
     ratified = _answer("Did Foot Locker's shareholders ratify KPMG LLP as the independent "
                        "registered public accounting firm for fiscal 2022?")
     assert ratified is not None and ratified.startswith("Yes.") and "75,612,318 for" in ratified
