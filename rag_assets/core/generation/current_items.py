@@ -283,13 +283,15 @@ def _item_answer(document: str, year: int, item: ReportItem, opening: str = "",
     sentences, bulleted = _body(lines)
     pool = [*sentences, *(sentence for _, sentence in releases)]
     outcomes = vote_outcomes(sentences) if item.number == VOTE_ITEM and not bulleted else []
-    if outcomes and question is not None and VOTE_RESULTS_ASKED_RE.search(
-            question.ranking_text) and not _one_matter_asked(question, pool):
-        sentences = ["; ".join([sentences[0].rstrip(" .;:"), *outcomes]) + ".", *sentences[1:]]
-        question = None  # the vote's event is how each matter went
+    answering = [] if bulleted or question is None or _asks_the_event(question) else (
+        _answering(question, pool))  # read once: for the lead, and for the matter asked
     chosen = [] if bulleted or question is None else (
-        _event_lead(sentences, len(releases)) if _asks_the_event(question)
-        else _answering(question, pool))
+        _event_lead(sentences, len(releases)) if _asks_the_event(question) else answering)
+    if outcomes and question is not None and VOTE_RESULTS_ASKED_RE.search(
+            question.ranking_text) and not _one_matter_asked(pool, answering):
+        # the vote's event is how each matter went
+        sentences, chosen = ["; ".join([sentences[0].rstrip(" .;:"), *outcomes]) + ".",
+                             *sentences[1:]], []
     released = [releases[i - len(sentences)] for i in chosen if i >= len(sentences)]
     if chosen:
         lead = "; ".join(pool[i].rstrip(" .;:") for i in chosen)
@@ -462,10 +464,10 @@ def vote_outcomes(sentences: Sequence[str]) -> list[str]:
             and (m := OUTCOME_OPENING_RE.search(s))]
 
 
-def _one_matter_asked(question: Question, sentences: Sequence[str]) -> bool:
-    """Whether the sentence the question's words choose first states one matter's outcome
-    ("the outcome of the proposal to ratify KPMG"): that matter is asked, not the vote."""
-    chosen = _answering(question, sentences)
+def _one_matter_asked(sentences: Sequence[str], chosen: Sequence[int]) -> bool:
+    """Whether the sentence the question's words chose first (:func:`_answering`) states one
+    matter's outcome ("the outcome of the proposal to ratify KPMG"): that matter is asked,
+    not the vote."""
     return bool(chosen) and len(vote_outcomes(["", sentences[chosen[0]]])) == 1
 
 

@@ -25,6 +25,7 @@ from rag_assets.core.generation.direct_rows import DirectAnswer, Scan, share_of
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import count_change_re, roots
 from rag_assets.core.question.question import Question
+from rag_assets.core.text.bullets import listed_text
 from rag_assets.core.text.figures import (
     CURRENCY_SIGNS,
     DECIMALS,
@@ -98,8 +99,6 @@ _CHANGE_BEFORE_RE = re.compile(r"\b(?:increas|decreas|declin|grew|rose|fell|gain
 _CHANGE_STATED_RE = re.compile(r"\b(?:an?\s+)?(?:increase|decrease|decline|rise|drop|growth|"
                                r"improvement)\s+of\s+(?:approximately\s+|about\s+)?[$€£]?\s?\d",
                                re.IGNORECASE)
-# a bullet before a listed sentence and the "; and" that joins it to the next
-_LIST_MARKS_RE = re.compile(r"^[\s•▪◦·*-]+|[;,]?\s*(?:\b(?:and|or))?\s*$")
 # a change over time asked ("by how much did X grow"), never a difference between two
 # measures ("the difference between gross profit and operating income")
 _MOVE_ASKED_RE = re.compile(r"\bby how much\b.*\b(?:chang|increas|decreas|grow|grew|declin|"
@@ -348,7 +347,7 @@ def _difference_or_total(question: Question, unit: EvidenceUnit) -> DirectAnswer
     if two is not None and _MOVE_ASKED_RE.search(question.text) and _CHANGE_STATED_RE.search(
             unit.text):  # the change is printed: the sentence answers as it stands
         return DirectAnswer(kind="stated", units=[unit], supports=unit.text,
-                            text=_LIST_MARKS_RE.sub("", unit.text).strip())
+                            text=f"{listed_text(unit.text)}.")
     if two is None or (_TOTAL_RE.search(question.text) and not _DIFFERENCE_RE.search(
             question.text) and not _of_what_is_totalled(question, unit.text)):
         return None

@@ -76,7 +76,6 @@ _SHARES_COUNTED = r"(?P<n>\d{1,3}(?:,\d{3})+)\s+shares\b"
 ENTITLED_RE = re.compile(rf"{_SHARES_COUNTED}{_SAME_SENTENCE}\boutstanding\b", re.IGNORECASE)
 REPRESENTED_RE = re.compile(rf"{_SHARES_COUNTED}{_SAME_SENTENCE}\b(?:were|was)\s+(?:represented|"
                             r"present)\b", re.IGNORECASE)
-SHARE_WORD_RE = re.compile(r"\b(?:percent(?:age)?|share|proportion|fraction)\b|%", re.IGNORECASE)
 VOTES_ASKED_RE = re.compile(r"\b(?:voted|votes?\s+(?:cast|for|against)|cast\s+for|for\s+"
                             r"(?:the|ratif\w*|approv\w*|elect\w*)|against)\b", re.IGNORECASE)
 QUORUM_ASKED_RE = re.compile(r"\b(?:represented|present|quorum|turnout|attend\w*)\b",
@@ -248,7 +247,7 @@ def _represented(question: Question, lines: Sequence[str]) -> tuple[str, str] | 
     quorum Item 5.07 reports before the matters: "there were a total of 96,089,997 shares ...
     outstanding and entitled to vote ... 77,551,206 shares ... were represented in person or
     by proxy"), and the lines it is read from; None unless a share of them is asked."""
-    if (question.expects == "yes_no" or not SHARE_WORD_RE.search(question.text)
+    if (question.expects == "yes_no" or question.share is None
             or not QUORUM_ASKED_RE.search(question.text) or VOTES_ASKED_RE.search(question.text)):
         return None  # a share of the votes for a matter is the matter's, not the quorum
     text = " ".join(lines)

@@ -73,6 +73,12 @@ def numbered(bullets: Sequence[Sequence[str]]) -> str:
                      for n, group in enumerate(bullets, start=1))
 
 
+def listed_text(line: str) -> str:
+    """A listed item's own words: its bullet and the "; and" that joins it to the next left
+    off."""
+    return _trimmed(_clause(line))
+
+
 def _clause(line: str) -> str:
     return SUB_BULLET_RE.sub("", TOP_BULLET_RE.sub("", line)).strip()
 

@@ -1090,7 +1090,7 @@ def test_a_difference_printed_by_its_sentence_is_stated_for_the_period_asked() -
     assert quarter is not None and quarter.kind == "stated"
     assert quarter.text == MGM_CHINA_QUARTER[2:]
     year = direct_answer_to("By how much did MGM China's net revenues change in 2022?", units)
-    assert year is not None and year.text == MGM_CHINA_YEAR[2:-5]
+    assert year is not None and year.text == f"{MGM_CHINA_YEAR[2:-5]}."
 
 
 def test_a_difference_between_two_measures_is_computed_though_a_change_is_printed() -> None:
@@ -1104,4 +1104,4 @@ def test_a_difference_between_two_measures_is_computed_though_a_change_is_printe
     bullet = _sentence("• Net revenues of $175 million in the current quarter compared to $315 "
                        "million in the prior year quarter, a decrease of 44% in the Macau sector")
     stated = direct_answer_to("By how much did Acme's net revenues change in Q2 2023?", [bullet])
-    assert stated is not None and stated.text.endswith("in the Macau sector")
+    assert stated is not None and stated.text.endswith("in the Macau sector.")
