@@ -19,13 +19,6 @@ from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import printed_unit
 from rag_assets.core.question.question import Question
 
-ASKS_AUDITOR_RE = re.compile(r"\bauditors?\b|\baudits?\b[^?]*\bfinancial\s+statements\b|"
-                             r"\b(?:registered\s+public\s+)?accounting\s+firm\b|\baudit\s+firm\b",
-                             re.IGNORECASE)
-# what else a question on the audit asks: what it is paid, its committee, its matters, its opinion
-NOT_ASKED_RE = re.compile(r"\bfees?\b|\bpa(?:id|y|ys)\b|\bhow much\b|\bcommittee\b|"
-                          r"\bcritical\b|\bopinion\b|\bmaterial\s+weakness\w*\b|\bchang\w+\b|"
-                          r"\bresign\w*\b", re.IGNORECASE)
 SIGNED_FIRM_RE = re.compile(r"/s/\s*(?P<firm>[A-Z][\w&.,'’ -]{1,60}?\b(?:LLP|L\.L\.P\.|LLC))",
                             re.IGNORECASE)
 SINCE_RE = re.compile(r"We have served as the Company[’']s auditors? since (?P<year>\d{4})\.?",
@@ -36,7 +29,7 @@ def auditor(question: Question, document: str, year: int, pages: Sequence[tuple[
             ) -> DirectAnswer | None:
     """The one firm that signs the filing's auditor's reports, and since when it has audited
     the company; None for another question, or none or two firms signing."""
-    if not ASKS_AUDITOR_RE.search(question.text) or NOT_ASKED_RE.search(question.text):
+    if not question.phrased("auditor") or question.phrased("audit_other"):
         return None
     signed = [(page, m) for page, text in pages for m in SIGNED_FIRM_RE.finditer(text)]
     firms = {" ".join(m["firm"].split()) for _, m in signed}

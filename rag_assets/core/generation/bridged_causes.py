@@ -71,7 +71,7 @@ def _reworded(question: Question, term: TermMatch, words: str) -> Question:
     printed = re.compile(r"\W+".join(re.escape(w) for w in normalize(
         question.ranking_text)[term.start:term.end].split()), re.IGNORECASE)
     text = WAY_NOUN_RE.sub("change", printed.sub(words, question.ranking_text, count=1))
-    return question.model_copy(update={"text": text, "ranking_text": text})
+    return question.reworded(text, text)
 
 
 def bridged_causes(question: Question, change: Change, explain: Explain) -> DirectAnswer | None:

@@ -35,7 +35,6 @@ ASKED = {
     "chief financial officer": re.compile(r"\b(?:cfos?|chief\s+financial(?:\s+officers?)?)\b",
                                           re.IGNORECASE),
 }
-WHO_RE = re.compile(r"\bwho\b|\bname\b|\bnamed\b", re.IGNORECASE)
 # "I, Reed Hastings, certify that:", "I, James Quincey, Chairman ... of The Coca-Cola Company,
 # certify that:"
 CERTIFY_RE = re.compile(r"\bI,\s+(?P<name>[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){1,4}),\s+"
@@ -46,7 +45,7 @@ TITLE_LINES = 4  # lines after a signature that may print the title
 
 def _office_asked(question: Question) -> str | None:
     asked = [office for office, pattern in ASKED.items() if pattern.search(question.text)]
-    return asked[0] if len(asked) == 1 and WHO_RE.search(question.text) else None
+    return asked[0] if len(asked) == 1 and question.phrased("who_or_named") else None
 
 
 def _title_signed(text: str, after: int) -> tuple[str, str] | None:

@@ -29,7 +29,7 @@ def concentration(question: Question, selected: Sequence[EvidenceUnit],
     cue = first_match(cues.concentration, question.text.lower())
     if cue is None or not cue.word:
         return None
-    ranked = question.model_copy(update={"text": f"Which {cue.word} had the largest revenue?"})
+    ranked = question.reworded(f"Which {cue.word} had the largest revenue?")
     found = superlative(ranked, selected, pool, page_rows, cues, titling)
     if found is None or found.share is None:
         return None

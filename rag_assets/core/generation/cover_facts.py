@@ -30,7 +30,6 @@ from rag_assets.core.question.question import Question
 from rag_assets.core.text.sentences import split_sentences
 
 FACTS_PATH = Path(__file__).with_name("cover_facts.json")
-COVER_WORD_RE = re.compile(r"\bcover\b", re.IGNORECASE)
 # a caption the cover prints under a value: "(Exact name of registrant as specified in its
 # charter)", "(Address of principal executive offices) (Zip Code)"
 CAPTION_LINE_RE = re.compile(r"^\(|\)$")  # a caption's line, or one of its two
@@ -72,7 +71,7 @@ def fact_asked(question: Question) -> CoverFact | None:
              if re.search(f.asks, question.text, re.IGNORECASE)
              and not (f.not_asked and re.search(f.not_asked, question.text, re.IGNORECASE))
              and not (f.cover_named and question.years
-                      and not COVER_WORD_RE.search(question.text))]
+                      and not question.phrased("cover_word"))]
     return asked[0] if len(asked) == 1 else None
 
 

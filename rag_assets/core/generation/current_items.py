@@ -26,11 +26,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit, printed_unit
 from rag_assets.core.generation.extractive import words
+from rag_assets.core.generation.report_items import ReportItem, report_items
+from rag_assets.core.generation.vote_results import vote_outcomes
 from rag_assets.core.ingest.layout import BARE_NUMBER_RE, PAGE_OF_RE
 from rag_assets.core.ingest.sections import current_item_of, load_sections
 from rag_assets.core.ingest.statements import exhibit_of
@@ -39,7 +40,6 @@ from rag_assets.core.text.bullets import bullet_groups, numbered
 from rag_assets.core.text.figures import AMOUNT_STATED_RE
 from rag_assets.core.text.filing_kinds import form_of
 from rag_assets.core.text.periods import MONTH_RE, PRINTED_DATE_RE
-from rag_assets.core.text.prose import ends_sentence_line
 from rag_assets.core.text.sentences import split_sentences
 
 # where an Item's body ends: the pointer to the exhibit that holds the full text, the signature
@@ -53,40 +53,16 @@ TERMS_READ = 4  # an Item's sentences read for the amount its opening does not s
 MAX_LEAD_WORDS = 60
 LEAD_SENTENCES = 3  # the body's sentences that may lead, each adding what the question asks
 MIN_GAIN = 2  # the question's own words a leading sentence must add
-# a question on who signed the report asks of its signature block, which follows the Items;
-# one on the registrant (its address, state, symbol, file number) asks of its cover page
-SIGNATURE_RE = re.compile(r"\bsign(?:ed|s|ature|atory|er)\b", re.IGNORECASE)
-COVER_RE = re.compile(r"\b(?:address|offices?|located|incorporat\w*|telephone|"
-                      r"phone|trading symbol|ticker|stock exchange|file number|"
-                      r"employer identification|emerging growth|listed|which exchange|"
-                      r"earliest event)\b", re.IGNORECASE)
 # words that name the report, not an event: every Item's body may print them (as it may its
 # date's month, core/text's MONTH_RE)
 REPORT_WORDS = frozenset({
     "current", "report", "reports", "reported", "form", "item", "items", "dated", "filed",
     "filing"})
-# "Which Items does the 8-K report?": every Item, the exhibits' too, not its one event
-EVERY_ITEM_RE = re.compile(r"\b(?:which|what)\s+items\b", re.IGNORECASE)
-EXHIBITS_RE = re.compile(r"\bexhibits?\b", re.IGNORECASE)
-# a question of what the report reports ("Did X's 8-K report ...?", "announce", "disclose")
-REPORTING_RE = re.compile(r"\b(?:report(?:s|ed)?|announc\w*|disclos\w*)\b", re.IGNORECASE)
 # "What did X report?", "What leadership change did X announce?": the event itself asked,
 # not a particular of it ("What annual base salary did X disclose?")
-# Item 5.07's outcome of a matter, as a report closes it with after the counts
-OUTCOME_OPENING_RE = re.compile(r"(?:^\W*|(?<=[\d|]\s))Based on the votes\b")  # after counts
 # a change an Item dates, from one date to another: "from August 24, 2027 to August 24, 2028"
 DATED_CHANGE_RE = re.compile(rf"\bfrom\s+(?P<a>{PRINTED_DATE_RE.pattern})\s+(?:to|through)\s+"
                              rf"(?P<b>{PRINTED_DATE_RE.pattern})", re.IGNORECASE)
-# the vote's results asked as a whole ("What were the results of the vote?", "the outcome")
-VOTE_RESULTS_ASKED_RE = re.compile(r"\b(?:results?|outcomes?|agenda|happened)\b|^\s*what\s+"
-                                   r"did\s+\S+(?:\s+\S+)?\s+(?:report|announce|disclose)",
-                                   re.IGNORECASE)
-# the report's subject asked as a whole: "the key agenda", "the main purpose", "about"
-AGENDA_RE = re.compile(r"\bagenda\b|\bmain\s+(?:event|purpose|subject|topic)\b|\bwhat\s+is\s+"
-                       r"(?:\S+\s+){1,5}?about\b", re.IGNORECASE)
-WHAT_RE = re.compile(r"^\s*what\s+(?:(?:[\w-]+\s+){0,2}(?:changes?|events?|news|"
-                     r"developments?|transactions?|agreements?)\s+)?(?:did|does|has|have)\b",
-                     re.IGNORECASE)
 # Form 8-K General Instruction B.2: information furnished under Item 2.02 or 7.01 "shall not
 # be deemed 'filed'": boilerplate, no part of the event
 FURNISHED_RE = re.compile(r"\bshall not be (?:deemed|treated)\b|\b(?:is|are) (?:being )?"
@@ -109,77 +85,6 @@ NAME = r"[A-Z][\w-]*(?:['’](?!s\b)[\w-]+)*"
 # the last group, the given name the first)
 PERSON_RE = re.compile(rf"\b(?:Mr|Ms|Mrs|Dr)\.\s+(?P<honored>{NAME})|"
                        rf"\b(?P<given>{NAME})\s+[A-Z]\.\s+(?P<named>{NAME})")
-# a question that asks who: the person it asks for is one it does not name
-ASKS_WHO_RE = re.compile(r"\bwho(?:m|se)?\b", re.IGNORECASE)
-
-
-@dataclass
-class ReportItem:
-    """An Item of the report: its heading (the Form's title), the page it opens on, its body's
-    lines there, and the lines its body goes on with on each later page (until the next Item
-    or the exhibits: an officer's terms run past the page that names him)."""
-
-    heading: str
-    page: int
-    lines: list[str]
-    later: list[tuple[int, list[str]]] = field(default_factory=list)
-
-    @property
-    def number(self) -> str:
-        """The Item's number, "5.02"."""
-        return self.heading.split()[1].rstrip(".")
-
-    def parts(self) -> list[tuple[int, list[str]]]:
-        """The body's lines on each page it is printed on, in order."""
-        return [(self.page, self.lines), *((p, lines) for p, lines in self.later if lines)]
-
-
-def report_items(pages: Sequence[tuple[int, str]]) -> list[ReportItem]:
-    """Each Item of the report's own pages (before its exhibits), its heading's title read
-    whole where the printed heading wraps onto the next line ("...; Compensatory" /
-    "Arrangements of Certain Officers.": the Form's title, not the body's first sentence)."""
-    items: list[ReportItem] = []
-    for page, text in pages:
-        lines = [line for line in text.splitlines() if line.strip()]
-        if exhibit_of(lines) is not None:
-            break
-        sink = None
-        if items and _runs_on(items[-1]):  # a sentence cut by the page break goes on here
-            items[-1].later.append((page, []))
-            sink = items[-1].later[-1][1]
-        printed = ""
-        for line in lines:
-            if BARE_NUMBER_RE.match(line) or PAGE_OF_RE.match(line):
-                continue  # the page's printed label: no part of a body that runs over it
-            if (heading := current_item_of(line)) is not None:
-                items.append(ReportItem(heading, page, []))
-                sink, printed = items[-1].lines, line
-            elif sink is not None:
-                if printed and _completes_title(printed, line, items[-1].heading):
-                    printed = f"{printed} {line}"
-                    continue
-                printed = ""
-                sink.append(line.strip())
-    return items
-
-
-def _runs_on(item: ReportItem) -> bool:
-    """Whether the Item's body goes on over the page break: its last line so far ends mid
-    sentence (an Item that ends with its page is done; the next page may be a signature page
-    or an exhibit printed without its label)."""
-    last = next((lines[-1] for _, lines in reversed(item.parts()) if lines), "")
-    return bool(last) and not ends_sentence_line(last)
-
-
-def _completes_title(printed: str, line: str, heading: str) -> bool:
-    """Whether a line goes on with a heading printed over two lines: the printed heading and
-    the line together are the start of the Form's title of the Item (``sections.json``)."""
-    def plain(text: str) -> str:
-        return " ".join(re.sub(r"[^\w;]+", " ", text.lower()).split())
-    number, _, title = heading.partition(". ")
-    so_far = plain(printed.partition(number.split()[1])[2])
-    joined = plain(f"{so_far} {line}")
-    return bool(so_far) and len(joined) > len(so_far) and plain(title).startswith(joined)
 
 
 def _asked_item(question: Question, items: Sequence[ReportItem]) -> ReportItem | None:
@@ -191,7 +96,7 @@ def _asked_item(question: Question, items: Sequence[ReportItem]) -> ReportItem |
             entry = table.get(item.number)
             if entry is not None and entry.section == section:
                 return item
-    if EXHIBITS_RE.search(question.ranking_text):
+    if question.phrased("exhibits"):
         return next((i for i in items if i not in events), None)
     if len(events) == 1:
         return events[0]
@@ -255,16 +160,16 @@ def current_item(question: Question, document: str, year: int,
         return None
     if form_of(document, pages[0][1]) != "8-K":
         return None
-    if SIGNATURE_RE.search(question.ranking_text) or COVER_RE.search(question.ranking_text):
+    if question.phrased("signature") or question.phrased("cover"):
         return None  # the signature block or the cover answers, not an Item
     if question.share is not None:
         return None  # a share is a figure: an Item's body, or the list of Items, gives none
     items = report_items(pages)
-    if question.expects == "yes_no" and EXHIBITS_RE.search(question.ranking_text):
+    if question.expects == "yes_no" and question.phrased("exhibits"):
         return _exhibits_filed(document, year, items)
     if question.expects == "yes_no":
         return _item_stated(question, document, year, items)
-    found = None if EVERY_ITEM_RE.search(question.text) else _asked_item(question, items)
+    found = None if question.phrased("every_item") else _asked_item(question, items)
     if found is None:
         return _every_item(document, year, items)
     releases = [] if found.number == EXHIBITS_ITEM else _release_sentences(pages, items)
@@ -287,8 +192,8 @@ def _item_answer(document: str, year: int, item: ReportItem, opening: str = "",
         _answering(question, pool))  # read once: for the lead, and for the matter asked
     chosen = [] if bulleted or question is None else (
         _event_lead(sentences, len(releases)) if _asks_the_event(question) else answering)
-    if outcomes and question is not None and VOTE_RESULTS_ASKED_RE.search(
-            question.ranking_text) and not _one_matter_asked(pool, answering):
+    if outcomes and question is not None and question.phrased("vote_results") and not (
+            _one_matter_asked(pool, answering)):
         # the vote's event is how each matter went
         sentences, chosen = ["; ".join([sentences[0].rstrip(" .;:"), *outcomes]) + ".",
                              *sentences[1:]], []
@@ -313,9 +218,8 @@ def _item_answer(document: str, year: int, item: ReportItem, opening: str = "",
 def _asks_the_event(question: Question) -> bool:
     """Whether the question asks what the report reports ("What leadership change did X
     report?", "What did X announce in its 8-K?"): the event, not one of its particulars."""
-    asked = question.ranking_text
-    return question.expects == "text" and (bool(AGENDA_RE.search(asked)) or bool(
-        REPORTING_RE.search(asked) and WHAT_RE.match(asked)))
+    return question.expects == "text" and bool(question.phrased("agenda") or (
+        question.phrased("reporting") and question.phrased("what_happened")))
 
 
 def _event_lead(sentences: Sequence[str], released: int) -> list[int]:
@@ -369,7 +273,7 @@ def _people_asked(question: Question, sentences: Sequence[str]) -> set[str]:
     """The names of the persons a question asks about ("Richard", "Johnson"): its words that
     the sentences print as a person's name; none for a question that asks who (the person it
     asks for is one it does not name: "Who will succeed Richard Johnson?")."""
-    if ASKS_WHO_RE.search(question.text):
+    if question.phrased("who"):
         return set()
     printed = _names(" ".join(sentences))
     return {w for w in re.findall(rf"\b{NAME}", question.text) if w in printed}
@@ -456,14 +360,6 @@ def _dates_a_change(sentence: str) -> bool:
     return found is not None and " ".join(found["a"].split()) != " ".join(found["b"].split())
 
 
-def vote_outcomes(sentences: Sequence[str]) -> list[str]:
-    """The outcome Item 5.07 closes each matter with ("Based on the votes set forth above, each
-    of the ten nominees to the Board was duly elected"), in order, each as printed."""
-    return [re.split(r"\s\(\d{1,2}\)\s", " ".join(s[m.start():].split()))[0].rstrip(".;")
-            for s in sentences[1:] if s.rstrip().endswith(".")  # whole: not cut at a page
-            and (m := OUTCOME_OPENING_RE.search(s))]
-
-
 def _one_matter_asked(sentences: Sequence[str], chosen: Sequence[int]) -> bool:
     """Whether the sentence the question's words chose first (:func:`_answering`) states one
     matter's outcome ("the outcome of the proposal to ratify KPMG"): that matter is asked,
@@ -501,7 +397,7 @@ def _item_stated(question: Question, document: str, year: int,
     states the Item answers nothing here: whether the event went the way asked (a vote
     carried, a nominee elected) is read from its body by the quotes."""
     table = load_sections().items_8k
-    if len(question.intents) != 1 or not REPORTING_RE.search(question.ranking_text):
+    if len(question.intents) != 1 or not question.phrased("reporting"):
         return None
     of_section = [n for n, entry in table.items() if entry.section in question.sections]
     # of a section's Items, those whose title the question's words name (an officer: 5.02's

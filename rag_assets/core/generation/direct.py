@@ -319,8 +319,7 @@ def with_causes(question: Question, found: DirectAnswer | None,
     measure = next((normalize(question.ranking_text)[t.start:t.end]
                     for t in terms_in(question.ranking_text)), "")
     text = f"What drove the {CHANGE_WORDS[moved]} in {subject_of(found.named)} {measure}?"
-    cause = explain(question.model_copy(update={"text": text, "ranking_text": text,
-                                                 "expects": "cause"}))
+    cause = explain(question.reworded(text, text).model_copy(update={"expects": "cause"}))
     named = found.named.lower()
     if cause is None or refers_elsewhere(cause.causes) or (
             moved is not None and explained_way(cause) not in (None, moved)) or not any(

@@ -32,7 +32,7 @@ from rag_assets.core.generation.extractive import (
     words,
 )
 from rag_assets.core.ingest.sections import sections_of
-from rag_assets.core.question.question import ACCOUNTED_FOR_CHANGE, Question
+from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import (
     TermMatch,
     abbreviation_re,
@@ -109,8 +109,6 @@ LOWER_IS_BETTER_RE = re.compile(
 MEMBER_WORDS = frozenset({"segment", "segments", "geography", "geographies", "region", "regions",
                           "division", "divisions", "business", "businesses", "market", "markets",
                           "product", "products", "largest", "biggest", "share", "most"})
-MEMBERS_DROVE_RE = re.compile(r"^\s*which\b[^?]{0,40}?\b(?:drove|drives|driving|contributed "
-                              rf"(?:most )?to|{ACCOUNTED_FOR_CHANGE})\b", re.IGNORECASE)
 PARENTHESES_RE = re.compile(r"\([^()]*\)")
 # a heading over one segment's discussion in MD&A ("Sam's Club Segment", "Segment Results"):
 # its sentences explain the segment's change, not the company's
@@ -164,8 +162,6 @@ HYPOTHETICAL_RE = re.compile(r"\b(?:could|might|would|may)\b")
 # expected revenue declines", Pfizer's guidance, explains no quarter's decline)
 FUTURE_RE = re.compile(r"\bwill\b|\b(?:anticipated|expected|projected|forecasted) to\b|"
                        r"\b(?:expects?|anticipates?)\b", re.IGNORECASE)
-FUTURE_ASKED_RE = re.compile(r"\b(?:will|expect\w*|outlook|guidance|forecast\w*|plan\w*|"
-                             r"next|coming|future)\b", re.IGNORECASE)
 POSSESSIVE_S_RE = re.compile(r"['’]s\b")
 # a run of capitalized words, dotted initials among them ("Walmart U.S.", "U.K. Retail"; not
 # the accounting standards' "U.S. GAAP")
@@ -246,7 +242,7 @@ def asks_members_drove(question: Question) -> bool:
     """"Which segment drove the decline in net sales?": the names are asked, and MD&A's
     sentence that explains the total's change names them with their amounts ("primarily driven
     by decreased segment sales in Optical Communications of $247 million")."""
-    return question.expects == "names" and bool(MEMBERS_DROVE_RE.search(question.text))
+    return question.expects == "names" and bool(question.phrased("members_drove"))
 
 
 def measure_roots(question: Question) -> set[str]:
@@ -611,7 +607,7 @@ def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],
         if len(subject.split()) > MAX_SUBJECT_WORDS or reads_as_table(subject):
             continue  # a table's cells run into the sentence: no subject a reader would name
         if HYPOTHETICAL_RE.search(subject) or (FUTURE_RE.search(subject) and not
-                                               FUTURE_ASKED_RE.search(question.text)):
+                                               question.phrased("future")):
             continue  # a change that could happen, or will, is none the filing explains
         if any(p.search(subject.lower()) for p in answer_patterns("cause")):
             continue  # a connective inside the causes ("..., primarily due to ...") splits them

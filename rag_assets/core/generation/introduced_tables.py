@@ -36,9 +36,6 @@ from rag_assets.core.text.years import years_in
 INTRODUCES_RE = re.compile(r"\b(?:in the table below|the table below|the following table|"
                            r"as follows)\b", re.IGNORECASE)
 TOTAL_LABEL_RE = re.compile(r"^total\b", re.IGNORECASE)
-# the largest part asked beside the total: "and which state contributed the most?"
-LARGEST_ASKED_RE = re.compile(r"\b(?:which|what)\b[^?]*\b(?:the )?(?:most|largest|biggest|"
-                              r"highest)\b", re.IGNORECASE)
 _INTRO_LETTERS = 80  # enough of the sentence to know it again at the start of a row's scope
 
 
@@ -86,7 +83,7 @@ def introduced_total(question: Question, selected: Sequence[EvidenceUnit],
         units = [intro, total.unit]
         parts = [(r, cell) for r in rows if r is not total and not TOTAL_LABEL_RE.match(r.label)
                  and (cell := _cell_asked(r, question)) is not None]
-        if LARGEST_ASKED_RE.search(question.text) and parts:
+        if question.phrased("largest") and parts:
             top, most = max(parts, key=lambda part: part[1].value)
             text += f"; the largest, {top.label}, {money(most, top.unit, cues)}"
             units.append(top.unit)

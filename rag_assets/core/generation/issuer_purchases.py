@@ -44,9 +44,6 @@ SHARES_RE = re.compile(r"\btotal\s+number\s+of\s+(?:[\w-]+\s+){0,4}?shares\b[^:]
                        r"(?:re)?purchased\b", re.IGNORECASE)
 # the dollars beside them, where printed: "Aggregate purchase price of common stock repurchases"
 PRICE_RE = re.compile(r"\baggregate\s+purchase\s+price\b", re.IGNORECASE)
-# a question asking the count of shares bought back: "How many shares did X repurchase"
-HOW_MANY_SHARES_RE = re.compile(r"\bhow\s+many\s+(?:of\s+its\s+)?(?:common\s+)?shares\b",
-                                re.IGNORECASE)
 
 
 def purchases_yes_no(question: Question, selected: Sequence[EvidenceUnit],
@@ -86,7 +83,7 @@ def purchases_count(question: Question, selected: Sequence[EvidenceUnit],
     """The number of shares bought back in the period asked, as the filing's table prints it,
     or None."""
     if (INTENT not in question.intents or question.expects == "yes_no"
-            or not HOW_MANY_SHARES_RE.search(question.text)):
+            or not question.phrased("shares_counted")):
         return None
     period = question.periods[0] if len(question.periods) == 1 else None
     found = _count_from_rows(period, [*selected, *pool])

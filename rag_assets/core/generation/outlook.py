@@ -88,20 +88,6 @@ LINKING_WORDS = frozenset({"full", "for", "the", "its", "of", "updated", "revise
 # the measure a question names before the outlook: "its fiscal 2023 new stores outlook"
 OUTLOOK_OF_RE = re.compile(r"\b(?:its|the|their)\s+(?P<what>[^?]*?)\s*(?:outlook|guidance|"
                            r"forecast)\b", re.IGNORECASE)
-# a way asked of the outlook itself ("Did X raise its net sales outlook?", "reaffirm its
-# guidance"): a revision; a measure's move ("imply operating margin expansion", "a lower
-# operating margin than in fiscal 2022") is asked against the year, never of the revision
-REVISION_ASKED_RE = re.compile(r"\b(?:rais|lower|cut|reduc|reaffirm|maintain|trim|boost|increas|"
-                               r"decreas|improv|kept|keep)\w*\s+(?:its\s+|"
-                               r"the\s+|their\s+)?(?:[\w&-]+\s+){0,5}?(?:outlook|guidance|"
-                               r"forecast|targets?)\b", re.IGNORECASE)
-# a figure asked of the revision itself ("How did it change its outlook?", "by how much did
-# it raise ...?"): the moves answer it, not the block
-CHANGE_ASKED_RE = re.compile(r"\b(?:chang|rais|lower|cut|revis|updat|narrow|widen|increas|"
-                             r"decreas|reduc|trim|boost|mov)\w*|\bby how much\b|\bcompared\b|"
-                             r"\b(?:previous|prior|earlier)\b", re.IGNORECASE)
-# a way asked in the negative ("will not expand"): read neither way
-NEGATED_RE = re.compile(r"\b(?:not|never|no\s+longer)\b|n['’]t\b", re.IGNORECASE)
 AMOUNT = (r"(?:approximately\s+)?[-–]?\$?\d[\d,]*(?:\.\d+)?%?"
           r"(?:\s*(?:billion|million|thousand)\b)?")
 RANGE_RE = re.compile(rf"(?P<lo>{AMOUNT})(?:\s*(?:to|-|–)\s*(?P<hi>{AMOUNT}))?", re.IGNORECASE)
@@ -136,9 +122,6 @@ LABEL_SCALE_PAREN_RE = re.compile(r"\s*\(\s*in\s+(?:thousands|millions|billions)
                                   re.IGNORECASE)
 DECIMALS_RE = re.compile(r"\.(\d+)")
 MONTHS_PER_YEAR = 12
-# a growth asked as a pace ("faster growth than in fiscal 2022"): growth rates compared
-PACE_RE = re.compile(r"\b(?:faster|slower|quicker|accelerat\w*|decelerat\w*|than|pace|slow\w*|"
-                     r"moderat\w*|weaker|stronger)\b", re.IGNORECASE)
 
 
 def _block(lines: Sequence[str], at: int) -> tuple[list[str], int]:
@@ -303,8 +286,9 @@ def _table_block(question: Question, document: str, year: int,
             return DirectAnswer(kind="yes_no" if against.polarity else "comparison",
                                 units=[unit], supports=quote, computed=against.cited,
                                 text=f"{against.text} {block}")
-        if question.expects == "figure" and not polarity and not CHANGE_ASKED_RE.search(
-                question.text):  # the figures asked lead; a change asked, the revision
+        # the figures asked lead; a change asked, the revision
+        if question.expects == "figure" and not polarity and not question.phrased(
+                "outlook_change"):
             return DirectAnswer(kind="list", units=[unit], supports=quote,
                                 text=block + (f" {moved}." if moved else ""))
         return DirectAnswer(kind="yes_no" if polarity else "list", units=[unit], supports=quote,
@@ -446,7 +430,7 @@ def revised_yes_no(question: Question, moved: Moves | None) -> str | None:
     the question names none (the revision's own words say each)."""
     asked = OUTLOOK_WAYS.get(question.way) if question.way else None
     if (asked is None or moved is None or question.expects != "yes_no"
-            or not REVISION_ASKED_RE.search(question.clause)):
+            or not question.phrased("outlook_revision")):
         return None
     ways = _measures_named(question, moved)
     if ways is None:
@@ -552,12 +536,12 @@ def read_against_year(question: Question, rows: Sequence[str], heading: str,
     yes_no = question.expects == "yes_no"
     side = SIDE_ASKED.get(question.way or "") if yes_no else 0
     reported = _year_against(question, heading, revised)
-    if side is None or reported is None or NEGATED_RE.search(question.clause):
+    if side is None or reported is None or question.phrased("negated_clause"):
         return None
     for asked in question.metrics:
         metric = vocabulary.grown(asked) or asked  # "net sales growth": net sales guided
         grown = metric != asked
-        if (not yes_no and not grown) or (grown and (PACE_RE.search(question.text)
+        if (not yes_no and not grown) or (grown and (question.phrased("pace")
                                                       or question.way in ("better", "worse",
                                                                           "down"))):
             continue  # a level asked is the range itself: the block answers

@@ -24,10 +24,6 @@ from rag_assets.core.text.periods import (
     quarter_end,
 )
 
-# a debt event the question asks of: issuing, repaying, redeeming or borrowing debt
-ASKS_DEBT_EVENT_RE = re.compile(r"\b(?:issue[ds]?|repa(?:y|id)|redeem(?:ed)?|borrow(?:ed)?|"
-                                r"retire[ds]?)\b.*\b(?:debt|notes|bonds|borrowings)\b",
-                                re.IGNORECASE)
 # a sentence that states one ("3.875% Notes": a rate's point is no sentence's end), and the
 # date it opens with or names
 STATES_DEBT_EVENT_RE = re.compile(
@@ -48,7 +44,7 @@ def asks_reported_quarter(question: Question, end: tuple[int, int]) -> bool:
 def quarter_debt_event(question: Question, scan: Scan | None) -> DirectAnswer | None:
     """"Yes." and the sentence dating a debt event in the quarter asked, or None."""
     if (scan is None or question.expects != "yes_no" or question.months != 3
-            or not ASKS_DEBT_EVENT_RE.search(question.text)):
+            or not question.phrased("debt_event")):
         return None
     end = quarter_end(u.text for u in scan([QUARTERLY_PERIOD_END_RE]))
     if end is None or not asks_reported_quarter(question, end):

@@ -48,11 +48,6 @@ _LISTED_MONEY_RE = re.compile(rf"\$\s?(?P<a>{_NUMBER})(?:\s(?:million|billion))?
                               rf"\$\s?(?P<b>{_NUMBER})(?:\s(?P<scale>million|billion))?")
 PER_SHARE_RE = re.compile(r"\b(?:average|avg\.?)\s+(?:price|cost)\b|\b(?:price|cost) per share\b|"
                           r"\b(?:pay|paid)\s+(?:\w+\s+){0,3}?per\s+share\b", re.IGNORECASE)
-# the price asked is a repurchase's: never a dividend's, an option's or a membership's
-REPURCHASE_ASKED_RE = re.compile(r"\b(?:repurchas\w*|buy\s?backs?|b(?:uy|ought)\s+back|"
-                                 r"treasury)\b", re.IGNORECASE)
-NOT_REPURCHASE_RE = re.compile(r"\b(?:dividends?|distributions?|options?|exercise\w*|"
-                               r"warrants?)\b", re.IGNORECASE)
 # "how many of them were outside the United States and Puerto Rico?": a count less a place's
 OUTSIDE_WORDS = r"outside(?:\s+of)?|excluding|other\s+than|not\s+in"
 # a place as a list or a question prints it: capitalized words, "and" between two of them
@@ -61,9 +56,6 @@ OUTSIDE_ASKED_RE = re.compile(rf"\b(?:{OUTSIDE_WORDS})\s+(?P<the>the\s+)?(?P<pla
 # a sentence that states a repurchase: "the Company repurchased 1,849,324 ... shares"
 REPURCHASED_RE = re.compile(r"\b(?:repurchased|bought back|purchased)\b[^.]{0,80}?\bshares\b",
                             re.IGNORECASE)
-_DIFFERENCE_RE = re.compile(r"\bby how much\b|\bhow much (?:more|less|higher|lower)\b|"
-                            r"\bwhat (?:is|was) the (?:difference|increase|decrease)\b",
-                            re.IGNORECASE)
 # an amount the sentence prints as the total of what it lists: "... Thereafter 89 Total $ 2,944"
 PRINTED_TOTAL_RE = re.compile(r"\btotal\s*(?:of\s*)?$", re.IGNORECASE)
 # the words of a total's question that name no part of what is totalled
@@ -71,8 +63,6 @@ TOTAL_WORDS = frozenset({"amount", "amounts", "sum", "end", "beginning", "fiscal
                          "quarter", "period", "its", "their", "outstanding", "principal",
                          "face", "euro", "euros", "dollar", "dollars", "pound", "pounds",
                          "sterling"})  # the currency is the amounts' sign, not their words
-_TOTAL_RE = re.compile(r"\bwhat (?:is|was|were) the (?:total|combined|aggregate)\b|"
-                       r"\bwhat total\b|\bin total\b|\bcombined\b", re.IGNORECASE)
 # "What total net consideration did Walmart receive from the Asda and Seiyu divestitures?":
 # what is totalled (the words after "total", to the verb or preposition), and the things named
 # together whose amounts are added (two or three capitalized names joined by "and")
@@ -99,10 +89,6 @@ _CHANGE_BEFORE_RE = re.compile(r"\b(?:increas|decreas|declin|grew|rose|fell|gain
 _CHANGE_STATED_RE = re.compile(r"\b(?:an?\s+)?(?:increase|decrease|decline|rise|drop|growth|"
                                r"improvement)\s+of\s+(?:approximately\s+|about\s+)?[$€£]?\s?\d",
                                re.IGNORECASE)
-# a change over time asked ("by how much did X grow"), never a difference between two
-# measures ("the difference between gross profit and operating income")
-_MOVE_ASKED_RE = re.compile(r"\bby how much\b.*\b(?:chang|increas|decreas|grow|grew|declin|"
-                            r"rise|rose|fall|fell|drop|improv)\w*", re.IGNORECASE)
 
 
 def _of_another_period(question: Question, text: str) -> bool:
@@ -322,8 +308,9 @@ def _of_what_is_totalled(question: Question, text: str) -> bool:
     words of the question but the total's own: "purchase obligations"): General Mills' 2017
     "guarantees and comfort letters of $505 million for the debt and other obligations ...
     and ... of $165 million" totals no purchase obligations."""
-    asked = {w for w in re.findall(r"\b[a-z][a-z-]+\b", _TOTAL_RE.sub(" ", question.text))
-             if w not in TOTAL_WORDS}
+    said = question.phrased("total")
+    words = question.text.replace(said, " ") if said else question.text
+    asked = {w for w in re.findall(r"\b[a-z][a-z-]+\b", words) if w not in TOTAL_WORDS}
     return roots(" ".join(asked)) <= roots(text)
 
 
@@ -344,12 +331,12 @@ def _difference_or_total(question: Question, unit: EvidenceUnit) -> DirectAnswer
     if _of_another_period(question, unit.text):
         return None  # another period's amounts
     two = _two_amounts(unit)
-    if two is not None and _MOVE_ASKED_RE.search(question.text) and _CHANGE_STATED_RE.search(
+    if two is not None and question.phrased("move") and _CHANGE_STATED_RE.search(
             unit.text):  # the change is printed: the sentence answers as it stands
         return DirectAnswer(kind="stated", units=[unit], supports=unit.text,
                             text=f"{listed_text(unit.text)}.")
-    if two is None or (_TOTAL_RE.search(question.text) and not _DIFFERENCE_RE.search(
-            question.text) and not _of_what_is_totalled(question, unit.text)):
+    if two is None or (question.phrased("total") and not question.phrased("difference")
+                       and not _of_what_is_totalled(question, unit.text)):
         return None
     if any(_is_price(unit.text, at) for _, at in two) and any(
             a.printed.endswith(tuple(SCALE_WORDS)) for a, _ in two):
@@ -358,20 +345,20 @@ def _difference_or_total(question: Question, unit: EvidenceUnit) -> DirectAnswer
     part_of = bool(_PART_OF_RE.search(unit.text[:at]))
     printed_total = next((x for x, x_at in ((a, a_at), (b, at))
                           if PRINTED_TOTAL_RE.search(unit.text[:x_at])), None)
-    if printed_total is not None and _TOTAL_RE.search(question.text):
+    if printed_total is not None and question.phrased("total"):
         # a schedule run into prose ("2020 $ 1,324 2021 590 ... Total $ 2,944"): its total
         # is printed, and the other amount is one of its lines
         return DirectAnswer(kind="arithmetic", units=[unit], supports=unit.text, text=(
             f"{printed_total.printed.replace('$ ', '$')} in total, as printed."))
-    if _DIFFERENCE_RE.search(question.text):
+    if question.phrased("difference"):
         big, small = (a, b) if a.value >= b.value else (b, a)
         return DirectAnswer(kind="arithmetic", units=[unit], supports=unit.text, text=(
             f"{_scaled(big.value - small.value, big, small)}: {big.printed} - {small.printed}."))
-    if _TOTAL_RE.search(question.text) and part_of:
+    if question.phrased("total") and part_of:
         # the whole is printed: its part is already in it
         return DirectAnswer(kind="arithmetic", units=[unit], supports=unit.text, text=(
             f"{a.printed} in total, as printed; the {b.printed} beside it is a part of it."))
-    if _TOTAL_RE.search(question.text):
+    if question.phrased("total"):
         return DirectAnswer(kind="arithmetic", units=[unit], supports=unit.text, text=(
             f"{_scaled(a.value + b.value, a, b)} in total: {a.printed} + {b.printed}."))
     return None
@@ -403,7 +390,7 @@ def _total_of_named(question: Question, selected: Sequence[EvidenceUnit],
     computed, each operand cited; None unless every name's amount is found."""
     totalled = _TOTALLED_RE.search(question.text)
     together = _NAMED_TOGETHER_RE.search(question.text)
-    if totalled is None or together is None or _DIFFERENCE_RE.search(question.text):
+    if totalled is None or together is None or question.phrased("difference"):
         return None
     names = [n for n in together.groups() if n and n not in question.companies]
     if len(names) < 2:
@@ -441,10 +428,10 @@ def quoted_arithmetic(question: Question, selected: Sequence[EvidenceUnit],
                    and (found := _count_share(question, unit))), None)
     if shared is not None:
         return shared
-    per_share = bool(PER_SHARE_RE.search(question.text) and REPURCHASE_ASKED_RE.search(
-        question.text) and not NOT_REPURCHASE_RE.search(question.text))
-    if not (per_share or _DIFFERENCE_RE.search(question.text)
-            or _TOTAL_RE.search(question.text)):
+    per_share = bool(PER_SHARE_RE.search(question.text) and question.phrased("repurchase")
+                     and not question.phrased("not_repurchase"))
+    if not (per_share or question.phrased("difference")
+            or question.phrased("total")):
         return None
     if not per_share and (named := _total_of_named(question, selected, scan)):
         return named

@@ -17,7 +17,6 @@ from rag_assets.core.generation.evidence import printed_unit
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.filing_kinds import form_of
 
-ASKS_SIGNER_RE = re.compile(r"\bwho\b.*\bsign(?:ed|s)\b|\bsignator(?:y|ies)\b", re.IGNORECASE)
 SIGNED_RE = re.compile(r"/s/\s*(?P<name>[A-Z][\w.'’-]*(?:[ \t]+[A-Z][\w.'’-]*){1,4})[ \t]*$",
                        re.MULTILINE)
 TITLE_WORDS_RE = re.compile(r"\b(?:officer|president|secretary|treasurer|counsel|controller|"
@@ -27,7 +26,7 @@ TITLE_WORDS_RE = re.compile(r"\b(?:officer|president|secretary|treasurer|counsel
 def signer(question: Question, document: str, year: int, pages: Sequence[tuple[int, str]]
            ) -> DirectAnswer | None:
     """The officer who signed the 8-K, with the title printed under the name, or None."""
-    if not pages or not ASKS_SIGNER_RE.search(question.text):
+    if not pages or not question.phrased("signer"):
         return None
     if form_of(document, pages[0][1]) != "8-K":
         return None

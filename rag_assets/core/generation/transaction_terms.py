@@ -46,7 +46,6 @@ ASKING_STEMS = frozenset({"what", "whic", "were", "term", "main", "prin", "mate"
 # the name a filing gives a transaction where it states it: (the "Notes"), ("2026 Notes"),
 # (collectively, the "Notes"), (the ‘Notes’ or ...)
 DEFINED_RE = re.compile(r"\([^()“\"‘]{0,30}?[“\"‘]([^”\"’]{2,60})[”\"’]")
-TOTAL_RE = re.compile(r"\btotal\s+(?:face|principal|aggregate)\b", re.IGNORECASE)
 # a tranche's rate right after its amount: "€300 million 3.875% Notes", "$500 million of 4.5%"
 TRANCHE_RATE_RE = re.compile(r"\s+(?:(?:aggregate\s+)?principal\s+amount\s+)?(?:of\s+)?"
                              r"(?:(?:the|its|our)\s+)?\d+(?:\.\d+)?%")
@@ -189,7 +188,7 @@ def transaction_terms(question: Question, selected: Sequence[EvidenceUnit], docu
         return None
     units = [printed_unit(document, year, best, said),
              *(printed_unit(document, year, p, s) for p, s in found[best])]
-    text = said.rstrip(" .") + _in_all(said, bool(TOTAL_RE.search(question.ranking_text)))
+    text = said.rstrip(" .") + _in_all(said, bool(question.phrased("terms_total")))
     for _, sentence in found[best]:
         text = joined(text, sentence)
     return DirectAnswer(kind="terms", units=units, text=f"{text.rstrip(' .')}.")

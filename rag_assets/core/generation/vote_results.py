@@ -29,14 +29,17 @@ from statistics import median
 
 from pydantic import BaseModel, Field
 
-from rag_assets.core.generation.current_items import report_items
 from rag_assets.core.generation.direct_rows import DirectAnswer, DirectKind
 from rag_assets.core.generation.evidence import printed_unit
 from rag_assets.core.generation.extractive import words
+from rag_assets.core.generation.report_items import report_items
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.filing_kinds import form_of
 
 VOTE_ITEM = "5.07"
+# the outcome a report closes a matter with, after its counts (in a sentence of their own or
+# after the counts run into the same line)
+OUTCOME_OPENING_RE = re.compile(r"(?:^\W*|(?<=[\d|]\s))Based on the votes\b")
 # the columns Item 5.07(b) names, as reports head them
 COLUMN_RE = re.compile(r"\b(?:votes?\s+)?(for|against|withheld|abstentions?|abstain(?:ed|s)?|"
                        r"broker\s+non-?\s?votes?)\b", re.IGNORECASE)
@@ -57,17 +60,6 @@ OUTCOME_RE = re.compile(r"\bbased on the (?:votes|foregoing|results)\b|\b(?:was|
 PASSED_RE = re.compile(r"\b(?:was|were)\s+(?:duly\s+)?(?P<not>not\s+)?(?:elected|approved|"
                        r"ratified|adopted|passed)\b|(?P<failed>\b(?:was|were)\s+rejected\b|"
                        r"\bfailed\b)", re.IGNORECASE)
-# a yes or no that asks whether a matter passed or failed, by its verb
-PASS_ASKED_RE = re.compile(r"\b(?:approv\w*|ratif\w*|elect(?:ed)?|pass(?:ed)?|adopt\w*|"
-                           r"reject\w*)\b", re.IGNORECASE)
-# a yes or no on the counts ("with more than 99% of the votes", "a majority") or in the
-# negative ("was it not approved?"): the outcome sentence says neither
-COUNTS_ASKED_RE = re.compile(r"%|\bpercent|\bmore\s+than\b|\bless\s+than\b|\bmajority\b|"
-                             r"\bunanimous", re.IGNORECASE)
-NOT_ASKED_RE = re.compile(r"\bnot\b|n['’]t\b|\bnever\b|\bfail", re.IGNORECASE)
-# a yes or no that asks whether a matter failed: its answer is the outcome's opposite
-REJECT_ASKED_RE = re.compile(r"\b(?:reject\w*|vote\w*\s+(?:down|against)|oppos\w*)\b",
-                             re.IGNORECASE)
 # the quorum a report states before the matters: the shares entitled to vote, and those
 # represented in person or by proxy (one sentence may not span them: "$0.01 par value" holds
 # a period)
@@ -76,39 +68,6 @@ _SHARES_COUNTED = r"(?P<n>\d{1,3}(?:,\d{3})+)\s+shares\b"
 ENTITLED_RE = re.compile(rf"{_SHARES_COUNTED}{_SAME_SENTENCE}\boutstanding\b", re.IGNORECASE)
 REPRESENTED_RE = re.compile(rf"{_SHARES_COUNTED}{_SAME_SENTENCE}\b(?:were|was)\s+(?:represented|"
                             r"present)\b", re.IGNORECASE)
-VOTES_ASKED_RE = re.compile(r"\b(?:voted|votes?\s+(?:cast|for|against)|cast\s+for|for\s+"
-                            r"(?:the|ratif\w*|approv\w*|elect\w*)|against)\b", re.IGNORECASE)
-QUORUM_ASKED_RE = re.compile(r"\b(?:represented|present|quorum|turnout|attend\w*)\b",
-                             re.IGNORECASE)
-# a question on the nominees' counts ("director nominee", "board members"; never the Board of
-# Directors that recommends a matter), the extreme it asks and the column it names after
-# "votes" or the extreme ("the most votes against", "the fewest votes for", "most withheld")
-NOMINEE_RE = re.compile(r"\b(?:nominees?|(?<!board of )directors?|board\s+members?|"
-                        r"candidates?)\b", re.IGNORECASE)
-MOST_RE = re.compile(r"\b(?:most|highest|largest|greatest|biggest)\b", re.IGNORECASE)
-FEWEST_RE = re.compile(r"\b(?:fewest|least|lowest|smallest)\b", re.IGNORECASE)
-COLUMN_ASKED_RE = re.compile(r"\b(?:votes?|most|fewest|least|highest|lowest)\s+(?:votes?\s+)?"
-                             r"(for|against|withheld|abstentions?)\b", re.IGNORECASE)
-# a share asked of the nominees ("the lowest percentage of votes for"): ranked by their shares
-NOMINEE_SHARE_RE = re.compile(r"\b(?:percent(?:age)?|share|rate|proportion)\b", re.IGNORECASE)
-# a matter the counts are not read for: a frequency vote (its two-line header), abstentions or
-# broker non-votes as a share (no votes cast)
-UNREAD_ASKED_RE = re.compile(r"\b(?:frequency|every\s+(?:\d|one|two|three)|\d\s+years?|"
-                             r"abstentions?|abstain\w*|broker)\b", re.IGNORECASE)
-# support asked in other words: the votes for; opposition: the votes against
-SUPPORT_RE = re.compile(r"\b(?:support|approval|backing|popular)\b", re.IGNORECASE)
-OPPOSITION_RE = re.compile(r"\b(?:opposition|opposed|dissent)\b", re.IGNORECASE)
-# a yes or no asking whether one nominee drew substantially more votes against than the rest
-OUTLIER_ASKED_RE = re.compile(r"\b(?:substantially|significantly|materially|far|much|"
-                              r"considerably|notably)\s+more\s+(?:votes\s+)?(?:against|"
-                              r"withheld)\b(?:\s+[\w-]+){0,3}?\s+than\s+(?:the\s+|any\s+)?"
-                              r"(?:other|others|rest|remaining)\b", re.IGNORECASE)
-# a share of the votes asked ("What percentage of votes cast approved ...?", "What share of
-# the votes ..."): never a share of the shares outstanding or present
-SHARE_ASKED_RE = re.compile(r"\b(?:percent(?:age)?|share|proportion)\s+of\s+(?:the\s+)?"
-                            r"votes\b|%\s+of\s+(?:the\s+)?votes\b", re.IGNORECASE)
-AGAINST_ASKED_RE = re.compile(r"\b(?:against|opposed|withheld)\b", re.IGNORECASE)
-OTHER_BASE_RE = re.compile(r"\b(?:outstanding|present|represented|entitled)\b", re.IGNORECASE)
 # words every matter's paragraph may print: they name no matter
 VOTE_WORDS = frozenset({"vote", "votes", "voted", "cast", "proposal", "proposals", "approve",
                         "approved", "approval", "shareholder", "shareholders", "stockholder",
@@ -192,6 +151,16 @@ def read_matters(lines: Sequence[str]) -> list[Matter]:
     return matters
 
 
+def vote_outcomes(sentences: Sequence[str]) -> list[str]:
+    """The outcome Item 5.07 closes each matter with ("Based on the votes set forth above, each
+    of the ten nominees to the Board was duly elected"), in order, each as printed: read from
+    an Item's sentences (its opening first, never an outcome) where :func:`read_matters` reads
+    its tables' lines; a report that prints its counts in prose has outcomes and no table."""
+    return [re.split(r"\s\(\d{1,2}\)\s", " ".join(s[m.start():].split()))[0].rstrip(".;")
+            for s in sentences[1:] if s.rstrip().endswith(".")  # whole: not cut at a page
+            and (m := OUTCOME_OPENING_RE.search(s))]
+
+
 def _opens_next(lines: Sequence[str]) -> bool:
     """Whether the line after a table opens the next matter or table: a table that runs to
     the page's end, or into a line of its own (a name the page wrapped), may not be whole."""
@@ -233,7 +202,7 @@ def vote_result(question: Question, document: str, year: int,
         return DirectAnswer(kind="arithmetic", units=[printed_unit(document, year, page, quote)],
                             supports=quote, text=text)
     matters = read_matters(lines)
-    answer = (_nominees(question, matters) if NOMINEE_RE.search(question.text)
+    answer = (_nominees(question, matters) if question.phrased("vote_nominees")
               else _approval(question, matters)) or _passed(question, matters)
     if answer is None:
         return None
@@ -248,7 +217,7 @@ def _represented(question: Question, lines: Sequence[str]) -> tuple[str, str] | 
     outstanding and entitled to vote ... 77,551,206 shares ... were represented in person or
     by proxy"), and the lines it is read from; None unless a share of them is asked."""
     if (question.expects == "yes_no" or question.share is None
-            or not QUORUM_ASKED_RE.search(question.text) or VOTES_ASKED_RE.search(question.text)):
+            or not question.phrased("quorum") or question.phrased("votes_cast")):
         return None  # a share of the votes for a matter is the matter's, not the quorum
     text = " ".join(lines)
     whole, part = ENTITLED_RE.search(text), REPRESENTED_RE.search(text)
@@ -268,12 +237,12 @@ def _column_asked(question: Question, election: Matter) -> int | None:
     """The column a question on the nominees asks of: the one it names after "votes" or the
     extreme ("the most votes against"), else the votes for when it asks support ("the
     highest approval") and the votes against when it asks opposition; None otherwise."""
-    if (named := COLUMN_ASKED_RE.search(question.text)) is not None:
-        asked = _columns(named[1])
+    if (named := question.phrased("vote_column")) is not None:
+        asked = _columns(named)
         return election.column(AGAINST if asked[0] in AGAINST else asked)
-    if SUPPORT_RE.search(question.text):
+    if question.phrased("vote_support"):
         return election.column(("for",))
-    if OPPOSITION_RE.search(question.text):
+    if question.phrased("vote_opposition"):
         return election.column(AGAINST)
     return None
 
@@ -288,15 +257,15 @@ def _nominees(question: Question, matters: Sequence[Matter]
         return None
     favour, against = election.column(("for",)), election.column(AGAINST)
     if question.expects == "yes_no":
-        if not OUTLIER_ASKED_RE.search(question.text) or favour is None or against is None:
+        if not question.phrased("vote_outlier") or favour is None or against is None:
             return None
         ranked = sorted(election.rows, key=lambda r: r[1][against], reverse=True)
         return _outlier(election, ranked, against, favour), election, "yes_no"
     column = _column_asked(question, election)
-    fewest = FEWEST_RE.search(question.text) is not None
-    if column is None or not (fewest or MOST_RE.search(question.text)):
+    fewest = question.phrased("fewest") is not None
+    if column is None or not (fewest or question.phrased("most")):
         return None
-    if NOMINEE_SHARE_RE.search(question.text):
+    if question.phrased("share_word"):
         if favour is None or against is None:
             return None
         return _share_ranked(election, column, favour, against, fewest), election, "superlative"
@@ -365,15 +334,15 @@ def _passed(question: Question, matters: Sequence[Matter]
     matter with, read in its polarity ("was approved", "was not approved"), and turned when the
     question asks the opposite ("Did shareholders reject ..."); the counts follow it. None
     without an outcome sentence: the counts alone leave the company's voting standard unsaid."""
-    if (question.expects != "yes_no" or UNREAD_ASKED_RE.search(question.text)
-            or not PASS_ASKED_RE.search(question.text) or COUNTS_ASKED_RE.search(question.text)
-            or NOT_ASKED_RE.search(question.text)):
+    if (question.expects != "yes_no" or question.phrased("vote_unread")
+            or not question.phrased("vote_passing") or question.phrased("vote_counts")
+            or question.phrased("negated")):
         return None  # a yes or no on the counts ("more than 90%?"), or asked in the negative
     matter = _named_matter(question, matters, rows=None)
     if matter is None or not (said := PASSED_RE.search(matter.outcome)):
         return None
     passed = not said["not"] and not said["failed"]
-    answer = "Yes" if passed != bool(REJECT_ASKED_RE.search(question.text)) else "No"
+    answer = "Yes" if passed != bool(question.phrased("vote_rejection")) else "No"
     counts = (" (" + ", ".join(f"{n:,} {c}" for c, n in zip(matter.columns, matter.rows[0][1],
                                                             strict=True)) + ")"
               if len(matter.rows) == 1 else "")  # every column Item 5.07(b) requires
@@ -386,8 +355,8 @@ def _approval(question: Question, matters: Sequence[Matter]
     shares the most words with the question past the vote's own and the calendar's (more
     than any other matter's): votes for over votes for and against. None for a yes or no, a
     share of the shares outstanding or present, or no matter named."""
-    if (question.expects == "yes_no" or not SHARE_ASKED_RE.search(question.text)
-            or OTHER_BASE_RE.search(question.text) or UNREAD_ASKED_RE.search(question.text)):
+    if (question.expects == "yes_no" or not question.phrased("vote_share")
+            or question.phrased("vote_other_base") or question.phrased("vote_unread")):
         return None
     matter = _named_matter(question, matters)
     favour, against = (None, None) if matter is None else (matter.column(("for",)),
@@ -396,7 +365,7 @@ def _approval(question: Question, matters: Sequence[Matter]
         return None
     counts = matter.rows[0][1]
     cast = counts[favour] + counts[against]
-    column = against if AGAINST_ASKED_RE.search(question.text) else favour
+    column = against if question.phrased("vote_against") else favour
     if not cast:
         return None
     word = matter.columns[column]

@@ -98,11 +98,6 @@ def names_qualified(question: Question, sentence: str) -> bool:
     return False
 
 
-# a yes/no question that asks whether the matter changed ("Did it raise its dividend?"): a
-# sentence that states the matter and no change of it answers nothing asked
-ASKS_CHANGE_RE = re.compile(r"\b(?:chang(?:e|ed|ing)|rais(?:e|ed|ing)|increas(?:e|ed|ing)|"
-                            r"cut|reduc(?:e|ed|ing)|lower(?:ed|ing)?|decreas(?:e|ed|ing))\b",
-                            re.IGNORECASE)
 
 
 def prose_yes_no(question: Question, selected: Sequence[EvidenceUnit],
@@ -119,7 +114,7 @@ def prose_yes_no(question: Question, selected: Sequence[EvidenceUnit],
         return None
     patterns = [p for e in entries for p in compiled([*e.affirms, *e.denies])]
 
-    asks_change = bool(ASKS_CHANGE_RE.search(question.ranking_text))
+    asks_change = bool(question.phrased("change"))
 
     def said(unit: EvidenceUnit) -> bool | None:
         if unit.is_row or not of_the_period(question, unit.text) \

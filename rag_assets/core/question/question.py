@@ -37,6 +37,7 @@ from rag_assets.core.question.intents import (
 from rag_assets.core.question.members import narrowed_by_name
 from rag_assets.core.question.moves import Move, Way, moved_measure, way_of
 from rag_assets.core.question.parts import CAUSE_ASKED, asked_parts
+from rag_assets.core.question.phrasings import load_phrasings, phrasings_in
 from rag_assets.core.question.shares import Share, share_asked
 from rag_assets.core.question.transactions import manner_asked, terms_asked
 from rag_assets.core.question.vocabulary import (
@@ -240,6 +241,25 @@ class Question(BaseModel):
     share: Share | None = Field(default=None, description="the part and the total a share "
                                 "question names ('What share of its net sales came from "
                                 "Walmart International?': :mod:`shares`), else None")
+    phrasings: dict[str, str] = Field(default_factory=dict, description="the ways it asks "
+                                      "(``phrasings.json``: 'negated', 'vote_results', "
+                                      "'difference', ...), each with the words it asks in")
+
+    def phrased(self, name: str) -> str | None:
+        """The words it asks in the way ``phrasings.json`` names ``name``, else None; a name
+        the file does not hold is an error, never a silent no."""
+        if name not in load_phrasings():
+            raise KeyError(f"no phrasing {name!r} in phrasings.json")
+        return self.phrasings.get(name)
+
+    def reworded(self, text: str, ranking_text: str | None = None) -> Question:
+        """This question asked in other words (a reader's rephrasing): its phrasings read
+        again on them, what it names kept."""
+        ranking = self.ranking_text if ranking_text is None else ranking_text
+        return self.model_copy(update={
+            "text": text, "ranking_text": ranking, "clause": own_clause(ranking),
+            "phrasings": phrasings_in({"text": text, "ranking_text": ranking,
+                                       "clause": own_clause(ranking)})})
 
     @property
     def compares_growth(self) -> bool:
@@ -406,7 +426,8 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
         asked=asked_parts(text), compares=comparison_asked(text), total=total_asked(text),
         asks_of=asked_head(text, expects, intents), manner=manner_asked(text), clause=clause,
         way=way_asked_of(clause, moved) if expects == "yes_no" else None,
-        terms=terms_asked(ranking, expects, intents), share=share_asked(ranking))
+        terms=terms_asked(ranking, expects, intents), share=share_asked(ranking),
+        phrasings=phrasings_in({"text": text, "ranking_text": ranking, "clause": clause}))
 
 
 def way_asked_of(clause: str, moved: Move | None) -> Way | None:

@@ -10,12 +10,9 @@ import pytest
 
 from rag_assets.core.evaluation.answer_correctness import answer_lead
 from rag_assets.core.generation.citations import verify_claims
-from rag_assets.core.generation.current_items import (
-    _release_sentences,
-    current_item,
-    report_items,
-)
+from rag_assets.core.generation.current_items import _release_sentences, current_item
 from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.generation.report_items import report_items
 from rag_assets.core.ingest.routing import cover_profile
 from rag_assets.core.question.question import read_question
 from rag_assets_tests.real_filings import CORPORA, real_filing

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from rag_assets.core.generation.citations import verify_claims
-from rag_assets.core.generation.current_items import report_items
 from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.generation.report_items import report_items
 from rag_assets.core.generation.vote_results import read_matters, vote_result
 from rag_assets.core.question.question import read_question
 from rag_assets_tests.real_filings import CORPORA, real_filing
