@@ -58,8 +58,6 @@ MIN_GAIN = 2  # the question's own words a leading sentence must add
 REPORT_WORDS = frozenset({
     "current", "report", "reports", "reported", "form", "item", "items", "dated", "filed",
     "filing"})
-# "What did X report?", "What leadership change did X announce?": the event itself asked,
-# not a particular of it ("What annual base salary did X disclose?")
 # a change an Item dates, from one date to another: "from August 24, 2027 to August 24, 2028"
 DATED_CHANGE_RE = re.compile(rf"\bfrom\s+(?P<a>{PRINTED_DATE_RE.pattern})\s+(?:to|through)\s+"
                              rf"(?P<b>{PRINTED_DATE_RE.pattern})", re.IGNORECASE)

@@ -308,9 +308,8 @@ def _of_what_is_totalled(question: Question, text: str) -> bool:
     words of the question but the total's own: "purchase obligations"): General Mills' 2017
     "guarantees and comfort letters of $505 million for the debt and other obligations ...
     and ... of $165 million" totals no purchase obligations."""
-    said = question.phrased("total")
-    words = question.text.replace(said, " ") if said else question.text
-    asked = {w for w in re.findall(r"\b[a-z][a-z-]+\b", words) if w not in TOTAL_WORDS}
+    asked = {w for w in re.findall(r"\b[a-z][a-z-]+\b", question.without_phrasing("total"))
+             if w not in TOTAL_WORDS}
     return roots(" ".join(asked)) <= roots(text)
 
 

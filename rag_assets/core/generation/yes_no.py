@@ -98,8 +98,6 @@ def names_qualified(question: Question, sentence: str) -> bool:
     return False
 
 
-
-
 def prose_yes_no(question: Question, selected: Sequence[EvidenceUnit],
                  pool: Sequence[EvidenceUnit] = (), before: Before | None = None,
                  scan: Scan | None = None) -> DirectAnswer | None:

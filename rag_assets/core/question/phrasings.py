@@ -4,8 +4,9 @@
 matter's outcome, "by how much did X grow?" a change over time. Each phrasing is data
 (``phrasings.json``: its pattern, the text of the question it is read on, what a reader does
 with it and its source), read once with the question into ``Question.phrasings``; the readers
-ask ``question.phrased(name)`` and never match the question's text themselves. Plain Python
-and pydantic.
+ask ``question.phrased(name)`` instead of matching the question's text with a pattern of their
+own (a pattern a reader applies to a filing's sentences as well, "average price per share",
+"adjusted", stays with that reader). Plain Python and pydantic.
 """
 
 from __future__ import annotations

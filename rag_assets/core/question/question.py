@@ -78,7 +78,8 @@ _YES_NO_OPENING_RE = re.compile(_YES_NO_RE.pattern, re.IGNORECASE)  # on the tex
 _OPENING_CLAUSE_RE = re.compile(r"^[^,?]{1,40},\s*(?=(?:what|which|how|who|whom|why|when|where)\b)",
                                 re.IGNORECASE)
 # "accounted for" asks a cause of a change ("What accounted for the decline?"), never a share
-# ("Which customers accounted for 10% or more of net sales?")
+# ("Which customers accounted for 10% or more of net sales?"); phrasings.json's
+# "members_drove" holds it too (test_phrasings checks the copy)
 ACCOUNTED_FOR_CHANGE = (r"accounted for (?:(?!\d)[\w'’-]+ ){0,4}?(?:increas|decreas|declin|grow|"
                         r"rise|rose|drop|fall|fell|chang|improv|deteriorat|swing|shift)\w*")
 # "terminated for cause", "without (good) cause", "resigns for good reason": the grounds of an
@@ -243,7 +244,9 @@ class Question(BaseModel):
                                 "Walmart International?': :mod:`shares`), else None")
     phrasings: dict[str, str] = Field(default_factory=dict, description="the ways it asks "
                                       "(``phrasings.json``: 'negated', 'vote_results', "
-                                      "'difference', ...), each with the words it asks in")
+                                      "'difference', ...), each with the words it asks in; "
+                                      "read on the question as asked, so a retry's search "
+                                      "words (searched_as, plain) leave them as they are")
 
     def phrased(self, name: str) -> str | None:
         """The words it asks in the way ``phrasings.json`` names ``name``, else None; a name
@@ -252,14 +255,21 @@ class Question(BaseModel):
             raise KeyError(f"no phrasing {name!r} in phrasings.json")
         return self.phrasings.get(name)
 
+    def without_phrasing(self, name: str) -> str:
+        """The question as asked, every span of the phrasing ``name`` taken out ("What is the
+        total ..." without "What is the total"): the words that name what it asks of."""
+        return load_phrasings()[name].regex.sub(" ", self.text)
+
     def reworded(self, text: str, ranking_text: str | None = None) -> Question:
-        """This question asked in other words (a reader's rephrasing): its phrasings read
-        again on them, what it names kept."""
+        """This question asked in other words (a reader's rephrasing): its clause, the way it
+        asks there and its phrasings read again on them, what it names kept."""
         ranking = self.ranking_text if ranking_text is None else ranking_text
+        clause = own_clause(ranking)
         return self.model_copy(update={
-            "text": text, "ranking_text": ranking, "clause": own_clause(ranking),
+            "text": text, "ranking_text": ranking, "clause": clause,
+            "way": way_asked_of(clause, self.moved) if self.expects == "yes_no" else None,
             "phrasings": phrasings_in({"text": text, "ranking_text": ranking,
-                                       "clause": own_clause(ranking)})})
+                                       "clause": clause})})
 
     @property
     def compares_growth(self) -> bool:
@@ -304,7 +314,8 @@ class Question(BaseModel):
 
     def searched_as(self, words: str) -> Question:
         """The question as asked, searched with other words (a retry's phrasing): what it asks,
-        its periods, intents and sections stay; only what ranks the chunks changes."""
+        its periods, intents, sections and phrasings stay; only what ranks the chunks
+        changes."""
         return self.model_copy(update={"ranking_text": words, "expansion": []})
 
     def within(self, whole: Question) -> Question:
@@ -327,7 +338,8 @@ class Question(BaseModel):
         return self.model_copy(update=update)
 
     def plain(self) -> Question:
-        """The question ranked as written: no instructions dropped, no terms added."""
+        """The question ranked as written: no instructions dropped, no terms added (how it
+        asks, its phrasings, stays as read)."""
         return self.model_copy(update={"ranking_text": self.text, "metrics": [],
                                        "statements": [], "named_statements": [],
                                        "expansion": []})

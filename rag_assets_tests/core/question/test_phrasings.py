@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from rag_assets.core.question.phrasings import load_phrasings
-from rag_assets.core.question.question import read_question
+from rag_assets.core.question.phrasings import ReadOn, load_phrasings, phrasings_in
+from rag_assets.core.question.question import ACCOUNTED_FOR_CHANGE, read_question
 
 PACKAGE = Path(__file__).resolve().parents[3] / "rag_assets"
 # name: (a question that asks it, the words it is asked in, one that does not)
@@ -146,3 +146,33 @@ def test_a_question_asked_in_other_words_is_read_again() -> None:
     assert question.phrased("negated") is None
     assert reworded.phrased("negated") == "not"
     assert reworded.clause == "Was the executive compensation not approved"
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_a_phrasing_is_read_on_its_own_text_only(name: str) -> None:
+    """The asking question in the text the entry names is read; in the other two it is not."""
+    asks, _, other = CASES[name]
+    read_on = load_phrasings()[name].read_on
+    texts: dict[ReadOn, str] = {"text": other, "ranking_text": other, "clause": other}
+    assert name in phrasings_in({**texts, read_on: asks})
+    assert all(name not in phrasings_in({**texts, elsewhere: asks})
+               for elsewhere in ("text", "ranking_text", "clause") if elsewhere != read_on)
+
+
+def test_every_span_of_a_phrasing_is_taken_out() -> None:
+    """"combined", "what total" and "in total" are the total's words, not what it totals."""
+    question = read_question("What was the total of the Asda and Seiyu proceeds combined, "
+                             "and what total did they reach in total?")
+    left = question.without_phrasing("total").lower().split()
+    assert "combined" not in left and "total" not in left
+    assert {"asda", "seiyu", "proceeds", "reach"} <= set(left)
+
+
+def test_members_drove_holds_the_accounted_for_change_of_the_cause_reader() -> None:
+    assert ACCOUNTED_FOR_CHANGE in load_phrasings()["members_drove"].pattern
+
+
+def test_a_retry_searches_with_other_words_and_asks_as_before() -> None:
+    question = read_question("Did Costco increase its net sales in FY2023?")
+    assert question.searched_as("Net sales 2023").phrased("change") == "increase"
+    assert question.plain().phrasings == question.phrasings
