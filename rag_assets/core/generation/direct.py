@@ -244,6 +244,19 @@ def _polar(question: Question, later: float, earlier: float) -> str:
     return "Yes. " if yes else "No. "
 
 
+# the roots of a period's words, never of a measure's ("Third quarter", a row that counts the
+# weeks of each quarter, names no backlog)
+PERIOD_ROOTS = frozenset({"quart", "first", "secon", "third", "fourt", "fisca", "month", "ended",
+                          "twelv", "calen"})
+
+
+def _row_asked(question: Question, label: str) -> bool:
+    """Whether a row's label names something the question asks of: a root of its words beside
+    its company's and its period's (the row a quote ranks first may be another table's)."""
+    asked = roots(question.ranking_text) - roots(" ".join(question.companies)) - PERIOD_ROOTS
+    return bool(roots(label) & asked)
+
+
 def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: DirectCues
                 ) -> DirectAnswer | None:
     if first_match(cues.comparison, question.text.lower()) is None:
@@ -255,6 +268,8 @@ def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: Dire
     for unit in selected:
         row = read_row(unit)
         if row is not None and row.label:
+            if not _row_asked(question, row.label):
+                continue  # a row of something else, whatever its two figures
             now = [c for c in row.cells if heading_has(c.heading, later)]
             then = [c for c in row.cells if heading_has(c.heading, earlier)
                     and not heading_has(c.heading, later)]

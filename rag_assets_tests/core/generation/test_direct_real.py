@@ -1034,3 +1034,19 @@ def test_intersegment_sales_rank_no_segment() -> None:
     assert found is not None and found.text.startswith(
         "Rotary and Mission Systems grew the fastest of the segments: its net sales rose 5% "
         "(794 million), 16,789 million in 2021 against 15,995 million in 2020"), found
+
+
+def test_a_row_of_something_else_is_no_comparison_of_the_measure_asked() -> None:
+    """Lockheed Martin's Q2 2023 release (p.12) prints its backlog over a table of the weeks in
+    each quarter ("Third quarter 13 13"): asked how the backlog moved, the weeks' row is no
+    answer ("Unchanged: Third quarter $13 million ..."); the backlog's row is."""
+    document, year = "lockheed-martin-10q-q2", 2023
+    pages = PageTexts.from_pages(document, year, real_filing(
+        "financebench-bulk/pdfs/LOCKHEEDMARTIN_2023Q2_10Q.pdf").pages)
+    rows = {u.text.split(":")[0]: u for u in page_table_rows(pages, document, year, 12)}
+    asked = ("By how much did Lockheed Martin's total backlog increase from December 31, 2022 "
+             "to June 25, 2023?")
+    assert direct_answer_to(asked, [rows["Third quarter"]], [rows["Third quarter"]]) is None
+    found = direct_answer_to(asked, [rows["Total backlog"]], [rows["Total backlog"]])
+    assert found is not None and found.text.startswith(
+        "Increased by $8,013 million (5.3%): Total backlog $158,011 million"), found and found.text
