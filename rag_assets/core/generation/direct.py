@@ -64,7 +64,7 @@ from rag_assets.core.generation.drivers import (
     subjects_named,
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.extractive import roots
+from rag_assets.core.generation.extractive import asked_roots, roots
 from rag_assets.core.generation.introduced_tables import introduced_total
 from rag_assets.core.generation.issuer_purchases import purchases_count, purchases_yes_no
 from rag_assets.core.generation.major_customers import major_customers
@@ -244,17 +244,10 @@ def _polar(question: Question, later: float, earlier: float) -> str:
     return "Yes. " if yes else "No. "
 
 
-# the roots of a period's words, never of a measure's ("Third quarter", a row that counts the
-# weeks of each quarter, names no backlog)
-PERIOD_ROOTS = frozenset({"quart", "first", "secon", "third", "fourt", "fisca", "month", "ended",
-                          "twelv", "calen"})
-
-
 def _row_asked(question: Question, label: str) -> bool:
     """Whether a row's label names something the question asks of: a root of its words beside
     its company's and its period's (the row a quote ranks first may be another table's)."""
-    asked = roots(question.ranking_text) - roots(" ".join(question.companies)) - PERIOD_ROOTS
-    return bool(roots(label) & asked)
+    return bool(roots(label) & asked_roots(question))
 
 
 def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: DirectCues

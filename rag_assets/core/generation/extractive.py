@@ -117,6 +117,27 @@ def roots(text: str, letters: int = 5) -> set[str]:
     return {w[:letters] for w in words(text) if len(w) >= letters and w.isalpha()}
 
 
+# the roots of a period's words, never of a measure's ("Third quarter", a row that counts the
+# weeks of each quarter, names no backlog)
+PERIOD_ROOTS = frozenset({"quart", "first", "secon", "third", "fourt", "fisca", "month", "ended",
+                          "twelv", "calen"})
+
+
+def asked_roots(plan: Question) -> set[str]:
+    """The roots of what a question asks of: its words beside its company's, its period's and
+    the asking words (:data:`QUESTION_WORDS`): "total backlog" of "What was Lockheed Martin's
+    total backlog at June 25, 2023?" is "backl"."""
+    return roots(plan.ranking_text) - roots(" ".join(plan.companies)) - PERIOD_ROOTS
+
+
+def names_asked(plan: Question, text: str) -> bool:
+    """Whether a text names what a question asks of: at least half the roots of
+    :func:`asked_roots` (all of one), or the question names nothing beside its company and
+    period."""
+    asked = asked_roots(plan)
+    return not asked or 2 * len(roots(text) & asked) >= len(asked)
+
+
 def names_measure(measure: str, text: str) -> bool:
     """Whether a text names a measure: every content word of it, short ones too, by its first
     five letters ("a special cash dividend" names "special dividend"; "the quarterly dividend"
@@ -499,7 +520,10 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
     before the trend's heading sentence), then the rest as scored (a table row is not moved);
     for a figure asked ("How much ...?"), those that print an
     amount (money, a percentage, a figure with a scale word: not "Note 10" or "June 30")
-    first, and for a count ("How many warehouses ...?") those that print a number of the thing
+    first, those of them that name what the question asks of before the rest (a release's
+    "record backlog of $158 billion" before its income statement's run of figures, which
+    shares the question's company and dates: :func:`names_asked`), and for a count ("How
+    many warehouses ...?") those that print a number of the thing
     counted ("858 warehouses") before them, each group best first (and for a dependence
     asked, "How dependent is X on Y?", the sentences that state the share that measures it:
     :func:`states_share`); a sentence that states only other spans ahead than the one asked
@@ -527,11 +551,14 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
             # collective agreement covers
             return pointer, other_span, 0, -largest_count(plan.counts, text)
         if AMOUNT_STATED_RE.search(text) is None:
-            return pointer, other_span, 4, 0.0
+            return pointer, other_span, 5, 0.0
         at = qualified_at(plan, text)
         # the sentence that opens with the measure, then one that states it later (a
-        # release's headline run into its first sentence), then any amount
-        return pointer, other_span, 3 if at is None else 1 if at == 0 else 2, 0.0
+        # release's headline run into its first sentence), then an amount beside what the
+        # question asks of, then any amount
+        if at is not None:
+            return pointer, other_span, 1 if at == 0 else 2, 0.0
+        return pointer, other_span, 3 if names_asked(plan, text) else 4, 0.0
     return sorted(chosen, key=group)
 
 

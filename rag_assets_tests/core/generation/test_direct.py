@@ -657,6 +657,28 @@ def test_a_figure_asked_is_quoted_from_a_sentence_that_prints_one_first() -> Non
     assert [s.unit.text[:12] for s in asked][0] == "Acme operate"
 
 
+def test_a_figure_is_quoted_first_from_a_sentence_that_names_what_is_asked() -> None:
+    """Lockheed Martin's Q2 2023 release: its income statement, run together as one sentence,
+    prints the question's company and dates and many amounts, but no backlog; the headline's
+    "Record backlog of $158.0 billion" names it, and is quoted first whatever the scores."""
+    from rag_assets.core.generation.extractive import asked_roots, names_asked, quote_order
+    from rag_assets.core.question.question import read_question
+
+    statement = _sentence("(unaudited; in millions, except per share data) Quarters Ended Six "
+                          "Months Ended June 25, 2023 June 26, 2022 June 25, 2023 June 26, 2022 "
+                          "Net sales $ 16,693 $ 15,446 $ 31,819 $ 30,410")
+    headline = _sentence("Record backlog of $158.0 billion")
+    chosen = _ranked([statement, headline])
+    asked = read_question("What was Lockheed Martin's total backlog at June 25, 2023?"
+                          ).model_copy(update={"companies": ["Lockheed Martin"]})  # as routed
+    assert asked_roots(asked) == {"backl"}
+    assert [s.unit for s in quote_order(asked, chosen)] == [headline, statement]
+    # a question that names nothing beside its company and period names no measure to prefer
+    assert names_asked(read_question("How much did Lockheed Martin report for Q2 2023?"
+                                     ).model_copy(update={"companies": ["Lockheed Martin"]}),
+                       statement.text)
+
+
 def test_what_a_filing_says_is_quoted_from_its_specifics_first() -> None:
     """Activision Blizzard's 2019 10-K heads its franchise risk with a sentence of the trend,
     then states the three franchises' 67% of net revenues: asked what the filing says, the
