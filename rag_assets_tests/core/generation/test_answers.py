@@ -176,6 +176,18 @@ def test_a_count_is_asked_as_the_question_reads_it(question: str, text: str,
     assert answer_type_held(read_question(question), text) is held
 
 
+def test_an_events_reason_is_a_cause_in_the_words_a_current_report_gives_it() -> None:
+    """Foot Locker's May 20, 2022 8-K, Item 8.01: "in light of" gives the designation's reason;
+    the sentence after it, "In connection with this designation", gives none."""
+    asked = read_question("Why did Foot Locker's Board designate Darlene Nicosia as the audit "
+                          "committee financial expert in May 2022?")
+    assert answer_type_held(asked, "On May 18, 2022, in light of Matthew McKenna’s retirement, "
+                            "the Board designated Ms. Nicosia as the “audit committee financial "
+                            "expert.”")
+    assert not answer_type_held(asked, "The Board also believes that there are other directors "
+                                "who would also qualify for this designation.")
+
+
 def test_a_name_is_asked_by_a_question_that_opens_with_which_or_who() -> None:
     names = "Walmart's largest customer is not disclosed; no customer accounted for 10%."
     assert read_question("Which customer accounted for 10% of Acme's revenue?").opens_with_name
