@@ -132,10 +132,12 @@ def asked_roots(plan: Question) -> set[str]:
 
 def names_asked(plan: Question, text: str) -> bool:
     """Whether a text names what a question asks of: at least half the roots of
-    :func:`asked_roots` (all of one), or the question names nothing beside its company and
-    period."""
+    :func:`asked_roots` (all of one), or a line item of a metric it names in the filer's words
+    ("net sales" for revenue: ``Question.expansion``), or the question names nothing beside its
+    company and period."""
     asked = asked_roots(plan)
-    return not asked or 2 * len(roots(text) & asked) >= len(asked)
+    return (not asked or 2 * len(roots(text) & asked) >= len(asked)
+            or any(names_measure(term, text) for term in plan.expansion))
 
 
 def names_measure(measure: str, text: str) -> bool:

@@ -673,6 +673,9 @@ def test_a_figure_is_quoted_first_from_a_sentence_that_names_what_is_asked() -> 
                           ).model_copy(update={"companies": ["Lockheed Martin"]})  # as routed
     assert asked_roots(asked) == {"backl"}
     assert [s.unit for s in quote_order(asked, chosen)] == [headline, statement]
+    # a metric is named in the filer's words for its line items: "net sales" for revenue
+    assert names_asked(read_question("What was Walmart's revenue in fiscal 2022?"),
+                       "Net sales were $567.8 billion in fiscal 2022, an increase of 2.4%.")
     # a question that names nothing beside its company and period names no measure to prefer
     assert names_asked(read_question("How much did Lockheed Martin report for Q2 2023?"
                                      ).model_copy(update={"companies": ["Lockheed Martin"]}),
