@@ -64,7 +64,7 @@ from rag_assets.core.generation.drivers import (
     subjects_named,
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.extractive import asked_roots, roots
+from rag_assets.core.generation.extractive import names_a_period_only, roots
 from rag_assets.core.generation.introduced_tables import introduced_total
 from rag_assets.core.generation.issuer_purchases import purchases_count, purchases_yes_no
 from rag_assets.core.generation.major_customers import major_customers
@@ -244,12 +244,6 @@ def _polar(question: Question, later: float, earlier: float) -> str:
     return "Yes. " if yes else "No. "
 
 
-def _row_asked(question: Question, label: str) -> bool:
-    """Whether a row's label names something the question asks of: a root of its words beside
-    its company's and its period's (the row a quote ranks first may be another table's)."""
-    return bool(roots(label) & asked_roots(question))
-
-
 def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: DirectCues
                 ) -> DirectAnswer | None:
     if first_match(cues.comparison, question.text.lower()) is None:
@@ -261,8 +255,8 @@ def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: Dire
     for unit in selected:
         row = read_row(unit)
         if row is not None and row.label:
-            if not _row_asked(question, row.label):
-                continue  # a row of something else, whatever its two figures
+            if names_a_period_only(row.label):
+                continue  # a row of the periods themselves (the weeks in each quarter)
             now = [c for c in row.cells if heading_has(c.heading, later)]
             then = [c for c in row.cells if heading_has(c.heading, earlier)
                     and not heading_has(c.heading, later)]

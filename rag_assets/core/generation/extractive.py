@@ -117,27 +117,44 @@ def roots(text: str, letters: int = 5) -> set[str]:
     return {w[:letters] for w in words(text) if len(w) >= letters and w.isalpha()}
 
 
-# the roots of a period's words, never of a measure's ("Third quarter", a row that counts the
-# weeks of each quarter, names no backlog)
+# the roots of a period's or a date's words, never of a measure's ("Third quarter", a row that
+# counts the weeks of each quarter, names no backlog; "December 31, 2022" no balance)
 PERIOD_ROOTS = frozenset({"quart", "first", "secon", "third", "fourt", "fisca", "month", "ended",
-                          "twelv", "calen"})
+                          "endin", "twelv", "calen", "annua", "perio", "janua", "febru", "march",
+                          "april", "augus", "septe", "octob", "novem", "decem"})
+
+
+# a period's words too short for a root: "Six months ended June 30", "Nine weeks"
+SHORT_PERIOD_WORDS = frozenset({"one", "two", "three", "four", "six", "nine", "half", "year",
+                                "week", "day", "may", "june", "july"})
 
 
 def asked_roots(plan: Question) -> set[str]:
-    """The roots of what a question asks of: its words beside its company's, its period's and
-    the asking words (:data:`QUESTION_WORDS`): "total backlog" of "What was Lockheed Martin's
-    total backlog at June 25, 2023?" is "backl"."""
-    return roots(plan.ranking_text) - roots(" ".join(plan.companies)) - PERIOD_ROOTS
+    """The roots of what a question asks of: its words beside its company's, its period's, the
+    asking words (:data:`QUESTION_WORDS`) and the words of a change (:data:`CHANGE_ROOTS`):
+    "total backlog" of "What was Lockheed Martin's total backlog at June 25, 2023?" is
+    "backl"."""
+    return (roots(plan.ranking_text) - roots(" ".join(plan.companies)) - PERIOD_ROOTS
+            - CHANGE_ROOTS)
 
 
 def names_asked(plan: Question, text: str) -> bool:
-    """Whether a text names what a question asks of: at least half the roots of
-    :func:`asked_roots` (all of one), or a line item of a metric it names in the filer's words
-    ("net sales" for revenue: ``Question.expansion``), or the question names nothing beside its
-    company and period."""
+    """Whether a text names what a question asks of: half the roots of :func:`asked_roots`, two
+    of a long question's (its conditions, "excluding changes in working capital", are no
+    measure a sentence need print), or a line item of a metric it names in the filer's words
+    ("net sales" for revenue: ``Question.expansion``), or the question names nothing beside
+    its company and period."""
     asked = asked_roots(plan)
-    return (not asked or 2 * len(roots(text) & asked) >= len(asked)
+    return (not asked or len(roots(text) & asked) >= min(2, math.ceil(len(asked) / 2))
             or any(names_measure(term, text) for term in plan.expansion))
+
+
+def names_a_period_only(label: str) -> bool:
+    """Whether a row's label is a period's words alone ("Third quarter", "Fiscal 2022"): a
+    row of the periods themselves (the weeks in each quarter), never of a measure."""
+    found = words(label)
+    return bool(found) and all(w.isdigit() or w[:5] in PERIOD_ROOTS or w in SHORT_PERIOD_WORDS
+                               for w in found)
 
 
 def names_measure(measure: str, text: str) -> bool:
@@ -262,8 +279,9 @@ def answer_type_held(plan: Question, text: str) -> bool:
     lower = text.lower()
     if form_text(plan, lower):
         return False  # "I have reviewed this Quarterly Report ...": every filing prints it
-    if plan.expects == "cause" and not any(p.search(lower) for p in answer_patterns("cause")):
-        return False  # a cause asked ("What drove ...?"), no causal connective printed
+    if plan.expects == "cause" and not any(p.search(lower) for p in (
+            *answer_patterns("cause"), *answer_qualifiers("cause", "reasons"))):
+        return False  # a cause asked ("What drove ...?"), no causal connective nor reason
     manner = plan.manner if plan.expects in ("text", "figure") else None
     if manner and not any(not MODAL_BEFORE_RE.search(lower[:m.start()])
                           for m in re.finditer(rf"\b{re.escape(manner)}", lower)):

@@ -14,6 +14,7 @@ from rag_assets.core.generation.answers import AnswerConfig, Answerer
 from rag_assets.core.generation.evidence import EvidenceUnit, looks_like_instruction
 from rag_assets.core.generation.extractive import (
     anchors,
+    answer_patterns,
     answer_type_held,
     largest_count,
     missing_anchors,
@@ -178,7 +179,9 @@ def test_a_count_is_asked_as_the_question_reads_it(question: str, text: str,
 
 def test_an_events_reason_is_a_cause_in_the_words_a_current_report_gives_it() -> None:
     """Foot Locker's May 20, 2022 8-K, Item 8.01: "in light of" gives the designation's reason;
-    the sentence after it, "In connection with this designation", gives none."""
+    a sentence without a connective gives none, nor does a policy's "in light of changing facts
+    and circumstances"; the drivers, which explain a measure's change, never read a reason as
+    one of its causes ("In light of ..., net sales decreased ..., primarily due to ...")."""
     asked = read_question("Why did Foot Locker's Board designate Darlene Nicosia as the audit "
                           "committee financial expert in May 2022?")
     assert answer_type_held(asked, "On May 18, 2022, in light of Matthew McKenna’s retirement, "
@@ -186,6 +189,10 @@ def test_an_events_reason_is_a_cause_in_the_words_a_current_report_gives_it() ->
                             "expert.”")
     assert not answer_type_held(asked, "The Board also believes that there are other directors "
                                 "who would also qualify for this designation.")
+    assert not answer_type_held(asked, "The Board reviews these designations in light of "
+                                "changing facts and circumstances.")
+    opening = "in light of the weaker consumer environment, net sales decreased $140 million"
+    assert not any(p.search(opening) for p in answer_patterns("cause"))
 
 
 def test_a_name_is_asked_by_a_question_that_opens_with_which_or_who() -> None:

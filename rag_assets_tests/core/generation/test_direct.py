@@ -673,6 +673,19 @@ def test_a_figure_is_quoted_first_from_a_sentence_that_names_what_is_asked() -> 
                           ).model_copy(update={"companies": ["Lockheed Martin"]})  # as routed
     assert asked_roots(asked) == {"backl"}
     assert [s.unit for s in quote_order(asked, chosen)] == [headline, statement]
+    # a date names no measure: the statement's "December 31, 2022" heading is no backlog
+    year_end = read_question("How much backlog did Lockheed Martin have at December 31, 2022?"
+                             ).model_copy(update={"companies": ["Lockheed Martin"]})
+    dated = _sentence("(in millions) December 31, 2022 December 31, 2021 Total assets $ 52,880 "
+                      "$ 50,873")
+    record = _sentence("Record backlog of $150.0 billion")
+    assert [s.unit for s in quote_order(year_end, _ranked([dated, record]))] == [record, dated]
+    # a long question: two of its roots name it, not half of its every word
+    capex = read_question("How much did Costco spend on new warehouse openings, remodels and "
+                          "technology capital expenditures in fiscal 2023?"
+                          ).model_copy(update={"companies": ["Costco"]})
+    assert len(asked_roots(capex)) >= 5
+    assert names_asked(capex, "Capital expenditures for new warehouses were $4.3 billion.")
     # a metric is named in the filer's words for its line items: "net sales" for revenue
     assert names_asked(read_question("What was Walmart's revenue in fiscal 2022?"),
                        "Net sales were $567.8 billion in fiscal 2022, an increase of 2.4%.")
@@ -680,6 +693,16 @@ def test_a_figure_is_quoted_first_from_a_sentence_that_names_what_is_asked() -> 
     assert names_asked(read_question("How much did Lockheed Martin report for Q2 2023?"
                                      ).model_copy(update={"companies": ["Lockheed Martin"]}),
                        statement.text)
+
+
+@pytest.mark.parametrize(("label", "period_only"), [
+    ("Third quarter", True), ("Fiscal 2022", True), ("Six months ended June 30", True),
+    ("Total", False), ("Net sales", False), ("Net increase in cash", False)])
+def test_a_row_of_the_periods_themselves_is_told_by_its_label(label: str,
+                                                               period_only: bool) -> None:
+    from rag_assets.core.generation.extractive import names_a_period_only
+
+    assert names_a_period_only(label) is period_only
 
 
 def test_what_a_filing_says_is_quoted_from_its_specifics_first() -> None:

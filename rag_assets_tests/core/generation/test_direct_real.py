@@ -1038,8 +1038,9 @@ def test_intersegment_sales_rank_no_segment() -> None:
 
 def test_a_row_of_something_else_is_no_comparison_of_the_measure_asked() -> None:
     """Lockheed Martin's Q2 2023 release (p.12) prints its backlog over a table of the weeks in
-    each quarter ("Third quarter 13 13"): asked how the backlog moved, the weeks' row is no
-    answer ("Unchanged: Third quarter $13 million ..."); the backlog's row is."""
+    each quarter ("Third quarter 13 13"): asked how the backlog moved, the weeks' row, a row
+    of the periods themselves, is no answer ("Unchanged: Third quarter $13 million ..."); the
+    backlog's rows are."""
     document, year = "lockheed-martin-10q-q2", 2023
     pages = PageTexts.from_pages(document, year, real_filing(
         "financebench-bulk/pdfs/LOCKHEEDMARTIN_2023Q2_10Q.pdf").pages)
@@ -1050,3 +1051,9 @@ def test_a_row_of_something_else_is_no_comparison_of_the_measure_asked() -> None
     found = direct_answer_to(asked, [rows["Total backlog"]], [rows["Total backlog"]])
     assert found is not None and found.text.startswith(
         "Increased by $8,013 million (5.3%): Total backlog $158,011 million"), found and found.text
+    # a segment's row is its own measure: asked of it, it answers
+    segment = direct_answer_to("How did Lockheed Martin's Aeronautics backlog change from "
+                               "December 31, 2022 to June 25, 2023?", [rows["Aeronautics"]],
+                               [rows["Aeronautics"]])
+    assert segment is not None and segment.text.startswith("Increased by $1,470 million"), (
+        segment and segment.text)
