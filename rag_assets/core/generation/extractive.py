@@ -23,7 +23,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Annotated
@@ -147,6 +147,21 @@ def names_asked(plan: Question, text: str) -> bool:
     asked = asked_roots(plan)
     return (not asked or len(roots(text) & asked) >= min(2, math.ceil(len(asked) / 2))
             or any(names_measure(term, text) for term in plan.expansion))
+
+
+# a unit that is a table's lines run together ("Aeronautics $ 58,100 $ 56,630 Missiles and Fire
+# Control 34,018 28,735 ..."): many figures, a large share of its words
+RUN_ON_FIGURES = 10
+RUN_ON_SHARE = 0.2
+_FIGURE_WORD_RE = re.compile(r"^\(?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?$|^[—–-]$")
+
+
+def runs_figures_on(text: str) -> bool:
+    """Whether a sentence is a table's rows run together (a page whose table the chunker read
+    as lines of text): its figures stand with no row to say which is which."""
+    tokens = text.split()
+    found = sum(1 for t in tokens if _FIGURE_WORD_RE.match(t))
+    return found >= RUN_ON_FIGURES and found >= RUN_ON_SHARE * len(tokens)
 
 
 def names_a_period_only(label: str) -> bool:
@@ -542,7 +557,8 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
     amount (money, a percentage, a figure with a scale word: not "Note 10" or "June 30")
     first, those of them that name what the question asks of before the rest (a release's
     "record backlog of $158 billion" before its income statement's run of figures, which
-    shares the question's company and dates: :func:`names_asked`), and for a count ("How
+    shares the question's company and dates: :func:`names_asked`), each sentence before a
+    table's rows run together as one (:func:`runs_figures_on`), and for a count ("How
     many warehouses ...?") those that print a number of the thing
     counted ("858 warehouses") before them, each group best first (and for a dependence
     asked, "How dependent is X on Y?", the sentences that state the share that measures it:
@@ -571,15 +587,45 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
             # collective agreement covers
             return pointer, other_span, 0, -largest_count(plan.counts, text)
         if AMOUNT_STATED_RE.search(text) is None:
-            return pointer, other_span, 5, 0.0
+            return pointer, other_span, 7, 0.0
         at = qualified_at(plan, text)
         # the sentence that opens with the measure, then one that states it later (a
         # release's headline run into its first sentence), then an amount beside what the
         # question asks of, then any amount
         if at is not None:
             return pointer, other_span, 1 if at == 0 else 2, 0.0
-        return pointer, other_span, 3 if names_asked(plan, text) else 4, 0.0
+        # of those, a table's figures run together as one sentence after a sentence's
+        return pointer, other_span, (3 if names_asked(plan, text) else 5) + runs_figures_on(
+            text), 0.0
     return sorted(chosen, key=group)
+
+
+PageRows = Callable[[str, int, int], list[EvidenceUnit]]
+
+
+def rows_for_runs(plan: Question, chosen: Sequence[ScoredUnit], page_rows: PageRows
+                  ) -> list[ScoredUnit]:
+    """For a figure asked, or what a filing says, each quote that runs a table's figures
+    together as one sentence (:func:`runs_figures_on`) in the place of its page's row that
+    names what the question asks of (:func:`names_asked`; of those, the one naming the most
+    of it), scored and ranked as the quote was: "Total backlog: 2023: $158,011; 2022:
+    $149,998", not a release's cash flow statement, backlog and deliveries run together. A
+    quote whose page prints no such row stays; a row already quoted is not quoted again."""
+    asked = asked_roots(plan)
+    if plan.expects not in ("figure", "text") or not asked:
+        return list(chosen)
+    out: list[ScoredUnit] = []
+    for scored in chosen:
+        unit = scored.unit
+        rows = [] if unit.is_row or not runs_figures_on(unit.text) else [
+            r for r in page_rows(unit.document, unit.year, unit.page) if names_asked(plan, r.text)]
+        best = max(rows, key=lambda r: len(roots(r.text) & asked), default=None)
+        if best is None:
+            out.append(scored)
+        elif all(best.quote != s.unit.quote for s in out):
+            out.append(scored.model_copy(update={"unit": best.model_copy(update={
+                "chunk_id": unit.chunk_id, "chunk_rank": unit.chunk_rank})}))
+    return out
 
 
 def states_share(plan: Question, unit: EvidenceUnit) -> bool:

@@ -66,6 +66,7 @@ from rag_assets.core.generation.extractive import (
     missing_anchors,
     names_measure,
     quote_order,
+    rows_for_runs,
     score_units,
     select,
     words,
@@ -273,8 +274,9 @@ class QuoteRoute:
                                              detail=f"{part.label or 'question'}: {missing}"))
             return out
         if self.chat is None:
-            chosen = self.count_first(part.question,
-                                      select(scored, self.config.extractive, max_claims), scored)
+            chosen = rows_for_runs(part.question, self.count_first(
+                part.question, select(scored, self.config.extractive, max_claims), scored),
+                lambda document, year, page: page_table_rows(self.pages, document, year, page))
             # a quote whose citation does not hold on its page (a row whose headings the page
             # does not print as the chunk names them) is dropped, like a model's claim
             quotes, dropped = keep_verified(verify_claims(

@@ -1057,3 +1057,32 @@ def test_a_row_of_something_else_is_no_comparison_of_the_measure_asked() -> None
                                [rows["Aeronautics"]])
     assert segment is not None and segment.text.startswith("Increased by $1,470 million"), (
         segment and segment.text)
+
+
+def test_a_tables_figures_run_together_are_quoted_as_the_row_that_names_what_is_asked() -> None:
+    """The same page as the chunker reads it, its lines run into one sentence (the cash flow
+    statement's end, the backlog table, the deliveries): asked the backlog, the page's "Total
+    backlog" row is quoted in its place; asked what no row names, the run stays."""
+    from rag_assets.core.generation.evidence import printed_unit
+    from rag_assets.core.generation.extractive import ScoredUnit, rows_for_runs
+
+    document, year = "lockheed-martin-10q-q2", 2023
+    pages = PageTexts.from_pages(document, year, real_filing(
+        "financebench-bulk/pdfs/LOCKHEEDMARTIN_2023Q2_10Q.pdf").pages)
+    lines = (pages.get(document, year, 12) or "").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Repayments of long-term"))
+    end = next(i for i, line in enumerate(lines) if line.startswith("F-35"))
+    run = printed_unit(document, year, 12, " ".join(lines[start:end + 1]))
+    chosen = [ScoredUnit(unit=run, score=0.5, dense=0, bm25=0, coverage=0, matches=0)]
+
+    def rows(d: str, y: int, p: int) -> list[EvidenceUnit]:
+        return page_table_rows(pages, d, y, p)
+
+    asked = read_question("What was Lockheed Martin's total backlog at June 25, 2023?"
+                          ).model_copy(update={"companies": ["Lockheed Martin"]})
+    quoted = rows_for_runs(asked, chosen, rows)
+    assert [s.unit.text for s in quoted] == ["Total backlog: 2023: $ 158,011; 2022: $ 149,998"]
+    assert quoted[0].unit.is_row and quoted[0].unit.page == 12 and quoted[0].score == 0.5
+    other = read_question("What was Lockheed Martin's free cash flow guidance?"
+                          ).model_copy(update={"companies": ["Lockheed Martin"]})
+    assert rows_for_runs(other, chosen, rows) == chosen
