@@ -164,6 +164,17 @@ def runs_figures_on(text: str) -> bool:
     return found >= RUN_ON_FIGURES and found >= RUN_ON_SHARE * len(tokens)
 
 
+def _reads_as_a_row(row_text: str) -> bool:
+    """Whether a page's row is read as one: figures after its label, none in it but a year (a
+    label holding figures is the page's table misread, "Cash dividends declared per share 0.90
+    0.90: ...", JPMorgan's highlights, five columns read under a header of three; a row of
+    headings alone, "1Q21; 4Q20", prints none)."""
+    label, _, values = row_text.partition(": ")
+    in_label = any(_FIGURE_WORD_RE.match(t) and not re.fullmatch(r"(?:19|20)\d\d", t)
+                   for t in label.split())
+    return not in_label and any(_FIGURE_WORD_RE.match(t.strip(";")) for t in values.split())
+
+
 def names_a_period_only(label: str) -> bool:
     """Whether a row's label is a period's words alone ("Third quarter", "Fiscal 2022"): a
     row of the periods themselves (the weeks in each quarter), never of a measure."""
@@ -618,7 +629,8 @@ def rows_for_runs(plan: Question, chosen: Sequence[ScoredUnit], page_rows: PageR
     for scored in chosen:
         unit = scored.unit
         rows = [] if unit.is_row or not runs_figures_on(unit.text) else [
-            r for r in page_rows(unit.document, unit.year, unit.page) if names_asked(plan, r.text)]
+            r for r in page_rows(unit.document, unit.year, unit.page)
+            if names_asked(plan, r.text) and _reads_as_a_row(r.text)]
         best = max(rows, key=lambda r: len(roots(r.text) & asked), default=None)
         if best is None:
             out.append(scored)

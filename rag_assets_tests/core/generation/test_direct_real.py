@@ -1086,3 +1086,23 @@ def test_a_tables_figures_run_together_are_quoted_as_the_row_that_names_what_is_
     other = read_question("What was Lockheed Martin's free cash flow guidance?"
                           ).model_copy(update={"companies": ["Lockheed Martin"]})
     assert rows_for_runs(other, chosen, rows) == chosen
+
+
+def test_a_misread_row_never_takes_the_place_of_the_run_it_was_read_from() -> None:
+    """JPMorgan's Q1 2021 highlights (p.2): five quarters' columns under a markdown header of
+    three, so the page's rows carry figures in their labels ("Cash dividends declared per share
+    0.90 0.90: ...") and its header row prints none ("1Q21; 4Q20"): the run stays as quoted."""
+    from rag_assets.core.generation.evidence import printed_unit
+    from rag_assets.core.generation.extractive import ScoredUnit, rows_for_runs
+
+    document, year = "jpmorgan-10q-q1", 2021
+    pages = PageTexts.from_pages(document, year, real_filing(
+        "financebench-wide/pdfs/JPMORGAN_2021Q1_10Q.pdf").pages)
+    lines = (pages.get(document, year, 2) or "").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Book value per share"))
+    run = printed_unit(document, year, 2, " ".join(lines[start:start + 6]))
+    chosen = [ScoredUnit(unit=run, score=0.5, dense=0, bm25=0, coverage=0, matches=0)]
+    asked = read_question("What quarterly dividend per share did JPMorgan declare in Q1 2021?"
+                          ).model_copy(update={"companies": ["JPMorgan Chase"]})
+    assert rows_for_runs(asked, chosen, lambda d, y, p: page_table_rows(pages, d, y, p)) == chosen
+
