@@ -39,6 +39,7 @@ from rag_assets.core.retrieval.references import STOP_WORDS, find_references
 from rag_assets.core.text.figures import AMOUNT, AMOUNT_STATED_RE, DECIMALS, INTEGER, SCALE_WORDS
 from rag_assets.core.text.periods import (
     MONTHS_PER_YEAR,
+    calendar_dates,
     horizons,
     listed_months,
     months_asked,
@@ -150,29 +151,65 @@ def names_asked(plan: Question, text: str) -> bool:
 
 
 # a unit that is a table's lines run together ("Aeronautics $ 58,100 $ 56,630 Missiles and Fire
-# Control 34,018 28,735 ..."): many figures, a large share of its words
+# Control 34,018 28,735 ..."): many figures, standing side by side in runs, row after row
 RUN_ON_FIGURES = 10
-RUN_ON_SHARE = 0.2
+RUN_ON_STRETCHES = 4
 _FIGURE_WORD_RE = re.compile(r"^\(?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?$|^[—–-]$")
+_SIGN_RE = re.compile(r"^[$€£%]$")  # a sign printed apart from its figure: "$ 58,100"
+_MARKER_RE = re.compile(r"^\(\w{1,2}\)$|^\d{1,2}$")  # "(1)", "(a)", "Tier 1", "Level 3"
+
+
+def _figure_word(token: str) -> bool:
+    """A figure a table prints, never a year or a date's day ("31,"): those head columns."""
+    return bool(_FIGURE_WORD_RE.match(token)) and not WHOLE_YEAR_RE.match(
+        token.strip("(),.:;")) and not (token.endswith(",") and len(token) <= 3)
 
 
 def runs_figures_on(text: str) -> bool:
     """Whether a sentence is a table's rows run together (a page whose table the chunker read
-    as lines of text): its figures stand with no row to say which is which."""
-    tokens = text.split()
-    found = sum(1 for t in tokens if _FIGURE_WORD_RE.match(t))
-    return found >= RUN_ON_FIGURES and found >= RUN_ON_SHARE * len(tokens)
+    as lines of text): at least :data:`RUN_ON_FIGURES` figures, in :data:`RUN_ON_STRETCHES`
+    runs of two or more side by side (a row's columns); a sentence that lists counts, "564 in
+    the United States, 107 in Canada", puts words between its figures."""
+    tokens = [t for t in text.split() if not _SIGN_RE.match(t)]
+    figures_at = [_figure_word(t) for t in tokens]
+    stretches = sum(1 for i in range(1, len(tokens))
+                    if figures_at[i] and figures_at[i - 1] and (i < 2 or not figures_at[i - 2]))
+    return sum(figures_at) >= RUN_ON_FIGURES and stretches >= RUN_ON_STRETCHES
 
 
 def _reads_as_a_row(row_text: str) -> bool:
-    """Whether a page's row is read as one: figures after its label, none in it but a year (a
-    label holding figures is the page's table misread, "Cash dividends declared per share 0.90
-    0.90: ...", JPMorgan's highlights, five columns read under a header of three; a row of
-    headings alone, "1Q21; 4Q20", prints none)."""
+    """Whether a page's row is read as one: each figure after its label under a heading of its
+    own, no figure in the label but a year or a marker ("(1)", "Tier 1"): a label holding
+    figures is the page's table misread ("Cash dividends declared per share 0.90 0.90: ...",
+    JPMorgan's highlights, five columns read under a header of three), as is a value with no
+    heading; a row of headings alone ("1Q21; 4Q20") prints no figure."""
     label, _, values = row_text.partition(": ")
-    in_label = any(_FIGURE_WORD_RE.match(t) and not re.fullmatch(r"(?:19|20)\d\d", t)
-                   for t in label.split())
-    return not in_label and any(_FIGURE_WORD_RE.match(t.strip(";")) for t in values.split())
+    if any(_figure_word(t) and not _MARKER_RE.match(t) for t in label.split()):
+        return False
+    cells = [cell.rpartition(": ") for cell in values.split("; ")]
+    return bool(cells) and all(heading.strip() and any(_figure_word(t) for t in value.split())
+                               for heading, _, value in cells)
+
+
+def _of_the_run(row: EvidenceUnit, run: str, plan: Question) -> bool:
+    """Whether a page's row is one of the run's own (every figure it prints the run prints) and
+    of the dates asked: the dates printed last before its label in the run head its columns
+    (one a column), and each date asked must be the one of its year there ("at June 26, 2022"
+    of a table headed June 25, 2023 and Dec. 31, 2022 keeps the run as printed, whose headings
+    the row, read under its years, would lose)."""
+    label, _, values = row.text.partition(": ")
+    printed = {t.strip(";") for t in run.split()}
+    figures_in_row = [t.strip(";") for t in values.split() if _figure_word(t.strip(";"))]
+    if not figures_in_row or not set(figures_in_row) <= printed:
+        return False
+    asked = calendar_dates(" ".join(plan.dates))
+    if not asked:
+        return True
+    at = run.find(label)
+    columns = len(values.split("; "))
+    heads = calendar_dates(run[:at])[-columns:] if at > 0 else []
+    by_year = {year: (year, month, day) for year, month, day in heads}
+    return all(by_year.get(date[0]) == date for date in asked)
 
 
 def names_a_period_only(label: str) -> bool:
@@ -589,7 +626,8 @@ def quote_order(plan: Question, chosen: Sequence[ScoredUnit]) -> list[ScoredUnit
         if plan.asks_dependence:  # "How dependent is X on Y?": the share measures it
             return pointer, other_span, 0 if states_share(plan, item.unit) else 1, 0.0
         if plan.expects == "text":  # what the filing says: its specifics first
-            states = not item.unit.is_row and AMOUNT_STATED_RE.search(text) is not None
+            states = (not item.unit.is_row and AMOUNT_STATED_RE.search(text) is not None
+                      and not runs_figures_on(text))  # a table's run states no specific
             return pointer, other_span, 0 if states else 1, 0.0
         if plan.expects != "figure":
             return pointer, other_span, 0, 0.0
@@ -616,28 +654,41 @@ PageRows = Callable[[str, int, int], list[EvidenceUnit]]
 
 def rows_for_runs(plan: Question, chosen: Sequence[ScoredUnit], page_rows: PageRows
                   ) -> list[ScoredUnit]:
-    """For a figure asked, or what a filing says, each quote that runs a table's figures
-    together as one sentence (:func:`runs_figures_on`) in the place of its page's row that
-    names what the question asks of (:func:`names_asked`; of those, the one naming the most
-    of it), scored and ranked as the quote was: "Total backlog: 2023: $158,011; 2022:
-    $149,998", not a release's cash flow statement, backlog and deliveries run together. A
-    quote whose page prints no such row stays; a row already quoted is not quoted again."""
+    """For a figure asked, each quote that runs a table's figures together as one sentence
+    (:func:`runs_figures_on`) in the place of its own table's row that names what the question
+    asks of (:func:`names_asked`, :func:`_of_the_run`; of those, the one naming the most of
+    it), scored and ranked as the quote was: "Total backlog: 2023: $158,011; 2022: $149,998",
+    not a release's cash flow statement, backlog and deliveries run together; for what a
+    filing says, the row before the run, which may hold the words around the table. A quote
+    whose page prints no such row stays, as does one that states the count or the qualified
+    measure asked; no row is quoted twice, and no more quotes are given than were chosen."""
     asked = asked_roots(plan)
     if plan.expects not in ("figure", "text") or not asked:
         return list(chosen)
+    quoted = {s.unit.quote for s in chosen}
     out: list[ScoredUnit] = []
     for scored in chosen:
         unit = scored.unit
-        rows = [] if unit.is_row or not runs_figures_on(unit.text) else [
-            r for r in page_rows(unit.document, unit.year, unit.page)
-            if names_asked(plan, r.text) and _reads_as_a_row(r.text)]
-        best = max(rows, key=lambda r: len(roots(r.text) & asked), default=None)
-        if best is None:
-            out.append(scored)
-        elif all(best.quote != s.unit.quote for s in out):
+        best = None if unit.is_row or not runs_figures_on(unit.text) or _states_asked(
+            plan, unit.text) else max(
+            (r for r in page_rows(unit.document, unit.year, unit.page)
+             if r.quote not in quoted and names_asked(plan, r.text) and _reads_as_a_row(r.text)
+             and _of_the_run(r, unit.text, plan)),
+            key=lambda r: len(roots(r.text) & asked), default=None)
+        if best is not None:
+            quoted.add(best.quote)
             out.append(scored.model_copy(update={"unit": best.model_copy(update={
                 "chunk_id": unit.chunk_id, "chunk_rank": unit.chunk_rank})}))
-    return out
+        if best is None or plan.expects == "text":
+            out.append(scored)
+    return out[:len(chosen)]
+
+
+def _states_asked(plan: Question, text: str) -> bool:
+    """Whether a quote states the count or the qualified measure a question asks: the quote
+    the count's and the qualifier's readers chose, never to be replaced by a row."""
+    return bool(plan.counts and counts_asked(plan.text, plan.counts, text)) or (
+        bool(plan.qualified) and qualified_at(plan, text) is not None)
 
 
 def states_share(plan: Question, unit: EvidenceUnit) -> bool:

@@ -254,6 +254,21 @@ def horizons(text: str) -> list[int]:
             for w in HORIZON_RE.findall(text)]
 
 
+# a date as a table's column heads it, its month maybe cut short: "Dec. 31, 2022", "June 25,
+# 2023", "Sept. 30, 2023"
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+COLUMN_DATE_RE = re.compile(r"\b(?P<month>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+                            r"[a-z]*\.?\s+(?P<day>\d{1,2}),\s+(?P<year>(?:19|20)\d{2})\b",
+                            re.IGNORECASE)
+
+
+def calendar_dates(text: str) -> list[tuple[int, int, int]]:
+    """The dates a text prints, full or with the month cut short, as (year, month, day), in
+    order: "Dec. 31, 2022" and "December 31, 2022" are one date."""
+    return [(int(m["year"]), _MONTHS.index(m["month"].lower()) + 1, int(m["day"]))
+            for m in COLUMN_DATE_RE.finditer(text)]
+
+
 def dates_named(text: str) -> list[str]:
     """The dates a text prints ("August 9, 2023"), in order, its spaces normalized."""
     return [" ".join(m.group(0).split()) for m in PRINTED_DATE_RE.finditer(text)]

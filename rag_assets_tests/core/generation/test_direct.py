@@ -705,6 +705,26 @@ def test_a_row_of_the_periods_themselves_is_told_by_its_label(label: str,
     assert names_a_period_only(label) is period_only
 
 
+@pytest.mark.parametrize(("text", "runs"), [
+    # Lockheed Martin's release: the backlog table's lines read as one sentence
+    ("Backlog June 25, 2023 Dec. 31, 2022 Aeronautics $ 58,100 $ 56,630 Missiles and Fire "
+     "Control 34,018 28,735 Rotary and Mission Systems 35,947 34,949 Space 29,946 29,684 Total "
+     "backlog $ 158,011 $ 149,998", True),
+    # Costco's count by country: many figures, each with words between
+    ("Costco operates 858 warehouses, including 590 in the United States and Puerto Rico, 107 "
+     "in Canada, 40 in Mexico, 32 in Japan, 29 in the United Kingdom, 18 in Korea, 15 in "
+     "Australia, 14 in Taiwan, four each in China and Spain, two in France.", False),
+    # dates and a page's folio are no table's figures
+    ("At May 31, 2022 and May 31, 2021, held-for-sale assets were $175 million and $182 "
+     "million, primarily consisting of $76 million and $81 million of inventories, 2022 FORM "
+     "10-K 91", False)])
+def test_a_tables_lines_run_together_are_told_from_a_sentence_of_figures(text: str,
+                                                                         runs: bool) -> None:
+    from rag_assets.core.generation.extractive import runs_figures_on
+
+    assert runs_figures_on(text) is runs
+
+
 def test_what_a_filing_says_is_quoted_from_its_specifics_first() -> None:
     """Activision Blizzard's 2019 10-K heads its franchise risk with a sentence of the trend,
     then states the three franchises' 67% of net revenues: asked what the filing says, the

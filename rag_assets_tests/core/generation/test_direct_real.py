@@ -1083,9 +1083,19 @@ def test_a_tables_figures_run_together_are_quoted_as_the_row_that_names_what_is_
     quoted = rows_for_runs(asked, chosen, rows)
     assert [s.unit.text for s in quoted] == ["Total backlog: 2023: $ 158,011; 2022: $ 149,998"]
     assert quoted[0].unit.is_row and quoted[0].unit.page == 12 and quoted[0].score == 0.5
-    other = read_question("What was Lockheed Martin's free cash flow guidance?"
-                          ).model_copy(update={"companies": ["Lockheed Martin"]})
-    assert rows_for_runs(other, chosen, rows) == chosen
+    # asked of a date the table does not head (June 26, 2022 is a deliveries column; the
+    # backlog's 2022 column is Dec. 31, 2022), the run stays, its headings printed
+    other_day = read_question("How much was Lockheed Martin's total backlog at June 26, 2022?"
+                              ).model_copy(update={"companies": ["Lockheed Martin"]})
+    assert rows_for_runs(other_day, chosen, rows) == chosen
+    both = read_question("How much did Lockheed Martin's total backlog grow from December 31, "
+                         "2022 to June 25, 2023?"
+                         ).model_copy(update={"companies": ["Lockheed Martin"]})
+    assert rows_for_runs(both, chosen, rows)[0].unit.text.startswith("Total backlog")
+    # the same run quoted twice gives its row once
+    twice = [chosen[0], chosen[0].model_copy(update={"score": 0.4})]
+    assert [s.unit.text for s in rows_for_runs(asked, twice, rows)] == [
+        "Total backlog: 2023: $ 158,011; 2022: $ 149,998", run.text]
 
 
 def test_a_misread_row_never_takes_the_place_of_the_run_it_was_read_from() -> None:

@@ -96,3 +96,12 @@ def test_the_quarter_a_10q_cover_reports_and_the_months_in_it() -> None:
 ])
 def test_two_dates_of_one_year_are_told_apart_from_dates_of_two(text: str, same: bool) -> None:
     assert same_year_dates(text) is same
+
+
+def test_a_column_date_is_one_date_whether_its_month_is_cut_short_or_not() -> None:
+    from rag_assets.core.text.periods import calendar_dates
+
+    assert calendar_dates("Backlog June 25, 2023 Dec. 31, 2022") == [(2023, 6, 25), (2022, 12, 31)]
+    assert calendar_dates("from December 31, 2022 to Sept. 30, 2023") == [(2022, 12, 31),
+                                                                          (2023, 9, 30)]
+    assert calendar_dates("fiscal 2023, 31 weeks") == []
