@@ -150,6 +150,10 @@ _TEXT_RE = re.compile(r"\b(?:says?|said|describes?|described|description|discuss
 _FIGURE_RE = re.compile(r"\bhow (?:much|many)\b|\bwhat (?:is |was )?(?:the )?number of\b|"
                         r"\bwhat total\b|\bwhat (?:is|was|were) (?:the )?"
                         r"(?:amount|value|total|number|percent|ratio)\b|"
+                        # "What was Lockheed Martin's total backlog ...?" (never "Walmart's
+                        # value proposition")
+                        r"\bwhat (?:is|was|were) (?:[\w&.-]+ ){0,3}[\w&.-]+'s "
+                        r"(?:amount|total|number|percent|ratio)\b|"
                         # a share is a figure: "What percentage of its warehouses are in Canada?"
                         r"\bwhat (?:share|percent(?:age)?|proportion|portion|fraction) of\b")
 # how, where and when ask for a manner, a place or a time, never an intent's usual form

@@ -831,3 +831,13 @@ def test_a_shared_head_names_both_line_items(question: str) -> None:
 ])
 def test_what_and_an_intents_items_asks_them_named(question: str, expects: str) -> None:
     assert read_question(question).expects == expects
+
+
+@pytest.mark.parametrize(("question", "expects"), [
+    # a company's total, amount or number asked through its possessive is a figure ...
+    ("What was Lockheed Martin's total backlog at June 25, 2023?", "figure"),
+    ("What was Foot Locker's total store count at the end of fiscal 2022?", "figure"),
+    # ... never its "value proposition", which is what the filing says
+    ("What is Walmart's value proposition?", "text")])
+def test_a_total_asked_of_a_company_by_name_is_a_figure(question: str, expects: str) -> None:
+    assert read_question(question).expects == expects
