@@ -39,8 +39,10 @@ from rag_assets.core.retrieval.references import STOP_WORDS, find_references
 from rag_assets.core.text.figures import AMOUNT, AMOUNT_STATED_RE, DECIMALS, INTEGER, SCALE_WORDS
 from rag_assets.core.text.periods import (
     MONTHS_PER_YEAR,
+    PERIOD_ROOTS,
     calendar_dates,
     horizons,
+    is_period_word,
     listed_months,
     months_asked,
     opens_with_prior_period,
@@ -116,18 +118,6 @@ def roots(text: str, letters: int = 5) -> set[str]:
     """Content words cut to ``letters`` letters: "acquired" and "acquisitions" share "acqui",
     "repurchases" and "repurchased" share "repur"."""
     return {w[:letters] for w in words(text) if len(w) >= letters and w.isalpha()}
-
-
-# the roots of a period's or a date's words, never of a measure's ("Third quarter", a row that
-# counts the weeks of each quarter, names no backlog; "December 31, 2022" no balance)
-PERIOD_ROOTS = frozenset({"quart", "first", "secon", "third", "fourt", "fisca", "month", "ended",
-                          "endin", "twelv", "calen", "annua", "perio", "janua", "febru", "march",
-                          "april", "augus", "septe", "octob", "novem", "decem"})
-
-
-# a period's words too short for a root: "Six months ended June 30", "Nine weeks"
-SHORT_PERIOD_WORDS = frozenset({"one", "two", "three", "four", "six", "nine", "half", "year",
-                                "week", "day", "may", "june", "july"})
 
 
 def asked_roots(plan: Question) -> set[str]:
@@ -216,8 +206,7 @@ def names_a_period_only(label: str) -> bool:
     """Whether a row's label is a period's words alone ("Third quarter", "Fiscal 2022"): a
     row of the periods themselves (the weeks in each quarter), never of a measure."""
     found = words(label)
-    return bool(found) and all(w.isdigit() or w[:5] in PERIOD_ROOTS or w in SHORT_PERIOD_WORDS
-                               for w in found)
+    return bool(found) and all(is_period_word(w) for w in found)
 
 
 def names_measure(measure: str, text: str) -> bool:

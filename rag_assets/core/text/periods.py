@@ -254,21 +254,6 @@ def horizons(text: str) -> list[int]:
             for w in HORIZON_RE.findall(text)]
 
 
-# a date as a table's column heads it, its month maybe cut short: "Dec. 31, 2022", "June 25,
-# 2023", "Sept. 30, 2023"
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-COLUMN_DATE_RE = re.compile(r"\b(?P<month>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
-                            r"[a-z]*\.?\s+(?P<day>\d{1,2}),\s+(?P<year>(?:19|20)\d{2})\b",
-                            re.IGNORECASE)
-
-
-def calendar_dates(text: str) -> list[tuple[int, int, int]]:
-    """The dates a text prints, full or with the month cut short, as (year, month, day), in
-    order: "Dec. 31, 2022" and "December 31, 2022" are one date."""
-    return [(int(m["year"]), _MONTHS.index(m["month"].lower()) + 1, int(m["day"]))
-            for m in COLUMN_DATE_RE.finditer(text)]
-
-
 def dates_named(text: str) -> list[str]:
     """The dates a text prints ("August 9, 2023"), in order, its spaces normalized."""
     return [" ".join(m.group(0).split()) for m in PRINTED_DATE_RE.finditer(text)]
@@ -507,6 +492,33 @@ QUARTERLY_PERIOD_END_RE = re.compile(rf"\bfor the quarterly period ended\s+({_MO
 # a date a sentence states an event on: "On May 15, 2023", "In May 2023" (groups: month, year)
 EVENT_DATE_RE = re.compile(rf"\b(?:on|in)\s+({_MONTH_NAME})\s+(?:\d{{1,2}},?\s+)?"
                            r"((?:19|20)\d{2})\b", re.IGNORECASE)
+
+
+# a date as a table's column heads it, its month maybe cut short: "Dec. 31, 2022", "June 25,
+# 2023", "Sept. 30, 2023"
+COLUMN_DATE_RE = re.compile(rf"\b(?P<month>{'|'.join(m[:3] for m in MONTH_NAMES)})"
+                            r"[a-z]*\.?\s+(?P<day>\d{1,2}),\s+(?P<year>(?:19|20)\d{2})\b",
+                            re.IGNORECASE)
+# the words of a period or a date, never of a measure's ("Third quarter", "Six months ended June
+# 30", "Fiscal 2022"), by their first five letters, and those too short for five
+PERIOD_ROOTS = frozenset({"quart", "first", "secon", "third", "fourt", "fisca", "month", "ended",
+                          "endin", "twelv", "calen", "annua", "perio",
+                          *(m[:5] for m in MONTH_NAMES if len(m) >= 5)})
+SHORT_PERIOD_WORDS = frozenset({"one", "two", "three", "four", "six", "nine", "half", "year",
+                                "week", "day", *(m for m in MONTH_NAMES if len(m) < 5)})
+
+
+def calendar_dates(text: str) -> list[tuple[int, int, int]]:
+    """The dates a text prints, full or with the month cut short, as (year, month, day), in
+    order: "Dec. 31, 2022" and "December 31, 2022" are one date."""
+    return [(int(m["year"]), [n[:3] for n in MONTH_NAMES].index(m["month"].lower()) + 1,
+             int(m["day"])) for m in COLUMN_DATE_RE.finditer(text)]
+
+
+def is_period_word(word: str) -> bool:
+    """Whether a word (lower case, as the quote scorer's ``words`` gives it) is a period's or a
+    date's, never a measure's: a number, a period word or a month."""
+    return word.isdigit() or word[:5] in PERIOD_ROOTS or word in SHORT_PERIOD_WORDS
 
 
 def month_number(name: str) -> int:
