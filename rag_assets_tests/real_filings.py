@@ -84,7 +84,11 @@ def cache_folder() -> Path | None:
     folder.mkdir(parents=True, exist_ok=True)
     now = time.time()
     for other in CACHE_ROOT.iterdir():
-        if other != folder and now - other.stat().st_mtime > STALE_SECONDS:
+        try:  # the other worker may be removing it as well
+            stale = other != folder and now - other.stat().st_mtime > STALE_SECONDS
+        except FileNotFoundError:
+            continue
+        if stale:
             shutil.rmtree(other, ignore_errors=True)
     return folder
 
