@@ -51,6 +51,9 @@ class Cue(BaseModel):
     by: Literal["percent", "amount"] = Field(
         default="percent", description="a change is ranked as a percentage of the prior "
         "period's figure, or by its amount: what drove a total's growth is the largest amount")
+    lists: bool = Field(
+        default=False, description="the question asks every member that moved the cue's way "
+        "('Which segments saw operating income decline?'), not the one that moved most")
     level: Literal["group"] | None = Field(
         default=None, description="a category that names groups of rows (a region over its "
         "countries): ranked by the totals that close each caption's block, when printed")

@@ -109,18 +109,20 @@ def _kinds(headings: Sequence[str]) -> int:
 
 
 def column_asked(rows: Sequence[Row], question: Question, unit: EvidenceUnit,
-            cues: DirectCues) -> str | None:
+                 cues: DirectCues, totals_said: str = "") -> str | None:
     """The column a superlative compares: the measure and the period the question names, or
     None when the table does not print them (or two columns fit equally). Columns of several
     kinds of which none names the measure or the period asked (segments across, "Regulated |
-    Market-Based | Consolidated") are not guessed at, nor columns headed by figures."""
+    Market-Based | Consolidated") are not guessed at, nor columns headed by figures.
+    ``totals_said``: the labels of the rows that total the members, which name what they
+    measure where no title or caption does (:func:`summed_by_measure`)."""
     headings = list(dict.fromkeys(c.heading for r in rows for c in r.cells))
     if not headings or any(_is_figure(h) for h in headings):
         return None
     terms = _terms_asked(question, cues)
     named = False  # a heading names the measure or the period asked
     # what the rows measure: the table's title and header, or the caption they are under
-    scope = " ".join([unit.scope, *{r.unit.caption for r in rows}]).lower()
+    scope = " ".join([unit.scope, *{r.unit.caption for r in rows}, totals_said]).lower()
     if terms:
         words = [w for t in terms for w in t.heading]
         fit = [h for h in headings if any(w in h.lower() for w in words)]
@@ -319,12 +321,14 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
         if (_named_by(scope, ranks) < 2 and first_match(cues.segment_tables, scope.lower()) is None
                 and _places_only(categories, rows, measures, cues)):
             continue  # Coca-Cola's "United States" and "International" are no segments
-        if change is not None and change.by == "percent" and (
+        if change is not None and change.by == "percent" and not change.lists and (
                 printed_change := _printed_change_winner(question, direction, rows, change, cues)):
             return printed_change
-        column = column_asked(rows, question, rows[0].unit, cues)
+        summed = summed_by_measure(printed, measures, cues)
+        totals_said = summed[-1].label if summed else ""  # "Reportable segment ... EBITDAR"
+        column = column_asked(rows, question, rows[0].unit, cues, totals_said)
         if column is None or (change is not None and not _names_measure(
-                rows, printed, column, measures, cues)):
+                rows, printed, column, measures, cues, totals_said)):
             continue
         found = (_change_winner(question, direction, rows, _latest(column, question, rows),
                                 change, categories, cues, printed) if change is not None
@@ -353,8 +357,22 @@ def _repeated_on_page(rows: Sequence[Row], page_rows: PageRows | None) -> bool:
         if texts <= {u.text for u in units}:
             labels = [(u.caption, r.label) for u in units
                       if (r := read_row(u)) is not None and r.label]
-            return len(set(labels)) < len(labels)
+            if len(set(labels)) < len(labels):
+                return True
+        elif len({r.label for r in rows} & _unheaded_labels(units)) >= 2:
+            return True  # the next segment's block, read as a table of its own (below)
     return False
+
+
+def _unheaded_labels(units: Sequence[EvidenceUnit]) -> set[str]:
+    """The labels of a page's table whose figures stand under no heading: the blocks after a
+    subtotal printed without a label, which the page's reader takes for a new table headed by
+    that subtotal's figures (MGM Resorts' "Regional Operations" and "MGM China" blocks of
+    "Casino, Rooms, ..." under Las Vegas Strip Resorts' $2,146,650 thousand)."""
+    read = [r for u in units if (r := read_row(u)) is not None and r.label and r.cells]
+    if not read or any(c.heading for r in read for c in r.cells):
+        return set()
+    return {r.label for r in read}
 
 
 TableKey = tuple[str, int, str]  # (document, year, the table's scope: title and header)
@@ -500,7 +518,8 @@ def _members(units: Sequence[EvidenceUnit], table: TableKey, groups_asked: bool,
     printed = [r for u in rows_of.values() if (r := read_row(u)) is not None and r.cells]
     if any(first_match(cues.roll_forward_row, r.label.lower()) for r in printed):
         return [], printed, False  # a balance's movements: no members
-    printed = measure_block(printed, measures, cues) or printed
+    printed = (measure_block(printed, measures, cues) or summed_by_measure(printed, measures, cues)
+               or printed)
     rows = _group_totals(printed) if groups_asked else []
     if rows:
         return rows, printed, True
@@ -513,14 +532,15 @@ def _members(units: Sequence[EvidenceUnit], table: TableKey, groups_asked: bool,
 
 
 def _names_measure(rows: Sequence[Row], printed: Sequence[Row], column: str,
-                   measures: Sequence[str], cues: DirectCues) -> bool:
+                   measures: Sequence[str], cues: DirectCues, totals_said: str = "") -> bool:
     """Whether the table names the measure asked, or sales when none is, in its section, title
     or header, the column compared, the rows' caption or a total row: a growth is a change of
     a measure the table prints. Coca-Cola 2019's segment note closes with "property, plant and
     equipment - net" of the United States and International: a rise in either is no growth.
     A total row under the rows' caption that names a measure decides it: Walmart's "Total
     long-lived assets" closes a block whose caption row the chunker left in the chunk before,
-    under a note titled "Segments and Disaggregated Revenue"."""
+    under a note titled "Segments and Disaggregated Revenue". ``totals_said``: the label of the
+    row that sums the members (:func:`summed_by_measure`)."""
     asked = _asked_or_sales(measures, cues)
     captions = {r.unit.caption for r in rows}
     named = [n for r in printed if r.unit.caption in captions
@@ -528,7 +548,8 @@ def _names_measure(rows: Sequence[Row], printed: Sequence[Row], column: str,
     if named:
         return any(_names(n, asked) for n in named)
     totals = [r.label for r in printed if first_match(cues.total_row, r.label.lower())]
-    said = " | ".join([rows[0].unit.scope, column, *{r.unit.caption for r in rows}, *totals])
+    said = " | ".join([rows[0].unit.scope, column, *{r.unit.caption for r in rows}, *totals,
+                       totals_said])
     return _names(said, asked)
 
 
@@ -564,6 +585,32 @@ def measure_block(printed: Sequence[Row], measures: Sequence[str], cues: DirectC
             blocks.append([])  # a block closed by its total
     named = [b for b in blocks[:-1] if _names(b[-1].label, _asked_or_sales(measures, cues))]
     return named[0] if len(named) == 1 else None
+
+
+def summed_by_measure(printed: Sequence[Row], measures: Sequence[str], cues: DirectCues
+                      ) -> list[Row] | None:
+    """The members a row named by the measure asked sums, with that row: the rows above it,
+    from the table's start or its last total, when in some column their figures add up to its
+    figure (MGM Resorts' segment note: "Las Vegas Strip Resorts", "Regional Operations" and
+    "MGM China" over "Reportable segment Adjusted Property EBITDAR", then the reconciliation's
+    line items down to net income; its "Adjusted Property EBITDAR" caption is no measure the
+    vocabulary knows, so no caption tells the blocks apart). The subtotal's own sum is the
+    table's structure (ASC 280-10-50-30: the reportable segments' measure totalled before its
+    reconciliation). None when the question names no measure or no such row sums the rows above
+    it."""
+    if not measures:
+        return None
+    start = 0
+    for at, row in enumerate(printed):
+        if at - start >= 2 and row.label and _names(row.label, measures):
+            block = printed[start:at]
+            if any(_sums_to_total([row], [(c, r) for r in block if (c := r.cell(cell.heading))
+                                          is not None], cell.heading, row.unit.caption)
+                   for cell in row.cells if not cell.shown.endswith("%")):
+                return [*block, row]
+        if first_match(cues.total_row, row.label.lower()):
+            start = at + 1
+    return None
 
 
 def _line_items(rows: Sequence[Row], measures: Sequence[str], cues: DirectCues) -> bool:
@@ -836,6 +883,9 @@ def _change_winner(question: Question, direction: str, rows: Sequence[Row], colu
         # Cola's segments "as a percentage of Company net operating revenues": 17.3%, 11.0,
         # ...); a share that rose is no growth of the member
         return None
+    if change.lists:
+        return _those_moved(rows, column, prior, change, categories,
+                            _measure(question, column, cues).rsplit(" in ", 1)[0], printed, cues)
     changes = [Change(r.label, now, then, r, r) for r in rows
                if (now := r.cell(column)) is not None and (then := r.cell(prior)) is not None
                and then.value > 0]
@@ -859,6 +909,55 @@ def _change_winner(question: Question, direction: str, rows: Sequence[Row], colu
         answer = answer.model_copy(update={"text": f"{answer.text} " + _not_ranked_note(
             slight, changes, measure, _period_words(prior))})
     return _with_those_moved(question, answer, changes, categories, measure, cues, whole)
+
+
+def _those_moved(rows: Sequence[Row], column: str, prior: str, change: Cue,
+                 categories: Sequence[Cue], measure: str, printed: Sequence[Row],
+                 cues: DirectCues) -> DirectAnswer | None:
+    """"Which segments saw operating income decline?": every member whose figure moved the way
+    asked, each with its change from the prior period's figure (a loss's member too: it has
+    a direction, if no rate), then how the others went; "Only" when the rows are the whole table
+    (they sum to the total it prints in both columns). "None" (:func:`_none_moved`) when no
+    member moved that way and the rows are whole; None for fewer than two members, or a
+    category the question does not name."""
+    every = [Change(r.label, now, then, r, r) for r in rows
+             if (now := r.cell(column)) is not None and (then := r.cell(prior)) is not None]
+    if len(every) < 2 or not categories:
+        return None
+    whole = len(every) == len(rows) and all(_sums_to_total(
+        printed, [(c, r) for r in rows if (c := r.cell(col)) is not None], col,
+        rows[0].unit.caption) for col in (column, prior))
+    moved = [c for c in every if c.amount and (c.amount > 0) == (change.moved == "up")]
+    if not moved:
+        return _none_moved([c for c in every if c.then.value], change,
+                           member_word(categories[0]), measure, (column, prior),
+                           cues) if whole else None
+    others = [c for c in every if c not in moved]
+    names = [_moved_from(c, cues) for c in moved]
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    when = f"{_period_words(column)} against {_period_words(prior).removeprefix('in ')}"
+    among = "the table prints" if whole else "compared"
+    text = (f"{'Only ' if whole and others else ''}{listed} saw {measure} "
+            f"{'grow' if change.moved == 'up' else 'decline'} ({when}), of the {len(every)} "
+            f"{members_word(categories[0])} {among}")
+    if others:
+        text += "; " + "; ".join(_moved_from(c, cues, named_way=True) for c in others)
+    return DirectAnswer(kind="superlative", units=[c.now_row.unit for c in every],
+                        text=f"{text}.", named=moved[0].name if len(moved) == 1 else "")
+
+
+def _moved_from(c: Change, cues: DirectCues, named_way: bool = False) -> str:
+    """"Regional Operations (down $46,083 thousand, or 14%, from $339,850 thousand to $293,767
+    thousand)"; with ``named_way``, "MGM China rose (from -$52,091 thousand to $209,389
+    thousand)". A rate only from a positive prior figure."""
+    unit = c.now_row.unit
+    figures = f"from {money(c.then, unit, cues)} to {money(c.now, unit, cues)}"
+    if named_way:
+        way = "rose" if c.amount > 0 else "fell" if c.amount < 0 else "was unchanged"
+        return f"{c.name} {way} ({figures})"
+    rate = f", or {abs(100 * c.amount / c.then.value):.0f}%" if c.then.value > 0 else ""
+    return (f"{c.name} ({'up' if c.amount > 0 else 'down'} "
+            f"{_difference(c.now, c.then, unit, cues)}{rate}, {figures})")
 
 
 MIN_RANKED_SHARE = 0.01  # of the members' prior total: a smaller member's rate ranks nothing
@@ -1285,8 +1384,8 @@ def superlative(question: Question, selected: Sequence[EvidenceUnit],
     change = first_match(cues.change_rank, q)
     cue = change if change is not None and change.direction is not None else first_match(
         cues.superlative, q)
-    if cue is None or cue.direction is None:
-        return None
+    if cue is None or cue.direction is None or (cue.lists and not _categories(question, cues)):
+        return None  # "which ... declined" lists members of a category the question names
     found = _winner(question, cue, cue is change, selected, pool, page_rows, cues)
     if found is not None or titling is None or page_rows is None or not selected:
         return found
@@ -1328,7 +1427,7 @@ def _winner(question: Question, cue: Cue, by_change: bool, selected: Sequence[Ev
     # "Segments" note ranks no segment while the segment table is there)
     found = _table_winner(question, cue.direction, selected, pool, page_rows, cues, change,
                           titled=True, also_ranks=also_ranks)
-    if found is None:
+    if found is None and not cue.lists:  # a winner among columns lists no members
         units = [*selected, *pool]
         found = (_column_change_winner(question, cue.direction, units, page_rows, cue, cues)
                  if by_change else _column_winner(question, cue.direction, units, page_rows,

@@ -1116,3 +1116,70 @@ def test_a_misread_row_never_takes_the_place_of_the_run_it_was_read_from() -> No
                           ).model_copy(update={"companies": ["JPMorgan Chase"]})
     assert rows_for_runs(asked, chosen, lambda d, y, p: page_table_rows(pages, d, y, p)) == chosen
 
+
+
+MGM_Q2 = ("mgm-resorts-10q-q2", 2023)
+
+
+@cache
+def _mgm_q2() -> PageTexts:
+    return PageTexts.from_pages(*MGM_Q2, real_filing(
+        "financebench-wide/pdfs/MGMRESORTS_2023Q2_10Q.pdf").pages)
+
+
+def _mgm_q2_ask(question: str, page: int) -> DirectAnswer | None:
+    pages = _mgm_q2()
+    rows = page_table_rows(pages, *MGM_Q2, page)
+    return direct_answer_to(question, rows[:1], rows,
+                            lambda d, y, p: page_table_rows(pages, d, y, p))
+
+
+@pytest.mark.parametrize(("question", "lead"), [
+    ("Which of MGM Resorts' segments had the largest decline in Adjusted Property EBITDAR in "
+     "Q2 2023?",
+     "Regional Operations had the largest decline of the segments: its EBITDAR fell 14% "
+     "($46,083 thousand), $293,767 thousand in three months 2023 against $339,850 thousand in "
+     "three months 2022 (293,767 / 339,850 - 1)."),
+    ("Which of MGM Resorts' reportable segments saw Adjusted Property EBITDAR decline in Q2 "
+     "2023 versus Q2 2022?",
+     "Only Las Vegas Strip Resorts (down $48,738 thousand, or 6%, from $825,267 thousand to "
+     "$776,529 thousand) and Regional Operations (down $46,083 thousand, or 14%, from $339,850 "
+     "thousand to $293,767 thousand) saw EBITDAR decline (in three months 2023 against three "
+     "months 2022), of the 3 segments the table prints; MGM China rose (from -$52,091 thousand "
+     "to $209,389 thousand)."),
+    ("Which MGM Resorts segments grew Adjusted Property EBITDAR in the six months ended June "
+     "30, 2023?",
+     "Only Las Vegas Strip Resorts (up $193,437 thousand, or 14%, from $1,418,901 thousand to "
+     "$1,612,338 thousand) and MGM China (up $456,084 thousand, from -$77,747 thousand to "
+     "$378,337 thousand) saw EBITDAR grow (in six months 2023 against six months 2022), of the "
+     "3 segments the table prints; Regional Operations fell (from $653,129 thousand to "
+     "$606,942 thousand)."),
+])
+def test_segments_summed_by_the_measures_own_row_are_ranked_and_listed_by_their_move(
+        question: str, lead: str) -> None:
+    """MGM Resorts' Q2 2023 segment note (p.26) prints its segments over "Reportable segment
+    Adjusted Property EBITDAR", which sums them, then the reconciliation's line items down to
+    net income; its caption row is no measure the vocabulary knows. The row that sums the
+    segments closes their block, and names what they measure. A question that asks which
+    segments moved one way, with no superlative, is answered with every one that did, a loss's
+    member too (MGM China has no rate from a loss), and how the others went."""
+    found = _mgm_q2_ask(question, 25)
+    assert found is not None and found.text == lead, found and found.text
+    claim = verify_claims([found.claim()], _mgm_q2())[0]
+    assert {c.mark for c in claim.citations} == {"valid"}
+
+
+def test_a_members_line_items_read_as_tables_of_their_own_are_no_segments() -> None:
+    """MGM Resorts' Q2 2023 MD&A (p.29) prints "Casino, Rooms, Food and beverage, ..." under
+    each segment's name, each block closed by an unlabelled subtotal: the page's reader takes
+    the next blocks for tables of their own, headed by the subtotal's figures. "Entertainment,
+    retail and other" of Las Vegas Strip Resorts is no segment whose net revenues declined."""
+    for question in ("Which of MGM Resorts' segments had the largest decline in net revenues "
+                     "in the six months ended June 30, 2023?",
+                     "Which of MGM Resorts' segments saw net revenues decline in the six months "
+                     "ended June 30, 2023?"):
+        rows = [u for u in page_table_rows(_mgm_q2(), *MGM_Q2, 28)
+                if "Net Revenues by Segment" in u.scope or u.text.startswith("Casino: three")]
+        found = direct_answer_to(question, rows[:1], rows[:4],
+                                 lambda d, y, p: page_table_rows(_mgm_q2(), d, y, p))
+        assert found is None, found.text
