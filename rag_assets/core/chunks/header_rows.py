@@ -24,6 +24,7 @@ from rag_assets.core.ingest.statement_tables import UNIT_NAMES, duration_words, 
 from rag_assets.core.text.figures import AMOUNT_IN_LINE_RE, parse_figure, trailing_cells
 from rag_assets.core.text.periods import DURATIONS, PERIOD_HEADING_WORDS_RE
 from rag_assets.core.text.years import (
+    COLUMN_HEADING_RE,
     COMPARED_YEARS_RE,
     STATEMENT_YEAR_RE,
     YEAR_OR_CHANGE_HEADING_RE,
@@ -235,8 +236,8 @@ def _column_names(headings: Sequence[re.Match[str]], header: str) -> list[str] |
     durations = sorted((m.start(), months) for p, months in DURATIONS for m in p.finditer(header))
     lengths = [durations[i * len(durations) // width][1] if durations else None
                for i in range(width)]
-    names = [f"{duration_words(m)}{h['year'] or '% change'}" for h, m in zip(
-        headings, lengths, strict=True)]
+    names = [f"{duration_words(m)}{h['year'] or _change_name(h)}"
+             for h, m in zip(headings, lengths, strict=True)]
     if len(set(names)) == len(names):
         return names
     changes = [i for i, h in enumerate(headings) if h["change"]]
@@ -254,6 +255,21 @@ def _column_names(headings: Sequence[re.Match[str]], header: str) -> list[str] |
             if qualifier:
                 names[i] = names[i].replace("% change", f"% change {qualifier}", 1)
     return names if len(set(names)) == len(names) else None
+
+
+def _change_name(heading: re.Match[str]) -> str:
+    """A change column's name: "change" for its amount ("Increase/(decrease)"), "% change"
+    for its rate."""
+    return "change" if heading.groupdict().get("delta") else "% change"
+
+
+def _caption_above(lines: Sequence[str], start: int) -> str | None:
+    """The caption a text table prints between its header and its rows ("Net revenues by
+    distribution channel:", Activision Blizzard's 10-Q): a short line that ends in a colon and
+    prints no amount; None for any other line."""
+    line = lines[start - 1].strip() if start > 0 else ""
+    return line if (line.endswith(":") and len(line) <= MAX_WRAPPED_LABEL
+                    and not AMOUNT_IN_LINE_RE.search(line)) else None
 
 
 def _change_qualifier(header: str, heading: re.Match[str]) -> str:
@@ -277,12 +293,16 @@ def _title_in(header: Sequence[str]) -> str:
 
 def _named_text_table(lines: Sequence[str], start: int, end: int, width: int
                       ) -> tuple[str, list[str]] | None:
-    top = start
-    while top > max(0, start - MAX_HEADING_LINES) and _heading_line(lines[top - 1]) and not (
+    caption_row = _caption_above(lines, start)
+    first = start - 1 if caption_row else start  # the header stands above the caption
+    top = first
+    while top > max(0, first - MAX_HEADING_LINES) and _heading_line(lines[top - 1]) and not (
             _caption_headings(lines[top - 1], width)):
         top -= 1
-    header = "\n".join(line.strip() for line in lines[top:start])
-    headings = list(YEAR_OR_CHANGE_HEADING_RE.finditer(header))
+    if top == first:
+        caption_row, first, top = None, start, start  # no header above it: a title, as before
+    header = "\n".join(line.strip() for line in lines[top:first])
+    headings = list(COLUMN_HEADING_RE.finditer(header))
     caption = None
     if not headings and top > 0 and (caption := _caption_headings(lines[top - 1], width)):
         header = " ".join(caption)
@@ -297,7 +317,9 @@ def _named_text_table(lines: Sequence[str], start: int, end: int, width: int
         return None  # which column is which is not printed
     _, scale = _units(header)
     title = caption[0] if caption else lines[top - 1].strip() if top > 0 else _title_in(
-        lines[top:start])
-    table = [[UNIT_NAMES.get(scale, ""), *names], *([label, *cells] for label, cells in rows)]
+        lines[top:first])
+    captioned = [[caption_row, *[""] * width]] if caption_row else []
+    table = [[UNIT_NAMES.get(scale, ""), *names], *captioned,
+             *([label, *cells] for label, cells in rows)]
     markdown = [markdown_row(row) for row in table]
     return title, [markdown[0], markdown_rule(width + 1), *markdown[1:]]

@@ -40,18 +40,19 @@ from itertools import islice
 from rag_assets.core.generation.bridged_causes import member_causes
 from rag_assets.core.generation.concentration import concentration
 from rag_assets.core.generation.direct_rows import (
-    Cell,
     Cue,
     DirectAnswer,
     DirectCues,
     PageRows,
     Scan,
+    direction_of,
     first_match,
     heading_has,
     load_cues,
     money,
     parse_cell,
     read_row,
+    row_moved,
 )
 from rag_assets.core.generation.disclosures import stated_deals
 from rag_assets.core.generation.drivers import (
@@ -73,6 +74,7 @@ from rag_assets.core.generation.metric_format import subject_of
 from rag_assets.core.generation.per_share_dividends import per_share_dividend
 from rag_assets.core.generation.quarter_events import quarter_debt_event
 from rag_assets.core.generation.quoted_amounts import quoted_arithmetic
+from rag_assets.core.generation.sized_causes import sized_cause
 from rag_assets.core.generation.stated_events import stated_event
 from rag_assets.core.generation.stated_line_items import stated_line_item
 from rag_assets.core.generation.stated_moves import stated_move
@@ -208,32 +210,6 @@ def _periods_compared(question: Question, cues: DirectCues) -> list[Period] | No
     return sorted(periods, key=lambda p: (p[1], p[0] or ""), reverse=True)  # later first
 
 
-def _direction(later: float, earlier: float) -> str:
-    return "Increased" if later > earlier else "Decreased" if later < earlier else "Unchanged"
-
-
-def _moved(later: Cell, earlier: Cell, unit: EvidenceUnit, cues: DirectCues) -> str:
-    """"Increased by $236 million (75.4%)": the direction, then by how much the two printed
-    figures differ, in the table's currency and scale at their precision, and relatively (a
-    percentage moves in percentage points)."""
-    way, change = _direction(later.value, earlier.value), later.value - earlier.value
-    if not change:
-        return way
-    decimals = max(_decimals_of(later.printed), _decimals_of(earlier.printed))
-    if later.shown.endswith("%"):
-        return f"{way} by {abs(change):,.{decimals}f} percentage points"
-    shown = f"{abs(change):,.{decimals}f}"
-    by = money(Cell(heading=later.heading, printed=shown, value=abs(change), shown=shown),
-               unit, cues)
-    relative = f" ({abs(change) / abs(earlier.value):.1%})" if earlier.value else ""
-    return f"{way} by {by}{relative}"
-
-
-def _decimals_of(printed: str) -> int:
-    found = re.search(r"\.(\d+)", printed)
-    return len(found.group(1)) if found else 0
-
-
 def _polar(question: Question, later: float, earlier: float) -> str:
     """"Yes. " or "No. " before a comparison asked yes or no one way ("Did X decline ...?"),
     from the way the two figures went (unchanged is neither way: "No. "); "" when no one way
@@ -267,7 +243,7 @@ def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: Dire
                        f"{money(b, unit, cues)} in {b.heading}")
             return DirectAnswer(kind="comparison", units=[unit], supports=figures,
                                 text=f"{_polar(question, a.value, b.value)}"
-                                     f"{_moved(a, b, unit, cues)}: {figures}.")
+                                     f"{row_moved(a, b, unit, cues)}: {figures}.")
         if unit.is_row:
             continue
         found = []
@@ -286,7 +262,7 @@ def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: Dire
         figures = f"{a} in {a_label} against {b} in {b_label}"
         return DirectAnswer(kind="comparison", units=[unit], supports=figures, text=(
             f"{_polar(question, values[0][0], values[1][0])}"  # type: ignore[index]
-            f"{_direction(values[0][0], values[1][0])}: {figures}."))  # type: ignore[index]
+            f"{direction_of(values[0][0], values[1][0])}: {figures}."))  # type: ignore[index]
     return None
 
 
@@ -369,7 +345,8 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
     if not selected:
         return None
     def explained(asked: Question) -> DirectAnswer | None:
-        return causes_read(asked, selected, pool, preceding, scan, following, heading)
+        return sized_cause(asked, causes_read(asked, selected, pool, preceding, scan, following,
+                                              heading), page_rows, cues)
 
     return ((None if asks_members_drove(question) else explained(question))
             or stated_none(question, selected, pool, before, scan)
@@ -397,5 +374,6 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or stated_deals(question, selected, pool, scan, following, preceding,
                             at_least=_names_counted(question.text, cues))
             # "which segment drove the decline?" with no table to rank: MD&A's sentence
-            or (drivers(question, selected, pool, preceding, scan, following, heading)
+            or (sized_cause(question, drivers(question, selected, pool, preceding, scan,
+                                              following, heading), page_rows, cues)
                 if asks_members_drove(question) else None))

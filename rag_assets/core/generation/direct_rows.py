@@ -218,6 +218,33 @@ def read_row(unit: EvidenceUnit) -> Row | None:
     return Row(unit=unit, label=label, cells=cells) if label or cells else None
 
 
+def direction_of(later: float, earlier: float) -> str:
+    return "Increased" if later > earlier else "Decreased" if later < earlier else "Unchanged"
+
+
+def row_moved(later: Cell, earlier: Cell, unit: EvidenceUnit, cues: DirectCues) -> str:
+    """"Increased by $236 million (75.4%)": the direction, then by how much the two printed
+    figures differ, in the table's currency and scale at their precision, and relatively (a
+    percentage moves in percentage points)."""
+    way, change = direction_of(later.value, earlier.value), later.value - earlier.value
+    if not change:
+        return way
+    decimals = max(decimals_of(later.printed), decimals_of(earlier.printed))
+    if later.shown.endswith("%"):
+        return f"{way} by {abs(change):,.{decimals}f} percentage points"
+    # the table's currency sign, where its figures print one ("$ 2,012", "$ 1,474")
+    shown = ("$" if "$" in later.shown + earlier.shown else "") + f"{abs(change):,.{decimals}f}"
+    by = money(Cell(heading=later.heading, printed=shown, value=abs(change), shown=shown),
+               unit, cues)
+    relative = f" ({abs(change) / abs(earlier.value):.1%})" if earlier.value else ""
+    return f"{way} by {by}{relative}"
+
+
+def decimals_of(printed: str) -> int:
+    found = re.search(r"\.(\d+)", printed)
+    return len(found.group(1)) if found else 0
+
+
 def member_word(cue: Cue) -> str:
     """What an answer calls one member a category ranks: "segment", "geographic area"."""
     return cue.singular or cue.word or "member"

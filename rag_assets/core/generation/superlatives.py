@@ -47,7 +47,7 @@ from rag_assets.core.text.periods import (
     PERIOD_CAPTION_RE,
     PERIOD_TITLE_LEAD_RE,
     PERIOD_WORD_RE,
-    heading_months,
+    column_of_months,
 )
 from rag_assets.core.text.prose import UNITS_NOTE_RE
 from rag_assets.core.text.years import FISCAL_YEAR_RE, years_in
@@ -138,7 +138,7 @@ def column_asked(rows: Sequence[Row], question: Question, unit: EvidenceUnit,
         named, headings = named or bool(fit), fit or headings
         if not any(q for q, _ in periods):  # a year asked: its full year before its part;
             # "the three months ended December 31, 2022": its quarter's, never another length's
-            fit = [h for h in headings if _of_months(h, question.months)]
+            fit = [h for h in headings if column_of_months(h, question.months)]
             if not fit and question.months < MONTHS_PER_YEAR:
                 return None  # no column of the months asked
             headings = fit or headings
@@ -149,14 +149,6 @@ def column_asked(rows: Sequence[Row], question: Question, unit: EvidenceUnit,
     # "... Water" and "... Wastewater"), not a share of it
     totals = [h for h in headings if TOTAL_HEADING_RE.search(h) and "%" not in h]
     return totals[0] if len(headings) > 1 and totals else headings[0]
-
-
-def _of_months(heading: str, months: int) -> bool:
-    """Whether a column heading is of the months asked: a full year's names no part of one,
-    a part's names its length ("three months", "Q2", "six months")."""
-    if months >= MONTHS_PER_YEAR:
-        return not PART_OF_YEAR_RE.search(heading)
-    return heading_months(heading) == months
 
 
 def _measure(question: Question, column: str, cues: DirectCues, printed_as: str = "") -> str:

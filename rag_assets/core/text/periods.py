@@ -543,3 +543,11 @@ def in_quarter(date: tuple[int, int], end: tuple[int, int]) -> bool:
 # what leads a table's title into its period: "As of or for the Three Months Ended June 30,
 # 2023" (American Water's segment tables) read as the caption "Three Months Ended June 30, 2023"
 PERIOD_TITLE_LEAD_RE = re.compile(r"^(?:as\s+of\s+(?:or|and)\s+)?for\s+the\s+", re.IGNORECASE)
+
+
+def column_of_months(heading: str, months: int) -> bool:
+    """Whether a column heading is of the months asked: a full year's names no part of one,
+    a part's names its length ("three months 2023", "Q2", "six months")."""
+    if months >= MONTHS_PER_YEAR:
+        return not PART_OF_YEAR_RE.search(heading)
+    return heading_months(heading) == months

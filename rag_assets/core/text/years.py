@@ -65,6 +65,12 @@ STATEMENT_YEAR_RE = re.compile(r"(?<![\d,.$])(?:19[89]\d|20[0-4]\d)(?![\d,.]?\d)
 # century, unlike :data:`STATEMENT_YEAR_RE`) or a "% change" column (group "change")
 YEAR_OR_CHANGE_HEADING_RE = re.compile(r"(?<![\d,.$])(?P<year>(?:19|20)\d{2})(?![\d,.]?\d)|"
                                        r"(?P<change>%\s*change)", re.IGNORECASE)
+# a text table's column headings, with a column of the change's amount (group "delta"), as MD&A
+# prints it beside its years: "Increase/" over "(decrease)" (Activision Blizzard's 10-Q), "$
+# Change"
+COLUMN_HEADING_RE = re.compile(rf"{YEAR_OR_CHANGE_HEADING_RE.pattern}|"
+                               r"(?P<delta>increase\s*/\s*\(\s*decrease\s*\)|\$\s*change)",
+                               re.IGNORECASE)
 # the two years a "% change" column compares, as a stacked header prints them under it: "15
 # vs. 14" (two digits: a four-digit pair would also read as the years of the columns); never a
 # count of weeks ("53 vs. 52 weeks")

@@ -326,3 +326,43 @@ def test_a_change_heading_over_sub_headings_names_a_column_for_each() -> None:
     # sub-headings that do not add up to the columns name none
     uneven = PFIZER_REVENUES.replace("Total Oper. Total Oper.", "Total Oper. Total")
     assert text_tables(uneven.split("\n")) == []
+
+
+# Activision Blizzard's Q2 2023 10-Q (p.50) as the text layer prints it: "Increase/" over
+# "(decrease)" heads a column of each period's change in amount, and a caption stands between
+# the header and the rows
+ACTIVISION_CHANNELS = """The following table details our consolidated net revenues by distribution \
+channel (amounts in millions):
+For the Three Months Ended June 30, For the Six Months Ended June 30,
+2023 2022
+Increase/
+(decrease) 2023 2022
+Increase/
+(decrease)
+Net revenues by distribution channel:
+Digital online channels (1) $ 2,012 $ 1,474 $ 538 $ 4,168 $ 3,063 $ 1,105
+Retail channels 81 65 16 185 151 34
+Other (2) 114 105 9 237 198 39
+Total consolidated net revenues $ 2,207 $ 1,644 $ 563 $ 4,590 $ 3,412 $ 1,178
+(1) Net revenues from "Digital online channels" include revenues from digitally-distributed \
+downloadable content."""
+
+
+def test_an_amount_change_column_and_a_caption_under_the_header_are_read() -> None:
+    """An "Increase/(decrease)" column is each duration's change in amount ("three months
+    change"), not a rate; the caption under the header is a row of the table, every printed
+    line kept. Before, the four columns of years did not name the six columns and no table was
+    read."""
+    [(title, lines)] = text_tables(ACTIVISION_CHANNELS.split("\n"))
+    assert title.startswith("The following table details our consolidated net revenues")
+    assert markdown_cells(lines[0])[1:] == [
+        "three months 2023", "three months 2022", "three months change", "six months 2023",
+        "six months 2022", "six months change"]
+    assert markdown_cells(lines[2])[0] == "Net revenues by distribution channel:"
+    assert markdown_cells(lines[3]) == ["Digital online channels (1)", "$ 2,012", "$ 1,474",
+                                        "$ 538", "$ 4,168", "$ 3,063", "$ 1,105"]
+    assert len(lines) == 2 + 1 + 4
+    # without the header, which column is which is not printed: no table
+    headless = ACTIVISION_CHANNELS.split("\n")[7:]
+    assert headless[0] == "Net revenues by distribution channel:"
+    assert text_tables(headless) == []

@@ -1,0 +1,110 @@
+"""A cause's change sized from the table MD&A prints it in.
+
+MD&A often prints a measure's table and then explains each line of it without repeating the
+amounts ("The increase in net revenues from digital online channels for the three months ended
+June 30, 2023 ... was primarily due to higher revenues from: • Call of Duty ...", under the
+table of net revenues by distribution channel, Activision Blizzard's Q2 2023 10-Q): the cause
+answer then says why, but not by how much. Item 303(b) asks MD&A to discuss the changes of the
+line items its tables print, so the row of that table which the explained sentence and the
+question both name gives the change's two figures: the answer states them after the causes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rag_assets.core.generation.direct_rows import (
+    Cell,
+    DirectAnswer,
+    DirectCues,
+    PageRows,
+    Row,
+    heading_has,
+    money,
+    read_row,
+    row_moved,
+)
+from rag_assets.core.generation.drivers import measure_roots, root
+from rag_assets.core.question.question import Period, Question
+from rag_assets.core.text.figures import AMOUNT, CURRENCY
+from rag_assets.core.text.periods import column_of_months
+
+PAGES_BEFORE = 2  # MD&A prints a table, then explains its lines: on its page or the next two
+_WORD_RE = re.compile(r"[^\W\d_]{3,}")
+# an amount the change states ("$538 million", "increased 36%"), not a date's year
+_STATED_RE = re.compile(rf"{CURRENCY}\s?{AMOUNT}|{AMOUNT}\s?(?:%|percent\b)")
+
+
+def sized_cause(question: Question, found: DirectAnswer | None, page_rows: PageRows | None,
+                cues: DirectCues) -> DirectAnswer | None:
+    """``found`` with its change's two figures and their difference after the causes, read from
+    the one table row that the explained sentence and the question both name, in the columns
+    of the period asked and the same period a year before; ``found`` unchanged when its change
+    prints an amount already, or no single row fits."""
+    if found is None or found.kind != "cause" or page_rows is None or not found.changed or (
+            _STATED_RE.search(found.changed)):
+        return found
+    periods = _periods(question)
+    if periods is None:
+        return found
+    sized = _rows_sized(question, found, page_rows, periods)
+    if len(sized) != 1:
+        return found  # none, or two rows the sentence names alike: not guessed at
+    row, now, then = sized[0]
+    figures = (f"{row.label}: {money(now, row.unit, cues)} in {now.heading} against "
+               f"{money(then, row.unit, cues)} in {then.heading}, "
+               f"{row_moved(now, then, row.unit, cues)[0].lower()}"
+               f"{row_moved(now, then, row.unit, cues)[1:]}")
+    text = f"{found.text.rstrip(' .')} ({figures})."
+    return found.model_copy(update={"text": text, "units": [*found.units, row.unit]})
+
+
+def _periods(question: Question) -> tuple[Period, Period] | None:
+    """The period asked and the one it is compared with: the two the question names, else the
+    one it names and the same period a year before (MD&A compares a quarter with the year
+    before's)."""
+    periods = sorted(question.periods, key=lambda p: (p[1], p[0] or ""), reverse=True)
+    if len(periods) == 2:
+        return periods[0], periods[1]
+    if len(periods) == 1:
+        quarter, year = periods[0]
+        return periods[0], (quarter, str(int(year) - 1))
+    return None
+
+
+def _rows_sized(question: Question, found: DirectAnswer, page_rows: PageRows,
+                periods: tuple[Period, Period]) -> list[tuple[Row, Cell, Cell]]:
+    """The rows of the explained sentence's page and the pages before it that print a figure in
+    each period's column, whose label's words the sentence's change and the question both name,
+    and whose label, caption or table names the question's measure."""
+    unit = found.units[0]
+    changed = {root(w) for w in _WORD_RE.findall(found.changed)}
+    asked = {root(w) for w in _WORD_RE.findall(question.text)}
+    measure = measure_roots(question)
+    sized: dict[str, tuple[Row, Cell, Cell]] = {}
+    for page in range(unit.page, max(unit.page - PAGES_BEFORE, 0) - 1, -1):
+        for printed in page_rows(unit.document, unit.year, page):
+            row = read_row(printed)
+            own = {root(w) for w in _WORD_RE.findall(row.label)} if row is not None else set()
+            if row is None or not own or not own <= changed & asked:
+                continue
+            named = {root(w) for w in _WORD_RE.findall(
+                f"{row.label} {printed.caption} {printed.scope}")}
+            cells = _cells(row, periods, question.months)
+            if cells is not None and named & measure:
+                sized.setdefault(printed.quote, (row, *cells))
+    return list(sized.values())
+
+
+def _cells(row: Row, periods: tuple[Period, Period], months: int) -> tuple[Cell, Cell] | None:
+    """The row's one figure in each period's column of the months asked (a quarter's three, a
+    half year's six; a percentage's or a share's neither)."""
+    later, earlier = periods
+    cells = [c for c in row.cells if column_of_months(c.heading, months)]
+    now = [c for c in cells if heading_has(c.heading, later)]
+    then = [c for c in cells if heading_has(c.heading, earlier)
+            and not heading_has(c.heading, later)]
+    if len(now) != 1 or len(then) != 1 or now[0].shown.endswith("%"):
+        return None
+    return now[0], then[0]
+
