@@ -22,7 +22,7 @@ from rag_assets.core.ingest.pages import (
 )
 from rag_assets.core.ingest.statement_tables import UNIT_NAMES, duration_words, read_units
 from rag_assets.core.text.figures import AMOUNT_IN_LINE_RE, parse_figure, trailing_cells
-from rag_assets.core.text.periods import DURATIONS, PERIOD_HEADING_WORDS_RE
+from rag_assets.core.text.periods import DURATIONS, MONTH_RE, PERIOD_HEADING_WORDS_RE
 from rag_assets.core.text.years import (
     COLUMN_HEADING_RE,
     COMPARED_YEARS_RE,
@@ -268,15 +268,31 @@ def _caption_above(lines: Sequence[str], start: int) -> str | None:
     distribution channel:", Activision Blizzard's 10-Q): a short line that ends in a colon and
     prints no amount; None for any other line."""
     line = lines[start - 1].strip() if start > 0 else ""
-    return line if (line.endswith(":") and len(line) <= MAX_WRAPPED_LABEL
+    return line if (line.endswith(":") and line[:1].isupper() and len(line) <= MAX_WRAPPED_LABEL
                     and not AMOUNT_IN_LINE_RE.search(line)) else None
+
+
+# the words a header prints besides its headings: "For the Three Months Ended June 30,"
+_HEADER_WORDS = frozenset({"for", "the", "as", "of", "at", "and", "three", "six", "nine",
+                           "twelve", "thirteen", "fifty", "two", "weeks", "week", "in"})
+MAX_OTHER_HEADER_WORDS = 1
+
+
+def _header_of_headings(header: str) -> bool:
+    """Whether a header prints nothing but column headings, durations, dates and units: a
+    wrapped sentence above a caption ("Compared with 2022, our revenue in 2023 by segment")
+    heads no columns."""
+    rest = UNITS_PAREN_RE.sub(" ", COLUMN_HEADING_RE.sub(" ", header))
+    rest = MONTH_RE.sub(" ", PERIOD_HEADING_WORDS_RE.sub(" ", rest))
+    other = [w for w in re.findall(r"[^\W\d_]+", rest.lower()) if w not in _HEADER_WORDS]
+    return len(other) <= MAX_OTHER_HEADER_WORDS
 
 
 def _change_qualifier(header: str, heading: re.Match[str]) -> str:
     """The words a stacked header prints under a "% change" heading, up to the next heading
     ("excluding currency changes"): what that change leaves out. Note markers and the words
     that open the next column's heading ("FISCAL 2020") are not its words."""
-    following = YEAR_OR_CHANGE_HEADING_RE.search(header, heading.end())
+    following = COLUMN_HEADING_RE.search(header, heading.end())
     words = header[heading.end():following.start() if following else len(header)]
     words = PERIOD_HEADING_WORDS_RE.split(NOTE_MARKER_RE.sub(" ", words), maxsplit=1)[0]
     return " ".join(re.findall(r"[^\W\d_]+", words)).lower()
@@ -299,7 +315,8 @@ def _named_text_table(lines: Sequence[str], start: int, end: int, width: int
     while top > max(0, first - MAX_HEADING_LINES) and _heading_line(lines[top - 1]) and not (
             _caption_headings(lines[top - 1], width)):
         top -= 1
-    if top == first:
+    if top == first or (caption_row and not _header_of_headings(
+            "\n".join(lines[top:first]))):
         caption_row, first, top = None, start, start  # no header above it: a title, as before
     header = "\n".join(line.strip() for line in lines[top:first])
     headings = list(COLUMN_HEADING_RE.finditer(header))

@@ -91,6 +91,9 @@ class DirectCues(BaseModel):
     comparative: list[Cue] = Field(default_factory=list)
     change_rank: list[Cue] = Field(default_factory=list)
     superlative_not: list[Cue]
+    moved_list_not: list[Cue] = Field(default_factory=list, description="what makes a "
+                                      "question no list of the members that moved "
+                                      "(a ranking, a comparison, a threshold, both ways)")
     which_question: list[Cue]
     list_question: list[Cue]
     list_counts: dict[str, int]

@@ -27,7 +27,7 @@ from rag_assets.core.generation.direct_rows import (
 from rag_assets.core.generation.drivers import measure_roots, root
 from rag_assets.core.question.question import Period, Question
 from rag_assets.core.text.figures import AMOUNT, CURRENCY
-from rag_assets.core.text.periods import column_of_months
+from rag_assets.core.text.periods import DURATIONS, column_of_months
 
 PAGES_BEFORE = 2  # MD&A prints a table, then explains its lines: on its page or the next two
 _WORD_RE = re.compile(r"[^\W\d_]{3,}")
@@ -45,16 +45,16 @@ def sized_cause(question: Question, found: DirectAnswer | None, page_rows: PageR
             _STATED_RE.search(found.changed)):
         return found
     periods = _periods(question)
-    if periods is None:
-        return found
+    stated = {months for pattern, months in DURATIONS if pattern.search(found.changed)}
+    if periods is None or (stated and question.months not in stated):
+        return found  # the sentence explains another length's change (six months, asked Q2)
     sized = _rows_sized(question, found, page_rows, periods)
     if len(sized) != 1:
         return found  # none, or two rows the sentence names alike: not guessed at
     row, now, then = sized[0]
+    moved = row_moved(now, then, row.unit, cues)
     figures = (f"{row.label}: {money(now, row.unit, cues)} in {now.heading} against "
-               f"{money(then, row.unit, cues)} in {then.heading}, "
-               f"{row_moved(now, then, row.unit, cues)[0].lower()}"
-               f"{row_moved(now, then, row.unit, cues)[1:]}")
+               f"{money(then, row.unit, cues)} in {then.heading}, {moved[0].lower()}{moved[1:]}")
     text = f"{found.text.rstrip(' .')} ({figures})."
     return found.model_copy(update={"text": text, "units": [*found.units, row.unit]})
 
@@ -76,7 +76,7 @@ def _rows_sized(question: Question, found: DirectAnswer, page_rows: PageRows,
                 periods: tuple[Period, Period]) -> list[tuple[Row, Cell, Cell]]:
     """The rows of the explained sentence's page and the pages before it that print a figure in
     each period's column, whose label's words the sentence's change and the question both name,
-    and whose label, caption or table names the question's measure."""
+    and whose caption or table names the rest of the question's measure."""
     unit = found.units[0]
     changed = {root(w) for w in _WORD_RE.findall(found.changed)}
     asked = {root(w) for w in _WORD_RE.findall(question.text)}
@@ -88,10 +88,11 @@ def _rows_sized(question: Question, found: DirectAnswer, page_rows: PageRows,
             own = {root(w) for w in _WORD_RE.findall(row.label)} if row is not None else set()
             if row is None or not own or not own <= changed & asked:
                 continue
-            named = {root(w) for w in _WORD_RE.findall(
-                f"{row.label} {printed.caption} {printed.scope}")}
+            # the measure the question names beyond the row's own words ("net revenues" of
+            # "digital online channel net revenues") is the caption's or the table's
+            table = {root(w) for w in _WORD_RE.findall(f"{printed.caption} {printed.scope}")}
             cells = _cells(row, periods, question.months)
-            if cells is not None and named & measure:
+            if cells is not None and (measure - own) & table:
                 sized.setdefault(printed.quote, (row, *cells))
     return list(sized.values())
 
@@ -107,4 +108,3 @@ def _cells(row: Row, periods: tuple[Period, Period], months: int) -> tuple[Cell,
     if len(now) != 1 or len(then) != 1 or now[0].shown.endswith("%"):
         return None
     return now[0], then[0]
-

@@ -283,8 +283,7 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
     the rows are ranked by their change from the prior period's column instead. ``titled``:
     True for only the tables whose own title or header names what is ranked or the measure
     asked, False for only the others (named by their section alone), None for all;
-    ``also_ranks``: more words that name what is ranked (a filer's segments, when they are its
-    regions)."""
+    ``also_ranks``: more words that name what is ranked (a filer's segments as its regions)."""
     categories = _categories(question, cues)
     ranks = [*_ranks(question, cues), *also_ranks]
     groups_asked = any(c.level == "group" for c in categories)
@@ -308,16 +307,15 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
         rows, printed, grouped = _members(units, table, groups_asked, measures, question, cues)
         if (not rows or len({(r.unit.caption, r.label) for r in rows}) < len(rows)
                 or _repeated_on_page(rows, page_rows)  # measures under captions, not members
-                or not _places_if_asked(categories, [r.label for r in rows])):
+                or not _places_if_asked(categories, [r.label for r in rows])
+                or (_named_by(scope, ranks) < 2  # Coca-Cola's United States is no segment
+                    and first_match(cues.segment_tables, scope.lower()) is None
+                    and _places_only(categories, rows, measures, cues))):
             continue  # 3M's product lines under "Disaggregated revenue" are no regions
-        if (_named_by(scope, ranks) < 2 and first_match(cues.segment_tables, scope.lower()) is None
-                and _places_only(categories, rows, measures, cues)):
-            continue  # Coca-Cola's "United States" and "International" are no segments
         if change is not None and change.by == "percent" and not change.lists and (
                 printed_change := _printed_change_winner(question, direction, rows, change, cues)):
             return printed_change
-        summed = summed_by_measure(printed, measures, cues)
-        totals_said = summed[-1].label if summed else ""  # "Reportable segment ... EBITDAR"
+        totals_said = _summing_label(printed, measures, cues)
         column = column_asked(rows, question, rows[0].unit, cues, totals_said)
         if column is None or (change is not None and not _names_measure(
                 rows, printed, column, measures, cues, totals_said)):
@@ -356,13 +354,17 @@ def _repeated_on_page(rows: Sequence[Row], page_rows: PageRows | None) -> bool:
     return False
 
 
+_FIGURES_RE = re.compile(r"\d,\d{3}(?:\s+\$?\s*\(?\d[\d,]*\)?){2,}")  # a subtotal's figures
+
+
 def _unheaded_labels(units: Sequence[EvidenceUnit]) -> set[str]:
     """The labels of a page's table whose figures stand under no heading: the blocks after a
     subtotal printed without a label, which the page's reader takes for a new table headed by
     that subtotal's figures (MGM Resorts' "Regional Operations" and "MGM China" blocks of
     "Casino, Rooms, ..." under Las Vegas Strip Resorts' $2,146,650 thousand)."""
     read = [r for u in units if (r := read_row(u)) is not None and r.label and r.cells]
-    if not read or any(c.heading for r in read for c in r.cells):
+    if not read or any(c.heading for r in read for c in r.cells) or not _FIGURES_RE.search(
+            units[0].scope):
         return set()
     return {r.label for r in read}
 
@@ -592,9 +594,13 @@ def summed_by_measure(printed: Sequence[Row], measures: Sequence[str], cues: Dir
     it."""
     if not measures:
         return None
+    # the row totals members: "Total ...", or it names the members' kind ("Reportable segment
+    # ..."); a reconciliation's sum ("Adjusted EBITDA" under net income, taxes, interest) does not
+    kinds = [w for c in cues.categories for w in (c.word, c.plural, *c.also) if w]
     start = 0
     for at, row in enumerate(printed):
-        if at - start >= 2 and row.label and _names(row.label, measures):
+        if at - start >= 2 and row.label and _names(row.label, measures) and (
+                first_match(cues.total_row, row.label.lower()) or _names(row.label, kinds)):
             block = printed[start:at]
             if any(_sums_to_total([row], [(c, r) for r in block if (c := r.cell(cell.heading))
                                           is not None], cell.heading, row.unit.caption)
@@ -603,6 +609,13 @@ def summed_by_measure(printed: Sequence[Row], measures: Sequence[str], cues: Dir
         if first_match(cues.total_row, row.label.lower()):
             start = at + 1
     return None
+
+
+def _summing_label(printed: Sequence[Row], measures: Sequence[str], cues: DirectCues) -> str:
+    """The label of the row that sums the members under the measure's name ("Reportable
+    segment Adjusted Property EBITDAR": :func:`summed_by_measure`), or ""."""
+    summed = summed_by_measure(printed, measures, cues)
+    return summed[-1].label if summed else ""
 
 
 def _line_items(rows: Sequence[Row], measures: Sequence[str], cues: DirectCues) -> bool:
@@ -876,22 +889,15 @@ def _change_winner(question: Question, direction: str, rows: Sequence[Row], colu
         # ...); a share that rose is no growth of the member
         return None
     if change.lists:
-        return _those_moved(rows, column, prior, change, categories,
-                            _measure(question, column, cues).rsplit(" in ", 1)[0], printed, cues)
+        return _those_moved(question, rows, (column, prior), change, categories, printed, cues)
     changes = [Change(r.label, now, then, r, r) for r in rows
                if (now := r.cell(column)) is not None and (then := r.cell(prior)) is not None
                and then.value > 0]
     slight = _too_small_to_rank(changes, change)
     top = _ranked([c for c in changes if c not in slight], direction, change)
-    measure = _measure(question, column, cues).rsplit(" in ", 1)[0]
     caption = rows[0].unit.caption if top is None else top.now_row.unit.caption
-    if measure == "figure" and caption:  # what the rows are under: "Net sales"
-        measure = as_read(caption)
-    if measure == "figure":  # what the table's title says it presents: "net sales by segment"
-        measure = _titled_measure(rows[0].unit.scope, cues) or measure
-    whole = len(changes) == len(rows) and all(_sums_to_total(
-        printed, [(c, r) for r in rows if (c := r.cell(col)) is not None], col, caption)
-        for col in (column, prior))
+    measure = _changed_measure(question, column, caption, rows[0].unit.scope, cues)
+    whole = len(changes) == len(rows) and _whole_in(printed, rows, (column, prior), caption)
     if top is None:
         return _none_moved(changes, change, member_word(categories[0]), measure,
                            (column, prior), cues) if categories and whole else None
@@ -903,8 +909,29 @@ def _change_winner(question: Question, direction: str, rows: Sequence[Row], colu
     return _with_those_moved(question, answer, changes, categories, measure, cues, whole)
 
 
-def _those_moved(rows: Sequence[Row], column: str, prior: str, change: Cue,
-                 categories: Sequence[Cue], measure: str, printed: Sequence[Row],
+def _changed_measure(question: Question, column: str, caption: str, scope: str,
+                     cues: DirectCues) -> str:
+    """What a change is of, as an answer names it: the measure asked, else the caption the rows
+    are under ("Net sales"), else what the table's title says it presents ("net sales by
+    segment")."""
+    measure = _measure(question, column, cues).rsplit(" in ", 1)[0]
+    if measure == "figure" and caption:
+        measure = as_read(caption)
+    if measure == "figure":
+        measure = _titled_measure(scope, cues) or measure
+    return measure
+
+
+def _whole_in(printed: Sequence[Row], rows: Sequence[Row], columns: tuple[str, str],
+              caption: str) -> bool:
+    """Whether the rows are the table's whole: in each column their figures sum to a figure
+    another of its rows prints."""
+    return all(_sums_to_total(printed, [(c, r) for r in rows if (c := r.cell(col)) is not None],
+                              col, caption) for col in columns)
+
+
+def _those_moved(question: Question, rows: Sequence[Row], columns: tuple[str, str],
+                 change: Cue, categories: Sequence[Cue], printed: Sequence[Row],
                  cues: DirectCues) -> DirectAnswer | None:
     """"Which segments saw operating income decline?": every member whose figure moved the way
     asked, each with its change from the prior period's figure (a loss's member too: it has
@@ -912,17 +939,18 @@ def _those_moved(rows: Sequence[Row], column: str, prior: str, change: Cue,
     (they sum to the total it prints in both columns). "None" (:func:`_none_moved`) when no
     member moved that way and the rows are whole; None for fewer than two members, or a
     category the question does not name."""
+    column, prior = columns
     every = [Change(r.label, now, then, r, r) for r in rows
              if (now := r.cell(column)) is not None and (then := r.cell(prior)) is not None]
     if len(every) < 2 or not categories:
         return None
-    whole = len(every) == len(rows) and all(_sums_to_total(
-        printed, [(c, r) for r in rows if (c := r.cell(col)) is not None], col,
-        rows[0].unit.caption) for col in (column, prior))
+    caption = rows[0].unit.caption
+    measure = _changed_measure(question, column, caption, rows[0].unit.scope, cues)
+    whole = len(every) == len(rows) and _whole_in(printed, rows, columns, caption)
     moved = [c for c in every if c.amount and (c.amount > 0) == (change.moved == "up")]
-    if not moved:
-        return _none_moved([c for c in every if c.then.value], change,
-                           member_word(categories[0]), measure, (column, prior),
+    if not moved:  # "None": its rates are of positive prior figures only
+        return _none_moved([c for c in every if c.then.value > 0], change,
+                           member_word(categories[0]), measure, columns,
                            cues) if whole else None
     others = [c for c in every if c not in moved]
     names = [_moved_from(c, cues) for c in moved]
@@ -1374,10 +1402,12 @@ def superlative(question: Question, selected: Sequence[EvidenceUnit],
     if first_match(cues.which_question, q) is None or first_match(cues.superlative_not, q):
         return None
     change = first_match(cues.change_rank, q)
+    if change is not None and change.lists and not _lists_moved(question, cues):
+        change = None  # a movers' list not asked: read as if no change were named
     cue = change if change is not None and change.direction is not None else first_match(
         cues.superlative, q)
-    if cue is None or cue.direction is None or (cue.lists and not _categories(question, cues)):
-        return None  # "which ... declined" lists members of a category the question names
+    if cue is None or cue.direction is None:
+        return None
     found = _winner(question, cue, cue is change, selected, pool, page_rows, cues)
     if found is not None or titling is None or page_rows is None or not selected:
         return found
@@ -1393,6 +1423,18 @@ def superlative(question: Question, selected: Sequence[EvidenceUnit],
                                       words)):
             return found
     return None
+
+
+def _lists_moved(question: Question, cues: DirectCues) -> bool:
+    """Whether "which ... declined" asks for every member that moved: a category named in the
+    plural ("Which segments ...", "Which of its segments ..."), and no ranking, comparison,
+    threshold or second way (``moved_list_not``: "declined the most", "had higher revenue",
+    "declines of more than 10%", "rose while the others fell")."""
+    categories = _categories(question, cues)
+    q = question.text.lower()
+    plural = categories and (re.search(rf"\b{re.escape(members_word(categories[0]))}\b", q)
+                             or re.search(r"\bwhich of\b", q))
+    return bool(plural) and first_match(cues.moved_list_not, q) is None
 
 
 def _segments_if_places(question: Question, selected: Sequence[EvidenceUnit],

@@ -362,6 +362,13 @@ def test_an_amount_change_column_and_a_caption_under_the_header_are_read() -> No
     assert markdown_cells(lines[3]) == ["Digital online channels (1)", "$ 2,012", "$ 1,474",
                                         "$ 538", "$ 4,168", "$ 3,063", "$ 1,105"]
     assert len(lines) == 2 + 1 + 4
+    # a wrapped sentence that ends in a colon is no caption under a header (its years head no
+    # columns), lower case or not
+    for opening in ("was as follows:", "Revenue by segment was as follows:"):
+        prose = ["Compared with 2022, our revenue in 2023 by segment", opening,
+                 "Americas $ 1,200 $ 1,100 9", "EMEA 900 950 (5)", "Asia 700 600 17",
+                 "Total $ 2,800 $ 2,650 6"]
+        assert text_tables(prose) == []
     # without the header, which column is which is not printed: no table
     headless = ACTIVISION_CHANNELS.split("\n")[7:]
     assert headless[0] == "Net revenues by distribution channel:"

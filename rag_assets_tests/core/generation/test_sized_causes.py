@@ -81,3 +81,21 @@ def test_no_size_where_the_change_states_one_or_no_row_is_named() -> None:
     other = _explained()
     assert _sized("What drove the increase in Activision Blizzard's net bookings in Q2 2023?",
                   other) == other
+
+
+def test_a_sentence_of_another_length_than_asked_is_not_sized() -> None:
+    """The sentence explains the three months' change: a question of the six months gets no
+    six months' figures beside it (nor the reverse)."""
+    found = _explained()
+    asked = ("What drove the increase in Activision Blizzard's digital online channel net "
+             "revenues in the six months ended June 30, 2023?")
+    assert _sized(asked, found) == found
+
+
+def test_a_row_is_sized_only_under_the_measure_asked() -> None:
+    """"Digital online channels" under net revenues sizes no question of net bookings: the
+    measure the question names beyond the row's words must be its caption's or table's."""
+    found = _explained()
+    asked = ("Which titles drove the increase in Activision Blizzard's digital online channel "
+             "net bookings in Q2 2023?")
+    assert _sized(asked, found) == found
