@@ -902,11 +902,36 @@ def _change_winner(question: Question, direction: str, rows: Sequence[Row], colu
         return _none_moved(changes, change, member_word(categories[0]), measure,
                            (column, prior), cues) if categories and whole else None
     among = f" of the {members_word(categories[0])}" if categories else ""
-    answer = _change_answer(question, top, change, among, measure, (column, prior), cues)
+    answer = _with_others(_change_answer(question, top, change, among, measure,
+                                         (column, prior), cues), top,
+                          [c for c in changes if c not in slight], direction, change,
+                          categories, cues)
     if slight:
         answer = answer.model_copy(update={"text": f"{answer.text} " + _not_ranked_note(
             slight, changes, measure, _period_words(prior))})
     return _with_those_moved(question, answer, changes, categories, measure, cues, whole)
+
+
+MAX_OTHERS_SAID = 3  # members said beside the winner, nearest to it first
+
+
+def _with_others(answer: DirectAnswer, top: Change, changes: Sequence[Change], direction: str,
+                 change: Cue, categories: Sequence[Cue], cues: DirectCues) -> DirectAnswer:
+    """The winner's sentence with how the other members moved, in the order ranked: an analyst
+    says what the winner is measured against ("Cash App grew faster: ..., against 2% growth to
+    $3.53 billion for Seller"); ``MAX_OTHERS_SAID`` at most, each cited on its row."""
+    by_amount = change.by == "amount"
+    others = sorted((c for c in changes if c is not top),
+                    key=lambda c: c.amount if by_amount else c.amount / c.then.value,
+                    reverse=direction == "max")[:MAX_OTHERS_SAID]
+    if not others:
+        return answer
+    said = "; ".join(_moved_from(c, cues, named_way=True, rated=True) for c in others)
+    plural = members_word(categories[0]) if categories else "members"
+    return answer.model_copy(update={
+        "text": f"{answer.text.rstrip('.')}; of the other {plural}, {said}.",
+        "units": [*answer.units, *(c.now_row.unit for c in others
+                                   if all(c.now_row.unit is not u for u in answer.units))]})
 
 
 def _changed_measure(question: Question, column: str, caption: str, scope: str,
@@ -966,15 +991,19 @@ def _those_moved(question: Question, rows: Sequence[Row], columns: tuple[str, st
                         text=f"{text}.", named=moved[0].name if len(moved) == 1 else "")
 
 
-def _moved_from(c: Change, cues: DirectCues, named_way: bool = False) -> str:
+def _moved_from(c: Change, cues: DirectCues, named_way: bool = False, rated: bool = False
+                ) -> str:
     """"Regional Operations (down $46,083 thousand, or 14%, from $339,850 thousand to $293,767
     thousand)"; with ``named_way``, "MGM China rose (from -$52,091 thousand to $209,389
-    thousand)". A rate only from a positive prior figure."""
+    thousand)", and with ``rated`` too, "Seller rose 2% (from ... to ...)". A rate only from a
+    positive prior figure."""
     unit = c.now_row.unit
     figures = f"from {money(c.then, unit, cues)} to {money(c.now, unit, cues)}"
     if named_way:
         way = "rose" if c.amount > 0 else "fell" if c.amount < 0 else "was unchanged"
-        return f"{c.name} {way} ({figures})"
+        rate = (f" {abs(100 * c.amount / c.then.value):.0f}%" if rated and c.amount
+                and c.then.value > 0 else "")
+        return f"{c.name} {way}{rate} ({figures})"
     rate = f", or {abs(100 * c.amount / c.then.value):.0f}%" if c.then.value > 0 else ""
     return (f"{c.name} ({'up' if c.amount > 0 else 'down'} "
             f"{_difference(c.now, c.then, unit, cues)}{rate}, {figures})")

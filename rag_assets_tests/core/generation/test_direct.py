@@ -529,9 +529,12 @@ def test_what_drove_a_totals_change_is_the_largest_amount_not_the_fastest_rate()
     found = direct_answer_to("Which segment drove Acme's net sales growth in 2022?",
                              units[:1], units)
     assert found is not None
+    # the others beside it, ranked as the winner is (by amount)
     assert found.text == ("Alpha drove Acme's net sales growth of the segments: its net sales "
                           "rose $300 million (30%), $1,300 million in 2022 against $1,000 "
-                          "million in 2021 (1,300 - 1,000).")
+                          "million in 2021 (1,300 - 1,000); of the other segments, Beta rose 80% "
+                          "(from $100 million to $180 million); Gamma fell 12% (from $500 million "
+                          "to $440 million).")
     # a decline is driven by the largest fall; none fell: the question's premise is said false
     found = direct_answer_to("Which segment drove the decline in Acme's net sales in 2022?",
                              units[:1], units)
