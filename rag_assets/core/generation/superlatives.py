@@ -1060,10 +1060,7 @@ def _with_those_moved(question: Question, answer: DirectAnswer, changes: Sequenc
     moved = [c for c in changes if c.amount and (c.amount > 0) == (way == "up")]
     if way is None or not moved:
         return answer
-    said = [f"{c.name} ({'up' if way == 'up' else 'down'} "
-            f"{_difference(c.now, c.then, c.now_row.unit, cues)}, or "
-            f"{abs(100 * c.amount / c.then.value):.0f}%, to {money(c.now, c.now_row.unit, cues)})"
-            for c in moved]
+    said = [_moved_from(c, cues) for c in moved]
     names = said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
     verb = "grew" if way == "up" else "declined"
     among = "the table prints" if whole else "compared"

@@ -520,9 +520,10 @@ def test_which_members_grew_are_all_named_before_the_largest(
     lead = _lead_and_valid(corpus, "Which of Corning's reportable segments grew net sales in "
                                    "Q2 2023 versus Q2 2022, and what drove the biggest gain?")
     assert lead.startswith(
-        "Display Technologies (up $50 million, or 6%, to $928 million) and Environmental "
-        "Technologies (up $101 million, or 28%, to $457 million) grew segment net sales, of the "
-        "6 segments compared; Environmental Technologies drove the biggest gain"), lead
+        "Display Technologies (up $50 million, or 6%, from $878 million to $928 million) and "
+        "Environmental Technologies (up $101 million, or 28%, from $356 million to $457 million) "
+        "grew segment net sales, of the 6 segments compared; Environmental Technologies drove the "
+        "biggest gain"), lead
 
 
 def test_a_measure_a_sentence_introduces_a_table_of_is_its_total_row(
