@@ -828,6 +828,8 @@ def _change_answer(question: Question, top: Change, change: Cue, among: str, mea
 def _change_asked(question: Question, change: Cue) -> tuple[str, str]:
     """The ranking as the question words it ("grew the fastest", "largest decline") and the
     verb a winner's sentence takes before it ("had the ", none after "grew")."""
+    if change.lists:  # "saw net sales decline": the list asked; the largest of it follows
+        return ("largest decline" if change.moved == "down" else "largest growth"), "had the "
     phrase = re.search(change.pattern, question.text, re.IGNORECASE)
     what = phrase.group(0) if phrase else "largest change"
     return what, "" if VERB_PHRASE_RE.match(what) else "had the "
@@ -1043,17 +1045,18 @@ _SUPERLATIVE_WORD_RE = re.compile(r"\b(?:fastest|slowest|highest|lowest|greatest
 
 def _with_those_moved(question: Question, answer: DirectAnswer, changes: Sequence[Change],
                       categories: Sequence[Cue], measure: str, cues: DirectCues,
-                      whole: bool) -> DirectAnswer:
+                      whole: bool, asked_way: str | None = None) -> DirectAnswer:
     """The winner's answer led by the members that moved the way a plural "which" asks
     ("Which segments grew net sales?": each with its change and its figure), of the rows the
     table prints; "Only" when they are its whole (their figures sum to its total). The answer
-    unchanged when the question asks no such list."""
+    unchanged when the question asks no such list. ``asked_way``: the way a listing cue names
+    ("saw net sales decline"), else read from the question's verb."""
     if not categories:
         return answer
     plural = members_word(categories[0])
     # the verb's own clause asks no superlative: "Which of its segments grew the fastest?"
     # asks one member, "Which segments grew ..., and which grew the most?" all that grew first
-    way = next((w for w, verbs in _MOVED_VERBS.items() if (found := re.search(
+    way = asked_way or next((w for w, verbs in _MOVED_VERBS.items() if (found := re.search(
         rf"\bwhich\b[^?]*?\b{re.escape(plural)}\b[^?]*?\b(?:{verbs})\b(?P<rest>[^,;?]*)",
         question.text, re.IGNORECASE)) and not _SUPERLATIVE_WORD_RE.search(
             found["rest"].split(" and ")[0])), None)
@@ -1344,7 +1347,8 @@ def _column_change_winner(question: Question, direction: str, units: Sequence[Ev
                 found = _with_those_moved(
                     question, _change_answer(question, top, change, among, measure,
                                              (period, prior), cues),
-                    changes, categories, measure, cues, whole=False)
+                    changes, categories, measure, cues, whole=False,
+                    asked_way=change.moved if change.lists else None)
                 return _with_margins(found, top, (period, prior), units, page_rows, measures,
                                      cues)
             if (none := _none_moved(changes, change, member_word(categories[0]), measure,
@@ -1487,7 +1491,7 @@ def _winner(question: Question, cue: Cue, by_change: bool, selected: Sequence[Ev
     # "Segments" note ranks no segment while the segment table is there)
     found = _table_winner(question, cue.direction, selected, pool, page_rows, cues, change,
                           titled=True, also_ranks=also_ranks)
-    if found is None and not cue.lists:  # a winner among columns lists no members
+    if found is None:
         units = [*selected, *pool]
         found = (_column_change_winner(question, cue.direction, units, page_rows, cue, cues)
                  if by_change else _column_winner(question, cue.direction, units, page_rows,

@@ -524,6 +524,16 @@ def test_which_members_grew_are_all_named_before_the_largest(
         "Environmental Technologies (up $101 million, or 28%, from $356 million to $457 million) "
         "grew segment net sales, of the 6 segments compared; Environmental Technologies drove the "
         "biggest gain"), lead
+    # asked with a listing cue ("saw ... decline"), the members that declined, then the largest
+    lead = _lead_and_valid(corpus, "Which of Corning's segments saw net sales decline in Q2 "
+                                   "2023?")
+    assert lead.startswith(
+        "Optical Communications (down $247 million, or 19%, from $1,313 million to $1,066 "
+        "million), Specialty Materials (down $62 million, or 13%, from $485 million to $423 "
+        "million), Life Sciences (down $81 million, or 26%, from $312 million to $231 million) "
+        "and Hemlock and Emerging Growth Businesses (down $41 million, or 10%, from $418 million "
+        "to $377 million) declined segment net sales, of the 6 segments compared; Life Sciences "
+        "had the largest decline of the segments"), lead
 
 
 def test_a_measure_a_sentence_introduces_a_table_of_is_its_total_row(
