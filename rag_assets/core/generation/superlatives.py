@@ -323,7 +323,7 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
         found = (_change_winner(question, direction, rows, _latest(column, question, rows),
                                 change, categories, cues, printed) if change is not None
                  else _ranked_winner(question, direction, rows, printed, grouped, column,
-                                     measures, cues))
+                                     measures, cues, totals_said))
         if found is not None:
             return found
     return None
@@ -629,10 +629,12 @@ def _line_items(rows: Sequence[Row], measures: Sequence[str], cues: DirectCues) 
 
 def _ranked_winner(question: Question, direction: str, rows: Sequence[Row],
                    printed: Sequence[Row], grouped: bool, column: str,
-                   measures: Sequence[str], cues: DirectCues) -> DirectAnswer | None:
+                   measures: Sequence[str], cues: DirectCues, totals_said: str = ""
+                   ) -> DirectAnswer | None:
     """The row with the highest (or lowest) value in ``column``, with its share of the table's
-    total when one is printed; None for one row, a tie, shares where an amount is asked, or a
-    total of another measure than ``measures`` (the heading words of the one asked)."""
+    total when one is printed (``totals_said``: the row that sums the members under the
+    measure's name); None for one row, a tie, shares where an amount is asked, or a total of
+    another measure than ``measures`` (the heading words of the one asked)."""
     ranked = [(c, r) for r in rows if (c := r.cell(column)) is not None]
     if len(ranked) < 2 or (_terms_asked(question, cues)
                            and any(c.shown.endswith("%") for c, _ in ranked)):
@@ -643,20 +645,21 @@ def _ranked_winner(question: Question, direction: str, rows: Sequence[Row],
     cell, winner = ranked[0]
     others = [] if grouped else _not_ranked(printed, winner.unit.caption, column, cues)
     total = _total_of(printed, [*ranked, *others], column,
-                      "" if grouped else winner.unit.caption, cues)
+                      "" if grouped else winner.unit.caption, cues, totals_said)
     printed_as = _total_names(total[1].label, cues) if total is not None else ""
     if printed_as and not _names(printed_as, _asked_or_sales(measures, cues)):
         return None  # the rows' total is of another measure ("Total long-lived assets")
     measure = _measure(question, column, cues, printed_as)
     text = (f"{winner.label} had the {_asked_word(question, direction, cues)} {measure}: "
             f"{money(cell, winner.unit, cues)}")
+    units = [winner.unit]
     if total is None or direction != "max":
-        return DirectAnswer(kind="superlative", units=[winner.unit], text=f"{text}.",
+        return DirectAnswer(kind="superlative", units=units, text=f"{text}.",
                             named=winner.label)
     total_cell, total_row = total
     share = share_of(cell.value, total_cell.value, question.decimals)
     return DirectAnswer(
-        kind="superlative", units=[winner.unit, total_row.unit], named=winner.label,
+        kind="superlative", units=[*units, total_row.unit], named=winner.label,
         share=cell.value / total_cell.value if total_cell.value > 0 else None,
         text=f"{text}, {share} of the {money(total_cell, total_row.unit, cues)} total "
              f"({cell.shown.lstrip('$')} / {total_cell.shown.lstrip('$')}).")
@@ -1084,11 +1087,13 @@ def _difference(now: Cell, then: Cell, unit: EvidenceUnit, cues: DirectCues) -> 
 
 
 def _total_of(printed: Sequence[Row], ranked: Sequence[tuple[Cell, Row]], column: str,
-              caption: str, cues: DirectCues) -> tuple[Cell, Row] | None:
+              caption: str, cues: DirectCues, totals_said: str = "") -> tuple[Cell, Row] | None:
     """The table's total of the ranked rows in ``column`` (the "Total" row under the same
     caption, or under none for the blocks' totals; or a row printed without a label under a
-    rule, MGM's, that equals their sum): the smallest total row that is at least their sum
-    (rounding aside), so that a share of it is a share of the whole; else None."""
+    rule, MGM's, or the row named ``totals_said`` that sums the members under the measure's
+    name (:func:`summed_by_measure`), that equals their sum): the smallest total row that is
+    at least their sum (rounding aside), so that a share of it is a share of the whole; else
+    None."""
     summed = sum(c.value for c, _ in ranked)
     if summed <= 0:
         return None
@@ -1096,7 +1101,8 @@ def _total_of(printed: Sequence[Row], ranked: Sequence[tuple[Cell, Row]], column
               if r.unit.caption == caption and (c := r.cell(column)) is not None
               and not c.shown.endswith("%") and c.value >= summed * 0.995
               and (first_match(cues.total_row, r.label.lower())  # a total printed unlabelled
-                   or (not r.label and c.value <= summed * 1.005))]
+                   or ((not r.label or (totals_said and r.label == totals_said))
+                       and c.value <= summed * 1.005))]
     return min(totals, key=lambda t: t[0].value) if totals else None
 
 

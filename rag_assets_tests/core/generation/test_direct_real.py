@@ -1153,6 +1153,10 @@ def _mgm_q2_ask(question: str, page: int) -> DirectAnswer | None:
 
 
 @pytest.mark.parametrize(("question", "lead"), [
+    ("Which of MGM Resorts' segments had the highest Adjusted Property EBITDAR in the six months "
+     "ended June 30, 2023?",
+     "Las Vegas Strip Resorts had the highest EBITDAR in six months 2023: $1,612,338 thousand, "
+     "62.1% of the $2,597,617 thousand total (1,612,338 / 2,597,617)."),
     ("Which of MGM Resorts' segments had the largest decline in Adjusted Property EBITDAR in "
      "Q2 2023?",
      "Regional Operations had the largest decline of the segments: its EBITDAR fell 14% "
@@ -1179,7 +1183,7 @@ def test_segments_summed_by_the_measures_own_row_are_ranked_and_listed_by_their_
     """MGM Resorts' Q2 2023 segment note (p.26) prints its segments over "Reportable segment
     Adjusted Property EBITDAR", which sums them, then the reconciliation's line items down to
     net income; its caption row is no measure the vocabulary knows. The row that sums the
-    segments closes their block, and names what they measure. A question that asks which
+    segments closes their block, names what they measure, and is the whole a share is of. A question that asks which
     segments moved one way, with no superlative, is answered with every one that did, a loss's
     member too (MGM China has no rate from a loss), and how the others went."""
     found = _mgm_q2_ask(question, 25)
