@@ -24,11 +24,16 @@ from rag_assets.core.generation.direct_rows import (
     read_row,
     row_moved,
 )
-from rag_assets.core.generation.drivers import measure_roots, root
+from rag_assets.core.generation.drivers import measure_roots, root, stated_direction
+from rag_assets.core.ingest.statements import STATEMENT_TITLES
 from rag_assets.core.question.question import Period, Question
 from rag_assets.core.text.figures import AMOUNT, CURRENCY
 from rag_assets.core.text.periods import DURATIONS, column_of_months
 
+# a primary statement's rows open their scope with its title (MD&A's and the segment note's
+# tables are the ones that size a change)
+_STATEMENTS = tuple(title for kind, title in STATEMENT_TITLES.items()
+                    if kind not in ("segment_note", "mdna"))
 PAGES_BEFORE = 2  # MD&A prints a table, then explains its lines: on its page or the next two
 _WORD_RE = re.compile(r"[^\W\d_]{3,}")
 # an amount the change states ("$538 million", "increased 36%"), not a date's year
@@ -52,6 +57,9 @@ def sized_cause(question: Question, found: DirectAnswer | None, page_rows: PageR
     if len(sized) != 1:
         return found  # none, or two rows the sentence names alike: not guessed at
     row, now, then = sized[0]
+    said = stated_direction(found.changed)
+    if said is not None and said != ("up" if now.value > then.value else "down"):
+        return found  # "the net income increase" beside a row that fell: another change's
     moved = row_moved(now, then, row.unit, cues)
     figures = (f"{row.label}: {money(now, row.unit, cues)} in {now.heading} against "
                f"{money(then, row.unit, cues)} in {then.heading}, {moved[0].lower()}{moved[1:]}")
@@ -84,6 +92,8 @@ def _rows_sized(question: Question, found: DirectAnswer, page_rows: PageRows,
     sized: dict[str, tuple[Row, Cell, Cell]] = {}
     for page in range(unit.page, max(unit.page - PAGES_BEFORE, 0) - 1, -1):
         for printed in page_rows(unit.document, unit.year, page):
+            if printed.scope.startswith(_STATEMENTS):
+                continue  # a statement's line: the facts route computes its change
             row = read_row(printed)
             own = {root(w) for w in _WORD_RE.findall(row.label)} if row is not None else set()
             if row is None or not own or not own <= changed & asked:

@@ -99,3 +99,13 @@ def test_a_row_is_sized_only_under_the_measure_asked() -> None:
     asked = ("Which titles drove the increase in Activision Blizzard's digital online channel "
              "net bookings in Q2 2023?")
     assert _sized(asked, found) == found
+
+
+def test_a_row_that_moved_the_other_way_than_the_sentence_says_sizes_nothing() -> None:
+    """A sentence of "the decrease" beside a row that rose explains another change (another
+    year's, another measure's): the row's figures would contradict it."""
+    found = _explained(CHANGED.replace("The increase", "The decrease"))
+    asked = ("Which titles drove the change in Activision Blizzard's digital online channel net "
+             "revenues in Q2 2023?")
+    assert _sized(asked, found) == found
+    assert _sized(asked, _explained()) != _explained()  # the same sentence of its increase is
