@@ -232,15 +232,21 @@ def row_moved(later: Cell, earlier: Cell, unit: EvidenceUnit, cues: DirectCues) 
     way, change = direction_of(later.value, earlier.value), later.value - earlier.value
     if not change:
         return way
-    decimals = max(decimals_of(later.printed), decimals_of(earlier.printed))
     if later.shown.endswith("%"):
+        decimals = max(decimals_of(later.printed), decimals_of(earlier.printed))
         return f"{way} by {abs(change):,.{decimals}f} percentage points"
-    # the table's currency sign, where its figures print one ("$ 2,012", "$ 1,474")
-    shown = ("$" if "$" in later.shown + earlier.shown else "") + f"{abs(change):,.{decimals}f}"
-    by = money(Cell(heading=later.heading, printed=shown, value=abs(change), shown=shown),
-               unit, cues)
     relative = f" ({abs(change) / abs(earlier.value):.1%})" if earlier.value else ""
-    return f"{way} by {by}{relative}"
+    return f"{way} by {difference(later, earlier, unit, cues)}{relative}"
+
+
+def difference(now: Cell, then: Cell, unit: EvidenceUnit, cues: DirectCues) -> str:
+    """By how much two printed figures differ, written as the row's figures are: at their
+    precision, in the table's scale and currency (the sign "$" where they print one: "$ 2,012",
+    "$ 1,474")."""
+    value = abs(now.value - then.value)
+    decimals = max(decimals_of(now.shown), decimals_of(then.shown))
+    shown = ("$" if "$" in now.shown + then.shown else "") + f"{value:,.{decimals}f}"
+    return money(Cell(heading=now.heading, printed=shown, value=value, shown=shown), unit, cues)
 
 
 def decimals_of(printed: str) -> int:

@@ -25,6 +25,7 @@ from rag_assets.core.generation.direct_rows import (
     HeadingTerm,
     PageRows,
     Row,
+    difference,
     first_match,
     heading_has,
     member_word,
@@ -795,7 +796,7 @@ def _none_moved(changes: Sequence[Change], change: Cue, category: str, measure: 
     return DirectAnswer(
         kind="superlative", units=units, text=(
             f"None: no {category}'s {measure} {moved} ({when}); each {other}, {nearest.name}'s "
-            f"the least, by {abs(pct):.0f}% ({_difference(nearest.now, nearest.then, unit, cues)}"
+            f"the least, by {abs(pct):.0f}% ({difference(nearest.now, nearest.then, unit, cues)}"
             f"; {money(nearest.now, unit, cues)} against {money(nearest.then, unit, cues)})."))
 
 
@@ -812,7 +813,7 @@ def _change_answer(question: Question, top: Change, change: Cue, among: str, mea
     # not repeat its "in millions")
     figures = (f"{money(top.now, top.now_row.unit, cues)} {_period_words(periods[0])} against "
                f"{money(top.then, top.now_row.unit, cues)} {_period_words(periods[1])}")
-    amount = _difference(top.now, top.then, top.now_row.unit, cues)
+    amount = difference(top.now, top.then, top.now_row.unit, cues)
     if change.by == "amount":  # "drove the largest share of ... growth"
         size = f"{amount} ({abs(pct):.0f}%)"
         verb, computed = "", f"{now} - {then}"
@@ -1011,7 +1012,7 @@ def _moved_from(c: Change, cues: DirectCues, named_way: bool = False, rated: boo
         return f"{c.name} {way}{rate} ({figures})"
     rate = f", or {abs(100 * c.amount / c.then.value):.0f}%" if c.then.value > 0 else ""
     return (f"{c.name} ({'up' if c.amount > 0 else 'down'} "
-            f"{_difference(c.now, c.then, unit, cues)}{rate}, {figures})")
+            f"{difference(c.now, c.then, unit, cues)}{rate}, {figures})")
 
 
 MIN_RANKED_SHARE = 0.01  # of the members' prior total: a smaller member's rate ranks nothing
@@ -1076,14 +1077,6 @@ def _with_those_moved(question: Question, answer: DirectAnswer, changes: Sequenc
     return answer.model_copy(update={"text": f"{lead}; {answer.text}",
                                      "units": [*units, *(u for u in answer.units
                                                         if all(u is not v for v in units))]})
-
-
-def _difference(now: Cell, then: Cell, unit: EvidenceUnit, cues: DirectCues) -> str:
-    """The change's amount written as the row's figures are (its scale, its currency)."""
-    value = abs(now.value - then.value)
-    decimals = max(len(c.shown.rsplit(".", 1)[1]) if "." in c.shown else 0 for c in (now, then))
-    shown = ("$" if "$" in now.shown + then.shown else "") + f"{value:,.{decimals}f}"
-    return money(Cell(heading=now.heading, printed=shown, value=value, shown=shown), unit, cues)
 
 
 def _total_of(printed: Sequence[Row], ranked: Sequence[tuple[Cell, Row]], column: str,

@@ -1183,9 +1183,10 @@ def test_segments_summed_by_the_measures_own_row_are_ranked_and_listed_by_their_
     """MGM Resorts' Q2 2023 segment note (p.26) prints its segments over "Reportable segment
     Adjusted Property EBITDAR", which sums them, then the reconciliation's line items down to
     net income; its caption row is no measure the vocabulary knows. The row that sums the
-    segments closes their block, names what they measure, and is the whole a share is of. A question that asks which
-    segments moved one way, with no superlative, is answered with every one that did, a loss's
-    member too (MGM China has no rate from a loss), and how the others went."""
+    segments closes their block, names what they measure, and is the whole a share is of. A
+    question that asks which segments moved one way, with no superlative, is answered with
+    every one that did, a loss's member too (MGM China has no rate from a loss), and how the
+    others went."""
     found = _mgm_q2_ask(question, 25)
     assert found is not None and found.text == lead, found and found.text
     claim = verify_claims([found.claim()], _mgm_q2())[0]
