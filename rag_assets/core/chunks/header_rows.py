@@ -22,7 +22,12 @@ from rag_assets.core.ingest.pages import (
 )
 from rag_assets.core.ingest.statement_tables import UNIT_NAMES, duration_words, read_units
 from rag_assets.core.text.figures import AMOUNT_IN_LINE_RE, parse_figure, trailing_cells
-from rag_assets.core.text.periods import DURATIONS, MONTH_RE, PERIOD_HEADING_WORDS_RE
+from rag_assets.core.text.periods import (
+    DURATIONS,
+    MONTH_RE,
+    PERIOD_HEADING_WORDS_RE,
+    is_period_word,
+)
 from rag_assets.core.text.years import (
     COLUMN_HEADING_RE,
     COMPARED_YEARS_RE,
@@ -272,9 +277,8 @@ def _caption_above(lines: Sequence[str], start: int) -> str | None:
                     and not AMOUNT_IN_LINE_RE.search(line)) else None
 
 
-# the words a header prints besides its headings: "For the Three Months Ended June 30,"
-_HEADER_WORDS = frozenset({"for", "the", "as", "of", "at", "and", "three", "six", "nine",
-                           "twelve", "thirteen", "fifty", "two", "weeks", "week", "in"})
+# the words a header prints between its periods' words: "For the Three Months Ended June 30,"
+_LINKING_WORDS = frozenset({"for", "the", "as", "of", "at", "and", "in"})
 MAX_OTHER_HEADER_WORDS = 1
 
 
@@ -283,8 +287,11 @@ def _header_of_headings(header: str) -> bool:
     wrapped sentence above a caption ("Compared with 2022, our revenue in 2023 by segment")
     heads no columns."""
     rest = UNITS_PAREN_RE.sub(" ", COLUMN_HEADING_RE.sub(" ", header))
+    for duration, _ in DURATIONS:  # "Thirteen Weeks Ended", "Three Months Ended"
+        rest = duration.sub(" ", rest)
     rest = MONTH_RE.sub(" ", PERIOD_HEADING_WORDS_RE.sub(" ", rest))
-    other = [w for w in re.findall(r"[^\W\d_]+", rest.lower()) if w not in _HEADER_WORDS]
+    other = [w for w in re.findall(r"[^\W\d_]+", rest.lower())
+             if w not in _LINKING_WORDS and not is_period_word(w.removesuffix("s"))]
     return len(other) <= MAX_OTHER_HEADER_WORDS
 
 

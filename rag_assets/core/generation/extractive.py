@@ -36,7 +36,17 @@ from rag_assets.core.generation.places import places_printed
 from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import qualifier_pattern, spelled_words, terms_in
 from rag_assets.core.retrieval.references import STOP_WORDS, find_references
-from rag_assets.core.text.figures import AMOUNT, AMOUNT_STATED_RE, DECIMALS, INTEGER, SCALE_WORDS
+from rag_assets.core.text.figures import (
+    AMOUNT,
+    AMOUNT_STATED_RE,
+    DECIMALS,
+    INTEGER,
+    MARKER_TOKEN_RE,
+    NIL_TOKENS,
+    SCALE_WORDS,
+    SIGN_TOKEN_RE,
+    is_figure,
+)
 from rag_assets.core.text.periods import (
     MONTHS_PER_YEAR,
     PERIOD_ROOTS,
@@ -144,14 +154,11 @@ def names_asked(plan: Question, text: str) -> bool:
 # Control 34,018 28,735 ..."): many figures, standing side by side in runs, row after row
 RUN_ON_FIGURES = 10
 RUN_ON_STRETCHES = 4
-_FIGURE_WORD_RE = re.compile(r"^\(?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?$|^[—–-]$")
-_SIGN_RE = re.compile(r"^[$€£%]$")  # a sign printed apart from its figure: "$ 58,100"
-_MARKER_RE = re.compile(r"^\(\w{1,2}\)$|^\d{1,2}$")  # "(1)", "(a)", "Tier 1", "Level 3"
 
 
 def _figure_word(token: str) -> bool:
     """A figure a table prints, never a year or a date's day ("31,"): those head columns."""
-    return bool(_FIGURE_WORD_RE.match(token)) and not WHOLE_YEAR_RE.match(
+    return (is_figure(token) or token in NIL_TOKENS) and not WHOLE_YEAR_RE.match(
         token.strip("(),.:;")) and not (token.endswith(",") and len(token) <= 3)
 
 
@@ -160,7 +167,7 @@ def runs_figures_on(text: str) -> bool:
     as lines of text): at least :data:`RUN_ON_FIGURES` figures, in :data:`RUN_ON_STRETCHES`
     runs of two or more side by side (a row's columns); a sentence that lists counts, "564 in
     the United States, 107 in Canada", puts words between its figures."""
-    tokens = [t for t in text.split() if not _SIGN_RE.match(t)]
+    tokens = [t for t in text.split() if not SIGN_TOKEN_RE.match(t)]
     figures_at = [_figure_word(t) for t in tokens]
     stretches = sum(1 for i in range(1, len(tokens))
                     if figures_at[i] and figures_at[i - 1] and (i < 2 or not figures_at[i - 2]))
@@ -174,7 +181,7 @@ def _reads_as_a_row(row_text: str) -> bool:
     JPMorgan's highlights, five columns read under a header of three), as is a value with no
     heading; a row of headings alone ("1Q21; 4Q20") prints no figure."""
     label, _, values = row_text.partition(": ")
-    if any(_figure_word(t) and not _MARKER_RE.match(t) for t in label.split()):
+    if any(_figure_word(t) and not MARKER_TOKEN_RE.match(t) for t in label.split()):
         return False
     cells = [cell.rpartition(": ") for cell in values.split("; ")]
     return bool(cells) and all(heading.strip() and any(_figure_word(t) for t in value.split())

@@ -27,8 +27,8 @@ from rag_assets.core.generation.direct_rows import (
 from rag_assets.core.generation.drivers import measure_roots, root, stated_direction
 from rag_assets.core.ingest.statements import STATEMENT_TITLES
 from rag_assets.core.question.question import Period, Question
-from rag_assets.core.text.figures import AMOUNT, CURRENCY
-from rag_assets.core.text.periods import DURATIONS, column_of_months
+from rag_assets.core.text.figures import AMOUNT_STATED_RE
+from rag_assets.core.text.periods import DURATIONS, SEQUENTIAL_RE, column_of_months
 
 # a primary statement's rows open their scope with its title (MD&A's and the segment note's
 # tables are the ones that size a change)
@@ -36,8 +36,6 @@ _STATEMENTS = tuple(title for kind, title in STATEMENT_TITLES.items()
                     if kind not in ("segment_note", "mdna"))
 PAGES_BEFORE = 2  # MD&A prints a table, then explains its lines: on its page or the next two
 _WORD_RE = re.compile(r"[^\W\d_]{3,}")
-# an amount the change states ("$538 million", "increased 36%"), not a date's year
-_STATED_RE = re.compile(rf"{CURRENCY}\s?{AMOUNT}|{AMOUNT}\s?(?:%|percent\b)")
 
 
 def sized_cause(question: Question, found: DirectAnswer | None, page_rows: PageRows | None,
@@ -47,12 +45,13 @@ def sized_cause(question: Question, found: DirectAnswer | None, page_rows: PageR
     of the period asked and the same period a year before; ``found`` unchanged when its change
     prints an amount already, or no single row fits."""
     if found is None or found.kind != "cause" or page_rows is None or not found.changed or (
-            _STATED_RE.search(found.changed)):
+            AMOUNT_STATED_RE.search(found.changed)):
         return found
     periods = _periods(question)
     stated = {months for pattern, months in DURATIONS if pattern.search(found.changed)}
-    if periods is None or (stated and question.months not in stated):
-        return found  # the sentence explains another length's change (six months, asked Q2)
+    if periods is None or (stated and question.months not in stated) or SEQUENTIAL_RE.search(
+            found.changed):
+        return found  # another length's change (six months, asked Q2), or the quarter before's
     sized = _rows_sized(question, found, page_rows, periods)
     if len(sized) != 1:
         return found  # none, or two rows the sentence names alike: not guessed at

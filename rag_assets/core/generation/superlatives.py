@@ -39,6 +39,7 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.places import names_a_place
 from rag_assets.core.ingest.statement_tables import TRAILING_MARKER_RE
 from rag_assets.core.question.question import Question
+from rag_assets.core.text.figures import FIGURES_RUN_RE
 from rag_assets.core.text.periods import (
     DURATION_ENDED_RE,
     MONTHS_PER_YEAR,
@@ -355,17 +356,15 @@ def _repeated_on_page(rows: Sequence[Row], page_rows: PageRows | None) -> bool:
     return False
 
 
-_FIGURES_RE = re.compile(r"\d,\d{3}(?:\s+\$?\s*\(?\d[\d,]*\)?){2,}")  # a subtotal's figures
-
-
 def _unheaded_labels(units: Sequence[EvidenceUnit]) -> set[str]:
     """The labels of a page's table whose figures stand under no heading: the blocks after a
     subtotal printed without a label, which the page's reader takes for a new table headed by
     that subtotal's figures (MGM Resorts' "Regional Operations" and "MGM China" blocks of
     "Casino, Rooms, ..." under Las Vegas Strip Resorts' $2,146,650 thousand)."""
+    if not units or not FIGURES_RUN_RE.search(units[0].scope):
+        return set()
     read = [r for u in units if (r := read_row(u)) is not None and r.label and r.cells]
-    if not read or any(c.heading for r in read for c in r.cells) or not _FIGURES_RE.search(
-            units[0].scope):
+    if not read or any(c.heading for r in read for c in r.cells):
         return set()
     return {r.label for r in read}
 
@@ -653,14 +652,13 @@ def _ranked_winner(question: Question, direction: str, rows: Sequence[Row],
     measure = _measure(question, column, cues, printed_as)
     text = (f"{winner.label} had the {_asked_word(question, direction, cues)} {measure}: "
             f"{money(cell, winner.unit, cues)}")
-    units = [winner.unit]
     if total is None or direction != "max":
-        return DirectAnswer(kind="superlative", units=units, text=f"{text}.",
+        return DirectAnswer(kind="superlative", units=[winner.unit], text=f"{text}.",
                             named=winner.label)
     total_cell, total_row = total
     share = share_of(cell.value, total_cell.value, question.decimals)
     return DirectAnswer(
-        kind="superlative", units=[*units, total_row.unit], named=winner.label,
+        kind="superlative", units=[winner.unit, total_row.unit], named=winner.label,
         share=cell.value / total_cell.value if total_cell.value > 0 else None,
         text=f"{text}, {share} of the {money(total_cell, total_row.unit, cues)} total "
              f"({cell.shown.lstrip('$')} / {total_cell.shown.lstrip('$')}).")

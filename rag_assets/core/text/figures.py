@@ -144,3 +144,14 @@ def count_of(noun: str) -> str:
     "858 warehouses", "2,601 retail stores", "1 store" (the noun's root: "stores" -> "store")."""
     stem = re.escape(noun[:-1] if noun.endswith("s") else noun)
     return rf"(?<![\w$.,])(?P<n>\d[\d,]*)(?:\.\d+)?\s+(?:[a-z-]+\s+){{0,2}}?{stem}s?"
+
+
+# a table's nil as a token ("—"), a currency or percent sign printed apart from its figure
+# ("$ 58,100"), and a note's or a tier's marker after a label ("(1)", "(a)", "Tier 1")
+NIL_TOKENS = frozenset({"—", "–", "-"})
+SIGN_TOKEN_RE = re.compile(r"^[$€£%]$")
+MARKER_TOKEN_RE = re.compile(r"^\(\w{1,2}\)$|^\d{1,2}$")
+# a subtotal's figures heading a block a page's reader took for a table of its own ("2,146,650
+# 2,137,176 4,322,802 3,800,068"): a thousands figure and two more after it
+FIGURES_RUN_RE = re.compile(r"\d,\d{3}(?:\s+\$?\s*\(?\d[\d,]*\)?){2,}")
+

@@ -58,6 +58,10 @@ def names_fiscal(text: str) -> bool:
 # the year-ago period named as such: "the prior year", "prior-year quarter", "the previous period"
 PRIOR_PERIOD = r"(?:prior|previous|preceding)[\s-]+(?:year|quarter|period)"
 PRIOR_PERIOD_RE = re.compile(rf"\b{PRIOR_PERIOD}\b", re.IGNORECASE)
+# a change against the quarter just before (sequential), not the year-ago quarter: "compared to
+# the prior quarter", "sequentially", "linked quarter" ("the prior-year quarter" is not one)
+SEQUENTIAL_RE = re.compile(r"\b(?:sequential\w*|linked[\s-]quarter|(?:prior|previous|preceding)\s+"
+                           r"quarter)\b", re.IGNORECASE)
 # a sentence whose subject is the year-ago period's: "The prior year provision was a net benefit
 # of $1.5 billion, reflecting ...", "In the prior-year quarter, ..."
 PRIOR_PERIOD_OPENING_RE = re.compile(rf"^\s*(?:(?:in|for|during)\s+)?(?:the\s+)?{PRIOR_PERIOD}\b",

@@ -369,6 +369,12 @@ def test_an_amount_change_column_and_a_caption_under_the_header_are_read() -> No
                  "Americas $ 1,200 $ 1,100 9", "EMEA 900 950 (5)", "Asia 700 600 17",
                  "Total $ 2,800 $ 2,650 6"]
         assert text_tables(prose) == []
+    # a retailer's header of weeks heads the columns as one of months does
+    weeks = ["Thirteen Weeks Ended Thirty-nine Weeks Ended", "May 7, May 8, May 7, May 8,",
+             "2023 2022 2023 2022", "Net sales by segment:", "U.S. $ 1,200 $ 1,100 $ 3,600 $ 3,300",
+             "Canada 300 280 900 840", "Other 100 90 300 270"]
+    [(_, weekly)] = text_tables(weeks)
+    assert markdown_cells(weekly[2])[0] == "Net sales by segment:"
     # without the header, which column is which is not printed: no table
     headless = ACTIVISION_CHANNELS.split("\n")[7:]
     assert headless[0] == "Net revenues by distribution channel:"

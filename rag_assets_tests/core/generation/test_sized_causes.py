@@ -109,3 +109,13 @@ def test_a_row_that_moved_the_other_way_than_the_sentence_says_sizes_nothing() -
              "revenues in Q2 2023?")
     assert _sized(asked, found) == found
     assert _sized(asked, _explained()) != _explained()  # the same sentence of its increase is
+
+
+def test_a_change_against_the_quarter_before_is_not_sized_with_the_year_agos() -> None:
+    """A sentence that compares the quarter with the one just before ("compared to the prior
+    quarter") is not sized with the year-ago column the question's one period implies."""
+    sequential = _explained(CHANGED.replace(
+        "as compared to the three months ended June 30, 2022", "compared to the prior quarter"))
+    asked = ("Which titles drove the increase in Activision Blizzard's digital online channel "
+             "net revenues in Q2 2023?")
+    assert _sized(asked, sequential) == sequential
