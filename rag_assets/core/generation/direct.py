@@ -61,11 +61,12 @@ from rag_assets.core.generation.drivers import (
     asks_members_drove,
     drivers,
     explained_way,
+    measure_readings,
     refers_elsewhere,
     subjects_named,
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.extractive import names_a_period_only, roots
+from rag_assets.core.generation.extractive import asked_roots, names_a_period_only, roots
 from rag_assets.core.generation.introduced_tables import introduced_total
 from rag_assets.core.generation.issuer_purchases import purchases_count, purchases_yes_no
 from rag_assets.core.generation.major_customers import major_customers
@@ -80,9 +81,10 @@ from rag_assets.core.generation.stated_line_items import stated_line_item
 from rag_assets.core.generation.stated_moves import stated_move
 from rag_assets.core.generation.superlatives import PagesTitling, superlative
 from rag_assets.core.generation.yes_no import Before, prose_yes_no, stated_none
+from rag_assets.core.ingest.statement_tables import duration_words
 from rag_assets.core.question.question import Period, Question, asks_cause
 from rag_assets.core.question.vocabulary import normalize, terms_in
-from rag_assets.core.text.periods import SPAN_NOUNS, figure_in_period_re
+from rag_assets.core.text.periods import DURATIONS, SPAN_NOUNS, figure_in_period_re
 from rag_assets.core.text.sentences import joined, split_sentences
 
 # -- lists ------------------------------------------------------------------------------------
@@ -220,6 +222,34 @@ def _polar(question: Question, later: float, earlier: float) -> str:
     return "Yes. " if yes else "No. "
 
 
+def _with_duration(headings: Sequence[str], unit: EvidenceUnit) -> dict[str, str]:
+    """A row's column headings, each with the one duration its table's header prints for
+    every column ("Three Months Ended December 31," over "2022" and "2021" in MGM's release:
+    "three months 2022"); as printed when a heading names its own duration (a bare year beside
+    "three months 2022" is the year's) or the header names several."""
+    spans = {months for p, months in DURATIONS if p.search(unit.scope)}
+    if len(spans) != 1 or any(p.search(h) for h in headings for p, _ in DURATIONS):
+        return {h: h for h in headings}
+    (months,) = spans
+    return {h: f"{duration_words(months)}{h}" for h in headings}
+
+
+_COMPARING_ROOTS = roots("versus compared against relative")  # how a comparison is asked
+
+
+def _of_another_measure(question: Question, label: str, unit: EvidenceUnit) -> bool:
+    """Whether a row is of another measure than the one asked: the question names a word that
+    neither the row nor its table prints, and the row names one that neither the question
+    nor any name the filing gives its measure (:func:`measure_readings`) does. "Las Vegas
+    Strip Resorts net revenues" is no RevPAR of Las Vegas Strip Resorts; "Aeronautics" under
+    a backlog table is the Aeronautics backlog asked."""
+    missing = asked_roots(question) - roots(f"{label} {unit.caption} {unit.scope}") - (
+        _COMPARING_ROOTS)
+    named = roots(question.ranking_text) | {
+        r[:5] for reading in measure_readings(question) for r in reading.roots | reading.whole}
+    return bool(missing) and bool(roots(label) - named)
+
+
 def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: DirectCues
                 ) -> DirectAnswer | None:
     if first_match(cues.comparison, question.text.lower()) is None:
@@ -231,16 +261,17 @@ def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: Dire
     for unit in selected:
         row = read_row(unit)
         if row is not None and row.label:
-            if names_a_period_only(row.label):
+            if names_a_period_only(row.label) or _of_another_measure(question, row.label, unit):
                 continue  # a row of the periods themselves (the weeks in each quarter)
-            now = [c for c in row.cells if heading_has(c.heading, later)]
-            then = [c for c in row.cells if heading_has(c.heading, earlier)
-                    and not heading_has(c.heading, later)]
+            heads = _with_duration([c.heading for c in row.cells], unit)
+            now = [c for c in row.cells if heading_has(heads[c.heading], later)]
+            then = [c for c in row.cells if heading_has(heads[c.heading], earlier)
+                    and not heading_has(heads[c.heading], later)]
             if len(now) != 1 or len(then) != 1:
                 continue  # one figure per period, or the row is not read
             a, b = now[0], then[0]
-            figures = (f"{row.label} {money(a, unit, cues)} in {a.heading} against "
-                       f"{money(b, unit, cues)} in {b.heading}")
+            figures = (f"{row.label} {money(a, unit, cues)} in {heads[a.heading]} against "
+                       f"{money(b, unit, cues)} in {heads[b.heading]}")
             return DirectAnswer(kind="comparison", units=[unit], supports=figures,
                                 text=f"{_polar(question, a.value, b.value)}"
                                      f"{row_moved(a, b, unit, cues)}: {figures}.")

@@ -161,6 +161,25 @@ def _heading_cell(cell: str) -> bool:
     return all(not re.search(r"\d", t) or HEADING_NUMBER_RE.fullmatch(t) for t in cell.split())
 
 
+def _completes_headings(header: Sequence[str], cells: Sequence[str]) -> bool:
+    """Whether a row under a header of years prints only the rest of the headings that name no
+    year: the "Change" under a "%" (MGM's release wraps "% Change" over two rows beside "2022"
+    and "2021"), which joins its column's heading and is no row."""
+    filled = [i for i, c in enumerate(cells) if c]
+    return bool(filled) and 0 not in filled and all(
+        i < len(header) and header[i] and not re.search(r"\d", header[i])
+        and _heading_cell(cells[i]) for i in filled)
+
+
+def _row_of_amounts(cells: Sequence[str]) -> bool:
+    """Whether a table's first row is a label over amounts ("$ 742", "6%"), no heading: a
+    heading prints years, dates and words, never a currency sign or a percentage."""
+    values = [c for c in cells[1:] if c]
+    return bool(cells and cells[0] and values) and all(
+        re.fullmatch(r"\$?\s?\(?[\d,.]+\)?\s?%?", c) and re.search(r"[$%,]", c)
+        for c in values)
+
+
 def _markers(headings: Sequence[str]) -> set[str]:
     """The footnote markers column headings end with ("Adjusted*", "2023 (1)"), bare."""
     return {m["n"] or m["sup"] for h in headings if (m := MARKER_RE.search(h)) and m.start()}
@@ -203,6 +222,7 @@ class _ChunkReader:
         self.prose: list[str] = []
         self.header: list[str] | None = None
         self.headed = False  # a row below the header was read: the header is whole
+        self.rows_read = False  # a row below the header was read as a row
         self.captions = CaptionsInForce(measure=is_measure)
         self.title = ""
         # the last table's first row unit and its header's footnote markers ("Adjusted*")
@@ -328,10 +348,15 @@ class _ChunkReader:
         if self.header is None:
             # the chunker's header of years names the columns already: no row joins it
             self.header, self.headed = cells, bool(re.search(r"\d", " ".join(cells)))
+            self.rows_read = False
             self.captions = CaptionsInForce(measure=is_measure)
             self.marked_columns = (len(self.units), set())
             self.marked_columns[1].update(_markers(cells[1:]))
-            return
+            if not _row_of_amounts(cells):
+                return
+            # a row of amounts above the rule is a data row the text layer cut from its
+            # header (MGM's release: "Casino revenue $ 742 $ 697 6%"): it names no column
+            self.header = [""] * len(cells)
         if not self.headed and not cells[0] and all(_heading_cell(c) for c in cells[1:]):
             # a header printed over several rows ("%" over "change" over "21 vs. 20", years
             # under "Year ended December 31,", American Water's "Water" and "Total" under
@@ -341,7 +366,11 @@ class _ChunkReader:
             self.header = [" ".join(f"{a} {b}".split()) for a, b in
                            zip_longest(top, [cells[0], *spanned(cells[1:])], fillvalue="")]
             return
-        self.headed = True
+        if not self.rows_read and _completes_headings(self.header, cells):
+            self.header = [" ".join(f"{a} {b}".split()) for a, b in
+                           zip_longest(self.header, cells, fillvalue="")]
+            return
+        self.headed = self.rows_read = True
         printed = cells
         caption, cells = self.captions.split(cells)
         label, values = cells[0], cells[1:]
@@ -354,7 +383,8 @@ class _ChunkReader:
         text = _row_text(FOOTNOTE_BLOCK_RE.sub(" ", label).strip(),
                          [(h, FOOTNOTE_BLOCK_RE.sub(" ", v).strip())
                           for h, v in zip(headings, values, strict=False)])
-        scope = " | ".join(p for p in (self.hit.context, self.title, " ".join(self.header))
+        scope = " | ".join(p for p in (self.hit.context, self.title,
+                                                " ".join(filter(None, self.header)))
                            if p)
         self.add(quote, text, scope, notes, True, caption, self.captions.period)
 

@@ -871,8 +871,7 @@ def headed_markdown(lines: Sequence[str], above: Sequence[str], width: int | Non
         names = two_level_headings(rows[:data[0]], width, full)
         if names is not None or any(c.year is None for c in columns):
             return list(lines) if names is None else headed(names)
-    named = [r for r in rows[:data[0]] if all(
-        str(c.year) in cell for c, cell in zip(columns, r[-width:], strict=False))]
+    named = [r for r in rows[:data[0]] if _prints_years(r[1:], [c.year for c in columns])]
     if named:
         # the header rows name the columns already: the first gains the units if none has them
         if scale == 1.0 or read_units(" ".join(rows[0]))[1] != 1.0:
@@ -880,6 +879,18 @@ def headed_markdown(lines: Sequence[str], above: Sequence[str], width: int | Non
         first_row = [f"{rows[0][0]} ({UNIT_NAMES[scale]})".strip(), *rows[0][1:]]
         return [markdown_row(first_row), *lines[1:]]
     return headed([column_name(c) for c in columns])
+
+
+def _prints_years(cells: Sequence[str], years: Sequence[int | None]) -> bool:
+    """Whether a header row prints the columns' years, each in a cell of its own, in order:
+    the row names the columns where it prints them, which need not be the last cells (MGM's
+    release prints "2022", "2021", then the "%" of a "% Change" wrapped under it)."""
+    at = 0
+    for year in years:
+        at = next((i + 1 for i in range(at, len(cells)) if str(year) in cells[i]), -1)
+        if at < 0:
+            return False
+    return True
 
 
 def _names_its_columns(row: Sequence[str]) -> bool:

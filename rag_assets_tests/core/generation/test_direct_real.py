@@ -1227,3 +1227,50 @@ def test_a_ranking_a_threshold_or_both_ways_asked_lists_no_movers(question: str)
     not test."""
     found = _mgm_q2_ask(question, 25)
     assert found is None or not found.text.startswith("Only"), found.text
+
+
+def _mgm_statistics() -> dict[str, EvidenceUnit]:
+    """The release's page 5 (index 4): Las Vegas Strip Resorts' gaming and hotel statistics
+    under "Three Months Ended December 31, 2022 2021 %" over "Change", then Regional
+    Operations' gaming statistics, whose first row the text layer prints above the rule."""
+    pages = _mgm_pages()
+    return {u.text.split(":")[0] + ("" if "Las Vegas" in u.scope else " (regional)"): u
+            for u in page_table_rows(pages, MGM_DOC, MGM_YEAR, 4)}
+
+
+def test_a_percent_sign_wrapped_over_change_heads_its_own_column() -> None:
+    """"%" over "Change" beside "2021" is the change column's heading, not a percent sign of
+    the year ("2021%"): every figure keeps its column (casino revenue $554 in 2022, not the
+    $541 of 2021 read one column off), and the first row printed above the rule is a row of
+    amounts, no heading of the rows under it ("$ 742: $ 1,206")."""
+    rows = _mgm_statistics()
+    assert rows["Casino revenue"].text == (
+        "Casino revenue: 2022: $ 554; 2021: $ 541; % Change: 2%")
+    assert rows["Revenue per available room (REVPAR)(3)"].text.endswith(
+        "2022: $ 238; 2021: $ 173; % Change: 38%")
+    assert rows["Table games drop (regional)"].text == "Table games drop: $ 1,206; $ 1,119; 8%"
+    assert "Change" not in rows  # the heading's second line is no row
+
+
+def test_a_comparison_reads_the_row_of_the_measure_asked_never_another_of_its_subject() -> None:
+    """Asked Las Vegas Strip Resorts' RevPAR, the region's net revenues row (same subject,
+    another measure) is no answer; the RevPAR row is, its columns the three months its
+    header prints over the years; asked the net revenues, that row still answers."""
+    pages = _mgm_pages()
+    revenues = next(u for u in page_table_rows(pages, MGM_DOC, MGM_YEAR, 13)
+                    if u.text.startswith("Las Vegas Strip Resorts net revenues"))
+    revpar = _mgm_statistics()["Revenue per available room (REVPAR)(3)"]
+    asked = "By how much did Las Vegas Strip Resorts RevPAR increase in Q4 2022 versus Q4 2021?"
+    assert direct_answer_to(asked, [revenues], []) is None
+    found = direct_answer_to(asked, [revenues, revpar], [])
+    assert found is not None and found.text == (
+        "Increased by $65 (37.6%): Revenue per available room (REVPAR) $238 in three months "
+        "2022 against $173 in three months 2021."), found and found.text
+    occupancy = direct_answer_to("By how much did Las Vegas Strip Resorts occupancy increase in "
+                                 "Q4 2022 versus Q4 2021?", [revenues, _mgm_statistics()[
+                                     "Occupancy"]], [])
+    assert occupancy is not None and occupancy.text.startswith(
+        "Increased by 5 percentage points: Occupancy 91% in three months 2022"), occupancy
+    same = direct_answer_to("By how much did Las Vegas Strip Resorts net revenues increase in "
+                            "Q4 2022 versus Q4 2021?", [revenues], [])
+    assert same is not None and same.text.startswith("Increased by $490,596 thousand (27.2%)")

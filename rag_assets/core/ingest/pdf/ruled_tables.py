@@ -29,7 +29,7 @@ from pdfplumber.utils.geometry import rect_to_edges
 
 from rag_assets.core.ingest.pdf.geometry import CharSample, path_bounds, sample_chars
 from rag_assets.core.text.periods import PERIOD_CAPTION_RE
-from rag_assets.core.text.years import FISCAL_YEAR_RE
+from rag_assets.core.text.years import FISCAL_YEAR_RE, WHOLE_YEAR_RE
 
 if TYPE_CHECKING:
     from pdfplumber.page import Page as PlumberPage
@@ -538,8 +538,10 @@ def _merge_split_figures(cells: list[str]) -> None:
         before = cells[prev]
         if ")" in run:  # "(394" ")" and "(11" ")%": the figure before opened a parenthesis
             takes = before.count("(") > before.count(")")
-        else:  # "24.5" "%", "(11)" "%", "—" "%"
-            takes = before[-1].isdigit() or before[-1] in ")—–-"
+        else:  # "24.5" "%", "(11)" "%", "—" "%"; never a year's heading: the "%" of "% /
+            # Change" wrapped over two header rows stands beside "2021" (MGM's release)
+            takes = (before[-1].isdigit() or before[-1] in ")—–-") and not (
+                WHOLE_YEAR_RE.match(before))
         if takes:
             cells[prev] = before + run
             cells[i] = rest
