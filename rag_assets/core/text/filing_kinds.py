@@ -113,9 +113,17 @@ def id_date(document: str) -> date | None:
         return None
 
 
-def _dates_written(text: str) -> list[date]:
+# a date written as a period's end: "the quarter ended October 29, 2022", "as of June 30, 2023"
+PERIOD_END_BEFORE_RE = re.compile(r"\b(?:ended|ending|as\s+of|at|through)\s+$", re.IGNORECASE)
+
+
+def _dates_written(text: str, period_ends: bool = False) -> list[date]:
+    """The dates a question writes; with ``period_ends``, only those written as a period's end
+    (:data:`PERIOD_END_BEFORE_RE`)."""
     out = []
     for match in PRINTED_DATE_RE.finditer(text):
+        if period_ends and not PERIOD_END_BEFORE_RE.search(text[:match.start()]):
+            continue
         month, day, year = match.group(0).replace(",", " ").split()
         try:
             out.append(date(int(year), MONTH_NUMBERS[month.lower()], int(day)))
@@ -127,18 +135,37 @@ def _dates_written(text: str) -> list[date]:
 def dated_filings(text: str, documents: Sequence[str]) -> list[str]:
     """Of several dated filings (a company's 8-Ks), those a date the question writes names:
     the one dated that day, else one dated within the days Form 8-K allows after an event of
-    that day ("the May 18, 2022 annual meeting" is reported by the 8-K of May 20). Undated
-    filings are kept; all are kept when no date names one, or the filings are not several."""
+    that day ("the May 18, 2022 annual meeting" is reported by the 8-K of May 20). Without
+    such a filing, those dated before the end of a period the question asks are dropped
+    (:func:`_after_period_ends`). Undated filings are kept; all are kept when no date names
+    one."""
     dated = {d: when for d in documents if (when := id_date(d)) is not None}
     asked = _dates_written(text)
-    if len(set(dated.values())) < 2 or not asked:
+    if not dated or not asked:
         return list(documents)
     near: set[str] = set()
-    for day in asked:  # each date its own report: that day's, else the one filed after it
-        exact = {d for d, when in dated.items() if when == day}
-        near |= exact or {d for d, when in dated.items()
-                          if 0 <= (when - day).days <= REPORT_DAYS_AFTER_EVENT}
-    return [d for d in documents if d not in dated or d in near] if near else list(documents)
+    if len(set(dated.values())) >= 2:
+        for day in asked:  # each date its own report: that day's, else the one filed after it
+            exact = {d for d, when in dated.items() if when == day}
+            near |= exact or {d for d, when in dated.items()
+                              if 0 <= (when - day).days <= REPORT_DAYS_AFTER_EVENT}
+    if near:
+        return [d for d in documents if d not in dated or d in near]
+    return _after_period_ends(text, documents, dated)
+
+
+def _after_period_ends(text: str, documents: Sequence[str], dated: dict[str, date]
+                       ) -> list[str]:
+    """The documents but those dated before a period the question asks had ended: a report
+    cannot state a period that had not closed (an 8-K of August 19, 2022 reports nothing of
+    the quarter ended October 29, 2022; the 10-Q does). All of them when that would leave
+    only dated ones or drop none."""
+    ends = _dates_written(text, period_ends=True)
+    if not ends:
+        return list(documents)
+    later = [d for d in documents if d not in dated or dated[d] >= min(ends)]
+    return later if len(later) < len(documents) and any(d not in dated for d in later) \
+        else list(documents)
 
 
 def kinds_asked(text: str) -> set[str]:

@@ -667,6 +667,26 @@ def test_a_company_named_by_its_other_name_is_its_own() -> None:
     assert asked.narrowed == []
 
 
+def test_a_report_dated_before_the_period_asked_ends_is_not_read() -> None:
+    """Foot Locker's two 8-Ks (May 20 and August 19, 2022) and its 10-Q: the quarter ended
+    October 29, 2022 is the 10-Q's to state; an 8-K filed before that day states nothing of
+    it (it had answered "What items made up ... charges in the quarter ended October 29,
+    2022?" with the August 8-K's Items). A date of an event, not a period's end, still
+    reaches an 8-K; the day an 8-K is dated names it."""
+    from rag_assets.core.ingest.routing import DocumentProfile
+    profiles = [DocumentProfile(document=d, year=y, title="Foot Locker, Inc.",
+                                aliases=["Foot Locker"])
+                for d, y in [("foot-locker-8k-2022-05-20", 2022),
+                             ("foot-locker-8k-2022-08-19", 2022), ("foot-locker-10q-q3", 2023)]]
+    asked = read_question("What items made up Foot Locker's $20 million of impairment and other "
+                          "charges in the quarter ended October 29, 2022?", profiles)
+    assert asked.documents == ["foot-locker-10q-q3"]
+    assert read_question("What did Foot Locker announce on September 1, 2022?",
+                         profiles).documents == sorted(p.document for p in profiles)
+    assert read_question("What did Foot Locker report in its 8-K dated May 20, 2022?",
+                         profiles).documents == ["foot-locker-8k-2022-05-20"]
+
+
 def test_a_filing_s_company_is_no_member_and_its_segment_is() -> None:
     """With the filings' companies known (as the answerer reads every question), the company's
     full name is its own and a segment named after it ("Walmart U.S.") is a member."""
