@@ -144,6 +144,7 @@ def profiles() -> list[DocumentProfile]:
         profile_from_text("pfizer-10k", 2021, [TEN_K_COVER]),
         profile_from_text("eu-gdpr", 2016, [REGULATION_COVER]),
         DocumentProfile(document="acme-10k", year=2022, aliases=["Acme Corporation", "Acme"]),
+        DocumentProfile(document="block-8k", year=2022, aliases=["Block, Inc.", "Block"]),
     ]
 
 
@@ -162,6 +163,10 @@ def profiles() -> list[DocumentProfile]:
         ("Did acme corporation or Pfizer grow faster?", ["acme-10k", "pfizer-10k"]),
         ("Does Acmeville have a mayor?", []),
         ("What is the capital of France?", []),
+        # a one-word name that is a word: the company only as a name is written
+        ("Did the court block Microsoft's acquisition of Activision Blizzard?", []),
+        ("What did Block report in its 8-K?", ["block-8k"]),
+        ("what did block report in its 8-k?", ["block-8k"]),  # a writer of lower case only
     ],
 )
 def test_route_by_aliases(
@@ -239,8 +244,13 @@ FOOT_LOCKER = ["foot-locker-8k-2022-05-20", "foot-locker-8k-2022-08-19", "foot-l
      ["foot-locker-8k-2022-05-20", "foot-locker-10q-q3"]),
     ("What did Foot Locker's 8-K say about its CEO on August 19, 2022?",
      ["foot-locker-8k-2022-08-19"]),
-    # a balance's date names no report: nothing is narrowed
-    ("What were Foot Locker's inventories at October 29, 2022?", FOOT_LOCKER),
+    # a balance's date names no report, but a report filed before it cannot print it: the
+    # 8-Ks of May and August are not read for it
+    ("What were Foot Locker's inventories at October 29, 2022?", ["foot-locker-10q-q3"]),
+    ("By how much did Foot Locker's inventories change between October 30, 2021 and October "
+     "29, 2022?", ["foot-locker-10q-q3"]),
+    # an event's day after a report is no period's end: the report may announce it
+    ("What happened at Foot Locker on September 1, 2022?", FOOT_LOCKER),
     # each date its own report: an exact date does not hide the other's
     ("What did Foot Locker report on May 16, 2022 and August 19, 2022?",
      ["foot-locker-8k-2022-05-20", "foot-locker-8k-2022-08-19", "foot-locker-10q-q3"]),
