@@ -12,7 +12,7 @@ A unit's relevance to the question (:func:`score_units`) blends four signals, ea
   found in the unit.
 
 Whether the evidence answers at all (:func:`evidence_strength`) uses only absolute signals
-(``dense`` and ``coverage`` of the best unit, and the years asked being printed there): the
+(``dense`` and ``coverage`` of one of the best units, and the years asked being printed there): the
 relative ones are 1.0 for the best unit of any candidate set, relevant or not. Below
 ``abstain_below`` the engine says it cannot answer and what it looked for.
 """

@@ -103,6 +103,9 @@ QUOTE_PREFIX = 80  # characters of a quote that find it on its page
 HEADING_PAGES_BACK = 3  # pages a heading is looked for above a page that prints none
 
 
+STRENGTH_UNITS = 3  # the units whose best strength decides whether the part answers
+
+
 def mmr(hits: Sequence[Hit], vectors: np.ndarray, k: int, lam: float) -> list[Hit]:
     """Maximal marginal relevance: the best hit, then each next one for its rank-based relevance
     minus its similarity to those already chosen (two chunks of one table do not crowd out the
@@ -255,7 +258,10 @@ class QuoteRoute:
             top = scored[0].unit.document
             scored = [s for s in scored if s.unit.document == top]
             units = [u for u in units if u.document == top]
-        strength = evidence_strength(part.question, scored[0] if scored else None)
+        # the best of the first few units: one of another year ranked first ("In 2021, we
+        # invested $68 million in Retailors") leaves the sentence of the period asked below it
+        strength = max((evidence_strength(part.question, s) for s in scored[:STRENGTH_UNITS]),
+                       default=0.0)
         looked_for = [part.question.ranking_text, *part.question.expansion[:6]]
         out = PartAnswer(part=part, strength=strength, chunk_ids=[h.chunk_id for h in hits],
                          looked_for=looked_for,
