@@ -69,6 +69,7 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import asked_roots, names_a_period_only, roots
 from rag_assets.core.generation.introduced_tables import introduced_total
 from rag_assets.core.generation.issuer_purchases import purchases_count, purchases_yes_no
+from rag_assets.core.generation.made_up import made_up
 from rag_assets.core.generation.major_customers import major_customers
 from rag_assets.core.generation.member_shares import PagesPrinting, member_share
 from rag_assets.core.generation.metric_format import subject_of
@@ -379,7 +380,8 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
         return sized_cause(asked, causes_read(asked, selected, pool, preceding, scan, following,
                                               heading), page_rows, cues)
 
-    return ((None if asks_members_drove(question) else explained(question))
+    return (made_up(question, selected, page_rows, cues)
+            or (None if asks_members_drove(question) else explained(question))
             or stated_none(question, selected, pool, before, scan)
             or per_share_dividend(question, selected, pool, page_rows, scan)
             or quoted_arithmetic(question, selected, scan)

@@ -1038,8 +1038,10 @@ def _for_prose(question: Question, asking: str, judgment: str | None) -> bool:
 
 def _kinds_asked(question: Question, judgment: str | None) -> bool:
     """Whether names are asked of a measure's kinds or parts ("What debt instruments does X
-    have?", "What types of revenue ...?"): the question reader's form, never an amount."""
-    return judgment is None and KINDS_ASKED_RE.search(normalize(question.text)) is not None
+    have?", "What types of revenue ...?", "What made up its impairment charges?"): the
+    question reader's form, never an amount."""
+    return judgment is None and (KINDS_ASKED_RE.search(normalize(question.text)) is not None
+                                 or question.phrased("made_up") is not None)
 
 
 def _members_share(norm: str) -> bool:

@@ -86,6 +86,8 @@ CASES = {
                    "What was the difference", "What is the total of the two agreements?"),
     "total": ("What is the total of the two agreements?", "What is the total",
               "What was the difference between gross profit and operating income?"),
+    "made_up": ("What items made up its $20 million of impairment and other charges?",
+                "What items made up", "What drove its impairment and other charges?"),
     "repurchase": ("What average price per share did Costco pay for its repurchases?",
                    "repurchases", "What was the dividend per share?"),
     "not_repurchase": ("What was the dividend per share?", "dividend",

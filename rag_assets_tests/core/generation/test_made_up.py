@@ -1,0 +1,88 @@
+"""What a total is made of, from the table that adds its lines up to it: Foot Locker's Q3 2022
+10-Q prints its impairment and other charges (note 5, p.13) over four columns (thirteen and
+thirty-nine weeks of 2022 and 2021), dashes for the lines of nothing."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from rag_assets.core.generation.citations import verify_claims
+from rag_assets.core.generation.direct_rows import load_cues
+from rag_assets.core.generation.evidence import EvidenceUnit, page_table_rows
+from rag_assets.core.generation.made_up import made_up
+from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.question.question import read_question
+from rag_assets_tests.real_filings import real_filing
+
+CORPORA = Path(__file__).resolve().parents[3].parent / "shared" / "corpora"
+pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not here")
+DOC, YEAR, PAGE = "foot-locker-10q-q3", 2023, 12
+
+
+@cache
+def _pages() -> PageTexts:
+    return PageTexts.from_pages(DOC, YEAR, real_filing(
+        "financebench-bulk/pdfs/FOOTLOCKER_2023Q3_10Q.pdf").pages)
+
+
+def _rows() -> list[EvidenceUnit]:
+    return page_table_rows(_pages(), DOC, YEAR, PAGE)
+
+
+def _made_up(question: str, selected: list[EvidenceUnit] | None = None) -> str | None:
+    pages = _pages()
+    found = made_up(read_question(question), selected or _rows()[-1:],
+                    lambda d, y, p: page_table_rows(pages, d, y, p), load_cues())
+    if found is None:
+        return None
+    claim = verify_claims([found.claim()], pages)[0]
+    assert {c.mark for c in claim.citations} == {"valid"}, claim.citations
+    return found.text
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # the amount the question states picks the quarter's column: 17 + 2 + 1 = 20
+    ("What items made up Foot Locker's $20 million of impairment and other charges in the "
+     "quarter ended October 29, 2022?",
+     "Total impairment and other charges of $20 million in three months 2022 were made up of "
+     "Transformation consulting $17 million, Reorganization costs $2 million and Acquisition "
+     "and integration costs $1 million: the table's lines add up to its total."),
+    # the length asked picks the thirty-nine weeks: 27 + 5 + 4 + 2 = 38, the dashes nil
+    ("What made up Foot Locker's impairment and other charges in the thirty-nine weeks ended "
+     "October 29, 2022?",
+     "Total impairment and other charges of $38 million in nine months 2022 were made up of "
+     "Transformation consulting $27 million, Impairment of long-lived assets and right-of-use "
+     "assets $5 million, Acquisition and integration costs $4 million and Reorganization costs "
+     "$2 million: the table's lines add up to its total."),
+    # the prior year's quarter: 30 + 14 + 13 = 57
+    ("What were the components of Foot Locker's impairment and other charges in the third "
+     "quarter of 2021?",
+     "Total impairment and other charges of $57 million in three months 2021 were made up of "
+     "Impairment of investments $30 million, Acquisition and integration costs $14 million and "
+     "Impairment of long-lived assets and right-of-use assets $13 million: the table's lines "
+     "add up to its total."),
+])
+def test_the_lines_that_add_up_to_the_total_asked(question: str, expected: str) -> None:
+    assert _made_up(question) == expected
+
+
+def test_no_answer_without_the_total_asked_or_lines_that_add_up() -> None:
+    # a total the question does not name, and a question that asks no parts
+    assert _made_up("What made up Foot Locker's selling, general and administrative expenses "
+                    "in the third quarter of 2022?") is None
+    assert _made_up("What were Foot Locker's impairment and other charges in the third quarter "
+                    "of 2022?") is None
+    # a line missing: the rest no longer add up to the total, so nothing is said
+    rows = [r for r in _rows() if not r.text.startswith("Reorganization costs")]
+    pages = _pages()
+    assert made_up(read_question("What made up Foot Locker's impairment and other charges in "
+                                 "the third quarter of 2022?"), rows[-1:],
+                   lambda d, y, p: [r for r in page_table_rows(pages, d, y, p)
+                                    if not r.text.startswith("Reorganization costs")],
+                   load_cues()) is None
+    # a stated amount no column's total prints, and no period: which column is not said
+    assert _made_up("What items made up Foot Locker's $21 million of impairment and other "
+                    "charges?") is None
