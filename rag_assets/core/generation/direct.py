@@ -69,7 +69,7 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import asked_roots, names_a_period_only, roots
 from rag_assets.core.generation.introduced_tables import introduced_total
 from rag_assets.core.generation.issuer_purchases import purchases_count, purchases_yes_no
-from rag_assets.core.generation.made_up import made_up
+from rag_assets.core.generation.made_up import largest_line, made_up
 from rag_assets.core.generation.major_customers import major_customers
 from rag_assets.core.generation.member_shares import PagesPrinting, member_share
 from rag_assets.core.generation.metric_format import subject_of
@@ -380,7 +380,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
         return sized_cause(asked, causes_read(asked, selected, pool, preceding, scan, following,
                                               heading), page_rows, cues)
 
-    return (made_up(question, selected, page_rows, cues)
+    return (made_up(question, selected, page_rows, cues, printing)
             or (None if asks_members_drove(question) else explained(question))
             or stated_none(question, selected, pool, before, scan)
             or per_share_dividend(question, selected, pool, page_rows, scan)
@@ -392,6 +392,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or with_causes(question, superlative(question, selected, pool, page_rows, cues,
                                                  titling),
                            explained, cues)
+            or largest_line(question, selected, page_rows, cues, printing)
             or _comparison(question, selected, cues)
             or purchases_yes_no(question, selected, pool, page_rows, scan)
             or purchases_count(question, selected, pool, page_rows, scan)

@@ -652,7 +652,8 @@ class QuoteRoute:
     def pages_printing(self, document: str, year: int, name: str) -> list[int]:
         """The filing's pages that print ``name`` at the start of a line with a figure after
         it (a table's row, its first cell in a page's Markdown table), in page order."""
-        spaced = r"\s+".join(re.escape(w) for w in name.split())  # a page's spaces vary
+        # a page's spaces vary; "short term" is printed "short-term" too
+        spaced = r"[\s-]+".join(re.escape(w) for w in re.split(r"[\s-]+", name) if w)
         starts = re.compile(rf"(?im)^\s*(?:\|\s*)?(?:total\s+)?{spaced}(?!\w)[^\n]*\d")
         return [p for p in self.pages.pages_of(document, year)
                 if starts.search(self.pages.get(document, year, p) or "")]

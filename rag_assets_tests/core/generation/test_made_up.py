@@ -12,7 +12,7 @@ import pytest
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.direct_rows import load_cues
 from rag_assets.core.generation.evidence import EvidenceUnit, page_table_rows
-from rag_assets.core.generation.made_up import made_up
+from rag_assets.core.generation.made_up import largest_line, made_up
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.question.question import read_question
 from rag_assets_tests.real_filings import real_filing
@@ -86,3 +86,63 @@ def test_no_answer_without_the_total_asked_or_lines_that_add_up() -> None:
     # a stated amount no column's total prints, and no period: which column is not said
     assert _made_up("What items made up Foot Locker's $21 million of impairment and other "
                     "charges?") is None
+
+
+MGM, MGM_YEAR, MGM_PAGE = "mgm-resorts-10q-q2", 2023, 10
+
+
+@cache
+def _mgm_pages() -> PageTexts:
+    return PageTexts.from_pages(MGM, MGM_YEAR, real_filing(
+        "financebench-wide/pdfs/MGMRESORTS_2023Q2_10Q.pdf").pages)
+
+
+def _mgm(question: str, reader=made_up, printing=None):  # noqa: ANN001, ANN202
+    pages = _mgm_pages()
+    selected = page_table_rows(pages, MGM, MGM_YEAR, MGM_PAGE)[-1:]
+    found = reader(read_question(question), selected,
+                   lambda d, y, p: page_table_rows(pages, d, y, p), load_cues(), printing)
+    if found is not None:
+        claim = verify_claims([found.claim()], pages)[0]
+        assert {c.mark for c in claim.citations} == {"valid"}, claim.citations
+    return found
+
+
+def test_a_subtotal_not_called_total_sums_the_lines_since_the_one_before() -> None:
+    """MGM Resorts' debt investments (Q2 2023 10-Q, p.11): "Cash and cash equivalents" sums
+    the money market funds and commercial paper above it, exactly in both columns, and ends
+    their block; "Short-term investments" sums the four lines after it. A "Level 2" cell of
+    words is no figure, so each line is read under the total's headings."""
+    found = _mgm("What made up MGM's short-term investments at June 30, 2023?")
+    assert found is not None and found.text == (
+        "Short-term investments of $507,726 thousand in 2023 were made up of Corporate bonds "
+        "$416,420 thousand, U.S. government securities $57,696 thousand, U.S. agency securities "
+        "$29,049 thousand and Commercial paper and certificates of deposit $4,561 thousand: the "
+        "table's lines add up to its total.")
+
+
+def test_the_largest_line_of_the_total_asked_with_its_share() -> None:
+    asked = ("Which type of debt received the largest investment among the short term "
+             "investments for MGM in H1 FY2023?")
+    found = _mgm(asked, largest_line)
+    assert found is not None and found.text == (
+        "Corporate bonds is the largest line of Short-term investments in 2023: $416,420 "
+        "thousand, 82.0% of the $507,726 thousand total (416,420 / 507,726).")
+    smallest = _mgm(asked.replace("largest", "smallest"), largest_line)
+    assert smallest is not None and smallest.text.startswith(
+        "Commercial paper and certificates of deposit is the smallest line of Short-term "
+        "investments in 2023: $4,561 thousand")
+    # retrieval returned another page: the filing's pages that print a row so labelled are
+    # read ("short term investments" printed "Short-term investments")
+    pages = _mgm_pages()
+    elsewhere = page_table_rows(pages, MGM, MGM_YEAR, 4)[:1]
+    assert elsewhere and elsewhere[0].page != MGM_PAGE
+
+    def printing(document: str, year: int, name: str) -> list[int]:
+        return [MGM_PAGE] if name == "short term investments" else []
+
+    read = largest_line(read_question(asked), elsewhere,
+                        lambda d, y, p: page_table_rows(pages, d, y, p), load_cues(), printing)
+    assert read is not None and read.named == "Corporate bonds"
+    assert largest_line(read_question(asked), elsewhere,
+                        lambda d, y, p: page_table_rows(pages, d, y, p), load_cues()) is None
