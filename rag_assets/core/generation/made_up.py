@@ -34,6 +34,7 @@ from rag_assets.core.generation.direct_rows import (
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import QUESTION_WORDS, roots
 from rag_assets.core.generation.member_shares import PagesPrinting
+from rag_assets.core.generation.superlatives import categories_named
 from rag_assets.core.ingest.statement_tables import duration_words
 from rag_assets.core.question.question import Question
 from rag_assets.core.retrieval.references import STOP_WORDS
@@ -228,8 +229,10 @@ def largest_line(question: Question, selected: Sequence[EvidenceUnit],
     cue = first_match(cues.superlative, q)
     if (page_rows is None or cue is None or cue.direction is None
             or first_match(cues.which_question, q) is None
-            or first_match(cues.superlative_not, q) is not None):
-        return None
+            or first_match(cues.superlative_not, q) is not None
+            or categories_named(question, cues)):
+        return None  # a segment, region or product asked is the superlatives' to rank or
+        # refuse: a line of a total is no member of that kind
     for lines, total, column in _summed_tables(question, selected, page_rows, cues, printing):
         ranked = sorted((line for line in lines if line.values[column] is not None),
                         key=lambda line: line.values[column] or 0.0,

@@ -209,10 +209,10 @@ def _titled_measure(scope: str, cues: DirectCues) -> str | None:
 
 def _ranks(question: Question, cues: DirectCues) -> list[str]:
     """The words that name what is ranked ("segment", "region", "geograph", ...)."""
-    return [w for c in _categories(question, cues) if c.word for w in (c.word, *c.also)]
+    return [w for c in categories_named(question, cues) if c.word for w in (c.word, *c.also)]
 
 
-def _categories(question: Question, cues: DirectCues) -> list[Cue]:
+def categories_named(question: Question, cues: DirectCues) -> list[Cue]:
     """What the question ranks ("segment", "product", "region"), as the cues list them."""
     q = question.text.lower()
     return [c for c in cues.categories
@@ -286,7 +286,7 @@ def _table_winner(question: Question, direction: str, selected: Sequence[Evidenc
     True for only the tables whose own title or header names what is ranked or the measure
     asked, False for only the others (named by their section alone), None for all;
     ``also_ranks``: more words that name what is ranked (a filer's segments as its regions)."""
-    categories = _categories(question, cues)
+    categories = categories_named(question, cues)
     ranks = [*_ranks(question, cues), *also_ranks]
     groups_asked = any(c.level == "group" for c in categories)
     read, tables = tables_in(selected, pool, page_rows)
@@ -1257,7 +1257,7 @@ def _column_winner(question: Question, direction: str, units: Sequence[EvidenceU
     measures (:func:`column_tables`): the cells of the row that prints the measure asked, under the
     period asked, compared across the names heading them."""
     measures = measures_asked(question, cues)
-    categories = _categories(question, cues)
+    categories = categories_named(question, cues)
     if not categories or not measures:
         return None
     for periods in column_tables(units, page_rows, measures, cues).values():
@@ -1320,7 +1320,7 @@ def _column_change_winner(question: Question, direction: str, units: Sequence[Ev
     """The column whose figure changed most (or least) from the prior period to the period
     asked, in a table whose columns are its members (:func:`column_tables`), ranked as
     :func:`_change_winner` ranks rows; cited on the two rows that print the two figures."""
-    categories = _categories(question, cues)
+    categories = categories_named(question, cues)
     measures = (measures_asked(question, cues)
                 or cues.terms[UNNAMED_MEASURE].heading)
     if not categories or not question.periods:
@@ -1457,7 +1457,7 @@ def _lists_moved(question: Question, cues: DirectCues) -> bool:
     plural ("Which segments ...", "Which of its segments ..."), and no ranking, comparison,
     threshold or second way (``moved_list_not``: "declined the most", "had higher revenue",
     "declines of more than 10%", "rose while the others fell")."""
-    categories = _categories(question, cues)
+    categories = categories_named(question, cues)
     q = question.text.lower()
     plural = categories and (re.search(rf"\b{re.escape(members_word(categories[0]))}\b", q)
                              or re.search(r"\bwhich of\b", q))
@@ -1469,7 +1469,7 @@ def _segments_if_places(question: Question, selected: Sequence[EvidenceUnit],
     """The words that title segment tables, when a place is asked of a filer whose evidence
     says its segments are defined by geography (``places_as_segments``: Kraft Heinz's "United
     States, International, and Canada"); else none."""
-    if "place" not in {c.kind for c in _categories(question, cues)}:
+    if "place" not in {c.kind for c in categories_named(question, cues)}:
         return []
     return next(([c.word] for c in cues.places_as_segments if c.word and any(
         re.search(c.pattern, u.text, re.IGNORECASE) for u in selected)), [])

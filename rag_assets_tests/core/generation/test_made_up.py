@@ -128,6 +128,9 @@ def test_the_largest_line_of_the_total_asked_with_its_share() -> None:
     assert found is not None and found.text == (
         "Corporate bonds is the largest line of Short-term investments in 2023: $416,420 "
         "thousand, 82.0% of the $507,726 thousand total (416,420 / 507,726).")
+    # a segment asked is the superlatives' to rank or refuse: a line is no segment
+    assert _mgm("Which segment had the largest short term investments for MGM in H1 FY2023?",
+                largest_line) is None
     smallest = _mgm(asked.replace("largest", "smallest"), largest_line)
     assert smallest is not None and smallest.text.startswith(
         "Commercial paper and certificates of deposit is the smallest line of Short-term "
