@@ -238,14 +238,16 @@ def _with_duration(headings: Sequence[str], unit: EvidenceUnit) -> dict[str, str
 _COMPARING_ROOTS = roots("versus compared against relative")  # how a comparison is asked
 
 
-def _of_another_measure(question: Question, label: str, unit: EvidenceUnit) -> bool:
+def _of_another_measure(question: Question, label: str, unit: EvidenceUnit,
+                        also: frozenset[str] = frozenset()) -> bool:
     """Whether a row is of another measure than the one asked: the question names a word that
     neither the row nor its table prints, and the row names one that neither the question
     nor any name the filing gives its measure (:func:`measure_readings`) does. "Las Vegas
     Strip Resorts net revenues" is no RevPAR of Las Vegas Strip Resorts; "Aeronautics" under
-    a backlog table is the Aeronautics backlog asked."""
+    a backlog table is the Aeronautics backlog asked. ``also``: words a row compared beside
+    this one names (the question's other measure)."""
     missing = asked_roots(question) - roots(f"{label} {unit.caption} {unit.scope}") - (
-        _COMPARING_ROOTS)
+        _COMPARING_ROOTS) - also
     named = roots(question.ranking_text) | {
         r[:5] for reading in measure_readings(question) for r in reading.roots | reading.whole}
     return bool(missing) and bool(roots(label) - named)
@@ -260,22 +262,14 @@ def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: Dire
         return None
     later, earlier = periods
     for unit in selected:
-        row = read_row(unit)
-        if row is not None and row.label:
-            if names_a_period_only(row.label) or _of_another_measure(question, row.label, unit):
-                continue  # a row of the periods themselves (the weeks in each quarter)
-            heads = _with_duration([c.heading for c in row.cells], unit)
-            now = [c for c in row.cells if heading_has(heads[c.heading], later)]
-            then = [c for c in row.cells if heading_has(heads[c.heading], earlier)
-                    and not heading_has(heads[c.heading], later)]
-            if len(now) != 1 or len(then) != 1:
-                continue  # one figure per period, or the row is not read
-            a, b = now[0], then[0]
-            figures = (f"{row.label} {money(a, unit, cues)} in {heads[a.heading]} against "
-                       f"{money(b, unit, cues)} in {heads[b.heading]}")
-            return DirectAnswer(kind="comparison", units=[unit], supports=figures,
-                                text=f"{_polar(question, a.value, b.value)}"
-                                     f"{row_moved(a, b, unit, cues)}: {figures}.")
+        if (compared := _row_compared(question, unit, (later, earlier), cues)) is not None:
+            text, figures = compared
+            other = _other_measure_compared(question, selected, unit, (later, earlier), cues)
+            if other is None:
+                return DirectAnswer(kind="comparison", units=[unit], supports=figures,
+                                    text=f"{text}.")
+            return DirectAnswer(kind="comparison", units=[unit, other[0]],
+                                text=_both_compared(text, other[1]))
         if unit.is_row:
             continue
         found = []
@@ -295,6 +289,59 @@ def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: Dire
         return DirectAnswer(kind="comparison", units=[unit], supports=figures, text=(
             f"{_polar(question, values[0][0], values[1][0])}"  # type: ignore[index]
             f"{direction_of(values[0][0], values[1][0])}: {figures}."))  # type: ignore[index]
+    return None
+
+
+_POLAR_RE = re.compile(r"^(?:Yes|No)\. ")
+
+
+def _both_compared(first: str, second: str) -> str:
+    """Two measures' moves in one sentence, a yes only when both went the way asked."""
+    polar = [m.group(0) if (m := _POLAR_RE.match(t)) else "" for t in (first, second)]
+    lead = "" if not polar[0] else "Yes. " if polar == ["Yes. ", "Yes. "] else "No. "
+    first, second = (_POLAR_RE.sub("", t) for t in (first, second))
+    return f"{lead}{first}; {second[0].lower()}{second[1:]}."
+
+
+def _row_compared(question: Question, unit: EvidenceUnit, periods: Sequence[Period],
+                  cues: DirectCues, also: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+    """A row's move between the two periods, as (the sentence, without its period; the figures
+    it prints), or None: no row, a row of the periods themselves (the weeks in each quarter)
+    or of another measure, or not one figure per period. ``also``: words the question asks
+    that a row compared beside this one names."""
+    row = read_row(unit)
+    if row is None or not row.label or names_a_period_only(row.label) or _of_another_measure(
+            question, row.label, unit, also):
+        return None
+    later, earlier = periods
+    heads = _with_duration([c.heading for c in row.cells], unit)
+    now = [c for c in row.cells if heading_has(heads[c.heading], later)]
+    then = [c for c in row.cells if heading_has(heads[c.heading], earlier)
+            and not heading_has(heads[c.heading], later)]
+    if len(now) != 1 or len(then) != 1:
+        return None
+    a, b = now[0], then[0]
+    figures = (f"{row.label} {money(a, unit, cues)} in {heads[a.heading]} against "
+               f"{money(b, unit, cues)} in {heads[b.heading]}")
+    return f"{_polar(question, a.value, b.value)}{row_moved(a, b, unit, cues)}: {figures}", figures
+
+
+def _other_measure_compared(question: Question, selected: Sequence[EvidenceUnit],
+                            first: EvidenceUnit, periods: Sequence[Period], cues: DirectCues
+                            ) -> tuple[EvidenceUnit, str] | None:
+    """The second measure a question compares ("By how much did occupancy and RevPAR
+    increase?"): a row that names a word the question asks which the first row, its caption
+    and its table do not, compared the same way, as (its unit, its sentence); None when the
+    question asks one measure."""
+    label = first.text.partition(": ")[0]
+    covered = roots(f"{label} {first.caption} {first.scope}")
+    for unit in selected:
+        row = read_row(unit) if unit is not first else None
+        if row is None or not (roots(row.label) & asked_roots(question)) - covered:
+            continue
+        if (compared := _row_compared(question, unit, periods, cues,
+                                      frozenset(roots(label)))) is not None:
+            return unit, compared[0]
     return None
 
 

@@ -1274,3 +1274,27 @@ def test_a_comparison_reads_the_row_of_the_measure_asked_never_another_of_its_su
     same = direct_answer_to("By how much did Las Vegas Strip Resorts net revenues increase in "
                             "Q4 2022 versus Q4 2021?", [revenues], [])
     assert same is not None and same.text.startswith("Increased by $490,596 thousand (27.2%)")
+
+
+def test_two_measures_compared_each_from_its_own_row() -> None:
+    """"occupancy and RevPAR": each measure's row, the second the one that names what the
+    first does not; asked yes or no, a yes only when both went the way asked. Asked one
+    measure, no second row joins it (the net revenues row names the region, not the
+    measure)."""
+    stats = _mgm_statistics()
+    revenues = next(u for u in page_table_rows(_mgm_pages(), MGM_DOC, MGM_YEAR, 13)
+                    if u.text.startswith("Las Vegas Strip Resorts net revenues"))
+    rows = [stats["Occupancy"], revenues, stats["Revenue per available room (REVPAR)(3)"]]
+    found = direct_answer_to("By how much did Las Vegas Strip Resorts occupancy and RevPAR "
+                             "increase in Q4 2022 versus Q4 2021?", rows, [])
+    assert found is not None and found.text == (
+        "Increased by 5 percentage points: Occupancy 91% in three months 2022 against 86% in "
+        "three months 2021; increased by $65 (37.6%): Revenue per available room (REVPAR) $238 "
+        "in three months 2022 against $173 in three months 2021."), found and found.text
+    assert verify_claims([found.claim()], _mgm_pages())[0].citations[1].mark == "valid"
+    fell = direct_answer_to("Did Las Vegas Strip Resorts occupancy and RevPAR decline in Q4 2022 "
+                            "versus Q4 2021?", rows, [])
+    assert fell is not None and fell.text.startswith("No. Increased by 5 percentage points")
+    one = direct_answer_to("By how much did Las Vegas Strip Resorts RevPAR increase in Q4 2022 "
+                           "versus Q4 2021?", [revenues, *rows], [])
+    assert one is not None and ";" not in one.text and "REVPAR" in one.text
