@@ -127,6 +127,8 @@ class AliasTable(BaseModel):
 
     doc: list[str] = Field(alias="_doc", min_length=1)
     companies: list[CompanyEntry]
+    word_names: frozenset[str] = Field(default_factory=frozenset, description="one-word names "
+                                       "that are also English words: a name only capitalized")
     not_aliases: set[str]
 
     def entry_for(self, *names: str | None) -> CompanyEntry | None:

@@ -62,26 +62,16 @@ def alias_match(alias: str, text: str) -> str | None:
     """Where ``text`` names ``alias``, as written there: a name in any case ("pfizer"); an acronym
     of three letters or more in any case that writes a capital ("JnJ", "Amex", "PFE", not the
     words "cost" or "pfe"); a two-letter one only in capitals ("KO", not "ko" nor "Ko"); a
-    one-word name in lower case only where the text writes no name capitalized
-    (:func:`_capitalizes_names`)."""
+    one-word name that is also an English word (``company_aliases.json``'s ``word_names``:
+    "block", "target") only capitalized."""
     for match in _alias_pattern(alias).finditer(text):
         written = match.group(0)
         if case_sensitive_alias(alias) and not any(ch.isupper() for ch in written):
             continue
-        if written.islower() and " " not in alias.strip() and _capitalizes_names(text):
-            continue  # "to block Microsoft's acquisition": a word, where names are capitalized
+        if written.islower() and written in load_alias_table().word_names:
+            continue  # "to block Microsoft's acquisition": the word, not Block
         return written
     return None
-
-
-_PROPER_WORD_RE = re.compile(r"(?<=\s)[A-Z][a-z]+")  # a capitalized word past the first
-
-
-def _capitalizes_names(text: str) -> bool:
-    """Whether the writer capitalizes names ("Did the FTC's motion block Microsoft's deal?"):
-    then a one-word name written in lower case ("block") is the word, not the company (Block);
-    a question written all in lower case names companies in lower case too."""
-    return _PROPER_WORD_RE.search(text) is not None
 
 
 @lru_cache(maxsize=65_536)

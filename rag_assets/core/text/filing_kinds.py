@@ -113,9 +113,11 @@ def id_date(document: str) -> date | None:
         return None
 
 
-# a date written as a period's end: "the quarter ended October 29, 2022", "as of June 30, 2023",
-# "between October 30, 2021 and October 29, 2022" (a change over the period the two bound)
-PERIOD_END_BEFORE_RE = re.compile(r"\b(?:ended|ending|as\s+of|at|through)\s+$|\b(?:between|from)"
+# a date written as a period's end that has passed: "the quarter ended October 29, 2022", "as of
+# June 30, 2023", "between October 30, 2021 and October 29, 2022" (a change over the period the
+# two bound); never "ending" or "through", which may look ahead (guidance "for the fiscal year
+# ending January 28, 2023" is given in a report filed before that day)
+PERIOD_END_BEFORE_RE = re.compile(r"\b(?:ended|as\s+of|at)\s+$|\b(?:between|from)"
                                   r"\s+[A-Z][a-z]+\.?\s+\d{1,2},\s+\d{4}\s+(?:and|to)\s+$",
                                   re.IGNORECASE)
 

@@ -163,10 +163,12 @@ def profiles() -> list[DocumentProfile]:
         ("Did acme corporation or Pfizer grow faster?", ["acme-10k", "pfizer-10k"]),
         ("Does Acmeville have a mayor?", []),
         ("What is the capital of France?", []),
-        # a one-word name that is a word: the company only as a name is written
+        # a one-word name that is also a word: the company only capitalized
         ("Did the court block Microsoft's acquisition of Activision Blizzard?", []),
         ("What did Block report in its 8-K?", ["block-8k"]),
-        ("what did block report in its 8-k?", ["block-8k"]),  # a writer of lower case only
+        ("what did block report in its 8-k?", []),
+        # any other name in any case, beside capitalized words of its own
+        ("Based on the Balance Sheet, what is pfizer's quick ratio?", ["pfizer-10k"]),
     ],
 )
 def test_route_by_aliases(
@@ -249,8 +251,11 @@ FOOT_LOCKER = ["foot-locker-8k-2022-05-20", "foot-locker-8k-2022-08-19", "foot-l
     ("What were Foot Locker's inventories at October 29, 2022?", ["foot-locker-10q-q3"]),
     ("By how much did Foot Locker's inventories change between October 30, 2021 and October "
      "29, 2022?", ["foot-locker-10q-q3"]),
-    # an event's day after a report is no period's end: the report may announce it
+    # an event's day after a report is no period's end: the report may announce it; nor is a
+    # period "ending" on a day, which guidance looks ahead to
     ("What happened at Foot Locker on September 1, 2022?", FOOT_LOCKER),
+    ("What EPS guidance did Foot Locker give for the fiscal year ending January 28, 2023?",
+     FOOT_LOCKER),
     # each date its own report: an exact date does not hide the other's
     ("What did Foot Locker report on May 16, 2022 and August 19, 2022?",
      ["foot-locker-8k-2022-05-20", "foot-locker-8k-2022-08-19", "foot-locker-10q-q3"]),
