@@ -66,7 +66,12 @@ from rag_assets.core.generation.drivers import (
     subjects_named,
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.extractive import asked_roots, names_a_period_only, roots
+from rag_assets.core.generation.extractive import (
+    asked_roots,
+    names_a_period_only,
+    roots,
+    words,
+)
 from rag_assets.core.generation.introduced_tables import introduced_total
 from rag_assets.core.generation.issuer_purchases import purchases_count, purchases_yes_no
 from rag_assets.core.generation.made_up import largest_line, made_up
@@ -85,7 +90,13 @@ from rag_assets.core.generation.yes_no import Before, prose_yes_no, stated_none
 from rag_assets.core.ingest.statement_tables import duration_words
 from rag_assets.core.question.question import Period, Question, asks_cause
 from rag_assets.core.question.vocabulary import normalize, terms_in
-from rag_assets.core.text.periods import DURATIONS, SPAN_NOUNS, figure_in_period_re
+from rag_assets.core.text.periods import (
+    DURATIONS,
+    SPAN_NOUNS,
+    durations_over,
+    ended_quarter,
+    figure_in_period_re,
+)
 from rag_assets.core.text.sentences import joined, split_sentences
 
 # -- lists ------------------------------------------------------------------------------------
@@ -223,16 +234,20 @@ def _polar(question: Question, later: float, earlier: float) -> str:
     return "Yes. " if yes else "No. "
 
 
-def _with_duration(headings: Sequence[str], unit: EvidenceUnit) -> dict[str, str]:
-    """A row's column headings, each with the one duration its table's header prints for
-    every column ("Three Months Ended December 31," over "2022" and "2021" in MGM's release:
-    "three months 2022"); as printed when a heading names its own duration (a bare year beside
-    "three months 2022" is the year's) or the header names several."""
-    spans = {months for p, months in DURATIONS if p.search(unit.scope)}
-    if len(spans) != 1 or any(p.search(h) for h in headings for p, _ in DURATIONS):
+def _with_duration(headings: Sequence[str], unit: EvidenceUnit, quarter: str | None
+                   ) -> dict[str, str]:
+    """A row's column headings, each with the duration its table's header prints over it
+    (:func:`periods.durations_over`: "Three Months Ended December 31," over "2022" and "2021"
+    in MGM's release, "three months 2022"); as printed when a heading names its own duration
+    (a bare year beside "three months 2022" is the year's), or when the header's period ends
+    in another calendar quarter than the one asked (a Q3 question reads no table of the three
+    months ended December 31)."""
+    months = durations_over(unit.scope, len(headings))
+    ended = ended_quarter(unit.scope)
+    if any(p.search(h) for h in headings for p, _ in DURATIONS) or (
+            quarter and ended and quarter != f"Q{ended}"):
         return {h: h for h in headings}
-    (months,) = spans
-    return {h: f"{duration_words(months)}{h}" for h in headings}
+    return {h: f"{duration_words(m)}{h}" for h, m in zip(headings, months, strict=True)}
 
 
 _COMPARING_ROOTS = roots("versus compared against relative")  # how a comparison is asked
@@ -248,9 +263,15 @@ def _of_another_measure(question: Question, label: str, unit: EvidenceUnit,
     this one names (the question's other measure)."""
     missing = asked_roots(question) - roots(f"{label} {unit.caption} {unit.scope}") - (
         _COMPARING_ROOTS) - also
-    named = roots(question.ranking_text) | {
+    named = _short_roots(question.ranking_text) | {
         r[:5] for reading in measure_readings(question) for r in reading.roots | reading.whole}
-    return bool(missing) and bool(roots(label) - named)
+    return bool(missing) and bool(_short_roots(label) - named)
+
+
+def _short_roots(text: str) -> set[str]:
+    """A text's words of three letters or more, cut to five: a label of short words ("Slots
+    win") names a measure too."""
+    return {w[:5] for w in words(text) if w.isalpha() and len(w) >= 3}
 
 
 def _comparison(question: Question, selected: Sequence[EvidenceUnit], cues: DirectCues
@@ -314,7 +335,7 @@ def _row_compared(question: Question, unit: EvidenceUnit, periods: Sequence[Peri
             question, row.label, unit, also):
         return None
     later, earlier = periods
-    heads = _with_duration([c.heading for c in row.cells], unit)
+    heads = _with_duration([c.heading for c in row.cells], unit, later[0])
     now = [c for c in row.cells if heading_has(heads[c.heading], later)]
     then = [c for c in row.cells if heading_has(heads[c.heading], earlier)
             and not heading_has(heads[c.heading], later)]

@@ -39,7 +39,7 @@ from rag_assets.core.ingest.statement_tables import duration_words
 from rag_assets.core.question.question import Question
 from rag_assets.core.retrieval.references import STOP_WORDS
 from rag_assets.core.text.figures import NIL_TOKENS
-from rag_assets.core.text.periods import DURATIONS
+from rag_assets.core.text.periods import DURATIONS, durations_over
 
 # "$20 million", "$ 1,234": an amount the question states, as its table would print it
 _STATED_AMOUNT_RE = re.compile(r"\$\s?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)")
@@ -97,16 +97,6 @@ def _aligned(block: Sequence[Line], total: Line) -> list[Line] | None:
     return list(block) if all(len(b.values) == len(total.values) for b in block) else None
 
 
-def _column_months(unit: EvidenceUnit, width: int) -> list[int | None]:
-    """Each column's length as its table's header prints the durations over the columns, in
-    print order and splitting them evenly ("Thirteen weeks ended Thirty-nine weeks ended" over
-    four columns: 3, 3, 9, 9); None where the header names none or they do not split."""
-    found = sorted((m.start(), months) for p, months in DURATIONS for m in p.finditer(unit.scope))
-    if not found or width % len(found):
-        return [None] * width
-    return [found[i * len(found) // width][1] for i in range(width)]
-
-
 def _column(question: Question, total: Line) -> int | None:
     """The column asked: the one whose total is the amount the question states, else the one
     of the period and length it asks; None when that is not one column."""
@@ -114,7 +104,7 @@ def _column(question: Question, total: Line) -> int | None:
     by_amount = [i for i, v in enumerate(total.values) if v is not None and v in stated]
     if len(by_amount) == 1:
         return by_amount[0]
-    months = _column_months(total.unit, len(total.values))
+    months = durations_over(total.unit.scope, len(total.values))
     headings = total.headings
     period = question.periods[0] if question.periods else None
     asked = [i for i, h in enumerate(headings)
@@ -267,7 +257,7 @@ def _period_said(total: Line, column: int) -> str:
     """The column's period as the answer says it: its heading, with the duration its header
     prints over it ("three months 2022")."""
     heading = total.headings[column]
-    months = _column_months(total.unit, len(total.values))[column]
+    months = durations_over(total.unit.scope, len(total.values))[column]
     named = any(p.search(heading) for p, _ in DURATIONS)
     return f"{'' if named else duration_words(months)}{heading}".strip()
 

@@ -549,6 +549,27 @@ def in_quarter(date: tuple[int, int], end: tuple[int, int]) -> bool:
 PERIOD_TITLE_LEAD_RE = re.compile(r"^(?:as\s+of\s+(?:or|and)\s+)?for\s+the\s+", re.IGNORECASE)
 
 
+def durations_over(header: str, width: int) -> list[int | None]:
+    """Each of ``width`` columns' length as a header prints its durations over them, in print
+    order and splitting them evenly ("Thirteen weeks ended Thirty-nine weeks ended" over four
+    columns: 3, 3, 9, 9); None for every column where it names none or they do not split."""
+    found = sorted((m.start(), months) for p, months in DURATIONS for m in p.finditer(header))
+    if not found or width % len(found):
+        return [None] * width
+    return [found[i * len(found) // width][1] for i in range(width)]
+
+
+# the month a duration ends in, as a header prints it: "Three Months Ended December 31,"
+_ENDED_MONTH_RE = re.compile(rf"\bended\s+(?P<month>{MONTH_RE.pattern})", re.IGNORECASE)
+
+
+def ended_quarter(header: str) -> int | None:
+    """The calendar quarter of the month a header's period ends in (December: 4), when it
+    names one month only; None otherwise."""
+    months = {m["month"].lower() for m in _ENDED_MONTH_RE.finditer(header)}
+    return (MONTH_NUMBERS[months.pop()] - 1) // 3 + 1 if len(months) == 1 else None
+
+
 def column_of_months(heading: str, months: int) -> bool:
     """Whether a column heading is of the months asked: a full year's names no part of one,
     a part's names its length ("three months 2023", "Q2", "six months")."""

@@ -1298,3 +1298,21 @@ def test_two_measures_compared_each_from_its_own_row() -> None:
     one = direct_answer_to("By how much did Las Vegas Strip Resorts RevPAR increase in Q4 2022 "
                            "versus Q4 2021?", [revenues, *rows], [])
     assert one is not None and ";" not in one.text and "REVPAR" in one.text
+
+
+def test_a_table_of_another_quarter_or_a_row_of_short_words_is_no_comparison() -> None:
+    """The statistics' header ends December 31: a third quarter asked reads none of its
+    columns as "three months"; a label of short words ("Slots win") names a measure the
+    question does not, so RevPAR is read from its own row."""
+    stats = _mgm_statistics()
+    rooms = [stats["Rooms revenue (In millions)"]]
+    assert direct_answer_to("By how much did Las Vegas Strip Resorts' rooms revenue change in Q3 "
+                            "2022 versus Q3 2021?", rooms, []) is None
+    fourth = direct_answer_to("By how much did Las Vegas Strip Resorts' rooms revenue change in "
+                              "Q4 2022 versus Q4 2021?", rooms, [])
+    assert fourth is not None and fourth.text.startswith("Increased by $256 million (46.0%)")
+    found = direct_answer_to("By how much did Las Vegas Strip Resorts RevPAR increase in Q4 2022 "
+                             "versus Q4 2021?", [stats["Slots win"],
+                                                 stats["Revenue per available room (REVPAR)(3)"]],
+                             [])
+    assert found is not None and "REVPAR" in found.text and "Slots" not in found.text
