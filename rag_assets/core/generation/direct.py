@@ -74,7 +74,7 @@ from rag_assets.core.generation.extractive import (
 )
 from rag_assets.core.generation.introduced_tables import introduced_total
 from rag_assets.core.generation.issuer_purchases import purchases_count, purchases_yes_no
-from rag_assets.core.generation.made_up import largest_line, made_up
+from rag_assets.core.generation.made_up import largest_part, made_up
 from rag_assets.core.generation.major_customers import major_customers
 from rag_assets.core.generation.member_shares import PagesPrinting, member_share
 from rag_assets.core.generation.metric_format import subject_of
@@ -460,7 +460,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or with_causes(question, superlative(question, selected, pool, page_rows, cues,
                                                  titling),
                            explained, cues)
-            or largest_line(question, selected, page_rows, cues, printing)
+            or largest_part(question, selected, page_rows, cues, printing)
             or _comparison(question, selected, cues)
             or purchases_yes_no(question, selected, pool, page_rows, scan)
             or purchases_count(question, selected, pool, page_rows, scan)

@@ -221,6 +221,12 @@ def read_row(unit: EvidenceUnit) -> Row | None:
     return Row(unit=unit, label=label, cells=cells) if label or cells else None
 
 
+def sums_to(summed: float, figure: float) -> bool:
+    """Whether a sum of printed figures is the figure a total row prints, rounding aside: each
+    figure rounded to its unit, within half a percent or one unit."""
+    return abs(figure - summed) <= max(abs(summed) * 0.005, 1.0)
+
+
 def direction_of(later: float, earlier: float) -> str:
     return "Increased" if later > earlier else "Decreased" if later < earlier else "Unchanged"
 

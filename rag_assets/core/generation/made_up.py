@@ -30,12 +30,13 @@ from rag_assets.core.generation.direct_rows import (
     money,
     parse_cell,
     share_of,
+    sums_to,
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.extractive import QUESTION_WORDS, roots
+from rag_assets.core.generation.extractive import QUESTION_WORDS
 from rag_assets.core.generation.member_shares import PagesPrinting
 from rag_assets.core.generation.superlatives import categories_named
-from rag_assets.core.ingest.statement_tables import duration_words
+from rag_assets.core.ingest.statement_tables import TRAILING_MARKER_RE, duration_words
 from rag_assets.core.question.question import Question
 from rag_assets.core.retrieval.references import STOP_WORDS
 from rag_assets.core.text.figures import NIL_TOKENS
@@ -44,6 +45,7 @@ from rag_assets.core.text.periods import DURATIONS, durations_over
 # "$20 million", "$ 1,234": an amount the question states, as its table would print it
 _STATED_AMOUNT_RE = re.compile(r"\$\s?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)")
 MAX_LINES_SAID = 8  # a longer list is cut, the total still given
+MIN_PARTS = 2  # a total of one line that is not nil is made of nothing to list or rank
 MAX_PHRASES = 6  # the question's phrases looked for as a row's label in the filing
 MAX_PAGES = 4  # of each phrase's pages, those read
 
@@ -99,27 +101,28 @@ def _aligned(block: Sequence[Line], total: Line) -> list[Line] | None:
 
 def _column(question: Question, total: Line) -> int | None:
     """The column asked: the one whose total is the amount the question states, else the one
-    of the period and length it asks; None when that is not one column."""
+    of the period and length it asks; None when that is not one column, or the question names
+    two periods (a change, which its parts do not answer)."""
     stated = {float(m["n"].replace(",", "")) for m in _STATED_AMOUNT_RE.finditer(question.text)}
     by_amount = [i for i, v in enumerate(total.values) if v is not None and v in stated]
     if len(by_amount) == 1:
         return by_amount[0]
+    if len(set(question.periods)) > 1:
+        return None
     months = durations_over(total.unit.scope, len(total.values))
-    headings = total.headings
     period = question.periods[0] if question.periods else None
-    asked = [i for i, h in enumerate(headings)
+    asked = [i for i, h in enumerate(total.headings)
              if (period is None or heading_has(h, period) or (
                  months[i] == question.months and heading_has(h, (None, period[1]))))
              and months[i] in (None, question.months) and total.values[i] is not None]
     candidates = [i for i in asked if i in by_amount] or asked
-    return candidates[0] if len(candidates) == 1 or (candidates and months[0] is not None) \
-        else None
+    return candidates[0] if len(candidates) == 1 else None
 
 
 def _adds_up(lines: Sequence[Line], total: Line, column: int) -> bool:
     summed = sum(line.values[column] or 0.0 for line in lines)
     figure = total.values[column]
-    return figure is not None and abs(summed - figure) <= max(abs(figure) * 0.005, 1.0)
+    return figure is not None and sums_to(summed, figure)
 
 
 def _sums_exactly(block: Sequence[Line], line: Line) -> bool:
@@ -132,21 +135,31 @@ def _sums_exactly(block: Sequence[Line], line: Line) -> bool:
         for c in printed)
 
 
+_TOTAL_WORD_RE = re.compile(r"^\s*total\s+", re.IGNORECASE)
+
+
+def _plain(text: str) -> str:
+    """Words in lower case, one space apart, a hyphen a space and a possessive's "'s" gone:
+    "MGM's short-term investments" as "mgm short term investments"."""
+    return " ".join(re.findall(r"[a-z0-9&]+", re.sub(r"['’]s\b", "", text.lower())))
+
+
 def _table_lines(rows: Sequence[EvidenceUnit], question: Question, cues: DirectCues
                  ) -> tuple[list[Line], Line] | None:
     """The lines above the row that sums them which the question names ("Total impairment and
-    other charges", "Short-term investments": every word of it but "total" asked), from the
+    other charges", "Short-term investments": its label but "Total" written in the question as
+    one phrase, so "Short-term investments" is no "total debt investments"), from the
     table's start or the sum before (a "Total" row, or a row its lines add up to: MGM's
     "Cash and cash equivalents" over its money market funds)."""
-    asked = roots(question.ranking_text)
+    asked = f" {_plain(question.ranking_text)} "
     lines = [line for u in rows if (line := _line(u)) is not None]
     start = 0
     for at, line in enumerate(lines):
         block = _aligned(lines[start:at], line) if at - start >= 2 else None
         sums = block is not None and _sums_exactly(block, line)
         total = first_match(cues.total_row, line.label.lower()) is not None
-        named = roots(line.label) - roots("total")
-        if block is not None and (total or sums) and named and named <= asked:
+        named = _plain(_TOTAL_WORD_RE.sub("", TRAILING_MARKER_RE.sub("", line.label)))
+        if block is not None and (total or sums) and named and f" {named} " in asked:
             return block, line
         if total or sums:
             start = at + 1
@@ -158,9 +171,13 @@ def _phrases(question: Question) -> list[str]:
     them, and their endings ("largest investment", "short term investments", "term
     investments"), longest first: the labels a row that sums its lines may print."""
     runs: list[list[str]] = [[]]
+    # the company's words and the asking words are no label's ("made up mgm", "h1 fy2023")
+    asking = set(_plain(" ".join([*question.companies, question.phrased("made_up") or ""]))
+                 .split())
     for token in re.findall(r"[A-Za-z][\w'’-]*|\S", question.ranking_text):
         low = re.sub(r"['’]s$", "", token.lower())
-        if not token[0].isalpha() or low in STOP_WORDS or low in QUESTION_WORDS:
+        if (not token[0].isalpha() or low in STOP_WORDS or low in QUESTION_WORDS
+                or low in asking or any(ch.isdigit() for ch in low)):
             runs.append([])
         else:
             runs[-1].extend(low.split("-"))
@@ -193,7 +210,8 @@ def _summed_tables(question: Question, selected: Sequence[EvidenceUnit], page_ro
                 continue
             lines, total = found
             column = _column(question, total)
-            if column is not None and _adds_up(lines, total, column):
+            if column is not None and _adds_up(lines, total, column) and sum(
+                    1 for line in lines if line.values[column]) >= MIN_PARTS:
                 yield lines, total, column
 
 
@@ -208,7 +226,7 @@ def made_up(question: Question, selected: Sequence[EvidenceUnit], page_rows: Pag
     return None
 
 
-def largest_line(question: Question, selected: Sequence[EvidenceUnit],
+def largest_part(question: Question, selected: Sequence[EvidenceUnit],
                  page_rows: PageRows | None, cues: DirectCues,
                  printing: PagesPrinting | None = None) -> DirectAnswer | None:
     """"Which type of debt received the largest investment among the short-term
@@ -227,8 +245,11 @@ def largest_line(question: Question, selected: Sequence[EvidenceUnit],
         ranked = sorted((line for line in lines if line.values[column] is not None),
                         key=lambda line: line.values[column] or 0.0,
                         reverse=cue.direction == "max")
-        if len(ranked) < 2 or ranked[0].values[column] == ranked[1].values[column]:
-            return None
+        whole = total.values[column] or 0.0
+        if ranked[0].values[column] == ranked[1].values[column] or any(
+                (line.values[column] or 0.0) * whole < 0 for line in lines):
+            return None  # a tie, or a line against the total's sign (a reconciliation's
+            # adjustments): no share of it is the line's
         return _ranked(ranked[0], total, column, cue.direction, cues, question.decimals)
     return None
 

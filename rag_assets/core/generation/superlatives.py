@@ -34,6 +34,7 @@ from rag_assets.core.generation.direct_rows import (
     parse_cell,
     read_row,
     share_of,
+    sums_to,
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.places import names_a_place
@@ -1105,7 +1106,7 @@ def _sums_to_total(printed: Sequence[Row], cells: Sequence[tuple[Cell, Row]], co
     summed, members = sum(c.value for c, _ in cells), {id(r.unit) for _, r in cells}
     return any(id(r.unit) not in members and r.unit.caption == caption
                and (c := r.cell(column)) is not None and not c.shown.endswith("%")
-               and abs(c.value - summed) <= max(abs(summed) * 0.005, 1.0) for r in printed)
+               and sums_to(summed, c.value) for r in printed)
 
 
 ColumnKey = tuple[str, int, int, str]  # (document, year, page, the label of the measure's row)

@@ -12,7 +12,7 @@ import pytest
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.direct_rows import load_cues
 from rag_assets.core.generation.evidence import EvidenceUnit, page_table_rows
-from rag_assets.core.generation.made_up import largest_line, made_up
+from rag_assets.core.generation.made_up import largest_part, made_up
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.question.question import read_question
 from rag_assets_tests.real_filings import real_filing
@@ -121,17 +121,17 @@ def test_a_subtotal_not_called_total_sums_the_lines_since_the_one_before() -> No
         "table's lines add up to its total.")
 
 
-def test_the_largest_line_of_the_total_asked_with_its_share() -> None:
+def test_the_largest_part_of_the_total_asked_with_its_share() -> None:
     asked = ("Which type of debt received the largest investment among the short term "
              "investments for MGM in H1 FY2023?")
-    found = _mgm(asked, largest_line)
+    found = _mgm(asked, largest_part)
     assert found is not None and found.text == (
         "Corporate bonds is the largest line of Short-term investments in 2023: $416,420 "
         "thousand, 82.0% of the $507,726 thousand total (416,420 / 507,726).")
     # a segment asked is the superlatives' to rank or refuse: a line is no segment
     assert _mgm("Which segment had the largest short term investments for MGM in H1 FY2023?",
-                largest_line) is None
-    smallest = _mgm(asked.replace("largest", "smallest"), largest_line)
+                largest_part) is None
+    smallest = _mgm(asked.replace("largest", "smallest"), largest_part)
     assert smallest is not None and smallest.text.startswith(
         "Commercial paper and certificates of deposit is the smallest line of Short-term "
         "investments in 2023: $4,561 thousand")
@@ -144,8 +144,37 @@ def test_the_largest_line_of_the_total_asked_with_its_share() -> None:
     def printing(document: str, year: int, name: str) -> list[int]:
         return [MGM_PAGE] if name == "short term investments" else []
 
-    read = largest_line(read_question(asked), elsewhere,
+    read = largest_part(read_question(asked), elsewhere,
                         lambda d, y, p: page_table_rows(pages, d, y, p), load_cues(), printing)
     assert read is not None and read.named == "Corporate bonds"
-    assert largest_line(read_question(asked), elsewhere,
+    assert largest_part(read_question(asked), elsewhere,
                         lambda d, y, p: page_table_rows(pages, d, y, p), load_cues()) is None
+
+
+def test_no_lines_of_another_total_a_single_line_or_a_change() -> None:
+    """The label is matched as one phrase ("Short-term investments" is no "total debt
+    investments"); a total of one line that is not nil lists nothing (MGM's cash equivalents
+    in the note: its money market funds alone); a change asked ("What made up the decrease
+    ...?", two periods) is its causes' to answer, not its parts'."""
+    assert _mgm("What made up MGM's total debt investments at June 30, 2023?") is None
+    assert _mgm("What made up MGM's cash and cash equivalents at June 30, 2023?") is None
+    assert _made_up("What made up the decrease in Foot Locker's impairment and other charges in "
+                    "the third quarter of 2022?") is None
+    assert _mgm("What made up MGM's short-term investments between December 31, 2022 and June "
+                "30, 2023?") is None
+
+
+def test_no_largest_line_of_a_reconciliation() -> None:
+    """MGM Resorts' Q4 2022 release (p.15) reconciles Las Vegas Strip Resorts' net revenues to
+    same-store net revenues by subtracting acquisitions: a line against the total's sign is an
+    adjustment, so no line has a share of the total to rank (it had answered "124.7% of the
+    total" and "-17.2%")."""
+    document, year = "mgm-resorts-earnings-q4", 2022
+    pages = PageTexts.from_pages(document, year, real_filing(
+        "financebench-wide/pdfs/MGMRESORTS_2022Q4_EARNINGS.pdf").pages)
+    selected = page_table_rows(pages, document, year, 14)[:1]
+    for word in ("largest", "smallest"):
+        assert largest_part(read_question(
+            f"Which item had the {word} impact on Las Vegas Strip Resorts same-store net revenues "
+            "in the three months ended December 31, 2022?"), selected,
+            lambda d, y, p: page_table_rows(pages, d, y, p), load_cues()) is None
