@@ -26,7 +26,7 @@ from rag_assets.core.ingest.statements import STATEMENT_TITLES
 from rag_assets.core.question.vocabulary import whole_term
 from rag_assets.core.retrieval.retriever import Hit
 from rag_assets.core.text.bullets import at_bullets
-from rag_assets.core.text.figures import FIGURE_AT_END_RE
+from rag_assets.core.text.figures import FIGURE_AT_END_RE, NIL_TOKENS
 from rag_assets.core.text.filing_kinds import form_of
 from rag_assets.core.text.periods import DATE_LINE_RE, MONTH_RE
 from rag_assets.core.text.years import HEADING_NUMBER_RE, YEAR_OR_CHANGE_HEADING_RE
@@ -172,12 +172,14 @@ def _completes_headings(header: Sequence[str], cells: Sequence[str]) -> bool:
 
 
 def _row_of_amounts(cells: Sequence[str]) -> bool:
-    """Whether a table's first row is a label over amounts ("$ 742", "6%"), no heading: a
-    heading prints years, dates and words, never a currency sign or a percentage."""
+    """Whether a table's first row is a label over amounts ("$ 742", "6%"; dashes and "n/m"
+    beside them), no heading: a heading prints years, dates and words, never a currency sign or
+    a percentage."""
     values = [c for c in cells[1:] if c]
-    return bool(cells and cells[0] and values) and all(
-        re.fullmatch(r"\$?\s?\(?[\d,.]+\)?\s?%?", c) and re.search(r"[$%,]", c)
-        for c in values)
+    amounts = [c for c in values if re.fullmatch(r"\$?\s?\(?[\d,.]+\)?\s?%?", c)]
+    nil = [c for c in values if c in NIL_TOKENS or c.lower() in ("n/m", "nm", "n/a")]
+    return bool(cells and cells[0] and amounts) and len(amounts) + len(nil) == len(values) and (
+        any(re.search(r"[$%,]", c) for c in amounts))
 
 
 def _markers(headings: Sequence[str]) -> set[str]:

@@ -259,9 +259,13 @@ class QuoteRoute:
             scored = [s for s in scored if s.unit.document == top]
             units = [u for u in units if u.document == top]
         # the best of the first few units: one of another year ranked first ("In 2021, we
-        # invested $68 million in Retailors") leaves the sentence of the period asked below it
-        strength = max((evidence_strength(part.question, s) for s in scored[:STRENGTH_UNITS]),
-                       default=0.0)
+        # invested $68 million in Retailors") leaves the sentence of the period asked below it,
+        # which then leads the quotes
+        strengths = [evidence_strength(part.question, s) for s in scored[:STRENGTH_UNITS]]
+        strength = max(strengths, default=0.0)
+        if strengths and strengths[0] < strength:
+            best = strengths.index(strength)
+            scored = [scored[best], *scored[:best], *scored[best + 1:]]
         looked_for = [part.question.ranking_text, *part.question.expansion[:6]]
         out = PartAnswer(part=part, strength=strength, chunk_ids=[h.chunk_id for h in hits],
                          looked_for=looked_for,

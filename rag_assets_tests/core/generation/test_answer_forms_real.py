@@ -587,3 +587,19 @@ def test_a_filings_every_page_scan_reads_no_attached_contract(
     pattern = re.compile(r"\bchange (?:in|of) control\b", re.IGNORECASE)
     pages = {u.page for u in corpus.answerer().quotes.sentences_matching([filing], [pattern])}
     assert pages and max(pages) < 106, pages
+
+
+def test_a_sentence_of_another_year_ranked_first_leaves_the_one_asked_to_answer(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Foot Locker's Q3 2022 10-Q (indexed year 2023): "In 2021, we invested $68 million ... in
+    Retailors" (p.17) prints another year than the fiscal 2022 asked; the subsequent event
+    (p.22) prints none. The part answers from the best of its first units, and that sentence
+    leads (it had abstained: the first unit alone decided, at strength 0)."""
+    corpus = real_corpus(Path(tmp_path_factory.mktemp("retailors")), [
+        (f"{BULK}/FOOTLOCKER_2023Q3_10Q.pdf", "foot-locker-10q-q3", 2023, [16, 21])])
+    result = corpus.answerer().ask("Did Foot Locker agree to sell its stake in Retailors, Ltd. "
+                                   "after the end of the third quarter of fiscal 2022?")
+    assert not result.abstained, result.answer
+    assert result.answer.startswith("Yes. Subsequent Events Subsequent to the end of the third "
+                                    "quarter, the Company entered into an agreement to sell its "
+                                    "shares in Retailors"), result.answer

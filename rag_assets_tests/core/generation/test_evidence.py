@@ -210,3 +210,16 @@ def test_a_footnotes_bullets_and_a_list_its_lead_introduces_stay_whole() -> None
                 "of $21.8 billion, up 44%, driven by higher rates")
     assert led[0].startswith("Total net revenue was $41.3 billion, up 34%, reflecting: • Net "
                              "interest income"), led
+
+
+def test_a_first_row_of_amounts_names_no_columns_and_a_wrapped_heading_joins_its_column() -> None:
+    """MGM Resorts' Q4 2022 release: the text layer draws a rule under a data row ("Casino
+    revenue $ 742 ..."), which names no columns (dashes and "n/m" beside its amounts too), and
+    wraps "% Change" over two rows beside "2022" and "2021": "Change" joins the "%" column's
+    heading and is no row."""
+    assert _rows("| Casino revenue | $ 742 | — | n/m |", "|---|---|---|---|",
+                 "| Table games drop | $ 1,206 | $ 1,119 | 8% |") == [
+        "Casino revenue: $ 742; —; n/m", "Table games drop: $ 1,206; $ 1,119; 8%"]
+    assert _rows("| Three Months Ended December 31, | 2022 | 2021 | % |", "|---|---|---|---|",
+                 "|  |  |  | Change |", "| Rooms revenue | $ 813 | $ 557 | 46% |") == [
+        "Rooms revenue: 2022: $ 813; 2021: $ 557; % Change: 46%"]
