@@ -1039,9 +1039,11 @@ def _for_prose(question: Question, asking: str, judgment: str | None) -> bool:
 def _kinds_asked(question: Question, judgment: str | None) -> bool:
     """Whether names are asked of a measure's kinds or parts ("What debt instruments does X
     have?", "What types of revenue ...?", "What made up its impairment charges?"): the
-    question reader's form, never an amount."""
-    return judgment is None and (KINDS_ASKED_RE.search(normalize(question.text)) is not None
-                                 or question.phrased("made_up") is not None)
+    question reader's form, never an amount; a parts question beside a change asked ("By how
+    much did X change, and what made up the 2022 provision?") keeps the change's
+    computation."""
+    return judgment is None and (KINDS_ASKED_RE.search(normalize(question.text)) is not None or (
+        question.phrased("made_up") is not None and question.phrased("move") is None))
 
 
 def _members_share(norm: str) -> bool:

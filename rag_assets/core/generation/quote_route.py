@@ -263,7 +263,7 @@ class QuoteRoute:
         # which then leads the quotes
         strengths = [evidence_strength(part.question, s) for s in scored[:STRENGTH_UNITS]]
         strength = max(strengths, default=0.0)
-        if strengths and strengths[0] < strength:
+        if strengths and strengths[0] == 0.0 < strength:  # the first is of another year
             best = strengths.index(strength)
             scored = [scored[best], *scored[:best], *scored[best + 1:]]
         looked_for = [part.question.ranking_text, *part.question.expansion[:6]]
