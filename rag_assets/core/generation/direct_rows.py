@@ -115,6 +115,8 @@ class DirectCues(BaseModel):
     concentration: list[Cue] = Field(default_factory=list)
     disaggregation_tables: list[Cue] = Field(default_factory=list)
     eliminated_tables: list[Cue] = Field(default_factory=list)
+    party_roles: list[Cue] = Field(default_factory=list, description="the roles an agreement's "
+                                   "parties clause names each party in ('documentation agents')")
 
     @property
     def terms(self) -> dict[str, HeadingTerm]:

@@ -35,7 +35,7 @@ from rag_assets.core.generation.cover_facts import cover_fact
 from rag_assets.core.generation.current_items import current_item
 from rag_assets.core.generation.declared_dividends import declared_dividend
 from rag_assets.core.generation.direct import direct_answer
-from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
+from rag_assets.core.generation.direct_rows import DirectAnswer, Scan, load_cues
 from rag_assets.core.generation.drivers import (
     continued_on_next_page,
     drivers,
@@ -76,6 +76,7 @@ from rag_assets.core.generation.metric_engine import MetricAnswer
 from rag_assets.core.generation.outlook import Level, outlook_block
 from rag_assets.core.generation.page_texts import PageTexts, normalize
 from rag_assets.core.generation.part_causes import parts_summing
+from rag_assets.core.generation.party_roles import party_roles
 from rag_assets.core.generation.records import (
     ABSTENTION,
     Change,
@@ -563,6 +564,7 @@ class QuoteRoute:
                 or outlook_block(question, document, year, pages,
                                  self.levels_in(question, document, year))
                 or vote_result(question, document, year, pages)
+                or party_roles(question, selected, self.scan(selected), load_cues())
                 or current_item(question, document, year, pages)
                 or signer(question, document, year, pages)
                 or certifying_officer(question, document, year, pages)
