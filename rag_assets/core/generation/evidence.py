@@ -432,6 +432,16 @@ def _dates_or_units(line: str) -> bool:
         bool(read_units(line)[0]) or not re.search(r"[^\W\d_]{3,}", MONTH_RE.sub(" ", words)))
 
 
+def pages_printing(pages: PageTexts, document: str, year: int, name: str) -> list[int]:
+    """The filing's pages that print ``name`` at the start of a line with a figure after it (a
+    table's row, its first cell in a page's Markdown table), in page order; a page's spaces
+    vary, and "short term" is printed "short-term" too."""
+    spaced = r"[\s-]+".join(re.escape(w) for w in re.split(r"[\s-]+", name) if w)
+    starts = re.compile(rf"(?im)^\s*(?:\|\s*)?(?:total\s+)?{spaced}(?!\w)[^\n]*\d")
+    return [p for p in pages.pages_of(document, year)
+            if starts.search(pages.get(document, year, p) or "")]
+
+
 def pages_titled(pages: PageTexts, document: str, year: int, words: Sequence[str]) -> list[int]:
     """The filing's pages that print a table whose title, the line right above it, or its
     header, its first row, names one of ``words`` ("The following table presents segment net

@@ -39,11 +39,9 @@ from rag_assets.core.generation.superlatives import categories_named
 from rag_assets.core.ingest.statement_tables import TRAILING_MARKER_RE, duration_words
 from rag_assets.core.question.question import Question
 from rag_assets.core.retrieval.references import STOP_WORDS
-from rag_assets.core.text.figures import NIL_TOKENS
+from rag_assets.core.text.figures import MONEY_RE, NIL_TOKENS
 from rag_assets.core.text.periods import DURATIONS, durations_over
 
-# "$20 million", "$ 1,234": an amount the question states, as its table would print it
-_STATED_AMOUNT_RE = re.compile(r"\$\s?(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)")
 MAX_LINES_SAID = 8  # a longer list is cut, the total still given
 MIN_PARTS = 2  # a total of one line that is not nil is made of nothing to list or rank
 MAX_PHRASES = 6  # the question's phrases looked for as a row's label in the filing
@@ -103,7 +101,7 @@ def _column(question: Question, total: Line) -> int | None:
     """The column asked: the one whose total is the amount the question states, else the one
     of the period and length it asks; None when that is not one column, or the question names
     two periods (a change, which its parts do not answer)."""
-    stated = {float(m["n"].replace(",", "")) for m in _STATED_AMOUNT_RE.finditer(question.text)}
+    stated = {float(m["n"].replace(",", "")) for m in MONEY_RE.finditer(question.text)}
     by_amount = [i for i, v in enumerate(total.values) if v is not None and v in stated]
     if len(by_amount) == 1:
         return by_amount[0]

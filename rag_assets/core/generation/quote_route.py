@@ -53,6 +53,7 @@ from rag_assets.core.generation.evidence import (
     contents_entry,
     headings_at,
     page_table_rows,
+    pages_printing,
     pages_titled,
     printed_unit,
     units_of,
@@ -656,13 +657,8 @@ class QuoteRoute:
         return flat[max(0, at - chars):at] if at > 0 else ""
 
     def pages_printing(self, document: str, year: int, name: str) -> list[int]:
-        """The filing's pages that print ``name`` at the start of a line with a figure after
-        it (a table's row, its first cell in a page's Markdown table), in page order."""
-        # a page's spaces vary; "short term" is printed "short-term" too
-        spaced = r"[\s-]+".join(re.escape(w) for w in re.split(r"[\s-]+", name) if w)
-        starts = re.compile(rf"(?im)^\s*(?:\|\s*)?(?:total\s+)?{spaced}(?!\w)[^\n]*\d")
-        return [p for p in self.pages.pages_of(document, year)
-                if starts.search(self.pages.get(document, year, p) or "")]
+        """The filing's pages that print a row labelled ``name`` (:func:`pages_printing`)."""
+        return pages_printing(self.pages, document, year, name)
 
     def pages_titling(self, document: str, year: int, words: Sequence[str]) -> list[int]:
         """The filing's pages that print a table titled by one of ``words``."""

@@ -567,7 +567,7 @@ def ended_quarter(header: str) -> int | None:
     """The calendar quarter of the month a header's period ends in (December: 4), when it
     names one month only; None otherwise."""
     months = {m["month"].lower() for m in _ENDED_MONTH_RE.finditer(header)}
-    return (MONTH_NUMBERS[months.pop()] - 1) // 3 + 1 if len(months) == 1 else None
+    return (month_number(months.pop()) - 1) // 3 + 1 if len(months) == 1 else None
 
 
 def column_of_months(heading: str, months: int) -> bool:

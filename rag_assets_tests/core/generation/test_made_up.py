@@ -4,14 +4,14 @@ thirty-nine weeks of 2022 and 2021), dashes for the lines of nothing."""
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 import pytest
 
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.direct_rows import load_cues
-from rag_assets.core.generation.evidence import EvidenceUnit, page_table_rows
+from rag_assets.core.generation.evidence import EvidenceUnit, page_table_rows, pages_printing
 from rag_assets.core.generation.made_up import largest_part, made_up
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.question.question import read_question
@@ -141,11 +141,10 @@ def test_the_largest_part_of_the_total_asked_with_its_share() -> None:
     elsewhere = page_table_rows(pages, MGM, MGM_YEAR, 4)[:1]
     assert elsewhere and elsewhere[0].page != MGM_PAGE
 
-    def printing(document: str, year: int, name: str) -> list[int]:
-        return [MGM_PAGE] if name == "short term investments" else []
-
+    assert MGM_PAGE in pages_printing(pages, MGM, MGM_YEAR, "short term investments")
     read = largest_part(read_question(asked), elsewhere,
-                        lambda d, y, p: page_table_rows(pages, d, y, p), load_cues(), printing)
+                        lambda d, y, p: page_table_rows(pages, d, y, p), load_cues(),
+                        partial(pages_printing, pages))
     assert read is not None and read.named == "Corporate bonds"
     assert largest_part(read_question(asked), elsewhere,
                         lambda d, y, p: page_table_rows(pages, d, y, p), load_cues()) is None
