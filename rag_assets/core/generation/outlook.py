@@ -92,6 +92,8 @@ AMOUNT = (r"(?:approximately\s+)?[-–]?\$?\d[\d,]*(?:\.\d+)?%?"
           r"(?:\s*(?:billion|million|thousand)\b)?")
 RANGE_RE = re.compile(rf"(?P<lo>{AMOUNT})(?:\s*(?:to|-|–)\s*(?P<hi>{AMOUNT}))?", re.IGNORECASE)
 SCALE_RE = re.compile("|".join(SCALE_WORDS), re.IGNORECASE)
+# an amount of a range printed without its scale: "$66,250", "(1,950)", "8,150"
+RANGE_AMOUNT_RE = re.compile(r"\(?\d[\d,.]*\)?")
 # what a guided figure is printed as: a range, an estimate, or its change said in words
 # ("$67.0 to $70.0 billion", "25-30", "approximately $900 million", "~$7,325", "low-single
 # digit", "no change"); a table of results prints exact figures ("2021 Total Revenues––$81.3
@@ -367,21 +369,31 @@ def revision_moves(rows: Sequence[str], heading: str = "") -> Moves | None:
         label = MARKER_AFTER_RE.sub("", row[:ranges[0].start()].strip(" :,~≥≤$(")) if ranges else ""
         if not label:
             continue
+        scaled = units if units and not SCALE_RE.search(row) and "per share" not in \
+            label.lower() and "%" not in row else None  # the heading's scale is the row's
         if len(ranges) == 1 and (NO_CHANGE_RE.search(row) or inline):  # kept, as it keeps
-            moved["unchanged"].append((label, f"{label.lower()} ({ranges[0].group(0)})"))
+            moved["unchanged"].append((label, f"{label.lower()} ({_in_scale(ranges[0], scaled)})"))
         elif len(ranges) == 2:
             if updated_first or PREVIOUSLY_RE.search(row):
                 ranges.reverse()
-            scale = SCALE_WORDS[units[1].lower()[:-1]] if units and not SCALE_RE.search(
-                row) and "per share" not in label.lower() and "%" not in row else 1.0
+            scale = SCALE_WORDS[scaled[1].lower()[:-1]] if scaled else 1.0
             before, after = (scale * _midpoint(r) for r in ranges)
             way = "raised" if after > before else "lowered" if after < before else "unchanged"
-            moved[way].append((label, f"{label.lower()} ({ranges[1].group(0)})"
-                               if way == "unchanged" else
-                               f"{label.lower()} to {ranges[1].group(0)} (from "
-                               f"{ranges[0].group(0)}; {_moved_by(after - before, row)} "
-                               f"at the midpoint)"))
+            then, now = (_in_scale(r, scaled) for r in ranges)
+            moved[way].append((label, f"{label.lower()} ({now})" if way == "unchanged" else
+                               f"{label.lower()} to {now} (from {then}; "
+                               f"{_moved_by(after - before, row)} at the midpoint)"))
     return moved
+
+
+def _in_scale(found: re.Match[str], units: re.Match[str] | None) -> str:
+    """A printed range with the scale its table's heading prints written after each end
+    ("$66,250 million - $66,750 million" under "(in millions)"): an amount read out of its
+    table names its unit, or "$8,150" is eight thousand dollars."""
+    if units is None:
+        return found.group(0)
+    word = units[1].lower()[:-1]
+    return RANGE_AMOUNT_RE.sub(lambda m: f"{m[0]} {word}", found.group(0))
 
 
 def revision_text(moved: Moves | None) -> str | None:

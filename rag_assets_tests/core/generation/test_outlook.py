@@ -349,12 +349,15 @@ def test_a_revision_printed_updated_first_under_a_heading_on_the_page_before() -
     after reading this release's answer, so it is in-sample.)"""
     lead = _lead(*LOCKHEED_Q2, "Did Lockheed Martin raise its 2023 earnings per share outlook "
                                "with its Q2 2023 results?")
-    assert lead.startswith("Yes. Raised its outlook: net sales to $66,250 - $66,750 (from "
-                           "$65,000 - $66,000; $1 billion higher at the midpoint), business "
-                           "segment operating profit to $7,325 - $7,375 (from $7,255 - $7,355; "
+    # each end in the table's scale: "$8,150" out of it is $8,150 million, never $8,150
+    assert lead.startswith("Yes. Raised its outlook: net sales to $66,250 million - $66,750 "
+                           "million (from $65,000 million - $66,000 million; $1 billion higher "
+                           "at the midpoint), business segment operating profit to $7,325 "
+                           "million - $7,375 million (from $7,255 million - $7,355 million; "
                            "$45 million higher at the midpoint), diluted earnings per share to "
                            "$27.00 - $27.20 (from $26.60 - $26.90; $0.35 higher at the "
                            "midpoint)"), lead
+    assert "cash from operations ($8,150 million)" in lead
     assert "file:" not in lead
     assert _lead(*LOCKHEED_Q2, "Did Lockheed Martin lower its 2023 earnings per share outlook?"
                  ).startswith("No. Raised its outlook")
@@ -378,6 +381,8 @@ def test_a_prior_first_header_that_names_its_months_and_a_percent_row_keep_their
             "Net sales $65,000 - $66,000 $66,250 - $66,750",
             "Operating margin 10.0% - 10.5% 10.5% - 11.0%"]
     text = revision_text(revision_moves(rows, "2023 Outlook"))
-    assert text == ("Raised its outlook: net sales to $66,250 - $66,750 (from $65,000 - $66,000; "
-                    "$1 billion higher at the midpoint), operating margin to 10.5% - 11.0% "
+    assert text == ("Raised its outlook: net sales to $66,250 million - $66,750 million (from "
+                    "$65,000 million - $66,000 million; $1 billion higher at the midpoint), "
+                    "operating margin to 10.5% - 11.0% "
                     "(from 10.0% - 10.5%; 50 basis points higher at the midpoint)"), text
+
