@@ -86,7 +86,12 @@ from rag_assets.core.generation.stated_events import stated_event
 from rag_assets.core.generation.stated_line_items import stated_line_item
 from rag_assets.core.generation.stated_moves import stated_move
 from rag_assets.core.generation.superlatives import PagesTitling, superlative
-from rag_assets.core.generation.yes_no import Before, prose_yes_no, stated_none
+from rag_assets.core.generation.yes_no import (
+    Before,
+    prose_yes_no,
+    stated_none,
+    with_its_amount,
+)
 from rag_assets.core.ingest.statement_tables import duration_words
 from rag_assets.core.question.question import Period, Question, asks_cause
 from rag_assets.core.question.vocabulary import normalize, terms_in
@@ -464,10 +469,12 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or _comparison(question, selected, cues)
             or purchases_yes_no(question, selected, pool, page_rows, scan)
             or purchases_count(question, selected, pool, page_rows, scan)
-            or prose_yes_no(question, selected, pool, before, scan)
+            or with_its_amount(prose_yes_no(question, selected, pool, before, scan),
+                               preceding, following)
             or stated_move(question, selected, pool, scan)
             or quarter_debt_event(question, scan)
-            or stated_event(question, selected, pool)
+            or with_its_amount(stated_event(question, selected, pool, scan),
+                               preceding, following)
             or stated_line_item(question, scan)
             or _single(question.text, selected, cues, strict=True)
             or _list(question.text, selected, cues) or _stated_list(question.text, scan, cues)

@@ -17,17 +17,19 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
-from rag_assets.core.generation.direct_rows import DirectAnswer
+from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import QUESTION_WORDS
 from rag_assets.core.generation.yes_no import of_the_period
 from rag_assets.core.question.question import Question
 from rag_assets.core.retrieval.references import STOP_WORDS
-from rag_assets.core.text.periods import without_occasion
+from rag_assets.core.text.periods import MONTH_NAMES, without_occasion
+from rag_assets.core.text.years import years_in
 
 OPPOSITES_PATH = Path(__file__).with_name("event_opposites.json")
 MIN_SHARE = 0.5  # of the question's words the sentence prints
@@ -40,19 +42,27 @@ AUXILIARY_RE = re.compile(r"^\s*(?:did|does|do|has|have|had|is|are|was|were)\b",
 # that frame a period ("in the first half of fiscal 2022")
 _FRAME = STOP_WORDS | QUESTION_WORDS | frozenset({
     "quarter", "quarters", "months", "weeks", "ended", "ending", "period", "annual", "first",
-    "second", "third", "fourth", "half", "during", "since", "before", "including"})
+    "second", "third", "fourth", "half", "during", "since", "before", "including",
+    # a pronoun, and the state a deal asked of is in ("the proposed acquisition" is the deal)
+    "his", "her", "proposed", "pending"})
 NEGATED_RE = re.compile(
     r"\b(?:did|does|do|has|have|had|was|were|is|are|will|would|could|can)\s+not\b|"
-    r"\b(?:didn|doesn|hasn|haven|hadn|wasn|weren|isn|aren)['’]t\b|\bnever\b", re.I)
+    r"\b(?:didn|doesn|hasn|haven|hadn|wasn|weren|isn|aren)['’]t\b|\bnever\b|\bno\s+longer\b",
+    re.I)
 OPENS_NO_RE = re.compile(r"^\W*no\b", re.I)  # "No share repurchases were completed ..."
 SCOPE_CHARS = 40  # before the clause's word: where a negation or a condition governs it
 # a risk factor or a forward-looking statement's list of risks says what may happen
 RISK_RE = re.compile(r"\bItem 1A\b|\brisks?\b|\buncertaint", re.I)
 # a proposal, a plan, a condition or what may happen is no event: "the proposal to ratify",
 # "subject to approval by the shareholders", "is expected to be completed", "If we do not"
-UNREALIZED_RE = re.compile(r"\b(?:(?i:proposals?|plans?|intends?|seeks?|might|could|would|"
+UNREALIZED_RE = re.compile(r"\b(?:(?i:proposals?|proposed|plans?|intends?|seeks?|might|could|would|"
                            r"will|expected|expects?|subject|pending|if|upon|until|unless|"
                            r"whether)|may)\b[^.;]{0,12}$")  # "may", never the month "May"
+
+
+# a condition governs its clause up to a comma: "if the proposed acquisition of Seagen is
+# terminated or does not close" states no termination
+CONDITION_RE = re.compile(r"\b(?:if|unless|whether|in the event)\b[^,;.:]*$", re.IGNORECASE)
 
 
 @cache
@@ -79,6 +89,18 @@ def event_words(text: str) -> list[str]:
         and re.sub(r"['’]s$", "", w.lower()) not in _FRAME))
 
 
+def event_names(text: str, companies: Sequence[str] = ()) -> list[str]:
+    """The names a question gives the event's parties, as written ("Richard Johnson",
+    "Seagen"): its capitalized words after its first, no month, no word of the filer's own
+    name (the filing says "we"), no period ("Q2"). A sentence printing one is of that party."""
+    own = {w.lower() for c in companies for w in re.findall(r"[A-Za-z]+", c)}
+    asked = text.split("?")[0]
+    return list(dict.fromkeys(
+        name for name in (re.sub(r"['’]s$", "", w) for w in re.findall(
+            r"(?<=\s)[A-Z][A-Za-z'’-]+", asked))
+        if len(name) > 2 and name.lower() not in own and name.lower() not in MONTH_NAMES))
+
+
 def _printed(words: list[str], sentence: str) -> tuple[list[str], list[str]]:
     """The question's words the sentence prints (by stem), and those it prints the
     opposite of."""
@@ -100,18 +122,22 @@ def _clause_printed(core: list[str], printed: set[str]) -> bool:
 
 
 def _spots(words: list[str], sentence: str) -> list[int]:
-    """Where the sentence prints each of the words (by stem), in order."""
+    """Where the sentence prints each of the words (by stem) or a word opposite to it
+    ("terminated" for "completed"), in order."""
     lower = sentence.lower()
-    return sorted(m.start() for w in words for m in re.finditer(rf"\b{re.escape(_stem(w))}",
-                                                                 lower))
+    return sorted({m.start() for w in words for m in re.finditer(
+        rf"\b{re.escape(_stem(w))}", lower)} | {
+        m.start() for w in words for asked, opposite in opposites() if asked.fullmatch(w)
+        for m in re.finditer(rf"\b(?:{opposite.pattern})\b", lower)})
 
 
 def _unrealized(words: list[str], sentence: str) -> bool:
     """Whether one of the clause's words stands only in a proposal, a plan or a condition
-    ("subject to approval", "expected to be completed"), wherever the sentence prints it: "the
-    proposal to ratify ... was ratified" states the event."""
+    ("subject to approval", "expected to be completed", "if the proposed acquisition ... is
+    terminated"), wherever the sentence prints it: "the proposal to ratify ... was ratified"
+    states the event."""
     return any(spots and all(UNREALIZED_RE.search(sentence[max(0, at - SCOPE_CHARS):at])
-                             for at in spots)
+                             or CONDITION_RE.search(sentence[:at]) for at in spots)
                for spots in (_spots([w], sentence) for w in words))
 
 
@@ -123,34 +149,79 @@ def _negated(spots: list[int], sentence: str) -> bool:
         NEGATED_RE.search(sentence[max(0, at - SCOPE_CHARS):at]) for at in spots)
 
 
+def _of_the_clause_year(years: set[int], sentence: str) -> bool:
+    """Whether a sentence may be of the year the question's own clause asks ("... be eligible
+    for an annual bonus for the 2023 fiscal year" is not answered by a sentence of 2022's
+    bonus); any sentence when the clause names none."""
+    printed = set(years_in(sentence))
+    return not years or not printed or bool(years & printed)
+
+
+class _Asked(NamedTuple):
+    """What a sentence must print to state the event a question asks."""
+
+    words: list[str]  # the question's event words
+    core: list[str]  # those of its own clause
+    names: list[str]  # the parties it names
+    clause_names: set[str]
+    clause_years: set[int]
+
+
+def _stating(question: Question, asked: _Asked, unit: EvidenceUnit
+             ) -> tuple[int, bool] | None:
+    """How many of the question's words and names a sentence prints and whether it says yes,
+    when it states the event asked; None when it does not."""
+    if unit.is_row or not of_the_period(question, unit.text) or RISK_RE.search(
+            f"{unit.scope} {unit.text}") or not _of_the_clause_year(asked.clause_years, unit.text):
+        return None  # a risk says what may happen, not what did
+    said, opposed = _printed(asked.words, unit.text)
+    named = [n for n in asked.names if re.search(rf"\b{re.escape(n)}\b", unit.text)]
+    covered = len(said) + len(opposed) + len(named)
+    if covered < MIN_WORDS or covered < MIN_SHARE * len(asked.words) or not _clause_printed(
+            [*(n for n in named if n in asked.clause_names), *asked.core],
+            {*said, *opposed, *named}):
+        return None  # the question's own clause (its subject, its verb) must be printed
+    clause = [w for w in [*said, *opposed] if w in asked.core]
+    spots = _spots(clause, unit.text)
+    if _unrealized(clause, unit.text) or not spots:
+        return None  # its own clause's words only in "the proposal to ratify ..."
+    return covered, not opposed and not _negated(spots, unit.text)
+
+
 def stated_event(question: Question, selected: Sequence[EvidenceUnit],
-                 pool: Sequence[EvidenceUnit] = ()) -> DirectAnswer | None:
-    """"Yes." or "No." and the evidence's sentence that states the event asked, or None."""
+                 pool: Sequence[EvidenceUnit] = (), scan: Scan | None = None
+                 ) -> DirectAnswer | None:
+    """"Yes." or "No." and the evidence's sentence that states the event asked, or None; when
+    the evidence prints none and the question names a party in its own clause ("Had Seagen's
+    shareholders approved ...?"), the filing's sentences that name it (``scan``: a deal's
+    approval is printed once, often where retrieval did not look)."""
     if question.expects != "yes_no" or question.way is not None or WH_WORD_RE.search(
             without_occasion(question.text.split("?")[0])):
         return None  # a move is the metric engine's and the move readers'; "had rates stayed
         # ..., what would its revenue have been?" asks a figure, not a yes or no
-    words, core = event_words(question.text), event_words(question.clause)
-    if len(words) < MIN_WORDS:
+    names = event_names(question.text, question.companies)
+    asked = _Asked(event_words(question.text), event_words(question.clause), names,
+                   set(event_names(question.clause)) & set(names),
+                   set(years_in(question.clause)))
+    if len(asked.words) < MIN_WORDS - bool(names):
         return None
-    best: tuple[int, EvidenceUnit, bool] | None = None
-    for unit in [*selected, *pool]:
-        if unit.is_row or not of_the_period(question, unit.text) or RISK_RE.search(
-                f"{unit.scope} {unit.text}"):
-            continue  # a risk says what may happen, not what did
-        said, opposed = _printed(words, unit.text)
-        covered = len(said) + len(opposed)
-        if covered < MIN_WORDS or covered < MIN_SHARE * len(words) or not _clause_printed(
-                core, {*said, *opposed}):
-            continue  # the question's own clause (its subject, its verb) must be printed
-        clause = [w for w in [*said, *opposed] if w in core]
-        spots = _spots(clause, unit.text)
-        if _unrealized(clause, unit.text) or not spots:
-            continue  # its own clause's words only in "the proposal to ratify ..."
-        if best is None or covered > best[0]:
-            best = (covered, unit, not opposed and not _negated(spots, unit.text))
-    if best is None:
+    found = _best(question, asked, [*selected, *pool])
+    if found is None and scan is not None and asked.clause_names:
+        found = _best(question, asked, scan([re.compile(rf"\b{re.escape(n)}\b")
+                                             for n in sorted(asked.clause_names)]))
+    if found is None:
         return None
-    _, unit, yes = best
+    unit, yes = found
     return DirectAnswer(kind="yes_no", units=[unit], supports=unit.text,
                         text=f"{'Yes' if yes else 'No'}. {unit.text}")
+
+
+def _best(question: Question, asked: _Asked, units: Iterable[EvidenceUnit]
+          ) -> tuple[EvidenceUnit, bool] | None:
+    """The unit that prints most of the question's words of those that state its event."""
+    best: tuple[int, EvidenceUnit, bool] | None = None
+    for unit in units:
+        stating = _stating(question, asked, unit)
+        if stating is not None and (best is None or stating[0] > best[0]):
+            best = (stating[0], unit, stating[1])
+    return (best[1], best[2]) if best else None

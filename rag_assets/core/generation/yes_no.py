@@ -18,13 +18,14 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
-from rag_assets.core.generation.drivers import stated_direction
+from rag_assets.core.generation.drivers import Adjacent, stated_direction
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import names_measure, words
 from rag_assets.core.question.intents import IntentEntry, load_intents
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import AMOUNT_STATED_RE
 from rag_assets.core.text.periods import listed_months, months_asked
+from rag_assets.core.text.sentences import LINKING_ADVERB_RE, SAME_SUBJECT_RE, joined
 from rag_assets.core.text.years import year_mentions, years_in
 
 # the text a page prints just before a unit (for ``stated_near``), and every sentence of the
@@ -162,3 +163,32 @@ def stated_none(question: Question, selected: Sequence[EvidenceUnit],
             return DirectAnswer(kind="none", units=[unit], supports=unit.text,
                                 text=f"None. {unit.text}")
     return None
+
+
+def with_its_amount(found: DirectAnswer | None, preceding: Adjacent | None = None,
+                    following: Adjacent | None = None) -> DirectAnswer | None:
+    """A yes or no whose sentence prints no amount, completed by the sentence beside it that
+    prints what the event amounts to: the one before when the sentence goes on from it
+    ("Furthermore, the Board ... determined to suspend our ongoing regular dividends" after
+    "... had authorized a new $2.0 billion share repurchase plan"), else the one after when it
+    goes on with the same subject ("We expect to receive net proceeds of approximately $84
+    million" after the agreement to sell). An analyst's yes comes with its figure; the two
+    sentences are joined into the first, each cited. Anything else is returned as it is."""
+    if found is None or found.kind != "yes_no" or len(found.units) != 1:
+        return found
+    unit = found.units[0]
+    if unit.is_row or AMOUNT_STATED_RE.search(unit.text) or not found.text.endswith(unit.text):
+        return found
+    before = preceding(unit) if preceding and LINKING_ADVERB_RE.match(unit.text) else None
+    after = following(unit) if following else None
+    if before is not None and AMOUNT_STATED_RE.search(before.text):
+        beside = before
+    elif after is not None and SAME_SUBJECT_RE.match(after.text) and AMOUNT_STATED_RE.search(
+            after.text):
+        beside = after
+    else:
+        return found
+    opening = found.text[:len(found.text) - len(unit.text)]
+    return found.model_copy(update={
+        "units": [unit, beside], "supports": "",
+        "text": opening + joined(unit.text, beside.text)})

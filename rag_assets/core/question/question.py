@@ -69,7 +69,11 @@ Period = tuple[str | None, str]  # (quarter "Q2" or None, year "2023")
 # one that says what to base it on, its own commas aside ("Based on the count in the release
 # dated August 9, 2023, is ...")
 _YES_NO_RE = re.compile(r"^(?:[^,?]{1,40},\s*|(?:based on|according to|using|looking at|"
-                        r"considering|judging by|in light of)\b"
+                        r"considering|judging by|in light of|"
+                        # an opening phrase of a preposition, a date's comma in it: "Under his
+                        # August 2022 letter agreement, will ...", "As of its September 12,
+                        # 2023 statement, had ..."
+                        r"under|as of|per|after|following|during|since|upon|given|with)\b"
                         r"(?:(?!\b(?:what|which|how|who|why|when|where)\b)[^?]){1,200}?,\s*)?"
                         r"(?P<aux>does|do|did|has|have|had|is|are|was|were|will|can|could|"
                         r"should|would)\b")

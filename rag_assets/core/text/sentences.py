@@ -118,6 +118,9 @@ def split_sentences(text: str) -> list[str]:
 # ..."): a sentence that leads an answer reads without it
 LINKING_ADVERB_RE = re.compile(r"^(?:additionally|in addition|also|further|furthermore|"
                                r"moreover|similarly|likewise),\s+", re.IGNORECASE)
+# a subject that goes on from the sentence before ("We expect to receive net proceeds of
+# ..." after the Company's agreement to sell): the filer, or what the sentence before named
+SAME_SUBJECT_RE = re.compile(r"^\W*(?:we|it|they|this|these|such|the company)\b", re.IGNORECASE)
 
 
 def joined(lead: str, then: str) -> str:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.stated_events import event_words, stated_event
 from rag_assets.core.question.question import read_question
@@ -127,3 +129,51 @@ def test_the_occasion_a_question_dates_its_event_by_is_no_part_of_it() -> None:
     segment = read_question("Did Acme record a restructuring charge in its wholesale business "
                             "results?")
     assert "wholesale" in event_words(segment.text)
+
+
+# routed to Pfizer's filings, as the engine reads it: the filer is no party of the event
+SEAGEN = read_question("Had Seagen's shareholders approved Pfizer's proposed acquisition as of "
+                       "Pfizer's Q2 2023 10-Q?").model_copy(update={"companies": ["Pfizer"]})
+APPROVED = "The transaction was approved by Seagen’s shareholders in May 2023."
+
+
+def test_a_party_the_clause_names_is_read_where_retrieval_did_not_look() -> None:
+    # Pfizer's Q2 2023 10-Q prints the approval once, in a note retrieval did not return
+    asked: list[str] = []
+
+    def scan(patterns: list[re.Pattern[str]]) -> list[EvidenceUnit]:
+        asked.extend(p.pattern for p in patterns)
+        return [unit("We expect to finance the transaction with debt."), unit(APPROVED)]
+
+    assert stated_event(SEAGEN, [unit("Business development activities impacted results.")]
+                        ) is None
+    found = stated_event(SEAGEN, [unit("Business development activities impacted results.")],
+                         scan=scan)
+    assert found is not None and found.text == f"Yes. {APPROVED}"
+    assert asked == [r"\bSeagen\b"]  # the party, not the filer
+
+
+def test_a_condition_or_a_proposed_deal_states_no_event() -> None:
+    done = read_question("Has Pfizer completed its acquisition of Seagen?")
+    condition = unit("The notes are subject to a special mandatory redemption if the proposed "
+                     "acquisition of Seagen is terminated or does not close by an agreed date.")
+    financing = unit("In May 2023, we completed a public offering of $31 billion of senior "
+                     "unsecured notes as part of the financing for our proposed acquisition of "
+                     "Seagen.")
+    assert stated_event(done, [condition]) is None  # no "No" from an "if ... terminated"
+    assert stated_event(done, [financing]) is None  # the offering was completed, not the deal
+
+
+def test_the_year_of_the_clause_and_no_longer() -> None:
+    # Foot Locker's 8-K of August 19, 2022: the 2022 bonus kept, the 2023 one not
+    question = read_question("Under his August 2022 letter agreement with Foot Locker, will "
+                             "Richard Johnson be eligible for an annual bonus for the 2023 "
+                             "fiscal year?")
+    assert question.expects == "yes_no"
+    kept = unit("Pursuant to the letter agreement, Mr. Johnson will remain eligible for a bonus "
+                "under the Company's annual bonus plan for the 2022 fiscal year.")
+    lost = unit("In addition, Mr. Johnson will no longer be eligible receive annual equity "
+                "awards or to participate in the annual bonus plan for the 2023 fiscal year.")
+    found = stated_event(question, [kept, lost])
+    assert found is not None and found.text == f"No. {lost.text}"
+    assert stated_event(question, [kept]) is None

@@ -3,8 +3,9 @@ store: units built here; the same rule on real filings is ``test_answer_forms_re
 
 from __future__ import annotations
 
+from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.yes_no import prose_yes_no, stated_none
+from rag_assets.core.generation.yes_no import prose_yes_no, stated_none, with_its_amount
 from rag_assets.core.question.question import read_question
 
 
@@ -160,3 +161,37 @@ def test_a_dividend_never_declared_nor_paid_is_denied_in_each_wording() -> None:
     found = prose_yes_no(asked, [unit("As of December 31, 2022 , the Company did not declare "
                                       "any dividends.")])
     assert found is not None and found.text.startswith("No. As of December 31, 2022")
+
+
+def test_a_yes_without_an_amount_is_joined_by_the_sentence_that_prints_it() -> None:
+    # Foot Locker's Q3 2022 10-Q and MGM Resorts' Q4 2022 release, as they print them
+    agreed = unit("Subsequent to the end of the third quarter, the Company entered into an "
+                  "agreement to sell its shares in Retailors, Ltd. at a discount to the publicly "
+                  "traded value.")
+    proceeds = unit("We expect to receive net proceeds of approximately $84 million in the "
+                    "fourth quarter of 2022.")
+    stated = DirectAnswer(kind="yes_no", units=[agreed], supports=agreed.text,
+                          text=f"Yes. {agreed.text}")
+    found = with_its_amount(stated, following=lambda _: proceeds)
+    assert found is not None and found.text == (
+        f"Yes. {agreed.text[:-1]}; we expect to receive net proceeds of approximately $84 "
+        "million in the fourth quarter of 2022.")
+    assert found.units == [agreed, proceeds]
+    # the sentence after is of another subject: the yes stands alone
+    other = unit("In 2021, the Company invested $68 million in a minority stake.")
+    assert with_its_amount(stated, following=lambda _: other) == stated
+    suspended = unit("Furthermore, the Company announced that our Board of Directors had "
+                     "determined to suspend our ongoing regular dividends.")
+    plan = unit("On February 8, 2023, the Company announced that its Board of Directors had "
+                "authorized a new $2.0 billion share repurchase plan.")
+    said = DirectAnswer(kind="yes_no", units=[suspended], text=f"Yes. {suspended.text}")
+    found = with_its_amount(said, preceding=lambda _: plan, following=lambda _: None)
+    assert found is not None and found.text.endswith("; on February 8, 2023, the Company "
+                                                     "announced that its Board of Directors "
+                                                     "had authorized a new $2.0 billion share "
+                                                     "repurchase plan.")
+    # a sentence that does not go on from the one before takes nothing from it
+    alone = said.model_copy(update={"units": [plan.model_copy(update={"text": "The Board "
+                                    "suspended the dividend.", "quote": "x"})],
+                                    "text": "Yes. The Board suspended the dividend."})
+    assert with_its_amount(alone, preceding=lambda _: plan) == alone

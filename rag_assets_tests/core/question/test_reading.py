@@ -762,6 +762,13 @@ def test_a_section_asked_for_whole_is_read_once(text: str, wholes: list[str]) ->
     # a question asked inside the opening clause is the one asked
     ("Based on the 10-K, what is Acme's revenue, is it growing?", "figure"),
     ("According to the 8-K dated May 1, 2023, what did Acme announce?", "text"),
+    # an opening phrase of a preposition, longer than a short clause, a date's comma in it
+    ("Under his August 2022 letter agreement with Foot Locker, will Richard Johnson be "
+     "eligible for an annual bonus for the 2023 fiscal year?", "yes_no"),
+    ("As of MGM Resorts' September 12, 2023 statement, had the company completed its "
+     "investigation of the cybersecurity issue?", "yes_no"),
+    ("Under the merger agreement signed on January 18, 2022, how much would Microsoft pay per "
+     "share?", "figure"),
 ])
 def test_a_yes_or_no_after_what_it_is_based_on(text: str, expects: str) -> None:
     assert read_question(text).expects == expects
