@@ -51,8 +51,9 @@ NEGATED_RE = re.compile(
     re.I)
 OPENS_NO_RE = re.compile(r"^\W*no\b", re.I)  # "No share repurchases were completed ..."
 SCOPE_CHARS = 40  # before the clause's word: where a negation or a condition governs it
-# a risk factor or a forward-looking statement's list of risks says what may happen
-RISK_RE = re.compile(r"\bItem 1A\b|\brisks?\b|\buncertaint", re.I)
+# a risk factor or a forward-looking statement (its list of what it covers) says what may
+# happen
+RISK_RE = re.compile(r"\bItem 1A\b|\brisks?\b|\buncertaint|\bforward[- ]looking\b", re.I)
 # a proposal, a plan, a condition or what may happen is no event: "the proposal to ratify",
 # "subject to approval by the shareholders", "is expected to be completed", "If we do not"
 UNREALIZED_RE = re.compile(r"\b(?:(?i:proposals?|proposed|plans?|intends?|seeks?|might|could|would|"
@@ -74,6 +75,11 @@ def opposites() -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
                  for e in data["opposites"])
 
 
+def _event_verb(word: str) -> bool:
+    """Whether a word is an event ``event_opposites.json`` lists ("closed", "ratify")."""
+    return any(asked.fullmatch(word) for asked, _ in opposites())
+
+
 def _stem(word: str) -> str:
     return word.lower()[:STEM_CHARS]
 
@@ -92,12 +98,13 @@ def event_words(text: str) -> list[str]:
 def event_names(text: str, companies: Sequence[str] = ()) -> list[str]:
     """The names a question gives the event's parties, as written ("Richard Johnson",
     "Seagen"): its capitalized words after its first, no month, no word of the filer's own
-    name (the filing says "we"), no period ("Q2"). A sentence printing one is of that party."""
+    name (the filing says "we"), no period ("Q2") and no term with a number ("COVID-19"). A
+    sentence printing one is of that party."""
     own = {w.lower() for c in companies for w in re.findall(r"[A-Za-z]+", c)}
     asked = text.split("?")[0]
     return list(dict.fromkeys(
-        name for name in (re.sub(r"['’]s$", "", w) for w in re.findall(
-            r"(?<=\s)[A-Z][A-Za-z'’-]+", asked))
+        name for name in (re.sub(r"['’]s?$", "", w) for w in re.findall(
+            r"(?<=\s)[A-Z][A-Za-z'’]+(?![\w-])", asked))
         if len(name) > 2 and name.lower() not in own and name.lower() not in MONTH_NAMES))
 
 
@@ -176,11 +183,16 @@ def _stating(question: Question, asked: _Asked, unit: EvidenceUnit
         return None  # a risk says what may happen, not what did
     said, opposed = _printed(asked.words, unit.text)
     named = [n for n in asked.names if re.search(rf"\b{re.escape(n)}\b", unit.text)]
+    if len(asked.clause_names & set(named)) < len(asked.clause_names) / 2:
+        return None  # of other parties: "Valley Township in Pennsylvania" is no "York City
+        # Sewer Authority" a Pennsylvania subsidiary acquires
     covered = len(said) + len(opposed) + len(named)
     if covered < MIN_WORDS or covered < MIN_SHARE * len(asked.words) or not _clause_printed(
             [*(n for n in named if n in asked.clause_names), *asked.core],
             {*said, *opposed, *named}):
         return None  # the question's own clause (its subject, its verb) must be printed
+    if any(w not in said and w not in opposed for w in asked.core if _event_verb(w)):
+        return None  # the event itself ("closed") unprinted: an agreement is no closing
     clause = [w for w in [*said, *opposed] if w in asked.core]
     spots = _spots(clause, unit.text)
     if _unrealized(clause, unit.text) or not spots:
