@@ -84,7 +84,7 @@ from rag_assets.core.generation.quoted_amounts import quoted_arithmetic
 from rag_assets.core.generation.sized_causes import sized_cause
 from rag_assets.core.generation.stated_events import stated_event
 from rag_assets.core.generation.stated_line_items import stated_line_item
-from rag_assets.core.generation.stated_moves import stated_move
+from rag_assets.core.generation.stated_moves import stated_cause, stated_move
 from rag_assets.core.generation.superlatives import PagesTitling, superlative
 from rag_assets.core.generation.yes_no import (
     Before,
@@ -471,6 +471,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or purchases_count(question, selected, pool, page_rows, scan)
             or with_its_amount(prose_yes_no(question, selected, pool, before, scan),
                                preceding, following)
+            or stated_cause(question, selected, pool)
             or stated_move(question, selected, pool, scan)
             or quarter_debt_event(question, scan)
             or with_its_amount(stated_event(question, selected, pool, scan),

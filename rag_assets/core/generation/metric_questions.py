@@ -50,6 +50,7 @@ from rag_assets.core.question.vocabulary import (
     terms_in,
     whole_term,
 )
+from rag_assets.core.text.filing_kinds import without_period_filing
 from rag_assets.core.text.periods import (
     NUMBER_WORDS,
     PERIOD_OPENING_RE,
@@ -1071,6 +1072,7 @@ def _periods_asked(text: str, asked: str, definitions: Sequence[tuple[str | None
     a period-end date's own year; else those the question was read with: a clause's are its
     whole question's), and whether a period-end date is written."""
     quarter, quarter_year = None, None
+    asked = without_period_filing(asked)  # "its 10-K for the fiscal year ended ..." is no period
     if named := quarters_named(text):
         quarter, quarter_year, _ = named[0]
     years = sorted(set(years_in(without_quarters(asked)))) or (

@@ -208,9 +208,10 @@ def stated_event(question: Question, selected: Sequence[EvidenceUnit],
     shareholders approved ...?"), the filing's sentences that name it (``scan``: a deal's
     approval is printed once, often where retrieval did not look)."""
     if question.expects != "yes_no" or question.way is not None or WH_WORD_RE.search(
-            without_occasion(question.text.split("?")[0])):
+            without_occasion(question.text.split("?")[0])) or question.phrased("cause_of_way"):
         return None  # a move is the metric engine's and the move readers'; "had rates stayed
-        # ..., what would its revenue have been?" asks a figure, not a yes or no
+        # ..., what would its revenue have been?" asks a figure, not a yes or no; a cause's
+        # way asked is stated_moves.stated_cause's
     names = event_names(question.text, question.companies)
     asked = _Asked(event_words(question.text), event_words(question.clause), names,
                    set(event_names(question.clause)) & set(names),

@@ -79,6 +79,8 @@ def stated_move(question: Question, selected: Sequence[EvidenceUnit],
     verb asks, only from a sentence it opens with nothing of a member between it and its verb
     ("Average deposits in CIB were up 4%" is a segment's), and only when every such sentence
     states the same way."""
+    if question.phrased("cause_of_way"):
+        return None  # the measure's move is granted; its cause's way is asked (stated_cause)
     moved = question.moved if not question.qualified else None
     asked = STATED_WAYS.get(question.way or "")
     measures = question.qualified or ([moved.measure] if moved is not None else [])
@@ -105,3 +107,52 @@ def stated_move(question: Question, selected: Sequence[EvidenceUnit],
     said = TOP_BULLET_RE.sub("", unit.text)  # "• Firmwide average deposits ...": no glyph
     return DirectAnswer(kind="yes_no", units=[unit], supports=unit.text,
                         text=f"{'Yes' if up == asked else 'No'}. {said}")
+
+
+# the way a cause is asked ("driven by a higher average ticket") and the way a sentence states
+# a move of it: before it ("a 1.5% decrease in average ticket", "higher transactions") or
+# after it ("average ticket declined")
+ASKED_UP_RE = re.compile(r"\b(?:higher|increased|rising|growing|greater|more|improved|stronger)\b",
+                         re.IGNORECASE)
+CAUSE_ASKED_RE = re.compile(
+    r"\b(?P<way>higher|lower|increased|decreased|rising|falling|declining|growing|greater|"
+    r"fewer|more|less|improved|stronger|weaker)\s+(?P<what>.+)$", re.IGNORECASE)
+UP_BEFORE = r"increases?|increased|growth|higher|rise|improvement|gains?|rising"
+DOWN_BEFORE = r"decreases?|decreased|declines?|declining|lower|reductions?|drops?|falls?|fewer"
+UP_AFTER = r"increased|rose|grew|improved|was up|were up"
+DOWN_AFTER = r"decreased|declined|fell|dropped|was down|were down"
+NEAR = r"(?:[-\d.,$%]+\s*(?:percent|basis points?)?\s+)?"  # "a 1.5% decrease in"
+
+
+def _way_stated(what: str, sentence: str) -> bool | None:
+    """The way a sentence states ``what`` moved (True up, False down), else None."""
+    name = re.escape(what)
+    for way, before, after in ((True, UP_BEFORE, UP_AFTER), (False, DOWN_BEFORE, DOWN_AFTER)):
+        if re.search(rf"\b(?:{before})\s+(?:in\s+|of\s+)?(?:the\s+|our\s+)?{NEAR}{name}\b"
+                     rf"|\b{name}\s+(?:{after})\b", sentence, re.IGNORECASE):
+            return way
+    return None
+
+
+def stated_cause(question: Question, selected: Sequence[EvidenceUnit],
+                 pool: Sequence[EvidenceUnit] = ()) -> DirectAnswer | None:
+    """"Yes." or "No." to "Was the measure's move driven by a higher Y?" from the evidence's
+    sentence that states the measure and Y's move: "No" when it states Y moved the other way
+    ("driven by an 11.0% increase in transactions and a 1.5% decrease in average ticket"),
+    "Yes" when the way asked; None when no sentence states Y's move beside the measure."""
+    phrase = question.phrased("cause_of_way")
+    asked = CAUSE_ASKED_RE.search(phrase or "")
+    if question.expects != "yes_no" or asked is None:
+        return None
+    up, what = bool(ASKED_UP_RE.fullmatch(asked["way"])), asked["what"].strip()
+    measures = question.qualified or ([question.moved.measure] if question.moved else [])
+    for unit in [*selected, *pool]:
+        if unit.is_row or not (of_the_period(question, unit.text) or _against_the_year_before(
+                question, unit.text)) or not all(
+                re.search(re.escape(m), unit.text, re.IGNORECASE) for m in measures):
+            continue
+        stated = _way_stated(what, unit.text)
+        if stated is not None:
+            return DirectAnswer(kind="yes_no", units=[unit], supports=unit.text,
+                                text=f"{'Yes' if stated == up else 'No'}. {unit.text}")
+    return None

@@ -46,7 +46,7 @@ from rag_assets.core.question.vocabulary import (
     qualified_measures,
     terms_in,
 )
-from rag_assets.core.text.filing_kinds import filing_years, kinds_asked
+from rag_assets.core.text.filing_kinds import filing_years, kinds_asked, without_period_filing
 from rag_assets.core.text.periods import (
     asked_quarters,
     asks_to_date,
@@ -429,7 +429,7 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
         else None
     clause = own_clause(ranking)
     return Question(
-        text=text, ranking_text=ranking, years=years_in(text), filing_years=filing_years(text),
+        text=text, ranking_text=ranking, years=years_asked(text), filing_years=filing_years(text),
         quarters=sorted(asked_quarters(text)), periods=periods_named(text),
         months=months_asked(text), to_date=asks_to_date(text), dates=dates_named(text),
         fiscal=names_fiscal(text), prior_period=names_prior_period(text),
@@ -448,6 +448,12 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
         way=way_asked_of(clause, moved) if expects == "yes_no" else None,
         terms=terms_asked(ranking, expects, intents), share=share_asked(ranking),
         phrasings=phrasings_in({"text": text, "ranking_text": ranking, "clause": clause}))
+
+
+def years_asked(text: str) -> list[int]:
+    """The years a question asks of: those it writes, but a year written only in naming the
+    filing by its period, when it asks another (:func:`without_period_filing`)."""
+    return years_in(without_period_filing(text)) or years_in(text)
 
 
 def way_asked_of(clause: str, moved: Move | None) -> Way | None:

@@ -186,14 +186,34 @@ def kind_named_at(text: str, at: int) -> bool:
                                    if kind.asked)
 
 
+# a filing named by the period it reports, a date's year in it: "its 10-K for the fiscal year
+# ended January 31, 2018", "the Form 10-Q for the quarter ended April 30, 2023"
+PERIOD_FILING_RE = re.compile(
+    r"\b(?:form\s+)?(?:10-?[KQ]|annual\s+report|quarterly\s+report)\s+for\s+the\s+"
+    r"(?:fiscal\s+)?(?:(?P<annual>year)|quarter|period)\s+ended\s+[A-Z][a-z]+\.?\s+\d{1,2},?\s+"
+    r"(?P<year>(?:19|20)\d\d)\b", re.IGNORECASE)
+
+
+def without_period_filing(text: str) -> str:
+    """A question without a filing it names by its period (:data:`PERIOD_FILING_RE`): that
+    year names the report to read, not a period asked ("Did Walmart raise its dividend for
+    fiscal 2019, according to its 10-K for the fiscal year ended January 31, 2018?" asks of
+    fiscal 2019)."""
+    return PERIOD_FILING_RE.sub(" ", text)
+
+
 def filing_years(text: str) -> list[int]:
     """The years a question writes on a filing ("its 2020 10-K", "the FY2018 annual report",
-    "the 2022 earnings release"), in order of mention: they name the partitions to read,
+    "the 2022 earnings release", "its 10-K for the fiscal year ended January 31, 2018"; a
+    quarter's end is no fiscal year: "the quarter ended April 30, 2023" is Walmart's Q1 fiscal
+    2024), in order of mention: they name the partitions to read,
     whatever other years the question quotes ("invest over 2021-2025, according to its 2020
     10-K" asks the 2020 report for a plan, not the 2021 and 2025 reports)."""
     text = unglued(text)
-    return list(dict.fromkeys(year_of(m) for m in YEAR_RE.finditer(text)
-                              if kind_named_at(text, m.end())))
+    return list(dict.fromkeys([*(year_of(m) for m in YEAR_RE.finditer(text)
+                                 if kind_named_at(text, m.end())),
+                               *(int(m["year"]) for m in PERIOD_FILING_RE.finditer(text)
+                                 if m["annual"])]))
 
 
 def form_of(document: str, cover_text: str) -> str:

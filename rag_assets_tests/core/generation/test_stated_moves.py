@@ -4,7 +4,7 @@ its move (Ulta Beauty's Q1 fiscal 2023 release, p.1; units built here)."""
 from __future__ import annotations
 
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.stated_moves import stated_move
+from rag_assets.core.generation.stated_moves import stated_cause, stated_move
 from rag_assets.core.question.question import read_question
 
 ULTA = ("Comparable sales (sales for stores open at least 14 months and e-commerce sales) "
@@ -100,3 +100,22 @@ def test_a_measure_read_from_grammar_is_answered_only_where_the_sentence_speaks_
     reduced = stated_move(read_question("Did Netflix reduce its content spending in 2023 to "
                                         "support growth?"), [_unit(spent)])
     assert reduced is not None and reduced.text == f"Yes. {spent}"
+
+
+def test_a_cause_asked_is_read_by_its_own_way_not_the_measures() -> None:
+    """"Was the increase driven by a higher average ticket?" grants the increase and asks the
+    cause: the sentence states a decrease in average ticket, so No (it was Yes, the way of
+    "increase", before the cause was read)."""
+    asked = read_question("Was Ulta Beauty's 9.3% comparable sales increase in the first "
+                          "quarter of fiscal 2023 (13 weeks ended April 29, 2023) driven by a "
+                          "higher average ticket?")
+    assert stated_move(asked, [_unit(ULTA)]) is None
+    ticket = stated_cause(asked, [_unit(HEADLINE), _unit(ULTA)])
+    assert ticket is not None and ticket.text == f"No. {ULTA}"
+    transactions = stated_cause(read_question(
+        "Was Ulta Beauty's comparable sales increase in the first quarter of fiscal 2023 driven "
+        "by more transactions?"), [_unit(ULTA)])
+    assert transactions is not None and transactions.text.startswith("Yes. ")
+    # a cause no sentence states a move of: no yes or no
+    assert stated_cause(read_question("Was Ulta Beauty's comparable sales increase driven by "
+                                      "higher e-commerce penetration?"), [_unit(ULTA)]) is None

@@ -278,6 +278,12 @@ def test_filing_tokens_and_asked_quarters() -> None:
     ("What did the fiscal 2022 earnings release guide for 2023?", [2022]),
     ("How did revenue in 2021 compare with 2020?", []),  # years of figures, no filing's
     ("How many 10-Ks since 2019 10 years ago?", []),
+    # a 10-K named by the fiscal year it reports; a quarter's end is no fiscal year (Walmart's
+    # quarter ended April 30, 2023 is its Q1 fiscal 2024)
+    ("Did Walmart raise its annual dividend for fiscal 2019, according to its 10-K for the "
+     "fiscal year ended January 31, 2018?", [2018]),
+    ("As of Walmart's 10-Q for the quarter ended April 30, 2023 (Q1 fiscal 2024), had the "
+     "framework taken effect?", []),
 ])
 def test_filing_years_are_the_years_written_on_a_filing(question: str, years: list[int]) -> None:
     assert filing_years(question) == years

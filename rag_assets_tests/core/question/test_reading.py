@@ -868,3 +868,17 @@ def test_what_and_an_intents_items_asks_them_named(question: str, expects: str) 
     ("What is Walmart's value proposition?", "text")])
 def test_a_total_asked_of_a_company_by_name_is_a_figure(question: str, expects: str) -> None:
     assert read_question(question).expects == expects
+
+
+def test_a_year_written_only_to_name_the_filing_is_no_year_asked() -> None:
+    """Asked of fiscal 2019 in the 10-K for the year ended January 31, 2018: the metric reads
+    2019 (which that 10-K's statements do not print, so no trend of 2017 to 2018 answers);
+    a question that asks no other year asks the filing's."""
+    dividend = read_question("Did Walmart raise its annual dividend for fiscal 2019, according "
+                             "to its 10-K for the fiscal year ended January 31, 2018?")
+    assert (dividend.years, dividend.filing_years) == ([2019], [2018])
+    parsed = parse_question(dividend)
+    assert parsed is None or parsed.years == [2019]
+    revenue = read_question("What was Walmart's revenue, according to its 10-K for the fiscal "
+                            "year ended January 31, 2018?")
+    assert revenue.years == [2018]
