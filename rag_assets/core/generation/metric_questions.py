@@ -290,6 +290,9 @@ _PROSE_RE = re.compile(
     r"regions?|regional|geograph\w*|per share|each shareholder|reasons?|occurred|"
     r"behind|factors?|contributed to|contributors?|led to|accounted for|responsible for|"
     r"caused?|causing|what (?:are|were) (?:the )?(?:main|key|major|three|two)|"
+    # an action taken, not its cost: "Did it undertake any new restructuring actions?" is
+    # MD&A's sentence ("We did not undertake any new restructuring actions"), never a charge
+    r"undertak\w*|new (?:[a-z-]+ ){0,2}(?:actions?|plans?|programs?|initiatives?)|"
     # the instruments and their terms, not an amount: "What debt did it issue, and on what
     # terms?" is the debt note's or the 8-K's sentence (notes, rates, maturities), unless an
     # amount is asked beside them ("..., and how much did its total debt change?")

@@ -882,3 +882,15 @@ def test_a_year_written_only_to_name_the_filing_is_no_year_asked() -> None:
     revenue = read_question("What was Walmart's revenue, according to its 10-K for the fiscal "
                             "year ended January 31, 2018?")
     assert revenue.years == [2018]
+
+
+@pytest.mark.parametrize("text", [
+    "Did General Mills undertake any new restructuring actions in fiscal 2020?",
+    "Did Acme announce any new restructuring plans in 2021?",
+])
+def test_an_action_taken_is_asked_of_prose_not_of_its_cost(text: str) -> None:
+    """"We did not undertake any new restructuring actions" (General Mills' fiscal 2020 MD&A)
+    answers it; the year's $24 million of restructuring costs, of earlier actions, does not."""
+    assert parse_question(read_question(text)) is None
+    assert parse_question(read_question("What were General Mills' restructuring costs in "
+                                        "fiscal 2020?")) is not None
