@@ -887,6 +887,11 @@ def test_a_year_written_only_to_name_the_filing_is_no_year_asked() -> None:
 @pytest.mark.parametrize("text", [
     "Did General Mills undertake any new restructuring actions in fiscal 2020?",
     "Did Acme announce any new restructuring plans in 2021?",
+    # a month's event, a new round's cash: MD&A's sentence, never a year's balance or equity
+    "How much fixed-rate debt did General Mills issue in April 2020 as COVID-19 clouded the "
+    "commercial paper market, per its fiscal 2020 10-K?",
+    "How much cash did Walmart receive from new equity funding rounds at PhonePe in Q1 fiscal "
+    "2024 (three months ended April 30, 2023)?",
 ])
 def test_an_action_taken_is_asked_of_prose_not_of_its_cost(text: str) -> None:
     """"We did not undertake any new restructuring actions" (General Mills' fiscal 2020 MD&A)
