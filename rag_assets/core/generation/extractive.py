@@ -504,6 +504,9 @@ GENERIC_CAPITALS = frozenset({
     # that rank, not a name the evidence must print
     "highest", "lowest", "largest", "smallest", "biggest", "greatest", "most", "least", "best",
     "worst", "top", "bottom",
+    # the filing a question names ("according to its 2015 Form 10-K", "its Annual Report"):
+    # routing's, never a word the evidence must print
+    "form", "report", "annual", "quarterly",
 })
 # a name may open with one lower-case letter ("eBay", "iPhone"): a word is read whole, from its
 # first letter, never from a capital inside it ("Bay")

@@ -118,6 +118,9 @@ def test_unanswerable_questions_get_an_honest_refusal(corpus: Corpus) -> None:
     ("What was eBay's revenue in FY2022?", ["eBay"]),
     # a term of the finance vocabulary is no name: a filing writes "earnings per share"
     ("How did Exemplar change its diluted EPS guidance in 2023?", ["Exemplar", "2023"]),
+    # the filing named is routing's: a chunk does not print "Form" ("its 2015 Form 10-K")
+    ("In which countries did Corning have LCD glass manufacturing operations, according to its "
+     "2015 Form 10-K?", ["Corning", "LCD", "2015"]),
 ])
 def test_anchors_are_the_names_years_and_references_a_question_holds(
         question: str, expected: list[str]) -> None:
