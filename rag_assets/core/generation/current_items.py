@@ -168,8 +168,9 @@ def current_item(question: Question, document: str, year: int,
     if question.expects == "yes_no":
         return _item_stated(question, document, year, items)
     found = None if question.phrased("every_item") else _asked_item(question, items)
-    if found is None:
-        return _every_item(document, year, items)
+    if found is None:  # names of no one Item's ("in which countries ...?"): retrieval's quote
+        return _every_item(document, year, items) if question.expects == "text" or (
+            question.phrased("every_item")) else None
     releases = [] if found.number == EXHIBITS_ITEM else _release_sentences(pages, items)
     return _item_answer(document, year, found, question=question, releases=releases)
 

@@ -230,7 +230,9 @@ def form_of(document: str, cover_text: str) -> str:
 # "according to", "as set out in", "attached to", "in", "from": what opens a reference to the
 # filing the answer is in ("the key agenda of its 8-K" asks of the filing; "was a vote reported
 # in the 8-K?" keeps its verb: "reported in" is no opener, only its "in" is)
-_REFERENCE_OPENS = (r"(?i:according\s+to|as\s+(?:set\s+out|described|reported|stated|"
+_REFERENCE_OPENS = (r"(?i:(?:according\s+to|in|per)\s+the\s+(?:press\s+release|release|exhibits?)\s+"
+                    r"(?:attached|furnished|filed)\s+(?:to|with)|"
+                    r"according\s+to|as\s+(?:set\s+out|described|reported|stated|"
                     r"disclosed|presented|shown|given)\s+in|attached\s+to|in|from|per|within)")
 # whose: "the", "its", "their", "the company's", or a name in the possessive ("Costco's",
 # "Ulta Beauty's", "3M's")
@@ -247,7 +249,9 @@ _REFERENCE_DATED = (r"(?:\s+(?i:dated|filed|issued|released|published)(?:\s+(?i:
 # ("in the United States as of the 8-K" is a place asked, then a reference)
 _REFERENCE_WORD = (r"(?:(?i:fiscal|year|fy\s?'?\d{2,4}|q[1-4]|first|second|third|fourth|"
                    r"quarter|annual|quarterly|full[- ]year|most|recent|latest|last|current|"
-                   r"form|earnings|press|news)|(?:19|20)\d\d)")
+                   r"form|earnings|press|news)|(?:19|20)\d\d|"
+                   # its date: "its August 9, 2023 8-K"
+                   r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},)")
 FILING_REFERENCE_RE = re.compile(
     rf"(?:,\s*|\s+|^)\b{_REFERENCE_OPENS}\s+{_REFERENCE_OWNER}\s+(?:{_REFERENCE_WORD}\s+){{0,5}}?"
     rf"(?i:{_REFERENCE_FORM}){_REFERENCE_DATED}(?=\s*(?:[,?.;!]|$))")

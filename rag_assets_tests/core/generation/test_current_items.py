@@ -107,6 +107,14 @@ def test_not_an_8k_or_not_a_text_question_gives_nothing() -> None:
     assert _answer("What changes did Costco make to its bylaws?", TEN_K) is None  # its cover
 
 
+def test_names_of_no_one_item_are_left_to_the_quotes() -> None:
+    """The countries of the release's e-commerce sites are named by no Item: the list of
+    Items answers nothing asked (retrieval quotes the release's sentence)."""
+    assert _answer("Besides the United States, in which countries did Costco run e-commerce "
+                   "sites, according to the press release attached to its August 9, 2023 "
+                   "8-K?") is None
+
+
 def test_a_question_of_the_cover_or_the_signer_is_left_to_the_quotes() -> None:
     for question in ("Where are Costco's principal executive offices located, per its August "
                      "2023 8-K?", "In which state is Costco incorporated, per its 8-K of August "

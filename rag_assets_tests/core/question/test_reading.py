@@ -345,6 +345,10 @@ def test_named_statements_come_first_and_survive_the_instruction_that_names_them
      "2023, is Costco's warehouse base concentrated in the United States?",
      "Based on the warehouse count, is Costco's warehouse base concentrated in the United "
      "States? 2023"),
+    # the release named by what it is attached to, the filing by its date
+    ("Besides the United States, in which countries did Costco run e-commerce sites, according "
+     "to the press release attached to its August 9, 2023 8-K?",
+     "Besides the United States, in which countries did Costco run e-commerce sites? 2023"),
     ("What changes to Costco's bylaws are described in its 8-K filed that day?",
      "What changes to Costco's bylaws are described?"),  # the verb asked stays
     ("Was a shareholder vote reported in the 8-K?", "Was a shareholder vote reported?"),
