@@ -230,8 +230,8 @@ def form_of(document: str, cover_text: str) -> str:
 # "according to", "as set out in", "attached to", "in", "from": what opens a reference to the
 # filing the answer is in ("the key agenda of its 8-K" asks of the filing; "was a vote reported
 # in the 8-K?" keeps its verb: "reported in" is no opener, only its "in" is)
-_REFERENCE_OPENS = (r"(?i:(?:according\s+to|in|per)\s+the\s+(?:press\s+release|release|exhibits?)\s+"
-                    r"(?:attached|furnished|filed)\s+(?:to|with)|"
+_REFERENCE_OPENS = (r"(?i:(?:according\s+to|in|per)\s+the\s+(?:press\s+release|release|"
+                    r"exhibits?)\s+(?:attached|furnished|filed)\s+(?:to|with)|"
                     r"according\s+to|as\s+(?:set\s+out|described|reported|stated|"
                     r"disclosed|presented|shown|given)\s+in|attached\s+to|in|from|per|within)")
 # whose: "the", "its", "their", "the company's", or a name in the possessive ("Costco's",

@@ -110,9 +110,12 @@ def test_not_an_8k_or_not_a_text_question_gives_nothing() -> None:
 def test_names_of_no_one_item_are_left_to_the_quotes() -> None:
     """The countries of the release's e-commerce sites are named by no Item: the list of
     Items answers nothing asked (retrieval quotes the release's sentence)."""
-    assert _answer("Besides the United States, in which countries did Costco run e-commerce "
-                   "sites, according to the press release attached to its August 9, 2023 "
-                   "8-K?") is None
+    pages = _pages(EIGHT_K)
+    asked = read_question("Besides the United States, in which countries did Costco run "
+                          "e-commerce sites, according to the press release attached to its "
+                          "August 9, 2023 8-K?").model_copy(update={"companies": ["Costco"]})
+    assert current_item(asked, DOCUMENT, 2023, [
+        (p, pages.get(DOCUMENT, 2023, p) or "") for p in pages.pages_of(DOCUMENT, 2023)]) is None
 
 
 def test_a_question_of_the_cover_or_the_signer_is_left_to_the_quotes() -> None:
