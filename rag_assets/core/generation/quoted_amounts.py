@@ -178,6 +178,39 @@ def _two_amounts(unit: EvidenceUnit) -> list[tuple[Amount, int]] | None:
     return [(a, m.start()) for m, a in found]
 
 
+# what remains of an authorization, and the authorization: "$816.5 million remained available
+# under the $2.0 billion share repurchase program" (Ulta Beauty's release)
+_REMAINING_OF_RE = re.compile(
+    rf"\$\s?(?P<left>{_NUMBER})(?:\s(?P<left_scale>thousand|million|billion))?\s+"
+    r"(?:remained|remains|remaining|was|is|were)\s+available\s+(?:for\s+\w+\s+)?under\s+"
+    rf"(?:the|its|our)\s+\$\s?(?P<all>{_NUMBER})(?:\s(?P<all_scale>thousand|million|billion))?"
+    r"(?P<what>[^.;]{0,60}?\b(?:program|authori[sz]ation|plan)\b)", re.IGNORECASE)
+# "how much of the program had been used": what an authorization has been spent on
+_USED_ASKED_RE = re.compile(r"\b(?:used|utili[sz]ed|spent|consumed|executed)\b", re.IGNORECASE)
+
+
+def _used_of_authorization(question: Question, unit: EvidenceUnit) -> DirectAnswer | None:
+    """How much of an authorization has been used: the authorization less what the sentence
+    says remains available under it, both printed; None unless the question asks what was
+    used and the sentence prints both."""
+    if not _USED_ASKED_RE.search(question.text):
+        return None
+    found = _REMAINING_OF_RE.search(unit.text)
+    if found is None:
+        return None
+    left = _amount(found["left"], found["left_scale"],
+                   f"${found['left']}{' ' + found['left_scale'] if found['left_scale'] else ''}")
+    whole = _amount(found["all"], found["all_scale"],
+                    f"${found['all']}{' ' + found['all_scale'] if found['all_scale'] else ''}")
+    if not 0 <= left.value <= whole.value:
+        return None
+    used = _scaled(whole.value - left.value, left, whole)
+    what = " ".join(found["what"].split())
+    return DirectAnswer(kind="arithmetic", units=[unit], supports=unit.text, text=(
+        f"{left.printed} remained available, so {used} of the {whole.printed} {what} had been "
+        f"used: {whole.printed} - {left.printed}."))
+
+
 def _decimals(printed: str) -> int:
     match = re.search(r"\.(\d+)", printed)
     return len(match[1]) if match else 0
@@ -424,7 +457,8 @@ def quoted_arithmetic(question: Question, selected: Sequence[EvidenceUnit],
         if found is not None:
             return found
     shared = next((found for unit in selected if not unit.is_row
-                   and (found := _count_share(question, unit))), None)
+                   and (found := _count_share(question, unit) or _used_of_authorization(
+                       question, unit))), None)
     if shared is not None:
         return shared
     per_share = bool(PER_SHARE_RE.search(question.text) and question.phrased("repurchase")

@@ -1176,3 +1176,20 @@ def test_a_difference_between_two_measures_is_computed_though_a_change_is_printe
                        "million in the prior year quarter, a decrease of 44% in the Macau sector")
     stated = direct_answer_to("By how much did Acme's net revenues change in Q2 2023?", [bullet])
     assert stated is not None and stated.text.endswith("in the Macau sector.")
+
+
+def test_what_an_authorization_has_been_used_for_is_it_less_what_remains() -> None:
+    """Ulta Beauty's Q1 fiscal 2023 release prints what remains and the program it remains
+    under in one sentence: what was used is their difference, each operand as printed."""
+    left = _sentence("As of April 29, 2023, $816.5 million remained available under the $2.0 "
+                     "billion share repurchase program announced in March 2022.")
+    found = direct_answer_to("How much authorization was left under Ulta Beauty's $2.0 billion "
+                             "share repurchase program at April 29, 2023, and how much of the "
+                             "program had been used?", [left])
+    assert found is not None and found.text == (
+        "$816.5 million remained available, so $1,183.5 million of the $2.0 billion share "
+        "repurchase program had been used: $2.0 billion - $816.5 million.")
+    # only what was used is computed: what remains is asked of the sentence as printed
+    remains = direct_answer_to("How much remained available under Ulta Beauty's share "
+                               "repurchase program?", [left])
+    assert remains is None or "used" not in remains.text
