@@ -430,7 +430,7 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
     clause = own_clause(ranking)
     return Question(
         text=text, ranking_text=ranking, years=years_asked(text), filing_years=filing_years(text),
-        quarters=sorted(asked_quarters(text)), periods=periods_named(text),
+        quarters=sorted(asked_quarters(text)), periods=periods_asked(text),
         months=months_asked(text), to_date=asks_to_date(text), dates=dates_named(text),
         fiscal=names_fiscal(text), prior_period=names_prior_period(text),
         horizons=horizons(text),
@@ -454,6 +454,13 @@ def years_asked(text: str) -> list[int]:
     """The years a question asks of: those it writes, but a year written only in naming the
     filing by its period, when it asks another (:func:`without_period_filing`)."""
     return years_in(without_period_filing(text)) or years_in(text)
+
+
+def periods_asked(text: str) -> list[Period]:
+    """The periods a question asks of (:func:`periods_named`), a filing named by the period it
+    reports left out when it asks another ("in the first quarter of 2021, according to its
+    10-Q for the quarter ended March 31, 2021" asks Q1 2021 once)."""
+    return periods_named(without_period_filing(text)) or periods_named(text)
 
 
 def way_asked_of(clause: str, moved: Move | None) -> Way | None:

@@ -903,3 +903,13 @@ def test_an_action_taken_is_asked_of_prose_not_of_its_cost(text: str) -> None:
     assert parse_question(read_question(text)) is None
     assert parse_question(read_question("What were General Mills' restructuring costs in "
                                         "fiscal 2020?")) is not None
+
+
+def test_a_quarter_asked_beside_the_10q_named_by_its_quarter_is_one_period() -> None:
+    """JPMorgan's Q1 2021 10-Q: the quarter asked once (Item 703's first-quarter row answers a
+    yes or no of one quarter), and "buying back" asks of buybacks."""
+    asked = read_question("Was JPMorgan Chase able to resume buying back its common stock in the "
+                          "first quarter of 2021, according to its 10-Q for the quarter ended "
+                          "March 31, 2021?")
+    assert asked.periods == [("Q1", "2021")]
+    assert asked.intents == ["buybacks"] and asked.expects == "yes_no"
