@@ -296,8 +296,8 @@ _PROSE_RE = re.compile(
     r"offerings?|agreements?|facilit(?:y|ies))|"
     # what happened in a month ("issue in April 2020"): an event MD&A states; the statements
     # print a year's or a quarter's flows, never a month's
-    r"(?:in|during) (?:january|february|march|april|may|june|july|august|september|october|"
-    r"november|december) (?:of )?(?:19|20)\d\d|"
+    r"(?<!ending )(?<!ended )(?<!ends )(?:in|during) (?:january|february|march|april|may|june|"
+    r"july|august|september|october|november|december) (?:of )?(?:19|20)\d\d|"
     # the instruments and their terms, not an amount: "What debt did it issue, and on what
     # terms?" is the debt note's or the 8-K's sentence (notes, rates, maturities), unless an
     # amount is asked beside them ("..., and how much did its total debt change?")

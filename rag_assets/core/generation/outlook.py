@@ -92,6 +92,7 @@ AMOUNT = (r"(?:approximately\s+)?[-–]?\$?\d[\d,]*(?:\.\d+)?%?"
           r"(?:\s*(?:billion|million|thousand)\b)?")
 RANGE_RE = re.compile(rf"(?P<lo>{AMOUNT})(?:\s*(?:to|-|–)\s*(?P<hi>{AMOUNT}))?", re.IGNORECASE)
 SCALE_RE = re.compile("|".join(SCALE_WORDS), re.IGNORECASE)
+PER_SHARE_LABEL_RE = re.compile(r"per\s+(?:diluted\s+|basic\s+)?share|\beps\b", re.IGNORECASE)
 # an amount of a range printed without its scale: "$66,250", "(1,950)", "8,150"
 RANGE_AMOUNT_RE = re.compile(r"\(?\d[\d,.]*\)?")
 # what a guided figure is printed as: a range, an estimate, or its change said in words
@@ -369,8 +370,10 @@ def revision_moves(rows: Sequence[str], heading: str = "") -> Moves | None:
         label = MARKER_AFTER_RE.sub("", row[:ranges[0].start()].strip(" :,~≥≤$(")) if ranges else ""
         if not label:
             continue
-        scaled = units if units and not SCALE_RE.search(row) and "per share" not in \
-            label.lower() and "%" not in row else None  # the heading's scale is the row's
+        # the heading's scale is the row's amounts', never a per-share figure's, a count's (no
+        # "$": "New stores, net 25-30") or a percentage's
+        scaled = units if units and not SCALE_RE.search(row) and "$" in row and not (
+            PER_SHARE_LABEL_RE.search(label)) and "%" not in row else None
         if len(ranges) == 1 and (NO_CHANGE_RE.search(row) or inline):  # kept, as it keeps
             moved["unchanged"].append((label, f"{label.lower()} ({_in_scale(ranges[0], scaled)})"))
         elif len(ranges) == 2:

@@ -187,14 +187,15 @@ _REMAINING_OF_RE = re.compile(
     r"(?P<what>[^.;]{0,60}?\b(?:program|authori[sz]ation|plan)\b)", re.IGNORECASE)
 # "how much of the program had been used": what an authorization has been spent on
 _USED_ASKED_RE = re.compile(r"\b(?:used|utili[sz]ed|spent|consumed|executed)\b", re.IGNORECASE)
+_AUTHORIZATION_RE = re.compile(r"\b(?:authori[sz]ation|program|plan)\b", re.IGNORECASE)
 
 
 def _used_of_authorization(question: Question, unit: EvidenceUnit) -> DirectAnswer | None:
     """How much of an authorization has been used: the authorization less what the sentence
     says remains available under it, both printed; None unless the question asks what was
     used and the sentence prints both."""
-    if not _USED_ASKED_RE.search(question.text):
-        return None
+    if not (_USED_ASKED_RE.search(question.text) and _AUTHORIZATION_RE.search(question.text)):
+        return None  # "How much cash was used for repurchases in the quarter?" asks no program
     found = _REMAINING_OF_RE.search(unit.text)
     if found is None:
         return None

@@ -47,8 +47,11 @@ _FRAME = STOP_WORDS | QUESTION_WORDS | frozenset({
     "his", "her", "proposed", "pending"})
 NEGATED_RE = re.compile(
     r"\b(?:did|does|do|has|have|had|was|were|is|are|will|would|could|can)\s+not\b|"
-    r"\b(?:didn|doesn|hasn|haven|hadn|wasn|weren|isn|aren)['’]t\b|\bnever\b|\bno\s+longer\b",
-    re.I)
+    r"\b(?:didn|doesn|hasn|haven|hadn|wasn|weren|isn|aren)['’]t\b|\bnever\b", re.I)
+NO_LONGER_RE = re.compile(r"\bno\s+longer\b", re.I)
+# a clause that asks whether something stopped: "no longer offers" says yes to it
+STOPPED_RE = re.compile(r"\b(?:stop|discontinu|ceas|exit|end(?:s|ed|ing)?\b|suspend|terminat|"
+                        r"abandon|wind|quit|eliminat|withdr|phas(?:e|ed|ing) out)", re.I)
 OPENS_NO_RE = re.compile(r"^\W*no\b", re.I)  # "No share repurchases were completed ..."
 SCOPE_CHARS = 40  # before the clause's word: where a negation or a condition governs it
 # a risk factor or a forward-looking statement (its list of what it covers) says what may
@@ -75,9 +78,17 @@ def opposites() -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
                  for e in data["opposites"])
 
 
+@cache
+def events() -> tuple[re.Pattern[str], ...]:
+    """Every verb ``event_opposites.json`` lists as an event, with an opposite or without one
+    ("closed": what else a sentence says was terminated is no deal's closing)."""
+    data = json.loads(OPPOSITES_PATH.read_text(encoding="utf-8"))
+    return tuple(re.compile(e["asked"], re.I) for e in [*data["opposites"], *data["events"]])
+
+
 def _event_verb(word: str) -> bool:
     """Whether a word is an event ``event_opposites.json`` lists ("closed", "ratify")."""
-    return any(asked.fullmatch(word) for asked, _ in opposites())
+    return any(asked.fullmatch(word) for asked in events())
 
 
 def _stem(word: str) -> str:
@@ -95,6 +106,12 @@ def event_words(text: str) -> list[str]:
         and re.sub(r"['’]s$", "", w.lower()) not in _FRAME))
 
 
+# capitalized nouns a question names the filer's own bodies by ("the Board of Directors"): no
+# party of another name a sentence must print
+NO_PARTY = frozenset({"board", "directors", "director", "company", "committee", "shareholders",
+                      "stockholders", "management", "form", "report", "annual", "quarterly"})
+
+
 def event_names(text: str, companies: Sequence[str] = ()) -> list[str]:
     """The names a question gives the event's parties, as written ("Richard Johnson",
     "Seagen"): its capitalized words after its first, no month, no word of the filer's own
@@ -105,7 +122,8 @@ def event_names(text: str, companies: Sequence[str] = ()) -> list[str]:
     return list(dict.fromkeys(
         name for name in (re.sub(r"['’]s?$", "", w) for w in re.findall(
             r"(?<=\s)[A-Z][A-Za-z'’]+(?![\w-])", asked))
-        if len(name) > 2 and name.lower() not in own and name.lower() not in MONTH_NAMES))
+        if len(name) > 2 and name.lower() not in own | NO_PARTY
+        and name.lower() not in MONTH_NAMES))
 
 
 def _printed(words: list[str], sentence: str) -> tuple[list[str], list[str]]:
@@ -113,7 +131,8 @@ def _printed(words: list[str], sentence: str) -> tuple[list[str], list[str]]:
     opposite of."""
     tokens = [t.lower() for t in re.findall(r"[A-Za-z][A-Za-z'’-]+", sentence)]
     stems = {_stem(t) for t in tokens}
-    said = [w for w in words if _stem(w) in stems]
+    said = [w for w in words if _stem(w) in stems or any(  # "closing" is a form of "closed"
+        asked.fullmatch(w) and any(asked.fullmatch(t) for t in tokens) for asked in events())]
     opposed = [w for w in words if w not in said and any(
         asked.fullmatch(w) and any(opposite.fullmatch(t) for t in tokens)
         for asked, opposite in opposites())]
@@ -148,12 +167,14 @@ def _unrealized(words: list[str], sentence: str) -> bool:
                for spots in (_spots([w], sentence) for w in words))
 
 
-def _negated(spots: list[int], sentence: str) -> bool:
+def _negated(spots: list[int], sentence: str, stopping: bool = False) -> bool:
     """Whether a negation stands right before a place the sentence prints its clause's words
-    ("were not open", "No share repurchases"), not in a clause of its own after them ("...,
-    which has not yet been paid")."""
+    ("were not open", "No share repurchases", "will no longer be eligible"), not in a clause of
+    its own after them ("..., which has not yet been paid"); "no longer" negates no clause
+    that asks whether something stopped (``stopping``: "Did it stop offering ...?")."""
     return bool(OPENS_NO_RE.match(sentence)) or any(
-        NEGATED_RE.search(sentence[max(0, at - SCOPE_CHARS):at]) for at in spots)
+        NEGATED_RE.search(before := sentence[max(0, at - SCOPE_CHARS):at])
+        or (not stopping and NO_LONGER_RE.search(before)) for at in spots)
 
 
 def _of_the_clause_year(years: set[int], sentence: str) -> bool:
@@ -188,8 +209,8 @@ def _stating(question: Question, asked: _Asked, unit: EvidenceUnit
         # Sewer Authority" a Pennsylvania subsidiary acquires
     covered = len(said) + len(opposed) + len(named)
     if covered < MIN_WORDS or covered < MIN_SHARE * len(asked.words) or not _clause_printed(
-            [*(n for n in named if n in asked.clause_names), *asked.core],
-            {*said, *opposed, *named}):
+            [*asked.core, *(n for n in named if n in asked.clause_names)],
+            {*said, *opposed, *named}):  # a party never stands in for the clause's verb
         return None  # the question's own clause (its subject, its verb) must be printed
     if any(w not in said and w not in opposed for w in asked.core if _event_verb(w)):
         return None  # the event itself ("closed") unprinted: an agreement is no closing
@@ -197,7 +218,8 @@ def _stating(question: Question, asked: _Asked, unit: EvidenceUnit
     spots = _spots(clause, unit.text)
     if _unrealized(clause, unit.text) or not spots:
         return None  # its own clause's words only in "the proposal to ratify ..."
-    return covered, not opposed and not _negated(spots, unit.text)
+    stopping = bool(STOPPED_RE.search(question.clause))
+    return covered, not opposed and not _negated(spots, unit.text, stopping)
 
 
 def stated_event(question: Question, selected: Sequence[EvidenceUnit],

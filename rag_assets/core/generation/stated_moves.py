@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.stated_events import event_names
 from rag_assets.core.generation.yes_no import candidates, of_the_period
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.bullets import TOP_BULLET_RE
@@ -124,13 +125,25 @@ DOWN_AFTER = r"decreased|declined|fell|dropped|was down|were down"
 NEAR = r"(?:[-\d.,$%]+\s*(?:percent|basis points?)?\s+)?"  # "a 1.5% decrease in"
 
 
+# what a sentence says a cause is: a driver ("driven by", "due to", "reflecting"), or what
+# worked against the move ("partially offset by", "despite"); the nearest before the cause
+CONNECTIVE_RE = re.compile(
+    r"\b(?P<driver>driven|due|result(?:ing|ed)?|reflect\w*|attributable|because|primarily|"
+    r"mainly|largely|led|caused|fueled|helped|boosted|from)\b|"
+    r"\b(?P<against>offset|despite|although|though|while|partially)\b", re.IGNORECASE)
+
+
 def _way_stated(what: str, sentence: str) -> bool | None:
-    """The way a sentence states ``what`` moved (True up, False down), else None."""
+    """The way a sentence states ``what`` moved as a driver of its measure's move (True up,
+    False down), else None: a cause stated after "partially offset by" or "despite" worked
+    against the move, and drove nothing."""
     name = re.escape(what)
     for way, before, after in ((True, UP_BEFORE, UP_AFTER), (False, DOWN_BEFORE, DOWN_AFTER)):
-        if re.search(rf"\b(?:{before})\s+(?:in\s+|of\s+)?(?:the\s+|our\s+)?{NEAR}{name}\b"
-                     rf"|\b{name}\s+(?:{after})\b", sentence, re.IGNORECASE):
-            return way
+        found = re.search(rf"\b(?:{before})\s+(?:in\s+|of\s+)?(?:the\s+|our\s+)?{NEAR}"
+                          rf"{name}\b|\b{name}\s+(?:{after})\b", sentence, re.IGNORECASE)
+        if found is not None:
+            said = list(CONNECTIVE_RE.finditer(sentence[:found.start()]))
+            return way if said and said[-1]["driver"] else None
     return None
 
 
@@ -146,10 +159,13 @@ def stated_cause(question: Question, selected: Sequence[EvidenceUnit],
         return None
     up, what = bool(ASKED_UP_RE.fullmatch(asked["way"])), asked["what"].strip()
     measures = question.qualified or ([question.moved.measure] if question.moved else [])
+    names = event_names(question.text, question.companies)  # "at Sam's Club": that member's
     for unit in [*selected, *pool]:
         if unit.is_row or not (of_the_period(question, unit.text) or _against_the_year_before(
                 question, unit.text)) or not all(
-                re.search(re.escape(m), unit.text, re.IGNORECASE) for m in measures):
+                re.search(re.escape(m), unit.text, re.IGNORECASE) for m in measures) or sum(
+                bool(re.search(rf"\b{re.escape(n)}\b", unit.text)) for n in names
+                ) < len(names) / 2:
             continue
         stated = _way_stated(what, unit.text)
         if stated is not None:

@@ -17,7 +17,7 @@ from datetime import date
 from typing import NamedTuple
 
 from rag_assets.core.text.periods import MONTH_NUMBERS, PRINTED_DATE_RE, unglued
-from rag_assets.core.text.years import YEAR_RE, year_of
+from rag_assets.core.text.years import YEAR_RE, year_of, years_in
 
 
 class FilingKind(NamedTuple):
@@ -195,11 +195,17 @@ PERIOD_FILING_RE = re.compile(
 
 
 def without_period_filing(text: str) -> str:
-    """A question without a filing it names by its period (:data:`PERIOD_FILING_RE`): that
-    year names the report to read, not a period asked ("Did Walmart raise its dividend for
-    fiscal 2019, according to its 10-K for the fiscal year ended January 31, 2018?" asks of
-    fiscal 2019)."""
-    return PERIOD_FILING_RE.sub(" ", text)
+    """A question without a filing it names by its period (:data:`PERIOD_FILING_RE`) when
+    that year names only the report to read: the question asks the same period again or a
+    later one ("Did Walmart raise its dividend for fiscal 2019, according to its 10-K for the
+    fiscal year ended January 31, 2018?" asks of fiscal 2019; "in the first quarter of 2021,
+    according to its 10-Q for the quarter ended March 31, 2021" of the one quarter). A
+    question that asks an earlier year against it ("how much did net sales grow over 2020?")
+    asks the filing's year too, and is returned whole."""
+    filed = [int(m["year"]) for m in PERIOD_FILING_RE.finditer(text)]
+    rest = PERIOD_FILING_RE.sub(" ", text)
+    others = years_in(rest)
+    return rest if filed and others and min(others) >= max(filed) else text
 
 
 def filing_years(text: str) -> list[int]:

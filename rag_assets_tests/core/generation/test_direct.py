@@ -1193,3 +1193,7 @@ def test_what_an_authorization_has_been_used_for_is_it_less_what_remains() -> No
     remains = direct_answer_to("How much remained available under Ulta Beauty's share "
                                "repurchase program?", [left])
     assert remains is None or "used" not in remains.text
+    # the cash a quarter's repurchases used asks no program's use (the review's case)
+    quarter = direct_answer_to("How much cash was used for share repurchases in the first "
+                               "quarter of fiscal 2023?", [left])
+    assert quarter is None or "1,183.5" not in quarter.text

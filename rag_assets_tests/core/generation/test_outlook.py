@@ -386,3 +386,17 @@ def test_a_prior_first_header_that_names_its_months_and_a_percent_row_keep_their
                     "operating margin to 10.5% - 11.0% "
                     "(from 10.0% - 10.5%; 50 basis points higher at the midpoint)"), text
 
+
+
+def test_a_per_share_or_a_count_row_takes_no_scale_of_the_heading() -> None:
+    """"(in millions, except per share data)" scales the amounts, never an EPS row (its label
+    need not say "per share") or a count printed without "$" (the review's cases)."""
+    rows = ["(in millions, except per share data) Prior Outlook Current Outlook",
+            "Diluted EPS $25.20 - $25.60 $25.45 - $25.85",
+            "New stores, net 25 - 30 25 - 30",
+            "Net sales $11,000 - $11,100 $11,050 - $11,150"]
+    text = revision_text(revision_moves(rows, "Fiscal 2023 Outlook"))
+    assert text == ("Raised its outlook: diluted eps to $25.45 - $25.85 (from $25.20 - $25.60; "
+                    "$0.25 higher at the midpoint), net sales to $11,050 million - $11,150 "
+                    "million (from $11,000 million - $11,100 million; $50 million higher at the "
+                    "midpoint); unchanged: new stores, net (25 - 30)"), text

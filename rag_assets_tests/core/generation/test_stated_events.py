@@ -9,7 +9,8 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.stated_events import event_words, stated_event
 from rag_assets.core.question.question import Question, read_question
 
-FILERS = ("Activision Blizzard", "MGM Resorts", "Foot Locker", "Pfizer", "Netflix", "Acme")
+FILERS = ("Activision Blizzard", "MGM Resorts", "Foot Locker", "Pfizer", "Netflix", "Acme",
+          "Corning", "Walmart", "General Mills", "Costco", "Coca-Cola", "Kraft Heinz")
 
 
 def routed(text: str) -> Question:
@@ -216,3 +217,31 @@ def test_a_forward_looking_statements_list_is_no_event() -> None:
                   "Opioids Litigation, the Settlement Framework, Walmart's ongoing "
                   "indemnification obligation.", scope="")
     assert stated_event(question, [listed]) is None
+
+
+def test_a_party_never_stands_in_for_the_verb_and_the_board_is_no_party() -> None:
+    """The review's cases: a sentence that prints the parties but not what the question asks
+    they did states nothing of it."""
+    for question, said in [
+        ("Did Corning exit its stake in Samsung Corning Precision?",
+         "Corning increased its stake in Samsung Corning Precision Materials."),
+        ("Did Walmart sell its stake in Seiyu to KKR?",
+         "Walmart acquired an additional stake in Seiyu alongside KKR."),
+        ("Did General Mills divest its Helper and Suddenly Salad businesses?",
+         "Net sales of our Helper and Suddenly Salad businesses were $230 million in fiscal "
+         "2022."),
+        ("Did the Board of Directors of Costco declare a special dividend in fiscal 2021?",
+         "The Board of Directors considered a special dividend in fiscal 2021."),
+    ]:
+        assert stated_event(routed(question), [unit(said)]) is None, question
+
+
+def test_no_longer_answers_a_stopping_asked_and_nothing_else_terminated_is_no_closing() -> None:
+    stopped = stated_event(routed("Did Netflix stop offering its DVD service?"),
+                           [unit("Netflix no longer offers its DVD-by-mail service.")])
+    assert stopped is None or stopped.text.startswith("Yes. ")
+    nuts = routed("Did Kraft Heinz close the sale of its nuts business to Hormel?")
+    closed = unit("Upon the closing of the sale of the nuts business to Hormel, we terminated "
+                  "our transition services agreement.")
+    found = stated_event(nuts, [closed])
+    assert found is None or found.text.startswith("Yes. ")  # "closing" is a form of "close"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.stated_moves import stated_cause, stated_move
-from rag_assets.core.question.question import read_question
+from rag_assets.core.question.question import Question, read_question
 
 ULTA = ("Comparable sales (sales for stores open at least 14 months and e-commerce sales) "
         "increased 9.3% compared to an increase of 18.0% in the first quarter of fiscal 2022, "
@@ -108,14 +108,40 @@ def test_a_cause_asked_is_read_by_its_own_way_not_the_measures() -> None:
     "increase", before the cause was read)."""
     asked = read_question("Was Ulta Beauty's 9.3% comparable sales increase in the first "
                           "quarter of fiscal 2023 (13 weeks ended April 29, 2023) driven by a "
-                          "higher average ticket?")
+                          "higher average ticket?").model_copy(
+        update={"companies": ["Ulta Beauty"]})
     assert stated_move(asked, [_unit(ULTA)]) is None
     ticket = stated_cause(asked, [_unit(HEADLINE), _unit(ULTA)])
     assert ticket is not None and ticket.text == f"No. {ULTA}"
     transactions = stated_cause(read_question(
         "Was Ulta Beauty's comparable sales increase in the first quarter of fiscal 2023 driven "
-        "by more transactions?"), [_unit(ULTA)])
+        "by more transactions?").model_copy(update={"companies": ["Ulta Beauty"]}), [_unit(ULTA)])
     assert transactions is not None and transactions.text.startswith("Yes. ")
     # a cause no sentence states a move of: no yes or no
     assert stated_cause(read_question("Was Ulta Beauty's comparable sales increase driven by "
                                       "higher e-commerce penetration?"), [_unit(ULTA)]) is None
+
+
+def test_a_cause_against_the_move_or_another_members_drove_nothing_asked() -> None:
+    """The review's cases: "despite higher content amortization" and "partially offset by a
+    1.5% decrease" name what worked against the move, and Walmart U.S.'s ticket is no Sam's
+    Club's."""
+    def asked(text: str, company: str) -> Question:
+        return read_question(text).model_copy(update={"companies": [company]})
+
+    assert stated_cause(asked("Was the decline in Netflix's operating margin driven by higher "
+                              "content amortization?", "Netflix"),
+                        [_unit("Operating margin increased to 20% from 18% despite higher "
+                               "content amortization.")]) is None
+    assert stated_cause(asked("Was Ulta Beauty's comparable sales increase driven by a lower "
+                              "average ticket?", "Ulta Beauty"),
+                        [_unit("Comparable sales increased 9.3%, driven by an 11.0% increase "
+                               "in transactions, partially offset by a 1.5% decrease in average "
+                               "ticket.")]) is None
+    sams = stated_cause(asked("Was Walmart's comparable sales increase at Sam's Club driven by "
+                              "higher average ticket?", "Walmart"),
+                        [_unit("Walmart U.S. comparable sales increased 7.4%, driven by a 3.1% "
+                               "increase in transactions and average ticket increased 4.2%."),
+                         _unit("Sam's Club comparable sales increased 7.0%, driven by "
+                               "transactions growth and average ticket decreased 1.0%.")])
+    assert sams is not None and sams.text.startswith("No. Sam's Club")

@@ -903,6 +903,9 @@ def test_an_action_taken_is_asked_of_prose_not_of_its_cost(text: str) -> None:
     assert parse_question(read_question(text)) is None
     assert parse_question(read_question("What were General Mills' restructuring costs in "
                                         "fiscal 2020?")) is not None
+    # a fiscal year named by the month it ends in is no month's event (the review's case)
+    assert parse_question(read_question("What were Costco's total revenues for the fiscal year "
+                                        "ending in August 2021?")) is not None
 
 
 def test_a_quarter_asked_beside_the_10q_named_by_its_quarter_is_one_period() -> None:
