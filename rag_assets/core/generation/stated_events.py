@@ -133,6 +133,7 @@ def _printed(words: list[str], sentence: str) -> tuple[list[str], list[str]]:
     stems = {_stem(t) for t in tokens}
     said = [w for w in words if _stem(w) in stems or any(  # "closing" is a form of "closed"
         asked.fullmatch(w) and any(asked.fullmatch(t) for t in tokens) for asked in events())]
+    # (a form the entry lists: "closes" for "closed", never "closing", a date as often)
     opposed = [w for w in words if w not in said and any(
         asked.fullmatch(w) and any(opposite.fullmatch(t) for t in tokens)
         for asked, opposite in opposites())]

@@ -200,7 +200,8 @@ def test_an_agreement_is_no_closing_and_another_partys_deal_is_not_this_one() ->
                   "assets of Valley Township in Pennsylvania on November 19, 2021.")
     signed = unit("On April 6, 2021, the Company's Pennsylvania subsidiary entered into an "
                   "agreement to acquire the wastewater assets of the York City Sewer Authority "
-                  "for $235 million.")
+                  "for $235 million, plus an amount of average daily revenue calculated for the "
+                  "period between the final meter reading and the date of closing.")
     assert stated_event(question, [others, signed]) is None
 
 
@@ -244,4 +245,4 @@ def test_no_longer_answers_a_stopping_asked_and_nothing_else_terminated_is_no_cl
     closed = unit("Upon the closing of the sale of the nuts business to Hormel, we terminated "
                   "our transition services agreement.")
     found = stated_event(nuts, [closed])
-    assert found is None or found.text.startswith("Yes. ")  # "closing" is a form of "close"
+    assert found is None or found.text.startswith("Yes. ")  # never "No" from "terminated"
