@@ -206,10 +206,11 @@ def _used_of_authorization(question: Question, unit: EvidenceUnit) -> DirectAnsw
     if not 0 <= left.value <= whole.value:
         return None
     used = _scaled(whole.value - left.value, left, whole)
+    share = (whole.value - left.value) / whole.value * 100 if whole.value else 0.0
     what = " ".join(found["what"].split())
     return DirectAnswer(kind="arithmetic", units=[unit], supports=unit.text, text=(
-        f"{left.printed} remained available, so {used} of the {whole.printed} {what} had been "
-        f"used: {whole.printed} - {left.printed}."))
+        f"{left.printed} remained available, so {used} ({share:.1f}%) of the {whole.printed} "
+        f"{what} had been used: {whole.printed} - {left.printed}."))
 
 
 def _decimals(printed: str) -> int:

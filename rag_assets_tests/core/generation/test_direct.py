@@ -1187,8 +1187,8 @@ def test_what_an_authorization_has_been_used_for_is_it_less_what_remains() -> No
                              "share repurchase program at April 29, 2023, and how much of the "
                              "program had been used?", [left])
     assert found is not None and found.text == (
-        "$816.5 million remained available, so $1,183.5 million of the $2.0 billion share "
-        "repurchase program had been used: $2.0 billion - $816.5 million.")
+        "$816.5 million remained available, so $1,183.5 million (59.2%) of the $2.0 billion "
+        "share repurchase program had been used: $2.0 billion - $816.5 million.")
     # only what was used is computed: what remains is asked of the sentence as printed
     remains = direct_answer_to("How much remained available under Ulta Beauty's share "
                                "repurchase program?", [left])
