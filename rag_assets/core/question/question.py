@@ -152,6 +152,10 @@ _HEAD_ASKED_RE = re.compile(
 # a question that asks what the filing says, not for a fact of its own form
 _TEXT_RE = re.compile(r"\b(?:says?|said|describes?|described|description|discuss(?:es)?)\b")
 _FIGURE_RE = re.compile(r"\bhow (?:much|many)\b|\bwhat (?:is |was )?(?:the )?number of\b|"
+                        # a limit or a threshold: "what is the maximum number of nominees",
+                        # "how large a voting stake ... to call a special meeting"
+                        r"\bwhat (?:is|was|are|were) (?:the )?(?:maximum|minimum) (?:number|"
+                        r"amount|percentage|share)\b|\bhow (?:large|big|high|low|long) an?\b|"
                         r"\bwhat total\b|\bwhat (?:is|was|were) (?:the )?"
                         r"(?:amount|value|total|number|percent|ratio)\b|"
                         # "What was Lockheed Martin's total backlog ...?" (never "Walmart's

@@ -916,3 +916,17 @@ def test_a_quarter_asked_beside_the_10q_named_by_its_quarter_is_one_period() -> 
                           "March 31, 2021?")
     assert asked.periods == [("Q1", "2021")]
     assert asked.intents == ["buybacks"] and asked.expects == "yes_no"
+
+
+@pytest.mark.parametrize(("text", "expects"), [
+    # a limit or a threshold is a figure (a bylaw's "the greater of (A) two and (B) 20%"), never
+    # the Item's text
+    ("Under the proxy-access provision in the bylaws Costco filed with its August 9, 2023 8-K, "
+     "what is the maximum number of shareholder nominees Costco must include in its proxy "
+     "statement?", "figure"),
+    ("Under Costco's bylaws, how large a voting stake do shareholders need to call a special "
+     "meeting?", "figure"),
+    ("How large is Costco's warehouse base in Canada relative to the U.S.?", "text"),
+])
+def test_a_limit_asked_is_a_figure(text: str, expects: str) -> None:
+    assert read_question(text).expects == expects
