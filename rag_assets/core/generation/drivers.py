@@ -48,6 +48,7 @@ from rag_assets.core.text.periods import (
     PERIOD_REFERRED,
     months_asked,
     names_a_period,
+    stated_length,
     without_period_lead,
 )
 from rag_assets.core.text.sentences import (
@@ -742,7 +743,9 @@ def _years_weight(question: Question, subject: str) -> float:
     asked ("in the fourth quarter" for a fiscal year, "for the six months" for a quarter) is
     another period's: it loses as much, as does one whose latest year is past those asked
     (the year after's change "compared to" the year asked)."""
-    other_length = -YEAR_WEIGHT if months_asked(subject) not in (12, question.months) else 0.0
+    stated = stated_length(subject)  # "in the current year compared to ... the prior year"
+    other_length = -YEAR_WEIGHT if months_asked(subject) not in (12, question.months) or (
+        stated is not None and stated != question.months) else 0.0
     printed = set(years_in(subject))
     if not printed or not question.years:
         return other_length

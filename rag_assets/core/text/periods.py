@@ -333,6 +333,21 @@ def months_asked(text: str) -> int:
     return 3 if quarters_named(text) or ASKED_QUARTER_SPAN_RE.search(text) else 12
 
 
+# a release's own words for the period a sentence is of: "in the current quarter compared to
+# ... in the prior year quarter", "in the current year compared to ... in the prior year"
+CURRENT_QUARTER_RE = re.compile(r"\b(?:current|prior[- ]year|this|same)\s+quarter\b",
+                                re.IGNORECASE)
+CURRENT_YEAR_RE = re.compile(r"\b(?:current|prior|full|this)\s+year\b(?![- ]+(?:quarter|"
+                             r"period|to[- ]date))", re.IGNORECASE)
+
+
+def stated_length(text: str) -> int | None:
+    """The length a sentence says its period is in a release's own words ("the current
+    quarter": 3, "the current year": 12), or None when it says neither or both."""
+    quarter, year = CURRENT_QUARTER_RE.search(text), CURRENT_YEAR_RE.search(text)
+    return None if bool(quarter) == bool(year) else 3 if quarter else 12
+
+
 def without_quarters(text: str) -> str:
     """``text`` with each quarter named with its year reduced to the year."""
     for pattern in QUARTER_RES:

@@ -13,6 +13,7 @@ from rag_assets.core.text.periods import (
     months_asked,
     quarter_end,
     same_year_dates,
+    stated_length,
 )
 
 
@@ -105,3 +106,16 @@ def test_a_column_date_is_one_date_whether_its_month_is_cut_short_or_not() -> No
     assert calendar_dates("from December 31, 2022 to Sept. 30, 2023") == [(2022, 12, 31),
                                                                           (2023, 9, 30)]
     assert calendar_dates("fiscal 2023, 31 weeks") == []
+
+
+@pytest.mark.parametrize(("text", "length"), [
+    # MGM Resorts' Q4 2022 release prints each segment's quarter, then its year, in its own words
+    ("Adjusted Property EBITDAR margin of 32.2% in the current quarter compared to 34.4% in the "
+     "prior year quarter, a decrease of 215 basis points", 3),
+    ("Adjusted Property EBITDAR margin of 33.9% in the current year compared to 35.9% in the "
+     "prior year, a decrease of 197 basis points", 12),
+    ("Net revenues increased 10% due to an increase in business volume", None),
+    ("the current quarter and the current year", None),
+])
+def test_a_releases_own_words_state_its_periods_length(text: str, length: int | None) -> None:
+    assert stated_length(text) == length
