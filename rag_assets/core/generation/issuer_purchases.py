@@ -54,14 +54,18 @@ def purchases_yes_no(question: Question, selected: Sequence[EvidenceUnit],
             or len(question.periods) != 1 or question.periods[0][0] is None):
         return None
     label_re = quarter_label_re(question.periods[0][0])
-    found = _from_rows(label_re, [*selected, *pool])
+    stopped = question.phrased("stopped") is not None
+    found = _from_rows(label_re, [*selected, *pool], stopped)
     if found is not None or scan is None or page_rows is None:
         return found
     pages = dict.fromkeys((u.document, u.year, u.page) for u in scan([SHARES_RE]))
-    return _from_rows(label_re, [r for key in pages for r in page_rows(*key)])
+    return _from_rows(label_re, [r for key in pages for r in page_rows(*key)], stopped)
 
 
-def _from_rows(label_re: re.Pattern[str], units: Sequence[EvidenceUnit]) -> DirectAnswer | None:
+def _from_rows(label_re: re.Pattern[str], units: Sequence[EvidenceUnit],
+               stopped: bool = False) -> DirectAnswer | None:
+    """The quarter's row: "Yes" when it bought shares, or, asked whether buybacks stopped
+    (``stopped``: "Did it pause share buybacks in Q2?"), "No" when it bought shares."""
     for unit in units:
         row = read_row(unit)
         if row is None or not label_re.search(row.label):
@@ -72,7 +76,8 @@ def _from_rows(label_re: re.Pattern[str], units: Sequence[EvidenceUnit]) -> Dire
         price = next((c for c in row.cells if PRICE_RE.search(c.heading)), None)
         said = [f"{c.heading}: {c.printed}" for c in (shares[0], price) if c is not None]
         return DirectAnswer(kind="yes_no", units=[unit], supports=unit.text, text=(
-            f"{'Yes' if shares[0].value > 0 else 'No'}. {row.label}: {'; '.join(said)} "
+            f"{'Yes' if (shares[0].value > 0) != stopped else 'No'}. {row.label}: "
+            f"{'; '.join(said)} "
             f"(Item 703's table of issuer purchases)."))
     return None
 

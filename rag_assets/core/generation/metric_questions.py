@@ -1038,11 +1038,29 @@ def _for_prose(question: Question, asking: str, judgment: str | None) -> bool:
     revenues did each account for": the customers a sentence lists, never the total)."""
     norm = normalize(asking)
     return (_asks_prose(asking, judgment) or _kinds_asked(question, judgment)
+            # whether something stopped ("Did it pause buybacks?") is a stated event, never
+            # an amount's being above zero; a dividend raised is its rate, never the total paid
+            or question.phrased("stopped") is not None or _dividend_rate_asked(norm)
             or _answered_elsewhere(question)
             # whether a revenue base is diversified is its segments' shares, no total's value
             or (judgment is None and first_match(load_cues().concentration, norm) is not None)
             or _share_of_unknown(norm) or _members_share(norm) or _ratio_of_unknown(
                 load_rules().rules[judgment].without_its_words(norm) if judgment else norm))
+
+
+# a dividend raised, cut or kept: its rate per share ("Did Kraft Heinz raise its common
+# dividend in 2021?" is No at $1.60 a share, though $1 million more was paid on more shares)
+_DIVIDEND_RATE_RE = re.compile(
+    r"\b(?:rais|increas|cut|lower|reduc|hik|maintain|kept|keep|boost)\w*\s+(?:its|the|their|a|"
+    r"an)?\s*(?:[a-z-]+\s+){0,2}dividends?\b(?!\s+(?:paid|payments?|per\s+share\s+paid))")
+_DIVIDENDS_PAID_RE = re.compile(r"\b(?:dividends?\s+paid|cash\s+dividends|total\s+dividends|"
+                                r"in\s+dividends|dividend\s+payments?)\b")
+
+
+def _dividend_rate_asked(norm: str) -> bool:
+    """Whether the question asks a dividend raised, cut or kept (its rate per share), not
+    the cash it paid (":data:`_DIVIDEND_RATE_RE`)."""
+    return bool(_DIVIDEND_RATE_RE.search(norm)) and not _DIVIDENDS_PAID_RE.search(norm)
 
 
 def _kinds_asked(question: Question, judgment: str | None) -> bool:

@@ -135,6 +135,8 @@ def prose_yes_no(question: Question, selected: Sequence[EvidenceUnit],
     if found is None:
         return None
     unit, yes = found
+    if question.phrased("stopped"):
+        yes = not yes  # "Did it pause buybacks?": "temporarily suspended" says yes
     return DirectAnswer(kind="yes_no", units=[unit], supports=unit.text,
                         text=f"{'Yes' if yes else 'No'}. {unit.text}")
 

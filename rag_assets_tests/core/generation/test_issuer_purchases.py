@@ -64,6 +64,14 @@ def test_the_quarter_row_of_item_703_says_yes_before_the_suspension_sentence() -
                                                     "18,106,991")
 
 
+def test_a_pause_asked_of_a_quarter_that_bought_shares_is_no() -> None:
+    """The quarter's row printing shares bought says No to whether buybacks were paused."""
+    answer = _ask("Did JPMorgan pause share buybacks in Q2 2022?")
+    assert answer is not None and answer.startswith("No. Second quarter: Total number of "
+                                                    "shares of common stock repurchased: "
+                                                    "4,981,047")
+
+
 def test_a_quarter_the_table_does_not_print_is_left_to_the_sentences() -> None:
     question = read_question("Did JPMorgan repurchase shares in Q3 2022?")
     assert purchases_yes_no(question, [], [], lambda d, y, p: page_table_rows(_pages(), d, y, p),

@@ -195,3 +195,10 @@ def test_a_yes_without_an_amount_is_joined_by_the_sentence_that_prints_it() -> N
                                     "suspended the dividend.", "quote": "x"})],
                                     "text": "Yes. The Board suspended the dividend."})
     assert with_its_amount(alone, preceding=lambda _: plan) == alone
+
+
+def test_a_stopping_asked_turns_the_disclosures_polarity() -> None:
+    """"Did the Firm pause buybacks?": "temporarily suspended share repurchases" says yes."""
+    question = read_question("Did the Firm pause share repurchases in the third quarter of 2022?")
+    found = prose_yes_no(question, [SUSPENDED])
+    assert found is not None and found.text.startswith("Yes. On July 14, 2022")

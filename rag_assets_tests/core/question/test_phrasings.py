@@ -89,6 +89,8 @@ CASES = {
     "cause_of_way": ("Was the 9.3% comparable sales increase driven by a higher average ticket?",
                      "driven by a higher average ticket",
                      "Did comparable sales increase in the first quarter?"),
+    "stopped": ("Did JPMorgan pause share buybacks in Q2 2023?", "pause",
+                "Did JPMorgan buy back shares in Q2 2023?"),
     "made_up": ("What items made up its $20 million of impairment and other charges?",
                 "What items made up", "What drove its impairment and other charges?"),
     "repurchase": ("What average price per share did Costco pay for its repurchases?",

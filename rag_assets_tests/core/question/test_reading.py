@@ -903,6 +903,14 @@ def test_an_action_taken_is_asked_of_prose_not_of_its_cost(text: str) -> None:
     assert parse_question(read_question(text)) is None
     assert parse_question(read_question("What were General Mills' restructuring costs in "
                                         "fiscal 2020?")) is not None
+    # whether buybacks stopped, or a dividend was raised (its rate per share), is prose's
+    for prose in ("Did Walmart stop buying back shares in fiscal 2022?",
+                  "Did Walmart suspend its share repurchases in fiscal 2022?",
+                  "Did Kraft Heinz raise its common dividend in 2021?"):
+        assert parse_question(read_question(prose)) is None, prose
+    for amount in ("Did Kraft Heinz increase its dividends paid in 2021?",
+                   "Did Walmart buy back stock in fiscal 2022?"):
+        assert parse_question(read_question(amount)) is not None, amount
     # a fiscal year named by the month it ends in is no month's event (the review's case)
     assert parse_question(read_question("What were Costco's total revenues for the fiscal year "
                                         "ending in August 2021?")) is not None
