@@ -28,6 +28,7 @@ from rag_assets.core.generation.extractive import QUESTION_WORDS
 from rag_assets.core.generation.yes_no import of_the_period
 from rag_assets.core.question.question import Question
 from rag_assets.core.retrieval.references import STOP_WORDS
+from rag_assets.core.text.figures import AMOUNT_STATED_RE
 from rag_assets.core.text.periods import MONTH_NAMES, without_occasion
 from rag_assets.core.text.years import years_in
 
@@ -83,6 +84,18 @@ def events() -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(e["asked"], re.I) for e in [*data["opposites"], *data["events"]])
 
 
+@cache
+def equivalents() -> dict[str, frozenset[str]]:
+    """Each word's stem and the stems of the words a filing states the same entry with
+    ("book": "record", "recogn", ...; ``event_opposites.json``'s ``equivalents``)."""
+    data = json.loads(OPPOSITES_PATH.read_text(encoding="utf-8"))
+    out: dict[str, frozenset[str]] = {}
+    for entry in data["equivalents"]:
+        stems = frozenset(_stem(w) for w in entry["words"])
+        out.update({stem: stems for stem in stems})
+    return out
+
+
 def _event_verb(word: str) -> bool:
     """Whether a word is an event ``event_opposites.json`` lists ("closed", "ratify")."""
     return any(asked.fullmatch(word) for asked in events())
@@ -128,9 +141,12 @@ def _printed(words: list[str], sentence: str) -> tuple[list[str], list[str]]:
     opposite of."""
     tokens = [t.lower() for t in re.findall(r"[A-Za-z][A-Za-z'’-]+", sentence)]
     stems = {_stem(t) for t in tokens}
-    said = [w for w in words if _stem(w) in stems or any(  # "closing" is a form of "closed"
-        asked.fullmatch(w) and any(asked.fullmatch(t) for t in tokens) for asked in events())]
-    # (a form the entry lists: "closes" for "closed", never "closing", a date as often)
+    # printed by its stem, an equivalent's ("booked" as "recognized") or a form the event's
+    # entry lists ("closes" for "closed", never "closing", a date as often)
+    said = [w for w in words if _stem(w) in stems
+            or stems & equivalents().get(_stem(w), frozenset())
+            or any(asked.fullmatch(w) and any(asked.fullmatch(t) for t in tokens)
+                   for asked in events())]
     opposed = [w for w in words if w not in said and any(
         asked.fullmatch(w) and any(opposite.fullmatch(t) for t in tokens)
         for asked, opposite in opposites())]
@@ -251,10 +267,15 @@ def stated_event(question: Question, selected: Sequence[EvidenceUnit],
 
 def _best(question: Question, asked: _Asked, units: Iterable[EvidenceUnit]
           ) -> tuple[EvidenceUnit, bool] | None:
-    """The unit that prints most of the question's words of those that state its event."""
-    best: tuple[int, EvidenceUnit, bool] | None = None
+    """The unit that prints most of the question's words of those that state its event, of
+    those that print as many the first that names a year asked, then an amount (what the event
+    amounts to: "we recognized goodwill impairment losses of $318 million ... in 2021" over
+    "This impairment loss was recorded in our United States segment")."""
+    best: tuple[tuple[int, bool, bool], EvidenceUnit, bool] | None = None
     for unit in units:
         stating = _stating(question, asked, unit)
-        if stating is not None and (best is None or stating[0] > best[0]):
-            best = (stating[0], unit, stating[1])
+        rank = (stating[0], bool(set(years_in(unit.text)) & set(question.years)),
+                bool(AMOUNT_STATED_RE.search(unit.text))) if stating else None
+        if stating is not None and rank is not None and (best is None or rank > best[0]):
+            best = (rank, unit, stating[1])
     return (best[1], best[2]) if best else None

@@ -246,3 +246,19 @@ def test_no_longer_answers_a_stopping_asked_and_nothing_else_terminated_is_no_cl
                   "our transition services agreement.")
     found = stated_event(nuts, [closed])
     assert found is None or found.text.startswith("Yes. ")  # never "No" from "terminated"
+
+
+def test_an_entry_booked_is_one_recognized_and_the_sentence_of_the_year_and_amount_leads() -> None:
+    """Kraft Heinz's 2021 10-K states its impairments "recognized" as "losses": an analyst's
+    "book impairment charges" is the same entry (``equivalents``); of two sentences that state
+    it, the one of the year asked with its amounts answers."""
+    question = routed("Did Kraft Heinz book impairment charges in fiscal 2021?")
+    segment = unit("This impairment loss was recorded in our United States segment, consistent "
+                   "with the ownership of the trademarks.")
+    year = unit("As a result of our annual and interim impairment tests, we recognized goodwill "
+                "impairment losses of $318 million and indefinite-lived intangible asset "
+                "impairment losses of $1.3 billion in 2021, goodwill impairment losses of $2.3 "
+                "billion and indefinite-lived intangible asset impairment losses of $1.1 billion "
+                "in 2020.")
+    found = stated_event(question, [segment, year])
+    assert found is not None and found.text == f"Yes. {year.text}"
