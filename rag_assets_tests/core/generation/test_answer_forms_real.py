@@ -603,3 +603,15 @@ def test_a_sentence_of_another_year_ranked_first_leaves_the_one_asked_to_answer(
     assert result.answer.startswith("Yes. Subsequent Events Subsequent to the end of the third "
                                     "quarter, the Company entered into an agreement to sell its "
                                     "shares in Retailors"), result.answer
+
+
+def test_a_years_many_small_deals_stated_by_their_count_are_deals(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """American Water's 2022 10-K states its year's acquisitions by their count and price
+    ("closed on 26 acquisitions of various regulated water and wastewater systems"): yes, the
+    deals listed (page indexes 65 and 100)."""
+    corpus = real_corpus(Path(tmp_path_factory.mktemp("awk_deals")), [
+        ("financebench-dev/pdfs/AMERICANWATERWORKS_2022_10K.pdf", "american-water-works-10k",
+         2022, [65, 100])])
+    lead = _lead_and_valid(corpus, "Did American Water Works make acquisitions during 2022?")
+    assert lead.startswith("Yes: (1) ") and "26 acquisitions" in lead, lead
