@@ -262,3 +262,14 @@ def test_an_entry_booked_is_one_recognized_and_the_sentence_of_the_year_and_amou
                 "in 2020.")
     found = stated_event(question, [segment, year])
     assert found is not None and found.text == f"Yes. {year.text}"
+
+
+def test_shares_bought_back_are_shares_purchased() -> None:
+    """Corning's Q2 2023 10-Q: "No shares were purchased on the open market ..." says no to
+    a buyback asked in other words."""
+    question = routed("Did Corning buy back shares on the open market in the first half of "
+                      "2023?")
+    said = unit("No shares were purchased on the open market during the three and six months "
+                "ended June 30, 2023.")
+    found = stated_event(question, [said])
+    assert found is not None and found.text == f"No. {said.text}"
