@@ -23,7 +23,10 @@ from rag_assets.core.question.vocabulary import TermMatch, load_vocabulary, norm
 
 # "grew faster than", "increase more than", "rose less than" (in normalize's lower case)
 GROWTH_RE = re.compile(r"\b(?:grow|grew|grown|growing|increas(?:e|ed|ing)|ris(?:e|en|ing)|rose)"
-                       r"\s+(?:at\s+a\s+)?(?P<way>faster|more quickly|more|slower|more slowly|"
+                       # the measure may stand after the verb: "grow revenue faster than
+                       # noninterest expense" (at most four words, no "than" among them)
+                       r"\s+(?:(?!than\b)[a-z&'-]+\s+){0,4}?(?:at\s+a\s+)?"
+                       r"(?P<way>faster|more quickly|more|slower|more slowly|"
                        r"less)(?:\s+rate)?\s+than\b(?!\s*\$?\d)")
 OUTPACE_RE = re.compile(r"\b(?:outpac(?:e|ed|es|ing)|outgr(?:ow|ew|own|ows))\b")
 # "did dividends paid exceed free cash flow", "was capex higher than depreciation"
@@ -70,7 +73,8 @@ def comparison_asked(text: str) -> Comparison | None:
     more = not (way in ("slower", "more slowly", "less") or found.groupdict().get("below"))
     comparison = Comparison(by=by, more=more)
     terms = terms_in(asking, facts_only=True, qualified=False)
-    before = [t for t in terms if t.end <= found.start()]
+    split = found.start("way") if found.groupdict().get("way") else found.start()
+    before = [t for t in terms if t.end <= split]
     after = [t for t in terms if t.start >= found.end()]
     if len(before) != 1 or not after or not _comparable(before[0], after[0]):
         return comparison if by == "growth" else None

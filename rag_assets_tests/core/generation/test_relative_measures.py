@@ -32,6 +32,9 @@ CORPORA = Path(__file__).resolve().parents[3].parent / "shared" / "corpora"
      "dividends_paid", "free_cash_flow", "level", True),
     ("Has Walmart's revenue outpaced its operating income in fiscal 2022?",
      "revenue", "operating_income", "growth", True),
+    # the measure after the verb: "grow X faster than Y"
+    ("Did General Mills grow its net sales faster than its inventories in fiscal 2022?",
+     "revenue", "inventory", "growth", True),
 ])
 def test_the_two_sides_and_the_way_asked(text: str, first: str, second: str, by: str,
                                          more: bool) -> None:
@@ -59,6 +62,9 @@ def test_a_growth_against_another_is_known_even_when_a_side_is_no_line_item() ->
                              "in 2020?")
     assert question.compares is not None and question.compares.measures is None
     assert question.compares_growth
+    # asked with the measure after its verb, a side no line item ("noninterest expense")
+    jpm = read_question("Did JPMorgan grow revenue faster than noninterest expense in Q2 2023?")
+    assert jpm.compares_growth and jpm.compares is not None and jpm.compares.measures is None
 
 
 @cache
