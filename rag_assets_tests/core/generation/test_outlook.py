@@ -372,31 +372,31 @@ def test_a_change_asked_of_the_outlook_is_led_by_the_revision() -> None:
     assert changed.startswith("Lowered its outlook: revenues to $67.0 to $70.0 billion"), changed
 
 
-def test_a_prior_first_header_that_names_its_months_and_a_percent_row_keep_their_order() -> None:
-    """"Prior Outlook (January 2023) Current Outlook (April 2023)" prints the prior range first
-    (a month beside each column says nothing of the order); a percentage is never scaled by
-    the block's "(in millions, ...)" (the review's cases)."""
-    rows = ["(in millions, except per share and percentages) Prior Outlook (January 2023) "
-            "Current Outlook (April 2023)",
-            "Net sales $65,000 - $66,000 $66,250 - $66,750",
-            "Operating margin 10.0% - 10.5% 10.5% - 11.0%"]
-    text = revision_text(revision_moves(rows, "2023 Outlook"))
-    assert text == ("Raised its outlook: net sales to $66,250 million - $66,750 million (from "
-                    "$65,000 million - $66,000 million; $1 billion higher at the midpoint), "
-                    "operating margin to 10.5% - 11.0% "
-                    "(from 10.0% - 10.5%; 50 basis points higher at the midpoint)"), text
-
-
-
-def test_a_per_share_or_a_count_row_takes_no_scale_of_the_heading() -> None:
-    """"(in millions, except per share data)" scales the amounts, never an EPS row (its label
-    need not say "per share") or a count printed without "$" (the review's cases)."""
-    rows = ["(in millions, except per share data) Prior Outlook Current Outlook",
-            "Diluted EPS $25.20 - $25.60 $25.45 - $25.85",
-            "New stores, net 25 - 30 25 - 30",
-            "Net sales $11,000 - $11,100 $11,050 - $11,150"]
-    text = revision_text(revision_moves(rows, "Fiscal 2023 Outlook"))
-    assert text == ("Raised its outlook: diluted eps to $25.45 - $25.85 (from $25.20 - $25.60; "
-                    "$0.25 higher at the midpoint), net sales to $11,050 million - $11,150 "
-                    "million (from $11,000 million - $11,100 million; $50 million higher at the "
-                    "midpoint); unchanged: new stores, net (25 - 30)"), text
+@pytest.mark.parametrize(("rows", "heading", "expected"), [
+    # "Prior Outlook (January 2023) Current Outlook (April 2023)" prints the prior range first
+    # (a month beside each column says nothing of the order); a percentage is never scaled by
+    # the block's "(in millions, ...)"
+    (["(in millions, except per share and percentages) Prior Outlook (January 2023) "
+      "Current Outlook (April 2023)",
+      "Net sales $65,000 - $66,000 $66,250 - $66,750",
+      "Operating margin 10.0% - 10.5% 10.5% - 11.0%"], "2023 Outlook",
+     "Raised its outlook: net sales to $66,250 million - $66,750 million (from $65,000 million "
+     "- $66,000 million; $1 billion higher at the midpoint), operating margin to 10.5% - 11.0% "
+     "(from 10.0% - 10.5%; 50 basis points higher at the midpoint)"),
+    # "(in millions, except per share data)" scales the amounts, never an EPS row (its label
+    # need not say "per share") or a count printed without "$"
+    (["(in millions, except per share data) Prior Outlook Current Outlook",
+      "Diluted EPS $25.20 - $25.60 $25.45 - $25.85",
+      "New stores, net 25 - 30 25 - 30",
+      "Net sales $11,000 - $11,100 $11,050 - $11,150"], "Fiscal 2023 Outlook",
+     "Raised its outlook: diluted eps to $25.45 - $25.85 (from $25.20 - $25.60; $0.25 higher at "
+     "the midpoint), net sales to $11,050 million - $11,150 million (from $11,000 million - "
+     "$11,100 million; $50 million higher at the midpoint); unchanged: new stores, net (25 - "
+     "30)"),
+])
+def test_a_blocks_order_and_its_scale_follow_its_header(rows: list[str], heading: str,
+                                                        expected: str) -> None:
+    """The review's cases: the order a header names, and the heading's scale only on the rows
+    of amounts."""
+    text = revision_text(revision_moves(rows, heading))
+    assert text == expected, text

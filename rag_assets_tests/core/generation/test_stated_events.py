@@ -26,7 +26,7 @@ def unit(text: str, scope: str = "Part II, Item 1. Legal Proceedings") -> Eviden
 
 
 FTC = routed("Did the U.S. district court grant the FTC's motion for a preliminary "
-                    "injunction to block Microsoft's acquisition of Activision Blizzard?")
+             "injunction to block Microsoft's acquisition of Activision Blizzard?")
 
 
 def test_the_opposite_verb_says_no() -> None:
@@ -38,7 +38,7 @@ def test_the_opposite_verb_says_no() -> None:
 
 def test_the_sentence_that_prints_the_words_says_yes_and_a_negation_says_no() -> None:
     question = routed("Were all of MGM Resorts' properties open and free of COVID-19 "
-                             "operating restrictions as of June 30, 2023?")
+                      "operating restrictions as of June 30, 2023?")
     said = ("As of June 30, 2023, all of the Company's properties were open and not subject to "
             "any COVID-19 related operating restrictions.")
     found = stated_event(question, [unit("Casino revenues rose."), unit(said)])
@@ -51,7 +51,7 @@ def test_the_sentence_that_prints_the_words_says_yes_and_a_negation_says_no() ->
 
 def test_a_proposal_a_risk_or_another_subject_is_no_event() -> None:
     question = routed("Did Foot Locker's shareholders ratify KPMG LLP as the independent "
-                             "registered public accounting firm for fiscal 2022?")
+                      "registered public accounting firm for fiscal 2022?")
     proposal = unit("With respect to the proposal to ratify the appointment of KPMG LLP as the "
                     "Company's independent registered public accounting firm for the 2022 "
                     "fiscal year, the votes were cast for the proposal.")
@@ -73,8 +73,8 @@ def test_a_proposal_a_risk_or_another_subject_is_no_event() -> None:
 def test_a_question_that_asks_what_is_no_yes_or_no() -> None:
     # analyst-fresh's Netflix 2015 question opens with a conditional "had": it asks a figure
     question = routed("According to Netflix's 2015 10-K, had foreign exchange rates "
-                             "stayed at 2014 levels, approximately what would its International "
-                             "streaming segment revenue have been in 2015?")
+                      "stayed at 2014 levels, approximately what would its International "
+                      "streaming segment revenue have been in 2015?")
     said = unit("We believe international revenues would have been approximately $331 million "
                 "higher in 2015 if foreign exchange rates had remained consistent with those for "
                 "the year ended December 31, 2014.")
@@ -99,7 +99,7 @@ def test_a_negation_or_condition_after_the_event_or_around_it_is_read_in_its_pla
                  "results could suffer."):
         assert stated_event(sale, [unit(said)]) is None, said
     covenants = routed("Was the company in compliance with its financial covenants at "
-                              "year end?")
+                       "year end?")
     ended = unit("During the year we terminated the revolving credit facility and its financial "
                  "covenants at year end.")
     # "terminated" is no "compliance", and a sentence of the covenants alone states none
@@ -124,7 +124,7 @@ def test_the_occasion_a_question_dates_its_event_by_is_no_part_of_it() -> None:
     is in-sample): "when it reported fourth-quarter 2022 results" dates the event, and its
     "when" asks nothing."""
     question = routed("Did MGM Resorts suspend its regular dividend when it reported "
-                             "fourth-quarter 2022 results?")
+                      "fourth-quarter 2022 results?")
     assert event_words(question.text) == ["suspend", "regular", "dividend"]
     said = ("Furthermore, the Company announced that our Board of Directors had determined to "
             "suspend our ongoing regular dividends in order to focus on our preferred method of "
@@ -133,11 +133,11 @@ def test_the_occasion_a_question_dates_its_event_by_is_no_part_of_it() -> None:
     assert found is not None and found.text == f"Yes. {said}"
     # a wh-word outside the dated occasion still asks more than a yes or no
     why = routed("Did MGM Resorts suspend its regular dividend when it reported "
-                        "fourth-quarter 2022 results, and why did it?")
+                 "fourth-quarter 2022 results, and why did it?")
     assert why.expects == "yes_no" and stated_event(why, [unit(said, "Exhibit 99.1")]) is None
     # a results phrase that names more than the period is the event's own qualifier
     segment = routed("Did Acme record a restructuring charge in its wholesale business "
-                            "results?")
+                     "results?")
     assert "wholesale" in event_words(segment.text)
 
 
@@ -175,9 +175,8 @@ def test_a_condition_or_a_proposed_deal_states_no_event() -> None:
 
 def test_the_year_of_the_clause_and_no_longer() -> None:
     # Foot Locker's 8-K of August 19, 2022: the 2022 bonus kept, the 2023 one not
-    question = routed("Under his August 2022 letter agreement with Foot Locker, will "
-                             "Richard Johnson be eligible for an annual bonus for the 2023 "
-                             "fiscal year?")
+    question = routed("Under his August 2022 letter agreement with Foot Locker, will Richard "
+                      "Johnson be eligible for an annual bonus for the 2023 fiscal year?")
     assert question.expects == "yes_no"
     kept = unit("Pursuant to the letter agreement, Mr. Johnson will remain eligible for a bonus "
                 "under the Company's annual bonus plan for the 2022 fiscal year.")
