@@ -58,6 +58,7 @@ from rag_assets.core.text.periods import (
     PERIOD_WORD_RE,
     TERM_PERIOD_RE,
     THAN_PERIOD_RE,
+    month_event,
     period_end_years,
     quarters_named,
     same_year_dates,
@@ -294,10 +295,6 @@ _PROSE_RE = re.compile(
     # MD&A's sentence ("We did not undertake any new restructuring actions"), never a charge
     r"undertak\w*|new (?:[a-z-]+ ){0,2}(?:actions?|plans?|programs?|initiatives?|rounds?|"
     r"offerings?|agreements?|facilit(?:y|ies))|"
-    # what happened in a month ("issue in April 2020"): an event MD&A states; the statements
-    # print a year's or a quarter's flows, never a month's
-    r"(?<!ending )(?<!ended )(?<!ends )(?:in|during) (?:january|february|march|april|may|june|"
-    r"july|august|september|october|november|december) (?:of )?(?:19|20)\d\d|"
     # the instruments and their terms, not an amount: "What debt did it issue, and on what
     # terms?" is the debt note's or the 8-K's sentence (notes, rates, maturities), unless an
     # amount is asked beside them ("..., and how much did its total debt change?")
@@ -1041,6 +1038,9 @@ def _for_prose(question: Question, asking: str, judgment: str | None) -> bool:
             # whether something stopped ("Did it pause buybacks?") is a stated event, never
             # an amount's being above zero; a dividend raised is its rate, never the total paid
             or question.phrased("stopped") is not None or _dividend_rate_asked(norm)
+            # what happened in a month ("issue in April 2020"): an event MD&A states; the
+            # statements print a year's or a quarter's flows, never a month's
+            or month_event(norm)
             or _answered_elsewhere(question)
             # whether a revenue base is diversified is its segments' shares, no total's value
             or (judgment is None and first_match(load_cues().concentration, norm) is not None)
@@ -1052,7 +1052,8 @@ def _for_prose(question: Question, asking: str, judgment: str | None) -> bool:
 # dividend in 2021?" is No at $1.60 a share, though $1 million more was paid on more shares)
 _DIVIDEND_RATE_RE = re.compile(
     r"\b(?:rais|increas|cut|lower|reduc|hik|maintain|kept|keep|boost)\w*\s+(?:its|the|their|a|"
-    r"an)?\s*(?:[a-z-]+\s+){0,2}dividends?\b(?!\s+(?:paid|payments?|per\s+share\s+paid))")
+    r"an)?\s*(?:[a-z-]+\s+){0,2}dividends?\b(?!\s+(?:paid|payments?|per\s+share|payout|"
+    r"yield|coverage))")
 _DIVIDENDS_PAID_RE = re.compile(r"\b(?:dividends?\s+paid|cash\s+dividends|total\s+dividends|"
                                 r"in\s+dividends|dividend\s+payments?)\b")
 

@@ -136,9 +136,18 @@ def prose_yes_no(question: Question, selected: Sequence[EvidenceUnit],
         return None
     unit, yes = found
     if question.phrased("stopped"):
-        yes = not yes  # "Did it pause buybacks?": "temporarily suspended" says yes
+        # "Did it pause buybacks?": "temporarily suspended share repurchases" says yes; a
+        # payment says nothing of a later stop, and "never paid any" of none to stop
+        if yes or not STOPPED_STATED_RE.search(unit.text):
+            return None
+        yes = True
     return DirectAnswer(kind="yes_no", units=[unit], supports=unit.text,
                         text=f"{'Yes' if yes else 'No'}. {unit.text}")
+
+
+# a disclosure that says something stopped: "temporarily suspended share repurchases"
+STOPPED_STATED_RE = re.compile(r"\b(?:paused|suspend(?:ed|s)?|stopped|halted|ceased|"
+                               r"discontinued|eliminated)\b", re.IGNORECASE)
 
 
 # what a denial says when it says the amount is none ("have not declared or paid any", "no

@@ -24,10 +24,13 @@ from rag_assets.core.question.vocabulary import TermMatch, load_vocabulary, norm
 # "grew faster than", "increase more than", "rose less than" (in normalize's lower case)
 GROWTH_RE = re.compile(r"\b(?:grow|grew|grown|growing|increas(?:e|ed|ing)|ris(?:e|en|ing)|rose)"
                        # the measure may stand after the verb: "grow revenue faster than
-                       # noninterest expense" (at most four words, no "than" among them)
-                       r"\s+(?:(?!than\b)[a-z&'-]+\s+){0,4}?(?:at\s+a\s+)?"
+                       # noninterest expense" (at most four words, no preposition among them:
+                       # "rise to more than its depreciation" compares levels)
+                       r"\s+(?:(?!(?:than|to|by|at|in|on|for|of|over|from|above|below)\b)"
+                       r"[a-z&'-]+\s+){0,4}?(?:at\s+a\s+)?"
                        r"(?P<way>faster|more quickly|more|slower|more slowly|"
-                       r"less)(?:\s+rate)?\s+than\b(?!\s*\$?\d)")
+                       r"less)(?:\s+rate)?\s+than\b(?!\s*(?:\$?\d|once|twice|one|two|three|"
+                       r"four|five|ten|a\b|an\b))")
 OUTPACE_RE = re.compile(r"\b(?:outpac(?:e|ed|es|ing)|outgr(?:ow|ew|own|ows))\b")
 # "did dividends paid exceed free cash flow", "was capex higher than depreciation"
 LEVEL_RE = re.compile(r"\b(?:(?P<above>exceed(?:ed|s)?|surpass(?:ed|es)?|(?:higher|greater|"

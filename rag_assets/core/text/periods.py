@@ -337,8 +337,20 @@ def months_asked(text: str) -> int:
 # ... in the prior year quarter", "in the current year compared to ... in the prior year"
 CURRENT_QUARTER_RE = re.compile(r"\b(?:current|prior[- ]year|this|same)\s+quarter\b",
                                 re.IGNORECASE)
-CURRENT_YEAR_RE = re.compile(r"\b(?:current|prior|full|this)\s+year\b(?![- ]+(?:quarter|"
-                             r"period|to[- ]date))", re.IGNORECASE)
+CURRENT_YEAR_RE = re.compile(r"\b(?:current|full|this)\s+year\b(?![- ]+(?:quarter|"
+                             r"period|to[- ]date))", re.IGNORECASE)  # "the prior year" is any base
+
+
+# what happened in a month, a month and year with no day ("issued in April 2020"), never a
+# fiscal year named by the month it ends in ("the fiscal year ending in August 2021")
+MONTH_EVENT_RE = re.compile(
+    r"(?<!ending )(?<!ended )(?<!ends )\b(?:in|during) (?:january|february|march|april|may|june|"
+    r"july|august|september|october|november|december) (?:of )?(?:19|20)\d\d\b", re.IGNORECASE)
+
+
+def month_event(text: str) -> bool:
+    """Whether a question asks what happened in a month (:data:`MONTH_EVENT_RE`)."""
+    return MONTH_EVENT_RE.search(text) is not None
 
 
 def stated_length(text: str) -> int | None:

@@ -49,6 +49,8 @@ def test_the_two_sides_and_the_way_asked(text: str, first: str, second: str, by:
     "Is Coca-Cola's effective tax rate higher than 21% in FY2019?",
     "What drove General Mills' net sales growth in fiscal 2022?",  # no yes or no
     "Did inventories grow in fiscal 2022?",  # one measure
+    # a level reached, or a count of raises, is no growth compared (the review's cases)
+    "Did Acme increase its dividend more than once in 2022?",
 ])
 def test_no_comparison_of_two_measures_is_read_where_none_is_asked(text: str) -> None:
     compares = read_question(text).compares
@@ -65,6 +67,9 @@ def test_a_growth_against_another_is_known_even_when_a_side_is_no_line_item() ->
     # asked with the measure after its verb, a side no line item ("noninterest expense")
     jpm = read_question("Did JPMorgan grow revenue faster than noninterest expense in Q2 2023?")
     assert jpm.compares_growth and jpm.compares is not None and jpm.compares.measures is None
+    level = read_question("Did General Mills' capital expenditures rise to more than its "
+                          "depreciation and amortization in fiscal 2022?")
+    assert level.compares is not None and level.compares.by == "level"
 
 
 @cache

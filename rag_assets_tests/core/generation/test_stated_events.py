@@ -248,10 +248,10 @@ def test_no_longer_answers_a_stopping_asked_and_nothing_else_terminated_is_no_cl
 
 
 def test_an_entry_booked_is_one_recognized_and_the_sentence_of_the_year_and_amount_leads() -> None:
-    """Kraft Heinz's 2021 10-K states its impairments "recognized" as "losses": an analyst's
-    "book impairment charges" is the same entry (``equivalents``); of two sentences that state
-    it, the one of the year asked with its amounts answers."""
-    question = routed("Did Kraft Heinz book impairment charges in fiscal 2021?")
+    """Kraft Heinz's 2021 10-K states its impairments "recognized": an analyst's "book" is the
+    same entry (``equivalents``); of two sentences that state it, the one of the year asked
+    with its amounts answers."""
+    question = routed("Did Kraft Heinz book impairment losses in fiscal 2021?")
     segment = unit("This impairment loss was recorded in our United States segment, consistent "
                    "with the ownership of the trademarks.")
     year = unit("As a result of our annual and interim impairment tests, we recognized goodwill "
@@ -272,3 +272,15 @@ def test_shares_bought_back_are_shares_purchased() -> None:
                 "ended June 30, 2023.")
     found = stated_event(question, [said])
     assert found is not None and found.text == f"No. {said.text}"
+
+
+def test_an_ending_asked_is_said_by_no_longer_and_a_charge_is_no_net_loss() -> None:
+    """The review's cases: "we no longer purchase components" after "we terminated" says yes
+    to a termination asked; restructuring charges are no net loss."""
+    ended = stated_event(routed("Did Acme terminate its supply agreement with Xylo in 2022?"),
+                         [unit("In March 2022, we terminated our supply agreement with Xylo, and "
+                               "we no longer purchase components under the supply agreement.")])
+    assert ended is not None and ended.text.startswith("Yes. ")
+    assert stated_event(routed("Did Acme record a net loss in 2022?"),
+                        [unit("In 2022, Acme recorded net restructuring charges of $45 million, "
+                              "and net income was $500 million.")]) is None

@@ -202,3 +202,16 @@ def test_a_stopping_asked_turns_the_disclosures_polarity() -> None:
     question = read_question("Did the Firm pause share repurchases in the third quarter of 2022?")
     found = prose_yes_no(question, [SUSPENDED])
     assert found is not None and found.text.startswith("Yes. On July 14, 2022")
+
+
+def test_a_payment_or_a_never_paid_says_nothing_of_a_stop() -> None:
+    """The review's cases: a dividend paid in the first quarter says nothing of a stop later
+    in the year, and one never paid was never stopped; a stop in a side phrase ("after
+    pausing them") asks no stop."""
+    stop = read_question("Did Ford stop paying its dividend in 2020?")
+    assert prose_yes_no(stop, [unit("In 2020, Ford paid a dividend of $0.15 per share in the "
+                                    "first quarter.")]) is None
+    assert prose_yes_no(read_question("Did Acme stop paying dividends in 2022?"),
+                        [NEVER_PAID]) is None
+    assert read_question("Did JPMorgan resume share buybacks in Q2 2022 after pausing them "
+                         "during the pandemic?").phrased("stopped") is None

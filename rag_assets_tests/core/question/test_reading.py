@@ -909,7 +909,12 @@ def test_an_action_taken_is_asked_of_prose_not_of_its_cost(text: str) -> None:
                   "Did Kraft Heinz raise its common dividend in 2021?"):
         assert parse_question(read_question(prose)) is None, prose
     for amount in ("Did Kraft Heinz increase its dividends paid in 2021?",
-                   "Did Walmart buy back stock in fiscal 2022?"):
+                   "Did Walmart buy back stock in fiscal 2022?",
+                   # the rate asked by its name, a ratio, a buyback before a stop (the review's)
+                   "Did Acme raise its annual dividend per share in fiscal 2022?",
+                   "Did Acme keep its dividend payout ratio below 60%?",
+                   "How much did Acme spend on share repurchases in 2020 before suspending the "
+                   "program?"):
         assert parse_question(read_question(amount)) is not None, amount
     # a fiscal year named by the month it ends in is no month's event (the review's case)
     assert parse_question(read_question("What were Costco's total revenues for the fiscal year "

@@ -116,6 +116,9 @@ def test_a_column_date_is_one_date_whether_its_month_is_cut_short_or_not() -> No
      "prior year, a decrease of 197 basis points", 12),
     ("Net revenues increased 10% due to an increase in business volume", None),
     ("the current quarter and the current year", None),
+    # "the prior year" is any period's base (the review's cases)
+    ("Net sales increased 6% compared to the same period in the prior year", None),
+    ("compared to the second quarter of the prior year", None),
 ])
 def test_a_releases_own_words_state_its_periods_length(text: str, length: int | None) -> None:
     assert stated_length(text) == length
