@@ -504,10 +504,10 @@ GENERIC_CAPITALS = frozenset({
     # that rank, not a name the evidence must print
     "highest", "lowest", "largest", "smallest", "biggest", "greatest", "most", "least", "best",
     "worst", "top", "bottom",
-    # the filing a question names ("according to its 2015 Form 10-K", "its Annual Report"):
-    # routing's, never a word the evidence must print
-    "form", "report", "annual", "quarterly",
 })
+# the filing a question names by its form ("according to its 2015 Form 10-K"): routing's, never
+# an anchor the evidence must print (yet a name a certification's text prints beside others)
+FILING_FORM_WORDS = frozenset({"form"})
 # a name may open with one lower-case letter ("eBay", "iPhone"): a word is read whole, from its
 # first letter, never from a capital inside it ("Bay")
 _CAPITAL_RE = re.compile(r"(?<![\w&-])[a-z]?[A-Z][A-Za-z&-]{2,}")
@@ -523,7 +523,7 @@ def anchors(question: Question, known_words: set[str]) -> list[str]:
     found: list[str] = []
     for match in _CAPITAL_RE.finditer(text):
         word = match.group(0).removesuffix("'s").removesuffix("’s")
-        if match.start() in starts or word.lower() in GENERIC_CAPITALS or (
+        if match.start() in starts or word.lower() in GENERIC_CAPITALS | FILING_FORM_WORDS or (
                 word.lower() in known_words) or (terms_in(word) and not spelled_words(word)):
             continue  # "EPS" is the vocabulary's, written "earnings per share" by a filing
         found.append(word)

@@ -1036,8 +1036,8 @@ def _for_prose(question: Question, asking: str, judgment: str | None) -> bool:
     norm = normalize(asking)
     return (_asks_prose(asking, judgment) or _kinds_asked(question, judgment)
             # whether something stopped ("Did it pause buybacks?") is a stated event, never
-            # an amount's being above zero; a dividend raised is its rate, never the total paid
-            or question.phrased("stopped") is not None or _dividend_rate_asked(norm)
+            # an amount's being above zero
+            or question.phrased("stopped") is not None
             # what happened in a month ("issue in April 2020"): an event MD&A states; the
             # statements print a year's or a quarter's flows, never a month's
             or month_event(norm)
@@ -1048,6 +1048,7 @@ def _for_prose(question: Question, asking: str, judgment: str | None) -> bool:
                 load_rules().rules[judgment].without_its_words(norm) if judgment else norm))
 
 
+DIVIDENDS_PAID = "dividends_paid"
 # a dividend raised, cut or kept: its rate per share ("Did Kraft Heinz raise its common
 # dividend in 2021?" is No at $1.60 a share, though $1 million more was paid on more shares)
 _DIVIDEND_RATE_RE = re.compile(
@@ -1059,8 +1060,9 @@ _DIVIDENDS_PAID_RE = re.compile(r"\b(?:dividends?\s+paid|cash\s+dividends|total\
 
 
 def _dividend_rate_asked(norm: str) -> bool:
-    """Whether the question asks a dividend raised, cut or kept (its rate per share), not
-    the cash it paid (":data:`_DIVIDEND_RATE_RE`)."""
+    """Whether the question asks a dividend raised, cut or kept (its rate per share, which
+    the vocabulary's dividends per share reads where it names it), not the cash it paid
+    (:data:`_DIVIDEND_RATE_RE`)."""
     return bool(_DIVIDEND_RATE_RE.search(norm)) and not _DIVIDENDS_PAID_RE.search(norm)
 
 
@@ -1148,6 +1150,8 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
     target, is_metric = (defined, True) if defined and not choice else (target, is_metric)
     if target is None or (target in question.narrowed and not definitions):
         return None  # "operating income for Sam's Club": a member's, not the statements' line
+    if target == DIVIDENDS_PAID and _dividend_rate_asked(norm):
+        return None  # a dividend raised is its rate per share: never the total cash paid
     if not is_metric and (flows := _flows_asked(asking, target)) is not None:
         if not flows:
             return None  # the balance at the period's end does not say
