@@ -1148,10 +1148,9 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
     if share and share in definitions:  # the share the question asks is what it asks
         defined = next((key for key, title in titles.items() if title == share[0]), defined)
     target, is_metric = (defined, True) if defined and not choice else (target, is_metric)
-    if target is None or (target in question.narrowed and not definitions):
-        return None  # "operating income for Sam's Club": a member's, not the statements' line
-    if target == DIVIDENDS_PAID and _dividend_rate_asked(norm):
-        return None  # a dividend raised is its rate per share: never the total cash paid
+    if target is None or (target in question.narrowed and not definitions) or (
+            target == DIVIDENDS_PAID and _dividend_rate_asked(norm)):
+        return None  # a member's line ("operating income for Sam's Club"), a dividend's rate
     if not is_metric and (flows := _flows_asked(asking, target)) is not None:
         if not flows:
             return None  # the balance at the period's end does not say
@@ -1159,8 +1158,7 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
     aggregate, years, direction = _aggregate(asked, norm, years, choice is not None, judgment,
                                              _is_growth(target if is_metric else None),
                                              question.asked)
-    if each and aggregate == "value":
-        aggregate = "each"
+    aggregate = "each" if each and aggregate == "value" else aggregate
     return _spanned(MetricQuestion(
         question=question.text, target=target, is_metric=is_metric, years=years,
         aggregate=aggregate, months=question.months, to_date=question.to_date, quarter=quarter,
