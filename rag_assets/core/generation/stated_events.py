@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
@@ -72,10 +72,16 @@ CONDITION_RE = re.compile(r"\b(?:if|unless|whether|in the event)\b[^,;.:]*$", re
 
 
 @cache
+def _lexicon() -> dict[str, Any]:
+    """``event_opposites.json``, read once for its opposites, events and equivalents."""
+    return cast(dict[str, Any], json.loads(OPPOSITES_PATH.read_text(encoding="utf-8")))
+
+
+@cache
 def opposites() -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
     """Each verb's forms (whole words) and the forms of the verbs that say it did not
     happen: whole words, so "compliance" is no "complete" and "electric" no "elect"."""
-    data = json.loads(OPPOSITES_PATH.read_text(encoding="utf-8"))
+    data = _lexicon()
     return tuple((re.compile(e["asked"], re.I), re.compile(e["opposite"], re.I))
                  for e in data["opposites"])
 
@@ -84,7 +90,7 @@ def opposites() -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
 def events() -> tuple[re.Pattern[str], ...]:
     """Every verb ``event_opposites.json`` lists as an event, with an opposite or without one
     ("closed": what else a sentence says was terminated is no deal's closing)."""
-    data = json.loads(OPPOSITES_PATH.read_text(encoding="utf-8"))
+    data = _lexicon()
     return tuple(re.compile(e["asked"], re.I) for e in [*data["opposites"], *data["events"]])
 
 
@@ -92,7 +98,7 @@ def events() -> tuple[re.Pattern[str], ...]:
 def equivalents() -> dict[str, frozenset[str]]:
     """Each word's stem and the stems of the words a filing states the same entry with
     ("book": "record", "recogn", ...; ``event_opposites.json``'s ``equivalents``)."""
-    data = json.loads(OPPOSITES_PATH.read_text(encoding="utf-8"))
+    data = _lexicon()
     out: dict[str, frozenset[str]] = {}
     for entry in data["equivalents"]:
         stems = frozenset(_stem(w) for w in entry["words"])
