@@ -982,6 +982,16 @@ def run_set(name: str, root: Path | Sequence[Path], args: argparse.Namespace, em
     return out, unavailable
 
 
+def register_set(name: str, path: Path) -> None:
+    """A question set of one's own (``--set-file``) asked like the analyst sets: its filings
+    named across dev, wide and bulk, its records printed (it is in-sample once they are read)."""
+    global MULTI_FOLDER_SETS
+    SETS[name] = DEV_DIR
+    QUESTION_FILES[name] = path
+    MULTI_FOLDER_SETS = (*MULTI_FOLDER_SETS, name)
+    SET_ROLES[name] = f"a set of one's own ({path}): held out until its records are read"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the bench; 0 on success, 2 when a set is missing."""
     from rag_assets.core.retrieval.retriever import STRATEGIES
@@ -1016,7 +1026,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dev-dir", type=Path, default=DEV_DIR)
     parser.add_argument("--wide-dir", type=Path, default=WIDE_DIR)
     parser.add_argument("--out", type=Path, default=OUT_JSON)
+    parser.add_argument("--set-file", action="append", default=[], metavar="NAME=PATH",
+                        help="a question set of your own, in the analyst sets' format over "
+                             "filings of dev, wide and bulk, asked as set NAME (repeatable)")
     args = parser.parse_args(argv)
+    for spec in args.set_file:
+        name, _, path = spec.partition("=")
+        if not name or not path:
+            parser.error(f"--set-file {spec!r}: expected NAME=PATH")
+        register_set(name, Path(path))
     strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
     unknown = sorted(set(strategies) - set(STRATEGIES))
     if unknown:

@@ -2,18 +2,17 @@
 
 A 5 MB ``.txt`` written as one line (170,000 sentences citing one note, the note at the end) sat
 in the ``footnotes`` step for more than 5 minutes: every citation re-read its line from the
-start. Here every stage is measured at two sizes of the same input in one process, and its time
-must grow about linearly: the ratio of the two timings, never a timing. The stitched text is
-bounded (a note in full at its first ``FULL_BLOCKS_PER_PAGE`` citing places of a page, then a
-short reference), and nothing is lost for it: the note is found, every citation resolved, every
-body word kept, and every enriched chunk that cites the note holds it.
+start. Here every stage runs at two sizes of the same input in one process, and its work must
+grow about linearly: the ratio of the calls it makes at the two sizes, counted, never timed
+(``rag_assets_tests/work_count.py``; the timings are ``bench/scaling_bench.py``'s). The
+stitched text is bounded (a note in full at its first ``FULL_BLOCKS_PER_PAGE`` citing places of
+a page, then a short reference), and nothing is lost for it: the note is found, every citation
+resolved, every body word kept, and every enriched chunk that cites the note holds it.
 """
 
 from __future__ import annotations
 
-import gc
 import re
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -51,6 +50,7 @@ from rag_assets.core.warehouse.tables import (
     index_to_frames,
     stitched_to_frame,
 )
+from rag_assets_tests.work_count import growth
 
 SENTENCE = "Revenue grew in the quarter [1]. "
 NOTE = "[1] Includes acquisitions."
@@ -213,25 +213,10 @@ def test_conservation_windows_find_lost_words_in_a_long_middle(
     assert checks._not_in_order(given, given) == []
 
 
-# --- time grows linearly -----------------------------------------------------------------------
+# --- work grows linearly ------------------------------------------------------------------------
 
-GROWTH, RATIO = 4, 8.0  # 4x the input: linear work takes about 4x, n log n 4.5x, quadratic 16x
-
-
-def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
-    """``fn()``'s CPU time in this process with no garbage collection inside it (the garbage of
-    the timing before collected first: cheap under ``grown``'s ``gc.freeze``). CPU time, not
-    wall time: a test process pre-empted by the suite's other work does not count the time it
-    waited (a wall-clock ratio reached 8.6 once under three test workers on two cores)."""
-    gc.collect()
-    gc.disable()
-    try:
-        started = time.process_time()
-        result = fn()
-        return time.process_time() - started, result
-    finally:
-        gc.enable()
-
+# 4x the input: linear work makes about 4x the calls, n log n 4.6x, quadratic 16x
+GROWTH, RATIO = 4, 5.0
 
 STAGES: dict[str, Callable[[dict], Any]] = {
     "load": lambda run: load_document(run["path"]),
@@ -245,30 +230,12 @@ STAGES: dict[str, Callable[[dict], Any]] = {
 
 
 def grown(runs: list[dict], stages: list[str]) -> dict[str, float]:
-    """time(larger) / time(smaller) of each of ``stages``, each timed alone on the two ``runs``
-    (their pages, or file): the two alternate and the fastest run of each counts, so both meet
-    the same load from other work on the machine; twice at least, up to 20 times for a stage
-    of a few milliseconds (a run a pre-empted process loses is a larger share of it)."""
+    """calls(larger) / calls(smaller) of each of ``stages`` on the two ``runs`` (their pages, or
+    file), counted (``work_count``): the same figure on every run, however busy the machine."""
     for run in runs:
         run["index"] = build_footnote_index(run["pages"])
         run["stitched"] = stitch_document(run["pages"], run["index"])
-    # what exists now (the test session's modules, the runs' pages) moves to the permanent
-    # generation: the collection before each timing then walks only the timings' own garbage
-    # (a full collection of the session's heap took ~0.14 s, 124 of them 17 s of this test)
-    gc.collect()
-    gc.freeze()
-    try:
-        ratios = {}
-        for stage in stages:
-            best = [timed(lambda stage=stage, run=run: STAGES[stage](run))[0] for run in runs]
-            for _ in range(max(1, min(20, int(0.1 / best[0])))):
-                for k, run in enumerate(runs):
-                    took, _ = timed(lambda stage=stage, run=run: STAGES[stage](run))
-                    best[k] = min(best[k], took)
-            ratios[stage] = best[1] / best[0]
-    finally:
-        gc.unfreeze()
-    return ratios
+    return {stage: growth(STAGES[stage], *runs) for stage in stages}
 
 
 def unbroken_page(text: str) -> list[Page]:
@@ -291,8 +258,8 @@ def unbroken_page(text: str) -> list[Page]:
 @pytest.mark.slow
 def test_footnote_stages_grow_linearly_on_one_long_line(shape: str, make) -> None:
     """The footnote stages given one unbroken line, as the issue's file reached them: 5,000
-    and 20,000 citations (0.15 and 0.65 MB). Each stage's time at four times the size is under
-    8x its time at the size (the code before this change: 16x)."""
+    and 20,000 citations (0.15 and 0.65 MB). Each stage's calls at four times the size are under
+    5x its calls at the size (quadratic work: 16x)."""
     runs = [{"pages": unbroken_page(make(n))} for n in (5_000, 5_000 * GROWTH)]
     ratios = grown(runs, ["index", "stitch", "coverage", "conservation"])
     assert all(r < RATIO for r in ratios.values()), (shape, ratios)
@@ -301,8 +268,8 @@ def test_footnote_stages_grow_linearly_on_one_long_line(shape: str, make) -> Non
 @pytest.mark.slow
 def test_loading_and_chunking_grow_linearly_from_the_file(tmp_path: Path) -> None:
     """The issue's file at 2,500 and 10,000 sentences: the loader (which reads the line one
-    sentence per line) and both chunkers after the footnote stages. Each stage's time at four
-    times the size is under 8x its time at the size."""
+    sentence per line) and both chunkers after the footnote stages. Each stage's calls at four
+    times the size are under 5x its calls at the size."""
     runs = []
     for sentences in (2_500, 2_500 * GROWTH):
         path = tmp_path / f"one_line_{sentences}.txt"
