@@ -44,7 +44,8 @@ SCALES = {"thousand": Decimal(10) ** 3, "k": Decimal(10) ** 3, "million": Decima
 # pieces (core/text/figures)
 _VALUE_RE = re.compile(
     r"""
-    (?<![\w.,])                                        # not inside a word or another figure
+    (?<![\w.,%])                                       # not inside a word or another figure:
+                                                       # "4.5%-5.5%" is a range, no minus 5.5%
     (?P<open>\()?
     (?P<minus>[-−](?=(?:US\$|\$|€|£)?\d))?           # glued: "2019 - 2021" is a range
     (?P<currency>US\$|\$|€|£|USD\s|EUR\s)?\s?

@@ -28,6 +28,7 @@ from rag_assets.core.generation.direct_rows import first_match, load_cues
 from rag_assets.core.ingest.facts import NOTES_CITED_RE
 from rag_assets.core.question.companies import POSSESSIVE_RE
 from rag_assets.core.question.intents import load_intents
+from rag_assets.core.question.moves import COMPRESSED, SCALED_BACK, STEPPED_UP
 from rag_assets.core.question.question import (
     AND_WHY_RE,
     EITHER_WAY_RE,
@@ -365,12 +366,11 @@ _DIRECTIONS: tuple[tuple[Direction, re.Pattern[str]], ...] = (
     ("worsen", re.compile(r"\bworse\w*|\bdeteriorat\w*|\bweaken\w*", re.IGNORECASE)),
     ("change", EITHER_WAY_RE),  # "did it rise or fall": which way is asked, not one of them
     ("up", re.compile(r"\bincreas\w*|\bgr[eo]w\w*|\brais\w*|\bros[ee]\b|\bris(?:e|ing)\b|"
-                      r"\bwent\s+up|\bgo(?:ne)?\s+up|\bhigher\b(?!\s+than\b)|\bexpand\w*|\bupwards?\b",
-                      re.IGNORECASE)),
+                      r"\bwent\s+up|\bgo(?:ne)?\s+up|\bhigher\b(?!\s+than\b)|\bexpand\w*|\bupwards?\b|"
+                      rf"\b{STEPPED_UP}\b", re.IGNORECASE)),
     ("down", re.compile(r"\bdecreas\w*|\bdeclin\w*|\bdrop\w*|\bfell\b|\bfall\w*|\bwent\s+down|"
                         r"\bgo(?:ne)?\s+down|\blower\b(?!\s+than\b)|\breduc\w*|\bshr[iu]nk\w*|"
-                        r"\bdownwards?\b",
-                        re.IGNORECASE)),
+                        rf"\bdownwards?\b|\b(?:{COMPRESSED}|{SCALED_BACK})\b", re.IGNORECASE)),
     ("change", re.compile(r"\bchang\w*|\bmov\w*|\bdifference\b|\btrend\w*|\bhappen\w*|"
                           rf"{_COMPARED_WITH_PRIOR}", re.IGNORECASE)),
 )

@@ -20,6 +20,7 @@ from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.stated_events import event_names
 from rag_assets.core.generation.yes_no import candidates, of_the_period
+from rag_assets.core.question.moves import Move, moved_measure
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.bullets import TOP_BULLET_RE
 from rag_assets.core.text.periods import months_asked
@@ -48,16 +49,28 @@ def _moved(measure: str, subject: bool = False) -> re.Pattern[str]:
     verbs = "increased|decreased|rose|fell|grew|declined|improved|was up|were up|was down|" \
             "were down"
     within = rf"(?:(?!\b(?:{_OTHER_CLAUSE})\b)(?:[^.;]|\.(?=\d)))"
-    opening = rf"^[\s•●▪*–—-]*(?:(?:{_SCOPE})\s+)?" if subject else r"\b"
+    opening = rf"^[\s•●▪*–—-]*(?:{_PERIOD_OPENING})?(?:(?:{_SCOPE})\s+)?" if subject else r"\b"
     return re.compile(rf"{opening}{re.escape(measure)}\b(?P<gap>{within}{{0,{MAX_GAP_CHARS}}}?)"
                       rf"\b(?P<verb>{verbs})\b{within}{{0,40}}?{MOVE_AMOUNT}", re.IGNORECASE)
 
 
 # what opens another clause, or says the measure did not move, between a measure and a verb
 _OTHER_CLAUSE = "while|whereas|but|remained|flat|unchanged"
+# a period the sentence opens with before its subject ("For the three months ended June 30,
+# 2023, gross margin decreased by $233 million": Corning's 10-Q)
+_PERIOD_OPENING = r"(?:for|in|during)\s(?:[^,;.]|,\s(?=\d{4})){0,80}?\d{4},\s*"
 # what may scope the measure a sentence opens with: the whole company's
 _SCOPE = "firmwide|firm-wide|total|global|consolidated|overall|company-wide|our"
 _MEMBER_IN_GAP_RE = re.compile(r"\b(?:and|in|at|for)\b|\b[A-Z][a-z]")
+
+
+def _worded_metric(question: Question) -> Move | None:
+    """A vocabulary measure whose move a yes or no asks, as the question words it ("Did
+    Corning's gross margin compress?": "gross margin"), read here only when the statements did
+    not compute its move (the computed answer comes first): the sentence that states it."""
+    if not question.metrics or question.expects != "yes_no":
+        return None
+    return moved_measure(question.ranking_text)
 
 
 def _against_the_year_before(question: Question, text: str) -> bool:
@@ -82,7 +95,7 @@ def stated_move(question: Question, selected: Sequence[EvidenceUnit],
     states the same way."""
     if question.phrased("cause_of_way"):
         return None  # the measure's move is granted; its cause's way is asked (stated_cause)
-    moved = question.moved if not question.qualified else None
+    moved = None if question.qualified else question.moved or _worded_metric(question)
     asked = STATED_WAYS.get(question.way or "")
     measures = question.qualified or ([moved.measure] if moved is not None else [])
     if question.expects != "yes_no" or asked is None or not measures \

@@ -30,12 +30,18 @@ _AUX = r"(?:did|does|do|has|have|had|is|are|was|were)"
 # too; "the expansion of e-commerce" and a "compressor" ask none
 UP_ASKED = (r"gr[eo]w\w*|increas\w*|ris[ei]\w*|rose|improv\w*|expand\w*|"
             r"(?<=margin\s)expansion|go up|went up")
+# a margin compressed ("Did its gross margin compress?"), a verb: never "compressor"
+COMPRESSED = r"compress(?:es|ed|ing)?"
 DOWN_ASKED = (r"declin\w*|decreas\w*|f[ae]ll\w*|drop\w*|shr[iu]nk\w*|contract\w*|"
-              r"(?<=margin\s)compression|go down|went down")
+              rf"(?<=margin\s)compression|{COMPRESSED}|go down|went down")
+# the phrasal verbs that move their object ("step up its buybacks", "scale back its capital
+# spending"), the metric engine's directions too (``metric_questions._DIRECTIONS``)
+STEPPED_UP = r"(?:step|ramp)(?:s|ped|ping|ed|ing)?\s+up"
+SCALED_BACK = r"(?:scale|cut|pull)(?:s|d|ed|ing|ting)?\s+back"
 # and those that move their object, a way only as "<verb> its <measure>" ("Despite lower
 # earnings, ..." asks no way down)
-_UP = rf"{UP_ASKED}|rais\w*"
-_DOWN = rf"{DOWN_ASKED}|reduc\w*|cut|lower\w*"
+_UP = rf"{UP_ASKED}|rais\w*|{STEPPED_UP}"
+_DOWN = rf"{DOWN_ASKED}|reduc\w*|{SCALED_BACK}|cut|lower\w*"
 _UP_ASKED_RE = re.compile(rf"\b(?:{UP_ASKED})\b", re.IGNORECASE)
 _DOWN_ASKED_RE = re.compile(rf"\b(?:{DOWN_ASKED})\b", re.IGNORECASE)
 _MOVED_UP_RE = re.compile(rf"\b(?:{_UP})\b", re.IGNORECASE)

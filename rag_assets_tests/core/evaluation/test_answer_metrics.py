@@ -122,6 +122,19 @@ def test_figures_read_signs_scales_percentages_and_years() -> None:
     assert [(str(f.value), f.scale) for f in figures("a $3M charge")] == [("3", 10 ** 6)]
 
 
+def test_a_range_printed_with_a_dash_has_no_negative_end() -> None:
+    """"4.5%-5.5%" is a range: its dash is no minus sign, so an answer that writes the range
+    "4.5% to 5.5%" gives it (an outlook's reference read "-5.5%" and failed such an answer)."""
+    ranges = figures("comparable sales of 4.5%-5.5% (from 4%-5%)")
+    assert [(f.text, f.negative) for f in ranges] == [
+        ("4.5%", False), ("5.5%", False), ("4%", False), ("5%", False)]
+    assert [(f.text, f.negative) for f in figures("$11.05-$11.15 billion; a -3% move")] == [
+        ("$11.05", False), ("$11.15 billion", False), ("-3%", True)]
+    assert strict_answer_correct(
+        "Raised its outlook: comparable sales to 4.5% to 5.5% (from 4% to 5%).",
+        "Ulta Beauty raised its outlook: comparable sales growth to 4.5%-5.5% (from 4%-5%).")
+
+
 def test_supports_needs_every_figure_of_the_claim() -> None:
     evidence = [PAGES[0]]
     assert supports("Revenue rose 34% to $2.4 billion.", evidence)

@@ -145,3 +145,22 @@ def test_a_cause_against_the_move_or_another_members_drove_nothing_asked() -> No
                          _unit("Sam's Club comparable sales increased 7.0%, driven by "
                                "transactions growth and average ticket decreased 1.0%.")])
     assert sams is not None and sams.text.startswith("No. Sam's Club")
+
+
+def test_a_vocabulary_measure_the_statements_did_not_compute_is_read_from_its_sentence() -> None:
+    """"Did Corning's gross margin compress ...?" names a vocabulary measure; when the
+    statements did not compute its move (the computed answer comes first) the sentence that
+    opens with the period and states it answers, a segment's sentence does not (Corning's Q2
+    2023 10-Q, p.23)."""
+    asked = read_question("Did Corning's gross margin compress in the second quarter of 2023, "
+                          "and if so, why?")
+    stated = ("For the three and six months ended June 30, 2023, gross margin decreased by "
+              "$233 million and $513 million, or 19% and 20%, respectively, when compared to "
+              "the same periods in 2022.")
+    segment = "Display Technologies gross margin increased by $12 million, or 3%."
+    assert stated_move(asked, [_unit(segment)]) is None
+    found = stated_move(asked, [_unit(segment), _unit(stated)])
+    assert found is not None and found.text == f"Yes. {stated}"
+    widened = stated_move(read_question("Did Corning's gross margin expand in the second "
+                                        "quarter of 2023?"), [_unit(stated)])
+    assert widened is not None and widened.text.startswith("No. For the three")

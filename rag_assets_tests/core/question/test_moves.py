@@ -67,6 +67,15 @@ def test_no_measure_when_the_question_asks_more_than_a_direction(text: str) -> N
      "Did Costco's comparable sales increase in fiscal 2023 on lower gasoline prices", "up"),
     ("Did Ulta Beauty lower its operating margin outlook for fiscal 2023?",
      "Did Ulta Beauty lower its operating margin outlook for fiscal 2023", "down"),
+    # a phrasal verb moves its object; a margin compressed moved down, a compressor nothing
+    ("Did Walmart step up its share repurchases in fiscal 2022?",
+     "Did Walmart step up its share repurchases in fiscal 2022", "up"),
+    ("Did Netflix scale back its content spending in 2020?",
+     "Did Netflix scale back its content spending in 2020", "down"),
+    ("Did Corning's gross margin compress in the second quarter of 2023, and if so, why?",
+     "Did Corning's gross margin compress in the second quarter of 2023", "down"),
+    ("Did its compressor sales business report a profit in 2023?",
+     "Did its compressor sales business report a profit in 2023", None),
     # a move kept on is that move's way
     ("Did Netflix keep growing its paid memberships in Q2 2023?",
      "Did Netflix keep growing its paid memberships in Q2 2023", "up"),
