@@ -34,10 +34,12 @@ UP_ASKED = (r"gr[eo]w\w*|increas\w*|ris[ei]\w*|rose|improv\w*|expand\w*|"
 COMPRESSED = r"compress(?:es|ed|ing)?"
 DOWN_ASKED = (r"declin\w*|decreas\w*|f[ae]ll\w*|drop\w*|shr[iu]nk\w*|contract\w*|"
               rf"(?<=margin\s)compression|{COMPRESSED}|go down|went down")
-# the phrasal verbs that move their object ("step up its buybacks", "scale back its capital
-# spending"), the metric engine's directions too (``metric_questions._DIRECTIONS``)
-STEPPED_UP = r"(?:step|ramp)(?:s|ped|ping|ed|ing)?\s+up"
-SCALED_BACK = r"(?:scale|cut|pull)(?:s|d|ed|ing|ting)?\s+back"
+# the verbs that move their object by a word of their own ("step up its buybacks", "boost",
+# "hike"; "scale back its capital spending", "slash", "trim"), the metric engine's directions too
+# (``metric_questions._DIRECTIONS``)
+STEPPED_UP = r"(?:step|ramp)(?:s|ped|ping|ed|ing)?\s+up|boost(?:s|ed|ing)?|hik(?:e|es|ed|ing)"
+SCALED_BACK = (r"(?:scale|cut|pull)(?:s|d|ed|ing|ting)?\s+back|slash(?:es|ed|ing)?|"
+               r"trim(?:s|med|ming)?")
 # and those that move their object, a way only as "<verb> its <measure>" ("Despite lower
 # earnings, ..." asks no way down)
 _UP = rf"{UP_ASKED}|rais\w*|{STEPPED_UP}"

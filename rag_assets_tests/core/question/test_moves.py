@@ -74,6 +74,10 @@ def test_no_measure_when_the_question_asks_more_than_a_direction(text: str) -> N
      "Did Netflix scale back its content spending in 2020", "down"),
     ("Did Corning's gross margin compress in the second quarter of 2023, and if so, why?",
      "Did Corning's gross margin compress in the second quarter of 2023", "down"),
+    ("Did Costco hike its membership fees in fiscal 2018?",
+     "Did Costco hike its membership fees in fiscal 2018", "up"),
+    ("Did Netflix trim its content spending in 2020?",
+     "Did Netflix trim its content spending in 2020", "down"),
     ("Did its compressor sales business report a profit in 2023?",
      "Did its compressor sales business report a profit in 2023", None),
     # a move kept on is that move's way
