@@ -132,6 +132,10 @@ _COUNTED_RE = re.compile(r"\b(?:how many|(?:the )?number of)\s+(?:(?!" + _AUXILI
 KINDS_ASKED_RE = re.compile(r"\bwhat (?:(?!of\b)[a-z]+ ){0,2}(?:types|kinds|categories|"
                             r"sources|components|instruments|streams|classes) (?:of|does|do|"
                             r"did|are|were|make)\b|\b(?:revenue|income) streams\b")
+# what a filer paid, spent or received, asked by the amount's own verb: a figure, whatever
+# its object names ("What did Corning pay for 3M's Communication Markets Division?")
+_PRICE_ASKED_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?what did (?:[\w&.'’()-]+ ){1,5}?"
+                             r"(?:pay|spend|borrow|receive(?=[^?]*\bfor\b))\b")
 _NAMES_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:which|who|whom|name|list)\b|"
                        r"\bwhat (?:are|were) (?:the )?"
                        r"(?:main|key|major|largest|primary|two|three|four|five|names?)\b|"
@@ -521,6 +525,8 @@ def expected_answer(asking: str, names_metric: bool, intents: Sequence[str] = ()
     if cause and not _NAME_FIRST_RE.match(sentence) and not (count and count.start()
                                                               < cause.start()):
         return "cause"
+    if _PRICE_ASKED_RE.match(sentence):
+        return "figure"  # "What did Corning pay for 3M's ... Division?": a price, no name
     if _NAMES_RE.search(sentence) or items_asked(sentence, intents):
         return "names"
     if names_metric or _FIGURE_RE.search(sentence):

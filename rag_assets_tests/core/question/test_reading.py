@@ -874,6 +874,19 @@ def test_a_total_asked_of_a_company_by_name_is_a_figure(question: str, expects: 
     assert read_question(question).expects == expects
 
 
+@pytest.mark.parametrize(("question", "expects"), [
+    # what a filer paid or spent is an amount, whatever its object names (a division)
+    ("What did Corning pay for 3M's Communication Markets Division (CMD) in 2018, and how was "
+     "the purchase price allocated?", "figure"),
+    ("In 2019, what did Coca-Cola pay for Costa?", "figure"),
+    ("What did Kraft Heinz receive for its cheese business in 2021?", "figure"),
+    # what it received of someone, or got done, is what the filing says
+    ("What did Pfizer receive from the FDA in 2021?", "text"),
+    ("What did the company get approved?", "text")])
+def test_a_price_asked_by_its_verb_is_a_figure(question: str, expects: str) -> None:
+    assert read_question(question).expects == expects
+
+
 def test_a_year_written_only_to_name_the_filing_is_no_year_asked() -> None:
     """Asked of fiscal 2019 in the 10-K for the year ended January 31, 2018: the metric reads
     2019 (which that 10-K's statements do not print, so no trend of 2017 to 2018 answers);
