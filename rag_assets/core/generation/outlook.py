@@ -231,21 +231,18 @@ def _prints_asked(question: Question, block: str) -> bool:
 def _bulleted_block(question: Question, document: str, year: int, page: int,
                     lines: Sequence[str]) -> DirectAnswer | None:
     """The targets a filing lists after a sentence that introduces them ("our key full-year
-    fiscal 2024 targets are summarized below:"), each bullet as printed, numbered."""
+    fiscal 2024 targets are summarized below:"), or after any lead-in whose bullets state
+    them ("With these assumptions in mind: • We expect fiscal 2018 organic net sales to
+    decline between 1 and 2 percent ...", General Mills' 10-K), each bullet as printed,
+    numbered."""
     for at, line in enumerate(lines):
-        if not (line.rstrip().endswith(":") and TARGETS_INTRO_RE.search(line)
-                and _of_the_year(question, line)):
+        if not line.rstrip().endswith(":"):
             continue
-        block: list[str] = []
-        for following in lines[at + 1:at + 1 + 3 * MAX_ROWS]:
-            if is_bullet(following):
-                block.append(following.rstrip())
-            elif block and not block[-1].endswith((".", ";")):
-                block.append(following.rstrip())  # the page wrapped the bullet
-            else:
-                break
+        block = _bullets_after(lines, at)
         _, bullets = bullet_groups(block)
-        if len(bullets) < MIN_BULLETS:
+        if len(bullets) < MIN_BULLETS or not (
+                TARGETS_INTRO_RE.search(line) and _of_the_year(question, line)
+                or _state_targets(question, bullets)):
             continue
         intro = split_sentences(" ".join(line.split()))[-1]
         quote = "\n".join([line.strip(), *block])
@@ -253,6 +250,30 @@ def _bulleted_block(question: Question, document: str, year: int, page: int,
         return DirectAnswer(kind="list", units=[unit], supports=quote,
                             text=f"{intro} {numbered(bullets)}.")
     return None
+
+
+def _bullets_after(lines: Sequence[str], at: int) -> list[str]:
+    """The bullet lines after line ``at``, each with the lines the page wrapped it onto."""
+    block: list[str] = []
+    for following in lines[at + 1:at + 1 + 3 * MAX_ROWS]:
+        if is_bullet(following):
+            block.append(following.rstrip())
+        elif block and not block[-1].endswith((".", ";")):
+            block.append(following.rstrip())  # the page wrapped the bullet
+        else:
+            break
+    return block
+
+
+def _state_targets(question: Question, bullets: Sequence[Sequence[str]]) -> bool:
+    """Whether most bullets (each with its sub-bullets) state an expectation of a year asked
+    ("We expect fiscal 2018 ..."): a forward-looking statements list names no year in each of
+    its risks."""
+    asked = set(question.years)
+    said = [" ".join(bullet) for bullet in bullets]
+    stating = [b for b in said if TARGETS_INTRO_RE.search(b) and (
+        set(years_in(b)) & asked if asked else years_in(b))]
+    return 2 * len(stating) > len(said)
 
 
 def _table_block(question: Question, document: str, year: int,

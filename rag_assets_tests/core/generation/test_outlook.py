@@ -39,6 +39,17 @@ def test_an_annual_reports_targets_are_listed_from_its_bullets() -> None:
     assert "(4) Free cash flow conversion is expected to be at least 95 percent" in lead
 
 
+def test_a_10ks_expectations_listed_after_a_lead_in_are_its_outlook() -> None:
+    """General Mills' fiscal 2017 10-K lists its fiscal 2018 expectations as bullets after
+    "With these assumptions in mind:", a lead-in that names no outlook: the bullets that each
+    state an expectation of the year asked make them one."""
+    lead = _lead("financebench-bulk/pdfs/GENERALMILLS_2017_10K.pdf", "general-mills-10k", 2017,
+                 "What outlook for fiscal 2018 did General Mills lay out in its 10-K?")
+    assert lead.startswith("With these assumptions in mind: (1) We expect fiscal 2018 organic "
+                           "net sales to decline between 1 and 2 percent")
+    assert "adjusted diluted EPS to increase 1 to 2 percent" in lead
+
+
 def test_the_outlook_sections_table_wins_over_a_headline_that_names_it() -> None:
     # page 1 opens "Company Raises Outlook for Fiscal Year 2023" over the quarter's table;
     # page 3's "Fiscal 2023 Outlook" section prints the prior and the updated ranges
