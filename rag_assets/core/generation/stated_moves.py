@@ -23,7 +23,13 @@ from rag_assets.core.generation.yes_no import candidates, of_the_period
 from rag_assets.core.question.moves import Move, moved_measure
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.bullets import TOP_BULLET_RE
-from rag_assets.core.text.periods import months_asked
+from rag_assets.core.text.periods import (
+    MONTH_NUMBERS,
+    MONTH_RE,
+    months_asked,
+    names_a_period,
+    quarters_named,
+)
 from rag_assets.core.text.years import years_in
 
 BASE_RE = re.compile(r"\b(?:compared (?:to|with)|versus|vs\.?|from)\b", re.IGNORECASE)
@@ -58,10 +64,46 @@ def _moved(measure: str, subject: bool = False) -> re.Pattern[str]:
 _OTHER_CLAUSE = "while|whereas|but|remained|flat|unchanged"
 # a period the sentence opens with before its subject ("For the three months ended June 30,
 # 2023, gross margin decreased by $233 million": Corning's 10-Q)
-_PERIOD_OPENING = r"(?:for|in|during)\s(?:[^,;.]|,\s(?=\d{4})){0,80}?\d{4},\s*"
+_PERIOD_OPENING = r"(?:for|in|during)\s(?P<opening>(?:[^,;.]|,\s(?=\d{4})){0,80}?\d{4}),\s*"
 # what may scope the measure a sentence opens with: the whole company's
 _SCOPE = "firmwide|firm-wide|total|global|consolidated|overall|company-wide|our"
-_MEMBER_IN_GAP_RE = re.compile(r"\b(?:and|in|at|for)\b|\b[A-Z][a-z]")
+_MEMBER_IN_GAP_RE = re.compile(r"\b(?:and|in|at|for|on)\b|\b[A-Z][a-z]")
+# a margin's move stated as a rate: a compressed margin is a lower rate, whatever its dollars
+RATE_STATED_RE = re.compile(r"\b(?:basis points?|percentage points?|as an? (?:percent(?:age)?|"
+                            r"share) of)\b", re.IGNORECASE)
+_WORD_RE = re.compile(r"\b[A-Z][a-z]+")
+
+
+def _of_the_measure(question: Question, found: re.Match[str], sentence: str,
+                    worded: bool) -> bool:
+    """Whether a measure read from the question's grammar is what the matched statement
+    speaks of: no member between it and its verb ("gross margin on services"), an opening
+    that is only the period asked (:func:`_opening_of_the_period`), and, for a vocabulary
+    margin the question words (``worded``), its rate stated ("Gross margin increased $1,627
+    million" says nothing of a compressed margin)."""
+    if _MEMBER_IN_GAP_RE.search(found["gap"]):
+        return False
+    if not _opening_of_the_period(question, found.groupdict().get("opening")):
+        return False
+    return not (worded and "margin" in found.group(0).lower()
+                and not RATE_STATED_RE.search(sentence))
+
+
+def _opening_of_the_period(question: Question, opening: str | None) -> bool:
+    """Whether the period a sentence opens with ("For the three months ended June 30, 2023,")
+    is only a period, and of the quarter asked when one is: a member named in it ("In our
+    Greater China segment in fiscal 2023,", "In Europe in fiscal 2023,") speaks of the member,
+    another quarter's months ("the three months ended March 31, 2023", asked Q2) of another
+    period."""
+    if not opening:
+        return True
+    if any(not MONTH_RE.fullmatch(w) for w in _WORD_RE.findall(opening)) or not (
+            names_a_period(opening)):
+        return False
+    asked = {int(quarter[1]) for quarter, _ in question.periods if quarter}
+    named = {q for q, _, _ in quarters_named(opening)} | {
+        (MONTH_NUMBERS[m.lower()] + 2) // 3 for m in MONTH_RE.findall(opening)}
+    return not asked or not named or named <= asked
 
 
 def _worded_metric(question: Question) -> Move | None:
@@ -109,7 +151,8 @@ def stated_move(question: Question, selected: Sequence[EvidenceUnit],
                                or _against_the_year_before(question, unit.text)):
             continue
         for found in (m for p in patterns if (m := p.search(unit.text)) is not None):
-            if moved is not None and _MEMBER_IN_GAP_RE.search(found["gap"]):
+            if moved is not None and not _of_the_measure(question, found, unit.text,
+                                                         moved is not question.moved):
                 continue
             rank, up = (found.start(), len(unit.text)), found["verb"].lower() in STATED_UP
             ways.add(up)

@@ -34,12 +34,17 @@ UP_ASKED = (r"gr[eo]w\w*|increas\w*|ris[ei]\w*|rose|improv\w*|expand\w*|"
 COMPRESSED = r"compress(?:es|ed|ing)?"
 DOWN_ASKED = (r"declin\w*|decreas\w*|f[ae]ll\w*|drop\w*|shr[iu]nk\w*|contract\w*|"
               rf"(?<=margin\s)compression|{COMPRESSED}|go down|went down")
-# the verbs that move their object by a word of their own ("step up its buybacks", "boost",
-# "hike"; "scale back its capital spending", "slash", "trim"), the metric engine's directions too
-# (``metric_questions._DIRECTIONS``)
-STEPPED_UP = r"(?:step|ramp)(?:s|ped|ping|ed|ing)?\s+up|boost(?:s|ed|ing)?|hik(?:e|es|ed|ing)"
-SCALED_BACK = (r"(?:scale|cut|pull)(?:s|d|ed|ing|ting)?\s+back|slash(?:es|ed|ing)?|"
-               r"trim(?:s|med|ming)?")
+# the verbs that move their object by a word of their own, only with the object after them
+# ("step up its buybacks", "boost its capital spending"; "scale back its content spending",
+# "cut back on capital spending", "slash", "trim"): a noun ("price hikes", "richer trim mix"),
+# a cause ("after it boosted wages") or another's object ("ramp up production of Model Y") asks
+# no move of the measure; the metric engine's directions too (``metric_questions._DIRECTIONS``).
+# "Hike" and "raise" a fee ask its rate, which no income line answers: not here
+_ITS_OBJECT = r"(?=\s+(?:its|their)\b)"
+STEPPED_UP = rf"(?:(?:step|ramp)(?:s|ped|ping)?\s+up|boost(?:s|ed|ing)?){_ITS_OBJECT}"
+SCALED_BACK = (r"(?:(?:scal(?:e|es|ed|ing)|cut(?:s|ting)?|pull(?:s|ed|ing)?)\s+back"
+               rf"(?=\s+(?:its|their|on)\b)|(?:slash(?:es|ed|ing)?|trim(?:s|med|ming)?)"
+               rf"{_ITS_OBJECT})")
 # and those that move their object, a way only as "<verb> its <measure>" ("Despite lower
 # earnings, ..." asks no way down)
 _UP = rf"{UP_ASKED}|rais\w*|{STEPPED_UP}"

@@ -132,10 +132,13 @@ _COUNTED_RE = re.compile(r"\b(?:how many|(?:the )?number of)\s+(?:(?!" + _AUXILI
 KINDS_ASKED_RE = re.compile(r"\bwhat (?:(?!of\b)[a-z]+ ){0,2}(?:types|kinds|categories|"
                             r"sources|components|instruments|streams|classes) (?:of|does|do|"
                             r"did|are|were|make)\b|\b(?:revenue|income) streams\b")
-# what a filer paid, spent or received, asked by the amount's own verb: a figure, whatever
-# its object names ("What did Corning pay for 3M's Communication Markets Division?")
+# what a filer paid or received for something, asked by the amount's own verb and "for" its
+# object: a figure, whatever the object names ("What did Corning pay for 3M's Communication
+# Markets Division?"); never "pay royalties for", "receive approval for", "spend the most on",
+# nor beside a clause that asks names ("..., and which businesses did it buy?")
 _PRICE_ASKED_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?what did (?:[\w&.'’()-]+ ){1,5}?"
-                             r"(?:pay|spend|borrow|receive(?=[^?]*\bfor\b))\b")
+                             r"(?:pay|receive)\s+for\s+(?!(?:in|during)\b)[\w$'’]"
+                             r"(?![^?]*\b(?:which|who|whom)\b)")
 _NAMES_RE = re.compile(r"^(?:[^,?]{1,40},\s*)?(?:which|who|whom|name|list)\b|"
                        r"\bwhat (?:are|were) (?:the )?"
                        r"(?:main|key|major|largest|primary|two|three|four|five|names?)\b|"

@@ -155,12 +155,31 @@ def test_a_vocabulary_measure_the_statements_did_not_compute_is_read_from_its_se
     asked = read_question("Did Corning's gross margin compress in the second quarter of 2023, "
                           "and if so, why?")
     stated = ("For the three and six months ended June 30, 2023, gross margin decreased by "
-              "$233 million and $513 million, or 19% and 20%, respectively, when compared to "
-              "the same periods in 2022.")
-    segment = "Display Technologies gross margin increased by $12 million, or 3%."
+              "$233 million and $513 million, or 19% and 20%, respectively, and declined as a "
+              "percentage of sales by 3 and 4 percentage points, respectively, when compared "
+              "to the same periods in 2022.")
+    segment = "Display Technologies gross margin increased by 12 basis points."
     assert stated_move(asked, [_unit(segment)]) is None
     found = stated_move(asked, [_unit(segment), _unit(stated)])
     assert found is not None and found.text == f"Yes. {stated}"
     widened = stated_move(read_question("Did Corning's gross margin expand in the second "
                                         "quarter of 2023?"), [_unit(stated)])
     assert widened is not None and widened.text.startswith("No. For the three")
+
+
+def test_an_opening_of_a_member_another_quarter_or_dollars_alone_answers_no_margin() -> None:
+    """A review's cases: a segment or a region named in the opening, another quarter's months,
+    a sub-line of the margin, and a margin's dollars (a compressed margin is a lower rate)
+    answer nothing."""
+    asked = read_question("Did Corning's gross margin compress in the second quarter of 2023?")
+    for sentence in (
+            "For the Optical Communications segment for the three months ended June 30, 2023, "
+            "gross margin increased 120 basis points.",
+            "In Europe in the second quarter of 2023, gross margin decreased 250 basis points.",
+            "For the three months ended March 31, 2023, gross margin increased 80 basis points.",
+            "In the fourth quarter of 2023, gross margin increased 80 basis points.",
+            "For the three months ended June 30, 2023, gross margin on services increased "
+            "50 basis points.",
+            "For the three months ended June 30, 2023, gross margin increased $1,627 million, "
+            "or 9%."):
+        assert stated_move(asked, [_unit(sentence)]) is None, sentence

@@ -882,7 +882,11 @@ def test_a_total_asked_of_a_company_by_name_is_a_figure(question: str, expects: 
     ("What did Kraft Heinz receive for its cheese business in 2021?", "figure"),
     # what it received of someone, or got done, is what the filing says
     ("What did Pfizer receive from the FDA in 2021?", "text"),
-    ("What did the company get approved?", "text")])
+    ("What did the company get approved?", "text"),
+    # the verb's own object, "for" with none, or a names clause beside it: no price (a review's)
+    ("What did Gilead receive approval for in 2022?", "text"),
+    ("What did Amazon spend the most on in 2022?", "text"),
+    ("What did Pfizer pay for Seagen and which businesses did it divest?", "names")])
 def test_a_price_asked_by_its_verb_is_a_figure(question: str, expects: str) -> None:
     assert read_question(question).expects == expects
 
