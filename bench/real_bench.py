@@ -96,7 +96,8 @@ QUESTIONS_DIR = REPO / "bench" / "questions"
 PROSE_DEV = QUESTIONS_DIR / "prose_dev.jsonl"
 SETS = {"dev": DEV_DIR, "wide": WIDE_DIR, "prose-dev": DEV_DIR, "analyst-tune": DEV_DIR,
         "analyst-paraphrases": DEV_DIR, "analyst-check": DEV_DIR, "analyst-fresh": DEV_DIR,
-        "analyst-fresh-held": DEV_DIR, "analyst-open": DEV_DIR, "analyst-open-held": DEV_DIR}
+        "analyst-fresh-held": DEV_DIR, "analyst-open": DEV_DIR, "analyst-open-held": DEV_DIR,
+        "fresh-reading": DEV_DIR}
 # a set's questions when they are not the folder's own questions.jsonl: prose-dev is this
 # project's prose questions over the dev filings, the analyst sets its analysts' questions over
 # filings of dev, wide and bulk (bench/questions/README.md)
@@ -107,10 +108,11 @@ QUESTION_FILES = {"prose-dev": PROSE_DEV,
                   "analyst-fresh": QUESTIONS_DIR / "analyst_fresh.jsonl",
                   "analyst-fresh-held": QUESTIONS_DIR / "analyst_fresh_held.jsonl",
                   "analyst-open": QUESTIONS_DIR / "analyst_open.jsonl",
-                  "analyst-open-held": QUESTIONS_DIR / "analyst_open_held.jsonl"}
+                  "analyst-open-held": QUESTIONS_DIR / "analyst_open_held.jsonl",
+                  "fresh-reading": QUESTIONS_DIR / "fresh_reading.jsonl"}
 # sets whose filings come from several folders: the filings their questions name
 MULTI_FOLDER_SETS = ("analyst-tune", "analyst-paraphrases", "analyst-check", "analyst-fresh",
-                     "analyst-fresh-held", "analyst-open", "analyst-open-held")
+                     "analyst-fresh-held", "analyst-open", "analyst-open-held", "fresh-reading")
 # held out from whoever chooses answer rules: the bench prints and writes only their totals
 HELD_OUT_SETS = ("analyst-check", "analyst-fresh-held", "analyst-open-held")
 DEFAULT_SETS = ("dev", "wide")
@@ -135,6 +137,9 @@ SET_ROLES = {
                     "read",
     "analyst-open-held": "held out: the other half of the open questions (by filing); only its "
                          "totals are printed; no rule was chosen on it",
+    "fresh-reading": "in-sample once read: open questions and judgments written afresh over 14 "
+                     "filings outside analyst-check's companies, measured once before any rule "
+                     "was read from it",
 }
 QUESTION_TYPE_ORDER = ("metrics", "judgments", "prose")
 FILING_KIND_ORDER = ("10-K", "10-Q", "8-K", "earnings")

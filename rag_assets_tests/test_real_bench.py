@@ -293,7 +293,7 @@ def test_sets_are_checked_before_anything_loads(real_bench, tmp_path: Path) -> N
     assert set(real_bench.SETS) == {"dev", "wide", "prose-dev", "analyst-tune",
                                     "analyst-paraphrases", "analyst-check", "analyst-fresh",
                                     "analyst-fresh-held", "analyst-open",
-                                    "analyst-open-held"} == set(
+                                    "analyst-open-held", "fresh-reading"} == set(
         real_bench.SET_ROLES)
     assert real_bench.DEFAULT_SETS == ("dev", "wide")  # the project's own sets run when asked
     assert all(path.is_file() for path in real_bench.QUESTION_FILES.values())
