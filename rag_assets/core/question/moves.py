@@ -16,7 +16,9 @@ Management") asks more than a direction, and is left to the other readers. Plain
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel
@@ -24,31 +26,27 @@ from pydantic import BaseModel
 from rag_assets.core.text.periods import MONTH_RE, names_a_period
 
 _AUX = r"(?:did|does|do|has|have|had|is|are|was|were)"
-# the verbs of direction a question asks with, each with its way; anywhere in a question they
-# ask the way (:func:`way_asked`)
-# a margin's move named as a noun ("operating margin expansion", "margin compression") asks it
-# too; "the expansion of e-commerce" and a "compressor" ask none
-UP_ASKED = (r"gr[eo]w\w*|increas\w*|ris[ei]\w*|rose|improv\w*|expand\w*|"
-            r"(?<=margin\s)expansion|go up|went up")
-# a margin compressed ("Did its gross margin compress?"), a verb: never "compressor"
-COMPRESSED = r"compress(?:es|ed|ing)?"
-DOWN_ASKED = (r"declin\w*|decreas\w*|f[ae]ll\w*|drop\w*|shr[iu]nk\w*|contract\w*|"
-              rf"(?<=margin\s)compression|{COMPRESSED}|go down|went down")
-# the verbs that move their object by a word of their own, only with the object after them
-# ("step up its buybacks", "boost its capital spending"; "scale back its content spending",
-# "cut back on capital spending", "slash", "trim"): a noun ("price hikes", "richer trim mix"),
-# a cause ("after it boosted wages") or another's object ("ramp up production of Model Y") asks
-# no move of the measure; the metric engine's directions too (``metric_questions._DIRECTIONS``).
-# "Hike" and "raise" a fee ask its rate, which no income line answers: not here
-_ITS_OBJECT = r"(?=\s+(?:its|their)\b)"
-STEPPED_UP = rf"(?:(?:step|ramp)(?:s|ped|ping)?\s+up|boost(?:s|ed|ing)?){_ITS_OBJECT}"
-SCALED_BACK = (r"(?:(?:scal(?:e|es|ed|ing)|cut(?:s|ting)?|pull(?:s|ed|ing)?)\s+back"
-               rf"(?=\s+(?:its|their|on)\b)|(?:slash(?:es|ed|ing)?|trim(?:s|med|ming)?)"
-               rf"{_ITS_OBJECT})")
-# and those that move their object, a way only as "<verb> its <measure>" ("Despite lower
-# earnings, ..." asks no way down)
-_UP = rf"{UP_ASKED}|rais\w*|{STEPPED_UP}"
-_DOWN = rf"{DOWN_ASKED}|reduc\w*|{SCALED_BACK}|cut|lower\w*"
+# the verbs of direction a question asks with, each with its way, as data with their sources
+# (``directions.json``): those asked anywhere in a question ask the way (:func:`way_asked`);
+# those that move their object ask it only as "<verb> its <measure>" ("Despite lower earnings,
+# ..." asks no way down); those that say the way by a word of their own only with their object
+# after them ("step up its buybacks", never "price hikes"), which the metric engine reads too
+_VERBS: dict[str, dict[str, str]] = json.loads(
+    (Path(__file__).with_name("directions.json")).read_text(encoding="utf-8"))["verbs"]
+
+
+def _joined(kind: str, way: str) -> str:
+    """The patterns of one kind and way of ``directions.json``, in the file's order."""
+    return "|".join(v["pattern"] for v in _VERBS.values() if (v["kind"], v["way"]) == (kind, way))
+
+
+UP_ASKED = _joined("asked", "up")
+DOWN_ASKED = _joined("asked", "down")
+COMPRESSED = _VERBS["compressed"]["pattern"]
+STEPPED_UP = _VERBS["stepped_up"]["pattern"]
+SCALED_BACK = _VERBS["scaled_back"]["pattern"]
+_UP = f"{UP_ASKED}|{_joined('phrasal', 'up')}|{_joined('moving', 'up')}"
+_DOWN = f"{DOWN_ASKED}|{_joined('phrasal', 'down')}|{_joined('moving', 'down')}"
 _UP_ASKED_RE = re.compile(rf"\b(?:{UP_ASKED})\b", re.IGNORECASE)
 _DOWN_ASKED_RE = re.compile(rf"\b(?:{DOWN_ASKED})\b", re.IGNORECASE)
 _MOVED_UP_RE = re.compile(rf"\b(?:{_UP})\b", re.IGNORECASE)

@@ -3,8 +3,13 @@ grammar; nothing when it asks more than a direction."""
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 
+from rag_assets.core.question import moves
 from rag_assets.core.question.moves import moved_measure
 from rag_assets.core.question.question import read_question
 
@@ -105,3 +110,16 @@ def test_the_way_asked_is_read_in_the_questions_own_clause(text: str, clause: st
                                                              way: str | None) -> None:
     question = read_question(text)
     assert (question.clause, question.way) == (clause, way)
+
+
+def test_every_verb_of_direction_is_data_with_its_source() -> None:
+    """``directions.json``: each verb's kind, way, pattern (one that compiles) and source; the
+    verbs that say the way by a word of their own ask it only with their object after them."""
+    data = json.loads((Path(moves.__file__).with_name("directions.json")).read_text())
+    for name, verb in data["verbs"].items():
+        assert set(verb) == {"kind", "way", "pattern", "source"}, name
+        assert verb["kind"] in {"asked", "moving", "phrasal"} and verb["way"] in {"up", "down"}
+        assert verb["source"].strip(), name
+        re.compile(verb["pattern"])
+        if verb["kind"] == "phrasal":
+            assert "(?=" in verb["pattern"], name
