@@ -352,3 +352,19 @@ def test_the_model_path_is_built_from_the_provider_and_its_environment(
     assert str(chat.client.base_url).startswith("http://127.0.0.1:9/v1")
     answerer = real_bench.make_answerer(object(), object(), None, chat)
     assert answerer.chat is chat
+
+
+def test_a_set_of_ones_own_is_asked_like_the_analyst_sets(real_bench, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--set-file NAME=PATH``: the set is known by its name, read across dev, wide and bulk,
+    its records printed; a spec without a path is refused before anything loads."""
+    for name in ("SETS", "QUESTION_FILES", "SET_ROLES"):
+        monkeypatch.setattr(real_bench, name, dict(getattr(real_bench, name)))
+    monkeypatch.setattr(real_bench, "MULTI_FOLDER_SETS", real_bench.MULTI_FOLDER_SETS)
+    with pytest.raises(SystemExit) as exc:
+        real_bench.main(["--sets", "mine", "--set-file", "mine"])
+    assert exc.value.code == 2
+    path = tmp_path / "mine.jsonl"
+    real_bench.register_set("mine", path)
+    assert real_bench.QUESTION_FILES["mine"] == path and "mine" in real_bench.MULTI_FOLDER_SETS
+    assert "mine" not in real_bench.HELD_OUT_SETS and str(path) in real_bench.SET_ROLES["mine"]

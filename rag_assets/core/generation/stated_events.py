@@ -50,10 +50,6 @@ NEGATED_RE = re.compile(
     r"\b(?:did|does|do|has|have|had|was|were|is|are|will|would|could|can)\s+not\b|"
     r"\b(?:didn|doesn|hasn|haven|hadn|wasn|weren|isn|aren)['’]t\b|\bnever\b", re.I)
 NO_LONGER_RE = re.compile(r"\bno\s+longer\b", re.I)
-# a clause asking whether something ended, which "no longer" says yes to: a stop asked
-# (``phrasings.json``'s ``stopped``) or an end the event is ("terminate its agreement")
-ENDED_RE = re.compile(r"\b(?:terminat|end(?:s|ed)?\b|eliminat|exit|abandon|clos(?:e|ed)\b)",
-                      re.I)
 OPENS_NO_RE = re.compile(r"^\W*no\b", re.I)  # "No share repurchases were completed ..."
 SCOPE_CHARS = 40  # before the clause's word: where a negation or a condition governs it
 # a risk factor or a forward-looking statement (its list of what it covers) says what may
@@ -242,8 +238,8 @@ def _stating(question: Question, asked: _Asked, unit: EvidenceUnit
     spots = _spots(clause, unit.text)
     if _unrealized(clause, unit.text) or not spots:
         return None  # its own clause's words only in "the proposal to ratify ..."
-    stopping = question.phrased("stopped") is not None or bool(ENDED_RE.search(
-        question.clause))  # "no longer offers" says yes to it
+    # a clause asking whether something stopped or ended: "no longer offers" says yes to it
+    stopping = question.phrased("stopped") is not None or question.phrased("ended") is not None
     return covered, not opposed and not _negated(spots, unit.text, stopping)
 
 

@@ -152,7 +152,7 @@ def stated_move(question: Question, selected: Sequence[EvidenceUnit],
             continue
         for found in (m for p in patterns if (m := p.search(unit.text)) is not None):
             if moved is not None and not _of_the_measure(question, found, unit.text,
-                                                         moved is not question.moved):
+                                                         worded=question.moved is None):
                 continue
             rank, up = (found.start(), len(unit.text)), found["verb"].lower() in STATED_UP
             ways.add(up)

@@ -343,9 +343,8 @@ CURRENT_YEAR_RE = re.compile(r"\b(?:current|full|this)\s+year\b(?![- ]+(?:quarte
 
 # what happened in a month, a month and year with no day ("issued in April 2020"), never a
 # fiscal year named by the month it ends in ("the fiscal year ending in August 2021")
-MONTH_EVENT_RE = re.compile(
-    r"(?<!ending )(?<!ended )(?<!ends )\b(?:in|during) (?:january|february|march|april|may|june|"
-    r"july|august|september|october|november|december) (?:of )?(?:19|20)\d\d\b", re.IGNORECASE)
+MONTH_EVENT_RE = re.compile(rf"(?<!ending )(?<!ended )(?<!ends )\b(?:in|during) {MONTH_RE.pattern} "
+                            r"(?:of )?(?:19|20)\d\d\b", re.IGNORECASE)
 
 
 def month_event(text: str) -> bool:

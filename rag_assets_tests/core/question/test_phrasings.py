@@ -91,6 +91,8 @@ CASES = {
                      "Did comparable sales increase in the first quarter?"),
     "stopped": ("Did JPMorgan pause share buybacks in Q2 2023?", "Did JPMorgan pause",
                 "Did JPMorgan resume share buybacks in Q2 2022 after pausing them?"),
+    "ended": ("Did Corning terminate its agreement with Samsung in 2023?", "terminat",
+              "Did Corning renew its agreement with Samsung in 2023?"),
     "made_up": ("What items made up its $20 million of impairment and other charges?",
                 "What items made up", "What drove its impairment and other charges?"),
     "repurchase": ("What average price per share did Costco pay for its repurchases?",
