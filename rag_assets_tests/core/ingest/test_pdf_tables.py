@@ -326,6 +326,23 @@ def test_prose_and_a_table_of_contents_make_no_table(filing) -> None:
     assert "Kofi A. Bruce, age 50, is Chief Financial Officer." in prose.text
 
 
+def test_a_box_that_cuts_a_paragraph_at_an_indent_is_text(filing) -> None:
+    """A box may cut a paragraph's first or last line at an indent, leaving a short piece of
+    it in a cell of its own ("businesses (the “Cheese Transaction”)."): still a paragraph.
+    MGM's 2022 10-K boxes its capital expenditures' paragraph (p46), Kraft Heinz's 2021 10-K
+    the end of its divestitures' sentence and its Assan Foods acquisition (p28): both text."""
+    mgm = filing("MGMRESORTS_2022_10K").pages[46]
+    assert ("In 2022, we made capital expenditures of $765 million, of which $31 million "
+            "related to MGM China.") in mgm.text
+    assert not any("capital expenditures of $765" in cell for t in mgm.tables
+                   for row in t.rows for cell in row)
+    kraft = real_filing(CORPORA / "financebench-bulk" / "pdfs" / "KRAFTHEINZ_2021_10K.pdf")
+    page = kraft.pages[28]
+    assert page.tables == []
+    assert "in 2021, we completed the acquisition of Assan Gıda Sanayi" in page.text
+    assert "businesses (the “Cheese Transaction”)." in page.text
+
+
 def test_ruled_tables_are_found_as_before(filing) -> None:
     """American Water draws rules around its statements: its 99 tables are the ruled ones the
     loader found before alignment tables existed, with the same figures. Five more boxes frame

@@ -429,22 +429,30 @@ def _has_words(rows: list[list[str]]) -> bool:
 
 
 MIN_PROSE_CELL_WORDS = 6  # a table prints some shorter cell: a figure, a date, a heading
+MIN_CUT_CELL_WORDS = 3  # where the box cuts a line, a piece of it: "businesses (the “Cheese ..."
 MIN_BOXED_LINES = 3  # two rows of two long cells may be a table of text (a standard and its note)
 SENTENCE_END_RE = re.compile(r"[a-z0-9)][.;:] +[A-Z(]|[a-z][.:]$")
 
 
 def _boxed_prose(rows: list[list[str]]) -> bool:
     """Whether a grid's rows are a paragraph set in a box (American Water frames the passages
-    of its 2020 10-K that changed, its Note 6's acquisitions among them): the lines of one
-    paragraph, each row one cell but the first and the last (where the box cuts a line at an
-    indent), every cell a line of words, and a sentence ending in one; a table prints some
-    short cell, a figure, a date or a heading, and a table of text fills several cells of its
-    middle rows."""
-    cells = [cell for row in rows for cell in row if cell.strip()]
+    of its 2020 10-K that changed, its Note 6's acquisitions among them; Kraft Heinz's 2021
+    MD&A boxes the end of its divestitures' sentence and its Assan Foods acquisition): the
+    lines of one paragraph, each row one cell but the first and the last (where the box cuts a
+    line at an indent, and a piece of the line may be short: "businesses (the “Cheese
+    Transaction”)."), every cell a line of words, and a sentence ending in one; a table prints
+    some short cell, a figure, a date or a heading, and a table of text fills several cells of
+    its middle rows."""
+    def filled(part: Sequence[Sequence[str]]) -> list[str]:
+        return [cell for row in part for cell in row if cell.strip()]
+
     split = [n for n, row in enumerate(rows) if sum(bool(c.strip()) for c in row) > 1]
+    cut = filled([rows[0], rows[-1]]) if rows else []
     return (len(rows) >= MIN_BOXED_LINES and set(split) <= {0, len(rows) - 1}
-            and all(len(c.split()) >= MIN_PROSE_CELL_WORDS for c in cells)
-            and any(SENTENCE_END_RE.search(c) for c in cells))
+            and all(len(c.split()) >= MIN_PROSE_CELL_WORDS for c in filled(rows[1:-1]))
+            and all(len(c.split()) >= MIN_CUT_CELL_WORDS and _has_words([[c]]) for c in cut)
+            and any(len(c.split()) >= MIN_PROSE_CELL_WORDS for c in cut)
+            and any(SENTENCE_END_RE.search(c) for c in filled(rows)))
 
 
 def clean_table_rows(rows: Sequence[Sequence[str | None]]) -> list[list[str]] | None:
