@@ -43,7 +43,7 @@ from rag_assets.core.question.vocabulary import (
     spelled_words,
     terms_in,
 )
-from rag_assets.core.text.figures import states_other_amount
+from rag_assets.core.text.figures import is_figure, states_other_amount
 from rag_assets.core.text.periods import (
     PERIOD_REFERRED,
     months_asked,
@@ -980,6 +980,42 @@ def continued_on_next_page(page_text: str | None, next_page: str | None,
         return None
     return unit.model_copy(update={"quote": opening[0], "text": opening[0], "footnotes": [],
                                    "page": unit.page + 1})
+
+
+MAX_COMPLETION_WORDS = 40
+SENTENCE_REST_RE = re.compile(r"[a-z]")
+
+
+def completed_on_page(page_text: str | None, unit: EvidenceUnit) -> EvidenceUnit:
+    """A sentence a chunk cut ("... foreign exchange losses of $23 million and $130 million,
+    respectively, compared to gains of $239 million and $431 million, respectively, for the
+    corresponding": Netflix's Q2 2023 10-Q, whose sentence goes on "periods in 2022.") with
+    the rest its page prints, up to the sentence's end; the unit itself when it ends its
+    sentence, is a row, or its page does not print it. A quote cut before its comparison
+    reads as another change: "compared" is no cause. The rest is at most
+    ``MAX_COMPLETION_WORDS`` and goes on as a sentence's rest does (a word in lower case) with
+    no two figures side by side: a table's run of cells is not read on into the next row or
+    its note ("(a)See ..."), and a heading or a list's item without a stop is not joined to
+    what the page prints next."""
+    if unit.is_row or not page_text or SENTENCE_END_RE.search(unit.quote):
+        return unit
+    flat, quote = page_prose(page_text), " ".join(unit.quote.split())
+    at = flat.find(quote)
+    after = flat[at + len(quote):]
+    if at < 0 or not quote or ends_at(flat, at + len(quote)) or PAGE_END_RE.fullmatch(after):
+        return unit  # a page that ends the quote (its folio aside) goes on on the next one
+    rest = split_sentences(after)[:1]
+    if (not rest or len(rest[0].split()) > MAX_COMPLETION_WORDS
+            or not SENTENCE_REST_RE.match(rest[0]) or _figures_side_by_side(rest[0])):
+        return unit
+    return unit.model_copy(update={"quote": f"{quote} {rest[0]}",
+                                   "text": f"{unit.text.rstrip()} {rest[0]}"})
+
+
+def _figures_side_by_side(text: str) -> bool:
+    """Whether two figures stand next to each other: a table's cells, not a sentence's."""
+    tokens = [is_figure(t) for t in text.split() if t not in ("$", "%")]
+    return any(a and b for a, b in zip(tokens, tokens[1:], strict=False))
 
 
 SENTENCE_END_RE = re.compile(r"[.;:!?)\]]['’”\"]?\s*$")

@@ -37,6 +37,7 @@ from rag_assets.core.generation.declared_dividends import declared_dividend
 from rag_assets.core.generation.direct import direct_answer
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan, load_cues
 from rag_assets.core.generation.drivers import (
+    completed_on_page,
     continued_on_next_page,
     drivers,
     explained_direction,
@@ -227,7 +228,8 @@ class QuoteRoute:
                 [join_context(h.context, h.text) for h in hits])
             hits = mmr(hits, vectors, k, cfg.mmr_lambda)
         # a unit no page prints as read (an extraction seam) cannot be cited, so never quoted
-        units = [u for h in hits for u in units_of(h, self.locate) if u.located]
+        units = [self.completed(u) for h in hits for u in units_of(h, self.locate)
+                 if u.located]
         own = [u for u in units  # an exhibit's legal text; a table of contents' line
                if not attached_legal_text(self.pages, u.document, u.year, u.page)
                and not contents_entry(self.pages, u)]
@@ -589,6 +591,16 @@ class QuoteRoute:
             return level(question, metric, document, year, fiscal_year)
 
         return computed
+
+    def completed(self, unit: EvidenceUnit) -> EvidenceUnit:
+        """A unit a chunk cut mid-sentence, with its sentence's rest as its page prints it
+        (:func:`completed_on_page`), when the page's text still holds the longer quote (a
+        verifier's check); else the unit as read."""
+        whole = completed_on_page(self.pages.get(unit.document, unit.year, unit.page), unit)
+        if whole is unit or self.locate(unit.document, unit.year, [unit.page],
+                                         whole.quote) is None:
+            return unit
+        return whole
 
     def preceding(self, unit: EvidenceUnit) -> EvidenceUnit | None:
         """The sentence a unit's page prints just before it."""

@@ -240,3 +240,38 @@ def test_causes_the_page_break_cuts_go_on_on_the_next_page() -> None:
         "inflation as well as merchandise mix, partially offset by increased supply chain "
         "costs"), found
     assert [u.page for u in found.units][-2:] == [37, 38], found.units
+
+
+def test_a_sentence_a_chunk_cut_is_read_to_its_end_from_its_page() -> None:
+    """Netflix's Q2 2023 10-Q prints on p.25 "... primarily due to foreign exchange losses of
+    $23 million and $130 million, respectively, compared to gains of $239 million and $431
+    million, respectively, for the corresponding periods in 2022."; a chunk cut after "for the
+    corresponding" is completed from the page, so the comparison is read whole. A sentence
+    that ends its page (its page number after it) is left to the next page's opening, and a
+    table's cells are not read on into the row or note after them."""
+    from rag_assets.core.generation.drivers import completed_on_page
+    from rag_assets.core.generation.evidence import EvidenceUnit
+    from rag_assets_tests.real_filings import real_filing
+
+    pages = [p.text for p in real_filing(
+        CORPORA / "financebench-bulk" / "pdfs" / "NETFLIX_2023Q2_10Q.pdf").pages]
+    cut = ("Interest and other income (expense) decreased in the three and six months ended June "
+           "30, 2023 primarily due to foreign exchange losses of $23 million and $130 million, "
+           "respectively, compared to gains of $239 million and $431 million, respectively, for "
+           "the corresponding")
+
+    def unit(page: int, quote: str) -> EvidenceUnit:
+        return EvidenceUnit(chunk_id="nflx|2023|p25", document="netflix-10q-q2", year=2023,
+                            chunk_rank=0, page=page, located=True, quote=quote, text=quote)
+
+    whole = completed_on_page(pages[25], unit(25, cut))
+    assert whole.quote == f"{cut} periods in 2022.", whole.quote
+    assert whole.text == whole.quote
+    ended = unit(25, f"{cut} periods in 2022.")
+    assert completed_on_page(pages[25], ended) is ended  # a whole sentence is itself
+    assert completed_on_page(pages[24], unit(24, cut)).quote == cut  # not printed there
+    walmart = [p.text for p in real_filing(CORPORA / "financebench-bulk" / "pdfs"
+                                           / "WALMART_2022_10K.pdf").pages]
+    page_end = ("For fiscal 2022, the increase was primarily due to price management in the "
+                "Walmart U.S. segment driven by cost")
+    assert completed_on_page(walmart[38], unit(38, page_end)).quote == page_end
