@@ -85,7 +85,11 @@ def introduced_total(question: Question, selected: Sequence[EvidenceUnit],
                  and (cell := _cell_asked(r, question)) is not None]
         if question.phrased("largest") and parts:
             top, most = max(parts, key=lambda part: part[1].value)
-            text += f"; the largest, {top.label}, {money(most, top.unit, cues)}"
+            part = money(most, top.unit, cues)
+            # a table prints its currency on its first and total rows only: the parts are in it
+            if text.split(": ", 1)[1].startswith("$") and not part.lstrip("-").startswith("$"):
+                part = f"${part}"
+            text += f"; the largest, {top.label}, {part}"
             units.append(top.unit)
         return DirectAnswer(kind="stated", units=units, text=f"{text}.")
     return None

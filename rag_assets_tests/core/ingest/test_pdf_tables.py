@@ -343,6 +343,25 @@ def test_a_box_that_cuts_a_paragraph_at_an_indent_is_text(filing) -> None:
     assert "businesses (the “Cheese Transaction”)." in page.text
 
 
+def test_a_grid_of_dated_rows_takes_the_headings_above_it() -> None:
+    """Walmart's Q1 fiscal 2024 10-Q prints its debt issued (p9) as rows of dates and figures
+    ("April 18, 2023 | $ 750 | April 15, 2026 | 4.000% | $ 748") under headings set above the
+    top rule: the first row is data, never the header, as American Water's rate cases by state
+    (a state, its effective date, its amount) are. A header of dates alone stays a header."""
+    walmart = real_filing(CORPORA / "financebench-bulk" / "pdfs" / "WALMART_2024Q1_10Q.pdf")
+    issued = [t for t in walmart.pages[9].tables if t.rows[-1][0] == "Total"][0]
+    assert issued.rows[0][1:] == ["Principal Amount", "Maturity Date", "Fixed Interest Rate",
+                                  "Net Proceeds"]
+    assert issued.rows[1] == ["April 18, 2023", "$ 750", "April 15, 2026", "4.000%", "$ 748"]
+    assert len(issued.rows) == 7
+    water = real_filing(CORPORA / "financebench-bulk" / "pdfs"
+                        / "AMERICANWATERWORKS_2023Q2_10Q.pdf")
+    cases = [t for t in water.pages[36].tables
+             if any(r[0] == "Total general rate case authorizations" for r in t.rows)][0]
+    assert cases.rows[0][1:] == ["Effective Date", "Amount"]
+    assert ["Missouri", "May 28, 2023", "$ 44"] in cases.rows
+
+
 def test_ruled_tables_are_found_as_before(filing) -> None:
     """American Water draws rules around its statements: its 99 tables are the ruled ones the
     loader found before alignment tables existed, with the same figures. Five more boxes frame

@@ -28,7 +28,7 @@ from pdfplumber.table import TableFinder, TableSettings
 from pdfplumber.utils.geometry import rect_to_edges
 
 from rag_assets.core.ingest.pdf.geometry import CharSample, path_bounds, sample_chars
-from rag_assets.core.text.periods import PERIOD_CAPTION_RE
+from rag_assets.core.text.periods import PERIOD_CAPTION_RE, PRINTED_DATE_RE
 from rag_assets.core.text.years import FISCAL_YEAR_RE, WHOLE_YEAR_RE
 
 if TYPE_CHECKING:
@@ -189,14 +189,16 @@ HEADER_LINES = 6  # lines of column headings a grid's top rule may leave above i
 
 
 def _opens_with_data(rows: list[list[str]]) -> bool:
-    """The grid's first row prints figures under a label, no headings, or is a caption over
-    such a row (Walmart 2022's segment table: "Fiscal Year Ended January 31, 2022" over its net
-    sales): its column headings are printed above its top rule (16% of the corpora's ruled
-    tables, American Water's state table among them), and the markdown table would take the
-    row for its header."""
+    """The grid's first row prints figures under a label (dates among them), no headings, or
+    is a caption over such a row (Walmart 2022's segment table: "Fiscal Year Ended January 31,
+    2022" over its net sales): its column headings are printed above its top rule (16% of the
+    corpora's ruled tables, American Water's state table among them), and the markdown table
+    would take the row for its header."""
     cells = [c for c in rows[int(_captioned(rows))][1:] if c]
-    return bool(cells) and all(FIGURE_START_RE.match(c) and not FISCAL_YEAR_RE.fullmatch(c)
-                               for c in cells)
+    figures = [c for c in cells if FIGURE_START_RE.match(c) and not FISCAL_YEAR_RE.fullmatch(c)]
+    # a dated row (Walmart's debt issued, "April 18, 2023 | $ 750 | April 15, 2026 | 4.000%"):
+    # dates beside its figures, never a header's dates alone
+    return bool(figures) and all(c in figures or PRINTED_DATE_RE.fullmatch(c) for c in cells)
 
 
 def _captioned(rows: list[list[str]]) -> bool:
