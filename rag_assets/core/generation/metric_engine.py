@@ -907,14 +907,15 @@ def _points_moved(first: float, last: float, places: int) -> str:
     1.02), and in basis points as MD&A and analysts write a margin's move; a move the
     rounding of the two shown values bends by half a shown unit or more (Walmart's gross
     margin, 23.84% to 23.65%: 0.1 points as shown, 18 basis points as its MD&A says) is given
-    unrounded too."""
+    unrounded too, after the shown move in basis points (Ulta's release: 17.0% to 15.5% is
+    "150 basis points" as it prints them, 156 unrounded)."""
     points = abs(round(last * 100, places) - round(first * 100, places))
     if not round(points, places):
         return f"{points:.{places}f} percentage points"
     exact = abs(last - first) * 10_000
     if abs(exact - points * 100) >= 10 ** (2 - places) / 2:
-        return f"{points:.{places}f} percentage points as shown, or {exact:,.0f} basis points " \
-               f"unrounded"
+        return f"{points:.{places}f} percentage points ({points * 100:,.0f} basis points) as " \
+               f"shown, or {exact:,.0f} basis points unrounded"
     return f"{points:.{places}f} percentage points, or {points * 100:,.0f} basis points"
 
 

@@ -108,7 +108,8 @@ def test_a_margins_move_the_rounding_bends_is_given_unrounded_too() -> None:
                        "Walmart", "Did Walmart's gross margin improve in Q1 fiscal 2024 (three "
                        "months ended April 30, 2023)?")
     assert "from 23.8% in the three months ended in 2022" in answer.headline
-    assert "by 0.1 percentage points as shown, or 18 basis points unrounded" in answer.headline
+    assert ("by 0.1 percentage points (10 basis points) as shown, or 18 basis points "
+            "unrounded") in answer.headline
 
 
 def test_a_quarter_is_named_by_the_months_it_ends_and_no_percentage_of_a_negative_base() -> None:
