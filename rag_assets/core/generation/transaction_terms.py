@@ -42,7 +42,10 @@ WORD_RE = re.compile(r"[a-z]{4,}")
 # the words that ask, which name nothing of the transaction
 ASKING_STEMS = frozenset({"what", "whic", "were", "term", "main", "prin", "mate", "sign",
                           "thei", "with", "from", "that", "this", "does", "have",
-                          "much", "many", "tota", "amou", "year", "quar", "fisc"})
+                          "much", "many", "tota", "amou", "year", "quar", "fisc",
+                          # a deal's verb (COMPLETED): "the cheese sale it completed" names the
+                          # sale, and every completed deal prints the verb
+                          "comp", "clos"})
 # the name a filing gives a transaction where it states it: (the "Notes"), ("2026 Notes"),
 # (collectively, the "Notes"), (the ‘Notes’ or ...)
 DEFINED_RE = re.compile(r"\([^()“\"‘]{0,30}?[“\"‘]([^”\"’]{2,60})[”\"’]")

@@ -55,3 +55,23 @@ def test_only_tranches_or_a_total_asked_are_added_up() -> None:
     # a total amount asked adds every amount of one currency, at the decimals printed
     assert _in_all("issued $1.25 billion of notes and $0.75 billion of debentures",
                    asked=True) == " ($2.00 billion in all)"
+
+
+def test_the_deal_asked_is_named_by_more_than_the_verb_every_deal_prints() -> None:
+    """Kraft Heinz's 2021 10-K: "the cheese business sale that Kraft Heinz completed with
+    Lactalis" names the cheese sale; the Assan Foods acquisition, "completed" too, is another
+    deal, and the agreement with Lactalis for the cheese business is the one asked."""
+    named = _named(read_question("What were the terms of the cheese business sale that Kraft "
+                                 "Heinz completed with Lactalis in 2021?"))
+    assert {"comp", "clos"}.isdisjoint(named) and {"chee", "lact"} <= named
+    assan = printed_unit("kraft-heinz-10k", 2021, 28, (
+        "Additionally, in the fourth quarter of 2021, we completed the Assan Foods Acquisition, "
+        "which included cash consideration of approximately $70 million, and the BR Spices "
+        "Acquisition for an insignificant amount of cash consideration."))
+    cheese = printed_unit("kraft-heinz-10k", 2021, 66, (
+        "In September 2020, we entered into a definitive agreement with a third party, an "
+        "affiliate of Groupe Lactalis (“Lactalis”), to sell certain assets in our global cheese "
+        "business, as well as to license certain trademarks, for total consideration of "
+        "approximately $3.34 billion."))
+    assert not _states_event(named, assan)
+    assert _states_event(named, cheese)
