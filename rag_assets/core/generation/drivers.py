@@ -984,6 +984,7 @@ def continued_on_next_page(page_text: str | None, next_page: str | None,
 
 MAX_COMPLETION_WORDS = 40
 SENTENCE_REST_RE = re.compile(r"[a-z]")
+BULLET_MARKS = frozenset("•●◦▪")
 
 
 def completed_on_page(page_text: str | None, unit: EvidenceUnit) -> EvidenceUnit:
@@ -991,25 +992,36 @@ def completed_on_page(page_text: str | None, unit: EvidenceUnit) -> EvidenceUnit
     respectively, compared to gains of $239 million and $431 million, respectively, for the
     corresponding": Netflix's Q2 2023 10-Q, whose sentence goes on "periods in 2022.") with
     the rest its page prints, up to the sentence's end; the unit itself when it ends its
-    sentence, is a row, or its page does not print it. A quote cut before its comparison
-    reads as another change: "compared" is no cause. The rest is at most
-    ``MAX_COMPLETION_WORDS`` and goes on as a sentence's rest does (a word in lower case) with
-    no two figures side by side: a table's run of cells is not read on into the next row or
-    its note ("(a)See ..."), and a heading or a list's item without a stop is not joined to
-    what the page prints next."""
-    if unit.is_row or not page_text or SENTENCE_END_RE.search(unit.quote):
+    sentence, is a row, or its page does not print it once. A quote cut before its comparison
+    reads as another change: "compared" is no cause. Read on only where the rest goes on as a
+    sentence's rest does (a word in lower case), ends a sentence within
+    ``MAX_COMPLETION_WORDS`` (never a page's footer or number) and prints no bullet and no two
+    figures side by side: a table's run of cells, a heading, a running header or a list's item
+    is not joined to what the page prints next. A quote the page prints twice is not read on
+    (which of the two the chunk cut is not known), nor a unit already joined over a page
+    break (its text is more than its quote)."""
+    if (unit.is_row or not page_text or SENTENCE_END_RE.search(unit.quote)
+            or " ".join(unit.text.split()) != " ".join(unit.quote.split())
+            or _figures_side_by_side(unit.quote) or _titled(unit.quote)):
         return unit
     flat, quote = page_prose(page_text), " ".join(unit.quote.split())
     at = flat.find(quote)
-    after = flat[at + len(quote):]
-    if at < 0 or not quote or ends_at(flat, at + len(quote)) or PAGE_END_RE.fullmatch(after):
-        return unit  # a page that ends the quote (its folio aside) goes on on the next one
-    rest = split_sentences(after)[:1]
+    if at < 0 or not quote or flat.count(quote) != 1 or ends_at(flat, at + len(quote)):
+        return unit
+    rest = split_sentences(flat[at + len(quote):])[:1]
     if (not rest or len(rest[0].split()) > MAX_COMPLETION_WORDS
-            or not SENTENCE_REST_RE.match(rest[0]) or _figures_side_by_side(rest[0])):
+            or not SENTENCE_REST_RE.match(rest[0]) or not SENTENCE_END_RE.search(rest[0])
+            or BULLET_MARKS & set(rest[0]) or _figures_side_by_side(rest[0])):
         return unit
     return unit.model_copy(update={"quote": f"{quote} {rest[0]}",
                                    "text": f"{unit.text.rstrip()} {rest[0]}"})
+
+
+def _titled(text: str) -> bool:
+    """Whether most words are capitalized: a heading or running header ("Notes to
+    Consolidated Financial Statements Pfizer Inc. and Subsidiary Companies"), no sentence."""
+    words = [w for w in text.split() if w[:1].isalpha()]
+    return bool(words) and sum(w[:1].isupper() for w in words) * 2 > len(words)
 
 
 def _figures_side_by_side(text: str) -> bool:

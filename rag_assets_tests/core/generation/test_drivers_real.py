@@ -275,3 +275,36 @@ def test_a_sentence_a_chunk_cut_is_read_to_its_end_from_its_page() -> None:
     page_end = ("For fiscal 2022, the increase was primarily due to price management in the "
                 "Walmart U.S. segment driven by cost")
     assert completed_on_page(walmart[38], unit(38, page_end)).quote == page_end
+
+
+def test_a_cut_sentence_is_not_read_on_into_a_footer_a_bullet_or_a_twin() -> None:
+    """A review's cases: a quote the page prints twice is not read on (which one the chunk cut
+    is not known); a rest that runs to the page's footer ends no sentence; a rest that runs
+    into the next bullet joins a list's items; a running header is no sentence."""
+    from rag_assets.core.generation.drivers import completed_on_page
+    from rag_assets.core.generation.evidence import EvidenceUnit
+    from rag_assets_tests.real_filings import real_filing
+
+    def unit(page: int, quote: str) -> EvidenceUnit:
+        return EvidenceUnit(chunk_id="c", document="d", year=2019, chunk_rank=0, page=page,
+                            located=True, quote=quote, text=quote)
+
+    from rag_assets.core.text.sentences import page_prose
+
+    def pages(corpus: str, stem: str) -> list[str]:
+        return [p.text for p in real_filing(CORPORA / corpus / "pdfs" / f"{stem}.pdf").pages]
+
+    pfizer = pages("financebench-bulk", "PFIZER_2019_10K")
+    bullet = "a product recall that occurred in 2017; and"
+    assert bullet in page_prose(pfizer[111])  # "• the favorable impact of ..." follows
+    assert completed_on_page(pfizer[111], unit(111, bullet)).quote == bullet
+    running = pages("financebench-wide", "PFIZER_2021_10K")[87]
+    header = "Notes to Consolidated Financial Statements Pfizer Inc. and Subsidiary Companies"
+    assert header in page_prose(running)
+    assert completed_on_page(running, unit(87, header)).quote == header
+    twice = completed_on_page("In fiscal 2015, we recorded a charge. In fiscal 2015, net "
+                              "earnings were $1,221 million.", unit(0, "In fiscal 2015,"))
+    assert twice.quote == "In fiscal 2015,"
+    footer = completed_on_page("Net sales rose on the impact of the divestiture, partially "
+                               "offset by costs 24", unit(0, "Net sales rose on the impact of"))
+    assert footer.quote == "Net sales rose on the impact of"
