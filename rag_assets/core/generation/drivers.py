@@ -985,6 +985,7 @@ def continued_on_next_page(page_text: str | None, next_page: str | None,
 MAX_COMPLETION_WORDS = 40
 SENTENCE_REST_RE = re.compile(r"[a-z]")
 BULLET_MARKS = frozenset("•●◦▪")
+TAIL_WORDS = 10  # a quote that ends in a table's run of cells (one run into its start may not)
 
 
 def completed_on_page(page_text: str | None, unit: EvidenceUnit) -> EvidenceUnit:
@@ -996,13 +997,16 @@ def completed_on_page(page_text: str | None, unit: EvidenceUnit) -> EvidenceUnit
     reads as another change: "compared" is no cause. Read on only where the rest goes on as a
     sentence's rest does (a word in lower case), ends a sentence within
     ``MAX_COMPLETION_WORDS`` (never a page's footer or number) and prints no bullet and no two
-    figures side by side: a table's run of cells, a heading, a running header or a list's item
-    is not joined to what the page prints next. A quote the page prints twice is not read on
+    figures side by side: a table's run of cells (the quote's last ``TAIL_WORDS`` words; a run
+    into its start, "... As a percentage of revenues — % 3 % Interest and other income ...",
+    is the chunk's seam), a heading, a running header or a list's item is not joined to what
+    the page prints next. A quote the page prints twice is not read on
     (which of the two the chunk cut is not known), nor a unit already joined over a page
     break (its text is more than its quote)."""
     if (unit.is_row or not page_text or SENTENCE_END_RE.search(unit.quote)
             or " ".join(unit.text.split()) != " ".join(unit.quote.split())
-            or _figures_side_by_side(unit.quote) or _titled(unit.quote)):
+            or _figures_side_by_side(" ".join(unit.quote.split()[-TAIL_WORDS:]))
+            or _titled(unit.quote)):
         return unit
     flat, quote = page_prose(page_text), " ".join(unit.quote.split())
     at = flat.find(quote)

@@ -266,6 +266,10 @@ def test_a_sentence_a_chunk_cut_is_read_to_its_end_from_its_page() -> None:
 
     whole = completed_on_page(pages[25], unit(25, cut))
     assert whole.quote == f"{cut} periods in 2022.", whole.quote
+    # the chunk ran the table above into the sentence's start: read on all the same
+    run = (f"Interest and other income (expense) $ (44,243) $ 415,871 $ (460,114) (111)% As a "
+           f"percentage of revenues — % 3 % {cut}")
+    assert completed_on_page(pages[25], unit(25, run)).quote == f"{run} periods in 2022."
     assert whole.text == whole.quote
     ended = unit(25, f"{cut} periods in 2022.")
     assert completed_on_page(pages[25], ended) is ended  # a whole sentence is itself
