@@ -101,16 +101,3 @@ def test_a_deal_named_by_its_party_is_read_from_its_note_wherever_the_filing_pri
     assert found is not None and found.units[0].page == 66, found
     assert "total consideration of approximately $3.34 billion" in found.text
     assert "closed on November 29, 2021" in found.text
-
-
-def test_the_filers_name_names_no_deal_anywhere_in_the_filing() -> None:
-    """American Water Works' name is three of a question's words; a sentence elsewhere in the
-    filing that names the filer and states another deal is no answer to the notes asked."""
-    from rag_assets.core.generation.transaction_terms import _event_stated
-
-    named = _named(read_question("What were the terms of the notes American Water Works "
-                                 "issued?"))
-    best = [printed_unit("american-water-works-10q-q2", 2023, 3, "Nothing is stated here.")]
-    other = ("American Water Works Company, Inc. acquired 12 water systems for $52 million in "
-             "the quarter.")
-    assert _event_stated(named, best, {3: "Nothing is stated here.", 9: other}) is None
