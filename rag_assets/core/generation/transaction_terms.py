@@ -37,9 +37,6 @@ MAX_TERMS = 3  # sentences of terms after the transaction's
 MAX_READ = 6  # sentences read after the transaction's, over a page break too
 MAX_UNNAMED = 2  # sentences in a row that do not name the transaction, in its run of terms
 EVENTS_READ = 5  # of the selected units, the best ones a transaction is looked for in
-# the question's words a sentence outside the evidence must name: the company's two, "Kraft
-# Heinz", where its name was not read as the company's, name no deal
-NAMED_ANYWHERE = 3
 NAMED_LETTERS = 4  # a question's words compared by their first four letters ("note", "loan")
 WORD_RE = re.compile(r"[a-z]{4,}")
 # the words that ask, which name nothing of the transaction
@@ -170,19 +167,10 @@ def _event_stated(named: set[str], best: Sequence[EvidenceUnit], prose: dict[int
                   ) -> str | None:
     """The sentence that states the transaction asked: of the best units, else of the
     sentences of their pages (the word "terms" ranks a sentence on "similar terms and
-    maturities" before the issuance printed below it), in their order, else the first
-    sentence of the filing that names ``NAMED_ANYWHERE`` of the question's words (Kraft
-    Heinz's Note 4, "... an affiliate of Groupe Lactalis ("Lactalis"), to sell certain assets
-    in our global cheese business ... for total consideration of approximately $3.34
-    billion", which retrieval ranked below MD&A's mentions of the sale)."""
+    maturities" before the issuance printed below it), in their order."""
     on_pages = (printed_unit(u.document, u.year, u.page, s) for u in best
                 for s in split_sentences(prose.get(u.page, "")))
     found = next((u for u in [*best, *on_pages] if _states_event(named, u)), None)
-    if found is None and best:  # the deal's own note, wherever the filing prints it
-        filing = (printed_unit(best[0].document, best[0].year, page, s)
-                  for page in sorted(prose) for s in split_sentences(prose[page]))
-        found = next((u for u in filing if len(named & _stems(u.text)) >= NAMED_ANYWHERE
-                      and _states_event(named, u)), None)
     return None if found is None else " ".join(found.text.split())
 
 
