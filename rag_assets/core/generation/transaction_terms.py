@@ -42,10 +42,10 @@ WORD_RE = re.compile(r"[a-z]{4,}")
 # the words that ask, which name nothing of the transaction
 ASKING_STEMS = frozenset({"what", "whic", "were", "term", "main", "prin", "mate", "sign",
                           "thei", "with", "from", "that", "this", "does", "have",
-                          "much", "many", "tota", "amou", "year", "quar", "fisc",
-                          # a deal's verb (COMPLETED): "the cheese sale it completed" names the
-                          # sale, and every completed deal prints the verb
-                          "comp", "clos"})
+                          "much", "many", "tota", "amou", "year", "quar", "fisc"})
+# a deal's verb (COMPLETED), which every completed deal prints: it names the deal only where the
+# question names nothing else ("Which acquisition did 3M complete, and on what terms?")
+DEAL_VERB_STEMS = frozenset({"comp", "clos"})
 # the name a filing gives a transaction where it states it: (the "Notes"), ("2026 Notes"),
 # (collectively, the "Notes"), (the ‘Notes’ or ...)
 DEFINED_RE = re.compile(r"\([^()“\"‘]{0,30}?[“\"‘]([^”\"’]{2,60})[”\"’]")
@@ -114,10 +114,13 @@ def _stems(text: str) -> set[str]:
 
 def _named(question: Question) -> set[str]:
     """What the question names beyond its company, the words that ask and the transaction's
-    verb ("exch", "note", "firs", "repu")."""
+    verb ("exch", "note", "firs", "repu"); "completed" or "closed" only when nothing else is
+    named ("the cheese business sale that Kraft Heinz completed with Lactalis" is not the Assan
+    Foods acquisition it also completed)."""
     asked = _stems(question.ranking_text) - _stems(" ".join(question.companies))
-    return {w for w in asked - ASKING_STEMS
-            if not any(w.startswith(stem[:NAMED_LETTERS]) for stem in _event_stems())}
+    named = {w for w in asked - ASKING_STEMS
+             if not any(w.startswith(stem[:NAMED_LETTERS]) for stem in _event_stems())}
+    return named - DEAL_VERB_STEMS or named
 
 
 def _states_event(named: set[str], unit: EvidenceUnit) -> bool:

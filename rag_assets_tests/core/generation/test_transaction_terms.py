@@ -75,3 +75,15 @@ def test_the_deal_asked_is_named_by_more_than_the_verb_every_deal_prints() -> No
         "approximately $3.34 billion."))
     assert not _states_event(named, assan)
     assert _states_event(named, cheese)
+
+
+def test_completed_names_the_deal_where_the_question_names_nothing_else() -> None:
+    """"Which acquisition did 3M complete in 2017, and on what terms?" names its deal only by
+    the verb: the sentence that states it completed is the transaction (a review's case)."""
+    named = _named(read_question("Which acquisition did 3M complete in 2017, and on what "
+                                 "terms?"))
+    assert named == {"comp"}
+    scott = printed_unit("3m-10k", 2018, 50, (
+        "In October 2017, 3M completed the acquisition of the underlying legal entities and "
+        "associated assets of Scott Safety for $2.0 billion of cash, net of cash acquired."))
+    assert _states_event(named, scott)
