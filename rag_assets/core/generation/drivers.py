@@ -28,6 +28,7 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import (
     answer_patterns,
     answer_qualifiers,
+    figure_stretches,
     names_measure,
     words,
 )
@@ -43,7 +44,7 @@ from rag_assets.core.question.vocabulary import (
     spelled_words,
     terms_in,
 )
-from rag_assets.core.text.figures import is_figure, states_other_amount
+from rag_assets.core.text.figures import states_other_amount
 from rag_assets.core.text.periods import (
     PERIOD_REFERRED,
     months_asked,
@@ -988,7 +989,7 @@ BULLET_MARKS = frozenset("•●◦▪")
 TAIL_WORDS = 10  # a quote that ends in a table's run of cells (one run into its start may not)
 
 
-def completed_on_page(page_text: str | None, unit: EvidenceUnit) -> EvidenceUnit:
+def completed_on_page(flat: str | None, unit: EvidenceUnit) -> EvidenceUnit:
     """A sentence a chunk cut ("... foreign exchange losses of $23 million and $130 million,
     respectively, compared to gains of $239 million and $431 million, respectively, for the
     corresponding": Netflix's Q2 2023 10-Q, whose sentence goes on "periods in 2022.") with
@@ -1002,13 +1003,14 @@ def completed_on_page(page_text: str | None, unit: EvidenceUnit) -> EvidenceUnit
     is the chunk's seam), a heading, a running header or a list's item is not joined to what
     the page prints next. A quote the page prints twice is not read on
     (which of the two the chunk cut is not known), nor a unit already joined over a page
-    break (its text is more than its quote)."""
-    if (unit.is_row or not page_text or SENTENCE_END_RE.search(unit.quote)
+    break (its text is more than its quote). ``flat``: the page on one line
+    (:func:`page_prose`), as the caller has it read."""
+    if (unit.is_row or not flat or needs_no_completion(unit)
             or " ".join(unit.text.split()) != " ".join(unit.quote.split())
             or _figures_side_by_side(" ".join(unit.quote.split()[-TAIL_WORDS:]))
             or _titled(unit.quote)):
         return unit
-    flat, quote = page_prose(page_text), " ".join(unit.quote.split())
+    quote = " ".join(unit.quote.split())
     at = flat.find(quote)
     if at < 0 or not quote or flat.count(quote) != 1 or ends_at(flat, at + len(quote)):
         return unit
@@ -1021,6 +1023,11 @@ def completed_on_page(page_text: str | None, unit: EvidenceUnit) -> EvidenceUnit
                                    "text": f"{unit.text.rstrip()} {rest[0]}"})
 
 
+def needs_no_completion(unit: EvidenceUnit) -> bool:
+    """Whether a unit ends its sentence as quoted: no page need be read to complete it."""
+    return unit.is_row or SENTENCE_END_RE.search(unit.quote) is not None
+
+
 def _titled(text: str) -> bool:
     """Whether most words are capitalized: a heading or running header ("Notes to
     Consolidated Financial Statements Pfizer Inc. and Subsidiary Companies"), no sentence."""
@@ -1030,8 +1037,7 @@ def _titled(text: str) -> bool:
 
 def _figures_side_by_side(text: str) -> bool:
     """Whether two figures stand next to each other: a table's cells, not a sentence's."""
-    tokens = [is_figure(t) for t in text.split() if t not in ("$", "%")]
-    return any(a and b for a, b in zip(tokens, tokens[1:], strict=False))
+    return figure_stretches(text)[1] > 0
 
 
 SENTENCE_END_RE = re.compile(r"[.;:!?)\]]['’”\"]?\s*$")

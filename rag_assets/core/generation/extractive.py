@@ -167,11 +167,18 @@ def runs_figures_on(text: str) -> bool:
     as lines of text): at least :data:`RUN_ON_FIGURES` figures, in :data:`RUN_ON_STRETCHES`
     runs of two or more side by side (a row's columns); a sentence that lists counts, "564 in
     the United States, 107 in Canada", puts words between its figures."""
+    figures, stretches = figure_stretches(text)
+    return figures >= RUN_ON_FIGURES and stretches >= RUN_ON_STRETCHES
+
+
+def figure_stretches(text: str) -> tuple[int, int]:
+    """How many figures a text prints (a table's, never a year or a date's day) and how many
+    runs of two or more of them stand side by side, as a table's columns do."""
     tokens = [t for t in text.split() if not SIGN_TOKEN_RE.match(t)]
     figures_at = [_figure_word(t) for t in tokens]
     stretches = sum(1 for i in range(1, len(tokens))
                     if figures_at[i] and figures_at[i - 1] and (i < 2 or not figures_at[i - 2]))
-    return sum(figures_at) >= RUN_ON_FIGURES and stretches >= RUN_ON_STRETCHES
+    return sum(figures_at), stretches
 
 
 def _reads_as_a_row(row_text: str) -> bool:

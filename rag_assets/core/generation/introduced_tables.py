@@ -79,7 +79,8 @@ def introduced_total(question: Question, selected: Sequence[EvidenceUnit],
         total = next((r for r in rows if TOTAL_LABEL_RE.match(r.label)), None)
         if total is None or (amount := _cell_asked(total, question)) is None:
             continue
-        text = f"{total.label}: {money(amount, total.unit, cues)}"
+        whole = money(amount, total.unit, cues)
+        text = f"{total.label}: {whole}"
         units = [intro, total.unit]
         parts = [(r, cell) for r in rows if r is not total and not TOTAL_LABEL_RE.match(r.label)
                  and (cell := _cell_asked(r, question)) is not None]
@@ -87,7 +88,7 @@ def introduced_total(question: Question, selected: Sequence[EvidenceUnit],
             top, most = max(parts, key=lambda part: part[1].value)
             part = money(most, top.unit, cues)
             # a table prints its currency on its first and total rows only: the parts are in it
-            if text.split(": ", 1)[1].startswith("$") and not part.lstrip("-").startswith("$"):
+            if whole.startswith("$") and not part.lstrip("-").startswith("$"):
                 part = f"${part}"
             text += f"; the largest, {top.label}, {part}"
             units.append(top.unit)

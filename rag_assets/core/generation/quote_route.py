@@ -42,6 +42,7 @@ from rag_assets.core.generation.drivers import (
     drivers,
     explained_direction,
     following_on_page,
+    needs_no_completion,
     parts_explained,
     preceding_on_page,
     refers_elsewhere,
@@ -596,7 +597,10 @@ class QuoteRoute:
         """A unit a chunk cut mid-sentence, with its sentence's rest as its page prints it
         (:func:`completed_on_page`), when the page's text still holds the longer quote (a
         verifier's check); else the unit as read."""
-        whole = completed_on_page(self.pages.get(unit.document, unit.year, unit.page), unit)
+        if needs_no_completion(unit):  # most units: no page read for them
+            return unit
+        whole = completed_on_page(self.read_page(unit.document, unit.year, unit.page).flat,
+                                  unit)
         if whole is unit or self.locate(unit.document, unit.year, [unit.page],
                                          whole.quote) is None:
             return unit

@@ -251,6 +251,7 @@ def test_a_sentence_a_chunk_cut_is_read_to_its_end_from_its_page() -> None:
     table's cells are not read on into the row or note after them."""
     from rag_assets.core.generation.drivers import completed_on_page
     from rag_assets.core.generation.evidence import EvidenceUnit
+    from rag_assets.core.text.sentences import page_prose
     from rag_assets_tests.real_filings import real_filing
 
     pages = [p.text for p in real_filing(
@@ -264,21 +265,22 @@ def test_a_sentence_a_chunk_cut_is_read_to_its_end_from_its_page() -> None:
         return EvidenceUnit(chunk_id="nflx|2023|p25", document="netflix-10q-q2", year=2023,
                             chunk_rank=0, page=page, located=True, quote=quote, text=quote)
 
-    whole = completed_on_page(pages[25], unit(25, cut))
+    whole = completed_on_page(page_prose(pages[25]), unit(25, cut))
     assert whole.quote == f"{cut} periods in 2022.", whole.quote
     # the chunk ran the table above into the sentence's start: read on all the same
     run = (f"Interest and other income (expense) $ (44,243) $ 415,871 $ (460,114) (111)% As a "
            f"percentage of revenues — % 3 % {cut}")
-    assert completed_on_page(pages[25], unit(25, run)).quote == f"{run} periods in 2022."
+    read = completed_on_page(page_prose(pages[25]), unit(25, run))
+    assert read.quote == f"{run} periods in 2022."
     assert whole.text == whole.quote
     ended = unit(25, f"{cut} periods in 2022.")
-    assert completed_on_page(pages[25], ended) is ended  # a whole sentence is itself
-    assert completed_on_page(pages[24], unit(24, cut)).quote == cut  # not printed there
+    assert completed_on_page(page_prose(pages[25]), ended) is ended  # whole: itself
+    assert completed_on_page(page_prose(pages[24]), unit(24, cut)).quote == cut  # not there
     walmart = [p.text for p in real_filing(CORPORA / "financebench-bulk" / "pdfs"
                                            / "WALMART_2022_10K.pdf").pages]
     page_end = ("For fiscal 2022, the increase was primarily due to price management in the "
                 "Walmart U.S. segment driven by cost")
-    assert completed_on_page(walmart[38], unit(38, page_end)).quote == page_end
+    assert completed_on_page(page_prose(walmart[38]), unit(38, page_end)).quote == page_end
 
 
 def test_a_cut_sentence_is_not_read_on_into_a_footer_a_bullet_or_a_twin() -> None:
@@ -301,11 +303,11 @@ def test_a_cut_sentence_is_not_read_on_into_a_footer_a_bullet_or_a_twin() -> Non
     pfizer = pages("financebench-bulk", "PFIZER_2019_10K")
     bullet = "a product recall that occurred in 2017; and"
     assert bullet in page_prose(pfizer[111])  # "• the favorable impact of ..." follows
-    assert completed_on_page(pfizer[111], unit(111, bullet)).quote == bullet
+    assert completed_on_page(page_prose(pfizer[111]), unit(111, bullet)).quote == bullet
     running = pages("financebench-wide", "PFIZER_2021_10K")[87]
     header = "Notes to Consolidated Financial Statements Pfizer Inc. and Subsidiary Companies"
     assert header in page_prose(running)
-    assert completed_on_page(running, unit(87, header)).quote == header
+    assert completed_on_page(page_prose(running), unit(87, header)).quote == header
     twice = completed_on_page("In fiscal 2015, we recorded a charge. In fiscal 2015, net "
                               "earnings were $1,221 million.", unit(0, "In fiscal 2015,"))
     assert twice.quote == "In fiscal 2015,"
