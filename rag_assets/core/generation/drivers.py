@@ -198,6 +198,11 @@ MAX_LIST_SENTENCES = 4
 # the verb a subject ends on before its connective: "The decrease ... was [primarily due to]"
 TRAILING_VERB_RE = re.compile(r"\s+(?:was|were|is|are|has been|have been|had been)$",
                               re.IGNORECASE)
+# the cells of a table a sentence's chunk ran into before it ("% 3 % Interest and other income
+# (expense) decreased ...", Netflix's Q2 2023 10-Q): figures and bare "%" or "$" signs before
+# the sentence's capitalized first word, at least one sign among them
+LEADING_CELLS_RE = re.compile(r"^(?=[\d.,()\s]*[%$]\s)(?:[%$]|[\d.,()]+)(?:\s+(?:[%$]|[\d.,()]+))*"
+                              r"\s+(?=[A-Z][a-z])")
 # a change named as a noun: "the increase", "these declines"
 CHANGE_NOUN = (r"(?:increases?|decreases?|declines?|changes?|improvements?|growth|reductions?|"
                r"rise)\b")
@@ -796,8 +801,8 @@ def _as_cause(explained: Explained, following: Adjacent | None, question: Questi
         # a sentence the page break cut ("... driven by cost" | "inflation as well as ..."):
         # its causes go on on the next page
         causes, cited = f"{causes.rstrip()} {rest.text.strip().rstrip(' .')}", [*cited, rest]
-    change = TRAILING_VERB_RE.sub("", TRAILING_AND_RE.sub("", subject.strip(
-        " \t-–—•,;:."))).rstrip(" ,")
+    change = LEADING_CELLS_RE.sub("", TRAILING_VERB_RE.sub("", TRAILING_AND_RE.sub(
+        "", subject.strip(" \t-–—•,;:.")))).rstrip(" ,")
     asked = _asked_change(question, subject, cited[-1], following)
     more = _list_items(causes, cited[-1], following) or [
         m for m in [_continued(question, cited[-1], following)] if m is not None]

@@ -1188,21 +1188,26 @@ def _spanned(parsed: MetricQuestion, question: Question, asking: str,
     return parsed.model_copy(update=update)
 
 
-# "By how much did JPMorgan's provision for credit losses change ...": the question's opening,
-# then (after the company's possessive, :data:`POSSESSIVE_RE`) the measure and its verb of change
-_HOW_MUCH_DID_RE = re.compile(r"^\s*(?:(?:by how much|how much) )?(?:did|has|have)\s+"
+# "By how much did JPMorgan's provision for credit losses change ...", "Why did Netflix's
+# interest and other income drop ...": the question's opening, then (after the company's
+# possessive, :data:`POSSESSIVE_RE`) the measure and its verb of change
+_HOW_MUCH_DID_RE = re.compile(r"^\s*(?:(?:by how much|how much|why) )?(?:did|has|have)\s+"
                               r"(?:the\s+)?", re.IGNORECASE)  # "did ... increase?" a yes or no
 _MEASURE_CHANGED_RE = re.compile(r"\s+(?P<x>[a-z][a-z&'’ -]{3,60}?)\s+(?:change|increase|"
                                  r"decrease|grow|decline|rise|fall|drop)\b")
 _MIN_ROW_WORDS = 3  # "credit losses" is both the provision's and the allowance's words
 # "What drove JPMorgan's provision for credit losses in ...": a cause asked of a measure, the
 # measure after the company's possessive, up to the period or the question's end
-_CAUSE_OF_RE = re.compile(r"^\s*what\s+(?:drove|made\s+up|caused|explains|was\s+behind)\s+"
-                          r"(?:the\s+(?:change|increase|decrease|decline|rise|fall)\s+in\s+)?",
+_CAUSE_OF_RE = re.compile(r"^\s*what\s+(?:(?:factors|items|reasons)\s+)?(?:drove|made\s+up|"
+                          r"caused|explains?|(?:was|were)\s+behind|led\s+to)\s+"
+                          r"(?:the\s+(?:change|increase|decrease|decline|rise|fall|drop|"
+                          r"improvement)\s+in\s+)?",
                           re.IGNORECASE)
 _MEASURE_ENDS_RE = re.compile(r"\s*(?:\$[\d.,]+\s+(?:thousand|million|billion)\s+)?"  # "$1.5 bn"
                               r"(?P<x>[a-z][a-z&'’ -]{3,60}?)\s*(?:\b(?:in|during|over|"
-                              r"versus|compared)\b|[,?(]|$)")  # "provision for credit losses"
+                              r"versus|compared)\b|\bto\s+(?:change|increase|decrease|grow|"
+                              r"decline|rise|fall|drop|contract|expand|improve|widen|narrow)\b|"
+                              r"[,?(]|$)")  # "provision for credit losses"; "X's Y to contract"
 
 
 def _with_row_changed(definitions: list[tuple[str | None, str]], target: str | None,
@@ -1307,7 +1312,12 @@ def parse_change(question: Question) -> MetricQuestion | None:
 
 def _one_change(years: Sequence[int], asked: str) -> bool:
     """Whether the years asked name one change: one year, or it and the year before it is
-    compared with ("in Q1 2021 compared with Q1 2020"; not "in 2021 and 2022", two changes)."""
+    compared with ("in Q1 2021 compared with Q1 2020"; not "in 2021 and 2022", two changes),
+    or one period named twice, by the filer's fiscal name and by the date it ends on ("in Q1
+    fiscal 2024 (three months ended April 30, 2023)": :func:`period_end_years`)."""
+    ends = period_end_years(asked)
+    if len(ends) == 1 and len(set(years) - set(ends)) <= 1:
+        return True
     return len(years) == 1 or (len(years) == 2 and max(years) - min(years) == 1
                                and COMPARED_WITH_RE.search(asked) is not None)
 

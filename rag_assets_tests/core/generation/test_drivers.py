@@ -724,3 +724,14 @@ def test_a_table_run_into_the_sentence_is_not_cited_with_it() -> None:
                              "in Q2 2023?")
     found = drivers(question, [merged])
     assert found is not None and [u.quote for u in found.units] == [said]
+
+
+def test_the_cells_a_sentence_ran_into_are_left_out_of_its_change() -> None:
+    # Netflix's Q2 2023 10-Q: its chunk runs the table's last cells into the sentence
+    question = read_question("Why did interest and other income decrease in 2023?")
+    found = drivers(question, [unit(
+        "% 3 % Interest and other income (expense) decreased in 2023 primarily due to foreign "
+        "exchange losses of $23 million.", scope=MDNA)])
+    assert found is not None
+    assert found.changed == "Interest and other income (expense) decreased in 2023"
+    assert found.text.endswith("; Interest and other income (expense) decreased in 2023.")

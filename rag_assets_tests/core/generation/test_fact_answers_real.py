@@ -13,7 +13,11 @@ from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.facts_route import FactsRoute
 from rag_assets.core.generation.fiscal_names import fiscal_name_shift
 from rag_assets.core.generation.metric_engine import answer_metric
-from rag_assets.core.generation.metric_questions import MetricQuestion, parse_question
+from rag_assets.core.generation.metric_questions import (
+    MetricQuestion,
+    parse_change,
+    parse_question,
+)
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.generation.records import Claim, QAResult
 from rag_assets.core.ingest.facts import StatementFact
@@ -1491,3 +1495,39 @@ def test_earnings_quality_and_reinvestment_are_judged_on_the_cash_flows(
         filing: tuple[str, str, int, str], question: str, headline: str) -> None:
     answer = _answered(*filing, question)
     assert answer.headline.startswith(headline), answer.headline
+
+
+NETFLIX_Q2_2023 = ("financebench-bulk/pdfs/NETFLIX_2023Q2_10Q.pdf", "netflix-10q-q2", 2023,
+                   "Netflix")
+
+
+@pytest.mark.parametrize("question", [
+    "Why did Netflix's interest and other income fall in Q2 2023?",
+    "What caused Netflix's interest and other income to drop in the second quarter of 2023?",
+    "What factors were behind Netflix's interest and other income in Q2 2023?",
+])
+def test_a_cause_asked_of_a_row_no_term_names_is_the_rows_change(question: str) -> None:
+    # Netflix Q2 2023 10-Q (p.4, in thousands): "Interest and other income (expense)" 26,961
+    # for the three months ended June 30, 2023 and 220,226 a year earlier: 193,265 less
+    parsed = parse_change(read_question(question))
+    assert parsed is not None and parsed.formulas == {
+        "q_interest_and_other_income": "row('interest and other income')"}
+    pages, facts = _filing(*NETFLIX_Q2_2023[:3])
+    answer = answer_metric(parsed, facts, "Netflix")
+    assert answer.status == "answered", answer.headline
+    assert ("decreased from $220.226 million in the three months ended in 2022 to $26.961 "
+            "million in the three months ended in 2023, by $193.265 million") in answer.headline
+    checked = verify_claims(answer.claims(), PageTexts.from_pages(*NETFLIX_Q2_2023[1:3], pages))
+    assert {c.mark for claim in checked for c in claim.citations} == {"valid"}
+
+
+def test_a_period_named_by_its_fiscal_name_and_its_end_date_is_one_change() -> None:
+    # "Q1 fiscal 2024 (three months ended April 30, 2023)" names one quarter twice: its
+    # change is asked, not two years' (Walmart's fiscal year ends on January 31)
+    parsed = parse_change(read_question(
+        "Why did Walmart's net cash provided by operating activities change in Q1 fiscal 2024 "
+        "(three months ended April 30, 2023)?"))
+    assert parsed is not None and parsed.target == "operating_cash_flow"
+    assert parse_change(read_question(
+        "Why did Walmart's net cash provided by operating activities change in fiscal 2023 and "
+        "fiscal 2024?")) is None  # two changes asked
