@@ -653,8 +653,9 @@ class MetricAnswer(BaseModel):
 
 
 def moved(answer: MetricAnswer) -> str:
-    """A computed trend in a clause, for beside another's: "gross margin decreased from 36.0%
-    to 31.8%" (its first and last year); empty unless answered with two years."""
+    """A computed trend in a clause, for beside another's: "gross margin decreased 420 basis
+    points, from 36.0% to 31.8%" (its first and last year; a move in points only for a
+    percentage); empty unless answered with two years."""
     if answer.status != "answered" or len(answer.values) < 2:
         return ""
     defs = load_vocabulary()
@@ -664,8 +665,34 @@ def moved(answer: MetricAnswer) -> str:
         else "decreased from"
     shown = [format_value(v, unit, answer.question.decimals, answer.question.scale)
              for v in (first, last)]
+    if first != last and (points := _shown_points(shown, unit)):
+        # "gross margin decreased 110 basis points, from 40.4% to 39.3%"
+        verb = "increased" if last > first else "decreased"
+        return f"{_title(answer.question, defs)} {verb} {points}, from {shown[0]} to {shown[1]}"
     return (f"{_title(answer.question, defs)} {went} {shown[1]}" if first == last else
             f"{_title(answer.question, defs)} {went} {shown[0]} to {shown[1]}")
+
+
+# a percentage's move up to this many points is said in basis points, as MD&A and analysts say
+# a margin's ("gross margin decreased 110 basis points"); a larger one (a tax rate's 19.5% to
+# 82.5%) in percentage points
+BASIS_POINTS_UP_TO = 5.0
+
+
+def _shown_points(shown: Sequence[str], unit: str) -> str:
+    """A percentage's move between its two values as shown: "110 basis points" for 40.4% to
+    39.3%, so each part of a bridge states its own move as the whole's does; empty for any
+    other unit or a value not shown as a plain percentage."""
+    values = [float(m[1].replace(",", "")) for s in shown
+              if (m := re.fullmatch(r"(-?[\d,]*\.?\d+)%", s)) is not None]
+    if unit != "percent" or len(values) != 2:
+        return ""
+    points = abs(values[1] - values[0])
+    if not round(points * 100):
+        return ""  # 49.3% to 49.3% as shown: no move to state
+    if points > BASIS_POINTS_UP_TO:
+        return f"{points:,.1f} percentage points"
+    return f"{points * 100:,.0f} basis points"
 
 
 def _clip(quote: str, width: int = 140) -> str:

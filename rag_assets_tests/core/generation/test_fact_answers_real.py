@@ -1197,8 +1197,9 @@ def test_a_change_led_by_income_taxes_says_how_the_effective_rate_moved() -> Non
     text = _change_of("financebench-dev/pdfs/COCACOLA_2017_10K.pdf", "coca-cola-10k", 2017,
                            "Why did Coca-Cola's net income fall in 2017?", "Coca-Cola")
     assert ("income tax expense increased from $1,586 million to $5,560 million (effective tax "
-            "rate increased from 19.5% to 82.5%, its rate reconciliation (p.60) moved most on "
-            "Tax Reform Act, 0% to 53.5%); operating income decreased") in text, text
+            "rate increased 63.0 percentage points, from 19.5% to 82.5%, its rate reconciliation "
+            "(p.60) moved most on Tax Reform Act, 0% to 53.5%); operating income decreased") in \
+        text, text
 
 
 def test_an_operating_margins_expense_ratio_names_the_row_that_moved_it_most() -> None:
@@ -1211,9 +1212,10 @@ def test_an_operating_margins_expense_ratio_names_the_row_that_moved_it_most() -
     text = _change_of("financebench-bulk/pdfs/GENERALMILLS_2015_10K.pdf", "general-mills-10k",
                       2015, "What drove the change in General Mills' operating margin in fiscal "
                       "2015?", "General Mills")
-    assert ("gross margin decreased from 35.6% to 33.7% and operating expense ratio increased "
-            "from 19.1% to 22.0% (the most, \"Restructuring, impairment, and other exit costs\", "
-            "from 0.0% to 3.1% of net sales, as it rose $540.3 million).") in text, text
+    assert ("gross margin decreased 190 basis points, from 35.6% to 33.7% and operating expense "
+            "ratio increased 290 basis points, from 19.1% to 22.0% (the most, \"Restructuring, "
+            "impairment, and other exit costs\", from 0.0% to 3.1% of net sales, as it rose "
+            "$540.3 million).") in text, text
 
 
 def test_a_row_that_moved_against_the_expense_ratio_is_not_named() -> None:
@@ -1225,9 +1227,9 @@ def test_a_row_that_moved_against_the_expense_ratio_is_not_named() -> None:
     text = _change_of("financebench-bulk/pdfs/GENERALMILLS_2023_annualreport.pdf",
                       "general-mills-10k-annualreport", 2023, "What drove the change in "
                       "General Mills' operating margin in fiscal 2023?", "General Mills")
-    assert ("operating expense ratio increased from 15.4% to 15.5% (the most, \"Selling, "
-            "general, and administrative expenses\", from 16.6% to 17.4% of net sales, as it rose "
-            "$353.4 million (11.2%))") in text
+    assert ("operating expense ratio increased 10 basis points, from 15.4% to 15.5% (the most, "
+            "\"Selling, general, and administrative expenses\", from 16.6% to 17.4% of net sales, "
+            "as it rose $353.4 million (11.2%))") in text
     assert "Divestitures" not in text
 
 
