@@ -70,6 +70,7 @@ from rag_assets.core.generation.extractive import (
     names_measure,
     quote_order,
     rows_for_runs,
+    runs_figures_on,
     score_units,
     select,
     words,
@@ -99,7 +100,7 @@ from rag_assets.core.question.question import Question
 from rag_assets.core.question.vocabulary import load_vocabulary
 from rag_assets.core.question.vocabulary import normalize as as_phrased
 from rag_assets.core.retrieval.retriever import Hit, Retriever, Scope
-from rag_assets.core.text.figures import states_other_amount
+from rag_assets.core.text.figures import AMOUNT_STATED_RE, states_other_amount
 from rag_assets.core.text.sentences import page_prose, split_sentences, without_folio
 from rag_assets.core.text.years import names_other_years
 
@@ -289,9 +290,10 @@ class QuoteRoute:
                                              detail=f"{part.label or 'question'}: {missing}"))
             return out
         if self.chat is None:
-            chosen = rows_for_runs(part.question, self.count_first(
-                part.question, select(scored, self.config.extractive, max_claims), scored),
-                lambda document, year, page: page_table_rows(self.pages, document, year, page))
+            chosen = self.amount_following(part.question, rows_for_runs(
+                part.question, self.count_first(
+                    part.question, select(scored, self.config.extractive, max_claims), scored),
+                lambda document, year, page: page_table_rows(self.pages, document, year, page)))
             # a quote whose citation does not hold on its page (a row whose headings the page
             # does not print as the chunk names them) is dropped, like a model's claim
             quotes, dropped = keep_verified(verify_claims(
@@ -342,6 +344,27 @@ class QuoteRoute:
             found = ScoredUnit(unit=unit, score=chosen[0].score, dense=0.0, bm25=0.0,
                                coverage=0.0, matches=0.0)
         return [found, *chosen[:max(1, len(chosen) - 1)]]
+
+    def amount_following(self, question: Question, chosen: list[ScoredUnit]
+                         ) -> list[ScoredUnit]:
+        """For an amount asked ("How much does it expect to spend ...?") that no quote prints:
+        the sentence the best quote's page prints after it, when that one prints an amount of
+        the year asked, leads, scored as the quote: a filing states a thing, then its size ("...
+        submitted comments to the EPA outlining ... its projected costs associated with PFAS
+        treatment ..." then "The Company estimates an investment in excess of $1 billion of
+        capital expenditures ...", American Water's Q2 2023 10-Q). Unchanged otherwise, and
+        for a count (:meth:`count_first` reads those)."""
+        if (question.expects != "figure" or question.counts or not chosen
+                or any(AMOUNT_STATED_RE.search(s.unit.text) for s in chosen)):
+            return chosen
+        best = chosen[0]
+        after = self.following(best.unit)
+        if (after is None or after.is_row or AMOUNT_STATED_RE.search(after.text) is None
+                or runs_figures_on(after.text) or names_other_years(after.text, question.years)):
+            return chosen
+        lead = ScoredUnit(unit=after, score=best.score, dense=0.0, bm25=0.0, coverage=0.0,
+                          matches=0.0)
+        return [lead, *chosen[:max(1, len(chosen) - 1)]]
 
     def whole_count(self, noun: str, counting: ScoredUnit, chosen: list[ScoredUnit],
                     counts: Callable[[EvidenceUnit], bool]) -> list[ScoredUnit]:

@@ -4,9 +4,16 @@ document (units built here; the routing that names the documents is read_questio
 
 from __future__ import annotations
 
+from typing import cast
+
+from rag_assets.core.generation.answer_config import AnswerConfig
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.quote_route import filing_asked
+from rag_assets.core.generation.extractive import ScoredUnit
+from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.generation.quote_route import QuoteRoute, filing_asked
+from rag_assets.core.ingest.pages import Page
 from rag_assets.core.question.question import Question, read_question
+from rag_assets.core.retrieval.retriever import Retriever
 
 HELD = [("general-mills-10k", 2015), ("general-mills-10k", 2022), ("general-mills-10k", 2017),
         ("walmart-10k", 2023)]
@@ -36,3 +43,39 @@ def test_a_period_named_or_a_document_not_named_keeps_the_best_units_filing() ->
     other = [_unit("walmart-10k", 2023)]
     assert filing_asked(_question("Which securities are registered?"), other, HELD) == (
         "walmart-10k", 2023)
+
+
+def _route(document: str, year: int, text: str) -> QuoteRoute:
+    """A quote route over one page's text (page 0): what reading a page's next sentence needs."""
+    pages = PageTexts.from_pages(document, year, [Page(page_index=0, text=text)])
+    return QuoteRoute(retriever=cast(Retriever, None), pages=pages, config=AnswerConfig())
+
+
+def _scored(document: str, year: int, text: str) -> ScoredUnit:
+    unit = EvidenceUnit(chunk_id="c", document=document, year=year, chunk_rank=0, page=0,
+                        located=True, quote=text, text=text)
+    return ScoredUnit(unit=unit, score=0.9, dense=0.5, bm25=0.5, coverage=1.0, matches=1.0)
+
+
+# American Water's Q2 2023 10-Q (bulk, p.34): the comments on the PFAS rule, then their size
+PFAS = ("On May 24, 2023, the Company submitted comments to the EPA outlining its position on "
+        "key issues to address the proposed regulations, including its projected costs "
+        "associated with PFAS treatment at the proposed limits and the potential impact to "
+        "customers' bills.")
+SIZED = ("The Company estimates an investment in excess of $1 billion of capital expenditures "
+         "to install additional treatment facilities over a three to five-year period in order "
+         "to comply with proposed regulations.")
+
+
+def test_an_amount_asked_that_no_quote_prints_is_read_from_the_next_sentence() -> None:
+    route = _route("american-water-works-10q-q2", 2023, f"{PFAS} {SIZED} These are estimates.")
+    asked = read_question("How much does American Water Works expect to spend to comply with "
+                          "the EPA's proposed PFAS rules in 2023?")
+    chosen = route.amount_following(asked, [_scored("american-water-works-10q-q2", 2023, PFAS)])
+    assert [s.unit.text for s in chosen] == [SIZED, PFAS]  # its size leads
+    # a sentence that prints an amount already answers; a count is read by its own reader
+    printed = [_scored("american-water-works-10q-q2", 2023, SIZED)]
+    assert route.amount_following(asked, printed) == printed
+    counted = read_question("How many treatment facilities does American Water Works plan?")
+    quoted = [_scored("american-water-works-10q-q2", 2023, PFAS)]
+    assert route.amount_following(counted, quoted) == quoted
