@@ -365,7 +365,7 @@ def _splits(unit: EvidenceUnit) -> list[tuple[str, str]]:
     for at in starts:
         adverb = ADVERB_BEFORE_RE.search(unit.text[:at])
         at = adverb.start() if adverb else at
-        causes = unit.text[at:].strip().rstrip(".;: ")
+        causes = _own_item(unit.text[:at], unit.text[at:].strip()).rstrip(".;: ")
         # a table's rows after the connective are no cause a reader would name
         if len(causes.split()) >= MIN_CAUSE_WORDS and not reads_as_table(causes):
             out.append((unit.text[:at], causes))
@@ -588,6 +588,23 @@ def _previous(units: Sequence[EvidenceUnit]) -> dict[int, EvidenceUnit]:
             out[id(unit)] = last[unit.chunk_id]
         last[unit.chunk_id] = unit
     return out
+
+
+def _own_item(subject: str, causes: str) -> str:
+    """The causes of a list's item up to the list's next item: a sentence of bullets ("...; •
+    Gross margin percentage decreased 29 basis points due to ...; • Selling, general &
+    administrative (SG&A) expenses ... decreased 24 basis points ...", Costco's 2018
+    highlights) explains one item's change in it, and the items after it are other measures'.
+    The item is opened by the mark last printed before its change; the causes are cut at that
+    mark's next print, unless fewer than :data:`MIN_CAUSE_WORDS` words precede it (the causes'
+    own list: "reflecting: • a net addition ... • $727 million of net charge-offs")."""
+    marks = [c for c in subject if c in BULLET_MARKS]
+    if not marks:
+        return causes
+    head, mark, _ = causes.partition(marks[-1])
+    if not mark or len(head.split()) < MIN_CAUSE_WORDS:
+        return causes
+    return head.rstrip(" ;,")
 
 
 def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],

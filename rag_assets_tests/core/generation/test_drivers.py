@@ -735,3 +735,23 @@ def test_the_cells_a_sentence_ran_into_are_left_out_of_its_change() -> None:
     assert found is not None
     assert found.changed == "Interest and other income (expense) decreased in 2023"
     assert found.text.endswith("; Interest and other income (expense) decreased in 2023.")
+
+
+def test_an_items_causes_end_at_the_lists_next_item() -> None:
+    # Costco's 2018 highlights (p.21): one sentence of bullets, each another measure's change
+    question = read_question("What drove the decline in gross margin percentage in 2023?")
+    found = drivers(question, [unit(
+        "Highlights for 2023 included: • Net sales increased 10% to 138,434 driven by a 9% "
+        "increase in comparable sales; • Gross margin percentage decreased 29 basis points due to "
+        "the impact of gasoline price inflation on net sales; • Selling, general & "
+        "administrative (SG&A) expenses as a percentage of net sales decreased 24 basis points, "
+        "due to leveraging increased sales.", scope=MDNA)])
+    assert found is not None
+    assert found.causes == "due to the impact of gasoline price inflation on net sales"
+    # a list the causes open is theirs, each item after the connective
+    question = read_question("What made up the provision for credit losses in 2023?")
+    listed = drivers(question, [unit(
+        "The provision for credit losses was $1.5 billion, reflecting: • a net addition of $808 "
+        "million to the allowance for credit losses, and • $727 million of net charge-offs, up "
+        "$203 million.", scope=MDNA)])
+    assert listed is not None and "$727 million of net charge-offs" in listed.causes
