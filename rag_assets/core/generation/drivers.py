@@ -596,15 +596,21 @@ def _own_item(subject: str, causes: str) -> str:
     administrative (SG&A) expenses ... decreased 24 basis points ...", Costco's 2018
     highlights) explains one item's change in it, and the items after it are other measures'.
     The item is opened by the mark last printed before its change; the causes are cut at that
-    mark's next print, unless fewer than :data:`MIN_CAUSE_WORDS` words precede it (the causes'
-    own list: "reflecting: • a net addition ... • $727 million of net charge-offs")."""
+    mark's next print, unless the causes open a list of their own there ("reflecting: • a net
+    addition ... • $727 million of net charge-offs", "primarily due to the following factors:
+    • ...") or the words before it leave a clause open ("partially offset by • ...")."""
     marks = [c for c in subject if c in BULLET_MARKS]
     if not marks:
         return causes
     head, mark, _ = causes.partition(marks[-1])
-    if not mark or len(head.split()) < MIN_CAUSE_WORDS:
+    if not mark or len(head.split()) < MIN_CAUSE_WORDS or _OPEN_CLAUSE_RE.search(head):
         return causes
     return head.rstrip(" ;,")
+
+
+# words that leave a clause open before a list's mark: the list goes on with it
+_OPEN_CLAUSE_RE = re.compile(r"(?:[:,–—-]|\b(?:by|and|or|of|to|from|including|in|with|as|a|an|"
+                             r"the|following))\s*$", re.IGNORECASE)
 
 
 def _candidate(question: Question, roots: Sequence[Reading], asked: set[str],

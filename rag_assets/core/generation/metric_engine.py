@@ -42,6 +42,7 @@ from rag_assets.core.generation.metric_format import (
     wrap,
 )
 from rag_assets.core.generation.metric_questions import (
+    LABEL_STOP_WORDS,
     MetricQuestion,
     Rules,
     Threshold,
@@ -147,7 +148,8 @@ class FormulaError(ValueError):
 
 
 # words a label match ignores: articles, and the "total"/"net" a row may print or not
-_LABEL_STOP = frozenset({"the", "of", "a", "an", "total", "net", "and", "&"})
+_LABEL_STOP = LABEL_STOP_WORDS
+EXACT_ROW_WORDS = 3  # a row the question names by fewer words is read under them exactly
 
 
 # words a definition adds to a row's label without naming another row ("expenses", "amount")
@@ -303,8 +305,13 @@ class Evaluator:
 
     def __init__(self, facts: Sequence[StatementFact], months: int = 12,
                  formulas: dict[str, str] | None = None,
-                 written: dict[str, str] | None = None, year_end: bool = True) -> None:
+                 written: dict[str, str] | None = None, year_end: bool = True,
+                 exact_rows: bool = False) -> None:
         self.defs = load_vocabulary()
+        # a row named by fewer than EXACT_ROW_WORDS words read only under those words exactly
+        # (:attr:`MetricQuestion.named_row`): "net credit losses" is no "Provision for credit
+        # losses"
+        self.exact_rows = exact_rows
         self.year_end = year_end  # an interim balance's earlier one: the fiscal year's end
         self.facts = [*facts, *_parts_read(facts, self.defs.concepts)]
         self.months = months
@@ -327,7 +334,8 @@ class Evaluator:
 
     def copy(self) -> Evaluator:
         """A fresh evaluator over the same facts and question: a trial that marks nothing."""
-        return Evaluator(self.facts, self.months, self.formulas, self.written, self.year_end)
+        return Evaluator(self.facts, self.months, self.formulas, self.written, self.year_end,
+                         self.exact_rows)
 
     def where(self, statements: Sequence[str]) -> str:
         """Where the reader looked: the first of the statements it read, with its pages."""
@@ -480,7 +488,9 @@ class Evaluator:
         units = _units_named(words)
         scored = [(d, f) for f in self.facts if f.fiscal_year == fiscal_year and f.unit in units
                   and (f.months is None or f.months == self.months)
-                  and (d := _row_distance(words, f)) is not None] if words else []
+                  and (d := _row_distance(words, f)) is not None
+                  and not (d and self.exact_rows and len(words) < EXACT_ROW_WORDS)
+                  ] if words else []
         if scored:
             # "net interest income" over "Interest income": the words ranking leaves out
             # ("net", "total") decide between labels that are otherwise the same
@@ -665,10 +675,10 @@ def moved(answer: MetricAnswer) -> str:
         else "decreased from"
     shown = [format_value(v, unit, answer.question.decimals, answer.question.scale)
              for v in (first, last)]
-    if first != last and (points := _shown_points(shown, unit)):
-        # "gross margin decreased 110 basis points, from 40.4% to 39.3%"
+    if first != last and (points := _shown_points(shown, unit, last - first)):
+        # "gross margin decreased 110 basis points from 40.4% to 39.3%"
         verb = "increased" if last > first else "decreased"
-        return f"{_title(answer.question, defs)} {verb} {points}, from {shown[0]} to {shown[1]}"
+        return f"{_title(answer.question, defs)} {verb} {points} from {shown[0]} to {shown[1]}"
     return (f"{_title(answer.question, defs)} {went} {shown[1]}" if first == last else
             f"{_title(answer.question, defs)} {went} {shown[0]} to {shown[1]}")
 
@@ -679,19 +689,25 @@ def moved(answer: MetricAnswer) -> str:
 BASIS_POINTS_UP_TO = 5.0
 
 
-def _shown_points(shown: Sequence[str], unit: str) -> str:
+def _shown_points(shown: Sequence[str], unit: str, exact: float) -> str:
     """A percentage's move between its two values as shown: "110 basis points" for 40.4% to
-    39.3%, so each part of a bridge states its own move as the whole's does; empty for any
-    other unit or a value not shown as a plain percentage."""
-    values = [float(m[1].replace(",", "")) for s in shown
-              if (m := re.fullmatch(r"(-?[\d,]*\.?\d+)%", s)) is not None]
+    39.3%, so each part of a bridge states its own move as the whole's does, and unrounded
+    too where the rounding of the two shown values bends it by half a shown unit or more
+    (Costco's fiscal 2021 gross margin, 11.20% to 11.13%: "10 basis points as shown (7
+    unrounded)", as its MD&A says seven); empty for any other unit or a value not shown as a
+    plain percentage. ``exact``: the move unrounded, as a fraction."""
+    values = [(float(m[1].replace(",", "")), len(m[2] or "")) for s in shown
+              if (m := re.fullmatch(r"(-?[\d,]*\d(?:\.(\d+))?)%", s)) is not None]
     if unit != "percent" or len(values) != 2:
         return ""
-    points = abs(values[1] - values[0])
+    points = abs(values[1][0] - values[0][0])
     if not round(points * 100):
         return ""  # 49.3% to 49.3% as shown: no move to state
     if points > BASIS_POINTS_UP_TO:
         return f"{points:,.1f} percentage points"
+    unrounded = abs(exact) * 10_000
+    if abs(unrounded - points * 100) >= 10 ** (2 - values[1][1]) / 2:
+        return f"{points * 100:,.0f} basis points as shown ({unrounded:,.0f} unrounded)"
     return f"{points * 100:,.0f} basis points"
 
 
@@ -846,7 +862,7 @@ def _answered(question: MetricQuestion, facts: Sequence[StatementFact], formula:
               defs: Vocabulary, company: str | None, cover: str) -> MetricAnswer:
     """The question computed from the facts (:func:`answer_metric`'s statuses)."""
     evaluator = Evaluator(facts, question.months, question.formulas, question.written,
-                          year_end=not question.year_ago)
+                          year_end=not question.year_ago, exact_rows=question.named_row)
     if (statement := _unread(formula, evaluator, defs)) is not None:
         return MetricAnswer(question=question, status="unavailable",
                             headline=f"The filing's {STATEMENT_NAMES.get(statement, statement)} "
@@ -866,6 +882,19 @@ def _answered(question: MetricQuestion, facts: Sequence[StatementFact], formula:
     except FormulaError as error:  # the question's formula, not the filing, is at fault
         return MetricAnswer(question=question, status="unavailable",
                             headline=f"The formula could not be evaluated: {error}.")
+
+
+def _way_unread(question: MetricQuestion, values: dict[int, float], operands: list[Operand]
+                ) -> MetricAnswer | None:
+    """A row the question names printed in parentheses in every year: a deduction ("Net income
+    attributable to noncontrolling interest (49) (223)") or a loss whose size grew as its
+    printed value fell; no concept says which way it went, so the quotes answer. None for any
+    other."""
+    if not (question.named_row and len(values) > 1 and all(v < 0 for v in values.values())):
+        return None
+    return MetricAnswer(question=question, status="unavailable", operands=operands,
+                        headline=f"The row \"{operands[0].label}\" is printed negative in every "
+                                 f"year asked: which way it moved is not read.")
 
 
 def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, years: list[int],
@@ -895,6 +924,8 @@ def _computed(question: MetricQuestion, evaluator: Evaluator, formula: str, year
     if evaluator.missing:
         return _not_computed(question, evaluator, formula, years, company, cover, operands,
                              values)
+    if (unread := _way_unread(question, values, operands)) is not None:
+        return unread
     title = _title(question, defs, evaluator.read_as)
     details = [f"Formula: {title} = {_pretty(formula, defs)}"
                + (" (as the question defines it)." if question.stated else

@@ -54,6 +54,7 @@ from rag_assets.core.question.vocabulary import (
 from rag_assets.core.text.filing_kinds import without_period_filing
 from rag_assets.core.text.periods import (
     NUMBER_WORDS,
+    PERIOD_NAME_RE,
     PERIOD_OPENING_RE,
     PERIOD_OVER_PERIOD_RE,
     PERIOD_WORD_RE,
@@ -72,6 +73,7 @@ from rag_assets.core.text.years import (
     FY_TERM_RE,
     YEAR_SPAN_RE,
     YEAR_TOKEN,
+    one_period_restated,
     years_in,
 )
 
@@ -225,6 +227,10 @@ class MetricQuestion(BaseModel):
     explained_by: list[str] = Field(
         default_factory=list, description="the flows that moved a balance whose change is "
         "asked with its reason ('and why?': the debt issued and repaid), read beside it")
+    named_row: bool = Field(default=False, description="the target is the statement row the "
+                            "question names by its label's words, no definition it states: "
+                            "read under a label of exactly those words where they are fewer "
+                            "than three (LABEL_STOP_WORDS aside)")
 
     @property
     def covers(self) -> bool:
@@ -1141,7 +1147,7 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
         target, is_metric, judgment = choice[0][0], False, None
     elif each:
         target, is_metric = each[0], False
-    definitions = _with_row_changed(definitions, target, bool(choice), asking)
+    definitions, named_row = _with_row_changed(definitions, target, bool(choice), asking)
     quarter, years, dated = _periods_asked(text, asked, definitions, question.years)
     formulas, titles, defined = _own_definitions(definitions, target, norm,
                                                   years[-1] if years else None, written)
@@ -1173,7 +1179,7 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
         asks=load_rules().rules[judgment].asked(norm) if judgment else None,
         choices=choice[0] if choice else each if aggregate == "each" and each else [],
         pick=choice[1] if choice else None, total=question.total,
-        dated=dated, history=_history_asked(asked, aggregate, is_metric),
+        dated=dated, history=_history_asked(asked, aggregate, is_metric), named_row=named_row,
         explained_by=_why_flows(asking, target, aggregate)), question, asking, norm)
 
 
@@ -1211,26 +1217,44 @@ _MEASURE_ENDS_RE = re.compile(r"\s*(?:\$[\d.,]+\s+(?:thousand|million|billion)\s
 
 
 def _with_row_changed(definitions: list[tuple[str | None, str]], target: str | None,
-                      choice: bool, asking: str) -> list[tuple[str | None, str]]:
+                      choice: bool, asking: str) -> tuple[list[tuple[str | None, str]], bool]:
     """The definitions, or, for a change of a row no term names and nothing defines, that row
-    read as the question's own definition (:func:`_row_changed`)."""
+    read as the question's own definition (:func:`_row_changed`); and whether it was."""
     if target is None and not (definitions or choice) and (row := _row_changed(asking)):
-        return [(row, row)]
-    return definitions
+        return [(row, row)], True
+    return definitions, False
+
+
+# the words a row's label is matched without (:mod:`metric_engine`'s label matching): "net
+# credit losses" is matched as "credit losses", two words, the provision's and the allowance's
+# alike, so a row named by so few is read only under a label of exactly those words
+LABEL_STOP_WORDS = frozenset({"the", "of", "a", "an", "total", "net", "and", "&"})
+# a member named after the measure ("net interest income in CCB", "... of Consumer & Community
+# Banking"): a capitalized name after a preposition that is no period's ("in Q3", "in Fiscal")
+_MEMBER_AFTER_RE = re.compile(r"\s*(?:in|of|for|at|from|within)\s+(?:the\s+|its\s+)?"
+                              r"(?P<name>[A-Z][\w&'’.-]*)")
 
 
 def _row_changed(asking: str) -> str | None:
     """The measure a "by how much did X's <measure> change" (or "did X's <measure>
-    increase", or "what drove X's <measure> in ...") question names when the vocabulary names
-    none: a statement row by its printed label's words (``row('...')``), of three words at
-    least; None for any other question."""
+    increase", "why did X's <measure> drop", or "what drove X's <measure> in ...") question
+    names when the vocabulary names none: a statement row by its printed label's words
+    (``row('...')``, :attr:`MetricQuestion.named_row`), of three words at least; None for any
+    other question, for a measure of a member named after it (the statements print the
+    company's), and for words a hyphen joins across a space ("lending- and deposit-related
+    fees"), which a formula would read as a subtraction."""
     for opening_re, measure_re in ((_HOW_MUCH_DID_RE, _MEASURE_CHANGED_RE),
                                    (_CAUSE_OF_RE, _MEASURE_ENDS_RE)):
         opening = opening_re.match(asking)
         owner = POSSESSIVE_RE.match(asking, opening.end()) if opening else None
         match = measure_re.match(asking, owner.end()) if owner else None
-        if match is not None and len(match["x"].split()) >= _MIN_ROW_WORDS:
-            return match["x"]
+        if match is None or len(match["x"].split()) < _MIN_ROW_WORDS:
+            continue
+        member = _MEMBER_AFTER_RE.match(asking, match.end("x"))
+        if (member is not None and not PERIOD_NAME_RE.match(member["name"])) or re.search(
+                r"-\s|\s-", match["x"]):
+            return None
+        return match["x"]
     return None
 
 
@@ -1314,9 +1338,8 @@ def _one_change(years: Sequence[int], asked: str) -> bool:
     """Whether the years asked name one change: one year, or it and the year before it is
     compared with ("in Q1 2021 compared with Q1 2020"; not "in 2021 and 2022", two changes),
     or one period named twice, by the filer's fiscal name and by the date it ends on ("in Q1
-    fiscal 2024 (three months ended April 30, 2023)": :func:`period_end_years`)."""
-    ends = period_end_years(asked)
-    if len(ends) == 1 and len(set(years) - set(ends)) <= 1:
+    fiscal 2024 (three months ended April 30, 2023)": :func:`one_period_restated`)."""
+    if one_period_restated(asked):
         return True
     return len(years) == 1 or (len(years) == 2 and max(years) - min(years) == 1
                                and COMPARED_WITH_RE.search(asked) is not None)

@@ -67,6 +67,7 @@ from rag_assets.core.generation.extractive import (
     evidence_strength,
     largest_count,
     missing_anchors,
+    names_asked,
     names_measure,
     quote_order,
     rows_for_runs,
@@ -290,10 +291,7 @@ class QuoteRoute:
                                              detail=f"{part.label or 'question'}: {missing}"))
             return out
         if self.chat is None:
-            chosen = self.amount_following(part.question, rows_for_runs(
-                part.question, self.count_first(
-                    part.question, select(scored, self.config.extractive, max_claims), scored),
-                lambda document, year, page: page_table_rows(self.pages, document, year, page)))
+            chosen = self.chosen(part.question, scored, max_claims)
             # a quote whose citation does not hold on its page (a row whose headings the page
             # does not print as the chunk names them) is dropped, like a model's claim
             quotes, dropped = keep_verified(verify_claims(
@@ -313,6 +311,16 @@ class QuoteRoute:
             out.method = "model"
         out.abstained = not out.claims
         return out
+
+    def chosen(self, question: Question, scored: list[ScoredUnit], max_claims: int | None
+               ) -> list[ScoredUnit]:
+        """The units to quote: the best scored (:func:`select`), a count asked first, a table's
+        run quoted as its row, an amount asked read from the sentence after the best."""
+        chosen = self.count_first(question, select(scored, self.config.extractive, max_claims),
+                                  scored)
+        chosen = rows_for_runs(question, chosen, lambda document, year, page: page_table_rows(
+            self.pages, document, year, page))
+        return self.amount_following(question, chosen)
 
     def count_first(self, question: Question, chosen: list[ScoredUnit],
                     scored: Sequence[ScoredUnit]) -> list[ScoredUnit]:
@@ -349,7 +357,9 @@ class QuoteRoute:
                          ) -> list[ScoredUnit]:
         """For an amount asked ("How much does it expect to spend ...?") that no quote prints:
         the sentence the best quote's page prints after it, when that one prints an amount of
-        the year asked, leads, scored as the quote: a filing states a thing, then its size ("...
+        the year asked and names what the question asks of (:func:`names_asked`: the page's
+        next sentence is as often another topic's amount), leads, scored as the quote: a
+        filing states a thing, then its size ("...
         submitted comments to the EPA outlining ... its projected costs associated with PFAS
         treatment ..." then "The Company estimates an investment in excess of $1 billion of
         capital expenditures ...", American Water's Q2 2023 10-Q). Unchanged otherwise, and
@@ -360,7 +370,8 @@ class QuoteRoute:
         best = chosen[0]
         after = self.following(best.unit)
         if (after is None or after.is_row or AMOUNT_STATED_RE.search(after.text) is None
-                or runs_figures_on(after.text) or names_other_years(after.text, question.years)):
+                or runs_figures_on(after.text) or names_other_years(after.text, question.years)
+                or not names_asked(question, after.text)):
             return chosen
         lead = ScoredUnit(unit=after, score=best.score, dense=0.0, bm25=0.0, coverage=0.0,
                           matches=0.0)

@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from rag_assets.core.text.markers import SUPERSCRIPT_DIGITS
-from rag_assets.core.text.periods import unglued
+from rag_assets.core.text.periods import RESTATED_END_RE, unglued
 
 # a span of years ("2019-2021", "2021 - 2020"): no range of a figure
 YEAR_SPAN = r"(?:19|20)\d\d\s*[-–]\s*(?:19|20)\d\d\b"
@@ -130,3 +130,13 @@ def only_base_years(text: str, years: Sequence[int]) -> bool:
              if int(m.group(1)) + 1 in years}
     return bool(held) and all(at in bases for at in held)
 
+
+
+def one_period_restated(text: str) -> bool:
+    """Whether ``text`` names one period twice, by the filer's fiscal name and, in parentheses,
+    by the date it ends on: one such date, and one other year besides it, within a year of the
+    date's (a fiscal year is named for the year it ends in, or the one before or after it:
+    Walmart's Q1 fiscal 2024 ends April 30, 2023; Ulta's fiscal 2022 January 28, 2023)."""
+    ends = [int(m["year"]) for m in RESTATED_END_RE.finditer(text)]
+    others = set(years_in(RESTATED_END_RE.sub(" ", text)))
+    return len(ends) == 1 and len(others) == 1 and abs(others.pop() - ends[0]) <= 1

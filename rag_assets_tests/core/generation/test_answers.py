@@ -470,8 +470,8 @@ def test_a_cause_asked_of_a_measure_the_statements_print_gives_its_change_after_
     # and the changes it is made of: gross margin's, operating expenses' share of sales, with
     # the expense row whose share moved most (selling, general and administrative expenses,
     # 6,626 and 7,602, where the NRD charge is booked)
-    assert ": gross margin decreased 20 basis points, from 49.3% to 49.1% and operating expense " \
-        "ratio increased 210 basis points, from 25.0% to 27.1% (the most, \"Selling, general " \
+    assert ": gross margin decreased 20 basis points from 49.3% to 49.1% and operating expense " \
+        "ratio increased 210 basis points from 25.0% to 27.1% (the most, \"Selling, general " \
         "and administrative expenses\", from 20.9% to 23.2% of net sales, as it rose $976 " \
         "million (14.7%))." in first, first
     assert result.method == "direct cause" and len(result.answer.splitlines()) > 1

@@ -755,3 +755,13 @@ def test_an_items_causes_end_at_the_lists_next_item() -> None:
         "million to the allowance for credit losses, and • $727 million of net charge-offs, up "
         "$203 million.", scope=MDNA)])
     assert listed is not None and "$727 million of net charge-offs" in listed.causes
+
+
+@pytest.mark.parametrize("opens", ["primarily due to the following factors:", "driven by:",
+                                   "due to higher volume, partially offset by"])
+def test_an_items_causes_that_open_their_own_list_keep_it(opens: str) -> None:
+    question = read_question("What drove the increase in net sales in 2023?")
+    found = drivers(question, [unit(
+        f"Highlights for 2023: • Net sales increased 9% in 2023 {opens} • higher comparable "
+        "sales in every region; • lower freight costs.", scope=MDNA)])
+    assert found is not None and "higher comparable sales" in found.causes, found

@@ -79,3 +79,15 @@ def test_an_amount_asked_that_no_quote_prints_is_read_from_the_next_sentence() -
     counted = read_question("How many treatment facilities does American Water Works plan?")
     quoted = [_scored("american-water-works-10q-q2", 2023, PFAS)]
     assert route.amount_following(counted, quoted) == quoted
+
+
+def test_the_next_sentences_amount_of_another_topic_does_not_lead() -> None:
+    # Microsoft's FY2023 10-K (p.47): the sentence after one on derivatives is the tax rate's
+    derivatives = ("Other, net primarily reflects net losses on derivatives and fair value "
+                   "adjustments, partially offset by gains on investments.")
+    tax = "Our effective tax rate for fiscal years 2023 and 2022 was 19% and 13%, respectively."
+    route = _route("microsoft-10k", 2023, f"{derivatives} {tax}")
+    asked = read_question("How much did Microsoft's net losses on derivatives increase in "
+                          "fiscal 2023?")
+    quoted = [_scored("microsoft-10k", 2023, derivatives)]
+    assert route.amount_following(asked, quoted) == quoted

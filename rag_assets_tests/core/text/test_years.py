@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from rag_assets.core.text.years import names_other_years, only_base_years, years_in
+import pytest
+
+from rag_assets.core.text.years import (
+    names_other_years,
+    one_period_restated,
+    only_base_years,
+    years_in,
+)
 
 
 def test_a_sentence_of_another_year_and_one_of_none() -> None:
@@ -31,3 +38,15 @@ def test_a_year_printed_only_as_the_base_of_a_change_speaks_of_the_year_after() 
                   "Net sales rose from $1.2 billion in 2021.",
                   "In fiscal 2022 we opened 50 stores.", "Gross margin was 39.3%."):
         assert not only_base_years(other, [2023]), other
+
+
+@pytest.mark.parametrize(("text", "once"), [
+    ("in Q1 fiscal 2024 (three months ended April 30, 2023)?", True),
+    ("during fiscal 2022 (year ended January 28, 2023), and why?", True),
+    ("from 2021 to the quarter ended June 30, 2023?", False),  # no fiscal name restated
+    ("between fiscal 2021 and (the three months ended April 30, 2023)?", False),  # two years
+    ("in fiscal 2023 and in Q1 fiscal 2024 (three months ended April 30, 2023)?", False),
+    ("in fiscal 2024?", False),
+])
+def test_one_period_named_by_its_fiscal_name_and_end_date(text: str, once: bool) -> None:
+    assert one_period_restated(text) is once
