@@ -106,10 +106,6 @@ from rag_assets.core.text.sentences import page_prose, split_sentences, without_
 from rag_assets.core.text.years import names_other_years
 
 QUOTE_PREFIX = 80  # characters of a quote that find it on its page
-# an amount asked that no chosen quote prints: the scored units read for one that states it,
-# the best this many, scored at least this share of the best quote's
-AMOUNT_CANDIDATES = 12
-AMOUNT_SCORE_SHARE = 0.5
 HEADING_PAGES_BACK = 3  # pages a heading is looked for above a page that prints none
 
 
@@ -319,12 +315,12 @@ class QuoteRoute:
     def chosen(self, question: Question, scored: list[ScoredUnit], max_claims: int | None
                ) -> list[ScoredUnit]:
         """The units to quote: the best scored (:func:`select`), a count asked first, a table's
-        run quoted as its row, an amount asked led by a sentence that states one."""
+        run quoted as its row, an amount asked read from the sentence after the best."""
         chosen = self.count_first(question, select(scored, self.config.extractive, max_claims),
                                   scored)
         chosen = rows_for_runs(question, chosen, lambda document, year, page: page_table_rows(
             self.pages, document, year, page))
-        return self.amount_first(question, chosen, scored)
+        return self.amount_following(question, chosen)
 
     def count_first(self, question: Question, chosen: list[ScoredUnit],
                     scored: Sequence[ScoredUnit]) -> list[ScoredUnit]:
@@ -357,38 +353,29 @@ class QuoteRoute:
                                coverage=0.0, matches=0.0)
         return [found, *chosen[:max(1, len(chosen) - 1)]]
 
-    def amount_first(self, question: Question, chosen: list[ScoredUnit],
-                     scored: Sequence[ScoredUnit]) -> list[ScoredUnit]:
-        """For an amount asked ("How much does it expect to spend ...?") that no quote prints,
-        the answer's type decides its lead, as in question answering: a sentence that states an
-        amount of the year asked and names what the question asks of (:func:`names_asked`)
-        leads, scored as the best quote. First the sentence the best quote's page prints after
-        it (a filing states a thing, then its size: "... submitted comments to the EPA
-        outlining ... its projected costs associated with PFAS treatment ..." then "The
-        Company estimates an investment in excess of $1 billion of capital expenditures ...",
-        American Water's Q2 2023 10-Q), else the best scored one, within
-        :data:`AMOUNT_SCORE_SHARE` of the best's score ("During 2018, Corning acquired
-        substantially all of CMD for $841 million." below "In December 2017, Corning announced
-        ... agreements with the 3M Company ... to purchase substantially all its Communication
-        Markets Division"). Unchanged otherwise, and for a count (:meth:`count_first`)."""
+    def amount_following(self, question: Question, chosen: list[ScoredUnit]
+                         ) -> list[ScoredUnit]:
+        """For an amount asked ("How much does it expect to spend ...?") that no quote prints:
+        the sentence the best quote's page prints after it, when that one prints an amount of
+        the year asked and names what the question asks of (:func:`names_asked`: the page's
+        next sentence is as often another topic's amount), leads, scored as the quote: a
+        filing states a thing, then its size ("...
+        submitted comments to the EPA outlining ... its projected costs associated with PFAS
+        treatment ..." then "The Company estimates an investment in excess of $1 billion of
+        capital expenditures ...", American Water's Q2 2023 10-Q). Unchanged otherwise, and
+        for a count (:meth:`count_first` reads those)."""
         if (question.expects != "figure" or question.counts or not chosen
                 or any(AMOUNT_STATED_RE.search(s.unit.text) for s in chosen)):
             return chosen
         best = chosen[0]
-        candidates = [self.following(best.unit), *(
-            s.unit for s in scored[:AMOUNT_CANDIDATES]
-            if s.score >= best.score * AMOUNT_SCORE_SHARE)]
-        found = next((u for u in candidates if u is not None and not u.is_row
-                      and AMOUNT_STATED_RE.search(u.text) is not None
-                      and not runs_figures_on(u.text)
-                      and not names_other_years(u.text, question.years)
-                      and names_asked(question, u.text)), None)
-        if found is None:
+        after = self.following(best.unit)
+        if (after is None or after.is_row or AMOUNT_STATED_RE.search(after.text) is None
+                or runs_figures_on(after.text) or names_other_years(after.text, question.years)
+                or not names_asked(question, after.text)):
             return chosen
-        lead = ScoredUnit(unit=found, score=best.score, dense=0.0, bm25=0.0, coverage=0.0,
+        lead = ScoredUnit(unit=after, score=best.score, dense=0.0, bm25=0.0, coverage=0.0,
                           matches=0.0)
-        # the best quote stays after it: what the amount is of, as the filing says it
-        return [lead, *(s for s in chosen if s.unit.quote != found.quote)][:max(2, len(chosen))]
+        return [lead, *chosen[:max(1, len(chosen) - 1)]]
 
     def whole_count(self, noun: str, counting: ScoredUnit, chosen: list[ScoredUnit],
                     counts: Callable[[EvidenceUnit], bool]) -> list[ScoredUnit]:

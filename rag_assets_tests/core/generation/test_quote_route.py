@@ -71,14 +71,14 @@ def test_an_amount_asked_that_no_quote_prints_is_read_from_the_next_sentence() -
     route = _route("american-water-works-10q-q2", 2023, f"{PFAS} {SIZED} These are estimates.")
     asked = read_question("How much does American Water Works expect to spend to comply with "
                           "the EPA's proposed PFAS rules in 2023?")
-    quoted = [_scored("american-water-works-10q-q2", 2023, PFAS)]
-    chosen = route.amount_first(asked, quoted, quoted)
+    chosen = route.amount_following(asked, [_scored("american-water-works-10q-q2", 2023, PFAS)])
     assert [s.unit.text for s in chosen] == [SIZED, PFAS]  # its size leads
     # a sentence that prints an amount already answers; a count is read by its own reader
     printed = [_scored("american-water-works-10q-q2", 2023, SIZED)]
-    assert route.amount_first(asked, printed, printed) == printed
+    assert route.amount_following(asked, printed) == printed
     counted = read_question("How many treatment facilities does American Water Works plan?")
-    assert route.amount_first(counted, quoted, quoted) == quoted
+    quoted = [_scored("american-water-works-10q-q2", 2023, PFAS)]
+    assert route.amount_following(counted, quoted) == quoted
 
 
 def test_the_next_sentences_amount_of_another_topic_does_not_lead() -> None:
@@ -90,23 +90,4 @@ def test_the_next_sentences_amount_of_another_topic_does_not_lead() -> None:
     asked = read_question("How much did Microsoft's net losses on derivatives increase in "
                           "fiscal 2023?")
     quoted = [_scored("microsoft-10k", 2023, derivatives)]
-    assert route.amount_first(asked, quoted, quoted) == quoted
-
-
-def test_an_amount_asked_is_led_by_the_best_scored_sentence_that_states_one() -> None:
-    # Corning's 2018 10-K (p.3): the announcement scores best, the price two places below it
-    announced = ("In December 2017, Corning announced that it had entered into agreements with "
-                 "the 3M Company (3M) to purchase substantially all its Communication Markets "
-                 "Division (CMD) in a cash transaction.")
-    priced = "During 2018, Corning acquired substantially all of CMD for $841 million."
-    other = "The acquisition of CMD drove $200 million of increased sales in the Optical segment."
-    route = _route("corning-10k", 2018, f"{announced} Corning believes this will help. {priced}")
-    asked = read_question("How much did Corning pay to acquire CMD, 3M's Communication Markets "
-                          "Division, in 2018?")
-    best = _scored("corning-10k", 2018, announced)
-    scored = [best, *(s.model_copy(update={"score": score}) for s, score in (
-        (_scored("corning-10k", 2018, priced), 0.6), (_scored("corning-10k", 2018, other), 0.3)))]
-    assert [s.unit.text for s in route.amount_first(asked, [best], scored)] == [priced, announced]
-    # scored under half the best's, an amount is no lead
-    weak = [best, scored[1].model_copy(update={"score": 0.4})]
-    assert route.amount_first(asked, [best], weak) == [best]
+    assert route.amount_following(asked, quoted) == quoted
