@@ -32,6 +32,11 @@ from rag_assets.core.text.sentences import (
     # company forms, initials and dotted acronyms go on
     ("Nike, Inc. sold more in the U.S. market. Richard A. Johnson signed it.",
      ["Nike, Inc. sold more in the U.S. market.", "Richard A. Johnson signed it."]),
+    # a case caption's "ex rel." goes on to the relator's name (Lockheed Martin's 2021 10-K)
+    ("United States of America, ex rel. Patzer; Cimma v. Sikorsky Aircraft Corp. is pending. "
+     "The Government intervened.",
+     ["United States of America, ex rel. Patzer; Cimma v. Sikorsky Aircraft Corp. is pending.",
+      "The Government intervened."]),
 ])
 def test_sentences_end_where_a_filing_ends_them(text: str, sentences: list[str]) -> None:
     assert split_sentences(text) == sentences
