@@ -28,7 +28,12 @@ from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import EvidenceUnit, printed_unit
 from rag_assets.core.generation.extractive import MODAL_BEFORE_RE
 from rag_assets.core.question.question import Question
-from rag_assets.core.question.transactions import printed_verbs, stem
+from rag_assets.core.question.transactions import (
+    asking_words,
+    deal_verbs,
+    printed_verbs,
+    stem,
+)
 from rag_assets.core.text.figures import AMOUNT_STATED_RE, SIGNED_MONEY_RE
 from rag_assets.core.text.periods import PRINTED_DATE_RE
 from rag_assets.core.text.sentences import joined, page_prose, split_sentences
@@ -39,13 +44,11 @@ MAX_UNNAMED = 2  # sentences in a row that do not name the transaction, in its r
 EVENTS_READ = 5  # of the selected units, the best ones a transaction is looked for in
 NAMED_LETTERS = 4  # a question's words compared by their first four letters ("note", "loan")
 WORD_RE = re.compile(r"[a-z]{4,}")
-# the words that ask, which name nothing of the transaction
-ASKING_STEMS = frozenset({"what", "whic", "were", "term", "main", "prin", "mate", "sign",
-                          "thei", "with", "from", "that", "this", "does", "have",
-                          "much", "many", "tota", "amou", "year", "quar", "fisc"})
-# a deal's verb (COMPLETED), which every completed deal prints: it names the deal only where the
-# question names nothing else ("Which acquisition did 3M complete, and on what terms?")
-DEAL_VERB_STEMS = frozenset({"comp", "clos"})
+# the words that ask, which name nothing of the transaction, and a deal's verbs, which every
+# completed deal prints (``transactions.json``'s ``terms.asking`` and ``terms.deal_verbs``), by
+# their first NAMED_LETTERS letters as the question's words are compared
+ASKING_STEMS = frozenset(w[:NAMED_LETTERS] for w in asking_words())
+DEAL_VERB_STEMS = frozenset(w[:NAMED_LETTERS] for w in deal_verbs())
 # the name a filing gives a transaction where it states it: (the "Notes"), ("2026 Notes"),
 # (collectively, the "Notes"), (the ‘Notes’ or ...)
 DEFINED_RE = re.compile(r"\([^()“\"‘]{0,30}?[“\"‘]([^”\"’]{2,60})[”\"’]")

@@ -61,6 +61,20 @@ def printed_verbs() -> tuple[str, ...]:
     return (*sorted(event_verbs()), *(str(v) for v in extra))
 
 
+@cache
+def asking_words() -> tuple[str, ...]:
+    """The words a terms question is asked with, which name nothing of the transaction
+    (``terms.asking``)."""
+    return tuple(str(w) for w in _entries()["terms"]["asking"]["words"])
+
+
+@cache
+def deal_verbs() -> tuple[str, ...]:
+    """The verbs every completed deal prints ("completed", "closed": ``terms.deal_verbs``),
+    which name a deal only where a question names nothing else."""
+    return tuple(str(w) for w in _entries()["terms"]["deal_verbs"]["words"])
+
+
 def stem(verb: str) -> str:
     """A verb cut as a sentence prints it in any form: "issu" for issued and issuance."""
     return verb.lower().rstrip("e")[:EVENT_STEM]
