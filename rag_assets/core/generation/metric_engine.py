@@ -675,7 +675,8 @@ def moved(answer: MetricAnswer) -> str:
         else "decreased from"
     shown = [format_value(v, unit, answer.question.decimals, answer.question.scale)
              for v in (first, last)]
-    if first != last and (points := _shown_points(shown, unit, last - first)):
+    if unit == "percent" and first != last and (points := _shown_points(
+            first, last, 1 if answer.question.decimals is None else answer.question.decimals)):
         # "gross margin decreased 110 basis points from 40.4% to 39.3%"
         verb = "increased" if last > first else "decreased"
         return f"{_title(answer.question, defs)} {verb} {points} from {shown[0]} to {shown[1]}"
@@ -689,26 +690,31 @@ def moved(answer: MetricAnswer) -> str:
 BASIS_POINTS_UP_TO = 5.0
 
 
-def _shown_points(shown: Sequence[str], unit: str, exact: float) -> str:
-    """A percentage's move between its two values as shown: "110 basis points" for 40.4% to
-    39.3%, so each part of a bridge states its own move as the whole's does, and unrounded
-    too where the rounding of the two shown values bends it by half a shown unit or more
-    (Costco's fiscal 2021 gross margin, 11.20% to 11.13%: "10 basis points as shown (7
-    unrounded)", as its MD&A says seven); empty for any other unit or a value not shown as a
-    plain percentage. ``exact``: the move unrounded, as a fraction."""
-    values = [(float(m[1].replace(",", "")), len(m[2] or "")) for s in shown
-              if (m := re.fullmatch(r"(-?[\d,]*\d(?:\.(\d+))?)%", s)) is not None]
-    if unit != "percent" or len(values) != 2:
-        return ""
-    points = abs(values[1][0] - values[0][0])
-    if not round(points * 100):
+def _shown_points(first: float, last: float, places: int) -> str:
+    """A percentage's move between its two values as shown (:func:`_shown_move`): "110 basis
+    points" for 40.4% to 39.3%, so each part of a bridge states its own move as the whole's
+    does, and unrounded too where rounding bends it (Costco's fiscal 2021 gross margin as
+    shown, 11.2% to 11.1%: "10 basis points", 7 unrounded, within half a shown unit); past
+    :data:`BASIS_POINTS_UP_TO` points in percentage points; empty when the shown values are
+    the same."""
+    points, exact, bent = _shown_move(first, last, places)
+    if not round(points, places):
         return ""  # 49.3% to 49.3% as shown: no move to state
     if points > BASIS_POINTS_UP_TO:
-        return f"{points:,.1f} percentage points"
-    unrounded = abs(exact) * 10_000
-    if abs(unrounded - points * 100) >= 10 ** (2 - values[1][1]) / 2:
-        return f"{points * 100:,.0f} basis points as shown ({unrounded:,.0f} unrounded)"
+        return f"{points:,.{places}f} percentage points"
+    if bent:
+        return f"{points * 100:,.0f} basis points as shown ({exact:,.0f} unrounded)"
     return f"{points * 100:,.0f} basis points"
+
+
+def _shown_move(first: float, last: float, places: int) -> tuple[float, float, bool]:
+    """A percentage's move between two fractions as their values are shown to ``places``
+    decimals, in points, as MD&A computes it so a sentence's own figures add up (15.0% to
+    16.1% is 1.1 points, though 15.03% to 16.05% is 1.02); the move unrounded, in basis
+    points; and whether rounding bends the shown move by half a shown unit or more."""
+    points = abs(round(last * 100, places) - round(first * 100, places))
+    exact = abs(last - first) * 10_000
+    return points, exact, abs(exact - points * 100) >= 10 ** (2 - places) / 2
 
 
 def _clip(quote: str, width: int = 140) -> str:
@@ -967,11 +973,10 @@ def _points_moved(first: float, last: float, places: int) -> str:
     margin, 23.84% to 23.65%: 0.1 points as shown, 18 basis points as its MD&A says) is given
     unrounded too, after the shown move in basis points (Ulta's release: 17.0% to 15.5% is
     "150 basis points" as it prints them, 156 unrounded)."""
-    points = abs(round(last * 100, places) - round(first * 100, places))
+    points, exact, bent = _shown_move(first, last, places)
     if not round(points, places):
         return f"{points:.{places}f} percentage points"
-    exact = abs(last - first) * 10_000
-    if abs(exact - points * 100) >= 10 ** (2 - places) / 2:
+    if bent:
         return f"{points:.{places}f} percentage points ({points * 100:,.0f} basis points) as " \
                f"shown, or {exact:,.0f} basis points unrounded"
     return f"{points:.{places}f} percentage points, or {points * 100:,.0f} basis points"

@@ -28,6 +28,7 @@ from rag_assets.core.generation.direct_rows import first_match, load_cues
 from rag_assets.core.ingest.facts import NOTES_CITED_RE
 from rag_assets.core.question.companies import POSSESSIVE_RE
 from rag_assets.core.question.intents import load_intents
+from rag_assets.core.question.members import member_after
 from rag_assets.core.question.moves import COMPRESSED, SCALED_BACK, STEPPED_UP
 from rag_assets.core.question.question import (
     AND_WHY_RE,
@@ -54,7 +55,6 @@ from rag_assets.core.question.vocabulary import (
 from rag_assets.core.text.filing_kinds import without_period_filing
 from rag_assets.core.text.periods import (
     NUMBER_WORDS,
-    PERIOD_NAME_RE,
     PERIOD_OPENING_RE,
     PERIOD_OVER_PERIOD_RE,
     PERIOD_WORD_RE,
@@ -1229,10 +1229,6 @@ def _with_row_changed(definitions: list[tuple[str | None, str]], target: str | N
 # credit losses" is matched as "credit losses", two words, the provision's and the allowance's
 # alike, so a row named by so few is read only under a label of exactly those words
 LABEL_STOP_WORDS = frozenset({"the", "of", "a", "an", "total", "net", "and", "&"})
-# a member named after the measure ("net interest income in CCB", "... of Consumer & Community
-# Banking"): a capitalized name after a preposition that is no period's ("in Q3", "in Fiscal")
-_MEMBER_AFTER_RE = re.compile(r"\s*(?:in|of|for|at|from|within)\s+(?:the\s+|its\s+)?"
-                              r"(?P<name>[A-Z][\w&'’.-]*)")
 
 
 def _row_changed(asking: str) -> str | None:
@@ -1248,12 +1244,11 @@ def _row_changed(asking: str) -> str | None:
         opening = opening_re.match(asking)
         owner = POSSESSIVE_RE.match(asking, opening.end()) if opening else None
         match = measure_re.match(asking, owner.end()) if owner else None
-        if match is None or len(match["x"].split()) < _MIN_ROW_WORDS:
+        if owner is None or match is None or len(match["x"].split()) < _MIN_ROW_WORDS:
             continue
-        member = _MEMBER_AFTER_RE.match(asking, match.end("x"))
-        if (member is not None and not PERIOD_NAME_RE.match(member["name"])) or re.search(
+        if member_after(asking[match.end("x"):], [owner["name"]]) or re.search(
                 r"-\s|\s-", match["x"]):
-            return None
+            return None  # "net interest income in CCB": the statements print the firm's
         return match["x"]
     return None
 

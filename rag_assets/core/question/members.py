@@ -78,6 +78,15 @@ def narrowed_by_name(text: str, companies: Sequence[str] = (),
     return found
 
 
+def member_after(rest: str, owners: Sequence[str]) -> str | None:
+    """The member a question names right after a measure, ``rest`` being what follows the
+    measure ("... in CCB in Q3 2022?", "... for Sam's Club"), when it is a member of one of
+    ``owners`` (no period, statement or unit: "in Q3 2022", "in Fiscal 2023"); else None. For a
+    measure no term of the vocabulary names: a statement row named by its label's words."""
+    after = _MEMBER_RE.match(rest)
+    return after["name"] if after and _is_member(after["name"], owners) else None
+
+
 def _company_member(text: str, companies: Sequence[str]) -> str | None:
     """A member the question names as the subject beside its company, wherever the measure
     stands: "How much operating income did Walmart International generate?" (the company

@@ -99,10 +99,6 @@ EACH_QUARTER_RE = re.compile(r"\b(?:for\s+)?(?:each|every|per)\s+quarter\b|\bqua
 MONTH_RE = re.compile(
     r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
     r"december)\b", re.IGNORECASE)
-# a capitalized word that names a period, not a member, after "in" or "for" ("in Q3", "in
-# Fiscal 2023", "in the Second Quarter", "in January")
-PERIOD_NAME_RE = re.compile(rf"(?:q[1-4]|fy\d*|fiscal|first|second|third|fourth|three|six|nine|"
-                            rf"twelve|full|year|quarter|half|{MONTH_RE.pattern})$", re.IGNORECASE)
 # a comparison's other period: "more cash than in fiscal 2021", "less than at the end of
 # 2020", "higher than the prior year", "than at December 31, 2022", "than its fiscal 2021
 # revenue", "than the same quarter last year" (never a level, "more than 21%", nor another

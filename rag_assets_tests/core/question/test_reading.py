@@ -12,7 +12,7 @@ import pytest
 from rag_assets.core.generation.metric_questions import parse_question
 from rag_assets.core.ingest.statements import STATEMENT_KINDS, classify_pages, page_lines
 from rag_assets.core.question.instructions import statements_named, strip_instructions
-from rag_assets.core.question.members import narrowed_by_name
+from rag_assets.core.question.members import member_after, narrowed_by_name
 from rag_assets.core.question.question import asks_cause, read_question
 from rag_assets.core.question.vocabulary import (
     TERMS_FILE,
@@ -960,3 +960,13 @@ def test_a_quarter_asked_beside_the_10q_named_by_its_quarter_is_one_period() -> 
 ])
 def test_a_limit_asked_is_a_figure(text: str, expects: str) -> None:
     assert read_question(text).expects == expects
+
+
+@pytest.mark.parametrize(("rest", "member"), [
+    (" in CCB in Q3 2022?", "CCB"),  # a business line's, never the firm's row
+    (" for Sam's Club rise in fiscal 2022?", "Sam's Club"),
+    (" in Q3 2022?", None), (" in the Second Quarter of 2023?", None),  # periods
+    (" in Fiscal 2023?", None), (" in January 2023?", None), (" in 2023?", None),
+])
+def test_a_member_named_after_a_measure_no_term_names(rest: str, member: str | None) -> None:
+    assert member_after(rest, ["JPMorgan", "Walmart"]) == member
