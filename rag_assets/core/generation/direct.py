@@ -74,6 +74,7 @@ from rag_assets.core.generation.extractive import (
 )
 from rag_assets.core.generation.introduced_tables import introduced_total
 from rag_assets.core.generation.issuer_purchases import purchases_count, purchases_yes_no
+from rag_assets.core.generation.legal_matters import Under
 from rag_assets.core.generation.made_up import largest_part, made_up
 from rag_assets.core.generation.major_customers import major_customers
 from rag_assets.core.generation.member_shares import PagesPrinting, member_share
@@ -436,8 +437,8 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
                   cues: DirectCues | None = None, preceding: Adjacent | None = None,
                   before: Before | None = None, scan: Scan | None = None,
                   following: Adjacent | None = None, printing: PagesPrinting | None = None,
-                  titling: PagesTitling | None = None, heading: Heading | None = None
-                  ) -> DirectAnswer | None:
+                  titling: PagesTitling | None = None, heading: Heading | None = None,
+                  under: Under | None = None) -> DirectAnswer | None:
     """The direct first sentence for ``question`` from the units the engine selected (best
     first), a table completed from ``pool`` (the part's other evidence units: a superlative
     compares every row of the table, not only the quoted ones) and from ``page_rows`` (every
@@ -445,7 +446,8 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
     and ``following`` the sentences a page prints before and after a unit, ``before`` the
     text before it, ``scan`` the filing's sentences a yes or no may be read from and
     ``printing`` the filing's pages that print a name, ``titling`` those that title a table
-    by a word), or None."""
+    by a word, ``under`` the heading a sentence stands under and the sentences under it), or
+    None."""
     cues = cues or load_cues()
     if not selected:
         return None
@@ -482,7 +484,7 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             # the deals stated one by one (a count asked that no enumeration printed: "three
             # main companies acquired" named deal by deal, when at least as many are stated)
             or stated_deals(question, selected, pool, scan, following, preceding,
-                            at_least=_names_counted(question.text, cues))
+                            at_least=_names_counted(question.text, cues), under=under)
             # "which segment drove the decline?" with no table to rank: MD&A's sentence
             or (sized_cause(question, drivers(question, selected, pool, preceding, scan,
                                               following, heading), page_rows, cues)

@@ -27,11 +27,12 @@ from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.drivers import Adjacent
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import roots
+from rag_assets.core.generation.legal_matters import Under, as_matters, particulars
 from rag_assets.core.generation.yes_no import of_the_period
 from rag_assets.core.question.intents import Statement, load_intents
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import MONEY_RE
-from rag_assets.core.text.periods import EVENT_DATE_RE, OPENING_PERIOD_RE, months_asked
+from rag_assets.core.text.periods import OPENING_PERIOD_RE, months_asked
 from rag_assets.core.text.years import names_other_years, years_in
 
 MAX_DEALS = 4
@@ -57,6 +58,7 @@ REFERS_BACK_RE = re.compile(r"\b(?:this|these|such|the foregoing)\s+(?:[\w-]+\s+
                             r"cases?|proceedings?|claims?)\b", re.IGNORECASE)
 RESTATED_CHARS = 60  # of a cut deal sentence's end, found in the sentence read whole
 MAX_MATTERS = 6  # Item 103 names every material proceeding: a longer list than a period's deals
+MATTER_SENTENCES = 24  # sentences read for matters grouped by heading: several state one
 MAX_SENTENCE_WORDS = 80  # a sentence longer than this is a paragraph the reader failed to split
 PERIOD_SENTENCES_BACK = 3  # sentences a deal's that names no year goes on from
 PARTY_RE = re.compile(r"\b[A-Z][\w&.'’-]*")
@@ -65,15 +67,6 @@ PARTY_RE = re.compile(r"\b[A-Z][\w&.'’-]*")
 # business") names no matter, and goes after those that do
 ROUTINE_RE = re.compile(r"\b(?:normal|ordinary|regular) course of (?:its |our |the |their )?"
                         r"business\b|\broutine litigation\b", re.IGNORECASE)
-# what Item 103 of Regulation S-K has a filer state of each material proceeding: the court, the
-# principal parties (a case's caption: "Lockheed Martin v. Metropolitan Transportation
-# Authority", "United States ex rel. Patzer", "In re ...") and the date it was instituted ("In
-# October 2014, the U.S. Government filed a complaint"); a sentence printing none of them says
-# what proceedings may be ("lawsuits have been filed ... and more may be filed"), not which one
-COURT_RE = re.compile(r"\b(?:court|tribunal)\b", re.IGNORECASE)  # an arbitrator is a contract's
-CAPTION_RE = re.compile(r"\b[A-Z][\w.&'’-]* v\. [A-Z]|\bex rel\.|\bIn re [A-Z]")
-INSTITUTED_RE = re.compile(r"\b(?:filed|commenced|instituted|brought|initiated)\b",
-                           re.IGNORECASE)
 
 
 # words a question asks for matters with, not what the matters are of
@@ -91,13 +84,6 @@ def _matter_words(question: Question) -> set[str]:
     phrases = " ".join(p for key in question.intents for p in intents[key].phrases)
     return (roots(question.ranking_text, ROOT_LETTERS) - roots(phrases, ROOT_LETTERS)
             - ASKING_ROOTS - roots(" ".join(question.companies), ROOT_LETTERS))
-
-
-def _particulars(sentence: str) -> bool:
-    """Whether a matter's sentence prints one of Item 103's particulars (a court, a case's
-    caption, or the date it was instituted: a filing verb and an event's date)."""
-    return bool(COURT_RE.search(sentence) or CAPTION_RE.search(sentence)
-                or INSTITUTED_RE.search(sentence) and EVENT_DATE_RE.search(sentence))
 
 
 # capitalized words that name no party: the filer itself, a heading's words, months
@@ -323,9 +309,10 @@ LEGAL_SECTION_RE = re.compile(r"\bItem\s+3\b|\blegal proceedings\b|\bcontingenci
 def _one_per_deal(question: Question, patterns: Sequence[re.Pattern[str]],
                   candidates: Iterable[EvidenceUnit], pending: bool = False,
                   following: Adjacent | None = None, preceding: Adjacent | None = None,
-                  scan: Scan | None = None) -> dict[str, list[EvidenceUnit]]:
+                  scan: Scan | None = None, limit: int | None = None
+                  ) -> dict[str, list[EvidenceUnit]]:
     """Each deal of the period once (at most ``MAX_DEALS``, ``MAX_MATTERS`` of pending matters,
-    in the order first stated), in the
+    or ``limit``, in the order first stated), in the
     sentence that states it with its price when one does: the note prints "for $608 million
     in cash" where MD&A's overview names the sale alone."""
     best: dict[str, tuple[str, list[EvidenceUnit]]] = {}
@@ -339,7 +326,7 @@ def _one_per_deal(question: Question, patterns: Sequence[re.Pattern[str]],
             continue
         deal = _object_of(text[match.end():])
         deal = deal if pending else _known_as(deal, text, best)
-        if deal not in best and len(best) == (MAX_MATTERS if pending else MAX_DEALS):
+        if deal not in best and len(best) == (limit or (MAX_MATTERS if pending else MAX_DEALS)):
             continue
         if deal in best and MONEY_RE.search(best[deal][0]):
             continue
@@ -383,10 +370,30 @@ def _in_legal_section(groups: Iterable[Sequence[EvidenceUnit]]) -> bool:
     return any(LEGAL_SECTION_RE.search(u.scope) for units in groups for u in units)
 
 
+def _in_order(question: Question, found: dict[str, list[EvidenceUnit]],
+              printed: dict[str, str]) -> dict[str, list[EvidenceUnit]]:
+    """The matters named first, those Item 103's particulars identify before those of the
+    legal section, then others, the routine litigation after them (stable); only those of
+    what the question asks in common words ("class action lawsuits over water main
+    failures"; a name may be the filer's own, not a topic) when some are (``printed``: what a
+    matter states in all), at most ``MAX_MATTERS``: those of other things answer another
+    question."""
+    asked = _matter_words(question)
+    found = dict(sorted(found.items(), key=lambda item: (
+        bool(ROUTINE_RE.search(item[0])),
+        bool(asked) and not asked & roots(item[0], ROOT_LETTERS),
+        not particulars(item[0]),
+        not any(LEGAL_SECTION_RE.search(u.scope) for u in item[1]))))
+    topic = asked & roots(" ".join(re.findall(r"\b[a-z][a-z-]*\b", question.ranking_text)),
+                          ROOT_LETTERS)
+    of_asked = {t: u for t, u in found.items() if topic & roots(printed.get(t, t), ROOT_LETTERS)}
+    return dict(list((of_asked or found).items())[:MAX_MATTERS])
+
+
 def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
                  pool: Sequence[EvidenceUnit] = (), scan: Scan | None = None,
                  following: Adjacent | None = None, preceding: Adjacent | None = None,
-                 at_least: int = 0) -> DirectAnswer | None:
+                 at_least: int = 0, under: Under | None = None) -> DirectAnswer | None:
     """The period's deals (or the matters pending: lawsuits), each in the sentence that states
     it (and the next one, for its price), numbered; or None. A count of names asked ("three
     main companies acquired": ``at_least``) is answered only by as many deals or more. Whether
@@ -403,7 +410,12 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
         return None
 
     candidates = [*selected, *pool, *(scan(patterns) if scan is not None else ())]
-    found = _one_per_deal(question, patterns, candidates, pending, following, preceding, scan)
+    grouped = pending and under is not None  # a matter's sentences read under its heading
+    found = _one_per_deal(question, patterns, candidates, pending, following, preceding, scan,
+                          MATTER_SENTENCES if grouped else None)
+    printed: dict[str, str] = {}  # what each matter prints under its heading, in all
+    if grouped and under is not None:
+        found, printed = as_matters(found, patterns, under)
     if not pending and (named := _party_printed(question, candidates, scan)) and not (
             found := {t: units for t, units in found.items() if named.search(t)}):
         return None  # the deal asked ("the acquisition of Seagen"), never another (GBT)
@@ -426,14 +438,8 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
         return None  # fewer deals than the names asked: not the list the question means
     if yes_no and pending:
         return None  # matters named: whether any is material is the quotes' to show
-    if pending:  # the matters named first, those Item 103's particulars identify before
-        # those of the legal section, then others, the routine litigation after them (stable)
-        asked = _matter_words(question)
-        found = dict(sorted(found.items(), key=lambda item: (
-            bool(ROUTINE_RE.search(item[0])),
-            bool(asked) and not asked & roots(item[0], ROOT_LETTERS),
-            not _particulars(item[0]),
-            not any(LEGAL_SECTION_RE.search(u.scope) for u in item[1]))))
+    if pending:
+        found = _in_order(question, found, printed)
     listed = "; ".join(f"({n}) {text.rstrip('.')}" for n, text in enumerate(found, start=1))
     units = [u for deal in found.values() for u in deal]
     return DirectAnswer(kind="list", units=units, text=f"{'Yes: ' if yes_no else ''}{listed}.",

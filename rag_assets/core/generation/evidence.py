@@ -132,15 +132,20 @@ def headings_at(text: str, flat: str) -> list[tuple[int, str]]:
     """A page's heading lines (:func:`is_heading`; not a table's lines, its placeholder or a
     caption in parentheses, "(Amounts in millions) 2022 2021"), each with where ``flat``, the
     page on one line, prints it, in order."""
+    lines = (" ".join(line.split()) for line in text.split("\n"))
+    return offsets_on(flat, [line for line in lines if line and not line.startswith(
+        ("|", "[[", "(")) and is_heading(line)])
+
+
+def offsets_on(flat: str, parts: Sequence[str]) -> list[tuple[int, str]]:
+    """Each of ``parts``, in order, with where ``flat`` prints it after the one before; a part
+    it does not print is left out."""
     out, cursor = [], 0
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if stripped and not stripped.startswith(("|", "[[", "(")) and is_heading(stripped):
-            heading = " ".join(stripped.split())
-            at = flat.find(heading, cursor)
-            if at >= 0:
-                out.append((at, heading))
-                cursor = at + len(heading)
+    for part in parts:
+        at = flat.find(part, cursor)
+        if at >= 0:
+            out.append((at, part))
+            cursor = at + len(part)
     return out
 
 

@@ -54,6 +54,7 @@ from rag_assets.core.generation.evidence import (
     attached_legal_text,
     contents_entry,
     headings_at,
+    offsets_on,
     page_table_rows,
     pages_printing,
     pages_titled,
@@ -102,11 +103,13 @@ from rag_assets.core.question.vocabulary import load_vocabulary
 from rag_assets.core.question.vocabulary import normalize as as_phrased
 from rag_assets.core.retrieval.retriever import Hit, Retriever, Scope
 from rag_assets.core.text.figures import AMOUNT_STATED_RE, states_other_amount
+from rag_assets.core.text.prose import standing_headings
 from rag_assets.core.text.sentences import page_prose, split_sentences, without_folio
 from rag_assets.core.text.years import names_other_years
 
 QUOTE_PREFIX = 80  # characters of a quote that find it on its page
 HEADING_PAGES_BACK = 3  # pages a heading is looked for above a page that prints none
+SPAN_PAGES = 3  # pages one heading's sentences are read over
 
 
 STRENGTH_UNITS = 3  # the units whose best strength decides whether the part answers
@@ -183,6 +186,13 @@ class ReadPage:
         if sentences:
             sentences[-1] = without_folio(sentences[-1])
         return sentences
+
+    @cached_property
+    def standing(self) -> list[tuple[int, str]]:
+        """The lines the page prints on their own (:func:`standing_headings`: a matter's title,
+        a case's caption), each with where ``flat`` prints it."""
+        return offsets_on(self.flat, standing_headings(self.text))
+
 
 
 @dataclass
@@ -557,7 +567,7 @@ class QuoteRoute:
             preceding=self.preceding,
             before=self.text_before, scan=self.scan(selected), following=self.following,
             printing=self.pages_printing, titling=self.pages_titling,
-            heading=self.heading_above)
+            heading=self.heading_above, under=self.under_heading)
         if found is None or (kept := self.verified(found.claim())) is None:
             return [], "quoted", ""
         return [kept], f"direct {found.kind}", found.changed
@@ -689,6 +699,41 @@ class QuoteRoute:
             if earlier := self.read_page(unit.document, unit.year, page).headings:
                 return earlier[-1][1]
         return ""
+
+    def under_heading(self, unit: EvidenceUnit) -> tuple[str, list[EvidenceUnit]]:
+        """The line printed on its own last above a unit's quote (:meth:`ReadPage.standing`: a
+        legal matter's title or its case's caption), on its page or within
+        ``HEADING_PAGES_BACK`` pages before, and the sentences under it up to the next such
+        line, over at most ``SPAN_PAGES`` pages: what a filing prints of one matter. A chunk
+        that glued the heading to the sentence places the unit by its quote's end.
+        ``("", [])`` when no line stands above it."""
+        read = self.read_page(unit.document, unit.year, unit.page)
+        start = read.flat.find(" ".join(unit.quote.split())[:QUOTE_PREFIX])
+        end = start + len(" ".join(unit.quote.split())) if start >= 0 else -1
+        above = next(((unit.page, at, h) for at, h in reversed(read.standing) if at < end), None)
+        for page in range(unit.page - 1, max(-1, unit.page - 1 - HEADING_PAGES_BACK), -1):
+            if above is not None:
+                break
+            if standing := self.read_page(unit.document, unit.year, page).standing:
+                above = (page, *standing[-1])
+        if above is None:
+            return "", []
+        first, at, heading = above
+        span: list[EvidenceUnit] = []
+        items = self.pages.page_items(unit.document, unit.year)
+        for page in range(first, first + SPAN_PAGES):
+            read = self.read_page(unit.document, unit.year, page)
+            begin = at + len(heading) if page == first else 0
+            stop = next((o for o, _ in read.standing if o >= begin), len(read.flat))
+            sentences = split_sentences(read.flat[begin:stop])
+            if sentences and stop == len(read.flat):
+                sentences[-1] = without_folio(sentences[-1])
+            span += [printed_unit(unit.document, unit.year, page, sentence,
+                                  items.get(page) or "", rank=unit.chunk_rank)
+                     for sentence in sentences]
+            if stop < len(read.flat):
+                break
+        return heading, span
 
     def read_page(self, document: str, year: int, page: int) -> ReadPage:
         """A page as the readers read it, once per page text (a page indexed again is read

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from itertools import groupby
+
+from rag_assets.core.text.figures import FIGURE_AT_END_RE
 
 BRACKET_MARKER_RE = re.compile(r"\[\d{1,3}\]")  # "[7]": a marker wherever it stands
 # words after which a marker is a noun ("described in [3] and [4]"), not a reference mark
@@ -124,6 +127,62 @@ def _is_heading(lines: Sequence[str], i: int) -> bool:
         return False
     before = next((line for line in reversed(lines[:i]) if line), "")
     return not before or before.endswith(_SENTENCE_END) or len(before.split()) <= 8
+
+
+PROSE_LINE_WORDS = 10  # a line of running prose holds this many words at least
+# headings stacked ("Table of Contents", "PART II", "Item 1. Legal Proceedings"); a longer run
+# of short lines over prose is a block (a signature's date, name and titles), no heading
+MAX_HEADING_RUN = 3
+# a page's number printed on a line of its own ("16", "2022 Form 10-K Page 15")
+_FOLIO_LINE_RE = re.compile(r"(?:.{0,30}\bpage\s+)?\d{1,3}", re.IGNORECASE)
+# a caption's end that is no sentence's: "Cimma v. Sikorsky Aircraft Corp., et al."
+_CAPTION_END_RE = re.compile(r"\bet al\.$")
+
+
+def _shaped(line: str) -> bool:
+    """Whether a line has a heading's shape: a capital first, at most ``MAX_HEADING_WORDS``
+    words, no sentence's or clause's end (a caption's "et al." aside), no word that goes on
+    with a sentence and no figure last (a table's row)."""
+    words = line.split()
+    return (0 < len(words) <= MAX_HEADING_WORDS and line[0].isupper()
+            and (not line.endswith((*_SENTENCE_END, ",", ";"))
+                 or _CAPTION_END_RE.search(line) is not None)
+            and words[-1].lower() not in _FUNCTION_WORDS
+            and not FIGURE_AT_END_RE.search(line) and not line.startswith("|"))
+
+
+def standing_headings(page_text: str) -> list[str]:
+    """The lines a page prints on their own between paragraphs: a matter's or a subsection's
+    title, a case's caption ("Lockheed Martin v. Metropolitan Transportation Authority",
+    "Dunbar, West Virginia Water Main Break Class Action Litigation"), commas and all, which
+    :func:`_is_heading` leaves to the sentence. A line stands on its own when it has a
+    heading's shape (:func:`_shaped`), follows a boundary (a sentence's end, a table's row, a
+    page number, the page's top) or another such line ("Item 3. Legal Proceedings" over a
+    matter's title), and opens a paragraph of prose: the line after it starts with a capital,
+    holds ``PROSE_LINE_WORDS`` words at least and is longer than it by a fifth, or is itself
+    such a line; at most ``MAX_HEADING_RUN`` of them in a row. A table's rows, a signature
+    block or a chart's labels have no prose under them."""
+    lines = [" ".join(line.split()) for line in page_text.split("\n")]
+    lines = [line for line in lines if line]
+    count = len(lines)
+
+    def opens_prose(i: int) -> bool:
+        after = lines[i + 1] if i + 1 < count else ""
+        return (after[:1].isupper() and len(after.split()) >= PROSE_LINE_WORDS
+                and len(lines[i]) <= 0.8 * len(after))
+
+    over_prose = [False] * (count + 1)  # from the end: a heading's shape over prose
+    for i in range(count - 1, -1, -1):
+        over_prose[i] = _shaped(lines[i]) and (opens_prose(i) or over_prose[i + 1])
+    standing: list[bool] = []
+    for i in range(count):
+        before = lines[i - 1] if i else ""
+        boundary = (not before or before.endswith(_SENTENCE_END) or before.startswith("|")
+                    or _FOLIO_LINE_RE.fullmatch(before) is not None or standing[i - 1])
+        standing.append(over_prose[i] and boundary)
+    runs = [list(run) for _, run in groupby(range(count), key=lambda i: standing[i])]
+    blocks = {i for run in runs if standing[run[0]] and len(run) > MAX_HEADING_RUN for i in run}
+    return [line for i, line in enumerate(lines) if standing[i] and i not in blocks]
 
 
 def table_units(scope: str) -> tuple[str, str]:

@@ -11,6 +11,7 @@ from rag_assets.core.text.prose import (
     heading_split,
     leading_marker,
     row_with_units,
+    standing_headings,
     table_units,
     units_line_above,
     with_references,
@@ -105,3 +106,26 @@ def test_a_row_finds_its_units_on_the_page_above_it() -> None:
     assert units == "(Millions)"
     assert row_with_units(f"{label}: 2018: 2,251; 2017: 1,987", units) == (
         f"{label}: 2018: 2,251 million; 2017: 1,987 million")
+
+
+LOCKHEED_2021 = CORPORA / "financebench-dev" / "pdfs" / "LOCKHEEDMARTIN_2021_10K.pdf"
+
+
+@pytest.mark.parametrize(("path", "page", "standing"), [
+    # 3M's litigation note: a matter's title over its paragraphs, under the running header
+    (THREE_M, 110, ["Table of Contents", "Respirator Mask/Asbestos Litigation",
+                    "Respirator Mask/Asbestos Liabilities and Insurance Receivables"]),
+    # Lockheed Martin's note: the section's heading over a caption of commas and "et al", and
+    # a caption over a paragraph; no line of the paragraphs, however short
+    (LOCKHEED_2021, 101, ["Legal Proceedings", "United States of America, ex rel. Patzer; "
+                                               "Cimma v. Sikorsky Aircraft Corp., et al"]),
+    (LOCKHEED_2021, 102, ["Lockheed Martin v. Metropolitan Transportation Authority",
+                          "Environmental Matters"]),
+    # the signatures: the date, the signer and the titles over the next paragraph are no headings
+    (LOCKHEED_2021, 114, ["Table of Contents", "SIGNATURES"]),
+])
+def test_a_line_printed_on_its_own_over_a_paragraph_stands_as_a_heading(
+        path: object, page: int, standing: list[str]) -> None:
+    if not LOCKHEED_2021.is_file() or not THREE_M.is_file():
+        pytest.skip("the corpora's filings are not here")
+    assert standing_headings(raw_page_text(real_filing(path).pages[page])) == standing

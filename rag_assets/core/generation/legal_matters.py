@@ -1,0 +1,137 @@
+"""Legal matters as a filing prints them: each under the line of its own that titles it.
+
+Regulation S-K Item 103 has a filer state, for each material pending proceeding, the court,
+the date instituted, the principal parties, the facts and the relief sought, and filers print
+each matter under a line of its own: a title ("Dunbar, West Virginia Water Main Break Class
+Action Litigation") or the case's caption ("Lockheed Martin v. Metropolitan Transportation
+Authority"). One matter takes several sentences (who sued, each complaint, the damages sought),
+and its caption or the amount sought is often printed sentences after the one that names it:
+read one sentence at a time, one matter is listed three times and its caption never. So the
+sentences that state matters are grouped by the line they stand under
+(:meth:`QuoteRoute.under_heading`), and each matter is listed once: its heading, the sentence
+that names its case (the one printing a caption when the heading prints none, else the first
+that states the matter) and the relief it seeks in an amount. A sentence under a heading that
+names the section, not a matter ("Legal Proceedings"), is read on its own, as before.
+``legal_matters.json`` holds the section's words and the relief's pattern, with their sources.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from functools import cache
+from pathlib import Path
+
+from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.text.figures import MONEY_RE
+from rag_assets.core.text.periods import EVENT_DATE_RE
+
+MATTERS_FILE = Path(__file__).with_name("legal_matters.json")
+# what Item 103 of Regulation S-K has a filer state of each material proceeding: the court, the
+# principal parties (a case's caption: "Lockheed Martin v. Metropolitan Transportation
+# Authority", "Jeffries, et al. v. West Virginia-American Water Company", "United States ex
+# rel. Patzer", "In re ...") and the date it was instituted ("In October 2014, the U.S.
+# Government filed a complaint"); a sentence printing none of them says what proceedings may
+# be ("lawsuits have been filed ... and more may be filed"), not which one
+CAPTION_RE = re.compile(r"(?:\b[A-Z][\w.&'’-]*|\bet al\.) v\. [A-Z]|\bex rel\.|\bIn re [A-Z]")
+COURT_RE = re.compile(r"\b(?:court|tribunal)\b", re.IGNORECASE)  # an arbitrator is a contract's
+INSTITUTED_RE = re.compile(r"\b(?:filed|commenced|instituted|brought|initiated)\b",
+                           re.IGNORECASE)
+# a section's or a note's own title ("Note 9—Net Income per Share", "Item 3. Legal
+# Proceedings"): the part of the filing, not a matter in it
+PART_TITLE_RE = re.compile(r"^(?:note|item|part)\s+[\dIVX]+\b", re.IGNORECASE)
+MATTER_PAGES_BACK = 1  # a matter's heading stands on its sentence's page or the one before
+# a longer "sentence" is a paragraph the reader failed to split; a caption's names the parties
+# at length (American Water's Bruce complaint: 81 words)
+MAX_SENTENCE_WORDS = 100
+TAIL_CHARS = 40  # of a sentence's end, found among a heading's sentences: it stands there
+
+# the heading a unit stands under and the sentences under that heading
+Under = Callable[[EvidenceUnit], tuple[str, list[EvidenceUnit]]]
+
+
+@cache
+def _data() -> tuple[frozenset[str], re.Pattern[str], int]:
+    data = json.loads(MATTERS_FILE.read_text(encoding="utf-8"))
+    return (frozenset(data["section_words"]["words"]),
+            re.compile(data["relief"]["pattern"], re.IGNORECASE), int(data["max_relief"]))
+
+
+def particulars(sentence: str) -> bool:
+    """Whether a matter's sentence prints one of Item 103's particulars (a court, a case's
+    caption, or the date it was instituted: a filing verb and an event's date)."""
+    return bool(COURT_RE.search(sentence) or CAPTION_RE.search(sentence)
+                or INSTITUTED_RE.search(sentence) and EVENT_DATE_RE.search(sentence))
+
+
+def names_section(heading: str) -> bool:
+    """Whether a heading names a part of the filing, not one matter: a note's or an Item's
+    title ("Note 9—Net Income per Share"), or the legal section's words only ("Legal
+    Proceedings", "Commitments and Contingencies")."""
+    words = re.findall(r"[a-z]+", heading.lower())
+    return PART_TITLE_RE.match(heading) is not None or set(words) <= _data()[0]
+
+
+def _said(unit: EvidenceUnit) -> str:
+    return " ".join(unit.text.split()).rstrip(". ")
+
+
+def _flat(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def _stands_in(unit: EvidenceUnit, span: Sequence[EvidenceUnit]) -> bool:
+    """Whether the unit's sentence is one of the heading's: its end is printed among them (a
+    chunk may have glued the heading to its start)."""
+    tail = _flat(unit.text)[-TAIL_CHARS:]
+    return bool(tail) and tail in _flat(" ".join(u.text for u in span))
+
+
+def _matter(heading: str, span: Sequence[EvidenceUnit],
+            patterns: Sequence[re.Pattern[str]]) -> tuple[str, list[EvidenceUnit]]:
+    """A matter's line: its heading, the sentence naming its case (one printing a caption when
+    the heading prints none, else the first printing Item 103's particulars, else the first
+    stating a matter, else the first) and, in parentheses, the relief sought in an amount;
+    and the sentences it is read from."""
+    _, relief_re, max_relief = _data()
+    short = [u for u in span if len(u.text.split()) <= MAX_SENTENCE_WORDS]
+    captioned = None if CAPTION_RE.search(heading) else next(
+        (u for u in short if CAPTION_RE.search(u.text)), None)
+    lead = (captioned or next((u for u in short if particulars(u.text)), None)
+            or next((u for u in short if any(p.search(u.text) for p in patterns)), short[0]))
+    relief = [u for u in short if u is not lead and relief_re.search(u.text)
+              and MONEY_RE.search(u.text)][:max_relief]
+    sought = f" ({'; '.join(_said(u) for u in relief)})" if relief else ""
+    return f"{heading}: {_said(lead)}{sought}", [lead, *relief]
+
+
+def as_matters(found: dict[str, list[EvidenceUnit]], patterns: Sequence[re.Pattern[str]],
+               under: Under) -> tuple[dict[str, list[EvidenceUnit]], dict[str, str]]:
+    """The matters of ``found`` (each sentence stating one, with the units it is read from),
+    each once: the sentences under one matter's heading as one line (:func:`_matter`), the
+    Item's and the note's print of one matter as one (the same sentence leads both), in the
+    order first found; a sentence under no heading, or under the section's own, as it was.
+    And what each line's matter states in all: its headings (Item 3's and the note's) and its
+    sentences of ``found``, what a question may name it by (the note's "Water Main Break" that
+    Item 3's title leaves out)."""
+    matters: dict[str, list[EvidenceUnit]] = {}
+    printed: dict[str, str] = {}
+    headings: dict[str, str] = {}  # a heading read, to the line of its matter
+    leads: dict[str, str] = {}  # a matter's lead sentence, to its line
+    for text, units in found.items():
+        heading, span = under(units[0])
+        if (not heading or names_section(heading) or not _stands_in(units[0], span)
+                or span[0].page < units[0].page - MATTER_PAGES_BACK
+                or not any(len(u.text.split()) <= MAX_SENTENCE_WORDS for u in span)):
+            matters.setdefault(text, units)
+            printed.setdefault(text, text)
+            continue
+        said = f"{heading} {text}"
+        if heading not in headings:
+            line, read = _matter(heading, span, patterns)
+            headings[heading] = leads.setdefault(_flat(read[0].text), line)
+            matters.setdefault(headings[heading], read)
+        line = headings[heading]
+        printed[line] = f"{printed.get(line, '')} {said}"
+    return matters, printed
