@@ -374,19 +374,16 @@ def _in_order(question: Question, found: dict[str, list[EvidenceUnit]],
               printed: dict[str, str]) -> dict[str, list[EvidenceUnit]]:
     """The matters named first, those Item 103's particulars identify before those of the
     legal section, then others, the routine litigation after them (stable); only those of
-    what the question asks in common words ("class action lawsuits over water main
-    failures"; a name may be the filer's own, not a topic) when some are (``printed``: what a
-    matter states in all), at most ``MAX_MATTERS``: those of other things answer another
-    question."""
+    what the question asks ("class action lawsuits over water main failures", "Zantac
+    product liability lawsuits") when some are (``printed``: what a matter states in all), at
+    most ``MAX_MATTERS``: those of other things answer another question."""
     asked = _matter_words(question)
     found = dict(sorted(found.items(), key=lambda item: (
         bool(ROUTINE_RE.search(item[0])),
         bool(asked) and not asked & roots(item[0], ROOT_LETTERS),
         not particulars(item[0]),
         not any(LEGAL_SECTION_RE.search(u.scope) for u in item[1]))))
-    topic = asked & roots(" ".join(re.findall(r"\b[a-z][a-z-]*\b", question.ranking_text)),
-                          ROOT_LETTERS)
-    of_asked = {t: u for t, u in found.items() if topic & roots(printed.get(t, t), ROOT_LETTERS)}
+    of_asked = {t: u for t, u in found.items() if asked & roots(printed.get(t, t), ROOT_LETTERS)}
     return dict(list((of_asked or found).items())[:MAX_MATTERS])
 
 

@@ -35,12 +35,14 @@ MATTERS_FILE = Path(__file__).with_name("legal_matters.json")
 # Government filed a complaint"); a sentence printing none of them says what proceedings may
 # be ("lawsuits have been filed ... and more may be filed"), not which one
 CAPTION_RE = re.compile(r"(?:\b[A-Z][\w.&'’-]*|\bet al\.) v\. [A-Z]|\bex rel\.|\bIn re [A-Z]")
-COURT_RE = re.compile(r"\b(?:court|tribunal)\b", re.IGNORECASE)  # an arbitrator is a contract's
+COURT_RE = re.compile(r"\b(?:courts?|tribunals?)\b", re.IGNORECASE)  # an arbitrator: a contract's
 INSTITUTED_RE = re.compile(r"\b(?:filed|commenced|instituted|brought|initiated)\b",
                            re.IGNORECASE)
-# a section's or a note's own title ("Note 9—Net Income per Share", "Item 3. Legal
-# Proceedings"): the part of the filing, not a matter in it
-PART_TITLE_RE = re.compile(r"^(?:note|item|part)\s+[\dIVX]+\b", re.IGNORECASE)
+# a section's, a note's or a numbered subsection's own title ("Note 9—Net Income per Share",
+# "Item 3. Legal Proceedings", Pfizer's "A4. Legal Proceedings––Government Investigations"):
+# the part of the filing, not a matter in it
+PART_TITLE_RE = re.compile(r"^(?:(?:note|item|part)\s+[\dIVX]+\b|[A-Z]?\d{1,2}[A-Z]?\.\s)",
+                           re.IGNORECASE)
 MATTER_PAGES_BACK = 1  # a matter's heading stands on its sentence's page or the one before
 # a longer "sentence" is a paragraph the reader failed to split; a caption's names the parties
 # at length (American Water's Bruce complaint: 81 words)
@@ -52,10 +54,11 @@ Under = Callable[[EvidenceUnit], tuple[str, list[EvidenceUnit]]]
 
 
 @cache
-def _data() -> tuple[frozenset[str], re.Pattern[str], int]:
+def _data() -> tuple[frozenset[str], re.Pattern[str], re.Pattern[str], int]:
     data = json.loads(MATTERS_FILE.read_text(encoding="utf-8"))
     return (frozenset(data["section_words"]["words"]),
-            re.compile(data["relief"]["pattern"], re.IGNORECASE), int(data["max_relief"]))
+            re.compile(data["relief"]["pattern"], re.IGNORECASE),
+            re.compile(data["relief"]["outcome"], re.IGNORECASE), int(data["max_relief"]))
 
 
 def particulars(sentence: str) -> bool:
@@ -63,6 +66,15 @@ def particulars(sentence: str) -> bool:
     caption, or the date it was instituted: a filing verb and an event's date)."""
     return bool(COURT_RE.search(sentence) or CAPTION_RE.search(sentence)
                 or INSTITUTED_RE.search(sentence) and EVENT_DATE_RE.search(sentence))
+
+
+def seeks_relief(sentence: str) -> bool:
+    """Whether a matter's sentence states the relief sought in an amount ("the MTA is seeking
+    damages of approximately $190 million"), not an outcome ("a jury ... awarded compensatory
+    damages of approximately $2 million")."""
+    _, relief, outcome, _ = _data()
+    return bool(relief.search(sentence) and MONEY_RE.search(sentence)
+                and not outcome.search(sentence))
 
 
 def names_section(heading: str) -> bool:
@@ -81,27 +93,40 @@ def _flat(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
 
 
-def _stands_in(unit: EvidenceUnit, span: Sequence[EvidenceUnit]) -> bool:
+def _stands_in(unit: EvidenceUnit, heading: str, span: Sequence[EvidenceUnit]) -> bool:
     """Whether the unit's sentence is one of the heading's: its end is printed among them (a
-    chunk may have glued the heading to its start)."""
-    tail = _flat(unit.text)[-TAIL_CHARS:]
-    return bool(tail) and tail in _flat(" ".join(u.text for u in span))
+    chunk may have glued the heading to its start), or it is the heading itself (a "sentence"
+    of headings only: "Legal Proceedings United States of America, ex rel. Patzer; ... et
+    al.")."""
+    said = _flat(unit.text)
+    tail = said[-TAIL_CHARS:]
+    return bool(tail) and (tail in _flat(" ".join(u.text for u in span))
+                           or said.endswith(_flat(heading)))
+
+
+def _captions(text: str) -> set[str]:
+    return {m.group(0) for m in CAPTION_RE.finditer(text)}
 
 
 def _matter(heading: str, span: Sequence[EvidenceUnit],
             patterns: Sequence[re.Pattern[str]]) -> tuple[str, list[EvidenceUnit]]:
-    """A matter's line: its heading, the sentence naming its case (one printing a caption when
-    the heading prints none, else the first printing Item 103's particulars, else the first
-    stating a matter, else the first) and, in parentheses, the relief sought in an amount;
+    """A matter's line: its heading, the sentence naming its case (under a caption, the first
+    printing Item 103's particulars; under a title, one printing a caption, else the first
+    stating a matter with its particulars; else the first stating one, else the first) and,
+    in parentheses, the relief sought in an amount (never an outcome: a verdict, an award);
     and the sentences it is read from."""
-    _, relief_re, max_relief = _data()
+    max_relief = _data()[3]
     short = [u for u in span if len(u.text.split()) <= MAX_SENTENCE_WORDS]
-    captioned = None if CAPTION_RE.search(heading) else next(
-        (u for u in short if CAPTION_RE.search(u.text)), None)
-    lead = (captioned or next((u for u in short if particulars(u.text)), None)
-            or next((u for u in short if any(p.search(u.text) for p in patterns)), short[0]))
-    relief = [u for u in short if u is not lead and relief_re.search(u.text)
-              and MONEY_RE.search(u.text)][:max_relief]
+    stated = [u for u in short if any(p.search(u.text) for p in patterns)]
+    if CAPTION_RE.search(heading):  # one case: the first sentence that places it
+        lead = next((u for u in short if particulars(u.text)), None) or next(iter(stated),
+                                                                               short[0])
+    else:  # a title ("Product Liability Litigation"): the case it names, else one stated
+        lead = (next((u for u in short if CAPTION_RE.search(u.text)), None)
+                or next((u for u in stated if particulars(u.text)), None)
+                or next((u for u in short if particulars(u.text)), None)
+                or next(iter(stated), short[0]))
+    relief = [u for u in short if u is not lead and seeks_relief(u.text)][:max_relief]
     sought = f" ({'; '.join(_said(u) for u in relief)})" if relief else ""
     return f"{heading}: {_said(lead)}{sought}", [lead, *relief]
 
@@ -121,17 +146,19 @@ def as_matters(found: dict[str, list[EvidenceUnit]], patterns: Sequence[re.Patte
     leads: dict[str, str] = {}  # a matter's lead sentence, to its line
     for text, units in found.items():
         heading, span = under(units[0])
-        if (not heading or names_section(heading) or not _stands_in(units[0], span)
+        if (not heading or names_section(heading) or not _stands_in(units[0], heading, span)
                 or span[0].page < units[0].page - MATTER_PAGES_BACK
                 or not any(len(u.text.split()) <= MAX_SENTENCE_WORDS for u in span)):
             matters.setdefault(text, units)
             printed.setdefault(text, text)
             continue
-        said = f"{heading} {text}"
         if heading not in headings:
             line, read = _matter(heading, span, patterns)
             headings[heading] = leads.setdefault(_flat(read[0].text), line)
             matters.setdefault(headings[heading], read)
         line = headings[heading]
-        printed[line] = f"{printed.get(line, '')} {said}"
+        if _captions(text) - _captions(line) and not CAPTION_RE.search(heading):
+            line = f"{heading}: {' '.join(text.split()).rstrip('. ')}"  # another case of a
+            matters.setdefault(line, units)  # title over several ("Employment-Related Matters")
+        printed[line] = f"{printed.get(line, '')} {heading} {text}"
     return matters, printed

@@ -15,7 +15,7 @@ from rag_assets.core.generation.answer_config import AnswerConfig
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.disclosures import stated_deals
 from rag_assets.core.generation.evidence import printed_unit
-from rag_assets.core.generation.legal_matters import names_section
+from rag_assets.core.generation.legal_matters import names_section, seeks_relief
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.generation.quote_route import QuoteRoute
 from rag_assets.core.ingest.routing import DocumentProfile
@@ -74,8 +74,21 @@ def test_the_matters_asked_each_once_with_the_caption_printed_under_their_title(
     ("Note 15 – Legal Proceedings, Commitments and Contingencies", True),
     ("Note 9—Net Income per Common and Common Equivalent Share", True),  # another note's title
     ("ITEM 3. LEGAL PROCEEDINGS", True),
+    ("A4. Legal Proceedings––Government Investigations", True),  # Pfizer's numbered groups
     ("Environmental Matters", False),
     ("Lockheed Martin v. Metropolitan Transportation Authority", False),
 ])
 def test_a_heading_of_the_section_holds_several_matters(heading: str, section: bool) -> None:
     assert names_section(heading) is section
+
+
+def test_an_outcome_is_no_relief_sought() -> None:
+    """3M's 2018 note: a jury's award is what was decided, not what the plaintiffs seek; the
+    damages Lockheed Martin's MTA seeks are."""
+    award = ("In April 2018, a jury in state court in Kentucky awarded compensatory damages of "
+             "approximately $2 million and punitive damages totaling $63 million.")
+    sought = ("We note that our contract with the MTA had a total value of $323 million, of "
+              "which $241 million was paid to us, and that the MTA is seeking damages of "
+              "approximately $190 million.")
+    assert not seeks_relief(award)
+    assert seeks_relief(sought)
