@@ -137,16 +137,21 @@ MAX_HEADING_RUN = 3
 _FOLIO_LINE_RE = re.compile(r"(?:.{0,30}\bpage\s+)?\d{1,3}", re.IGNORECASE)
 # a caption's end that is no sentence's: "Cimma v. Sikorsky Aircraft Corp., et al."
 _CAPTION_END_RE = re.compile(r"\bet al\.$")
+# a title that ends naming its cases in parentheses: "Shareholder Derivative Lawsuits (Wessels,
+# Hamilton and Ha)", AMD's 2020 10-K
+_NAMES_END_RE = re.compile(r"\([A-Z][^().!?:]*\)$")
 
 
 def _shaped(line: str) -> bool:
     """Whether a line has a heading's shape: a capital first, at most ``MAX_HEADING_WORDS``
-    words, no sentence's or clause's end (a caption's "et al." aside), no word that goes on
+    words, no sentence's or clause's end (a caption's "et al." or names in parentheses
+    aside), no word that goes on
     with a sentence and no figure last (a table's row)."""
     words = line.split()
     return (0 < len(words) <= MAX_HEADING_WORDS and line[0].isupper()
             and (not line.endswith((*_SENTENCE_END, ",", ";"))
-                 or _CAPTION_END_RE.search(line) is not None)
+                 or _CAPTION_END_RE.search(line) is not None
+                 or _NAMES_END_RE.search(line) is not None)
             and words[-1].lower() not in _FUNCTION_WORDS
             and not FIGURE_AT_END_RE.search(line) and not line.startswith("|"))
 
