@@ -58,7 +58,7 @@ REFERS_BACK_RE = re.compile(r"\b(?:this|these|such|the foregoing)\s+(?:[\w-]+\s+
                             r"cases?|proceedings?|claims?)\b", re.IGNORECASE)
 RESTATED_CHARS = 60  # of a cut deal sentence's end, found in the sentence read whole
 MAX_MATTERS = 6  # Item 103 names every material proceeding: a longer list than a period's deals
-MATTER_SENTENCES = 24  # sentences read for matters grouped by heading: several state one
+MATTER_SENTENCES = 60  # sentences read for matters grouped by heading: several state one
 MAX_SENTENCE_WORDS = 80  # a sentence longer than this is a paragraph the reader failed to split
 PERIOD_SENTENCES_BACK = 3  # sentences a deal's that names no year goes on from
 PARTY_RE = re.compile(r"\b[A-Z][\w&.'’-]*")
