@@ -370,21 +370,18 @@ def _in_legal_section(groups: Iterable[Sequence[EvidenceUnit]]) -> bool:
     return any(LEGAL_SECTION_RE.search(u.scope) for units in groups for u in units)
 
 
-def _in_order(question: Question, found: dict[str, list[EvidenceUnit]],
-              printed: dict[str, str]) -> dict[str, list[EvidenceUnit]]:
-    """The matters named first, those Item 103's particulars identify before those of the
-    legal section, then others, the routine litigation after them (stable); only those of
-    what the question asks ("class action lawsuits over water main failures", "Zantac
-    product liability lawsuits") when some are (``printed``: what a matter states in all), at
-    most ``MAX_MATTERS``: those of other things answer another question."""
+def _in_order(question: Question, found: dict[str, list[EvidenceUnit]]
+              ) -> dict[str, list[EvidenceUnit]]:
+    """The first ``MAX_MATTERS`` matters found (the evidence's first), those that print what
+    the question names the matters by first ("class action lawsuits over water main
+    failures": "main", "fail"), then those Item 103's particulars identify, then those of the
+    legal section, then others, the routine litigation after them (stable)."""
     asked = _matter_words(question)
-    found = dict(sorted(found.items(), key=lambda item: (
+    return dict(sorted(list(found.items())[:MAX_MATTERS], key=lambda item: (
         bool(ROUTINE_RE.search(item[0])),
         bool(asked) and not asked & roots(item[0], ROOT_LETTERS),
         not particulars(item[0]),
         not any(LEGAL_SECTION_RE.search(u.scope) for u in item[1]))))
-    of_asked = {t: u for t, u in found.items() if asked & roots(printed.get(t, t), ROOT_LETTERS)}
-    return dict(list((of_asked or found).items())[:MAX_MATTERS])
 
 
 def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
@@ -410,9 +407,8 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
     grouped = pending and under is not None  # a matter's sentences read under its heading
     found = _one_per_deal(question, patterns, candidates, pending, following, preceding, scan,
                           MATTER_SENTENCES if grouped else None)
-    printed: dict[str, str] = {}  # what each matter prints under its heading, in all
     if grouped and under is not None:
-        found, printed = as_matters(found, patterns, under)
+        found = as_matters(found, patterns, under)
     if not pending and (named := _party_printed(question, candidates, scan)) and not (
             found := {t: units for t, units in found.items() if named.search(t)}):
         return None  # the deal asked ("the acquisition of Seagen"), never another (GBT)
@@ -436,7 +432,7 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
     if yes_no and pending:
         return None  # matters named: whether any is material is the quotes' to show
     if pending:
-        found = _in_order(question, found, printed)
+        found = _in_order(question, found)
     listed = "; ".join(f"({n}) {text.rstrip('.')}" for n, text in enumerate(found, start=1))
     units = [u for deal in found.values() for u in deal]
     return DirectAnswer(kind="list", units=units, text=f"{'Yes: ' if yes_no else ''}{listed}.",

@@ -112,7 +112,9 @@ def _matter(heading: str, span: Sequence[EvidenceUnit],
             patterns: Sequence[re.Pattern[str]]) -> tuple[str, list[EvidenceUnit]]:
     """A matter's line: its heading, the sentence naming its case (under a caption, the first
     printing Item 103's particulars; under a title, one printing a caption, else the first
-    stating a matter with its particulars; else the first stating one, else the first) and,
+    stating a matter with its particulars, never a sentence that states none: "The initial
+    license term is 15 years, which commenced ... on August 23, 2018" under a state's gaming
+    regulation; else the first stating one, else the first) and,
     in parentheses, the relief sought in an amount (never an outcome: a verdict, an award);
     and the sentences it is read from."""
     max_relief = _data()[3]
@@ -124,7 +126,6 @@ def _matter(heading: str, span: Sequence[EvidenceUnit],
     else:  # a title ("Product Liability Litigation"): the case it names, else one stated
         lead = (next((u for u in short if CAPTION_RE.search(u.text)), None)
                 or next((u for u in stated if particulars(u.text)), None)
-                or next((u for u in short if particulars(u.text)), None)
                 or next(iter(stated), short[0]))
     relief = [u for u in short if u is not lead and seeks_relief(u.text)][:max_relief]
     sought = f" ({'; '.join(_said(u) for u in relief)})" if relief else ""
@@ -132,16 +133,12 @@ def _matter(heading: str, span: Sequence[EvidenceUnit],
 
 
 def as_matters(found: dict[str, list[EvidenceUnit]], patterns: Sequence[re.Pattern[str]],
-               under: Under) -> tuple[dict[str, list[EvidenceUnit]], dict[str, str]]:
+               under: Under) -> dict[str, list[EvidenceUnit]]:
     """The matters of ``found`` (each sentence stating one, with the units it is read from),
     each once: the sentences under one matter's heading as one line (:func:`_matter`), the
     Item's and the note's print of one matter as one (the same sentence leads both), in the
-    order first found; a sentence under no heading, or under the section's own, as it was.
-    And what each line's matter states in all: its headings (Item 3's and the note's) and its
-    sentences of ``found``, what a question may name it by (the note's "Water Main Break" that
-    Item 3's title leaves out)."""
+    order first found; a sentence under no heading, or under the section's own, as it was."""
     matters: dict[str, list[EvidenceUnit]] = {}
-    printed: dict[str, str] = {}
     headings: dict[str, str] = {}  # a heading read, to the line of its matter
     leads: dict[str, str] = {}  # a matter's lead sentence, to its line
     for text, units in found.items():
@@ -150,15 +147,12 @@ def as_matters(found: dict[str, list[EvidenceUnit]], patterns: Sequence[re.Patte
                 or span[0].page < units[0].page - MATTER_PAGES_BACK
                 or not any(len(u.text.split()) <= MAX_SENTENCE_WORDS for u in span)):
             matters.setdefault(text, units)
-            printed.setdefault(text, text)
             continue
         if heading not in headings:
             line, read = _matter(heading, span, patterns)
             headings[heading] = leads.setdefault(_flat(read[0].text), line)
             matters.setdefault(headings[heading], read)
-        line = headings[heading]
-        if _captions(text) - _captions(line) and not CAPTION_RE.search(heading):
+        if _captions(text) - _captions(headings[heading]) and not CAPTION_RE.search(heading):
             line = f"{heading}: {' '.join(text.split()).rstrip('. ')}"  # another case of a
             matters.setdefault(line, units)  # title over several ("Employment-Related Matters")
-        printed[line] = f"{printed.get(line, '')} {heading} {text}"
-    return matters, printed
+    return matters
