@@ -10,6 +10,7 @@ evidence threshold a part abstains and says what it looked for.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -103,13 +104,15 @@ from rag_assets.core.question.vocabulary import load_vocabulary
 from rag_assets.core.question.vocabulary import normalize as as_phrased
 from rag_assets.core.retrieval.retriever import Hit, Retriever, Scope
 from rag_assets.core.text.figures import AMOUNT_STATED_RE, states_other_amount
-from rag_assets.core.text.prose import standing_headings
+from rag_assets.core.text.prose import run_in_heading, standing_headings
 from rag_assets.core.text.sentences import page_prose, split_sentences, without_folio
 from rag_assets.core.text.years import names_other_years
 
 QUOTE_PREFIX = 80  # characters of a quote that find it on its page
 HEADING_PAGES_BACK = 3  # pages a heading is looked for above a page that prints none
 SPAN_PAGES = 3  # pages one heading's sentences are read over
+RUNNING_PAGES = 3  # pages a line stands atop as a heading that make it a running head
+RUNNING_TOP_CHARS = 40  # a running head opens its page (after "Table of Contents")
 
 
 STRENGTH_UNITS = 3  # the units whose best strength decides whether the part answers
@@ -190,8 +193,11 @@ class ReadPage:
     @cached_property
     def standing(self) -> list[tuple[int, str]]:
         """The lines the page prints on their own (:func:`standing_headings`: a matter's title,
-        a case's caption), each with where ``flat`` prints it."""
-        return offsets_on(self.flat, standing_headings(self.text))
+        a case's caption) and the titles run into the paragraphs they open
+        (:func:`run_in_heading`), each with where ``flat`` prints it, in order."""
+        run_in = [(at, title) for at, sentence in offsets_on(self.flat, self.sentences)
+                  if (title := run_in_heading(sentence))]
+        return sorted([*offsets_on(self.flat, standing_headings(self.text)), *run_in])
 
 
 
@@ -209,6 +215,8 @@ class QuoteRoute:
     level: Callable[[Question, str, str, int, int], MetricAnswer | None] | None = None
     # each page as the readers read it (:meth:`read_page`), by its key
     _read_pages: dict[tuple[str, int, int], ReadPage] = field(default_factory=dict)
+    # each filing's running heads (:meth:`matter_heads`), read once
+    _running_heads: dict[tuple[str, int], set[str]] = field(default_factory=dict)
 
     @cached_property
     def known_words(self) -> set[str]:
@@ -710,11 +718,12 @@ class QuoteRoute:
         read = self.read_page(unit.document, unit.year, unit.page)
         start = read.flat.find(" ".join(unit.quote.split())[:QUOTE_PREFIX])
         end = start + len(" ".join(unit.quote.split())) if start >= 0 else -1
-        above = next(((unit.page, at, h) for at, h in reversed(read.standing) if at < end), None)
+        heads = self.matter_heads(unit.document, unit.year, unit.page)
+        above = next(((unit.page, at, h) for at, h in reversed(heads) if at < end), None)
         for page in range(unit.page - 1, max(-1, unit.page - 1 - HEADING_PAGES_BACK), -1):
             if above is not None:
                 break
-            if standing := self.read_page(unit.document, unit.year, page).standing:
+            if standing := self.matter_heads(unit.document, unit.year, page):
                 above = (page, *standing[-1])
         if above is None:
             return "", []
@@ -724,8 +733,9 @@ class QuoteRoute:
         for page in range(first, first + SPAN_PAGES):
             read = self.read_page(unit.document, unit.year, page)
             begin = at + len(heading) if page == first else 0
-            stop = next((o for o, _ in read.standing if o >= begin), len(read.flat))
-            sentences = split_sentences(read.flat[begin:stop])
+            stop = next((o for o, _ in self.matter_heads(unit.document, unit.year, page)
+                         if o >= begin), len(read.flat))
+            sentences = split_sentences(read.flat[begin:stop].lstrip(". "))
             if sentences and stop == len(read.flat):
                 sentences[-1] = without_folio(sentences[-1])
             span += [printed_unit(unit.document, unit.year, page, sentence,
@@ -734,6 +744,20 @@ class QuoteRoute:
             if stop < len(read.flat):
                 break
         return heading, span
+
+    def matter_heads(self, document: str, year: int, page: int) -> list[tuple[int, str]]:
+        """A page's headings that may title a matter (:meth:`ReadPage.standing`), the filing's
+        running heads left out: a line standing atop ``RUNNING_PAGES`` pages or more is the
+        page's furniture ("DowCorningIndex" atop Corning's 2015 exhibit pages), no title."""
+        key = (document, year)
+        if key not in self._running_heads:
+            seen = Counter(h for p in self.pages.pages_of(document, year)
+                           for h in {h for at, h in self.read_page(document, year, p).standing
+                                     if at < RUNNING_TOP_CHARS})
+            self._running_heads[key] = {h for h, n in seen.items() if n >= RUNNING_PAGES}
+        running = self._running_heads[key]
+        return [(at, h) for at, h in self.read_page(document, year, page).standing
+                if h not in running]
 
     def read_page(self, document: str, year: int, page: int) -> ReadPage:
         """A page as the readers read it, once per page text (a page indexed again is read

@@ -190,6 +190,28 @@ def standing_headings(page_text: str) -> list[str]:
     return [line for i, line in enumerate(lines) if standing[i] and i not in blocks]
 
 
+# words that open a sentence, never a title run into its paragraph ("The Company.")
+_SENTENCE_OPENERS = frozenset({"the", "a", "an", "this", "these", "those", "our", "we", "it",
+                               "its", "such", "each", "all", "in", "on", "as"})
+RUN_IN_MAX_WORDS = 10
+
+
+def run_in_heading(sentence: str) -> str | None:
+    """The title a paragraph opens with, run into it and closed by a period ("Department of
+    Justice Grand Jury Subpoena. In March 2012, Corning received ...", Corning's 2015 10-K;
+    "Asda Equal Value Claims. Asda Stores, Ltd. ...", Walmart's), when ``sentence`` (as the one
+    sentence grammar splits a page) is one: two to ``RUN_IN_MAX_WORDS`` words, no figure, every
+    word but the small ones capitalized, not opening as a sentence does; else None."""
+    text = " ".join(sentence.split())
+    words = text.rstrip(".").split()
+    if (not text.endswith(".") or not 2 <= len(words) <= RUN_IN_MAX_WORDS
+            or any(c.isdigit() for c in text) or words[0].lower() in _SENTENCE_OPENERS):
+        return None
+    titled = all(w[:1].isupper() or w.lower() in _FUNCTION_WORDS or not w[:1].isalpha()
+                 for w in words)
+    return text.rstrip(".") if titled else None
+
+
 def table_units(scope: str) -> tuple[str, str]:
     """``(currency, scale)`` a table's units line gives ("(in $ millions)" -> ``("$",
     "million")``, "(Millions, except per share amounts)" -> ``("", "million")``), the nearest
