@@ -74,6 +74,21 @@ def test_the_matters_asked_lead_each_once_with_the_caption_printed_under_their_t
     assert "captioned Bruce, et al. v. American Water Works Company" in matters[1], matters
 
 
+def test_a_title_run_into_its_paragraph_heads_its_matter_and_a_running_head_none() -> None:
+    """Corning's 2015 10-K runs each matter's title into its paragraph ("Department of Justice
+    Grand Jury Subpoena. In March 2012, ...") and prints "DowCorningIndex" atop the pages of
+    Dow Corning's statements it attaches: the subpoena is listed under its own title, once (its
+    next sentences on the same matter are no matters of their own), and no line is titled by
+    the running head."""
+    matters = _matters("financebench-bulk/pdfs/CORNING_2015_10K.pdf", "corning-10k", 2015,
+                       [22], "What legal proceedings does Corning disclose in its FY2015 10-K?",
+                       "Corning")
+    assert matters[0].startswith("Department of Justice Grand Jury Subpoena: In March 2012, "
+                                 "Corning received a grand jury subpoena"), matters
+    assert sum("subpoena" in m.lower() for m in matters) == 1, matters
+    assert not any("Index" in m for m in matters), matters
+
+
 @pytest.mark.parametrize(("heading", "section"), [
     ("Legal Proceedings", True),
     ("Note 15 – Legal Proceedings, Commitments and Contingencies", True),

@@ -11,6 +11,7 @@ from rag_assets.core.text.prose import (
     heading_split,
     leading_marker,
     row_with_units,
+    run_in_heading,
     standing_headings,
     table_units,
     units_line_above,
@@ -129,3 +130,19 @@ def test_a_line_printed_on_its_own_over_a_paragraph_stands_as_a_heading(
     if not LOCKHEED_2021.is_file() or not THREE_M.is_file():
         pytest.skip("the corpora's filings are not here")
     assert standing_headings(raw_page_text(real_filing(path).pages[page])) == standing
+
+
+@pytest.mark.parametrize(("sentence", "title"), [
+    # Corning's 2015 10-K and Walmart's 2020 10-K run a matter's title into its paragraph
+    ("Department of Justice Grand Jury Subpoena.", "Department of Justice Grand Jury Subpoena"),
+    ("Asda Equal Value Claims.", "Asda Equal Value Claims"),
+    ("Interchange Litigation.", "Interchange Litigation"),
+    # a sentence, however short, is none: it opens as one, or names a figure, or a verb's case
+    ("The Company.", None),
+    ("Results were mixed.", None),
+    ("See Note 12.", None),
+    ("Net Sales Increased 5%.", None),
+])
+def test_a_title_run_into_its_paragraph_is_read_as_a_heading(sentence: str,
+                                                             title: str | None) -> None:
+    assert run_in_heading(sentence) == title
