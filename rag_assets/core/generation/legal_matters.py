@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -28,53 +29,66 @@ from rag_assets.core.text.figures import MONEY_RE
 from rag_assets.core.text.periods import EVENT_DATE_RE
 
 MATTERS_FILE = Path(__file__).with_name("legal_matters.json")
-# what Item 103 of Regulation S-K has a filer state of each material proceeding: the court, the
-# principal parties (a case's caption: "Lockheed Martin v. Metropolitan Transportation
-# Authority", "Jeffries, et al. v. West Virginia-American Water Company", "United States ex
-# rel. Patzer", "In re ...") and the date it was instituted ("In October 2014, the U.S.
-# Government filed a complaint"); a sentence printing none of them says what proceedings may
-# be ("lawsuits have been filed ... and more may be filed"), not which one
-CAPTION_RE = re.compile(r"(?:\b[A-Z][\w.&'’-]*|\bet al\.) v\. [A-Z]|\bex rel\.|\bIn re [A-Z]")
-COURT_RE = re.compile(r"\b(?:courts?|tribunals?)\b", re.IGNORECASE)  # an arbitrator: a contract's
-INSTITUTED_RE = re.compile(r"\b(?:filed|commenced|instituted|brought|initiated)\b",
-                           re.IGNORECASE)
-# a section's, a note's or a numbered subsection's own title ("Note 9—Net Income per Share",
-# "Item 3. Legal Proceedings", Pfizer's "A4. Legal Proceedings––Government Investigations"):
-# the part of the filing, not a matter in it
-PART_TITLE_RE = re.compile(r"^(?:(?:note|item|part)\s+[\dIVX]+\b|[A-Z]?\d{1,2}[A-Z]?\.\s)",
-                           re.IGNORECASE)
-MATTER_PAGES_BACK = 1  # a matter's heading stands on its sentence's page or the one before
 # a longer "sentence" is a paragraph the reader failed to split; a caption's names the parties
 # at length (American Water's Bruce complaint: 81 words)
-MAX_SENTENCE_WORDS = 100
+MATTER_SENTENCE_WORDS = 100
 TAIL_CHARS = 40  # of a sentence's end, found among a heading's sentences: it stands there
 
 # the heading a unit stands under and the sentences under that heading
 Under = Callable[[EvidenceUnit], tuple[str, list[EvidenceUnit]]]
 
 
+@dataclass(frozen=True)
+class MatterRules:
+    """``legal_matters.json`` read: what a section's heading, a case's particulars and the
+    relief it seeks print (each pattern's source is in the file)."""
+
+    section_words: frozenset[str]
+    caption: re.Pattern[str]
+    court: re.Pattern[str]
+    instituted: re.Pattern[str]
+    part_title: re.Pattern[str]
+    relief: re.Pattern[str]
+    outcome: re.Pattern[str]
+    max_relief: int
+
+
 @cache
-def _data() -> tuple[frozenset[str], re.Pattern[str], re.Pattern[str], int]:
+def rules() -> MatterRules:
     data = json.loads(MATTERS_FILE.read_text(encoding="utf-8"))
-    return (frozenset(data["section_words"]["words"]),
-            re.compile(data["relief"]["pattern"], re.IGNORECASE),
-            re.compile(data["relief"]["outcome"], re.IGNORECASE), int(data["max_relief"]))
+    said, relief = data["particulars"], data["relief"]
+    return MatterRules(
+        section_words=frozenset(data["section_words"]["words"]),
+        caption=re.compile(said["caption"]),
+        court=re.compile(said["court"], re.IGNORECASE),
+        instituted=re.compile(said["instituted"], re.IGNORECASE),
+        part_title=re.compile(data["part_title"]["pattern"], re.IGNORECASE),
+        relief=re.compile(relief["pattern"], re.IGNORECASE),
+        outcome=re.compile(relief["outcome"], re.IGNORECASE),
+        max_relief=int(data["max_relief"]))
+
+
+def names_case(text: str) -> bool:
+    """Whether a text prints a case's caption ("Lockheed Martin v. Metropolitan Transportation
+    Authority", "In re ...")."""
+    return rules().caption.search(text) is not None
 
 
 def particulars(sentence: str) -> bool:
     """Whether a matter's sentence prints one of Item 103's particulars (a court, a case's
     caption, or the date it was instituted: a filing verb and an event's date)."""
-    return bool(COURT_RE.search(sentence) or CAPTION_RE.search(sentence)
-                or INSTITUTED_RE.search(sentence) and EVENT_DATE_RE.search(sentence))
+    read = rules()
+    return bool(read.court.search(sentence) or read.caption.search(sentence)
+                or read.instituted.search(sentence) and EVENT_DATE_RE.search(sentence))
 
 
 def seeks_relief(sentence: str) -> bool:
     """Whether a matter's sentence states the relief sought in an amount ("the MTA is seeking
     damages of approximately $190 million"), not an outcome ("a jury ... awarded compensatory
     damages of approximately $2 million")."""
-    _, relief, outcome, _ = _data()
-    return bool(relief.search(sentence) and MONEY_RE.search(sentence)
-                and not outcome.search(sentence))
+    read = rules()
+    return bool(read.relief.search(sentence) and MONEY_RE.search(sentence)
+                and not read.outcome.search(sentence))
 
 
 def names_section(heading: str) -> bool:
@@ -82,7 +96,7 @@ def names_section(heading: str) -> bool:
     title ("Note 9—Net Income per Share"), or the legal section's words only ("Legal
     Proceedings", "Commitments and Contingencies")."""
     words = re.findall(r"[a-z]+", heading.lower())
-    return PART_TITLE_RE.match(heading) is not None or set(words) <= _data()[0]
+    return rules().part_title.match(heading) is not None or set(words) <= rules().section_words
 
 
 def _said(unit: EvidenceUnit) -> str:
@@ -105,7 +119,7 @@ def _stands_in(unit: EvidenceUnit, heading: str, span: Sequence[EvidenceUnit]) -
 
 
 def _captions(text: str) -> set[str]:
-    return {m.group(0) for m in CAPTION_RE.finditer(text)}
+    return {m.group(0) for m in rules().caption.finditer(text)}
 
 
 def _matter(heading: str, span: Sequence[EvidenceUnit],
@@ -114,20 +128,23 @@ def _matter(heading: str, span: Sequence[EvidenceUnit],
     printing Item 103's particulars; under a title, one printing a caption, else the first
     stating a matter with its particulars, never a sentence that states none: "The initial
     license term is 15 years, which commenced ... on August 23, 2018" under a state's gaming
-    regulation; else the first stating one, else the first) and,
-    in parentheses, the relief sought in an amount (never an outcome: a verdict, an award);
-    and the sentences it is read from."""
-    max_relief = _data()[3]
-    short = [u for u in span if len(u.text.split()) <= MAX_SENTENCE_WORDS]
+    regulation; else the first stating one, else the first) and, in parentheses, the relief
+    sought in an amount (never an outcome: a verdict, an award), only where the heading holds
+    one case (a title over several, "Pending Employment-Related Matters", may print one
+    case's damages beside another's caption); and the sentences it is read from."""
+    short = [u for u in span if len(u.text.split()) <= MATTER_SENTENCE_WORDS]
     stated = [u for u in short if any(p.search(u.text) for p in patterns)]
-    if CAPTION_RE.search(heading):  # one case: the first sentence that places it
+    if names_case(heading):  # one case: the first sentence that places it
         lead = next((u for u in short if particulars(u.text)), None) or next(iter(stated),
                                                                                short[0])
     else:  # a title ("Product Liability Litigation"): the case it names, else one stated
-        lead = (next((u for u in short if CAPTION_RE.search(u.text)), None)
+        lead = (next((u for u in short if names_case(u.text)), None)
                 or next((u for u in stated if particulars(u.text)), None)
                 or next(iter(stated), short[0]))
-    relief = [u for u in short if u is not lead and seeks_relief(u.text)][:max_relief]
+    one_case = names_case(heading) or not _captions(" ".join(u.text for u in short)) - _captions(
+        lead.text)
+    relief = [u for u in short if u is not lead and seeks_relief(u.text)
+              ][:rules().max_relief if one_case else 0]
     sought = f" ({'; '.join(_said(u) for u in relief)})" if relief else ""
     return f"{heading}: {_said(lead)}{sought}", [lead, *relief]
 
@@ -143,16 +160,16 @@ def as_matters(found: dict[str, list[EvidenceUnit]], patterns: Sequence[re.Patte
     leads: dict[str, str] = {}  # a matter's lead sentence, to its line
     for text, units in found.items():
         heading, span = under(units[0])
-        if (not heading or names_section(heading) or not _stands_in(units[0], heading, span)
-                or span[0].page < units[0].page - MATTER_PAGES_BACK
-                or not any(len(u.text.split()) <= MAX_SENTENCE_WORDS for u in span)):
+        if (not heading or names_section(heading)
+                or not any(len(u.text.split()) <= MATTER_SENTENCE_WORDS for u in span)
+                or not _stands_in(units[0], heading, span)):
             matters.setdefault(text, units)
             continue
         if heading not in headings:
             line, read = _matter(heading, span, patterns)
             headings[heading] = leads.setdefault(_flat(read[0].text), line)
             matters.setdefault(headings[heading], read)
-        if _captions(text) - _captions(headings[heading]) and not CAPTION_RE.search(heading):
+        if _captions(text) - _captions(headings[heading]) and not names_case(heading):
             line = f"{heading}: {' '.join(text.split()).rstrip('. ')}"  # another case of a
             matters.setdefault(line, units)  # title over several ("Employment-Related Matters")
     return matters

@@ -112,7 +112,7 @@ QUOTE_PREFIX = 80  # characters of a quote that find it on its page
 HEADING_PAGES_BACK = 3  # pages a heading is looked for above a page that prints none
 SPAN_PAGES = 3  # pages one heading's sentences are read over
 RUNNING_PAGES = 3  # pages a line stands atop as a heading that make it a running head
-RUNNING_TOP_CHARS = 40  # a running head opens its page (after "Table of Contents")
+RUNNING_TOP_CHARS = 40  # a running head opens its page's prose
 
 
 STRENGTH_UNITS = 3  # the units whose best strength decides whether the part answers
@@ -176,8 +176,8 @@ class Found:
 @dataclass
 class ReadPage:
     """A page as the quote readers read it, derived once per page text: on one line, its
-    headings with their offsets on that line, and its sentences (the folio off the last),
-    split when first asked."""
+    headings with their offsets on that line, and its sentences (the folio off the last) and
+    the headings that may title a legal matter (:attr:`standing`), read when first asked."""
 
     text: str
     flat: str
@@ -195,10 +195,14 @@ class ReadPage:
         """The lines the page prints on their own (:func:`standing_headings`: a matter's title,
         a case's caption) and the titles run into the paragraphs they open
         (:func:`run_in_heading`), each with where ``flat`` prints it, in order."""
-        run_in = [(at, title) for at, sentence in offsets_on(self.flat, self.sentences)
-                  if (title := run_in_heading(sentence))]
-        return sorted([*offsets_on(self.flat, standing_headings(self.text)), *run_in])
-
+        lines = offsets_on(self.flat, standing_headings(self.text))
+        starts = dict(lines)
+        run_in = []
+        for at, sentence in offsets_on(self.flat, self.sentences):
+            glued = starts.get(at, "")  # a line standing before a title run into its paragraph
+            if (title := run_in_heading(sentence[len(glued):])) is not None:
+                run_in.append((at + len(glued) + (len(glued) > 0), title))
+        return sorted([*lines, *run_in])
 
 
 @dataclass
@@ -710,8 +714,8 @@ class QuoteRoute:
 
     def under_heading(self, unit: EvidenceUnit) -> tuple[str, list[EvidenceUnit]]:
         """The line printed on its own last above a unit's quote (:meth:`ReadPage.standing`: a
-        legal matter's title or its case's caption), on its page or within
-        ``HEADING_PAGES_BACK`` pages before, and the sentences under it up to the next such
+        legal matter's title or its case's caption), on its page or the page before, and the
+        sentences under it up to the next such
         line, over at most ``SPAN_PAGES`` pages: what a filing prints of one matter. A chunk
         that glued the heading to the sentence places the unit by its quote's end.
         ``("", [])`` when no line stands above it."""
@@ -720,11 +724,9 @@ class QuoteRoute:
         end = start + len(" ".join(unit.quote.split())) if start >= 0 else -1
         heads = self.matter_heads(unit.document, unit.year, unit.page)
         above = next(((unit.page, at, h) for at, h in reversed(heads) if at < end), None)
-        for page in range(unit.page - 1, max(-1, unit.page - 1 - HEADING_PAGES_BACK), -1):
-            if above is not None:
-                break
-            if standing := self.matter_heads(unit.document, unit.year, page):
-                above = (page, *standing[-1])
+        if above is None and unit.page > 0 and (
+                before := self.matter_heads(unit.document, unit.year, unit.page - 1)):
+            above = (unit.page - 1, *before[-1])  # a matter runs over one page break at most
         if above is None:
             return "", []
         first, at, heading = above

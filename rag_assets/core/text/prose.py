@@ -164,7 +164,7 @@ def standing_headings(page_text: str) -> list[str]:
     heading's shape (:func:`_shaped`), follows a boundary (a sentence's end, a table's row, a
     page number, the page's top) or another such line ("Item 3. Legal Proceedings" over a
     matter's title), and opens a paragraph of prose: the line after it starts with a capital,
-    holds ``PROSE_LINE_WORDS`` words at least and is longer than it by a fifth, or is itself
+    holds ``PROSE_LINE_WORDS`` words at least and is a quarter longer than it or more, or is itself
     such a line; at most ``MAX_HEADING_RUN`` of them in a row. A table's rows, a signature
     block or a chart's labels have no prose under them."""
     lines = [" ".join(line.split()) for line in page_text.split("\n")]

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 
 from rag_assets.core.generation.disclosures import stated_deals
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.ingest.routing import DocumentProfile
 from rag_assets.core.question.question import read_question
 
 
@@ -355,9 +354,7 @@ def test_a_matter_item_103_identifies_goes_before_a_generic_sentence() -> None:
     investigations by the U.S. Government", the contingencies note names its cases with
     their courts and dates (Item 103: the court, the date instituted, the parties): the cases
     lead, the general sentence after them."""
-    question = read_question("What legal proceedings does Acme disclose in its 2021 10-K?",
-                             [DocumentProfile(document="acme-10k", year=2021, title="Acme",
-                                              aliases=["Acme"])])
+    question = read_question("What legal proceedings does Acme disclose in its 2021 10-K?")
     general = _unit("As a U.S. Government contractor, we are subject to various audits and "
                     "investigations by the U.S. Government to determine whether our operations "
                     "are being conducted in accordance with applicable regulatory requirements.")

@@ -112,3 +112,6 @@ def test_an_outcome_is_no_relief_sought() -> None:
               "approximately $190 million.")
     assert not seeks_relief(award)
     assert seeks_relief(sought)
+    # the amount of another clause is no relief sought
+    assert not seeks_relief("The plaintiffs seek unspecified damages; the Company recorded a "
+                            "charge of $5 million.")

@@ -111,3 +111,15 @@ def test_a_sentence_leads_without_its_linking_adverb(sentence: str, expected: st
 def test_two_sentences_joined_as_one_keep_a_names_capital(then: str, joined_as: str) -> None:
     from rag_assets.core.text.sentences import joined
     assert joined("A rose.", then) == joined_as
+
+
+def test_a_court_in_a_citation_ends_no_sentence_and_a_state_does() -> None:
+    """The Bluebook's "Sup. Ct." and "Del. Ch." inside a case's citation (AMD's and Activision
+    Blizzard's legal notes) go on; a state's "CT." ends its sentence."""
+    assert split_sentences("Nunez v. Xilinx, Case No. 656971/2020 (N.Y. Sup. Ct.). Vazirani v. "
+                           "Advanced Micro Devices, Case No. 1:20-cv-10894.") == [
+        "Nunez v. Xilinx, Case No. 656971/2020 (N.Y. Sup. Ct.).",
+        "Vazirani v. Advanced Micro Devices, Case No. 1:20-cv-10894."]
+    assert split_sentences("Ruan v. United States, 142 S. Ct. 2370 (2022).") == [
+        "Ruan v. United States, 142 S. Ct. 2370 (2022)."]
+    assert len(split_sentences("Our offices are in Stamford, CT. We employ 500 people.")) == 2
