@@ -99,8 +99,11 @@ def names_section(heading: str) -> bool:
     return rules().part_title.match(heading) is not None or set(words) <= rules().section_words
 
 
-def _said(unit: EvidenceUnit) -> str:
-    return " ".join(unit.text.split()).rstrip(". ")
+def _said(unit: EvidenceUnit, heading: str = "") -> str:
+    """A unit's sentence as a list prints it: on one line, without its end's period or a
+    heading a chunk glued to its start."""
+    said = " ".join(unit.text.split()).rstrip(". ")
+    return said[len(heading):].lstrip(" :") if heading and said.startswith(heading) else said
 
 
 def _flat(text: str) -> str:
@@ -122,13 +125,14 @@ def _captions(text: str) -> set[str]:
     return {m.group(0) for m in rules().caption.finditer(text)}
 
 
-def _matter(heading: str, span: Sequence[EvidenceUnit],
+def _matter(heading: str, span: Sequence[EvidenceUnit], found: EvidenceUnit,
             patterns: Sequence[re.Pattern[str]]) -> tuple[str, list[EvidenceUnit]]:
     """A matter's line: its heading, the sentence naming its case (under a caption, the first
     printing Item 103's particulars; under a title, one printing a caption, else the first
     stating a matter with its particulars, never a sentence that states none: "The initial
     license term is 15 years, which commenced ... on August 23, 2018" under a state's gaming
-    regulation; else the first stating one, else the first) and, in parentheses, the relief
+    regulation; else the sentence ``found`` stating a matter, as it was read) and, in
+    parentheses, the relief
     sought in an amount (never an outcome: a verdict, an award), only where the heading holds
     one case (a title over several, "Pending Employment-Related Matters", may print one
     case's damages beside another's caption); and the sentences it is read from."""
@@ -139,14 +143,13 @@ def _matter(heading: str, span: Sequence[EvidenceUnit],
                                                                                short[0])
     else:  # a title ("Product Liability Litigation"): the case it names, else one stated
         lead = (next((u for u in short if names_case(u.text)), None)
-                or next((u for u in stated if particulars(u.text)), None)
-                or next(iter(stated), short[0]))
+                or next((u for u in stated if particulars(u.text)), None) or found)
     one_case = names_case(heading) or not _captions(" ".join(u.text for u in short)) - _captions(
         lead.text)
     relief = [u for u in short if u is not lead and seeks_relief(u.text)
               ][:rules().max_relief if one_case else 0]
     sought = f" ({'; '.join(_said(u) for u in relief)})" if relief else ""
-    return f"{heading}: {_said(lead)}{sought}", [lead, *relief]
+    return f"{heading}: {_said(lead, heading)}{sought}", [lead, *relief]
 
 
 def as_matters(found: dict[str, list[EvidenceUnit]], patterns: Sequence[re.Pattern[str]],
@@ -166,7 +169,7 @@ def as_matters(found: dict[str, list[EvidenceUnit]], patterns: Sequence[re.Patte
             matters.setdefault(text, units)
             continue
         if heading not in headings:
-            line, read = _matter(heading, span, patterns)
+            line, read = _matter(heading, span, units[0], patterns)
             headings[heading] = leads.setdefault(_flat(read[0].text), line)
             matters.setdefault(headings[heading], read)
         if _captions(text) - _captions(headings[heading]) and not names_case(heading):
