@@ -194,18 +194,23 @@ def standing_headings(page_text: str) -> list[str]:
 _SENTENCE_OPENERS = frozenset({"the", "a", "an", "this", "these", "those", "our", "we", "it",
                                "its", "such", "each", "all", "in", "on", "as"})
 RUN_IN_MAX_WORDS = 10
+# a title's last word is a word, not a shortening a citation's period closed ("LA Civil Dist.
+# Ct., New Orleans Parish", Walmart's 2018 exhibit of opioid suits)
+RUN_IN_LAST_LETTERS = 5
 
 
 def run_in_heading(sentence: str) -> str | None:
     """The title a paragraph opens with, run into it and closed by a period ("Department of
     Justice Grand Jury Subpoena. In March 2012, Corning received ...", Corning's 2015 10-K;
     "Asda Equal Value Claims. Asda Stores, Ltd. ...", Walmart's), when ``sentence`` (as the one
-    sentence grammar splits a page) is one: two to ``RUN_IN_MAX_WORDS`` words, no figure, every
-    word but the small ones capitalized, not opening as a sentence does; else None."""
+    sentence grammar splits a page) is one: two to ``RUN_IN_MAX_WORDS`` words from a capital, no
+    figure and no comma, a last word of ``RUN_IN_LAST_LETTERS`` letters or more, every word but
+    the small ones capitalized, not opening as a sentence does; else None."""
     text = " ".join(sentence.split())
     words = text.rstrip(".").split()
     if (not text.endswith(".") or not 2 <= len(words) <= RUN_IN_MAX_WORDS
-            or any(c.isdigit() for c in text) or words[0].lower() in _SENTENCE_OPENERS):
+            or not text[0].isupper() or any(c.isdigit() or c in ",;:" for c in text)
+            or len(words[-1]) < RUN_IN_LAST_LETTERS or words[0].lower() in _SENTENCE_OPENERS):
         return None
     titled = all(w[:1].isupper() or w.lower() in _FUNCTION_WORDS or not w[:1].isalpha()
                  for w in words)

@@ -142,6 +142,9 @@ def test_a_line_printed_on_its_own_over_a_paragraph_stands_as_a_heading(
     ("Results were mixed.", None),
     ("See Note 12.", None),
     ("Net Sales Increased 5%.", None),
+    # a citation cut at a court's shortening: Walmart's 2018 list of opioid suits
+    (", LA Civil Dist.", None),
+    ("Coyote Valley Band of Pomo Indians v. Cty.", None),
 ])
 def test_a_title_run_into_its_paragraph_is_read_as_a_heading(sentence: str,
                                                              title: str | None) -> None:
