@@ -389,12 +389,14 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
                  following: Adjacent | None = None, preceding: Adjacent | None = None,
                  at_least: int = 0, under: Under | None = None) -> DirectAnswer | None:
     """The period's deals (or the matters pending: lawsuits), each in the sentence that states
-    it (and the next one, for its price), numbered; or None. A count of names asked ("three
-    main companies acquired": ``at_least``) is answered only by as many deals or more. Whether
-    the period had any deal ("Did X complete any acquisitions in 2019?") is "Yes" with them, or
-    "No" with the sentence that says none was completed; whether any material matter is
-    pending is "No" with the filing's own conclusion that none is, where it names none, and
-    otherwise left to the quotes, never to a count of the matters."""
+    it (and the next one, for its price), numbered; or None. Given ``under`` (the heading a
+    sentence stands under and the sentences under it), the matters' sentences are grouped by
+    their headings, each matter one line (:func:`legal_matters.as_matters`). A count of names
+    asked ("three main companies acquired": ``at_least``) is answered only by as many deals or
+    more. Whether the period had any deal ("Did X complete any acquisitions in 2019?") is "Yes"
+    with them, or "No" with the sentence that says none was completed; whether any material
+    matter is pending is "No" with the filing's own conclusion that none is, where it names
+    none, and otherwise left to the quotes, never to a count of the matters."""
     patterns, pending = _patterns(question)
     # whether any material matter is pending is "No" only from the filing's own conclusion
     # that none is, no matter named; any other yes or no of a matter (settled? won? one named,

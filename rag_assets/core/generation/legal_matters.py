@@ -9,10 +9,10 @@ and its caption or the amount sought is often printed sentences after the one th
 read one sentence at a time, one matter is listed three times and its caption never. So the
 sentences that state matters are grouped by the line they stand under
 (:meth:`QuoteRoute.under_heading`), and each matter is listed once: its heading, the sentence
-that names its case (the one printing a caption when the heading prints none, else the first
-that states the matter) and the relief it seeks in an amount. A sentence under a heading that
-names the section, not a matter ("Legal Proceedings"), is read on its own, as before.
-``legal_matters.json`` holds the section's words and the relief's pattern, with their sources.
+that names its case (:func:`_matter`) and the relief it seeks in an amount. A sentence under a
+heading that names the section, not a matter ("Legal Proceedings"), is read on its own.
+``legal_matters.json`` holds the section's words, a case's particulars, a part's title and the
+relief's pattern, with their sources.
 """
 
 from __future__ import annotations
@@ -132,10 +132,10 @@ def _matter(heading: str, span: Sequence[EvidenceUnit], found: EvidenceUnit,
     stating a matter with its particulars, never a sentence that states none: "The initial
     license term is 15 years, which commenced ... on August 23, 2018" under a state's gaming
     regulation; else the sentence ``found`` stating a matter, as it was read) and, in
-    parentheses, the relief
-    sought in an amount (never an outcome: a verdict, an award), only where the heading holds
-    one case (a title over several, "Pending Employment-Related Matters", may print one
-    case's damages beside another's caption); and the sentences it is read from."""
+    parentheses, the relief sought in an amount (never an outcome: a verdict, an award), only
+    where the heading holds one case (a title over several, "Pending Employment-Related
+    Matters", may print one case's damages beside another's caption); and the sentences it is
+    read from."""
     short = [u for u in span if len(u.text.split()) <= MATTER_SENTENCE_WORDS]
     stated = [u for u in short if any(p.search(u.text) for p in patterns)]
     if names_case(heading):  # one case: the first sentence that places it

@@ -10,7 +10,6 @@ evidence threshold a part abstains and says what it looked for.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -97,6 +96,7 @@ from rag_assets.core.generation.signatures import signer
 from rag_assets.core.generation.transaction_terms import transaction_terms
 from rag_assets.core.generation.unfound import Prints, unfound_disclosure, unprinted_line_item
 from rag_assets.core.generation.vote_results import vote_result
+from rag_assets.core.ingest.layout import find_running_furniture, furniture_key
 from rag_assets.core.llm.client import ChatModel, LLMReplyError
 from rag_assets.core.llm.prompts import render
 from rag_assets.core.question.question import Question
@@ -111,8 +111,6 @@ from rag_assets.core.text.years import names_other_years
 QUOTE_PREFIX = 80  # characters of a quote that find it on its page
 HEADING_PAGES_BACK = 3  # pages a heading is looked for above a page that prints none
 SPAN_PAGES = 3  # pages one heading's sentences are read over
-RUNNING_PAGES = 3  # pages a line stands atop as a heading that make it a running head
-RUNNING_TOP_CHARS = 40  # a running head opens its page's prose
 
 
 STRENGTH_UNITS = 3  # the units whose best strength decides whether the part answers
@@ -219,7 +217,7 @@ class QuoteRoute:
     level: Callable[[Question, str, str, int, int], MetricAnswer | None] | None = None
     # each page as the readers read it (:meth:`read_page`), by its key
     _read_pages: dict[tuple[str, int, int], ReadPage] = field(default_factory=dict)
-    # each filing's running heads (:meth:`matter_heads`), read once
+    # each filing's running heads' keys (:meth:`matter_heads`), read once
     _running_heads: dict[tuple[str, int], set[str]] = field(default_factory=dict)
 
     @cached_property
@@ -715,9 +713,9 @@ class QuoteRoute:
     def under_heading(self, unit: EvidenceUnit) -> tuple[str, list[EvidenceUnit]]:
         """The line printed on its own last above a unit's quote (:meth:`ReadPage.standing`: a
         legal matter's title or its case's caption), on its page or the page before, and the
-        sentences under it up to the next such
-        line, over at most ``SPAN_PAGES`` pages: what a filing prints of one matter. A chunk
-        that glued the heading to the sentence places the unit by its quote's end.
+        sentences under it up to the next such line, over at most ``SPAN_PAGES`` pages: what a
+        filing prints of one matter. A chunk that glued the heading to the sentence places the
+        unit by its quote's end.
         ``("", [])`` when no line stands above it."""
         read = self.read_page(unit.document, unit.year, unit.page)
         start = read.flat.find(" ".join(unit.quote.split())[:QUOTE_PREFIX])
@@ -749,17 +747,18 @@ class QuoteRoute:
 
     def matter_heads(self, document: str, year: int, page: int) -> list[tuple[int, str]]:
         """A page's headings that may title a matter (:meth:`ReadPage.standing`), the filing's
-        running heads left out: a line standing atop ``RUNNING_PAGES`` pages or more is the
-        page's furniture ("DowCorningIndex" atop Corning's 2015 exhibit pages), no title."""
+        running heads left out: a line the ingest's layout reader finds at a page's edge on
+        three pages or more (:func:`find_running_furniture`, of any share of the pages:
+        "DowCorningIndex" atop the 40 pages of Dow Corning's statements Corning's 2015 10-K
+        attaches) is the page's furniture, no title."""
         key = (document, year)
         if key not in self._running_heads:
-            seen = Counter(h for p in self.pages.pages_of(document, year)
-                           for h in {h for at, h in self.read_page(document, year, p).standing
-                                     if at < RUNNING_TOP_CHARS})
-            self._running_heads[key] = {h for h, n in seen.items() if n >= RUNNING_PAGES}
+            self._running_heads[key] = find_running_furniture(
+                [(self.pages.get(document, year, p) or "").split("\n")
+                 for p in self.pages.pages_of(document, year)], min_share=0.0)
         running = self._running_heads[key]
         return [(at, h) for at, h in self.read_page(document, year, page).standing
-                if h not in running]
+                if furniture_key(h) not in running]
 
     def read_page(self, document: str, year: int, page: int) -> ReadPage:
         """A page as the readers read it, once per page text (a page indexed again is read

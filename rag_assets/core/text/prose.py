@@ -145,8 +145,7 @@ _NAMES_END_RE = re.compile(r"\([A-Z][^().!?:]*\)$")
 def _shaped(line: str) -> bool:
     """Whether a line has a heading's shape: a capital first, at most ``MAX_HEADING_WORDS``
     words, no sentence's or clause's end (a caption's "et al." or names in parentheses
-    aside), no word that goes on
-    with a sentence and no figure last (a table's row)."""
+    aside), no word that goes on with a sentence and no figure last (a table's row)."""
     words = line.split()
     return (0 < len(words) <= MAX_HEADING_WORDS and line[0].isupper()
             and (not line.endswith((*_SENTENCE_END, ",", ";"))
@@ -164,8 +163,8 @@ def standing_headings(page_text: str) -> list[str]:
     heading's shape (:func:`_shaped`), follows a boundary (a sentence's end, a table's row, a
     page number, the page's top) or another such line ("Item 3. Legal Proceedings" over a
     matter's title), and opens a paragraph of prose: the line after it starts with a capital,
-    holds ``PROSE_LINE_WORDS`` words at least and is a quarter longer than it or more, or is itself
-    such a line; at most ``MAX_HEADING_RUN`` of them in a row. A table's rows, a signature
+    holds ``PROSE_LINE_WORDS`` words at least and is a quarter longer than it or more, or is
+    itself such a line; at most ``MAX_HEADING_RUN`` of them in a row. A table's rows, a signature
     block or a chart's labels have no prose under them."""
     lines = [" ".join(line.split()) for line in page_text.split("\n")]
     lines = [line for line in lines if line]
