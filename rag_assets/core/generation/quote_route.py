@@ -31,6 +31,7 @@ from rag_assets.core.generation.claims import (
     page_sources,
 )
 from rag_assets.core.generation.compose import Part, PartAnswer, compose, distinct_pages
+from rag_assets.core.generation.continued_quotes import continued_claim, continues
 from rag_assets.core.generation.cover_facts import cover_fact
 from rag_assets.core.generation.current_items import current_item
 from rag_assets.core.generation.declared_dividends import declared_dividend
@@ -311,26 +312,52 @@ class QuoteRoute:
                                              detail=f"{part.label or 'question'}: {missing}"))
             return out
         if self.chat is None:
-            chosen = self.chosen(part.question, scored, max_claims)
-            # a quote whose citation does not hold on its page (a row whose headings the page
-            # does not print as the chunk names them) is dropped, like a model's claim
-            quotes, dropped = keep_verified(verify_claims(
-                [claim_of(s.unit) for s in quote_order(part.question, chosen)], self.pages,
-                self.config.citation_threshold), "quoted units")
-            direct, out.method, changed = self.direct(part.question, [s.unit for s in chosen],
-                                                      units)
-            direct, out.method = self.with_change(part.question, direct, out.method, quotes,
-                                                  changed, ([s.unit for s in chosen], units))
-            # a quote the direct sentence already holds whole ("Yes. <the sentence>") once
-            out.claims = [*direct, *(q for q in quotes
-                                     if not any(d.text.endswith(q.text) for d in direct))]
-            out.events += dropped
+            self.quoted_claims(part.question, scored, units, max_claims, out)
         else:
             out.claims, events = self.claims_from_model(part.question.text, scored)
             out.events += events
             out.method = "model"
         out.abstained = not out.claims
         return out
+
+    def quoted_claims(self, question: Question, scored: list[ScoredUnit],
+                      units: Sequence[EvidenceUnit], max_claims: int | None,
+                      out: PartAnswer) -> None:
+        """The offline engine's claims, into ``out``: a direct answer (or a computed change)
+        first when a reader finds one, then the quotes."""
+        chosen = self.chosen(question, scored, max_claims)
+        ordered = quote_order(question, chosen)
+        # a quote whose citation does not hold on its page (a row whose headings the page
+        # does not print as the chunk names them) is dropped, like a model's claim
+        quotes, dropped = keep_verified(verify_claims(
+            [claim_of(s.unit) for s in ordered], self.pages,
+            self.config.citation_threshold), "quoted units")
+        direct, out.method, changed = self.direct(question, [s.unit for s in chosen], units)
+        direct, out.method = self.with_change(question, direct, out.method, quotes,
+                                              changed, ([s.unit for s in chosen], units))
+        if not direct:
+            quotes = self.continued_lead(question, ordered, quotes)
+        # a quote the direct sentence already holds whole ("Yes. <the sentence>") once
+        out.claims = [*direct, *(q for q in quotes
+                                 if not any(d.text.endswith(q.text) for d in direct))]
+        out.events += dropped
+
+    def continued_lead(self, question: Question, ordered: Sequence[ScoredUnit],
+                       quotes: list[Claim]) -> list[Claim]:
+        """The quotes with the first read on into the sentence its page prints next, when that
+        one goes on with its subject and states more of what it amounts to
+        (:mod:`continued_quotes`); the next sentence is then not quoted again."""
+        if not ordered or not quotes or quotes[0].text != claim_of(ordered[0].unit).text:
+            return quotes
+        lead = ordered[0].unit
+        after = self.following(lead)
+        if after is None or not continues(question, lead, after):
+            return quotes
+        kept, _ = keep_verified(verify_claims([continued_claim(lead, after)], self.pages,
+                                              self.config.citation_threshold), "continued quote")
+        if not kept:
+            return quotes
+        return [kept[0], *(q for q in quotes[1:] if q.text != after.text)]
 
     def chosen(self, question: Question, scored: list[ScoredUnit], max_claims: int | None
                ) -> list[ScoredUnit]:

@@ -66,6 +66,12 @@ SEQUENTIAL_RE = re.compile(r"\b(?:sequential\w*|linked[\s-]quarter|(?:prior|prev
 # of $1.5 billion, reflecting ...", "In the prior-year quarter, ..."
 PRIOR_PERIOD_OPENING_RE = re.compile(rf"^\s*(?:(?:in|for|during)\s+)?(?:the\s+)?{PRIOR_PERIOD}\b",
                                      re.IGNORECASE)
+# a time phrase a sentence opens with before its subject: "In 2021, ", "On May 15, 2023, ",
+# "During fiscal 2022, ", "In the fourth quarter of 2020, ", "As of December 31, 2019, "
+TIME_OPENING_RE = re.compile(
+    r"^\s*(?:in|on|during|for|as\s+of|at|through|since)\s+(?:the\s+)?"
+    r"(?:(?:first|second|third|fourth)\s+(?:fiscal\s+)?quarter\s+of\s+)?(?:fiscal\s+(?:year\s+)?)?"
+    r"(?:[A-Z][a-z]+\s+(?:\d{1,2},\s+)?)?(?:19|20)\d\d,\s+", re.IGNORECASE)
 
 
 def names_prior_period(text: str) -> bool:
