@@ -150,6 +150,22 @@ def names_asked(plan: Question, text: str) -> bool:
             or any(names_measure(term, text) for term in plan.expansion))
 
 
+# a name a question prints in capitals ("CMD", "PFAS", "SDC"): the filing's short name for the
+# thing asked, which the sentence giving the thing's size prints ("During 2018, Corning acquired
+# substantially all of CMD for $841 million"); a fiscal period ("FY2022", "Q2") is none
+SHORT_NAME_RE = re.compile(r"\b[A-Z][A-Z0-9&]{2,7}\b")
+PERIOD_NAME_RE = re.compile(r"(?:FY|Q[1-4]|H[12])\d*")
+
+
+def names_short_name(plan: Question, text: str) -> bool:
+    """Whether a text prints a name the question prints in capitals, its company's aside
+    (:data:`SHORT_NAME_RE`)."""
+    companies = " ".join(plan.companies).upper()
+    names = {n for n in SHORT_NAME_RE.findall(plan.text)
+             if n not in companies and not PERIOD_NAME_RE.fullmatch(n)}
+    return any(re.search(rf"\b{re.escape(n)}\b", text) for n in names)
+
+
 # a unit that is a table's lines run together ("Aeronautics $ 58,100 $ 56,630 Missiles and Fire
 # Control 34,018 28,735 ..."): many figures, standing side by side in runs, row after row
 RUN_ON_FIGURES = 10

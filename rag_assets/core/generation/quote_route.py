@@ -71,6 +71,7 @@ from rag_assets.core.generation.extractive import (
     missing_anchors,
     names_asked,
     names_measure,
+    names_short_name,
     quote_order,
     rows_for_runs,
     runs_figures_on,
@@ -115,6 +116,7 @@ SPAN_PAGES = 3  # pages one heading's sentences are read over
 
 
 STRENGTH_UNITS = 3  # the units whose best strength decides whether the part answers
+AMOUNT_RANKED = 5  # the best scored units an amount asked is looked for in when no quote has one
 
 
 def mmr(hits: Sequence[Hit], vectors: np.ndarray, k: int, lam: float) -> list[Hit]:
@@ -367,7 +369,7 @@ class QuoteRoute:
                                   scored)
         chosen = rows_for_runs(question, chosen, lambda document, year, page: page_table_rows(
             self.pages, document, year, page))
-        return self.amount_following(question, chosen)
+        return amount_ranked(question, self.amount_following(question, chosen), scored)
 
     def count_first(self, question: Question, chosen: list[ScoredUnit],
                     scored: Sequence[ScoredUnit]) -> list[ScoredUnit]:
@@ -974,6 +976,30 @@ class QuoteRoute:
                    f"retried with k={retry_k}"))
         return [self.answer_part(a.part, retry_k, per_part) if a.abstained or len(parts) == 1
                 else a for a in answers], retry_k
+
+
+def amount_ranked(question: Question, chosen: list[ScoredUnit], scored: Sequence[ScoredUnit]
+                  ) -> list[ScoredUnit]:
+    """For an amount asked ("What did Corning pay for 3M's Communication Markets Division
+    (CMD) in 2018?") that no quote prints, nor the sentence after the best: the best scored of
+    the first :data:`AMOUNT_RANKED` units that prints an amount, names what the question asks
+    of (:func:`names_asked`, or a name it prints in capitals: :func:`names_short_name`) and no
+    other year than those asked, leads ("During 2018, Corning acquired substantially all of CMD
+    for $841 million" over the announcement of December 2017 that ranked first). Unchanged
+    otherwise, and for a count (:meth:`QuoteRoute.count_first` reads those)."""
+    if (question.expects != "figure" or question.counts or not chosen
+            or any(AMOUNT_STATED_RE.search(s.unit.text) for s in chosen)):
+        return chosen
+    found = next((s for s in scored[:AMOUNT_RANKED]
+                  if not s.unit.is_row and AMOUNT_STATED_RE.search(s.unit.text)
+                  and not runs_figures_on(s.unit.text)
+                  and not names_other_years(s.unit.text, question.years)
+                  and (names_asked(question, s.unit.text)
+                       or names_short_name(question, s.unit.text))), None)
+    if found is None:
+        return chosen
+    others = [s for s in chosen if s.unit is not found.unit]
+    return [found, *others[:max(1, len(chosen) - 1)]]
 
 
 def without_bare_change(causes: str, changed: str, computed: str) -> str:

@@ -8,9 +8,14 @@ from typing import cast
 
 from rag_assets.core.generation.answer_config import AnswerConfig
 from rag_assets.core.generation.evidence import EvidenceUnit
-from rag_assets.core.generation.extractive import ScoredUnit
+from rag_assets.core.generation.extractive import ScoredUnit, names_short_name
 from rag_assets.core.generation.page_texts import PageTexts
-from rag_assets.core.generation.quote_route import QuoteRoute, filing_asked
+from rag_assets.core.generation.quote_route import (
+    AMOUNT_RANKED,
+    QuoteRoute,
+    amount_ranked,
+    filing_asked,
+)
 from rag_assets.core.ingest.pages import Page
 from rag_assets.core.question.question import Question, read_question
 from rag_assets.core.retrieval.retriever import Retriever
@@ -91,3 +96,39 @@ def test_the_next_sentences_amount_of_another_topic_does_not_lead() -> None:
                           "fiscal 2023?")
     quoted = [_scored("microsoft-10k", 2023, derivatives)]
     assert route.amount_following(asked, quoted) == quoted
+
+
+# Corning's 2018 10-K: the announcement of December 2017 ranks first for what it paid in 2018;
+# Note 6's sentence (p.3 of the MD&A overview too) prints the price under the deal's short name
+ANNOUNCED = ("In December 2017, Corning announced that it had entered into agreements with the "
+             "3M Company (3M) to purchase substantially all its Communication Markets Division "
+             "(“CMD”) in a cash transaction.")
+PAID = "During 2018, Corning acquired substantially all of CMD for $841 million."
+GUIDED = ("In the Optical Communications segment, we expect sales to increase by 10% in 2019, "
+          "including a full year of sales from the acquisition.")
+
+
+def test_an_amount_asked_is_led_by_the_best_ranked_sentence_that_prints_it() -> None:
+    asked = read_question("What did Corning pay for 3M's Communication Markets Division (CMD) "
+                          "in 2018?")
+    ranked = [_scored("corning-10k", 2018, t) for t in (ANNOUNCED, GUIDED, PAID)]
+    chosen = amount_ranked(asked, ranked[:1], ranked)
+    # the outlook prints an amount, but of 2019 and not of CMD; the price names CMD
+    assert [s.unit.text for s in chosen] == [PAID, ANNOUNCED]
+    # a quote that prints an amount answers already; a yes or no is not an amount asked
+    assert amount_ranked(asked, ranked[2:], ranked) == ranked[2:]
+    yes_no = read_question("Did Corning acquire 3M's Communication Markets Division (CMD)?")
+    assert amount_ranked(yes_no, ranked[:1], ranked) == ranked[:1]
+    # past the first few ranked, no sentence is read
+    far = [*ranked[:1], *[ranked[1]] * AMOUNT_RANKED, ranked[2]]
+    assert amount_ranked(asked, far[:1], far) == far[:1]
+
+
+def test_a_short_name_in_capitals_is_the_question_s_not_its_company_s_or_period_s() -> None:
+    asked = read_question("What did Corning pay for 3M's Communication Markets Division (CMD) "
+                          "in FY2018?").model_copy(update={"companies": ["Corning"]})
+    assert names_short_name(asked, PAID)
+    assert not names_short_name(asked, "In FY2018, Corning paid $100 million for Q4 items.")
+    ibm = read_question("What did IBM pay for Red Hat in 2019?").model_copy(
+        update={"companies": ["IBM"]})
+    assert not names_short_name(ibm, "IBM paid $34 billion.")
