@@ -49,6 +49,7 @@ from rag_assets.core.text.figures import (
 )
 from rag_assets.core.text.periods import (
     MONTHS_PER_YEAR,
+    PERIOD_NAME_RE,
     PERIOD_ROOTS,
     calendar_dates,
     horizons,
@@ -154,7 +155,6 @@ def names_asked(plan: Question, text: str) -> bool:
 # thing asked, which the sentence giving the thing's size prints ("During 2018, Corning acquired
 # substantially all of CMD for $841 million"); a fiscal period ("FY2022", "Q2") is none
 SHORT_NAME_RE = re.compile(r"\b[A-Z][A-Z0-9&]{2,7}\b")
-PERIOD_NAME_RE = re.compile(r"(?:FY|Q[1-4]|H[12])\d*")
 
 
 def names_short_name(plan: Question, text: str) -> bool:

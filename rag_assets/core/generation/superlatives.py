@@ -1202,7 +1202,7 @@ def _qualified_label(label: str, measures: Sequence[str]) -> bool:
 
 
 # the words a total's label may print before its measure: "Total net revenue", "Net sales"
-TOTAL_WORDS = frozenset({"total", "net", "consolidated", "reported", "gross"})
+TOTAL_WORDS = frozenset({"total", "net", "consolidated", "reported", "gross", "segment"})
 
 
 def period_asked(periods: dict[str, Whole], question: Question) -> list[tuple[str, Whole]]:
@@ -1342,13 +1342,14 @@ def _column_change_winner(question: Question, direction: str, units: Sequence[Ev
             measure = label[0].lower() + label[1:] if label else ""
             if top is not None:
                 among = f" of the {members_word(categories[0])}"
-                found = _with_those_moved(
-                    question, _change_answer(question, top, change, among, measure,
-                                             (period, prior), cues),
-                    changes, categories, measure, cues, whole=False,
-                    asked_way=change.moved if change.lists else None)
-                return _with_margins(found, top, (period, prior), units, page_rows, measures,
-                                     cues)
+                # the winner's margins beside its own change, then the other members'
+                found = _with_others(_with_margins(
+                    _change_answer(question, top, change, among, measure, (period, prior), cues),
+                    top, (period, prior), units, page_rows, measures, cues),
+                    top, changes, direction, change, categories, cues)
+                return _with_those_moved(question, found, changes, categories, measure, cues,
+                                         whole=False,
+                                         asked_way=change.moved if change.lists else None)
             if (none := _none_moved(changes, change, member_word(categories[0]), measure,
                                     (period, prior), cues)) is not None:
                 return none

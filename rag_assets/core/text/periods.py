@@ -66,6 +66,8 @@ SEQUENTIAL_RE = re.compile(r"\b(?:sequential\w*|linked[\s-]quarter|(?:prior|prev
 # of $1.5 billion, reflecting ...", "In the prior-year quarter, ..."
 PRIOR_PERIOD_OPENING_RE = re.compile(rf"^\s*(?:(?:in|for|during)\s+)?(?:the\s+)?{PRIOR_PERIOD}\b",
                                      re.IGNORECASE)
+# a period's short name in capitals: "FY2022", "Q2", "H1" (no name of a thing asked)
+PERIOD_NAME_RE = re.compile(r"(?:FY|Q[1-4]|H[12])\d*")
 # a time phrase a sentence opens with before its subject: "In 2021, ", "On May 15, 2023, ",
 # "During fiscal 2022, ", "In the fourth quarter of 2020, ", "As of December 31, 2019, "
 TIME_OPENING_RE = re.compile(
