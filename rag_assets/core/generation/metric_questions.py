@@ -324,7 +324,8 @@ _COMPARED_WITH_PRIOR = (r"\bhow (?:did|does|do) (?:it|that|this|they|these) comp
                         r"(?:the )?(?:prior|previous|preceding|last|year[- ]ago|same)\b")
 _HOW_CHANGED_RE = re.compile(
     r"\b(?:how|by how much|how much) (?:did|has|have|does|do)\b.*\b(?:chang|increas|decreas|"
-    r"gr[eo]w|declin|ris[ei]|rose|fell|fall|drop)|\bwhat (?:happened|has happened) to\b|"
+    r"gr[eo]w|declin|ris[ei]|rose|fell|fall|drop|improv|worsen|deteriorat|strengthen|weaken)|"
+    r"\bwhat (?:happened|has happened) to\b|"
     r"\bwhat (?:was|is|were) the (?:change|increase|decrease|growth|decline) in\b|"
     r"\bhow (?:large|big|much|significant) (?:was|is|were) the (?:rise|increase|decrease|"
     rf"decline|growth|change|drop|fall)\b|\bby how much\b|{EITHER_WAY_RE.pattern}|"

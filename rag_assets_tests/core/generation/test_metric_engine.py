@@ -1140,3 +1140,14 @@ def test_two_balance_dates_of_one_year_are_not_read_as_two_fiscal_years() -> Non
     between = parse_text("By how much did Foot Locker's merchandise inventories increase "
                          "between October 30, 2021 and October 29, 2022?")
     assert between is not None and between.years == [2021, 2022]
+
+
+@pytest.mark.parametrize("verb", ["improve", "worsen", "deteriorate", "weaken", "strengthen"])
+def test_how_much_a_measure_improved_asks_its_change_against_the_year_before(verb: str) -> None:
+    """"How much did Netflix's operating cash flow improve in 2020?" asks the change from 2019
+    to 2020 (an outflow of $2,887 million to an inflow of $2,427 million), never 2020's level:
+    a better or worse way is a change as a rise or a fall is."""
+    parsed = parse_text(f"How much did Acme's operating cash flow {verb} in 2020?")
+    assert parsed is not None and parsed.aggregate == "trend" and parsed.years == [2019, 2020]
+    level = parse_text("How much operating cash flow did Acme generate in 2020?")
+    assert level is not None and level.aggregate == "value" and level.years == [2020]
