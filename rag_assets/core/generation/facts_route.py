@@ -150,8 +150,11 @@ class FactsRoute:
                                      self.company(doc), self.pages.get(doc, y, 0) or "")
             if computed.status in ("unavailable", "missing"):
                 # another filing of the company may print it; else the quotes may answer,
-                # and the first operand missing is said after them
-                missing = missing or (computed if computed.status == "missing" else None)
+                # and the first operand missing is said after them, unless every year asked
+                # is after the filing's (a plan: "How much does it plan to invest in 2023?"
+                # of its 2022 10-K, which MD&A states and no statement prints)
+                if computed.status == "missing" and not after_printed(parsed.years, facts):
+                    missing = missing or computed
                 continue
             part = Part(question=question, scope=Scope.partition(doc, y), label=doc)
             claims = self.footnoted(self.stated(question, computed, doc, y), computed)
@@ -376,6 +379,13 @@ class FactsRoute:
         checked = verify_claims(claims, self.pages, self.citation_threshold)
         kept, dropped = keep_verified(checked, "model claims")
         return kept, events + dropped
+
+
+def after_printed(years: Sequence[int], facts: Sequence[StatementFact]) -> bool:
+    """Whether every year asked is after every fiscal year the statements print (in the
+    filer's names of its years): a period to come, which no reader can miss."""
+    printed = [f.fiscal_year for f in facts if f.fiscal_year is not None]
+    return bool(years and printed) and min(years) > max(printed)
 
 
 def operand_sources(computed: MetricAnswer) -> list[dict[str, object]]:

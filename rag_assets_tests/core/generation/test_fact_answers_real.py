@@ -1564,3 +1564,20 @@ def test_a_row_printed_negative_in_both_years_says_no_way() -> None:
     answer = answer_metric(parsed, facts, "Walmart")
     assert answer.status == "unavailable" and "printed negative" in answer.headline, (
         answer.headline)
+
+
+def test_a_year_after_the_filings_is_a_plan_no_reader_missed() -> None:
+    """American Water's 2022 10-K prints 2022, 2021 and 2020: "How much capital investment
+    does it plan for 2023?" asks what MD&A states of a year to come, which no statement prints
+    and no reader can miss; the year it covers is still computed, or said missing."""
+    path, document, year = ("financebench-dev/pdfs/AMERICANWATERWORKS_2022_10K.pdf",
+                            "american-water-works-10k", 2022)
+    pages, facts = _filing(path, document, year)
+    route = FactsRoute(facts=lambda d, y: facts, pages=PageTexts.from_pages(document, year, pages),
+                       held_years=lambda d: [year], company=lambda d: "American Water Works")
+    plan = route.answer(read_question("How much capital expenditure does American Water Works "
+                                      "plan for FY2023?"), Scope.partition(document, year))
+    assert plan is None
+    spent = route.answer(read_question("What were American Water Works' capital expenditures "
+                                       "in FY2022?"), Scope.partition(document, year))
+    assert spent is not None and spent[0] is not None
