@@ -37,7 +37,7 @@ from rag_assets.core.generation.extractive import (
     roots,
     words,
 )
-from rag_assets.core.generation.facts_route import FactsProvider, FactsRoute
+from rag_assets.core.generation.facts_route import LATER_PERIOD, FactsProvider, FactsRoute
 from rag_assets.core.generation.metric_engine import MetricAnswer
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.generation.quote_route import QuoteRoute
@@ -424,8 +424,10 @@ def quotes_name_none(result: QAResult, computed: MetricAnswer) -> bool:
 def missing_kind(computed: MetricAnswer) -> str:
     """What a computation lacked, for an answer's method: a row the question names by its
     printed label (in its own definition, or as the line item whose change it asks), or a
-    line item of the vocabulary (of the period asked)."""
+    line item of the vocabulary (of the period asked), or a period after the statements'."""
     first = computed.missing[0] if computed.missing else ""
+    if first.startswith(LATER_PERIOD):
+        return ", a later period"
     return ", a row missing" if first.startswith("the reader did not find a row") else \
         ", a line item missing"
 

@@ -151,18 +151,18 @@ def names_asked(plan: Question, text: str) -> bool:
             or any(names_measure(term, text) for term in plan.expansion))
 
 
-# a name a question prints in capitals ("CMD", "PFAS", "SDC"): the filing's short name for the
-# thing asked, which the sentence giving the thing's size prints ("During 2018, Corning acquired
-# substantially all of CMD for $841 million"); a fiscal period ("FY2022", "Q2") is none
-SHORT_NAME_RE = re.compile(r"\b[A-Z][A-Z0-9&]{2,7}\b")
+# a short name a question defines in parentheses after the long one ("Communication Markets
+# Division (CMD)", "Samsung Display (SDC)"), as a filing defines its terms: the name the sentence
+# giving the thing's size prints ("During 2018, Corning acquired substantially all of CMD for $841
+# million"); never a capitals word the question merely prints (its company's ticker, "R&D")
+DEFINED_SHORT_NAME_RE = re.compile(r"\(\s*[“\"]?([A-Z][A-Za-z0-9&]{1,9})[”\"]?\s*\)")
 
 
 def names_short_name(plan: Question, text: str) -> bool:
-    """Whether a text prints a name the question prints in capitals, its company's aside
-    (:data:`SHORT_NAME_RE`)."""
-    companies = " ".join(plan.companies).upper()
-    names = {n for n in SHORT_NAME_RE.findall(plan.text)
-             if n not in companies and not PERIOD_NAME_RE.fullmatch(n)}
+    """Whether a text prints a short name the question defines in parentheses
+    (:data:`DEFINED_SHORT_NAME_RE`), a period's ("(FY2022)") aside."""
+    names = {n for n in DEFINED_SHORT_NAME_RE.findall(plan.text)
+             if not PERIOD_NAME_RE.fullmatch(n)}
     return any(re.search(rf"\b{re.escape(n)}\b", text) for n in names)
 
 

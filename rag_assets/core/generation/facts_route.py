@@ -150,11 +150,11 @@ class FactsRoute:
                                      self.company(doc), self.pages.get(doc, y, 0) or "")
             if computed.status in ("unavailable", "missing"):
                 # another filing of the company may print it; else the quotes may answer,
-                # and the first operand missing is said after them, unless every year asked
-                # is after the filing's (a plan: "How much does it plan to invest in 2023?"
-                # of its 2022 10-K, which MD&A states and no statement prints)
-                if computed.status == "missing" and not after_printed(parsed.years, facts):
-                    missing = missing or computed
+                # and the first operand missing is said after them (a year after every year
+                # the statements print said as such: no reader missed it)
+                if computed.status == "missing" and after_printed(parsed.years, facts):
+                    computed = later_than_printed(computed, parsed.years, facts)
+                missing = missing or (computed if computed.status == "missing" else None)
                 continue
             part = Part(question=question, scope=Scope.partition(doc, y), label=doc)
             claims = self.footnoted(self.stated(question, computed, doc, y), computed)
@@ -386,6 +386,22 @@ def after_printed(years: Sequence[int], facts: Sequence[StatementFact]) -> bool:
     filer's names of its years): a period to come, which no reader can miss."""
     printed = [f.fiscal_year for f in facts if f.fiscal_year is not None]
     return bool(years and printed) and min(years) > max(printed)
+
+
+LATER_PERIOD = "the statements print no period after FY"
+
+
+def later_than_printed(computed: MetricAnswer, years: Sequence[int],
+                       facts: Sequence[StatementFact]) -> MetricAnswer:
+    """A computation of a year after every year the statements print, said as such ("How much
+    capital investment does it plan for 2023?" of a 2022 10-K: a plan MD&A states), never as an
+    operand the reader did not find."""
+    last = max(f.fiscal_year for f in facts if f.fiscal_year is not None)
+    subject = computed.headline.split(" cannot be computed", 1)[0]
+    said = f"{LATER_PERIOD}{last}, and FY{min(years)} is after it"
+    return computed.model_copy(update={
+        "headline": f"{subject} cannot be computed from the statements: {said}.",
+        "missing": [said]})
 
 
 def operand_sources(computed: MetricAnswer) -> list[dict[str, object]]:

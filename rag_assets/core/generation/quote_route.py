@@ -414,8 +414,8 @@ class QuoteRoute:
         capital expenditures ...", American Water's Q2 2023 10-Q). Unchanged otherwise, and
         for a count (:meth:`count_first` reads those)."""
         if (question.expects != "figure" or question.counts or not chosen
-                or any(AMOUNT_STATED_RE.search(s.unit.text) for s in chosen)):
-            return chosen
+                or any(s.unit.is_row or AMOUNT_STATED_RE.search(s.unit.text) for s in chosen)):
+            return chosen  # a table row prints its figures without a dollar sign
         best = chosen[0]
         after = self.following(best.unit)
         if (after is None or after.is_row or AMOUNT_STATED_RE.search(after.text) is None
@@ -983,13 +983,13 @@ def amount_ranked(question: Question, chosen: list[ScoredUnit], scored: Sequence
     """For an amount asked ("What did Corning pay for 3M's Communication Markets Division
     (CMD) in 2018?") that no quote prints, nor the sentence after the best: the best scored of
     the first :data:`AMOUNT_RANKED` units that prints an amount, names what the question asks
-    of (:func:`names_asked`, or a name it prints in capitals: :func:`names_short_name`) and no
+    of (:func:`names_asked`, or a short name it defines, "(CMD)": :func:`names_short_name`) and no
     other year than those asked, leads ("During 2018, Corning acquired substantially all of CMD
     for $841 million" over the announcement of December 2017 that ranked first). Unchanged
     otherwise, and for a count (:meth:`QuoteRoute.count_first` reads those)."""
     if (question.expects != "figure" or question.counts or not chosen
-            or any(AMOUNT_STATED_RE.search(s.unit.text) for s in chosen)):
-        return chosen
+            or any(s.unit.is_row or AMOUNT_STATED_RE.search(s.unit.text) for s in chosen)):
+        return chosen  # a table row prints its figures without a dollar sign
     found = next((s for s in scored[:AMOUNT_RANKED]
                   if not s.unit.is_row and AMOUNT_STATED_RE.search(s.unit.text)
                   and not runs_figures_on(s.unit.text)

@@ -121,6 +121,9 @@ LINKING_ADVERB_RE = re.compile(r"^(?:additionally|in addition|also|further|furth
 # a subject that goes on from the sentence before ("We expect to receive net proceeds of
 # ..." after the Company's agreement to sell): the filer, or what the sentence before named
 SAME_SUBJECT_RE = re.compile(r"^\W*(?:we|it|they|this|these|such|the company)\b", re.IGNORECASE)
+# a subject that refers back to what the sentence before stated, never the filer alone (nearly
+# every sentence of a filing opens on "we"), nor an item of a list (a bullet mark first)
+REFERS_BACK_RE = re.compile(r"^(?:it|they|this|these|such)\b", re.IGNORECASE)
 
 
 def joined(lead: str, then: str) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rag_assets.core.generation.answers import quotes_name_none
+from rag_assets.core.generation.answers import missing_kind, quotes_name_none
 from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.facts_route import FactsRoute
 from rag_assets.core.generation.fiscal_names import fiscal_name_shift
@@ -1569,7 +1569,8 @@ def test_a_row_printed_negative_in_both_years_says_no_way() -> None:
 def test_a_year_after_the_filings_is_a_plan_no_reader_missed() -> None:
     """American Water's 2022 10-K prints 2022, 2021 and 2020: "How much capital investment
     does it plan for 2023?" asks what MD&A states of a year to come, which no statement prints
-    and no reader can miss; the year it covers is still computed, or said missing."""
+    and no reader can miss: said as a period after the statements', never as an operand the
+    reader did not find; the year it covers is still computed."""
     path, document, year = ("financebench-dev/pdfs/AMERICANWATERWORKS_2022_10K.pdf",
                             "american-water-works-10k", 2022)
     pages, facts = _filing(path, document, year)
@@ -1577,7 +1578,11 @@ def test_a_year_after_the_filings_is_a_plan_no_reader_missed() -> None:
                        held_years=lambda d: [year], company=lambda d: "American Water Works")
     plan = route.answer(read_question("How much capital expenditure does American Water Works "
                                       "plan for FY2023?"), Scope.partition(document, year))
-    assert plan is None
+    assert plan is not None and plan[0] is None
+    assert plan[1].headline.endswith("cannot be computed from the statements: the statements "
+                                     "print no period after FY2022, and FY2023 is after it."), \
+        plan[1].headline
+    assert missing_kind(plan[1]) == ", a later period"
     spent = route.answer(read_question("What were American Water Works' capital expenditures "
                                        "in FY2022?"), Scope.partition(document, year))
     assert spent is not None and spent[0] is not None

@@ -1151,3 +1151,14 @@ def test_how_much_a_measure_improved_asks_its_change_against_the_year_before(ver
     assert parsed is not None and parsed.aggregate == "trend" and parsed.years == [2019, 2020]
     level = parse_text("How much operating cash flow did Acme generate in 2020?")
     assert level is not None and level.aggregate == "value" and level.years == [2020]
+
+
+@pytest.mark.parametrize("question", [
+    "How much did Acme spend on capital expenditures in 2018, including warehouse improvements?",
+    "How much did Acme spend on capital expenditures in 2017 to improve its supply chain?",
+])
+def test_an_improvement_named_or_a_purpose_asks_no_change(question: str) -> None:
+    """"improvements" is a noun of what was spent on, "to improve" a purpose: the year's
+    capital expenditures are asked, never their change."""
+    parsed = parse_text(question)
+    assert parsed is not None and parsed.aggregate == "value", parsed

@@ -124,11 +124,25 @@ def test_an_amount_asked_is_led_by_the_best_ranked_sentence_that_prints_it() -> 
     assert amount_ranked(asked, far[:1], far) == far[:1]
 
 
-def test_a_short_name_in_capitals_is_the_question_s_not_its_company_s_or_period_s() -> None:
+def test_a_short_name_is_one_the_question_defines_in_parentheses() -> None:
     asked = read_question("What did Corning pay for 3M's Communication Markets Division (CMD) "
-                          "in FY2018?").model_copy(update={"companies": ["Corning"]})
+                          "in FY2018?")
     assert names_short_name(asked, PAID)
-    assert not names_short_name(asked, "In FY2018, Corning paid $100 million for Q4 items.")
-    ibm = read_question("What did IBM pay for Red Hat in 2019?").model_copy(
-        update={"companies": ["IBM"]})
-    assert not names_short_name(ibm, "IBM paid $34 billion.")
+    assert not names_short_name(asked, "In FY2018, 3M paid $100 million for Q4 items.")
+    # a capitals word the question merely prints (its company's ticker, "R&D") defines nothing:
+    # AMD's "$300 billion market opportunity" never leads its buybacks
+    amd = read_question("How much did AMD spend on share repurchases and R&D in 2022?")
+    assert not names_short_name(amd, "positioning AMD to address an expanded $300 billion "
+                                     "market opportunity with R&D")
+
+
+def test_a_quoted_row_prints_the_amount_asked_already() -> None:
+    """Pfizer's income statement row prints its R&D expenses without a dollar sign: no
+    sentence that prints "$500 million" leads before it."""
+    asked = read_question("What were Pfizer's research and development expenses in 2019?")
+    row = _scored("pfizer-10k", 2019, "Research and development expenses: 2019: 8,650; "
+                  "2018: 8,006")
+    row = row.model_copy(update={"unit": row.unit.model_copy(update={"is_row": True})})
+    savings = _scored("pfizer-10k", 2019, "Savings of approximately $500 million were "
+                      "reinvested in our research and development pipeline in 2019.")
+    assert amount_ranked(asked, [row], [row, savings]) == [row]
