@@ -21,11 +21,12 @@ early retirement of debt of $142 million"). Nor is an item of a list (a bullet m
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rag_assets.core.generation.claims import claim_of
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import runs_figures_on
 from rag_assets.core.generation.records import Claim
-from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import AMOUNT_STATED_RE
 from rag_assets.core.text.periods import TIME_OPENING_RE
 from rag_assets.core.text.sentences import LINKING_ADVERB_RE, REFERS_BACK_RE, joined
@@ -50,16 +51,16 @@ def opens_on_same_subject(sentence: str) -> bool:
     return bool(REFERS_BACK_RE.match(rest))
 
 
-def continues(question: Question, lead: EvidenceUnit, after: EvidenceUnit) -> bool:
+def continues(asked_years: Sequence[int], lead: EvidenceUnit, after: EvidenceUnit) -> bool:
     """Whether ``after``, the sentence printed after ``lead``, goes on with its subject and
-    states more of what it amounts to (the module's rule)."""
+    states more of what it amounts to (the module's rule; ``asked_years`` the question's)."""
     if lead.is_row or after.is_row or runs_figures_on(after.text):
         return False
     if len(after.text.split()) > MAX_CONTINUATION_WORDS:
         return False
     if not amounts_stated(after.text) - amounts_stated(lead.text):
         return False
-    if set(years_in(after.text)) - set(years_in(lead.text)) - set(question.years):
+    if set(years_in(after.text)) - set(years_in(lead.text)) - set(asked_years):
         return False
     return opens_on_same_subject(after.text)
 

@@ -472,12 +472,12 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or purchases_yes_no(question, selected, pool, page_rows, scan)
             or purchases_count(question, selected, pool, page_rows, scan)
             or with_its_amount(prose_yes_no(question, selected, pool, before, scan),
-                               preceding, following)
+                               preceding, following, question.years)
             or stated_cause(question, selected, pool)
             or stated_move(question, selected, pool, scan)
             or quarter_debt_event(question, scan)
             or with_its_amount(stated_event(question, selected, pool, scan),
-                               preceding, following)
+                               preceding, following, question.years)
             or stated_line_item(question, scan)
             or _single(question.text, selected, cues, strict=True)
             or _list(question.text, selected, cues) or _stated_list(question.text, scan, cues)

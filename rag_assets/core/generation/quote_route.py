@@ -353,7 +353,7 @@ class QuoteRoute:
             return quotes
         lead = ordered[0].unit
         after = self.following(lead)
-        if after is None or not continues(question, lead, after):
+        if after is None or not continues(question.years, lead, after):
             return quotes
         kept, _ = keep_verified(verify_claims([continued_claim(lead, after)], self.pages,
                                               self.config.citation_threshold), "continued quote")

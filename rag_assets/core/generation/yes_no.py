@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 
+from rag_assets.core.generation.continued_quotes import continues
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.drivers import Adjacent, stated_direction
 from rag_assets.core.generation.evidence import EvidenceUnit
@@ -177,21 +178,29 @@ def stated_none(question: Question, selected: Sequence[EvidenceUnit],
 
 
 def with_its_amount(found: DirectAnswer | None, preceding: Adjacent | None = None,
-                    following: Adjacent | None = None) -> DirectAnswer | None:
+                    following: Adjacent | None = None, years: Sequence[int] = ()
+                    ) -> DirectAnswer | None:
     """A yes or no whose sentence prints no amount, completed by the sentence beside it that
     prints what the event amounts to: the one before when the sentence goes on from it
     ("Furthermore, the Board ... determined to suspend our ongoing regular dividends" after
     "... had authorized a new $2.0 billion share repurchase plan"), else the one after when it
     goes on with the same subject ("We expect to receive net proceeds of approximately $84
-    million" after the agreement to sell). An analyst's yes comes with its figure; the two
-    sentences are joined into the first, each cited. Anything else is returned as it is."""
+    million" after the agreement to sell). One that prints an amount, completed by the sentence
+    after it when that one refers back to it and states more of what it amounts to, as a quote
+    is (:func:`continued_quotes.continues`; ``years`` the question's). An analyst's yes comes
+    with its figures; the two sentences are joined into the first, each cited. Anything else
+    is returned as it is."""
     if found is None or found.kind != "yes_no" or len(found.units) != 1:
         return found
     unit = found.units[0]
-    if unit.is_row or AMOUNT_STATED_RE.search(unit.text) or not found.text.endswith(unit.text):
+    if unit.is_row or not found.text.endswith(unit.text):
         return found
-    before = preceding(unit) if preceding and LINKING_ADVERB_RE.match(unit.text) else None
     after = following(unit) if following else None
+    if AMOUNT_STATED_RE.search(unit.text):
+        if after is None or not continues(years, unit, after):
+            return found
+        return _joined_with(found, unit, after)
+    before = preceding(unit) if preceding and LINKING_ADVERB_RE.match(unit.text) else None
     if before is not None and AMOUNT_STATED_RE.search(before.text):
         beside = before
     elif after is not None and SAME_SUBJECT_RE.match(after.text) and AMOUNT_STATED_RE.search(
@@ -199,6 +208,11 @@ def with_its_amount(found: DirectAnswer | None, preceding: Adjacent | None = Non
         beside = after
     else:
         return found
+    return _joined_with(found, unit, beside)
+
+
+def _joined_with(found: DirectAnswer, unit: EvidenceUnit, beside: EvidenceUnit) -> DirectAnswer:
+    """The answer with ``beside`` joined to its sentence, each cited."""
     opening = found.text[:len(found.text) - len(unit.text)]
     return found.model_copy(update={
         "units": [unit, beside], "supports": "",

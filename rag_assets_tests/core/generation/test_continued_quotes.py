@@ -12,12 +12,15 @@ from __future__ import annotations
 import pytest
 
 from rag_assets.core.generation.answer_config import AnswerConfig
+from rag_assets.core.generation.citations import verify_claims
 from rag_assets.core.generation.claims import claim_of
 from rag_assets.core.generation.continued_quotes import continues, opens_on_same_subject
+from rag_assets.core.generation.direct_rows import DirectAnswer
 from rag_assets.core.generation.evidence import printed_unit
 from rag_assets.core.generation.extractive import ScoredUnit
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.generation.quote_route import QuoteRoute
+from rag_assets.core.generation.yes_no import with_its_amount
 from rag_assets.core.ingest.routing import DocumentProfile
 from rag_assets.core.question.question import read_question
 from rag_assets_tests.real_filings import CORPORA, real_filing
@@ -103,6 +106,28 @@ def test_a_next_year_the_question_and_the_lead_do_not_name_is_not_joined() -> No
     question = read_question("How much did X pay for acquisitions in 2020?", [profile])
     lead = printed_unit("x-10k", 2020, 3, "In 2020, the Company paid $135 million for systems.")
     after = printed_unit("x-10k", 2020, 3, "In 2021, these are expected to cost $90 million.")
-    assert not continues(question, lead, after)
-    assert continues(question, lead, after.model_copy(update={
+    assert not continues(question.years, lead, after)
+    assert continues(question.years, lead, after.model_copy(update={
         "text": "In 2020, these also included $20 million for land."}))
+
+
+def test_a_yes_whose_sentence_prints_an_amount_goes_on_with_the_sentence_that_refers_back() -> (
+        None):
+    """A yes or no read from a sentence that prints its amount is read on as a quote is:
+    Lockheed Martin's agreement for Aerojet Rocketdyne, $56 per share, then "This represents
+    ... a transaction value of approximately $4.4 billion"."""
+    path, document, year = ("financebench-dev/pdfs/LOCKHEEDMARTIN_2020_10K.pdf",
+                            "lockheed-martin-10k", 2020)
+    pages = PageTexts.from_pages(document, year, real_filing(path).pages)
+    route = QuoteRoute(retriever=None, pages=pages, config=AnswerConfig())  # type: ignore[arg-type]
+    page, sentence = next((page, s) for page in pages.pages_of(document, year)
+                          for s in route.read_page(document, year, page).sentences
+                          if "On December 20, 2020 we entered into an agreement" in s)
+    unit = printed_unit(document, year, page, sentence)
+    found = DirectAnswer(kind="yes_no", units=[unit], text=f"Yes. {sentence}")
+    completed = with_its_amount(found, route.preceding, route.following, [2020])
+    assert completed is not None and len(completed.units) == 2
+    assert completed.text.startswith(f"Yes. {sentence.rstrip('.')}; this represents a "
+                                     "post-dividend equity value of approximately $4.6 billion")
+    checked = verify_claims([completed.claim()], pages)[0]
+    assert all(c.mark == "valid" for c in checked.citations), checked
