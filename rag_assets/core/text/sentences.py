@@ -129,8 +129,8 @@ REFERS_BACK_RE = re.compile(r"^(?:it|they|this|these|such)\b", re.IGNORECASE)
 def joined(lead: str, then: str) -> str:
     """Two sentences as one first sentence, the first's end a semicolon ("X decreased from A
     to B; primarily due to ..."): what a question asks together is answered together. A name
-    keeps its capital ("Ulta Beauty's ...", "JPMorgan ...")."""
-    named = bool(NAME_OPENING_RE.match(then))
+    keeps its capital ("Ulta Beauty's ...", "JPMorgan ...", "Costa Limited ...")."""
+    named = bool(NAME_OPENING_RE.match(then) or TWO_WORD_NAME_RE.match(then))
     return f"{lead.rstrip(' .')}; {then if named else then[:1].lower() + then[1:]}"
 
 
@@ -138,6 +138,14 @@ def joined(lead: str, then: str) -> str:
 # words ("Ulta Beauty's", "General Mills'"), a word of two capitals or more ("JPMorgan", "AMD")
 NAME_OPENING_RE = re.compile(r"^(?:(?:[A-Z][\w&.-]*\s+){0,3}[A-Z][\w&.-]*['’]s?(?=\s)|"
                              r"[A-Z][\w.&-]*[A-Z][\w.]*)")
+# a name of two capitalized words ("Costa Limited In January 2019, ...", "Optical Communications
+# The decrease ...": a heading printed before its paragraph), never a sentence's opening word
+# before one ("The Company", "In March", "Additionally, Corning")
+TWO_WORD_NAME_RE = re.compile(
+    r"^(?!(?i:the|a|an|in|on|at|as|for|during|this|these|that|those|our|its|their|each|after|"
+    r"before|since|while|with|under|upon|following|from|through|by|of|to|when|if|although|"
+    r"because|despite|including|both|all|such|there|we|it|they|additionally|also|further|"
+    r"furthermore|moreover|however|primarily|partially|due)\b)[A-Z][a-z][\w&.'’-]*\s+[A-Z]")
 
 
 def unlinked(sentence: str) -> str:

@@ -107,6 +107,15 @@ def test_a_sentence_leads_without_its_linking_adverb(sentence: str, expected: st
     ("General Mills' gross margin fell.", "A rose; General Mills' gross margin fell."),
     ("JPMorgan issued notes.", "A rose; JPMorgan issued notes."),
     ("U.S. sales rose.", "A rose; U.S. sales rose."),
+    # a name of two capitalized words, a heading before its paragraph
+    ("Costa Limited In January 2019, the Company acquired Costa.",
+     "A rose; Costa Limited In January 2019, the Company acquired Costa."),
+    ("Optical Communications The decrease was due to lower volume.",
+     "A rose; Optical Communications The decrease was due to lower volume."),
+    # a sentence's opening word before a name is no name
+    ("In March 2012, Corning received a subpoena.",
+     "A rose; in March 2012, Corning received a subpoena."),
+    ("Additionally, Corning repaid notes.", "A rose; additionally, Corning repaid notes."),
 ])
 def test_two_sentences_joined_as_one_keep_a_names_capital(then: str, joined_as: str) -> None:
     from rag_assets.core.text.sentences import joined
