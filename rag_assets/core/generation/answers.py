@@ -37,8 +37,8 @@ from rag_assets.core.generation.extractive import (
     roots,
     words,
 )
-from rag_assets.core.generation.facts_route import LATER_PERIOD, FactsProvider, FactsRoute
-from rag_assets.core.generation.metric_engine import MetricAnswer
+from rag_assets.core.generation.facts_route import FactsProvider, FactsRoute
+from rag_assets.core.generation.metric_engine import LATER_PERIOD, MetricAnswer
 from rag_assets.core.generation.page_texts import PageTexts
 from rag_assets.core.generation.quote_route import QuoteRoute
 from rag_assets.core.generation.records import ABSTENTION, Claim, GuardrailEvent, QAResult

@@ -150,10 +150,7 @@ class FactsRoute:
                                      self.company(doc), self.pages.get(doc, y, 0) or "")
             if computed.status in ("unavailable", "missing"):
                 # another filing of the company may print it; else the quotes may answer,
-                # and the first operand missing is said after them (a year after every year
-                # the statements print said as such: no reader missed it)
-                if computed.status == "missing" and after_printed(parsed.years, facts):
-                    computed = later_than_printed(computed, parsed.years, facts)
+                # and the first operand missing is said after them
                 missing = missing or (computed if computed.status == "missing" else None)
                 continue
             part = Part(question=question, scope=Scope.partition(doc, y), label=doc)
@@ -379,29 +376,6 @@ class FactsRoute:
         checked = verify_claims(claims, self.pages, self.citation_threshold)
         kept, dropped = keep_verified(checked, "model claims")
         return kept, events + dropped
-
-
-def after_printed(years: Sequence[int], facts: Sequence[StatementFact]) -> bool:
-    """Whether every year asked is after every fiscal year the statements print (in the
-    filer's names of its years): a period to come, which no reader can miss."""
-    printed = [f.fiscal_year for f in facts if f.fiscal_year is not None]
-    return bool(years and printed) and min(years) > max(printed)
-
-
-LATER_PERIOD = "the statements print no period after FY"
-
-
-def later_than_printed(computed: MetricAnswer, years: Sequence[int],
-                       facts: Sequence[StatementFact]) -> MetricAnswer:
-    """A computation of a year after every year the statements print, said as such ("How much
-    capital investment does it plan for 2023?" of a 2022 10-K: a plan MD&A states), never as an
-    operand the reader did not find."""
-    last = max(f.fiscal_year for f in facts if f.fiscal_year is not None)
-    subject = computed.headline.split(" cannot be computed", 1)[0]
-    said = f"{LATER_PERIOD}{last}, and FY{min(years)} is after it"
-    return computed.model_copy(update={
-        "headline": f"{subject} cannot be computed from the statements: {said}.",
-        "missing": [said]})
 
 
 def operand_sources(computed: MetricAnswer) -> list[dict[str, object]]:

@@ -299,6 +299,10 @@ def _parts_read(facts: Sequence[StatementFact], concepts: dict[str, ConceptDef]
     return out
 
 
+# an operand of a year after the statements' last (:meth:`Evaluator.after_printed`)
+LATER_PERIOD = "the statements print no period after FY"
+
+
 class Evaluator:
     """Evaluates formulas over one filing's facts, remembering every fact it used and every
     operand it could not find."""
@@ -453,12 +457,23 @@ class Evaluator:
                     entry.title, total.value, unit, fiscal_year), "title": entry.title,
                     "unit": unit})
             when = period_name(fiscal_year, entry.kind, self.months)
-            self.missing.append(f"the reader did not find {entry.title} for {when} "
+            self.missing.append(self.after_printed(fiscal_year, when) or
+                                f"the reader did not find {entry.title} for {when} "
                                 f"{self.where(entry.statements)}")
             self.absent.append(name)
             raise _Missing
         value = abs(fact.value) if entry.magnitude else fact.value
         return self.used(name, entry.title, fiscal_year, fact, value)
+
+    def after_printed(self, fiscal_year: int, when: str) -> str:
+        """Why an operand of a year after every fiscal year the statements print (in the
+        filer's names of its years) is not read: a period to come ("How much capital investment
+        does it plan for 2023?" of a 2022 10-K, which MD&A states), which no reader can miss;
+        "" for a year they cover."""
+        printed = [f.fiscal_year for f in self.facts if f.fiscal_year is not None]
+        if not printed or fiscal_year <= max(printed):
+            return ""
+        return f"{LATER_PERIOD}{max(printed)}, and {when} is after it"
 
     def used(self, key: str, title: str, fiscal_year: int, fact: StatementFact,
              value: float) -> _Value:
@@ -506,7 +521,8 @@ class Evaluator:
             concept, _ = concept_of(phrase, statement)
             if concept in self.defs.concepts:
                 return self.concept(concept, fiscal_year)
-        self.missing.append(f"the reader did not find a row \"{phrase}\" for FY{fiscal_year} "
+        self.missing.append(self.after_printed(fiscal_year, f"FY{fiscal_year}") or
+                            f"the reader did not find a row \"{phrase}\" for FY{fiscal_year} "
                             f"in the statements read")
         self.absent.append(f"row:{phrase}")
         raise _Missing
