@@ -49,7 +49,6 @@ from rag_assets.core.text.figures import (
 )
 from rag_assets.core.text.periods import (
     MONTHS_PER_YEAR,
-    PERIOD_NAME_RE,
     PERIOD_ROOTS,
     calendar_dates,
     horizons,
@@ -151,19 +150,11 @@ def names_asked(plan: Question, text: str) -> bool:
             or any(names_measure(term, text) for term in plan.expansion))
 
 
-# a short name a question defines in parentheses after the long one ("Communication Markets
-# Division (CMD)", "Samsung Display (SDC)"), as a filing defines its terms: the name the sentence
-# giving the thing's size prints ("During 2018, Corning acquired substantially all of CMD for $841
-# million"); never a capitals word the question merely prints (its company's ticker, "R&D")
-DEFINED_SHORT_NAME_RE = re.compile(r"\(\s*[“\"]?([A-Z][A-Za-z0-9&]{1,9})[”\"]?\s*\)")
-
-
 def names_short_name(plan: Question, text: str) -> bool:
-    """Whether a text prints a short name the question defines in parentheses
-    (:data:`DEFINED_SHORT_NAME_RE`), a period's ("(FY2022)") aside."""
-    names = {n for n in DEFINED_SHORT_NAME_RE.findall(plan.text)
-             if not PERIOD_NAME_RE.fullmatch(n)}
-    return any(re.search(rf"\b{re.escape(n)}\b", text) for n in names)
+    """Whether a text prints a short name the question defines ("(CMD)":
+    ``Question.short_names``): the name the sentence giving the thing's size prints ("During
+    2018, Corning acquired substantially all of CMD for $841 million")."""
+    return any(re.search(rf"\b{re.escape(n)}\b", text) for n in plan.short_names)
 
 
 # a unit that is a table's lines run together ("Aeronautics $ 58,100 $ 56,630 Missiles and Fire

@@ -323,12 +323,11 @@ _SOURCE_PHRASE_RE = re.compile(
 _COMPARED_WITH_PRIOR = (r"\bhow (?:did|does|do) (?:it|that|this|they|these) compare (?:with|to) "
                         r"(?:the )?(?:prior|previous|preceding|last|year[- ]ago|same)\b")
 _HOW_CHANGED_RE = re.compile(
-    r"\b(?:how|by how much|how much) (?:did|has|have|does|do)\b.*\b(?:chang|increas|decreas|"
+    r"\b(?:how|by how much|how much) (?:did|has|have|does|do)\b.*(?:\b(?:chang|increas|decreas|"
     r"gr[eo]w|declin|ris[ei]|rose|fell|fall|drop)|"
     # a better or worse way, as a verb of the measure: never a noun ("warehouse improvements")
     # or a purpose ("capital expenditures to improve its supply chain")
-    r"\b(?:how|by how much|how much) (?:did|has|have|does|do)\b.*(?<!\bto )\b(?:improved?|"
-    r"worsen(?:ed)?|deteriorated?|strengthen(?:ed)?|weaken(?:ed)?)\b|"
+    r"(?<!\bto )\b(?:improved?|worsen(?:ed)?|deteriorated?|strengthen(?:ed)?|weaken(?:ed)?)\b)|"
     r"\bwhat (?:happened|has happened) to\b|"
     r"\bwhat (?:was|is|were) the (?:change|increase|decrease|growth|decline) in\b|"
     r"\bhow (?:large|big|much|significant) (?:was|is|were) the (?:rise|increase|decrease|"

@@ -413,9 +413,8 @@ class QuoteRoute:
         treatment ..." then "The Company estimates an investment in excess of $1 billion of
         capital expenditures ...", American Water's Q2 2023 10-Q). Unchanged otherwise, and
         for a count (:meth:`count_first` reads those)."""
-        if (question.expects != "figure" or question.counts or not chosen
-                or any(s.unit.is_row or AMOUNT_STATED_RE.search(s.unit.text) for s in chosen)):
-            return chosen  # a table row prints its figures without a dollar sign
+        if not amount_unquoted(question, chosen):
+            return chosen
         best = chosen[0]
         after = self.following(best.unit)
         if (after is None or after.is_row or AMOUNT_STATED_RE.search(after.text) is None
@@ -978,6 +977,14 @@ class QuoteRoute:
                 else a for a in answers], retry_k
 
 
+def amount_unquoted(question: Question, chosen: Sequence[ScoredUnit]) -> bool:
+    """Whether an amount is asked (never a count: :meth:`QuoteRoute.count_first` reads those)
+    and no quote prints one: no sentence states one, no table row (its figures print no dollar
+    sign) is quoted."""
+    return (question.expects == "figure" and not question.counts and bool(chosen)
+            and not any(s.unit.is_row or AMOUNT_STATED_RE.search(s.unit.text) for s in chosen))
+
+
 def amount_ranked(question: Question, chosen: list[ScoredUnit], scored: Sequence[ScoredUnit]
                   ) -> list[ScoredUnit]:
     """For an amount asked ("What did Corning pay for 3M's Communication Markets Division
@@ -987,9 +994,8 @@ def amount_ranked(question: Question, chosen: list[ScoredUnit], scored: Sequence
     other year than those asked, leads ("During 2018, Corning acquired substantially all of CMD
     for $841 million" over the announcement of December 2017 that ranked first). Unchanged
     otherwise, and for a count (:meth:`QuoteRoute.count_first` reads those)."""
-    if (question.expects != "figure" or question.counts or not chosen
-            or any(s.unit.is_row or AMOUNT_STATED_RE.search(s.unit.text) for s in chosen)):
-        return chosen  # a table row prints its figures without a dollar sign
+    if not amount_unquoted(question, chosen):
+        return chosen
     found = next((s for s in scored[:AMOUNT_RANKED]
                   if not s.unit.is_row and AMOUNT_STATED_RE.search(s.unit.text)
                   and not runs_figures_on(s.unit.text)

@@ -48,6 +48,7 @@ from rag_assets.core.question.vocabulary import (
 )
 from rag_assets.core.text.filing_kinds import filing_years, kinds_asked, without_period_filing
 from rag_assets.core.text.periods import (
+    PERIOD_NAME_RE,
     asked_quarters,
     asks_to_date,
     dates_named,
@@ -236,6 +237,9 @@ class Question(BaseModel):
                                         "compares by growth or level (:mod:`comparison`)")
     total: bool = Field(default=False, description="it asks the sum of the line items it names "
                         "('its total goodwill and intangible asset impairment')")
+    short_names: list[str] = Field(default_factory=list, description="short names it defines "
+                                   "in parentheses after the long ones ('Communication Markets "
+                                   "Division (CMD)': 'CMD'), as a filing defines its terms")
     asks_of: str | None = Field(default=None, description="the noun a 'what' question that asks "
                                 "what the filing says, and names no intent, asks to be told "
                                 "of ('What one-time charge ...?': 'charge'): the sentence that "
@@ -455,10 +459,24 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
         documents=documents, companies=companies,
         unindexed=None if documents or not profiles else unindexed_company(text, profiles),
         asked=asked_parts(text), compares=comparison_asked(text), total=total_asked(text),
+        short_names=short_names_defined(text),
         asks_of=asked_head(text, expects, intents), manner=manner_asked(text), clause=clause,
         way=way_asked_of(clause, moved) if expects == "yes_no" else None,
         terms=terms_asked(ranking, expects, intents), share=share_asked(ranking),
         phrasings=phrasings_in({"text": text, "ranking_text": ranking, "clause": clause}))
+
+
+# a short name defined in parentheses after the long one ("Communication Markets Division
+# (CMD)", "Samsung Display (SDC)"), as a filing defines its terms: never a capitals word merely
+# printed (the company's ticker, "R&D"), nor a period's ("(FY2022)")
+SHORT_NAME_DEFINED_RE = re.compile(r"\(\s*[“\"]?([A-Z][A-Za-z0-9&]{1,9})[”\"]?\s*\)")
+
+
+def short_names_defined(text: str) -> list[str]:
+    """The short names a question defines (:data:`SHORT_NAME_DEFINED_RE`), in order, each
+    once."""
+    return list(dict.fromkeys(n for n in SHORT_NAME_DEFINED_RE.findall(text)
+                              if not PERIOD_NAME_RE.fullmatch(n)))
 
 
 def years_asked(text: str) -> list[int]:

@@ -970,3 +970,14 @@ def test_a_limit_asked_is_a_figure(text: str, expects: str) -> None:
 ])
 def test_a_member_named_after_a_measure_no_term_names(rest: str, member: str | None) -> None:
     assert member_after(rest, ["JPMorgan", "Walmart"]) == member
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("What did Corning pay for 3M's Communication Markets Division (CMD) in 2018?", ["CMD"]),
+    ("What happened to the stock held by Samsung Display (“SDC”) in 2021?", ["SDC"]),
+    # a period in parentheses, a ticker or a capitals word merely printed defines no name
+    ("What was AMD's R&D expense (FY2022)?", []),
+    ("How much did IBM pay for Red Hat in 2019?", []),
+])
+def test_a_question_defines_short_names_in_parentheses(text: str, names: list[str]) -> None:
+    assert read_question(text).short_names == names
