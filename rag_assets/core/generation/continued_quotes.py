@@ -14,9 +14,9 @@ cited on its page.
 A sentence that opens on the filer ("we", "the Company") is not read on into, though it may go on
 with the same matter ("Additionally, the Company estimates annual operating expenses of
 approximately $50 million" after its PFAS capital estimate): most of a filing's sentences open so
-whatever they state, and a review of 12 filings found a third of such joins joining another
-matter ("... $2.7 billion gain on the sale of Bellagio; additionally, the Company recorded loss on
-early retirement of debt of $142 million"). Nor is an item of a list (a bullet mark first).
+whatever they state, and about a third of those after an amount state another matter ("... $2.7
+billion gain on the sale of Bellagio; additionally, the Company recorded loss on early retirement
+of debt of $142 million"). Nor is an item of a list (a bullet mark first).
 """
 
 from __future__ import annotations
