@@ -341,17 +341,16 @@ QUOTED_SHARE = 0.5
 
 
 def said(answer: PartAnswer, given: Sequence[PartAnswer]) -> bool:
-    """Whether a clause's first sentence is one the answer's first sentences already give
-    (most of its words in one of them), or its amounts all ones the answer's first sentence
+    """Whether a clause's first sentence is one the answer already gives (most of its words
+    in one of the answer's sentences), or its amounts all ones the answer's first sentence
     states within 1% (the cash a statement prints beside the cost a sentence gives with a
     tax): a clause the whole's reader answered is not said twice; one that adds an amount
     (a dividend's yearly rate), or one in another currency the whole's first sentence does
-    not print, is. A clause's sentence the answer gives only after its first is said first
-    (:func:`led_by_all`): the first sentence answers every clause."""
+    not print, is."""
     first = answer.claims[0].text
     asked = set(words(first))
-    if any(len(asked & set(words(other.claims[0].text))) >= SAID_SHARE * len(asked)
-           for other in given if other.claims):
+    if any(len(asked & set(words(claim.text))) >= SAID_SHARE * len(asked)
+           for other in given for claim in other.claims):
         return True
     whole = given[0].claims[0].text if given and given[0].claims else ""
     if any(m["sign"] != "$" and m.group(0) not in whole
@@ -398,10 +397,8 @@ def led_by_all(answers: list[PartAnswer], parts: Sequence[PartAnswer]) -> list[P
         given |= {claim.text for claim in rest}
         if rest:  # a sentence the answer gives already is not given twice
             rests.append(part.model_copy(update={"claims": rest}))
-    joined_in = {part.claims[0].text for part in parts}  # said first, not again after it
-    first = answers[0].model_copy(update={"claims": [
-        Claim(text=text, citations=citations),
-        *(c for c in answers[0].claims[1:] if c.text not in joined_in)]})
+    first = answers[0].model_copy(update={"claims": [Claim(text=text, citations=citations),
+                                                     *answers[0].claims[1:]]})
     return [first, *answers[1:], *rests]
 
 

@@ -342,10 +342,11 @@ def _one_per_deal(question: Question, patterns: Sequence[re.Pattern[str]],
 DEAL_NAMED_RE = re.compile(r"\b(?:acqui\w*|merg\w*|sale|sell\w*|sold|divest\w*|purchas\w*|"
                            r"buy\w*|bought|spin\w*|pa(?:y|id)\s+for|price\s+(?:paid\s+)?"
                            r"(?:of|for))\s+(?:off\s+)?(?:of\s+|with\s+)?(?:the\s+)?"
-                           r"(?P<name>(?-i:[A-Z])[\w&.'’-]*(?:\s+(?-i:[A-Z])[\w&.'’-]*)*)",
+                           r"(?P<name>(?-i:[A-Z]|\d+[A-Z])[\w&.'’-]*(?:\s+(?-i:[A-Z])[\w&.'’-]*)*)",
                            re.IGNORECASE)
 
 
+POSSESSIVE_RE = re.compile(r"['’]s\s+")
 # a party's legal form after its name: "Seagen Inc." is Seagen
 CORPORATE_SUFFIX_RE = re.compile(r"[\s,]+(?:inc|corp|corporation|co|ltd|llc|plc|l\.p|s\.a|n\.v|ag)"
                                  r"\.?$|\.$", re.IGNORECASE)
@@ -358,6 +359,9 @@ def _party_printed(question: Question, units: Sequence[EvidenceUnit], scan: Scan
     Markets Division (CMD)": CMD), as a pattern, when the filing prints one, in ``units`` or
     any sentence of it; else None: a name it never prints is no party it states a deal with."""
     named = {CORPORATE_SUFFIX_RE.sub("", m["name"]) for m in DEAL_NAMED_RE.finditer(question.text)}
+    # a business named with its owner ("3M's Communication Markets Division"): the filing
+    # names it without ("its Communication Markets Division")
+    named |= {POSSESSIVE_RE.split(n, maxsplit=1)[-1] for n in named if POSSESSIVE_RE.search(n)}
     if short:
         named |= set(question.short_names)
     if not (named := named - {""}):

@@ -401,10 +401,11 @@ _PERIOD_FIELDS = ("years", "filing_years", "quarters", "periods", "months", "to_
 # read after it (answers.Answerer), a winner's causes read beside it (direct.with_causes)
 # (what it is: "the change", "it", "that segment's decline", up to three words); what made
 # up an amount is asked as its causes are: MD&A states both in one sentence ("The provision for
-# credit losses was $1.1 billion, reflecting $657 million of net charge-offs and ...")
+# credit losses was $1.1 billion, reflecting $657 million of net charge-offs and ..."); "and
+# if so, why?" asks the same of a yes or no
 _THAT_CHANGE = r"(?:the|this|that|its?)(?:\s+[\w'’-]+){0,3}"
 AND_WHY_RE = re.compile(
-    rf",?\s*and (?:why|{CAUSE_ASKED} {_THAT_CHANGE}|(?:for )?what reasons?|"
+    rf",?\s*and,?\s+(?:if so,?\s+)?(?:why|{CAUSE_ASKED} {_THAT_CHANGE}|(?:for )?what reasons?|"
     rf"what (?:factors|reasons|drivers) "
     rf"(?:were|are|was|is) behind {_THAT_CHANGE})\s*\??\s*$", re.IGNORECASE)
 

@@ -783,6 +783,9 @@ def test_a_yes_or_no_after_what_it_is_based_on(text: str, expects: str) -> None:
      "in fiscal 2020, and what caused that segment's decline?", True),
     ("How did Corning's total debt change in FY2015, and why?", True),
     ("Did its gross margin improve in fiscal 2022, and what drove the change?", True),
+    # a yes or no's cause asked only if it is so
+    ("Did its operating margin narrow in Q3 2023, and if so, why?", True),
+    ("Did its operating margin narrow in Q3 2023, and, if so, by how much?", False),
     ("Which segment grew the fastest in 2022, and what drove its growth?", True),
     ("Which segment grew the fastest in 2022, and what was its revenue?", False),
     # the grounds of an officer's termination, not a cause asked
