@@ -54,7 +54,7 @@ from rag_assets.core.generation.direct_rows import (
     read_row,
     row_moved,
 )
-from rag_assets.core.generation.disclosures import deal_price, stated_deals
+from rag_assets.core.generation.disclosures import stated_deals
 from rag_assets.core.generation.drivers import (
     Adjacent,
     Heading,
@@ -461,7 +461,6 @@ def direct_answer(question: Question, selected: Sequence[EvidenceUnit],
             or per_share_dividend(question, selected, pool, page_rows, scan)
             or quoted_arithmetic(question, selected, scan)
             or introduced_total(question, selected, page_rows, cues)
-            or deal_price(question, selected, pool, scan, following, preceding)
             or major_customers(question, selected, pool, before, scan)
             or member_share(question, selected, pool, page_rows, cues, printing)
             or concentration(question, selected, pool, page_rows, cues, titling)

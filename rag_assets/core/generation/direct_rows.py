@@ -24,7 +24,7 @@ from rag_assets.core.text.years import year_heading_re
 CUES_PATH = Path(__file__).with_name("direct_cues.json")
 DirectKind = Literal["superlative", "list", "comparison", "cause", "arithmetic", "yes_no",
                      "securities", "dividend", "customers", "business", "risks", "count",
-                     "stated", "cover", "terms", "price", "none"]
+                     "stated", "cover", "terms", "none"]
 # the table rows a page prints, by (document, year, page): a table read whole from its page
 PageRows = Callable[[str, int, int], list[EvidenceUnit]]
 # the filing's sentences one of the patterns matches, as units: what retrieval did not return

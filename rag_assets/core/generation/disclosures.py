@@ -337,33 +337,24 @@ def _one_per_deal(question: Question, patterns: Sequence[re.Pattern[str]],
     return {text: units for text, units in best.values()}
 
 
-# the party a question names after a deal's word: "acquisition of Seagen", "sale of Asda to",
-# "pay for Costa", "the purchase price of CMD"
+# the party a question names after a deal's word: "acquisition of Seagen", "sale of Asda to"
 DEAL_NAMED_RE = re.compile(r"\b(?:acqui\w*|merg\w*|sale|sell\w*|sold|divest\w*|purchas\w*|"
-                           r"buy\w*|bought|spin\w*|pa(?:y|id)\s+for|price\s+(?:paid\s+)?"
-                           r"(?:of|for))\s+(?:off\s+)?(?:of\s+|with\s+)?(?:the\s+)?"
-                           r"(?P<name>(?-i:[A-Z]|\d+[A-Z])[\w&.'’-]*(?:\s+(?-i:[A-Z])[\w&.'’-]*)*)",
+                           r"buy\w*|bought|spin\w*)\s+(?:off\s+)?(?:of\s+|with\s+)?(?:the\s+)?"
+                           r"(?P<name>(?-i:[A-Z])[\w&.'’-]*(?:\s+(?-i:[A-Z])[\w&.'’-]*)*)",
                            re.IGNORECASE)
 
 
-POSSESSIVE_RE = re.compile(r"['’]s\s+")
 # a party's legal form after its name: "Seagen Inc." is Seagen
 CORPORATE_SUFFIX_RE = re.compile(r"[\s,]+(?:inc|corp|corporation|co|ltd|llc|plc|l\.p|s\.a|n\.v|ag)"
                                  r"\.?$|\.$", re.IGNORECASE)
 
 
-def _party_printed(question: Question, units: Sequence[EvidenceUnit], scan: Scan | None,
-                   short: bool = False) -> re.Pattern[str] | None:
+def _party_printed(question: Question, units: Sequence[EvidenceUnit], scan: Scan | None
+                   ) -> re.Pattern[str] | None:
     """The names the question gives the other party of a deal ("the proposed acquisition of
-    Seagen Inc.": Seagen), and with ``short`` the short names it defines ("3M's Communication
-    Markets Division (CMD)": CMD), as a pattern, when the filing prints one, in ``units`` or
-    any sentence of it; else None: a name it never prints is no party it states a deal with."""
+    Seagen Inc.": Seagen), as a pattern, when the filing prints one, in ``units`` or any
+    sentence of it; else None: a name it never prints is no party it states a deal with."""
     named = {CORPORATE_SUFFIX_RE.sub("", m["name"]) for m in DEAL_NAMED_RE.finditer(question.text)}
-    # a business named with its owner ("3M's Communication Markets Division"): the filing
-    # names it without ("its Communication Markets Division")
-    named |= {POSSESSIVE_RE.split(n, maxsplit=1)[-1] for n in named if POSSESSIVE_RE.search(n)}
-    if short:
-        named |= set(question.short_names)
     if not (named := named - {""}):
         return None
     pattern = re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in named),
@@ -448,42 +439,3 @@ def stated_deals(question: Question, selected: Sequence[EvidenceUnit],
     units = [u for deal in found.values() for u in deal]
     return DirectAnswer(kind="list", units=units, text=f"{'Yes: ' if yes_no else ''}{listed}.",
                         supports=units[0].text)
-
-
-def _price_patterns(question: Question) -> list[re.Pattern[str]]:
-    """The patterns of the sentences that state the deal whose price is asked: a sale's when
-    the question says it sold ("the sale price of"), else an acquisition's (paying for a
-    business is buying it)."""
-    states = [s for s in load_intents().intents["acquisitions"].states]
-    asked = [s for s in states if re.search(s.asked, question.ranking_text, re.IGNORECASE)]
-    chosen = asked or [s for s in states if re.search(s.asked, "acquisition")]
-    return [re.compile(s.stated, re.IGNORECASE) for s in chosen]
-
-
-def deal_price(question: Question, selected: Sequence[EvidenceUnit],
-               pool: Sequence[EvidenceUnit] = (), scan: Scan | None = None,
-               following: Adjacent | None = None, preceding: Adjacent | None = None
-               ) -> DirectAnswer | None:
-    """The sentence that states the deal a question asks the price of ("How much did
-    Coca-Cola pay for Costa in 2019?": "In January 2019, the Company acquired Costa in
-    exchange for $4.9 billion of cash, net of cash acquired"), with the next one when only
-    that one prints the price (:func:`_priced`); or None. ASC 805-30-50-1(b) has a filing
-    state each business combination's consideration, and Form 8-K Item 2.01(d) a disposal's,
-    in the note where it names the deal, often where retrieval did not look; the deal is the
-    one the question names by a name the filing prints, never another of the period, and
-    only a sentence that prints an amount answers."""
-    if (question.expects == "yes_no" or not question.phrased("deal_price")
-            or question.phrased("repurchase")):
-        return None
-    patterns = _price_patterns(question)
-    candidates = [*selected, *pool, *(scan(patterns) if scan is not None else ())]
-    named = _party_printed(question, candidates, scan, short=True)
-    if named is None:
-        return None
-    found = _one_per_deal(question, patterns, candidates, False, following, preceding, scan)
-    priced = {t: units for t, units in found.items() if named.search(t) and MONEY_RE.search(t)}
-    if not priced:
-        return None
-    text = "; ".join(t.rstrip(". ") for t in priced)
-    units = [u for deal in priced.values() for u in deal]
-    return DirectAnswer(kind="price", units=units, text=f"{text}.", supports=units[0].text)

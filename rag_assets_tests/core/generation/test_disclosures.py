@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rag_assets.core.generation.disclosures import deal_price, stated_deals
+from rag_assets.core.generation.disclosures import stated_deals
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.question.question import read_question
 
@@ -416,39 +416,3 @@ def test_a_deal_the_question_names_is_answered_by_its_own_sentences_only() -> No
     found = stated_deals(read_question("Which acquisition of GBT did Pfizer complete in "
                                        "2022?"), [gbt, seagen])
     assert found is not None and "GBT" in found.text
-
-
-def _scan(texts: Sequence[str]):  # type: ignore[no-untyped-def]
-    return lambda patterns: [_unit(t) for t in texts if any(p.search(t) for p in patterns)]
-
-
-CORNING_2018_CMD = [  # Corning's 2018 10-K: the announcement, the deal with its price, a part
-    "In December 2017, Corning announced that it had entered into agreements with the 3M "
-    "Company (3M) to purchase substantially all its Communication Markets Division (“CMD”) "
-    "in a cash transaction.",
-    "During 2018, Corning acquired substantially all of CMD for $841 million.",
-    "During 2018, Corning acquired substantially all of Alpha Optics for $120 million.",
-]
-
-
-def test_a_price_is_asked_of_the_deal_named_by_its_short_name_or_without_its_owner() -> None:
-    question = read_question("What did Corning pay for 3M's Communication Markets Division "
-                            "(CMD) in 2018?")
-    found = deal_price(question, [_unit(CORNING_2018_CMD[0])], scan=_scan(CORNING_2018_CMD))
-    assert found is not None and found.kind == "price", found
-    assert found.text == CORNING_2018_CMD[1], found.text
-    # another deal of the year, or none named that the filing prints, is no price asked
-    other = read_question("What did Corning pay for Beta Photonics in 2018?")
-    assert deal_price(other, [_unit(CORNING_2018_CMD[0])], scan=_scan(CORNING_2018_CMD)) is None
-    allocated = read_question("How was the purchase price of CMD allocated in 2018?")
-    assert deal_price(allocated, [_unit(CORNING_2018_CMD[0])],
-                      scan=_scan(CORNING_2018_CMD)) is None
-
-
-def test_a_deal_of_another_year_or_stated_without_a_price_gives_none() -> None:
-    question = read_question("How much did Corning pay for CMD in 2019?")
-    assert deal_price(question, [_unit(CORNING_2018_CMD[1])],
-                      scan=_scan(CORNING_2018_CMD)) is None
-    unpriced = [CORNING_2018_CMD[0], "During 2018, Corning acquired substantially all of CMD."]
-    question = read_question("How much did Corning pay for CMD in 2018?")
-    assert deal_price(question, [_unit(unpriced[1])], scan=_scan(unpriced)) is None

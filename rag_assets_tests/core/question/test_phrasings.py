@@ -93,8 +93,6 @@ CASES = {
                 "Did JPMorgan resume share buybacks in Q2 2022 after pausing them?"),
     "ended": ("Did Corning terminate its agreement with Samsung in 2023?", "terminat",
               "Did Corning renew its agreement with Samsung in 2023?"),
-    "deal_price": ("How much did Coca-Cola pay for Costa in 2019?", "pay for",
-                   "How was the purchase price of Costa allocated?"),
     "made_up": ("What items made up its $20 million of impairment and other charges?",
                 "What items made up", "What drove its impairment and other charges?"),
     "repurchase": ("What average price per share did Costco pay for its repurchases?",
