@@ -320,11 +320,14 @@ COMPUTED = ("computed", "judged")  # from the statements, the measure named
 
 
 def reached(answer: PartAnswer) -> bool:
-    """Whether a clause's answer says what the clause asks: a reader's, or a quote that prints
-    an amount when the clause asks a figure and holds most of the clause's own words (its
-    company's name aside), or one that prints the event or manner the clause asks ("What debt
-    did it issue?", "How was it funded?"): a sentence that merely ranked first is no answer to
-    fold in."""
+    """Whether a clause's answer says what the clause asks: a reader's, or a quote that holds
+    most of the clause's own words (its company's name aside) and, when the clause asks a
+    figure, prints an amount; a quote for a clause asking names or words must hold at least
+    ``QUOTED_ROOTS`` of them ("What ownership interests did Corning hold once it was
+    completed?": "Upon completion of the redemption, Corning obtained a 100% interest in HS
+    LLC ..."); or one that prints the event or manner the clause asks ("What debt did it
+    issue?", "How was it funded?"): a sentence that merely ranked first is no answer to fold
+    in."""
     if answer.abstained or not answer.claims:
         return False
     if answer.method.startswith(READERS):
@@ -333,11 +336,14 @@ def reached(answer: PartAnswer) -> bool:
     if clause.manner and answer_type_held(clause, claim):
         return True  # "What debt did it issue?": "the Company issued €300 million ..."
     asked = roots(clause.ranking_text) - roots(" ".join(clause.companies))
-    return clause.expects == "figure" and bool(AMOUNT_STATED_RE.search(claim)) and len(
-        asked & roots(claim)) >= QUOTED_SHARE * len(asked)
+    held = len(asked & roots(claim)) >= QUOTED_SHARE * len(asked)
+    if clause.expects == "figure":
+        return bool(AMOUNT_STATED_RE.search(claim)) and held
+    return clause.expects in ("names", "text") and len(asked) >= QUOTED_ROOTS and held
 
 
 QUOTED_SHARE = 0.5
+QUOTED_ROOTS = 2  # "What was it for?" names nothing a quote could be read to hold
 
 
 def said(answer: PartAnswer, given: Sequence[PartAnswer]) -> bool:
