@@ -381,15 +381,15 @@ def led_by_all(answers: list[PartAnswer], parts: Sequence[PartAnswer]) -> list[P
     """The answer's first sentence and each clause's, as one first sentence ("Corning's total
     debt increased ... by $713 million; on May 15, 2023, Corning issued ..."), each citation
     standing for its own page; each clause's other sentences after the answer's. An answer
-    that found nothing, or only quoted a sentence while a reader answered every clause, is led
-    by the clauses'."""
+    that found nothing, or only quoted a sentence while a reader answered the first clause it
+    answers, is led by the clauses'."""
     if not parts:
         return answers
     if not answers or answers[0].abstained or not answers[0].claims:
         return list(parts)
-    if not answers[0].method.startswith(READERS) and all(
-            part.method.startswith(READERS) for part in parts):
-        # a quote that merely ranked first gives way to the clauses a reader answered
+    if not answers[0].method.startswith(READERS) and parts[0].method.startswith(READERS):
+        # a quote that merely ranked first gives way to the clause a reader answered, and the
+        # clauses after it join that one's first sentence
         return [*led_by_all([parts[0]], parts[1:]), *answers]
     lead = answers[0].claims[0]
     text, citations, rests = lead.text, list(lead.citations), []

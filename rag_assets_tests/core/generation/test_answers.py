@@ -657,6 +657,46 @@ def test_each_clause_a_reader_answered_joins_the_first_sentence() -> None:
         issued.claims[0].text, ranked.claims[0].text]
 
 
+def test_a_quote_reaches_a_clause_asking_words_when_it_holds_most_of_them() -> None:
+    """"What ownership interests did Corning hold once it was completed?" (Corning's 2020
+    10-K, the HSG redemption): the note's sentence that prints most of the clause's words
+    reaches it; one that prints few of them, or a clause that names nothing ("What was it
+    for?"), does not."""
+    from rag_assets.core.generation.answers import reached
+
+    def clause(question: str, method: str, text: str) -> Any:
+        part = _part(method, text)
+        return part.model_copy(update={"part": part.part.model_copy(
+            update={"question": read_question(question)})})
+
+    asked = "What ownership interests did Corning hold once it was completed?"
+    held = ("Upon completion of the redemption, Corning obtained a 100% interest in HS LLC and "
+            "80.5% interest in HSO LLC.")
+    assert reached(clause(asked, "quoted", held))
+    assert not reached(clause(asked, "quoted", "Corning's 2020 net sales were $11.3 billion."))
+    assert not reached(clause("What was it for?", "quoted", held))
+
+
+def test_a_quote_ranked_first_gives_way_to_the_first_clause_a_reader_answered() -> None:
+    """"How much of Coca-Cola's 2017 revenue came from outside the United States, and which
+    markets were largest?": the share a reader computed leads, the second clause's quote joins
+    it, and the whole's quote, which only ranked first, comes after them."""
+    from rag_assets.core.generation.answers import led_by_all
+    whole = _part("quoted", "Our operations outside the United States accounted for 58 "
+                  "percent of our revenues.")
+    share = _part("direct arithmetic", "Outside the United States: $20,683 million, 58.4%.",
+                  page=60)
+    markets = _part("quoted", "The largest markets were Mexico, China, Brazil and Japan.",
+                    page=3)
+    first, *rest = led_by_all([whole], [share, markets])
+    assert first.claims[0].text == ("Outside the United States: $20,683 million, 58.4%; the "
+                                    "largest markets were Mexico, China, Brazil and Japan.")
+    assert [c.page for c in first.claims[0].citations] == [60, 3] and rest == [whole]
+    # a quote first among the clauses leaves the whole's quote leading
+    [lead] = led_by_all([whole], [markets])
+    assert lead.claims[0].text.startswith("Our operations outside the United States")
+
+
 def test_a_question_asking_two_things_answers_both_in_its_first_sentence(
         corpus: Corpus, three_m: Processed) -> None:
     """Over 3M's 2018 statements: "What was its operating margin, and how did its gross margin
