@@ -34,6 +34,7 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import (
     ScoredUnit,
     answer_type_held,
+    asked_roots,
     roots,
     words,
 )
@@ -320,14 +321,15 @@ COMPUTED = ("computed", "judged")  # from the statements, the measure named
 
 
 def reached(answer: PartAnswer) -> bool:
-    """Whether a clause's answer says what the clause asks: a reader's, or a quote that holds
-    most of the clause's own words (its company's name aside) and, when the clause asks a
-    figure, prints an amount; a quote for a clause asking names or words must hold at least
-    ``QUOTED_ROOTS`` of them ("What ownership interests did Corning hold once it was
-    completed?": "Upon completion of the redemption, Corning obtained a 100% interest in HS
-    LLC ..."); or one that prints the event or manner the clause asks ("What debt did it
-    issue?", "How was it funded?"): a sentence that merely ranked first is no answer to fold
-    in."""
+    """Whether a clause's answer says what the clause asks: a reader's, or a quote that prints
+    an amount when the clause asks a figure and holds most of the clause's own words (its
+    company's name aside), or, for a clause asking names or words, every word of what it asks
+    of (:func:`asked_roots`, two at least: "What ownership interests did Corning hold once it
+    was completed?" by "Upon completion of the redemption, Corning obtained a 100% interest in
+    HS LLC ...", never "What interests did it hold afterwards?" by a sentence on a variable
+    interest entity), or one that prints the event or manner the clause asks ("What debt did
+    it issue?", "How was it funded?"): a sentence that merely ranked first is no answer to
+    fold in."""
     if answer.abstained or not answer.claims:
         return False
     if answer.method.startswith(READERS):
@@ -335,11 +337,12 @@ def reached(answer: PartAnswer) -> bool:
     clause, claim = answer.part.question, answer.claims[0].text
     if clause.manner and answer_type_held(clause, claim):
         return True  # "What debt did it issue?": "the Company issued €300 million ..."
+    if clause.expects in ("names", "text"):
+        named = asked_roots(clause)
+        return len(named) >= QUOTED_ROOTS and named <= roots(claim)
     asked = roots(clause.ranking_text) - roots(" ".join(clause.companies))
-    held = len(asked & roots(claim)) >= QUOTED_SHARE * len(asked)
-    if clause.expects == "figure":
-        return bool(AMOUNT_STATED_RE.search(claim)) and held
-    return clause.expects in ("names", "text") and len(asked) >= QUOTED_ROOTS and held
+    return clause.expects == "figure" and bool(AMOUNT_STATED_RE.search(claim)) and len(
+        asked & roots(claim)) >= QUOTED_SHARE * len(asked)
 
 
 QUOTED_SHARE = 0.5

@@ -657,11 +657,11 @@ def test_each_clause_a_reader_answered_joins_the_first_sentence() -> None:
         issued.claims[0].text, ranked.claims[0].text]
 
 
-def test_a_quote_reaches_a_clause_asking_words_when_it_holds_most_of_them() -> None:
+def test_a_quote_reaches_a_clause_asking_words_when_it_holds_every_one() -> None:
     """"What ownership interests did Corning hold once it was completed?" (Corning's 2020
-    10-K, the HSG redemption): the note's sentence that prints most of the clause's words
-    reaches it; one that prints few of them, or a clause that names nothing ("What was it
-    for?"), does not."""
+    10-K, the HSG redemption): the note's sentence that prints every word of what the clause
+    asks of reaches it; one that prints only some of them, or a clause that names nothing
+    ("What was it for?"), does not."""
     from rag_assets.core.generation.answers import reached
 
     def clause(question: str, method: str, text: str) -> Any:
@@ -670,11 +670,19 @@ def test_a_quote_reaches_a_clause_asking_words_when_it_holds_most_of_them() -> N
             update={"question": read_question(question)})})
 
     asked = "What ownership interests did Corning hold once it was completed?"
-    held = ("Upon completion of the redemption, Corning obtained a 100% interest in HS LLC and "
-            "80.5% interest in HSO LLC.")
+    held = ("As of September 9, 2020, HSG redeemed Dupont’s entire ownership of HSG with a value "
+            "of $250 million (Redemption), Upon completion of the redemption, Corning obtained a "
+            "100% interest in HS LLC and 80.5% interest in HSO LLC.")
     assert reached(clause(asked, "quoted", held))
     assert not reached(clause(asked, "quoted", "Corning's 2020 net sales were $11.3 billion."))
     assert not reached(clause("What was it for?", "quoted", held))
+    # every word of what is asked, not most: an exhibit's title names no agreement reached
+    assert not reached(clause("What interests did Corning hold afterwards?", "quoted",
+                              "The primary beneficiary of a variable interest entity is the "
+                              "party that holds a controlling financial interest."))
+    assert not reached(clause("What agreement did Corning reach with Samsung Display?", "quoted",
+                              "10.68 Share Repurchase Agreement between Samsung Display Co., "
+                              "Ltd. and Corning Incorporated."))
 
 
 def test_a_quote_ranked_first_gives_way_to_the_first_clause_a_reader_answered() -> None:
