@@ -284,8 +284,10 @@ def led_by_both(computed: PartAnswer, causes: Sequence[PartAnswer]) -> list[Part
         both = Claim(text=f"{opening.group(0) if opening else ''}{cause.text}",
                      citations=[*lead.citations, *cause.citations])
     elif causes[0].method == "direct cause":
-        both = Claim(text=joined(lead.text, without_change(cause.text, lead.text)),
-                     citations=[*lead.citations, *cause.citations])
+        said = unsaid(without_change(cause.text, lead.text), lead.text)
+        if not said:  # the computed change quotes MD&A's sentence of its causes already
+            return [computed, *causes[1:]]
+        both = Claim(text=joined(lead.text, said), citations=[*lead.citations, *cause.citations])
     else:
         return [computed, *causes]
     rest = causes[0].model_copy(update={"claims": causes[0].claims[1:]})
@@ -300,6 +302,23 @@ def without_change(cause: str, change: str) -> str:
     core = YES_NO_OPENING_RE.sub("", change)[:CHANGE_PREFIX]
     at = cause.find(core) if len(core) == CHANGE_PREFIX else -1
     return f"{cause[:at].rstrip(' ;:,')}." if at > 0 else cause
+
+
+def unsaid(cause: str, lead: str) -> str:
+    """The parts of a cause's sentence (its causes, the change it states, set apart by
+    semicolons) that the lead does not print already: Netflix 2020's computed operating cash
+    flow quotes MD&A's "Net cash provided by operating activities increased $5,314 million ...
+    primarily driven by ...", so neither part is said again after it; "" when none is left."""
+    printed = _plain(lead)
+    kept = [part for part in cause.split("; ") if _plain(part) not in printed]
+    return "; ".join(kept).strip()
+
+
+def _plain(text: str) -> str:
+    """Lower case, one space, no end punctuation and straight quotes: a sentence known again
+    inside another that quotes it."""
+    text = text.replace("“", '"').replace("”", '"').replace("’", "'")
+    return " ".join(text.lower().split()).rstrip(" .;:,")
 
 
 YES_NO_OPENING_RE = re.compile(r"^(?:Yes|No)\.\s+")

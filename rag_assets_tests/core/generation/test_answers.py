@@ -594,6 +594,29 @@ def test_a_computed_change_and_its_causes_lead_as_one_sentence() -> None:
     assert led_by_both(computed, [quoted]) == [computed, quoted]
 
 
+def test_causes_the_computed_change_quotes_already_are_not_said_again() -> None:
+    """Netflix 2020: the computed operating cash flow quotes MD&A's sentence of its causes
+    (page 30); the causes the drivers read from that sentence add nothing after it, so the
+    first sentence says them once. A cause the quote does not print still joins."""
+    from rag_assets.core.generation.answers import led_by_both, unsaid
+    stated = ("Net cash provided by operating activities increased $5,314 million from the year "
+              "ended December 31, 2019 to $2,427 million for the year ended December 31, 2020 "
+              "primarily driven by a $4,840 million or 24% increase in revenues coupled with a "
+              "decrease in cash payments for content assets")
+    computed = _part("computed trend", "Netflix's cash flow from operating activities increased "
+                     f"by $5,314.399 million (page 30: “{stated}”).")
+    causes = _part("direct cause", "primarily driven by a $4,840 million or 24% increase in "
+                   "revenues coupled with a decrease in cash payments for content assets; Net "
+                   "cash provided by operating activities increased $5,314 million from the year "
+                   "ended December 31, 2019 to $2,427 million for the year ended December 31, "
+                   "2020.", page=30)
+    assert unsaid(causes.claims[0].text, computed.claims[0].text) == ""
+    assert led_by_both(computed, [causes]) == [computed]
+    other = _part("direct cause", "higher subscription revenue; lower content payments.", page=30)
+    [first] = led_by_both(computed, [other])
+    assert first.claims[0].text.endswith("; higher subscription revenue; lower content payments.")
+
+
 def test_the_same_change_computed_with_what_moved_it_extends_the_lead() -> None:
     """"What was Coca-Cola's effective tax rate in FY2019, and what drove the change?": the
     change a cause question computes (its 2019 10-K's rate reconciliation, p.57) says what
