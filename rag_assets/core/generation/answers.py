@@ -284,10 +284,10 @@ def led_by_both(computed: PartAnswer, causes: Sequence[PartAnswer]) -> list[Part
         both = Claim(text=f"{opening.group(0) if opening else ''}{cause.text}",
                      citations=[*lead.citations, *cause.citations])
     elif causes[0].method == "direct cause":
-        said = unsaid(without_change(cause.text, lead.text), lead.text)
-        if not said:  # the computed change quotes MD&A's sentence of its causes already
-            return [computed, *causes[1:]]
-        both = Claim(text=joined(lead.text, said), citations=[*lead.citations, *cause.citations])
+        added = unsaid(without_change(cause.text, lead.text), lead.text)
+        # the computed change may quote MD&A's sentence of its causes already: the lead stands
+        both = Claim(text=joined(lead.text, added), citations=[
+            *lead.citations, *cause.citations]) if added else lead
     else:
         return [computed, *causes]
     rest = causes[0].model_copy(update={"claims": causes[0].claims[1:]})
@@ -344,11 +344,11 @@ def reached(answer: PartAnswer) -> bool:
     an amount when the clause asks a figure and holds most of the clause's own words (its
     company's name aside), or, for a clause asking names or words, every word of what it asks
     of (:func:`asked_roots`, two at least: "What ownership interests did Corning hold once it
-    was completed?" by "Upon completion of the redemption, Corning obtained a 100% interest in
-    HS LLC ...", never "What interests did it hold afterwards?" by a sentence on a variable
-    interest entity), or one that prints the event or manner the clause asks ("What debt did
-    it issue?", "How was it funded?"): a sentence that merely ranked first is no answer to
-    fold in."""
+    was completed?" by "HSG redeemed Dupont’s entire ownership of HSG ..., Upon completion of
+    the redemption, Corning obtained a 100% interest in HS LLC ...", never "What interests did
+    it hold afterwards?" by a sentence on a variable interest entity), or one that prints the
+    event or manner the clause asks ("What debt did it issue?", "How was it funded?"): a
+    sentence that merely ranked first is no answer to fold in."""
     if answer.abstained or not answer.claims:
         return False
     if answer.method.startswith(READERS):

@@ -612,6 +612,11 @@ def test_causes_the_computed_change_quotes_already_are_not_said_again() -> None:
                    "2020.", page=30)
     assert unsaid(causes.claims[0].text, computed.claims[0].text) == ""
     assert led_by_both(computed, [causes]) == [computed]
+    explained = _part("direct cause", causes.claims[0].text, "Content payments fell $2,074 "
+                      "million.", page=30)
+    first, rest = led_by_both(computed, [explained])  # its other sentences still follow
+    assert first == computed and [c.text for c in rest.claims] == [
+        "Content payments fell $2,074 million."]
     other = _part("direct cause", "higher subscription revenue; lower content payments.", page=30)
     [first] = led_by_both(computed, [other])
     assert first.claims[0].text.endswith("; higher subscription revenue; lower content payments.")
