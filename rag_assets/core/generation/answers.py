@@ -40,7 +40,7 @@ from rag_assets.core.generation.extractive import (
 )
 from rag_assets.core.generation.facts_route import FactsProvider, FactsRoute
 from rag_assets.core.generation.metric_engine import LATER_PERIOD, MetricAnswer
-from rag_assets.core.generation.page_texts import PageTexts
+from rag_assets.core.generation.page_texts import PageTexts, normalize
 from rag_assets.core.generation.quote_route import QuoteRoute
 from rag_assets.core.generation.records import ABSTENTION, Claim, GuardrailEvent, QAResult
 from rag_assets.core.ingest.routing import short_display_name
@@ -309,16 +309,10 @@ def unsaid(cause: str, lead: str) -> str:
     semicolons) that the lead does not print already: Netflix 2020's computed operating cash
     flow quotes MD&A's "Net cash provided by operating activities increased $5,314 million ...
     primarily driven by ...", so neither part is said again after it; "" when none is left."""
-    printed = _plain(lead)
-    kept = [part for part in cause.split("; ") if _plain(part) not in printed]
+    printed = normalize(lead)  # as quotes are matched on their pages
+    kept = [part for part in cause.split("; ")
+            if normalize(part).rstrip(" .;:,") not in printed]
     return "; ".join(kept).strip()
-
-
-def _plain(text: str) -> str:
-    """Lower case, one space, no end punctuation and straight quotes: a sentence known again
-    inside another that quotes it."""
-    text = text.replace("“", '"').replace("”", '"').replace("’", "'")
-    return " ".join(text.lower().split()).rstrip(" .;:,")
 
 
 YES_NO_OPENING_RE = re.compile(r"^(?:Yes|No)\.\s+")
