@@ -42,6 +42,8 @@ NOTE_MARKER_RE = re.compile(r"\(\d{1,2}\)")  # "(2)": a note's marker, or a smal
 UNITS_PAREN_RE = re.compile(r"\(\s*\$?\s*in\s+(?:thousands|millions|billions)\b[^)]*\)",
                             re.IGNORECASE)
 SUB_HEADING_RE = re.compile(r"[A-Z][a-z]{1,7}\.?")  # "Total", "Oper.": a column's sub-heading
+PERCENT_CELLS_RE = re.compile(r"%(?:\s+%)*")  # a header line of "%" cells only: "% %"
+TRAILING_CHANGES_RE = re.compile(r"(?:\bchange\b\s*)+$", re.IGNORECASE)
 
 
 def _headings_only(rows: Sequence[Sequence[str]]) -> bool:
@@ -268,6 +270,25 @@ def _change_name(heading: re.Match[str]) -> str:
     return "change" if heading.groupdict().get("delta") else "% change"
 
 
+def stacked_changes(header: str) -> str:
+    """A header whose "%" cells stand on one line and their "change" words at the end of the
+    next, as one "% change" per column (Corning 2018's segment net sales: "% %" over "Years
+    ended December 31, change change" over "2018 2017 2016 18 vs. 17 17 vs. 16"); only when
+    the counts agree, so every other header is read as printed."""
+    lines = header.split("\n")
+    for n in range(len(lines) - 1):
+        cells = lines[n].strip()
+        changes = TRAILING_CHANGES_RE.search(lines[n + 1])
+        if not PERCENT_CELLS_RE.fullmatch(cells) or changes is None:
+            continue
+        count = cells.count("%")
+        if len(changes.group(0).split()) != count:
+            continue
+        merged = lines[n + 1][:changes.start()] + " ".join(["% change"] * count)
+        return "\n".join([*lines[:n], merged.strip(), *lines[n + 2:]])
+    return header
+
+
 def _caption_above(lines: Sequence[str], start: int) -> str | None:
     """The caption a text table prints between its header and its rows ("Net revenues by
     distribution channel:", Activision Blizzard's 10-Q): a short line that ends in a colon and
@@ -325,7 +346,7 @@ def _named_text_table(lines: Sequence[str], start: int, end: int, width: int
     if top == first or (caption_row and not _header_of_headings(
             "\n".join(lines[top:first]))):
         caption_row, first, top = None, start, start  # no header above it: a title, as before
-    header = "\n".join(line.strip() for line in lines[top:first])
+    header = stacked_changes("\n".join(line.strip() for line in lines[top:first]))
     headings = list(COLUMN_HEADING_RE.finditer(header))
     caption = None
     if not headings and top > 0 and (caption := _caption_headings(lines[top - 1], width)):

@@ -204,6 +204,30 @@ def test_change_columns_are_named_by_their_cells_and_the_years_they_compare() ->
     assert text_tables(unnamed.split("\n")) == []
 
 
+# Corning's 2018 10-K, page 25: the "%" cells on one line, their "change" words on the next
+STACKED_APART = """The following table presents segment net sales by reportable segment \
+(in millions):
+            % %
+            Years ended December 31, change change
+            2018 2017 2016 18 vs. 17 17 vs. 16
+Display Technologies $ 3,276 $ 3,137  $ 3,288  4% (5)%
+Optical Communications 4,192 3,545  3,005  18% 18%
+Specialty Materials 1,479 1,403  1,124  5% 25%
+Environmental Technologies 1,289 1,106  1,032  17% 7%"""
+
+
+def test_percent_cells_over_their_change_words_name_one_change_column_each() -> None:
+    [(title, lines)] = text_tables(STACKED_APART.split("\n"))
+    assert title.startswith("The following table presents segment net sales")
+    assert markdown_cells(lines[0])[1:] == ["2018", "2017", "2016", "% change 18 vs. 17",
+                                            "% change 17 vs. 16"]
+    assert markdown_cells(lines[3]) == ["Optical Communications", "4,192", "3,545", "3,005",
+                                        "18%", "18%"]
+    # a "%" line whose count the "change" words do not match is read as printed: no table
+    uneven = STACKED_APART.replace("            % %", "            %")
+    assert text_tables(uneven.split("\n")) == []
+
+
 def test_a_caption_that_ends_in_years_starts_the_next_table_and_a_row_of_years_is_none() -> None:
     # Corning 2015 p.102's second caption, under a first table: it heads its own rows
     lines = ["Deferred taxes follow (in millions): December 31, 2015 2014",
