@@ -37,6 +37,7 @@ from rag_assets.core.generation.direct_rows import (
     sums_to,
 )
 from rag_assets.core.generation.evidence import EvidenceUnit
+from rag_assets.core.generation.member_tables import member_rows
 from rag_assets.core.generation.places import names_a_place
 from rag_assets.core.ingest.statement_tables import TRAILING_MARKER_RE
 from rag_assets.core.question.question import Question
@@ -1438,8 +1439,19 @@ def superlative(question: Question, selected: Sequence[EvidenceUnit],
     if cue is None or cue.direction is None:
         return None
     found = _winner(question, cue, cue is change, selected, pool, page_rows, cues)
-    if found is not None or titling is None or page_rows is None or not selected:
+    if found is not None or page_rows is None or not selected:
         return found
+    return (_titled_winner(question, cue, cue is change, selected, page_rows, cues, titling)
+            or _member_winner(question, cue, cue is change, [*selected, *pool], page_rows,
+                              cues))
+
+
+def _titled_winner(question: Question, cue: Cue, by_change: bool,
+                   selected: Sequence[EvidenceUnit], page_rows: PageRows, cues: DirectCues,
+                   titling: PagesTitling | None) -> DirectAnswer | None:
+    """The winner of the tables the filing titles by what is ranked (``titling``)."""
+    if titling is None:
+        return None
     document, year = selected[0].document, selected[0].year
     for words in (_ranks(question, cues), _segments_if_places(question, selected, cues)):
         pages = titling(document, year, words)[:MAX_PAGES_TITLED] if words else []
@@ -1448,10 +1460,30 @@ def superlative(question: Question, selected: Sequence[EvidenceUnit],
         # regions)
         rows = [u for page in pages for u in page_rows(document, year, page)
                 if _named_by(u.scope, words)]
-        if rows and (found := _winner(question, cue, cue is change, rows, rows, None, cues,
+        if rows and (found := _winner(question, cue, by_change, rows, rows, None, cues,
                                       words)):
             return found
     return None
+
+
+def _member_winner(question: Question, cue: Cue, by_change: bool,
+                   units: Sequence[EvidenceUnit], page_rows: PageRows, cues: DirectCues
+                   ) -> DirectAnswer | None:
+    """The winner among members printed a table each (:mod:`member_tables`: Netflix's table
+    per region), when the question ranks places."""
+    assert cue.direction is not None
+    categories = categories_named(question, cues)
+    if "place" not in {c.kind for c in categories}:
+        return None
+    measures = measures_asked(question, cues)
+    rows = member_rows(units, page_rows, _asked_or_sales(measures, cues))
+    column = column_asked(rows, question, rows[0].unit, cues) if rows else None
+    if column is None:
+        return None
+    if by_change:
+        return _change_winner(question, cue.direction, rows, _latest(column, question, rows),
+                              cue, categories, cues)
+    return _ranked_winner(question, cue.direction, rows, [], False, column, measures, cues)
 
 
 def _lists_moved(question: Question, cues: DirectCues) -> bool:

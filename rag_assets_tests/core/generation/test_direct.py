@@ -535,6 +535,11 @@ def test_what_drove_a_totals_change_is_the_largest_amount_not_the_fastest_rate()
                           "million in 2021 (1,300 - 1,000); of the other segments, Beta rose 80% "
                           "(from $100 million to $180 million); Gamma fell 12% (from $500 million "
                           "to $440 million).")
+    # "what drove that growth" asks the fastest grower's causes, not which member drove it
+    found = direct_answer_to("Which segment grew Acme's net sales the fastest in 2022, and "
+                             "what drove that growth?", units[:1], units)
+    assert found is not None and found.text.startswith(
+        "Beta grew Acme's net sales the fastest of the segments: its net sales rose 80%"), found
     # a decline is driven by the largest fall; none fell: the question's premise is said false
     found = direct_answer_to("Which segment drove the decline in Acme's net sales in 2022?",
                              units[:1], units)

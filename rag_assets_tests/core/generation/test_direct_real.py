@@ -1325,3 +1325,55 @@ def test_a_table_of_another_quarter_or_a_row_of_short_words_is_no_comparison() -
                                                  stats["Revenue per available room (REVPAR)(3)"]],
                              [])
     assert found is not None and "REVPAR" in found.text and "Slots" not in found.text
+
+
+def test_a_segment_table_whose_percent_cells_stand_over_their_change_words_is_ranked() -> None:
+    """Corning 2018's MD&A (printed page 25) prints its segment net sales table without rules
+    under a header of "% %" over "Years ended December 31, change change": read as two "%
+    change" columns, the table is found by the sentence that leads into it, and the fastest
+    grower is computed from the years' columns. Retrieval returned Item 1's sentences on each
+    segment's share of sales."""
+    pages = PageTexts.from_pages("corning-10k", 2018, real_filing(
+        "financebench-bulk/pdfs/CORNING_2018_10K.pdf").pages)
+    assert 24 in pages_titled(pages, "corning-10k", 2018, ["segment"])
+    shares = [u for u in page_table_rows(pages, "corning-10k", 2018, 24)
+              if u.text.startswith("Display Technologies")]
+    found = direct_answer_to("Which of Corning's segments grew net sales the fastest in 2018?",
+                             shares, shares, lambda d, y, p: page_table_rows(pages, d, y, p),
+                             titling=lambda d, y, words: pages_titled(pages, d, y, words))
+    assert found is not None and found.text.startswith(
+        "Optical Communications grew net sales the fastest of the segments: its net sales rose "
+        "18% (647 million), 4,192 million in 2018 against 3,545 million in 2017"), found
+    assert {c.mark for c in verify_claims([found.claim()], pages)[0].citations} == {"valid"}
+
+
+@pytest.mark.parametrize("page", [24, 51])  # MD&A's tables, and Note 2's
+def test_regions_printed_a_table_each_are_ranked_as_one_table(page: int) -> None:
+    """Netflix 2020 prints a table per region (UCAN, EMEA and LATAM on one page, APAC on the
+    next; in MD&A and again in Note 2), each with the same rows: the "Revenues" row of each
+    region's table is that region's row. MD&A's header "Change 2020 vs. 2019" over two
+    columns reads as a second "2020" and "2019": the periods' own columns come first."""
+    pages = PageTexts.from_pages("netflix-10k", 2020, real_filing(
+        "financebench-bulk/pdfs/NETFLIX_2020_10K.pdf").pages)
+    ucan = [u for u in page_table_rows(pages, "netflix-10k", 2020, page)
+            if u.text.startswith("Revenues: 2020: $ 11,455,396")]
+    assert len(ucan) == 1
+
+    def ask(question: str) -> DirectAnswer | None:
+        return direct_answer_to(question, ucan, ucan,
+                                lambda d, y, p: page_table_rows(pages, d, y, p))
+
+    fastest = ask("Which of Netflix's regions posted the fastest streaming revenue growth in "
+                  "2020?")
+    assert fastest is not None and fastest.text.startswith(
+        "Asia-Pacific (APAC) had the fastest streaming revenue growth of the regions: its "
+        "revenue rose 61% ($902,779 thousand), $2,372,300 thousand in 2020 against $1,469,521 "
+        "thousand in 2019"), fastest
+    assert "Latin America (LATAM) rose 13%" in fastest.text
+    largest = ask("Which Netflix region had the highest streaming revenues in 2020?")
+    assert largest is not None and largest.text.startswith(
+        "United States and Canada (UCAN) had the highest"), largest
+    assert "$11,455,396" in largest.text
+    assert {c.mark for c in verify_claims([fastest.claim()], pages)[0].citations} == {"valid"}
+    # a segment is no place: tables titled by a place rank no segment
+    assert ask("Which of Netflix's segments grew revenue the fastest in 2020?") is None
