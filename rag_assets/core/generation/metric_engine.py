@@ -1189,8 +1189,10 @@ def _headline(question: MetricQuestion, values: dict[int, float], years: list[in
 def _value_polarity(question: MetricQuestion, value: float, unit: str, headline: str) -> str:
     """The value's headline opened with the yes or no a question asks of it: against a
     threshold, by its sign, or whether there is any."""
-    if question.yes_no and not question.judgment and question.threshold and unit != "USD":
-        return _against_threshold(question.threshold, value, unit, headline)
+    threshold = question.threshold
+    if question.yes_no and not question.judgment and threshold and (
+            threshold.money == (unit == "USD")):  # an amount against an amount only
+        return _against_threshold(threshold, value, unit, headline)
     if question.yes_no and not question.judgment and question.sign:
         # "Does it have positive free cash flow?": the sign asked, against the value's
         held = value > 0 if question.sign == "positive" else value < 0
@@ -1223,7 +1225,8 @@ def _against_threshold(threshold: Threshold, value: float, unit: str, headline: 
     """"Yes."/"No." to "Is its effective tax rate above 21%?", the level said after the
     value, compared at the precision the value is shown (69.18% is the 69.2% a reader sees):
     a percent metric's level is a fraction of the value's (21% is 0.21); a ratio's written in
-    percent is read as a fraction too."""
+    percent is read as a fraction too; an amount's level is in dollars, as the value is ("Did
+    its net income exceed $1 billion?")."""
     level = threshold.level / 100 if threshold.percent or (
         unit == "percent" and threshold.level > 1) else threshold.level
     places = 3 if unit == "percent" else 2

@@ -52,6 +52,7 @@ from rag_assets.core.question.vocabulary import (
     terms_in,
     whole_term,
 )
+from rag_assets.core.text.figures import SCALE_WORDS
 from rag_assets.core.text.filing_kinds import without_period_filing
 from rag_assets.core.text.periods import (
     NUMBER_WORDS,
@@ -162,13 +163,16 @@ def named_items(text: str, exclude: frozenset[str] = frozenset()) -> list[TermMa
 
 
 class Threshold(BaseModel):
-    """A level a yes or no asks the value against: "above 21%", "at least 1.5"."""
+    """A level a yes or no asks the value against: "above 21%", "at least 1.5", "more than $5
+    billion"."""
 
     above: bool = Field(description="asked above (or at least) the level; False: below it")
     inclusive: bool = Field(default=False, description="'at least', 'at most'")
     level: float = Field(description="the level as written, a percent as its number (21)")
     percent: bool = Field(description="written with a percent sign or word")
-    shown: str = Field(description="as written: '21%', '1.5'")
+    money: bool = Field(default=False, description="an amount of money ('$1 billion', '500 "
+                        "million'): its level in dollars, compared with amounts only")
+    shown: str = Field(description="as written: '21%', '1.5', '$1 billion'")
 
 
 class MetricQuestion(BaseModel):
@@ -1267,10 +1271,13 @@ def _sign_asked(asking: str) -> Literal["positive", "negative"] | None:
 
 
 # a level a yes or no compares a value with: "above the 21% federal statutory rate", "at least
-# 1.5 times"; a year is no level
+# 1.5 times", "more than $5 billion" (an amount: in dollars, its scale word applied); a year is
+# no level
 _THRESHOLD_RE = re.compile(
     r"\b(?P<op>above|over|more than|greater than|higher than|exceed(?:s|ed|ing)?|at least|"
-    r"below|under|less than|lower than|at most)\s+(?:the\s+|a\s+)?(?P<n>\d+(?:\.\d+)?)"
+    r"below|under|less than|lower than|at most)\s+(?:the\s+|a\s+)?(?P<cur>\$\s?)?"
+    r"(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?:\s*(?P<scale>thousand|million|billion|trillion)s?\b)?"
     r"\s*(?P<pct>%|percent\b)?", re.IGNORECASE)
 
 
@@ -1298,12 +1305,17 @@ def _band_years(asked: Sequence[int], years: list[int]) -> list[int]:
 def threshold_asked(asking: str) -> Threshold | None:
     """The level a yes or no question asks the value against, or None."""
     found = _THRESHOLD_RE.search(asking)
-    if found is None or (not found["pct"] and years_in(found["n"])):
+    if found is None or (not (found["pct"] or found["cur"]) and years_in(found["n"])):
         return None  # "above 2021 levels": a year, no level
     op = found["op"].lower()
+    money = bool(found["cur"] or found["scale"]) and not found["pct"]
+    scale = SCALE_WORDS[found["scale"].lower()] if money and found["scale"] else 1.0
+    shown = (f"${found['n']}{' ' + found['scale'].lower() if found['scale'] else ''}" if money
+             else f"{found['n']}{'%' if found['pct'] else ''}")
     return Threshold(above=not op.startswith(("below", "under", "less", "lower", "at most")),
-                     inclusive=op.startswith("at "), level=float(found["n"]),
-                     percent=bool(found["pct"]), shown=f"{found['n']}{'%' if found['pct'] else ''}")
+                     inclusive=op.startswith("at "),
+                     level=float(found["n"].replace(",", "")) * scale,
+                     percent=bool(found["pct"]), money=money, shown=shown)
 
 
 # the period a change is measured from: "compared with Q1 2020", "versus fiscal 2022"

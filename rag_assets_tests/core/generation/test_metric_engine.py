@@ -648,6 +648,13 @@ def test_a_dividends_sustainability_is_judged_on_its_payout_ratio(question: str,
     ("Is Acme's gross margin above 50% in FY2019?", "Yes.", "above the 50% asked."),
     ("Is Acme's current ratio below 2 at the end of FY2019?", "No.", "above the 2 asked."),
     ("Is Acme's gross margin at least 69.2% in FY2019?", "Yes.", "at the 69.2% asked."),
+    # an amount against an amount written in dollars: net income 1,503 (millions)
+    ("Did Acme's net income exceed $1 billion in FY2019?", "Yes.",
+     "above the $1 billion asked."),
+    ("Was Acme's FY2019 net income less than $1.5 billion?", "No.",
+     "above the $1.5 billion asked."),
+    ("Did Acme earn net income of at least $1,503 million in FY2019?", "Yes.",
+     "at the $1,503 million asked."),
 ])
 def test_a_level_asked_is_compared_with_the_value(question: str, opens: str,
                                                    ends: str) -> None:
@@ -656,6 +663,15 @@ def test_a_level_asked_is_compared_with_the_value(question: str, opens: str,
     ratio 2.43)."""
     a = ask(question)
     assert a.headline.startswith(opens) and a.headline.endswith(ends), a.headline
+
+
+@pytest.mark.parametrize("question", [
+    "Is Acme's current ratio above $2 billion at the end of FY2019?",  # a ratio is no amount
+    "Was Acme's FY2019 net income above 1,000?",  # an amount's level written without dollars
+])
+def test_a_level_of_another_kind_than_the_value_is_not_compared(question: str) -> None:
+    a = ask(question)
+    assert not a.headline.startswith(("Yes.", "No.")), a.headline
 
 
 def test_a_net_cash_position_and_a_net_loss_are_judged_not_read_as_amounts() -> None:
