@@ -1406,10 +1406,11 @@ def test_a_size_asked_is_no_yes_from_there_being_any() -> None:
     assert answer.headline == (
         "Yes. General Mills' FY2022 operating cash flow of $3,316.1 million exceeded its net "
         "income of $2,707.3 million by $608.8 million (1.22 times).")
-    # a level in dollars is no second amount
+    # a level in dollars is no second amount: the value is compared with it
     answer = _answered(*GM_FY2022, "Did General Mills' revenue exceed $20 billion in fiscal "
                                    "2022?")
-    assert answer.headline.startswith("General Mills' FY2022 revenue is $18,992.8 million")
+    assert answer.headline == ("No. General Mills' FY2022 revenue is $18,992.8 million, below "
+                               "the $20 billion asked.")
 
 
 NETFLIX_2015 = ("financebench-wide/pdfs/NETFLIX_2015_10K.pdf", "netflix-10k", 2015, "Netflix")
