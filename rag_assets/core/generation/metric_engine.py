@@ -1524,6 +1524,10 @@ def _trend(question: MetricQuestion, values: dict[int, float], years: Sequence[i
         question.direction or "change")
     if question.direction in ("improve", "worsen") and not better and not flat:
         answer = None  # which way is better for a line item is not the engine's to say
+    if question.yes_no and question.threshold is not None and answer is not None:
+        beyond, beyond_said = _moved_beyond(question.threshold, first, last, unit)
+        answer = None if beyond is None else answer and beyond
+        quality += beyond_said
     if unit == "percent":
         delta = _points_moved(first, last, question.decimals or 1)
     elif unit == "USD":  # no percentage of a base that is not positive: it means nothing
@@ -1552,6 +1556,35 @@ def _trend(question: MetricQuestion, values: dict[int, float], years: Sequence[i
     if question.yes_no and answer is not None:
         sentence = f"{'Yes' if answer else 'No'}. {sentence}"
     return change, sentence
+
+
+def _moved_beyond(threshold: Threshold, first: float, last: float, unit: Unit
+                  ) -> tuple[bool | None, str]:
+    """"Did its net income increase by more than $500 million?": whether the move passed the
+    level asked, and the words that say so. An amount is compared with the change in dollars,
+    a percentage with the change relative to the first year's value; a level the move reached
+    ("rose to more than $10 billion") with the last value. None where the level and the
+    measure are of different kinds, or a percentage asked of a percentage (points or a
+    relative change: the question does not say), so no yes or no is given on the direction
+    alone."""
+    level = threshold.level
+    if threshold.reached and threshold.money == (unit == "USD") and threshold.percent == (
+            unit == "percent"):
+        moved, level = last, level / 100 if threshold.percent else level
+    elif threshold.reached:
+        return None, ""
+    elif threshold.money and unit == "USD":
+        moved = abs(last - first)
+    elif threshold.percent and unit not in ("percent", "USD/share") and first > 0:
+        moved = round(abs(last - first) / first * 100, 1)
+    else:
+        return None, ""
+    if threshold.above:
+        held = moved >= level if threshold.inclusive else moved > level
+    else:
+        held = moved <= level if threshold.inclusive else moved < level
+    side = "more than" if moved > level else "less than" if moved < level else "exactly"
+    return held, f", {side} the {threshold.shown} asked"
 
 
 def _judged(question: MetricQuestion, value: float, headline: str, rules: Rules

@@ -172,6 +172,8 @@ class Threshold(BaseModel):
     percent: bool = Field(description="written with a percent sign or word")
     money: bool = Field(default=False, description="an amount of money ('$1 billion', '500 "
                         "million'): its level in dollars, compared with amounts only")
+    reached: bool = Field(default=False, description="the level a move reached ('rose to more "
+                          "than $10 billion'), not the size of the move ('rose by more than')")
     shown: str = Field(description="as written: '21%', '1.5', '$1 billion'")
 
 
@@ -1312,8 +1314,9 @@ def threshold_asked(asking: str) -> Threshold | None:
     scale = SCALE_WORDS[found["scale"].lower()] if money and found["scale"] else 1.0
     shown = (f"${found['n']}{' ' + found['scale'].lower() if found['scale'] else ''}" if money
              else f"{found['n']}{'%' if found['pct'] else ''}")
+    reached = re.search(r"\bto\s*$", asking[:found.start()]) is not None
     return Threshold(above=not op.startswith(("below", "under", "less", "lower", "at most")),
-                     inclusive=op.startswith("at "),
+                     inclusive=op.startswith("at "), reached=reached,
                      level=float(found["n"].replace(",", "")) * scale,
                      percent=bool(found["pct"]), money=money, shown=shown)
 

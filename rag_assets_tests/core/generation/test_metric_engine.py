@@ -665,6 +665,29 @@ def test_a_level_asked_is_compared_with_the_value(question: str, opens: str,
     assert a.headline.startswith(opens) and a.headline.endswith(ends), a.headline
 
 
+@pytest.mark.parametrize(("question", "opens", "said"), [
+    # revenue 7,500 to 6,489: down 1,011 (13.5%)
+    ("Did Acme's revenue fall by more than $1 billion in FY2019?", "Yes.",
+     "by $1,011 million (13.5%), more than the $1 billion asked."),
+    ("Did Acme's revenue decrease by more than 15% in FY2019?", "No.",
+     "(13.5%), less than the 15% asked."),
+    ("Did Acme's revenue fall to less than $7 billion in FY2019?", "Yes.",
+     "less than the $7 billion asked."),  # the level it fell to
+])
+def test_a_move_asked_beyond_a_level_is_compared_with_it(question: str, opens: str,
+                                                          said: str) -> None:
+    """"Did its net income increase by more than $500 million?": the direction alone is no
+    yes; the move (or the level it reached, "to less than") is compared with the level."""
+    a = ask(question)
+    assert a.headline.startswith(opens) and said in a.headline, a.headline
+
+
+def test_a_percentage_asked_of_a_percentages_move_gives_no_yes_or_no() -> None:
+    """Gross margin 68.0% to 69.2%: "by more than 1%" may be points or a relative change."""
+    a = ask("Did Acme's gross margin increase by more than 1% in FY2019?")
+    assert not a.headline.startswith(("Yes.", "No.")), a.headline
+
+
 @pytest.mark.parametrize("question", [
     "Is Acme's current ratio above $2 billion at the end of FY2019?",  # a ratio is no amount
     "Was Acme's FY2019 net income above 1,000?",  # an amount's level written without dollars
