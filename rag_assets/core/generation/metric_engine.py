@@ -1190,7 +1190,7 @@ def _value_polarity(question: MetricQuestion, value: float, unit: str, headline:
     """The value's headline opened with the yes or no a question asks of it: against a
     threshold, by its sign, or whether there is any."""
     threshold = question.threshold
-    if question.yes_no and not question.judgment and threshold and (
+    if question.yes_no and not question.judgment and threshold and not threshold.points and (
             threshold.money == (unit == "USD")):  # an amount against an amount only
         return _against_threshold(threshold, value, unit, headline)
     if question.yes_no and not question.judgment and question.sign:
@@ -1562,13 +1562,18 @@ def _moved_beyond(threshold: Threshold, first: float, last: float, unit: Unit
                   ) -> tuple[bool | None, str]:
     """"Did its net income increase by more than $500 million?": whether the move passed the
     level asked, and the words that say so. An amount is compared with the change in dollars,
-    a percentage with the change relative to the first year's value; a level the move reached
+    a percentage with the change relative to the first year's value, basis or percentage
+    points with a percentage's move in points; a level the move reached
     ("rose to more than $10 billion") with the last value. None where the level and the
     measure are of different kinds, or a percentage asked of a percentage (points or a
     relative change: the question does not say), so no yes or no is given on the direction
     alone."""
     level = threshold.level
-    if threshold.reached and threshold.money == (unit == "USD") and threshold.percent == (
+    if threshold.points:  # "by more than 50 basis points": a percentage's move in points
+        if unit != "percent" or threshold.reached:
+            return None, ""
+        moved = round(abs(last - first) * 100, 2)
+    elif threshold.reached and threshold.money == (unit == "USD") and threshold.percent == (
             unit == "percent"):
         moved, level = last, level / 100 if threshold.percent else level
     elif threshold.reached:

@@ -174,6 +174,8 @@ class Threshold(BaseModel):
                         "million'): its level in dollars, compared with amounts only")
     reached: bool = Field(default=False, description="the level a move reached ('rose to more "
                           "than $10 billion'), not the size of the move ('rose by more than')")
+    points: bool = Field(default=False, description="a move of a percentage in its points ('50 "
+                         "basis points', '1 percentage point'): ``level`` in points (0.5, 1)")
     shown: str = Field(description="as written: '21%', '1.5', '$1 billion'")
 
 
@@ -1280,7 +1282,8 @@ _THRESHOLD_RE = re.compile(
     r"below|under|less than|lower than|at most)\s+(?:the\s+|a\s+)?(?P<cur>\$\s?)?"
     r"(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?:\s*(?P<scale>thousand|million|billion|trillion)s?\b)?"
-    r"\s*(?P<pct>%|percent\b)?", re.IGNORECASE)
+    r"\s*(?:(?P<bp>basis\s+points?\b|bps?\b)|(?P<pp>percentage\s+points?\b|pp\b)|"
+    r"(?P<pct>%|percent\b))?", re.IGNORECASE)
 
 
 # "consistent (within 2% each year)", "stable, within 1 percentage point": a band over the years
@@ -1310,15 +1313,17 @@ def threshold_asked(asking: str) -> Threshold | None:
     if found is None or (not (found["pct"] or found["cur"]) and years_in(found["n"])):
         return None  # "above 2021 levels": a year, no level
     op = found["op"].lower()
-    money = bool(found["cur"] or found["scale"]) and not found["pct"]
+    points = bool(found["bp"] or found["pp"])
+    money = bool(found["cur"] or found["scale"]) and not (found["pct"] or points)
     scale = SCALE_WORDS[found["scale"].lower()] if money and found["scale"] else 1.0
     shown = (f"${found['n']}{' ' + found['scale'].lower() if found['scale'] else ''}" if money
+             else f"{found['n']} {(found['bp'] or found['pp']).lower()}" if points
              else f"{found['n']}{'%' if found['pct'] else ''}")
+    level = float(found["n"].replace(",", "")) * scale / (100 if found["bp"] else 1)
     reached = re.search(r"\bto\s*$", asking[:found.start()]) is not None
     return Threshold(above=not op.startswith(("below", "under", "less", "lower", "at most")),
-                     inclusive=op.startswith("at "), reached=reached,
-                     level=float(found["n"].replace(",", "")) * scale,
-                     percent=bool(found["pct"]), money=money, shown=shown)
+                     inclusive=op.startswith("at "), reached=reached, level=level,
+                     percent=bool(found["pct"]), money=money, points=points, shown=shown)
 
 
 # the period a change is measured from: "compared with Q1 2020", "versus fiscal 2022"

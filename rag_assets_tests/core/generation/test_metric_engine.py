@@ -673,6 +673,11 @@ def test_a_level_asked_is_compared_with_the_value(question: str, opens: str,
      "(13.5%), less than the 15% asked."),
     ("Did Acme's revenue fall to less than $7 billion in FY2019?", "Yes.",
      "less than the $7 billion asked."),  # the level it fell to
+    # gross margin 68.0% to 69.2%: up 1.2 points, 120 basis points
+    ("Did Acme's gross margin expand by more than 100 basis points in FY2019?", "Yes.",
+     "more than the 100 basis points asked"),
+    ("Did Acme's gross margin rise by at least 2 percentage points in FY2019?", "No.",
+     "less than the 2 percentage points asked"),
 ])
 def test_a_move_asked_beyond_a_level_is_compared_with_it(question: str, opens: str,
                                                           said: str) -> None:
