@@ -1587,18 +1587,3 @@ def test_a_year_after_the_filings_is_a_plan_no_reader_missed() -> None:
     spent = route.answer(read_question("What were American Water Works' capital expenditures "
                                        "in FY2022?"), Scope.partition(document, year))
     assert spent is not None and spent[0] is not None
-
-
-def test_the_leverage_multiple_is_net_debt_over_ebitda() -> None:
-    """Net debt to EBITDA, as credit analysts read leverage: General Mills' fiscal 2022 debt
-    (1,674.2 current + 9,134.8 long-term + 811.4 notes payable) less its 569.4 of cash, over
-    operating income (3,475.8) plus the cash flow statement's depreciation and amortization
-    (570.3); gross of the cash, debt to EBITDA."""
-    answer = _answered(*GM_FY2022, "What is General Mills' net debt to EBITDA ratio in fiscal "
-                                   "2022?")
-    assert answer.question.target == "net_debt_to_ebitda"
-    assert answer.headline == ("General Mills' FY2022 net debt to EBITDA is 2.73 (net debt of "
-                               "$11,051 million / EBITDA of $4,046.1 million).")
-    gross = _answered(*GM_FY2022, "What was General Mills' debt to EBITDA in fiscal 2022?")
-    assert gross.question.target == "debt_to_ebitda"
-    assert gross.value == pytest.approx(11620.4 / 4046.1)
