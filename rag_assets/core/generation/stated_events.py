@@ -25,7 +25,7 @@ from typing import Any, NamedTuple, cast
 from rag_assets.core.generation.direct_rows import DirectAnswer, Scan
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.extractive import QUESTION_WORDS
-from rag_assets.core.generation.yes_no import of_the_period
+from rag_assets.core.generation.yes_no import disclosure_entries, of_the_period
 from rag_assets.core.question.question import Question
 from rag_assets.core.retrieval.references import STOP_WORDS
 from rag_assets.core.text.figures import AMOUNT_STATED_RE
@@ -255,6 +255,9 @@ def stated_event(question: Question, selected: Sequence[EvidenceUnit],
         return None  # a move is the metric engine's and the move readers'; "had rates stayed
         # ..., what would its revenue have been?" asks a figure, not a yes or no; a cause's
         # way asked is stated_moves.stated_cause's
+    if any(e.lexicon_only for e in disclosure_entries(question)):
+        return None  # the intent's disclosure is read by its lexicon alone (yes_no): "revenue
+        # from contracts with customers" shares the words of a customer's share of revenue
     names = event_names(question.text, question.companies)
     asked = _Asked(event_words(question.text), event_words(question.clause), names,
                    set(event_names(question.clause)) & set(names),

@@ -34,7 +34,8 @@ from rag_assets.core.text.years import year_mentions, years_in
 Before = Callable[[EvidenceUnit], str]
 
 
-def _entries(question: Question) -> list[IntentEntry]:
+def disclosure_entries(question: Question) -> list[IntentEntry]:
+    """The question's intents whose lexicon says which sentences state yes and which no."""
     intents = load_intents().intents
     return [intents[k] for k in question.intents if intents[k].affirms or intents[k].denies]
 
@@ -109,7 +110,7 @@ def prose_yes_no(question: Question, selected: Sequence[EvidenceUnit],
     not only the one that says the board declares them); else the filing's first."""
     if question.expects != "yes_no" or question.compares_growth:
         return None  # one measure's move is no answer to whether it outgrew another
-    entries = _entries(question)
+    entries = disclosure_entries(question)
     if not entries:
         return None
     patterns = [p for e in entries for p in compiled([*e.affirms, *e.denies])]
@@ -163,7 +164,7 @@ def stated_none(question: Question, selected: Sequence[EvidenceUnit],
     denial means the amount is none (``nothing_paid``: "How much did Netflix pay in dividends
     per share?" and "We have not declared or paid any cash dividends"); the statements had no
     line for it, or the facts route would have answered. None otherwise."""
-    entries = _entries(question)
+    entries = disclosure_entries(question)
     if question.expects != "figure" or len(entries) != 1 or not entries[0].nothing_paid:
         return None
     entry = entries[0]

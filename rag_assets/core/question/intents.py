@@ -110,6 +110,9 @@ class IntentEntry(BaseModel):
                                "dividend paid, no share bought back); see polarity_source")
     polarity_source: str | None = Field(default=None, description="why the patterns say yes "
                                         "or no")
+    lexicon_only: bool = Field(default=False, description="only ``affirms`` and ``denies`` say "
+                               "yes or no: a sentence that merely shares the question's words "
+                               "(stated_events) states no such disclosure")
     states: list[Statement] = Field(default_factory=list, description="for a names question, "
                                     "the sentence that states each answer, by what is asked")
     states_source: str | None = None

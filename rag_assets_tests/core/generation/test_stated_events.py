@@ -284,3 +284,16 @@ def test_an_ending_asked_is_said_by_no_longer_and_a_charge_is_no_net_loss() -> N
     assert stated_event(routed("Did Acme record a net loss in 2022?"),
                         [unit("In 2022, Acme recorded net restructuring charges of $45 million, "
                               "and net income was $500 million.")]) is None
+
+
+def test_a_disclosure_the_intent_lexicon_reads_is_never_said_from_shared_words() -> None:
+    """Costco's 2018 10-K prints no major customer; its note on ASU 2014-09 shares the words
+    "revenue", "customers" and "account" with the question, but a customer's share of revenue
+    is the customers intent's disclosure (intent_lexicon.json), read by its own patterns."""
+    question = routed("Does Costco have any customer that accounts for more than 10% of its "
+                      "revenue?")
+    assert "customers" in question.intents
+    asu = unit("Recent Accounting Pronouncements Not Yet Adopted In May 2014, the FASB issued "
+               "ASU 2014-09 providing for changes in the recognition of revenue from contracts "
+               "with customers.", scope="Note 1")
+    assert stated_event(question, [asu]) is None
