@@ -22,6 +22,7 @@ from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.places import names_a_place
 
 MIN_MEMBER_TABLES = 3  # fewer tables of places than this are no layout of members
+MAX_MEMBERS = 20  # a run is read no further: no filer reports more regions a table each
 # where a table's title ends and its header begins: "United States and Canada (UCAN) As of/
 # Year Ended December 31, 2020 ..."
 TITLE_END_RE = re.compile(
@@ -60,43 +61,47 @@ def _first_cells(row: Row) -> Row:
 
 def member_rows(selected: Sequence[EvidenceUnit], page_rows: PageRows,
                 measured: Sequence[str]) -> list[Row]:
-    """A row per member from the pages of ``selected`` and the page after each (a run of
-    tables goes on over a page break): each table titled by a place that prints exactly one
-    row labelled by one of ``measured`` (the measure's words; a rate per unit is none), that
-    row labelled by its place and captioned by its own label. The first run of at least
-    ``MIN_MEMBER_TABLES`` members whose rows print the same headings, in page order; none
-    when no page prints one."""
-    pages = sorted({(u.document, u.year, p) for u in selected for p in (u.page, u.page + 1)})
-    by_page: dict[tuple[str, int, int], list[Row]] = {}
-    for document, year, page in pages:
-        tables: dict[str, list[Row]] = {}
-        for unit in page_rows(document, year, page):
-            row = read_row(unit)
-            if row is not None and any(w in row.label.lower() for w in measured) and not (
-                    PER_UNIT_RE.search(row.label)):
-                tables.setdefault(unit.chunk_id, []).append(row)
-        for rows in tables.values():
-            name = member_name(rows[0].unit.scope) if len(rows) == 1 else None
-            if name is not None:
-                # the row's label is what its figures measure: its caption as a member's row
-                unit = rows[0].unit.model_copy(update={"caption": rows[0].label})
-                by_page.setdefault((document, year, page), []).append(
-                    _first_cells(rows[0]).model_copy(update={"label": name, "unit": unit}))
-    return _first_run(by_page)
+    """A row per member from the pages of ``selected``, each run read on to the page after
+    (a run of tables goes on over a page break: Netflix's APAC after UCAN, EMEA and LATAM):
+    each table titled by a place that prints exactly one row labelled by one of ``measured``
+    (the measure's words; a rate per unit is none), that row labelled by its place and
+    captioned by its own label. The first run of at least ``MIN_MEMBER_TABLES`` members whose
+    rows print the same headings, in page order; none when no page prints one."""
+    read: dict[tuple[str, int, int], list[Row]] = {}
 
+    def members(key: tuple[str, int, int]) -> list[Row]:
+        if key not in read:
+            read[key] = _members_on(page_rows(*key), measured)
+        return read[key]
 
-def _first_run(by_page: dict[tuple[str, int, int], list[Row]]) -> list[Row]:
-    """The members of the first page and the one after it whose rows share their headings
-    and name each member once."""
-    keys = sorted(by_page)
-    for n, key in enumerate(keys):
-        run = list(by_page[key])
-        following = (key[0], key[1], key[2] + 1)
-        if n + 1 < len(keys) and keys[n + 1] == following:
-            run += by_page[following]
-        headings = {tuple(c.heading for c in r.cells) for r in run}
-        names = [r.label for r in run]
-        if len(run) >= MIN_MEMBER_TABLES and len(headings) == 1 and len(set(names)) == len(
-                names):
-            return run
+    for key in sorted({(u.document, u.year, u.page) for u in selected}):
+        for start in (key, (key[0], key[1], key[2] + 1)):
+            run: list[Row] = []
+            page = start
+            while len(run) < MAX_MEMBERS and (found := members(page)):
+                run += found  # the run goes on while each next page prints members
+                page = (page[0], page[1], page[2] + 1)
+            headings = {tuple(c.heading for c in r.cells) for r in run}
+            names = [r.label for r in run]
+            if len(run) >= MIN_MEMBER_TABLES and len(headings) == 1 and len(
+                    set(names)) == len(names):
+                return run
     return []
+
+
+def _members_on(units: Sequence[EvidenceUnit], measured: Sequence[str]) -> list[Row]:
+    """The member rows of one page (:func:`member_rows`)."""
+    tables: dict[str, list[Row]] = {}
+    for unit in units:
+        row = read_row(unit)
+        if row is not None and any(w in row.label.lower() for w in measured) and not (
+                PER_UNIT_RE.search(row.label)):
+            tables.setdefault(unit.chunk_id, []).append(row)
+    found = []
+    for rows in tables.values():
+        name = member_name(rows[0].unit.scope) if len(rows) == 1 else None
+        if name is not None:
+            # the row's label is what its figures measure: its caption as a member's row
+            unit = rows[0].unit.model_copy(update={"caption": rows[0].label})
+            found.append(_first_cells(rows[0]).model_copy(update={"label": name, "unit": unit}))
+    return found

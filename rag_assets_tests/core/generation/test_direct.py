@@ -535,6 +535,10 @@ def test_what_drove_a_totals_change_is_the_largest_amount_not_the_fastest_rate()
                           "million in 2021 (1,300 - 1,000); of the other segments, Beta rose 80% "
                           "(from $100 million to $180 million); Gamma fell 12% (from $500 million "
                           "to $440 million).")
+    # "what drove the biggest gain" asks the member, by amount, as "which ... drove" does
+    drove = next(c for c in load_cues().change_rank if re.search(
+        c.pattern, "which segments grew net sales in q2 2023, and what drove the biggest gain?"))
+    assert drove.by == "amount"
     # "what drove that growth" asks the fastest grower's causes, not which member drove it
     found = direct_answer_to("Which segment grew Acme's net sales the fastest in 2022, and "
                              "what drove that growth?", units[:1], units)

@@ -1377,3 +1377,13 @@ def test_regions_printed_a_table_each_are_ranked_as_one_table(page: int) -> None
     assert {c.mark for c in verify_claims([fastest.claim()], pages)[0].citations} == {"valid"}
     # a segment is no place: tables titled by a place rank no segment
     assert ask("Which of Netflix's segments grew revenue the fastest in 2020?") is None
+    if page != 24:
+        return
+    # MD&A's evidence on the page before the run (the consolidated highlights, p.23): the run
+    # is read on over the page break to APAC, never ranked without it
+    before = page_table_rows(pages, "netflix-10k", 2020, 23)
+    assert before
+    found = direct_answer_to("Which of Netflix's regions posted the fastest streaming revenue "
+                             "growth in 2020?", before, before,
+                             lambda d, y, p: page_table_rows(pages, d, y, p))
+    assert found is not None and found.text.startswith("Asia-Pacific (APAC) had the fastest")
