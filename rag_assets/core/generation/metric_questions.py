@@ -29,7 +29,7 @@ from rag_assets.core.ingest.facts import NOTES_CITED_RE
 from rag_assets.core.question.companies import POSSESSIVE_RE
 from rag_assets.core.question.intents import load_intents
 from rag_assets.core.question.members import member_after
-from rag_assets.core.question.moves import COMPRESSED, SCALED_BACK, STEPPED_UP
+from rag_assets.core.question.moves import COMPRESSED, REDUCED, SCALED_BACK, STEPPED_UP
 from rag_assets.core.question.question import (
     AND_WHY_RE,
     EITHER_WAY_RE,
@@ -388,7 +388,8 @@ _DIRECTIONS: tuple[tuple[Direction, re.Pattern[str]], ...] = (
                       rf"\b{STEPPED_UP}\b", re.IGNORECASE)),
     ("down", re.compile(r"\bdecreas\w*|\bdeclin\w*|\bdrop\w*|\bfell\b|\bfall\w*|\bwent\s+down|"
                         r"\bgo(?:ne)?\s+down|\blower\b(?!\s+than\b)|\breduc\w*|\bshr[iu]nk\w*|"
-                        rf"\bdownwards?\b|\b(?:{COMPRESSED}|{SCALED_BACK})\b", re.IGNORECASE)),
+                        rf"\bdownwards?\b|\b(?:{COMPRESSED}|{SCALED_BACK})\b|"
+                        rf"\b(?:{REDUCED})\b(?=\s+(?:its|their)\b)", re.IGNORECASE)),
     ("change", re.compile(r"\bchang\w*|\bmov\w*|\bdifference\b|\btrend\w*|\bhappen\w*|"
                           rf"{_COMPARED_WITH_PRIOR}", re.IGNORECASE)),
 )

@@ -45,6 +45,7 @@ DOWN_ASKED = _joined("asked", "down")
 COMPRESSED = _VERBS["compressed"]["pattern"]
 STEPPED_UP = _VERBS["stepped_up"]["pattern"]
 SCALED_BACK = _VERBS["scaled_back"]["pattern"]
+REDUCED = _VERBS["reduced"]["pattern"]  # moves its object down: "cut its dividend"
 _UP = f"{UP_ASKED}|{_joined('phrasal', 'up')}|{_joined('moving', 'up')}"
 _DOWN = f"{DOWN_ASKED}|{_joined('phrasal', 'down')}|{_joined('moving', 'down')}"
 _UP_ASKED_RE = re.compile(rf"\b(?:{UP_ASKED})\b", re.IGNORECASE)

@@ -247,6 +247,9 @@ def test_where_a_definitions_figures_come_from_is_no_part_of_its_terms(question:
      {"direction": "up"}),
     ("How much did Acme's revenue decline in FY2020?", "revenue", [2019, 2020], "trend",
      {"direction": "down"}),
+    # a verb that moves its object down (directions.json's "reduced"): "cut its dividend"
+    ("Did Acme cut its capital expenditures in FY2020?", "capital_expenditure", [2020],
+     "trend", {"yes_no": True, "direction": "down"}),
     ("How much revenue did Acme report in FY2020?", "revenue", [2020], "value", {}),
     # a year written as the change's base runs to the year after it
     ("How much did Acme's capital expenditures change from fiscal 2019?", "capital_expenditure",
