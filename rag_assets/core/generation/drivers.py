@@ -154,6 +154,10 @@ CHANGE_OF_RE = re.compile(r"(?:increases?|decreases?|declines?|changes?|reductio
 # rate is typically lower than the U.S. statutory rate" states no change; what follows "than"
 # when a period does is core/text's names_a_period)
 OTHER_THAN_RE = re.compile(r"\b(?:higher|lower)\s+than\s+", re.IGNORECASE)
+# how an amount is presented, no change of it: "recorded as a reduction to revenues"
+PRESENTED_AS_RE = re.compile(r"\b(?:recorded|recognized|presented|reported|classified|"
+                             r"accounted\s+for|treated)\s+as\s+(?:an?\s+)?(?:\w+\s+)?"
+                             r"(?:reductions?|increases?|decreases?|offsets?)\b", re.IGNORECASE)
 # a change that might happen is no change a filing explains: "any significant decrease in
 # display glass pricing could have a material ... impact" (a risk factor's conditional)
 HYPOTHETICAL_RE = re.compile(r"\b(?:could|might|would|may)\b")
@@ -451,9 +455,12 @@ def _changes_only_another(readings: Sequence[Reading], subject: str) -> bool:
 
 
 def _states_change(subject: str) -> bool:
-    """Whether the subject states a change: a change word, not "lower than" another measure."""
+    """Whether the subject states a change: a change word, not "lower than" another measure,
+    nor how an amount is presented ("is recorded as a reduction to revenues", a revenue
+    policy's variable consideration: ASC 606-10-32-25)."""
     compared = [m.span() for m in OTHER_THAN_RE.finditer(subject)
                 if not names_a_period(subject[m.end():])]
+    compared += [m.span() for m in PRESENTED_AS_RE.finditer(subject)]
     return any(not any(a <= m.start() < b for a, b in compared)
                for m in CHANGE_RE.finditer(subject))
 
