@@ -247,6 +247,9 @@ def test_where_a_definitions_figures_come_from_is_no_part_of_its_terms(question:
      {"direction": "up"}),
     ("How much did Acme's revenue decline in FY2020?", "revenue", [2019, 2020], "trend",
      {"direction": "down"}),
+    # Walmart's cash flow label asked in its words: capex, never the PP&E balance
+    ("What were Acme's payments for property and equipment in FY2019?", "capital_expenditure",
+     [2019], "value", {}),
     # a verb that moves its object down (directions.json's "reduced"): "cut its dividend"
     ("Did Acme cut its capital expenditures in FY2020?", "capital_expenditure", [2020],
      "trend", {"yes_no": True, "direction": "down"}),
@@ -694,6 +697,17 @@ def test_a_percentage_asked_of_a_percentages_move_gives_no_yes_or_no() -> None:
     """Gross margin 68.0% to 69.2%: "by more than 1%" may be points or a relative change."""
     a = ask("Did Acme's gross margin increase by more than 1% in FY2019?")
     assert not a.headline.startswith(("Yes.", "No.")), a.headline
+
+
+@pytest.mark.parametrize("question", [
+    # a streaming company's content amortization (ASC 920-350) is no D&A of the statements
+    "What was Acme's content amortization in FY2019?",
+    # cash paid for something is an outflow, never the cash balance
+    "How did Acme's content amortization compare with its cash payments for content assets "
+    "in FY2019?",
+])
+def test_a_kind_or_a_payment_of_a_line_item_is_no_line_item(question: str) -> None:
+    assert parse_text(question) is None
 
 
 @pytest.mark.parametrize("question", [
