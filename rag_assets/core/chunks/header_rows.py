@@ -30,6 +30,7 @@ from rag_assets.core.text.periods import (
 )
 from rag_assets.core.text.years import (
     COLUMN_HEADING_RE,
+    COMPARED_FULL_RE,
     COMPARED_YEARS_RE,
     STATEMENT_YEAR_RE,
     YEAR_OR_CHANGE_HEADING_RE,
@@ -39,8 +40,9 @@ MAX_WRAPPED_LABEL = 60  # a longer line without figures is prose, not a row's la
 MIN_TEXT_ROWS = 3  # lines of as many figures in a run: a table printed without rules
 MAX_HEADING_LINES = 16  # lines above such a run read for the headings of its columns
 NOTE_MARKER_RE = re.compile(r"\(\d{1,2}\)")  # "(2)": a note's marker, or a small negative
-UNITS_PAREN_RE = re.compile(r"\(\s*\$?\s*in\s+(?:thousands|millions|billions)\b[^)]*\)",
-                            re.IGNORECASE)
+# "($ in millions)", "(Dollars in millions)", "(Gallons in millions)": a header's units
+UNITS_PAREN_RE = re.compile(r"\(\s*(?:\$|[A-Za-z]+)?\s*in\s+(?:thousands|millions|billions)\b"
+                            r"[^)]*\)", re.IGNORECASE)
 SUB_HEADING_RE = re.compile(r"[A-Z][a-z]{1,7}\.?")  # "Total", "Oper.": a column's sub-heading
 PERCENT_CELLS_RE = re.compile(r"%(?:\s+%)*")  # a header line of "%" cells only: "% %"
 TRAILING_CHANGES_RE = re.compile(r"(?:\bchange\b\s*)+$", re.IGNORECASE)
@@ -155,7 +157,7 @@ def _heading_line(line: str) -> bool:
     text = UNITS_PAREN_RE.sub(" ", text).strip() or text  # "($ in millions)" prints no amount
     return bool(text) and len(text) <= 80 and not text.startswith("|") and not (
         AMOUNT_IN_LINE_RE.search(text) or text.endswith((".", ":"))) or bool(
-        _sub_headings(text))
+        _sub_headings(text) or SIGN_HEADINGS_RE.fullmatch(text) and PERCENT_TOKEN_RE.search(text))
 
 
 def _sub_headings(line: str) -> list[str] | None:
@@ -270,6 +272,29 @@ def _change_name(heading: re.Match[str]) -> str:
     return "change" if heading.groupdict().get("delta") else "% change"
 
 
+PERCENT_TOKEN_RE = re.compile(r"(?<!\S)%(?!\S)")
+# a line of the signs or units each comparison's columns print under it: "$ % $ %", "Gallons %"
+SIGN_HEADINGS_RE = re.compile(r"(?:(?:\$|%|[A-Z][a-z]+)\s*)+")
+
+
+def compared_pairs(header: str, width: int) -> list[str] | None:
+    """The columns of a header whose comparisons each head an amount and a percentage
+    (American Water's MD&A: "Increase (Decrease)" over "2017 2016 2015 2017 vs. 2016 2016 vs.
+    2015" over "(Dollars in millions) $ % $ %"): the years, then "change 2017 vs. 2016" and "%
+    change 2017 vs. 2016" per comparison; None unless a line prints one "%" per comparison and
+    the columns add up to ``width``."""
+    pairs = [(m[1], m[2]) for m in COMPARED_FULL_RE.finditer(header)]
+    if not pairs or not any(len(PERCENT_TOKEN_RE.findall(line)) == len(pairs)
+                            for line in header.splitlines()):
+        return None
+    years = [m["year"] for m in YEAR_OR_CHANGE_HEADING_RE.finditer(
+        COMPARED_FULL_RE.sub(" ", header)) if m["year"]]
+    if len(years) + 2 * len(pairs) != width or len(set(years)) != len(years):
+        return None
+    return [*years, *(name for a, b in pairs
+                      for name in (f"change {a} vs. {b}", f"% change {a} vs. {b}"))]
+
+
 def stacked_changes(header: str) -> str:
     """A header whose "%" cells stand on one line and their "change" words at the end of the
     next, as one "% change" per column (Corning 2018's segment net sales: "% %" over "Years
@@ -353,7 +378,10 @@ def _named_text_table(lines: Sequence[str], start: int, end: int, width: int
         header = " ".join(caption)
         headings = list(YEAR_OR_CHANGE_HEADING_RE.finditer(header))[-width:]
     rows = [_row(line, width) for line in lines[start:end]]
-    if len(headings) != width:
+    names: list[str] | None = compared_pairs(header, width)
+    if names is not None:
+        pass  # each comparison heads its amount and its percentage
+    elif len(headings) != width:
         names = _expanded(headings, header, width)
     else:
         ordered = _by_column_kind(headings, [cells for _, cells in rows])

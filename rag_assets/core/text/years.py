@@ -74,6 +74,10 @@ COLUMN_HEADING_RE = re.compile(rf"{YEAR_OR_CHANGE_HEADING_RE.pattern}|"
 # the two years a "% change" column compares, as a stacked header prints them under it: "15
 # vs. 14" (two digits: a four-digit pair would also read as the years of the columns); never a
 # count of weeks ("53 vs. 52 weeks")
+# the two years a change column compares, written whole: "2017 vs. 2016" (American Water's MD&A,
+# an amount and a percentage under each)
+COMPARED_FULL_RE = re.compile(r"(?<![\d,.])((?:19|20)\d{2})\s*vs\.?\s*((?:19|20)\d{2})"
+                              r"(?![\d,.]?\d)", re.IGNORECASE)
 COMPARED_YEARS_RE = re.compile(r"(?<![\d,.])\d\d\s*vs\.?\s*\d\d(?![\d,.%]|\s*weeks)",
                                re.IGNORECASE)
 # a span of years a question asks over: "five-year", "3 years" (group "n")

@@ -228,6 +228,34 @@ def test_percent_cells_over_their_change_words_name_one_change_column_each() -> 
     assert text_tables(uneven.split("\n")) == []
 
 
+# American Water's 2017 10-K, page 57: each comparison heads an amount and a percentage
+COMPARED_PAIRS = """The following table summarizes certain financial information for our \
+Regulated Businesses :
+            For the Years Ended December 31,
+            Increase
+            (Decrease)
+            Increase
+            (Decrease)
+            2017 2016 2015 2017 vs. 2016 2016 vs. 2015
+(Dollars in millions) $ % $ %
+Operating revenues $ 2,958 $ 2,871 $ 2,743 $ 87 3.0 $ 128 4.7
+Operation and maintenance 1,091 1,176 1,095 (85) (7.2) 81 7.4
+Operating expenses, net 1,781 1,852 1,732 (71) (3.8) 120 6.9"""
+
+
+def test_each_comparison_heads_its_amount_and_its_percentage() -> None:
+    [(title, lines)] = text_tables(COMPARED_PAIRS.split("\n"))
+    assert title.startswith("The following table summarizes certain financial information")
+    assert markdown_cells(lines[0]) == [
+        "USD millions", "2017", "2016", "2015", "change 2017 vs. 2016", "% change 2017 vs. 2016",
+        "change 2016 vs. 2015", "% change 2016 vs. 2015"]
+    assert markdown_cells(lines[3]) == ["Operation and maintenance", "1,091", "1,176", "1,095",
+                                        "(85)", "(7.2)", "81", "7.4"]
+    # one "%" for two comparisons: which column is which is not printed, no table
+    unsure = COMPARED_PAIRS.replace("$ % $ %", "$ % $")
+    assert text_tables(unsure.split("\n")) == []
+
+
 def test_a_caption_that_ends_in_years_starts_the_next_table_and_a_row_of_years_is_none() -> None:
     # Corning 2015 p.102's second caption, under a first table: it heads its own rows
     lines = ["Deferred taxes follow (in millions): December 31, 2015 2014",
