@@ -378,12 +378,10 @@ def _named_text_table(lines: Sequence[str], start: int, end: int, width: int
         header = " ".join(caption)
         headings = list(YEAR_OR_CHANGE_HEADING_RE.finditer(header))[-width:]
     rows = [_row(line, width) for line in lines[start:end]]
-    names: list[str] | None = compared_pairs(header, width)
-    if names is not None:
-        pass  # each comparison heads its amount and its percentage
-    elif len(headings) != width:
+    names = compared_pairs(header, width)  # each comparison heading an amount and a percentage
+    if names is None and len(headings) != width:
         names = _expanded(headings, header, width)
-    else:
+    elif names is None:
         ordered = _by_column_kind(headings, [cells for _, cells in rows])
         names = _column_names(ordered, header) if ordered is not None else None
     if names is None:
