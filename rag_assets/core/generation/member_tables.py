@@ -20,14 +20,10 @@ from collections.abc import Sequence
 from rag_assets.core.generation.direct_rows import PageRows, Row, read_row
 from rag_assets.core.generation.evidence import EvidenceUnit
 from rag_assets.core.generation.places import names_a_place
+from rag_assets.core.text.periods import HEADER_AFTER_TITLE_RE
 
 MIN_MEMBER_TABLES = 3  # fewer tables of places than this are no layout of members
 MAX_MEMBERS = 20  # a run is read no further: no filer reports more regions a table each
-# where a table's title ends and its header begins: "United States and Canada (UCAN) As of/
-# Year Ended December 31, 2020 ..."
-TITLE_END_RE = re.compile(
-    r"\s+(?:as\s+of\b|for\s+the\b|(?:fiscal\s+)?years?\s+ended\b|"
-    r"(?:three|six|nine|twelve)\s+months\b|\(in\s|(?:19|20)\d{2}\b)", re.IGNORECASE)
 RUNNING_HEAD_RE = re.compile(r"^\s*table\s+of\s+contents\s+", re.IGNORECASE)
 # a rate per unit names the measure but is no amount of it: "Average monthly revenue per paying
 # membership" beside "Revenues"
@@ -38,7 +34,7 @@ def member_name(scope: str) -> str | None:
     """The place a row's table is titled by, from its scope's title (the words before the
     table's period header), or None when no part of the scope names one."""
     for part in scope.split(" | "):
-        end = TITLE_END_RE.search(part)
+        end = HEADER_AFTER_TITLE_RE.search(part)
         if end is None:
             continue
         name = RUNNING_HEAD_RE.sub("", part[:end.start()]).strip()

@@ -583,6 +583,11 @@ def in_quarter(date: tuple[int, int], end: tuple[int, int]) -> bool:
     return 0 <= months <= 2
 
 
+# where a table's title ends and its period header begins: "United States and Canada (UCAN)
+# As of/ Year Ended December 31, 2020 ..." (Netflix's table per region)
+HEADER_AFTER_TITLE_RE = re.compile(
+    r"\s+(?:as\s+of\b|for\s+the\b|(?:fiscal\s+)?years?\s+ended\b|"
+    r"(?:three|six|nine|twelve)\s+months\b|\(in\s|(?:19|20)\d{2}\b)", re.IGNORECASE)
 # what leads a table's title into its period: "As of or for the Three Months Ended June 30,
 # 2023" (American Water's segment tables) read as the caption "Three Months Ended June 30, 2023"
 PERIOD_TITLE_LEAD_RE = re.compile(r"^(?:as\s+of\s+(?:or|and)\s+)?for\s+the\s+", re.IGNORECASE)
