@@ -1231,10 +1231,7 @@ def _against_threshold(threshold: Threshold, value: float, unit: str, headline: 
         unit == "percent" and threshold.level > 1) else threshold.level
     places = 3 if unit == "percent" else 2
     value, level = round(value, places), round(level, places)
-    if threshold.above:
-        held = value >= level if threshold.inclusive else value > level
-    else:
-        held = value <= level if threshold.inclusive else value < level
+    held = threshold.holds(value, level)
     side = "above" if value > level else "below" if value < level else "at"
     return f"{'Yes' if held else 'No'}. {headline[:-1]}, {side} the {threshold.shown} asked."
 
@@ -1584,12 +1581,8 @@ def _moved_beyond(threshold: Threshold, first: float, last: float, unit: Unit
         moved = round(abs(last - first) / first * 100, 1)
     else:
         return None, ""
-    if threshold.above:
-        held = moved >= level if threshold.inclusive else moved > level
-    else:
-        held = moved <= level if threshold.inclusive else moved < level
     side = "more than" if moved > level else "less than" if moved < level else "exactly"
-    return held, f", {side} the {threshold.shown} asked"
+    return threshold.holds(moved, level), f", {side} the {threshold.shown} asked"
 
 
 def _judged(question: MetricQuestion, value: float, headline: str, rules: Rules

@@ -178,6 +178,12 @@ class Threshold(BaseModel):
                          "basis points', '1 percentage point'): ``level`` in points (0.5, 1)")
     shown: str = Field(description="as written: '21%', '1.5', '$1 billion'")
 
+    def holds(self, value: float, level: float) -> bool:
+        """Whether ``value`` is on the side of ``level`` asked ("at least" takes the level)."""
+        if self.above:
+            return value >= level if self.inclusive else value > level
+        return value <= level if self.inclusive else value < level
+
 
 class MetricQuestion(BaseModel):
     """What a metric, trend or judgment question asks, read from its words."""
