@@ -45,13 +45,13 @@ from rag_assets.core.generation.metric_questions import (
     LABEL_STOP_WORDS,
     MetricQuestion,
     Rules,
-    Threshold,
     coverage_sides,
     load_rules,
     quotient_sides,
 )
 from rag_assets.core.generation.records import Claim, SourceCitation
 from rag_assets.core.ingest.facts import concept_of, normalize_label
+from rag_assets.core.question.thresholds import Threshold
 from rag_assets.core.question.vocabulary import (
     ConceptDef,
     MetricDef,

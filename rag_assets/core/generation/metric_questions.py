@@ -43,6 +43,7 @@ from rag_assets.core.question.shares import (
     share_match,
     share_terms,
 )
+from rag_assets.core.question.thresholds import Threshold
 from rag_assets.core.question.vocabulary import (
     TermMatch,
     Vocabulary,
@@ -52,7 +53,6 @@ from rag_assets.core.question.vocabulary import (
     terms_in,
     whole_term,
 )
-from rag_assets.core.text.figures import SCALE_WORDS
 from rag_assets.core.text.filing_kinds import without_period_filing
 from rag_assets.core.text.periods import (
     NUMBER_WORDS,
@@ -160,29 +160,6 @@ def named_items(text: str, exclude: frozenset[str] = frozenset()) -> list[TermMa
 
 
 # --- the question ----------------------------------------------------------------------------
-
-
-class Threshold(BaseModel):
-    """A level a yes or no asks the value against: "above 21%", "at least 1.5", "more than $5
-    billion"."""
-
-    above: bool = Field(description="asked above (or at least) the level; False: below it")
-    inclusive: bool = Field(default=False, description="'at least', 'at most'")
-    level: float = Field(description="the level as written, a percent as its number (21)")
-    percent: bool = Field(description="written with a percent sign or word")
-    money: bool = Field(default=False, description="an amount of money ('$1 billion', '500 "
-                        "million'): its level in dollars, compared with amounts only")
-    reached: bool = Field(default=False, description="the level a move reached ('rose to more "
-                          "than $10 billion'), not the size of the move ('rose by more than')")
-    points: bool = Field(default=False, description="a move of a percentage in its points ('50 "
-                         "basis points', '1 percentage point'): ``level`` in points (0.5, 1)")
-    shown: str = Field(description="as written: '21%', '1.5', '$1 billion'")
-
-    def holds(self, value: float, level: float) -> bool:
-        """Whether ``value`` is on the side of ``level`` asked ("at least" takes the level)."""
-        if self.above:
-            return value >= level if self.inclusive else value > level
-        return value <= level if self.inclusive else value < level
 
 
 class MetricQuestion(BaseModel):
@@ -1192,7 +1169,7 @@ def parse_question(question: Question, cause: bool = False) -> MetricQuestion | 
         scale=cast(Scale, m["scale"].lower()) if (m := _SCALE_RE.search(text)) else None,
         percent=bool((share and not coverage_sides(share[0]))
                      or _PERCENT_RE.search(normalize(text))), formulas=formulas,
-        titles=titles, written=written, sign=_sign_asked(asking), threshold=threshold_asked(asking),
+        titles=titles, written=written, sign=_sign_asked(asking), threshold=question.threshold,
         yes_no=bool(_YES_NO_RE.search(asked.split("?")[0] if "?" in asked else asked)),
         direction=direction if aggregate == "trend" else None, judgment=judgment,
         asks=load_rules().rules[judgment].asked(norm) if judgment else None,
@@ -1281,18 +1258,6 @@ def _sign_asked(asking: str) -> Literal["positive", "negative"] | None:
     return None if found is None else cast(Literal["positive", "negative"], found.group(1))
 
 
-# a level a yes or no compares a value with: "above the 21% federal statutory rate", "at least
-# 1.5 times", "more than $5 billion" (an amount: in dollars, its scale word applied); a year is
-# no level
-_THRESHOLD_RE = re.compile(
-    r"\b(?P<op>above|over|more than|greater than|higher than|exceed(?:s|ed|ing)?|at least|"
-    r"below|under|less than|lower than|at most)\s+(?:the\s+|a\s+)?(?P<cur>\$\s?)?"
-    r"(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-    r"(?:\s*(?P<scale>thousand|million|billion|trillion)s?\b)?"
-    r"\s*(?:(?P<bp>basis\s+points?\b|bps?\b)|(?P<pp>percentage\s+points?\b|pp\b)|"
-    r"(?P<pct>%|percent\b))?", re.IGNORECASE)
-
-
 # "consistent (within 2% each year)", "stable, within 1 percentage point": a band over the years
 _WITHIN_RE = re.compile(r"\bwithin\s+(?:a\s+(?:range|band)\s+of\s+)?(?P<n>\d+(?:\.\d+)?)\s*"
                         r"(?:%|percent(?:age)?(?:\s+points?)?|points?|pp\b)", re.IGNORECASE)
@@ -1312,25 +1277,6 @@ def _band_years(asked: Sequence[int], years: list[int]) -> list[int]:
     if len(asked) >= 2:
         return list(range(min(asked), max(asked) + 1))
     return list(range(max(years) - 2, max(years) + 1)) if years else years
-
-
-def threshold_asked(asking: str) -> Threshold | None:
-    """The level a yes or no question asks the value against, or None."""
-    found = _THRESHOLD_RE.search(asking)
-    if found is None or (not (found["pct"] or found["cur"]) and years_in(found["n"])):
-        return None  # "above 2021 levels": a year, no level
-    op = found["op"].lower()
-    points = bool(found["bp"] or found["pp"])
-    money = bool(found["cur"] or found["scale"]) and not (found["pct"] or points)
-    scale = SCALE_WORDS[found["scale"].lower()] if money and found["scale"] else 1.0
-    shown = (f"${found['n']}{' ' + found['scale'].lower() if found['scale'] else ''}" if money
-             else f"{found['n']} {(found['bp'] or found['pp']).lower()}" if points
-             else f"{found['n']}{'%' if found['pct'] else ''}")
-    level = float(found["n"].replace(",", "")) * scale / (100 if found["bp"] else 1)
-    reached = re.search(r"\bto\s*$", asking[:found.start()]) is not None
-    return Threshold(above=not op.startswith(("below", "under", "less", "lower", "at most")),
-                     inclusive=op.startswith("at "), reached=reached, level=level,
-                     percent=bool(found["pct"]), money=money, points=points, shown=shown)
 
 
 # the period a change is measured from: "compared with Q1 2020", "versus fiscal 2022"

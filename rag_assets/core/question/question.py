@@ -39,6 +39,7 @@ from rag_assets.core.question.moves import Move, Way, moved_measure, way_of
 from rag_assets.core.question.parts import CAUSE_ASKED, asked_parts
 from rag_assets.core.question.phrasings import load_phrasings, phrasings_in
 from rag_assets.core.question.shares import Share, share_asked
+from rag_assets.core.question.thresholds import Threshold, threshold_asked
 from rag_assets.core.question.transactions import manner_asked, terms_asked
 from rag_assets.core.question.vocabulary import (
     load_vocabulary,
@@ -265,6 +266,9 @@ class Question(BaseModel):
     share: Share | None = Field(default=None, description="the part and the total a share "
                                 "question names ('What share of its net sales came from "
                                 "Walmart International?': :mod:`shares`), else None")
+    threshold: Threshold | None = Field(default=None, description="the level a yes or no "
+                                        "asks the value or its move against ('above the 21% "
+                                        "statutory rate', 'by more than $500 million')")
     phrasings: dict[str, str] = Field(default_factory=dict, description="the ways it asks "
                                       "(``phrasings.json``: 'negated', 'vote_results', "
                                       "'difference', ...), each with the words it asks in; "
@@ -291,6 +295,7 @@ class Question(BaseModel):
         return self.model_copy(update={
             "text": text, "ranking_text": ranking, "clause": clause,
             "way": way_asked_of(clause, self.moved) if self.expects == "yes_no" else None,
+            "threshold": threshold_asked(asking_sentence(text)),
             "phrasings": phrasings_in({"text": text, "ranking_text": ranking,
                                        "clause": clause})})
 
@@ -464,6 +469,7 @@ def read_question(text: str, profiles: Sequence[DocumentProfile] = ()) -> Questi
         asks_of=asked_head(text, expects, intents), manner=manner_asked(text), clause=clause,
         way=way_asked_of(clause, moved) if expects == "yes_no" else None,
         terms=terms_asked(ranking, expects, intents), share=share_asked(ranking),
+        threshold=threshold_asked(asking_sentence(text)),
         phrasings=phrasings_in({"text": text, "ranking_text": ranking, "clause": clause}))
 
 
@@ -532,12 +538,17 @@ def counted(asking: str) -> str | None:
     return match["noun"] if match else None
 
 
+def asking_sentence(text: str) -> str:
+    """The sentence of ``text`` that asks (the first ending in a question mark), else all of
+    it: a question's definitions and instructions around it ask nothing."""
+    return next((s for s in split_sentences(text) if s.rstrip().endswith("?")), text)
+
+
 def expected_answer(asking: str, names_metric: bool, intents: Sequence[str] = ()) -> Expects:
     """The form the answer's first sentence takes, from how the question asks: a yes or no, a
     cause, names, a figure, what the filing says (text); else the form of the first intent it
     names (``intent_lexicon.json``), else text."""
-    asked = next((s for s in split_sentences(asking) if s.endswith("?")), asking)
-    sentence = normalize(asked)
+    sentence = normalize(asking_sentence(asking))
     if _YES_NO_RE.search(sentence) and not EITHER_WAY_RE.search(sentence):
         return "yes_no"  # "did it rise or fall?" asks which way, not yes or no
     cause = _CAUSE_RE.search(sentence)
