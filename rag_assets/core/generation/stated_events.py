@@ -6,7 +6,7 @@ An analyst asks yes or no of what a filing says happened: "Did the shareholders 
 sentence that answers prints the question's own words: of the evidence's sentences, the one
 that prints most of them (``MIN_SHARE``, at least ``MIN_WORDS``), its own clause's first word
 and two thirds of that clause (``CLAUSE_SHARE``). It is read in its own polarity: a sentence
-that opens "No", a negated verb or "never" right before the clause's words, or the opposite of
+that opens "No", a negated verb, "never" or a "no" before the clause's words, or the opposite of
 a question word (``event_opposites.json``: "denied" for "grant", each with its source), says
 No. A proposal, a condition, what may happen or a risk is no event (the vote's result is). No
 such sentence, no yes or no: the quotes stand alone. Hand-written: no library here reads a
@@ -45,12 +45,21 @@ _FRAME = STOP_WORDS | QUESTION_WORDS | frozenset({
     "quarter", "quarters", "months", "weeks", "ended", "ending", "period", "annual", "first",
     "second", "third", "fourth", "half", "during", "since", "before", "including",
     # a pronoun, and the state a deal asked of is in ("the proposed acquisition" is the deal)
-    "his", "her", "proposed", "pending"})
+    "his", "her", "proposed", "pending",
+    # a predicate that only ties the filer to the matter its noun names ("involved in a tax
+    # dispute with the IRS", "subject to an SEC investigation", "a party to"): the filing
+    # states the matter ("U.S. Federal Income Tax Dispute ... a Statutory Notice of Deficiency
+    # from the IRS"), seldom the tie
+    "involved", "subject", "party", "engaged"})
 NEGATED_RE = re.compile(
     r"\b(?:did|does|do|has|have|had|was|were|is|are|will|would|could|can)\s+not\b|"
     r"\b(?:didn|doesn|hasn|haven|hadn|wasn|weren|isn|aren)['’]t\b|\bnever\b", re.I)
 NO_LONGER_RE = re.compile(r"\bno\s+longer\b", re.I)
 OPENS_NO_RE = re.compile(r"^\W*no\b", re.I)  # "No share repurchases were completed ..."
+# "no" as the determiner of the clause's noun, up to two words before it: "we have no
+# off-balance sheet arrangements", "there were no material impairments" ("no longer" is read
+# apart: it says something stopped)
+NO_DETERMINER_RE = re.compile(r"\bno\s+(?!longer\b)(?:[\w-]+\s+){0,2}$", re.I)
 SCOPE_CHARS = 40  # before the clause's word: where a negation or a condition governs it
 # a risk factor or a forward-looking statement (its list of what it covers) says what may
 # happen
@@ -189,11 +198,13 @@ def _unrealized(words: list[str], sentence: str) -> bool:
 
 def _negated(spots: list[int], sentence: str, stopping: bool = False) -> bool:
     """Whether a negation stands right before a place the sentence prints its clause's words
-    ("were not open", "No share repurchases", "will no longer be eligible"), not in a clause of
+    ("were not open", "No share repurchases", "we have no off-balance sheet arrangements",
+    "will no longer be eligible"), not in a clause of
     its own after them ("..., which has not yet been paid"); "no longer" negates no clause
     that asks whether something stopped (``stopping``: "Did it stop offering ...?")."""
     return bool(OPENS_NO_RE.match(sentence)) or any(
         NEGATED_RE.search(before := sentence[max(0, at - SCOPE_CHARS):at])
+        or NO_DETERMINER_RE.search(before)
         or (not stopping and NO_LONGER_RE.search(before)) for at in spots)
 
 

@@ -35,9 +35,12 @@ Before = Callable[[EvidenceUnit], str]
 
 
 def disclosure_entries(question: Question) -> list[IntentEntry]:
-    """The question's intents whose lexicon says which sentences state yes and which no."""
+    """The question's intents whose lexicon says which sentences state yes and which no, but
+    one the question asks of another party ("a single supplier" is no customer)."""
     intents = load_intents().intents
-    return [intents[k] for k in question.intents if intents[k].affirms or intents[k].denies]
+    return [entry for k in question.intents if ((entry := intents[k]).affirms or entry.denies)
+            and not (entry.other_party
+                     and re.search(entry.other_party, question.text, re.IGNORECASE))]
 
 
 def compiled(patterns: Sequence[str]) -> list[re.Pattern[str]]:

@@ -113,6 +113,10 @@ class IntentEntry(BaseModel):
     lexicon_only: bool = Field(default=False, description="only ``affirms`` and ``denies`` say "
                                "yes or no: a sentence that merely shares the question's words "
                                "(stated_events) states no such disclosure")
+    other_party: str | None = Field(default=None, description="a pattern (case-insensitive) of "
+                                    "a question that asks of another party than the intent's "
+                                    "('depend on a single supplier' for customers): its "
+                                    "``affirms`` and ``denies`` then say nothing")
     states: list[Statement] = Field(default_factory=list, description="for a names question, "
                                     "the sentence that states each answer, by what is asked")
     states_source: str | None = None

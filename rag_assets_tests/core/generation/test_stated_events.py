@@ -297,3 +297,34 @@ def test_a_disclosure_the_intent_lexicon_reads_is_never_said_from_shared_words()
                "ASU 2014-09 providing for changes in the recognition of revenue from contracts "
                "with customers.", scope="Note 1")
     assert stated_event(question, [asu]) is None
+
+
+def test_a_no_before_the_clauses_noun_says_no() -> None:
+    """Costco's fiscal 2021 10-K (Item 7): "we have no off-balance sheet arrangements" says No,
+    as General Mills' "were not material" does; "no longer" keeps its own reading."""
+    question = routed("Does Costco have off-balance sheet arrangements as of fiscal 2021?")
+    said = ("In the opinion of management, we have no off-balance sheet arrangements that have "
+            "had or are reasonably likely to have a material current or future effect on our "
+            "financial condition or financial statements.")
+    found = stated_event(question, [unit(said, scope="Item 7")])
+    assert found is not None and found.text == f"No. {said}"
+    stated = ("Our off-balance sheet arrangements consist of standby letters of credit and "
+              "guarantees.")
+    found = stated_event(question, [unit(stated, scope="Item 7")])
+    assert found is not None and found.text.startswith("Yes. ")
+
+
+def test_a_tie_to_a_matter_is_stated_by_the_matter() -> None:
+    """Coca-Cola's 2017 10-K (its income taxes note) states the dispute, not that the company
+    is "involved" in one; a risk factor's "could" states none."""
+    question = routed("Is Coca-Cola involved in a tax dispute with the IRS?")
+    assert event_words(question.clause) == ["tax", "dispute"]
+    said = ("U.S. Federal Income Tax Dispute On September 17, 2015, the Company received a "
+            "Statutory Notice of Deficiency (\"Notice\") from the IRS for the tax years 2007 "
+            "through 2009, after a five-year audit.")
+    risk = unit("Although we believe our tax estimates are reasonable, the final determination "
+                "of tax audits with the IRS and any related disputes could be materially "
+                "different.", scope="Item 1A. Risk Factors")
+    found = stated_event(question, [risk, unit(said, scope="Note 14: Income Taxes")])
+    assert found is not None and found.text == f"Yes. {said}"
+    assert stated_event(question, [risk]) is None

@@ -215,3 +215,16 @@ def test_a_payment_or_a_never_paid_says_nothing_of_a_stop() -> None:
                         [NEVER_PAID]) is None
     assert read_question("Did JPMorgan resume share buybacks in Q2 2022 after pausing them "
                          "during the pandemic?").phrased("stopped") is None
+
+
+def test_a_sentence_about_customers_says_nothing_of_a_supplier() -> None:
+    """Walmart's fiscal 2020 10-K: "did not generate material total revenues from any single
+    customer" answers a customer question No, and a supplier question not at all."""
+    single = unit("Additionally, the Company did not generate material total revenues from "
+                  "any single customer.")
+    customer = read_question("Does Walmart depend on any single customer?")
+    found = prose_yes_no(customer, [single])
+    assert found is not None and found.text.startswith("No. ")
+    supplier = read_question("Does Walmart depend on any single supplier?")
+    assert "customers" in supplier.intents  # "depend on" asks it ...
+    assert prose_yes_no(supplier, [single]) is None  # ... but of another party
