@@ -38,6 +38,9 @@ CLAUSE_SHARE = 2 / 3  # of the words of the question's own clause
 MIN_WORDS = 3
 STEM_CHARS = 5  # "ratify" and "ratified" share "ratif"; "approve" and "approval" "appro"
 WH_WORD_RE = re.compile(r"\b(?:what|how|which|who|whom|whose|when|where|why)\b", re.I)
+# the size asked after the yes or no, with no verb of its own ("Did it open new warehouses in
+# fiscal 2021, and how many?"): the sentence that states the event prints it
+AND_HOW_MANY_RE = re.compile(r",?\s*\band\s+how\s+(?:many|much)\s*$", re.I)
 AUXILIARY_RE = re.compile(r"^\s*(?:did|does|do|has|have|had|is|are|was|were)\b", re.I)
 # words that carry no event: the answer engine's function and question words, and the words
 # that frame a period ("in the first half of fiscal 2022")
@@ -262,7 +265,8 @@ def stated_event(question: Question, selected: Sequence[EvidenceUnit],
     shareholders approved ...?"), the filing's sentences that name it (``scan``: a deal's
     approval is printed once, often where retrieval did not look)."""
     if question.expects != "yes_no" or question.way is not None or WH_WORD_RE.search(
-            without_occasion(question.text.split("?")[0])) or question.phrased("cause_of_way"):
+            AND_HOW_MANY_RE.sub("", without_occasion(question.text.split("?")[0]))
+    ) or question.phrased("cause_of_way"):
         return None  # a move is the metric engine's and the move readers'; "had rates stayed
         # ..., what would its revenue have been?" asks a figure, not a yes or no; a cause's
         # way asked is stated_moves.stated_cause's

@@ -328,3 +328,16 @@ def test_a_tie_to_a_matter_is_stated_by_the_matter() -> None:
     found = stated_event(question, [risk, unit(said, scope="Note 14: Income Taxes")])
     assert found is not None and found.text == f"Yes. {said}"
     assert stated_event(question, [risk]) is None
+
+
+def test_a_size_asked_after_the_yes_or_no_is_printed_by_its_sentence() -> None:
+    """Costco's fiscal 2021 10-K (Item 1): "and how many?" with no verb of its own asks the
+    size of the event the sentence states; a "what" of its own asks no yes or no."""
+    question = routed("Did Costco open new warehouses in fiscal 2021, and how many?")
+    said = ("We opened 22 new warehouses, including two relocations, in 2021, and plan to open "
+            "approximately up to 35 additional new warehouses, including five relocations, in "
+            "2022.")
+    found = stated_event(question, [unit(said, scope="Item 1. Business")])
+    assert found is not None and found.text == f"Yes. {said}"
+    what = routed("Did Costco open new warehouses in fiscal 2021, and what did they cost?")
+    assert stated_event(what, [unit(said, scope="Item 1. Business")]) is None
