@@ -103,14 +103,13 @@ from rag_assets.core.text.periods import (
     ended_quarter,
     figure_in_period_re,
 )
+from rag_assets.core.text.prose import without_caps_heading
 from rag_assets.core.text.sentences import joined, split_sentences
 
 # -- lists ------------------------------------------------------------------------------------
 
 
 MAX_STATED_LISTS = 12  # sentences read, in page order, for a list a filing names
-# a heading in capitals the page prints before a sentence: "BUSINESS SEGMENTS We operate ..."
-HEADING_CAPS_RE = re.compile(r"^(?:[A-Z][A-Z&’'-]+\s+)+(?=[A-Z][a-z])")
 
 
 # a count of names asked: "three main companies", "two largest acquisitions" (never "six
@@ -212,7 +211,7 @@ def _single(question: str, units: Iterable[EvidenceUnit], cues: DirectCues,
         if strict and not any(w in q and w in m.group(0).lower()
                               for w in ("reportable", "operating")):
             continue  # before a list: only the one segment of the kind asked
-        said = HEADING_CAPS_RE.sub("", said)  # "BUSINESS SEGMENTS We ..."
+        said = without_caps_heading(said)  # "BUSINESS SEGMENTS We ..."
         return DirectAnswer(kind="list", units=[unit], text=f"One: {said.rstrip('.')}.")
     return None
 

@@ -33,6 +33,7 @@ from rag_assets.core.question.intents import Statement, load_intents
 from rag_assets.core.question.question import Question
 from rag_assets.core.text.figures import MONEY_RE
 from rag_assets.core.text.periods import OPENING_PERIOD_RE, months_asked
+from rag_assets.core.text.prose import without_caps_heading
 from rag_assets.core.text.years import names_other_years, years_in
 
 MAX_DEALS = 4
@@ -178,7 +179,8 @@ def _in_period(question: Question, sentence: str, before: str = "") -> bool:
     Argentina foodservice business ..."); and no longer period than the one asked: a deal is an
     event, so one completed "during the second quarter of fiscal 2017" is one of fiscal 2017,
     where "during the nine months" does not say what the third quarter did
-    (:func:`yes_no.of_the_period`)."""
+    (:func:`yes_no.of_the_period`); a heading in capitals run into it is not of its period."""
+    sentence = without_caps_heading(sentence)  # "FISCAL 2019 ... In fiscal 2018, we acquired"
     named = years_in(sentence)
     asked = not question.years or bool(set(named or years_in(before)) & set(question.years))
     opening = OPENING_PERIOD_RE.match(sentence)

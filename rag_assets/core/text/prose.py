@@ -198,6 +198,18 @@ RUN_IN_MAX_WORDS = 10
 RUN_IN_LAST_LETTERS = 5
 
 
+# a heading in capitals the page prints before a sentence, run into it: "BUSINESS SEGMENTS We
+# operate ...", "FISCAL 2019 CONSOLIDATED RESULTS OF OPERATIONS In fiscal 2018, we acquired ..."
+# (a year inside the heading is the heading's, not the sentence's)
+CAPS_HEADING_RE = re.compile(r"^(?:(?:[A-Z][A-Z&’'-]+|(?:19|20)\d{2})\s+)*[A-Z][A-Z&’'-]+\s+"
+                             r"(?=[A-Z][a-z])")
+
+
+def without_caps_heading(sentence: str) -> str:
+    """The sentence without the heading in capitals run into its start (:data:`CAPS_HEADING_RE`)."""
+    return CAPS_HEADING_RE.sub("", sentence, count=1)
+
+
 def run_in_heading(sentence: str) -> str | None:
     """The title a paragraph opens with, run into it and closed by a period ("Department of
     Justice Grand Jury Subpoena. In March 2012, Corning received ...", Corning's 2015 10-K;

@@ -208,6 +208,17 @@ def test_a_deal_is_of_the_period_its_sentence_opens_with() -> None:
     assert found is not None and "Annie’s" in found.text and "grain" not in found.text
 
 
+def test_a_heading_in_capitals_names_no_period_of_the_deal_run_into_it() -> None:
+    """General Mills' fiscal 2019 10-K (MD&A): Blue Buffalo, acquired "In fiscal 2018", under
+    the heading "FISCAL 2019 CONSOLIDATED RESULTS OF OPERATIONS" run into its sentence, is no
+    acquisition of fiscal 2019."""
+    said = ("FISCAL 2019 CONSOLIDATED RESULTS OF OPERATIONS In fiscal 2018, we acquired Blue "
+            "Buffalo, which became our Pet operating segment.")
+    assert _said("Did General Mills complete any acquisitions in fiscal 2019?", said) is None
+    found = _said("Did General Mills complete any acquisitions in fiscal 2018?", said)
+    assert found is not None and "Blue Buffalo" in found
+
+
 def test_a_risk_factors_example_is_no_matter_and_item_3s_come_first() -> None:
     """American Water's 2020 10-K: Item 1A's "For example, our New York subsidiary experienced
     ... an investigation by the New York State Public Service Commission" is a risk, not a
