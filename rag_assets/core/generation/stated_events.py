@@ -8,9 +8,9 @@ that prints most of them (``MIN_SHARE``, at least ``MIN_WORDS``), its own clause
 and two thirds of that clause (``CLAUSE_SHARE``). It is read in its own polarity: a sentence
 that opens "No", a negated verb, "never" or a "no" before the clause's words, or the opposite of
 a question word (``event_opposites.json``: "denied" for "grant", each with its source), says
-No. A proposal, a condition, what may happen or a risk is no event (the vote's result is). No
-such sentence, no yes or no: the quotes stand alone. Hand-written: no library here reads a
-clause's polarity; the rule reads only words the filing prints.
+No. A proposal, a condition, what may happen, a risk or an outline's topic is no event (the
+vote's result is). No such sentence, no yes or no: the quotes stand alone. Hand-written: no
+library here reads a clause's polarity; the rule reads only words the filing prints.
 """
 
 from __future__ import annotations
@@ -72,6 +72,13 @@ RISK_RE = re.compile(r"\bItem 1A\b|\brisks?\b|\buncertaint|\bforward[- ]looking\
 UNREALIZED_RE = re.compile(r"\b(?:(?i:proposals?|proposed|plans?|intends?|seeks?|might|could|would|"
                            r"will|expected|expects?|subject|pending|if|upon|until|unless|"
                            r"whether)|may)\b[^.;]{0,12}$")  # "may", never the month "May"
+
+
+# what a section covers, as an outline of it lists it ("Liquidity, Capital Resources and
+# Financial Position — an analysis of cash flows; off-balance sheet arrangements ...", MD&A's
+# overview in Coca-Cola's 2019 10-K): the topics of a discussion, no event
+OUTLINE_RE = re.compile(r"(?:^|[—–:]\s*)\W*(?:an?|the)\s+(?:analysis|discussion|description|"
+                        r"summary|overview|review)\s+of\b", re.IGNORECASE)
 
 
 # a condition governs its clause up to a comma: "if the proposed acquisition of Seagen is
@@ -234,8 +241,9 @@ def _stating(question: Question, asked: _Asked, unit: EvidenceUnit
     """How many of the question's words and names a sentence prints and whether it says yes,
     when it states the event asked; None when it does not."""
     if unit.is_row or not of_the_period(question, unit.text) or RISK_RE.search(
-            f"{unit.scope} {unit.text}") or not _of_the_clause_year(asked.clause_years, unit.text):
-        return None  # a risk says what may happen, not what did
+            f"{unit.scope} {unit.text}") or not _of_the_clause_year(asked.clause_years, unit.text
+    ) or OUTLINE_RE.search(unit.text):
+        return None  # a risk says what may happen, not what did; an outline what is discussed
     said, opposed = _printed(asked.words, unit.text)
     named = [n for n in asked.names if re.search(rf"\b{re.escape(n)}\b", unit.text)]
     if len(asked.clause_names & set(named)) < len(asked.clause_names) / 2:

@@ -341,3 +341,13 @@ def test_a_size_asked_after_the_yes_or_no_is_printed_by_its_sentence() -> None:
     assert found is not None and found.text == f"Yes. {said}"
     what = routed("Did Costco open new warehouses in fiscal 2021, and what did they cost?")
     assert stated_event(what, [unit(said, scope="Item 1. Business")]) is None
+
+
+def test_an_outlines_topic_is_no_event() -> None:
+    """Coca-Cola's 2019 MD&A opens with an outline of its sections: "off-balance sheet
+    arrangements" listed as a topic says neither yes nor no."""
+    question = routed("Does Coca-Cola have any off-balance sheet arrangements as of 2019?")
+    outline = ("• Liquidity, Capital Resources and Financial Position — an analysis of cash "
+               "flows; off-balance sheet arrangements and aggregate contractual obligations; "
+               "foreign exchange; and the impact of inflation and changing prices.")
+    assert stated_event(question, [unit(outline, scope="Item 7")]) is None
