@@ -299,19 +299,23 @@ def test_a_disclosure_the_intent_lexicon_reads_is_never_said_from_shared_words()
     assert stated_event(question, [asu]) is None
 
 
+def _said(question: Question, sentence: str, scope: str) -> str | None:
+    """The reader's first line to ``question`` from one sentence under ``scope``, or None."""
+    found = stated_event(question, [unit(sentence, scope=scope)])
+    return None if found is None else found.text
+
+
 def test_a_no_before_the_clauses_noun_says_no() -> None:
-    """Costco's fiscal 2021 10-K (Item 7): "we have no off-balance sheet arrangements" says No,
-    as General Mills' "were not material" does; "no longer" keeps its own reading."""
+    """Costco's fiscal 2021 10-K (Item 7): "we have no off-balance sheet arrangements" says No;
+    a sentence stating some (written here) says Yes."""
     question = routed("Does Costco have off-balance sheet arrangements as of fiscal 2021?")
     said = ("In the opinion of management, we have no off-balance sheet arrangements that have "
             "had or are reasonably likely to have a material current or future effect on our "
             "financial condition or financial statements.")
-    found = stated_event(question, [unit(said, scope="Item 7")])
-    assert found is not None and found.text == f"No. {said}"
+    assert _said(question, said, "Item 7") == f"No. {said}"
     stated = ("Our off-balance sheet arrangements consist of standby letters of credit and "
               "guarantees.")
-    found = stated_event(question, [unit(stated, scope="Item 7")])
-    assert found is not None and found.text.startswith("Yes. ")
+    assert _said(question, stated, "Item 7") == f"Yes. {stated}"
 
 
 def test_a_tie_to_a_matter_is_stated_by_the_matter() -> None:
@@ -337,10 +341,9 @@ def test_a_size_asked_after_the_yes_or_no_is_printed_by_its_sentence() -> None:
     said = ("We opened 22 new warehouses, including two relocations, in 2021, and plan to open "
             "approximately up to 35 additional new warehouses, including five relocations, in "
             "2022.")
-    found = stated_event(question, [unit(said, scope="Item 1. Business")])
-    assert found is not None and found.text == f"Yes. {said}"
+    assert _said(question, said, "Item 1. Business") == f"Yes. {said}"
     what = routed("Did Costco open new warehouses in fiscal 2021, and what did they cost?")
-    assert stated_event(what, [unit(said, scope="Item 1. Business")]) is None
+    assert _said(what, said, "Item 1. Business") is None
 
 
 def test_an_outlines_topic_is_no_event() -> None:
@@ -350,4 +353,4 @@ def test_an_outlines_topic_is_no_event() -> None:
     outline = ("• Liquidity, Capital Resources and Financial Position — an analysis of cash "
                "flows; off-balance sheet arrangements and aggregate contractual obligations; "
                "foreign exchange; and the impact of inflation and changing prices.")
-    assert stated_event(question, [unit(outline, scope="Item 7")]) is None
+    assert _said(question, outline, "Item 7") is None
