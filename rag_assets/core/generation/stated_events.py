@@ -209,9 +209,9 @@ def _unrealized(words: list[str], sentence: str) -> bool:
 def _negated(spots: list[int], sentence: str, stopping: bool = False) -> bool:
     """Whether a negation stands right before a place the sentence prints its clause's words
     ("were not open", "No share repurchases", "we have no off-balance sheet arrangements",
-    "will no longer be eligible"), not in a clause of
-    its own after them ("..., which has not yet been paid"); "no longer" negates no clause
-    that asks whether something stopped (``stopping``: "Did it stop offering ...?")."""
+    "will no longer be eligible"), not in a clause of its own after them ("..., which has not
+    yet been paid"); "no longer" negates no clause that asks whether something stopped
+    (``stopping``: "Did it stop offering ...?")."""
     return bool(OPENS_NO_RE.match(sentence)) or any(
         NEGATED_RE.search(before := sentence[max(0, at - SCOPE_CHARS):at])
         or NO_DETERMINER_RE.search(before)
