@@ -42,7 +42,6 @@ class Threshold(BaseModel):
         return value <= level if self.inclusive else value < level
 
 
-
 # a level a yes or no compares a value with: "above the 21% federal statutory rate", "at least
 # 1.5 times", "more than $5 billion" (an amount: in dollars, its scale word applied); a year is
 # no level

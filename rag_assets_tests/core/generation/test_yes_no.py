@@ -228,3 +228,15 @@ def test_a_sentence_about_customers_says_nothing_of_a_supplier() -> None:
     supplier = read_question("Does Walmart depend on any single supplier?")
     assert "customers" in supplier.intents  # "depend on" asks it ...
     assert prose_yes_no(supplier, [single]) is None  # ... but of another party
+
+
+def test_a_bottler_asked_of_is_still_a_customer() -> None:
+    """Coca-Cola counts its bottling partners among its customers: a question naming them is
+    read by the customers lexicon (a share of revenue printed beside "customer" says yes; the
+    sentence is written here, in the form ASC 280-10-50-42 has filers print)."""
+    share = unit("Our largest customer, a bottling partner, accounted for 11% of our "
+                 "consolidated net revenues.")
+    question = read_question("Does Coca-Cola depend on a few major customers such as its "
+                             "bottlers?")
+    found = prose_yes_no(question, [share])
+    assert found is not None and found.text.startswith("Yes. ")
